@@ -1,0 +1,93 @@
+// Package race fires several clients' commands at the same instant: every
+// connection is opened and warmed first, then one start barrier releases all
+// of them, and the replies are collected in the order they arrived.
+package race
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Shot is one client's command in a race.
+type Shot struct {
+	Client *redis.Client
+	Args   []any
+}
+
+// Result is one shot's raw reply. Order is 1 for the first reply to come
+// back, 2 for the next, and so on.
+type Result struct {
+	Val   any
+	Err   error
+	Order int
+}
+
+// Fire sends every shot at once and waits for all replies. Each client is
+// PINGed before the barrier so that no shot pays for a TCP dial the others
+// do not; a PING error is returned as that shot's result and it does not fire.
+func Fire(ctx context.Context, shots []Shot) []Result {
+	results := make([]Result, len(shots))
+	ready := make([]bool, len(shots))
+	for i, s := range shots {
+		if err := s.Client.Ping(ctx).Err(); err != nil {
+			results[i].Err = err
+			continue
+		}
+		ready[i] = true
+	}
+
+	var (
+		start = make(chan struct{})
+		wg    sync.WaitGroup
+		order atomic.Int64
+		armed sync.WaitGroup
+	)
+	for i, s := range shots {
+		if !ready[i] {
+			continue
+		}
+		wg.Add(1)
+		armed.Add(1)
+		go func() {
+			defer wg.Done()
+			armed.Done()
+			<-start
+			val, err := s.Client.Do(ctx, s.Args...).Result()
+			results[i] = Result{Val: val, Err: err, Order: int(order.Add(1))}
+		}()
+	}
+	armed.Wait() // every goroutine is parked on the barrier
+	close(start)
+	wg.Wait()
+	return results
+}
+
+// Tally counts outcomes over many races: how many races ended with each
+// number of OK replies, and how often each shot won.
+type Tally struct {
+	Races   int
+	ByCount map[int]int // number of OK replies in a race -> races
+	Wins    []int       // per shot index: races it got OK
+}
+
+// Add counts one race's results; ok says which replies count as a win.
+func (t *Tally) Add(results []Result, ok func(Result) bool) {
+	if t.ByCount == nil {
+		t.ByCount = map[int]int{}
+	}
+	if len(t.Wins) < len(results) {
+		t.Wins = append(t.Wins, make([]int, len(results)-len(t.Wins))...)
+	}
+	n := 0
+	for i, r := range results {
+		if ok(r) {
+			n++
+			t.Wins[i]++
+		}
+	}
+	t.ByCount[n]++
+	t.Races++
+}

@@ -1,0 +1,112 @@
+package sim
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Resource is the protected resource: a store that is not the lock service
+// (a second embedded server, or the live server under its own key names),
+// with an unfenced write (last write wins) and a fenced write that refuses a
+// token no larger than the largest it has accepted. Both are single EVALs on
+// the resource's own store, so the check and the write cannot be split.
+type Resource struct {
+	b     *Backend
+	own   bool // the Resource started b and must close it
+	key   string
+	conns map[string]*redis.Client
+}
+
+// ResourceState is the resource as its store reports it (HGETALL).
+type ResourceState struct {
+	Value    string // the last accepted write
+	Writer   string // who wrote it
+	Accepted int64
+	Rejected int64
+	MaxToken int64 // largest fencing token accepted; 0 when none
+}
+
+// WriteLua records an unfenced write: last write wins, every write counted.
+// KEYS[1] the resource hash; ARGV writer, value. Returns the write count.
+var WriteLua = Lua{Name: "write", Src: `redis.call("HSET", KEYS[1], "value", ARGV[2], "writer", ARGV[1])
+return redis.call("HINCRBY", KEYS[1], "accepted", 1)`}
+
+// FencedWriteLua accepts a write only with a token larger than every token
+// accepted before. KEYS[1] the resource hash; ARGV writer, value, token.
+// Returns the write count, or an error reply naming the stale token.
+var FencedWriteLua = Lua{Name: "fenced-write", Src: `local max = tonumber(redis.call("HGET", KEYS[1], "max") or "0")
+local tok = tonumber(ARGV[3])
+if tok <= max then
+  redis.call("HINCRBY", KEYS[1], "rejected", 1)
+  return redis.error_reply("STALE token " .. ARGV[3] .. ": resource has accepted " .. max)
+end
+redis.call("HSET", KEYS[1], "value", ARGV[2], "writer", ARGV[1], "max", ARGV[3])
+return redis.call("HINCRBY", KEYS[1], "accepted", 1)`}
+
+func newResource(ctx context.Context, r *Run) (*Resource, error) {
+	res := &Resource{conns: map[string]*redis.Client{}}
+	switch {
+	case r.b.resource != nil:
+		res.b = r.b.resource
+	case r.b.Live():
+		res.b = r.b
+	default:
+		b, err := OpenEmbedded()
+		if err != nil {
+			return nil, err
+		}
+		res.b, res.own = b, true
+	}
+	res.key = res.b.Key("resource:state")
+	for name := range r.conns {
+		res.conns[name] = res.b.NewConn()
+	}
+	return res, res.reset(ctx)
+}
+
+func (res *Resource) reset(ctx context.Context) error {
+	return res.b.Delete(ctx, res.key)
+}
+
+// Key is the resource's key as sent.
+func (res *Resource) Key() string { return res.key }
+
+// Backend is the store the resource lives on.
+func (res *Resource) Backend() *Backend { return res.b }
+
+func (res *Resource) read(ctx context.Context) (ResourceState, error) {
+	h, err := res.b.Admin().HGetAll(ctx, res.key).Result()
+	if err != nil {
+		return ResourceState{}, err
+	}
+	n := func(f string) int64 { v, _ := strconv.ParseInt(h[f], 10, 64); return v }
+	return ResourceState{Value: h["value"], Writer: h["writer"], Accepted: n("accepted"), Rejected: n("rejected"), MaxToken: n("max")}, nil
+}
+
+func (res *Resource) close() {
+	for _, c := range res.conns {
+		_ = c.Close()
+	}
+	if res.own {
+		_ = res.b.Close()
+	}
+}
+
+// Write sends the actor's unfenced write to the resource.
+func (x *Exec) Write(value string) Reply {
+	res := x.r.Res
+	args := []any{"EVAL", WriteLua.Src, 1, res.key, x.actor.Name, value}
+	shown := FormatCommand([]any{"EVAL", "<write>", 1, res.key, x.actor.Name, value})
+	return x.send(res.conns[x.connName()], "resource", shown, args)
+}
+
+// FencedWrite sends the actor's write with its fencing token; the resource
+// itself decides whether to accept it.
+func (x *Exec) FencedWrite(value string, token int64) Reply {
+	res := x.r.Res
+	args := []any{"EVAL", FencedWriteLua.Src, 1, res.key, x.actor.Name, value, token}
+	shown := FormatCommand([]any{"EVAL", "<fenced-write>", 1, res.key, x.actor.Name, value, token})
+	return x.send(res.conns[x.connName()], "resource", shown, args)
+}

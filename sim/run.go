@@ -1,0 +1,351 @@
+package sim
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Status is where an actor stands in its program.
+type Status int
+
+const (
+	Ready   Status = iota // can take its next step
+	Paused                // frozen (a GC pause, a stopped VM): it keeps its beliefs
+	Crashed               // gone for good: its remaining steps never run
+	Done                  // has run every step of its program
+)
+
+func (s Status) String() string {
+	return [...]string{"ready", "paused", "crashed", "done"}[s]
+}
+
+// A Step is one move of an actor's program. Run issues the step's commands
+// through x and may branch on their replies.
+type Step struct {
+	Label string
+	Run   func(x *Exec)
+}
+
+// ActorSpec names an actor and gives it a program.
+type ActorSpec struct {
+	Name    string
+	Program []Step
+}
+
+// Actor is an actor's state during a run. Vars holds what the actor
+// remembers from its replies ("holds": "yes", "fence": "33"): its beliefs,
+// which may be wrong, and that is the point of several scenes.
+type Actor struct {
+	Name   string
+	Token  string // random per acquisition story, 128 bits as hex
+	Status Status
+	PC     int // index of the next step
+	Steps  []string
+	Vars   map[string]string
+}
+
+// Next returns the label of the actor's next step, or "" when it has none.
+func (a Actor) Next() string {
+	if a.PC < len(a.Steps) {
+		return a.Steps[a.PC]
+	}
+	return ""
+}
+
+// MoveKind says what a move of the schedule does.
+type MoveKind int
+
+const (
+	MoveStep    MoveKind = iota // the actor runs its next step
+	MoveAdvance                 // the clock moves forward by D (story time)
+	MoveCrash                   // the actor crashes
+	MovePause                   // the actor freezes
+	MoveResume                  // the actor wakes
+	MoveDo                      // a scene-defined move (e.g. a concurrent race)
+)
+
+// Move is one entry of a schedule. D is story time: a run divides it by the
+// backend's Scale before it waits or sends it.
+type Move struct {
+	Kind  MoveKind
+	Actor string
+	D     time.Duration
+	Label string
+	Do    func(ctx context.Context, r *Run)
+}
+
+// Step, Advance, Crash, Pause and Resume build the common moves.
+func StepOf(actor string) Move     { return Move{Kind: MoveStep, Actor: actor} }
+func Advance(d time.Duration) Move { return Move{Kind: MoveAdvance, D: d} }
+func Crash(actor string) Move      { return Move{Kind: MoveCrash, Actor: actor} }
+func Pause(actor string) Move      { return Move{Kind: MovePause, Actor: actor} }
+func Resume(actor string) Move     { return Move{Kind: MoveResume, Actor: actor} }
+
+// Script is everything a scene hands the engine: its actors, the keys it
+// uses (names before the prefix), the keys the inspector reads back after
+// every move, an optional setup step, and the schedule that tells the story.
+type Script struct {
+	Actors []ActorSpec
+	Keys   []string
+	Watch  []string
+	Setup  func(x *Exec)
+	Moves  []Move
+	// Resource asks for a protected resource on a store of its own.
+	Resource bool
+}
+
+// Run executes a Script against a backend. It is not safe for concurrent
+// use: a TUI hands it to one command at a time and draws Snapshots.
+type Run struct {
+	b      *Backend
+	script Script
+	seed   uint64
+
+	conns  map[string]*redis.Client
+	Actors []*Actor
+	Events []Event
+	Res    *Resource
+
+	now   time.Duration // virtual time on the embedded server
+	start time.Time     // real start on a live server
+	pos   int           // moves applied
+	keys  map[string]bool
+}
+
+// NewRun prepares a run of script on b, with tokens drawn from seed. Call
+// Reset before applying moves; Close releases its connections.
+func NewRun(b *Backend, script Script, seed uint64) *Run {
+	r := &Run{b: b, script: script, seed: seed, conns: map[string]*redis.Client{}, keys: map[string]bool{}}
+	for _, a := range script.Actors {
+		r.conns[a.Name] = b.NewConn()
+	}
+	r.conns["scene"] = b.NewConn()
+	for _, k := range script.Keys {
+		r.keys[b.Key(k)] = true
+	}
+	return r
+}
+
+// Backend returns the backend the run talks to.
+func (r *Run) Backend() *Backend { return r.b }
+
+// Seed returns the seed the run's tokens come from.
+func (r *Run) Seed() uint64 { return r.seed }
+
+// Conn returns the actor's own connection.
+func (r *Run) Conn(actor string) *redis.Client { return r.conns[actor] }
+
+// Actor returns the named actor, or nil.
+func (r *Run) Actor(name string) *Actor {
+	for _, a := range r.Actors {
+		if a.Name == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// Pos is the number of schedule moves applied so far.
+func (r *Run) Pos() int { return r.pos }
+
+// Moves returns the schedule.
+func (r *Run) Moves() []Move { return r.script.Moves }
+
+// Now is the time since the run started: virtual on the embedded server,
+// real on a live one.
+func (r *Run) Now() time.Duration {
+	if r.b.Live() {
+		return time.Since(r.start).Round(time.Millisecond)
+	}
+	return r.now
+}
+
+// Scaled divides a story duration by the backend's scale: what is actually
+// sent or waited.
+func (r *Run) Scaled(d time.Duration) time.Duration { return d / time.Duration(r.b.Scale) }
+
+// Reset deletes every key the run has used, rewinds the clock, draws the
+// same tokens again from the seed and runs the setup step. The schedule is
+// kept; no move is applied.
+func (r *Run) Reset(ctx context.Context) error {
+	if err := r.b.Delete(ctx, slices.Sorted(maps.Keys(r.keys))...); err != nil {
+		return fmt.Errorf("reset: %w", err)
+	}
+	if r.Res != nil {
+		if err := r.Res.reset(ctx); err != nil {
+			return err
+		}
+	} else if r.script.Resource {
+		res, err := newResource(ctx, r)
+		if err != nil {
+			return err
+		}
+		r.Res = res
+	}
+	r.now, r.start, r.pos = 0, time.Now(), 0
+	r.b.setClock(0)
+	r.Events = nil
+	var seed [32]byte
+	binary.LittleEndian.PutUint64(seed[:], r.seed)
+	rng := rand.NewChaCha8(seed)
+	r.Actors = nil
+	for _, spec := range r.script.Actors {
+		var tok [16]byte
+		_, _ = rng.Read(tok[:])
+		a := &Actor{Name: spec.Name, Token: hex.EncodeToString(tok[:]), Vars: map[string]string{}}
+		for _, s := range spec.Program {
+			a.Steps = append(a.Steps, s.Label)
+		}
+		r.Actors = append(r.Actors, a)
+	}
+	if r.script.Setup != nil {
+		r.script.Setup(&Exec{r: r, actor: &Actor{Name: "scene", Vars: map[string]string{}}, move: -1, label: "setup"})
+	}
+	return nil
+}
+
+// Seek brings the run to k applied moves: forward by applying moves, back by
+// Reset and replaying the first k (on the embedded server this lands on
+// exactly the same events; on a live server it runs again for real).
+func (r *Run) Seek(ctx context.Context, k int) error {
+	k = max(0, min(k, len(r.script.Moves)))
+	if k < r.pos {
+		if err := r.Reset(ctx); err != nil {
+			return err
+		}
+	}
+	for r.pos < k {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		r.apply(ctx, r.script.Moves[r.pos])
+		r.pos++
+	}
+	return nil
+}
+
+// Insert replaces the rest of the schedule with m and applies it: the
+// learner taking over as scheduler at the current point.
+func (r *Run) Insert(ctx context.Context, m Move) error {
+	r.script.Moves = append(slices.Clone(r.script.Moves[:r.pos]), m)
+	return r.Seek(ctx, r.pos+1)
+}
+
+// SetMoves replaces the schedule (e.g. after the learner changed a
+// parameter) and resets the run to its start.
+func (r *Run) SetMoves(ctx context.Context, moves []Move) error {
+	r.script.Moves = moves
+	return r.Reset(ctx)
+}
+
+func (r *Run) apply(ctx context.Context, m Move) {
+	switch m.Kind {
+	case MoveStep:
+		r.step(ctx, m)
+	case MoveAdvance:
+		d := r.Scaled(m.D)
+		if r.b.Live() {
+			t := time.NewTimer(d)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+			}
+		} else {
+			r.now += d
+			r.b.setClock(r.now)
+		}
+		r.record(Event{Kind: Clock, Note: "clock +" + FormatDuration(d)})
+	case MoveCrash, MovePause, MoveResume:
+		a := r.Actor(m.Actor)
+		if a == nil {
+			return
+		}
+		switch {
+		case m.Kind == MoveCrash && a.Status != Crashed:
+			a.Status = Crashed
+			r.record(Event{Kind: Fault, Actor: a.Name, Note: a.Name + " crashed"})
+		case m.Kind == MovePause && a.Status == Ready:
+			a.Status = Paused
+			r.record(Event{Kind: Fault, Actor: a.Name, Note: a.Name + " paused (stop-the-world)"})
+		case m.Kind == MoveResume && a.Status == Paused:
+			a.Status = Ready
+			r.record(Event{Kind: Fault, Actor: a.Name, Note: a.Name + " resumed"})
+		}
+	case MoveDo:
+		if m.Do != nil {
+			m.Do(ctx, r)
+		}
+	}
+}
+
+func (r *Run) step(ctx context.Context, m Move) {
+	a := r.Actor(m.Actor)
+	if a == nil {
+		return
+	}
+	switch {
+	case a.Status == Crashed:
+		r.record(Event{Kind: Info, Actor: a.Name, Note: a.Name + " is down: the step never runs"})
+		return
+	case a.Status == Paused:
+		r.record(Event{Kind: Info, Actor: a.Name, Note: a.Name + " is frozen: the step waits"})
+		return
+	case a.PC >= len(a.Steps):
+		r.record(Event{Kind: Info, Actor: a.Name, Note: a.Name + " has nothing left to do"})
+		return
+	}
+	var spec ActorSpec
+	for _, s := range r.script.Actors {
+		if s.Name == a.Name {
+			spec = s
+		}
+	}
+	st := spec.Program[a.PC]
+	a.PC++
+	if a.PC == len(a.Steps) {
+		defer func() {
+			if a.Status == Ready {
+				a.Status = Done
+			}
+		}()
+	}
+	st.Run(&Exec{r: r, actor: a, move: r.pos, label: st.Label, ctx: ctx})
+}
+
+// Record appends an event at the current time under the current move.
+// Scene-defined moves use it to log what they did.
+func (r *Run) Record(e Event) { r.record(e) }
+
+func (r *Run) record(e Event) {
+	e.Seq = len(r.Events)
+	if e.Move == 0 {
+		e.Move = r.pos
+	}
+	e.At = r.Now()
+	r.Events = append(r.Events, e)
+}
+
+// Close releases the run's connections. It does not delete keys; the
+// backend's Close does that on a live server.
+func (r *Run) Close() {
+	for _, c := range r.conns {
+		_ = c.Close()
+	}
+	if r.Res != nil {
+		r.Res.close()
+	}
+}
+
+// FormatDuration prints d as seconds with milliseconds: 30.000s.
+func FormatDuration(d time.Duration) string {
+	return fmt.Sprintf("%.3fs", d.Seconds())
+}

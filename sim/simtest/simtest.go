@@ -1,0 +1,49 @@
+// Package simtest starts a real redis-server for tests of the live path.
+package simtest
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// StartRedis starts redis-server on a free 127.0.0.1 port with persistence
+// off, waits until it answers PING and stops it when the test ends. It
+// returns the server's URL. Without a redis-server binary on PATH the test
+// is skipped with a message that says how to get one.
+func StartRedis(t testing.TB) string {
+	t.Helper()
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		t.Skip("redis-server is not installed, so the live-server test is skipped (apt-get install redis-server)")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("no free port: %v", err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	_ = l.Close()
+	cmd := exec.Command(bin, "--port", fmt.Sprint(port), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "no", "--protected-mode", "no")
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start redis-server: %v", err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	url := fmt.Sprintf("redis://127.0.0.1:%d/0", port)
+	c := redis.NewClient(&redis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", port), DisableIdentity: true})
+	defer c.Close()
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if c.Ping(context.Background()).Err() == nil {
+			return url
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("redis-server on port %d did not answer PING", port)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -5,6 +5,7 @@ package race
 
 import (
 	"context"
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 
@@ -45,7 +46,11 @@ func Fire(ctx context.Context, shots []Shot) []Result {
 		order atomic.Int64
 		armed sync.WaitGroup
 	)
-	for i, s := range shots {
+	// Go tends to run the goroutine started last first, which would hand
+	// every race to the same worker; launching in a fresh random order keeps
+	// the barrier fair, as the arrival order of real clients is.
+	for _, i := range rand.Perm(len(shots)) {
+		s := shots[i]
 		if !ready[i] {
 			continue
 		}

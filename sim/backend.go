@@ -54,6 +54,14 @@ type Backend struct {
 // embedded one starts a second embedded server.
 func (b *Backend) SetResourceStore(r *Backend) { b.resource = r }
 
+// quiet swallows go-redis's own log lines: every failure reaches the
+// caller as an error, and stray lines would garble the terminal.
+type quiet struct{}
+
+func (quiet) Printf(context.Context, string, ...any) {}
+
+func init() { redis.SetLogger(quiet{}) }
+
 // OpenEmbedded starts a miniredis on 127.0.0.1 with a virtual clock that only
 // moves when a run advances it (miniredis SetTime + ClockTTL).
 func OpenEmbedded() (*Backend, error) {

@@ -1,0 +1,160 @@
+// Command locksim is an interactive terminal simulator of Redis distributed
+// locks: every scene runs real commands against an embedded miniredis or a
+// live Redis server and explains the replies it got.
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"locksim/scenes"
+	"locksim/sim"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mattn/go-isatty"
+)
+
+const usage = `locksim: watch Redis locks behave and break
+
+usage: locksim [flags]
+
+  -scene ID            open this scene (default race; -list shows them)
+  -list                print every scene's id, dive and title, then exit
+  -plain               print the scene as a text transcript (the default without a terminal)
+  -redis URL           use a live server, e.g. redis://127.0.0.1:6379/0 (keys go under a
+                       locksim:<run>: prefix and are deleted on exit; nothing else is touched)
+  -resource-redis URL  keep the protected resource on this server instead
+  -scale N             on a live server, divide story time by N (default 20: PX 30000 is sent as PX 1500)
+  -seed N              draw tokens from seed N, for a transcript that repeats exactly
+`
+
+// config is what the flags asked for.
+type config struct {
+	scene, redis, resource string
+	list, plain            bool
+	scale                  int
+	seed                   uint64
+	seedSet                bool
+}
+
+func parse(args []string) (config, error) {
+	var c config
+	fs := flag.NewFlagSet("locksim", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&c.scene, "scene", "race", "")
+	fs.BoolVar(&c.list, "list", false, "")
+	fs.BoolVar(&c.plain, "plain", false, "")
+	fs.StringVar(&c.redis, "redis", "", "")
+	fs.StringVar(&c.resource, "resource-redis", "", "")
+	fs.IntVar(&c.scale, "scale", sim.DefaultLiveScale, "")
+	fs.Uint64Var(&c.seed, "seed", 0, "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return c, err
+		}
+		return c, fmt.Errorf("%v (locksim -h lists the flags)", err)
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	fs.Visit(func(f *flag.Flag) { c.seedSet = c.seedSet || f.Name == "seed" })
+	if scenes.Find(c.scene) == nil {
+		return c, fmt.Errorf("unknown scene %q (locksim -list shows them)", c.scene)
+	}
+	if c.scale < 1 {
+		return c, fmt.Errorf("-scale must be 1 or more, got %d", c.scale)
+	}
+	if c.resource != "" && c.redis == "" {
+		return c, errors.New("-resource-redis needs -redis as well")
+	}
+	return c, nil
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is main without the exit, so tests can call it: 0 on success, 2 on
+// bad input or an unreachable server, 1 on a failure along the way.
+func run(args []string, stdout, stderr io.Writer) int {
+	c, err := parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "locksim: %v\n", err)
+		return 2
+	}
+	if c.list {
+		for _, s := range scenes.All() {
+			fmt.Fprintf(stdout, "%-12s %-12s %s\n", s.ID, s.Dive, s.Title)
+		}
+		return 0
+	}
+	if !c.seedSet {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		c.seed = binary.LittleEndian.Uint64(b[:])
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	b, err := open(ctx, c)
+	if err != nil {
+		fmt.Fprintf(stderr, "locksim: %v\n", err)
+		return 2
+	}
+	defer b.Close()
+
+	tty := isatty.IsTerminal(os.Stdout.Fd()) && isatty.IsTerminal(os.Stdin.Fd())
+	if c.plain || !tty || stdout != os.Stdout {
+		if err := scenes.Plain(ctx, stdout, b, c.scene, c.seed); err != nil {
+			fmt.Fprintf(stderr, "locksim: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	app, err := scenes.NewApp(b, c.scene, c.seed)
+	if err != nil {
+		fmt.Fprintf(stderr, "locksim: %v\n", err)
+		return 1
+	}
+	p := tea.NewProgram(app, tea.WithAltScreen(), tea.WithMouseAllMotion(), tea.WithContext(ctx))
+	_, err = p.Run()
+	app.Shutdown()
+	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
+		fmt.Fprintf(stderr, "locksim: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// open starts the embedded server, or connects to the live one(s).
+func open(ctx context.Context, c config) (*sim.Backend, error) {
+	if c.redis == "" {
+		return sim.OpenEmbedded()
+	}
+	b, err := sim.OpenLive(ctx, c.redis, c.scale, 3*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	if c.resource != "" {
+		r, err := sim.OpenLive(ctx, c.resource, c.scale, 3*time.Second)
+		if err != nil {
+			b.Close()
+			return nil, fmt.Errorf("-resource-redis: %w", err)
+		}
+		b.SetResourceStore(r)
+	}
+	return b, nil
+}

@@ -1,0 +1,215 @@
+package scenes
+
+import (
+	"context"
+	"sync"
+
+	"locksim/sim"
+	"locksim/views"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// MinWidth and MinHeight are the smallest terminal locksim draws a scene in.
+const (
+	MinWidth  = 80
+	MinHeight = 24
+)
+
+// App is the Bubble Tea model: it routes keys to the current scene's
+// player and switches scenes.
+type App struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	b      *sim.Backend
+	seed   uint64
+	list   []*Scene
+	idx    int
+	pl     *Player
+	ops    *sync.WaitGroup
+
+	w, h     int
+	st       views.Styles
+	keys     views.KeyMap
+	help     help.Model
+	showHelp bool
+}
+
+// NewApp opens the scene with the given id on backend b; tokens come from
+// seed. Call Shutdown after the program ends.
+func NewApp(b *sim.Backend, id string, seed uint64) (*App, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	a := &App{ctx: ctx, cancel: cancel, b: b, seed: seed, list: All(), ops: &sync.WaitGroup{},
+		st: views.DefaultStyles(), keys: views.DefaultKeyMap(), help: help.New()}
+	for i, s := range a.list {
+		if s.ID == id {
+			a.idx = i
+		}
+	}
+	pl, err := newPlayer(ctx, a.list[a.idx], b, seed, a.ops)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	a.pl = pl
+	a.applyKeys()
+	return a, nil
+}
+
+// Shutdown stops what is in flight, waits for it, and deletes the scene's keys.
+func (a *App) Shutdown() {
+	a.cancel()
+	a.ops.Wait()
+	a.pl.Close()
+}
+
+// Init starts the first scene.
+func (a *App) Init() tea.Cmd { return a.pl.Start() }
+
+// applyKeys switches off the bindings the current scene does not use, so
+// help lists only live keys.
+func (a *App) applyKeys() {
+	sc := a.pl.sc
+	k := views.DefaultKeyMap()
+	if sc.Race {
+		k.Step.SetEnabled(false)
+		k.Back.SetEnabled(false)
+		k.Home.SetEnabled(false)
+		k.Play.SetEnabled(false)
+		k.Faster.SetEnabled(false)
+		k.Slower.SetEnabled(false)
+		k.Next = key.NewBinding(key.WithKeys("right", "tab", "down"), key.WithHelp("→/tab", "next worker"))
+		k.Prev = key.NewBinding(key.WithKeys("left", "shift+tab", "up"), key.WithHelp("←/shift+tab", "previous worker"))
+		k.Select.SetHelp("1-4", "pick a worker")
+	} else {
+		k.Replay.SetHelp("r", "new tokens")
+	}
+	if !sc.Scheduler {
+		k.Crash.SetEnabled(false)
+		k.Pause.SetEnabled(false)
+		k.Wait.SetEnabled(false)
+	}
+	a.keys = k
+}
+
+func (a *App) knobBindings() []key.Binding {
+	var out []key.Binding
+	for _, k := range a.pl.sc.Knobs {
+		out = append(out, key.NewBinding(key.WithKeys(k.Key), key.WithHelp(k.Key, k.Name)))
+	}
+	return out
+}
+
+// Update handles keys, mouse, resizes and the player's messages.
+func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		a.w, a.h = msg.Width, msg.Height
+		a.help.Width = msg.Width
+		return a, nil
+	case tea.MouseMsg:
+		if msg.Action == tea.MouseActionMotion || msg.Action == tea.MouseActionPress {
+			if msg.Y >= 1 && msg.Y < 1+views.CardHeight {
+				if i := views.CardAt(msg.X, len(a.pl.snap.Actors), a.w); i >= 0 {
+					a.pl.sel = i
+				}
+			}
+		}
+		return a, nil
+	case tea.KeyMsg:
+		return a, a.onKey(msg)
+	}
+	return a, a.pl.Update(msg)
+}
+
+func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
+	k := a.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		a.cancel()
+		return tea.Quit
+	case key.Matches(msg, k.Help):
+		a.showHelp = !a.showHelp
+		return nil
+	case key.Matches(msg, k.SceneNext):
+		return a.switchTo(a.idx + 1)
+	case key.Matches(msg, k.ScenePrev):
+		return a.switchTo(a.idx - 1)
+	case key.Matches(msg, k.Select):
+		cmd, _ := a.pl.key("select", int(msg.String()[0]-'1'))
+		return cmd
+	case key.Matches(msg, k.Next):
+		cmd, _ := a.pl.key("next", 0)
+		return cmd
+	case key.Matches(msg, k.Prev):
+		cmd, _ := a.pl.key("prev", 0)
+		return cmd
+	}
+	for i, kb := range a.knobBindings() {
+		if key.Matches(msg, kb) {
+			cmd, _ := a.pl.key("knob", i)
+			return cmd
+		}
+	}
+	actions := []struct {
+		b      key.Binding
+		action string
+	}{
+		{k.Play, "play"}, {k.Step, "step"}, {k.Back, "back"}, {k.Home, "home"},
+		{k.Faster, "faster"}, {k.Slower, "slower"}, {k.Replay, "replay"},
+		{k.Crash, "crash"}, {k.Pause, "pause"}, {k.Wait, "wait"},
+	}
+	for _, x := range actions {
+		if key.Matches(msg, x.b) {
+			cmd, _ := a.pl.key(x.action, 0)
+			return cmd
+		}
+	}
+	if msg.String() == "enter" && a.pl.sc.Scheduler {
+		cmd, _ := a.pl.key("move", 0)
+		return cmd
+	}
+	return nil
+}
+
+// switchTo opens scene i (wrapping around); it waits while a move is running.
+func (a *App) switchTo(i int) tea.Cmd {
+	if a.pl.busy {
+		return nil
+	}
+	i = (i + len(a.list)) % len(a.list)
+	if i == a.idx {
+		return nil
+	}
+	pl, err := newPlayer(a.ctx, a.list[i], a.b, a.seed, a.ops)
+	if err != nil {
+		a.pl.err = err.Error()
+		return nil
+	}
+	a.pl.Close()
+	a.idx, a.pl = i, pl
+	a.showHelp = false
+	a.applyKeys()
+	return a.pl.Start()
+}
+
+// View draws the current scene, or says how large the terminal must be.
+func (a *App) View() string {
+	if a.w < MinWidth || a.h < MinHeight {
+		return views.TooSmall(a.st, a.w, a.h, MinWidth, MinHeight)
+	}
+	short := append(a.keys.ShortHelp(), a.knobBindings()...)
+	helpLine := truncate(a.help.ShortHelpView(short), a.w)
+	full := ""
+	if a.showHelp {
+		groups := append(a.keys.FullHelp(), a.knobBindings())
+		full = a.help.FullHelpView(groups) + "\n\n" + a.st.Dim.Render("scene "+itoa(int64(a.idx+1))+" of "+itoa(int64(len(a.list)))+" · press ? to close help")
+	}
+	return a.pl.View(a.st, a.w, a.h, helpLine, full)
+}
+
+// Selected returns the selected actor's index in the current scene (-1 for
+// none); tests use it.
+func (a *App) Selected() int { return a.pl.sel }

@@ -1,0 +1,122 @@
+package scenes
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"locksim/content"
+	"locksim/sim"
+	"locksim/views"
+)
+
+// Plain plays the scene with the given id on b without a terminal and writes
+// its transcript to w: the intro, one line per event (time, actor, command as
+// sent, reply as redis-cli prints it), what each actor's outcome means, and
+// the verdict. A scene with variants plays each in turn.
+func Plain(ctx context.Context, w io.Writer, b *sim.Backend, id string, seed uint64) error {
+	sc := Find(id)
+	if sc == nil {
+		return fmt.Errorf("unknown scene %q (locksim -list shows them)", id)
+	}
+	text, err := content.Load(id)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "locksim · %s · %s · %s\n", sc.ID, sc.Dive, sc.Title)
+	fmt.Fprintf(w, "server: %s", b.Name)
+	if b.Live() {
+		fmt.Fprintf(w, " · story time divided by %d · keys under %s", b.Scale, b.Prefix)
+	}
+	fmt.Fprintf(w, "\n\n%s\n", text.Get("intro"))
+	variants := sc.Variants
+	if len(variants) == 0 {
+		variants = []Params{{}}
+	}
+	for _, p := range variants {
+		if err := plainVariant(ctx, w, sc, text, b, p, seed); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func plainVariant(ctx context.Context, w io.Writer, sc *Scene, text content.Text, b *sim.Backend, p Params, seed uint64) error {
+	run := sim.NewRun(b, sc.Build(p), seed)
+	defer run.Close()
+	defer run.Reset(context.WithoutCancel(ctx))
+	if err := run.Reset(ctx); err != nil {
+		return err
+	}
+	if len(sc.Knobs) > 0 {
+		fmt.Fprintf(w, "\n== %s ==\n", sc.describe(p))
+	}
+	fmt.Fprintln(w)
+	printed := 0
+	flush := func() {
+		for _, e := range run.Events[printed:] {
+			fmt.Fprintln(w, plainEvent(e))
+		}
+		printed = len(run.Events)
+	}
+	flush()
+	for run.Pos() < len(run.Moves()) {
+		if err := run.Seek(ctx, run.Pos()+1); err != nil {
+			return err
+		}
+		flush()
+	}
+	snap := run.Snapshot(ctx)
+	if snap.Err != "" {
+		return fmt.Errorf("reading keys back: %s", snap.Err)
+	}
+	fmt.Fprintln(w)
+	for _, k := range snap.Keys {
+		if k.Exists() {
+			fmt.Fprintf(w, "%s = %q · PTTL %d\n", k.Name, k.Value, k.PTTL)
+		} else {
+			fmt.Fprintf(w, "%s: no such key · PTTL -2\n", k.Name)
+		}
+	}
+	if r := snap.Resource; r != nil {
+		fmt.Fprintf(w, "resource: last write %q by %s · accepted %d · rejected %d · largest token %d\n",
+			r.Value, orDash(r.Writer), r.Accepted, r.Rejected, r.MaxToken)
+	}
+	fmt.Fprintln(w)
+	for i, a := range snap.Actors {
+		ex := sc.Explain(View{Snap: snap, P: p, Sel: i, Text: text})
+		fmt.Fprintf(w, "%s: %s\n", a.Name, ex.Readout)
+	}
+	ex := sc.Explain(View{Snap: snap, P: p, Sel: -1, Text: text})
+	if ex.Alarm != "" {
+		fmt.Fprintf(w, "ALARM: %s\n", ex.Alarm)
+	}
+	if ex.Verdict != "" {
+		fmt.Fprintf(w, "verdict: %s\n", ex.Verdict)
+	}
+	var props []string
+	for i, pr := range ex.Props {
+		props = append(props, views.PropNames[i]+" "+[...]string{"untested", "held", "BROKEN", "absent"}[pr])
+	}
+	fmt.Fprintf(w, "properties: %s\n", strings.Join(props, " · "))
+	return nil
+}
+
+// plainEvent prints an event as a transcript line:
+// t=+40.000s w2> SETNX resource:lock 5be1… → (integer) 0
+func plainEvent(e sim.Event) string {
+	at := "t=+" + sim.FormatDuration(e.At)
+	switch e.Kind {
+	case sim.Command:
+		who := e.Actor
+		if e.Store == "resource" {
+			who += "→resource"
+		}
+		return fmt.Sprintf("%s %s> %s → %s", at, who, e.Cmd, e.Reply)
+	case sim.Clock:
+		return fmt.Sprintf("%s %s", at, e.Note)
+	default:
+		return fmt.Sprintf("%s [%s]", at, e.Note)
+	}
+}

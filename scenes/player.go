@@ -1,0 +1,339 @@
+package scenes
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"locksim/content"
+	"locksim/sim"
+	"locksim/views"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// speeds are the pauses between moves while playing, slowest first.
+var speeds = []time.Duration{2400 * time.Millisecond, 1200 * time.Millisecond, 600 * time.Millisecond, 250 * time.Millisecond}
+
+// Player plays one scene: it owns the scene's run and hands it to one
+// command at a time (busy), and draws from the last snapshot it got back.
+type Player struct {
+	sc   *Scene
+	text content.Text
+	b    *sim.Backend
+	seed uint64
+	p    Params
+
+	run      *sim.Run
+	snap     sim.Snapshot
+	sel      int
+	busy     bool
+	playing  bool
+	speed    int
+	err      string
+	ops      *sync.WaitGroup
+	ctx      context.Context
+	id       int // tells this player's messages from a previous scene's
+	canStart bool
+}
+
+// runMsg carries a snapshot back from a command that used the run.
+type runMsg struct {
+	id   int
+	snap sim.Snapshot
+	err  error
+}
+
+type tickMsg struct{ id int }
+
+var playerIDs int
+
+func newPlayer(ctx context.Context, sc *Scene, b *sim.Backend, seed uint64, ops *sync.WaitGroup) (*Player, error) {
+	text, err := content.Load(sc.ID)
+	if err != nil {
+		return nil, err
+	}
+	playerIDs++
+	p := &Player{sc: sc, text: text, b: b, seed: seed, p: Params{}, sel: -1, speed: 1, ops: ops, ctx: ctx, id: playerIDs}
+	p.run = sim.NewRun(b, sc.Build(p.p), seed)
+	return p, nil
+}
+
+// do runs f on the run in a command and reports the snapshot afterwards.
+func (p *Player) do(f func(ctx context.Context, r *sim.Run) error) tea.Cmd {
+	p.busy = true
+	run, ctx, id := p.run, p.ctx, p.id
+	p.ops.Add(1)
+	return func() tea.Msg {
+		defer p.ops.Done()
+		err := f(ctx, run)
+		return runMsg{id: id, snap: run.Snapshot(ctx), err: err}
+	}
+}
+
+// Start resets the run (and fires a race scene).
+func (p *Player) Start() tea.Cmd {
+	return p.do(func(ctx context.Context, r *sim.Run) error {
+		if err := r.Reset(ctx); err != nil {
+			return err
+		}
+		if p.sc.Race {
+			return r.Seek(ctx, 1)
+		}
+		return nil
+	})
+}
+
+// Close deletes the run's keys and releases its connections; call it only
+// when no command is using the run.
+func (p *Player) Close() {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_ = p.run.Reset(ctx)
+	p.run.Close()
+}
+
+func (p *Player) seek(delta int) tea.Cmd {
+	target := p.snap.Pos + delta
+	if target < 0 || target > len(p.snap.Moves) {
+		return nil
+	}
+	return p.do(func(ctx context.Context, r *sim.Run) error { return r.Seek(ctx, target) })
+}
+
+func (p *Player) tick() tea.Cmd {
+	id := p.id
+	return tea.Tick(speeds[p.speed], func(time.Time) tea.Msg { return tickMsg{id} })
+}
+
+// Update handles a message meant for the player; keys come already matched
+// by the app.
+func (p *Player) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case runMsg:
+		if msg.id != p.id {
+			return nil
+		}
+		p.busy = false
+		p.snap = msg.snap
+		p.err = ""
+		if msg.err != nil && msg.err != context.Canceled {
+			p.err = oneLine(msg.err)
+		} else if msg.snap.Err != "" {
+			p.err = msg.snap.Err
+		}
+		if p.playing {
+			if p.snap.Pos >= len(p.snap.Moves) {
+				p.playing = false
+				return nil
+			}
+			return p.tick()
+		}
+	case tickMsg:
+		if msg.id != p.id || !p.playing || p.busy {
+			return nil
+		}
+		return p.seek(1)
+	}
+	return nil
+}
+
+// key applies one of the scene's controls; it returns false if the key
+// means nothing here.
+func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
+	if p.busy && action != "select" && action != "play" {
+		return nil, true
+	}
+	n := len(p.snap.Actors)
+	switch action {
+	case "select":
+		if arg >= 0 && arg < n {
+			p.sel = arg
+		}
+	case "next":
+		if n > 0 {
+			p.sel = (p.sel + 1 + n) % n
+		}
+	case "prev":
+		if n > 0 {
+			p.sel = (max(p.sel, 0) - 1 + n) % n
+		}
+	case "step":
+		p.playing = false
+		return p.seek(1), true
+	case "back":
+		p.playing = false
+		return p.seek(-1), true
+	case "home":
+		p.playing = false
+		return p.do(func(ctx context.Context, r *sim.Run) error { return r.Seek(ctx, 0) }), true
+	case "play":
+		if p.sc.Race {
+			return nil, false
+		}
+		p.playing = !p.playing
+		if p.playing && !p.busy {
+			if p.snap.Pos >= len(p.snap.Moves) {
+				return p.do(func(ctx context.Context, r *sim.Run) error { return r.Seek(ctx, 0) }), true
+			}
+			return p.seek(1), true
+		}
+	case "faster":
+		p.speed = min(p.speed+1, len(speeds)-1)
+	case "slower":
+		p.speed = max(p.speed-1, 0)
+	case "replay":
+		p.playing = false
+		p.seed++
+		old := p.run
+		p.run = sim.NewRun(p.b, p.sc.Build(p.p), p.seed)
+		return p.do(func(ctx context.Context, r *sim.Run) error {
+			_ = old.Reset(ctx)
+			old.Close()
+			if err := r.Reset(ctx); err != nil {
+				return err
+			}
+			if p.sc.Race {
+				return r.Seek(ctx, 1)
+			}
+			return nil
+		}), true
+	case "knob":
+		k := p.sc.Knobs[arg]
+		p.p[k.Name] = (p.p[k.Name] + 1) % len(k.Values)
+		p.playing = false
+		moves := p.sc.Build(p.p).Moves
+		return p.do(func(ctx context.Context, r *sim.Run) error { return r.SetMoves(ctx, moves) }), true
+	case "crash", "pause", "wait", "move":
+		if !p.sc.Scheduler {
+			return nil, false
+		}
+		var m sim.Move
+		switch action {
+		case "wait":
+			m = sim.Advance(p.sc.Wait)
+		default:
+			if p.sel < 0 || p.sel >= n {
+				p.err = "select an actor first (1-4 or tab)"
+				return nil, true
+			}
+			a := p.snap.Actors[p.sel]
+			switch {
+			case action == "crash":
+				m = sim.Crash(a.Name)
+			case action == "pause" && a.Status == sim.Paused:
+				m = sim.Resume(a.Name)
+			case action == "pause":
+				m = sim.Pause(a.Name)
+			default:
+				m = sim.StepOf(a.Name)
+			}
+		}
+		p.playing = false
+		return p.do(func(ctx context.Context, r *sim.Run) error { return r.Insert(ctx, m) }), true
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// View draws the scene in w columns and h rows.
+func (p *Player) View(st views.Styles, w, h int, helpLine string, fullHelp string) string {
+	ex := p.sc.Explain(View{Snap: p.snap, P: p.p, Sel: p.sel, Text: p.text})
+	var top []string
+
+	mode := p.snap.Backend
+	if p.snap.Live {
+		mode += fmt.Sprintf(" · time ÷%d", p.snap.Scale)
+	}
+	title := st.Title.Render("locksim") + " " + st.Bold.Render(p.sc.ID) + st.Dim.Render(" · "+p.sc.Dive+" · ") + p.sc.Title
+	top = append(top, spread(title, st.Dim.Render(mode), w))
+	top = append(top, views.Cards(st, ex.Cards, p.sel, w))
+	for _, k := range p.snap.Keys {
+		top = append(top, keyLine(st, k, p.snap.Actors, w))
+	}
+	if r := p.snap.Resource; r != nil {
+		top = append(top, resourceLine(st, *r, w))
+	}
+	if len(p.sc.Knobs) > 0 {
+		var parts []string
+		for _, k := range p.sc.Knobs {
+			parts = append(parts, st.Key.Render("["+k.Key+"]")+" "+k.Name+": "+st.Bold.Render(p.sc.Value(p.p, k.Name)))
+		}
+		top = append(top, truncate(strings.Join(parts, "  "), w))
+	}
+
+	var bottom []string
+	bottom = append(bottom, views.Rule(st, "readout", w))
+	bottom = append(bottom, views.Wrap(ex.Readout, w, 3))
+	status := ex.Verdict
+	switch {
+	case p.err != "":
+		status = st.Bad.Render("error: " + p.err)
+	case ex.Alarm != "":
+		status = st.Bad.Render("⚠ " + ex.Alarm)
+	default:
+		status = st.Bold.Render("verdict ") + renderTone(st, ex.VerdictTone, status)
+	}
+	bottom = append(bottom, truncate(status, w))
+	bottom = append(bottom, views.Scoreboard(st, ex.Props, w))
+	if !p.sc.Race {
+		state := ""
+		switch {
+		case p.busy && p.snap.Live:
+			state = " · running on the live server…"
+		case p.playing:
+			state = " · playing"
+		}
+		bottom = append(bottom, views.Timeline(st, p.snap.Moves, p.snap.Pos, "+"+sim.FormatDuration(p.snap.Now), state, w))
+	} else if p.busy {
+		bottom = append(bottom, st.Dim.Render("racing…"))
+	}
+	bottom = append(bottom, helpLine)
+
+	logH := h - len(joinLines(top)) - len(joinLines(bottom)) - 1
+	middle := views.Rule(st, "commands, as sent · replies, as redis-cli prints them", w) + "\n"
+	if fullHelp != "" {
+		middle += fitRows(fullHelp, logH)
+	} else {
+		sel := ""
+		if p.sel >= 0 && p.sel < len(p.snap.Actors) {
+			sel = p.snap.Actors[p.sel].Name
+		}
+		middle += views.Log(st, logLines(p.snap, sel), w, logH)
+	}
+	return strings.Join(top, "\n") + "\n" + middle + "\n" + strings.Join(bottom, "\n")
+}
+
+func keyLine(st views.Styles, k sim.KeyState, actors []sim.Actor, w int) string {
+	var s string
+	if !k.Exists() {
+		s = st.Bold.Render(k.Name) + st.Dim.Render("  (no such key)  PTTL -2")
+	} else {
+		val := k.Value
+		if k.Type == "string" {
+			val = fmt.Sprintf("%q", shortenTokens(val, actors))
+			for _, a := range actors {
+				if k.Value == a.Token {
+					val += " (" + a.Name + "'s token)"
+				}
+			}
+		} else {
+			val = shortenTokens(val, actors)
+		}
+		ttl := fmt.Sprintf("PTTL %d ms", k.PTTL)
+		if k.PTTL == -1 {
+			ttl = st.Bad.Render("PTTL -1 (no expiry)")
+		}
+		s = st.Bold.Render(k.Name) + " = " + val + "  " + ttl
+	}
+	return truncate(s, w)
+}
+
+func resourceLine(st views.Styles, r sim.ResourceState, w int) string {
+	s := st.Bold.Render("resource") + fmt.Sprintf(" last write %q by %s · accepted %d · rejected %d · largest token %d",
+		r.Value, orDash(r.Writer), r.Accepted, r.Rejected, r.MaxToken)
+	return truncate(s, w)
+}

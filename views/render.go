@@ -1,0 +1,243 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Tone colours a card, a log line or a verdict.
+type Tone int
+
+const (
+	Plain Tone = iota
+	Good
+	Bad
+	Warn
+	Dim
+)
+
+func (st Styles) tone(t Tone) lipgloss.Style {
+	switch t {
+	case Good:
+		return st.Good
+	case Bad:
+		return st.Bad
+	case Warn:
+		return st.Warn
+	case Dim:
+		return st.Dim
+	}
+	return lipgloss.NewStyle()
+}
+
+// Card is one actor's box: its name, then up to two lines (its token, what
+// happened to it), toned by outcome.
+type Card struct {
+	Name  string
+	Lines []string
+	Tone  Tone
+}
+
+// CardHeight is the rows a row of cards takes (border, two lines, border).
+const CardHeight = 4
+
+// Cards draws cards side by side across width; sel (or -1) is drawn
+// thick-bordered. Each card gets width/len(cards) columns.
+func Cards(st Styles, cards []Card, sel, width int) string {
+	if len(cards) == 0 || width <= 0 {
+		return ""
+	}
+	cw := width / len(cards)
+	boxes := make([]string, len(cards))
+	for i, c := range cards {
+		style := st.Card
+		if i == sel {
+			style = st.CardSel
+		}
+		inner := max(cw-4, 1)
+		lines := []string{st.Bold.Render(ansi.Truncate(c.Name, inner, "…"))}
+		for j := 0; j < 2; j++ {
+			l := ""
+			if j < len(c.Lines) {
+				l = c.Lines[j]
+			}
+			if j == 1 {
+				lines = append(lines, st.tone(c.Tone).Render(ansi.Truncate(l, inner, "…")))
+			} else {
+				lines = append(lines, ansi.Truncate(l, inner, "…"))
+			}
+		}
+		// name rides in the top border row's place to keep cards four rows tall
+		body := lines[1] + "\n" + lines[2]
+		box := style.Width(inner + 2).Render(body)
+		boxes[i] = putTitle(box, " "+lines[0]+" ")
+	}
+	return lipgloss.JoinHorizontal(lipgloss.Top, boxes...)
+}
+
+// putTitle writes title over the top border of box, after its corner.
+func putTitle(box, title string) string {
+	lines := strings.Split(box, "\n")
+	if len(lines) == 0 {
+		return box
+	}
+	top := lines[0]
+	w := ansi.StringWidth(top)
+	tw := ansi.StringWidth(title)
+	if tw+3 > w {
+		return box
+	}
+	lines[0] = ansi.Truncate(top, 2, "") + title + ansi.TruncateLeft(top, 2+tw, "")
+	return strings.Join(lines, "\n")
+}
+
+// CardAt says which of n cards, laid out by Cards across width, column x falls in.
+func CardAt(x, n, width int) int {
+	if n == 0 || width <= 0 {
+		return -1
+	}
+	i := x / (width / n)
+	if i >= n {
+		return -1
+	}
+	return i
+}
+
+// LogLine is one entry of the command log, already in display form.
+type LogLine struct {
+	At    string // "+30.000s"
+	Actor string
+	Text  string // the command as sent, or a note in brackets
+	Reply string
+	Tone  Tone // the reply's tone
+	Hi    bool // belongs to the selected actor
+}
+
+// Log draws the newest lines that fit in height rows, one per line, cut to
+// width. When any line is highlighted the others are dimmed.
+func Log(st Styles, lines []LogLine, width, height int) string {
+	if height <= 0 {
+		return ""
+	}
+	anyHi := false
+	for _, l := range lines {
+		anyHi = anyHi || l.Hi
+	}
+	if len(lines) > height {
+		lines = lines[len(lines)-height:]
+	}
+	out := make([]string, 0, height)
+	for _, l := range lines {
+		head := fmt.Sprintf("%-9s %s> ", l.At, l.Actor)
+		reply := ""
+		if l.Reply != "" {
+			reply = "  " + l.Reply
+		}
+		room := width - ansi.StringWidth(head) - ansi.StringWidth(reply)
+		text := l.Text
+		if room < 8 {
+			room = 8
+		}
+		text = ansi.Truncate(text, room, "…")
+		pad := strings.Repeat(" ", max(0, room-ansi.StringWidth(text)))
+		switch {
+		case anyHi && !l.Hi:
+			out = append(out, st.Dim.Render(ansi.Truncate(head+text+pad+reply, width, "…")))
+		default:
+			h := head
+			if l.Hi {
+				h = st.Accent.Render(head)
+			}
+			out = append(out, h+text+pad+st.tone(l.Tone).Render(ansi.Truncate(reply, max(0, width-ansi.StringWidth(head+text+pad)), "")))
+		}
+	}
+	for len(out) < height {
+		out = append(out, "")
+	}
+	return strings.Join(out, "\n")
+}
+
+// Rule draws a labelled horizontal rule across width.
+func Rule(st Styles, label string, width int) string {
+	l := "── " + label + " "
+	return st.Rule.Render(l + strings.Repeat("─", max(0, width-ansi.StringWidth(l))))
+}
+
+// Wrap wraps text to width and keeps at most rows lines.
+func Wrap(text string, width, rows int) string {
+	w := lipgloss.NewStyle().Width(max(width, 1)).Render(text)
+	lines := strings.Split(w, "\n")
+	if len(lines) > rows {
+		lines = lines[:rows]
+		lines[rows-1] = ansi.Truncate(strings.TrimRight(lines[rows-1], " "), width-1, "") + "…"
+	}
+	for i := range lines {
+		lines[i] = strings.TrimRight(lines[i], " ")
+	}
+	for len(lines) < rows {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Prop is what a scene has shown of one lock property.
+type Prop int
+
+const (
+	Untested Prop = iota // nothing in the scene has put it to the test
+	Held                 // tested, and it held
+	Broken               // the scene observed it fail
+	Absent               // the design in play does not offer it at all
+)
+
+// PropNames are the three properties, in scoreboard order.
+var PropNames = [3]string{"mutual exclusion", "deadlock freedom", "fault tolerance"}
+
+// Scoreboard draws the three properties with what the scene has shown of each.
+func Scoreboard(st Styles, props [3]Prop, width int) string {
+	parts := make([]string, 3)
+	for i, p := range props {
+		switch p {
+		case Held:
+			parts[i] = st.Good.Render("✓ " + PropNames[i] + " held")
+		case Broken:
+			parts[i] = st.Bad.Render("✗ " + PropNames[i] + " BROKEN")
+		case Absent:
+			parts[i] = st.Warn.Render("– " + PropNames[i] + " absent")
+		default:
+			parts[i] = st.Dim.Render("· " + PropNames[i] + " untested")
+		}
+	}
+	return ansi.Truncate(strings.Join(parts, "  "), width, "…")
+}
+
+// Timeline draws the schedule: a mark per move (● applied, ○ to come), the
+// position, the clock and the next move's label.
+func Timeline(st Styles, moves []string, pos int, now, scale string, width int) string {
+	var b strings.Builder
+	for i := range moves {
+		if i < pos {
+			b.WriteString(st.Accent.Render("●"))
+		} else {
+			b.WriteString(st.Dim.Render("○"))
+		}
+	}
+	next := "end of story"
+	if pos < len(moves) {
+		next = "next: " + moves[pos]
+	}
+	line := fmt.Sprintf("%s  %d/%d  t=%s%s  %s", b.String(), pos, len(moves), now, scale, next)
+	return ansi.Truncate(line, width, "…")
+}
+
+// TooSmall is drawn instead of a scene when the terminal is below the minimum.
+func TooSmall(st Styles, w, h, minW, minH int) string {
+	msg := fmt.Sprintf("locksim needs a terminal of at least %dx%d; this one is %dx%d.\nEnlarge it, or press q to quit.", minW, minH, w, h)
+	if w <= 0 {
+		return msg
+	}
+	return lipgloss.NewStyle().Width(w).Render(msg)
+}

@@ -61,11 +61,11 @@ func fireAll(ctx context.Context, r *sim.Run) {
 	}
 }
 
-// serverOrder lists the shots in the order the server must have run them.
-// Replies reach the goroutines in an order the Go scheduler blurs, but the
-// replies themselves settle the first place: the server runs one command at
-// a time, and only the SET that ran first can have found the key absent.
-// The rest follow in the order their replies came back.
+// serverOrder lists the winner first, then the rest by worker. Replies reach
+// the goroutines in an order the Go scheduler blurs, but the replies settle
+// the first place: the server runs one command at a time, and only the SET
+// that ran first can have found the key absent. Among the refused ones the
+// replies say nothing about order, so the log does not pretend to.
 func serverOrder(results []race.Result) []int {
 	idx := make([]int, len(results))
 	for i := range idx {
@@ -80,7 +80,7 @@ func serverOrder(results []race.Result) []int {
 			}
 			return 1
 		}
-		return cmp.Compare(ra.Order, rb.Order)
+		return cmp.Compare(a, b)
 	})
 	return idx
 }

@@ -131,7 +131,11 @@ func Log(st Styles, lines []LogLine, width, height int) string {
 	}
 	out := make([]string, 0, height)
 	for _, l := range lines {
-		head := fmt.Sprintf("%-9s %s> ", l.At, l.Actor)
+		mark := " "
+		if l.Hi {
+			mark = "▸" // says "selected" in words-free form even without colour
+		}
+		head := fmt.Sprintf("%s%-9s %s> ", mark, l.At, l.Actor)
 		reply := ""
 		if l.Reply != "" {
 			reply = "  " + l.Reply

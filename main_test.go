@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"strings"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+
+	"locksim/sim/simtest"
+)
+
+func runMain(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestPlainRace(t *testing.T) {
+	code, out, errs := runMain("-plain", "-scene", "race", "-seed", "1")
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if strings.Count(out, "NX PX 30000 → OK") != 1 || strings.Count(out, "NX PX 30000 → (nil)") != 3 {
+		t.Fatalf("want exactly one OK and three (nil):\n%s", out)
+	}
+	for _, w := range []string{"w1: ", "w2: ", "w3: ", "w4: ", "verdict: holders 1 · double-acquired no"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("transcript lacks %q:\n%s", w, out)
+		}
+	}
+}
+
+func TestList(t *testing.T) {
+	code, out, _ := runMain("-list")
+	if code != 0 || !strings.Contains(out, "race") || !strings.Contains(out, "R2.02.1 §1") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+}
+
+// freePort returns a loopback port with nothing listening on it.
+func freePort(t *testing.T) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	return port
+}
+
+func TestBadInput(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-scene", "nope"}, `unknown scene "nope"`},
+		{[]string{"-redis", fmt.Sprintf("redis://127.0.0.1:%d/0", freePort(t))}, "cannot reach Redis at 127.0.0.1:"},
+		{[]string{"-redis", "http://example"}, "bad -redis URL"},
+		{[]string{"-redis", "redis://127.0.0.1:6379/notadb"}, "bad -redis URL"},
+		{[]string{"-bogus"}, "flag provided but not defined: -bogus"},
+		{[]string{"-scale", "0"}, "-scale must be 1 or more"},
+		{[]string{"extra"}, `unexpected argument "extra"`},
+	}
+	for _, c := range cases {
+		code, out, errs := runMain(c.args...)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2", c.args, code)
+		}
+		if strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "locksim: ") || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: stderr %q, want one line containing %q", c.args, errs, c.want)
+		}
+		if out != "" {
+			t.Errorf("%v: stdout %q, want nothing", c.args, out)
+		}
+	}
+}
+
+// TestPlainLive runs the transcript against a real redis-server holding a
+// key of the user's own: locksim must leave it alone and leave nothing behind.
+func TestPlainLive(t *testing.T) {
+	url := simtest.StartRedis(t)
+	opts, _ := redis.ParseURL(url)
+	c := redis.NewClient(opts)
+	defer c.Close()
+	ctx := context.Background()
+	if err := c.Set(ctx, "resource:lock", "the user's own value", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runMain("-plain", "-scene", "race", "-redis", url)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if strings.Count(out, "→ OK") != 1 || strings.Count(out, "→ (nil)") != 3 {
+		t.Fatalf("want one OK and three (nil):\n%s", out)
+	}
+	keys, err := c.Keys(ctx, "*").Result()
+	if err != nil || len(keys) != 1 || keys[0] != "resource:lock" {
+		t.Fatalf("keys on the server afterwards: %v (%v); want only the user's", keys, err)
+	}
+	if v, _ := c.Get(ctx, "resource:lock").Result(); v != "the user's own value" {
+		t.Fatalf("the user's key was changed to %q", v)
+	}
+}

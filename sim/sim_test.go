@@ -1,0 +1,242 @@
+package sim_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"locksim/sim"
+	"locksim/sim/simtest"
+)
+
+func embedded(t testing.TB) *sim.Backend {
+	t.Helper()
+	b, err := sim.OpenEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
+func live(t testing.TB) *sim.Backend {
+	t.Helper()
+	url := simtest.StartRedis(t)
+	b, err := sim.OpenLive(context.Background(), url, 20, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
+// acquire is the course's one-command acquire.
+var acquire = sim.Step{Label: "acquire", Run: func(x *sim.Exec) {
+	if x.Do("SET", x.Key("resource:lock"), x.Actor().Token, "NX", "PX", x.TTL(30*time.Second)).OK() {
+		x.Actor().Vars["holds"] = "yes"
+	}
+}}
+
+var release = sim.Step{Label: "release", Run: func(x *sim.Exec) {
+	x.Eval(sim.ReleaseLua, []string{x.Key("resource:lock")}, x.Actor().Token)
+}}
+
+var setnx = sim.Step{Label: "setnx", Run: func(x *sim.Exec) { x.Do("SETNX", x.Key("resource:lock"), x.Actor().Token) }}
+var expire = sim.Step{Label: "expire", Run: func(x *sim.Exec) { x.Do("EXPIRE", x.Key("resource:lock"), x.TTL(30*time.Second)/1000) }}
+var pttl = sim.Step{Label: "pttl", Run: func(x *sim.Exec) { x.Do("PTTL", x.Key("resource:lock")) }}
+
+// twenty is a 20-move schedule: acquire, lapse, re-acquire, release.
+func twenty() sim.Script {
+	prog := []sim.Step{acquire, pttl, release, acquire, pttl, release, acquire, pttl}
+	var moves []sim.Move
+	for i := range 4 {
+		moves = append(moves, sim.StepOf("A"), sim.StepOf("B"), sim.Advance(time.Duration(10+i*7)*time.Second), sim.StepOf("A"), sim.StepOf("B"))
+	}
+	return sim.Script{
+		Actors: []sim.ActorSpec{{Name: "A", Program: prog}, {Name: "B", Program: prog}},
+		Keys:   []string{"resource:lock"}, Watch: []string{"resource:lock"},
+		Moves: moves,
+	}
+}
+
+func TestReplayIsIdentical(t *testing.T) {
+	ctx := context.Background()
+	r := sim.NewRun(embedded(t), twenty(), 42)
+	defer r.Close()
+	if err := r.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Seek(ctx, 20); err != nil {
+		t.Fatal(err)
+	}
+	first := r.Snapshot(ctx)
+	for _, k := range []int{19, 18, 17} {
+		if err := r.Seek(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mid := r.Snapshot(ctx)
+	if mid.Pos != 17 {
+		t.Fatalf("after three steps back pos = %d", mid.Pos)
+	}
+	for _, k := range []int{18, 19, 20} {
+		if err := r.Seek(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	again := r.Snapshot(ctx)
+	if !reflect.DeepEqual(first.Events, again.Events) || !reflect.DeepEqual(first.Keys, again.Keys) || first.Now != again.Now {
+		t.Fatalf("replay differs:\n%v\n%v", first.Events, again.Events)
+	}
+	if !reflect.DeepEqual(first.Events[:len(mid.Events)], mid.Events) {
+		t.Fatal("stepping back did not land on a prefix of the same events")
+	}
+	// the story must really have exercised expiry: some acquire was refused, some succeeded after a lapse
+	var oks, nils int
+	for _, e := range first.Events {
+		switch {
+		case e.Step == "acquire" && e.Reply == "OK":
+			oks++
+		case e.Step == "acquire" && e.Reply == "(nil)":
+			nils++
+		}
+	}
+	if oks < 2 || nils < 1 {
+		t.Fatalf("expected contention and re-acquisition, got %d OK, %d nil", oks, nils)
+	}
+}
+
+func TestVirtualClockExpires(t *testing.T) {
+	ctx := context.Background()
+	script := sim.Script{
+		Actors: []sim.ActorSpec{{Name: "A", Program: []sim.Step{acquire, pttl, pttl}}, {Name: "B", Program: []sim.Step{acquire}}},
+		Keys:   []string{"resource:lock"},
+		Moves:  []sim.Move{sim.StepOf("A"), sim.Advance(29999 * time.Millisecond), sim.StepOf("A"), sim.Advance(time.Millisecond), sim.StepOf("A"), sim.StepOf("B")},
+	}
+	r := sim.NewRun(embedded(t), script, 1)
+	defer r.Close()
+	r.Reset(ctx)
+	r.Seek(ctx, len(script.Moves))
+	var got []string
+	for _, e := range r.Events {
+		if e.Kind == sim.Command {
+			got = append(got, fmt.Sprintf("%s %s", sim.FormatDuration(e.At), e.Reply))
+		}
+	}
+	want := []string{"0.000s OK", "29.999s (integer) 1", "30.000s (integer) -2", "30.000s OK"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}
+
+// crashGap: SETNX, crash before EXPIRE, wait far past the TTL, B's SETNX.
+func crashGap(t *testing.T, b *sim.Backend) {
+	ctx := context.Background()
+	script := sim.Script{
+		Actors: []sim.ActorSpec{{Name: "A", Program: []sim.Step{setnx, expire}}, {Name: "B", Program: []sim.Step{setnx, pttl}}},
+		Keys:   []string{"resource:lock"}, Watch: []string{"resource:lock"},
+		Moves: []sim.Move{sim.StepOf("A"), sim.Crash("A"), sim.StepOf("A"), sim.Advance(40 * time.Second), sim.StepOf("B"), sim.StepOf("B")},
+	}
+	r := sim.NewRun(b, script, 1)
+	defer r.Close()
+	if err := r.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Seek(ctx, len(script.Moves)); err != nil {
+		t.Fatal(err)
+	}
+	var replies []string
+	for _, e := range r.Events {
+		if e.Kind == sim.Command {
+			replies = append(replies, e.Actor+" "+e.Args[0]+" "+e.Reply)
+		}
+	}
+	want := []string{"A SETNX (integer) 1", "B SETNX (integer) 0", "B PTTL (integer) -1"}
+	if !reflect.DeepEqual(replies, want) {
+		t.Fatalf("got %v, want %v", replies, want)
+	}
+	s := r.Snapshot(ctx)
+	if s.Keys[0].PTTL != -1 || s.Keys[0].Value != r.Actors[0].Token {
+		t.Fatalf("inspector read %+v", s.Keys[0])
+	}
+	if err := r.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := b.Admin().Exists(ctx, b.Key("resource:lock")).Result(); n != 0 {
+		t.Fatal("Reset left the lock key behind")
+	}
+}
+
+func TestCrashGapEmbedded(t *testing.T) { crashGap(t, embedded(t)) }
+func TestCrashGapLive(t *testing.T)     { crashGap(t, live(t)) }
+
+func TestLiveScalesAndPrefixes(t *testing.T) {
+	b := live(t)
+	ctx := context.Background()
+	script := sim.Script{
+		Actors: []sim.ActorSpec{{Name: "A", Program: []sim.Step{acquire}}, {Name: "B", Program: []sim.Step{acquire}}},
+		Moves:  []sim.Move{sim.StepOf("A"), sim.Advance(31 * time.Second), sim.StepOf("B")},
+	}
+	r := sim.NewRun(b, script, 1)
+	defer r.Close()
+	r.Reset(ctx)
+	if err := r.Seek(ctx, 3); err != nil {
+		t.Fatal(err)
+	}
+	a, bb := r.Events[0], r.Events[2]
+	if a.Args[1] != b.Prefix+"resource:lock" || a.Args[5] != "1500" {
+		t.Fatalf("sent %v; want the prefixed key and PX 1500 (30 s / 20)", a.Args)
+	}
+	if a.Reply != "OK" || bb.Reply != "OK" {
+		t.Fatalf("after a real wait past the scaled lease B should acquire: %s, %s", a.Reply, bb.Reply)
+	}
+	if bb.At < 1550*time.Millisecond {
+		t.Fatalf("B acquired at %v, before the real scaled wait of 1.55 s", bb.At)
+	}
+	if err := b.Cleanup(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := b.Admin().DBSize(ctx).Result(); n != 0 {
+		t.Fatalf("Cleanup left %d keys", n)
+	}
+}
+
+func TestFormatReply(t *testing.T) {
+	cases := []struct {
+		val  any
+		err  error
+		want string
+	}{
+		{"OK", nil, "OK"},
+		{nil, redis.Nil, "(nil)"},
+		{int64(-1), nil, "(integer) -1"},
+		{"tok", nil, `"tok"`},
+		{[]any{"1767258000", "0"}, nil, `1) "1767258000" 2) "0"`},
+		{[]any{}, nil, "(empty array)"},
+		{nil, errors.New("boom"), "(error) boom"},
+	}
+	for _, c := range cases {
+		if got := sim.FormatReply(c.val, c.err); got != c.want {
+			t.Errorf("FormatReply(%v, %v) = %q, want %q", c.val, c.err, got, c.want)
+		}
+	}
+}
+
+// BenchmarkReplay20 measures stepping back across a 20-move schedule on the
+// embedded server: Reset plus replaying 19 moves.
+func BenchmarkReplay20(b *testing.B) {
+	ctx := context.Background()
+	r := sim.NewRun(embedded(b), twenty(), 42)
+	defer r.Close()
+	r.Reset(ctx)
+	r.Seek(ctx, 20)
+	for b.Loop() {
+		r.Seek(ctx, 19)
+		r.Seek(ctx, 20)
+	}
+}

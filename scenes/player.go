@@ -36,6 +36,7 @@ type Player struct {
 	ops      *sync.WaitGroup
 	ctx      context.Context
 	id       int // tells this player's messages from a previous scene's
+	gen      int // counts snapshots, so only the newest live refresh chain runs
 	canStart bool
 }
 
@@ -47,6 +48,41 @@ type runMsg struct {
 }
 
 type tickMsg struct{ id int }
+
+// refreshMsg carries keys read back while idle on a live server, where
+// leases run down in real time between moves.
+type refreshMsg struct {
+	id, gen int
+	keys    []sim.KeyState
+}
+
+type refreshTick struct{ id, gen int }
+
+// refreshEvery is how often a live screen re-reads its keys.
+const refreshEvery = 250 * time.Millisecond
+
+func (p *Player) refreshLater() tea.Cmd {
+	if !p.snap.Live || len(p.snap.Keys) == 0 {
+		return nil
+	}
+	id, gen := p.id, p.gen
+	return tea.Tick(refreshEvery, func(time.Time) tea.Msg { return refreshTick{id, gen} })
+}
+
+func (p *Player) refresh() tea.Cmd {
+	b, id, gen, ctx := p.b, p.id, p.gen, p.ctx
+	names := make([]string, len(p.snap.Keys))
+	for i, k := range p.snap.Keys {
+		names[i] = k.Name
+	}
+	return func() tea.Msg {
+		keys, err := sim.ReadKeys(ctx, b, names)
+		if err != nil {
+			return nil
+		}
+		return refreshMsg{id: id, gen: gen, keys: keys}
+	}
+}
 
 var playerIDs int
 
@@ -117,6 +153,7 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		p.busy = false
+		p.gen++ // a new snapshot: older refresh chains stop
 		p.snap = msg.snap
 		p.err = ""
 		if msg.err != nil && msg.err != context.Canceled {
@@ -127,10 +164,22 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 		if p.playing {
 			if p.snap.Pos >= len(p.snap.Moves) {
 				p.playing = false
-				return nil
+				return p.refreshLater()
 			}
 			return p.tick()
 		}
+		return p.refreshLater()
+	case refreshTick:
+		if msg.id != p.id || msg.gen != p.gen || p.busy {
+			return nil
+		}
+		return p.refresh()
+	case refreshMsg:
+		if msg.id != p.id || msg.gen != p.gen || p.busy {
+			return nil
+		}
+		p.snap.Keys = msg.keys
+		return p.refreshLater()
 	case tickMsg:
 		if msg.id != p.id || !p.playing || p.busy {
 			return nil
@@ -287,7 +336,7 @@ func (p *Player) View(st views.Styles, w, h int, helpLine string, fullHelp strin
 		case p.playing:
 			state = " · playing"
 		}
-		bottom = append(bottom, views.Timeline(st, p.snap.Moves, p.snap.Pos, "+"+sim.FormatDuration(p.snap.Now), state, w))
+		bottom = append(bottom, views.Timeline(st, marks(p.snap), p.snap.Pos, "+"+sim.FormatDuration(p.snap.Now), state, w))
 	} else if p.busy {
 		bottom = append(bottom, st.Dim.Render("racing…"))
 	}
@@ -336,4 +385,24 @@ func resourceLine(st views.Styles, r sim.ResourceState, w int) string {
 	s := st.Bold.Render("resource") + fmt.Sprintf(" last write %q by %s · accepted %d · rejected %d · largest token %d",
 		r.Value, orDash(r.Writer), r.Accepted, r.Rejected, r.MaxToken)
 	return truncate(s, w)
+}
+
+// marks turns the schedule into timeline glyphs.
+func marks(s sim.Snapshot) []views.Mark {
+	out := make([]views.Mark, len(s.Moves))
+	for i, label := range s.Moves {
+		g := "●"
+		switch s.Kinds[i] {
+		case sim.MoveAdvance:
+			g = "~"
+		case sim.MoveCrash:
+			g = "✗"
+		case sim.MovePause:
+			g = "‖"
+		case sim.MoveResume:
+			g = "›"
+		}
+		out[i] = views.Mark{Glyph: g, Label: label}
+	}
+	return out
 }

@@ -29,7 +29,8 @@ type Snapshot struct {
 	Scale    int
 	Now      time.Duration
 	Pos      int
-	Moves    []string // a label per schedule move
+	Moves    []string   // a label per schedule move
+	Kinds    []MoveKind // the kind of each schedule move
 	Actors   []Actor
 	Events   []Event
 	Keys     []KeyState
@@ -46,6 +47,7 @@ func (r *Run) Snapshot(ctx context.Context) Snapshot {
 	}
 	for _, m := range r.script.Moves {
 		s.Moves = append(s.Moves, MoveLabel(m))
+		s.Kinds = append(s.Kinds, m.Kind)
 	}
 	for _, a := range r.Actors {
 		c := *a
@@ -71,6 +73,21 @@ func (r *Run) Snapshot(ctx context.Context) Snapshot {
 		s.Resource = &rs
 	}
 	return s
+}
+
+// ReadKeys reads the named keys (as sent) back from b. It uses only the
+// backend's own connection, so it may run while a run is busy elsewhere; a
+// live screen calls it to show a lease running down in real time.
+func ReadKeys(ctx context.Context, b *Backend, names []string) ([]KeyState, error) {
+	out := make([]KeyState, 0, len(names))
+	for _, n := range names {
+		ks, err := inspect(ctx, b, n)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, ks)
+	}
+	return out, nil
 }
 
 func inspect(ctx context.Context, b *Backend, key string) (KeyState, error) {

@@ -218,22 +218,35 @@ func Scoreboard(st Styles, props [3]Prop, width int) string {
 	return ansi.Truncate(strings.Join(parts, "  "), width, "…")
 }
 
-// Timeline draws the schedule: a mark per move (● applied, ○ to come), the
-// position, the clock and the next move's label.
-func Timeline(st Styles, moves []string, pos int, now, scale string, width int) string {
+// Mark is one move on the timeline: its glyph says what kind of move it is.
+type Mark struct {
+	Glyph string // "●" a step, "~" time passing, "✗" a crash, "‖" a pause, "›" a wake-up
+	Label string
+}
+
+// Timeline draws the schedule, one glyph per move with a bar at the current
+// position (applied moves bright, the rest dim), then the position, the
+// clock and the next move's label.
+func Timeline(st Styles, marks []Mark, pos int, now, state string, width int) string {
 	var b strings.Builder
-	for i := range moves {
+	for i, m := range marks {
+		if i == pos {
+			b.WriteString(st.Bold.Render("│"))
+		}
 		if i < pos {
-			b.WriteString(st.Accent.Render("●"))
+			b.WriteString(st.Accent.Render(m.Glyph))
 		} else {
-			b.WriteString(st.Dim.Render("○"))
+			b.WriteString(st.Dim.Render(m.Glyph))
 		}
 	}
-	next := "end of story"
-	if pos < len(moves) {
-		next = "next: " + moves[pos]
+	if pos >= len(marks) {
+		b.WriteString(st.Bold.Render("│"))
 	}
-	line := fmt.Sprintf("%s  %d/%d  t=%s%s  %s", b.String(), pos, len(moves), now, scale, next)
+	next := "end of story"
+	if pos < len(marks) {
+		next = "next: " + marks[pos].Label
+	}
+	line := fmt.Sprintf("%s %d/%d  t=%s  %s%s", b.String(), pos, len(marks), now, next, state)
 	return ansi.Truncate(line, width, "…")
 }
 

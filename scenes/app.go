@@ -35,6 +35,7 @@ type App struct {
 	keys     views.KeyMap
 	help     help.Model
 	showHelp bool
+	showAbout bool
 }
 
 // NewApp opens the scene with the given id on backend b; tokens come from
@@ -82,9 +83,9 @@ func (a *App) applyKeys() {
 		k.Slower.SetEnabled(false)
 		k.Next = key.NewBinding(key.WithKeys("right", "tab", "down"), key.WithHelp("→/tab", "next worker"))
 		k.Prev = key.NewBinding(key.WithKeys("left", "shift+tab", "up"), key.WithHelp("←/shift+tab", "previous worker"))
-		k.Select.SetHelp("1-4", "pick a worker")
+		k.Select.SetHelp("1-4", "pick worker")
 	} else {
-		k.Replay.SetHelp("r", "new tokens")
+		k.Replay.SetEnabled(false) // tokens come from the seed; step back replays
 	}
 	if !sc.Scheduler {
 		k.Crash.SetEnabled(false)
@@ -131,7 +132,10 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		a.cancel()
 		return tea.Quit
 	case key.Matches(msg, k.Help):
-		a.showHelp = !a.showHelp
+		a.showHelp, a.showAbout = !a.showHelp, false
+		return nil
+	case key.Matches(msg, k.About):
+		a.showAbout, a.showHelp = !a.showAbout, false
 		return nil
 	case key.Matches(msg, k.SceneNext):
 		return a.switchTo(a.idx + 1)
@@ -190,7 +194,7 @@ func (a *App) switchTo(i int) tea.Cmd {
 	}
 	a.pl.Close()
 	a.idx, a.pl = i, pl
-	a.showHelp = false
+	a.showHelp, a.showAbout = false, false
 	a.applyKeys()
 	return a.pl.Start()
 }
@@ -200,14 +204,16 @@ func (a *App) View() string {
 	if a.w < MinWidth || a.h < MinHeight {
 		return views.TooSmall(a.st, a.w, a.h, MinWidth, MinHeight)
 	}
-	short := append(a.keys.ShortHelp(), a.knobBindings()...)
-	helpLine := truncate(a.help.ShortHelpView(short), a.w)
-	full := ""
-	if a.showHelp {
+	helpLine := truncate(a.help.ShortHelpView(a.keys.ShortHelp()), a.w)
+	overlay := ""
+	switch {
+	case a.showHelp:
 		groups := append(a.keys.FullHelp(), a.knobBindings())
-		full = a.help.FullHelpView(groups) + "\n\n" + a.st.Dim.Render("scene "+itoa(int64(a.idx+1))+" of "+itoa(int64(len(a.list)))+" · press ? to close help")
+		overlay = a.help.FullHelpView(groups) + "\n\n" + a.st.Dim.Render("scene "+itoa(int64(a.idx+1))+" of "+itoa(int64(len(a.list)))+" · ? closes help")
+	case a.showAbout:
+		overlay = a.pl.about(a.w) + "\n\n" + a.st.Dim.Render("i closes this page")
 	}
-	return a.pl.View(a.st, a.w, a.h, helpLine, full)
+	return a.pl.View(a.st, a.w, a.h, helpLine, overlay)
 }
 
 // Selected returns the selected actor's index in the current scene (-1 for

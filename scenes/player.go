@@ -289,7 +289,7 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 }
 
 // View draws the scene in w columns and h rows.
-func (p *Player) View(st views.Styles, w, h int, helpLine string, fullHelp string) string {
+func (p *Player) View(st views.Styles, w, h int, helpLine string, overlay string) string {
 	ex := p.sc.Explain(View{Snap: p.snap, P: p.p, Sel: p.sel, Text: p.text})
 	var top []string
 
@@ -344,8 +344,8 @@ func (p *Player) View(st views.Styles, w, h int, helpLine string, fullHelp strin
 
 	logH := h - len(joinLines(top)) - len(joinLines(bottom)) - 1
 	middle := views.Rule(st, "commands, as sent · replies, as redis-cli prints them", w) + "\n"
-	if fullHelp != "" {
-		middle += fitRows(fullHelp, logH)
+	if overlay != "" {
+		middle += fitRows(overlay, logH)
 	} else {
 		sel := ""
 		if p.sel >= 0 && p.sel < len(p.snap.Actors) {
@@ -405,4 +405,9 @@ func marks(s sim.Snapshot) []views.Mark {
 		out[i] = views.Mark{Glyph: g, Label: label}
 	}
 	return out
+}
+
+// about is the scene's introduction, wrapped to w.
+func (p *Player) about(w int) string {
+	return views.Wrap(p.text.Get("intro"), w, 12)
 }

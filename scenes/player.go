@@ -35,8 +35,9 @@ type Player struct {
 	err      string
 	ops      *sync.WaitGroup
 	ctx      context.Context
-	id       int // tells this player's messages from a previous scene's
-	gen      int // counts snapshots, so only the newest live refresh chain runs
+	id       int    // tells this player's messages from a previous scene's
+	note     string // what a busy live run is doing, for the screen
+	gen      int    // counts snapshots, so only the newest live refresh chain runs
 	canStart bool
 }
 
@@ -99,6 +100,9 @@ func newPlayer(ctx context.Context, sc *Scene, b *sim.Backend, seed uint64, ops 
 
 // do runs f on the run in a command and reports the snapshot afterwards.
 func (p *Player) do(f func(ctx context.Context, r *sim.Run) error) tea.Cmd {
+	if !p.busy && p.note == "" {
+		p.note = "running on the live server…"
+	}
 	p.busy = true
 	run, ctx, id := p.run, p.ctx, p.id
 	p.ops.Add(1)
@@ -152,7 +156,7 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 		if msg.id != p.id {
 			return nil
 		}
-		p.busy = false
+		p.busy, p.note = false, ""
 		p.gen++ // a new snapshot: older refresh chains stop
 		p.snap = msg.snap
 		p.err = ""
@@ -195,6 +199,9 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 	if p.busy && action != "select" && action != "play" {
 		return nil, true
 	}
+	if !p.busy {
+		p.note = ""
+	}
 	n := len(p.snap.Actors)
 	switch action {
 	case "select":
@@ -214,9 +221,11 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		return p.seek(1), true
 	case "back":
 		p.playing = false
+		p.note = "replaying from the start on the live server…"
 		return p.seek(-1), true
 	case "home":
 		p.playing = false
+		p.note = "resetting on the live server…"
 		return p.do(func(ctx context.Context, r *sim.Run) error { return r.Seek(ctx, 0) }), true
 	case "play":
 		if p.sc.Race {
@@ -332,9 +341,9 @@ func (p *Player) View(st views.Styles, w, h int, helpLine string, overlay string
 		state := ""
 		switch {
 		case p.busy && p.snap.Live:
-			state = " · running on the live server…"
+			state = " · " + p.note
 		case p.playing:
-			state = " · playing"
+			state = fmt.Sprintf(" · playing, speed %d/%d", p.speed+1, len(speeds))
 		}
 		bottom = append(bottom, views.Timeline(st, marks(p.snap), p.snap.Pos, "+"+sim.FormatDuration(p.snap.Now), state, w))
 	} else if p.busy {

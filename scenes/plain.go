@@ -45,7 +45,7 @@ func Plain(ctx context.Context, w io.Writer, b *sim.Backend, id string, seed uin
 func plainVariant(ctx context.Context, w io.Writer, sc *Scene, text content.Text, b *sim.Backend, p Params, seed uint64) error {
 	run := sim.NewRun(b, sc.Build(p), seed)
 	defer run.Close()
-	defer run.Reset(context.WithoutCancel(ctx))
+	defer run.Clear(context.WithoutCancel(ctx))
 	if err := run.Reset(ctx); err != nil {
 		return err
 	}

@@ -131,7 +131,7 @@ func (p *Player) Start() tea.Cmd {
 func (p *Player) Close() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	_ = p.run.Reset(ctx)
+	_ = p.run.Clear(ctx)
 	p.run.Close()
 }
 
@@ -248,7 +248,7 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		old := p.run
 		p.run = sim.NewRun(p.b, p.sc.Build(p.p), p.seed)
 		return p.do(func(ctx context.Context, r *sim.Run) error {
-			_ = old.Reset(ctx)
+			_ = old.Clear(ctx)
 			old.Close()
 			if err := r.Reset(ctx); err != nil {
 				return err

@@ -176,14 +176,10 @@ func (r *Run) Scaled(d time.Duration) time.Duration { return d / time.Duration(r
 // same tokens again from the seed and runs the setup step. The schedule is
 // kept; no move is applied.
 func (r *Run) Reset(ctx context.Context) error {
-	if err := r.b.Delete(ctx, slices.Sorted(maps.Keys(r.keys))...); err != nil {
-		return fmt.Errorf("reset: %w", err)
+	if err := r.Clear(ctx); err != nil {
+		return err
 	}
-	if r.Res != nil {
-		if err := r.Res.reset(ctx); err != nil {
-			return err
-		}
-	} else if r.script.Resource {
+	if r.Res == nil && r.script.Resource {
 		res, err := newResource(ctx, r)
 		if err != nil {
 			return err
@@ -208,6 +204,18 @@ func (r *Run) Reset(ctx context.Context) error {
 	}
 	if r.script.Setup != nil {
 		r.script.Setup(&Exec{r: r, actor: &Actor{Name: "scene", Vars: map[string]string{}}, move: -1, label: "setup"})
+	}
+	return nil
+}
+
+// Clear deletes every key the run has used, on the lock service and on the
+// protected resource's store, and nothing else.
+func (r *Run) Clear(ctx context.Context) error {
+	if err := r.b.Delete(ctx, slices.Sorted(maps.Keys(r.keys))...); err != nil {
+		return fmt.Errorf("reset: %w", err)
+	}
+	if r.Res != nil {
+		return r.Res.reset(ctx)
 	}
 	return nil
 }

@@ -205,15 +205,17 @@ func (a *App) View() string {
 		return views.TooSmall(a.st, a.w, a.h, MinWidth, MinHeight)
 	}
 	helpLine := truncate(a.help.ShortHelpView(a.keys.ShortHelp()), a.w)
-	overlay := ""
+	overlay, title := "", ""
 	switch {
 	case a.showHelp:
 		groups := append(a.keys.FullHelp(), a.knobBindings())
+		title = "keys"
 		overlay = a.help.FullHelpView(groups) + "\n\n" + a.st.Dim.Render("scene "+itoa(int64(a.idx+1))+" of "+itoa(int64(len(a.list)))+" · ? closes help")
 	case a.showAbout:
+		title = "the story of " + a.pl.sc.ID
 		overlay = a.pl.about(a.w) + "\n\n" + a.st.Dim.Render("i closes this page")
 	}
-	return a.pl.View(a.st, a.w, a.h, helpLine, overlay)
+	return a.pl.View(a.st, a.w, a.h, helpLine, title, overlay)
 }
 
 // Selected returns the selected actor's index in the current scene (-1 for

@@ -298,7 +298,7 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 }
 
 // View draws the scene in w columns and h rows.
-func (p *Player) View(st views.Styles, w, h int, helpLine string, overlay string) string {
+func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay string) string {
 	ex := p.sc.Explain(View{Snap: p.snap, P: p.p, Sel: p.sel, Text: p.text})
 	var top []string
 
@@ -354,7 +354,7 @@ func (p *Player) View(st views.Styles, w, h int, helpLine string, overlay string
 	logH := h - len(joinLines(top)) - len(joinLines(bottom)) - 1
 	middle := views.Rule(st, "commands, as sent · replies, as redis-cli prints them", w) + "\n"
 	if overlay != "" {
-		middle += fitRows(overlay, logH)
+		middle = views.Rule(st, overlayTitle, w) + "\n" + fitRows(overlay, logH)
 	} else {
 		sel := ""
 		if p.sel >= 0 && p.sel < len(p.snap.Actors) {

@@ -30,11 +30,11 @@ type App struct {
 	pl     *Player
 	ops    *sync.WaitGroup
 
-	w, h     int
-	st       views.Styles
-	keys     views.KeyMap
-	help     help.Model
-	showHelp bool
+	w, h      int
+	st        views.Styles
+	keys      views.KeyMap
+	help      help.Model
+	showHelp  bool
 	showAbout bool
 }
 

@@ -240,10 +240,11 @@ func (r *Run) Seek(ctx context.Context, k int) error {
 	return nil
 }
 
-// Insert replaces the rest of the schedule with m and applies it: the
-// learner taking over as scheduler at the current point.
+// Insert puts m into the schedule at the current point and applies it; the
+// rest of the story stays after it. This is the learner taking over as
+// scheduler: a crash or a pause injected here plays out in what follows.
 func (r *Run) Insert(ctx context.Context, m Move) error {
-	r.script.Moves = append(slices.Clone(r.script.Moves[:r.pos]), m)
+	r.script.Moves = slices.Insert(slices.Clone(r.script.Moves), r.pos, m)
 	return r.Seek(ctx, r.pos+1)
 }
 

@@ -240,3 +240,34 @@ func BenchmarkReplay20(b *testing.B) {
 		r.Seek(ctx, 20)
 	}
 }
+
+// TestInsertKeepsTheStory: a crash injected before A's EXPIRE plays out in
+// the rest of the schedule, and stepping back over it replays it.
+func TestInsertKeepsTheStory(t *testing.T) {
+	ctx := context.Background()
+	script := sim.Script{
+		Actors: []sim.ActorSpec{{Name: "A", Program: []sim.Step{setnx, expire}}, {Name: "B", Program: []sim.Step{setnx}}},
+		Keys:   []string{"resource:lock"}, Watch: []string{"resource:lock"},
+		Moves: []sim.Move{sim.StepOf("A"), sim.StepOf("A"), sim.Advance(40 * time.Second), sim.StepOf("B")},
+	}
+	r := sim.NewRun(embedded(t), script, 1)
+	defer r.Close()
+	r.Reset(ctx)
+	r.Seek(ctx, 1)
+	if err := r.Insert(ctx, sim.Crash("A")); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Moves()) != 5 || r.Pos() != 2 {
+		t.Fatalf("schedule %d moves at %d, want 5 at 2", len(r.Moves()), r.Pos())
+	}
+	r.Seek(ctx, 5)
+	last := r.Events[len(r.Events)-1]
+	if last.Actor != "B" || last.Reply != "(integer) 0" {
+		t.Fatalf("after the injected crash B's SETNX should fail forever, got %+v", last)
+	}
+	r.Seek(ctx, 1)
+	r.Seek(ctx, 5)
+	if got := r.Events[len(r.Events)-1].Reply; got != "(integer) 0" {
+		t.Fatalf("replay over the injected crash gave %s", got)
+	}
+}

@@ -37,22 +37,20 @@ func embedded(t testing.TB) *sim.Backend {
 	return b
 }
 
-// drive feeds msgs to the app and runs every command they return until none
-// is left, synchronously, as the Bubble Tea runtime would (but without
-// timers: tests never press space).
+// drive feeds msgs to the app one at a time, and before the next one runs
+// every command the last returned, feeding their messages back in, as the
+// Bubble Tea runtime would once the work is done (but without timers: tests
+// never press space). So a key is never pressed while the player is busy.
 func drive(t testing.TB, a *App, msgs ...tea.Msg) {
 	t.Helper()
-	queue := append([]tea.Msg(nil), msgs...)
-	for len(queue) > 0 {
-		msg := queue[0]
-		queue = queue[1:]
+	for _, msg := range msgs {
 		_, cmd := a.Update(msg)
-		if cmd != nil {
-			if m := cmd(); m != nil {
-				if _, quit := m.(tea.QuitMsg); !quit {
-					queue = append(queue, m)
-				}
-			}
+		if cmd == nil {
+			continue
+		}
+		m := cmd()
+		if _, quit := m.(tea.QuitMsg); m != nil && !quit {
+			drive(t, a, m)
 		}
 	}
 }

@@ -115,7 +115,7 @@ func plainEvent(e sim.Event) string {
 		}
 		return fmt.Sprintf("%s %s> %s → %s", at, who, e.Cmd, e.Reply)
 	case sim.Clock:
-		return fmt.Sprintf("%s %s", at, e.Note)
+		return fmt.Sprintf("%s [%s]", at, e.Note)
 	default:
 		return fmt.Sprintf("%s [%s]", at, e.Note)
 	}

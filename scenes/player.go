@@ -262,8 +262,15 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		k := p.sc.Knobs[arg]
 		p.p[k.Name] = (p.p[k.Name] + 1) % len(k.Values)
 		p.playing = false
-		moves := p.sc.Build(p.p).Moves
-		return p.do(func(ctx context.Context, r *sim.Run) error { return r.SetMoves(ctx, moves) }), true
+		// A setting can change the actors' programs (the PX a step sends,
+		// how it releases), not only the schedule: build a new run.
+		old := p.run
+		p.run = sim.NewRun(p.b, p.sc.Build(p.p), p.seed)
+		return p.do(func(ctx context.Context, r *sim.Run) error {
+			_ = old.Clear(ctx)
+			old.Close()
+			return r.Reset(ctx)
+		}), true
 	case "crash", "pause", "wait", "move":
 		if !p.sc.Scheduler {
 			return nil, false

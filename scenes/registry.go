@@ -5,6 +5,7 @@ package scenes
 func All() []*Scene {
 	return []*Scene{
 		raceScene(),
+		optionsScene(), crashGapScene(),
 	}
 }
 

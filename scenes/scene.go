@@ -152,7 +152,7 @@ func logLines(s sim.Snapshot, sel string) []views.LogLine {
 				l.Actor += "→res"
 			}
 		case sim.Clock:
-			l.Actor, l.Text = "clock", e.Note
+			l.Actor, l.Text = "clock", "["+e.Note+"]"
 		case sim.Fault:
 			l.Text, l.Tone, l.Reply = "["+e.Note+"]", views.Bad, "!"
 		default:

@@ -272,7 +272,7 @@ func (r *Run) apply(ctx context.Context, m Move) {
 			r.now += d
 			r.b.setClock(r.now)
 		}
-		r.record(Event{Kind: Clock, Note: "clock +" + FormatDuration(d)})
+		r.record(Event{Kind: Clock, Note: FormatDuration(d) + " pass"})
 	case MoveCrash, MovePause, MoveResume:
 		a := r.Actor(m.Actor)
 		if a == nil {

@@ -6,6 +6,7 @@ func All() []*Scene {
 	return []*Scene{
 		raceScene(),
 		optionsScene(), crashGapScene(),
+		releaseScene(), gcPauseScene(), fencingScene(),
 	}
 }
 

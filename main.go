@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"text/tabwriter"
 	"time"
 
 	"locksim/scenes"
@@ -96,9 +97,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if c.list {
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 		for _, s := range scenes.All() {
-			fmt.Fprintf(stdout, "%-12s %-12s %s\n", s.ID, s.Dive, s.Title)
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", s.ID, s.Dive, s.Title)
 		}
+		tw.Flush()
 		return 0
 	}
 	if !c.seedSet {

@@ -339,6 +339,8 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		status = st.Bad.Render("error: " + p.err)
 	case ex.Alarm != "":
 		status = st.Bad.Render("⚠ " + ex.Alarm)
+	case status == "":
+		status = st.Bold.Render("verdict ") + st.Dim.Render("nothing observed yet")
 	default:
 		status = st.Bold.Render("verdict ") + renderTone(st, ex.VerdictTone, status)
 	}
@@ -390,7 +392,7 @@ func keyLine(st views.Styles, k sim.KeyState, actors []sim.Actor, w int) string 
 		}
 		ttl := fmt.Sprintf("PTTL %d ms", k.PTTL)
 		if k.PTTL == -1 {
-			ttl = st.Bad.Render("PTTL -1 (no expiry)")
+			ttl = st.Warn.Render("PTTL -1 (no expiry)")
 		}
 		s = st.Bold.Render(k.Name) + " = " + val + "  " + ttl
 	}
@@ -398,8 +400,11 @@ func keyLine(st views.Styles, k sim.KeyState, actors []sim.Actor, w int) string 
 }
 
 func resourceLine(st views.Styles, r sim.ResourceState, w int) string {
-	s := st.Bold.Render("resource") + fmt.Sprintf(" last write %q by %s · accepted %d · rejected %d · largest token %d",
-		r.Value, orDash(r.Writer), r.Accepted, r.Rejected, r.MaxToken)
+	s := st.Bold.Render("resource") + fmt.Sprintf(" last write %q by %s · accepted %d · rejected %d",
+		r.Value, orDash(r.Writer), r.Accepted, r.Rejected)
+	if r.MaxToken > 0 {
+		s += fmt.Sprintf(" · largest token %d", r.MaxToken)
+	}
 	return truncate(s, w)
 }
 

@@ -40,7 +40,7 @@ var FencedWriteLua = Lua{Name: "fenced-write", Src: `local max = tonumber(redis.
 local tok = tonumber(ARGV[3])
 if tok <= max then
   redis.call("HINCRBY", KEYS[1], "rejected", 1)
-  return redis.error_reply("STALE token " .. ARGV[3] .. ": resource has accepted " .. max)
+  return redis.error_reply("STALE token " .. ARGV[3] .. ", seen " .. max)
 end
 redis.call("HSET", KEYS[1], "value", ARGV[2], "writer", ARGV[1], "max", ARGV[3])
 return redis.call("HINCRBY", KEYS[1], "accepted", 1)`}

@@ -114,8 +114,16 @@ func (p *Player) do(f func(ctx context.Context, r *sim.Run) error) tea.Cmd {
 }
 
 // Start resets the run (and fires a race scene).
-func (p *Player) Start() tea.Cmd {
+func (p *Player) Start() tea.Cmd { return p.begin(nil) }
+
+// begin resets the run, after clearing and closing old if it is not nil,
+// and fires a race scene.
+func (p *Player) begin(old *sim.Run) tea.Cmd {
 	return p.do(func(ctx context.Context, r *sim.Run) error {
+		if old != nil {
+			_ = old.Clear(ctx)
+			old.Close()
+		}
 		if err := r.Reset(ctx); err != nil {
 			return err
 		}
@@ -124,6 +132,15 @@ func (p *Player) Start() tea.Cmd {
 		}
 		return nil
 	})
+}
+
+// restart builds a new run from the current settings and seed: a setting
+// can change the actors' programs (the PX a step sends, how it releases),
+// not only the schedule.
+func (p *Player) restart() tea.Cmd {
+	old := p.run
+	p.run = sim.NewRun(p.b, p.sc.Build(p.p), p.seed)
+	return p.begin(old)
 }
 
 // Close deletes the run's keys and releases its connections; call it only
@@ -245,32 +262,12 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 	case "replay":
 		p.playing = false
 		p.seed++
-		old := p.run
-		p.run = sim.NewRun(p.b, p.sc.Build(p.p), p.seed)
-		return p.do(func(ctx context.Context, r *sim.Run) error {
-			_ = old.Clear(ctx)
-			old.Close()
-			if err := r.Reset(ctx); err != nil {
-				return err
-			}
-			if p.sc.Race {
-				return r.Seek(ctx, 1)
-			}
-			return nil
-		}), true
+		return p.restart(), true
 	case "knob":
 		k := p.sc.Knobs[arg]
 		p.p[k.Name] = (p.p[k.Name] + 1) % len(k.Values)
 		p.playing = false
-		// A setting can change the actors' programs (the PX a step sends,
-		// how it releases), not only the schedule: build a new run.
-		old := p.run
-		p.run = sim.NewRun(p.b, p.sc.Build(p.p), p.seed)
-		return p.do(func(ctx context.Context, r *sim.Run) error {
-			_ = old.Clear(ctx)
-			old.Close()
-			return r.Reset(ctx)
-		}), true
+		return p.restart(), true
 	case "crash", "pause", "wait", "move":
 		if !p.sc.Scheduler {
 			return nil, false

@@ -248,13 +248,6 @@ func (r *Run) Insert(ctx context.Context, m Move) error {
 	return r.Seek(ctx, r.pos+1)
 }
 
-// SetMoves replaces the schedule (e.g. after the learner changed a
-// parameter) and resets the run to its start.
-func (r *Run) SetMoves(ctx context.Context, moves []Move) error {
-	r.script.Moves = moves
-	return r.Reset(ctx)
-}
-
 func (r *Run) apply(ctx context.Context, m Move) {
 	switch m.Kind {
 	case MoveStep:

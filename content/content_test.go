@@ -1,0 +1,42 @@
+package content
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	txt := Parse("# title\nA lock\n# intro\nline one\nline two\n\nsecond paragraph\n# verdict\nholders %d\n")
+	if txt.Get("title") != "A lock" {
+		t.Errorf("title = %q", txt.Get("title"))
+	}
+	if got := txt.Get("intro"); got != "line one line two\nsecond paragraph" {
+		t.Errorf("intro = %q", got)
+	}
+	if got := txt.Get("verdict", 1); got != "holders 1" {
+		t.Errorf("verdict = %q", got)
+	}
+	if got := txt.Get("nope"); got != "[no text: nope]" {
+		t.Errorf("a missing section should show as a gap, got %q", got)
+	}
+}
+
+func TestEveryFileHasAnIntro(t *testing.T) {
+	entries, err := files.ReadDir("text")
+	if err != nil || len(entries) == 0 {
+		t.Fatalf("no scene texts embedded: %v", err)
+	}
+	for _, e := range entries {
+		id := strings.TrimSuffix(e.Name(), ".txt")
+		txt, err := Load(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(txt.Get("intro")) < 80 {
+			t.Errorf("%s: the intro is missing or too short: %q", id, txt.Get("intro"))
+		}
+	}
+	if _, err := Load("no-such-scene"); err == nil {
+		t.Error("loading a scene with no text should fail")
+	}
+}

@@ -1,0 +1,83 @@
+package views
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+)
+
+func init() { lipgloss.SetColorProfile(termenv.Ascii) }
+
+func widths(s string) []int {
+	var out []int
+	for _, l := range strings.Split(s, "\n") {
+		out = append(out, ansi.StringWidth(l))
+	}
+	return out
+}
+
+func TestCardsFitTheWidth(t *testing.T) {
+	st := DefaultStyles()
+	cards := []Card{{Name: "w1", Lines: []string{"token 6ae6783f…", "OK · holder of a very long description"}}, {Name: "w2"}, {Name: "w3"}, {Name: "w4"}}
+	for _, w := range []int{80, 97, 120} {
+		out := Cards(st, cards, 2, w)
+		ws := widths(out)
+		if len(ws) != CardHeight {
+			t.Fatalf("width %d: %d rows, want %d", w, len(ws), CardHeight)
+		}
+		for _, x := range ws {
+			if x > w || x < w-len(cards) {
+				t.Fatalf("width %d: a row is %d wide:\n%s", w, x, out)
+			}
+		}
+		if !strings.Contains(out, "┏━ w3") {
+			t.Fatalf("the selected card should be thick-bordered with its name:\n%s", out)
+		}
+	}
+	if CardAt(0, 4, 80) != 0 || CardAt(79, 4, 80) != 3 || CardAt(41, 4, 80) != 2 || CardAt(5, 0, 80) != -1 {
+		t.Fatal("CardAt maps columns to the wrong cards")
+	}
+}
+
+func TestLogKeepsTheNewestAndFits(t *testing.T) {
+	var lines []LogLine
+	for i := range 10 {
+		lines = append(lines, LogLine{At: "+0.000s", Actor: "w1", Text: strings.Repeat("SET k v ", i+1), Reply: "OK"})
+	}
+	lines[9].Hi = true
+	out := Log(DefaultStyles(), lines, 60, 4)
+	rows := strings.Split(out, "\n")
+	if len(rows) != 4 {
+		t.Fatalf("%d rows, want 4", len(rows))
+	}
+	for _, r := range rows {
+		if ansi.StringWidth(r) > 60 {
+			t.Fatalf("row wider than 60: %q", r)
+		}
+	}
+	if !strings.HasPrefix(rows[3], "▸") || !strings.HasSuffix(rows[3], "OK") {
+		t.Fatalf("the newest line should be last, marked and end in its reply: %q", rows[3])
+	}
+}
+
+func TestWrapKeepsRows(t *testing.T) {
+	got := Wrap(strings.Repeat("word ", 60), 40, 3)
+	rows := strings.Split(got, "\n")
+	if len(rows) != 3 || !strings.HasSuffix(rows[2], "…") {
+		t.Fatalf("want 3 rows ending in an ellipsis, got %q", got)
+	}
+	if got := Wrap("short", 40, 2); got != "short\n" {
+		t.Fatalf("short text should pad to 2 rows, got %q", got)
+	}
+}
+
+func TestTimeline(t *testing.T) {
+	marks := []Mark{{"●", "A acquires"}, {"‖", "A pauses"}, {"~", "wait 35s"}}
+	got := Timeline(DefaultStyles(), marks, 2, "+0.000s", "", 80)
+	if !strings.HasPrefix(got, "●‖│~ 2/3") || !strings.Contains(got, "next: wait 35s") {
+		t.Fatalf("timeline %q", got)
+	}
+}

@@ -110,7 +110,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		c.seed = binary.LittleEndian.Uint64(b[:])
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// Every way out runs the cleanup below: with SIGPIPE caught, a closed
+	// pipe turns into a write error instead of killing the process with
+	// keys still on a live server.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
 	defer stop()
 	b, err := open(ctx, c)
 	if err != nil {
@@ -121,7 +124,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 	tty := isatty.IsTerminal(os.Stdout.Fd()) && isatty.IsTerminal(os.Stdin.Fd())
 	if c.plain || !tty || stdout != os.Stdout {
-		if err := scenes.Plain(ctx, stdout, b, c.scene, c.seed); err != nil {
+		w := &errWriter{w: stdout}
+		err := scenes.Plain(ctx, w, b, c.scene, c.seed)
+		switch {
+		case w.err != nil:
+			fmt.Fprintf(stderr, "locksim: writing the transcript: %v\n", w.err)
+			return 1
+		case ctx.Err() != nil:
+			fmt.Fprintln(stderr, "locksim: interrupted; the scene's keys were deleted")
+			return 1
+		case err != nil:
 			fmt.Fprintf(stderr, "locksim: %v\n", err)
 			return 1
 		}
@@ -160,4 +172,20 @@ func open(ctx context.Context, c config) (*sim.Backend, error) {
 		b.SetResourceStore(r)
 	}
 	return b, nil
+}
+
+// errWriter remembers the first write error and swallows the rest, so a
+// transcript into a closed pipe or a full disk fails once, clearly.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
 }

@@ -59,8 +59,9 @@ func TestBadInput(t *testing.T) {
 	}{
 		{[]string{"-scene", "nope"}, `unknown scene "nope"`},
 		{[]string{"-redis", fmt.Sprintf("redis://127.0.0.1:%d/0", freePort(t))}, "cannot reach Redis at 127.0.0.1:"},
-		{[]string{"-redis", "http://example"}, "bad -redis URL"},
-		{[]string{"-redis", "redis://127.0.0.1:6379/notadb"}, "bad -redis URL"},
+		{[]string{"-redis", "http://example"}, "bad Redis URL"},
+		{[]string{"-redis", "redis://127.0.0.1:6379/notadb"}, "bad Redis URL"},
+		{[]string{"-redis", "redis://127.0.0.1:6379/-1"}, "bad Redis URL"},
 		{[]string{"-bogus"}, "flag provided but not defined: -bogus"},
 		{[]string{"-scale", "0"}, "-scale must be 1 or more"},
 		{[]string{"extra"}, `unexpected argument "extra"`},

@@ -54,18 +54,25 @@ func plainVariant(ctx context.Context, w io.Writer, sc *Scene, text content.Text
 	}
 	fmt.Fprintln(w)
 	printed := 0
-	flush := func() {
+	flush := func() error {
 		for _, e := range run.Events[printed:] {
-			fmt.Fprintln(w, plainEvent(e))
+			if _, err := fmt.Fprintln(w, plainEvent(e)); err != nil {
+				return err
+			}
 		}
 		printed = len(run.Events)
+		return nil
 	}
-	flush()
+	if err := flush(); err != nil {
+		return err
+	}
 	for run.Pos() < len(run.Moves()) {
 		if err := run.Seek(ctx, run.Pos()+1); err != nil {
 			return err
 		}
-		flush()
+		if err := flush(); err != nil {
+			return err
+		}
 	}
 	snap := run.Snapshot(ctx)
 	if snap.Err != "" {

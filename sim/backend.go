@@ -86,8 +86,11 @@ func OpenLive(ctx context.Context, url string, scale int, timeout time.Duration)
 		return nil, fmt.Errorf("-scale must be 1 or more, got %d", scale)
 	}
 	opts, err := redis.ParseURL(url)
+	if err == nil && opts.DB < 0 {
+		err = fmt.Errorf("database %d is not a database number", opts.DB)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("bad -redis URL %q: %v", url, err)
+		return nil, fmt.Errorf("bad Redis URL %q (want redis://[user:password@]host:port/db): %v", url, err)
 	}
 	if timeout > 0 {
 		opts.DialTimeout = timeout

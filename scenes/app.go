@@ -29,6 +29,7 @@ type App struct {
 	idx    int
 	pl     *Player
 	ops    *sync.WaitGroup
+	nextID int // numbers players, so a closed scene's late messages are dropped
 
 	w, h      int
 	st        views.Styles
@@ -49,7 +50,8 @@ func NewApp(b *sim.Backend, id string, seed uint64) (*App, error) {
 			a.idx = i
 		}
 	}
-	pl, err := newPlayer(ctx, a.list[a.idx], b, seed, a.ops)
+	a.nextID++
+	pl, err := newPlayer(ctx, a.nextID, a.list[a.idx], b, seed, a.ops)
 	if err != nil {
 		cancel()
 		return nil, err
@@ -83,11 +85,15 @@ func (a *App) applyKeys() {
 		k.Slower.SetEnabled(false)
 		k.Next = key.NewBinding(key.WithKeys("right", "tab", "down"), key.WithHelp("→/tab", "next worker"))
 		k.Prev = key.NewBinding(key.WithKeys("left", "shift+tab", "up"), key.WithHelp("←/shift+tab", "previous worker"))
-		k.Select.SetHelp("1-4", "pick worker")
+		k.Select.SetHelp("1-4", "pick a worker")
 	} else {
 		k.Replay.SetEnabled(false) // tokens come from the seed; step back replays
 	}
+	if n := len(sc.Build(Params{}).Actors); !sc.Race && n > 0 {
+		k.Select.SetHelp("1-"+itoa(int64(n)), "select an actor")
+	}
 	if !sc.Scheduler {
+		k.Move.SetEnabled(false)
 		k.Crash.SetEnabled(false)
 		k.Pause.SetEnabled(false)
 		k.Wait.SetEnabled(false)
@@ -98,7 +104,7 @@ func (a *App) applyKeys() {
 func (a *App) knobBindings() []key.Binding {
 	var out []key.Binding
 	for _, k := range a.pl.sc.Knobs {
-		out = append(out, key.NewBinding(key.WithKeys(k.Key), key.WithHelp(k.Key, k.Name)))
+		out = append(out, key.NewBinding(key.WithKeys(k.Key), key.WithHelp(k.Key, "change "+k.Name)))
 	}
 	return out
 }
@@ -120,6 +126,16 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return a, nil
 	case tea.KeyMsg:
+		// keys typed faster than the terminal is read arrive as one message
+		// ("nnn"); each is a press of its own
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
+			var cmds []tea.Cmd
+			for _, r := range msg.Runes {
+				_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
+				cmds = append(cmds, cmd)
+			}
+			return a, tea.Batch(cmds...)
+		}
 		return a, a.onKey(msg)
 	}
 	return a, a.pl.Update(msg)
@@ -131,6 +147,8 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		a.cancel()
 		return tea.Quit
+	case a.w < MinWidth || a.h < MinHeight:
+		return nil // nothing acts on a scene the learner cannot see
 	case key.Matches(msg, k.Help):
 		a.showHelp, a.showAbout = !a.showHelp, false
 		return nil
@@ -171,7 +189,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 			return cmd
 		}
 	}
-	if msg.String() == "enter" && a.pl.sc.Scheduler {
+	if key.Matches(msg, k.Move) {
 		cmd, _ := a.pl.key("move", 0)
 		return cmd
 	}
@@ -187,7 +205,8 @@ func (a *App) switchTo(i int) tea.Cmd {
 	if i == a.idx {
 		return nil
 	}
-	pl, err := newPlayer(a.ctx, a.list[i], a.b, a.seed, a.ops)
+	a.nextID++
+	pl, err := newPlayer(a.ctx, a.nextID, a.list[i], a.b, a.seed, a.ops)
 	if err != nil {
 		a.pl.err = err.Error()
 		return nil
@@ -210,10 +229,15 @@ func (a *App) View() string {
 	case a.showHelp:
 		groups := append(a.keys.FullHelp(), a.knobBindings())
 		title = "keys"
-		overlay = a.help.FullHelpView(groups) + "\n\n" + a.st.Dim.Render("scene "+itoa(int64(a.idx+1))+" of "+itoa(int64(len(a.list)))+" · ? closes help")
+		legend := []string{
+			"timeline: ● a step  ~ time passes  ✗ a crash  ‖ a pause  › a wake-up  │ now",
+			"properties: ✓ held  ✗ BROKEN  – absent  ○ not put to the test yet",
+			"scene " + itoa(int64(a.idx+1)) + " of " + itoa(int64(len(a.list))) + " · ? closes this page",
+		}
+		overlay = views.HelpPage(a.st, groups, legend, a.w)
 	case a.showAbout:
 		title = "the story of " + a.pl.sc.ID
-		overlay = a.pl.about(a.w) + "\n\n" + a.st.Dim.Render("i closes this page")
+		overlay = a.pl.about(a.w, a.h-5) + "\n\n" + a.st.Dim.Render("i closes this page")
 	}
 	return a.pl.View(a.st, a.w, a.h, helpLine, title, overlay)
 }

@@ -26,19 +26,21 @@ type Player struct {
 	seed uint64
 	p    Params
 
-	run      *sim.Run
-	snap     sim.Snapshot
-	sel      int
-	busy     bool
-	playing  bool
-	speed    int
-	err      string
-	ops      *sync.WaitGroup
-	ctx      context.Context
-	id       int    // tells this player's messages from a previous scene's
-	note     string // what a busy live run is doing, for the screen
-	gen      int    // counts snapshots, so only the newest live refresh chain runs
-	canStart bool
+	run     *sim.Run
+	snap    sim.Snapshot
+	sel     int
+	busy    bool
+	playing bool
+	speed   int
+	err     string
+	ops     *sync.WaitGroup
+	ctx     context.Context
+	id      int    // tells this player's messages from a previous scene's
+	note    string // what a busy live run is doing, for the screen
+	gen     int    // counts snapshots, so only the newest live refresh chain runs
+	// want is the position the learner asked for: → and ← pressed while a
+	// move runs are not lost, the player catches up when it is done.
+	want int
 }
 
 // runMsg carries a snapshot back from a command that used the run.
@@ -85,15 +87,14 @@ func (p *Player) refresh() tea.Cmd {
 	}
 }
 
-var playerIDs int
-
-func newPlayer(ctx context.Context, sc *Scene, b *sim.Backend, seed uint64, ops *sync.WaitGroup) (*Player, error) {
+// newPlayer prepares scene sc; id must differ from every earlier player's,
+// so that messages still in flight for a closed scene are dropped.
+func newPlayer(ctx context.Context, id int, sc *Scene, b *sim.Backend, seed uint64, ops *sync.WaitGroup) (*Player, error) {
 	text, err := content.Load(sc.ID)
 	if err != nil {
 		return nil, err
 	}
-	playerIDs++
-	p := &Player{sc: sc, text: text, b: b, seed: seed, p: Params{}, sel: -1, speed: 1, ops: ops, ctx: ctx, id: playerIDs}
+	p := &Player{sc: sc, text: text, b: b, seed: seed, p: Params{}, sel: -1, speed: 1, ops: ops, ctx: ctx, id: id}
 	p.run = sim.NewRun(b, sc.Build(p.p), seed)
 	return p, nil
 }
@@ -119,6 +120,10 @@ func (p *Player) Start() tea.Cmd { return p.begin(nil) }
 // begin resets the run, after clearing and closing old if it is not nil,
 // and fires a race scene.
 func (p *Player) begin(old *sim.Run) tea.Cmd {
+	p.want = 0
+	if p.sc.Race {
+		p.want = 1
+	}
 	return p.do(func(ctx context.Context, r *sim.Run) error {
 		if old != nil {
 			_ = old.Clear(ctx)
@@ -152,10 +157,27 @@ func (p *Player) Close() {
 	p.run.Close()
 }
 
-func (p *Player) seek(delta int) tea.Cmd {
-	target := p.snap.Pos + delta
-	if target < 0 || target > len(p.snap.Moves) {
+// seekTo brings the run to position target. On a live server time runs
+// between key presses, so a step forward replays the story from the start
+// in real time: the leases then lapse where the story says, not while the
+// learner reads, and a step back shows the same history.
+func (p *Player) seekTo(target int) tea.Cmd {
+	target = max(0, min(target, len(p.snap.Moves)))
+	p.want = target
+	if target == p.snap.Pos {
 		return nil
+	}
+	if p.snap.Live && target > p.snap.Pos && !p.playing {
+		p.note = fmt.Sprintf("replaying %d moves from the start, in real time…", target)
+		return p.do(func(ctx context.Context, r *sim.Run) error {
+			if err := r.Reset(ctx); err != nil {
+				return err
+			}
+			return r.Seek(ctx, target)
+		})
+	}
+	if p.snap.Live && target < p.snap.Pos {
+		p.note = "replaying from the start on the live server…"
 	}
 	return p.do(func(ctx context.Context, r *sim.Run) error { return r.Seek(ctx, target) })
 }
@@ -176,6 +198,9 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 		p.busy, p.note = false, ""
 		p.gen++ // a new snapshot: older refresh chains stop
 		p.snap = msg.snap
+		if p.sel >= len(p.snap.Actors) {
+			p.sel = -1
+		}
 		p.err = ""
 		if msg.err != nil && msg.err != context.Canceled {
 			p.err = oneLine(msg.err)
@@ -183,11 +208,19 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 			p.err = msg.snap.Err
 		}
 		if p.playing {
-			if p.snap.Pos >= len(p.snap.Moves) {
+			if p.snap.Pos >= len(p.snap.Moves) || msg.err != nil {
 				p.playing = false
+				p.want = p.snap.Pos
 				return p.refreshLater()
 			}
+			if p.snap.Live {
+				// no pause on a live server: real time is the story's time
+				return p.seekTo(p.snap.Pos + 1)
+			}
 			return p.tick()
+		}
+		if p.want != p.snap.Pos && msg.err == nil {
+			return p.seekTo(p.want)
 		}
 		return p.refreshLater()
 	case refreshTick:
@@ -205,7 +238,7 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 		if msg.id != p.id || !p.playing || p.busy {
 			return nil
 		}
-		return p.seek(1)
+		return p.seekTo(p.snap.Pos + 1)
 	}
 	return nil
 }
@@ -213,52 +246,66 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 // key applies one of the scene's controls; it returns false if the key
 // means nothing here.
 func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
-	if p.busy && action != "select" && action != "play" {
-		return nil, true
-	}
-	if !p.busy {
-		p.note = ""
-	}
 	n := len(p.snap.Actors)
 	switch action {
 	case "select":
 		if arg >= 0 && arg < n {
 			p.sel = arg
 		}
+		return nil, true
 	case "next":
 		if n > 0 {
 			p.sel = (p.sel + 1 + n) % n
 		}
+		return nil, true
 	case "prev":
 		if n > 0 {
 			p.sel = (max(p.sel, 0) - 1 + n) % n
 		}
-	case "step":
-		p.playing = false
-		return p.seek(1), true
-	case "back":
-		p.playing = false
-		p.note = "replaying from the start on the live server…"
-		return p.seek(-1), true
-	case "home":
-		p.playing = false
-		p.note = "resetting on the live server…"
-		return p.do(func(ctx context.Context, r *sim.Run) error { return r.Seek(ctx, 0) }), true
+		return nil, true
+	case "faster":
+		p.speed = min(p.speed+1, len(speeds)-1)
+		return nil, true
+	case "slower":
+		p.speed = max(p.speed-1, 0)
+		return nil, true
+	case "step", "back":
+		if p.sc.Race {
+			return nil, false
+		}
+		// the readout follows the story again; select an actor to ask about it
+		p.playing, p.sel = false, -1
+		if action == "step" {
+			p.want = min(p.want+1, len(p.snap.Moves))
+		} else {
+			p.want = max(p.want-1, 0)
+		}
+		if p.busy {
+			return nil, true // caught up when the running move is done
+		}
+		return p.seekTo(p.want), true
 	case "play":
 		if p.sc.Race {
 			return nil, false
 		}
-		p.playing = !p.playing
+		p.playing, p.sel = !p.playing, -1
 		if p.playing && !p.busy {
-			if p.snap.Pos >= len(p.snap.Moves) {
-				return p.do(func(ctx context.Context, r *sim.Run) error { return r.Seek(ctx, 0) }), true
+			if p.snap.Pos >= len(p.snap.Moves) || p.snap.Live {
+				// from the top: on a live server a paused story has lost its timing
+				return p.begin(nil), true
 			}
-			return p.seek(1), true
+			return p.seekTo(p.snap.Pos + 1), true
 		}
-	case "faster":
-		p.speed = min(p.speed+1, len(speeds)-1)
-	case "slower":
-		p.speed = max(p.speed-1, 0)
+		return nil, true
+	}
+	if p.busy {
+		return nil, true
+	}
+	p.note, p.err = "", ""
+	switch action {
+	case "home":
+		p.playing, p.sel = false, -1
+		return p.restart(), true // the story as written, without the learner's moves
 	case "replay":
 		p.playing = false
 		p.seed++
@@ -272,33 +319,41 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		if !p.sc.Scheduler {
 			return nil, false
 		}
-		var m sim.Move
-		switch action {
-		case "wait":
-			m = sim.Advance(p.sc.Wait)
-		default:
-			if p.sel < 0 || p.sel >= n {
-				p.err = "select an actor first (1-4 or tab)"
-				return nil, true
-			}
-			a := p.snap.Actors[p.sel]
-			switch {
-			case action == "crash":
-				m = sim.Crash(a.Name)
-			case action == "pause" && a.Status == sim.Paused:
-				m = sim.Resume(a.Name)
-			case action == "pause":
-				m = sim.Pause(a.Name)
-			default:
-				m = sim.StepOf(a.Name)
-			}
+		m, msg := p.learnerMove(action)
+		if msg != "" {
+			p.err = msg
+			return nil, true
 		}
 		p.playing = false
+		p.want = p.snap.Pos + 1
 		return p.do(func(ctx context.Context, r *sim.Run) error { return r.Insert(ctx, m) }), true
-	default:
-		return nil, false
 	}
-	return nil, true
+	return nil, false
+}
+
+// learnerMove is the move the learner asked for with the selected actor,
+// or a one-line reason it cannot be made.
+func (p *Player) learnerMove(action string) (sim.Move, string) {
+	if action == "wait" {
+		return sim.Advance(p.sc.Wait), ""
+	}
+	if p.sel < 0 || p.sel >= len(p.snap.Actors) {
+		return sim.Move{}, fmt.Sprintf("select an actor first (1-%d or tab)", len(p.snap.Actors))
+	}
+	a := p.snap.Actors[p.sel]
+	switch {
+	case a.Status == sim.Crashed && action != "move":
+		return sim.Move{}, a.Name + " has crashed: nothing more can happen to it"
+	case action == "crash":
+		return sim.Crash(a.Name), ""
+	case action == "pause" && a.Status == sim.Paused:
+		return sim.Resume(a.Name), ""
+	case action == "pause" && a.Status == sim.Done:
+		return sim.Move{}, a.Name + " has finished its program: nothing to pause"
+	case action == "pause":
+		return sim.Pause(a.Name), ""
+	}
+	return sim.StepOf(a.Name), ""
 }
 
 // View draws the scene in w columns and h rows.
@@ -311,7 +366,12 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		mode += fmt.Sprintf(" · time ÷%d", p.snap.Scale)
 	}
 	title := st.Title.Render("locksim") + " " + st.Bold.Render(p.sc.ID) + st.Dim.Render(" · "+p.sc.Dive+" · ") + p.sc.Title
-	top = append(top, spread(title, st.Dim.Render(mode), w))
+	header := spread(title, st.Dim.Render(mode), w)
+	if overlay != "" {
+		// a page of its own: the story or the keys get the whole screen
+		return header + "\n" + views.Rule(st, overlayTitle, w) + "\n" + fitRows(overlay, h-3) + "\n" + helpLine
+	}
+	top = append(top, header)
 	top = append(top, views.Cards(st, ex.Cards, p.sel, w))
 	for _, k := range p.snap.Keys {
 		top = append(top, keyLine(st, k, p.snap.Actors, w))
@@ -358,16 +418,12 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	bottom = append(bottom, helpLine)
 
 	logH := h - len(joinLines(top)) - len(joinLines(bottom)) - 1
-	middle := views.Rule(st, "commands, as sent · replies, as redis-cli prints them", w) + "\n"
-	if overlay != "" {
-		middle = views.Rule(st, overlayTitle, w) + "\n" + fitRows(overlay, logH)
-	} else {
-		sel := ""
-		if p.sel >= 0 && p.sel < len(p.snap.Actors) {
-			sel = p.snap.Actors[p.sel].Name
-		}
-		middle += views.Log(st, logLines(p.snap, sel), w, logH)
+	sel := ""
+	if p.sel >= 0 && p.sel < len(p.snap.Actors) {
+		sel = p.snap.Actors[p.sel].Name
 	}
+	middle := views.Rule(st, "commands, as sent · replies, as redis-cli prints them", w) + "\n" +
+		views.Log(st, logLines(p.snap, sel), w, logH)
 	return strings.Join(top, "\n") + "\n" + middle + "\n" + strings.Join(bottom, "\n")
 }
 
@@ -425,7 +481,12 @@ func marks(s sim.Snapshot) []views.Mark {
 	return out
 }
 
-// about is the scene's introduction, wrapped to w.
-func (p *Player) about(w int) string {
-	return views.Wrap(p.text.Get("intro"), w, 12)
+// about is the scene's introduction and its settings, wrapped to w in at
+// most rows lines.
+func (p *Player) about(w, rows int) string {
+	text := p.text.Get("intro")
+	for _, k := range p.sc.Knobs {
+		text += fmt.Sprintf("\n[%s] %s: %s", k.Key, k.Name, strings.Join(k.Values, " / "))
+	}
+	return views.Wrap(text, w, rows)
 }

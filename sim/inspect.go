@@ -49,6 +49,9 @@ func (r *Run) Snapshot(ctx context.Context) Snapshot {
 		s.Moves = append(s.Moves, MoveLabel(m))
 		s.Kinds = append(s.Kinds, m.Kind)
 	}
+	if r.edited {
+		r.predictLabels(s.Moves)
+	}
 	for _, a := range r.Actors {
 		c := *a
 		c.Vars = make(map[string]string, len(a.Vars))
@@ -148,4 +151,43 @@ func storyDuration(d time.Duration) string {
 		return fmt.Sprintf("%ds", int(d.Seconds()))
 	}
 	return d.String()
+}
+
+// predictLabels relabels the steps still to come by walking the schedule
+// from the current state: which step of its program each actor will run,
+// or that it cannot.
+func (r *Run) predictLabels(labels []string) {
+	pc := map[string]int{}
+	status := map[string]Status{}
+	steps := map[string][]string{}
+	for _, a := range r.Actors {
+		pc[a.Name], status[a.Name], steps[a.Name] = a.PC, a.Status, a.Steps
+	}
+	for i := r.pos; i < len(r.script.Moves); i++ {
+		m := r.script.Moves[i]
+		switch m.Kind {
+		case MoveCrash:
+			status[m.Actor] = Crashed
+		case MovePause:
+			if status[m.Actor] == Ready {
+				status[m.Actor] = Paused
+			}
+		case MoveResume:
+			if status[m.Actor] == Paused {
+				status[m.Actor] = Ready
+			}
+		case MoveStep:
+			switch {
+			case status[m.Actor] == Crashed:
+				labels[i] = m.Actor + " (down)"
+			case status[m.Actor] == Paused:
+				labels[i] = m.Actor + " (frozen)"
+			case pc[m.Actor] >= len(steps[m.Actor]):
+				labels[i] = m.Actor + " (nothing left)"
+			default:
+				labels[i] = m.Actor + " " + steps[m.Actor][pc[m.Actor]]
+				pc[m.Actor]++
+			}
+		}
+	}
 }

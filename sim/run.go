@@ -117,7 +117,10 @@ type Run struct {
 	now   time.Duration // virtual time on the embedded server
 	start time.Time     // real start on a live server
 	pos   int           // moves applied
-	keys  map[string]bool
+	// edited is set once the learner has inserted a move: the scene's own
+	// labels for later steps may no longer say what they will do.
+	edited bool
+	keys   map[string]bool
 }
 
 // NewRun prepares a run of script on b, with tokens drawn from seed. Call
@@ -245,6 +248,7 @@ func (r *Run) Seek(ctx context.Context, k int) error {
 // scheduler: a crash or a pause injected here plays out in what follows.
 func (r *Run) Insert(ctx context.Context, m Move) error {
 	r.script.Moves = slices.Insert(slices.Clone(r.script.Moves), r.pos, m)
+	r.edited = true
 	return r.Seek(ctx, r.pos+1)
 }
 

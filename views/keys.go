@@ -1,13 +1,18 @@
 package views
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/x/ansi"
+)
 
 // KeyMap is every binding locksim answers to. A scene switches off what it
 // does not use (SetEnabled), so help lists only live keys.
 type KeyMap struct {
 	Play, Step, Back, Home, Faster, Slower key.Binding
 	Select, Next, Prev                     key.Binding
-	Replay, Crash, Pause, Wait             key.Binding
+	Replay, Move, Crash, Pause, Wait       key.Binding
 	SceneNext, ScenePrev                   key.Binding
 	About, Help, Quit                      key.Binding
 }
@@ -25,11 +30,12 @@ func DefaultKeyMap() KeyMap {
 		Next:      key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab/↓", "next actor")),
 		Prev:      key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/↑", "previous actor")),
 		Replay:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "race again")),
-		Crash:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "crash")),
-		Pause:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause")),
-		Wait:      key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wait")),
-		SceneNext: key.NewBinding(key.WithKeys("pgdown", ">", "."), key.WithHelp(">", "next scene")),
-		ScenePrev: key.NewBinding(key.WithKeys("pgup", "<", ","), key.WithHelp("<", "previous scene")),
+		Move:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "step the selected actor")),
+		Crash:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "crash selected")),
+		Pause:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause/wake selected")),
+		Wait:      key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "let time pass")),
+		SceneNext: key.NewBinding(key.WithKeys("pgdown", ">", "."), key.WithHelp(">/pgdn", "next scene")),
+		ScenePrev: key.NewBinding(key.WithKeys("pgup", "<", ","), key.WithHelp("</pgup", "previous scene")),
 		About:     key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "about")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
@@ -41,7 +47,8 @@ func (k KeyMap) ShortHelp() []key.Binding {
 	// Wait, About and the scene's settings are on the help page and on the
 	// settings line: an 80-column line has room for no more.
 	if k.Crash.Enabled() {
-		return []key.Binding{short(k.Play, "space", "play"), short(k.Step, "→", "step"), short(k.Back, "←", "back"), short(k.Select, "1-4", "pick"), k.Crash, k.Pause, k.Help, k.Quit}
+		return []key.Binding{short(k.Play, "space", "play"), short(k.Step, "→", "step"), short(k.Back, "←", "back"),
+			short(k.Select, k.Select.Help().Key, "pick"), short(k.Crash, "x", "crash"), short(k.Pause, "p", "pause"), k.Help, k.Quit}
 	}
 	return []key.Binding{k.Play, k.Step, k.Back, k.Replay, k.Select, k.About, k.Help, k.Quit}
 }
@@ -51,7 +58,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Play, k.Step, k.Back, k.Home, k.Faster},
 		{k.Select, k.Next, k.Prev, k.Replay},
-		{k.Crash, k.Pause, k.Wait},
+		{k.Move, k.Crash, k.Pause, k.Wait},
 		{k.SceneNext, k.ScenePrev, k.About, k.Help, k.Quit},
 	}
 }
@@ -60,4 +67,44 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 func short(b key.Binding, keys, desc string) key.Binding {
 	b.SetHelp(keys, desc)
 	return b
+}
+
+// HelpPage lists every enabled binding of groups as "key  what it does",
+// in two columns across width, followed by the legend lines.
+func HelpPage(st Styles, groups [][]key.Binding, legend []string, width int) string {
+	var items []string
+	kw := 0
+	for _, g := range groups {
+		for _, b := range g {
+			if b.Enabled() && b.Help().Key != "" {
+				kw = max(kw, len([]rune(b.Help().Key)))
+			}
+		}
+	}
+	for _, g := range groups {
+		for _, b := range g {
+			if !b.Enabled() || b.Help().Key == "" {
+				continue
+			}
+			k := b.Help().Key
+			pad := strings.Repeat(" ", kw-len([]rune(k)))
+			items = append(items, st.Key.Render(k)+pad+"  "+b.Help().Desc)
+		}
+	}
+	col := width / 2
+	half := (len(items) + 1) / 2
+	var rows []string
+	for i := 0; i < half; i++ {
+		left := ansi.Truncate(items[i], col-1, "…")
+		row := left
+		if i+half < len(items) {
+			row += strings.Repeat(" ", max(1, col-ansi.StringWidth(left))) + ansi.Truncate(items[i+half], width-col, "…")
+		}
+		rows = append(rows, row)
+	}
+	rows = append(rows, "")
+	for _, l := range legend {
+		rows = append(rows, st.Dim.Render(ansi.Truncate(l, width, "…")))
+	}
+	return strings.Join(rows, "\n")
 }

@@ -212,7 +212,7 @@ func Scoreboard(st Styles, props [3]Prop, width int) string {
 		case Absent:
 			parts[i] = st.Warn.Render("– " + PropNames[i] + " absent")
 		default:
-			parts[i] = st.Dim.Render("· " + PropNames[i] + " untested")
+			parts[i] = st.Dim.Render("○ " + PropNames[i]) // not tested yet: the help page says so
 		}
 	}
 	return ansi.Truncate(strings.Join(parts, "  "), width, "…")

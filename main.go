@@ -35,7 +35,7 @@ usage: locksim [flags]
                        locksim:<run>: prefix and are deleted on exit; nothing else is touched)
   -resource-redis URL  keep the protected resource on this server instead
   -scale N             on a live server, divide story time by N (default 20: PX 30000 is sent as PX 1500)
-  -seed N              draw tokens from seed N, for a transcript that repeats exactly
+  -seed N              draw tokens from seed N, so a transcript repeats (the race's winner is real)
 `
 
 // config is what the flags asked for.

@@ -24,13 +24,15 @@ func truncate(s string, w int) string { return ansi.Truncate(s, w, "…") }
 
 func joinLines(parts []string) []string { return strings.Split(strings.Join(parts, "\n"), "\n") }
 
-// spread puts left and right on one line of width w.
+// spread puts left and right on one line of width w; when both do not fit,
+// left is cut, since right says which server the learner is on.
 func spread(left, right string, w int) string {
-	gap := w - ansi.StringWidth(left) - ansi.StringWidth(right)
-	if gap < 1 {
+	room := w - ansi.StringWidth(right) - 1
+	if room < 10 {
 		return truncate(left, w)
 	}
-	return left + strings.Repeat(" ", gap) + right
+	left = truncate(left, room)
+	return left + strings.Repeat(" ", w-ansi.StringWidth(left)-ansi.StringWidth(right)) + right
 }
 
 func fitRows(s string, rows int) string {

@@ -50,7 +50,8 @@ func (k KeyMap) ShortHelp() []key.Binding {
 		return []key.Binding{short(k.Play, "space", "play"), short(k.Step, "→", "step"), short(k.Back, "←", "back"),
 			short(k.Select, k.Select.Help().Key, "pick"), short(k.Crash, "x", "crash"), short(k.Pause, "p", "pause"), k.Help, k.Quit}
 	}
-	return []key.Binding{k.Play, k.Step, k.Back, k.Replay, k.Select, k.About, k.Help, k.Quit}
+	return []key.Binding{k.Play, short(k.Step, "→", "step"), short(k.Back, "←", "back"), k.Replay,
+		short(k.Select, k.Select.Help().Key, "select"), k.About, k.Help, k.Quit}
 }
 
 // FullHelp is the help page opened with ?.

@@ -29,6 +29,9 @@ func Plain(ctx context.Context, w io.Writer, b *sim.Backend, id string, seed uin
 	if b.Live() {
 		fmt.Fprintf(w, " · story time divided by %d · keys under %s", b.Scale, b.Prefix)
 	}
+	if r := b.ResourceStore(); r != nil {
+		fmt.Fprintf(w, "\nprotected resource: %s · keys under %s", r.Name, r.Prefix)
+	}
 	fmt.Fprintf(w, "\n\n%s\n", text.Get("intro"))
 	variants := sc.Variants
 	if len(variants) == 0 {

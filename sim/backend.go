@@ -54,6 +54,9 @@ type Backend struct {
 // embedded one starts a second embedded server.
 func (b *Backend) SetResourceStore(r *Backend) { b.resource = r }
 
+// ResourceStore returns the store set with SetResourceStore, or nil.
+func (b *Backend) ResourceStore() *Backend { return b.resource }
+
 // quiet swallows go-redis's own log lines: every failure reaches the
 // caller as an error, and stray lines would garble the terminal.
 type quiet struct{}
@@ -181,6 +184,9 @@ func (b *Backend) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	err := b.Cleanup(ctx)
+	if b.resource != nil {
+		_ = b.resource.Close()
+	}
 	_ = b.admin.Close()
 	if b.mr != nil {
 		b.mr.Close()

@@ -260,10 +260,12 @@ func (r *Run) apply(ctx context.Context, m Move) {
 		d := r.Scaled(m.D)
 		if r.b.Live() {
 			t := time.NewTimer(d)
+			start := time.Now()
 			select {
 			case <-t.C:
 			case <-ctx.Done():
 				t.Stop()
+				d = time.Since(start).Round(time.Millisecond) // cut short: say how long it was
 			}
 		} else {
 			r.now += d

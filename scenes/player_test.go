@@ -1,0 +1,68 @@
+package scenes
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// TestControls drives a story scene through the shared controls and checks
+// the position and the schedule after each.
+func TestControls(t *testing.T) {
+	a := openScene(t, embedded(t), "crash-gap", 1, 80, 24, "nnn")
+	if a.pl.snap.Pos != 3 {
+		t.Fatalf("three steps: pos %d", a.pl.snap.Pos)
+	}
+	events := len(a.pl.snap.Events)
+	drive(t, a, keys("b")...)
+	drive(t, a, keys("n")...)
+	if a.pl.snap.Pos != 3 || len(a.pl.snap.Events) != events {
+		t.Fatalf("back and forward should land on the same events: pos %d, %d events (want %d)", a.pl.snap.Pos, len(a.pl.snap.Events), events)
+	}
+	// a burst of typed keys arrives as one message: each is a step
+	drive(t, a, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("nn")})
+	if a.pl.snap.Pos != 5 {
+		t.Fatalf("a burst of two n: pos %d, want 5", a.pl.snap.Pos)
+	}
+	// keys pressed while a move runs are kept: press n twice with the
+	// player busy, then deliver the running move's result
+	cmd := a.pl.seekTo(a.pl.snap.Pos + 1)
+	drive(t, a, keys("bb")...)
+	drive(t, a, cmd())
+	if a.pl.snap.Pos != 4 {
+		t.Fatalf("one step forward then two back pressed while busy: pos %d, want 4", a.pl.snap.Pos)
+	}
+	drive(t, a, keys("[home]")...)
+	if a.pl.snap.Pos != 0 || len(a.pl.snap.Events) != 0 {
+		t.Fatalf("home: pos %d with %d events", a.pl.snap.Pos, len(a.pl.snap.Events))
+	}
+}
+
+func TestLearnerMoves(t *testing.T) {
+	a := openScene(t, embedded(t), "crash-gap", 1, 80, 24, "")
+	moves := len(a.pl.snap.Moves)
+	drive(t, a, keys("x")...)
+	if !strings.Contains(a.View(), "select an actor first") {
+		t.Fatalf("x with nobody selected should say so:\n%s", a.View())
+	}
+	drive(t, a, keys("3x")...)
+	if len(a.pl.snap.Moves) != moves+1 || a.pl.snap.Actors[2].Status.String() != "crashed" {
+		t.Fatalf("crashing the third actor: %d moves, status %v", len(a.pl.snap.Moves), a.pl.snap.Actors[2].Status)
+	}
+	drive(t, a, keys("p")...)
+	if len(a.pl.snap.Moves) != moves+1 || !strings.Contains(a.View(), "has crashed") {
+		t.Fatalf("pausing a crashed actor must be refused, not scheduled:\n%s", a.View())
+	}
+	drive(t, a, keys("[home]")...)
+	if len(a.pl.snap.Moves) != moves {
+		t.Fatalf("home should restore the story as written: %d moves, want %d", len(a.pl.snap.Moves), moves)
+	}
+}
+
+func TestTooSmallIgnoresKeys(t *testing.T) {
+	a := openScene(t, embedded(t), "crash-gap", 1, 60, 20, "nnn")
+	if a.pl.snap.Pos != 0 {
+		t.Fatalf("keys acted on a scene too small to see: pos %d", a.pl.snap.Pos)
+	}
+}

@@ -16,7 +16,9 @@ const (
 	gapKnob      = "crash point"
 )
 
-// gapPoints are where s1's crash lands; the first is the default.
+// gapPoints are where the first worker of each lane crashes; the first is
+// the default. a1 sends a single command, so for it "between" and "after
+// EXPIRE" both mean after its SET: only s1 has a gap to crash in.
 var gapPoints = []string{"between", "after EXPIRE", "before SETNX"}
 
 // crashGapScene is scene 3: the one-command acquire beside SETNX then
@@ -38,10 +40,18 @@ func crashGapScene() *Scene {
 // server, time divided) it sends PEXPIRE in ms, and the log shows that.
 func gapExpire(x *sim.Exec, key string, d time.Duration) sim.Reply {
 	ms := x.TTL(d)
-	if ms%1000 == 0 {
+	if gapExpireCmd(ms) == "EXPIRE" {
 		return x.Do("EXPIRE", key, ms/1000)
 	}
 	return x.Do("PEXPIRE", key, ms)
+}
+
+// gapExpireCmd names the command gapExpire sends for a TTL of ms.
+func gapExpireCmd(ms int64) string {
+	if ms%1000 == 0 {
+		return "EXPIRE"
+	}
+	return "PEXPIRE"
 }
 
 func buildCrashGap(p Params) sim.Script {
@@ -149,6 +159,7 @@ type gapOutcome struct {
 	n     int64  // the TTL sent, or the PTTL read back, in ms
 	other string // the holder before it: the one that refused it, or the crashed one it replaced
 	reply string
+	cmd   string // the expiry command this actor sent (EXPIRE or PEXPIRE), as sent
 }
 
 // gapFold is the crash-gap story read from the replies alone.
@@ -157,6 +168,12 @@ type gapFold struct {
 	out           map[string]gapOutcome
 	lastAct       string // the actor of the latest event; "clock" for a clock move
 	crashed       map[string]bool
+	sent          map[string]string // the token each worker's accepted SET/SETNX wrote
+	laneOf        map[string]int    // 0 atomic, 1 split: the key each worker wrote to
+	expireCmd     string            // the last expiry command sent, as sent
+	// skipped is the worker whose retry the latest event skipped, because
+	// it took the lock on its first try and believes it still holds it.
+	skipped string
 }
 
 // lane tells a command's lane from the key it names.
@@ -168,14 +185,19 @@ func (f *gapFold) lane(key string) *gapLane {
 }
 
 func foldCrashGap(events []sim.Event) *gapFold {
-	f := &gapFold{out: map[string]gapOutcome{}, crashed: map[string]bool{}}
+	f := &gapFold{out: map[string]gapOutcome{}, crashed: map[string]bool{}, sent: map[string]string{}, laneOf: map[string]int{}}
 	for _, e := range events {
 		if e.Actor != "" {
 			f.lastAct = e.Actor
 		}
+		f.skipped = ""
 		switch e.Kind {
 		case sim.Clock:
 			f.lastAct = "clock"
+		case sim.Info:
+			if e.Step == "acquire" {
+				f.skipped = e.Actor
+			}
 		case sim.Fault:
 			if e.Note == e.Actor+" crashed" {
 				f.crash(e)
@@ -227,8 +249,13 @@ func (f *gapFold) command(e sim.Event, l *gapLane) {
 				o.other = l.crashed
 			}
 			l.owner, l.ownerTTL, l.crashed = e.Actor, false, ""
+			if len(e.Args) > 2 {
+				f.sent[e.Actor] = e.Args[2]
+			}
+			f.laneOf[e.Actor] = 1
 			o.kind = "split-half"
 			if e.Args[0] == "SET" {
+				f.laneOf[e.Actor] = 0
 				o.kind = "atomic-ok"
 				o.n = sim.Atoi(e.Args[len(e.Args)-1])
 				l.ownerTTL, l.ownerEnd = true, e.At+time.Duration(o.n)*time.Millisecond
@@ -243,7 +270,9 @@ func (f *gapFold) command(e sim.Event, l *gapLane) {
 		}
 		f.out[e.Actor] = o
 	case "EXPIRE", "PEXPIRE":
+		f.expireCmd = e.Args[0]
 		o = f.out[e.Actor]
+		o.cmd = e.Args[0]
 		if e.Reply == "(integer) 1" && l.owner == e.Actor && len(e.Args) > 2 {
 			o.n = sim.Atoi(e.Args[2])
 			if e.Args[0] == "EXPIRE" {
@@ -272,6 +301,48 @@ func (f *gapFold) command(e sim.Event, l *gapLane) {
 	}
 }
 
+// gapNow is what the lane's key read back says about one worker.
+type gapNow struct {
+	holds bool   // the key is there with the token this worker wrote
+	owner string // the worker whose token the key holds, "" when gone or unknown
+	gone  bool   // the key is gone (PTTL -2)
+	pttl  int64
+}
+
+// now reads name's lane key: a worker holds the lock only while the key
+// read back still holds the token it sent, its lease alive.
+func (f *gapFold) now(s sim.Snapshot, name string) gapNow {
+	i, ok := f.laneOf[name]
+	if !ok && strings.HasPrefix(name, "s") {
+		i = 1
+	}
+	n := gapNow{gone: true, pttl: -2}
+	if i >= len(s.Keys) {
+		return n
+	}
+	k := s.Keys[i]
+	n.gone, n.pttl = !k.Exists(), k.PTTL
+	if n.gone {
+		return n
+	}
+	for who, tok := range f.sent {
+		if tok == k.Value {
+			n.owner = who
+		}
+	}
+	n.holds = n.owner == name
+	return n
+}
+
+// expireName is the expiry command the split lane sends: as sent, once one
+// went out; before that, the one the backend's scale calls for.
+func (f *gapFold) expireName(s sim.Snapshot) string {
+	if f.expireCmd != "" {
+		return f.expireCmd
+	}
+	return gapExpireCmd((lease / time.Duration(max(s.Scale, 1))).Milliseconds())
+}
+
 func explainCrashGap(v View) Explanation {
 	s := v.Snap
 	f := foldCrashGap(s.Events)
@@ -283,7 +354,7 @@ func explainCrashGap(v View) Explanation {
 		}
 		c := views.Card{Name: a.Name, Lines: []string{lane + short(a.Token), "waiting"}, Tone: views.Dim}
 		if o, ok := f.out[a.Name]; ok {
-			c.Lines[1], c.Tone = gapCardLine(o)
+			c.Lines[1], c.Tone = gapCardLine(o, f.now(s, a.Name))
 		} else if a.Status == sim.Crashed {
 			c.Lines[1], c.Tone = "crashed", views.Bad
 		}
@@ -291,7 +362,7 @@ func explainCrashGap(v View) Explanation {
 	}
 	switch {
 	case len(s.Events) == 0:
-		ex.Readout = v.Text.Get("start")
+		ex.Readout = v.Text.Get("start", f.expireName(s))
 	case v.Sel >= 0 && v.Sel < len(s.Actors):
 		ex.Readout = gapReadout(v, f, s.Actors[v.Sel].Name)
 	case f.lastAct == "clock":
@@ -320,7 +391,7 @@ func explainCrashGap(v View) Explanation {
 		if l.deadlock != "" {
 			ex.Props[1] = views.Broken
 			ex.VerdictTone = views.Bad
-			ex.Alarm = v.Text.Get("alarm", l.stuckBy, l.deadlock)
+			ex.Alarm = v.Text.Get("alarm", l.stuckBy, f.expireName(s), l.deadlock)
 		}
 	}
 	return ex
@@ -359,20 +430,34 @@ func gapLaneState(v View, l *gapLane, i int) string {
 	return v.Text.Get("state-ttl", k.PTTL)
 }
 
-func gapCardLine(o gapOutcome) (string, views.Tone) {
+// gapCardLine is the second line of an actor's card: what it holds now.
+func gapCardLine(o gapOutcome, now gapNow) (string, views.Tone) {
 	switch o.kind {
 	case "atomic-ok":
-		return "OK · holder", views.Good
+		if now.holds {
+			return "OK · holder", views.Good
+		}
+		return "lease lapsed", views.Warn
 	case "split-half":
-		return "1 · no TTL yet", views.Warn
+		if now.holds {
+			return "1 · no TTL yet", views.Warn
+		}
+		return "lock gone", views.Warn
 	case "split-ok":
-		return "1 · EXPIRE 1", views.Good
-	case "atomic-crashed":
-		return "OK, crashed", views.Warn
-	case "split-crashed":
-		return "1+TTL, crashed", views.Warn
+		if now.holds {
+			return "1+TTL · holder", views.Good
+		}
+		return "lease lapsed", views.Warn
+	case "atomic-crashed", "split-crashed":
+		if now.holds {
+			return "crashed, holding", views.Warn
+		}
+		return "crashed · lapsed", views.Plain
 	case "gap-crashed":
-		return "crashed in gap", views.Bad
+		if now.holds && now.pttl == -1 {
+			return "crashed in gap", views.Bad
+		}
+		return "crashed · lapsed", views.Plain
 	case "crash-before":
 		return "crashed first", views.Warn
 	case "crashed":
@@ -387,7 +472,20 @@ func gapCardLine(o gapOutcome) (string, views.Tone) {
 	return o.reply, views.Bad
 }
 
-// gapReadout says where the named actor stands, from its replies.
+// gapKeyNow says, for a worker that no longer holds its lane's lock, what
+// the key read back holds instead.
+func gapKeyNow(v View, now gapNow) string {
+	switch {
+	case now.gone:
+		return v.Text.Get("now-gone")
+	case now.owner != "":
+		return v.Text.Get("now-other", now.owner)
+	}
+	return v.Text.Get("now-ttl", now.pttl)
+}
+
+// gapReadout says where the named actor stands, from its replies and the
+// key read back.
 func gapReadout(v View, f *gapFold, name string) string {
 	o, ok := f.out[name]
 	if !ok {
@@ -396,26 +494,52 @@ func gapReadout(v View, f *gapFold, name string) string {
 		}
 		return v.Text.Get("a-waiting", name)
 	}
+	now := f.now(v.Snap, name)
 	at := "+" + sim.FormatDuration(o.at)
+	cmd := o.cmd
+	if cmd == "" {
+		cmd = f.expireName(v.Snap)
+	}
 	switch o.kind {
 	case "atomic-ok":
-		if o.other != "" {
+		switch {
+		case !now.holds && o.other != "":
+			return v.Text.Get("a-next-since", name, at, o.other, o.n, gapKeyNow(v, now))
+		case !now.holds:
+			return v.Text.Get("a-atomic-lapsed", name, at, o.n, gapKeyNow(v, now))
+		case o.other != "":
 			return v.Text.Get("a-next-lapsed", name, at, o.other)
 		}
 		return v.Text.Get("a-atomic-ok", name, at, o.n)
 	case "split-half":
-		return v.Text.Get("a-split-half", name)
-	case "split-ok":
-		if o.other != "" {
-			return v.Text.Get("a-next-split-lapsed", name, at, o.other)
+		if !now.holds {
+			return v.Text.Get("a-split-gone", name, gapKeyNow(v, now))
 		}
-		return v.Text.Get("a-split-ok", name, at, o.n)
+		return v.Text.Get("a-split-half", name, cmd)
+	case "split-ok":
+		switch {
+		case !now.holds && f.skipped == name:
+			return v.Text.Get("a-skip-lapsed", name, o.n, cmd, at, gapKeyNow(v, now))
+		case !now.holds && o.other != "":
+			return v.Text.Get("a-next-split-since", name, at, o.other, cmd, gapKeyNow(v, now))
+		case !now.holds:
+			return v.Text.Get("a-split-lapsed", name, at, cmd, o.n, gapKeyNow(v, now))
+		case o.other != "":
+			return v.Text.Get("a-next-split-lapsed", name, at, o.other, f.expireName(v.Snap))
+		}
+		return v.Text.Get("a-split-ok", name, at, o.n, cmd)
 	case "atomic-crashed":
+		if !now.holds {
+			return v.Text.Get("a-atomic-crashed-lapsed", name, o.n, gapKeyNow(v, now))
+		}
 		return v.Text.Get("a-atomic-crashed", name, o.n)
 	case "split-crashed":
-		return v.Text.Get("a-split-crashed", name)
+		if !now.holds {
+			return v.Text.Get("a-split-crashed-lapsed", name, cmd, gapKeyNow(v, now))
+		}
+		return v.Text.Get("a-split-crashed", name, cmd)
 	case "gap-crashed":
-		return v.Text.Get("a-gap-crashed", name)
+		return v.Text.Get("a-gap-crashed", name, cmd)
 	case "crash-before":
 		return v.Text.Get("a-crash-before", name)
 	case "crashed":
@@ -423,7 +547,7 @@ func gapReadout(v View, f *gapFold, name string) string {
 	case "refused":
 		return v.Text.Get("a-refused", name, o.reply, orWhom(o.other), o.n)
 	case "nottl":
-		return v.Text.Get("a-nottl", name, o.reply, orWhom(o.other))
+		return v.Text.Get("a-nottl", name, o.reply, orWhom(o.other), cmd)
 	case "deadlock":
 		return v.Text.Get("a-deadlock", name, at, o.other)
 	}

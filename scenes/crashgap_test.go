@@ -2,6 +2,8 @@ package scenes
 
 import (
 	"context"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -87,7 +89,12 @@ func checkCrashGap(t *testing.T, b *sim.Backend, point int) {
 	if broken := ex.Props[1] == views.Broken; broken != gap {
 		t.Errorf("deadlock freedom %v with the crash %s", ex.Props[1], gapPoints[point])
 	}
-	if gap != strings.Contains(ex.Alarm, "deadlock: s1 crashed between SETNX and EXPIRE") {
+	// a 30 s lease goes out as EXPIRE 30; scaled below whole seconds, as PEXPIRE
+	expire := "EXPIRE"
+	if run.Scaled(lease)%time.Second != 0 {
+		expire = "PEXPIRE"
+	}
+	if gap != strings.Contains(ex.Alarm, "deadlock: s1 crashed between SETNX and "+expire+";") {
 		t.Errorf("alarm %q with the crash %s", ex.Alarm, gapPoints[point])
 	}
 	if err := run.Reset(context.Background()); err != nil {
@@ -182,6 +189,66 @@ func TestCrashGapGolden(t *testing.T) {
 	golden(t, "crash-gap-80x24-s1", a.View())
 	a = openScene(t, embedded(t), "crash-gap", 1, 80, 24, "cnnnnnnnn")
 	golden(t, "crash-gap-80x24-after", a.View())
+	// crash before SETNX, to the end: every lease has lapsed, s2 skips its retry
+	a = openScene(t, embedded(t), "crash-gap", 1, 80, 24, "ccnnnnnnnnnn")
+	golden(t, "crash-gap-80x24-before-end", a.View())
 }
 
 func TestCrashGapScreenText(t *testing.T) { checkScreenText(t, "crash-gap") }
+
+func TestCrashGapHolderCards(t *testing.T) { checkHolderCards(t, "crash-gap") }
+
+// TestCrashGapReadoutFollowsKeys: at the end of "before SETNX", with nothing
+// selected, s2's lease ran out long ago; the readout says the key is gone,
+// as the key read back does, and never that the lock has a TTL now.
+func TestCrashGapReadoutFollowsKeys(t *testing.T) {
+	p := Params{gapKnob: slices.Index(gapPoints, "before SETNX")}
+	_, snap, ex := playStory(t, embedded(t), "crash-gap", p, 1)
+	if k := snap.Keys[1]; k.Exists() {
+		t.Fatalf("s2's lease should have lapsed by the end: %+v", k)
+	}
+	if !strings.Contains(ex.Readout, "PTTL -2") || strings.Contains(ex.Readout, "now has") {
+		t.Errorf("the readout contradicts the split key read back (PTTL -2): %s", ex.Readout)
+	}
+	for _, name := range []string{"a2", "s2"} {
+		r := readoutFor(t, "crash-gap", p, snap, name)
+		if strings.Contains(r, "now has") || strings.Contains(r, "now holds") || !strings.Contains(r, "PTTL -2") {
+			t.Errorf("%s's readout should say its lease has lapsed (PTTL -2): %s", name, r)
+		}
+	}
+}
+
+// TestCrashGapLiveNamesCommand: on a live server the scaled lease (1500 ms)
+// goes out as PEXPIRE, and every readout and alarm names that command.
+func TestCrashGapLiveNamesCommand(t *testing.T) {
+	t.Parallel()
+	url := simtest.StartRedis(t)
+	b := openLive(t, url)
+	bare := regexp.MustCompile(`\bEXPIRE\b`)
+	for _, point := range []string{"between", "after EXPIRE"} {
+		t.Run(point, func(t *testing.T) {
+			p := Params{gapKnob: slices.Index(gapPoints, point)}
+			run, snap, ex := playStory(t, b, "crash-gap", p, 2)
+			if n := len(sent(run.Events, "s1", "EXPIRE")); n != 0 {
+				t.Fatalf("a 1500 ms lease cannot go out as EXPIRE, sent %d", n)
+			}
+			texts := []string{ex.Readout, ex.Alarm}
+			for _, name := range []string{"s1", "s2"} {
+				texts = append(texts, readoutFor(t, "crash-gap", p, snap, name))
+			}
+			s1 := texts[2]
+			if !strings.Contains(s1, "PEXPIRE") {
+				t.Errorf("s1's readout should name PEXPIRE: %s", s1)
+			}
+			for _, s := range texts {
+				if bare.MatchString(s) {
+					t.Errorf("names EXPIRE, but PEXPIRE is what goes out: %s", s)
+				}
+			}
+			if err := run.Reset(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	assertEmpty(t, b)
+}

@@ -118,16 +118,25 @@ type optHold struct {
 
 func (h optHold) open(at time.Duration) bool { return h.forever || at < h.end }
 
+// optLoss is how an actor lost its key while it still believed it held it.
+type optLoss struct {
+	how string // "overwritten" (a SET without NX) or "deleted" (a release)
+	by  string
+}
+
 // optFold is the options story read from the replies alone.
 type optFold struct {
 	out     map[string]optOutcome
 	lastAct string // the actor of the latest event; "clock" for a clock move
 	holds   map[string]optHold
+	// sent is the value each worker's accepted SET wrote.
+	sent map[string]string
 	// owner is the worker whose acquisition the key holds, as far as the
-	// replies tell: the latest OK, until its lease runs out or a release
-	// returns 1.
+	// replies tell: the latest OK, until its lease runs out, a release
+	// returns 1 or another SET overwrites it.
 	owner      string
 	ownerHold  optHold
+	lost       map[string]optLoss
 	crashed    map[string]bool
 	double     []string // the first two workers seen holding at once
 	foreign    []string // the first release that deleted someone else's lock: by, victim
@@ -138,7 +147,8 @@ type optFold struct {
 }
 
 func foldOptions(events []sim.Event) *optFold {
-	f := &optFold{out: map[string]optOutcome{}, holds: map[string]optHold{}, crashed: map[string]bool{}}
+	f := &optFold{out: map[string]optOutcome{}, holds: map[string]optHold{}, sent: map[string]string{},
+		lost: map[string]optLoss{}, crashed: map[string]bool{}}
 	heldAtCrash := false
 	for _, e := range events {
 		if e.Actor != "" {
@@ -149,10 +159,16 @@ func foldOptions(events []sim.Event) *optFold {
 			f.lastAct = "clock"
 		case sim.Fault:
 			if e.Note == e.Actor+" crashed" {
+				f.lapse(e.At)
 				o := optOutcome{kind: "crashed", at: e.At}
-				if h, ok := f.holds[e.Actor]; ok && h.open(e.At) {
+				h, believed := f.holds[e.Actor]
+				switch {
+				case f.owner == e.Actor:
 					o.kind = "crashed-holding"
 					heldAtCrash = true
+				case believed && h.open(e.At) && f.lost[e.Actor].by != "":
+					// it thought it held the lock, but its key was no longer its own
+					o.kind, o.other = "crashed-lost", f.lost[e.Actor].by
 				}
 				delete(f.holds, e.Actor)
 				f.crashed[e.Actor] = true
@@ -204,10 +220,18 @@ func (f *optFold) command(e sim.Event, heldAtCrash bool) {
 					break
 				}
 			}
+			if f.owner != "" && f.owner != e.Actor {
+				// no NX: this SET replaced the owner's value with its own
+				f.lost[f.owner] = optLoss{how: "overwritten", by: e.Actor}
+			}
 			if heldAtCrash && slices.Contains(e.Args, "NX") {
 				f.freed = true
 			}
+			delete(f.lost, e.Actor)
 			f.holds[e.Actor] = h
+			if len(e.Args) > 2 {
+				f.sent[e.Actor] = e.Args[2]
+			}
 			f.owner, f.ownerHold = e.Actor, h
 		case "(nil)":
 			o.kind, o.other = "refused", f.owner
@@ -244,6 +268,7 @@ func (f *optFold) command(e sim.Event, heldAtCrash bool) {
 				f.foreign = []string{e.Actor, f.owner}
 			}
 			f.out[f.owner] = optOutcome{kind: "victim", at: e.At, other: e.Actor}
+			f.lost[f.owner] = optLoss{how: "deleted", by: e.Actor}
 			f.owner = ""
 		case n == 1:
 			o.kind = "rel-own"
@@ -258,6 +283,35 @@ func (f *optFold) command(e sim.Event, heldAtCrash bool) {
 	}
 }
 
+// optNow is what the key read back says about one worker.
+type optNow struct {
+	holds bool   // the key is there with the value this worker's SET wrote, and the replies make it the owner
+	owner string // the worker whose value the key holds now, "" when gone or unknown
+	gone  bool   // the key is gone (PTTL -2)
+	pttl  int64
+}
+
+// now reads the watched key against the fold: a worker holds the lock only
+// while the key still holds the value it sent and no later SET or release
+// took it from it. With a constant value every worker writes the same
+// bytes, so the replies say which of them the key belongs to.
+func (f *optFold) now(s sim.Snapshot, name string) optNow {
+	n := optNow{gone: true, pttl: -2}
+	if len(s.Keys) == 0 {
+		return n
+	}
+	k := s.Keys[0]
+	n.gone, n.pttl = !k.Exists(), k.PTTL
+	if n.gone {
+		return n
+	}
+	if f.owner != "" && f.sent[f.owner] == k.Value {
+		n.owner = f.owner
+	}
+	n.holds = name != "" && n.owner == name
+	return n
+}
+
 func explainOptions(v View) Explanation {
 	s := v.Snap
 	f := foldOptions(s.Events)
@@ -269,7 +323,7 @@ func explainOptions(v View) Explanation {
 			c.Lines[0] = `value "` + optConstant + `"`
 		}
 		if o, ok := f.out[a.Name]; ok {
-			c.Lines[1], c.Tone = optCardLine(o)
+			c.Lines[1], c.Tone = optCardLine(o, f.now(s, a.Name), f.lost[a.Name])
 		}
 		ex.Cards = append(ex.Cards, c)
 	}
@@ -279,7 +333,7 @@ func explainOptions(v View) Explanation {
 	case v.Sel >= 0 && v.Sel < len(s.Actors):
 		ex.Readout = optReadout(v, f, s.Actors[v.Sel].Name)
 	case f.lastAct == "clock":
-		ex.Readout = optClockReadout(v)
+		ex.Readout = optClockReadout(v, f)
 	default:
 		ex.Readout = optReadout(v, f, f.lastAct)
 	}
@@ -320,13 +374,21 @@ func explainOptions(v View) Explanation {
 	return ex
 }
 
-// optCardLine is the second line of an actor's card.
-func optCardLine(o optOutcome) (string, views.Tone) {
+// optCardLine is the second line of an actor's card: what it holds now.
+func optCardLine(o optOutcome, now optNow, lost optLoss) (string, views.Tone) {
 	switch o.kind {
-	case "ok":
-		return "OK · holder", views.Good
-	case "over", "over-nx":
-		return "OK · 2nd holder", views.Bad
+	case "ok", "over", "over-nx":
+		switch {
+		case now.holds && o.kind == "ok":
+			return "OK · holder", views.Good
+		case now.holds:
+			return "OK · 2nd holder", views.Bad
+		case lost.how == "overwritten":
+			return "overwritten", views.Bad
+		case lost.how == "deleted":
+			return "lock deleted", views.Bad
+		}
+		return "lease lapsed", views.Warn
 	case "refused":
 		return "(nil) · refused", views.Warn
 	case "nottl":
@@ -334,8 +396,11 @@ func optCardLine(o optOutcome) (string, views.Tone) {
 	case "stuck":
 		return "(nil) · stuck", views.Bad
 	case "crashed-holding":
-		return "crashed, holding", views.Bad
-	case "crashed":
+		if now.holds {
+			return "crashed, holding", views.Bad
+		}
+		return "crashed · lapsed", views.Warn
+	case "crashed", "crashed-lost":
 		return "crashed", views.Bad
 	case "rel-foreign":
 		return "deleted " + o.other + "'s", views.Bad
@@ -346,28 +411,51 @@ func optCardLine(o optOutcome) (string, views.Tone) {
 	case "rel-none":
 		return "nothing to free", views.Dim
 	case "victim":
-		return "OK · lock gone", views.Bad
+		return "lock deleted", views.Bad
 	}
 	return o.reply, views.Bad
 }
 
-// optReadout says where the named actor stands, from the replies it got.
+// optKeyNow says, for a worker that no longer holds the lock, what the key
+// read back holds instead.
+func optKeyNow(v View, now optNow) string {
+	switch {
+	case now.gone:
+		return v.Text.Get("now-gone")
+	case now.owner != "":
+		return v.Text.Get("now-other", now.owner)
+	}
+	return v.Text.Get("now-ttl", now.pttl)
+}
+
+// optReadout says where the named actor stands, from the replies it got and
+// the key read back.
 func optReadout(v View, f *optFold, name string) string {
 	o, ok := f.out[name]
 	if !ok {
 		return v.Text.Get("a-waiting", name)
 	}
+	now := f.now(v.Snap, name)
 	at := "+" + sim.FormatDuration(o.at)
 	switch o.kind {
-	case "ok":
-		if o.n > 0 {
+	case "ok", "over", "over-nx":
+		switch {
+		case !now.holds && f.lost[name].how == "overwritten":
+			return v.Text.Get("a-overwritten", name, at, f.lost[name].by)
+		case !now.holds && f.lost[name].how == "deleted":
+			return v.Text.Get("a-victim", name, f.lost[name].by, optKeyNow(v, now))
+		case !now.holds && o.n > 0:
+			return v.Text.Get("a-lapsed", name, at, o.n, optKeyNow(v, now))
+		case !now.holds:
+			return v.Text.Get("a-lost", name, at, optKeyNow(v, now))
+		case o.kind == "over":
+			return v.Text.Get("a-over", name, o.other)
+		case o.kind == "over-nx":
+			return v.Text.Get("a-over-nx", name, o.other)
+		case o.n > 0:
 			return v.Text.Get("a-ok", name, at, o.n)
 		}
 		return v.Text.Get("a-ok-nopx", name, at)
-	case "over":
-		return v.Text.Get("a-over", name, o.other)
-	case "over-nx":
-		return v.Text.Get("a-over-nx", name, o.other)
 	case "refused":
 		return v.Text.Get("a-refused", name, orWhom(o.other), o.n)
 	case "nottl":
@@ -376,12 +464,16 @@ func optReadout(v View, f *optFold, name string) string {
 		return v.Text.Get("a-stuck", name, f.stuckOwner)
 	case "crashed-holding":
 		switch {
-		case f.stuckOwner == name:
+		case now.holds && now.pttl == -1:
 			return v.Text.Get("a-crashed-stuck", name)
+		case now.holds:
+			return v.Text.Get("a-crashed-holding", name, now.pttl)
 		case f.freed:
 			return v.Text.Get("a-crashed-freed", name)
 		}
-		return v.Text.Get("a-crashed-holding", name)
+		return v.Text.Get("a-crashed-lapsed", name, optKeyNow(v, now))
+	case "crashed-lost":
+		return v.Text.Get("a-crashed-"+f.lost[name].how, name, o.other)
 	case "crashed":
 		return v.Text.Get("a-crashed", name)
 	case "rel-foreign":
@@ -395,25 +487,22 @@ func optReadout(v View, f *optFold, name string) string {
 	case "rel-none":
 		return v.Text.Get("a-rel-none", name)
 	case "victim":
-		return v.Text.Get("a-victim", name, o.other)
+		return v.Text.Get("a-victim", name, o.other, optKeyNow(v, now))
 	}
 	return v.Text.Get("a-error", name, o.reply)
 }
 
 // optClockReadout says what the passing time did to the key, read back.
-func optClockReadout(v View) string {
+func optClockReadout(v View, f *optFold) string {
 	at := "+" + sim.FormatDuration(v.Snap.Now)
-	for _, k := range v.Snap.Keys {
-		switch {
-		case !k.Exists():
-			return v.Text.Get("clock-gone", at)
-		case k.PTTL == -1:
-			return v.Text.Get("clock-nottl", at)
-		default:
-			return v.Text.Get("clock-ttl", at, k.PTTL)
-		}
+	now := f.now(v.Snap, "")
+	switch {
+	case now.gone:
+		return v.Text.Get("clock-gone", at)
+	case now.pttl == -1:
+		return v.Text.Get("clock-nottl", at, orWhom(now.owner))
 	}
-	return ""
+	return v.Text.Get("clock-ttl", at, orWhom(now.owner), now.pttl)
 }
 
 func orWhom(name string) string {

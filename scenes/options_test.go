@@ -318,6 +318,9 @@ func TestOptionsGolden(t *testing.T) {
 	// the constant value, played to the end: the wrong delete and its alarm
 	a = openScene(t, embedded(t), "options", 1, 80, 24, "Tnnnnnnnnn")
 	golden(t, "options-80x24-constant", a.View())
+	// all on, through w4's SET: w3's lease has lapsed and w4 holds the key
+	a = openScene(t, embedded(t), "options", 1, 80, 24, "nnnnnnn")
+	golden(t, "options-80x24-lapsed", a.View())
 }
 
 // TestOptionsKnobs: each key flips its option, the schedule replays from the
@@ -398,3 +401,113 @@ func checkScreenText(t *testing.T, id string) {
 }
 
 func TestOptionsScreenText(t *testing.T) { checkScreenText(t, "options") }
+
+// lastWrite returns the key and value of actor's last write that the server
+// accepted (SET → OK, SETNX → 1), as sent.
+func lastWrite(events []sim.Event, actor string) (key, value string, ok bool) {
+	for _, e := range events {
+		if e.Kind != sim.Command || e.Actor != actor || len(e.Args) < 3 {
+			continue
+		}
+		if (e.Args[0] == "SET" && e.Reply == "OK") || (e.Args[0] == "SETNX" && e.Reply == "(integer) 1") {
+			key, value, ok = e.Args[1], e.Args[2], true
+		}
+	}
+	return key, value, ok
+}
+
+// checkHolderCards replays every variant of scene id move by move and holds
+// each card to the keys read back: a card that calls its actor the holder,
+// or says it is holding the lock, needs the key the actor last wrote to be
+// there with the value it sent, and no key may have two such cards.
+func checkHolderCards(t *testing.T, id string) {
+	t.Helper()
+	ctx := context.Background()
+	b := embedded(t)
+	sc := Find(id)
+	text, err := content.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range sc.Variants {
+		run := sim.NewRun(b, sc.Build(p), 1)
+		if err := run.Reset(ctx); err != nil {
+			t.Fatal(err)
+		}
+		for pos := 0; pos <= len(run.Moves()); pos++ {
+			if err := run.Seek(ctx, pos); err != nil {
+				t.Fatal(err)
+			}
+			snap := run.Snapshot(ctx)
+			ex := sc.Explain(View{Snap: snap, P: p, Sel: -1, Text: text})
+			where := fmt.Sprintf("%s at move %d/%d", sc.describe(p), pos, len(run.Moves()))
+			claims := map[string][]string{}
+			for _, c := range ex.Cards {
+				line := strings.Join(c.Lines[1:], " ")
+				if !strings.Contains(line, "holder") && !strings.Contains(line, "holding") {
+					continue
+				}
+				key, val, ok := lastWrite(snap.Events, c.Name)
+				if !ok {
+					t.Errorf("%s: %s's card says %q, but no write of %s was accepted", where, c.Name, line, c.Name)
+					continue
+				}
+				var got *sim.KeyState
+				for i := range snap.Keys {
+					if snap.Keys[i].Name == key {
+						got = &snap.Keys[i]
+					}
+				}
+				if got == nil || !got.Exists() || got.Value != val {
+					t.Errorf("%s: %s's card says %q, but %s reads back %+v (it sent %q)", where, c.Name, line, key, got, val)
+				}
+				claims[key] = append(claims[key], c.Name)
+			}
+			for key, names := range claims {
+				if len(names) > 1 {
+					t.Errorf("%s: %v are all shown holding %s", where, names, key)
+				}
+			}
+		}
+		run.Close()
+	}
+}
+
+func TestOptionsHolderCards(t *testing.T) { checkHolderCards(t, "options") }
+
+// readoutFor is the scene's readout for the named actor, selected.
+func readoutFor(t *testing.T, id string, p Params, snap sim.Snapshot, name string) string {
+	t.Helper()
+	text, err := content.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, a := range snap.Actors {
+		if a.Name == name {
+			return Find(id).Explain(View{Snap: snap, P: p, Sel: i, Text: text}).Readout
+		}
+	}
+	t.Fatalf("no actor %s", name)
+	return ""
+}
+
+// TestOptionsCrashAfterOverwrite: with NX off, w2's SET overwrites w1's key
+// before w1 crashes, so w1 crashes holding nothing, and the screen says so.
+func TestOptionsCrashAfterOverwrite(t *testing.T) {
+	p := Params{"NX": 1}
+	run, snap, ex := playStory(t, embedded(t), "options", p, 1)
+	w1, w2 := run.Actor("w1").Token, run.Actor("w2").Token
+	if r := sent(run.Events, "w2", "SET"); len(r) == 0 || r[0].Reply != "OK" || r[0].Args[2] != w2 {
+		t.Fatalf("w2's first SET without NX should get OK: %v", replies(r))
+	}
+	if snap.Keys[0].Value == w1 {
+		t.Fatalf("w1's value should be long gone: %+v", snap.Keys[0])
+	}
+	got := readoutFor(t, "options", p, snap, "w1")
+	if strings.Contains(got, "while it held the lock") || !strings.Contains(got, "w2") || !strings.Contains(got, "overwr") {
+		t.Errorf("w1's readout should say w2's SET had overwritten its key before it crashed: %s", got)
+	}
+	if c := ex.Cards[0]; strings.Contains(strings.Join(c.Lines, " "), "holding") {
+		t.Errorf("w1's card %v says it holds the lock", c.Lines)
+	}
+}

@@ -104,3 +104,9 @@ func TestFencingRandomPlay(t *testing.T) {
 		storyRandomPlay(t, "fencing", "nnnnbb12eeepxw", seed)
 	}
 }
+
+func TestFencingScreenText(t *testing.T) { checkStoryScreenText(t, "fencing") }
+
+func TestFencingReadoutFollowsStory(t *testing.T) { checkReadoutFollowsStory(t, "fencing") }
+
+func TestFencingBeliefIsNotHolding(t *testing.T) { checkBeliefIsNotHolding(t, "fencing") }

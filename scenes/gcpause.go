@@ -1,10 +1,10 @@
 package scenes
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
-	"locksim/content"
 	"locksim/sim"
 	"locksim/views"
 )
@@ -107,6 +107,13 @@ func beliefs(events []sim.Event) []belief {
 		if g.relSeq >= 0 {
 			b.to = g.relSeq
 		}
+		// A crashed client believes nothing any more.
+		for _, e := range events[g.seq+1 : b.to] {
+			if e.Kind == sim.Fault && e.Actor == g.actor && strings.Contains(e.Note, "crashed") {
+				b.to = e.Seq
+				break
+			}
+		}
 		out = append(out, b)
 	}
 	return out
@@ -196,8 +203,31 @@ func pauseSays(v View, e sim.Event, fenced bool) string {
 		}
 		return t.Get("crashed", e.Actor)
 	case sim.Info:
-		if e.Step == "write" {
+		switch e.Step {
+		case "write":
 			return t.Get("no-write", e.Actor)
+		case "release":
+			acq, _ := lastOf(s.Events[:e.Seq], e.Actor, "acquire")
+			if o := findWriteOverlap(s); !o.found && isAcquireCmd(acq) && acq.Reply == "(nil)" {
+				return t.Get("rel-none-safe", e.Actor)
+			}
+			return t.Get("rel-none", e.Actor)
+		case "":
+			// The engine's note on a step that could not run: the actor's
+			// state says why.
+			for _, a := range s.Actors {
+				if a.Name != e.Actor {
+					continue
+				}
+				switch a.Status {
+				case sim.Paused:
+					return t.Get("frozen", a.Name)
+				case sim.Crashed:
+					return t.Get("crashed", a.Name)
+				case sim.Done:
+					return t.Get("done", a.Name)
+				}
+			}
 		}
 		return ""
 	}
@@ -214,7 +244,11 @@ func pauseSays(v View, e sim.Event, fenced bool) string {
 	case isAcquireCmd(e) && e.Reply == "OK":
 		return t.Get("acq-ok", e.Actor, stamp(e.At), pxSent(e).Milliseconds())
 	case isAcquireCmd(e) && e.Reply == "(nil)":
-		return t.Get("acq-nil", e.Actor, stamp(e.At), orName(keyOwnerBefore(s.Events, e.Seq), t))
+		holder := keyOwnerBefore(s.Events, e.Seq)
+		if frozenAt(s.Events, holder, e.Seq) {
+			return t.Get("acq-nil-frozen", e.Actor, stamp(e.At), holder)
+		}
+		return t.Get("acq-nil", e.Actor, stamp(e.At), orName(holder, t))
 	case isAcquireCmd(e):
 		return t.Get("failed", e.Actor, e.Reply)
 	}
@@ -225,6 +259,8 @@ func pauseSays(v View, e sim.Event, fenced bool) string {
 				lend, held = stamp(b.leaseEnd), e.At < b.leaseEnd
 			}
 		}
+		// The resource answers an accepted write with its count of them.
+		n, _ := strconv.ParseInt(strings.TrimPrefix(e.Reply, "(integer) "), 10, 64)
 		switch {
 		case !ok:
 			return t.Get("write-rejected", e.Actor, e.Args[len(e.Args)-1], maxTokenBefore(s.Events, e.Seq))
@@ -233,27 +269,60 @@ func pauseSays(v View, e sim.Event, fenced bool) string {
 		case fenced:
 			return t.Get("write-fenced", e.Actor, e.Args[len(e.Args)-1], maxTokenBefore(s.Events, e.Seq))
 		case held:
-			return t.Get("write-ok", e.Actor, stamp(e.At))
+			return t.Get("write-ok", e.Actor, stamp(e.At), lend, n, ordinal(n))
 		default:
-			return t.Get("write-late", e.Actor, stamp(e.At), lend)
+			return t.Get("write-late", e.Actor, stamp(e.At), lend, n, ordinal(n))
 		}
 	}
 	if isReleaseCmd(e) {
 		switch e.Reply {
 		case "(integer) 1":
+			// Did the other believer write while this one held the lock?
+			o := findWriteOverlap(s)
+			other := o.first.actor
+			if other == e.Actor {
+				other = o.second.actor
+			}
+			switch {
+			case o.found && o.rejected > 0 && other != e.Actor:
+				return t.Get("rel-ok-fenced", e.Actor, other)
+			case o.found && len(o.writers) > 1 && other != e.Actor:
+				return t.Get("rel-ok-broken", e.Actor, other)
+			}
 			return t.Get("rel-ok", e.Actor)
 		case "(integer) 0":
-			section := "rel-zero"
+			section, token, seen := "rel-zero", "", int64(0)
 			for _, w := range s.Events[:e.Seq] {
 				if isW, ok := isWrite(w); isW && w.Actor == e.Actor {
 					section = map[bool]string{true: "rel-zero-wrote", false: "rel-zero-refused"}[ok]
+					token, seen = w.Args[len(w.Args)-1], maxTokenBefore(s.Events, w.Seq)
 				}
 			}
-			return t.Get(section, e.Actor)
+			return t.Get(section, e.Actor, leaseEndOf(s, e.Actor), token, seen)
 		}
 		return t.Get("failed", e.Actor, e.Reply)
 	}
 	return ""
+}
+
+// ordinal spells a count as an ordinal: 1 → "first", 12 → "12th".
+func ordinal(n int64) string {
+	words := []string{"zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"}
+	if n >= 0 && int(n) < len(words) {
+		return words[n]
+	}
+	suffix := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return itoa(n) + suffix
 }
 
 // leaseEndOf is when the actor's latest lease ran out, by the PX it sent.
@@ -265,6 +334,18 @@ func leaseEndOf(s sim.Snapshot, actor string) string {
 		}
 	}
 	return end
+}
+
+// frozenAt reports whether the actor was frozen when event seq happened:
+// its last pause before it had no wake-up after it.
+func frozenAt(events []sim.Event, actor string, seq int) bool {
+	frozen := false
+	for _, e := range events[:seq] {
+		if e.Kind == sim.Fault && e.Actor == actor && actor != "" {
+			frozen = strings.Contains(e.Note, "paused")
+		}
+	}
+	return frozen
 }
 
 // frozenFor is how long the actor of a resume event had been paused.
@@ -345,38 +426,31 @@ func explainPause(v View, ttl, pause time.Duration, fenced bool) Explanation {
 	ex := Explanation{Cards: pauseCards(s, fenced)}
 	o := findWriteOverlap(s)
 	broken := o.found && len(o.writers) > 1
-	atEnd := len(s.Moves) > 0 && s.Pos == len(s.Moves)
 
-	// The readout: the selected actor's latest event, or the latest of all.
-	// Once the story is over, an actor's write is what its readout is about.
+	// The readout: the selected actor's latest event, or with nobody
+	// selected the story's latest step, whoever took it.
+	sel := ""
+	if v.Sel >= 0 && v.Sel < len(s.Actors) {
+		sel = s.Actors[v.Sel].Name
+	}
 	var pick *sim.Event
 	for i := len(s.Events) - 1; i >= 0 && pick == nil; i-- {
-		e := s.Events[i]
-		if v.Sel >= 0 && v.Sel < len(s.Actors) && e.Actor != s.Actors[v.Sel].Name {
+		if sel != "" && s.Events[i].Actor != sel {
 			continue
 		}
-		if pauseSays(v, e, fenced) != "" {
+		if pauseSays(v, s.Events[i], fenced) != "" {
 			pick = &s.Events[i]
 		}
 	}
-	if atEnd && v.Sel >= 0 && v.Sel < len(s.Actors) {
-		for i := range s.Events {
-			if w, _ := isWrite(s.Events[i]); w && s.Events[i].Actor == s.Actors[v.Sel].Name {
-				pick = &s.Events[i]
-			}
-		}
-	}
 	switch {
-	case s.Pos == 0 || pick == nil && v.Sel < 0:
+	case s.Pos == 0 || pick == nil && sel == "":
 		ex.Readout = t.Get("start", secs(ttl), secs(pause))
-	case v.Sel >= 0 && v.Sel < len(s.Actors) && s.Actors[v.Sel].Status == sim.Paused:
-		ex.Readout = t.Get("frozen", s.Actors[v.Sel].Name)
-	case v.Sel < 0 && atEnd:
-		ex.Readout = pauseEnd(t, o)
+	case sel != "" && s.Actors[v.Sel].Status == sim.Paused:
+		ex.Readout = t.Get("frozen", sel)
 	case pick != nil:
 		ex.Readout = pauseSays(v, *pick, fenced)
 	default:
-		ex.Readout = t.Get("waiting", s.Actors[v.Sel].Name)
+		ex.Readout = t.Get("waiting", sel)
 	}
 
 	var accepted, rejected int64
@@ -433,20 +507,6 @@ func pauseRefused(s sim.Snapshot) bool {
 		}
 	}
 	return false
-}
-
-// pauseEnd sums the story up once the schedule has run.
-func pauseEnd(t content.Text, o writeOverlap) string {
-	switch {
-	case o.found && len(o.writers) > 1:
-		late := o.first
-		return t.Get("end-broken", late.actor, stamp(late.leaseEnd), o.second.actor, stamp(o.from), stamp(o.to))
-	case o.found && o.rejected > 0:
-		return t.Get("end-fenced", o.first.actor, o.second.actor)
-	case o.found:
-		return t.Get("end-overlap", o.first.actor, o.second.actor, stamp(o.from), stamp(o.to))
-	}
-	return t.Get("end-safe")
 }
 
 // secs prints a story duration in whole seconds, as the knobs name them.

@@ -5,7 +5,9 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
+	"locksim/content"
 	"locksim/sim"
 	"locksim/views"
 )
@@ -145,5 +147,84 @@ func TestGCPausePlain(t *testing.T) {
 func TestGCPauseRandomPlay(t *testing.T) {
 	for seed := range uint64(3) {
 		storyRandomPlay(t, "gc-pause", "nnnnbb12eeepxwgt", seed)
+	}
+}
+
+func TestGCPauseScreenText(t *testing.T) { checkStoryScreenText(t, "gc-pause") }
+
+func TestGCPauseReadoutFollowsStory(t *testing.T) { checkReadoutFollowsStory(t, "gc-pause") }
+
+// checkBeliefIsNotHolding: a client whose lease lapsed only believes it
+// holds the lock. Until the scoreboard shows mutual exclusion broken, the
+// verdict and alarm must not say two clients hold it; once B is granted
+// while A still believes, the verdict says they both believe it.
+func checkBeliefIsNotHolding(t *testing.T, id string) {
+	text, err := content.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pt := range storyPoints(t, id) {
+		ex := Find(id).Explain(View{Snap: pt.snap, P: pt.p, Sel: -1, Text: text})
+		claim := ex.Verdict + " " + ex.Alarm
+		if ex.Props[0] != views.Broken && (ex.Alarm != "" || strings.Contains(claim, "both hold") || strings.Contains(claim, "both held")) {
+			t.Errorf("%s: mutual exclusion is %v on the scoreboard, yet the verdict says %q and the alarm %q",
+				pt.where, ex.Props[0], ex.Verdict, ex.Alarm)
+		}
+	}
+	_, snap := storyRun(t, embedded(t), id, Params{}, moveIndex(t, id, Params{}, "B acquires")+1)
+	ex := explainAs(t, id, Params{}, snap, -1)
+	if !strings.Contains(ex.Verdict, "A and B both believe they hold it") || ex.Props[0] != views.Untested {
+		t.Errorf("after B's OK, A only believes it holds the lock: verdict %q, mutual exclusion %v", ex.Verdict, ex.Props[0])
+	}
+}
+
+func TestGCPauseBeliefIsNotHolding(t *testing.T) { checkBeliefIsNotHolding(t, "gc-pause") }
+
+// TestGCPauseWriteCount: the unfenced resource answers a write with its
+// count of accepted writes; A's (integer) 2 is explained as the second.
+// Nothing in gc-pause speaks of fencing tokens.
+func TestGCPauseWriteCount(t *testing.T) {
+	_, snap := storyRun(t, embedded(t), "gc-pause", Params{}, moveIndex(t, "gc-pause", Params{}, "A writes")+1)
+	w, _ := lastOf(snap.Events, "A", "write")
+	if w.Reply != "(integer) 2" {
+		t.Fatalf("A's write should be the resource's second: %s", w.Reply)
+	}
+	ex := explainAs(t, "gc-pause", Params{}, snap, -1)
+	if !strings.Contains(ex.Readout, "(integer) 2") || !strings.Contains(ex.Readout, "second") {
+		t.Errorf("the readout should explain A's (integer) 2 as the second accepted write:\n%s", ex.Readout)
+	}
+	text, err := content.Load("gc-pause")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pt := range storyPoints(t, "gc-pause") {
+		for sel := -1; sel < len(pt.snap.Actors); sel++ {
+			ex := Find("gc-pause").Explain(View{Snap: pt.snap, P: pt.p, Sel: sel, Text: text})
+			if all := ex.Readout + ex.Verdict + ex.Alarm; strings.Contains(all, "fencing") || strings.Contains(all, "largest token") {
+				t.Fatalf("%s: gc-pause has no fencing tokens: %q", pt.where, all)
+			}
+		}
+	}
+}
+
+// TestGCPauseSelectedActorLatest replays the learner's case: A selected
+// after two waits past the end of the story. The readout must explain A's
+// latest event, its release, not go back to its write.
+func TestGCPauseSelectedActorLatest(t *testing.T) {
+	ctx := context.Background()
+	run, _ := storyRun(t, embedded(t), "gc-pause", Params{}, -1)
+	for range 2 {
+		if err := run.Insert(ctx, sim.Advance(5*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snap := run.Snapshot(ctx)
+	if snap.Pos != 12 || len(snap.Moves) != 12 {
+		t.Fatalf("want 12/12, got %d/%d", snap.Pos, len(snap.Moves))
+	}
+	rel, _ := lastOf(snap.Events, "A", "release")
+	ex := explainAs(t, "gc-pause", Params{}, snap, 0)
+	if !strings.Contains(ex.Readout, "release script returned "+rel.Reply) || strings.Contains(ex.Readout, "wrote to the resource") {
+		t.Errorf("A's latest event is its release (%s); the readout says:\n%s", rel.Reply, ex.Readout)
 	}
 }

@@ -90,8 +90,11 @@ func plainVariant(ctx context.Context, w io.Writer, sc *Scene, text content.Text
 		}
 	}
 	if r := snap.Resource; r != nil {
-		fmt.Fprintf(w, "resource: last write %q by %s · accepted %d · rejected %d · largest token %d\n",
-			r.Value, orDash(r.Writer), r.Accepted, r.Rejected, r.MaxToken)
+		fmt.Fprintf(w, "resource: last write %q by %s · accepted %d · rejected %d", r.Value, orDash(r.Writer), r.Accepted, r.Rejected)
+		if r.MaxToken > 0 {
+			fmt.Fprintf(w, " · largest token %d", r.MaxToken)
+		}
+		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w)
 	for i, a := range snap.Actors {

@@ -191,8 +191,9 @@ func (g leaseGrant) lapsed(now time.Duration) bool {
 	return g.relAt >= g.expiry()
 }
 
-// liveAt reports whether the lease was still live (granted, unreleased,
-// unexpired) when event e happened.
+// liveAt reports whether the lease should still have been running when
+// event e happened: granted, not released by its holder, PX not run out.
+// Another client's delete can still have removed the key.
 func (g leaseGrant) liveAt(e sim.Event) bool {
 	return e.Seq > g.seq && (g.relSeq < 0 || e.Seq < g.relSeq) && e.At < g.expiry()
 }
@@ -236,8 +237,10 @@ func leaseGrants(events []sim.Event) []leaseGrant {
 }
 
 // leaseOverlap finds the first lease the server granted while another
-// client's lease was still live: two holders at once. ok is false if the
-// lock never had two.
+// client's lease had not run out by its PX and was not released by its
+// holder. The server only grants a free key, so the first client's key was
+// deleted under it: two clients act as holder, though the key holds one
+// token. ok is false if that never happened.
 func leaseOverlap(events []sim.Event) (first, second leaseGrant, ok bool) {
 	gs := leaseGrants(events)
 	for _, h := range gs {
@@ -271,6 +274,34 @@ func keyOwnerBefore(events []sim.Event, seq int) string {
 		owner = ""
 	}
 	return owner
+}
+
+// deleterOf names the client whose successful DEL or release script
+// removed actor's key between events after and before (its own releases do
+// not count), as the replies and the key's owner before each delete tell
+// it. "" if none.
+func deleterOf(events []sim.Event, actor string, after, before int) string {
+	for _, e := range events[after+1 : max(after+1, min(before, len(events)))] {
+		if isReleaseCmd(e) && e.Reply == "(integer) 1" && keyOwnerBefore(events, e.Seq) == actor {
+			if e.Actor == actor {
+				return ""
+			}
+			return e.Actor
+		}
+	}
+	return ""
+}
+
+// latestGrant is the actor's latest granted lease, if it has one.
+func latestGrant(events []sim.Event, actor string) (leaseGrant, bool) {
+	var g leaseGrant
+	found := false
+	for _, x := range leaseGrants(events) {
+		if x.actor == actor {
+			g, found = x, true
+		}
+	}
+	return g, found
 }
 
 // tokenOwner names the actor whose token s is (a reply or a key's value),
@@ -353,21 +384,38 @@ func relSays(v View, actor string) string {
 		}
 		return g, found
 	}
-	// Still believing in a lock the key no longer shows is the headline.
-	if a.Vars["holds"] == "yes" && isAcquireCmd(e) {
+	// why says how the actor's key came to be gone by event seq: another
+	// client deleted it, or its lease ran out.
+	why := func(seq int) string {
+		g, _ := own(seq)
+		if d := deleterOf(s.Events, actor, g.seq, seq); d != "" {
+			return t.Get("why-deleted", actor, d)
+		}
+		return t.Get("why-lapsed", actor, stamp(g.expiry()))
+	}
+	// Still believing in a lock the key no longer shows is the headline:
+	// say whether the lease ran out or another client deleted the key.
+	if g, ok := latestGrant(s.Events, actor); ok && a.Vars["holds"] == "yes" && isAcquireCmd(e) {
 		owner, _, exists := lockKeyState(s)
+		del := deleterOf(s.Events, actor, g.seq, len(s.Events))
 		switch {
+		case del != "" && !exists:
+			return t.Get("holds-deleted", actor, stamp(e.At), del)
+		case del != "" && owner != actor:
+			return t.Get("holds-deleted-taken", actor, stamp(e.At), del, owner)
 		case !exists:
-			return t.Get("holds-gone", actor, stamp(e.At))
+			return t.Get("holds-gone", actor, stamp(e.At), stamp(g.expiry()))
 		case owner != actor:
-			return t.Get("holds-taken", actor, stamp(e.At), owner)
+			return t.Get("holds-taken", actor, stamp(e.At), owner, stamp(g.expiry()))
 		}
 	}
 	switch {
 	case isAcquireCmd(e) && e.Reply == "OK":
 		for _, o := range gs {
 			if o.actor != actor && o.liveAt(e) {
-				return t.Get("acq-double", actor, stamp(e.At), o.actor, stamp(o.at))
+				// The server granted a free key: o's was deleted under it.
+				del := orName(deleterOf(s.Events, o.actor, o.seq, e.Seq), t)
+				return t.Get("acq-double", actor, stamp(e.At), o.actor, del)
 			}
 		}
 		return t.Get("acq-ok", actor, stamp(e.At), pxSent(e).Milliseconds())
@@ -380,7 +428,7 @@ func relSays(v View, actor string) string {
 		case who == actor:
 			return t.Get("check-mine", actor, stamp(e.At))
 		case e.Reply == "(nil)":
-			return t.Get("check-none", actor, stamp(e.At))
+			return t.Get("check-none", actor, stamp(e.At), why(e.Seq))
 		default:
 			return t.Get("check-other", actor, stamp(e.At), orName(who, t))
 		}
@@ -390,7 +438,8 @@ func relSays(v View, actor string) string {
 		return t.Get("waiting", actor)
 	}
 	g, _ := own(rel.Seq)
-	lapsed := stamp(g.at + g.ttl)
+	gone := why(rel.Seq)
+	deleted := deleterOf(s.Events, actor, g.seq, rel.Seq) != ""
 	before := keyOwnerBefore(s.Events, rel.Seq)
 	if rel.Args[0] == "DEL" {
 		var check sim.Event
@@ -403,21 +452,23 @@ func relSays(v View, actor string) string {
 		case rel.Reply == "(integer) 1" && before == actor:
 			return t.Get("del-own", actor)
 		case rel.Reply == "(integer) 1" && check.Args != nil:
-			return t.Get("getdel-other", actor, stamp(check.At), stamp(rel.At), lapsed, orName(before, t))
+			return t.Get("getdel-other", actor, stamp(check.At), stamp(rel.At), gone, orName(before, t))
 		case rel.Reply == "(integer) 1":
-			return t.Get("del-other", actor, stamp(rel.At), lapsed, orName(before, t))
+			return t.Get("del-other", actor, stamp(rel.At), gone, orName(before, t))
 		case rel.Reply == "(integer) 0":
-			return t.Get("del-gone", actor, lapsed)
+			return t.Get("del-gone", actor, gone)
 		}
 		return t.Get("failed", actor, rel.Reply)
 	}
 	switch {
 	case rel.Reply == "(integer) 1":
 		return t.Get("script-own", actor)
+	case rel.Reply == "(integer) 0" && hasDiag && diag.Reply == "(nil)" && deleted:
+		return t.Get("script-gone", actor, gone)
 	case rel.Reply == "(integer) 0" && hasDiag && diag.Reply == "(nil)":
-		return t.Get("script-expired", actor, lapsed)
+		return t.Get("script-expired", actor, stamp(g.expiry()))
 	case rel.Reply == "(integer) 0" && hasDiag:
-		return t.Get("script-other", actor, orName(tokenOwner(diag.Reply, s.Actors), t), lapsed)
+		return t.Get("script-other", actor, orName(tokenOwner(diag.Reply, s.Actors), t), gone)
 	case rel.Reply == "(integer) 0":
 		return t.Get("script-zero", actor)
 	}
@@ -469,43 +520,67 @@ func explainRelease(sc *Scene, v View) Explanation {
 		ex.Cards = append(ex.Cards, c)
 	}
 
-	last := -1
-	for i, e := range s.Events {
-		if e.Actor != "" && e.Kind != sim.Clock {
-			last = i
-		}
-	}
+	// The readout: the selected client's latest event, or else the story's
+	// latest step, whoever took it.
 	switch {
-	case s.Pos == 0:
-		ex.Readout = t.Get("start", sc.Value(v.P, "release"), sc.Value(v.P, "lapsed lock") == relRival)
+	case s.Pos == 0 || len(s.Events) == 0:
+		ex.Readout = t.Get("start", sc.Value(v.P, "release"))
 	case v.Sel >= 0 && v.Sel < len(s.Actors):
 		ex.Readout = relSays(v, s.Actors[v.Sel].Name)
-	case len(s.Moves) > 0 && s.Pos == len(s.Moves):
-		ex.Readout = relSays(v, "A")
-	case s.Events[len(s.Events)-1].Kind == sim.Clock:
+	case s.Events[len(s.Events)-1].Kind == sim.Clock || s.Events[len(s.Events)-1].Actor == "":
 		ex.Readout = clockSays(s, t)
-	case last >= 0:
-		ex.Readout = relSays(v, s.Events[last].Actor)
+	default:
+		ex.Readout = relSays(v, s.Events[len(s.Events)-1].Actor)
 	}
 
-	// The verdict: what A's release answered and what the key holds now.
-	relA := t.Get("not-yet")
+	// The verdict: what A's release answered, whose key it removed, and
+	// what the key holds now.
+	relA, gone, wrong := t.Get("not-yet"), t.Get("not-yet-deleted"), false
 	if rel, _, ok, _ := relReleaseOf(s.Events, "A"); ok {
-		relA = rel.Reply
+		relA, gone = rel.Reply, t.Get("deleted-nothing")
+		if rel.Reply == "(integer) 1" {
+			switch before := keyOwnerBefore(s.Events, rel.Seq); before {
+			case "A":
+				gone = t.Get("deleted-own")
+			default:
+				gone, wrong = t.Get("deleted-other", orName(before, t)), true
+			}
+		}
+	} else {
+		for _, a := range s.Actors {
+			switch {
+			case a.Name != "A":
+			case a.Status == sim.Crashed:
+				relA, gone = t.Get("never"), t.Get("deleted-nothing")
+			case a.Status == sim.Done:
+				relA, gone = t.Get("not-sent"), t.Get("deleted-nothing")
+			}
+		}
 	}
 	key := t.Get("no-key")
 	if exists {
 		key = owner + "'s token"
 	}
-	x, y, double := leaseOverlap(s.Events)
-	both := t.Get("none")
-	if double {
-		both = x.actor + " and " + y.actor
-		ex.Alarm = t.Get("double", x.actor, y.actor, stamp(y.at))
-	}
-	ex.Verdict = t.Get("verdict", relA, key, both)
+	ex.Verdict = t.Get("verdict", relA, gone, key)
 	ex.VerdictTone = views.Good
+	if wrong {
+		ex.VerdictTone = views.Bad
+	}
+	// The alarm: a client whose lease still ran lost its key to another
+	// client's delete, and a third was granted the free key. The server
+	// never holds two tokens; two clients act as holder.
+	x, y, double := leaseOverlap(s.Events)
 	if double {
+		del := orName(deleterOf(s.Events, x.actor, x.seq, y.seq), t)
+		believer := false
+		for _, a := range s.Actors {
+			believer = believer || a.Name == x.actor && a.Vars["holds"] == "yes" && a.Status != sim.Crashed
+		}
+		if believer && exists && owner == y.actor {
+			ex.Alarm = t.Get("double-now", x.actor, y.actor, del)
+		} else {
+			ex.Alarm = t.Get("double", x.actor, y.actor, del, stamp(y.at))
+		}
 		ex.VerdictTone = views.Bad
 	}
 

@@ -3,6 +3,7 @@ package scenes
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -11,6 +12,9 @@ import (
 	"locksim/sim"
 	"locksim/sim/simtest"
 	"locksim/views"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // storyBackends runs f on the embedded server and on a real redis-server
@@ -204,8 +208,11 @@ func TestReleaseBlindDelRemovesB(t *testing.T) {
 			t.Errorf("the key should now hold C's token, read back %q", v)
 		}
 		ex := explainAs(t, "release", relBlindP, snap, -1)
-		if ex.Props[0] != views.Broken || !strings.Contains(ex.Alarm, "B and C") {
-			t.Errorf("B and C both hold: want mutual exclusion broken and an alarm, got %v %q", ex.Props, ex.Alarm)
+		if ex.Props[0] != views.Broken || !strings.Contains(ex.Alarm, "B still acts as holder") || !strings.Contains(ex.Alarm, "C holds the lock") {
+			t.Errorf("C holds the key and B only believes it holds the lock: want mutual exclusion broken and an alarm saying so, got %v %q", ex.Props, ex.Alarm)
+		}
+		if !strings.Contains(ex.Verdict, "deleted: B's key") || !strings.Contains(ex.Verdict, "lock key: C's token") {
+			t.Errorf("the verdict should say A's DEL removed B's key and the key is C's now: %q", ex.Verdict)
 		}
 		if ex := explainAs(t, "release", relBlindP, snap, 1); !strings.Contains(ex.Readout, "C's token") {
 			t.Errorf("B's readout should say the key now holds C's token:\n%s", ex.Readout)
@@ -266,7 +273,7 @@ func TestReleasePlain(t *testing.T) {
 	for _, want := range []string{
 		"A> DEL resource:lock → (integer) 1",
 		"A> EVAL <release> 1 resource:lock",
-		"ALARM: B and C both hold",
+		"ALARM: B still acts as holder after A deleted its key, and C holds the lock now",
 		"properties: mutual exclusion held",
 	} {
 		if !strings.Contains(text, want) {
@@ -310,5 +317,239 @@ func storyRandomPlay(t *testing.T, id, pool string, seed uint64) {
 func TestReleaseRandomPlay(t *testing.T) {
 	for seed := range uint64(3) {
 		storyRandomPlay(t, "release", "nnnnbb123eeepxwmo", seed)
+	}
+}
+
+// storyVariants is the settings a story scene's checks play: its
+// transcript variants, or the defaults once.
+func storyVariants(id string) []Params {
+	if v := Find(id).Variants; len(v) > 0 {
+		return v
+	}
+	return []Params{{}}
+}
+
+// storyPoint is one point of a played story: the snapshot after pos moves
+// under settings p, with a name for failure messages.
+type storyPoint struct {
+	where string
+	p     Params
+	snap  sim.Snapshot
+	final bool // the last move of its schedule
+}
+
+// storyPoints plays every variant of scene id move by move, then the same
+// schedules with one learner move (a crash, a pause, a wait, an extra step)
+// inserted at every point, and returns every point with the schedule run.
+func storyPoints(t *testing.T, id string) []storyPoint {
+	t.Helper()
+	ctx := context.Background()
+	b := embedded(t)
+	sc := Find(id)
+	var out []storyPoint
+	play := func(name string, p Params, insert int, m *sim.Move) {
+		run := sim.NewRun(b, sc.Build(p), 1)
+		defer run.Close()
+		if err := run.Reset(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if m != nil {
+			if err := run.Seek(ctx, insert); err != nil {
+				t.Fatal(err)
+			}
+			if err := run.Insert(ctx, *m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for pos := 0; pos <= len(run.Moves()); pos++ {
+			if err := run.Seek(ctx, pos); err != nil {
+				t.Fatal(err)
+			}
+			snap := run.Snapshot(ctx)
+			if snap.Err != "" {
+				t.Fatalf("%s: reading back: %s", name, snap.Err)
+			}
+			out = append(out, storyPoint{
+				where: fmt.Sprintf("%s at move %d/%d", name, pos, len(run.Moves())),
+				p:     p, snap: snap, final: pos == len(run.Moves()),
+			})
+		}
+	}
+	for _, p := range storyVariants(id) {
+		play(sc.describe(p), p, 0, nil)
+		n := len(sc.Build(p).Moves)
+		actors := sc.Build(p).Actors
+		var extra []sim.Move
+		for _, a := range actors {
+			extra = append(extra, sim.Crash(a.Name), sim.Pause(a.Name), sim.StepOf(a.Name))
+		}
+		extra = append(extra, sim.Advance(sc.Wait))
+		for k := 0; k <= n; k++ {
+			for _, m := range extra {
+				play(fmt.Sprintf("%s, %s inserted at %d", sc.describe(p), sim.MoveLabel(m), k), p, k, &m)
+			}
+		}
+	}
+	return out
+}
+
+// lastStep is the story's latest event taken by an actor on stage (not a
+// clock move, not the scene's setup); ok is false if there is none, or if
+// the clock moved after it.
+func lastStep(s sim.Snapshot) (sim.Event, bool) {
+	if len(s.Events) == 0 || s.Events[len(s.Events)-1].Kind == sim.Clock {
+		return sim.Event{}, false
+	}
+	e := s.Events[len(s.Events)-1]
+	for _, a := range s.Actors {
+		if a.Name == e.Actor {
+			return e, true
+		}
+	}
+	return sim.Event{}, false
+}
+
+// checkStoryScreenText explains every point of scene id for every
+// selection: no text is missing, a readout fits the three rows it gets at
+// 80 columns, and on the story as written the verdict and alarm fit their
+// row and the card lines their card.
+func checkStoryScreenText(t *testing.T, id string) {
+	text, err := content.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := Find(id)
+	for _, pt := range storyPoints(t, id) {
+		edited := strings.Contains(pt.where, "inserted")
+		for sel := -1; sel < len(pt.snap.Actors); sel++ {
+			ex := sc.Explain(View{Snap: pt.snap, P: pt.p, Sel: sel, Text: text})
+			where := fmt.Sprintf("%s, selected %d", pt.where, sel)
+			all := ex.Readout + ex.Verdict + ex.Alarm
+			if ex.Readout == "" || strings.Contains(all, "[no text") || strings.Contains(all, "%!") {
+				t.Fatalf("%s: readout %q, verdict %q, alarm %q", where, ex.Readout, ex.Verdict, ex.Alarm)
+			}
+			if rows := strings.Count(lipgloss.NewStyle().Width(80).Render(ex.Readout), "\n") + 1; rows > 3 {
+				t.Errorf("%s: readout takes %d rows at 80 columns: %s", where, rows, ex.Readout)
+			}
+			if edited {
+				continue
+			}
+			if w := ansi.StringWidth("verdict " + ex.Verdict); w > 80 {
+				t.Errorf("%s: verdict is %d columns: %s", where, w, ex.Verdict)
+			}
+			if w := ansi.StringWidth("⚠ " + ex.Alarm); w > 80 {
+				t.Errorf("%s: alarm is %d columns: %s", where, w, ex.Alarm)
+			}
+			inner := 80/len(ex.Cards) - 4
+			for _, c := range ex.Cards {
+				for _, l := range c.Lines {
+					if w := ansi.StringWidth(l); w > inner {
+						t.Errorf("%s: %s's card line %q is cut at 80 columns", where, c.Name, l)
+					}
+				}
+			}
+		}
+	}
+}
+
+// checkReadoutFollowsStory: with nothing selected, the readout explains the
+// latest step, exactly as it would with that step's actor selected; at the
+// end of every schedule it opens with that actor's name. With an actor
+// selected it explains that actor's own latest event, whatever came after.
+func checkReadoutFollowsStory(t *testing.T, id string) {
+	text, err := content.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := Find(id)
+	for _, pt := range storyPoints(t, id) {
+		e, ok := lastStep(pt.snap)
+		if !ok || pt.snap.Pos == 0 {
+			continue
+		}
+		sel := -1
+		for i, a := range pt.snap.Actors {
+			if a.Name == e.Actor {
+				sel = i
+			}
+		}
+		none := sc.Explain(View{Snap: pt.snap, P: pt.p, Sel: -1, Text: text}).Readout
+		mine := sc.Explain(View{Snap: pt.snap, P: pt.p, Sel: sel, Text: text}).Readout
+		if none != mine {
+			t.Errorf("%s: the latest step is %s's (%s), but with nothing selected the readout says\n  %s\nand with %s selected\n  %s",
+				pt.where, e.Actor, plainEvent(e), none, e.Actor, mine)
+		}
+		if pt.final && !strings.HasPrefix(none, e.Actor+" ") && !strings.HasPrefix(none, e.Actor+"'s ") {
+			t.Errorf("%s: the story ends with %s's step (%s), yet the readout is about something else:\n  %s",
+				pt.where, e.Actor, plainEvent(e), none)
+		}
+	}
+}
+
+func TestReleaseScreenText(t *testing.T) { checkStoryScreenText(t, "release") }
+
+func TestReleaseReadoutFollowsStory(t *testing.T) { checkReadoutFollowsStory(t, "release") }
+
+// TestReleaseAlarmNamesTheKeyHolder: the server never holds two tokens in
+// one key, so the alarm must not claim two live leases. It says who holds
+// the key (read back) and who only believes it does.
+func TestReleaseAlarmNamesTheKeyHolder(t *testing.T) {
+	text, err := content.Load("release")
+	if err != nil {
+		t.Fatal(err)
+	}
+	alarms := 0
+	for _, pt := range storyPoints(t, "release") {
+		ex := Find("release").Explain(View{Snap: pt.snap, P: pt.p, Sel: -1, Text: text})
+		if ex.Alarm == "" {
+			continue
+		}
+		alarms++
+		if strings.Contains(ex.Alarm, "both hold") || strings.Contains(ex.Alarm, "live lease") || strings.Contains(ex.Alarm, "two holders") {
+			t.Errorf("%s: the key holds one token at most, yet the alarm claims two holders: %q", pt.where, ex.Alarm)
+		}
+		owner, _, exists := lockKeyState(pt.snap)
+		if strings.Contains(ex.Alarm, "holds the lock now") && (!exists || !strings.Contains(ex.Alarm, owner+" holds the lock now")) {
+			t.Errorf("%s: the alarm names a holder the key read back does not show (key: %q, exists %v): %q", pt.where, owner, exists, ex.Alarm)
+		}
+	}
+	if alarms == 0 {
+		t.Fatal("no alarm anywhere: the blind DEL story should raise one")
+	}
+	for _, p := range []Params{relBlindP, relGetDelP} {
+		_, snap := storyRun(t, embedded(t), "release", p, -1)
+		ex := explainAs(t, "release", p, snap, -1)
+		if !strings.Contains(ex.Alarm, "B still acts as holder after A deleted its key, and C holds the lock now") {
+			t.Errorf("%v: B only believes it holds the lock, C holds the key: %q", p, ex.Alarm)
+		}
+	}
+}
+
+// TestReleaseAfterCrash: once A has crashed before releasing, its release
+// will never run, and the verdict says so.
+func TestReleaseAfterCrash(t *testing.T) {
+	ctx := context.Background()
+	run := sim.NewRun(embedded(t), Find("release").Build(relScriptP), 1)
+	t.Cleanup(run.Close)
+	if err := run.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := run.Seek(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := run.Insert(ctx, sim.Crash("A")); err != nil {
+		t.Fatal(err)
+	}
+	for pos := 2; pos <= len(run.Moves()); pos++ {
+		if err := run.Seek(ctx, pos); err != nil {
+			t.Fatal(err)
+		}
+		ex := explainAs(t, "release", relScriptP, run.Snapshot(ctx), -1)
+		if !strings.Contains(ex.Verdict, "A's release → never") {
+			t.Errorf("move %d: A crashed before releasing, the verdict should say its release never runs: %q", pos, ex.Verdict)
+		}
+	}
+	if start := explainAs(t, "release", relScriptP, sim.Snapshot{}, -1).Readout; strings.Contains(start, "below") {
+		t.Errorf("the settings line is above the log: %q", start)
 	}
 }

@@ -301,22 +301,14 @@ func (f *gapFold) command(e sim.Event, l *gapLane) {
 	}
 }
 
-// gapNow is what the lane's key read back says about one worker.
-type gapNow struct {
-	holds bool   // the key is there with the token this worker wrote
-	owner string // the worker whose token the key holds, "" when gone or unknown
-	gone  bool   // the key is gone (PTTL -2)
-	pttl  int64
-}
-
 // now reads name's lane key: a worker holds the lock only while the key
 // read back still holds the token it sent, its lease alive.
-func (f *gapFold) now(s sim.Snapshot, name string) gapNow {
+func (f *gapFold) now(s sim.Snapshot, name string) keyNow {
 	i, ok := f.laneOf[name]
 	if !ok && strings.HasPrefix(name, "s") {
 		i = 1
 	}
-	n := gapNow{gone: true, pttl: -2}
+	n := keyNow{gone: true, pttl: -2}
 	if i >= len(s.Keys) {
 		return n
 	}
@@ -431,7 +423,7 @@ func gapLaneState(v View, l *gapLane, i int) string {
 }
 
 // gapCardLine is the second line of an actor's card: what it holds now.
-func gapCardLine(o gapOutcome, now gapNow) (string, views.Tone) {
+func gapCardLine(o gapOutcome, now keyNow) (string, views.Tone) {
 	switch o.kind {
 	case "atomic-ok":
 		if now.holds {
@@ -472,18 +464,6 @@ func gapCardLine(o gapOutcome, now gapNow) (string, views.Tone) {
 	return o.reply, views.Bad
 }
 
-// gapKeyNow says, for a worker that no longer holds its lane's lock, what
-// the key read back holds instead.
-func gapKeyNow(v View, now gapNow) string {
-	switch {
-	case now.gone:
-		return v.Text.Get("now-gone")
-	case now.owner != "":
-		return v.Text.Get("now-other", now.owner)
-	}
-	return v.Text.Get("now-ttl", now.pttl)
-}
-
 // gapReadout says where the named actor stands, from its replies and the
 // key read back.
 func gapReadout(v View, f *gapFold, name string) string {
@@ -504,38 +484,38 @@ func gapReadout(v View, f *gapFold, name string) string {
 	case "atomic-ok":
 		switch {
 		case !now.holds && o.other != "":
-			return v.Text.Get("a-next-since", name, at, o.other, o.n, gapKeyNow(v, now))
+			return v.Text.Get("a-next-since", name, at, o.other, o.n, now.say(v.Text))
 		case !now.holds:
-			return v.Text.Get("a-atomic-lapsed", name, at, o.n, gapKeyNow(v, now))
+			return v.Text.Get("a-atomic-lapsed", name, at, o.n, now.say(v.Text))
 		case o.other != "":
 			return v.Text.Get("a-next-lapsed", name, at, o.other)
 		}
 		return v.Text.Get("a-atomic-ok", name, at, o.n)
 	case "split-half":
 		if !now.holds {
-			return v.Text.Get("a-split-gone", name, gapKeyNow(v, now))
+			return v.Text.Get("a-split-gone", name, now.say(v.Text))
 		}
 		return v.Text.Get("a-split-half", name, cmd)
 	case "split-ok":
 		switch {
 		case !now.holds && f.skipped == name:
-			return v.Text.Get("a-skip-lapsed", name, o.n, cmd, at, gapKeyNow(v, now))
+			return v.Text.Get("a-skip-lapsed", name, o.n, cmd, at, now.say(v.Text))
 		case !now.holds && o.other != "":
-			return v.Text.Get("a-next-split-since", name, at, o.other, cmd, gapKeyNow(v, now))
+			return v.Text.Get("a-next-split-since", name, at, o.other, cmd, now.say(v.Text))
 		case !now.holds:
-			return v.Text.Get("a-split-lapsed", name, at, cmd, o.n, gapKeyNow(v, now))
+			return v.Text.Get("a-split-lapsed", name, at, cmd, o.n, now.say(v.Text))
 		case o.other != "":
 			return v.Text.Get("a-next-split-lapsed", name, at, o.other, f.expireName(v.Snap))
 		}
 		return v.Text.Get("a-split-ok", name, at, o.n, cmd)
 	case "atomic-crashed":
 		if !now.holds {
-			return v.Text.Get("a-atomic-crashed-lapsed", name, o.n, gapKeyNow(v, now))
+			return v.Text.Get("a-atomic-crashed-lapsed", name, o.n, now.say(v.Text))
 		}
 		return v.Text.Get("a-atomic-crashed", name, o.n)
 	case "split-crashed":
 		if !now.holds {
-			return v.Text.Get("a-split-crashed-lapsed", name, cmd, gapKeyNow(v, now))
+			return v.Text.Get("a-split-crashed-lapsed", name, cmd, now.say(v.Text))
 		}
 		return v.Text.Get("a-split-crashed", name, cmd)
 	case "gap-crashed":

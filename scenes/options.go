@@ -283,20 +283,12 @@ func (f *optFold) command(e sim.Event, heldAtCrash bool) {
 	}
 }
 
-// optNow is what the key read back says about one worker.
-type optNow struct {
-	holds bool   // the key is there with the value this worker's SET wrote, and the replies make it the owner
-	owner string // the worker whose value the key holds now, "" when gone or unknown
-	gone  bool   // the key is gone (PTTL -2)
-	pttl  int64
-}
-
 // now reads the watched key against the fold: a worker holds the lock only
 // while the key still holds the value it sent and no later SET or release
 // took it from it. With a constant value every worker writes the same
 // bytes, so the replies say which of them the key belongs to.
-func (f *optFold) now(s sim.Snapshot, name string) optNow {
-	n := optNow{gone: true, pttl: -2}
+func (f *optFold) now(s sim.Snapshot, name string) keyNow {
+	n := keyNow{gone: true, pttl: -2}
 	if len(s.Keys) == 0 {
 		return n
 	}
@@ -375,7 +367,7 @@ func explainOptions(v View) Explanation {
 }
 
 // optCardLine is the second line of an actor's card: what it holds now.
-func optCardLine(o optOutcome, now optNow, lost optLoss) (string, views.Tone) {
+func optCardLine(o optOutcome, now keyNow, lost optLoss) (string, views.Tone) {
 	switch o.kind {
 	case "ok", "over", "over-nx":
 		switch {
@@ -416,18 +408,6 @@ func optCardLine(o optOutcome, now optNow, lost optLoss) (string, views.Tone) {
 	return o.reply, views.Bad
 }
 
-// optKeyNow says, for a worker that no longer holds the lock, what the key
-// read back holds instead.
-func optKeyNow(v View, now optNow) string {
-	switch {
-	case now.gone:
-		return v.Text.Get("now-gone")
-	case now.owner != "":
-		return v.Text.Get("now-other", now.owner)
-	}
-	return v.Text.Get("now-ttl", now.pttl)
-}
-
 // optReadout says where the named actor stands, from the replies it got and
 // the key read back.
 func optReadout(v View, f *optFold, name string) string {
@@ -443,11 +423,11 @@ func optReadout(v View, f *optFold, name string) string {
 		case !now.holds && f.lost[name].how == "overwritten":
 			return v.Text.Get("a-overwritten", name, at, f.lost[name].by)
 		case !now.holds && f.lost[name].how == "deleted":
-			return v.Text.Get("a-victim", name, f.lost[name].by, optKeyNow(v, now))
+			return v.Text.Get("a-victim", name, f.lost[name].by, now.say(v.Text))
 		case !now.holds && o.n > 0:
-			return v.Text.Get("a-lapsed", name, at, o.n, optKeyNow(v, now))
+			return v.Text.Get("a-lapsed", name, at, o.n, now.say(v.Text))
 		case !now.holds:
-			return v.Text.Get("a-lost", name, at, optKeyNow(v, now))
+			return v.Text.Get("a-lost", name, at, now.say(v.Text))
 		case o.kind == "over":
 			return v.Text.Get("a-over", name, o.other)
 		case o.kind == "over-nx":
@@ -471,7 +451,7 @@ func optReadout(v View, f *optFold, name string) string {
 		case f.freed:
 			return v.Text.Get("a-crashed-freed", name)
 		}
-		return v.Text.Get("a-crashed-lapsed", name, optKeyNow(v, now))
+		return v.Text.Get("a-crashed-lapsed", name, now.say(v.Text))
 	case "crashed-lost":
 		return v.Text.Get("a-crashed-"+f.lost[name].how, name, o.other)
 	case "crashed":
@@ -487,7 +467,7 @@ func optReadout(v View, f *optFold, name string) string {
 	case "rel-none":
 		return v.Text.Get("a-rel-none", name)
 	case "victim":
-		return v.Text.Get("a-victim", name, o.other, optKeyNow(v, now))
+		return v.Text.Get("a-victim", name, o.other, now.say(v.Text))
 	}
 	return v.Text.Get("a-error", name, o.reply)
 }

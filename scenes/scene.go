@@ -162,3 +162,24 @@ func logLines(s sim.Snapshot, sel string) []views.LogLine {
 	}
 	return out
 }
+
+// keyNow is what a lock key read back says about one worker: whether it
+// still holds the lock, and if not, what the key holds instead.
+type keyNow struct {
+	holds bool   // the key is there with the value this worker wrote, and the replies make it the owner
+	owner string // the worker whose value the key holds now, "" when gone or unknown
+	gone  bool   // the key is gone (PTTL -2)
+	pttl  int64
+}
+
+// say tells, for a worker that no longer holds the lock, what the key holds
+// now, with the scene's now-gone / now-other / now-ttl sections.
+func (n keyNow) say(t content.Text) string {
+	switch {
+	case n.gone:
+		return t.Get("now-gone")
+	case n.owner != "":
+		return t.Get("now-other", n.owner)
+	}
+	return t.Get("now-ttl", n.pttl)
+}

@@ -117,7 +117,7 @@ func OpenLive(ctx context.Context, url string, scale int, timeout time.Duration)
 		if errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, fmt.Errorf("cannot reach Redis at %s: %v", opts.Addr, oneLine(err))
 		}
-		return nil, fmt.Errorf("Redis at %s refused us: %v", opts.Addr, oneLine(err))
+		return nil, fmt.Errorf("the server at %s refused the connection: %v", opts.Addr, oneLine(err))
 	}
 	return b, nil
 }

@@ -82,12 +82,20 @@ type Move struct {
 	Do    func(ctx context.Context, r *Run)
 }
 
-// Step, Advance, Crash, Pause and Resume build the common moves.
-func StepOf(actor string) Move     { return Move{Kind: MoveStep, Actor: actor} }
+// StepOf is the move in which actor runs its next step.
+func StepOf(actor string) Move { return Move{Kind: MoveStep, Actor: actor} }
+
+// Advance is the move in which d of story time passes.
 func Advance(d time.Duration) Move { return Move{Kind: MoveAdvance, D: d} }
-func Crash(actor string) Move      { return Move{Kind: MoveCrash, Actor: actor} }
-func Pause(actor string) Move      { return Move{Kind: MovePause, Actor: actor} }
-func Resume(actor string) Move     { return Move{Kind: MoveResume, Actor: actor} }
+
+// Crash is the move in which actor crashes for good.
+func Crash(actor string) Move { return Move{Kind: MoveCrash, Actor: actor} }
+
+// Pause is the move in which actor freezes, beliefs intact.
+func Pause(actor string) Move { return Move{Kind: MovePause, Actor: actor} }
+
+// Resume is the move in which a paused actor wakes.
+func Resume(actor string) Move { return Move{Kind: MoveResume, Actor: actor} }
 
 // Script is everything a scene hands the engine: its actors, the keys it
 // uses (names before the prefix), the keys the inspector reads back after

@@ -214,7 +214,7 @@ func (r *Run) Reset(ctx context.Context) error {
 		r.Actors = append(r.Actors, a)
 	}
 	if r.script.Setup != nil {
-		r.script.Setup(&Exec{r: r, actor: &Actor{Name: "scene", Vars: map[string]string{}}, move: -1, label: "setup"})
+		r.script.Setup(&Exec{r: r, actor: &Actor{Name: "scene", Vars: map[string]string{}}, move: -1, label: "setup", ctx: ctx})
 	}
 	return nil
 }

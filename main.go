@@ -38,6 +38,10 @@ usage: locksim [flags]
   -seed N              draw tokens from seed N, so a transcript repeats (the race's winner is real)
 `
 
+// maxScale keeps the shortest story duration (a 10 s lease) at 10 ms or
+// more once divided: below that a live server's timing blurs the story.
+const maxScale = 1000
+
 // config is what the flags asked for.
 type config struct {
 	scene, redis, resource string
@@ -71,8 +75,8 @@ func parse(args []string) (config, error) {
 	if scenes.Find(c.scene) == nil {
 		return c, fmt.Errorf("unknown scene %q (locksim -list shows them)", c.scene)
 	}
-	if c.scale < 1 {
-		return c, fmt.Errorf("-scale must be 1 or more, got %d", c.scale)
+	if c.scale < 1 || c.scale > maxScale {
+		return c, fmt.Errorf("-scale must be from 1 to %d, got %d", maxScale, c.scale)
 	}
 	if c.resource != "" && c.redis == "" {
 		return c, errors.New("-resource-redis needs -redis as well")
@@ -127,6 +131,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		w := &errWriter{w: stdout}
 		err := scenes.Plain(ctx, w, b, c.scene, c.seed)
 		switch {
+		case errors.Is(w.err, syscall.EPIPE):
+			return 0 // the reader has all it wanted (| head); the keys are deleted below
 		case w.err != nil:
 			fmt.Fprintf(stderr, "locksim: writing the transcript: %v\n", w.err)
 			return 1
@@ -144,7 +150,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
 		return 1
 	}
-	p := tea.NewProgram(app, tea.WithAltScreen(), tea.WithMouseAllMotion(), tea.WithContext(ctx))
+	// The signals are ours (ctx above): Bubble Tea's own handler would race
+	// the cancelled context and hang the shutdown.
+	p := tea.NewProgram(app, tea.WithAltScreen(), tea.WithMouseAllMotion(), tea.WithContext(ctx), tea.WithoutSignalHandler())
 	_, err = p.Run()
 	app.Shutdown()
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {

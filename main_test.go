@@ -63,7 +63,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-redis", "redis://127.0.0.1:6379/notadb"}, "bad Redis URL"},
 		{[]string{"-redis", "redis://127.0.0.1:6379/-1"}, "bad Redis URL"},
 		{[]string{"-bogus"}, "flag provided but not defined: -bogus"},
-		{[]string{"-scale", "0"}, "-scale must be 1 or more"},
+		{[]string{"-scale", "0"}, "-scale must be from 1 to 1000"},
+		{[]string{"-scale", "100000"}, "-scale must be from 1 to 1000"},
 		{[]string{"extra"}, `unexpected argument "extra"`},
 	}
 	for _, c := range cases {

@@ -30,6 +30,9 @@ type App struct {
 	pl     *Player
 	ops    *sync.WaitGroup
 	nextID int // numbers players, so a closed scene's late messages are dropped
+	// switchWanted is a scene asked for (by its index) while a move ran;
+	// -1 for none.
+	switchWanted int
 
 	w, h      int
 	st        views.Styles
@@ -43,7 +46,7 @@ type App struct {
 // seed. Call Shutdown after the program ends.
 func NewApp(b *sim.Backend, id string, seed uint64) (*App, error) {
 	ctx, cancel := context.WithCancel(context.Background())
-	a := &App{ctx: ctx, cancel: cancel, b: b, seed: seed, list: All(), ops: &sync.WaitGroup{},
+	a := &App{ctx: ctx, cancel: cancel, b: b, seed: seed, list: All(), ops: &sync.WaitGroup{}, switchWanted: -1,
 		st: views.DefaultStyles(), keys: views.DefaultKeyMap(), help: help.New()}
 	for i, s := range a.list {
 		if s.ID == id {
@@ -138,7 +141,13 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return a, a.onKey(msg)
 	}
-	return a, a.pl.Update(msg)
+	cmd := a.pl.Update(msg)
+	if a.switchWanted >= 0 && !a.pl.busy {
+		i := a.switchWanted
+		a.switchWanted = -1
+		return a, a.switchTo(i)
+	}
+	return a, cmd
 }
 
 func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
@@ -159,6 +168,9 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		return a.switchTo(a.idx + 1)
 	case key.Matches(msg, k.ScenePrev):
 		return a.switchTo(a.idx - 1)
+	case msg.Type == tea.KeyEsc:
+		a.pl.sel = -1 // the readout follows the story again
+		return nil
 	case key.Matches(msg, k.Select):
 		cmd, _ := a.pl.key("select", int(msg.String()[0]-'1'))
 		return cmd
@@ -196,12 +208,13 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-// switchTo opens scene i (wrapping around); it waits while a move is running.
+// switchTo opens scene i (wrapping around), after the running move if any.
 func (a *App) switchTo(i int) tea.Cmd {
+	i = (i + len(a.list)) % len(a.list)
 	if a.pl.busy {
+		a.switchWanted = i // switched to once the move is done
 		return nil
 	}
-	i = (i + len(a.list)) % len(a.list)
 	if i == a.idx {
 		return nil
 	}

@@ -41,6 +41,13 @@ type Player struct {
 	// want is the position the learner asked for: → and ← pressed while a
 	// move runs are not lost, the player catches up when it is done.
 	want int
+	// pending holds the other keys pressed while a move ran, in order.
+	pending []pendingKey
+}
+
+type pendingKey struct {
+	action string
+	arg    int
 }
 
 // runMsg carries a snapshot back from a command that used the run.
@@ -222,6 +229,13 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 		if p.want != p.snap.Pos && msg.err == nil {
 			return p.seekTo(p.want)
 		}
+		for len(p.pending) > 0 {
+			k := p.pending[0]
+			p.pending = p.pending[1:]
+			if cmd, _ := p.key(k.action, k.arg); cmd != nil {
+				return cmd
+			}
+		}
 		return p.refreshLater()
 	case refreshTick:
 		if msg.id != p.id || msg.gen != p.gen || p.busy {
@@ -298,7 +312,17 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		}
 		return nil, true
 	}
+	switch action {
+	case "home", "replay", "knob":
+	case "crash", "pause", "wait", "move":
+		if !p.sc.Scheduler {
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
 	if p.busy {
+		p.pending = append(p.pending, pendingKey{action, arg})
 		return nil, true
 	}
 	p.note, p.err = "", ""
@@ -316,9 +340,6 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		p.playing = false
 		return p.restart(), true
 	case "crash", "pause", "wait", "move":
-		if !p.sc.Scheduler {
-			return nil, false
-		}
 		m, msg := p.learnerMove(action)
 		if msg != "" {
 			p.err = msg

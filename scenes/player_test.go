@@ -66,3 +66,21 @@ func TestTooSmallIgnoresKeys(t *testing.T) {
 		t.Fatalf("keys acted on a scene too small to see: pos %d", a.pl.snap.Pos)
 	}
 }
+
+// TestKeysDuringAMoveAreKept: a setting, a learner move and a scene switch
+// pressed while a move runs all happen once it is done, in order.
+func TestKeysDuringAMoveAreKept(t *testing.T) {
+	a := openScene(t, embedded(t), "crash-gap", 1, 80, 24, "")
+	cmd := a.pl.seekTo(1)
+	drive(t, a, keys("c")...)
+	drive(t, a, cmd())
+	if got := a.pl.sc.Value(a.pl.p, gapKnob); got != gapPoints[1] {
+		t.Fatalf("c pressed during a move: crash point %q, want %q", got, gapPoints[1])
+	}
+	cmd = a.pl.seekTo(1)
+	drive(t, a, keys(">")...)
+	drive(t, a, cmd())
+	if a.pl.sc.ID != "release" {
+		t.Fatalf("> pressed during a move: scene %s, want release", a.pl.sc.ID)
+	}
+}

@@ -350,6 +350,9 @@ func explainCrashGap(v View) Explanation {
 		} else if a.Status == sim.Crashed {
 			c.Lines[1], c.Tone = "crashed", views.Bad
 		}
+		if a.Status == sim.Paused {
+			c.Lines[1], c.Tone = "FROZEN · paused", views.Warn
+		}
 		ex.Cards = append(ex.Cards, c)
 	}
 	switch {

@@ -403,7 +403,7 @@ func pauseCards(s sim.Snapshot, fenced bool) []views.Card {
 			case isReleaseCmd(e):
 				c.Lines[1] = "release → " + e.Reply
 			}
-			if a.Vars["holds"] == "yes" && !(exists && owner == a.Name) {
+			if w, _ := isWrite(e); !w && a.Vars["holds"] == "yes" && !(exists && owner == a.Name) {
 				c.Lines[1], c.Tone = "thinks it holds: key is gone", views.Bad
 				if exists {
 					c.Lines[1] = "thinks it holds: key is " + owner + "'s"

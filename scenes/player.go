@@ -226,7 +226,10 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 			}
 			return p.tick()
 		}
-		if p.want != p.snap.Pos && msg.err == nil {
+		if msg.err != nil {
+			p.want, p.pending = p.snap.Pos, nil // after a failure, start again from what is on screen
+		}
+		if p.want != p.snap.Pos {
 			return p.seekTo(p.want)
 		}
 		for len(p.pending) > 0 {

@@ -155,7 +155,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	p := tea.NewProgram(app, tea.WithAltScreen(), tea.WithMouseAllMotion(), tea.WithContext(ctx), tea.WithoutSignalHandler())
 	_, err = p.Run()
 	app.Shutdown()
-	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
+	switch {
+	case ctx.Err() != nil:
+		fmt.Fprintln(stderr, "locksim: interrupted; the scene's keys were deleted")
+		return 1
+	case err != nil && !errors.Is(err, tea.ErrProgramKilled):
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
 		return 1
 	}

@@ -31,8 +31,9 @@ type App struct {
 	ops    *sync.WaitGroup
 	nextID int // numbers players, so a closed scene's late messages are dropped
 	// switchWanted is a scene asked for (by its index) while a move ran;
-	// -1 for none.
+	// -1 for none. Keys typed after it wait in afterSwitch for the new scene.
 	switchWanted int
+	afterSwitch  []tea.KeyMsg
 
 	w, h      int
 	st        views.Styles
@@ -143,9 +144,13 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	cmd := a.pl.Update(msg)
 	if a.switchWanted >= 0 && !a.pl.busy {
-		i := a.switchWanted
-		a.switchWanted = -1
-		return a, a.switchTo(i)
+		i, typed := a.switchWanted, a.afterSwitch
+		a.switchWanted, a.afterSwitch = -1, nil
+		cmds := []tea.Cmd{a.switchTo(i)}
+		for _, k := range typed {
+			cmds = append(cmds, a.onKey(k))
+		}
+		return a, tea.Batch(cmds...)
 	}
 	return a, cmd
 }
@@ -158,6 +163,9 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		return tea.Quit
 	case a.w < MinWidth || a.h < MinHeight:
 		return nil // nothing acts on a scene the learner cannot see
+	case a.switchWanted >= 0:
+		a.afterSwitch = append(a.afterSwitch, msg) // meant for the scene to come
+		return nil
 	case key.Matches(msg, k.Help):
 		a.showHelp, a.showAbout = !a.showHelp, false
 		return nil

@@ -38,10 +38,8 @@ type Player struct {
 	id      int    // tells this player's messages from a previous scene's
 	note    string // what a busy live run is doing, for the screen
 	gen     int    // counts snapshots, so only the newest live refresh chain runs
-	// want is the position the learner asked for: → and ← pressed while a
-	// move runs are not lost, the player catches up when it is done.
-	want int
-	// pending holds the other keys pressed while a move ran, in order.
+	// pending holds the keys pressed while a move ran; they run in order
+	// once it is done, so nothing the learner typed is lost or reordered.
 	pending []pendingKey
 }
 
@@ -127,10 +125,6 @@ func (p *Player) Start() tea.Cmd { return p.begin(nil) }
 // begin resets the run, after clearing and closing old if it is not nil,
 // and fires a race scene.
 func (p *Player) begin(old *sim.Run) tea.Cmd {
-	p.want = 0
-	if p.sc.Race {
-		p.want = 1
-	}
 	return p.do(func(ctx context.Context, r *sim.Run) error {
 		if old != nil {
 			_ = old.Clear(ctx)
@@ -170,7 +164,6 @@ func (p *Player) Close() {
 // learner reads, and a step back shows the same history.
 func (p *Player) seekTo(target int) tea.Cmd {
 	target = max(0, min(target, len(p.snap.Moves)))
-	p.want = target
 	if target == p.snap.Pos {
 		return nil
 	}
@@ -217,7 +210,6 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 		if p.playing {
 			if p.snap.Pos >= len(p.snap.Moves) || msg.err != nil {
 				p.playing = false
-				p.want = p.snap.Pos
 				return p.refreshLater()
 			}
 			if p.snap.Live {
@@ -227,19 +219,9 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 			return p.tick()
 		}
 		if msg.err != nil {
-			p.want, p.pending = p.snap.Pos, nil // after a failure, start again from what is on screen
+			p.pending = nil // after a failure, start again from what is on screen
 		}
-		if p.want != p.snap.Pos {
-			return p.seekTo(p.want)
-		}
-		for len(p.pending) > 0 {
-			k := p.pending[0]
-			p.pending = p.pending[1:]
-			if cmd, _ := p.key(k.action, k.arg); cmd != nil {
-				return cmd
-			}
-		}
-		return p.refreshLater()
+		return p.next()
 	case refreshTick:
 		if msg.id != p.id || msg.gen != p.gen || p.busy {
 			return nil
@@ -258,6 +240,34 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 		return p.seekTo(p.snap.Pos + 1)
 	}
 	return nil
+}
+
+// next runs the keys pressed while the last move ran. A run of steps and
+// steps back becomes one seek, so a burst of → on a live server replays
+// once, to where the learner wanted to be.
+func (p *Player) next() tea.Cmd {
+	delta := 0
+	for len(p.pending) > 0 && (p.pending[0].action == "step" || p.pending[0].action == "back") {
+		if p.pending[0].action == "step" {
+			delta++
+		} else {
+			delta--
+		}
+		p.pending = p.pending[1:]
+	}
+	if delta != 0 {
+		if cmd := p.seekTo(p.snap.Pos + delta); cmd != nil {
+			return cmd
+		}
+	}
+	for len(p.pending) > 0 {
+		k := p.pending[0]
+		p.pending = p.pending[1:]
+		if cmd, _ := p.key(k.action, k.arg); cmd != nil {
+			return cmd
+		}
+	}
+	return p.refreshLater()
 }
 
 // key applies one of the scene's controls; it returns false if the key
@@ -292,15 +302,15 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		}
 		// the readout follows the story again; select an actor to ask about it
 		p.playing, p.sel = false, -1
-		if action == "step" {
-			p.want = min(p.want+1, len(p.snap.Moves))
-		} else {
-			p.want = max(p.want-1, 0)
-		}
 		if p.busy {
-			return nil, true // caught up when the running move is done
+			p.pending = append(p.pending, pendingKey{action, arg})
+			return nil, true // run in turn when the running move is done
 		}
-		return p.seekTo(p.want), true
+		delta := 1
+		if action == "back" {
+			delta = -1
+		}
+		return p.seekTo(p.snap.Pos + delta), true
 	case "play":
 		if p.sc.Race {
 			return nil, false
@@ -349,7 +359,6 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 			return nil, true
 		}
 		p.playing = false
-		p.want = p.snap.Pos + 1
 		return p.do(func(ctx context.Context, r *sim.Run) error { return r.Insert(ctx, m) }), true
 	}
 	return nil, false
@@ -477,8 +486,11 @@ func keyLine(st views.Styles, k sim.KeyState, actors []sim.Actor, w int) string 
 }
 
 func resourceLine(st views.Styles, r sim.ResourceState, w int) string {
-	s := st.Bold.Render("resource") + fmt.Sprintf(" last write %q by %s · accepted %d · rejected %d",
-		r.Value, orDash(r.Writer), r.Accepted, r.Rejected)
+	s := st.Bold.Render("resource") + " no writes yet"
+	if r.Writer != "" {
+		s = st.Bold.Render("resource") + fmt.Sprintf(" last write %q by %s", r.Value, r.Writer)
+	}
+	s += fmt.Sprintf(" · accepted %d · rejected %d", r.Accepted, r.Rejected)
 	if r.MaxToken > 0 {
 		s += fmt.Sprintf(" · largest token %d", r.MaxToken)
 	}

@@ -84,3 +84,22 @@ func TestKeysDuringAMoveAreKept(t *testing.T) {
 		t.Fatalf("> pressed during a move: scene %s, want release", a.pl.sc.ID)
 	}
 }
+
+// TestKeysRunInTheOrderTyped: n, a setting, n pressed during a move give
+// the setting first, then one step of the new story; n > n steps once here
+// and once in the next scene.
+func TestKeysRunInTheOrderTyped(t *testing.T) {
+	a := openScene(t, embedded(t), "options", 1, 80, 24, "nnn")
+	cmd := a.pl.seekTo(a.pl.snap.Pos + 1)
+	drive(t, a, keys("NTn")...)
+	drive(t, a, cmd())
+	if a.pl.sc.Value(a.pl.p, "NX") == "on" || a.pl.snap.Pos != 1 {
+		t.Fatalf("N then n during a move: NX %s at pos %d, want off at 1", a.pl.sc.Value(a.pl.p, "NX"), a.pl.snap.Pos)
+	}
+	cmd = a.pl.seekTo(a.pl.snap.Pos + 1)
+	drive(t, a, keys(">n")...)
+	drive(t, a, cmd())
+	if a.pl.sc.ID != "crash-gap" || a.pl.snap.Pos != 1 {
+		t.Fatalf("> n during a move: %s at %d, want crash-gap at 1", a.pl.sc.ID, a.pl.snap.Pos)
+	}
+}

@@ -145,7 +145,7 @@ func Log(st Styles, lines []LogLine, width, height int) string {
 		if room < 8 {
 			room = 8
 		}
-		text = ansi.Truncate(text, room, "…")
+		text = cutMiddle(text, room)
 		pad := strings.Repeat(" ", max(0, room-ansi.StringWidth(text)))
 		switch {
 		case anyHi && !l.Hi:
@@ -257,4 +257,15 @@ func TooSmall(st Styles, w, h, minW, minH int) string {
 		return msg
 	}
 	return lipgloss.NewStyle().Width(w).Render(msg)
+}
+
+// cutMiddle shortens s to w columns by dropping its middle: a command's
+// tail (the token, PX 30000, the fencing token) matters as much as its head.
+func cutMiddle(s string, w int) string {
+	n := ansi.StringWidth(s)
+	if n <= w {
+		return s
+	}
+	head := (w - 1) * 3 / 5
+	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, n-(w-1-head), "")
 }

@@ -81,3 +81,13 @@ func TestTimeline(t *testing.T) {
 		t.Fatalf("timeline %q", got)
 	}
 }
+
+func TestCutMiddleKeepsTheTail(t *testing.T) {
+	got := cutMiddle("EVAL <fenced-write> 1 resource:state A edit-A 33", 30)
+	if ansi.StringWidth(got) != 30 || !strings.HasPrefix(got, "EVAL <fenced") || !strings.HasSuffix(got, "edit-A 33") {
+		t.Fatalf("cutMiddle = %q", got)
+	}
+	if cutMiddle("short", 30) != "short" {
+		t.Fatal("a short command must stay whole")
+	}
+}

@@ -1,7 +1,9 @@
 package scenes
 
 import (
+	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -114,4 +116,86 @@ func golden(t testing.TB, name, got string) {
 	if string(want) != got {
 		t.Errorf("%s differs from the golden file:\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
 	}
+}
+
+// storyVariants is the settings a story scene's checks play: its
+// transcript variants, or the defaults once.
+func storyVariants(id string) []Params {
+	if v := Find(id).Variants; len(v) > 0 {
+		return v
+	}
+	return []Params{{}}
+}
+
+// storyPoint is one point of a played story: the snapshot after pos moves
+// under settings p, with a name for failure messages.
+type storyPoint struct {
+	where string
+	p     Params
+	snap  sim.Snapshot
+	final bool // the last move of its schedule
+}
+
+// storyPoints plays every variant of scene id move by move, then the same
+// schedules with one learner move (a crash, a pause, a wait, an extra step)
+// inserted at every point, and returns every point with the schedule run.
+func storyPoints(t *testing.T, id string) []storyPoint { return points(t, id, true) }
+
+// variantPoints is storyPoints without the learner's moves: the scene's
+// own stories only.
+func variantPoints(t *testing.T, id string) []storyPoint { return points(t, id, false) }
+
+func points(t *testing.T, id string, learner bool) []storyPoint {
+	t.Helper()
+	ctx := context.Background()
+	b := embedded(t)
+	sc := Find(id)
+	var out []storyPoint
+	play := func(name string, p Params, insert int, m *sim.Move) {
+		run := sim.NewRun(b, sc.Build(p), 1)
+		defer run.Close()
+		if err := run.Reset(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if m != nil {
+			if err := run.Seek(ctx, insert); err != nil {
+				t.Fatal(err)
+			}
+			if err := run.Insert(ctx, *m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for pos := 0; pos <= len(run.Moves()); pos++ {
+			if err := run.Seek(ctx, pos); err != nil {
+				t.Fatal(err)
+			}
+			snap := run.Snapshot(ctx)
+			if snap.Err != "" {
+				t.Fatalf("%s: reading back: %s", name, snap.Err)
+			}
+			out = append(out, storyPoint{
+				where: fmt.Sprintf("%s at move %d/%d", name, pos, len(run.Moves())),
+				p:     p, snap: snap, final: pos == len(run.Moves()),
+			})
+		}
+	}
+	for _, p := range storyVariants(id) {
+		play(sc.describe(p), p, 0, nil)
+		if !learner {
+			continue
+		}
+		n := len(sc.Build(p).Moves)
+		actors := sc.Build(p).Actors
+		var extra []sim.Move
+		for _, a := range actors {
+			extra = append(extra, sim.Crash(a.Name), sim.Pause(a.Name), sim.StepOf(a.Name))
+		}
+		extra = append(extra, sim.Advance(sc.Wait))
+		for k := 0; k <= n; k++ {
+			for _, m := range extra {
+				play(fmt.Sprintf("%s, %s inserted at %d", sc.describe(p), sim.MoveLabel(m), k), p, k, &m)
+			}
+		}
+	}
+	return out
 }

@@ -354,49 +354,36 @@ func TestOptionsKnobs(t *testing.T) {
 // and alarm fit their line.
 func checkScreenText(t *testing.T, id string) {
 	t.Helper()
-	ctx := context.Background()
-	b := embedded(t)
 	sc := Find(id)
 	text, err := content.Load(id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range sc.Variants {
-		run := sim.NewRun(b, sc.Build(p), 1)
-		if err := run.Reset(ctx); err != nil {
-			t.Fatal(err)
-		}
-		for pos := 0; pos <= len(run.Moves()); pos++ {
-			if err := run.Seek(ctx, pos); err != nil {
-				t.Fatal(err)
+	for _, pt := range variantPoints(t, id) {
+		for sel := -1; sel < len(pt.snap.Actors); sel++ {
+			ex := sc.Explain(View{Snap: pt.snap, P: pt.p, Sel: sel, Text: text})
+			where := fmt.Sprintf("%s, selected %d", pt.where, sel)
+			all := ex.Readout + ex.Verdict + ex.Alarm
+			if ex.Readout == "" || strings.Contains(all, "[no text") || strings.Contains(all, "%!") {
+				t.Errorf("%s: readout %q, verdict %q, alarm %q", where, ex.Readout, ex.Verdict, ex.Alarm)
 			}
-			snap := run.Snapshot(ctx)
-			for sel := -1; sel < len(snap.Actors); sel++ {
-				ex := sc.Explain(View{Snap: snap, P: p, Sel: sel, Text: text})
-				where := fmt.Sprintf("%s at move %d, selected %d", sc.describe(p), pos, sel)
-				all := ex.Readout + ex.Verdict + ex.Alarm
-				if ex.Readout == "" || strings.Contains(all, "[no text") || strings.Contains(all, "%!") {
-					t.Errorf("%s: readout %q, verdict %q, alarm %q", where, ex.Readout, ex.Verdict, ex.Alarm)
-				}
-				if rows := strings.Count(lipgloss.NewStyle().Width(80).Render(ex.Readout), "\n") + 1; rows > 3 {
-					t.Errorf("%s: readout takes %d rows at 80 columns: %s", where, rows, ex.Readout)
-				}
-				if w := ansi.StringWidth("verdict " + ex.Verdict); w > 80 {
-					t.Errorf("%s: verdict is %d columns: %s", where, w, ex.Verdict)
-				}
-				if w := ansi.StringWidth("⚠ " + ex.Alarm); w > 80 {
-					t.Errorf("%s: alarm is %d columns: %s", where, w, ex.Alarm)
-				}
-				for _, c := range ex.Cards {
-					for _, l := range c.Lines {
-						if w := ansi.StringWidth(l); w > 16 {
-							t.Errorf("%s: %s's card line %q is cut at 80 columns", where, c.Name, l)
-						}
+			if rows := strings.Count(lipgloss.NewStyle().Width(80).Render(ex.Readout), "\n") + 1; rows > 3 {
+				t.Errorf("%s: readout takes %d rows at 80 columns: %s", where, rows, ex.Readout)
+			}
+			if w := ansi.StringWidth("verdict " + ex.Verdict); w > 80 {
+				t.Errorf("%s: verdict is %d columns: %s", where, w, ex.Verdict)
+			}
+			if w := ansi.StringWidth("⚠ " + ex.Alarm); w > 80 {
+				t.Errorf("%s: alarm is %d columns: %s", where, w, ex.Alarm)
+			}
+			for _, c := range ex.Cards {
+				for _, l := range c.Lines {
+					if w := ansi.StringWidth(l); w > 16 {
+						t.Errorf("%s: %s's card line %q is cut at 80 columns", where, c.Name, l)
 					}
 				}
 			}
 		}
-		run.Close()
 	}
 }
 
@@ -422,54 +409,41 @@ func lastWrite(events []sim.Event, actor string) (key, value string, ok bool) {
 // there with the value it sent, and no key may have two such cards.
 func checkHolderCards(t *testing.T, id string) {
 	t.Helper()
-	ctx := context.Background()
-	b := embedded(t)
 	sc := Find(id)
 	text, err := content.Load(id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range sc.Variants {
-		run := sim.NewRun(b, sc.Build(p), 1)
-		if err := run.Reset(ctx); err != nil {
-			t.Fatal(err)
+	for _, pt := range variantPoints(t, id) {
+		snap, where := pt.snap, pt.where
+		ex := sc.Explain(View{Snap: snap, P: pt.p, Sel: -1, Text: text})
+		claims := map[string][]string{}
+		for _, c := range ex.Cards {
+			line := strings.Join(c.Lines[1:], " ")
+			if !strings.Contains(line, "holder") && !strings.Contains(line, "holding") {
+				continue
+			}
+			key, val, ok := lastWrite(snap.Events, c.Name)
+			if !ok {
+				t.Errorf("%s: %s's card says %q, but no write of %s was accepted", where, c.Name, line, c.Name)
+				continue
+			}
+			var got *sim.KeyState
+			for i := range snap.Keys {
+				if snap.Keys[i].Name == key {
+					got = &snap.Keys[i]
+				}
+			}
+			if got == nil || !got.Exists() || got.Value != val {
+				t.Errorf("%s: %s's card says %q, but %s reads back %+v (it sent %q)", where, c.Name, line, key, got, val)
+			}
+			claims[key] = append(claims[key], c.Name)
 		}
-		for pos := 0; pos <= len(run.Moves()); pos++ {
-			if err := run.Seek(ctx, pos); err != nil {
-				t.Fatal(err)
-			}
-			snap := run.Snapshot(ctx)
-			ex := sc.Explain(View{Snap: snap, P: p, Sel: -1, Text: text})
-			where := fmt.Sprintf("%s at move %d/%d", sc.describe(p), pos, len(run.Moves()))
-			claims := map[string][]string{}
-			for _, c := range ex.Cards {
-				line := strings.Join(c.Lines[1:], " ")
-				if !strings.Contains(line, "holder") && !strings.Contains(line, "holding") {
-					continue
-				}
-				key, val, ok := lastWrite(snap.Events, c.Name)
-				if !ok {
-					t.Errorf("%s: %s's card says %q, but no write of %s was accepted", where, c.Name, line, c.Name)
-					continue
-				}
-				var got *sim.KeyState
-				for i := range snap.Keys {
-					if snap.Keys[i].Name == key {
-						got = &snap.Keys[i]
-					}
-				}
-				if got == nil || !got.Exists() || got.Value != val {
-					t.Errorf("%s: %s's card says %q, but %s reads back %+v (it sent %q)", where, c.Name, line, key, got, val)
-				}
-				claims[key] = append(claims[key], c.Name)
-			}
-			for key, names := range claims {
-				if len(names) > 1 {
-					t.Errorf("%s: %v are all shown holding %s", where, names, key)
-				}
+		for key, names := range claims {
+			if len(names) > 1 {
+				t.Errorf("%s: %v are all shown holding %s", where, names, key)
 			}
 		}
-		run.Close()
 	}
 }
 

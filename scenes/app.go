@@ -121,6 +121,14 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.help.Width = msg.Width
 		return a, nil
 	case tea.MouseMsg:
+		switch msg.Button {
+		case tea.MouseButtonWheelUp:
+			a.pl.scrollLog(1)
+			return a, nil
+		case tea.MouseButtonWheelDown:
+			a.pl.scrollLog(-1)
+			return a, nil
+		}
 		if msg.Action == tea.MouseActionMotion || msg.Action == tea.MouseActionPress {
 			if msg.Y >= 1 && msg.Y < 1+views.CardHeight {
 				if i := views.CardAt(msg.X, len(a.pl.snap.Actors), a.w); i >= 0 {
@@ -176,6 +184,12 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		return a.switchTo(a.idx + 1)
 	case key.Matches(msg, k.ScenePrev):
 		return a.switchTo(a.idx - 1)
+	case key.Matches(msg, k.Earlier):
+		a.pl.scrollLog(1)
+		return nil
+	case key.Matches(msg, k.Later):
+		a.pl.scrollLog(-1)
+		return nil
 	case msg.Type == tea.KeyEsc:
 		a.pl.sel = -1 // the readout follows the story again
 		return nil

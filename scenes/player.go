@@ -38,6 +38,8 @@ type Player struct {
 	id      int    // tells this player's messages from a previous scene's
 	note    string // what a busy live run is doing, for the screen
 	gen     int    // counts snapshots, so only the newest live refresh chain runs
+	// scroll is how many log lines back from the newest the log shows.
+	scroll int
 	// pending holds the keys pressed while a move ran; they run in order
 	// once it is done, so nothing the learner typed is lost or reordered.
 	pending []pendingKey
@@ -195,7 +197,7 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 		if msg.id != p.id {
 			return nil
 		}
-		p.busy, p.note = false, ""
+		p.busy, p.note, p.scroll = false, "", 0
 		p.gen++ // a new snapshot: older refresh chains stop
 		p.snap = msg.snap
 		if p.sel >= len(p.snap.Actors) {
@@ -455,8 +457,15 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	if p.sel >= 0 && p.sel < len(p.snap.Actors) {
 		sel = p.snap.Actors[p.sel].Name
 	}
-	middle := views.Rule(st, "commands, as sent · replies, as redis-cli prints them", w) + "\n" +
-		views.Log(st, logLines(p.snap, sel), w, logH)
+	lines := logLines(p.snap, sel)
+	back := max(0, min(p.scroll, len(lines)-logH))
+	rule := "commands, as sent · replies, as redis-cli prints them"
+	if back > 0 {
+		rule = fmt.Sprintf("commands · %d newer below: ] or the wheel", back)
+	} else if len(lines) > logH {
+		rule += fmt.Sprintf(" · %d earlier: [", len(lines)-logH)
+	}
+	middle := views.Rule(st, rule, w) + "\n" + views.Log(st, lines, w, logH, back)
 	return strings.Join(top, "\n") + "\n" + middle + "\n" + strings.Join(bottom, "\n")
 }
 
@@ -525,4 +534,10 @@ func (p *Player) about(w, rows int) string {
 		text += fmt.Sprintf("\n[%s] %s: %s", k.Key, k.Name, strings.Join(k.Values, " / "))
 	}
 	return views.Wrap(text, w, rows)
+}
+
+// scrollLog moves the log view by d lines (positive: back in time), within
+// the events there are.
+func (p *Player) scrollLog(d int) {
+	p.scroll = max(0, min(p.scroll+d, len(p.snap.Events)))
 }

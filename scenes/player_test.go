@@ -103,3 +103,24 @@ func TestKeysRunInTheOrderTyped(t *testing.T) {
 		t.Fatalf("> n during a move: %s at %d, want crash-gap at 1", a.pl.sc.ID, a.pl.snap.Pos)
 	}
 }
+
+// TestLogScrolls: at 80x24 a long story pushes its first commands off the
+// log; [ brings them back, and the next step returns to the newest.
+func TestLogScrolls(t *testing.T) {
+	a := openScene(t, embedded(t), "options", 1, 80, 24, "nnnnnnnnn")
+	first := a.pl.snap.Events[0]
+	line := "w1> " + first.Args[0]
+	if strings.Contains(a.View(), line) || !strings.Contains(a.View(), "earlier: [") {
+		t.Fatalf("the first command should have scrolled off, with a hint:\n%s", a.View())
+	}
+	for range 12 {
+		drive(t, a, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("[")})
+	}
+	if !strings.Contains(a.View(), line) || !strings.Contains(a.View(), "newer below") {
+		t.Fatalf("[ should bring the first command back:\n%s", a.View())
+	}
+	drive(t, a, keys("b")...)
+	if strings.Contains(a.View(), "newer below") {
+		t.Fatalf("a step should return the log to the newest lines:\n%s", a.View())
+	}
+}

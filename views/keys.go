@@ -14,6 +14,7 @@ type KeyMap struct {
 	Select, Next, Prev                     key.Binding
 	Replay, Move, Crash, Pause, Wait       key.Binding
 	SceneNext, ScenePrev                   key.Binding
+	Earlier, Later                         key.Binding
 	About, Help, Quit                      key.Binding
 }
 
@@ -36,6 +37,8 @@ func DefaultKeyMap() KeyMap {
 		Wait:      key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "let time pass")),
 		SceneNext: key.NewBinding(key.WithKeys("pgdown", ">", "."), key.WithHelp(">/pgdn", "next scene")),
 		ScenePrev: key.NewBinding(key.WithKeys("pgup", "<", ","), key.WithHelp("</pgup", "previous scene")),
+		Earlier:   key.NewBinding(key.WithKeys("["), key.WithHelp("[ ] / wheel", "scroll the log")),
+		Later:     key.NewBinding(key.WithKeys("]")),
 		About:     key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "about")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
@@ -60,7 +63,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Play, k.Step, k.Back, k.Home, k.Faster},
 		{k.Select, k.Next, k.Prev, k.Replay},
 		{k.Move, k.Crash, k.Pause, k.Wait},
-		{k.SceneNext, k.ScenePrev, k.About, k.Help, k.Quit},
+		{k.Earlier, k.SceneNext, k.ScenePrev, k.About, k.Help, k.Quit},
 	}
 }
 

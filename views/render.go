@@ -116,9 +116,10 @@ type LogLine struct {
 	Hi    bool // belongs to the selected actor
 }
 
-// Log draws the newest lines that fit in height rows, one per line, cut to
-// width. When any line is highlighted the others are dimmed.
-func Log(st Styles, lines []LogLine, width, height int) string {
+// Log draws height rows of lines, one per line, cut to width: the newest,
+// or back scrolled lines from the newest. When any line is highlighted the
+// others are dimmed.
+func Log(st Styles, lines []LogLine, width, height, back int) string {
 	if height <= 0 {
 		return ""
 	}
@@ -126,9 +127,8 @@ func Log(st Styles, lines []LogLine, width, height int) string {
 	for _, l := range lines {
 		anyHi = anyHi || l.Hi
 	}
-	if len(lines) > height {
-		lines = lines[len(lines)-height:]
-	}
+	end := len(lines) - max(0, min(back, len(lines)-height))
+	lines = lines[max(0, end-height):end]
 	out := make([]string, 0, height)
 	for _, l := range lines {
 		mark := " "

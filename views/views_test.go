@@ -48,7 +48,7 @@ func TestLogKeepsTheNewestAndFits(t *testing.T) {
 		lines = append(lines, LogLine{At: "+0.000s", Actor: "w1", Text: strings.Repeat("SET k v ", i+1), Reply: "OK"})
 	}
 	lines[9].Hi = true
-	out := Log(DefaultStyles(), lines, 60, 4)
+	out := Log(DefaultStyles(), lines, 60, 4, 0)
 	rows := strings.Split(out, "\n")
 	if len(rows) != 4 {
 		t.Fatalf("%d rows, want 4", len(rows))
@@ -60,6 +60,10 @@ func TestLogKeepsTheNewestAndFits(t *testing.T) {
 	}
 	if !strings.HasPrefix(rows[3], "▸") || !strings.HasSuffix(rows[3], "OK") {
 		t.Fatalf("the newest line should be last, marked and end in its reply: %q", rows[3])
+	}
+	back := strings.Split(Log(DefaultStyles(), lines, 60, 4, 99), "\n")
+	if !strings.Contains(back[0], "SET k v  ") || strings.Contains(back[0], "SET k v SET") {
+		t.Fatalf("scrolled all the way back, the first line should be the oldest: %q", back[0])
 	}
 }
 

@@ -147,10 +147,24 @@ func (b *Backend) Admin() *redis.Client { return b.admin }
 
 // setClock moves the embedded server's clock to Epoch+at. It is a no-op on a
 // live server, whose clock is real.
+//
+// Redis 7 keeps a key through the millisecond its TTL ends (PTTL 0, GET
+// still answers, SET NX is refused) and removes it after; miniredis removes
+// it once the remaining TTL reaches 0. So before the clock moves, every key
+// whose remaining TTL is a whole number of milliseconds gets 1 ns more:
+// a move that lands exactly on its end leaves it there at PTTL 0, and any
+// later move removes it. TIME is not touched.
 func (b *Backend) setClock(at time.Duration) {
-	if b.mr != nil {
-		b.mr.SetTime(Epoch.Add(at))
+	if b.mr == nil {
+		return
 	}
+	db := b.mr.DB(0) // brings every TTL up to the current clock
+	for _, k := range db.Keys() {
+		if ttl := db.TTL(k); ttl > 0 && ttl%time.Millisecond == 0 {
+			db.SetTTL(k, ttl+time.Nanosecond)
+		}
+	}
+	b.mr.SetTime(Epoch.Add(at))
 }
 
 // Delete removes the given keys (already prefixed). It never touches anything else.

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"time"
 
@@ -18,22 +19,74 @@ const (
 	Info                     // a step that could not run, a note from the scene
 )
 
+// FaultKind says which fault a Fault event records.
+type FaultKind int
+
+const (
+	NoFault FaultKind = iota
+	FaultCrash
+	FaultPause
+	FaultResume
+)
+
+// The nodes of a run: the lock service and the protected resource.
+const (
+	LockNode     = "lock"
+	ResourceNode = "resource"
+)
+
 // Event is one thing that happened in a run: the single source for the
-// screen, the plain transcript and the tests.
+// screen, the plain transcript, the ledger and the tests.
 type Event struct {
-	Seq   int
-	Move  int           // index of the schedule move that produced it; -1 for setup
-	At    time.Duration // time since the run started (virtual on the embedded server)
+	Seq  int
+	Move int // index of the schedule move that produced it; -1 for setup
+	// At is story time since the run started, taken when the command was
+	// sent: virtual on the embedded server, wire time × scale on a live one.
+	At    time.Duration
 	Kind  EventKind
 	Actor string
 	Step  string // the label of the actor's step: "acquire", "release", "write"
-	// Store is "" for the lock service and "resource" for the protected resource.
-	Store string
-	Args  []string // the command as sent, keys with their prefix
-	Cmd   string   // Args as redis-cli echoes them (scripts by name)
-	Reply string   // the reply as redis-cli prints it
-	Order int      // in a race: 1 for the first reply the server sent, and so on
+	Node  string // LockNode or ResourceNode
+	Args  []string
+	Cmd   string // Args as the log shows them (scripts by name)
+	Reply string // the reply as redis-cli prints it
+	// Val and Err are the typed reply: Err is redis.Nil for (nil), a
+	// redis.Error for an error reply, anything else for a command whose
+	// outcome is unknown (a timeout, a dropped connection).
+	Val   any
+	Err   error
+	Order int // in a race: 1 for the first reply the server sent, and so on
+	Fault FaultKind
+	Op    *Op // the lock operation a command belongs to, if any
 	Note  string
+}
+
+// Unknown reports a command whose outcome the client cannot know: it
+// failed on the client's side (a timeout, a lost connection), so the
+// server may or may not have run it.
+func (e Event) Unknown() bool { return e.Kind == Command && unknownErr(e.Err) }
+
+// Int returns an integer reply.
+func (e Event) Int() (int64, bool) { return Reply{Val: e.Val, Err: e.Err}.Int() }
+
+// IsNil reports a nil reply.
+func (e Event) IsNil() bool { return errors.Is(e.Err, redis.Nil) }
+
+// IsOK reports a +OK reply.
+func (e Event) IsOK() bool { return Reply{Val: e.Val, Err: e.Err}.OK() }
+
+// ErrorReply reports an error reply from the server ((error) ...).
+func (e Event) ErrorReply() bool {
+	var rerr redis.Error
+	return e.Err != nil && !errors.Is(e.Err, redis.Nil) && errors.As(e.Err, &rerr)
+}
+
+func unknownErr(err error) bool {
+	if err == nil || errors.Is(err, redis.Nil) {
+		return false
+	}
+	var rerr redis.Error
+	return !errors.As(err, &rerr)
 }
 
 // Reply is a command's raw reply with its redis-cli rendering.
@@ -47,7 +100,7 @@ type Reply struct {
 func (r Reply) OK() bool { return r.Err == nil && r.Val == "OK" }
 
 // Nil reports a nil reply ((nil) in redis-cli).
-func (r Reply) Nil() bool { return r.Err == redis.Nil }
+func (r Reply) Nil() bool { return errors.Is(r.Err, redis.Nil) }
 
 // Int returns an integer reply.
 func (r Reply) Int() (int64, bool) {
@@ -90,17 +143,26 @@ func (x *Exec) TTL(d time.Duration) int64 { return x.r.Scaled(d).Milliseconds() 
 
 // Do sends one command on the actor's own connection and logs it.
 func (x *Exec) Do(args ...any) Reply {
-	return x.send(x.r.conns[x.connName()], "", FormatCommand(args), args)
+	return x.send(x.r.conns[x.connName()], LockNode, FormatCommand(args), args, nil)
 }
 
 // Eval runs a script with EVAL on the actor's connection; the log shows the
-// script by name (the full source is in Lua.Src).
+// script by name (the full source is in Lua.Src, and on the story page).
 func (x *Exec) Eval(s Lua, keys []string, argv ...any) Reply {
+	return x.eval(LockNode, s, keys, argv, nil)
+}
+
+func (x *Exec) eval(node string, s Lua, keys []string, argv []any, op *Op) Reply {
+	x.r.scripts[s.Name] = s
 	args := append([]any{"EVAL", s.Src, len(keys)}, toAny(keys)...)
 	args = append(args, argv...)
 	shown := append([]any{"EVAL", "<" + s.Name + ">", len(keys)}, toAny(keys)...)
 	shown = append(shown, argv...)
-	return x.send(x.r.conns[x.connName()], "", FormatCommand(shown), args)
+	c := x.r.conns[x.connName()]
+	if node == ResourceNode {
+		c = x.r.Res.conns[x.connName()]
+	}
+	return x.send(c, node, FormatCommand(shown), args, op)
 }
 
 // Note logs a line from the actor that is not a command (a belief, a decision).
@@ -115,16 +177,18 @@ func (x *Exec) connName() string {
 	return "scene"
 }
 
-func (x *Exec) send(c *redis.Client, store, shown string, args []any) Reply {
+func (x *Exec) send(c *redis.Client, node, shown string, args []any, op *Op) Reply {
 	ctx := x.ctx
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	at := x.r.Now()
 	val, err := c.Do(ctx, args...).Result()
 	rep := Reply{Val: val, Err: err, Text: FormatReply(val, err)}
 	x.r.record(Event{
-		Kind: Command, Actor: x.actor.Name, Step: x.label, Move: x.move, Store: store,
-		Args: toStrings(args), Cmd: shown, Reply: rep.Text,
+		At:   at,
+		Kind: Command, Actor: x.actor.Name, Step: x.label, Move: x.move, Node: node,
+		Args: toStrings(args), Cmd: shown, Reply: rep.Text, Val: val, Err: err, Op: op,
 	})
 	return rep
 }

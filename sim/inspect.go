@@ -35,7 +35,11 @@ type Snapshot struct {
 	Events   []Event
 	Keys     []KeyState
 	Resource *ResourceState
-	Err      string // a backend error, if the last operation failed
+	// SharedResource is set when the resource lives on the lock service's
+	// own server (a live server without -resource-redis).
+	SharedResource bool
+	Scripts        map[string]Lua // the scripts sent so far, by name
+	Err            string         // a backend error, if the last operation failed
 }
 
 // Snapshot reads the watched keys back from the server and copies the run's state.
@@ -43,7 +47,7 @@ func (r *Run) Snapshot(ctx context.Context) Snapshot {
 	s := Snapshot{
 		Backend: r.b.Name, Live: r.b.Live(), Scale: r.b.Scale,
 		Now: r.Now(), Pos: r.pos,
-		Events: slices.Clone(r.Events),
+		Events: slices.Clone(r.Events), Scripts: r.Scripts(),
 	}
 	for _, m := range r.script.Moves {
 		s.Moves = append(s.Moves, MoveLabel(m))
@@ -54,10 +58,7 @@ func (r *Run) Snapshot(ctx context.Context) Snapshot {
 	}
 	for _, a := range r.Actors {
 		c := *a
-		c.Vars = make(map[string]string, len(a.Vars))
-		for k, v := range a.Vars {
-			c.Vars[k] = v
-		}
+		c.rng = nil // the run's own: a snapshot only reads
 		c.Steps = slices.Clone(a.Steps)
 		s.Actors = append(s.Actors, c)
 	}
@@ -74,6 +75,7 @@ func (r *Run) Snapshot(ctx context.Context) Snapshot {
 			s.Err = err.Error()
 		}
 		s.Resource = &rs
+		s.SharedResource = r.Res.b == r.b
 	}
 	return s
 }

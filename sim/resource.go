@@ -10,7 +10,7 @@ import (
 // Resource is the protected resource: a store that is not the lock service
 // (a second embedded server, or the live server under its own key names),
 // with an unfenced write (last write wins) and a fenced write that refuses a
-// token no larger than the largest it has accepted. Both are single EVALs on
+// token lower than the largest it has accepted. Both are single EVALs on
 // the resource's own store, so the check and the write cannot be split.
 type Resource struct {
 	b     *Backend
@@ -33,12 +33,13 @@ type ResourceState struct {
 var WriteLua = Lua{Name: "write", Src: `redis.call("HSET", KEYS[1], "value", ARGV[2], "writer", ARGV[1])
 return redis.call("HINCRBY", KEYS[1], "accepted", 1)`}
 
-// FencedWriteLua accepts a write only with a token larger than every token
-// accepted before. KEYS[1] the resource hash; ARGV writer, value, token.
-// Returns the write count, or an error reply naming the stale token.
+// FencedWriteLua refuses a write whose token is lower than the largest it
+// has accepted, and accepts the current one again (a holder may write
+// twice). KEYS[1] the resource hash; ARGV writer, value, token. Returns the
+// write count, or an error reply naming the stale token and the largest seen.
 var FencedWriteLua = Lua{Name: "fenced-write", Src: `local max = tonumber(redis.call("HGET", KEYS[1], "max") or "0")
 local tok = tonumber(ARGV[3])
-if tok <= max then
+if tok < max then
   redis.call("HINCRBY", KEYS[1], "rejected", 1)
   return redis.error_reply("STALE token " .. ARGV[3] .. ", seen " .. max)
 end
@@ -92,21 +93,4 @@ func (res *Resource) close() {
 	if res.own {
 		_ = res.b.Close()
 	}
-}
-
-// Write sends the actor's unfenced write to the resource.
-func (x *Exec) Write(value string) Reply {
-	res := x.r.Res
-	args := []any{"EVAL", WriteLua.Src, 1, res.key, x.actor.Name, value}
-	shown := FormatCommand([]any{"EVAL", "<write>", 1, res.key, x.actor.Name, value})
-	return x.send(res.conns[x.connName()], "resource", shown, args)
-}
-
-// FencedWrite sends the actor's write with its fencing token; the resource
-// itself decides whether to accept it.
-func (x *Exec) FencedWrite(value string, token int64) Reply {
-	res := x.r.Res
-	args := []any{"EVAL", FencedWriteLua.Src, 1, res.key, x.actor.Name, value, token}
-	shown := FormatCommand([]any{"EVAL", "<fenced-write>", 1, res.key, x.actor.Name, value, token})
-	return x.send(res.conns[x.connName()], "resource", shown, args)
 }

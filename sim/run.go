@@ -40,16 +40,28 @@ type ActorSpec struct {
 	Program []Step
 }
 
-// Actor is an actor's state during a run. Vars holds what the actor
-// remembers from its replies ("holds": "yes", "fence": "33"): its beliefs,
-// which may be wrong, and that is the point of several scenes.
+// Actor is an actor's state during a run. Its beliefs (Holds, Fence,
+// CheckedOwn) come from the replies it got, and may be wrong: that is the
+// point of several scenes.
 type Actor struct {
-	Name   string
-	Token  string // random per acquisition story, 128 bits as hex
+	Name string // the holder id: stable for the whole run
+	// Token is the token of the actor's latest acquisition (128 bits as
+	// hex), or the one its first acquisition will use. Every acquisition
+	// mints a fresh one, so a handle from an earlier one can be told apart.
+	Token  string
 	Status Status
 	PC     int // index of the next step
 	Steps  []string
-	Vars   map[string]string
+
+	Holds      bool   // it believes it holds Lock
+	Lock       string // the lock it last acquired
+	Value      string // the value its latest granted acquire wrote
+	Fence      int64  // its fencing token, 0 if none
+	Checked    bool   // it has sent the GET of a client-side release
+	CheckedOwn bool   // that GET returned its own token
+
+	acquired int        // acquisitions minted so far
+	rng      *rand.ChaCha8 // its own seeded source: fresh tokens after the first
 }
 
 // Next returns the label of the actor's next step, or "" when it has none.
@@ -117,8 +129,9 @@ type Run struct {
 	script Script
 	seed   uint64
 
-	conns  map[string]*redis.Client
-	Actors []*Actor
+	conns   map[string]*redis.Client
+	scripts map[string]Lua
+	Actors  []*Actor
 	Events []Event
 	Res    *Resource
 
@@ -134,7 +147,7 @@ type Run struct {
 // NewRun prepares a run of script on b, with tokens drawn from seed. Call
 // Reset before applying moves; Close releases its connections.
 func NewRun(b *Backend, script Script, seed uint64) *Run {
-	r := &Run{b: b, script: script, seed: seed, conns: map[string]*redis.Client{}, keys: map[string]bool{}}
+	r := &Run{b: b, script: script, seed: seed, conns: map[string]*redis.Client{}, keys: map[string]bool{}, scripts: map[string]Lua{}}
 	for _, a := range script.Actors {
 		r.conns[a.Name] = b.NewConn()
 	}
@@ -170,11 +183,12 @@ func (r *Run) Pos() int { return r.pos }
 // Moves returns the schedule.
 func (r *Run) Moves() []Move { return r.script.Moves }
 
-// Now is the time since the run started: virtual on the embedded server,
-// real on a live one.
+// Now is the story time since the run started: virtual on the embedded
+// server; on a live one, real time multiplied by the scale, so a lease
+// sent as PX 1500 at ÷20 is a 30 s lease on the story's clock.
 func (r *Run) Now() time.Duration {
 	if r.b.Live() {
-		return time.Since(r.start).Round(time.Millisecond)
+		return (time.Since(r.start) * time.Duration(r.b.Scale)).Round(time.Millisecond)
 	}
 	return r.now
 }
@@ -198,23 +212,29 @@ func (r *Run) Reset(ctx context.Context) error {
 		r.Res = res
 	}
 	r.now, r.start, r.pos = 0, time.Now(), 0
-	r.b.setClock(0)
+	// Back to the epoch: every key of the run is gone, so nothing keeps a
+	// remaining TTL across the jump back (miniredis would keep it).
+	r.setClock(0)
 	r.Events = nil
 	var seed [32]byte
 	binary.LittleEndian.PutUint64(seed[:], r.seed)
 	rng := rand.NewChaCha8(seed)
 	r.Actors = nil
-	for _, spec := range r.script.Actors {
+	for i, spec := range r.script.Actors {
 		var tok [16]byte
 		_, _ = rng.Read(tok[:])
-		a := &Actor{Name: spec.Name, Token: hex.EncodeToString(tok[:]), Vars: map[string]string{}}
+		a := &Actor{Name: spec.Name, Token: hex.EncodeToString(tok[:])}
+		var own [32]byte
+		binary.LittleEndian.PutUint64(own[:], r.seed)
+		binary.LittleEndian.PutUint64(own[8:], uint64(i)+1)
+		a.rng = rand.NewChaCha8(own)
 		for _, s := range spec.Program {
 			a.Steps = append(a.Steps, s.Label)
 		}
 		r.Actors = append(r.Actors, a)
 	}
 	if r.script.Setup != nil {
-		r.script.Setup(&Exec{r: r, actor: &Actor{Name: "scene", Vars: map[string]string{}}, move: -1, label: "setup", ctx: ctx})
+		r.script.Setup(&Exec{r: r, actor: &Actor{Name: "scene"}, move: -1, label: "setup", ctx: ctx})
 	}
 	return nil
 }
@@ -277,7 +297,7 @@ func (r *Run) apply(ctx context.Context, m Move) {
 			}
 		} else {
 			r.now += d
-			r.b.setClock(r.now)
+			r.setClock(r.now)
 		}
 		r.record(Event{Kind: Clock, Note: FormatDuration(d) + " pass"})
 	case MoveCrash, MovePause, MoveResume:
@@ -288,13 +308,13 @@ func (r *Run) apply(ctx context.Context, m Move) {
 		switch {
 		case m.Kind == MoveCrash && a.Status != Crashed:
 			a.Status = Crashed
-			r.record(Event{Kind: Fault, Actor: a.Name, Note: a.Name + " crashed"})
+			r.record(Event{Kind: Fault, Fault: FaultCrash, Actor: a.Name, Note: a.Name + " crashed"})
 		case m.Kind == MovePause && a.Status == Ready:
 			a.Status = Paused
-			r.record(Event{Kind: Fault, Actor: a.Name, Note: a.Name + " paused (stop-the-world)"})
+			r.record(Event{Kind: Fault, Fault: FaultPause, Actor: a.Name, Note: a.Name + " paused (stop-the-world)"})
 		case m.Kind == MoveResume && a.Status == Paused:
 			a.Status = Ready
-			r.record(Event{Kind: Fault, Actor: a.Name, Note: a.Name + " resumed"})
+			r.record(Event{Kind: Fault, Fault: FaultResume, Actor: a.Name, Note: a.Name + " resumed"})
 		}
 	case MoveDo:
 		if m.Do != nil {
@@ -346,9 +366,38 @@ func (r *Run) record(e Event) {
 	if e.Move == 0 {
 		e.Move = r.pos
 	}
-	e.At = r.Now()
+	if e.Kind != Command {
+		e.At = r.Now() // a command's time is when it was sent
+	}
+	if e.Kind == Command && e.Node == "" {
+		e.Node = LockNode
+	}
 	r.Events = append(r.Events, e)
 }
+
+// mint returns the token of a's next acquisition: the one drawn at Reset
+// for the first, a fresh one from a's own seeded source after that.
+func (r *Run) mint(a *Actor) string {
+	if a.acquired > 0 && a.rng != nil {
+		var tok [16]byte
+		_, _ = a.rng.Read(tok[:])
+		a.Token = hex.EncodeToString(tok[:])
+	}
+	a.acquired++
+	return a.Token
+}
+
+// setClock moves every embedded node of the run to story time at.
+func (r *Run) setClock(at time.Duration) {
+	r.b.setClock(at)
+	if r.Res != nil && r.Res.b != r.b {
+		r.Res.b.setClock(at)
+	}
+}
+
+// Scripts returns the scripts the run has sent, by name, for the story
+// page: the log shows a script by name, the page shows its source.
+func (r *Run) Scripts() map[string]Lua { return maps.Clone(r.scripts) }
 
 // Close releases the run's connections. It does not delete keys; the
 // backend's Close does that on a live server.

@@ -7,22 +7,36 @@ type Lua struct {
 }
 
 // The scripts of the single-instance lock, after the "Distributed Locks with
-// Redis" pattern page. Each runs atomically on the server.
+// Redis" pattern page. Each runs atomically on the server. Release and
+// extend answer alike: 1 done, 0 the key holds another token, -1 no such
+// key, so a client can tell "taken" from "expired" by the reply itself.
 var (
-	// ReleaseLua deletes KEYS[1] only if it holds ARGV[1] (the token):
-	// (integer) 1 when it deleted, (integer) 0 otherwise.
-	ReleaseLua = Lua{Name: "release", Src: `if redis.call("GET", KEYS[1]) == ARGV[1] then
+	// ReleaseLua deletes KEYS[1] only if it holds ARGV[1] (the token).
+	ReleaseLua = Lua{Name: "release", Src: `local v = redis.call("GET", KEYS[1])
+if v == ARGV[1] then
   return redis.call("DEL", KEYS[1])
-else
+elseif v then
   return 0
+else
+  return -1
 end`}
 
-	// ExtendLua sets KEYS[1]'s TTL to ARGV[2] ms only if it holds ARGV[1]:
-	// (integer) 1 when extended, (integer) 0 when the caller is not the holder
-	// or the key is gone (a renewal never recreates a lock).
-	ExtendLua = Lua{Name: "extend", Src: `if redis.call("GET", KEYS[1]) == ARGV[1] then
+	// ExtendLua sets KEYS[1]'s TTL to ARGV[2] ms only if it holds ARGV[1].
+	ExtendLua = Lua{Name: "extend", Src: `local v = redis.call("GET", KEYS[1])
+if v == ARGV[1] then
   return redis.call("PEXPIRE", KEYS[1], ARGV[2])
-else
+elseif v then
   return 0
+else
+  return -1
 end`}
+
+	// AcquireFencedLua sets KEYS[1] to ARGV[1] with NX and PX ARGV[2] ms and,
+	// only if it was set, increments the fence counter KEYS[2]: the reply is
+	// the fencing token, or (nil) when the lock is held. Grant and token are
+	// one atomic step, so tokens rise in the order locks are granted.
+	AcquireFencedLua = Lua{Name: "acquire-fenced", Src: `if redis.call("SET", KEYS[1], ARGV[1], "NX", "PX", ARGV[2]) then
+  return redis.call("INCR", KEYS[2])
+end
+return false`}
 )

@@ -1,0 +1,610 @@
+// Package ledger reads a run's events the one way every scene shares: it
+// folds the lock operations and their replies into leases, holds (who acts
+// as holder, from the grant to its release or crash), refusals, overlaps,
+// writes to the protected resource and the three properties of a lock.
+//
+// It is pure: no Redis, no screen. A new judgement ("who holds", "did it
+// lapse", "who overlapped") belongs here, with a table test on hand-written
+// events, never in a scene.
+package ledger
+
+import (
+	"time"
+
+	"locksim/sim"
+)
+
+// End is how a lease ended.
+type End int
+
+const (
+	Open        End = iota // still running
+	Released               // its holder's release deleted it
+	Lapsed                 // its TTL ran out
+	Deleted                // another client's DEL removed it
+	Overwritten            // another client's SET without NX replaced its value
+)
+
+func (e End) String() string {
+	return [...]string{"open", "released", "lapsed", "deleted", "overwritten"}[e]
+}
+
+// Lease is one grant of a lock key: from the command the server granted to
+// the moment the key stopped holding this acquisition's value. Times are
+// story time; a lease is counted from when its command was sent.
+type Lease struct {
+	Lock, Node, Key string
+	Actor, Token    string
+	Seq             int           // the granting event
+	Granted         time.Duration // when the granting command was sent
+	// TTL is the lease asked for (0: the key has no expiry); it runs from
+	// TTLAt, the grant, or the EXPIRE or extension that set it.
+	TTL     time.Duration
+	TTLAt   time.Duration
+	Renewed int   // successful extensions
+	Fence   int64 // the fencing token granted with it, 0 if none
+
+	End    End
+	EndSeq int           // the event that ended it; -1 while open or when it lapsed
+	EndAt  time.Duration // when it ended
+	By     string        // who deleted or overwrote it
+}
+
+// Expires reports whether the key has a TTL.
+func (l *Lease) Expires() bool { return l.TTL > 0 }
+
+// Ends is when the TTL runs out (meaningful only if Expires).
+func (l *Lease) Ends() time.Duration { return l.TTLAt + l.TTL }
+
+// AliveAt reports whether the lease still held its key at story time t:
+// Redis keeps a key through the millisecond its TTL ends.
+func (l *Lease) AliveAt(t time.Duration) bool {
+	return l.End == Open && (!l.Expires() || t <= l.Ends())
+}
+
+// HoldEnd is how an actor stopped acting as holder.
+type HoldEnd int
+
+const (
+	StillHolding HoldEnd = iota
+	SentRelease          // it sent its release (whatever the reply)
+	Crashed              // it crashed
+	Reacquired           // it was granted the lock again
+)
+
+// Hold is a stretch in which an actor acts as holder of a lock: from the
+// reply that granted it until it sends its release or crashes. A paused
+// actor still holds: it will wake believing it does.
+type Hold struct {
+	Actor, Lock string
+	Lease       *Lease
+	From        int // the granting event
+	FromAt      time.Duration
+	To          int // the event that ended it; -1 while it lasts
+	ToAt        time.Duration
+	End         HoldEnd
+}
+
+// Open reports whether the actor still acts as holder.
+func (h *Hold) Open() bool { return h.End == StillHolding }
+
+// Overlap is a stretch in which two actors acted as holder of one lock at
+// once: mutual exclusion broken. Cause is what had happened to the first
+// holder's lease when the second was granted: Lapsed (the TTL ran out while
+// it worked), Deleted or Overwritten by By, or Open when the two held
+// different keys of one lock.
+type Overlap struct {
+	Lock          string
+	First, Second *Hold
+	From          int // the second grant
+	FromAt        time.Duration
+	To            int // the first event that ended either hold; -1 while open
+	ToAt          time.Duration
+	Cause         End
+	By            string
+}
+
+// Open reports whether both still act as holder.
+func (o *Overlap) Open() bool { return o.To < 0 }
+
+// Refusal is an acquire the server turned down.
+type Refusal struct {
+	Actor, Lock, Key string
+	Seq              int
+	At               time.Duration
+	// Blocker is the lease the key held at that moment, as the replies
+	// tell it; nil when the ledger cannot say (a key from outside the run).
+	Blocker *Lease
+	// Stuck is set when the blocker has no TTL and its holder had crashed:
+	// nothing but a manual DEL will ever let this contender in.
+	Stuck bool
+}
+
+// Write is a write to the protected resource.
+type Write struct {
+	Actor    string
+	Seq      int
+	At       time.Duration
+	Fenced   bool
+	Token    int64 // a fenced write's token
+	Seen     int64 // the largest token the resource had accepted before it
+	Accepted bool
+	// Covered is set when the writer's lease was still alive: it wrote as
+	// the holder the key says it is. A write it was not covered for is late.
+	Covered bool
+	Lease   *Lease // the writer's latest lease before the write
+}
+
+// Read is what one event meant, for the readout and the log.
+type Read struct {
+	What  What
+	Lease *Lease // the lease the event concerns (granted, released, the writer's)
+	Other string // the other actor involved: the blocker, the victim, the key's holder
+	// Why tells, for a release or extension that found no key (-1) or a
+	// check that read nothing, how the actor's lease had ended.
+	Why     End
+	WhyBy   string
+	Overlap *Overlap // a grant that started an overlap
+	Write   *Write
+	Refusal *Refusal
+}
+
+// What names an event's meaning. Each is also the name of a readout
+// section in the course text (content/text/ledger.txt, overridable per scene).
+type What string
+
+const (
+	Nothing      What = ""
+	Granted      What = "granted"       // an acquire got the lock
+	Refused      What = "refused"       // an acquire was turned down
+	TTLSet       What = "ttl-set"       // EXPIRE after SETNX gave the lock its TTL
+	TTLMissed    What = "ttl-missed"    // EXPIRE found no key
+	ReleasedOwn  What = "released"      // a release deleted the actor's own lease
+	DeletedOther What = "deleted-other" // a DEL removed another actor's lease
+	DelNothing   What = "del-nothing"   // DEL replied 0: no key
+	RelTaken     What = "rel-taken"     // the script replied 0: the key holds another token
+	RelGone      What = "rel-gone"      // the script replied -1: no such key
+	Extended     What = "extended"      // an extension moved the lease's end
+	ExtTaken     What = "ext-taken"     // an extension replied 0
+	ExtGone      What = "ext-gone"      // an extension replied -1
+	CheckOwn     What = "check-own"     // GET returned the actor's token
+	CheckOther   What = "check-other"   // GET returned another token
+	CheckNone    What = "check-none"    // GET returned (nil)
+	WroteHolder  What = "write"         // an unfenced write while the lease lived
+	WroteLate    What = "write-late"    // an unfenced write after the lease had ended
+	FencedOK     What = "fenced-ok"     // the resource accepted a fenced write
+	FencedNo     What = "fenced-no"     // the resource refused a stale token
+	Failed       What = "failed"        // an error reply: the server refused the command itself
+	UnknownOut   What = "unknown"       // the client cannot know whether it ran
+	CrashedNow   What = "crashed"
+	PausedNow    What = "paused"
+	ResumedNow   What = "resumed"
+	Noted        What = "note" // an actor's note: a step it skipped
+	ClockMoved   What = "clock"
+)
+
+// Belief is what an actor believes against what the server says.
+type Belief struct {
+	Actor  string
+	Holds  bool   // it acts as holder
+	Lock   string // the lock it acts as holder of
+	Lease  *Lease // its latest lease, nil if never granted
+	Hold   *Hold  // its latest hold
+	Fence  int64  // its latest fencing token
+	Status sim.Status
+	// KeyHolds is set when the key read back holds this actor's current
+	// lease: the server agrees with it.
+	KeyHolds bool
+}
+
+// KeyRead is a key as read back, with the lease the fold says it holds.
+type KeyRead struct {
+	sim.KeyState
+	Lease *Lease // the lease whose value the key holds, nil if none or unknown
+}
+
+// Ledger is the fold of one run.
+type Ledger struct {
+	Now       time.Duration
+	Leases    []*Lease
+	Holds     []*Hold
+	Overlaps  []*Overlap
+	Refusals  []*Refusal
+	Writes    []*Write
+	Unknowns  []int // events whose outcome the client cannot know
+	Reads     []Read
+	Keys      []KeyRead
+	Acquirers map[string]bool // every actor that sent an acquire
+	status    map[string]sim.Status
+	byKey     map[string]*Lease // the lease each key holds now, as the replies tell it
+	events    []sim.Event
+}
+
+// Fold reads events in order and, at story time now, the keys read back.
+func Fold(events []sim.Event, now time.Duration, keys []sim.KeyState) *Ledger {
+	l := &Ledger{Now: now, Reads: make([]Read, len(events)), Acquirers: map[string]bool{},
+		status: map[string]sim.Status{}, byKey: map[string]*Lease{}, events: events}
+	for i, e := range events {
+		l.lapse(e.At)
+		l.Reads[i] = l.event(e)
+	}
+	l.lapse(now)
+	for _, k := range keys {
+		kr := KeyRead{KeyState: k}
+		if lease := l.byKey[k.Name]; lease != nil && k.Exists() && k.Value == lease.Token {
+			kr.Lease = lease
+		}
+		l.Keys = append(l.Keys, kr)
+	}
+	return l
+}
+
+// lapse ends every open lease whose TTL ran out before t.
+func (l *Ledger) lapse(t time.Duration) {
+	for _, ls := range l.Leases {
+		if ls.End == Open && ls.Expires() && t > ls.Ends() {
+			ls.End, ls.EndSeq, ls.EndAt = Lapsed, -1, ls.Ends()
+			if l.byKey[ls.Key] == ls {
+				delete(l.byKey, ls.Key)
+			}
+		}
+	}
+}
+
+func (l *Ledger) event(e sim.Event) Read {
+	switch e.Kind {
+	case sim.Clock:
+		return Read{What: ClockMoved}
+	case sim.Info:
+		return Read{What: Noted}
+	case sim.Fault:
+		switch e.Fault {
+		case sim.FaultCrash:
+			l.status[e.Actor] = sim.Crashed
+			for _, h := range l.Holds {
+				if h.Actor == e.Actor && h.Open() {
+					l.endHold(h, e, Crashed)
+				}
+			}
+			return Read{What: CrashedNow}
+		case sim.FaultPause:
+			l.status[e.Actor] = sim.Paused
+			return Read{What: PausedNow}
+		case sim.FaultResume:
+			l.status[e.Actor] = sim.Ready
+			return Read{What: ResumedNow}
+		}
+		return Read{}
+	}
+	if e.Op == nil {
+		return Read{}
+	}
+	if e.Unknown() {
+		l.Unknowns = append(l.Unknowns, e.Seq)
+		return Read{What: UnknownOut}
+	}
+	if e.ErrorReply() && e.Op.Kind != sim.OpFencedWrite {
+		return Read{What: Failed}
+	}
+	switch e.Op.Kind {
+	case sim.OpAcquire:
+		return l.acquire(e)
+	case sim.OpExpire:
+		cur := l.byKey[e.Op.Key]
+		if n, _ := e.Int(); n == 1 && cur != nil {
+			cur.TTL, cur.TTLAt = e.Op.TTL, e.At
+			return Read{What: TTLSet, Lease: cur}
+		}
+		return Read{What: TTLMissed, Lease: l.latest(e.Actor)}
+	case sim.OpRelease:
+		return l.release(e)
+	case sim.OpExtend:
+		n, _ := e.Int()
+		cur := l.byKey[e.Op.Key]
+		switch {
+		case n == 1 && cur != nil:
+			cur.TTL, cur.TTLAt = e.Op.TTL, e.At
+			cur.Renewed++
+			return Read{What: Extended, Lease: cur}
+		case n == 0:
+			return Read{What: ExtTaken, Lease: l.leaseOf(e.Op.Token), Other: actorOf(cur)}
+		}
+		r := Read{What: ExtGone, Lease: l.leaseOf(e.Op.Token)}
+		if r.Lease != nil {
+			r.Why, r.WhyBy = r.Lease.End, r.Lease.By
+		}
+		return r
+	case sim.OpCheck:
+		cur := l.byKey[e.Op.Key]
+		own := l.latest(e.Actor)
+		switch {
+		case e.IsNil():
+			r := Read{What: CheckNone, Lease: own}
+			if own != nil {
+				r.Why, r.WhyBy = own.End, own.By
+			}
+			return r
+		case cur != nil && cur.Actor == e.Actor && cur.Token == e.Op.Token:
+			return Read{What: CheckOwn, Lease: cur}
+		}
+		return Read{What: CheckOther, Lease: own, Other: actorOf(cur)}
+	case sim.OpWrite, sim.OpFencedWrite:
+		return l.write(e)
+	}
+	return Read{}
+}
+
+func (l *Ledger) acquire(e sim.Event) Read {
+	l.Acquirers[e.Actor] = true
+	op := e.Op
+	granted, refused := false, false
+	var fence int64
+	switch op.Form {
+	case sim.FormSET:
+		granted, refused = e.IsOK(), e.IsNil()
+	case sim.FormSETNX:
+		n, ok := e.Int()
+		granted, refused = ok && n == 1, ok && n == 0
+	case sim.FormFenced:
+		n, ok := e.Int()
+		granted, refused, fence = ok && n > 0, e.IsNil(), n
+	}
+	cur := l.byKey[op.Key]
+	if refused {
+		rf := &Refusal{Actor: e.Actor, Lock: op.Lock, Key: op.Key, Seq: e.Seq, At: e.At, Blocker: cur}
+		if cur != nil && !cur.Expires() && l.status[cur.Actor] == sim.Crashed {
+			rf.Stuck = true
+		}
+		l.Refusals = append(l.Refusals, rf)
+		return Read{What: Refused, Refusal: rf, Other: actorOf(cur), Lease: cur}
+	}
+	if !granted {
+		return Read{What: Failed}
+	}
+	if cur != nil {
+		// The key held another value: a SET without NX replaced it. (With
+		// NX the server only grants a free key; if the fold still thought
+		// it held, the lease had in truth run out.)
+		cur.End, cur.EndSeq, cur.EndAt = Overwritten, e.Seq, e.At
+		cur.By = e.Actor
+		if op.NX {
+			cur.End, cur.EndSeq, cur.By = Lapsed, -1, ""
+		}
+	}
+	ls := &Lease{Lock: op.Lock, Node: e.Node, Key: op.Key, Actor: e.Actor, Token: op.Token,
+		Seq: e.Seq, Granted: e.At, TTL: op.TTL, TTLAt: e.At, Fence: fence, EndSeq: -1}
+	l.Leases = append(l.Leases, ls)
+	l.byKey[op.Key] = ls
+	for _, h := range l.Holds {
+		if h.Actor == e.Actor && h.Open() {
+			l.endHold(h, e, Reacquired)
+		}
+	}
+	h := &Hold{Actor: e.Actor, Lock: op.Lock, Lease: ls, From: e.Seq, FromAt: e.At, To: -1}
+	r := Read{What: Granted, Lease: ls}
+	for _, o := range l.Holds {
+		if o.Open() && o.Lock == op.Lock && o.Actor != e.Actor {
+			ov := &Overlap{Lock: op.Lock, First: o, Second: h, From: e.Seq, FromAt: e.At, To: -1,
+				Cause: o.Lease.End, By: o.Lease.By}
+			l.Overlaps = append(l.Overlaps, ov)
+			if r.Overlap == nil {
+				r.Overlap, r.Other = ov, o.Actor
+			}
+		}
+	}
+	l.Holds = append(l.Holds, h)
+	return r
+}
+
+func (l *Ledger) release(e sim.Event) Read {
+	op := e.Op
+	n, _ := e.Int()
+	cur := l.byKey[op.Key]
+	own := l.latest(e.Actor)
+	for _, h := range l.Holds {
+		if h.Actor == e.Actor && h.Open() && h.Lock == op.Lock {
+			l.endHold(h, e, SentRelease)
+		}
+	}
+	r := Read{Lease: own}
+	switch {
+	case n == 1 && cur != nil && cur.Actor == e.Actor && cur.Token == op.Token:
+		cur.End, cur.EndSeq, cur.EndAt = Released, e.Seq, e.At
+		delete(l.byKey, op.Key)
+		r.What, r.Lease = ReleasedOwn, cur
+	case n == 1 && cur != nil:
+		// a DEL (or a constant value the script matched) removed the lease
+		// of whoever held the key: not the sender's
+		cur.End, cur.EndSeq, cur.EndAt, cur.By = Deleted, e.Seq, e.At, e.Actor
+		delete(l.byKey, op.Key)
+		r.What, r.Other = DeletedOther, cur.Actor
+		r.Lease = cur
+	case n == 1:
+		delete(l.byKey, op.Key)
+		r.What = DeletedOther
+	case op.Form == sim.FormScript && n == 0:
+		r.What, r.Other = RelTaken, actorOf(cur)
+	case op.Form == sim.FormScript:
+		r.What = RelGone
+	default:
+		r.What = DelNothing
+	}
+	if own != nil && (r.What == RelGone || r.What == RelTaken || r.What == DelNothing) {
+		r.Why, r.WhyBy = own.End, own.By
+	}
+	return r
+}
+
+func (l *Ledger) write(e sim.Event) Read {
+	w := &Write{Actor: e.Actor, Seq: e.Seq, At: e.At, Fenced: e.Op.Kind == sim.OpFencedWrite, Token: e.Op.Fence,
+		Lease: l.latest(e.Actor)}
+	for _, x := range l.Writes {
+		if x.Accepted && x.Fenced {
+			w.Seen = max(w.Seen, x.Token)
+		}
+	}
+	w.Accepted = !e.ErrorReply()
+	w.Covered = w.Lease != nil && w.Lease.AliveAt(e.At)
+	l.Writes = append(l.Writes, w)
+	r := Read{Write: w, Lease: w.Lease}
+	switch {
+	case w.Fenced && w.Accepted:
+		r.What = FencedOK
+	case w.Fenced:
+		r.What = FencedNo
+	case w.Covered:
+		r.What = WroteHolder
+	default:
+		r.What = WroteLate
+	}
+	if w.Lease != nil {
+		r.Why, r.WhyBy = w.Lease.End, w.Lease.By
+	}
+	return r
+}
+
+func (l *Ledger) endHold(h *Hold, e sim.Event, how HoldEnd) {
+	h.To, h.ToAt, h.End = e.Seq, e.At, how
+	for _, o := range l.Overlaps {
+		if o.Open() && (o.First == h || o.Second == h) {
+			o.To, o.ToAt = e.Seq, e.At
+		}
+	}
+}
+
+// latest is the actor's latest lease, nil if it was never granted one.
+func (l *Ledger) latest(actor string) *Lease {
+	for i := len(l.Leases) - 1; i >= 0; i-- {
+		if l.Leases[i].Actor == actor {
+			return l.Leases[i]
+		}
+	}
+	return nil
+}
+
+// leaseOf is the lease granted with token, nil if none was.
+func (l *Ledger) leaseOf(token string) *Lease {
+	for i := len(l.Leases) - 1; i >= 0; i-- {
+		if l.Leases[i].Token == token {
+			return l.Leases[i]
+		}
+	}
+	return nil
+}
+
+func actorOf(ls *Lease) string {
+	if ls == nil {
+		return ""
+	}
+	return ls.Actor
+}
+
+// Latest is the actor's latest lease, nil if it was never granted one.
+func (l *Ledger) Latest(actor string) *Lease { return l.latest(actor) }
+
+// HoldOf is the actor's latest hold, nil if it never held.
+func (l *Ledger) HoldOf(actor string) *Hold {
+	for i := len(l.Holds) - 1; i >= 0; i-- {
+		if l.Holds[i].Actor == actor {
+			return l.Holds[i]
+		}
+	}
+	return nil
+}
+
+// Status is the actor's state as the fault events tell it.
+func (l *Ledger) Status(actor string) sim.Status { return l.status[actor] }
+
+// Belief is what actor believes against what the keys read back say.
+func (l *Ledger) Belief(actor string) Belief {
+	b := Belief{Actor: actor, Lease: l.latest(actor), Hold: l.HoldOf(actor), Status: l.status[actor]}
+	if b.Hold != nil && b.Hold.Open() {
+		b.Holds, b.Lock = true, b.Hold.Lock
+	}
+	if b.Lease != nil {
+		b.Fence = b.Lease.Fence
+		for _, k := range l.Keys {
+			if k.Lease == b.Lease {
+				b.KeyHolds = true
+			}
+		}
+	}
+	return b
+}
+
+// KeyHolder is the lease the key (as sent) holds now, read back: nil when
+// the key is gone or holds a value no lease of the run wrote.
+func (l *Ledger) KeyHolder(key string) *Lease {
+	for _, k := range l.Keys {
+		if k.Name == key {
+			return k.Lease
+		}
+	}
+	return nil
+}
+
+// Stuck lists the refusals that met a key with no TTL whose holder had
+// crashed: the first is the deadlock the scoreboard names.
+func (l *Ledger) Stuck() []*Refusal {
+	var out []*Refusal
+	for _, r := range l.Refusals {
+		if r.Stuck {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// FreedByTTL is the first grant that a lapsed lease let in: another
+// actor's acquire granted on a key whose previous lease ran out. nil if none.
+func (l *Ledger) FreedByTTL() *Lease {
+	for i, ls := range l.Leases {
+		for _, next := range l.Leases[i+1:] {
+			if next.Key == ls.Key && next.Actor != ls.Actor && ls.End == Lapsed && next.Granted > ls.Ends() {
+				return next
+			}
+		}
+	}
+	return nil
+}
+
+// Verdict is what a run has shown of one property.
+type Verdict int
+
+const (
+	Untested Verdict = iota // nothing put it to the test
+	Held                    // tested, and it held
+	Broken                  // the run shows it failing
+	Absent                  // the design in play does not offer it
+)
+
+// Properties is the scoreboard: mutual exclusion, deadlock freedom, fault
+// tolerance. Mutual exclusion is broken whenever two actors act as holder
+// at overlapping times, whatever the resource did with their writes; held
+// when a contender was refused; untested when nobody competed. Deadlock
+// freedom is broken when a key with no TTL blocked a contender after its
+// holder crashed; held once a lapsed lease let a contender in. Fault
+// tolerance is absent on a single instance: one Redis is a single point of
+// failure.
+func (l *Ledger) Properties(singleInstance bool) [3]Verdict {
+	var p [3]Verdict
+	switch {
+	case len(l.Overlaps) > 0:
+		p[0] = Broken
+	case len(l.Refusals) > 0:
+		p[0] = Held
+	}
+	switch {
+	case len(l.Stuck()) > 0:
+		p[1] = Broken
+	case l.FreedByTTL() != nil:
+		p[1] = Held
+	}
+	if singleInstance {
+		p[2] = Absent
+	}
+	return p
+}
+
+// Event returns event seq as folded.
+func (l *Ledger) Event(seq int) sim.Event { return l.events[seq] }

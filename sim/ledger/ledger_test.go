@@ -1,0 +1,254 @@
+package ledger
+
+import (
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"locksim/sim"
+)
+
+// story builds hand-written event lists: each helper appends one event at
+// story time at (seconds).
+type story []sim.Event
+
+const key = "resource:lock"
+
+func (s *story) add(e sim.Event) *story {
+	e.Seq = len(*s)
+	if e.Kind == sim.Command && e.Node == "" {
+		e.Node = sim.LockNode
+	}
+	*s = append(*s, e)
+	return s
+}
+
+func sec(at float64) time.Duration { return time.Duration(at * float64(time.Second)) }
+
+func (s *story) set(at float64, actor, tok string, ttl time.Duration, nx, ok bool) *story {
+	e := sim.Event{At: sec(at), Kind: sim.Command, Actor: actor,
+		Op: &sim.Op{Kind: sim.OpAcquire, Form: sim.FormSET, Lock: key, Key: key, Token: tok, TTL: ttl, NX: nx}}
+	if ok {
+		e.Val = "OK"
+	} else {
+		e.Err = redis.Nil
+	}
+	return s.add(e)
+}
+
+func (s *story) setnx(at float64, actor, tok string, n int64) *story {
+	return s.add(sim.Event{At: sec(at), Kind: sim.Command, Actor: actor, Val: n,
+		Op: &sim.Op{Kind: sim.OpAcquire, Form: sim.FormSETNX, Lock: key, Key: key, Token: tok, NX: true}})
+}
+
+func (s *story) rel(at float64, actor, tok, form string, n int64) *story {
+	return s.add(sim.Event{At: sec(at), Kind: sim.Command, Actor: actor, Val: n,
+		Op: &sim.Op{Kind: sim.OpRelease, Form: form, Lock: key, Key: key, Token: tok}})
+}
+
+func (s *story) fault(at float64, actor string, f sim.FaultKind) *story {
+	return s.add(sim.Event{At: sec(at), Kind: sim.Fault, Fault: f, Actor: actor})
+}
+
+func (s *story) write(at float64, actor string, fence int64, accepted bool) *story {
+	e := sim.Event{At: sec(at), Kind: sim.Command, Actor: actor, Node: sim.ResourceNode, Val: int64(1),
+		Op: &sim.Op{Kind: sim.OpWrite, Form: sim.FormWrite}}
+	if fence > 0 {
+		e.Op = &sim.Op{Kind: sim.OpFencedWrite, Form: sim.FormFenceW, Fence: fence}
+	}
+	if !accepted {
+		e.Val, e.Err = nil, replyErr("STALE token")
+	}
+	return s.add(e)
+}
+
+const lease = 30 * time.Second
+
+func TestRaceOneHolder(t *testing.T) {
+	var s story
+	s.set(0, "w2", "b", lease, true, true).set(0, "w1", "a", lease, true, false).set(0, "w3", "c", lease, true, false)
+	l := Fold(s, 0, nil)
+	if len(l.Leases) != 1 || l.Leases[0].Actor != "w2" || len(l.Refusals) != 2 {
+		t.Fatalf("leases %v refusals %v", l.Leases, l.Refusals)
+	}
+	if p := l.Properties(true); p != [3]Verdict{Held, Untested, Absent} {
+		t.Errorf("properties %v", p)
+	}
+	for _, r := range l.Refusals {
+		if r.Blocker == nil || r.Blocker.Actor != "w2" {
+			t.Errorf("%s should be refused by w2's lease: %+v", r.Actor, r)
+		}
+	}
+}
+
+// TestOverrunIsOneRule: A's lease lapses while it works, B is granted
+// before A releases: two holders (correction 3), whatever the release did.
+func TestOverrunIsOneRule(t *testing.T) {
+	var s story
+	s.set(0, "A", "a", lease, true, true).set(35, "B", "b", lease, true, true).rel(36, "A", "a", sim.FormScript, 0)
+	l := Fold(s, sec(36), nil)
+	if len(l.Overlaps) != 1 {
+		t.Fatalf("overlaps %v", l.Overlaps)
+	}
+	o := l.Overlaps[0]
+	if o.First.Actor != "A" || o.Second.Actor != "B" || o.Cause != Lapsed || o.To != 2 || o.FromAt != sec(35) {
+		t.Errorf("overlap %+v", o)
+	}
+	if r := l.Reads[2]; r.What != RelTaken || r.Other != "B" || r.Why != Lapsed {
+		t.Errorf("A's release: %+v", r)
+	}
+	if p := l.Properties(true); p[0] != Broken || p[1] != Held {
+		t.Errorf("properties %v", p)
+	}
+}
+
+// TestExpiryBoundary: at exactly the lease's end the key is still there
+// (Redis 7); a grant then would be the fold's contradiction, so a refusal
+// names the holder.
+func TestExpiryBoundary(t *testing.T) {
+	var s story
+	s.set(0, "A", "a", lease, true, true).set(30, "B", "b", lease, true, false)
+	l := Fold(s, sec(30), nil)
+	if r := l.Refusals[0]; r.Blocker == nil || r.Blocker.Actor != "A" {
+		t.Fatalf("at 30.000s A's lease still holds the key: %+v", r)
+	}
+	if l.Leases[0].End != Open || !l.Leases[0].AliveAt(sec(30)) || l.Leases[0].AliveAt(sec(30)+time.Millisecond) {
+		t.Errorf("lease %+v", l.Leases[0])
+	}
+}
+
+// TestNoNXOverwrite: with NX off the second SET replaces the first: the
+// cause is the overwrite, not a lease (correction 4; PX off too).
+func TestNoNXOverwrite(t *testing.T) {
+	var s story
+	s.set(0, "w1", "a", 0, false, true).set(1, "w2", "b", 0, false, true)
+	l := Fold(s, sec(1), []sim.KeyState{{Name: key, Type: "string", Value: "b", PTTL: -1}})
+	if len(l.Overlaps) != 1 || l.Overlaps[0].Cause != Overwritten || l.Overlaps[0].By != "w2" {
+		t.Fatalf("overlaps %+v", l.Overlaps)
+	}
+	if b := l.Belief("w1"); !b.Holds || b.KeyHolds {
+		t.Errorf("w1 acts as holder, the key is w2's: %+v", b)
+	}
+	if b := l.Belief("w2"); !b.KeyHolds {
+		t.Errorf("w2: %+v", b)
+	}
+}
+
+// TestCrashGapDeadlock: SETNX, crash before EXPIRE, a contender refused by
+// a key with no TTL: deadlock freedom broken.
+func TestCrashGapDeadlock(t *testing.T) {
+	var s story
+	s.setnx(0, "s1", "a", 1).fault(0, "s1", sim.FaultCrash).setnx(40, "s2", "b", 0)
+	l := Fold(s, sec(40), nil)
+	if st := l.Stuck(); len(st) != 1 || st[0].Actor != "s2" || st[0].Blocker.Actor != "s1" {
+		t.Fatalf("stuck %+v", st)
+	}
+	if p := l.Properties(true); p[1] != Broken || p[0] != Held {
+		t.Errorf("properties %v", p)
+	}
+	if h := l.HoldOf("s1"); h.End != Crashed {
+		t.Errorf("a crash ends the hold: %+v", h)
+	}
+}
+
+// TestBlindDelete: A's blind DEL after its lease lapsed removes B's lock; C
+// is granted while B still acts as holder.
+func TestBlindDelete(t *testing.T) {
+	var s story
+	s.set(0, "A", "a", lease, true, true).set(35, "B", "b", lease, true, true).
+		rel(35, "A", "a", sim.FormDEL, 1).set(35, "C", "c", lease, true, true)
+	l := Fold(s, sec(35), nil)
+	if r := l.Reads[2]; r.What != DeletedOther || r.Other != "B" {
+		t.Fatalf("A's DEL: %+v", r)
+	}
+	if len(l.Overlaps) != 2 || l.Overlaps[1].First.Actor != "B" || l.Overlaps[1].Cause != Deleted || l.Overlaps[1].By != "A" {
+		t.Fatalf("overlaps %+v %+v", l.Overlaps[0], l.Overlaps[1])
+	}
+}
+
+// TestReleaseGone: the script's -1 says the key is gone; the ledger says why.
+func TestReleaseGone(t *testing.T) {
+	var s story
+	s.set(0, "A", "a", lease, true, true).rel(35, "A", "a", sim.FormScript, -1)
+	l := Fold(s, sec(35), nil)
+	if r := l.Reads[1]; r.What != RelGone || r.Why != Lapsed {
+		t.Fatalf("%+v", r)
+	}
+	if len(l.Overlaps) != 0 || l.Properties(true)[0] != Untested {
+		t.Errorf("nobody competed: %v", l.Properties(true))
+	}
+}
+
+// TestFencedWrites: the resource accepts the current token again and
+// refuses a lower one (correction 2); the lock was still not exclusive.
+func TestFencedWrites(t *testing.T) {
+	var s story
+	s.set(0, "A", "a", lease, true, true).fault(0, "A", sim.FaultPause).
+		set(32, "B", "b", lease, true, true).write(32, "B", 34, true).write(33, "B", 34, true).
+		fault(35, "A", sim.FaultResume).write(35, "A", 33, false)
+	l := Fold(s, sec(35), nil)
+	if len(l.Writes) != 3 || !l.Writes[1].Accepted || l.Writes[2].Accepted || l.Writes[2].Seen != 34 {
+		t.Fatalf("writes %+v %+v %+v", l.Writes[0], l.Writes[1], l.Writes[2])
+	}
+	if l.Reads[6].What != FencedNo || l.Writes[2].Covered {
+		t.Errorf("A's late write: %+v", l.Reads[6])
+	}
+	if l.Properties(true)[0] != Broken {
+		t.Errorf("fencing keeps the resource safe, not the lock exclusive")
+	}
+}
+
+// TestUnknownOutcome: a timed-out command is unknown, never a refusal.
+func TestUnknownOutcome(t *testing.T) {
+	var s story
+	s.set(0, "A", "a", lease, true, true)
+	s.add(sim.Event{At: sec(1), Kind: sim.Command, Actor: "B", Err: errTimeout{},
+		Op: &sim.Op{Kind: sim.OpAcquire, Form: sim.FormSET, Lock: key, Key: key, Token: "b", TTL: lease, NX: true}})
+	l := Fold(s, sec(1), nil)
+	if len(l.Refusals) != 0 || len(l.Unknowns) != 1 || l.Reads[1].What != UnknownOut {
+		t.Fatalf("refusals %v unknowns %v read %+v", l.Refusals, l.Unknowns, l.Reads[1])
+	}
+}
+
+// replyErr is an error reply from the server, as go-redis types one.
+type replyErr string
+
+func (e replyErr) Error() string { return string(e) }
+func (replyErr) RedisError()     {}
+
+type errTimeout struct{}
+
+func (errTimeout) Error() string { return "i/o timeout" }
+
+// TestTwoKeysOneLock: two keys guard one lock; both grants overlap with
+// the first lease still open (key naming).
+func TestTwoKeysOneLock(t *testing.T) {
+	var s story
+	for i, w := range []string{"w1", "w2"} {
+		k := "lock:" + w
+		s.add(sim.Event{At: sec(float64(i)), Kind: sim.Command, Actor: w, Val: "OK",
+			Op: &sim.Op{Kind: sim.OpAcquire, Form: sim.FormSET, Lock: "order 42", Key: k, Token: w, TTL: lease, NX: true}})
+	}
+	l := Fold(s, sec(1), nil)
+	if len(l.Overlaps) != 1 || l.Overlaps[0].Cause != Open || l.Overlaps[0].Lock != "order 42" {
+		t.Fatalf("%+v", l.Overlaps)
+	}
+}
+
+// TestSplitAcquireTTL: SETNX then EXPIRE gives the lease its TTL from the
+// EXPIRE; it lapses 30 s after that, and a later grant is freed by the TTL.
+func TestSplitAcquireTTL(t *testing.T) {
+	var s story
+	s.setnx(0, "s1", "a", 1)
+	s.add(sim.Event{At: sec(1), Kind: sim.Command, Actor: "s1", Val: int64(1),
+		Op: &sim.Op{Kind: sim.OpExpire, Form: sim.FormExpire, Lock: key, Key: key, Token: "a", TTL: lease}})
+	s.fault(2, "s1", sim.FaultCrash).setnx(31, "s2", "b", 0).setnx(31.001, "s2", "b", 1)
+	l := Fold(s, sec(32), nil)
+	if l.Refusals[0].Blocker == nil || l.Refusals[0].Stuck {
+		t.Fatalf("at 31 s the lease (TTL from 1 s) still holds, and it has a TTL: %+v", l.Refusals[0])
+	}
+	if l.FreedByTTL() == nil || l.Properties(true)[1] != Held {
+		t.Errorf("the TTL freed the lock: %v", l.Properties(true))
+	}
+}

@@ -1,0 +1,258 @@
+package sim
+
+import (
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// OpKind names the lock operation a command belongs to.
+type OpKind int
+
+const (
+	OpAcquire     OpKind = iota + 1 // SET NX PX, SETNX, or the fenced acquire script
+	OpExpire                        // EXPIRE / PEXPIRE after SETNX: the split acquire's second half
+	OpRelease                       // DEL, or DEL after a GET, or the compare-and-delete script
+	OpExtend                        // the compare-and-PEXPIRE script
+	OpCheck                         // GET before a DEL: is the key still mine?
+	OpWrite                         // an unfenced write to the protected resource
+	OpFencedWrite                   // a write carrying a fencing token
+)
+
+func (k OpKind) String() string {
+	return [...]string{"", "acquire", "expire", "release", "extend", "check", "write", "fenced write"}[k]
+}
+
+// The forms an acquire or a release can take; the ledger reads a reply
+// by its form (OK or (nil) for SET, 1 or 0 for SETNX, a number or (nil)
+// for the fenced script; 1, 0 or -1 for the scripts).
+const (
+	FormSET     = "SET"        // SET key value [NX] [PX ms]
+	FormSETNX   = "SETNX"      // SETNX key value, no expiry
+	FormFenced  = "fenced"     // EVAL: SET NX PX, then INCR of the fence counter
+	FormDEL     = "DEL"        // blind DEL
+	FormGetDel  = "GET+DEL"    // DEL after a GET that returned the token
+	FormScript  = "script"     // compare-and-delete / compare-and-PEXPIRE: 1, 0, -1
+	FormExpire  = "EXPIRE"     // EXPIRE key s
+	FormPExpire = "PEXPIRE"    // PEXPIRE key ms
+	FormWrite   = "write"      // the resource's unfenced write
+	FormFenceW  = "fenced-wr"  // the resource's fenced write
+)
+
+// Op is the lock operation a command belongs to, tagged by the operation
+// that sent it. Durations are story time.
+type Op struct {
+	Kind OpKind
+	Form string
+	// Lock is the lock as the scene declares it: usually its key, but two
+	// keys can guard one lock (a lock named after the worker and one
+	// named after the order both guard order 42).
+	Lock  string
+	Key   string        // the key as sent
+	Token string        // the value written, compared or carried
+	TTL   time.Duration // the lease asked for, in story time; 0 = no expiry
+	NX    bool          // the acquire is conditional on the key being absent
+	Fence int64         // a fenced write's token
+}
+
+// AcquireSpec is how an actor asks for a lock. The options scene switches
+// NX, PX and the token off one at a time; everyone else takes the defaults
+// of the course's SET key token NX PX ttl.
+type AcquireSpec struct {
+	Lock string // defaults to Key
+	Key  string // the key's name before the prefix
+	TTL  time.Duration
+	NoNX bool // send no NX
+	NoPX bool // send no PX: the key never expires
+	// Value replaces the fresh token (a constant every worker writes).
+	Value string
+}
+
+func (s AcquireSpec) lock() string {
+	if s.Lock != "" {
+		return s.Lock
+	}
+	return s.Key
+}
+
+// Acquire sends SET key value [NX] [PX ms], with a fresh token for this
+// acquisition unless spec.Value is set, and believes the reply: OK makes
+// the actor a holder. On a refusal it reads PTTL to learn how long the
+// lock in its way has left, as a client deciding when to retry would.
+func (x *Exec) Acquire(spec AcquireSpec) Reply {
+	a := x.actor
+	val := spec.Value
+	if val == "" {
+		val = x.r.mint(a)
+	}
+	key := x.Key(spec.Key)
+	args := []any{"SET", key, val}
+	op := &Op{Kind: OpAcquire, Form: FormSET, Lock: spec.lock(), Key: key, Token: val, NX: !spec.NoNX}
+	if !spec.NoNX {
+		args = append(args, "NX")
+	}
+	if !spec.NoPX {
+		args = append(args, "PX", x.TTL(spec.TTL))
+		op.TTL = spec.TTL
+	}
+	r := x.send(x.conn(), LockNode, FormatCommand(args), args, op)
+	switch {
+	case r.OK():
+		a.Holds, a.Lock, a.Value = true, op.Lock, val
+	case r.Nil():
+		a.Holds = false
+		x.Do("PTTL", key)
+	}
+	return r
+}
+
+// AcquireSETNX sends SETNX key token, which takes no expiry: (integer) 1
+// makes the actor a holder of a lock that never expires until ExpireLock
+// gives it a TTL. On (integer) 0 it reads PTTL of the lock in its way.
+func (x *Exec) AcquireSETNX(lock, name string) Reply {
+	a := x.actor
+	val := x.r.mint(a)
+	key := x.Key(name)
+	if lock == "" {
+		lock = name
+	}
+	args := []any{"SETNX", key, val}
+	op := &Op{Kind: OpAcquire, Form: FormSETNX, Lock: lock, Key: key, Token: val, NX: true}
+	r := x.send(x.conn(), LockNode, FormatCommand(args), args, op)
+	if n, ok := r.Int(); ok && n == 1 {
+		a.Holds, a.Lock, a.Value = true, lock, val
+	} else if ok {
+		x.Do("PTTL", key)
+	}
+	return r
+}
+
+// ExpireLock gives the actor's SETNX lock its TTL: EXPIRE in whole seconds
+// as the course writes it, or PEXPIRE in ms when the TTL as sent is not a
+// whole number of seconds (a live server, story time divided).
+func (x *Exec) ExpireLock(lock, name string, ttl time.Duration) Reply {
+	key := x.Key(name)
+	if lock == "" {
+		lock = name
+	}
+	ms := x.TTL(ttl)
+	op := &Op{Kind: OpExpire, Lock: lock, Key: key, Token: x.actor.Value, TTL: ttl}
+	args := []any{"PEXPIRE", key, ms}
+	op.Form = FormPExpire
+	if ExpireCommand(ms) == "EXPIRE" {
+		args, op.Form = []any{"EXPIRE", key, ms / 1000}, FormExpire
+	}
+	return x.send(x.conn(), LockNode, FormatCommand(args), args, op)
+}
+
+// ExpireCommand names the command ExpireLock sends for a TTL of ms as sent.
+func ExpireCommand(ms int64) string {
+	if ms%1000 == 0 {
+		return "EXPIRE"
+	}
+	return "PEXPIRE"
+}
+
+// AcquireFenced takes the lock and a fencing token in one atomic step: a
+// script that runs SET key token NX PX ttl and, only if it set the key,
+// INCR on the fence counter. The reply is the fencing token, or (nil) when
+// the lock was held. Taking the token after a separate SET could hand
+// tokens out in a different order from the grants.
+func (x *Exec) AcquireFenced(lock, name, fenceName string, ttl time.Duration) Reply {
+	a := x.actor
+	val := x.r.mint(a)
+	key, fence := x.Key(name), x.Key(fenceName)
+	if lock == "" {
+		lock = name
+	}
+	op := &Op{Kind: OpAcquire, Form: FormFenced, Lock: lock, Key: key, Token: val, TTL: ttl, NX: true}
+	r := x.eval(LockNode, AcquireFencedLua, []string{key, fence}, []any{val, x.TTL(ttl)}, op)
+	if n, ok := r.Int(); ok {
+		a.Holds, a.Lock, a.Value, a.Fence = true, lock, val, n
+	} else if r.Nil() {
+		a.Holds = false
+	}
+	return r
+}
+
+// Release sends the compare-and-delete script with the actor's token:
+// (integer) 1 deleted its own lock, 0 the key holds another token, -1 no
+// such key. Whatever the reply, the actor no longer believes it holds.
+func (x *Exec) Release(lock, name string) Reply {
+	key := x.Key(name)
+	if lock == "" {
+		lock = name
+	}
+	op := &Op{Kind: OpRelease, Form: FormScript, Lock: lock, Key: key, Token: x.actor.Value}
+	r := x.eval(LockNode, ReleaseLua, []string{key}, []any{x.actor.Value}, op)
+	x.actor.Holds = false
+	return r
+}
+
+// ReleaseDEL is the blind release: DEL key, whoever's token it holds.
+func (x *Exec) ReleaseDEL(lock, name string) Reply {
+	key := x.Key(name)
+	if lock == "" {
+		lock = name
+	}
+	op := &Op{Kind: OpRelease, Form: FormDEL, Lock: lock, Key: key, Token: x.actor.Value}
+	r := x.send(x.conn(), LockNode, FormatCommand([]any{"DEL", key}), []any{"DEL", key}, op)
+	x.actor.Holds = false
+	return r
+}
+
+// Check is the first half of a client-side release: GET key, and the actor
+// remembers whether it saw its own token.
+func (x *Exec) Check(lock, name string) Reply {
+	key := x.Key(name)
+	if lock == "" {
+		lock = name
+	}
+	op := &Op{Kind: OpCheck, Lock: lock, Key: key, Token: x.actor.Value}
+	r := x.send(x.conn(), LockNode, FormatCommand([]any{"GET", key}), []any{"GET", key}, op)
+	v, _ := r.Str()
+	x.actor.Checked, x.actor.CheckedOwn = true, v == x.actor.Value
+	return r
+}
+
+// ReleaseChecked is the second half: DEL key, sent because the GET before
+// it returned the actor's token. The gap between the two is the hazard.
+func (x *Exec) ReleaseChecked(lock, name string) Reply {
+	key := x.Key(name)
+	if lock == "" {
+		lock = name
+	}
+	op := &Op{Kind: OpRelease, Form: FormGetDel, Lock: lock, Key: key, Token: x.actor.Value}
+	r := x.send(x.conn(), LockNode, FormatCommand([]any{"DEL", key}), []any{"DEL", key}, op)
+	x.actor.Holds = false
+	return r
+}
+
+// Extend sends the compare-and-PEXPIRE script with token: (integer) 1 the
+// lease now ends ttl from now, 0 the key holds another token, -1 no such
+// key. A renewal never recreates a lock.
+func (x *Exec) Extend(lock, name, token string, ttl time.Duration) Reply {
+	key := x.Key(name)
+	if lock == "" {
+		lock = name
+	}
+	op := &Op{Kind: OpExtend, Form: FormScript, Lock: lock, Key: key, Token: token, TTL: ttl}
+	return x.eval(LockNode, ExtendLua, []string{key}, []any{token, x.TTL(ttl)}, op)
+}
+
+// Write sends the actor's unfenced write to the protected resource.
+func (x *Exec) Write(value string) Reply {
+	res := x.r.Res
+	op := &Op{Kind: OpWrite, Form: FormWrite, Lock: x.actor.Lock, Key: res.key, Token: x.actor.Value}
+	return x.eval(ResourceNode, WriteLua, []string{res.key}, []any{x.actor.Name, value}, op)
+}
+
+// FencedWrite sends the actor's write with its fencing token; the resource
+// itself decides whether to accept it.
+func (x *Exec) FencedWrite(value string, token int64) Reply {
+	res := x.r.Res
+	op := &Op{Kind: OpFencedWrite, Form: FormFenceW, Lock: x.actor.Lock, Key: res.key, Token: x.actor.Value, Fence: token}
+	return x.eval(ResourceNode, FencedWriteLua, []string{res.key}, []any{x.actor.Name, value, token}, op)
+}
+
+func (x *Exec) conn() *redis.Client { return x.r.conns[x.connName()] }

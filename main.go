@@ -103,7 +103,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if c.list {
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 		for _, s := range scenes.All() {
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", s.ID, s.Dive, s.Title)
+			dive, title := scenes.Heading(s.ID)
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", s.ID, dive, title)
 		}
 		tw.Flush()
 		return 0

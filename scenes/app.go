@@ -73,14 +73,14 @@ func (a *App) Shutdown() {
 }
 
 // Init starts the first scene.
-func (a *App) Init() tea.Cmd { return a.pl.Start() }
+func (a *App) Init() tea.Cmd { return a.pl.Start(nil) }
 
 // applyKeys switches off the bindings the current scene does not use, so
 // help lists only live keys.
 func (a *App) applyKeys() {
 	sc := a.pl.sc
 	k := views.DefaultKeyMap()
-	if sc.Race {
+	if sc.Kind == Race {
 		k.Step.SetEnabled(false)
 		k.Back.SetEnabled(false)
 		k.Home.SetEnabled(false)
@@ -93,10 +93,10 @@ func (a *App) applyKeys() {
 	} else {
 		k.Replay.SetEnabled(false) // tokens come from the seed; step back replays
 	}
-	if n := len(sc.Build(Params{}).Actors); !sc.Race && n > 0 {
+	if n := len(sc.Build(Params{}).Actors); sc.Kind != Race && n > 0 {
 		k.Select.SetHelp("1-"+itoa(int64(n)), "select an actor")
 	}
-	if !sc.Scheduler {
+	if sc.Kind != Story {
 		k.Move.SetEnabled(false)
 		k.Crash.SetEnabled(false)
 		k.Pause.SetEnabled(false)
@@ -246,11 +246,11 @@ func (a *App) switchTo(i int) tea.Cmd {
 		a.pl.err = err.Error()
 		return nil
 	}
-	a.pl.Close()
+	old := a.pl.run
 	a.idx, a.pl = i, pl
 	a.showHelp, a.showAbout = false, false
 	a.applyKeys()
-	return a.pl.Start()
+	return a.pl.Start(old)
 }
 
 // View draws the current scene, or says how large the terminal must be.

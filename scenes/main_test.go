@@ -12,7 +12,9 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"locksim/content"
 	"locksim/sim"
+	"locksim/sim/ledger"
 )
 
 // updating reports -update, the flag teatest's golden package defines: it
@@ -198,4 +200,82 @@ func points(t *testing.T, id string, learner bool) []storyPoint {
 		}
 	}
 	return out
+}
+
+// commands returns the command events of the given actor and step label
+// ("" matches any).
+func commands(events []sim.Event, actor, step string) []sim.Event {
+	var out []sim.Event
+	for _, e := range events {
+		if e.Kind == sim.Command && (actor == "" || e.Actor == actor) && (step == "" || e.Step == step) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// lastOf returns the last event of commands(...), if any.
+func lastOf(events []sim.Event, actor, step string) (sim.Event, bool) {
+	c := commands(events, actor, step)
+	if len(c) == 0 {
+		return sim.Event{}, false
+	}
+	return c[len(c)-1], true
+}
+
+// sent returns the command events of actor whose command is cmd (SET, PTTL,
+// EVAL, SETNX...), in order.
+func sent(events []sim.Event, actor, cmd string) []sim.Event {
+	var out []sim.Event
+	for _, e := range events {
+		if e.Kind == sim.Command && e.Actor == actor && len(e.Args) > 0 && e.Args[0] == cmd {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func replies(es []sim.Event) []string {
+	var out []string
+	for _, e := range es {
+		out = append(out, e.Reply)
+	}
+	return out
+}
+
+// played is a whole story run on a backend: its run (for the events), the
+// snapshot read back, the ledger's fold of it and the scene's explanation.
+type played struct {
+	run  *sim.Run
+	snap sim.Snapshot
+	led  *ledger.Ledger
+	ex   Explanation
+}
+
+// playStory runs scene id's whole schedule under p on b.
+func playStory(t *testing.T, b *sim.Backend, id string, p Params, seed uint64) played {
+	t.Helper()
+	ctx := context.Background()
+	sc := Find(id)
+	if sc == nil {
+		t.Fatalf("scene %q is not registered", id)
+	}
+	text, err := content.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := sim.NewRun(b, sc.Build(p), seed)
+	t.Cleanup(run.Close)
+	if err := run.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := run.Seek(ctx, len(run.Moves())); err != nil {
+		t.Fatal(err)
+	}
+	snap := run.Snapshot(ctx)
+	if snap.Err != "" {
+		t.Fatalf("reading keys back: %s", snap.Err)
+	}
+	led := fold(snap)
+	return played{run, snap, led, explain(sc, View{Snap: snap, L: led, P: p, Sel: -1, Text: text})}
 }

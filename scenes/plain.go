@@ -24,7 +24,7 @@ func Plain(ctx context.Context, w io.Writer, b *sim.Backend, id string, seed uin
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "locksim · %s · %s · %s\n", sc.ID, sc.Dive, sc.Title)
+	fmt.Fprintf(w, "locksim · %s · %s · %s\n", sc.ID, text.Get("dive"), text.Get("title"))
 	fmt.Fprintf(w, "server: %s", b.Name)
 	if b.Live() {
 		fmt.Fprintf(w, " · story time divided by %d · keys under %s", b.Scale, b.Prefix)
@@ -97,11 +97,12 @@ func plainVariant(ctx context.Context, w io.Writer, sc *Scene, text content.Text
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w)
+	led := fold(snap)
 	for i, a := range snap.Actors {
-		ex := sc.Explain(View{Snap: snap, P: p, Sel: i, Text: text})
+		ex := explain(sc, View{Snap: snap, L: led, P: p, Sel: i, Text: text})
 		fmt.Fprintf(w, "%s: %s\n", a.Name, ex.Readout)
 	}
-	ex := sc.Explain(View{Snap: snap, P: p, Sel: -1, Text: text})
+	ex := explain(sc, View{Snap: snap, L: led, P: p, Sel: -1, Text: text})
 	if ex.Alarm != "" {
 		fmt.Fprintf(w, "ALARM: %s\n", ex.Alarm)
 	}
@@ -123,7 +124,7 @@ func plainEvent(e sim.Event) string {
 	switch e.Kind {
 	case sim.Command:
 		who := e.Actor
-		if e.Store == "resource" {
+		if e.Node == sim.ResourceNode {
 			who += "→resource"
 		}
 		return fmt.Sprintf("%s %s> %s → %s", at, who, e.Cmd, e.Reply)

@@ -3,12 +3,15 @@ package scenes
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"locksim/content"
 	"locksim/sim"
+	"locksim/sim/ledger"
 	"locksim/views"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -28,6 +31,7 @@ type Player struct {
 
 	run     *sim.Run
 	snap    sim.Snapshot
+	led     *ledger.Ledger // the fold of snap: once per engine message
 	sel     int
 	busy    bool
 	playing bool
@@ -103,6 +107,7 @@ func newPlayer(ctx context.Context, id int, sc *Scene, b *sim.Backend, seed uint
 	}
 	p := &Player{sc: sc, text: text, b: b, seed: seed, p: Params{}, sel: -1, speed: 1, ops: ops, ctx: ctx, id: id}
 	p.run = sim.NewRun(b, sc.Build(p.p), seed)
+	p.led = fold(p.snap)
 	return p, nil
 }
 
@@ -121,21 +126,24 @@ func (p *Player) do(f func(ctx context.Context, r *sim.Run) error) tea.Cmd {
 	}
 }
 
-// Start resets the run (and fires a race scene).
-func (p *Player) Start() tea.Cmd { return p.begin(nil) }
+// Start resets the run (and fires a race scene). old, if not nil, is the
+// previous scene's run: its keys are deleted and its connections closed
+// first, in the same command, so no Redis call runs inside Update.
+func (p *Player) Start(old *sim.Run) tea.Cmd { return p.begin(old) }
 
 // begin resets the run, after clearing and closing old if it is not nil,
 // and fires a race scene.
 func (p *Player) begin(old *sim.Run) tea.Cmd {
 	return p.do(func(ctx context.Context, r *sim.Run) error {
 		if old != nil {
-			_ = old.Clear(ctx)
+			// the old scene's keys go even when the program is quitting
+			_ = old.Clear(context.WithoutCancel(ctx))
 			old.Close()
 		}
 		if err := r.Reset(ctx); err != nil {
 			return err
 		}
-		if p.sc.Race {
+		if p.sc.Kind == Race {
 			return r.Seek(ctx, 1)
 		}
 		return nil
@@ -200,6 +208,7 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 		p.busy, p.note, p.scroll = false, "", 0
 		p.gen++ // a new snapshot: older refresh chains stop
 		p.snap = msg.snap
+		p.led = fold(p.snap)
 		if p.sel >= len(p.snap.Actors) {
 			p.sel = -1
 		}
@@ -234,6 +243,7 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		p.snap.Keys = msg.keys
+		p.led = fold(p.snap)
 		return p.refreshLater()
 	case tickMsg:
 		if msg.id != p.id || !p.playing || p.busy {
@@ -299,7 +309,7 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		p.speed = max(p.speed-1, 0)
 		return nil, true
 	case "step", "back":
-		if p.sc.Race {
+		if p.sc.Kind != Story {
 			return nil, false
 		}
 		// the readout follows the story again; select an actor to ask about it
@@ -314,7 +324,7 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		}
 		return p.seekTo(p.snap.Pos + delta), true
 	case "play":
-		if p.sc.Race {
+		if p.sc.Kind != Story {
 			return nil, false
 		}
 		p.playing, p.sel = !p.playing, -1
@@ -330,7 +340,7 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 	switch action {
 	case "home", "replay", "knob":
 	case "crash", "pause", "wait", "move":
-		if !p.sc.Scheduler {
+		if p.sc.Kind != Story {
 			return nil, false
 		}
 	default:
@@ -393,14 +403,14 @@ func (p *Player) learnerMove(action string) (sim.Move, string) {
 
 // View draws the scene in w columns and h rows.
 func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay string) string {
-	ex := p.sc.Explain(View{Snap: p.snap, P: p.p, Sel: p.sel, Text: p.text})
+	ex := explain(p.sc, View{Snap: p.snap, L: p.led, P: p.p, Sel: p.sel, Text: p.text})
 	var top []string
 
 	mode := p.snap.Backend
 	if p.snap.Live {
 		mode += fmt.Sprintf(" · time ÷%d", p.snap.Scale)
 	}
-	title := st.Title.Render("locksim") + " " + st.Bold.Render(p.sc.ID) + st.Dim.Render(" · "+p.sc.Dive+" · ") + p.sc.Title
+	title := st.Title.Render("locksim") + " " + st.Bold.Render(p.sc.ID) + st.Dim.Render(" · "+p.text.Get("dive")+" · ") + p.text.Get("title")
 	header := spread(title, st.Dim.Render(mode), w)
 	if overlay != "" {
 		// a page of its own: the story or the keys get the whole screen
@@ -409,7 +419,7 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	top = append(top, header)
 	top = append(top, views.Cards(st, ex.Cards, p.sel, w))
 	for _, k := range p.snap.Keys {
-		top = append(top, keyLine(st, k, p.snap.Actors, w))
+		top = append(top, keyLine(st, k, p.snap, w))
 	}
 	if r := p.snap.Resource; r != nil {
 		top = append(top, resourceLine(st, *r, w))
@@ -438,7 +448,7 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	}
 	bottom = append(bottom, truncate(status, w))
 	bottom = append(bottom, views.Scoreboard(st, ex.Props, w))
-	if !p.sc.Race {
+	if p.sc.Kind == Story {
 		state := ""
 		switch {
 		case p.busy && p.snap.Live:
@@ -469,21 +479,19 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	return strings.Join(top, "\n") + "\n" + middle + "\n" + strings.Join(bottom, "\n")
 }
 
-func keyLine(st views.Styles, k sim.KeyState, actors []sim.Actor, w int) string {
+func keyLine(st views.Styles, k sim.KeyState, snap sim.Snapshot, w int) string {
 	var s string
 	if !k.Exists() {
 		s = st.Bold.Render(k.Name) + st.Dim.Render("  (no such key)  PTTL -2")
 	} else {
 		val := k.Value
 		if k.Type == "string" {
-			val = fmt.Sprintf("%q", shortenTokens(val, actors))
-			for _, a := range actors {
-				if k.Value == a.Token {
-					val += " (" + a.Name + "'s token)"
-				}
+			val = fmt.Sprintf("%q", shortenTokens(val, snap.Actors, snap.Events))
+			if who := tokenOwner(k.Value, snap.Events); who != "" {
+				val += " (" + who + "'s token)"
 			}
 		} else {
-			val = shortenTokens(val, actors)
+			val = shortenTokens(val, snap.Actors, snap.Events)
 		}
 		ttl := fmt.Sprintf("PTTL %d ms", k.PTTL)
 		if k.PTTL == -1 {
@@ -526,14 +534,33 @@ func marks(s sim.Snapshot) []views.Mark {
 	return out
 }
 
-// about is the scene's introduction and its settings, wrapped to w in at
-// most rows lines.
+// about is the scene's introduction, its settings and the source of every
+// script the log names, wrapped to w in at most rows lines.
 func (p *Player) about(w, rows int) string {
 	text := p.text.Get("intro")
 	for _, k := range p.sc.Knobs {
 		text += fmt.Sprintf("\n[%s] %s: %s", k.Key, k.Name, strings.Join(k.Values, " / "))
 	}
-	return views.Wrap(text, w, rows)
+	out := views.Wrap(text, w, rows)
+	for _, name := range slices.Sorted(maps.Keys(p.snap.Scripts)) {
+		out += "\n\n<" + name + ">\n" + p.snap.Scripts[name].Src
+	}
+	return fitRows(out, rows)
+}
+
+// tokenOwner names the actor whose granted acquire wrote value, "" if none:
+// a constant value written by several is nobody's in particular.
+func tokenOwner(value string, events []sim.Event) string {
+	owner := ""
+	for _, e := range events {
+		if e.Op != nil && e.Op.Kind == sim.OpAcquire && e.Op.Token == value && value != "" {
+			if owner != "" && owner != e.Actor {
+				return ""
+			}
+			owner = e.Actor
+		}
+	}
+	return owner
 }
 
 // scrollLog moves the log view by d lines (positive: back in time), within

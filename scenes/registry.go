@@ -1,5 +1,7 @@
 package scenes
 
+import "locksim/content"
+
 // All returns the scenes in course order. Each call builds fresh values, so
 // nothing here is shared mutable state.
 func All() []*Scene {
@@ -18,4 +20,13 @@ func Find(id string) *Scene {
 		}
 	}
 	return nil
+}
+
+// Heading returns the scene's dive and title, read from its course text.
+func Heading(id string) (dive, title string) {
+	t, err := content.Load(id)
+	if err != nil {
+		return "", id
+	}
+	return t.Get("dive"), t.Get("title")
 }

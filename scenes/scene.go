@@ -1,6 +1,7 @@
-// Package scenes holds locksim's scenes (one file each: actors, programs,
-// schedule, and how the scene's events fold into what the screen says), the
-// registry, the Bubble Tea app that plays them, and the plain transcript.
+// Package scenes holds locksim's scenes (one file each: its Build and what
+// it says about the ledger), the registry, the shared reading every scene
+// gets from the ledger (cards, readout, alarm, scoreboard), the Bubble Tea
+// app that plays them, and the plain transcript.
 package scenes
 
 import (
@@ -10,7 +11,21 @@ import (
 
 	"locksim/content"
 	"locksim/sim"
+	"locksim/sim/ledger"
 	"locksim/views"
+)
+
+// Kind is how a scene plays.
+type Kind int
+
+const (
+	// Race fires once on open; ←/→ select workers and r fires again.
+	Race Kind = iota
+	// Story steps through a schedule the learner may take over: pick who
+	// moves next, crash or pause an actor, let time pass.
+	Story
+	// Quiz asks questions and sends no command to Redis.
+	Quiz
 )
 
 // Knob is a setting the learner can change; its key cycles Values. A
@@ -24,39 +39,45 @@ type Knob struct {
 // Params holds the index of each knob's current value, by knob name.
 type Params map[string]int
 
-// Scene is one lesson: what it runs and how it explains what it saw.
+// Scene is one lesson: what it runs (Build) and what it says about the
+// ledger's reading of the replies (Say). Its title, dive and every
+// sentence come from content/text/<ID>.txt.
 type Scene struct {
-	ID, Dive, Title string
-	Knobs           []Knob
-
-	// Race scenes fire once on open; ←/→ select workers and r fires again
-	// with fresh tokens. Other scenes step through their schedule.
-	Race bool
-	// Scheduler lets the learner pick who moves next, crash or pause the
-	// selected actor and let time pass, from the current point.
-	Scheduler bool
+	ID    string
+	Kind  Kind
+	Knobs []Knob
 	// Wait is the story time the w key lets pass.
 	Wait time.Duration
-
 	// Build returns the actors, keys and schedule for the given settings.
 	Build func(p Params) sim.Script
-	// Explain folds a snapshot into what the screen shows.
-	Explain func(v View) Explanation
+	// Say fills in what only this scene says: its verdict line, and the
+	// slots of its own sentences ({ttl}, {method}). The cards, the readout,
+	// the alarm and the scoreboard come from the ledger, the same for all.
+	Say func(v View, s *Said)
 	// Variants are the settings the plain transcript plays, in order; nil
 	// means the defaults once.
 	Variants []Params
 }
 
-// View is what Explain reads: the run's snapshot, the settings, the selected
-// actor (-1 for none) and the scene's course text.
+// View is what a scene reads: the run's snapshot, the ledger's fold of it,
+// the settings, the selected actor (-1 for none) and the scene's text.
 type View struct {
 	Snap sim.Snapshot
+	L    *ledger.Ledger
 	P    Params
 	Sel  int
 	Text content.Text
 }
 
-// Explanation is a scene's reading of a snapshot, ready to draw.
+// Said is what a scene adds to the shared reading.
+type Said struct {
+	Verdict string
+	Tone    views.Tone
+	// Vars fill the scene's own slots in any of its sentences.
+	Vars map[string]string
+}
+
+// Explanation is the reading of a snapshot, ready to draw.
 type Explanation struct {
 	Cards       []views.Card
 	Readout     string
@@ -86,6 +107,68 @@ func (s *Scene) describe(p Params) string {
 	return strings.Join(parts, ", ")
 }
 
+// fold reads a snapshot into the ledger.
+func fold(s sim.Snapshot) *ledger.Ledger { return ledger.Fold(s.Events, s.Now, s.Keys) }
+
+// explain is the one reading every scene shares: cards from the ledger's
+// beliefs, the readout of the selected actor (else the actor of the latest
+// step, else the clock), the alarm naming the first violation, and the
+// scoreboard; the scene adds its verdict line and its slots.
+func explain(sc *Scene, v View) Explanation {
+	if v.L == nil {
+		v.L = fold(v.Snap)
+	}
+	said := Said{Tone: views.Good, Vars: map[string]string{}}
+	if sc.Say != nil {
+		sc.Say(v, &said)
+	}
+	r := reader{v: v, vars: said.Vars}
+	ex := Explanation{Verdict: said.Verdict, VerdictTone: said.Tone}
+	for _, a := range v.Snap.Actors {
+		ex.Cards = append(ex.Cards, r.card(a))
+	}
+	ex.Readout = r.readout()
+	ex.Alarm = r.alarm()
+	if ex.Alarm != "" {
+		ex.VerdictTone = views.Bad
+	}
+	if len(v.Snap.Events) > 0 {
+		for i, p := range v.L.Properties(sc.Kind != Quiz) {
+			ex.Props[i] = views.Prop(p)
+		}
+	}
+	return ex
+}
+
+// reader turns the ledger into sentences of the course text.
+type reader struct {
+	v    View
+	vars map[string]string // the scene's own slots
+}
+
+func (r reader) fill(section string, vars map[string]string) string {
+	all := map[string]string{}
+	for k, v := range r.vars {
+		all[k] = v
+	}
+	for k, v := range vars {
+		all[k] = v
+	}
+	return r.v.Text.Fill(section, all)
+}
+
+// pick is the first of the sections the text has.
+func (r reader) pick(sections ...string) string {
+	for _, s := range sections {
+		if r.v.Text.Has(s) {
+			return s
+		}
+	}
+	return sections[len(sections)-1]
+}
+
+func stamp(d time.Duration) string { return "+" + sim.FormatDuration(d) }
+
 // short abbreviates a token for the screen: its first 8 hex digits and "…".
 func short(token string) string {
 	if len(token) <= 9 {
@@ -95,7 +178,12 @@ func short(token string) string {
 }
 
 // shortenTokens abbreviates every actor token inside s.
-func shortenTokens(s string, actors []sim.Actor) string {
+func shortenTokens(s string, actors []sim.Actor, events []sim.Event) string {
+	for _, e := range events {
+		if e.Op != nil && e.Op.Token != "" && len(e.Op.Token) > 9 {
+			s = strings.ReplaceAll(s, e.Op.Token, short(e.Op.Token))
+		}
+	}
 	for _, a := range actors {
 		if a.Token != "" {
 			s = strings.ReplaceAll(s, a.Token, short(a.Token))
@@ -104,82 +192,354 @@ func shortenTokens(s string, actors []sim.Actor) string {
 	return s
 }
 
-// commands returns the command events of the given actor and step label
-// ("" matches any).
-func commands(events []sim.Event, actor, step string) []sim.Event {
-	var out []sim.Event
-	for _, e := range events {
-		if e.Kind == sim.Command && (actor == "" || e.Actor == actor) && (step == "" || e.Step == step) {
-			out = append(out, e)
+// keyName is a key as the text names it: without the run's prefix.
+func (r reader) keyName(key string) string {
+	return strings.TrimPrefix(key, r.v.Snap.Prefix)
+}
+
+// wire is a story duration as the milliseconds sent on the wire.
+func (r reader) wire(d time.Duration) string {
+	return itoa((d / time.Duration(max(r.v.Snap.Scale, 1))).Milliseconds())
+}
+
+// actor returns the named actor of the snapshot.
+func (r reader) actor(name string) (sim.Actor, bool) {
+	for _, a := range r.v.Snap.Actors {
+		if a.Name == name {
+			return a, true
 		}
 	}
-	return out
+	return sim.Actor{}, false
 }
 
-// lastOf returns the last event of commands(...), if any.
-func lastOf(events []sim.Event, actor, step string) (sim.Event, bool) {
-	c := commands(events, actor, step)
-	if len(c) == 0 {
-		return sim.Event{}, false
+// latest is the actor's latest event the ledger read as something, and its
+// reading. A note (a step skipped) does not hide the lease of an actor that
+// still acts as holder.
+func (r reader) latest(name string) (sim.Event, ledger.Read, bool) {
+	ev := r.v.Snap.Events
+	holds := r.v.L.Belief(name).Holds
+	for i := len(ev) - 1; i >= 0; i-- {
+		what := r.v.L.Reads[i].What
+		if ev[i].Actor == name && ev[i].Move >= 0 && what != ledger.Nothing && !(holds && what == ledger.Noted) {
+			return ev[i], r.v.L.Reads[i], true
+		}
 	}
-	return c[len(c)-1], true
+	return sim.Event{}, ledger.Read{}, false
 }
 
-// toneOf colours a reply: OK and (integer) 1 good, refusals warn, errors bad.
-func toneOf(reply string) views.Tone {
+// leaseVars are the slots a lease fills: when it was granted, its TTL as
+// sent, when it ends, its fencing token.
+func (r reader) leaseVars(ls *ledger.Lease, vars map[string]string) {
+	if ls == nil {
+		return
+	}
+	vars["granted"] = stamp(ls.Granted)
+	vars["px"] = r.wire(ls.TTL)
+	vars["ends"] = stamp(ls.Ends())
+	vars["fence"] = itoa(ls.Fence)
+	vars["key"] = r.keyName(ls.Key)
+	vars["lock"] = r.keyName(ls.Lock)
+	vars["endat"] = stamp(ls.EndAt)
+	vars["by"] = ls.By
+}
+
+// why says how a lease stopped holding its key, for "... because {why}".
+func (r reader) why(ls *ledger.Lease) string {
+	if ls == nil {
+		return ""
+	}
+	vars := map[string]string{"actor": ls.Actor}
+	r.leaseVars(ls, vars)
+	switch ls.End {
+	case ledger.Lapsed:
+		return r.fill("why-lapsed", vars)
+	case ledger.Deleted:
+		return r.fill("why-deleted", vars)
+	case ledger.Overwritten:
+		return r.fill("why-overwritten", vars)
+	case ledger.Released:
+		return r.fill("why-released", vars)
+	}
+	return r.fill("why-open", vars)
+}
+
+// keyNow says what a key holds now, as read back.
+func (r reader) keyNow(k ledger.KeyRead) string {
+	vars := map[string]string{"key": r.keyName(k.Name), "pttl": itoa(k.PTTL)}
 	switch {
-	case reply == "OK", reply == "(integer) 1":
+	case !k.Exists():
+		return r.fill("key-gone", vars)
+	case k.Lease == nil:
+		return r.fill("key-other", vars)
+	case k.PTTL == -1:
+		vars["holder"] = k.Lease.Actor
+		return r.fill("key-nottl", vars)
+	}
+	vars["holder"] = k.Lease.Actor
+	return r.fill("key-ttl", vars)
+}
+
+// keyOf is the key read back that a lease's key names, if it was read.
+func (r reader) keyOf(key string) (ledger.KeyRead, bool) {
+	for _, k := range r.v.L.Keys {
+		if k.Name == key {
+			return k, true
+		}
+	}
+	return ledger.KeyRead{}, false
+}
+
+// card is an actor's box: its token (or fencing token, or the constant it
+// writes), then what it believes against what the key says.
+func (r reader) card(a sim.Actor) views.Card {
+	b := r.v.L.Belief(a.Name)
+	first := "token " + short(a.Token)
+	switch {
+	case b.Fence > 0:
+		first = "fence " + itoa(b.Fence)
+	case b.Lease != nil && b.Lease.Token != a.Token:
+		first = `value "` + b.Lease.Token + `"`
+	}
+	line, tone := r.state(a, b)
+	return views.Card{Name: a.Name, Lines: []string{first, line}, Tone: tone}
+}
+
+func (r reader) state(a sim.Actor, b ledger.Belief) (string, views.Tone) {
+	switch {
+	case a.Status == sim.Crashed && b.KeyHolds && !b.Lease.Expires():
+		return "crashed · no TTL", views.Bad
+	case a.Status == sim.Crashed && b.KeyHolds:
+		return "crashed holding", views.Warn
+	case a.Status == sim.Crashed:
+		return "crashed", views.Bad
+	case a.Status == sim.Paused:
+		return "FROZEN · paused", views.Warn
+	case b.Holds && b.KeyHolds && !b.Lease.Expires():
+		return "holder · no TTL", views.Warn
+	case b.Holds && b.KeyHolds:
+		return "OK · holder", views.Good
+	case b.Holds:
+		return "thinks holder ✗", views.Bad
+	}
+	e, rd, ok := r.latest(a.Name)
+	if !ok {
+		return "waiting", views.Dim
+	}
+	switch rd.What {
+	case ledger.Refused:
+		if rd.Refusal.Stuck {
+			return "refused · stuck", views.Bad
+		}
+		return e.Reply + " · refused", views.Warn
+	case ledger.ReleasedOwn:
+		return "released · 1", views.Good
+	case ledger.DeletedOther:
+		return "deleted " + rd.Other + "'s", views.Bad
+	case ledger.DelNothing:
+		return "DEL → 0", views.Plain
+	case ledger.RelTaken:
+		return "release → 0", views.Good
+	case ledger.RelGone:
+		return "release → -1", views.Good
+	case ledger.FencedNo:
+		return "write REFUSED", views.Bad
+	case ledger.WroteLate:
+		return "late write taken", views.Bad
+	case ledger.WroteHolder, ledger.FencedOK:
+		return "write accepted", views.Good
+	case ledger.UnknownOut:
+		return "outcome unknown", views.Warn
+	case ledger.Noted:
+		return "done", views.Dim
+	}
+	return shortenTokens(e.Reply, r.v.Snap.Actors, r.v.Snap.Events), toneOf(e)
+}
+
+// toneOf colours a reply: grants and 1 good, refusals warn, errors bad.
+func toneOf(e sim.Event) views.Tone {
+	n, isInt := e.Int()
+	switch {
+	case e.IsOK(), isInt && n == 1:
 		return views.Good
-	case reply == "(nil)", reply == "(integer) 0":
+	case e.IsNil(), isInt && n == 0:
 		return views.Warn
-	case strings.HasPrefix(reply, "(error)"):
+	case e.ErrorReply(), e.Unknown():
 		return views.Bad
 	}
 	return views.Plain
 }
 
-// logLines turns events into the command log; sel's lines are highlighted.
-func logLines(s sim.Snapshot, sel string) []views.LogLine {
-	var out []views.LogLine
+// readout explains the selected actor, else the actor of the latest step,
+// else the clock.
+func (r reader) readout() string {
+	s := r.v.Snap
+	var story []sim.Event
 	for _, e := range s.Events {
-		l := views.LogLine{At: "+" + sim.FormatDuration(e.At), Actor: e.Actor, Hi: sel != "" && e.Actor == sel}
-		switch e.Kind {
-		case sim.Command:
-			l.Text = shortenTokens(e.Cmd, s.Actors)
-			l.Reply = shortenTokens(e.Reply, s.Actors)
-			l.Tone = toneOf(e.Reply)
-			if e.Store == "resource" {
-				l.Actor += "→res"
-			}
-		case sim.Clock:
-			l.Actor, l.Text = "clock", "["+e.Note+"]"
-		case sim.Fault:
-			l.Text, l.Tone, l.Reply = "["+e.Note+"]", views.Bad, "!"
-		default:
-			l.Text = "[" + e.Note + "]"
+		if e.Move >= 0 {
+			story = append(story, e)
 		}
-		out = append(out, l)
+	}
+	if len(story) == 0 {
+		return r.fill("start", nil)
+	}
+	if r.v.Sel >= 0 && r.v.Sel < len(s.Actors) {
+		return r.about(s.Actors[r.v.Sel].Name)
+	}
+	if r.v.Text.Has("idle") {
+		return r.fill("idle", nil) // a race: nobody selected yet
+	}
+	last := story[len(story)-1]
+	if last.Kind == sim.Clock || last.Actor == "" {
+		return r.clock()
+	}
+	return r.about(last.Actor)
+}
+
+// clock says what the passing time did to each key read back, and who,
+// frozen, still believes in a lease that is gone.
+func (r reader) clock() string {
+	var parts []string
+	for _, k := range r.v.L.Keys {
+		parts = append(parts, r.keyNow(k))
+	}
+	out := r.fill("clock", map[string]string{"now": stamp(r.v.Snap.Now), "keys": strings.Join(parts, "; ")})
+	for _, a := range r.v.Snap.Actors {
+		if b := r.v.L.Belief(a.Name); a.Status == sim.Paused && b.Holds && !b.KeyHolds {
+			vars := map[string]string{"actor": a.Name}
+			r.leaseVars(b.Lease, vars)
+			out += " " + r.fill("clock-frozen", vars)
+		}
 	}
 	return out
 }
 
-// keyNow is what a lock key read back says about one worker: whether it
-// still holds the lock, and if not, what the key holds instead.
-type keyNow struct {
-	holds bool   // the key is there with the value this worker wrote, and the replies make it the owner
-	owner string // the worker whose value the key holds now, "" when gone or unknown
-	gone  bool   // the key is gone (PTTL -2)
-	pttl  int64
+// about explains where one actor stands: its latest step as the ledger
+// read it, or its state when that says more (crashed, frozen, believing
+// in a lease the key no longer holds).
+func (r reader) about(name string) string {
+	a, _ := r.actor(name)
+	b := r.v.L.Belief(name)
+	vars := map[string]string{"actor": name, "now": stamp(r.v.Snap.Now)}
+	r.leaseVars(b.Lease, vars)
+	if k, ok := r.keyOfActor(b); ok {
+		vars["keynow"] = r.keyNow(k)
+		vars["pttl"] = itoa(k.PTTL)
+	}
+	switch a.Status {
+	case sim.Crashed:
+		switch {
+		case b.KeyHolds && !b.Lease.Expires():
+			return r.fill("crashed-stuck", vars)
+		case b.KeyHolds:
+			return r.fill("crashed-holding", vars)
+		}
+		return r.fill("crashed", vars)
+	case sim.Paused:
+		if b.Holds && !b.KeyHolds {
+			vars["why"] = r.why(b.Lease)
+			return r.fill("paused-lost", vars)
+		}
+		if b.Holds {
+			return r.fill("paused-holding", vars)
+		}
+		return r.fill("paused", vars)
+	}
+	e, rd, ok := r.latest(name)
+	if !ok {
+		return r.fill("waiting", vars)
+	}
+	vars["at"] = stamp(e.At)
+	vars["reply"] = shortenTokens(e.Reply, r.v.Snap.Actors, r.v.Snap.Events)
+	vars["cmd"] = ""
+	if len(e.Args) > 0 {
+		vars["cmd"] = e.Args[0]
+	}
+	vars["other"] = rd.Other
+	vars["why"] = r.why(b.Lease)
+	switch rd.What {
+	case ledger.Granted:
+		switch {
+		case b.Holds && !b.KeyHolds:
+			return r.fill("holds-lost", vars)
+		case rd.Overlap != nil:
+			o := rd.Overlap
+			vars["other"] = o.First.Actor
+			vars["by"] = o.By
+			vars["oends"] = stamp(o.First.Lease.Ends())
+			vars["okey"] = r.keyName(o.First.Lease.Key)
+			return r.fill("granted-over-"+o.Cause.String(), vars)
+		}
+		switch rd.Lease.Form {
+		case sim.FormSETNX:
+			return r.fill("granted-setnx", vars)
+		case sim.FormFenced:
+			return r.fill("granted-fenced", vars)
+		}
+		if !rd.Lease.Expires() {
+			return r.fill("granted-nottl", vars)
+		}
+		return r.fill("granted", vars)
+	case ledger.Refused:
+		rf := rd.Refusal
+		switch {
+		case rf.Stuck:
+			return r.fill("refused-stuck", vars)
+		case rf.Blocker == nil:
+			return r.fill("refused-unknown", vars)
+		case !rf.Blocker.Expires():
+			return r.fill("refused-nottl", vars)
+		}
+		return r.fill("refused", vars)
+	case ledger.WroteHolder, ledger.WroteLate, ledger.FencedOK, ledger.FencedNo:
+		w := rd.Write
+		vars["fence"], vars["seen"] = itoa(w.Token), itoa(w.Seen)
+		section := string(rd.What)
+		if rd.What == ledger.FencedOK && w.Seen == 0 {
+			section = "fenced-first"
+		}
+		return r.fill(section, vars)
+	case ledger.Noted:
+		vars["note"] = e.Note
+		return r.fill("note", vars)
+	case ledger.DeletedOther:
+		switch e.Op.Form {
+		case sim.FormGetDel:
+			return r.fill("deleted-other-getdel", vars)
+		case sim.FormScript:
+			return r.fill("deleted-other-script", vars)
+		}
+	}
+	return r.fill(string(rd.What), vars)
 }
 
-// say tells, for a worker that no longer holds the lock, what the key holds
-// now, with the scene's now-gone / now-other / now-ttl sections.
-func (n keyNow) say(t content.Text) string {
-	switch {
-	case n.gone:
-		return t.Get("now-gone")
-	case n.owner != "":
-		return t.Get("now-other", n.owner)
+// keyOfActor is the key read back that the actor's latest lease was on.
+func (r reader) keyOfActor(b ledger.Belief) (ledger.KeyRead, bool) {
+	if b.Lease != nil {
+		return r.keyOf(b.Lease.Key)
 	}
-	return t.Get("now-ttl", n.pttl)
+	if len(r.v.L.Keys) > 0 {
+		return r.v.L.Keys[0], true
+	}
+	return ledger.KeyRead{}, false
+}
+
+// alarm names the first violation the ledger found: an overlap of two
+// holders, else a key with no TTL blocking a contender after its holder
+// crashed. The readout of the second holder names the same cause.
+func (r reader) alarm() string {
+	l := r.v.L
+	if len(l.Overlaps) > 0 {
+		o := l.Overlaps[0]
+		vars := map[string]string{"first": o.First.Actor, "second": o.Second.Actor, "from": stamp(o.FromAt),
+			"by": o.By, "lock": r.keyName(o.Lock), "oends": stamp(o.First.Lease.Ends()), "until": "", "to": ""}
+		if !o.Open() {
+			vars["to"] = stamp(o.ToAt)
+		}
+		return r.fill("alarm-"+o.Cause.String(), vars)
+	}
+	if st := l.Stuck(); len(st) > 0 {
+		return r.fill("alarm-stuck", map[string]string{"holder": st[0].Blocker.Actor, "blocked": st[0].Actor,
+			"key": r.keyName(st[0].Key)})
+	}
+	return ""
 }

@@ -25,6 +25,7 @@ func (k KeyState) Exists() bool { return k.PTTL != -2 }
 // goes on: events, actors, the watched keys read back, the resource.
 type Snapshot struct {
 	Backend  string
+	Prefix   string // the run's key prefix on a live server, "" embedded
 	Live     bool
 	Scale    int
 	Now      time.Duration
@@ -45,7 +46,7 @@ type Snapshot struct {
 // Snapshot reads the watched keys back from the server and copies the run's state.
 func (r *Run) Snapshot(ctx context.Context) Snapshot {
 	s := Snapshot{
-		Backend: r.b.Name, Live: r.b.Live(), Scale: r.b.Scale,
+		Backend: r.b.Name, Prefix: r.b.Prefix, Live: r.b.Live(), Scale: r.b.Scale,
 		Now: r.Now(), Pos: r.pos,
 		Events: slices.Clone(r.Events), Scripts: r.Scripts(),
 	}

@@ -41,8 +41,9 @@ type Lease struct {
 	// TTLAt, the grant, or the EXPIRE or extension that set it.
 	TTL     time.Duration
 	TTLAt   time.Duration
-	Renewed int   // successful extensions
-	Fence   int64 // the fencing token granted with it, 0 if none
+	Renewed int    // successful extensions
+	Fence   int64  // the fencing token granted with it, 0 if none
+	Form    string // how it was acquired: sim.FormSET, FormSETNX, FormFenced
 
 	End    End
 	EndSeq int           // the event that ended it; -1 while open or when it lapsed
@@ -372,7 +373,7 @@ func (l *Ledger) acquire(e sim.Event) Read {
 		}
 	}
 	ls := &Lease{Lock: op.Lock, Node: e.Node, Key: op.Key, Actor: e.Actor, Token: op.Token,
-		Seq: e.Seq, Granted: e.At, TTL: op.TTL, TTLAt: e.At, Fence: fence, EndSeq: -1}
+		Seq: e.Seq, Granted: e.At, TTL: op.TTL, TTLAt: e.At, Fence: fence, Form: op.Form, EndSeq: -1}
 	l.Leases = append(l.Leases, ls)
 	l.byKey[op.Key] = ls
 	for _, h := range l.Holds {

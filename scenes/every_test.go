@@ -1,0 +1,181 @@
+package scenes
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"locksim/content"
+	"locksim/sim"
+	"locksim/sim/ledger"
+	"locksim/views"
+)
+
+// unfilled finds a {slot} the text left empty.
+var unfilled = regexp.MustCompile(`\{[a-z]+\}`)
+
+// TestEveryScene walks every registered scene: each variant move by move,
+// and for a story each learner move (a crash, a pause, a step, a wait)
+// inserted at every point. At each point, for every selection, it checks
+// that the text is whole and fits, that cards calling an actor the holder
+// agree with the keys read back, that with nothing selected the readout
+// explains the latest step, that the ⚠ line and the scoreboard name the
+// same violation, and that the screen is exactly 24 rows of 80 columns.
+// A new scene is covered by registering it.
+func TestEveryScene(t *testing.T) {
+	for _, sc := range All() {
+		t.Run(sc.ID, func(t *testing.T) {
+			t.Parallel()
+			text, err := content.Load(sc.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, part := range []string{"title", "dive", "intro", "start"} {
+				if !text.Has(part) {
+					t.Errorf("content/text/%s.txt has no %q section", sc.ID, part)
+				}
+			}
+			for _, pt := range points(t, sc.ID, sc.Kind == Story) {
+				checkPoint(t, sc, text, pt)
+			}
+		})
+	}
+}
+
+func checkPoint(t *testing.T, sc *Scene, text content.Text, pt storyPoint) {
+	t.Helper()
+	led := fold(pt.snap)
+	edited := strings.Contains(pt.where, "inserted")
+	var byActor []string
+	for sel := -1; sel < len(pt.snap.Actors); sel++ {
+		v := View{Snap: pt.snap, L: led, P: pt.p, Sel: sel, Text: text}
+		ex := explain(sc, v)
+		where := fmt.Sprintf("%s, selected %d", pt.where, sel)
+		all := ex.Readout + " " + ex.Verdict + " " + ex.Alarm + " " + cardText(ex.Cards)
+		if ex.Readout == "" || strings.Contains(all, "[no text") || strings.Contains(all, "%!") || unfilled.MatchString(all) {
+			t.Fatalf("%s: readout %q, verdict %q, alarm %q, cards %q", where, ex.Readout, ex.Verdict, ex.Alarm, cardText(ex.Cards))
+		}
+		if rows := strings.Count(lipgloss.NewStyle().Width(80).Render(ex.Readout), "\n") + 1; rows > 3 {
+			t.Errorf("%s: readout takes %d rows at 80 columns: %s", where, rows, ex.Readout)
+		}
+		byActor = append(byActor, ex.Readout)
+		if sel >= 0 {
+			continue
+		}
+		checkCards(t, where, pt.snap, led, ex.Cards)
+		// the ⚠ line and the scoreboard name the same violation
+		broken := ex.Props[0] == views.Broken || ex.Props[1] == views.Broken
+		if broken != (ex.Alarm != "") {
+			t.Errorf("%s: scoreboard %v but alarm %q", where, ex.Props, ex.Alarm)
+		}
+		if len(led.Overlaps) > 0 && !strings.Contains(ex.Alarm, "acted as holder") {
+			t.Errorf("%s: two holders overlap, but the alarm says %q", where, ex.Alarm)
+		}
+		if edited {
+			continue
+		}
+		if w := ansi.StringWidth("verdict " + ex.Verdict); w > 80 {
+			t.Errorf("%s: verdict is %d columns: %s", where, w, ex.Verdict)
+		}
+		if w := ansi.StringWidth("⚠ " + ex.Alarm); w > 80 {
+			t.Errorf("%s: alarm is %d columns: %s", where, w, ex.Alarm)
+		}
+		inner := 80/max(len(ex.Cards), 1) - 4
+		for _, c := range ex.Cards {
+			for _, l := range c.Lines {
+				if w := ansi.StringWidth(l); w > inner {
+					t.Errorf("%s: %s's card line %q is cut at 80 columns", where, c.Name, l)
+				}
+			}
+		}
+		checkScreen(t, where, sc, text, pt, led)
+	}
+	// with nothing selected a story's readout explains the latest step
+	if e, ok := lastStep(pt.snap); ok && sc.Kind == Story && pt.snap.Pos > 0 {
+		for i, a := range pt.snap.Actors {
+			if a.Name == e.Actor && byActor[0] != byActor[i+1] {
+				t.Errorf("%s: the latest step is %s's (%s), but with nothing selected the readout says\n  %s\nand with %s selected\n  %s",
+					pt.where, e.Actor, plainEvent(e), byActor[0], e.Actor, byActor[i+1])
+			}
+		}
+	}
+}
+
+func cardText(cards []views.Card) string {
+	var parts []string
+	for _, c := range cards {
+		parts = append(parts, strings.Join(c.Lines, " / "))
+	}
+	return strings.Join(parts, " | ")
+}
+
+// checkCards: a card that calls its actor the holder needs the key of the
+// actor's latest lease to read back holding that lease's value, and no key
+// may have two such cards.
+func checkCards(t *testing.T, where string, snap sim.Snapshot, led *ledger.Ledger, cards []views.Card) {
+	t.Helper()
+	claims := map[string][]string{}
+	for _, c := range cards {
+		line := c.Lines[1]
+		if !strings.Contains(line, "holder") || strings.Contains(line, "thinks") {
+			continue
+		}
+		ls := led.Latest(c.Name)
+		if ls == nil {
+			t.Errorf("%s: %s's card says %q, but it was never granted a lease", where, c.Name, line)
+			continue
+		}
+		var got *sim.KeyState
+		for i := range snap.Keys {
+			if snap.Keys[i].Name == ls.Key {
+				got = &snap.Keys[i]
+			}
+		}
+		if got == nil || !got.Exists() || got.Value != ls.Token {
+			t.Errorf("%s: %s's card says %q, but %s reads back %+v (it wrote %q)", where, c.Name, line, ls.Key, got, ls.Token)
+		}
+		claims[ls.Key] = append(claims[ls.Key], c.Name)
+	}
+	for key, names := range claims {
+		if len(names) > 1 {
+			t.Errorf("%s: %v are all shown holding %s", where, names, key)
+		}
+	}
+}
+
+// checkScreen draws the point as the player would at 80x24: exactly 24
+// rows, none wider than 80 columns.
+func checkScreen(t *testing.T, where string, sc *Scene, text content.Text, pt storyPoint, led *ledger.Ledger) {
+	t.Helper()
+	p := &Player{sc: sc, text: text, p: pt.p, snap: pt.snap, led: led, sel: -1}
+	screen := p.View(views.DefaultStyles(), 80, 24, "help", "", "")
+	lines := strings.Split(screen, "\n")
+	if len(lines) != 24 {
+		t.Errorf("%s: the screen has %d rows, want 24:\n%s", where, len(lines), screen)
+	}
+	for i, l := range lines {
+		if w := ansi.StringWidth(l); w > 80 {
+			t.Errorf("%s: row %d is %d columns: %s", where, i, w, l)
+		}
+	}
+}
+
+// lastStep is the story's latest event taken by an actor on stage (not a
+// clock move, not the scene's setup); ok is false if there is none, or if
+// the clock moved after it.
+func lastStep(s sim.Snapshot) (sim.Event, bool) {
+	if len(s.Events) == 0 || s.Events[len(s.Events)-1].Kind == sim.Clock {
+		return sim.Event{}, false
+	}
+	e := s.Events[len(s.Events)-1]
+	for _, a := range s.Actors {
+		if a.Name == e.Actor {
+			return e, true
+		}
+	}
+	return sim.Event{}, false
+}

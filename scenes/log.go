@@ -1,0 +1,31 @@
+package scenes
+
+import (
+	"locksim/sim"
+	"locksim/views"
+)
+
+// logLines turns events into the command log; sel's lines are highlighted.
+func logLines(s sim.Snapshot, sel string) []views.LogLine {
+	var out []views.LogLine
+	for _, e := range s.Events {
+		l := views.LogLine{At: "+" + sim.FormatDuration(e.At), Actor: e.Actor, Hi: sel != "" && e.Actor == sel}
+		switch e.Kind {
+		case sim.Command:
+			l.Text = shortenTokens(e.Cmd, s.Actors, s.Events)
+			l.Reply = shortenTokens(e.Reply, s.Actors, s.Events)
+			l.Tone = toneOf(e)
+			if e.Node == sim.ResourceNode {
+				l.Actor += "→res"
+			}
+		case sim.Clock:
+			l.Actor, l.Text = "clock", "["+e.Note+"]"
+		case sim.Fault:
+			l.Text, l.Tone, l.Reply = "["+e.Note+"]", views.Bad, "!"
+		default:
+			l.Text = "[" + e.Note + "]"
+		}
+		out = append(out, l)
+	}
+	return out
+}

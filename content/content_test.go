@@ -28,6 +28,9 @@ func TestEveryFileHasAnIntro(t *testing.T) {
 	}
 	for _, e := range entries {
 		id := strings.TrimSuffix(e.Name(), ".txt")
+		if id == Shared {
+			continue // the shared sentences, not a scene
+		}
 		txt, err := Load(id)
 		if err != nil {
 			t.Fatal(err)
@@ -38,5 +41,24 @@ func TestEveryFileHasAnIntro(t *testing.T) {
 	}
 	if _, err := Load("no-such-scene"); err == nil {
 		t.Error("loading a scene with no text should fail")
+	}
+}
+
+func TestFill(t *testing.T) {
+	txt := Parse("# granted\n{actor} got OK at {at}; {missing} stays\n")
+	got := txt.Fill("granted", map[string]string{"actor": "w1", "at": "+0.000s"})
+	if got != "w1 got OK at +0.000s; {missing} stays" {
+		t.Errorf("Fill = %q", got)
+	}
+}
+
+func TestSceneOverridesShared(t *testing.T) {
+	txt, err := Load("race")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared, _ := Load(Shared)
+	if txt.Get("granted") == shared.Get("granted") || txt.Get("released") != shared.Get("released") {
+		t.Errorf("race should override granted and inherit released")
 	}
 }

@@ -2,6 +2,7 @@ package scenes
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"locksim/sim"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -41,6 +43,7 @@ type App struct {
 	help      help.Model
 	showHelp  bool
 	showAbout bool
+	page      viewport.Model // the story page, which scrolls
 }
 
 // NewApp opens the scene with the given id on backend b; tokens come from
@@ -179,6 +182,11 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.About):
 		a.showAbout, a.showHelp = !a.showAbout, false
+		a.page = viewport.New(a.w, a.h-4)
+		a.page.SetContent(a.pl.about(a.w))
+		return nil
+	case a.showAbout && (msg.Type == tea.KeyUp || msg.Type == tea.KeyDown || msg.Type == tea.KeyPgUp || msg.Type == tea.KeyPgDown):
+		a.page, _ = a.page.Update(msg) // the story page scrolls
 		return nil
 	case key.Matches(msg, k.SceneNext):
 		return a.switchTo(a.idx + 1)
@@ -272,7 +280,11 @@ func (a *App) View() string {
 		overlay = views.HelpPage(a.st, groups, legend, a.w)
 	case a.showAbout:
 		title = "the story of " + a.pl.sc.ID
-		overlay = a.pl.about(a.w, a.h-5) + "\n\n" + a.st.Dim.Render("i closes this page")
+		hint := "i closes this page"
+		if !a.page.AtTop() || !a.page.AtBottom() {
+			hint = fmt.Sprintf("↑/↓ scroll (%d%%) · %s", int(a.page.ScrollPercent()*100), hint)
+		}
+		overlay = a.page.View() + "\n" + a.st.Dim.Render(hint)
 	}
 	return a.pl.View(a.st, a.w, a.h, helpLine, title, overlay)
 }

@@ -27,6 +27,7 @@ var unfilled = regexp.MustCompile(`\{[a-z]+\}`)
 // same violation, and that the screen is exactly 24 rows of 80 columns.
 // A new scene is covered by registering it.
 func TestEveryScene(t *testing.T) {
+	t.Parallel()
 	for _, sc := range All() {
 		t.Run(sc.ID, func(t *testing.T) {
 			t.Parallel()

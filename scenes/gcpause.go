@@ -27,7 +27,9 @@ func gcPauseScene() *Scene {
 	s.Build = func(p Params) sim.Script {
 		return pauseStory(knobDuration(s, p, "TTL"), knobDuration(s, p, "pause"), false)
 	}
-	s.Say = func(v View, said *Said) { sayPause(v, said, knobDuration(s, v.P, "TTL"), knobDuration(s, v.P, "pause")) }
+	s.Say = func(v View, said *Said) {
+		sayPause(v, said, knobDuration(s, v.P, "TTL"), knobDuration(s, v.P, "pause"))
+	}
 	s.Variants = []Params{{}, {"pause": 2}, {"TTL": 1}}
 	return s
 }

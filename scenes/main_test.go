@@ -167,7 +167,12 @@ func points(t *testing.T, id string, learner bool) []storyPoint {
 				t.Fatal(err)
 			}
 		}
-		for pos := 0; pos <= len(run.Moves()); pos++ {
+		// before the inserted move the story is the one already walked
+		from := 0
+		if m != nil {
+			from = insert + 1
+		}
+		for pos := from; pos <= len(run.Moves()); pos++ {
 			if err := run.Seek(ctx, pos); err != nil {
 				t.Fatal(err)
 			}

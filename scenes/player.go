@@ -15,6 +15,7 @@ import (
 	"locksim/views"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 )
 
 // speeds are the pauses between moves while playing, slowest first.
@@ -535,17 +536,21 @@ func marks(s sim.Snapshot) []views.Mark {
 }
 
 // about is the scene's introduction, its settings and the source of every
-// script the log names, wrapped to w in at most rows lines.
-func (p *Player) about(w, rows int) string {
+// script the log names by <name>, wrapped to w columns.
+func (p *Player) about(w int) string {
 	text := p.text.Get("intro")
 	for _, k := range p.sc.Knobs {
 		text += fmt.Sprintf("\n[%s] %s: %s", k.Key, k.Name, strings.Join(k.Values, " / "))
 	}
-	out := views.Wrap(text, w, rows)
-	for _, name := range slices.Sorted(maps.Keys(p.snap.Scripts)) {
-		out += "\n\n<" + name + ">\n" + p.snap.Scripts[name].Src
+	lines := strings.Split(lipgloss.NewStyle().Width(max(w, 1)).Render(text), "\n")
+	for i := range lines {
+		lines[i] = strings.TrimRight(lines[i], " ")
 	}
-	return fitRows(out, rows)
+	out := strings.Join(lines, "\n")
+	for _, name := range slices.Sorted(maps.Keys(p.snap.Scripts)) {
+		out += "\n\n<" + name + "> as sent with EVAL:\n" + p.snap.Scripts[name].Src
+	}
+	return out
 }
 
 // tokenOwner names the actor whose granted acquire wrote value, "" if none:

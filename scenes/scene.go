@@ -523,13 +523,13 @@ func (r reader) keyOfActor(b ledger.Belief) (ledger.KeyRead, bool) {
 	return ledger.KeyRead{}, false
 }
 
-// alarm names the first violation the ledger found: an overlap of two
+// alarm names the latest violation the ledger found: an overlap of two
 // holders, else a key with no TTL blocking a contender after its holder
-// crashed. The readout of the second holder names the same cause.
+// crashed. The readout of the latest grant names the same cause.
 func (r reader) alarm() string {
 	l := r.v.L
 	if len(l.Overlaps) > 0 {
-		o := l.Overlaps[0]
+		o := l.Overlaps[len(l.Overlaps)-1]
 		vars := map[string]string{"first": o.First.Actor, "second": o.Second.Actor, "from": stamp(o.FromAt),
 			"by": o.By, "lock": r.keyName(o.Lock), "oends": stamp(o.First.Lease.Ends()), "until": "", "to": ""}
 		if !o.Open() {

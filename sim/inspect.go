@@ -2,11 +2,14 @@ package sim
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // KeyState is a key as the server reports it: TYPE, its value (GET, or the
@@ -63,13 +66,15 @@ func (r *Run) Snapshot(ctx context.Context) Snapshot {
 		c.Steps = slices.Clone(a.Steps)
 		s.Actors = append(s.Actors, c)
 	}
-	for _, name := range r.script.Watch {
-		ks, err := inspect(ctx, r.b, r.b.Key(name))
-		if err != nil {
-			s.Err = err.Error()
-		}
-		s.Keys = append(s.Keys, ks)
+	names := make([]string, len(r.script.Watch))
+	for i, name := range r.script.Watch {
+		names[i] = r.b.Key(name)
 	}
+	keys, err := ReadKeys(ctx, r.b, names)
+	if err != nil {
+		s.Err = err.Error()
+	}
+	s.Keys = keys
 	if r.Res != nil {
 		rs, err := r.Res.read(ctx)
 		if err != nil {
@@ -81,53 +86,66 @@ func (r *Run) Snapshot(ctx context.Context) Snapshot {
 	return s
 }
 
-// ReadKeys reads the named keys (as sent) back from b. It uses only the
-// backend's own connection, so it may run while a run is busy elsewhere; a
-// live screen calls it to show a lease running down in real time.
+// ReadKeys reads the named keys (as sent) back from b in one pipelined
+// round trip (TYPE, GET, PTTL of each; HGETALL after it for a hash). It uses
+// only the backend's own connection, so it may run while a run is busy
+// elsewhere; a live screen calls it to show a lease running down.
 func ReadKeys(ctx context.Context, b *Backend, names []string) ([]KeyState, error) {
-	out := make([]KeyState, 0, len(names))
-	for _, n := range names {
-		ks, err := inspect(ctx, b, n)
+	out := make([]KeyState, len(names))
+	if len(names) == 0 {
+		return out, nil
+	}
+	c := b.Admin()
+	type cmds struct {
+		typ  *redis.StatusCmd
+		get  *redis.StringCmd
+		pttl *redis.Cmd
+	}
+	sent := make([]cmds, len(names))
+	_, err := c.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i, n := range names {
+			// Do, not the typed PTTL helper: it keeps -1 and -2 as sent.
+			sent[i] = cmds{p.Type(ctx, n), p.Get(ctx, n), p.Do(ctx, "PTTL", n)}
+		}
+		return nil
+	})
+	var hashes []int
+	for i, n := range names {
+		ks := KeyState{Name: n, PTTL: -2}
+		ks.Type = sent[i].typ.Val()
+		ks.PTTL, _ = sent[i].pttl.Int64()
+		switch ks.Type {
+		case "none", "":
+			ks.PTTL = -2
+		case "string":
+			ks.Value = sent[i].get.Val()
+		case "hash":
+			hashes = append(hashes, i)
+		default:
+			ks.Value = "(" + ks.Type + ")"
+		}
+		out[i] = ks
+	}
+	if err != nil && !errors.Is(err, redis.Nil) && !isWrongType(err) {
+		return out, err
+	}
+	for _, i := range hashes {
+		h, err := c.HGetAll(ctx, names[i]).Result()
 		if err != nil {
 			return out, err
 		}
-		out = append(out, ks)
-	}
-	return out, nil
-}
-
-func inspect(ctx context.Context, b *Backend, key string) (KeyState, error) {
-	ks := KeyState{Name: key, PTTL: -2}
-	c := b.Admin()
-	t, err := c.Type(ctx, key).Result()
-	if err != nil {
-		return ks, err
-	}
-	ks.Type = t
-	switch t {
-	case "none":
-		return ks, nil
-	case "string":
-		ks.Value, err = c.Get(ctx, key).Result()
-	case "hash":
-		var h map[string]string
-		h, err = c.HGetAll(ctx, key).Result()
 		var parts []string
 		for _, f := range slices.Sorted(maps.Keys(h)) {
 			parts = append(parts, f+"="+h[f])
 		}
-		ks.Value = strings.Join(parts, " ")
-	default:
-		ks.Value = "(" + t + ")"
+		out[i].Value = strings.Join(parts, " ")
 	}
-	if err != nil {
-		return ks, err
-	}
-	// Do, not the typed PTTL helper: it keeps -1 and -2 as the server sent them.
-	v, err := c.Do(ctx, "PTTL", key).Int64()
-	ks.PTTL = v
-	return ks, err
+	return out, nil
 }
+
+// isWrongType reports the error a GET gets on a key that is not a string:
+// expected in the pipeline above, which sends GET before it knows the type.
+func isWrongType(err error) bool { return strings.HasPrefix(err.Error(), "WRONGTYPE") }
 
 // MoveLabel is how the timeline names a move.
 func MoveLabel(m Move) string {

@@ -27,16 +27,16 @@ func (k OpKind) String() string {
 // by its form (OK or (nil) for SET, 1 or 0 for SETNX, a number or (nil)
 // for the fenced script; 1, 0 or -1 for the scripts).
 const (
-	FormSET     = "SET"        // SET key value [NX] [PX ms]
-	FormSETNX   = "SETNX"      // SETNX key value, no expiry
-	FormFenced  = "fenced"     // EVAL: SET NX PX, then INCR of the fence counter
-	FormDEL     = "DEL"        // blind DEL
-	FormGetDel  = "GET+DEL"    // DEL after a GET that returned the token
-	FormScript  = "script"     // compare-and-delete / compare-and-PEXPIRE: 1, 0, -1
-	FormExpire  = "EXPIRE"     // EXPIRE key s
-	FormPExpire = "PEXPIRE"    // PEXPIRE key ms
-	FormWrite   = "write"      // the resource's unfenced write
-	FormFenceW  = "fenced-wr"  // the resource's fenced write
+	FormSET     = "SET"       // SET key value [NX] [PX ms]
+	FormSETNX   = "SETNX"     // SETNX key value, no expiry
+	FormFenced  = "fenced"    // EVAL: SET NX PX, then INCR of the fence counter
+	FormDEL     = "DEL"       // blind DEL
+	FormGetDel  = "GET+DEL"   // DEL after a GET that returned the token
+	FormScript  = "script"    // compare-and-delete / compare-and-PEXPIRE: 1, 0, -1
+	FormExpire  = "EXPIRE"    // EXPIRE key s
+	FormPExpire = "PEXPIRE"   // PEXPIRE key ms
+	FormWrite   = "write"     // the resource's unfenced write
+	FormFenceW  = "fenced-wr" // the resource's fenced write
 )
 
 // Op is the lock operation a command belongs to, tagged by the operation

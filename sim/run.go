@@ -60,7 +60,7 @@ type Actor struct {
 	Checked    bool   // it has sent the GET of a client-side release
 	CheckedOwn bool   // that GET returned its own token
 
-	acquired int        // acquisitions minted so far
+	acquired int           // acquisitions minted so far
 	rng      *rand.ChaCha8 // its own seeded source: fresh tokens after the first
 }
 
@@ -132,8 +132,8 @@ type Run struct {
 	conns   map[string]*redis.Client
 	scripts map[string]Lua
 	Actors  []*Actor
-	Events []Event
-	Res    *Resource
+	Events  []Event
+	Res     *Resource
 
 	now   time.Duration // virtual time on the embedded server
 	start time.Time     // real start on a live server

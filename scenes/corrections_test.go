@@ -1,0 +1,349 @@
+package scenes
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"locksim/content"
+	"locksim/sim"
+	"locksim/sim/ledger"
+	"locksim/sim/simtest"
+	"locksim/views"
+)
+
+// liveScale divides story time in the live-server tests: a 30 s lease is
+// sent as PX 600, so every story plays in a second or two.
+const liveScale = 50
+
+// onBoth runs check against the embedded server and, in parallel, against
+// a redis-server of its own (skipped with a message when there is none).
+// The test itself runs in parallel with the others: live stories wait in
+// real time, and the embedded walks use the CPU meanwhile.
+func onBoth(t *testing.T, check func(t *testing.T, b *sim.Backend)) {
+	t.Parallel()
+	t.Run("embedded", func(t *testing.T) {
+		t.Parallel()
+		check(t, embedded(t))
+	})
+	t.Run("live", func(t *testing.T) {
+		t.Parallel()
+		url := simtest.StartRedis(t)
+		b, err := sim.OpenLive(context.Background(), url, liveScale, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { b.Close() })
+		check(t, b)
+	})
+}
+
+// readoutOf is the readout with the named actor selected.
+func readoutOf(t *testing.T, id string, pl played, name string) string {
+	t.Helper()
+	text, _ := content.Load(id)
+	for i, a := range pl.snap.Actors {
+		if a.Name == name {
+			return explain(Find(id), View{Snap: pl.snap, L: pl.led, P: Params{}, Sel: i, Text: text}).Readout
+		}
+	}
+	t.Fatalf("no actor %s", name)
+	return ""
+}
+
+// 1: the fencing token comes from the grant's own script, so tokens rise in
+// grant order; no separate INCR is sent.
+func TestFenceTokenWithTheGrant(t *testing.T) {
+	onBoth(t, func(t *testing.T, b *sim.Backend) {
+		pl := playStory(t, b, "fencing", Params{}, 1)
+		a, bb := sent(pl.run.Events, "A", "EVAL"), sent(pl.run.Events, "B", "EVAL")
+		if len(a) == 0 || a[0].Reply != "(integer) 33" || !strings.Contains(a[0].Cmd, "<acquire-fenced>") {
+			t.Fatalf("A's acquire: %v", replies(a))
+		}
+		if len(bb) == 0 || bb[0].Reply != "(integer) 34" {
+			t.Fatalf("B's acquire: %v", replies(bb))
+		}
+		for _, e := range pl.run.Events {
+			if len(e.Args) > 0 && e.Args[0] == "INCR" {
+				t.Errorf("a separate INCR was sent: %s", e.Cmd)
+			}
+		}
+		if pl.led.Leases[0].Fence != 33 || pl.led.Leases[1].Fence != 34 {
+			t.Errorf("fences in grant order: %d, %d", pl.led.Leases[0].Fence, pl.led.Leases[1].Fence)
+		}
+	})
+}
+
+// 2: the resource refuses a token lower than the highest it has seen and
+// accepts the current one again.
+func TestFencedResourceAcceptsCurrentTokenAgain(t *testing.T) {
+	onBoth(t, func(t *testing.T, b *sim.Backend) {
+		write := func(tok int64) sim.Step {
+			return sim.Step{Label: "write", Run: func(x *sim.Exec) { x.FencedWrite("v", tok) }}
+		}
+		script := sim.Script{
+			Actors:   []sim.ActorSpec{{Name: "B", Program: []sim.Step{write(34), write(34)}}, {Name: "A", Program: []sim.Step{write(33)}}},
+			Resource: true,
+			Moves:    []sim.Move{sim.StepOf("B"), sim.StepOf("B"), sim.StepOf("A")},
+		}
+		run := sim.NewRun(b, script, 1)
+		defer run.Close()
+		ctx := context.Background()
+		if err := run.Reset(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := run.Seek(ctx, 3); err != nil {
+			t.Fatal(err)
+		}
+		defer run.Clear(ctx)
+		got := replies(commands(run.Events, "", ""))
+		want := []string{"(integer) 1", "(integer) 2", "(error) STALE token 33, seen 34"}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Fatalf("replies %q, want %q", got, want)
+		}
+	})
+}
+
+// 3: a lease that lapses while its holder works, then another OK before
+// the release: two actors acted as holder, in every scene alike.
+func TestOverrunIsOneRule(t *testing.T) {
+	cases := []struct {
+		id           string
+		p            Params
+		first, other string
+	}{
+		{"options", Params{}, "w3", "w4"},
+		{"release", Params{"release": 2}, "A", "B"},
+		{"gc-pause", Params{}, "A", "B"},
+		{"fencing", Params{}, "A", "B"},
+	}
+	t.Parallel()
+	for _, c := range cases {
+		t.Run(c.id, func(t *testing.T) {
+			onBoth(t, func(t *testing.T, b *sim.Backend) {
+				pl := playStory(t, b, c.id, c.p, 1)
+				if len(pl.led.Overlaps) == 0 {
+					t.Fatalf("%s: no overlap in %v", c.id, replies(commands(pl.run.Events, "", "")))
+				}
+				o := pl.led.Overlaps[0]
+				if o.First.Actor != c.first || o.Second.Actor != c.other || o.Cause != ledger.Lapsed {
+					t.Errorf("%s: overlap %s/%s cause %v", c.id, o.First.Actor, o.Second.Actor, o.Cause)
+				}
+				// the decisive reply: the second OK (or fence) came after the first lease's end
+				if o.FromAt <= o.First.Lease.Ends() {
+					t.Errorf("%s: second grant at %v, first lease ends %v", c.id, o.FromAt, o.First.Lease.Ends())
+				}
+				if pl.ex.Props[0] != views.Broken || !strings.Contains(pl.ex.Alarm, c.first+" and "+c.other+" both acted as holder") {
+					t.Errorf("%s: scoreboard %v, alarm %q", c.id, pl.ex.Props, pl.ex.Alarm)
+				}
+			})
+		})
+	}
+}
+
+// 4: with NX off and PX off the cause is the overwrite, not a lease.
+func TestNoNXNoPXBlamesTheOverwrite(t *testing.T) {
+	onBoth(t, func(t *testing.T, b *sim.Backend) {
+		pl := playStory(t, b, "options", Params{"NX": 1, "PX": 1}, 1)
+		w2 := sent(pl.run.Events, "w2", "SET")
+		if len(w2) == 0 || w2[0].Reply != "OK" || strings.Contains(w2[0].Cmd, " PX ") {
+			t.Fatalf("w2's first SET: %v", replies(w2))
+		}
+		o := pl.led.Overlaps[0]
+		if o.Cause != ledger.Overwritten || !strings.Contains(pl.ex.Alarm, "without NX") {
+			t.Errorf("cause %v, alarm %q", o.Cause, pl.ex.Alarm)
+		}
+		for _, w := range []string{"w1", "w2", "w3", "w4"} {
+			if r := readoutOf(t, "options", pl, w); strings.Contains(r, "lease") && strings.Contains(r, "ran out") {
+				t.Errorf("%s's readout blames a lease that was never set: %s", w, r)
+			}
+		}
+	})
+}
+
+// 5 and 6: the race's winner is the SET the server ran first; a key with
+// no TTL stays until someone deletes it. No text says otherwise.
+func TestWording(t *testing.T) {
+	forbidden := regexp.MustCompile(`(?i)first to arrive|for ever|forever|will ever (remove|delete)|nothing will ever`)
+	for _, id := range append([]string{content.Shared}, ids()...) {
+		text, err := content.Load(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, s := range text {
+			if forbidden.MatchString(s) {
+				t.Errorf("%s/%s: %q", id, name, forbidden.FindString(s))
+			}
+		}
+	}
+	pl := playStory(t, embedded(t), "options", Params{"PX": 1}, 1)
+	if r := readoutOf(t, "options", pl, "w2"); !strings.Contains(r, "until someone deletes it by hand") || !strings.Contains(r, "(nil)") {
+		t.Errorf("w2 refused by the crashed w1's key without TTL: %s", r)
+	}
+	if r := readoutOf(t, "race", playStory(t, embedded(t), "race", Params{}, 1), "w1"); !strings.Contains(r, "server ran first") && !strings.Contains(r, "ran after") {
+		t.Errorf("race readout: %s", r)
+	}
+}
+
+func ids() []string {
+	var out []string
+	for _, s := range All() {
+		out = append(out, s.ID)
+	}
+	return out
+}
+
+// 7: pauses have no upper bound: a longer TTL only moves where the overlap
+// starts. With a 60 s TTL a 35 s pause overlaps nothing; a 70 s pause does.
+func TestGCPauseLongerTTLOnlyMovesTheLine(t *testing.T) {
+	b := embedded(t)
+	if pl := playStory(t, b, "gc-pause", Params{"TTL": 1}, 1); len(pl.led.Overlaps) != 0 {
+		t.Errorf("TTL 60 s, pause 35 s: overlap %+v", pl.led.Overlaps[0])
+	}
+	pl := playStory(t, b, "gc-pause", Params{"TTL": 1, "pause": 1}, 1)
+	if len(pl.led.Overlaps) != 1 || pl.led.Overlaps[0].FromAt != 67*time.Second {
+		t.Fatalf("TTL 60 s, pause 70 s: %v", replies(commands(pl.run.Events, "B", "")))
+	}
+	text, _ := content.Load("gc-pause")
+	if !strings.Contains(text.Get("start"), "only moves the line") {
+		t.Errorf("the start readout should say a longer TTL only moves the line")
+	}
+}
+
+// 8: the resource is a separate store only when it is.
+func TestResourceWhereItIs(t *testing.T) {
+	onBoth(t, func(t *testing.T, b *sim.Backend) {
+		run := sim.NewRun(b, Find("fencing").Build(Params{}), 1)
+		defer run.Close()
+		ctx := context.Background()
+		if err := run.Reset(ctx); err != nil {
+			t.Fatal(err)
+		}
+		snap := run.Snapshot(ctx)
+		text, _ := content.Load("fencing")
+		ex := explain(Find("fencing"), View{Snap: snap, L: fold(snap), Sel: -1, Text: text})
+		want := "a store of its own"
+		if b.Live() {
+			want = "same server as the lock"
+		}
+		if snap.SharedResource != b.Live() || !strings.Contains(ex.Readout, want) {
+			t.Errorf("shared %v, readout %q", snap.SharedResource, ex.Readout)
+		}
+	})
+}
+
+// 9: expired versus taken comes from the script's own reply: -1 no key,
+// 0 another token; no GET follows it.
+func TestReleaseScriptTellsExpiredFromTaken(t *testing.T) {
+	onBoth(t, func(t *testing.T, b *sim.Backend) {
+		for _, c := range []struct {
+			p     Params
+			reply string
+			what  ledger.What
+			word  string
+		}{
+			{Params{"release": 2}, "(integer) 0", ledger.RelTaken, "held B's token"},
+			{Params{"release": 2, "lapsed lock": 1}, "(integer) -1", ledger.RelGone, "no such key"},
+		} {
+			pl := playStory(t, b, "release", c.p, 1)
+			ev := pl.run.Events
+			rel := sent(ev, "A", "EVAL")
+			if len(rel) != 1 || rel[0].Reply != c.reply || pl.led.Reads[rel[0].Seq].What != c.what {
+				t.Fatalf("%v: A's release %v", c.p, replies(rel))
+			}
+			if g := sent(ev, "A", "GET"); len(g) != 0 {
+				t.Errorf("%v: a GET after the release: %v", c.p, replies(g))
+			}
+			if r := readoutOf(t, "release", pl, "A"); !strings.Contains(r, c.word) {
+				t.Errorf("%v: A's readout %q lacks %q", c.p, r, c.word)
+			}
+		}
+	})
+}
+
+// 10: the log shows a script by name, the story page its source, and an
+// error reply in full.
+func TestLogShowsWhatWasSent(t *testing.T) {
+	a := openScene(t, embedded(t), "fencing", 1, 80, 24, "nnnnnnnn")
+	v := a.View()
+	if !strings.Contains(v, "(error) STALE token 33, seen 34") || !strings.Contains(v, "<fenced-write>") {
+		t.Fatalf("the log should show the script's name and the error in full:\n%s", v)
+	}
+	drive(t, a, keys("i[down][down][down][down][down][down][down][down][down][down]")...)
+	page := a.View()
+	if !strings.Contains(page, "<fenced-write>") || !strings.Contains(page, `redis.call("HGET", KEYS[1], "max")`) {
+		t.Errorf("the story page should show the scripts' source:\n%s", page)
+	}
+}
+
+// 11: Redis 7 keeps a key through the millisecond its TTL ends. On the
+// embedded server a learner's wait that lands exactly on a lease's end
+// leaves the key at PTTL 0 and refuses SET NX; a live server is checked
+// inside one script, where its clock stands still.
+func TestExpiryBoundary(t *testing.T) {
+	onBoth(t, func(t *testing.T, b *sim.Backend) {
+		ctx := context.Background()
+		key := b.Key("boundary")
+		defer b.Delete(ctx, key)
+		if !b.Live() {
+			// the release story with the learner's wait: A acquires at 0,
+			// 35 s pass; step back to 30 s exactly with a wait of 30 s
+			script := sim.Script{
+				Actors: []sim.ActorSpec{
+					{Name: "A", Program: []sim.Step{{Label: "acquire", Run: func(x *sim.Exec) { x.Acquire(sim.AcquireSpec{Key: lockKey, TTL: lease}) }}}},
+					{Name: "B", Program: []sim.Step{
+						{Label: "acquire", Run: func(x *sim.Exec) { x.Acquire(sim.AcquireSpec{Key: lockKey, TTL: lease}) }},
+						{Label: "acquire", Run: func(x *sim.Exec) { x.Acquire(sim.AcquireSpec{Key: lockKey, TTL: lease}) }},
+					}},
+				},
+				Keys: []string{lockKey}, Watch: []string{lockKey},
+				Moves: []sim.Move{sim.StepOf("A"), sim.Advance(lease), sim.StepOf("B"), sim.Advance(time.Millisecond), sim.StepOf("B")},
+			}
+			run := sim.NewRun(b, script, 1)
+			defer run.Close()
+			if err := run.Reset(ctx); err != nil {
+				t.Fatal(err)
+			}
+			_ = run.Seek(ctx, 5)
+			got := replies(commands(run.Events, "B", ""))
+			if strings.Join(got, "|") != "(nil)|(integer) 0|OK" {
+				t.Fatalf("at 30.000s B's SET NX and PTTL, then at 30.001s: %q", got)
+			}
+			// the ledger agrees: refused by A's lease at 30.000s, and B's OK
+			// at 30.001s overlaps A, which never released
+			l := fold(run.Snapshot(ctx))
+			if l.Refusals[0].Blocker == nil || len(l.Overlaps) != 1 || l.Overlaps[0].FromAt != lease+time.Millisecond {
+				t.Errorf("refusal %+v, overlaps %d", l.Refusals[0], len(l.Overlaps))
+			}
+			return
+		}
+		// live: poll inside a script until PTTL reads 0; then GET must still
+		// return the value and SET NX must be refused, in that same instant
+		probe := `local t = redis.call("PTTL", KEYS[1])
+if t ~= 0 then return {t} end
+return {t, redis.call("GET", KEYS[1]), redis.call("SET", KEYS[1], "other", "NX") or "refused"}`
+		c := b.Admin()
+		for try := 0; try < 20; try++ {
+			if err := c.Set(ctx, key, "mine", 50*time.Millisecond).Err(); err != nil {
+				t.Fatal(err)
+			}
+			for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); {
+				res, err := c.Eval(ctx, probe, []string{key}).Slice()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n := res[0].(int64); n == -2 {
+					break
+				} else if n == 0 {
+					if res[1] != "mine" || res[2] != "refused" {
+						t.Fatalf("at PTTL 0 the key should still be there and refuse SET NX: %v", res)
+					}
+					return
+				}
+			}
+		}
+		t.Skip("never caught PTTL 0 on the live server in 20 tries")
+	})
+}

@@ -1,0 +1,33 @@
+package scenes
+
+import "testing"
+
+// TestGoldens draws every story scene at fixed points, at 80x24 and at
+// 120x40, and compares the screens with testdata/*.golden. The race has
+// its own (its winner is a real race). go test ./scenes -update rewrites them.
+func TestGoldens(t *testing.T) {
+	cases := []struct {
+		name, id, presses string
+	}{
+		{"options", "options", "nnnnn"},
+		{"options-lapsed", "options", "nnnnnnn"},
+		{"options-constant", "options", "Tnnnnnnnnn"},
+		{"crash-gap", "crash-gap", "nnnnnnnn"},
+		{"crash-gap-s1", "crash-gap", "nnnnnnnn3"},
+		{"crash-gap-after", "crash-gap", "cnnnnnnnn"},
+		{"crash-gap-before-end", "crash-gap", "ccnnnnnnnnnn"},
+		{"release", "release", "nnnnn"},
+		{"release-script", "release", "mmnnnn1"},
+		{"gc-pause-frozen", "gc-pause", "nnn"},
+		{"gc-pause", "gc-pause", "nnnnnnnn"},
+		{"fencing", "fencing", "nnnnnn"},
+		{"fencing-rejected", "fencing", "nnnnnnnn"},
+		{"fencing-end", "fencing", "nnnnnnnnnn"},
+	}
+	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		for _, c := range cases {
+			a := openScene(t, embedded(t), c.id, 1, size.w, size.h, c.presses)
+			golden(t, c.name+"-"+itoa(int64(size.w))+"x"+itoa(int64(size.h)), a.View())
+		}
+	}
+}

@@ -191,12 +191,7 @@ func (x *Exec) Release(lock, name string) Reply {
 
 // ReleaseDEL is the blind release: DEL key, whoever's token it holds.
 func (x *Exec) ReleaseDEL(lock, name string) Reply {
-	key := x.Key(name)
-	if lock == "" {
-		lock = name
-	}
-	op := &Op{Kind: OpRelease, Form: FormDEL, Lock: lock, Key: key, Token: x.actor.Value}
-	r := x.send(x.conn(), LockNode, FormatCommand([]any{"DEL", key}), []any{"DEL", key}, op)
+	r, _ := x.op(OpRelease, FormDEL, lock, name, func(key string) []any { return []any{"DEL", key} })
 	x.actor.Holds = false
 	return r
 }
@@ -204,12 +199,7 @@ func (x *Exec) ReleaseDEL(lock, name string) Reply {
 // Check is the first half of a client-side release: GET key, and the actor
 // remembers whether it saw its own token.
 func (x *Exec) Check(lock, name string) Reply {
-	key := x.Key(name)
-	if lock == "" {
-		lock = name
-	}
-	op := &Op{Kind: OpCheck, Lock: lock, Key: key, Token: x.actor.Value}
-	r := x.send(x.conn(), LockNode, FormatCommand([]any{"GET", key}), []any{"GET", key}, op)
+	r, _ := x.op(OpCheck, "", lock, name, func(key string) []any { return []any{"GET", key} })
 	v, _ := r.Str()
 	x.actor.Checked, x.actor.CheckedOwn = true, v == x.actor.Value
 	return r
@@ -218,12 +208,7 @@ func (x *Exec) Check(lock, name string) Reply {
 // ReleaseChecked is the second half: DEL key, sent because the GET before
 // it returned the actor's token. The gap between the two is the hazard.
 func (x *Exec) ReleaseChecked(lock, name string) Reply {
-	key := x.Key(name)
-	if lock == "" {
-		lock = name
-	}
-	op := &Op{Kind: OpRelease, Form: FormGetDel, Lock: lock, Key: key, Token: x.actor.Value}
-	r := x.send(x.conn(), LockNode, FormatCommand([]any{"DEL", key}), []any{"DEL", key}, op)
+	r, _ := x.op(OpRelease, FormGetDel, lock, name, func(key string) []any { return []any{"DEL", key} })
 	x.actor.Holds = false
 	return r
 }
@@ -256,3 +241,15 @@ func (x *Exec) FencedWrite(value string, token int64) Reply {
 }
 
 func (x *Exec) conn() *redis.Client { return x.r.conns[x.connName()] }
+
+// op sends args on the lock service as the lock operation o, on the key
+// name (before the prefix) of lock ("" means the lock is the key).
+func (x *Exec) op(kind OpKind, form, lock, name string, build func(key string) []any) (Reply, *Op) {
+	key := x.Key(name)
+	if lock == "" {
+		lock = name
+	}
+	o := &Op{Kind: kind, Form: form, Lock: lock, Key: key, Token: x.actor.Value}
+	args := build(key)
+	return x.send(x.conn(), LockNode, FormatCommand(args), args, o), o
+}

@@ -36,6 +36,10 @@ usage: locksim [flags]
   -resource-redis URL  keep the protected resource on this server instead
   -scale N             on a live server, divide story time by N (default 20: PX 30000 is sent as PX 1500)
   -seed N              draw tokens from seed N, so a transcript repeats (the race's winner is real)
+  -timeout D           on a live server, give up on a command after D (default 400ms); its
+                       outcome is then unknown
+  -cleanup             with -redis: remove the keys of locksim runs that were killed (their
+                       heartbeat has expired), print them, and exit
 `
 
 // maxScale keeps the shortest story duration (a 10 s lease) at 10 ms or
@@ -45,10 +49,11 @@ const maxScale = 1000
 // config is what the flags asked for.
 type config struct {
 	scene, redis, resource string
-	list, plain            bool
+	list, plain, cleanup   bool
 	scale                  int
+	timeout                time.Duration
 	seed                   uint64
-	seedSet                bool
+	seedSet, scaleSet      bool
 }
 
 func parse(args []string) (config, error) {
@@ -62,6 +67,8 @@ func parse(args []string) (config, error) {
 	fs.StringVar(&c.resource, "resource-redis", "", "")
 	fs.IntVar(&c.scale, "scale", sim.DefaultLiveScale, "")
 	fs.Uint64Var(&c.seed, "seed", 0, "")
+	fs.DurationVar(&c.timeout, "timeout", sim.DefaultTimeout, "")
+	fs.BoolVar(&c.cleanup, "cleanup", false, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
@@ -71,7 +78,10 @@ func parse(args []string) (config, error) {
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	fs.Visit(func(f *flag.Flag) { c.seedSet = c.seedSet || f.Name == "seed" })
+	fs.Visit(func(f *flag.Flag) {
+		c.seedSet = c.seedSet || f.Name == "seed"
+		c.scaleSet = c.scaleSet || f.Name == "scale"
+	})
 	if scenes.Find(c.scene) == nil {
 		return c, fmt.Errorf("unknown scene %q (locksim -list shows them)", c.scene)
 	}
@@ -80,6 +90,12 @@ func parse(args []string) (config, error) {
 	}
 	if c.resource != "" && c.redis == "" {
 		return c, errors.New("-resource-redis needs -redis as well")
+	}
+	if c.cleanup && c.redis == "" {
+		return c, errors.New("-cleanup needs -redis: the embedded server keeps nothing")
+	}
+	if c.timeout <= 0 || c.timeout > time.Minute {
+		return c, fmt.Errorf("-timeout must be above 0 and at most 1m, got %v", c.timeout)
 	}
 	return c, nil
 }
@@ -120,32 +136,61 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// keys still on a live server.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
 	defer stop()
+	if c.cleanup {
+		return cleanup(ctx, c, stdout, stderr)
+	}
+	if c.redis == "" && c.scaleSet {
+		fmt.Fprintln(stderr, "locksim: -scale only applies with -redis: the embedded server's clock is virtual")
+	}
 	b, err := open(ctx, c)
 	if err != nil {
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
 		return 2
 	}
-	defer b.Close()
-
+	code := 0
 	tty := isatty.IsTerminal(os.Stdout.Fd()) && isatty.IsTerminal(os.Stdin.Fd())
 	if c.plain || !tty || stdout != os.Stdout {
-		w := &errWriter{w: stdout}
-		err := scenes.Plain(ctx, w, b, c.scene, c.seed)
-		switch {
-		case errors.Is(w.err, syscall.EPIPE):
-			return 0 // the reader has all it wanted (| head); the keys are deleted below
-		case w.err != nil:
-			fmt.Fprintf(stderr, "locksim: writing the transcript: %v\n", w.err)
-			return 1
-		case ctx.Err() != nil:
-			fmt.Fprintln(stderr, "locksim: interrupted; the scene's keys were deleted")
-			return 1
-		case err != nil:
-			fmt.Fprintf(stderr, "locksim: %v\n", err)
-			return 1
-		}
-		return 0
+		code = plain(ctx, c, b, stdout, stderr)
+	} else {
+		code = interactive(ctx, c, b, stderr)
 	}
+	// One deadline for everything that is left: a stalled server must not
+	// turn quitting into a hang.
+	cctx, cancel := context.WithTimeout(context.Background(), shutdownWithin)
+	defer cancel()
+	if err := b.Close(cctx); err != nil {
+		fmt.Fprintf(stderr, "locksim: %v; once the server answers, locksim -cleanup -redis URL removes them\n", err)
+		return 1
+	}
+	return code
+}
+
+// shutdownWithin bounds quitting: deleting the run's keys on a fresh
+// connection, whatever the server is doing.
+const shutdownWithin = time.Second
+
+// plain writes the transcript.
+func plain(ctx context.Context, c config, b *sim.Backend, stdout, stderr io.Writer) int {
+	w := &errWriter{w: stdout}
+	err := scenes.Plain(ctx, w, b, c.scene, c.seed)
+	switch {
+	case errors.Is(w.err, syscall.EPIPE):
+		return 0 // the reader has all it wanted (| head); the keys are deleted next
+	case w.err != nil:
+		fmt.Fprintf(stderr, "locksim: writing the transcript: %v\n", w.err)
+		return 1
+	case ctx.Err() != nil:
+		fmt.Fprintln(stderr, "locksim: interrupted")
+		return 1
+	case err != nil:
+		fmt.Fprintf(stderr, "locksim: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// interactive runs the TUI until q, ctrl+c or a signal.
+func interactive(ctx context.Context, c config, b *sim.Backend, stderr io.Writer) int {
 	app, err := scenes.NewApp(b, c.scene, c.seed)
 	if err != nil {
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
@@ -155,10 +200,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// the cancelled context and hang the shutdown.
 	p := tea.NewProgram(app, tea.WithAltScreen(), tea.WithMouseAllMotion(), tea.WithContext(ctx), tea.WithoutSignalHandler())
 	_, err = p.Run()
-	app.Shutdown()
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownWithin/2)
+	defer cancel()
+	app.Shutdown(sctx)
 	switch {
-	case ctx.Err() != nil:
-		fmt.Fprintln(stderr, "locksim: interrupted; the scene's keys were deleted")
+	case ctx.Err() != nil || app.Interrupted():
+		// ctrl+c arrives as a key in raw mode; it ends the run as SIGINT
+		// and SIGTERM do
+		fmt.Fprintln(stderr, "locksim: interrupted")
 		return 1
 	case err != nil && !errors.Is(err, tea.ErrProgramKilled):
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
@@ -167,19 +216,31 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// cleanup is -cleanup: remove the keys of dead runs and say which.
+func cleanup(ctx context.Context, c config, stdout, stderr io.Writer) int {
+	n, err := sim.CleanupLive(ctx, c.redis, c.timeout, func(k string) { fmt.Fprintf(stdout, "removed %s\n", k) })
+	if err != nil {
+		fmt.Fprintf(stderr, "locksim: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%d keys of dead locksim runs removed; keys of runs still alive were left alone\n", n)
+	return 0
+}
+
 // open starts the embedded server, or connects to the live one(s).
 func open(ctx context.Context, c config) (*sim.Backend, error) {
 	if c.redis == "" {
 		return sim.OpenEmbedded()
 	}
-	b, err := sim.OpenLive(ctx, c.redis, c.scale, 3*time.Second)
+	o := sim.LiveOptions{Scale: c.scale, Timeout: c.timeout}
+	b, err := sim.OpenLive(ctx, c.redis, o)
 	if err != nil {
 		return nil, err
 	}
 	if c.resource != "" {
-		r, err := sim.OpenLive(ctx, c.resource, c.scale, 3*time.Second)
+		r, err := sim.OpenLive(ctx, c.resource, o)
 		if err != nil {
-			b.Close()
+			_ = b.Close(context.Background())
 			return nil, fmt.Errorf("-resource-redis: %w", err)
 		}
 		b.SetResourceStore(r)

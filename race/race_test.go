@@ -79,21 +79,25 @@ func TestRaceEmbedded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer b.Close()
+	defer b.Close(context.Background())
 	raceMany(t, b, 200)
 }
 
 func TestRaceLiveRedis(t *testing.T) {
 	url := simtest.StartRedis(t)
-	b, err := sim.OpenLive(context.Background(), url, 1, 0)
+	b, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer b.Close()
 	raceMany(t, b, 200)
-	n, err := b.Admin().DBSize(context.Background()).Result()
-	if err != nil || n != 0 {
-		t.Fatalf("keys left on the server: %d (%v)", n, err)
+	if keys := simtest.Keys(t, url); len(keys) != 1 || keys[0] != b.Prefix+"heartbeat" {
+		t.Fatalf("keys on the server while the backend is open: %v, want only its heartbeat", keys)
+	}
+	if err := b.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if keys := simtest.Keys(t, url); len(keys) != 0 {
+		t.Fatalf("keys left on the server: %v", keys)
 	}
 }
 
@@ -102,7 +106,7 @@ func BenchmarkFire(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer be.Close()
+	defer be.Close(context.Background())
 	ctx := context.Background()
 	shots := make([]race.Shot, 4)
 	for i := range shots {

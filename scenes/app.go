@@ -44,6 +44,8 @@ type App struct {
 	showHelp  bool
 	showAbout bool
 	page      viewport.Model // the story page, which scrolls
+	// interrupted is set when ctrl+c ended the program
+	interrupted bool
 }
 
 // NewApp opens the scene with the given id on backend b; tokens come from
@@ -68,12 +70,24 @@ func NewApp(b *sim.Backend, id string, seed uint64) (*App, error) {
 	return a, nil
 }
 
-// Shutdown stops what is in flight, waits for it, and deletes the scene's keys.
-func (a *App) Shutdown() {
+// Shutdown stops what is in flight and waits for it until ctx's deadline,
+// then releases the scene's connections. The keys go with the backend's
+// Close, on a fresh connection.
+func (a *App) Shutdown(ctx context.Context) {
 	a.cancel()
-	a.ops.Wait()
-	a.pl.Close()
+	done := make(chan struct{})
+	go func() { a.ops.Wait(); close(done) }()
+	select {
+	case <-done:
+		a.pl.Close(ctx)
+	case <-ctx.Done():
+		// a command is still stuck in a stalled server; the backend's
+		// cleanup does not need its connection
+	}
 }
+
+// Interrupted reports that ctrl+c ended the program.
+func (a *App) Interrupted() bool { return a.interrupted }
 
 // Init starts the first scene.
 func (a *App) Init() tea.Cmd { return a.pl.Start(nil) }
@@ -170,6 +184,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 	k := a.keys
 	switch {
 	case key.Matches(msg, k.Quit):
+		a.interrupted = msg.Type == tea.KeyCtrlC
 		a.cancel()
 		return tea.Quit
 	case a.w < MinWidth || a.h < MinHeight:

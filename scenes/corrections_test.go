@@ -31,11 +31,11 @@ func onBoth(t *testing.T, check func(t *testing.T, b *sim.Backend)) {
 	t.Run("live", func(t *testing.T) {
 		t.Parallel()
 		url := simtest.StartRedis(t)
-		b, err := sim.OpenLive(context.Background(), url, liveScale, 0)
+		b, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: liveScale})
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { b.Close() })
+		t.Cleanup(func() { b.Close(context.Background()) })
 		check(t, b)
 	})
 }

@@ -37,7 +37,7 @@ func embedded(t testing.TB) *sim.Backend {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { b.Close() })
+	t.Cleanup(func() { b.Close(context.Background()) })
 	return b
 }
 
@@ -89,7 +89,7 @@ func openScene(t testing.TB, b *sim.Backend, id string, seed uint64, w, h int, p
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(a.Shutdown)
+	t.Cleanup(func() { a.Shutdown(context.Background()) })
 	drive(t, a, tea.WindowSizeMsg{Width: w, Height: h})
 	if cmd := a.Init(); cmd != nil {
 		drive(t, a, cmd())

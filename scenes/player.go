@@ -160,11 +160,9 @@ func (p *Player) restart() tea.Cmd {
 	return p.begin(old)
 }
 
-// Close deletes the run's keys and releases its connections; call it only
-// when no command is using the run.
-func (p *Player) Close() {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
+// Close deletes the run's keys within ctx and releases its connections;
+// call it only when no command is using the run.
+func (p *Player) Close(ctx context.Context) {
 	_ = p.run.Clear(ctx)
 	p.run.Close()
 }

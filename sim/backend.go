@@ -8,12 +8,9 @@ package sim
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"errors"
 	"fmt"
-	"net"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
@@ -40,6 +37,8 @@ type Backend struct {
 	Prefix string
 	// Scale divides story durations before they are sent (1 on the embedded server).
 	Scale int
+	// Timeout bounds each command on a live server; 0 on the embedded one.
+	Timeout time.Duration
 
 	mr   *miniredis.Miniredis // nil on a live server
 	opts *redis.Options
@@ -47,6 +46,10 @@ type Backend struct {
 	admin *redis.Client
 	// resource, when set, is the protected resource's own store (-resource-redis).
 	resource *Backend
+
+	health   *health            // what the heartbeat last learned (live only)
+	stopBeat context.CancelFunc // stops the heartbeat
+	beating  sync.WaitGroup
 }
 
 // SetResourceStore makes r the store of every protected resource on b; by
@@ -77,48 +80,6 @@ func OpenEmbedded() (*Backend, error) {
 	opts := &redis.Options{Addr: mr.Addr()}
 	b := &Backend{Name: "embedded", Scale: 1, mr: mr, opts: opts}
 	b.admin = b.NewConn()
-	return b, nil
-}
-
-// OpenLive parses url with go-redis's parser (redis://, rediss://, user,
-// password, db), checks the server answers PING within timeout, and returns a
-// backend whose keys live under a fresh "locksim:<run>:" prefix. scale must be
-// at least 1. Errors name the problem in one line.
-func OpenLive(ctx context.Context, url string, scale int, timeout time.Duration) (*Backend, error) {
-	if scale < 1 {
-		return nil, fmt.Errorf("-scale must be 1 or more, got %d", scale)
-	}
-	opts, err := redis.ParseURL(url)
-	if err == nil && opts.DB < 0 {
-		err = fmt.Errorf("database %d is not a database number", opts.DB)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("bad Redis URL %q (want redis://[user:password@]host:port/db): %v", url, err)
-	}
-	if timeout > 0 {
-		opts.DialTimeout = timeout
-	} else {
-		timeout = 3 * time.Second
-	}
-	var run [3]byte
-	_, _ = rand.Read(run[:])
-	b := &Backend{
-		Name:   fmt.Sprintf("live %s/%d", opts.Addr, opts.DB),
-		Prefix: "locksim:" + hex.EncodeToString(run[:]) + ":",
-		Scale:  scale,
-		opts:   opts,
-	}
-	b.admin = b.NewConn()
-	pctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	if err := b.admin.Ping(pctx).Err(); err != nil {
-		_ = b.admin.Close()
-		var ne net.Error
-		if errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded) {
-			return nil, fmt.Errorf("cannot reach Redis at %s: %v", opts.Addr, oneLine(err))
-		}
-		return nil, fmt.Errorf("the server at %s refused the connection: %v", opts.Addr, oneLine(err))
-	}
 	return b, nil
 }
 
@@ -176,36 +137,56 @@ func (b *Backend) Delete(ctx context.Context, keys ...string) error {
 }
 
 // Cleanup deletes every key under the backend's prefix on a live server
-// (SCAN MATCH prefix*, then DEL), so nothing locksim wrote is left behind.
-// It does nothing on the embedded server, which dies with the process.
+// (SCAN MATCH prefix*, then DEL), the heartbeat last, so nothing locksim
+// wrote is left behind. It does nothing on the embedded server, which dies
+// with the process. It runs on a connection of its own, so a client stuck
+// in a stalled command does not hold it up.
 func (b *Backend) Cleanup(ctx context.Context) error {
 	if b.mr != nil || b.Prefix == "" {
 		return nil
 	}
+	c := b.NewConn()
+	defer c.Close()
 	var keys []string
-	iter := b.admin.Scan(ctx, 0, b.Prefix+"*", 200).Iterator()
+	iter := c.Scan(ctx, 0, b.Prefix+"*", 500).Iterator()
 	for iter.Next(ctx) {
-		keys = append(keys, iter.Val())
+		if k := iter.Val(); k != b.heartbeatKey() {
+			keys = append(keys, k)
+		}
 	}
 	if err := iter.Err(); err != nil {
-		return err
+		return b.explain(err)
 	}
-	return b.Delete(ctx, keys...)
+	if len(keys) > 0 {
+		if err := c.Del(ctx, keys...).Err(); err != nil {
+			return b.explain(err)
+		}
+	}
+	return b.explain(c.Del(ctx, b.heartbeatKey()).Err())
 }
 
-// Close cleans up (see Cleanup) and releases the backend's connections and server.
-func (b *Backend) Close() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
+// Close stops the heartbeat, cleans up (see Cleanup) within ctx's deadline,
+// and releases the backend's connections and server. Its error says the
+// keys under the prefix may still be there.
+func (b *Backend) Close(ctx context.Context) error {
+	if b.stopBeat != nil {
+		b.stopBeat()
+		b.beating.Wait()
+	}
 	err := b.Cleanup(ctx)
 	if b.resource != nil {
-		_ = b.resource.Close()
+		if rerr := b.resource.Close(ctx); err == nil {
+			err = rerr
+		}
 	}
 	_ = b.admin.Close()
 	if b.mr != nil {
 		b.mr.Close()
 	}
-	return err
+	if err != nil {
+		return fmt.Errorf("could not delete the keys under %s on %s: %v", b.Prefix, b.Name, err)
+	}
+	return nil
 }
 
 func oneLine(err error) string {

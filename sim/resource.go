@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"strconv"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -91,6 +92,8 @@ func (res *Resource) close() {
 		_ = c.Close()
 	}
 	if res.own {
-		_ = res.b.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_ = res.b.Close(ctx)
 	}
 }

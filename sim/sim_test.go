@@ -20,18 +20,18 @@ func embedded(t testing.TB) *sim.Backend {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { b.Close() })
+	t.Cleanup(func() { b.Close(context.Background()) })
 	return b
 }
 
 func live(t testing.TB) *sim.Backend {
 	t.Helper()
 	url := simtest.StartRedis(t)
-	b, err := sim.OpenLive(context.Background(), url, 20, 0)
+	b, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { b.Close() })
+	t.Cleanup(func() { b.Close(context.Background()) })
 	return b
 }
 

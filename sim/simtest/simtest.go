@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os/exec"
+	"sort"
 	"testing"
 	"time"
 
@@ -46,4 +47,23 @@ func StartRedis(t testing.TB) string {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// Keys lists every key on the server at url (KEYS *: a test's own server),
+// sorted.
+func Keys(t testing.TB, url string) []string {
+	t.Helper()
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.DisableIdentity = true
+	c := redis.NewClient(opts)
+	defer c.Close()
+	keys, err := c.Keys(context.Background(), "*").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(keys)
+	return keys
 }

@@ -84,6 +84,7 @@ func TestBadInput(t *testing.T) {
 // TestPlainLive runs the transcript against a real redis-server holding a
 // key of the user's own: locksim must leave it alone and leave nothing behind.
 func TestPlainLive(t *testing.T) {
+	t.Parallel()
 	url := simtest.StartRedis(t)
 	opts, _ := redis.ParseURL(url)
 	c := redis.NewClient(opts)

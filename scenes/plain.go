@@ -25,7 +25,7 @@ func Plain(ctx context.Context, w io.Writer, b *sim.Backend, id string, seed uin
 		return err
 	}
 	fmt.Fprintf(w, "locksim · %s · %s · %s\n", sc.ID, text.Get("dive"), text.Get("title"))
-	fmt.Fprintf(w, "server: %s", b.Name)
+	fmt.Fprintf(w, "server: %s · seed %d", b.Name, seed)
 	if b.Live() {
 		fmt.Fprintf(w, " · story time divided by %d · keys under %s", b.Scale, b.Prefix)
 	}
@@ -61,6 +61,10 @@ func plainVariant(ctx context.Context, w io.Writer, sc *Scene, text content.Text
 		for _, e := range run.Events[printed:] {
 			if _, err := fmt.Fprintln(w, plainEvent(e)); err != nil {
 				return err
+			}
+			if e.Unknown() {
+				// an outage is not a lock outcome: stop, and say which command
+				return fmt.Errorf("%s got no answer (%s): the server may or may not have run it", e.Cmd, strings.TrimPrefix(e.Reply, "(error) "))
 			}
 		}
 		printed = len(run.Events)

@@ -63,10 +63,19 @@ func Redact(rawURL string) string {
 	return u.String()
 }
 
-// scrub removes the password of opts from s, in case a library echoed it.
-func scrub(s string, opts *redis.Options) string {
+// scrub removes the password of opts, or the one written in rawURL, from
+// s, in case a library echoed it.
+func scrub(s string, opts *redis.Options, rawURL string) string {
 	if opts != nil && opts.Password != "" {
 		s = strings.ReplaceAll(s, opts.Password, "xxxxx")
+	}
+	// user:password@ as written, even in a URL no parser accepts
+	if _, rest, ok := strings.Cut(rawURL, "://"); ok {
+		if at := strings.LastIndex(rest, "@"); at >= 0 {
+			if _, pw, ok := strings.Cut(rest[:at], ":"); ok && pw != "" {
+				s = strings.ReplaceAll(s, pw, "xxxxx")
+			}
+		}
 	}
 	return s
 }
@@ -89,7 +98,7 @@ func OpenLive(ctx context.Context, rawURL string, o LiveOptions) (*Backend, erro
 		err = fmt.Errorf("database %d is not a database number", opts.DB)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("bad Redis URL %s (want redis://[user:password@]host:port/db): %s", Redact(rawURL), scrub(oneLine(err), opts))
+		return nil, fmt.Errorf("bad Redis URL %s (want redis://[user:password@]host:port/db): %s", Redact(rawURL), scrub(oneLine(err), opts, rawURL))
 	}
 	opts.DialTimeout = max(o.Timeout, time.Second)
 	opts.ReadTimeout, opts.WriteTimeout = o.Timeout, o.Timeout
@@ -108,16 +117,16 @@ func OpenLive(ctx context.Context, rawURL string, o LiveOptions) (*Backend, erro
 	b.admin = b.NewConn()
 	if err := b.preflight(ctx); err != nil {
 		_ = b.admin.Close()
-		return nil, errors.New(scrub(err.Error(), opts))
+		return nil, errors.New(scrub(err.Error(), opts, rawURL))
 	}
 	if err := b.beat(ctx); err != nil {
 		_ = b.admin.Close()
-		return nil, errors.New(scrub(b.explain(err).Error(), opts))
+		return nil, errors.New(scrub(b.explain(err).Error(), opts, rawURL))
 	}
 	if !o.NoSweep {
 		if _, err := Sweep(ctx, b.admin, nil); err != nil {
 			_ = b.admin.Close()
-			return nil, errors.New(scrub(b.explain(err).Error(), opts))
+			return nil, errors.New(scrub(b.explain(err).Error(), opts, rawURL))
 		}
 	}
 	b.health = &health{}
@@ -266,8 +275,9 @@ func (b *Backend) explain(err error) error {
 	case strings.Contains(msg, "DB index is out of range"):
 		return fmt.Errorf("the server at %s has no database %d", addr, b.opts.DB)
 	case strings.Contains(msg, "first record does not look like a TLS handshake"),
-		b.opts.TLSConfig != nil && (strings.Contains(msg, "EOF") || strings.Contains(msg, "tls:")):
-		return fmt.Errorf("TLS with %s failed (%s): does that server speak TLS? use redis:// for a plain connection", addr, msg)
+		b.opts.TLSConfig != nil && (strings.Contains(msg, "EOF") || strings.Contains(msg, "tls:") ||
+			errors.Is(err, context.DeadlineExceeded) || strings.Contains(msg, "timeout")):
+		return fmt.Errorf("TLS with %s failed (%s): does that server speak TLS? rediss:// asks for TLS, redis:// does not", addr, msg)
 	case errors.As(err, &ne), errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("cannot reach Redis at %s: %s", addr, msg)
 	case strings.Contains(msg, "connection refused"):

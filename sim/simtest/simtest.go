@@ -7,6 +7,7 @@ import (
 	"net"
 	"os/exec"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -19,6 +20,14 @@ import (
 // is skipped with a message that says how to get one.
 func StartRedis(t testing.TB) string {
 	t.Helper()
+	return StartRedisArgs(t)
+}
+
+// StartRedisArgs is StartRedis with more redis-server arguments (for
+// example "--requirepass", "secret"). It waits for the server to accept
+// connections, whatever it then answers.
+func StartRedisArgs(t testing.TB, args ...string) string {
+	t.Helper()
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
 		t.Skip("redis-server is not installed, so the live-server test is skipped (apt-get install redis-server)")
@@ -29,8 +38,8 @@ func StartRedis(t testing.TB) string {
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	_ = l.Close()
-	cmd := exec.Command(bin, "--port", fmt.Sprint(port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--protected-mode", "no")
+	cmd := exec.Command(bin, append([]string{"--port", fmt.Sprint(port), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "no", "--protected-mode", "no"}, args...)...)
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start redis-server: %v", err)
 	}
@@ -39,7 +48,7 @@ func StartRedis(t testing.TB) string {
 	c := redis.NewClient(&redis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", port), DisableIdentity: true})
 	defer c.Close()
 	for deadline := time.Now().Add(10 * time.Second); ; {
-		if c.Ping(context.Background()).Err() == nil {
+		if err := c.Ping(context.Background()).Err(); err == nil || strings.Contains(err.Error(), "NOAUTH") {
 			return url
 		}
 		if time.Now().After(deadline) {

@@ -1,0 +1,235 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"locksim/scenes"
+	"locksim/sim"
+	"locksim/sim/simtest"
+)
+
+// TestMain lets a test start this very binary as locksim itself (with
+// LOCKSIM_MAIN=1), so a test can kill it with -9 mid-scene.
+func TestMain(m *testing.M) {
+	if os.Getenv("LOCKSIM_MAIN") == "1" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+func client(t *testing.T, url string) *redis.Client {
+	t.Helper()
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.DisableIdentity = true
+	c := redis.NewClient(opts)
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// userData is a user's keys, as DUMP and PTTL read them.
+type userData map[string][2]string
+
+// seedUserData writes keys that are not locksim's, one literally named
+// resource:lock, and one with a TTL.
+func seedUserData(t *testing.T, c *redis.Client) {
+	ctx := context.Background()
+	c.Set(ctx, "resource:lock", "the user's own lock", 0)
+	c.Set(ctx, "resource:fence", "7", 0)
+	c.HSet(ctx, "resource:state", "value", "user data")
+	c.Set(ctx, "session:42", "alive", time.Hour)
+	c.Set(ctx, "locksim", "a key named like the namespace, but not in it", 0)
+}
+
+func readUserData(t *testing.T, c *redis.Client) userData {
+	ctx := context.Background()
+	out := userData{}
+	for _, k := range []string{"resource:lock", "resource:fence", "resource:state", "session:42", "locksim"} {
+		dump, err := c.Dump(ctx, k).Result()
+		if err != nil {
+			t.Fatalf("DUMP %s: %v", k, err)
+		}
+		pttl, _ := c.Do(ctx, "PTTL", k).Int64()
+		// a TTL runs down while the test runs: keep only whether it has one
+		out[k] = [2]string{dump, fmt.Sprint(pttl == -1)}
+	}
+	return out
+}
+
+// TestUserDataUntouched plays every scene's transcript against a server
+// holding a user's keys, with the default user and with an ACL user
+// limited to ~locksim:*, and compares every user key's DUMP and TTL before
+// and after: nothing may change, and nothing of locksim's may remain.
+func TestUserDataUntouched(t *testing.T) {
+	t.Parallel()
+	url := simtest.StartRedis(t)
+	admin := client(t, url)
+	ctx := context.Background()
+	if err := admin.Do(ctx, "ACL", "SETUSER", "learner", "on", ">s3cret", "~locksim:*", "+@all", "-@dangerous").Err(); err != nil {
+		t.Fatal(err)
+	}
+	seedUserData(t, admin)
+	before := readUserData(t, admin)
+	limited := strings.Replace(url, "redis://", "redis://learner:s3cret@", 1)
+	var wg sync.WaitGroup
+	for _, u := range []string{url, limited} {
+		for _, sc := range scenes.All() {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				code, _, errs := runMain("-plain", "-scene", sc.ID, "-seed", "1", "-scale", "100", "-redis", u)
+				if code != 0 {
+					t.Errorf("%s as %s: exit %d: %s", sc.ID, sim.Redact(u), code, errs)
+				}
+				if strings.Contains(errs, "s3cret") {
+					t.Errorf("the password was printed: %s", errs)
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	after := readUserData(t, admin)
+	for k, v := range before {
+		if after[k] != v {
+			t.Errorf("%s changed: %v → %v", k, v, after[k])
+		}
+	}
+	if keys, _ := admin.Keys(ctx, "locksim:*").Result(); len(keys) != 0 {
+		t.Errorf("locksim left keys behind: %v", keys)
+	}
+}
+
+// TestKilledRunIsSwept kills locksim with -9 in the middle of the crash-gap
+// scene, which leaves a lock with no TTL (the lesson) and a heartbeat. While
+// the heartbeat lives, -cleanup leaves the run alone; once it has expired
+// (the test deletes it rather than wait 15 s), -cleanup removes exactly
+// the run's keys and the server holds only the user's.
+func TestKilledRunIsSwept(t *testing.T) {
+	t.Parallel()
+	url := simtest.StartRedis(t)
+	admin := client(t, url)
+	ctx := context.Background()
+	seedUserData(t, admin)
+	before := readUserData(t, admin)
+	cmd := exec.Command(os.Args[0], "-plain", "-scene", "crash-gap", "-scale", "1", "-redis", url)
+	cmd.Env = append(os.Environ(), "LOCKSIM_MAIN=1")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	var split, heartbeat string
+	for deadline := time.Now().Add(10 * time.Second); split == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		keys, _ := admin.Keys(ctx, "locksim:*").Result()
+		for _, k := range keys {
+			switch {
+			case strings.HasSuffix(k, ":split:resource:lock"):
+				split = k
+			case strings.HasSuffix(k, ":heartbeat"):
+				heartbeat = k
+			}
+		}
+	}
+	if split == "" || heartbeat == "" {
+		t.Fatal("the crash-gap scene never wrote its split lock")
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	if ttl, _ := admin.Do(ctx, "PTTL", split).Int64(); ttl != -1 {
+		t.Errorf("the split lock should have no TTL (the lesson), PTTL %d", ttl)
+	}
+	if ttl, _ := admin.Do(ctx, "PTTL", heartbeat).Int64(); ttl <= 0 || ttl > sim.HeartbeatTTL.Milliseconds() {
+		t.Errorf("the heartbeat must expire on its own: PTTL %d", ttl)
+	}
+	code, out, errs := runMain("-cleanup", "-redis", url)
+	if code != 0 || !strings.Contains(out, "0 keys") {
+		t.Fatalf("while the run's heartbeat lives nothing is removed: exit %d\n%s%s", code, out, errs)
+	}
+	admin.Del(ctx, heartbeat)
+	code, out, errs = runMain("-cleanup", "-redis", url)
+	if code != 0 || !strings.Contains(out, "removed "+split) {
+		t.Fatalf("-cleanup should remove the dead run's keys: exit %d\n%s%s", code, out, errs)
+	}
+	if keys, _ := admin.Keys(ctx, "locksim:*").Result(); len(keys) != 0 {
+		t.Errorf("keys left after -cleanup: %v", keys)
+	}
+	after := readUserData(t, admin)
+	for k, v := range before {
+		if after[k] != v {
+			t.Errorf("%s changed: %v → %v", k, v, after[k])
+		}
+	}
+}
+
+// TestQuitDuringStall: the server stalls (CLIENT PAUSE) with a scene open;
+// quitting returns within about a second and says what it could not delete.
+func TestQuitDuringStall(t *testing.T) {
+	t.Parallel()
+	url := simtest.StartRedis(t)
+	admin := client(t, url)
+	ctx := context.Background()
+	b, err := sim.OpenLive(ctx, url, sim.LiveOptions{Scale: 20, Timeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	app, err := scenes.NewApp(b, "crash-gap", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmd := app.Init(); cmd != nil {
+		app.Update(cmd())
+	}
+	if err := admin.Do(ctx, "CLIENT", "PAUSE", 20000, "ALL").Err(); err != nil {
+		t.Fatal(err)
+	}
+	// no UNPAUSE: the server is stopped when the test ends
+	start := time.Now()
+	sctx, cancel := context.WithTimeout(ctx, shutdownWithin)
+	defer cancel()
+	app.Shutdown(sctx)
+	err = b.Close(sctx)
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("quitting took %v during a stall", took)
+	}
+	if err == nil || !strings.Contains(err.Error(), "could not delete the keys under "+b.Prefix) {
+		t.Errorf("the error should name the prefix left behind: %v", err)
+	}
+}
+
+// TestLiveErrors: each way a live server can refuse gets its own line,
+// and no line shows the password.
+func TestLiveErrors(t *testing.T) {
+	t.Parallel()
+	locked := simtest.StartRedisArgs(t, "--requirepass", "hunter2")
+	plain := simtest.StartRedis(t)
+	host := strings.TrimPrefix(locked, "redis://")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-redis", locked}, "wants a password"},
+		{[]string{"-redis", "redis://:wrong-hunter3@" + host}, "refused the user name or password"},
+		{[]string{"-redis", strings.Replace(plain, "redis://", "rediss://", 1)}, "TLS"},
+		{[]string{"-redis", strings.Replace(plain, "/0", "/99", 1)}, "has no database 99"},
+		{[]string{"-redis", "redis://:hunter2@127.0.0.1:notaport/0"}, "bad Redis URL"},
+	}
+	for _, c := range cases {
+		code, out, errs := runMain(append(c.args, "-plain", "-timeout", "300ms")...)
+		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want one line with %q", c.args, code, errs, c.want)
+		}
+		if strings.Contains(errs, "hunter") {
+			t.Errorf("%v: a password was printed: %s", c.args, errs)
+		}
+	}
+}

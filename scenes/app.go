@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"locksim/sim"
 	"locksim/views"
@@ -46,6 +47,8 @@ type App struct {
 	page      viewport.Model // the story page, which scrolls
 	// interrupted is set when ctrl+c ended the program
 	interrupted bool
+	// down is set once the server stopped answering; cleared by home
+	down bool
 }
 
 // NewApp opens the scene with the given id on backend b; tokens come from
@@ -89,8 +92,41 @@ func (a *App) Shutdown(ctx context.Context) {
 // Interrupted reports that ctrl+c ended the program.
 func (a *App) Interrupted() bool { return a.interrupted }
 
-// Init starts the first scene.
-func (a *App) Init() tea.Cmd { return a.pl.Start(nil) }
+// Init starts the first scene, and on a live server the health watch.
+func (a *App) Init() tea.Cmd {
+	if a.b.Live() {
+		return tea.Batch(a.pl.Start(nil), healthLater())
+	}
+	return a.pl.Start(nil)
+}
+
+// healthTick asks the app to look at the heartbeat's last reading: no
+// Redis call, the heartbeat runs in the backend.
+type healthTick struct{}
+
+const healthEvery = 500 * time.Millisecond
+
+func healthLater() tea.Cmd {
+	return tea.Tick(healthEvery, func(time.Time) tea.Msg { return healthTick{} })
+}
+
+// watchHealth turns the heartbeat's reading into the banner: the server
+// unreachable (and for how long), or back after an outage.
+func (a *App) watchHealth() {
+	h := a.b.Health()
+	switch {
+	case h.Err != nil:
+		a.down = true
+		a.pl.banner = fmt.Sprintf("server unreachable for %ds, retrying… (%s)", int(time.Since(h.Since).Seconds()), oneLine(h.Err))
+	case a.down:
+		a.pl.banner = "the server is back · home replays the story from the start"
+		if h.Lapsed {
+			a.pl.banner = "the server is back, but this run's heartbeat had lapsed: other runs may have removed its keys · home replays"
+		}
+	default:
+		a.pl.banner = ""
+	}
+}
 
 // applyKeys switches off the bindings the current scene does not use, so
 // help lists only live keys.
@@ -167,6 +203,10 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return a, a.onKey(msg)
 	}
+	if _, ok := msg.(healthTick); ok {
+		a.watchHealth()
+		return a, healthLater()
+	}
 	cmd := a.pl.Update(msg)
 	if a.switchWanted >= 0 && !a.pl.busy {
 		i, typed := a.switchWanted, a.afterSwitch
@@ -239,6 +279,10 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		{k.Play, "play"}, {k.Step, "step"}, {k.Back, "back"}, {k.Home, "home"},
 		{k.Faster, "faster"}, {k.Slower, "slower"}, {k.Replay, "replay"},
 		{k.Crash, "crash"}, {k.Pause, "pause"}, {k.Wait, "wait"},
+	}
+	if key.Matches(msg, k.Home) && a.b.Health().Err == nil {
+		a.down = false // the replay the banner offered
+		a.pl.banner = ""
 	}
 	for _, x := range actions {
 		if key.Matches(msg, x.b) {

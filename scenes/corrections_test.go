@@ -2,6 +2,7 @@ package scenes
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -164,9 +165,10 @@ func TestNoNXNoPXBlamesTheOverwrite(t *testing.T) {
 }
 
 // 5 and 6: the race's winner is the SET the server ran first; a key with
-// no TTL stays until someone deletes it. No text says otherwise.
+// no TTL stays until someone deletes it. No text says otherwise, and the
+// readouts say so on both servers.
 func TestWording(t *testing.T) {
-	forbidden := regexp.MustCompile(`(?i)first to arrive|for ever|forever|will ever (remove|delete)|nothing will ever`)
+	forbidden := regexp.MustCompile(`(?i)first to arrive|for ever|forever|will ever (remove|delete)|nothing will ever|nobody will`)
 	for _, id := range append([]string{content.Shared}, ids()...) {
 		text, err := content.Load(id)
 		if err != nil {
@@ -178,13 +180,23 @@ func TestWording(t *testing.T) {
 			}
 		}
 	}
-	pl := playStory(t, embedded(t), "options", Params{"PX": 1}, 1)
-	if r := readoutOf(t, "options", pl, "w2"); !strings.Contains(r, "until someone deletes it by hand") || !strings.Contains(r, "(nil)") {
-		t.Errorf("w2 refused by the crashed w1's key without TTL: %s", r)
-	}
-	if r := readoutOf(t, "race", playStory(t, embedded(t), "race", Params{}, 1), "w1"); !strings.Contains(r, "server ran first") && !strings.Contains(r, "ran after") {
-		t.Errorf("race readout: %s", r)
-	}
+	onBoth(t, func(t *testing.T, b *sim.Backend) {
+		pl := playStory(t, b, "options", Params{"PX": 1}, 1)
+		w2 := sent(pl.run.Events, "w2", "SET")
+		if len(w2) != 2 || w2[1].Reply != "(nil)" {
+			t.Fatalf("w2's last SET, refused by the crashed w1's key without TTL: %v", replies(w2))
+		}
+		if r := readoutOf(t, "options", pl, "w2"); !strings.Contains(r, "until someone deletes it by hand") {
+			t.Errorf("w2's readout: %s", r)
+		}
+		race := playStory(t, b, "race", Params{}, 1)
+		for _, e := range commands(race.run.Events, "", "acquire") {
+			want := map[string]string{"OK": "the server ran first", "(nil)": "ran after"}[e.Reply]
+			if r := readoutOf(t, "race", race, e.Actor); want == "" || !strings.Contains(r, want) {
+				t.Errorf("%s got %s; its readout: %s", e.Actor, e.Reply, r)
+			}
+		}
+	})
 }
 
 func ids() []string {
@@ -196,16 +208,23 @@ func ids() []string {
 }
 
 // 7: pauses have no upper bound: a longer TTL only moves where the overlap
-// starts. With a 60 s TTL a 35 s pause overlaps nothing; a 70 s pause does.
+// starts. With a 60 s TTL, B's SET after a 35 s pause is refused; after a
+// 70 s pause it gets OK at 67 s, and A and B overlap from there.
 func TestGCPauseLongerTTLOnlyMovesTheLine(t *testing.T) {
-	b := embedded(t)
-	if pl := playStory(t, b, "gc-pause", Params{"TTL": 1}, 1); len(pl.led.Overlaps) != 0 {
-		t.Errorf("TTL 60 s, pause 35 s: overlap %+v", pl.led.Overlaps[0])
-	}
-	pl := playStory(t, b, "gc-pause", Params{"TTL": 1, "pause": 1}, 1)
-	if len(pl.led.Overlaps) != 1 || pl.led.Overlaps[0].FromAt != 67*time.Second {
-		t.Fatalf("TTL 60 s, pause 70 s: %v", replies(commands(pl.run.Events, "B", "")))
-	}
+	onBoth(t, func(t *testing.T, b *sim.Backend) {
+		short := playStory(t, b, "gc-pause", Params{"TTL": 1}, 1)
+		if r := replies(sent(short.run.Events, "B", "SET")); len(r) != 1 || r[0] != "(nil)" || len(short.led.Overlaps) != 0 {
+			t.Errorf("TTL 60 s, pause 35 s: B's SET %v, overlaps %d", r, len(short.led.Overlaps))
+		}
+		long := playStory(t, b, "gc-pause", Params{"TTL": 1, "pause": 1}, 1)
+		set := sent(long.run.Events, "B", "SET")
+		if len(set) != 1 || set[0].Reply != "OK" || len(long.led.Overlaps) != 1 {
+			t.Fatalf("TTL 60 s, pause 70 s: B's SET %v", replies(set))
+		}
+		if at := long.led.Overlaps[0].FromAt; at < 67*time.Second || at > 68*time.Second {
+			t.Errorf("the overlap starts at %v, want 67 s", at)
+		}
+	})
 	text, _ := content.Load("gc-pause")
 	if !strings.Contains(text.Get("start"), "only moves the line") {
 		t.Errorf("the start readout should say a longer TTL only moves the line")
@@ -232,6 +251,38 @@ func TestResourceWhereItIs(t *testing.T) {
 			t.Errorf("shared %v, readout %q", snap.SharedResource, ex.Readout)
 		}
 	})
+}
+
+// 8, with -resource-redis: a store of its own only when it names another server.
+func TestResourceRedisWhereItIs(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	lockURL, otherURL := simtest.StartRedis(t), simtest.StartRedis(t)
+	for _, c := range []struct {
+		url    string
+		shared bool
+	}{{lockURL, true}, {otherURL, false}} {
+		b, err := sim.OpenLive(ctx, lockURL, sim.LiveOptions{Scale: liveScale})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := sim.OpenLive(ctx, c.url, sim.LiveOptions{Scale: liveScale})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.SetResourceStore(res)
+		pl := playStory(t, b, "fencing", Params{}, 1)
+		if pl.snap.SharedResource != c.shared {
+			t.Errorf("resource on %s: shared %v", c.url, pl.snap.SharedResource)
+		}
+		if w := sent(pl.run.Events, "A", "EVAL"); len(w) < 2 || w[1].Reply != "(error) STALE token 33, seen 34" {
+			t.Errorf("A's stale write on %s: %v", c.url, replies(w))
+		}
+		pl.run.Close()
+		if err := b.Close(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // 9: expired versus taken comes from the script's own reply: -1 no key,
@@ -263,19 +314,82 @@ func TestReleaseScriptTellsExpiredFromTaken(t *testing.T) {
 	})
 }
 
+// 9, extend: the compare-and-PEXPIRE script answers 1 for the holder's
+// token, 0 for another token (a handle from an earlier acquisition), -1
+// once the key is gone, and never creates a key.
+func TestExtendReplies(t *testing.T) {
+	onBoth(t, func(t *testing.T, b *sim.Backend) {
+		var first string
+		acquire := sim.Step{Label: "acquire", Run: func(x *sim.Exec) {
+			x.Acquire(sim.AcquireSpec{Key: sim.CourseKey, TTL: sim.CourseTTL})
+			if first == "" {
+				first = x.Actor().Value
+			}
+		}}
+		extend := func(old bool) sim.Step {
+			return sim.Step{Label: "extend", Run: func(x *sim.Exec) {
+				tok := x.Actor().Value
+				if old {
+					tok = first
+				}
+				x.Extend("", sim.CourseKey, tok, sim.CourseTTL)
+			}}
+		}
+		release := sim.Step{Label: "release", Run: func(x *sim.Exec) { x.Release("", sim.CourseKey) }}
+		script := sim.Script{
+			Actors: []sim.ActorSpec{{Name: "A", Program: []sim.Step{acquire, release, acquire, extend(false), extend(true), release, extend(false)}}},
+			Keys:   []string{sim.CourseKey}, Watch: []string{sim.CourseKey},
+			Moves: []sim.Move{sim.StepOf("A"), sim.StepOf("A"), sim.StepOf("A"), sim.StepOf("A"), sim.StepOf("A"), sim.StepOf("A"), sim.StepOf("A")},
+		}
+		run := sim.NewRun(b, script, 1)
+		defer run.Close()
+		ctx := context.Background()
+		if err := run.Reset(ctx); err != nil {
+			t.Fatal(err)
+		}
+		_ = run.Seek(ctx, 7)
+		defer run.Clear(ctx)
+		var got []string
+		for _, e := range run.Events {
+			if e.Op != nil && e.Op.Kind == sim.OpExtend {
+				got = append(got, e.Reply)
+			}
+		}
+		if strings.Join(got, "|") != "(integer) 1|(integer) 0|(integer) -1" {
+			t.Fatalf("extend replies %q", got)
+		}
+		snap := run.Snapshot(ctx)
+		if snap.Keys[0].Exists() {
+			t.Errorf("a renewal created a key: %+v", snap.Keys[0])
+		}
+		l := fold(snap)
+		var whats []ledger.What
+		for i, e := range run.Events {
+			if e.Op != nil && e.Op.Kind == sim.OpExtend {
+				whats = append(whats, l.Reads[i].What)
+			}
+		}
+		if fmt.Sprint(whats) != "[extended ext-taken ext-gone]" {
+			t.Errorf("the ledger reads %v", whats)
+		}
+	})
+}
+
 // 10: the log shows a script by name, the story page its source, and an
 // error reply in full.
 func TestLogShowsWhatWasSent(t *testing.T) {
-	a := openScene(t, embedded(t), "fencing", 1, 80, 24, "nnnnnnnn")
-	v := a.View()
-	if !strings.Contains(v, "(error) STALE token 33, seen 34") || !strings.Contains(v, "<fenced-write>") {
-		t.Fatalf("the log should show the script's name and the error in full:\n%s", v)
-	}
-	drive(t, a, keys("i[down][down][down][down][down][down][down][down][down][down]")...)
-	page := a.View()
-	if !strings.Contains(page, "<fenced-write>") || !strings.Contains(page, `redis.call("HGET", KEYS[1], "max")`) {
-		t.Errorf("the story page should show the scripts' source:\n%s", page)
-	}
+	onBoth(t, func(t *testing.T, b *sim.Backend) {
+		a := openScene(t, b, "fencing", 1, 120, 40, "nnnnnnnn")
+		v := a.View()
+		if !strings.Contains(v, "(error) STALE token 33, seen 34") || !strings.Contains(v, "<fenced-write>") {
+			t.Fatalf("the log should show the script's name and the error in full:\n%s", v)
+		}
+		drive(t, a, keys("i[down][down][down][down][down][down][down][down][down][down][down][down][down][down]")...)
+		page := a.View()
+		if !strings.Contains(page, "<fenced-write>") || !strings.Contains(page, `redis.call("HGET", KEYS[1], "max")`) {
+			t.Errorf("the story page should show the scripts' source:\n%s", page)
+		}
+	})
 }
 
 // 11: Redis 7 keeps a key through the millisecond its TTL ends. On the
@@ -292,14 +406,14 @@ func TestExpiryBoundary(t *testing.T) {
 			// 35 s pass; step back to 30 s exactly with a wait of 30 s
 			script := sim.Script{
 				Actors: []sim.ActorSpec{
-					{Name: "A", Program: []sim.Step{{Label: "acquire", Run: func(x *sim.Exec) { x.Acquire(sim.AcquireSpec{Key: lockKey, TTL: lease}) }}}},
+					{Name: "A", Program: []sim.Step{{Label: "acquire", Run: func(x *sim.Exec) { x.Acquire(sim.AcquireSpec{Key: sim.CourseKey, TTL: sim.CourseTTL}) }}}},
 					{Name: "B", Program: []sim.Step{
-						{Label: "acquire", Run: func(x *sim.Exec) { x.Acquire(sim.AcquireSpec{Key: lockKey, TTL: lease}) }},
-						{Label: "acquire", Run: func(x *sim.Exec) { x.Acquire(sim.AcquireSpec{Key: lockKey, TTL: lease}) }},
+						{Label: "acquire", Run: func(x *sim.Exec) { x.Acquire(sim.AcquireSpec{Key: sim.CourseKey, TTL: sim.CourseTTL}) }},
+						{Label: "acquire", Run: func(x *sim.Exec) { x.Acquire(sim.AcquireSpec{Key: sim.CourseKey, TTL: sim.CourseTTL}) }},
 					}},
 				},
-				Keys: []string{lockKey}, Watch: []string{lockKey},
-				Moves: []sim.Move{sim.StepOf("A"), sim.Advance(lease), sim.StepOf("B"), sim.Advance(time.Millisecond), sim.StepOf("B")},
+				Keys: []string{sim.CourseKey}, Watch: []string{sim.CourseKey},
+				Moves: []sim.Move{sim.StepOf("A"), sim.Advance(sim.CourseTTL), sim.StepOf("B"), sim.Advance(time.Millisecond), sim.StepOf("B")},
 			}
 			run := sim.NewRun(b, script, 1)
 			defer run.Close()
@@ -314,7 +428,7 @@ func TestExpiryBoundary(t *testing.T) {
 			// the ledger agrees: refused by A's lease at 30.000s, and B's OK
 			// at 30.001s overlaps A, which never released
 			l := fold(run.Snapshot(ctx))
-			if l.Refusals[0].Blocker == nil || len(l.Overlaps) != 1 || l.Overlaps[0].FromAt != lease+time.Millisecond {
+			if l.Refusals[0].Blocker == nil || len(l.Overlaps) != 1 || l.Overlaps[0].FromAt != sim.CourseTTL+time.Millisecond {
 				t.Errorf("refusal %+v, overlaps %d", l.Refusals[0], len(l.Overlaps))
 			}
 			return

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"locksim/sim"
+	"locksim/sim/ledger"
 	"locksim/views"
 )
 
@@ -36,7 +37,7 @@ func crashGapScene() *Scene {
 func buildCrashGap(p Params) sim.Script {
 	point := gapPoints[p[gapKnob]%len(gapPoints)]
 	atomic := sim.Step{Label: "acquire", Run: func(x *sim.Exec) {
-		x.Acquire(sim.AcquireSpec{Key: gapAtomicKey, TTL: lease})
+		x.Acquire(sim.AcquireSpec{Key: gapAtomicKey, TTL: sim.CourseTTL})
 	}}
 	setnx := sim.Step{Label: "setnx", Run: func(x *sim.Exec) { x.AcquireSETNX("", gapSplitKey) }}
 	expire := sim.Step{Label: "expire", Run: func(x *sim.Exec) {
@@ -44,7 +45,7 @@ func buildCrashGap(p Params) sim.Script {
 			x.Note(x.Actor().Name + " holds no lock: no EXPIRE to send")
 			return
 		}
-		x.ExpireLock("", gapSplitKey, lease)
+		x.ExpireLock("", gapSplitKey, sim.CourseTTL)
 	}}
 	// the second worker of the split lane sends both commands in one step;
 	// on a retry it gives up its turn if it already holds the lock
@@ -54,7 +55,7 @@ func buildCrashGap(p Params) sim.Script {
 			return
 		}
 		if n, _ := x.AcquireSETNX("", gapSplitKey).Int(); n == 1 {
-			x.ExpireLock("", gapSplitKey, lease)
+			x.ExpireLock("", gapSplitKey, sim.CourseTTL)
 		}
 	}}
 	crash := func(actor string) sim.Move {
@@ -63,18 +64,18 @@ func buildCrashGap(p Params) sim.Script {
 	var moves []sim.Move
 	switch point {
 	case "before SETNX":
-		moves = []sim.Move{crash("a1"), storyStep("a1", "a1 SET NX PX"), crash("s1"), storyStep("s1", "s1 SETNX"), storyStep("s1", "s1 EXPIRE")}
+		moves = []sim.Move{crash("a1"), sim.Labeled("a1", "a1 SET NX PX"), crash("s1"), sim.Labeled("s1", "s1 SETNX"), sim.Labeled("s1", "s1 EXPIRE")}
 	case "after EXPIRE":
-		moves = []sim.Move{storyStep("a1", "a1 SET NX PX"), crash("a1"), storyStep("s1", "s1 SETNX"), storyStep("s1", "s1 EXPIRE"), crash("s1")}
+		moves = []sim.Move{sim.Labeled("a1", "a1 SET NX PX"), crash("a1"), sim.Labeled("s1", "s1 SETNX"), sim.Labeled("s1", "s1 EXPIRE"), crash("s1")}
 	default:
-		moves = []sim.Move{storyStep("a1", "a1 SET NX PX"), crash("a1"), storyStep("s1", "s1 SETNX"), crash("s1"), storyStep("s1", "s1 EXPIRE")}
+		moves = []sim.Move{sim.Labeled("a1", "a1 SET NX PX"), crash("a1"), sim.Labeled("s1", "s1 SETNX"), crash("s1"), sim.Labeled("s1", "s1 EXPIRE")}
 	}
 	moves = append(moves,
 		sim.Advance(40*time.Second),
-		storyStep("a2", "a2 SET NX PX"),
-		storyStep("s2", "s2 SETNX"),
+		sim.Labeled("a2", "a2 SET NX PX"),
+		sim.Labeled("s2", "s2 SETNX"),
 		sim.Advance(60*time.Second),
-		storyStep("s2", "s2 SETNX again"),
+		sim.Labeled("s2", "s2 SETNX again"),
 	)
 	return sim.Script{
 		Actors: []sim.ActorSpec{
@@ -92,16 +93,16 @@ func buildCrashGap(p Params) sim.Script {
 // sayCrashGap: the verdict is each lane's key as read back; the expiry
 // command is named as sent (EXPIRE, or PEXPIRE when time is scaled).
 func sayCrashGap(v View, s *Said) {
-	s.Vars["expire"] = sim.ExpireCommand((lease / time.Duration(max(v.Snap.Scale, 1))).Milliseconds())
+	s.Vars["expire"] = sim.ExpireCommand((sim.CourseTTL / time.Duration(max(v.Snap.Scale, 1))).Milliseconds())
 	if len(v.L.Reads) == 0 || len(v.L.Keys) < 2 {
 		return
 	}
 	lane := func(i int) string {
 		k := v.L.Keys[i]
-		switch {
-		case !k.Exists():
+		switch k.Status() {
+		case ledger.KeyFree:
 			return v.Text.Get("state-free")
-		case k.PTTL == -1:
+		case ledger.KeyNoTTL:
 			s.Tone = views.Warn
 			return v.Text.Get("state-nottl")
 		}

@@ -15,8 +15,12 @@ import (
 	"locksim/views"
 )
 
-// unfilled finds a {slot} the text left empty.
-var unfilled = regexp.MustCompile(`\{[a-z]+\}`)
+// unfilled finds a {slot} the text left empty; emptySlot a slot filled
+// with nothing ("the key held 's token") or a sentinel PTTL read as time.
+var (
+	unfilled  = regexp.MustCompile(`\{[a-z]+\}`)
+	emptySlot = regexp.MustCompile(`(^|\s)'s\b|\(-[0-9]+ ms|-[12] ms|\bby\s+deleted\b|^\s|\s\s`)
+)
 
 // TestEveryScene walks every registered scene: each variant move by move,
 // and for a story each learner move (a crash, a pause, a step, a wait)
@@ -57,7 +61,7 @@ func checkPoint(t *testing.T, sc *Scene, text content.Text, pt storyPoint) {
 		ex := explain(sc, v)
 		where := fmt.Sprintf("%s, selected %d", pt.where, sel)
 		all := ex.Readout + " " + ex.Verdict + " " + ex.Alarm + " " + cardText(ex.Cards)
-		if ex.Readout == "" || strings.Contains(all, "[no text") || strings.Contains(all, "%!") || unfilled.MatchString(all) {
+		if ex.Readout == "" || strings.Contains(all, "[no text") || strings.Contains(all, "%!") || unfilled.MatchString(all) || emptySlot.MatchString(ex.Readout+" "+ex.Alarm) {
 			t.Fatalf("%s: readout %q, verdict %q, alarm %q, cards %q", where, ex.Readout, ex.Verdict, ex.Alarm, cardText(ex.Cards))
 		}
 		if rows := strings.Count(lipgloss.NewStyle().Width(80).Render(ex.Readout), "\n") + 1; rows > 3 {
@@ -75,6 +79,15 @@ func checkPoint(t *testing.T, sc *Scene, text content.Text, pt storyPoint) {
 		}
 		if len(led.Overlaps) > 0 && !strings.Contains(ex.Alarm, "acted as holder") {
 			t.Errorf("%s: two holders overlap, but the alarm says %q", where, ex.Alarm)
+		}
+		// a grant that made two holders: the readout and the ⚠ line name the same pair
+		if e, ok := lastStep(pt.snap); ok {
+			if rd := led.Reads[e.Seq]; rd.Overlap != nil {
+				pair := rd.Overlap.First.Actor + " and " + rd.Overlap.Second.Actor
+				if !strings.HasPrefix(ex.Alarm, pair) || !strings.Contains(ex.Readout, rd.Overlap.First.Actor) {
+					t.Errorf("%s: the latest grant made %s holders, the alarm says %q and the readout %q", where, pair, ex.Alarm, ex.Readout)
+				}
+			}
 		}
 		if edited {
 			continue

@@ -16,7 +16,7 @@ const (
 	fenceStart = 32
 )
 
-// gcPauseScene is scene 6: a stop-the-world pause longer than the lease
+// gcPauseScene is scene 6: a stop-the-world pause longer than the sim.CourseTTL
 // lets two clients act as holder, and the unfenced resource takes both writes.
 func gcPauseScene() *Scene {
 	s := &Scene{ID: "gc-pause", Kind: Story, Wait: 5 * time.Second}
@@ -38,7 +38,7 @@ func gcPauseScene() *Scene {
 // with a fencing token and the resource refuses a token lower than one it
 // has already accepted.
 func fencingScene() *Scene {
-	ttl, pause := lease, 35*time.Second
+	ttl, pause := sim.CourseTTL, 35*time.Second
 	return &Scene{
 		ID: "fencing", Kind: Story, Wait: 5 * time.Second,
 		Build: func(Params) sim.Script { return pauseStory(ttl, pause, true) },
@@ -59,10 +59,10 @@ func knobDuration(s *Scene, p Params, name string) time.Duration {
 func pauseStory(ttl, pause time.Duration, fenced bool) sim.Script {
 	acquire := sim.Step{Label: "acquire", Run: func(x *sim.Exec) {
 		if fenced {
-			x.AcquireFenced("", lockKey, fenceKey, ttl)
+			x.AcquireFenced("", sim.CourseKey, fenceKey, ttl)
 			return
 		}
-		x.Acquire(sim.AcquireSpec{Key: lockKey, TTL: ttl})
+		x.Acquire(sim.AcquireSpec{Key: sim.CourseKey, TTL: ttl})
 	}}
 	write := sim.Step{Label: "write", Run: func(x *sim.Exec) {
 		a := x.Actor()
@@ -76,13 +76,15 @@ func pauseStory(ttl, pause time.Duration, fenced bool) sim.Script {
 		}
 		x.Write("edit-" + a.Name)
 	}}
-	release := sim.Step{Label: "release", Run: holding(func(x *sim.Exec) { x.Release("", lockKey) })}
+	release := sim.Step{Label: "release", Run: sim.IfHolding(func(x *sim.Exec) { x.Release("", sim.CourseKey) })}
 	prog := []sim.Step{acquire, write, release}
-	keys := []string{lockKey}
+	keys := []string{sim.CourseKey}
 	var setup func(x *sim.Exec)
 	if fenced {
 		keys = append(keys, fenceKey)
-		setup = func(x *sim.Exec) { x.Do("SET", x.Key(fenceKey), fenceStart) }
+		// the counter is not the lesson: a safety expiry, so a killed run
+		// does not leave it behind
+		setup = func(x *sim.Exec) { x.Do("SET", x.Key(fenceKey), fenceStart, "PX", x.TTL(sim.SafetyTTL)) }
 	}
 	return sim.Script{
 		Actors:   []sim.ActorSpec{{Name: "A", Program: prog}, {Name: "B", Program: prog}},
@@ -91,16 +93,16 @@ func pauseStory(ttl, pause time.Duration, fenced bool) sim.Script {
 		Setup:    setup,
 		Resource: true,
 		Moves: []sim.Move{
-			storyStep("A", "A acquires"),
+			sim.Labeled("A", "A acquires"),
 			sim.Pause("A"),
 			sim.Advance(pause - pauseLead),
-			storyStep("B", "B acquires"),
-			storyStep("B", "B writes"),
+			sim.Labeled("B", "B acquires"),
+			sim.Labeled("B", "B writes"),
 			sim.Advance(pauseLead),
 			sim.Resume("A"),
-			storyStep("A", "A writes"),
-			storyStep("A", "A releases"),
-			storyStep("B", "B releases"),
+			sim.Labeled("A", "A writes"),
+			sim.Labeled("A", "A releases"),
+			sim.Labeled("B", "B releases"),
 		},
 	}
 }

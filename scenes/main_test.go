@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -52,10 +53,27 @@ func drive(t testing.TB, a *App, msgs ...tea.Msg) {
 		if cmd == nil {
 			continue
 		}
-		m := cmd()
-		if _, quit := m.(tea.QuitMsg); m != nil && !quit {
-			drive(t, a, m)
+		runCmd(t, a, cmd)
+	}
+}
+
+// runCmd runs one command as the runtime would and feeds its message back;
+// a batch runs each of its commands.
+func runCmd(t testing.TB, a *App, cmd tea.Cmd) {
+	t.Helper()
+	if cmd == nil {
+		return
+	}
+	m := cmd()
+	switch m := m.(type) {
+	case tea.BatchMsg:
+		for _, c := range m {
+			runCmd(t, a, c)
 		}
+	case tea.QuitMsg, refreshTick, tickMsg, healthTick, nil:
+		// timers: a live screen re-reads its keys for ever
+	default:
+		drive(t, a, m)
 	}
 }
 
@@ -89,11 +107,13 @@ func openScene(t testing.TB, b *sim.Backend, id string, seed uint64, w, h int, p
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { a.Shutdown(context.Background()) })
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		a.Shutdown(ctx)
+	})
 	drive(t, a, tea.WindowSizeMsg{Width: w, Height: h})
-	if cmd := a.Init(); cmd != nil {
-		drive(t, a, cmd())
-	}
+	runCmd(t, a, a.Init())
 	drive(t, a, keys(presses)...)
 	return a
 }

@@ -29,7 +29,7 @@ func optionsScene() *Scene {
 }
 
 func buildOptions(p Params) sim.Script {
-	spec := sim.AcquireSpec{Key: lockKey, TTL: lease, NoNX: p["NX"]%2 == 1, NoPX: p["PX"]%2 == 1}
+	spec := sim.AcquireSpec{Key: sim.CourseKey, TTL: sim.CourseTTL, NoNX: p["NX"]%2 == 1, NoPX: p["PX"]%2 == 1}
 	if p["token"]%2 == 1 {
 		spec.Value = optConstant
 	}
@@ -39,7 +39,7 @@ func buildOptions(p Params) sim.Script {
 			x.Note(x.Actor().Name + " holds no lock: nothing to release")
 			return
 		}
-		x.Release("", lockKey)
+		x.Release("", sim.CourseKey)
 	}}
 	return sim.Script{
 		Actors: []sim.ActorSpec{
@@ -48,18 +48,18 @@ func buildOptions(p Params) sim.Script {
 			{Name: "w3", Program: []sim.Step{acquire, release}},
 			{Name: "w4", Program: []sim.Step{acquire}},
 		},
-		Keys:  []string{lockKey},
-		Watch: []string{lockKey},
+		Keys:  []string{sim.CourseKey},
+		Watch: []string{sim.CourseKey},
 		Moves: []sim.Move{
-			storyStep("w1", "w1 SET"),
-			storyStep("w2", "w2 SET"),
+			sim.Labeled("w1", "w1 SET"),
+			sim.Labeled("w2", "w2 SET"),
 			sim.Crash("w1"),
 			sim.Advance(40 * time.Second),
-			storyStep("w3", "w3 SET"),
+			sim.Labeled("w3", "w3 SET"),
 			{Kind: sim.MoveAdvance, D: 40 * time.Second, Label: "w3 works 40s"},
-			storyStep("w4", "w4 SET"),
-			storyStep("w3", "w3 releases"),
-			storyStep("w2", "w2 SET again"),
+			sim.Labeled("w4", "w4 SET"),
+			sim.Labeled("w3", "w3 releases"),
+			sim.Labeled("w2", "w2 SET again"),
 		},
 	}
 }
@@ -81,7 +81,7 @@ func sayOptions(v View, s *Said) {
 		foreign = foreign || r.What == ledger.DeletedOther
 	}
 	s.Verdict = v.Text.Get("verdict", yes(len(v.L.Overlaps) > 0), yes(len(v.L.Stuck()) > 0), yes(foreign))
-	if len(v.Snap.Keys) > 0 && v.Snap.Keys[0].PTTL == -1 {
+	if len(v.L.Keys) > 0 && v.L.Keys[0].Status() == ledger.KeyNoTTL {
 		s.Tone = views.Warn
 	}
 }
@@ -97,11 +97,4 @@ func optSetting(p Params) string {
 		return "token"
 	}
 	return "all"
-}
-
-// storyStep is a step of actor's program with a label for the timeline.
-func storyStep(actor, label string) sim.Move {
-	m := sim.StepOf(actor)
-	m.Label = label
-	return m
 }

@@ -16,6 +16,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // speeds are the pauses between moves while playing, slowest first.
@@ -45,6 +46,12 @@ type Player struct {
 	gen     int    // counts snapshots, so only the newest live refresh chain runs
 	// scroll is how many log lines back from the newest the log shows.
 	scroll int
+	// refreshFails counts failed read-backs in a row; stale is set while
+	// the keys on screen are the last ones read, not the server's now.
+	refreshFails int
+	stale        bool
+	// banner is the app's word on the server's health, shown over the verdict
+	banner string
 	// pending holds the keys pressed while a move ran; they run in order
 	// once it is done, so nothing the learner typed is lost or reordered.
 	pending []pendingKey
@@ -65,23 +72,45 @@ type runMsg struct {
 type tickMsg struct{ id int }
 
 // refreshMsg carries keys read back while idle on a live server, where
-// leases run down in real time between moves.
+// leases run down in real time between moves; err is set when the read
+// failed, and the next one is tried after a longer wait.
 type refreshMsg struct {
 	id, gen int
 	keys    []sim.KeyState
+	err     error
 }
 
 type refreshTick struct{ id, gen int }
 
-// refreshEvery is how often a live screen re-reads its keys.
-const refreshEvery = 250 * time.Millisecond
+// refreshEvery is how often a live screen re-reads its keys; after a
+// failed read it waits twice as long each time, up to refreshMax.
+const (
+	refreshEvery = 250 * time.Millisecond
+	refreshMax   = 4 * time.Second
+)
 
+// refreshLater schedules the next read-back, only while something on the
+// screen can change by itself: a key with a positive PTTL on a live server.
 func (p *Player) refreshLater() tea.Cmd {
-	if !p.snap.Live || len(p.snap.Keys) == 0 {
+	if !p.snap.Live || (!p.counting() && p.refreshFails == 0) {
 		return nil
 	}
+	wait := refreshEvery
+	for i := 0; i < p.refreshFails && wait < refreshMax; i++ {
+		wait *= 2
+	}
 	id, gen := p.id, p.gen
-	return tea.Tick(refreshEvery, func(time.Time) tea.Msg { return refreshTick{id, gen} })
+	return tea.Tick(min(wait, refreshMax), func(time.Time) tea.Msg { return refreshTick{id, gen} })
+}
+
+// counting reports a key whose PTTL is running down on the server.
+func (p *Player) counting() bool {
+	for _, k := range p.snap.Keys {
+		if k.PTTL > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *Player) refresh() tea.Cmd {
@@ -92,10 +121,7 @@ func (p *Player) refresh() tea.Cmd {
 	}
 	return func() tea.Msg {
 		keys, err := sim.ReadKeys(ctx, b, names)
-		if err != nil {
-			return nil
-		}
-		return refreshMsg{id: id, gen: gen, keys: keys}
+		return refreshMsg{id: id, gen: gen, keys: keys, err: err}
 	}
 }
 
@@ -211,11 +237,11 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 		if p.sel >= len(p.snap.Actors) {
 			p.sel = -1
 		}
-		p.err = ""
+		p.err, p.stale = "", msg.snap.Err != ""
 		if msg.err != nil && msg.err != context.Canceled {
 			p.err = oneLine(msg.err)
 		} else if msg.snap.Err != "" {
-			p.err = msg.snap.Err
+			p.err = "reading the keys back: " + msg.snap.Err
 		}
 		if p.playing {
 			if p.snap.Pos >= len(p.snap.Moves) || msg.err != nil {
@@ -241,6 +267,14 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 		if msg.id != p.id || msg.gen != p.gen || p.busy {
 			return nil
 		}
+		if msg.err != nil {
+			// never show a state that was not read: keep the last read, and
+			// the screen says the server is not answering
+			p.refreshFails++
+			p.stale = true
+			return p.refreshLater()
+		}
+		p.refreshFails, p.stale = 0, false
 		p.snap.Keys = msg.keys
 		p.led = fold(p.snap)
 		return p.refreshLater()
@@ -418,7 +452,12 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	top = append(top, header)
 	top = append(top, views.Cards(st, ex.Cards, p.sel, w))
 	for _, k := range p.snap.Keys {
-		top = append(top, keyLine(st, k, p.snap, w))
+		line := keyLine(st, k, p.snap, w)
+		if p.stale {
+			// the server did not answer: this is the last read, not now
+			line = st.Dim.Render(truncate(ansi.Strip(line), w-12)) + st.Warn.Render(" (last read)")
+		}
+		top = append(top, line)
 	}
 	if r := p.snap.Resource; r != nil {
 		top = append(top, resourceLine(st, *r, w))
@@ -436,6 +475,8 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	bottom = append(bottom, views.Wrap(ex.Readout, w, 3))
 	status := ex.Verdict
 	switch {
+	case p.banner != "":
+		status = st.Bad.Render(p.banner)
 	case p.err != "":
 		status = st.Bad.Render("error: " + p.err)
 	case ex.Alarm != "":

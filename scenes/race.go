@@ -4,17 +4,10 @@ import (
 	"cmp"
 	"context"
 	"slices"
-	"time"
 
 	"locksim/race"
 	"locksim/sim"
 	"locksim/views"
-)
-
-// The course's acquire: SET resource:lock <token> NX PX 30000.
-const (
-	lockKey = "resource:lock"
-	lease   = 30 * time.Second
 )
 
 var workers = []string{"w1", "w2", "w3", "w4"}
@@ -30,8 +23,8 @@ func raceScene() *Scene {
 			}
 			return sim.Script{
 				Actors: actors,
-				Keys:   []string{lockKey},
-				Watch:  []string{lockKey},
+				Keys:   []string{sim.CourseKey},
+				Watch:  []string{sim.CourseKey},
 				Moves:  []sim.Move{{Kind: sim.MoveDo, Label: "all four SET at once", Do: fireAll}},
 			}
 		},
@@ -40,10 +33,10 @@ func raceScene() *Scene {
 				return
 			}
 			double := "no"
-			switch n := len(v.L.Leases); {
-			case n > 1:
+			switch {
+			case len(v.L.Overlaps) > 0:
 				double, s.Tone = "YES", views.Bad
-			case n == 0:
+			case len(v.L.Leases) == 0:
 				s.Tone = views.Warn
 			}
 			s.Verdict = v.Text.Get("verdict", len(v.L.Leases), double)
@@ -54,28 +47,17 @@ func raceScene() *Scene {
 // fireAll sends every worker's acquire through the start barrier and logs
 // the replies with the winner first.
 func fireAll(ctx context.Context, r *sim.Run) {
-	key := r.Backend().Key(lockKey)
-	px := r.Scaled(lease).Milliseconds()
+	spec := sim.AcquireSpec{Key: sim.CourseKey, TTL: sim.CourseTTL}
 	shots := make([]race.Shot, len(r.Actors))
+	ops := make([]*sim.Op, len(r.Actors))
 	for i, a := range r.Actors {
-		shots[i] = race.Shot{Client: r.Conn(a.Name), Args: []any{"SET", key, a.Token, "NX", "PX", px}}
+		args, op := r.PrepareAcquire(a, spec)
+		shots[i], ops[i] = race.Shot{Client: r.Conn(a.Name), Args: args}, op
 	}
 	at := r.Now()
 	results := race.Fire(ctx, shots)
 	for n, i := range serverOrder(results) {
-		res := results[i]
-		a := r.Actors[i]
-		r.Record(sim.Event{
-			At: at, Kind: sim.Command, Actor: a.Name, Step: "acquire", Node: sim.LockNode,
-			Args: []string{"SET", key, a.Token, "NX", "PX", itoa(px)},
-			Cmd:  sim.FormatCommand(shots[i].Args), Reply: sim.FormatReply(res.Val, res.Err),
-			Val: res.Val, Err: res.Err, Order: n + 1,
-			Op: &sim.Op{Kind: sim.OpAcquire, Form: sim.FormSET, Lock: key, Key: key, Token: a.Token, TTL: lease, NX: true},
-		})
-		a.Holds = res.Err == nil && res.Val == "OK"
-		if a.Holds {
-			a.Lock, a.Value = key, a.Token
-		}
+		r.RecordAcquire(r.Actors[i], shots[i].Args, ops[i], results[i].Val, results[i].Err, at, n+1)
 	}
 }
 

@@ -15,14 +15,14 @@ const (
 	relScript = "script"
 )
 
-// The o knob: does another client take the lock once A's lease lapses?
+// The o knob: does another client take the lock once A's sim.CourseTTL lapses?
 const (
 	relRival  = "B takes it"
 	relNobody = "nobody takes it"
 )
 
 // releaseScene is scene 5: what a release must check, shown by the three
-// ways of releasing after A's lease lapsed during its work.
+// ways of releasing after A's sim.CourseTTL lapsed during its work.
 func releaseScene() *Scene {
 	s := &Scene{ID: "release", Kind: Story, Wait: 5 * time.Second}
 	s.Knobs = []Knob{
@@ -40,26 +40,14 @@ func releaseScene() *Scene {
 	return s
 }
 
-// holding runs f only if the actor believes it holds the lock, and
-// otherwise notes that it has nothing to release.
-func holding(f func(x *sim.Exec)) func(x *sim.Exec) {
-	return func(x *sim.Exec) {
-		if !x.Actor().Holds {
-			x.Note(x.Actor().Name + " holds no lock: nothing to release")
-			return
-		}
-		f(x)
-	}
-}
-
 func releaseProgram(method string) []sim.Step {
-	prog := []sim.Step{{Label: "acquire", Run: func(x *sim.Exec) { x.Acquire(sim.AcquireSpec{Key: lockKey, TTL: lease}) }}}
+	prog := []sim.Step{{Label: "acquire", Run: func(x *sim.Exec) { x.Acquire(sim.AcquireSpec{Key: sim.CourseKey, TTL: sim.CourseTTL}) }}}
 	switch method {
 	case relBlind:
-		prog = append(prog, sim.Step{Label: "release", Run: holding(func(x *sim.Exec) { x.ReleaseDEL("", lockKey) })})
+		prog = append(prog, sim.Step{Label: "release", Run: sim.IfHolding(func(x *sim.Exec) { x.ReleaseDEL("", sim.CourseKey) })})
 	case relGetDel:
 		prog = append(prog,
-			sim.Step{Label: "check", Run: holding(func(x *sim.Exec) { x.Check("", lockKey) })},
+			sim.Step{Label: "check", Run: sim.IfHolding(func(x *sim.Exec) { x.Check("", sim.CourseKey) })},
 			sim.Step{Label: "delete", Run: func(x *sim.Exec) {
 				a := x.Actor()
 				switch {
@@ -67,12 +55,12 @@ func releaseProgram(method string) []sim.Step {
 					x.Note(a.Name + " has not checked the key: nothing to delete")
 				case !a.CheckedOwn:
 					x.Note(a.Name + "'s GET did not return its token: it leaves the key alone")
-				case a.Holds:
-					x.ReleaseChecked("", lockKey)
+				default:
+					x.ReleaseChecked("", sim.CourseKey)
 				}
 			}})
 	default:
-		prog = append(prog, sim.Step{Label: "release", Run: holding(func(x *sim.Exec) { x.Release("", lockKey) })})
+		prog = append(prog, sim.Step{Label: "release", Run: sim.IfHolding(func(x *sim.Exec) { x.Release("", sim.CourseKey) })})
 	}
 	return prog
 }
@@ -83,47 +71,44 @@ func buildRelease(method string, rival bool) sim.Script {
 		{Name: "B", Program: releaseProgram(method)},
 		{Name: "C", Program: releaseProgram(method)},
 	}
-	moves := []sim.Move{storyStep("A", "A acquires")}
+	moves := []sim.Move{sim.Labeled("A", "A acquires")}
 	if method == relGetDel {
-		// A checks just inside its lease, then stalls before the DEL.
-		moves = append(moves, sim.Advance(28*time.Second), storyStep("A", "A: GET"), sim.Advance(7*time.Second))
+		// A checks just inside its sim.CourseTTL, then stalls before the DEL.
+		moves = append(moves, sim.Advance(28*time.Second), sim.Labeled("A", "A: GET"), sim.Advance(7*time.Second))
 	} else {
 		moves = append(moves, sim.Advance(35*time.Second))
 	}
 	if rival {
-		moves = append(moves, storyStep("B", "B acquires"))
+		moves = append(moves, sim.Labeled("B", "B acquires"))
 	}
 	if method == relGetDel {
-		moves = append(moves, storyStep("A", "A: DEL"))
+		moves = append(moves, sim.Labeled("A", "A: DEL"))
 	} else {
-		moves = append(moves, storyStep("A", "A releases"))
+		moves = append(moves, sim.Labeled("A", "A releases"))
 	}
-	moves = append(moves, storyStep("C", "C acquires"))
+	moves = append(moves, sim.Labeled("C", "C acquires"))
 	if rival && method == relScript {
-		moves = append(moves, storyStep("B", "B releases"))
+		moves = append(moves, sim.Labeled("B", "B releases"))
 	}
 	return sim.Script{
 		Actors: actors,
-		Keys:   []string{lockKey},
-		Watch:  []string{lockKey},
+		Keys:   []string{sim.CourseKey},
+		Watch:  []string{sim.CourseKey},
 		Moves:  moves,
 	}
 }
 
 // sayRelease: the verdict is A's release as the ledger read it (its reply,
-// whose lease it ended) and the key read back.
+// whose sim.CourseTTL it ended) and the key read back.
 func sayRelease(v View, s *Said, method string) {
 	s.Vars["method"] = method
 	if len(v.L.Reads) == 0 {
 		return
 	}
 	reply, deleted := v.Text.Get("v-not-yet"), v.Text.Get("v-deleted-nothing")
-	for i, e := range v.Snap.Events {
-		if e.Actor != "A" || e.Op == nil || e.Op.Kind != sim.OpRelease {
-			continue
-		}
+	if e, rd, ok := v.L.LastOp("A", sim.OpRelease); ok {
 		reply = e.Reply
-		switch rd := v.L.Reads[i]; rd.What {
+		switch rd.What {
 		case ledger.ReleasedOwn:
 			deleted = v.Text.Get("v-deleted-own")
 		case ledger.DeletedOther:
@@ -131,7 +116,7 @@ func sayRelease(v View, s *Said, method string) {
 		}
 	}
 	key := v.Text.Get("v-no-key")
-	if len(v.L.Keys) > 0 && v.L.Keys[0].Exists() {
+	if len(v.L.Keys) > 0 && v.L.Keys[0].Status() != ledger.KeyFree {
 		key = v.Text.Get("v-key-of", "another client")
 		if ls := v.L.Keys[0].Lease; ls != nil {
 			key = v.Text.Get("v-key-of", ls.Actor)

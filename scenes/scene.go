@@ -57,6 +57,9 @@ type Scene struct {
 	// Variants are the settings the plain transcript plays, in order; nil
 	// means the defaults once.
 	Variants []Params
+	// Distributed is set for a lock across several independent nodes:
+	// only then can fault tolerance be shown. One Redis has none.
+	Distributed bool
 }
 
 // View is what a scene reads: the run's snapshot, the ledger's fold of it,
@@ -133,7 +136,7 @@ func explain(sc *Scene, v View) Explanation {
 		ex.VerdictTone = views.Bad
 	}
 	if len(v.Snap.Events) > 0 {
-		for i, p := range v.L.Properties(sc.Kind != Quiz) {
+		for i, p := range v.L.Properties(sc.Kind != Quiz && !sc.Distributed) {
 			ex.Props[i] = views.Prop(p)
 		}
 	}
@@ -405,9 +408,7 @@ func (r reader) clock() string {
 	out := r.fill("clock", map[string]string{"now": stamp(r.v.Snap.Now), "keys": strings.Join(parts, "; ")})
 	for _, a := range r.v.Snap.Actors {
 		if b := r.v.L.Belief(a.Name); a.Status == sim.Paused && b.Holds && !b.KeyHolds {
-			vars := map[string]string{"actor": a.Name}
-			r.leaseVars(b.Lease, vars)
-			out += " " + r.fill("clock-frozen", vars)
+			out += " " + r.fill("clock-frozen", map[string]string{"actor": a.Name, "why": r.why(b.Lease)})
 		}
 	}
 	return out
@@ -439,7 +440,10 @@ func (r reader) about(name string) string {
 			vars["why"] = r.why(b.Lease)
 			return r.fill("paused-lost", vars)
 		}
-		if b.Holds {
+		switch {
+		case b.Holds && !b.Lease.Expires():
+			return r.fill("paused-holding-nottl", vars)
+		case b.Holds:
 			return r.fill("paused-holding", vars)
 		}
 		return r.fill("paused", vars)
@@ -455,7 +459,14 @@ func (r reader) about(name string) string {
 		vars["cmd"] = e.Args[0]
 	}
 	vars["other"] = rd.Other
-	vars["why"] = r.why(b.Lease)
+	// the lease the event concerns, when it is the actor's own (a release
+	// or extension may carry the token of an earlier acquisition)
+	concern := b.Lease
+	if rd.Lease != nil && rd.Lease.Actor == name {
+		concern = rd.Lease
+		r.leaseVars(concern, vars)
+	}
+	vars["why"] = r.why(concern)
 	switch rd.What {
 	case ledger.Granted:
 		switch {
@@ -468,6 +479,8 @@ func (r reader) about(name string) string {
 			vars["oends"] = stamp(o.First.Lease.Ends())
 			vars["okey"] = r.keyName(o.First.Lease.Key)
 			return r.fill("granted-over-"+o.Cause.String(), vars)
+		case rd.Replaced != nil:
+			return r.fill("granted-overwrote", vars)
 		}
 		switch rd.Lease.Form {
 		case sim.FormSETNX:
@@ -501,6 +514,10 @@ func (r reader) about(name string) string {
 	case ledger.Noted:
 		vars["note"] = e.Note
 		return r.fill("note", vars)
+	case ledger.TTLSet:
+		if rd.Other != "" {
+			return r.fill("ttl-set-other", vars)
+		}
 	case ledger.DeletedOther:
 		switch e.Op.Form {
 		case sim.FormGetDel:

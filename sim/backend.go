@@ -83,6 +83,11 @@ func OpenEmbedded() (*Backend, error) {
 	return b, nil
 }
 
+// SameServer reports whether o talks to the same server and database as b.
+func (b *Backend) SameServer(o *Backend) bool {
+	return b.mr == nil && o.mr == nil && b.opts.Addr == o.opts.Addr && b.opts.DB == o.opts.DB
+}
+
 // Live reports whether this backend is a real server with real time.
 func (b *Backend) Live() bool { return b.mr == nil }
 

@@ -81,7 +81,7 @@ func (r *Run) Snapshot(ctx context.Context) Snapshot {
 			s.Err = err.Error()
 		}
 		s.Resource = &rs
-		s.SharedResource = r.Res.b == r.b
+		s.SharedResource = r.Res.shared
 	}
 	return s
 }

@@ -55,6 +55,32 @@ type Op struct {
 	Fence int64         // a fenced write's token
 }
 
+// The course's lock: SET resource:lock <token> NX PX 30000.
+const (
+	CourseKey = "resource:lock"
+	CourseTTL = 30 * time.Second
+)
+
+// Labeled is the move in which actor runs its next step, named label on
+// the timeline.
+func Labeled(actor, label string) Move {
+	m := StepOf(actor)
+	m.Label = label
+	return m
+}
+
+// IfHolding runs f only while the actor believes it holds a lock, and
+// otherwise notes that it has nothing to release.
+func IfHolding(f func(x *Exec)) func(x *Exec) {
+	return func(x *Exec) {
+		if !x.Actor().Holds {
+			x.Note(x.Actor().Name + " holds no lock: nothing to release")
+			return
+		}
+		f(x)
+	}
+}
+
 // AcquireSpec is how an actor asks for a lock. The options scene switches
 // NX, PX and the token off one at a time; everyone else takes the defaults
 // of the course's SET key token NX PX ttl.
@@ -80,30 +106,55 @@ func (s AcquireSpec) lock() string {
 // the actor a holder. On a refusal it reads PTTL to learn how long the
 // lock in its way has left, as a client deciding when to retry would.
 func (x *Exec) Acquire(spec AcquireSpec) Reply {
-	a := x.actor
+	args, op := x.r.PrepareAcquire(x.actor, spec)
+	r := x.send(x.conn(), LockNode, FormatCommand(args), args, op)
+	x.r.believe(x.actor, op, r)
+	if r.Nil() {
+		x.Do("PTTL", op.Key)
+	}
+	return r
+}
+
+// PrepareAcquire builds actor a's SET for spec, with a fresh token, and
+// the operation it belongs to: for a caller that sends it itself (several
+// at once, through a start barrier) and then calls RecordAcquire.
+func (r *Run) PrepareAcquire(a *Actor, spec AcquireSpec) ([]any, *Op) {
 	val := spec.Value
 	if val == "" {
-		val = x.r.mint(a)
+		val = r.mint(a)
 	}
-	key := x.Key(spec.Key)
+	key := r.b.Key(spec.Key)
+	r.keys[key] = true
 	args := []any{"SET", key, val}
 	op := &Op{Kind: OpAcquire, Form: FormSET, Lock: spec.lock(), Key: key, Token: val, NX: !spec.NoNX}
 	if !spec.NoNX {
 		args = append(args, "NX")
 	}
 	if !spec.NoPX {
-		args = append(args, "PX", x.TTL(spec.TTL))
+		args = append(args, "PX", r.Scaled(spec.TTL).Milliseconds())
 		op.TTL = spec.TTL
 	}
-	r := x.send(x.conn(), LockNode, FormatCommand(args), args, op)
+	return args, op
+}
+
+// RecordAcquire logs an acquire sent outside Exec (see PrepareAcquire) at
+// story time at, with its raw reply; order is its place among replies in a
+// race. The actor believes the reply, as with Acquire.
+func (r *Run) RecordAcquire(a *Actor, args []any, op *Op, val any, err error, at time.Duration, order int) {
+	rep := Reply{Val: val, Err: err, Text: FormatReply(val, err)}
+	r.record(Event{At: at, Kind: Command, Actor: a.Name, Step: "acquire", Node: LockNode, Args: toStrings(args),
+		Cmd: FormatCommand(args), Reply: rep.Text, Val: val, Err: err, Order: order, Op: op})
+	r.believe(a, op, rep)
+}
+
+// believe updates what a believes after its acquire got r.
+func (r *Run) believe(a *Actor, op *Op, rep Reply) {
 	switch {
-	case r.OK():
-		a.Holds, a.Lock, a.Value = true, op.Lock, val
-	case r.Nil():
+	case rep.OK():
+		a.Holds, a.Lock, a.Value = true, op.Lock, op.Token
+	case rep.Nil():
 		a.Holds = false
-		x.Do("PTTL", key)
 	}
-	return r
 }
 
 // AcquireSETNX sends SETNX key token, which takes no expiry: (integer) 1
@@ -197,11 +248,15 @@ func (x *Exec) ReleaseDEL(lock, name string) Reply {
 }
 
 // Check is the first half of a client-side release: GET key, and the actor
-// remembers whether it saw its own token.
+// remembers whether it saw its own token. If it did not, it knows the lock
+// is no longer its own and stops acting as holder.
 func (x *Exec) Check(lock, name string) Reply {
 	r, _ := x.op(OpCheck, "", lock, name, func(key string) []any { return []any{"GET", key} })
 	v, _ := r.Str()
 	x.actor.Checked, x.actor.CheckedOwn = true, v == x.actor.Value
+	if !x.actor.CheckedOwn && r.Err == nil || r.Nil() {
+		x.actor.Holds = false
+	}
 	return r
 }
 
@@ -229,7 +284,7 @@ func (x *Exec) Extend(lock, name, token string, ttl time.Duration) Reply {
 func (x *Exec) Write(value string) Reply {
 	res := x.r.Res
 	op := &Op{Kind: OpWrite, Form: FormWrite, Lock: x.actor.Lock, Key: res.key, Token: x.actor.Value}
-	return x.eval(ResourceNode, WriteLua, []string{res.key}, []any{x.actor.Name, value}, op)
+	return x.eval(ResourceNode, WriteLua, []string{res.key}, []any{x.actor.Name, value, x.TTL(SafetyTTL)}, op)
 }
 
 // FencedWrite sends the actor's write with its fencing token; the resource
@@ -237,7 +292,7 @@ func (x *Exec) Write(value string) Reply {
 func (x *Exec) FencedWrite(value string, token int64) Reply {
 	res := x.r.Res
 	op := &Op{Kind: OpFencedWrite, Form: FormFenceW, Lock: x.actor.Lock, Key: res.key, Token: x.actor.Value, Fence: token}
-	return x.eval(ResourceNode, FencedWriteLua, []string{res.key}, []any{x.actor.Name, value, token}, op)
+	return x.eval(ResourceNode, FencedWriteLua, []string{res.key}, []any{x.actor.Name, value, token, x.TTL(SafetyTTL)}, op)
 }
 
 func (x *Exec) conn() *redis.Client { return x.r.conns[x.connName()] }

@@ -14,10 +14,11 @@ import (
 // token lower than the largest it has accepted. Both are single EVALs on
 // the resource's own store, so the check and the write cannot be split.
 type Resource struct {
-	b     *Backend
-	own   bool // the Resource started b and must close it
-	key   string
-	conns map[string]*redis.Client
+	b      *Backend
+	own    bool // the Resource started b and must close it
+	shared bool // b is the lock service's own server
+	key    string
+	conns  map[string]*redis.Client
 }
 
 // ResourceState is the resource as its store reports it (HGETALL).
@@ -30,30 +31,39 @@ type ResourceState struct {
 }
 
 // WriteLua records an unfenced write: last write wins, every write counted.
-// KEYS[1] the resource hash; ARGV writer, value. Returns the write count.
+// KEYS[1] the resource hash; ARGV writer, value, and a safety expiry in ms
+// (the resource is not the lesson: it must not outlive a killed run).
+// Returns the write count.
 var WriteLua = Lua{Name: "write", Src: `redis.call("HSET", KEYS[1], "value", ARGV[2], "writer", ARGV[1])
-return redis.call("HINCRBY", KEYS[1], "accepted", 1)`}
+local n = redis.call("HINCRBY", KEYS[1], "accepted", 1)
+redis.call("PEXPIRE", KEYS[1], ARGV[3])
+return n`}
 
 // FencedWriteLua refuses a write whose token is lower than the largest it
 // has accepted, and accepts the current one again (a holder may write
-// twice). KEYS[1] the resource hash; ARGV writer, value, token. Returns the
-// write count, or an error reply naming the stale token and the largest seen.
+// twice). KEYS[1] the resource hash; ARGV writer, value, token, safety
+// expiry in ms. Returns the write count, or an error reply naming the stale
+// token and the largest seen.
 var FencedWriteLua = Lua{Name: "fenced-write", Src: `local max = tonumber(redis.call("HGET", KEYS[1], "max") or "0")
 local tok = tonumber(ARGV[3])
 if tok < max then
   redis.call("HINCRBY", KEYS[1], "rejected", 1)
+  redis.call("PEXPIRE", KEYS[1], ARGV[4])
   return redis.error_reply("STALE token " .. ARGV[3] .. ", seen " .. max)
 end
 redis.call("HSET", KEYS[1], "value", ARGV[2], "writer", ARGV[1], "max", ARGV[3])
-return redis.call("HINCRBY", KEYS[1], "accepted", 1)`}
+local n = redis.call("HINCRBY", KEYS[1], "accepted", 1)
+redis.call("PEXPIRE", KEYS[1], ARGV[4])
+return n`}
 
 func newResource(ctx context.Context, r *Run) (*Resource, error) {
 	res := &Resource{conns: map[string]*redis.Client{}}
 	switch {
 	case r.b.resource != nil:
 		res.b = r.b.resource
+		res.shared = r.b.SameServer(r.b.resource)
 	case r.b.Live():
-		res.b = r.b
+		res.b, res.shared = r.b, true
 	default:
 		b, err := OpenEmbedded()
 		if err != nil {
@@ -74,6 +84,9 @@ func (res *Resource) reset(ctx context.Context) error {
 
 // Key is the resource's key as sent.
 func (res *Resource) Key() string { return res.key }
+
+// Shared reports whether the resource lives on the lock service's server.
+func (res *Resource) Shared() bool { return res.shared }
 
 // Backend is the store the resource lives on.
 func (res *Resource) Backend() *Backend { return res.b }

@@ -71,6 +71,7 @@ const (
 	SentRelease          // it sent its release (whatever the reply)
 	Crashed              // it crashed
 	Reacquired           // it was granted the lock again
+	GaveUp               // its own GET showed the key was not its own
 )
 
 // Hold is a stretch in which an actor acts as holder of a lock: from the
@@ -145,9 +146,11 @@ type Read struct {
 	// check that read nothing, how the actor's lease had ended.
 	Why     End
 	WhyBy   string
-	Overlap *Overlap // a grant that started an overlap
-	Write   *Write
-	Refusal *Refusal
+	Overlap *Overlap // a grant that started an overlap: the latest it started
+	// Replaced is the lease a grant without NX overwrote.
+	Replaced *Lease
+	Write    *Write
+	Refusal  *Refusal
 }
 
 // What names an event's meaning. Each is also the name of a readout
@@ -155,33 +158,34 @@ type Read struct {
 type What string
 
 const (
-	Nothing      What = ""
-	Granted      What = "granted"       // an acquire got the lock
-	Refused      What = "refused"       // an acquire was turned down
-	TTLSet       What = "ttl-set"       // EXPIRE after SETNX gave the lock its TTL
-	TTLMissed    What = "ttl-missed"    // EXPIRE found no key
-	ReleasedOwn  What = "released"      // a release deleted the actor's own lease
-	DeletedOther What = "deleted-other" // a DEL removed another actor's lease
-	DelNothing   What = "del-nothing"   // DEL replied 0: no key
-	RelTaken     What = "rel-taken"     // the script replied 0: the key holds another token
-	RelGone      What = "rel-gone"      // the script replied -1: no such key
-	Extended     What = "extended"      // an extension moved the lease's end
-	ExtTaken     What = "ext-taken"     // an extension replied 0
-	ExtGone      What = "ext-gone"      // an extension replied -1
-	CheckOwn     What = "check-own"     // GET returned the actor's token
-	CheckOther   What = "check-other"   // GET returned another token
-	CheckNone    What = "check-none"    // GET returned (nil)
-	WroteHolder  What = "write"         // an unfenced write while the lease lived
-	WroteLate    What = "write-late"    // an unfenced write after the lease had ended
-	FencedOK     What = "fenced-ok"     // the resource accepted a fenced write
-	FencedNo     What = "fenced-no"     // the resource refused a stale token
-	Failed       What = "failed"        // an error reply: the server refused the command itself
-	UnknownOut   What = "unknown"       // the client cannot know whether it ran
-	CrashedNow   What = "crashed"
-	PausedNow    What = "paused"
-	ResumedNow   What = "resumed"
-	Noted        What = "note" // an actor's note: a step it skipped
-	ClockMoved   What = "clock"
+	Nothing        What = ""
+	Granted        What = "granted"         // an acquire got the lock
+	Refused        What = "refused"         // an acquire was turned down
+	TTLSet         What = "ttl-set"         // EXPIRE after SETNX gave the lock its TTL
+	TTLMissed      What = "ttl-missed"      // EXPIRE found no key
+	ReleasedOwn    What = "released"        // a release deleted the actor's own lease
+	DeletedOther   What = "deleted-other"   // a DEL removed another actor's lease
+	DeletedUnknown What = "deleted-unknown" // a DEL removed a value no lease of the run wrote
+	DelNothing     What = "del-nothing"     // DEL replied 0: no key
+	RelTaken       What = "rel-taken"       // the script replied 0: the key holds another token
+	RelGone        What = "rel-gone"        // the script replied -1: no such key
+	Extended       What = "extended"        // an extension moved the lease's end
+	ExtTaken       What = "ext-taken"       // an extension replied 0
+	ExtGone        What = "ext-gone"        // an extension replied -1
+	CheckOwn       What = "check-own"       // GET returned the actor's token
+	CheckOther     What = "check-other"     // GET returned another token
+	CheckNone      What = "check-none"      // GET returned (nil)
+	WroteHolder    What = "write"           // an unfenced write while the lease lived
+	WroteLate      What = "write-late"      // an unfenced write after the lease had ended
+	FencedOK       What = "fenced-ok"       // the resource accepted a fenced write
+	FencedNo       What = "fenced-no"       // the resource refused a stale token
+	Failed         What = "failed"          // an error reply: the server refused the command itself
+	UnknownOut     What = "unknown"         // the client cannot know whether it ran
+	CrashedNow     What = "crashed"
+	PausedNow      What = "paused"
+	ResumedNow     What = "resumed"
+	Noted          What = "note" // an actor's note: a step it skipped
+	ClockMoved     What = "clock"
 )
 
 // Belief is what an actor believes against what the server says.
@@ -291,44 +295,65 @@ func (l *Ledger) event(e sim.Event) Read {
 	case sim.OpAcquire:
 		return l.acquire(e)
 	case sim.OpExpire:
-		cur := l.byKey[e.Op.Key]
-		if n, _ := e.Int(); n == 1 && cur != nil {
-			cur.TTL, cur.TTLAt = e.Op.TTL, e.At
-			return Read{What: TTLSet, Lease: cur}
+		n, _ := e.Int()
+		if n != 1 {
+			return Read{What: TTLMissed, Lease: l.latest(e.Actor)}
 		}
-		return Read{What: TTLMissed, Lease: l.latest(e.Actor)}
+		// EXPIRE compares nothing: it gives its TTL to whatever the key holds
+		cur := l.present(e.Op.Key)
+		if cur == nil {
+			return Read{What: TTLMissed, Lease: l.latest(e.Actor)}
+		}
+		cur.TTL, cur.TTLAt = e.Op.TTL, e.At
+		r := Read{What: TTLSet, Lease: cur}
+		if cur.Actor != e.Actor {
+			r.Other = cur.Actor
+		}
+		return r
 	case sim.OpRelease:
 		return l.release(e)
 	case sim.OpExtend:
 		n, _ := e.Int()
-		cur := l.byKey[e.Op.Key]
-		switch {
-		case n == 1 && cur != nil:
-			cur.TTL, cur.TTLAt = e.Op.TTL, e.At
-			cur.Renewed++
-			return Read{What: Extended, Lease: cur}
-		case n == 0:
-			return Read{What: ExtTaken, Lease: l.leaseOf(e.Op.Token), Other: actorOf(cur)}
+		switch n {
+		case 1:
+			// the reply says the key held this token: the reply wins over
+			// the fold's own idea of when the lease ran out
+			if ls := l.holding(e.Op.Key, e.Op.Token); ls != nil {
+				ls.TTL, ls.TTLAt = e.Op.TTL, e.At
+				ls.Renewed++
+				return Read{What: Extended, Lease: ls}
+			}
+			return Read{What: Extended}
+		case 0:
+			return Read{What: ExtTaken, Lease: l.leaseOf(e.Op.Token), Other: actorOf(l.present(e.Op.Key))}
 		}
 		r := Read{What: ExtGone, Lease: l.leaseOf(e.Op.Token)}
+		l.gone(e.Op.Key)
 		if r.Lease != nil {
 			r.Why, r.WhyBy = r.Lease.End, r.Lease.By
 		}
 		return r
 	case sim.OpCheck:
-		cur := l.byKey[e.Op.Key]
-		own := l.latest(e.Actor)
+		own := l.leaseOf(e.Op.Token)
+		v, _ := e.Val.(string)
 		switch {
 		case e.IsNil():
+			l.gone(e.Op.Key)
+			l.giveUp(e)
 			r := Read{What: CheckNone, Lease: own}
 			if own != nil {
 				r.Why, r.WhyBy = own.End, own.By
 			}
 			return r
-		case cur != nil && cur.Actor == e.Actor && cur.Token == e.Op.Token:
-			return Read{What: CheckOwn, Lease: cur}
+		case v == e.Op.Token:
+			return Read{What: CheckOwn, Lease: l.holding(e.Op.Key, e.Op.Token)}
 		}
-		return Read{What: CheckOther, Lease: own, Other: actorOf(cur)}
+		l.giveUp(e)
+		r := Read{What: CheckOther, Lease: own, Other: actorOf(l.present(e.Op.Key))}
+		if own != nil {
+			r.Why, r.WhyBy = own.End, own.By
+		}
+		return r
 	case sim.OpWrite, sim.OpFencedWrite:
 		return l.write(e)
 	}
@@ -350,8 +375,8 @@ func (l *Ledger) acquire(e sim.Event) Read {
 		n, ok := e.Int()
 		granted, refused, fence = ok && n > 0, e.IsNil(), n
 	}
-	cur := l.byKey[op.Key]
 	if refused {
+		cur := l.present(op.Key)
 		rf := &Refusal{Actor: e.Actor, Lock: op.Lock, Key: op.Key, Seq: e.Seq, At: e.At, Blocker: cur}
 		if cur != nil && !cur.Expires() && l.status[cur.Actor] == sim.Crashed {
 			rf.Stuck = true
@@ -362,15 +387,20 @@ func (l *Ledger) acquire(e sim.Event) Read {
 	if !granted {
 		return Read{What: Failed}
 	}
-	if cur != nil {
-		// The key held another value: a SET without NX replaced it. (With
-		// NX the server only grants a free key; if the fold still thought
-		// it held, the lease had in truth run out.)
-		cur.End, cur.EndSeq, cur.EndAt = Overwritten, e.Seq, e.At
-		cur.By = e.Actor
-		if op.NX {
-			cur.End, cur.EndSeq, cur.By = Lapsed, -1, ""
-		}
+	cur := l.byKey[op.Key]
+	var replaced *Lease
+	switch {
+	case cur != nil && !op.NX:
+		// the key held another value: a SET without NX replaced it
+		cur.End, cur.EndSeq, cur.EndAt, cur.By = Overwritten, e.Seq, e.At, e.Actor
+		replaced = cur
+	case cur != nil && cur.Expires():
+		// NX was granted, so the key was free: the lease had in truth run
+		// out a moment before the fold's clock said so (a live server)
+		cur.End, cur.EndSeq, cur.EndAt = Lapsed, -1, e.At
+	case cur != nil:
+		// a key with no TTL cannot lapse: someone outside the run deleted it
+		cur.End, cur.EndSeq, cur.EndAt, cur.By = Deleted, -1, e.At, ""
 	}
 	ls := &Lease{Lock: op.Lock, Node: e.Node, Key: op.Key, Actor: e.Actor, Token: op.Token,
 		Seq: e.Seq, Granted: e.At, TTL: op.TTL, TTLAt: e.At, Fence: fence, Form: op.Form, EndSeq: -1}
@@ -382,15 +412,17 @@ func (l *Ledger) acquire(e sim.Event) Read {
 		}
 	}
 	h := &Hold{Actor: e.Actor, Lock: op.Lock, Lease: ls, From: e.Seq, FromAt: e.At, To: -1}
-	r := Read{What: Granted, Lease: ls}
+	r := Read{What: Granted, Lease: ls, Replaced: replaced}
+	if replaced != nil {
+		r.Other = replaced.Actor
+	}
 	for _, o := range l.Holds {
 		if o.Open() && o.Lock == op.Lock && o.Actor != e.Actor {
 			ov := &Overlap{Lock: op.Lock, First: o, Second: h, From: e.Seq, FromAt: e.At, To: -1,
 				Cause: o.Lease.End, By: o.Lease.By}
 			l.Overlaps = append(l.Overlaps, ov)
-			if r.Overlap == nil {
-				r.Overlap, r.Other = ov, o.Actor
-			}
+			// the latest overlap is the one the alarm names
+			r.Overlap, r.Other = ov, o.Actor
 		}
 	}
 	l.Holds = append(l.Holds, h)
@@ -400,40 +432,117 @@ func (l *Ledger) acquire(e sim.Event) Read {
 func (l *Ledger) release(e sim.Event) Read {
 	op := e.Op
 	n, _ := e.Int()
-	cur := l.byKey[op.Key]
-	own := l.latest(e.Actor)
+	own := l.leaseOf(op.Token)
 	for _, h := range l.Holds {
 		if h.Actor == e.Actor && h.Open() && h.Lock == op.Lock {
 			l.endHold(h, e, SentRelease)
 		}
 	}
 	r := Read{Lease: own}
+	var cur *Lease
 	switch {
-	case n == 1 && cur != nil && cur.Actor == e.Actor && cur.Token == op.Token:
+	case n == 1 && op.Form == sim.FormScript:
+		// the script deleted a key that held op.Token: the sender's own
+		// lease, or another's that wrote the same value
+		cur = l.byKey[op.Key]
+		if cur == nil || cur.Token != op.Token {
+			cur = l.holding(op.Key, op.Token)
+		}
+	case n == 1:
+		// a DEL removed whatever the key held
+		cur = l.present(op.Key)
+	}
+	switch {
+	case n == 1 && cur != nil && cur.Actor == e.Actor:
 		cur.End, cur.EndSeq, cur.EndAt = Released, e.Seq, e.At
-		delete(l.byKey, op.Key)
 		r.What, r.Lease = ReleasedOwn, cur
 	case n == 1 && cur != nil:
-		// a DEL (or a constant value the script matched) removed the lease
-		// of whoever held the key: not the sender's
 		cur.End, cur.EndSeq, cur.EndAt, cur.By = Deleted, e.Seq, e.At, e.Actor
-		delete(l.byKey, op.Key)
 		r.What, r.Other = DeletedOther, cur.Actor
-		r.Lease = cur
 	case n == 1:
-		delete(l.byKey, op.Key)
-		r.What = DeletedOther
+		r.What = DeletedUnknown
 	case op.Form == sim.FormScript && n == 0:
-		r.What, r.Other = RelTaken, actorOf(cur)
+		r.What, r.Other = RelTaken, actorOf(l.present(op.Key))
 	case op.Form == sim.FormScript:
 		r.What = RelGone
 	default:
 		r.What = DelNothing
 	}
-	if own != nil && (r.What == RelGone || r.What == RelTaken || r.What == DelNothing) {
+	if n == 1 || r.What == RelGone || r.What == DelNothing {
+		l.gone(op.Key)
+	}
+	if own != nil && r.What != ReleasedOwn {
 		r.Why, r.WhyBy = own.End, own.By
 	}
 	return r
+}
+
+// present is the lease the key holds, as a reply that found the key says:
+// the fold's own, or else the latest lease on that key, which the fold had
+// let lapse a moment too early (a live server's clock). nil when no lease
+// of the run was ever on it.
+func (l *Ledger) present(key string) *Lease {
+	if cur := l.byKey[key]; cur != nil {
+		return cur
+	}
+	for i := len(l.Leases) - 1; i >= 0; i-- {
+		if ls := l.Leases[i]; ls.Key == key {
+			if ls.End == Lapsed {
+				l.revive(ls)
+				return ls
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// holding is the lease that wrote token on key, which a reply says the key
+// still holds; revived if the fold had let it lapse.
+func (l *Ledger) holding(key, token string) *Lease {
+	if cur := l.byKey[key]; cur != nil && cur.Token == token {
+		return cur
+	}
+	for i := len(l.Leases) - 1; i >= 0; i-- {
+		if ls := l.Leases[i]; ls.Key == key && ls.Token == token {
+			if ls.End == Lapsed {
+				l.revive(ls)
+			}
+			return ls
+		}
+	}
+	return nil
+}
+
+func (l *Ledger) revive(ls *Lease) {
+	ls.End, ls.EndSeq, ls.EndAt = Open, -1, 0
+	l.byKey[ls.Key] = ls
+}
+
+// gone records a reply that found the key absent: whatever lease the fold
+// still had on it had run out.
+func (l *Ledger) gone(key string) {
+	cur := l.byKey[key]
+	if cur == nil {
+		return
+	}
+	if cur.End == Open {
+		cur.End, cur.EndSeq, cur.EndAt = Lapsed, -1, cur.Ends()
+		if !cur.Expires() {
+			cur.End, cur.By = Deleted, ""
+		}
+	}
+	delete(l.byKey, key)
+}
+
+// giveUp ends the actor's hold when its own check showed the key is not
+// its own any more: it stops acting as holder without a release.
+func (l *Ledger) giveUp(e sim.Event) {
+	for _, h := range l.Holds {
+		if h.Actor == e.Actor && h.Open() && h.Lock == e.Op.Lock {
+			l.endHold(h, e, GaveUp)
+		}
+	}
 }
 
 func (l *Ledger) write(e sim.Event) Read {
@@ -609,3 +718,34 @@ func (l *Ledger) Properties(singleInstance bool) [3]Verdict {
 
 // Event returns event seq as folded.
 func (l *Ledger) Event(seq int) sim.Event { return l.events[seq] }
+
+// KeyStatus is what a key read back says of its lock.
+type KeyStatus int
+
+const (
+	KeyFree   KeyStatus = iota // no such key: the lock is free
+	KeyLeased                  // held, with a TTL that frees it
+	KeyNoTTL                   // held with no TTL: only a DEL frees it
+)
+
+// Status is the key's state as read back.
+func (k KeyRead) Status() KeyStatus {
+	switch {
+	case !k.Exists():
+		return KeyFree
+	case k.PTTL == -1:
+		return KeyNoTTL
+	}
+	return KeyLeased
+}
+
+// LastOp is the actor's latest command of the given operation kind, with
+// the ledger's reading of it; ok is false if it sent none.
+func (l *Ledger) LastOp(actor string, kind sim.OpKind) (sim.Event, Read, bool) {
+	for i := len(l.events) - 1; i >= 0; i-- {
+		if e := l.events[i]; e.Actor == actor && e.Op != nil && e.Op.Kind == kind {
+			return e, l.Reads[i], true
+		}
+	}
+	return sim.Event{}, Read{}, false
+}

@@ -252,3 +252,105 @@ func TestSplitAcquireTTL(t *testing.T) {
 		t.Errorf("the TTL freed the lock: %v", l.Properties(true))
 	}
 }
+
+func (s *story) op(at float64, actor string, op sim.Op, val any) *story {
+	op.Lock, op.Key = key, key
+	e := sim.Event{At: sec(at), Kind: sim.Command, Actor: actor, Op: &op, Val: val}
+	if val == nil {
+		e.Err = redis.Nil
+	}
+	return s.add(e)
+}
+
+// TestExtendRepliesWin: 1 extends (even when the fold's clock had the
+// lease just over), 0 names the key's holder, -1 says why the lease ended.
+func TestExtendRepliesWin(t *testing.T) {
+	var s story
+	s.set(0, "A", "a", lease, true, true).
+		op(30.5, "A", sim.Op{Kind: sim.OpExtend, Form: sim.FormScript, Token: "a", TTL: lease}, int64(1)).
+		op(31, "A", sim.Op{Kind: sim.OpExtend, Form: sim.FormScript, Token: "old", TTL: lease}, int64(0))
+	l := Fold(s, sec(31), nil)
+	if r := l.Reads[1]; r.What != Extended || r.Lease.End != Open || r.Lease.Ends() != sec(60.5) {
+		t.Fatalf("the reply 1 wins over the fold's clock: %+v", r)
+	}
+	if r := l.Reads[2]; r.What != ExtTaken || r.Other != "A" {
+		t.Errorf("an old token gets 0, the key being A's: %+v", r)
+	}
+	var g story
+	g.set(0, "A", "a", lease, true, true).
+		op(40, "A", sim.Op{Kind: sim.OpExtend, Form: sim.FormScript, Token: "a", TTL: lease}, int64(-1))
+	if r := Fold(g, sec(40), nil).Reads[1]; r.What != ExtGone || r.Why != Lapsed {
+		t.Errorf("-1 after the lease ran out: %+v", r)
+	}
+}
+
+// TestCheckThenGiveUp: a GET that shows another token ends the hold, so
+// the actor is not counted as a holder after it concluded it is not one.
+func TestCheckThenGiveUp(t *testing.T) {
+	var s story
+	s.set(0, "A", "a", lease, true, true).set(31, "B", "b", lease, true, true).
+		op(32, "A", sim.Op{Kind: sim.OpCheck, Token: "a"}, "b")
+	l := Fold(s, sec(32), nil)
+	if r := l.Reads[2]; r.What != CheckOther || r.Other != "B" || r.Why != Lapsed {
+		t.Fatalf("%+v", r)
+	}
+	if h := l.HoldOf("A"); h.End != GaveUp || l.Belief("A").Holds {
+		t.Errorf("A gave up: %+v", h)
+	}
+	if len(l.Overlaps) != 1 || l.Overlaps[0].To != 2 {
+		t.Errorf("the overlap ends at A's check: %+v", l.Overlaps)
+	}
+}
+
+// TestConstantTokenRelease: with one value for all, a late release script
+// deletes the other worker's lock; the reply is 1, the victim is named.
+func TestConstantTokenRelease(t *testing.T) {
+	var s story
+	s.set(0, "w3", "locked", lease, true, true).set(31, "w4", "locked", lease, true, true).
+		rel(32, "w3", "locked", sim.FormScript, 1)
+	l := Fold(s, sec(32), nil)
+	if r := l.Reads[2]; r.What != DeletedOther || r.Other != "w4" {
+		t.Fatalf("%+v", r)
+	}
+	if l.Leases[1].End != Deleted || l.Leases[1].By != "w3" {
+		t.Errorf("w4's lease: %+v", l.Leases[1])
+	}
+}
+
+// TestNXGrantOverNoTTLKey: a grant with NX over a key the fold thinks holds
+// a lease with no TTL: someone outside the run deleted it. The TTL did not
+// free it, so deadlock freedom is not shown held.
+func TestNXGrantOverNoTTLKey(t *testing.T) {
+	var s story
+	s.setnx(0, "s1", "a", 1).fault(0, "s1", sim.FaultCrash).setnx(100, "s2", "b", 1)
+	l := Fold(s, sec(100), nil)
+	if l.Leases[0].End != Deleted || l.Leases[0].By != "" || l.FreedByTTL() != nil {
+		t.Fatalf("lease %+v, freed %v", l.Leases[0], l.FreedByTTL())
+	}
+}
+
+// TestRefusalRevivesTheBlocker: the server refused, so the key was there;
+// if the fold's clock had let the lease go a moment early (a live server),
+// the refusal still names the holder.
+func TestRefusalRevivesTheBlocker(t *testing.T) {
+	var s story
+	s.set(0, "A", "a", lease, true, true).set(30.002, "B", "b", lease, true, false)
+	l := Fold(s, sec(30.002), nil)
+	if r := l.Refusals[0]; r.Blocker == nil || r.Blocker.Actor != "A" {
+		t.Fatalf("%+v", r)
+	}
+}
+
+// TestGrantNamesTheAlarmsOverlap: a grant that overlaps two holders names
+// the latest, as the alarm does.
+func TestGrantNamesTheAlarmsOverlap(t *testing.T) {
+	var s story
+	s.set(0, "w1", "a", lease, false, true).set(1, "w2", "b", lease, false, true).set(2, "w3", "c", lease, false, true)
+	l := Fold(s, sec(2), nil)
+	if r := l.Reads[2]; r.Overlap != l.Overlaps[len(l.Overlaps)-1] {
+		t.Fatalf("grant names %+v, the latest overlap is %+v", r.Overlap, l.Overlaps[len(l.Overlaps)-1])
+	}
+	if r := l.Reads[1]; r.Replaced == nil || r.Replaced.Actor != "w1" {
+		t.Errorf("w2's SET without NX replaced w1's value: %+v", r)
+	}
+}

@@ -254,7 +254,10 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		a.pl.scrollLog(-1)
 		return nil
 	case msg.Type == tea.KeyEsc:
-		a.pl.sel = -1 // the readout follows the story again
+		// the innermost thing: a replay in progress, then the selection
+		if !a.pl.cancel() {
+			a.pl.sel = -1 // the readout follows the story again
+		}
 		return nil
 	case key.Matches(msg, k.Select):
 		cmd, _ := a.pl.key("select", int(msg.String()[0]-'1'))

@@ -20,6 +20,8 @@ func logLines(s sim.Snapshot, sel string) []views.LogLine {
 			}
 		case sim.Clock:
 			l.Actor, l.Text = "clock", "["+e.Note+"]"
+		case sim.ClockHold:
+			l.Actor, l.Text, l.Tone, l.Dim = "clock", "["+e.Note+"]", views.Dim, true
 		case sim.Fault:
 			l.Text, l.Tone, l.Reply = "["+e.Note+"]", views.Bad, "!"
 		default:

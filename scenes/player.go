@@ -52,6 +52,8 @@ type Player struct {
 	stale        bool
 	// banner is the app's word on the server's health, shown over the verdict
 	banner string
+	// cancelOp cancels the running command
+	cancelOp context.CancelFunc
 	// pending holds the keys pressed while a move ran; they run in order
 	// once it is done, so nothing the learner typed is lost or reordered.
 	pending []pendingKey
@@ -92,7 +94,7 @@ const (
 // refreshLater schedules the next read-back, only while something on the
 // screen can change by itself: a key with a positive PTTL on a live server.
 func (p *Player) refreshLater() tea.Cmd {
-	if !p.snap.Live || (!p.counting() && p.refreshFails == 0) {
+	if !p.snap.Live || p.snap.Held || (!p.counting() && p.refreshFails == 0) {
 		return nil
 	}
 	wait := refreshEvery
@@ -139,18 +141,37 @@ func newPlayer(ctx context.Context, id int, sc *Scene, b *sim.Backend, seed uint
 }
 
 // do runs f on the run in a command and reports the snapshot afterwards.
+//
+// On a live server, unless the story is playing, the run then holds the
+// story's clock (sim.Run.Hold) so leases wait while the learner reads. esc
+// cancels the command (a replay from the start).
 func (p *Player) do(f func(ctx context.Context, r *sim.Run) error) tea.Cmd {
 	if !p.busy && p.note == "" {
 		p.note = "running on the live server…"
 	}
 	p.busy = true
-	run, ctx, id := p.run, p.ctx, p.id
+	run, id, hold := p.run, p.id, !p.playing
+	ctx, cancel := context.WithCancel(p.ctx)
+	p.cancelOp = cancel
 	p.ops.Add(1)
 	return func() tea.Msg {
 		defer p.ops.Done()
+		defer cancel()
 		err := f(ctx, run)
-		return runMsg{id: id, snap: run.Snapshot(ctx), err: err}
+		if hold && err == nil {
+			err = run.Hold(ctx)
+		}
+		return runMsg{id: id, snap: run.Snapshot(p.ctx), err: err}
 	}
+}
+
+// cancel stops a running command (a live replay), if any.
+func (p *Player) cancel() bool {
+	if !p.busy || p.cancelOp == nil {
+		return false
+	}
+	p.cancelOp()
+	return true
 }
 
 // Start resets the run (and fires a race scene). old, if not nil, is the
@@ -202,17 +223,10 @@ func (p *Player) seekTo(target int) tea.Cmd {
 	if target == p.snap.Pos {
 		return nil
 	}
-	if p.snap.Live && target > p.snap.Pos && !p.playing {
-		p.note = fmt.Sprintf("replaying %d moves from the start, in real time…", target)
-		return p.do(func(ctx context.Context, r *sim.Run) error {
-			if err := r.Reset(ctx); err != nil {
-				return err
-			}
-			return r.Seek(ctx, target)
-		})
-	}
 	if p.snap.Live && target < p.snap.Pos {
-		p.note = "replaying from the start on the live server…"
+		// a step back replays from the start, for real: say how much story
+		// time that takes
+		p.note = fmt.Sprintf("replaying %s of story from the start, in real time · esc cancels", storyTime(p.run.Moves()[:target]))
 	}
 	return p.do(func(ctx context.Context, r *sim.Run) error { return r.Seek(ctx, target) })
 }
@@ -246,6 +260,10 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 		if p.playing {
 			if p.snap.Pos >= len(p.snap.Moves) || msg.err != nil {
 				p.playing = false
+				if p.snap.Live && msg.err == nil {
+					// played through: hold the clock while the learner reads
+					return p.do(func(context.Context, *sim.Run) error { return nil })
+				}
 				return p.refreshLater()
 			}
 			if p.snap.Live {
@@ -590,6 +608,17 @@ func (p *Player) about(w int) string {
 		out += "\n\n<" + name + "> as sent with EVAL:\n" + p.snap.Scripts[name].Src
 	}
 	return out
+}
+
+// storyTime is the story time a schedule prefix waits, in seconds.
+func storyTime(moves []sim.Move) string {
+	var d time.Duration
+	for _, m := range moves {
+		if m.Kind == sim.MoveAdvance {
+			d += m.D
+		}
+	}
+	return sim.FormatDuration(d)
 }
 
 // tokenOwner names the actor whose granted acquire wrote value, "" if none:

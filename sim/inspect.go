@@ -42,6 +42,8 @@ type Snapshot struct {
 	// SharedResource is set when the resource lives on the lock service's
 	// own server (a live server without -resource-redis).
 	SharedResource bool
+	// Held is set while the story's clock is held on a live server.
+	Held bool
 	Scripts        map[string]Lua // the scripts sent so far, by name
 	Err            string         // a backend error, if the last operation failed
 }
@@ -74,7 +76,14 @@ func (r *Run) Snapshot(ctx context.Context) Snapshot {
 	if err != nil {
 		s.Err = err.Error()
 	}
+	for i, k := range keys {
+		// a held key reads PTTL -1 on the server; its story TTL is the held one
+		if ms, ok := r.heldPTTL(k.Name); ok && k.PTTL == -1 {
+			keys[i].PTTL = ms
+		}
+	}
 	s.Keys = keys
+	s.Held = r.Held()
 	if r.Res != nil {
 		rs, err := r.Res.read(ctx)
 		if err != nil {

@@ -137,6 +137,11 @@ type Run struct {
 
 	now   time.Duration // virtual time on the embedded server
 	start time.Time     // real start on a live server
+	// holds is the clock held on a live server (nil while it runs); heldAt
+	// when it was held; heldFor the real time it was held in all.
+	holds   []hold
+	heldAt  time.Time
+	heldFor time.Duration
 	pos   int           // moves applied
 	// edited is set once the learner has inserted a move: the scene's own
 	// labels for later steps may no longer say what they will do.
@@ -188,7 +193,11 @@ func (r *Run) Moves() []Move { return r.script.Moves }
 // sent as PX 1500 at ÷20 is a 30 s lease on the story's clock.
 func (r *Run) Now() time.Duration {
 	if r.b.Live() {
-		return (time.Since(r.start) * time.Duration(r.b.Scale)).Round(time.Millisecond)
+		wire := time.Since(r.start) - r.heldFor
+		if r.holds != nil {
+			wire -= time.Since(r.heldAt)
+		}
+		return (wire * time.Duration(r.b.Scale)).Round(time.Millisecond)
 	}
 	return r.now
 }
@@ -212,6 +221,7 @@ func (r *Run) Reset(ctx context.Context) error {
 		r.Res = res
 	}
 	r.now, r.start, r.pos = 0, time.Now(), 0
+	r.holds, r.heldFor = nil, 0
 	// Back to the epoch: every key of the run is gone, so nothing keeps a
 	// remaining TTL across the jump back (miniredis would keep it).
 	r.setClock(0)
@@ -256,6 +266,11 @@ func (r *Run) Clear(ctx context.Context) error {
 // exactly the same events; on a live server it runs again for real).
 func (r *Run) Seek(ctx context.Context, k int) error {
 	k = max(0, min(k, len(r.script.Moves)))
+	if k != r.pos {
+		if err := r.resume(ctx); err != nil {
+			return err
+		}
+	}
 	if k < r.pos {
 		if err := r.Reset(ctx); err != nil {
 			return err
@@ -275,6 +290,9 @@ func (r *Run) Seek(ctx context.Context, k int) error {
 // rest of the story stays after it. This is the learner taking over as
 // scheduler: a crash or a pause injected here plays out in what follows.
 func (r *Run) Insert(ctx context.Context, m Move) error {
+	if err := r.resume(ctx); err != nil {
+		return err
+	}
 	r.script.Moves = slices.Insert(slices.Clone(r.script.Moves), r.pos, m)
 	r.edited = true
 	return r.Seek(ctx, r.pos+1)

@@ -114,6 +114,7 @@ type LogLine struct {
 	Reply string
 	Tone  Tone // the reply's tone
 	Hi    bool // belongs to the selected actor
+	Dim   bool // bookkeeping, not the story (the clock held on a live server)
 }
 
 // Log draws height rows of lines, one per line, cut to width: the newest,
@@ -148,7 +149,7 @@ func Log(st Styles, lines []LogLine, width, height, back int) string {
 		text = cutMiddle(text, room)
 		pad := strings.Repeat(" ", max(0, room-ansi.StringWidth(text)))
 		switch {
-		case anyHi && !l.Hi:
+		case anyHi && !l.Hi, l.Dim:
 			out = append(out, st.Dim.Render(ansi.Truncate(head+text+pad+reply, width, "…")))
 		default:
 			h := head

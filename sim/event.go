@@ -13,11 +13,11 @@ import (
 type EventKind int
 
 const (
-	Command EventKind = iota // a command an actor sent, with its reply
-	Clock                    // the clock moved
-	Fault                    // a crash, a pause, a wake-up
-	Info                     // a step that could not run, a note from the scene
-	ClockHold                // the story's clock held on a live server while the learner reads
+	Command   EventKind = iota // a command an actor sent, with its reply
+	Clock                      // the clock moved
+	Fault                      // a crash, a pause, a wake-up
+	Info                       // a step that could not run, a note from the scene
+	ClockHold                  // the story's clock held on a live server while the learner reads
 )
 
 // FaultKind says which fault a Fault event records.

@@ -43,9 +43,9 @@ type Snapshot struct {
 	// own server (a live server without -resource-redis).
 	SharedResource bool
 	// Held is set while the story's clock is held on a live server.
-	Held bool
-	Scripts        map[string]Lua // the scripts sent so far, by name
-	Err            string         // a backend error, if the last operation failed
+	Held    bool
+	Scripts map[string]Lua // the scripts sent so far, by name
+	Err     string         // a backend error, if the last operation failed
 }
 
 // Snapshot reads the watched keys back from the server and copies the run's state.

@@ -142,7 +142,7 @@ type Run struct {
 	holds   []hold
 	heldAt  time.Time
 	heldFor time.Duration
-	pos   int           // moves applied
+	pos     int // moves applied
 	// edited is set once the learner has inserted a move: the scene's own
 	// labels for later steps may no longer say what they will do.
 	edited bool

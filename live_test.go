@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -22,6 +23,13 @@ import (
 func TestMain(m *testing.M) {
 	if os.Getenv("LOCKSIM_MAIN") == "1" {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	// the live tests mostly wait on story time: more of them at once
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		_ = flag.Set("test.parallel", "8")
 	}
 	os.Exit(m.Run())
 }

@@ -32,7 +32,7 @@ func storyReplies(s sim.Snapshot) []string {
 // story command is sent once, and a held key shows its held PTTL.
 func TestLiveSteppingHoldsTheClock(t *testing.T) {
 	t.Parallel()
-	const scale = 100 // a 30 s lease is PX 300; the pause between steps is 400 ms
+	const scale = 100 // a 30 s lease is PX 300; the pause between steps is 350 ms
 	url := simtest.StartRedis(t)
 	for _, c := range []struct {
 		id      string
@@ -52,7 +52,7 @@ func TestLiveSteppingHoldsTheClock(t *testing.T) {
 			live := openScene(t, b, c.id, 1, 80, 24, c.presses)
 			emb := openScene(t, embedded(t), c.id, 1, 80, 24, c.presses)
 			for range len(live.pl.snap.Moves) {
-				time.Sleep(400 * time.Millisecond)
+				time.Sleep(350 * time.Millisecond)
 				drive(t, live, keys("n")...)
 				drive(t, emb, keys("n")...)
 				if !live.pl.snap.Held {

@@ -234,7 +234,7 @@ func TestGCPauseLongerTTLOnlyMovesTheLine(t *testing.T) {
 // 8: the resource is a separate store only when it is.
 func TestResourceWhereItIs(t *testing.T) {
 	onBoth(t, func(t *testing.T, b *sim.Backend) {
-		run := sim.NewRun(b, Find("fencing").Build(Params{}), 1)
+		run := sim.NewRun(b, Find("fencing").Script(Params{}), 1)
 		defer run.Close()
 		ctx := context.Background()
 		if err := run.Reset(ctx); err != nil {

@@ -19,7 +19,8 @@ const (
 // gcPauseScene is scene 6: a stop-the-world pause longer than the sim.CourseTTL
 // lets two clients act as holder, and the unfenced resource takes both writes.
 func gcPauseScene() *Scene {
-	s := &Scene{ID: "gc-pause", Kind: Story, Wait: 5 * time.Second}
+	// B comes 2 s after A's 30 s lease ends: that margin must survive the scale
+	s := &Scene{ID: "gc-pause", Kind: Story, Wait: 5 * time.Second, Shortest: 2 * time.Second}
 	s.Knobs = []Knob{
 		{Key: "g", Name: "pause", Values: []string{"35s", "70s", "20s"}},
 		{Key: "t", Name: "TTL", Values: []string{"30s", "60s", "10s"}},
@@ -40,7 +41,7 @@ func gcPauseScene() *Scene {
 func fencingScene() *Scene {
 	ttl, pause := sim.CourseTTL, 35*time.Second
 	return &Scene{
-		ID: "fencing", Kind: Story, Wait: 5 * time.Second,
+		ID: "fencing", Kind: Story, Wait: 5 * time.Second, Shortest: 2 * time.Second,
 		Build: func(Params) sim.Script { return pauseStory(ttl, pause, true) },
 		Say:   func(v View, said *Said) { sayPause(v, said, ttl, pause) },
 	}

@@ -20,7 +20,7 @@ func logLines(s sim.Snapshot, sel string) []views.LogLine {
 			}
 		case sim.Clock:
 			l.Actor, l.Text = "clock", "["+e.Note+"]"
-		case sim.ClockHold:
+		case sim.Aside:
 			l.Actor, l.Text, l.Tone, l.Dim = "clock", "["+e.Note+"]", views.Dim, true
 		case sim.Fault:
 			l.Text, l.Tone, l.Reply = "["+e.Note+"]", views.Bad, "!"

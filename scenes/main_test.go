@@ -187,7 +187,7 @@ func points(t *testing.T, id string, learner bool) []storyPoint {
 	sc := Find(id)
 	var out []storyPoint
 	play := func(name string, p Params, insert int, m *sim.Move) {
-		run := sim.NewRun(b, sc.Build(p), 1)
+		run := sim.NewRun(b, sc.Script(p), 1)
 		defer run.Close()
 		if err := run.Reset(ctx); err != nil {
 			t.Fatal(err)
@@ -307,7 +307,7 @@ func playStory(t *testing.T, b *sim.Backend, id string, p Params, seed uint64) p
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := sim.NewRun(b, sc.Build(p), seed)
+	run := sim.NewRun(b, sc.Script(p), seed)
 	t.Cleanup(run.Close)
 	if err := run.Reset(ctx); err != nil {
 		t.Fatal(err)

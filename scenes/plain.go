@@ -27,7 +27,12 @@ func Plain(ctx context.Context, w io.Writer, b *sim.Backend, id string, seed uin
 	fmt.Fprintf(w, "locksim · %s · %s · %s\n", sc.ID, text.Get("dive"), text.Get("title"))
 	fmt.Fprintf(w, "server: %s · seed %d", b.Name, seed)
 	if b.Live() {
-		fmt.Fprintf(w, " · story time divided by %d · keys under %s", b.Scale, b.Prefix)
+		scale := b.Scale
+		if m := sc.Script(Params{}).MaxScale; m > 0 && scale > m {
+			scale = m
+			fmt.Fprintf(w, " · -scale capped at %d for this scene", m)
+		}
+		fmt.Fprintf(w, " · story time divided by %d · keys under %s", scale, b.Prefix)
 	}
 	if r := b.ResourceStore(); r != nil {
 		fmt.Fprintf(w, "\nprotected resource: %s · keys under %s", r.Name, r.Prefix)
@@ -46,7 +51,7 @@ func Plain(ctx context.Context, w io.Writer, b *sim.Backend, id string, seed uin
 }
 
 func plainVariant(ctx context.Context, w io.Writer, sc *Scene, text content.Text, b *sim.Backend, p Params, seed uint64) error {
-	run := sim.NewRun(b, sc.Build(p), seed)
+	run := sim.NewRun(b, sc.Script(p), seed)
 	defer run.Close()
 	defer run.Clear(context.WithoutCancel(ctx))
 	if err := run.Reset(ctx); err != nil {

@@ -135,7 +135,7 @@ func newPlayer(ctx context.Context, id int, sc *Scene, b *sim.Backend, seed uint
 		return nil, err
 	}
 	p := &Player{sc: sc, text: text, b: b, seed: seed, p: Params{}, sel: -1, speed: 1, ops: ops, ctx: ctx, id: id}
-	p.run = sim.NewRun(b, sc.Build(p.p), seed)
+	p.run = sim.NewRun(b, sc.Script(p.p), seed)
 	p.led = fold(p.snap)
 	return p, nil
 }
@@ -203,7 +203,7 @@ func (p *Player) begin(old *sim.Run) tea.Cmd {
 // not only the schedule.
 func (p *Player) restart() tea.Cmd {
 	old := p.run
-	p.run = sim.NewRun(p.b, p.sc.Build(p.p), p.seed)
+	p.run = sim.NewRun(p.b, p.sc.Script(p.p), p.seed)
 	return p.begin(old)
 }
 
@@ -460,7 +460,11 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	mode := p.snap.Backend
 	if p.snap.Live {
 		mode += fmt.Sprintf(" · time ÷%d", p.snap.Scale)
+		if p.snap.Capped {
+			mode += " (capped)"
+		}
 	}
+	mode += fmt.Sprintf(" · seed %d", p.seed)
 	title := st.Title.Render("locksim") + " " + st.Bold.Render(p.sc.ID) + st.Dim.Render(" · "+p.text.Get("dive")+" · ") + p.text.Get("title")
 	header := spread(title, st.Dim.Render(mode), w)
 	if overlay != "" {
@@ -598,6 +602,10 @@ func (p *Player) about(w int) string {
 	text := p.text.Get("intro")
 	for _, k := range p.sc.Knobs {
 		text += fmt.Sprintf("\n[%s] %s: %s", k.Key, k.Name, strings.Join(k.Values, " / "))
+	}
+	if p.sc.Shortest > 0 {
+		text += fmt.Sprintf("\nOn a live server this scene runs at ÷%d at most: its %s margin must stay at least %v on the wire.",
+			p.sc.Shortest/MinWire, sim.FormatDuration(p.sc.Shortest), MinWire)
 	}
 	lines := strings.Split(lipgloss.NewStyle().Width(max(w, 1)).Render(text), "\n")
 	for i := range lines {

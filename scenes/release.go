@@ -24,7 +24,8 @@ const (
 // releaseScene is scene 5: what a release must check, shown by the three
 // ways of releasing after A's sim.CourseTTL lapsed during its work.
 func releaseScene() *Scene {
-	s := &Scene{ID: "release", Kind: Story, Wait: 5 * time.Second}
+	// A's GET lands 2 s before its lease ends: that margin must survive the scale
+	s := &Scene{ID: "release", Kind: Story, Wait: 5 * time.Second, Shortest: 2 * time.Second}
 	s.Knobs = []Knob{
 		{Key: "m", Name: "release", Values: []string{relBlind, relGetDel, relScript}},
 		{Key: "o", Name: "lapsed lock", Values: []string{relRival, relNobody}},

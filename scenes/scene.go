@@ -57,6 +57,10 @@ type Scene struct {
 	// Variants are the settings the plain transcript plays, in order; nil
 	// means the defaults once.
 	Variants []Params
+	// Shortest is the shortest story duration the scene's timing rests on
+	// (a wait, a lease); on a live server the scale is capped so that it
+	// stays at least MinWire long on the wire.
+	Shortest time.Duration
 	// Distributed is set for a lock across several independent nodes:
 	// only then can fault tolerance be shown. One Redis has none.
 	Distributed bool
@@ -89,6 +93,19 @@ type Explanation struct {
 	// Alarm is the automatic verdict when a property breaks; empty if none.
 	Alarm string
 	Props [3]views.Prop
+}
+
+// MinWire is the least a story duration may shrink to on a live server:
+// below a few milliseconds, the network's own timing blurs the story.
+const MinWire = 5 * time.Millisecond
+
+// Script is the scene's Build under p, with the scale capped by Shortest.
+func (s *Scene) Script(p Params) sim.Script {
+	sc := s.Build(p)
+	if s.Shortest > 0 {
+		sc.MaxScale = int(s.Shortest / MinWire)
+	}
+	return sc
 }
 
 // Value returns the current value of the named knob.

@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -13,11 +14,11 @@ import (
 type EventKind int
 
 const (
-	Command   EventKind = iota // a command an actor sent, with its reply
-	Clock                      // the clock moved
-	Fault                      // a crash, a pause, a wake-up
-	Info                       // a step that could not run, a note from the scene
-	ClockHold                  // the story's clock held on a live server while the learner reads
+	Command EventKind = iota // a command an actor sent, with its reply
+	Clock                    // the clock moved
+	Fault                    // a crash, a pause, a wake-up
+	Info                     // a step that could not run, a note from the scene
+	Aside                    // bookkeeping the log shows dimmed: the clock held, a server stall
 )
 
 // FaultKind says which fault a Fault event records.
@@ -61,6 +62,10 @@ type Event struct {
 	Op    *Op // the lock operation a command belongs to, if any
 	Note  string
 }
+
+// StallNoted is how long a live server may take to answer before the log
+// notes that the story's timing stretched.
+const StallNoted = 50 * time.Millisecond
 
 // Unknown reports a command whose outcome the client cannot know: it
 // failed on the client's side (a timeout, a lost connection), so the
@@ -183,14 +188,20 @@ func (x *Exec) send(c *redis.Client, node, shown string, args []any, op *Op) Rep
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	at := x.r.Now()
+	at, sent := x.r.Now(), time.Now()
 	val, err := c.Do(ctx, args...).Result()
+	took := time.Since(sent)
 	rep := Reply{Val: val, Err: err, Text: FormatReply(val, err)}
 	x.r.record(Event{
 		At:   at,
 		Kind: Command, Actor: x.actor.Name, Step: x.label, Move: x.move, Node: node,
 		Args: toStrings(args), Cmd: shown, Reply: rep.Text, Val: val, Err: err, Op: op,
 	})
+	if x.r.b.Live() && took > StallNoted {
+		x.r.record(Event{Kind: Aside, Move: -1, Note: x.actor.Name + ": " + fmt.Sprintf(
+			"the server took %d ms to answer: the story's timing stretched by %s", took.Milliseconds(),
+			FormatDuration(took*time.Duration(x.r.Scale())))})
+	}
 	return rep
 }
 

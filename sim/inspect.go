@@ -31,6 +31,7 @@ type Snapshot struct {
 	Prefix   string // the run's key prefix on a live server, "" embedded
 	Live     bool
 	Scale    int
+	Capped   bool // the scene capped the backend's scale (Script.MaxScale)
 	Now      time.Duration
 	Pos      int
 	Moves    []string   // a label per schedule move
@@ -51,7 +52,7 @@ type Snapshot struct {
 // Snapshot reads the watched keys back from the server and copies the run's state.
 func (r *Run) Snapshot(ctx context.Context) Snapshot {
 	s := Snapshot{
-		Backend: r.b.Name, Prefix: r.b.Prefix, Live: r.b.Live(), Scale: r.b.Scale,
+		Backend: r.b.Name, Prefix: r.b.Prefix, Live: r.b.Live(), Scale: r.Scale(), Capped: r.Scale() < r.b.Scale,
 		Now: r.Now(), Pos: r.pos,
 		Events: slices.Clone(r.Events), Scripts: r.Scripts(),
 	}

@@ -120,6 +120,9 @@ type Script struct {
 	Moves  []Move
 	// Resource asks for a protected resource on a store of its own.
 	Resource bool
+	// MaxScale caps the backend's scale for this story, so its shortest
+	// duration stays a few wire milliseconds long; 0 for no cap.
+	MaxScale int
 }
 
 // Run executes a Script against a backend. It is not safe for concurrent
@@ -197,14 +200,23 @@ func (r *Run) Now() time.Duration {
 		if r.holds != nil {
 			wire -= time.Since(r.heldAt)
 		}
-		return (wire * time.Duration(r.b.Scale)).Round(time.Millisecond)
+		return (wire * time.Duration(r.Scale())).Round(time.Millisecond)
 	}
 	return r.now
 }
 
 // Scaled divides a story duration by the backend's scale: what is actually
 // sent or waited.
-func (r *Run) Scaled(d time.Duration) time.Duration { return d / time.Duration(r.b.Scale) }
+func (r *Run) Scaled(d time.Duration) time.Duration { return d / time.Duration(r.Scale()) }
+
+// Scale is what story time is divided by on the wire: the backend's scale,
+// capped by the script's MaxScale.
+func (r *Run) Scale() int {
+	if m := r.script.MaxScale; m > 0 && r.b.Scale > m {
+		return m
+	}
+	return r.b.Scale
+}
 
 // Reset deletes every key the run has used, rewinds the clock, draws the
 // same tokens again from the seed and runs the setup step. The schedule is

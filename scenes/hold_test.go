@@ -71,7 +71,7 @@ func TestLiveSteppingHoldsTheClock(t *testing.T) {
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("live replies differ from the embedded server's:\n%s\n--- embedded ---\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
-			if !strings.Contains(live.View(), "clock held while you read") {
+			if !strings.Contains(live.View(), "held while you read") {
 				t.Errorf("the log should show the hold:\n%s", live.View())
 			}
 		})

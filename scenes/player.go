@@ -246,7 +246,12 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 		}
 		p.busy, p.note, p.scroll = false, "", 0
 		p.gen++ // a new snapshot: older refresh chains stop
+		keys := p.snap.Keys
 		p.snap = msg.snap
+		if msg.snap.Err != "" {
+			// the keys were not read: show the last ones that were
+			p.snap.Keys = keys
+		}
 		p.led = fold(p.snap)
 		if p.sel >= len(p.snap.Actors) {
 			p.sel = -1
@@ -494,7 +499,12 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 
 	var bottom []string
 	bottom = append(bottom, views.Rule(st, "readout", w))
-	bottom = append(bottom, views.Wrap(ex.Readout, w, 3))
+	readout := ex.Readout
+	if p.err != "" && (p.banner != "" || p.stale) {
+		// a failure of the server, not of the lock: say so, not a lock outcome
+		readout = p.text.Fill("outage", map[string]string{"err": p.err})
+	}
+	bottom = append(bottom, views.Wrap(readout, w, 3))
 	status := ex.Verdict
 	switch {
 	case p.banner != "":

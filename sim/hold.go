@@ -65,7 +65,7 @@ func (r *Run) Hold(ctx context.Context) error {
 		n += len(h.left)
 	}
 	if n > 0 {
-		r.record(Event{Kind: Aside, Move: -1, Note: fmt.Sprintf("clock held while you read: EVAL <%s> kept %d key TTL(s) aside (PERSIST)", HoldLua.Name, n)})
+		r.record(Event{Kind: Aside, Move: -1, Note: fmt.Sprintf("EVAL <%s>: %d TTL(s) held while you read", HoldLua.Name, n)})
 	}
 	return nil
 }

@@ -28,7 +28,7 @@ const DefaultTimeout = 400 * time.Millisecond
 // HeartbeatEvery with a TTL of HeartbeatTTL. A run whose heartbeat is gone
 // is dead, and the sweep may delete its keys.
 const (
-	HeartbeatEvery = 2 * time.Second
+	HeartbeatEvery = 500 * time.Millisecond
 	HeartbeatTTL   = 15 * time.Second
 )
 

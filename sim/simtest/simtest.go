@@ -76,3 +76,58 @@ func Keys(t testing.TB, url string) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// Server is a redis-server a test can stop and start again on its port.
+type Server struct {
+	URL  string
+	t    testing.TB
+	bin  string
+	port int
+	cmd  *exec.Cmd
+}
+
+// StartServer starts a redis-server like StartRedis, and returns it so the
+// test can Stop and Start it again (skipped without the binary).
+func StartServer(t testing.TB) *Server {
+	t.Helper()
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		t.Skip("redis-server is not installed, so the live-server test is skipped (apt-get install redis-server)")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("no free port: %v", err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	_ = l.Close()
+	s := &Server{URL: fmt.Sprintf("redis://127.0.0.1:%d/0", port), t: t, bin: bin, port: port}
+	s.Start()
+	t.Cleanup(s.Stop)
+	return s
+}
+
+// Start starts the server (again), empty, and waits for PING.
+func (s *Server) Start() {
+	s.t.Helper()
+	s.cmd = exec.Command(s.bin, "--port", fmt.Sprint(s.port), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "no", "--protected-mode", "no")
+	if err := s.cmd.Start(); err != nil {
+		s.t.Fatalf("start redis-server: %v", err)
+	}
+	c := redis.NewClient(&redis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", s.port), DisableIdentity: true})
+	defer c.Close()
+	for deadline := time.Now().Add(10 * time.Second); c.Ping(context.Background()).Err() != nil; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			s.t.Fatalf("redis-server on port %d did not answer PING", s.port)
+		}
+	}
+}
+
+// Stop kills the server, as a crash would.
+func (s *Server) Stop() {
+	if s.cmd != nil && s.cmd.Process != nil {
+		_ = s.cmd.Process.Kill()
+		_ = s.cmd.Wait()
+		s.cmd = nil
+	}
+}

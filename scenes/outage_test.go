@@ -1,0 +1,66 @@
+package scenes
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"locksim/sim"
+	"locksim/sim/simtest"
+)
+
+// waitBanner feeds health ticks until the banner contains want.
+func waitBanner(t *testing.T, a *App, want string) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		a.Update(healthTick{})
+		if strings.Contains(a.pl.banner, want) {
+			return
+		}
+	}
+	t.Fatalf("the banner never said %q; it says %q\n%s", want, a.pl.banner, a.View())
+}
+
+// TestServerOutageIsShownAndSurvived: the server dies while a scene is open;
+// within about a second the screen says it is unreachable; a step then
+// fails with the client's error in the log and the readout calls it an
+// outage; the server comes back, the screen says so by itself, and home
+// replays the story.
+func TestServerOutageIsShownAndSurvived(t *testing.T) {
+	t.Parallel()
+	srv := simtest.StartServer(t)
+	b, err := sim.OpenLive(context.Background(), srv.URL, sim.LiveOptions{Scale: 100, Timeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		b.Close(ctx)
+	})
+	a := openScene(t, b, "release", 1, 80, 24, "n")
+	srv.Stop()
+	start := time.Now()
+	waitBanner(t, a, "server unreachable")
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("the screen took %v to say the server is unreachable", took)
+	}
+	drive(t, a, keys("n")...)
+	v := a.View()
+	if !strings.Contains(v, "server unreachable") {
+		t.Errorf("the banner should stay while the server is down:\n%s", v)
+	}
+	if !strings.Contains(strings.ReplaceAll(v, "\n", " "), "An outage, not a lock outcome") || !strings.Contains(v, "PTTL 300 ms (last read)") {
+		t.Errorf("a step during the outage should say it is an outage and keep the last keys read:\n%s", v)
+	}
+	srv.Start()
+	waitBanner(t, a, "the server is back")
+	drive(t, a, keys("[home]n")...)
+	if a.pl.err != "" || a.pl.snap.Pos != 1 || a.pl.banner != "" {
+		t.Errorf("home after recovery: err %q, pos %d, banner %q\n%s", a.pl.err, a.pl.snap.Pos, a.pl.banner, a.View())
+	}
+	if e, ok := lastOf(a.pl.snap.Events, "A", "acquire"); !ok || e.Reply != "OK" {
+		t.Errorf("after recovery A's acquire should get OK: %+v", e)
+	}
+}

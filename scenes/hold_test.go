@@ -38,11 +38,14 @@ func TestLiveSteppingHoldsTheClock(t *testing.T) {
 		id      string
 		presses string
 	}{
-		{"release", "mm"},
-		{"gc-pause", ""},
+		{"options", ""},
 		{"crash-gap", ""},
+		{"release", "mm"},
+		{"release", "m"},
+		{"gc-pause", ""},
+		{"fencing", ""},
 	} {
-		t.Run(c.id, func(t *testing.T) {
+		t.Run(c.id+c.presses, func(t *testing.T) {
 			t.Parallel()
 			b, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: scale})
 			if err != nil {

@@ -402,25 +402,38 @@ func TestExpiryBoundary(t *testing.T) {
 		key := b.Key("boundary")
 		defer b.Delete(ctx, key)
 		if !b.Live() {
-			// the release story with the learner's wait: A acquires at 0,
-			// 35 s pass; step back to 30 s exactly with a wait of 30 s
+			// A acquires; then the learner's moves: a wait that lands
+			// exactly on the lease's end, a peek (GET, PTTL), B's acquire,
+			// one millisecond more, B's acquire again
+			acquire := sim.Step{Label: "acquire", Run: func(x *sim.Exec) { x.Acquire(sim.AcquireSpec{Key: sim.CourseKey, TTL: sim.CourseTTL}) }}
+			peek := sim.Step{Label: "peek", Run: func(x *sim.Exec) {
+				x.Do("GET", x.Key(sim.CourseKey))
+				x.Do("PTTL", x.Key(sim.CourseKey))
+			}}
 			script := sim.Script{
 				Actors: []sim.ActorSpec{
-					{Name: "A", Program: []sim.Step{{Label: "acquire", Run: func(x *sim.Exec) { x.Acquire(sim.AcquireSpec{Key: sim.CourseKey, TTL: sim.CourseTTL}) }}}},
-					{Name: "B", Program: []sim.Step{
-						{Label: "acquire", Run: func(x *sim.Exec) { x.Acquire(sim.AcquireSpec{Key: sim.CourseKey, TTL: sim.CourseTTL}) }},
-						{Label: "acquire", Run: func(x *sim.Exec) { x.Acquire(sim.AcquireSpec{Key: sim.CourseKey, TTL: sim.CourseTTL}) }},
-					}},
+					{Name: "A", Program: []sim.Step{acquire}},
+					{Name: "P", Program: []sim.Step{peek}},
+					{Name: "B", Program: []sim.Step{acquire, acquire}},
 				},
 				Keys: []string{sim.CourseKey}, Watch: []string{sim.CourseKey},
-				Moves: []sim.Move{sim.StepOf("A"), sim.Advance(sim.CourseTTL), sim.StepOf("B"), sim.Advance(time.Millisecond), sim.StepOf("B")},
+				Moves: []sim.Move{sim.StepOf("A")},
 			}
 			run := sim.NewRun(b, script, 1)
 			defer run.Close()
 			if err := run.Reset(ctx); err != nil {
 				t.Fatal(err)
 			}
-			_ = run.Seek(ctx, 5)
+			_ = run.Seek(ctx, 1)
+			for _, m := range []sim.Move{sim.Advance(sim.CourseTTL), sim.StepOf("P"), sim.StepOf("B"), sim.Advance(time.Millisecond), sim.StepOf("B")} {
+				if err := run.Insert(ctx, m); err != nil {
+					t.Fatal(err)
+				}
+			}
+			peeked := replies(commands(run.Events, "P", ""))
+			if len(peeked) != 2 || !strings.HasPrefix(peeked[0], `"`) || peeked[1] != "(integer) 0" {
+				t.Fatalf("at 30.000s GET and PTTL: %q", peeked)
+			}
 			got := replies(commands(run.Events, "B", ""))
 			if strings.Join(got, "|") != "(nil)|(integer) 0|OK" {
 				t.Fatalf("at 30.000s B's SET NX and PTTL, then at 30.001s: %q", got)

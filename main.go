@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"locksim/scenes"
+	"locksim/scenes/progress"
 	"locksim/sim"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -28,7 +29,12 @@ const usage = `locksim: watch Redis locks behave and break
 
 usage: locksim [flags]
 
-  -scene ID            open this scene (default race; -list shows them)
+  -scene ID            open this scene (without it: the contents; -list shows the ids)
+  -step N              with -scene: open it at step N (a slide can link to the moment)
+  -no-quiz             do not stop at the predictions (a quick demo)
+  -no-save             do not read or write the saved progress
+  -reset-progress      delete the saved progress (asks first; -yes where there is no terminal)
+  -no-mouse            leave the mouse to the terminal, so text can be selected and copied
   -list                print every scene's id, dive and title, then exit
   -plain               print the scene as a text transcript (the default without a terminal)
   -redis URL           use a live server, e.g. redis://127.0.0.1:6379/0 (keys go under a
@@ -54,13 +60,22 @@ type config struct {
 	timeout                time.Duration
 	seed                   uint64
 	seedSet, scaleSet      bool
+	step                   int
+	noQuiz, noSave, yes    bool
+	resetProgress, noMouse bool
 }
 
 func parse(args []string) (config, error) {
 	var c config
 	fs := flag.NewFlagSet("locksim", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&c.scene, "scene", "race", "")
+	fs.StringVar(&c.scene, "scene", "", "")
+	fs.IntVar(&c.step, "step", 0, "")
+	fs.BoolVar(&c.noQuiz, "no-quiz", false, "")
+	fs.BoolVar(&c.noSave, "no-save", false, "")
+	fs.BoolVar(&c.resetProgress, "reset-progress", false, "")
+	fs.BoolVar(&c.yes, "yes", false, "")
+	fs.BoolVar(&c.noMouse, "no-mouse", false, "")
 	fs.BoolVar(&c.list, "list", false, "")
 	fs.BoolVar(&c.plain, "plain", false, "")
 	fs.StringVar(&c.redis, "redis", "", "")
@@ -82,8 +97,11 @@ func parse(args []string) (config, error) {
 		c.seedSet = c.seedSet || f.Name == "seed"
 		c.scaleSet = c.scaleSet || f.Name == "scale"
 	})
-	if scenes.Find(c.scene) == nil {
+	if c.scene != "" && scenes.Find(c.scene) == nil {
 		return c, fmt.Errorf("unknown scene %q (locksim -list shows them)", c.scene)
+	}
+	if c.step < 0 || c.step > 0 && c.scene == "" {
+		return c, errors.New("-step N needs -scene and N of 0 or more")
 	}
 	if c.scale < 1 || c.scale > maxScale {
 		return c, fmt.Errorf("-scale must be from 1 to %d, got %d", maxScale, c.scale)
@@ -139,6 +157,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if c.cleanup {
 		return cleanup(ctx, c, stdout, stderr)
 	}
+	if c.resetProgress {
+		return resetProgress(c, os.Stdin, stdout, stderr)
+	}
 	if c.redis == "" && c.scaleSet {
 		fmt.Fprintln(stderr, "locksim: -scale only applies with -redis: the embedded server's clock is virtual")
 	}
@@ -191,15 +212,30 @@ func plain(ctx context.Context, c config, b *sim.Backend, stdout, stderr io.Writ
 
 // interactive runs the TUI until q, ctrl+c or a signal.
 func interactive(ctx context.Context, c config, b *sim.Backend, stderr io.Writer) int {
-	app, err := scenes.NewApp(b, c.scene, c.seed)
+	o := scenes.Options{Seed: c.seed, Scene: c.scene, Step: c.step, NoQuiz: c.noQuiz, Warn: stderr}
+	if !c.noSave {
+		path, err := progress.DefaultPath()
+		if err != nil {
+			fmt.Fprintf(stderr, "locksim: %v; progress will not be saved\n", err)
+		} else {
+			o.Store = &progress.Store{Path: path}
+		}
+	}
+	app, err := scenes.NewCourse(b, o)
 	if err != nil {
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
 		return 1
 	}
 	// The signals are ours (ctx above): Bubble Tea's own handler would race
-	// the cancelled context and hang the shutdown.
-	p := tea.NewProgram(app, tea.WithAltScreen(), tea.WithMouseAllMotion(), tea.WithContext(ctx), tea.WithoutSignalHandler())
+	// the cancelled context and hang the shutdown. Mouse capture stops a
+	// terminal from selecting text: -no-mouse leaves it to the terminal.
+	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx), tea.WithoutSignalHandler()}
+	if !c.noMouse {
+		opts = append(opts, tea.WithMouseAllMotion())
+	}
+	p := tea.NewProgram(app, opts...)
 	_, err = p.Run()
+	app.SaveProgress()
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownWithin/2)
 	defer cancel()
 	app.Shutdown(sctx)
@@ -213,6 +249,34 @@ func interactive(ctx context.Context, c config, b *sim.Backend, stderr io.Writer
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
 		return 1
 	}
+	return 0
+}
+
+// resetProgress is -reset-progress: it asks first, unless -yes.
+func resetProgress(c config, in io.Reader, stdout, stderr io.Writer) int {
+	path, err := progress.DefaultPath()
+	if err != nil {
+		fmt.Fprintf(stderr, "locksim: %v\n", err)
+		return 1
+	}
+	if !c.yes {
+		if f, ok := in.(*os.File); !ok || !isatty.IsTerminal(f.Fd()) {
+			fmt.Fprintln(stderr, "locksim: -reset-progress asks before it deletes; without a terminal, add -yes")
+			return 2
+		}
+		fmt.Fprintf(stdout, "delete the saved progress in %s? [y/N] ", path)
+		var answer string
+		fmt.Fscanln(in, &answer)
+		if answer != "y" && answer != "Y" && answer != "yes" {
+			fmt.Fprintln(stdout, "nothing deleted")
+			return 0
+		}
+	}
+	if err := (&progress.Store{Path: path}).Reset(); err != nil {
+		fmt.Fprintf(stderr, "locksim: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "progress deleted (%s)\n", path)
 	return 0
 }
 

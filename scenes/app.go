@@ -6,10 +6,12 @@ import (
 	"sync"
 	"time"
 
+	"locksim/scenes/progress"
 	"locksim/sim"
 	"locksim/views"
 
 	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/list"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
@@ -49,6 +51,23 @@ type App struct {
 	interrupted bool
 	// down is set once the server stopped answering; cleared by home
 	down bool
+
+	// the course around the scenes: the contents screen, progress, and
+	// each scene's settings and step when the learner left it
+	contents bool
+	menu     list.Model
+	store    *progress.Store
+	prog     progress.Progress
+	quiz     bool // the course asks the predictions (NewCourse without NoQuiz)
+	startAt  int
+	states   map[string]sceneState
+}
+
+// sceneState is a scene as the learner left it.
+type sceneState struct {
+	p     Params
+	pos   int
+	guess int
 }
 
 // NewApp opens the scene with the given id on backend b; tokens come from
@@ -56,7 +75,8 @@ type App struct {
 func NewApp(b *sim.Backend, id string, seed uint64) (*App, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	a := &App{ctx: ctx, cancel: cancel, b: b, seed: seed, list: All(), ops: &sync.WaitGroup{}, switchWanted: -1,
-		st: views.DefaultStyles(), keys: views.DefaultKeyMap(), help: help.New()}
+		st: views.DefaultStyles(), keys: views.DefaultKeyMap(), help: help.New(), states: map[string]sceneState{},
+		prog: progress.Progress{Done: map[string]bool{}, Answers: map[string]progress.Answer{}}}
 	for i, s := range a.list {
 		if s.ID == id {
 			a.idx = i
@@ -92,12 +112,17 @@ func (a *App) Shutdown(ctx context.Context) {
 // Interrupted reports that ctrl+c ended the program.
 func (a *App) Interrupted() bool { return a.interrupted }
 
-// Init starts the first scene, and on a live server the health watch.
+// Init starts the first scene (at -step N if asked), and on a live server
+// the health watch.
 func (a *App) Init() tea.Cmd {
-	if a.b.Live() {
-		return tea.Batch(a.pl.Start(nil), healthLater())
+	start := a.pl.Start(nil)
+	if a.startAt > 0 && a.pl.sc.Kind == Story {
+		a.pl.pending = append(a.pl.pending, pendingKey{"seek", a.startAt})
 	}
-	return a.pl.Start(nil)
+	if a.b.Live() {
+		return tea.Batch(start, healthLater())
+	}
+	return start
 }
 
 // healthTick asks the app to look at the heartbeat's last reading: no
@@ -193,13 +218,16 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		// keys typed faster than the terminal is read arrive as one message
 		// ("nnn"); each is a press of its own
-		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !(a.contents && a.menu.FilterState() == list.Filtering) {
 			var cmds []tea.Cmd
 			for _, r := range msg.Runes {
 				_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
 				cmds = append(cmds, cmd)
 			}
 			return a, tea.Batch(cmds...)
+		}
+		if a.contents {
+			return a, a.menuKey(msg)
 		}
 		return a, a.onKey(msg)
 	}
@@ -208,6 +236,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, healthLater()
 	}
 	cmd := a.pl.Update(msg)
+	if _, ok := msg.(runMsg); ok {
+		a.noteDone()
+	}
 	if a.switchWanted >= 0 && !a.pl.busy {
 		i, typed := a.switchWanted, a.afterSwitch
 		a.switchWanted, a.afterSwitch = -1, nil
@@ -254,9 +285,18 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		a.pl.scrollLog(-1)
 		return nil
 	case msg.Type == tea.KeyEsc:
-		// the innermost thing: a replay in progress, then the selection
-		if !a.pl.cancel() {
+		// the innermost thing: a replay in progress, then the selection,
+		// then the page on top, then back to the contents
+		switch {
+		case a.pl.cancel():
+		case a.pl.sel >= 0:
 			a.pl.sel = -1 // the readout follows the story again
+		case a.showHelp || a.showAbout:
+			a.showHelp, a.showAbout = false, false
+		case a.menu.Items() != nil:
+			a.contents = true
+			a.refreshMenu()
+			a.menu.Select(a.idx)
 		}
 		return nil
 	case key.Matches(msg, k.Select):
@@ -281,7 +321,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 	}{
 		{k.Play, "play"}, {k.Step, "step"}, {k.Back, "back"}, {k.Home, "home"},
 		{k.Faster, "faster"}, {k.Slower, "slower"}, {k.Replay, "replay"},
-		{k.Crash, "crash"}, {k.Pause, "pause"}, {k.Wait, "wait"},
+		{k.Crash, "crash"}, {k.Pause, "pause"}, {k.Wait, "wait"}, {k.Hint, "hint"},
 	}
 	if key.Matches(msg, k.Home) && a.b.Health().Err == nil {
 		a.down = false // the replay the banner offered
@@ -316,7 +356,18 @@ func (a *App) switchTo(i int) tea.Cmd {
 		a.pl.err = err.Error()
 		return nil
 	}
+	// leave this scene as it is, to come back to it later
+	a.states[a.pl.sc.ID] = sceneState{p: a.pl.p, pos: a.pl.snap.Pos, guess: a.pl.guess}
 	old := a.pl.run
+	pl.quiz = a.quiz && pl.sc.Predict != nil
+	pl.answered = a.recordAnswer
+	if st, ok := a.states[pl.sc.ID]; ok {
+		pl.p, pl.guess = st.p, st.guess
+		pl.run = sim.NewRun(a.b, pl.sc.Script(pl.p), pl.seed)
+		if st.pos > 0 && pl.sc.Kind == Story {
+			pl.pending = append(pl.pending, pendingKey{"seek", st.pos})
+		}
+	}
 	a.idx, a.pl = i, pl
 	a.showHelp, a.showAbout = false, false
 	a.applyKeys()
@@ -327,6 +378,9 @@ func (a *App) switchTo(i int) tea.Cmd {
 func (a *App) View() string {
 	if a.w < MinWidth || a.h < MinHeight {
 		return views.TooSmall(a.st, a.w, a.h, MinWidth, MinHeight)
+	}
+	if a.contents {
+		return a.menuView()
 	}
 	helpLine := truncate(a.help.ShortHelpView(a.keys.ShortHelp()), a.w)
 	overlay, title := "", ""

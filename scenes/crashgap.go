@@ -28,9 +28,18 @@ func crashGapScene() *Scene {
 		ID: "crash-gap", Kind: Story,
 		Knobs:    []Knob{{Key: "c", Name: gapKnob, Values: gapPoints}},
 		Wait:     40 * time.Second,
+		Predict: &Prediction{
+			Before: []string{"s2 SETNX"},
+			// the choices are "1, free again", "0, still there", "an error"
+			Answer: func(v View) int {
+				if n := answerByReply(v, "s2"); n >= 0 {
+					return []int{1, 0, 2}[n]
+				}
+				return -1
+			},
+		},
 		Build:    buildCrashGap,
 		Say:      sayCrashGap,
-		Variants: []Params{{}, {gapKnob: 1}, {gapKnob: 2}},
 	}
 }
 

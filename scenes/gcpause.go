@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"locksim/sim"
+	"locksim/sim/ledger"
 )
 
 // pauseLead is how long before A wakes that B comes for the lock.
@@ -31,7 +32,10 @@ func gcPauseScene() *Scene {
 	s.Say = func(v View, said *Said) {
 		sayPause(v, said, knobDuration(s, v.P, "TTL"), knobDuration(s, v.P, "pause"))
 	}
-	s.Variants = []Params{{}, {"pause": 2}, {"TTL": 1}}
+	s.Predict = &Prediction{
+		Before: []string{"B acquires"},
+		Answer: func(v View) int { return answerByReply(v, "B") },
+	}
 	return s
 }
 
@@ -43,6 +47,18 @@ func fencingScene() *Scene {
 	return &Scene{
 		ID: "fencing", Kind: Story, Wait: 5 * time.Second, Shortest: 2 * time.Second,
 		Build: func(Params) sim.Script { return pauseStory(ttl, pause, true) },
+		Predict: &Prediction{
+			Before: []string{"A writes"},
+			Answer: func(v View) int {
+				switch _, rd, _ := v.L.LastOp("A", sim.OpFencedWrite); rd.What {
+				case ledger.FencedOK:
+					return 0
+				case ledger.FencedNo:
+					return 1
+				}
+				return -1
+			},
+		},
 		Say:   func(v View, said *Said) { sayPause(v, said, ttl, pause) },
 	}
 }

@@ -156,10 +156,7 @@ func golden(t testing.TB, name, got string) {
 // storyVariants is the settings a story scene's checks play: its
 // transcript variants, or the defaults once.
 func storyVariants(id string) []Params {
-	if v := Find(id).Variants; len(v) > 0 {
-		return v
-	}
-	return []Params{{}}
+	return Find(id).variants()
 }
 
 // storyPoint is one point of a played story: the snapshot after pos moves

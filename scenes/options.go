@@ -22,9 +22,12 @@ func optionsScene() *Scene {
 			{Key: "T", Name: "token", Values: []string{"random", "constant"}},
 		},
 		Wait:     5 * time.Second,
+		Predict: &Prediction{
+			Before: []string{"w2 SET"},
+			Answer: func(v View) int { return answerByReply(v, "w2") },
+		},
 		Build:    buildOptions,
 		Say:      sayOptions,
-		Variants: []Params{{}, {"NX": 1}, {"PX": 1}, {"token": 1}},
 	}
 }
 
@@ -84,6 +87,21 @@ func sayOptions(v View, s *Said) {
 	if len(v.L.Keys) > 0 && v.L.Keys[0].Status() == ledger.KeyNoTTL {
 		s.Tone = views.Warn
 	}
+}
+
+// answerByReply reads actor's latest acquire as one of the choices
+// "refused", "granted", "an error".
+func answerByReply(v View, actor string) int {
+	_, rd, ok := v.L.LastOp(actor, sim.OpAcquire)
+	switch {
+	case !ok:
+		return -1
+	case rd.What == ledger.Refused:
+		return 0
+	case rd.What == ledger.Granted:
+		return 1
+	}
+	return 2
 }
 
 // optSetting names which switch is off, for the start sentence.

@@ -12,10 +12,24 @@ import (
 )
 
 // Plain plays the scene with the given id on b without a terminal and writes
-// its transcript to w: the intro, one line per event (time, actor, command as
-// sent, reply as redis-cli prints it), what each actor's outcome means, and
-// the verdict. A scene with variants plays each in turn.
+// its transcript to w: the story, one line per event (story time, actor,
+// command as sent, reply as redis-cli prints it), what each actor's outcome
+// means, the verdict, the prediction and its answer, the recap and the
+// references. It plays every combination of the scene's settings. With id
+// "" it plays the whole course, scene by scene: a handout, or a text for a
+// screen reader (no box drawing, no colour, no keys of the screen).
 func Plain(ctx context.Context, w io.Writer, b *sim.Backend, id string, seed uint64) error {
+	if id == "" {
+		for i, sc := range All() {
+			if i > 0 {
+				fmt.Fprintf(w, "\n%s\n\n", strings.Repeat("=", 72))
+			}
+			if err := Plain(ctx, w, b, sc.ID, seed); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	sc := Find(id)
 	if sc == nil {
 		return fmt.Errorf("unknown scene %q (locksim -list shows them)", id)
@@ -38,19 +52,21 @@ func Plain(ctx context.Context, w io.Writer, b *sim.Backend, id string, seed uin
 		fmt.Fprintf(w, "\nprotected resource: %s · keys under %s", r.Name, r.Prefix)
 	}
 	fmt.Fprintf(w, "\n\n%s\n", text.Get("intro"))
-	variants := sc.Variants
-	if len(variants) == 0 {
-		variants = []Params{{}}
-	}
-	for _, p := range variants {
-		if err := plainVariant(ctx, w, sc, text, b, p, seed); err != nil {
+	for i, p := range sc.variants() {
+		if err := plainVariant(ctx, w, sc, text, b, p, seed, i == 0); err != nil {
 			return err
 		}
+	}
+	fmt.Fprintf(w, "\nrecap: %s\n", text.Get("recap"))
+	fmt.Fprintf(w, "what a lock library does here: %s\n", text.Get("library"))
+	fmt.Fprintln(w, "references:")
+	for _, r := range strings.Split(text.Get("references"), "\n") {
+		fmt.Fprintf(w, "  %s\n", r)
 	}
 	return nil
 }
 
-func plainVariant(ctx context.Context, w io.Writer, sc *Scene, text content.Text, b *sim.Backend, p Params, seed uint64) error {
+func plainVariant(ctx context.Context, w io.Writer, sc *Scene, text content.Text, b *sim.Backend, p Params, seed uint64, ask bool) error {
 	run := sim.NewRun(b, sc.Script(p), seed)
 	defer run.Close()
 	defer run.Clear(context.WithoutCancel(ctx))
@@ -78,12 +94,32 @@ func plainVariant(ctx context.Context, w io.Writer, sc *Scene, text content.Text
 	if err := flush(); err != nil {
 		return err
 	}
+	var labels []string
+	for _, m := range run.Moves() {
+		labels = append(labels, sim.MoveLabel(m))
+	}
+	at := sc.predictAt(labels)
 	for run.Pos() < len(run.Moves()) {
+		if ask && run.Pos() == at {
+			fmt.Fprintf(w, "[predict: %s]\n", strings.ReplaceAll(text.Get("predict"), "\n", " "))
+			for i, c := range strings.Split(text.Get("choices"), "\n") {
+				fmt.Fprintf(w, "[  %d) %s]\n", i+1, c)
+			}
+		}
 		if err := run.Seek(ctx, run.Pos()+1); err != nil {
 			return err
 		}
 		if err := flush(); err != nil {
 			return err
+		}
+		if ask && run.Pos() == at+1 && at >= 0 {
+			s := run.Snapshot(ctx)
+			n := sc.Predict.Answer(View{Snap: s, L: fold(s), P: p, Sel: -1, Text: text})
+			answer := "none of them"
+			if choices := strings.Split(text.Get("choices"), "\n"); n >= 0 && n < len(choices) {
+				answer = fmt.Sprintf("%d) %s", n+1, choices[n])
+			}
+			fmt.Fprintf(w, "[the replies answer: %s]\n", answer)
 		}
 	}
 	snap := run.Snapshot(ctx)

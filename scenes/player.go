@@ -54,6 +54,20 @@ type Player struct {
 	banner string
 	// cancelOp cancels the running command
 	cancelOp context.CancelFunc
+
+	// The prediction at the scene's decisive point: quiz is off with
+	// -no-quiz; asking while the question is on screen and the story waits;
+	// guess is the learner's choice (-1 before); actual is what the replies
+	// made true, once the move has run; hints counts the hints shown.
+	quiz     bool
+	asking   bool
+	guess    int
+	actual   int
+	revealed bool
+	hints    int
+	hinting  bool // the latest hint is on screen until the next step
+	// answered reports a prediction and whether it was right, once.
+	answered func(id string, chosen int, right bool)
 	// pending holds the keys pressed while a move ran; they run in order
 	// once it is done, so nothing the learner typed is lost or reordered.
 	pending []pendingKey
@@ -134,7 +148,8 @@ func newPlayer(ctx context.Context, id int, sc *Scene, b *sim.Backend, seed uint
 	if err != nil {
 		return nil, err
 	}
-	p := &Player{sc: sc, text: text, b: b, seed: seed, p: Params{}, sel: -1, speed: 1, ops: ops, ctx: ctx, id: id}
+	p := &Player{sc: sc, text: text, b: b, seed: seed, p: Params{}, sel: -1, speed: 1, ops: ops, ctx: ctx, id: id,
+		guess: -1, actual: -1}
 	p.run = sim.NewRun(b, sc.Script(p.p), seed)
 	p.led = fold(p.snap)
 	return p, nil
@@ -191,11 +206,61 @@ func (p *Player) begin(old *sim.Run) tea.Cmd {
 		if err := r.Reset(ctx); err != nil {
 			return err
 		}
-		if p.sc.Kind == Race {
+		if p.sc.Kind == Race && !p.mustAsk(0) {
 			return r.Seek(ctx, 1)
 		}
 		return nil
 	})
+}
+
+// mustAsk reports that the story may not pass position at before the
+// learner answers the prediction: at is where the question stands.
+func (p *Player) mustAsk(at int) bool {
+	return p.quiz && p.guess < 0 && at >= 0 && at == p.sc.predictAt(p.moveLabels())
+}
+
+// moveLabels are the timeline labels of the run's schedule, read from the
+// run itself before the first snapshot arrives.
+func (p *Player) moveLabels() []string {
+	if p.snap.Moves != nil {
+		return p.snap.Moves
+	}
+	var out []string
+	for _, m := range p.run.Moves() {
+		out = append(out, sim.MoveLabel(m))
+	}
+	return out
+}
+
+// choices are the prediction's answers, from the course text.
+func (p *Player) choices() []string {
+	if !p.text.Has("choices") {
+		return nil
+	}
+	return strings.Split(p.text.Get("choices"), "\n")
+}
+
+// answer takes the learner's prediction and lets the story run the move.
+func (p *Player) answer(n int) tea.Cmd {
+	if n < 0 || n >= len(p.choices()) {
+		return nil
+	}
+	p.asking, p.guess, p.hinting = false, n, false
+	at := p.sc.predictAt(p.snap.Moves)
+	return p.seekTo(at + 1)
+}
+
+// reveal, once the decisive move has run, reads what the replies made true.
+func (p *Player) reveal() {
+	at := p.sc.predictAt(p.snap.Moves)
+	if p.guess < 0 || at < 0 || p.snap.Pos <= at {
+		return
+	}
+	p.actual = p.sc.Predict.Answer(View{Snap: p.snap, L: p.led, P: p.p, Sel: -1, Text: p.text})
+	if !p.revealed && p.answered != nil {
+		p.answered(p.sc.ID, p.guess, p.actual == p.guess)
+	}
+	p.revealed = true
 }
 
 // restart builds a new run from the current settings and seed: a setting
@@ -220,6 +285,14 @@ func (p *Player) Close(ctx context.Context) {
 // learner reads, and a step back shows the same history.
 func (p *Player) seekTo(target int) tea.Cmd {
 	target = max(0, min(target, len(p.snap.Moves)))
+	// the story stops at its decisive point until the learner predicts
+	if at := p.sc.predictAt(p.snap.Moves); p.quiz && p.guess < 0 && at >= p.snap.Pos && at < target {
+		target = at
+		if target == p.snap.Pos {
+			p.asking, p.playing = true, false
+			return nil
+		}
+	}
 	if target == p.snap.Pos {
 		return nil
 	}
@@ -253,6 +326,11 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 			p.snap.Keys = keys
 		}
 		p.led = fold(p.snap)
+		p.hinting = false
+		if at := p.sc.predictAt(p.snap.Moves); p.mustAsk(at) && p.snap.Pos == at {
+			p.asking, p.playing = true, false
+		}
+		p.reveal()
 		if p.sel >= len(p.snap.Actors) {
 			p.sel = -1
 		}
@@ -328,6 +406,14 @@ func (p *Player) next() tea.Cmd {
 			return cmd
 		}
 	}
+	if len(p.pending) > 0 && p.pending[0].action == "seek" {
+		// opening at a step: -step N, or where the learner left the scene
+		k := p.pending[0]
+		p.pending = p.pending[1:]
+		if cmd := p.seekTo(k.arg); cmd != nil {
+			return cmd
+		}
+	}
 	for len(p.pending) > 0 {
 		k := p.pending[0]
 		p.pending = p.pending[1:]
@@ -344,6 +430,9 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 	n := len(p.snap.Actors)
 	switch action {
 	case "select":
+		if p.asking {
+			return p.answer(arg), true
+		}
 		if arg >= 0 && arg < n {
 			p.sel = arg
 		}
@@ -357,6 +446,17 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		if n > 0 {
 			p.sel = (max(p.sel, 0) - 1 + n) % n
 		}
+		return nil, true
+	case "hint":
+		hints := 0
+		for p.text.Has("hint-" + itoa(int64(hints+1))) {
+			hints++
+		}
+		if hints == 0 {
+			return nil, false
+		}
+		p.hints = min(p.hints+1, hints)
+		p.hinting = true
 		return nil, true
 	case "faster":
 		p.speed = min(p.speed+1, len(speeds)-1)
@@ -500,9 +600,17 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	var bottom []string
 	bottom = append(bottom, views.Rule(st, "readout", w))
 	readout := ex.Readout
-	if p.err != "" && (p.banner != "" || p.stale) {
+	switch {
+	case p.err != "" && (p.banner != "" || p.stale):
 		// a failure of the server, not of the lock: say so, not a lock outcome
 		readout = p.text.Fill("outage", map[string]string{"err": p.err})
+	case p.asking:
+		readout = p.text.Get("ask")
+	case p.hinting:
+		readout = "hint: " + p.text.Get("hint-"+itoa(int64(p.hints)))
+	case p.revealed && p.guess >= 0 && p.sel < 0 && p.snap.Pos == p.sc.predictAt(p.snap.Moves)+1:
+		// just after the decisive move: the real replies answer the question
+		readout = p.verdictOnGuess() + " " + readout
 	}
 	bottom = append(bottom, views.Wrap(readout, w, 3))
 	status := ex.Verdict
@@ -548,7 +656,44 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		rule += fmt.Sprintf(" · %d earlier: [", len(lines)-logH)
 	}
 	middle := views.Rule(st, rule, w) + "\n" + views.Log(st, lines, w, logH, back)
+	if p.asking {
+		middle = views.Rule(st, "predict", w) + "\n" + p.question(st, w, logH)
+	}
 	return strings.Join(top, "\n") + "\n" + middle + "\n" + strings.Join(bottom, "\n")
+}
+
+// question is the prediction panel: the question, the numbered choices,
+// and the hints asked for so far, in rows lines.
+func (p *Player) question(st views.Styles, w, rows int) string {
+	var lines []string
+	lines = append(lines, strings.Split(views.Wrap(p.text.Get("predict"), w, 3), "\n")...)
+	for i, c := range p.choices() {
+		lines = append(lines, truncate(st.Key.Render(itoa(int64(i+1)))+") "+c, w))
+	}
+	for i := 1; i <= p.hints; i++ {
+		lines = append(lines, truncate(st.Dim.Render("hint: "+p.text.Get("hint-"+itoa(int64(i)))), w))
+	}
+	out := make([]string, 0, rows)
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return fitRows(strings.Join(out, "\n"), rows)
+}
+
+// verdictOnGuess says whether the prediction came true.
+func (p *Player) verdictOnGuess() string {
+	choices := p.choices()
+	vars := map[string]string{"guess": choices[p.guess]}
+	switch {
+	case p.actual < 0 || p.actual >= len(choices):
+		return p.text.Fill("reveal-none", vars)
+	case p.actual == p.guess:
+		return p.text.Fill("reveal-right", vars)
+	}
+	vars["actual"] = choices[p.actual]
+	return p.text.Fill("reveal-wrong", vars)
 }
 
 func keyLine(st views.Styles, k sim.KeyState, snap sim.Snapshot, w int) string {

@@ -34,9 +34,17 @@ func releaseScene() *Scene {
 		return buildRelease(s.Value(p, "release"), s.Value(p, "lapsed lock") == relRival)
 	}
 	s.Say = func(v View, said *Said) { sayRelease(v, said, s.Value(v.P, "release")) }
-	s.Variants = []Params{
-		{"release": 0}, {"release": 1}, {"release": 2},
-		{"release": 2, "lapsed lock": 1},
+	s.Predict = &Prediction{
+		Before: []string{"A releases", "A: DEL"},
+		Answer: func(v View) int {
+			switch _, rd, _ := v.L.LastOp("A", sim.OpRelease); rd.What {
+			case ledger.ReleasedOwn:
+				return 0
+			case ledger.DeletedOther:
+				return 1
+			}
+			return 2
+		},
 	}
 	return s
 }

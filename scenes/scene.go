@@ -55,12 +55,16 @@ type Scene struct {
 	// the alarm and the scoreboard come from the ledger, the same for all.
 	Say func(v View, s *Said)
 	// Variants are the settings the plain transcript plays, in order; nil
-	// means the defaults once.
+	// means every combination of the knobs' values, the defaults first.
 	Variants []Params
 	// Shortest is the shortest story duration the scene's timing rests on
 	// (a wait, a lease); on a live server the scale is capped so that it
 	// stays at least MinWire long on the wire.
 	Shortest time.Duration
+	// Predict is the scene's decisive point: the story stops before it and
+	// asks the learner to predict (content sections predict and choices);
+	// nil for none.
+	Predict *Prediction
 	// Distributed is set for a lock across several independent nodes:
 	// only then can fault tolerance be shown. One Redis has none.
 	Distributed bool
@@ -95,6 +99,32 @@ type Explanation struct {
 	Props [3]views.Prop
 }
 
+// Prediction is a question the story asks before its decisive move.
+type Prediction struct {
+	// Before lists the timeline labels of the move the question comes
+	// before (the first in the schedule that matches).
+	Before []string
+	// Answer is the choice (0-based) the real replies made true, read once
+	// the move has run; -1 when they make none of them true.
+	Answer func(v View) int
+}
+
+// predictAt is the schedule position the prediction stops before, -1 if
+// the schedule has no such move.
+func (s *Scene) predictAt(labels []string) int {
+	if s.Predict == nil {
+		return -1
+	}
+	for i, l := range labels {
+		for _, b := range s.Predict.Before {
+			if l == b {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
 // MinWire is the least a story duration may shrink to on a live server:
 // below a few milliseconds, the network's own timing blurs the story.
 const MinWire = 5 * time.Millisecond
@@ -106,6 +136,28 @@ func (s *Scene) Script(p Params) sim.Script {
 		sc.MaxScale = int(s.Shortest / MinWire)
 	}
 	return sc
+}
+
+// variants is Variants, or every combination of the knobs' values.
+func (s *Scene) variants() []Params {
+	if s.Variants != nil {
+		return s.Variants
+	}
+	out := []Params{{}}
+	for _, k := range s.Knobs {
+		var next []Params
+		for _, p := range out {
+			for i := range k.Values {
+				q := Params{k.Name: i}
+				for n, v := range p {
+					q[n] = v
+				}
+				next = append(next, q)
+			}
+		}
+		out = next
+	}
+	return out
 }
 
 // Value returns the current value of the named knob.

@@ -16,6 +16,7 @@ type KeyMap struct {
 	SceneNext, ScenePrev                   key.Binding
 	Earlier, Later                         key.Binding
 	About, Help, Quit                      key.Binding
+	Hint                                   key.Binding
 }
 
 // DefaultKeyMap returns the bindings of a story scene.
@@ -40,6 +41,7 @@ func DefaultKeyMap() KeyMap {
 		Earlier:   key.NewBinding(key.WithKeys("["), key.WithHelp("[ ] / wheel", "scroll the log")),
 		Later:     key.NewBinding(key.WithKeys("]")),
 		About:     key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "about")),
+		Hint:      key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "a hint")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 	}
@@ -63,7 +65,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Play, k.Step, k.Back, k.Home, k.Faster},
 		{k.Select, k.Next, k.Prev, k.Replay},
 		{k.Move, k.Crash, k.Pause, k.Wait},
-		{k.Earlier, k.SceneNext, k.ScenePrev, k.About, k.Help, k.Quit},
+		{k.Earlier, k.SceneNext, k.ScenePrev, k.About, k.Hint, k.Help, k.Quit},
 	}
 }
 

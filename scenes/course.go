@@ -1,0 +1,208 @@
+package scenes
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"locksim/content"
+	"locksim/scenes/progress"
+	"locksim/sim"
+	"locksim/views"
+
+	"github.com/charmbracelet/bubbles/list"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+)
+
+// Options are how the course opens.
+type Options struct {
+	Seed uint64
+	// Scene opens this scene at once; "" shows the contents first.
+	Scene string
+	// Step is the position Scene opens at (-scene X -step N).
+	Step int
+	// NoQuiz skips the predictions (a quick demo).
+	NoQuiz bool
+	// Store keeps progress between runs; nil keeps nothing (-no-save).
+	Store *progress.Store
+	// Warn receives one line when the saved progress could not be read.
+	Warn io.Writer
+}
+
+// entry is one scene in the contents.
+type entry struct {
+	n                         int
+	id, dive, title, summary  string
+	done                      bool
+	answered, answeredRight   bool
+}
+
+func (e entry) FilterValue() string { return e.id + " " + e.title + " " + e.summary + " " + e.dive }
+func (e entry) Title() string {
+	mark := "·"
+	if e.done {
+		mark = "✓"
+	}
+	return fmt.Sprintf("%s %2d  %-10s %s", mark, e.n, e.id, e.title)
+}
+func (e entry) Description() string {
+	d := "   " + e.dive + " · " + e.summary
+	if e.answered {
+		d += map[bool]string{true: " · predicted right", false: " · predicted wrong"}[e.answeredRight]
+	}
+	return d
+}
+
+// NewCourse opens the course on b: the contents (or the scene o asks for),
+// with the learner's saved progress.
+func NewCourse(b *sim.Backend, o Options) (*App, error) {
+	id := o.Scene
+	if id == "" {
+		id = All()[0].ID
+	}
+	a, err := NewApp(b, id, o.Seed)
+	if err != nil {
+		return nil, err
+	}
+	a.store, a.quiz = o.Store, !o.NoQuiz
+	a.pl.quiz = a.quiz && a.pl.sc.Predict != nil
+	prog, err := o.Store.Load()
+	if err != nil && o.Warn != nil {
+		fmt.Fprintf(o.Warn, "locksim: %v\n", err)
+	}
+	a.prog = prog
+	a.pl.answered = a.recordAnswer
+	a.startAt = o.Step
+	if o.Scene == "" {
+		a.contents = true
+		a.menu = a.newMenu()
+		if i := indexOf(a.list, prog.Last); i >= 0 {
+			a.menu.Select(i)
+		}
+	}
+	return a, nil
+}
+
+func indexOf(list []*Scene, id string) int {
+	for i, s := range list {
+		if s.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// newMenu builds the contents list from the registry and the progress.
+func (a *App) newMenu() list.Model {
+	var items []list.Item
+	for i, s := range a.list {
+		dive, title := Heading(s.ID)
+		t, _ := content.Load(s.ID)
+		ans, ok := a.prog.Answers[s.ID]
+		items = append(items, entry{n: i + 1, id: s.ID, dive: dive, title: title, summary: t.Get("summary"),
+			done: a.prog.Done[s.ID], answered: ok, answeredRight: ans.Right})
+	}
+	d := list.NewDefaultDelegate()
+	d.Styles.SelectedTitle = d.Styles.SelectedTitle.Foreground(lipgloss.AdaptiveColor{Light: "#8B008B", Dark: "213"}).BorderForeground(lipgloss.AdaptiveColor{Light: "#8B008B", Dark: "213"})
+	d.Styles.SelectedDesc = d.Styles.SelectedDesc.Foreground(lipgloss.AdaptiveColor{Light: "#444444", Dark: "250"}).BorderForeground(lipgloss.AdaptiveColor{Light: "#8B008B", Dark: "213"})
+	m := list.New(items, d, max(a.w, MinWidth), max(a.h-1, MinHeight-1))
+	m.Title = "the course: Redis distributed locks, scene by scene"
+	m.SetShowStatusBar(false)
+	m.DisableQuitKeybindings()
+	return m
+}
+
+// refreshMenu rebuilds the contents' marks, keeping the selection.
+func (a *App) refreshMenu() {
+	if a.menu.Items() == nil {
+		return
+	}
+	sel := a.menu.Index()
+	w, h := a.menu.Width(), a.menu.Height()
+	a.menu = a.newMenu()
+	a.menu.SetSize(w, h)
+	a.menu.Select(sel)
+}
+
+// recordAnswer keeps a prediction in the progress.
+func (a *App) recordAnswer(id string, chosen int, right bool) {
+	if _, ok := a.prog.Answers[id]; ok {
+		return // the first answer counts
+	}
+	a.prog.Answers[id] = progress.Answer{Chosen: chosen, Right: right}
+	a.save()
+}
+
+// noteDone marks the scene done once its story was played to the end.
+func (a *App) noteDone() {
+	s := a.pl.snap
+	if len(s.Moves) == 0 || s.Pos < len(s.Moves) || a.prog.Done[a.pl.sc.ID] {
+		return
+	}
+	a.prog.Done[a.pl.sc.ID] = true
+	a.save()
+}
+
+func (a *App) save() {
+	if err := a.store.Save(a.prog); err != nil && a.pl != nil {
+		a.pl.err = "saving progress: " + err.Error()
+	}
+}
+
+// SaveProgress records the scene open and its step, for "continue where
+// you left off"; call it when the program ends.
+func (a *App) SaveProgress() {
+	if a.pl == nil {
+		return
+	}
+	a.prog.Last, a.prog.Step = a.pl.sc.ID, a.pl.snap.Pos
+	a.save()
+}
+
+// menuKey handles a key on the contents screen.
+func (a *App) menuKey(msg tea.KeyMsg) tea.Cmd {
+	filtering := a.menu.FilterState() == list.Filtering
+	switch {
+	case !filtering && (msg.String() == "q" || msg.Type == tea.KeyCtrlC):
+		a.interrupted = msg.Type == tea.KeyCtrlC
+		a.cancel()
+		return tea.Quit
+	case msg.Type == tea.KeyCtrlC:
+		a.interrupted = true
+		a.cancel()
+		return tea.Quit
+	case !filtering && msg.Type == tea.KeyEnter:
+		e, ok := a.menu.SelectedItem().(entry)
+		if !ok {
+			return nil
+		}
+		a.contents = false
+		return a.switchTo(e.n - 1)
+	}
+	var cmd tea.Cmd
+	a.menu, cmd = a.menu.Update(msg)
+	return cmd
+}
+
+// menuView draws the contents.
+func (a *App) menuView() string {
+	a.menu.SetSize(a.w, a.h-1)
+	help := "enter open · / filter · ↑/↓ choose · q quit"
+	if a.prog.Last != "" {
+		help = fmt.Sprintf("last time: %s, step %d · ", a.prog.Last, a.prog.Step) + help
+	}
+	return strings.TrimRight(a.menu.View(), "\n") + "\n" + truncate(a.st.Dim.Render(help), a.w)
+}
+
+// openAt brings a freshly started scene to the step it was asked to open
+// at (-step N, or where the learner left it).
+func (a *App) openAt(step int) tea.Cmd {
+	if step <= 0 || a.pl.sc.Kind != Story {
+		return nil
+	}
+	return a.pl.do(func(ctx context.Context, r *sim.Run) error { return r.Seek(ctx, step) })
+}
+
+var _ = views.Good

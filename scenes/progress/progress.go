@@ -1,0 +1,118 @@
+// Package progress keeps a learner's progress through the course between
+// runs: scenes finished, prediction answers, the last scene open and its
+// step. It is a small JSON file under os.UserConfigDir()/locksim/, written
+// atomically (a temporary file, then a rename).
+package progress
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Answer is a learner's prediction at a scene's decisive point.
+type Answer struct {
+	Chosen int  `json:"chosen"` // 0-based choice
+	Right  bool `json:"right"`
+}
+
+// Progress is what is saved.
+type Progress struct {
+	Done    map[string]bool   `json:"done"`    // scene id → played to the end (or answered)
+	Answers map[string]Answer `json:"answers"` // scene id → its prediction
+	Last    string            `json:"last"`    // the scene open when the learner left
+	Step    int               `json:"step"`    // its position then
+}
+
+// Store reads and writes Progress at Path; a nil *Store (from -no-save)
+// keeps nothing and touches no disk.
+type Store struct {
+	Path string
+}
+
+// DefaultPath is os.UserConfigDir()/locksim/progress.json.
+func DefaultPath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("no config directory to keep progress in: %w", err)
+	}
+	return filepath.Join(dir, "locksim", "progress.json"), nil
+}
+
+// Load reads the progress. A missing file is an empty progress. A file that
+// cannot be read or parsed is renamed aside (progress.json.bad-<time>) so
+// that nothing newer is lost later, and the error says where it went.
+func (s *Store) Load() (Progress, error) {
+	p := Progress{Done: map[string]bool{}, Answers: map[string]Answer{}}
+	if s == nil {
+		return p, nil
+	}
+	b, err := os.ReadFile(s.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return p, nil
+	}
+	if err == nil {
+		err = json.Unmarshal(b, &p)
+	}
+	if err != nil {
+		aside := s.Path + ".bad-" + time.Now().Format("20060102-150405")
+		if rerr := os.Rename(s.Path, aside); rerr != nil {
+			return Progress{Done: map[string]bool{}, Answers: map[string]Answer{}},
+				fmt.Errorf("cannot read the saved progress %s (%v), and cannot move it aside: %v; progress will not be saved", s.Path, err, rerr)
+		}
+		return Progress{Done: map[string]bool{}, Answers: map[string]Answer{}},
+			fmt.Errorf("the saved progress could not be read (%v); it was moved to %s and a new one starts", err, aside)
+	}
+	if p.Done == nil {
+		p.Done = map[string]bool{}
+	}
+	if p.Answers == nil {
+		p.Answers = map[string]Answer{}
+	}
+	return p, nil
+}
+
+// Save writes p atomically: a temporary file beside the target, then a
+// rename, so a crash never leaves half a file.
+func (s *Store) Save(p Progress) error {
+	if s == nil {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(s.Path), 0o755); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(s.Path), ".progress-*.json")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), s.Path)
+}
+
+// Reset removes the saved progress.
+func (s *Store) Reset() error {
+	if s == nil {
+		return nil
+	}
+	err := os.Remove(s.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,56 @@
+package progress
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRoundTrip(t *testing.T) {
+	s := &Store{Path: filepath.Join(t.TempDir(), "locksim", "progress.json")}
+	p, err := s.Load()
+	if err != nil || len(p.Done) != 0 {
+		t.Fatalf("a missing file is an empty progress: %+v %v", p, err)
+	}
+	p.Done["race"] = true
+	p.Answers["race"] = Answer{Chosen: 1, Right: true}
+	p.Last, p.Step = "gc-pause", 4
+	if err := s.Save(p); err != nil {
+		t.Fatal(err)
+	}
+	q, err := s.Load()
+	if err != nil || !q.Done["race"] || q.Answers["race"] != (Answer{1, true}) || q.Last != "gc-pause" || q.Step != 4 {
+		t.Fatalf("round trip: %+v %v", q, err)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(s.Path))
+	if len(entries) != 1 {
+		t.Errorf("the atomic write left %d files", len(entries))
+	}
+}
+
+func TestCorruptFileIsSetAside(t *testing.T) {
+	dir := t.TempDir()
+	s := &Store{Path: filepath.Join(dir, "progress.json")}
+	os.WriteFile(s.Path, []byte("{not json"), 0o644)
+	p, err := s.Load()
+	if err == nil || !strings.Contains(err.Error(), "moved to") || len(p.Done) != 0 {
+		t.Fatalf("a corrupt file: %+v %v", p, err)
+	}
+	if strings.Count(err.Error(), "\n") != 0 {
+		t.Errorf("the error should be one line: %q", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 || !strings.HasPrefix(entries[0].Name(), "progress.json.bad-") {
+		t.Errorf("the corrupt file should be kept aside: %v", entries)
+	}
+}
+
+func TestNoSaveTouchesNothing(t *testing.T) {
+	var s *Store
+	p, _ := s.Load()
+	p.Done["race"] = true
+	if err := s.Save(p); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -24,6 +24,11 @@ const liveScale = 50
 // The test itself runs in parallel with the others: live stories wait in
 // real time, and the embedded walks use the CPU meanwhile.
 func onBoth(t *testing.T, check func(t *testing.T, b *sim.Backend)) {
+	onBothAt(t, liveScale, check)
+}
+
+// onBothAt is onBoth with the live server's story time divided by scale.
+func onBothAt(t *testing.T, scale int, check func(t *testing.T, b *sim.Backend)) {
 	t.Parallel()
 	t.Run("embedded", func(t *testing.T) {
 		t.Parallel()
@@ -32,7 +37,7 @@ func onBoth(t *testing.T, check func(t *testing.T, b *sim.Backend)) {
 	t.Run("live", func(t *testing.T) {
 		t.Parallel()
 		url := simtest.StartRedis(t)
-		b, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: liveScale})
+		b, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: scale})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -102,7 +102,7 @@ func keys(s string) []tea.Msg {
 			}
 			name := s[1:end]
 			s = s[min(end+1, len(s)):]
-			kt := map[string]tea.KeyType{"right": tea.KeyRight, "left": tea.KeyLeft, "tab": tea.KeyTab, "enter": tea.KeyEnter, "home": tea.KeyHome, "up": tea.KeyUp, "down": tea.KeyDown}[name]
+			kt := map[string]tea.KeyType{"right": tea.KeyRight, "left": tea.KeyLeft, "tab": tea.KeyTab, "enter": tea.KeyEnter, "home": tea.KeyHome, "up": tea.KeyUp, "down": tea.KeyDown, "esc": tea.KeyEsc, "pgdown": tea.KeyPgDown}[name]
 			out = append(out, tea.KeyMsg{Type: kt})
 			continue
 		}

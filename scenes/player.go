@@ -429,6 +429,14 @@ func (p *Player) next() tea.Cmd {
 func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 	n := len(p.snap.Actors)
 	switch action {
+	case "select", "next", "prev":
+		if p.busy && len(p.pending) > 0 {
+			// keys run in the order typed: after the moves already waiting
+			p.pending = append(p.pending, pendingKey{action, arg})
+			return nil, true
+		}
+	}
+	switch action {
 	case "select":
 		if p.asking {
 			return p.answer(arg), true

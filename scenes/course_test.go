@@ -1,0 +1,153 @@
+package scenes
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"locksim/content"
+	"locksim/scenes/progress"
+	"locksim/sim"
+	"locksim/sim/simtest"
+)
+
+// openCourse opens the course with progress kept in a temporary file.
+func openCourse(t *testing.T, o Options, presses string) (*App, *progress.Store) {
+	t.Helper()
+	store := &progress.Store{Path: filepath.Join(t.TempDir(), "progress.json")}
+	if o.Store == nil {
+		o.Store = store
+	}
+	a, err := NewCourse(embedded(t), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Shutdown(context.Background()) })
+	drive(t, a, tea.WindowSizeMsg{Width: 80, Height: 24})
+	runCmd(t, a, a.Init())
+	drive(t, a, keys(presses)...)
+	return a, o.Store
+}
+
+// TestEverySceneHasTheCourseParts: a registered scene without one of the
+// course's parts fails here.
+func TestEverySceneHasTheCourseParts(t *testing.T) {
+	parts := []string{"title", "dive", "summary", "intro", "start", "predict", "choices", "hint-1", "notes", "recap", "library", "references"}
+	for _, sc := range All() {
+		text, err := content.Load(sc.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, part := range parts {
+			if !text.Has(part) {
+				t.Errorf("content/text/%s.txt has no %q section", sc.ID, part)
+			}
+		}
+		if sc.Predict == nil {
+			t.Errorf("%s has no prediction point", sc.ID)
+		}
+		if n := len(strings.Split(text.Get("choices"), "\n")); n < 2 || n > 4 {
+			t.Errorf("%s: %d choices, want 2 to 4", sc.ID, n)
+		}
+	}
+}
+
+// TestContentsOpensScenes: the contents come first; enter opens the chosen
+// scene, esc comes back, and the scene is as the learner left it.
+func TestContentsOpensScenes(t *testing.T) {
+	a, _ := openCourse(t, Options{Seed: 1, NoQuiz: true}, "")
+	v := a.View()
+	for _, sc := range All() {
+		if !strings.Contains(v, sc.ID) {
+			t.Errorf("the contents lack %s:\n%s", sc.ID, v)
+		}
+	}
+	golden(t, "contents-80x24", v)
+	drive(t, a, keys("[down][down][enter]nn")...)
+	if a.contents || a.pl.sc.ID != "crash-gap" || a.pl.snap.Pos != 2 {
+		t.Fatalf("enter should open crash-gap and n step it: contents %v, %s at %d", a.contents, a.pl.sc.ID, a.pl.snap.Pos)
+	}
+	drive(t, a, keys("[esc]")...)
+	if !a.contents {
+		t.Fatalf("esc with nothing to cancel should return to the contents:\n%s", a.View())
+	}
+	drive(t, a, keys("[up][enter]")...)
+	drive(t, a, keys("[esc][down][enter]")...)
+	if a.pl.sc.ID != "crash-gap" || a.pl.snap.Pos != 2 {
+		t.Errorf("coming back to crash-gap should replay it to step 2: %s at %d", a.pl.sc.ID, a.pl.snap.Pos)
+	}
+}
+
+// TestPredictionIsRecordedAndRevealed: the race stops before its replies
+// and asks; the answer is recorded, and the reveal matches the real reply.
+func TestPredictionIsRecordedAndRevealed(t *testing.T) {
+	a, store := openCourse(t, Options{Seed: 1, Scene: "race"}, "")
+	if !a.pl.asking || len(a.pl.snap.Events) != 0 || !strings.Contains(strings.ReplaceAll(a.View(), "\n", " "), "How many of them get OK?") {
+		t.Fatalf("the race should ask before it fires:\n%s", a.View())
+	}
+	drive(t, a, keys("h")...)
+	if !strings.Contains(a.View(), "hint:") {
+		t.Errorf("h should show a hint:\n%s", a.View())
+	}
+	drive(t, a, keys("2")...)
+	if n := strings.Count(a.View(), "OK · holder"); n != 1 || a.pl.asking {
+		t.Fatalf("after the answer the race runs: %d holders\n%s", n, a.View())
+	}
+	if !strings.Contains(strings.ReplaceAll(a.View(), "\n", " "), `You predicted "exactly one": right.`) {
+		t.Errorf("the readout should say the guess was right:\n%s", a.View())
+	}
+	p, err := store.Load()
+	if err != nil || p.Answers["race"] != (progress.Answer{Chosen: 1, Right: true}) || !p.Done["race"] {
+		t.Errorf("progress: %+v %v", p, err)
+	}
+}
+
+// TestStepOpensAtAStep: -scene X -step N opens the scene at step N.
+func TestStepOpensAtAStep(t *testing.T) {
+	a, _ := openCourse(t, Options{Seed: 1, Scene: "gc-pause", Step: 3, NoQuiz: true}, "")
+	if a.pl.snap.Pos != 3 || a.contents {
+		t.Fatalf("gc-pause should open at step 3: %d", a.pl.snap.Pos)
+	}
+}
+
+// TestBurstWithNamedKeys: n, home and 3 sent together are all kept.
+func TestBurstWithNamedKeys(t *testing.T) {
+	a := openScene(t, embedded(t), "options", 1, 80, 24, "")
+	cmd := a.pl.seekTo(1)
+	drive(t, a, keys("n[home]3")...)
+	drive(t, a, cmd())
+	if a.pl.snap.Pos != 0 || a.Selected() != 2 {
+		t.Fatalf("n, home, 3 during a move: pos %d, selected %d; want 0 and 2", a.pl.snap.Pos, a.Selected())
+	}
+}
+
+// TestWholeCoursePlain: -plain without a scene plays every scene, and says
+// no key of the interactive screen.
+func TestWholeCoursePlain(t *testing.T) {
+	onBothAt(t, 400, func(t *testing.T, b *sim.Backend) {
+		var out bytes.Buffer
+		if err := Plain(context.Background(), &out, b, "", 1); err != nil {
+			t.Fatal(err)
+		}
+		text := out.String()
+		for _, sc := range All() {
+			if !strings.Contains(text, "locksim · "+sc.ID+" · ") {
+				t.Errorf("the course transcript lacks %s", sc.ID)
+			}
+		}
+		for _, bad := range []string{"╭", "│", "\x1b[", "press ", "Step with", " esc "} {
+			if strings.Contains(text, bad) {
+				t.Errorf("the transcript contains %q", bad)
+			}
+		}
+		if !strings.Contains(text, "== pause: 20s, TTL: 10s ==") {
+			t.Errorf("every combination of gc-pause's settings should play")
+		}
+	})
+}
+
+var _ = simtest.StartRedis

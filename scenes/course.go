@@ -33,10 +33,10 @@ type Options struct {
 
 // entry is one scene in the contents.
 type entry struct {
-	n                         int
-	id, dive, title, summary  string
-	done                      bool
-	answered, answeredRight   bool
+	n                        int
+	id, dive, title, summary string
+	done                     bool
+	answered, answeredRight  bool
 }
 
 func (e entry) FilterValue() string { return e.id + " " + e.title + " " + e.summary + " " + e.dive }
@@ -45,10 +45,10 @@ func (e entry) Title() string {
 	if e.done {
 		mark = "✓"
 	}
-	return fmt.Sprintf("%s %2d  %-10s %s", mark, e.n, e.id, e.title)
+	return fmt.Sprintf("%s %2d  %-10s %s · %s", mark, e.n, e.id, e.title, e.dive)
 }
 func (e entry) Description() string {
-	d := "   " + e.dive + " · " + e.summary
+	d := "    " + e.summary
 	if e.answered {
 		d += map[bool]string{true: " · predicted right", false: " · predicted wrong"}[e.answeredRight]
 	}
@@ -110,6 +110,7 @@ func (a *App) newMenu() list.Model {
 	m := list.New(items, d, max(a.w, MinWidth), max(a.h-1, MinHeight-1))
 	m.Title = "the course: Redis distributed locks, scene by scene"
 	m.SetShowStatusBar(false)
+	m.SetShowHelp(false) // the line under the list says the keys
 	m.DisableQuitKeybindings()
 	return m
 }
@@ -189,7 +190,7 @@ func (a *App) menuKey(msg tea.KeyMsg) tea.Cmd {
 // menuView draws the contents.
 func (a *App) menuView() string {
 	a.menu.SetSize(a.w, a.h-1)
-	help := "enter open · / filter · ↑/↓ choose · q quit"
+	help := "enter open · / filter · ↑/↓ choose · ✓ played to the end · q quit"
 	if a.prog.Last != "" {
 		help = fmt.Sprintf("last time: %s, step %d · ", a.prog.Last, a.prog.Step) + help
 	}

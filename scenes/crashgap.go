@@ -26,8 +26,8 @@ var gapPoints = []string{"between", "after EXPIRE", "before SETNX"}
 func crashGapScene() *Scene {
 	return &Scene{
 		ID: "crash-gap", Kind: Story,
-		Knobs:    []Knob{{Key: "c", Name: gapKnob, Values: gapPoints}},
-		Wait:     40 * time.Second,
+		Knobs: []Knob{{Key: "c", Name: gapKnob, Values: gapPoints}},
+		Wait:  40 * time.Second,
 		Predict: &Prediction{
 			Before: []string{"s2 SETNX"},
 			// the choices are "1, free again", "0, still there", "an error"
@@ -38,8 +38,8 @@ func crashGapScene() *Scene {
 				return -1
 			},
 		},
-		Build:    buildCrashGap,
-		Say:      sayCrashGap,
+		Build: buildCrashGap,
+		Say:   sayCrashGap,
 	}
 }
 

@@ -59,7 +59,7 @@ func fencingScene() *Scene {
 				return -1
 			},
 		},
-		Say:   func(v View, said *Said) { sayPause(v, said, ttl, pause) },
+		Say: func(v View, said *Said) { sayPause(v, said, ttl, pause) },
 	}
 }
 

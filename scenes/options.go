@@ -21,13 +21,13 @@ func optionsScene() *Scene {
 			{Key: "P", Name: "PX", Values: []string{"on", "off"}},
 			{Key: "T", Name: "token", Values: []string{"random", "constant"}},
 		},
-		Wait:     5 * time.Second,
+		Wait: 5 * time.Second,
 		Predict: &Prediction{
 			Before: []string{"w2 SET"},
 			Answer: func(v View) int { return answerByReply(v, "w2") },
 		},
-		Build:    buildOptions,
-		Say:      sayOptions,
+		Build: buildOptions,
+		Say:   sayOptions,
 	}
 }
 

@@ -35,6 +35,8 @@ usage: locksim [flags]
   -no-save             do not read or write the saved progress
   -reset-progress      delete the saved progress (asks first; -yes where there is no terminal)
   -no-mouse            leave the mouse to the terminal, so text can be selected and copied
+  -present             presenter mode: ., pgdn and space step like a clicker, each decisive
+                       point pauses for the class, N shows the speaker notes
   -list                print every scene's id, dive and title, then exit
   -plain               print the scene as a text transcript (the default without a terminal)
   -redis URL           use a live server, e.g. redis://127.0.0.1:6379/0 (keys go under a
@@ -63,6 +65,7 @@ type config struct {
 	step                   int
 	noQuiz, noSave, yes    bool
 	resetProgress, noMouse bool
+	present                bool
 }
 
 func parse(args []string) (config, error) {
@@ -76,6 +79,7 @@ func parse(args []string) (config, error) {
 	fs.BoolVar(&c.resetProgress, "reset-progress", false, "")
 	fs.BoolVar(&c.yes, "yes", false, "")
 	fs.BoolVar(&c.noMouse, "no-mouse", false, "")
+	fs.BoolVar(&c.present, "present", false, "")
 	fs.BoolVar(&c.list, "list", false, "")
 	fs.BoolVar(&c.plain, "plain", false, "")
 	fs.StringVar(&c.redis, "redis", "", "")
@@ -212,7 +216,7 @@ func plain(ctx context.Context, c config, b *sim.Backend, stdout, stderr io.Writ
 
 // interactive runs the TUI until q, ctrl+c or a signal.
 func interactive(ctx context.Context, c config, b *sim.Backend, stderr io.Writer) int {
-	o := scenes.Options{Seed: c.seed, Scene: c.scene, Step: c.step, NoQuiz: c.noQuiz, Warn: stderr}
+	o := scenes.Options{Seed: c.seed, Scene: c.scene, Step: c.step, NoQuiz: c.noQuiz, Present: c.present, Warn: stderr}
 	if !c.noSave {
 		path, err := progress.DefaultPath()
 		if err != nil {

@@ -59,6 +59,7 @@ type App struct {
 	store    *progress.Store
 	prog     progress.Progress
 	quiz     bool // the course asks the predictions (NewCourse without NoQuiz)
+	present  bool // presenter mode (-present)
 	startAt  int
 	states   map[string]sceneState
 }
@@ -263,6 +264,13 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 	case a.switchWanted >= 0:
 		a.afterSwitch = append(a.afterSwitch, msg) // meant for the scene to come
 		return nil
+	case a.present && (key.Matches(msg, k.Step) || key.Matches(msg, k.Play) || msg.Type == tea.KeyPgDown || msg.String() == "."):
+		// presenter mode: every clicker key moves the story one step
+		cmd, _ := a.pl.key("step", 0)
+		return cmd
+	case key.Matches(msg, k.Notes):
+		a.pl.notes = !a.pl.notes
+		return nil
 	case key.Matches(msg, k.Help):
 		a.showHelp, a.showAbout = !a.showHelp, false
 		return nil
@@ -360,6 +368,7 @@ func (a *App) switchTo(i int) tea.Cmd {
 	a.states[a.pl.sc.ID] = sceneState{p: a.pl.p, pos: a.pl.snap.Pos, guess: a.pl.guess}
 	old := a.pl.run
 	pl.quiz = a.quiz && pl.sc.Predict != nil
+	pl.present = a.present
 	pl.answered = a.recordAnswer
 	if st, ok := a.states[pl.sc.ID]; ok {
 		pl.p, pl.guess = st.p, st.guess

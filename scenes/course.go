@@ -25,6 +25,9 @@ type Options struct {
 	Step int
 	// NoQuiz skips the predictions (a quick demo).
 	NoQuiz bool
+	// Present is presenter mode: the clicker keys (., pgdn, space) move the
+	// story, each decisive point pauses with its question for the class.
+	Present bool
 	// Store keeps progress between runs; nil keeps nothing (-no-save).
 	Store *progress.Store
 	// Warn receives one line when the saved progress could not be read.
@@ -66,8 +69,9 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.store, a.quiz = o.Store, !o.NoQuiz
+	a.store, a.quiz, a.present = o.Store, !o.NoQuiz, o.Present
 	a.pl.quiz = a.quiz && a.pl.sc.Predict != nil
+	a.pl.present = o.Present
 	prog, err := o.Store.Load()
 	if err != nil && o.Warn != nil {
 		fmt.Fprintf(o.Warn, "locksim: %v\n", err)

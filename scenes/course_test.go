@@ -151,3 +151,39 @@ func TestWholeCoursePlain(t *testing.T) {
 }
 
 var _ = simtest.StartRedis
+
+// TestPresenterClicker drives a whole scene with clicker keys only: the
+// decisive point pauses with its question, the next click reveals the
+// replies' answer, and the story runs to its end. N shows the notes.
+func TestPresenterClicker(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		store := &progress.Store{Path: filepath.Join(t.TempDir(), "p.json")}
+		a, err := NewCourse(embedded(t), Options{Seed: 1, Scene: "gc-pause", Present: true, Store: store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { a.Shutdown(context.Background()) })
+		drive(t, a, tea.WindowSizeMsg{Width: size.w, Height: size.h})
+		runCmd(t, a, a.Init())
+		clicks := 0
+		for ; clicks < 30 && a.pl.snap.Pos < len(a.pl.snap.Moves); clicks++ {
+			drive(t, a, keys(".")...)
+			if a.pl.asking {
+				name := "present-asking-" + itoa(int64(size.w)) + "x" + itoa(int64(size.h))
+				golden(t, name, a.View())
+				drive(t, a, tea.KeyMsg{Type: tea.KeyPgDown})
+				if !strings.Contains(strings.ReplaceAll(a.View(), "\n", " "), `The replies answer: "OK: the key expired, so B gets the lock".`) {
+					t.Errorf("the click after the question should reveal B's reply:\n%s", a.View())
+				}
+			}
+		}
+		if a.pl.snap.Pos != len(a.pl.snap.Moves) {
+			t.Fatalf("the clicker should play the story to its end, at %d of %d", a.pl.snap.Pos, len(a.pl.snap.Moves))
+		}
+		drive(t, a, keys("N")...)
+		if !strings.Contains(a.View(), "speaker notes") {
+			t.Errorf("N should show the speaker notes:\n%s", a.View())
+		}
+		golden(t, "present-notes-"+itoa(int64(size.w))+"x"+itoa(int64(size.h)), a.View())
+	}
+}

@@ -17,7 +17,7 @@ func optionsScene() *Scene {
 	return &Scene{
 		ID: "options", Kind: Story,
 		Knobs: []Knob{
-			{Key: "N", Name: "NX", Values: []string{"on", "off"}},
+			{Key: "e", Name: "NX", Values: []string{"on", "off"}},
 			{Key: "P", Name: "PX", Values: []string{"on", "off"}},
 			{Key: "T", Name: "token", Values: []string{"random", "constant"}},
 		},

@@ -60,6 +60,9 @@ type Player struct {
 	// guess is the learner's choice (-1 before); actual is what the replies
 	// made true, once the move has run; hints counts the hints shown.
 	quiz     bool
+	present  bool // presenter mode: the clicker passes a question to the class
+	passed   bool // the question was put to the class, with no answer typed
+	notes    bool // the speaker notes pane is open
 	asking   bool
 	guess    int
 	actual   int
@@ -216,7 +219,7 @@ func (p *Player) begin(old *sim.Run) tea.Cmd {
 // mustAsk reports that the story may not pass position at before the
 // learner answers the prediction: at is where the question stands.
 func (p *Player) mustAsk(at int) bool {
-	return p.quiz && p.guess < 0 && at >= 0 && at == p.sc.predictAt(p.moveLabels())
+	return p.quiz && p.guess < 0 && !p.passed && at >= 0 && at == p.sc.predictAt(p.moveLabels())
 }
 
 // moveLabels are the timeline labels of the run's schedule, read from the
@@ -253,11 +256,11 @@ func (p *Player) answer(n int) tea.Cmd {
 // reveal, once the decisive move has run, reads what the replies made true.
 func (p *Player) reveal() {
 	at := p.sc.predictAt(p.snap.Moves)
-	if p.guess < 0 || at < 0 || p.snap.Pos <= at {
+	if (p.guess < 0 && !p.passed) || at < 0 || p.snap.Pos <= at {
 		return
 	}
 	p.actual = p.sc.Predict.Answer(View{Snap: p.snap, L: p.led, P: p.p, Sel: -1, Text: p.text})
-	if !p.revealed && p.answered != nil {
+	if !p.revealed && p.answered != nil && p.guess >= 0 {
 		p.answered(p.sc.ID, p.guess, p.actual == p.guess)
 	}
 	p.revealed = true
@@ -286,7 +289,7 @@ func (p *Player) Close(ctx context.Context) {
 func (p *Player) seekTo(target int) tea.Cmd {
 	target = max(0, min(target, len(p.snap.Moves)))
 	// the story stops at its decisive point until the learner predicts
-	if at := p.sc.predictAt(p.snap.Moves); p.quiz && p.guess < 0 && at >= p.snap.Pos && at < target {
+	if at := p.sc.predictAt(p.snap.Moves); p.quiz && p.guess < 0 && !p.passed && at >= p.snap.Pos && at < target {
 		target = at
 		if target == p.snap.Pos {
 			p.asking, p.playing = true, false
@@ -473,6 +476,11 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		p.speed = max(p.speed-1, 0)
 		return nil, true
 	case "step", "back":
+		if p.asking && p.present && action == "step" {
+			// the clicker: the class has seen the question; run the move
+			p.asking, p.passed = false, true
+			return p.seekTo(p.sc.predictAt(p.snap.Moves) + 1), true
+		}
 		if p.sc.Kind != Story {
 			return nil, false
 		}
@@ -606,17 +614,22 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	}
 
 	var bottom []string
+	if p.present && h >= 30 {
+		bottom = append(bottom, "") // room to breathe on a projector
+	}
 	bottom = append(bottom, views.Rule(st, "readout", w))
 	readout := ex.Readout
 	switch {
 	case p.err != "" && (p.banner != "" || p.stale):
 		// a failure of the server, not of the lock: say so, not a lock outcome
 		readout = p.text.Fill("outage", map[string]string{"err": p.err})
+	case p.asking && p.present:
+		readout = p.text.Get("ask-present")
 	case p.asking:
 		readout = p.text.Get("ask")
 	case p.hinting:
 		readout = "hint: " + p.text.Get("hint-"+itoa(int64(p.hints)))
-	case p.revealed && p.guess >= 0 && p.sel < 0 && p.snap.Pos == p.sc.predictAt(p.snap.Moves)+1:
+	case p.revealed && p.sel < 0 && p.snap.Pos == p.sc.predictAt(p.snap.Moves)+1:
 		// just after the decisive move: the real replies answer the question
 		readout = p.verdictOnGuess() + " " + readout
 	}
@@ -664,7 +677,10 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		rule += fmt.Sprintf(" · %d earlier: [", len(lines)-logH)
 	}
 	middle := views.Rule(st, rule, w) + "\n" + views.Log(st, lines, w, logH, back)
-	if p.asking {
+	switch {
+	case p.notes:
+		middle = views.Rule(st, "speaker notes · N hides them", w) + "\n" + views.Wrap(p.text.Get("notes"), w, logH)
+	case p.asking:
 		middle = views.Rule(st, "predict", w) + "\n" + p.question(st, w, logH)
 	}
 	return strings.Join(top, "\n") + "\n" + middle + "\n" + strings.Join(bottom, "\n")
@@ -693,6 +709,13 @@ func (p *Player) question(st views.Styles, w, rows int) string {
 // verdictOnGuess says whether the prediction came true.
 func (p *Player) verdictOnGuess() string {
 	choices := p.choices()
+	if p.guess < 0 {
+		// put to the class: say what the replies answered
+		if p.actual < 0 || p.actual >= len(choices) {
+			return p.text.Get("reveal-class-none")
+		}
+		return p.text.Fill("reveal-class", map[string]string{"actual": choices[p.actual]})
+	}
 	vars := map[string]string{"guess": choices[p.guess]}
 	switch {
 	case p.actual < 0 || p.actual >= len(choices):

@@ -91,7 +91,7 @@ func TestKeysDuringAMoveAreKept(t *testing.T) {
 func TestKeysRunInTheOrderTyped(t *testing.T) {
 	a := openScene(t, embedded(t), "options", 1, 80, 24, "nnn")
 	cmd := a.pl.seekTo(a.pl.snap.Pos + 1)
-	drive(t, a, keys("NTn")...)
+	drive(t, a, keys("eTn")...)
 	drive(t, a, cmd())
 	if a.pl.sc.Value(a.pl.p, "NX") == "on" || a.pl.snap.Pos != 1 {
 		t.Fatalf("N then n during a move: NX %s at pos %d, want off at 1", a.pl.sc.Value(a.pl.p, "NX"), a.pl.snap.Pos)

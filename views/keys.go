@@ -16,15 +16,15 @@ type KeyMap struct {
 	SceneNext, ScenePrev                   key.Binding
 	Earlier, Later                         key.Binding
 	About, Help, Quit                      key.Binding
-	Hint                                   key.Binding
+	Hint, Notes, Esc                       key.Binding
 }
 
 // DefaultKeyMap returns the bindings of a story scene.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		Play:      key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "play/pause")),
-		Step:      key.NewBinding(key.WithKeys("right", "n"), key.WithHelp("→/n", "step")),
-		Back:      key.NewBinding(key.WithKeys("left", "b"), key.WithHelp("←/b", "back")),
+		Step:      key.NewBinding(key.WithKeys("right", "n", ".", "pgdown"), key.WithHelp("→/n/./pgdn", "step")),
+		Back:      key.NewBinding(key.WithKeys("left", "b", ",", "pgup"), key.WithHelp("←/b/,/pgup", "back")),
 		Home:      key.NewBinding(key.WithKeys("home", "0"), key.WithHelp("home", "restart")),
 		Faster:    key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+/-", "speed")),
 		Slower:    key.NewBinding(key.WithKeys("-", "_")),
@@ -36,8 +36,10 @@ func DefaultKeyMap() KeyMap {
 		Crash:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "crash selected")),
 		Pause:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause/wake selected")),
 		Wait:      key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "let time pass")),
-		SceneNext: key.NewBinding(key.WithKeys("pgdown", ">", "."), key.WithHelp(">/pgdn", "next scene")),
-		ScenePrev: key.NewBinding(key.WithKeys("pgup", "<", ","), key.WithHelp("</pgup", "previous scene")),
+		SceneNext: key.NewBinding(key.WithKeys(">"), key.WithHelp(">", "next scene")),
+		ScenePrev: key.NewBinding(key.WithKeys("<"), key.WithHelp("<", "previous scene")),
+		Notes:     key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "speaker notes")),
+		Esc:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel, let go, contents")),
 		Earlier:   key.NewBinding(key.WithKeys("["), key.WithHelp("[ ] / wheel", "scroll the log")),
 		Later:     key.NewBinding(key.WithKeys("]")),
 		About:     key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "about")),
@@ -65,7 +67,8 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Play, k.Step, k.Back, k.Home, k.Faster},
 		{k.Select, k.Next, k.Prev, k.Replay},
 		{k.Move, k.Crash, k.Pause, k.Wait},
-		{k.Earlier, k.SceneNext, k.ScenePrev, k.About, k.Hint, k.Help, k.Quit},
+		{k.Earlier, k.SceneNext, k.ScenePrev, k.About, k.Hint, k.Notes},
+		{k.Esc, k.Help, k.Quit},
 	}
 }
 

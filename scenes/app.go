@@ -264,6 +264,9 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 	case a.switchWanted >= 0:
 		a.afterSwitch = append(a.afterSwitch, msg) // meant for the scene to come
 		return nil
+	case a.pl.flash != "":
+		a.pl.flash = "" // a one-time note goes with the next key
+		return a.onKey(msg)
 	case a.present && (key.Matches(msg, k.Step) || key.Matches(msg, k.Play) || msg.Type == tea.KeyPgDown || msg.String() == "."):
 		// presenter mode: every clicker key moves the story one step
 		cmd, _ := a.pl.key("step", 0)

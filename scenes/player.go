@@ -52,6 +52,8 @@ type Player struct {
 	stale        bool
 	// banner is the app's word on the server's health, shown over the verdict
 	banner string
+	// flash is a one-time note, shown over the verdict until the next key
+	flash string
 	// cancelOp cancels the running command
 	cancelOp context.CancelFunc
 
@@ -535,7 +537,17 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		k := p.sc.Knobs[arg]
 		p.p[k.Name] = (p.p[k.Name] + 1) % len(k.Values)
 		p.playing = false
-		return p.restart(), true
+		// the new story replays to the story time the learner was at, so
+		// the setting's effect shows at once
+		at, after, edited := p.snap.Now, sinceWait(p.run.Moves(), p.snap.Pos), p.run.Edited()
+		cmd := p.restart()
+		if target := posAt(p.run.Moves(), at, after); target > 0 {
+			p.pending = append([]pendingKey{{"seek", target}}, p.pending...)
+		}
+		if edited {
+			p.flash = "the new setting replays the story as written: your inserted moves were dropped"
+		}
+		return cmd, true
 	case "crash", "pause", "wait", "move":
 		m, msg := p.learnerMove(action)
 		if msg != "" {
@@ -638,6 +650,8 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	switch {
 	case p.banner != "":
 		status = st.Bad.Render(p.banner)
+	case p.flash != "":
+		status = st.Warn.Render(p.flash)
 	case p.err != "":
 		status = st.Bad.Render("error: " + p.err)
 	case ex.Alarm != "":
@@ -802,6 +816,37 @@ func (p *Player) about(w int) string {
 		out += "\n\n<" + name + "> as sent with EVAL:\n" + p.snap.Scripts[name].Src
 	}
 	return out
+}
+
+// posAt is where a changed story stands at story time at: after the last
+// wait that ends by then, and after moves more steps taken at that moment
+// (as many as the learner had taken since the last wait), never past the
+// next wait.
+func posAt(moves []sim.Move, at time.Duration, after int) int {
+	var t time.Duration
+	start := 0
+	for i, m := range moves {
+		if m.Kind == sim.MoveAdvance {
+			if t+m.D > at {
+				return min(start+after, i)
+			}
+			t += m.D
+			start = i + 1
+		}
+	}
+	return min(start+after, len(moves))
+}
+
+// sinceWait counts the moves before pos since the last wait.
+func sinceWait(moves []sim.Move, pos int) int {
+	n := 0
+	for _, m := range moves[:min(pos, len(moves))] {
+		n++
+		if m.Kind == sim.MoveAdvance {
+			n = 0
+		}
+	}
+	return n
 }
 
 // storyTime is the story time a schedule prefix waits, in seconds.

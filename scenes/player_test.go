@@ -3,6 +3,7 @@ package scenes
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -77,7 +78,7 @@ func TestKeysDuringAMoveAreKept(t *testing.T) {
 	if got := a.pl.sc.Value(a.pl.p, gapKnob); got != gapPoints[1] {
 		t.Fatalf("c pressed during a move: crash point %q, want %q", got, gapPoints[1])
 	}
-	cmd = a.pl.seekTo(1)
+	cmd = a.pl.seekTo(a.pl.snap.Pos + 1)
 	drive(t, a, keys(">")...)
 	drive(t, a, cmd())
 	if a.pl.sc.ID != "release" {
@@ -86,15 +87,16 @@ func TestKeysDuringAMoveAreKept(t *testing.T) {
 }
 
 // TestKeysRunInTheOrderTyped: n, a setting, n pressed during a move give
-// the setting first, then one step of the new story; n > n steps once here
+// the settings first (keeping the step), then one step of the new story; n > n steps once here
 // and once in the next scene.
 func TestKeysRunInTheOrderTyped(t *testing.T) {
 	a := openScene(t, embedded(t), "options", 1, 80, 24, "nnn")
 	cmd := a.pl.seekTo(a.pl.snap.Pos + 1)
 	drive(t, a, keys("eTn")...)
 	drive(t, a, cmd())
-	if a.pl.sc.Value(a.pl.p, "NX") == "on" || a.pl.snap.Pos != 1 {
-		t.Fatalf("N then n during a move: NX %s at pos %d, want off at 1", a.pl.sc.Value(a.pl.p, "NX"), a.pl.snap.Pos)
+	// the settings keep the step (4, after the wait), then n steps once
+	if a.pl.sc.Value(a.pl.p, "NX") == "on" || a.pl.snap.Pos != 5 {
+		t.Fatalf("e T n during a move: NX %s at pos %d, want off at 5", a.pl.sc.Value(a.pl.p, "NX"), a.pl.snap.Pos)
 	}
 	cmd = a.pl.seekTo(a.pl.snap.Pos + 1)
 	drive(t, a, keys(">n")...)
@@ -122,5 +124,26 @@ func TestLogScrolls(t *testing.T) {
 	drive(t, a, keys("b")...)
 	if strings.Contains(a.View(), "newer below") {
 		t.Fatalf("a step should return the log to the newest lines:\n%s", a.View())
+	}
+}
+
+// TestSettingsKeepTheStep: a setting replays the new story to the same
+// story time; inserted moves are dropped with a note.
+func TestSettingsKeepTheStep(t *testing.T) {
+	a := openScene(t, embedded(t), "gc-pause", 1, 80, 24, "nnnn")
+	if a.pl.snap.Now != 32*time.Second || a.pl.snap.Pos != 4 {
+		t.Fatalf("four steps: %v at %d", a.pl.snap.Now, a.pl.snap.Pos)
+	}
+	drive(t, a, keys("t")...) // TTL 60 s: the same moment, B now refused
+	if a.pl.snap.Now != 32*time.Second || a.pl.snap.Pos != 4 {
+		t.Fatalf("after t the story should stand at 32 s again: %v at %d", a.pl.snap.Now, a.pl.snap.Pos)
+	}
+	if r := replies(sent(a.pl.snap.Events, "B", "SET")); len(r) != 1 || r[0] != "(nil)" {
+		t.Errorf("with a 60 s TTL B is refused at 32 s: %v", r)
+	}
+	drive(t, a, keys("2w")...)
+	drive(t, a, keys("g")...)
+	if !strings.Contains(a.View(), "inserted moves were dropped") {
+		t.Errorf("a setting after a learner's move should say the move was dropped:\n%s", a.View())
 	}
 }

@@ -185,6 +185,9 @@ func (r *Run) Actor(name string) *Actor {
 	return nil
 }
 
+// Edited reports that the learner has inserted moves into the schedule.
+func (r *Run) Edited() bool { return r.edited }
+
 // Pos is the number of schedule moves applied so far.
 func (r *Run) Pos() int { return r.pos }
 

@@ -274,6 +274,9 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Notes):
 		a.pl.notes = !a.pl.notes
 		return nil
+	case key.Matches(msg, k.Export):
+		a.pl.export()
+		return nil
 	case key.Matches(msg, k.Help):
 		a.showHelp, a.showAbout = !a.showHelp, false
 		return nil

@@ -3,6 +3,8 @@ package scenes
 import (
 	"bytes"
 	"context"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -185,5 +187,33 @@ func TestPresenterClicker(t *testing.T) {
 			t.Errorf("N should show the speaker notes:\n%s", a.View())
 		}
 		golden(t, "present-notes-"+itoa(int64(size.w))+"x"+itoa(int64(size.h)), a.View())
+	}
+}
+
+// TestExportForRedisCLI: y writes the story's commands so that redis-cli
+// can run them; each line is a command as sent.
+func TestExportForRedisCLI(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	a := openScene(t, embedded(t), "fencing", 1, 80, 24, "nnnnnnnny")
+	b, err := os.ReadFile(filepath.Join(dir, "locksim-fencing-seed1.redis"))
+	if err != nil || !strings.Contains(a.View(), "wrote locksim-fencing-seed1.redis") {
+		t.Fatalf("%v\n%s", err, a.View())
+	}
+	script := string(b)
+	for _, want := range []string{"SET resource:fence 32 PX 3600000", `EVAL "if redis.call(\"SET\", KEYS[1]`, "# +32.000s"} {
+		if !strings.Contains(script, want) {
+			t.Errorf("the script lacks %q:\n%s", want, script)
+		}
+	}
+	if cli, err := exec.LookPath("redis-cli"); err == nil {
+		url := simtest.StartRedis(t)
+		port := url[strings.LastIndex(url, ":")+1 : strings.LastIndex(url, "/")]
+		cmd := exec.Command(cli, "-p", port)
+		cmd.Stdin = strings.NewReader(script)
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "33") || !strings.Contains(string(out), "STALE token 33, seen 34") {
+			t.Errorf("redis-cli replaying the script: %v\n%s", err, out)
+		}
 	}
 }

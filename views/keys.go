@@ -16,7 +16,7 @@ type KeyMap struct {
 	SceneNext, ScenePrev                   key.Binding
 	Earlier, Later                         key.Binding
 	About, Help, Quit                      key.Binding
-	Hint, Notes, Esc                       key.Binding
+	Hint, Notes, Esc, Export               key.Binding
 }
 
 // DefaultKeyMap returns the bindings of a story scene.
@@ -39,6 +39,7 @@ func DefaultKeyMap() KeyMap {
 		SceneNext: key.NewBinding(key.WithKeys(">"), key.WithHelp(">", "next scene")),
 		ScenePrev: key.NewBinding(key.WithKeys("<"), key.WithHelp("<", "previous scene")),
 		Notes:     key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "speaker notes")),
+		Export:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "save the commands for redis-cli")),
 		Esc:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel, let go, contents")),
 		Earlier:   key.NewBinding(key.WithKeys("["), key.WithHelp("[ ] / wheel", "scroll the log")),
 		Later:     key.NewBinding(key.WithKeys("]")),
@@ -67,7 +68,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Play, k.Step, k.Back, k.Home, k.Faster},
 		{k.Select, k.Next, k.Prev, k.Replay},
 		{k.Move, k.Crash, k.Pause, k.Wait},
-		{k.Earlier, k.SceneNext, k.ScenePrev, k.About, k.Hint, k.Notes},
+		{k.Earlier, k.SceneNext, k.ScenePrev, k.About, k.Hint, k.Notes, k.Export},
 		{k.Esc, k.Help, k.Quit},
 	}
 }

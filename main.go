@@ -20,8 +20,11 @@ import (
 	"locksim/scenes"
 	"locksim/scenes/progress"
 	"locksim/sim"
+	"locksim/views"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 	"github.com/mattn/go-isatty"
 )
 
@@ -35,6 +38,8 @@ usage: locksim [flags]
   -no-save             do not read or write the saved progress
   -reset-progress      delete the saved progress (asks first; -yes where there is no terminal)
   -no-mouse            leave the mouse to the terminal, so text can be selected and copied
+  -theme T             default, or high-contrast for a washed-out projector
+  -no-color            monochrome (NO_COLOR is honoured too)
   -present             presenter mode: ., pgdn and space step like a clicker, each decisive
                        point pauses for the class, N shows the speaker notes
   -list                print every scene's id, dive and title, then exit
@@ -65,7 +70,8 @@ type config struct {
 	step                   int
 	noQuiz, noSave, yes    bool
 	resetProgress, noMouse bool
-	present                bool
+	present, noColor       bool
+	theme                  string
 }
 
 func parse(args []string) (config, error) {
@@ -80,6 +86,8 @@ func parse(args []string) (config, error) {
 	fs.BoolVar(&c.yes, "yes", false, "")
 	fs.BoolVar(&c.noMouse, "no-mouse", false, "")
 	fs.BoolVar(&c.present, "present", false, "")
+	fs.BoolVar(&c.noColor, "no-color", false, "")
+	fs.StringVar(&c.theme, "theme", "default", "")
 	fs.BoolVar(&c.list, "list", false, "")
 	fs.BoolVar(&c.plain, "plain", false, "")
 	fs.StringVar(&c.redis, "redis", "", "")
@@ -112,6 +120,9 @@ func parse(args []string) (config, error) {
 	}
 	if c.resource != "" && c.redis == "" {
 		return c, errors.New("-resource-redis needs -redis as well")
+	}
+	if c.theme != "default" && c.theme != "high-contrast" {
+		return c, fmt.Errorf("-theme must be default or high-contrast, got %q", c.theme)
 	}
 	if c.cleanup && c.redis == "" {
 		return c, errors.New("-cleanup needs -redis: the embedded server keeps nothing")
@@ -216,7 +227,14 @@ func plain(ctx context.Context, c config, b *sim.Backend, stdout, stderr io.Writ
 
 // interactive runs the TUI until q, ctrl+c or a signal.
 func interactive(ctx context.Context, c config, b *sim.Backend, stderr io.Writer) int {
-	o := scenes.Options{Seed: c.seed, Scene: c.scene, Step: c.step, NoQuiz: c.noQuiz, Present: c.present, Warn: stderr}
+	// the screen's own renderer: its colour profile follows the terminal
+	// and NO_COLOR; -no-color forces monochrome
+	r := lipgloss.NewRenderer(os.Stdout)
+	if c.noColor {
+		r.SetColorProfile(termenv.Ascii)
+	}
+	st := views.NewStyles(r, c.theme == "high-contrast")
+	o := scenes.Options{Seed: c.seed, Scene: c.scene, Step: c.step, NoQuiz: c.noQuiz, Present: c.present, Warn: stderr, Styles: &st}
 	if !c.noSave {
 		path, err := progress.DefaultPath()
 		if err != nil {

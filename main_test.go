@@ -66,6 +66,12 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-scale", "0"}, "-scale must be from 1 to 1000"},
 		{[]string{"-scale", "100000"}, "-scale must be from 1 to 1000"},
 		{[]string{"extra"}, `unexpected argument "extra"`},
+		{[]string{"-theme", "neon"}, "-theme must be default or high-contrast"},
+		{[]string{"-step", "3"}, "-step N needs -scene"},
+		{[]string{"-scene", "race", "-step", "-1"}, "-step N needs -scene"},
+		{[]string{"-timeout", "0s"}, "-timeout must be above 0"},
+		{[]string{"-cleanup"}, "-cleanup needs -redis"},
+		{[]string{"-reset-progress"}, "without a terminal, add -yes"},
 	}
 	for _, c := range cases {
 		code, out, errs := runMain(c.args...)

@@ -32,6 +32,9 @@ type Options struct {
 	Store *progress.Store
 	// Warn receives one line when the saved progress could not be read.
 	Warn io.Writer
+	// Styles draw the screen; from the program's own renderer, so its
+	// colour profile (and NO_COLOR) is the terminal's. Zero: the defaults.
+	Styles *views.Styles
 }
 
 // entry is one scene in the contents.
@@ -70,6 +73,9 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 		return nil, err
 	}
 	a.store, a.quiz, a.present = o.Store, !o.NoQuiz, o.Present
+	if o.Styles != nil {
+		a.st = *o.Styles
+	}
 	a.pl.quiz = a.quiz && a.pl.sc.Predict != nil
 	a.pl.present = o.Present
 	prog, err := o.Store.Load()
@@ -210,4 +216,3 @@ func (a *App) openAt(step int) tea.Cmd {
 	return a.pl.do(func(ctx context.Context, r *sim.Run) error { return r.Seek(ctx, step) })
 }
 
-var _ = views.Good

@@ -54,6 +54,8 @@ type Player struct {
 	banner string
 	// flash is a one-time note, shown over the verdict until the next key
 	flash string
+	// logRows is how many log lines the last drawing had room for
+	logRows int
 	// cancelOp cancels the running command
 	cancelOp context.CancelFunc
 
@@ -678,6 +680,7 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	bottom = append(bottom, helpLine)
 
 	logH := h - len(joinLines(top)) - len(joinLines(bottom)) - 1
+	p.logRows = max(logH, 0)
 	sel := ""
 	if p.sel >= 0 && p.sel < len(p.snap.Actors) {
 		sel = p.snap.Actors[p.sel].Name
@@ -875,8 +878,8 @@ func tokenOwner(value string, events []sim.Event) string {
 	return owner
 }
 
-// scrollLog moves the log view by d lines (positive: back in time), within
-// the events there are.
+// scrollLog moves the log view by d lines (positive: back in time), no
+// further back than the first line: the view stops at both ends.
 func (p *Player) scrollLog(d int) {
-	p.scroll = max(0, min(p.scroll+d, len(p.snap.Events)))
+	p.scroll = max(0, min(p.scroll+d, len(p.snap.Events)-p.logRows))
 }

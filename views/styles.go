@@ -11,20 +11,35 @@ type Styles struct {
 	Rule                                           lipgloss.Style
 }
 
-// DefaultStyles returns the palette; colours fall back to plain text on an
-// ASCII terminal, so every state is also said in words.
-func DefaultStyles() Styles {
+// DefaultStyles returns the palette on lipgloss's default renderer.
+func DefaultStyles() Styles { return NewStyles(lipgloss.DefaultRenderer(), false) }
+
+// NewStyles returns the palette drawn by r, which knows its own output's
+// colour profile (NO_COLOR included) and background; a second screen (a
+// session served over SSH) passes its own. Colours adapt to light and dark
+// backgrounds; highContrast trades the soft tones for the strongest ones,
+// for a washed-out projector. Every state is also said in words or glyphs,
+// so nothing rests on colour alone.
+func NewStyles(r *lipgloss.Renderer, highContrast bool) Styles {
+	c := func(light, dark string) lipgloss.TerminalColor { return lipgloss.AdaptiveColor{Light: light, Dark: dark} }
+	pink, dim, good, bad, warn, accent, border := c("#8B008B", "213"), c("#555555", "245"), c("#006400", "42"),
+		c("#B00000", "203"), c("#8A4B00", "214"), c("#005F87", "81"), c("#777777", "240")
+	if highContrast {
+		pink, dim, good, bad, warn, accent, border = c("#000000", "15"), c("#000000", "252"), c("#004000", "10"),
+			c("#800000", "9"), c("#603000", "11"), c("#00005F", "14"), c("#000000", "15")
+	}
+	s := r.NewStyle
 	return Styles{
-		Title:   lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("213")),
-		Dim:     lipgloss.NewStyle().Foreground(lipgloss.Color("245")),
-		Bold:    lipgloss.NewStyle().Bold(true),
-		Good:    lipgloss.NewStyle().Foreground(lipgloss.Color("42")).Bold(true),
-		Bad:     lipgloss.NewStyle().Foreground(lipgloss.Color("203")).Bold(true),
-		Warn:    lipgloss.NewStyle().Foreground(lipgloss.Color("214")),
-		Accent:  lipgloss.NewStyle().Foreground(lipgloss.Color("81")),
-		Key:     lipgloss.NewStyle().Foreground(lipgloss.Color("81")).Bold(true),
-		Card:    lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(lipgloss.Color("240")).Padding(0, 1),
-		CardSel: lipgloss.NewStyle().Border(lipgloss.ThickBorder()).BorderForeground(lipgloss.Color("213")).Padding(0, 1),
-		Rule:    lipgloss.NewStyle().Foreground(lipgloss.Color("240")),
+		Title:   s().Bold(true).Foreground(pink),
+		Dim:     s().Foreground(dim),
+		Bold:    s().Bold(true),
+		Good:    s().Foreground(good).Bold(true),
+		Bad:     s().Foreground(bad).Bold(true),
+		Warn:    s().Foreground(warn).Bold(highContrast),
+		Accent:  s().Foreground(accent),
+		Key:     s().Foreground(accent).Bold(true),
+		Card:    s().Border(lipgloss.RoundedBorder()).BorderForeground(border).Padding(0, 1),
+		CardSel: s().Border(lipgloss.ThickBorder()).BorderForeground(pink).Padding(0, 1),
+		Rule:    s().Foreground(border),
 	}
 }

@@ -323,6 +323,9 @@ func open(ctx context.Context, c config) (*sim.Backend, error) {
 	if err != nil {
 		return nil, err
 	}
+	if b.Swept > 0 {
+		fmt.Fprintf(os.Stderr, "locksim: removed %d keys left by locksim runs that were killed (their heartbeat had expired)\n", b.Swept)
+	}
 	if c.resource != "" {
 		r, err := sim.OpenLive(ctx, c.resource, o)
 		if err != nil {

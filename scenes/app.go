@@ -137,21 +137,33 @@ func healthLater() tea.Cmd {
 }
 
 // watchHealth turns the heartbeat's reading into the banner: the server
-// unreachable (and for how long), or back after an outage.
-func (a *App) watchHealth() {
+// unreachable (and for how long); once it is back, a replay of the story
+// to where the learner was, without a key press.
+func (a *App) watchHealth() tea.Cmd {
 	h := a.b.Health()
+	a.pl.serverDown = h.Err != nil
 	switch {
 	case h.Err != nil:
 		a.down = true
-		a.pl.banner = fmt.Sprintf("server unreachable for %ds, retrying… (%s)", int(time.Since(h.Since).Seconds()), oneLine(h.Err))
-	case a.down:
-		a.pl.banner = "the server is back · home replays the story from the start"
-		if h.Lapsed {
-			a.pl.banner = "the server is back, but this run's heartbeat had lapsed: other runs may have removed its keys · home replays"
+		a.pl.banner = "server unreachable, retrying… · the keys shown are the last read"
+		if s := int(time.Since(h.Since).Seconds()); s > 0 {
+			a.pl.banner = fmt.Sprintf("server unreachable for %ds, retrying… · the keys shown are the last read", s)
 		}
-	default:
+		return nil
+	case a.down:
+		// back: the server may have lost the run's keys (a restart without
+		// persistence, or other runs swept them while the heartbeat lapsed),
+		// so the story is replayed to where the learner was
+		a.down = false
 		a.pl.banner = ""
+		a.pl.flash = "the server is back: the story is replayed to where you were"
+		if h.Lapsed {
+			a.pl.flash = "the server is back (this run's heartbeat had lapsed): replaying the story"
+		}
+		return a.pl.replayHere()
 	}
+	a.pl.banner = ""
+	return nil
 }
 
 // applyKeys switches off the bindings the current scene does not use, so
@@ -233,8 +245,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.onKey(msg)
 	}
 	if _, ok := msg.(healthTick); ok {
-		a.watchHealth()
-		return a, healthLater()
+		return a, tea.Batch(a.watchHealth(), healthLater())
 	}
 	cmd := a.pl.Update(msg)
 	if _, ok := msg.(runMsg); ok {
@@ -336,10 +347,6 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		{k.Play, "play"}, {k.Step, "step"}, {k.Back, "back"}, {k.Home, "home"},
 		{k.Faster, "faster"}, {k.Slower, "slower"}, {k.Replay, "replay"},
 		{k.Crash, "crash"}, {k.Pause, "pause"}, {k.Wait, "wait"}, {k.Hint, "hint"},
-	}
-	if key.Matches(msg, k.Home) && a.b.Health().Err == nil {
-		a.down = false // the replay the banner offered
-		a.pl.banner = ""
 	}
 	for _, x := range actions {
 		if key.Matches(msg, x.b) {

@@ -248,9 +248,9 @@ func TestResourceWhereItIs(t *testing.T) {
 		snap := run.Snapshot(ctx)
 		text, _ := content.Load("fencing")
 		ex := explain(Find("fencing"), View{Snap: snap, L: fold(snap), Sel: -1, Text: text})
-		want := "a store of its own"
+		want := "on a server of its own"
 		if b.Live() {
-			want = "same server as the lock"
+			want = "on the lock's own server"
 		}
 		if snap.SharedResource != b.Live() || !strings.Contains(ex.Readout, want) {
 			t.Errorf("shared %v, readout %q", snap.SharedResource, ex.Readout)

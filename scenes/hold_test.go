@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"locksim/sim"
 	"locksim/sim/simtest"
 )
@@ -78,5 +80,27 @@ func TestLiveSteppingHoldsTheClock(t *testing.T) {
 				t.Errorf("the log should show the hold:\n%s", live.View())
 			}
 		})
+	}
+}
+
+// TestCancelledReplayHoldsTheClock: esc during a live step back stops the
+// replay where it is, and the clock is held there, so the next step does
+// not find leases that ran on while the learner read.
+func TestCancelledReplayHoldsTheClock(t *testing.T) {
+	t.Parallel()
+	url := simtest.StartRedis(t)
+	b, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close(context.Background()) })
+	a := openScene(t, b, "options", 1, 80, 24, "nnnnnn")
+	cmd := a.pl.seekTo(a.pl.snap.Pos - 1) // a step back replays from the start
+	if !a.pl.cancel() {
+		t.Fatal("esc should cancel the replay")
+	}
+	runCmd(t, a, func() tea.Msg { return cmd() })
+	if !a.pl.snap.Held || a.pl.busy {
+		t.Errorf("after a cancelled replay the clock should be held: held %v, busy %v", a.pl.snap.Held, a.pl.busy)
 	}
 }

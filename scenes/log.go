@@ -1,18 +1,24 @@
 package scenes
 
 import (
+	"strings"
+
 	"locksim/sim"
 	"locksim/views"
 )
 
 // logLines turns events into the command log; sel's lines are highlighted.
-func logLines(s sim.Snapshot, sel string) []views.LogLine {
+// With strip, the run's key prefix is left out (the rule above says it).
+func logLines(s sim.Snapshot, sel string, strip bool) []views.LogLine {
 	var out []views.LogLine
 	for _, e := range s.Events {
 		l := views.LogLine{At: "+" + sim.FormatDuration(e.At), Actor: e.Actor, Hi: sel != "" && e.Actor == sel}
 		switch e.Kind {
 		case sim.Command:
 			l.Text = shortenTokens(e.Cmd, s.Actors, s.Events)
+			if strip {
+				l.Text = strings.ReplaceAll(l.Text, s.Prefix, "")
+			}
 			l.Reply = shortenTokens(e.Reply, s.Actors, s.Events)
 			l.Tone = toneOf(e)
 			if e.Node == sim.ResourceNode {

@@ -1,6 +1,7 @@
 package scenes
 
 import (
+	"strings"
 	"time"
 
 	"locksim/sim"
@@ -75,7 +76,11 @@ func sayOptions(v View, s *Said) {
 		}
 		return "no"
 	}
-	s.Vars["setting"] = v.Text.Get("setting-" + optSetting(v.P))
+	var settings []string
+	for _, o := range optSettings(v.P) {
+		settings = append(settings, v.Text.Get("setting-"+o))
+	}
+	s.Vars["setting"] = strings.Join(settings, " ")
 	if len(v.L.Reads) == 0 {
 		return
 	}
@@ -105,14 +110,15 @@ func answerByReply(v View, actor string) int {
 }
 
 // optSetting names which switch is off, for the start sentence.
-func optSetting(p Params) string {
-	switch {
-	case p["NX"]%2 == 1:
-		return "nx"
-	case p["PX"]%2 == 1:
-		return "px"
-	case p["token"]%2 == 1:
-		return "token"
+func optSettings(p Params) []string {
+	var out []string
+	for _, s := range []struct{ knob, name string }{{"NX", "nx"}, {"PX", "px"}, {"token", "token"}} {
+		if p[s.knob]%2 == 1 {
+			out = append(out, s.name)
+		}
 	}
-	return "all"
+	if out == nil {
+		out = []string{"all"}
+	}
+	return out
 }

@@ -10,23 +10,25 @@ import (
 	"locksim/sim/simtest"
 )
 
-// waitBanner feeds health ticks until the banner contains want.
+// waitBanner feeds health ticks, running what they ask for, until the
+// banner or the one-time note contains want.
 func waitBanner(t *testing.T, a *App, want string) {
 	t.Helper()
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		a.Update(healthTick{})
-		if strings.Contains(a.pl.banner, want) {
+		_, cmd := a.Update(healthTick{})
+		if strings.Contains(a.pl.banner+a.pl.flash, want) {
+			runCmd(t, a, cmd)
 			return
 		}
 	}
-	t.Fatalf("the banner never said %q; it says %q\n%s", want, a.pl.banner, a.View())
+	t.Fatalf("the screen never said %q; it says %q / %q\n%s", want, a.pl.banner, a.pl.flash, a.View())
 }
 
 // TestServerOutageIsShownAndSurvived: the server dies while a scene is open;
 // within about a second the screen says it is unreachable; a step then
-// fails with the client's error in the log and the readout calls it an
-// outage; the server comes back, the screen says so by itself, and home
-// replays the story.
+// fails and the readout calls it an outage, with the keys marked as the
+// last read; the server comes back (empty), and the story replays itself
+// to where it was.
 func TestServerOutageIsShownAndSurvived(t *testing.T) {
 	t.Parallel()
 	for _, sc := range All() {
@@ -67,10 +69,10 @@ func outage(t *testing.T, id string) {
 		t.Errorf("a step during the outage should say it is an outage and keep the last keys read:\n%s", v)
 	}
 	srv.Start()
+	// back: without a key press the story is replayed to where it was
 	waitBanner(t, a, "the server is back")
-	drive(t, a, keys("[home]n")...)
-	if a.pl.err != "" || a.pl.snap.Pos != 1 || a.pl.banner != "" {
-		t.Errorf("home after recovery: err %q, pos %d, banner %q\n%s", a.pl.err, a.pl.snap.Pos, a.pl.banner, a.View())
+	if a.pl.err != "" || a.pl.snap.Pos != 1 || a.pl.banner != "" || a.pl.stale {
+		t.Errorf("after recovery: err %q, pos %d, banner %q, stale %v\n%s", a.pl.err, a.pl.snap.Pos, a.pl.banner, a.pl.stale, a.View())
 	}
 	if e, ok := lastOf(a.pl.snap.Events, a.pl.snap.Actors[0].Name, ""); !ok || e.Unknown() || e.ErrorReply() {
 		t.Errorf("after recovery the first step should get a reply: %+v", e)

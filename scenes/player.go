@@ -2,6 +2,7 @@ package scenes
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -56,6 +57,8 @@ type Player struct {
 	flash string
 	// logRows is how many log lines the last drawing had room for
 	logRows int
+	// serverDown is set while the heartbeat says the server does not answer
+	serverDown bool
 	// cancelOp cancels the running command
 	cancelOp context.CancelFunc
 
@@ -180,11 +183,29 @@ func (p *Player) do(f func(ctx context.Context, r *sim.Run) error) tea.Cmd {
 		defer p.ops.Done()
 		defer cancel()
 		err := f(ctx, run)
-		if hold && err == nil {
-			err = run.Hold(ctx)
+		if hold && (err == nil || errors.Is(err, context.Canceled) && p.ctx.Err() == nil) {
+			// held after a replay esc cut short too: the story stands
+			// where it stopped, and its leases wait for the next step
+			if herr := run.Hold(context.WithoutCancel(ctx)); herr != nil {
+				err = herr
+			}
 		}
 		return runMsg{id: id, snap: run.Snapshot(p.ctx), err: err}
 	}
+}
+
+// replayHere rebuilds the run and replays it to the current position: after
+// an outage, the server's state is the story's again.
+func (p *Player) replayHere() tea.Cmd {
+	if p.busy {
+		return nil // the running command fails or ends first; home is there
+	}
+	pos := p.snap.Pos
+	cmd := p.restart()
+	if pos > 0 && p.sc.Kind == Story {
+		p.pending = append([]pendingKey{{"seek", pos}}, p.pending...)
+	}
+	return cmd
 }
 
 // cancel stops a running command (a live replay), if any.
@@ -306,7 +327,7 @@ func (p *Player) seekTo(target int) tea.Cmd {
 	if p.snap.Live && target < p.snap.Pos {
 		// a step back replays from the start, for real: say how much story
 		// time that takes
-		p.note = fmt.Sprintf("replaying %s of story from the start, in real time · esc cancels", storyTime(p.run.Moves()[:target]))
+		p.note = fmt.Sprintf("replaying %s of story · esc cancels", storyTime(p.run.Moves()[:target]))
 	}
 	return p.do(func(ctx context.Context, r *sim.Run) error { return r.Seek(ctx, target) })
 }
@@ -601,6 +622,10 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	}
 	mode += fmt.Sprintf(" · seed %d", p.seed)
 	title := st.Title.Render("locksim") + " " + st.Bold.Render(p.sc.ID) + st.Dim.Render(" · "+p.text.Get("dive")+" · ") + p.text.Get("title")
+	if ansi.StringWidth(title)+ansi.StringWidth(mode)+1 > w {
+		// the dive is on the story page and in the contents: the title stays whole
+		title = st.Title.Render("locksim") + " " + st.Bold.Render(p.sc.ID) + st.Dim.Render(" · ") + p.text.Get("title")
+	}
 	header := spread(title, st.Dim.Render(mode), w)
 	if overlay != "" {
 		// a page of its own: the story or the keys get the whole screen
@@ -608,9 +633,15 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	}
 	top = append(top, header)
 	top = append(top, views.Cards(st, ex.Cards, p.sel, w))
+	// at 80 columns the run's key prefix would push the values off the
+	// line: the rule over the log names it once instead
+	strip := p.snap.Prefix != "" && w < 120
 	for _, k := range p.snap.Keys {
+		if strip {
+			k.Name = strings.TrimPrefix(k.Name, p.snap.Prefix)
+		}
 		line := keyLine(st, k, p.snap, w)
-		if p.stale {
+		if p.stale || p.serverDown {
 			// the server did not answer: this is the last read, not now
 			line = st.Dim.Render(truncate(ansi.Strip(line), w-12)) + st.Warn.Render(" (last read)")
 		}
@@ -649,6 +680,12 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	}
 	bottom = append(bottom, views.Wrap(readout, w, 3))
 	status := ex.Verdict
+	if ex.Alarm != "" && p.banner == "" && p.flash == "" && p.err == "" {
+		// the alarm and the verdict both: the scene's verdict line is how
+		// a setting is judged
+		bottom = append(bottom, truncate(st.Bad.Render("⚠ "+ex.Alarm), w))
+		ex.Alarm = ""
+	}
 	switch {
 	case p.banner != "":
 		status = st.Bad.Render(p.banner)
@@ -685,9 +722,12 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	if p.sel >= 0 && p.sel < len(p.snap.Actors) {
 		sel = p.snap.Actors[p.sel].Name
 	}
-	lines := logLines(p.snap, sel)
+	lines := logLines(p.snap, sel, strip)
 	back := max(0, min(p.scroll, len(lines)-logH))
 	rule := "commands, as sent · replies, as redis-cli prints them"
+	if strip {
+		rule = "commands, as sent under " + p.snap.Prefix + " · replies"
+	}
 	if back > 0 {
 		rule = fmt.Sprintf("commands · %d newer below: ] or the wheel", back)
 	} else if len(lines) > logH {
@@ -860,7 +900,7 @@ func storyTime(moves []sim.Move) string {
 			d += m.D
 		}
 	}
-	return sim.FormatDuration(d)
+	return fmt.Sprintf("%ds", int(d.Seconds()))
 }
 
 // tokenOwner names the actor whose granted acquire wrote value, "" if none:

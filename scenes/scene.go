@@ -6,6 +6,7 @@ package scenes
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -307,6 +308,11 @@ func (r reader) leaseVars(ls *ledger.Lease, vars map[string]string) {
 	}
 	vars["granted"] = stamp(ls.Granted)
 	vars["px"] = r.wire(ls.TTL)
+	vars["ms"] = itoa(ls.TTL.Milliseconds())
+	vars["lease"] = vars["ms"] + " ms lease"
+	if r.v.Snap.Live {
+		vars["lease"] += " (sent as PX " + vars["px"] + ")"
+	}
 	vars["ends"] = stamp(ls.Ends())
 	vars["fence"] = itoa(ls.Fence)
 	vars["key"] = r.keyName(ls.Key)
@@ -337,10 +343,12 @@ func (r reader) why(ls *ledger.Lease) string {
 
 // keyNow says what a key holds now, as read back.
 func (r reader) keyNow(k ledger.KeyRead) string {
-	vars := map[string]string{"key": r.keyName(k.Name), "pttl": itoa(k.PTTL)}
+	vars := map[string]string{"key": r.keyName(k.Name), "pttl": r.storyPTTL(k.PTTL), "value": strconvQuote(k.Value)}
 	switch {
 	case !k.Exists():
 		return r.fill("key-gone", vars)
+	case !r.v.L.IsLockKey(k.Name):
+		return r.fill("key-value", vars) // a counter, not a lock
 	case k.Lease == nil:
 		return r.fill("key-other", vars)
 	case k.PTTL == -1:
@@ -349,6 +357,33 @@ func (r reader) keyNow(k ledger.KeyRead) string {
 	}
 	vars["holder"] = k.Lease.Actor
 	return r.fill("key-ttl", vars)
+}
+
+// storyPTTL is a PTTL read back, in story milliseconds: on a live server
+// the wire's milliseconds times the scale. -1 and -2 stay as they are.
+func (r reader) storyPTTL(pttl int64) string {
+	if pttl < 0 {
+		return itoa(pttl)
+	}
+	return itoa(pttl * int64(max(r.v.Snap.Scale, 1)))
+}
+
+func strconvQuote(s string) string { return strconv.Quote(s) }
+
+// ordinal spells 2 as "2nd", 11 as "11th".
+func ordinal(n int) string {
+	suffix := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return strconv.Itoa(n) + suffix
 }
 
 // keyOf is the key read back that a lease's key names, if it was read.
@@ -406,7 +441,7 @@ func (r reader) state(a sim.Actor, b ledger.Belief) (string, views.Tone) {
 	case ledger.ReleasedOwn:
 		return "released · 1", views.Good
 	case ledger.DeletedOther:
-		return "deleted " + rd.Other + "'s", views.Bad
+		return "deleted " + rd.Other + "'s key", views.Bad
 	case ledger.DelNothing:
 		return "DEL → 0", views.Plain
 	case ledger.RelTaken:
@@ -493,7 +528,7 @@ func (r reader) about(name string) string {
 	r.leaseVars(b.Lease, vars)
 	if k, ok := r.keyOfActor(b); ok {
 		vars["keynow"] = r.keyNow(k)
-		vars["pttl"] = itoa(k.PTTL)
+		vars["pttl"] = r.storyPTTL(k.PTTL)
 	}
 	switch a.Status {
 	case sim.Crashed:
@@ -518,6 +553,9 @@ func (r reader) about(name string) string {
 		return r.fill("paused", vars)
 	}
 	e, rd, ok := r.latest(name)
+	if !ok && r.v.Snap.Pos > 0 && r.v.Snap.Pos == len(r.v.Snap.Moves) {
+		return r.fill("idle-end", vars)
+	}
 	if !ok {
 		return r.fill("waiting", vars)
 	}
@@ -621,7 +659,12 @@ func (r reader) alarm() string {
 		if !o.Open() {
 			vars["to"] = stamp(o.ToAt)
 		}
-		return r.fill("alarm-"+o.Cause.String(), vars)
+		out := r.fill("alarm-"+o.Cause.String(), vars)
+		if n := len(l.Overlaps); n > 1 {
+			// the latest is named; when it first broke matters too
+			out += " (" + ordinal(n) + " time)"
+		}
+		return out
 	}
 	if st := l.Stuck(); len(st) > 0 {
 		return r.fill("alarm-stuck", map[string]string{"holder": st[0].Blocker.Actor, "blocked": st[0].Actor,

@@ -39,6 +39,8 @@ type Backend struct {
 	Scale int
 	// Timeout bounds each command on a live server; 0 on the embedded one.
 	Timeout time.Duration
+	// Swept is how many keys of killed runs OpenLive removed at start.
+	Swept int
 
 	mr   *miniredis.Miniredis // nil on a live server
 	opts *redis.Options

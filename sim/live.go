@@ -124,7 +124,7 @@ func OpenLive(ctx context.Context, rawURL string, o LiveOptions) (*Backend, erro
 		return nil, errors.New(scrub(b.explain(err).Error(), opts, rawURL))
 	}
 	if !o.NoSweep {
-		if _, err := Sweep(ctx, b.admin, nil); err != nil {
+		if b.Swept, err = Sweep(ctx, b.admin, nil); err != nil {
 			_ = b.admin.Close()
 			return nil, errors.New(scrub(b.explain(err).Error(), opts, rawURL))
 		}

@@ -332,7 +332,13 @@ func (r *Run) apply(ctx context.Context, m Move) {
 			r.now += d
 			r.setClock(r.now)
 		}
-		r.record(Event{Kind: Clock, Note: FormatDuration(d) + " pass"})
+		// story time, as every other time on screen; on a live server the
+		// wire's own wait too
+		note := FormatDuration(d) + " pass"
+		if r.b.Live() {
+			note = FormatDuration(d*time.Duration(r.Scale())) + " pass (" + FormatDuration(d) + " on the wire)"
+		}
+		r.record(Event{Kind: Clock, Note: note})
 	case MoveCrash, MovePause, MoveResume:
 		a := r.Actor(m.Actor)
 		if a == nil {

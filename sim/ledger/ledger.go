@@ -642,6 +642,22 @@ func (l *Ledger) Belief(actor string) Belief {
 	return b
 }
 
+// IsLockKey reports whether any lease of the run was on key (as sent):
+// a lock's key, not a counter or a resource.
+func (l *Ledger) IsLockKey(key string) bool {
+	for _, ls := range l.Leases {
+		if ls.Key == key {
+			return true
+		}
+	}
+	for _, e := range l.events {
+		if e.Op != nil && e.Op.Kind == sim.OpAcquire && e.Op.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
 // KeyHolder is the lease the key (as sent) holds now, read back: nil when
 // the key is gone or holds a value no lease of the run wrote.
 func (l *Ledger) KeyHolder(key string) *Lease {

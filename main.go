@@ -24,8 +24,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
 	"github.com/mattn/go-isatty"
+	"github.com/muesli/termenv"
 )
 
 const usage = `locksim: watch Redis locks behave and break

@@ -215,4 +215,3 @@ func (a *App) openAt(step int) tea.Cmd {
 	}
 	return a.pl.do(func(ctx context.Context, r *sim.Run) error { return r.Seek(ctx, step) })
 }
-

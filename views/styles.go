@@ -21,7 +21,9 @@ func DefaultStyles() Styles { return NewStyles(lipgloss.DefaultRenderer(), false
 // for a washed-out projector. Every state is also said in words or glyphs,
 // so nothing rests on colour alone.
 func NewStyles(r *lipgloss.Renderer, highContrast bool) Styles {
-	c := func(light, dark string) lipgloss.TerminalColor { return lipgloss.AdaptiveColor{Light: light, Dark: dark} }
+	c := func(light, dark string) lipgloss.TerminalColor {
+		return lipgloss.AdaptiveColor{Light: light, Dark: dark}
+	}
 	pink, dim, good, bad, warn, accent, border := c("#8B008B", "213"), c("#555555", "245"), c("#006400", "42"),
 		c("#B00000", "203"), c("#8A4B00", "214"), c("#005F87", "81"), c("#777777", "240")
 	if highContrast {

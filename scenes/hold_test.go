@@ -34,22 +34,27 @@ func storyReplies(s sim.Snapshot) []string {
 // story command is sent once, and a held key shows its held PTTL.
 func TestLiveSteppingHoldsTheClock(t *testing.T) {
 	t.Parallel()
-	const scale = 100 // a 30 s lease is PX 300; the pause between steps is 350 ms
+	// At ÷100 a 30 s lease is PX 300, and a pause between steps of 350 ms
+	// outlasts it. GET then DEL rests on a margin inside a step (A's GET
+	// 2 s of story before its lease ends): at ÷20 that is 100 ms of wire,
+	// and a 200 ms pause after the GET would let the lease lapse unheld.
 	url := simtest.StartRedis(t)
 	for _, c := range []struct {
 		id      string
 		presses string
+		scale   int
+		pause   time.Duration
 	}{
-		{"options", ""},
-		{"crash-gap", ""},
-		{"release", "mm"},
-		{"release", "m"},
-		{"gc-pause", ""},
-		{"fencing", ""},
+		{"options", "", 100, 350 * time.Millisecond},
+		{"crash-gap", "", 100, 350 * time.Millisecond},
+		{"release", "m", 20, 200 * time.Millisecond},
+		{"release", "mm", 100, 350 * time.Millisecond},
+		{"gc-pause", "", 100, 350 * time.Millisecond},
+		{"fencing", "", 100, 350 * time.Millisecond},
 	} {
 		t.Run(c.id+c.presses, func(t *testing.T) {
 			t.Parallel()
-			b, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: scale})
+			b, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: c.scale})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -57,7 +62,7 @@ func TestLiveSteppingHoldsTheClock(t *testing.T) {
 			live := openScene(t, b, c.id, 1, 80, 24, c.presses)
 			emb := openScene(t, embedded(t), c.id, 1, 80, 24, c.presses)
 			for range len(live.pl.snap.Moves) {
-				time.Sleep(350 * time.Millisecond)
+				time.Sleep(c.pause)
 				drive(t, live, keys("n")...)
 				drive(t, emb, keys("n")...)
 				if !live.pl.snap.Held {

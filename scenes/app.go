@@ -299,10 +299,8 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 	case a.showAbout && (msg.Type == tea.KeyUp || msg.Type == tea.KeyDown || msg.Type == tea.KeyPgUp || msg.Type == tea.KeyPgDown):
 		a.page, _ = a.page.Update(msg) // the story page scrolls
 		return nil
-	case key.Matches(msg, k.SceneNext):
-		return a.switchTo(a.idx + 1)
-	case key.Matches(msg, k.ScenePrev):
-		return a.switchTo(a.idx - 1)
+	case key.Matches(msg, k.SceneNext), key.Matches(msg, k.ScenePrev):
+		return a.navigate(msg.String())
 	case key.Matches(msg, k.Earlier):
 		a.pl.scrollLog(1)
 		return nil
@@ -310,20 +308,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		a.pl.scrollLog(-1)
 		return nil
 	case msg.Type == tea.KeyEsc:
-		// the innermost thing: a replay in progress, then the selection,
-		// then the page on top, then back to the contents
-		switch {
-		case a.pl.cancel():
-		case a.pl.sel >= 0:
-			a.pl.sel = -1 // the readout follows the story again
-		case a.showHelp || a.showAbout:
-			a.showHelp, a.showAbout = false, false
-		case a.menu.Items() != nil:
-			a.contents = true
-			a.refreshMenu()
-			a.menu.Select(a.idx)
-		}
-		return nil
+		return a.navigate("esc")
 	case key.Matches(msg, k.Select):
 		cmd, _ := a.pl.key("select", int(msg.String()[0]-'1'))
 		return cmd
@@ -357,6 +342,33 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 	if key.Matches(msg, k.Move) {
 		cmd, _ := a.pl.key("move", 0)
 		return cmd
+	}
+	return nil
+}
+
+// nav is the app's state as Navigate sees it.
+func (a *App) nav() Nav {
+	return Nav{Contents: a.contents, Scene: a.idx, Scenes: len(a.list), Replaying: a.pl.busy && a.pl.cancelOp != nil,
+		Selected: a.pl.sel >= 0, Page: a.showHelp || a.showAbout, Course: a.menu.Items() != nil}
+}
+
+// navigate carries out what Navigate says of key.
+func (a *App) navigate(key string) tea.Cmd {
+	n, step := Navigate(a.nav(), key)
+	switch step {
+	case CancelReplay:
+		a.pl.cancel()
+	case LetGo:
+		a.pl.sel = -1 // the readout follows the story again
+	case ClosePage:
+		a.showHelp, a.showAbout = false, false
+	case ShowContents:
+		a.contents = true
+		a.refreshMenu()
+		a.menu.Select(a.idx)
+	case OpenScene:
+		a.contents = false
+		return a.switchTo(n.Scene)
 	}
 	return nil
 }

@@ -189,8 +189,13 @@ func (a *App) menuKey(msg tea.KeyMsg) tea.Cmd {
 		if !ok {
 			return nil
 		}
-		a.contents = false
-		return a.switchTo(e.n - 1)
+		n := a.nav()
+		n.Scene = e.n - 1
+		if n, step := Navigate(n, "enter"); step == OpenScene {
+			a.contents = false
+			return a.switchTo(n.Scene)
+		}
+		return nil
 	}
 	var cmd tea.Cmd
 	a.menu, cmd = a.menu.Update(msg)

@@ -9,17 +9,17 @@ import (
 
 // logLines turns events into the command log; sel's lines are highlighted.
 // With strip, the run's key prefix is left out (the rule above says it).
-func logLines(s sim.Snapshot, sel string, strip bool) []views.LogLine {
+func logLines(s sim.Snapshot, sel string, strip bool, digits int) []views.LogLine {
 	var out []views.LogLine
 	for _, e := range s.Events {
 		l := views.LogLine{At: "+" + sim.FormatDuration(e.At), Actor: e.Actor, Hi: sel != "" && e.Actor == sel}
 		switch e.Kind {
 		case sim.Command:
-			l.Text = shortenTokens(e.Cmd, s.Actors, s.Events)
+			l.Text = shortenTokensN(e.Cmd, s.Actors, s.Events, digits)
 			if strip {
 				l.Text = strings.ReplaceAll(l.Text, s.Prefix, "")
 			}
-			l.Reply = shortenTokens(e.Reply, s.Actors, s.Events)
+			l.Reply = shortenTokensN(e.Reply, s.Actors, s.Events, digits)
 			l.Tone = toneOf(e)
 			if e.Node == sim.ResourceNode {
 				l.Actor += "→res"

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
@@ -83,7 +84,7 @@ func runCmd(t testing.TB, a *App, cmd tea.Cmd) {
 		for _, c := range m {
 			runCmd(t, a, c)
 		}
-	case tea.QuitMsg, refreshTick, tickMsg, healthTick, nil:
+	case tea.QuitMsg, refreshTick, tickMsg, healthTick, spinner.TickMsg, nil:
 		// timers: a live screen re-reads its keys for ever
 	default:
 		drive(t, a, m)

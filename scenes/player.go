@@ -15,6 +15,7 @@ import (
 	"locksim/sim/ledger"
 	"locksim/views"
 
+	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -59,6 +60,10 @@ type Player struct {
 	logRows int
 	// serverDown is set while the heartbeat says the server does not answer
 	serverDown bool
+	// spin turns while a live step or a race runs; spinning is set while
+	// its tick chain is alive
+	spin     spinner.Model
+	spinning bool
 	// cancelOp cancels the running command
 	cancelOp context.CancelFunc
 
@@ -159,7 +164,7 @@ func newPlayer(ctx context.Context, id int, sc *Scene, b *sim.Backend, seed uint
 		return nil, err
 	}
 	p := &Player{sc: sc, text: text, b: b, seed: seed, p: Params{}, sel: -1, speed: 1, ops: ops, ctx: ctx, id: id,
-		guess: -1, actual: -1}
+		guess: -1, actual: -1, spin: spinner.New(spinner.WithSpinner(spinner.MiniDot))}
 	p.run = sim.NewRun(b, sc.Script(p.p), seed)
 	p.led = fold(p.snap)
 	return p, nil
@@ -179,7 +184,11 @@ func (p *Player) do(f func(ctx context.Context, r *sim.Run) error) tea.Cmd {
 	ctx, cancel := context.WithCancel(p.ctx)
 	p.cancelOp = cancel
 	p.ops.Add(1)
-	return func() tea.Msg {
+	var spin tea.Cmd
+	if (p.b.Live() || p.sc.Kind == Race) && !p.spinning {
+		p.spinning, spin = true, p.spin.Tick
+	}
+	return tea.Batch(spin, func() tea.Msg {
 		defer p.ops.Done()
 		defer cancel()
 		err := f(ctx, run)
@@ -191,7 +200,7 @@ func (p *Player) do(f func(ctx context.Context, r *sim.Run) error) tea.Cmd {
 			}
 		}
 		return runMsg{id: id, snap: run.Snapshot(p.ctx), err: err}
-	}
+	})
 }
 
 // replayHere rebuilds the run and replays it to the current position: after
@@ -387,6 +396,14 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 			p.pending = nil // after a failure, start again from what is on screen
 		}
 		return p.next()
+	case spinner.TickMsg:
+		if !p.busy {
+			p.spinning = false // the chain ends with the work
+			return nil
+		}
+		var cmd tea.Cmd
+		p.spin, cmd = p.spin.Update(msg)
+		return cmd
 	case refreshTick:
 		if msg.id != p.id || msg.gen != p.gen || p.busy {
 			return nil
@@ -706,13 +723,13 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		state := ""
 		switch {
 		case p.busy && p.snap.Live:
-			state = " · " + p.note
+			state = " · " + p.spin.View() + " " + p.note
 		case p.playing:
 			state = fmt.Sprintf(" · playing, speed %d/%d", p.speed+1, len(speeds))
 		}
 		bottom = append(bottom, views.Timeline(st, marks(p.snap), p.snap.Pos, "+"+sim.FormatDuration(p.snap.Now), state, w))
 	} else if p.busy {
-		bottom = append(bottom, st.Dim.Render("racing…"))
+		bottom = append(bottom, st.Dim.Render(p.spin.View()+" racing…"))
 	}
 	bottom = append(bottom, helpLine)
 
@@ -722,7 +739,11 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	if p.sel >= 0 && p.sel < len(p.snap.Actors) {
 		sel = p.snap.Actors[p.sel].Name
 	}
-	lines := logLines(p.snap, sel, strip)
+	digits := 8
+	if w >= 120 {
+		digits = 16 // room for more of each token
+	}
+	lines := logLines(p.snap, sel, strip, digits)
 	back := max(0, min(p.scroll, len(lines)-logH))
 	rule := "commands, as sent · replies, as redis-cli prints them"
 	if strip {

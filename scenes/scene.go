@@ -243,23 +243,32 @@ func (r reader) pick(sections ...string) string {
 func stamp(d time.Duration) string { return "+" + sim.FormatDuration(d) }
 
 // short abbreviates a token for the screen: its first 8 hex digits and "…".
-func short(token string) string {
-	if len(token) <= 9 {
+func short(token string) string { return shortN(token, 8) }
+
+// shortN abbreviates a token to its first n hex digits and "…".
+func shortN(token string, n int) string {
+	if len(token) <= n+1 {
 		return token
 	}
-	return token[:8] + "…"
+	return token[:n] + "…"
 }
 
-// shortenTokens abbreviates every actor token inside s.
+// shortenTokens abbreviates every actor token inside s to 8 hex digits.
 func shortenTokens(s string, actors []sim.Actor, events []sim.Event) string {
+	return shortenTokensN(s, actors, events, 8)
+}
+
+// shortenTokensN abbreviates every actor token inside s to n hex digits: a
+// wide terminal shows them longer.
+func shortenTokensN(s string, actors []sim.Actor, events []sim.Event, n int) string {
 	for _, e := range events {
-		if e.Op != nil && e.Op.Token != "" && len(e.Op.Token) > 9 {
-			s = strings.ReplaceAll(s, e.Op.Token, short(e.Op.Token))
+		if e.Op != nil && e.Op.Token != "" && len(e.Op.Token) > n+1 {
+			s = strings.ReplaceAll(s, e.Op.Token, shortN(e.Op.Token, n))
 		}
 	}
 	for _, a := range actors {
 		if a.Token != "" {
-			s = strings.ReplaceAll(s, a.Token, short(a.Token))
+			s = strings.ReplaceAll(s, a.Token, shortN(a.Token, n))
 		}
 	}
 	return s

@@ -31,12 +31,7 @@ func crashGapScene() *Scene {
 		Predict: &Prediction{
 			Before: []string{"s2 SETNX"},
 			// the choices are "1, free again", "0, still there", "an error"
-			Answer: func(v View) int {
-				if n := answerByReply(v, "s2"); n >= 0 {
-					return []int{1, 0, 2}[n]
-				}
-				return -1
-			},
+			Answer: answerOf("s2", sim.OpAcquire, 2, ledger.Granted, ledger.Refused),
 		},
 		Build: buildCrashGap,
 		Say:   sayCrashGap,

@@ -34,7 +34,7 @@ func gcPauseScene() *Scene {
 	}
 	s.Predict = &Prediction{
 		Before: []string{"B acquires"},
-		Answer: func(v View) int { return answerByReply(v, "B") },
+		Answer: answerOf("B", sim.OpAcquire, 2, ledger.Refused, ledger.Granted),
 	}
 	return s
 }
@@ -49,15 +49,7 @@ func fencingScene() *Scene {
 		Build: func(Params) sim.Script { return pauseStory(ttl, pause, true) },
 		Predict: &Prediction{
 			Before: []string{"A writes"},
-			Answer: func(v View) int {
-				switch _, rd, _ := v.L.LastOp("A", sim.OpFencedWrite); rd.What {
-				case ledger.FencedOK:
-					return 0
-				case ledger.FencedNo:
-					return 1
-				}
-				return -1
-			},
+			Answer: answerOf("A", sim.OpFencedWrite, -1, ledger.FencedOK, ledger.FencedNo),
 		},
 		Say: func(v View, said *Said) { sayPause(v, said, ttl, pause) },
 	}

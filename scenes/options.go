@@ -25,7 +25,7 @@ func optionsScene() *Scene {
 		Wait: 5 * time.Second,
 		Predict: &Prediction{
 			Before: []string{"w2 SET"},
-			Answer: func(v View) int { return answerByReply(v, "w2") },
+			Answer: answerOf("w2", sim.OpAcquire, 2, ledger.Refused, ledger.Granted),
 		},
 		Build: buildOptions,
 		Say:   sayOptions,
@@ -92,21 +92,6 @@ func sayOptions(v View, s *Said) {
 	if len(v.L.Keys) > 0 && v.L.Keys[0].Status() == ledger.KeyNoTTL {
 		s.Tone = views.Warn
 	}
-}
-
-// answerByReply reads actor's latest acquire as one of the choices
-// "refused", "granted", "an error".
-func answerByReply(v View, actor string) int {
-	_, rd, ok := v.L.LastOp(actor, sim.OpAcquire)
-	switch {
-	case !ok:
-		return -1
-	case rd.What == ledger.Refused:
-		return 0
-	case rd.What == ledger.Granted:
-		return 1
-	}
-	return 2
 }
 
 // optSetting names which switch is off, for the start sentence.

@@ -36,15 +36,7 @@ func releaseScene() *Scene {
 	s.Say = func(v View, said *Said) { sayRelease(v, said, s.Value(v.P, "release")) }
 	s.Predict = &Prediction{
 		Before: []string{"A releases", "A: DEL"},
-		Answer: func(v View) int {
-			switch _, rd, _ := v.L.LastOp("A", sim.OpRelease); rd.What {
-			case ledger.ReleasedOwn:
-				return 0
-			case ledger.DeletedOther:
-				return 1
-			}
-			return 2
-		},
+		Answer: answerOf("A", sim.OpRelease, 2, ledger.ReleasedOwn, ledger.DeletedOther),
 	}
 	return s
 }

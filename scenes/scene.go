@@ -110,6 +110,24 @@ type Prediction struct {
 	Answer func(v View) int
 }
 
+// answerOf reads a prediction's answer from the ledger: the reading of
+// actor's latest op, as the index of whats it matches; otherwise when it
+// matches none, -1 when the actor sent no such op.
+func answerOf(actor string, op sim.OpKind, otherwise int, whats ...ledger.What) func(View) int {
+	return func(v View) int {
+		_, rd, ok := v.L.LastOp(actor, op)
+		if !ok {
+			return -1
+		}
+		for i, w := range whats {
+			if rd.What == w {
+				return i
+			}
+		}
+		return otherwise
+	}
+}
+
 // predictAt is the schedule position the prediction stops before, -1 if
 // the schedule has no such move.
 func (s *Scene) predictAt(labels []string) int {

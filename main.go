@@ -67,6 +67,7 @@ type config struct {
 	timeout                time.Duration
 	seed                   uint64
 	seedSet, scaleSet      bool
+	timeoutSet             bool
 	step                   int
 	noQuiz, noSave, yes    bool
 	resetProgress, noMouse bool
@@ -108,6 +109,7 @@ func parse(args []string) (config, error) {
 	fs.Visit(func(f *flag.Flag) {
 		c.seedSet = c.seedSet || f.Name == "seed"
 		c.scaleSet = c.scaleSet || f.Name == "scale"
+		c.timeoutSet = c.timeoutSet || f.Name == "timeout"
 	})
 	if c.scene != "" && scenes.Find(c.scene) == nil {
 		return c, fmt.Errorf("unknown scene %q (locksim -list shows them)", c.scene)
@@ -178,7 +180,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if c.redis == "" && c.scaleSet {
 		fmt.Fprintln(stderr, "locksim: -scale only applies with -redis: the embedded server's clock is virtual")
 	}
-	b, err := open(ctx, c)
+	if c.redis == "" && c.timeoutSet {
+		fmt.Fprintln(stderr, "locksim: -timeout only applies with -redis: the embedded server answers in-process")
+	}
+	b, err := open(ctx, c, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
 		return 2
@@ -192,7 +197,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	// One deadline for everything that is left: a stalled server must not
 	// turn quitting into a hang.
-	cctx, cancel := context.WithTimeout(context.Background(), shutdownWithin)
+	cctx, cancel := context.WithTimeout(context.Background(), shutdownWithin*2/3)
 	defer cancel()
 	if err := b.Close(cctx); err != nil {
 		fmt.Fprintf(stderr, "locksim: %v; once the server answers, locksim -cleanup -redis URL removes them\n", err)
@@ -258,7 +263,9 @@ func interactive(ctx context.Context, c config, b *sim.Backend, stderr io.Writer
 	p := tea.NewProgram(app, opts...)
 	_, err = p.Run()
 	app.SaveProgress()
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownWithin/2)
+	// a third of the quitting deadline to let the moves in flight end; the rest
+	// is the backend's cleanup, on a fresh connection
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownWithin/3)
 	defer cancel()
 	app.Shutdown(sctx)
 	switch {
@@ -314,7 +321,7 @@ func cleanup(ctx context.Context, c config, stdout, stderr io.Writer) int {
 }
 
 // open starts the embedded server, or connects to the live one(s).
-func open(ctx context.Context, c config) (*sim.Backend, error) {
+func open(ctx context.Context, c config, stderr io.Writer) (*sim.Backend, error) {
 	if c.redis == "" {
 		return sim.OpenEmbedded()
 	}
@@ -324,7 +331,7 @@ func open(ctx context.Context, c config) (*sim.Backend, error) {
 		return nil, err
 	}
 	if b.Swept > 0 {
-		fmt.Fprintf(os.Stderr, "locksim: removed %d keys left by locksim runs that were killed (their heartbeat had expired)\n", b.Swept)
+		fmt.Fprintf(stderr, "locksim: removed %d keys left by locksim runs that were killed (their heartbeat had expired)\n", b.Swept)
 	}
 	if c.resource != "" {
 		r, err := sim.OpenLive(ctx, c.resource, o)

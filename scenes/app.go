@@ -103,7 +103,7 @@ func (a *App) Shutdown(ctx context.Context) {
 	go func() { a.ops.Wait(); close(done) }()
 	select {
 	case <-done:
-		a.pl.Close(ctx)
+		a.pl.run.Close() // the keys go with the backend's Close
 	case <-ctx.Done():
 		// a command is still stuck in a stalled server; the backend's
 		// cleanup does not need its connection
@@ -150,15 +150,21 @@ func (a *App) watchHealth() tea.Cmd {
 			a.pl.banner = fmt.Sprintf("server unreachable for %ds, retrying… · the keys shown are the last read", s)
 		}
 		return nil
-	case a.down:
-		// back: the server may have lost the run's keys (a restart without
-		// persistence, or other runs swept them while the heartbeat lapsed),
-		// so the story is replayed to where the learner was
-		a.down = false
+	case a.down || h.Lapsed:
+		// back, or awake after the heartbeat lapsed: the server may have lost
+		// the run's keys (a restart without persistence, or other runs swept
+		// them), so the story is replayed to where the learner was, once no
+		// move is running
 		a.pl.banner = ""
+		if a.pl.busy {
+			return nil
+		}
+		a.down = false
 		a.pl.flash = "the server is back: the story is replayed to where you were"
-		if h.Lapsed {
-			a.pl.flash = "the server is back (this run's heartbeat had lapsed): replaying the story"
+		if a.b.TakeLapse() {
+			// the heartbeat was gone: a restart without persistence, or a sleep
+			// long enough for other runs to sweep this one's keys
+			a.pl.flash = "the server is back, without this run's keys: the story is replayed to where you were"
 		}
 		return a.pl.replayHere()
 	}

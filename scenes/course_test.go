@@ -201,7 +201,7 @@ func TestExportForRedisCLI(t *testing.T) {
 		t.Fatalf("%v\n%s", err, a.View())
 	}
 	script := string(b)
-	for _, want := range []string{"SET resource:fence 32 PX 3600000", `EVAL "if redis.call(\"SET\", KEYS[1]`, "# +32.000s"} {
+	for _, want := range []string{"SET locksim:replay:resource:fence 32 PX 3600000", `EVAL "if redis.call(\"SET\", KEYS[1]`, "2 locksim:replay:resource:lock locksim:replay:resource:fence", "# +32.000s"} {
 		if !strings.Contains(script, want) {
 			t.Errorf("the script lacks %q:\n%s", want, script)
 		}

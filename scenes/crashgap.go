@@ -110,7 +110,7 @@ func sayCrashGap(v View, s *Said) {
 			s.Tone = views.Warn
 			return v.Text.Get("state-nottl")
 		}
-		return v.Text.Get("state-ttl", k.PTTL*int64(max(v.Snap.Scale, 1))) // story ms
+		return v.Text.Get("state-ttl", v.storyMS(k.PTTL))
 	}
 	s.Verdict = v.Text.Get("verdict", lane(0), lane(1))
 }

@@ -127,23 +127,14 @@ func sayPause(v View, s *Said, ttl, pause time.Duration) {
 	if len(v.L.Reads) == 0 {
 		return
 	}
-	var accepted, refused int
-	for _, w := range v.L.Writes {
-		if w.Accepted {
-			accepted++
-		} else {
-			refused++
-		}
-	}
+	accepted, refused := v.L.WriteCounts()
 	window := v.Text.Get("none")
-	switch {
+	switch o := v.L.LatestOverlap(); {
 	case len(v.L.Leases) == 0:
 		window = v.Text.Get("no-holder")
-	case len(v.L.Overlaps) > 0 && v.L.Overlaps[0].Open():
-		o := v.L.Overlaps[0]
+	case o != nil && o.Open():
 		window = v.Text.Get("window-open", stamp(o.FromAt), o.First.Actor, o.Second.Actor)
-	case len(v.L.Overlaps) > 0:
-		o := v.L.Overlaps[0]
+	case o != nil:
 		window = v.Text.Get("window", stamp(o.FromAt), stamp(o.ToAt), o.First.Actor, o.Second.Actor)
 	}
 	s.Verdict = v.Text.Get("verdict", accepted, refused, window)

@@ -63,7 +63,18 @@ func TestLiveSteppingHoldsTheClock(t *testing.T) {
 			emb := openScene(t, embedded(t), c.id, 1, 80, 24, c.presses)
 			for range len(live.pl.snap.Moves) {
 				time.Sleep(c.pause)
+				// a step costs one step: its own wait, scaled, and a few
+				// round trips; never a replay of the story so far
+				m := live.pl.run.Moves()[live.pl.snap.Pos]
+				own := time.Duration(0)
+				if m.Kind == sim.MoveAdvance {
+					own = m.D / time.Duration(c.scale)
+				}
+				start := time.Now()
 				drive(t, live, keys("n")...)
+				if took := time.Since(start); took > own+300*time.Millisecond {
+					t.Errorf("step %d (%s) took %v; its own wait is %v", live.pl.snap.Pos, sim.MoveLabel(m), took, own)
+				}
 				drive(t, emb, keys("n")...)
 				if !live.pl.snap.Held {
 					t.Fatalf("after a step the clock should be held")

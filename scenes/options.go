@@ -38,13 +38,7 @@ func buildOptions(p Params) sim.Script {
 		spec.Value = optConstant
 	}
 	acquire := sim.Step{Label: "acquire", Run: func(x *sim.Exec) { x.Acquire(spec) }}
-	release := sim.Step{Label: "release", Run: func(x *sim.Exec) {
-		if !x.Actor().Holds {
-			x.Note(x.Actor().Name + " holds no lock: nothing to release")
-			return
-		}
-		x.Release("", sim.CourseKey)
-	}}
+	release := sim.Step{Label: "release", Run: sim.IfHolding(func(x *sim.Exec) { x.Release("", sim.CourseKey) })}
 	return sim.Script{
 		Actors: []sim.ActorSpec{
 			{Name: "w1", Program: []sim.Step{acquire}},
@@ -84,11 +78,7 @@ func sayOptions(v View, s *Said) {
 	if len(v.L.Reads) == 0 {
 		return
 	}
-	foreign := false
-	for _, r := range v.L.Reads {
-		foreign = foreign || r.What == ledger.DeletedOther
-	}
-	s.Verdict = v.Text.Get("verdict", yes(len(v.L.Overlaps) > 0), yes(len(v.L.Stuck()) > 0), yes(foreign))
+	s.Verdict = v.Text.Get("verdict", yes(len(v.L.Overlaps) > 0), yes(len(v.L.Stuck()) > 0), yes(v.L.ForeignDeletes() > 0))
 	if len(v.L.Keys) > 0 && v.L.Keys[0].Status() == ledger.KeyNoTTL {
 		s.Tone = views.Warn
 	}

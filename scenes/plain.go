@@ -41,10 +41,9 @@ func Plain(ctx context.Context, w io.Writer, b *sim.Backend, id string, seed uin
 	fmt.Fprintf(w, "locksim · %s · %s · %s\n", sc.ID, text.Get("dive"), text.Get("title"))
 	fmt.Fprintf(w, "server: %s · seed %d", b.Name, seed)
 	if b.Live() {
-		scale := b.Scale
-		if m := sc.Script(Params{}).MaxScale; m > 0 && scale > m {
-			scale = m
-			fmt.Fprintf(w, " · -scale capped at %d for this scene", m)
+		scale := sc.Script(Params{}).ScaleOn(b)
+		if scale < b.Scale {
+			fmt.Fprintf(w, " · -scale capped at %d for this scene", scale)
 		}
 		fmt.Fprintf(w, " · story time divided by %d · keys under %s", scale, b.Prefix)
 	}

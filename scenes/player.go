@@ -207,7 +207,7 @@ func (p *Player) do(f func(ctx context.Context, r *sim.Run) error) tea.Cmd {
 // an outage, the server's state is the story's again.
 func (p *Player) replayHere() tea.Cmd {
 	if p.busy {
-		return nil // the running command fails or ends first; home is there
+		return nil // the caller tries again at the next health tick
 	}
 	pos := p.snap.Pos
 	cmd := p.restart()
@@ -234,6 +234,8 @@ func (p *Player) Start(old *sim.Run) tea.Cmd { return p.begin(old) }
 // begin resets the run, after clearing and closing old if it is not nil,
 // and fires a race scene.
 func (p *Player) begin(old *sim.Run) tea.Cmd {
+	// decided here, in Update: the command must not read the player
+	fire := p.sc.Kind == Race && !p.mustAsk(0)
 	return p.do(func(ctx context.Context, r *sim.Run) error {
 		if old != nil {
 			// the old scene's keys go even when the program is quitting
@@ -243,7 +245,7 @@ func (p *Player) begin(old *sim.Run) tea.Cmd {
 		if err := r.Reset(ctx); err != nil {
 			return err
 		}
-		if p.sc.Kind == Race && !p.mustAsk(0) {
+		if fire {
 			return r.Seek(ctx, 1)
 		}
 		return nil
@@ -392,6 +394,10 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 			}
 			return p.tick()
 		}
+		if p.snap.Live && !p.snap.Held && msg.err == nil && len(p.pending) == 0 {
+			// playback was paused while its move ran: hold the clock now
+			return p.do(func(context.Context, *sim.Run) error { return nil })
+		}
 		if msg.err != nil {
 			p.pending = nil // after a failure, start again from what is on screen
 		}
@@ -484,6 +490,9 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 	switch action {
 	case "select":
 		if p.asking {
+			if p.busy {
+				return nil, true // the question waits for the running move
+			}
 			return p.answer(arg), true
 		}
 		if arg >= 0 && arg < n {
@@ -518,7 +527,7 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		p.speed = max(p.speed-1, 0)
 		return nil, true
 	case "step", "back":
-		if p.asking && p.present && action == "step" {
+		if p.asking && p.present && action == "step" && !p.busy {
 			// the clicker: the class has seen the question; run the move
 			p.asking, p.passed = false, true
 			return p.seekTo(p.sc.predictAt(p.snap.Moves) + 1), true
@@ -543,10 +552,10 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		}
 		p.playing, p.sel = !p.playing, -1
 		if p.playing && !p.busy {
-			if p.snap.Pos >= len(p.snap.Moves) || p.snap.Live {
-				// from the top: on a live server a paused story has lost its timing
-				return p.begin(nil), true
+			if p.snap.Pos >= len(p.snap.Moves) {
+				return p.begin(nil), true // from the top
 			}
+			// a live story's clock was held where it stopped: go on from there
 			return p.seekTo(p.snap.Pos + 1), true
 		}
 		return nil, true
@@ -820,6 +829,9 @@ func keyLine(st views.Styles, k sim.KeyState, snap sim.Snapshot, w int) string {
 			val = shortenTokens(val, snap.Actors, snap.Events)
 		}
 		ttl := fmt.Sprintf("PTTL %d ms", k.PTTL)
+		if snap.Live && snap.Scale > 1 && k.PTTL > 0 {
+			ttl += fmt.Sprintf(" (%.1f s of story)", float64(k.PTTL*int64(snap.Scale))/1000)
+		}
 		if k.PTTL == -1 {
 			ttl = st.Warn.Render("PTTL -1 (no expiry)")
 		}

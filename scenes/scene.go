@@ -345,7 +345,7 @@ func (r reader) leaseVars(ls *ledger.Lease, vars map[string]string) {
 	vars["key"] = r.keyName(ls.Key)
 	vars["lock"] = r.keyName(ls.Lock)
 	vars["endat"] = stamp(ls.EndAt)
-	vars["by"] = ls.By
+	vars["by"] = byWhom(ls.By)
 }
 
 // why says how a lease stopped holding its key, for "... because {why}".
@@ -386,13 +386,34 @@ func (r reader) keyNow(k ledger.KeyRead) string {
 	return r.fill("key-ttl", vars)
 }
 
+// byWhom names who ended a lease: an actor, or a client outside the run.
+func byWhom(by string) string {
+	if by == "" {
+		return "a client outside the run"
+	}
+	return by
+}
+
+// endedAt is when a lease stopped holding its key: its TTL's end, or
+// earlier when a reply showed it gone sooner (a live server's clock).
+func endedAt(ls *ledger.Lease) time.Duration {
+	if ls.End != ledger.Open && ls.EndAt > 0 && ls.EndAt < ls.Ends() {
+		return ls.EndAt
+	}
+	return ls.Ends()
+}
+
 // storyPTTL is a PTTL read back, in story milliseconds: on a live server
 // the wire's milliseconds times the scale. -1 and -2 stay as they are.
-func (r reader) storyPTTL(pttl int64) string {
+func (r reader) storyPTTL(pttl int64) string { return itoa(r.v.storyMS(pttl)) }
+
+// storyMS is a PTTL read back in story milliseconds: the wire's times the
+// scale on a live server; -1 and -2 as they are.
+func (v View) storyMS(pttl int64) int64 {
 	if pttl < 0 {
-		return itoa(pttl)
+		return pttl
 	}
-	return itoa(pttl * int64(max(r.v.Snap.Scale, 1)))
+	return pttl * int64(max(v.Snap.Scale, 1))
 }
 
 func strconvQuote(s string) string { return strconv.Quote(s) }
@@ -431,7 +452,7 @@ func (r reader) card(a sim.Actor) views.Card {
 	switch {
 	case b.Fence > 0:
 		first = "fence " + itoa(b.Fence)
-	case b.Lease != nil && b.Lease.Token != a.Token:
+	case b.Lease != nil && b.Lease.Fixed:
 		first = `value "` + b.Lease.Token + `"`
 	}
 	line, tone := r.state(a, b)
@@ -609,8 +630,8 @@ func (r reader) about(name string) string {
 		case rd.Overlap != nil:
 			o := rd.Overlap
 			vars["other"] = o.First.Actor
-			vars["by"] = o.By
-			vars["oends"] = stamp(o.First.Lease.Ends())
+			vars["by"] = byWhom(o.By)
+			vars["oends"] = stamp(endedAt(o.First.Lease))
 			vars["okey"] = r.keyName(o.First.Lease.Key)
 			return r.fill("granted-over-"+o.Cause.String(), vars)
 		case rd.Replaced != nil:
@@ -679,13 +700,9 @@ func (r reader) keyOfActor(b ledger.Belief) (ledger.KeyRead, bool) {
 // crashed. The readout of the latest grant names the same cause.
 func (r reader) alarm() string {
 	l := r.v.L
-	if len(l.Overlaps) > 0 {
-		o := l.Overlaps[len(l.Overlaps)-1]
+	if o := l.LatestOverlap(); o != nil {
 		vars := map[string]string{"first": o.First.Actor, "second": o.Second.Actor, "from": stamp(o.FromAt),
-			"by": o.By, "lock": r.keyName(o.Lock), "oends": stamp(o.First.Lease.Ends()), "until": "", "to": ""}
-		if !o.Open() {
-			vars["to"] = stamp(o.ToAt)
-		}
+			"by": byWhom(o.By), "lock": r.keyName(o.Lock)}
 		out := r.fill("alarm-"+o.Cause.String(), vars)
 		if n := len(l.Overlaps); n > 1 {
 			// the latest is named; when it first broke matters too

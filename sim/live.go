@@ -208,6 +208,19 @@ type Health struct {
 	Lapsed bool
 }
 
+// TakeLapse reports whether the heartbeat was found lapsed since the last
+// call, and forgets it.
+func (b *Backend) TakeLapse() bool {
+	if b.health == nil {
+		return false
+	}
+	b.health.mu.Lock()
+	defer b.health.mu.Unlock()
+	l := b.health.wasLapse
+	b.health.wasLapse = false
+	return l
+}
+
 // Health reports the heartbeat's last reading; always healthy on the
 // embedded server.
 func (b *Backend) Health() Health {
@@ -237,6 +250,9 @@ func (b *Backend) preflight(ctx context.Context) error {
 	if strings.Contains(info, "cluster_enabled:1") {
 		return fmt.Errorf("the server at %s is a cluster node: locksim's scripts use several keys at once, which a cluster refuses (CROSSSLOT); point it at a standalone Redis or Valkey", b.opts.Addr)
 	}
+	if name, version, ok := serverVersion(info); ok && !atLeast(version, 6, 2) {
+		return fmt.Errorf("the server at %s is %s %s; locksim needs Redis 6.2 or later (or Valkey): its heartbeat uses SET … GET", b.opts.Addr, name, version)
+	}
 	k := b.Prefix + "preflight"
 	defer c.Del(context.WithoutCancel(ctx), k)
 	checks := [][]any{
@@ -251,6 +267,28 @@ func (b *Backend) preflight(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// serverVersion reads the server's name and version from INFO server:
+// Valkey reports valkey_version (and a redis_version it is compatible with).
+func serverVersion(info string) (name, version string, ok bool) {
+	for _, f := range []struct{ field, name string }{{"valkey_version:", "Valkey"}, {"redis_version:", "Redis"}} {
+		for _, line := range strings.Split(info, "\n") {
+			if v, found := strings.CutPrefix(strings.TrimSpace(line), f.field); found {
+				return f.name, v, true
+			}
+		}
+	}
+	return "", "", false
+}
+
+// atLeast reports whether version (major.minor.patch) is at least major.minor.
+func atLeast(version string, major, minor int) bool {
+	var ma, mi int
+	if _, err := fmt.Sscanf(version, "%d.%d", &ma, &mi); err != nil {
+		return true // unknown: let the commands themselves say
+	}
+	return ma > major || ma == major && mi >= minor
 }
 
 func isNoPerm(err error) bool { return err != nil && strings.HasPrefix(err.Error(), "NOPERM") }

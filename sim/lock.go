@@ -52,6 +52,7 @@ type Op struct {
 	Token string        // the value written, compared or carried
 	TTL   time.Duration // the lease asked for, in story time; 0 = no expiry
 	NX    bool          // the acquire is conditional on the key being absent
+	Fixed bool          // Token is a constant every worker writes, not a fresh token
 	Fence int64         // a fenced write's token
 }
 
@@ -126,7 +127,7 @@ func (r *Run) PrepareAcquire(a *Actor, spec AcquireSpec) ([]any, *Op) {
 	key := r.b.Key(spec.Key)
 	r.keys[key] = true
 	args := []any{"SET", key, val}
-	op := &Op{Kind: OpAcquire, Form: FormSET, Lock: spec.lock(), Key: key, Token: val, NX: !spec.NoNX}
+	op := &Op{Kind: OpAcquire, Form: FormSET, Lock: spec.lock(), Key: key, Token: val, NX: !spec.NoNX, Fixed: spec.Value != ""}
 	if !spec.NoNX {
 		args = append(args, "NX")
 	}

@@ -69,9 +69,3 @@ func FormatCommand(args []any) string {
 	}
 	return strings.Join(parts, " ")
 }
-
-// Atoi parses a decimal argument, 0 if it is not one.
-func Atoi(s string) int64 {
-	n, _ := strconv.ParseInt(s, 10, 64)
-	return n
-}

@@ -82,15 +82,6 @@ func (res *Resource) reset(ctx context.Context) error {
 	return res.b.Delete(ctx, res.key)
 }
 
-// Key is the resource's key as sent.
-func (res *Resource) Key() string { return res.key }
-
-// Shared reports whether the resource lives on the lock service's server.
-func (res *Resource) Shared() bool { return res.shared }
-
-// Backend is the store the resource lives on.
-func (res *Resource) Backend() *Backend { return res.b }
-
 func (res *Resource) read(ctx context.Context) (ResourceState, error) {
 	h, err := res.b.Admin().HGetAll(ctx, res.key).Result()
 	if err != nil {

@@ -169,9 +169,6 @@ func NewRun(b *Backend, script Script, seed uint64) *Run {
 // Backend returns the backend the run talks to.
 func (r *Run) Backend() *Backend { return r.b }
 
-// Seed returns the seed the run's tokens come from.
-func (r *Run) Seed() uint64 { return r.seed }
-
 // Conn returns the actor's own connection.
 func (r *Run) Conn(actor string) *redis.Client { return r.conns[actor] }
 
@@ -214,11 +211,15 @@ func (r *Run) Scaled(d time.Duration) time.Duration { return d / time.Duration(r
 
 // Scale is what story time is divided by on the wire: the backend's scale,
 // capped by the script's MaxScale.
-func (r *Run) Scale() int {
-	if m := r.script.MaxScale; m > 0 && r.b.Scale > m {
-		return m
+func (r *Run) Scale() int { return r.script.ScaleOn(r.b) }
+
+// ScaleOn is what story time is divided by when the script runs on b:
+// b's scale, capped by MaxScale.
+func (s Script) ScaleOn(b *Backend) int {
+	if s.MaxScale > 0 && b.Scale > s.MaxScale {
+		return s.MaxScale
 	}
-	return r.b.Scale
+	return b.Scale
 }
 
 // Reset deletes every key the run has used, rewinds the clock, draws the

@@ -272,3 +272,19 @@ func TestInsertKeepsTheStory(t *testing.T) {
 		t.Fatalf("replay over the injected crash gave %s", got)
 	}
 }
+
+func TestServerVersion(t *testing.T) {
+	for _, c := range []struct {
+		info, name, version string
+		ok                  bool
+	}{
+		{"# Server\r\nredis_version:7.0.15\r\n", "Redis", "7.0.15", true},
+		{"# Server\r\nredis_version:6.0.16\r\n", "Redis", "6.0.16", false},
+		{"# Server\r\nredis_version:7.2.4\r\nvalkey_version:8.0.1\r\n", "Valkey", "8.0.1", true},
+	} {
+		name, version, ok := sim.ServerVersion(c.info)
+		if !ok || name != c.name || version != c.version || sim.AtLeast(version, 6, 2) != c.ok {
+			t.Errorf("%q: %s %s %v", c.info, name, version, sim.AtLeast(version, 6, 2))
+		}
+	}
+}

@@ -44,6 +44,7 @@ type Lease struct {
 	Renewed int    // successful extensions
 	Fence   int64  // the fencing token granted with it, 0 if none
 	Form    string // how it was acquired: sim.FormSET, FormSETNX, FormFenced
+	Fixed   bool   // its value is a constant every worker writes, not a token
 
 	End    End
 	EndSeq int           // the event that ended it; -1 while open or when it lapsed
@@ -72,6 +73,7 @@ const (
 	Crashed              // it crashed
 	Reacquired           // it was granted the lock again
 	GaveUp               // its own GET showed the key was not its own
+	RefusedAgain         // it asked for the lock again and was refused: it knows it does not hold it
 )
 
 // Hold is a stretch in which an actor acts as holder of a lock: from the
@@ -210,24 +212,23 @@ type KeyRead struct {
 
 // Ledger is the fold of one run.
 type Ledger struct {
-	Now       time.Duration
-	Leases    []*Lease
-	Holds     []*Hold
-	Overlaps  []*Overlap
-	Refusals  []*Refusal
-	Writes    []*Write
-	Unknowns  []int // events whose outcome the client cannot know
-	Reads     []Read
-	Keys      []KeyRead
-	Acquirers map[string]bool // every actor that sent an acquire
-	status    map[string]sim.Status
-	byKey     map[string]*Lease // the lease each key holds now, as the replies tell it
-	events    []sim.Event
+	Now      time.Duration
+	Leases   []*Lease
+	Holds    []*Hold
+	Overlaps []*Overlap
+	Refusals []*Refusal
+	Writes   []*Write
+	Unknowns []int // events whose outcome the client cannot know
+	Reads    []Read
+	Keys     []KeyRead
+	status   map[string]sim.Status
+	byKey    map[string]*Lease // the lease each key holds now, as the replies tell it
+	events   []sim.Event
 }
 
 // Fold reads events in order and, at story time now, the keys read back.
 func Fold(events []sim.Event, now time.Duration, keys []sim.KeyState) *Ledger {
-	l := &Ledger{Now: now, Reads: make([]Read, len(events)), Acquirers: map[string]bool{},
+	l := &Ledger{Now: now, Reads: make([]Read, len(events)),
 		status: map[string]sim.Status{}, byKey: map[string]*Lease{}, events: events}
 	for i, e := range events {
 		l.lapse(e.At)
@@ -361,7 +362,6 @@ func (l *Ledger) event(e sim.Event) Read {
 }
 
 func (l *Ledger) acquire(e sim.Event) Read {
-	l.Acquirers[e.Actor] = true
 	op := e.Op
 	granted, refused := false, false
 	var fence int64
@@ -376,6 +376,11 @@ func (l *Ledger) acquire(e sim.Event) Read {
 		granted, refused, fence = ok && n > 0, e.IsNil(), n
 	}
 	if refused {
+		for _, h := range l.Holds {
+			if h.Actor == e.Actor && h.Open() && h.Lock == op.Lock {
+				l.endHold(h, e, RefusedAgain)
+			}
+		}
 		cur := l.present(op.Key)
 		rf := &Refusal{Actor: e.Actor, Lock: op.Lock, Key: op.Key, Seq: e.Seq, At: e.At, Blocker: cur}
 		if cur != nil && !cur.Expires() && l.status[cur.Actor] == sim.Crashed {
@@ -403,7 +408,7 @@ func (l *Ledger) acquire(e sim.Event) Read {
 		cur.End, cur.EndSeq, cur.EndAt, cur.By = Deleted, -1, e.At, ""
 	}
 	ls := &Lease{Lock: op.Lock, Node: e.Node, Key: op.Key, Actor: e.Actor, Token: op.Token,
-		Seq: e.Seq, Granted: e.At, TTL: op.TTL, TTLAt: e.At, Fence: fence, Form: op.Form, EndSeq: -1}
+		Seq: e.Seq, Granted: e.At, TTL: op.TTL, TTLAt: e.At, Fence: fence, Form: op.Form, Fixed: op.Fixed, EndSeq: -1}
 	l.Leases = append(l.Leases, ls)
 	l.byKey[op.Key] = ls
 	for _, h := range l.Holds {
@@ -622,9 +627,6 @@ func (l *Ledger) HoldOf(actor string) *Hold {
 	return nil
 }
 
-// Status is the actor's state as the fault events tell it.
-func (l *Ledger) Status(actor string) sim.Status { return l.status[actor] }
-
 // Belief is what actor believes against what the keys read back say.
 func (l *Ledger) Belief(actor string) Belief {
 	b := Belief{Actor: actor, Lease: l.latest(actor), Hold: l.HoldOf(actor), Status: l.status[actor]}
@@ -656,17 +658,6 @@ func (l *Ledger) IsLockKey(key string) bool {
 		}
 	}
 	return false
-}
-
-// KeyHolder is the lease the key (as sent) holds now, read back: nil when
-// the key is gone or holds a value no lease of the run wrote.
-func (l *Ledger) KeyHolder(key string) *Lease {
-	for _, k := range l.Keys {
-		if k.Name == key {
-			return k.Lease
-		}
-	}
-	return nil
 }
 
 // Stuck lists the refusals that met a key with no TTL whose holder had
@@ -732,9 +723,6 @@ func (l *Ledger) Properties(singleInstance bool) [3]Verdict {
 	return p
 }
 
-// Event returns event seq as folded.
-func (l *Ledger) Event(seq int) sim.Event { return l.events[seq] }
-
 // KeyStatus is what a key read back says of its lock.
 type KeyStatus int
 
@@ -764,4 +752,36 @@ func (l *Ledger) LastOp(actor string, kind sim.OpKind) (sim.Event, Read, bool) {
 		}
 	}
 	return sim.Event{}, Read{}, false
+}
+
+// LatestOverlap is the latest stretch of two holders, nil if none: the one
+// the ⚠ line and a verdict name.
+func (l *Ledger) LatestOverlap() *Overlap {
+	if len(l.Overlaps) == 0 {
+		return nil
+	}
+	return l.Overlaps[len(l.Overlaps)-1]
+}
+
+// WriteCounts is how many writes the resource accepted and refused.
+func (l *Ledger) WriteCounts() (accepted, refused int) {
+	for _, w := range l.Writes {
+		if w.Accepted {
+			accepted++
+		} else {
+			refused++
+		}
+	}
+	return accepted, refused
+}
+
+// ForeignDeletes counts the releases that deleted another actor's lock.
+func (l *Ledger) ForeignDeletes() int {
+	n := 0
+	for _, r := range l.Reads {
+		if r.What == DeletedOther {
+			n++
+		}
+	}
+	return n
 }

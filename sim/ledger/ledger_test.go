@@ -354,3 +354,17 @@ func TestGrantNamesTheAlarmsOverlap(t *testing.T) {
 		t.Errorf("w2's SET without NX replaced w1's value: %+v", r)
 	}
 }
+
+// TestRefusedAgainEndsTheHold: an actor that asks for the lock again and
+// is refused knows it does not hold it: its hold ends there.
+func TestRefusedAgainEndsTheHold(t *testing.T) {
+	var s story
+	s.set(0, "w2", "a", lease, true, true).set(31, "w4", "b", lease, true, true).set(32, "w2", "c", lease, true, false)
+	l := Fold(s, sec(32), nil)
+	if h := l.HoldOf("w2"); h.End != RefusedAgain || l.Belief("w2").Holds {
+		t.Fatalf("w2's hold: %+v", h)
+	}
+	if o := l.Overlaps[0]; o.Open() || o.To != 2 {
+		t.Errorf("the overlap ends at w2's refusal: %+v", o)
+	}
+}

@@ -341,13 +341,19 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	for _, x := range actions {
 		if key.Matches(msg, x.b) {
-			cmd, _ := a.pl.key(x.action, 0)
+			cmd, ok := a.pl.key(x.action, 0)
+			if !ok {
+				a.pl.flash = msg.String() + " does nothing in this scene · ? lists its keys"
+			}
 			return cmd
 		}
 	}
 	if key.Matches(msg, k.Move) {
 		cmd, _ := a.pl.key("move", 0)
 		return cmd
+	}
+	if msg.Type == tea.KeyRunes {
+		a.pl.flash = msg.String() + " does nothing here · ? lists the keys"
 	}
 	return nil
 }

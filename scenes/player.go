@@ -16,6 +16,7 @@ import (
 	"locksim/views"
 
 	"github.com/charmbracelet/bubbles/spinner"
+	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -753,7 +754,11 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		digits = 16 // room for more of each token
 	}
 	lines := logLines(p.snap, sel, strip, digits)
-	back := max(0, min(p.scroll, len(lines)-logH))
+	// the whole log in a viewport, which keeps the window inside the ends
+	vp := viewport.New(w, max(logH, 0))
+	vp.SetContent(views.Log(st, lines, w, max(len(lines), logH), 0))
+	vp.SetYOffset(len(lines) - logH - p.scroll)
+	back := max(0, len(lines)-logH-vp.YOffset)
 	rule := "commands, as sent · replies, as redis-cli prints them"
 	if strip {
 		rule = "commands, as sent under " + p.snap.Prefix + " · replies"
@@ -763,7 +768,7 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	} else if len(lines) > logH {
 		rule += fmt.Sprintf(" · %d earlier: [", len(lines)-logH)
 	}
-	middle := views.Rule(st, rule, w) + "\n" + views.Log(st, lines, w, logH, back)
+	middle := views.Rule(st, rule, w) + "\n" + vp.View()
 	switch {
 	case p.notes:
 		middle = views.Rule(st, "speaker notes · N hides them", w) + "\n" + views.Wrap(p.text.Get("notes"), w, logH)

@@ -237,6 +237,8 @@ func interactive(ctx context.Context, c config, b *sim.Backend, stderr io.Writer
 	r := lipgloss.NewRenderer(os.Stdout)
 	if c.noColor {
 		r.SetColorProfile(termenv.Ascii)
+		// the Charm components' own defaults draw with the default renderer
+		lipgloss.SetColorProfile(termenv.Ascii)
 	}
 	st := views.NewStyles(r, c.theme == "high-contrast")
 	o := scenes.Options{Seed: c.seed, Scene: c.scene, Step: c.step, NoQuiz: c.noQuiz, Present: c.present, Warn: stderr, Styles: &st}

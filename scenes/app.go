@@ -118,7 +118,7 @@ func (a *App) Interrupted() bool { return a.interrupted }
 func (a *App) Init() tea.Cmd {
 	start := a.pl.Start(nil)
 	if a.startAt > 0 && a.pl.sc.Kind == Story {
-		a.pl.pending = append(a.pl.pending, pendingKey{"seek", a.startAt})
+		a.pl.openAt(a.startAt)
 	}
 	if a.b.Live() {
 		return tea.Batch(start, healthLater())
@@ -254,6 +254,12 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, tea.Batch(a.watchHealth(), healthLater())
 	}
 	cmd := a.pl.Update(msg)
+	if a.contents {
+		// the contents list's own messages (its filter's results)
+		var mcmd tea.Cmd
+		a.menu, mcmd = a.menu.Update(msg)
+		cmd = tea.Batch(cmd, mcmd)
+	}
 	if _, ok := msg.(runMsg); ok {
 		a.noteDone()
 	}
@@ -361,7 +367,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 // nav is the app's state as Navigate sees it.
 func (a *App) nav() Nav {
 	return Nav{Contents: a.contents, Scene: a.idx, Scenes: len(a.list), Replaying: a.pl.busy && a.pl.cancelOp != nil,
-		Selected: a.pl.sel >= 0, Page: a.showHelp || a.showAbout, Course: a.menu.Items() != nil}
+		Selected: a.pl.sel >= 0, Page: a.showHelp || a.showAbout || a.pl.notes, Course: a.menu.Items() != nil}
 }
 
 // navigate carries out what Navigate says of key.
@@ -373,7 +379,7 @@ func (a *App) navigate(key string) tea.Cmd {
 	case LetGo:
 		a.pl.sel = -1 // the readout follows the story again
 	case ClosePage:
-		a.showHelp, a.showAbout = false, false
+		a.showHelp, a.showAbout, a.pl.notes = false, false, false
 	case ShowContents:
 		a.contents = true
 		a.refreshMenu()
@@ -413,6 +419,9 @@ func (a *App) switchTo(i int) tea.Cmd {
 		if st.pos > 0 && pl.sc.Kind == Story {
 			pl.pending = append(pl.pending, pendingKey{"seek", st.pos})
 		}
+	} else if pl.sc.ID == a.prog.Last && a.prog.Step > 0 && pl.sc.Kind == Story {
+		// continue where the learner left off last time
+		pl.openAt(a.prog.Step)
 	}
 	a.idx, a.pl = i, pl
 	a.showHelp, a.showAbout = false, false

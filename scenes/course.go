@@ -1,7 +1,6 @@
 package scenes
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -75,6 +74,9 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 	a.store, a.quiz, a.present = o.Store, !o.NoQuiz, o.Present
 	if o.Styles != nil {
 		a.st = *o.Styles
+		a.help.Styles.ShortKey, a.help.Styles.FullKey = a.st.Key, a.st.Key
+		a.help.Styles.ShortDesc, a.help.Styles.FullDesc = a.st.Dim, a.st.Dim
+		a.help.Styles.ShortSeparator, a.help.Styles.FullSeparator = a.st.Dim, a.st.Dim
 	}
 	a.pl.quiz = a.quiz && a.pl.sc.Predict != nil
 	a.pl.present = o.Present
@@ -85,13 +87,12 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 	a.prog = prog
 	a.pl.answered = a.recordAnswer
 	a.startAt = o.Step
-	if o.Scene == "" {
-		a.contents = true
-		a.menu = a.newMenu()
-		if i := indexOf(a.list, prog.Last); i >= 0 {
-			a.menu.Select(i)
-		}
+	// the contents are there to go back to even when -scene opened a scene
+	a.menu = a.newMenu()
+	if i := indexOf(a.list, prog.Last); i >= 0 {
+		a.menu.Select(i)
 	}
+	a.contents = o.Scene == ""
 	return a, nil
 }
 
@@ -114,11 +115,17 @@ func (a *App) newMenu() list.Model {
 		items = append(items, entry{n: i + 1, id: s.ID, dive: dive, title: title, summary: t.Get("summary"),
 			done: a.prog.Done[s.ID], answered: ok, answeredRight: ans.Right})
 	}
+	// the list in the course's own palette (theme and -no-color included)
 	d := list.NewDefaultDelegate()
-	d.Styles.SelectedTitle = d.Styles.SelectedTitle.Foreground(lipgloss.AdaptiveColor{Light: "#8B008B", Dark: "213"}).BorderForeground(lipgloss.AdaptiveColor{Light: "#8B008B", Dark: "213"})
-	d.Styles.SelectedDesc = d.Styles.SelectedDesc.Foreground(lipgloss.AdaptiveColor{Light: "#444444", Dark: "250"}).BorderForeground(lipgloss.AdaptiveColor{Light: "#8B008B", Dark: "213"})
+	pink := a.st.Title.GetForeground()
+	d.Styles.SelectedTitle = a.st.Title.Border(lipgloss.NormalBorder(), false, false, false, true).BorderForeground(pink).Padding(0, 0, 0, 1)
+	d.Styles.SelectedDesc = a.st.Accent.Border(lipgloss.NormalBorder(), false, false, false, true).BorderForeground(pink).Padding(0, 0, 0, 1)
+	d.Styles.NormalTitle = a.st.Bold.Padding(0, 0, 0, 2)
+	d.Styles.NormalDesc = a.st.Dim.Padding(0, 0, 0, 2)
+	d.Styles.DimmedTitle, d.Styles.DimmedDesc = a.st.Dim.Padding(0, 0, 0, 2), a.st.Dim.Padding(0, 0, 0, 2)
 	m := list.New(items, d, max(a.w, MinWidth), max(a.h-1, MinHeight-1))
 	m.Title = "the course: Redis distributed locks, scene by scene"
+	m.Styles.Title = a.st.Title.Padding(0, 1)
 	m.SetShowStatusBar(false)
 	m.SetShowHelp(false) // the line under the list says the keys
 	m.DisableQuitKeybindings()
@@ -212,11 +219,12 @@ func (a *App) menuView() string {
 	return strings.TrimRight(a.menu.View(), "\n") + "\n" + truncate(a.st.Dim.Render(help), a.w)
 }
 
-// openAt brings a freshly started scene to the step it was asked to open
-// at (-step N, or where the learner left it).
-func (a *App) openAt(step int) tea.Cmd {
-	if step <= 0 || a.pl.sc.Kind != Story {
-		return nil
+// openAt asks a freshly started scene to go to step once it has started
+// (-step N, or where the learner left it last time). A step past the
+// decisive point means the learner has seen it: the question is not asked.
+func (p *Player) openAt(step int) {
+	if at := p.sc.predictAt(p.moveLabels()); at >= 0 && step > at {
+		p.passed = true
 	}
-	return a.pl.do(func(ctx context.Context, r *sim.Run) error { return r.Seek(ctx, step) })
+	p.pending = append(p.pending, pendingKey{"seek", step})
 }

@@ -5,27 +5,25 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"locksim/sim"
 )
 
 // exportPrefix goes before every key of a story exported from the embedded
 // server, whose keys have no prefix: replayed on a shared server, the
-// script must not touch a user's own resource:lock.
+// script must not touch a user's own resource:lock (a live story's keys
+// already carry the run's prefix).
 const exportPrefix = sim.Namespace + "replay:"
 
 // redisCLIScript is the story so far as a script for redis-cli: every
-// command an actor sent, as sent (scripts in full), one per line, with the
-// story's waits and faults as comments. `redis-cli < FILE` replays it by
-// hand (without the timing: the waits are for the reader). Every key is
-// under locksim's namespace.
-func redisCLIScript(sc *Scene, s sim.Snapshot, seed uint64) string {
+// command an actor sent, as sent (scripts in full), one per line, in the
+// story's order; each wait of the story is a WAIT 100 <ms> (it blocks for
+// that long on a server without a hundred replicas), so the TTLs run out
+// where the story says. redis-cli has no comments: the file is commands
+// only. Every key is under locksim's namespace.
+func redisCLIScript(s sim.Snapshot) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# locksim %s, seed %d, on %s: the story's commands as sent.\n", sc.ID, seed, s.Backend)
-	fmt.Fprintln(&b, "# replay by hand with: redis-cli < this-file (waits are comments: wait them yourself)")
-	if s.Prefix == "" {
-		fmt.Fprintf(&b, "# keys are put under %s so the replay touches nothing of yours; DEL them after\n", exportPrefix)
-	}
 	for _, e := range s.Events {
 		switch e.Kind {
 		case sim.Command:
@@ -39,11 +37,21 @@ func redisCLIScript(sc *Scene, s sim.Snapshot, seed uint64) string {
 				}
 			}
 			fmt.Fprintf(&b, "%s\n", sim.FormatCommand(args))
-		case sim.Clock, sim.Fault, sim.Info:
-			fmt.Fprintf(&b, "# %s %s: %s\n", stamp(e.At), e.Actor, e.Note)
+		case sim.Clock:
+			fmt.Fprintf(&b, "WAIT 100 %d\n", clockWait(e, s))
 		}
 	}
 	return b.String()
+}
+
+// clockWait is the wire milliseconds a clock event waited: the story's
+// own time on the embedded server, divided by the scale on a live one.
+func clockWait(e sim.Event, s sim.Snapshot) int64 {
+	prev := time.Duration(0)
+	for _, x := range s.Events[:e.Seq] {
+		prev = x.At
+	}
+	return ((e.At - prev) / time.Duration(max(s.Scale, 1))).Milliseconds()
 }
 
 // keyArgs are the positions of the keys among a command's arguments: the
@@ -68,9 +76,9 @@ func keyArgs(args []string) []int {
 // directory and says where.
 func (p *Player) export() {
 	name := fmt.Sprintf("locksim-%s-seed%d.redis", p.sc.ID, p.seed)
-	if err := os.WriteFile(name, []byte(redisCLIScript(p.sc, p.snap, p.seed)), 0o644); err != nil {
+	if err := os.WriteFile(name, []byte(redisCLIScript(p.snap)), 0o644); err != nil {
 		p.flash = "could not write " + name + ": " + err.Error()
 		return
 	}
-	p.flash = "wrote " + name + ": redis-cli < " + name + " replays the commands by hand"
+	p.flash = "wrote " + name + ": redis-cli < " + name + " replays it, waits included"
 }

@@ -8,8 +8,8 @@ type Nav struct {
 	Scene     int  // the open (or last open) scene, 0-based
 	Scenes    int  // how many scenes the course has
 	Replaying bool // a live replay runs, which esc cancels
+	Page      bool // the story, help or notes page is open: on top of all
 	Selected  bool // an actor is selected, which esc lets go
-	Page      bool // the story or help page is open
 	Course    bool // there is a contents screen to go back to
 }
 
@@ -27,7 +27,8 @@ const (
 
 // Navigate is the course's navigation as a pure function: a key on a state
 // gives the next state and what to do. esc cancels the innermost thing (a
-// replay, then the selection, then a page, then back to the contents);
+// replay, then the page on top, then the selection, then back to the
+// contents);
 // < and > move between scenes, wrapping around; enter on the contents
 // opens the scene chosen there.
 func Navigate(n Nav, key string) (Nav, Step) {
@@ -39,12 +40,12 @@ func Navigate(n Nav, key string) (Nav, Step) {
 		case n.Replaying:
 			n.Replaying = false
 			return n, CancelReplay
-		case n.Selected:
-			n.Selected = false
-			return n, LetGo
 		case n.Page:
 			n.Page = false
 			return n, ClosePage
+		case n.Selected:
+			n.Selected = false
+			return n, LetGo
 		case n.Course:
 			n.Contents = true
 			return n, ShowContents

@@ -13,9 +13,9 @@ func TestNavigate(t *testing.T) {
 	}{
 		{"esc cancels a replay first", Nav{Scene: 2, Scenes: 6, Course: true, Replaying: true, Selected: true, Page: true}, "esc",
 			Nav{Scene: 2, Scenes: 6, Course: true, Selected: true, Page: true}, CancelReplay},
-		{"then lets go of the selection", Nav{Scene: 2, Scenes: 6, Course: true, Selected: true, Page: true}, "esc",
-			Nav{Scene: 2, Scenes: 6, Course: true, Page: true}, LetGo},
-		{"then closes the page", Nav{Scene: 2, Scenes: 6, Course: true, Page: true}, "esc", scene, ClosePage},
+		{"then closes the page on top", Nav{Scene: 2, Scenes: 6, Course: true, Selected: true, Page: true}, "esc",
+			Nav{Scene: 2, Scenes: 6, Course: true, Selected: true}, ClosePage},
+		{"then lets go of the selection", Nav{Scene: 2, Scenes: 6, Course: true, Selected: true}, "esc", scene, LetGo},
 		{"then goes back to the contents", scene, "esc", Nav{Contents: true, Scene: 2, Scenes: 6, Course: true}, ShowContents},
 		{"without a contents screen it stays", Nav{Scene: 2, Scenes: 6}, "esc", Nav{Scene: 2, Scenes: 6}, Stay},
 		{"esc on the contents stays", Nav{Contents: true, Scenes: 6, Course: true}, "esc", Nav{Contents: true, Scenes: 6, Course: true}, Stay},

@@ -193,12 +193,14 @@ func (p *Player) do(f func(ctx context.Context, r *sim.Run) error) tea.Cmd {
 		defer p.ops.Done()
 		defer cancel()
 		err := f(ctx, run)
-		if hold && (err == nil || errors.Is(err, context.Canceled) && p.ctx.Err() == nil) {
-			// held after a replay esc cut short too: the story stands
-			// where it stopped, and its leases wait for the next step
-			if herr := run.Hold(context.WithoutCancel(ctx)); herr != nil {
-				err = herr
-			}
+		if errors.Is(err, context.Canceled) && p.ctx.Err() == nil {
+			// esc cut a replay short: the half-played move (a wait cut
+			// short) is not the story, so it starts again from the top
+			err = run.Reset(context.WithoutCancel(ctx))
+		}
+		if hold && err == nil {
+			// the leases wait while the learner reads
+			err = run.Hold(context.WithoutCancel(ctx))
 		}
 		return runMsg{id: id, snap: run.Snapshot(p.ctx), err: err}
 	})
@@ -627,8 +629,6 @@ func (p *Player) learnerMove(action string) (sim.Move, string) {
 		return sim.Crash(a.Name), ""
 	case action == "pause" && a.Status == sim.Paused:
 		return sim.Resume(a.Name), ""
-	case action == "pause" && a.Status == sim.Done:
-		return sim.Move{}, a.Name + " has finished its program: nothing to pause"
 	case action == "pause":
 		return sim.Pause(a.Name), ""
 	}
@@ -705,6 +705,7 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		// just after the decisive move: the real replies answer the question
 		readout = p.verdictOnGuess() + " " + readout
 	}
+	readoutAt := len(bottom)
 	bottom = append(bottom, views.Wrap(readout, w, 3))
 	status := ex.Verdict
 	if ex.Alarm != "" && p.banner == "" && p.flash == "" && p.err == "" {
@@ -744,6 +745,13 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	bottom = append(bottom, helpLine)
 
 	logH := h - len(joinLines(top)) - len(joinLines(bottom)) - 1
+	// a readout longer than its three rows takes rows the log leaves empty
+	need := strings.Count(lipgloss.NewStyle().Width(max(w, 1)).Render(readout), "\n") + 1
+	if free := logH - len(p.snap.Events); need > 3 && free > 0 && !p.asking && !p.notes {
+		extra := min(need-3, free, 3)
+		bottom[readoutAt] = views.Wrap(readout, w, 3+extra)
+		logH -= extra
+	}
 	p.logRows = max(logH, 0)
 	sel := ""
 	if p.sel >= 0 && p.sel < len(p.snap.Actors) {
@@ -787,7 +795,7 @@ func (p *Player) question(st views.Styles, w, rows int) string {
 		lines = append(lines, truncate(st.Key.Render(itoa(int64(i+1)))+") "+c, w))
 	}
 	for i := 1; i <= p.hints; i++ {
-		lines = append(lines, truncate(st.Dim.Render("hint: "+p.text.Get("hint-"+itoa(int64(i)))), w))
+		lines = append(lines, strings.Split(st.Dim.Render(views.Wrap("hint: "+p.text.Get("hint-"+itoa(int64(i))), w, 2)), "\n")...)
 	}
 	out := make([]string, 0, rows)
 	for _, l := range lines {

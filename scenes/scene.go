@@ -623,6 +623,14 @@ func (r reader) about(name string) string {
 	}
 	vars["why"] = r.why(concern)
 	switch rd.What {
+	case ledger.TTLSet, ledger.Extended, ledger.Noted, ledger.CheckOwn:
+		if b.Holds && !b.KeyHolds && b.Lease != nil && b.Lease.Seq < len(r.v.Snap.Events) {
+			// the step is long past: what matters now is the lost lease
+			vars["reply"] = shortenTokens(r.v.Snap.Events[b.Lease.Seq].Reply, r.v.Snap.Actors, r.v.Snap.Events)
+			return r.fill("holds-lost", vars)
+		}
+	}
+	switch rd.What {
 	case ledger.Granted:
 		switch {
 		case b.Holds && !b.KeyHolds:

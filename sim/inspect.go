@@ -200,7 +200,7 @@ func (r *Run) predictLabels(labels []string) {
 		case MoveCrash:
 			status[m.Actor] = Crashed
 		case MovePause:
-			if status[m.Actor] == Ready {
+			if status[m.Actor] == Ready || status[m.Actor] == Done {
 				status[m.Actor] = Paused
 			}
 		case MoveResume:

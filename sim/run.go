@@ -349,7 +349,8 @@ func (r *Run) apply(ctx context.Context, m Move) {
 		case m.Kind == MoveCrash && a.Status != Crashed:
 			a.Status = Crashed
 			r.record(Event{Kind: Fault, Fault: FaultCrash, Actor: a.Name, Note: a.Name + " crashed"})
-		case m.Kind == MovePause && a.Status == Ready:
+		case m.Kind == MovePause && (a.Status == Ready || a.Status == Done):
+			// a worker that has run its steps may still hold the lock: it can freeze too
 			a.Status = Paused
 			r.record(Event{Kind: Fault, Fault: FaultPause, Actor: a.Name, Note: a.Name + " paused (stop-the-world)"})
 		case m.Kind == MoveResume && a.Status == Paused:

@@ -117,6 +117,11 @@ func parse(args []string) (config, error) {
 	if c.step < 0 || c.step > 0 && c.scene == "" {
 		return c, errors.New("-step N needs -scene and N of 0 or more")
 	}
+	if sc := scenes.Find(c.scene); sc != nil {
+		if n := len(sc.Script(scenes.Params{}).Moves); c.step > n {
+			return c, fmt.Errorf("-step %d: scene %s has %d steps", c.step, c.scene, n)
+		}
+	}
 	if c.scale < 1 || c.scale > maxScale {
 		return c, fmt.Errorf("-scale must be from 1 to %d, got %d", maxScale, c.scale)
 	}
@@ -303,6 +308,10 @@ func resetProgress(c config, in io.Reader, stdout, stderr io.Writer) int {
 			return 0
 		}
 	}
+	if _, err := os.Stat(path); err != nil {
+		fmt.Fprintf(stdout, "no saved progress to delete (%s)\n", path)
+		return 0
+	}
 	if err := (&progress.Store{Path: path}).Reset(); err != nil {
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
 		return 1
@@ -319,6 +328,9 @@ func cleanup(ctx context.Context, c config, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "%d keys of dead locksim runs removed; keys of runs still alive were left alone\n", n)
+	if n == 0 {
+		fmt.Fprintf(stdout, "(a run killed less than %v ago still has its heartbeat: try again after that)\n", sim.HeartbeatTTL)
+	}
 	return 0
 }
 

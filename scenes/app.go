@@ -62,6 +62,7 @@ type App struct {
 	present  bool // presenter mode (-present)
 	startAt  int
 	states   map[string]sceneState
+	warning  string // the saved progress could not be read, and why
 }
 
 // sceneState is a scene as the learner left it.
@@ -438,6 +439,9 @@ func (a *App) View() string {
 		return a.menuView()
 	}
 	helpLine := truncate(a.help.ShortHelpView(a.keys.ShortHelp()), a.w)
+	if a.present {
+		helpLine = truncate(a.st.Dim.Render(". / pgdn / space  step · N notes · h hint · i story · ? keys · q quit"), a.w)
+	}
 	overlay, title := "", ""
 	switch {
 	case a.showHelp:

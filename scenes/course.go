@@ -81,8 +81,12 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 	a.pl.quiz = a.quiz && a.pl.sc.Predict != nil
 	a.pl.present = o.Present
 	prog, err := o.Store.Load()
-	if err != nil && o.Warn != nil {
-		fmt.Fprintf(o.Warn, "locksim: %v\n", err)
+	if err != nil {
+		// said on the contents screen, where the missing marks show
+		a.warning = err.Error()
+		if o.Warn != nil {
+			fmt.Fprintf(o.Warn, "locksim: %v\n", err)
+		}
 	}
 	a.prog = prog
 	a.pl.answered = a.recordAnswer
@@ -144,11 +148,8 @@ func (a *App) refreshMenu() {
 	a.menu.Select(sel)
 }
 
-// recordAnswer keeps a prediction in the progress.
+// recordAnswer keeps the learner's latest prediction in the progress.
 func (a *App) recordAnswer(id string, chosen int, right bool) {
-	if _, ok := a.prog.Answers[id]; ok {
-		return // the first answer counts
-	}
 	a.prog.Answers[id] = progress.Answer{Chosen: chosen, Right: right}
 	a.save()
 }
@@ -215,6 +216,9 @@ func (a *App) menuView() string {
 	help := "enter open · / filter · ↑/↓ choose · ✓ played to the end · q quit"
 	if a.prog.Last != "" {
 		help = fmt.Sprintf("last time: %s, step %d · ", a.prog.Last, a.prog.Step) + help
+	}
+	if a.warning != "" {
+		help = a.st.Warn.Render(a.warning)
 	}
 	return strings.TrimRight(a.menu.View(), "\n") + "\n" + truncate(a.st.Dim.Render(help), a.w)
 }

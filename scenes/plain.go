@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"locksim/content"
@@ -56,11 +58,33 @@ func Plain(ctx context.Context, w io.Writer, b *sim.Backend, id string, seed uin
 			return err
 		}
 	}
+	if err := plainScripts(ctx, w, sc, b, seed); err != nil {
+		return err
+	}
 	fmt.Fprintf(w, "\nrecap: %s\n", text.Get("recap"))
 	fmt.Fprintf(w, "what a lock library does here: %s\n", text.Get("library"))
 	fmt.Fprintln(w, "references:")
 	for _, r := range strings.Split(text.Get("references"), "\n") {
 		fmt.Fprintf(w, "  %s\n", r)
+	}
+	return nil
+}
+
+// plainScripts prints the source of every script the scene's log names by
+// <name>, from a run of the story as written.
+func plainScripts(ctx context.Context, w io.Writer, sc *Scene, b *sim.Backend, seed uint64) error {
+	run := sim.NewRun(b, sc.Script(Params{}), seed)
+	defer run.Close()
+	defer run.Clear(context.WithoutCancel(ctx))
+	if err := run.Reset(ctx); err != nil {
+		return err
+	}
+	if err := run.Seek(ctx, len(run.Moves())); err != nil {
+		return err
+	}
+	scripts := run.Scripts()
+	for _, name := range slices.Sorted(maps.Keys(scripts)) {
+		fmt.Fprintf(w, "\nscript <%s>, as sent with EVAL:\n%s\n", name, scripts[name].Src)
 	}
 	return nil
 }

@@ -648,6 +648,9 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		}
 	}
 	mode += fmt.Sprintf(" · seed %d", p.seed)
+	if p.present {
+		mode = "presenter · " + mode
+	}
 	title := st.Title.Render("locksim") + " " + st.Bold.Render(p.sc.ID) + st.Dim.Render(" · "+p.text.Get("dive")+" · ") + p.text.Get("title")
 	if ansi.StringWidth(title)+ansi.StringWidth(mode)+1 > w {
 		// the dive is on the story page and in the contents: the title stays whole

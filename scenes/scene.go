@@ -418,21 +418,6 @@ func (v View) storyMS(pttl int64) int64 {
 
 func strconvQuote(s string) string { return strconv.Quote(s) }
 
-// ordinal spells 2 as "2nd", 11 as "11th".
-func ordinal(n int) string {
-	suffix := "th"
-	if n%100 < 11 || n%100 > 13 {
-		switch n % 10 {
-		case 1:
-			suffix = "st"
-		case 2:
-			suffix = "nd"
-		case 3:
-			suffix = "rd"
-		}
-	}
-	return strconv.Itoa(n) + suffix
-}
 
 // keyOf is the key read back that a lease's key names, if it was read.
 func (r reader) keyOf(key string) (ledger.KeyRead, bool) {
@@ -714,7 +699,7 @@ func (r reader) alarm() string {
 		out := r.fill("alarm-"+o.Cause.String(), vars)
 		if n := len(l.Overlaps); n > 1 {
 			// the latest is named; when it first broke matters too
-			out += " (" + ordinal(n) + " time)"
+			out += " (overlap #" + strconv.Itoa(n) + ")"
 		}
 		return out
 	}

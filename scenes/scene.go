@@ -418,7 +418,6 @@ func (v View) storyMS(pttl int64) int64 {
 
 func strconvQuote(s string) string { return strconv.Quote(s) }
 
-
 // keyOf is the key read back that a lease's key names, if it was read.
 func (r reader) keyOf(key string) (ledger.KeyRead, bool) {
 	for _, k := range r.v.L.Keys {

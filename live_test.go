@@ -32,7 +32,7 @@ func TestMain(m *testing.M) {
 	set := false
 	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
 	if !set {
-		_ = flag.Set("test.parallel", "8")
+		_ = flag.Set("test.parallel", "16")
 	}
 	os.Exit(m.Run())
 }

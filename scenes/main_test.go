@@ -169,15 +169,6 @@ type storyPoint struct {
 	final bool // the last move of its schedule
 }
 
-// storyPoints plays every variant of scene id move by move, then the same
-// schedules with one learner move (a crash, a pause, a wait, an extra step)
-// inserted at every point, and returns every point with the schedule run.
-func storyPoints(t *testing.T, id string) []storyPoint { return points(t, id, true) }
-
-// variantPoints is storyPoints without the learner's moves: the scene's
-// own stories only.
-func variantPoints(t *testing.T, id string) []storyPoint { return points(t, id, false) }
-
 // changed counts the knobs p sets away from their first value.
 func changed(p Params) int {
 	n := 0
@@ -189,6 +180,9 @@ func changed(p Params) int {
 	return n
 }
 
+// points plays every variant of scene id move by move and, with learner,
+// the same schedules with a learner's move (a crash, a pause, a step, a
+// wait) inserted at every point, and returns the points the checks walk.
 func points(t *testing.T, id string, learner bool) []storyPoint {
 	t.Helper()
 	ctx := context.Background()

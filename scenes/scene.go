@@ -248,16 +248,6 @@ func (r reader) fill(section string, vars map[string]string) string {
 	return r.v.Text.Fill(section, all)
 }
 
-// pick is the first of the sections the text has.
-func (r reader) pick(sections ...string) string {
-	for _, s := range sections {
-		if r.v.Text.Has(s) {
-			return s
-		}
-	}
-	return sections[len(sections)-1]
-}
-
 func stamp(d time.Duration) string { return "+" + sim.FormatDuration(d) }
 
 // short abbreviates a token for the screen: its first 8 hex digits and "…".

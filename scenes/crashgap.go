@@ -28,13 +28,10 @@ func crashGapScene() *Scene {
 		ID: "crash-gap", Kind: Story,
 		Knobs: []Knob{{Key: "c", Name: gapKnob, Values: gapPoints}},
 		Wait:  40 * time.Second,
-		Predict: &Prediction{
-			Before: []string{"s2 SETNX"},
-			// the choices are "1, free again", "0, still there", "an error"
-			Answer: answerOf("s2", sim.OpAcquire, 2, ledger.Granted, ledger.Refused),
-		},
-		Build: buildCrashGap,
-		Say:   sayCrashGap,
+		// the choices are "1, free again", "0, still there", "an error"
+		Predict: before(answerOf("s2", sim.OpAcquire, 2, ledger.Granted, ledger.Refused), "s2 SETNX"),
+		Build:   buildCrashGap,
+		Say:     sayCrashGap,
 	}
 }
 

@@ -32,10 +32,7 @@ func gcPauseScene() *Scene {
 	s.Say = func(v View, said *Said) {
 		sayPause(v, said, knobDuration(s, v.P, "TTL"), knobDuration(s, v.P, "pause"))
 	}
-	s.Predict = &Prediction{
-		Before: []string{"B acquires"},
-		Answer: answerOf("B", sim.OpAcquire, 2, ledger.Refused, ledger.Granted),
-	}
+	s.Predict = before(answerOf("B", sim.OpAcquire, 2, ledger.Refused, ledger.Granted), "B acquires")
 	return s
 }
 
@@ -46,12 +43,9 @@ func fencingScene() *Scene {
 	ttl, pause := sim.CourseTTL, 35*time.Second
 	return &Scene{
 		ID: "fencing", Kind: Story, Wait: 5 * time.Second, Shortest: 2 * time.Second,
-		Build: func(Params) sim.Script { return pauseStory(ttl, pause, true) },
-		Predict: &Prediction{
-			Before: []string{"A writes"},
-			Answer: answerOf("A", sim.OpFencedWrite, -1, ledger.FencedOK, ledger.FencedNo),
-		},
-		Say: func(v View, said *Said) { sayPause(v, said, ttl, pause) },
+		Build:   func(Params) sim.Script { return pauseStory(ttl, pause, true) },
+		Predict: before(answerOf("A", sim.OpFencedWrite, -1, ledger.FencedOK, ledger.FencedNo), "A writes"),
+		Say:     func(v View, said *Said) { sayPause(v, said, ttl, pause) },
 	}
 }
 

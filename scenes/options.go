@@ -22,13 +22,10 @@ func optionsScene() *Scene {
 			{Key: "P", Name: "PX", Values: []string{"on", "off"}},
 			{Key: "T", Name: "token", Values: []string{"random", "constant"}},
 		},
-		Wait: 5 * time.Second,
-		Predict: &Prediction{
-			Before: []string{"w2 SET"},
-			Answer: answerOf("w2", sim.OpAcquire, 2, ledger.Refused, ledger.Granted),
-		},
-		Build: buildOptions,
-		Say:   sayOptions,
+		Wait:    5 * time.Second,
+		Predict: before(answerOf("w2", sim.OpAcquire, 2, ledger.Refused, ledger.Granted), "w2 SET"),
+		Build:   buildOptions,
+		Say:     sayOptions,
 	}
 }
 

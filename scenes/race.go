@@ -16,10 +16,7 @@ var workers = []string{"w1", "w2", "w3", "w4"}
 func raceScene() *Scene {
 	return &Scene{
 		ID: "race", Kind: Race,
-		Predict: &Prediction{
-			Before: []string{"all four SET at once"},
-			Answer: func(v View) int { return min(len(v.L.Leases), 2) },
-		},
+		Predict: before(func(v View) int { return min(len(v.L.Leases), 2) }, "all four SET at once"),
 		Build: func(Params) sim.Script {
 			var actors []sim.ActorSpec
 			for _, w := range workers {

@@ -34,10 +34,7 @@ func releaseScene() *Scene {
 		return buildRelease(s.Value(p, "release"), s.Value(p, "lapsed lock") == relRival)
 	}
 	s.Say = func(v View, said *Said) { sayRelease(v, said, s.Value(v.P, "release")) }
-	s.Predict = &Prediction{
-		Before: []string{"A releases", "A: DEL"},
-		Answer: answerOf("A", sim.OpRelease, 2, ledger.ReleasedOwn, ledger.DeletedOther),
-	}
+	s.Predict = before(answerOf("A", sim.OpRelease, 2, ledger.ReleasedOwn, ledger.DeletedOther), "A releases", "A: DEL")
 	return s
 }
 

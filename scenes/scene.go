@@ -110,6 +110,12 @@ type Prediction struct {
 	Answer func(v View) int
 }
 
+// before is the prediction asked before the move labelled label (or any
+// of more labels), answered by answer.
+func before(answer func(View) int, labels ...string) *Prediction {
+	return &Prediction{Before: labels, Answer: answer}
+}
+
 // answerOf reads a prediction's answer from the ledger: the reading of
 // actor's latest op, as the index of whats it matches; otherwise when it
 // matches none, -1 when the actor sent no such op.
@@ -360,7 +366,7 @@ func (r reader) why(ls *ledger.Lease) string {
 
 // keyNow says what a key holds now, as read back.
 func (r reader) keyNow(k ledger.KeyRead) string {
-	vars := map[string]string{"key": r.keyName(k.Name), "pttl": r.storyPTTL(k.PTTL), "value": strconvQuote(k.Value)}
+	vars := map[string]string{"key": r.keyName(k.Name), "pttl": r.storyPTTL(k.PTTL), "value": strconv.Quote(k.Value)}
 	switch {
 	case !k.Exists():
 		return r.fill("key-gone", vars)
@@ -405,8 +411,6 @@ func (v View) storyMS(pttl int64) int64 {
 	}
 	return pttl * int64(max(v.Snap.Scale, 1))
 }
-
-func strconvQuote(s string) string { return strconv.Quote(s) }
 
 // keyOf is the key read back that a lease's key names, if it was read.
 func (r reader) keyOf(key string) (ledger.KeyRead, bool) {

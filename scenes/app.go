@@ -228,10 +228,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return a, nil
 		}
 		if msg.Action == tea.MouseActionMotion || msg.Action == tea.MouseActionPress {
-			if msg.Y >= 1 && msg.Y < 1+views.CardHeight {
-				if i := views.CardAt(msg.X, len(a.pl.snap.Actors), a.w); i >= 0 {
-					a.pl.sel = i
-				}
+			if i := views.ZoneAt(a.pl.zones, msg.X, msg.Y); i >= 0 {
+				a.pl.sel = i
 			}
 		}
 		return a, nil

@@ -57,8 +57,10 @@ type Player struct {
 	banner string
 	// flash is a one-time note, shown over the verdict until the next key
 	flash string
-	// logRows is how many log lines the last drawing had room for
+	// logRows is how many log lines the last drawing had room for, zones
+	// where it drew the cards (the mouse selects by them)
 	logRows int
+	zones   []views.Zone
 	// serverDown is set while the heartbeat says the server does not answer
 	serverDown bool
 	// spin turns while a live step or a race runs; spinning is set while
@@ -662,7 +664,9 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		return header + "\n" + views.Rule(st, overlayTitle, w) + "\n" + fitRows(overlay, h-3) + "\n" + helpLine
 	}
 	top = append(top, header)
-	top = append(top, views.Cards(st, ex.Cards, p.sel, w))
+	cards := views.Cards(st, ex.Cards, p.sel, w)
+	p.zones = views.CardZones(cards, len(ex.Cards), len(joinLines(top)))
+	top = append(top, cards)
 	// at 80 columns the run's key prefix would push the values off the
 	// line: the rule over the log names it once instead
 	strip := p.snap.Prefix != "" && w < 120

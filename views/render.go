@@ -94,16 +94,40 @@ func putTitle(box, title string) string {
 	return strings.Join(lines, "\n")
 }
 
-// CardAt says which of n cards, laid out by Cards across width, column x falls in.
-func CardAt(x, n, width int) int {
-	if n == 0 || width <= 0 {
-		return -1
+// Zone is a rectangle of the screen that answers the mouse, recorded
+// where it was drawn (as bubblezone does), so a click is resolved against
+// what is on screen, not a second guess at the layout.
+type Zone struct {
+	Index          int
+	X0, Y0, X1, Y1 int // inclusive top left, exclusive bottom right
+}
+
+// In reports whether the cell x, y falls in the zone.
+func (z Zone) In(x, y int) bool { return x >= z.X0 && x < z.X1 && y >= z.Y0 && y < z.Y1 }
+
+// CardZones are the zones of the boxes Cards drew at row y: the width of
+// each box as rendered, side by side.
+func CardZones(drawn string, n, y int) []Zone {
+	if n == 0 || drawn == "" {
+		return nil
 	}
-	i := x / (width / n)
-	if i >= n {
-		return -1
+	first := strings.Split(drawn, "\n")[0]
+	w := ansi.StringWidth(first) / n
+	zones := make([]Zone, n)
+	for i := range zones {
+		zones[i] = Zone{Index: i, X0: i * w, Y0: y, X1: (i + 1) * w, Y1: y + CardHeight}
 	}
-	return i
+	return zones
+}
+
+// ZoneAt is the index of the zone the cell x, y falls in, -1 for none.
+func ZoneAt(zones []Zone, x, y int) int {
+	for _, z := range zones {
+		if z.In(x, y) {
+			return z.Index
+		}
+	}
+	return -1
 }
 
 // LogLine is one entry of the command log, already in display form.

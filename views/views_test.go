@@ -37,8 +37,10 @@ func TestCardsFitTheWidth(t *testing.T) {
 			t.Fatalf("the selected card should be thick-bordered with its name:\n%s", out)
 		}
 	}
-	if CardAt(0, 4, 80) != 0 || CardAt(79, 4, 80) != 3 || CardAt(41, 4, 80) != 2 || CardAt(5, 0, 80) != -1 {
-		t.Fatal("CardAt maps columns to the wrong cards")
+	drawn := Cards(DefaultStyles(), []Card{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d"}}, -1, 80)
+	zones := CardZones(drawn, 4, 1)
+	if ZoneAt(zones, 0, 1) != 0 || ZoneAt(zones, 79, 4) != 3 || ZoneAt(zones, 41, 2) != 2 || ZoneAt(zones, 5, 0) != -1 || ZoneAt(zones, 5, 5) != -1 {
+		t.Fatalf("zones map cells to the wrong cards: %+v", zones)
 	}
 }
 

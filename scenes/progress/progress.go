@@ -77,10 +77,25 @@ func (s *Store) Load() (Progress, error) {
 }
 
 // Save writes p atomically: a temporary file beside the target, then a
-// rename, so a crash never leaves half a file.
+// rename, so a crash never leaves half a file. What another locksim saved
+// meanwhile is kept: scenes it marked done stay done, and its answers to
+// scenes p has none for stay.
 func (s *Store) Save(p Progress) error {
 	if s == nil {
 		return nil
+	}
+	if b, err := os.ReadFile(s.Path); err == nil {
+		var disk Progress
+		if json.Unmarshal(b, &disk) == nil {
+			for id, done := range disk.Done {
+				p.Done[id] = p.Done[id] || done
+			}
+			for id, a := range disk.Answers {
+				if _, ok := p.Answers[id]; !ok {
+					p.Answers[id] = a
+				}
+			}
+		}
 	}
 	if err := os.MkdirAll(filepath.Dir(s.Path), 0o755); err != nil {
 		return err

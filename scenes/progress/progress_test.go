@@ -54,3 +54,24 @@ func TestNoSaveTouchesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestSaveKeepsAnotherRunsProgress: two runs at once; the one that quits
+// last does not wipe what the other saved.
+func TestSaveKeepsAnotherRunsProgress(t *testing.T) {
+	s := &Store{Path: filepath.Join(t.TempDir(), "progress.json")}
+	first, _ := s.Load()
+	second, _ := s.Load()
+	second.Done["fencing"] = true
+	second.Answers["fencing"] = Answer{Chosen: 1, Right: true}
+	if err := s.Save(second); err != nil {
+		t.Fatal(err)
+	}
+	first.Done["race"] = true
+	if err := s.Save(first); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := s.Load()
+	if !p.Done["race"] || !p.Done["fencing"] || !p.Answers["fencing"].Right {
+		t.Fatalf("both runs' progress should be kept: %+v", p)
+	}
+}

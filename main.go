@@ -166,9 +166,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if !c.seedSet {
+		// short enough to read off the screen and type back with -seed
 		var b [8]byte
 		_, _ = rand.Read(b[:])
-		c.seed = binary.LittleEndian.Uint64(b[:])
+		c.seed = 1 + binary.LittleEndian.Uint64(b[:])%99999
 	}
 
 	// Every way out runs the cleanup below: with SIGPIPE caught, a closed

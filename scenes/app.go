@@ -375,6 +375,7 @@ func (a *App) navigate(key string) tea.Cmd {
 	switch step {
 	case CancelReplay:
 		a.pl.cancel()
+		a.pl.flash = "replay cancelled: the story starts again from the top"
 	case LetGo:
 		a.pl.sel = -1 // the readout follows the story again
 	case ClosePage:
@@ -437,7 +438,10 @@ func (a *App) View() string {
 		return a.menuView()
 	}
 	helpLine := truncate(a.help.ShortHelpView(a.keys.ShortHelp()), a.w)
-	if a.present {
+	switch {
+	case a.pl.asking && !a.present:
+		helpLine = truncate(a.st.Dim.Render(fmt.Sprintf("1-%d your prediction · h a hint · ? keys · q quit", len(a.pl.choices()))), a.w)
+	case a.present:
 		helpLine = truncate(a.st.Dim.Render(". / pgdn / space  step · N notes · h hint · i story · ? keys · q quit"), a.w)
 	}
 	overlay, title := "", ""

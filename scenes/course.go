@@ -215,7 +215,7 @@ func (a *App) menuView() string {
 	a.menu.SetSize(a.w, a.h-1)
 	help := "enter open · / filter · ↑/↓ choose · ✓ played to the end · q quit"
 	if a.prog.Last != "" {
-		help = fmt.Sprintf("last time: %s, step %d · ", a.prog.Last, a.prog.Step) + help
+		help = fmt.Sprintf("last time: %s, step %d · enter open · / filter · q quit", a.prog.Last, a.prog.Step)
 	}
 	if a.warning != "" {
 		help = a.st.Warn.Render(a.warning)

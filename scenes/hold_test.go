@@ -99,9 +99,9 @@ func TestLiveSteppingHoldsTheClock(t *testing.T) {
 	}
 }
 
-// TestCancelledReplayHoldsTheClock: esc during a live step back stops the
-// replay where it is, and the clock is held there, so the next step does
-// not find leases that ran on while the learner read.
+// TestCancelledReplayHoldsTheClock: esc during a live step back, in the
+// middle of a wait, starts the story again from the top (a wait cut short
+// is not the story's), with the clock held.
 func TestCancelledReplayHoldsTheClock(t *testing.T) {
 	t.Parallel()
 	url := simtest.StartRedis(t)
@@ -110,13 +110,21 @@ func TestCancelledReplayHoldsTheClock(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close(context.Background()) })
-	a := openScene(t, b, "options", 1, 80, 24, "nnnnnn")
-	cmd := a.pl.seekTo(a.pl.snap.Pos - 1) // a step back replays from the start
+	a := openScene(t, b, "gc-pause", 1, 80, 24, "nnnn")
+	cmd := a.pl.seekTo(a.pl.snap.Pos - 1) // a step back replays from the start, waits included
+	done := make(chan tea.Msg)
+	go func() { done <- cmd() }()
+	time.Sleep(100 * time.Millisecond) // inside the 32 s wait (320 ms at ÷100)
 	if !a.pl.cancel() {
 		t.Fatal("esc should cancel the replay")
 	}
-	runCmd(t, a, func() tea.Msg { return cmd() })
-	if !a.pl.snap.Held || a.pl.busy {
-		t.Errorf("after a cancelled replay the clock should be held: held %v, busy %v", a.pl.snap.Held, a.pl.busy)
+	runCmd(t, a, func() tea.Msg { return <-done })
+	if !a.pl.snap.Held || a.pl.busy || a.pl.snap.Pos != 0 {
+		t.Errorf("a cancelled replay starts the story again, held: pos %d, held %v, busy %v", a.pl.snap.Pos, a.pl.snap.Held, a.pl.busy)
+	}
+	for _, e := range a.pl.snap.Events {
+		if e.Kind == sim.Clock {
+			t.Errorf("a wait cut short is not the story's: %s", e.Note)
+		}
 	}
 }

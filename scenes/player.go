@@ -644,7 +644,7 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 
 	mode := p.snap.Backend
 	if p.snap.Live {
-		mode += fmt.Sprintf(" · time ÷%d", p.snap.Scale)
+		mode += fmt.Sprintf(" ÷%d", p.snap.Scale)
 		if p.snap.Capped {
 			mode += " (capped)"
 		}
@@ -754,8 +754,9 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	logH := h - len(joinLines(top)) - len(joinLines(bottom)) - 1
 	// a readout longer than its three rows takes rows the log leaves empty
 	need := strings.Count(lipgloss.NewStyle().Width(max(w, 1)).Render(readout), "\n") + 1
-	if free := logH - len(p.snap.Events); need > 3 && free > 0 && !p.asking && !p.notes {
-		extra := min(need-3, free, 3)
+	// (and two rows of a full log, which then scrolls: the readout is the lesson)
+	if free := logH - len(p.snap.Events); need > 3 && !p.asking && !p.notes {
+		extra := min(need-3, max(free, 2), 3)
 		bottom[readoutAt] = views.Wrap(readout, w, 3+extra)
 		logH -= extra
 	}

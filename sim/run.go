@@ -299,7 +299,8 @@ func (r *Run) Seek(ctx context.Context, k int) error {
 		r.apply(ctx, r.script.Moves[r.pos])
 		r.pos++
 	}
-	return nil
+	// a wait cut short by ctx is not the story's: say so to the caller
+	return ctx.Err()
 }
 
 // Insert puts m into the schedule at the current point and applies it; the

@@ -37,17 +37,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func client(t *testing.T, url string) *redis.Client {
-	t.Helper()
-	opts, err := redis.ParseURL(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts.DisableIdentity = true
-	c := redis.NewClient(opts)
-	t.Cleanup(func() { c.Close() })
-	return c
-}
+func client(t *testing.T, url string) *redis.Client { return simtest.Client(t, url) }
 
 // userData is a user's keys, as DUMP and PTTL read them.
 type userData map[string][2]string

@@ -20,7 +20,7 @@ import (
 // is skipped with a message that says how to get one.
 func StartRedis(t testing.TB) string {
 	t.Helper()
-	return StartRedisArgs(t)
+	return StartServer(t).URL
 }
 
 // StartRedisArgs is StartRedis with more redis-server arguments (for
@@ -28,53 +28,7 @@ func StartRedis(t testing.TB) string {
 // connections, whatever it then answers.
 func StartRedisArgs(t testing.TB, args ...string) string {
 	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		t.Skip("redis-server is not installed, so the live-server test is skipped (apt-get install redis-server)")
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("no free port: %v", err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	_ = l.Close()
-	cmd := exec.Command(bin, append([]string{"--port", fmt.Sprint(port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--protected-mode", "no"}, args...)...)
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start redis-server: %v", err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	url := fmt.Sprintf("redis://127.0.0.1:%d/0", port)
-	c := redis.NewClient(&redis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", port), DisableIdentity: true})
-	defer c.Close()
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		if err := c.Ping(context.Background()).Err(); err == nil || strings.Contains(err.Error(), "NOAUTH") {
-			return url
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("redis-server on port %d did not answer PING", port)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// Keys lists every key on the server at url (KEYS *: a test's own server),
-// sorted.
-func Keys(t testing.TB, url string) []string {
-	t.Helper()
-	opts, err := redis.ParseURL(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts.DisableIdentity = true
-	c := redis.NewClient(opts)
-	defer c.Close()
-	keys, err := c.Keys(context.Background(), "*").Result()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(keys)
-	return keys
+	return StartServer(t, args...).URL
 }
 
 // Server is a redis-server a test can stop and start again on its port.
@@ -83,44 +37,75 @@ type Server struct {
 	t    testing.TB
 	bin  string
 	port int
+	args []string
 	cmd  *exec.Cmd
 }
 
-// StartServer starts a redis-server like StartRedis, and returns it so the
-// test can Stop and Start it again (skipped without the binary).
-func StartServer(t testing.TB) *Server {
+// StartServer starts a redis-server like StartRedis, with args, and
+// returns it so the test can Stop and Start it again.
+func StartServer(t testing.TB, args ...string) *Server {
 	t.Helper()
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
 		t.Skip("redis-server is not installed, so the live-server test is skipped (apt-get install redis-server)")
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("no free port: %v", err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	_ = l.Close()
-	s := &Server{URL: fmt.Sprintf("redis://127.0.0.1:%d/0", port), t: t, bin: bin, port: port}
-	s.Start()
+	s := &Server{t: t, bin: bin, args: args}
 	t.Cleanup(s.Stop)
-	return s
+	// a free port can be taken by another test's server between our
+	// asking for it and redis-server binding it: then try another
+	for try := 0; try < 10; try++ {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatalf("no free port: %v", err)
+		}
+		s.port = l.Addr().(*net.TCPAddr).Port
+		_ = l.Close()
+		s.URL = fmt.Sprintf("redis://127.0.0.1:%d/0", s.port)
+		if s.start() {
+			return s
+		}
+	}
+	t.Fatal("could not start a redis-server of this test's own")
+	return nil
 }
 
-// Start starts the server (again), empty, and waits for PING.
+// Start starts the server (again), empty, on its port, and waits until it
+// answers.
 func (s *Server) Start() {
 	s.t.Helper()
-	s.cmd = exec.Command(s.bin, "--port", fmt.Sprint(s.port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--protected-mode", "no")
+	if !s.start() {
+		s.t.Fatalf("redis-server on port %d did not start", s.port)
+	}
+}
+
+// start runs redis-server and waits until the process answering on the
+// port is this one (INFO's process_id); false if it is another's or none.
+func (s *Server) start() bool {
+	s.cmd = exec.Command(s.bin, append([]string{"--port", fmt.Sprint(s.port), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "no", "--protected-mode", "no"}, s.args...)...)
 	if err := s.cmd.Start(); err != nil {
 		s.t.Fatalf("start redis-server: %v", err)
 	}
-	c := redis.NewClient(&redis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", s.port), DisableIdentity: true})
-	defer c.Close()
-	for deadline := time.Now().Add(10 * time.Second); c.Ping(context.Background()).Err() != nil; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			s.t.Fatalf("redis-server on port %d did not answer PING", s.port)
+	opts := &redis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", s.port), DisableIdentity: true}
+	for i, a := range s.args {
+		if a == "--requirepass" && i+1 < len(s.args) {
+			opts.Password = s.args[i+1]
 		}
 	}
+	c := redis.NewClient(opts)
+	defer c.Close()
+	pid := fmt.Sprintf("process_id:%d", s.cmd.Process.Pid)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		info, err := c.Info(context.Background(), "server").Result()
+		if err == nil && strings.Contains(info, pid) {
+			return true
+		}
+		if err == nil {
+			break // another test's server holds the port
+		}
+	}
+	s.Stop()
+	return false
 }
 
 // Stop kills the server, as a crash would.
@@ -130,4 +115,29 @@ func (s *Server) Stop() {
 		_ = s.cmd.Wait()
 		s.cmd = nil
 	}
+}
+
+// Client is a client of the server at url, closed when the test ends.
+func Client(t testing.TB, url string) *redis.Client {
+	t.Helper()
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.DisableIdentity = true
+	c := redis.NewClient(opts)
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// Keys lists every key on the server at url (KEYS *: a test's own server),
+// sorted.
+func Keys(t testing.TB, url string) []string {
+	t.Helper()
+	keys, err := Client(t, url).Keys(context.Background(), "*").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(keys)
+	return keys
 }

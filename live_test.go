@@ -90,7 +90,7 @@ func TestUserDataUntouched(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				code, _, errs := runMain("-plain", "-scene", sc.ID, "-seed", "1", "-scale", "100", "-redis", u)
+				code, _, errs := runMain("-plain", "-scene", sc.ID, "-seed", "1", "-scale", "400", "-redis", u)
 				if code != 0 {
 					t.Errorf("%s as %s: exit %d: %s", sc.ID, sim.Redact(u), code, errs)
 				}

@@ -72,6 +72,9 @@ func sayOptions(v View, s *Said) {
 		settings = append(settings, v.Text.Get("setting-"+o))
 	}
 	s.Vars["setting"] = strings.Join(settings, " ")
+	if v.P["token"]%2 == 1 {
+		s.Value = optConstant
+	}
 	if len(v.L.Reads) == 0 {
 		return
 	}

@@ -87,6 +87,9 @@ type Said struct {
 	Tone    views.Tone
 	// Vars fill the scene's own slots in any of its sentences.
 	Vars map[string]string
+	// Value is the constant every actor writes instead of a token, if the
+	// settings say so: the cards show it from the start.
+	Value string
 }
 
 // Explanation is the reading of a snapshot, ready to draw.
@@ -219,7 +222,7 @@ func explain(sc *Scene, v View) Explanation {
 	if sc.Say != nil {
 		sc.Say(v, &said)
 	}
-	r := reader{v: v, vars: said.Vars}
+	r := reader{v: v, vars: said.Vars, value: said.Value}
 	ex := Explanation{Verdict: said.Verdict, VerdictTone: said.Tone}
 	for _, a := range v.Snap.Actors {
 		ex.Cards = append(ex.Cards, r.card(a))
@@ -239,8 +242,9 @@ func explain(sc *Scene, v View) Explanation {
 
 // reader turns the ledger into sentences of the course text.
 type reader struct {
-	v    View
-	vars map[string]string // the scene's own slots
+	v     View
+	vars  map[string]string // the scene's own slots
+	value string            // the constant actors write, if any
 }
 
 func (r reader) fill(section string, vars map[string]string) string {
@@ -432,6 +436,8 @@ func (r reader) card(a sim.Actor) views.Card {
 		first = "fence " + itoa(b.Fence)
 	case b.Lease != nil && b.Lease.Fixed:
 		first = `value "` + b.Lease.Token + `"`
+	case r.value != "":
+		first = `value "` + r.value + `"`
 	}
 	line, tone := r.state(a, b)
 	return views.Card{Name: a.Name, Lines: []string{first, line}, Tone: tone}

@@ -127,7 +127,10 @@ func checkPoint(t *testing.T, sc *Scene, text content.Text, pt storyPoint) {
 				}
 			}
 		}
-		checkScreen(t, where, sc, text, pt, led)
+		checkScreen(t, where, sc, text, pt, led, 80, 24)
+		if pt.final {
+			checkScreen(t, where, sc, text, pt, led, 120, 40) // the wide layout
+		}
 	}
 	// with nothing selected a story's readout explains the latest step
 	if e, ok := lastStep(pt.snap); ok && sc.Kind == Story && pt.snap.Pos > 0 {
@@ -182,19 +185,19 @@ func checkCards(t *testing.T, where string, snap sim.Snapshot, led *ledger.Ledge
 	}
 }
 
-// checkScreen draws the point as the player would at 80x24: exactly 24
-// rows, none wider than 80 columns.
-func checkScreen(t *testing.T, where string, sc *Scene, text content.Text, pt storyPoint, led *ledger.Ledger) {
+// checkScreen draws the point as the player would at w x h: exactly h
+// rows, none wider than w columns.
+func checkScreen(t *testing.T, where string, sc *Scene, text content.Text, pt storyPoint, led *ledger.Ledger, w, h int) {
 	t.Helper()
 	p := &Player{sc: sc, text: text, p: pt.p, snap: pt.snap, led: led, sel: -1}
-	screen := p.View(views.DefaultStyles(), 80, 24, "help", "", "")
+	screen := p.View(views.DefaultStyles(), w, h, "help", "", "")
 	lines := strings.Split(screen, "\n")
-	if len(lines) != 24 {
-		t.Errorf("%s: the screen has %d rows, want 24:\n%s", where, len(lines), screen)
+	if len(lines) != h {
+		t.Errorf("%s: the screen has %d rows, want %d:\n%s", where, len(lines), h, screen)
 	}
 	for i, l := range lines {
-		if w := ansi.StringWidth(l); w > 80 {
-			t.Errorf("%s: row %d is %d columns: %s", where, i, w, l)
+		if lw := ansi.StringWidth(l); lw > w {
+			t.Errorf("%s: row %d is %d columns at %dx%d: %s", where, i, lw, w, h, l)
 		}
 	}
 }

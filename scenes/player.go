@@ -751,11 +751,19 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	}
 	bottom = append(bottom, helpLine)
 
+	// at 120x40 and more the readout stands beside the log, which keeps
+	// the rows
+	wide := w >= 120 && h >= 40 && !p.asking && !p.notes
+	logW := w
+	if wide {
+		bottom = append(bottom[:readoutAt-1:readoutAt-1], bottom[readoutAt+1:]...)
+		logW = w * 3 / 5
+	}
 	logH := h - len(joinLines(top)) - len(joinLines(bottom)) - 1
 	// a readout longer than its three rows takes rows the log leaves empty
 	need := strings.Count(lipgloss.NewStyle().Width(max(w, 1)).Render(readout), "\n") + 1
 	// (and two rows of a full log, which then scrolls: the readout is the lesson)
-	if free := logH - len(p.snap.Events); need > 3 && !p.asking && !p.notes {
+	if free := logH - len(p.snap.Events); need > 3 && !p.asking && !p.notes && !wide {
 		extra := min(need-3, max(free, 2), 3)
 		bottom[readoutAt] = views.Wrap(readout, w, 3+extra)
 		logH -= extra
@@ -771,8 +779,8 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	}
 	lines := logLines(p.snap, sel, strip, digits)
 	// the whole log in a viewport, which keeps the window inside the ends
-	vp := viewport.New(w, max(logH, 0))
-	vp.SetContent(views.Log(st, lines, w, max(len(lines), logH), 0))
+	vp := viewport.New(logW, max(logH, 0))
+	vp.SetContent(views.Log(st, lines, logW, max(len(lines), logH), 0))
 	vp.SetYOffset(len(lines) - logH - p.scroll)
 	back := max(0, len(lines)-logH-vp.YOffset)
 	rule := "commands, as sent · replies, as redis-cli prints them"
@@ -784,7 +792,12 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	} else if len(lines) > logH {
 		rule += fmt.Sprintf(" · %d earlier: [", len(lines)-logH)
 	}
-	middle := views.Rule(st, rule, w) + "\n" + vp.View()
+	middle := views.Rule(st, rule, logW) + "\n" + vp.View()
+	if wide {
+		rw := w - logW - 1
+		panel := views.Rule(st, "readout", rw) + "\n" + views.Wrap(readout, rw, logH)
+		middle = lipgloss.JoinHorizontal(lipgloss.Top, middle, " ", panel)
+	}
 	switch {
 	case p.notes:
 		middle = views.Rule(st, "speaker notes · N hides them", w) + "\n" + views.Wrap(p.text.Get("notes"), w, logH)

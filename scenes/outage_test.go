@@ -78,3 +78,30 @@ func outage(t *testing.T, id string) {
 		t.Errorf("after recovery the first step should get a reply: %+v", e)
 	}
 }
+
+// TestServerStallIsShownAndSurvived: the server stalls (CLIENT PAUSE for
+// 1.5 s) under an open scene: the screen says it is unreachable, and when
+// the stall ends the story replays itself to where it was.
+func TestServerStallIsShownAndSurvived(t *testing.T) {
+	t.Parallel()
+	srv := simtest.StartServer(t)
+	b, err := sim.OpenLive(context.Background(), srv.URL, sim.LiveOptions{Scale: 100, Timeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		b.Close(ctx)
+	})
+	a := openScene(t, b, "gc-pause", 1, 80, 24, "nn")
+	admin := simtest.Client(t, srv.URL)
+	if err := admin.Do(context.Background(), "CLIENT", "PAUSE", 1500, "ALL").Err(); err != nil {
+		t.Fatal(err)
+	}
+	waitBanner(t, a, "server unreachable")
+	waitBanner(t, a, "the server is back")
+	if a.pl.err != "" || a.pl.snap.Pos != 2 || a.pl.stale {
+		t.Errorf("after the stall: err %q, pos %d, stale %v\n%s", a.pl.err, a.pl.snap.Pos, a.pl.stale, a.View())
+	}
+}

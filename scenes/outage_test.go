@@ -44,15 +44,7 @@ func TestServerOutageIsShownAndSurvived(t *testing.T) {
 
 func outage(t *testing.T, id string) {
 	srv := simtest.StartServer(t)
-	b, err := sim.OpenLive(context.Background(), srv.URL, sim.LiveOptions{Scale: 100, Timeout: 200 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		defer cancel()
-		b.Close(ctx)
-	})
+	b := openFlaky(t, srv)
 	a := openScene(t, b, id, 1, 80, 24, "n")
 	srv.Stop()
 	start := time.Now()
@@ -85,15 +77,7 @@ func outage(t *testing.T, id string) {
 func TestServerStallIsShownAndSurvived(t *testing.T) {
 	t.Parallel()
 	srv := simtest.StartServer(t)
-	b, err := sim.OpenLive(context.Background(), srv.URL, sim.LiveOptions{Scale: 100, Timeout: 200 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		defer cancel()
-		b.Close(ctx)
-	})
+	b := openFlaky(t, srv)
 	a := openScene(t, b, "gc-pause", 1, 80, 24, "nn")
 	admin := simtest.Client(t, srv.URL)
 	if err := admin.Do(context.Background(), "CLIENT", "PAUSE", 1500, "ALL").Err(); err != nil {
@@ -104,4 +88,20 @@ func TestServerStallIsShownAndSurvived(t *testing.T) {
 	if a.pl.err != "" || a.pl.snap.Pos != 2 || a.pl.stale {
 		t.Errorf("after the stall: err %q, pos %d, stale %v\n%s", a.pl.err, a.pl.snap.Pos, a.pl.stale, a.View())
 	}
+}
+
+// openFlaky opens a live backend on a server the test will stop or stall:
+// short timeouts, and a bounded close.
+func openFlaky(t *testing.T, srv *simtest.Server) *sim.Backend {
+	t.Helper()
+	b, err := sim.OpenLive(context.Background(), srv.URL, sim.LiveOptions{Scale: 100, Timeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		b.Close(ctx)
+	})
+	return b
 }

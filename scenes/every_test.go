@@ -173,7 +173,7 @@ func checkCards(t *testing.T, where string, snap sim.Snapshot, led *ledger.Ledge
 				got = &snap.Keys[i]
 			}
 		}
-		if got == nil || !got.Exists() || got.Value != ls.Token {
+		if got == nil || !ls.In(*got) {
 			t.Errorf("%s: %s's card says %q, but %s reads back %+v (it wrote %q)", where, c.Name, line, ls.Key, got, ls.Token)
 		}
 		claims[ls.Key] = append(claims[ls.Key], c.Name)

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
@@ -48,6 +49,10 @@ type Backend struct {
 	admin *redis.Client
 	// resource, when set, is the protected resource's own store (-resource-redis).
 	resource *Backend
+
+	// runs counts the runs opened on b: it tags their scripts, so no two
+	// runs share a cached script (see Exec.EvalSHA).
+	runs atomic.Int64
 
 	health   *health            // what the heartbeat last learned (live only)
 	stopBeat context.CancelFunc // stops the heartbeat

@@ -2,9 +2,11 @@ package sim
 
 import (
 	"context"
+	"crypto/sha1"
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -61,6 +63,11 @@ type Event struct {
 	Fault FaultKind
 	Op    *Op // the lock operation a command belongs to, if any
 	Note  string
+	// Timed is set for a command a timer sent (a watchdog, a retry); Due is
+	// the story time it was due, which on a live server is a little before
+	// At. Commands due at the same story millisecond collide.
+	Timed bool
+	Due   time.Duration
 }
 
 // StallNoted is how long a live server may take to answer before the log
@@ -128,6 +135,9 @@ type Exec struct {
 	move  int
 	label string
 	ctx   context.Context
+	// timed is set for a step a timer runs; dueAt is when it was due.
+	timed bool
+	dueAt time.Duration
 }
 
 // Actor is the actor taking the step.
@@ -171,6 +181,46 @@ func (x *Exec) eval(node string, s Lua, keys []string, argv []any, op *Op) Reply
 	return x.send(c, node, FormatCommand(shown), args, op)
 }
 
+// EvalSHA runs s as client libraries do: EVALSHA with the SHA1 of its
+// source, and when the server answers NOSCRIPT (it has not cached that
+// script) EVAL with the full source, which caches it; both commands are
+// logged with their replies. The source ends with a comment naming the run
+// and its replay, so each run and each replay has a SHA of its own and the
+// first call shows NOSCRIPT again. Nothing is ever flushed: SCRIPT FLUSH
+// would empty the cache of every client of a live server.
+func (x *Exec) EvalSHA(s Lua, keys []string, argv ...any) Reply {
+	return x.evalSHA(LockNode, s, keys, argv, nil)
+}
+
+func (x *Exec) evalSHA(node string, s Lua, keys []string, argv []any, op *Op) Reply {
+	x.r.scripts[s.Name] = s
+	src := x.r.tagged(s)
+	sha := fmt.Sprintf("%x", sha1.Sum([]byte(src)))
+	args := append([]any{"EVALSHA", sha, len(keys)}, toAny(keys)...)
+	args = append(args, argv...)
+	shown := append([]any{"EVALSHA", "<" + s.Name + ">", len(keys)}, toAny(keys)...)
+	shown = append(shown, argv...)
+	c := x.r.conns[x.connName()]
+	if node == ResourceNode {
+		c = x.r.Res.conns[x.connName()]
+	}
+	first := x.send(c, node, FormatCommand(shown), args, op)
+	if first.Err == nil || !strings.HasPrefix(first.Err.Error(), "NOSCRIPT") {
+		return first
+	}
+	// the miss is the library's plumbing, not the lock operation: the
+	// ledger reads the EVAL that follows
+	x.r.Events[len(x.r.Events)-1].Op = nil
+	args[0], args[1] = "EVAL", src
+	shown[0] = "EVAL"
+	return x.send(c, node, FormatCommand(shown), args, op)
+}
+
+// tagged is s's source as this run and replay send it.
+func (r *Run) tagged(s Lua) string {
+	return fmt.Sprintf("%s\n-- locksim %s run %d replay %d", s.Src, r.b.Prefix, r.id, r.replays)
+}
+
 // Note logs a line from the actor that is not a command (a belief, a decision).
 func (x *Exec) Note(text string) {
 	x.r.record(Event{Kind: Info, Actor: x.actor.Name, Step: x.label, Move: x.move, Note: text})
@@ -196,6 +246,7 @@ func (x *Exec) send(c *redis.Client, node, shown string, args []any, op *Op) Rep
 		At:   at,
 		Kind: Command, Actor: x.actor.Name, Step: x.label, Move: x.move, Node: node,
 		Args: toStrings(args), Cmd: shown, Reply: rep.Text, Val: val, Err: err, Op: op,
+		Timed: x.timed, Due: x.due(),
 	})
 	if x.r.b.Live() && took > StallNoted {
 		x.r.record(Event{Kind: Aside, Move: -1, Note: x.actor.Name + ": " + fmt.Sprintf(

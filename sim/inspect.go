@@ -6,20 +6,30 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 )
 
-// KeyState is a key as the server reports it: TYPE, its value (GET, or the
-// hash fields for a hash) and PTTL in ms (-1 no expiry, -2 no such key).
+// KeyState is a key as the server reports it: TYPE, its value (GET; for a
+// hash its fields, HGETALL, sorted by field; for a sorted set its members
+// with their scores, ZRANGE 0 -1 WITHSCORES, lowest score first) and PTTL
+// in ms (-1 no expiry, -2 no such key).
 type KeyState struct {
-	Name  string // as sent, with the prefix
-	Type  string
-	Value string
-	PTTL  int64
+	Name string // as sent, with the prefix
+	Type string
+	// Value is the string, or the fields as "f=v f=v" (a hash) or
+	// "m=score m=score" (a sorted set).
+	Value  string
+	Fields []Field // a hash's fields or a sorted set's members, in order
+	PTTL   int64
 }
+
+// Field is a hash field and its value, or a sorted-set member and its
+// score as Redis prints it.
+type Field struct{ Name, Value string }
 
 // Exists reports whether the server had the key.
 func (k KeyState) Exists() bool { return k.PTTL != -2 }
@@ -46,7 +56,9 @@ type Snapshot struct {
 	// Held is set while the story's clock is held on a live server.
 	Held    bool
 	Scripts map[string]Lua // the scripts sent so far, by name
-	Err     string         // a backend error, if the last operation failed
+	// Timers are each actor's running timers by label, soonest first.
+	Timers map[string][]string
+	Err    string // a backend error, if the last operation failed
 }
 
 // Snapshot reads the watched keys back from the server and copies the run's state.
@@ -65,9 +77,15 @@ func (r *Run) Snapshot(ctx context.Context) Snapshot {
 	}
 	for _, a := range r.Actors {
 		c := *a
-		c.rng = nil // the run's own: a snapshot only reads
+		c.rng, c.jitter = nil, nil // the run's own: a snapshot only reads
 		c.Steps = slices.Clone(a.Steps)
 		s.Actors = append(s.Actors, c)
+		if ts := r.Timers(a.Name); len(ts) > 0 {
+			if s.Timers == nil {
+				s.Timers = map[string][]string{}
+			}
+			s.Timers[a.Name] = ts
+		}
 	}
 	names := make([]string, len(r.script.Watch))
 	for i, name := range r.script.Watch {
@@ -129,7 +147,7 @@ func ReadKeys(ctx context.Context, b *Backend, names []string) ([]KeyState, erro
 			ks.PTTL = -2
 		case "string":
 			ks.Value = sent[i].get.Val()
-		case "hash":
+		case "hash", "zset":
 			hashes = append(hashes, i)
 		default:
 			ks.Value = "(" + ks.Type + ")"
@@ -140,17 +158,35 @@ func ReadKeys(ctx context.Context, b *Backend, names []string) ([]KeyState, erro
 		return out, err
 	}
 	for _, i := range hashes {
-		h, err := c.HGetAll(ctx, names[i]).Result()
+		fs, err := readFields(ctx, c, out[i].Type, names[i])
 		if err != nil {
 			return out, err
 		}
 		var parts []string
-		for _, f := range slices.Sorted(maps.Keys(h)) {
-			parts = append(parts, f+"="+h[f])
+		for _, f := range fs {
+			parts = append(parts, f.Name+"="+f.Value)
 		}
-		out[i].Value = strings.Join(parts, " ")
+		out[i].Fields, out[i].Value = fs, strings.Join(parts, " ")
 	}
 	return out, nil
+}
+
+// readFields reads a hash's fields (HGETALL, sorted by field) or a sorted
+// set's members with their scores (ZRANGE 0 -1 WITHSCORES).
+func readFields(ctx context.Context, c *redis.Client, typ, name string) ([]Field, error) {
+	var fs []Field
+	if typ == "zset" {
+		zs, err := c.ZRangeWithScores(ctx, name, 0, -1).Result()
+		for _, z := range zs {
+			fs = append(fs, Field{fmt.Sprint(z.Member), strconv.FormatFloat(z.Score, 'f', -1, 64)})
+		}
+		return fs, err
+	}
+	h, err := c.HGetAll(ctx, name).Result()
+	for _, f := range slices.Sorted(maps.Keys(h)) {
+		fs = append(fs, Field{f, h[f]})
+	}
+	return fs, err
 }
 
 // isWrongType reports the error a GET gets on a key that is not a string:

@@ -258,11 +258,13 @@ func (b *Backend) preflight(ctx context.Context) error {
 	checks := [][]any{
 		{"SET", k, "1", "NX", "PX", 60000}, {"GET", k}, {"PTTL", k}, {"PEXPIRE", k, 60000}, {"EXPIRE", k, 60},
 		{"TYPE", k}, {"DEL", k}, {"SETNX", k, "1"}, {"DEL", k}, {"INCR", k}, {"PERSIST", k},
-		{"HGETALL", k + ":h"}, {"SCAN", 0, "MATCH", Namespace + "*", "COUNT", 10},
+		{"HGETALL", k + ":h"}, {"ZRANGE", k + ":z", 0, -1, "WITHSCORES"}, {"SCAN", 0, "MATCH", Namespace + "*", "COUNT", 10},
 		{"EVAL", `return redis.call("SET", KEYS[1], "1", "PX", 60000)`, 1, k},
 	}
+	// an unknown SHA: NOSCRIPT says EVALSHA is allowed, NOPERM that it is not
+	checks = append(checks, []any{"EVALSHA", strings.Repeat("0", 40), 0})
 	for _, args := range checks {
-		if err := c.Do(ctx, args...).Err(); err != nil && !errors.Is(err, redis.Nil) {
+		if err := c.Do(ctx, args...).Err(); err != nil && !errors.Is(err, redis.Nil) && !strings.HasPrefix(err.Error(), "NOSCRIPT") {
 			return fmt.Errorf("the server refused %s, which locksim needs: %s", args[0], b.explain(err))
 		}
 	}

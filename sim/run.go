@@ -62,6 +62,7 @@ type Actor struct {
 
 	acquired int           // acquisitions minted so far
 	rng      *rand.ChaCha8 // its own seeded source: fresh tokens after the first
+	jitter   *rand.Rand    // its own seeded source of random delays
 }
 
 // Next returns the label of the actor's next step, or "" when it has none.
@@ -150,12 +151,20 @@ type Run struct {
 	// labels for later steps may no longer say what they will do.
 	edited bool
 	keys   map[string]bool
+	// timers are the actors' running timers (watchdogs, retry loops);
+	// timerSeq orders those due at the same time by when they started.
+	timers   []*timer
+	timerSeq int
+	// replays counts Resets: it tags the run's scripts, so a replay loads
+	// them afresh and shows EVALSHA's NOSCRIPT again.
+	replays int
+	id      int64 // the run's number on its backend
 }
 
 // NewRun prepares a run of script on b, with tokens drawn from seed. Call
 // Reset before applying moves; Close releases its connections.
 func NewRun(b *Backend, script Script, seed uint64) *Run {
-	r := &Run{b: b, script: script, seed: seed, conns: map[string]*redis.Client{}, keys: map[string]bool{}, scripts: map[string]Lua{}}
+	r := &Run{b: b, id: b.runs.Add(1), script: script, seed: seed, conns: map[string]*redis.Client{}, keys: map[string]bool{}, scripts: map[string]Lua{}}
 	for _, a := range script.Actors {
 		r.conns[a.Name] = b.NewConn()
 	}
@@ -242,6 +251,8 @@ func (r *Run) Reset(ctx context.Context) error {
 	// remaining TTL across the jump back (miniredis would keep it).
 	r.setClock(0)
 	r.Events = nil
+	r.timers, r.timerSeq = nil, 0
+	r.replays++
 	var seed [32]byte
 	binary.LittleEndian.PutUint64(seed[:], r.seed)
 	rng := rand.NewChaCha8(seed)
@@ -254,6 +265,8 @@ func (r *Run) Reset(ctx context.Context) error {
 		binary.LittleEndian.PutUint64(own[:], r.seed)
 		binary.LittleEndian.PutUint64(own[8:], uint64(i)+1)
 		a.rng = rand.NewChaCha8(own)
+		binary.LittleEndian.PutUint64(own[16:], 1)
+		a.jitter = rand.New(rand.NewChaCha8(own))
 		for _, s := range spec.Program {
 			a.Steps = append(a.Steps, s.Label)
 		}
@@ -320,27 +333,7 @@ func (r *Run) apply(ctx context.Context, m Move) {
 	case MoveStep:
 		r.step(ctx, m)
 	case MoveAdvance:
-		d := r.Scaled(m.D)
-		if r.b.Live() {
-			t := time.NewTimer(d)
-			start := time.Now()
-			select {
-			case <-t.C:
-			case <-ctx.Done():
-				t.Stop()
-				d = time.Since(start).Round(time.Millisecond) // cut short: say how long it was
-			}
-		} else {
-			r.now += d
-			r.setClock(r.now)
-		}
-		// story time, as every other time on screen; on a live server the
-		// wire's own wait too
-		note := FormatDuration(d) + " pass"
-		if r.b.Live() {
-			note = FormatDuration(d*time.Duration(r.Scale())) + " pass (" + FormatDuration(d) + " on the wire)"
-		}
-		r.record(Event{Kind: Clock, Note: note})
+		r.advance(ctx, m.D)
 	case MoveCrash, MovePause, MoveResume:
 		a := r.Actor(m.Actor)
 		if a == nil {
@@ -349,6 +342,7 @@ func (r *Run) apply(ctx context.Context, m Move) {
 		switch {
 		case m.Kind == MoveCrash && a.Status != Crashed:
 			a.Status = Crashed
+			r.dropTimers(a.Name)
 			r.record(Event{Kind: Fault, Fault: FaultCrash, Actor: a.Name, Note: a.Name + " crashed"})
 		case m.Kind == MovePause && (a.Status == Ready || a.Status == Done):
 			// a worker that has run its steps may still hold the lock: it can freeze too
@@ -357,6 +351,7 @@ func (r *Run) apply(ctx context.Context, m Move) {
 		case m.Kind == MoveResume && a.Status == Paused:
 			a.Status = Ready
 			r.record(Event{Kind: Fault, Fault: FaultResume, Actor: a.Name, Note: a.Name + " resumed"})
+			r.wake(ctx, a.Name)
 		}
 	case MoveDo:
 		if m.Do != nil {

@@ -52,6 +52,26 @@ type Lease struct {
 	By     string        // who deleted or overwrote it
 }
 
+// In reports whether the key as read back holds this lease: a string key
+// its token; a hash its token as a field (a reentrant lock: holder id and
+// count); a sorted set its token as a member (a claimed job in the active
+// set).
+func (l *Lease) In(k sim.KeyState) bool {
+	if !k.Exists() || k.Name != l.Key {
+		return false
+	}
+	switch k.Type {
+	case "hash", "zset":
+		for _, f := range k.Fields {
+			if f.Name == l.Token {
+				return true
+			}
+		}
+		return false
+	}
+	return k.Value == l.Token
+}
+
 // Expires reports whether the key has a TTL.
 func (l *Lease) Expires() bool { return l.TTL > 0 }
 
@@ -237,7 +257,7 @@ func Fold(events []sim.Event, now time.Duration, keys []sim.KeyState) *Ledger {
 	l.lapse(now)
 	for _, k := range keys {
 		kr := KeyRead{KeyState: k}
-		if lease := l.byKey[k.Name]; lease != nil && k.Exists() && k.Value == lease.Token {
+		if lease := l.byKey[k.Name]; lease != nil && lease.In(k) {
 			kr.Lease = lease
 		}
 		l.Keys = append(l.Keys, kr)

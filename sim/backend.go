@@ -50,6 +50,8 @@ type Backend struct {
 	// resource, when set, is the protected resource's own store (-resource-redis).
 	resource *Backend
 
+	// nodes are the live servers of a distributed story (-redlock).
+	nodes []*Backend
 	// runs counts the runs opened on b: it tags their scripts, so no two
 	// runs share a cached script (see Exec.EvalSHA).
 	runs atomic.Int64

@@ -31,6 +31,13 @@ const (
 	FaultCrash
 	FaultPause
 	FaultResume
+	FaultNodeDown  // a node stopped
+	FaultNodeUp    // a node restarted
+	FaultCut       // an actor cannot reach a node (a partition)
+	FaultHeal      // the partition healed
+	FaultSlow      // a node answers after the client's timeout
+	FaultFast      // the node answers promptly again
+	FaultClockJump // a node's clock jumped forward
 )
 
 // The nodes of a run: the lock service and the protected resource.

@@ -74,9 +74,9 @@ func (r *Run) Hold(ctx context.Context) error {
 func (r *Run) Held() bool { return r.holds != nil }
 
 // heldPTTL is the remaining ms a held key had, if it is held.
-func (r *Run) heldPTTL(key string) (int64, bool) {
+func (r *Run) heldPTTL(b *Backend, key string) (int64, bool) {
 	for _, h := range r.holds {
-		if ms, ok := h.left[key]; ok {
+		if ms, ok := h.left[key]; ok && h.b == b {
 			return ms, true
 		}
 	}
@@ -123,6 +123,11 @@ func (r *Run) sides() []side {
 			out[0].keys = append(out[0].keys, r.Res.key)
 		} else {
 			out = append(out, side{r.Res.b, []string{r.Res.key}})
+		}
+	}
+	for _, n := range r.nodes {
+		if !n.own && !n.down {
+			out = append(out, side{n.b, slices.Sorted(maps.Keys(n.keys))})
 		}
 	}
 	return out

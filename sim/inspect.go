@@ -25,6 +25,11 @@ type KeyState struct {
 	Value  string
 	Fields []Field // a hash's fields or a sorted set's members, in order
 	PTTL   int64
+	// Node is the node it was read on in a distributed story ("" for the
+	// single lock service); Down is set when that node was stopped and
+	// could not be read.
+	Node string
+	Down bool
 }
 
 // Field is a hash field and its value, or a sorted-set member and its
@@ -56,6 +61,9 @@ type Snapshot struct {
 	// Held is set while the story's clock is held on a live server.
 	Held    bool
 	Scripts map[string]Lua // the scripts sent so far, by name
+	// Nodes are a distributed story's nodes and their faults; Keys then
+	// hold the watched keys of each node, with Node set.
+	Nodes []NodeState
 	// Timers are each actor's running timers by label, soonest first.
 	Timers map[string][]string
 	Err    string // a backend error, if the last operation failed
@@ -97,11 +105,15 @@ func (r *Run) Snapshot(ctx context.Context) Snapshot {
 	}
 	for i, k := range keys {
 		// a held key reads PTTL -1 on the server; its story TTL is the held one
-		if ms, ok := r.heldPTTL(k.Name); ok && k.PTTL == -1 {
+		if ms, ok := r.heldPTTL(r.b, k.Name); ok && k.PTTL == -1 {
 			keys[i].PTTL = ms
 		}
 	}
 	s.Keys = keys
+	s.Nodes = r.Nodes()
+	for _, n := range r.nodes {
+		s.Keys = append(s.Keys, r.readNode(ctx, n, r.script.Watch)...)
+	}
 	s.Held = r.Held()
 	if r.Res != nil {
 		rs, err := r.Res.read(ctx)
@@ -257,4 +269,31 @@ func (r *Run) predictLabels(labels []string) {
 			}
 		}
 	}
+}
+
+// readNode reads the watched keys back on one node of a distributed story;
+// a stopped node reads as down, not as an error of the run.
+func (r *Run) readNode(ctx context.Context, n *node, watch []string) []KeyState {
+	names := make([]string, len(watch))
+	for i, w := range watch {
+		names[i] = n.b.Key(w)
+	}
+	var ks []KeyState
+	var err error
+	if !n.down {
+		ks, err = ReadKeys(ctx, n.b, names)
+	}
+	if n.down || err != nil {
+		ks = make([]KeyState, len(names))
+		for i, name := range names {
+			ks[i] = KeyState{Name: name, PTTL: -2, Down: true}
+		}
+	}
+	for i := range ks {
+		ks[i].Node = n.name
+		if ms, ok := r.heldPTTL(n.b, ks[i].Name); ok && ks[i].PTTL == -1 {
+			ks[i].PTTL = ms
+		}
+	}
+	return ks
 }

@@ -37,6 +37,7 @@ const (
 	FormPExpire = "PEXPIRE"   // PEXPIRE key ms
 	FormWrite   = "write"     // the resource's unfenced write
 	FormFenceW  = "fenced-wr" // the resource's fenced write
+	FormQuorum  = "quorum"    // Redlock's count: no command, the client's decision
 )
 
 // Op is the lock operation a command belongs to, tagged by the operation
@@ -54,6 +55,13 @@ type Op struct {
 	NX    bool          // the acquire is conditional on the key being absent
 	Fixed bool          // Token is a constant every worker writes, not a fresh token
 	Fence int64         // a fenced write's token
+	// Part is set for one node's share of a distributed acquire or
+	// release: it makes a lease on that node, not a holder.
+	Part bool
+	// A quorum count (FormQuorum): Votes of Of nodes said OK; Held is the
+	// client's decision; TTL is then the validity time it computed.
+	Votes, Of int
+	Held      bool
 }
 
 // The course's lock: SET resource:lock <token> NX PX 30000.

@@ -53,12 +53,16 @@ type Actor struct {
 	PC     int // index of the next step
 	Steps  []string
 
-	Holds      bool   // it believes it holds Lock
-	Lock       string // the lock it last acquired
-	Value      string // the value its latest granted acquire wrote
-	Fence      int64  // its fencing token, 0 if none
-	Checked    bool   // it has sent the GET of a client-side release
-	CheckedOwn bool   // that GET returned its own token
+	Holds bool   // it believes it holds Lock
+	Lock  string // the lock it last acquired
+	Value string // the value its latest granted acquire wrote
+	Fence int64  // its fencing token, 0 if none
+	// Started is when its distributed acquire read its clock; Votes the
+	// nodes that said OK since.
+	Started    time.Duration
+	Votes      []string
+	Checked    bool // it has sent the GET of a client-side release
+	CheckedOwn bool // that GET returned its own token
 
 	acquired int           // acquisitions minted so far
 	rng      *rand.ChaCha8 // its own seeded source: fresh tokens after the first
@@ -121,6 +125,10 @@ type Script struct {
 	Moves  []Move
 	// Resource asks for a protected resource on a store of its own.
 	Resource bool
+	// Nodes names the lock servers of a distributed story (Redlock's
+	// masters, or a primary and its replica): each is a server of its own.
+	// Empty for a single-instance story, which uses the backend itself.
+	Nodes []string
 	// MaxScale caps the backend's scale for this story, so its shortest
 	// duration stays a few wire milliseconds long; 0 for no cap.
 	MaxScale int
@@ -158,7 +166,8 @@ type Run struct {
 	// replays counts Resets: it tags the run's scripts, so a replay loads
 	// them afresh and shows EVALSHA's NOSCRIPT again.
 	replays int
-	id      int64 // the run's number on its backend
+	nodes   []*node // the script's nodes, opened at the first Reset
+	id      int64   // the run's number on its backend
 }
 
 // NewRun prepares a run of script on b, with tokens drawn from seed. Call
@@ -245,6 +254,11 @@ func (r *Run) Reset(ctx context.Context) error {
 		}
 		r.Res = res
 	}
+	if r.nodes == nil && len(r.script.Nodes) > 0 {
+		if err := r.openNodes(); err != nil {
+			return err
+		}
+	}
 	r.now, r.start, r.pos = 0, time.Now(), 0
 	r.holds, r.heldFor = nil, 0
 	// Back to the epoch: every key of the run is gone, so nothing keeps a
@@ -283,6 +297,9 @@ func (r *Run) Reset(ctx context.Context) error {
 func (r *Run) Clear(ctx context.Context) error {
 	if err := r.b.Delete(ctx, slices.Sorted(maps.Keys(r.keys))...); err != nil {
 		return fmt.Errorf("reset: %w", err)
+	}
+	if err := r.resetNodes(ctx); err != nil {
+		return err
 	}
 	if r.Res != nil {
 		return r.Res.reset(ctx)
@@ -430,6 +447,11 @@ func (r *Run) setClock(at time.Duration) {
 	if r.Res != nil && r.Res.b != r.b {
 		r.Res.b.setClock(at)
 	}
+	for _, n := range r.nodes {
+		if n.own {
+			n.b.setClock(at + n.skew)
+		}
+	}
 }
 
 // Scripts returns the scripts the run has sent, by name, for the story
@@ -445,6 +467,7 @@ func (r *Run) Close() {
 	if r.Res != nil {
 		r.Res.close()
 	}
+	r.closeNodes()
 }
 
 // FormatDuration prints d as seconds with milliseconds: 30.000s.

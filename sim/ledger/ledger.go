@@ -9,6 +9,8 @@
 package ledger
 
 import (
+	"slices"
+	"strings"
 	"time"
 
 	"locksim/sim"
@@ -57,7 +59,7 @@ type Lease struct {
 // count); a sorted set its token as a member (a claimed job in the active
 // set).
 func (l *Lease) In(k sim.KeyState) bool {
-	if !k.Exists() || k.Name != l.Key {
+	if !k.Exists() || k.Name != l.Key || slot(k.Node, "") != slot(l.Node, "") {
 		return false
 	}
 	switch k.Type {
@@ -241,6 +243,8 @@ type Ledger struct {
 	Unknowns []int // events whose outcome the client cannot know
 	Reads    []Read
 	Keys     []KeyRead
+	faults   map[string]bool // node, node/slow, node/actor (cut off)
+	survived []*Lease
 	status   map[string]sim.Status
 	byKey    map[string]*Lease // the lease each key holds now, as the replies tell it
 	events   []sim.Event
@@ -257,7 +261,7 @@ func Fold(events []sim.Event, now time.Duration, keys []sim.KeyState) *Ledger {
 	l.lapse(now)
 	for _, k := range keys {
 		kr := KeyRead{KeyState: k}
-		if lease := l.byKey[k.Name]; lease != nil && lease.In(k) {
+		if lease := l.byKey[slot(k.Node, k.Name)]; lease != nil && lease.In(k) {
 			kr.Lease = lease
 		}
 		l.Keys = append(l.Keys, kr)
@@ -270,8 +274,8 @@ func (l *Ledger) lapse(t time.Duration) {
 	for _, ls := range l.Leases {
 		if ls.End == Open && ls.Expires() && t > ls.Ends() {
 			ls.End, ls.EndSeq, ls.EndAt = Lapsed, -1, ls.Ends()
-			if l.byKey[ls.Key] == ls {
-				delete(l.byKey, ls.Key)
+			if l.byKey[ls.slot()] == ls {
+				delete(l.byKey, ls.slot())
 			}
 		}
 	}
@@ -282,8 +286,12 @@ func (l *Ledger) event(e sim.Event) Read {
 	case sim.Clock:
 		return Read{What: ClockMoved}
 	case sim.Info:
+		if e.Op != nil && e.Op.Form == sim.FormQuorum {
+			return l.quorum(e)
+		}
 		return Read{What: Noted}
 	case sim.Fault:
+		l.nodeFault(e)
 		switch e.Fault {
 		case sim.FaultCrash:
 			l.status[e.Actor] = sim.Crashed
@@ -305,6 +313,12 @@ func (l *Ledger) event(e sim.Event) Read {
 	if e.Op == nil {
 		return Read{}
 	}
+	if e.Op.Part && (e.Unknown() || e.ErrorReply()) {
+		return Read{What: NodeFailed}
+	}
+	if e.Op.Part {
+		return l.part(e)
+	}
 	if e.Unknown() {
 		l.Unknowns = append(l.Unknowns, e.Seq)
 		return Read{What: UnknownOut}
@@ -321,7 +335,7 @@ func (l *Ledger) event(e sim.Event) Read {
 			return Read{What: TTLMissed, Lease: l.latest(e.Actor)}
 		}
 		// EXPIRE compares nothing: it gives its TTL to whatever the key holds
-		cur := l.present(e.Op.Key)
+		cur := l.present(e.Node, e.Op.Key)
 		if cur == nil {
 			return Read{What: TTLMissed, Lease: l.latest(e.Actor)}
 		}
@@ -339,17 +353,17 @@ func (l *Ledger) event(e sim.Event) Read {
 		case 1:
 			// the reply says the key held this token: the reply wins over
 			// the fold's own idea of when the lease ran out
-			if ls := l.holding(e.Op.Key, e.Op.Token); ls != nil {
+			if ls := l.holding(e.Node, e.Op.Key, e.Op.Token); ls != nil {
 				ls.TTL, ls.TTLAt = e.Op.TTL, e.At
 				ls.Renewed++
 				return Read{What: Extended, Lease: ls}
 			}
 			return Read{What: Extended}
 		case 0:
-			return Read{What: ExtTaken, Lease: l.leaseOf(e.Op.Token), Other: actorOf(l.present(e.Op.Key))}
+			return Read{What: ExtTaken, Lease: l.leaseOf(e.Op.Token), Other: actorOf(l.present(e.Node, e.Op.Key))}
 		}
 		r := Read{What: ExtGone, Lease: l.leaseOf(e.Op.Token)}
-		l.gone(e.Op.Key)
+		l.gone(e.Node, e.Op.Key)
 		if r.Lease != nil {
 			r.Why, r.WhyBy = r.Lease.End, r.Lease.By
 		}
@@ -359,7 +373,7 @@ func (l *Ledger) event(e sim.Event) Read {
 		v, _ := e.Val.(string)
 		switch {
 		case e.IsNil():
-			l.gone(e.Op.Key)
+			l.gone(e.Node, e.Op.Key)
 			l.giveUp(e)
 			r := Read{What: CheckNone, Lease: own}
 			if own != nil {
@@ -367,10 +381,10 @@ func (l *Ledger) event(e sim.Event) Read {
 			}
 			return r
 		case v == e.Op.Token:
-			return Read{What: CheckOwn, Lease: l.holding(e.Op.Key, e.Op.Token)}
+			return Read{What: CheckOwn, Lease: l.holding(e.Node, e.Op.Key, e.Op.Token)}
 		}
 		l.giveUp(e)
-		r := Read{What: CheckOther, Lease: own, Other: actorOf(l.present(e.Op.Key))}
+		r := Read{What: CheckOther, Lease: own, Other: actorOf(l.present(e.Node, e.Op.Key))}
 		if own != nil {
 			r.Why, r.WhyBy = own.End, own.By
 		}
@@ -401,7 +415,7 @@ func (l *Ledger) acquire(e sim.Event) Read {
 				l.endHold(h, e, RefusedAgain)
 			}
 		}
-		cur := l.present(op.Key)
+		cur := l.present(e.Node, op.Key)
 		rf := &Refusal{Actor: e.Actor, Lock: op.Lock, Key: op.Key, Seq: e.Seq, At: e.At, Blocker: cur}
 		if cur != nil && !cur.Expires() && l.status[cur.Actor] == sim.Crashed {
 			rf.Stuck = true
@@ -412,7 +426,7 @@ func (l *Ledger) acquire(e sim.Event) Read {
 	if !granted {
 		return Read{What: Failed}
 	}
-	cur := l.byKey[op.Key]
+	cur := l.byKey[slot(e.Node, op.Key)]
 	var replaced *Lease
 	switch {
 	case cur != nil && !op.NX:
@@ -430,20 +444,28 @@ func (l *Ledger) acquire(e sim.Event) Read {
 	ls := &Lease{Lock: op.Lock, Node: e.Node, Key: op.Key, Actor: e.Actor, Token: op.Token,
 		Seq: e.Seq, Granted: e.At, TTL: op.TTL, TTLAt: e.At, Fence: fence, Form: op.Form, Fixed: op.Fixed, EndSeq: -1}
 	l.Leases = append(l.Leases, ls)
-	l.byKey[op.Key] = ls
+	l.byKey[slot(e.Node, op.Key)] = ls
+	r := l.hold(e, ls)
+	if r.Replaced = replaced; replaced != nil && r.Overlap == nil {
+		r.Other = replaced.Actor
+	}
+	return r
+}
+
+// hold makes the actor the holder of ls's lock from event e, ending its
+// earlier holds, and records an overlap with every other actor that still
+// acts as holder of that lock.
+func (l *Ledger) hold(e sim.Event, ls *Lease) Read {
 	for _, h := range l.Holds {
 		if h.Actor == e.Actor && h.Open() {
 			l.endHold(h, e, Reacquired)
 		}
 	}
-	h := &Hold{Actor: e.Actor, Lock: op.Lock, Lease: ls, From: e.Seq, FromAt: e.At, To: -1}
-	r := Read{What: Granted, Lease: ls, Replaced: replaced}
-	if replaced != nil {
-		r.Other = replaced.Actor
-	}
+	h := &Hold{Actor: e.Actor, Lock: ls.Lock, Lease: ls, From: e.Seq, FromAt: e.At, To: -1}
+	r := Read{What: Granted, Lease: ls}
 	for _, o := range l.Holds {
-		if o.Open() && o.Lock == op.Lock && o.Actor != e.Actor {
-			ov := &Overlap{Lock: op.Lock, First: o, Second: h, From: e.Seq, FromAt: e.At, To: -1,
+		if o.Open() && o.Lock == ls.Lock && o.Actor != e.Actor {
+			ov := &Overlap{Lock: ls.Lock, First: o, Second: h, From: e.Seq, FromAt: e.At, To: -1,
 				Cause: o.Lease.End, By: o.Lease.By}
 			l.Overlaps = append(l.Overlaps, ov)
 			// the latest overlap is the one the alarm names
@@ -469,13 +491,13 @@ func (l *Ledger) release(e sim.Event) Read {
 	case n == 1 && op.Form == sim.FormScript:
 		// the script deleted a key that held op.Token: the sender's own
 		// lease, or another's that wrote the same value
-		cur = l.byKey[op.Key]
+		cur = l.byKey[slot(e.Node, op.Key)]
 		if cur == nil || cur.Token != op.Token {
-			cur = l.holding(op.Key, op.Token)
+			cur = l.holding(e.Node, op.Key, op.Token)
 		}
 	case n == 1:
 		// a DEL removed whatever the key held
-		cur = l.present(op.Key)
+		cur = l.present(e.Node, op.Key)
 	}
 	switch {
 	case n == 1 && cur != nil && cur.Actor == e.Actor:
@@ -487,14 +509,14 @@ func (l *Ledger) release(e sim.Event) Read {
 	case n == 1:
 		r.What = DeletedUnknown
 	case op.Form == sim.FormScript && n == 0:
-		r.What, r.Other = RelTaken, actorOf(l.present(op.Key))
+		r.What, r.Other = RelTaken, actorOf(l.present(e.Node, op.Key))
 	case op.Form == sim.FormScript:
 		r.What = RelGone
 	default:
 		r.What = DelNothing
 	}
 	if n == 1 || r.What == RelGone || r.What == DelNothing {
-		l.gone(op.Key)
+		l.gone(e.Node, op.Key)
 	}
 	if own != nil && r.What != ReleasedOwn {
 		r.Why, r.WhyBy = own.End, own.By
@@ -506,12 +528,12 @@ func (l *Ledger) release(e sim.Event) Read {
 // the fold's own, or else the latest lease on that key, which the fold had
 // let lapse a moment too early (a live server's clock). nil when no lease
 // of the run was ever on it.
-func (l *Ledger) present(key string) *Lease {
-	if cur := l.byKey[key]; cur != nil {
+func (l *Ledger) present(node, key string) *Lease {
+	if cur := l.byKey[slot(node, key)]; cur != nil {
 		return cur
 	}
 	for i := len(l.Leases) - 1; i >= 0; i-- {
-		if ls := l.Leases[i]; ls.Key == key {
+		if ls := l.Leases[i]; ls.slot() == slot(node, key) {
 			if ls.End == Lapsed {
 				l.revive(ls)
 				return ls
@@ -524,12 +546,12 @@ func (l *Ledger) present(key string) *Lease {
 
 // holding is the lease that wrote token on key, which a reply says the key
 // still holds; revived if the fold had let it lapse.
-func (l *Ledger) holding(key, token string) *Lease {
-	if cur := l.byKey[key]; cur != nil && cur.Token == token {
+func (l *Ledger) holding(node, key, token string) *Lease {
+	if cur := l.byKey[slot(node, key)]; cur != nil && cur.Token == token {
 		return cur
 	}
 	for i := len(l.Leases) - 1; i >= 0; i-- {
-		if ls := l.Leases[i]; ls.Key == key && ls.Token == token {
+		if ls := l.Leases[i]; ls.slot() == slot(node, key) && ls.Token == token {
 			if ls.End == Lapsed {
 				l.revive(ls)
 			}
@@ -541,13 +563,13 @@ func (l *Ledger) holding(key, token string) *Lease {
 
 func (l *Ledger) revive(ls *Lease) {
 	ls.End, ls.EndSeq, ls.EndAt = Open, -1, 0
-	l.byKey[ls.Key] = ls
+	l.byKey[ls.slot()] = ls
 }
 
 // gone records a reply that found the key absent: whatever lease the fold
 // still had on it had run out.
-func (l *Ledger) gone(key string) {
-	cur := l.byKey[key]
+func (l *Ledger) gone(node, key string) {
+	cur := l.byKey[slot(node, key)]
 	if cur == nil {
 		return
 	}
@@ -557,8 +579,19 @@ func (l *Ledger) gone(key string) {
 			cur.End, cur.By = Deleted, ""
 		}
 	}
-	delete(l.byKey, key)
+	delete(l.byKey, slot(node, key))
 }
+
+// slot names a key on a node: a distributed story has the same key on
+// every node, each with its own lease.
+func slot(node, key string) string {
+	if node == "" {
+		node = sim.LockNode
+	}
+	return node + "\x00" + key
+}
+
+func (ls *Lease) slot() string { return slot(ls.Node, ls.Key) }
 
 // giveUp ends the actor's hold when its own check showed the key is not
 // its own any more: it stops acting as holder without a release.
@@ -737,8 +770,11 @@ func (l *Ledger) Properties(singleInstance bool) [3]Verdict {
 	case l.FreedByTTL() != nil:
 		p[1] = Held
 	}
-	if singleInstance {
+	switch {
+	case singleInstance:
 		p[2] = Absent
+	case len(l.survived) > 0:
+		p[2] = Held
 	}
 	return p
 }
@@ -805,3 +841,154 @@ func (l *Ledger) ForeignDeletes() int {
 	}
 	return n
 }
+
+// The readings of a distributed story (Redlock): each node's share is a
+// lease on that node, never a holder; the client's count decides.
+const (
+	NodeGranted  What = "node-ok"       // one node said OK
+	NodeRefused  What = "node-refused"  // one node's key was taken
+	NodeFailed   What = "node-failed"   // one node failed: down, cut off, too slow, an error
+	NodeReleased What = "node-released" // one node's release deleted the actor's key
+	NodeRelTaken What = "node-rel-taken"
+	NodeRelGone  What = "node-rel-gone"
+	QuorumHeld   What = "quorum-held"   // a majority and validity left: the client holds
+	QuorumMissed What = "quorum-missed" // no majority, or no validity left
+)
+
+// part reads one node's share of a distributed acquire or release.
+func (l *Ledger) part(e sim.Event) Read {
+	op := e.Op
+	s := slot(e.Node, op.Key)
+	if op.Kind == sim.OpRelease {
+		n, _ := e.Int()
+		cur := l.byKey[s]
+		switch n {
+		case 1:
+			if cur == nil || cur.Token != op.Token {
+				cur = l.holding(e.Node, op.Key, op.Token)
+			}
+			if cur != nil {
+				cur.End, cur.EndSeq, cur.EndAt = Released, e.Seq, e.At
+			}
+			delete(l.byKey, s)
+			l.releaseQuorum(e)
+			// a slow node may hold a key the client never heard about:
+			// the script's 1 says it was this token all the same
+			return Read{What: NodeReleased, Lease: cur}
+		case 0:
+			l.releaseQuorum(e)
+			return Read{What: NodeRelTaken, Other: actorOf(l.present(e.Node, op.Key))}
+		}
+		l.gone(e.Node, op.Key)
+		l.releaseQuorum(e)
+		return Read{What: NodeRelGone}
+	}
+	if e.IsNil() {
+		cur := l.present(e.Node, op.Key)
+		return Read{What: NodeRefused, Lease: cur, Other: actorOf(cur)}
+	}
+	if !e.IsOK() {
+		return Read{What: NodeFailed}
+	}
+	if cur := l.byKey[s]; cur != nil {
+		cur.End, cur.EndSeq, cur.EndAt = Lapsed, -1, e.At
+	}
+	ls := &Lease{Lock: op.Lock, Node: e.Node, Key: op.Key, Actor: e.Actor, Token: op.Token,
+		Seq: e.Seq, Granted: e.At, TTL: op.TTL, TTLAt: e.At, Form: op.Form, EndSeq: -1}
+	l.Leases = append(l.Leases, ls)
+	l.byKey[s] = ls
+	return Read{What: NodeGranted, Lease: ls}
+}
+
+// QuorumNode is the node name of the lease a client's count grants: the
+// lock as the client holds it, valid for the validity time it computed.
+const QuorumNode = "quorum"
+
+// quorum reads the client's count: held makes a lease of the validity
+// time and the actor its holder (two such at once break mutual
+// exclusion); not held is a refusal when another client held the lock.
+func (l *Ledger) quorum(e sim.Event) Read {
+	op := e.Op
+	if !op.Held {
+		var blocker *Lease
+		for _, ls := range l.Leases {
+			if ls.Node == QuorumNode && ls.Lock == op.Lock && ls.Actor != e.Actor && ls.AliveAt(e.At) {
+				blocker = ls
+			}
+		}
+		r := Read{What: QuorumMissed, Lease: blocker, Other: actorOf(blocker)}
+		if blocker != nil {
+			r.Refusal = &Refusal{Actor: e.Actor, Lock: op.Lock, Key: op.Key, Seq: e.Seq, At: e.At, Blocker: blocker}
+			l.Refusals = append(l.Refusals, r.Refusal)
+		}
+		return r
+	}
+	ls := &Lease{Lock: op.Lock, Node: QuorumNode, Key: op.Key, Actor: e.Actor, Token: op.Token,
+		Seq: e.Seq, Granted: e.At, TTL: op.TTL, TTLAt: e.At, Form: op.Form, EndSeq: -1}
+	l.Leases = append(l.Leases, ls)
+	l.byKey[ls.slot()] = ls
+	if len(l.faulted(e.Actor)) > 0 {
+		l.survived = append(l.survived, ls)
+	}
+	r := l.hold(e, ls)
+	r.What = QuorumHeld
+	return r
+}
+
+// releaseQuorum ends the actor's quorum lease of the lock at its first
+// release on a node: it has let go.
+func (l *Ledger) releaseQuorum(e sim.Event) {
+	for _, h := range l.Holds {
+		if h.Actor == e.Actor && h.Open() && h.Lock == e.Op.Lock {
+			l.endHold(h, e, SentRelease)
+		}
+	}
+	for _, ls := range l.Leases {
+		if ls.Node == QuorumNode && ls.Actor == e.Actor && ls.Lock == e.Op.Lock && ls.End == Open {
+			ls.End, ls.EndSeq, ls.EndAt = Released, e.Seq, e.At
+			delete(l.byKey, ls.slot())
+		}
+	}
+}
+
+// nodeFault keeps track of which nodes are down, slow or cut off.
+func (l *Ledger) nodeFault(e sim.Event) {
+	if l.faults == nil {
+		l.faults = map[string]bool{}
+	}
+	switch e.Fault {
+	case sim.FaultNodeDown:
+		l.faults[e.Node] = true
+	case sim.FaultNodeUp:
+		delete(l.faults, e.Node)
+	case sim.FaultSlow:
+		l.faults[e.Node+"/slow"] = true
+	case sim.FaultFast:
+		delete(l.faults, e.Node+"/slow")
+	case sim.FaultCut:
+		l.faults[e.Node+"/"+e.Actor] = true
+	case sim.FaultHeal:
+		delete(l.faults, e.Node+"/"+e.Actor)
+	}
+}
+
+// faulted lists the nodes actor cannot use now: stopped, slow, or cut off
+// from it.
+func (l *Ledger) faulted(actor string) []string {
+	var out []string
+	for k := range l.faults {
+		node, who, _ := strings.Cut(k, "/")
+		if who == "" || who == "slow" || who == actor {
+			if !slices.Contains(out, node) {
+				out = append(out, node)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Survived lists the quorum leases granted while some node was lost to
+// their client: the lock surviving a node's loss, which is what fault
+// tolerance means.
+func (l *Ledger) Survived() []*Lease { return l.survived }

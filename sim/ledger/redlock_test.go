@@ -1,0 +1,162 @@
+package ledger
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"locksim/sim"
+)
+
+// node appends one node's share of a distributed acquire: OK, (nil), or
+// a client-side failure.
+func (s *story) node(at float64, actor, node, tok, reply string) *story {
+	e := sim.Event{At: sec(at), Kind: sim.Command, Actor: actor, Node: node,
+		Op: &sim.Op{Kind: sim.OpAcquire, Form: sim.FormSET, Lock: key, Key: key, Token: tok, TTL: 10 * time.Second, NX: true, Part: true}}
+	switch reply {
+	case "OK":
+		e.Val = "OK"
+	case "nil":
+		e.Err = redis.Nil
+	default:
+		e.Err = errors.New(reply)
+	}
+	return s.add(e)
+}
+
+func (s *story) count(at float64, actor, tok string, votes int, validity time.Duration) *story {
+	held := votes >= 3 && validity > 0
+	return s.add(sim.Event{At: sec(at), Kind: sim.Info, Actor: actor,
+		Op: &sim.Op{Kind: sim.OpAcquire, Form: sim.FormQuorum, Lock: key, Key: key, Token: tok, TTL: validity, Votes: votes, Of: 5, Held: held}})
+}
+
+func (s *story) nodeRel(at float64, actor, node, tok string, n int64) *story {
+	return s.add(sim.Event{At: sec(at), Kind: sim.Command, Actor: actor, Node: node, Val: n,
+		Op: &sim.Op{Kind: sim.OpRelease, Form: sim.FormScript, Lock: key, Key: key, Token: tok, Part: true}})
+}
+
+func (s *story) nodeFault(at float64, node, actor string, f sim.FaultKind) *story {
+	return s.add(sim.Event{At: sec(at), Kind: sim.Fault, Fault: f, Node: node, Actor: actor})
+}
+
+const validity = 9880 * time.Millisecond
+
+// Two nodes down, three OK: held, no holder made by a node's OK, and the
+// lock survived the loss of two nodes.
+func TestRedlockMajorityWithTwoDown(t *testing.T) {
+	var s story
+	s.nodeFault(0, "D", "", sim.FaultNodeDown).nodeFault(0, "E", "", sim.FaultNodeDown)
+	s.node(0, "c1", "A", "t1", "OK").node(0, "c1", "B", "t1", "OK").node(0, "c1", "C", "t1", "OK")
+	if l := Fold(s, sec(0), nil); len(l.Holds) != 0 || len(l.Leases) != 3 {
+		t.Fatalf("a node's OK is a lease on that node, not a holder: holds %d leases %d", len(l.Holds), len(l.Leases))
+	}
+	s.node(0, "c1", "D", "t1", "connection refused").node(0, "c1", "E", "t1", "connection refused").count(0, "c1", "t1", 3, validity)
+	l := Fold(s, sec(1), nil)
+	if b := l.Belief("c1"); !b.Holds || b.Lease.Node != QuorumNode || b.Lease.TTL != validity {
+		t.Fatalf("3 of 5: c1 should hold for the validity time: %+v", b)
+	}
+	if got := l.Reads[len(s)-1].What; got != QuorumHeld {
+		t.Errorf("the count reads %q", got)
+	}
+	if p := l.Properties(false); p[2] != Held {
+		t.Errorf("a lock held with two nodes down shows fault tolerance: %v", p)
+	}
+	// the validity runs out: the client's lease lapses although the node keys live on
+	l = Fold(s, sec(10), nil)
+	if ls := l.Latest("c1"); ls.End != Lapsed {
+		t.Errorf("the quorum lease should lapse after its validity: %v", ls.End)
+	}
+}
+
+// Three down: no majority; the release on every node ends the two node
+// leases it made, and nobody acted as holder.
+func TestRedlockNoMajority(t *testing.T) {
+	var s story
+	s.node(0, "c1", "A", "t1", "OK").node(0, "c1", "B", "t1", "OK")
+	for _, n := range []string{"C", "D", "E"} {
+		s.node(0, "c1", n, "t1", "connection refused")
+	}
+	s.count(0, "c1", "t1", 2, validity)
+	s.nodeRel(0, "c1", "A", "t1", 1).nodeRel(0, "c1", "B", "t1", 1).nodeRel(0, "c1", "C", "t1", -1)
+	l := Fold(s, sec(0), nil)
+	if len(l.Holds) != 0 || l.Belief("c1").Holds {
+		t.Fatalf("no majority: nobody holds (%d holds)", len(l.Holds))
+	}
+	if l.Reads[5].What != QuorumMissed || l.Reads[2].What != NodeFailed {
+		t.Errorf("reads %v %v", l.Reads[5].What, l.Reads[2].What)
+	}
+	for _, ls := range l.Leases {
+		if ls.End != Released {
+			t.Errorf("node %s's lease should be released: %v", ls.Node, ls.End)
+		}
+	}
+	if p := l.Properties(false); p[2] != Untested {
+		t.Errorf("no lock, so nothing survived: %v", p)
+	}
+}
+
+// The clock jump: c1 holds A, B, C; C's key is gone early; c2 gets C, D, E
+// and also holds: two holders of one lock, each with a majority.
+func TestRedlockClockJumpTwoHolders(t *testing.T) {
+	var s story
+	s.node(0, "c1", "A", "t1", "OK").node(0, "c1", "B", "t1", "OK").node(0, "c1", "C", "t1", "OK")
+	s.node(0, "c1", "D", "t1", "i/o timeout").node(0, "c1", "E", "t1", "i/o timeout").count(0, "c1", "t1", 3, validity)
+	s.nodeFault(1, "C", "", sim.FaultClockJump)
+	s.node(2, "c2", "A", "t2", "i/o timeout").node(2, "c2", "B", "t2", "i/o timeout")
+	s.node(2, "c2", "C", "t2", "OK").node(2, "c2", "D", "t2", "OK").node(2, "c2", "E", "t2", "OK").count(2, "c2", "t2", 3, validity)
+	l := Fold(s, sec(2), nil)
+	if len(l.Overlaps) != 1 || l.Overlaps[0].First.Actor != "c1" || l.Overlaps[0].Second.Actor != "c2" {
+		t.Fatalf("two majorities should overlap: %+v", l.Overlaps)
+	}
+	if p := l.Properties(false); p[0] != Broken {
+		t.Errorf("mutual exclusion should be broken: %v", p)
+	}
+	// C's OK to c2 is a node lease on C; c1's lease on C ended there
+	var onC []*Lease
+	for _, ls := range l.Leases {
+		if ls.Node == "C" {
+			onC = append(onC, ls)
+		}
+	}
+	if len(onC) != 2 || onC[0].End == Open || onC[1].End != Open {
+		t.Errorf("C's leases: %+v", onC)
+	}
+}
+
+// A slow node set the key but the client counted it failed: its release
+// (1) deletes the key all the same.
+func TestRedlockSlowNodeReleased(t *testing.T) {
+	var s story
+	s.node(0, "c1", "A", "t1", "OK").node(0, "c1", "B", "t1", "OK").node(0, "c1", "C", "t1", "no reply within 0.050s")
+	s.count(0.05, "c1", "t1", 2, validity).nodeRel(0.05, "c1", "C", "t1", 1)
+	l := Fold(s, sec(0.05), nil)
+	if got := l.Reads[len(s)-1].What; got != NodeReleased {
+		t.Fatalf("the slow node's release reads %q", got)
+	}
+}
+
+func TestValidity(t *testing.T) {
+	for _, c := range []struct {
+		ttl, elapsed, want time.Duration
+	}{
+		{10 * time.Second, 0, 10*time.Second - 102*time.Millisecond},
+		{10 * time.Second, 20 * time.Millisecond, 10*time.Second - 122*time.Millisecond},
+		{30 * time.Second, time.Second, 30*time.Second - time.Second - 302*time.Millisecond},
+		{10 * time.Second, 10 * time.Second, -102 * time.Millisecond},
+		{10 * time.Second, 12 * time.Second, -2102 * time.Millisecond},
+	} {
+		if got := sim.Validity(c.ttl, c.elapsed); got != c.want {
+			t.Errorf("Validity(%v, %v) = %v, want %v", c.ttl, c.elapsed, got, c.want)
+		}
+		if sim.Validity(c.ttl, c.elapsed) >= c.ttl-c.elapsed {
+			t.Errorf("drift must shorten validity: %v %v", c.ttl, c.elapsed)
+		}
+	}
+	for n, q := range map[int]int{1: 1, 2: 2, 3: 2, 4: 3, 5: 3, 7: 4} {
+		if sim.Quorum(n) != q {
+			t.Errorf("Quorum(%d) = %d, want %d", n, sim.Quorum(n), q)
+		}
+	}
+}

@@ -1,0 +1,276 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// A node is one lock server of a distributed run: one of Redlock's N
+// independent masters, or a primary and its replica. Each is a backend of
+// its own (an embedded miniredis the run starts, or a live server given
+// with SetNodes), each actor holds one connection to it, and each has its
+// faults.
+type node struct {
+	name  string
+	b     *Backend
+	own   bool // an embedded server the run started
+	conns map[string]*redis.Client
+	keys  map[string]bool
+	// skew is how far the node's clock runs ahead of the story's
+	// (embedded only: a live server's clock cannot be moved).
+	skew time.Duration
+	down bool            // stopped: it answers nothing
+	slow bool            // it answers after the client's per-node timeout
+	cut  map[string]bool // actors it is partitioned from
+}
+
+// NodeState is a node's faults, for the screen.
+type NodeState struct {
+	Name      string
+	Down      bool
+	Slow      bool
+	Cut       []string      // actors that cannot reach it
+	Skew      time.Duration // its clock's lead over the story's
+	Simulated bool          // a live server: locksim fakes the fault on its side
+}
+
+// SetNodes gives b the live servers a distributed story runs on
+// (-redlock); without them such a story starts embedded nodes of its own.
+func (b *Backend) SetNodes(nodes []*Backend) { b.nodes = nodes }
+
+// Nodes returns the servers set with SetNodes.
+func (b *Backend) Nodes() []*Backend { return b.nodes }
+
+// openNodes starts or connects the script's nodes.
+func (r *Run) openNodes() error {
+	live := r.b.Nodes()
+	for i, name := range r.script.Nodes {
+		n := &node{name: name, conns: map[string]*redis.Client{}, keys: map[string]bool{}, cut: map[string]bool{}}
+		if i < len(live) {
+			n.b = live[i]
+		} else {
+			b, err := OpenEmbedded()
+			if err != nil {
+				return err
+			}
+			n.b, n.own = b, true
+		}
+		for actor := range r.conns {
+			n.conns[actor] = n.b.NewConn()
+		}
+		r.nodes = append(r.nodes, n)
+	}
+	return nil
+}
+
+// NodesLive reports whether the run's nodes are live servers.
+func (r *Run) NodesLive() bool { return len(r.nodes) > 0 && !r.nodes[0].own }
+
+func (r *Run) node(name string) *node {
+	for _, n := range r.nodes {
+		if n.name == name {
+			return n
+		}
+	}
+	return nil
+}
+
+// resetNodes brings every node back up, clears its faults and deletes the
+// run's keys on it.
+func (r *Run) resetNodes(ctx context.Context) error {
+	for _, n := range r.nodes {
+		if n.down && n.own {
+			if err := n.b.mr.Restart(); err != nil {
+				return fmt.Errorf("restarting node %s: %w", n.name, err)
+			}
+		}
+		n.down, n.slow, n.skew = false, false, 0
+		clear(n.cut)
+		if err := n.b.Delete(ctx, slices.Sorted(maps.Keys(n.keys))...); err != nil {
+			return fmt.Errorf("reset: node %s: %w", n.name, err)
+		}
+	}
+	return nil
+}
+
+func (r *Run) closeNodes() {
+	for _, n := range r.nodes {
+		for _, c := range n.conns {
+			_ = c.Close()
+		}
+		if n.own {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			_ = n.b.Close(ctx)
+			cancel()
+		}
+	}
+}
+
+// Nodes is every node's faults, in the script's order.
+func (r *Run) Nodes() []NodeState {
+	var out []NodeState
+	for _, n := range r.nodes {
+		s := NodeState{Name: n.name, Down: n.down, Slow: n.slow, Skew: n.skew, Simulated: !n.own}
+		for _, a := range r.Actors {
+			if n.cut[a.Name] {
+				s.Cut = append(s.Cut, a.Name)
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// StopNode stops the node: it answers nothing until RestartNode. An
+// embedded node is really stopped (its clients get connection refused); a
+// live one is stopped on locksim's side only (its commands are not sent),
+// which the log says: locksim never sends SHUTDOWN to a server it was given.
+func (r *Run) StopNode(name string) {
+	n := r.node(name)
+	if n == nil || n.down {
+		return
+	}
+	n.down = true
+	note := "node " + name + " stopped"
+	if n.own {
+		n.b.mr.Close()
+	} else {
+		note += " (simulated: locksim stops sending to it)"
+	}
+	r.record(Event{Kind: Fault, Fault: FaultNodeDown, Node: name, Note: note})
+}
+
+// RestartNode brings a stopped node back. With empty, it comes back as a
+// server without persistence would: every key gone (on a live server
+// locksim deletes only its own run's keys there).
+func (r *Run) RestartNode(ctx context.Context, name string, empty bool) {
+	n := r.node(name)
+	if n == nil || !n.down {
+		return
+	}
+	if n.own {
+		if err := n.b.mr.Restart(); err != nil {
+			r.record(Event{Kind: Info, Node: name, Note: "node " + name + " could not restart: " + err.Error()})
+			return
+		}
+	}
+	n.down = false
+	note := "node " + name + " restarted with its data"
+	if empty {
+		_ = n.b.Delete(ctx, slices.Sorted(maps.Keys(n.keys))...)
+		note = "node " + name + " restarted empty (no persistence): its keys are gone"
+		if !n.own {
+			note = "node " + name + " restarted empty (simulated: locksim deleted its own keys there)"
+		}
+	}
+	r.record(Event{Kind: Fault, Fault: FaultNodeUp, Node: name, Note: note})
+}
+
+// Partition cuts actor off from the node (or heals the cut): its commands
+// there fail after the client's per-node timeout, while other actors still
+// reach it. It is always simulated, on locksim's side.
+func (r *Run) Partition(actor, name string, cut bool) {
+	n := r.node(name)
+	if n == nil || n.cut[actor] == cut {
+		return
+	}
+	n.cut[actor] = cut
+	f, note := FaultCut, actor+" cannot reach node "+name+" (simulated partition)"
+	if !cut {
+		f, note = FaultHeal, actor+" reaches node "+name+" again"
+	}
+	r.record(Event{Kind: Fault, Fault: f, Node: name, Actor: actor, Note: note})
+}
+
+// SlowNode makes the node answer later than the client's per-node timeout
+// (or fast again): a command sent there still runs, but the client has
+// stopped waiting. Simulated on locksim's side.
+func (r *Run) SlowNode(name string, slow bool) {
+	n := r.node(name)
+	if n == nil || n.slow == slow {
+		return
+	}
+	n.slow = slow
+	f, note := FaultSlow, "node "+name+" answers late (simulated delay)"
+	if !slow {
+		f, note = FaultFast, "node "+name+" answers promptly again"
+	}
+	r.record(Event{Kind: Fault, Fault: f, Node: name, Note: note})
+}
+
+// ErrClockFixed is JumpClock's answer on a live server.
+var ErrClockFixed = errors.New("a live server's clock cannot be moved: the clock jump runs on the embedded nodes only")
+
+// JumpClock moves the node's clock d forward (embedded only): its keys'
+// TTLs run out d early while the other nodes' do not. Clocks only jump
+// forward: miniredis would keep a key's remaining TTL across a jump back,
+// which Redis would not.
+func (r *Run) JumpClock(name string, d time.Duration) error {
+	n := r.node(name)
+	if n == nil || d <= 0 {
+		return nil
+	}
+	if !n.own {
+		return ErrClockFixed
+	}
+	n.skew += d
+	n.b.setClock(r.now + n.skew)
+	r.record(Event{Kind: Fault, Fault: FaultClockJump, Node: name, Note: "node " + name + "'s clock jumps " + FormatDuration(d) + " forward"})
+	return nil
+}
+
+// errNode is the client-side error a faulted node gives: what a Redis
+// client reports, and that locksim produced it.
+type errNode struct{ msg string }
+
+func (e errNode) Error() string { return e.msg }
+
+// sendOn sends args to node name on the actor's connection, through the
+// node's faults, and logs it under that node. timeout is the client's
+// per-node timeout in story time: a partitioned or slow node costs it.
+func (x *Exec) sendOn(name string, args, shown []any, op *Op, timeout time.Duration) Reply {
+	r := x.r
+	n := r.node(name)
+	if n == nil {
+		return Reply{Err: fmt.Errorf("no node %s", name)}
+	}
+	c := n.conns[x.connName()]
+	for _, a := range args[1:] {
+		if k, ok := a.(string); ok && len(k) > len(n.b.Prefix) && k[:len(n.b.Prefix)] == n.b.Prefix {
+			n.keys[k] = true
+		}
+	}
+	var fake error
+	switch {
+	case n.cut[x.actor.Name]:
+		fake = errNode{fmt.Sprintf("i/o timeout after %s: node %s unreachable (simulated partition)", FormatDuration(timeout), name)}
+	case n.down && !n.own:
+		fake = errNode{"connection refused: node " + name + " is stopped (simulated)"}
+	}
+	if fake != nil {
+		at := r.Now()
+		r.record(Event{At: at, Kind: Command, Actor: x.actor.Name, Step: x.label, Move: x.move, Node: name,
+			Args: toStrings(args), Cmd: FormatCommand(shown), Reply: FormatReply(nil, fake), Err: fake, Op: op,
+			Timed: x.timed, Due: x.due()})
+		if n.cut[x.actor.Name] {
+			r.waitUntil(x.ctx, at+timeout)
+		}
+		return Reply{Err: fake, Text: FormatReply(nil, fake)}
+	}
+	rep := x.send(c, name, FormatCommand(shown), args, op)
+	if n.slow && rep.Err == nil {
+		// it ran, but the reply came after the client stopped waiting
+		e := &r.Events[len(r.Events)-1]
+		late := errNode{fmt.Sprintf("no reply within %s (node %s is slow, simulated): the command ran, the client cannot know", FormatDuration(timeout), name)}
+		e.Val, e.Err, e.Reply = nil, late, FormatReply(nil, late)
+		r.waitUntil(x.ctx, e.At+timeout)
+		return Reply{Err: late, Text: e.Reply}
+	}
+	return rep
+}

@@ -194,6 +194,11 @@ func (a *App) applyKeys() {
 	if n := len(sc.Build(Params{}).Actors); sc.Kind != Race && n > 0 {
 		k.Select.SetHelp("1-"+itoa(int64(n)), "select an actor")
 	}
+	if !sc.Distributed {
+		for _, b := range []*key.Binding{&k.Node, &k.Stop, &k.Cut, &k.Slow, &k.Jump} {
+			b.SetEnabled(false)
+		}
+	}
 	if sc.Kind != Story {
 		k.Move.SetEnabled(false)
 		k.Crash.SetEnabled(false)
@@ -323,6 +328,9 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Select):
 		cmd, _ := a.pl.key("select", int(msg.String()[0]-'1'))
 		return cmd
+	case key.Matches(msg, k.Node):
+		cmd, _ := a.pl.key("node", int(msg.String()[0]-'A'))
+		return cmd
 	case key.Matches(msg, k.Next):
 		cmd, _ := a.pl.key("next", 0)
 		return cmd
@@ -343,6 +351,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		{k.Play, "play"}, {k.Step, "step"}, {k.Back, "back"}, {k.Home, "home"},
 		{k.Faster, "faster"}, {k.Slower, "slower"}, {k.Replay, "replay"},
 		{k.Crash, "crash"}, {k.Pause, "pause"}, {k.Wait, "wait"}, {k.Hint, "hint"},
+		{k.Stop, "stop"}, {k.Cut, "cut"}, {k.Slow, "slow"}, {k.Jump, "jump"},
 	}
 	for _, x := range actions {
 		if key.Matches(msg, x.b) {

@@ -21,8 +21,12 @@ func logLines(s sim.Snapshot, sel string, strip bool, digits int) []views.LogLin
 			}
 			l.Reply = shortenTokensN(e.Reply, s.Actors, s.Events, digits)
 			l.Tone = toneOf(e)
-			if e.Node == sim.ResourceNode {
+			switch e.Node {
+			case sim.LockNode:
+			case sim.ResourceNode:
 				l.Actor += "→res"
+			default:
+				l.Actor += "→" + e.Node // a node of a distributed story
 			}
 		case sim.Clock:
 			l.Actor, l.Text = "clock", "["+e.Note+"]"

@@ -106,7 +106,8 @@ func plainVariant(ctx context.Context, w io.Writer, sc *Scene, text content.Text
 			if _, err := fmt.Fprintln(w, plainEvent(e)); err != nil {
 				return err
 			}
-			if e.Unknown() {
+			// a distributed story's failing node is its lesson, not an outage
+			if e.Unknown() && (e.Node == sim.LockNode || e.Node == sim.ResourceNode) {
 				// an outage is not a lock outcome: stop, and say which command
 				return fmt.Errorf("%s got no answer (%s): the server may or may not have run it", e.Cmd, strings.TrimPrefix(e.Reply, "(error) "))
 			}
@@ -151,10 +152,17 @@ func plainVariant(ctx context.Context, w io.Writer, sc *Scene, text content.Text
 	}
 	fmt.Fprintln(w)
 	for _, k := range snap.Keys {
-		if k.Exists() {
-			fmt.Fprintf(w, "%s = %q · PTTL %d\n", k.Name, k.Value, k.PTTL)
-		} else {
-			fmt.Fprintf(w, "%s: no such key · PTTL -2\n", k.Name)
+		name := k.Name
+		if k.Node != "" {
+			name = "node " + k.Node + " " + name
+		}
+		switch {
+		case k.Down:
+			fmt.Fprintf(w, "%s: node stopped, not read\n", name)
+		case k.Exists():
+			fmt.Fprintf(w, "%s = %q · PTTL %d\n", name, k.Value, k.PTTL)
+		default:
+			fmt.Fprintf(w, "%s: no such key · PTTL -2\n", name)
 		}
 	}
 	if r := snap.Resource; r != nil {
@@ -192,8 +200,12 @@ func plainEvent(e sim.Event) string {
 	switch e.Kind {
 	case sim.Command:
 		who := e.Actor
-		if e.Node == sim.ResourceNode {
+		switch e.Node {
+		case sim.LockNode:
+		case sim.ResourceNode:
 			who += "→resource"
+		default:
+			who += "→" + e.Node
 		}
 		return fmt.Sprintf("%s %s> %s → %s", at, who, e.Cmd, e.Reply)
 	case sim.Clock:

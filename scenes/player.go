@@ -38,6 +38,7 @@ type Player struct {
 	snap    sim.Snapshot
 	led     *ledger.Ledger // the fold of snap: once per engine message
 	sel     int
+	node    int // the node picked in a distributed story, -1 for none
 	busy    bool
 	playing bool
 	speed   int
@@ -149,9 +150,16 @@ func (p *Player) counting() bool {
 
 func (p *Player) refresh() tea.Cmd {
 	b, id, gen, ctx := p.b, p.id, p.gen, p.ctx
-	names := make([]string, len(p.snap.Keys))
-	for i, k := range p.snap.Keys {
-		names[i] = k.Name
+	// a distributed story's node keys live on servers of their own: the
+	// refresh reads the lock service's keys, the nodes' come with each move
+	var names []string
+	for _, k := range p.snap.Keys {
+		if k.Node == "" {
+			names = append(names, k.Name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
 	}
 	return func() tea.Msg {
 		keys, err := sim.ReadKeys(ctx, b, names)
@@ -166,7 +174,7 @@ func newPlayer(ctx context.Context, id int, sc *Scene, b *sim.Backend, seed uint
 	if err != nil {
 		return nil, err
 	}
-	p := &Player{sc: sc, text: text, b: b, seed: seed, p: Params{}, sel: -1, speed: 1, ops: ops, ctx: ctx, id: id,
+	p := &Player{sc: sc, text: text, b: b, seed: seed, p: Params{}, sel: -1, node: -1, speed: 1, ops: ops, ctx: ctx, id: id,
 		guess: -1, actual: -1, spin: spinner.New(spinner.WithSpinner(spinner.MiniDot))}
 	p.run = sim.NewRun(b, sc.Script(p.p), seed)
 	p.led = fold(p.snap)
@@ -432,6 +440,11 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 			return p.refreshLater()
 		}
 		p.refreshFails, p.stale = 0, false
+		for _, k := range p.snap.Keys {
+			if k.Node != "" {
+				msg.keys = append(msg.keys, k)
+			}
+		}
 		p.snap.Keys = msg.keys
 		p.led = fold(p.snap)
 		return p.refreshLater()
@@ -565,9 +578,16 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		}
 		return nil, true
 	}
+	if action == "node" {
+		if p.sc.Kind != Story || arg >= len(p.snap.Nodes) {
+			return nil, false
+		}
+		p.node = arg
+		return nil, true
+	}
 	switch action {
 	case "home", "replay", "knob":
-	case "crash", "pause", "wait", "move":
+	case "crash", "pause", "wait", "move", "stop", "cut", "slow", "jump":
 		if p.sc.Kind != Story {
 			return nil, false
 		}
@@ -602,7 +622,7 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 			p.flash = "the new setting replays the story as written: your inserted moves were dropped"
 		}
 		return cmd, true
-	case "crash", "pause", "wait", "move":
+	case "crash", "pause", "wait", "move", "stop", "cut", "slow", "jump":
 		m, msg := p.learnerMove(action)
 		if msg != "" {
 			p.err = msg
@@ -619,6 +639,10 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 func (p *Player) learnerMove(action string) (sim.Move, string) {
 	if action == "wait" {
 		return sim.Advance(p.sc.Wait), ""
+	}
+	switch action {
+	case "stop", "cut", "slow", "jump":
+		return p.nodeMove(action)
 	}
 	if p.sel < 0 || p.sel >= len(p.snap.Actors) {
 		return sim.Move{}, fmt.Sprintf("select an actor first (1-%d or tab)", len(p.snap.Actors))
@@ -675,6 +699,9 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 			k.Name = strings.TrimPrefix(k.Name, p.snap.Prefix)
 		}
 		line := keyLine(st, k, p.snap, w)
+		if k.Node != "" {
+			line = p.nodeLine(st, k, w)
+		}
 		if p.stale || p.serverDown {
 			// the server did not answer: this is the last read, not now
 			line = st.Dim.Render(truncate(ansi.Strip(line), w-12)) + st.Warn.Render(" (last read)")
@@ -874,6 +901,41 @@ func keyLine(st views.Styles, k sim.KeyState, snap sim.Snapshot, w int) string {
 	return truncate(s, w)
 }
 
+// nodeLine is one node of a distributed story: its name (marked when
+// picked), its key as read back, and its faults.
+func (p *Player) nodeLine(st views.Styles, k sim.KeyState, w int) string {
+	mark := "  "
+	var n sim.NodeState
+	for i, s := range p.snap.Nodes {
+		if s.Name == k.Node {
+			n = s
+			if i == p.node {
+				mark = st.Key.Render("▸ ")
+			}
+		}
+	}
+	var faults []string
+	if n.Slow {
+		faults = append(faults, "slow")
+	}
+	for _, a := range n.Cut {
+		faults = append(faults, a+" cut off")
+	}
+	if n.Skew > 0 {
+		faults = append(faults, "clock +"+sim.FormatDuration(n.Skew))
+	}
+	tail := ""
+	if len(faults) > 0 {
+		tail = st.Warn.Render(" · " + strings.Join(faults, " · "))
+	}
+	head := mark + st.Bold.Render(n.Name) + " "
+	if k.Down {
+		return truncate(head+st.Bad.Render("stopped: answers nothing")+tail, w)
+	}
+	k.Name = strings.TrimPrefix(k.Name, p.snap.Prefix)
+	return truncate(head+keyLine(st, k, p.snap, w)+tail, w)
+}
+
 func resourceLine(st views.Styles, r sim.ResourceState, w int) string {
 	s := st.Bold.Render("resource") + " no writes yet"
 	if r.Writer != "" {
@@ -989,4 +1051,32 @@ func tokenOwner(value string, events []sim.Event) string {
 // further back than the first line: the view stops at both ends.
 func (p *Player) scrollLog(d int) {
 	p.scroll = max(0, min(p.scroll+d, len(p.snap.Events)-p.logRows))
+}
+
+// nodeMove is the fault the learner asked for on the picked node (and, to
+// cut a link, the selected client), or a one-line reason it cannot be made.
+func (p *Player) nodeMove(action string) (sim.Move, string) {
+	if p.node < 0 || p.node >= len(p.snap.Nodes) {
+		return sim.Move{}, "pick a node first (A-" + string(rune('A'+max(len(p.snap.Nodes)-1, 0))) + ")"
+	}
+	n := p.snap.Nodes[p.node]
+	switch action {
+	case "stop":
+		if n.Down {
+			return sim.NodeRestart(n.Name, true), ""
+		}
+		return sim.NodeStop(n.Name), ""
+	case "slow":
+		return sim.NodeSlow(n.Name, !n.Slow), ""
+	case "jump":
+		if n.Simulated {
+			return sim.Move{}, sim.ErrClockFixed.Error()
+		}
+		return sim.NodeJump(n.Name, p.sc.Wait), ""
+	}
+	if p.sel < 0 || p.sel >= len(p.snap.Actors) {
+		return sim.Move{}, fmt.Sprintf("select a client first (1-%d), then u cuts it off node %s", len(p.snap.Actors), n.Name)
+	}
+	a := p.snap.Actors[p.sel].Name
+	return sim.NodeCut(a, n.Name, !slices.Contains(n.Cut, a)), ""
 }

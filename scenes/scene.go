@@ -370,6 +370,9 @@ func (r reader) why(ls *ledger.Lease) string {
 
 // keyNow says what a key holds now, as read back.
 func (r reader) keyNow(k ledger.KeyRead) string {
+	if k.Node != "" {
+		return r.nodeNow(k)
+	}
 	vars := map[string]string{"key": r.keyName(k.Name), "pttl": r.storyPTTL(k.PTTL), "value": strconv.Quote(k.Value)}
 	switch {
 	case !k.Exists():
@@ -384,6 +387,24 @@ func (r reader) keyNow(k ledger.KeyRead) string {
 	}
 	vars["holder"] = k.Lease.Actor
 	return r.fill("key-ttl", vars)
+}
+
+// nodeNow says in a few words what one node of a distributed story holds.
+func (r reader) nodeNow(k ledger.KeyRead) string {
+	vars := map[string]string{"node": k.Node, "pttl": r.storyPTTL(k.PTTL)}
+	switch {
+	case k.Down:
+		return r.fill("node-down-now", vars)
+	case !k.Exists():
+		return r.fill("node-gone-now", vars)
+	}
+	for _, e := range r.v.Snap.Events {
+		if e.Op != nil && e.Op.Token == k.Value && e.Actor != "" {
+			vars["holder"] = e.Actor
+			return r.fill("node-holds-now", vars)
+		}
+	}
+	return r.fill("node-other-now", vars)
 }
 
 // byWhom names who ended a lease: an actor, or a client outside the run.
@@ -488,6 +509,16 @@ func (r reader) state(a sim.Actor, b ledger.Belief) (string, views.Tone) {
 		return "write accepted", views.Good
 	case ledger.UnknownOut:
 		return "outcome unknown", views.Warn
+	case ledger.NodeGranted:
+		return "OK from " + e.Node, views.Good
+	case ledger.NodeRefused:
+		return "(nil) from " + e.Node, views.Warn
+	case ledger.NodeFailed:
+		return e.Node + " failed", views.Warn
+	case ledger.NodeReleased, ledger.NodeRelTaken, ledger.NodeRelGone:
+		return "released on " + e.Node, views.Plain
+	case ledger.QuorumMissed:
+		return "no lock: " + itoa(int64(e.Op.Votes)) + "/" + itoa(int64(e.Op.Of)), views.Warn
 	case ledger.Noted:
 		return "done", views.Dim
 	}
@@ -539,6 +570,10 @@ func (r reader) readout() string {
 func (r reader) clock() string {
 	var parts []string
 	for _, k := range r.v.L.Keys {
+		if k.Node != "" {
+			parts = append(parts, r.nodeNow(k))
+			continue
+		}
 		parts = append(parts, r.keyNow(k))
 	}
 	out := r.fill("clock", map[string]string{"now": stamp(r.v.Snap.Now), "keys": strings.Join(parts, "; ")})
@@ -614,10 +649,20 @@ func (r reader) about(name string) string {
 			return r.fill("holds-lost", vars)
 		}
 	}
+	vars["node"] = e.Node
+	if e.Op != nil && e.Op.Of > 0 {
+		vars["votes"], vars["of"] = itoa(int64(e.Op.Votes)), itoa(int64(e.Op.Of))
+		vars["need"] = itoa(int64(sim.Quorum(e.Op.Of)))
+		vars["validity"] = itoa(e.Op.TTL.Milliseconds()) + " ms"
+	}
 	switch rd.What {
-	case ledger.Granted:
+	case ledger.Granted, ledger.QuorumHeld:
 		switch {
-		case b.Holds && !b.KeyHolds:
+		case rd.What == ledger.QuorumHeld && rd.Overlap == nil && b.Holds && !b.KeyHolds:
+			return r.fill("quorum-held-lost", vars)
+		case rd.What == ledger.QuorumHeld && rd.Overlap == nil:
+			return r.fill("quorum-held", vars)
+		case rd.What == ledger.Granted && b.Holds && !b.KeyHolds:
 			return r.fill("holds-lost", vars)
 		case rd.Overlap != nil:
 			o := rd.Overlap
@@ -678,6 +723,13 @@ func (r reader) about(name string) string {
 
 // keyOfActor is the key read back that the actor's latest lease was on.
 func (r reader) keyOfActor(b ledger.Belief) (ledger.KeyRead, bool) {
+	if b.Lease != nil && b.Lease.Node != sim.LockNode && b.Lease.Node != ledger.QuorumNode {
+		for _, k := range r.v.L.Keys {
+			if k.Name == b.Lease.Key && k.Node == b.Lease.Node {
+				return k, true
+			}
+		}
+	}
 	if b.Lease != nil {
 		return r.keyOf(b.Lease.Key)
 	}

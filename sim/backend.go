@@ -111,6 +111,9 @@ func (b *Backend) NewConn() *redis.Client {
 	o.PoolSize = 1
 	o.MinIdleConns = 0
 	o.MaxRetries = -1 // a retried SET NX would muddle "exactly one OK"
+	// one dial, no backoff: a stopped node refuses at once, as redis-cli
+	// sees it, and the outage screen does its own retrying
+	o.DialerRetries = 1
 	o.Protocol = 2
 	o.DisableIdentity = true
 	return redis.NewClient(&o)

@@ -63,7 +63,8 @@ type Snapshot struct {
 	Scripts map[string]Lua // the scripts sent so far, by name
 	// Nodes are a distributed story's nodes and their faults; Keys then
 	// hold the watched keys of each node, with Node set.
-	Nodes []NodeState
+	Nodes       []NodeState
+	SharedNodes bool // the nodes are namespaces of one live server
 	// Timers are each actor's running timers by label, soonest first.
 	Timers map[string][]string
 	Err    string // a backend error, if the last operation failed
@@ -95,9 +96,12 @@ func (r *Run) Snapshot(ctx context.Context) Snapshot {
 			s.Timers[a.Name] = ts
 		}
 	}
-	names := make([]string, len(r.script.Watch))
-	for i, name := range r.script.Watch {
-		names[i] = r.b.Key(name)
+	// a distributed story watches its keys on each node, not on the backend
+	var names []string
+	if len(r.script.Nodes) == 0 {
+		for _, name := range r.script.Watch {
+			names = append(names, r.b.Key(name))
+		}
 	}
 	keys, err := ReadKeys(ctx, r.b, names)
 	if err != nil {
@@ -110,7 +114,7 @@ func (r *Run) Snapshot(ctx context.Context) Snapshot {
 		}
 	}
 	s.Keys = keys
-	s.Nodes = r.Nodes()
+	s.Nodes, s.SharedNodes = r.Nodes(), r.shared
 	for _, n := range r.nodes {
 		s.Keys = append(s.Keys, r.readNode(ctx, n, r.script.Watch)...)
 	}

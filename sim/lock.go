@@ -38,6 +38,7 @@ const (
 	FormWrite   = "write"     // the resource's unfenced write
 	FormFenceW  = "fenced-wr" // the resource's fenced write
 	FormQuorum  = "quorum"    // Redlock's count: no command, the client's decision
+	FormReplica = "replica"   // a replication step copied the lock key to a node
 )
 
 // Op is the lock operation a command belongs to, tagged by the operation

@@ -52,9 +52,15 @@ func (r *Run) openNodes() error {
 	live := r.b.Nodes()
 	for i, name := range r.script.Nodes {
 		n := &node{name: name, conns: map[string]*redis.Client{}, keys: map[string]bool{}, cut: map[string]bool{}}
-		if i < len(live) {
+		switch {
+		case i < len(live):
 			n.b = live[i]
-		} else {
+		case r.b.Live():
+			// no -redlock: each node is a namespace of the one live server,
+			// so the story runs, but the nodes share one process and clock
+			n.b = r.b.namespace("node-" + name + ":")
+			r.shared = true
+		default:
 			b, err := OpenEmbedded()
 			if err != nil {
 				return err
@@ -68,6 +74,17 @@ func (r *Run) openNodes() error {
 	}
 	return nil
 }
+
+// namespace is b with its keys under a further prefix: a node of a
+// distributed story on a live server that has only one. It shares b's
+// admin connection and is never closed on its own.
+func (b *Backend) namespace(sub string) *Backend {
+	return &Backend{Name: b.Name, Prefix: b.Prefix + sub, Scale: b.Scale, Timeout: b.Timeout, opts: b.opts, admin: b.admin}
+}
+
+// SharedNodes reports that the run's nodes are namespaces of one live
+// server: not independent, one process and one clock.
+func (r *Run) SharedNodes() bool { return r.shared }
 
 // NodesLive reports whether the run's nodes are live servers.
 func (r *Run) NodesLive() bool { return len(r.nodes) > 0 && !r.nodes[0].own }
@@ -272,5 +289,82 @@ func (x *Exec) sendOn(name string, args, shown []any, op *Op, timeout time.Durat
 		r.waitUntil(x.ctx, e.At+timeout)
 		return Reply{Err: late, Text: e.Reply}
 	}
+	return rep
+}
+
+// The learner's and the stories' node faults, as schedule moves.
+
+// NodeStop is the move in which the node stops.
+func NodeStop(name string) Move {
+	return Move{Kind: MoveDo, Label: name + " stops", Do: func(_ context.Context, r *Run) { r.StopNode(name) }}
+}
+
+// NodeRestart is the move in which a stopped node comes back; empty, as a
+// server without persistence would.
+func NodeRestart(name string, empty bool) Move {
+	label := name + " restarts"
+	if empty {
+		label += " empty"
+	}
+	return Move{Kind: MoveDo, Label: label, Do: func(ctx context.Context, r *Run) { r.RestartNode(ctx, name, empty) }}
+}
+
+// NodeCut is the move in which actor loses (cut) or regains its link to
+// the node.
+func NodeCut(actor, name string, cut bool) Move {
+	label := actor + " ✂ " + name
+	if !cut {
+		label = actor + " ↔ " + name
+	}
+	return Move{Kind: MoveDo, Label: label, Do: func(_ context.Context, r *Run) { r.Partition(actor, name, cut) }}
+}
+
+// NodeSlow is the move in which the node starts (or stops) answering after
+// the client's per-node timeout.
+func NodeSlow(name string, slow bool) Move {
+	label := name + " slow"
+	if !slow {
+		label = name + " prompt"
+	}
+	return Move{Kind: MoveDo, Label: label, Do: func(_ context.Context, r *Run) { r.SlowNode(name, slow) }}
+}
+
+// NodeJump is the move in which the node's clock jumps d forward. On a
+// live node it cannot: the log says so, and nothing happens.
+func NodeJump(name string, d time.Duration) Move {
+	return Move{Kind: MoveDo, Label: name + " clock +" + FormatDuration(d), Do: func(_ context.Context, r *Run) {
+		if err := r.JumpClock(name, d); err != nil {
+			r.record(Event{Kind: Info, Node: name, Note: err.Error()})
+		}
+	}}
+}
+
+// NodeReplicate is the move in which the primary's replication link copies
+// the lock key to the replica.
+func NodeReplicate(from, to, name string) Move {
+	return Move{Kind: MoveDo, Label: from + " → " + to, Do: func(ctx context.Context, r *Run) { r.Replicate(ctx, from, to, name) }}
+}
+
+// NodeDown reports whether the named node is stopped.
+func (r *Run) NodeDown(name string) bool {
+	n := r.node(name)
+	return n != nil && n.down
+}
+
+// AcquireOn sends the course's SET key token NX PX ttl to one node as a
+// whole lock (a primary, not a share of Redlock's majority): OK makes the
+// actor its holder.
+func (x *Exec) AcquireOn(node, lock, name string, ttl, timeout time.Duration) Reply {
+	a := x.actor
+	n := x.r.node(node)
+	if n == nil {
+		return Reply{}
+	}
+	tok := x.r.mint(a)
+	key := n.b.Key(name)
+	args := []any{"SET", key, tok, "NX", "PX", x.TTL(ttl)}
+	op := &Op{Kind: OpAcquire, Form: FormSET, Lock: lock, Key: key, Token: tok, TTL: ttl, NX: true}
+	rep := x.sendOn(node, args, args, op, timeout)
+	x.r.believe(a, op, rep)
 	return rep
 }

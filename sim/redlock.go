@@ -110,20 +110,17 @@ func (r *Run) Replicate(ctx context.Context, from, to, name string) {
 	val, err := src.b.Admin().Get(ctx, skey).Result()
 	pttl, _ := src.b.Admin().PTTL(ctx, skey).Result()
 	note := "replication: " + from + " → " + to + ": "
-	switch {
-	case err != nil:
+	var op *Op
+	if err != nil {
 		note += "nothing to copy"
-	case pttl > 0:
+	} else {
 		dst.keys[dkey] = true
-		dst.b.Admin().Set(ctx, dkey, val, pttl)
+		dst.b.Admin().Set(ctx, dkey, val, max(pttl, 0))
 		note += "the lock key reached " + to
-	default:
-		dst.keys[dkey] = true
-		dst.b.Admin().Set(ctx, dkey, val, 0)
-		note += "the lock key reached " + to
+		op = &Op{Kind: OpAcquire, Form: FormReplica, Key: dkey, Token: val, TTL: pttl * time.Duration(r.Scale())}
 	}
 	if !src.own {
 		note += " (simulated by locksim between the two servers)"
 	}
-	r.record(Event{Kind: Info, Node: to, Note: note})
+	r.record(Event{Kind: Info, Node: to, Note: note, Op: op})
 }

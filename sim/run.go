@@ -167,6 +167,7 @@ type Run struct {
 	// them afresh and shows EVALSHA's NOSCRIPT again.
 	replays int
 	nodes   []*node // the script's nodes, opened at the first Reset
+	shared  bool    // the nodes are namespaces of one live server
 	id      int64   // the run's number on its backend
 }
 

@@ -17,6 +17,9 @@ type KeyMap struct {
 	Earlier, Later                         key.Binding
 	About, Help, Quit                      key.Binding
 	Hint, Notes, Esc, Export               key.Binding
+	// a distributed story's nodes: pick one, then stop or restart it, cut
+	// the selected client off it, slow it, or jump its clock
+	Node, Stop, Cut, Slow, Jump key.Binding
 }
 
 // DefaultKeyMap returns the bindings of a story scene.
@@ -47,6 +50,11 @@ func DefaultKeyMap() KeyMap {
 		Hint:      key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "a hint")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Node:      key.NewBinding(key.WithKeys("A", "B", "C", "D", "E"), key.WithHelp("A-E", "pick a node")),
+		Stop:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "stop / restart the node empty")),
+		Cut:       key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "cut the selected client off the node / heal")),
+		Slow:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "slow the node past the timeout / undo")),
+		Jump:      key.NewBinding(key.WithKeys("j"), key.WithHelp("j", "jump the node's clock by a TTL")),
 	}
 }
 
@@ -54,6 +62,10 @@ func DefaultKeyMap() KeyMap {
 func (k KeyMap) ShortHelp() []key.Binding {
 	// Wait, About and the scene's settings are on the help page and on the
 	// settings line: an 80-column line has room for no more.
+	if k.Node.Enabled() {
+		return []key.Binding{short(k.Step, "→", "step"), short(k.Back, "←", "back"), short(k.Select, k.Select.Help().Key, "client"),
+			short(k.Node, "A-E", "node"), short(k.Stop, "s", "stop"), short(k.Cut, "u", "cut"), short(k.Slow, "d", "slow"), short(k.Jump, "j", "jump"), k.Help, k.Quit}
+	}
 	if k.Crash.Enabled() {
 		return []key.Binding{short(k.Play, "space", "play"), short(k.Step, "→", "step"), short(k.Back, "←", "back"),
 			short(k.Select, k.Select.Help().Key, "pick"), short(k.Crash, "x", "crash"), short(k.Pause, "p", "pause"), k.Help, k.Quit}
@@ -68,6 +80,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Play, k.Step, k.Back, k.Home, k.Faster},
 		{k.Select, k.Next, k.Prev, k.Replay},
 		{k.Move, k.Crash, k.Pause, k.Wait},
+		{k.Node, k.Stop, k.Cut, k.Slow, k.Jump},
 		{k.Earlier, k.SceneNext, k.ScenePrev, k.About, k.Hint, k.Notes, k.Export},
 		{k.Esc, k.Help, k.Quit},
 	}

@@ -191,7 +191,7 @@ func Log(st Styles, lines []LogLine, width, height, back int) string {
 
 // Rule draws a labelled horizontal rule across width.
 func Rule(st Styles, label string, width int) string {
-	l := "── " + label + " "
+	l := ansi.Truncate("── "+label+" ", width, "… ")
 	return st.Rule.Render(l + strings.Repeat("─", max(0, width-ansi.StringWidth(l))))
 }
 

@@ -47,6 +47,8 @@ type Lease struct {
 	Fence   int64  // the fencing token granted with it, 0 if none
 	Form    string // how it was acquired: sim.FormSET, FormSETNX, FormFenced
 	Fixed   bool   // its value is a constant every worker writes, not a token
+	// Votes of Of nodes said OK to a Redlock client's acquire.
+	Votes, Of int
 
 	End    End
 	EndSeq int           // the event that ended it; -1 while open or when it lapsed
@@ -96,6 +98,7 @@ const (
 	Reacquired           // it was granted the lock again
 	GaveUp               // its own GET showed the key was not its own
 	RefusedAgain         // it asked for the lock again and was refused: it knows it does not hold it
+	ValidityOver         // a Redlock client's validity time ran out: it stops acting as holder
 )
 
 // Hold is a stretch in which an actor acts as holder of a lock: from the
@@ -255,10 +258,10 @@ func Fold(events []sim.Event, now time.Duration, keys []sim.KeyState) *Ledger {
 	l := &Ledger{Now: now, Reads: make([]Read, len(events)),
 		status: map[string]sim.Status{}, byKey: map[string]*Lease{}, events: events}
 	for i, e := range events {
-		l.lapse(e.At)
+		l.lapse(e.At, e.Seq)
 		l.Reads[i] = l.event(e)
 	}
-	l.lapse(now)
+	l.lapse(now, len(events))
 	for _, k := range keys {
 		kr := KeyRead{KeyState: k}
 		if lease := l.byKey[slot(k.Node, k.Name)]; lease != nil && lease.In(k) {
@@ -269,13 +272,23 @@ func Fold(events []sim.Event, now time.Duration, keys []sim.KeyState) *Ledger {
 	return l
 }
 
-// lapse ends every open lease whose TTL ran out before t.
-func (l *Ledger) lapse(t time.Duration) {
+// lapse ends every open lease whose TTL ran out before t; seq is the
+// event about to be read. A Redlock client's validity running out ends
+// its hold too: it computed that deadline itself.
+func (l *Ledger) lapse(t time.Duration, seq int) {
 	for _, ls := range l.Leases {
 		if ls.End == Open && ls.Expires() && t > ls.Ends() {
 			ls.End, ls.EndSeq, ls.EndAt = Lapsed, -1, ls.Ends()
 			if l.byKey[ls.slot()] == ls {
 				delete(l.byKey, ls.slot())
+			}
+			if ls.Node != QuorumNode {
+				continue
+			}
+			for _, h := range l.Holds {
+				if h.Lease == ls && h.Open() {
+					l.endHold(h, sim.Event{Seq: seq, At: ls.Ends()}, ValidityOver)
+				}
 			}
 		}
 	}
@@ -288,6 +301,9 @@ func (l *Ledger) event(e sim.Event) Read {
 	case sim.Info:
 		if e.Op != nil && e.Op.Form == sim.FormQuorum {
 			return l.quorum(e)
+		}
+		if e.Op != nil && e.Op.Form == sim.FormReplica {
+			l.replica(e)
 		}
 		return Read{What: Noted}
 	case sim.Fault:
@@ -688,13 +704,30 @@ func (l *Ledger) Belief(actor string) Belief {
 	}
 	if b.Lease != nil {
 		b.Fence = b.Lease.Fence
-		for _, k := range l.Keys {
-			if k.Lease == b.Lease {
-				b.KeyHolds = true
-			}
-		}
+		b.KeyHolds = l.Agrees(b.Lease)
 	}
 	return b
+}
+
+// Agrees reports whether the keys read back hold ls: its key holds its
+// value; for a Redlock client's lease, a majority of the nodes hold its
+// token.
+func (l *Ledger) Agrees(ls *Lease) bool {
+	if ls.Node != QuorumNode {
+		for _, k := range l.Keys {
+			if k.Lease == ls {
+				return true
+			}
+		}
+		return false
+	}
+	n := 0
+	for _, k := range l.Keys {
+		if k.Node != "" && k.Name == ls.Key && k.Exists() && k.Value == ls.Token {
+			n++
+		}
+	}
+	return ls.Of > 0 && n >= sim.Quorum(ls.Of)
 }
 
 // IsLockKey reports whether any lease of the run was on key (as sent):
@@ -730,7 +763,7 @@ func (l *Ledger) Stuck() []*Refusal {
 func (l *Ledger) FreedByTTL() *Lease {
 	for i, ls := range l.Leases {
 		for _, next := range l.Leases[i+1:] {
-			if next.Key == ls.Key && next.Actor != ls.Actor && ls.End == Lapsed && next.Granted > ls.Ends() {
+			if next.slot() == ls.slot() && next.Actor != ls.Actor && ls.End == Lapsed && next.Granted > ls.Ends() {
 				return next
 			}
 		}
@@ -924,7 +957,7 @@ func (l *Ledger) quorum(e sim.Event) Read {
 		return r
 	}
 	ls := &Lease{Lock: op.Lock, Node: QuorumNode, Key: op.Key, Actor: e.Actor, Token: op.Token,
-		Seq: e.Seq, Granted: e.At, TTL: op.TTL, TTLAt: e.At, Form: op.Form, EndSeq: -1}
+		Seq: e.Seq, Granted: e.At, TTL: op.TTL, TTLAt: e.At, Form: op.Form, EndSeq: -1, Votes: op.Votes, Of: op.Of}
 	l.Leases = append(l.Leases, ls)
 	l.byKey[ls.slot()] = ls
 	if len(l.faulted(e.Actor)) > 0 {
@@ -992,3 +1025,16 @@ func (l *Ledger) faulted(actor string) []string {
 // their client: the lock surviving a node's loss, which is what fault
 // tolerance means.
 func (l *Ledger) Survived() []*Lease { return l.survived }
+
+// replica reads a replication step: the lock key reached another node, so
+// that node holds a copy of the lease (no new holder), ending with it.
+func (l *Ledger) replica(e sim.Event) {
+	src := l.leaseOf(e.Op.Token)
+	if src == nil {
+		return
+	}
+	ls := &Lease{Lock: src.Lock, Node: e.Node, Key: e.Op.Key, Actor: src.Actor, Token: src.Token,
+		Seq: e.Seq, Granted: e.At, TTL: e.Op.TTL, TTLAt: e.At, Form: src.Form, EndSeq: -1}
+	l.Leases = append(l.Leases, ls)
+	l.byKey[ls.slot()] = ls
+}

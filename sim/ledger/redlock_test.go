@@ -160,3 +160,19 @@ func TestValidity(t *testing.T) {
 		}
 	}
 }
+
+// A Redlock client stops acting as holder when its validity runs out: a
+// second client that gets a majority after that does not overlap it.
+func TestRedlockValidityEndsTheHold(t *testing.T) {
+	var s story
+	s.node(0, "c1", "A", "t1", "OK").node(0, "c1", "B", "t1", "OK").node(0, "c1", "C", "t1", "OK").count(0, "c1", "t1", 3, validity)
+	s.nodeFault(1, "C", "", sim.FaultNodeDown).nodeFault(11, "C", "", sim.FaultNodeUp)
+	s.node(12, "c2", "C", "t2", "OK").node(12, "c2", "D", "t2", "OK").node(12, "c2", "E", "t2", "OK").count(12, "c2", "t2", 3, validity)
+	l := Fold(s, sec(12), nil)
+	if len(l.Overlaps) != 0 {
+		t.Fatalf("c1's validity was over before c2's grant: %+v", l.Overlaps[0])
+	}
+	if h := l.HoldOf("c1"); h.End != ValidityOver || h.ToAt != validity {
+		t.Errorf("c1's hold should end with its validity at %v: %+v", validity, h)
+	}
+}

@@ -17,6 +17,8 @@ type KeyMap struct {
 	Earlier, Later                         key.Binding
 	About, Help, Quit                      key.Binding
 	Hint, Notes, Esc, Export               key.Binding
+	// a quiz's two answers; off in every other scene
+	Efficiency, Correctness key.Binding
 }
 
 // DefaultKeyMap returns the bindings of a story scene.
@@ -47,6 +49,9 @@ func DefaultKeyMap() KeyMap {
 		Hint:      key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "a hint")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		// 1 and 2 answer too, through Select
+		Efficiency:  key.NewBinding(key.WithKeys("e"), key.WithHelp("e/1", "efficiency lock"), key.WithDisabled()),
+		Correctness: key.NewBinding(key.WithKeys("c"), key.WithHelp("c/2", "correctness lock"), key.WithDisabled()),
 	}
 }
 
@@ -54,6 +59,10 @@ func DefaultKeyMap() KeyMap {
 func (k KeyMap) ShortHelp() []key.Binding {
 	// Wait, About and the scene's settings are on the help page and on the
 	// settings line: an 80-column line has room for no more.
+	if k.Efficiency.Enabled() {
+		return []key.Binding{k.Efficiency, k.Correctness, short(k.Step, "→", "next"), short(k.Back, "←", "back"),
+			k.Hint, k.About, k.Help, k.Quit}
+	}
 	if k.Crash.Enabled() {
 		return []key.Binding{short(k.Play, "space", "play"), short(k.Step, "→", "step"), short(k.Back, "←", "back"),
 			short(k.Select, k.Select.Help().Key, "pick"), short(k.Crash, "x", "crash"), short(k.Pause, "p", "pause"), k.Help, k.Quit}
@@ -65,7 +74,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // FullHelp is the help page opened with ?.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Play, k.Step, k.Back, k.Home, k.Faster},
+		{k.Efficiency, k.Correctness, k.Play, k.Step, k.Back, k.Home, k.Faster},
 		{k.Select, k.Next, k.Prev, k.Replay},
 		{k.Move, k.Crash, k.Pause, k.Wait},
 		{k.Earlier, k.SceneNext, k.ScenePrev, k.About, k.Hint, k.Notes, k.Export},

@@ -59,7 +59,8 @@ func (e entry) Description() string {
 		d += map[bool]string{true: " · predicted right", false: " · predicted wrong"}[e.answeredRight]
 	}
 	if e.score != nil {
-		d += fmt.Sprintf(" · %d of %d right", e.score.Right, e.score.Of)
+		// first: a summary fills the line, and the score is the news
+		d = fmt.Sprintf("    %d of %d right · %s", e.score.Right, e.score.Of, e.summary)
 	}
 	return d
 }

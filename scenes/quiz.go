@@ -283,7 +283,7 @@ func (p *Player) scorePage(st views.Styles, w, rows int) []string {
 	}
 	lines := []string{views.Rule(st, p.text.Get("score-title"), w)}
 	lines = append(lines, wrapped(verdict, w, 2)...)
-	lines = append(lines, "", st.Dim.Render(truncate(fmt.Sprintf("     %-30s %-13s %s", "situation", "the key", "the tool that fits"), w)))
+	lines = append(lines, "", st.Dim.Render(truncate(fmt.Sprintf("%s %2s  %-30s %-13s %s", " ", "", "situation", "the key", "the tool that fits"), w)))
 	marks := p.quizMarks()
 	for i, s := range q.items {
 		key, tool := "—", ""

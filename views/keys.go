@@ -60,8 +60,8 @@ func (k KeyMap) ShortHelp() []key.Binding {
 	// Wait, About and the scene's settings are on the help page and on the
 	// settings line: an 80-column line has room for no more.
 	if k.Efficiency.Enabled() {
-		return []key.Binding{k.Efficiency, k.Correctness, short(k.Step, "→", "next"), short(k.Back, "←", "back"),
-			k.Hint, k.About, k.Help, k.Quit}
+		return []key.Binding{short(k.Efficiency, "e/1", "efficiency"), short(k.Correctness, "c/2", "correctness"),
+			short(k.Step, "→", "next"), short(k.Back, "←", "back"), k.Hint, k.Help, k.Quit}
 	}
 	if k.Crash.Enabled() {
 		return []key.Binding{short(k.Play, "space", "play"), short(k.Step, "→", "step"), short(k.Back, "←", "back"),

@@ -143,7 +143,9 @@ func checkQuizScreen(t *testing.T, where string, p *Player, w, h int) string {
 // flatten is s on one line with single spaces: text as wrapped on screen
 // (also after a hyphen: "compare-" / "and-delete") compares with the text
 // it came from.
-func flatten(s string) string { return strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "- ", "-") }
+func flatten(s string) string {
+	return strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "- ", "-")
+}
 
 // TestKeysDoNotClash: in every scene, no key is bound twice among the
 // enabled bindings of the one key map and the scene's settings (a quiz's

@@ -479,7 +479,7 @@ func (a *App) View() string {
 		if a.pl.sc.Kind == Quiz {
 			g := views.QuizGlyphs
 			legend = []string{"situations: " + g[views.Right] + " right  " + g[views.Wrong] + " wrong  " + g[views.Unanswered] +
-				" not answered  " + g[views.Shown] + " key shown without an answer  │ on screen"}
+				" not answered  " + g[views.Shown] + " shown to the class  │ on screen"}
 		}
 		legend = append(legend, "scene "+itoa(int64(a.idx+1))+" of "+itoa(int64(len(a.list)))+" · ? closes this page")
 		overlay = views.HelpPage(a.st, groups, legend, a.w)

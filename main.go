@@ -118,6 +118,9 @@ func parse(args []string) (config, error) {
 		return c, errors.New("-step N needs -scene and N of 0 or more")
 	}
 	if sc := scenes.Find(c.scene); sc != nil {
+		if sc.Kind == scenes.Quiz && c.step > 0 {
+			return c, fmt.Errorf("-step %d: scene %s is a quiz, with no steps: it opens at its first situation", c.step, c.scene)
+		}
 		if n := len(sc.Script(scenes.Params{}).Moves); c.step > n {
 			return c, fmt.Errorf("-step %d: scene %s has %d steps", c.step, c.scene, n)
 		}

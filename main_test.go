@@ -69,6 +69,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-theme", "neon"}, "-theme must be default or high-contrast"},
 		{[]string{"-step", "3"}, "-step N needs -scene"},
 		{[]string{"-scene", "race", "-step", "-1"}, "-step N needs -scene"},
+		{[]string{"-scene", "choose", "-step", "2"}, "is a quiz, with no steps"},
 		{[]string{"-timeout", "0s"}, "-timeout must be above 0"},
 		{[]string{"-cleanup"}, "-cleanup needs -redis"},
 		{[]string{"-reset-progress"}, "without a terminal, add -yes"},

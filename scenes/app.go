@@ -70,6 +70,7 @@ type sceneState struct {
 	p     Params
 	pos   int
 	guess int
+	qz    *quizState // a quiz's answers and the situation on screen
 }
 
 // NewApp opens the scene with the given id on backend b; tokens come from
@@ -205,6 +206,19 @@ func (a *App) applyKeys() {
 		k.Pause.SetEnabled(false)
 		k.Wait.SetEnabled(false)
 	}
+	if sc.Kind == Quiz {
+		// no run to play, no actor, no log: answers and the way between situations
+		for _, b := range []*key.Binding{&k.Play, &k.Faster, &k.Slower, &k.Next, &k.Prev, &k.Export, &k.Earlier, &k.Later} {
+			b.SetEnabled(false)
+		}
+		k.Efficiency.SetEnabled(true)
+		k.Correctness.SetEnabled(true)
+		k.Select.SetKeys("1", "2")
+		k.Select.SetHelp("1/2", "answer")
+		k.Step.SetHelp("→/n/./pgdn", "next situation")
+		k.Back.SetHelp("←/b/,/pgup", "previous situation")
+		k.Home.SetHelp("home", "start the quiz again")
+	}
 	a.keys = k
 }
 
@@ -294,7 +308,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 	case a.pl.flash != "":
 		a.pl.flash = "" // a one-time note goes with the next key
 		return a.onKey(msg)
-	case a.present && (key.Matches(msg, k.Step) || key.Matches(msg, k.Play) || msg.Type == tea.KeyPgDown || msg.String() == "."):
+	case a.present && (key.Matches(msg, k.Step) || key.Matches(msg, k.Play) || msg.Type == tea.KeyPgDown || msg.String() == "." || msg.String() == " "):
 		// presenter mode: every clicker key moves the story one step
 		cmd, _ := a.pl.key("step", 0)
 		return cmd
@@ -325,6 +339,12 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case msg.Type == tea.KeyEsc:
 		return a.navigate("esc")
+	case key.Matches(msg, k.Efficiency):
+		cmd, _ := a.pl.key("answer", int(Efficiency))
+		return cmd
+	case key.Matches(msg, k.Correctness):
+		cmd, _ := a.pl.key("answer", int(Correctness))
+		return cmd
 	case key.Matches(msg, k.Select):
 		cmd, _ := a.pl.key("select", int(msg.String()[0]-'1'))
 		return cmd
@@ -417,13 +437,16 @@ func (a *App) switchTo(i int) tea.Cmd {
 		return nil
 	}
 	// leave this scene as it is, to come back to it later
-	a.states[a.pl.sc.ID] = sceneState{p: a.pl.p, pos: a.pl.snap.Pos, guess: a.pl.guess}
+	a.states[a.pl.sc.ID] = sceneState{p: a.pl.p, pos: a.pl.snap.Pos, guess: a.pl.guess, qz: a.pl.qz}
 	old := a.pl.run
-	pl.quiz = a.quiz && pl.sc.Predict != nil
+	pl.quiz = a.quiz && pl.sc.asks()
 	pl.present = a.present
-	pl.answered = a.recordAnswer
+	pl.answered, pl.scored = a.recordAnswer, a.recordScore
 	if st, ok := a.states[pl.sc.ID]; ok {
 		pl.p, pl.guess = st.p, st.guess
+		if st.qz != nil {
+			pl.qz = st.qz
+		}
 		pl.run = sim.NewRun(a.b, pl.sc.Script(pl.p), pl.seed)
 		if st.pos > 0 && pl.sc.Kind == Story {
 			pl.pending = append(pl.pending, pendingKey{"seek", st.pos})
@@ -461,8 +484,13 @@ func (a *App) View() string {
 		legend := []string{
 			"timeline: ● a step  ~ time passes  ✗ a crash  ‖ a pause  › a wake-up  │ now",
 			"properties: ✓ held  ✗ BROKEN  – absent  ○ not put to the test yet",
-			"scene " + itoa(int64(a.idx+1)) + " of " + itoa(int64(len(a.list))) + " · ? closes this page",
 		}
+		if a.pl.sc.Kind == Quiz {
+			g := views.QuizGlyphs
+			legend = []string{"situations: " + g[views.Right] + " right  " + g[views.Wrong] + " wrong  " + g[views.Unanswered] +
+				" not answered  " + g[views.Shown] + " shown to the class  │ on screen"}
+		}
+		legend = append(legend, "scene "+itoa(int64(a.idx+1))+" of "+itoa(int64(len(a.list)))+" · ? closes this page")
 		overlay = views.HelpPage(a.st, groups, legend, a.w)
 	case a.showAbout:
 		title = "the story of " + a.pl.sc.ID

@@ -42,6 +42,7 @@ type entry struct {
 	id, dive, title, summary string
 	done                     bool
 	answered, answeredRight  bool
+	score                    *progress.Score // a quiz's latest score
 }
 
 func (e entry) FilterValue() string { return e.id + " " + e.title + " " + e.summary + " " + e.dive }
@@ -56,6 +57,10 @@ func (e entry) Description() string {
 	d := "    " + e.summary
 	if e.answered {
 		d += map[bool]string{true: " · predicted right", false: " · predicted wrong"}[e.answeredRight]
+	}
+	if e.score != nil {
+		// first: a summary fills the line, and the score is the news
+		d = fmt.Sprintf("    %d of %d right · %s", e.score.Right, e.score.Of, e.summary)
 	}
 	return d
 }
@@ -78,7 +83,7 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 		a.help.Styles.ShortDesc, a.help.Styles.FullDesc = a.st.Dim, a.st.Dim
 		a.help.Styles.ShortSeparator, a.help.Styles.FullSeparator = a.st.Dim, a.st.Dim
 	}
-	a.pl.quiz = a.quiz && a.pl.sc.Predict != nil
+	a.pl.quiz = a.quiz && a.pl.sc.asks()
 	a.pl.present = o.Present
 	prog, err := o.Store.Load()
 	if err != nil {
@@ -89,7 +94,7 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 		}
 	}
 	a.prog = prog
-	a.pl.answered = a.recordAnswer
+	a.pl.answered, a.pl.scored = a.recordAnswer, a.recordScore
 	a.startAt = o.Step
 	// the contents are there to go back to even when -scene opened a scene
 	a.menu = a.newMenu()
@@ -116,8 +121,12 @@ func (a *App) newMenu() list.Model {
 		dive, title := Heading(s.ID)
 		t, _ := content.Load(s.ID)
 		ans, ok := a.prog.Answers[s.ID]
-		items = append(items, entry{n: i + 1, id: s.ID, dive: dive, title: title, summary: t.Get("summary"),
-			done: a.prog.Done[s.ID], answered: ok, answeredRight: ans.Right})
+		e := entry{n: i + 1, id: s.ID, dive: dive, title: title, summary: t.Get("summary"),
+			done: a.prog.Done[s.ID], answered: ok, answeredRight: ans.Right}
+		if sc, ok := a.prog.Scores[s.ID]; ok {
+			e.score = &sc
+		}
+		items = append(items, e)
 	}
 	// the list in the course's own palette (theme and -no-color included)
 	d := list.NewDefaultDelegate()
@@ -151,6 +160,17 @@ func (a *App) refreshMenu() {
 // recordAnswer keeps the learner's latest prediction in the progress.
 func (a *App) recordAnswer(id string, chosen int, right bool) {
 	a.prog.Answers[id] = progress.Answer{Chosen: chosen, Right: right}
+	a.save()
+}
+
+// recordScore keeps a quiz's latest whole attempt in the progress; the
+// quiz is done once it has been answered through.
+func (a *App) recordScore(id string, right, of int) {
+	if a.prog.Scores == nil {
+		a.prog.Scores = map[string]progress.Score{}
+	}
+	a.prog.Scores[id] = progress.Score{Right: right, Of: of}
+	a.prog.Done[id] = true
 	a.save()
 }
 

@@ -41,6 +41,12 @@ func Plain(ctx context.Context, w io.Writer, b *sim.Backend, id string, seed uin
 		return err
 	}
 	fmt.Fprintf(w, "locksim · %s · %s · %s\n", sc.ID, text.Get("dive"), text.Get("title"))
+	if sc.Kind == Quiz {
+		if err := plainQuiz(w, text); err != nil {
+			return err
+		}
+		return plainEnd(w, text)
+	}
 	fmt.Fprintf(w, "server: %s · seed %d", b.Name, seed)
 	if b.Live() {
 		scale := sc.Script(Params{}).ScaleOn(b)
@@ -61,6 +67,12 @@ func Plain(ctx context.Context, w io.Writer, b *sim.Backend, id string, seed uin
 	if err := plainScripts(ctx, w, sc, b, seed); err != nil {
 		return err
 	}
+	return plainEnd(w, text)
+}
+
+// plainEnd closes a scene's transcript: the recap, what a lock library
+// does, the references.
+func plainEnd(w io.Writer, text content.Text) error {
 	fmt.Fprintf(w, "\nrecap: %s\n", text.Get("recap"))
 	fmt.Fprintf(w, "what a lock library does here: %s\n", text.Get("library"))
 	fmt.Fprintln(w, "references:")

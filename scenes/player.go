@@ -87,6 +87,10 @@ type Player struct {
 	hinting  bool // the latest hint is on screen until the next step
 	// answered reports a prediction and whether it was right, once.
 	answered func(id string, chosen int, right bool)
+	// qz is a quiz scene's state; scored reports a quiz's score once every
+	// situation of an attempt is answered.
+	qz     *quizState
+	scored func(id string, right, of int)
 	// pending holds the keys pressed while a move ran; they run in order
 	// once it is done, so nothing the learner typed is lost or reordered.
 	pending []pendingKey
@@ -176,6 +180,13 @@ func newPlayer(ctx context.Context, id int, sc *Scene, b *sim.Backend, seed uint
 	}
 	p := &Player{sc: sc, text: text, b: b, seed: seed, p: Params{}, sel: -1, node: -1, speed: 1, ops: ops, ctx: ctx, id: id,
 		guess: -1, actual: -1, spin: spinner.New(spinner.WithSpinner(spinner.MiniDot))}
+	if sc.Kind == Quiz {
+		items, err := situations(text)
+		if err != nil {
+			return nil, fmt.Errorf("content/text/%s.txt: %w", sc.ID, err)
+		}
+		p.qz = newQuiz(items)
+	}
 	p.run = sim.NewRun(b, sc.Script(p.p), seed)
 	p.led = fold(p.snap)
 	return p, nil
@@ -496,6 +507,9 @@ func (p *Player) next() tea.Cmd {
 // key applies one of the scene's controls; it returns false if the key
 // means nothing here.
 func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
+	if p.sc.Kind == Quiz {
+		return p.quizKey(action, arg) // no run to wait for: a quiz sends nothing
+	}
 	n := len(p.snap.Actors)
 	switch action {
 	case "select", "next", "prev":
@@ -663,31 +677,16 @@ func (p *Player) learnerMove(action string) (sim.Move, string) {
 
 // View draws the scene in w columns and h rows.
 func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay string) string {
-	ex := explain(p.sc, View{Snap: p.snap, L: p.led, P: p.p, Sel: p.sel, Text: p.text})
-	var top []string
-
-	mode := p.snap.Backend
-	if p.snap.Live {
-		mode += fmt.Sprintf(" ÷%d", p.snap.Scale)
-		if p.snap.Capped {
-			mode += " (capped)"
-		}
-	}
-	mode += fmt.Sprintf(" · seed %d", p.seed)
-	if p.present {
-		mode = "presenter · " + mode
-	}
-	title := st.Title.Render("locksim") + " " + st.Bold.Render(p.sc.ID) + st.Dim.Render(" · "+p.text.Get("dive")+" · ") + p.text.Get("title")
-	if ansi.StringWidth(title)+ansi.StringWidth(mode)+1 > w {
-		// the dive is on the story page and in the contents: the title stays whole
-		title = st.Title.Render("locksim") + " " + st.Bold.Render(p.sc.ID) + st.Dim.Render(" · ") + p.text.Get("title")
-	}
-	header := spread(title, st.Dim.Render(mode), w)
+	header := p.header(st, w)
 	if overlay != "" {
 		// a page of its own: the story or the keys get the whole screen
 		return header + "\n" + views.Rule(st, overlayTitle, w) + "\n" + fitRows(overlay, h-3) + "\n" + helpLine
 	}
-	top = append(top, header)
+	if p.sc.Kind == Quiz {
+		return p.quizView(st, w, h, header, helpLine)
+	}
+	ex := explain(p.sc, View{Snap: p.snap, L: p.led, P: p.p, Sel: p.sel, Text: p.text})
+	top := []string{header}
 	cards := views.Cards(st, ex.Cards, p.sel, w)
 	p.zones = views.CardZones(cards, len(ex.Cards), len(joinLines(top)))
 	top = append(top, cards)
@@ -832,6 +831,31 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		middle = views.Rule(st, "predict", w) + "\n" + p.question(st, w, logH)
 	}
 	return strings.Join(top, "\n") + "\n" + middle + "\n" + strings.Join(bottom, "\n")
+}
+
+// header is the scene's title line, with the server (for a quiz: that it
+// sends nothing) on the right.
+func (p *Player) header(st views.Styles, w int) string {
+	mode := p.snap.Backend
+	if p.snap.Live {
+		mode += fmt.Sprintf(" ÷%d", p.snap.Scale)
+		if p.snap.Capped {
+			mode += " (capped)"
+		}
+	}
+	mode += fmt.Sprintf(" · seed %d", p.seed)
+	if p.sc.Kind == Quiz {
+		mode = "quiz · sends no command"
+	}
+	if p.present {
+		mode = "presenter · " + mode
+	}
+	title := st.Title.Render("locksim") + " " + st.Bold.Render(p.sc.ID) + st.Dim.Render(" · "+p.text.Get("dive")+" · ") + p.text.Get("title")
+	if ansi.StringWidth(title)+ansi.StringWidth(mode)+1 > w {
+		// the dive is on the story page and in the contents: the title stays whole
+		title = st.Title.Render("locksim") + " " + st.Bold.Render(p.sc.ID) + st.Dim.Render(" · ") + p.text.Get("title")
+	}
+	return spread(title, st.Dim.Render(mode), w)
 }
 
 // question is the prediction panel: the question, the numbered choices,

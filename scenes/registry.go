@@ -10,6 +10,7 @@ func All() []*Scene {
 		optionsScene(), crashGapScene(),
 		releaseScene(), gcPauseScene(), fencingScene(),
 		redlockScene(),
+		chooseScene(),
 	}
 }
 

@@ -137,6 +137,10 @@ func answerOf(actor string, op sim.OpKind, otherwise int, whats ...ledger.What) 
 	}
 }
 
+// asks reports that the scene puts questions to the learner: a prediction
+// at its decisive point, or a whole quiz.
+func (s *Scene) asks() bool { return s.Predict != nil || s.Kind == Quiz }
+
 // predictAt is the schedule position the prediction stops before, -1 if
 // the schedule has no such move.
 func (s *Scene) predictAt(labels []string) int {

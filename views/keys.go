@@ -20,6 +20,8 @@ type KeyMap struct {
 	// a distributed story's nodes: pick one, then stop or restart it, cut
 	// the selected client off it, slow it, or jump its clock
 	Node, Stop, Cut, Slow, Jump key.Binding
+	// a quiz's two answers; off in every other scene
+	Efficiency, Correctness key.Binding
 }
 
 // DefaultKeyMap returns the bindings of a story scene.
@@ -55,6 +57,9 @@ func DefaultKeyMap() KeyMap {
 		Cut:       key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "cut the selected client off the node / heal")),
 		Slow:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "slow the node past the timeout / undo")),
 		Jump:      key.NewBinding(key.WithKeys("j"), key.WithHelp("j", "jump the node's clock by a TTL")),
+		// 1 and 2 answer too, through Select
+		Efficiency:  key.NewBinding(key.WithKeys("e"), key.WithHelp("e/1", "efficiency lock"), key.WithDisabled()),
+		Correctness: key.NewBinding(key.WithKeys("c"), key.WithHelp("c/2", "correctness lock"), key.WithDisabled()),
 	}
 }
 
@@ -65,6 +70,10 @@ func (k KeyMap) ShortHelp() []key.Binding {
 	if k.Node.Enabled() {
 		return []key.Binding{short(k.Step, "→", "step"), short(k.Back, "←", "back"), short(k.Select, k.Select.Help().Key, "client"),
 			short(k.Node, "A-E", "node"), short(k.Stop, "s", "stop"), short(k.Cut, "u", "cut"), short(k.Slow, "d", "slow"), short(k.Jump, "j", "jump"), k.Help, k.Quit}
+	}
+	if k.Efficiency.Enabled() {
+		return []key.Binding{short(k.Efficiency, "e/1", "efficiency"), short(k.Correctness, "c/2", "correctness"),
+			short(k.Step, "→", "next"), short(k.Back, "←", "back"), k.Hint, k.Help, k.Quit}
 	}
 	if k.Crash.Enabled() {
 		return []key.Binding{short(k.Play, "space", "play"), short(k.Step, "→", "step"), short(k.Back, "←", "back"),
@@ -77,7 +86,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // FullHelp is the help page opened with ?.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Play, k.Step, k.Back, k.Home, k.Faster},
+		{k.Efficiency, k.Correctness, k.Play, k.Step, k.Back, k.Home, k.Faster},
 		{k.Select, k.Next, k.Prev, k.Replay},
 		{k.Move, k.Crash, k.Pause, k.Wait},
 		{k.Node, k.Stop, k.Cut, k.Slow, k.Jump},

@@ -1,6 +1,6 @@
 // Package progress keeps a learner's progress through the course between
-// runs: scenes finished, prediction answers, the last scene open and its
-// step. It is a small JSON file under os.UserConfigDir()/locksim/, written
+// runs: scenes finished, prediction answers, quiz scores, the last scene
+// open and its step. It is a small JSON file under os.UserConfigDir()/locksim/, written
 // atomically (a temporary file, then a rename).
 package progress
 
@@ -20,10 +20,17 @@ type Answer struct {
 	Right  bool `json:"right"`
 }
 
+// Score is a learner's latest whole attempt at a quiz scene.
+type Score struct {
+	Right int `json:"right"` // situations sorted right
+	Of    int `json:"of"`    // situations in the quiz
+}
+
 // Progress is what is saved.
 type Progress struct {
 	Done    map[string]bool   `json:"done"`    // scene id → played to the end (or answered)
 	Answers map[string]Answer `json:"answers"` // scene id → its prediction
+	Scores  map[string]Score  `json:"scores"`  // quiz scene id → its latest score
 	Last    string            `json:"last"`    // the scene open when the learner left
 	Step    int               `json:"step"`    // its position then
 }
@@ -47,7 +54,7 @@ func DefaultPath() (string, error) {
 // cannot be read or parsed is renamed aside (progress.json.bad-<time>) so
 // that nothing newer is lost later, and the error says where it went.
 func (s *Store) Load() (Progress, error) {
-	p := Progress{Done: map[string]bool{}, Answers: map[string]Answer{}}
+	p := Progress{Done: map[string]bool{}, Answers: map[string]Answer{}, Scores: map[string]Score{}}
 	if s == nil {
 		return p, nil
 	}
@@ -61,10 +68,10 @@ func (s *Store) Load() (Progress, error) {
 	if err != nil {
 		aside := s.Path + ".bad-" + time.Now().Format("20060102-150405")
 		if rerr := os.Rename(s.Path, aside); rerr != nil {
-			return Progress{Done: map[string]bool{}, Answers: map[string]Answer{}},
+			return Progress{Done: map[string]bool{}, Answers: map[string]Answer{}, Scores: map[string]Score{}},
 				fmt.Errorf("cannot read the saved progress %s (%v), and cannot move it aside: %v; progress will not be saved", s.Path, err, rerr)
 		}
-		return Progress{Done: map[string]bool{}, Answers: map[string]Answer{}},
+		return Progress{Done: map[string]bool{}, Answers: map[string]Answer{}, Scores: map[string]Score{}},
 			fmt.Errorf("the saved progress could not be read (%v); it was moved to %s and a new one starts", err, aside)
 	}
 	if p.Done == nil {
@@ -73,13 +80,16 @@ func (s *Store) Load() (Progress, error) {
 	if p.Answers == nil {
 		p.Answers = map[string]Answer{}
 	}
+	if p.Scores == nil {
+		p.Scores = map[string]Score{}
+	}
 	return p, nil
 }
 
 // Save writes p atomically: a temporary file beside the target, then a
 // rename, so a crash never leaves half a file. What another locksim saved
-// meanwhile is kept: scenes it marked done stay done, and its answers to
-// scenes p has none for stay.
+// meanwhile is kept: scenes it marked done stay done, and its answers and
+// scores for scenes p has none for stay.
 func (s *Store) Save(p Progress) error {
 	if s == nil {
 		return nil
@@ -93,6 +103,14 @@ func (s *Store) Save(p Progress) error {
 			for id, a := range disk.Answers {
 				if _, ok := p.Answers[id]; !ok {
 					p.Answers[id] = a
+				}
+			}
+			if p.Scores == nil {
+				p.Scores = map[string]Score{}
+			}
+			for id, sc := range disk.Scores {
+				if _, ok := p.Scores[id]; !ok {
+					p.Scores[id] = sc
 				}
 			}
 		}

@@ -1,0 +1,256 @@
+package scenes
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"locksim/content"
+	"locksim/scenes/progress"
+	"locksim/sim"
+)
+
+// TestChooseKey: the answer key read from content/text/choose.txt, each
+// situation's class and tool, and the grade of sets of answers.
+func TestChooseKey(t *testing.T) {
+	text, err := content.Load("choose")
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, err := situations(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := []struct {
+		name  string
+		class Class
+		tool  string
+	}{
+		{"recomputing a cache entry", Efficiency, "setnx"},
+		{"sending a reminder email", Efficiency, "setnx"},
+		{"charging a card", Correctness, "database"},
+		{"issuing an invoice number", Correctness, "database"},
+		{"a nightly report", Efficiency, "setnx"},
+		{"moving money between accounts", Correctness, "database"},
+		{"rate-limiting a scraper", Efficiency, "setnx"},
+		{"electing a cron leader", Correctness, "fencing"},
+	}
+	if len(items) != len(key) {
+		t.Fatalf("%d situations, want %d", len(items), len(key))
+	}
+	for i, k := range key {
+		s := items[i]
+		if s.Name != k.name || s.Class != k.class || s.Tool != k.tool {
+			t.Errorf("situation %d: %q %s %s, want %q %s %s", i+1, s.Name, s.Class, s.Tool, k.name, k.class, k.tool)
+		}
+		if len(s.Assumption) < 40 || len(s.Why) < 80 {
+			t.Errorf("situation %d: the assumption that decides it and the why must be said: %q / %q", i+1, s.Assumption, s.Why)
+		}
+	}
+	const E, C, none = int(Efficiency), int(Correctness), -1
+	grades := []struct {
+		name            string
+		answers         []int
+		right, answered int
+	}{
+		{"nothing answered", []int{none, none, none, none, none, none, none, none}, 0, 0},
+		{"all right", []int{E, E, C, C, E, C, E, C}, 8, 8},
+		{"all wrong", []int{C, C, E, E, C, E, C, E}, 0, 8},
+		{"everything efficiency", []int{E, E, E, E, E, E, E, E}, 4, 8},
+		{"everything correctness", []int{C, C, C, C, C, C, C, C}, 4, 8},
+		{"half answered, one wrong", []int{E, C, C, C, none, none, none, none}, 3, 4},
+	}
+	for _, g := range grades {
+		if right, answered := grade(items, g.answers); right != g.right || answered != g.answered {
+			t.Errorf("%s: %d right of %d answered, want %d of %d", g.name, right, answered, g.right, g.answered)
+		}
+	}
+}
+
+// TestSituationsRefuseABadKey: a class or a tool the quiz does not know is
+// an error, not a silent efficiency lock.
+func TestSituationsRefuseABadKey(t *testing.T) {
+	base := "# situation-1\ns\n# name-1\nn\n# assume-1\na\n# why-1\nw\n# tool-setnx\nt\n# short-setnx\nt\n"
+	for _, c := range []struct{ src, want string }{
+		{base + "# class-1\nefficient\n# tool-1\nsetnx\n", "neither efficiency nor correctness"},
+		{base + "# class-1\ncorrectness\n# tool-1\nredlock\n", "not one of"},
+		{base + "# class-1\ncorrectness\n", "no tool-1"},
+		{"# title\nx\n", "no situation-1"},
+	} {
+		if _, err := situations(content.Parse(c.src)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("want an error saying %q, got %v", c.want, err)
+		}
+	}
+	if s, err := situations(content.Parse(base + "# class-1\ncorrectness\n# tool-1\nsetnx\n")); err != nil || s[0].Class != Correctness {
+		t.Errorf("a whole situation: %+v %v", s, err)
+	}
+}
+
+// openQuiz opens choose through the course (the quiz asks, as it does for
+// a learner) at w x h, with progress in a temporary file, and presses keys.
+func openQuiz(t *testing.T, o Options, w, h int, presses string) (*App, *progress.Store) {
+	t.Helper()
+	if o.Store == nil {
+		o.Store = &progress.Store{Path: filepath.Join(t.TempDir(), "progress.json")}
+	}
+	o.Scene, o.Seed = "choose", 1
+	a, err := NewCourse(embedded(t), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Shutdown(context.Background()) })
+	drive(t, a, tea.WindowSizeMsg{Width: w, Height: h})
+	runCmd(t, a, a.Init())
+	drive(t, a, keys(presses)...)
+	return a, o.Store
+}
+
+// TestChooseScoreIsSaved: the score goes to the progress once every
+// situation is answered, not before; an answer given stays; home starts
+// a fresh attempt whose score replaces the last; no command was sent.
+func TestChooseScoreIsSaved(t *testing.T) {
+	// all right but the fourth (answered e, it is c) and the last (1 for c)
+	a, store := openQuiz(t, Options{}, 80, 24, "enenc")
+	if a.pl.qz.at != 2 || a.pl.qz.answers[0] != int(Efficiency) || a.pl.qz.answers[1] != int(Efficiency) || a.pl.qz.answers[2] != int(Correctness) {
+		t.Fatalf("e, n, e, n, c: at %d, answers %v", a.pl.qz.at, a.pl.qz.answers)
+	}
+	drive(t, a, keys("e")...)
+	if a.pl.qz.answers[2] != int(Correctness) || !strings.Contains(a.View(), "already answered") {
+		t.Errorf("a second answer must not replace the first: %v\n%s", a.pl.qz.answers, a.View())
+	}
+	drive(t, a, keys("nen1[right]cne")...)
+	if p, _ := store.Load(); len(p.Scores) != 0 || p.Done["choose"] {
+		t.Fatalf("with one situation left, nothing is scored yet: %+v", p)
+	}
+	drive(t, a, keys("n1")...)
+	p, err := store.Load()
+	if err != nil || p.Scores["choose"] != (progress.Score{Right: 6, Of: 8}) || !p.Done["choose"] {
+		t.Fatalf("progress after the last answer: %+v %v (answers %v)", p, err, a.pl.qz.answers)
+	}
+	drive(t, a, keys("n")...)
+	if v := strings.ReplaceAll(a.View(), "\n", " "); !strings.Contains(v, "6 of 8 sorted right") {
+		t.Errorf("the score page should say 6 of 8:\n%s", a.View())
+	}
+	// a fresh attempt, all right
+	drive(t, a, keys("[home]enenc nc ne nc ne nc")...)
+	if p, _ := store.Load(); p.Scores["choose"] != (progress.Score{Right: 8, Of: 8}) {
+		t.Errorf("the second attempt's score should replace the first: %+v (answers %v)", p.Scores, a.pl.qz.answers)
+	}
+	if n := len(a.pl.snap.Events); n != 0 {
+		t.Errorf("a quiz sends no command, but the run logged %d events", n)
+	}
+	// the contents say the score
+	drive(t, a, keys("[esc]")...)
+	if !a.contents || !strings.Contains(a.View(), "8 of 8 right") {
+		t.Errorf("the contents should show the quiz's score:\n%s", a.View())
+	}
+}
+
+// TestChooseNavigation: → and ← move between situations and the score
+// page and stop at both ends; keys that mean nothing in a quiz say so; the
+// answers survive a visit to another scene.
+func TestChooseNavigation(t *testing.T) {
+	a, _ := openQuiz(t, Options{}, 80, 24, "[left]b")
+	if a.pl.qz.at != 0 {
+		t.Fatalf("← on the first situation stays there: %d", a.pl.qz.at)
+	}
+	drive(t, a, keys("nnnnnnnnnnn")...)
+	if a.pl.qz.at != 8 || !strings.Contains(a.View(), "your score") {
+		t.Fatalf("→ past the last situation stops at the score: %d\n%s", a.pl.qz.at, a.View())
+	}
+	drive(t, a, keys("[left]c")...)
+	if a.pl.qz.at != 7 || a.pl.qz.answers[7] != int(Correctness) {
+		t.Fatalf("← from the score is the last situation: %d %v", a.pl.qz.at, a.pl.qz.answers)
+	}
+	for _, k := range []string{"x", " ", "3"} {
+		drive(t, a, keys(k)...)
+		if !strings.Contains(a.View(), "does nothing") {
+			t.Errorf("%q should say it does nothing in a quiz:\n%s", k, a.View())
+		}
+	}
+	drive(t, a, keys("<>")...)
+	if a.pl.sc.ID != "choose" || a.pl.qz.at != 7 || a.pl.qz.answers[7] != int(Correctness) {
+		t.Errorf("back from another scene the quiz is as it was: %s at %d, %v", a.pl.sc.ID, a.pl.qz.at, a.pl.qz.answers)
+	}
+	drive(t, a, keys("h")...)
+	if strings.Contains(a.View(), "hint:") {
+		t.Errorf("an answered situation needs no hint:\n%s", a.View())
+	}
+	drive(t, a, keys("[left]hh")...)
+	if v := a.View(); !strings.Contains(v, "hint: Picture") || !strings.Contains(v, "hint: Read the assumption") {
+		t.Errorf("h twice shows both hints:\n%s", v)
+	}
+}
+
+// TestChoosePresenterAndNoQuiz: the clicker shows each situation's key to
+// the class, then moves on, and nothing is scored; with -no-quiz the key
+// is shown at once and the answers are refused.
+func TestChoosePresenterAndNoQuiz(t *testing.T) {
+	a, store := openQuiz(t, Options{Present: true}, 80, 24, "")
+	for range 16 {
+		drive(t, a, keys(".")...)
+	}
+	if a.pl.qz.at != 8 || !strings.Contains(strings.ReplaceAll(a.View(), "\n", " "), "shown without answers") {
+		t.Fatalf("sixteen clicks show eight keys and reach the score:\n%s", a.View())
+	}
+	if p, _ := store.Load(); len(p.Scores) != 0 {
+		t.Errorf("a key shown to the class is no answer: %+v", p.Scores)
+	}
+	b, _ := openQuiz(t, Options{NoQuiz: true}, 80, 24, "e")
+	if b.pl.qz.answers[0] != -1 || !strings.Contains(b.View(), "The key: an efficiency lock.") {
+		t.Errorf("-no-quiz shows the key and takes no answer: %v\n%s", b.pl.qz.answers, b.View())
+	}
+}
+
+// TestChoosePlain: the transcript is the answer key an instructor hands
+// out: every situation with its assumption, class, tool and why, on both
+// servers, and nothing is sent to either.
+func TestChoosePlain(t *testing.T) {
+	text, _ := content.Load("choose")
+	items, _ := situations(text)
+	onBoth(t, func(t *testing.T, b *sim.Backend) {
+		var out bytes.Buffer
+		if err := Plain(context.Background(), &out, b, "choose", 1); err != nil {
+			t.Fatal(err)
+		}
+		got := out.String()
+		for i, s := range items {
+			entry := itoa(int64(i+1)) + ". " + s.Name + "\n   " + s.Text + "\n   assumes: " + s.Assumption +
+				"\n   key: " + text.Get("class-"+s.Class.String()) + " (choice " + itoa(int64(s.Class)+1) + ")\n   tool: " +
+				text.Get("tool-"+s.Tool) + "\n   why: " + s.Why + "\n"
+			if !strings.Contains(got, entry) {
+				t.Errorf("the transcript lacks situation %d as\n%s\n---\n%s", i+1, entry, got)
+			}
+		}
+		for _, want := range []string{"answer key: efficiency 1, 2, 5, 7 · correctness 3, 4, 6, 8", "no command is sent", "recap: ", "references:"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("the transcript lacks %q", want)
+			}
+		}
+		for _, bad := range []string{"properties:", "t=+", "script <"} {
+			if strings.Contains(got, bad) {
+				t.Errorf("a quiz transcript has no story, but it says %q", bad)
+			}
+		}
+	})
+}
+
+// TestGoldensChoose draws the quiz at 80x24 and 120x40: a question, an
+// answered one (wrong, so the verdict says both), and the final score.
+func TestGoldensChoose(t *testing.T) {
+	cases := []struct{ name, presses string }{
+		{"choose-question", "nn"},
+		{"choose-answered", "nne"},
+		{"choose-score", "enencncnenenencn"}, // the sixth wrong
+	}
+	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		for _, c := range cases {
+			a, _ := openQuiz(t, Options{}, size.w, size.h, c.presses)
+			golden(t, c.name+"-"+itoa(int64(size.w))+"x"+itoa(int64(size.h)), a.View())
+		}
+	}
+}

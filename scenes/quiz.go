@@ -1,0 +1,333 @@
+package scenes
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"locksim/content"
+	"locksim/views"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+)
+
+// A quiz scene (Kind Quiz) sends no command: it asks about situations read
+// from its course text and grades the answers against the key written
+// there. The player shows one situation at a time, then the score.
+
+// Class is what a lock is for: saving work, or keeping data right. The
+// values are the quiz's choices, in the order of its choices section.
+type Class int
+
+const (
+	Efficiency  Class = iota // a second holder only wastes work
+	Correctness              // a second holder does harm
+)
+
+func (c Class) String() string { return [...]string{"efficiency", "correctness"}[c] }
+
+// quizTools are the tools a situation's key may name: one SET NX PX,
+// fencing tokens from a consensus system, or the database's own
+// transactions and constraints.
+var quizTools = []string{"setnx", "fencing", "database"}
+
+// Situation is one question of a quiz and its key.
+type Situation struct {
+	Name, Text, Assumption string
+	Class                  Class
+	Tool                   string // one of quizTools; sections tool-<Tool> and short-<Tool> name it
+	Why                    string
+}
+
+// situations reads a quiz's situations from its text: sections name-N,
+// situation-N, assume-N, class-N, tool-N and why-N, for N from 1 on.
+func situations(t content.Text) ([]Situation, error) {
+	var out []Situation
+	for n := int64(1); t.Has("situation-" + itoa(n)); n++ {
+		k := itoa(n)
+		for _, part := range []string{"name", "assume", "class", "tool", "why"} {
+			if !t.Has(part + "-" + k) {
+				return nil, fmt.Errorf("situation %d has no %s-%d section", n, part, n)
+			}
+		}
+		s := Situation{Name: t.Get("name-" + k), Text: t.Get("situation-" + k), Assumption: t.Get("assume-" + k),
+			Tool: t.Get("tool-" + k), Why: t.Get("why-" + k)}
+		switch t.Get("class-" + k) {
+		case Efficiency.String():
+		case Correctness.String():
+			s.Class = Correctness
+		default:
+			return nil, fmt.Errorf("situation %d: class %q is neither efficiency nor correctness", n, t.Get("class-"+k))
+		}
+		if !slices.Contains(quizTools, s.Tool) || !t.Has("tool-"+s.Tool) || !t.Has("short-"+s.Tool) {
+			return nil, fmt.Errorf("situation %d: tool %q is not one of %v, each named by tool-<tool> and short-<tool>", n, s.Tool, quizTools)
+		}
+		out = append(out, s)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no situation-1 section")
+	}
+	return out, nil
+}
+
+// grade counts the answers given (answers[i] is the Class chosen for
+// situation i, -1 for none) and those that match the key.
+func grade(items []Situation, answers []int) (right, answered int) {
+	for i, a := range answers {
+		if a < 0 || i >= len(items) {
+			continue
+		}
+		answered++
+		if Class(a) == items[i].Class {
+			right++
+		}
+	}
+	return right, answered
+}
+
+// quizState is where the learner stands in a quiz.
+type quizState struct {
+	items   []Situation
+	at      int    // the situation on screen; len(items) is the score page
+	answers []int  // the Class chosen for each situation, -1 for none
+	shown   []bool // its key shown to the class, with no answer given
+	// reported is set once this attempt's score went to the progress
+	reported bool
+}
+
+func newQuiz(items []Situation) *quizState {
+	q := &quizState{items: items, answers: make([]int, len(items)), shown: make([]bool, len(items))}
+	for i := range q.answers {
+		q.answers[i] = -1
+	}
+	return q
+}
+
+// quizState is the player's quiz, read from its text the first time.
+func (p *Player) quizState() *quizState {
+	if p.qz == nil {
+		items, _ := situations(p.text) // newPlayer refuses a text it cannot read
+		p.qz = newQuiz(items)
+	}
+	return p.qz
+}
+
+// keyShown reports that situation i's key is on screen: answered, shown to
+// the class, or -no-quiz (the key without the questions).
+func (p *Player) keyShown(i int) bool {
+	q := p.quizState()
+	return q.answers[i] >= 0 || q.shown[i] || !p.quiz
+}
+
+func (p *Player) quizMarks() []views.QuizMark {
+	q := p.quizState()
+	out := make([]views.QuizMark, len(q.items))
+	for i, s := range q.items {
+		switch {
+		case q.answers[i] >= 0 && Class(q.answers[i]) == s.Class:
+			out[i] = views.Right
+		case q.answers[i] >= 0:
+			out[i] = views.Wrong
+		case p.keyShown(i):
+			out[i] = views.Shown
+		}
+	}
+	return out
+}
+
+// quizKey applies a key to a quiz: answer (arg: the Class), step and back
+// between situations and the score, home for a fresh attempt, a hint.
+func (p *Player) quizKey(action string, arg int) (tea.Cmd, bool) {
+	q := p.quizState()
+	n := len(q.items)
+	switch action {
+	case "answer", "select":
+		switch {
+		case q.at >= n:
+			return nil, false
+		case arg < 0 || arg > int(Correctness):
+			p.flash = p.text.Get("not-a-choice")
+		case p.keyShown(q.at):
+			p.flash = p.text.Get("answered-already")
+		default:
+			q.answers[q.at] = arg
+			p.hints = 0
+			p.reportScore()
+		}
+		return nil, true
+	case "step":
+		if p.present && q.at < n && !p.keyShown(q.at) {
+			q.shown[q.at] = true // the clicker: the class has had its say
+			return nil, true
+		}
+		q.at = min(q.at+1, n)
+		p.hints = 0
+		return nil, true
+	case "back":
+		q.at = max(q.at-1, 0)
+		p.hints = 0
+		return nil, true
+	case "home":
+		p.qz, p.hints = newQuiz(q.items), 0
+		return nil, true
+	case "hint":
+		if q.at >= n || p.keyShown(q.at) || !p.text.Has("hint-1") {
+			return nil, false
+		}
+		if p.text.Has("hint-" + itoa(int64(p.hints+1))) {
+			p.hints++
+		}
+		return nil, true
+	}
+	return nil, false
+}
+
+// reportScore hands the score to the progress once every situation of the
+// attempt is answered (a key shown to the class is not an answer).
+func (p *Player) reportScore() {
+	q := p.quizState()
+	right, answered := grade(q.items, q.answers)
+	if q.reported || answered < len(q.items) || !p.quiz {
+		return
+	}
+	q.reported = true
+	if p.scored != nil {
+		p.scored(p.sc.ID, right, len(q.items))
+	}
+}
+
+// quizView draws a quiz under the header: the situation on screen (or the
+// score, or the speaker notes), the strip of answers and the help line.
+// No scoreboard: a quiz puts no lock property to the test.
+func (p *Player) quizView(st views.Styles, w, h int, header, helpLine string) string {
+	q := p.quizState()
+	rows := max(h-3, 0)
+	var body []string
+	switch {
+	case p.notes:
+		body = append([]string{views.Rule(st, "speaker notes · N hides them", w)}, wrapped(p.text.Get("notes"), w, rows-1)...)
+	case q.at >= len(q.items):
+		body = p.scorePage(st, w, rows)
+	default:
+		body = p.situationPage(st, w, rows)
+	}
+	right, answered := grade(q.items, q.answers)
+	note := fmt.Sprintf("%d right of %d answered", right, answered)
+	switch {
+	case p.flash != "":
+		note = st.Warn.Render(p.flash)
+	case p.err != "":
+		note = st.Bad.Render("error: " + p.err)
+	}
+	strip := views.QuizStrip(st, p.quizMarks(), q.at, note, w)
+	return header + "\n" + fitRows(strings.Join(body, "\n"), rows) + "\n" + strip + "\n" + helpLine
+}
+
+// situationPage is one situation: what happens, the assumption that
+// decides it, the question, and once answered the verdict, the tool that
+// fits and why; before that, how to answer and the hints asked for.
+func (p *Player) situationPage(st views.Styles, w, rows int) []string {
+	q := p.quizState()
+	s := q.items[q.at]
+	lines := []string{views.Rule(st, fmt.Sprintf("situation %d of %d · %s", q.at+1, len(q.items), s.Name), w)}
+	lines = append(lines, wrapped(s.Text, w, 4)...)
+	lines = append(lines, wrapped(st.Bold.Render("assumes: ")+s.Assumption, w, 4)...)
+	lines = append(lines, "")
+	lines = append(lines, wrapped(st.Bold.Render(p.text.Get("predict")), w, 2)...)
+	for i, c := range p.choices() {
+		mark := "  "
+		if q.answers[q.at] == i {
+			mark = "▸ "
+		}
+		keys := [...]string{"e/1", "c/2"}[min(i, 1)]
+		lines = append(lines, truncate(mark+st.Key.Render(keys)+") "+c, w))
+	}
+	lines = append(lines, views.Rule(st, "verdict", w))
+	if !p.keyShown(q.at) {
+		lines = append(lines, wrapped(st.Dim.Render(p.text.Get("start")), w, 3)...)
+		for i := 1; i <= p.hints; i++ {
+			lines = append(lines, wrapped("hint: "+p.text.Get("hint-"+itoa(int64(i))), w, 3)...)
+		}
+		return lines
+	}
+	vars := map[string]string{"class": p.text.Get("class-" + s.Class.String())}
+	verdict := st.Accent.Render(p.text.Fill("verdict-shown", vars))
+	if a := q.answers[q.at]; a >= 0 {
+		vars["chosen"] = p.text.Get("class-" + Class(a).String())
+		verdict = st.Good.Render(p.text.Fill("verdict-right", vars))
+		if Class(a) != s.Class {
+			verdict = st.Bad.Render(p.text.Fill("verdict-wrong", vars))
+		}
+	}
+	lines = append(lines, truncate(verdict, w))
+	lines = append(lines, wrapped(st.Bold.Render("tool: ")+p.text.Get("tool-"+s.Tool), w, 3)...)
+	return append(lines, wrapped(st.Bold.Render("why: ")+s.Why, w, max(rows-len(lines), 1))...)
+}
+
+// scorePage is the score, one row per situation (its mark, the key and the
+// tool that fits; the key of a situation not yet answered stays hidden),
+// and the recap.
+func (p *Player) scorePage(st views.Styles, w, rows int) []string {
+	q := p.quizState()
+	right, answered := grade(q.items, q.answers)
+	of := len(q.items)
+	vars := map[string]string{"right": itoa(int64(right)), "answered": itoa(int64(answered)), "of": itoa(int64(of))}
+	verdict := st.Bold.Render(p.text.Fill("score-done", vars))
+	if answered < of {
+		verdict = p.text.Fill("score-partial", vars)
+		if slices.Contains(q.shown, true) || !p.quiz {
+			verdict = p.text.Get("score-shown")
+		}
+	}
+	lines := []string{views.Rule(st, p.text.Get("score-title"), w)}
+	lines = append(lines, wrapped(verdict, w, 2)...)
+	lines = append(lines, "", st.Dim.Render(truncate(fmt.Sprintf("%s %2s  %-30s %-13s %s", " ", "", "situation", "the key", "the tool that fits"), w)))
+	marks := p.quizMarks()
+	for i, s := range q.items {
+		key, tool := "—", ""
+		if p.keyShown(i) {
+			key, tool = s.Class.String(), p.text.Get("short-"+s.Tool)
+		}
+		glyph := views.QuizGlyphs[marks[i]]
+		lines = append(lines, truncate(fmt.Sprintf("%s %2d  %-30s %-13s %s", glyph, i+1, s.Name, key, tool), w))
+	}
+	lines = append(lines, "")
+	return append(lines, wrapped(p.text.Get("recap"), w, max(rows-len(lines), 1))...)
+}
+
+// wrapped is s wrapped to w columns, in at most rows lines (the last one
+// cut with … if it needs more), with no empty lines after it.
+func wrapped(s string, w, rows int) []string {
+	n := strings.Count(lipgloss.NewStyle().Width(max(w, 1)).Render(s), "\n") + 1
+	return strings.Split(views.Wrap(s, w, min(n, max(rows, 1))), "\n")
+}
+
+// plainQuiz writes a quiz as an instructor's answer key: the question
+// every situation asks, then each situation with its assumption, the
+// class, the tool that fits and why.
+func plainQuiz(w io.Writer, text content.Text) error {
+	items, err := situations(text)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "a quiz: no command is sent to any server\n\n%s\n\n", text.Get("intro"))
+	fmt.Fprintf(w, "every situation asks: %s\n", text.Get("predict"))
+	for i, c := range strings.Split(text.Get("choices"), "\n") {
+		fmt.Fprintf(w, "  %d) %s\n", i+1, c)
+	}
+	for i := int64(1); text.Has("hint-" + itoa(i)); i++ {
+		fmt.Fprintf(w, "hint %d: %s\n", i, text.Get("hint-"+itoa(i)))
+	}
+	byClass := map[Class][]string{}
+	for i, s := range items {
+		fmt.Fprintf(w, "\n%d. %s\n   %s\n   assumes: %s\n", i+1, s.Name, s.Text, s.Assumption)
+		fmt.Fprintf(w, "   key: %s (choice %d)\n   tool: %s\n   why: %s\n", text.Get("class-"+s.Class.String()), int(s.Class)+1,
+			text.Get("tool-"+s.Tool), s.Why)
+		byClass[s.Class] = append(byClass[s.Class], itoa(int64(i+1)))
+	}
+	_, err = fmt.Fprintf(w, "\nanswer key: %s %s · %s %s\n", Efficiency, strings.Join(byClass[Efficiency], ", "),
+		Correctness, strings.Join(byClass[Correctness], ", "))
+	return err
+}

@@ -9,7 +9,7 @@ func All() []*Scene {
 		raceScene(),
 		optionsScene(), crashGapScene(),
 		releaseScene(), gcPauseScene(), fencingScene(),
-		keyNamingScene(),
+		reentrantScene(), keyNamingScene(),
 	}
 }
 

@@ -72,15 +72,9 @@ func (x *Exec) holderID() string {
 // makes the actor a holder; (nil) means another holder has the lock.
 func (x *Exec) AcquireReentrant(lock, name string, ttl time.Duration) Reply {
 	a := x.actor
-	key := x.Key(name)
-	if lock == "" {
-		lock = name
-	}
-	id := x.holderID()
-	op := &Op{Kind: OpAcquire, Form: FormReentrant, Lock: lock, Key: key, Token: id, TTL: ttl, NX: true}
-	r := x.eval(LockNode, ReentrantAcquireLua, []string{key}, []any{id, x.TTL(ttl)}, op)
+	r, op := x.hashLock(OpAcquire, ReentrantAcquireLua, lock, name, ttl)
 	if n, ok := r.Int(); ok && n > 0 {
-		a.Holds, a.Lock, a.Value = true, lock, id
+		a.Holds, a.Lock, a.Value = true, op.Lock, op.Token
 	} else if r.Nil() {
 		a.Holds = false
 	}
@@ -88,22 +82,27 @@ func (x *Exec) AcquireReentrant(lock, name string, ttl time.Duration) Reply {
 }
 
 // ReleaseReentrant runs the hash lock's release as the actor's holder id
-// (whether or not it ever acquired), restarting the TTL at ttl while the count stays above zero.
-// The actor stops believing it holds the lock when the count reaches zero
-// or the script refuses it.
+// (whether or not it ever acquired), restarting the TTL at ttl while the
+// count stays above zero. The actor stops believing it holds the lock when
+// the count reaches zero or the script refuses it.
 func (x *Exec) ReleaseReentrant(lock, name string, ttl time.Duration) Reply {
-	a := x.actor
+	r, _ := x.hashLock(OpRelease, ReentrantReleaseLua, lock, name, ttl)
+	if n, ok := r.Int(); !ok || n == 0 {
+		x.actor.Holds = false
+	}
+	return r
+}
+
+// hashLock runs one of the hash lock's scripts as the actor's holder id,
+// tagged as the lock operation kind.
+func (x *Exec) hashLock(kind OpKind, s Lua, lock, name string, ttl time.Duration) (Reply, *Op) {
 	key := x.Key(name)
 	if lock == "" {
 		lock = name
 	}
 	id := x.holderID()
-	op := &Op{Kind: OpRelease, Form: FormReentrant, Lock: lock, Key: key, Token: id, TTL: ttl}
-	r := x.eval(LockNode, ReentrantReleaseLua, []string{key}, []any{id, x.TTL(ttl)}, op)
-	if n, ok := r.Int(); !ok || n == 0 {
-		a.Holds = false
-	}
-	return r
+	op := &Op{Kind: kind, Form: FormReentrant, Lock: lock, Key: key, Token: id, TTL: ttl, NX: kind == OpAcquire}
+	return x.eval(LockNode, s, []string{key}, []any{id, x.TTL(ttl)}, op), op
 }
 
 // ReleaseRefusal names the hash lock's refusal of a release in an error reply:

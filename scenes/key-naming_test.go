@@ -56,7 +56,7 @@ func TestKeyNamingReplies(t *testing.T) {
 
 func TestGoldensKeyNaming(t *testing.T) {
 	cases := []struct{ name, presses string }{
-		{"key-naming-worker", "nnnn"},
+		{"key-naming-worker", "nnnnn"},
 		{"key-naming-order", "knn"},
 	}
 	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {

@@ -16,13 +16,14 @@ const (
 	namingKnob     = "key named after"
 	namingByWorker = "the worker"
 	namingByOrder  = "the order"
+	namingWork     = 5 * time.Second // between the locks and the writes
 )
 
 // keyNamingScene is scene 11: two code paths guard order 42. With keys
 // named after the worker both get OK and both write; named after the
 // order, the second is refused.
 func keyNamingScene() *Scene {
-	s := &Scene{ID: "key-naming", Kind: Story, Wait: 5 * time.Second, Shortest: 5 * time.Second}
+	s := &Scene{ID: "key-naming", Kind: Story, Wait: 5 * time.Second, Shortest: namingWork}
 	s.Knobs = []Knob{{Key: "k", Name: namingKnob, Values: []string{namingByWorker, namingByOrder}}}
 	byWorker := func(p Params) bool { return s.Value(p, namingKnob) == namingByWorker }
 	s.Build = func(p Params) sim.Script { return buildKeyNaming(byWorker(p)) }
@@ -71,6 +72,7 @@ func buildKeyNaming(byWorker bool) sim.Script {
 		Moves: []sim.Move{
 			sim.Labeled("w1", "w1 locks"),
 			sim.Labeled("w2", "w2 locks"),
+			{Kind: sim.MoveAdvance, D: namingWork, Label: "5 s of work"},
 			sim.Labeled("w1", "w1 writes"),
 			sim.Labeled("w2", "w2 writes"),
 			sim.Labeled("w1", "w1 releases"),

@@ -11,6 +11,7 @@ func All() []*Scene {
 		releaseScene(), gcPauseScene(), fencingScene(),
 		redlockScene(),
 		chooseScene(),
+		reentrantScene(), keyNamingScene(),
 	}
 }
 

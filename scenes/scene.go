@@ -496,7 +496,9 @@ func (r reader) state(a sim.Actor, b ledger.Belief) (string, views.Tone) {
 		}
 		return e.Reply + " · refused", views.Warn
 	case ledger.ReleasedOwn:
-		return "released · 1", views.Good
+		return "released · " + strings.TrimPrefix(e.Reply, "(integer) "), views.Good
+	case ledger.RelNotHeld, ledger.RelNoLock:
+		return "unlock refused", views.Warn
 	case ledger.DeletedOther:
 		return "deleted " + rd.Other + "'s key", views.Bad
 	case ledger.DelNothing:
@@ -646,7 +648,7 @@ func (r reader) about(name string) string {
 	}
 	vars["why"] = r.why(concern)
 	switch rd.What {
-	case ledger.TTLSet, ledger.Extended, ledger.Noted, ledger.CheckOwn:
+	case ledger.TTLSet, ledger.Extended, ledger.Noted, ledger.CheckOwn, ledger.Reentered, ledger.RelKept:
 		if b.Holds && !b.KeyHolds && b.Lease != nil && b.Lease.Seq < len(r.v.Snap.Events) {
 			// the step is long past: what matters now is the lost lease
 			vars["reply"] = shortenTokens(r.v.Snap.Events[b.Lease.Seq].Reply, r.v.Snap.Actors, r.v.Snap.Events)

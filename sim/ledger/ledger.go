@@ -45,7 +45,8 @@ type Lease struct {
 	TTLAt   time.Duration
 	Renewed int    // successful extensions
 	Fence   int64  // the fencing token granted with it, 0 if none
-	Form    string // how it was acquired: sim.FormSET, FormSETNX, FormFenced
+	Form    string // how it was acquired: sim.FormSET, FormSETNX, FormFenced, FormReentrant
+	Count   int64  // a hash lock's hold count, as its replies tell it
 	Fixed   bool   // its value is a constant every worker writes, not a token
 	// Votes of Of nodes said OK to a Redlock client's acquire.
 	Votes, Of int
@@ -339,6 +340,9 @@ func (l *Ledger) event(e sim.Event) Read {
 		l.Unknowns = append(l.Unknowns, e.Seq)
 		return Read{What: UnknownOut}
 	}
+	if e.Op.Form == sim.FormReentrant {
+		return l.reentrant(e)
+	}
 	if e.ErrorReply() && e.Op.Kind != sim.OpFencedWrite {
 		return Read{What: Failed}
 	}
@@ -424,6 +428,9 @@ func (l *Ledger) acquire(e sim.Event) Read {
 	case sim.FormFenced:
 		n, ok := e.Int()
 		granted, refused, fence = ok && n > 0, e.IsNil(), n
+	case sim.FormReentrant:
+		n, ok := e.Int()
+		granted, refused = ok && n == 1, e.IsNil()
 	}
 	if refused {
 		for _, h := range l.Holds {

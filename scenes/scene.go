@@ -90,6 +90,9 @@ type Said struct {
 	// Value is the constant every actor writes instead of a token, if the
 	// settings say so: the cards show it from the start.
 	Value string
+	// Marks are short notes after an actor's token on its card (a running
+	// watchdog), by actor name.
+	Marks map[string]string
 }
 
 // Explanation is the reading of a snapshot, ready to draw.
@@ -222,7 +225,7 @@ func explain(sc *Scene, v View) Explanation {
 	if sc.Say != nil {
 		sc.Say(v, &said)
 	}
-	r := reader{v: v, vars: said.Vars, value: said.Value}
+	r := reader{v: v, vars: said.Vars, value: said.Value, marks: said.Marks}
 	ex := Explanation{Verdict: said.Verdict, VerdictTone: said.Tone}
 	for _, a := range v.Snap.Actors {
 		ex.Cards = append(ex.Cards, r.card(a))
@@ -245,6 +248,7 @@ type reader struct {
 	v     View
 	vars  map[string]string // the scene's own slots
 	value string            // the constant actors write, if any
+	marks map[string]string // a note after an actor's token on its card
 }
 
 func (r reader) fill(section string, vars map[string]string) string {
@@ -438,6 +442,9 @@ func (r reader) card(a sim.Actor) views.Card {
 		first = `value "` + b.Lease.Token + `"`
 	case r.value != "":
 		first = `value "` + r.value + `"`
+	}
+	if m := r.marks[a.Name]; m != "" {
+		first += " · " + m
 	}
 	line, tone := r.state(a, b)
 	return views.Card{Name: a.Name, Lines: []string{first, line}, Tone: tone}
@@ -672,6 +679,11 @@ func (r reader) about(name string) string {
 		case sim.FormScript:
 			return r.fill("deleted-other-script", vars)
 		}
+	}
+	// a command a timer sent (a watchdog's renewal) reads from the scene's
+	// "timer-" section when it has one
+	if e.Timed && r.v.Text.Has("timer-"+string(rd.What)) {
+		return r.fill("timer-"+string(rd.What), vars)
 	}
 	return r.fill(string(rd.What), vars)
 }

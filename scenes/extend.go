@@ -121,7 +121,7 @@ func staleStory() sim.Script {
 // extensions by reply, says whether its watchdog runs, and reads the key.
 func sayExtend(v View, s *Said, story string) {
 	s.Vars["setting"] = v.Text.Get("setting-" + map[string]string{extLong: "long", extShort: "short", extStale: "stale"}[story])
-	s.Marks = map[string]string{}
+	s.Marks, s.Vars["renewed"] = map[string]string{}, ""
 	// a watchdog starts with A's grant in the watchdog stories
 	dog := "none"
 	if story != extStale && v.L.Latest("A") != nil {
@@ -140,6 +140,14 @@ func sayExtend(v View, s *Said, story string) {
 		return
 	}
 	dog = v.Text.Get("dog-" + dog)
+	// what the watchdog has done for A's lease, for the clock's readout
+	if ls := v.L.Latest("A"); story != extStale && ls != nil && ls.Renewed > 0 && ls.End == ledger.Open {
+		times := itoa(int64(ls.Renewed)) + " times"
+		if ls.Renewed == 1 {
+			times = "once"
+		}
+		s.Vars["renewed"] = " " + v.Text.Get("renewed", times, stamp(ls.Granted+ls.TTL))
+	}
 	rn := v.L.RenewalsOf("A")
 	if rn.Refused() > 0 {
 		s.Tone = views.Warn

@@ -487,6 +487,10 @@ func (r reader) state(a sim.Actor, b ledger.Belief) (string, views.Tone) {
 		return "release → 0", views.Good
 	case ledger.RelGone:
 		return "release → -1", views.Good
+	case ledger.ExtTaken:
+		return "extend → 0", views.Warn
+	case ledger.ExtGone:
+		return "extend → -1", views.Warn
 	case ledger.FencedNo:
 		return "write REFUSED", views.Bad
 	case ledger.WroteLate:

@@ -51,6 +51,8 @@ func TestLiveSteppingHoldsTheClock(t *testing.T) {
 		{"release", "mm", 100, 350 * time.Millisecond},
 		{"gc-pause", "", 100, 350 * time.Millisecond},
 		{"fencing", "", 100, 350 * time.Millisecond},
+		{"extend", "", 100, 350 * time.Millisecond},
+		{"extend", "ss", 100, 350 * time.Millisecond},
 	} {
 		t.Run(c.id+c.presses, func(t *testing.T) {
 			t.Parallel()

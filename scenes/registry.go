@@ -12,6 +12,7 @@ func All() []*Scene {
 		redlockScene(),
 		chooseScene(),
 		reentrantScene(), keyNamingScene(),
+		extendScene(),
 	}
 }
 

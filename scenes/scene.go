@@ -90,6 +90,9 @@ type Said struct {
 	// Value is the constant every actor writes instead of a token, if the
 	// settings say so: the cards show it from the start.
 	Value string
+	// Marks are short notes after an actor's token on its card (a running
+	// watchdog), by actor name.
+	Marks map[string]string
 }
 
 // Explanation is the reading of a snapshot, ready to draw.
@@ -226,7 +229,7 @@ func explain(sc *Scene, v View) Explanation {
 	if sc.Say != nil {
 		sc.Say(v, &said)
 	}
-	r := reader{v: v, vars: said.Vars, value: said.Value}
+	r := reader{v: v, vars: said.Vars, value: said.Value, marks: said.Marks}
 	ex := Explanation{Verdict: said.Verdict, VerdictTone: said.Tone}
 	for _, a := range v.Snap.Actors {
 		ex.Cards = append(ex.Cards, r.card(a))
@@ -249,6 +252,7 @@ type reader struct {
 	v     View
 	vars  map[string]string // the scene's own slots
 	value string            // the constant actors write, if any
+	marks map[string]string // a note after an actor's token on its card
 }
 
 func (r reader) fill(section string, vars map[string]string) string {
@@ -464,6 +468,9 @@ func (r reader) card(a sim.Actor) views.Card {
 	case r.value != "":
 		first = `value "` + r.value + `"`
 	}
+	if m := r.marks[a.Name]; m != "" {
+		first += " · " + m
+	}
 	line, tone := r.state(a, b)
 	return views.Card{Name: a.Name, Lines: []string{first, line}, Tone: tone}
 }
@@ -507,6 +514,10 @@ func (r reader) state(a sim.Actor, b ledger.Belief) (string, views.Tone) {
 		return "release → 0", views.Good
 	case ledger.RelGone:
 		return "release → -1", views.Good
+	case ledger.ExtTaken:
+		return "extend → 0", views.Warn
+	case ledger.ExtGone:
+		return "extend → -1", views.Warn
 	case ledger.FencedNo:
 		return "write REFUSED", views.Bad
 	case ledger.WroteLate:
@@ -723,6 +734,11 @@ func (r reader) about(name string) string {
 		case sim.FormScript:
 			return r.fill("deleted-other-script", vars)
 		}
+	}
+	// a command a timer sent (a watchdog's renewal) reads from the scene's
+	// "timer-" section when it has one
+	if e.Timed && r.v.Text.Has("timer-"+string(rd.What)) {
+		return r.fill("timer-"+string(rd.What), vars)
 	}
 	return r.fill(string(rd.What), vars)
 }

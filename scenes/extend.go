@@ -1,0 +1,165 @@
+package scenes
+
+import (
+	"slices"
+	"time"
+
+	"locksim/sim"
+	"locksim/sim/ledger"
+	"locksim/views"
+)
+
+// The extend scene's stories, as its s knob names them: the watchdog with
+// a pause longer than its lease can bear, the same with a short pause, and
+// an extension sent with an old handle's token.
+const (
+	extLong  = "pause 40s"
+	extShort = "pause 15s"
+	extStale = "stale handle"
+)
+
+// extWork is how long A works, its watchdog renewing, before anything else
+// happens: past the first TTL.
+const extWork = 45 * time.Second
+
+// extendScene is scene 9: the compare-and-PEXPIRE script, a watchdog that
+// renews every third of the TTL, a pause that freezes the watchdog with
+// its holder, and an extension with an old token.
+func extendScene() *Scene {
+	// the tightest margin: A wakes 10 s before its renewed lease ends
+	s := &Scene{ID: "extend", Kind: Story, Wait: 5 * time.Second, Shortest: 5 * time.Second}
+	s.Knobs = []Knob{{Key: "s", Name: "story", Values: []string{extLong, extShort, extStale}}}
+	s.Build = func(p Params) sim.Script {
+		switch s.Value(p, "story") {
+		case extStale:
+			return staleStory()
+		case extShort:
+			return watchdogStory(15 * time.Second)
+		}
+		return watchdogStory(40 * time.Second)
+	}
+	s.Say = func(v View, said *Said) { sayExtend(v, said, s.Value(v.P, "story")) }
+	// the choices are "(nil): alive", "OK: it lapsed", "an error"
+	s.Predict = before(answerOf("B", sim.OpAcquire, 2, ledger.Refused, ledger.Granted), "B asks again")
+	return s
+}
+
+// extRelease stops the actor's watchdog and, if it believes it holds the
+// lock, sends the compare-and-delete script.
+var extRelease = sim.Step{Label: "release", Run: func(x *sim.Exec) {
+	x.StopTimers()
+	sim.IfHolding(func(x *sim.Exec) { x.Release("", sim.CourseKey) })(x)
+}}
+
+var extAcquire = sim.Step{Label: "acquire", Run: func(x *sim.Exec) {
+	x.Acquire(sim.AcquireSpec{Key: sim.CourseKey, TTL: sim.CourseTTL})
+}}
+
+// watchdogStory: A takes the lock and starts a watchdog, works past its
+// first TTL while B is refused, then freezes for pause; B asks again; A
+// wakes (its watchdog's late renewal fires then) and releases.
+func watchdogStory(pause time.Duration) sim.Script {
+	guarded := sim.Step{Label: "acquire", Run: func(x *sim.Exec) {
+		if x.Acquire(sim.AcquireSpec{Key: sim.CourseKey, TTL: sim.CourseTTL}).OK() {
+			x.Watchdog("", sim.CourseKey, sim.CourseTTL)
+		}
+	}}
+	return sim.Script{
+		Actors: []sim.ActorSpec{
+			{Name: "A", Program: []sim.Step{guarded, extRelease}},
+			{Name: "B", Program: []sim.Step{extAcquire, extAcquire}},
+		},
+		Keys:  []string{sim.CourseKey},
+		Watch: []string{sim.CourseKey},
+		Moves: []sim.Move{
+			sim.Labeled("A", "A acquires"),
+			sim.Advance(extWork),
+			sim.Labeled("B", "B acquires"),
+			sim.Pause("A"),
+			sim.Advance(pause),
+			sim.Labeled("B", "B asks again"),
+			sim.Resume("A"),
+			sim.Labeled("A", "A releases"),
+		},
+	}
+}
+
+// staleStory: A takes the lock (handle 1) and releases it; handle 1 then
+// tries to extend (-1). A takes the lock again (handle 2); handle 1 tries
+// again (0), and handle 2 extends (1).
+func staleStory() sim.Script {
+	extendWith := func(n int) sim.Step {
+		return sim.Step{Label: "extend", Run: func(x *sim.Exec) {
+			tok := x.Handle(n)
+			if tok == "" {
+				x.Note(x.Actor().Name + " has no handle " + itoa(int64(n)) + ": nothing to extend")
+				return
+			}
+			x.Extend("", sim.CourseKey, tok, sim.CourseTTL)
+		}}
+	}
+	return sim.Script{
+		Actors: []sim.ActorSpec{{Name: "A", Program: []sim.Step{
+			extAcquire, extRelease, extendWith(1), extAcquire, extendWith(1), extendWith(2), extRelease}}},
+		Keys:  []string{sim.CourseKey},
+		Watch: []string{sim.CourseKey},
+		Moves: []sim.Move{
+			sim.Labeled("A", "A acquires"),
+			sim.Advance(10 * time.Second),
+			sim.Labeled("A", "A releases"),
+			sim.Labeled("A", "handle 1 extends"),
+			sim.Labeled("A", "A acquires again"),
+			sim.Advance(10 * time.Second),
+			sim.Labeled("A", "handle 1 again"),
+			sim.Labeled("A", "handle 2 extends"),
+			sim.Labeled("A", "A releases again"),
+		},
+	}
+}
+
+// sayExtend: the cards mark a running watchdog; the verdict counts A's
+// extensions by reply, says whether its watchdog runs, and reads the key.
+func sayExtend(v View, s *Said, story string) {
+	s.Vars["setting"] = v.Text.Get("setting-" + map[string]string{extLong: "long", extShort: "short", extStale: "stale"}[story])
+	s.Marks, s.Vars["renewed"] = map[string]string{}, ""
+	// a watchdog starts with A's grant in the watchdog stories
+	dog := "none"
+	if story != extStale && v.L.Latest("A") != nil {
+		dog = "stopped"
+	}
+	for _, a := range v.Snap.Actors {
+		if !slices.Contains(v.Snap.Timers[a.Name], sim.WatchdogLabel) {
+			continue
+		}
+		s.Marks[a.Name], dog = "watchdog", "running"
+		if a.Status == sim.Paused {
+			s.Marks[a.Name], dog = "watchdog frozen", "frozen"
+		}
+	}
+	if len(v.L.Reads) == 0 {
+		return
+	}
+	dog = v.Text.Get("dog-" + dog)
+	// what the watchdog has done for A's lease, for the clock's readout
+	if ls := v.L.Latest("A"); story != extStale && ls != nil && ls.Renewed > 0 && ls.End == ledger.Open {
+		times := itoa(int64(ls.Renewed)) + " times"
+		if ls.Renewed == 1 {
+			times = "once"
+		}
+		s.Vars["renewed"] = " " + v.Text.Get("renewed", times, stamp(ls.Granted+ls.TTL))
+	}
+	rn := v.L.RenewalsOf("A")
+	if rn.Refused() > 0 {
+		s.Tone = views.Warn
+	}
+	key := v.Text.Get("key-free")
+	if len(v.L.Keys) > 0 {
+		switch k := v.L.Keys[0]; {
+		case k.Status() != ledger.KeyFree && k.Lease != nil:
+			key = v.Text.Get("key-of", k.Lease.Actor, v.storyMS(k.PTTL))
+		case k.Status() != ledger.KeyFree:
+			key = v.Text.Get("key-unknown")
+		}
+	}
+	s.Verdict = v.Text.Get("verdict", rn.Extended, rn.Taken, rn.Gone, dog, key)
+}

@@ -9,6 +9,7 @@
 package ledger
 
 import (
+	"slices"
 	"time"
 
 	"locksim/sim"
@@ -173,6 +174,8 @@ type Read struct {
 	Replaced *Lease
 	Write    *Write
 	Refusal  *Refusal
+	// Reaped are the claims a reap took back, in the reply's order.
+	Reaped []*Lease
 }
 
 // What names an event's meaning. Each is also the name of a readout
@@ -228,6 +231,9 @@ type Belief struct {
 type KeyRead struct {
 	sim.KeyState
 	Lease *Lease // the lease whose value the key holds, nil if none or unknown
+	// Members are the claims a sorted set holds, one per member: many
+	// jobs' leases share one active set.
+	Members []*Lease
 }
 
 // Ledger is the fold of one run.
@@ -260,15 +266,18 @@ func Fold(events []sim.Event, now time.Duration, keys []sim.KeyState) *Ledger {
 		if lease := l.byKey[k.Name]; lease != nil && lease.In(k) {
 			kr.Lease = lease
 		}
+		kr.Members = l.claimsIn(k)
 		l.Keys = append(l.Keys, kr)
 	}
 	return l
 }
 
-// lapse ends every open lease whose TTL ran out before t.
+// lapse ends every open lease whose TTL ran out before t. A claim's
+// deadline frees nothing by itself: its lease ends when a reap takes the
+// job back.
 func (l *Ledger) lapse(t time.Duration) {
 	for _, ls := range l.Leases {
-		if ls.End == Open && ls.Expires() && t > ls.Ends() {
+		if ls.End == Open && ls.Expires() && t > ls.Ends() && ls.Form != sim.FormClaim {
 			ls.End, ls.EndSeq, ls.EndAt = Lapsed, -1, ls.Ends()
 			if l.byKey[ls.Key] == ls {
 				delete(l.byKey, ls.Key)
@@ -383,6 +392,9 @@ func (l *Ledger) event(e sim.Event) Read {
 
 func (l *Ledger) acquire(e sim.Event) Read {
 	op := e.Op
+	if op.Form == sim.FormClaim {
+		return l.claim(e)
+	}
 	granted, refused := false, false
 	var fence int64
 	switch op.Form {
@@ -456,6 +468,12 @@ func (l *Ledger) acquire(e sim.Event) Read {
 
 func (l *Ledger) release(e sim.Event) Read {
 	op := e.Op
+	switch op.Form {
+	case sim.FormReap:
+		return l.reap(e)
+	case sim.FormComplete:
+		return l.complete(e)
+	}
 	n, _ := e.Int()
 	own := l.leaseOf(op.Token)
 	for _, h := range l.Holds {
@@ -656,7 +674,7 @@ func (l *Ledger) Belief(actor string) Belief {
 	if b.Lease != nil {
 		b.Fence = b.Lease.Fence
 		for _, k := range l.Keys {
-			if k.Lease == b.Lease {
+			if k.Lease == b.Lease || slices.Contains(k.Members, b.Lease) {
 				b.KeyHolds = true
 			}
 		}
@@ -697,7 +715,7 @@ func (l *Ledger) Stuck() []*Refusal {
 func (l *Ledger) FreedByTTL() *Lease {
 	for i, ls := range l.Leases {
 		for _, next := range l.Leases[i+1:] {
-			if next.Key == ls.Key && next.Actor != ls.Actor && ls.End == Lapsed && next.Granted > ls.Ends() {
+			if sameLock(next, ls) && next.Actor != ls.Actor && ls.End == Lapsed && next.Granted > ls.Ends() {
 				return next
 			}
 		}
@@ -718,7 +736,8 @@ const (
 // Properties is the scoreboard: mutual exclusion, deadlock freedom, fault
 // tolerance. Mutual exclusion is broken whenever two actors act as holder
 // at overlapping times, whatever the resource did with their writes; held
-// when a contender was refused; untested when nobody competed. Deadlock
+// when a contender was refused, or when two workers held claims on one
+// queue at once and got different jobs; untested when nobody competed. Deadlock
 // freedom is broken when a key with no TTL blocked a contender after its
 // holder crashed; held once a lapsed lease let a contender in. Fault
 // tolerance is absent on a single instance: one Redis is a single point of
@@ -728,7 +747,7 @@ func (l *Ledger) Properties(singleInstance bool) [3]Verdict {
 	switch {
 	case len(l.Overlaps) > 0:
 		p[0] = Broken
-	case len(l.Refusals) > 0:
+	case len(l.Refusals) > 0, l.claimsApart():
 		p[0] = Held
 	}
 	switch {

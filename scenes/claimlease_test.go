@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"locksim/content"
 	"locksim/sim"
 	"locksim/sim/ledger"
 )
@@ -130,5 +131,25 @@ func TestGoldensClaimLease(t *testing.T) {
 			a := openScene(t, embedded(t), "claim-lease", 1, size.w, size.h, c.presses)
 			golden(t, c.name+"-"+itoa(int64(size.w))+"x"+itoa(int64(size.h)), a.View())
 		}
+	}
+}
+
+// TestClaimLeaseReapedEarly: a reap whose reply names a job before its
+// deadline in story time (a live server's clock ran on while the story's
+// was held) says so, rather than pretending the deadline had passed.
+func TestClaimLeaseReapedEarly(t *testing.T) {
+	text, _ := content.Load("claim-lease")
+	active := claimQueue.Active()
+	events := []sim.Event{
+		{Seq: 0, At: 0, Kind: sim.Command, Actor: "w1", Val: []any{"j1", "invoice:42", int64(1)},
+			Op: &sim.Op{Kind: sim.OpAcquire, Form: sim.FormClaim, Key: active, TTL: claimLease, NX: true}},
+		{Seq: 1, At: claimLease / 2, Kind: sim.Command, Actor: "reaper", Val: []any{"j1"},
+			Op: &sim.Op{Kind: sim.OpRelease, Form: sim.FormReap, Key: active}},
+	}
+	snap := sim.Snapshot{Now: claimLease / 2, Events: events, Actors: []sim.Actor{{Name: "w1"}, {Name: "reaper"}}}
+	said := Said{Vars: map[string]string{}}
+	sayClaim(View{Snap: snap, L: fold(snap), Text: text}, &said)
+	if r := said.Vars["reaped"]; !strings.Contains(r, "though its deadline is +30.000s") {
+		t.Errorf("the reap before the deadline reads %q", r)
 	}
 }

@@ -51,7 +51,7 @@ func (e entry) Title() string {
 	if e.done {
 		mark = "✓"
 	}
-	return fmt.Sprintf("%s %2d  %-10s %s · %s", mark, e.n, e.id, e.title, e.dive)
+	return fmt.Sprintf("%s %2d  %-11s %s · %s", mark, e.n, e.id, e.title, e.dive)
 }
 func (e entry) Description() string {
 	d := "    " + e.summary

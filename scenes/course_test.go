@@ -75,6 +75,9 @@ func TestContentsOpensScenes(t *testing.T) {
 			t.Errorf("the contents lack %s:\n%s", sc.ID, seen)
 		}
 	}
+	if !strings.Contains(v, All()[0].ID) {
+		t.Errorf("the contents' first page lacks %s:\n%s", All()[0].ID, v)
+	}
 	golden(t, "contents-80x24", v)
 	drive(t, a, keys("[down][down][enter]nn")...)
 	if a.contents || a.pl.sc.ID != "crash-gap" || a.pl.snap.Pos != 2 {

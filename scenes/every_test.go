@@ -187,7 +187,9 @@ func checkCards(t *testing.T, where string, snap sim.Snapshot, led *ledger.Ledge
 		if got == nil || !ls.In(*got) {
 			t.Errorf("%s: %s's card says %q, but %s reads back %+v (it wrote %q)", where, c.Name, line, ls.Key, got, ls.Token)
 		}
-		claims[ls.Key] = append(claims[ls.Key], c.Name)
+		// one key may hold many claims (a queue's active set): one card
+		// per member
+		claims[ls.Key+" "+ls.Token] = append(claims[ls.Key+" "+ls.Token], c.Name)
 	}
 	for key, names := range claims {
 		if len(names) > 1 {

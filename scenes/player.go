@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -910,6 +911,8 @@ func keyLine(st views.Styles, k sim.KeyState, snap sim.Snapshot, w int) string {
 			if who := tokenOwner(k.Value, snap.Events); who != "" {
 				val += " (" + who + "'s token)"
 			}
+		} else if k.Type == "zset" && k.Clock > 0 {
+			val = shortenTokens(deadlines(k, snap), snap.Actors, snap.Events)
 		} else {
 			val = shortenTokens(val, snap.Actors, snap.Events)
 		}
@@ -958,6 +961,28 @@ func (p *Player) nodeLine(st views.Styles, k sim.KeyState, w int) string {
 	}
 	k.Name = strings.TrimPrefix(k.Name, p.snap.Prefix)
 	return truncate(head+keyLine(st, k, p.snap, w)+tail, w)
+}
+
+// deadlines shows a sorted set's members; a score that is a time (epoch
+// ms, 13 digits) is shown as the time left until it on the server's clock
+// as read with the set, in story time, rather than as the raw number.
+func deadlines(k sim.KeyState, snap sim.Snapshot) string {
+	var parts []string
+	for _, f := range k.Fields {
+		score, err := strconv.ParseFloat(f.Value, 64)
+		if err != nil || score < 1e12 {
+			parts = append(parts, f.Name+"="+f.Value)
+			continue
+		}
+		left := time.Duration(int64(score)-k.Clock) * time.Millisecond * time.Duration(max(snap.Scale, 1))
+		switch {
+		case left >= 0:
+			parts = append(parts, f.Name+" deadline in "+sim.FormatDuration(left))
+		default:
+			parts = append(parts, f.Name+" deadline passed "+sim.FormatDuration(-left)+" ago")
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func resourceLine(st views.Styles, r sim.ResourceState, w int) string {

@@ -8,6 +8,7 @@ func All() []*Scene {
 	return []*Scene{
 		raceScene(),
 		optionsScene(), crashGapScene(),
+		claimLeaseScene(),
 		releaseScene(), gcPauseScene(), fencingScene(),
 		redlockScene(),
 		chooseScene(),

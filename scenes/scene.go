@@ -93,6 +93,9 @@ type Said struct {
 	// Marks are short notes after an actor's token on its card (a running
 	// watchdog), by actor name.
 	Marks map[string]string
+	// Cards is a scene's own first card line per actor, in place of its
+	// token (a queue's workers carry a job and its attempts instead).
+	Cards map[string]string
 }
 
 // Explanation is the reading of a snapshot, ready to draw.
@@ -229,7 +232,7 @@ func explain(sc *Scene, v View) Explanation {
 	if sc.Say != nil {
 		sc.Say(v, &said)
 	}
-	r := reader{v: v, vars: said.Vars, value: said.Value, marks: said.Marks}
+	r := reader{v: v, vars: said.Vars, value: said.Value, marks: said.Marks, cards: said.Cards}
 	ex := Explanation{Verdict: said.Verdict, VerdictTone: said.Tone}
 	for _, a := range v.Snap.Actors {
 		ex.Cards = append(ex.Cards, r.card(a))
@@ -253,6 +256,7 @@ type reader struct {
 	vars  map[string]string // the scene's own slots
 	value string            // the constant actors write, if any
 	marks map[string]string // a note after an actor's token on its card
+	cards map[string]string // the scene's own first card lines
 }
 
 func (r reader) fill(section string, vars map[string]string) string {
@@ -471,6 +475,9 @@ func (r reader) card(a sim.Actor) views.Card {
 	if m := r.marks[a.Name]; m != "" {
 		first += " · " + m
 	}
+	if own, ok := r.cards[a.Name]; ok {
+		first = own
+	}
 	line, tone := r.state(a, b)
 	return views.Card{Name: a.Name, Lines: []string{first, line}, Tone: tone}
 }
@@ -536,6 +543,19 @@ func (r reader) state(a sim.Actor, b ledger.Belief) (string, views.Tone) {
 		return "released on " + e.Node, views.Plain
 	case ledger.QuorumMissed:
 		return "no lock: " + itoa(int64(e.Op.Votes)) + "/" + itoa(int64(e.Op.Of)), views.Warn
+	case ledger.ClaimEmpty:
+		return "nothing pending", views.Plain
+	case ledger.Reaped:
+		if len(rd.Reaped) == 1 {
+			return "took back 1 job", views.Plain
+		}
+		return "took back " + itoa(int64(len(rd.Reaped))) + " jobs", views.Plain
+	case ledger.Completed:
+		return "done · 1", views.Good
+	case ledger.CompleteStale:
+		return "refused · 0", views.Warn
+	case ledger.CompleteGone:
+		return "refused · -1", views.Warn
 	case ledger.Noted:
 		return "done", views.Dim
 	}
@@ -712,7 +732,8 @@ func (r reader) about(name string) string {
 			return r.fill("refused-nottl", vars)
 		}
 		return r.fill("refused", vars)
-	case ledger.WroteHolder, ledger.WroteLate, ledger.FencedOK, ledger.FencedNo:
+	case ledger.WroteHolder, ledger.WroteLate, ledger.FencedOK, ledger.FencedNo,
+		ledger.Completed, ledger.CompleteStale, ledger.CompleteGone:
 		w := rd.Write
 		vars["fence"], vars["seen"] = itoa(w.Token), itoa(w.Seen)
 		section := string(rd.What)

@@ -30,6 +30,10 @@ type KeyState struct {
 	// could not be read.
 	Node string
 	Down bool
+	// Clock is the server's clock (TIME) in epoch ms when a sorted set was
+	// read, so scores that are deadlines can be shown as time left; 0 for
+	// other types.
+	Clock int64
 }
 
 // Field is a hash field and its value, or a sorted-set member and its
@@ -131,7 +135,8 @@ func (r *Run) Snapshot(ctx context.Context) Snapshot {
 }
 
 // ReadKeys reads the named keys (as sent) back from b in one pipelined
-// round trip (TYPE, GET, PTTL of each; HGETALL after it for a hash). It uses
+// round trip (TYPE, GET, PTTL of each; HGETALL after it for a hash, and for
+// a sorted set TIME, then ZRANGE … WITHSCORES). It uses
 // only the backend's own connection, so it may run while a run is busy
 // elsewhere; a live screen calls it to show a lease running down.
 func ReadKeys(ctx context.Context, b *Backend, names []string) ([]KeyState, error) {
@@ -173,7 +178,18 @@ func ReadKeys(ctx context.Context, b *Backend, names []string) ([]KeyState, erro
 	if err != nil && !errors.Is(err, redis.Nil) && !isWrongType(err) {
 		return out, err
 	}
+	var clock int64
 	for _, i := range hashes {
+		if out[i].Type == "zset" && clock == 0 {
+			now, err := c.Time(ctx).Result()
+			if err != nil {
+				return out, err
+			}
+			clock = now.UnixMilli()
+		}
+		if out[i].Type == "zset" {
+			out[i].Clock = clock
+		}
 		fs, err := readFields(ctx, c, out[i].Type, names[i])
 		if err != nil {
 			return out, err

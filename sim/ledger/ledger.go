@@ -179,6 +179,8 @@ type Read struct {
 	Replaced *Lease
 	Write    *Write
 	Refusal  *Refusal
+	// Reaped are the claims a reap took back, in the reply's order.
+	Reaped []*Lease
 }
 
 // What names an event's meaning. Each is also the name of a readout
@@ -234,6 +236,9 @@ type Belief struct {
 type KeyRead struct {
 	sim.KeyState
 	Lease *Lease // the lease whose value the key holds, nil if none or unknown
+	// Members are the claims a sorted set holds, one per member: many
+	// jobs' leases share one active set.
+	Members []*Lease
 }
 
 // Ledger is the fold of one run.
@@ -268,6 +273,7 @@ func Fold(events []sim.Event, now time.Duration, keys []sim.KeyState) *Ledger {
 		if lease := l.byKey[slot(k.Node, k.Name)]; lease != nil && lease.In(k) {
 			kr.Lease = lease
 		}
+		kr.Members = l.claimsIn(k)
 		l.Keys = append(l.Keys, kr)
 	}
 	return l
@@ -275,10 +281,11 @@ func Fold(events []sim.Event, now time.Duration, keys []sim.KeyState) *Ledger {
 
 // lapse ends every open lease whose TTL ran out before t; seq is the
 // event about to be read. A Redlock client's validity running out ends
-// its hold too: it computed that deadline itself.
+// its hold too: it computed that deadline itself. A claim's deadline
+// frees nothing by itself: its lease ends when a reap takes the job back.
 func (l *Ledger) lapse(t time.Duration, seq int) {
 	for _, ls := range l.Leases {
-		if ls.End == Open && ls.Expires() && t > ls.Ends() {
+		if ls.End == Open && ls.Expires() && t > ls.Ends() && ls.Form != sim.FormClaim {
 			ls.End, ls.EndSeq, ls.EndAt = Lapsed, -1, ls.Ends()
 			if l.byKey[ls.slot()] == ls {
 				delete(l.byKey, ls.slot())
@@ -417,6 +424,9 @@ func (l *Ledger) event(e sim.Event) Read {
 
 func (l *Ledger) acquire(e sim.Event) Read {
 	op := e.Op
+	if op.Form == sim.FormClaim {
+		return l.claim(e)
+	}
 	granted, refused := false, false
 	var fence int64
 	switch op.Form {
@@ -501,6 +511,12 @@ func (l *Ledger) hold(e sim.Event, ls *Lease) Read {
 
 func (l *Ledger) release(e sim.Event) Read {
 	op := e.Op
+	switch op.Form {
+	case sim.FormReap:
+		return l.reap(e)
+	case sim.FormComplete:
+		return l.complete(e)
+	}
 	n, _ := e.Int()
 	own := l.leaseOf(op.Token)
 	for _, h := range l.Holds {
@@ -722,7 +738,7 @@ func (l *Ledger) Belief(actor string) Belief {
 func (l *Ledger) Agrees(ls *Lease) bool {
 	if ls.Node != QuorumNode {
 		for _, k := range l.Keys {
-			if k.Lease == ls {
+			if k.Lease == ls || slices.Contains(k.Members, ls) {
 				return true
 			}
 		}
@@ -770,7 +786,7 @@ func (l *Ledger) Stuck() []*Refusal {
 func (l *Ledger) FreedByTTL() *Lease {
 	for i, ls := range l.Leases {
 		for _, next := range l.Leases[i+1:] {
-			if next.slot() == ls.slot() && next.Actor != ls.Actor && ls.End == Lapsed && next.Granted > ls.Ends() {
+			if sameLock(next, ls) && next.Actor != ls.Actor && ls.End == Lapsed && next.Granted > ls.Ends() {
 				return next
 			}
 		}
@@ -791,7 +807,8 @@ const (
 // Properties is the scoreboard: mutual exclusion, deadlock freedom, fault
 // tolerance. Mutual exclusion is broken whenever two actors act as holder
 // at overlapping times, whatever the resource did with their writes; held
-// when a contender was refused; untested when nobody competed. Deadlock
+// when a contender was refused, or when two workers held claims on one
+// queue at once and got different jobs; untested when nobody competed. Deadlock
 // freedom is broken when a key with no TTL blocked a contender after its
 // holder crashed; held once a lapsed lease let a contender in. Fault
 // tolerance is absent on a single instance: one Redis is a single point of
@@ -801,7 +818,7 @@ func (l *Ledger) Properties(singleInstance bool) [3]Verdict {
 	switch {
 	case len(l.Overlaps) > 0:
 		p[0] = Broken
-	case len(l.Refusals) > 0:
+	case len(l.Refusals) > 0, l.claimsApart():
 		p[0] = Held
 	}
 	switch {

@@ -282,6 +282,9 @@ func (l *Ledger) event(e sim.Event) Read {
 	case sim.Clock:
 		return Read{What: ClockMoved}
 	case sim.Info:
+		if e.Op != nil && e.Op.Kind == sim.OpGiveUp {
+			return l.gaveUp(e)
+		}
 		return Read{What: Noted}
 	case sim.Fault:
 		switch e.Fault {

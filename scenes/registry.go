@@ -9,6 +9,7 @@ func All() []*Scene {
 		raceScene(),
 		optionsScene(), crashGapScene(),
 		releaseScene(), gcPauseScene(), fencingScene(),
+		timeoutScene(),
 	}
 }
 

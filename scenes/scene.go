@@ -90,6 +90,9 @@ type Said struct {
 	// Value is the constant every actor writes instead of a token, if the
 	// settings say so: the cards show it from the start.
 	Value string
+	// Cards are actors' cards as the scene draws them instead of the shared
+	// ones, by actor: five cards leave 12 columns a line at 80.
+	Cards map[string]views.Card
 }
 
 // Explanation is the reading of a snapshot, ready to draw.
@@ -225,7 +228,12 @@ func explain(sc *Scene, v View) Explanation {
 	r := reader{v: v, vars: said.Vars, value: said.Value}
 	ex := Explanation{Verdict: said.Verdict, VerdictTone: said.Tone}
 	for _, a := range v.Snap.Actors {
-		ex.Cards = append(ex.Cards, r.card(a))
+		c, own := said.Cards[a.Name]
+		if !own {
+			c = r.card(a)
+		}
+		c.Name = a.Name
+		ex.Cards = append(ex.Cards, c)
 	}
 	ex.Readout = r.readout()
 	ex.Alarm = r.alarm()

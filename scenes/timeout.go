@@ -18,13 +18,14 @@ const (
 	polFast   = "fail fast"
 )
 
-// The story's timing: H lets go 0.5 s in and the story ends 0.7 s later;
-// the retrying policies allow 9 retries and a 1 s deadline, so retries every
-// 100 ms run out at 0.9 s, and retries 100-200 ms apart reach the deadline.
+// The story's timing: H lets go 0.55 s in, half-way between two rounds of
+// retries 100 ms apart, and the story ends 0.65 s later; the retrying
+// policies allow 9 retries and a 1 s deadline, so retries every 100 ms run
+// out at 0.9 s, and retries 100-200 ms apart reach the deadline.
 const (
 	toHolder   = "H"
-	toRelease  = 500 * time.Millisecond
-	toAfter    = 700 * time.Millisecond
+	toRelease  = 550 * time.Millisecond
+	toAfter    = 650 * time.Millisecond
 	toDelay    = 100 * time.Millisecond
 	toRetries  = 9
 	toDeadline = time.Second
@@ -44,8 +45,10 @@ var toPolicies = map[string]sim.RetryPolicy{
 // timeoutScene is scene 8: four clients want the lock H holds, and the
 // policy knob decides what each does when it is refused.
 func timeoutScene() *Scene {
-	// a retry 100 ms on must stay a few wire ms on a live server
-	s := &Scene{ID: "timeout", Kind: Story, Wait: time.Second, Shortest: toDelay}
+	// H lets go 50 ms from the nearest retries every 100 ms: on a live
+	// server that margin must stay well above what the commands take, or
+	// the first grant comes before the move that asks about it
+	s := &Scene{ID: "timeout", Kind: Story, Wait: time.Second, Shortest: toRelease - 5*toDelay}
 	s.Knobs = []Knob{{Key: "m", Name: "policy", Values: []string{polFixed, polJitter, polBlock, polFast}}}
 	s.Build = func(p Params) sim.Script { return timeoutStory(toPolicies[s.Value(p, "policy")]) }
 	s.Say = func(v View, said *Said) { sayTimeout(v, said, s.Value(v.P, "policy")) }
@@ -57,16 +60,23 @@ func timeoutScene() *Scene {
 			}
 		}
 		return [...]int{2, 0, 1}[min(n, 2)]
-	}, "the next 0.7 s")
+	}, "the next 0.65 s")
 	return s
 }
 
 func timeoutStory(pol sim.RetryPolicy) sim.Script {
 	spec := sim.AcquireSpec{Key: sim.CourseKey, TTL: sim.CourseTTL}
-	holder := []sim.Step{
-		{Label: "acquire", Run: func(x *sim.Exec) { x.Acquire(spec) }},
-		{Label: "release", Run: sim.IfHolding(func(x *sim.Exec) { x.Release("", sim.CourseKey) })},
-	}
+	// H's work takes toRelease; then it lets go, on the story's clock as the
+	// retries are, so the two fall due in the same order on either server
+	holder := []sim.Step{{Label: "acquire", Run: func(x *sim.Exec) {
+		if !x.Acquire(spec).OK() {
+			return
+		}
+		x.AfterScheduled("release", toRelease, func(x *sim.Exec) time.Duration {
+			x.Release("", sim.CourseKey)
+			return 0
+		})
+	}}}
 	try := []sim.Step{{Label: "acquire", Run: func(x *sim.Exec) { x.AcquireRetrying(spec, pol) }}}
 	actors := []sim.ActorSpec{{Name: toHolder, Program: holder}}
 	moves := []sim.Move{sim.Labeled(toHolder, "H takes the lock")}
@@ -75,9 +85,8 @@ func timeoutStory(pol sim.RetryPolicy) sim.Script {
 		moves = append(moves, sim.Labeled(c, c+" tries"))
 	}
 	moves = append(moves,
-		sim.Move{Kind: sim.MoveAdvance, D: toRelease, Label: "0.5 s of retries"},
-		sim.Labeled(toHolder, "H lets go"),
-		sim.Move{Kind: sim.MoveAdvance, D: toAfter, Label: "the next 0.7 s"})
+		sim.Move{Kind: sim.MoveAdvance, D: toRelease, Label: "0.55 s: H lets go"},
+		sim.Move{Kind: sim.MoveAdvance, D: toAfter, Label: "the next 0.65 s"})
 	return sim.Script{Actors: actors, Keys: []string{sim.CourseKey}, Watch: []string{sim.CourseKey}, Moves: moves}
 }
 

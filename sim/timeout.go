@@ -38,13 +38,13 @@ type RetryPolicy struct {
 // lock in the way, decides when to try again.
 func (x *Exec) AcquireRetrying(spec AcquireSpec, p RetryPolicy) Reply {
 	token := x.r.mint(x.actor)
-	start := x.Due()
+	start := x.scheduled()
 	first := x.tryAcquire(spec, token)
 	if !first.Nil() {
 		return first
 	}
 	if p.Retries == 0 {
-		x.giveUp(spec, GiveUpFast, "refused, and it does not retry")
+		x.giveUp(spec, GiveUpFast, "it fails fast")
 		return first
 	}
 	used := 0
@@ -52,13 +52,13 @@ func (x *Exec) AcquireRetrying(spec AcquireSpec, p RetryPolicy) Reply {
 		d := p.Delay + x.Jitter(p.Jitter)
 		if p.Deadline > 0 {
 			// the last wait ends at the deadline, where it gives up
-			d = min(d, start+p.Deadline-x.Due())
+			d = min(d, start+p.Deadline-x.scheduled())
 		}
 		return d
 	}
-	x.After("retry", next(x), func(x *Exec) time.Duration {
+	x.AfterScheduled("retry", next(x), func(x *Exec) time.Duration {
 		if p.Deadline > 0 && x.Due()-start >= p.Deadline {
-			x.giveUp(spec, GiveUpDeadline, fmt.Sprintf("its %s deadline passed", FormatDuration(p.Deadline)))
+			x.giveUp(spec, GiveUpDeadline, FormatDuration(p.Deadline)+" deadline passed")
 			return 0
 		}
 		used++
@@ -66,7 +66,7 @@ func (x *Exec) AcquireRetrying(spec AcquireSpec, p RetryPolicy) Reply {
 			return 0 // granted, or no answer to act on
 		}
 		if p.Retries > 0 && used >= p.Retries {
-			x.giveUp(spec, GiveUpRetries, fmt.Sprintf("all %d retries used up", p.Retries))
+			x.giveUp(spec, GiveUpRetries, fmt.Sprintf("%d retries used up", p.Retries))
 			return 0
 		}
 		return next(x)
@@ -85,10 +85,38 @@ func (x *Exec) tryAcquire(spec AcquireSpec, token string) Reply {
 	return r
 }
 
-// giveUp logs the client's decision to stop trying, with its reason.
+// giveUp logs the client's decision to stop trying and report that it
+// could not acquire, with its reason.
 func (x *Exec) giveUp(spec AcquireSpec, reason, why string) {
 	x.r.record(Event{Kind: Info, Actor: x.actor.Name, Step: x.label, Move: x.move,
-		Note:  x.actor.Name + " gives up: " + why + "; it could not acquire",
+		Note:  x.actor.Name + " could not acquire: " + why,
 		Op:    &Op{Kind: OpGiveUp, Form: reason, Lock: spec.lock(), Key: x.Key(spec.Key)},
 		Timed: x.timed, Due: x.due()})
+}
+
+// AfterScheduled is After, with d counted from the story time the schedule
+// says the step runs at (see scheduled) rather than from the clock, which
+// on a live server is a little ahead. Timers of several actors started this
+// way fall due in the order the story says, on either server.
+func (x *Exec) AfterScheduled(label string, d time.Duration, f func(x *Exec) time.Duration) {
+	x.After(label, x.scheduled()+d-x.Due(), f)
+}
+
+// scheduled is the story time the step was due by the schedule: a timer's
+// due time, or for a move of the schedule the waits before it added up. On
+// the embedded server that is the clock; on a live one the clock runs a
+// little ahead, since every command takes real time. Retries counted from
+// it keep the story's timing on both, so clients that were refused
+// together come back in the same millisecond, and a seed repeats a run.
+func (x *Exec) scheduled() time.Duration {
+	if x.timed {
+		return x.dueAt
+	}
+	var t time.Duration
+	for _, m := range x.r.script.Moves[:min(max(x.move, 0), len(x.r.script.Moves))] {
+		if m.Kind == MoveAdvance {
+			t += m.D
+		}
+	}
+	return t
 }

@@ -190,7 +190,7 @@ func TestTimeoutOutcomesAreDistinct(t *testing.T) {
 	})
 }
 
-// Blocking for ever: a second more and the waiting clients have only tried
+// Blocking with no limit: a second more and the waiting clients have only tried
 // more and waited longer; none of them ever reports.
 func TestTimeoutBlockOnlyGrows(t *testing.T) {
 	ctx := context.Background()

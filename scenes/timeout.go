@@ -31,15 +31,16 @@ const (
 	toDeadline = time.Second
 )
 
-// toSlugs names each policy in the course text's sections.
-var toSlugs = map[string]string{polFixed: "fixed", polJitter: "jitter", polBlock: "block", polFast: "fast"}
-
-// toPolicies is each knob value's retry policy.
-var toPolicies = map[string]sim.RetryPolicy{
-	polFixed:  {Delay: toDelay, Retries: toRetries, Deadline: toDeadline},
-	polJitter: {Delay: toDelay, Jitter: toDelay, Retries: toRetries, Deadline: toDeadline},
-	polBlock:  {Delay: toDelay, Retries: -1},
-	polFast:   {},
+// toPolicies is each knob value's retry policy, and its name in the course
+// text's sections.
+var toPolicies = map[string]struct {
+	slug string
+	p    sim.RetryPolicy
+}{
+	polFixed:  {"fixed", sim.RetryPolicy{Delay: toDelay, Retries: toRetries, Deadline: toDeadline}},
+	polJitter: {"jitter", sim.RetryPolicy{Delay: toDelay, Jitter: toDelay, Retries: toRetries, Deadline: toDeadline}},
+	polBlock:  {"block", sim.RetryPolicy{Delay: toDelay, Retries: -1}},
+	polFast:   {"fast", sim.RetryPolicy{}},
 }
 
 // timeoutScene is scene 8: four clients want the lock H holds, and the
@@ -50,7 +51,7 @@ func timeoutScene() *Scene {
 	// the first grant comes before the move that asks about it
 	s := &Scene{ID: "timeout", Kind: Story, Wait: time.Second, Shortest: toRelease - 5*toDelay}
 	s.Knobs = []Knob{{Key: "m", Name: "policy", Values: []string{polFixed, polJitter, polBlock, polFast}}}
-	s.Build = func(p Params) sim.Script { return timeoutStory(toPolicies[s.Value(p, "policy")]) }
+	s.Build = func(p Params) sim.Script { return timeoutStory(toPolicies[s.Value(p, "policy")].p) }
 	s.Say = func(v View, said *Said) { sayTimeout(v, said, s.Value(v.P, "policy")) }
 	s.Predict = before(func(v View) int {
 		n := 0
@@ -94,7 +95,7 @@ func timeoutStory(pol sim.RetryPolicy) sim.Script {
 // outcome from the ledger; the slots tell the actor the readout explains
 // how many tries it has made and what its policy does next.
 func sayTimeout(v View, s *Said, policy string) {
-	slug := toSlugs[policy]
+	slug := toPolicies[policy].slug
 	s.Vars["policy"] = v.Text.Get("policy-" + slug)
 	s.Vars["retries"], s.Vars["deadline"] = itoa(toRetries), secs(toDeadline)
 	s.Cards = map[string]views.Card{}
@@ -120,11 +121,8 @@ func sayTimeout(v View, s *Said, policy string) {
 	var got, parts []string
 	counts := map[string]int{}
 	var waited time.Duration
-	for _, a := range v.Snap.Actors {
+	for _, a := range v.Snap.Actors[1:] { // H first, then c1 to c4
 		t := v.L.Tally(a.Name)
-		if a.Name == toHolder {
-			continue
-		}
 		switch {
 		case t.Outcome == ledger.Acquired:
 			got = append(got, a.Name)
@@ -137,13 +135,11 @@ func sayTimeout(v View, s *Said, policy string) {
 			counts[t.Outcome.String()]++
 		}
 	}
-	switch {
-	case len(got) == 1:
-		parts = append(parts, v.Text.Get("v-got", got[0], v.L.Tally(got[0]).Success))
-	case len(got) > 1:
-		parts = append(parts, v.Text.Get("v-got-many", strings.Join(got, ", ")))
-	default:
-		parts = append(parts, v.Text.Get("v-nobody"))
+	parts = append(parts, v.Text.Get("v-nobody"))
+	if len(got) == 1 {
+		parts[0] = v.Text.Get("v-got", got[0], v.L.Tally(got[0]).Success)
+	} else if len(got) > 1 {
+		parts[0] = v.Text.Get("v-got-many", strings.Join(got, ", "))
 	}
 	for _, o := range []string{"failed fast", "retries used up", "deadline passed", "waiting", "crashed"} {
 		if n := counts[o]; n > 0 && o == "waiting" {

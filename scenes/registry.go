@@ -7,13 +7,10 @@ import "locksim/content"
 func All() []*Scene {
 	return []*Scene{
 		raceScene(),
-		optionsScene(), crashGapScene(),
-		claimLeaseScene(),
+		optionsScene(), crashGapScene(), claimLeaseScene(),
 		releaseScene(), gcPauseScene(), fencingScene(),
-		redlockScene(),
-		chooseScene(),
-		reentrantScene(), keyNamingScene(),
-		extendScene(),
+		timeoutScene(), extendScene(), reentrantScene(), keyNamingScene(),
+		redlockScene(), chooseScene(),
 	}
 }
 

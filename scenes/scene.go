@@ -96,6 +96,9 @@ type Said struct {
 	// Cards is a scene's own first card line per actor, in place of its
 	// token (a queue's workers carry a job and its attempts instead).
 	Cards map[string]string
+	// OwnCards are actors' cards as the scene draws them instead of the
+	// shared ones, by actor: five cards leave 12 columns a line at 80.
+	OwnCards map[string]views.Card
 }
 
 // Explanation is the reading of a snapshot, ready to draw.
@@ -235,7 +238,12 @@ func explain(sc *Scene, v View) Explanation {
 	r := reader{v: v, vars: said.Vars, value: said.Value, marks: said.Marks, cards: said.Cards}
 	ex := Explanation{Verdict: said.Verdict, VerdictTone: said.Tone}
 	for _, a := range v.Snap.Actors {
-		ex.Cards = append(ex.Cards, r.card(a))
+		c, own := said.OwnCards[a.Name]
+		if !own {
+			c = r.card(a)
+		}
+		c.Name = a.Name
+		ex.Cards = append(ex.Cards, c)
 	}
 	ex.Readout = r.readout()
 	ex.Alarm = r.alarm()

@@ -17,10 +17,11 @@ const (
 	OpCheck                         // GET before a DEL: is the key still mine?
 	OpWrite                         // an unfenced write to the protected resource
 	OpFencedWrite                   // a write carrying a fencing token
+	OpGiveUp                        // not a command: a client stops trying to acquire (sim/timeout.go)
 )
 
 func (k OpKind) String() string {
-	return [...]string{"", "acquire", "expire", "release", "extend", "check", "write", "fenced write"}[k]
+	return [...]string{"", "acquire", "expire", "release", "extend", "check", "write", "fenced write", "give up"}[k]
 }
 
 // The forms an acquire or a release can take; the ledger reads a reply

@@ -191,7 +191,12 @@ func Log(st Styles, lines []LogLine, width, height, back int) string {
 
 // Rule draws a labelled horizontal rule across width.
 func Rule(st Styles, label string, width int) string {
-	l := ansi.Truncate("── "+label+" ", width, "… ")
+	// a label longer than the rule is cut in the middle, keeping its end
+	// (the log's scroll hint): a log beside the readout is narrow
+	l := "── " + label + " "
+	if ansi.StringWidth(l) > width {
+		l = cutMiddle(l, max(width, 1))
+	}
 	return st.Rule.Render(l + strings.Repeat("─", max(0, width-ansi.StringWidth(l))))
 }
 

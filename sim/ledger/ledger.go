@@ -313,6 +313,9 @@ func (l *Ledger) event(e sim.Event) Read {
 		if e.Op != nil && e.Op.Form == sim.FormReplica {
 			l.replica(e)
 		}
+		if e.Op != nil && e.Op.Kind == sim.OpGiveUp {
+			return l.gaveUp(e)
+		}
 		return Read{What: Noted}
 	case sim.Fault:
 		l.nodeFault(e)

@@ -1,0 +1,207 @@
+package scenes
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"locksim/sim"
+	"locksim/sim/ledger"
+	"locksim/views"
+)
+
+// The timeout scene's policies, as the m knob names them.
+const (
+	polFixed  = "every 100 ms"
+	polJitter = "jitter+deadline"
+	polBlock  = "block, no limit"
+	polFast   = "fail fast"
+)
+
+// The story's timing: H lets go 0.55 s in, half-way between two rounds of
+// retries 100 ms apart, and the story ends 0.65 s later; the retrying
+// policies allow 9 retries and a 1 s deadline, so retries every 100 ms run
+// out at 0.9 s, and retries 100-200 ms apart reach the deadline.
+const (
+	toHolder   = "H"
+	toRelease  = 550 * time.Millisecond
+	toAfter    = 650 * time.Millisecond
+	toDelay    = 100 * time.Millisecond
+	toRetries  = 9
+	toDeadline = time.Second
+)
+
+// toPolicies is each knob value's retry policy, and its name in the course
+// text's sections.
+var toPolicies = map[string]struct {
+	slug string
+	p    sim.RetryPolicy
+}{
+	polFixed:  {"fixed", sim.RetryPolicy{Delay: toDelay, Retries: toRetries, Deadline: toDeadline}},
+	polJitter: {"jitter", sim.RetryPolicy{Delay: toDelay, Jitter: toDelay, Retries: toRetries, Deadline: toDeadline}},
+	polBlock:  {"block", sim.RetryPolicy{Delay: toDelay, Retries: -1}},
+	polFast:   {"fast", sim.RetryPolicy{}},
+}
+
+// timeoutScene is scene 8: four clients want the lock H holds, and the
+// policy knob decides what each does when it is refused.
+func timeoutScene() *Scene {
+	// H lets go 50 ms from the nearest retries every 100 ms: on a live
+	// server that margin must stay well above what the commands take, or
+	// the first grant comes before the move that asks about it
+	s := &Scene{ID: "timeout", Kind: Story, Wait: time.Second, Shortest: toRelease - 5*toDelay}
+	s.Knobs = []Knob{{Key: "m", Name: "policy", Values: []string{polFixed, polJitter, polBlock, polFast}}}
+	s.Build = func(p Params) sim.Script { return timeoutStory(toPolicies[s.Value(p, "policy")].p) }
+	s.Say = func(v View, said *Said) { sayTimeout(v, said, s.Value(v.P, "policy")) }
+	s.Predict = before(func(v View) int {
+		n := 0
+		for _, ls := range v.L.Leases {
+			if ls.Actor != toHolder {
+				n++
+			}
+		}
+		return [...]int{2, 0, 1}[min(n, 2)]
+	}, "the next 0.65 s")
+	return s
+}
+
+func timeoutStory(pol sim.RetryPolicy) sim.Script {
+	spec := sim.AcquireSpec{Key: sim.CourseKey, TTL: sim.CourseTTL}
+	// H's work takes toRelease; then it lets go, on the story's clock as the
+	// retries are, so the two fall due in the same order on either server
+	holder := []sim.Step{{Label: "acquire", Run: func(x *sim.Exec) {
+		if !x.Acquire(spec).OK() {
+			return
+		}
+		x.AfterScheduled("release", toRelease, func(x *sim.Exec) time.Duration {
+			x.Release("", sim.CourseKey)
+			return 0
+		})
+	}}}
+	try := []sim.Step{{Label: "acquire", Run: func(x *sim.Exec) { x.AcquireRetrying(spec, pol) }}}
+	actors := []sim.ActorSpec{{Name: toHolder, Program: holder}}
+	moves := []sim.Move{sim.Labeled(toHolder, "H takes the lock")}
+	for _, c := range []string{"c1", "c2", "c3", "c4"} {
+		actors = append(actors, sim.ActorSpec{Name: c, Program: try})
+		moves = append(moves, sim.Labeled(c, c+" tries"))
+	}
+	moves = append(moves,
+		sim.Move{Kind: sim.MoveAdvance, D: toRelease, Label: "0.55 s: H lets go"},
+		sim.Move{Kind: sim.MoveAdvance, D: toAfter, Label: "the next 0.65 s"})
+	return sim.Script{Actors: actors, Keys: []string{sim.CourseKey}, Watch: []string{sim.CourseKey}, Moves: moves}
+}
+
+// sayTimeout: the cards and the verdict count each client's attempts and
+// outcome from the ledger; the slots tell the actor the readout explains
+// how many tries it has made and what its policy does next.
+func sayTimeout(v View, s *Said, policy string) {
+	slug := toPolicies[policy].slug
+	s.Vars["policy"] = v.Text.Get("policy-" + slug)
+	s.Vars["retries"], s.Vars["deadline"] = itoa(toRetries), secs(toDeadline)
+	s.OwnCards = map[string]views.Card{}
+	for _, a := range v.Snap.Actors {
+		s.OwnCards[a.Name] = toCard(v, a, v.L.Tally(a.Name), policy == polBlock)
+	}
+	if name := toFocus(v); name != "" {
+		t := v.L.Tally(name)
+		s.Vars["tries"], s.Vars["first"] = itoa(int64(t.Attempts)), stamp(t.First)
+		s.Vars["waited"] = sim.FormatDuration(t.Waited(v.Snap.Now))
+		s.Vars["counted"] = ""
+		if t.Success > 1 {
+			s.Vars["counted"] = v.Text.Fill("counted", map[string]string{"first": stamp(t.First)})
+		}
+		s.Vars["next"] = v.Text.Get("next-none")
+		if name != toHolder {
+			s.Vars["next"] = v.Text.Fill("next-"+slug, map[string]string{"waited": s.Vars["waited"]})
+		}
+	}
+	if len(v.L.Reads) == 0 {
+		return
+	}
+	var got, parts []string
+	counts := map[string]int{}
+	var waited time.Duration
+	for _, a := range v.Snap.Actors[1:] { // H first, then c1 to c4
+		t := v.L.Tally(a.Name)
+		switch {
+		case t.Outcome == ledger.Acquired:
+			got = append(got, a.Name)
+		case a.Status == sim.Crashed:
+			counts["crashed"]++
+		case t.Outcome == ledger.Trying:
+			counts["waiting"]++
+			waited += t.Waited(v.Snap.Now)
+		case t.Outcome.GaveUp():
+			counts[t.Outcome.String()]++
+		}
+	}
+	parts = append(parts, v.Text.Get("v-nobody"))
+	if len(got) == 1 {
+		parts[0] = v.Text.Get("v-got", got[0], v.L.Tally(got[0]).Success)
+	} else if len(got) > 1 {
+		parts[0] = v.Text.Get("v-got-many", strings.Join(got, ", "))
+	}
+	for _, o := range []string{"failed fast", "retries used up", "deadline passed", "waiting", "crashed"} {
+		if n := counts[o]; n > 0 && o == "waiting" {
+			parts = append(parts, v.Text.Get("v-waiting", n, secs1(waited)))
+		} else if n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", o, n))
+		}
+	}
+	colliding, retries, _ := v.L.Collisions()
+	s.Verdict = v.Text.Get("verdict", strings.Join(parts, " · "), colliding, retries)
+	if len(got) == 0 {
+		s.Tone = views.Warn
+	}
+}
+
+// toFocus is the actor the readout explains: the selected one, else the
+// actor of the latest step ("" when the clock moved last).
+func toFocus(v View) string {
+	if v.Sel >= 0 && v.Sel < len(v.Snap.Actors) {
+		return v.Snap.Actors[v.Sel].Name
+	}
+	for i := len(v.Snap.Events) - 1; i >= 0; i-- {
+		if e := v.Snap.Events[i]; e.Move >= 0 {
+			if e.Kind == sim.Clock {
+				return ""
+			}
+			return e.Actor
+		}
+	}
+	return ""
+}
+
+// toCard is a client's card in 12 columns: its tries, then where it stands.
+func toCard(v View, a sim.Actor, t ledger.Tally, block bool) views.Card {
+	b := v.L.Belief(a.Name)
+	line, tone := "not yet", views.Dim
+	switch {
+	case a.Status == sim.Crashed:
+		line, tone = "crashed", views.Bad
+	case a.Status == sim.Paused:
+		line, tone = "FROZEN", views.Warn
+	case b.Holds && b.KeyHolds:
+		line, tone = "OK · holder", views.Good
+	case b.Holds:
+		line, tone = "lost it ✗", views.Bad
+	case b.Hold != nil && b.Hold.End == ledger.SentRelease:
+		line, tone = "released", views.Good
+	case t.Outcome == ledger.FailedFast:
+		line, tone = "failed fast", views.Warn
+	case t.Outcome == ledger.RetriesUsedUp:
+		line, tone = "retries out", views.Warn
+	case t.Outcome == ledger.DeadlinePassed:
+		line, tone = "deadline hit", views.Warn
+	case t.Outcome == ledger.Trying && len(v.Snap.Timers[a.Name]) == 0:
+		line, tone = "stopped", views.Warn // no answer to act on, or nothing left to try
+	case t.Outcome == ledger.Trying && block:
+		line, tone = "waits "+secs1(t.Waited(v.Snap.Now)), views.Warn
+	case t.Outcome == ledger.Trying:
+		line, tone = "retrying", views.Plain
+	}
+	return views.Card{Lines: []string{"tries " + itoa(int64(t.Attempts)), line}, Tone: tone}
+}
+
+// secs1 prints a story duration in seconds with one decimal: 1.2s.
+func secs1(d time.Duration) string { return fmt.Sprintf("%.1fs", d.Seconds()) }

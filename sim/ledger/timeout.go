@@ -16,7 +16,7 @@ const (
 )
 
 func (l *Ledger) gaveUp(e sim.Event) Read {
-	cur := l.byKey[e.Op.Key]
+	cur := l.byKey[slot(e.Node, e.Op.Key)]
 	r := Read{What: GaveUpFast, Lease: cur, Other: actorOf(cur)}
 	switch e.Op.Form {
 	case sim.GiveUpRetries:

@@ -76,4 +76,4 @@ func sentNamed(events []sim.Event, cmd string) []sim.Event {
 }
 
 func TestWatchdogStopsOnGoneEmbedded(t *testing.T) { watchdogAlone(t, embedded(t)) }
-func TestWatchdogStopsOnGoneLive(t *testing.T)     { t.Parallel(); watchdogAlone(t, live(t)) }
+func TestWatchdogStopsOnGoneLive(t *testing.T)     { t.Parallel(); watchdogAlone(t, liveAt(t, 100)) }

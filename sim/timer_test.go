@@ -94,7 +94,7 @@ func watchdog(t *testing.T, b *sim.Backend) {
 }
 
 func TestWatchdogEmbedded(t *testing.T) { watchdog(t, embedded(t)) }
-func TestWatchdogLive(t *testing.T)     { t.Parallel(); watchdog(t, live(t)) }
+func TestWatchdogLive(t *testing.T)     { t.Parallel(); watchdog(t, liveAt(t, 100)) }
 
 // TestTimersReplayExactly: a timer's commands and their due times are the
 // same after stepping back and forth, and jitter repeats with the seed.

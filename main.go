@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"text/tabwriter"
 	"time"
@@ -47,6 +48,9 @@ usage: locksim [flags]
   -redis URL           use a live server, e.g. redis://127.0.0.1:6379/0 (keys go under a
                        locksim:<run>: prefix and are deleted on exit; nothing else is touched)
   -resource-redis URL  keep the protected resource on this server instead
+  -redlock URL,URL,... the redlock scene's nodes: three or more live servers, an odd
+                       count (without it a live run keeps its five nodes on the -redis
+                       server, which makes them one process with one clock)
   -scale N             on a live server, divide story time by N (default 20: PX 30000 is sent as PX 1500)
   -seed N              draw tokens from seed N, so a transcript repeats (the race's winner is real)
   -timeout D           on a live server, give up on a command after D (default 400ms); its
@@ -62,6 +66,7 @@ const maxScale = 1000
 // config is what the flags asked for.
 type config struct {
 	scene, redis, resource string
+	redlock                []string
 	list, plain, cleanup   bool
 	scale                  int
 	timeout                time.Duration
@@ -93,6 +98,18 @@ func parse(args []string) (config, error) {
 	fs.BoolVar(&c.plain, "plain", false, "")
 	fs.StringVar(&c.redis, "redis", "", "")
 	fs.StringVar(&c.resource, "resource-redis", "", "")
+	fs.Func("redlock", "", func(v string) error {
+		for _, u := range strings.Split(v, ",") {
+			if u = strings.TrimSpace(u); u == "" {
+				return errors.New("an empty address in the list")
+			}
+			c.redlock = append(c.redlock, strings.TrimSpace(u))
+		}
+		if len(c.redlock) < 3 {
+			return fmt.Errorf("needs three or more servers, got %d", len(c.redlock))
+		}
+		return nil
+	})
 	fs.IntVar(&c.scale, "scale", sim.DefaultLiveScale, "")
 	fs.Uint64Var(&c.seed, "seed", 0, "")
 	fs.DurationVar(&c.timeout, "timeout", sim.DefaultTimeout, "")
@@ -133,6 +150,9 @@ func parse(args []string) (config, error) {
 	}
 	if c.theme != "default" && c.theme != "high-contrast" {
 		return c, fmt.Errorf("-theme must be default or high-contrast, got %q", c.theme)
+	}
+	if c.cleanup && c.redis == "" && len(c.redlock) > 0 {
+		return c, errors.New("-cleanup takes one server: run it with -redis for each -redlock node")
 	}
 	if c.cleanup && c.redis == "" {
 		return c, errors.New("-cleanup needs -redis: the embedded server keeps nothing")
@@ -340,11 +360,15 @@ func cleanup(ctx context.Context, c config, stdout, stderr io.Writer) int {
 
 // open starts the embedded server, or connects to the live one(s).
 func open(ctx context.Context, c config, stderr io.Writer) (*sim.Backend, error) {
-	if c.redis == "" {
+	if c.redis == "" && len(c.redlock) == 0 {
 		return sim.OpenEmbedded()
 	}
+	addr := c.redis
+	if addr == "" {
+		addr = c.redlock[0] // the other scenes run on the first node
+	}
 	o := sim.LiveOptions{Scale: c.scale, Timeout: c.timeout}
-	b, err := sim.OpenLive(ctx, c.redis, o)
+	b, err := sim.OpenLive(ctx, addr, o)
 	if err != nil {
 		return nil, err
 	}
@@ -359,7 +383,42 @@ func open(ctx context.Context, c config, stderr io.Writer) (*sim.Backend, error)
 		}
 		b.SetResourceStore(r)
 	}
+	if len(c.redlock) > 0 {
+		if err := openNodes(ctx, b, c.redlock, o, stderr); err != nil {
+			_ = b.Close(context.Background())
+			return nil, err
+		}
+	}
 	return b, nil
+}
+
+// openNodes connects to the redlock scene's live servers, each with the
+// same preflight, prefix and cleanup as the main one. Nodes that are one
+// server (two databases of it, or the same address twice) are accepted
+// with a warning: they share one process and one clock.
+func openNodes(ctx context.Context, b *sim.Backend, urls []string, o sim.LiveOptions, stderr io.Writer) error {
+	if len(urls)%2 == 0 {
+		fmt.Fprintf(stderr, "locksim: -redlock has %d nodes; an odd count is recommended (a majority of %d needs %d, the same as of %d)\n",
+			len(urls), len(urls), sim.Quorum(len(urls)), len(urls)+1)
+	}
+	var nodes []*sim.Backend
+	seen := map[string]int{}
+	for i, u := range urls {
+		n, err := sim.OpenLive(ctx, u, o)
+		if err != nil {
+			for _, m := range nodes {
+				_ = m.Close(context.Background())
+			}
+			return fmt.Errorf("-redlock node %d: %w", i+1, err)
+		}
+		if j, ok := seen[n.Addr()]; ok {
+			fmt.Fprintf(stderr, "locksim: -redlock nodes %d and %d are on one server (%s): they share one process and one clock, so they are not independent\n", j+1, i+1, n.Addr())
+		}
+		seen[n.Addr()] = i
+		nodes = append(nodes, n)
+	}
+	b.SetNodes(nodes)
+	return nil
 }
 
 // errWriter remembers the first write error and swallows the rest, so a

@@ -546,6 +546,9 @@ func (r reader) state(a sim.Actor, b ledger.Belief) (string, views.Tone) {
 	case ledger.NodeRefused:
 		return "(nil) from " + e.Node, views.Warn
 	case ledger.NodeFailed:
+		if e.Op.Kind == sim.OpRelease {
+			return "released · " + e.Node + " failed", views.Plain
+		}
 		return e.Node + " failed", views.Warn
 	case ledger.NodeReleased, ledger.NodeRelTaken, ledger.NodeRelGone:
 		return "released on " + e.Node, views.Plain

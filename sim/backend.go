@@ -191,6 +191,11 @@ func (b *Backend) Close(ctx context.Context) error {
 		b.beating.Wait()
 	}
 	err := b.Cleanup(ctx)
+	for _, n := range b.nodes {
+		if nerr := n.Close(ctx); err == nil {
+			err = nerr
+		}
+	}
 	if b.resource != nil {
 		if rerr := b.resource.Close(ctx); err == nil {
 			err = rerr
@@ -209,3 +214,6 @@ func (b *Backend) Close(ctx context.Context) error {
 func oneLine(err error) string {
 	return strings.ReplaceAll(err.Error(), "\n", " ")
 }
+
+// Addr is the server's address, host:port.
+func (b *Backend) Addr() string { return b.opts.Addr }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -281,6 +282,13 @@ func (x *Exec) sendOn(name string, args, shown []any, op *Op, timeout time.Durat
 		return Reply{Err: fake, Text: FormatReply(nil, fake)}
 	}
 	rep := x.send(c, name, FormatCommand(shown), args, op)
+	if rep.Err != nil && n.own {
+		// a stopped embedded node: the port is the embedded server's own
+		// detail, the node's name says which one refused
+		e := &r.Events[len(r.Events)-1]
+		e.Reply = strings.ReplaceAll(e.Reply, n.b.Addr(), "node "+name)
+		rep.Text = e.Reply
+	}
 	if n.slow && rep.Err == nil {
 		// it ran, but the reply came after the client stopped waiting
 		e := &r.Events[len(r.Events)-1]

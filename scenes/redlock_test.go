@@ -1,0 +1,192 @@
+package scenes
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"locksim/sim"
+	"locksim/sim/ledger"
+	"locksim/sim/simtest"
+)
+
+// onFiveNodes runs check on five embedded nodes, and on five real
+// redis-servers given as -redlock nodes.
+func onFiveNodes(t *testing.T, check func(t *testing.T, b *sim.Backend)) {
+	t.Parallel()
+	t.Run("embedded", func(t *testing.T) {
+		t.Parallel()
+		check(t, embedded(t))
+	})
+	t.Run("live", func(t *testing.T) {
+		t.Parallel()
+		ctx := context.Background()
+		b, err := sim.OpenLive(ctx, simtest.StartRedis(t), sim.LiveOptions{Scale: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var nodes []*sim.Backend
+		for range redNodes {
+			n, err := sim.OpenLive(ctx, simtest.StartRedis(t), sim.LiveOptions{Scale: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			nodes = append(nodes, n)
+		}
+		b.SetNodes(nodes)
+		t.Cleanup(func() { b.Close(context.Background()) })
+		check(t, b)
+	})
+}
+
+func story(name string) Params {
+	for i, s := range redStories {
+		if s == name {
+			return Params{"story": i}
+		}
+	}
+	panic("no story " + name)
+}
+
+// count is the client's latest count, as the ledger read it.
+func count(t *testing.T, p played, client string) (sim.Event, ledger.Read) {
+	t.Helper()
+	for i := len(p.snap.Events) - 1; i >= 0; i-- {
+		if e := p.snap.Events[i]; e.Actor == client && e.Op != nil && e.Op.Form == sim.FormQuorum {
+			return e, p.led.Reads[i]
+		}
+	}
+	t.Fatalf("%s never counted", client)
+	return sim.Event{}, ledger.Read{}
+}
+
+// Two nodes down: three OKs from the nodes themselves, a majority, a
+// validity below the TTL by the time spent and the drift; the lock
+// survived two lost nodes.
+func TestRedlockMajorityWithTwoDown(t *testing.T) {
+	onFiveNodes(t, func(t *testing.T, b *sim.Backend) {
+		p := playStory(t, b, "redlock", story("2 down"), 1)
+		var oks []string
+		for _, e := range commands(p.snap.Events, "c1", "") {
+			if e.Op != nil && e.Op.Kind == sim.OpAcquire && e.IsOK() {
+				oks = append(oks, e.Node)
+			}
+		}
+		if strings.Join(oks, "") != "ABC" {
+			t.Fatalf("OK from %v, want A, B and C", oks)
+		}
+		e, rd := count(t, p, "c1")
+		// the drift always comes off; on a live server the time spent too
+		if rd.What != ledger.QuorumHeld || e.Op.Votes != 3 || e.Op.TTL > redTTL-sim.Drift(redTTL) || e.Op.TTL <= 0 ||
+			b.Live() && e.Op.TTL == redTTL-sim.Drift(redTTL) {
+			t.Fatalf("count %q: %d votes, validity %v", rd.What, e.Op.Votes, e.Op.TTL)
+		}
+		if got := p.led.Properties(false)[2]; got != ledger.Held {
+			t.Errorf("fault tolerance %v, want held", got)
+		}
+	})
+}
+
+// Three nodes down: no majority, and the release on every node leaves no
+// key on the two that answered.
+func TestRedlockNoMajorityLeavesNoKey(t *testing.T) {
+	onFiveNodes(t, func(t *testing.T, b *sim.Backend) {
+		p := playStory(t, b, "redlock", story("3 down"), 1)
+		if _, rd := count(t, p, "c1"); rd.What != ledger.QuorumMissed || p.led.Belief("c1").Holds {
+			t.Fatalf("2 of 5 must not hold: %q", rd.What)
+		}
+		for _, k := range p.snap.Keys {
+			if (k.Node == "A" || k.Node == "B") && k.Exists() {
+				t.Errorf("node %s still has %s = %q", k.Node, k.Name, k.Value)
+			}
+		}
+	})
+}
+
+// A node slower than the client's timeout counts as a failure though its
+// SET landed, and the release on every node deletes its key too.
+func TestRedlockSlowNodeCountsAsFailure(t *testing.T) {
+	onFiveNodes(t, func(t *testing.T, b *sim.Backend) {
+		p := playStory(t, b, "redlock", story("slow node"), 1)
+		e, _ := count(t, p, "c1")
+		if e.Op.Votes != 2 || e.Op.Held {
+			t.Fatalf("slow C should count as failed: %d votes, held %v", e.Op.Votes, e.Op.Held)
+		}
+		for _, k := range p.snap.Keys {
+			if k.Exists() {
+				t.Errorf("node %s keeps %s after the release", k.Node, k.Name)
+			}
+		}
+	})
+}
+
+// The clock jump: each client counts a majority, and the ledger sees two
+// holders. Embedded only: a live server's clock cannot be moved.
+func TestRedlockClockJumpTwoHolders(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"clock jump", "C restarts"} {
+		p := playStory(t, embedded(t), "redlock", story(name), 1)
+		if len(p.led.Overlaps) != 1 || p.led.Properties(false)[0] != ledger.Broken {
+			t.Fatalf("%s: overlaps %d, properties %v", name, len(p.led.Overlaps), p.led.Properties(false))
+		}
+		for _, c := range []string{"c1", "c2"} {
+			if _, rd := count(t, p, c); rd.What != ledger.QuorumHeld {
+				t.Errorf("%s: %s's count reads %q", name, c, rd.What)
+			}
+		}
+	}
+	// a restart delayed past the TTL: c1's validity was over, no overlap
+	p := playStory(t, embedded(t), "redlock", story("C restarts late"), 1)
+	if len(p.led.Overlaps) != 0 {
+		t.Errorf("C restarts late: %d overlaps", len(p.led.Overlaps))
+	}
+}
+
+// On live nodes the clock jump is refused, with one line saying why, and
+// c2 then finds C holding c1's key.
+func TestRedlockClockJumpLiveIsRefused(t *testing.T) {
+	onFiveNodes(t, func(t *testing.T, b *sim.Backend) {
+		if !b.Live() {
+			return
+		}
+		p := playStory(t, b, "redlock", story("clock jump"), 1)
+		said := false
+		for _, e := range p.snap.Events {
+			said = said || strings.Contains(e.Note, "clock cannot be moved")
+		}
+		if !said || len(p.led.Overlaps) != 0 {
+			t.Errorf("live: refusal noted %v, overlaps %d", said, len(p.led.Overlaps))
+		}
+	})
+}
+
+// Failover: the primary is lost before its write reached the replica, and
+// the promoted replica grants the same lock again; replicated, it refuses.
+func TestRedlockFailover(t *testing.T) {
+	onFiveNodes(t, func(t *testing.T, b *sim.Backend) {
+		p := playStory(t, b, "redlock", story("failover"), 1)
+		if len(p.led.Overlaps) != 1 {
+			t.Fatalf("failover: %d overlaps, want two holders", len(p.led.Overlaps))
+		}
+		p = playStory(t, b, "redlock", story("replicated"), 1)
+		last, _ := lastOf(p.snap.Events, "c2", "")
+		if !last.IsNil() || len(p.led.Overlaps) != 0 {
+			t.Fatalf("replicated: c2 got %s, overlaps %d", last.Reply, len(p.led.Overlaps))
+		}
+	})
+}
+
+// TestGoldensRedlock: the clock jump's two holders, and a node picked,
+// stopped and its client cut off from the keyboard.
+func TestGoldensRedlock(t *testing.T) {
+	jump := "kkkk" + strings.Repeat("n", 20)
+	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		for _, c := range []struct{ name, presses string }{
+			{"redlock-jump", jump},
+			{"redlock-keys", "nnnnnnCs1Dunnnnn"},
+		} {
+			a := openScene(t, embedded(t), "redlock", 1, size.w, size.h, c.presses)
+			golden(t, c.name+"-"+itoa(int64(size.w))+"x"+itoa(int64(size.h)), a.View())
+		}
+	}
+}

@@ -57,18 +57,7 @@ func (l *Ledger) claim(e sim.Event) Read {
 			l.endHold(h, e, Reacquired)
 		}
 	}
-	h := &Hold{Actor: e.Actor, Lock: lock, Lease: ls, From: e.Seq, FromAt: e.At, To: -1}
-	r := Read{What: Granted, Lease: ls}
-	for _, o := range l.Holds {
-		if o.Open() && o.Lock == lock && o.Actor != e.Actor {
-			ov := &Overlap{Lock: lock, First: o, Second: h, From: e.Seq, FromAt: e.At, To: -1,
-				Cause: o.Lease.End, By: o.Lease.By}
-			l.Overlaps = append(l.Overlaps, ov)
-			r.Overlap, r.Other = ov, o.Actor
-		}
-	}
-	l.Holds = append(l.Holds, h)
-	return r
+	return l.openHold(e, ls)
 }
 
 // reap ends the lease of every id the reply names: the reaper found its

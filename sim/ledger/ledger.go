@@ -497,6 +497,12 @@ func (l *Ledger) hold(e sim.Event, ls *Lease) Read {
 			l.endHold(h, e, Reacquired)
 		}
 	}
+	return l.openHold(e, ls)
+}
+
+// openHold starts the actor's hold of ls's lock from event e, with an
+// overlap for every other actor that still acts as holder of that lock.
+func (l *Ledger) openHold(e sim.Event, ls *Lease) Read {
 	h := &Hold{Actor: e.Actor, Lock: ls.Lock, Lease: ls, From: e.Seq, FromAt: e.At, To: -1}
 	r := Read{What: Granted, Lease: ls}
 	for _, o := range l.Holds {

@@ -49,12 +49,6 @@ func fencingScene() *Scene {
 	}
 }
 
-// knobDuration reads a knob whose values are durations ("35s").
-func knobDuration(s *Scene, p Params, name string) time.Duration {
-	d, _ := time.ParseDuration(s.Value(p, name))
-	return d
-}
-
 // pauseStory is the essay's story, shared by gc-pause and fencing: A takes
 // the lock, freezes for pause; B comes for the lock pauseLead before A wakes,
 // and writes if it got it; A wakes and writes; both release. With fenced,
@@ -133,6 +127,3 @@ func sayPause(v View, s *Said, ttl, pause time.Duration) {
 	}
 	s.Verdict = v.Text.Get("verdict", accepted, refused, window)
 }
-
-// secs prints a story duration in whole seconds, as the knobs name them.
-func secs(d time.Duration) string { return itoa(int64(d/time.Second)) + "s" }

@@ -772,7 +772,7 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		case p.playing:
 			state = fmt.Sprintf(" · playing, speed %d/%d", p.speed+1, len(speeds))
 		}
-		bottom = append(bottom, views.Timeline(st, marks(p.snap), p.snap.Pos, "+"+sim.FormatDuration(p.snap.Now), state, w))
+		bottom = append(bottom, views.Timeline(st, timelineMarks(p.snap), p.snap.Pos, "+"+sim.FormatDuration(p.snap.Now), state, w))
 	} else if p.busy {
 		bottom = append(bottom, st.Dim.Render(p.spin.View()+" racing…"))
 	}
@@ -912,7 +912,7 @@ func keyLine(st views.Styles, k sim.KeyState, snap sim.Snapshot, w int) string {
 				val += " (" + who + "'s token)"
 			}
 		} else if k.Type == "zset" && k.Clock > 0 {
-			val = shortenTokens(deadlines(k, snap), snap.Actors, snap.Events)
+			val = shortenTokens(scoreDeadlines(k, snap), snap.Actors, snap.Events)
 		} else {
 			val = shortenTokens(val, snap.Actors, snap.Events)
 		}
@@ -963,10 +963,10 @@ func (p *Player) nodeLine(st views.Styles, k sim.KeyState, w int) string {
 	return truncate(head+keyLine(st, k, p.snap, w)+tail, w)
 }
 
-// deadlines shows a sorted set's members; a score that is a time (epoch
+// scoreDeadlines shows a sorted set's members; a score that is a time (epoch
 // ms, 13 digits) is shown as the time left until it on the server's clock
 // as read with the set, in story time, rather than as the raw number.
-func deadlines(k sim.KeyState, snap sim.Snapshot) string {
+func scoreDeadlines(k sim.KeyState, snap sim.Snapshot) string {
 	var parts []string
 	for _, f := range k.Fields {
 		score, err := strconv.ParseFloat(f.Value, 64)
@@ -997,8 +997,8 @@ func resourceLine(st views.Styles, r sim.ResourceState, w int) string {
 	return truncate(s, w)
 }
 
-// marks turns the schedule into timeline glyphs.
-func marks(s sim.Snapshot) []views.Mark {
+// timelineMarks turns the schedule into timeline glyphs.
+func timelineMarks(s sim.Snapshot) []views.Mark {
 	out := make([]views.Mark, len(s.Moves))
 	for i, label := range s.Moves {
 		g := "●"

@@ -814,3 +814,12 @@ func (r reader) alarm() string {
 	}
 	return ""
 }
+
+// knobDuration reads a knob whose values are durations ("35s").
+func knobDuration(s *Scene, p Params, name string) time.Duration {
+	d, _ := time.ParseDuration(s.Value(p, name))
+	return d
+}
+
+// secs prints a story duration in whole seconds, as the knobs name them.
+func secs(d time.Duration) string { return itoa(int64(d/time.Second)) + "s" }

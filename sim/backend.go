@@ -92,6 +92,21 @@ func OpenEmbedded() (*Backend, error) {
 	return b, nil
 }
 
+// OpenEmbeddedRealClock starts a miniredis whose keys expire on the real
+// clock, as a live server's do: for trials, which run for real with no
+// story clock. Its Live reports false; its Scale is 1.
+func OpenEmbeddedRealClock() (*Backend, error) {
+	mr := miniredis.NewMiniRedis()
+	if err := mr.StartAddr("127.0.0.1:0"); err != nil {
+		return nil, fmt.Errorf("cannot start the embedded server: %w", err)
+	}
+	mr.ClockTTL(true) // no SetTime: the clock is time.Now()
+	opts := &redis.Options{Addr: mr.Addr()}
+	b := &Backend{Name: "embedded", Scale: 1, mr: mr, opts: opts}
+	b.admin = b.NewConn()
+	return b, nil
+}
+
 // SameServer reports whether o talks to the same server and database as b.
 func (b *Backend) SameServer(o *Backend) bool {
 	return b.mr == nil && o.mr == nil && b.opts.Addr == o.opts.Addr && b.opts.DB == o.opts.DB

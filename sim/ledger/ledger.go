@@ -741,6 +741,19 @@ func (l *Ledger) Belief(actor string) Belief {
 	return b
 }
 
+// Holders lists the actors that act as holder at the end of the fold, in
+// the order their holds began: the one count of holders that scenes,
+// trials and verdicts share.
+func (l *Ledger) Holders() []string {
+	var out []string
+	for _, h := range l.Holds {
+		if h.Open() && !slices.Contains(out, h.Actor) {
+			out = append(out, h.Actor)
+		}
+	}
+	return out
+}
+
 // Agrees reports whether the keys read back hold ls: its key holds its
 // value; for a Redlock client's lease, a majority of the nodes hold its
 // token.

@@ -1,0 +1,470 @@
+package race
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"locksim/sim"
+	"locksim/sim/ledger"
+)
+
+// Variant is a way of acquiring (or releasing) that trials put to the test.
+type Variant int
+
+const (
+	Atomic       Variant = iota // SET key token NX PX ms: one command
+	SplitCrash                  // SETNX, then EXPIRE; the winner may crash between them
+	CheckThenSet                // GET, then SET without NX if the key looked free
+	GetDel                      // a release by GET then DEL while others wait for a short lease
+)
+
+// Variants lists every variant in the order a run of trials takes them.
+var Variants = []Variant{Atomic, SplitCrash, CheckThenSet, GetDel}
+
+func (v Variant) String() string {
+	return [...]string{"SET NX PX", "SETNX + EXPIRE", "GET, then SET", "GET, then DEL"}[v]
+}
+
+// Workers is how many workers race in every trial.
+const Workers = 4
+
+// Config sets a run of trials. Durations are wire time: trials run for
+// real, with no story clock.
+type Config struct {
+	// CrashRate is the chance, 0 to 1, that SplitCrash's winner crashes
+	// between its SETNX and its EXPIRE (the key then never expires).
+	CrashRate float64
+	// Lease is the PX of Atomic and CheckThenSet and the EXPIRE of
+	// SplitCrash, in whole seconds for EXPIRE.
+	Lease time.Duration
+	// Short is GetDel's lease: short enough that it often runs out between
+	// the holder's GET and its DEL.
+	Short time.Duration
+	// Gap is GetDel's pause between the holder's GET and its DEL.
+	Gap  time.Duration
+	Seed uint64
+}
+
+// DefaultConfig is the course's lease, a crash in one trial out of ten,
+// and for the release hazard a 10 ms lease with 2 ms between GET and DEL.
+func DefaultConfig(seed uint64) Config {
+	return Config{CrashRate: 0.1, Lease: 30 * time.Second, Short: 10 * time.Millisecond, Gap: 2 * time.Millisecond, Seed: seed}
+}
+
+// Counts is what a run of trials of one variant found. It keeps counts,
+// not logs: its size does not grow with the number of trials.
+type Counts struct {
+	Variant Variant
+	Trials  int
+	// Holders counts trials by how many workers believed, at the end, that
+	// they held the lock, as the ledger reads the replies.
+	Holders [Workers + 1]int
+	Wins    [Workers]int // trials each worker ended believing it held the lock
+	NoTTL   int          // SplitCrash: trials that left the key with no TTL
+	Foreign int          // GetDel: trials in which a release deleted another worker's lock
+	// Bugs are Atomic trials that did not end with exactly one holder: a
+	// bug in the server or in locksim, shown with their replies and not
+	// counted in Holders. At most maxBugs are kept.
+	Bugs     []Bug
+	BugCount int
+	Commands int64 // every command sent, PINGs and the cleanup DELs included
+	Took     time.Duration
+}
+
+// Bug is one trial that broke a rule the variant must keep.
+type Bug struct {
+	Trial   int
+	Replies []string // "w1> SET … → OK", in the order sent
+}
+
+const maxBugs = 5
+
+// Pool is where trials run: Lanes lanes side by side, each with Workers
+// connections of its own from Conn and a key of its own, Key(lane) (as
+// sent: under the run's prefix on a live server). Admin deletes the keys.
+// The server must expire keys on its own clock.
+type Pool struct {
+	Lanes int
+	Conn  func() *redis.Client
+	Admin *redis.Client
+	Key   func(lane int) string
+}
+
+// Trials runs trials over a fixed pool of connections: the number of
+// connections does not grow with the number of trials. Not safe for
+// concurrent use.
+type Trials struct {
+	lanes []*lane
+	admin *redis.Client
+	cfg   Config
+	cmds  atomic.Int64
+}
+
+// a lane runs one trial at a time on its own connections and key.
+type lane struct {
+	t       *Trials
+	clients []*redis.Client
+	key     string
+	rng     *rand.Rand
+	tokens  []string // the trial's token per worker
+}
+
+// New opens p's connections for trials under cfg; Close releases them.
+func New(p Pool, cfg Config) (*Trials, error) {
+	if p.Lanes < 1 {
+		return nil, errors.New("trials need at least one lane")
+	}
+	t := &Trials{admin: p.Admin, cfg: cfg}
+	for i := range p.Lanes {
+		var seed [32]byte
+		binary.LittleEndian.PutUint64(seed[:], cfg.Seed)
+		binary.LittleEndian.PutUint64(seed[8:], uint64(i))
+		ln := &lane{t: t, key: p.Key(i), rng: rand.New(rand.NewChaCha8(seed))}
+		for range Workers {
+			ln.clients = append(ln.clients, p.Conn())
+		}
+		t.lanes = append(t.lanes, ln)
+	}
+	return t, nil
+}
+
+// Close closes the connections New opened.
+func (t *Trials) Close() {
+	for _, ln := range t.lanes {
+		for _, c := range ln.clients {
+			_ = c.Close()
+		}
+	}
+}
+
+// Run runs n trials of v across the lanes, calling progress (if not nil)
+// with the counts so far after each trial, from one goroutine at a time.
+// It stops early when ctx is done, and returns the counts of the trials
+// that finished with ctx's error; the lanes' keys are deleted either way.
+func (t *Trials) Run(ctx context.Context, v Variant, n int, progress func(Counts)) (Counts, error) {
+	c := Counts{Variant: v}
+	start := time.Now()
+	before := t.cmds.Load()
+	var (
+		mu    sync.Mutex
+		next  atomic.Int64
+		first error
+		wg    sync.WaitGroup
+	)
+	for _, ln := range t.lanes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n || ctx.Err() != nil {
+					return
+				}
+				out, err := ln.one(ctx, v, i)
+				mu.Lock()
+				switch {
+				case err != nil && ctx.Err() == nil && first == nil:
+					first = fmt.Errorf("%s, trial %d: %w", v, i+1, err)
+				case err == nil:
+					c.add(out, i)
+					c.Commands, c.Took = t.cmds.Load()-before, time.Since(start)
+					if progress != nil {
+						progress(c)
+					}
+				}
+				stop := first != nil
+				mu.Unlock()
+				if stop {
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, ln := range t.lanes {
+		t.admin.Del(context.WithoutCancel(ctx), ln.key)
+	}
+	c.Commands, c.Took = t.cmds.Load()-before, time.Since(start)
+	if first != nil {
+		return c, first
+	}
+	return c, ctx.Err()
+}
+
+// outcome is one trial's result.
+type outcome struct {
+	holders []string
+	noTTL   bool
+	foreign bool
+	replies []string // only when the trial broke the variant's rule
+}
+
+func (c *Counts) add(o outcome, i int) {
+	c.Trials++
+	if o.noTTL {
+		c.NoTTL++
+	}
+	if o.foreign {
+		c.Foreign++
+	}
+	if o.replies != nil {
+		c.BugCount++
+		if len(c.Bugs) < maxBugs {
+			c.Bugs = append(c.Bugs, Bug{Trial: i + 1, Replies: o.replies})
+		}
+		return
+	}
+	c.Holders[len(o.holders)]++
+	for _, h := range o.holders {
+		var w int
+		fmt.Sscanf(h, "w%d", &w)
+		c.Wins[w-1]++
+	}
+}
+
+// a trial's record: the events the ledger reads, stamped with when each
+// command was sent since the trial began.
+type trial struct {
+	mu     sync.Mutex
+	start  time.Time
+	events []sim.Event
+}
+
+func (tr *trial) add(e sim.Event) {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	tr.events = append(tr.events, e)
+}
+
+// do sends one command for worker w and records it as an event of op.
+func (t *lane) do(ctx context.Context, tr *trial, w int, op *sim.Op, args ...any) (any, error) {
+	at := time.Since(tr.start)
+	t.t.cmds.Add(1)
+	val, err := t.clients[w].Do(ctx, args...).Result()
+	tr.add(sim.Event{At: at, Kind: sim.Command, Actor: worker(w), Node: sim.LockNode, Args: strs(args),
+		Reply: sim.FormatReply(val, err), Val: val, Err: err, Op: op})
+	return val, err
+}
+
+func worker(i int) string { return fmt.Sprintf("w%d", i+1) }
+
+func (t *lane) token() string {
+	var b [16]byte
+	binary.LittleEndian.PutUint64(b[:], t.rng.Uint64())
+	binary.LittleEndian.PutUint64(b[8:], t.rng.Uint64())
+	return hex.EncodeToString(b[:])
+}
+
+func (t *lane) one(ctx context.Context, v Variant, n int) (outcome, error) {
+	var o outcome
+	if err := t.t.admin.Del(ctx, t.key).Err(); err != nil {
+		return o, err
+	}
+	t.t.cmds.Add(1)
+	t.tokens = t.tokens[:0]
+	for range Workers {
+		t.tokens = append(t.tokens, t.token())
+	}
+	tr := &trial{start: time.Now()}
+	var err error
+	switch v {
+	case Atomic:
+		err = t.atomic(ctx, tr)
+	case SplitCrash:
+		err = t.split(ctx, tr, &o)
+	case CheckThenSet:
+		err = t.checkThenSet(ctx, tr)
+	case GetDel:
+		err = t.getDel(ctx, tr)
+	}
+	if err != nil {
+		return o, err
+	}
+	ev := tr.events
+	// the ledger reads events in the order they were sent
+	slices.SortStableFunc(ev, func(a, b sim.Event) int { return int(a.At - b.At) })
+	for i := range ev {
+		ev[i].Seq = i
+		if ev[i].Kind == sim.Command && unknown(ev[i].Err) {
+			return o, fmt.Errorf("%s got no answer: %v", ev[i].Args[0], ev[i].Err)
+		}
+	}
+	led := ledger.Fold(ev, time.Since(tr.start), nil)
+	o.holders = led.Holders()
+	o.foreign = v == GetDel && led.ForeignDeletes() > 0
+	if v == Atomic && len(o.holders) != 1 {
+		o.replies = lines(ev)
+	}
+	return o, nil
+}
+
+// atomic: every worker sends SET key token NX PX through one barrier.
+func (t *lane) atomic(ctx context.Context, tr *trial) error {
+	ms := t.t.cfg.Lease.Milliseconds()
+	return t.together(ctx, func(w int) {
+		tok := t.tokens[w]
+		op := &sim.Op{Kind: sim.OpAcquire, Form: sim.FormSET, Lock: "lock", Key: t.key, Token: tok, TTL: t.t.cfg.Lease, NX: true}
+		t.do(ctx, tr, w, op, "SET", t.key, tok, "NX", "PX", ms)
+	})
+}
+
+// split: SETNX through one barrier; the winner then crashes at the
+// configured rate, or sends EXPIRE. A key left with no TTL is counted.
+func (t *lane) split(ctx context.Context, tr *trial, o *outcome) error {
+	won := make([]bool, Workers)
+	err := t.together(ctx, func(w int) {
+		tok := t.tokens[w]
+		op := &sim.Op{Kind: sim.OpAcquire, Form: sim.FormSETNX, Lock: "lock", Key: t.key, Token: tok, NX: true}
+		n, _ := t.do(ctx, tr, w, op, "SETNX", t.key, tok)
+		won[w] = n == int64(1)
+	})
+	if err != nil {
+		return err
+	}
+	for w := range won {
+		if !won[w] {
+			continue
+		}
+		if t.rng.Float64() < t.t.cfg.CrashRate {
+			tr.add(sim.Event{At: time.Since(tr.start), Kind: sim.Fault, Fault: sim.FaultCrash, Actor: worker(w)})
+			continue
+		}
+		secs := max(int64(t.t.cfg.Lease/time.Second), 1)
+		op := &sim.Op{Kind: sim.OpExpire, Form: sim.FormExpire, Lock: "lock", Key: t.key, Token: t.tokens[w], TTL: time.Duration(secs) * time.Second}
+		t.do(ctx, tr, w, op, "EXPIRE", t.key, secs)
+	}
+	t.t.cmds.Add(1)
+	pttl, err := t.t.admin.Do(ctx, "PTTL", t.key).Int64()
+	o.noTTL = pttl == -1
+	return err
+}
+
+// checkThenSet: every worker sends GET, and SET without NX if it read
+// (nil), all released at once: two can both read (nil) and both set.
+func (t *lane) checkThenSet(ctx context.Context, tr *trial) error {
+	ms := t.t.cfg.Lease.Milliseconds()
+	return t.together(ctx, func(w int) {
+		if _, err := t.do(ctx, tr, w, nil, "GET", t.key); !errors.Is(err, redis.Nil) {
+			return // the key looked taken: this worker stays out
+		}
+		tok := t.tokens[w]
+		op := &sim.Op{Kind: sim.OpAcquire, Form: sim.FormSET, Lock: "lock", Key: t.key, Token: tok, TTL: t.t.cfg.Lease}
+		t.do(ctx, tr, w, op, "SET", t.key, tok, "PX", ms)
+	})
+}
+
+// getDel: w1 holds a short lease and works until about its end, then
+// releases by GET and, if the GET showed its token, DEL, with a pause of
+// Gap between the two (a scheduler's or the network's); the others retry
+// SET NX PX every millisecond until one gets the lock. When w1's
+// lease runs out inside the gap, a contender gets it and w1's DEL deletes
+// the contender's lock.
+func (t *lane) getDel(ctx context.Context, tr *trial) error {
+	short, gap := t.t.cfg.Short, t.t.cfg.Gap
+	tok := t.tokens[0]
+	own := &sim.Op{Kind: sim.OpAcquire, Form: sim.FormSET, Lock: "lock", Key: t.key, Token: tok, TTL: short, NX: true}
+	if v, err := t.do(ctx, tr, 0, own, "SET", t.key, tok, "NX", "PX", short.Milliseconds()); err != nil || v != "OK" {
+		return fmt.Errorf("the first SET got %s", sim.FormatReply(v, err))
+	}
+	// w1's GET lands in the last 2 gaps of its lease
+	work := short - 2*gap + time.Duration(t.rng.Int64N(int64(2*gap)+1))
+	until := tr.start.Add(short + 4*gap)
+	return t.together(ctx, func(w int) {
+		if w == 0 {
+			time.Sleep(work)
+			check := &sim.Op{Kind: sim.OpCheck, Lock: "lock", Key: t.key, Token: tok}
+			if v, _ := t.do(ctx, tr, 0, check, "GET", t.key); v != tok {
+				return
+			}
+			time.Sleep(gap)
+			del := &sim.Op{Kind: sim.OpRelease, Form: sim.FormGetDel, Lock: "lock", Key: t.key, Token: tok}
+			t.do(ctx, tr, 0, del, "DEL", t.key)
+			return
+		}
+		mine := t.tokens[w]
+		for time.Now().Before(until) && ctx.Err() == nil {
+			op := &sim.Op{Kind: sim.OpAcquire, Form: sim.FormSET, Lock: "lock", Key: t.key, Token: mine, TTL: short, NX: true}
+			if v, err := t.do(ctx, tr, w, op, "SET", t.key, mine, "NX", "PX", short.Milliseconds()); v == "OK" || err != nil && !errors.Is(err, redis.Nil) {
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	})
+}
+
+// together runs f for every worker at once, released by one barrier
+// after each connection answered a PING.
+func (t *lane) together(ctx context.Context, f func(w int)) error {
+	for _, c := range t.clients {
+		t.t.cmds.Add(1)
+		if err := c.Ping(ctx).Err(); err != nil {
+			return err
+		}
+	}
+	Together(Workers, f)
+	return nil
+}
+
+// Together runs f(0) … f(n-1) in goroutines released by one barrier, and
+// waits for all of them.
+func Together(n int, f func(i int)) {
+	var wg, armed sync.WaitGroup
+	start := make(chan struct{})
+	for _, i := range rand.Perm(n) {
+		wg.Add(1)
+		armed.Add(1)
+		go func() {
+			defer wg.Done()
+			armed.Done()
+			<-start
+			f(i)
+		}()
+	}
+	armed.Wait()
+	close(start)
+	wg.Wait()
+}
+
+func unknown(err error) bool {
+	if err == nil || errors.Is(err, redis.Nil) {
+		return false
+	}
+	var rerr redis.Error
+	return !errors.As(err, &rerr)
+}
+
+func strs(args []any) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = fmt.Sprint(a)
+	}
+	return out
+}
+
+func lines(ev []sim.Event) []string {
+	var out []string
+	for _, e := range ev {
+		if e.Kind == sim.Command {
+			out = append(out, fmt.Sprintf("%s> %s → %s", e.Actor, sim.FormatCommand(toAny(e.Args)), e.Reply))
+		}
+	}
+	return out
+}
+
+func toAny(s []string) []any {
+	out := make([]any, len(s))
+	for i, v := range s {
+		out[i] = v
+	}
+	return out
+}

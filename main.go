@@ -11,6 +11,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"locksim/race"
 	"os"
 	"os/signal"
 	"strings"
@@ -55,9 +56,16 @@ usage: locksim [flags]
   -seed N              draw tokens from seed N, so a transcript repeats (the race's winner is real)
   -timeout D           on a live server, give up on a command after D (default 400ms); its
                        outcome is then unknown
+  -trials N            run the race N times for real for each way of acquiring (SET NX PX,
+                       SETNX + EXPIRE, GET then SET, GET then DEL) and count the holders
+  -crash-rate P        with -trials: the chance, 0 to 1, that a SETNX winner crashes
+                       before its EXPIRE (default 0.1)
   -cleanup             with -redis: remove the keys of locksim runs that were killed (their
                        heartbeat has expired), print them, and exit
 `
+
+// maxTrials bounds -trials: a million trials of each variant take hours.
+const maxTrials = 1_000_000
 
 // maxScale keeps the shortest story duration (a 10 s lease) at 10 ms or
 // more once divided: below that a live server's timing blurs the story.
@@ -67,6 +75,9 @@ const maxScale = 1000
 type config struct {
 	scene, redis, resource string
 	redlock                []string
+	trials                 int
+	crashRate              float64
+	trialsSet              bool
 	list, plain, cleanup   bool
 	scale                  int
 	timeout                time.Duration
@@ -114,6 +125,8 @@ func parse(args []string) (config, error) {
 	fs.Uint64Var(&c.seed, "seed", 0, "")
 	fs.DurationVar(&c.timeout, "timeout", sim.DefaultTimeout, "")
 	fs.BoolVar(&c.cleanup, "cleanup", false, "")
+	fs.IntVar(&c.trials, "trials", 0, "")
+	fs.Float64Var(&c.crashRate, "crash-rate", 0.1, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
@@ -127,7 +140,23 @@ func parse(args []string) (config, error) {
 		c.seedSet = c.seedSet || f.Name == "seed"
 		c.scaleSet = c.scaleSet || f.Name == "scale"
 		c.timeoutSet = c.timeoutSet || f.Name == "timeout"
+		c.trialsSet = c.trialsSet || f.Name == "trials"
 	})
+	if c.trialsSet {
+		switch {
+		case c.trials < 1:
+			return c, fmt.Errorf("-trials must be 1 or more, got %d", c.trials)
+		case c.trials > maxTrials:
+			return c, fmt.Errorf("-trials must be at most %d, got %d", maxTrials, c.trials)
+		case c.scene != "" && c.scene != "race":
+			return c, fmt.Errorf("-trials: scene %s has no trials; the race has (-trials N alone means -scene race)", c.scene)
+		case c.step > 0:
+			return c, errors.New("-trials and -step do not go together: trials have no steps")
+		}
+	}
+	if c.crashRate < 0 || c.crashRate > 1 {
+		return c, fmt.Errorf("-crash-rate must be from 0 to 1, got %v", c.crashRate)
+	}
 	if c.scene != "" && scenes.Find(c.scene) == nil {
 		return c, fmt.Errorf("unknown scene %q (locksim -list shows them)", c.scene)
 	}
@@ -219,9 +248,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	code := 0
 	tty := isatty.IsTerminal(os.Stdout.Fd()) && isatty.IsTerminal(os.Stdin.Fd())
-	if c.plain || !tty || stdout != os.Stdout {
+	switch {
+	case c.trialsSet && (c.plain || !tty || stdout != os.Stdout):
+		code = plainTrials(ctx, c, b, stdout, stderr)
+	case c.trialsSet:
+		code = interactiveTrials(ctx, c, b, stderr)
+	case c.plain || !tty || stdout != os.Stdout:
 		code = plain(ctx, c, b, stdout, stderr)
-	} else {
+	default:
 		code = interactive(ctx, c, b, stderr)
 	}
 	// One deadline for everything that is left: a stalled server must not
@@ -258,6 +292,76 @@ func plain(ctx context.Context, c config, b *sim.Backend, stdout, stderr io.Writ
 	}
 	return 0
 }
+
+// trialsConfig is the trials' settings from the flags.
+func trialsConfig(c config) race.Config {
+	cfg := race.DefaultConfig(c.seed)
+	cfg.CrashRate = c.crashRate
+	return cfg
+}
+
+// plainTrials prints the table of -trials N; ctrl+c stops it with the
+// counts so far.
+func plainTrials(ctx context.Context, c config, b *sim.Backend, stdout, stderr io.Writer) int {
+	w := &errWriter{w: stdout}
+	err := scenes.PlainTrials(ctx, w, b, c.trials, trialsConfig(c))
+	switch {
+	case errors.Is(w.err, syscall.EPIPE):
+		return 0
+	case w.err != nil:
+		fmt.Fprintf(stderr, "locksim: writing the table: %v\n", w.err)
+		return 1
+	case ctx.Err() != nil:
+		fmt.Fprintln(stderr, "locksim: interrupted: the table counts the trials that finished")
+		return 1
+	case err != nil:
+		fmt.Fprintf(stderr, "locksim: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// interactiveTrials shows -trials N with a progress bar and a histogram.
+func interactiveTrials(ctx context.Context, c config, b *sim.Backend, stderr io.Writer) int {
+	r := lipgloss.NewRenderer(os.Stdout)
+	if c.noColor {
+		r.SetColorProfile(termenv.Ascii)
+		lipgloss.SetColorProfile(termenv.Ascii)
+	}
+	t, err := scenes.NewTrials(b, c.trials, trialsConfig(c), views.NewStyles(r, c.theme == "high-contrast"))
+	if err != nil {
+		fmt.Fprintf(stderr, "locksim: %v\n", err)
+		return 1
+	}
+	t.Standalone = true
+	defer t.Close()
+	p := tea.NewProgram(trialsScreen{t}, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithoutSignalHandler())
+	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+		fmt.Fprintf(stderr, "locksim: %v\n", err)
+		return 1
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "locksim: interrupted")
+		return 1
+	}
+	return 0
+}
+
+// trialsScreen sizes the trials page to the terminal.
+type trialsScreen struct{ t *scenes.Trials }
+
+func (s trialsScreen) Init() tea.Cmd { return s.t.Init() }
+
+func (s trialsScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if m, ok := msg.(tea.WindowSizeMsg); ok {
+		s.t.Resize(m.Width, m.Height)
+		return s, nil
+	}
+	_, cmd := s.t.Update(msg)
+	return s, cmd
+}
+
+func (s trialsScreen) View() string { return s.t.View() }
 
 // interactive runs the TUI until q, ctrl+c or a signal.
 func interactive(ctx context.Context, c config, b *sim.Backend, stderr io.Writer) int {

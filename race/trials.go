@@ -32,7 +32,7 @@ const (
 var Variants = []Variant{Atomic, SplitCrash, CheckThenSet, GetDel}
 
 func (v Variant) String() string {
-	return [...]string{"SET NX PX", "SETNX + EXPIRE", "GET, then SET", "GET, then DEL"}[v]
+	return [...]string{"SET NX PX", "SETNX+EXPIRE", "GET, then SET", "GET, then DEL"}[v]
 }
 
 // Workers is how many workers race in every trial.

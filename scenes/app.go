@@ -3,6 +3,7 @@ package scenes
 import (
 	"context"
 	"fmt"
+	"locksim/race"
 	"sync"
 	"time"
 
@@ -63,7 +64,13 @@ type App struct {
 	startAt  int
 	states   map[string]sceneState
 	warning  string // the saved progress could not be read, and why
+
+	// trials is the race scene's page of trials (t), nil when closed
+	trials *Trials
 }
+
+// TrialsFromRace is how many trials of each variant t runs in the race scene.
+const TrialsFromRace = 1000
 
 // sceneState is a scene as the learner left it.
 type sceneState struct {
@@ -101,6 +108,9 @@ func NewApp(b *sim.Backend, id string, seed uint64) (*App, error) {
 // Close, on a fresh connection.
 func (a *App) Shutdown(ctx context.Context) {
 	a.cancel()
+	if a.trials != nil {
+		a.trials.Close()
+	}
 	done := make(chan struct{})
 	go func() { a.ops.Wait(); close(done) }()
 	select {
@@ -190,6 +200,7 @@ func (a *App) applyKeys() {
 		k.Prev = key.NewBinding(key.WithKeys("left", "shift+tab", "up"), key.WithHelp("←/shift+tab", "previous worker"))
 		k.Select.SetHelp("1-4", "pick a worker")
 	} else {
+		k.Trials.SetEnabled(false)
 		k.Replay.SetEnabled(false) // tokens come from the seed; step back replays
 	}
 	if n := len(sc.Build(Params{}).Actors); sc.Kind != Race && n > 0 {
@@ -266,7 +277,16 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if a.contents {
 			return a, a.menuKey(msg)
 		}
+		if a.trials != nil {
+			return a, a.trialsKey(msg)
+		}
 		return a, a.onKey(msg)
+	case trialsMsg, trialsOver:
+		if a.trials == nil {
+			return a, nil
+		}
+		_, cmd := a.trials.Update(msg)
+		return a, cmd
 	}
 	if _, ok := msg.(healthTick); ok {
 		return a, tea.Batch(a.watchHealth(), healthLater())
@@ -312,6 +332,14 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		// presenter mode: every clicker key moves the story one step
 		cmd, _ := a.pl.key("step", 0)
 		return cmd
+	case key.Matches(msg, k.Trials):
+		t, err := NewTrials(a.b, TrialsFromRace, race.DefaultConfig(a.seed), a.st)
+		if err != nil {
+			a.pl.flash = err.Error()
+			return nil
+		}
+		a.trials = t
+		return t.Init()
 	case key.Matches(msg, k.Notes):
 		a.pl.notes = !a.pl.notes
 		return nil
@@ -469,6 +497,9 @@ func (a *App) View() string {
 	if a.contents {
 		return a.menuView()
 	}
+	if a.trials != nil {
+		return a.trials.Page(a.w, a.h)
+	}
 	helpLine := truncate(a.help.ShortHelpView(a.keys.ShortHelp()), a.w)
 	switch {
 	case a.pl.asking && !a.present:
@@ -506,3 +537,20 @@ func (a *App) View() string {
 // Selected returns the selected actor's index in the current scene (-1 for
 // none); tests use it.
 func (a *App) Selected() int { return a.pl.sel }
+
+// trialsKey handles a key while the trials page is open: esc and q close
+// it once the trials have stopped (q stops them first), ctrl+c quits.
+func (a *App) trialsKey(msg tea.KeyMsg) tea.Cmd {
+	switch {
+	case msg.Type == tea.KeyCtrlC:
+		a.interrupted = true
+		a.cancel()
+		return tea.Quit
+	case msg.Type == tea.KeyEsc, msg.String() == "q" && !a.trials.Running():
+		a.trials.Close()
+		a.trials = nil
+		return nil
+	}
+	_, cmd := a.trials.Update(msg)
+	return cmd
+}

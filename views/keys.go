@@ -20,6 +20,8 @@ type KeyMap struct {
 	// a distributed story's nodes: pick one, then stop or restart it, cut
 	// the selected client off it, slow it, or jump its clock
 	Node, Stop, Cut, Slow, Jump key.Binding
+	// the race scene's trials: the race run a thousand times for real
+	Trials key.Binding
 	// a quiz's two answers; off in every other scene
 	Efficiency, Correctness key.Binding
 }
@@ -52,6 +54,7 @@ func DefaultKeyMap() KeyMap {
 		Hint:      key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "a hint")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Trials:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "run the race 1000 times per way of acquiring")),
 		Node:      key.NewBinding(key.WithKeys("A", "B", "C", "D", "E"), key.WithHelp("A-E", "pick a node")),
 		Stop:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "stop / restart the node empty")),
 		Cut:       key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "cut the selected client off the node / heal")),
@@ -80,14 +83,14 @@ func (k KeyMap) ShortHelp() []key.Binding {
 			short(k.Select, k.Select.Help().Key, "pick"), short(k.Crash, "x", "crash"), short(k.Pause, "p", "pause"), k.Help, k.Quit}
 	}
 	return []key.Binding{k.Play, short(k.Step, "→", "step"), short(k.Back, "←", "back"), k.Replay,
-		short(k.Select, k.Select.Help().Key, "select"), k.About, k.Help, k.Quit}
+		short(k.Select, k.Select.Help().Key, "select"), short(k.Trials, "t", "1000 races"), k.About, k.Help, k.Quit}
 }
 
 // FullHelp is the help page opened with ?.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Efficiency, k.Correctness, k.Play, k.Step, k.Back, k.Home, k.Faster},
-		{k.Select, k.Next, k.Prev, k.Replay},
+		{k.Select, k.Next, k.Prev, k.Replay, k.Trials},
 		{k.Move, k.Crash, k.Pause, k.Wait},
 		{k.Node, k.Stop, k.Cut, k.Slow, k.Jump},
 		{k.Earlier, k.SceneNext, k.ScenePrev, k.About, k.Hint, k.Notes, k.Export},

@@ -1,0 +1,386 @@
+package scenes
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/progress"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"locksim/content"
+	"locksim/race"
+	"locksim/sim"
+	"locksim/views"
+)
+
+// TrialLanes is how many trials run side by side: Workers connections each.
+const TrialLanes = 8
+
+// trialsBackend is where trials run: a live server under its run prefix,
+// or an embedded server of their own whose keys expire on the real clock
+// (the course's embedded server only moves its clock when a story says so).
+// done releases what it opened.
+func trialsBackend(b *sim.Backend) (tb *sim.Backend, done func(), err error) {
+	if b.Live() {
+		return b, func() {}, nil
+	}
+	tb, err = sim.OpenEmbeddedRealClock()
+	if err != nil {
+		return nil, nil, err
+	}
+	return tb, func() { _ = tb.Close(context.Background()) }, nil
+}
+
+func newTrials(b *sim.Backend, cfg race.Config) (*race.Trials, error) {
+	return race.New(race.Pool{Lanes: TrialLanes, Conn: b.NewConn, Admin: b.Admin(),
+		Key: func(i int) string { return b.Key(fmt.Sprintf("trials:%d:resource:lock", i)) }}, cfg)
+}
+
+// PlainTrials runs n trials of every variant on b and prints the table and
+// what each row means. An atomic trial with other than one holder is
+// printed with its replies and makes the error.
+func PlainTrials(ctx context.Context, w io.Writer, b *sim.Backend, n int, cfg race.Config) error {
+	text, err := content.Load("race")
+	if err != nil {
+		return err
+	}
+	tb, done, err := trialsBackend(b)
+	if err != nil {
+		return err
+	}
+	defer done()
+	tr, err := newTrials(tb, cfg)
+	if err != nil {
+		return err
+	}
+	defer tr.Close()
+	fmt.Fprintf(w, "%s\n\n", text.Fill("trials-intro", map[string]string{"n": itoa(int64(n))}))
+	fmt.Fprintf(w, "server: %s · %d lanes of %d connections\n\n", trialsWhere(b), TrialLanes, race.Workers)
+	var all []race.Counts
+	for _, v := range race.Variants {
+		c, err := tr.Run(ctx, v, n, nil)
+		all = append(all, c)
+		if err != nil {
+			fmt.Fprint(w, trialsTable(all))
+			return err
+		}
+	}
+	fmt.Fprint(w, trialsTable(all))
+	fmt.Fprintln(w)
+	fmt.Fprint(w, trialsRates(all))
+	fmt.Fprintln(w)
+	for _, c := range all {
+		fmt.Fprintf(w, "%s\n\n", trialsNote(text, c, cfg))
+	}
+	if a := all[0]; a.BugCount > 0 {
+		fmt.Fprintln(w, text.Fill("trials-bug", map[string]string{"count": itoa(int64(a.BugCount))}))
+		for _, bug := range a.Bugs {
+			fmt.Fprintf(w, "  trial %d:\n    %s\n", bug.Trial, strings.Join(bug.Replies, "\n    "))
+		}
+		return fmt.Errorf("%d atomic trials did not end with one holder", a.BugCount)
+	}
+	return nil
+}
+
+func trialsWhere(b *sim.Backend) string {
+	if b.Live() {
+		return b.Name + " (keys under " + b.Prefix + ")"
+	}
+	return "embedded (a server of its own, keys expiring on the real clock)"
+}
+
+// trialsTable is one row per variant: trials by holders at the end, each
+// worker's wins, and the rate.
+func trialsTable(all []race.Counts) string {
+	var b strings.Builder
+	// 80 columns: variant 13, trials 7, five counts of 7, four wins of 6
+	fmt.Fprintf(&b, "%-13s %6s %-34s %s\n", "", "", "  trials by holders at the end", " wins of each worker")
+	fmt.Fprintf(&b, "%-13s %6s %6s %6s %6s %6s %6s %5s %5s %5s %5s\n", "variant", "trials", "0", "1", "2", "3", "4", "w1", "w2", "w3", "w4")
+	for _, c := range all {
+		fmt.Fprintf(&b, "%-13s %6d", c.Variant, c.Trials)
+		for _, h := range c.Holders {
+			fmt.Fprintf(&b, " %6d", h)
+		}
+		fmt.Fprintf(&b, " %5d %5d %5d %5d\n", c.Wins[0], c.Wins[1], c.Wins[2], c.Wins[3])
+	}
+	return b.String()
+}
+
+// trialsRates is each variant's pace: trials and commands per second.
+func trialsRates(all []race.Counts) string {
+	var b strings.Builder
+	for _, c := range all {
+		cmds := 0.0
+		if c.Took > 0 {
+			cmds = float64(c.Commands) / c.Took.Seconds()
+		}
+		fmt.Fprintf(&b, "%-13s %8.0f trials/s · %8.0f commands/s · %d commands\n", c.Variant, rate(c), cmds, c.Commands)
+	}
+	return b.String()
+}
+
+func rate(c race.Counts) float64 {
+	if c.Took <= 0 {
+		return 0
+	}
+	return float64(c.Trials) / c.Took.Seconds()
+}
+
+// trialsNote is what a variant's row means, with its own counts.
+func trialsNote(text content.Text, c race.Counts, cfg race.Config) string {
+	multi := 0
+	for k := 2; k < len(c.Holders); k++ {
+		multi += c.Holders[k]
+	}
+	return c.Variant.String() + ": " + text.Fill("trials-"+itoa(int64(c.Variant)), map[string]string{
+		"crash": fmt.Sprintf("%.0f%%", 100*cfg.CrashRate), "nottl": itoa(int64(c.NoTTL)),
+		"short": fmt.Sprint(cfg.Short), "gap": fmt.Sprint(cfg.Gap), "foreign": itoa(int64(c.Foreign)),
+		"multi": itoa(int64(multi)),
+	})
+}
+
+// Trials is the screen of a run of trials: a progress bar while they run,
+// then the table and a histogram of one variant at a time. It is a page of
+// the race scene (t) and the whole program with -trials in a terminal.
+type Trials struct {
+	b, tb   *sim.Backend
+	done    func()
+	n       int
+	cfg     race.Config
+	text    content.Text
+	st      views.Styles
+	bar     progress.Model
+	all     []race.Counts // finished variants, then the running one
+	running bool
+	show    int // the variant whose histogram is drawn
+	err     string
+	cancel  context.CancelFunc
+	updates chan tea.Msg
+	// Standalone is set when the trials are the whole program: q quits.
+	Standalone bool
+	closed     bool
+	stopped    bool // the learner stopped the run
+	w, h       int
+}
+
+type trialsMsg struct {
+	counts race.Counts
+	final  bool
+	err    error
+}
+
+// trialsOver says the trials' goroutine has finished: run to the end,
+// stopped, or failed.
+type trialsOver struct{}
+
+// NewTrials prepares n trials of every variant on b.
+func NewTrials(b *sim.Backend, n int, cfg race.Config, st views.Styles) (*Trials, error) {
+	text, err := content.Load("race")
+	if err != nil {
+		return nil, err
+	}
+	return &Trials{b: b, n: n, cfg: cfg, text: text, st: st, bar: progress.New(progress.WithSolidFill("#5fafd7"), progress.WithoutPercentage())}, nil
+}
+
+// Init starts the trials.
+func (t *Trials) Init() tea.Cmd { return t.start() }
+
+func (t *Trials) start() tea.Cmd {
+	tb, done, err := trialsBackend(t.b)
+	if err != nil {
+		t.err = err.Error()
+		return nil
+	}
+	tr, err := newTrials(tb, t.cfg)
+	if err != nil {
+		done()
+		t.err = err.Error()
+		return nil
+	}
+	t.tb, t.done = tb, func() { tr.Close(); done() }
+	ctx, cancel := context.WithCancel(context.Background())
+	t.cancel, t.running, t.all = cancel, true, nil
+	t.updates = make(chan tea.Msg, 1)
+	go func() {
+		defer close(t.updates)
+		last := time.Now()
+		for _, v := range race.Variants {
+			c, err := tr.Run(ctx, v, t.n, func(c race.Counts) {
+				if time.Since(last) > 50*time.Millisecond {
+					last = time.Now()
+					select {
+					case t.updates <- trialsMsg{counts: c}:
+					default: // the screen is behind: it gets the next one
+					}
+				}
+			})
+			t.updates <- trialsMsg{counts: c, final: true, err: err}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return t.wait()
+}
+
+func (t *Trials) wait() tea.Cmd {
+	ch := t.updates
+	return func() tea.Msg {
+		m, ok := <-ch
+		if !ok {
+			return trialsOver{}
+		}
+		return m
+	}
+}
+
+// Stop cancels the trials still running; the counts so far stay.
+func (t *Trials) Stop() {
+	if t.cancel != nil {
+		t.cancel()
+	}
+}
+
+// Close stops the trials and releases their connections and server.
+func (t *Trials) Close() {
+	t.Stop()
+	if t.updates != nil {
+		for range t.updates {
+		}
+	}
+	if t.done != nil && !t.closed {
+		t.closed = true
+		t.done()
+	}
+}
+
+// Update takes the trials' progress and the keys: ←/→ pick the variant
+// shown, q stops a run (and, once stopped, closes), esc closes.
+func (t *Trials) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case trialsOver:
+		t.running = false
+		return t, nil
+	case trialsMsg:
+		c := msg.counts
+		if n := len(t.all); n > 0 && t.all[n-1].Variant == c.Variant {
+			t.all[n-1] = c
+		} else {
+			t.all = append(t.all, c)
+		}
+		if msg.err != nil && !errors.Is(msg.err, context.Canceled) {
+			t.err = msg.err.Error()
+		}
+		if msg.final && msg.err == nil {
+			t.show = len(t.all) - 1
+		}
+		return t, t.wait()
+	case tea.KeyMsg:
+		switch msg.String() {
+		case "left", "b":
+			t.show = max(t.show-1, 0)
+		case "right", "n":
+			t.show = min(t.show+1, max(len(t.all)-1, 0))
+		case "q", "ctrl+c":
+			if t.running {
+				t.Stop() // the counts so far arrive, then trialsOver
+				t.stopped = true
+				return t, nil
+			}
+			if t.Standalone {
+				t.Close()
+				return t, tea.Quit
+			}
+		}
+	}
+	return t, nil
+}
+
+// Running reports whether trials are still running.
+func (t *Trials) Running() bool { return t.running }
+
+// Resize sets the size View draws at.
+func (t *Trials) Resize(w, h int) { t.w, t.h = w, h }
+
+// View draws the page at the size Resize set (80x24 until then).
+func (t *Trials) View() string {
+	if t.w == 0 {
+		return t.Page(80, 24)
+	}
+	return t.Page(t.w, t.h)
+}
+
+// Page draws the trials in w columns and h rows.
+func (t *Trials) Page(w, h int) string {
+	st := t.st
+	var rows []string
+	where := "embedded, keys expire on the real clock"
+	if t.b.Live() {
+		where = t.b.Name
+	}
+	rows = append(rows, st.Title.Render("locksim")+" "+st.Bold.Render("race · trials")+st.Dim.Render(" · "+where))
+	rows = append(rows, views.Wrap(t.text.Fill("trials-intro", map[string]string{"n": itoa(int64(t.n))}), w, 2))
+	done := 0
+	for _, c := range t.all {
+		done += c.Trials
+	}
+	total := t.n * len(race.Variants)
+	status := "done"
+	switch {
+	case t.running && t.stopped:
+		status = "stopping…"
+	case t.running && len(t.all) > 0:
+		c := t.all[len(t.all)-1]
+		status = fmt.Sprintf("%s · %.0f trials/s · q stops", c.Variant, rate(c))
+	case t.running:
+		status = "starting…"
+	case done < total:
+		status = "stopped: the counts of the trials that finished"
+	}
+	t.bar.Width = max(w-30, 10)
+	rows = append(rows, t.bar.ViewAs(float64(done)/float64(max(total, 1)))+fmt.Sprintf(" %d/%d", done, total))
+	rows = append(rows, st.Dim.Render(status))
+	if t.err != "" {
+		rows = append(rows, st.Bad.Render("error: "+t.err))
+	}
+	rows = append(rows, "")
+	rows = append(rows, strings.Split(strings.TrimRight(trialsTable(t.all), "\n"), "\n")...)
+	if t.show < len(t.all) {
+		c := t.all[t.show]
+		rows = append(rows, views.Rule(st, "holders at the end: "+c.Variant.String()+" (←/→ another)", w))
+		var bars []views.Bar
+		for k, x := range c.Holders {
+			tone := views.Good
+			switch {
+			case k == 0:
+				tone = views.Warn
+			case k > 1:
+				tone = views.Bad
+			}
+			label := itoa(int64(k)) + " holders"
+			if k == 1 {
+				label = "1 holder"
+			}
+			bars = append(bars, views.Bar{Label: label, Count: x, Tone: tone})
+		}
+		rows = append(rows, views.Histogram(st, bars, w))
+		rows = append(rows, views.Wrap(trialsNote(t.text, c, t.cfg), w, 5))
+	}
+	out := strings.Split(strings.Join(rows, "\n"), "\n")
+	for len(out) < h-1 {
+		out = append(out, "")
+	}
+	help := "←/→ variant · q stop · esc back"
+	if t.Standalone {
+		help = "←/→ variant · q stop, then quit"
+	}
+	out = append(out[:min(len(out), h-1)], st.Dim.Render(help))
+	for i, l := range out {
+		out[i] = truncate(l, w)
+	}
+	return strings.Join(out, "\n")
+}

@@ -99,6 +99,14 @@ func TestUserDataUntouched(t *testing.T) {
 				}
 			}()
 		}
+		// the trials too: their keys under the run's prefix, gone after
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if code, _, errs := runMain("-trials", "20", "-plain", "-redis", u); code != 0 {
+				t.Errorf("trials as %s: exit %d: %s", sim.Redact(u), code, errs)
+			}
+		}()
 	}
 	wg.Wait()
 	after := readUserData(t, admin)

@@ -73,6 +73,14 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-timeout", "0s"}, "-timeout must be above 0"},
 		{[]string{"-cleanup"}, "-cleanup needs -redis"},
 		{[]string{"-reset-progress"}, "without a terminal, add -yes"},
+		{[]string{"-trials", "0"}, "-trials must be 1 or more"},
+		{[]string{"-trials", "-5"}, "-trials must be 1 or more"},
+		{[]string{"-trials", "many"}, `invalid value "many" for flag -trials`},
+		{[]string{"-trials", "10", "-scene", "gc-pause"}, "scene gc-pause has no trials"},
+		{[]string{"-trials", "10", "-crash-rate", "2"}, "-crash-rate must be from 0 to 1"},
+		{[]string{"-redlock", "redis://127.0.0.1:1"}, "needs three or more servers"},
+		{[]string{"-redlock", "redis://a:1,,redis://b:1"}, "an empty address"},
+		{[]string{"-redlock", "http://a,http://b,http://c"}, "bad Redis URL"},
 	}
 	for _, c := range cases {
 		code, out, errs := runMain(c.args...)
@@ -113,5 +121,20 @@ func TestPlainLive(t *testing.T) {
 	}
 	if v, _ := c.Get(ctx, "resource:lock").Result(); v != "the user's own value" {
 		t.Fatalf("the user's key was changed to %q", v)
+	}
+}
+
+// TestTrialsPlain: -trials alone means the race; the table counts every
+// atomic trial as one holder, and the run's keys are gone.
+func TestTrialsPlain(t *testing.T) {
+	t.Parallel()
+	code, out, errs := runMain("-trials", "40", "-plain", "-seed", "1")
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	for _, want := range []string{"SET NX PX         40      0     40      0      0      0", "SETNX+EXPIRE", "GET, then SET", "GET, then DEL", "trials/s"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the table lacks %q:\n%s", want, out)
+		}
 	}
 }

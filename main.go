@@ -49,8 +49,8 @@ usage: locksim [flags]
   -redis URL           use a live server, e.g. redis://127.0.0.1:6379/0 (keys go under a
                        locksim:<run>: prefix and are deleted on exit; nothing else is touched)
   -resource-redis URL  keep the protected resource on this server instead
-  -redlock URL,URL,... the redlock scene's nodes: three or more live servers, an odd
-                       count (without it a live run keeps its five nodes on the -redis
+  -redlock URL,URL,... the redlock scene's five nodes, A to E, as five live servers
+                       (without it a live run keeps its five nodes on the -redis
                        server, which makes them one process with one clock)
   -scale N             on a live server, divide story time by N (default 20: PX 30000 is sent as PX 1500)
   -seed N              draw tokens from seed N, so a transcript repeats (the race's winner is real)
@@ -63,6 +63,9 @@ usage: locksim [flags]
   -cleanup             with -redis: remove the keys of locksim runs that were killed (their
                        heartbeat has expired), print them, and exit
 `
+
+// redlockNodes is how many nodes the redlock scene's stories use.
+const redlockNodes = 5
 
 // maxTrials bounds -trials: a million trials of each variant take hours.
 const maxTrials = 1_000_000
@@ -116,8 +119,8 @@ func parse(args []string) (config, error) {
 			}
 			c.redlock = append(c.redlock, strings.TrimSpace(u))
 		}
-		if len(c.redlock) < 3 {
-			return fmt.Errorf("needs three or more servers, got %d", len(c.redlock))
+		if len(c.redlock) != redlockNodes {
+			return fmt.Errorf("needs %d servers, one for each node of the redlock scene (A to E), got %d", redlockNodes, len(c.redlock))
 		}
 		return nil
 	})
@@ -501,10 +504,6 @@ func open(ctx context.Context, c config, stderr io.Writer) (*sim.Backend, error)
 // server (two databases of it, or the same address twice) are accepted
 // with a warning: they share one process and one clock.
 func openNodes(ctx context.Context, b *sim.Backend, urls []string, o sim.LiveOptions, stderr io.Writer) error {
-	if len(urls)%2 == 0 {
-		fmt.Fprintf(stderr, "locksim: -redlock has %d nodes; an odd count is recommended (a majority of %d needs %d, the same as of %d)\n",
-			len(urls), len(urls), sim.Quorum(len(urls)), len(urls)+1)
-	}
 	var nodes []*sim.Backend
 	seen := map[string]int{}
 	for i, u := range urls {

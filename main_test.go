@@ -78,9 +78,10 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-trials", "many"}, `invalid value "many" for flag -trials`},
 		{[]string{"-trials", "10", "-scene", "gc-pause"}, "scene gc-pause has no trials"},
 		{[]string{"-trials", "10", "-crash-rate", "2"}, "-crash-rate must be from 0 to 1"},
-		{[]string{"-redlock", "redis://127.0.0.1:1"}, "needs three or more servers"},
+		{[]string{"-redlock", "redis://127.0.0.1:1"}, "needs 5 servers"},
+		{[]string{"-redlock", "redis://a:1,redis://a:2,redis://a:3"}, "needs 5 servers"},
 		{[]string{"-redlock", "redis://a:1,,redis://b:1"}, "an empty address"},
-		{[]string{"-redlock", "http://a,http://b,http://c"}, "bad Redis URL"},
+		{[]string{"-redlock", "http://a,http://b,http://c,http://d,http://e"}, "bad Redis URL"},
 	}
 	for _, c := range cases {
 		code, out, errs := runMain(c.args...)

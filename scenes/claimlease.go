@@ -150,7 +150,7 @@ func claimDeadlines(v View) string {
 			continue
 		}
 		section := "deadline-ahead"
-		if v.Snap.Now > ls.Ends() {
+		if ls.Overdue(v.Snap.Now) {
 			section = "deadline-passed"
 		}
 		parts = append(parts, v.Text.Get(section, ls.Token, ls.Actor, stamp(ls.Ends())))
@@ -171,7 +171,7 @@ func claimReaped(v View, reaped []*ledger.Lease) string {
 	var parts []string
 	for _, ls := range reaped {
 		section := "reaped-one"
-		if ls.EndAt <= ls.Ends() {
+		if ls.EndedEarly() {
 			section = "reaped-early"
 		}
 		parts = append(parts, v.Text.Get(section, ls.Token, ls.Actor, stamp(ls.Ends())))

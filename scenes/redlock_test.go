@@ -190,3 +190,30 @@ func TestGoldensRedlock(t *testing.T) {
 		}
 	}
 }
+
+// After its count, the holder's card agrees with a majority of the nodes
+// read back: on a live server too, where each node's key has its own prefix.
+func TestRedlockHolderAgreesWithTheNodes(t *testing.T) {
+	onFiveNodes(t, func(t *testing.T, b *sim.Backend) {
+		ctx := context.Background()
+		sc := Find("redlock")
+		run := sim.NewRun(b, sc.Script(story("2 down")), 1)
+		defer run.Close()
+		if err := run.Reset(ctx); err != nil {
+			t.Fatal(err)
+		}
+		at := 0
+		for i, m := range run.Moves() {
+			if m.Label == "c1 counts" {
+				at = i + 1
+			}
+		}
+		if err := run.Seek(ctx, at); err != nil {
+			t.Fatal(err)
+		}
+		led := fold(run.Snapshot(ctx))
+		if bl := led.Belief("c1"); !bl.Holds || !bl.KeyHolds {
+			t.Fatalf("c1 holds %v, the nodes agree %v", bl.Holds, bl.KeyHolds)
+		}
+	})
+}

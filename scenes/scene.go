@@ -417,7 +417,12 @@ func (r reader) nodeNow(k ledger.KeyRead) string {
 		return r.fill("node-down-now", vars)
 	case !k.Exists():
 		return r.fill("node-gone-now", vars)
+	case k.Lease != nil:
+		vars["holder"] = k.Lease.Actor
+		return r.fill("node-holds-now", vars)
 	}
+	// a value no lease of the fold wrote: a slow node's SET the client
+	// never heard back from still carries its sender's token
 	for _, e := range r.v.Snap.Events {
 		if e.Op != nil && e.Op.Token == k.Value && e.Actor != "" {
 			vars["holder"] = e.Actor
@@ -755,6 +760,14 @@ func (r reader) about(name string) string {
 	case ledger.Noted:
 		vars["note"] = e.Note
 		return r.fill("note", vars)
+	case ledger.QuorumMissed:
+		if e.Op.Votes >= sim.Quorum(e.Op.Of) {
+			return r.fill("quorum-late", vars) // a majority, but no time left
+		}
+	case ledger.NodeRefused:
+		if rd.Other == "" {
+			return r.fill("node-refused-unknown", vars)
+		}
 	case ledger.TTLSet:
 		if rd.Other != "" {
 			return r.fill("ttl-set-other", vars)

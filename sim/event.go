@@ -211,13 +211,14 @@ func (x *Exec) evalSHA(node string, s Lua, keys []string, argv []any, op *Op) Re
 	if node == ResourceNode {
 		c = x.r.Res.conns[x.connName()]
 	}
+	at := len(x.r.Events) // a stall note may follow the command's own event
 	first := x.send(c, node, FormatCommand(shown), args, op)
 	if first.Err == nil || !strings.HasPrefix(first.Err.Error(), "NOSCRIPT") {
 		return first
 	}
 	// the miss is the library's plumbing, not the lock operation: the
 	// ledger reads the EVAL that follows
-	x.r.Events[len(x.r.Events)-1].Op = nil
+	x.r.Events[at].Op = nil
 	args[0], args[1] = "EVAL", src
 	shown[0] = "EVAL"
 	return x.send(c, node, FormatCommand(shown), args, op)

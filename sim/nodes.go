@@ -87,9 +87,6 @@ func (b *Backend) namespace(sub string) *Backend {
 // server: not independent, one process and one clock.
 func (r *Run) SharedNodes() bool { return r.shared }
 
-// NodesLive reports whether the run's nodes are live servers.
-func (r *Run) NodesLive() bool { return len(r.nodes) > 0 && !r.nodes[0].own }
-
 func (r *Run) node(name string) *node {
 	for _, n := range r.nodes {
 		if n.name == name {
@@ -249,21 +246,18 @@ type errNode struct{ msg string }
 
 func (e errNode) Error() string { return e.msg }
 
-// sendOn sends args to node name on the actor's connection, through the
-// node's faults, and logs it under that node. timeout is the client's
-// per-node timeout in story time: a partitioned or slow node costs it.
-func (x *Exec) sendOn(name string, args, shown []any, op *Op, timeout time.Duration) Reply {
+// sendOn sends args, about key (as sent), to node name on the actor's
+// connection, through the node's faults, and logs it under that node.
+// timeout is the client's per-node timeout in story time: a partitioned or
+// slow node costs it.
+func (x *Exec) sendOn(name, key string, args, shown []any, op *Op, timeout time.Duration) Reply {
 	r := x.r
 	n := r.node(name)
 	if n == nil {
 		return Reply{Err: fmt.Errorf("no node %s", name)}
 	}
 	c := n.conns[x.connName()]
-	for _, a := range args[1:] {
-		if k, ok := a.(string); ok && len(k) > len(n.b.Prefix) && k[:len(n.b.Prefix)] == n.b.Prefix {
-			n.keys[k] = true
-		}
-	}
+	n.keys[key] = true // deleted at reset, and by an empty restart
 	var fake error
 	switch {
 	case n.cut[x.actor.Name]:
@@ -353,15 +347,10 @@ func NodeReplicate(from, to, name string) Move {
 	return Move{Kind: MoveDo, Label: from + " → " + to, Do: func(ctx context.Context, r *Run) { r.Replicate(ctx, from, to, name) }}
 }
 
-// NodeDown reports whether the named node is stopped.
-func (r *Run) NodeDown(name string) bool {
-	n := r.node(name)
-	return n != nil && n.down
-}
-
 // AcquireOn sends the course's SET key token NX PX ttl to one node as a
 // whole lock (a primary, not a share of Redlock's majority): OK makes the
-// actor its holder.
+// actor its holder. ttl and timeout (the client's wait for the node's
+// reply) are story time.
 func (x *Exec) AcquireOn(node, lock, name string, ttl, timeout time.Duration) Reply {
 	a := x.actor
 	n := x.r.node(node)
@@ -372,7 +361,7 @@ func (x *Exec) AcquireOn(node, lock, name string, ttl, timeout time.Duration) Re
 	key := n.b.Key(name)
 	args := []any{"SET", key, tok, "NX", "PX", x.TTL(ttl)}
 	op := &Op{Kind: OpAcquire, Form: FormSET, Lock: lock, Key: key, Token: tok, TTL: ttl, NX: true}
-	rep := x.sendOn(node, args, args, op, timeout)
+	rep := x.sendOn(node, key, args, args, op, timeout)
 	x.r.believe(a, op, rep)
 	return rep
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -30,7 +31,7 @@ func (x *Exec) RedlockBegin(lock string) {
 
 // RedlockSet sends SET key token NX PX ttl to one node, as one share of
 // the actor's distributed acquire; a node that does not answer OK within
-// timeout (story time) counts as a failure.
+// timeout counts as a failure. ttl and timeout are story time.
 func (x *Exec) RedlockSet(node, lock, name string, ttl, timeout time.Duration) Reply {
 	a := x.actor
 	n := x.r.node(node)
@@ -40,7 +41,7 @@ func (x *Exec) RedlockSet(node, lock, name string, ttl, timeout time.Duration) R
 	key := n.b.Key(name)
 	args := []any{"SET", key, a.Token, "NX", "PX", x.TTL(ttl)}
 	op := &Op{Kind: OpAcquire, Form: FormSET, Lock: lock, Key: key, Token: a.Token, TTL: ttl, NX: true, Part: true}
-	r := x.sendOn(node, args, args, op, timeout)
+	r := x.sendOn(node, key, args, args, op, timeout)
 	if r.OK() {
 		a.Votes = append(a.Votes, node)
 	}
@@ -79,7 +80,7 @@ func (x *Exec) RedlockCount(lock, name string, ttl time.Duration, nodes []string
 }
 
 // RedlockRelease sends the compare-and-delete script to every node with
-// the actor's token.
+// the actor's token, waiting at most timeout (story time) for each.
 func (x *Exec) RedlockRelease(lock, name string, nodes []string, timeout time.Duration) {
 	a := x.actor
 	for _, node := range nodes {
@@ -92,7 +93,7 @@ func (x *Exec) RedlockRelease(lock, name string, nodes []string, timeout time.Du
 		op := &Op{Kind: OpRelease, Form: FormScript, Lock: lock, Key: key, Token: a.Token, Part: true}
 		args := []any{"EVAL", ReleaseLua.Src, 1, key, a.Token}
 		shown := []any{"EVAL", "<" + ReleaseLua.Name + ">", 1, key, a.Token}
-		x.sendOn(node, args, shown, op, timeout)
+		x.sendOn(node, key, args, shown, op, timeout)
 	}
 	a.Holds, a.Votes = false, nil
 }
@@ -107,15 +108,28 @@ func (r *Run) Replicate(ctx context.Context, from, to, name string) {
 		return
 	}
 	skey, dkey := src.b.Key(name), dst.b.Key(name)
-	val, err := src.b.Admin().Get(ctx, skey).Result()
-	pttl, _ := src.b.Admin().PTTL(ctx, skey).Result()
+	var val string
+	var pttl time.Duration
+	err := errors.New("stopped")
+	if !src.down && !dst.down {
+		val, err = src.b.Admin().Get(ctx, skey).Result()
+		pttl, _ = src.b.Admin().PTTL(ctx, skey).Result()
+	}
 	note := "replication: " + from + " → " + to + ": "
 	var op *Op
-	if err != nil {
+	switch {
+	case src.down || dst.down:
+		// a stopped node replicates nothing (on a live server too, where
+		// the stop is locksim's own)
+		note += "nothing copied: a node is stopped"
+	case err != nil:
 		note += "nothing to copy"
-	} else {
+	default:
 		dst.keys[dkey] = true
-		dst.b.Admin().Set(ctx, dkey, val, max(pttl, 0))
+		if err := dst.b.Admin().Set(ctx, dkey, val, max(pttl, 0)).Err(); err != nil {
+			note += "the copy failed: " + err.Error()
+			break
+		}
 		note += "the lock key reached " + to
 		op = &Op{Kind: OpAcquire, Form: FormReplica, Key: dkey, Token: val, TTL: pttl * time.Duration(r.Scale())}
 	}

@@ -50,6 +50,10 @@ type Lease struct {
 	Fixed   bool   // its value is a constant every worker writes, not a token
 	// Votes of Of nodes said OK to a Redlock client's acquire.
 	Votes, Of int
+	// Copy is set for a lease a replication step copied to another node:
+	// not a grant of its own.
+	Copy bool
+	held bool // its grant made its actor a holder (not a node's share, not a copy)
 
 	End    End
 	EndSeq int           // the event that ended it; -1 while open or when it lapsed
@@ -82,6 +86,15 @@ func (l *Lease) Expires() bool { return l.TTL > 0 }
 
 // Ends is when the TTL runs out (meaningful only if Expires).
 func (l *Lease) Ends() time.Duration { return l.TTLAt + l.TTL }
+
+// Overdue reports whether, at story time t, the lease's deadline has
+// passed: its TTL ran out, whatever then ended it or not (a claim's lease
+// ends only when a reap takes it back).
+func (l *Lease) Overdue(t time.Duration) bool { return l.Expires() && t > l.Ends() }
+
+// EndedEarly reports that the lease was ended before its deadline in story
+// time: a live server's clock ran on while the story's was held.
+func (l *Lease) EndedEarly() bool { return l.End != Open && l.EndAt <= l.Ends() }
 
 // AliveAt reports whether the lease still held its key at story time t:
 // Redis keeps a key through the millisecond its TTL ends.
@@ -121,8 +134,9 @@ func (h *Hold) Open() bool { return h.End == StillHolding }
 // Overlap is a stretch in which two actors acted as holder of one lock at
 // once: mutual exclusion broken. Cause is what had happened to the first
 // holder's lease when the second was granted: Lapsed (the TTL ran out while
-// it worked), Deleted or Overwritten by By, or Open when the two held
-// different keys of one lock.
+// it worked), Deleted or Overwritten by By, or Open when the first's lease
+// still stood where it was granted (two keys of one lock, two majorities of
+// Redlock's nodes, a primary lost before its replica had the key).
 type Overlap struct {
 	Lock          string
 	First, Second *Hold
@@ -253,10 +267,13 @@ type Ledger struct {
 	Reads    []Read
 	Keys     []KeyRead
 	faults   map[string]bool // node, node/slow, node/actor (cut off)
-	survived []*Lease
-	status   map[string]sim.Status
-	byKey    map[string]*Lease // the lease each key holds now, as the replies tell it
-	events   []sim.Event
+	// quorumSeen is set once a client counted a majority (or sent a share
+	// of one): a lock across independent nodes was in play
+	quorumSeen bool
+	survived   []*Lease
+	status     map[string]sim.Status
+	byKey      map[string]*Lease // the lease each key holds now, as the replies tell it
+	events     []sim.Event
 }
 
 // Fold reads events in order and, at story time now, the keys read back.
@@ -294,7 +311,9 @@ func (l *Ledger) lapse(t time.Duration, seq int) {
 				continue
 			}
 			for _, h := range l.Holds {
-				if h.Lease == ls && h.Open() {
+				// a frozen client cannot look at its deadline: it wakes
+				// still acting as holder
+				if h.Lease == ls && h.Open() && l.status[h.Actor] != sim.Paused {
 					l.endHold(h, sim.Event{Seq: seq, At: ls.Ends()}, ValidityOver)
 				}
 			}
@@ -503,6 +522,7 @@ func (l *Ledger) hold(e sim.Event, ls *Lease) Read {
 // openHold starts the actor's hold of ls's lock from event e, with an
 // overlap for every other actor that still acts as holder of that lock.
 func (l *Ledger) openHold(e sim.Event, ls *Lease) Read {
+	ls.held = true
 	h := &Hold{Actor: e.Actor, Lock: ls.Lock, Lease: ls, From: e.Seq, FromAt: e.At, To: -1}
 	r := Read{What: Granted, Lease: ls}
 	for _, o := range l.Holds {
@@ -639,7 +659,12 @@ func slot(node, key string) string {
 	return node + "\x00" + key
 }
 
-func (ls *Lease) slot() string { return slot(ls.Node, ls.Key) }
+func (ls *Lease) slot() string {
+	if ls.Form == sim.FormClaim {
+		return memberSlot(ls.Key, ls.Token) // many jobs share one sorted set
+	}
+	return slot(ls.Node, ls.Key)
+}
 
 // giveUp ends the actor's hold when its own check showed the key is not
 // its own any more: it stops acting as holder without a release.
@@ -691,7 +716,7 @@ func (l *Ledger) endHold(h *Hold, e sim.Event, how HoldEnd) {
 // latest is the actor's latest lease, nil if it was never granted one.
 func (l *Ledger) latest(actor string) *Lease {
 	for i := len(l.Leases) - 1; i >= 0; i-- {
-		if l.Leases[i].Actor == actor {
+		if l.Leases[i].Actor == actor && !l.Leases[i].Copy {
 			return l.Leases[i]
 		}
 	}
@@ -701,7 +726,7 @@ func (l *Ledger) latest(actor string) *Lease {
 // leaseOf is the lease granted with token, nil if none was.
 func (l *Ledger) leaseOf(token string) *Lease {
 	for i := len(l.Leases) - 1; i >= 0; i-- {
-		if l.Leases[i].Token == token {
+		if l.Leases[i].Token == token && !l.Leases[i].Copy {
 			return l.Leases[i]
 		}
 	}
@@ -768,7 +793,9 @@ func (l *Ledger) Agrees(ls *Lease) bool {
 	}
 	n := 0
 	for _, k := range l.Keys {
-		if k.Node != "" && k.Name == ls.Key && k.Exists() && k.Value == ls.Token {
+		// each node's key carries that node's own prefix on a live server:
+		// the lease the fold matched on it says whose it is
+		if k.Node != "" && k.Lease != nil && k.Lease.Lock == ls.Lock && k.Lease.Token == ls.Token {
 			n++
 		}
 	}
@@ -808,7 +835,7 @@ func (l *Ledger) Stuck() []*Refusal {
 func (l *Ledger) FreedByTTL() *Lease {
 	for i, ls := range l.Leases {
 		for _, next := range l.Leases[i+1:] {
-			if sameLock(next, ls) && next.Actor != ls.Actor && ls.End == Lapsed && next.Granted > ls.Ends() {
+			if next.held && ls.held && sameLock(next, ls) && next.Actor != ls.Actor && ls.End == Lapsed && next.Granted > ls.Ends() {
 				return next
 			}
 		}
@@ -850,7 +877,8 @@ func (l *Ledger) Properties(singleInstance bool) [3]Verdict {
 		p[1] = Held
 	}
 	switch {
-	case singleInstance:
+	case singleInstance || !l.quorumSeen:
+		// one server, or a primary with its replica: a single point of failure
 		p[2] = Absent
 	case len(l.survived) > 0:
 		p[2] = Held
@@ -937,6 +965,7 @@ const (
 // part reads one node's share of a distributed acquire or release.
 func (l *Ledger) part(e sim.Event) Read {
 	op := e.Op
+	l.quorumSeen = true
 	s := slot(e.Node, op.Key)
 	if op.Kind == sim.OpRelease {
 		n, _ := e.Int()
@@ -988,6 +1017,7 @@ const QuorumNode = "quorum"
 // exclusion); not held is a refusal when another client held the lock.
 func (l *Ledger) quorum(e sim.Event) Read {
 	op := e.Op
+	l.quorumSeen = true
 	if !op.Held {
 		var blocker *Lease
 		for _, ls := range l.Leases {
@@ -1067,11 +1097,6 @@ func (l *Ledger) faulted(actor string) []string {
 	return out
 }
 
-// Survived lists the quorum leases granted while some node was lost to
-// their client: the lock surviving a node's loss, which is what fault
-// tolerance means.
-func (l *Ledger) Survived() []*Lease { return l.survived }
-
 // replica reads a replication step: the lock key reached another node, so
 // that node holds a copy of the lease (no new holder), ending with it.
 func (l *Ledger) replica(e sim.Event) {
@@ -1080,7 +1105,7 @@ func (l *Ledger) replica(e sim.Event) {
 		return
 	}
 	ls := &Lease{Lock: src.Lock, Node: e.Node, Key: e.Op.Key, Actor: src.Actor, Token: src.Token,
-		Seq: e.Seq, Granted: e.At, TTL: e.Op.TTL, TTLAt: e.At, Form: src.Form, EndSeq: -1}
+		Seq: e.Seq, Granted: e.At, TTL: e.Op.TTL, TTLAt: e.At, Form: src.Form, EndSeq: -1, Copy: true}
 	l.Leases = append(l.Leases, ls)
 	l.byKey[ls.slot()] = ls
 }

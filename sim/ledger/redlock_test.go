@@ -176,3 +176,58 @@ func TestRedlockValidityEndsTheHold(t *testing.T) {
 		t.Errorf("c1's hold should end with its validity at %v: %+v", validity, h)
 	}
 }
+
+// A Redlock client frozen past its validity cannot check its deadline: it
+// wakes still acting as holder, and a second majority overlaps it.
+func TestRedlockPausedHolderOverlaps(t *testing.T) {
+	var s story
+	for _, n := range []string{"A", "B", "C", "D", "E"} {
+		s.node(0, "c1", n, "t1", "OK")
+	}
+	s.count(0, "c1", "t1", 5, validity).fault(1, "c1", sim.FaultPause)
+	for _, n := range []string{"A", "B", "C", "D", "E"} {
+		s.node(12, "c2", n, "t2", "OK")
+	}
+	s.count(12, "c2", "t2", 5, validity).fault(13, "c1", sim.FaultResume)
+	l := Fold(s, sec(13), nil)
+	if len(l.Overlaps) != 1 || l.Properties(false)[0] != Broken {
+		t.Fatalf("a frozen holder past its validity overlaps the next: %d overlaps", len(l.Overlaps))
+	}
+}
+
+// A primary and its replica are one lock service with a copy: no majority
+// is counted, so fault tolerance is absent, and the copy is no grant.
+func TestFailoverHasNoFaultTolerance(t *testing.T) {
+	var s story
+	s.add(sim.Event{At: 0, Kind: sim.Command, Actor: "c1", Node: "primary", Val: "OK",
+		Op: &sim.Op{Kind: sim.OpAcquire, Form: sim.FormSET, Lock: key, Key: key, Token: "t1", TTL: 10 * time.Second, NX: true}})
+	s.add(sim.Event{At: 0, Kind: sim.Info, Node: "replica",
+		Op: &sim.Op{Kind: sim.OpAcquire, Form: sim.FormReplica, Key: key, Token: "t1", TTL: 10 * time.Second}})
+	s.nodeFault(0, "primary", "", sim.FaultNodeDown)
+	s.add(sim.Event{At: sec(1), Kind: sim.Command, Actor: "c2", Node: "replica", Err: redis.Nil,
+		Op: &sim.Op{Kind: sim.OpAcquire, Form: sim.FormSET, Lock: key, Key: key, Token: "t2", TTL: 10 * time.Second, NX: true}})
+	l := Fold(s, sec(1), nil)
+	if p := l.Properties(false); p != [3]Verdict{Held, Untested, Absent} {
+		t.Errorf("properties %v", p)
+	}
+	if ls := l.Latest("c1"); ls == nil || ls.Node != "primary" || ls.Copy {
+		t.Errorf("c1's latest lease is its grant on the primary, not the copy: %+v", ls)
+	}
+	if rf := l.Refusals[0]; rf.Blocker == nil || rf.Blocker.Actor != "c1" || !rf.Blocker.Copy {
+		t.Errorf("c2 is refused by c1's copy on the replica: %+v", rf.Blocker)
+	}
+}
+
+// One node's OK to a client that then fails its count lets nobody in:
+// deadlock freedom is not shown held by a share.
+func TestNodeShareIsNoContenderLetIn(t *testing.T) {
+	var s story
+	s.node(0, "c1", "A", "t1", "OK").node(0, "c1", "B", "t1", "OK").node(0, "c1", "C", "t1", "OK").count(0, "c1", "t1", 3, validity)
+	s.fault(1, "c1", sim.FaultCrash)
+	s.node(11, "c2", "A", "t2", "OK").node(11, "c2", "B", "t2", "connection refused").node(11, "c2", "C", "t2", "connection refused")
+	s.count(11, "c2", "t2", 1, validity)
+	l := Fold(s, sec(11), nil)
+	if p := l.Properties(false); p[1] == Held {
+		t.Errorf("no contender got the lock, yet deadlock freedom reads held: %v", p)
+	}
+}

@@ -52,6 +52,12 @@ type Backend struct {
 
 	// nodes are the live servers of a distributed story (-redlock).
 	nodes []*Backend
+	// spares are embedded servers a run has finished with (a resource's
+	// store, a node), kept for the next run: starting one costs more
+	// than a whole story's commands
+	spareMu sync.Mutex
+	spares  []*Backend
+
 	// runs counts the runs opened on b: it tags their scripts, so no two
 	// runs share a cached script (see Exec.EvalSHA).
 	runs atomic.Int64
@@ -206,6 +212,12 @@ func (b *Backend) Close(ctx context.Context) error {
 		b.beating.Wait()
 	}
 	err := b.Cleanup(ctx)
+	b.spareMu.Lock()
+	for _, s := range b.spares {
+		_ = s.Close(ctx)
+	}
+	b.spares = nil
+	b.spareMu.Unlock()
 	for _, n := range b.nodes {
 		if nerr := n.Close(ctx); err == nil {
 			err = nerr
@@ -232,3 +244,26 @@ func oneLine(err error) string {
 
 // Addr is the server's address, host:port.
 func (b *Backend) Addr() string { return b.opts.Addr }
+
+// borrowEmbedded is an embedded server of b's for a run's resource or node:
+// a spare one if b has it, else a new one. Give it back with spare.
+func (b *Backend) borrowEmbedded() (*Backend, error) {
+	b.spareMu.Lock()
+	defer b.spareMu.Unlock()
+	if n := len(b.spares); n > 0 {
+		s := b.spares[n-1]
+		b.spares = b.spares[:n-1]
+		return s, nil
+	}
+	return OpenEmbedded()
+}
+
+// spare keeps an embedded server a run has finished with, emptied, for the
+// next run. It is locksim's own server, so emptying it touches nothing else.
+func (b *Backend) spare(s *Backend) {
+	s.mr.FlushAll()
+	s.mr.SetTime(Epoch)
+	b.spareMu.Lock()
+	defer b.spareMu.Unlock()
+	b.spares = append(b.spares, s)
+}

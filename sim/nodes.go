@@ -62,7 +62,7 @@ func (r *Run) openNodes() error {
 			n.b = r.b.namespace("node-" + name + ":")
 			r.shared = true
 		default:
-			b, err := OpenEmbedded()
+			b, err := r.b.borrowEmbedded()
 			if err != nil {
 				return err
 			}
@@ -120,9 +120,10 @@ func (r *Run) closeNodes() {
 			_ = c.Close()
 		}
 		if n.own {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-			_ = n.b.Close(ctx)
-			cancel()
+			if n.down {
+				_ = n.b.mr.Restart() // a spare must answer
+			}
+			r.b.spare(n.b)
 		}
 	}
 }

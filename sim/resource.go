@@ -3,7 +3,6 @@ package sim
 import (
 	"context"
 	"strconv"
-	"time"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -15,7 +14,8 @@ import (
 // the resource's own store, so the check and the write cannot be split.
 type Resource struct {
 	b      *Backend
-	own    bool // the Resource started b and must close it
+	own    bool // b is an embedded server the Resource borrowed from lender
+	lender *Backend
 	shared bool // b is the lock service's own server
 	key    string
 	conns  map[string]*redis.Client
@@ -65,11 +65,11 @@ func newResource(ctx context.Context, r *Run) (*Resource, error) {
 	case r.b.Live():
 		res.b, res.shared = r.b, true
 	default:
-		b, err := OpenEmbedded()
+		b, err := r.b.borrowEmbedded()
 		if err != nil {
 			return nil, err
 		}
-		res.b, res.own = b, true
+		res.b, res.own, res.lender = b, true, r.b
 	}
 	res.key = res.b.Key("resource:state")
 	for name := range r.conns {
@@ -96,8 +96,6 @@ func (res *Resource) close() {
 		_ = c.Close()
 	}
 	if res.own {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		defer cancel()
-		_ = res.b.Close(ctx)
+		res.lender.spare(res.b)
 	}
 }

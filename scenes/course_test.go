@@ -243,3 +243,47 @@ func TestExportForRedisCLI(t *testing.T) {
 		t.Errorf("the replay's fenced acquire should answer 33 first: %q", out)
 	}
 }
+
+// TestExportClaimLease: from the embedded server, the claim scene's
+// export puts its keys and the job prefix its scripts build keys from under
+// locksim:replay:, and leaves EVALSHA's SHA alone; a live run's export (÷100)
+// replays on a fresh server by redis-cli with no error, one NOSCRIPT as in
+// the story, and every key under locksim:.
+func TestExportClaimLease(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	steps := strings.Repeat("n", 12) + "y"
+	openScene(t, embedded(t), "claim-lease", 1, 80, 24, steps)
+	b, err := os.ReadFile(filepath.Join(dir, "locksim-claim-lease-seed1.redis"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := string(b)
+	if !strings.Contains(script, "locksim:replay:emq:{q}:job:") || strings.Contains(script, "EVALSHA locksim:") || strings.Contains(script, " emq:") {
+		t.Errorf("the embedded export's keys and job prefix:\n%s", script)
+	}
+	cli, err := exec.LookPath("redis-cli")
+	if err != nil {
+		t.Skip("redis-cli is not installed: the replay is not tried")
+	}
+	live, err := sim.OpenLive(context.Background(), simtest.StartRedis(t), sim.LiveOptions{Scale: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { live.Close(context.Background()) })
+	openScene(t, live, "claim-lease", 1, 80, 24, steps)
+	b, _ = os.ReadFile(filepath.Join(dir, "locksim-claim-lease-seed1.redis"))
+	url := simtest.StartRedis(t)
+	port := url[strings.LastIndex(url, ":")+1 : strings.LastIndex(url, "/")]
+	cmd := exec.Command(cli, "-p", port)
+	cmd.Stdin = strings.NewReader(string(b))
+	out, err := cmd.CombinedOutput()
+	if err != nil || strings.Contains(string(out), "ERR") || strings.Count(string(out), "NOSCRIPT") != 1 {
+		t.Errorf("redis-cli replaying the script: %v\n%s", err, out)
+	}
+	for _, k := range simtest.Keys(t, url) {
+		if !strings.HasPrefix(k, "locksim:") {
+			t.Errorf("the replay wrote %s outside locksim:", k)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package scenes
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -24,6 +25,15 @@ const exportPrefix = sim.Namespace + "replay:"
 // only. Every key is under locksim's namespace.
 func redisCLIScript(s sim.Snapshot) string {
 	var b strings.Builder
+	// a script may build key names from an argument (a queue's job hashes
+	// from "emq:{q}:job:"): such an argument, a prefix of a key the story
+	// used, goes under the namespace too
+	var keys []string
+	for _, e := range s.Events {
+		for _, i := range keyArgs(e.Args) {
+			keys = append(keys, e.Args[i])
+		}
+	}
 	for _, e := range s.Events {
 		switch e.Kind {
 		case sim.Command:
@@ -34,6 +44,11 @@ func redisCLIScript(s sim.Snapshot) string {
 			if s.Prefix == "" {
 				for _, i := range keyArgs(e.Args) {
 					args[i] = exportPrefix + e.Args[i]
+				}
+				for _, i := range scriptArgs(e.Args) {
+					if a := e.Args[i]; strings.HasSuffix(a, ":") && slices.ContainsFunc(keys, func(k string) bool { return strings.HasPrefix(k, a) }) {
+						args[i] = exportPrefix + a
+					}
 				}
 			}
 			fmt.Fprintf(&b, "%s\n", sim.FormatCommand(args))
@@ -56,12 +71,12 @@ func clockWait(e sim.Event, s sim.Snapshot) int64 {
 
 // keyArgs are the positions of the keys among a command's arguments: the
 // first argument of the commands the stories send, the numkeys after
-// EVAL's script.
+// EVAL's script or EVALSHA's SHA.
 func keyArgs(args []string) []int {
 	if len(args) < 2 {
 		return nil
 	}
-	if strings.EqualFold(args[0], "EVAL") && len(args) >= 3 {
+	if isScript(args[0]) && len(args) >= 3 {
 		var out []int
 		n, _ := strconv.Atoi(args[2])
 		for i := 3; i < 3+n && i < len(args); i++ {
@@ -72,9 +87,28 @@ func keyArgs(args []string) []int {
 	return []int{1}
 }
 
+func isScript(cmd string) bool { return strings.EqualFold(cmd, "EVAL") || strings.EqualFold(cmd, "EVALSHA") }
+
+// scriptArgs are the positions of a script's ARGV.
+func scriptArgs(args []string) []int {
+	if len(args) < 3 || !isScript(args[0]) {
+		return nil
+	}
+	n, _ := strconv.Atoi(args[2])
+	var out []int
+	for i := 3 + n; i < len(args); i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
 // export writes the story so far to a redis-cli script in the working
 // directory and says where.
 func (p *Player) export() {
+	if len(p.snap.Nodes) > 0 {
+		p.flash = "this story runs on " + itoa(int64(len(p.snap.Nodes))) + " servers: one redis-cli cannot replay it"
+		return
+	}
 	name := fmt.Sprintf("locksim-%s-seed%d.redis", p.sc.ID, p.seed)
 	if err := os.WriteFile(name, []byte(redisCLIScript(p.snap)), 0o644); err != nil {
 		p.flash = "could not write " + name + ": " + err.Error()

@@ -87,7 +87,9 @@ func keyArgs(args []string) []int {
 	return []int{1}
 }
 
-func isScript(cmd string) bool { return strings.EqualFold(cmd, "EVAL") || strings.EqualFold(cmd, "EVALSHA") }
+func isScript(cmd string) bool {
+	return strings.EqualFold(cmd, "EVAL") || strings.EqualFold(cmd, "EVALSHA")
+}
 
 // scriptArgs are the positions of a script's ARGV.
 func scriptArgs(args []string) []int {

@@ -80,7 +80,7 @@ type config struct {
 	redlock                []string
 	trials                 int
 	crashRate              float64
-	trialsSet              bool
+	trialsSet, redisEmpty  bool
 	list, plain, cleanup   bool
 	scale                  int
 	timeout                time.Duration
@@ -144,7 +144,13 @@ func parse(args []string) (config, error) {
 		c.scaleSet = c.scaleSet || f.Name == "scale"
 		c.timeoutSet = c.timeoutSet || f.Name == "timeout"
 		c.trialsSet = c.trialsSet || f.Name == "trials"
+		if f.Name == "redis" && c.redis == "" {
+			c.redisEmpty = true
+		}
 	})
+	if c.redisEmpty {
+		return c, errors.New("-redis needs a URL, e.g. redis://127.0.0.1:6379/0")
+	}
 	if c.trialsSet {
 		switch {
 		case c.trials < 1:

@@ -73,6 +73,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-timeout", "0s"}, "-timeout must be above 0"},
 		{[]string{"-cleanup"}, "-cleanup needs -redis"},
 		{[]string{"-reset-progress"}, "without a terminal, add -yes"},
+		{[]string{"-redis", ""}, "-redis needs a URL"},
 		{[]string{"-trials", "0"}, "-trials must be 1 or more"},
 		{[]string{"-trials", "-5"}, "-trials must be 1 or more"},
 		{[]string{"-trials", "many"}, `invalid value "many" for flag -trials`},

@@ -423,7 +423,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 // nav is the app's state as Navigate sees it.
 func (a *App) nav() Nav {
 	return Nav{Contents: a.contents, Scene: a.idx, Scenes: len(a.list), Replaying: a.pl.busy && a.pl.cancelOp != nil,
-		Selected: a.pl.sel >= 0, Page: a.showHelp || a.showAbout || a.pl.notes, Course: a.menu.Items() != nil}
+		Selected: a.pl.sel >= 0 || a.pl.node >= 0, Page: a.showHelp || a.showAbout || a.pl.notes, Course: a.menu.Items() != nil}
 }
 
 // navigate carries out what Navigate says of key.
@@ -434,7 +434,7 @@ func (a *App) navigate(key string) tea.Cmd {
 		a.pl.cancel()
 		a.pl.flash = "replay cancelled: the story starts again from the top"
 	case LetGo:
-		a.pl.sel = -1 // the readout follows the story again
+		a.pl.sel, a.pl.node = -1, -1 // the readout follows the story again
 	case ClosePage:
 		a.showHelp, a.showAbout, a.pl.notes = false, false, false
 	case ShowContents:

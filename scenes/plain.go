@@ -59,8 +59,17 @@ func Plain(ctx context.Context, w io.Writer, b *sim.Backend, id string, seed uin
 		fmt.Fprintf(w, "\nprotected resource: %s · keys under %s", r.Name, r.Prefix)
 	}
 	fmt.Fprintf(w, "\n\n%s\n", text.Get("intro"))
-	for i, p := range sc.variants() {
-		if err := plainVariant(ctx, w, sc, text, b, p, seed, i == 0); err != nil {
+	// the question is asked once: in the first setting whose story has
+	// the decisive move
+	asked := false
+	for _, p := range sc.variants() {
+		var labels []string
+		for _, m := range sc.Script(p).Moves {
+			labels = append(labels, sim.MoveLabel(m))
+		}
+		ask := !asked && sc.predictAt(labels) >= 0
+		asked = asked || ask
+		if err := plainVariant(ctx, w, sc, text, b, p, seed, ask); err != nil {
 			return err
 		}
 	}

@@ -702,6 +702,14 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		if k.Node != "" {
 			line = p.nodeLine(st, k, w)
 		}
+		if p.asking && !p.present {
+			// the keys as they stand would give the answer away
+			name := strings.TrimPrefix(k.Name, p.snap.Prefix)
+			if k.Node != "" {
+				name = k.Node + " " + name
+			}
+			line = truncate(st.Bold.Render(name)+st.Dim.Render("  (hidden until you predict)"), w)
+		}
 		if p.stale || p.serverDown {
 			// the server did not answer: this is the last read, not now
 			line = st.Dim.Render(truncate(ansi.Strip(line), w-12)) + st.Warn.Render(" (last read)")
@@ -731,6 +739,9 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		readout = p.text.Fill("outage", map[string]string{"err": p.err})
 	case p.asking && p.present:
 		readout = p.text.Get("ask-present")
+	case p.asking && p.hints > 0:
+		// the question's panel may have no row left for it: the readout has
+		readout = "hint: " + p.text.Get("hint-"+itoa(int64(p.hints)))
 	case p.asking:
 		readout = p.text.Get("ask")
 	case p.hinting:
@@ -1121,7 +1132,8 @@ func (p *Player) nodeMove(action string) (sim.Move, string) {
 		if n.Simulated {
 			return sim.Move{}, sim.ErrClockFixed.Error()
 		}
-		return sim.NodeJump(n.Name, p.sc.Wait), ""
+		// a TTL and a second more: a key set within that second expires too
+		return sim.NodeJump(n.Name, p.sc.Wait+time.Second), ""
 	}
 	if p.sel < 0 || p.sel >= len(p.snap.Actors) {
 		return sim.Move{}, fmt.Sprintf("select a client first (1-%d), then u cuts it off node %s", len(p.snap.Actors), n.Name)

@@ -36,16 +36,18 @@ func redlockScene() *Scene {
 	s.Knobs = []Knob{{Key: "k", Name: "story", Values: redStories}}
 	s.Build = func(p Params) sim.Script { return buildRedlock(s.Value(p, "story")) }
 	s.Say = sayRedlock
+	// asked before c2's SET on C, the node whose key something happened
+	// to: its reply decides whether c2 can reach a majority
 	s.Predict = before(func(v View) int {
-		_, rd, ok := v.L.LastOp("c2", sim.OpAcquire)
+		e, rd, ok := v.L.LastOp("c2", sim.OpAcquire)
 		switch {
-		case !ok:
+		case !ok || e.Node != "C":
 			return -1
-		case rd.What == ledger.QuorumHeld || rd.What == ledger.Granted:
+		case rd.What == ledger.NodeGranted:
 			return 0
 		}
 		return 1
-	}, "c2 counts", "c2 acquires")
+	}, "c2 SET C")
 	return s
 }
 
@@ -145,9 +147,13 @@ func buildFailover(replicated bool) sim.Script {
 func sayRedlock(v View, s *Said) {
 	s.Vars["ttl"], s.Vars["timeout"] = secs(redTTL), itoa(redTimeout.Milliseconds())+" ms"
 	s.Vars["drift"] = itoa(sim.Drift(redTTL).Milliseconds()) + " ms"
-	s.Vars["nodes"] = "five nodes"
-	if v.Snap.SharedNodes {
+	switch {
+	case len(v.Snap.Nodes) == len(failNodes):
+		s.Vars["nodes"] = v.Text.Get("failover-nodes")
+	case v.Snap.SharedNodes:
 		s.Vars["nodes"] = v.Text.Get("shared-nodes")
+	default:
+		s.Vars["nodes"] = "five nodes"
 	}
 	if len(v.L.Reads) == 0 {
 		return

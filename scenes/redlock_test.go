@@ -152,7 +152,7 @@ func TestRedlockClockJumpLiveIsRefused(t *testing.T) {
 		p := playStory(t, b, "redlock", story("clock jump"), 1)
 		said := false
 		for _, e := range p.snap.Events {
-			said = said || strings.Contains(e.Note, "clock cannot be moved")
+			said = said || strings.Contains(e.Note, "clock cannot jump")
 		}
 		if !said || len(p.led.Overlaps) != 0 {
 			t.Errorf("live: refusal noted %v, overlaps %d", said, len(p.led.Overlaps))

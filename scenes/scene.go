@@ -555,6 +555,13 @@ func (r reader) state(a sim.Actor, b ledger.Belief) (string, views.Tone) {
 			return "released · " + e.Node + " failed", views.Plain
 		}
 		return e.Node + " failed", views.Warn
+	case ledger.QuorumHeld:
+		return "validity over", views.Plain // its hold ended: it stopped acting
+	case ledger.Noted:
+		if e.Step == "begin" {
+			return "clock read: t0", views.Plain
+		}
+		return "done", views.Dim
 	case ledger.NodeReleased, ledger.NodeRelTaken, ledger.NodeRelGone:
 		return "released on " + e.Node, views.Plain
 	case ledger.QuorumMissed:
@@ -567,13 +574,11 @@ func (r reader) state(a sim.Actor, b ledger.Belief) (string, views.Tone) {
 		}
 		return "took back " + itoa(int64(len(rd.Reaped))) + " jobs", views.Plain
 	case ledger.Completed:
-		return "done · 1", views.Good
+		return "completed (1)", views.Good
 	case ledger.CompleteStale:
-		return "refused · 0", views.Warn
+		return "refused (0)", views.Warn
 	case ledger.CompleteGone:
-		return "refused · -1", views.Warn
-	case ledger.Noted:
-		return "done", views.Dim
+		return "refused (-1)", views.Warn
 	}
 	return shortenTokens(e.Reply, r.v.Snap.Actors, r.v.Snap.Events), toneOf(e)
 }
@@ -767,6 +772,10 @@ func (r reader) about(name string) string {
 	case ledger.NodeRefused:
 		if rd.Other == "" {
 			return r.fill("node-refused-unknown", vars)
+		}
+	case ledger.NodeFailed:
+		if e.Op.Kind == sim.OpRelease {
+			return r.fill("node-rel-failed", vars)
 		}
 	case ledger.TTLSet:
 		if rd.Other != "" {

@@ -83,7 +83,7 @@ func TestTimeoutJitterCollidesLess(t *testing.T) {
 			if got := firstAfterRelease(fixed.run.Events); strings.Join(got, "|") != "OK|(nil)|(nil)|(nil)" {
 				t.Errorf("seed %d: the four retries due first after H let go got %q", seed, got)
 			}
-			if !b.Live() && !strings.Contains(fixed.ex.Verdict, "same-ms retries 33 of 33") {
+			if !b.Live() && !strings.Contains(fixed.ex.Verdict, "due in one ms 33 of 33") {
 				t.Errorf("seed %d: fixed verdict %q", seed, fixed.ex.Verdict)
 			}
 		}

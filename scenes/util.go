@@ -27,7 +27,7 @@ func joinLines(parts []string) []string { return strings.Split(strings.Join(part
 // spread puts left and right on one line of width w; when both do not fit,
 // left is cut, since right says which server the learner is on.
 func spread(left, right string, w int) string {
-	room := w - ansi.StringWidth(right) - 1
+	room := w - ansi.StringWidth(right) - 2 // two spaces keep the halves apart
 	if room < 10 {
 		return truncate(left, w)
 	}

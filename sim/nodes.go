@@ -221,7 +221,7 @@ func (r *Run) SlowNode(name string, slow bool) {
 }
 
 // ErrClockFixed is JumpClock's answer on a live server.
-var ErrClockFixed = errors.New("a live server's clock cannot be moved: the clock jump runs on the embedded nodes only")
+var ErrClockFixed = errors.New("a live server's clock cannot jump: only embedded nodes can")
 
 // JumpClock moves the node's clock d forward (embedded only): its keys'
 // TTLs run out d early while the other nodes' do not. Clocks only jump

@@ -59,15 +59,16 @@ func (x *Exec) RedlockCount(lock, name string, ttl time.Duration, nodes []string
 	held := len(a.Votes) >= Quorum(len(nodes)) && v > 0
 	op := &Op{Kind: OpAcquire, Form: FormQuorum, Lock: lock, Key: name, Token: a.Token, TTL: v,
 		Votes: len(a.Votes), Of: len(nodes), Held: held}
-	note := fmt.Sprintf("%d of %d OK (%d needed); validity %s = TTL %s − %s spent − %s drift",
+	// short enough for one log row: the readout says it in words
+	note := fmt.Sprintf("%d/%d OK, %d needed · validity %s = %s − %s − drift %s",
 		len(a.Votes), len(nodes), Quorum(len(nodes)), FormatDuration(v), FormatDuration(ttl), FormatDuration(elapsed), FormatDuration(Drift(ttl)))
 	switch {
 	case held:
-		note += ": held"
+		note += " · held"
 	case len(a.Votes) < Quorum(len(nodes)):
-		note += ": no majority, not held"
+		note += " · not held"
 	default:
-		note += ": no time left, not held"
+		note += " · too late"
 	}
 	x.r.record(Event{Kind: Info, Actor: a.Name, Step: x.label, Move: x.move, Op: op, Note: note, Timed: x.timed, Due: x.due()})
 	a.Holds = held

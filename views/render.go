@@ -180,7 +180,7 @@ func Log(st Styles, lines []LogLine, width, height, back int) string {
 			if l.Hi {
 				h = st.Accent.Render(head)
 			}
-			out = append(out, h+text+pad+st.tone(l.Tone).Render(ansi.Truncate(reply, max(0, width-ansi.StringWidth(head+text+pad)), "")))
+			out = append(out, h+text+pad+st.tone(l.Tone).Render(ansi.Truncate(reply, max(0, width-ansi.StringWidth(head+text+pad)), "…")))
 		}
 	}
 	for len(out) < height {

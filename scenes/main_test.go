@@ -183,7 +183,7 @@ func changed(p Params) int {
 // points plays every variant of scene id move by move and, with learner,
 // the same schedules with a learner's move (a crash, a pause, a step, a
 // wait) inserted at every point, and returns the points the checks walk.
-func points(t *testing.T, id string, learner bool) []storyPoint {
+func points(t testing.TB, id string, learner bool) []storyPoint {
 	t.Helper()
 	ctx := context.Background()
 	b := embedded(t)

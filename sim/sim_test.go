@@ -292,3 +292,44 @@ func TestServerVersion(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCommand compares one command on the embedded server with the
+// release script that does the same GET and DEL: miniredis starts a new
+// Lua state for every EVAL (and EVALSHA), which costs more than the round
+// trip. On a live server the script is the cheaper of the two (one trip).
+func BenchmarkCommand(b *testing.B) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name string
+		args []any
+	}{
+		{"SET", []any{"SET", "k", "v"}},
+		{"GET+DEL", nil},
+		{"EVAL-release", []any{"EVAL", sim.ReleaseLua.Src, 1, "k", "v"}},
+		{"EVALSHA-release", []any{"EVALSHA", "", 1, "k", "v"}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			be := embedded(b)
+			conn := be.NewConn()
+			defer conn.Close()
+			if c.name == "EVALSHA-release" {
+				sha, err := conn.ScriptLoad(ctx, sim.ReleaseLua.Src).Result()
+				if err != nil {
+					b.Fatal(err)
+				}
+				c.args[1] = sha
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if c.args == nil {
+					conn.Get(ctx, "k")
+					conn.Del(ctx, "k")
+					continue
+				}
+				if err := conn.Do(ctx, c.args...).Err(); err != nil && err != redis.Nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -183,7 +183,13 @@ func TestTimeoutOutcomesAreDistinct(t *testing.T) {
 			if !strings.Contains(pl.ex.Verdict, c.verd) {
 				t.Errorf("%v: verdict %q, want %q", c.p, pl.ex.Verdict, c.verd)
 			}
-			if lines := len(pl.snap.Events); lines > 90 {
+			// on a live server a slow machine stretches story time, and a
+			// client that blocks retries more often within it
+			limit := 90
+			if b.Live() {
+				limit = 200
+			}
+			if lines := len(pl.snap.Events); lines > limit {
 				t.Errorf("%v: %d log lines", c.p, lines)
 			}
 		}

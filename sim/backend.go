@@ -9,9 +9,12 @@ package sim
 import (
 	"context"
 	"fmt"
+	"net"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
@@ -57,6 +60,9 @@ type Backend struct {
 	// than a whole story's commands
 	spareMu sync.Mutex
 	spares  []*Backend
+
+	// stopped is set while an embedded node is stopped: its pipes refuse
+	stopped atomic.Bool
 
 	// runs counts the runs opened on b: it tags their scripts, so no two
 	// runs share a cached script (see Exec.EvalSHA).
@@ -137,6 +143,9 @@ func (b *Backend) NewConn() *redis.Client {
 	o.DialerRetries = 1
 	o.Protocol = 2
 	o.DisableIdentity = true
+	if b.mr != nil {
+		o.Dialer = b.dialPipe
+	}
 	return redis.NewClient(&o)
 }
 
@@ -266,4 +275,17 @@ func (b *Backend) spare(s *Backend) {
 	b.spareMu.Lock()
 	defer b.spareMu.Unlock()
 	b.spares = append(b.spares, s)
+}
+
+// dialPipe connects to the embedded server in-process, over net.Pipe: the
+// same protocol, without a socket's system calls on every command. A
+// stopped node refuses as its closed port would.
+func (b *Backend) dialPipe(ctx context.Context, network, addr string) (net.Conn, error) {
+	if b.stopped.Load() {
+		at, _ := net.ResolveTCPAddr("tcp", b.opts.Addr) // the server's own is gone while it is stopped
+		return nil, &net.OpError{Op: "dial", Net: "tcp", Addr: at, Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
+	}
+	client, server := net.Pipe()
+	b.mr.Server().ServeConn(server)
+	return client, nil
 }

@@ -104,6 +104,7 @@ func (r *Run) resetNodes(ctx context.Context) error {
 			if err := n.b.mr.Restart(); err != nil {
 				return fmt.Errorf("restarting node %s: %w", n.name, err)
 			}
+			n.b.stopped.Store(false)
 		}
 		n.down, n.slow, n.skew = false, false, 0
 		clear(n.cut)
@@ -122,6 +123,7 @@ func (r *Run) closeNodes() {
 		if n.own {
 			if n.down {
 				_ = n.b.mr.Restart() // a spare must answer
+				n.b.stopped.Store(false)
 			}
 			r.b.spare(n.b)
 		}
@@ -155,7 +157,13 @@ func (r *Run) StopNode(name string) {
 	n.down = true
 	note := "node " + name + " stopped"
 	if n.own {
+		n.b.stopped.Store(true)
 		n.b.mr.Close()
+		// a pipe has no liveness check: fresh clients dial, and are refused
+		for actor, c := range n.conns {
+			_ = c.Close()
+			n.conns[actor] = n.b.NewConn()
+		}
 	} else {
 		note += " (simulated: locksim stops sending to it)"
 	}
@@ -175,6 +183,7 @@ func (r *Run) RestartNode(ctx context.Context, name string, empty bool) {
 			r.record(Event{Kind: Info, Node: name, Note: "node " + name + " could not restart: " + err.Error()})
 			return
 		}
+		n.b.stopped.Store(false)
 	}
 	n.down = false
 	note := "node " + name + " restarted with its data"

@@ -138,8 +138,13 @@ func TestBurstWithNamedKeys(t *testing.T) {
 
 // TestWholeCoursePlain: -plain without a scene plays every scene, and says
 // no key of the interactive screen.
+//
+// Embedded only: every scene's transcript on a live server, in parallel, is
+// TestUserDataUntouched's (package main); the whole course one after the
+// other there would be the test suite's longest wait.
 func TestWholeCoursePlain(t *testing.T) {
-	onBothAt(t, 400, func(t *testing.T, b *sim.Backend) {
+	t.Parallel()
+	func(t *testing.T, b *sim.Backend) {
 		var out bytes.Buffer
 		if err := Plain(context.Background(), &out, b, "", 1); err != nil {
 			t.Fatal(err)
@@ -158,7 +163,7 @@ func TestWholeCoursePlain(t *testing.T) {
 		if !strings.Contains(text, "== pause: 20s, TTL: 10s ==") {
 			t.Errorf("every combination of gc-pause's settings should play")
 		}
-	})
+	}(t, embedded(t))
 }
 
 var _ = simtest.StartRedis

@@ -849,6 +849,10 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 // sends nothing) on the right.
 func (p *Player) header(st views.Styles, w int) string {
 	mode := p.snap.Backend
+	if len(p.snap.Nodes) > 0 && p.snap.Live && !p.snap.SharedNodes {
+		// the story's nodes are servers of their own (-redlock)
+		mode = fmt.Sprintf("%d live nodes", len(p.snap.Nodes))
+	}
 	if p.snap.Live {
 		mode += fmt.Sprintf(" ÷%d", p.snap.Scale)
 		if p.snap.Capped {

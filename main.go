@@ -345,7 +345,10 @@ func interactiveTrials(ctx context.Context, c config, b *sim.Backend, stderr io.
 	t.Standalone = true
 	defer t.Close()
 	p := tea.NewProgram(trialsScreen{t}, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithoutSignalHandler())
-	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+	_, err = p.Run()
+	// the counts outlive the screen: the alternate screen is gone now
+	fmt.Fprint(os.Stdout, t.Summary())
+	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
 		return 1
 	}

@@ -331,6 +331,9 @@ func (p *Player) reveal() {
 // can change the actors' programs (the PX a step sends, how it releases),
 // not only the schedule.
 func (p *Player) restart() tea.Cmd {
+	// a question left open belongs to the story as it stood: the new one
+	// asks again when it gets there
+	p.asking, p.hinting, p.hints = false, false, 0
 	old := p.run
 	p.run = sim.NewRun(p.b, p.sc.Script(p.p), p.seed)
 	return p.begin(old)
@@ -746,13 +749,17 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		readout = p.text.Get("ask")
 	case p.hinting:
 		readout = "hint: " + p.text.Get("hint-"+itoa(int64(p.hints)))
-	case p.revealed && p.sel < 0 && p.snap.Pos == p.sc.predictAt(p.snap.Moves)+1:
+	case p.revealed && p.sel < 0 && p.sc.predictAt(p.snap.Moves) >= 0 && p.snap.Pos == p.sc.predictAt(p.snap.Moves)+1:
 		// just after the decisive move: the real replies answer the question
 		readout = p.verdictOnGuess() + " " + readout
 	}
 	readoutAt := len(bottom)
 	bottom = append(bottom, views.Wrap(readout, w, 3))
 	status := ex.Verdict
+	if p.asking && !p.present {
+		// the verdict as it stands could give the answer away
+		status, ex.Alarm = p.text.Get("verdict-hidden"), ""
+	}
 	if ex.Alarm != "" && p.banner == "" && p.flash == "" && p.err == "" {
 		// the alarm and the verdict both: the scene's verdict line is how
 		// a setting is judged
@@ -836,7 +843,12 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		panel := views.Rule(st, "readout", rw) + "\n" + views.Wrap(readout, rw, logH)
 		middle = lipgloss.JoinHorizontal(lipgloss.Top, middle, " ", panel)
 	}
+	notes := strings.Count(lipgloss.NewStyle().Width(max(w, 1)).Render(p.text.Get("notes")), "\n") + 1
 	switch {
+	case p.notes && notes > logH:
+		// more notes than the log has rows: they take the screen, whole
+		return top[0] + "\n" + views.Rule(st, "speaker notes · N hides them", w) + "\n" +
+			fitRows(views.Wrap(p.text.Get("notes"), w, h-3), h-3) + "\n" + helpLine
 	case p.notes:
 		middle = views.Rule(st, "speaker notes · N hides them", w) + "\n" + views.Wrap(p.text.Get("notes"), w, logH)
 	case p.asking:

@@ -712,6 +712,7 @@ func (r reader) about(name string) string {
 		vars["votes"], vars["of"] = itoa(int64(e.Op.Votes)), itoa(int64(e.Op.Of))
 		vars["need"] = itoa(int64(sim.Quorum(e.Op.Of)))
 		vars["validity"] = itoa(e.Op.TTL.Milliseconds()) + " ms"
+		vars["spent"] = itoa(e.Op.Spent.Milliseconds()) + " ms"
 	}
 	switch rd.What {
 	case ledger.Granted, ledger.QuorumHeld:

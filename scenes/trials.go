@@ -300,6 +300,15 @@ func (t *Trials) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return t, nil
 }
 
+// Summary is the table of the trials that finished, for the terminal once
+// the page is gone.
+func (t *Trials) Summary() string {
+	if len(t.all) == 0 {
+		return ""
+	}
+	return trialsTable(t.all) + "\n" + trialsRates(t.all)
+}
+
 // Running reports whether trials are still running.
 func (t *Trials) Running() bool { return t.running }
 

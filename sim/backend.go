@@ -289,3 +289,13 @@ func (b *Backend) dialPipe(ctx context.Context, network, addr string) (net.Conn,
 	b.mr.Server().ServeConn(server)
 	return client, nil
 }
+
+// stop stops an embedded server: its pipes close, new ones are refused,
+// and its own connection is replaced, since a pipe has no liveness check
+// and a pooled one would fail once the server is back.
+func (b *Backend) stop() {
+	b.stopped.Store(true)
+	b.mr.Close()
+	_ = b.admin.Close()
+	b.admin = b.NewConn()
+}

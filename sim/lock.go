@@ -64,6 +64,7 @@ type Op struct {
 	// client's decision; TTL is then the validity time it computed.
 	Votes, Of int
 	Held      bool
+	Spent     time.Duration // the time the acquire took, story time
 }
 
 // The course's lock: SET resource:lock <token> NX PX 30000.

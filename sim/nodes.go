@@ -157,8 +157,7 @@ func (r *Run) StopNode(name string) {
 	n.down = true
 	note := "node " + name + " stopped"
 	if n.own {
-		n.b.stopped.Store(true)
-		n.b.mr.Close()
+		n.b.stop()
 		// a pipe has no liveness check: fresh clients dial, and are refused
 		for actor, c := range n.conns {
 			_ = c.Close()

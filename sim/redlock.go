@@ -58,10 +58,9 @@ func (x *Exec) RedlockCount(lock, name string, ttl time.Duration, nodes []string
 	v := Validity(ttl, elapsed)
 	held := len(a.Votes) >= Quorum(len(nodes)) && v > 0
 	op := &Op{Kind: OpAcquire, Form: FormQuorum, Lock: lock, Key: name, Token: a.Token, TTL: v,
-		Votes: len(a.Votes), Of: len(nodes), Held: held}
-	// short enough for one log row: the readout says it in words
-	note := fmt.Sprintf("%d/%d OK, %d needed · validity %s = %s − %s − drift %s",
-		len(a.Votes), len(nodes), Quorum(len(nodes)), FormatDuration(v), FormatDuration(ttl), FormatDuration(elapsed), FormatDuration(Drift(ttl)))
+		Votes: len(a.Votes), Of: len(nodes), Held: held, Spent: elapsed}
+	// short enough for one log row: the readout gives the arithmetic
+	note := fmt.Sprintf("%d/%d OK (%d needed) · validity %s", len(a.Votes), len(nodes), Quorum(len(nodes)), FormatDuration(v))
 	switch {
 	case held:
 		note += " · held"

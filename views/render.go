@@ -165,8 +165,15 @@ func Log(st Styles, lines []LogLine, width, height, back int) string {
 		if l.Reply != "" {
 			reply = "  " + l.Reply
 		}
-		room := width - ansi.StringWidth(head) - ansi.StringWidth(reply)
 		text := l.Text
+		// a long reply gives way before the command does (at least 28
+		// columns of it stay readable), down to 40 columns of reply, which
+		// hold an error reply whole
+		keep, rw := min(ansi.StringWidth(text), 28), ansi.StringWidth(reply)
+		if ansi.StringWidth(head)+keep+rw > width {
+			reply = ansi.Truncate(reply, max(width-ansi.StringWidth(head)-keep, min(rw, 40)), "…")
+		}
+		room := width - ansi.StringWidth(head) - ansi.StringWidth(reply)
 		if room < 8 {
 			room = 8
 		}

@@ -270,6 +270,7 @@ type Ledger struct {
 	// quorumSeen is set once a client counted a majority (or sent a share
 	// of one): a lock across independent nodes was in play
 	quorumSeen bool
+	wholeSeen  bool // an acquire of a whole lock on one server
 	survived   []*Lease
 	status     map[string]sim.Status
 	byKey      map[string]*Lease // the lease each key holds now, as the replies tell it
@@ -446,6 +447,7 @@ func (l *Ledger) event(e sim.Event) Read {
 
 func (l *Ledger) acquire(e sim.Event) Read {
 	op := e.Op
+	l.wholeSeen = true
 	if op.Form == sim.FormClaim {
 		return l.claim(e)
 	}
@@ -877,7 +879,7 @@ func (l *Ledger) Properties(singleInstance bool) [3]Verdict {
 		p[1] = Held
 	}
 	switch {
-	case singleInstance || !l.quorumSeen:
+	case singleInstance || !l.quorumSeen && l.wholeSeen:
 		// one server, or a primary with its replica: a single point of failure
 		p[2] = Absent
 	case len(l.survived) > 0:

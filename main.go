@@ -163,7 +163,10 @@ func parse(args []string) (config, error) {
 			return c, errors.New("-trials and -step do not go together: trials have no steps")
 		}
 	}
-	if c.crashRate < 0 || c.crashRate > 1 {
+	if c.crashRate != 0.1 && !c.trialsSet {
+		return c, errors.New("-crash-rate needs -trials: it sets the SETNX trials' crashes")
+	}
+	if !(c.crashRate >= 0 && c.crashRate <= 1) { // NaN too
 		return c, fmt.Errorf("-crash-rate must be from 0 to 1, got %v", c.crashRate)
 	}
 	if c.scene != "" && scenes.Find(c.scene) == nil {
@@ -343,13 +346,22 @@ func interactiveTrials(ctx context.Context, c config, b *sim.Backend, stderr io.
 		return 1
 	}
 	t.Standalone = true
-	defer t.Close()
+	defer func() {
+		t.Close()
+		wctx, cancel := context.WithTimeout(context.Background(), shutdownWithin/3)
+		defer cancel()
+		t.Wait(wctx)
+	}()
 	p := tea.NewProgram(trialsScreen{t}, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithoutSignalHandler())
 	_, err = p.Run()
 	// the counts outlive the screen: the alternate screen is gone now
 	fmt.Fprint(os.Stdout, t.Summary())
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
+		return 1
+	}
+	if n := t.Bugs(); n > 0 {
+		fmt.Fprintf(stderr, "locksim: %d atomic trials did not end with one holder\n", n)
 		return 1
 	}
 	if ctx.Err() != nil {

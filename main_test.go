@@ -79,6 +79,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-trials", "many"}, `invalid value "many" for flag -trials`},
 		{[]string{"-trials", "10", "-scene", "gc-pause"}, "scene gc-pause has no trials"},
 		{[]string{"-trials", "10", "-crash-rate", "2"}, "-crash-rate must be from 0 to 1"},
+		{[]string{"-trials", "10", "-crash-rate", "NaN"}, "-crash-rate must be from 0 to 1"},
+		{[]string{"-crash-rate", "0.5"}, "-crash-rate needs -trials"},
 		{[]string{"-redlock", "redis://127.0.0.1:1"}, "needs 5 servers"},
 		{[]string{"-redlock", "redis://a:1,redis://a:2,redis://a:3"}, "needs 5 servers"},
 		{[]string{"-redlock", "redis://a:1,,redis://b:1"}, "an empty address"},

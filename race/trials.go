@@ -191,9 +191,16 @@ func (t *Trials) Run(ctx context.Context, v Variant, n int, progress func(Counts
 		}()
 	}
 	wg.Wait()
-	for _, ln := range t.lanes {
-		t.admin.Del(context.WithoutCancel(ctx), ln.key)
+	// one DEL for every lane's key, bounded: a stalled server must not
+	// hold up the end of a run
+	keys := make([]string, len(t.lanes))
+	for i, ln := range t.lanes {
+		keys[i] = ln.key
 	}
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	t.admin.Del(dctx, keys...)
+	cancel()
+	t.cmds.Add(1)
 	c.Commands, c.Took = t.cmds.Load()-before, time.Since(start)
 	if first != nil {
 		return c, first

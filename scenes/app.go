@@ -110,6 +110,7 @@ func (a *App) Shutdown(ctx context.Context) {
 	a.cancel()
 	if a.trials != nil {
 		a.trials.Close()
+		a.trials.Wait(ctx)
 	}
 	done := make(chan struct{})
 	go func() { a.ops.Wait(); close(done) }()
@@ -283,7 +284,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.onKey(msg)
 	case trialsMsg, trialsOver:
 		if a.trials == nil {
-			return a, nil
+			return a, nil // a closed page's
 		}
 		_, cmd := a.trials.Update(msg)
 		return a, cmd

@@ -42,11 +42,17 @@ func BenchmarkStep(b *testing.B) {
 				b.Fatal(err)
 			}
 			n := len(run.Moves())
-			run.Seek(ctx, n)
+			if err := run.Seek(ctx, n); err != nil {
+				b.Fatal(err)
+			}
 			b.ReportAllocs()
 			for b.Loop() {
-				run.Seek(ctx, n-1)
-				run.Seek(ctx, n)
+				if err := run.Seek(ctx, n-1); err != nil {
+					b.Fatal(err)
+				}
+				if err := run.Seek(ctx, n); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}

@@ -77,10 +77,7 @@ func PlainTrials(ctx context.Context, w io.Writer, b *sim.Backend, n int, cfg ra
 		fmt.Fprintf(w, "%s\n\n", trialsNote(text, c, cfg))
 	}
 	if a := all[0]; a.BugCount > 0 {
-		fmt.Fprintln(w, text.Fill("trials-bug", map[string]string{"count": itoa(int64(a.BugCount))}))
-		for _, bug := range a.Bugs {
-			fmt.Fprintf(w, "  trial %d:\n    %s\n", bug.Trial, strings.Join(bug.Replies, "\n    "))
-		}
+		fmt.Fprint(w, trialsBugs(text, all))
 		return fmt.Errorf("%d atomic trials did not end with one holder", a.BugCount)
 	}
 	return nil
@@ -163,11 +160,13 @@ type Trials struct {
 	// Standalone is set when the trials are the whole program: q quits.
 	Standalone bool
 	closed     bool
-	stopped    bool // the learner stopped the run
+	stopped    bool          // the learner stopped the run
+	gone       chan struct{} // closed once Close has let go of everything
 	w, h       int
 }
 
 type trialsMsg struct {
+	t      *Trials // the run of trials it belongs to
 	counts race.Counts
 	final  bool
 	err    error
@@ -175,7 +174,7 @@ type trialsMsg struct {
 
 // trialsOver says the trials' goroutine has finished: run to the end,
 // stopped, or failed.
-type trialsOver struct{}
+type trialsOver struct{ t *Trials }
 
 // NewTrials prepares n trials of every variant on b.
 func NewTrials(b *sim.Backend, n int, cfg race.Config, st views.Styles) (*Trials, error) {
@@ -213,12 +212,12 @@ func (t *Trials) start() tea.Cmd {
 				if time.Since(last) > 50*time.Millisecond {
 					last = time.Now()
 					select {
-					case t.updates <- trialsMsg{counts: c}:
+					case t.updates <- trialsMsg{t: t, counts: c}:
 					default: // the screen is behind: it gets the next one
 					}
 				}
 			})
-			t.updates <- trialsMsg{counts: c, final: true, err: err}
+			t.updates <- trialsMsg{t: t, counts: c, final: true, err: err}
 			if err != nil {
 				return
 			}
@@ -232,7 +231,7 @@ func (t *Trials) wait() tea.Cmd {
 	return func() tea.Msg {
 		m, ok := <-ch
 		if !ok {
-			return trialsOver{}
+			return trialsOver{t}
 		}
 		return m
 	}
@@ -246,15 +245,39 @@ func (t *Trials) Stop() {
 }
 
 // Close stops the trials and releases their connections and server.
+//
+// It does not wait: the trials' goroutine ends and the connections close
+// in the background (a stalled server must not freeze the screen); Wait
+// waits for that.
 func (t *Trials) Close() {
-	t.Stop()
-	if t.updates != nil {
-		for range t.updates {
-		}
+	if t.closed {
+		return
 	}
-	if t.done != nil && !t.closed {
-		t.closed = true
-		t.done()
+	t.closed = true
+	t.Stop()
+	t.gone = make(chan struct{})
+	updates, done := t.updates, t.done
+	go func() {
+		defer close(t.gone)
+		if updates != nil {
+			for range updates {
+			}
+		}
+		if done != nil {
+			done()
+		}
+	}()
+}
+
+// Wait waits, at most until ctx is done, for a closed run of trials to
+// let go of its connections and server.
+func (t *Trials) Wait(ctx context.Context) {
+	if t.gone == nil {
+		return
+	}
+	select {
+	case <-t.gone:
+	case <-ctx.Done():
 	}
 }
 
@@ -263,9 +286,14 @@ func (t *Trials) Close() {
 func (t *Trials) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case trialsOver:
-		t.running = false
+		if msg.t == t {
+			t.running = false
+		}
 		return t, nil
 	case trialsMsg:
+		if msg.t != t {
+			return t, nil // an earlier page's: it is closed
+		}
 		c := msg.counts
 		if n := len(t.all); n > 0 && t.all[n-1].Variant == c.Variant {
 			t.all[n-1] = c
@@ -306,7 +334,29 @@ func (t *Trials) Summary() string {
 	if len(t.all) == 0 {
 		return ""
 	}
-	return trialsTable(t.all) + "\n" + trialsRates(t.all)
+	return trialsTable(t.all) + "\n" + trialsRates(t.all) + trialsBugs(t.text, t.all)
+}
+
+// Bugs is how many SET NX PX trials did not end with exactly one holder.
+func (t *Trials) Bugs() int {
+	if len(t.all) == 0 {
+		return 0
+	}
+	return t.all[0].BugCount
+}
+
+// trialsBugs is the SET NX PX trials that did not end with one holder,
+// with their replies; "" when there are none.
+func trialsBugs(text content.Text, all []race.Counts) string {
+	if len(all) == 0 || all[0].BugCount == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintln(&b, text.Fill("trials-bug", map[string]string{"count": itoa(int64(all[0].BugCount))}))
+	for _, bug := range all[0].Bugs {
+		fmt.Fprintf(&b, "  trial %d:\n    %s\n", bug.Trial, strings.Join(bug.Replies, "\n    "))
+	}
+	return b.String()
 }
 
 // Running reports whether trials are still running.
@@ -355,6 +405,10 @@ func (t *Trials) Page(w, h int) string {
 	rows = append(rows, st.Dim.Render(status))
 	if t.err != "" {
 		rows = append(rows, st.Bad.Render("error: "+t.err))
+	}
+	if n := t.Bugs(); n > 0 {
+		rows = append(rows, st.Bad.Render(views.Wrap(t.text.Fill("trials-bug", map[string]string{"count": itoa(int64(n))}), w, 2)+
+			" The replies are printed when you quit."))
 	}
 	rows = append(rows, "")
 	rows = append(rows, strings.Split(strings.TrimRight(trialsTable(t.all), "\n"), "\n")...)

@@ -151,13 +151,26 @@ func ReadKeys(ctx context.Context, b *Backend, names []string) ([]KeyState, erro
 		pttl *redis.Cmd
 	}
 	sent := make([]cmds, len(names))
-	_, err := c.Pipelined(ctx, func(p redis.Pipeliner) error {
+	var err error
+	// in chunks: the embedded server's pipe has no buffer, and a pipeline
+	// larger than what the server reads at once would stall both ends
+	const chunk = 8
+	for from := 0; from < len(names) && (err == nil || errors.Is(err, redis.Nil) || isWrongType(err)); from += chunk {
+		_, err = c.Pipelined(ctx, func(p redis.Pipeliner) error {
+			for i := from; i < min(from+chunk, len(names)); i++ {
+				n := names[i]
+				// Do, not the typed PTTL helper: it keeps -1 and -2 as sent.
+				sent[i] = cmds{p.Type(ctx, n), p.Get(ctx, n), p.Do(ctx, "PTTL", n)}
+			}
+			return nil
+		})
+	}
+	if err != nil && !errors.Is(err, redis.Nil) && !isWrongType(err) {
 		for i, n := range names {
-			// Do, not the typed PTTL helper: it keeps -1 and -2 as sent.
-			sent[i] = cmds{p.Type(ctx, n), p.Get(ctx, n), p.Do(ctx, "PTTL", n)}
+			out[i] = KeyState{Name: n, PTTL: -2}
 		}
-		return nil
-	})
+		return out, err // the reads that were not sent have no reply to read
+	}
 	var hashes []int
 	for i, n := range names {
 		ks := KeyState{Name: n, PTTL: -2}

@@ -101,10 +101,10 @@ func (r *Run) node(name string) *node {
 func (r *Run) resetNodes(ctx context.Context) error {
 	for _, n := range r.nodes {
 		if n.down && n.own {
-			if err := n.b.mr.Restart(); err != nil {
+			if err := n.b.restart(); err != nil {
 				return fmt.Errorf("restarting node %s: %w", n.name, err)
 			}
-			n.b.stopped.Store(false)
+			n.reconnect()
 		}
 		n.down, n.slow, n.skew = false, false, 0
 		clear(n.cut)
@@ -120,11 +120,12 @@ func (r *Run) closeNodes() {
 		for _, c := range n.conns {
 			_ = c.Close()
 		}
-		if n.own {
-			if n.down {
-				_ = n.b.mr.Restart() // a spare must answer
-				n.b.stopped.Store(false)
-			}
+		switch {
+		case !n.own:
+		case n.down && n.b.restart() != nil:
+			// a spare must answer: one that cannot come back is closed
+			_ = n.b.Close(context.Background())
+		default:
 			r.b.spare(n.b)
 		}
 	}
@@ -158,11 +159,7 @@ func (r *Run) StopNode(name string) {
 	note := "node " + name + " stopped"
 	if n.own {
 		n.b.stop()
-		// a pipe has no liveness check: fresh clients dial, and are refused
-		for actor, c := range n.conns {
-			_ = c.Close()
-			n.conns[actor] = n.b.NewConn()
-		}
+		n.reconnect() // the actors' next commands dial, and are refused
 	} else {
 		note += " (simulated: locksim stops sending to it)"
 	}
@@ -178,11 +175,11 @@ func (r *Run) RestartNode(ctx context.Context, name string, empty bool) {
 		return
 	}
 	if n.own {
-		if err := n.b.mr.Restart(); err != nil {
+		if err := n.b.restart(); err != nil {
 			r.record(Event{Kind: Info, Node: name, Note: "node " + name + " could not restart: " + err.Error()})
 			return
 		}
-		n.b.stopped.Store(false)
+		n.reconnect() // not the dial error a refused command left behind
 	}
 	n.down = false
 	note := "node " + name + " restarted with its data"
@@ -373,4 +370,12 @@ func (x *Exec) AcquireOn(node, lock, name string, ttl, timeout time.Duration) Re
 	rep := x.sendOn(node, key, args, args, op, timeout)
 	x.r.believe(a, op, rep)
 	return rep
+}
+
+// reconnect gives every actor a fresh connection to the node.
+func (n *node) reconnect() {
+	for actor, c := range n.conns {
+		_ = c.Close()
+		n.conns[actor] = n.b.NewConn()
+	}
 }

@@ -217,3 +217,54 @@ func TestRedlockHolderAgreesWithTheNodes(t *testing.T) {
 		}
 	})
 }
+
+// A node stopped, refused, then restarted empty answers the next command
+// at once, reads back as up, and a replay over the restart gets the same
+// replies: its clients and its own connection are fresh (on the embedded
+// server they are pipes, which keep no liveness, and a refused dial is
+// otherwise kept for a second).
+func TestRedlockRestartedNodeAnswers(t *testing.T) {
+	ctx := context.Background()
+	b := embedded(t)
+	for range 20 {
+		run := sim.NewRun(b, Find("redlock").Script(story("2 down")), 1)
+		if err := run.Reset(ctx); err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range []sim.Move{sim.NodeStop("C"), sim.StepOf("c1"), sim.StepOf("c1"), sim.StepOf("c1"), sim.StepOf("c1"),
+			sim.NodeRestart("C", true), sim.StepOf("c2"), sim.StepOf("c2"), sim.StepOf("c2"), sim.StepOf("c2")} {
+			if err := run.Insert(ctx, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		snap := run.Snapshot(ctx)
+		var onC []string
+		for _, e := range snap.Events {
+			if e.Kind == sim.Command && e.Node == "C" {
+				onC = append(onC, e.Actor+" "+e.Reply)
+			}
+		}
+		if len(onC) != 2 || !strings.Contains(onC[0], "connection refused") || onC[1] != "c2 OK" {
+			t.Fatalf("C stopped then restarted: %q", onC)
+		}
+		for _, k := range snap.Keys {
+			if k.Node == "C" && k.Down {
+				t.Fatalf("C restarted, yet it reads back as down")
+			}
+		}
+		if err := run.Seek(ctx, 0); err != nil {
+			t.Fatal(err)
+		}
+		if err := run.Seek(ctx, len(run.Moves())); err != nil {
+			t.Fatal(err)
+		}
+		again := run.Snapshot(ctx).Events
+		for i := range snap.Events {
+			if i >= len(again) || again[i].Reply != snap.Events[i].Reply {
+				t.Fatalf("the replay differs at event %d", i)
+			}
+		}
+		run.Clear(ctx)
+		run.Close()
+	}
+}

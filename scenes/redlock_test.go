@@ -231,8 +231,21 @@ func TestRedlockRestartedNodeAnswers(t *testing.T) {
 		if err := run.Reset(ctx); err != nil {
 			t.Fatal(err)
 		}
-		for _, m := range []sim.Move{sim.NodeStop("C"), sim.StepOf("c1"), sim.StepOf("c1"), sim.StepOf("c1"), sim.StepOf("c1"),
-			sim.NodeRestart("C", true), sim.StepOf("c2"), sim.StepOf("c2"), sim.StepOf("c2"), sim.StepOf("c2")} {
+		// c1: begin, A, B, C (refused); C comes back; c1: D, E, its count
+		// and its release on every node, C included, from the same client
+		// that was refused; then c2 asks C
+		moves := []sim.Move{sim.NodeStop("C")}
+		for range 4 {
+			moves = append(moves, sim.StepOf("c1"))
+		}
+		moves = append(moves, sim.NodeRestart("C", true))
+		for range 4 {
+			moves = append(moves, sim.StepOf("c1"))
+		}
+		for range 4 {
+			moves = append(moves, sim.StepOf("c2"))
+		}
+		for _, m := range moves {
 			if err := run.Insert(ctx, m); err != nil {
 				t.Fatal(err)
 			}
@@ -244,7 +257,7 @@ func TestRedlockRestartedNodeAnswers(t *testing.T) {
 				onC = append(onC, e.Actor+" "+e.Reply)
 			}
 		}
-		if len(onC) != 2 || !strings.Contains(onC[0], "connection refused") || onC[1] != "c2 OK" {
+		if len(onC) != 3 || !strings.Contains(onC[0], "connection refused") || onC[1] != "c1 (integer) -1" || onC[2] != "c2 OK" {
 			t.Fatalf("C stopped then restarted: %q", onC)
 		}
 		for _, k := range snap.Keys {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
+	"github.com/alicebob/miniredis/v2/server"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -61,8 +62,11 @@ type Backend struct {
 	spareMu sync.Mutex
 	spares  []*Backend
 
-	// stopped is set while an embedded node is stopped: its pipes refuse
-	stopped atomic.Bool
+	// srv is the embedded server's protocol server, nil while it is
+	// stopped: dials read it here, under srvMu, since go-redis may dial
+	// from a goroutine of its own while a node restarts
+	srvMu sync.Mutex
+	srv   *server.Server
 
 	// runs counts the runs opened on b: it tags their scripts, so no two
 	// runs share a cached script (see Exec.EvalSHA).
@@ -99,7 +103,7 @@ func OpenEmbedded() (*Backend, error) {
 	mr.SetTime(Epoch)
 	mr.ClockTTL(true)
 	opts := &redis.Options{Addr: mr.Addr()}
-	b := &Backend{Name: "embedded", Scale: 1, mr: mr, opts: opts}
+	b := &Backend{Name: "embedded", Scale: 1, mr: mr, opts: opts, srv: mr.Server()}
 	b.admin = b.NewConn()
 	return b, nil
 }
@@ -114,7 +118,7 @@ func OpenEmbeddedRealClock() (*Backend, error) {
 	}
 	mr.ClockTTL(true) // no SetTime: the clock is time.Now()
 	opts := &redis.Options{Addr: mr.Addr()}
-	b := &Backend{Name: "embedded", Scale: 1, mr: mr, opts: opts}
+	b := &Backend{Name: "embedded", Scale: 1, mr: mr, opts: opts, srv: mr.Server()}
 	b.admin = b.NewConn()
 	return b, nil
 }
@@ -239,7 +243,10 @@ func (b *Backend) Close(ctx context.Context) error {
 	}
 	_ = b.admin.Close()
 	if b.mr != nil {
+		b.srvMu.Lock()
+		b.srv = nil // a dial from a client still open is refused
 		b.mr.Close()
+		b.srvMu.Unlock()
 	}
 	if err != nil {
 		return fmt.Errorf("could not delete the keys under %s on %s: %v", b.Prefix, b.Name, err)
@@ -284,8 +291,10 @@ func (b *Backend) spare(s *Backend) {
 // liveness check, so a stopped or restarted server's clients are replaced
 // (reconnect). A stopped node refuses as its closed port would.
 func (b *Backend) dialPipe(ctx context.Context, network, addr string) (net.Conn, error) {
-	srv := b.mr.Server()
-	if srv == nil || b.stopped.Load() {
+	b.srvMu.Lock()
+	srv := b.srv
+	b.srvMu.Unlock()
+	if srv == nil {
 		at, _ := net.ResolveTCPAddr("tcp", b.opts.Addr) // the server's own is gone while it is stopped
 		return nil, &net.OpError{Op: "dial", Net: "tcp", Addr: at, Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
 	}
@@ -306,17 +315,24 @@ func (b *Backend) reconnect() {
 // and its own connection is replaced, since a pipe has no liveness check
 // and a pooled one would fail once the server is back.
 func (b *Backend) stop() {
-	b.stopped.Store(true)
+	b.srvMu.Lock()
+	b.srv = nil
 	b.mr.Close()
+	b.srvMu.Unlock()
 	b.reconnect()
 }
 
 // restart brings a stopped embedded server back, with fresh connections.
 func (b *Backend) restart() error {
-	if err := b.mr.Restart(); err != nil {
+	b.srvMu.Lock()
+	err := b.mr.Restart()
+	if err == nil {
+		b.srv = b.mr.Server()
+	}
+	b.srvMu.Unlock()
+	if err != nil {
 		return err
 	}
-	b.stopped.Store(false)
 	b.reconnect()
 	return nil
 }

@@ -153,17 +153,12 @@ func sayRedlock(v View, s *Said) {
 	case v.Snap.SharedNodes:
 		s.Vars["nodes"] = v.Text.Get("shared-nodes")
 	default:
-		s.Vars["nodes"] = "five nodes"
+		s.Vars["nodes"] = v.Text.Get("five-nodes")
 	}
 	if len(v.L.Reads) == 0 {
 		return
 	}
-	held, keys := 0, 0
-	for _, a := range v.Snap.Actors {
-		if v.L.Belief(a.Name).Holds {
-			held++
-		}
-	}
+	held, keys := len(v.L.Holders()), 0
 	for _, k := range v.Snap.Keys {
 		if k.Exists() {
 			keys++

@@ -34,6 +34,9 @@ func logLines(s sim.Snapshot, sel string, strip bool, digits int) []views.LogLin
 			l.Actor, l.Text, l.Tone, l.Dim = "clock", "["+e.Note+"]", views.Dim, true
 		case sim.Fault:
 			l.Text, l.Tone, l.Reply = "["+e.Note+"]", views.Bad, "!"
+			if l.Actor == "" && e.Node != "" {
+				l.Actor = e.Node // a node's own fault: stopped, restarted, slowed
+			}
 		default:
 			l.Text = "[" + e.Note + "]"
 		}

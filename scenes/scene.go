@@ -254,6 +254,9 @@ func explain(sc *Scene, v View) Explanation {
 		for i, p := range v.L.Properties(sc.Kind != Quiz && !sc.Distributed) {
 			ex.Props[i] = views.Prop(p)
 		}
+	} else if sc.Kind != Quiz && !sc.Distributed {
+		// one Redis has no fault tolerance before any command as after
+		ex.Props[2] = views.Absent
 	}
 	return ex
 }

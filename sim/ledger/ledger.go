@@ -862,8 +862,10 @@ const (
 // queue at once and got different jobs; untested when nobody competed. Deadlock
 // freedom is broken when a key with no TTL blocked a contender after its
 // holder crashed; held once a lapsed lease let a contender in. Fault
-// tolerance is absent on a single instance: one Redis is a single point of
-// failure.
+// tolerance is absent on a single instance (one Redis, or a primary with
+// its replica, is a single point of failure); across independent nodes it
+// is broken while a client acts as holder that no majority of the nodes
+// read back backs any more, and held once a lock survived a lost node.
 func (l *Ledger) Properties(singleInstance bool) [3]Verdict {
 	var p [3]Verdict
 	switch {
@@ -882,6 +884,8 @@ func (l *Ledger) Properties(singleInstance bool) [3]Verdict {
 	case singleInstance || !l.quorumSeen && l.wholeSeen:
 		// one server, or a primary with its replica: a single point of failure
 		p[2] = Absent
+	case l.majorityLost() != nil:
+		p[2] = Broken
 	case len(l.survived) > 0:
 		p[2] = Held
 	}
@@ -1110,4 +1114,19 @@ func (l *Ledger) replica(e sim.Event) {
 		Seq: e.Seq, Granted: e.At, TTL: e.Op.TTL, TTLAt: e.At, Form: src.Form, EndSeq: -1, Copy: true}
 	l.Leases = append(l.Leases, ls)
 	l.byKey[ls.slot()] = ls
+}
+
+// majorityLost is a Redlock client that still acts as holder while no
+// majority of the nodes read back holds its token: the lock did not
+// survive what happened to the nodes. nil if none.
+func (l *Ledger) majorityLost() *Hold {
+	if len(l.Keys) == 0 {
+		return nil // nothing read back: nothing to judge by
+	}
+	for _, h := range l.Holds {
+		if h.Open() && h.Lease.Node == QuorumNode && !l.Agrees(h.Lease) {
+			return h
+		}
+	}
+	return nil
 }

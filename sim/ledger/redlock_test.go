@@ -231,3 +231,27 @@ func TestNodeShareIsNoContenderLetIn(t *testing.T) {
 		t.Errorf("no contender got the lock, yet deadlock freedom reads held: %v", p)
 	}
 }
+
+// A client that acts as holder while the nodes read back no longer give
+// it a majority (C lost its key): the lock did not survive, and fault
+// tolerance reads broken, not held.
+func TestRedlockMajorityLostBreaksFaultTolerance(t *testing.T) {
+	var s story
+	s.nodeFault(0, "D", "", sim.FaultNodeDown).nodeFault(0, "E", "", sim.FaultNodeDown)
+	s.node(0, "c1", "A", "t1", "OK").node(0, "c1", "B", "t1", "OK").node(0, "c1", "C", "t1", "OK").count(0, "c1", "t1", 3, validity)
+	read := func(node string, held bool) sim.KeyState {
+		k := sim.KeyState{Name: key, Node: node, Type: "string", Value: "t1", PTTL: 9000}
+		if !held {
+			k = sim.KeyState{Name: key, Node: node, PTTL: -2}
+		}
+		return k
+	}
+	all := []sim.KeyState{read("A", true), read("B", true), read("C", true), read("D", false), read("E", false)}
+	if p := Fold(s, sec(1), all).Properties(false); p[2] != Held {
+		t.Errorf("three of five still hold c1's token: fault tolerance %v, want held", p[2])
+	}
+	all[2] = read("C", false)
+	if p := Fold(s, sec(1), all).Properties(false); p[2] != Broken {
+		t.Errorf("C lost its key while c1 acts as holder: fault tolerance %v, want broken", p[2])
+	}
+}

@@ -333,6 +333,9 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		// presenter mode: every clicker key moves the story one step
 		cmd, _ := a.pl.key("step", 0)
 		return cmd
+	case key.Matches(msg, k.Trials) && a.pl.asking:
+		a.pl.flash = "answer the prediction first (1-" + itoa(int64(len(a.pl.choices()))) + ")"
+		return nil
 	case key.Matches(msg, k.Trials):
 		t, err := NewTrials(a.b, TrialsFromRace, race.DefaultConfig(a.seed), a.st)
 		if err != nil {

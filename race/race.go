@@ -5,8 +5,6 @@ package race
 
 import (
 	"context"
-	"math/rand/v2"
-	"sync"
 	"sync/atomic"
 
 	"github.com/redis/go-redis/v9"
@@ -40,33 +38,18 @@ func Fire(ctx context.Context, shots []Shot) []Result {
 		ready[i] = true
 	}
 
-	var (
-		start = make(chan struct{})
-		wg    sync.WaitGroup
-		order atomic.Int64
-		armed sync.WaitGroup
-	)
-	// Go tends to run the goroutine started last first, which would hand
-	// every race to the same worker; launching in a fresh random order keeps
-	// the barrier fair, as the arrival order of real clients is.
-	for _, i := range rand.Perm(len(shots)) {
-		s := shots[i]
-		if !ready[i] {
-			continue
+	var order atomic.Int64
+	var fired []int
+	for i := range shots {
+		if ready[i] {
+			fired = append(fired, i)
 		}
-		wg.Add(1)
-		armed.Add(1)
-		go func() {
-			defer wg.Done()
-			armed.Done()
-			<-start
-			val, err := s.Client.Do(ctx, s.Args...).Result()
-			results[i] = Result{Val: val, Err: err, Order: int(order.Add(1))}
-		}()
 	}
-	armed.Wait() // every goroutine is parked on the barrier
-	close(start)
-	wg.Wait()
+	Together(len(fired), func(k int) {
+		i := fired[k]
+		val, err := shots[i].Client.Do(ctx, shots[i].Args...).Result()
+		results[i] = Result{Val: val, Err: err, Order: int(order.Add(1))}
+	})
 	return results
 }
 

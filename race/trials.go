@@ -258,7 +258,7 @@ func (t *lane) do(ctx context.Context, tr *trial, w int, op *sim.Op, args ...any
 	at := time.Since(tr.start)
 	t.t.cmds.Add(1)
 	val, err := t.clients[w].Do(ctx, args...).Result()
-	tr.add(sim.Event{At: at, Kind: sim.Command, Actor: worker(w), Node: sim.LockNode, Args: strs(args),
+	tr.add(sim.Event{At: at, Kind: sim.Command, Actor: worker(w), Node: sim.LockNode, Cmd: sim.FormatCommand(args),
 		Reply: sim.FormatReply(val, err), Val: val, Err: err, Op: op})
 	return val, err
 }
@@ -303,7 +303,7 @@ func (t *lane) one(ctx context.Context, v Variant, n int) (outcome, error) {
 	for i := range ev {
 		ev[i].Seq = i
 		if ev[i].Kind == sim.Command && unknown(ev[i].Err) {
-			return o, fmt.Errorf("%s got no answer: %v", ev[i].Args[0], ev[i].Err)
+			return o, fmt.Errorf("%s got no answer: %v", ev[i].Cmd, ev[i].Err)
 		}
 	}
 	led := ledger.Fold(ev, time.Since(tr.start), nil)
@@ -423,7 +423,9 @@ func (t *lane) together(ctx context.Context, f func(w int)) error {
 }
 
 // Together runs f(0) … f(n-1) in goroutines released by one barrier, and
-// waits for all of them.
+// waits for all of them. Go tends to run the goroutine started last first,
+// which would hand every race to the same worker: they are started in a
+// fresh random order, as real clients arrive.
 func Together(n int, f func(i int)) {
 	var wg, armed sync.WaitGroup
 	start := make(chan struct{})
@@ -450,28 +452,12 @@ func unknown(err error) bool {
 	return !errors.As(err, &rerr)
 }
 
-func strs(args []any) []string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		out[i] = fmt.Sprint(a)
-	}
-	return out
-}
-
 func lines(ev []sim.Event) []string {
 	var out []string
 	for _, e := range ev {
 		if e.Kind == sim.Command {
-			out = append(out, fmt.Sprintf("%s> %s → %s", e.Actor, sim.FormatCommand(toAny(e.Args)), e.Reply))
+			out = append(out, fmt.Sprintf("%s> %s → %s", e.Actor, e.Cmd, e.Reply))
 		}
-	}
-	return out
-}
-
-func toAny(s []string) []any {
-	out := make([]any, len(s))
-	for i, v := range s {
-		out[i] = v
 	}
 	return out
 }

@@ -358,18 +358,25 @@ func NodeReplicate(from, to, name string) Move {
 // actor its holder. ttl and timeout (the client's wait for the node's
 // reply) are story time.
 func (x *Exec) AcquireOn(node, lock, name string, ttl, timeout time.Duration) Reply {
-	a := x.actor
+	rep, op := x.setOn(node, lock, name, x.r.mint(x.actor), ttl, timeout, false)
+	if op != nil {
+		x.r.believe(x.actor, op, rep)
+	}
+	return rep
+}
+
+// setOn sends SET key token NX PX ttl to one node, as a whole lock or (part)
+// as one share of a distributed acquire; op is nil when there is no such
+// node.
+func (x *Exec) setOn(node, lock, name, token string, ttl, timeout time.Duration, part bool) (Reply, *Op) {
 	n := x.r.node(node)
 	if n == nil {
-		return Reply{}
+		return Reply{}, nil
 	}
-	tok := x.r.mint(a)
 	key := n.b.Key(name)
-	args := []any{"SET", key, tok, "NX", "PX", x.TTL(ttl)}
-	op := &Op{Kind: OpAcquire, Form: FormSET, Lock: lock, Key: key, Token: tok, TTL: ttl, NX: true}
-	rep := x.sendOn(node, key, args, args, op, timeout)
-	x.r.believe(a, op, rep)
-	return rep
+	args := []any{"SET", key, token, "NX", "PX", x.TTL(ttl)}
+	op := &Op{Kind: OpAcquire, Form: FormSET, Lock: lock, Key: key, Token: token, TTL: ttl, NX: true, Part: part}
+	return x.sendOn(node, key, args, args, op, timeout), op
 }
 
 // reconnect gives every actor a fresh connection to the node.

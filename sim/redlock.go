@@ -34,14 +34,7 @@ func (x *Exec) RedlockBegin(lock string) {
 // timeout counts as a failure. ttl and timeout are story time.
 func (x *Exec) RedlockSet(node, lock, name string, ttl, timeout time.Duration) Reply {
 	a := x.actor
-	n := x.r.node(node)
-	if n == nil {
-		return Reply{}
-	}
-	key := n.b.Key(name)
-	args := []any{"SET", key, a.Token, "NX", "PX", x.TTL(ttl)}
-	op := &Op{Kind: OpAcquire, Form: FormSET, Lock: lock, Key: key, Token: a.Token, TTL: ttl, NX: true, Part: true}
-	r := x.sendOn(node, key, args, args, op, timeout)
+	r, _ := x.setOn(node, lock, name, a.Token, ttl, timeout, true)
 	if r.OK() {
 		a.Votes = append(a.Votes, node)
 	}

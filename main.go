@@ -287,16 +287,26 @@ const shutdownWithin = time.Second
 
 // plain writes the transcript.
 func plain(ctx context.Context, c config, b *sim.Backend, stdout, stderr io.Writer) int {
+	return printed(ctx, stdout, stderr, "the transcript", "interrupted", func(w io.Writer) error {
+		return scenes.Plain(ctx, w, b, c.scene, c.seed)
+	})
+}
+
+// printed runs write on stdout and says how it ended: 0 when it finished
+// or the reader closed the pipe (| head: it has all it wanted, and the keys
+// are deleted next), 1 with one line when writing what, an interruption
+// (said as interrupted) or write itself failed.
+func printed(ctx context.Context, stdout, stderr io.Writer, what, interrupted string, write func(w io.Writer) error) int {
 	w := &errWriter{w: stdout}
-	err := scenes.Plain(ctx, w, b, c.scene, c.seed)
+	err := write(w)
 	switch {
 	case errors.Is(w.err, syscall.EPIPE):
-		return 0 // the reader has all it wanted (| head); the keys are deleted next
+		return 0
 	case w.err != nil:
-		fmt.Fprintf(stderr, "locksim: writing the transcript: %v\n", w.err)
+		fmt.Fprintf(stderr, "locksim: writing %s: %v\n", what, w.err)
 		return 1
 	case ctx.Err() != nil:
-		fmt.Fprintln(stderr, "locksim: interrupted")
+		fmt.Fprintln(stderr, "locksim: "+interrupted)
 		return 1
 	case err != nil:
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
@@ -315,22 +325,9 @@ func trialsConfig(c config) race.Config {
 // plainTrials prints the table of -trials N; ctrl+c stops it with the
 // counts so far.
 func plainTrials(ctx context.Context, c config, b *sim.Backend, stdout, stderr io.Writer) int {
-	w := &errWriter{w: stdout}
-	err := scenes.PlainTrials(ctx, w, b, c.trials, trialsConfig(c))
-	switch {
-	case errors.Is(w.err, syscall.EPIPE):
-		return 0
-	case w.err != nil:
-		fmt.Fprintf(stderr, "locksim: writing the table: %v\n", w.err)
-		return 1
-	case ctx.Err() != nil:
-		fmt.Fprintln(stderr, "locksim: interrupted: the table counts the trials that finished")
-		return 1
-	case err != nil:
-		fmt.Fprintf(stderr, "locksim: %v\n", err)
-		return 1
-	}
-	return 0
+	return printed(ctx, stdout, stderr, "the table", "interrupted: the table counts the trials that finished", func(w io.Writer) error {
+		return scenes.PlainTrials(ctx, w, b, c.trials, trialsConfig(c))
+	})
 }
 
 // interactiveTrials shows -trials N with a progress bar and a histogram.

@@ -843,9 +843,8 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		panel := views.Rule(st, "readout", rw) + "\n" + views.Wrap(readout, rw, logH)
 		middle = lipgloss.JoinHorizontal(lipgloss.Top, middle, " ", panel)
 	}
-	notes := strings.Count(lipgloss.NewStyle().Width(max(w, 1)).Render(p.text.Get("notes")), "\n") + 1
 	switch {
-	case p.notes && notes > logH:
+	case p.notes && p.notesRows(w) > logH:
 		// more notes than the log has rows: they take the screen, whole
 		return top[0] + "\n" + views.Rule(st, "speaker notes · N hides them", w) + "\n" +
 			fitRows(views.Wrap(p.text.Get("notes"), w, h-3), h-3) + "\n" + helpLine
@@ -1156,4 +1155,10 @@ func (p *Player) nodeMove(action string) (sim.Move, string) {
 	}
 	a := p.snap.Actors[p.sel].Name
 	return sim.NodeCut(a, n.Name, !slices.Contains(n.Cut, a)), ""
+}
+
+// notesRows is how many rows the speaker notes take at width w: measured
+// only when they are on screen.
+func (p *Player) notesRows(w int) int {
+	return strings.Count(lipgloss.NewStyle().Width(max(w, 1)).Render(p.text.Get("notes")), "\n") + 1
 }

@@ -224,22 +224,7 @@ func TestExportForRedisCLI(t *testing.T) {
 			t.Errorf("the script lacks %q:\n%s", want, script)
 		}
 	}
-	cli, err := exec.LookPath("redis-cli")
-	if err != nil {
-		t.Skip("redis-cli is not installed: the replay is not tried")
-	}
-	live, err := sim.OpenLive(context.Background(), simtest.StartRedis(t), sim.LiveOptions{Scale: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { live.Close(context.Background()) })
-	openScene(t, live, "fencing", 1, 80, 24, "nnnnnnnny")
-	b, _ = os.ReadFile(filepath.Join(dir, "locksim-fencing-seed1.redis"))
-	url := simtest.StartRedis(t)
-	port := url[strings.LastIndex(url, ":")+1 : strings.LastIndex(url, "/")]
-	cmd := exec.Command(cli, "-p", port)
-	cmd.Stdin = strings.NewReader(string(b))
-	out, err := cmd.CombinedOutput()
+	out, _, err := replayLiveExport(t, dir, "fencing", "nnnnnnnny")
 	got := strings.Fields(strings.ReplaceAll(string(out), "\n", " "))
 	if err != nil || strings.Contains(string(out), "ERR") || !strings.Contains(string(out), "(error) STALE token 33, seen 34") && !strings.Contains(string(out), "STALE token 33, seen 34") {
 		t.Errorf("redis-cli replaying the script: %v\n%s", err, out)
@@ -267,6 +252,23 @@ func TestExportClaimLease(t *testing.T) {
 	if !strings.Contains(script, "locksim:replay:emq:{q}:job:") || strings.Contains(script, "EVALSHA locksim:") || strings.Contains(script, " emq:") {
 		t.Errorf("the embedded export's keys and job prefix:\n%s", script)
 	}
+	out, url, err := replayLiveExport(t, dir, "claim-lease", steps)
+	if err != nil || strings.Contains(string(out), "ERR") || strings.Count(string(out), "NOSCRIPT") != 1 {
+		t.Errorf("redis-cli replaying the script: %v\n%s", err, out)
+	}
+	for _, k := range simtest.Keys(t, url) {
+		if !strings.HasPrefix(k, "locksim:") {
+			t.Errorf("the replay wrote %s outside locksim:", k)
+		}
+	}
+}
+
+// replayLiveExport plays scene id on a live server at ÷100 with presses
+// (ending in y), then replays the exported file by redis-cli on a fresh
+// server: its output, that server's URL and redis-cli's error. It skips
+// the test when redis-cli is not installed.
+func replayLiveExport(t *testing.T, dir, id, presses string) ([]byte, string, error) {
+	t.Helper()
 	cli, err := exec.LookPath("redis-cli")
 	if err != nil {
 		t.Skip("redis-cli is not installed: the replay is not tried")
@@ -276,19 +278,15 @@ func TestExportClaimLease(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { live.Close(context.Background()) })
-	openScene(t, live, "claim-lease", 1, 80, 24, steps)
-	b, _ = os.ReadFile(filepath.Join(dir, "locksim-claim-lease-seed1.redis"))
+	openScene(t, live, id, 1, 80, 24, presses)
+	b, err := os.ReadFile(filepath.Join(dir, "locksim-"+id+"-seed1.redis"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	url := simtest.StartRedis(t)
 	port := url[strings.LastIndex(url, ":")+1 : strings.LastIndex(url, "/")]
 	cmd := exec.Command(cli, "-p", port)
 	cmd.Stdin = strings.NewReader(string(b))
 	out, err := cmd.CombinedOutput()
-	if err != nil || strings.Contains(string(out), "ERR") || strings.Count(string(out), "NOSCRIPT") != 1 {
-		t.Errorf("redis-cli replaying the script: %v\n%s", err, out)
-	}
-	for _, k := range simtest.Keys(t, url) {
-		if !strings.HasPrefix(k, "locksim:") {
-			t.Errorf("the replay wrote %s outside locksim:", k)
-		}
-	}
+	return out, url, err
 }

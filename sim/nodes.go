@@ -83,10 +83,6 @@ func (b *Backend) namespace(sub string) *Backend {
 	return &Backend{Name: b.Name, Prefix: b.Prefix + sub, Scale: b.Scale, Timeout: b.Timeout, opts: b.opts, admin: b.admin}
 }
 
-// SharedNodes reports that the run's nodes are namespaces of one live
-// server: not independent, one process and one clock.
-func (r *Run) SharedNodes() bool { return r.shared }
-
 func (r *Run) node(name string) *node {
 	for _, n := range r.nodes {
 		if n.name == name {

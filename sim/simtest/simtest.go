@@ -31,6 +31,16 @@ func StartRedisArgs(t testing.TB, args ...string) string {
 	return StartServer(t, args...).URL
 }
 
+// SkipUnlessSlow skips a test that belongs to the slower tier (a live
+// server, a fresh process, a long walk) when the tests run without
+// -tags slow, and says how to run it.
+func SkipUnlessSlow(t testing.TB) {
+	t.Helper()
+	if !Slow {
+		t.Skip("slow tier: run go test -race -tags slow ./... for the live-server and long tests")
+	}
+}
+
 // Server is a redis-server a test can stop and start again on its port.
 type Server struct {
 	URL  string
@@ -45,6 +55,7 @@ type Server struct {
 // returns it so the test can Stop and Start it again.
 func StartServer(t testing.TB, args ...string) *Server {
 	t.Helper()
+	SkipUnlessSlow(t)
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
 		t.Skip("redis-server is not installed, so the live-server test is skipped (apt-get install redis-server)")

@@ -113,7 +113,7 @@ func sayClaim(v View, s *Said) {
 		}
 	}
 	s.Vars["deadlines"] = claimDeadlines(v)
-	claims, reaped, done, refused := 0, 0, 0, 0
+	claims, reaped, done, refused, late := 0, 0, 0, 0, 0
 	for _, rd := range v.L.Reads {
 		switch rd.What {
 		case ledger.Reaped:
@@ -121,8 +121,10 @@ func sayClaim(v View, s *Said) {
 			s.Vars["reaped"] = claimReaped(v, rd.Reaped)
 		case ledger.Completed:
 			done++
-		case ledger.CompleteStale, ledger.CompleteGone:
+		case ledger.CompleteStale:
 			refused++
+		case ledger.CompleteGone: // the job left the active set before it: late, not refused
+			late++
 		}
 	}
 	for _, ls := range v.L.Leases {
@@ -130,7 +132,7 @@ func sayClaim(v View, s *Said) {
 			claims++
 		}
 	}
-	if claims+reaped+done+refused == 0 {
+	if claims+reaped+done+refused+late == 0 {
 		return
 	}
 	two := v.Text.Get("none")
@@ -138,7 +140,11 @@ func sayClaim(v View, s *Said) {
 		two = v.Text.Get("two", o.First.Actor, o.Second.Actor)
 		s.Tone = views.Bad
 	}
-	s.Verdict = v.Text.Get("verdict", claims, reaped, done, refused, two)
+	lateText := ""
+	if late > 0 {
+		lateText = " · " + v.Text.Get("verdict-late", late)
+	}
+	s.Verdict = v.Text.Get("verdict", claims, reaped, done, refused, lateText, two)
 }
 
 // claimDeadlines says, for each claim still open, when its deadline falls

@@ -160,7 +160,7 @@ func TestWholeCoursePlain(t *testing.T) {
 				t.Errorf("the transcript contains %q", bad)
 			}
 		}
-		if !strings.Contains(text, "== pause: 20s, TTL: 10s ==") {
+		if !strings.Contains(text, "== pause: 20 s, TTL: 10 s ==") {
 			t.Errorf("every combination of gc-pause's settings should play")
 		}
 	}(t, embedded(t))

@@ -13,8 +13,8 @@ import (
 // a pause longer than its lease can bear, the same with a short pause, and
 // an extension sent with an old handle's token.
 const (
-	extLong  = "pause 40s"
-	extShort = "pause 15s"
+	extLong  = "pause 40 s"
+	extShort = "pause 15 s"
 	extStale = "stale handle"
 )
 

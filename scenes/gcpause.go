@@ -23,8 +23,8 @@ func gcPauseScene() *Scene {
 	// B comes 2 s after A's 30 s lease ends: that margin must survive the scale
 	s := &Scene{ID: "gc-pause", Kind: Story, Wait: 5 * time.Second, Shortest: 2 * time.Second}
 	s.Knobs = []Knob{
-		{Key: "g", Name: "pause", Values: []string{"35s", "70s", "20s"}},
-		{Key: "t", Name: "TTL", Values: []string{"30s", "60s", "10s"}},
+		{Key: "g", Name: "pause", Values: []string{"35 s", "70 s", "20 s"}},
+		{Key: "t", Name: "TTL", Values: []string{"30 s", "60 s", "10 s"}},
 	}
 	s.Build = func(p Params) sim.Script {
 		return pauseStory(knobDuration(s, p, "TTL"), knobDuration(s, p, "pause"), false)

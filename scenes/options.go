@@ -51,7 +51,7 @@ func buildOptions(p Params) sim.Script {
 			sim.Crash("w1"),
 			sim.Advance(40 * time.Second),
 			sim.Labeled("w3", "w3 SET"),
-			{Kind: sim.MoveAdvance, D: 40 * time.Second, Label: "w3 works 40s"},
+			{Kind: sim.MoveAdvance, D: 40 * time.Second, Label: "w3 works 40 s"},
 			sim.Labeled("w4", "w4 SET"),
 			sim.Labeled("w3", "w3 releases"),
 			sim.Labeled("w2", "w2 SET again"),

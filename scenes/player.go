@@ -1104,7 +1104,7 @@ func storyTime(moves []sim.Move) string {
 			d += m.D
 		}
 	}
-	return fmt.Sprintf("%ds", int(d.Seconds()))
+	return fmt.Sprintf("%d s", int(d.Seconds()))
 }
 
 // tokenOwner names the actor whose granted acquire wrote value, "" if none:

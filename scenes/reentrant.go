@@ -45,7 +45,7 @@ func reentrantStory() sim.Script {
 		Watch: []string{sim.CourseKey},
 		Moves: []sim.Move{
 			sim.Labeled("A", "A enters outer()"),
-			{Kind: sim.MoveAdvance, D: reentrantWork, Label: "A works 10s"},
+			{Kind: sim.MoveAdvance, D: reentrantWork, Label: "A works 10 s"},
 			sim.Labeled("A", "A enters inner()"),
 			sim.Labeled("B", "B tries the lock"),
 			sim.Labeled("B", "B unlocks anyway"),

@@ -581,7 +581,7 @@ func (r reader) state(a sim.Actor, b ledger.Belief) (string, views.Tone) {
 	case ledger.CompleteStale:
 		return "refused (0)", views.Warn
 	case ledger.CompleteGone:
-		return "refused (-1)", views.Warn
+		return "too late (-1)", views.Warn
 	}
 	return shortenTokens(e.Reply, r.v.Snap.Actors, r.v.Snap.Events), toneOf(e)
 }
@@ -841,11 +841,12 @@ func (r reader) alarm() string {
 	return ""
 }
 
-// knobDuration reads a knob whose values are durations ("35s").
+// knobDuration reads a knob whose values are durations, spaced as the
+// screen spaces units ("35 s").
 func knobDuration(s *Scene, p Params, name string) time.Duration {
-	d, _ := time.ParseDuration(s.Value(p, name))
+	d, _ := time.ParseDuration(strings.ReplaceAll(s.Value(p, name), " ", ""))
 	return d
 }
 
 // secs prints a story duration in whole seconds, as the knobs name them.
-func secs(d time.Duration) string { return itoa(int64(d/time.Second)) + "s" }
+func secs(d time.Duration) string { return itoa(int64(d/time.Second)) + " s" }

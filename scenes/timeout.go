@@ -141,11 +141,14 @@ func sayTimeout(v View, s *Said, policy string) {
 	} else if len(got) > 1 {
 		parts[0] = v.Text.Get("v-got-many", strings.Join(got, ", "))
 	}
+	// each count is said in words by its own section of the text
+	sections := map[string]string{"failed fast": "v-failed-fast", "retries used up": "v-retries-used-up",
+		"deadline passed": "v-deadline-passed", "crashed": "v-crashed"}
 	for _, o := range []string{"failed fast", "retries used up", "deadline passed", "waiting", "crashed"} {
 		if n := counts[o]; n > 0 && o == "waiting" {
 			parts = append(parts, v.Text.Get("v-waiting", n, secs1(waited)))
 		} else if n > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", o, n))
+			parts = append(parts, v.Text.Get(sections[o], n))
 		}
 	}
 	colliding, retries, _ := v.L.Collisions()
@@ -203,5 +206,5 @@ func toCard(v View, a sim.Actor, t ledger.Tally, block bool) views.Card {
 	return views.Card{Lines: []string{"tries " + itoa(int64(t.Attempts)), line}, Tone: tone}
 }
 
-// secs1 prints a story duration in seconds with one decimal: 1.2s.
-func secs1(d time.Duration) string { return fmt.Sprintf("%.1fs", d.Seconds()) }
+// secs1 prints a story duration in seconds with one decimal: 1.2 s.
+func secs1(d time.Duration) string { return fmt.Sprintf("%.1f s", d.Seconds()) }

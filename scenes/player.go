@@ -697,6 +697,7 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	// at 80 columns the run's key prefix would push the values off the
 	// line: the rule over the log names it once instead
 	strip := p.snap.Prefix != "" && w < 120
+	var hiddenKeys []string
 	for _, k := range p.snap.Keys {
 		if strip {
 			k.Name = strings.TrimPrefix(k.Name, p.snap.Prefix)
@@ -705,19 +706,27 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		if k.Node != "" {
 			line = p.nodeLine(st, k, w)
 		}
-		if p.asking && !p.present {
-			// the keys as they stand would give the answer away
-			name := strings.TrimPrefix(k.Name, p.snap.Prefix)
-			if k.Node != "" {
-				name = k.Node + " " + name
-			}
-			line = truncate(st.Bold.Render(name)+st.Dim.Render("  (hidden until you predict)"), w)
+		if p.hiding() && k.Node == "" {
+			// the keys as they stand would give the answer away; their names
+			// share one row, which leaves the log rows for the setup move
+			hiddenKeys = append(hiddenKeys, strings.TrimPrefix(k.Name, p.snap.Prefix))
+			continue
+		}
+		if p.hiding() {
+			line = truncate(st.Bold.Render(k.Node+" "+strings.TrimPrefix(k.Name, p.snap.Prefix))+st.Dim.Render("  "+p.hiddenNote()), w)
 		}
 		if p.stale || p.serverDown {
 			// the server did not answer: this is the last read, not now
 			line = st.Dim.Render(truncate(ansi.Strip(line), w-12)) + st.Warn.Render(" (last read)")
 		}
 		top = append(top, line)
+	}
+	if len(hiddenKeys) > 0 {
+		line := st.Bold.Render(hiddenKeys[0]) + st.Dim.Render("  "+p.hiddenNote())
+		if len(hiddenKeys) > 1 {
+			line = st.Bold.Render("keys ") + st.Dim.Render(p.hiddenNote()+" ") + strings.Join(hiddenKeys, " · ")
+		}
+		top = append(top, truncate(line, w))
 	}
 	if r := p.snap.Resource; r != nil {
 		top = append(top, resourceLine(st, *r, w))
@@ -756,9 +765,10 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	readoutAt := len(bottom)
 	bottom = append(bottom, views.Wrap(readout, w, 3))
 	status := ex.Verdict
-	if p.asking && !p.present {
-		// the verdict as it stands could give the answer away
-		status, ex.Alarm = p.text.Get("verdict-hidden"), ""
+	if p.hiding() {
+		// the verdict, the alarm and the properties as they stand could give
+		// the answer away, or contradict the question's premise
+		status, ex.Alarm = p.hiddenNote(), ""
 	}
 	if ex.Alarm != "" && p.banner == "" && p.flash == "" && p.err == "" {
 		// the alarm and the verdict both: the scene's verdict line is how
@@ -781,7 +791,11 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		status = st.Bold.Render("verdict ") + renderTone(st, ex.VerdictTone, status)
 	}
 	bottom = append(bottom, truncate(status, w))
-	bottom = append(bottom, views.Scoreboard(st, ex.Props, w))
+	if p.hiding() {
+		bottom = append(bottom, truncate(st.Bold.Render("properties ")+st.Dim.Render(p.hiddenNote()), w))
+	} else {
+		bottom = append(bottom, views.Scoreboard(st, ex.Props, w))
+	}
 	if p.sc.Kind == Story {
 		state := ""
 		switch {
@@ -851,7 +865,7 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	case p.notes:
 		middle = views.Rule(st, "speaker notes · N hides them", w) + "\n" + views.Wrap(p.text.Get("notes"), w, logH)
 	case p.asking:
-		middle = views.Rule(st, "predict", w) + "\n" + p.question(st, w, logH)
+		middle = p.questionWithLog(st, lines, w, logH)
 	}
 	return strings.Join(top, "\n") + "\n" + middle + "\n" + strings.Join(bottom, "\n")
 }
@@ -883,6 +897,34 @@ func (p *Player) header(st views.Styles, w int) string {
 		title = st.Title.Render("locksim") + " " + st.Bold.Render(p.sc.ID) + st.Dim.Render(" · ") + p.text.Get("title")
 	}
 	return spread(title, st.Dim.Render(mode), w)
+}
+
+// hiding reports that an open question hides what would answer it: the
+// keys as read, the verdict, the alarm and the properties. One rule for
+// both modes: a presenter's class must not read the answer either.
+func (p *Player) hiding() bool { return p.asking }
+
+// hiddenNote stands where a hidden value would be, worded for who answers.
+func (p *Player) hiddenNote() string {
+	if p.present {
+		return "(hidden until the next click)"
+	}
+	return p.text.Get("verdict-hidden")
+}
+
+// questionWithLog is the prediction panel in rows lines, under the newest
+// log lines when there is room for them: the move that set the question up
+// stays in view while the class thinks.
+func (p *Player) questionWithLog(st views.Styles, lines []views.LogLine, w, rows int) string {
+	q := p.question(st, w, rows)
+	// the question's own rows, without the blank ones fitRows added
+	used := strings.Count(strings.TrimRight(q, "\n"), "\n") + 1
+	tail := min(len(lines), rows-used-1) // and a rule over the log
+	if tail <= 0 {
+		return views.Rule(st, "predict", w) + "\n" + q
+	}
+	return fitRows(views.Rule(st, "commands, newest last", w)+"\n"+views.Log(st, lines, w, tail, 0)+"\n"+
+		views.Rule(st, "predict", w)+"\n"+q, rows+1)
 }
 
 // question is the prediction panel: the question, the numbered choices,

@@ -280,7 +280,13 @@ func (p *Player) begin(old *sim.Run) tea.Cmd {
 // mustAsk reports that the story may not pass position at before the
 // learner answers the prediction: at is where the question stands.
 func (p *Player) mustAsk(at int) bool {
-	return p.quiz && p.guess < 0 && !p.passed && at >= 0 && at == p.sc.predictAt(p.moveLabels())
+	return p.asksHere() && p.guess < 0 && !p.passed && at >= 0 && at == p.sc.predictAt(p.moveLabels())
+}
+
+// asksHere reports that the story asks its question on this server: a
+// story only embedded nodes can play does not happen on a live one.
+func (p *Player) asksHere() bool {
+	return p.quiz && !(p.b.Live() && p.sc.NeedsEmbedded(p.p))
 }
 
 // moveLabels are the timeline labels of the run's schedule, read from the
@@ -353,7 +359,7 @@ func (p *Player) Close(ctx context.Context) {
 func (p *Player) seekTo(target int) tea.Cmd {
 	target = max(0, min(target, len(p.snap.Moves)))
 	// the story stops at its decisive point until the learner predicts
-	if at := p.sc.predictAt(p.snap.Moves); p.quiz && p.guess < 0 && !p.passed && at >= p.snap.Pos && at < target {
+	if at := p.sc.predictAt(p.snap.Moves); p.asksHere() && p.guess < 0 && !p.passed && at >= p.snap.Pos && at < target {
 		target = at
 		if target == p.snap.Pos {
 			p.asking, p.playing = true, false
@@ -553,7 +559,12 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		if hints == 0 {
 			return nil, false
 		}
-		p.hints = min(p.hints+1, hints)
+		if p.hints >= hints {
+			// each hint is shown once: say so rather than show the last again
+			p.flash = p.text.Get("hints-none")
+			return nil, true
+		}
+		p.hints++
 		p.hinting = true
 		return nil, true
 	case "faster":
@@ -570,6 +581,9 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		}
 		if p.sc.Kind != Story {
 			return nil, false
+		}
+		if action == "step" && p.endOfStory() {
+			return nil, true
 		}
 		// the readout follows the story again; select an actor to ask about it
 		p.playing, p.sel = false, -1
@@ -650,6 +664,16 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		return p.do(func(ctx context.Context, r *sim.Run) error { return r.Insert(ctx, m) }), true
 	}
 	return nil, false
+}
+
+// endOfStory reports a step asked for at the story's end, and says there
+// is no step left and what the learner can do instead.
+func (p *Player) endOfStory() bool {
+	if p.busy || len(p.pending) > 0 || p.snap.Pos < len(p.snap.Moves) || len(p.snap.Moves) == 0 {
+		return false
+	}
+	p.flash = p.text.Get("end-of-story")
+	return true
 }
 
 // learnerMove is the move the learner asked for with the selected actor,
@@ -735,6 +759,9 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		var parts []string
 		for _, k := range p.sc.Knobs {
 			parts = append(parts, st.Key.Render("["+k.Key+"]")+" "+k.Name+": "+st.Bold.Render(p.sc.Value(p.p, k.Name)))
+		}
+		if p.sc.NeedsEmbedded(p.p) {
+			parts = append(parts, st.Warn.Render("needs the embedded server"))
 		}
 		top = append(top, truncate(strings.Join(parts, "  "), w))
 	}
@@ -826,6 +853,10 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		extra := min(need-3, max(free, 2), 3)
 		bottom[readoutAt] = views.Wrap(readout, w, 3+extra)
 		logH -= extra
+	}
+	if p.asking && !p.present && p.hints > 0 && len(p.questionLines(st, w)) <= logH {
+		// the panel lists every hint: the readout asks, so each hint shows once
+		bottom[readoutAt] = views.Wrap(p.text.Get("ask"), w, 3)
 	}
 	p.logRows = max(logH, 0)
 	sel := ""
@@ -930,6 +961,11 @@ func (p *Player) questionWithLog(st views.Styles, lines []views.LogLine, w, rows
 // question is the prediction panel: the question, the numbered choices,
 // and the hints asked for so far, in rows lines.
 func (p *Player) question(st views.Styles, w, rows int) string {
+	return fitRows(strings.Join(p.questionLines(st, w), "\n"), rows)
+}
+
+// questionLines are the prediction panel's rows, before any is cut.
+func (p *Player) questionLines(st views.Styles, w int) []string {
 	var lines []string
 	lines = append(lines, strings.Split(views.Wrap(p.text.Get("predict"), w, 3), "\n")...)
 	for i, c := range p.choices() {
@@ -938,13 +974,13 @@ func (p *Player) question(st views.Styles, w, rows int) string {
 	for i := 1; i <= p.hints; i++ {
 		lines = append(lines, strings.Split(st.Dim.Render(views.Wrap("hint: "+p.text.Get("hint-"+itoa(int64(i))), w, 2)), "\n")...)
 	}
-	out := make([]string, 0, rows)
+	var out []string
 	for _, l := range lines {
 		if strings.TrimSpace(l) != "" {
 			out = append(out, l)
 		}
 	}
-	return fitRows(strings.Join(out, "\n"), rows)
+	return out
 }
 
 // verdictOnGuess says whether the prediction came true.

@@ -736,9 +736,6 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 			hiddenKeys = append(hiddenKeys, strings.TrimPrefix(k.Name, p.snap.Prefix))
 			continue
 		}
-		if p.hiding() {
-			line = truncate(st.Bold.Render(k.Node+" "+strings.TrimPrefix(k.Name, p.snap.Prefix))+st.Dim.Render("  "+p.hiddenNote()), w)
-		}
 		if p.stale || p.serverDown {
 			// the server did not answer: this is the last read, not now
 			line = st.Dim.Render(truncate(ansi.Strip(line), w-12)) + st.Warn.Render(" (last read)")
@@ -1064,6 +1061,10 @@ func (p *Player) nodeLine(st views.Styles, k sim.KeyState, w int) string {
 		return truncate(head+st.Bad.Render("stopped: answers nothing")+tail, w)
 	}
 	k.Name = strings.TrimPrefix(k.Name, p.snap.Prefix)
+	if p.hiding() {
+		// the node's faults are the question's premise; its key may be the answer
+		return truncate(head+st.Bold.Render(k.Name)+st.Dim.Render("  "+p.hiddenNote())+tail, w)
+	}
 	return truncate(head+keyLine(st, k, p.snap, w)+tail, w)
 }
 

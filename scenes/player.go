@@ -666,10 +666,11 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// endOfStory reports a step asked for at the story's end, and says there
-// is no step left and what the learner can do instead.
+// endOfStory reports a learner's step asked for at the story's end, and
+// says there is no step left and what to do instead. A presenter's click
+// there is left to the clicker.
 func (p *Player) endOfStory() bool {
-	if p.busy || len(p.pending) > 0 || p.snap.Pos < len(p.snap.Moves) || len(p.snap.Moves) == 0 {
+	if p.present || p.busy || len(p.pending) > 0 || p.snap.Pos < len(p.snap.Moves) || len(p.snap.Moves) == 0 {
 		return false
 	}
 	p.flash = p.text.Get("end-of-story")

@@ -2,6 +2,7 @@ package scenes
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -100,7 +101,7 @@ func TestEmbeddedOnlyStoryAsksNothingLive(t *testing.T) {
 	}
 	t.Cleanup(func() { b.Close(context.Background()) })
 	sc := Find("redlock")
-	p := Params{"story": indexOf2(redStories, "clock jump")}
+	p := Params{"story": slices.Index(redStories, "clock jump")}
 	a := openAsking(t, b, sc, p, false)
 	if a.pl.asking {
 		t.Errorf("the clock jump cannot happen on a live server, yet its question is asked:\n%s", a.View())
@@ -108,13 +109,4 @@ func TestEmbeddedOnlyStoryAsksNothingLive(t *testing.T) {
 	if !strings.Contains(a.View(), "needs the embedded server") {
 		t.Errorf("the settings line should say the story needs the embedded server:\n%s", a.View())
 	}
-}
-
-func indexOf2(values []string, v string) int {
-	for i, s := range values {
-		if s == v {
-			return i
-		}
-	}
-	return -1
 }

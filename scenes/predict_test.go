@@ -3,6 +3,7 @@ package scenes
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -174,4 +175,30 @@ func labelsOf(moves []sim.Move) []string {
 		out = append(out, sim.MoveLabel(m))
 	}
 	return out
+}
+
+// TestQuestionGoldens draws question screens at 80x24 and 120x40: crash-gap
+// in learner mode, claim-lease (five keys, the reaper's run above the
+// question) and Redlock's clock jump (the node faults stay) in presenter
+// mode.
+func TestQuestionGoldens(t *testing.T) {
+	cases := []struct {
+		name, id string
+		p        Params
+		present  bool
+	}{
+		{"question-crash-gap", "crash-gap", Params{}, false},
+		{"question-claim-lease-present", "claim-lease", Params{}, true},
+		{"question-redlock-jump-present", "redlock", Params{"story": slices.Index(redStories, "clock jump")}, true},
+	}
+	for _, c := range cases {
+		a := openAsking(t, embedded(t), Find(c.id), c.p, c.present)
+		if !a.pl.asking {
+			t.Fatalf("%s never asked its question", c.name)
+		}
+		for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+			drive(t, a, tea.WindowSizeMsg{Width: size.w, Height: size.h})
+			golden(t, c.name+"-"+itoa(int64(size.w))+"x"+itoa(int64(size.h)), a.View())
+		}
+	}
 }

@@ -946,8 +946,7 @@ func (p *Player) hiddenNote() string {
 // stays in view while the class thinks.
 func (p *Player) questionWithLog(st views.Styles, lines []views.LogLine, w, rows int) string {
 	q := p.question(st, w, rows)
-	// the question's own rows, without the blank ones fitRows added
-	used := strings.Count(strings.TrimRight(q, "\n"), "\n") + 1
+	used := min(len(p.questionLines(st, w)), rows)
 	tail := min(len(lines), rows-used-1) // and a rule over the log
 	if tail <= 0 {
 		return views.Rule(st, "predict", w) + "\n" + q

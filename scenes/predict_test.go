@@ -64,9 +64,13 @@ func TestQuestionHidesItsAnswer(t *testing.T) {
 							t.Errorf("%s at %s: the open question shows %q:\n%s", where, size, h, screen)
 						}
 					}
+					cards := cardTexts(screen)
 					for _, r := range hidden.replies {
-						if regexp.MustCompile(`(^|[^\w])` + regexp.QuoteMeta(r) + `($|[^\w])`).MatchString(outside) {
-							t.Errorf("%s at %s: the decisive reply %q is on screen outside the question:\n%s", where, size, r, screen)
+						if hasWord(outside, r.text) {
+							t.Errorf("%s at %s: the decisive reply %q is on screen outside the question:\n%s", where, size, r.text, screen)
+						}
+						if !r.repeat && hasWord(cards[r.actor], r.text) {
+							t.Errorf("%s at %s: %s's card shows the decisive reply %q:\n%s", where, size, r.actor, r.text, screen)
 						}
 					}
 					if size == "120x40" && hidden.setup != "" && !strings.Contains(screen, hidden.setup) {
@@ -83,8 +87,16 @@ func TestQuestionHidesItsAnswer(t *testing.T) {
 // and the earlier log), and the newest log line before the question,
 // which must stay in view.
 type hidden struct {
-	anywhere, replies []string
-	setup             string
+	anywhere []string
+	replies  []reply
+	setup    string
+}
+
+// reply is one reply of the decisive move: repeat is set when its actor
+// got the same reply earlier in the story, which its card may show.
+type reply struct {
+	actor, text string
+	repeat      bool
 }
 
 func hiddenValues(sc *Scene, p Params, pl *Player, before, after sim.Snapshot, st views.Styles) hidden {
@@ -114,15 +126,13 @@ func hiddenValues(sc *Scene, p Params, pl *Player, before, after sim.Snapshot, s
 			}
 		}
 	}
-	// a reply the story already gave stands in the log and on a card as
-	// history: only a new one is the answer's own
-	seen := map[string]bool{}
+	got := map[string]bool{} // actor and reply, before the question
 	for _, e := range before.Events {
-		seen[e.Reply] = true
+		got[e.Actor+" "+e.Reply] = true
 	}
 	for _, e := range after.Events[len(before.Events):] {
-		if e.Kind == sim.Command && e.Reply != "" && !seen[e.Reply] {
-			h.replies = append(h.replies, e.Reply)
+		if e.Kind == sim.Command && e.Reply != "" {
+			h.replies = append(h.replies, reply{e.Actor, e.Reply, got[e.Actor+" "+e.Reply]})
 		}
 	}
 	if lines := logLines(before, "", false, 16); len(lines) > 0 {
@@ -132,8 +142,9 @@ func hiddenValues(sc *Scene, p Params, pl *Player, before, after sim.Snapshot, s
 	return h
 }
 
-// outsideQuestionAndLog is the screen without the question's panel and
-// the log: what the cards, keys, readout, verdict and scoreboard show.
+// outsideQuestionAndLog is the screen without the question's panel, the
+// log and the cards: what the keys, readout, verdict, scoreboard and
+// timeline show.
 func outsideQuestionAndLog(screen string) string {
 	var out []string
 	skip := false
@@ -142,11 +153,48 @@ func outsideQuestionAndLog(screen string) string {
 			skip = strings.HasPrefix(l, "── predict") || strings.HasPrefix(l, "── commands")
 			continue
 		}
-		if !skip {
+		if !skip && !strings.ContainsAny(l[:min(len(l), 3)], "╭│╰") {
 			out = append(out, l)
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// cardTexts reads the actors' cards off an ASCII screen, by actor name:
+// the columns under each "╭─ name" of the cards' top row.
+func cardTexts(screen string) map[string]string {
+	out := map[string]string{}
+	var starts []int
+	var names []string
+	for _, l := range strings.Split(screen, "\n") {
+		row := []rune(l)
+		switch {
+		case strings.HasPrefix(l, "╭"):
+			starts, names = nil, nil
+			for i, r := range row {
+				if r == '╭' {
+					starts = append(starts, i)
+					names = append(names, strings.Fields(string(row[i+2:]))[0])
+				}
+			}
+		case strings.HasPrefix(l, "│") && starts != nil:
+			for i, at := range starts {
+				end := len(row)
+				if i+1 < len(starts) {
+					end = min(starts[i+1], len(row))
+				}
+				out[names[i]] += string(row[min(at, len(row)):end]) + "\n"
+			}
+		case strings.HasPrefix(l, "╰"):
+			starts = nil
+		}
+	}
+	return out
+}
+
+// hasWord reports s in text, not as part of a longer word.
+func hasWord(text, s string) bool {
+	return regexp.MustCompile(`(^|[^\w])` + regexp.QuoteMeta(s) + `($|[^\w])`).MatchString(text)
 }
 
 // openAsking opens scene sc under settings p, in presenter mode or not,

@@ -852,9 +852,15 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		bottom[readoutAt] = views.Wrap(readout, w, 3+extra)
 		logH -= extra
 	}
-	if p.asking && !p.present && p.hints > 0 && len(p.questionLines(st, w)) <= logH {
-		// the panel lists every hint: the readout asks, so each hint shows once
-		bottom[readoutAt] = views.Wrap(p.text.Get("ask"), w, 3)
+	// each hint shows once: in the panel, or (the latest, when the panel
+	// has no room for it) in the readout instead
+	listed := p.hints
+	if p.asking && !p.present && p.hints > 0 {
+		if len(p.questionLines(st, w, p.hints)) <= logH {
+			bottom[readoutAt] = views.Wrap(p.text.Get("ask"), w, 3)
+		} else {
+			listed--
+		}
 	}
 	p.logRows = max(logH, 0)
 	sel := ""
@@ -894,7 +900,7 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	case p.notes:
 		middle = views.Rule(st, "speaker notes · N hides them", w) + "\n" + views.Wrap(p.text.Get("notes"), w, logH)
 	case p.asking:
-		middle = p.questionWithLog(st, lines, w, logH)
+		middle = p.questionWithLog(st, lines, listed, w, logH)
 	}
 	return strings.Join(top, "\n") + "\n" + middle + "\n" + strings.Join(bottom, "\n")
 }
@@ -941,13 +947,13 @@ func (p *Player) hiddenNote() string {
 	return p.text.Get("verdict-hidden")
 }
 
-// questionWithLog is the prediction panel in rows lines, under the newest
-// log lines when there is room for them: the move that set the question up
-// stays in view while the class thinks.
-func (p *Player) questionWithLog(st views.Styles, lines []views.LogLine, w, rows int) string {
-	q := p.question(st, w, rows)
-	used := min(len(p.questionLines(st, w)), rows)
-	tail := min(len(lines), rows-used-1) // and a rule over the log
+// questionWithLog is the prediction panel with its first hints hints, in
+// rows lines, under the newest log lines when there is room for them: the
+// move that set the question up stays in view while the class thinks.
+func (p *Player) questionWithLog(st views.Styles, lines []views.LogLine, hints, w, rows int) string {
+	ql := p.questionLines(st, w, hints)
+	q := fitRows(strings.Join(ql, "\n"), rows)
+	tail := min(len(lines), rows-len(ql)-1) // and a rule over the log
 	if tail <= 0 {
 		return views.Rule(st, "predict", w) + "\n" + q
 	}
@@ -955,20 +961,15 @@ func (p *Player) questionWithLog(st views.Styles, lines []views.LogLine, w, rows
 		views.Rule(st, "predict", w)+"\n"+q, rows+1)
 }
 
-// question is the prediction panel: the question, the numbered choices,
-// and the hints asked for so far, in rows lines.
-func (p *Player) question(st views.Styles, w, rows int) string {
-	return fitRows(strings.Join(p.questionLines(st, w), "\n"), rows)
-}
-
-// questionLines are the prediction panel's rows, before any is cut.
-func (p *Player) questionLines(st views.Styles, w int) []string {
+// questionLines are the prediction panel's rows: the question, the
+// numbered choices, and the first hints hints.
+func (p *Player) questionLines(st views.Styles, w, hints int) []string {
 	var lines []string
 	lines = append(lines, strings.Split(views.Wrap(p.text.Get("predict"), w, 3), "\n")...)
 	for i, c := range p.choices() {
 		lines = append(lines, truncate(st.Key.Render(itoa(int64(i+1)))+") "+c, w))
 	}
-	for i := 1; i <= p.hints; i++ {
+	for i := 1; i <= hints; i++ {
 		lines = append(lines, strings.Split(st.Dim.Render(views.Wrap("hint: "+p.text.Get("hint-"+itoa(int64(i))), w, 2)), "\n")...)
 	}
 	var out []string

@@ -549,7 +549,7 @@ func (a *App) View() string {
 func (a *App) helpKeys() views.KeyMap {
 	k := a.keys
 	if a.present && a.pl.sc.Kind == Story {
-		k.Play.SetHelp("space", "step (the clicker's keys step too)")
+		k.Play.SetHelp("space", "step (clicker)")
 		k.Faster.SetEnabled(false)
 	}
 	return k

@@ -26,7 +26,7 @@ func TestHelpPageOfTheMode(t *testing.T) {
 		drive(t, a, keys("?")...)
 		page := a.View()
 		plays := strings.Contains(page, "play/pause")
-		steps := strings.Contains(page, "space") && strings.Contains(page, "step (the clicker")
+		steps := strings.Contains(page, "space") && strings.Contains(page, "step (clicker)")
 		if present && (plays || !steps) || !present && (!plays || steps) {
 			t.Errorf("presenter %v: the keys page lists the other mode's space:\n%s", present, page)
 		}

@@ -24,58 +24,65 @@ import (
 // itself: the snapshot at the question and the replies of the move that
 // answers it.
 func TestQuestionHidesItsAnswer(t *testing.T) {
-	b := embedded(t)
-	st := views.DefaultStyles()
 	for _, sc := range All() {
 		if sc.Predict == nil {
 			continue
 		}
-		for _, p := range sc.variants() {
-			if sc.predictAt(labelsOf(sc.Build(p).Moves)) < 0 {
-				continue // this story does not ask
+		t.Run(sc.ID, func(t *testing.T) {
+			t.Parallel()
+			questionHidesItsAnswer(t, sc)
+		})
+	}
+}
+
+func questionHidesItsAnswer(t *testing.T, sc *Scene) {
+	b := embedded(t)
+	st := views.DefaultStyles()
+	for _, p := range sc.variants() {
+		if sc.predictAt(labelsOf(sc.Build(p).Moves)) < 0 {
+			continue // this story does not ask
+		}
+		for _, present := range []bool{false, true} {
+			where := sc.ID + " (" + sc.describe(p) + ")"
+			if present {
+				where += " presenter"
 			}
-			for _, present := range []bool{false, true} {
-				where := sc.ID + " (" + sc.describe(p) + ")"
-				if present {
-					where += " presenter"
-				}
-				a := openAsking(t, b, sc, p, present)
-				if !a.pl.asking {
-					t.Errorf("%s: the story never asked its question", where)
-					continue
-				}
-				before := a.pl.snap
-				screens := map[string]string{}
-				for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
-					drive(t, a, tea.WindowSizeMsg{Width: size.w, Height: size.h})
-					screens[itoa(int64(size.w))+"x"+itoa(int64(size.h))] = ansi.Strip(a.View())
-				}
-				// the decisive move: the answer, or the clicker's next click
-				drive(t, a, keys(map[bool]string{false: "1", true: "."}[present])...)
-				after := a.pl.snap
-				if after.Pos <= before.Pos {
-					t.Fatalf("%s: answering did not run the decisive move", where)
-				}
-				hidden := hiddenValues(sc, p, a.pl, before, after, st)
-				for size, screen := range screens {
-					outside := outsideQuestionAndLog(screen)
-					for _, h := range hidden.anywhere {
-						if strings.Contains(screen, h) {
-							t.Errorf("%s at %s: the open question shows %q:\n%s", where, size, h, screen)
-						}
+			a := openAsking(t, b, sc, p, present)
+			if !a.pl.asking {
+				t.Errorf("%s: the story never asked its question", where)
+				continue
+			}
+			before := a.pl.snap
+			screens := map[string]string{}
+			for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+				drive(t, a, tea.WindowSizeMsg{Width: size.w, Height: size.h})
+				screens[itoa(int64(size.w))+"x"+itoa(int64(size.h))] = ansi.Strip(a.View())
+			}
+			// the decisive move: the answer, or the clicker's next click
+			drive(t, a, keys(map[bool]string{false: "1", true: "."}[present])...)
+			after := a.pl.snap
+			if after.Pos <= before.Pos {
+				t.Fatalf("%s: answering did not run the decisive move", where)
+			}
+			hidden := hiddenValues(sc, p, a.pl, before, after, st)
+			for size, screen := range screens {
+				outside := outsideQuestionAndLog(screen)
+				for _, h := range hidden.anywhere {
+					if strings.Contains(screen, h) {
+						t.Errorf("%s at %s: the open question shows %q:\n%s", where, size, h, screen)
 					}
-					cards := cardTexts(screen)
-					for _, r := range hidden.replies {
-						if hasWord(outside, r.text) {
-							t.Errorf("%s at %s: the decisive reply %q is on screen outside the question:\n%s", where, size, r.text, screen)
-						}
-						if !r.repeat && hasWord(cards[r.actor], r.text) {
-							t.Errorf("%s at %s: %s's card shows the decisive reply %q:\n%s", where, size, r.actor, r.text, screen)
-						}
+				}
+				cards := cardTexts(screen)
+				for _, r := range hidden.replies {
+					if hasWord(outside, r.text) {
+						t.Errorf("%s at %s: the decisive reply %q is on screen outside the question:\n%s", where, size, r.text, screen)
 					}
-					if size == "120x40" && hidden.setup != "" && !strings.Contains(screen, hidden.setup) {
-						t.Errorf("%s at %s: the question covers the move that set it up (%q):\n%s", where, size, hidden.setup, screen)
+					if !r.repeat && hasWord(cards[r.actor], r.text) {
+						t.Errorf("%s at %s: %s's card shows the decisive reply %q:\n%s", where, size, r.actor, r.text, screen)
 					}
+				}
+				if size == "120x40" && hidden.setup != "" && !strings.Contains(screen, hidden.setup) {
+					t.Errorf("%s at %s: the question covers the move that set it up (%q):\n%s", where, size, hidden.setup, screen)
 				}
 			}
 		}

@@ -225,6 +225,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		for _, s := range scenes.All() {
 			dive, title := scenes.Heading(s.ID)
 			fmt.Fprintf(tw, "%s\t%s\t%s\n", s.ID, dive, title)
+			if len(s.EmbeddedOnly) > 0 {
+				fmt.Fprintf(tw, "\t\tneeds the embedded server: %s\n", strings.Join(s.EmbeddedOnly, ", "))
+			}
 		}
 		tw.Flush()
 		return 0

@@ -250,6 +250,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.help.Width = msg.Width
 		return a, nil
 	case tea.MouseMsg:
+		if a.w < MinWidth || a.h < MinHeight {
+			return a, nil
+		}
 		switch msg.Button {
 		case tea.MouseButtonWheelUp:
 			a.pl.scrollLog(1)
@@ -274,6 +277,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				cmds = append(cmds, cmd)
 			}
 			return a, tea.Batch(cmds...)
+		}
+		if a.w < MinWidth || a.h < MinHeight {
+			return a, a.onKey(msg) // q quits; nothing else acts on a screen too small to show it
 		}
 		if a.contents {
 			return a, a.menuKey(msg)
@@ -514,7 +520,7 @@ func (a *App) View() string {
 	overlay, title := "", ""
 	switch {
 	case a.showHelp:
-		groups := append(a.keys.FullHelp(), a.knobBindings())
+		groups := append(a.helpKeys().FullHelp(), a.knobBindings())
 		title = "keys"
 		legend := []string{
 			"timeline: ● a step  ~ time passes  ✗ a crash  ‖ a pause  › a wake-up  │ now",
@@ -536,6 +542,17 @@ func (a *App) View() string {
 		overlay = a.page.View() + "\n" + a.st.Dim.Render(hint)
 	}
 	return a.pl.View(a.st, a.w, a.h, helpLine, title, overlay)
+}
+
+// helpKeys are the bindings the ? page lists: in presenter mode every
+// clicker key steps the story, and nothing plays by itself.
+func (a *App) helpKeys() views.KeyMap {
+	k := a.keys
+	if a.present && a.pl.sc.Kind == Story {
+		k.Play.SetHelp("space", "step (clicker)")
+		k.Faster.SetEnabled(false)
+	}
+	return k
 }
 
 // Selected returns the selected actor's index in the current scene (-1 for

@@ -280,7 +280,13 @@ func (p *Player) begin(old *sim.Run) tea.Cmd {
 // mustAsk reports that the story may not pass position at before the
 // learner answers the prediction: at is where the question stands.
 func (p *Player) mustAsk(at int) bool {
-	return p.quiz && p.guess < 0 && !p.passed && at >= 0 && at == p.sc.predictAt(p.moveLabels())
+	return p.asksHere() && p.guess < 0 && !p.passed && at >= 0 && at == p.sc.predictAt(p.moveLabels())
+}
+
+// asksHere reports that the story asks its question on this server: a
+// story only embedded nodes can play does not happen on a live one.
+func (p *Player) asksHere() bool {
+	return p.quiz && !(p.b.Live() && p.sc.NeedsEmbedded(p.p))
 }
 
 // moveLabels are the timeline labels of the run's schedule, read from the
@@ -353,7 +359,7 @@ func (p *Player) Close(ctx context.Context) {
 func (p *Player) seekTo(target int) tea.Cmd {
 	target = max(0, min(target, len(p.snap.Moves)))
 	// the story stops at its decisive point until the learner predicts
-	if at := p.sc.predictAt(p.snap.Moves); p.quiz && p.guess < 0 && !p.passed && at >= p.snap.Pos && at < target {
+	if at := p.sc.predictAt(p.snap.Moves); p.asksHere() && p.guess < 0 && !p.passed && at >= p.snap.Pos && at < target {
 		target = at
 		if target == p.snap.Pos {
 			p.asking, p.playing = true, false
@@ -553,7 +559,12 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		if hints == 0 {
 			return nil, false
 		}
-		p.hints = min(p.hints+1, hints)
+		if p.hints >= hints {
+			// each hint is shown once: say so rather than show the last again
+			p.flash = p.text.Get("hints-none")
+			return nil, true
+		}
+		p.hints++
 		p.hinting = true
 		return nil, true
 	case "faster":
@@ -570,6 +581,9 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		}
 		if p.sc.Kind != Story {
 			return nil, false
+		}
+		if action == "step" && p.endOfStory() {
+			return nil, true
 		}
 		// the readout follows the story again; select an actor to ask about it
 		p.playing, p.sel = false, -1
@@ -652,6 +666,17 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 	return nil, false
 }
 
+// endOfStory reports a learner's step asked for at the story's end, and
+// says there is no step left and what to do instead. A presenter's click
+// there is left to the clicker.
+func (p *Player) endOfStory() bool {
+	if p.present || p.busy || len(p.pending) > 0 || p.snap.Pos < len(p.snap.Moves) || len(p.snap.Moves) == 0 {
+		return false
+	}
+	p.flash = p.text.Get("end-of-story")
+	return true
+}
+
 // learnerMove is the move the learner asked for with the selected actor,
 // or a one-line reason it cannot be made.
 func (p *Player) learnerMove(action string) (sim.Move, string) {
@@ -697,6 +722,7 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	// at 80 columns the run's key prefix would push the values off the
 	// line: the rule over the log names it once instead
 	strip := p.snap.Prefix != "" && w < 120
+	var hiddenKeys []string
 	for _, k := range p.snap.Keys {
 		if strip {
 			k.Name = strings.TrimPrefix(k.Name, p.snap.Prefix)
@@ -705,19 +731,24 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		if k.Node != "" {
 			line = p.nodeLine(st, k, w)
 		}
-		if p.asking && !p.present {
-			// the keys as they stand would give the answer away
-			name := strings.TrimPrefix(k.Name, p.snap.Prefix)
-			if k.Node != "" {
-				name = k.Node + " " + name
-			}
-			line = truncate(st.Bold.Render(name)+st.Dim.Render("  (hidden until you predict)"), w)
+		if p.hiding() && k.Node == "" {
+			// the keys as they stand would give the answer away; their names
+			// share one row, which leaves the log rows for the setup move
+			hiddenKeys = append(hiddenKeys, strings.TrimPrefix(k.Name, p.snap.Prefix))
+			continue
 		}
 		if p.stale || p.serverDown {
 			// the server did not answer: this is the last read, not now
 			line = st.Dim.Render(truncate(ansi.Strip(line), w-12)) + st.Warn.Render(" (last read)")
 		}
 		top = append(top, line)
+	}
+	if len(hiddenKeys) > 0 {
+		line := st.Bold.Render(hiddenKeys[0]) + st.Dim.Render("  "+p.hiddenNote())
+		if len(hiddenKeys) > 1 {
+			line = st.Bold.Render("keys ") + st.Dim.Render(p.hiddenNote()+" ") + strings.Join(hiddenKeys, " · ")
+		}
+		top = append(top, truncate(line, w))
 	}
 	if r := p.snap.Resource; r != nil {
 		top = append(top, resourceLine(st, *r, w))
@@ -726,6 +757,9 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		var parts []string
 		for _, k := range p.sc.Knobs {
 			parts = append(parts, st.Key.Render("["+k.Key+"]")+" "+k.Name+": "+st.Bold.Render(p.sc.Value(p.p, k.Name)))
+		}
+		if p.sc.NeedsEmbedded(p.p) {
+			parts = append(parts, st.Warn.Render("needs the embedded server"))
 		}
 		top = append(top, truncate(strings.Join(parts, "  "), w))
 	}
@@ -756,9 +790,10 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	readoutAt := len(bottom)
 	bottom = append(bottom, views.Wrap(readout, w, 3))
 	status := ex.Verdict
-	if p.asking && !p.present {
-		// the verdict as it stands could give the answer away
-		status, ex.Alarm = p.text.Get("verdict-hidden"), ""
+	if p.hiding() {
+		// the verdict, the alarm and the properties as they stand could give
+		// the answer away, or contradict the question's premise
+		status, ex.Alarm = p.hiddenNote(), ""
 	}
 	if ex.Alarm != "" && p.banner == "" && p.flash == "" && p.err == "" {
 		// the alarm and the verdict both: the scene's verdict line is how
@@ -781,7 +816,11 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		status = st.Bold.Render("verdict ") + renderTone(st, ex.VerdictTone, status)
 	}
 	bottom = append(bottom, truncate(status, w))
-	bottom = append(bottom, views.Scoreboard(st, ex.Props, w))
+	if p.hiding() {
+		bottom = append(bottom, truncate(st.Bold.Render("properties ")+st.Dim.Render(p.hiddenNote()), w))
+	} else {
+		bottom = append(bottom, views.Scoreboard(st, ex.Props, w))
+	}
 	if p.sc.Kind == Story {
 		state := ""
 		switch {
@@ -812,6 +851,16 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		extra := min(need-3, max(free, 2), 3)
 		bottom[readoutAt] = views.Wrap(readout, w, 3+extra)
 		logH -= extra
+	}
+	// each hint shows once: in the panel, or (the latest, when the panel
+	// has no room for it) in the readout instead
+	listed := p.hints
+	if p.asking && !p.present && p.hints > 0 {
+		if len(p.questionLines(st, w, p.hints)) <= logH {
+			bottom[readoutAt] = views.Wrap(p.text.Get("ask"), w, 3)
+		} else {
+			listed--
+		}
 	}
 	p.logRows = max(logH, 0)
 	sel := ""
@@ -851,7 +900,7 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	case p.notes:
 		middle = views.Rule(st, "speaker notes · N hides them", w) + "\n" + views.Wrap(p.text.Get("notes"), w, logH)
 	case p.asking:
-		middle = views.Rule(st, "predict", w) + "\n" + p.question(st, w, logH)
+		middle = p.questionWithLog(st, lines, listed, w, logH)
 	}
 	return strings.Join(top, "\n") + "\n" + middle + "\n" + strings.Join(bottom, "\n")
 }
@@ -885,24 +934,51 @@ func (p *Player) header(st views.Styles, w int) string {
 	return spread(title, st.Dim.Render(mode), w)
 }
 
-// question is the prediction panel: the question, the numbered choices,
-// and the hints asked for so far, in rows lines.
-func (p *Player) question(st views.Styles, w, rows int) string {
+// hiding reports that an open question hides what would answer it: the
+// keys as read, the verdict, the alarm and the properties. One rule for
+// both modes: a presenter's class must not read the answer either.
+func (p *Player) hiding() bool { return p.asking }
+
+// hiddenNote stands where a hidden value would be, worded for who answers.
+func (p *Player) hiddenNote() string {
+	if p.present {
+		return "(hidden until the next click)"
+	}
+	return p.text.Get("verdict-hidden")
+}
+
+// questionWithLog is the prediction panel with its first hints hints, in
+// rows lines, under the newest log lines when there is room for them: the
+// move that set the question up stays in view while the class thinks.
+func (p *Player) questionWithLog(st views.Styles, lines []views.LogLine, hints, w, rows int) string {
+	ql := p.questionLines(st, w, hints)
+	q := fitRows(strings.Join(ql, "\n"), rows)
+	tail := min(len(lines), rows-len(ql)-1) // and a rule over the log
+	if tail <= 0 {
+		return views.Rule(st, "predict", w) + "\n" + q
+	}
+	return fitRows(views.Rule(st, "commands, newest last", w)+"\n"+views.Log(st, lines, w, tail, 0)+"\n"+
+		views.Rule(st, "predict", w)+"\n"+q, rows+1)
+}
+
+// questionLines are the prediction panel's rows: the question, the
+// numbered choices, and the first hints hints.
+func (p *Player) questionLines(st views.Styles, w, hints int) []string {
 	var lines []string
 	lines = append(lines, strings.Split(views.Wrap(p.text.Get("predict"), w, 3), "\n")...)
 	for i, c := range p.choices() {
 		lines = append(lines, truncate(st.Key.Render(itoa(int64(i+1)))+") "+c, w))
 	}
-	for i := 1; i <= p.hints; i++ {
+	for i := 1; i <= hints; i++ {
 		lines = append(lines, strings.Split(st.Dim.Render(views.Wrap("hint: "+p.text.Get("hint-"+itoa(int64(i))), w, 2)), "\n")...)
 	}
-	out := make([]string, 0, rows)
+	var out []string
 	for _, l := range lines {
 		if strings.TrimSpace(l) != "" {
 			out = append(out, l)
 		}
 	}
-	return fitRows(strings.Join(out, "\n"), rows)
+	return out
 }
 
 // verdictOnGuess says whether the prediction came true.
@@ -986,6 +1062,10 @@ func (p *Player) nodeLine(st views.Styles, k sim.KeyState, w int) string {
 		return truncate(head+st.Bad.Render("stopped: answers nothing")+tail, w)
 	}
 	k.Name = strings.TrimPrefix(k.Name, p.snap.Prefix)
+	if p.hiding() {
+		// the node's faults are the question's premise; its key may be the answer
+		return truncate(head+st.Bold.Render(k.Name)+st.Dim.Render("  "+p.hiddenNote())+tail, w)
+	}
 	return truncate(head+keyLine(st, k, p.snap, w)+tail, w)
 }
 

@@ -6,6 +6,7 @@ package scenes
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -69,6 +70,10 @@ type Scene struct {
 	// Distributed is set for a lock across several independent nodes:
 	// only then can fault tolerance be shown. One Redis has none.
 	Distributed bool
+	// EmbeddedOnly are the knob values whose story only embedded nodes
+	// can play (a node's clock jump, a restart that loses the node's keys):
+	// on a live server it does not happen, so it asks no question.
+	EmbeddedOnly []string
 }
 
 // View is what a scene reads: the run's snapshot, the ledger's fold of it,
@@ -149,6 +154,17 @@ func answerOf(actor string, op sim.OpKind, otherwise int, whats ...ledger.What) 
 // asks reports that the scene puts questions to the learner: a prediction
 // at its decisive point, or a whole quiz.
 func (s *Scene) asks() bool { return s.Predict != nil || s.Kind == Quiz }
+
+// NeedsEmbedded reports that the story under p only happens on embedded
+// nodes (see EmbeddedOnly).
+func (s *Scene) NeedsEmbedded(p Params) bool {
+	for _, k := range s.Knobs {
+		if slices.Contains(s.EmbeddedOnly, s.Value(p, k.Name)) {
+			return true
+		}
+	}
+	return false
+}
 
 // predictAt is the schedule position the prediction stops before, -1 if
 // the schedule has no such move.

@@ -1,0 +1,259 @@
+package scenes
+
+import (
+	"context"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"locksim/sim"
+	"locksim/views"
+)
+
+// TestQuestionHidesItsAnswer walks every prediction point of every scene,
+// under every setting whose story asks, in learner and presenter mode, at
+// 80x24 and 120x40. While the question is open the screen must not show
+// what answers it or contradicts its premise: the keys as read back, the
+// verdict and the alarm before and after the decisive move, the properties
+// it changes, or a reply of the decisive move outside the question's own
+// choices and the earlier log lines. The hidden values come from the run
+// itself: the snapshot at the question and the replies of the move that
+// answers it.
+func TestQuestionHidesItsAnswer(t *testing.T) {
+	for _, sc := range All() {
+		if sc.Predict == nil {
+			continue
+		}
+		t.Run(sc.ID, func(t *testing.T) {
+			t.Parallel()
+			questionHidesItsAnswer(t, sc)
+		})
+	}
+}
+
+func questionHidesItsAnswer(t *testing.T, sc *Scene) {
+	b := embedded(t)
+	st := views.DefaultStyles()
+	for _, p := range sc.variants() {
+		if sc.predictAt(labelsOf(sc.Build(p).Moves)) < 0 {
+			continue // this story does not ask
+		}
+		for _, present := range []bool{false, true} {
+			where := sc.ID + " (" + sc.describe(p) + ")"
+			if present {
+				where += " presenter"
+			}
+			a := openAsking(t, b, sc, p, present)
+			if !a.pl.asking {
+				t.Errorf("%s: the story never asked its question", where)
+				continue
+			}
+			before := a.pl.snap
+			screens := map[string]string{}
+			for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+				drive(t, a, tea.WindowSizeMsg{Width: size.w, Height: size.h})
+				screens[itoa(int64(size.w))+"x"+itoa(int64(size.h))] = ansi.Strip(a.View())
+			}
+			// the decisive move: the answer, or the clicker's next click
+			drive(t, a, keys(map[bool]string{false: "1", true: "."}[present])...)
+			after := a.pl.snap
+			if after.Pos <= before.Pos {
+				t.Fatalf("%s: answering did not run the decisive move", where)
+			}
+			hidden := hiddenValues(sc, p, a.pl, before, after, st)
+			for size, screen := range screens {
+				outside := outsideQuestionAndLog(screen)
+				for _, h := range hidden.anywhere {
+					if strings.Contains(screen, h) {
+						t.Errorf("%s at %s: the open question shows %q:\n%s", where, size, h, screen)
+					}
+				}
+				cards := cardTexts(screen)
+				for _, r := range hidden.replies {
+					if hasWord(outside, r.text) {
+						t.Errorf("%s at %s: the decisive reply %q is on screen outside the question:\n%s", where, size, r.text, screen)
+					}
+					if !r.repeat && hasWord(cards[r.actor], r.text) {
+						t.Errorf("%s at %s: %s's card shows the decisive reply %q:\n%s", where, size, r.actor, r.text, screen)
+					}
+				}
+				if size == "120x40" && hidden.setup != "" && !strings.Contains(screen, hidden.setup) {
+					t.Errorf("%s at %s: the question covers the move that set it up (%q):\n%s", where, size, hidden.setup, screen)
+				}
+			}
+		}
+	}
+}
+
+// hidden is what an open question must not show: strings found nowhere
+// on screen, the decisive move's replies (checked outside the question
+// and the earlier log), and the newest log line before the question,
+// which must stay in view.
+type hidden struct {
+	anywhere []string
+	replies  []reply
+	setup    string
+}
+
+// reply is one reply of the decisive move: repeat is set when its actor
+// got the same reply earlier in the story, which its card may show.
+type reply struct {
+	actor, text string
+	repeat      bool
+}
+
+func hiddenValues(sc *Scene, p Params, pl *Player, before, after sim.Snapshot, st views.Styles) hidden {
+	var h hidden
+	for _, k := range before.Keys {
+		// the key as the inspector reads it, after its name
+		line := ansi.Strip(keyLine(st, k, before, 1000))
+		if i := strings.Index(line, k.Name); i >= 0 {
+			h.anywhere = append(h.anywhere, strings.TrimSpace(line[i+len(k.Name):]))
+		}
+	}
+	for _, snap := range []sim.Snapshot{before, after} {
+		ex := explain(sc, View{Snap: snap, L: fold(snap), P: p, Sel: -1, Text: pl.text})
+		for _, s := range []string{ex.Verdict, ex.Alarm} {
+			if s != "" {
+				h.anywhere = append(h.anywhere, ansi.Strip(s))
+			}
+		}
+		for i, prop := range ex.Props {
+			switch prop {
+			case views.Held:
+				h.anywhere = append(h.anywhere, "✓ "+views.PropNames[i]+" held")
+			case views.Broken:
+				h.anywhere = append(h.anywhere, "✗ "+views.PropNames[i]+" BROKEN")
+			case views.Absent:
+				h.anywhere = append(h.anywhere, "– "+views.PropNames[i]+" absent")
+			}
+		}
+	}
+	got := map[string]bool{} // actor and reply, before the question
+	for _, e := range before.Events {
+		got[e.Actor+" "+e.Reply] = true
+	}
+	for _, e := range after.Events[len(before.Events):] {
+		if e.Kind == sim.Command && e.Reply != "" {
+			h.replies = append(h.replies, reply{e.Actor, e.Reply, got[e.Actor+" "+e.Reply]})
+		}
+	}
+	if lines := logLines(before, "", false, 16); len(lines) > 0 {
+		last := lines[len(lines)-1].Text
+		h.setup = last[:min(len(last), 24)]
+	}
+	return h
+}
+
+// outsideQuestionAndLog is the screen without the question's panel, the
+// log and the cards: what the keys, readout, verdict, scoreboard and
+// timeline show.
+func outsideQuestionAndLog(screen string) string {
+	var out []string
+	skip := false
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.HasPrefix(l, "── ") || strings.HasPrefix(l, "─ ") {
+			skip = strings.HasPrefix(l, "── predict") || strings.HasPrefix(l, "── commands")
+			continue
+		}
+		if !skip && !strings.ContainsAny(l[:min(len(l), 3)], "╭│╰") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// cardTexts reads the actors' cards off an ASCII screen, by actor name:
+// the columns under each "╭─ name" of the cards' top row.
+func cardTexts(screen string) map[string]string {
+	out := map[string]string{}
+	var starts []int
+	var names []string
+	for _, l := range strings.Split(screen, "\n") {
+		row := []rune(l)
+		switch {
+		case strings.HasPrefix(l, "╭"):
+			starts, names = nil, nil
+			for i, r := range row {
+				if r == '╭' {
+					starts = append(starts, i)
+					names = append(names, strings.Fields(string(row[i+2:]))[0])
+				}
+			}
+		case strings.HasPrefix(l, "│") && starts != nil:
+			for i, at := range starts {
+				end := len(row)
+				if i+1 < len(starts) {
+					end = min(starts[i+1], len(row))
+				}
+				out[names[i]] += string(row[min(at, len(row)):end]) + "\n"
+			}
+		case strings.HasPrefix(l, "╰"):
+			starts = nil
+		}
+	}
+	return out
+}
+
+// hasWord reports s in text, not as part of a longer word.
+func hasWord(text, s string) bool {
+	return regexp.MustCompile(`(^|[^\w])` + regexp.QuoteMeta(s) + `($|[^\w])`).MatchString(text)
+}
+
+// openAsking opens scene sc under settings p, in presenter mode or not,
+// and steps (n, or the clicker's .) until its question opens.
+func openAsking(t *testing.T, b *sim.Backend, sc *Scene, p Params, present bool) *App {
+	t.Helper()
+	a, err := NewCourse(b, Options{Seed: 1, Scene: sc.ID, Present: present})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Shutdown(context.Background()) })
+	a.pl.p = p
+	a.pl.run = sim.NewRun(b, sc.Script(p), a.pl.seed)
+	drive(t, a, tea.WindowSizeMsg{Width: 80, Height: 24})
+	runCmd(t, a, a.Init())
+	step := map[bool]string{false: "n", true: "."}[present]
+	for i := 0; i <= len(sc.Build(p).Moves) && !a.pl.asking; i++ {
+		drive(t, a, keys(step)...)
+	}
+	return a
+}
+
+func labelsOf(moves []sim.Move) []string {
+	var out []string
+	for _, m := range moves {
+		out = append(out, sim.MoveLabel(m))
+	}
+	return out
+}
+
+// TestQuestionGoldens draws question screens at 80x24 and 120x40: crash-gap
+// in learner mode, claim-lease (five keys, the reaper's run above the
+// question) and Redlock's clock jump (the node faults stay) in presenter
+// mode.
+func TestQuestionGoldens(t *testing.T) {
+	cases := []struct {
+		name, id string
+		p        Params
+		present  bool
+	}{
+		{"question-crash-gap", "crash-gap", Params{}, false},
+		{"question-claim-lease-present", "claim-lease", Params{}, true},
+		{"question-redlock-jump-present", "redlock", Params{"story": slices.Index(redStories, "clock jump")}, true},
+	}
+	for _, c := range cases {
+		a := openAsking(t, embedded(t), Find(c.id), c.p, c.present)
+		if !a.pl.asking {
+			t.Fatalf("%s never asked its question", c.name)
+		}
+		for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+			drive(t, a, tea.WindowSizeMsg{Width: size.w, Height: size.h})
+			golden(t, c.name+"-"+itoa(int64(size.w))+"x"+itoa(int64(size.h)), a.View())
+		}
+	}
+}

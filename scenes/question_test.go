@@ -1,0 +1,119 @@
+package scenes
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"locksim/sim"
+	"locksim/sim/simtest"
+)
+
+// TestHelpPageOfTheMode: the ? page lists the keys of the mode on screen:
+// in presenter mode space steps the story, in learner mode it plays.
+func TestHelpPageOfTheMode(t *testing.T) {
+	for _, present := range []bool{false, true} {
+		a, err := NewCourse(embedded(t), Options{Seed: 1, Scene: "gc-pause", Present: present})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { a.Shutdown(context.Background()) })
+		drive(t, a, tea.WindowSizeMsg{Width: 80, Height: 24})
+		runCmd(t, a, a.Init())
+		drive(t, a, keys("?")...)
+		page := a.View()
+		plays := strings.Contains(page, "play/pause")
+		steps := strings.Contains(page, "space") && strings.Contains(page, "step (clicker)")
+		if present && (plays || !steps) || !present && (!plays || steps) {
+			t.Errorf("presenter %v: the keys page lists the other mode's space:\n%s", present, page)
+		}
+	}
+}
+
+// TestHintsShownOnce: at every scene's question each hint shows once on
+// screen, and an h past the last one says there are no more.
+func TestHintsShownOnce(t *testing.T) {
+	b := embedded(t)
+	for _, sc := range All() {
+		if sc.Predict == nil || sc.predictAt(labelsOf(sc.Build(Params{}).Moves)) < 0 {
+			continue
+		}
+		a := openAsking(t, b, sc, Params{}, false)
+		for i := 1; a.pl.text.Has("hint-" + itoa(int64(i))); i++ {
+			drive(t, a, keys("h")...)
+			screen := strings.Join(strings.Fields(a.View()), " ")
+			for j := 1; j <= i; j++ {
+				hint := strings.Join(strings.Fields(a.pl.text.Get("hint-"+itoa(int64(j)))), " ")
+				if n := strings.Count(screen, hint[:min(len(hint), 24)]); n != 1 {
+					t.Errorf("%s: after %d h, hint %d shows %d times:\n%s", sc.ID, i, j, n, a.View())
+				}
+			}
+			if strings.Contains(a.View(), "No more hints") {
+				t.Errorf("%s: hint %d is not the last:\n%s", sc.ID, i, a.View())
+			}
+		}
+		drive(t, a, keys("h")...)
+		if !strings.Contains(a.View(), "No more hints") {
+			t.Errorf("%s: an h past the last hint should say there are no more:\n%s", sc.ID, a.View())
+		}
+	}
+}
+
+// TestTooSmallContents: on a contents screen too small to draw, keys
+// open nothing, and q still quits.
+func TestTooSmallContents(t *testing.T) {
+	c, err := NewCourse(embedded(t), Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Shutdown(context.Background()) })
+	drive(t, c, tea.WindowSizeMsg{Width: 60, Height: 20})
+	runCmd(t, c, c.Init())
+	drive(t, c, keys("j[enter]")...)
+	if !c.contents {
+		t.Errorf("enter on a too small contents screen opened a scene")
+	}
+	if _, cmd := c.Update(keys("q")[0]); cmd == nil {
+		t.Fatal("q should quit on a too small screen")
+	} else if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Errorf("q should quit on a too small screen")
+	}
+}
+
+// TestStepAtTheEnd: n at the end of a story says it is the end.
+func TestStepAtTheEnd(t *testing.T) {
+	a := openScene(t, embedded(t), "gc-pause", 1, 80, 24, strings.Repeat("n", 10))
+	if a.pl.snap.Pos != len(a.pl.snap.Moves) {
+		t.Fatalf("the story should be at its end, at %d of %d", a.pl.snap.Pos, len(a.pl.snap.Moves))
+	}
+	if strings.Contains(a.View(), "End of the story") {
+		t.Errorf("the last step is not yet a step past the end:\n%s", a.View())
+	}
+	drive(t, a, keys("n")...)
+	if !strings.Contains(a.View(), "End of the story") {
+		t.Errorf("n at the end should say it is the end:\n%s", a.View())
+	}
+}
+
+// TestEmbeddedOnlyStoryAsksNothingLive: on a live server Redlock's clock
+// jump does not happen, so its question is not asked; the settings line
+// says the story needs the embedded server.
+func TestEmbeddedOnlyStoryAsksNothingLive(t *testing.T) {
+	b, err := sim.OpenLive(context.Background(), simtest.StartRedis(t), sim.LiveOptions{Scale: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close(context.Background()) })
+	sc := Find("redlock")
+	p := Params{"story": slices.Index(redStories, "clock jump")}
+	a := openAsking(t, b, sc, p, false)
+	if a.pl.asking {
+		t.Errorf("the clock jump cannot happen on a live server, yet its question is asked:\n%s", a.View())
+	}
+	if !strings.Contains(a.View(), "needs the embedded server") {
+		t.Errorf("the settings line should say the story needs the embedded server:\n%s", a.View())
+	}
+}

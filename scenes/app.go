@@ -562,7 +562,8 @@ func (a *App) View() string {
 				" not answered  " + g[views.Shown] + " shown to the class  │ on screen"}
 		}
 		if a.present {
-			legend = append(legend, "presenter: class h:mm in the footer is the time since locksim opened; a step at the end opens what comes next")
+			legend = append(legend, "presenter: the footer's class h:mm is the time since locksim opened",
+				"a step at the end opens the next story, then the next scene · esc asks first")
 		}
 		legend = append(legend, "scene "+itoa(int64(a.idx+1))+" of "+itoa(int64(len(a.list)))+" · ? closes this page")
 		overlay = views.HelpPage(a.st, groups, legend, a.w)

@@ -348,18 +348,15 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		a.afterSwitch = append(a.afterSwitch, msg) // meant for the scene to come
 		return nil
 	case a.leaving:
-		// a presenter's esc asked first: esc again or y leaves, any other key stays
-		a.leaving, a.pl.flash = false, ""
-		if msg.Type == tea.KeyEsc || msg.String() == "y" {
-			return a.navigate("esc")
+		// a presenter's esc asked first: esc again or y leaves, any other
+		// key stays and does what it does
+		a.pl.flash = ""
+		if cmd := a.navigate(msg.String()); a.contents {
+			return cmd
 		}
 		return a.onKey(msg)
 	case a.present && msg.Type == tea.KeyF5:
 		return nil // a clicker's "start the slide show": nothing to start
-	case a.present && msg.Type == tea.KeyEsc && a.escLeaves():
-		a.leaving = true
-		a.pl.flash = "leave " + a.pl.sc.ID + " for the contents? esc again or y leaves · any other key stays"
-		return nil
 	case a.pl.flash != "":
 		a.pl.flash = "" // a one-time note goes with the next key
 		return a.onKey(msg)
@@ -463,13 +460,17 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 // nav is the app's state as Navigate sees it.
 func (a *App) nav() Nav {
 	return Nav{Contents: a.contents, Scene: a.idx, Scenes: len(a.list), Replaying: a.pl.busy && a.pl.cancelOp != nil,
-		Selected: a.pl.sel >= 0 || a.pl.node >= 0, Page: a.showHelp || a.showAbout || a.pl.notes, Course: a.menu.Items() != nil}
+		Selected: a.pl.sel >= 0 || a.pl.node >= 0, Page: a.showHelp || a.showAbout || a.pl.notes, Course: a.menu.Items() != nil,
+		Present: a.present, Leaving: a.leaving}
 }
 
 // navigate carries out what Navigate says of key.
 func (a *App) navigate(key string) tea.Cmd {
 	n, step := Navigate(a.nav(), key)
+	a.leaving = n.Leaving
 	switch step {
+	case AskLeave:
+		a.pl.flash = "leave " + a.pl.sc.ID + " for the contents? esc again or y leaves · any other key stays"
 	case CancelReplay:
 		a.pl.cancel()
 		a.pl.flash = "replay cancelled: the story starts again from the top"

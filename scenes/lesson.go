@@ -159,12 +159,6 @@ func (a *App) classTime() string {
 	return fmt.Sprintf("%d:%02d", int(d.Hours()), int(d.Minutes())%60)
 }
 
-// escLeaves reports that esc would leave the scene for the contents.
-func (a *App) escLeaves() bool {
-	_, step := Navigate(a.nav(), "esc")
-	return step == ShowContents
-}
-
 // notesFollow writes the speaker notes for the step on screen to the -notes
 // file when the scene, its settings or its step changed since the last
 // write: a command, so no file is touched inside Update.

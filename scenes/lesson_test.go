@@ -168,7 +168,11 @@ func TestMomentRoundTrip(t *testing.T) {
 		t.Fatalf("opened at %+v, want %+v", got, want)
 	}
 	a.SaveProgress()
-	b, _ := openCourse(t, Options{Seed: 9, Store: store}, "[enter]")
+	b, _ := openCourse(t, Options{Seed: 9, Store: store}, "")
+	if !strings.Contains(b.View(), "last time: gc-pause, step 4 (pause=70s,TTL=10s)") {
+		t.Errorf("the contents should say where the learner left, settings too:\n%s", b.View())
+	}
+	drive(t, b, keys("[enter]")...)
 	if got := b.Moment(); !sameMoment(got, want) {
 		t.Fatalf("resumed at %+v, want %+v", got, want)
 	}

@@ -62,7 +62,8 @@ func (a *App) endOfStory() tea.Cmd {
 	return nil
 }
 
-// whatNext names the keys that go on from the end of a story.
+// whatNext names the keys that go on from the end of a story, short
+// enough for the status line at 80 columns.
 func (a *App) whatNext() string {
 	var out []string
 	if v := a.nextStory(); v != nil {
@@ -73,10 +74,10 @@ func (a *App) whatNext() string {
 		out = append(out, strings.Join(keys, "/")+" another setting")
 	}
 	if n, step := Navigate(a.nav(), ">"); step == OpenScene {
-		out = append(out, "> the next scene ("+a.list[n.Scene].ID+")")
+		out = append(out, "> next: "+a.list[n.Scene].ID)
 	}
 	if a.pl.sc.Kind == Story {
-		out = append(out, "home from the top")
+		out = append(out, "home replays")
 	}
 	return strings.Join(out, " · ")
 }

@@ -97,8 +97,8 @@ func TestLearnerEndOfStory(t *testing.T) {
 		t.Fatalf("at %d of %d", a.pl.snap.Pos, len(a.pl.snap.Moves))
 	}
 	drive(t, a, keys("n")...)
-	want := "the story has ended · g/t another setting · > the next scene (fencing) · home from the top"
-	if a.pl.flash != want || !strings.Contains(a.View(), "the story has ended") {
+	want := "the story has ended · g/t another setting · > next: fencing · home replays"
+	if a.pl.flash != want || !strings.Contains(a.View(), want) {
 		t.Errorf("n at the end: %q, want %q\n%s", a.pl.flash, want, a.View())
 	}
 }

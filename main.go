@@ -36,6 +36,12 @@ usage: locksim [flags]
 
   -scene ID            open this scene (without it: the contents; -list shows the ids)
   -step N              with -scene: open it at step N (a slide can link to the moment)
+  -set K=V,K=V         with -scene: open it with these settings, e.g. -set pause=70s,TTL=60s
+                       (the names and values its settings line shows)
+  -scenes ID,ID,...    the lesson's playlist: a step past the end of each scene's last
+                       story opens the next one (presenter mode); opens the first
+  -notes FILE          write the speaker notes for the step on screen to FILE at each
+                       step (follow it with tail -f on a second screen)
   -no-quiz             do not stop at the predictions (a quick demo)
   -no-save             do not read or write the saved progress
   -reset-progress      delete the saved progress (asks first; -yes where there is no terminal)
@@ -43,7 +49,9 @@ usage: locksim [flags]
   -theme T             default, or high-contrast for a washed-out projector
   -no-color            monochrome (NO_COLOR is honoured too)
   -present             presenter mode: ., pgdn and space step like a clicker, each decisive
-                       point pauses for the class, N shows the speaker notes
+                       point pauses for the class, N shows the speaker notes; a step at the
+                       end opens the next story, then the next scene; the footer shows the
+                       class time; esc asks before leaving a scene
   -list                print every scene's id, dive and title, then exit
   -plain               print the scene as a text transcript (the default without a terminal)
   -redis URL           use a live server, e.g. redis://127.0.0.1:6379/0 (keys go under a
@@ -88,9 +96,12 @@ type config struct {
 	seedSet, scaleSet      bool
 	timeoutSet             bool
 	step                   int
+	set, notes             string
+	playlist               []string
 	noQuiz, noSave, yes    bool
 	resetProgress, noMouse bool
 	present, noColor       bool
+	settings               scenes.Params
 	theme                  string
 }
 
@@ -100,6 +111,18 @@ func parse(args []string) (config, error) {
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&c.scene, "scene", "", "")
 	fs.IntVar(&c.step, "step", 0, "")
+	fs.StringVar(&c.set, "set", "", "")
+	fs.StringVar(&c.notes, "notes", "", "")
+	fs.Func("scenes", "", func(v string) error {
+		for _, id := range strings.Split(v, ",") {
+			id = strings.TrimSpace(id)
+			if scenes.Find(id) == nil {
+				return fmt.Errorf("unknown scene %q (locksim -list shows them)", id)
+			}
+			c.playlist = append(c.playlist, id)
+		}
+		return nil
+	})
 	fs.BoolVar(&c.noQuiz, "no-quiz", false, "")
 	fs.BoolVar(&c.noSave, "no-save", false, "")
 	fs.BoolVar(&c.resetProgress, "reset-progress", false, "")
@@ -175,11 +198,24 @@ func parse(args []string) (config, error) {
 	if c.step < 0 || c.step > 0 && c.scene == "" {
 		return c, errors.New("-step N needs -scene and N of 0 or more")
 	}
+	if c.set != "" && c.scene == "" {
+		return c, errors.New("-set needs -scene: settings belong to one scene")
+	}
+	if c.notes != "" && (c.plain || c.list || c.cleanup || c.trialsSet) {
+		return c, errors.New("-notes follows the interactive screen: it does not go with -plain, -list, -cleanup or -trials")
+	}
 	if sc := scenes.Find(c.scene); sc != nil {
 		if sc.Kind == scenes.Quiz && c.step > 0 {
 			return c, fmt.Errorf("-step %d: scene %s is a quiz, with no steps: it opens at its first situation", c.step, c.scene)
 		}
-		if n := len(sc.Script(scenes.Params{}).Moves); c.step > n {
+		if c.set != "" {
+			p, err := scenes.ParseSettings(sc, c.set)
+			if err != nil {
+				return c, err
+			}
+			c.settings = p
+		}
+		if n := len(sc.Script(c.settings).Moves); c.step > n {
 			return c, fmt.Errorf("-step %d: scene %s has %d steps", c.step, c.scene, n)
 		}
 	}
@@ -398,7 +434,15 @@ func interactive(ctx context.Context, c config, b *sim.Backend, stderr io.Writer
 		lipgloss.SetColorProfile(termenv.Ascii)
 	}
 	st := views.NewStyles(r, c.theme == "high-contrast")
-	o := scenes.Options{Seed: c.seed, Scene: c.scene, Step: c.step, NoQuiz: c.noQuiz, Present: c.present, Warn: stderr, Styles: &st}
+	o := scenes.Options{Seed: c.seed, Scene: c.scene, Step: c.step, Settings: c.settings, Scenes: c.playlist, Notes: c.notes,
+		NoQuiz: c.noQuiz, Present: c.present, Warn: stderr, Styles: &st}
+	if c.notes != "" {
+		// said now, in one line, rather than on the projector at the first step
+		if err := os.WriteFile(c.notes, nil, 0o644); err != nil {
+			fmt.Fprintf(stderr, "locksim: -notes: %v\n", err)
+			return 2
+		}
+	}
 	if !c.noSave {
 		path, err := progress.DefaultPath()
 		if err != nil {
@@ -420,6 +464,21 @@ func interactive(ctx context.Context, c config, b *sim.Backend, stderr io.Writer
 		opts = append(opts, tea.WithMouseAllMotion())
 	}
 	p := tea.NewProgram(app, opts...)
+	if c.present {
+		// the class clock in the footer moves on between clicks
+		clock, done := time.NewTicker(15*time.Second), make(chan struct{})
+		defer func() { clock.Stop(); close(done) }()
+		go func() {
+			for {
+				select {
+				case <-clock.C:
+					p.Send(scenes.ClockTick{})
+				case <-done:
+					return
+				}
+			}
+		}()
+	}
 	_, err = p.Run()
 	app.SaveProgress()
 	// a third of the quitting deadline to let the moves in flight end; the rest

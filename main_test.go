@@ -85,6 +85,15 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-redlock", "redis://a:1,redis://a:2,redis://a:3"}, "needs 5 servers"},
 		{[]string{"-redlock", "redis://a:1,,redis://b:1"}, "an empty address"},
 		{[]string{"-redlock", "http://a,http://b,http://c,http://d,http://e"}, "bad Redis URL"},
+		{[]string{"-scenes", "gc-pause,nope"}, `unknown scene "nope"`},
+		{[]string{"-scenes", "gc-pause,,fencing"}, `unknown scene ""`},
+		{[]string{"-set", "pause=70s"}, "-set needs -scene"},
+		{[]string{"-scene", "gc-pause", "-set", "pause=71s"}, "pause of scene gc-pause is one of 35s, 70s, 20s"},
+		{[]string{"-scene", "gc-pause", "-set", "speed=2"}, `scene gc-pause has no setting "speed"`},
+		{[]string{"-scene", "gc-pause", "-set", "pause"}, "-set wants name=value pairs"},
+		{[]string{"-scene", "fencing", "-set", "pause=70s"}, "it has none"},
+		{[]string{"-scene", "gc-pause", "-set", "pause=70s", "-step", "11"}, "scene gc-pause has 10 steps"},
+		{[]string{"-plain", "-notes", "n.txt"}, "-notes follows the interactive screen"},
 	}
 	for _, c := range cases {
 		code, out, errs := runMain(c.args...)
@@ -140,5 +149,25 @@ func TestTrialsPlain(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("the table lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestSetAndScenes: -set reads the settings in the units the scene's
+// settings line shows (any case, a duration in any unit), and -scenes
+// keeps the playlist in the order given.
+func TestSetAndScenes(t *testing.T) {
+	c, err := parse([]string{"-scene", "gc-pause", "-set", "pause=70s, ttl=60000ms", "-step", "4", "-scenes", "gc-pause,fencing,extend"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.settings["pause"] != 1 || c.settings["TTL"] != 1 || c.step != 4 {
+		t.Errorf("-set pause=70s,ttl=60000ms: %v", c.settings)
+	}
+	if strings.Join(c.playlist, " ") != "gc-pause fencing extend" {
+		t.Errorf("-scenes: %v", c.playlist)
+	}
+	c, err = parse([]string{"-scene", "options", "-set", "token=CONSTANT,PX=off"})
+	if err != nil || c.settings["token"] != 1 || c.settings["PX"] != 1 || c.settings["NX"] != 0 {
+		t.Errorf("-set token=CONSTANT,PX=off: %v %v", c.settings, err)
 	}
 }

@@ -61,12 +61,22 @@ type App struct {
 	prog     progress.Progress
 	quiz     bool // the course asks the predictions (NewCourse without NoQuiz)
 	present  bool // presenter mode (-present)
-	startAt  int
 	states   map[string]sceneState
 	warning  string // the saved progress could not be read, and why
 
 	// trials is the race scene's page of trials (t), nil when closed
 	trials *Trials
+
+	// the lesson: the scenes a step past the end goes through (-scenes,
+	// course indices; nil for the whole course), the class clock, the
+	// speaker-notes file (-notes) and what it last got, and a presenter's
+	// esc waiting for its confirmation
+	playlist   []int
+	clock      func() time.Time
+	started    time.Time
+	notesPath  string
+	notesShown string
+	leaving    bool
 }
 
 // TrialsFromRace is how many trials of each variant t runs in the race scene.
@@ -75,6 +85,7 @@ const TrialsFromRace = 1000
 // sceneState is a scene as the learner left it.
 type sceneState struct {
 	p     Params
+	seed  uint64
 	pos   int
 	guess int
 	qz    *quizState // a quiz's answers and the situation on screen
@@ -85,7 +96,7 @@ type sceneState struct {
 func NewApp(b *sim.Backend, id string, seed uint64) (*App, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	a := &App{ctx: ctx, cancel: cancel, b: b, seed: seed, list: All(), ops: &sync.WaitGroup{}, switchWanted: -1,
-		st: views.DefaultStyles(), keys: views.DefaultKeyMap(), help: help.New(), states: map[string]sceneState{},
+		st: views.DefaultStyles(), keys: views.DefaultKeyMap(), help: help.New(), states: map[string]sceneState{}, clock: time.Now,
 		prog: progress.Progress{Done: map[string]bool{}, Answers: map[string]progress.Answer{}}}
 	for i, s := range a.list {
 		if s.ID == id {
@@ -130,9 +141,6 @@ func (a *App) Interrupted() bool { return a.interrupted }
 // the health watch.
 func (a *App) Init() tea.Cmd {
 	start := a.pl.Start(nil)
-	if a.startAt > 0 && a.pl.sc.Kind == Story {
-		a.pl.openAt(a.startAt)
-	}
 	if a.b.Live() {
 		return tea.Batch(start, healthLater())
 	}
@@ -204,6 +212,7 @@ func (a *App) applyKeys() {
 		k.Trials.SetEnabled(false)
 		k.Replay.SetEnabled(false) // tokens come from the seed; step back replays
 	}
+	k.Defaults.SetEnabled(len(sc.Knobs) > 0)
 	if n := len(sc.Build(Params{}).Actors); sc.Kind != Race && n > 0 {
 		k.Select.SetHelp("1-"+itoa(int64(n)), "select an actor")
 	}
@@ -242,8 +251,20 @@ func (a *App) knobBindings() []key.Binding {
 	return out
 }
 
-// Update handles keys, mouse, resizes and the player's messages.
+// Update handles keys, mouse, resizes and the player's messages; with
+// -notes, the notes file follows the step on screen.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if m, ok := msg.(notesWritten); ok {
+		if m.err != nil && a.pl != nil {
+			a.pl.err = "writing the speaker notes: " + m.err.Error()
+		}
+		return a, nil
+	}
+	_, cmd := a.update(msg)
+	return a, tea.Batch(cmd, a.notesFollow())
+}
+
+func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.w, a.h = msg.Width, msg.Height
@@ -332,9 +353,21 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 	case a.switchWanted >= 0:
 		a.afterSwitch = append(a.afterSwitch, msg) // meant for the scene to come
 		return nil
+	case a.leaving:
+		// a presenter's esc asked first: esc again or y leaves, any other
+		// key stays and does what it does
+		a.pl.flash = ""
+		if cmd := a.navigate(msg.String()); a.contents {
+			return cmd
+		}
+		return a.onKey(msg)
+	case a.present && msg.Type == tea.KeyF5:
+		return nil // a clicker's "start the slide show": nothing to start
 	case a.pl.flash != "":
 		a.pl.flash = "" // a one-time note goes with the next key
 		return a.onKey(msg)
+	case (key.Matches(msg, k.Step) || a.present && (key.Matches(msg, k.Play) || msg.Type == tea.KeyPgDown || msg.String() == "." || msg.String() == " ")) && a.storyOver():
+		return a.endOfStory()
 	case a.present && (key.Matches(msg, k.Step) || key.Matches(msg, k.Play) || msg.Type == tea.KeyPgDown || msg.String() == "." || msg.String() == " "):
 		// presenter mode: every clicker key moves the story one step
 		cmd, _ := a.pl.key("step", 0)
@@ -409,7 +442,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		{k.Play, "play"}, {k.Step, "step"}, {k.Back, "back"}, {k.Home, "home"},
 		{k.Faster, "faster"}, {k.Slower, "slower"}, {k.Replay, "replay"},
 		{k.Crash, "crash"}, {k.Pause, "pause"}, {k.Wait, "wait"}, {k.Hint, "hint"},
-		{k.Stop, "stop"}, {k.Cut, "cut"}, {k.Slow, "slow"}, {k.Jump, "jump"},
+		{k.Stop, "stop"}, {k.Cut, "cut"}, {k.Slow, "slow"}, {k.Jump, "jump"}, {k.Defaults, "defaults"},
 	}
 	for _, x := range actions {
 		if key.Matches(msg, x.b) {
@@ -433,13 +466,17 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 // nav is the app's state as Navigate sees it.
 func (a *App) nav() Nav {
 	return Nav{Contents: a.contents, Scene: a.idx, Scenes: len(a.list), Replaying: a.pl.busy && a.pl.cancelOp != nil,
-		Selected: a.pl.sel >= 0 || a.pl.node >= 0, Page: a.showHelp || a.showAbout || a.pl.notes, Course: a.menu.Items() != nil}
+		Selected: a.pl.sel >= 0 || a.pl.node >= 0, Page: a.showHelp || a.showAbout || a.pl.notes, Course: a.menu.Items() != nil,
+		Present: a.present, Leaving: a.leaving}
 }
 
 // navigate carries out what Navigate says of key.
 func (a *App) navigate(key string) tea.Cmd {
 	n, step := Navigate(a.nav(), key)
+	a.leaving = n.Leaving
 	switch step {
+	case AskLeave:
+		a.pl.flash = "leave " + a.pl.sc.ID + " for the contents? esc again or y leaves · any other key stays"
 	case CancelReplay:
 		a.pl.cancel()
 		a.pl.flash = "replay cancelled: the story starts again from the top"
@@ -475,13 +512,13 @@ func (a *App) switchTo(i int) tea.Cmd {
 		return nil
 	}
 	// leave this scene as it is, to come back to it later
-	a.states[a.pl.sc.ID] = sceneState{p: a.pl.p, pos: a.pl.snap.Pos, guess: a.pl.guess, qz: a.pl.qz}
+	a.states[a.pl.sc.ID] = sceneState{p: a.pl.p, seed: a.pl.seed, pos: a.pl.snap.Pos, guess: a.pl.guess, qz: a.pl.qz}
 	old := a.pl.run
 	pl.quiz = a.quiz && pl.sc.asks()
 	pl.present = a.present
 	pl.answered, pl.scored = a.recordAnswer, a.recordScore
 	if st, ok := a.states[pl.sc.ID]; ok {
-		pl.p, pl.guess = st.p, st.guess
+		pl.p, pl.seed, pl.guess = st.p, st.seed, st.guess
 		if st.qz != nil {
 			pl.qz = st.qz
 		}
@@ -489,9 +526,9 @@ func (a *App) switchTo(i int) tea.Cmd {
 		if st.pos > 0 && pl.sc.Kind == Story {
 			pl.pending = append(pl.pending, pendingKey{"seek", st.pos})
 		}
-	} else if pl.sc.ID == a.prog.Last && a.prog.Step > 0 && pl.sc.Kind == Story {
-		// continue where the learner left off last time
-		pl.openAt(a.prog.Step)
+	} else if pl.sc.ID == a.prog.Moment.Scene && pl.sc.Kind == Story {
+		// continue where the learner left off last time, settings and seed too
+		pl.applyMoment(a.prog.Moment)
 	}
 	a.idx, a.pl = i, pl
 	a.showHelp, a.showAbout = false, false
@@ -515,7 +552,7 @@ func (a *App) View() string {
 	case a.pl.asking && !a.present:
 		helpLine = truncate(a.st.Dim.Render(fmt.Sprintf("1-%d your prediction · h a hint · ? keys · q quit", len(a.pl.choices()))), a.w)
 	case a.present:
-		helpLine = truncate(a.st.Dim.Render(". / pgdn / space  step · N notes · h hint · i story · ? keys · q quit"), a.w)
+		helpLine = truncate(a.st.Dim.Render(a.presenterFooter()), a.w)
 	}
 	overlay, title := "", ""
 	switch {
@@ -530,6 +567,10 @@ func (a *App) View() string {
 			g := views.QuizGlyphs
 			legend = []string{"situations: " + g[views.Right] + " right  " + g[views.Wrong] + " wrong  " + g[views.Unanswered] +
 				" not answered  " + g[views.Shown] + " shown to the class  │ on screen"}
+		}
+		if a.present {
+			legend = append(legend, "presenter: the footer's class h:mm is the time since locksim opened",
+				"a step at the end opens the next story, then the next scene · esc asks first")
 		}
 		legend = append(legend, "scene "+itoa(int64(a.idx+1))+" of "+itoa(int64(len(a.list)))+" · ? closes this page")
 		overlay = views.HelpPage(a.st, groups, legend, a.w)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"locksim/content"
 	"locksim/scenes/progress"
@@ -22,6 +23,17 @@ type Options struct {
 	Scene string
 	// Step is the position Scene opens at (-scene X -step N).
 	Step int
+	// Settings are Scene's settings (-set); nil for its defaults.
+	Settings Params
+	// Scenes is the lesson's playlist (-scenes), scene ids in the order a
+	// step past the end of each goes through them; nil for the whole
+	// course. Without Scene, the first of them opens.
+	Scenes []string
+	// Notes is a file the speaker notes for the step on screen are written
+	// to (-notes), rewritten at each step; "" for none.
+	Notes string
+	// Clock tells the class time; nil for time.Now.
+	Clock func() time.Time
 	// NoQuiz skips the predictions (a quick demo).
 	NoQuiz bool
 	// Present is presenter mode: the clicker keys (., pgdn, space) move the
@@ -70,6 +82,9 @@ func (e entry) Description() string {
 // NewCourse opens the course on b: the contents (or the scene o asks for),
 // with the learner's saved progress.
 func NewCourse(b *sim.Backend, o Options) (*App, error) {
+	if o.Scene == "" && len(o.Scenes) > 0 {
+		o.Scene = o.Scenes[0]
+	}
 	id := o.Scene
 	if id == "" {
 		id = All()[0].ID
@@ -97,10 +112,21 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 	}
 	a.prog = prog
 	a.pl.answered, a.pl.scored = a.recordAnswer, a.recordScore
-	a.startAt = o.Step
+	if o.Scene != "" {
+		a.pl.applyMoment(Moment{Scene: o.Scene, Settings: o.Settings, Seed: o.Seed, Step: o.Step})
+	}
+	for _, id := range o.Scenes {
+		if i := indexOf(a.list, id); i >= 0 {
+			a.playlist = append(a.playlist, i)
+		}
+	}
+	if o.Clock != nil {
+		a.clock = o.Clock
+	}
+	a.started, a.notesPath = a.clock(), o.Notes
 	// the contents are there to go back to even when -scene opened a scene
 	a.menu = a.newMenu()
-	if i := indexOf(a.list, prog.Last); i >= 0 {
+	if i := indexOf(a.list, prog.Moment.Scene); i >= 0 {
 		a.menu.Select(i)
 	}
 	a.contents = o.Scene == ""
@@ -192,13 +218,13 @@ func (a *App) save() {
 	}
 }
 
-// SaveProgress records the scene open and its step, for "continue where
-// you left off"; call it when the program ends.
+// SaveProgress records the moment on screen (scene, settings, seed, step),
+// for "continue where you left off"; call it when the program ends.
 func (a *App) SaveProgress() {
 	if a.pl == nil {
 		return
 	}
-	a.prog.Last, a.prog.Step = a.pl.sc.ID, a.pl.snap.Pos
+	a.prog.Moment = a.Moment()
 	a.save()
 }
 
@@ -236,8 +262,12 @@ func (a *App) menuKey(msg tea.KeyMsg) tea.Cmd {
 func (a *App) menuView() string {
 	a.menu.SetSize(a.w, a.h-1)
 	help := "enter open · / filter · ↑/↓ choose · ✓ played to the end · q quit"
-	if a.prog.Last != "" {
-		help = fmt.Sprintf("last time: %s, step %d · enter open · / filter · q quit", a.prog.Last, a.prog.Step)
+	if m := a.prog.Moment; m.Scene != "" {
+		at := fmt.Sprintf("%s, step %d", m.Scene, m.Step)
+		if sc := Find(m.Scene); sc != nil && FormatSettings(sc, m.Settings) != "" {
+			at += " (" + FormatSettings(sc, m.Settings) + ")"
+		}
+		help = "last time: " + at + " · enter open · / filter · q quit"
 	}
 	if a.warning != "" {
 		help = a.st.Warn.Render(a.warning)

@@ -11,6 +11,8 @@ type Nav struct {
 	Page      bool // the story, help or notes page is open: on top of all
 	Selected  bool // an actor is selected, which esc lets go
 	Course    bool // there is a contents screen to go back to
+	Present   bool // presenter mode: leaving a scene asks first
+	Leaving   bool // the presenter was asked whether to leave the scene
 }
 
 // Step is what a navigation key asks the app to do besides moving.
@@ -23,15 +25,26 @@ const (
 	ClosePage                // close the page on top
 	ShowContents             // show the contents
 	OpenScene                // open Nav.Scene
+	AskLeave                 // ask before leaving the scene for the contents
 )
 
 // Navigate is the course's navigation as a pure function: a key on a state
 // gives the next state and what to do. esc cancels the innermost thing (a
 // replay, then the page on top, then the selection, then back to the
-// contents);
+// contents); in presenter mode a clicker's esc is easy to press by
+// mistake, so leaving the scene asks first, and esc again or y leaves (any
+// other key stays: Stay, and the caller handles that key as usual);
 // < and > move between scenes, wrapping around; enter on the contents
 // opens the scene chosen there.
 func Navigate(n Nav, key string) (Nav, Step) {
+	if n.Leaving {
+		n.Leaving = false
+		if key == "esc" || key == "y" {
+			n.Contents = true
+			return n, ShowContents
+		}
+		return n, Stay
+	}
 	switch key {
 	case "esc":
 		switch {
@@ -46,6 +59,9 @@ func Navigate(n Nav, key string) (Nav, Step) {
 		case n.Selected:
 			n.Selected = false
 			return n, LetGo
+		case n.Course && n.Present:
+			n.Leaving = true
+			return n, AskLeave
 		case n.Course:
 			n.Contents = true
 			return n, ShowContents

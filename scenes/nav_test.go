@@ -25,6 +25,16 @@ func TestNavigate(t *testing.T) {
 		{"< and > do nothing on the contents", Nav{Contents: true, Scene: 1, Scenes: 6}, ">", Nav{Contents: true, Scene: 1, Scenes: 6}, Stay},
 		{"enter on the contents opens", Nav{Contents: true, Scene: 4, Scenes: 6, Course: true}, "enter", Nav{Scene: 4, Scenes: 6, Course: true}, OpenScene},
 		{"enter in a scene is not navigation", scene, "enter", scene, Stay},
+		{"a presenter's esc asks before leaving", Nav{Scene: 2, Scenes: 6, Course: true, Present: true}, "esc",
+			Nav{Scene: 2, Scenes: 6, Course: true, Present: true, Leaving: true}, AskLeave},
+		{"a presenter's esc closes the page without asking", Nav{Scene: 2, Scenes: 6, Course: true, Present: true, Page: true}, "esc",
+			Nav{Scene: 2, Scenes: 6, Course: true, Present: true}, ClosePage},
+		{"esc again leaves", Nav{Scene: 2, Scenes: 6, Course: true, Present: true, Leaving: true}, "esc",
+			Nav{Contents: true, Scene: 2, Scenes: 6, Course: true, Present: true}, ShowContents},
+		{"y leaves", Nav{Scene: 2, Scenes: 6, Course: true, Present: true, Leaving: true}, "y",
+			Nav{Contents: true, Scene: 2, Scenes: 6, Course: true, Present: true}, ShowContents},
+		{"another key stays", Nav{Scene: 2, Scenes: 6, Course: true, Present: true, Leaving: true}, ">",
+			Nav{Scene: 2, Scenes: 6, Course: true, Present: true}, Stay},
 	}
 	for _, c := range cases {
 		to, step := Navigate(c.from, c.key)

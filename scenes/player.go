@@ -618,7 +618,7 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		return nil, true
 	}
 	switch action {
-	case "home", "replay", "knob":
+	case "home", "replay", "knob", "defaults":
 	case "crash", "pause", "wait", "move", "stop", "cut", "slow", "jump":
 		if p.sc.Kind != Story {
 			return nil, false
@@ -642,18 +642,17 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 	case "knob":
 		k := p.sc.Knobs[arg]
 		p.p[k.Name] = (p.p[k.Name] + 1) % len(k.Values)
-		p.playing = false
-		// the new story replays to the story time the learner was at, so
-		// the setting's effect shows at once
-		at, after, edited := p.snap.Now, sinceWait(p.run.Moves(), p.snap.Pos), p.run.Edited()
-		cmd := p.restart()
-		if target := posAt(p.run.Moves(), at, after); target > 0 {
-			p.pending = append([]pendingKey{{"seek", target}}, p.pending...)
+		// the new story replays to the moment the learner was at, so the
+		// setting's effect shows at once
+		return p.resettle(), true
+	case "defaults":
+		if FormatSettings(p.sc, p.p) == "" {
+			p.flash = "the settings are at their defaults already"
+			return nil, true
 		}
-		if edited {
-			p.flash = "the new setting replays the story as written: your inserted moves were dropped"
-		}
-		return cmd, true
+		p.p = Params{}
+		p.flash = "the settings are back to their defaults"
+		return p.resettle(), true
 	case "crash", "pause", "wait", "move", "stop", "cut", "slow", "jump":
 		m, msg := p.learnerMove(action)
 		if msg != "" {
@@ -1143,37 +1142,6 @@ func (p *Player) about(w int) string {
 		out += "\n\n<" + name + "> as sent with EVAL:\n" + p.snap.Scripts[name].Src
 	}
 	return out
-}
-
-// posAt is where a changed story stands at story time at: after the last
-// wait that ends by then, and after moves more steps taken at that moment
-// (as many as the learner had taken since the last wait), never past the
-// next wait.
-func posAt(moves []sim.Move, at time.Duration, after int) int {
-	var t time.Duration
-	start := 0
-	for i, m := range moves {
-		if m.Kind == sim.MoveAdvance {
-			if t+m.D > at {
-				return min(start+after, i)
-			}
-			t += m.D
-			start = i + 1
-		}
-	}
-	return min(start+after, len(moves))
-}
-
-// sinceWait counts the moves before pos since the last wait.
-func sinceWait(moves []sim.Move, pos int) int {
-	n := 0
-	for _, m := range moves[:min(pos, len(moves))] {
-		n++
-		if m.Kind == sim.MoveAdvance {
-			n = 0
-		}
-	}
-	return n
 }
 
 // storyTime is the story time a schedule prefix waits, in seconds.

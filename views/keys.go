@@ -24,6 +24,8 @@ type KeyMap struct {
 	Trials key.Binding
 	// a quiz's two answers; off in every other scene
 	Efficiency, Correctness key.Binding
+	// the scene's settings back to their defaults; off where it has none
+	Defaults key.Binding
 }
 
 // DefaultKeyMap returns the bindings of a story scene.
@@ -63,6 +65,7 @@ func DefaultKeyMap() KeyMap {
 		// 1 and 2 answer too, through Select
 		Efficiency:  key.NewBinding(key.WithKeys("e"), key.WithHelp("e/1", "efficiency lock"), key.WithDisabled()),
 		Correctness: key.NewBinding(key.WithKeys("c"), key.WithHelp("c/2", "correctness lock"), key.WithDisabled()),
+		Defaults:    key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "settings back to default")),
 	}
 }
 
@@ -91,7 +94,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Efficiency, k.Correctness, k.Play, k.Step, k.Back, k.Home, k.Faster},
 		{k.Select, k.Next, k.Prev, k.Replay, k.Trials},
-		{k.Move, k.Crash, k.Pause, k.Wait},
+		{k.Move, k.Crash, k.Pause, k.Wait, k.Defaults},
 		{k.Node, k.Stop, k.Cut, k.Slow, k.Jump},
 		{k.Earlier, k.SceneNext, k.ScenePrev, k.About, k.Hint, k.Notes, k.Export},
 		{k.Esc, k.Help, k.Quit},

@@ -1,6 +1,6 @@
 // Package progress keeps a learner's progress through the course between
-// runs: scenes finished, prediction answers, quiz scores, the last scene
-// open and its step. It is a small JSON file under os.UserConfigDir()/locksim/, written
+// runs: scenes finished, prediction answers, quiz scores, and the moment
+// the learner left (scene, settings, seed, step). It is a small JSON file under os.UserConfigDir()/locksim/, written
 // atomically (a temporary file, then a rename).
 package progress
 
@@ -31,8 +31,25 @@ type Progress struct {
 	Done    map[string]bool   `json:"done"`    // scene id → played to the end (or answered)
 	Answers map[string]Answer `json:"answers"` // scene id → its prediction
 	Scores  map[string]Score  `json:"scores"`  // quiz scene id → its latest score
-	Last    string            `json:"last"`    // the scene open when the learner left
-	Step    int               `json:"step"`    // its position then
+	Moment  Moment            `json:"moment"`  // where the learner left: scene, settings, seed, step
+}
+
+// Moment is one point of the course, everything needed to show it again:
+// the scene, its settings (knob name → index of its value, as the scene's
+// knobs list them), the seed the tokens are drawn from, and the step (how
+// many moves of the story have run). The zero Moment is "nowhere yet".
+// It is the value resume, -scene/-step/-set and -seed all land in.
+type Moment struct {
+	Scene    string         `json:"scene"`
+	Settings map[string]int `json:"settings,omitempty"`
+	Seed     uint64         `json:"seed,omitempty"`
+	Step     int            `json:"step"`
+}
+
+// legacy is the place an earlier locksim kept: the scene and step only.
+type legacy struct {
+	Last string `json:"last"`
+	Step int    `json:"step"`
 }
 
 // Store reads and writes Progress at Path; a nil *Store (from -no-save)
@@ -64,6 +81,10 @@ func (s *Store) Load() (Progress, error) {
 	}
 	if err == nil {
 		err = json.Unmarshal(b, &p)
+	}
+	var old legacy
+	if err == nil && p.Moment.Scene == "" && json.Unmarshal(b, &old) == nil {
+		p.Moment = Moment{Scene: old.Last, Step: old.Step}
 	}
 	if err != nil {
 		aside := s.Path + ".bad-" + time.Now().Format("20060102-150405")

@@ -15,12 +15,13 @@ func TestRoundTrip(t *testing.T) {
 	}
 	p.Done["race"] = true
 	p.Answers["race"] = Answer{Chosen: 1, Right: true}
-	p.Last, p.Step = "gc-pause", 4
+	p.Moment = Moment{Scene: "gc-pause", Settings: map[string]int{"pause": 1}, Seed: 7, Step: 4}
 	if err := s.Save(p); err != nil {
 		t.Fatal(err)
 	}
 	q, err := s.Load()
-	if err != nil || !q.Done["race"] || q.Answers["race"] != (Answer{1, true}) || q.Last != "gc-pause" || q.Step != 4 {
+	m := q.Moment
+	if err != nil || !q.Done["race"] || q.Answers["race"] != (Answer{1, true}) || m.Scene != "gc-pause" || m.Step != 4 || m.Seed != 7 || m.Settings["pause"] != 1 {
 		t.Fatalf("round trip: %+v %v", q, err)
 	}
 	entries, _ := os.ReadDir(filepath.Dir(s.Path))
@@ -73,5 +74,18 @@ func TestSaveKeepsAnotherRunsProgress(t *testing.T) {
 	p, _ := s.Load()
 	if !p.Done["race"] || !p.Done["fencing"] || !p.Answers["fencing"].Right {
 		t.Fatalf("both runs' progress should be kept: %+v", p)
+	}
+}
+
+// TestLegacyPlace: a progress file from before the moment (scene and step
+// only) resumes at that scene and step.
+func TestLegacyPlace(t *testing.T) {
+	s := &Store{Path: filepath.Join(t.TempDir(), "progress.json")}
+	if err := os.WriteFile(s.Path, []byte(`{"done":{},"last":"fencing","step":3}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Load()
+	if err != nil || p.Moment.Scene != "fencing" || p.Moment.Step != 3 {
+		t.Fatalf("an older file's place: %+v %v", p.Moment, err)
 	}
 }

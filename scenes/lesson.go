@@ -1,0 +1,282 @@
+package scenes
+
+import (
+	"fmt"
+	"maps"
+	"os"
+	"strings"
+
+	"locksim/sim"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// ClockTick asks the screen to draw again so the presenter's class clock
+// moves on while nobody presses a key; the program sends it from outside
+// (every few seconds), so Update starts no timer of its own.
+type ClockTick struct{}
+
+// notesWritten reports the speaker-notes file written, or why not.
+type notesWritten struct{ err error }
+
+// storyOver reports that the open scene has nothing more to step through:
+// a story played to its end, a quiz on its score page, a race that has run.
+func (a *App) storyOver() bool {
+	p := a.pl
+	if p.busy || p.asking || a.switchWanted >= 0 {
+		return false
+	}
+	switch p.sc.Kind {
+	case Story:
+		return len(p.snap.Moves) > 0 && p.snap.Pos >= len(p.snap.Moves)
+	case Quiz:
+		q := p.quizState()
+		return q.at >= len(q.items)
+	}
+	return true // a race has no steps: once it has run it is over
+}
+
+// endOfStory is a step past the end. In presenter mode it opens what comes
+// next in the lesson, the scene's next story first, so a clicker alone walks
+// the lesson; in learner mode it says the story has ended and which keys go on.
+func (a *App) endOfStory() tea.Cmd {
+	if !a.present {
+		what := "story"
+		if a.pl.sc.Kind == Quiz {
+			what = "quiz"
+		}
+		a.pl.flash = "the " + what + " has ended · " + a.whatNext()
+		return nil
+	}
+	if v := a.nextStory(); v != nil {
+		a.pl.p, a.pl.playing, a.pl.sel = v, false, -1
+		// a new setting is a new question for the class: it is put again
+		a.pl.guess, a.pl.passed, a.pl.revealed, a.pl.actual = -1, false, false, -1
+		a.pl.flash = "the next story of " + a.pl.sc.ID + ": " + a.pl.sc.describe(v)
+		return a.pl.restart()
+	}
+	if i := a.nextScene(); i >= 0 {
+		return a.switchTo(i)
+	}
+	a.pl.flash = "the end of the lesson · esc for the contents, q to quit"
+	return nil
+}
+
+// whatNext names the keys that go on from the end of a story, short
+// enough for the status line at 80 columns.
+func (a *App) whatNext() string {
+	var out []string
+	if v := a.nextStory(); v != nil {
+		var keys []string
+		for _, k := range a.pl.sc.Knobs {
+			keys = append(keys, k.Key)
+		}
+		out = append(out, strings.Join(keys, "/")+" another setting")
+	}
+	if n, step := Navigate(a.nav(), ">"); step == OpenScene {
+		out = append(out, "> next: "+a.list[n.Scene].ID)
+	}
+	if a.pl.sc.Kind == Story {
+		out = append(out, "home replays")
+	}
+	return strings.Join(out, " · ")
+}
+
+// nextClick says, in the presenter's footer at the end of a story (the
+// timeline says it is the end), what the next click opens.
+func (a *App) nextClick() string {
+	if v := a.nextStory(); v != nil {
+		return "next click: " + a.pl.sc.describe(v)
+	}
+	if i := a.nextScene(); i >= 0 {
+		return "next click: the next scene, " + a.list[i].ID
+	}
+	return "end of the lesson"
+}
+
+// nextStory is the setting combination after the one on screen among those
+// the scene offers (its transcript's variants), nil after the last, or when
+// the settings on screen are none of them.
+func (a *App) nextStory() Params {
+	if a.pl.sc.Kind != Story {
+		return nil
+	}
+	vs := a.pl.sc.variants()
+	for i, v := range vs[:max(len(vs)-1, 0)] {
+		if sameSettings(a.pl.sc, v, a.pl.p) {
+			return maps.Clone(vs[i+1])
+		}
+	}
+	return nil
+}
+
+// sameSettings reports that p and q pick the same value of every knob.
+func sameSettings(sc *Scene, p, q Params) bool {
+	for _, k := range sc.Knobs {
+		if sc.Value(p, k.Name) != sc.Value(q, k.Name) {
+			return false
+		}
+	}
+	return true
+}
+
+// nextScene is the course index of the scene after the open one in the
+// lesson's playlist (-scenes; the whole course without it), -1 after the
+// last. Open a scene outside the playlist and the next is its first.
+func (a *App) nextScene() int {
+	list := a.playlist
+	if list == nil {
+		for i := range a.list {
+			list = append(list, i)
+		}
+	}
+	for j, i := range list {
+		if i == a.idx {
+			if j+1 < len(list) {
+				return list[j+1]
+			}
+			return -1
+		}
+	}
+	if len(list) > 0 {
+		return list[0]
+	}
+	return -1
+}
+
+// presenterFooter is presenter mode's help line: the class clock, what
+// the next click does, the keys a presenter needs.
+func (a *App) presenterFooter() string {
+	line := "./pgdn/space step · N notes · h hint · i story · ? keys · q quit"
+	if a.storyOver() {
+		line = a.nextClick() + " · N notes · ? keys"
+	}
+	return "class " + a.classTime() + " · " + line
+}
+
+// classTime is the time since the course opened, as h:mm.
+func (a *App) classTime() string {
+	d := a.clock().Sub(a.started)
+	return fmt.Sprintf("%d:%02d", int(d.Hours()), int(d.Minutes())%60)
+}
+
+// notesFollow writes the speaker notes for the step on screen to the -notes
+// file when the scene, its settings or its step changed since the last
+// write: a command, so no file is touched inside Update.
+func (a *App) notesFollow() tea.Cmd {
+	if a.notesPath == "" || a.contents || a.pl.busy {
+		return nil
+	}
+	text := a.notesPage()
+	if text == a.notesShown {
+		return nil
+	}
+	a.notesShown = text
+	path := a.notesPath
+	return func() tea.Msg {
+		// rewritten in place, not renamed: tail -f and less +F follow it
+		return notesWritten{err: os.WriteFile(path, []byte(text), 0o644)}
+	}
+}
+
+// notesPage is what the notes file holds for the moment on screen: where
+// the story stands, what the next step runs, and the scene's notes.
+func (a *App) notesPage() string {
+	p := a.pl
+	head := p.sc.ID + " · " + p.text.Get("title")
+	if s := p.sc.describe(p.p); s != "" {
+		head += " · " + s
+	}
+	var where string
+	switch {
+	case p.sc.Kind != Story:
+		where = "no steps"
+	case p.snap.Pos >= len(p.snap.Moves):
+		where = fmt.Sprintf("step %d of %d · %s", p.snap.Pos, len(p.snap.Moves), a.nextClick())
+	default:
+		where = fmt.Sprintf("step %d of %d · next: %s", p.snap.Pos, len(p.snap.Moves), p.snap.Moves[p.snap.Pos])
+	}
+	if p.asking {
+		where += " · the question is on screen"
+	}
+	return head + "\n" + where + "\n\n" + p.text.Get("notes") + "\n"
+}
+
+// applyMoment sets a player that has not started yet to moment m: its
+// settings and seed (when m has them) and, for a story, its step, which it
+// goes to once started.
+func (p *Player) applyMoment(m Moment) {
+	if m.Settings != nil {
+		p.p = Params(maps.Clone(m.Settings))
+	}
+	if m.Seed != 0 {
+		p.seed = m.Seed
+	}
+	old := p.run
+	p.run = sim.NewRun(p.b, p.sc.Script(p.p), p.seed)
+	old.Close() // never started: nothing of it is on the server
+	if m.Step > 0 && p.sc.Kind == Story {
+		p.openAt(m.Step)
+	}
+}
+
+// resettle replays the story under changed settings to the same moment:
+// the end if the learner was at the end, else past as many waits as before
+// and as many steps since the last one (see posAt).
+func (p *Player) resettle() tea.Cmd {
+	p.playing = false
+	moves := p.run.Moves()
+	end := p.snap.Pos >= len(moves) && p.snap.Pos > 0
+	waits, after := momentOf(moves, p.snap.Pos)
+	edited := p.run.Edited()
+	cmd := p.restart()
+	if target := posAt(p.run.Moves(), waits, after, end); target > 0 {
+		p.pending = append([]pendingKey{{"seek", target}}, p.pending...)
+	}
+	if edited {
+		p.flash = "the new setting replays the story as written: your inserted moves were dropped"
+	}
+	return cmd
+}
+
+// momentOf is where position pos stands in a schedule: how many waits run
+// before it, and how many moves since the last of them.
+func momentOf(moves []sim.Move, pos int) (waits, after int) {
+	for _, m := range moves[:min(pos, len(moves))] {
+		after++
+		if m.Kind == sim.MoveAdvance {
+			waits, after = waits+1, 0
+		}
+	}
+	return waits, after
+}
+
+// posAt is the same moment in a changed schedule: its end when end is set;
+// else past the same number of waits and then after more moves, never past
+// the next wait. A setting can change how long a wait is (gc-pause's pause),
+// so the moment is kept by the story's waits, not by the clock: a story time
+// that falls inside a longer wait would put the learner back before it. A
+// schedule with fewer waits is shown to its end.
+func posAt(moves []sim.Move, waits, after int, end bool) int {
+	if end {
+		return len(moves)
+	}
+	start := 0
+	for i, m := range moves {
+		if waits == 0 {
+			break
+		}
+		if m.Kind == sim.MoveAdvance {
+			waits--
+			start = i + 1
+		}
+	}
+	if waits > 0 {
+		return len(moves)
+	}
+	pos := start
+	for pos < len(moves) && pos-start < after && moves[pos].Kind != sim.MoveAdvance {
+		pos++
+	}
+	return pos
+}

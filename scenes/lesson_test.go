@@ -1,0 +1,227 @@
+package scenes
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"locksim/sim"
+)
+
+// TestClickerWalksLesson: in presenter mode with -scenes, the clicker's
+// key alone plays every story of gc-pause (each combination of its
+// settings, each asking its question again), then fencing, then extend's
+// three stories, and the footer says what the next click opens before it does.
+func TestClickerWalksLesson(t *testing.T) {
+	a, _ := openCourse(t, Options{Seed: 1, Present: true, Scenes: []string{"gc-pause", "fencing", "extend"}}, "")
+	type story struct{ scene, settings string }
+	var seen []story
+	last, asked, asks := story{}, 0, 0
+	for clicks := 0; clicks < 600; clicks++ {
+		if a.pl.asking {
+			asked++ // one click passes it to the class
+		}
+		now := story{a.pl.sc.ID, a.pl.sc.describe(a.pl.p)}
+		if now != last {
+			seen, last = append(seen, now), now
+			if a.pl.sc.predictAt(a.pl.moveLabels()) >= 0 {
+				asks++ // a story whose schedule has the question's move
+			}
+		}
+		if a.storyOver() && now.scene == "gc-pause" && now.settings == "pause: 35s, TTL: 30s" {
+			if !strings.Contains(a.View(), "next click: pause: 35s, TTL: 60s") {
+				t.Errorf("at the end of the first story the footer should name the next:\n%s", a.View())
+			}
+		}
+		if a.storyOver() && now.scene == "gc-pause" && now.settings == "pause: 20s, TTL: 10s" {
+			if !strings.Contains(a.View(), "next click: the next scene, fencing") {
+				t.Errorf("at the end of gc-pause's last story the footer should name fencing:\n%s", a.View())
+			}
+		}
+		if a.pl.flash == "the end of the lesson · esc for the contents, q to quit" {
+			break
+		}
+		drive(t, a, keys(".")...)
+	}
+	var got []string
+	for _, s := range seen {
+		got = append(got, s.scene+" "+s.settings)
+	}
+	if len(seen) != 9+1+3 || seen[0].scene != "gc-pause" || seen[9].scene != "fencing" || seen[12] != (story{"extend", "story: " + extStale}) {
+		t.Fatalf("the clicker should walk 9 gc-pause stories, fencing, and 3 extend stories, saw:\n%s", strings.Join(got, "\n"))
+	}
+	if asked != asks || asks < 12 {
+		t.Errorf("each story should put its question to the class: %d questions, %d stories with one", asked, asks)
+	}
+	if !strings.Contains(a.View(), "end of the lesson") {
+		t.Errorf("after the last story the screen should say the lesson is over:\n%s", a.View())
+	}
+}
+
+// TestPresenterEscAsksAndF5 does nothing: a clicker's esc asks before the
+// scene is left (esc again or y leaves, another key stays and acts), and
+// its F5 changes nothing.
+func TestPresenterEscAsksAndF5(t *testing.T) {
+	a, _ := openCourse(t, Options{Seed: 1, Present: true, Scene: "gc-pause"}, ".")
+	drive(t, a, tea.KeyMsg{Type: tea.KeyF5})
+	if a.contents || a.pl.snap.Pos != 1 || a.pl.flash != "" {
+		t.Fatalf("F5 should do nothing: contents %v, at %d, %q", a.contents, a.pl.snap.Pos, a.pl.flash)
+	}
+	drive(t, a, keys("[esc]")...)
+	if a.contents || !strings.Contains(a.View(), "esc again or y leaves") {
+		t.Fatalf("the first esc should ask:\n%s", a.View())
+	}
+	drive(t, a, keys(".")...)
+	if a.contents || a.pl.snap.Pos != 2 {
+		t.Fatalf("another key should stay and act: contents %v, at %d", a.contents, a.pl.snap.Pos)
+	}
+	drive(t, a, keys("[esc][esc]")...)
+	if !a.contents {
+		t.Fatalf("esc, esc should leave for the contents:\n%s", a.View())
+	}
+	drive(t, a, keys("[enter][esc]y")...)
+	if !a.contents {
+		t.Fatalf("esc, y should leave for the contents:\n%s", a.View())
+	}
+}
+
+// TestLearnerEndOfStory: a step at the end says the story has ended and
+// which keys go on.
+func TestLearnerEndOfStory(t *testing.T) {
+	a := openScene(t, embedded(t), "gc-pause", 1, 80, 24, strings.Repeat("n", 10))
+	if a.pl.snap.Pos != len(a.pl.snap.Moves) {
+		t.Fatalf("at %d of %d", a.pl.snap.Pos, len(a.pl.snap.Moves))
+	}
+	drive(t, a, keys("n")...)
+	want := "the story has ended · g/t another setting · > next: fencing · home replays"
+	if a.pl.flash != want || !strings.Contains(a.View(), want) {
+		t.Errorf("n at the end: %q, want %q\n%s", a.pl.flash, want, a.View())
+	}
+}
+
+// TestSettingKeepsTheMoment: a setting changed at the end, or near it,
+// replays the new story to the same moment, not back before its first
+// wait (a longer pause makes the first wait longer than the old story).
+func TestSettingKeepsTheMoment(t *testing.T) {
+	for _, c := range []struct {
+		steps, want int
+	}{{10, 10}, {8, 8}, {3, 3}, {1, 1}} {
+		a := openScene(t, embedded(t), "gc-pause", 1, 80, 24, strings.Repeat("n", c.steps)+"g")
+		if a.pl.sc.Value(a.pl.p, "pause") != "70s" || a.pl.snap.Pos != c.want {
+			t.Errorf("g at step %d: pause %s, at step %d, want %d", c.steps, a.pl.sc.Value(a.pl.p, "pause"), a.pl.snap.Pos, c.want)
+		}
+		if c.steps == 10 && a.pl.snap.Now != 70*time.Second {
+			t.Errorf("g at the end: story time %v, want the new story's end at 70s", a.pl.snap.Now)
+		}
+	}
+}
+
+func TestPosAt(t *testing.T) {
+	m, w := sim.Labeled("A", "a"), sim.Advance(time.Second)
+	moves := []sim.Move{m, m, w, m, m, m, w, m}
+	cases := []struct {
+		waits, after int
+		end          bool
+		want         int
+	}{
+		{0, 0, false, 0}, {0, 2, false, 2}, {0, 5, false, 2}, // never past the next wait
+		{1, 0, false, 3}, {1, 2, false, 5}, {2, 1, false, 8},
+		{3, 0, false, 8}, // more waits than the story has: its end
+		{0, 1, true, 8},
+	}
+	for _, c := range cases {
+		if got := posAt(moves, c.waits, c.after, c.end); got != c.want {
+			t.Errorf("posAt(%d waits, %d after, end %v) = %d, want %d", c.waits, c.after, c.end, got, c.want)
+		}
+	}
+	for pos, want := range [][2]int{{0, 0}, {0, 1}, {0, 2}, {1, 0}, {1, 1}, {1, 2}, {1, 3}, {2, 0}, {2, 1}} {
+		if w, a := momentOf(moves, pos); w != want[0] || a != want[1] {
+			t.Errorf("momentOf(%d) = %d, %d; want %v", pos, w, a, want)
+		}
+	}
+}
+
+// TestDefaultsKey: R puts the settings back to their defaults and replays
+// to the same moment; with nothing changed it says so.
+func TestDefaultsKey(t *testing.T) {
+	a := openScene(t, embedded(t), "gc-pause", 1, 80, 24, "gtnnnR")
+	if FormatSettings(a.pl.sc, a.pl.p) != "" || a.pl.snap.Pos != 3 || a.pl.flash != "the settings are back to their defaults" {
+		t.Errorf("R: settings %q, at %d, %q", FormatSettings(a.pl.sc, a.pl.p), a.pl.snap.Pos, a.pl.flash)
+	}
+	drive(t, a, keys("R")...)
+	if a.pl.flash != "the settings are at their defaults already" {
+		t.Errorf("R at the defaults: %q", a.pl.flash)
+	}
+}
+
+// TestMomentRoundTrip: -scene/-set/-step/-seed open at that moment, and
+// the moment saved on leaving is resumed whole (settings and seed, not
+// only the step) when the scene is opened from the contents next time.
+func TestMomentRoundTrip(t *testing.T) {
+	want := Moment{Scene: "gc-pause", Settings: map[string]int{"pause": 1, "TTL": 2}, Seed: 5, Step: 4}
+	a, store := openCourse(t, Options{Seed: 5, Scene: "gc-pause", Settings: Params{"pause": 1, "TTL": 2}, Step: 4}, "")
+	if got := a.Moment(); !sameMoment(got, want) {
+		t.Fatalf("opened at %+v, want %+v", got, want)
+	}
+	a.SaveProgress()
+	b, _ := openCourse(t, Options{Seed: 9, Store: store}, "")
+	if !strings.Contains(b.View(), "last time: gc-pause, step 4 (pause=70s,TTL=10s)") {
+		t.Errorf("the contents should say where the learner left, settings too:\n%s", b.View())
+	}
+	drive(t, b, keys("[enter]")...)
+	if got := b.Moment(); !sameMoment(got, want) {
+		t.Fatalf("resumed at %+v, want %+v", got, want)
+	}
+	if !strings.Contains(b.View(), "seed 5") || !strings.Contains(b.View(), "[g] pause: 70s  [t] TTL: 10s") {
+		t.Errorf("the resumed screen should show the seed and the settings:\n%s", b.View())
+	}
+}
+
+func sameMoment(a, b Moment) bool {
+	return a.Scene == b.Scene && a.Seed == b.Seed && a.Step == b.Step && FormatSettings(Find(a.Scene), a.Settings) == FormatSettings(Find(b.Scene), b.Settings)
+}
+
+// TestNotesFollowTheStep: with -notes, each step rewrites the file with
+// that step's place in the story and the scene's notes.
+func TestNotesFollowTheStep(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "notes.txt")
+	a, _ := openCourse(t, Options{Seed: 1, Present: true, Scene: "gc-pause", Notes: path}, "")
+	read := func() string {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	notes := a.pl.text.Get("notes")
+	if got := read(); !strings.Contains(got, "step 0 of 10 · next: A acquires") || !strings.Contains(got, notes) {
+		t.Fatalf("the notes file at the start:\n%s", got)
+	}
+	drive(t, a, keys(".")...)
+	if got := read(); !strings.HasPrefix(got, "gc-pause · ") || !strings.Contains(got, "step 1 of 10 · next: A pauses") || strings.Contains(got, "step 0") {
+		t.Errorf("the notes file after a click:\n%s", got)
+	}
+	drive(t, a, keys("..")...)
+	if got := read(); !a.pl.asking || !strings.Contains(got, "step 3 of 10 · next: B acquires · the question is on screen") {
+		t.Errorf("the notes file at the question:\n%s", got)
+	}
+}
+
+// TestClassClock: the presenter's footer shows the time since the course
+// opened, as h:mm.
+func TestClassClock(t *testing.T) {
+	now := time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)
+	a, _ := openCourse(t, Options{Seed: 1, Present: true, Scene: "gc-pause", Clock: func() time.Time { return now }}, "")
+	now = now.Add(83*time.Minute + 59*time.Second)
+	if !strings.Contains(a.View(), "class 1:23 · ") {
+		t.Errorf("83 min 59 s into the class the footer should say 1:23:\n%s", a.View())
+	}
+	drive(t, a, keys("?")...)
+	if v := a.View(); !strings.Contains(v, "the footer's class h:mm is the time since locksim opened") || !strings.Contains(v, "R            settings back to default") {
+		t.Errorf("the ? page should explain the clock and list R:\n%s", v)
+	}
+}

@@ -61,7 +61,11 @@ usage: locksim [flags]
   -crash-rate P        with -trials: the chance, 0 to 1, that a SETNX winner crashes
                        before its EXPIRE (default 0.1)
   -cleanup             with -redis: remove the keys of locksim runs that were killed (their
-                       heartbeat has expired), print them, and exit
+                       heartbeat has expired) and of exported replays, print them, and exit
+  -export-dir DIR      y writes the story for redis-cli here (default: the config
+                       directory's locksim/exports)
+  -export-scale N      y divides every PX, script TTL and wait by N, 1 to 1000, for a
+                       live replay in class (default: the run's own, -scale on a live server)
 `
 
 // redlockNodes is how many nodes the redlock scene's stories use.
@@ -92,6 +96,8 @@ type config struct {
 	resetProgress, noMouse bool
 	present, noColor       bool
 	theme                  string
+	exportDir              string
+	exportScale            int
 }
 
 func parse(args []string) (config, error) {
@@ -128,6 +134,8 @@ func parse(args []string) (config, error) {
 	fs.Uint64Var(&c.seed, "seed", 0, "")
 	fs.DurationVar(&c.timeout, "timeout", sim.DefaultTimeout, "")
 	fs.BoolVar(&c.cleanup, "cleanup", false, "")
+	fs.StringVar(&c.exportDir, "export-dir", "", "")
+	fs.IntVar(&c.exportScale, "export-scale", 0, "")
 	fs.IntVar(&c.trials, "trials", 0, "")
 	fs.Float64Var(&c.crashRate, "crash-rate", 0.1, "")
 	if err := fs.Parse(args); err != nil {
@@ -185,6 +193,11 @@ func parse(args []string) (config, error) {
 	}
 	if c.scale < 1 || c.scale > maxScale {
 		return c, fmt.Errorf("-scale must be from 1 to %d, got %d", maxScale, c.scale)
+	}
+	exportScaleSet := false
+	fs.Visit(func(f *flag.Flag) { exportScaleSet = exportScaleSet || f.Name == "export-scale" })
+	if exportScaleSet && (c.exportScale < 1 || c.exportScale > maxScale) {
+		return c, fmt.Errorf("-export-scale must be from 1 to %d, got %d", maxScale, c.exportScale)
 	}
 	if c.resource != "" && c.redis == "" {
 		return c, errors.New("-resource-redis needs -redis as well")
@@ -396,6 +409,7 @@ func interactive(ctx context.Context, c config, b *sim.Backend, stderr io.Writer
 	}
 	st := views.NewStyles(r, c.theme == "high-contrast")
 	o := scenes.Options{Seed: c.seed, Scene: c.scene, Step: c.step, NoQuiz: c.noQuiz, Present: c.present, Warn: stderr, Styles: &st}
+	o.Export = scenes.Export{Dir: c.exportDir, Scale: c.exportScale}
 	if !c.noSave {
 		path, err := progress.DefaultPath()
 		if err != nil {

@@ -72,6 +72,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-scene", "choose", "-step", "2"}, "is a quiz, with no steps"},
 		{[]string{"-timeout", "0s"}, "-timeout must be above 0"},
 		{[]string{"-cleanup"}, "-cleanup needs -redis"},
+		{[]string{"-export-scale", "0"}, "-export-scale must be from 1 to 1000"},
+		{[]string{"-export-scale", "5000"}, "-export-scale must be from 1 to 1000"},
 		{[]string{"-reset-progress"}, "without a terminal, add -yes"},
 		{[]string{"-redis", ""}, "-redis needs a URL"},
 		{[]string{"-trials", "0"}, "-trials must be 1 or more"},

@@ -46,6 +46,8 @@ usage: locksim [flags]
                        point pauses for the class, N shows the speaker notes
   -list                print every scene's id, dive and title, then exit
   -plain               print the scene as a text transcript (the default without a terminal)
+  -questions           with -plain: a handout for a class; each story stops at its question,
+                       printed without its answer, and an answer key follows at the end
   -redis URL           use a live server, e.g. redis://127.0.0.1:6379/0 (keys go under a
                        locksim:<run>: prefix and are deleted on exit; nothing else is touched)
   -resource-redis URL  keep the protected resource on this server instead
@@ -96,6 +98,7 @@ type config struct {
 	resetProgress, noMouse bool
 	present, noColor       bool
 	theme                  string
+	questions              bool
 	exportDir              string
 	exportScale            int
 }
@@ -116,6 +119,7 @@ func parse(args []string) (config, error) {
 	fs.StringVar(&c.theme, "theme", "default", "")
 	fs.BoolVar(&c.list, "list", false, "")
 	fs.BoolVar(&c.plain, "plain", false, "")
+	fs.BoolVar(&c.questions, "questions", false, "")
 	fs.StringVar(&c.redis, "redis", "", "")
 	fs.StringVar(&c.resource, "resource-redis", "", "")
 	fs.Func("redlock", "", func(v string) error {
@@ -198,6 +202,12 @@ func parse(args []string) (config, error) {
 	fs.Visit(func(f *flag.Flag) { exportScaleSet = exportScaleSet || f.Name == "export-scale" })
 	if exportScaleSet && (c.exportScale < 1 || c.exportScale > maxScale) {
 		return c, fmt.Errorf("-export-scale must be from 1 to %d, got %d", maxScale, c.exportScale)
+	}
+	if c.questions && !c.plain {
+		return c, errors.New("-questions needs -plain: it shapes the transcript into a handout")
+	}
+	if c.questions && c.trialsSet {
+		return c, errors.New("-questions and -trials do not go together: the trials ask nothing")
 	}
 	if c.resource != "" && c.redis == "" {
 		return c, errors.New("-resource-redis needs -redis as well")
@@ -301,7 +311,7 @@ const shutdownWithin = time.Second
 // plain writes the transcript.
 func plain(ctx context.Context, c config, b *sim.Backend, stdout, stderr io.Writer) int {
 	return printed(ctx, stdout, stderr, "the transcript", "interrupted", func(w io.Writer) error {
-		return scenes.Plain(ctx, w, b, c.scene, c.seed)
+		return scenes.PlainWith(ctx, w, b, c.scene, c.seed, scenes.PlainOptions{Questions: c.questions})
 	})
 }
 

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -155,9 +156,24 @@ func TestWholeCoursePlain(t *testing.T) {
 				t.Errorf("the course transcript lacks %s", sc.ID)
 			}
 		}
-		for _, bad := range []string{"╭", "│", "\x1b[", "press ", "Step with", " esc "} {
+		for _, bad := range []string{"╭", "│", "\x1b[", "press ", "Step with", " esc ", "→ or n", "(k)", "picks a story", "Select a ", "enter steps"} {
 			if strings.Contains(text, bad) {
 				t.Errorf("the transcript contains %q", bad)
+			}
+		}
+		for i, line := range strings.Split(text, "\n") {
+			if n := utf8.RuneCountInString(line); n > 80 {
+				t.Errorf("line %d is %d columns wide, over 80: %s", i+1, n, line)
+			}
+			if m := keyHint.FindString(line); m != "" {
+				t.Errorf("line %d names a key of the screen (%q): %s", i+1, m, line)
+			}
+		}
+		// every story's start line, as the screen's readout says it
+		// before the first step
+		for _, want := range []string{"start: The setup's SET starts the counter resource:fence at 32", "start: five nodes, a 10s TTL", "start: A takes the lock with a 30s TTL"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("the transcript lacks %q", want)
 			}
 		}
 		if !strings.Contains(text, "== pause: 20s, TTL: 10s ==") {

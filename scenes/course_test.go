@@ -376,3 +376,37 @@ func TestExportScaledClaim(t *testing.T) {
 		}
 	}
 }
+
+// TestExportScaledReplay: the embedded fencing story exported at ÷20
+// replays by redis-cli on a live server in about two seconds with the same
+// replies (33, 34, the refusal of 33), and -cleanup's sweep then removes
+// every key it left under locksim:replay:.
+func TestExportScaledReplay(t *testing.T) {
+	cli, err := exec.LookPath("redis-cli")
+	if err != nil {
+		simtest.SkipUnlessSlow(t)
+		t.Skip("redis-cli is not installed: the replay is not tried")
+	}
+	url := simtest.StartRedis(t)
+	a := openScene(t, embedded(t), "fencing", 1, 120, 40, "nnnnnnnnnn")
+	script := redisCLIScript(a.pl.snap, 20)
+	port := url[strings.LastIndex(url, ":")+1 : strings.LastIndex(url, "/")]
+	cmd := exec.Command(cli, "-p", port)
+	cmd.Stdin = strings.NewReader(script)
+	out, err := cmd.CombinedOutput()
+	replies := strings.Fields(string(out))
+	if err != nil || len(replies) < 2 || replies[1] != "33" || !strings.Contains(string(out), "STALE token 33, seen 34") {
+		t.Fatalf("redis-cli replaying the scaled script: %v\n%s\n%s", err, out, script)
+	}
+	left := simtest.Keys(t, url)
+	if len(left) == 0 {
+		t.Fatal("the replay left no key to clean up: the test would prove nothing")
+	}
+	var removed []string
+	if _, err := sim.CleanupLive(context.Background(), url, 0, func(k string) { removed = append(removed, k) }); err != nil {
+		t.Fatal(err)
+	}
+	if keys := simtest.Keys(t, url); len(keys) != 0 || len(removed) != len(left) {
+		t.Errorf("after -cleanup: %v left, %v removed of %v", keys, removed, left)
+	}
+}

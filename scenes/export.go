@@ -178,7 +178,8 @@ func (p *Player) export(x Export) {
 		p.flash = err.Error()
 		return
 	}
-	p.flash = "wrote " + name + ": redis-cli < " + name + " replays it, waits included"
+	// the path first: a narrow status line cuts the end
+	p.flash = "wrote " + name + " (redis-cli < file replays it, waits included)"
 }
 
 // writeExport writes the story in s to locksim-<id>-seed<N>.redis (with

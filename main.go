@@ -493,14 +493,15 @@ func resetProgress(c config, in io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// cleanup is -cleanup: remove the keys of dead runs and say which.
+// cleanup is -cleanup: remove the keys of dead runs and of exported
+// replays (locksim:replay:), and say which.
 func cleanup(ctx context.Context, c config, stdout, stderr io.Writer) int {
 	n, err := sim.CleanupLive(ctx, c.redis, c.timeout, func(k string) { fmt.Fprintf(stdout, "removed %s\n", k) })
 	if err != nil {
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "%d keys of dead locksim runs removed; keys of runs still alive were left alone\n", n)
+	fmt.Fprintf(stdout, "%d keys of dead locksim runs and of exported replays removed; keys of runs still alive were left alone\n", n)
 	if n == 0 {
 		fmt.Fprintf(stdout, "(a run killed less than %v ago still has its heartbeat: try again after that)\n", sim.HeartbeatTTL)
 	}

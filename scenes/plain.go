@@ -210,7 +210,7 @@ func (t *transcript) quiz(w io.Writer, text content.Text) error {
 	}
 	for _, s := range items {
 		t.n++
-		fmt.Fprintf(w, "\nquestion %d. %s\n   %s\n   assumes: %s\n   your answer:\n", t.n, s.Name, s.Text, s.Assumption)
+		fmt.Fprintf(w, "\nquestion %d: %s\n   %s\n   assumes: %s\n   your answer:\n", t.n, s.Name, s.Text, s.Assumption)
 		fmt.Fprintf(&t.key, "\nquestion %d (choose · %s): %s (choice %d)\n   tool: %s\n   why: %s\n", t.n, s.Name,
 			text.Get("class-"+s.Class.String()), int(s.Class)+1, text.Get("tool-"+s.Tool), s.Why)
 	}

@@ -301,3 +301,50 @@ func readmeACL(t *testing.T) []any {
 	}
 	return args
 }
+
+// TestCleanupExportKeys: -cleanup removes the keys an exported replay left
+// (under locksim:replay:, which have no heartbeat) and a dead run's, leaves
+// a live run's and the user's own alone, and needs no more of the ACL than
+// SCAN, EXISTS and DEL: it runs here as a user allowed only those.
+func TestCleanupExportKeys(t *testing.T) {
+	t.Parallel()
+	url := simtest.StartRedis(t)
+	admin := client(t, url)
+	ctx := context.Background()
+	acl := []any{"ACL", "SETUSER", "sweeper", "on", ">s3cret", "~locksim:*", "resetchannels", "-@all", "+hello", "+scan", "+exists", "+del"}
+	if err := admin.Do(ctx, acl...).Err(); err != nil {
+		t.Fatal(err)
+	}
+	seedUserData(t, admin)
+	before := readUserData(t, admin)
+	for _, k := range []string{"locksim:replay:resource:lock", "locksim:replay:resource:fence", "locksim:0000aa:resource:lock"} {
+		admin.Set(ctx, k, "x", 0)
+	}
+	admin.Set(ctx, "locksim:0000bb:heartbeat", "alive", time.Minute)
+	admin.Set(ctx, "locksim:0000bb:resource:lock", "x", 0)
+	limited := strings.Replace(url, "redis://", "redis://sweeper:s3cret@", 1)
+	code, out, errs := runMain("-cleanup", "-redis", limited)
+	if code != 0 {
+		t.Fatalf("-cleanup as a user with SCAN, EXISTS and DEL only: exit %d\n%s%s", code, out, errs)
+	}
+	for _, k := range []string{"locksim:replay:resource:lock", "locksim:replay:resource:fence", "locksim:0000aa:resource:lock"} {
+		if !strings.Contains(out, "removed "+k+"\n") {
+			t.Errorf("-cleanup should say it removed %s:\n%s", k, out)
+		}
+	}
+	keys, _ := admin.Keys(ctx, "locksim:*").Result()
+	if strings.Join(keys, " ") != "locksim:0000bb:heartbeat locksim:0000bb:resource:lock" && strings.Join(keys, " ") != "locksim:0000bb:resource:lock locksim:0000bb:heartbeat" {
+		t.Errorf("after -cleanup only the live run's keys should stay: %v", keys)
+	}
+	after := readUserData(t, admin)
+	for k, v := range before {
+		if after[k] != v {
+			t.Errorf("%s changed: %v → %v", k, v, after[k])
+		}
+	}
+	// the same user without DEL gets the line that names it
+	admin.Do(ctx, "ACL", "SETUSER", "sweeper", "-del")
+	if code, _, errs := runMain("-cleanup", "-redis", limited); code != 1 || !strings.Contains(errs, "refused DEL, which -cleanup needs") {
+		t.Errorf("-cleanup without DEL: exit %d, %q", code, errs)
+	}
+}

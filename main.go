@@ -54,6 +54,8 @@ usage: locksim [flags]
                        class time; esc asks before leaving a scene
   -list                print every scene's id, dive and title, then exit
   -plain               print the scene as a text transcript (the default without a terminal)
+  -questions           with -plain: a handout for a class; each story stops at its question,
+                       printed without its answer, and an answer key follows at the end
   -redis URL           use a live server, e.g. redis://127.0.0.1:6379/0 (keys go under a
                        locksim:<run>: prefix and are deleted on exit; nothing else is touched)
   -resource-redis URL  keep the protected resource on this server instead
@@ -69,7 +71,11 @@ usage: locksim [flags]
   -crash-rate P        with -trials: the chance, 0 to 1, that a SETNX winner crashes
                        before its EXPIRE (default 0.1)
   -cleanup             with -redis: remove the keys of locksim runs that were killed (their
-                       heartbeat has expired), print them, and exit
+                       heartbeat has expired) and of exported replays, print them, and exit
+  -export-dir DIR      y writes the story for redis-cli here (default: the config
+                       directory's locksim/exports)
+  -export-scale N      y divides every PX, script TTL and wait by N, 1 to 1000, for a
+                       live replay in class (default: the run's own, -scale on a live server)
 `
 
 // redlockNodes is how many nodes the redlock scene's stories use.
@@ -103,6 +109,9 @@ type config struct {
 	present, noColor       bool
 	settings               scenes.Params
 	theme                  string
+	questions              bool
+	exportDir              string
+	exportScale            int
 }
 
 func parse(args []string) (config, error) {
@@ -133,6 +142,7 @@ func parse(args []string) (config, error) {
 	fs.StringVar(&c.theme, "theme", "default", "")
 	fs.BoolVar(&c.list, "list", false, "")
 	fs.BoolVar(&c.plain, "plain", false, "")
+	fs.BoolVar(&c.questions, "questions", false, "")
 	fs.StringVar(&c.redis, "redis", "", "")
 	fs.StringVar(&c.resource, "resource-redis", "", "")
 	fs.Func("redlock", "", func(v string) error {
@@ -151,6 +161,8 @@ func parse(args []string) (config, error) {
 	fs.Uint64Var(&c.seed, "seed", 0, "")
 	fs.DurationVar(&c.timeout, "timeout", sim.DefaultTimeout, "")
 	fs.BoolVar(&c.cleanup, "cleanup", false, "")
+	fs.StringVar(&c.exportDir, "export-dir", "", "")
+	fs.IntVar(&c.exportScale, "export-scale", 0, "")
 	fs.IntVar(&c.trials, "trials", 0, "")
 	fs.Float64Var(&c.crashRate, "crash-rate", 0.1, "")
 	if err := fs.Parse(args); err != nil {
@@ -221,6 +233,17 @@ func parse(args []string) (config, error) {
 	}
 	if c.scale < 1 || c.scale > maxScale {
 		return c, fmt.Errorf("-scale must be from 1 to %d, got %d", maxScale, c.scale)
+	}
+	exportScaleSet := false
+	fs.Visit(func(f *flag.Flag) { exportScaleSet = exportScaleSet || f.Name == "export-scale" })
+	if exportScaleSet && (c.exportScale < 1 || c.exportScale > maxScale) {
+		return c, fmt.Errorf("-export-scale must be from 1 to %d, got %d", maxScale, c.exportScale)
+	}
+	if c.questions && !c.plain {
+		return c, errors.New("-questions needs -plain: it shapes the transcript into a handout")
+	}
+	if c.questions && c.trialsSet {
+		return c, errors.New("-questions and -trials do not go together: the trials ask nothing")
 	}
 	if c.resource != "" && c.redis == "" {
 		return c, errors.New("-resource-redis needs -redis as well")
@@ -327,7 +350,7 @@ const shutdownWithin = time.Second
 // plain writes the transcript.
 func plain(ctx context.Context, c config, b *sim.Backend, stdout, stderr io.Writer) int {
 	return printed(ctx, stdout, stderr, "the transcript", "interrupted", func(w io.Writer) error {
-		return scenes.Plain(ctx, w, b, c.scene, c.seed)
+		return scenes.PlainWith(ctx, w, b, c.scene, c.seed, scenes.PlainOptions{Questions: c.questions})
 	})
 }
 
@@ -436,6 +459,7 @@ func interactive(ctx context.Context, c config, b *sim.Backend, stderr io.Writer
 	st := views.NewStyles(r, c.theme == "high-contrast")
 	o := scenes.Options{Seed: c.seed, Scene: c.scene, Step: c.step, Settings: c.settings, Scenes: c.playlist, Notes: c.notes,
 		NoQuiz: c.noQuiz, Present: c.present, Warn: stderr, Styles: &st}
+	o.Export = scenes.Export{Dir: c.exportDir, Scale: c.exportScale}
 	if c.notes != "" {
 		// said now, in one line, rather than on the projector at the first step
 		if err := os.WriteFile(c.notes, nil, 0o644); err != nil {
@@ -531,14 +555,15 @@ func resetProgress(c config, in io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// cleanup is -cleanup: remove the keys of dead runs and say which.
+// cleanup is -cleanup: remove the keys of dead runs and of exported
+// replays (locksim:replay:), and say which.
 func cleanup(ctx context.Context, c config, stdout, stderr io.Writer) int {
 	n, err := sim.CleanupLive(ctx, c.redis, c.timeout, func(k string) { fmt.Fprintf(stdout, "removed %s\n", k) })
 	if err != nil {
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "%d keys of dead locksim runs removed; keys of runs still alive were left alone\n", n)
+	fmt.Fprintf(stdout, "%d keys of dead locksim runs and of exported replays removed; keys of runs still alive were left alone\n", n)
 	if n == 0 {
 		fmt.Fprintf(stdout, "(a run killed less than %v ago still has its heartbeat: try again after that)\n", sim.HeartbeatTTL)
 	}

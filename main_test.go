@@ -19,11 +19,16 @@ func runMain(args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errb.String()
 }
 
+// words is a transcript with its lines, which wrap at 80 columns, joined
+// by single spaces: a test reads it as the words it says.
+func words(s string) string { return strings.Join(strings.Fields(s), " ") }
+
 func TestPlainRace(t *testing.T) {
 	code, out, errs := runMain("-plain", "-scene", "race", "-seed", "1")
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
+	out = words(out)
 	if strings.Count(out, "NX PX 30000 → OK") != 1 || strings.Count(out, "NX PX 30000 → (nil)") != 3 {
 		t.Fatalf("want exactly one OK and three (nil):\n%s", out)
 	}
@@ -72,6 +77,9 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-scene", "choose", "-step", "2"}, "is a quiz, with no steps"},
 		{[]string{"-timeout", "0s"}, "-timeout must be above 0"},
 		{[]string{"-cleanup"}, "-cleanup needs -redis"},
+		{[]string{"-questions"}, "-questions needs -plain"},
+		{[]string{"-export-scale", "0"}, "-export-scale must be from 1 to 1000"},
+		{[]string{"-export-scale", "5000"}, "-export-scale must be from 1 to 1000"},
 		{[]string{"-reset-progress"}, "without a terminal, add -yes"},
 		{[]string{"-redis", ""}, "-redis needs a URL"},
 		{[]string{"-trials", "0"}, "-trials must be 1 or more"},
@@ -125,6 +133,7 @@ func TestPlainLive(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
+	out = words(out)
 	if strings.Count(out, "→ OK") != 1 || strings.Count(out, "→ (nil)") != 3 {
 		t.Fatalf("want one OK and three (nil):\n%s", out)
 	}

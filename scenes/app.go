@@ -59,8 +59,9 @@ type App struct {
 	menu     list.Model
 	store    *progress.Store
 	prog     progress.Progress
-	quiz     bool // the course asks the predictions (NewCourse without NoQuiz)
-	present  bool // presenter mode (-present)
+	quiz     bool   // the course asks the predictions (NewCourse without NoQuiz)
+	present  bool   // presenter mode (-present)
+	export   Export // where y writes and at what scale
 	states   map[string]sceneState
 	warning  string // the saved progress could not be read, and why
 
@@ -387,7 +388,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		a.pl.notes = !a.pl.notes
 		return nil
 	case key.Matches(msg, k.Export):
-		a.pl.export()
+		a.pl.export(a.export)
 		return nil
 	case key.Matches(msg, k.Help):
 		a.showHelp, a.showAbout = !a.showHelp, false

@@ -46,6 +46,9 @@ type Options struct {
 	// Styles draw the screen; from the program's own renderer, so its
 	// colour profile (and NO_COLOR) is the terminal's. Zero: the defaults.
 	Styles *views.Styles
+	// Export is where the y key writes the story for redis-cli, and at
+	// what scale (-export-dir, -export-scale).
+	Export Export
 }
 
 // entry is one scene in the contents.
@@ -94,6 +97,7 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 		return nil, err
 	}
 	a.store, a.quiz, a.present = o.Store, !o.NoQuiz, o.Present
+	a.export = o.Export
 	if o.Styles != nil {
 		a.st = *o.Styles
 		a.help.Styles.ShortKey, a.help.Styles.FullKey = a.st.Key, a.st.Key

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -156,9 +157,24 @@ func TestWholeCoursePlain(t *testing.T) {
 				t.Errorf("the course transcript lacks %s", sc.ID)
 			}
 		}
-		for _, bad := range []string{"╭", "│", "\x1b[", "press ", "Step with", " esc "} {
+		for _, bad := range []string{"╭", "│", "\x1b[", "press ", "Step with", " esc ", "→ or n", "(k)", "picks a story", "Select a ", "enter steps"} {
 			if strings.Contains(text, bad) {
 				t.Errorf("the transcript contains %q", bad)
+			}
+		}
+		for i, line := range strings.Split(text, "\n") {
+			if n := utf8.RuneCountInString(line); n > 80 {
+				t.Errorf("line %d is %d columns wide, over 80: %s", i+1, n, line)
+			}
+			if m := keyHint.FindString(line); m != "" {
+				t.Errorf("line %d names a key of the screen (%q): %s", i+1, m, line)
+			}
+		}
+		// every story's start line, as the screen's readout says it
+		// before the first step
+		for _, want := range []string{"start: The setup's SET starts the counter resource:fence at 32", "start: five nodes, a 10 s TTL", "start: A takes the lock with a 30 s TTL"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("the transcript lacks %q", want)
 			}
 		}
 		if !strings.Contains(text, "== pause: 20 s, TTL: 10 s ==") {
@@ -214,11 +230,10 @@ func TestPresenterClicker(t *testing.T) {
 // under locksim:replay:; a live run's export (÷100, so it replays in a
 // fraction of a second) replayed on another server tells the same story.
 func TestExportForRedisCLI(t *testing.T) {
-	dir := t.TempDir()
-	t.Chdir(dir)
-	a := openScene(t, embedded(t), "fencing", 1, 80, 24, "nnnnnnnny")
+	dir := exportDir(t)
+	a := openScene(t, embedded(t), "fencing", 1, 120, 40, "nnnnnnnny")
 	b, err := os.ReadFile(filepath.Join(dir, "locksim-fencing-seed1.redis"))
-	if err != nil || !strings.Contains(a.View(), "wrote locksim-fencing-seed1.redis") {
+	if err != nil || !strings.Contains(a.View(), "wrote "+dir) {
 		t.Fatalf("%v\n%s", err, a.View())
 	}
 	script := string(b)
@@ -243,8 +258,7 @@ func TestExportForRedisCLI(t *testing.T) {
 // replays on a fresh server by redis-cli with no error, one NOSCRIPT as in
 // the story, and every key under locksim:.
 func TestExportClaimLease(t *testing.T) {
-	dir := t.TempDir()
-	t.Chdir(dir)
+	dir := exportDir(t)
 	steps := strings.Repeat("n", 12) + "y"
 	openScene(t, embedded(t), "claim-lease", 1, 80, 24, steps)
 	b, err := os.ReadFile(filepath.Join(dir, "locksim-claim-lease-seed1.redis"))
@@ -264,6 +278,27 @@ func TestExportClaimLease(t *testing.T) {
 			t.Errorf("the replay wrote %s outside locksim:", k)
 		}
 	}
+}
+
+// exportDir points the user's config directory at a temporary one and
+// returns where y writes there by default: its locksim/exports. The
+// working directory is made one the test cannot write to, so a script
+// written there fails the test.
+func exportDir(t *testing.T) string {
+	t.Helper()
+	cfg := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", cfg)
+	t.Setenv("HOME", cfg) // macOS: ~/Library/Application Support
+	cwd := t.TempDir()
+	if err := os.Chmod(cwd, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(cwd)
+	dir, err := Export{}.dir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 // replayLiveExport plays scene id on a live server at ÷100 with presses
@@ -292,4 +327,89 @@ func replayLiveExport(t *testing.T, dir, id, presses string) ([]byte, string, er
 	cmd.Stdin = strings.NewReader(string(b))
 	out, err := cmd.CombinedOutput()
 	return out, url, err
+}
+
+// TestExportScaled: -export-dir puts the script where it says, and
+// -export-scale 20 divides every duration of the embedded story by 20:
+// PX, the TTLs the scripts are given (the fenced acquire's lease, the
+// resource's safety expiry) and the waits; the tokens and the fencing
+// numbers stay as they are.
+func TestExportScaled(t *testing.T) {
+	exportDir(t) // the default directory must stay empty
+	dir := filepath.Join(t.TempDir(), "handout")
+	a := openScene(t, embedded(t), "fencing", 1, 120, 40, "nnnnnnnn")
+	a.export = Export{Dir: dir, Scale: 20}
+	drive(t, a, keys("y")...)
+	path := filepath.Join(dir, "locksim-fencing-seed1-div20.redis")
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(a.View(), "wrote "+dir) {
+		t.Fatalf("%v\n%s", err, a.View())
+	}
+	script := string(b)
+	for _, want := range []string{"SET locksim:replay:resource:fence 32 PX 180000\n", "locksim:replay:resource:fence 6ae6783f4fbde91b6eb88b73a48ed247 1500\n", "WAIT 100 1600\n", "WAIT 100 150\n", "edit-A 33 180000\n"} {
+		if !strings.Contains(script, want) {
+			t.Errorf("the scaled script lacks %q:\n%s", want, script)
+		}
+	}
+	for _, gone := range []string{"PX 3600000", " 30000\n", "WAIT 100 32000", " 3600000\n"} {
+		if strings.Contains(script, gone) {
+			t.Errorf("the scaled script still has %q:\n%s", gone, script)
+		}
+	}
+}
+
+// TestExportScaledClaim: the claim script's lease (added to the server's
+// TIME) and safety expiry, sent by EVALSHA before its EVAL, are scaled too.
+func TestExportScaledClaim(t *testing.T) {
+	dir := exportDir(t)
+	a := openScene(t, embedded(t), "claim-lease", 1, 120, 40, strings.Repeat("n", 12))
+	a.export = Export{Scale: 10}
+	drive(t, a, keys("y")...)
+	b, err := os.ReadFile(filepath.Join(dir, "locksim-claim-lease-seed1-div10.redis"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := redisCLIScript(a.pl.snap, 0)
+	if strings.Count(string(b), "\n") != strings.Count(plain, "\n") || string(b) == plain {
+		t.Fatalf("the scaled script should differ from the unscaled one only in its numbers:\n%s", b)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "EVALSHA") && strings.Contains(l, " 3600000") {
+			t.Errorf("an EVALSHA kept its unscaled safety expiry: %s", l)
+		}
+	}
+}
+
+// TestExportScaledReplay: the embedded fencing story exported at ÷20
+// replays by redis-cli on a live server in about two seconds with the same
+// replies (33, 34, the refusal of 33), and -cleanup's sweep then removes
+// every key it left under locksim:replay:.
+func TestExportScaledReplay(t *testing.T) {
+	cli, err := exec.LookPath("redis-cli")
+	if err != nil {
+		simtest.SkipUnlessSlow(t)
+		t.Skip("redis-cli is not installed: the replay is not tried")
+	}
+	url := simtest.StartRedis(t)
+	a := openScene(t, embedded(t), "fencing", 1, 120, 40, "nnnnnnnnnn")
+	script := redisCLIScript(a.pl.snap, 20)
+	port := url[strings.LastIndex(url, ":")+1 : strings.LastIndex(url, "/")]
+	cmd := exec.Command(cli, "-p", port)
+	cmd.Stdin = strings.NewReader(script)
+	out, err := cmd.CombinedOutput()
+	replies := strings.Fields(string(out))
+	if err != nil || len(replies) < 2 || replies[1] != "33" || !strings.Contains(string(out), "STALE token 33, seen 34") {
+		t.Fatalf("redis-cli replaying the scaled script: %v\n%s\n%s", err, out, script)
+	}
+	left := simtest.Keys(t, url)
+	if len(left) == 0 {
+		t.Fatal("the replay left no key to clean up: the test would prove nothing")
+	}
+	var removed []string
+	if _, err := sim.CleanupLive(context.Background(), url, 0, func(k string) { removed = append(removed, k) }); err != nil {
+		t.Fatal(err)
+	}
+	if keys := simtest.Keys(t, url); len(keys) != 0 || len(removed) != len(left) {
+		t.Errorf("after -cleanup: %v left, %v removed of %v", keys, removed, left)
+	}
 }

@@ -1,8 +1,13 @@
 package scenes
 
 import (
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,8 +19,33 @@ import (
 // exportPrefix goes before every key of a story exported from the embedded
 // server, whose keys have no prefix: replayed on a shared server, the
 // script must not touch a user's own resource:lock (a live story's keys
-// already carry the run's prefix).
-const exportPrefix = sim.Namespace + "replay:"
+// already carry the run's prefix). locksim -cleanup removes them.
+const exportPrefix = sim.ReplayPrefix
+
+// Export is where the y key writes its redis-cli script, and at what scale.
+type Export struct {
+	// Dir is the directory the script goes in; "" means the user's config
+	// directory, os.UserConfigDir()/locksim/exports (never the working
+	// directory unless asked for).
+	Dir string
+	// Scale divides every duration of the exported story (each PX, each
+	// TTL a script is given, each wait) relative to story time, so a class
+	// can watch a 30 s lease run out in 1.5 s at 20; 0 keeps the run's
+	// own (story time on the embedded server, -scale on a live one).
+	Scale int
+}
+
+// dir is the directory the script goes in.
+func (x Export) dir() (string, error) {
+	if x.Dir != "" {
+		return x.Dir, nil
+	}
+	cfg, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("no config directory to export to (%v): give one with -export-dir", err)
+	}
+	return filepath.Join(cfg, "locksim", "exports"), nil
+}
 
 // redisCLIScript is the story so far as a script for redis-cli: every
 // command an actor sent, as sent (scripts in full), one per line, in the
@@ -23,7 +53,33 @@ const exportPrefix = sim.Namespace + "replay:"
 // that long on a server without a hundred replicas), so the TTLs run out
 // where the story says. redis-cli has no comments: the file is commands
 // only. Every key is under locksim's namespace.
-func redisCLIScript(s sim.Snapshot) string {
+//
+// scale divides every duration relative to story time (0: the run's own
+// scale, as sent): the arguments after PX, EX and PEXPIRE and EXPIRE's
+// TTL, the script arguments a script's source uses as a TTL or a lease
+// (see durationArgs), and the waits.
+func redisCLIScript(s sim.Snapshot, scale int) string {
+	run := max(s.Scale, 1)
+	if scale <= 0 {
+		scale = run
+	}
+	// a value sent at the run's scale, sent again at scale: back to story
+	// milliseconds, then divided
+	rescale := func(v string, secs bool) string {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || scale == run {
+			return v
+		}
+		story := n * int64(run)
+		if secs {
+			// seconds cannot carry a scaled TTL: EXPIRE k 30 at 20 is
+			// PEXPIRE's 1500, so the arg stays whole and the command's
+			// caller turns it to milliseconds (see below)
+			story *= 1000
+		}
+		return strconv.FormatInt(max(story/int64(scale), 1), 10)
+	}
+	sources := scriptSources(s.Events)
 	var b strings.Builder
 	// a script may build key names from an argument (a queue's job hashes
 	// from "emq:{q}:job:"): such an argument, a prefix of a key the story
@@ -51,9 +107,15 @@ func redisCLIScript(s sim.Snapshot) string {
 					}
 				}
 			}
+			for _, d := range durationArgs(e.Args, sources) {
+				args[d.at] = rescale(e.Args[d.at], d.secs)
+				if d.secs && scale != run {
+					args[0], args[d.at-1] = secondsToMillis(args[0].(string), args[d.at-1])
+				}
+			}
 			fmt.Fprintf(&b, "%s\n", sim.FormatCommand(args))
 		case sim.Clock:
-			fmt.Fprintf(&b, "WAIT 100 %d\n", clockWait(e, s))
+			fmt.Fprintf(&b, "WAIT 100 %d\n", clockWait(e, s)*int64(run)/int64(scale))
 		}
 	}
 	return b.String()
@@ -104,17 +166,117 @@ func scriptArgs(args []string) []int {
 	return out
 }
 
-// export writes the story so far to a redis-cli script in the working
-// directory and says where.
-func (p *Player) export() {
+// export writes the story so far to a redis-cli script in x's directory
+// (made if missing) and says where, by its full path.
+func (p *Player) export(x Export) {
 	if len(p.snap.Nodes) > 0 {
 		p.flash = "this story runs on " + itoa(int64(len(p.snap.Nodes))) + " servers: one redis-cli cannot replay it"
 		return
 	}
-	name := fmt.Sprintf("locksim-%s-seed%d.redis", p.sc.ID, p.seed)
-	if err := os.WriteFile(name, []byte(redisCLIScript(p.snap)), 0o644); err != nil {
-		p.flash = "could not write " + name + ": " + err.Error()
+	name, err := writeExport(x, p.sc.ID, p.seed, p.snap)
+	if err != nil {
+		p.flash = err.Error()
 		return
 	}
-	p.flash = "wrote " + name + ": redis-cli < " + name + " replays it, waits included"
+	// the path first: a narrow status line cuts the end
+	p.flash = "wrote " + name + " (redis-cli < file replays it, waits included)"
+}
+
+// writeExport writes the story in s to locksim-<id>-seed<N>.redis (with
+// -x<scale> before .redis when scaled) in x's directory and returns the
+// file's absolute path.
+func writeExport(x Export, id string, seed uint64, s sim.Snapshot) (string, error) {
+	dir, err := x.dir()
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", errors.New("could not make " + dir + ": " + err.Error())
+	}
+	base := fmt.Sprintf("locksim-%s-seed%d", id, seed)
+	if x.Scale > 0 {
+		base += fmt.Sprintf("-div%d", x.Scale)
+	}
+	name, err := filepath.Abs(filepath.Join(dir, base+".redis"))
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(name, []byte(redisCLIScript(s, x.Scale)), 0o644); err != nil {
+		return "", errors.New("could not write " + name + ": " + err.Error())
+	}
+	return name, nil
+}
+
+// durationArg is a command argument that is a duration: at its position,
+// in seconds or milliseconds.
+type durationArg struct {
+	at   int
+	secs bool
+}
+
+// ttlUse matches an ARGV a script uses as a duration: PX's argument, the
+// TTL of PEXPIRE, or the lease added to the server's now in milliseconds.
+var ttlUse = regexp.MustCompile(`(?:"PX",\s*|PEXPIRE['"],\s*[^,]+,\s*(?:math\.max\(tonumber\()?|now \+ tonumber\()ARGV\[(\d+)\]`)
+
+// durationArgs finds the durations among a command's arguments: after
+// PX or EX in SET, the TTL of PEXPIRE and EXPIRE, and the ARGV a script's
+// source (from sources, by SHA for EVALSHA) uses as a duration.
+func durationArgs(args []string, sources map[string]string) []durationArg {
+	if len(args) == 0 {
+		return nil
+	}
+	var out []durationArg
+	switch cmd := strings.ToUpper(args[0]); {
+	case cmd == "SET":
+		for i := 3; i+1 < len(args); i++ {
+			switch strings.ToUpper(args[i]) {
+			case "PX":
+				out = append(out, durationArg{at: i + 1})
+			case "EX":
+				out = append(out, durationArg{at: i + 1, secs: true})
+			}
+		}
+	case cmd == "PEXPIRE" && len(args) >= 3:
+		out = append(out, durationArg{at: 2})
+	case cmd == "EXPIRE" && len(args) >= 3:
+		out = append(out, durationArg{at: 2, secs: true})
+	case isScript(cmd) && len(args) >= 3:
+		src := args[1]
+		if cmd == "EVALSHA" {
+			src = sources[strings.ToLower(args[1])]
+		}
+		n, _ := strconv.Atoi(args[2])
+		seen := map[int]bool{}
+		for _, m := range ttlUse.FindAllStringSubmatch(src, -1) {
+			i, _ := strconv.Atoi(m[1])
+			if at := 2 + n + i; i > 0 && at < len(args) && !seen[at] {
+				seen[at] = true
+				out = append(out, durationArg{at: at})
+			}
+		}
+	}
+	return out
+}
+
+// secondsToMillis turns a TTL in seconds into milliseconds for a scaled
+// export: EXPIRE becomes PEXPIRE, SET's EX becomes PX.
+func secondsToMillis(cmd string, before any) (any, any) {
+	switch strings.ToUpper(cmd) {
+	case "EXPIRE":
+		return "PEXPIRE", before
+	}
+	return cmd, "PX"
+}
+
+// scriptSources maps the SHA1 of every script the events sent by EVAL to
+// its source, so an EVALSHA's arguments can be read too.
+func scriptSources(events []sim.Event) map[string]string {
+	out := map[string]string{}
+	for _, e := range events {
+		if len(e.Args) >= 2 && strings.EqualFold(e.Args[0], "EVAL") {
+			h := sha1.Sum([]byte(e.Args[1]))
+			out[hex.EncodeToString(h[:])] = e.Args[1]
+		}
+	}
+	return out
 }

@@ -1,17 +1,34 @@
 package scenes
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"maps"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"locksim/content"
 	"locksim/sim"
 	"locksim/views"
 )
+
+// PlainOptions shape a transcript.
+type PlainOptions struct {
+	// Questions makes a handout for a class: each scene's story stops at
+	// its question, which is printed without its answer, and everything
+	// that would give the answer away (the reply that answers it, the
+	// intro that tells the story, the read-back, the verdict, the other
+	// settings, the recap) goes to an answer key at the end, numbered as
+	// the questions are.
+	Questions bool
+}
 
 // Plain plays the scene with the given id on b without a terminal and writes
 // its transcript to w: the story, one line per event (story time, actor,
@@ -19,64 +36,186 @@ import (
 // means, the verdict, the prediction and its answer, the recap and the
 // references. It plays every combination of the scene's settings. With id
 // "" it plays the whole course, scene by scene: a handout, or a text for a
-// screen reader (no box drawing, no colour, no keys of the screen).
+// screen reader (no box drawing, no colour, no keys of the screen, lines
+// of at most 80 columns).
 func Plain(ctx context.Context, w io.Writer, b *sim.Backend, id string, seed uint64) error {
+	return PlainWith(ctx, w, b, id, seed, PlainOptions{})
+}
+
+// PlainWith is Plain shaped by o (-plain -questions).
+func PlainWith(ctx context.Context, w io.Writer, b *sim.Backend, id string, seed uint64, o PlainOptions) error {
+	ids := []string{id}
 	if id == "" {
-		for i, sc := range All() {
-			if i > 0 {
-				fmt.Fprintf(w, "\n%s\n\n", strings.Repeat("=", 72))
-			}
-			if err := Plain(ctx, w, b, sc.ID, seed); err != nil {
-				return err
-			}
+		ids = nil
+		for _, sc := range All() {
+			ids = append(ids, sc.ID)
 		}
-		return nil
-	}
-	sc := Find(id)
-	if sc == nil {
+	} else if Find(id) == nil {
 		return fmt.Errorf("unknown scene %q (locksim -list shows them)", id)
 	}
+	t := &transcript{o: o, b: b, seed: seed}
+	for i, id := range ids {
+		var out bytes.Buffer
+		if i > 0 {
+			fmt.Fprintf(&out, "\n%s\n\n", strings.Repeat("=", 72))
+		}
+		err := t.scene(ctx, &out, id)
+		// each scene is written as soon as it is played: a long live
+		// course shows its progress, and | head stops it early
+		if _, werr := io.WriteString(w, wrapColumns(out.String(), plainColumns)); werr != nil {
+			return werr
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if t.key.Len() > 0 {
+		head := fmt.Sprintf("\n%s\n\nanswer key\n", strings.Repeat("=", 72))
+		if _, err := io.WriteString(w, wrapColumns(head+t.key.String(), plainColumns)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// plainColumns is the width of a transcript's lines: a handout's page, a
+// screen reader's line.
+const plainColumns = 80
+
+// transcript is one transcript being written: its options, server and
+// seed, and with Questions the answer key and the questions asked so far.
+type transcript struct {
+	o    PlainOptions
+	b    *sim.Backend
+	seed uint64
+	key  bytes.Buffer
+	n    int // questions asked so far
+}
+
+// scene writes one scene's transcript to w (and, with Questions, what
+// answers its question to the answer key).
+func (t *transcript) scene(ctx context.Context, w io.Writer, id string) error {
+	b, seed := t.b, t.seed
+	sc := Find(id)
 	text, err := content.Load(id)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "locksim · %s · %s · %s\n", sc.ID, text.Get("dive"), text.Get("title"))
 	if sc.Kind == Quiz {
+		if t.o.Questions {
+			return t.quiz(w, text)
+		}
 		if err := plainQuiz(w, text); err != nil {
 			return err
 		}
 		return plainEnd(w, text)
 	}
+	script := sc.Script(Params{})
 	fmt.Fprintf(w, "server: %s · seed %d", b.Name, seed)
+	scale := script.ScaleOn(b)
 	if b.Live() {
-		scale := sc.Script(Params{}).ScaleOn(b)
 		if scale < b.Scale {
 			fmt.Fprintf(w, " · -scale capped at %d for this scene", scale)
 		}
-		fmt.Fprintf(w, " · story time divided by %d · keys under %s", scale, b.Prefix)
+		fmt.Fprintf(w, " · keys under %s", b.Prefix)
 	}
 	if r := b.ResourceStore(); r != nil {
 		fmt.Fprintf(w, "\nprotected resource: %s · keys under %s", r.Name, r.Prefix)
 	}
-	fmt.Fprintf(w, "\n\n%s\n", text.Get("intro"))
+	fmt.Fprintln(w)
+	if len(script.Nodes) > 0 {
+		fmt.Fprintln(w, plainNodes(b, script.Nodes))
+	}
+	if b.Live() {
+		fmt.Fprintf(w, "units: t=+ is story time. Commands and replies are as sent and received on the wire, where story time is divided by %d; each duration on the wire is labelled with its story time, e.g. PX %d on the wire = %s of story.\n",
+			scale, (sim.CourseTTL / time.Duration(scale)).Milliseconds(), storyDur(sim.CourseTTL))
+	}
 	// the question is asked once: in the first setting whose story has
 	// the decisive move
-	asked := false
+	var asks []bool
+	question := false
 	for _, p := range sc.variants() {
 		var labels []string
 		for _, m := range sc.Script(p).Moves {
 			labels = append(labels, sim.MoveLabel(m))
 		}
-		ask := !asked && sc.predictAt(labels) >= 0
-		asked = asked || ask
-		if err := plainVariant(ctx, w, sc, text, b, p, seed, ask); err != nil {
+		ask := !question && sc.predictAt(labels) >= 0
+		asks = append(asks, ask)
+		question = question || ask
+	}
+	// a handout without answers keeps for its answer key what follows the
+	// question, and the intro, which tells the whole story
+	held := t.o.Questions && question
+	var keyed bytes.Buffer // the scene's part of the answer key
+	intro := handoutText(text.Get("intro"))
+	if !held {
+		fmt.Fprintf(w, "\n%s\n", intro)
+	}
+	asked := false
+	for i, p := range sc.variants() {
+		out := w
+		if held && asked {
+			out = &keyed // the other settings come after the question
+		}
+		pv := plainVariant{t: t, sc: sc, text: text, p: p, ask: asks[i], w: out, key: &keyed}
+		asked = asked || asks[i]
+		if err := pv.play(ctx); err != nil {
 			return err
 		}
 	}
-	if err := plainScripts(ctx, w, sc, b, seed); err != nil {
+	rest := w
+	if held {
+		rest = &t.key
+		keyed.WriteTo(rest)
+		fmt.Fprintf(rest, "\nintro: %s\n", intro)
+	}
+	if err := plainScripts(ctx, rest, sc, b, seed); err != nil {
 		return err
 	}
-	return plainEnd(w, text)
+	return plainEnd(rest, text)
+}
+
+// plainNodes says where a distributed story's nodes keep their keys.
+func plainNodes(b *sim.Backend, names []string) string {
+	live := b.Nodes()
+	switch {
+	case len(live) >= len(names):
+		var parts []string
+		for i, n := range names {
+			parts = append(parts, fmt.Sprintf("%s on %s under %s", n, live[i].Name, live[i].Prefix))
+		}
+		return "nodes (-redlock, one run prefix each): " + strings.Join(parts, " · ")
+	case b.Live():
+		return fmt.Sprintf("nodes %s to %s: namespaces of this one server (no -redlock: one process, one clock), keys under %snode-%s: to %snode-%s:",
+			names[0], names[len(names)-1], b.Prefix, names[0], b.Prefix, names[len(names)-1])
+	}
+	return fmt.Sprintf("nodes %s to %s: %d embedded servers of their own, one clock each", names[0], names[len(names)-1], len(names))
+}
+
+// quiz writes a quiz with Questions: every situation and the choices,
+// without its class, tool and reason, which go to the answer key.
+func (t *transcript) quiz(w io.Writer, text content.Text) error {
+	items, err := situations(text)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "a quiz: no command is sent to any server\n\n")
+	fmt.Fprintf(w, "every situation asks: %s\n", text.Get("predict"))
+	for i, c := range strings.Split(text.Get("choices"), "\n") {
+		fmt.Fprintf(w, "  %d) %s\n", i+1, c)
+	}
+	for i := int64(1); text.Has("hint-" + itoa(i)); i++ {
+		fmt.Fprintf(w, "hint %d: %s\n", i, handoutText(text.Get("hint-"+itoa(i))))
+	}
+	for _, s := range items {
+		t.n++
+		fmt.Fprintf(w, "\nquestion %d: %s\n   %s\n   assumes: %s\n   your answer:\n", t.n, s.Name, s.Text, s.Assumption)
+		fmt.Fprintf(&t.key, "\nquestion %d (choose · %s): %s (choice %d)\n   tool: %s\n   why: %s\n", t.n, s.Name,
+			text.Get("class-"+s.Class.String()), int(s.Class)+1, text.Get("tool-"+s.Tool), s.Why)
+	}
+	fmt.Fprintf(&t.key, "\nchoose: %s\n", handoutText(text.Get("intro")))
+	return plainEnd(&t.key, text)
 }
 
 // plainEnd closes a scene's transcript: the recap, what a lock library
@@ -110,8 +249,20 @@ func plainScripts(ctx context.Context, w io.Writer, sc *Scene, b *sim.Backend, s
 	return nil
 }
 
-func plainVariant(ctx context.Context, w io.Writer, sc *Scene, text content.Text, b *sim.Backend, p Params, seed uint64, ask bool) error {
-	run := sim.NewRun(b, sc.Script(p), seed)
+// plainVariant is one setting of a scene, played to its end.
+type plainVariant struct {
+	t    *transcript
+	sc   *Scene
+	text content.Text
+	p    Params
+	ask  bool      // this setting asks the scene's question
+	w    io.Writer // where the story goes; after a Questions question, key
+	key  io.Writer // the scene's part of the answer key
+}
+
+func (v plainVariant) play(ctx context.Context) error {
+	sc, text, b, p, w := v.sc, v.text, v.t.b, v.p, v.w
+	run := sim.NewRun(b, sc.Script(p), v.t.seed)
 	defer run.Close()
 	defer run.Clear(context.WithoutCancel(ctx))
 	if err := run.Reset(ctx); err != nil {
@@ -120,11 +271,17 @@ func plainVariant(ctx context.Context, w io.Writer, sc *Scene, text content.Text
 	if len(sc.Knobs) > 0 {
 		fmt.Fprintf(w, "\n== %s ==\n", sc.describe(p))
 	}
+	// the start line, as the screen's readout says it before the first step
+	if s := run.Snapshot(ctx); s.Err == "" {
+		if start := handoutText(explain(sc, View{Snap: s, L: fold(s), P: p, Sel: -1, Text: text}).Readout); start != "" {
+			fmt.Fprintf(w, "\nstart: %s\n", start)
+		}
+	}
 	fmt.Fprintln(w)
 	printed := 0
 	flush := func() error {
 		for _, e := range run.Events[printed:] {
-			if _, err := fmt.Fprintln(w, plainEvent(e)); err != nil {
+			if _, err := fmt.Fprintln(w, plainEventOn(e, run.Events, run.Scale(), b.Live())); err != nil {
 				return err
 			}
 			// a distributed story's failing node is its lesson, not an outage
@@ -145,26 +302,25 @@ func plainVariant(ctx context.Context, w io.Writer, sc *Scene, text content.Text
 	}
 	at := sc.predictAt(labels)
 	for run.Pos() < len(run.Moves()) {
-		if ask && run.Pos() == at {
-			fmt.Fprintf(w, "[predict: %s]\n", strings.ReplaceAll(text.Get("predict"), "\n", " "))
-			for i, c := range strings.Split(text.Get("choices"), "\n") {
-				fmt.Fprintf(w, "[  %d) %s]\n", i+1, c)
+		if v.ask && run.Pos() == at {
+			v.question(w)
+			if v.t.o.Questions {
+				fmt.Fprintf(w, "(the story goes on in the answer key, question %d)\n", v.t.n)
+				w = v.key
+				fmt.Fprintf(w, "\nquestion %d (%s):", v.t.n, sc.ID)
 			}
 		}
 		if err := run.Seek(ctx, run.Pos()+1); err != nil {
 			return err
 		}
+		if v.ask && run.Pos() == at+1 && at >= 0 && v.t.o.Questions {
+			fmt.Fprintf(w, " the replies answer: %s\nthe story goes on:\n", v.answer(ctx, run))
+		}
 		if err := flush(); err != nil {
 			return err
 		}
-		if ask && run.Pos() == at+1 && at >= 0 {
-			s := run.Snapshot(ctx)
-			n := sc.Predict.Answer(View{Snap: s, L: fold(s), P: p, Sel: -1, Text: text})
-			answer := "none of them"
-			if choices := strings.Split(text.Get("choices"), "\n"); n >= 0 && n < len(choices) {
-				answer = fmt.Sprintf("%d) %s", n+1, choices[n])
-			}
-			fmt.Fprintf(w, "[the replies answer: %s]\n", answer)
+		if v.ask && run.Pos() == at+1 && at >= 0 && !v.t.o.Questions {
+			fmt.Fprintf(w, "[the replies answer: %s]\n", v.answer(ctx, run))
 		}
 	}
 	snap := run.Snapshot(ctx)
@@ -181,7 +337,7 @@ func plainVariant(ctx context.Context, w io.Writer, sc *Scene, text content.Text
 		case k.Down:
 			fmt.Fprintf(w, "%s: node stopped, not read\n", name)
 		case k.Exists():
-			fmt.Fprintf(w, "%s = %q · PTTL %d\n", name, k.Value, k.PTTL)
+			fmt.Fprintf(w, "%s = %q · %s\n", name, k.Value, pttlLabel(k.PTTL, snap.Scale, b.Live()))
 		default:
 			fmt.Fprintf(w, "%s: no such key · PTTL -2\n", name)
 		}
@@ -197,7 +353,7 @@ func plainVariant(ctx context.Context, w io.Writer, sc *Scene, text content.Text
 	led := fold(snap)
 	for i, a := range snap.Actors {
 		ex := explain(sc, View{Snap: snap, L: led, P: p, Sel: i, Text: text})
-		fmt.Fprintf(w, "%s: %s\n", a.Name, ex.Readout)
+		fmt.Fprintf(w, "%s: %s\n", a.Name, handoutText(ex.Readout))
 	}
 	ex := explain(sc, View{Snap: snap, L: led, P: p, Sel: -1, Text: text})
 	if ex.Alarm != "" {
@@ -212,6 +368,192 @@ func plainVariant(ctx context.Context, w io.Writer, sc *Scene, text content.Text
 	}
 	fmt.Fprintf(w, "properties: %s\n", strings.Join(props, " · "))
 	return nil
+}
+
+// question prints the scene's question and its choices, numbered among
+// the transcript's questions.
+func (v plainVariant) question(w io.Writer) {
+	v.t.n++
+	q := handoutText(strings.ReplaceAll(v.text.Get("predict"), "\n", " "))
+	if v.t.o.Questions {
+		fmt.Fprintf(w, "\nquestion %d: %s\n", v.t.n, q)
+		for i, c := range strings.Split(v.text.Get("choices"), "\n") {
+			fmt.Fprintf(w, "  %d) %s\n", i+1, c)
+		}
+		fmt.Fprintln(w, "  your answer:")
+		return
+	}
+	fmt.Fprintf(w, "[predict: %s]\n", q)
+	for i, c := range strings.Split(v.text.Get("choices"), "\n") {
+		fmt.Fprintf(w, "[  %d) %s]\n", i+1, c)
+	}
+}
+
+// answer is the choice the replies so far answer, as "2) the text".
+func (v plainVariant) answer(ctx context.Context, run *sim.Run) string {
+	s := run.Snapshot(ctx)
+	n := v.sc.Predict.Answer(View{Snap: s, L: fold(s), P: v.p, Sel: -1, Text: v.text})
+	if choices := strings.Split(v.text.Get("choices"), "\n"); n >= 0 && n < len(choices) {
+		return fmt.Sprintf("%d) %s", n+1, choices[n])
+	}
+	return "none of them"
+}
+
+// plainEventOn is plainEvent with, on a live server, each duration the
+// command sends and each PTTL it reads labelled with its story time: the
+// wire's milliseconds are the story's divided by scale.
+func plainEventOn(e sim.Event, events []sim.Event, scale int, live bool) string {
+	line := plainEvent(e)
+	if !live || e.Kind != sim.Command || scale <= 1 {
+		return line
+	}
+	var labels []string
+	for _, d := range durationArgs(e.Args, scriptSources(events)) {
+		n, err := strconv.ParseInt(e.Args[d.at], 10, 64)
+		if err != nil {
+			continue
+		}
+		unit, ms := " ms", n
+		if d.secs {
+			unit, ms = " s", n*1000
+		}
+		labels = append(labels, fmt.Sprintf("%s%s on the wire = %s of story", e.Args[d.at], unit, storyDur(time.Duration(ms*int64(scale))*time.Millisecond)))
+	}
+	if len(e.Args) > 0 && strings.EqualFold(e.Args[0], "PTTL") {
+		if n, ok := e.Int(); ok && n >= 0 {
+			labels = append(labels, pttlLabel(n, scale, true))
+		}
+	}
+	if len(labels) == 0 {
+		return line
+	}
+	return line + " [" + strings.Join(labels, "; ") + "]"
+}
+
+// pttlLabel is a PTTL read back: on a live server the wire's, labelled
+// with its story time.
+func pttlLabel(pttl int64, scale int, live bool) string {
+	if !live || pttl < 0 || scale <= 1 {
+		return fmt.Sprintf("PTTL %d", pttl)
+	}
+	return fmt.Sprintf("PTTL %d on the wire = %s of story", pttl, storyDur(time.Duration(pttl*int64(scale))*time.Millisecond))
+}
+
+// storyDur is a story duration as the transcript writes it: whole seconds
+// as "30 s", else seconds to the millisecond.
+func storyDur(d time.Duration) string {
+	if d%time.Second == 0 {
+		return fmt.Sprintf("%d s", d/time.Second)
+	}
+	return sim.FormatDuration(d)
+}
+
+// keyHint matches a sentence of the interactive screen's that names its
+// keys ("Step with → or n", "k picks a story", "Select a worker (1-4):
+// enter steps it", "h gives a hint"): a handout has no keys to press.
+var keyHint = regexp.MustCompile(`Step with|→ or n|Select an? [a-z]+ \(\d-\d\)|Answer with|press [a-zA-Z]\b|(?:^|[\s,;:(])(?:[a-z]|A-E|[PT])(?:(?:,| and| or| then) [a-zA-Z])*,? (?:picks|steps|crashes|pauses|lets|changes?|switch(?:es)?|names|moves|gives|stops|cuts|makes|jumps|break|waits)\b`)
+
+// keyPhrase rewrites the few phrases that name a key inside a sentence
+// worth keeping: "the policy m shows" is the story's policy, "(k)" and
+// "(f: it freezes instead)" point at keys, ", and m switches it" too.
+var keyPhrase = []struct {
+	re *regexp.Regexp
+	to string
+}{
+	{regexp.MustCompile(` \([a-zA-Z](?:: [^()]*)?\)`), ""},
+	{regexp.MustCompile(`,? and [a-z] (?:switches|changes) it`), ""},
+	{regexp.MustCompile(`\b[a-z] shows\b`), "of this story"},
+}
+
+// handoutText is s without what only the interactive screen can use: the
+// sentences that name its keys, and key names inside a sentence.
+func handoutText(s string) string {
+	for _, p := range keyPhrase {
+		s = p.re.ReplaceAllString(s, p.to)
+	}
+	var kept []string
+	for _, para := range strings.Split(s, "\n\n") {
+		var out []string
+		for _, sent := range sentences(para) {
+			if !keyHint.MatchString(sent) {
+				out = append(out, sent)
+			}
+		}
+		if len(out) > 0 {
+			kept = append(kept, strings.Join(out, " "))
+		}
+	}
+	return strings.Join(kept, "\n\n")
+}
+
+// sentences splits a paragraph after each ". ", "? " and "! ", and joins
+// its lines.
+func sentences(para string) []string {
+	para = strings.Join(strings.Fields(para), " ")
+	var out []string
+	for para != "" {
+		i := strings.IndexAny(para, ".?!")
+		for i >= 0 && i+1 < len(para) && para[i+1] != ' ' {
+			j := strings.IndexAny(para[i+1:], ".?!")
+			if j < 0 {
+				i = -1
+				break
+			}
+			i += 1 + j
+		}
+		if i < 0 || i+1 >= len(para) {
+			out = append(out, para)
+			break
+		}
+		out = append(out, para[:i+1])
+		para = para[i+2:]
+	}
+	return out
+}
+
+// wrapColumns breaks every line of s longer than width at its last space
+// within width. A transcript line (t=+…) goes on indented by four spaces,
+// any other by its own indent, so a paragraph stays one block.
+func wrapColumns(s string, width int) string {
+	var b strings.Builder
+	lines := strings.Split(s, "\n")
+	for i, line := range lines {
+		indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
+		if strings.HasPrefix(line, "t=+") {
+			indent = "    "
+		}
+		for ansi.StringWidth(line) > width {
+			cut := breakAt(line, width)
+			b.WriteString(strings.TrimRight(line[:cut], " "))
+			b.WriteByte('\n')
+			line = indent + strings.TrimLeft(line[cut:], " ")
+		}
+		b.WriteString(line)
+		if i < len(lines)-1 {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// breakAt is the byte offset to break line at: its last space that keeps
+// the first part within width columns, else (one long word) width columns.
+func breakAt(line string, width int) int {
+	cols, last, hard := 0, -1, len(line)
+	for i, r := range line {
+		cols += ansi.StringWidth(string(r))
+		if cols > width {
+			hard = i
+			break
+		}
+		if r == ' ' && strings.TrimSpace(line[:i]) != "" {
+			last = i
+		}
+	}
+	if last > 0 {
+		return last
+	}
+	return max(hard, 1)
 }
 
 // plainEvent prints an event as a transcript line:

@@ -834,20 +834,18 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	}
 	bottom = append(bottom, helpLine)
 
-	// at 120x40 and more the readout stands beside the log, which keeps
-	// the rows
-	wide := w >= 120 && h >= 40 && !p.asking && !p.notes
-	logW := w
+	logW, readoutW := logWidth(w, h, !p.asking && !p.notes)
+	wide := readoutW > 0
 	if wide {
 		bottom = append(bottom[:readoutAt-1:readoutAt-1], bottom[readoutAt+1:]...)
-		logW = w * 3 / 5
 	}
 	logH := h - len(joinLines(top)) - len(joinLines(bottom)) - 1
 	// a readout longer than its three rows takes rows the log leaves empty
 	need := strings.Count(lipgloss.NewStyle().Width(max(w, 1)).Render(readout), "\n") + 1
 	// (and two rows of a full log, which then scrolls: the readout is the lesson)
 	if free := logH - len(p.snap.Events); need > 3 && !p.asking && !p.notes && !wide {
-		extra := min(need-3, max(free, 2), 3)
+		// a taller screen than 80x24 gives its rows to the readout
+		extra := min(need-3, max(free, 2), 3+max(0, h-24))
 		bottom[readoutAt] = views.Wrap(readout, w, 3+extra)
 		logH -= extra
 	}
@@ -861,16 +859,24 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 			listed--
 		}
 	}
-	p.logRows = max(logH, 0)
 	sel := ""
 	if p.sel >= 0 && p.sel < len(p.snap.Actors) {
 		sel = p.snap.Actors[p.sel].Name
 	}
 	digits := 8
-	if w >= 120 {
-		digits = 16 // room for more of each token
+	if logW >= 160 {
+		// room for more of each token; a narrower log would cut the
+		// longer tokens' heads, which 80 columns show
+		digits = 16
 	}
 	lines := logLines(p.snap, sel, strip, digits)
+	// rows a taller screen leaves below the log show a script's source
+	script := ""
+	if h > 24 && !p.asking && !p.notes {
+		script = scriptPanel(st, p.snap, sel, logW, logH-len(lines))
+		logH -= strings.Count(script, "\n") + min(len(script), 1)
+	}
+	p.logRows = max(logH, 0)
 	// the whole log in a viewport, which keeps the window inside the ends
 	vp := viewport.New(logW, max(logH, 0))
 	vp.SetContent(views.Log(st, lines, logW, max(len(lines), logH), 0))
@@ -886,8 +892,11 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		rule += fmt.Sprintf(" · %d earlier: [", len(lines)-logH)
 	}
 	middle := views.Rule(st, rule, logW) + "\n" + vp.View()
+	if script != "" {
+		middle += "\n" + script
+	}
 	if wide {
-		rw := w - logW - 1
+		rw := readoutW
 		panel := views.Rule(st, "readout", rw) + "\n" + views.Wrap(readout, rw, logH)
 		middle = lipgloss.JoinHorizontal(lipgloss.Top, middle, " ", panel)
 	}

@@ -365,14 +365,88 @@ func Sweep(ctx context.Context, c *redis.Client, removed func(key string)) (int,
 	return n, nil
 }
 
-// CleanupLive connects to rawURL and runs Sweep, printing each key it
-// removes through removed: the -cleanup flag.
+// ReplayPrefix is where the keys of an exported story go (the y key's
+// redis-cli script, when the story ran on the embedded server): a replay
+// has no heartbeat, so only -cleanup removes them, never a run's sweep at
+// start, which could cut a replay in class short.
+const ReplayPrefix = Namespace + "replay:"
+
+// CleanupLive connects to rawURL, removes the keys of dead runs (Sweep)
+// and of exported replays (under ReplayPrefix), and calls removed for each
+// key it deletes: the -cleanup flag. It needs only SCAN, EXISTS and DEL
+// (and the connection's HELLO and SELECT): its check before it starts
+// sends those three, on a key under the namespace it never writes, rather
+// than the stories' full preflight.
 func CleanupLive(ctx context.Context, rawURL string, timeout time.Duration, removed func(key string)) (int, error) {
-	b, err := OpenLive(ctx, rawURL, LiveOptions{Scale: 1, Timeout: timeout, NoSweep: true})
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	opts, err := redis.ParseURL(rawURL)
+	if err == nil && opts.DB < 0 {
+		err = fmt.Errorf("database %d is not a database number", opts.DB)
+	}
 	if err != nil {
+		return 0, fmt.Errorf("bad Redis URL %s (want redis://[user:password@]host:port/db): %s", Redact(rawURL), scrub(oneLine(err), opts, rawURL))
+	}
+	opts.DialTimeout = max(timeout, time.Second)
+	opts.ReadTimeout, opts.WriteTimeout = timeout, timeout
+	opts.ContextTimeoutEnabled = true
+	b := &Backend{Name: fmt.Sprintf("live %s/%d", opts.Addr, opts.DB), Scale: 1, Timeout: timeout, opts: opts}
+	c := b.NewConn()
+	defer c.Close()
+	if err := b.cleanupCheck(ctx, c); err != nil {
+		return 0, errors.New(scrub(err.Error(), opts, rawURL))
+	}
+	n, err := Sweep(ctx, c, removed)
+	if err == nil {
+		var m int
+		m, err = sweepReplays(ctx, c, removed)
+		n += m
+	}
+	if err != nil {
+		return n, errors.New(scrub(b.explain(err).Error(), opts, rawURL))
+	}
+	return n, nil
+}
+
+// cleanupCheck is -cleanup's check before it deletes anything: the server
+// answers and lets this user SCAN, EXISTS and DEL under the namespace.
+// Each refusal gets its own line, as the preflight's do.
+func (b *Backend) cleanupCheck(ctx context.Context, c *redis.Client) error {
+	ctx, cancel := context.WithTimeout(ctx, 3*b.Timeout+2*time.Second)
+	defer cancel()
+	k := Namespace + "cleanup-check" // never written: DEL of it deletes nothing
+	checks := [][]any{{"SCAN", 0, "MATCH", Namespace + "*", "COUNT", 1}, {"EXISTS", k}, {"DEL", k}}
+	for i, args := range checks {
+		if err := c.Do(ctx, args...).Err(); err != nil {
+			if i == 0 && !isNoPerm(err) {
+				return b.explain(err) // the connection itself: an address, a password
+			}
+			return fmt.Errorf("the server refused %s, which -cleanup needs: %s", args[0], b.explain(err))
+		}
+	}
+	return nil
+}
+
+// sweepReplays removes every key under ReplayPrefix, found with SCAN.
+func sweepReplays(ctx context.Context, c *redis.Client, removed func(key string)) (int, error) {
+	var keys []string
+	iter := c.Scan(ctx, 0, ReplayPrefix+"*", 500).Iterator()
+	for iter.Next(ctx) {
+		keys = append(keys, iter.Val())
+	}
+	if err := iter.Err(); err != nil {
 		return 0, err
 	}
-	defer b.Close(ctx)
-	n, err := Sweep(ctx, b.admin, removed)
-	return n, b.explain(err)
+	n := 0
+	for _, k := range keys {
+		if err := c.Del(ctx, k).Err(); err != nil {
+			return n, err
+		}
+		n++
+		if removed != nil {
+			removed(k)
+		}
+	}
+	return n, nil
 }

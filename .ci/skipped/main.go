@@ -1,0 +1,76 @@
+// Command skipped reads go test -json on stdin and prints what go test
+// without -json (and without -v) would have: each package's own lines,
+// the closing ok, FAIL and PASS lines among them, and the whole output of
+// every test that failed. Then a summary of the tests that were skipped
+// and why. It lives under .ci, which ./... does not reach.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+)
+
+// event is the part of a test2json event this reads.
+type event struct {
+	Action  string
+	Package string
+	Test    string
+	Output  string
+}
+
+func main() {
+	reasons := map[string]string{} // "package Test" → the skip's message
+	var order []string
+	held := map[string][]string{} // a test's output, printed if it fails
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var e event
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			fmt.Println(sc.Text()) // not an event: a build error, as go test printed it
+			continue
+		}
+		id := e.Package + " " + e.Test
+		switch e.Action {
+		case "output":
+			if e.Test == "" {
+				fmt.Print(e.Output)
+			} else {
+				held[id] = append(held[id], e.Output)
+			}
+			// t.Skip's message is the test's last indented line before
+			// its --- SKIP
+			if e.Test != "" && strings.HasPrefix(e.Output, "    ") {
+				reasons[id] = strings.TrimSpace(e.Output)
+			}
+		case "fail":
+			if e.Test != "" {
+				fmt.Print(strings.Join(held[id], ""))
+			}
+			delete(held, id)
+		case "pass":
+			delete(held, id)
+		case "skip":
+			if e.Test != "" {
+				order = append(order, id)
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		fmt.Fprintln(os.Stderr, "skipped:", err)
+		os.Exit(1)
+	}
+	if len(order) == 0 {
+		fmt.Println("skipped tests: none")
+		return
+	}
+	sort.Strings(order)
+	fmt.Printf("skipped tests: %d\n", len(order))
+	for _, id := range order {
+		fmt.Printf("  %s: %s\n", id, reasons[id])
+	}
+}

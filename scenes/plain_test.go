@@ -1,0 +1,157 @@
+package scenes
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"locksim/sim"
+	"locksim/sim/simtest"
+)
+
+// plainOf is scene id's transcript on b with seed 1.
+func plainOf(t *testing.T, b *sim.Backend, id string, o PlainOptions) string {
+	t.Helper()
+	var out bytes.Buffer
+	if err := PlainWith(context.Background(), &out, b, id, 1, o); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+// TestGoldensPlain: the fencing transcript (its start line, the counter's
+// safety expiry explained, lines wrapped at 80 columns) and the gc-pause
+// handout of -plain -questions (the story up to the question, the answer
+// key after it) are compared with testdata/plain-*.golden.
+func TestGoldensPlain(t *testing.T) {
+	golden(t, "plain-fencing", plainOf(t, embedded(t), "fencing", PlainOptions{}))
+	golden(t, "plain-gc-pause-questions", plainOf(t, embedded(t), "gc-pause", PlainOptions{Questions: true}))
+}
+
+// TestPlainQuestions: with Questions, nothing before the answer key
+// answers a question: not B's reply, not the replies' answer, not the
+// intro (which tells the story); the key has each answer, numbered as the
+// questions are, and the story's rest. The quiz's classes go there too.
+func TestPlainQuestions(t *testing.T) {
+	text := plainOf(t, embedded(t), "", PlainOptions{Questions: true})
+	handout, key, ok := strings.Cut(text, "\nanswer key\n")
+	if !ok {
+		t.Fatalf("no answer key:\n%s", text)
+	}
+	flat := words(handout)
+	// each scene that asks: its part of the handout holds no answer
+	var asking []string
+	for _, part := range strings.Split(handout, strings.Repeat("=", 72)) {
+		if strings.Contains(part, "your answer:") {
+			asking = append(asking, words(part))
+		}
+	}
+	gcPause := ""
+	for _, part := range asking {
+		if strings.Contains(part, "locksim · gc-pause ·") {
+			gcPause = part
+		}
+		// the setting that asks is the last: stories before it lack the
+		// decisive move, and so do not answer it
+		if i := strings.LastIndex(part, "== "); i >= 0 {
+			part = part[i:]
+		}
+		if strings.Contains(part, "verdict:") || strings.Contains(part, "the replies answer") || strings.Contains(part, "recap:") {
+			t.Errorf("a scene's handout gives its answer away:\n%s", part)
+		}
+	}
+	for _, gone := range []string{
+		"dbe5882e2579683432c1bfc525454add NX PX 30000 → OK", // gc-pause: B's grant
+		"STALE token 33",                // fencing: the refusal
+		"gets OK. A wakes with no idea", // the gc-pause intro
+	} {
+		if strings.Contains(gcPause, gone) {
+			t.Errorf("the handout gives away %q", gone)
+		}
+	}
+	if strings.Contains(flat, "key: correctness") || len(asking) < 8 {
+		t.Errorf("the quiz's classes are in the handout, or few scenes ask (%d)", len(asking))
+	}
+	for _, want := range []string{"question 1: ", "What does B get? 1) (nil): A still holds the lock", "your answer:", "start: A takes the lock with a 30s TTL"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the handout lacks %q", want)
+		}
+	}
+	n := strings.Count(handout, "\nquestion ")
+	if n < 10 || strings.Count(key, "\nquestion ") != n {
+		t.Errorf("%d questions in the handout, %d in the key", n, strings.Count(key, "\nquestion "))
+	}
+	flatKey := words(key)
+	for _, want := range []string{"(gc-pause): the replies answer: 2) OK: the key expired, so B gets the lock", "STALE token 33, seen 34", "verdict:", "recap:"} {
+		if !strings.Contains(flatKey, want) {
+			t.Errorf("the answer key lacks %q", want)
+		}
+	}
+}
+
+// TestWrapColumns: a long transcript line goes on indented by four
+// spaces, prose by its own indent, a word wider than the page is cut.
+func TestWrapColumns(t *testing.T) {
+	got := wrapColumns("t=+0.000s A> SET "+strings.Repeat("k", 30)+" "+strings.Repeat("v", 32)+" NX PX 30000 → OK\n  "+strings.TrimSpace(strings.Repeat("word ", 20))+"\n"+strings.Repeat("x", 90), 40)
+	want := "t=+0.000s A> SET\n    kkkkkkkkkkkkkkkkkkkkkkkkkkkkkk\n    vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv NX\n    PX 30000 → OK\n" +
+		"  word word word word word word word\n  word word word word word word word\n  word word word word word word\n" +
+		strings.Repeat("x", 40) + "\n" + strings.Repeat("x", 40) + "\n" + strings.Repeat("x", 10)
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestHandoutText: the sentences that name the screen's keys go, the rest
+// stays word for word.
+func TestHandoutText(t *testing.T) {
+	for in, want := range map[string]string{
+		"A takes the lock. Step with → or n; g and t change the pause.":       "A takes the lock.",
+		"The stories (k) show where that breaks.":                             "The stories show where that breaks.",
+		"Now A releases (with the method m shows). Whose lock goes?":          "Now A releases (with the method of this story). Whose lock goes?",
+		"What a client does next is its policy, and m switches it. It waits.": "What a client does next is its policy. It waits.",
+		"Select a worker (1-4): enter steps it, x crashes it; w waits.":       "",
+		"w1 crashes holding its job (f: it freezes instead). B pauses.":       "w1 crashes holding its job. B pauses.",
+	} {
+		if got := handoutText(in); got != want {
+			t.Errorf("handoutText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestPlainLiveUnits: on a live server the transcript says that t=+ is
+// story time and labels every duration on the wire and every PTTL read
+// back with its story time; the distributed story names where its nodes
+// keep their keys.
+func TestPlainLiveUnits(t *testing.T) {
+	url := simtest.StartRedis(t)
+	b, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close(context.Background()) })
+	text := words(plainOf(t, b, "fencing", PlainOptions{}))
+	for _, want := range []string{
+		"units: t=+ is story time",
+		"PX 1500 on the wire = 30 s of story",
+		"1500 ms on the wire = 30 s of story",
+		"PX 180000 → OK [180000 ms on the wire = 3600 s of story]",
+		"resource:fence = \"34\" · PTTL ",
+		"start: The setup's SET starts the counter",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the live transcript lacks %q:\n%s", want, text)
+		}
+	}
+	if !strings.Contains(text, "on the wire = 3") || strings.Contains(text, "PTTL 178") && !strings.Contains(text, "of story") {
+		t.Errorf("the fence's PTTL is not labelled:\n%s", text)
+	}
+	red := words(plainOf(t, b, "redlock", PlainOptions{}))
+	if want := "keys under " + b.Prefix + "node-A: to " + b.Prefix + "node-E:"; !strings.Contains(red, want) {
+		t.Errorf("the redlock transcript lacks %q:\n%s", want, red)
+	}
+}
+
+// words is a transcript with its lines, which wrap at 80 columns, joined
+// by single spaces: a test reads it as the words it says.
+func words(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -29,7 +29,7 @@ var (
 )
 
 // The stories of the redlock scene, by the knob's values.
-var redStories = []string{"2 down", "3 down", "slow node", "slow acquire", "clock jump", "C restarts", "C restarts late", "failover", "replicated"}
+var redStories = []string{"2 down", "3 down", "slow node", "slow acquire", "clock jump", "C restarts", "C restarts late", "failover", "replicated", "3 hang"}
 
 // redlockScene is scene 12: one lock across five independent nodes, held
 // only with a majority and validity left; then the node faults that break
@@ -87,6 +87,28 @@ func buildRedlock(story string) sim.Script {
 		}
 		moves = append(moves, acquire("c1")...)
 		moves = append(moves, sim.Advance(redWork), sim.Labeled("c1", "c1 releases"))
+	case "3 hang":
+		// C, D and E hang: c1's SETs there time out, c1 is told "not
+		// acquired" and releases, but its releases there never arrive;
+		// when the nodes wake its SETs land, and three nodes of five hold
+		// the token of a client that does not hold the lock. c2, asking
+		// a second later, finds them taken.
+		hung := []string{"C", "D", "E"}
+		for _, n := range hung {
+			moves = append(moves, sim.NodeHang(n, true))
+		}
+		moves = append(moves, acquire("c1")...)
+		moves = append(moves, sim.Advance(redPast))
+		for _, n := range hung {
+			moves = append(moves, sim.NodeHang(n, false))
+		}
+		// labelled apart from the other stories' c2, so the prediction
+		// about c2's SET on C (whose key c1 got first) is not asked here
+		moves = append(moves, sim.Labeled("c2", "c2 begins"))
+		for _, n := range redNodes {
+			moves = append(moves, sim.Labeled("c2", "c2 asks "+n))
+		}
+		moves = append(moves, sim.Labeled("c2", "c2 counts"))
 	case "slow acquire":
 		// c1 is frozen between its second and third SET for a TTL and a
 		// second: its keys on A and B are clearly gone when it releases,

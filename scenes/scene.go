@@ -554,6 +554,8 @@ func (r reader) state(a sim.Actor, b ledger.Belief) (string, views.Tone) {
 		return "outcome unknown", views.Warn
 	case ledger.NodeGranted:
 		return "OK from " + e.Node, views.Good
+	case ledger.NodeLate:
+		return "late OK on " + e.Node, views.Bad
 	case ledger.NodeRefused:
 		return "(nil) from " + e.Node, views.Warn
 	case ledger.NodeFailed:

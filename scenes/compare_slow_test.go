@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"locksim/sim"
 	"locksim/sim/simtest"
@@ -31,9 +32,17 @@ var embeddedOnly = map[string]bool{
 // A story that rests on a millisecond boundary fails here. The race's
 // winner is decided by a real race: there only the replies as a multiset
 // and the verdict are compared.
+//
+// A live run's story time is the wall clock's: a machine that stalls the
+// run longer than half the scene's margin before the first difference has
+// moved a command across a deadline the story keeps well clear of. Such a
+// run proves nothing either way and is played again, up to three times.
 func TestSameOnEveryServer(t *testing.T) {
 	simtest.SkipUnlessSlow(t)
 	t.Parallel()
+	// live plays at once: they mostly wait out story time, but each
+	// stall they cause one another stretches that time
+	slots := make(chan struct{}, 6)
 	for _, sc := range All() {
 		if sc.Kind == Quiz {
 			continue
@@ -64,10 +73,27 @@ func TestSameOnEveryServer(t *testing.T) {
 							t.Fatal(err)
 						}
 						t.Cleanup(func() { live.Close(context.Background()) })
-						want := story2lines(playStory(t, embedded(t), sc.ID, p, 1), sc.Kind == Race)
-						got := story2lines(playStory(t, live, sc.ID, p, 1), sc.Kind == Race)
-						if !slices.Equal(got, want) {
-							t.Errorf("the live server tells another story:\n%s", lineDiff(want, got))
+						emb := playStory(t, embedded(t), sc.ID, p, 1)
+						want := story2lines(emb, sc.Kind == Race)
+						slots <- struct{}{}
+						defer func() { <-slots }()
+						for try := 1; ; try++ {
+							got := playStory(t, live, sc.ID, p, 1)
+							lines := story2lines(got, sc.Kind == Race)
+							if slices.Equal(lines, want) {
+								return
+							}
+							late := lateness(emb, got, firstDiff(want, lines))
+							if sc.Kind == Race || late < sc.Shortest/2 {
+								t.Errorf("the live server tells another story (its commands at most %s late of story time):\n%s",
+									sim.FormatDuration(late), lineDiff(want, lines))
+								return
+							}
+							if try == 3 {
+								t.Skipf("three live runs were stalled past half the %s margin: the machine is too loaded to judge", sim.FormatDuration(sc.Shortest))
+							}
+							t.Logf("try %d: a command ran %s late of story time, more than half the %s margin: playing again",
+								try, sim.FormatDuration(late), sim.FormatDuration(sc.Shortest))
 						}
 					})
 				}
@@ -145,6 +171,37 @@ func normReply(cmd string, e sim.Event) string {
 		return positive.ReplaceAllString(reply, "<n>")
 	}
 	return large.ReplaceAllString(reply, "<n>")
+}
+
+// firstDiff is the index of the first line where a and b differ.
+func firstDiff(a, b []string) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+// lateness is how far the live run's commands ran from the embedded run's
+// story times, at most, up to and including command upto.
+func lateness(emb, live played, upto int) time.Duration {
+	e, l := commandEvents(emb), commandEvents(live)
+	var most time.Duration
+	for i := 0; i <= upto && i < len(e) && i < len(l); i++ {
+		most = max(most, (l[i].At - e[i].At).Abs())
+	}
+	return most
+}
+
+func commandEvents(p played) []sim.Event {
+	var out []sim.Event
+	for _, e := range p.snap.Events {
+		if e.Kind == sim.Command {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // lineDiff shows want and got side by side from the first difference.

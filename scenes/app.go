@@ -218,7 +218,7 @@ func (a *App) applyKeys() {
 		k.Select.SetHelp("1-"+itoa(int64(n)), "select an actor")
 	}
 	if !sc.Distributed {
-		for _, b := range []*key.Binding{&k.Node, &k.Stop, &k.Cut, &k.Slow, &k.Jump} {
+		for _, b := range []*key.Binding{&k.Node, &k.Stop, &k.Cut, &k.Slow, &k.Jump, &k.Hang} {
 			b.SetEnabled(false)
 		}
 	}
@@ -443,7 +443,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		{k.Play, "play"}, {k.Step, "step"}, {k.Back, "back"}, {k.Home, "home"},
 		{k.Faster, "faster"}, {k.Slower, "slower"}, {k.Replay, "replay"},
 		{k.Crash, "crash"}, {k.Pause, "pause"}, {k.Wait, "wait"}, {k.Hint, "hint"},
-		{k.Stop, "stop"}, {k.Cut, "cut"}, {k.Slow, "slow"}, {k.Jump, "jump"}, {k.Defaults, "defaults"},
+		{k.Stop, "stop"}, {k.Cut, "cut"}, {k.Slow, "slow"}, {k.Jump, "jump"}, {k.Hang, "hang"}, {k.Defaults, "defaults"},
 	}
 	for _, x := range actions {
 		if key.Matches(msg, x.b) {

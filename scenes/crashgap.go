@@ -28,6 +28,8 @@ func crashGapScene() *Scene {
 		ID: "crash-gap", Kind: Story,
 		Knobs: []Knob{{Key: "c", Name: gapKnob, Values: gapPoints}},
 		Wait:  40 * time.Second,
+		// the first wait passes the TTL by 10 s
+		Shortest: 10 * time.Second,
 		// the choices are "1, free again", "0, still there", "an error"
 		Predict: before(answerOf("s2", sim.OpAcquire, 2, ledger.Granted, ledger.Refused), "s2 SETNX"),
 		Build:   buildCrashGap,

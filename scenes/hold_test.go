@@ -51,8 +51,9 @@ func TestLiveSteppingHoldsTheClock(t *testing.T) {
 		{"crash-gap", "", 50, 650 * time.Millisecond},
 		{"release", "m", 20, 200 * time.Millisecond},
 		{"release", "mm", 50, 650 * time.Millisecond},
-		{"gc-pause", "", 50, 650 * time.Millisecond},
-		{"fencing", "", 50, 650 * time.Millisecond},
+		// ÷40, their cap (a 2 s margin): a 30 s lease is PX 750
+		{"gc-pause", "", 40, 800 * time.Millisecond},
+		{"fencing", "", 40, 800 * time.Millisecond},
 		{"extend", "", 50, 650 * time.Millisecond},
 		{"extend", "ss", 50, 650 * time.Millisecond},
 	} {
@@ -72,7 +73,7 @@ func TestLiveSteppingHoldsTheClock(t *testing.T) {
 				m := live.pl.run.Moves()[live.pl.snap.Pos]
 				own := time.Duration(0)
 				if m.Kind == sim.MoveAdvance {
-					own = m.D / time.Duration(c.scale)
+					own = m.D / time.Duration(live.pl.run.Scale()) // the scene may cap c.scale
 				}
 				start := time.Now()
 				drive(t, live, keys("n")...)

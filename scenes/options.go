@@ -22,10 +22,12 @@ func optionsScene() *Scene {
 			{Key: "P", Name: "PX", Values: []string{"on", "off"}},
 			{Key: "T", Name: "token", Values: []string{"random", "constant"}},
 		},
-		Wait:    5 * time.Second,
-		Predict: before(answerOf("w2", sim.OpAcquire, 2, ledger.Refused, ledger.Granted), "w2 SET"),
-		Build:   buildOptions,
-		Say:     sayOptions,
+		Wait: 5 * time.Second,
+		// each wait passes a TTL by 10 s
+		Shortest: 10 * time.Second,
+		Predict:  before(answerOf("w2", sim.OpAcquire, 2, ledger.Refused, ledger.Granted), "w2 SET"),
+		Build:    buildOptions,
+		Say:      sayOptions,
 	}
 }
 

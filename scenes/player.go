@@ -619,7 +619,7 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 	}
 	switch action {
 	case "home", "replay", "knob", "defaults":
-	case "crash", "pause", "wait", "move", "stop", "cut", "slow", "jump":
+	case "crash", "pause", "wait", "move", "stop", "cut", "slow", "jump", "hang":
 		if p.sc.Kind != Story {
 			return nil, false
 		}
@@ -653,7 +653,7 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		p.p = Params{}
 		p.flash = "the settings are back to their defaults"
 		return p.resettle(), true
-	case "crash", "pause", "wait", "move", "stop", "cut", "slow", "jump":
+	case "crash", "pause", "wait", "move", "stop", "cut", "slow", "jump", "hang":
 		m, msg := p.learnerMove(action)
 		if msg != "" {
 			p.err = msg
@@ -683,7 +683,7 @@ func (p *Player) learnerMove(action string) (sim.Move, string) {
 		return sim.Advance(p.sc.Wait), ""
 	}
 	switch action {
-	case "stop", "cut", "slow", "jump":
+	case "stop", "cut", "slow", "jump", "hang":
 		return p.nodeMove(action)
 	}
 	if p.sel < 0 || p.sel >= len(p.snap.Actors) {
@@ -1055,6 +1055,9 @@ func (p *Player) nodeLine(st views.Styles, k sim.KeyState, w int) string {
 	if n.Slow {
 		faults = append(faults, "slow")
 	}
+	if n.Hung {
+		faults = append(faults, fmt.Sprintf("hung · %d waiting", n.Waiting))
+	}
 	for _, a := range n.Cut {
 		faults = append(faults, a+" cut off")
 	}
@@ -1200,6 +1203,8 @@ func (p *Player) nodeMove(action string) (sim.Move, string) {
 		return sim.NodeStop(n.Name), ""
 	case "slow":
 		return sim.NodeSlow(n.Name, !n.Slow), ""
+	case "hang":
+		return sim.NodeHang(n.Name, !n.Hung), ""
 	case "jump":
 		if n.Simulated {
 			return sim.Move{}, sim.ErrClockFixed.Error()

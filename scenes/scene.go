@@ -59,9 +59,11 @@ type Scene struct {
 	// Variants are the settings the plain transcript plays, in order; nil
 	// means every combination of the knobs' values, the defaults first.
 	Variants []Params
-	// Shortest is the shortest story duration the scene's timing rests on
-	// (a wait, a lease); on a live server the scale is capped so that it
-	// stays at least MinWire long on the wire.
+	// Shortest is the scene's smallest margin, story time: the least gap
+	// between a moment a story rests on and the deadline it must fall
+	// clearly before or after (a key's expiry, a retry's due time). On a
+	// live server the scale is capped so that it stays at least MinWire
+	// long on the wire.
 	Shortest time.Duration
 	// Predict is the scene's decisive point: the story stops before it and
 	// asks the learner to predict (content sections predict and choices);
@@ -182,9 +184,10 @@ func (s *Scene) predictAt(labels []string) int {
 	return -1
 }
 
-// MinWire is the least a story duration may shrink to on a live server:
-// below a few milliseconds, the network's own timing blurs the story.
-const MinWire = 5 * time.Millisecond
+// MinWire is the least a story's margin may shrink to on a live server:
+// below it, a loaded machine's scheduling and the network's own timing can
+// carry a command across the deadline the story puts it before or after.
+const MinWire = 50 * time.Millisecond
 
 // Script is the scene's Build under p, with the scale capped by Shortest.
 func (s *Scene) Script(p Params) sim.Script {
@@ -567,6 +570,8 @@ func (r reader) state(a sim.Actor, b ledger.Belief) (string, views.Tone) {
 		return "outcome unknown", views.Warn
 	case ledger.NodeGranted:
 		return "OK from " + e.Node, views.Good
+	case ledger.NodeLate:
+		return "late OK on " + e.Node, views.Bad
 	case ledger.NodeRefused:
 		return "(nil) from " + e.Node, views.Warn
 	case ledger.NodeFailed:

@@ -38,6 +38,8 @@ const (
 	FaultSlow      // a node answers after the client's timeout
 	FaultFast      // the node answers promptly again
 	FaultClockJump // a node's clock jumped forward
+	FaultHang      // a node hung: it reads nothing, and what is sent to it waits
+	FaultWake      // a hung node woke and ran what had waited
 )
 
 // The nodes of a run: the lock service and the protected resource.

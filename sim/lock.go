@@ -60,6 +60,9 @@ type Op struct {
 	// Part is set for one node's share of a distributed acquire or
 	// release: it makes a lease on that node, not a holder.
 	Part bool
+	// Late is set for a command a hung node ran when it woke, after the
+	// client had stopped waiting: nobody read its reply.
+	Late bool
 	// A quorum count (FormQuorum): Votes of Of nodes said OK; Held is the
 	// client's decision; TTL is then the validity time it computed.
 	Votes, Of int

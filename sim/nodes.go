@@ -29,6 +29,19 @@ type node struct {
 	down bool            // stopped: it answers nothing
 	slow bool            // it answers after the client's per-node timeout
 	cut  map[string]bool // actors it is partitioned from
+	// hung: it reads nothing; the commands sent to it wait in backlog
+	// and run when it wakes
+	hung    bool
+	backlog []waiting
+}
+
+// waiting is a command sent to a hung node: it runs when the node wakes,
+// on the connection and under the step that sent it.
+type waiting struct {
+	actor, conn, step string
+	move              int
+	args, shown       []any
+	op                *Op
 }
 
 // NodeState is a node's faults, for the screen.
@@ -36,6 +49,8 @@ type NodeState struct {
 	Name      string
 	Down      bool
 	Slow      bool
+	Hung      bool
+	Waiting   int           // commands a hung node will run when it wakes
 	Cut       []string      // actors that cannot reach it
 	Skew      time.Duration // its clock's lead over the story's
 	Simulated bool          // a live server: locksim fakes the fault on its side
@@ -102,7 +117,7 @@ func (r *Run) resetNodes(ctx context.Context) error {
 			}
 			n.reconnect()
 		}
-		n.down, n.slow, n.skew = false, false, 0
+		n.down, n.slow, n.skew, n.hung, n.backlog = false, false, 0, false, nil
 		clear(n.cut)
 		if err := n.b.Delete(ctx, slices.Sorted(maps.Keys(n.keys))...); err != nil {
 			return fmt.Errorf("reset: node %s: %w", n.name, err)
@@ -131,7 +146,7 @@ func (r *Run) closeNodes() {
 func (r *Run) Nodes() []NodeState {
 	var out []NodeState
 	for _, n := range r.nodes {
-		s := NodeState{Name: n.name, Down: n.down, Slow: n.slow, Skew: n.skew, Simulated: !n.own}
+		s := NodeState{Name: n.name, Down: n.down, Slow: n.slow, Hung: n.hung, Waiting: len(n.backlog), Skew: n.skew, Simulated: !n.own}
 		for _, a := range r.Actors {
 			if n.cut[a.Name] {
 				s.Cut = append(s.Cut, a.Name)
@@ -152,6 +167,8 @@ func (r *Run) StopNode(name string) {
 		return
 	}
 	n.down = true
+	// a stopped process loses what waited in its buffers
+	n.hung, n.backlog = false, nil
 	note := "node " + name + " stopped"
 	if n.own {
 		n.b.stop()
@@ -221,6 +238,64 @@ func (r *Run) SlowNode(name string, slow bool) {
 	r.record(Event{Kind: Fault, Fault: f, Node: name, Note: note})
 }
 
+// HangNode makes the node hang (or wake): a hung node is neither slow nor
+// dead. It reads nothing, so a client's command times out and counts as a
+// failure, but the command waits in the node's buffer and runs when the
+// node wakes, with nobody reading its reply: a SET lands late, as a lease
+// the client was never told about. A release sent to it while it hangs
+// never arrives: in locksim's model the client gave up on it, and the log
+// says so for each. The node is modelled on locksim's side (the commands
+// wait in the run and are sent at the wake), the same on an embedded node
+// and a live one, where the log calls it simulated.
+func (r *Run) HangNode(ctx context.Context, name string, hung bool) {
+	n := r.node(name)
+	if n == nil || n.hung == hung {
+		return
+	}
+	n.hung = hung
+	if hung {
+		note := "node " + name + " hangs: it reads nothing, and what is sent to it waits"
+		if !n.own {
+			note += " (simulated: locksim holds the commands)"
+		}
+		r.record(Event{Kind: Fault, Fault: FaultHang, Node: name, Note: note})
+		return
+	}
+	note := "node " + name + " wakes: nothing waited"
+	switch len(n.backlog) {
+	case 0:
+	case 1:
+		note = "node " + name + " wakes and runs the command that waited: its reply reaches no one"
+	default:
+		note = fmt.Sprintf("node %s wakes and runs the %d commands that waited: their replies reach no one", name, len(n.backlog))
+	}
+	r.record(Event{Kind: Fault, Fault: FaultWake, Node: name, Note: note})
+	backlog := n.backlog
+	n.backlog = nil
+	for _, w := range backlog {
+		r.runLate(ctx, n, w)
+	}
+}
+
+// runLate runs a command that waited on a hung node, now that it woke.
+func (r *Run) runLate(ctx context.Context, n *node, w waiting) {
+	c := n.conns[w.conn]
+	if c == nil {
+		return
+	}
+	var op *Op
+	if w.op != nil {
+		late := *w.op
+		late.Late = true
+		op = &late
+	}
+	at := r.Now()
+	val, err := c.Do(ctx, w.args...).Result()
+	r.record(Event{At: at, Kind: Command, Actor: w.actor, Step: w.step, Move: w.move, Node: n.name,
+		Args: toStrings(w.args), Cmd: FormatCommand(w.shown), Reply: FormatReply(val, err), Val: val, Err: err, Op: op,
+		Due: at, Note: "sent before node " + n.name + " hung, run when it woke"})
+}
+
 // ErrClockFixed is JumpClock's answer on a live server.
 var ErrClockFixed = errors.New("a live server's clock cannot jump: only embedded nodes can")
 
@@ -266,13 +341,15 @@ func (x *Exec) sendOn(name, key string, args, shown []any, op *Op, timeout time.
 		fake = errNode{fmt.Sprintf("i/o timeout after %s: node %s unreachable (simulated partition)", FormatDuration(timeout), name)}
 	case n.down && !n.own:
 		fake = errNode{"connection refused: node " + name + " is stopped (simulated)"}
+	case n.hung:
+		fake = x.hangOn(n, key, args, shown, op, timeout)
 	}
 	if fake != nil {
 		at := r.Now()
 		r.record(Event{At: at, Kind: Command, Actor: x.actor.Name, Step: x.label, Move: x.move, Node: name,
 			Args: toStrings(args), Cmd: FormatCommand(shown), Reply: FormatReply(nil, fake), Err: fake, Op: op,
 			Timed: x.timed, Due: x.due()})
-		if n.cut[x.actor.Name] {
+		if n.cut[x.actor.Name] || n.hung {
 			r.waitUntil(x.ctx, at+timeout)
 		}
 		return Reply{Err: fake, Text: FormatReply(nil, fake)}
@@ -294,6 +371,21 @@ func (x *Exec) sendOn(name, key string, args, shown []any, op *Op, timeout time.
 		return Reply{Err: late, Text: e.Reply}
 	}
 	return rep
+}
+
+// hangOn is what the client sees of a command sent to a hung node: a
+// timeout. The command waits for the node to wake, except a release, which
+// never arrives.
+func (x *Exec) hangOn(n *node, key string, args, shown []any, op *Op, timeout time.Duration) error {
+	sim := ""
+	if !n.own {
+		sim = ", simulated"
+	}
+	if op != nil && op.Kind == OpRelease {
+		return errNode{fmt.Sprintf("i/o timeout after %s: node %s is hung%s; this release never arrives", FormatDuration(timeout), n.name, sim)}
+	}
+	n.backlog = append(n.backlog, waiting{actor: x.actor.Name, conn: x.connName(), step: x.label, move: x.move, args: args, shown: shown, op: op})
+	return errNode{fmt.Sprintf("i/o timeout after %s: node %s is hung%s; the command waits and runs when it wakes", FormatDuration(timeout), n.name, sim)}
 }
 
 // The learner's and the stories' node faults, as schedule moves.
@@ -331,6 +423,16 @@ func NodeSlow(name string, slow bool) Move {
 		label = name + " prompt"
 	}
 	return Move{Kind: MoveDo, Label: label, Do: func(_ context.Context, r *Run) { r.SlowNode(name, slow) }}
+}
+
+// NodeHang is the move in which the node hangs (or wakes, running what
+// waited).
+func NodeHang(name string, hung bool) Move {
+	label := name + " hangs"
+	if !hung {
+		label = name + " wakes"
+	}
+	return Move{Kind: MoveDo, Label: label, Do: func(ctx context.Context, r *Run) { r.HangNode(ctx, name, hung) }}
 }
 
 // NodeJump is the move in which the node's clock jumps d forward. On a

@@ -18,8 +18,8 @@ type KeyMap struct {
 	About, Help, Quit                      key.Binding
 	Hint, Notes, Esc, Export               key.Binding
 	// a distributed story's nodes: pick one, then stop or restart it, cut
-	// the selected client off it, slow it, or jump its clock
-	Node, Stop, Cut, Slow, Jump key.Binding
+	// the selected client off it, slow it, jump its clock, or hang it
+	Node, Stop, Cut, Slow, Jump, Hang key.Binding
 	// the race scene's trials: the race run a thousand times for real
 	Trials key.Binding
 	// a quiz's two answers; off in every other scene
@@ -62,6 +62,7 @@ func DefaultKeyMap() KeyMap {
 		Cut:       key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "cut client off node, heal")),
 		Slow:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "slow node, undo")),
 		Jump:      key.NewBinding(key.WithKeys("j"), key.WithHelp("j", "jump node clock past TTL")),
+		Hang:      key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "hang node, wake it")),
 		// 1 and 2 answer too, through Select
 		Efficiency:  key.NewBinding(key.WithKeys("e"), key.WithHelp("e/1", "efficiency lock"), key.WithDisabled()),
 		Correctness: key.NewBinding(key.WithKeys("c"), key.WithHelp("c/2", "correctness lock"), key.WithDisabled()),
@@ -95,7 +96,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Efficiency, k.Correctness, k.Play, k.Step, k.Back, k.Home, k.Faster},
 		{k.Select, k.Next, k.Prev, k.Replay, k.Trials},
 		{k.Move, k.Crash, k.Pause, k.Wait, k.Defaults},
-		{k.Node, k.Stop, k.Cut, k.Slow, k.Jump},
+		{k.Node, k.Stop, k.Cut, k.Slow, k.Jump, k.Hang},
 		{k.Earlier, k.SceneNext, k.ScenePrev, k.About, k.Hint, k.Notes, k.Export},
 		{k.Esc, k.Help, k.Quit},
 	}

@@ -961,6 +961,7 @@ const (
 	NodeGranted  What = "node-ok"       // one node said OK
 	NodeRefused  What = "node-refused"  // one node's key was taken
 	NodeFailed   What = "node-failed"   // one node failed: down, cut off, too slow, an error
+	NodeLate     What = "node-late"     // a hung node woke and ran the SET: a lease nobody was told of
 	NodeReleased What = "node-released" // one node's release deleted the actor's key
 	NodeRelTaken What = "node-rel-taken"
 	NodeRelGone  What = "node-rel-gone"
@@ -1011,6 +1012,11 @@ func (l *Ledger) part(e sim.Event) Read {
 		Seq: e.Seq, Granted: e.At, TTL: op.TTL, TTLAt: e.At, Form: op.Form, EndSeq: -1}
 	l.Leases = append(l.Leases, ls)
 	l.byKey[s] = ls
+	if op.Late {
+		// the client counted this node a failure long ago: the lease
+		// runs on the node all the same, from the moment it woke
+		return Read{What: NodeLate, Lease: ls}
+	}
 	return Read{What: NodeGranted, Lease: ls}
 }
 
@@ -1080,6 +1086,10 @@ func (l *Ledger) nodeFault(e sim.Event) {
 		l.faults[e.Node+"/slow"] = true
 	case sim.FaultFast:
 		delete(l.faults, e.Node+"/slow")
+	case sim.FaultHang:
+		l.faults[e.Node+"/hung"] = true
+	case sim.FaultWake:
+		delete(l.faults, e.Node+"/hung")
 	case sim.FaultCut:
 		l.faults[e.Node+"/"+e.Actor] = true
 	case sim.FaultHeal:
@@ -1087,13 +1097,13 @@ func (l *Ledger) nodeFault(e sim.Event) {
 	}
 }
 
-// faulted lists the nodes actor cannot use now: stopped, slow, or cut off
-// from it.
+// faulted lists the nodes actor cannot use now: stopped, slow, hung, or
+// cut off from it.
 func (l *Ledger) faulted(actor string) []string {
 	var out []string
 	for k := range l.faults {
 		node, who, _ := strings.Cut(k, "/")
-		if who == "" || who == "slow" || who == actor {
+		if who == "" || who == "slow" || who == "hung" || who == actor {
 			if !slices.Contains(out, node) {
 				out = append(out, node)
 			}

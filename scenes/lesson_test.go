@@ -111,7 +111,7 @@ func TestSettingKeepsTheMoment(t *testing.T) {
 		steps, want int
 	}{{10, 10}, {8, 8}, {3, 3}, {1, 1}} {
 		a := openScene(t, embedded(t), "gc-pause", 1, 80, 24, strings.Repeat("n", c.steps)+"g")
-		if a.pl.sc.Value(a.pl.p, "pause") != "70s" || a.pl.snap.Pos != c.want {
+		if a.pl.sc.Value(a.pl.p, "pause") != "70 s" || a.pl.snap.Pos != c.want {
 			t.Errorf("g at step %d: pause %s, at step %d, want %d", c.steps, a.pl.sc.Value(a.pl.p, "pause"), a.pl.snap.Pos, c.want)
 		}
 		if c.steps == 10 && a.pl.snap.Now != 70*time.Second {
@@ -176,7 +176,7 @@ func TestMomentRoundTrip(t *testing.T) {
 	if got := b.Moment(); !sameMoment(got, want) {
 		t.Fatalf("resumed at %+v, want %+v", got, want)
 	}
-	if !strings.Contains(b.View(), "seed 5") || !strings.Contains(b.View(), "[g] pause: 70s  [t] TTL: 10s") {
+	if !strings.Contains(b.View(), "seed 5") || !strings.Contains(b.View(), "[g] pause: 70 s  [t] TTL: 10 s") {
 		t.Errorf("the resumed screen should show the seed and the settings:\n%s", b.View())
 	}
 }

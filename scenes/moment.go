@@ -47,7 +47,7 @@ func FormatSettings(sc *Scene, p Params) string {
 	var parts []string
 	for _, k := range sc.Knobs {
 		if i := p[k.Name]; i > 0 && i < len(k.Values) {
-			parts = append(parts, k.Name+"="+k.Values[i])
+			parts = append(parts, k.Name+"="+strings.ReplaceAll(k.Values[i], " ", ""))
 		}
 	}
 	return strings.Join(parts, ",")

@@ -73,7 +73,7 @@ func TestPlainQuestions(t *testing.T) {
 	if strings.Contains(flat, "key: correctness") || len(asking) < 8 {
 		t.Errorf("the quiz's classes are in the handout, or few scenes ask (%d)", len(asking))
 	}
-	for _, want := range []string{"question 1: ", "What does B get? 1) (nil): A still holds the lock", "your answer:", "start: A takes the lock with a 30s TTL"} {
+	for _, want := range []string{"question 1: ", "What does B get? 1) (nil): A still holds the lock", "your answer:", "start: A takes the lock with a 30 s TTL"} {
 		if !strings.Contains(flat, want) {
 			t.Errorf("the handout lacks %q", want)
 		}

@@ -582,9 +582,6 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		if p.sc.Kind != Story {
 			return nil, false
 		}
-		if action == "step" && p.endOfStory() {
-			return nil, true
-		}
 		// the readout follows the story again; select an actor to ask about it
 		p.playing, p.sel = false, -1
 		if p.busy {
@@ -663,17 +660,6 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		return p.do(func(ctx context.Context, r *sim.Run) error { return r.Insert(ctx, m) }), true
 	}
 	return nil, false
-}
-
-// endOfStory reports a learner's step asked for at the story's end, and
-// says there is no step left and what to do instead. A presenter's click
-// there is left to the clicker.
-func (p *Player) endOfStory() bool {
-	if p.present || p.busy || len(p.pending) > 0 || p.snap.Pos < len(p.snap.Moves) || len(p.snap.Moves) == 0 {
-		return false
-	}
-	p.flash = p.text.Get("end-of-story")
-	return true
 }
 
 // learnerMove is the move the learner asked for with the selected actor,

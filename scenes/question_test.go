@@ -83,20 +83,6 @@ func TestTooSmallContents(t *testing.T) {
 	}
 }
 
-// TestStepAtTheEnd: n at the end of a story says it is the end.
-func TestStepAtTheEnd(t *testing.T) {
-	a := openScene(t, embedded(t), "gc-pause", 1, 80, 24, strings.Repeat("n", 10))
-	if a.pl.snap.Pos != len(a.pl.snap.Moves) {
-		t.Fatalf("the story should be at its end, at %d of %d", a.pl.snap.Pos, len(a.pl.snap.Moves))
-	}
-	if strings.Contains(a.View(), "End of the story") {
-		t.Errorf("the last step is not yet a step past the end:\n%s", a.View())
-	}
-	drive(t, a, keys("n")...)
-	if !strings.Contains(a.View(), "End of the story") {
-		t.Errorf("n at the end should say it is the end:\n%s", a.View())
-	}
-}
 
 // TestEmbeddedOnlyStoryAsksNothingLive: on a live server Redlock's clock
 // jump does not happen, so its question is not asked; the settings line

@@ -83,7 +83,6 @@ func TestTooSmallContents(t *testing.T) {
 	}
 }
 
-
 // TestEmbeddedOnlyStoryAsksNothingLive: on a live server Redlock's clock
 // jump does not happen, so its question is not asked; the settings line
 // says the story needs the embedded server.

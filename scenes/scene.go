@@ -344,10 +344,64 @@ func (r reader) latest(name string) (sim.Event, ledger.Read, bool) {
 	for i := len(ev) - 1; i >= 0; i-- {
 		what := r.v.L.Reads[i].What
 		if ev[i].Actor == name && ev[i].Move >= 0 && what != ledger.Nothing && !(holds && what == ledger.Noted) {
+			if j := r.countBefore(i); j >= 0 {
+				return ev[j], r.v.L.Reads[j], true
+			}
 			return ev[i], r.v.L.Reads[i], true
 		}
 	}
 	return sim.Event{}, ledger.Read{}, false
+}
+
+// countBefore is the Redlock count that a failed acquire's releases at
+// event i follow in the same step, -1 if none: the count is what the step
+// decided, the releases only its consequence.
+func (r reader) countBefore(i int) int {
+	ev := r.v.Snap.Events
+	if !releasePart(ev[i]) {
+		return -1
+	}
+	for j := i - 1; j >= 0 && ev[j].Move == ev[i].Move; j-- {
+		switch {
+		case ev[j].Actor != ev[i].Actor:
+		case r.v.L.Reads[j].What == ledger.QuorumMissed:
+			return j
+		case !releasePart(ev[j]):
+			return -1
+		}
+	}
+	return -1
+}
+
+// releasePart reports that e is one node's share of a distributed release.
+func releasePart(e sim.Event) bool {
+	return e.Op != nil && e.Op.Part && e.Op.Kind == sim.OpRelease
+}
+
+// releaseRound sums up a distributed release the actor sent to every node
+// in the step of event i: each node's reply as the ledger read it. ok is
+// false when the step sent no more than one node's share.
+func (r reader) releaseRound(i int, vars map[string]string) (string, bool) {
+	ev := r.v.Snap.Events
+	var parts []string
+	failed := false
+	for j, e := range ev {
+		if e.Move != ev[i].Move || e.Actor != ev[i].Actor || !releasePart(e) {
+			continue
+		}
+		what := r.v.L.Reads[j].What
+		failed = failed || what == ledger.NodeFailed
+		parts = append(parts, r.fill("round-"+string(what), map[string]string{"node": e.Node}))
+	}
+	if len(parts) < 2 {
+		return "", false
+	}
+	vars["round"] = strings.Join(parts, "; ")
+	vars["of"] = itoa(int64(len(parts)))
+	if failed {
+		return r.fill("node-rel-round-failed", vars), true
+	}
+	return r.fill("node-rel-round", vars), true
 }
 
 // leaseVars are the slots a lease fills: when it was granted, its TTL as
@@ -619,11 +673,20 @@ func (r reader) readout() string {
 	if r.v.Text.Has("idle") {
 		return r.fill("idle", nil) // a race: nobody selected yet
 	}
+	// the step's own actor, even when the step ended with the time its
+	// client waited for a node that did not answer
 	last := story[len(story)-1]
-	if last.Kind == sim.Clock || last.Actor == "" {
-		return r.clock()
+	if last.Kind != sim.Clock && last.Actor != "" {
+		return r.about(last.Actor)
 	}
-	return r.about(last.Actor)
+	// (a timer's command while time passes is not the step's own: the
+	// clock then says what the time did to every key)
+	for i := len(story) - 1; i >= 0 && story[i].Move == last.Move; i-- {
+		if story[i].Kind != sim.Clock && story[i].Actor != "" && !story[i].Timed {
+			return r.about(story[i].Actor)
+		}
+	}
+	return r.clock()
 }
 
 // clock says what the passing time did to each key read back, and who,
@@ -715,6 +778,9 @@ func (r reader) about(name string) string {
 		vars["votes"], vars["of"] = itoa(int64(e.Op.Votes)), itoa(int64(e.Op.Of))
 		vars["need"] = itoa(int64(sim.Quorum(e.Op.Of)))
 		vars["validity"] = itoa(e.Op.TTL.Milliseconds()) + " ms"
+		if e.Op.TTL <= 0 {
+			vars["validity"] = itoa(-e.Op.TTL.Milliseconds()) + " ms short"
+		}
 		vars["spent"] = itoa(e.Op.Spent.Milliseconds()) + " ms"
 	}
 	switch rd.What {
@@ -777,8 +843,14 @@ func (r reader) about(name string) string {
 		if rd.Other == "" {
 			return r.fill("node-refused-unknown", vars)
 		}
-	case ledger.NodeFailed:
-		if e.Op.Kind == sim.OpRelease {
+	case ledger.NodeFailed, ledger.NodeReleased, ledger.NodeRelTaken, ledger.NodeRelGone:
+		if !releasePart(e) {
+			break
+		}
+		if out, ok := r.releaseRound(r.index(e), vars); ok {
+			return out
+		}
+		if rd.What == ledger.NodeFailed {
 			return r.fill("node-rel-failed", vars)
 		}
 	case ledger.TTLSet:
@@ -799,6 +871,16 @@ func (r reader) about(name string) string {
 		return r.fill("timer-"+string(rd.What), vars)
 	}
 	return r.fill(string(rd.What), vars)
+}
+
+// index is the position of e among the snapshot's events.
+func (r reader) index(e sim.Event) int {
+	for i, x := range r.v.Snap.Events {
+		if x.Seq == e.Seq {
+			return i
+		}
+	}
+	return len(r.v.Snap.Events) - 1
 }
 
 // keyOfActor is the key read back that the actor's latest lease was on.

@@ -270,8 +270,9 @@ type Ledger struct {
 	// quorumSeen is set once a client counted a majority (or sent a share
 	// of one): a lock across independent nodes was in play
 	quorumSeen bool
-	wholeSeen  bool // an acquire of a whole lock on one server
-	survived   []*Lease
+	wholeSeen  bool        // an acquire of a whole lock on one server
+	survived   []*Lease    // quorum leases granted while nodes were lost to their client
+	stalled    []sim.Event // counts that missed a majority of live nodes
 	status     map[string]sim.Status
 	byKey      map[string]*Lease // the lease each key holds now, as the replies tell it
 	events     []sim.Event
@@ -856,16 +857,19 @@ const (
 )
 
 // Properties is the scoreboard: mutual exclusion, deadlock freedom, fault
-// tolerance. Mutual exclusion is broken whenever two actors act as holder
-// at overlapping times, whatever the resource did with their writes; held
-// when a contender was refused, or when two workers held claims on one
-// queue at once and got different jobs; untested when nobody competed. Deadlock
-// freedom is broken when a key with no TTL blocked a contender after its
-// holder crashed; held once a lapsed lease let a contender in. Fault
-// tolerance is absent on a single instance (one Redis, or a primary with
-// its replica, is a single point of failure); across independent nodes it
-// is broken while a client acts as holder that no majority of the nodes
-// read back backs any more, and held once a lock survived a lost node.
+// tolerance. Mutual exclusion is broken from the first moment two actors
+// act as holder at overlapping times (two clients each backed by a majority
+// of Redlock's nodes too), whatever the resource did with their writes, and
+// stays broken for the rest of the run; held when a contender was refused,
+// or when two workers held claims on one queue at once and got different
+// jobs; untested when nobody competed. Deadlock freedom is broken when a
+// key with no TTL blocked a contender after its holder crashed; held once a
+// lapsed lease let a contender in. Fault tolerance is liveness: absent on a
+// single instance (one Redis, or a primary with its replica, is a single
+// point of failure); across independent nodes it is broken once a client
+// counted no majority while no other client held the lock and a majority of
+// the nodes was up, and held once a client acquired and released the lock
+// while nodes were lost to it. Broken wins over held: a failure seen stays.
 func (l *Ledger) Properties(singleInstance bool) [3]Verdict {
 	var p [3]Verdict
 	switch {
@@ -884,12 +888,33 @@ func (l *Ledger) Properties(singleInstance bool) [3]Verdict {
 	case singleInstance || !l.quorumSeen && l.wholeSeen:
 		// one server, or a primary with its replica: a single point of failure
 		p[2] = Absent
-	case l.majorityLost() != nil:
+	case l.Stalled() != nil:
 		p[2] = Broken
-	case len(l.survived) > 0:
+	case l.survivedRelease():
 		p[2] = Held
 	}
 	return p
+}
+
+// Stalled is the first count that found no majority although a majority
+// of the nodes was up and no other client held the lock: the lock was not
+// live. nil if none.
+func (l *Ledger) Stalled() *sim.Event {
+	if len(l.stalled) == 0 {
+		return nil
+	}
+	return &l.stalled[0]
+}
+
+// survivedRelease reports whether a client acquired the lock while nodes
+// were lost to it and then released it.
+func (l *Ledger) survivedRelease() bool {
+	for _, ls := range l.survived {
+		if ls.End == Released {
+			return true
+		}
+	}
+	return false
 }
 
 // KeyStatus is what a key read back says of its lock.
@@ -1032,6 +1057,9 @@ func (l *Ledger) quorum(e sim.Event) Read {
 			}
 		}
 		r := Read{What: QuorumMissed, Lease: blocker, Other: actorOf(blocker)}
+		if blocker == nil && op.Votes < sim.Quorum(op.Of) && op.Of-l.down() >= sim.Quorum(op.Of) {
+			l.stalled = append(l.stalled, e)
+		}
 		if blocker != nil {
 			r.Refusal = &Refusal{Actor: e.Actor, Lock: op.Lock, Key: op.Key, Seq: e.Seq, At: e.At, Blocker: blocker}
 			l.Refusals = append(l.Refusals, r.Refusal)
@@ -1116,17 +1144,14 @@ func (l *Ledger) replica(e sim.Event) {
 	l.byKey[ls.slot()] = ls
 }
 
-// majorityLost is a Redlock client that still acts as holder while no
-// majority of the nodes read back holds its token: the lock did not
-// survive what happened to the nodes. nil if none.
-func (l *Ledger) majorityLost() *Hold {
-	if len(l.Keys) == 0 {
-		return nil // nothing read back: nothing to judge by
-	}
-	for _, h := range l.Holds {
-		if h.Open() && h.Lease.Node == QuorumNode && !l.Agrees(h.Lease) {
-			return h
+// down counts the nodes stopped now (not the slow ones, nor those cut off
+// from one client: they are up).
+func (l *Ledger) down() int {
+	n := 0
+	for k := range l.faults {
+		if !strings.Contains(k, "/") {
+			n++
 		}
 	}
-	return nil
+	return n
 }

@@ -1,0 +1,73 @@
+package scenes
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"locksim/content"
+	"locksim/sim"
+)
+
+// readoutAfter plays scene id under p on the embedded server through the
+// move labelled label, and returns the readout with nobody selected (the
+// actor of that move explained) and the ledger's fold at that point.
+func readoutAfter(t *testing.T, id string, p Params, label string) (string, View) {
+	t.Helper()
+	ctx := context.Background()
+	sc := Find(id)
+	text, err := content.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := sim.NewRun(embedded(t), sc.Script(p), 1)
+	t.Cleanup(run.Close)
+	if err := run.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	at := -1
+	for i, m := range run.Moves() {
+		if m.Label == label {
+			at = i + 1
+			break
+		}
+	}
+	if at < 0 {
+		t.Fatalf("%s has no move %q", id, label)
+	}
+	if err := run.Seek(ctx, at); err != nil {
+		t.Fatal(err)
+	}
+	snap := run.Snapshot(ctx)
+	v := View{Snap: snap, L: fold(snap), P: p, Sel: -1, Text: text}
+	return explain(sc, v).Readout, v
+}
+
+// At the count, the readout gives the count's rule, not the release on
+// the last node that the failed count sends in the same step.
+func TestRedlockReadoutAtTheCount(t *testing.T) {
+	cases := []struct{ story, want string }{
+		{"3 down", "c1 counted 2 of 5 OK, and 3 were needed: no majority"},
+		{"slow node", "c1 counted 2 of 5 OK, and 3 were needed: no majority"},
+		{"slow acquire", "a majority, but acquiring took so long"},
+	}
+	for _, c := range cases {
+		got, _ := readoutAfter(t, "redlock", story(c.story), "c1 counts")
+		if !strings.Contains(flat(got), c.want) {
+			t.Errorf("%s: readout at the count:\n%s\nwant %q", c.story, got, c.want)
+		}
+	}
+}
+
+// After a release round, the readout sums up every node's reply.
+func TestRedlockReadoutSumsUpTheReleaseRound(t *testing.T) {
+	got, _ := readoutAfter(t, "redlock", story("clock jump"), "c1 releases")
+	want := "c1 sent its release to all 5 nodes: A 1 (its token, deleted); B 1 (its token, deleted); " +
+		"C 0 (another token, kept); D no reply; E no reply."
+	if !strings.Contains(flat(got), want) {
+		t.Errorf("readout after c1's release:\n%s\nwant %q", got, want)
+	}
+}
+
+// flat joins a wrapped sentence into one line.
+func flat(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -4,9 +4,13 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
 
 	"locksim/content"
 	"locksim/sim"
+	"locksim/sim/ledger"
 )
 
 // readoutAfter plays scene id under p on the embedded server through the
@@ -71,3 +75,51 @@ func TestRedlockReadoutSumsUpTheReleaseRound(t *testing.T) {
 
 // flat joins a wrapped sentence into one line.
 func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// The key deleted from outside the story (as redis-cli del would) while
+// the watchdog runs: its next renewal answers -1 before the lease's end,
+// and the readout says the key vanished, not that the lease ran out.
+func TestExtendKeyDeletedDuringTheWatchdog(t *testing.T) {
+	ctx := context.Background()
+	sc := Find("extend")
+	text, err := content.Load("extend")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Params{"story": 1}
+	run := sim.NewRun(embedded(t), sc.Script(p), 1)
+	t.Cleanup(run.Close)
+	if err := run.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := run.Seek(ctx, 1); err != nil { // A acquires, its watchdog starts
+		t.Fatal(err)
+	}
+	del := sim.Move{Kind: sim.MoveDo, Label: "redis-cli del", Do: func(ctx context.Context, r *sim.Run) {
+		r.Backend().Admin().Del(ctx, r.Backend().Key(sim.CourseKey))
+	}}
+	if err := run.Insert(ctx, del); err != nil {
+		t.Fatal(err)
+	}
+	if err := run.Seek(ctx, 3); err != nil { // 45 s pass: the watchdog renews at 10 s
+		t.Fatal(err)
+	}
+	snap := run.Snapshot(ctx)
+	led := fold(snap)
+	_, es := extensions(snap.Events)
+	if len(es) == 0 || es[0].Reply != "(integer) -1" || es[0].At != 10*time.Second {
+		t.Fatalf("the first renewal, at 10 s, should find no key: %+v", es)
+	}
+	if ls := led.Latest("A"); ls.End != ledger.Vanished || ls.EndAt != 10*time.Second {
+		t.Fatalf("A's lease: %v at %v, want vanished at 10 s", ls.End, ls.EndAt)
+	}
+	readout := explain(sc, View{Snap: snap, L: led, P: p, Sel: 0, Text: text}).Readout
+	if rows := strings.Count(lipgloss.NewStyle().Width(80).Render(readout), "\n") + 1; rows > 3 {
+		t.Errorf("the readout takes %d rows at 80 columns: %s", rows, readout)
+	}
+	out := flat(readout)
+	want := "A's watchdog renewed at +10.000s: (integer) -1, its key was gone by +10.000s, before its lease's end (+30.000s)"
+	if !strings.Contains(out, want) || strings.Contains(out, "ran out") {
+		t.Errorf("A's readout:\n%s\nwant %q", out, want)
+	}
+}

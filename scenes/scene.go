@@ -441,6 +441,11 @@ func (r reader) why(ls *ledger.Lease) string {
 		return r.fill("why-overwritten", vars)
 	case ledger.Released:
 		return r.fill("why-released", vars)
+	case ledger.Vanished:
+		if !ls.Expires() {
+			return r.fill("why-vanished-nottl", vars)
+		}
+		return r.fill("why-vanished", vars)
 	}
 	return r.fill("why-open", vars)
 }
@@ -865,12 +870,17 @@ func (r reader) about(name string) string {
 			return r.fill("deleted-other-script", vars)
 		}
 	}
+	section := string(rd.What)
+	if rd.What == ledger.ExtGone && rd.Why == ledger.Vanished {
+		// gone before its end: no expiry, and no lateness, explains it
+		section = "ext-gone-vanished"
+	}
 	// a command a timer sent (a watchdog's renewal) reads from the scene's
 	// "timer-" section when it has one
-	if e.Timed && r.v.Text.Has("timer-"+string(rd.What)) {
-		return r.fill("timer-"+string(rd.What), vars)
+	if e.Timed && r.v.Text.Has("timer-"+section) {
+		return r.fill("timer-"+section, vars)
 	}
-	return r.fill(string(rd.What), vars)
+	return r.fill(section, vars)
 }
 
 // index is the position of e among the snapshot's events.

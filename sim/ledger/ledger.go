@@ -25,10 +25,14 @@ const (
 	Lapsed                 // its TTL ran out
 	Deleted                // another client's DEL removed it
 	Overwritten            // another client's SET without NX replaced its value
+	// Vanished: a reply found the key gone before the lease's end, and no
+	// command of the run removed it: a client outside the run deleted it,
+	// the server evicted it, or a failover or restart lost it.
+	Vanished
 )
 
 func (e End) String() string {
-	return [...]string{"open", "released", "lapsed", "deleted", "overwritten"}[e]
+	return [...]string{"open", "released", "lapsed", "deleted", "overwritten", "vanished"}[e]
 }
 
 // Lease is one grant of a lock key: from the command the server granted to
@@ -414,7 +418,7 @@ func (l *Ledger) event(e sim.Event) Read {
 			return Read{What: ExtTaken, Lease: l.leaseOf(e.Op.Token), Other: actorOf(l.present(e.Node, e.Op.Key))}
 		}
 		r := Read{What: ExtGone, Lease: l.leaseOf(e.Op.Token)}
-		l.gone(e.Node, e.Op.Key)
+		l.gone(e.Node, e.Op.Key, e.At)
 		if r.Lease != nil {
 			r.Why, r.WhyBy = r.Lease.End, r.Lease.By
 		}
@@ -424,7 +428,7 @@ func (l *Ledger) event(e sim.Event) Read {
 		v, _ := e.Val.(string)
 		switch {
 		case e.IsNil():
-			l.gone(e.Node, e.Op.Key)
+			l.gone(e.Node, e.Op.Key, e.At)
 			l.giveUp(e)
 			r := Read{What: CheckNone, Lease: own}
 			if own != nil {
@@ -496,8 +500,8 @@ func (l *Ledger) acquire(e sim.Event) Read {
 		// out a moment before the fold's clock said so (a live server)
 		cur.End, cur.EndSeq, cur.EndAt = Lapsed, -1, e.At
 	case cur != nil:
-		// a key with no TTL cannot lapse: someone outside the run deleted it
-		cur.End, cur.EndSeq, cur.EndAt, cur.By = Deleted, -1, e.At, ""
+		// a key with no TTL cannot lapse: something outside the run removed it
+		cur.End, cur.EndSeq, cur.EndAt = Vanished, -1, e.At
 	}
 	ls := &Lease{Lock: op.Lock, Node: e.Node, Key: op.Key, Actor: e.Actor, Token: op.Token,
 		Seq: e.Seq, Granted: e.At, TTL: op.TTL, TTLAt: e.At, Fence: fence, Form: op.Form, Fixed: op.Fixed, EndSeq: -1}
@@ -587,7 +591,7 @@ func (l *Ledger) release(e sim.Event) Read {
 		r.What = DelNothing
 	}
 	if n == 1 || r.What == RelGone || r.What == DelNothing {
-		l.gone(e.Node, op.Key)
+		l.gone(e.Node, op.Key, e.At)
 	}
 	if own != nil && r.What != ReleasedOwn {
 		r.Why, r.WhyBy = own.End, own.By
@@ -637,17 +641,19 @@ func (l *Ledger) revive(ls *Lease) {
 	l.byKey[ls.slot()] = ls
 }
 
-// gone records a reply that found the key absent: whatever lease the fold
-// still had on it had run out.
-func (l *Ledger) gone(node, key string) {
+// gone records a reply, at story time at, that found the key absent:
+// whatever lease the fold still had on it had ended. Before its TTL's end
+// (Redis keeps a key through the millisecond its TTL ends), or with no TTL
+// at all, no expiry did it: the key vanished.
+func (l *Ledger) gone(node, key string, at time.Duration) {
 	cur := l.byKey[slot(node, key)]
 	if cur == nil {
 		return
 	}
 	if cur.End == Open {
 		cur.End, cur.EndSeq, cur.EndAt = Lapsed, -1, cur.Ends()
-		if !cur.Expires() {
-			cur.End, cur.By = Deleted, ""
+		if !cur.Expires() || at < cur.Ends() {
+			cur.End, cur.EndAt = Vanished, at
 		}
 	}
 	delete(l.byKey, slot(node, key))
@@ -1018,7 +1024,7 @@ func (l *Ledger) part(e sim.Event) Read {
 			l.releaseQuorum(e)
 			return Read{What: NodeRelTaken, Other: actorOf(l.present(e.Node, op.Key))}
 		}
-		l.gone(e.Node, op.Key)
+		l.gone(e.Node, op.Key, e.At)
 		l.releaseQuorum(e)
 		return Read{What: NodeRelGone}
 	}

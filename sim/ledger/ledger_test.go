@@ -318,13 +318,13 @@ func TestConstantTokenRelease(t *testing.T) {
 }
 
 // TestNXGrantOverNoTTLKey: a grant with NX over a key the fold thinks holds
-// a lease with no TTL: someone outside the run deleted it. The TTL did not
-// free it, so deadlock freedom is not shown held.
+// a lease with no TTL: something outside the run removed it (it vanished).
+// The TTL did not free it, so deadlock freedom is not shown held.
 func TestNXGrantOverNoTTLKey(t *testing.T) {
 	var s story
 	s.setnx(0, "s1", "a", 1).fault(0, "s1", sim.FaultCrash).setnx(100, "s2", "b", 1)
 	l := Fold(s, sec(100), nil)
-	if l.Leases[0].End != Deleted || l.Leases[0].By != "" || l.FreedByTTL() != nil {
+	if l.Leases[0].End != Vanished || l.Leases[0].By != "" || l.FreedByTTL() != nil {
 		t.Fatalf("lease %+v, freed %v", l.Leases[0], l.FreedByTTL())
 	}
 }

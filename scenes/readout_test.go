@@ -123,3 +123,51 @@ func TestExtendKeyDeletedDuringTheWatchdog(t *testing.T) {
 		t.Errorf("A's readout:\n%s\nwant %q", out, want)
 	}
 }
+
+// The failover: the readout at c2's grant says that c1's key had not
+// reached the replica.
+func TestFailoverReadoutSaysTheKeyHadNotArrived(t *testing.T) {
+	got, v := readoutAfter(t, "redlock", story("failover"), "c2 acquires")
+	want := "c2 got the lock from replica at +0.000s: c1's key, written on primary, had not reached replica"
+	if !strings.Contains(flat(got), want) {
+		t.Errorf("readout at c2's grant:\n%s\nwant %q", got, want)
+	}
+	if o := v.L.LatestOverlap(); o == nil || !o.Uncopied {
+		t.Errorf("the overlap: %+v", o)
+	}
+	got, _ = readoutAfter(t, "redlock", story("replicated"), "c2 acquires")
+	if strings.Contains(got, "had not reached") {
+		t.Errorf("replicated, the key had reached the replica:\n%s", got)
+	}
+}
+
+// Options with NX off: w2 only tries, so it stops acting as holder when its
+// lease ends; w3's grant at 40 s overlaps nobody, and at the end the ⚠
+// line names the first overlap, when mutual exclusion broke, and how many
+// followed.
+func TestOptionsTryingContender(t *testing.T) {
+	nxOff := Params{"NX": 1}
+	got, v := readoutAfter(t, "options", nxOff, "w3 SET")
+	if v.L.Belief("w2").Holds || len(v.L.Overlaps) != 1 || strings.Contains(got, "Two clients") {
+		t.Fatalf("w2's lease ended at 30 s: holds %v, %d overlaps, readout at w3's SET:\n%s",
+			v.L.Belief("w2").Holds, len(v.L.Overlaps), got)
+	}
+	_, v = readoutAfter(t, "options", nxOff, "w2 SET again")
+	alarm := explain(Find("options"), v).Alarm
+	want := "w1 and w2 both acted as holder from +0.000s: a SET without NX (2 more since)"
+	if alarm != want || strings.Contains(alarm, "#") {
+		t.Errorf("the ⚠ line: %q, want %q", alarm, want)
+	}
+}
+
+// Crash-gap's healthy lane: a2 gets the lock and releases it in time, so
+// the lane ends free, not with an overrun.
+func TestCrashGapHealthyLaneReleases(t *testing.T) {
+	got, v := readoutAfter(t, "crash-gap", Params{}, "a2 releases")
+	if !strings.Contains(flat(got), "a2's release answered (integer) 1: the key still held its own token") {
+		t.Errorf("readout at a2's release:\n%s", got)
+	}
+	if b := v.L.Belief("a2"); b.Holds || b.Lease.End != ledger.Released {
+		t.Errorf("a2 holds %v, its lease %v", b.Holds, b.Lease.End)
+	}
+}

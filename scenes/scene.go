@@ -803,6 +803,10 @@ func (r reader) about(name string) string {
 			vars["by"] = byWhom(o.By)
 			vars["oends"] = stamp(endedAt(o.First.Lease))
 			vars["okey"] = r.keyName(o.First.Lease.Key)
+			if o.Uncopied {
+				vars["onode"] = o.First.Lease.Node
+				return r.fill("granted-over-uncopied", vars)
+			}
 			return r.fill("granted-over-"+o.Cause.String(), vars)
 		case rd.Replaced != nil:
 			return r.fill("granted-overwrote", vars)
@@ -911,18 +915,18 @@ func (r reader) keyOfActor(b ledger.Belief) (ledger.KeyRead, bool) {
 	return ledger.KeyRead{}, false
 }
 
-// alarm names the latest violation the ledger found: an overlap of two
-// holders, else a key with no TTL blocking a contender after its holder
-// crashed. The readout of the latest grant names the same cause.
+// alarm names the violation the ledger found: the first overlap of two
+// holders (mutual exclusion stays broken from that moment), else a key
+// with no TTL blocking a contender after its holder crashed. Each later
+// overlap is named by the readout of the grant that started it.
 func (r reader) alarm() string {
 	l := r.v.L
-	if o := l.LatestOverlap(); o != nil {
+	if o := l.FirstOverlap(); o != nil {
 		vars := map[string]string{"first": o.First.Actor, "second": o.Second.Actor, "from": stamp(o.FromAt),
 			"by": byWhom(o.By), "lock": r.keyName(o.Lock)}
 		out := r.fill("alarm-"+o.Cause.String(), vars)
-		if n := len(l.Overlaps); n > 1 {
-			// the latest is named; when it first broke matters too
-			out += " (overlap #" + strconv.Itoa(n) + ")"
+		if n := len(l.Overlaps) - 1; n > 0 {
+			out += " " + r.fill("alarm-more", map[string]string{"n": strconv.Itoa(n)})
 		}
 		return out
 	}

@@ -52,6 +52,9 @@ type Lease struct {
 	Form    string // how it was acquired: sim.FormSET, FormSETNX, FormFenced, FormReentrant
 	Count   int64  // a hash lock's hold count, as its replies tell it
 	Fixed   bool   // its value is a constant every worker writes, not a token
+	// Try is set for the grant of a contender that only tries: its actor
+	// acts as holder until the lease ends, not after.
+	Try bool
 	// Votes of Of nodes said OK to a Redlock client's acquire.
 	Votes, Of int
 	// Copy is set for a lease a replication step copied to another node:
@@ -117,6 +120,7 @@ const (
 	GaveUp               // its own GET showed the key was not its own
 	RefusedAgain         // it asked for the lock again and was refused: it knows it does not hold it
 	ValidityOver         // a Redlock client's validity time ran out: it stops acting as holder
+	TryOver              // the lease of a contender that only tries ran out: it had no work to do under it
 )
 
 // Hold is a stretch in which an actor acts as holder of a lock: from the
@@ -150,6 +154,10 @@ type Overlap struct {
 	ToAt          time.Duration
 	Cause         End
 	By            string
+	// Uncopied is set when the first's lease was on another node and no
+	// replication step had copied it to the node that granted the second
+	// (a primary lost before its replica had the key).
+	Uncopied bool
 }
 
 // Open reports whether both still act as holder.
@@ -302,11 +310,19 @@ func Fold(events []sim.Event, now time.Duration, keys []sim.KeyState) *Ledger {
 	return l
 }
 
-// lapse ends every open lease whose TTL ran out before t; seq is the
-// event about to be read. A Redlock client's validity running out ends
+// lapse ends every open lease whose TTL ran out before t, and the hold of
+// a contender that only tries once its lease is over; seq is the event
+// about to be read. A Redlock client's validity running out ends
 // its hold too: it computed that deadline itself. A claim's deadline
 // frees nothing by itself: its lease ends when a reap takes the job back.
 func (l *Ledger) lapse(t time.Duration, seq int) {
+	// a contender that only tries has nothing to do once its lease is over,
+	// however the lease ended
+	for _, h := range l.Holds {
+		if h.Open() && h.Lease.Try && h.Lease.Expires() && t > h.Lease.Ends() && l.status[h.Actor] != sim.Paused {
+			l.endHold(h, sim.Event{Seq: seq, At: h.Lease.Ends()}, TryOver)
+		}
+	}
 	for _, ls := range l.Leases {
 		if ls.End == Open && ls.Expires() && t > ls.Ends() && ls.Form != sim.FormClaim {
 			ls.End, ls.EndSeq, ls.EndAt = Lapsed, -1, ls.Ends()
@@ -504,7 +520,7 @@ func (l *Ledger) acquire(e sim.Event) Read {
 		cur.End, cur.EndSeq, cur.EndAt = Vanished, -1, e.At
 	}
 	ls := &Lease{Lock: op.Lock, Node: e.Node, Key: op.Key, Actor: e.Actor, Token: op.Token,
-		Seq: e.Seq, Granted: e.At, TTL: op.TTL, TTLAt: e.At, Fence: fence, Form: op.Form, Fixed: op.Fixed, EndSeq: -1}
+		Seq: e.Seq, Granted: e.At, TTL: op.TTL, TTLAt: e.At, Fence: fence, Form: op.Form, Fixed: op.Fixed, Try: op.Try, EndSeq: -1}
 	l.Leases = append(l.Leases, ls)
 	l.byKey[slot(e.Node, op.Key)] = ls
 	r := l.hold(e, ls)
@@ -535,7 +551,7 @@ func (l *Ledger) openHold(e sim.Event, ls *Lease) Read {
 	for _, o := range l.Holds {
 		if o.Open() && o.Lock == ls.Lock && o.Actor != e.Actor {
 			ov := &Overlap{Lock: ls.Lock, First: o, Second: h, From: e.Seq, FromAt: e.At, To: -1,
-				Cause: o.Lease.End, By: o.Lease.By}
+				Cause: o.Lease.End, By: o.Lease.By, Uncopied: l.uncopied(o.Lease, ls.Node)}
 			l.Overlaps = append(l.Overlaps, ov)
 			// the latest overlap is the one the alarm names
 			r.Overlap, r.Other = ov, o.Actor
@@ -954,6 +970,16 @@ func (l *Ledger) LastOp(actor string, kind sim.OpKind) (sim.Event, Read, bool) {
 	return sim.Event{}, Read{}, false
 }
 
+// FirstOverlap is the first stretch of two holders, nil if none: the
+// moment mutual exclusion broke, which the ⚠ line names for the rest of
+// the run.
+func (l *Ledger) FirstOverlap() *Overlap {
+	if len(l.Overlaps) == 0 {
+		return nil
+	}
+	return l.Overlaps[0]
+}
+
 // LatestOverlap is the latest stretch of two holders, nil if none: the one
 // the ⚠ line and a verdict name.
 func (l *Ledger) LatestOverlap() *Overlap {
@@ -1135,6 +1161,20 @@ func (l *Ledger) faulted(actor string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// uncopied reports that ls, granted on one node, never reached node: no
+// replication step copied it there. A quorum lease lives on no one node.
+func (l *Ledger) uncopied(ls *Lease, node string) bool {
+	if ls.Node == QuorumNode || node == QuorumNode || slot(ls.Node, "") == slot(node, "") {
+		return false
+	}
+	for _, c := range l.Leases {
+		if c.Copy && c.Node == node && c.Token == ls.Token {
+			return false
+		}
+	}
+	return true
 }
 
 // replica reads a replication step: the lock key reached another node, so

@@ -319,3 +319,49 @@ func TestRedlockFaultToleranceIsLiveness(t *testing.T) {
 		}
 	}
 }
+
+// A primary lost before its replica had the key: the second grant, on the
+// replica, overlaps a lease that never reached it; replicated first, the
+// replica refuses and nothing overlaps.
+func TestFailoverUncopied(t *testing.T) {
+	grant := func(s *story, at float64, actor, node, tok string, ok bool) {
+		e := sim.Event{At: sec(at), Kind: sim.Command, Actor: actor, Node: node, Val: "OK",
+			Op: &sim.Op{Kind: sim.OpAcquire, Form: sim.FormSET, Lock: key, Key: key, Token: tok, TTL: 10 * time.Second, NX: true}}
+		if !ok {
+			e.Val, e.Err = nil, redis.Nil
+		}
+		s.add(e)
+	}
+	copyTo := func(s *story, node, tok string) {
+		s.add(sim.Event{Kind: sim.Info, Node: node,
+			Op: &sim.Op{Kind: sim.OpAcquire, Form: sim.FormReplica, Key: key, Token: tok, TTL: 10 * time.Second}})
+	}
+	cases := []struct {
+		name       string
+		replicated bool
+		overlaps   int
+		uncopied   bool
+	}{
+		{"not replicated", false, 1, true},
+		{"replicated", true, 0, false},
+	}
+	for _, c := range cases {
+		var s story
+		grant(&s, 0, "c1", "primary", "t1", true)
+		if c.replicated {
+			copyTo(&s, "replica", "t1")
+		}
+		s.nodeFault(0, "primary", "", sim.FaultNodeDown)
+		grant(&s, 1, "c2", "replica", "t2", !c.replicated)
+		l := Fold(s, sec(1), nil)
+		if len(l.Overlaps) != c.overlaps || c.overlaps > 0 && (l.Overlaps[0].Uncopied != c.uncopied || l.Overlaps[0].Cause != Open) {
+			t.Errorf("%s: overlaps %+v", c.name, l.Overlaps)
+		}
+	}
+	// two holders on one server are not a copy that failed to arrive
+	var s story
+	s.set(0, "A", "a", lease, false, true).set(1, "B", "b", lease, false, true)
+	if o := Fold(s, sec(1), nil).Overlaps; len(o) != 1 || o[0].Uncopied {
+		t.Errorf("one server: %+v", o)
+	}
+}

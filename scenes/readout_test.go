@@ -171,3 +171,21 @@ func TestCrashGapHealthyLaneReleases(t *testing.T) {
 		t.Errorf("a2 holds %v, its lease %v", b.Holds, b.Lease.End)
 	}
 }
+
+// Celery's bug in the release scene: A is refused, its finally runs a
+// blind DEL that deletes B's lock, and C gets the lock while B holds it.
+func TestReleaseRefusedFinally(t *testing.T) {
+	p := Params{"release": 3}
+	got, v := readoutAfter(t, "release", p, "A's finally: DEL")
+	want := "A was refused the lock at +0.000s, yet its release ran anyway (as one in a finally block does): its DEL answered (integer) 1 and deleted B's lock"
+	if !strings.Contains(flat(got), want) {
+		t.Errorf("readout at A's DEL:\n%s\nwant %q", got, want)
+	}
+	if v.L.ForeignDeletes() != 1 {
+		t.Errorf("foreign deletes: %d", v.L.ForeignDeletes())
+	}
+	_, v = readoutAfter(t, "release", p, "C acquires")
+	if h := v.L.Holders(); len(h) != 2 || h[0] != "B" || h[1] != "C" || len(v.L.Overlaps) != 1 {
+		t.Errorf("B and C should both act as holder: %v, %d overlaps", h, len(v.L.Overlaps))
+	}
+}

@@ -867,6 +867,11 @@ func (r reader) about(name string) string {
 			return r.fill("ttl-set-other", vars)
 		}
 	case ledger.DeletedOther:
+		switch {
+		case rd.Refusal != nil:
+			vars["refusedat"] = stamp(rd.Refusal.At)
+			return r.fill("deleted-other-refused", vars)
+		}
 		switch e.Op.Form {
 		case sim.FormGetDel:
 			return r.fill("deleted-other-getdel", vars)

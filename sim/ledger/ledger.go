@@ -204,7 +204,10 @@ type Read struct {
 	// Replaced is the lease a grant without NX overwrote.
 	Replaced *Lease
 	Write    *Write
-	Refusal  *Refusal
+	// Refusal is the refusal a grant-less acquire met; for a release that
+	// deleted another's lock, the sender's own refusal when it never held
+	// the lock (a release in a finally block).
+	Refusal *Refusal
 	// Reaped are the claims a reap took back, in the reply's order.
 	Reaped []*Lease
 }
@@ -597,6 +600,7 @@ func (l *Ledger) release(e sim.Event) Read {
 	case n == 1 && cur != nil:
 		cur.End, cur.EndSeq, cur.EndAt, cur.By = Deleted, e.Seq, e.At, e.Actor
 		r.What, r.Other = DeletedOther, cur.Actor
+		r.Refusal = l.refusedLast(e.Actor, op.Lock)
 	case n == 1:
 		r.What = DeletedUnknown
 	case op.Form == sim.FormScript && n == 0:
@@ -613,6 +617,27 @@ func (l *Ledger) release(e sim.Event) Read {
 		r.Why, r.WhyBy = own.End, own.By
 	}
 	return r
+}
+
+// refusedLast is the actor's refusal of lock when its latest acquire of it
+// was refused (it never held the lock since): a release it sends then runs
+// without the lock, as a release in a finally block does. nil otherwise.
+func (l *Ledger) refusedLast(actor, lock string) *Refusal {
+	var last *Refusal
+	for _, rf := range l.Refusals {
+		if rf.Actor == actor && rf.Lock == lock {
+			last = rf
+		}
+	}
+	if last == nil {
+		return nil
+	}
+	for _, ls := range l.Leases {
+		if ls.Actor == actor && ls.Lock == lock && !ls.Copy && ls.Seq > last.Seq {
+			return nil
+		}
+	}
+	return last
 }
 
 // present is the lease the key holds, as a reply that found the key says:

@@ -421,3 +421,34 @@ func TestTryingContender(t *testing.T) {
 		}
 	}
 }
+
+// A client refused the lock that releases anyway (a release in a finally
+// block) deletes the holder's lock with a blind DEL: the reading carries
+// its refusal; a client that held the lock before is not that case.
+func TestRefusedClientReleases(t *testing.T) {
+	cases := []struct {
+		name    string
+		play    func(s *story)
+		refused bool
+	}{
+		{"refused, then DEL in finally", func(s *story) {
+			s.set(0, "B", "b", lease, true, true).set(1, "A", "a", lease, true, false).rel(1, "A", "a", sim.FormDEL, 1)
+		}, true},
+		{"held, lapsed, then DEL (no refusal)", func(s *story) {
+			s.set(0, "A", "a", lease, true, true).set(35, "B", "b", lease, true, true).rel(36, "A", "a", sim.FormDEL, 1)
+		}, false},
+		{"refused once, granted later, then DEL over another", func(s *story) {
+			s.set(0, "B", "b", lease, true, true).set(1, "A", "a", lease, true, false).
+				set(35, "A", "a2", lease, true, true).set(70, "C", "c", lease, true, true).rel(71, "A", "a2", sim.FormDEL, 1)
+		}, false},
+	}
+	for _, c := range cases {
+		var s story
+		c.play(&s)
+		l := Fold(s, s[len(s)-1].At, nil)
+		r := l.Reads[len(s)-1]
+		if r.What != DeletedOther || (r.Refusal != nil) != c.refused {
+			t.Errorf("%s: read %q, refusal %+v", c.name, r.What, r.Refusal)
+		}
+	}
+}

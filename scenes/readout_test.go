@@ -189,3 +189,28 @@ func TestReleaseRefusedFinally(t *testing.T) {
 		t.Errorf("B and C should both act as holder: %v, %d overlaps", h, len(v.L.Overlaps))
 	}
 }
+
+// The scoreboard's one rule on redlock's stories: exclusion broken from the
+// clock jump's second majority to the end; fault tolerance untested until a
+// client that lost nodes has released, then held; broken when a slow node
+// keeps a client from a majority while three nodes are up.
+func TestRedlockScoreboard(t *testing.T) {
+	cases := []struct {
+		story, label string
+		want         [3]ledger.Verdict
+	}{
+		{"clock jump", "c2 counts", [3]ledger.Verdict{ledger.Broken, ledger.Untested, ledger.Untested}},
+		{"clock jump", "c1 releases", [3]ledger.Verdict{ledger.Broken, ledger.Untested, ledger.Held}},
+		{"clock jump", "c2 releases", [3]ledger.Verdict{ledger.Broken, ledger.Untested, ledger.Held}},
+		{"2 down", "c1 counts", [3]ledger.Verdict{ledger.Untested, ledger.Untested, ledger.Untested}},
+		{"2 down", "c1 releases", [3]ledger.Verdict{ledger.Untested, ledger.Untested, ledger.Held}},
+		{"slow node", "c1 counts", [3]ledger.Verdict{ledger.Untested, ledger.Untested, ledger.Broken}},
+		{"3 down", "c1 counts", [3]ledger.Verdict{ledger.Untested, ledger.Untested, ledger.Untested}},
+	}
+	for _, c := range cases {
+		_, v := readoutAfter(t, "redlock", story(c.story), c.label)
+		if got := v.L.Properties(false); got != c.want {
+			t.Errorf("%s, after %s: %v, want %v", c.story, c.label, got, c.want)
+		}
+	}
+}

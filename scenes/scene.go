@@ -364,6 +364,7 @@ func (r reader) countBefore(i int) int {
 	for j := i - 1; j >= 0 && ev[j].Move == ev[i].Move; j-- {
 		switch {
 		case ev[j].Actor != ev[i].Actor:
+			// the clock's waits for a silent node sit between the shares
 		case r.v.L.Reads[j].What == ledger.QuorumMissed:
 			return j
 		case !releasePart(ev[j]):
@@ -867,8 +868,8 @@ func (r reader) about(name string) string {
 			return r.fill("ttl-set-other", vars)
 		}
 	case ledger.DeletedOther:
-		switch {
-		case rd.Refusal != nil:
+		if rd.Refusal != nil {
+			// it never held the lock: a release in a finally block
 			vars["refusedat"] = stamp(rd.Refusal.At)
 			return r.fill("deleted-other-refused", vars)
 		}

@@ -142,7 +142,8 @@ func (h *Hold) Open() bool { return h.End == StillHolding }
 // Overlap is a stretch in which two actors acted as holder of one lock at
 // once: mutual exclusion broken. Cause is what had happened to the first
 // holder's lease when the second was granted: Lapsed (the TTL ran out while
-// it worked), Deleted or Overwritten by By, or Open when the first's lease
+// it worked), Deleted or Overwritten by By, Vanished (removed by nothing on
+// screen before its end), or Open when the first's lease
 // still stood where it was granted (two keys of one lock, two majorities of
 // Redlock's nodes, a primary lost before its replica had the key).
 type Overlap struct {

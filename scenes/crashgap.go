@@ -42,6 +42,9 @@ func buildCrashGap(p Params) sim.Script {
 	atomic := sim.Step{Label: "acquire", Run: func(x *sim.Exec) {
 		x.Acquire(sim.AcquireSpec{Key: gapAtomicKey, TTL: sim.CourseTTL})
 	}}
+	// the healthy lane's second worker does its work and lets go in time
+	release := sim.Step{Label: "release", Run: sim.IfHolding(func(x *sim.Exec) { x.Release("", gapAtomicKey) })}
+	releaseSplit := sim.Step{Label: "release", Run: sim.IfHolding(func(x *sim.Exec) { x.Release("", gapSplitKey) })}
 	setnx := sim.Step{Label: "setnx", Run: func(x *sim.Exec) { x.AcquireSETNX("", gapSplitKey) }}
 	expire := sim.Step{Label: "expire", Run: func(x *sim.Exec) {
 		if !x.Actor().Holds {
@@ -77,15 +80,25 @@ func buildCrashGap(p Params) sim.Script {
 		sim.Advance(40*time.Second),
 		sim.Labeled("a2", "a2 SET NX PX"),
 		sim.Labeled("s2", "s2 SETNX"),
+		sim.Labeled("a2", "a2 releases"),
+	)
+	s2 := []sim.Step{try, try}
+	if point == "before SETNX" {
+		// s1 never took the split lock, so s2 gets it at once and, like
+		// a2, lets go when its work is done
+		moves = append(moves, sim.Labeled("s2", "s2 releases"))
+		s2 = []sim.Step{try, releaseSplit, try}
+	}
+	moves = append(moves,
 		sim.Advance(60*time.Second),
 		sim.Labeled("s2", "s2 SETNX again"),
 	)
 	return sim.Script{
 		Actors: []sim.ActorSpec{
 			{Name: "a1", Program: []sim.Step{atomic}},
-			{Name: "a2", Program: []sim.Step{atomic}},
+			{Name: "a2", Program: []sim.Step{atomic, release}},
 			{Name: "s1", Program: []sim.Step{setnx, expire}},
-			{Name: "s2", Program: []sim.Step{try, try}},
+			{Name: "s2", Program: s2},
 		},
 		Keys:  []string{gapAtomicKey, gapSplitKey},
 		Watch: []string{gapAtomicKey, gapSplitKey},

@@ -105,12 +105,15 @@ func checkPoint(t *testing.T, sc *Scene, text content.Text, pt storyPoint) {
 		if len(led.Overlaps) > 0 && !strings.Contains(ex.Alarm, "acted as holder") {
 			t.Errorf("%s: two holders overlap, but the alarm says %q", where, ex.Alarm)
 		}
-		// a grant that made two holders: the readout and the ⚠ line name the same pair
+		// a grant that made two holders: the readout names that pair, and
+		// the ⚠ line the first pair, from the moment mutual exclusion broke
 		if e, ok := lastStep(pt.snap); ok {
 			if rd := led.Reads[e.Seq]; rd.Overlap != nil {
 				pair := rd.Overlap.First.Actor + " and " + rd.Overlap.Second.Actor
-				if !strings.HasPrefix(ex.Alarm, pair) || !strings.Contains(ex.Readout, rd.Overlap.First.Actor) {
-					t.Errorf("%s: the latest grant made %s holders, the alarm says %q and the readout %q", where, pair, ex.Alarm, ex.Readout)
+				o := led.FirstOverlap()
+				first := o.First.Actor + " and " + o.Second.Actor + " both acted as holder"
+				if !strings.HasPrefix(ex.Alarm, first) || !strings.Contains(ex.Alarm, stamp(o.FromAt)) || !strings.Contains(ex.Readout, rd.Overlap.First.Actor) {
+					t.Errorf("%s: the latest grant made %s holders, the first overlap was %s; the alarm says %q and the readout %q", where, pair, first, ex.Alarm, ex.Readout)
 				}
 			}
 		}

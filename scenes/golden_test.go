@@ -15,7 +15,7 @@ func TestGoldens(t *testing.T) {
 		{"crash-gap", "crash-gap", "nnnnnnnn"},
 		{"crash-gap-s1", "crash-gap", "nnnnnnnn3"},
 		{"crash-gap-after", "crash-gap", "cnnnnnnnn"},
-		{"crash-gap-before-end", "crash-gap", "ccnnnnnnnnnn"},
+		{"crash-gap-before-end", "crash-gap", "ccnnnnnnnnnnnn"},
 		{"release", "release", "nnnnn"},
 		{"release-script", "release", "mmnnnn1"},
 		{"gc-pause-frozen", "gc-pause", "nnn"},

@@ -37,11 +37,15 @@ func buildOptions(p Params) sim.Script {
 		spec.Value = optConstant
 	}
 	acquire := sim.Step{Label: "acquire", Run: func(x *sim.Exec) { x.Acquire(spec) }}
+	// w2 only tries: granted (NX off), it has no work to do under the lock
+	trySpec := spec
+	trySpec.Try = true
+	try := sim.Step{Label: "acquire", Run: func(x *sim.Exec) { x.Acquire(trySpec) }}
 	release := sim.Step{Label: "release", Run: sim.IfHolding(func(x *sim.Exec) { x.Release("", sim.CourseKey) })}
 	return sim.Script{
 		Actors: []sim.ActorSpec{
 			{Name: "w1", Program: []sim.Step{acquire}},
-			{Name: "w2", Program: []sim.Step{acquire, acquire}},
+			{Name: "w2", Program: []sim.Step{try, try}},
 			{Name: "w3", Program: []sim.Step{acquire, release}},
 			{Name: "w4", Program: []sim.Step{acquire}},
 		},

@@ -13,6 +13,9 @@ const (
 	relBlind  = "blind DEL"
 	relGetDel = "GET then DEL"
 	relScript = "script"
+	// relFinally is celery's bug: A is refused, and the release in its
+	// finally block runs anyway, a blind DEL of the holder's lock
+	relFinally = "refused, DEL in finally"
 )
 
 // The o knob: does another client take the lock once A's sim.CourseTTL lapses?
@@ -27,9 +30,16 @@ func releaseScene() *Scene {
 	// A's GET lands 2 s before its lease ends: that margin must survive the scale
 	s := &Scene{ID: "release", Kind: Story, Wait: 5 * time.Second, Shortest: 2 * time.Second}
 	s.Knobs = []Knob{
-		{Key: "m", Name: "release", Values: []string{relBlind, relGetDel, relScript}},
+		{Key: "m", Name: "release", Values: []string{relBlind, relGetDel, relScript, relFinally}},
 		{Key: "o", Name: "lapsed lock", Values: []string{relRival, relNobody}},
 	}
+	// the finally story has no lapsed lock: the o knob does not change it
+	for m := range 3 {
+		for o := range 2 {
+			s.Variants = append(s.Variants, Params{"release": m, "lapsed lock": o})
+		}
+	}
+	s.Variants = append(s.Variants, Params{"release": 3})
 	s.Build = func(p Params) sim.Script {
 		return buildRelease(s.Value(p, "release"), s.Value(p, "lapsed lock") == relRival)
 	}
@@ -57,6 +67,9 @@ func releaseProgram(method string) []sim.Step {
 					x.ReleaseChecked("", sim.CourseKey)
 				}
 			}})
+	case relFinally:
+		// the release runs whether or not the acquire succeeded
+		prog = append(prog, sim.Step{Label: "release", Run: func(x *sim.Exec) { x.ReleaseDEL("", sim.CourseKey) }})
 	default:
 		prog = append(prog, sim.Step{Label: "release", Run: sim.IfHolding(func(x *sim.Exec) { x.Release("", sim.CourseKey) })})
 	}
@@ -68,6 +81,16 @@ func buildRelease(method string, rival bool) sim.Script {
 		{Name: "A", Program: releaseProgram(method)},
 		{Name: "B", Program: releaseProgram(method)},
 		{Name: "C", Program: releaseProgram(method)},
+	}
+	if method == relFinally {
+		// B holds the lock; A is refused, and its finally deletes B's key
+		return sim.Script{Actors: actors, Keys: []string{sim.CourseKey}, Watch: []string{sim.CourseKey},
+			Moves: []sim.Move{
+				sim.Labeled("B", "B acquires"),
+				sim.Labeled("A", "A is refused"),
+				sim.Labeled("A", "A's finally: DEL"),
+				sim.Labeled("C", "C acquires"),
+			}}
 	}
 	moves := []sim.Move{sim.Labeled("A", "A acquires")}
 	if method == relGetDel {

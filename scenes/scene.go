@@ -363,10 +363,65 @@ func (r reader) latest(name string) (sim.Event, ledger.Read, bool) {
 	for i := len(ev) - 1; i >= 0; i-- {
 		what := r.v.L.Reads[i].What
 		if ev[i].Actor == name && ev[i].Move >= 0 && what != ledger.Nothing && !(holds && what == ledger.Noted) {
+			if j := r.countBefore(i); j >= 0 {
+				return ev[j], r.v.L.Reads[j], true
+			}
 			return ev[i], r.v.L.Reads[i], true
 		}
 	}
 	return sim.Event{}, ledger.Read{}, false
+}
+
+// countBefore is the Redlock count that a failed acquire's releases at
+// event i follow in the same step, -1 if none: the count is what the step
+// decided, the releases only its consequence.
+func (r reader) countBefore(i int) int {
+	ev := r.v.Snap.Events
+	if !releasePart(ev[i]) {
+		return -1
+	}
+	for j := i - 1; j >= 0 && ev[j].Move == ev[i].Move; j-- {
+		switch {
+		case ev[j].Actor != ev[i].Actor:
+			// the clock's waits for a silent node sit between the shares
+		case r.v.L.Reads[j].What == ledger.QuorumMissed:
+			return j
+		case !releasePart(ev[j]):
+			return -1
+		}
+	}
+	return -1
+}
+
+// releasePart reports that e is one node's share of a distributed release.
+func releasePart(e sim.Event) bool {
+	return e.Op != nil && e.Op.Part && e.Op.Kind == sim.OpRelease
+}
+
+// releaseRound sums up a distributed release the actor sent to every node
+// in the step of event i: each node's reply as the ledger read it. ok is
+// false when the step sent no more than one node's share.
+func (r reader) releaseRound(i int, vars map[string]string) (string, bool) {
+	ev := r.v.Snap.Events
+	var parts []string
+	failed := false
+	for j, e := range ev {
+		if e.Move != ev[i].Move || e.Actor != ev[i].Actor || !releasePart(e) {
+			continue
+		}
+		what := r.v.L.Reads[j].What
+		failed = failed || what == ledger.NodeFailed
+		parts = append(parts, r.fill("round-"+string(what), map[string]string{"node": e.Node}))
+	}
+	if len(parts) < 2 {
+		return "", false
+	}
+	vars["round"] = strings.Join(parts, "; ")
+	vars["of"] = itoa(int64(len(parts)))
+	if failed {
+		return r.fill("node-rel-round-failed", vars), true
+	}
+	return r.fill("node-rel-round", vars), true
 }
 
 // leaseVars are the slots a lease fills: when it was granted, its TTL as
@@ -406,6 +461,11 @@ func (r reader) why(ls *ledger.Lease) string {
 		return r.fill("why-overwritten", vars)
 	case ledger.Released:
 		return r.fill("why-released", vars)
+	case ledger.Vanished:
+		if !ls.Expires() {
+			return r.fill("why-vanished-nottl", vars)
+		}
+		return r.fill("why-vanished", vars)
 	}
 	return r.fill("why-open", vars)
 }
@@ -640,11 +700,20 @@ func (r reader) readout() string {
 	if r.v.Text.Has("idle") {
 		return r.fill("idle", nil) // a race: nobody selected yet
 	}
+	// the step's own actor, even when the step ended with the time its
+	// client waited for a node that did not answer
 	last := story[len(story)-1]
-	if last.Kind == sim.Clock || last.Actor == "" {
-		return r.clock()
+	if last.Kind != sim.Clock && last.Actor != "" {
+		return r.about(last.Actor)
 	}
-	return r.about(last.Actor)
+	// (a timer's command while time passes is not the step's own: the
+	// clock then says what the time did to every key)
+	for i := len(story) - 1; i >= 0 && story[i].Move == last.Move; i-- {
+		if story[i].Kind != sim.Clock && story[i].Actor != "" && !story[i].Timed {
+			return r.about(story[i].Actor)
+		}
+	}
+	return r.clock()
 }
 
 // clock says what the passing time did to each key read back, and who,
@@ -736,6 +805,9 @@ func (r reader) about(name string) string {
 		vars["votes"], vars["of"] = itoa(int64(e.Op.Votes)), itoa(int64(e.Op.Of))
 		vars["need"] = itoa(int64(sim.Quorum(e.Op.Of)))
 		vars["validity"] = itoa(e.Op.TTL.Milliseconds()) + " ms"
+		if e.Op.TTL <= 0 {
+			vars["validity"] = itoa(-e.Op.TTL.Milliseconds()) + " ms short"
+		}
 		vars["spent"] = itoa(e.Op.Spent.Milliseconds()) + " ms"
 	}
 	switch rd.What {
@@ -753,6 +825,10 @@ func (r reader) about(name string) string {
 			vars["by"] = byWhom(o.By)
 			vars["oends"] = stamp(endedAt(o.First.Lease))
 			vars["okey"] = r.keyName(o.First.Lease.Key)
+			if o.Uncopied {
+				vars["onode"] = o.First.Lease.Node
+				return r.fill("granted-over-uncopied", vars)
+			}
 			return r.fill("granted-over-"+o.Cause.String(), vars)
 		case rd.Replaced != nil:
 			return r.fill("granted-overwrote", vars)
@@ -798,8 +874,14 @@ func (r reader) about(name string) string {
 		if rd.Other == "" {
 			return r.fill("node-refused-unknown", vars)
 		}
-	case ledger.NodeFailed:
-		if e.Op.Kind == sim.OpRelease {
+	case ledger.NodeFailed, ledger.NodeReleased, ledger.NodeRelTaken, ledger.NodeRelGone:
+		if !releasePart(e) {
+			break
+		}
+		if out, ok := r.releaseRound(r.index(e), vars); ok {
+			return out
+		}
+		if rd.What == ledger.NodeFailed {
 			return r.fill("node-rel-failed", vars)
 		}
 	case ledger.TTLSet:
@@ -807,6 +889,11 @@ func (r reader) about(name string) string {
 			return r.fill("ttl-set-other", vars)
 		}
 	case ledger.DeletedOther:
+		if rd.Refusal != nil {
+			// it never held the lock: a release in a finally block
+			vars["refusedat"] = stamp(rd.Refusal.At)
+			return r.fill("deleted-other-refused", vars)
+		}
 		switch e.Op.Form {
 		case sim.FormGetDel:
 			return r.fill("deleted-other-getdel", vars)
@@ -814,12 +901,27 @@ func (r reader) about(name string) string {
 			return r.fill("deleted-other-script", vars)
 		}
 	}
+	section := string(rd.What)
+	if rd.What == ledger.ExtGone && rd.Why == ledger.Vanished {
+		// gone before its end: no expiry, and no lateness, explains it
+		section = "ext-gone-vanished"
+	}
 	// a command a timer sent (a watchdog's renewal) reads from the scene's
 	// "timer-" section when it has one
-	if e.Timed && r.v.Text.Has("timer-"+string(rd.What)) {
-		return r.fill("timer-"+string(rd.What), vars)
+	if e.Timed && r.v.Text.Has("timer-"+section) {
+		return r.fill("timer-"+section, vars)
 	}
-	return r.fill(string(rd.What), vars)
+	return r.fill(section, vars)
+}
+
+// index is the position of e among the snapshot's events.
+func (r reader) index(e sim.Event) int {
+	for i, x := range r.v.Snap.Events {
+		if x.Seq == e.Seq {
+			return i
+		}
+	}
+	return len(r.v.Snap.Events) - 1
 }
 
 // keyOfActor is the key read back that the actor's latest lease was on.
@@ -840,18 +942,18 @@ func (r reader) keyOfActor(b ledger.Belief) (ledger.KeyRead, bool) {
 	return ledger.KeyRead{}, false
 }
 
-// alarm names the latest violation the ledger found: an overlap of two
-// holders, else a key with no TTL blocking a contender after its holder
-// crashed. The readout of the latest grant names the same cause.
+// alarm names the violation the ledger found: the first overlap of two
+// holders (mutual exclusion stays broken from that moment), else a key
+// with no TTL blocking a contender after its holder crashed. Each later
+// overlap is named by the readout of the grant that started it.
 func (r reader) alarm() string {
 	l := r.v.L
-	if o := l.LatestOverlap(); o != nil {
+	if o := l.FirstOverlap(); o != nil {
 		vars := map[string]string{"first": o.First.Actor, "second": o.Second.Actor, "from": stamp(o.FromAt),
 			"by": byWhom(o.By), "lock": r.keyName(o.Lock)}
 		out := r.fill("alarm-"+o.Cause.String(), vars)
-		if n := len(l.Overlaps); n > 1 {
-			// the latest is named; when it first broke matters too
-			out += " (overlap #" + strconv.Itoa(n) + ")"
+		if n := len(l.Overlaps) - 1; n > 0 {
+			out += " " + r.fill("alarm-more", map[string]string{"n": strconv.Itoa(n)})
 		}
 		return out
 	}

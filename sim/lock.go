@@ -56,6 +56,7 @@ type Op struct {
 	TTL   time.Duration // the lease asked for, in story time; 0 = no expiry
 	NX    bool          // the acquire is conditional on the key being absent
 	Fixed bool          // Token is a constant every worker writes, not a fresh token
+	Try   bool          // the acquire of a contender that only tries (AcquireSpec.Try)
 	Fence int64         // a fenced write's token
 	// Part is set for one node's share of a distributed acquire or
 	// release: it makes a lease on that node, not a holder.
@@ -107,6 +108,9 @@ type AcquireSpec struct {
 	NoPX bool // send no PX: the key never expires
 	// Value replaces the fresh token (a constant every worker writes).
 	Value string
+	// Try marks a contender that only tries: granted, it does no work
+	// under the lock, so it acts as holder only until its lease ends.
+	Try bool
 }
 
 func (s AcquireSpec) lock() string {
@@ -141,7 +145,7 @@ func (r *Run) PrepareAcquire(a *Actor, spec AcquireSpec) ([]any, *Op) {
 	key := r.b.Key(spec.Key)
 	r.keys[key] = true
 	args := []any{"SET", key, val}
-	op := &Op{Kind: OpAcquire, Form: FormSET, Lock: spec.lock(), Key: key, Token: val, NX: !spec.NoNX, Fixed: spec.Value != ""}
+	op := &Op{Kind: OpAcquire, Form: FormSET, Lock: spec.lock(), Key: key, Token: val, NX: !spec.NoNX, Fixed: spec.Value != "", Try: spec.Try}
 	if !spec.NoNX {
 		args = append(args, "NX")
 	}

@@ -54,3 +54,43 @@ func TestRenewalsOf(t *testing.T) {
 		t.Errorf("0 and -1 are both refusals: %+v", r)
 	}
 }
+
+// A reply that finds the key gone before the lease's end says the key
+// vanished (a client outside the run deleted it, an eviction, a failover),
+// not that its lease ran out; after the end it lapsed.
+func TestKeyGoneBeforeItsEnd(t *testing.T) {
+	cases := []struct {
+		name    string
+		s       func(s *story)
+		what    What
+		why     End
+		endAt   float64
+		holding bool // the actor still acts as holder
+	}{
+		{"the watchdog's renewal finds no key at 10 s of 30", func(s *story) {
+			s.set(0, "A", "a", lease, true, true).extend(10, "A", "a", -1, true)
+		}, ExtGone, Vanished, 10, true},
+		{"a renewal after the lease's end: it lapsed", func(s *story) {
+			s.set(0, "A", "a", lease, true, true).extend(31, "A", "a", -1, true)
+		}, ExtGone, Lapsed, 30, true},
+		{"renewed once, then gone before the renewed end", func(s *story) {
+			s.set(0, "A", "a", lease, true, true).extend(10, "A", "a", 1, true).extend(35, "A", "a", -1, true)
+		}, ExtGone, Vanished, 35, true},
+		{"the release script finds no key at 5 s", func(s *story) {
+			s.set(0, "A", "a", lease, true, true).rel(5, "A", "a", sim.FormScript, -1)
+		}, RelGone, Vanished, 5, false},
+		{"a GET finds nothing at 20 s", func(s *story) {
+			s.set(0, "A", "a", lease, true, true).op(20, "A", sim.Op{Kind: sim.OpCheck, Key: key, Lock: key, Token: "a"}, nil)
+		}, CheckNone, Vanished, 20, false},
+	}
+	for _, c := range cases {
+		var s story
+		c.s(&s)
+		l := Fold(s, s[len(s)-1].At, nil)
+		r := l.Reads[len(s)-1]
+		ls := l.Latest("A")
+		if r.What != c.what || r.Why != c.why || ls.End != c.why || ls.EndAt != sec(c.endAt) || l.Belief("A").Holds != c.holding {
+			t.Errorf("%s: read %q why %v, lease ended %v at %v, holds %v", c.name, r.What, r.Why, ls.End, ls.EndAt, l.Belief("A").Holds)
+		}
+	}
+}

@@ -25,10 +25,14 @@ const (
 	Lapsed                 // its TTL ran out
 	Deleted                // another client's DEL removed it
 	Overwritten            // another client's SET without NX replaced its value
+	// Vanished: a reply found the key gone before the lease's end, and no
+	// command of the run removed it: a client outside the run deleted it,
+	// the server evicted it, or a failover or restart lost it.
+	Vanished
 )
 
 func (e End) String() string {
-	return [...]string{"open", "released", "lapsed", "deleted", "overwritten"}[e]
+	return [...]string{"open", "released", "lapsed", "deleted", "overwritten", "vanished"}[e]
 }
 
 // Lease is one grant of a lock key: from the command the server granted to
@@ -48,6 +52,9 @@ type Lease struct {
 	Form    string // how it was acquired: sim.FormSET, FormSETNX, FormFenced, FormReentrant
 	Count   int64  // a hash lock's hold count, as its replies tell it
 	Fixed   bool   // its value is a constant every worker writes, not a token
+	// Try is set for the grant of a contender that only tries: its actor
+	// acts as holder until the lease ends, not after.
+	Try bool
 	// Votes of Of nodes said OK to a Redlock client's acquire.
 	Votes, Of int
 	// Copy is set for a lease a replication step copied to another node:
@@ -113,6 +120,7 @@ const (
 	GaveUp               // its own GET showed the key was not its own
 	RefusedAgain         // it asked for the lock again and was refused: it knows it does not hold it
 	ValidityOver         // a Redlock client's validity time ran out: it stops acting as holder
+	TryOver              // the lease of a contender that only tries ran out: it had no work to do under it
 )
 
 // Hold is a stretch in which an actor acts as holder of a lock: from the
@@ -134,7 +142,8 @@ func (h *Hold) Open() bool { return h.End == StillHolding }
 // Overlap is a stretch in which two actors acted as holder of one lock at
 // once: mutual exclusion broken. Cause is what had happened to the first
 // holder's lease when the second was granted: Lapsed (the TTL ran out while
-// it worked), Deleted or Overwritten by By, or Open when the first's lease
+// it worked), Deleted or Overwritten by By, Vanished (removed by nothing on
+// screen before its end), or Open when the first's lease
 // still stood where it was granted (two keys of one lock, two majorities of
 // Redlock's nodes, a primary lost before its replica had the key).
 type Overlap struct {
@@ -146,6 +155,10 @@ type Overlap struct {
 	ToAt          time.Duration
 	Cause         End
 	By            string
+	// Uncopied is set when the first's lease was on another node and no
+	// replication step had copied it to the node that granted the second
+	// (a primary lost before its replica had the key).
+	Uncopied bool
 }
 
 // Open reports whether both still act as holder.
@@ -192,7 +205,10 @@ type Read struct {
 	// Replaced is the lease a grant without NX overwrote.
 	Replaced *Lease
 	Write    *Write
-	Refusal  *Refusal
+	// Refusal is the refusal a grant-less acquire met; for a release that
+	// deleted another's lock, the sender's own refusal when it never held
+	// the lock (a release in a finally block).
+	Refusal *Refusal
 	// Reaped are the claims a reap took back, in the reply's order.
 	Reaped []*Lease
 }
@@ -270,8 +286,9 @@ type Ledger struct {
 	// quorumSeen is set once a client counted a majority (or sent a share
 	// of one): a lock across independent nodes was in play
 	quorumSeen bool
-	wholeSeen  bool // an acquire of a whole lock on one server
-	survived   []*Lease
+	wholeSeen  bool        // an acquire of a whole lock on one server
+	survived   []*Lease    // quorum leases granted while nodes were lost to their client
+	stalled    []sim.Event // counts that missed a majority of live nodes
 	status     map[string]sim.Status
 	byKey      map[string]*Lease // the lease each key holds now, as the replies tell it
 	events     []sim.Event
@@ -297,11 +314,19 @@ func Fold(events []sim.Event, now time.Duration, keys []sim.KeyState) *Ledger {
 	return l
 }
 
-// lapse ends every open lease whose TTL ran out before t; seq is the
-// event about to be read. A Redlock client's validity running out ends
+// lapse ends every open lease whose TTL ran out before t, and the hold of
+// a contender that only tries once its lease is over; seq is the event
+// about to be read. A Redlock client's validity running out ends
 // its hold too: it computed that deadline itself. A claim's deadline
 // frees nothing by itself: its lease ends when a reap takes the job back.
 func (l *Ledger) lapse(t time.Duration, seq int) {
+	// a contender that only tries has nothing to do once its lease is over,
+	// however the lease ended
+	for _, h := range l.Holds {
+		if h.Open() && h.Lease.Try && h.Lease.Expires() && t > h.Lease.Ends() && l.status[h.Actor] != sim.Paused {
+			l.endHold(h, sim.Event{Seq: seq, At: h.Lease.Ends()}, TryOver)
+		}
+	}
 	for _, ls := range l.Leases {
 		if ls.End == Open && ls.Expires() && t > ls.Ends() && ls.Form != sim.FormClaim {
 			ls.End, ls.EndSeq, ls.EndAt = Lapsed, -1, ls.Ends()
@@ -413,7 +438,7 @@ func (l *Ledger) event(e sim.Event) Read {
 			return Read{What: ExtTaken, Lease: l.leaseOf(e.Op.Token), Other: actorOf(l.present(e.Node, e.Op.Key))}
 		}
 		r := Read{What: ExtGone, Lease: l.leaseOf(e.Op.Token)}
-		l.gone(e.Node, e.Op.Key)
+		l.gone(e.Node, e.Op.Key, e.At)
 		if r.Lease != nil {
 			r.Why, r.WhyBy = r.Lease.End, r.Lease.By
 		}
@@ -423,7 +448,7 @@ func (l *Ledger) event(e sim.Event) Read {
 		v, _ := e.Val.(string)
 		switch {
 		case e.IsNil():
-			l.gone(e.Node, e.Op.Key)
+			l.gone(e.Node, e.Op.Key, e.At)
 			l.giveUp(e)
 			r := Read{What: CheckNone, Lease: own}
 			if own != nil {
@@ -495,11 +520,11 @@ func (l *Ledger) acquire(e sim.Event) Read {
 		// out a moment before the fold's clock said so (a live server)
 		cur.End, cur.EndSeq, cur.EndAt = Lapsed, -1, e.At
 	case cur != nil:
-		// a key with no TTL cannot lapse: someone outside the run deleted it
-		cur.End, cur.EndSeq, cur.EndAt, cur.By = Deleted, -1, e.At, ""
+		// a key with no TTL cannot lapse: something outside the run removed it
+		cur.End, cur.EndSeq, cur.EndAt = Vanished, -1, e.At
 	}
 	ls := &Lease{Lock: op.Lock, Node: e.Node, Key: op.Key, Actor: e.Actor, Token: op.Token,
-		Seq: e.Seq, Granted: e.At, TTL: op.TTL, TTLAt: e.At, Fence: fence, Form: op.Form, Fixed: op.Fixed, EndSeq: -1}
+		Seq: e.Seq, Granted: e.At, TTL: op.TTL, TTLAt: e.At, Fence: fence, Form: op.Form, Fixed: op.Fixed, Try: op.Try, EndSeq: -1}
 	l.Leases = append(l.Leases, ls)
 	l.byKey[slot(e.Node, op.Key)] = ls
 	r := l.hold(e, ls)
@@ -530,7 +555,7 @@ func (l *Ledger) openHold(e sim.Event, ls *Lease) Read {
 	for _, o := range l.Holds {
 		if o.Open() && o.Lock == ls.Lock && o.Actor != e.Actor {
 			ov := &Overlap{Lock: ls.Lock, First: o, Second: h, From: e.Seq, FromAt: e.At, To: -1,
-				Cause: o.Lease.End, By: o.Lease.By}
+				Cause: o.Lease.End, By: o.Lease.By, Uncopied: l.uncopied(o.Lease, ls.Node)}
 			l.Overlaps = append(l.Overlaps, ov)
 			// the latest overlap is the one the alarm names
 			r.Overlap, r.Other = ov, o.Actor
@@ -576,6 +601,7 @@ func (l *Ledger) release(e sim.Event) Read {
 	case n == 1 && cur != nil:
 		cur.End, cur.EndSeq, cur.EndAt, cur.By = Deleted, e.Seq, e.At, e.Actor
 		r.What, r.Other = DeletedOther, cur.Actor
+		r.Refusal = l.refusedLast(e.Actor, op.Lock)
 	case n == 1:
 		r.What = DeletedUnknown
 	case op.Form == sim.FormScript && n == 0:
@@ -586,12 +612,33 @@ func (l *Ledger) release(e sim.Event) Read {
 		r.What = DelNothing
 	}
 	if n == 1 || r.What == RelGone || r.What == DelNothing {
-		l.gone(e.Node, op.Key)
+		l.gone(e.Node, op.Key, e.At)
 	}
 	if own != nil && r.What != ReleasedOwn {
 		r.Why, r.WhyBy = own.End, own.By
 	}
 	return r
+}
+
+// refusedLast is the actor's refusal of lock when its latest acquire of it
+// was refused (it never held the lock since): a release it sends then runs
+// without the lock, as a release in a finally block does. nil otherwise.
+func (l *Ledger) refusedLast(actor, lock string) *Refusal {
+	var last *Refusal
+	for _, rf := range l.Refusals {
+		if rf.Actor == actor && rf.Lock == lock {
+			last = rf
+		}
+	}
+	if last == nil {
+		return nil
+	}
+	for _, ls := range l.Leases {
+		if ls.Actor == actor && ls.Lock == lock && !ls.Copy && ls.Seq > last.Seq {
+			return nil
+		}
+	}
+	return last
 }
 
 // present is the lease the key holds, as a reply that found the key says:
@@ -636,17 +683,19 @@ func (l *Ledger) revive(ls *Lease) {
 	l.byKey[ls.slot()] = ls
 }
 
-// gone records a reply that found the key absent: whatever lease the fold
-// still had on it had run out.
-func (l *Ledger) gone(node, key string) {
+// gone records a reply, at story time at, that found the key absent:
+// whatever lease the fold still had on it had ended. Before its TTL's end
+// (Redis keeps a key through the millisecond its TTL ends), or with no TTL
+// at all, no expiry did it: the key vanished.
+func (l *Ledger) gone(node, key string, at time.Duration) {
 	cur := l.byKey[slot(node, key)]
 	if cur == nil {
 		return
 	}
 	if cur.End == Open {
 		cur.End, cur.EndSeq, cur.EndAt = Lapsed, -1, cur.Ends()
-		if !cur.Expires() {
-			cur.End, cur.By = Deleted, ""
+		if !cur.Expires() || at < cur.Ends() {
+			cur.End, cur.EndAt = Vanished, at
 		}
 	}
 	delete(l.byKey, slot(node, key))
@@ -856,16 +905,19 @@ const (
 )
 
 // Properties is the scoreboard: mutual exclusion, deadlock freedom, fault
-// tolerance. Mutual exclusion is broken whenever two actors act as holder
-// at overlapping times, whatever the resource did with their writes; held
-// when a contender was refused, or when two workers held claims on one
-// queue at once and got different jobs; untested when nobody competed. Deadlock
-// freedom is broken when a key with no TTL blocked a contender after its
-// holder crashed; held once a lapsed lease let a contender in. Fault
-// tolerance is absent on a single instance (one Redis, or a primary with
-// its replica, is a single point of failure); across independent nodes it
-// is broken while a client acts as holder that no majority of the nodes
-// read back backs any more, and held once a lock survived a lost node.
+// tolerance. Mutual exclusion is broken from the first moment two actors
+// act as holder at overlapping times (two clients each backed by a majority
+// of Redlock's nodes too), whatever the resource did with their writes, and
+// stays broken for the rest of the run; held when a contender was refused,
+// or when two workers held claims on one queue at once and got different
+// jobs; untested when nobody competed. Deadlock freedom is broken when a
+// key with no TTL blocked a contender after its holder crashed; held once a
+// lapsed lease let a contender in. Fault tolerance is liveness: absent on a
+// single instance (one Redis, or a primary with its replica, is a single
+// point of failure); across independent nodes it is broken once a client
+// counted no majority while no other client held the lock and a majority of
+// the nodes was up, and held once a client acquired and released the lock
+// while nodes were lost to it. Broken wins over held: a failure seen stays.
 func (l *Ledger) Properties(singleInstance bool) [3]Verdict {
 	var p [3]Verdict
 	switch {
@@ -884,12 +936,33 @@ func (l *Ledger) Properties(singleInstance bool) [3]Verdict {
 	case singleInstance || !l.quorumSeen && l.wholeSeen:
 		// one server, or a primary with its replica: a single point of failure
 		p[2] = Absent
-	case l.majorityLost() != nil:
+	case l.Stalled() != nil:
 		p[2] = Broken
-	case len(l.survived) > 0:
+	case l.survivedRelease():
 		p[2] = Held
 	}
 	return p
+}
+
+// Stalled is the first count that found no majority although a majority
+// of the nodes was up and no other client held the lock: the lock was not
+// live. nil if none.
+func (l *Ledger) Stalled() *sim.Event {
+	if len(l.stalled) == 0 {
+		return nil
+	}
+	return &l.stalled[0]
+}
+
+// survivedRelease reports whether a client acquired the lock while nodes
+// were lost to it and then released it.
+func (l *Ledger) survivedRelease() bool {
+	for _, ls := range l.survived {
+		if ls.End == Released {
+			return true
+		}
+	}
+	return false
 }
 
 // KeyStatus is what a key read back says of its lock.
@@ -921,6 +994,16 @@ func (l *Ledger) LastOp(actor string, kind sim.OpKind) (sim.Event, Read, bool) {
 		}
 	}
 	return sim.Event{}, Read{}, false
+}
+
+// FirstOverlap is the first stretch of two holders, nil if none: the
+// moment mutual exclusion broke, which the ⚠ line names for the rest of
+// the run.
+func (l *Ledger) FirstOverlap() *Overlap {
+	if len(l.Overlaps) == 0 {
+		return nil
+	}
+	return l.Overlaps[0]
 }
 
 // LatestOverlap is the latest stretch of two holders, nil if none: the one
@@ -994,7 +1077,7 @@ func (l *Ledger) part(e sim.Event) Read {
 			l.releaseQuorum(e)
 			return Read{What: NodeRelTaken, Other: actorOf(l.present(e.Node, op.Key))}
 		}
-		l.gone(e.Node, op.Key)
+		l.gone(e.Node, op.Key, e.At)
 		l.releaseQuorum(e)
 		return Read{What: NodeRelGone}
 	}
@@ -1038,6 +1121,9 @@ func (l *Ledger) quorum(e sim.Event) Read {
 			}
 		}
 		r := Read{What: QuorumMissed, Lease: blocker, Other: actorOf(blocker)}
+		if blocker == nil && op.Votes < sim.Quorum(op.Of) && op.Of-l.down() >= sim.Quorum(op.Of) {
+			l.stalled = append(l.stalled, e)
+		}
 		if blocker != nil {
 			r.Refusal = &Refusal{Actor: e.Actor, Lock: op.Lock, Key: op.Key, Seq: e.Seq, At: e.At, Blocker: blocker}
 			l.Refusals = append(l.Refusals, r.Refusal)
@@ -1113,6 +1199,20 @@ func (l *Ledger) faulted(actor string) []string {
 	return out
 }
 
+// uncopied reports that ls, granted on one node, never reached node: no
+// replication step copied it there. A quorum lease lives on no one node.
+func (l *Ledger) uncopied(ls *Lease, node string) bool {
+	if ls.Node == QuorumNode || node == QuorumNode || slot(ls.Node, "") == slot(node, "") {
+		return false
+	}
+	for _, c := range l.Leases {
+		if c.Copy && c.Node == node && c.Token == ls.Token {
+			return false
+		}
+	}
+	return true
+}
+
 // replica reads a replication step: the lock key reached another node, so
 // that node holds a copy of the lease (no new holder), ending with it.
 func (l *Ledger) replica(e sim.Event) {
@@ -1126,17 +1226,14 @@ func (l *Ledger) replica(e sim.Event) {
 	l.byKey[ls.slot()] = ls
 }
 
-// majorityLost is a Redlock client that still acts as holder while no
-// majority of the nodes read back holds its token: the lock did not
-// survive what happened to the nodes. nil if none.
-func (l *Ledger) majorityLost() *Hold {
-	if len(l.Keys) == 0 {
-		return nil // nothing read back: nothing to judge by
-	}
-	for _, h := range l.Holds {
-		if h.Open() && h.Lease.Node == QuorumNode && !l.Agrees(h.Lease) {
-			return h
+// down counts the nodes stopped now (not the slow ones, nor those cut off
+// from one client: they are up).
+func (l *Ledger) down() int {
+	n := 0
+	for k := range l.faults {
+		if !strings.Contains(k, "/") {
+			n++
 		}
 	}
-	return nil
+	return n
 }

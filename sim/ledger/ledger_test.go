@@ -318,13 +318,13 @@ func TestConstantTokenRelease(t *testing.T) {
 }
 
 // TestNXGrantOverNoTTLKey: a grant with NX over a key the fold thinks holds
-// a lease with no TTL: someone outside the run deleted it. The TTL did not
-// free it, so deadlock freedom is not shown held.
+// a lease with no TTL: something outside the run removed it (it vanished).
+// The TTL did not free it, so deadlock freedom is not shown held.
 func TestNXGrantOverNoTTLKey(t *testing.T) {
 	var s story
 	s.setnx(0, "s1", "a", 1).fault(0, "s1", sim.FaultCrash).setnx(100, "s2", "b", 1)
 	l := Fold(s, sec(100), nil)
-	if l.Leases[0].End != Deleted || l.Leases[0].By != "" || l.FreedByTTL() != nil {
+	if l.Leases[0].End != Vanished || l.Leases[0].By != "" || l.FreedByTTL() != nil {
 		t.Fatalf("lease %+v, freed %v", l.Leases[0], l.FreedByTTL())
 	}
 }
@@ -366,5 +366,89 @@ func TestRefusedAgainEndsTheHold(t *testing.T) {
 	}
 	if o := l.Overlaps[0]; o.Open() || o.To != 2 {
 		t.Errorf("the overlap ends at w2's refusal: %+v", o)
+	}
+}
+
+// A contender that only tries acts as holder until its lease ends, not for
+// ever; frozen, it cannot know, and still acts as holder. The first overlap
+// stays the one that broke mutual exclusion.
+func TestTryingContender(t *testing.T) {
+	try := func(s *story, at float64, actor, tok string) {
+		s.set(at, actor, tok, lease, false, true)
+		(*s)[len(*s)-1].Op.Try = true
+	}
+	cases := []struct {
+		name      string
+		play      func(s *story)
+		overlaps  int
+		w2holds   bool
+		w2end     HoldEnd
+		firstFrom float64
+	}{
+		{"w2 tries over w1 (NX off); w3 takes the lock after w2's lease", func(s *story) {
+			s.set(0, "w1", "a", lease, false, true)
+			try(s, 0, "w2", "b")
+			s.fault(0, "w1", sim.FaultCrash)
+			s.set(40, "w3", "c", lease, false, true)
+		}, 1, false, TryOver, 0},
+		{"w2's lease is overwritten at 10 s: it still has nothing to do after 30 s", func(s *story) {
+			try(s, 0, "w2", "b")
+			s.set(10, "w3", "c", lease, false, true)
+			s.rel(20, "w3", "c", sim.FormScript, 1)
+			s.set(40, "w4", "d", lease, false, true)
+		}, 1, false, TryOver, 10},
+		{"frozen, w2 still acts as holder", func(s *story) {
+			try(s, 0, "w2", "b")
+			s.fault(1, "w2", sim.FaultPause)
+			s.set(40, "w3", "c", lease, false, true)
+		}, 1, true, StillHolding, 40},
+		{"a worker that is not only trying keeps acting as holder past its lease", func(s *story) {
+			s.set(0, "w2", "b", lease, false, true)
+			s.set(40, "w3", "c", lease, false, true)
+		}, 1, true, StillHolding, 40},
+	}
+	for _, c := range cases {
+		var s story
+		c.play(&s)
+		l := Fold(s, s[len(s)-1].At, nil)
+		h := l.HoldOf("w2")
+		if len(l.Overlaps) != c.overlaps || h.Open() != c.w2holds || h.End != c.w2end ||
+			l.FirstOverlap() == nil || l.FirstOverlap().FromAt != sec(c.firstFrom) {
+			t.Errorf("%s: %d overlaps (first %+v), w2's hold %v ended %v at %v", c.name, len(l.Overlaps), l.FirstOverlap(), h.Open(), h.End, h.ToAt)
+		}
+		if c.w2end == TryOver && h.ToAt != lease {
+			t.Errorf("%s: w2 stops acting as holder at its lease's end, not %v", c.name, h.ToAt)
+		}
+	}
+}
+
+// A client refused the lock that releases anyway (a release in a finally
+// block) deletes the holder's lock with a blind DEL: the reading carries
+// its refusal; a client that held the lock before is not that case.
+func TestRefusedClientReleases(t *testing.T) {
+	cases := []struct {
+		name    string
+		play    func(s *story)
+		refused bool
+	}{
+		{"refused, then DEL in finally", func(s *story) {
+			s.set(0, "B", "b", lease, true, true).set(1, "A", "a", lease, true, false).rel(1, "A", "a", sim.FormDEL, 1)
+		}, true},
+		{"held, lapsed, then DEL (no refusal)", func(s *story) {
+			s.set(0, "A", "a", lease, true, true).set(35, "B", "b", lease, true, true).rel(36, "A", "a", sim.FormDEL, 1)
+		}, false},
+		{"refused once, granted later, then DEL over another", func(s *story) {
+			s.set(0, "B", "b", lease, true, true).set(1, "A", "a", lease, true, false).
+				set(35, "A", "a2", lease, true, true).set(70, "C", "c", lease, true, true).rel(71, "A", "a2", sim.FormDEL, 1)
+		}, false},
+	}
+	for _, c := range cases {
+		var s story
+		c.play(&s)
+		l := Fold(s, s[len(s)-1].At, nil)
+		r := l.Reads[len(s)-1]
+		if r.What != DeletedOther || (r.Refusal != nil) != c.refused {
+			t.Errorf("%s: read %q, refusal %+v", c.name, r.What, r.Refusal)
+		}
 	}
 }

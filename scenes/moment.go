@@ -33,7 +33,11 @@ func ParseSettings(sc *Scene, s string) (Params, error) {
 		}
 		i := k.index(value)
 		if i < 0 {
-			return nil, fmt.Errorf("-set: %s of scene %s is one of %s, got %q", k.Name, sc.ID, strings.Join(k.Values, ", "), value)
+			var forms []string
+			for _, v := range k.Values {
+				forms = append(forms, setForm(v))
+			}
+			return nil, fmt.Errorf("-set: %s of scene %s is one of %s, got %q", k.Name, sc.ID, strings.Join(forms, ", "), value)
 		}
 		p[k.Name] = i
 	}
@@ -47,7 +51,7 @@ func FormatSettings(sc *Scene, p Params) string {
 	var parts []string
 	for _, k := range sc.Knobs {
 		if i := p[k.Name]; i > 0 && i < len(k.Values) {
-			parts = append(parts, k.Name+"="+strings.ReplaceAll(k.Values[i], " ", ""))
+			parts = append(parts, k.Name+"="+setForm(k.Values[i]))
 		}
 	}
 	return strings.Join(parts, ",")
@@ -75,11 +79,23 @@ func (s *Scene) knobNames() string {
 	return "its settings: " + strings.Join(names, ", ")
 }
 
+// setForm is a knob value as -set takes it: a duration the screen spaces
+// ("70 s") without its space, so it reads as one shell word; other values
+// as they are.
+func setForm(v string) string {
+	if d := strings.ReplaceAll(v, " ", ""); d != v {
+		if _, err := time.ParseDuration(d); err == nil {
+			return d
+		}
+	}
+	return v
+}
+
 // index is the position of value among the knob's values, -1 if none.
 func (k Knob) index(value string) int {
 	want, derr := time.ParseDuration(value)
 	for i, v := range k.Values {
-		if d, err := time.ParseDuration(v); err == nil && derr == nil && d == want {
+		if d, err := time.ParseDuration(setForm(v)); err == nil && derr == nil && d == want {
 			return i
 		}
 		if strings.EqualFold(v, value) {

@@ -137,14 +137,15 @@ func sayClaim(v View, s *Said) {
 	}
 	two := v.Text.Get("none")
 	if o := v.L.LatestOverlap(); o != nil {
-		two = v.Text.Get("two", o.First.Actor, o.Second.Actor)
+		two = v.Text.Fill("two", map[string]string{"first": o.First.Actor, "second": o.Second.Actor})
 		s.Tone = views.Bad
 	}
 	lateText := ""
 	if late > 0 {
-		lateText = " · " + v.Text.Get("verdict-late", late)
+		lateText = " · " + v.Text.Fill("verdict-late", map[string]string{"late": itoa(int64(late))})
 	}
-	s.Verdict = v.Text.Get("verdict", claims, reaped, done, refused, lateText, two)
+	s.Verdict = v.Text.Fill("verdict", map[string]string{"claimed": itoa(int64(claims)), "reaped": itoa(int64(reaped)),
+		"done": itoa(int64(done)), "refused": itoa(int64(refused)), "late": lateText, "two": two})
 }
 
 // claimDeadlines says, for each claim still open, when its deadline falls
@@ -159,7 +160,7 @@ func claimDeadlines(v View) string {
 		if ls.Overdue(v.Snap.Now) {
 			section = "deadline-passed"
 		}
-		parts = append(parts, v.Text.Get(section, ls.Token, ls.Actor, stamp(ls.Ends())))
+		parts = append(parts, v.Text.Fill(section, map[string]string{"job": ls.Token, "holder": ls.Actor, "deadline": stamp(ls.Ends())}))
 	}
 	if len(parts) == 0 {
 		return v.Text.Get("deadline-none")
@@ -180,7 +181,7 @@ func claimReaped(v View, reaped []*ledger.Lease) string {
 		if ls.EndedEarly() {
 			section = "reaped-early"
 		}
-		parts = append(parts, v.Text.Get(section, ls.Token, ls.Actor, stamp(ls.Ends())))
+		parts = append(parts, v.Text.Fill(section, map[string]string{"job": ls.Token, "holder": ls.Actor, "deadline": stamp(ls.Ends())}))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -122,7 +122,7 @@ func sayCrashGap(v View, s *Said) {
 			s.Tone = views.Warn
 			return v.Text.Get("state-nottl")
 		}
-		return v.Text.Get("state-ttl", v.storyMS(k.PTTL))
+		return v.Text.Fill("state-ttl", map[string]string{"left": itoa(v.storyMS(k.PTTL))})
 	}
-	s.Verdict = v.Text.Get("verdict", lane(0), lane(1))
+	s.Verdict = v.Text.Fill("verdict", map[string]string{"atomic": lane(0), "split": lane(1)})
 }

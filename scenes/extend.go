@@ -146,7 +146,7 @@ func sayExtend(v View, s *Said, story string) {
 		if ls.Renewed == 1 {
 			times = "once"
 		}
-		s.Vars["renewed"] = " " + v.Text.Get("renewed", times, stamp(ls.Granted+ls.TTL))
+		s.Vars["renewed"] = " " + v.Text.Fill("renewed", map[string]string{"times": times, "ends": stamp(ls.Granted + ls.TTL)})
 	}
 	rn := v.L.RenewalsOf("A")
 	if rn.Refused() > 0 {
@@ -156,10 +156,11 @@ func sayExtend(v View, s *Said, story string) {
 	if len(v.L.Keys) > 0 {
 		switch k := v.L.Keys[0]; {
 		case k.Status() != ledger.KeyFree && k.Lease != nil:
-			key = v.Text.Get("key-of", k.Lease.Actor, v.storyMS(k.PTTL))
+			key = v.Text.Fill("key-of", map[string]string{"holder": k.Lease.Actor, "left": itoa(v.storyMS(k.PTTL))})
 		case k.Status() != ledger.KeyFree:
 			key = v.Text.Get("key-unknown")
 		}
 	}
-	s.Verdict = v.Text.Get("verdict", rn.Extended, rn.Taken, rn.Gone, dog, key)
+	s.Verdict = v.Text.Fill("verdict", map[string]string{"extended": itoa(int64(rn.Extended)), "taken": itoa(int64(rn.Taken)),
+		"gone": itoa(int64(rn.Gone)), "watchdog": dog, "key": key})
 }

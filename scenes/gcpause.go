@@ -121,9 +121,10 @@ func sayPause(v View, s *Said, ttl, pause time.Duration) {
 	case len(v.L.Leases) == 0:
 		window = v.Text.Get("no-holder")
 	case o != nil && o.Open():
-		window = v.Text.Get("window-open", stamp(o.FromAt), o.First.Actor, o.Second.Actor)
+		window = v.Text.Fill("window-open", map[string]string{"from": stamp(o.FromAt), "first": o.First.Actor, "second": o.Second.Actor})
 	case o != nil:
-		window = v.Text.Get("window", stamp(o.FromAt), stamp(o.ToAt), o.First.Actor, o.Second.Actor)
+		window = v.Text.Fill("window", map[string]string{"from": stamp(o.FromAt), "to": stamp(o.ToAt),
+			"first": o.First.Actor, "second": o.Second.Actor})
 	}
-	s.Verdict = v.Text.Get("verdict", accepted, refused, window)
+	s.Verdict = v.Text.Fill("verdict", map[string]string{"taken": itoa(int64(accepted)), "refused": itoa(int64(refused)), "window": window})
 }

@@ -97,5 +97,5 @@ func sayKeyNaming(v View, s *Said, byWorker bool) {
 		two, s.Tone = v.Text.Get("v-yes"), views.Bad
 	}
 	accepted, _ := v.L.WriteCounts()
-	s.Verdict = v.Text.Get("verdict", len(v.L.Leases), two, accepted)
+	s.Verdict = v.Text.Fill("verdict", map[string]string{"leases": itoa(int64(len(v.L.Leases))), "two": two, "taken": itoa(int64(accepted))})
 }

@@ -84,7 +84,8 @@ func sayOptions(v View, s *Said) {
 	if len(v.L.Reads) == 0 {
 		return
 	}
-	s.Verdict = v.Text.Get("verdict", yes(len(v.L.Overlaps) > 0), yes(len(v.L.Stuck()) > 0), yes(v.L.ForeignDeletes() > 0))
+	s.Verdict = v.Text.Fill("verdict", map[string]string{"two": yes(len(v.L.Overlaps) > 0), "stuck": yes(len(v.L.Stuck()) > 0),
+		"deleted": yes(v.L.ForeignDeletes() > 0)})
 	if len(v.L.Keys) > 0 && v.L.Keys[0].Status() == ledger.KeyNoTTL {
 		s.Tone = views.Warn
 	}

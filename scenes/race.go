@@ -40,7 +40,7 @@ func raceScene() *Scene {
 			case len(v.L.Leases) == 0:
 				s.Tone = views.Warn
 			}
-			s.Verdict = v.Text.Get("verdict", len(v.L.Leases), double)
+			s.Verdict = v.Text.Fill("verdict", map[string]string{"holders": itoa(int64(len(v.L.Leases))), "double": double})
 		},
 	}
 }

@@ -193,7 +193,8 @@ func sayRedlock(v View, s *Said) {
 			keys++
 		}
 	}
-	s.Verdict = v.Text.Get("verdict", held, keys, len(v.Snap.Keys))
+	s.Verdict = v.Text.Fill("verdict", map[string]string{"holders": itoa(int64(held)), "keys": itoa(int64(keys)),
+		"nodes": itoa(int64(len(v.Snap.Keys)))})
 	if held > 1 {
 		s.Tone = views.Bad
 	}

@@ -75,10 +75,10 @@ func sayReentrant(v View, s *Said) {
 		switch {
 		case !k.Exists():
 		case k.Lease != nil && len(k.Fields) == 1:
-			key = v.Text.Get("v-held", k.Lease.Actor, k.Fields[0].Value)
+			key = v.Text.Fill("v-held", map[string]string{"holder": k.Lease.Actor, "count": k.Fields[0].Value})
 		default:
 			key, s.Tone = v.Text.Get("v-other"), views.Warn
 		}
 	}
-	s.Verdict = v.Text.Get("verdict", key, refused)
+	s.Verdict = v.Text.Fill("verdict", map[string]string{"key": key, "refused": itoa(int64(refused))})
 }

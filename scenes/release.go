@@ -133,15 +133,15 @@ func sayRelease(v View, s *Said, method string) {
 		case ledger.ReleasedOwn:
 			deleted = v.Text.Get("v-deleted-own")
 		case ledger.DeletedOther:
-			deleted, s.Tone = v.Text.Get("v-deleted-other", rd.Other), views.Bad
+			deleted, s.Tone = v.Text.Fill("v-deleted-other", map[string]string{"other": rd.Other}), views.Bad
 		}
 	}
 	key := v.Text.Get("v-no-key")
 	if len(v.L.Keys) > 0 && v.L.Keys[0].Status() != ledger.KeyFree {
-		key = v.Text.Get("v-key-of", "another client")
+		key = v.Text.Fill("v-key-of", map[string]string{"holder": "another client"})
 		if ls := v.L.Keys[0].Lease; ls != nil {
-			key = v.Text.Get("v-key-of", ls.Actor)
+			key = v.Text.Fill("v-key-of", map[string]string{"holder": ls.Actor})
 		}
 	}
-	s.Verdict = v.Text.Get("verdict", reply, deleted, key)
+	s.Verdict = v.Text.Fill("verdict", map[string]string{"reply": reply, "deleted": deleted, "key": key})
 }

@@ -137,22 +137,23 @@ func sayTimeout(v View, s *Said, policy string) {
 	}
 	parts = append(parts, v.Text.Get("v-nobody"))
 	if len(got) == 1 {
-		parts[0] = v.Text.Get("v-got", got[0], v.L.Tally(got[0]).Success)
+		parts[0] = v.Text.Fill("v-got", map[string]string{"client": got[0], "try": itoa(int64(v.L.Tally(got[0]).Success))})
 	} else if len(got) > 1 {
-		parts[0] = v.Text.Get("v-got-many", strings.Join(got, ", "))
+		parts[0] = v.Text.Fill("v-got-many", map[string]string{"clients": strings.Join(got, ", ")})
 	}
 	// each count is said in words by its own section of the text
 	sections := map[string]string{"failed fast": "v-failed-fast", "retries used up": "v-retries-used-up",
 		"deadline passed": "v-deadline-passed", "crashed": "v-crashed"}
 	for _, o := range []string{"failed fast", "retries used up", "deadline passed", "waiting", "crashed"} {
 		if n := counts[o]; n > 0 && o == "waiting" {
-			parts = append(parts, v.Text.Get("v-waiting", n, secs1(waited)))
+			parts = append(parts, v.Text.Fill("v-waiting", map[string]string{"count": itoa(int64(n)), "waited": secs1(waited)}))
 		} else if n > 0 {
-			parts = append(parts, v.Text.Get(sections[o], n))
+			parts = append(parts, v.Text.Fill(sections[o], map[string]string{"count": itoa(int64(n))}))
 		}
 	}
 	colliding, retries, _ := v.L.Collisions()
-	s.Verdict = v.Text.Get("verdict", strings.Join(parts, " · "), colliding, retries)
+	s.Verdict = v.Text.Fill("verdict", map[string]string{"outcome": strings.Join(parts, " · "),
+		"colliding": itoa(int64(colliding)), "retries": itoa(int64(retries))})
 	if len(got) == 0 {
 		s.Tone = views.Warn
 	}

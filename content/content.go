@@ -2,9 +2,10 @@
 // own words, embedded with go:embed.
 //
 // A scene's file is content/text/<id>.txt: sections opened by a line
-// "# name", each a paragraph of text. Sections may carry fmt verbs (Get)
-// or named slots such as {actor} (Fill) that the scene fills from what the
-// ledger read in the replies.
+// "# name", each a paragraph of text. A section is either plain (Get) or
+// carries named slots such as {actor} (Fill) that the scene fills from what
+// the ledger read in the replies; numbers come in as decimal strings. No
+// section uses fmt verbs: a "%" in the text is a literal percent sign.
 //
 // content/text/ledger.txt holds the sentences every scene shares: one per
 // reading of an event (granted, refused, released, ...). A scene's own file
@@ -96,15 +97,13 @@ func Parse(src string) Text {
 	return t
 }
 
-// Get returns the section filled with args (fmt verbs). A missing section
-// comes back as "[no text: name]" so the gap shows on screen and in tests.
-func (t Text) Get(name string, args ...any) string {
+// Get returns the section as written, with no slots filled. A missing
+// section comes back as "[no text: name]" so the gap shows on screen and in
+// tests.
+func (t Text) Get(name string) string {
 	s, ok := t[name]
 	if !ok {
 		return "[no text: " + name + "]"
 	}
-	if len(args) == 0 {
-		return s
-	}
-	return fmt.Sprintf(s, args...)
+	return s
 }

@@ -1,20 +1,21 @@
 package content
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
 
 func TestParse(t *testing.T) {
-	txt := Parse("# title\nA lock\n# intro\nline one\nline two\n\nsecond paragraph\n# verdict\nholders %d\n")
+	txt := Parse("# title\nA lock\n# intro\nline one\nline two\n\nsecond paragraph\n# drift\n1% of the TTL\n")
 	if txt.Get("title") != "A lock" {
 		t.Errorf("title = %q", txt.Get("title"))
 	}
 	if got := txt.Get("intro"); got != "line one line two\nsecond paragraph" {
 		t.Errorf("intro = %q", got)
 	}
-	if got := txt.Get("verdict", 1); got != "holders 1" {
-		t.Errorf("verdict = %q", got)
+	if got := txt.Get("drift"); got != "1% of the TTL" {
+		t.Errorf("a percent sign is text, not a verb: drift = %q", got)
 	}
 	if got := txt.Get("nope"); got != "[no text: nope]" {
 		t.Errorf("a missing section should show as a gap, got %q", got)
@@ -41,6 +42,40 @@ func TestEveryFileHasAnIntro(t *testing.T) {
 	}
 	if _, err := Load("no-such-scene"); err == nil {
 		t.Error("loading a scene with no text should fail")
+	}
+}
+
+// fmtVerb matches a fmt verb as Sprintf would read it: "%", an optional
+// argument index, flags other than a space, width, precision and a verb
+// letter, or "%%". A percent sign followed by a space ("1% of the TTL") is
+// prose.
+var fmtVerb = regexp.MustCompile(`%(%|(\[\d+\])?[-+#0]*(\d+|\*)?(\.(\d+|\*)?)?[vTtbcdoOqxXUeEfFgGspw])`)
+
+// TestNoFmtVerbs: every section is plain or has {name} slots (Fill); a fmt
+// verb would reach the screen as written, since nothing formats it.
+func TestNoFmtVerbs(t *testing.T) {
+	entries, err := files.ReadDir("text")
+	if err != nil || len(entries) == 0 {
+		t.Fatalf("no scene texts embedded: %v", err)
+	}
+	for _, e := range entries {
+		b, err := files.ReadFile("text/" + e.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, body := range Parse(string(b)) {
+			if verb := fmtVerb.FindString(body); verb != "" {
+				t.Errorf("%s, section %q: fmt verb %q; use a {name} slot and Fill", e.Name(), name, verb)
+			}
+		}
+	}
+	for _, bad := range []string{"%d", "%s", "%[2]s", "%.1f", "%5d", "%q", "%%"} {
+		if !fmtVerb.MatchString("a " + bad + " b") {
+			t.Errorf("fmtVerb misses %q", bad)
+		}
+	}
+	if fmtVerb.MatchString("allows 1% of the TTL plus 5% of it") {
+		t.Error("fmtVerb reads a percent sign in prose as a verb")
 	}
 }
 

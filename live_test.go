@@ -93,7 +93,8 @@ func TestUserDataUntouched(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				code, _, errs := runMain("-plain", "-scene", sc.ID, "-seed", "1", "-scale", "400", "-redis", u)
+				// -label: the ACL must allow the ECHO that marks each step
+				code, _, errs := runMain("-plain", "-label", "-scene", sc.ID, "-seed", "1", "-scale", "400", "-redis", u)
 				if code != 0 {
 					t.Errorf("%s as %s: exit %d: %s", sc.ID, sim.Redact(u), code, errs)
 				}

@@ -22,8 +22,11 @@ const exportPrefix = sim.Namespace + "replay:"
 // story's order; each wait of the story is a WAIT 100 <ms> (it blocks for
 // that long on a server without a hundred replicas), so the TTLs run out
 // where the story says. redis-cli has no comments: the file is commands
-// only. Every key is under locksim's namespace.
-func redisCLIScript(s sim.Snapshot) string {
+// only. Every key is under locksim's namespace. With label (-label) each
+// move played starts with ECHO "step N: label", as the live server's
+// stream does, so a replay under MONITOR shows where each step
+// starts.
+func redisCLIScript(s sim.Snapshot, label bool) string {
 	var b strings.Builder
 	// a script may build key names from an argument (a queue's job hashes
 	// from "emq:{q}:job:"): such an argument, a prefix of a key the story
@@ -34,7 +37,16 @@ func redisCLIScript(s sim.Snapshot) string {
 			keys = append(keys, e.Args[i])
 		}
 	}
+	next := 0 // the next move to mark
+	echo := func(upTo int) {
+		for ; label && next <= upTo && next < len(s.Moves); next++ {
+			fmt.Fprintf(&b, "%s\n", sim.FormatCommand([]any{"ECHO", sim.StepEcho(next, s.Moves[next])}))
+		}
+	}
 	for _, e := range s.Events {
+		if e.Move >= 0 {
+			echo(e.Move)
+		}
 		switch e.Kind {
 		case sim.Command:
 			args := make([]any, len(e.Args))
@@ -56,6 +68,7 @@ func redisCLIScript(s sim.Snapshot) string {
 			fmt.Fprintf(&b, "WAIT 100 %d\n", clockWait(e, s))
 		}
 	}
+	echo(s.Pos - 1) // the moves played so far that left no event
 	return b.String()
 }
 
@@ -112,7 +125,7 @@ func (p *Player) export() {
 		return
 	}
 	name := fmt.Sprintf("locksim-%s-seed%d.redis", p.sc.ID, p.seed)
-	if err := os.WriteFile(name, []byte(redisCLIScript(p.snap)), 0o644); err != nil {
+	if err := os.WriteFile(name, []byte(redisCLIScript(p.snap, p.b.Label)), 0o644); err != nil {
 		p.flash = "could not write " + name + ": " + err.Error()
 		return
 	}

@@ -237,13 +237,10 @@ func TestQuitDuringStall(t *testing.T) {
 	if err := admin.Do(ctx, "CLIENT", "PAUSE", 20000, "ALL").Err(); err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
+	// no bound on the time it takes (a loaded machine stretches it): a
+	// run that waited out the 20 s pause would clean up and exit 0
 	_ = cmd.Process.Signal(syscall.SIGTERM)
 	err := cmd.Wait()
-	took := time.Since(start)
-	if took > 1500*time.Millisecond {
-		t.Errorf("quitting during a stall took %v", took)
-	}
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
 		t.Errorf("exit: %v, want 1", err)

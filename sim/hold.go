@@ -13,7 +13,9 @@ import (
 // gains time between the first key and the last.
 var (
 	// HoldLua reads the remaining PTTL of each key in KEYS that has one and
-	// removes it (PERSIST). Returns key, ms, key, ms, ...
+	// removes it (PERSIST), and names each sorted set without a TTL (its
+	// deadlines move on when the hold ends). Returns key, ms, key, ms, ...
+	// with ms -1 for such a sorted set.
 	HoldLua = Lua{Name: "hold-clock", Src: `local out = {}
 for _, k in ipairs(KEYS) do
   local t = redis.call("PTTL", k)
@@ -21,12 +23,16 @@ for _, k in ipairs(KEYS) do
     redis.call("PERSIST", k)
     out[#out + 1] = k
     out[#out + 1] = t
+  elseif t == -1 and redis.call("TYPE", k).ok == "zset" then
+    out[#out + 1] = k
+    out[#out + 1] = -1
   end
 end
 return out`}
 
-	// ResumeLua ends the hold. ARGV[1] is the real time held, in ms;
-	// ARGV[i+1] the ms key KEYS[i] had left, or -1 if it had no TTL. Each
+	// ResumeLua ends the hold on the keys HoldLua named. ARGV[1] is the
+	// real time held, in ms; ARGV[i+1] the ms key KEYS[i] had left, or -1
+	// for a sorted set that had no TTL. Each
 	// held key that still has no TTL gets its ms back (PEXPIRE 0 would
 	// delete it, so 1 is the least), and each score of a sorted set that is
 	// a time on the server's clock (10^12 ms or more: after 2001; a place in
@@ -54,11 +60,10 @@ end
 return given`}
 )
 
-// hold is the clock held on one server: the run's keys there, and those
-// it persisted with the milliseconds each had left.
+// hold is the clock held on one server: the keys it persisted with the
+// milliseconds each had left, and the sorted sets without a TTL (-1).
 type hold struct {
 	b    *Backend
-	keys []string
 	left map[string]int64
 }
 
@@ -84,7 +89,11 @@ func (r *Run) Hold(ctx context.Context) error {
 			return err
 		}
 		r.holds = append(r.holds, h)
-		n += len(h.left)
+		for _, ms := range h.left {
+			if ms > 0 {
+				n++
+			}
+		}
 	}
 	if n > 0 {
 		r.record(Event{Kind: Aside, Move: -1, Note: fmt.Sprintf("EVALSHA <%s>: %d TTL(s) held while you read", HoldLua.Name, n)})
@@ -98,7 +107,7 @@ func (r *Run) Held() bool { return r.holds != nil }
 // heldPTTL is the remaining ms a held key had, if it is held.
 func (r *Run) heldPTTL(b *Backend, key string) (int64, bool) {
 	for _, h := range r.holds {
-		if ms, ok := h.left[key]; ok && h.b == b {
+		if ms, ok := h.left[key]; ok && ms > 0 && h.b == b {
 			return ms, true
 		}
 	}
@@ -113,18 +122,15 @@ func (r *Run) resume(ctx context.Context) error {
 	}
 	held := time.Since(r.heldAt).Milliseconds()
 	for _, h := range r.holds {
-		if len(h.keys) == 0 {
-			continue
+		if len(h.left) == 0 {
+			continue // nothing held, no deadline: no command
 		}
+		keys := slices.Sorted(maps.Keys(h.left))
 		argv := []any{held}
-		for _, k := range h.keys {
-			left, ok := h.left[k]
-			if !ok {
-				left = -1
-			}
-			argv = append(argv, left)
+		for _, k := range keys {
+			argv = append(argv, h.left[k])
 		}
-		if err := evalCached(ctx, h.b.admin, ResumeLua.Src, h.keys, argv...).Err(); err != nil {
+		if err := evalCached(ctx, h.b.admin, ResumeLua.Src, keys, argv...).Err(); err != nil {
 			return fmt.Errorf("giving the held keys their TTL back: %w", err)
 		}
 	}
@@ -160,7 +166,7 @@ func holdOn(ctx context.Context, b *Backend, keys []string) (hold, error) {
 	// a resource kept on the lock service's server may be among the keys
 	// already: each key once, so no deadline moves on twice
 	keys = slices.Compact(slices.Sorted(slices.Values(keys)))
-	h := hold{b: b, keys: keys, left: map[string]int64{}}
+	h := hold{b: b, left: map[string]int64{}}
 	if len(keys) == 0 {
 		return h, nil
 	}

@@ -106,9 +106,24 @@ func (r *Run) Snapshot(ctx context.Context) Snapshot {
 			names = append(names, r.b.Key(name))
 		}
 	}
+	// a resource on the lock service's own server is read in the same
+	// round as the watched keys
+	resAt := -1
+	if r.Res != nil && r.Res.b == r.b {
+		resAt = len(names)
+		names = append(names, r.Res.key)
+	}
 	keys, err := ReadKeys(ctx, r.b, names)
 	if err != nil {
 		s.Err = err.Error()
+	}
+	var resHash map[string]string
+	if resAt >= 0 {
+		resHash = map[string]string{}
+		for _, f := range keys[resAt].Fields {
+			resHash[f.Name] = f.Value
+		}
+		keys = keys[:resAt]
 	}
 	for i, k := range keys {
 		// a held key reads PTTL -1 on the server; its story TTL is the held one
@@ -123,8 +138,10 @@ func (r *Run) Snapshot(ctx context.Context) Snapshot {
 	}
 	s.Held = r.Held()
 	if r.Res != nil {
-		rs, err := r.Res.read(ctx)
-		if err != nil {
+		var rs ResourceState
+		if resHash != nil {
+			rs = resourceState(resHash)
+		} else if rs, err = r.Res.read(ctx); err != nil {
 			s.Err = err.Error()
 		}
 		s.Resource = &rs

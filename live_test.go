@@ -158,7 +158,7 @@ func killAndSweep(t *testing.T, id string) {
 	// waits are 35 s and more); crash-gap's split lock has no TTL by then
 	var story []string
 	heartbeat, noTTL := "", false
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		keys, _ := admin.Keys(ctx, "locksim:*").Result()
 		story = story[:0]
 		for _, k := range keys {
@@ -229,7 +229,7 @@ func TestQuitDuringStall(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if keys, _ := admin.Keys(ctx, "locksim:*:resource:lock").Result(); len(keys) > 0 {
 			break
 		}

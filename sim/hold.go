@@ -31,14 +31,14 @@ end
 return out`}
 
 	// ResumeLua ends the hold on the keys HoldLua named. ARGV[1] is the
-	// real time held, in ms; ARGV[i+1] the ms key KEYS[i] had left, or -1
-	// for a sorted set that had no TTL. Each
-	// held key that still has no TTL gets its ms back (PEXPIRE 0 would
-	// delete it, so 1 is the least), and each score of a sorted set that is
-	// a time on the server's clock (10^12 ms or more: after 2001; a place in
-	// line is smaller) moves on by the time held (ZADD XX), so a deadline
-	// scored on TIME stays as far ahead of TIME as it was when the hold
-	// began. Returns the number of TTLs given back.
+	// real time held, in ms; ARGV[i+1] the ms KEYS[i] had left, or -1 for a
+	// sorted set that had no TTL. Each held key that still has no TTL gets
+	// its ms back (PEXPIRE 0 would delete it, so 1 is the least), and each
+	// score of a sorted set that is a time on the server's clock (10^12 ms
+	// or more: after 2001; a place in line is smaller) moves on by the time
+	// held (ZADD XX), so a deadline scored on TIME stays as far ahead of
+	// TIME as it was when the hold began. Returns the number of TTLs given
+	// back.
 	ResumeLua = Lua{Name: "resume-clock", Src: `local held = tonumber(ARGV[1])
 local given = 0
 for i, k in ipairs(KEYS) do
@@ -72,9 +72,8 @@ type hold struct {
 // per server (EVALSHA, EVAL on NOSCRIPT), and the run's story time stops.
 // The next Seek or Insert gives each key back its remaining milliseconds
 // first, and moves each deadline scored on the server's TIME on by the time
-// held (see ResumeLua). So a learner who reads for
-// a minute between steps sees the story's timing, and a step forward runs
-// only the next move. Keys without a TTL in the story are left alone. It is
+// held (see ResumeLua). So a learner who reads for a minute between steps
+// sees the story's timing, and a step forward runs only the next move. Keys without a TTL in the story are left alone. It is
 // a no-op on the embedded server, whose clock only moves when a move says so.
 func (r *Run) Hold(ctx context.Context) error {
 	if !r.b.Live() || r.holds != nil {

@@ -31,7 +31,10 @@ func live(t testing.TB) *sim.Backend { return liveAt(t, 20) }
 func liveAt(t testing.TB, scale int) *sim.Backend {
 	t.Helper()
 	url := simtest.StartRedis(t)
-	b, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: scale})
+	// a command timeout far past the default 400 ms: on a loaded machine a
+	// reply may take that long, and a story's reply must not become a
+	// client timeout (the outage tests set their own)
+	b, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: scale, Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,6 +63,8 @@ usage: locksim [flags]
                        (without it a live run keeps its five nodes on the -redis
                        server, which makes them one process with one clock)
   -scale N             on a live server, divide story time by N (default 20: PX 30000 is sent as PX 1500)
+  -label               mark each story step in the command stream with ECHO "step N: label"
+                       (on a live server, for MONITOR) and in the y export
   -seed N              draw tokens from seed N, so a transcript repeats (the race's winner is real)
   -timeout D           on a live server, give up on a command after D (default 400ms); its
                        outcome is then unknown
@@ -108,6 +110,7 @@ type config struct {
 	resetProgress, noMouse bool
 	present, noColor       bool
 	settings               scenes.Params
+	label                  bool
 	theme                  string
 	questions              bool
 	exportDir              string
@@ -163,6 +166,7 @@ func parse(args []string) (config, error) {
 	fs.BoolVar(&c.cleanup, "cleanup", false, "")
 	fs.StringVar(&c.exportDir, "export-dir", "", "")
 	fs.IntVar(&c.exportScale, "export-scale", 0, "")
+	fs.BoolVar(&c.label, "label", false, "")
 	fs.IntVar(&c.trials, "trials", 0, "")
 	fs.Float64Var(&c.crashRate, "crash-rate", 0.1, "")
 	if err := fs.Parse(args); err != nil {
@@ -320,6 +324,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
 		return 2
 	}
+	b.Label = c.label
 	code := 0
 	tty := isatty.IsTerminal(os.Stdout.Fd()) && isatty.IsTerminal(os.Stdin.Fd())
 	switch {

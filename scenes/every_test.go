@@ -218,14 +218,21 @@ func checkScreen(t *testing.T, where string, sc *Scene, text content.Text, pt st
 	}
 }
 
-// lastStep is the story's latest event taken by an actor on stage (not a
-// clock move, not the scene's setup); ok is false if there is none, or if
-// the clock moved after it.
+// lastStep is the latest event of the story's latest move, if an actor on
+// stage took it (not a clock move, not the scene's setup); ok is false if
+// there is none, or if the clock moved after it. Bookkeeping outside the
+// story's moves (the clock held, a stall noted) is not a step.
 func lastStep(s sim.Snapshot) (sim.Event, bool) {
-	if len(s.Events) == 0 || s.Events[len(s.Events)-1].Kind == sim.Clock {
+	var e sim.Event
+	found := false
+	for _, x := range s.Events {
+		if x.Move >= 0 && x.Move == s.Pos-1 && x.Kind != sim.Aside {
+			e, found = x, true
+		}
+	}
+	if !found || e.Kind == sim.Clock {
 		return sim.Event{}, false
 	}
-	e := s.Events[len(s.Events)-1]
 	for _, a := range s.Actors {
 		if a.Name == e.Actor {
 			return e, true

@@ -52,13 +52,16 @@ func (x Export) dir() (string, error) {
 // story's order; each wait of the story is a WAIT 100 <ms> (it blocks for
 // that long on a server without a hundred replicas), so the TTLs run out
 // where the story says. redis-cli has no comments: the file is commands
-// only. Every key is under locksim's namespace.
+// only. Every key is under locksim's namespace. With label (-label) each
+// move played starts with ECHO "step N: label", as the live server's
+// stream does, so a replay under MONITOR shows where each step
+// starts.
 //
 // scale divides every duration relative to story time (0: the run's own
 // scale, as sent): the arguments after PX, EX and PEXPIRE and EXPIRE's
 // TTL, the script arguments a script's source uses as a TTL or a lease
 // (see durationArgs), and the waits.
-func redisCLIScript(s sim.Snapshot, scale int) string {
+func redisCLIScript(s sim.Snapshot, scale int, label bool) string {
 	run := max(s.Scale, 1)
 	if scale <= 0 {
 		scale = run
@@ -90,7 +93,16 @@ func redisCLIScript(s sim.Snapshot, scale int) string {
 			keys = append(keys, e.Args[i])
 		}
 	}
+	next := 0 // the next move to mark
+	echo := func(upTo int) {
+		for ; label && next <= upTo && next < len(s.Moves); next++ {
+			fmt.Fprintf(&b, "%s\n", sim.FormatCommand([]any{"ECHO", sim.StepEcho(next, s.Moves[next])}))
+		}
+	}
 	for _, e := range s.Events {
+		if e.Move >= 0 {
+			echo(e.Move)
+		}
 		switch e.Kind {
 		case sim.Command:
 			args := make([]any, len(e.Args))
@@ -118,6 +130,7 @@ func redisCLIScript(s sim.Snapshot, scale int) string {
 			fmt.Fprintf(&b, "WAIT 100 %d\n", clockWait(e, s)*int64(run)/int64(scale))
 		}
 	}
+	echo(s.Pos - 1) // the moves played so far that left no event
 	return b.String()
 }
 
@@ -173,7 +186,7 @@ func (p *Player) export(x Export) {
 		p.flash = "this story runs on " + itoa(int64(len(p.snap.Nodes))) + " servers: one redis-cli cannot replay it"
 		return
 	}
-	name, err := writeExport(x, p.sc.ID, p.seed, p.snap)
+	name, err := writeExport(x, p.b.Label, p.sc.ID, p.seed, p.snap)
 	if err != nil {
 		p.flash = err.Error()
 		return
@@ -185,7 +198,7 @@ func (p *Player) export(x Export) {
 // writeExport writes the story in s to locksim-<id>-seed<N>.redis (with
 // -x<scale> before .redis when scaled) in x's directory and returns the
 // file's absolute path.
-func writeExport(x Export, id string, seed uint64, s sim.Snapshot) (string, error) {
+func writeExport(x Export, label bool, id string, seed uint64, s sim.Snapshot) (string, error) {
 	dir, err := x.dir()
 	if err != nil {
 		return "", err
@@ -201,7 +214,7 @@ func writeExport(x Export, id string, seed uint64, s sim.Snapshot) (string, erro
 	if err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(name, []byte(redisCLIScript(s, x.Scale)), 0o644); err != nil {
+	if err := os.WriteFile(name, []byte(redisCLIScript(s, x.Scale, label)), 0o644); err != nil {
 		return "", errors.New("could not write " + name + ": " + err.Error())
 	}
 	return name, nil

@@ -46,6 +46,10 @@ type Backend struct {
 	Timeout time.Duration
 	// Swept is how many keys of killed runs OpenLive removed at start.
 	Swept int
+	// Label marks each story move in the server's command stream on a live
+	// server: ECHO "step N: label" on the backend's own connection before
+	// the move runs, so MONITOR shows where each step starts (-label).
+	Label bool
 
 	mr   *miniredis.Miniredis // nil on a live server
 	opts *redis.Options
@@ -72,9 +76,31 @@ type Backend struct {
 	// runs share a cached script (see Exec.EvalSHA).
 	runs atomic.Int64
 
+	// types are the keys' types as last read back, so the next read-back
+	// sends each key's value read in the same round as its TYPE
+	typesMu sync.Mutex
+	types   map[string]string
+
 	health   *health            // what the heartbeat last learned (live only)
 	stopBeat context.CancelFunc // stops the heartbeat
 	beating  sync.WaitGroup
+}
+
+// lastType is key's type as last read back, "" if never read.
+func (b *Backend) lastType(key string) string {
+	b.typesMu.Lock()
+	defer b.typesMu.Unlock()
+	return b.types[key]
+}
+
+// rememberType keeps key's type for the next read-back.
+func (b *Backend) rememberType(key, typ string) {
+	b.typesMu.Lock()
+	defer b.typesMu.Unlock()
+	if b.types == nil {
+		b.types = map[string]string{}
+	}
+	b.types[key] = typ
 }
 
 // SetResourceStore makes r the store of every protected resource on b; by

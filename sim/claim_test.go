@@ -77,7 +77,9 @@ func lastReply(r *sim.Run, actor string) string {
 func claimLease(t *testing.T, b *sim.Backend) {
 	r := claimRun(t, b,
 		sim.StepOf("w1"), sim.StepOf("w2"), sim.Pause("w1"), sim.StepOf("w2"),
-		sim.Advance(29*time.Second), sim.StepOf("reaper"), sim.Advance(6*time.Second), sim.StepOf("reaper"),
+		// the reaps 5 s either side of the 30 s deadline: 250 ms of wire at
+		// ÷20, which a loaded machine's round trips do not cross
+		sim.Advance(25*time.Second), sim.StepOf("reaper"), sim.Advance(10*time.Second), sim.StepOf("reaper"),
 		sim.StepOf("w3"), sim.Resume("w1"), sim.StepOf("w1"), sim.StepOf("w3"))
 	got := claimsOf(r)
 	if len(got) != 3 || got[0] != "w1:j1/1" || got[1] != "w2:j2/1" || got[2] != "w3:j1/2" {

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"context"
-	"crypto/sha1"
 	"errors"
 	"fmt"
 	"strconv"
@@ -204,8 +203,7 @@ func (x *Exec) EvalSHA(s Lua, keys []string, argv ...any) Reply {
 func (x *Exec) evalSHA(node string, s Lua, keys []string, argv []any, op *Op) Reply {
 	x.r.scripts[s.Name] = s
 	src := x.r.tagged(s)
-	sha := fmt.Sprintf("%x", sha1.Sum([]byte(src)))
-	args := append([]any{"EVALSHA", sha, len(keys)}, toAny(keys)...)
+	args := append([]any{"EVALSHA", scriptSHA(src), len(keys)}, toAny(keys)...)
 	args = append(args, argv...)
 	shown := append([]any{"EVALSHA", "<" + s.Name + ">", len(keys)}, toAny(keys)...)
 	shown = append(shown, argv...)

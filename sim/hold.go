@@ -13,7 +13,9 @@ import (
 // gains time between the first key and the last.
 var (
 	// HoldLua reads the remaining PTTL of each key in KEYS that has one and
-	// removes it (PERSIST). Returns key, ms, key, ms, ...
+	// removes it (PERSIST), and names each sorted set without a TTL (its
+	// deadlines move on when the hold ends). Returns key, ms, key, ms, ...
+	// with ms -1 for such a sorted set.
 	HoldLua = Lua{Name: "hold-clock", Src: `local out = {}
 for _, k in ipairs(KEYS) do
   local t = redis.call("PTTL", k)
@@ -21,22 +23,45 @@ for _, k in ipairs(KEYS) do
     redis.call("PERSIST", k)
     out[#out + 1] = k
     out[#out + 1] = t
+  elseif t == -1 and redis.call("TYPE", k).ok == "zset" then
+    out[#out + 1] = k
+    out[#out + 1] = -1
   end
 end
 return out`}
 
-	// ResumeLua gives each key in KEYS back its remaining ms from ARGV, if
-	// it still has no TTL (PEXPIRE 0 would delete it, so 1 is the least).
-	ResumeLua = Lua{Name: "resume-clock", Src: `for i, k in ipairs(KEYS) do
-  if redis.call("PTTL", k) == -1 then
-    redis.call("PEXPIRE", k, math.max(tonumber(ARGV[i]), 1))
+	// ResumeLua ends the hold on the keys HoldLua named. ARGV[1] is the
+	// real time held, in ms; ARGV[i+1] the ms KEYS[i] had left, or -1 for a
+	// sorted set that had no TTL. Each held key that still has no TTL gets
+	// its ms back (PEXPIRE 0 would delete it, so 1 is the least), and each
+	// score of a sorted set that is a time on the server's clock (10^12 ms
+	// or more: after 2001; a place in line is smaller) moves on by the time
+	// held (ZADD XX), so a deadline scored on TIME stays as far ahead of
+	// TIME as it was when the hold began. Returns the number of TTLs given
+	// back.
+	ResumeLua = Lua{Name: "resume-clock", Src: `local held = tonumber(ARGV[1])
+local given = 0
+for i, k in ipairs(KEYS) do
+  local left = tonumber(ARGV[i + 1])
+  if left >= 0 and redis.call("PTTL", k) == -1 then
+    redis.call("PEXPIRE", k, math.max(left, 1))
+    given = given + 1
+  end
+  if held > 0 and redis.call("TYPE", k).ok == "zset" then
+    local zs = redis.call("ZRANGE", k, 0, -1, "WITHSCORES")
+    for j = 1, #zs, 2 do
+      local score = tonumber(zs[j + 1])
+      if score >= 1e12 then
+        redis.call("ZADD", k, "XX", score + held, zs[j])
+      end
+    end
   end
 end
-return #KEYS`}
+return given`}
 )
 
-// hold is the clock held on one server: the keys it persisted, with the
-// milliseconds each had left.
+// hold is the clock held on one server: the keys it persisted with the
+// milliseconds each had left, and the sorted sets without a TTL (-1).
 type hold struct {
 	b    *Backend
 	left map[string]int64
@@ -44,10 +69,11 @@ type hold struct {
 
 // Hold stops the story's clock on a live server until the next move: the
 // remaining PTTL of every key of the run is read and removed in one script
-// per server, and the run's story time stops. The next Seek or Insert gives
-// each key back its remaining milliseconds first. So a learner who reads for
-// a minute between steps sees the story's timing, and a step forward runs
-// only the next move. Keys without a TTL in the story are left alone. It is
+// per server (EVALSHA, EVAL on NOSCRIPT), and the run's story time stops.
+// The next Seek or Insert gives each key back its remaining milliseconds
+// first, and moves each deadline scored on the server's TIME on by the time
+// held (see ResumeLua). So a learner who reads for a minute between steps
+// sees the story's timing, and a step forward runs only the next move. Keys without a TTL in the story are left alone. It is
 // a no-op on the embedded server, whose clock only moves when a move says so.
 func (r *Run) Hold(ctx context.Context) error {
 	if !r.b.Live() || r.holds != nil {
@@ -62,10 +88,14 @@ func (r *Run) Hold(ctx context.Context) error {
 			return err
 		}
 		r.holds = append(r.holds, h)
-		n += len(h.left)
+		for _, ms := range h.left {
+			if ms > 0 {
+				n++
+			}
+		}
 	}
 	if n > 0 {
-		r.record(Event{Kind: Aside, Move: -1, Note: fmt.Sprintf("EVAL <%s>: %d TTL(s) held while you read", HoldLua.Name, n)})
+		r.record(Event{Kind: Aside, Move: -1, Note: fmt.Sprintf("EVALSHA <%s>: %d TTL(s) held while you read", HoldLua.Name, n)})
 	}
 	return nil
 }
@@ -76,32 +106,30 @@ func (r *Run) Held() bool { return r.holds != nil }
 // heldPTTL is the remaining ms a held key had, if it is held.
 func (r *Run) heldPTTL(b *Backend, key string) (int64, bool) {
 	for _, h := range r.holds {
-		if ms, ok := h.left[key]; ok && h.b == b {
+		if ms, ok := h.left[key]; ok && ms > 0 && h.b == b {
 			return ms, true
 		}
 	}
 	return 0, false
 }
 
-// resume gives every held key its remaining ms back and lets the story's
-// clock run again.
+// resume gives every held key its remaining ms back, moves the deadlines
+// on by the time held, and lets the story's clock run again.
 func (r *Run) resume(ctx context.Context) error {
 	if r.holds == nil {
 		return nil
 	}
+	held := time.Since(r.heldAt).Milliseconds()
 	for _, h := range r.holds {
 		if len(h.left) == 0 {
-			continue
+			continue // nothing held, no deadline: no command
 		}
 		keys := slices.Sorted(maps.Keys(h.left))
-		args := []any{"EVAL", ResumeLua.Src, len(keys)}
+		argv := []any{held}
 		for _, k := range keys {
-			args = append(args, k)
+			argv = append(argv, h.left[k])
 		}
-		for _, k := range keys {
-			args = append(args, h.left[k])
-		}
-		if err := h.b.admin.Do(ctx, args...).Err(); err != nil {
+		if err := evalCached(ctx, h.b.admin, ResumeLua.Src, keys, argv...).Err(); err != nil {
 			return fmt.Errorf("giving the held keys their TTL back: %w", err)
 		}
 	}
@@ -134,15 +162,14 @@ func (r *Run) sides() []side {
 }
 
 func holdOn(ctx context.Context, b *Backend, keys []string) (hold, error) {
+	// a resource kept on the lock service's server may be among the keys
+	// already: each key once, so no deadline moves on twice
+	keys = slices.Compact(slices.Sorted(slices.Values(keys)))
 	h := hold{b: b, left: map[string]int64{}}
 	if len(keys) == 0 {
 		return h, nil
 	}
-	args := []any{"EVAL", HoldLua.Src, len(keys)}
-	for _, k := range keys {
-		args = append(args, k)
-	}
-	res, err := b.admin.Do(ctx, args...).Slice()
+	res, err := evalCached(ctx, b.admin, HoldLua.Src, keys).Slice()
 	if err != nil {
 		return h, fmt.Errorf("holding the clock: %w", err)
 	}

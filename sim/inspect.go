@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -107,9 +106,24 @@ func (r *Run) Snapshot(ctx context.Context) Snapshot {
 			names = append(names, r.b.Key(name))
 		}
 	}
+	// a resource on the lock service's own server is read in the same
+	// round as the watched keys
+	resAt := -1
+	if r.Res != nil && r.Res.b == r.b {
+		resAt = len(names)
+		names = append(names, r.Res.key)
+	}
 	keys, err := ReadKeys(ctx, r.b, names)
 	if err != nil {
 		s.Err = err.Error()
+	}
+	var resHash map[string]string
+	if resAt >= 0 {
+		resHash = map[string]string{}
+		for _, f := range keys[resAt].Fields {
+			resHash[f.Name] = f.Value
+		}
+		keys = keys[:resAt]
 	}
 	for i, k := range keys {
 		// a held key reads PTTL -1 on the server; its story TTL is the held one
@@ -124,8 +138,10 @@ func (r *Run) Snapshot(ctx context.Context) Snapshot {
 	}
 	s.Held = r.Held()
 	if r.Res != nil {
-		rs, err := r.Res.read(ctx)
-		if err != nil {
+		var rs ResourceState
+		if resHash != nil {
+			rs = resourceState(resHash)
+		} else if rs, err = r.Res.read(ctx); err != nil {
 			s.Err = err.Error()
 		}
 		s.Resource = &rs
@@ -135,103 +151,167 @@ func (r *Run) Snapshot(ctx context.Context) Snapshot {
 }
 
 // ReadKeys reads the named keys (as sent) back from b in one pipelined
-// round trip (TYPE, GET, PTTL of each; HGETALL after it for a hash, and for
-// a sorted set TIME, then ZRANGE … WITHSCORES). It uses
-// only the backend's own connection, so it may run while a run is busy
-// elsewhere; a live screen calls it to show a lease running down.
+// round trip: TYPE and PTTL of each, and the value by the type the key had
+// when last read (GET for a string or a new key, HGETALL for a hash,
+// ZRANGE … WITHSCORES for a sorted set, with one TIME to show its scores
+// as deadlines). A key whose type changed since is read again in a second
+// round. It uses only the backend's own connection, so it may run while a
+// run is busy elsewhere; a live screen calls it to show a lease running
+// down. On the embedded server the round goes in chunks (see dialPipe).
 func ReadKeys(ctx context.Context, b *Backend, names []string) ([]KeyState, error) {
 	out := make([]KeyState, len(names))
+	for i, n := range names {
+		out[i] = KeyState{Name: n, PTTL: -2}
+	}
 	if len(names) == 0 {
 		return out, nil
 	}
-	c := b.Admin()
-	type cmds struct {
-		typ  *redis.StatusCmd
-		get  *redis.StringCmd
-		pttl *redis.Cmd
+	guess := make([]string, len(names))
+	for i, n := range names {
+		guess[i] = b.lastType(n)
 	}
-	sent := make([]cmds, len(names))
+	again, err := readRound(ctx, b, out, guess)
+	if err == nil && len(again) > 0 {
+		sub := make([]KeyState, len(again))
+		types := make([]string, len(again))
+		for j, i := range again {
+			sub[j], types[j] = out[i], out[i].Type
+		}
+		if _, err = readRound(ctx, b, sub, types); err == nil {
+			for j, i := range again {
+				out[i] = sub[j]
+			}
+		}
+	}
+	for _, k := range out {
+		b.rememberType(k.Name, k.Type)
+	}
+	return out, err
+}
+
+// keyReads are the replies of one key's reads in a round.
+type keyReads struct {
+	typ   *redis.StatusCmd
+	pttl  *redis.Cmd
+	value *redis.Cmd // GET, HGETALL or ZRANGE WITHSCORES, by the guessed type
+}
+
+// readRound reads out's keys in one pipelined round, each key's value by
+// its guessed type, and returns the positions whose real type needs a
+// read the guess did not send.
+func readRound(ctx context.Context, b *Backend, out []KeyState, guess []string) ([]int, error) {
+	c := b.Admin()
+	sent := make([]keyReads, len(out))
+	var clock *redis.TimeCmd
+	chunk := len(out) // a live server reads a round of any size
+	if !b.Live() {
+		// the embedded server's pipe has no buffer, and a pipeline larger
+		// than what the server reads at once would stall both ends
+		chunk = 8
+	}
 	var err error
-	// in chunks: the embedded server's pipe has no buffer, and a pipeline
-	// larger than what the server reads at once would stall both ends
-	const chunk = 8
-	for from := 0; from < len(names) && (err == nil || errors.Is(err, redis.Nil) || isWrongType(err)); from += chunk {
+	for from := 0; from < len(out) && ignorable(err); from += chunk {
 		_, err = c.Pipelined(ctx, func(p redis.Pipeliner) error {
-			for i := from; i < min(from+chunk, len(names)); i++ {
-				n := names[i]
-				// Do, not the typed PTTL helper: it keeps -1 and -2 as sent.
-				sent[i] = cmds{p.Type(ctx, n), p.Get(ctx, n), p.Do(ctx, "PTTL", n)}
+			for i := from; i < min(from+chunk, len(out)); i++ {
+				n := out[i].Name
+				// Do, not the typed helpers: PTTL keeps -1 and -2 as sent,
+				// and a value read of the wrong type answers WRONGTYPE
+				sent[i] = keyReads{typ: p.Type(ctx, n), pttl: p.Do(ctx, "PTTL", n), value: p.Do(ctx, valueRead(guess[i], n)...)}
+				if guess[i] == "zset" && clock == nil {
+					clock = p.Time(ctx)
+				}
 			}
 			return nil
 		})
 	}
-	if err != nil && !errors.Is(err, redis.Nil) && !isWrongType(err) {
-		for i, n := range names {
-			out[i] = KeyState{Name: n, PTTL: -2}
-		}
-		return out, err // the reads that were not sent have no reply to read
+	if !ignorable(err) {
+		return nil, err // the reads that were not sent have no reply to read
 	}
-	var hashes []int
-	for i, n := range names {
-		ks := KeyState{Name: n, PTTL: -2}
+	var now int64
+	if clock != nil {
+		if t, err := clock.Result(); err == nil {
+			now = t.UnixMilli()
+		}
+	}
+	var again []int
+	for i := range out {
+		ks := KeyState{Name: out[i].Name, PTTL: -2}
 		ks.Type = sent[i].typ.Val()
 		ks.PTTL, _ = sent[i].pttl.Int64()
 		switch ks.Type {
 		case "none", "":
 			ks.PTTL = -2
 		case "string":
-			ks.Value = sent[i].get.Val()
+			if guess[i] == "hash" || guess[i] == "zset" {
+				again = append(again, i)
+				break
+			}
+			ks.Value, _ = sent[i].value.Text()
 		case "hash", "zset":
-			hashes = append(hashes, i)
+			if guess[i] != ks.Type || ks.Type == "zset" && now == 0 {
+				again = append(again, i)
+				break
+			}
+			fs, err := fields(ks.Type, sent[i].value)
+			if err != nil {
+				return nil, err
+			}
+			var parts []string
+			for _, f := range fs {
+				parts = append(parts, f.Name+"="+f.Value)
+			}
+			ks.Fields, ks.Value = fs, strings.Join(parts, " ")
+			if ks.Type == "zset" {
+				ks.Clock = now
+			}
 		default:
 			ks.Value = "(" + ks.Type + ")"
 		}
 		out[i] = ks
 	}
-	if err != nil && !errors.Is(err, redis.Nil) && !isWrongType(err) {
-		return out, err
-	}
-	var clock int64
-	for _, i := range hashes {
-		if out[i].Type == "zset" && clock == 0 {
-			now, err := c.Time(ctx).Result()
-			if err != nil {
-				return out, err
-			}
-			clock = now.UnixMilli()
-		}
-		if out[i].Type == "zset" {
-			out[i].Clock = clock
-		}
-		fs, err := readFields(ctx, c, out[i].Type, names[i])
-		if err != nil {
-			return out, err
-		}
-		var parts []string
-		for _, f := range fs {
-			parts = append(parts, f.Name+"="+f.Value)
-		}
-		out[i].Fields, out[i].Value = fs, strings.Join(parts, " ")
-	}
-	return out, nil
+	return again, nil
 }
 
-// readFields reads a hash's fields (HGETALL, sorted by field) or a sorted
-// set's members with their scores (ZRANGE 0 -1 WITHSCORES).
-func readFields(ctx context.Context, c *redis.Client, typ, name string) ([]Field, error) {
+// ignorable is an error of a round that is a reply, not a failure: a
+// missing key's GET (nil) or a value read of the wrong type.
+func ignorable(err error) bool {
+	return err == nil || errors.Is(err, redis.Nil) || isWrongType(err)
+}
+
+// valueRead is the command that reads a key of type typ: HGETALL for a
+// hash, ZRANGE 0 -1 WITHSCORES for a sorted set, GET otherwise.
+func valueRead(typ, name string) []any {
+	switch typ {
+	case "hash":
+		return []any{"HGETALL", name}
+	case "zset":
+		return []any{"ZRANGE", name, 0, -1, "WITHSCORES"}
+	}
+	return []any{"GET", name}
+}
+
+// fields reads a hash's fields (sorted by field) or a sorted set's members
+// with their scores (lowest first) from the reply of valueRead. RESP2 sends
+// both as a flat array of strings.
+func fields(typ string, cmd *redis.Cmd) ([]Field, error) {
+	flat, err := cmd.StringSlice()
+	if err != nil {
+		return nil, err
+	}
 	var fs []Field
-	if typ == "zset" {
-		zs, err := c.ZRangeWithScores(ctx, name, 0, -1).Result()
-		for _, z := range zs {
-			fs = append(fs, Field{fmt.Sprint(z.Member), strconv.FormatFloat(z.Score, 'f', -1, 64)})
+	for i := 0; i+1 < len(flat); i += 2 {
+		v := flat[i+1]
+		if typ == "zset" {
+			if f, err := strconv.ParseFloat(v, 64); err == nil {
+				v = strconv.FormatFloat(f, 'f', -1, 64)
+			}
 		}
-		return fs, err
+		fs = append(fs, Field{flat[i], v})
 	}
-	h, err := c.HGetAll(ctx, name).Result()
-	for _, f := range slices.Sorted(maps.Keys(h)) {
-		fs = append(fs, Field{f, h[f]})
+	if typ == "hash" {
+		slices.SortFunc(fs, func(a, b Field) int { return strings.Compare(a.Name, b.Name) })
 	}
-	return fs, err
+	return fs, nil
 }
 
 // isWrongType reports the error a GET gets on a key that is not a string:

@@ -24,11 +24,13 @@ const Namespace = "locksim:"
 // server answers in well under a millisecond, so a stall shows at once.
 const DefaultTimeout = 400 * time.Millisecond
 
-// Heartbeat timing: every run refreshes Namespace<run>:heartbeat every
-// HeartbeatEvery with a TTL of HeartbeatTTL. A run whose heartbeat is gone
-// is dead, and the sweep may delete its keys.
+// Heartbeat timing: every run refreshes Namespace<run>:heartbeat
+// HeartbeatEvery after the last refresh ended, with a TTL of HeartbeatTTL.
+// A run whose heartbeat is gone is dead, and the sweep may delete its keys.
+// The heartbeat is also the outage probe, and while a screen is idle it is
+// the run's only command: at most one a second, so MONITOR stays readable.
 const (
-	HeartbeatEvery = 500 * time.Millisecond
+	HeartbeatEvery = time.Second
 	HeartbeatTTL   = 15 * time.Second
 )
 
@@ -157,9 +159,12 @@ func (b *Backend) beat(ctx context.Context) error {
 	return err
 }
 
+// heartbeat beats until ctx ends. The wait starts when a beat has ended,
+// not on a ticker's grid: two beats are never less than HeartbeatEvery
+// apart, even after a slow one.
 func (b *Backend) heartbeat(ctx context.Context) {
 	defer b.beating.Done()
-	t := time.NewTicker(HeartbeatEvery)
+	t := time.NewTimer(HeartbeatEvery)
 	defer t.Stop()
 	for {
 		select {
@@ -171,6 +176,7 @@ func (b *Backend) heartbeat(ctx context.Context) {
 				return
 			}
 			b.health.set(err)
+			t.Reset(HeartbeatEvery)
 		}
 	}
 }
@@ -258,7 +264,7 @@ func (b *Backend) preflight(ctx context.Context) error {
 	checks := [][]any{
 		{"SET", k, "1", "NX", "PX", 60000}, {"GET", k}, {"PTTL", k}, {"PEXPIRE", k, 60000}, {"EXPIRE", k, 60},
 		{"TYPE", k}, {"DEL", k}, {"SETNX", k, "1"}, {"DEL", k}, {"INCR", k}, {"PERSIST", k},
-		{"HGETALL", k + ":h"}, {"ZRANGE", k + ":z", 0, -1, "WITHSCORES"}, {"SCAN", 0, "MATCH", Namespace + "*", "COUNT", 10},
+		{"ECHO", "locksim preflight"}, {"HGETALL", k + ":h"}, {"ZRANGE", k + ":z", 0, -1, "WITHSCORES"}, {"SCAN", 0, "MATCH", Namespace + "*", "COUNT", 10},
 		{"EVAL", `return redis.call("SET", KEYS[1], "1", "PX", 60000)`, 1, k},
 	}
 	// an unknown SHA: NOSCRIPT says EVALSHA is allowed, NOPERM that it is not

@@ -87,8 +87,13 @@ func (res *Resource) read(ctx context.Context) (ResourceState, error) {
 	if err != nil {
 		return ResourceState{}, err
 	}
+	return resourceState(h), nil
+}
+
+// resourceState is the resource's hash as its fields read.
+func resourceState(h map[string]string) ResourceState {
 	n := func(f string) int64 { v, _ := strconv.ParseInt(h[f], 10, 64); return v }
-	return ResourceState{Value: h["value"], Writer: h["writer"], Accepted: n("accepted"), Rejected: n("rejected"), MaxToken: n("max")}, nil
+	return ResourceState{Value: h["value"], Writer: h["writer"], Accepted: n("accepted"), Rejected: n("rejected"), MaxToken: n("max")}
 }
 
 func (res *Resource) close() {

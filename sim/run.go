@@ -327,6 +327,7 @@ func (r *Run) Seek(ctx context.Context, k int) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		r.echo(ctx)
 		r.apply(ctx, r.script.Moves[r.pos])
 		r.pos++
 	}
@@ -344,6 +345,22 @@ func (r *Run) Insert(ctx context.Context, m Move) error {
 	r.script.Moves = slices.Insert(slices.Clone(r.script.Moves), r.pos, m)
 	r.edited = true
 	return r.Seek(ctx, r.pos+1)
+}
+
+// StepEcho is the line -label sends with ECHO before move i (from 0) of
+// the schedule, and the export writes before its commands.
+func StepEcho(i int, label string) string {
+	return fmt.Sprintf("step %d: %s", i+1, label)
+}
+
+// echo marks the next move in a live server's command stream (see
+// Backend.Label). Its reply is not the story's, so a failure is left to
+// the move's own commands to show.
+func (r *Run) echo(ctx context.Context) {
+	if !r.b.Label || !r.b.Live() {
+		return
+	}
+	_ = r.b.admin.Do(ctx, "ECHO", StepEcho(r.pos, MoveLabel(r.script.Moves[r.pos]))).Err()
 }
 
 func (r *Run) apply(ctx context.Context, m Move) {

@@ -1,5 +1,14 @@
 package sim
 
+import (
+	"context"
+	"crypto/sha1"
+	"fmt"
+	"strings"
+
+	"github.com/redis/go-redis/v9"
+)
+
 // Lua is a script sent with EVAL; Name is how the log shows it.
 type Lua struct {
 	Name string
@@ -40,3 +49,22 @@ end`}
 end
 return false`}
 )
+
+// scriptSHA is the SHA1 of a script's source in hex, as EVALSHA names it.
+func scriptSHA(src string) string { return fmt.Sprintf("%x", sha1.Sum([]byte(src))) }
+
+// evalCached runs src on c as client libraries do and as Exec.EvalSHA does
+// for the stories: EVALSHA with its SHA1 and, when the server answers
+// NOSCRIPT (it has not cached the script), EVAL with the full source, which
+// caches it. So a script's source crosses the wire once per server, not on
+// every call. Nothing is flushed or loaded with SCRIPT.
+func evalCached(ctx context.Context, c *redis.Client, src string, keys []string, argv ...any) *redis.Cmd {
+	args := append([]any{"EVALSHA", scriptSHA(src), len(keys)}, toAny(keys)...)
+	args = append(args, argv...)
+	cmd := c.Do(ctx, args...)
+	if err := cmd.Err(); err == nil || !strings.HasPrefix(err.Error(), "NOSCRIPT") {
+		return cmd
+	}
+	args[0], args[1] = "EVAL", src
+	return c.Do(ctx, args...)
+}

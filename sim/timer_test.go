@@ -58,17 +58,25 @@ func watchdog(t *testing.T, b *sim.Backend) {
 	}
 	replies, due := renewals(r)
 	// on a live server the first is due 10 s after the acquire's reply
-	// came back: later than 0 by its round trip times the scale (at ÷100 a
-	// busy machine's 5 ms is half a second of story)
-	ok := len(due) == 4 && due[0] >= 10*time.Second && due[0] < 12*time.Second
+	// came back: later by its round trip times the scale, which a busy
+	// machine stretches without bound; on the embedded server exactly then
+	ok := len(due) == 4 && due[0] >= 10*time.Second && (b.Live() || due[0] == 10*time.Second)
 	for i := 1; ok && i < len(due); i++ {
 		ok = due[i]-due[i-1] == 10*time.Second
 	}
 	if !slices.Equal(replies, []string{"(integer) 1", "(integer) 1", "(integer) 1", "(integer) 1"}) || !ok {
 		t.Fatalf("45 s with a watchdog every 10 s: renewals %v due %v", replies, due)
 	}
-	if r.Events[len(r.Events)-1].Kind != sim.Clock {
-		t.Fatalf("the advance should end with the clock's last stretch")
+	// the advance's own last event (a stall noted on a busy live server
+	// is bookkeeping, outside the moves)
+	var last sim.Event
+	for _, e := range r.Events {
+		if e.Move == 1 && e.Kind != sim.Aside {
+			last = e
+		}
+	}
+	if last.Kind != sim.Clock {
+		t.Fatalf("the advance should end with the clock's last stretch, ends with %+v", last)
 	}
 	// the pause freezes the watchdog with its holder: no renewal, the lease
 	// lapses, V gets OK; W wakes and its late renewal gets 0 (the key holds

@@ -42,13 +42,30 @@ func explain(sc *Scene, v View) Explanation {
 	}
 	if len(v.Snap.Events) > 0 {
 		for i, p := range v.L.Properties(sc.Kind != Quiz && !sc.Distributed) {
-			ex.Props[i] = views.Prop(p)
+			ex.Props[i] = propOf(p)
 		}
 	} else if sc.Kind != Quiz && !sc.Distributed {
 		// one Redis has no fault tolerance before any command as after
 		ex.Props[2] = views.Absent
 	}
 	return ex
+}
+
+// propOf is the scoreboard's mark for the ledger's verdict on one
+// property. The two enums are mapped by name, never by integer value, so
+// reordering either cannot change what the scoreboard shows; a verdict not
+// named here shows as untested.
+func propOf(v ledger.Verdict) views.Prop {
+	switch v {
+	case ledger.Held:
+		return views.Held
+	case ledger.Broken:
+		return views.Broken
+	case ledger.Absent:
+		return views.Absent
+	default:
+		return views.Untested
+	}
 }
 
 // reader turns the ledger into sentences of the course text.

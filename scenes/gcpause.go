@@ -10,13 +10,6 @@ import (
 // pauseLead is how long before A wakes that B comes for the lock.
 const pauseLead = 3 * time.Second
 
-// The fencing counter, and its value before the story, so the two grants
-// hand out 33 and 34 as in the essay.
-const (
-	fenceKey   = "resource:fence"
-	fenceStart = 32
-)
-
 // gcPauseScene is scene 6: a stop-the-world pause longer than the sim.CourseTTL
 // lets two clients act as holder, and the unfenced resource takes both writes.
 func gcPauseScene() *Scene {
@@ -34,19 +27,6 @@ func gcPauseScene() *Scene {
 	}
 	s.Predict = before(answerOf("B", sim.OpAcquire, 2, ledger.Refused, ledger.Granted), "B acquires")
 	return s
-}
-
-// fencingScene is scene 7: the gc-pause story again, but every grant comes
-// with a fencing token and the resource refuses a token lower than one it
-// has already accepted.
-func fencingScene() *Scene {
-	ttl, pause := sim.CourseTTL, 35*time.Second
-	return &Scene{
-		ID: "fencing", Kind: Story, Wait: 5 * time.Second, Shortest: 2 * time.Second,
-		Build:   func(Params) sim.Script { return pauseStory(ttl, pause, true) },
-		Predict: before(answerOf("A", sim.OpFencedWrite, -1, ledger.FencedOK, ledger.FencedNo), "A writes"),
-		Say:     func(v View, said *Said) { sayPause(v, said, ttl, pause) },
-	}
 }
 
 // pauseStory is the essay's story, shared by gc-pause and fencing: A takes

@@ -1,0 +1,420 @@
+package scenes
+
+import (
+	"strconv"
+	"strings"
+
+	"locksim/sim"
+	"locksim/sim/ledger"
+	"locksim/views"
+)
+
+// card is an actor's box: its token (or fencing token, or the constant it
+// writes), then what it believes against what the key says.
+func (r reader) card(a sim.Actor) views.Card {
+	b := r.v.L.Belief(a.Name)
+	first := "token " + short(a.Token)
+	switch {
+	case b.Fence > 0:
+		first = "fence " + itoa(b.Fence)
+	case b.Lease != nil && b.Lease.Fixed:
+		first = `value "` + b.Lease.Token + `"`
+	case r.value != "":
+		first = `value "` + r.value + `"`
+	}
+	if m := r.marks[a.Name]; m != "" {
+		first += " · " + m
+	}
+	if own, ok := r.cards[a.Name]; ok {
+		first = own
+	}
+	line, tone := r.state(a, b)
+	return views.Card{Name: a.Name, Lines: []string{first, line}, Tone: tone}
+}
+
+func (r reader) state(a sim.Actor, b ledger.Belief) (string, views.Tone) {
+	switch {
+	case a.Status == sim.Crashed && b.KeyHolds && !b.Lease.Expires():
+		return "crashed · no TTL", views.Bad
+	case a.Status == sim.Crashed && b.KeyHolds:
+		return "crashed holding", views.Warn
+	case a.Status == sim.Crashed:
+		return "crashed", views.Bad
+	case a.Status == sim.Paused:
+		return "FROZEN · paused", views.Warn
+	case b.Holds && b.KeyHolds && !b.Lease.Expires():
+		return "holder · no TTL", views.Warn
+	case b.Holds && b.KeyHolds:
+		return "OK · holder", views.Good
+	case b.Holds:
+		return "thinks holder ✗", views.Bad
+	}
+	e, rd, ok := r.latest(a.Name)
+	if !ok {
+		return "waiting", views.Dim
+	}
+	switch rd.What {
+	case ledger.Refused:
+		if rd.Refusal.Stuck {
+			return "refused · stuck", views.Bad
+		}
+		return e.Reply + " · refused", views.Warn
+	case ledger.ReleasedOwn:
+		return "released · " + strings.TrimPrefix(e.Reply, "(integer) "), views.Good
+	case ledger.RelNotHeld, ledger.RelNoLock:
+		return "unlock refused", views.Warn
+	case ledger.DeletedOther:
+		return "deleted " + rd.Other + "'s key", views.Bad
+	case ledger.DelNothing:
+		return "DEL → 0", views.Plain
+	case ledger.RelTaken:
+		return "release → 0", views.Good
+	case ledger.RelGone:
+		return "release → -1", views.Good
+	case ledger.ExtTaken:
+		return "extend → 0", views.Warn
+	case ledger.ExtGone:
+		return "extend → -1", views.Warn
+	case ledger.FencedNo:
+		return "write REFUSED", views.Bad
+	case ledger.WroteLate:
+		return "late write taken", views.Bad
+	case ledger.WroteHolder, ledger.FencedOK:
+		return "write accepted", views.Good
+	case ledger.UnknownOut:
+		return "outcome unknown", views.Warn
+	case ledger.NodeGranted:
+		return "OK from " + e.Node, views.Good
+	case ledger.NodeLate:
+		return "late OK on " + e.Node, views.Bad
+	case ledger.NodeRefused:
+		return "(nil) from " + e.Node, views.Warn
+	case ledger.NodeFailed:
+		if e.Op.Kind == sim.OpRelease {
+			return "released · " + e.Node + " failed", views.Plain
+		}
+		return e.Node + " failed", views.Warn
+	case ledger.QuorumHeld:
+		return "validity over", views.Plain // its hold ended: it stopped acting
+	case ledger.Noted:
+		if e.Step == "begin" {
+			return "clock read: t0", views.Plain
+		}
+		return "done", views.Dim
+	case ledger.NodeReleased, ledger.NodeRelTaken, ledger.NodeRelGone:
+		return "released on " + e.Node, views.Plain
+	case ledger.QuorumMissed:
+		return "no lock: " + itoa(int64(e.Op.Votes)) + "/" + itoa(int64(e.Op.Of)), views.Warn
+	case ledger.ClaimEmpty:
+		return "nothing pending", views.Plain
+	case ledger.Reaped:
+		if len(rd.Reaped) == 1 {
+			return "took back 1 job", views.Plain
+		}
+		return "took back " + itoa(int64(len(rd.Reaped))) + " jobs", views.Plain
+	case ledger.Completed:
+		return "completed (1)", views.Good
+	case ledger.CompleteStale:
+		return "refused (0)", views.Warn
+	case ledger.CompleteGone:
+		return "too late (-1)", views.Warn
+	}
+	return shortenTokens(e.Reply, r.v.Snap.Actors, r.v.Snap.Events), toneOf(e)
+}
+
+// toneOf colours a reply: grants and 1 good, refusals warn, errors bad.
+func toneOf(e sim.Event) views.Tone {
+	n, isInt := e.Int()
+	switch {
+	case e.IsOK(), isInt && n == 1:
+		return views.Good
+	case e.IsNil(), isInt && n == 0:
+		return views.Warn
+	case e.ErrorReply(), e.Unknown():
+		return views.Bad
+	}
+	return views.Plain
+}
+
+// readout explains the selected actor, else the actor of the latest step,
+// else the clock.
+func (r reader) readout() string {
+	s := r.v.Snap
+	var story []sim.Event
+	for _, e := range s.Events {
+		if e.Move >= 0 {
+			story = append(story, e)
+		}
+	}
+	if len(story) == 0 {
+		return r.fill("start", nil)
+	}
+	if r.v.Sel >= 0 && r.v.Sel < len(s.Actors) {
+		return r.about(s.Actors[r.v.Sel].Name)
+	}
+	if r.v.Text.Has("idle") {
+		return r.fill("idle", nil) // a race: nobody selected yet
+	}
+	// the step's own actor, even when the step ended with the time its
+	// client waited for a node that did not answer
+	last := story[len(story)-1]
+	if last.Kind != sim.Clock && last.Actor != "" {
+		return r.about(last.Actor)
+	}
+	// (a timer's command while time passes is not the step's own: the
+	// clock then says what the time did to every key)
+	for i := len(story) - 1; i >= 0 && story[i].Move == last.Move; i-- {
+		if story[i].Kind != sim.Clock && story[i].Actor != "" && !story[i].Timed {
+			return r.about(story[i].Actor)
+		}
+	}
+	return r.clock()
+}
+
+// clock says what the passing time did to each key read back, and who,
+// frozen, still believes in a lease that is gone.
+func (r reader) clock() string {
+	var parts []string
+	for _, k := range r.v.L.Keys {
+		if k.Node != "" {
+			parts = append(parts, r.nodeNow(k))
+			continue
+		}
+		parts = append(parts, r.keyNow(k))
+	}
+	out := r.fill("clock", map[string]string{"now": stamp(r.v.Snap.Now), "keys": strings.Join(parts, "; ")})
+	for _, a := range r.v.Snap.Actors {
+		if b := r.v.L.Belief(a.Name); a.Status == sim.Paused && b.Holds && !b.KeyHolds {
+			out += " " + r.fill("clock-frozen", map[string]string{"actor": a.Name, "why": r.why(b.Lease)})
+		}
+	}
+	return out
+}
+
+// about explains where one actor stands: its latest step as the ledger
+// read it, or its state when that says more (crashed, frozen, believing
+// in a lease the key no longer holds).
+func (r reader) about(name string) string {
+	a, _ := r.actor(name)
+	b := r.v.L.Belief(name)
+	vars := map[string]string{"actor": name, "now": stamp(r.v.Snap.Now)}
+	r.leaseVars(b.Lease, vars)
+	if k, ok := r.keyOfActor(b); ok {
+		vars["keynow"] = r.keyNow(k)
+		vars["pttl"] = r.storyPTTL(k.PTTL)
+	}
+	switch a.Status {
+	case sim.Crashed:
+		switch {
+		case b.KeyHolds && !b.Lease.Expires():
+			return r.fill("crashed-stuck", vars)
+		case b.KeyHolds:
+			return r.fill("crashed-holding", vars)
+		}
+		return r.fill("crashed", vars)
+	case sim.Paused:
+		if b.Holds && !b.KeyHolds {
+			vars["why"] = r.why(b.Lease)
+			return r.fill("paused-lost", vars)
+		}
+		switch {
+		case b.Holds && !b.Lease.Expires():
+			return r.fill("paused-holding-nottl", vars)
+		case b.Holds:
+			return r.fill("paused-holding", vars)
+		}
+		return r.fill("paused", vars)
+	}
+	e, rd, ok := r.latest(name)
+	if !ok && r.v.Snap.Pos > 0 && r.v.Snap.Pos == len(r.v.Snap.Moves) {
+		return r.fill("idle-end", vars)
+	}
+	if !ok {
+		return r.fill("waiting", vars)
+	}
+	vars["at"] = stamp(e.At)
+	vars["reply"] = shortenTokens(e.Reply, r.v.Snap.Actors, r.v.Snap.Events)
+	vars["cmd"] = ""
+	if len(e.Args) > 0 {
+		vars["cmd"] = e.Args[0]
+	}
+	vars["other"] = rd.Other
+	// the lease the event concerns, when it is the actor's own (a release
+	// or extension may carry the token of an earlier acquisition)
+	concern := b.Lease
+	if rd.Lease != nil && rd.Lease.Actor == name {
+		concern = rd.Lease
+		r.leaseVars(concern, vars)
+	}
+	vars["why"] = r.why(concern)
+	switch rd.What {
+	case ledger.TTLSet, ledger.Extended, ledger.Noted, ledger.CheckOwn, ledger.Reentered, ledger.RelKept:
+		if b.Holds && !b.KeyHolds && b.Lease != nil && b.Lease.Seq < len(r.v.Snap.Events) {
+			// the step is long past: what matters now is the lost lease
+			vars["reply"] = shortenTokens(r.v.Snap.Events[b.Lease.Seq].Reply, r.v.Snap.Actors, r.v.Snap.Events)
+			return r.fill("holds-lost", vars)
+		}
+	}
+	vars["node"] = e.Node
+	if e.Op != nil && e.Op.Of > 0 {
+		vars["votes"], vars["of"] = itoa(int64(e.Op.Votes)), itoa(int64(e.Op.Of))
+		vars["need"] = itoa(int64(sim.Quorum(e.Op.Of)))
+		vars["validity"] = itoa(e.Op.TTL.Milliseconds()) + " ms"
+		if e.Op.TTL <= 0 {
+			vars["validity"] = itoa(-e.Op.TTL.Milliseconds()) + " ms short"
+		}
+		vars["spent"] = itoa(e.Op.Spent.Milliseconds()) + " ms"
+	}
+	switch rd.What {
+	case ledger.Granted, ledger.QuorumHeld:
+		switch {
+		case rd.What == ledger.QuorumHeld && rd.Overlap == nil && b.Holds && !b.KeyHolds:
+			return r.fill("quorum-held-lost", vars)
+		case rd.What == ledger.QuorumHeld && rd.Overlap == nil:
+			return r.fill("quorum-held", vars)
+		case rd.What == ledger.Granted && b.Holds && !b.KeyHolds:
+			return r.fill("holds-lost", vars)
+		case rd.Overlap != nil:
+			o := rd.Overlap
+			vars["other"] = o.First.Actor
+			vars["by"] = byWhom(o.By)
+			vars["oends"] = stamp(endedAt(o.First.Lease))
+			vars["okey"] = r.keyName(o.First.Lease.Key)
+			if o.Uncopied {
+				vars["onode"] = o.First.Lease.Node
+				return r.fill("granted-over-uncopied", vars)
+			}
+			return r.fill("granted-over-"+o.Cause.String(), vars)
+		case rd.Replaced != nil:
+			return r.fill("granted-overwrote", vars)
+		}
+		switch rd.Lease.Form {
+		case sim.FormSETNX:
+			return r.fill("granted-setnx", vars)
+		case sim.FormFenced:
+			return r.fill("granted-fenced", vars)
+		}
+		if !rd.Lease.Expires() {
+			return r.fill("granted-nottl", vars)
+		}
+		return r.fill("granted", vars)
+	case ledger.Refused:
+		rf := rd.Refusal
+		switch {
+		case rf.Stuck:
+			return r.fill("refused-stuck", vars)
+		case rf.Blocker == nil:
+			return r.fill("refused-unknown", vars)
+		case !rf.Blocker.Expires():
+			return r.fill("refused-nottl", vars)
+		}
+		return r.fill("refused", vars)
+	case ledger.WroteHolder, ledger.WroteLate, ledger.FencedOK, ledger.FencedNo,
+		ledger.Completed, ledger.CompleteStale, ledger.CompleteGone:
+		w := rd.Write
+		vars["fence"], vars["seen"] = itoa(w.Token), itoa(w.Seen)
+		section := string(rd.What)
+		if rd.What == ledger.FencedOK && w.Seen == 0 {
+			section = "fenced-first"
+		}
+		return r.fill(section, vars)
+	case ledger.Noted:
+		vars["note"] = e.Note
+		return r.fill("note", vars)
+	case ledger.QuorumMissed:
+		if e.Op.Votes >= sim.Quorum(e.Op.Of) {
+			return r.fill("quorum-late", vars) // a majority, but no time left
+		}
+	case ledger.NodeRefused:
+		if rd.Other == "" {
+			return r.fill("node-refused-unknown", vars)
+		}
+	case ledger.NodeFailed, ledger.NodeReleased, ledger.NodeRelTaken, ledger.NodeRelGone:
+		if !releasePart(e) {
+			break
+		}
+		if out, ok := r.releaseRound(r.index(e), vars); ok {
+			return out
+		}
+		if rd.What == ledger.NodeFailed {
+			return r.fill("node-rel-failed", vars)
+		}
+	case ledger.TTLSet:
+		if rd.Other != "" {
+			return r.fill("ttl-set-other", vars)
+		}
+	case ledger.DeletedOther:
+		if rd.Refusal != nil {
+			// it never held the lock: a release in a finally block
+			vars["refusedat"] = stamp(rd.Refusal.At)
+			return r.fill("deleted-other-refused", vars)
+		}
+		switch e.Op.Form {
+		case sim.FormGetDel:
+			return r.fill("deleted-other-getdel", vars)
+		case sim.FormScript:
+			return r.fill("deleted-other-script", vars)
+		}
+	}
+	section := string(rd.What)
+	if rd.What == ledger.ExtGone && rd.Why == ledger.Vanished {
+		// gone before its end: no expiry, and no lateness, explains it
+		section = "ext-gone-vanished"
+	}
+	// a command a timer sent (a watchdog's renewal) reads from the scene's
+	// "timer-" section when it has one
+	if e.Timed && r.v.Text.Has("timer-"+section) {
+		return r.fill("timer-"+section, vars)
+	}
+	return r.fill(section, vars)
+}
+
+// index is the position of e among the snapshot's events.
+func (r reader) index(e sim.Event) int {
+	for i, x := range r.v.Snap.Events {
+		if x.Seq == e.Seq {
+			return i
+		}
+	}
+	return len(r.v.Snap.Events) - 1
+}
+
+// keyOfActor is the key read back that the actor's latest lease was on.
+func (r reader) keyOfActor(b ledger.Belief) (ledger.KeyRead, bool) {
+	if b.Lease != nil && b.Lease.Node != sim.LockNode && b.Lease.Node != ledger.QuorumNode {
+		for _, k := range r.v.L.Keys {
+			if k.Name == b.Lease.Key && k.Node == b.Lease.Node {
+				return k, true
+			}
+		}
+	}
+	if b.Lease != nil {
+		return r.keyOf(b.Lease.Key)
+	}
+	if len(r.v.L.Keys) > 0 {
+		return r.v.L.Keys[0], true
+	}
+	return ledger.KeyRead{}, false
+}
+
+// alarm names the violation the ledger found: the first overlap of two
+// holders (mutual exclusion stays broken from that moment), else a key
+// with no TTL blocking a contender after its holder crashed. Each later
+// overlap is named by the readout of the grant that started it.
+func (r reader) alarm() string {
+	l := r.v.L
+	if o := l.FirstOverlap(); o != nil {
+		vars := map[string]string{"first": o.First.Actor, "second": o.Second.Actor, "from": stamp(o.FromAt),
+			"by": byWhom(o.By), "lock": r.keyName(o.Lock)}
+		out := r.fill("alarm-"+o.Cause.String(), vars)
+		if n := len(l.Overlaps) - 1; n > 0 {
+			out += " " + r.fill("alarm-more", map[string]string{"n": strconv.Itoa(n)})
+		}
+		return out
+	}
+	if st := l.Stuck(); len(st) > 0 {
+		return r.fill("alarm-stuck", map[string]string{"holder": st[0].Blocker.Actor, "blocked": st[0].Actor,
+			"key": r.keyName(st[0].Key)})
+	}
+	return ""
+}

@@ -1,0 +1,504 @@
+package ledger
+
+import (
+	"time"
+
+	"locksim/sim"
+)
+
+// Fold reads events in order and, at story time now, the keys read back.
+func Fold(events []sim.Event, now time.Duration, keys []sim.KeyState) *Ledger {
+	l := &Ledger{Now: now, Reads: make([]Read, len(events)),
+		status: map[string]sim.Status{}, byKey: map[string]*Lease{}, events: events}
+	for i, e := range events {
+		l.lapse(e.At, e.Seq)
+		l.Reads[i] = l.event(e)
+	}
+	l.lapse(now, len(events))
+	for _, k := range keys {
+		kr := KeyRead{KeyState: k}
+		if lease := l.byKey[slot(k.Node, k.Name)]; lease != nil && lease.In(k) {
+			kr.Lease = lease
+		}
+		kr.Members = l.claimsIn(k)
+		l.Keys = append(l.Keys, kr)
+	}
+	return l
+}
+
+// lapse ends every open lease whose TTL ran out before t, and the hold of
+// a contender that only tries once its lease is over; seq is the event
+// about to be read. A Redlock client's validity running out ends
+// its hold too: it computed that deadline itself. A claim's deadline
+// frees nothing by itself: its lease ends when a reap takes the job back.
+func (l *Ledger) lapse(t time.Duration, seq int) {
+	// a contender that only tries has nothing to do once its lease is over,
+	// however the lease ended
+	for _, h := range l.Holds {
+		if h.Open() && h.Lease.Try && h.Lease.Expires() && t > h.Lease.Ends() && l.status[h.Actor] != sim.Paused {
+			l.endHold(h, sim.Event{Seq: seq, At: h.Lease.Ends()}, TryOver)
+		}
+	}
+	for _, ls := range l.Leases {
+		if ls.End == Open && ls.Expires() && t > ls.Ends() && ls.Form != sim.FormClaim {
+			ls.End, ls.EndSeq, ls.EndAt = Lapsed, -1, ls.Ends()
+			if l.byKey[ls.slot()] == ls {
+				delete(l.byKey, ls.slot())
+			}
+			if ls.Node != QuorumNode {
+				continue
+			}
+			for _, h := range l.Holds {
+				// a frozen client cannot look at its deadline: it wakes
+				// still acting as holder
+				if h.Lease == ls && h.Open() && l.status[h.Actor] != sim.Paused {
+					l.endHold(h, sim.Event{Seq: seq, At: ls.Ends()}, ValidityOver)
+				}
+			}
+		}
+	}
+}
+
+func (l *Ledger) event(e sim.Event) Read {
+	switch e.Kind {
+	case sim.Clock:
+		return Read{What: ClockMoved}
+	case sim.Info:
+		if e.Op != nil && e.Op.Form == sim.FormQuorum {
+			return l.quorum(e)
+		}
+		if e.Op != nil && e.Op.Form == sim.FormReplica {
+			l.replica(e)
+		}
+		if e.Op != nil && e.Op.Kind == sim.OpGiveUp {
+			return l.gaveUp(e)
+		}
+		return Read{What: Noted}
+	case sim.Fault:
+		l.nodeFault(e)
+		switch e.Fault {
+		case sim.FaultCrash:
+			l.status[e.Actor] = sim.Crashed
+			for _, h := range l.Holds {
+				if h.Actor == e.Actor && h.Open() {
+					l.endHold(h, e, Crashed)
+				}
+			}
+			return Read{What: CrashedNow}
+		case sim.FaultPause:
+			l.status[e.Actor] = sim.Paused
+			return Read{What: PausedNow}
+		case sim.FaultResume:
+			l.status[e.Actor] = sim.Ready
+			return Read{What: ResumedNow}
+		}
+		return Read{}
+	}
+	if e.Op == nil {
+		return Read{}
+	}
+	if e.Op.Part && (e.Unknown() || e.ErrorReply()) {
+		return Read{What: NodeFailed}
+	}
+	if e.Op.Part {
+		return l.part(e)
+	}
+	if e.Unknown() {
+		l.Unknowns = append(l.Unknowns, e.Seq)
+		return Read{What: UnknownOut}
+	}
+	if e.Op.Form == sim.FormReentrant {
+		return l.reentrant(e)
+	}
+	if e.ErrorReply() && e.Op.Kind != sim.OpFencedWrite {
+		return Read{What: Failed}
+	}
+	switch e.Op.Kind {
+	case sim.OpAcquire:
+		return l.acquire(e)
+	case sim.OpExpire:
+		n, _ := e.Int()
+		if n != 1 {
+			return Read{What: TTLMissed, Lease: l.latest(e.Actor)}
+		}
+		// EXPIRE compares nothing: it gives its TTL to whatever the key holds
+		cur := l.present(e.Node, e.Op.Key)
+		if cur == nil {
+			return Read{What: TTLMissed, Lease: l.latest(e.Actor)}
+		}
+		cur.TTL, cur.TTLAt = e.Op.TTL, e.At
+		r := Read{What: TTLSet, Lease: cur}
+		if cur.Actor != e.Actor {
+			r.Other = cur.Actor
+		}
+		return r
+	case sim.OpRelease:
+		return l.release(e)
+	case sim.OpExtend:
+		n, _ := e.Int()
+		switch n {
+		case 1:
+			// the reply says the key held this token: the reply wins over
+			// the fold's own idea of when the lease ran out
+			if ls := l.holding(e.Node, e.Op.Key, e.Op.Token); ls != nil {
+				ls.TTL, ls.TTLAt = e.Op.TTL, e.At
+				ls.Renewed++
+				return Read{What: Extended, Lease: ls}
+			}
+			return Read{What: Extended}
+		case 0:
+			return Read{What: ExtTaken, Lease: l.leaseOf(e.Op.Token), Other: actorOf(l.present(e.Node, e.Op.Key))}
+		}
+		r := Read{What: ExtGone, Lease: l.leaseOf(e.Op.Token)}
+		l.gone(e.Node, e.Op.Key, e.At)
+		if r.Lease != nil {
+			r.Why, r.WhyBy = r.Lease.End, r.Lease.By
+		}
+		return r
+	case sim.OpCheck:
+		own := l.leaseOf(e.Op.Token)
+		v, _ := e.Val.(string)
+		switch {
+		case e.IsNil():
+			l.gone(e.Node, e.Op.Key, e.At)
+			l.giveUp(e)
+			r := Read{What: CheckNone, Lease: own}
+			if own != nil {
+				r.Why, r.WhyBy = own.End, own.By
+			}
+			return r
+		case v == e.Op.Token:
+			return Read{What: CheckOwn, Lease: l.holding(e.Node, e.Op.Key, e.Op.Token)}
+		}
+		l.giveUp(e)
+		r := Read{What: CheckOther, Lease: own, Other: actorOf(l.present(e.Node, e.Op.Key))}
+		if own != nil {
+			r.Why, r.WhyBy = own.End, own.By
+		}
+		return r
+	case sim.OpWrite, sim.OpFencedWrite:
+		return l.write(e)
+	}
+	return Read{}
+}
+
+func (l *Ledger) acquire(e sim.Event) Read {
+	op := e.Op
+	l.wholeSeen = true
+	if op.Form == sim.FormClaim {
+		return l.claim(e)
+	}
+	granted, refused := false, false
+	var fence int64
+	switch op.Form {
+	case sim.FormSET:
+		granted, refused = e.IsOK(), e.IsNil()
+	case sim.FormSETNX:
+		n, ok := e.Int()
+		granted, refused = ok && n == 1, ok && n == 0
+	case sim.FormFenced:
+		n, ok := e.Int()
+		granted, refused, fence = ok && n > 0, e.IsNil(), n
+	case sim.FormReentrant:
+		n, ok := e.Int()
+		granted, refused = ok && n == 1, e.IsNil()
+	}
+	if refused {
+		for _, h := range l.Holds {
+			if h.Actor == e.Actor && h.Open() && h.Lock == op.Lock {
+				l.endHold(h, e, RefusedAgain)
+			}
+		}
+		cur := l.present(e.Node, op.Key)
+		rf := &Refusal{Actor: e.Actor, Lock: op.Lock, Key: op.Key, Seq: e.Seq, At: e.At, Blocker: cur}
+		if cur != nil && !cur.Expires() && l.status[cur.Actor] == sim.Crashed {
+			rf.Stuck = true
+		}
+		l.Refusals = append(l.Refusals, rf)
+		return Read{What: Refused, Refusal: rf, Other: actorOf(cur), Lease: cur}
+	}
+	if !granted {
+		return Read{What: Failed}
+	}
+	cur := l.byKey[slot(e.Node, op.Key)]
+	var replaced *Lease
+	switch {
+	case cur != nil && !op.NX:
+		// the key held another value: a SET without NX replaced it
+		cur.End, cur.EndSeq, cur.EndAt, cur.By = Overwritten, e.Seq, e.At, e.Actor
+		replaced = cur
+	case cur != nil && cur.Expires():
+		// NX was granted, so the key was free: the lease had in truth run
+		// out a moment before the fold's clock said so (a live server)
+		cur.End, cur.EndSeq, cur.EndAt = Lapsed, -1, e.At
+	case cur != nil:
+		// a key with no TTL cannot lapse: something outside the run removed it
+		cur.End, cur.EndSeq, cur.EndAt = Vanished, -1, e.At
+	}
+	ls := &Lease{Lock: op.Lock, Node: e.Node, Key: op.Key, Actor: e.Actor, Token: op.Token,
+		Seq: e.Seq, Granted: e.At, TTL: op.TTL, TTLAt: e.At, Fence: fence, Form: op.Form, Fixed: op.Fixed, Try: op.Try, EndSeq: -1}
+	l.Leases = append(l.Leases, ls)
+	l.byKey[slot(e.Node, op.Key)] = ls
+	r := l.hold(e, ls)
+	if r.Replaced = replaced; replaced != nil && r.Overlap == nil {
+		r.Other = replaced.Actor
+	}
+	return r
+}
+
+// hold makes the actor the holder of ls's lock from event e, ending its
+// earlier holds, and records an overlap with every other actor that still
+// acts as holder of that lock.
+func (l *Ledger) hold(e sim.Event, ls *Lease) Read {
+	for _, h := range l.Holds {
+		if h.Actor == e.Actor && h.Open() {
+			l.endHold(h, e, Reacquired)
+		}
+	}
+	return l.openHold(e, ls)
+}
+
+// openHold starts the actor's hold of ls's lock from event e, with an
+// overlap for every other actor that still acts as holder of that lock.
+func (l *Ledger) openHold(e sim.Event, ls *Lease) Read {
+	ls.held = true
+	h := &Hold{Actor: e.Actor, Lock: ls.Lock, Lease: ls, From: e.Seq, FromAt: e.At, To: -1}
+	r := Read{What: Granted, Lease: ls}
+	for _, o := range l.Holds {
+		if o.Open() && o.Lock == ls.Lock && o.Actor != e.Actor {
+			ov := &Overlap{Lock: ls.Lock, First: o, Second: h, From: e.Seq, FromAt: e.At, To: -1,
+				Cause: o.Lease.End, By: o.Lease.By, Uncopied: l.uncopied(o.Lease, ls.Node)}
+			l.Overlaps = append(l.Overlaps, ov)
+			// the latest overlap is the one the alarm names
+			r.Overlap, r.Other = ov, o.Actor
+		}
+	}
+	l.Holds = append(l.Holds, h)
+	return r
+}
+
+func (l *Ledger) release(e sim.Event) Read {
+	op := e.Op
+	switch op.Form {
+	case sim.FormReap:
+		return l.reap(e)
+	case sim.FormComplete:
+		return l.complete(e)
+	}
+	n, _ := e.Int()
+	own := l.leaseOf(op.Token)
+	for _, h := range l.Holds {
+		if h.Actor == e.Actor && h.Open() && h.Lock == op.Lock {
+			l.endHold(h, e, SentRelease)
+		}
+	}
+	r := Read{Lease: own}
+	var cur *Lease
+	switch {
+	case n == 1 && op.Form == sim.FormScript:
+		// the script deleted a key that held op.Token: the sender's own
+		// lease, or another's that wrote the same value
+		cur = l.byKey[slot(e.Node, op.Key)]
+		if cur == nil || cur.Token != op.Token {
+			cur = l.holding(e.Node, op.Key, op.Token)
+		}
+	case n == 1:
+		// a DEL removed whatever the key held
+		cur = l.present(e.Node, op.Key)
+	}
+	switch {
+	case n == 1 && cur != nil && cur.Actor == e.Actor:
+		cur.End, cur.EndSeq, cur.EndAt = Released, e.Seq, e.At
+		r.What, r.Lease = ReleasedOwn, cur
+	case n == 1 && cur != nil:
+		cur.End, cur.EndSeq, cur.EndAt, cur.By = Deleted, e.Seq, e.At, e.Actor
+		r.What, r.Other = DeletedOther, cur.Actor
+		r.Refusal = l.refusedLast(e.Actor, op.Lock)
+	case n == 1:
+		r.What = DeletedUnknown
+	case op.Form == sim.FormScript && n == 0:
+		r.What, r.Other = RelTaken, actorOf(l.present(e.Node, op.Key))
+	case op.Form == sim.FormScript:
+		r.What = RelGone
+	default:
+		r.What = DelNothing
+	}
+	if n == 1 || r.What == RelGone || r.What == DelNothing {
+		l.gone(e.Node, op.Key, e.At)
+	}
+	if own != nil && r.What != ReleasedOwn {
+		r.Why, r.WhyBy = own.End, own.By
+	}
+	return r
+}
+
+// refusedLast is the actor's refusal of lock when its latest acquire of it
+// was refused (it never held the lock since): a release it sends then runs
+// without the lock, as a release in a finally block does. nil otherwise.
+func (l *Ledger) refusedLast(actor, lock string) *Refusal {
+	var last *Refusal
+	for _, rf := range l.Refusals {
+		if rf.Actor == actor && rf.Lock == lock {
+			last = rf
+		}
+	}
+	if last == nil {
+		return nil
+	}
+	for _, ls := range l.Leases {
+		if ls.Actor == actor && ls.Lock == lock && !ls.Copy && ls.Seq > last.Seq {
+			return nil
+		}
+	}
+	return last
+}
+
+// present is the lease the key holds, as a reply that found the key says:
+// the fold's own, or else the latest lease on that key, which the fold had
+// let lapse a moment too early (a live server's clock). nil when no lease
+// of the run was ever on it.
+func (l *Ledger) present(node, key string) *Lease {
+	if cur := l.byKey[slot(node, key)]; cur != nil {
+		return cur
+	}
+	for i := len(l.Leases) - 1; i >= 0; i-- {
+		if ls := l.Leases[i]; ls.slot() == slot(node, key) {
+			if ls.End == Lapsed {
+				l.revive(ls)
+				return ls
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// holding is the lease that wrote token on key, which a reply says the key
+// still holds; revived if the fold had let it lapse.
+func (l *Ledger) holding(node, key, token string) *Lease {
+	if cur := l.byKey[slot(node, key)]; cur != nil && cur.Token == token {
+		return cur
+	}
+	for i := len(l.Leases) - 1; i >= 0; i-- {
+		if ls := l.Leases[i]; ls.slot() == slot(node, key) && ls.Token == token {
+			if ls.End == Lapsed {
+				l.revive(ls)
+			}
+			return ls
+		}
+	}
+	return nil
+}
+
+func (l *Ledger) revive(ls *Lease) {
+	ls.End, ls.EndSeq, ls.EndAt = Open, -1, 0
+	l.byKey[ls.slot()] = ls
+}
+
+// gone records a reply, at story time at, that found the key absent:
+// whatever lease the fold still had on it had ended. Before its TTL's end
+// (Redis keeps a key through the millisecond its TTL ends), or with no TTL
+// at all, no expiry did it: the key vanished.
+func (l *Ledger) gone(node, key string, at time.Duration) {
+	cur := l.byKey[slot(node, key)]
+	if cur == nil {
+		return
+	}
+	if cur.End == Open {
+		cur.End, cur.EndSeq, cur.EndAt = Lapsed, -1, cur.Ends()
+		if !cur.Expires() || at < cur.Ends() {
+			cur.End, cur.EndAt = Vanished, at
+		}
+	}
+	delete(l.byKey, slot(node, key))
+}
+
+// slot names a key on a node: a distributed story has the same key on
+// every node, each with its own lease.
+func slot(node, key string) string {
+	if node == "" {
+		node = sim.LockNode
+	}
+	return node + "\x00" + key
+}
+
+func (ls *Lease) slot() string {
+	if ls.Form == sim.FormClaim {
+		return memberSlot(ls.Key, ls.Token) // many jobs share one sorted set
+	}
+	return slot(ls.Node, ls.Key)
+}
+
+// giveUp ends the actor's hold when its own check showed the key is not
+// its own any more: it stops acting as holder without a release.
+func (l *Ledger) giveUp(e sim.Event) {
+	for _, h := range l.Holds {
+		if h.Actor == e.Actor && h.Open() && h.Lock == e.Op.Lock {
+			l.endHold(h, e, GaveUp)
+		}
+	}
+}
+
+func (l *Ledger) write(e sim.Event) Read {
+	w := &Write{Actor: e.Actor, Seq: e.Seq, At: e.At, Fenced: e.Op.Kind == sim.OpFencedWrite, Token: e.Op.Fence,
+		Lease: l.latest(e.Actor)}
+	for _, x := range l.Writes {
+		if x.Accepted && x.Fenced {
+			w.Seen = max(w.Seen, x.Token)
+		}
+	}
+	w.Accepted = !e.ErrorReply()
+	w.Covered = w.Lease != nil && w.Lease.AliveAt(e.At)
+	l.Writes = append(l.Writes, w)
+	r := Read{Write: w, Lease: w.Lease}
+	switch {
+	case w.Fenced && w.Accepted:
+		r.What = FencedOK
+	case w.Fenced:
+		r.What = FencedNo
+	case w.Covered:
+		r.What = WroteHolder
+	default:
+		r.What = WroteLate
+	}
+	if w.Lease != nil {
+		r.Why, r.WhyBy = w.Lease.End, w.Lease.By
+	}
+	return r
+}
+
+func (l *Ledger) endHold(h *Hold, e sim.Event, how HoldEnd) {
+	h.To, h.ToAt, h.End = e.Seq, e.At, how
+	for _, o := range l.Overlaps {
+		if o.Open() && (o.First == h || o.Second == h) {
+			o.To, o.ToAt = e.Seq, e.At
+		}
+	}
+}
+
+// latest is the actor's latest lease, nil if it was never granted one.
+func (l *Ledger) latest(actor string) *Lease {
+	for i := len(l.Leases) - 1; i >= 0; i-- {
+		if l.Leases[i].Actor == actor && !l.Leases[i].Copy {
+			return l.Leases[i]
+		}
+	}
+	return nil
+}
+
+// leaseOf is the lease granted with token, nil if none was.
+func (l *Ledger) leaseOf(token string) *Lease {
+	for i := len(l.Leases) - 1; i >= 0; i-- {
+		if l.Leases[i].Token == token && !l.Leases[i].Copy {
+			return l.Leases[i]
+		}
+	}
+	return nil
+}
+
+func actorOf(ls *Lease) string {
+	if ls == nil {
+		return ""
+	}
+	return ls.Actor
+}

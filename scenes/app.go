@@ -515,7 +515,7 @@ func (a *App) switchTo(i int) tea.Cmd {
 	// leave this scene as it is, to come back to it later
 	a.states[a.pl.sc.ID] = sceneState{p: a.pl.p, seed: a.pl.seed, pos: a.pl.snap.Pos, guess: a.pl.guess, qz: a.pl.qz}
 	old := a.pl.run
-	pl.quiz = a.quiz && pl.sc.asks()
+	pl.quiz = a.quiz && pl.sc.Asks()
 	pl.present = a.present
 	pl.answered, pl.scored = a.recordAnswer, a.recordScore
 	if st, ok := a.states[pl.sc.ID]; ok {

@@ -80,7 +80,7 @@ func claimStory(freeze bool) sim.Script {
 }
 
 // claimAnswer: the choices are "j1 with attempts 2", "j3", "nothing".
-func claimAnswer(v View) int {
+func claimAnswer(v Frame) int {
 	_, rd, ok := v.L.LastOp("w3", sim.OpAcquire)
 	switch {
 	case !ok:
@@ -100,7 +100,7 @@ func claimAnswer(v View) int {
 // sayClaim: each worker's card names its job and attempts; the clock
 // readout names each claim's deadline in story time; the reaper's names
 // what it took back; the verdict counts claims, reaps and completions.
-func sayClaim(v View, s *Said) {
+func sayClaim(v Frame, s *Said) {
 	s.Vars["lease"] = secs(claimLease)
 	s.Cards = map[string]string{"reaper": "reaps overdue"}
 	for _, a := range v.Snap.Actors {
@@ -150,7 +150,7 @@ func sayClaim(v View, s *Said) {
 
 // claimDeadlines says, for each claim still open, when its deadline falls
 // in story time and whether it has passed.
-func claimDeadlines(v View) string {
+func claimDeadlines(v Frame) string {
 	var parts []string
 	for _, ls := range v.L.Leases {
 		if ls.Form != sim.FormClaim || ls.End != ledger.Open {
@@ -171,7 +171,7 @@ func claimDeadlines(v View) string {
 // claimReaped names the claims a reap took back; one whose deadline had
 // not yet come in story time was due on the server's clock, which a live
 // server does not hold while the learner reads.
-func claimReaped(v View, reaped []*ledger.Lease) string {
+func claimReaped(v Frame, reaped []*ledger.Lease) string {
 	if len(reaped) == 0 {
 		return v.Text.Get("reaped-none")
 	}

@@ -148,7 +148,7 @@ func TestClaimLeaseReapedEarly(t *testing.T) {
 	}
 	snap := sim.Snapshot{Now: claimLease / 2, Events: events, Actors: []sim.Actor{{Name: "w1"}, {Name: "reaper"}}}
 	said := Said{Vars: map[string]string{}}
-	sayClaim(View{Snap: snap, L: fold(snap), Text: text}, &said)
+	sayClaim(Frame{Snap: snap, L: Fold(snap), Text: text}, &said)
 	if r := said.Vars["reaped"]; !strings.Contains(r, "though its deadline is +30.000s") {
 		t.Errorf("the reap before the deadline reads %q", r)
 	}

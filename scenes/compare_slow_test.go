@@ -51,7 +51,7 @@ func TestSameOnEveryServer(t *testing.T) {
 			t.Parallel()
 			url := simtest.StartServer(t).URL
 			for _, p := range allSettings(sc) {
-				name := sc.describe(p)
+				name := sc.Describe(p)
 				if name == "" {
 					name = "as written"
 				}
@@ -109,7 +109,7 @@ func TestSameOnEveryServer(t *testing.T) {
 func allSettings(sc *Scene) []Params {
 	copied := *sc
 	copied.Variants = nil
-	return copied.variants()
+	return copied.Stories()
 }
 
 var (

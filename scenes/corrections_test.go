@@ -53,7 +53,7 @@ func readoutOf(t *testing.T, id string, pl played, name string) string {
 	text, _ := content.Load(id)
 	for i, a := range pl.snap.Actors {
 		if a.Name == name {
-			return explain(Find(id), View{Snap: pl.snap, L: pl.led, P: Params{}, Sel: i, Text: text}).Readout
+			return Explain(Find(id), Frame{Snap: pl.snap, L: pl.led, P: Params{}, Sel: i, Text: text}).Readout
 		}
 	}
 	t.Fatalf("no actor %s", name)
@@ -226,7 +226,7 @@ func TestResourceWhereItIs(t *testing.T) {
 		}
 		snap := run.Snapshot(ctx)
 		text, _ := content.Load("fencing")
-		ex := explain(Find("fencing"), View{Snap: snap, L: fold(snap), Sel: -1, Text: text})
+		ex := Explain(Find("fencing"), Frame{Snap: snap, L: Fold(snap), Sel: -1, Text: text})
 		want := "on a server of its own"
 		if b.Live() {
 			want = "on the lock's own server"
@@ -346,7 +346,7 @@ func TestExtendReplies(t *testing.T) {
 		if snap.Keys[0].Exists() {
 			t.Errorf("a renewal created a key: %+v", snap.Keys[0])
 		}
-		l := fold(snap)
+		l := Fold(snap)
 		var whats []ledger.What
 		for i, e := range run.Events {
 			if e.Op != nil && e.Op.Kind == sim.OpExtend {
@@ -424,7 +424,7 @@ func TestExpiryBoundary(t *testing.T) {
 			}
 			// the ledger agrees: refused by A's lease at 30.000s, and B's OK
 			// at 30.001s overlaps A, which never released
-			l := fold(run.Snapshot(ctx))
+			l := Fold(run.Snapshot(ctx))
 			if l.Refusals[0].Blocker == nil || len(l.Overlaps) != 1 || l.Overlaps[0].FromAt != sim.CourseTTL+time.Millisecond {
 				t.Errorf("refusal %+v, overlaps %d", l.Refusals[0], len(l.Overlaps))
 			}

@@ -104,7 +104,7 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 		a.help.Styles.ShortDesc, a.help.Styles.FullDesc = a.st.Dim, a.st.Dim
 		a.help.Styles.ShortSeparator, a.help.Styles.FullSeparator = a.st.Dim, a.st.Dim
 	}
-	a.pl.quiz = a.quiz && a.pl.sc.asks()
+	a.pl.quiz = a.quiz && a.pl.sc.Asks()
 	a.pl.present = o.Present
 	prog, err := o.Store.Load()
 	if err != nil {
@@ -283,7 +283,7 @@ func (a *App) menuView() string {
 // (-step N, or where the learner left it last time). A step past the
 // decisive point means the learner has seen it: the question is not asked.
 func (p *Player) openAt(step int) {
-	if at := p.sc.predictAt(p.moveLabels()); at >= 0 && step > at {
+	if at := p.sc.PredictAt(p.moveLabels()); at >= 0 && step > at {
 		p.passed = true
 	}
 	p.pending = append(p.pending, pendingKey{"seek", step})

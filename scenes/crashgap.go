@@ -108,7 +108,7 @@ func buildCrashGap(p Params) sim.Script {
 
 // sayCrashGap: the verdict is each lane's key as read back; the expiry
 // command is named as sent (EXPIRE, or PEXPIRE when time is scaled).
-func sayCrashGap(v View, s *Said) {
+func sayCrashGap(v Frame, s *Said) {
 	s.Vars["expire"] = sim.ExpireCommand((sim.CourseTTL / time.Duration(max(v.Snap.Scale, 1))).Milliseconds())
 	if len(v.L.Reads) == 0 || len(v.L.Keys) < 2 {
 		return

@@ -57,7 +57,7 @@ func TestEveryScene(t *testing.T) {
 
 func checkPoint(t *testing.T, sc *Scene, text content.Text, pt storyPoint) {
 	t.Helper()
-	led := fold(pt.snap)
+	led := Fold(pt.snap)
 	edited := strings.Contains(pt.where, "inserted")
 	var byActor []string
 	// every selection on the stories as written; after a learner's move,
@@ -76,8 +76,8 @@ func checkPoint(t *testing.T, sc *Scene, text content.Text, pt storyPoint) {
 			byActor = append(byActor, "")
 			continue
 		}
-		v := View{Snap: pt.snap, L: led, P: pt.p, Sel: sel, Text: text}
-		ex := explain(sc, v)
+		v := Frame{Snap: pt.snap, L: led, P: pt.p, Sel: sel, Text: text}
+		ex := Explain(sc, v)
 		where := fmt.Sprintf("%s, selected %d", pt.where, sel)
 		all := ex.Readout + " " + ex.Verdict + " " + ex.Alarm + " " + cardText(ex.Cards)
 		if ex.Readout == "" || strings.Contains(all, "[no text") || strings.Contains(all, "%!") || unfilled.MatchString(all) || emptySlot.MatchString(ex.Readout+" "+ex.Alarm) {

@@ -38,7 +38,7 @@ func extendScene() *Scene {
 		}
 		return watchdogStory(40 * time.Second)
 	}
-	s.Say = func(v View, said *Said) { sayExtend(v, said, s.Value(v.P, "story")) }
+	s.Say = func(v Frame, said *Said) { sayExtend(v, said, s.Value(v.P, "story")) }
 	// the choices are "(nil): alive", "OK: it lapsed", "an error"
 	s.Predict = before(answerOf("B", sim.OpAcquire, 2, ledger.Refused, ledger.Granted), "B asks again")
 	return s
@@ -119,7 +119,7 @@ func staleStory() sim.Script {
 
 // sayExtend: the cards mark a running watchdog; the verdict counts A's
 // extensions by reply, says whether its watchdog runs, and reads the key.
-func sayExtend(v View, s *Said, story string) {
+func sayExtend(v Frame, s *Said, story string) {
 	s.Vars["setting"] = v.Text.Get("setting-" + map[string]string{extLong: "long", extShort: "short", extStale: "stale"}[story])
 	s.Marks, s.Vars["renewed"] = map[string]string{}, ""
 	// a watchdog starts with A's grant in the watchdog stories

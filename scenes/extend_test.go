@@ -109,7 +109,7 @@ func TestExtendPausedWatchdogLapses(t *testing.T) {
 		if bs := replies(sent(r.Events, "B", "SET")); !slices.Equal(bs, []string{"(nil)", "OK"}) {
 			t.Fatalf("B is refused, then gets the lapsed lock: %v", bs)
 		}
-		led := fold(r.Snapshot(context.Background()))
+		led := Fold(r.Snapshot(context.Background()))
 		if len(led.Overlaps) != 1 || led.Overlaps[0].First.Actor != "A" || led.Overlaps[0].Cause != ledger.Lapsed {
 			t.Fatalf("A, frozen, and B both acted as holder: %+v", led.Overlaps)
 		}
@@ -126,7 +126,7 @@ func TestExtendPausedWatchdogLapses(t *testing.T) {
 		if again, _ := extensions(r.Events); len(again) != len(got) {
 			t.Errorf("the stopped watchdog renewed again: %v", again)
 		}
-		led = fold(r.Snapshot(context.Background()))
+		led = Fold(r.Snapshot(context.Background()))
 		if rn := led.RenewalsOf("A"); rn != (ledger.Renewals{Extended: 4, Taken: 1}) {
 			t.Errorf("A's renewals: %+v", rn)
 		}
@@ -168,7 +168,7 @@ func TestExtendStaleHandle(t *testing.T) {
 		if (after1.PTTL-after0.PTTL)*scale < 8000 {
 			t.Errorf("handle 2's extension gives a fresh TTL: %d ms, then %d ms (÷%d)", after0.PTTL, after1.PTTL, scale)
 		}
-		if rn := fold(r.Snapshot(context.Background())).RenewalsOf("A"); rn.Refused() != 2 || rn.Extended != 1 {
+		if rn := Fold(r.Snapshot(context.Background())).RenewalsOf("A"); rn.Refused() != 2 || rn.Extended != 1 {
 			t.Errorf("A's extensions: %+v", rn)
 		}
 	})

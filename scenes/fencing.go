@@ -23,6 +23,6 @@ func fencingScene() *Scene {
 		ID: "fencing", Kind: Story, Wait: 5 * time.Second, Shortest: 2 * time.Second,
 		Build:   func(Params) sim.Script { return pauseStory(ttl, pause, true) },
 		Predict: before(answerOf("A", sim.OpFencedWrite, -1, ledger.FencedOK, ledger.FencedNo), "A writes"),
-		Say:     func(v View, said *Said) { sayPause(v, said, ttl, pause) },
+		Say:     func(v Frame, said *Said) { sayPause(v, said, ttl, pause) },
 	}
 }

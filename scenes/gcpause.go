@@ -22,7 +22,7 @@ func gcPauseScene() *Scene {
 	s.Build = func(p Params) sim.Script {
 		return pauseStory(knobDuration(s, p, "TTL"), knobDuration(s, p, "pause"), false)
 	}
-	s.Say = func(v View, said *Said) {
+	s.Say = func(v Frame, said *Said) {
 		sayPause(v, said, knobDuration(s, v.P, "TTL"), knobDuration(s, v.P, "pause"))
 	}
 	s.Predict = before(answerOf("B", sim.OpAcquire, 2, ledger.Refused, ledger.Granted), "B acquires")
@@ -86,7 +86,7 @@ func pauseStory(ttl, pause time.Duration, fenced bool) sim.Script {
 
 // sayPause: the verdict counts the resource's answers and names the window
 // in which two clients acted as holder, from the ledger.
-func sayPause(v View, s *Said, ttl, pause time.Duration) {
+func sayPause(v Frame, s *Said, ttl, pause time.Duration) {
 	s.Vars["ttl"], s.Vars["pause"] = secs(ttl), secs(pause)
 	s.Vars["where"] = v.Text.Get("resource-own")
 	if v.Snap.SharedResource {

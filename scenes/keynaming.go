@@ -27,7 +27,7 @@ func keyNamingScene() *Scene {
 	s.Knobs = []Knob{{Key: "k", Name: namingKnob, Values: []string{namingByWorker, namingByOrder}}}
 	byWorker := func(p Params) bool { return s.Value(p, namingKnob) == namingByWorker }
 	s.Build = func(p Params) sim.Script { return buildKeyNaming(byWorker(p)) }
-	s.Say = func(v View, said *Said) { sayKeyNaming(v, said, byWorker(v.P)) }
+	s.Say = func(v Frame, said *Said) { sayKeyNaming(v, said, byWorker(v.P)) }
 	s.Predict = before(answerOf("w2", sim.OpAcquire, 2, ledger.Granted, ledger.Refused), "w2 locks")
 	return s
 }
@@ -83,7 +83,7 @@ func buildKeyNaming(byWorker bool) sim.Script {
 
 // sayKeyNaming: the verdict names the keys in play, whether the ledger saw
 // two holders of order 42 at once, and the writes the resource took.
-func sayKeyNaming(v View, s *Said, byWorker bool) {
+func sayKeyNaming(v Frame, s *Said, byWorker bool) {
 	keys := namingOrderKey
 	if byWorker {
 		keys = namingKey("w1", true) + " and " + namingKey("w2", true)

@@ -52,7 +52,7 @@ func (a *App) endOfStory() tea.Cmd {
 		a.pl.p, a.pl.playing, a.pl.sel = v, false, -1
 		// a new setting is a new question for the class: it is put again
 		a.pl.guess, a.pl.passed, a.pl.revealed, a.pl.actual = -1, false, false, -1
-		a.pl.flash = "the next story of " + a.pl.sc.ID + ": " + a.pl.sc.describe(v)
+		a.pl.flash = "the next story of " + a.pl.sc.ID + ": " + a.pl.sc.Describe(v)
 		return a.pl.restart()
 	}
 	if i := a.nextScene(); i >= 0 {
@@ -86,7 +86,7 @@ func (a *App) whatNext() string {
 // timeline says it is the end), what the next click opens.
 func (a *App) nextClick() string {
 	if v := a.nextStory(); v != nil {
-		return "next click: " + a.pl.sc.describe(v)
+		return "next click: " + a.pl.sc.Describe(v)
 	}
 	if i := a.nextScene(); i >= 0 {
 		return "next click: the next scene, " + a.list[i].ID
@@ -101,7 +101,7 @@ func (a *App) nextStory() Params {
 	if a.pl.sc.Kind != Story {
 		return nil
 	}
-	vs := a.pl.sc.variants()
+	vs := a.pl.sc.Stories()
 	for i, v := range vs[:max(len(vs)-1, 0)] {
 		if sameSettings(a.pl.sc, v, a.pl.p) {
 			return maps.Clone(vs[i+1])
@@ -184,7 +184,7 @@ func (a *App) notesFollow() tea.Cmd {
 func (a *App) notesPage() string {
 	p := a.pl
 	head := p.sc.ID + " · " + p.text.Get("title")
-	if s := p.sc.describe(p.p); s != "" {
+	if s := p.sc.Describe(p.p); s != "" {
 		head += " · " + s
 	}
 	var where string

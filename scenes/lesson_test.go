@@ -25,10 +25,10 @@ func TestClickerWalksLesson(t *testing.T) {
 		if a.pl.asking {
 			asked++ // one click passes it to the class
 		}
-		now := story{a.pl.sc.ID, a.pl.sc.describe(a.pl.p)}
+		now := story{a.pl.sc.ID, a.pl.sc.Describe(a.pl.p)}
 		if now != last {
 			seen, last = append(seen, now), now
-			if a.pl.sc.predictAt(a.pl.moveLabels()) >= 0 {
+			if a.pl.sc.PredictAt(a.pl.moveLabels()) >= 0 {
 				asks++ // a story whose schedule has the question's move
 			}
 		}

@@ -157,7 +157,7 @@ func golden(t testing.TB, name, got string) {
 // storyVariants is the settings a story scene's checks play: its
 // transcript variants, or the defaults once.
 func storyVariants(id string) []Params {
-	return Find(id).variants()
+	return Find(id).Stories()
 }
 
 // storyPoint is one point of a played story: the snapshot after pos moves
@@ -228,7 +228,7 @@ func points(t testing.TB, id string, learner bool) []storyPoint {
 		}
 	}
 	for _, p := range storyVariants(id) {
-		play(sc.describe(p), p, 0, nil)
+		play(sc.Describe(p), p, 0, nil)
 		// the learner's moves on the story as written and on each setting
 		// changed alone: the combinations differ from those only in what
 		// the walk without moves already covers
@@ -263,7 +263,7 @@ func points(t testing.TB, id string, learner bool) []storyPoint {
 				if (changed(p) > 0 || sc.Distributed || len(actors) > 4) && (k+i)%2 == 1 {
 					continue
 				}
-				play(fmt.Sprintf("%s, %s inserted at %d", sc.describe(p), sim.MoveLabel(m), k), p, k, &m)
+				play(fmt.Sprintf("%s, %s inserted at %d", sc.Describe(p), sim.MoveLabel(m), k), p, k, &m)
 			}
 		}
 	}
@@ -344,6 +344,6 @@ func playStory(t *testing.T, b *sim.Backend, id string, p Params, seed uint64) p
 	if snap.Err != "" {
 		t.Fatalf("reading keys back: %s", snap.Err)
 	}
-	led := fold(snap)
-	return played{run, snap, led, explain(sc, View{Snap: snap, L: led, P: p, Sel: -1, Text: text})}
+	led := Fold(snap)
+	return played{run, snap, led, Explain(sc, Frame{Snap: snap, L: led, P: p, Sel: -1, Text: text})}
 }

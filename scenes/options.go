@@ -66,7 +66,7 @@ func buildOptions(p Params) sim.Script {
 }
 
 // sayOptions: the verdict names the three hazards, each from the ledger.
-func sayOptions(v View, s *Said) {
+func sayOptions(v Frame, s *Said) {
 	yes := func(b bool) string {
 		if b {
 			return "YES"

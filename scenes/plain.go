@@ -135,12 +135,12 @@ func (t *transcript) scene(ctx context.Context, w io.Writer, id string) error {
 	// the decisive move
 	var asks []bool
 	question := false
-	for _, p := range sc.variants() {
+	for _, p := range sc.Stories() {
 		var labels []string
 		for _, m := range sc.Script(p).Moves {
 			labels = append(labels, sim.MoveLabel(m))
 		}
-		ask := !question && sc.predictAt(labels) >= 0
+		ask := !question && sc.PredictAt(labels) >= 0
 		asks = append(asks, ask)
 		question = question || ask
 	}
@@ -153,7 +153,7 @@ func (t *transcript) scene(ctx context.Context, w io.Writer, id string) error {
 		fmt.Fprintf(w, "\n%s\n", intro)
 	}
 	asked := false
-	for i, p := range sc.variants() {
+	for i, p := range sc.Stories() {
 		out := w
 		if held && asked {
 			out = &keyed // the other settings come after the question
@@ -269,11 +269,11 @@ func (v plainVariant) play(ctx context.Context) error {
 		return err
 	}
 	if len(sc.Knobs) > 0 {
-		fmt.Fprintf(w, "\n== %s ==\n", sc.describe(p))
+		fmt.Fprintf(w, "\n== %s ==\n", sc.Describe(p))
 	}
 	// the start line, as the screen's readout says it before the first step
 	if s := run.Snapshot(ctx); s.Err == "" {
-		if start := handoutText(explain(sc, View{Snap: s, L: fold(s), P: p, Sel: -1, Text: text}).Readout); start != "" {
+		if start := handoutText(Explain(sc, Frame{Snap: s, L: Fold(s), P: p, Sel: -1, Text: text}).Readout); start != "" {
 			fmt.Fprintf(w, "\nstart: %s\n", start)
 		}
 	}
@@ -300,7 +300,7 @@ func (v plainVariant) play(ctx context.Context) error {
 	for _, m := range run.Moves() {
 		labels = append(labels, sim.MoveLabel(m))
 	}
-	at := sc.predictAt(labels)
+	at := sc.PredictAt(labels)
 	for run.Pos() < len(run.Moves()) {
 		if v.ask && run.Pos() == at {
 			v.question(w)
@@ -350,12 +350,12 @@ func (v plainVariant) play(ctx context.Context) error {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w)
-	led := fold(snap)
+	led := Fold(snap)
 	for i, a := range snap.Actors {
-		ex := explain(sc, View{Snap: snap, L: led, P: p, Sel: i, Text: text})
+		ex := Explain(sc, Frame{Snap: snap, L: led, P: p, Sel: i, Text: text})
 		fmt.Fprintf(w, "%s: %s\n", a.Name, handoutText(ex.Readout))
 	}
-	ex := explain(sc, View{Snap: snap, L: led, P: p, Sel: -1, Text: text})
+	ex := Explain(sc, Frame{Snap: snap, L: led, P: p, Sel: -1, Text: text})
 	if ex.Alarm != "" {
 		fmt.Fprintf(w, "ALARM: %s\n", ex.Alarm)
 	}
@@ -392,7 +392,7 @@ func (v plainVariant) question(w io.Writer) {
 // answer is the choice the replies so far answer, as "2) the text".
 func (v plainVariant) answer(ctx context.Context, run *sim.Run) string {
 	s := run.Snapshot(ctx)
-	n := v.sc.Predict.Answer(View{Snap: s, L: fold(s), P: v.p, Sel: -1, Text: v.text})
+	n := v.sc.Predict.Answer(Frame{Snap: s, L: Fold(s), P: v.p, Sel: -1, Text: v.text})
 	if choices := strings.Split(v.text.Get("choices"), "\n"); n >= 0 && n < len(choices) {
 		return fmt.Sprintf("%d) %s", n+1, choices[n])
 	}

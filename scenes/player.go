@@ -189,7 +189,7 @@ func newPlayer(ctx context.Context, id int, sc *Scene, b *sim.Backend, seed uint
 		p.qz = newQuiz(items)
 	}
 	p.run = sim.NewRun(b, sc.Script(p.p), seed)
-	p.led = fold(p.snap)
+	p.led = Fold(p.snap)
 	return p, nil
 }
 
@@ -280,7 +280,7 @@ func (p *Player) begin(old *sim.Run) tea.Cmd {
 // mustAsk reports that the story may not pass position at before the
 // learner answers the prediction: at is where the question stands.
 func (p *Player) mustAsk(at int) bool {
-	return p.asksHere() && p.guess < 0 && !p.passed && at >= 0 && at == p.sc.predictAt(p.moveLabels())
+	return p.asksHere() && p.guess < 0 && !p.passed && at >= 0 && at == p.sc.PredictAt(p.moveLabels())
 }
 
 // asksHere reports that the story asks its question on this server: a
@@ -316,17 +316,17 @@ func (p *Player) answer(n int) tea.Cmd {
 		return nil
 	}
 	p.asking, p.guess, p.hinting = false, n, false
-	at := p.sc.predictAt(p.snap.Moves)
+	at := p.sc.PredictAt(p.snap.Moves)
 	return p.seekTo(at + 1)
 }
 
 // reveal, once the decisive move has run, reads what the replies made true.
 func (p *Player) reveal() {
-	at := p.sc.predictAt(p.snap.Moves)
+	at := p.sc.PredictAt(p.snap.Moves)
 	if (p.guess < 0 && !p.passed) || at < 0 || p.snap.Pos <= at {
 		return
 	}
-	p.actual = p.sc.Predict.Answer(View{Snap: p.snap, L: p.led, P: p.p, Sel: -1, Text: p.text})
+	p.actual = p.sc.Predict.Answer(Frame{Snap: p.snap, L: p.led, P: p.p, Sel: -1, Text: p.text})
 	if !p.revealed && p.answered != nil && p.guess >= 0 {
 		p.answered(p.sc.ID, p.guess, p.actual == p.guess)
 	}
@@ -359,7 +359,7 @@ func (p *Player) Close(ctx context.Context) {
 func (p *Player) seekTo(target int) tea.Cmd {
 	target = max(0, min(target, len(p.snap.Moves)))
 	// the story stops at its decisive point until the learner predicts
-	if at := p.sc.predictAt(p.snap.Moves); p.asksHere() && p.guess < 0 && !p.passed && at >= p.snap.Pos && at < target {
+	if at := p.sc.PredictAt(p.snap.Moves); p.asksHere() && p.guess < 0 && !p.passed && at >= p.snap.Pos && at < target {
 		target = at
 		if target == p.snap.Pos {
 			p.asking, p.playing = true, false
@@ -398,9 +398,9 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 			// the keys were not read: show the last ones that were
 			p.snap.Keys = keys
 		}
-		p.led = fold(p.snap)
+		p.led = Fold(p.snap)
 		p.hinting = false
-		if at := p.sc.predictAt(p.snap.Moves); p.mustAsk(at) && p.snap.Pos == at {
+		if at := p.sc.PredictAt(p.snap.Moves); p.mustAsk(at) && p.snap.Pos == at {
 			p.asking, p.playing = true, false
 		}
 		p.reveal()
@@ -467,7 +467,7 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 			}
 		}
 		p.snap.Keys = msg.keys
-		p.led = fold(p.snap)
+		p.led = Fold(p.snap)
 		return p.refreshLater()
 	case tickMsg:
 		if msg.id != p.id || !p.playing || p.busy {
@@ -577,7 +577,7 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		if p.asking && p.present && action == "step" && !p.busy {
 			// the clicker: the class has seen the question; run the move
 			p.asking, p.passed = false, true
-			return p.seekTo(p.sc.predictAt(p.snap.Moves) + 1), true
+			return p.seekTo(p.sc.PredictAt(p.snap.Moves) + 1), true
 		}
 		if p.sc.Kind != Story {
 			return nil, false
@@ -699,7 +699,7 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	if p.sc.Kind == Quiz {
 		return p.quizView(st, w, h, header, helpLine)
 	}
-	ex := explain(p.sc, View{Snap: p.snap, L: p.led, P: p.p, Sel: p.sel, Text: p.text})
+	ex := Explain(p.sc, Frame{Snap: p.snap, L: p.led, P: p.p, Sel: p.sel, Text: p.text})
 	top := []string{header}
 	cards := views.Cards(st, ex.Cards, p.sel, w)
 	p.zones = views.CardZones(cards, len(ex.Cards), len(joinLines(top)))
@@ -768,7 +768,7 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		readout = p.text.Get("ask")
 	case p.hinting:
 		readout = "hint: " + p.text.Get("hint-"+itoa(int64(p.hints)))
-	case p.revealed && p.sel < 0 && p.sc.predictAt(p.snap.Moves) >= 0 && p.snap.Pos == p.sc.predictAt(p.snap.Moves)+1:
+	case p.revealed && p.sel < 0 && p.sc.PredictAt(p.snap.Moves) >= 0 && p.snap.Pos == p.sc.PredictAt(p.snap.Moves)+1:
 		// just after the decisive move: the real replies answer the question
 		readout = p.verdictOnGuess() + " " + readout
 	}

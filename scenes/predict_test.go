@@ -38,12 +38,12 @@ func TestQuestionHidesItsAnswer(t *testing.T) {
 func questionHidesItsAnswer(t *testing.T, sc *Scene) {
 	b := embedded(t)
 	st := views.DefaultStyles()
-	for _, p := range sc.variants() {
-		if sc.predictAt(labelsOf(sc.Build(p).Moves)) < 0 {
+	for _, p := range sc.Stories() {
+		if sc.PredictAt(labelsOf(sc.Build(p).Moves)) < 0 {
 			continue // this story does not ask
 		}
 		for _, present := range []bool{false, true} {
-			where := sc.ID + " (" + sc.describe(p) + ")"
+			where := sc.ID + " (" + sc.Describe(p) + ")"
 			if present {
 				where += " presenter"
 			}
@@ -116,7 +116,7 @@ func hiddenValues(sc *Scene, p Params, pl *Player, before, after sim.Snapshot, s
 		}
 	}
 	for _, snap := range []sim.Snapshot{before, after} {
-		ex := explain(sc, View{Snap: snap, L: fold(snap), P: p, Sel: -1, Text: pl.text})
+		ex := Explain(sc, Frame{Snap: snap, L: Fold(snap), P: p, Sel: -1, Text: pl.text})
 		for _, s := range []string{ex.Verdict, ex.Alarm} {
 			if s != "" {
 				h.anywhere = append(h.anywhere, ansi.Strip(s))

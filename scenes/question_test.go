@@ -38,7 +38,7 @@ func TestHelpPageOfTheMode(t *testing.T) {
 func TestHintsShownOnce(t *testing.T) {
 	b := embedded(t)
 	for _, sc := range All() {
-		if sc.Predict == nil || sc.predictAt(labelsOf(sc.Build(Params{}).Moves)) < 0 {
+		if sc.Predict == nil || sc.PredictAt(labelsOf(sc.Build(Params{}).Moves)) < 0 {
 			continue
 		}
 		a := openAsking(t, b, sc, Params{}, false)

@@ -16,7 +16,7 @@ var workers = []string{"w1", "w2", "w3", "w4"}
 func raceScene() *Scene {
 	return &Scene{
 		ID: "race", Kind: Race,
-		Predict: before(func(v View) int { return min(len(v.L.Leases), 2) }, "all four SET at once"),
+		Predict: before(func(v Frame) int { return min(len(v.L.Leases), 2) }, "all four SET at once"),
 		Build: func(Params) sim.Script {
 			var actors []sim.ActorSpec
 			for _, w := range workers {
@@ -29,7 +29,7 @@ func raceScene() *Scene {
 				Moves:  []sim.Move{{Kind: sim.MoveDo, Label: "all four SET at once", Do: fireAll}},
 			}
 		},
-		Say: func(v View, s *Said) {
+		Say: func(v Frame, s *Said) {
 			if len(v.L.Leases)+len(v.L.Refusals) == 0 {
 				return
 			}

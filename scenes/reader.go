@@ -10,16 +10,16 @@ import (
 	"locksim/views"
 )
 
-// fold reads a snapshot into the ledger.
-func fold(s sim.Snapshot) *ledger.Ledger { return ledger.Fold(s.Events, s.Now, s.Keys) }
+// Fold reads a snapshot into the ledger.
+func Fold(s sim.Snapshot) *ledger.Ledger { return ledger.Fold(s.Events, s.Now, s.Keys) }
 
-// explain is the one reading every scene shares: cards from the ledger's
+// Explain is the one reading every scene shares: cards from the ledger's
 // beliefs, the readout of the selected actor (else the actor of the latest
 // step, else the clock), the alarm naming the first violation, and the
 // scoreboard; the scene adds its verdict line and its slots.
-func explain(sc *Scene, v View) Explanation {
+func Explain(sc *Scene, v Frame) Explanation {
 	if v.L == nil {
-		v.L = fold(v.Snap)
+		v.L = Fold(v.Snap)
 	}
 	said := Said{Tone: views.Good, Vars: map[string]string{}}
 	if sc.Say != nil {
@@ -70,7 +70,7 @@ func propOf(v ledger.Verdict) views.Prop {
 
 // reader turns the ledger into sentences of the course text.
 type reader struct {
-	v     View
+	v     Frame
 	vars  map[string]string // the scene's own slots
 	value string            // the constant actors write, if any
 	marks map[string]string // a note after an actor's token on its card
@@ -325,7 +325,7 @@ func (r reader) storyPTTL(pttl int64) string { return itoa(r.v.storyMS(pttl)) }
 
 // storyMS is a PTTL read back in story milliseconds: the wire's times the
 // scale on a live server; -1 and -2 as they are.
-func (v View) storyMS(pttl int64) int64 {
+func (v Frame) storyMS(pttl int64) int64 {
 	if pttl < 0 {
 		return pttl
 	}

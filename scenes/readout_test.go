@@ -16,7 +16,7 @@ import (
 // readoutAfter plays scene id under p on the embedded server through the
 // move labelled label, and returns the readout with nobody selected (the
 // actor of that move explained) and the ledger's fold at that point.
-func readoutAfter(t *testing.T, id string, p Params, label string) (string, View) {
+func readoutAfter(t *testing.T, id string, p Params, label string) (string, Frame) {
 	t.Helper()
 	ctx := context.Background()
 	sc := Find(id)
@@ -43,8 +43,8 @@ func readoutAfter(t *testing.T, id string, p Params, label string) (string, View
 		t.Fatal(err)
 	}
 	snap := run.Snapshot(ctx)
-	v := View{Snap: snap, L: fold(snap), P: p, Sel: -1, Text: text}
-	return explain(sc, v).Readout, v
+	v := Frame{Snap: snap, L: Fold(snap), P: p, Sel: -1, Text: text}
+	return Explain(sc, v).Readout, v
 }
 
 // At the count, the readout gives the count's rule, not the release on
@@ -105,7 +105,7 @@ func TestExtendKeyDeletedDuringTheWatchdog(t *testing.T) {
 		t.Fatal(err)
 	}
 	snap := run.Snapshot(ctx)
-	led := fold(snap)
+	led := Fold(snap)
 	_, es := extensions(snap.Events)
 	if len(es) == 0 || es[0].Reply != "(integer) -1" || es[0].At != 10*time.Second {
 		t.Fatalf("the first renewal, at 10 s, should find no key: %+v", es)
@@ -113,7 +113,7 @@ func TestExtendKeyDeletedDuringTheWatchdog(t *testing.T) {
 	if ls := led.Latest("A"); ls.End != ledger.Vanished || ls.EndAt != 10*time.Second {
 		t.Fatalf("A's lease: %v at %v, want vanished at 10 s", ls.End, ls.EndAt)
 	}
-	readout := explain(sc, View{Snap: snap, L: led, P: p, Sel: 0, Text: text}).Readout
+	readout := Explain(sc, Frame{Snap: snap, L: led, P: p, Sel: 0, Text: text}).Readout
 	if rows := strings.Count(lipgloss.NewStyle().Width(80).Render(readout), "\n") + 1; rows > 3 {
 		t.Errorf("the readout takes %d rows at 80 columns: %s", rows, readout)
 	}
@@ -153,7 +153,7 @@ func TestOptionsTryingContender(t *testing.T) {
 			v.L.Belief("w2").Holds, len(v.L.Overlaps), got)
 	}
 	_, v = readoutAfter(t, "options", nxOff, "w2 SET again")
-	alarm := explain(Find("options"), v).Alarm
+	alarm := Explain(Find("options"), v).Alarm
 	want := "w1 and w2 both acted as holder from +0.000s: a SET without NX (2 more since)"
 	if alarm != want || strings.Contains(alarm, "#") {
 		t.Errorf("the ⚠ line: %q, want %q", alarm, want)

@@ -43,7 +43,7 @@ func redlockScene() *Scene {
 	s.Say = sayRedlock
 	// asked before c2's SET on C, the node whose key something happened
 	// to: its reply decides whether c2 can reach a majority
-	s.Predict = before(func(v View) int {
+	s.Predict = before(func(v Frame) int {
 		e, rd, ok := v.L.LastOp("c2", sim.OpAcquire)
 		switch {
 		case !ok || e.Node != "C":
@@ -173,7 +173,7 @@ func buildFailover(replicated bool) sim.Script {
 
 // sayRedlock: the verdict names who holds by majority and the nodes that
 // have a key; the scene's slots give the numbers of the rule.
-func sayRedlock(v View, s *Said) {
+func sayRedlock(v Frame, s *Said) {
 	s.Vars["ttl"], s.Vars["timeout"] = secs(redTTL), itoa(redTimeout.Milliseconds())+" ms"
 	s.Vars["drift"] = itoa(sim.Drift(redTTL).Milliseconds()) + " ms"
 	switch {

@@ -211,7 +211,7 @@ func TestRedlockHolderAgreesWithTheNodes(t *testing.T) {
 		if err := run.Seek(ctx, at); err != nil {
 			t.Fatal(err)
 		}
-		led := fold(run.Snapshot(ctx))
+		led := Fold(run.Snapshot(ctx))
 		if bl := led.Belief("c1"); !bl.Holds || !bl.KeyHolds {
 			t.Fatalf("c1 holds %v, the nodes agree %v", bl.Holds, bl.KeyHolds)
 		}

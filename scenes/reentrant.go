@@ -59,7 +59,7 @@ func reentrantStory() sim.Script {
 
 // sayReentrant: the verdict is the hash read back (whose holder id, which
 // count) and how many releases the script refused.
-func sayReentrant(v View, s *Said) {
+func sayReentrant(v Frame, s *Said) {
 	if len(v.L.Reads) == 0 {
 		return
 	}

@@ -29,7 +29,7 @@ func hashAt(t *testing.T, run *sim.Run, pos int) (map[string]string, int64, sim.
 	if k.Exists() && k.Type != "hash" {
 		t.Fatalf("%s is a %s, want a hash", k.Name, k.Type)
 	}
-	return fields, View{Snap: snap}.storyMS(k.PTTL), snap
+	return fields, Frame{Snap: snap}.storyMS(k.PTTL), snap
 }
 
 // The count goes 1, 2, 1, 0 and the key is gone at 0; B's holder id is
@@ -90,7 +90,7 @@ func TestReentrantCounts(t *testing.T) {
 				t.Errorf("after the nested acquire PTTL is %d story ms: the TTL did not restart", pttl)
 			}
 		}
-		led := fold(run.Snapshot(ctx))
+		led := Fold(run.Snapshot(ctx))
 		if len(led.Leases) != 1 || led.Leases[0].End != ledger.Released || len(led.Holds) != 1 || len(led.Overlaps) != 0 {
 			t.Errorf("ledger: leases %+v holds %d overlaps %d; want one lease, released, one hold", led.Leases, len(led.Holds), len(led.Overlaps))
 		}
@@ -127,7 +127,7 @@ func TestReentrantReleaseRefusals(t *testing.T) {
 		if len(rel) != 2 || sim.ReleaseRefusal(rel[0].Err) != sim.ErrNoLock || sim.ReleaseRefusal(rel[1].Err) != sim.ErrNotHeld {
 			t.Fatalf("B's unlocks: %v, want NOLOCK then NOTHELD", replies(rel))
 		}
-		led := fold(run.Snapshot(ctx))
+		led := Fold(run.Snapshot(ctx))
 		if led.Reads[rel[0].Seq].What != ledger.RelNoLock || led.Reads[rel[1].Seq].What != ledger.RelNotHeld || led.Reads[rel[1].Seq].Other != "A" {
 			t.Errorf("read as %q and %+v", led.Reads[rel[0].Seq].What, led.Reads[rel[1].Seq])
 		}

@@ -43,7 +43,7 @@ func releaseScene() *Scene {
 	s.Build = func(p Params) sim.Script {
 		return buildRelease(s.Value(p, "release"), s.Value(p, "lapsed lock") == relRival)
 	}
-	s.Say = func(v View, said *Said) { sayRelease(v, said, s.Value(v.P, "release")) }
+	s.Say = func(v Frame, said *Said) { sayRelease(v, said, s.Value(v.P, "release")) }
 	s.Predict = before(answerOf("A", sim.OpRelease, 2, ledger.ReleasedOwn, ledger.DeletedOther), "A releases", "A: DEL")
 	return s
 }
@@ -121,7 +121,7 @@ func buildRelease(method string, rival bool) sim.Script {
 
 // sayRelease: the verdict is A's release as the ledger read it (its reply,
 // whose sim.CourseTTL it ended) and the key read back.
-func sayRelease(v View, s *Said, method string) {
+func sayRelease(v Frame, s *Said, method string) {
 	s.Vars["method"] = method
 	if len(v.L.Reads) == 0 {
 		return

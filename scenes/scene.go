@@ -54,7 +54,7 @@ type Scene struct {
 	// Say fills in what only this scene says: its verdict line, and the
 	// slots of its own sentences ({ttl}, {method}). The cards, the readout,
 	// the alarm and the scoreboard come from the ledger, the same for all.
-	Say func(v View, s *Said)
+	Say func(v Frame, s *Said)
 	// Variants are the settings the plain transcript plays, in order; nil
 	// means every combination of the knobs' values, the defaults first.
 	Variants []Params
@@ -77,9 +77,9 @@ type Scene struct {
 	EmbeddedOnly []string
 }
 
-// View is what a scene reads: the run's snapshot, the ledger's fold of it,
+// Frame is what a scene reads: the run's snapshot, the ledger's fold of it,
 // the settings, the selected actor (-1 for none) and the scene's text.
-type View struct {
+type Frame struct {
 	Snap sim.Snapshot
 	L    *ledger.Ledger
 	P    Params
@@ -125,20 +125,20 @@ type Prediction struct {
 	Before []string
 	// Answer is the choice (0-based) the real replies made true, read once
 	// the move has run; -1 when they make none of them true.
-	Answer func(v View) int
+	Answer func(v Frame) int
 }
 
 // before is the prediction asked before the move labelled label (or any
 // of more labels), answered by answer.
-func before(answer func(View) int, labels ...string) *Prediction {
+func before(answer func(Frame) int, labels ...string) *Prediction {
 	return &Prediction{Before: labels, Answer: answer}
 }
 
 // answerOf reads a prediction's answer from the ledger: the reading of
 // actor's latest op, as the index of whats it matches; otherwise when it
 // matches none, -1 when the actor sent no such op.
-func answerOf(actor string, op sim.OpKind, otherwise int, whats ...ledger.What) func(View) int {
-	return func(v View) int {
+func answerOf(actor string, op sim.OpKind, otherwise int, whats ...ledger.What) func(Frame) int {
+	return func(v Frame) int {
 		_, rd, ok := v.L.LastOp(actor, op)
 		if !ok {
 			return -1
@@ -152,9 +152,9 @@ func answerOf(actor string, op sim.OpKind, otherwise int, whats ...ledger.What) 
 	}
 }
 
-// asks reports that the scene puts questions to the learner: a prediction
+// Asks reports that the scene puts questions to the learner: a prediction
 // at its decisive point, or a whole quiz.
-func (s *Scene) asks() bool { return s.Predict != nil || s.Kind == Quiz }
+func (s *Scene) Asks() bool { return s.Predict != nil || s.Kind == Quiz }
 
 // NeedsEmbedded reports that the story under p only happens on embedded
 // nodes (see EmbeddedOnly).
@@ -167,9 +167,9 @@ func (s *Scene) NeedsEmbedded(p Params) bool {
 	return false
 }
 
-// predictAt is the schedule position the prediction stops before, -1 if
+// PredictAt is the schedule position the prediction stops before, -1 if
 // the schedule has no such move.
-func (s *Scene) predictAt(labels []string) int {
+func (s *Scene) PredictAt(labels []string) int {
 	if s.Predict == nil {
 		return -1
 	}
@@ -197,8 +197,8 @@ func (s *Scene) Script(p Params) sim.Script {
 	return sc
 }
 
-// variants is Variants, or every combination of the knobs' values.
-func (s *Scene) variants() []Params {
+// Stories is Variants, or every combination of the knobs' values.
+func (s *Scene) Stories() []Params {
 	if s.Variants != nil {
 		return s.Variants
 	}
@@ -229,8 +229,8 @@ func (s *Scene) Value(p Params, name string) string {
 	return ""
 }
 
-// describe names the settings for a transcript heading: "crash: between".
-func (s *Scene) describe(p Params) string {
+// Describe names the settings for a transcript heading: "crash: between".
+func (s *Scene) Describe(p Params) string {
 	var parts []string
 	for _, k := range s.Knobs {
 		parts = append(parts, fmt.Sprintf("%s: %s", k.Name, s.Value(p, k.Name)))

@@ -52,8 +52,8 @@ func timeoutScene() *Scene {
 	s := &Scene{ID: "timeout", Kind: Story, Wait: time.Second, Shortest: toRelease - 5*toDelay}
 	s.Knobs = []Knob{{Key: "m", Name: "policy", Values: []string{polFixed, polJitter, polBlock, polFast}}}
 	s.Build = func(p Params) sim.Script { return timeoutStory(toPolicies[s.Value(p, "policy")].p) }
-	s.Say = func(v View, said *Said) { sayTimeout(v, said, s.Value(v.P, "policy")) }
-	s.Predict = before(func(v View) int {
+	s.Say = func(v Frame, said *Said) { sayTimeout(v, said, s.Value(v.P, "policy")) }
+	s.Predict = before(func(v Frame) int {
 		n := 0
 		for _, ls := range v.L.Leases {
 			if ls.Actor != toHolder {
@@ -94,7 +94,7 @@ func timeoutStory(pol sim.RetryPolicy) sim.Script {
 // sayTimeout: the cards and the verdict count each client's attempts and
 // outcome from the ledger; the slots tell the actor the readout explains
 // how many tries it has made and what its policy does next.
-func sayTimeout(v View, s *Said, policy string) {
+func sayTimeout(v Frame, s *Said, policy string) {
 	slug := toPolicies[policy].slug
 	s.Vars["policy"] = v.Text.Get("policy-" + slug)
 	s.Vars["retries"], s.Vars["deadline"] = itoa(toRetries), secs(toDeadline)
@@ -161,7 +161,7 @@ func sayTimeout(v View, s *Said, policy string) {
 
 // toFocus is the actor the readout explains: the selected one, else the
 // actor of the latest step ("" when the clock moved last).
-func toFocus(v View) string {
+func toFocus(v Frame) string {
 	if v.Sel >= 0 && v.Sel < len(v.Snap.Actors) {
 		return v.Snap.Actors[v.Sel].Name
 	}
@@ -177,7 +177,7 @@ func toFocus(v View) string {
 }
 
 // toCard is a client's card in 12 columns: its tries, then where it stands.
-func toCard(v View, a sim.Actor, t ledger.Tally, block bool) views.Card {
+func toCard(v Frame, a sim.Actor, t ledger.Tally, block bool) views.Card {
 	b := v.L.Belief(a.Name)
 	line, tone := "not yet", views.Dim
 	switch {

@@ -39,7 +39,7 @@ func toReadout(t *testing.T, pl played, p Params, name string) string {
 	text, _ := content.Load("timeout")
 	for i, a := range pl.snap.Actors {
 		if a.Name == name {
-			return explain(Find("timeout"), View{Snap: pl.snap, L: pl.led, P: p, Sel: i, Text: text}).Readout
+			return Explain(Find("timeout"), Frame{Snap: pl.snap, L: pl.led, P: p, Sel: i, Text: text}).Readout
 		}
 	}
 	t.Fatalf("no actor %s", name)
@@ -121,7 +121,7 @@ func TestTimeoutLeaseFromTheWinningTry(t *testing.T) {
 			// the server's PTTL: a lease from the first try would have less
 			// left than half-way between the two counts
 			k := pl.snap.Keys[0]
-			left := time.Duration(View{Snap: pl.snap}.storyMS(k.PTTL)) * time.Millisecond
+			left := time.Duration(Frame{Snap: pl.snap}.storyMS(k.PTTL)) * time.Millisecond
 			fromFirst := sim.CourseTTL - (pl.snap.Now - win.First)
 			if k.Value != win.Lease.Token || left <= fromFirst+(win.Lease.Granted-win.First)/2 {
 				t.Errorf("%v: %s holds %q with %v left; from its first try it would be %v", p, win.Actor, k.Value, left, fromFirst)
@@ -215,11 +215,11 @@ func TestTimeoutBlockOnlyGrows(t *testing.T) {
 	if err := run.Seek(ctx, len(run.Moves())); err != nil {
 		t.Fatal(err)
 	}
-	before := fold(run.Snapshot(ctx))
+	before := Fold(run.Snapshot(ctx))
 	if err := run.Insert(ctx, sim.Advance(sc.Wait)); err != nil {
 		t.Fatal(err)
 	}
-	after := fold(run.Snapshot(ctx))
+	after := Fold(run.Snapshot(ctx))
 	for _, c := range []string{"c2", "c3", "c4"} {
 		x, y := before.Tally(c), after.Tally(c)
 		if y.Outcome != ledger.Trying || y.Attempts != x.Attempts+10 || y.Waited(after.Now) != x.Waited(before.Now)+sc.Wait {

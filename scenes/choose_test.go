@@ -21,7 +21,7 @@ func TestChooseKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	items, err := situations(text)
+	items, err := Situations(text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestChooseKey(t *testing.T) {
 		{"half answered, one wrong", []int{E, C, C, C, none, none, none, none}, 3, 4},
 	}
 	for _, g := range grades {
-		if right, answered := grade(items, g.answers); right != g.right || answered != g.answered {
+		if right, answered := Grade(items, g.answers); right != g.right || answered != g.answered {
 			t.Errorf("%s: %d right of %d answered, want %d of %d", g.name, right, answered, g.right, g.answered)
 		}
 	}
@@ -81,11 +81,11 @@ func TestSituationsRefuseABadKey(t *testing.T) {
 		{base + "# class-1\ncorrectness\n", "no tool-1"},
 		{"# title\nx\n", "no situation-1"},
 	} {
-		if _, err := situations(content.Parse(c.src)); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := Situations(content.Parse(c.src)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("want an error saying %q, got %v", c.want, err)
 		}
 	}
-	if s, err := situations(content.Parse(base + "# class-1\ncorrectness\n# tool-1\nsetnx\n")); err != nil || s[0].Class != Correctness {
+	if s, err := Situations(content.Parse(base + "# class-1\ncorrectness\n# tool-1\nsetnx\n")); err != nil || s[0].Class != Correctness {
 		t.Errorf("a whole situation: %+v %v", s, err)
 	}
 }
@@ -211,7 +211,7 @@ func TestChoosePresenterAndNoQuiz(t *testing.T) {
 // servers, and nothing is sent to either.
 func TestChoosePlain(t *testing.T) {
 	text, _ := content.Load("choose")
-	items, _ := situations(text)
+	items, _ := Situations(text)
 	onBoth(t, func(t *testing.T, b *sim.Backend) {
 		var out bytes.Buffer
 		if err := Plain(context.Background(), &out, b, "choose", 1); err != nil {

@@ -4,9 +4,9 @@ import (
 	"strings"
 	"time"
 
+	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/sim/ledger"
-	"locksim/views"
 )
 
 // The queue of the claim-lease scene, its jobs in line, the lease each
@@ -138,7 +138,7 @@ func sayClaim(v Frame, s *Said) {
 	two := v.Text.Get("none")
 	if o := v.L.LatestOverlap(); o != nil {
 		two = v.Text.Fill("two", map[string]string{"first": o.First.Actor, "second": o.Second.Actor})
-		s.Tone = views.Bad
+		s.Tone = say.Bad
 	}
 	lateText := ""
 	if late > 0 {
@@ -160,7 +160,7 @@ func claimDeadlines(v Frame) string {
 		if ls.Overdue(v.Snap.Now) {
 			section = "deadline-passed"
 		}
-		parts = append(parts, v.Text.Fill(section, map[string]string{"job": ls.Token, "holder": ls.Actor, "deadline": stamp(ls.Ends())}))
+		parts = append(parts, v.Text.Fill(section, map[string]string{"job": ls.Token, "holder": ls.Actor, "deadline": Stamp(ls.Ends())}))
 	}
 	if len(parts) == 0 {
 		return v.Text.Get("deadline-none")
@@ -181,7 +181,7 @@ func claimReaped(v Frame, reaped []*ledger.Lease) string {
 		if ls.EndedEarly() {
 			section = "reaped-early"
 		}
-		parts = append(parts, v.Text.Fill(section, map[string]string{"job": ls.Token, "holder": ls.Actor, "deadline": stamp(ls.Ends())}))
+		parts = append(parts, v.Text.Fill(section, map[string]string{"job": ls.Token, "holder": ls.Actor, "deadline": Stamp(ls.Ends())}))
 	}
 	return strings.Join(parts, "; ")
 }

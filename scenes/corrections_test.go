@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"locksim/content"
+	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/sim/ledger"
 	"locksim/sim/simtest"
-	"locksim/views"
 )
 
 // liveScale divides story time in the live-server tests: a 30 s lease is
@@ -119,7 +119,7 @@ func TestOverrunIsOneRule(t *testing.T) {
 				if o.FromAt <= o.First.Lease.Ends() {
 					t.Errorf("%s: second grant at %v, first lease ends %v", c.id, o.FromAt, o.First.Lease.Ends())
 				}
-				if pl.ex.Props[0] != views.Broken || !strings.Contains(pl.ex.Alarm, c.first+" and "+c.other+" both acted as holder") {
+				if pl.ex.Props[0] != say.Broken || !strings.Contains(pl.ex.Alarm, c.first+" and "+c.other+" both acted as holder") {
 					t.Errorf("%s: scoreboard %v, alarm %q", c.id, pl.ex.Props, pl.ex.Alarm)
 				}
 			})

@@ -294,7 +294,7 @@ func exportDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	t.Chdir(cwd)
-	dir, err := Export{}.dir()
+	dir, err := Export{}.Where()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,7 +369,7 @@ func TestExportScaledClaim(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain := redisCLIScript(a.pl.snap, 0, false)
+	plain := RedisCLIScript(a.pl.snap, 0, false)
 	if strings.Count(string(b), "\n") != strings.Count(plain, "\n") || string(b) == plain {
 		t.Fatalf("the scaled script should differ from the unscaled one only in its numbers:\n%s", b)
 	}
@@ -392,7 +392,7 @@ func TestExportScaledReplay(t *testing.T) {
 	}
 	url := simtest.StartRedis(t)
 	a := openScene(t, embedded(t), "fencing", 1, 120, 40, "nnnnnnnnnn")
-	script := redisCLIScript(a.pl.snap, 20, false)
+	script := RedisCLIScript(a.pl.snap, 20, false)
 	port := url[strings.LastIndex(url, ":")+1 : strings.LastIndex(url, "/")]
 	cmd := exec.Command(cli, "-p", port)
 	cmd.Stdin = strings.NewReader(script)

@@ -3,9 +3,9 @@ package scenes
 import (
 	"time"
 
+	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/sim/ledger"
-	"locksim/views"
 )
 
 // The two lanes of the crash-gap scene, each on a key of its own so both
@@ -119,7 +119,7 @@ func sayCrashGap(v Frame, s *Said) {
 		case ledger.KeyFree:
 			return v.Text.Get("state-free")
 		case ledger.KeyNoTTL:
-			s.Tone = views.Warn
+			s.Tone = say.Warn
 			return v.Text.Get("state-nottl")
 		}
 		return v.Text.Fill("state-ttl", map[string]string{"left": itoa(v.storyMS(k.PTTL))})

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"locksim/content"
+	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/sim/ledger"
 	"locksim/views"
@@ -98,7 +99,7 @@ func checkPoint(t *testing.T, sc *Scene, text content.Text, pt storyPoint) {
 		}
 		checkCards(t, where, pt.snap, led, ex.Cards)
 		// the ⚠ line and the scoreboard name the same violation
-		broken := ex.Props[0] == views.Broken || ex.Props[1] == views.Broken
+		broken := ex.Props[0] == say.Broken || ex.Props[1] == say.Broken
 		if broken != (ex.Alarm != "") {
 			t.Errorf("%s: scoreboard %v but alarm %q", where, ex.Props, ex.Alarm)
 		}
@@ -112,7 +113,7 @@ func checkPoint(t *testing.T, sc *Scene, text content.Text, pt storyPoint) {
 				pair := rd.Overlap.First.Actor + " and " + rd.Overlap.Second.Actor
 				o := led.FirstOverlap()
 				first := o.First.Actor + " and " + o.Second.Actor + " both acted as holder"
-				if !strings.HasPrefix(ex.Alarm, first) || !strings.Contains(ex.Alarm, stamp(o.FromAt)) || !strings.Contains(ex.Readout, rd.Overlap.First.Actor) {
+				if !strings.HasPrefix(ex.Alarm, first) || !strings.Contains(ex.Alarm, Stamp(o.FromAt)) || !strings.Contains(ex.Readout, rd.Overlap.First.Actor) {
 					t.Errorf("%s: the latest grant made %s holders, the first overlap was %s; the alarm says %q and the readout %q", where, pair, first, ex.Alarm, ex.Readout)
 				}
 			}
@@ -144,13 +145,13 @@ func checkPoint(t *testing.T, sc *Scene, text content.Text, pt storyPoint) {
 		for i, a := range pt.snap.Actors {
 			if a.Name == e.Actor && byActor[0] != byActor[i+1] {
 				t.Errorf("%s: the latest step is %s's (%s), but with nothing selected the readout says\n  %s\nand with %s selected\n  %s",
-					pt.where, e.Actor, plainEvent(e), byActor[0], e.Actor, byActor[i+1])
+					pt.where, e.Actor, PlainEvent(e), byActor[0], e.Actor, byActor[i+1])
 			}
 		}
 	}
 }
 
-func cardText(cards []views.Card) string {
+func cardText(cards []say.Card) string {
 	var parts []string
 	for _, c := range cards {
 		parts = append(parts, strings.Join(c.Lines, " / "))
@@ -161,7 +162,7 @@ func cardText(cards []views.Card) string {
 // checkCards: a card that calls its actor the holder needs the key of the
 // actor's latest lease to read back holding that lease's value, and no key
 // may have two such cards.
-func checkCards(t *testing.T, where string, snap sim.Snapshot, led *ledger.Ledger, cards []views.Card) {
+func checkCards(t *testing.T, where string, snap sim.Snapshot, led *ledger.Ledger, cards []say.Card) {
 	t.Helper()
 	claims := map[string][]string{}
 	for _, c := range cards {

@@ -35,8 +35,8 @@ type Export struct {
 	Scale int
 }
 
-// dir is the directory the script goes in.
-func (x Export) dir() (string, error) {
+// Where is the directory the script goes in.
+func (x Export) Where() (string, error) {
 	if x.Dir != "" {
 		return x.Dir, nil
 	}
@@ -47,7 +47,7 @@ func (x Export) dir() (string, error) {
 	return filepath.Join(cfg, "locksim", "exports"), nil
 }
 
-// redisCLIScript is the story so far as a script for redis-cli: every
+// RedisCLIScript is the story so far as a script for redis-cli: every
 // command an actor sent, as sent (scripts in full), one per line, in the
 // story's order; each wait of the story is a WAIT 100 <ms> (it blocks for
 // that long on a server without a hundred replicas), so the TTLs run out
@@ -61,7 +61,7 @@ func (x Export) dir() (string, error) {
 // scale, as sent): the arguments after PX, EX and PEXPIRE and EXPIRE's
 // TTL, the script arguments a script's source uses as a TTL or a lease
 // (see durationArgs), and the waits.
-func redisCLIScript(s sim.Snapshot, scale int, label bool) string {
+func RedisCLIScript(s sim.Snapshot, scale int, label bool) string {
 	run := max(s.Scale, 1)
 	if scale <= 0 {
 		scale = run
@@ -82,7 +82,7 @@ func redisCLIScript(s sim.Snapshot, scale int, label bool) string {
 		}
 		return strconv.FormatInt(max(story/int64(scale), 1), 10)
 	}
-	sources := scriptSources(s.Events)
+	sources := ScriptSources(s.Events)
 	var b strings.Builder
 	// a script may build key names from an argument (a queue's job hashes
 	// from "emq:{q}:job:"): such an argument, a prefix of a key the story
@@ -151,7 +151,7 @@ func keyArgs(args []string) []int {
 	if len(args) < 2 {
 		return nil
 	}
-	if isScript(args[0]) && len(args) >= 3 {
+	if IsScript(args[0]) && len(args) >= 3 {
 		var out []int
 		n, _ := strconv.Atoi(args[2])
 		for i := 3; i < 3+n && i < len(args); i++ {
@@ -162,13 +162,13 @@ func keyArgs(args []string) []int {
 	return []int{1}
 }
 
-func isScript(cmd string) bool {
+func IsScript(cmd string) bool {
 	return strings.EqualFold(cmd, "EVAL") || strings.EqualFold(cmd, "EVALSHA")
 }
 
 // scriptArgs are the positions of a script's ARGV.
 func scriptArgs(args []string) []int {
-	if len(args) < 3 || !isScript(args[0]) {
+	if len(args) < 3 || !IsScript(args[0]) {
 		return nil
 	}
 	n, _ := strconv.Atoi(args[2])
@@ -179,27 +179,11 @@ func scriptArgs(args []string) []int {
 	return out
 }
 
-// export writes the story so far to a redis-cli script in x's directory
-// (made if missing) and says where, by its full path.
-func (p *Player) export(x Export) {
-	if len(p.snap.Nodes) > 0 {
-		p.flash = "this story runs on " + itoa(int64(len(p.snap.Nodes))) + " servers: one redis-cli cannot replay it"
-		return
-	}
-	name, err := writeExport(x, p.b.Label, p.sc.ID, p.seed, p.snap)
-	if err != nil {
-		p.flash = err.Error()
-		return
-	}
-	// the path first: a narrow status line cuts the end
-	p.flash = "wrote " + name + " (redis-cli < file replays it, waits included)"
-}
-
-// writeExport writes the story in s to locksim-<id>-seed<N>.redis (with
+// WriteExport writes the story in s to locksim-<id>-seed<N>.redis (with
 // -x<scale> before .redis when scaled) in x's directory and returns the
 // file's absolute path.
-func writeExport(x Export, label bool, id string, seed uint64, s sim.Snapshot) (string, error) {
-	dir, err := x.dir()
+func WriteExport(x Export, label bool, id string, seed uint64, s sim.Snapshot) (string, error) {
+	dir, err := x.Where()
 	if err != nil {
 		return "", err
 	}
@@ -214,7 +198,7 @@ func writeExport(x Export, label bool, id string, seed uint64, s sim.Snapshot) (
 	if err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(name, []byte(redisCLIScript(s, x.Scale, label)), 0o644); err != nil {
+	if err := os.WriteFile(name, []byte(RedisCLIScript(s, x.Scale, label)), 0o644); err != nil {
 		return "", errors.New("could not write " + name + ": " + err.Error())
 	}
 	return name, nil
@@ -253,7 +237,7 @@ func durationArgs(args []string, sources map[string]string) []durationArg {
 		out = append(out, durationArg{at: 2})
 	case cmd == "EXPIRE" && len(args) >= 3:
 		out = append(out, durationArg{at: 2, secs: true})
-	case isScript(cmd) && len(args) >= 3:
+	case IsScript(cmd) && len(args) >= 3:
 		src := args[1]
 		if cmd == "EVALSHA" {
 			src = sources[strings.ToLower(args[1])]
@@ -281,9 +265,9 @@ func secondsToMillis(cmd string, before any) (any, any) {
 	return cmd, "PX"
 }
 
-// scriptSources maps the SHA1 of every script the events sent by EVAL to
+// ScriptSources maps the SHA1 of every script the events sent by EVAL to
 // its source, so an EVALSHA's arguments can be read too.
-func scriptSources(events []sim.Event) map[string]string {
+func ScriptSources(events []sim.Event) map[string]string {
 	out := map[string]string{}
 	for _, e := range events {
 		if len(e.Args) >= 2 && strings.EqualFold(e.Args[0], "EVAL") {

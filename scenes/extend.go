@@ -4,9 +4,9 @@ import (
 	"slices"
 	"time"
 
+	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/sim/ledger"
-	"locksim/views"
 )
 
 // The extend scene's stories, as its s knob names them: the watchdog with
@@ -146,11 +146,11 @@ func sayExtend(v Frame, s *Said, story string) {
 		if ls.Renewed == 1 {
 			times = "once"
 		}
-		s.Vars["renewed"] = " " + v.Text.Fill("renewed", map[string]string{"times": times, "ends": stamp(ls.Granted + ls.TTL)})
+		s.Vars["renewed"] = " " + v.Text.Fill("renewed", map[string]string{"times": times, "ends": Stamp(ls.Granted + ls.TTL)})
 	}
 	rn := v.L.RenewalsOf("A")
 	if rn.Refused() > 0 {
-		s.Tone = views.Warn
+		s.Tone = say.Warn
 	}
 	key := v.Text.Get("key-free")
 	if len(v.L.Keys) > 0 {

@@ -101,9 +101,9 @@ func sayPause(v Frame, s *Said, ttl, pause time.Duration) {
 	case len(v.L.Leases) == 0:
 		window = v.Text.Get("no-holder")
 	case o != nil && o.Open():
-		window = v.Text.Fill("window-open", map[string]string{"from": stamp(o.FromAt), "first": o.First.Actor, "second": o.Second.Actor})
+		window = v.Text.Fill("window-open", map[string]string{"from": Stamp(o.FromAt), "first": o.First.Actor, "second": o.Second.Actor})
 	case o != nil:
-		window = v.Text.Fill("window", map[string]string{"from": stamp(o.FromAt), "to": stamp(o.ToAt),
+		window = v.Text.Fill("window", map[string]string{"from": Stamp(o.FromAt), "to": Stamp(o.ToAt),
 			"first": o.First.Actor, "second": o.Second.Actor})
 	}
 	s.Verdict = v.Text.Fill("verdict", map[string]string{"taken": itoa(int64(accepted)), "refused": itoa(int64(refused)), "window": window})

@@ -18,7 +18,7 @@ func storyReplies(s sim.Snapshot) []string {
 	var out []string
 	for _, e := range s.Events {
 		if e.Kind == sim.Command && e.Move >= 0 {
-			reply := shortenTokens(e.Reply, s.Actors, s.Events)
+			reply := ShortenTokens(e.Reply, s.Actors, s.Events)
 			if n, ok := e.Int(); ok && e.Args[0] == "PTTL" && n > 0 {
 				reply = "(integer) a positive PTTL" // wire ms: divided by the scale on a live server
 			}

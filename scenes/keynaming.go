@@ -4,9 +4,9 @@ import (
 	"strings"
 	"time"
 
+	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/sim/ledger"
-	"locksim/views"
 )
 
 // The key-naming scene's one lock, and the two ways of naming its key.
@@ -94,7 +94,7 @@ func sayKeyNaming(v Frame, s *Said, byWorker bool) {
 	}
 	two := v.Text.Get("v-no")
 	if len(v.L.Overlaps) > 0 {
-		two, s.Tone = v.Text.Get("v-yes"), views.Bad
+		two, s.Tone = v.Text.Get("v-yes"), say.Bad
 	}
 	accepted, _ := v.L.WriteCounts()
 	s.Verdict = v.Text.Fill("verdict", map[string]string{"leases": itoa(int64(len(v.L.Leases))), "two": two, "taken": itoa(int64(accepted))})

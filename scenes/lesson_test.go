@@ -51,7 +51,7 @@ func TestClickerWalksLesson(t *testing.T) {
 	for _, s := range seen {
 		got = append(got, s.scene+" "+s.settings)
 	}
-	if len(seen) != 9+1+3 || seen[0].scene != "gc-pause" || seen[9].scene != "fencing" || seen[12] != (story{"extend", "story: " + extStale}) {
+	if len(seen) != 9+1+3 || seen[0].scene != "gc-pause" || seen[9].scene != "fencing" || seen[12] != (story{"extend", "story: stale handle"}) {
 		t.Fatalf("the clicker should walk 9 gc-pause stories, fencing, and 3 extend stories, saw:\n%s", strings.Join(got, "\n"))
 	}
 	if asked != asks || asks < 12 {

@@ -3,6 +3,7 @@ package scenes
 import (
 	"strings"
 
+	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/views"
 )
@@ -15,12 +16,12 @@ func logLines(s sim.Snapshot, sel string, strip bool, digits int) []views.LogLin
 		l := views.LogLine{At: "+" + sim.FormatDuration(e.At), Actor: e.Actor, Hi: sel != "" && e.Actor == sel}
 		switch e.Kind {
 		case sim.Command:
-			l.Text = shortenTokensN(e.Cmd, s.Actors, s.Events, digits)
+			l.Text = ShortenTokensN(e.Cmd, s.Actors, s.Events, digits)
 			if strip {
 				l.Text = strings.ReplaceAll(l.Text, s.Prefix, "")
 			}
-			l.Reply = shortenTokensN(e.Reply, s.Actors, s.Events, digits)
-			l.Tone = toneOf(e)
+			l.Reply = ShortenTokensN(e.Reply, s.Actors, s.Events, digits)
+			l.Tone = ToneOf(e)
 			switch e.Node {
 			case sim.LockNode:
 			case sim.ResourceNode:
@@ -31,9 +32,9 @@ func logLines(s sim.Snapshot, sel string, strip bool, digits int) []views.LogLin
 		case sim.Clock:
 			l.Actor, l.Text = "clock", "["+e.Note+"]"
 		case sim.Aside:
-			l.Actor, l.Text, l.Tone, l.Dim = "clock", "["+e.Note+"]", views.Dim, true
+			l.Actor, l.Text, l.Tone, l.Dim = "clock", "["+e.Note+"]", say.Dim, true
 		case sim.Fault:
-			l.Text, l.Tone, l.Reply = "["+e.Note+"]", views.Bad, "!"
+			l.Text, l.Tone, l.Reply = "["+e.Note+"]", say.Bad, "!"
 			if l.Actor == "" && e.Node != "" {
 				l.Actor = e.Node // a node's own fault: stopped, restarted, slowed
 			}

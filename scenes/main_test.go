@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -346,4 +347,20 @@ func playStory(t *testing.T, b *sim.Backend, id string, p Params, seed uint64) p
 	}
 	led := Fold(snap)
 	return played{run, snap, led, Explain(sc, Frame{Snap: snap, L: led, P: p, Sel: -1, Text: text})}
+}
+
+// knobIndex is the index of value among the values of scene id's knob.
+func knobIndex(t testing.TB, id, knob, value string) int {
+	t.Helper()
+	for _, sc := range All() {
+		for _, k := range sc.Knobs {
+			if sc.ID == id && k.Name == knob {
+				if i := slices.Index(k.Values, value); i >= 0 {
+					return i
+				}
+			}
+		}
+	}
+	t.Fatalf("%s has no %s %q", id, knob, value)
+	return -1
 }

@@ -4,9 +4,9 @@ import (
 	"strings"
 	"time"
 
+	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/sim/ledger"
-	"locksim/views"
 )
 
 // optConstant is the value every worker writes when the token is off.
@@ -87,7 +87,7 @@ func sayOptions(v Frame, s *Said) {
 	s.Verdict = v.Text.Fill("verdict", map[string]string{"two": yes(len(v.L.Overlaps) > 0), "stuck": yes(len(v.L.Stuck()) > 0),
 		"deleted": yes(v.L.ForeignDeletes() > 0)})
 	if len(v.L.Keys) > 0 && v.L.Keys[0].Status() == ledger.KeyNoTTL {
-		s.Tone = views.Warn
+		s.Tone = say.Warn
 	}
 }
 

@@ -15,8 +15,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"locksim/content"
+	"locksim/scenes/say"
 	"locksim/sim"
-	"locksim/views"
 )
 
 // PlainOptions shape a transcript.
@@ -196,7 +196,7 @@ func plainNodes(b *sim.Backend, names []string) string {
 // quiz writes a quiz with Questions: every situation and the choices,
 // without its class, tool and reason, which go to the answer key.
 func (t *transcript) quiz(w io.Writer, text content.Text) error {
-	items, err := situations(text)
+	items, err := Situations(text)
 	if err != nil {
 		return err
 	}
@@ -364,7 +364,7 @@ func (v plainVariant) play(ctx context.Context) error {
 	}
 	var props []string
 	for i, pr := range ex.Props {
-		props = append(props, views.PropNames[i]+" "+[...]string{"untested", "held", "BROKEN", "absent"}[pr])
+		props = append(props, say.PropNames[i]+" "+[...]string{"untested", "held", "BROKEN", "absent"}[pr])
 	}
 	fmt.Fprintf(w, "properties: %s\n", strings.Join(props, " · "))
 	return nil
@@ -403,12 +403,12 @@ func (v plainVariant) answer(ctx context.Context, run *sim.Run) string {
 // command sends and each PTTL it reads labelled with its story time: the
 // wire's milliseconds are the story's divided by scale.
 func plainEventOn(e sim.Event, events []sim.Event, scale int, live bool) string {
-	line := plainEvent(e)
+	line := PlainEvent(e)
 	if !live || e.Kind != sim.Command || scale <= 1 {
 		return line
 	}
 	var labels []string
-	for _, d := range durationArgs(e.Args, scriptSources(events)) {
+	for _, d := range durationArgs(e.Args, ScriptSources(events)) {
 		n, err := strconv.ParseInt(e.Args[d.at], 10, 64)
 		if err != nil {
 			continue
@@ -556,9 +556,9 @@ func breakAt(line string, width int) int {
 	return max(hard, 1)
 }
 
-// plainEvent prints an event as a transcript line:
+// PlainEvent prints an event as a transcript line:
 // t=+40.000s w2> SETNX resource:lock 5be1… → (integer) 0
-func plainEvent(e sim.Event) string {
+func PlainEvent(e sim.Event) string {
 	at := "t=+" + sim.FormatDuration(e.At)
 	switch e.Kind {
 	case sim.Command:

@@ -182,7 +182,7 @@ func newPlayer(ctx context.Context, id int, sc *Scene, b *sim.Backend, seed uint
 	p := &Player{sc: sc, text: text, b: b, seed: seed, p: Params{}, sel: -1, node: -1, speed: 1, ops: ops, ctx: ctx, id: id,
 		guess: -1, actual: -1, spin: spinner.New(spinner.WithSpinner(spinner.MiniDot))}
 	if sc.Kind == Quiz {
-		items, err := situations(text)
+		items, err := Situations(text)
 		if err != nil {
 			return nil, fmt.Errorf("content/text/%s.txt: %w", sc.ID, err)
 		}
@@ -1003,14 +1003,14 @@ func keyLine(st views.Styles, k sim.KeyState, snap sim.Snapshot, w int) string {
 	} else {
 		val := k.Value
 		if k.Type == "string" {
-			val = fmt.Sprintf("%q", shortenTokens(val, snap.Actors, snap.Events))
+			val = fmt.Sprintf("%q", ShortenTokens(val, snap.Actors, snap.Events))
 			if who := tokenOwner(k.Value, snap.Events); who != "" {
 				val += " (" + who + "'s token)"
 			}
 		} else if k.Type == "zset" && k.Clock > 0 {
-			val = shortenTokens(scoreDeadlines(k, snap), snap.Actors, snap.Events)
+			val = ShortenTokens(scoreDeadlines(k, snap), snap.Actors, snap.Events)
 		} else {
-			val = shortenTokens(val, snap.Actors, snap.Events)
+			val = ShortenTokens(val, snap.Actors, snap.Events)
 		}
 		ttl := fmt.Sprintf("PTTL %d ms", k.PTTL)
 		if snap.Live && snap.Scale > 1 && k.PTTL > 0 {

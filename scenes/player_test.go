@@ -76,8 +76,8 @@ func TestKeysDuringAMoveAreKept(t *testing.T) {
 	cmd := a.pl.seekTo(1)
 	drive(t, a, keys("c")...)
 	drive(t, a, cmd())
-	if got := a.pl.sc.Value(a.pl.p, gapKnob); got != gapPoints[1] {
-		t.Fatalf("c pressed during a move: crash point %q, want %q", got, gapPoints[1])
+	if got := a.pl.sc.Value(a.pl.p, "crash point"); got != "after EXPIRE" {
+		t.Fatalf("c pressed during a move: crash point %q, want %q", got, "after EXPIRE")
 	}
 	cmd = a.pl.seekTo(a.pl.snap.Pos + 1)
 	drive(t, a, keys(">")...)

@@ -3,13 +3,13 @@ package scenes
 import (
 	"context"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/views"
 )
@@ -124,12 +124,12 @@ func hiddenValues(sc *Scene, p Params, pl *Player, before, after sim.Snapshot, s
 		}
 		for i, prop := range ex.Props {
 			switch prop {
-			case views.Held:
-				h.anywhere = append(h.anywhere, "✓ "+views.PropNames[i]+" held")
-			case views.Broken:
-				h.anywhere = append(h.anywhere, "✗ "+views.PropNames[i]+" BROKEN")
-			case views.Absent:
-				h.anywhere = append(h.anywhere, "– "+views.PropNames[i]+" absent")
+			case say.Held:
+				h.anywhere = append(h.anywhere, "✓ "+say.PropNames[i]+" held")
+			case say.Broken:
+				h.anywhere = append(h.anywhere, "✗ "+say.PropNames[i]+" BROKEN")
+			case say.Absent:
+				h.anywhere = append(h.anywhere, "– "+say.PropNames[i]+" absent")
 			}
 		}
 	}
@@ -244,7 +244,7 @@ func TestQuestionGoldens(t *testing.T) {
 	}{
 		{"question-crash-gap", "crash-gap", Params{}, false},
 		{"question-claim-lease-present", "claim-lease", Params{}, true},
-		{"question-redlock-jump-present", "redlock", Params{"story": slices.Index(redStories, "clock jump")}, true},
+		{"question-redlock-jump-present", "redlock", Params{"story": knobIndex(t, "redlock", "story", "clock jump")}, true},
 	}
 	for _, c := range cases {
 		a := openAsking(t, embedded(t), Find(c.id), c.p, c.present)

@@ -2,7 +2,6 @@ package scenes
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"testing"
 
@@ -93,7 +92,7 @@ func TestEmbeddedOnlyStoryAsksNothingLive(t *testing.T) {
 	}
 	t.Cleanup(func() { b.Close(context.Background()) })
 	sc := Find("redlock")
-	p := Params{"story": slices.Index(redStories, "clock jump")}
+	p := Params{"story": knobIndex(t, "redlock", "story", "clock jump")}
 	a := openAsking(t, b, sc, p, false)
 	if a.pl.asking {
 		t.Errorf("the clock jump cannot happen on a live server, yet its question is asked:\n%s", a.View())

@@ -209,7 +209,7 @@ func indexLine(ls []monitorLine, prefix string) int {
 func TestExportLabelsSteps(t *testing.T) {
 	a := openScene(t, embedded(t), "gc-pause", 1, 80, 24, "nnnn")
 	s := a.pl.snap
-	labelled, plain := redisCLIScript(s, 0, true), redisCLIScript(s, 0, false)
+	labelled, plain := RedisCLIScript(s, 0, true), RedisCLIScript(s, 0, false)
 	if strings.Contains(plain, "ECHO") {
 		t.Errorf("without -label the export has no ECHO:\n%s", plain)
 	}

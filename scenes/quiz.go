@@ -2,90 +2,14 @@ package scenes
 
 import (
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
-	"locksim/content"
 	"locksim/views"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 )
-
-// A quiz scene (Kind Quiz) sends no command: it asks about situations read
-// from its course text and grades the answers against the key written
-// there. The player shows one situation at a time, then the score.
-
-// Class is what a lock is for: saving work, or keeping data right. The
-// values are the quiz's choices, in the order of its choices section.
-type Class int
-
-const (
-	Efficiency  Class = iota // a second holder only wastes work
-	Correctness              // a second holder does harm
-)
-
-func (c Class) String() string { return [...]string{"efficiency", "correctness"}[c] }
-
-// quizTools are the tools a situation's key may name: one SET NX PX,
-// fencing tokens from a consensus system, or the database's own
-// transactions and constraints.
-var quizTools = []string{"setnx", "fencing", "database"}
-
-// Situation is one question of a quiz and its key.
-type Situation struct {
-	Name, Text, Assumption string
-	Class                  Class
-	Tool                   string // one of quizTools; sections tool-<Tool> and short-<Tool> name it
-	Why                    string
-}
-
-// situations reads a quiz's situations from its text: sections name-N,
-// situation-N, assume-N, class-N, tool-N and why-N, for N from 1 on.
-func situations(t content.Text) ([]Situation, error) {
-	var out []Situation
-	for n := int64(1); t.Has("situation-" + itoa(n)); n++ {
-		k := itoa(n)
-		for _, part := range []string{"name", "assume", "class", "tool", "why"} {
-			if !t.Has(part + "-" + k) {
-				return nil, fmt.Errorf("situation %d has no %s-%d section", n, part, n)
-			}
-		}
-		s := Situation{Name: t.Get("name-" + k), Text: t.Get("situation-" + k), Assumption: t.Get("assume-" + k),
-			Tool: t.Get("tool-" + k), Why: t.Get("why-" + k)}
-		switch t.Get("class-" + k) {
-		case Efficiency.String():
-		case Correctness.String():
-			s.Class = Correctness
-		default:
-			return nil, fmt.Errorf("situation %d: class %q is neither efficiency nor correctness", n, t.Get("class-"+k))
-		}
-		if !slices.Contains(quizTools, s.Tool) || !t.Has("tool-"+s.Tool) || !t.Has("short-"+s.Tool) {
-			return nil, fmt.Errorf("situation %d: tool %q is not one of %v, each named by tool-<tool> and short-<tool>", n, s.Tool, quizTools)
-		}
-		out = append(out, s)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no situation-1 section")
-	}
-	return out, nil
-}
-
-// grade counts the answers given (answers[i] is the Class chosen for
-// situation i, -1 for none) and those that match the key.
-func grade(items []Situation, answers []int) (right, answered int) {
-	for i, a := range answers {
-		if a < 0 || i >= len(items) {
-			continue
-		}
-		answered++
-		if Class(a) == items[i].Class {
-			right++
-		}
-	}
-	return right, answered
-}
 
 // quizState is where the learner stands in a quiz.
 type quizState struct {
@@ -108,7 +32,7 @@ func newQuiz(items []Situation) *quizState {
 // quizState is the player's quiz, read from its text the first time.
 func (p *Player) quizState() *quizState {
 	if p.qz == nil {
-		items, _ := situations(p.text) // newPlayer refuses a text it cannot read
+		items, _ := Situations(p.text) // newPlayer refuses a text it cannot read
 		p.qz = newQuiz(items)
 	}
 	return p.qz
@@ -188,7 +112,7 @@ func (p *Player) quizKey(action string, arg int) (tea.Cmd, bool) {
 // attempt is answered (a key shown to the class is not an answer).
 func (p *Player) reportScore() {
 	q := p.quizState()
-	right, answered := grade(q.items, q.answers)
+	right, answered := Grade(q.items, q.answers)
 	if q.reported || answered < len(q.items) || !p.quiz {
 		return
 	}
@@ -213,7 +137,7 @@ func (p *Player) quizView(st views.Styles, w, h int, header, helpLine string) st
 	default:
 		body = p.situationPage(st, w, rows)
 	}
-	right, answered := grade(q.items, q.answers)
+	right, answered := Grade(q.items, q.answers)
 	note := fmt.Sprintf("%d right of %d answered", right, answered)
 	switch {
 	case p.flash != "":
@@ -271,7 +195,7 @@ func (p *Player) situationPage(st views.Styles, w, rows int) []string {
 // and the recap.
 func (p *Player) scorePage(st views.Styles, w, rows int) []string {
 	q := p.quizState()
-	right, answered := grade(q.items, q.answers)
+	right, answered := Grade(q.items, q.answers)
 	of := len(q.items)
 	vars := map[string]string{"right": itoa(int64(right)), "answered": itoa(int64(answered)), "of": itoa(int64(of))}
 	verdict := st.Bold.Render(p.text.Fill("score-done", vars))
@@ -302,32 +226,4 @@ func (p *Player) scorePage(st views.Styles, w, rows int) []string {
 func wrapped(s string, w, rows int) []string {
 	n := strings.Count(lipgloss.NewStyle().Width(max(w, 1)).Render(s), "\n") + 1
 	return strings.Split(views.Wrap(s, w, min(n, max(rows, 1))), "\n")
-}
-
-// plainQuiz writes a quiz as an instructor's answer key: the question
-// every situation asks, then each situation with its assumption, the
-// class, the tool that fits and why.
-func plainQuiz(w io.Writer, text content.Text) error {
-	items, err := situations(text)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "a quiz: no command is sent to any server\n\n%s\n\n", text.Get("intro"))
-	fmt.Fprintf(w, "every situation asks: %s\n", text.Get("predict"))
-	for i, c := range strings.Split(text.Get("choices"), "\n") {
-		fmt.Fprintf(w, "  %d) %s\n", i+1, c)
-	}
-	for i := int64(1); text.Has("hint-" + itoa(i)); i++ {
-		fmt.Fprintf(w, "hint %d: %s\n", i, text.Get("hint-"+itoa(i)))
-	}
-	byClass := map[Class][]string{}
-	for i, s := range items {
-		fmt.Fprintf(w, "\n%d. %s\n   %s\n   assumes: %s\n", i+1, s.Name, s.Text, s.Assumption)
-		fmt.Fprintf(w, "   key: %s (choice %d)\n   tool: %s\n   why: %s\n", text.Get("class-"+s.Class.String()), int(s.Class)+1,
-			text.Get("tool-"+s.Tool), s.Why)
-		byClass[s.Class] = append(byClass[s.Class], itoa(int64(i+1)))
-	}
-	_, err = fmt.Fprintf(w, "\nanswer key: %s %s · %s %s\n", Efficiency, strings.Join(byClass[Efficiency], ", "),
-		Correctness, strings.Join(byClass[Correctness], ", "))
-	return err
 }

@@ -21,7 +21,7 @@ import (
 // log; the key on screen exactly when it should be.
 func walkQuiz(t *testing.T, sc *Scene, text content.Text) {
 	t.Helper()
-	items, err := situations(text)
+	items, err := Situations(text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func walkQuiz(t *testing.T, sc *Scene, text content.Text) {
 	for _, c := range scores {
 		p := quizPlayer(sc, text, items, len(items))
 		c.set(p.qz)
-		right, answered := grade(p.qz.items, p.qz.answers)
+		right, answered := Grade(p.qz.items, p.qz.answers)
 		want := text.Fill(c.want, map[string]string{"right": itoa(int64(right)), "answered": itoa(int64(answered)), "of": itoa(int64(len(items)))})
 		for _, size := range [][2]int{{80, 24}, {120, 40}} {
 			screen := checkQuizScreen(t, "the score, "+c.name, p, size[0], size[1])

@@ -6,8 +6,8 @@ import (
 	"slices"
 
 	"locksim/race"
+	"locksim/scenes/say"
 	"locksim/sim"
-	"locksim/views"
 )
 
 var workers = []string{"w1", "w2", "w3", "w4"}
@@ -36,9 +36,9 @@ func raceScene() *Scene {
 			double := "no"
 			switch {
 			case len(v.L.Overlaps) > 0:
-				double, s.Tone = "YES", views.Bad
+				double, s.Tone = "YES", say.Bad
 			case len(v.L.Leases) == 0:
-				s.Tone = views.Warn
+				s.Tone = say.Warn
 			}
 			s.Verdict = v.Text.Fill("verdict", map[string]string{"holders": itoa(int64(len(v.L.Leases))), "double": double})
 		},

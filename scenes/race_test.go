@@ -54,7 +54,7 @@ func TestRaceScreenFromReplies(t *testing.T) {
 	}
 	// the key inspector shows the value read back from the server
 	val, err := a.b.Admin().Get(context.Background(), "resource:lock").Result()
-	if err != nil || !strings.Contains(view, short(val)) {
+	if err != nil || !strings.Contains(view, ShortToken(val)) {
 		t.Errorf("key holds %q (%v) but the screen does not show it:\n%s", val, err, view)
 	}
 }

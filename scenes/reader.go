@@ -5,9 +5,9 @@ import (
 	"strings"
 	"time"
 
+	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/sim/ledger"
-	"locksim/views"
 )
 
 // Fold reads a snapshot into the ledger.
@@ -21,7 +21,7 @@ func Explain(sc *Scene, v Frame) Explanation {
 	if v.L == nil {
 		v.L = Fold(v.Snap)
 	}
-	said := Said{Tone: views.Good, Vars: map[string]string{}}
+	said := Said{Tone: say.Good, Vars: map[string]string{}}
 	if sc.Say != nil {
 		sc.Say(v, &said)
 	}
@@ -38,7 +38,7 @@ func Explain(sc *Scene, v Frame) Explanation {
 	ex.Readout = r.readout()
 	ex.Alarm = r.alarm()
 	if ex.Alarm != "" {
-		ex.VerdictTone = views.Bad
+		ex.VerdictTone = say.Bad
 	}
 	if len(v.Snap.Events) > 0 {
 		for i, p := range v.L.Properties(sc.Kind != Quiz && !sc.Distributed) {
@@ -46,7 +46,7 @@ func Explain(sc *Scene, v Frame) Explanation {
 		}
 	} else if sc.Kind != Quiz && !sc.Distributed {
 		// one Redis has no fault tolerance before any command as after
-		ex.Props[2] = views.Absent
+		ex.Props[2] = say.Absent
 	}
 	return ex
 }
@@ -55,16 +55,16 @@ func Explain(sc *Scene, v Frame) Explanation {
 // property. The two enums are mapped by name, never by integer value, so
 // reordering either cannot change what the scoreboard shows; a verdict not
 // named here shows as untested.
-func propOf(v ledger.Verdict) views.Prop {
+func propOf(v ledger.Verdict) say.Prop {
 	switch v {
 	case ledger.Held:
-		return views.Held
+		return say.Held
 	case ledger.Broken:
-		return views.Broken
+		return say.Broken
 	case ledger.Absent:
-		return views.Absent
+		return say.Absent
 	default:
-		return views.Untested
+		return say.Untested
 	}
 }
 
@@ -88,10 +88,10 @@ func (r reader) fill(section string, vars map[string]string) string {
 	return r.v.Text.Fill(section, all)
 }
 
-func stamp(d time.Duration) string { return "+" + sim.FormatDuration(d) }
+func Stamp(d time.Duration) string { return "+" + sim.FormatDuration(d) }
 
-// short abbreviates a token for the screen: its first 8 hex digits and "…".
-func short(token string) string { return shortN(token, 8) }
+// ShortToken abbreviates a token for the screen: its first 8 hex digits and "…".
+func ShortToken(token string) string { return shortN(token, 8) }
 
 // shortN abbreviates a token to its first n hex digits and "…".
 func shortN(token string, n int) string {
@@ -101,14 +101,14 @@ func shortN(token string, n int) string {
 	return token[:n] + "…"
 }
 
-// shortenTokens abbreviates every actor token inside s to 8 hex digits.
-func shortenTokens(s string, actors []sim.Actor, events []sim.Event) string {
-	return shortenTokensN(s, actors, events, 8)
+// ShortenTokens abbreviates every actor token inside s to 8 hex digits.
+func ShortenTokens(s string, actors []sim.Actor, events []sim.Event) string {
+	return ShortenTokensN(s, actors, events, 8)
 }
 
-// shortenTokensN abbreviates every actor token inside s to n hex digits: a
+// ShortenTokensN abbreviates every actor token inside s to n hex digits: a
 // wide terminal shows them longer.
-func shortenTokensN(s string, actors []sim.Actor, events []sim.Event, n int) string {
+func ShortenTokensN(s string, actors []sim.Actor, events []sim.Event, n int) string {
 	for _, e := range events {
 		if e.Op != nil && e.Op.Token != "" && len(e.Op.Token) > n+1 {
 			s = strings.ReplaceAll(s, e.Op.Token, shortN(e.Op.Token, n))
@@ -218,18 +218,18 @@ func (r reader) leaseVars(ls *ledger.Lease, vars map[string]string) {
 	if ls == nil {
 		return
 	}
-	vars["granted"] = stamp(ls.Granted)
+	vars["granted"] = Stamp(ls.Granted)
 	vars["px"] = r.wire(ls.TTL)
 	vars["ms"] = itoa(ls.TTL.Milliseconds())
 	vars["lease"] = vars["ms"] + " ms lease"
 	if r.v.Snap.Live {
 		vars["lease"] += " (sent as PX " + vars["px"] + ")"
 	}
-	vars["ends"] = stamp(ls.Ends())
+	vars["ends"] = Stamp(ls.Ends())
 	vars["fence"] = itoa(ls.Fence)
 	vars["key"] = r.keyName(ls.Key)
 	vars["lock"] = r.keyName(ls.Lock)
-	vars["endat"] = stamp(ls.EndAt)
+	vars["endat"] = Stamp(ls.EndAt)
 	vars["by"] = byWhom(ls.By)
 }
 

@@ -4,16 +4,16 @@ import (
 	"strconv"
 	"strings"
 
+	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/sim/ledger"
-	"locksim/views"
 )
 
 // card is an actor's box: its token (or fencing token, or the constant it
 // writes), then what it believes against what the key says.
-func (r reader) card(a sim.Actor) views.Card {
+func (r reader) card(a sim.Actor) say.Card {
 	b := r.v.L.Belief(a.Name)
-	first := "token " + short(a.Token)
+	first := "token " + ShortToken(a.Token)
 	switch {
 	case b.Fence > 0:
 		first = "fence " + itoa(b.Fence)
@@ -29,111 +29,111 @@ func (r reader) card(a sim.Actor) views.Card {
 		first = own
 	}
 	line, tone := r.state(a, b)
-	return views.Card{Name: a.Name, Lines: []string{first, line}, Tone: tone}
+	return say.Card{Name: a.Name, Lines: []string{first, line}, Tone: tone}
 }
 
-func (r reader) state(a sim.Actor, b ledger.Belief) (string, views.Tone) {
+func (r reader) state(a sim.Actor, b ledger.Belief) (string, say.Tone) {
 	switch {
 	case a.Status == sim.Crashed && b.KeyHolds && !b.Lease.Expires():
-		return "crashed · no TTL", views.Bad
+		return "crashed · no TTL", say.Bad
 	case a.Status == sim.Crashed && b.KeyHolds:
-		return "crashed holding", views.Warn
+		return "crashed holding", say.Warn
 	case a.Status == sim.Crashed:
-		return "crashed", views.Bad
+		return "crashed", say.Bad
 	case a.Status == sim.Paused:
-		return "FROZEN · paused", views.Warn
+		return "FROZEN · paused", say.Warn
 	case b.Holds && b.KeyHolds && !b.Lease.Expires():
-		return "holder · no TTL", views.Warn
+		return "holder · no TTL", say.Warn
 	case b.Holds && b.KeyHolds:
-		return "OK · holder", views.Good
+		return "OK · holder", say.Good
 	case b.Holds:
-		return "thinks holder ✗", views.Bad
+		return "thinks holder ✗", say.Bad
 	}
 	e, rd, ok := r.latest(a.Name)
 	if !ok {
-		return "waiting", views.Dim
+		return "waiting", say.Dim
 	}
 	switch rd.What {
 	case ledger.Refused:
 		if rd.Refusal.Stuck {
-			return "refused · stuck", views.Bad
+			return "refused · stuck", say.Bad
 		}
-		return e.Reply + " · refused", views.Warn
+		return e.Reply + " · refused", say.Warn
 	case ledger.ReleasedOwn:
-		return "released · " + strings.TrimPrefix(e.Reply, "(integer) "), views.Good
+		return "released · " + strings.TrimPrefix(e.Reply, "(integer) "), say.Good
 	case ledger.RelNotHeld, ledger.RelNoLock:
-		return "unlock refused", views.Warn
+		return "unlock refused", say.Warn
 	case ledger.DeletedOther:
-		return "deleted " + rd.Other + "'s key", views.Bad
+		return "deleted " + rd.Other + "'s key", say.Bad
 	case ledger.DelNothing:
-		return "DEL → 0", views.Plain
+		return "DEL → 0", say.Plain
 	case ledger.RelTaken:
-		return "release → 0", views.Good
+		return "release → 0", say.Good
 	case ledger.RelGone:
-		return "release → -1", views.Good
+		return "release → -1", say.Good
 	case ledger.ExtTaken:
-		return "extend → 0", views.Warn
+		return "extend → 0", say.Warn
 	case ledger.ExtGone:
-		return "extend → -1", views.Warn
+		return "extend → -1", say.Warn
 	case ledger.FencedNo:
-		return "write REFUSED", views.Bad
+		return "write REFUSED", say.Bad
 	case ledger.WroteLate:
-		return "late write taken", views.Bad
+		return "late write taken", say.Bad
 	case ledger.WroteHolder, ledger.FencedOK:
-		return "write accepted", views.Good
+		return "write accepted", say.Good
 	case ledger.UnknownOut:
-		return "outcome unknown", views.Warn
+		return "outcome unknown", say.Warn
 	case ledger.NodeGranted:
-		return "OK from " + e.Node, views.Good
+		return "OK from " + e.Node, say.Good
 	case ledger.NodeLate:
-		return "late OK on " + e.Node, views.Bad
+		return "late OK on " + e.Node, say.Bad
 	case ledger.NodeRefused:
-		return "(nil) from " + e.Node, views.Warn
+		return "(nil) from " + e.Node, say.Warn
 	case ledger.NodeFailed:
 		if e.Op.Kind == sim.OpRelease {
-			return "released · " + e.Node + " failed", views.Plain
+			return "released · " + e.Node + " failed", say.Plain
 		}
-		return e.Node + " failed", views.Warn
+		return e.Node + " failed", say.Warn
 	case ledger.QuorumHeld:
-		return "validity over", views.Plain // its hold ended: it stopped acting
+		return "validity over", say.Plain // its hold ended: it stopped acting
 	case ledger.Noted:
 		if e.Step == "begin" {
-			return "clock read: t0", views.Plain
+			return "clock read: t0", say.Plain
 		}
-		return "done", views.Dim
+		return "done", say.Dim
 	case ledger.NodeReleased, ledger.NodeRelTaken, ledger.NodeRelGone:
-		return "released on " + e.Node, views.Plain
+		return "released on " + e.Node, say.Plain
 	case ledger.QuorumMissed:
-		return "no lock: " + itoa(int64(e.Op.Votes)) + "/" + itoa(int64(e.Op.Of)), views.Warn
+		return "no lock: " + itoa(int64(e.Op.Votes)) + "/" + itoa(int64(e.Op.Of)), say.Warn
 	case ledger.ClaimEmpty:
-		return "nothing pending", views.Plain
+		return "nothing pending", say.Plain
 	case ledger.Reaped:
 		if len(rd.Reaped) == 1 {
-			return "took back 1 job", views.Plain
+			return "took back 1 job", say.Plain
 		}
-		return "took back " + itoa(int64(len(rd.Reaped))) + " jobs", views.Plain
+		return "took back " + itoa(int64(len(rd.Reaped))) + " jobs", say.Plain
 	case ledger.Completed:
-		return "completed (1)", views.Good
+		return "completed (1)", say.Good
 	case ledger.CompleteStale:
-		return "refused (0)", views.Warn
+		return "refused (0)", say.Warn
 	case ledger.CompleteGone:
-		return "too late (-1)", views.Warn
+		return "too late (-1)", say.Warn
 	}
-	return shortenTokens(e.Reply, r.v.Snap.Actors, r.v.Snap.Events), toneOf(e)
+	return ShortenTokens(e.Reply, r.v.Snap.Actors, r.v.Snap.Events), ToneOf(e)
 }
 
-// toneOf colours a reply: grants and 1 good, refusals warn, errors bad.
-func toneOf(e sim.Event) views.Tone {
+// ToneOf colours a reply: grants and 1 good, refusals warn, errors bad.
+func ToneOf(e sim.Event) say.Tone {
 	n, isInt := e.Int()
 	switch {
 	case e.IsOK(), isInt && n == 1:
-		return views.Good
+		return say.Good
 	case e.IsNil(), isInt && n == 0:
-		return views.Warn
+		return say.Warn
 	case e.ErrorReply(), e.Unknown():
-		return views.Bad
+		return say.Bad
 	}
-	return views.Plain
+	return say.Plain
 }
 
 // readout explains the selected actor, else the actor of the latest step,
@@ -182,7 +182,7 @@ func (r reader) clock() string {
 		}
 		parts = append(parts, r.keyNow(k))
 	}
-	out := r.fill("clock", map[string]string{"now": stamp(r.v.Snap.Now), "keys": strings.Join(parts, "; ")})
+	out := r.fill("clock", map[string]string{"now": Stamp(r.v.Snap.Now), "keys": strings.Join(parts, "; ")})
 	for _, a := range r.v.Snap.Actors {
 		if b := r.v.L.Belief(a.Name); a.Status == sim.Paused && b.Holds && !b.KeyHolds {
 			out += " " + r.fill("clock-frozen", map[string]string{"actor": a.Name, "why": r.why(b.Lease)})
@@ -197,7 +197,7 @@ func (r reader) clock() string {
 func (r reader) about(name string) string {
 	a, _ := r.actor(name)
 	b := r.v.L.Belief(name)
-	vars := map[string]string{"actor": name, "now": stamp(r.v.Snap.Now)}
+	vars := map[string]string{"actor": name, "now": Stamp(r.v.Snap.Now)}
 	r.leaseVars(b.Lease, vars)
 	if k, ok := r.keyOfActor(b); ok {
 		vars["keynow"] = r.keyNow(k)
@@ -232,8 +232,8 @@ func (r reader) about(name string) string {
 	if !ok {
 		return r.fill("waiting", vars)
 	}
-	vars["at"] = stamp(e.At)
-	vars["reply"] = shortenTokens(e.Reply, r.v.Snap.Actors, r.v.Snap.Events)
+	vars["at"] = Stamp(e.At)
+	vars["reply"] = ShortenTokens(e.Reply, r.v.Snap.Actors, r.v.Snap.Events)
 	vars["cmd"] = ""
 	if len(e.Args) > 0 {
 		vars["cmd"] = e.Args[0]
@@ -251,7 +251,7 @@ func (r reader) about(name string) string {
 	case ledger.TTLSet, ledger.Extended, ledger.Noted, ledger.CheckOwn, ledger.Reentered, ledger.RelKept:
 		if b.Holds && !b.KeyHolds && b.Lease != nil && b.Lease.Seq < len(r.v.Snap.Events) {
 			// the step is long past: what matters now is the lost lease
-			vars["reply"] = shortenTokens(r.v.Snap.Events[b.Lease.Seq].Reply, r.v.Snap.Actors, r.v.Snap.Events)
+			vars["reply"] = ShortenTokens(r.v.Snap.Events[b.Lease.Seq].Reply, r.v.Snap.Actors, r.v.Snap.Events)
 			return r.fill("holds-lost", vars)
 		}
 	}
@@ -278,7 +278,7 @@ func (r reader) about(name string) string {
 			o := rd.Overlap
 			vars["other"] = o.First.Actor
 			vars["by"] = byWhom(o.By)
-			vars["oends"] = stamp(endedAt(o.First.Lease))
+			vars["oends"] = Stamp(endedAt(o.First.Lease))
 			vars["okey"] = r.keyName(o.First.Lease.Key)
 			if o.Uncopied {
 				vars["onode"] = o.First.Lease.Node
@@ -346,7 +346,7 @@ func (r reader) about(name string) string {
 	case ledger.DeletedOther:
 		if rd.Refusal != nil {
 			// it never held the lock: a release in a finally block
-			vars["refusedat"] = stamp(rd.Refusal.At)
+			vars["refusedat"] = Stamp(rd.Refusal.At)
 			return r.fill("deleted-other-refused", vars)
 		}
 		switch e.Op.Form {
@@ -404,7 +404,7 @@ func (r reader) keyOfActor(b ledger.Belief) (ledger.KeyRead, bool) {
 func (r reader) alarm() string {
 	l := r.v.L
 	if o := l.FirstOverlap(); o != nil {
-		vars := map[string]string{"first": o.First.Actor, "second": o.Second.Actor, "from": stamp(o.FromAt),
+		vars := map[string]string{"first": o.First.Actor, "second": o.Second.Actor, "from": Stamp(o.FromAt),
 			"by": byWhom(o.By), "lock": r.keyName(o.Lock)}
 		out := r.fill("alarm-"+o.Cause.String(), vars)
 		if n := len(l.Overlaps) - 1; n > 0 {

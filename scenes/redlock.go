@@ -4,9 +4,9 @@ import (
 	"context"
 	"time"
 
+	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/sim/ledger"
-	"locksim/views"
 )
 
 // Redlock's numbers in this scene, story time: a 10 s lease, and a client
@@ -196,6 +196,6 @@ func sayRedlock(v Frame, s *Said) {
 	s.Verdict = v.Text.Fill("verdict", map[string]string{"holders": itoa(int64(held)), "keys": itoa(int64(keys)),
 		"nodes": itoa(int64(len(v.Snap.Keys)))})
 	if held > 1 {
-		s.Tone = views.Bad
+		s.Tone = say.Bad
 	}
 }

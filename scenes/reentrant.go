@@ -3,9 +3,9 @@ package scenes
 import (
 	"time"
 
+	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/sim/ledger"
-	"locksim/views"
 )
 
 // reentrantWork is how long A works in outer() before it calls inner().
@@ -77,7 +77,7 @@ func sayReentrant(v Frame, s *Said) {
 		case k.Lease != nil && len(k.Fields) == 1:
 			key = v.Text.Fill("v-held", map[string]string{"holder": k.Lease.Actor, "count": k.Fields[0].Value})
 		default:
-			key, s.Tone = v.Text.Get("v-other"), views.Warn
+			key, s.Tone = v.Text.Get("v-other"), say.Warn
 		}
 	}
 	s.Verdict = v.Text.Fill("verdict", map[string]string{"key": key, "refused": itoa(int64(refused))})

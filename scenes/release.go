@@ -3,9 +3,9 @@ package scenes
 import (
 	"time"
 
+	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/sim/ledger"
-	"locksim/views"
 )
 
 // The release scene's methods, as the m knob names them.
@@ -133,7 +133,7 @@ func sayRelease(v Frame, s *Said, method string) {
 		case ledger.ReleasedOwn:
 			deleted = v.Text.Get("v-deleted-own")
 		case ledger.DeletedOther:
-			deleted, s.Tone = v.Text.Fill("v-deleted-other", map[string]string{"other": rd.Other}), views.Bad
+			deleted, s.Tone = v.Text.Fill("v-deleted-other", map[string]string{"other": rd.Other}), say.Bad
 		}
 	}
 	key := v.Text.Get("v-no-key")

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"locksim/content"
+	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/sim/ledger"
-	"locksim/views"
 )
 
 // Kind is how a scene plays.
@@ -90,7 +90,7 @@ type Frame struct {
 // Said is what a scene adds to the shared reading.
 type Said struct {
 	Verdict string
-	Tone    views.Tone
+	Tone    say.Tone
 	// Vars fill the scene's own slots in any of its sentences.
 	Vars map[string]string
 	// Value is the constant every actor writes instead of a token, if the
@@ -104,18 +104,18 @@ type Said struct {
 	Cards map[string]string
 	// OwnCards are actors' cards as the scene draws them instead of the
 	// shared ones, by actor: five cards leave 12 columns a line at 80.
-	OwnCards map[string]views.Card
+	OwnCards map[string]say.Card
 }
 
 // Explanation is the reading of a snapshot, ready to draw.
 type Explanation struct {
-	Cards       []views.Card
+	Cards       []say.Card
 	Readout     string
 	Verdict     string
-	VerdictTone views.Tone
+	VerdictTone say.Tone
 	// Alarm is the automatic verdict when a property breaks; empty if none.
 	Alarm string
-	Props [3]views.Prop
+	Props [3]say.Prop
 }
 
 // Prediction is a question the story asks before its decisive move.

@@ -3,8 +3,8 @@ package scenes
 import (
 	"testing"
 
+	"locksim/scenes/say"
 	"locksim/sim/ledger"
-	"locksim/views"
 )
 
 // TestPropOfEveryVerdict: each of the ledger's verdicts shows as its own
@@ -12,14 +12,14 @@ import (
 func TestPropOfEveryVerdict(t *testing.T) {
 	cases := []struct {
 		v    ledger.Verdict
-		want views.Prop
+		want say.Prop
 	}{
-		{ledger.Untested, views.Untested},
-		{ledger.Held, views.Held},
-		{ledger.Broken, views.Broken},
-		{ledger.Absent, views.Absent},
+		{ledger.Untested, say.Untested},
+		{ledger.Held, say.Held},
+		{ledger.Broken, say.Broken},
+		{ledger.Absent, say.Absent},
 	}
-	seen := map[views.Prop]ledger.Verdict{}
+	seen := map[say.Prop]ledger.Verdict{}
 	for _, c := range cases {
 		got := propOf(c.v)
 		if got != c.want {
@@ -32,7 +32,7 @@ func TestPropOfEveryVerdict(t *testing.T) {
 	}
 	// the ledger's verdicts run from Untested to Absent: one past the last
 	// is no verdict, and shows as untested rather than as some other mark
-	if got := propOf(ledger.Absent + 1); got != views.Untested {
+	if got := propOf(ledger.Absent + 1); got != say.Untested {
 		t.Errorf("an unknown verdict shows as %d, want untested", got)
 	}
 }

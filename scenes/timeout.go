@@ -5,9 +5,9 @@ import (
 	"strings"
 	"time"
 
+	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/sim/ledger"
-	"locksim/views"
 )
 
 // The timeout scene's policies, as the m knob names them.
@@ -98,17 +98,17 @@ func sayTimeout(v Frame, s *Said, policy string) {
 	slug := toPolicies[policy].slug
 	s.Vars["policy"] = v.Text.Get("policy-" + slug)
 	s.Vars["retries"], s.Vars["deadline"] = itoa(toRetries), secs(toDeadline)
-	s.OwnCards = map[string]views.Card{}
+	s.OwnCards = map[string]say.Card{}
 	for _, a := range v.Snap.Actors {
 		s.OwnCards[a.Name] = toCard(v, a, v.L.Tally(a.Name), policy == polBlock)
 	}
 	if name := toFocus(v); name != "" {
 		t := v.L.Tally(name)
-		s.Vars["tries"], s.Vars["first"] = itoa(int64(t.Attempts)), stamp(t.First)
+		s.Vars["tries"], s.Vars["first"] = itoa(int64(t.Attempts)), Stamp(t.First)
 		s.Vars["waited"] = sim.FormatDuration(t.Waited(v.Snap.Now))
 		s.Vars["counted"] = ""
 		if t.Success > 1 {
-			s.Vars["counted"] = v.Text.Fill("counted", map[string]string{"first": stamp(t.First)})
+			s.Vars["counted"] = v.Text.Fill("counted", map[string]string{"first": Stamp(t.First)})
 		}
 		s.Vars["next"] = v.Text.Get("next-none")
 		if name != toHolder {
@@ -155,7 +155,7 @@ func sayTimeout(v Frame, s *Said, policy string) {
 	s.Verdict = v.Text.Fill("verdict", map[string]string{"outcome": strings.Join(parts, " · "),
 		"colliding": itoa(int64(colliding)), "retries": itoa(int64(retries))})
 	if len(got) == 0 {
-		s.Tone = views.Warn
+		s.Tone = say.Warn
 	}
 }
 
@@ -177,34 +177,34 @@ func toFocus(v Frame) string {
 }
 
 // toCard is a client's card in 12 columns: its tries, then where it stands.
-func toCard(v Frame, a sim.Actor, t ledger.Tally, block bool) views.Card {
+func toCard(v Frame, a sim.Actor, t ledger.Tally, block bool) say.Card {
 	b := v.L.Belief(a.Name)
-	line, tone := "not yet", views.Dim
+	line, tone := "not yet", say.Dim
 	switch {
 	case a.Status == sim.Crashed:
-		line, tone = "crashed", views.Bad
+		line, tone = "crashed", say.Bad
 	case a.Status == sim.Paused:
-		line, tone = "FROZEN", views.Warn
+		line, tone = "FROZEN", say.Warn
 	case b.Holds && b.KeyHolds:
-		line, tone = "OK · holder", views.Good
+		line, tone = "OK · holder", say.Good
 	case b.Holds:
-		line, tone = "lost it ✗", views.Bad
+		line, tone = "lost it ✗", say.Bad
 	case b.Hold != nil && b.Hold.End == ledger.SentRelease:
-		line, tone = "released", views.Good
+		line, tone = "released", say.Good
 	case t.Outcome == ledger.FailedFast:
-		line, tone = "failed fast", views.Warn
+		line, tone = "failed fast", say.Warn
 	case t.Outcome == ledger.RetriesUsedUp:
-		line, tone = "retries out", views.Warn
+		line, tone = "retries out", say.Warn
 	case t.Outcome == ledger.DeadlinePassed:
-		line, tone = "deadline hit", views.Warn
+		line, tone = "deadline hit", say.Warn
 	case t.Outcome == ledger.Trying && len(v.Snap.Timers[a.Name]) == 0:
-		line, tone = "stopped", views.Warn // no answer to act on, or nothing left to try
+		line, tone = "stopped", say.Warn // no answer to act on, or nothing left to try
 	case t.Outcome == ledger.Trying && block:
-		line, tone = "waits "+secs1(t.Waited(v.Snap.Now)), views.Warn
+		line, tone = "waits "+secs1(t.Waited(v.Snap.Now)), say.Warn
 	case t.Outcome == ledger.Trying:
-		line, tone = "retrying", views.Plain
+		line, tone = "retrying", say.Plain
 	}
-	return views.Card{Lines: []string{"tries " + itoa(int64(t.Attempts)), line}, Tone: tone}
+	return say.Card{Lines: []string{"tries " + itoa(int64(t.Attempts)), line}, Tone: tone}
 }
 
 // secs1 prints a story duration in seconds with one decimal: 1.2 s.

@@ -126,8 +126,8 @@ func TestTimeoutLeaseFromTheWinningTry(t *testing.T) {
 			if k.Value != win.Lease.Token || left <= fromFirst+(win.Lease.Granted-win.First)/2 {
 				t.Errorf("%v: %s holds %q with %v left; from its first try it would be %v", p, win.Actor, k.Value, left, fromFirst)
 			}
-			if r := toReadout(t, pl, p, win.Actor); !strings.Contains(r, stamp(win.Lease.Granted)+" on try "+itoa(int64(win.Success))) ||
-				!strings.Contains(r, "not from its first try at "+stamp(win.First)) {
+			if r := toReadout(t, pl, p, win.Actor); !strings.Contains(r, Stamp(win.Lease.Granted)+" on try "+itoa(int64(win.Success))) ||
+				!strings.Contains(r, "not from its first try at "+Stamp(win.First)) {
 				t.Errorf("%v: %s's readout: %s", p, win.Actor, r)
 			}
 		}

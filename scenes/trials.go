@@ -13,6 +13,7 @@ import (
 
 	"locksim/content"
 	"locksim/race"
+	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/views"
 )
@@ -417,12 +418,12 @@ func (t *Trials) Page(w, h int) string {
 		rows = append(rows, views.Rule(st, "holders at the end: "+c.Variant.String()+" (←/→ another)", w))
 		var bars []views.Bar
 		for k, x := range c.Holders {
-			tone := views.Good
+			tone := say.Good
 			switch {
 			case k == 0:
-				tone = views.Warn
+				tone = say.Warn
 			case k > 1:
-				tone = views.Bad
+				tone = say.Bad
 			}
 			label := itoa(int64(k)) + " holders"
 			if k == 1 {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"locksim/scenes/say"
 	"locksim/views"
 
 	"github.com/charmbracelet/x/ansi"
@@ -43,13 +44,13 @@ func fitRows(s string, rows int) string {
 	return strings.Join(lines[:max(rows, 0)], "\n")
 }
 
-func renderTone(st views.Styles, t views.Tone, s string) string {
+func renderTone(st views.Styles, t say.Tone, s string) string {
 	switch t {
-	case views.Good:
+	case say.Good:
 		return st.Good.Render(s)
-	case views.Bad:
+	case say.Bad:
 		return st.Bad.Render(s)
-	case views.Warn:
+	case say.Warn:
 		return st.Warn.Render(s)
 	}
 	return s

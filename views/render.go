@@ -4,19 +4,21 @@ import (
 	"fmt"
 	"strings"
 
+	"locksim/scenes/say"
+
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Tone colours a card, a log line or a verdict.
-type Tone int
+// Tone colours a card, a log line or a verdict; the scenes say which.
+type Tone = say.Tone
 
 const (
-	Plain Tone = iota
-	Good
-	Bad
-	Warn
-	Dim
+	Plain = say.Plain
+	Good  = say.Good
+	Bad   = say.Bad
+	Warn  = say.Warn
+	Dim   = say.Dim
 )
 
 func (st Styles) tone(t Tone) lipgloss.Style {
@@ -33,13 +35,8 @@ func (st Styles) tone(t Tone) lipgloss.Style {
 	return lipgloss.NewStyle()
 }
 
-// Card is one actor's box: its name, then up to two lines (its token, what
-// happened to it), toned by outcome.
-type Card struct {
-	Name  string
-	Lines []string
-	Tone  Tone
-}
+// Card is one actor's box, as the scenes fill it in.
+type Card = say.Card
 
 // CardHeight is the rows a row of cards takes (border, two lines, border).
 const CardHeight = 4
@@ -225,17 +222,14 @@ func Wrap(text string, width, rows int) string {
 }
 
 // Prop is what a scene has shown of one lock property.
-type Prop int
+type Prop = say.Prop
 
 const (
-	Untested Prop = iota // nothing in the scene has put it to the test
-	Held                 // tested, and it held
-	Broken               // the scene observed it fail
-	Absent               // the design in play does not offer it at all
+	Untested = say.Untested
+	Held     = say.Held
+	Broken   = say.Broken
+	Absent   = say.Absent
 )
-
-// PropNames are the three properties, in scoreboard order.
-var PropNames = [3]string{"mutual exclusion", "deadlock freedom", "fault tolerance"}
 
 // Scoreboard draws the three properties with what the scene has shown of each.
 func Scoreboard(st Styles, props [3]Prop, width int) string {
@@ -243,13 +237,13 @@ func Scoreboard(st Styles, props [3]Prop, width int) string {
 	for i, p := range props {
 		switch p {
 		case Held:
-			parts[i] = st.Good.Render("✓ " + PropNames[i] + " held")
+			parts[i] = st.Good.Render("✓ " + say.PropNames[i] + " held")
 		case Broken:
-			parts[i] = st.Bad.Render("✗ " + PropNames[i] + " BROKEN")
+			parts[i] = st.Bad.Render("✗ " + say.PropNames[i] + " BROKEN")
 		case Absent:
-			parts[i] = st.Warn.Render("– " + PropNames[i] + " absent")
+			parts[i] = st.Warn.Render("– " + say.PropNames[i] + " absent")
 		default:
-			parts[i] = st.Dim.Render("○ " + PropNames[i]) // not tested yet: the help page says so
+			parts[i] = st.Dim.Render("○ " + say.PropNames[i]) // not tested yet: the help page says so
 		}
 	}
 	return ansi.Truncate(strings.Join(parts, "  "), width, "…")

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"locksim/scenes"
+
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
-
-	"locksim/scenes"
 )
 
 // floor is the least a transcript of the race can cost as a whole process:

@@ -14,11 +14,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"locksim/scenes"
 	"locksim/sim"
 	"locksim/sim/simtest"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // TestMain lets a test start this very binary as locksim itself (with

@@ -11,7 +11,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"locksim/race"
 	"os"
 	"os/signal"
 	"strings"
@@ -19,9 +18,11 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"locksim/race"
 	"locksim/scenes"
 	"locksim/scenes/progress"
 	"locksim/sim"
+	"locksim/tui"
 	"locksim/views"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -393,7 +394,7 @@ func trialsConfig(c config) race.Config {
 // counts so far.
 func plainTrials(ctx context.Context, c config, b *sim.Backend, stdout, stderr io.Writer) int {
 	return printed(ctx, stdout, stderr, "the table", "interrupted: the table counts the trials that finished", func(w io.Writer) error {
-		return scenes.PlainTrials(ctx, w, b, c.trials, trialsConfig(c))
+		return tui.PlainTrials(ctx, w, b, c.trials, trialsConfig(c))
 	})
 }
 
@@ -404,7 +405,7 @@ func interactiveTrials(ctx context.Context, c config, b *sim.Backend, stderr io.
 		r.SetColorProfile(termenv.Ascii)
 		lipgloss.SetColorProfile(termenv.Ascii)
 	}
-	t, err := scenes.NewTrials(b, c.trials, trialsConfig(c), views.NewStyles(r, c.theme == "high-contrast"))
+	t, err := tui.NewTrials(b, c.trials, trialsConfig(c), views.NewStyles(r, c.theme == "high-contrast"))
 	if err != nil {
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
 		return 1
@@ -436,7 +437,7 @@ func interactiveTrials(ctx context.Context, c config, b *sim.Backend, stderr io.
 }
 
 // trialsScreen sizes the trials page to the terminal.
-type trialsScreen struct{ t *scenes.Trials }
+type trialsScreen struct{ t *tui.Trials }
 
 func (s trialsScreen) Init() tea.Cmd { return s.t.Init() }
 
@@ -462,7 +463,7 @@ func interactive(ctx context.Context, c config, b *sim.Backend, stderr io.Writer
 		lipgloss.SetColorProfile(termenv.Ascii)
 	}
 	st := views.NewStyles(r, c.theme == "high-contrast")
-	o := scenes.Options{Seed: c.seed, Scene: c.scene, Step: c.step, Settings: c.settings, Scenes: c.playlist, Notes: c.notes,
+	o := tui.Options{Seed: c.seed, Scene: c.scene, Step: c.step, Settings: c.settings, Scenes: c.playlist, Notes: c.notes,
 		NoQuiz: c.noQuiz, Present: c.present, Warn: stderr, Styles: &st}
 	o.Export = scenes.Export{Dir: c.exportDir, Scale: c.exportScale}
 	if c.notes != "" {
@@ -480,7 +481,7 @@ func interactive(ctx context.Context, c config, b *sim.Backend, stderr io.Writer
 			o.Store = &progress.Store{Path: path}
 		}
 	}
-	app, err := scenes.NewCourse(b, o)
+	app, err := tui.NewCourse(b, o)
 	if err != nil {
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
 		return 1
@@ -501,7 +502,7 @@ func interactive(ctx context.Context, c config, b *sim.Backend, stderr io.Writer
 			for {
 				select {
 				case <-clock.C:
-					p.Send(scenes.ClockTick{})
+					p.Send(tui.ClockTick{})
 				case <-done:
 					return
 				}

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/redis/go-redis/v9"
-
 	"locksim/sim/simtest"
+
+	"github.com/redis/go-redis/v9"
 )
 
 func runMain(args ...string) (code int, stdout, stderr string) {

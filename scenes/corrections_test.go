@@ -359,23 +359,6 @@ func TestExtendReplies(t *testing.T) {
 	})
 }
 
-// 10: the log shows a script by name, the story page its source, and an
-// error reply in full.
-func TestLogShowsWhatWasSent(t *testing.T) {
-	onBoth(t, func(t *testing.T, b *sim.Backend) {
-		a := openScene(t, b, "fencing", 1, 120, 40, "nnnnnnnn")
-		v := a.View()
-		if !strings.Contains(v, "(error) STALE token 33, seen 34") || !strings.Contains(v, "<fenced-write>") {
-			t.Fatalf("the log should show the script's name and the error in full:\n%s", v)
-		}
-		drive(t, a, keys("i[down][down][down][down][down][down][down][down][down][down][down][down][down][down]")...)
-		page := a.View()
-		if !strings.Contains(page, "<fenced-write>") || !strings.Contains(page, `redis.call("HGET", KEYS[1], "max")`) {
-			t.Errorf("the story page should show the scripts' source:\n%s", page)
-		}
-	})
-}
-
 // 11: Redis 7 keeps a key through the millisecond its TTL ends. On the
 // embedded server a learner's wait that lands exactly on a lease's end
 // leaves the key at PTTL 0 and refuses SET NX; a live server is checked

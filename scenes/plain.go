@@ -12,11 +12,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"locksim/content"
 	"locksim/scenes/say"
 	"locksim/sim"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // PlainOptions shape a transcript.

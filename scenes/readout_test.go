@@ -6,11 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
-
 	"locksim/content"
 	"locksim/sim"
 	"locksim/sim/ledger"
+
+	"github.com/charmbracelet/lipgloss"
 )
 
 // readoutAfter plays scene id under p on the embedded server through the

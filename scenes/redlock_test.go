@@ -176,21 +176,6 @@ func TestRedlockFailover(t *testing.T) {
 	})
 }
 
-// TestGoldensRedlock: the clock jump's two holders, and a node picked,
-// stopped and its client cut off from the keyboard.
-func TestGoldensRedlock(t *testing.T) {
-	jump := "kkkk" + strings.Repeat("n", 20)
-	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
-		for _, c := range []struct{ name, presses string }{
-			{"redlock-jump", jump},
-			{"redlock-keys", "nnnnnnCs1Dunnnnn"},
-		} {
-			a := openScene(t, embedded(t), "redlock", 1, size.w, size.h, c.presses)
-			golden(t, c.name+"-"+itoa(int64(size.w))+"x"+itoa(int64(size.h)), a.View())
-		}
-	}
-}
-
 // After its count, the holder's card agrees with a majority of the nodes
 // read back: on a live server too, where each node's key has its own prefix.
 func TestRedlockHolderAgreesWithTheNodes(t *testing.T) {

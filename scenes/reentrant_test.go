@@ -136,17 +136,3 @@ func TestReentrantReleaseRefusals(t *testing.T) {
 		}
 	})
 }
-
-func TestGoldensReentrant(t *testing.T) {
-	cases := []struct{ name, presses string }{
-		{"reentrant-nested", "nnn"},
-		{"reentrant-foreign", "nnnnn"},
-		{"reentrant-end", "nnnnnnnnn"},
-	}
-	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
-		for _, c := range cases {
-			a := openScene(t, embedded(t), "reentrant", 1, size.w, size.h, c.presses)
-			golden(t, c.name+"-"+itoa(int64(size.w))+"x"+itoa(int64(size.h)), a.View())
-		}
-	}
-}

@@ -1,7 +1,8 @@
 // Package scenes holds locksim's scenes (one file each: its Build and what
 // it says about the ledger), the registry, the shared reading every scene
-// gets from the ledger (cards, readout, alarm, scoreboard), the Bubble Tea
-// app that plays them, and the plain transcript.
+// gets from the ledger (cards, readout, alarm, scoreboard, as plain data
+// from package say), the plain transcript and the redis-cli export. It
+// draws nothing: the screen is package tui.
 package scenes
 
 import (

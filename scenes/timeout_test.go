@@ -280,22 +280,3 @@ func TestTimeoutJitterRepeats(t *testing.T) {
 		t.Errorf("replies: %q", embReplies)
 	}
 }
-
-// TestGoldensTimeout draws the scene at 80x24 and 120x40: the herd as H
-// lets go, its end, the winner selected, the jittered end, and blocking for
-// ever a second longer.
-func TestGoldensTimeout(t *testing.T) {
-	cases := []struct{ name, presses string }{
-		{"timeout-lockstep", "nnnnnn"},
-		{"timeout-end", "nnnnnnn"},
-		{"timeout-winner", "nnnnnnn2"},
-		{"timeout-jitter", "mnnnnnnn"},
-		{"timeout-block", "mmnnnnnnnw"},
-	}
-	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
-		for _, c := range cases {
-			a := openScene(t, embedded(t), "timeout", 1, size.w, size.h, c.presses)
-			golden(t, c.name+"-"+itoa(int64(size.w))+"x"+itoa(int64(size.h)), a.View())
-		}
-	}
-}

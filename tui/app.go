@@ -1,12 +1,13 @@
-package scenes
+package tui
 
 import (
 	"context"
 	"fmt"
-	"locksim/race"
 	"sync"
 	"time"
 
+	"locksim/race"
+	"locksim/scenes"
 	"locksim/scenes/progress"
 	"locksim/sim"
 	"locksim/views"
@@ -31,7 +32,7 @@ type App struct {
 	cancel context.CancelFunc
 	b      *sim.Backend
 	seed   uint64
-	list   []*Scene
+	list   []*scenes.Scene
 	idx    int
 	pl     *Player
 	ops    *sync.WaitGroup
@@ -59,9 +60,9 @@ type App struct {
 	menu     list.Model
 	store    *progress.Store
 	prog     progress.Progress
-	quiz     bool   // the course asks the predictions (NewCourse without NoQuiz)
-	present  bool   // presenter mode (-present)
-	export   Export // where y writes and at what scale
+	quiz     bool          // the course asks the predictions (NewCourse without NoQuiz)
+	present  bool          // presenter mode (-present)
+	export   scenes.Export // where y writes and at what scale
 	states   map[string]sceneState
 	warning  string // the saved progress could not be read, and why
 
@@ -85,7 +86,7 @@ const TrialsFromRace = 1000
 
 // sceneState is a scene as the learner left it.
 type sceneState struct {
-	p     Params
+	p     scenes.Params
 	seed  uint64
 	pos   int
 	guess int
@@ -96,7 +97,7 @@ type sceneState struct {
 // seed. Call Shutdown after the program ends.
 func NewApp(b *sim.Backend, id string, seed uint64) (*App, error) {
 	ctx, cancel := context.WithCancel(context.Background())
-	a := &App{ctx: ctx, cancel: cancel, b: b, seed: seed, list: All(), ops: &sync.WaitGroup{}, switchWanted: -1,
+	a := &App{ctx: ctx, cancel: cancel, b: b, seed: seed, list: scenes.All(), ops: &sync.WaitGroup{}, switchWanted: -1,
 		st: views.DefaultStyles(), keys: views.DefaultKeyMap(), help: help.New(), states: map[string]sceneState{}, clock: time.Now,
 		prog: progress.Progress{Done: map[string]bool{}, Answers: map[string]progress.Answer{}}}
 	for i, s := range a.list {
@@ -199,7 +200,7 @@ func (a *App) watchHealth() tea.Cmd {
 func (a *App) applyKeys() {
 	sc := a.pl.sc
 	k := views.DefaultKeyMap()
-	if sc.Kind == Race {
+	if sc.Kind == scenes.Race {
 		k.Step.SetEnabled(false)
 		k.Back.SetEnabled(false)
 		k.Home.SetEnabled(false)
@@ -214,7 +215,7 @@ func (a *App) applyKeys() {
 		k.Replay.SetEnabled(false) // tokens come from the seed; step back replays
 	}
 	k.Defaults.SetEnabled(len(sc.Knobs) > 0)
-	if n := len(sc.Build(Params{}).Actors); sc.Kind != Race && n > 0 {
+	if n := len(sc.Build(scenes.Params{}).Actors); sc.Kind != scenes.Race && n > 0 {
 		k.Select.SetHelp("1-"+itoa(int64(n)), "select an actor")
 	}
 	if !sc.Distributed {
@@ -222,13 +223,13 @@ func (a *App) applyKeys() {
 			b.SetEnabled(false)
 		}
 	}
-	if sc.Kind != Story {
+	if sc.Kind != scenes.Story {
 		k.Move.SetEnabled(false)
 		k.Crash.SetEnabled(false)
 		k.Pause.SetEnabled(false)
 		k.Wait.SetEnabled(false)
 	}
-	if sc.Kind == Quiz {
+	if sc.Kind == scenes.Quiz {
 		// no run to play, no actor, no log: answers and the way between situations
 		for _, b := range []*key.Binding{&k.Play, &k.Faster, &k.Slower, &k.Next, &k.Prev, &k.Export, &k.Earlier, &k.Later} {
 			b.SetEnabled(false)
@@ -412,10 +413,10 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 	case msg.Type == tea.KeyEsc:
 		return a.navigate("esc")
 	case key.Matches(msg, k.Efficiency):
-		cmd, _ := a.pl.key("answer", int(Efficiency))
+		cmd, _ := a.pl.key("answer", int(scenes.Efficiency))
 		return cmd
 	case key.Matches(msg, k.Correctness):
-		cmd, _ := a.pl.key("answer", int(Correctness))
+		cmd, _ := a.pl.key("answer", int(scenes.Correctness))
 		return cmd
 	case key.Matches(msg, k.Select):
 		cmd, _ := a.pl.key("select", int(msg.String()[0]-'1'))
@@ -524,10 +525,10 @@ func (a *App) switchTo(i int) tea.Cmd {
 			pl.qz = st.qz
 		}
 		pl.run = sim.NewRun(a.b, pl.sc.Script(pl.p), pl.seed)
-		if st.pos > 0 && pl.sc.Kind == Story {
+		if st.pos > 0 && pl.sc.Kind == scenes.Story {
 			pl.pending = append(pl.pending, pendingKey{"seek", st.pos})
 		}
-	} else if pl.sc.ID == a.prog.Moment.Scene && pl.sc.Kind == Story {
+	} else if pl.sc.ID == a.prog.Moment.Scene && pl.sc.Kind == scenes.Story {
 		// continue where the learner left off last time, settings and seed too
 		pl.applyMoment(a.prog.Moment)
 	}
@@ -564,7 +565,7 @@ func (a *App) View() string {
 			"timeline: ● a step  ~ time passes  ✗ a crash  ‖ a pause  › a wake-up  │ now",
 			"properties: ✓ held  ✗ BROKEN  – absent  ○ not put to the test yet",
 		}
-		if a.pl.sc.Kind == Quiz {
+		if a.pl.sc.Kind == scenes.Quiz {
 			g := views.QuizGlyphs
 			legend = []string{"situations: " + g[views.Right] + " right  " + g[views.Wrong] + " wrong  " + g[views.Unanswered] +
 				" not answered  " + g[views.Shown] + " shown to the class  │ on screen"}
@@ -590,7 +591,7 @@ func (a *App) View() string {
 // clicker key steps the story, and nothing plays by itself.
 func (a *App) helpKeys() views.KeyMap {
 	k := a.keys
-	if a.present && a.pl.sc.Kind == Story {
+	if a.present && a.pl.sc.Kind == scenes.Story {
 		k.Play.SetHelp("space", "step (clicker)")
 		k.Faster.SetEnabled(false)
 	}

@@ -1,4 +1,4 @@
-package scenes
+package tui
 
 import (
 	"context"
@@ -8,14 +8,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/progress"
-	tea "github.com/charmbracelet/bubbletea"
-
 	"locksim/content"
 	"locksim/race"
 	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/views"
+
+	"github.com/charmbracelet/bubbles/progress"
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // TrialLanes is how many trials run side by side: Workers connections each.

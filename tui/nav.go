@@ -1,4 +1,4 @@
-package scenes
+package tui
 
 // Nav is where the learner is in the course, as far as moving around it
 // goes: the contents or a scene (by index), and what is open on top of the

@@ -1,4 +1,4 @@
-package scenes
+package tui
 
 import (
 	"fmt"
@@ -6,11 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"locksim/content"
+	"locksim/scenes"
+	"locksim/views"
+
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
-
-	"locksim/content"
-	"locksim/views"
 )
 
 // walkQuiz is TestEveryScene for a quiz: every situation asked (with and
@@ -19,9 +20,9 @@ import (
 // shown answers, each drawn at 80x24 and 120x40: exactly the screen's
 // rows, none wider, no gap in the text, nothing cut, no scoreboard and no
 // log; the key on screen exactly when it should be.
-func walkQuiz(t *testing.T, sc *Scene, text content.Text) {
+func walkQuiz(t *testing.T, sc *scenes.Scene, text content.Text) {
 	t.Helper()
-	items, err := Situations(text)
+	items, err := scenes.Situations(text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +98,7 @@ func walkQuiz(t *testing.T, sc *Scene, text content.Text) {
 	for _, c := range scores {
 		p := quizPlayer(sc, text, items, len(items))
 		c.set(p.qz)
-		right, answered := Grade(p.qz.items, p.qz.answers)
+		right, answered := scenes.Grade(p.qz.items, p.qz.answers)
 		want := text.Fill(c.want, map[string]string{"right": itoa(int64(right)), "answered": itoa(int64(answered)), "of": itoa(int64(len(items)))})
 		for _, size := range [][2]int{{80, 24}, {120, 40}} {
 			screen := checkQuizScreen(t, "the score, "+c.name, p, size[0], size[1])
@@ -109,8 +110,8 @@ func walkQuiz(t *testing.T, sc *Scene, text content.Text) {
 }
 
 // quizPlayer is a player of quiz sc that asks, at situation at.
-func quizPlayer(sc *Scene, text content.Text, items []Situation, at int) *Player {
-	p := &Player{sc: sc, text: text, p: Params{}, sel: -1, quiz: true, qz: newQuiz(items)}
+func quizPlayer(sc *scenes.Scene, text content.Text, items []scenes.Situation, at int) *Player {
+	p := &Player{sc: sc, text: text, p: scenes.Params{}, sel: -1, quiz: true, qz: newQuiz(items)}
 	p.qz.at = at
 	return p
 }
@@ -152,7 +153,7 @@ func flatten(s string) string {
 // e and c live beside options' e and crash-gap's c only because those
 // scenes switch them off).
 func TestKeysDoNotClash(t *testing.T) {
-	for _, sc := range All() {
+	for _, sc := range scenes.All() {
 		a := &App{pl: &Player{sc: sc}}
 		a.applyKeys()
 		bound := map[string]string{}
@@ -174,7 +175,7 @@ func TestKeysDoNotClash(t *testing.T) {
 		for _, kb := range a.knobBindings() {
 			bind("the setting "+kb.Help().Desc, kb)
 		}
-		if sc.Kind == Quiz && (bound["e"] != "Efficiency" || bound["c"] != "Correctness" || bound["1"] != "Select" || bound["2"] != "Select") {
+		if sc.Kind == scenes.Quiz && (bound["e"] != "Efficiency" || bound["c"] != "Correctness" || bound["1"] != "Select" || bound["2"] != "Select") {
 			t.Errorf("%s: the answers are not all on e, c, 1 and 2: %v", sc.ID, bound)
 		}
 	}

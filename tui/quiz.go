@@ -1,10 +1,11 @@
-package scenes
+package tui
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
+	"locksim/scenes"
 	"locksim/views"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -13,7 +14,7 @@ import (
 
 // quizState is where the learner stands in a quiz.
 type quizState struct {
-	items   []Situation
+	items   []scenes.Situation
 	at      int    // the situation on screen; len(items) is the score page
 	answers []int  // the Class chosen for each situation, -1 for none
 	shown   []bool // its key shown to the class, with no answer given
@@ -21,7 +22,7 @@ type quizState struct {
 	reported bool
 }
 
-func newQuiz(items []Situation) *quizState {
+func newQuiz(items []scenes.Situation) *quizState {
 	q := &quizState{items: items, answers: make([]int, len(items)), shown: make([]bool, len(items))}
 	for i := range q.answers {
 		q.answers[i] = -1
@@ -32,7 +33,7 @@ func newQuiz(items []Situation) *quizState {
 // quizState is the player's quiz, read from its text the first time.
 func (p *Player) quizState() *quizState {
 	if p.qz == nil {
-		items, _ := Situations(p.text) // newPlayer refuses a text it cannot read
+		items, _ := scenes.Situations(p.text) // newPlayer refuses a text it cannot read
 		p.qz = newQuiz(items)
 	}
 	return p.qz
@@ -50,7 +51,7 @@ func (p *Player) quizMarks() []views.QuizMark {
 	out := make([]views.QuizMark, len(q.items))
 	for i, s := range q.items {
 		switch {
-		case q.answers[i] >= 0 && Class(q.answers[i]) == s.Class:
+		case q.answers[i] >= 0 && scenes.Class(q.answers[i]) == s.Class:
 			out[i] = views.Right
 		case q.answers[i] >= 0:
 			out[i] = views.Wrong
@@ -71,7 +72,7 @@ func (p *Player) quizKey(action string, arg int) (tea.Cmd, bool) {
 		switch {
 		case q.at >= n:
 			return nil, false
-		case arg < 0 || arg > int(Correctness):
+		case arg < 0 || arg > int(scenes.Correctness):
 			p.flash = p.text.Get("not-a-choice")
 		case p.keyShown(q.at):
 			p.flash = p.text.Get("answered-already")
@@ -112,7 +113,7 @@ func (p *Player) quizKey(action string, arg int) (tea.Cmd, bool) {
 // attempt is answered (a key shown to the class is not an answer).
 func (p *Player) reportScore() {
 	q := p.quizState()
-	right, answered := Grade(q.items, q.answers)
+	right, answered := scenes.Grade(q.items, q.answers)
 	if q.reported || answered < len(q.items) || !p.quiz {
 		return
 	}
@@ -137,7 +138,7 @@ func (p *Player) quizView(st views.Styles, w, h int, header, helpLine string) st
 	default:
 		body = p.situationPage(st, w, rows)
 	}
-	right, answered := Grade(q.items, q.answers)
+	right, answered := scenes.Grade(q.items, q.answers)
 	note := fmt.Sprintf("%d right of %d answered", right, answered)
 	switch {
 	case p.flash != "":
@@ -179,9 +180,9 @@ func (p *Player) situationPage(st views.Styles, w, rows int) []string {
 	vars := map[string]string{"class": p.text.Get("class-" + s.Class.String())}
 	verdict := st.Accent.Render(p.text.Fill("verdict-shown", vars))
 	if a := q.answers[q.at]; a >= 0 {
-		vars["chosen"] = p.text.Get("class-" + Class(a).String())
+		vars["chosen"] = p.text.Get("class-" + scenes.Class(a).String())
 		verdict = st.Good.Render(p.text.Fill("verdict-right", vars))
-		if Class(a) != s.Class {
+		if scenes.Class(a) != s.Class {
 			verdict = st.Bad.Render(p.text.Fill("verdict-wrong", vars))
 		}
 	}
@@ -195,7 +196,7 @@ func (p *Player) situationPage(st views.Styles, w, rows int) []string {
 // and the recap.
 func (p *Player) scorePage(st views.Styles, w, rows int) []string {
 	q := p.quizState()
-	right, answered := Grade(q.items, q.answers)
+	right, answered := scenes.Grade(q.items, q.answers)
 	of := len(q.items)
 	vars := map[string]string{"right": itoa(int64(right)), "answered": itoa(int64(answered)), "of": itoa(int64(of))}
 	verdict := st.Bold.Render(p.text.Fill("score-done", vars))

@@ -1,4 +1,4 @@
-package scenes
+package tui
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"locksim/content"
+	"locksim/scenes"
 	"locksim/scenes/progress"
 	"locksim/sim"
 	"locksim/views"
@@ -24,7 +25,7 @@ type Options struct {
 	// Step is the position Scene opens at (-scene X -step N).
 	Step int
 	// Settings are Scene's settings (-set); nil for its defaults.
-	Settings Params
+	Settings scenes.Params
 	// Scenes is the lesson's playlist (-scenes), scene ids in the order a
 	// step past the end of each goes through them; nil for the whole
 	// course. Without Scene, the first of them opens.
@@ -48,7 +49,7 @@ type Options struct {
 	Styles *views.Styles
 	// Export is where the y key writes the story for redis-cli, and at
 	// what scale (-export-dir, -export-scale).
-	Export Export
+	Export scenes.Export
 }
 
 // entry is one scene in the contents.
@@ -63,6 +64,7 @@ type entry struct {
 // FilterValue is what / matches: the id and the title. The summary and the
 // dive would let a few letters match every scene.
 func (e entry) FilterValue() string { return e.id + " " + e.title }
+
 func (e entry) Title() string {
 	mark := "·"
 	if e.done {
@@ -70,6 +72,7 @@ func (e entry) Title() string {
 	}
 	return fmt.Sprintf("%s %2d  %-11s %s · %s", mark, e.n, e.id, e.title, e.dive)
 }
+
 func (e entry) Description() string {
 	d := "    " + e.summary
 	if e.answered {
@@ -90,7 +93,7 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 	}
 	id := o.Scene
 	if id == "" {
-		id = All()[0].ID
+		id = scenes.All()[0].ID
 	}
 	a, err := NewApp(b, id, o.Seed)
 	if err != nil {
@@ -137,7 +140,7 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 	return a, nil
 }
 
-func indexOf(list []*Scene, id string) int {
+func indexOf(list []*scenes.Scene, id string) int {
 	for i, s := range list {
 		if s.ID == id {
 			return i
@@ -150,7 +153,7 @@ func indexOf(list []*Scene, id string) int {
 func (a *App) newMenu() list.Model {
 	var items []list.Item
 	for i, s := range a.list {
-		dive, title := Heading(s.ID)
+		dive, title := scenes.Heading(s.ID)
 		t, _ := content.Load(s.ID)
 		ans, ok := a.prog.Answers[s.ID]
 		e := entry{n: i + 1, id: s.ID, dive: dive, title: title, summary: t.Get("summary"),
@@ -268,8 +271,8 @@ func (a *App) menuView() string {
 	help := "enter open · / filter · ↑/↓ choose · ✓ played to the end · q quit"
 	if m := a.prog.Moment; m.Scene != "" {
 		at := fmt.Sprintf("%s, step %d", m.Scene, m.Step)
-		if sc := Find(m.Scene); sc != nil && FormatSettings(sc, m.Settings) != "" {
-			at += " (" + FormatSettings(sc, m.Settings) + ")"
+		if sc := scenes.Find(m.Scene); sc != nil && scenes.FormatSettings(sc, m.Settings) != "" {
+			at += " (" + scenes.FormatSettings(sc, m.Settings) + ")"
 		}
 		help = "last time: " + at + " · enter open · / filter · q quit"
 	}

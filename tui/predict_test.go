@@ -1,4 +1,4 @@
-package scenes
+package tui
 
 import (
 	"context"
@@ -6,12 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
-
+	"locksim/scenes"
 	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/views"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // TestQuestionHidesItsAnswer walks every prediction point of every scene,
@@ -24,7 +25,7 @@ import (
 // itself: the snapshot at the question and the replies of the move that
 // answers it.
 func TestQuestionHidesItsAnswer(t *testing.T) {
-	for _, sc := range All() {
+	for _, sc := range scenes.All() {
 		if sc.Predict == nil {
 			continue
 		}
@@ -35,7 +36,7 @@ func TestQuestionHidesItsAnswer(t *testing.T) {
 	}
 }
 
-func questionHidesItsAnswer(t *testing.T, sc *Scene) {
+func questionHidesItsAnswer(t *testing.T, sc *scenes.Scene) {
 	b := embedded(t)
 	st := views.DefaultStyles()
 	for _, p := range sc.Stories() {
@@ -106,7 +107,7 @@ type reply struct {
 	repeat      bool
 }
 
-func hiddenValues(sc *Scene, p Params, pl *Player, before, after sim.Snapshot, st views.Styles) hidden {
+func hiddenValues(sc *scenes.Scene, p scenes.Params, pl *Player, before, after sim.Snapshot, st views.Styles) hidden {
 	var h hidden
 	for _, k := range before.Keys {
 		// the key as the inspector reads it, after its name
@@ -116,7 +117,7 @@ func hiddenValues(sc *Scene, p Params, pl *Player, before, after sim.Snapshot, s
 		}
 	}
 	for _, snap := range []sim.Snapshot{before, after} {
-		ex := Explain(sc, Frame{Snap: snap, L: Fold(snap), P: p, Sel: -1, Text: pl.text})
+		ex := scenes.Explain(sc, scenes.Frame{Snap: snap, L: scenes.Fold(snap), P: p, Sel: -1, Text: pl.text})
 		for _, s := range []string{ex.Verdict, ex.Alarm} {
 			if s != "" {
 				h.anywhere = append(h.anywhere, ansi.Strip(s))
@@ -206,7 +207,7 @@ func hasWord(text, s string) bool {
 
 // openAsking opens scene sc under settings p, in presenter mode or not,
 // and steps (n, or the clicker's .) until its question opens.
-func openAsking(t *testing.T, b *sim.Backend, sc *Scene, p Params, present bool) *App {
+func openAsking(t *testing.T, b *sim.Backend, sc *scenes.Scene, p scenes.Params, present bool) *App {
 	t.Helper()
 	a, err := NewCourse(b, Options{Seed: 1, Scene: sc.ID, Present: present})
 	if err != nil {
@@ -239,15 +240,15 @@ func labelsOf(moves []sim.Move) []string {
 func TestQuestionGoldens(t *testing.T) {
 	cases := []struct {
 		name, id string
-		p        Params
+		p        scenes.Params
 		present  bool
 	}{
-		{"question-crash-gap", "crash-gap", Params{}, false},
-		{"question-claim-lease-present", "claim-lease", Params{}, true},
-		{"question-redlock-jump-present", "redlock", Params{"story": knobIndex(t, "redlock", "story", "clock jump")}, true},
+		{"question-crash-gap", "crash-gap", scenes.Params{}, false},
+		{"question-claim-lease-present", "claim-lease", scenes.Params{}, true},
+		{"question-redlock-jump-present", "redlock", scenes.Params{"story": knobIndex(t, "redlock", "story", "clock jump")}, true},
 	}
 	for _, c := range cases {
-		a := openAsking(t, embedded(t), Find(c.id), c.p, c.present)
+		a := openAsking(t, embedded(t), scenes.Find(c.id), c.p, c.present)
 		if !a.pl.asking {
 			t.Fatalf("%s never asked its question", c.name)
 		}

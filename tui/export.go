@@ -1,13 +1,17 @@
-package scenes
+package tui
+
+import (
+	"locksim/scenes"
+)
 
 // export writes the story so far to a redis-cli script in x's directory
 // (made if missing) and says where, by its full path.
-func (p *Player) export(x Export) {
+func (p *Player) export(x scenes.Export) {
 	if len(p.snap.Nodes) > 0 {
 		p.flash = "this story runs on " + itoa(int64(len(p.snap.Nodes))) + " servers: one redis-cli cannot replay it"
 		return
 	}
-	name, err := WriteExport(x, p.b.Label, p.sc.ID, p.seed, p.snap)
+	name, err := scenes.WriteExport(x, p.b.Label, p.sc.ID, p.seed, p.snap)
 	if err != nil {
 		p.flash = err.Error()
 		return

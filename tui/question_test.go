@@ -1,14 +1,15 @@
-package scenes
+package tui
 
 import (
 	"context"
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
-
+	"locksim/scenes"
 	"locksim/sim"
 	"locksim/sim/simtest"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // TestHelpPageOfTheMode: the ? page lists the keys of the mode on screen:
@@ -36,11 +37,11 @@ func TestHelpPageOfTheMode(t *testing.T) {
 // screen, and an h past the last one says there are no more.
 func TestHintsShownOnce(t *testing.T) {
 	b := embedded(t)
-	for _, sc := range All() {
-		if sc.Predict == nil || sc.PredictAt(labelsOf(sc.Build(Params{}).Moves)) < 0 {
+	for _, sc := range scenes.All() {
+		if sc.Predict == nil || sc.PredictAt(labelsOf(sc.Build(scenes.Params{}).Moves)) < 0 {
 			continue
 		}
-		a := openAsking(t, b, sc, Params{}, false)
+		a := openAsking(t, b, sc, scenes.Params{}, false)
 		for i := 1; a.pl.text.Has("hint-" + itoa(int64(i))); i++ {
 			drive(t, a, keys("h")...)
 			screen := strings.Join(strings.Fields(a.View()), " ")
@@ -91,8 +92,8 @@ func TestEmbeddedOnlyStoryAsksNothingLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close(context.Background()) })
-	sc := Find("redlock")
-	p := Params{"story": knobIndex(t, "redlock", "story", "clock jump")}
+	sc := scenes.Find("redlock")
+	p := scenes.Params{"story": knobIndex(t, "redlock", "story", "clock jump")}
 	a := openAsking(t, b, sc, p, false)
 	if a.pl.asking {
 		t.Errorf("the clock jump cannot happen on a live server, yet its question is asked:\n%s", a.View())

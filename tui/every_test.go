@@ -1,4 +1,4 @@
-package scenes
+package tui
 
 import (
 	"fmt"
@@ -6,14 +6,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
-
 	"locksim/content"
+	"locksim/scenes"
 	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/sim/ledger"
 	"locksim/views"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // unfilled finds a {slot} the text left empty; emptySlot a slot filled
@@ -33,7 +34,7 @@ var (
 // A new scene is covered by registering it.
 func TestEveryScene(t *testing.T) {
 	t.Parallel()
-	for _, sc := range All() {
+	for _, sc := range scenes.All() {
 		t.Run(sc.ID, func(t *testing.T) {
 			t.Parallel()
 			text, err := content.Load(sc.ID)
@@ -45,20 +46,20 @@ func TestEveryScene(t *testing.T) {
 					t.Errorf("content/text/%s.txt has no %q section", sc.ID, part)
 				}
 			}
-			if sc.Kind == Quiz {
+			if sc.Kind == scenes.Quiz {
 				walkQuiz(t, sc, text) // no schedule: every situation and the score instead
 				return
 			}
-			for _, pt := range points(t, sc.ID, sc.Kind == Story) {
+			for _, pt := range points(t, sc.ID, sc.Kind == scenes.Story) {
 				checkPoint(t, sc, text, pt)
 			}
 		})
 	}
 }
 
-func checkPoint(t *testing.T, sc *Scene, text content.Text, pt storyPoint) {
+func checkPoint(t *testing.T, sc *scenes.Scene, text content.Text, pt storyPoint) {
 	t.Helper()
-	led := Fold(pt.snap)
+	led := scenes.Fold(pt.snap)
 	edited := strings.Contains(pt.where, "inserted")
 	var byActor []string
 	// every selection on the stories as written; after a learner's move,
@@ -77,8 +78,8 @@ func checkPoint(t *testing.T, sc *Scene, text content.Text, pt storyPoint) {
 			byActor = append(byActor, "")
 			continue
 		}
-		v := Frame{Snap: pt.snap, L: led, P: pt.p, Sel: sel, Text: text}
-		ex := Explain(sc, v)
+		v := scenes.Frame{Snap: pt.snap, L: led, P: pt.p, Sel: sel, Text: text}
+		ex := scenes.Explain(sc, v)
 		where := fmt.Sprintf("%s, selected %d", pt.where, sel)
 		all := ex.Readout + " " + ex.Verdict + " " + ex.Alarm + " " + cardText(ex.Cards)
 		if ex.Readout == "" || strings.Contains(all, "[no text") || strings.Contains(all, "%!") || unfilled.MatchString(all) || emptySlot.MatchString(ex.Readout+" "+ex.Alarm) {
@@ -113,7 +114,7 @@ func checkPoint(t *testing.T, sc *Scene, text content.Text, pt storyPoint) {
 				pair := rd.Overlap.First.Actor + " and " + rd.Overlap.Second.Actor
 				o := led.FirstOverlap()
 				first := o.First.Actor + " and " + o.Second.Actor + " both acted as holder"
-				if !strings.HasPrefix(ex.Alarm, first) || !strings.Contains(ex.Alarm, Stamp(o.FromAt)) || !strings.Contains(ex.Readout, rd.Overlap.First.Actor) {
+				if !strings.HasPrefix(ex.Alarm, first) || !strings.Contains(ex.Alarm, scenes.Stamp(o.FromAt)) || !strings.Contains(ex.Readout, rd.Overlap.First.Actor) {
 					t.Errorf("%s: the latest grant made %s holders, the first overlap was %s; the alarm says %q and the readout %q", where, pair, first, ex.Alarm, ex.Readout)
 				}
 			}
@@ -141,11 +142,11 @@ func checkPoint(t *testing.T, sc *Scene, text content.Text, pt storyPoint) {
 		}
 	}
 	// with nothing selected a story's readout explains the latest step
-	if e, ok := lastStep(pt.snap); ok && sc.Kind == Story && pt.snap.Pos > 0 {
+	if e, ok := lastStep(pt.snap); ok && sc.Kind == scenes.Story && pt.snap.Pos > 0 {
 		for i, a := range pt.snap.Actors {
 			if a.Name == e.Actor && byActor[0] != byActor[i+1] {
 				t.Errorf("%s: the latest step is %s's (%s), but with nothing selected the readout says\n  %s\nand with %s selected\n  %s",
-					pt.where, e.Actor, PlainEvent(e), byActor[0], e.Actor, byActor[i+1])
+					pt.where, e.Actor, scenes.PlainEvent(e), byActor[0], e.Actor, byActor[i+1])
 			}
 		}
 	}
@@ -204,7 +205,7 @@ func checkCards(t *testing.T, where string, snap sim.Snapshot, led *ledger.Ledge
 
 // checkScreen draws the point as the player would at w x h: exactly h
 // rows, none wider than w columns.
-func checkScreen(t *testing.T, where string, sc *Scene, text content.Text, pt storyPoint, led *ledger.Ledger, w, h int) {
+func checkScreen(t *testing.T, where string, sc *scenes.Scene, text content.Text, pt storyPoint, led *ledger.Ledger, w, h int) {
 	t.Helper()
 	p := &Player{sc: sc, text: text, p: pt.p, snap: pt.snap, led: led, sel: -1}
 	screen := p.View(views.DefaultStyles(), w, h, "help", "", "")

@@ -1,6 +1,8 @@
-package scenes
+package tui
 
-import "testing"
+import (
+	"testing"
+)
 
 func TestNavigate(t *testing.T) {
 	scene := Nav{Scene: 2, Scenes: 6, Course: true}

@@ -1,4 +1,4 @@
-package scenes
+package tui
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"locksim/content"
+	"locksim/scenes"
 	"locksim/sim"
 	"locksim/sim/ledger"
 	"locksim/views"
@@ -29,11 +30,11 @@ var speeds = []time.Duration{2400 * time.Millisecond, 1200 * time.Millisecond, 6
 // Player plays one scene: it owns the scene's run and hands it to one
 // command at a time (busy), and draws from the last snapshot it got back.
 type Player struct {
-	sc   *Scene
+	sc   *scenes.Scene
 	text content.Text
 	b    *sim.Backend
 	seed uint64
-	p    Params
+	p    scenes.Params
 
 	run     *sim.Run
 	snap    sim.Snapshot
@@ -174,22 +175,22 @@ func (p *Player) refresh() tea.Cmd {
 
 // newPlayer prepares scene sc; id must differ from every earlier player's,
 // so that messages still in flight for a closed scene are dropped.
-func newPlayer(ctx context.Context, id int, sc *Scene, b *sim.Backend, seed uint64, ops *sync.WaitGroup) (*Player, error) {
+func newPlayer(ctx context.Context, id int, sc *scenes.Scene, b *sim.Backend, seed uint64, ops *sync.WaitGroup) (*Player, error) {
 	text, err := content.Load(sc.ID)
 	if err != nil {
 		return nil, err
 	}
-	p := &Player{sc: sc, text: text, b: b, seed: seed, p: Params{}, sel: -1, node: -1, speed: 1, ops: ops, ctx: ctx, id: id,
+	p := &Player{sc: sc, text: text, b: b, seed: seed, p: scenes.Params{}, sel: -1, node: -1, speed: 1, ops: ops, ctx: ctx, id: id,
 		guess: -1, actual: -1, spin: spinner.New(spinner.WithSpinner(spinner.MiniDot))}
-	if sc.Kind == Quiz {
-		items, err := Situations(text)
+	if sc.Kind == scenes.Quiz {
+		items, err := scenes.Situations(text)
 		if err != nil {
 			return nil, fmt.Errorf("content/text/%s.txt: %w", sc.ID, err)
 		}
 		p.qz = newQuiz(items)
 	}
 	p.run = sim.NewRun(b, sc.Script(p.p), seed)
-	p.led = Fold(p.snap)
+	p.led = scenes.Fold(p.snap)
 	return p, nil
 }
 
@@ -208,7 +209,7 @@ func (p *Player) do(f func(ctx context.Context, r *sim.Run) error) tea.Cmd {
 	p.cancelOp = cancel
 	p.ops.Add(1)
 	var spin tea.Cmd
-	if (p.b.Live() || p.sc.Kind == Race) && !p.spinning {
+	if (p.b.Live() || p.sc.Kind == scenes.Race) && !p.spinning {
 		p.spinning, spin = true, p.spin.Tick
 	}
 	return tea.Batch(spin, func() tea.Msg {
@@ -236,7 +237,7 @@ func (p *Player) replayHere() tea.Cmd {
 	}
 	pos := p.snap.Pos
 	cmd := p.restart()
-	if pos > 0 && p.sc.Kind == Story {
+	if pos > 0 && p.sc.Kind == scenes.Story {
 		p.pending = append([]pendingKey{{"seek", pos}}, p.pending...)
 	}
 	return cmd
@@ -260,7 +261,7 @@ func (p *Player) Start(old *sim.Run) tea.Cmd { return p.begin(old) }
 // and fires a race scene.
 func (p *Player) begin(old *sim.Run) tea.Cmd {
 	// decided here, in Update: the command must not read the player
-	fire := p.sc.Kind == Race && !p.mustAsk(0)
+	fire := p.sc.Kind == scenes.Race && !p.mustAsk(0)
 	return p.do(func(ctx context.Context, r *sim.Run) error {
 		if old != nil {
 			// the old scene's keys go even when the program is quitting
@@ -326,7 +327,7 @@ func (p *Player) reveal() {
 	if (p.guess < 0 && !p.passed) || at < 0 || p.snap.Pos <= at {
 		return
 	}
-	p.actual = p.sc.Predict.Answer(Frame{Snap: p.snap, L: p.led, P: p.p, Sel: -1, Text: p.text})
+	p.actual = p.sc.Predict.Answer(scenes.Frame{Snap: p.snap, L: p.led, P: p.p, Sel: -1, Text: p.text})
 	if !p.revealed && p.answered != nil && p.guess >= 0 {
 		p.answered(p.sc.ID, p.guess, p.actual == p.guess)
 	}
@@ -398,7 +399,7 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 			// the keys were not read: show the last ones that were
 			p.snap.Keys = keys
 		}
-		p.led = Fold(p.snap)
+		p.led = scenes.Fold(p.snap)
 		p.hinting = false
 		if at := p.sc.PredictAt(p.snap.Moves); p.mustAsk(at) && p.snap.Pos == at {
 			p.asking, p.playing = true, false
@@ -467,7 +468,7 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 			}
 		}
 		p.snap.Keys = msg.keys
-		p.led = Fold(p.snap)
+		p.led = scenes.Fold(p.snap)
 		return p.refreshLater()
 	case tickMsg:
 		if msg.id != p.id || !p.playing || p.busy {
@@ -517,7 +518,7 @@ func (p *Player) next() tea.Cmd {
 // key applies one of the scene's controls; it returns false if the key
 // means nothing here.
 func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
-	if p.sc.Kind == Quiz {
+	if p.sc.Kind == scenes.Quiz {
 		return p.quizKey(action, arg) // no run to wait for: a quiz sends nothing
 	}
 	n := len(p.snap.Actors)
@@ -579,7 +580,7 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 			p.asking, p.passed = false, true
 			return p.seekTo(p.sc.PredictAt(p.snap.Moves) + 1), true
 		}
-		if p.sc.Kind != Story {
+		if p.sc.Kind != scenes.Story {
 			return nil, false
 		}
 		// the readout follows the story again; select an actor to ask about it
@@ -594,7 +595,7 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		}
 		return p.seekTo(p.snap.Pos + delta), true
 	case "play":
-		if p.sc.Kind != Story {
+		if p.sc.Kind != scenes.Story {
 			return nil, false
 		}
 		p.playing, p.sel = !p.playing, -1
@@ -608,7 +609,7 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		return nil, true
 	}
 	if action == "node" {
-		if p.sc.Kind != Story || arg >= len(p.snap.Nodes) {
+		if p.sc.Kind != scenes.Story || arg >= len(p.snap.Nodes) {
 			return nil, false
 		}
 		p.node = arg
@@ -617,7 +618,7 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 	switch action {
 	case "home", "replay", "knob", "defaults":
 	case "crash", "pause", "wait", "move", "stop", "cut", "slow", "jump", "hang":
-		if p.sc.Kind != Story {
+		if p.sc.Kind != scenes.Story {
 			return nil, false
 		}
 	default:
@@ -643,11 +644,11 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		// setting's effect shows at once
 		return p.resettle(), true
 	case "defaults":
-		if FormatSettings(p.sc, p.p) == "" {
+		if scenes.FormatSettings(p.sc, p.p) == "" {
 			p.flash = "the settings are at their defaults already"
 			return nil, true
 		}
-		p.p = Params{}
+		p.p = scenes.Params{}
 		p.flash = "the settings are back to their defaults"
 		return p.resettle(), true
 	case "crash", "pause", "wait", "move", "stop", "cut", "slow", "jump", "hang":
@@ -696,10 +697,10 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		// a page of its own: the story or the keys get the whole screen
 		return header + "\n" + views.Rule(st, overlayTitle, w) + "\n" + fitRows(overlay, h-3) + "\n" + helpLine
 	}
-	if p.sc.Kind == Quiz {
+	if p.sc.Kind == scenes.Quiz {
 		return p.quizView(st, w, h, header, helpLine)
 	}
-	ex := Explain(p.sc, Frame{Snap: p.snap, L: p.led, P: p.p, Sel: p.sel, Text: p.text})
+	ex := scenes.Explain(p.sc, scenes.Frame{Snap: p.snap, L: p.led, P: p.p, Sel: p.sel, Text: p.text})
 	top := []string{header}
 	cards := views.Cards(st, ex.Cards, p.sel, w)
 	p.zones = views.CardZones(cards, len(ex.Cards), len(joinLines(top)))
@@ -806,7 +807,7 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	} else {
 		bottom = append(bottom, views.Scoreboard(st, ex.Props, w))
 	}
-	if p.sc.Kind == Story {
+	if p.sc.Kind == scenes.Story {
 		state := ""
 		switch {
 		case p.busy && p.snap.Live:
@@ -914,7 +915,7 @@ func (p *Player) header(st views.Styles, w int) string {
 		}
 	}
 	mode += fmt.Sprintf(" · seed %d", p.seed)
-	if p.sc.Kind == Quiz {
+	if p.sc.Kind == scenes.Quiz {
 		mode = "quiz · sends no command"
 	}
 	if p.present {
@@ -1003,14 +1004,14 @@ func keyLine(st views.Styles, k sim.KeyState, snap sim.Snapshot, w int) string {
 	} else {
 		val := k.Value
 		if k.Type == "string" {
-			val = fmt.Sprintf("%q", ShortenTokens(val, snap.Actors, snap.Events))
+			val = fmt.Sprintf("%q", scenes.ShortenTokens(val, snap.Actors, snap.Events))
 			if who := tokenOwner(k.Value, snap.Events); who != "" {
 				val += " (" + who + "'s token)"
 			}
 		} else if k.Type == "zset" && k.Clock > 0 {
-			val = ShortenTokens(scoreDeadlines(k, snap), snap.Actors, snap.Events)
+			val = scenes.ShortenTokens(scoreDeadlines(k, snap), snap.Actors, snap.Events)
 		} else {
-			val = ShortenTokens(val, snap.Actors, snap.Events)
+			val = scenes.ShortenTokens(val, snap.Actors, snap.Events)
 		}
 		ttl := fmt.Sprintf("PTTL %d ms", k.PTTL)
 		if snap.Live && snap.Scale > 1 && k.PTTL > 0 {
@@ -1129,7 +1130,7 @@ func (p *Player) about(w int) string {
 	}
 	if p.sc.Shortest > 0 {
 		text += fmt.Sprintf("\nOn a live server this scene runs at ÷%d at most: its %s margin must stay at least %v on the wire.",
-			p.sc.Shortest/MinWire, sim.FormatDuration(p.sc.Shortest), MinWire)
+			p.sc.Shortest/scenes.MinWire, sim.FormatDuration(p.sc.Shortest), scenes.MinWire)
 	}
 	lines := strings.Split(lipgloss.NewStyle().Width(max(w, 1)).Render(text), "\n")
 	for i := range lines {

@@ -1,8 +1,9 @@
-package scenes
+package tui
 
 import (
 	"strings"
 
+	"locksim/scenes"
 	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/views"
@@ -16,12 +17,12 @@ func logLines(s sim.Snapshot, sel string, strip bool, digits int) []views.LogLin
 		l := views.LogLine{At: "+" + sim.FormatDuration(e.At), Actor: e.Actor, Hi: sel != "" && e.Actor == sel}
 		switch e.Kind {
 		case sim.Command:
-			l.Text = ShortenTokensN(e.Cmd, s.Actors, s.Events, digits)
+			l.Text = scenes.ShortenTokensN(e.Cmd, s.Actors, s.Events, digits)
 			if strip {
 				l.Text = strings.ReplaceAll(l.Text, s.Prefix, "")
 			}
-			l.Reply = ShortenTokensN(e.Reply, s.Actors, s.Events, digits)
-			l.Tone = ToneOf(e)
+			l.Reply = scenes.ShortenTokensN(e.Reply, s.Actors, s.Events, digits)
+			l.Tone = scenes.ToneOf(e)
 			switch e.Node {
 			case sim.LockNode:
 			case sim.ResourceNode:

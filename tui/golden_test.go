@@ -1,10 +1,12 @@
-package scenes
+package tui
 
-import "testing"
+import (
+	"testing"
+)
 
 // TestGoldens draws every story scene at fixed points, at 80x24 and at
 // 120x40, and compares the screens with testdata/*.golden. The race has
-// its own (its winner is a real race). go test ./scenes -update rewrites them.
+// its own (its winner is a real race). go test ./tui -update rewrites them.
 func TestGoldens(t *testing.T) {
 	cases := []struct {
 		name, id, presses string

@@ -1,12 +1,13 @@
-package scenes
+package tui
 
 import (
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
+	"locksim/scenes"
 	"locksim/sim"
 	"locksim/views"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // The readout stands beside the log only where both have room: the log
@@ -35,10 +36,10 @@ func logWidth(w, h int, side bool) (logW, readoutW int) {
 // names a script by <name>, and a screen taller than 80x24 has the rows
 // to show what it does. "" when no script fits.
 func scriptPanel(st views.Styles, s sim.Snapshot, sel string, width, rows int) string {
-	sources := ScriptSources(s.Events)
+	sources := scenes.ScriptSources(s.Events)
 	for i := len(s.Events) - 1; i >= 0; i-- {
 		e := s.Events[i]
-		if e.Kind != sim.Command || len(e.Args) < 2 || !IsScript(e.Args[0]) || sel != "" && e.Actor != sel {
+		if e.Kind != sim.Command || len(e.Args) < 2 || !scenes.IsScript(e.Args[0]) || sel != "" && e.Actor != sel {
 			continue
 		}
 		src := e.Args[1]

@@ -1,4 +1,4 @@
-package scenes
+package tui
 
 import (
 	"bufio"
@@ -13,10 +13,11 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-
+	"locksim/scenes"
 	"locksim/sim"
 	"locksim/sim/simtest"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // monitorLine is one line of MONITOR: the server's time in µs and the
@@ -209,7 +210,7 @@ func indexLine(ls []monitorLine, prefix string) int {
 func TestExportLabelsSteps(t *testing.T) {
 	a := openScene(t, embedded(t), "gc-pause", 1, 80, 24, "nnnn")
 	s := a.pl.snap
-	labelled, plain := RedisCLIScript(s, 0, true), RedisCLIScript(s, 0, false)
+	labelled, plain := scenes.RedisCLIScript(s, 0, true), scenes.RedisCLIScript(s, 0, false)
 	if strings.Contains(plain, "ECHO") {
 		t.Errorf("without -label the export has no ECHO:\n%s", plain)
 	}

@@ -1,10 +1,12 @@
-package scenes
+package tui
 
 import (
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"locksim/scenes"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -82,7 +84,7 @@ func TestKeysDuringAMoveAreKept(t *testing.T) {
 	cmd = a.pl.seekTo(a.pl.snap.Pos + 1)
 	drive(t, a, keys(">")...)
 	drive(t, a, cmd())
-	next := All()[slices.IndexFunc(All(), func(s *Scene) bool { return s.ID == "crash-gap" })+1].ID
+	next := scenes.All()[slices.IndexFunc(scenes.All(), func(s *scenes.Scene) bool { return s.ID == "crash-gap" })+1].ID
 	if a.pl.sc.ID != next {
 		t.Fatalf("> pressed during a move: scene %s, want %s", a.pl.sc.ID, next)
 	}

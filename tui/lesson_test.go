@@ -1,4 +1,4 @@
-package scenes
+package tui
 
 import (
 	"os"
@@ -7,9 +7,10 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-
+	"locksim/scenes"
 	"locksim/sim"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // TestClickerWalksLesson: in presenter mode with -scenes, the clicker's
@@ -149,8 +150,8 @@ func TestPosAt(t *testing.T) {
 // to the same moment; with nothing changed it says so.
 func TestDefaultsKey(t *testing.T) {
 	a := openScene(t, embedded(t), "gc-pause", 1, 80, 24, "gtnnnR")
-	if FormatSettings(a.pl.sc, a.pl.p) != "" || a.pl.snap.Pos != 3 || a.pl.flash != "the settings are back to their defaults" {
-		t.Errorf("R: settings %q, at %d, %q", FormatSettings(a.pl.sc, a.pl.p), a.pl.snap.Pos, a.pl.flash)
+	if scenes.FormatSettings(a.pl.sc, a.pl.p) != "" || a.pl.snap.Pos != 3 || a.pl.flash != "the settings are back to their defaults" {
+		t.Errorf("R: settings %q, at %d, %q", scenes.FormatSettings(a.pl.sc, a.pl.p), a.pl.snap.Pos, a.pl.flash)
 	}
 	drive(t, a, keys("R")...)
 	if a.pl.flash != "the settings are at their defaults already" {
@@ -163,7 +164,7 @@ func TestDefaultsKey(t *testing.T) {
 // only the step) when the scene is opened from the contents next time.
 func TestMomentRoundTrip(t *testing.T) {
 	want := Moment{Scene: "gc-pause", Settings: map[string]int{"pause": 1, "TTL": 2}, Seed: 5, Step: 4}
-	a, store := openCourse(t, Options{Seed: 5, Scene: "gc-pause", Settings: Params{"pause": 1, "TTL": 2}, Step: 4}, "")
+	a, store := openCourse(t, Options{Seed: 5, Scene: "gc-pause", Settings: scenes.Params{"pause": 1, "TTL": 2}, Step: 4}, "")
 	if got := a.Moment(); !sameMoment(got, want) {
 		t.Fatalf("opened at %+v, want %+v", got, want)
 	}
@@ -182,7 +183,7 @@ func TestMomentRoundTrip(t *testing.T) {
 }
 
 func sameMoment(a, b Moment) bool {
-	return a.Scene == b.Scene && a.Seed == b.Seed && a.Step == b.Step && FormatSettings(Find(a.Scene), a.Settings) == FormatSettings(Find(b.Scene), b.Settings)
+	return a.Scene == b.Scene && a.Seed == b.Seed && a.Step == b.Step && scenes.FormatSettings(scenes.Find(a.Scene), a.Settings) == scenes.FormatSettings(scenes.Find(b.Scene), b.Settings)
 }
 
 // TestNotesFollowTheStep: with -notes, each step rewrites the file with

@@ -1,4 +1,4 @@
-package scenes
+package tui
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"locksim/scenes"
 	"locksim/sim"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -27,9 +28,9 @@ func (a *App) storyOver() bool {
 		return false
 	}
 	switch p.sc.Kind {
-	case Story:
+	case scenes.Story:
 		return len(p.snap.Moves) > 0 && p.snap.Pos >= len(p.snap.Moves)
-	case Quiz:
+	case scenes.Quiz:
 		q := p.quizState()
 		return q.at >= len(q.items)
 	}
@@ -42,7 +43,7 @@ func (a *App) storyOver() bool {
 func (a *App) endOfStory() tea.Cmd {
 	if !a.present {
 		what := "story"
-		if a.pl.sc.Kind == Quiz {
+		if a.pl.sc.Kind == scenes.Quiz {
 			what = "quiz"
 		}
 		a.pl.flash = "the " + what + " has ended · " + a.whatNext()
@@ -76,7 +77,7 @@ func (a *App) whatNext() string {
 	if n, step := Navigate(a.nav(), ">"); step == OpenScene {
 		out = append(out, "> next: "+a.list[n.Scene].ID)
 	}
-	if a.pl.sc.Kind == Story {
+	if a.pl.sc.Kind == scenes.Story {
 		out = append(out, "home replays")
 	}
 	return strings.Join(out, " · ")
@@ -97,8 +98,8 @@ func (a *App) nextClick() string {
 // nextStory is the setting combination after the one on screen among those
 // the scene offers (its transcript's variants), nil after the last, or when
 // the settings on screen are none of them.
-func (a *App) nextStory() Params {
-	if a.pl.sc.Kind != Story {
+func (a *App) nextStory() scenes.Params {
+	if a.pl.sc.Kind != scenes.Story {
 		return nil
 	}
 	vs := a.pl.sc.Stories()
@@ -111,7 +112,7 @@ func (a *App) nextStory() Params {
 }
 
 // sameSettings reports that p and q pick the same value of every knob.
-func sameSettings(sc *Scene, p, q Params) bool {
+func sameSettings(sc *scenes.Scene, p, q scenes.Params) bool {
 	for _, k := range sc.Knobs {
 		if sc.Value(p, k.Name) != sc.Value(q, k.Name) {
 			return false
@@ -189,7 +190,7 @@ func (a *App) notesPage() string {
 	}
 	var where string
 	switch {
-	case p.sc.Kind != Story:
+	case p.sc.Kind != scenes.Story:
 		where = "no steps"
 	case p.snap.Pos >= len(p.snap.Moves):
 		where = fmt.Sprintf("step %d of %d · %s", p.snap.Pos, len(p.snap.Moves), a.nextClick())
@@ -207,7 +208,7 @@ func (a *App) notesPage() string {
 // goes to once started.
 func (p *Player) applyMoment(m Moment) {
 	if m.Settings != nil {
-		p.p = Params(maps.Clone(m.Settings))
+		p.p = scenes.Params(maps.Clone(m.Settings))
 	}
 	if m.Seed != 0 {
 		p.seed = m.Seed
@@ -215,7 +216,7 @@ func (p *Player) applyMoment(m Moment) {
 	old := p.run
 	p.run = sim.NewRun(p.b, p.sc.Script(p.p), p.seed)
 	old.Close() // never started: nothing of it is on the server
-	if m.Step > 0 && p.sc.Kind == Story {
+	if m.Step > 0 && p.sc.Kind == scenes.Story {
 		p.openAt(m.Step)
 	}
 }

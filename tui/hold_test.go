@@ -1,4 +1,4 @@
-package scenes
+package tui
 
 import (
 	"context"
@@ -6,10 +6,11 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-
+	"locksim/scenes"
 	"locksim/sim"
 	"locksim/sim/simtest"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // storyReplies is a run's story commands with their replies, tokens and
@@ -18,7 +19,7 @@ func storyReplies(s sim.Snapshot) []string {
 	var out []string
 	for _, e := range s.Events {
 		if e.Kind == sim.Command && e.Move >= 0 {
-			reply := ShortenTokens(e.Reply, s.Actors, s.Events)
+			reply := scenes.ShortenTokens(e.Reply, s.Actors, s.Events)
 			if n, ok := e.Int(); ok && e.Args[0] == "PTTL" && n > 0 {
 				reply = "(integer) a positive PTTL" // wire ms: divided by the scale on a live server
 			}

@@ -1,4 +1,4 @@
-package scenes
+package tui
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"locksim/scenes"
 	"locksim/sim"
 	"locksim/sim/simtest"
 )
@@ -33,8 +34,8 @@ func waitBanner(t *testing.T, a *App, want string) {
 // to where it was.
 func TestServerOutageIsShownAndSurvived(t *testing.T) {
 	t.Parallel()
-	for _, sc := range All() {
-		if sc.Kind != Story {
+	for _, sc := range scenes.All() {
+		if sc.Kind != scenes.Story {
 			continue
 		}
 		t.Run(sc.ID, func(t *testing.T) {
@@ -50,7 +51,7 @@ func outage(t *testing.T, id string) {
 	// up to the story's first step of an actor (a distributed story may
 	// begin with a node fault)
 	first := 1
-	for i, m := range Find(id).Build(Params{}).Moves {
+	for i, m := range scenes.Find(id).Build(scenes.Params{}).Moves {
 		if m.Kind == sim.MoveStep {
 			first = i + 1
 			break
@@ -73,7 +74,7 @@ func outage(t *testing.T, id string) {
 	// a distributed story's step that reached no node is part of its story
 	// (a node that does not answer counts as a failure), so it stays
 	want := first
-	if Find(id).Distributed {
+	if scenes.Find(id).Distributed {
 		want++
 	}
 	if a.pl.err != "" || a.pl.snap.Pos != want || a.pl.banner != "" || a.pl.stale {

@@ -1,0 +1,34 @@
+package tui
+
+import (
+	"testing"
+
+	"locksim/content"
+	"locksim/scenes"
+	"locksim/views"
+)
+
+// BenchmarkView draws every scene at 120x40 at the end of its story as
+// written: one op is one View() of the whole screen.
+func BenchmarkView(b *testing.B) {
+	for _, sc := range scenes.All() {
+		b.Run(sc.ID, func(b *testing.B) {
+			pts := points(b, sc.ID, false)
+			pt := pts[len(pts)-1]
+			p := &Player{sc: sc, text: mustText(b, sc.ID), p: pt.p, snap: pt.snap, led: scenes.Fold(pt.snap), sel: -1, node: -1}
+			st := views.DefaultStyles()
+			b.ReportAllocs()
+			for b.Loop() {
+				p.View(st, 120, 40, "help", "", "")
+			}
+		})
+	}
+}
+
+func mustText(b testing.TB, id string) content.Text {
+	t, err := content.Load(id)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return t
+}

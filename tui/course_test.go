@@ -1,0 +1,343 @@
+package tui
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"locksim/scenes"
+	"locksim/scenes/progress"
+	"locksim/sim"
+	"locksim/sim/simtest"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// openCourse opens the course with progress kept in a temporary file.
+func openCourse(t *testing.T, o Options, presses string) (*App, *progress.Store) {
+	t.Helper()
+	store := &progress.Store{Path: filepath.Join(t.TempDir(), "progress.json")}
+	if o.Store == nil {
+		o.Store = store
+	}
+	a, err := NewCourse(embedded(t), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Shutdown(context.Background()) })
+	drive(t, a, tea.WindowSizeMsg{Width: 80, Height: 24})
+	runCmd(t, a, a.Init())
+	drive(t, a, keys(presses)...)
+	return a, o.Store
+}
+
+// TestContentsOpensScenes: the contents come first; enter opens the chosen
+// scene, esc comes back, and the scene is as the learner left it.
+func TestContentsOpensScenes(t *testing.T) {
+	a, _ := openCourse(t, Options{Seed: 1, NoQuiz: true}, "")
+	v := a.View()
+	// every scene is listed; at 80x24 the first page shows the first ones
+	var listed []string
+	for _, it := range a.menu.Items() {
+		listed = append(listed, it.(entry).id)
+	}
+	for _, sc := range scenes.All() {
+		if !slices.Contains(listed, sc.ID) {
+			t.Errorf("the contents lack %s: %v", sc.ID, listed)
+		}
+	}
+	if !strings.Contains(v, listed[0]) {
+		t.Errorf("the contents' first page lacks %s:\n%s", listed[0], v)
+	}
+	golden(t, "contents-80x24", v)
+	drive(t, a, keys("[down][down][enter]nn")...)
+	if a.contents || a.pl.sc.ID != "crash-gap" || a.pl.snap.Pos != 2 {
+		t.Fatalf("enter should open crash-gap and n step it: contents %v, %s at %d", a.contents, a.pl.sc.ID, a.pl.snap.Pos)
+	}
+	drive(t, a, keys("[esc]")...)
+	if !a.contents {
+		t.Fatalf("esc with nothing to cancel should return to the contents:\n%s", a.View())
+	}
+	drive(t, a, keys("[up][enter]")...)
+	drive(t, a, keys("[esc][down][enter]")...)
+	if a.pl.sc.ID != "crash-gap" || a.pl.snap.Pos != 2 {
+		t.Errorf("coming back to crash-gap should replay it to step 2: %s at %d", a.pl.sc.ID, a.pl.snap.Pos)
+	}
+}
+
+// TestPredictionIsRecordedAndRevealed: the race stops before its replies
+// and asks; the answer is recorded, and the reveal matches the real reply.
+func TestPredictionIsRecordedAndRevealed(t *testing.T) {
+	a, store := openCourse(t, Options{Seed: 1, Scene: "race"}, "")
+	if !a.pl.asking || len(a.pl.snap.Events) != 0 || !strings.Contains(strings.ReplaceAll(a.View(), "\n", " "), "How many of them get OK?") {
+		t.Fatalf("the race should ask before it fires:\n%s", a.View())
+	}
+	drive(t, a, keys("h")...)
+	if !strings.Contains(a.View(), "hint:") {
+		t.Errorf("h should show a hint:\n%s", a.View())
+	}
+	drive(t, a, keys("2")...)
+	if n := strings.Count(a.View(), "OK · holder"); n != 1 || a.pl.asking {
+		t.Fatalf("after the answer the race runs: %d holders\n%s", n, a.View())
+	}
+	if !strings.Contains(strings.ReplaceAll(a.View(), "\n", " "), `You predicted "exactly one": right.`) {
+		t.Errorf("the readout should say the guess was right:\n%s", a.View())
+	}
+	p, err := store.Load()
+	if err != nil || p.Answers["race"] != (progress.Answer{Chosen: 1, Right: true}) || !p.Done["race"] {
+		t.Errorf("progress: %+v %v", p, err)
+	}
+}
+
+// TestStepOpensAtAStep: -scene X -step N opens the scene at step N.
+func TestStepOpensAtAStep(t *testing.T) {
+	a, _ := openCourse(t, Options{Seed: 1, Scene: "gc-pause", Step: 3, NoQuiz: true}, "")
+	if a.pl.snap.Pos != 3 || a.contents {
+		t.Fatalf("gc-pause should open at step 3: %d", a.pl.snap.Pos)
+	}
+}
+
+// TestBurstWithNamedKeys: n, home and 3 sent together are all kept.
+func TestBurstWithNamedKeys(t *testing.T) {
+	a := openScene(t, embedded(t), "options", 1, 80, 24, "")
+	cmd := a.pl.seekTo(1)
+	drive(t, a, keys("n[home]3")...)
+	drive(t, a, cmd())
+	if a.pl.snap.Pos != 0 || a.Selected() != 2 {
+		t.Fatalf("n, home, 3 during a move: pos %d, selected %d; want 0 and 2", a.pl.snap.Pos, a.Selected())
+	}
+}
+
+// TestPresenterClicker drives a whole scene with clicker keys only: the
+// decisive point pauses with its question, the next click reveals the
+// replies' answer, and the story runs to its end. N shows the notes.
+func TestPresenterClicker(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		store := &progress.Store{Path: filepath.Join(t.TempDir(), "p.json")}
+		// the class clock stands still: the footer shows it
+		still := func() time.Time { return time.Time{} }
+		a, err := NewCourse(embedded(t), Options{Seed: 1, Scene: "gc-pause", Present: true, Store: store, Clock: still})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { a.Shutdown(context.Background()) })
+		drive(t, a, tea.WindowSizeMsg{Width: size.w, Height: size.h})
+		runCmd(t, a, a.Init())
+		clicks := 0
+		for ; clicks < 30 && a.pl.snap.Pos < len(a.pl.snap.Moves); clicks++ {
+			drive(t, a, keys(".")...)
+			if a.pl.asking {
+				name := "present-asking-" + itoa(int64(size.w)) + "x" + itoa(int64(size.h))
+				golden(t, name, a.View())
+				drive(t, a, tea.KeyMsg{Type: tea.KeyPgDown})
+				// the readout (below the log at 80x24, beside it at 120x40)
+				if !strings.Contains(a.pl.verdictOnGuess(), `The replies answer: "OK: the key expired, so B gets the lock".`) ||
+					size.w == 80 && !strings.Contains(strings.ReplaceAll(a.View(), "\n", " "), `The replies answer: "OK: the key expired`) {
+					t.Errorf("the click after the question should reveal B's reply:\n%s", a.View())
+				}
+			}
+		}
+		if a.pl.snap.Pos != len(a.pl.snap.Moves) {
+			t.Fatalf("the clicker should play the story to its end, at %d of %d", a.pl.snap.Pos, len(a.pl.snap.Moves))
+		}
+		drive(t, a, keys("N")...)
+		if !strings.Contains(a.View(), "speaker notes") {
+			t.Errorf("N should show the speaker notes:\n%s", a.View())
+		}
+		golden(t, "present-notes-"+itoa(int64(size.w))+"x"+itoa(int64(size.h)), a.View())
+	}
+}
+
+// TestExportForRedisCLI: y writes the story's commands so that redis-cli
+// can run them, waits included: from the embedded server every key goes
+// under locksim:replay:; a live run's export (÷100, so it replays in a
+// fraction of a second) replayed on another server tells the same story.
+func TestExportForRedisCLI(t *testing.T) {
+	dir := exportDir(t)
+	a := openScene(t, embedded(t), "fencing", 1, 120, 40, "nnnnnnnny")
+	b, err := os.ReadFile(filepath.Join(dir, "locksim-fencing-seed1.redis"))
+	if err != nil || !strings.Contains(a.View(), "wrote "+dir) {
+		t.Fatalf("%v\n%s", err, a.View())
+	}
+	script := string(b)
+	for _, want := range []string{"SET locksim:replay:resource:fence 32 PX 3600000", `EVAL "if redis.call(\"SET\", KEYS[1]`, "2 locksim:replay:resource:lock locksim:replay:resource:fence", "WAIT 100 32000\n"} {
+		if !strings.Contains(script, want) {
+			t.Errorf("the script lacks %q:\n%s", want, script)
+		}
+	}
+	out, _, err := replayLiveExport(t, dir, "fencing", "nnnnnnnny")
+	got := strings.Fields(strings.ReplaceAll(string(out), "\n", " "))
+	if err != nil || strings.Contains(string(out), "ERR") || !strings.Contains(string(out), "(error) STALE token 33, seen 34") && !strings.Contains(string(out), "STALE token 33, seen 34") {
+		t.Errorf("redis-cli replaying the script: %v\n%s", err, out)
+	}
+	if len(got) == 0 || got[1] != "33" && got[0] != "33" {
+		t.Errorf("the replay's fenced acquire should answer 33 first: %q", out)
+	}
+}
+
+// TestExportClaimLease: from the embedded server, the claim scene's
+// export puts its keys and the job prefix its scripts build keys from under
+// locksim:replay:, and leaves EVALSHA's SHA alone; a live run's export (÷100)
+// replays on a fresh server by redis-cli with no error, one NOSCRIPT as in
+// the story, and every key under locksim:.
+func TestExportClaimLease(t *testing.T) {
+	dir := exportDir(t)
+	steps := strings.Repeat("n", 12) + "y"
+	openScene(t, embedded(t), "claim-lease", 1, 80, 24, steps)
+	b, err := os.ReadFile(filepath.Join(dir, "locksim-claim-lease-seed1.redis"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := string(b)
+	if !strings.Contains(script, "locksim:replay:emq:{q}:job:") || strings.Contains(script, "EVALSHA locksim:") || strings.Contains(script, " emq:") {
+		t.Errorf("the embedded export's keys and job prefix:\n%s", script)
+	}
+	out, url, err := replayLiveExport(t, dir, "claim-lease", steps)
+	if err != nil || strings.Contains(string(out), "ERR") || strings.Count(string(out), "NOSCRIPT") != 1 {
+		t.Errorf("redis-cli replaying the script: %v\n%s", err, out)
+	}
+	for _, k := range simtest.Keys(t, url) {
+		if !strings.HasPrefix(k, "locksim:") {
+			t.Errorf("the replay wrote %s outside locksim:", k)
+		}
+	}
+}
+
+// exportDir points the user's config directory at a temporary one and
+// returns where y writes there by default: its locksim/exports. The
+// working directory is made one the test cannot write to, so a script
+// written there fails the test.
+func exportDir(t *testing.T) string {
+	t.Helper()
+	cfg := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", cfg)
+	t.Setenv("HOME", cfg) // macOS: ~/Library/Application Support
+	cwd := t.TempDir()
+	if err := os.Chmod(cwd, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(cwd)
+	dir, err := scenes.Export{}.Where()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// replayLiveExport plays scene id on a live server at ÷100 with presses
+// (ending in y), then replays the exported file by redis-cli on a fresh
+// server: its output, that server's URL and redis-cli's error. It skips
+// the test when redis-cli is not installed.
+func replayLiveExport(t *testing.T, dir, id, presses string) ([]byte, string, error) {
+	t.Helper()
+	cli, err := exec.LookPath("redis-cli")
+	if err != nil {
+		t.Skip("redis-cli is not installed: the replay is not tried")
+	}
+	live, err := sim.OpenLive(context.Background(), simtest.StartRedis(t), sim.LiveOptions{Scale: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { live.Close(context.Background()) })
+	openScene(t, live, id, 1, 80, 24, presses)
+	b, err := os.ReadFile(filepath.Join(dir, "locksim-"+id+"-seed1.redis"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := simtest.StartRedis(t)
+	port := url[strings.LastIndex(url, ":")+1 : strings.LastIndex(url, "/")]
+	cmd := exec.Command(cli, "-p", port)
+	cmd.Stdin = strings.NewReader(string(b))
+	out, err := cmd.CombinedOutput()
+	return out, url, err
+}
+
+// TestExportScaled: -export-dir puts the script where it says, and
+// -export-scale 20 divides every duration of the embedded story by 20:
+// PX, the TTLs the scripts are given (the fenced acquire's lease, the
+// resource's safety expiry) and the waits; the tokens and the fencing
+// numbers stay as they are.
+func TestExportScaled(t *testing.T) {
+	exportDir(t) // the default directory must stay empty
+	dir := filepath.Join(t.TempDir(), "handout")
+	a := openScene(t, embedded(t), "fencing", 1, 120, 40, "nnnnnnnn")
+	a.export = scenes.Export{Dir: dir, Scale: 20}
+	drive(t, a, keys("y")...)
+	path := filepath.Join(dir, "locksim-fencing-seed1-div20.redis")
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(a.View(), "wrote "+dir) {
+		t.Fatalf("%v\n%s", err, a.View())
+	}
+	script := string(b)
+	for _, want := range []string{"SET locksim:replay:resource:fence 32 PX 180000\n", "locksim:replay:resource:fence 6ae6783f4fbde91b6eb88b73a48ed247 1500\n", "WAIT 100 1600\n", "WAIT 100 150\n", "edit-A 33 180000\n"} {
+		if !strings.Contains(script, want) {
+			t.Errorf("the scaled script lacks %q:\n%s", want, script)
+		}
+	}
+	for _, gone := range []string{"PX 3600000", " 30000\n", "WAIT 100 32000", " 3600000\n"} {
+		if strings.Contains(script, gone) {
+			t.Errorf("the scaled script still has %q:\n%s", gone, script)
+		}
+	}
+}
+
+// TestExportScaledClaim: the claim script's lease (added to the server's
+// TIME) and safety expiry, sent by EVALSHA before its EVAL, are scaled too.
+func TestExportScaledClaim(t *testing.T) {
+	dir := exportDir(t)
+	a := openScene(t, embedded(t), "claim-lease", 1, 120, 40, strings.Repeat("n", 12))
+	a.export = scenes.Export{Scale: 10}
+	drive(t, a, keys("y")...)
+	b, err := os.ReadFile(filepath.Join(dir, "locksim-claim-lease-seed1-div10.redis"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := scenes.RedisCLIScript(a.pl.snap, 0, false)
+	if strings.Count(string(b), "\n") != strings.Count(plain, "\n") || string(b) == plain {
+		t.Fatalf("the scaled script should differ from the unscaled one only in its numbers:\n%s", b)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "EVALSHA") && strings.Contains(l, " 3600000") {
+			t.Errorf("an EVALSHA kept its unscaled safety expiry: %s", l)
+		}
+	}
+}
+
+// TestExportScaledReplay: the embedded fencing story exported at ÷20
+// replays by redis-cli on a live server in about two seconds with the same
+// replies (33, 34, the refusal of 33), and -cleanup's sweep then removes
+// every key it left under locksim:replay:.
+func TestExportScaledReplay(t *testing.T) {
+	cli, err := exec.LookPath("redis-cli")
+	if err != nil {
+		simtest.SkipUnlessSlow(t)
+		t.Skip("redis-cli is not installed: the replay is not tried")
+	}
+	url := simtest.StartRedis(t)
+	a := openScene(t, embedded(t), "fencing", 1, 120, 40, "nnnnnnnnnn")
+	script := scenes.RedisCLIScript(a.pl.snap, 20, false)
+	port := url[strings.LastIndex(url, ":")+1 : strings.LastIndex(url, "/")]
+	cmd := exec.Command(cli, "-p", port)
+	cmd.Stdin = strings.NewReader(script)
+	out, err := cmd.CombinedOutput()
+	replies := strings.Fields(string(out))
+	if err != nil || len(replies) < 2 || replies[1] != "33" || !strings.Contains(string(out), "STALE token 33, seen 34") {
+		t.Fatalf("redis-cli replaying the scaled script: %v\n%s\n%s", err, out, script)
+	}
+	left := simtest.Keys(t, url)
+	if len(left) == 0 {
+		t.Fatal("the replay left no key to clean up: the test would prove nothing")
+	}
+	var removed []string
+	if _, err := sim.CleanupLive(context.Background(), url, 0, func(k string) { removed = append(removed, k) }); err != nil {
+		t.Fatal(err)
+	}
+	if keys := simtest.Keys(t, url); len(keys) != 0 || len(removed) != len(left) {
+		t.Errorf("after -cleanup: %v left, %v removed of %v", keys, removed, left)
+	}
+}

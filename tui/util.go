@@ -1,0 +1,49 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+
+	"locksim/views"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", " ") }
+
+func truncate(s string, w int) string { return ansi.Truncate(s, w, "…") }
+
+func joinLines(parts []string) []string { return strings.Split(strings.Join(parts, "\n"), "\n") }
+
+// spread puts left and right on one line of width w; when both do not fit,
+// left is cut, since right says which server the learner is on.
+func spread(left, right string, w int) string {
+	room := w - ansi.StringWidth(right) - 2 // two spaces keep the halves apart
+	if room < 10 {
+		return truncate(left, w)
+	}
+	left = truncate(left, room)
+	return left + strings.Repeat(" ", w-ansi.StringWidth(left)-ansi.StringWidth(right)) + right
+}
+
+func fitRows(s string, rows int) string {
+	lines := strings.Split(s, "\n")
+	for len(lines) < rows {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines[:max(rows, 0)], "\n")
+}
+
+func renderTone(st views.Styles, t views.Tone, s string) string {
+	switch t {
+	case views.Good:
+		return st.Good.Render(s)
+	case views.Bad:
+		return st.Bad.Render(s)
+	case views.Warn:
+		return st.Warn.Render(s)
+	}
+	return s
+}

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"locksim/play"
 	"locksim/race"
 	"locksim/scenes"
 	"locksim/scenes/progress"
@@ -372,7 +373,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		return a.endOfStory()
 	case a.present && (key.Matches(msg, k.Step) || key.Matches(msg, k.Play) || msg.Type == tea.KeyPgDown || msg.String() == "." || msg.String() == " "):
 		// presenter mode: every clicker key moves the story one step
-		cmd, _ := a.pl.key("step", 0)
+		cmd, _ := a.pl.key(play.Do(play.Step))
 		return cmd
 	case key.Matches(msg, k.Trials) && a.pl.asking:
 		a.pl.flash = "answer the prediction first (1-" + itoa(int64(len(a.pl.choices()))) + ")"
@@ -413,42 +414,42 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 	case msg.Type == tea.KeyEsc:
 		return a.navigate("esc")
 	case key.Matches(msg, k.Efficiency):
-		cmd, _ := a.pl.key("answer", int(scenes.Efficiency))
+		cmd, _ := a.pl.key(play.DoN(play.Answer, int(scenes.Efficiency)))
 		return cmd
 	case key.Matches(msg, k.Correctness):
-		cmd, _ := a.pl.key("answer", int(scenes.Correctness))
+		cmd, _ := a.pl.key(play.DoN(play.Answer, int(scenes.Correctness)))
 		return cmd
 	case key.Matches(msg, k.Select):
-		cmd, _ := a.pl.key("select", int(msg.String()[0]-'1'))
+		cmd, _ := a.pl.key(play.DoN(play.Select, int(msg.String()[0]-'1')))
 		return cmd
 	case key.Matches(msg, k.Node):
-		cmd, _ := a.pl.key("node", int(msg.String()[0]-'A'))
+		cmd, _ := a.pl.key(play.DoN(play.Node, int(msg.String()[0]-'A')))
 		return cmd
 	case key.Matches(msg, k.Next):
-		cmd, _ := a.pl.key("next", 0)
+		cmd, _ := a.pl.key(play.Do(play.Next))
 		return cmd
 	case key.Matches(msg, k.Prev):
-		cmd, _ := a.pl.key("prev", 0)
+		cmd, _ := a.pl.key(play.Do(play.Prev))
 		return cmd
 	}
 	for i, kb := range a.knobBindings() {
 		if key.Matches(msg, kb) {
-			cmd, _ := a.pl.key("knob", i)
+			cmd, _ := a.pl.key(play.DoN(play.Knob, i))
 			return cmd
 		}
 	}
 	actions := []struct {
-		b      key.Binding
-		action string
+		b    key.Binding
+		verb play.Verb
 	}{
-		{k.Play, "play"}, {k.Step, "step"}, {k.Back, "back"}, {k.Home, "home"},
-		{k.Faster, "faster"}, {k.Slower, "slower"}, {k.Replay, "replay"},
-		{k.Crash, "crash"}, {k.Pause, "pause"}, {k.Wait, "wait"}, {k.Hint, "hint"},
-		{k.Stop, "stop"}, {k.Cut, "cut"}, {k.Slow, "slow"}, {k.Jump, "jump"}, {k.Hang, "hang"}, {k.Defaults, "defaults"},
+		{k.Play, play.Play}, {k.Step, play.Step}, {k.Back, play.Back}, {k.Home, play.Home},
+		{k.Faster, play.Faster}, {k.Slower, play.Slower}, {k.Replay, play.Replay},
+		{k.Crash, play.Crash}, {k.Pause, play.Pause}, {k.Wait, play.Wait}, {k.Hint, play.Hint},
+		{k.Stop, play.Stop}, {k.Cut, play.Cut}, {k.Slow, play.Slow}, {k.Jump, play.Jump}, {k.Hang, play.Hang}, {k.Defaults, play.Defaults},
 	}
 	for _, x := range actions {
 		if key.Matches(msg, x.b) {
-			cmd, ok := a.pl.key(x.action, 0)
+			cmd, ok := a.pl.key(play.Do(x.verb))
 			if !ok {
 				a.pl.flash = msg.String() + " does nothing in this scene · ? lists its keys"
 			}
@@ -456,7 +457,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		}
 	}
 	if key.Matches(msg, k.Move) {
-		cmd, _ := a.pl.key("move", 0)
+		cmd, _ := a.pl.key(play.Do(play.Move))
 		return cmd
 	}
 	if msg.Type == tea.KeyRunes {
@@ -466,31 +467,31 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 // nav is the app's state as Navigate sees it.
-func (a *App) nav() Nav {
-	return Nav{Contents: a.contents, Scene: a.idx, Scenes: len(a.list), Replaying: a.pl.busy && a.pl.cancelOp != nil,
+func (a *App) nav() play.Nav {
+	return play.Nav{Contents: a.contents, Scene: a.idx, Scenes: len(a.list), Replaying: a.pl.busy && a.pl.cancelOp != nil,
 		Selected: a.pl.sel >= 0 || a.pl.node >= 0, Page: a.showHelp || a.showAbout || a.pl.notes, Course: a.menu.Items() != nil,
 		Present: a.present, Leaving: a.leaving}
 }
 
 // navigate carries out what Navigate says of key.
 func (a *App) navigate(key string) tea.Cmd {
-	n, step := Navigate(a.nav(), key)
+	n, step := play.Navigate(a.nav(), key)
 	a.leaving = n.Leaving
 	switch step {
-	case AskLeave:
+	case play.AskLeave:
 		a.pl.flash = "leave " + a.pl.sc.ID + " for the contents? esc again or y leaves · any other key stays"
-	case CancelReplay:
+	case play.CancelReplay:
 		a.pl.cancel()
 		a.pl.flash = "replay cancelled: the story starts again from the top"
-	case LetGo:
+	case play.LetGo:
 		a.pl.sel, a.pl.node = -1, -1 // the readout follows the story again
-	case ClosePage:
+	case play.ClosePage:
 		a.showHelp, a.showAbout, a.pl.notes = false, false, false
-	case ShowContents:
+	case play.ShowContents:
 		a.contents = true
 		a.refreshMenu()
 		a.menu.Select(a.idx)
-	case OpenScene:
+	case play.OpenScene:
 		a.contents = false
 		return a.switchTo(n.Scene)
 	}
@@ -526,7 +527,7 @@ func (a *App) switchTo(i int) tea.Cmd {
 		}
 		pl.run = sim.NewRun(a.b, pl.sc.Script(pl.p), pl.seed)
 		if st.pos > 0 && pl.sc.Kind == scenes.Story {
-			pl.pending = append(pl.pending, pendingKey{"seek", st.pos})
+			pl.pending = append(pl.pending, play.DoN(play.Seek, st.pos))
 		}
 	} else if pl.sc.ID == a.prog.Moment.Scene && pl.sc.Kind == scenes.Story {
 		// continue where the learner left off last time, settings and seed too

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"locksim/content"
+	"locksim/play"
 	"locksim/scenes"
 	"locksim/scenes/progress"
 	"locksim/sim"
@@ -254,7 +255,7 @@ func (a *App) menuKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		n := a.nav()
 		n.Scene = e.n - 1
-		if n, step := Navigate(n, "enter"); step == OpenScene {
+		if n, step := play.Navigate(n, "enter"); step == play.OpenScene {
 			a.contents = false
 			return a.switchTo(n.Scene)
 		}
@@ -289,5 +290,5 @@ func (p *Player) openAt(step int) {
 	if at := p.sc.PredictAt(p.moveLabels()); at >= 0 && step > at {
 		p.passed = true
 	}
-	p.pending = append(p.pending, pendingKey{"seek", step})
+	p.pending = append(p.pending, play.DoN(play.Seek, step))
 }

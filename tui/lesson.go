@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"locksim/play"
 	"locksim/scenes"
 	"locksim/sim"
 
@@ -74,7 +75,7 @@ func (a *App) whatNext() string {
 		}
 		out = append(out, strings.Join(keys, "/")+" another setting")
 	}
-	if n, step := Navigate(a.nav(), ">"); step == OpenScene {
+	if n, step := play.Navigate(a.nav(), ">"); step == play.OpenScene {
 		out = append(out, "> next: "+a.list[n.Scene].ID)
 	}
 	if a.pl.sc.Kind == scenes.Story {
@@ -232,7 +233,7 @@ func (p *Player) resettle() tea.Cmd {
 	edited := p.run.Edited()
 	cmd := p.restart()
 	if target := posAt(p.run.Moves(), waits, after, end); target > 0 {
-		p.pending = append([]pendingKey{{"seek", target}}, p.pending...)
+		p.pending = append([]play.Action{play.DoN(play.Seek, target)}, p.pending...)
 	}
 	if edited {
 		p.flash = "the new setting replays the story as written: your inserted moves were dropped"

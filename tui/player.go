@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"locksim/content"
+	"locksim/play"
 	"locksim/scenes"
 	"locksim/sim"
 	"locksim/sim/ledger"
@@ -95,12 +96,7 @@ type Player struct {
 	scored func(id string, right, of int)
 	// pending holds the keys pressed while a move ran; they run in order
 	// once it is done, so nothing the learner typed is lost or reordered.
-	pending []pendingKey
-}
-
-type pendingKey struct {
-	action string
-	arg    int
+	pending []play.Action
 }
 
 // runMsg carries a snapshot back from a command that used the run.
@@ -238,7 +234,7 @@ func (p *Player) replayHere() tea.Cmd {
 	pos := p.snap.Pos
 	cmd := p.restart()
 	if pos > 0 && p.sc.Kind == scenes.Story {
-		p.pending = append([]pendingKey{{"seek", pos}}, p.pending...)
+		p.pending = append([]play.Action{play.DoN(play.Seek, pos)}, p.pending...)
 	}
 	return cmd
 }
@@ -484,8 +480,8 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 // once, to where the learner wanted to be.
 func (p *Player) next() tea.Cmd {
 	delta := 0
-	for len(p.pending) > 0 && (p.pending[0].action == "step" || p.pending[0].action == "back") {
-		if p.pending[0].action == "step" {
+	for len(p.pending) > 0 && (p.pending[0].Verb == play.Step || p.pending[0].Verb == play.Back) {
+		if p.pending[0].Verb == play.Step {
 			delta++
 		} else {
 			delta--
@@ -497,18 +493,18 @@ func (p *Player) next() tea.Cmd {
 			return cmd
 		}
 	}
-	if len(p.pending) > 0 && p.pending[0].action == "seek" {
+	if len(p.pending) > 0 && p.pending[0].Verb == play.Seek {
 		// opening at a step: -step N, or where the learner left the scene
 		k := p.pending[0]
 		p.pending = p.pending[1:]
-		if cmd := p.seekTo(k.arg); cmd != nil {
+		if cmd := p.seekTo(k.N); cmd != nil {
 			return cmd
 		}
 	}
 	for len(p.pending) > 0 {
 		k := p.pending[0]
 		p.pending = p.pending[1:]
-		if cmd, _ := p.key(k.action, k.arg); cmd != nil {
+		if cmd, _ := p.key(k); cmd != nil {
 			return cmd
 		}
 	}
@@ -517,21 +513,22 @@ func (p *Player) next() tea.Cmd {
 
 // key applies one of the scene's controls; it returns false if the key
 // means nothing here.
-func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
+func (p *Player) key(act play.Action) (tea.Cmd, bool) {
+	action, arg := act.Verb, act.N
 	if p.sc.Kind == scenes.Quiz {
-		return p.quizKey(action, arg) // no run to wait for: a quiz sends nothing
+		return p.quizKey(act) // no run to wait for: a quiz sends nothing
 	}
 	n := len(p.snap.Actors)
 	switch action {
-	case "select", "next", "prev":
+	case play.Select, play.Next, play.Prev:
 		if p.busy && len(p.pending) > 0 {
 			// keys run in the order typed: after the moves already waiting
-			p.pending = append(p.pending, pendingKey{action, arg})
+			p.pending = append(p.pending, act)
 			return nil, true
 		}
 	}
 	switch action {
-	case "select":
+	case play.Select:
 		if p.asking {
 			if p.busy {
 				return nil, true // the question waits for the running move
@@ -542,17 +539,17 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 			p.sel = arg
 		}
 		return nil, true
-	case "next":
+	case play.Next:
 		if n > 0 {
 			p.sel = (p.sel + 1 + n) % n
 		}
 		return nil, true
-	case "prev":
+	case play.Prev:
 		if n > 0 {
 			p.sel = (max(p.sel, 0) - 1 + n) % n
 		}
 		return nil, true
-	case "hint":
+	case play.Hint:
 		hints := 0
 		for p.text.Has("hint-" + itoa(int64(hints+1))) {
 			hints++
@@ -568,14 +565,14 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		p.hints++
 		p.hinting = true
 		return nil, true
-	case "faster":
+	case play.Faster:
 		p.speed = min(p.speed+1, len(speeds)-1)
 		return nil, true
-	case "slower":
+	case play.Slower:
 		p.speed = max(p.speed-1, 0)
 		return nil, true
-	case "step", "back":
-		if p.asking && p.present && action == "step" && !p.busy {
+	case play.Step, play.Back:
+		if p.asking && p.present && action == play.Step && !p.busy {
 			// the clicker: the class has seen the question; run the move
 			p.asking, p.passed = false, true
 			return p.seekTo(p.sc.PredictAt(p.snap.Moves) + 1), true
@@ -586,15 +583,15 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		// the readout follows the story again; select an actor to ask about it
 		p.playing, p.sel = false, -1
 		if p.busy {
-			p.pending = append(p.pending, pendingKey{action, arg})
+			p.pending = append(p.pending, act)
 			return nil, true // run in turn when the running move is done
 		}
 		delta := 1
-		if action == "back" {
+		if action == play.Back {
 			delta = -1
 		}
 		return p.seekTo(p.snap.Pos + delta), true
-	case "play":
+	case play.Play:
 		if p.sc.Kind != scenes.Story {
 			return nil, false
 		}
@@ -608,7 +605,7 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		}
 		return nil, true
 	}
-	if action == "node" {
+	if action == play.Node {
 		if p.sc.Kind != scenes.Story || arg >= len(p.snap.Nodes) {
 			return nil, false
 		}
@@ -616,8 +613,8 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		return nil, true
 	}
 	switch action {
-	case "home", "replay", "knob", "defaults":
-	case "crash", "pause", "wait", "move", "stop", "cut", "slow", "jump", "hang":
+	case play.Home, play.Replay, play.Knob, play.Defaults:
+	case play.Crash, play.Pause, play.Wait, play.Move, play.Stop, play.Cut, play.Slow, play.Jump, play.Hang:
 		if p.sc.Kind != scenes.Story {
 			return nil, false
 		}
@@ -625,25 +622,25 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		return nil, false
 	}
 	if p.busy {
-		p.pending = append(p.pending, pendingKey{action, arg})
+		p.pending = append(p.pending, act)
 		return nil, true
 	}
 	p.note, p.err = "", ""
 	switch action {
-	case "home":
+	case play.Home:
 		p.playing, p.sel = false, -1
 		return p.restart(), true // the story as written, without the learner's moves
-	case "replay":
+	case play.Replay:
 		p.playing = false
 		p.seed++
 		return p.restart(), true
-	case "knob":
+	case play.Knob:
 		k := p.sc.Knobs[arg]
 		p.p[k.Name] = (p.p[k.Name] + 1) % len(k.Values)
 		// the new story replays to the moment the learner was at, so the
 		// setting's effect shows at once
 		return p.resettle(), true
-	case "defaults":
+	case play.Defaults:
 		if scenes.FormatSettings(p.sc, p.p) == "" {
 			p.flash = "the settings are at their defaults already"
 			return nil, true
@@ -651,7 +648,7 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 		p.p = scenes.Params{}
 		p.flash = "the settings are back to their defaults"
 		return p.resettle(), true
-	case "crash", "pause", "wait", "move", "stop", "cut", "slow", "jump", "hang":
+	case play.Crash, play.Pause, play.Wait, play.Move, play.Stop, play.Cut, play.Slow, play.Jump, play.Hang:
 		m, msg := p.learnerMove(action)
 		if msg != "" {
 			p.err = msg
@@ -665,12 +662,12 @@ func (p *Player) key(action string, arg int) (tea.Cmd, bool) {
 
 // learnerMove is the move the learner asked for with the selected actor,
 // or a one-line reason it cannot be made.
-func (p *Player) learnerMove(action string) (sim.Move, string) {
-	if action == "wait" {
+func (p *Player) learnerMove(action play.Verb) (sim.Move, string) {
+	if action == play.Wait {
 		return sim.Advance(p.sc.Wait), ""
 	}
 	switch action {
-	case "stop", "cut", "slow", "jump", "hang":
+	case play.Stop, play.Cut, play.Slow, play.Jump, play.Hang:
 		return p.nodeMove(action)
 	}
 	if p.sel < 0 || p.sel >= len(p.snap.Actors) {
@@ -678,13 +675,13 @@ func (p *Player) learnerMove(action string) (sim.Move, string) {
 	}
 	a := p.snap.Actors[p.sel]
 	switch {
-	case a.Status == sim.Crashed && action != "move":
+	case a.Status == sim.Crashed && action != play.Move:
 		return sim.Move{}, a.Name + " has crashed: nothing more can happen to it"
-	case action == "crash":
+	case action == play.Crash:
 		return sim.Crash(a.Name), ""
-	case action == "pause" && a.Status == sim.Paused:
+	case action == play.Pause && a.Status == sim.Paused:
 		return sim.Resume(a.Name), ""
-	case action == "pause":
+	case action == play.Pause:
 		return sim.Pause(a.Name), ""
 	}
 	return sim.StepOf(a.Name), ""
@@ -1177,22 +1174,22 @@ func (p *Player) scrollLog(d int) {
 
 // nodeMove is the fault the learner asked for on the picked node (and, to
 // cut a link, the selected client), or a one-line reason it cannot be made.
-func (p *Player) nodeMove(action string) (sim.Move, string) {
+func (p *Player) nodeMove(action play.Verb) (sim.Move, string) {
 	if p.node < 0 || p.node >= len(p.snap.Nodes) {
 		return sim.Move{}, "pick a node first (A-" + string(rune('A'+max(len(p.snap.Nodes)-1, 0))) + ")"
 	}
 	n := p.snap.Nodes[p.node]
 	switch action {
-	case "stop":
+	case play.Stop:
 		if n.Down {
 			return sim.NodeRestart(n.Name, true), ""
 		}
 		return sim.NodeStop(n.Name), ""
-	case "slow":
+	case play.Slow:
 		return sim.NodeSlow(n.Name, !n.Slow), ""
-	case "hang":
+	case play.Hang:
 		return sim.NodeHang(n.Name, !n.Hung), ""
-	case "jump":
+	case play.Jump:
 		if n.Simulated {
 			return sim.Move{}, sim.ErrClockFixed.Error()
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"locksim/play"
 	"locksim/scenes"
 	"locksim/views"
 
@@ -64,11 +65,12 @@ func (p *Player) quizMarks() []views.QuizMark {
 
 // quizKey applies a key to a quiz: answer (arg: the Class), step and back
 // between situations and the score, home for a fresh attempt, a hint.
-func (p *Player) quizKey(action string, arg int) (tea.Cmd, bool) {
+func (p *Player) quizKey(act play.Action) (tea.Cmd, bool) {
+	action, arg := act.Verb, act.N
 	q := p.quizState()
 	n := len(q.items)
 	switch action {
-	case "answer", "select":
+	case play.Answer, play.Select:
 		switch {
 		case q.at >= n:
 			return nil, false
@@ -82,7 +84,7 @@ func (p *Player) quizKey(action string, arg int) (tea.Cmd, bool) {
 			p.reportScore()
 		}
 		return nil, true
-	case "step":
+	case play.Step:
 		if p.present && q.at < n && !p.keyShown(q.at) {
 			q.shown[q.at] = true // the clicker: the class has had its say
 			return nil, true
@@ -90,14 +92,14 @@ func (p *Player) quizKey(action string, arg int) (tea.Cmd, bool) {
 		q.at = min(q.at+1, n)
 		p.hints = 0
 		return nil, true
-	case "back":
+	case play.Back:
 		q.at = max(q.at-1, 0)
 		p.hints = 0
 		return nil, true
-	case "home":
+	case play.Home:
 		p.qz, p.hints = newQuiz(q.items), 0
 		return nil, true
-	case "hint":
+	case play.Hint:
 		if q.at >= n || p.keyShown(q.at) || !p.text.Has("hint-1") {
 			return nil, false
 		}

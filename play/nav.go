@@ -1,4 +1,4 @@
-package tui
+package play
 
 // Nav is where the learner is in the course, as far as moving around it
 // goes: the contents or a scene (by index), and what is open on top of the
@@ -15,11 +15,11 @@ type Nav struct {
 	Leaving   bool // the presenter was asked whether to leave the scene
 }
 
-// Step is what a navigation key asks the app to do besides moving.
-type Step int
+// Then is what a navigation key asks the app to do besides moving.
+type Then int
 
 const (
-	Stay         Step = iota // nothing more
+	Stay         Then = iota // nothing more
 	CancelReplay             // stop the running replay
 	LetGo                    // drop the selection
 	ClosePage                // close the page on top
@@ -36,7 +36,7 @@ const (
 // other key stays: Stay, and the caller handles that key as usual);
 // < and > move between scenes, wrapping around; enter on the contents
 // opens the scene chosen there.
-func Navigate(n Nav, key string) (Nav, Step) {
+func Navigate(n Nav, key string) (Nav, Then) {
 	if n.Leaving {
 		n.Leaving = false
 		if key == "esc" || key == "y" {

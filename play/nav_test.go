@@ -1,4 +1,4 @@
-package tui
+package play
 
 import (
 	"testing"
@@ -11,7 +11,7 @@ func TestNavigate(t *testing.T) {
 		from Nav
 		key  string
 		to   Nav
-		step Step
+		step Then
 	}{
 		{"esc cancels a replay first", Nav{Scene: 2, Scenes: 6, Course: true, Replaying: true, Selected: true, Page: true}, "esc",
 			Nav{Scene: 2, Scenes: 6, Course: true, Selected: true, Page: true}, CancelReplay},

@@ -59,7 +59,7 @@ type App struct {
 	// each scene's settings and step when the learner left it
 	contents bool
 	menu     list.Model
-	store    *progress.Store
+	store    play.Store
 	prog     progress.Progress
 	quiz     bool          // the course asks the predictions (NewCourse without NoQuiz)
 	present  bool          // presenter mode (-present)
@@ -87,18 +87,15 @@ const TrialsFromRace = 1000
 
 // sceneState is a scene as the learner left it.
 type sceneState struct {
-	p     scenes.Params
-	seed  uint64
-	pos   int
-	guess int
-	qz    *quizState // a quiz's answers and the situation on screen
+	pos play.Position
+	qz  *quizState // a quiz's answers and the situation on screen
 }
 
 // NewApp opens the scene with the given id on backend b; tokens come from
 // seed. Call Shutdown after the program ends.
 func NewApp(b *sim.Backend, id string, seed uint64) (*App, error) {
 	ctx, cancel := context.WithCancel(context.Background())
-	a := &App{ctx: ctx, cancel: cancel, b: b, seed: seed, list: scenes.All(), ops: &sync.WaitGroup{}, switchWanted: -1,
+	a := &App{ctx: ctx, cancel: cancel, b: b, seed: seed, list: scenes.All(), ops: &sync.WaitGroup{}, switchWanted: -1, store: play.NoStore{},
 		st: views.DefaultStyles(), keys: views.DefaultKeyMap(), help: help.New(), states: map[string]sceneState{}, clock: time.Now,
 		prog: progress.Progress{Done: map[string]bool{}, Answers: map[string]progress.Answer{}}}
 	for i, s := range a.list {
@@ -515,23 +512,19 @@ func (a *App) switchTo(i int) tea.Cmd {
 		return nil
 	}
 	// leave this scene as it is, to come back to it later
-	a.states[a.pl.sc.ID] = sceneState{p: a.pl.p, seed: a.pl.seed, pos: a.pl.snap.Pos, guess: a.pl.guess, qz: a.pl.qz}
+	a.states[a.pl.sc.ID] = sceneState{pos: a.pl.Position(), qz: a.pl.qz}
 	old := a.pl.run
 	pl.quiz = a.quiz && pl.sc.Asks()
 	pl.present = a.present
 	pl.answered, pl.scored = a.recordAnswer, a.recordScore
 	if st, ok := a.states[pl.sc.ID]; ok {
-		pl.p, pl.seed, pl.guess = st.p, st.seed, st.guess
 		if st.qz != nil {
 			pl.qz = st.qz
 		}
-		pl.run = sim.NewRun(a.b, pl.sc.Script(pl.p), pl.seed)
-		if st.pos > 0 && pl.sc.Kind == scenes.Story {
-			pl.pending = append(pl.pending, play.DoN(play.Seek, st.pos))
-		}
+		pl.applyPosition(st.pos)
 	} else if pl.sc.ID == a.prog.Moment.Scene && pl.sc.Kind == scenes.Story {
 		// continue where the learner left off last time, settings and seed too
-		pl.applyMoment(a.prog.Moment)
+		pl.applyPosition(play.FromMoment(a.prog.Moment))
 	}
 	a.idx, a.pl = i, pl
 	a.showHelp, a.showAbout = false, false

@@ -16,8 +16,10 @@ import (
 // a learner) at w x h, with progress in a temporary file, and presses keys.
 func openQuiz(t *testing.T, o Options, w, h int, presses string) (*App, *progress.Store) {
 	t.Helper()
-	if o.Store == nil {
-		o.Store = &progress.Store{Path: filepath.Join(t.TempDir(), "progress.json")}
+	store, _ := o.Store.(*progress.Store)
+	if store == nil {
+		store = &progress.Store{Path: filepath.Join(t.TempDir(), "progress.json")}
+		o.Store = store
 	}
 	o.Scene, o.Seed = "choose", 1
 	a, err := NewCourse(embedded(t), o)
@@ -28,7 +30,7 @@ func openQuiz(t *testing.T, o Options, w, h int, presses string) (*App, *progres
 	drive(t, a, tea.WindowSizeMsg{Width: w, Height: h})
 	runCmd(t, a, a.Init())
 	drive(t, a, keys(presses)...)
-	return a, o.Store
+	return a, store
 }
 
 // TestChooseScoreIsSaved: the score goes to the progress once every

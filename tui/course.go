@@ -27,6 +27,10 @@ type Options struct {
 	Step int
 	// Settings are Scene's settings (-set); nil for its defaults.
 	Settings scenes.Params
+	// Position, if set, opens its scene where it stands, the learner's own
+	// moves and prediction included (a position handed over from another
+	// session); it takes the place of Scene, Step, Settings and Seed.
+	Position *play.Position
 	// Scenes is the lesson's playlist (-scenes), scene ids in the order a
 	// step past the end of each goes through them; nil for the whole
 	// course. Without Scene, the first of them opens.
@@ -42,7 +46,7 @@ type Options struct {
 	// story, each decisive point pauses with its question for the class.
 	Present bool
 	// Store keeps progress between runs; nil keeps nothing (-no-save).
-	Store *progress.Store
+	Store play.Store
 	// Warn receives one line when the saved progress could not be read.
 	Warn io.Writer
 	// Styles draw the screen; from the program's own renderer, so its
@@ -89,6 +93,9 @@ func (e entry) Description() string {
 // NewCourse opens the course on b: the contents (or the scene o asks for),
 // with the learner's saved progress.
 func NewCourse(b *sim.Backend, o Options) (*App, error) {
+	if o.Position != nil {
+		o.Scene, o.Step, o.Settings, o.Seed = o.Position.Scene, o.Position.Step, o.Position.Settings, o.Position.Seed
+	}
 	if o.Scene == "" && len(o.Scenes) > 0 {
 		o.Scene = o.Scenes[0]
 	}
@@ -110,7 +117,10 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 	}
 	a.pl.quiz = a.quiz && a.pl.sc.Asks()
 	a.pl.present = o.Present
-	prog, err := o.Store.Load()
+	if a.store == nil {
+		a.store = play.NoStore{}
+	}
+	prog, err := a.store.Load()
 	if err != nil {
 		// said on the contents screen, where the missing marks show
 		a.warning = err.Error()
@@ -120,8 +130,11 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 	}
 	a.prog = prog
 	a.pl.answered, a.pl.scored = a.recordAnswer, a.recordScore
-	if o.Scene != "" {
-		a.pl.applyMoment(Moment{Scene: o.Scene, Settings: o.Settings, Seed: o.Seed, Step: o.Step})
+	switch {
+	case o.Position != nil:
+		a.pl.applyPosition(*o.Position)
+	case o.Scene != "":
+		a.pl.applyPosition(play.FromMoment(Moment{Scene: o.Scene, Settings: o.Settings, Seed: o.Seed, Step: o.Step}))
 	}
 	for _, id := range o.Scenes {
 		if i := indexOf(a.list, id); i >= 0 {
@@ -287,7 +300,7 @@ func (a *App) menuView() string {
 // (-step N, or where the learner left it last time). A step past the
 // decisive point means the learner has seen it: the question is not asked.
 func (p *Player) openAt(step int) {
-	if at := p.sc.PredictAt(p.moveLabels()); at >= 0 && step > at {
+	if at := p.sc.PredictAt(p.moveLabels()); at >= 0 && step > at && p.guess < 0 {
 		p.passed = true
 	}
 	p.pending = append(p.pending, play.DoN(play.Seek, step))

@@ -21,8 +21,9 @@ import (
 // openCourse opens the course with progress kept in a temporary file.
 func openCourse(t *testing.T, o Options, presses string) (*App, *progress.Store) {
 	t.Helper()
-	store := &progress.Store{Path: filepath.Join(t.TempDir(), "progress.json")}
-	if o.Store == nil {
+	store, _ := o.Store.(*progress.Store)
+	if store == nil {
+		store = &progress.Store{Path: filepath.Join(t.TempDir(), "progress.json")}
 		o.Store = store
 	}
 	a, err := NewCourse(embedded(t), o)
@@ -33,7 +34,7 @@ func openCourse(t *testing.T, o Options, presses string) (*App, *progress.Store)
 	drive(t, a, tea.WindowSizeMsg{Width: 80, Height: 24})
 	runCmd(t, a, a.Init())
 	drive(t, a, keys(presses)...)
-	return a, o.Store
+	return a, store
 }
 
 // TestContentsOpensScenes: the contents come first; enter opens the chosen

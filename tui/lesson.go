@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"locksim/play"
@@ -204,22 +205,39 @@ func (a *App) notesPage() string {
 	return head + "\n" + where + "\n\n" + p.text.Get("notes") + "\n"
 }
 
-// applyMoment sets a player that has not started yet to moment m: its
-// settings and seed (when m has them) and, for a story, its step, which it
-// goes to once started.
-func (p *Player) applyMoment(m Moment) {
-	if m.Settings != nil {
-		p.p = scenes.Params(maps.Clone(m.Settings))
+// applyPosition sets a player that has not started yet to pos: its
+// settings and seed (when pos has them), its prediction and, for a story,
+// the learner's own moves and the step, which it goes to once started.
+func (p *Player) applyPosition(pos play.Position) {
+	if pos.Settings != nil {
+		p.p = scenes.Params(maps.Clone(pos.Settings))
 	}
-	if m.Seed != 0 {
-		p.seed = m.Seed
+	if pos.Seed != 0 {
+		p.seed = pos.Seed
+	}
+	if pos.Prediction != nil {
+		p.guess, p.passed = pos.Prediction.Chosen, pos.Prediction.Passed
 	}
 	old := p.run
 	p.run = sim.NewRun(p.b, p.sc.Script(p.p), p.seed)
 	old.Close() // never started: nothing of it is on the server
-	if m.Step > 0 && p.sc.Kind == scenes.Story {
-		p.openAt(m.Step)
+	if p.sc.Kind != scenes.Story {
+		return
 	}
+	p.own, p.reown = slices.Clone(pos.Own), slices.Clone(pos.Own)
+	if pos.Step > 0 {
+		p.openAt(pos.Step)
+	}
+}
+
+// Position is where the learner stands in this scene (see play.Position).
+func (p *Player) Position() play.Position {
+	pos := play.Position{Version: play.PositionVersion, Scene: p.sc.ID, Settings: maps.Clone(p.p), Seed: p.seed,
+		Own: slices.Clone(p.own), Step: p.snap.Pos}
+	if p.guess >= 0 || p.passed {
+		pos.Prediction = &play.Prediction{Chosen: p.guess, Passed: p.passed}
+	}
+	return pos
 }
 
 // resettle replays the story under changed settings to the same moment:

@@ -3,6 +3,7 @@ package tui
 import (
 	"maps"
 
+	"locksim/play"
 	"locksim/scenes/progress"
 )
 
@@ -15,3 +16,7 @@ type Moment = progress.Moment
 func (a *App) Moment() Moment {
 	return Moment{Scene: a.pl.sc.ID, Settings: maps.Clone(a.pl.p), Seed: a.pl.seed, Step: a.pl.snap.Pos}
 }
+
+// Position is where the open scene stands now, the learner's own moves and
+// prediction included; see play.Position.
+func (a *App) Position() play.Position { return a.pl.Position() }

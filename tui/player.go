@@ -97,6 +97,11 @@ type Player struct {
 	// pending holds the keys pressed while a move ran; they run in order
 	// once it is done, so nothing the learner typed is lost or reordered.
 	pending []play.Action
+	// own are the learner's moves in the schedule, as data, in the order
+	// made: a Position carries them, and opening one puts them back (reown,
+	// until the run has been reset)
+	own   []play.Own
+	reown []play.Own
 }
 
 // runMsg carries a snapshot back from a command that used the run.
@@ -258,6 +263,8 @@ func (p *Player) Start(old *sim.Run) tea.Cmd { return p.begin(old) }
 func (p *Player) begin(old *sim.Run) tea.Cmd {
 	// decided here, in Update: the command must not read the player
 	fire := p.sc.Kind == scenes.Race && !p.mustAsk(0)
+	own := p.reown
+	p.reown = nil
 	return p.do(func(ctx context.Context, r *sim.Run) error {
 		if old != nil {
 			// the old scene's keys go even when the program is quitting
@@ -265,6 +272,9 @@ func (p *Player) begin(old *sim.Run) tea.Cmd {
 			old.Close()
 		}
 		if err := r.Reset(ctx); err != nil {
+			return err
+		}
+		if err := play.Redo(ctx, r, own); err != nil {
 			return err
 		}
 		if fire {
@@ -337,6 +347,7 @@ func (p *Player) restart() tea.Cmd {
 	// a question left open belongs to the story as it stood: the new one
 	// asks again when it gets there
 	p.asking, p.hinting, p.hints = false, false, 0
+	p.own, p.reown = nil, nil // the story as written
 	old := p.run
 	p.run = sim.NewRun(p.b, p.sc.Script(p.p), p.seed)
 	return p.begin(old)
@@ -649,11 +660,18 @@ func (p *Player) key(act play.Action) (tea.Cmd, bool) {
 		p.flash = "the settings are back to their defaults"
 		return p.resettle(), true
 	case play.Crash, play.Pause, play.Wait, play.Move, play.Stop, play.Cut, play.Slow, play.Jump, play.Hang:
-		m, msg := p.learnerMove(action)
+		own, msg := p.learnerMove(action)
 		if msg != "" {
 			p.err = msg
 			return nil, true
 		}
+		m, err := own.Move()
+		if err != nil {
+			p.err = err.Error()
+			return nil, true
+		}
+		own.At = p.snap.Pos
+		p.own = append(p.own, own)
 		p.playing = false
 		return p.do(func(ctx context.Context, r *sim.Run) error { return r.Insert(ctx, m) }), true
 	}
@@ -661,30 +679,30 @@ func (p *Player) key(act play.Action) (tea.Cmd, bool) {
 }
 
 // learnerMove is the move the learner asked for with the selected actor,
-// or a one-line reason it cannot be made.
-func (p *Player) learnerMove(action play.Verb) (sim.Move, string) {
+// as data, or a one-line reason it cannot be made.
+func (p *Player) learnerMove(action play.Verb) (play.Own, string) {
 	if action == play.Wait {
-		return sim.Advance(p.sc.Wait), ""
+		return play.Own{Kind: "wait", MS: p.sc.Wait.Milliseconds()}, ""
 	}
 	switch action {
 	case play.Stop, play.Cut, play.Slow, play.Jump, play.Hang:
 		return p.nodeMove(action)
 	}
 	if p.sel < 0 || p.sel >= len(p.snap.Actors) {
-		return sim.Move{}, fmt.Sprintf("select an actor first (1-%d or tab)", len(p.snap.Actors))
+		return play.Own{}, fmt.Sprintf("select an actor first (1-%d or tab)", len(p.snap.Actors))
 	}
 	a := p.snap.Actors[p.sel]
 	switch {
 	case a.Status == sim.Crashed && action != play.Move:
-		return sim.Move{}, a.Name + " has crashed: nothing more can happen to it"
+		return play.Own{}, a.Name + " has crashed: nothing more can happen to it"
 	case action == play.Crash:
-		return sim.Crash(a.Name), ""
+		return play.Own{Kind: "crash", Actor: a.Name}, ""
 	case action == play.Pause && a.Status == sim.Paused:
-		return sim.Resume(a.Name), ""
+		return play.Own{Kind: "resume", Actor: a.Name}, ""
 	case action == play.Pause:
-		return sim.Pause(a.Name), ""
+		return play.Own{Kind: "pause", Actor: a.Name}, ""
 	}
-	return sim.StepOf(a.Name), ""
+	return play.Own{Kind: "step", Actor: a.Name}, ""
 }
 
 // View draws the scene in w columns and h rows.
@@ -1174,33 +1192,41 @@ func (p *Player) scrollLog(d int) {
 
 // nodeMove is the fault the learner asked for on the picked node (and, to
 // cut a link, the selected client), or a one-line reason it cannot be made.
-func (p *Player) nodeMove(action play.Verb) (sim.Move, string) {
+func (p *Player) nodeMove(action play.Verb) (play.Own, string) {
 	if p.node < 0 || p.node >= len(p.snap.Nodes) {
-		return sim.Move{}, "pick a node first (A-" + string(rune('A'+max(len(p.snap.Nodes)-1, 0))) + ")"
+		return play.Own{}, "pick a node first (A-" + string(rune('A'+max(len(p.snap.Nodes)-1, 0))) + ")"
 	}
 	n := p.snap.Nodes[p.node]
 	switch action {
 	case play.Stop:
 		if n.Down {
-			return sim.NodeRestart(n.Name, true), ""
+			return play.Own{Kind: "restart", Node: n.Name}, ""
 		}
-		return sim.NodeStop(n.Name), ""
+		return play.Own{Kind: "stop", Node: n.Name}, ""
 	case play.Slow:
-		return sim.NodeSlow(n.Name, !n.Slow), ""
+		return play.Own{Kind: pick(n.Slow, "prompt", "slow"), Node: n.Name}, ""
 	case play.Hang:
-		return sim.NodeHang(n.Name, !n.Hung), ""
+		return play.Own{Kind: pick(n.Hung, "wake", "hang"), Node: n.Name}, ""
 	case play.Jump:
 		if n.Simulated {
-			return sim.Move{}, sim.ErrClockFixed.Error()
+			return play.Own{}, sim.ErrClockFixed.Error()
 		}
 		// a TTL and a second more: a key set within that second expires too
-		return sim.NodeJump(n.Name, p.sc.Wait+time.Second), ""
+		return play.Own{Kind: "jump", Node: n.Name, MS: (p.sc.Wait + time.Second).Milliseconds()}, ""
 	}
 	if p.sel < 0 || p.sel >= len(p.snap.Actors) {
-		return sim.Move{}, fmt.Sprintf("select a client first (1-%d), then u cuts it off node %s", len(p.snap.Actors), n.Name)
+		return play.Own{}, fmt.Sprintf("select a client first (1-%d), then u cuts it off node %s", len(p.snap.Actors), n.Name)
 	}
 	a := p.snap.Actors[p.sel].Name
-	return sim.NodeCut(a, n.Name, !slices.Contains(n.Cut, a)), ""
+	return play.Own{Kind: pick(slices.Contains(n.Cut, a), "heal", "cut"), Actor: a, Node: n.Name}, ""
+}
+
+// pick is yes when on is set, else no: a fault's toggle.
+func pick(on bool, yes, no string) string {
+	if on {
+		return yes
+	}
+	return no
 }
 
 // notesRows is how many rows the speaker notes take at width w: measured

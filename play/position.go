@@ -1,0 +1,131 @@
+package play
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"time"
+
+	"locksim/scenes/progress"
+	"locksim/sim"
+)
+
+// PositionVersion is the format of a Position as JSON; Open refuses a later
+// one rather than guess what its fields mean.
+const PositionVersion = 1
+
+// Position is one learner's place in a scene, everything needed to show it
+// again: the scene, its settings (knob name → index of its value), the seed
+// the tokens are drawn from, the learner's own moves in the order made, the
+// step (moves of the schedule applied), and the prediction. On the embedded
+// server, replaying it lands on exactly the same replies.
+type Position struct {
+	Version  int            `json:"version"`
+	Scene    string         `json:"scene"`
+	Settings map[string]int `json:"settings,omitempty"`
+	Seed     uint64         `json:"seed,omitempty"`
+	Own      []Own          `json:"own,omitempty"`
+	Step     int            `json:"step"`
+	// Prediction is the answer given at the decisive point, or that the
+	// question was passed to the class; nil before either.
+	Prediction *Prediction `json:"prediction,omitempty"`
+}
+
+// Prediction is what happened to a scene's question.
+type Prediction struct {
+	Chosen int  `json:"chosen"`           // 0-based choice; -1 when passed
+	Passed bool `json:"passed,omitempty"` // put to the class with no answer typed
+}
+
+// Own is one move the learner put into the schedule: where (At, the moves
+// applied when it went in), what (Kind), on which actor and node, and for a
+// wait or a clock jump how long (story time, JSON in milliseconds).
+type Own struct {
+	At    int    `json:"at"`
+	Kind  string `json:"kind"` // step, crash, pause, resume, wait, stop, restart, cut, heal, slow, prompt, hang, wake, jump
+	Actor string `json:"actor,omitempty"`
+	Node  string `json:"node,omitempty"`
+	MS    int64  `json:"ms,omitempty"`
+}
+
+// D is the own move's duration.
+func (o Own) D() time.Duration { return time.Duration(o.MS) * time.Millisecond }
+
+// Move is the schedule move o stands for; an unknown kind is an error.
+func (o Own) Move() (sim.Move, error) {
+	switch o.Kind {
+	case "step":
+		return sim.StepOf(o.Actor), nil
+	case "crash":
+		return sim.Crash(o.Actor), nil
+	case "pause":
+		return sim.Pause(o.Actor), nil
+	case "resume":
+		return sim.Resume(o.Actor), nil
+	case "wait":
+		return sim.Advance(o.D()), nil
+	case "stop":
+		return sim.NodeStop(o.Node), nil
+	case "restart":
+		return sim.NodeRestart(o.Node, true), nil
+	case "cut", "heal":
+		return sim.NodeCut(o.Actor, o.Node, o.Kind == "cut"), nil
+	case "slow", "prompt":
+		return sim.NodeSlow(o.Node, o.Kind == "slow"), nil
+	case "hang", "wake":
+		return sim.NodeHang(o.Node, o.Kind == "hang"), nil
+	case "jump":
+		return sim.NodeJump(o.Node, o.D()), nil
+	}
+	return sim.Move{}, fmt.Errorf("unknown move %q", o.Kind)
+}
+
+// FromMoment is the position an older progress file's moment names: no own
+// moves, no prediction.
+func FromMoment(m progress.Moment) Position {
+	return Position{Version: PositionVersion, Scene: m.Scene, Settings: maps.Clone(m.Settings), Seed: m.Seed, Step: m.Step}
+}
+
+// Moment is p as a progress file's moment (its own moves and prediction
+// are not kept there).
+func (p Position) Moment() progress.Moment {
+	return progress.Moment{Scene: p.Scene, Settings: maps.Clone(p.Settings), Seed: p.Seed, Step: p.Step}
+}
+
+// ParsePosition reads a Position from JSON; a version later than this
+// locksim's is an error, as is an own move of an unknown kind.
+func ParsePosition(data []byte) (Position, error) {
+	var p Position
+	if err := json.Unmarshal(data, &p); err != nil {
+		return Position{}, fmt.Errorf("position: %w", err)
+	}
+	if p.Version > PositionVersion {
+		return Position{}, fmt.Errorf("position: format %d is newer than this locksim's (%d)", p.Version, PositionVersion)
+	}
+	for _, o := range p.Own {
+		if _, err := o.Move(); err != nil {
+			return Position{}, fmt.Errorf("position: %w", err)
+		}
+	}
+	return p, nil
+}
+
+// Redo brings run r, just Reset, to the learner's own moves: each goes in
+// where it went in before (sim.Run.Insert at At), in the order made, so the
+// schedule is the learner's again. The caller then seeks to the step.
+func Redo(ctx context.Context, r *sim.Run, own []Own) error {
+	for _, o := range own {
+		m, err := o.Move()
+		if err != nil {
+			return err
+		}
+		if err := r.Seek(ctx, o.At); err != nil {
+			return err
+		}
+		if err := r.Insert(ctx, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,89 @@
+package tui
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"locksim/play"
+	"locksim/scenes"
+)
+
+// TestPositionRoundTrip walks every story with a seeded run of keys
+// (steps, steps back, settings, the learner's own moves and faults, an
+// answer when the question is asked), saves the position as JSON, opens it
+// in a fresh course on a fresh server, and gets the same screen.
+func TestPositionRoundTrip(t *testing.T) {
+	for i, sc := range scenes.All() {
+		if sc.Kind != scenes.Story {
+			continue // a race's outcome is its own each time; a quiz has no story
+		}
+		t.Run(sc.ID, func(t *testing.T) {
+			t.Parallel()
+			walk := storyWalk(sc, rand.New(rand.NewPCG(uint64(i), 18)))
+			a := openPosition(t, play.Position{}, sc.ID, walk)
+			// what is not part of a position: the selection, a one-time note
+			a.pl.sel, a.pl.node, a.pl.flash, a.pl.err = -1, -1, "", ""
+			pos := a.Position()
+			data, err := json.Marshal(pos)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := play.ParsePosition(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%q → %s", walk, data)
+			b := openPosition(t, back, "", "")
+			if got, want := b.View(), a.View(); got != want {
+				t.Errorf("after %q, position %s opens a different screen:\n%s\nwant:\n%s", walk, data, got, want)
+			}
+			if b.Position().Step != pos.Step || len(b.Position().Own) != len(pos.Own) {
+				t.Errorf("reopened at %+v, want %+v", b.Position(), pos)
+			}
+		})
+	}
+}
+
+// storyWalk is a run of keys for scene sc drawn from rng: mostly steps,
+// some steps back, a setting now and then, and the learner's own moves.
+func storyWalk(sc *scenes.Scene, rng *rand.Rand) string {
+	own := []string{"1", "2", "x", "p", "w", "[enter]", "2", "[enter]"}
+	if sc.Distributed {
+		own = append(own, "A", "C", "s", "u", "d", "j", "H")
+	}
+	var walk string
+	for range 14 {
+		switch r := rng.IntN(10); {
+		case r < 4:
+			walk += "n"
+		case r < 5:
+			walk += "b"
+		case r < 6 && len(sc.Knobs) > 0:
+			walk += sc.Knobs[rng.IntN(len(sc.Knobs))].Key
+		default:
+			walk += own[rng.IntN(len(own))]
+		}
+	}
+	return walk
+}
+
+// openPosition opens a course on a fresh embedded server at pos (or, with
+// none, at scene id from the start), sized 100x32, and presses presses.
+func openPosition(t *testing.T, pos play.Position, id, presses string) *App {
+	t.Helper()
+	o := Options{Seed: 7, Scene: id}
+	if pos.Scene != "" {
+		o.Position = &pos
+	}
+	a, err := NewCourse(embedded(t), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drive(t, a, tea.WindowSizeMsg{Width: 100, Height: 32})
+	runCmd(t, a, a.Init())
+	drive(t, a, keys(presses)...)
+	return a
+}

@@ -569,7 +569,7 @@ func cleanup(ctx context.Context, c config, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "%d keys of dead locksim runs and of exported replays removed; keys of runs still alive were left alone\n", n)
+	fmt.Fprintf(stdout, "%s of dead locksim runs and of exported replays removed; keys of runs still alive were left alone\n", sim.KeyCount(n))
 	if n == 0 {
 		fmt.Fprintf(stdout, "(a run killed less than %v ago still has its heartbeat: try again after that)\n", sim.HeartbeatTTL)
 	}
@@ -591,7 +591,7 @@ func open(ctx context.Context, c config, stderr io.Writer) (*sim.Backend, error)
 		return nil, err
 	}
 	if b.Swept > 0 {
-		fmt.Fprintf(stderr, "locksim: removed %d keys left by locksim runs that were killed (their heartbeat had expired)\n", b.Swept)
+		fmt.Fprintf(stderr, "locksim: removed %s left by locksim runs that were killed (their heartbeat had expired)\n", sim.KeyCount(b.Swept))
 	}
 	if c.resource != "" {
 		r, err := sim.OpenLive(ctx, c.resource, o)

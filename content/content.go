@@ -10,6 +10,15 @@
 // content/text/ledger.txt holds the sentences every scene shares: one per
 // reading of an event (granted, refused, released, ...). A scene's own file
 // overrides any of them by using the same section name.
+//
+// Text that only makes sense on the interactive screen (a key to press, "Step
+// with → or n", "(k)") is written between [[ and ]]. The screen's form (Load,
+// Parse) keeps it and drops the brackets; the handout's form (LoadHandout,
+// ParseHandout), for a printed transcript with no keys to press, drops the
+// whole span and the space before it. A span may carry the handout's own
+// wording after a "|": "the policy [[m shows|of this story]]" reads "the
+// policy m shows" on screen and "the policy of this story" on paper. A
+// paragraph left empty goes too. Spans do not nest.
 package content
 
 import (
@@ -28,20 +37,43 @@ type Text map[string]string
 // Shared is the name of the file of sentences every scene shares.
 const Shared = "ledger"
 
-// Load reads the scene's text over the shared sentences. It fails only if
-// the scene's file is missing.
+// Form is which reader a text is for: the screen or the handout.
+type Form int
+
+const (
+	// Screen keeps every [[...]] span's screen text, without the brackets.
+	Screen Form = iota
+	// Handout drops every [[...]] span, or puts its "|" wording in its place.
+	Handout
+	// Raw keeps the markers as written, for checking them.
+	Raw
+)
+
+// Load reads the scene's text, in the screen's form, over the shared
+// sentences. It fails only if the scene's file is missing.
 func Load(id string) (Text, error) {
+	return LoadForm(id, Screen)
+}
+
+// LoadHandout is Load in the handout's form: no span that names a key of
+// the screen.
+func LoadHandout(id string) (Text, error) {
+	return LoadForm(id, Handout)
+}
+
+// LoadForm is Load in the given form.
+func LoadForm(id string, f Form) (Text, error) {
 	b, err := files.ReadFile("text/" + id + ".txt")
 	if err != nil {
 		return nil, fmt.Errorf("no course text for scene %q", id)
 	}
 	t := Text{}
 	if common, err := files.ReadFile("text/" + Shared + ".txt"); err == nil && id != Shared {
-		for k, v := range Parse(string(common)) {
+		for k, v := range ParseForm(string(common), f) {
 			t[k] = v
 		}
 	}
-	for k, v := range Parse(string(b)) {
+	for k, v := range ParseForm(string(b), f) {
 		t[k] = v
 	}
 	return t, nil
@@ -73,9 +105,20 @@ func (t Text) Fill(name string, vars map[string]string) string {
 	return strings.NewReplacer(pairs...).Replace(s)
 }
 
-// Parse splits a scene file into its sections. Lines inside a section are
-// joined with spaces; a blank line starts a new paragraph.
+// Parse splits a scene file into its sections, in the screen's form. Lines
+// inside a section are joined with spaces; a blank line starts a new
+// paragraph.
 func Parse(src string) Text {
+	return ParseForm(src, Screen)
+}
+
+// ParseHandout is Parse in the handout's form.
+func ParseHandout(src string) Text {
+	return ParseForm(src, Handout)
+}
+
+// ParseForm is Parse in the given form.
+func ParseForm(src string, f Form) Text {
 	t := Text{}
 	name := ""
 	var body []string
@@ -83,6 +126,7 @@ func Parse(src string) Text {
 		if name != "" {
 			t[name] = strings.TrimSpace(strings.ReplaceAll(strings.Join(body, "\n"), "\n\n", "\x00"))
 			t[name] = strings.ReplaceAll(strings.ReplaceAll(t[name], "\n", " "), "\x00", "\n")
+			t[name] = render(t[name], f)
 		}
 	}
 	for _, line := range strings.Split(src, "\n") {
@@ -106,4 +150,141 @@ func (t Text) Get(name string) string {
 		return "[no text: " + name + "]"
 	}
 	return s
+}
+
+// The markers of a span that only the screen shows, and of its handout
+// wording.
+const (
+	openMark  = "[["
+	closeMark = "]]"
+	altMark   = "|"
+)
+
+// render turns a parsed section into the form f.
+func render(s string, f Form) string {
+	if f == Raw || !strings.Contains(s, openMark) {
+		return s
+	}
+	var paras []string
+	for _, p := range strings.Split(s, "\n") {
+		if !strings.Contains(p, openMark) {
+			paras = append(paras, p)
+			continue
+		}
+		if p = renderPara(p, f); p != "" {
+			paras = append(paras, p)
+		}
+	}
+	return strings.Join(paras, "\n")
+}
+
+// renderPara renders one paragraph's spans. In the handout's form a
+// dropped span takes the space before it along, or the space after it
+// when it opens the paragraph, so no double space or " ." is left.
+func renderPara(p string, f Form) string {
+	var out strings.Builder
+	for {
+		i := strings.Index(p, openMark)
+		if i < 0 {
+			break
+		}
+		j := strings.Index(p[i:], closeMark)
+		if j < 0 {
+			break // unbalanced: CheckMarkers reports it
+		}
+		span := p[i+len(openMark) : i+j]
+		out.WriteString(p[:i])
+		p = p[i+j+len(closeMark):]
+		screen, paper, hasAlt := strings.Cut(span, altMark)
+		if f == Screen {
+			out.WriteString(screen)
+			continue
+		}
+		if hasAlt {
+			out.WriteString(paper)
+			continue
+		}
+		kept := strings.TrimRight(out.String(), " ")
+		switch {
+		case kept == "":
+			p = strings.TrimLeft(p, " ")
+		case p == "" || strings.ContainsAny(p[:1], " .,;:)?!"):
+			out.Reset()
+			out.WriteString(kept)
+		}
+	}
+	out.WriteString(p)
+	if f == Handout {
+		return strings.TrimSpace(out.String())
+	}
+	return out.String()
+}
+
+// CheckMarkers reports the first [[...]] span of a section that does not
+// close, nests, or holds more than one "|".
+func CheckMarkers(s string) error {
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch {
+		case strings.HasPrefix(s[i:], openMark):
+			if depth > 0 {
+				return fmt.Errorf("a span opens inside another at %q", excerpt(s, i))
+			}
+			depth, start = 1, i
+			i++
+		case strings.HasPrefix(s[i:], closeMark):
+			if depth == 0 {
+				return fmt.Errorf("a span closes that never opened at %q", excerpt(s, i))
+			}
+			if strings.Count(s[start:i], altMark) > 1 {
+				return fmt.Errorf("a span has more than one %q at %q", altMark, excerpt(s, start))
+			}
+			if strings.Contains(s[start:i], "\n") {
+				return fmt.Errorf("a span crosses a paragraph at %q", excerpt(s, start))
+			}
+			depth = 0
+			i++
+		}
+	}
+	if depth > 0 {
+		return fmt.Errorf("a span never closes at %q", excerpt(s, start))
+	}
+	return nil
+}
+
+// excerpt is up to 40 bytes of s from i, for an error message.
+func excerpt(s string, i int) string {
+	return s[i:min(len(s), i+40)]
+}
+
+// ScreenSpans returns the screen's wording of every [[...]] span in every
+// scene's file and the shared one, whitespace collapsed, slots left as
+// written: what a handout must never say.
+func ScreenSpans() ([]string, error) {
+	entries, err := files.ReadDir("text")
+	if err != nil {
+		return nil, err
+	}
+	var spans []string
+	for _, e := range entries {
+		b, err := files.ReadFile("text/" + e.Name())
+		if err != nil {
+			return nil, err
+		}
+		rest := strings.Join(strings.Fields(string(b)), " ")
+		for {
+			_, after, ok := strings.Cut(rest, openMark)
+			if !ok {
+				break
+			}
+			span, tail, ok := strings.Cut(after, closeMark)
+			if !ok {
+				break
+			}
+			screen, _, _ := strings.Cut(span, altMark)
+			spans = append(spans, screen)
+			rest = tail
+		}
+	}
+	return spans, nil
 }

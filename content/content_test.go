@@ -97,3 +97,99 @@ func TestSceneOverridesShared(t *testing.T) {
 		t.Errorf("race should override granted and inherit released")
 	}
 }
+
+// TestMarkersBalanced: every [[ closes with ]] in the same paragraph of
+// the same section, no span nests, and no span holds two "|".
+func TestMarkersBalanced(t *testing.T) {
+	entries, err := files.ReadDir("text")
+	if err != nil || len(entries) == 0 {
+		t.Fatalf("no scene texts embedded: %v", err)
+	}
+	spans := 0
+	for _, e := range entries {
+		b, err := files.ReadFile("text/" + e.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, body := range ParseForm(string(b), Raw) {
+			if err := CheckMarkers(body); err != nil {
+				t.Errorf("%s, section %q: %v", e.Name(), name, err)
+			}
+			spans += strings.Count(body, "[[")
+		}
+	}
+	if spans == 0 {
+		t.Error("no [[...]] span in the course text: the screen's keys are unmarked")
+	}
+	for _, bad := range []string{"a [[b", "a ]] b", "[[a [[b]] c]]", "[[a|b|c]]", "[[a\nb]]"} {
+		if CheckMarkers(bad) == nil {
+			t.Errorf("CheckMarkers(%q) = nil, want an error", bad)
+		}
+	}
+}
+
+// TestForms: the screen keeps a span's text without its brackets; the
+// handout drops it with the space around it, or puts its "|" wording in.
+func TestForms(t *testing.T) {
+	for _, c := range []struct{ src, screen, handout string }{
+		{"A takes the lock. [[Step with → or n; g and t change the pause.]]",
+			"A takes the lock. Step with → or n; g and t change the pause.", "A takes the lock."},
+		{"The stories [[(k)]] show where that breaks.",
+			"The stories (k) show where that breaks.", "The stories show where that breaks."},
+		{"Now A releases (with the method [[m shows|of this story]]). Whose lock goes?",
+			"Now A releases (with the method m shows). Whose lock goes?",
+			"Now A releases (with the method of this story). Whose lock goes?"},
+		{"What a client does next is its policy[[, and m switches it]]. It waits.",
+			"What a client does next is its policy, and m switches it. It waits.",
+			"What a client does next is its policy. It waits."},
+		{"[[Select a worker (1-4): enter steps it.]] Then w1 waits.",
+			"Select a worker (1-4): enter steps it. Then w1 waits.", "Then w1 waits."},
+		{"w1 crashes holding its job [[(f: it freezes instead)]]. B pauses.",
+			"w1 crashes holding its job (f: it freezes instead). B pauses.", "w1 crashes holding its job. B pauses."},
+		{"Node (C) stays, and so does (k).", "Node (C) stays, and so does (k).", "Node (C) stays, and so does (k)."},
+		{"first\n\n[[only keys here]]\n\nlast", "first\nonly keys here\nlast", "first\nlast"},
+	} {
+		src := "# s\n" + c.src + "\n"
+		if got := Parse(src).Get("s"); got != c.screen {
+			t.Errorf("screen form of %q = %q, want %q", c.src, got, c.screen)
+		}
+		if got := ParseHandout(src).Get("s"); got != c.handout {
+			t.Errorf("handout form of %q = %q, want %q", c.src, got, c.handout)
+		}
+	}
+}
+
+// TestHandoutFormIsTidy: dropping spans leaves no double space, no space
+// before a stop or comma, no empty brackets and no marker in any paragraph
+// that held a span, in either form.
+func TestHandoutFormIsTidy(t *testing.T) {
+	entries, err := files.ReadDir("text")
+	if err != nil {
+		t.Fatal(err)
+	}
+	untidy := regexp.MustCompile(`  | [.,;:)](\s|$)| \(\s*\)|\[\[|\]\]|^ | $`)
+	checked := 0
+	for _, e := range entries {
+		b, err := files.ReadFile("text/" + e.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, raw := range ParseForm(string(b), Raw) {
+			for _, para := range strings.Split(raw, "\n") {
+				if !strings.Contains(para, "[[") {
+					continue
+				}
+				checked++
+				for _, f := range []Form{Screen, Handout} {
+					got := ParseForm("# s\n"+para+"\n", f).Get("s")
+					if m := untidy.FindString(got); m != "" {
+						t.Errorf("%s, section %q, form %d: %q in %q", e.Name(), name, f, m, got)
+					}
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Error("no paragraph with a span was checked")
+	}
+}

@@ -204,8 +204,10 @@ func TestGCPauseLongerTTLOnlyMovesTheLine(t *testing.T) {
 		if len(set) != 1 || set[0].Reply != "OK" || len(long.led.Overlaps) != 1 {
 			t.Fatalf("TTL 60 s, pause 70 s: B's SET %v", replies(set))
 		}
-		// a live server's timing wanders by a few wire ms (story seconds)
-		if at := long.led.Overlaps[0].FromAt; at < 67*time.Second || at > 72*time.Second {
+		// exactly on the embedded server; a live server's story time also
+		// counts each step's real round trips, which a loaded machine
+		// stretches without bound, so there only the least is checked
+		if at := long.led.Overlaps[0].FromAt; at < 67*time.Second || !b.Live() && at != 67*time.Second {
 			t.Errorf("the overlap starts at %v, want 67 s", at)
 		}
 	})

@@ -48,7 +48,9 @@ func seekTo(t *testing.T, r *sim.Run, pos int) sim.Snapshot {
 // renewals every 10 s all answer 1, the key still holds A's token after
 // the first TTL, B is refused twice, and A's own release deletes its lock.
 func TestExtendWatchdogOutlivesTheTTL(t *testing.T) {
-	onBoth(t, func(t *testing.T, b *sim.Backend) {
+	// ÷20: the renewal on waking lands within a few story seconds of the
+	// lease's end, tens of wire ms at ÷50, which a loaded machine crossed
+	onBothAt(t, 20, func(t *testing.T, b *sim.Backend) {
 		r := extendRun(t, b, 1)
 		s := seekTo(t, r, 2) // A acquired, 45 s passed
 		a := sent(r.Events, "A", "SET")

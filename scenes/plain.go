@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -97,7 +96,8 @@ type transcript struct {
 func (t *transcript) scene(ctx context.Context, w io.Writer, id string) error {
 	b, seed := t.b, t.seed
 	sc := Find(id)
-	text, err := content.Load(id)
+	// the handout's form: no sentence that names a key of the screen
+	text, err := content.LoadHandout(id)
 	if err != nil {
 		return err
 	}
@@ -148,7 +148,7 @@ func (t *transcript) scene(ctx context.Context, w io.Writer, id string) error {
 	// question, and the intro, which tells the whole story
 	held := t.o.Questions && question
 	var keyed bytes.Buffer // the scene's part of the answer key
-	intro := handoutText(text.Get("intro"))
+	intro := handoutLine(text.Get("intro"))
 	if !held {
 		fmt.Fprintf(w, "\n%s\n", intro)
 	}
@@ -206,7 +206,7 @@ func (t *transcript) quiz(w io.Writer, text content.Text) error {
 		fmt.Fprintf(w, "  %d) %s\n", i+1, c)
 	}
 	for i := int64(1); text.Has("hint-" + itoa(i)); i++ {
-		fmt.Fprintf(w, "hint %d: %s\n", i, handoutText(text.Get("hint-"+itoa(i))))
+		fmt.Fprintf(w, "hint %d: %s\n", i, handoutLine(text.Get("hint-"+itoa(i))))
 	}
 	for _, s := range items {
 		t.n++
@@ -214,7 +214,7 @@ func (t *transcript) quiz(w io.Writer, text content.Text) error {
 		fmt.Fprintf(&t.key, "\nquestion %d (choose · %s): %s (choice %d)\n   tool: %s\n   why: %s\n", t.n, s.Name,
 			text.Get("class-"+s.Class.String()), int(s.Class)+1, text.Get("tool-"+s.Tool), s.Why)
 	}
-	fmt.Fprintf(&t.key, "\nchoose: %s\n", handoutText(text.Get("intro")))
+	fmt.Fprintf(&t.key, "\nchoose: %s\n", handoutLine(text.Get("intro")))
 	return plainEnd(&t.key, text)
 }
 
@@ -273,7 +273,7 @@ func (v plainVariant) play(ctx context.Context) error {
 	}
 	// the start line, as the screen's readout says it before the first step
 	if s := run.Snapshot(ctx); s.Err == "" {
-		if start := handoutText(Explain(sc, Frame{Snap: s, L: Fold(s), P: p, Sel: -1, Text: text}).Readout); start != "" {
+		if start := handoutLine(Explain(sc, Frame{Snap: s, L: Fold(s), P: p, Sel: -1, Text: text}).Readout); start != "" {
 			fmt.Fprintf(w, "\nstart: %s\n", start)
 		}
 	}
@@ -353,7 +353,7 @@ func (v plainVariant) play(ctx context.Context) error {
 	led := Fold(snap)
 	for i, a := range snap.Actors {
 		ex := Explain(sc, Frame{Snap: snap, L: led, P: p, Sel: i, Text: text})
-		fmt.Fprintf(w, "%s: %s\n", a.Name, handoutText(ex.Readout))
+		fmt.Fprintf(w, "%s: %s\n", a.Name, handoutLine(ex.Readout))
 	}
 	ex := Explain(sc, Frame{Snap: snap, L: led, P: p, Sel: -1, Text: text})
 	if ex.Alarm != "" {
@@ -374,7 +374,7 @@ func (v plainVariant) play(ctx context.Context) error {
 // the transcript's questions.
 func (v plainVariant) question(w io.Writer) {
 	v.t.n++
-	q := handoutText(strings.ReplaceAll(v.text.Get("predict"), "\n", " "))
+	q := handoutLine(strings.ReplaceAll(v.text.Get("predict"), "\n", " "))
 	if v.t.o.Questions {
 		fmt.Fprintf(w, "\nquestion %d: %s\n", v.t.n, q)
 		for i, c := range strings.Split(v.text.Get("choices"), "\n") {
@@ -448,67 +448,10 @@ func storyDur(d time.Duration) string {
 	return sim.FormatDuration(d)
 }
 
-// keyHint matches a sentence of the interactive screen's that names its
-// keys ("Step with → or n", "k picks a story", "Select a worker (1-4):
-// enter steps it", "h gives a hint"): a handout has no keys to press.
-var keyHint = regexp.MustCompile(`Step with|→ or n|Select an? [a-z]+ \(\d-\d\)|Answer with|press [a-zA-Z]\b|(?:^|[\s,;:(])(?:[a-z]|A-E|[PT])(?:(?:,| and| or| then) [a-zA-Z])*,? (?:picks|steps|crashes|pauses|lets|changes?|switch(?:es)?|names|moves|gives|stops|cuts|makes|jumps|break|waits)\b`)
-
-// keyPhrase rewrites the few phrases that name a key inside a sentence
-// worth keeping: "the policy m shows" is the story's policy, "(k)" and
-// "(f: it freezes instead)" point at keys, ", and m switches it" too.
-var keyPhrase = []struct {
-	re *regexp.Regexp
-	to string
-}{
-	{regexp.MustCompile(` \([a-zA-Z](?:: [^()]*)?\)`), ""},
-	{regexp.MustCompile(`,? and [a-z] (?:switches|changes) it`), ""},
-	{regexp.MustCompile(`\b[a-z] shows\b`), "of this story"},
-}
-
-// handoutText is s without what only the interactive screen can use: the
-// sentences that name its keys, and key names inside a sentence.
-func handoutText(s string) string {
-	for _, p := range keyPhrase {
-		s = p.re.ReplaceAllString(s, p.to)
-	}
-	var kept []string
-	for _, para := range strings.Split(s, "\n\n") {
-		var out []string
-		for _, sent := range sentences(para) {
-			if !keyHint.MatchString(sent) {
-				out = append(out, sent)
-			}
-		}
-		if len(out) > 0 {
-			kept = append(kept, strings.Join(out, " "))
-		}
-	}
-	return strings.Join(kept, "\n\n")
-}
-
-// sentences splits a paragraph after each ". ", "? " and "! ", and joins
-// its lines.
-func sentences(para string) []string {
-	para = strings.Join(strings.Fields(para), " ")
-	var out []string
-	for para != "" {
-		i := strings.IndexAny(para, ".?!")
-		for i >= 0 && i+1 < len(para) && para[i+1] != ' ' {
-			j := strings.IndexAny(para[i+1:], ".?!")
-			if j < 0 {
-				i = -1
-				break
-			}
-			i += 1 + j
-		}
-		if i < 0 || i+1 >= len(para) {
-			out = append(out, para)
-			break
-		}
-		out = append(out, para[:i+1])
-		para = para[i+2:]
-	}
-	return out
+// handoutLine is a section of the handout's text, or a readout built from it,
+// as one line: the transcript wraps its lines itself.
+func handoutLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
 }
 
 // wrapColumns breaks every line of s longer than width at its last space

@@ -35,6 +35,7 @@ func TestGoldensPlain(t *testing.T) {
 // questions are, and the story's rest. The quiz's classes go there too.
 func TestPlainQuestions(t *testing.T) {
 	text := plainOf(t, embedded(t), "", PlainOptions{Questions: true})
+	checkNoKeyMention(t, "-plain -questions", text)
 	handout, key, ok := strings.Cut(text, "\nanswer key\n")
 	if !ok {
 		t.Fatalf("no answer key:\n%s", text)
@@ -99,23 +100,6 @@ func TestWrapColumns(t *testing.T) {
 		strings.Repeat("x", 40) + "\n" + strings.Repeat("x", 40) + "\n" + strings.Repeat("x", 10)
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
-	}
-}
-
-// TestHandoutText: the sentences that name the screen's keys go, the rest
-// stays word for word.
-func TestHandoutText(t *testing.T) {
-	for in, want := range map[string]string{
-		"A takes the lock. Step with → or n; g and t change the pause.":       "A takes the lock.",
-		"The stories (k) show where that breaks.":                             "The stories show where that breaks.",
-		"Now A releases (with the method m shows). Whose lock goes?":          "Now A releases (with the method of this story). Whose lock goes?",
-		"What a client does next is its policy, and m switches it. It waits.": "What a client does next is its policy. It waits.",
-		"Select a worker (1-4): enter steps it, x crashes it; w waits.":       "",
-		"w1 crashes holding its job (f: it freezes instead). B pauses.":       "w1 crashes holding its job. B pauses.",
-	} {
-		if got := handoutText(in); got != want {
-			t.Errorf("handoutText(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
 

@@ -322,8 +322,20 @@ func (r reader) about(name string) string {
 		vars["note"] = e.Note
 		return r.fill("note", vars)
 	case ledger.QuorumMissed:
+		count := r.fill("quorum-missed", vars)
 		if e.Op.Votes >= sim.Quorum(e.Op.Of) {
-			return r.fill("quorum-late", vars) // a majority, but no time left
+			count = r.fill("quorum-late", vars) // a majority, but no time left
+		}
+		// the release the count sent in the same step, as the ledger read
+		// each node's reply: a refused connection deleted nothing
+		if round := r.countRound(r.index(e)); round != "" {
+			return count + " " + round
+		}
+		return count
+	case ledger.NodeLate:
+		if nodes := r.lateNodes(r.index(e)); len(nodes) > 1 {
+			vars["nodes"] = andList(nodes)
+			return r.fill("node-late-many", vars)
 		}
 	case ledger.NodeRefused:
 		if rd.Other == "" {
@@ -417,4 +429,62 @@ func (r reader) alarm() string {
 			"key": r.keyName(st[0].Key)})
 	}
 	return ""
+}
+
+// lateNodes names every node on which the ledger read a late SET of the
+// same acquisition as event i (the same actor and token) whose lease still
+// holds at the snapshot's time, and event i's own node: hung nodes that
+// woke one after the other.
+func (r reader) lateNodes(i int) []string {
+	ev, reads := r.v.Snap.Events, r.v.L.Reads
+	own := reads[i].Lease
+	var nodes []string
+	for j, e := range ev[:i+1] {
+		ls := reads[j].Lease
+		if reads[j].What != ledger.NodeLate || ls == nil || own == nil || e.Actor != ev[i].Actor || ls.Token != own.Token {
+			continue
+		}
+		if j == i || ls.AliveAt(r.v.Snap.Now) {
+			nodes = append(nodes, e.Node)
+		}
+	}
+	return nodes
+}
+
+// andList joins names as prose: "C", "C and D", "C, D and E".
+func andList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// countRound sums up the release a failed count sent in the step of event
+// i, short enough to follow the count: the nodes grouped by how the
+// ledger read their replies ("A and B deleted its token; C, D and E did
+// not answer"). It is "" when the step sent no release round.
+func (r reader) countRound(i int) string {
+	ev := r.v.Snap.Events
+	var order []ledger.What
+	nodes := map[ledger.What][]string{}
+	sent := 0
+	for j, e := range ev {
+		if e.Move != ev[i].Move || e.Actor != ev[i].Actor || !releasePart(e) {
+			continue
+		}
+		what := r.v.L.Reads[j].What
+		if _, seen := nodes[what]; !seen {
+			order = append(order, what)
+		}
+		nodes[what] = append(nodes[what], e.Node)
+		sent++
+	}
+	if sent < 2 {
+		return ""
+	}
+	var groups []string
+	for _, what := range order {
+		groups = append(groups, r.fill("count-"+string(what), map[string]string{"nodes": andList(nodes[what])}))
+	}
+	return r.fill("count-round", map[string]string{"of": itoa(int64(sent)), "groups": strings.Join(groups, "; ")})
 }

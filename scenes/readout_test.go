@@ -214,3 +214,35 @@ func TestRedlockScoreboard(t *testing.T) {
 		}
 	}
 }
+
+// At the count of "3 down", the readout says what the release round's
+// replies were: A and B deleted c1's token, C, D and E refused the
+// connection; it never says c1 released on every node.
+func TestRedlockCountReadoutSaysTheReleaseReplies(t *testing.T) {
+	got, _ := readoutAfter(t, "redlock", story("3 down"), "c1 counts")
+	want := "c1 counted 2 of 5 OK, and 3 were needed: no majority, so it does not hold the lock. " +
+		"It sent its release to all 5 nodes: A and B deleted its token; C, D and E did not answer."
+	if !strings.Contains(flat(got), want) {
+		t.Errorf("readout at c1's count:\n%s\nwant %q", got, want)
+	}
+	if strings.Contains(flat(got), "released on every node") {
+		t.Errorf("three nodes refused the connection, yet the readout says c1 released on every node:\n%s", got)
+	}
+}
+
+// When the last hung node wakes in "3 hang", c1's readout names every
+// node where the ledger read its late SET, not only the last one.
+func TestRedlockLateReadoutNamesEveryNode(t *testing.T) {
+	got, _ := readoutAfter(t, "redlock", story("3 hang"), "E wakes")
+	want := "Nodes C, D and E hung before c1's SETs reached them"
+	if !strings.Contains(flat(got), want) {
+		t.Errorf("readout after E wakes:\n%s\nwant %q", got, want)
+	}
+	got, _ = readoutAfter(t, "redlock", story("3 hang"), "C wakes")
+	if want := "Node C hung before c1's SET reached it"; !strings.Contains(flat(got), want) {
+		t.Errorf("readout after C wakes, the only late SET so far:\n%s\nwant %q", got, want)
+	}
+	if andList([]string{"C"}) != "C" || andList([]string{"C", "D"}) != "C and D" {
+		t.Errorf("andList: %q, %q", andList([]string{"C"}), andList([]string{"C", "D"}))
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -376,6 +377,14 @@ func Sweep(ctx context.Context, c *redis.Client, removed func(key string)) (int,
 // has no heartbeat, so only -cleanup removes them, never a run's sweep at
 // start, which could cut a replay in class short.
 const ReplayPrefix = Namespace + "replay:"
+
+// KeyCount is n keys as a message says it: "1 key", "0 keys", "3 keys".
+func KeyCount(n int) string {
+	if n == 1 {
+		return "1 key"
+	}
+	return strconv.Itoa(n) + " keys"
+}
 
 // CleanupLive connects to rawURL, removes the keys of dead runs (Sweep)
 // and of exported replays (under ReplayPrefix), and calls removed for each

@@ -22,6 +22,7 @@ import (
 	"locksim/scenes"
 	"locksim/scenes/progress"
 	"locksim/sim"
+	"locksim/transcript"
 	"locksim/tui"
 	"locksim/views"
 
@@ -356,7 +357,7 @@ const shutdownWithin = time.Second
 // plain writes the transcript.
 func plain(ctx context.Context, c config, b *sim.Backend, stdout, stderr io.Writer) int {
 	return printed(ctx, stdout, stderr, "the transcript", "interrupted", func(w io.Writer) error {
-		return scenes.PlainWith(ctx, w, b, c.scene, c.seed, scenes.PlainOptions{Questions: c.questions})
+		return transcript.PlainWith(ctx, w, b, c.scene, c.seed, transcript.PlainOptions{Questions: c.questions})
 	})
 }
 
@@ -394,7 +395,7 @@ func trialsConfig(c config) race.Config {
 // counts so far.
 func plainTrials(ctx context.Context, c config, b *sim.Backend, stdout, stderr io.Writer) int {
 	return printed(ctx, stdout, stderr, "the table", "interrupted: the table counts the trials that finished", func(w io.Writer) error {
-		return tui.PlainTrials(ctx, w, b, c.trials, trialsConfig(c))
+		return transcript.PlainTrials(ctx, w, b, c.trials, trialsConfig(c))
 	})
 }
 

@@ -1,13 +1,10 @@
 package scenes
 
 import (
-	"bytes"
-	"context"
 	"strings"
 	"testing"
 
 	"locksim/content"
-	"locksim/sim"
 )
 
 // TestChooseKey: the answer key read from content/text/choose.txt, each
@@ -84,38 +81,4 @@ func TestSituationsRefuseABadKey(t *testing.T) {
 	if s, err := Situations(content.Parse(base + "# class-1\ncorrectness\n# tool-1\nsetnx\n")); err != nil || s[0].Class != Correctness {
 		t.Errorf("a whole situation: %+v %v", s, err)
 	}
-}
-
-// TestChoosePlain: the transcript is the answer key an instructor hands
-// out: every situation with its assumption, class, tool and why, on both
-// servers, and nothing is sent to either.
-func TestChoosePlain(t *testing.T) {
-	text, _ := content.Load("choose")
-	items, _ := Situations(text)
-	onBoth(t, func(t *testing.T, b *sim.Backend) {
-		var out bytes.Buffer
-		if err := Plain(context.Background(), &out, b, "choose", 1); err != nil {
-			t.Fatal(err)
-		}
-		// the transcript wraps at 80 columns: compare words
-		got := strings.Join(strings.Fields(out.String()), " ")
-		for i, s := range items {
-			entry := itoa(int64(i+1)) + ". " + s.Name + "\n   " + s.Text + "\n   assumes: " + s.Assumption +
-				"\n   key: " + text.Get("class-"+s.Class.String()) + " (choice " + itoa(int64(s.Class)+1) + ")\n   tool: " +
-				text.Get("tool-"+s.Tool) + "\n   why: " + s.Why + "\n"
-			if entry = strings.Join(strings.Fields(entry), " "); !strings.Contains(got, entry) {
-				t.Errorf("the transcript lacks situation %d as\n%s\n---\n%s", i+1, entry, got)
-			}
-		}
-		for _, want := range []string{"answer key: efficiency 1, 2, 5, 7 · correctness 3, 4, 6, 8", "no command is sent", "recap: ", "references:"} {
-			if !strings.Contains(got, want) {
-				t.Errorf("the transcript lacks %q", want)
-			}
-		}
-		for _, bad := range []string{"properties:", "t=+", "script <"} {
-			if strings.Contains(got, bad) {
-				t.Errorf("a quiz transcript has no story, but it says %q", bad)
-			}
-		}
-	})
 }

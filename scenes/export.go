@@ -3,26 +3,16 @@ package scenes
 import (
 	"crypto/sha1"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
-	"slices"
-	"strconv"
 	"strings"
-	"time"
 
 	"locksim/sim"
 )
 
-// exportPrefix goes before every key of a story exported from the embedded
-// server, whose keys have no prefix: replayed on a shared server, the
-// script must not touch a user's own resource:lock (a live story's keys
-// already carry the run's prefix). locksim -cleanup removes them.
-const exportPrefix = sim.ReplayPrefix
-
 // Export is where the y key writes its redis-cli script, and at what scale.
+// The script itself is transcript.RedisCLIScript's.
 type Export struct {
 	// Dir is the directory the script goes in; "" means the user's config
 	// directory, os.UserConfigDir()/locksim/exports (never the working
@@ -47,222 +37,10 @@ func (x Export) Where() (string, error) {
 	return filepath.Join(cfg, "locksim", "exports"), nil
 }
 
-// RedisCLIScript is the story so far as a script for redis-cli: every
-// command an actor sent, as sent (scripts in full), one per line, in the
-// story's order; each wait of the story is a WAIT 100 <ms> (it blocks for
-// that long on a server without a hundred replicas), so the TTLs run out
-// where the story says. redis-cli has no comments: the file is commands
-// only. Every key is under locksim's namespace. With label (-label) each
-// move played starts with ECHO "step N: label", as the live server's
-// stream does, so a replay under MONITOR shows where each step
-// starts.
-//
-// scale divides every duration relative to story time (0: the run's own
-// scale, as sent): the arguments after PX, EX and PEXPIRE and EXPIRE's
-// TTL, the script arguments a script's source uses as a TTL or a lease
-// (see durationArgs), and the waits.
-func RedisCLIScript(s sim.Snapshot, scale int, label bool) string {
-	run := max(s.Scale, 1)
-	if scale <= 0 {
-		scale = run
-	}
-	// a value sent at the run's scale, sent again at scale: back to story
-	// milliseconds, then divided
-	rescale := func(v string, secs bool) string {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || scale == run {
-			return v
-		}
-		story := n * int64(run)
-		if secs {
-			// seconds cannot carry a scaled TTL: EXPIRE k 30 at 20 is
-			// PEXPIRE's 1500, so the arg stays whole and the command's
-			// caller turns it to milliseconds (see below)
-			story *= 1000
-		}
-		return strconv.FormatInt(max(story/int64(scale), 1), 10)
-	}
-	sources := ScriptSources(s.Events)
-	var b strings.Builder
-	// a script may build key names from an argument (a queue's job hashes
-	// from "emq:{q}:job:"): such an argument, a prefix of a key the story
-	// used, goes under the namespace too
-	var keys []string
-	for _, e := range s.Events {
-		for _, i := range keyArgs(e.Args) {
-			keys = append(keys, e.Args[i])
-		}
-	}
-	next := 0 // the next move to mark
-	echo := func(upTo int) {
-		for ; label && next <= upTo && next < len(s.Moves); next++ {
-			fmt.Fprintf(&b, "%s\n", sim.FormatCommand([]any{"ECHO", sim.StepEcho(next, s.Moves[next])}))
-		}
-	}
-	for _, e := range s.Events {
-		if e.Move >= 0 {
-			echo(e.Move)
-		}
-		switch e.Kind {
-		case sim.Command:
-			args := make([]any, len(e.Args))
-			for i, a := range e.Args {
-				args[i] = a
-			}
-			if s.Prefix == "" {
-				for _, i := range keyArgs(e.Args) {
-					args[i] = exportPrefix + e.Args[i]
-				}
-				for _, i := range scriptArgs(e.Args) {
-					if a := e.Args[i]; strings.HasSuffix(a, ":") && slices.ContainsFunc(keys, func(k string) bool { return strings.HasPrefix(k, a) }) {
-						args[i] = exportPrefix + a
-					}
-				}
-			}
-			for _, d := range durationArgs(e.Args, sources) {
-				args[d.at] = rescale(e.Args[d.at], d.secs)
-				if d.secs && scale != run {
-					args[0], args[d.at-1] = secondsToMillis(args[0].(string), args[d.at-1])
-				}
-			}
-			fmt.Fprintf(&b, "%s\n", sim.FormatCommand(args))
-		case sim.Clock:
-			fmt.Fprintf(&b, "WAIT 100 %d\n", clockWait(e, s)*int64(run)/int64(scale))
-		}
-	}
-	echo(s.Pos - 1) // the moves played so far that left no event
-	return b.String()
-}
-
-// clockWait is the wire milliseconds a clock event waited: the story's
-// own time on the embedded server, divided by the scale on a live one.
-func clockWait(e sim.Event, s sim.Snapshot) int64 {
-	prev := time.Duration(0)
-	for _, x := range s.Events[:e.Seq] {
-		prev = x.At
-	}
-	return ((e.At - prev) / time.Duration(max(s.Scale, 1))).Milliseconds()
-}
-
-// keyArgs are the positions of the keys among a command's arguments: the
-// first argument of the commands the stories send, the numkeys after
-// EVAL's script or EVALSHA's SHA.
-func keyArgs(args []string) []int {
-	if len(args) < 2 {
-		return nil
-	}
-	if IsScript(args[0]) && len(args) >= 3 {
-		var out []int
-		n, _ := strconv.Atoi(args[2])
-		for i := 3; i < 3+n && i < len(args); i++ {
-			out = append(out, i)
-		}
-		return out
-	}
-	return []int{1}
-}
-
+// IsScript reports whether cmd runs a Lua script: EVAL or EVALSHA, in any
+// case.
 func IsScript(cmd string) bool {
 	return strings.EqualFold(cmd, "EVAL") || strings.EqualFold(cmd, "EVALSHA")
-}
-
-// scriptArgs are the positions of a script's ARGV.
-func scriptArgs(args []string) []int {
-	if len(args) < 3 || !IsScript(args[0]) {
-		return nil
-	}
-	n, _ := strconv.Atoi(args[2])
-	var out []int
-	for i := 3 + n; i < len(args); i++ {
-		out = append(out, i)
-	}
-	return out
-}
-
-// WriteExport writes the story in s to locksim-<id>-seed<N>.redis (with
-// -x<scale> before .redis when scaled) in x's directory and returns the
-// file's absolute path.
-func WriteExport(x Export, label bool, id string, seed uint64, s sim.Snapshot) (string, error) {
-	dir, err := x.Where()
-	if err != nil {
-		return "", err
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", errors.New("could not make " + dir + ": " + err.Error())
-	}
-	base := fmt.Sprintf("locksim-%s-seed%d", id, seed)
-	if x.Scale > 0 {
-		base += fmt.Sprintf("-div%d", x.Scale)
-	}
-	name, err := filepath.Abs(filepath.Join(dir, base+".redis"))
-	if err != nil {
-		return "", err
-	}
-	if err := os.WriteFile(name, []byte(RedisCLIScript(s, x.Scale, label)), 0o644); err != nil {
-		return "", errors.New("could not write " + name + ": " + err.Error())
-	}
-	return name, nil
-}
-
-// durationArg is a command argument that is a duration: at its position,
-// in seconds or milliseconds.
-type durationArg struct {
-	at   int
-	secs bool
-}
-
-// ttlUse matches an ARGV a script uses as a duration: PX's argument, the
-// TTL of PEXPIRE, or the lease added to the server's now in milliseconds.
-var ttlUse = regexp.MustCompile(`(?:"PX",\s*|PEXPIRE['"],\s*[^,]+,\s*(?:math\.max\(tonumber\()?|now \+ tonumber\()ARGV\[(\d+)\]`)
-
-// durationArgs finds the durations among a command's arguments: after
-// PX or EX in SET, the TTL of PEXPIRE and EXPIRE, and the ARGV a script's
-// source (from sources, by SHA for EVALSHA) uses as a duration.
-func durationArgs(args []string, sources map[string]string) []durationArg {
-	if len(args) == 0 {
-		return nil
-	}
-	var out []durationArg
-	switch cmd := strings.ToUpper(args[0]); {
-	case cmd == "SET":
-		for i := 3; i+1 < len(args); i++ {
-			switch strings.ToUpper(args[i]) {
-			case "PX":
-				out = append(out, durationArg{at: i + 1})
-			case "EX":
-				out = append(out, durationArg{at: i + 1, secs: true})
-			}
-		}
-	case cmd == "PEXPIRE" && len(args) >= 3:
-		out = append(out, durationArg{at: 2})
-	case cmd == "EXPIRE" && len(args) >= 3:
-		out = append(out, durationArg{at: 2, secs: true})
-	case IsScript(cmd) && len(args) >= 3:
-		src := args[1]
-		if cmd == "EVALSHA" {
-			src = sources[strings.ToLower(args[1])]
-		}
-		n, _ := strconv.Atoi(args[2])
-		seen := map[int]bool{}
-		for _, m := range ttlUse.FindAllStringSubmatch(src, -1) {
-			i, _ := strconv.Atoi(m[1])
-			if at := 2 + n + i; i > 0 && at < len(args) && !seen[at] {
-				seen[at] = true
-				out = append(out, durationArg{at: at})
-			}
-		}
-	}
-	return out
-}
-
-// secondsToMillis turns a TTL in seconds into milliseconds for a scaled
-// export: EXPIRE becomes PEXPIRE, SET's EX becomes PX.
-func secondsToMillis(cmd string, before any) (any, any) {
-	switch strings.ToUpper(cmd) {
-	case "EXPIRE":
-		return "PEXPIRE", before
-	}
-	return cmd, "PX"
 }
 
 // ScriptSources maps the SHA1 of every script the events sent by EVAL to

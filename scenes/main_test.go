@@ -4,20 +4,12 @@ import (
 	"context"
 	"flag"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"locksim/content"
 	"locksim/sim"
 	"locksim/sim/ledger"
 )
-
-// updating reports -update, the flag teatest's golden package defines: it
-// rewrites the golden files in testdata/.
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 func TestMain(m *testing.M) {
 	parallelLive()
@@ -45,28 +37,6 @@ func embedded(t testing.TB) *sim.Backend {
 	}
 	t.Cleanup(func() { b.Close(context.Background()) })
 	return b
-}
-
-// golden compares got with testdata/name.golden, or rewrites it with -update.
-func golden(t testing.TB, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if updating() {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./scenes -update to create it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the golden file:\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
-	}
 }
 
 // commands returns the command events of the given actor and step label

@@ -2,9 +2,7 @@ package scenes
 
 import (
 	"fmt"
-	"io"
 	"slices"
-	"strings"
 
 	"locksim/content"
 )
@@ -81,32 +79,4 @@ func Grade(items []Situation, answers []int) (right, answered int) {
 		}
 	}
 	return right, answered
-}
-
-// plainQuiz writes a quiz as an instructor's answer key: the question
-// every situation asks, then each situation with its assumption, the
-// class, the tool that fits and why.
-func plainQuiz(w io.Writer, text content.Text) error {
-	items, err := Situations(text)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "a quiz: no command is sent to any server\n\n%s\n\n", text.Get("intro"))
-	fmt.Fprintf(w, "every situation asks: %s\n", text.Get("predict"))
-	for i, c := range strings.Split(text.Get("choices"), "\n") {
-		fmt.Fprintf(w, "  %d) %s\n", i+1, c)
-	}
-	for i := int64(1); text.Has("hint-" + itoa(i)); i++ {
-		fmt.Fprintf(w, "hint %d: %s\n", i, text.Get("hint-"+itoa(i)))
-	}
-	byClass := map[Class][]string{}
-	for i, s := range items {
-		fmt.Fprintf(w, "\n%d. %s\n   %s\n   assumes: %s\n", i+1, s.Name, s.Text, s.Assumption)
-		fmt.Fprintf(w, "   key: %s (choice %d)\n   tool: %s\n   why: %s\n", text.Get("class-"+s.Class.String()), int(s.Class)+1,
-			text.Get("tool-"+s.Tool), s.Why)
-		byClass[s.Class] = append(byClass[s.Class], itoa(int64(i+1)))
-	}
-	_, err = fmt.Fprintf(w, "\nanswer key: %s %s · %s %s\n", Efficiency, strings.Join(byClass[Efficiency], ", "),
-		Correctness, strings.Join(byClass[Correctness], ", "))
-	return err
 }

@@ -14,6 +14,7 @@ import (
 	"locksim/scenes/progress"
 	"locksim/sim"
 	"locksim/sim/simtest"
+	"locksim/transcript"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -298,7 +299,7 @@ func TestExportScaledClaim(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain := scenes.RedisCLIScript(a.pl.snap, 0, false)
+	plain := transcript.RedisCLIScript(a.pl.snap, 0, false)
 	if strings.Count(string(b), "\n") != strings.Count(plain, "\n") || string(b) == plain {
 		t.Fatalf("the scaled script should differ from the unscaled one only in its numbers:\n%s", b)
 	}
@@ -321,7 +322,7 @@ func TestExportScaledReplay(t *testing.T) {
 	}
 	url := simtest.StartRedis(t)
 	a := openScene(t, embedded(t), "fencing", 1, 120, 40, "nnnnnnnnnn")
-	script := scenes.RedisCLIScript(a.pl.snap, 20, false)
+	script := transcript.RedisCLIScript(a.pl.snap, 20, false)
 	port := url[strings.LastIndex(url, ":")+1 : strings.LastIndex(url, "/")]
 	cmd := exec.Command(cli, "-p", port)
 	cmd.Stdin = strings.NewReader(script)

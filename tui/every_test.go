@@ -11,6 +11,7 @@ import (
 	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/sim/ledger"
+	"locksim/transcript"
 	"locksim/views"
 
 	"github.com/charmbracelet/lipgloss"
@@ -146,7 +147,7 @@ func checkPoint(t *testing.T, sc *scenes.Scene, text content.Text, pt storyPoint
 		for i, a := range pt.snap.Actors {
 			if a.Name == e.Actor && byActor[0] != byActor[i+1] {
 				t.Errorf("%s: the latest step is %s's (%s), but with nothing selected the readout says\n  %s\nand with %s selected\n  %s",
-					pt.where, e.Actor, scenes.PlainEvent(e), byActor[0], e.Actor, byActor[i+1])
+					pt.where, e.Actor, transcript.PlainEvent(e), byActor[0], e.Actor, byActor[i+1])
 			}
 		}
 	}

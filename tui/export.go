@@ -2,6 +2,7 @@ package tui
 
 import (
 	"locksim/scenes"
+	"locksim/transcript"
 )
 
 // export writes the story so far to a redis-cli script in x's directory
@@ -11,7 +12,7 @@ func (p *Player) export(x scenes.Export) {
 		p.flash = "this story runs on " + itoa(int64(len(p.snap.Nodes))) + " servers: one redis-cli cannot replay it"
 		return
 	}
-	name, err := scenes.WriteExport(x, p.b.Label, p.sc.ID, p.seed, p.snap)
+	name, err := transcript.WriteExport(x, p.b.Label, p.sc.ID, p.seed, p.snap)
 	if err != nil {
 		p.flash = err.Error()
 		return

@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"locksim/scenes"
 	"locksim/sim"
 	"locksim/sim/simtest"
+	"locksim/transcript"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -210,7 +210,7 @@ func indexLine(ls []monitorLine, prefix string) int {
 func TestExportLabelsSteps(t *testing.T) {
 	a := openScene(t, embedded(t), "gc-pause", 1, 80, 24, "nnnn")
 	s := a.pl.snap
-	labelled, plain := scenes.RedisCLIScript(s, 0, true), scenes.RedisCLIScript(s, 0, false)
+	labelled, plain := transcript.RedisCLIScript(s, 0, true), transcript.RedisCLIScript(s, 0, false)
 	if strings.Contains(plain, "ECHO") {
 		t.Errorf("without -label the export has no ECHO:\n%s", plain)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -12,134 +11,12 @@ import (
 	"locksim/race"
 	"locksim/scenes/say"
 	"locksim/sim"
+	"locksim/transcript"
 	"locksim/views"
 
 	"github.com/charmbracelet/bubbles/progress"
 	tea "github.com/charmbracelet/bubbletea"
 )
-
-// TrialLanes is how many trials run side by side: Workers connections each.
-const TrialLanes = 8
-
-// trialsBackend is where trials run: a live server under its run prefix,
-// or an embedded server of their own whose keys expire on the real clock
-// (the course's embedded server only moves its clock when a story says so).
-// done releases what it opened.
-func trialsBackend(b *sim.Backend) (tb *sim.Backend, done func(), err error) {
-	if b.Live() {
-		return b, func() {}, nil
-	}
-	tb, err = sim.OpenEmbeddedRealClock()
-	if err != nil {
-		return nil, nil, err
-	}
-	return tb, func() { _ = tb.Close(context.Background()) }, nil
-}
-
-func newTrials(b *sim.Backend, cfg race.Config) (*race.Trials, error) {
-	return race.New(race.Pool{Lanes: TrialLanes, Conn: b.NewConn, Admin: b.Admin(),
-		Key: func(i int) string { return b.Key(fmt.Sprintf("trials:%d:resource:lock", i)) }}, cfg)
-}
-
-// PlainTrials runs n trials of every variant on b and prints the table and
-// what each row means. An atomic trial with other than one holder is
-// printed with its replies and makes the error.
-func PlainTrials(ctx context.Context, w io.Writer, b *sim.Backend, n int, cfg race.Config) error {
-	text, err := content.Load("race")
-	if err != nil {
-		return err
-	}
-	tb, done, err := trialsBackend(b)
-	if err != nil {
-		return err
-	}
-	defer done()
-	tr, err := newTrials(tb, cfg)
-	if err != nil {
-		return err
-	}
-	defer tr.Close()
-	fmt.Fprintf(w, "%s\n\n", text.Fill("trials-intro", map[string]string{"n": itoa(int64(n))}))
-	fmt.Fprintf(w, "server: %s · %d lanes of %d connections\n\n", trialsWhere(b), TrialLanes, race.Workers)
-	var all []race.Counts
-	for _, v := range race.Variants {
-		c, err := tr.Run(ctx, v, n, nil)
-		all = append(all, c)
-		if err != nil {
-			fmt.Fprint(w, trialsTable(all))
-			return err
-		}
-	}
-	fmt.Fprint(w, trialsTable(all))
-	fmt.Fprintln(w)
-	fmt.Fprint(w, trialsRates(all))
-	fmt.Fprintln(w)
-	for _, c := range all {
-		fmt.Fprintf(w, "%s\n\n", trialsNote(text, c, cfg))
-	}
-	if a := all[0]; a.BugCount > 0 {
-		fmt.Fprint(w, trialsBugs(text, all))
-		return fmt.Errorf("%d atomic trials did not end with one holder", a.BugCount)
-	}
-	return nil
-}
-
-func trialsWhere(b *sim.Backend) string {
-	if b.Live() {
-		return b.Name + " (keys under " + b.Prefix + ")"
-	}
-	return "embedded (a server of its own, keys expiring on the real clock)"
-}
-
-// trialsTable is one row per variant: trials by holders at the end, each
-// worker's wins, and the rate.
-func trialsTable(all []race.Counts) string {
-	var b strings.Builder
-	// 80 columns: variant 13, trials 7, five counts of 7, four wins of 6
-	fmt.Fprintf(&b, "%-13s %6s %-34s %s\n", "", "", "  trials by holders at the end", " wins of each worker")
-	fmt.Fprintf(&b, "%-13s %6s %6s %6s %6s %6s %6s %5s %5s %5s %5s\n", "variant", "trials", "0", "1", "2", "3", "4", "w1", "w2", "w3", "w4")
-	for _, c := range all {
-		fmt.Fprintf(&b, "%-13s %6d", c.Variant, c.Trials)
-		for _, h := range c.Holders {
-			fmt.Fprintf(&b, " %6d", h)
-		}
-		fmt.Fprintf(&b, " %5d %5d %5d %5d\n", c.Wins[0], c.Wins[1], c.Wins[2], c.Wins[3])
-	}
-	return b.String()
-}
-
-// trialsRates is each variant's pace: trials and commands per second.
-func trialsRates(all []race.Counts) string {
-	var b strings.Builder
-	for _, c := range all {
-		cmds := 0.0
-		if c.Took > 0 {
-			cmds = float64(c.Commands) / c.Took.Seconds()
-		}
-		fmt.Fprintf(&b, "%-13s %8.0f trials/s · %8.0f commands/s · %d commands\n", c.Variant, rate(c), cmds, c.Commands)
-	}
-	return b.String()
-}
-
-func rate(c race.Counts) float64 {
-	if c.Took <= 0 {
-		return 0
-	}
-	return float64(c.Trials) / c.Took.Seconds()
-}
-
-// trialsNote is what a variant's row means, with its own counts.
-func trialsNote(text content.Text, c race.Counts, cfg race.Config) string {
-	multi := 0
-	for k := 2; k < len(c.Holders); k++ {
-		multi += c.Holders[k]
-	}
-	return c.Variant.String() + ": " + text.Fill("trials-"+itoa(int64(c.Variant)), map[string]string{
-		"crash": fmt.Sprintf("%.0f%%", 100*cfg.CrashRate), "nottl": itoa(int64(c.NoTTL)),
-		"short": fmt.Sprint(cfg.Short), "gap": fmt.Sprint(cfg.Gap), "foreign": itoa(int64(c.Foreign)),
-		"multi": itoa(int64(multi)),
-	})
-}
 
 // Trials is the screen of a run of trials: a progress bar while they run,
 // then the table and a histogram of one variant at a time. It is a page of
@@ -190,18 +67,12 @@ func NewTrials(b *sim.Backend, n int, cfg race.Config, st views.Styles) (*Trials
 func (t *Trials) Init() tea.Cmd { return t.start() }
 
 func (t *Trials) start() tea.Cmd {
-	tb, done, err := trialsBackend(t.b)
+	tr, tb, done, err := race.OnBackend(t.b, t.cfg)
 	if err != nil {
 		t.err = err.Error()
 		return nil
 	}
-	tr, err := newTrials(tb, t.cfg)
-	if err != nil {
-		done()
-		t.err = err.Error()
-		return nil
-	}
-	t.tb, t.done = tb, func() { tr.Close(); done() }
+	t.tb, t.done = tb, done
 	ctx, cancel := context.WithCancel(context.Background())
 	t.cancel, t.running, t.all = cancel, true, nil
 	t.updates = make(chan tea.Msg, 1)
@@ -335,7 +206,7 @@ func (t *Trials) Summary() string {
 	if len(t.all) == 0 {
 		return ""
 	}
-	return trialsTable(t.all) + "\n" + trialsRates(t.all) + trialsBugs(t.text, t.all)
+	return transcript.TrialsTable(t.all) + "\n" + transcript.TrialsRates(t.all) + transcript.TrialsBugs(t.text, t.all)
 }
 
 // Bugs is how many SET NX PX trials did not end with exactly one holder.
@@ -344,20 +215,6 @@ func (t *Trials) Bugs() int {
 		return 0
 	}
 	return t.all[0].BugCount
-}
-
-// trialsBugs is the SET NX PX trials that did not end with one holder,
-// with their replies; "" when there are none.
-func trialsBugs(text content.Text, all []race.Counts) string {
-	if len(all) == 0 || all[0].BugCount == 0 {
-		return ""
-	}
-	var b strings.Builder
-	fmt.Fprintln(&b, text.Fill("trials-bug", map[string]string{"count": itoa(int64(all[0].BugCount))}))
-	for _, bug := range all[0].Bugs {
-		fmt.Fprintf(&b, "  trial %d:\n    %s\n", bug.Trial, strings.Join(bug.Replies, "\n    "))
-	}
-	return b.String()
 }
 
 // Running reports whether trials are still running.
@@ -395,7 +252,7 @@ func (t *Trials) Page(w, h int) string {
 		status = "stopping…"
 	case t.running && len(t.all) > 0:
 		c := t.all[len(t.all)-1]
-		status = fmt.Sprintf("%s · %.0f trials/s · q stops", c.Variant, rate(c))
+		status = fmt.Sprintf("%s · %.0f trials/s · q stops", c.Variant, transcript.TrialsPerSecond(c))
 	case t.running:
 		status = "starting…"
 	case done < total:
@@ -412,7 +269,7 @@ func (t *Trials) Page(w, h int) string {
 			" The replies are printed when you quit."))
 	}
 	rows = append(rows, "")
-	rows = append(rows, strings.Split(strings.TrimRight(trialsTable(t.all), "\n"), "\n")...)
+	rows = append(rows, strings.Split(strings.TrimRight(transcript.TrialsTable(t.all), "\n"), "\n")...)
 	if t.show < len(t.all) {
 		c := t.all[t.show]
 		rows = append(rows, views.Rule(st, "holders at the end: "+c.Variant.String()+" (←/→ another)", w))
@@ -432,7 +289,7 @@ func (t *Trials) Page(w, h int) string {
 			bars = append(bars, views.Bar{Label: label, Count: x, Tone: tone})
 		}
 		rows = append(rows, views.Histogram(st, bars, w))
-		rows = append(rows, views.Wrap(trialsNote(t.text, c, t.cfg), w, 5))
+		rows = append(rows, views.Wrap(transcript.TrialsNote(t.text, c, t.cfg), w, 5))
 	}
 	out := strings.Split(strings.Join(rows, "\n"), "\n")
 	for len(out) < h-1 {

@@ -1,4 +1,4 @@
-package scenes
+package transcript
 
 import (
 	"regexp"

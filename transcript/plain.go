@@ -1,4 +1,4 @@
-package scenes
+package transcript
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"locksim/content"
+	"locksim/scenes"
 	"locksim/scenes/say"
 	"locksim/sim"
 
@@ -46,10 +47,10 @@ func PlainWith(ctx context.Context, w io.Writer, b *sim.Backend, id string, seed
 	ids := []string{id}
 	if id == "" {
 		ids = nil
-		for _, sc := range All() {
+		for _, sc := range scenes.All() {
 			ids = append(ids, sc.ID)
 		}
-	} else if Find(id) == nil {
+	} else if scenes.Find(id) == nil {
 		return fmt.Errorf("unknown scene %q (locksim -list shows them)", id)
 	}
 	t := &transcript{o: o, b: b, seed: seed}
@@ -95,14 +96,14 @@ type transcript struct {
 // answers its question to the answer key).
 func (t *transcript) scene(ctx context.Context, w io.Writer, id string) error {
 	b, seed := t.b, t.seed
-	sc := Find(id)
+	sc := scenes.Find(id)
 	// the handout's form: no sentence that names a key of the screen
 	text, err := content.LoadHandout(id)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "locksim · %s · %s · %s\n", sc.ID, text.Get("dive"), text.Get("title"))
-	if sc.Kind == Quiz {
+	if sc.Kind == scenes.Quiz {
 		if t.o.Questions {
 			return t.quiz(w, text)
 		}
@@ -111,7 +112,7 @@ func (t *transcript) scene(ctx context.Context, w io.Writer, id string) error {
 		}
 		return plainEnd(w, text)
 	}
-	script := sc.Script(Params{})
+	script := sc.Script(scenes.Params{})
 	fmt.Fprintf(w, "server: %s · seed %d", b.Name, seed)
 	scale := script.ScaleOn(b)
 	if b.Live() {
@@ -196,7 +197,7 @@ func plainNodes(b *sim.Backend, names []string) string {
 // quiz writes a quiz with Questions: every situation and the choices,
 // without its class, tool and reason, which go to the answer key.
 func (t *transcript) quiz(w io.Writer, text content.Text) error {
-	items, err := Situations(text)
+	items, err := scenes.Situations(text)
 	if err != nil {
 		return err
 	}
@@ -218,6 +219,34 @@ func (t *transcript) quiz(w io.Writer, text content.Text) error {
 	return plainEnd(&t.key, text)
 }
 
+// plainQuiz writes a quiz as an instructor's answer key: the question
+// every situation asks, then each situation with its assumption, the
+// class, the tool that fits and why.
+func plainQuiz(w io.Writer, text content.Text) error {
+	items, err := scenes.Situations(text)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "a quiz: no command is sent to any server\n\n%s\n\n", text.Get("intro"))
+	fmt.Fprintf(w, "every situation asks: %s\n", text.Get("predict"))
+	for i, c := range strings.Split(text.Get("choices"), "\n") {
+		fmt.Fprintf(w, "  %d) %s\n", i+1, c)
+	}
+	for i := int64(1); text.Has("hint-" + itoa(i)); i++ {
+		fmt.Fprintf(w, "hint %d: %s\n", i, text.Get("hint-"+itoa(i)))
+	}
+	byClass := map[scenes.Class][]string{}
+	for i, s := range items {
+		fmt.Fprintf(w, "\n%d. %s\n   %s\n   assumes: %s\n", i+1, s.Name, s.Text, s.Assumption)
+		fmt.Fprintf(w, "   key: %s (choice %d)\n   tool: %s\n   why: %s\n", text.Get("class-"+s.Class.String()), int(s.Class)+1,
+			text.Get("tool-"+s.Tool), s.Why)
+		byClass[s.Class] = append(byClass[s.Class], itoa(int64(i+1)))
+	}
+	_, err = fmt.Fprintf(w, "\nanswer key: %s %s · %s %s\n", scenes.Efficiency, strings.Join(byClass[scenes.Efficiency], ", "),
+		scenes.Correctness, strings.Join(byClass[scenes.Correctness], ", "))
+	return err
+}
+
 // plainEnd closes a scene's transcript: the recap, what a lock library
 // does, the references.
 func plainEnd(w io.Writer, text content.Text) error {
@@ -232,8 +261,8 @@ func plainEnd(w io.Writer, text content.Text) error {
 
 // plainScripts prints the source of every script the scene's log names by
 // <name>, from a run of the story as written.
-func plainScripts(ctx context.Context, w io.Writer, sc *Scene, b *sim.Backend, seed uint64) error {
-	run := sim.NewRun(b, sc.Script(Params{}), seed)
+func plainScripts(ctx context.Context, w io.Writer, sc *scenes.Scene, b *sim.Backend, seed uint64) error {
+	run := sim.NewRun(b, sc.Script(scenes.Params{}), seed)
 	defer run.Close()
 	defer run.Clear(context.WithoutCancel(ctx))
 	if err := run.Reset(ctx); err != nil {
@@ -252,9 +281,9 @@ func plainScripts(ctx context.Context, w io.Writer, sc *Scene, b *sim.Backend, s
 // plainVariant is one setting of a scene, played to its end.
 type plainVariant struct {
 	t    *transcript
-	sc   *Scene
+	sc   *scenes.Scene
 	text content.Text
-	p    Params
+	p    scenes.Params
 	ask  bool      // this setting asks the scene's question
 	w    io.Writer // where the story goes; after a Questions question, key
 	key  io.Writer // the scene's part of the answer key
@@ -273,7 +302,7 @@ func (v plainVariant) play(ctx context.Context) error {
 	}
 	// the start line, as the screen's readout says it before the first step
 	if s := run.Snapshot(ctx); s.Err == "" {
-		if start := handoutLine(Explain(sc, Frame{Snap: s, L: Fold(s), P: p, Sel: -1, Text: text}).Readout); start != "" {
+		if start := handoutLine(scenes.Explain(sc, scenes.Frame{Snap: s, L: scenes.Fold(s), P: p, Sel: -1, Text: text}).Readout); start != "" {
 			fmt.Fprintf(w, "\nstart: %s\n", start)
 		}
 	}
@@ -350,12 +379,12 @@ func (v plainVariant) play(ctx context.Context) error {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w)
-	led := Fold(snap)
+	led := scenes.Fold(snap)
 	for i, a := range snap.Actors {
-		ex := Explain(sc, Frame{Snap: snap, L: led, P: p, Sel: i, Text: text})
+		ex := scenes.Explain(sc, scenes.Frame{Snap: snap, L: led, P: p, Sel: i, Text: text})
 		fmt.Fprintf(w, "%s: %s\n", a.Name, handoutLine(ex.Readout))
 	}
-	ex := Explain(sc, Frame{Snap: snap, L: led, P: p, Sel: -1, Text: text})
+	ex := scenes.Explain(sc, scenes.Frame{Snap: snap, L: led, P: p, Sel: -1, Text: text})
 	if ex.Alarm != "" {
 		fmt.Fprintf(w, "ALARM: %s\n", ex.Alarm)
 	}
@@ -392,7 +421,7 @@ func (v plainVariant) question(w io.Writer) {
 // answer is the choice the replies so far answer, as "2) the text".
 func (v plainVariant) answer(ctx context.Context, run *sim.Run) string {
 	s := run.Snapshot(ctx)
-	n := v.sc.Predict.Answer(Frame{Snap: s, L: Fold(s), P: v.p, Sel: -1, Text: v.text})
+	n := v.sc.Predict.Answer(scenes.Frame{Snap: s, L: scenes.Fold(s), P: v.p, Sel: -1, Text: v.text})
 	if choices := strings.Split(v.text.Get("choices"), "\n"); n >= 0 && n < len(choices) {
 		return fmt.Sprintf("%d) %s", n+1, choices[n])
 	}
@@ -408,7 +437,7 @@ func plainEventOn(e sim.Event, events []sim.Event, scale int, live bool) string 
 		return line
 	}
 	var labels []string
-	for _, d := range durationArgs(e.Args, ScriptSources(events)) {
+	for _, d := range durationArgs(e.Args, scenes.ScriptSources(events)) {
 		n, err := strconv.ParseInt(e.Args[d.at], 10, 64)
 		if err != nil {
 			continue

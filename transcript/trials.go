@@ -1,0 +1,123 @@
+package transcript
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"locksim/content"
+	"locksim/race"
+	"locksim/sim"
+)
+
+// PlainTrials runs n trials of every variant on b and prints the table and
+// what each row means. An atomic trial with other than one holder is
+// printed with its replies and makes the error.
+func PlainTrials(ctx context.Context, w io.Writer, b *sim.Backend, n int, cfg race.Config) error {
+	text, err := content.Load("race")
+	if err != nil {
+		return err
+	}
+	tr, _, done, err := race.OnBackend(b, cfg)
+	if err != nil {
+		return err
+	}
+	defer done()
+	fmt.Fprintf(w, "%s\n\n", text.Fill("trials-intro", map[string]string{"n": itoa(int64(n))}))
+	fmt.Fprintf(w, "server: %s · %d lanes of %d connections\n\n", trialsWhere(b), race.Lanes, race.Workers)
+	var all []race.Counts
+	for _, v := range race.Variants {
+		c, err := tr.Run(ctx, v, n, nil)
+		all = append(all, c)
+		if err != nil {
+			fmt.Fprint(w, TrialsTable(all))
+			return err
+		}
+	}
+	fmt.Fprint(w, TrialsTable(all))
+	fmt.Fprintln(w)
+	fmt.Fprint(w, TrialsRates(all))
+	fmt.Fprintln(w)
+	for _, c := range all {
+		fmt.Fprintf(w, "%s\n\n", TrialsNote(text, c, cfg))
+	}
+	if a := all[0]; a.BugCount > 0 {
+		fmt.Fprint(w, TrialsBugs(text, all))
+		return fmt.Errorf("%d atomic trials did not end with one holder", a.BugCount)
+	}
+	return nil
+}
+
+func trialsWhere(b *sim.Backend) string {
+	if b.Live() {
+		return b.Name + " (keys under " + b.Prefix + ")"
+	}
+	return "embedded (a server of its own, keys expiring on the real clock)"
+}
+
+// TrialsTable is one row per variant: trials by holders at the end, each
+// worker's wins, and the rate.
+func TrialsTable(all []race.Counts) string {
+	var b strings.Builder
+	// 80 columns: variant 13, trials 7, five counts of 7, four wins of 6
+	fmt.Fprintf(&b, "%-13s %6s %-34s %s\n", "", "", "  trials by holders at the end", " wins of each worker")
+	fmt.Fprintf(&b, "%-13s %6s %6s %6s %6s %6s %6s %5s %5s %5s %5s\n", "variant", "trials", "0", "1", "2", "3", "4", "w1", "w2", "w3", "w4")
+	for _, c := range all {
+		fmt.Fprintf(&b, "%-13s %6d", c.Variant, c.Trials)
+		for _, h := range c.Holders {
+			fmt.Fprintf(&b, " %6d", h)
+		}
+		fmt.Fprintf(&b, " %5d %5d %5d %5d\n", c.Wins[0], c.Wins[1], c.Wins[2], c.Wins[3])
+	}
+	return b.String()
+}
+
+// TrialsRates is each variant's pace: trials and commands per second.
+func TrialsRates(all []race.Counts) string {
+	var b strings.Builder
+	for _, c := range all {
+		cmds := 0.0
+		if c.Took > 0 {
+			cmds = float64(c.Commands) / c.Took.Seconds()
+		}
+		fmt.Fprintf(&b, "%-13s %8.0f trials/s · %8.0f commands/s · %d commands\n", c.Variant, TrialsPerSecond(c), cmds, c.Commands)
+	}
+	return b.String()
+}
+
+// TrialsPerSecond is the trials c ran per second of its run; 0 before any
+// time has passed.
+func TrialsPerSecond(c race.Counts) float64 {
+	if c.Took <= 0 {
+		return 0
+	}
+	return float64(c.Trials) / c.Took.Seconds()
+}
+
+// TrialsNote is what a variant's row means, with its own counts.
+func TrialsNote(text content.Text, c race.Counts, cfg race.Config) string {
+	multi := 0
+	for k := 2; k < len(c.Holders); k++ {
+		multi += c.Holders[k]
+	}
+	return c.Variant.String() + ": " + text.Fill("trials-"+itoa(int64(c.Variant)), map[string]string{
+		"crash": fmt.Sprintf("%.0f%%", 100*cfg.CrashRate), "nottl": itoa(int64(c.NoTTL)),
+		"short": fmt.Sprint(cfg.Short), "gap": fmt.Sprint(cfg.Gap), "foreign": itoa(int64(c.Foreign)),
+		"multi": itoa(int64(multi)),
+	})
+}
+
+// TrialsBugs is the SET NX PX trials that did not end with one holder,
+// with their replies; "" when there are none.
+func TrialsBugs(text content.Text, all []race.Counts) string {
+	if len(all) == 0 || all[0].BugCount == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintln(&b, text.Fill("trials-bug", map[string]string{"count": itoa(int64(all[0].BugCount))}))
+	for _, bug := range all[0].Bugs {
+		fmt.Fprintf(&b, "  trial %d:\n    %s\n", bug.Trial, strings.Join(bug.Replies, "\n    "))
+	}
+	return b.String()
+}

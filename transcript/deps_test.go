@@ -8,13 +8,15 @@ import (
 )
 
 // screenPackages are what a transcript never depends on, even through
-// another package: the screen, its styles and the terminal libraries.
+// another package: the screen, its styles and the terminal libraries
+// (termenv is lipgloss's colour profile).
 var screenPackages = []string{
 	"locksim/tui",
 	"locksim/views",
 	"github.com/charmbracelet/lipgloss",
 	"github.com/charmbracelet/bubbles",
 	"github.com/charmbracelet/bubbletea",
+	"github.com/muesli/termenv",
 }
 
 // onScreen is the packages of deps that are, or are under, one of

@@ -105,7 +105,7 @@ func sayTimeout(v Frame, s *Said, policy string) {
 	if name := toFocus(v); name != "" {
 		t := v.L.Tally(name)
 		s.Vars["tries"], s.Vars["first"] = itoa(int64(t.Attempts)), Stamp(t.First)
-		s.Vars["waited"] = sim.FormatDuration(t.Waited(v.Snap.Now))
+		s.Vars["waited"] = sim.FormatSpan(t.Waited(v.Snap.Now))
 		s.Vars["counted"] = ""
 		if t.Success > 1 {
 			s.Vars["counted"] = v.Text.Fill("counted", map[string]string{"first": Stamp(t.First)})

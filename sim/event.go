@@ -259,7 +259,7 @@ func (x *Exec) send(c *redis.Client, node, shown string, args []any, op *Op) Rep
 	if x.r.b.Live() && took > StallNoted {
 		x.r.record(Event{Kind: Aside, Move: -1, Note: x.actor.Name + ": " + fmt.Sprintf(
 			"the server took %d ms to answer: the story's timing stretched by %s", took.Milliseconds(),
-			FormatDuration(took*time.Duration(x.r.Scale())))})
+			FormatSpan(took*time.Duration(x.r.Scale())))})
 	}
 	return rep
 }

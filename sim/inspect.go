@@ -3,7 +3,6 @@ package sim
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -327,7 +326,7 @@ func MoveLabel(m Move) string {
 	case MoveStep:
 		return m.Actor + " step"
 	case MoveAdvance:
-		return "wait " + storyDuration(m.D)
+		return "wait " + FormatSpan(m.D)
 	case MoveCrash:
 		return m.Actor + " crashes"
 	case MovePause:
@@ -336,13 +335,6 @@ func MoveLabel(m Move) string {
 		return m.Actor + " wakes"
 	}
 	return "move"
-}
-
-func storyDuration(d time.Duration) string {
-	if d%time.Second == 0 {
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	}
-	return d.String()
 }
 
 // predictLabels relabels the steps still to come by walking the schedule

@@ -313,7 +313,7 @@ func (r *Run) JumpClock(name string, d time.Duration) error {
 	}
 	n.skew += d
 	n.b.setClock(r.now + n.skew)
-	r.record(Event{Kind: Fault, Fault: FaultClockJump, Node: name, Note: "node " + name + "'s clock jumps " + FormatDuration(d) + " forward"})
+	r.record(Event{Kind: Fault, Fault: FaultClockJump, Node: name, Note: "node " + name + "'s clock jumps " + FormatSpan(d) + " forward"})
 	return nil
 }
 
@@ -338,7 +338,7 @@ func (x *Exec) sendOn(name, key string, args, shown []any, op *Op, timeout time.
 	var fake error
 	switch {
 	case n.cut[x.actor.Name]:
-		fake = errNode{fmt.Sprintf("i/o timeout after %s: node %s unreachable (simulated partition)", FormatDuration(timeout), name)}
+		fake = errNode{fmt.Sprintf("i/o timeout after %s: node %s unreachable (simulated partition)", FormatSpan(timeout), name)}
 	case n.down && !n.own:
 		fake = errNode{"connection refused: node " + name + " is stopped (simulated)"}
 	case n.hung:
@@ -365,7 +365,7 @@ func (x *Exec) sendOn(name, key string, args, shown []any, op *Op, timeout time.
 	if n.slow && rep.Err == nil {
 		// it ran, but the reply came after the client stopped waiting
 		e := &r.Events[len(r.Events)-1]
-		late := errNode{fmt.Sprintf("no reply within %s (node %s is slow, simulated): the command ran, the client cannot know", FormatDuration(timeout), name)}
+		late := errNode{fmt.Sprintf("no reply within %s (node %s is slow, simulated): the command ran, the client cannot know", FormatSpan(timeout), name)}
 		e.Val, e.Err, e.Reply = nil, late, FormatReply(nil, late)
 		r.waitUntil(x.ctx, e.At+timeout)
 		return Reply{Err: late, Text: e.Reply}
@@ -382,10 +382,10 @@ func (x *Exec) hangOn(n *node, key string, args, shown []any, op *Op, timeout ti
 		sim = ", simulated"
 	}
 	if op != nil && op.Kind == OpRelease {
-		return errNode{fmt.Sprintf("i/o timeout after %s: node %s is hung%s; this release never arrives", FormatDuration(timeout), n.name, sim)}
+		return errNode{fmt.Sprintf("i/o timeout after %s: node %s is hung%s; this release never arrives", FormatSpan(timeout), n.name, sim)}
 	}
 	n.backlog = append(n.backlog, waiting{actor: x.actor.Name, conn: x.connName(), step: x.label, move: x.move, args: args, shown: shown, op: op})
-	return errNode{fmt.Sprintf("i/o timeout after %s: node %s is hung%s; the command waits and runs when it wakes", FormatDuration(timeout), n.name, sim)}
+	return errNode{fmt.Sprintf("i/o timeout after %s: node %s is hung%s; the command waits and runs when it wakes", FormatSpan(timeout), n.name, sim)}
 }
 
 // The learner's and the stories' node faults, as schedule moves.
@@ -438,7 +438,7 @@ func NodeHang(name string, hung bool) Move {
 // NodeJump is the move in which the node's clock jumps d forward. On a
 // live node it cannot: the log says so, and nothing happens.
 func NodeJump(name string, d time.Duration) Move {
-	return Move{Kind: MoveDo, Label: name + " clock +" + FormatDuration(d), Do: func(_ context.Context, r *Run) {
+	return Move{Kind: MoveDo, Label: name + " clock +" + FormatSpan(d), Do: func(_ context.Context, r *Run) {
 		if err := r.JumpClock(name, d); err != nil {
 			r.record(Event{Kind: Info, Node: name, Note: err.Error()})
 		}

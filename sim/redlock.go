@@ -53,7 +53,7 @@ func (x *Exec) RedlockCount(lock, name string, ttl time.Duration, nodes []string
 	op := &Op{Kind: OpAcquire, Form: FormQuorum, Lock: lock, Key: name, Token: a.Token, TTL: v,
 		Votes: len(a.Votes), Of: len(nodes), Held: held, Spent: elapsed}
 	// short enough for one log row: the readout gives the arithmetic
-	note := fmt.Sprintf("%d/%d OK (%d needed) · validity %s", len(a.Votes), len(nodes), Quorum(len(nodes)), FormatDuration(v))
+	note := fmt.Sprintf("%d/%d OK (%d needed) · validity %s", len(a.Votes), len(nodes), Quorum(len(nodes)), FormatSpan(v))
 	switch {
 	case held:
 		note += " · held"

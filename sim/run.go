@@ -8,6 +8,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -488,7 +489,22 @@ func (r *Run) Close() {
 	r.closeNodes()
 }
 
-// FormatDuration prints d as seconds with milliseconds: 30.000s.
+// FormatDuration prints a moment of story time as seconds with
+// milliseconds, 30.000s: the log's and the timeline's timestamps, which
+// line up in a column. A length of time is FormatSpan's.
 func FormatDuration(d time.Duration) string {
 	return fmt.Sprintf("%.3fs", d.Seconds())
+}
+
+// FormatSpan prints a length of time as the course text writes one, the
+// unit after a space: "30 s", "1.5 s", "9.898 s", "50 ms".
+func FormatSpan(d time.Duration) string {
+	switch {
+	case d%time.Second == 0:
+		return fmt.Sprintf("%d s", d/time.Second)
+	case d > -time.Second && d < time.Second && d%time.Millisecond == 0:
+		return fmt.Sprintf("%d ms", d/time.Millisecond)
+	}
+	s := strings.TrimRight(fmt.Sprintf("%.3f", d.Seconds()), "0")
+	return s + " s"
 }

@@ -58,7 +58,7 @@ func (x *Exec) AcquireRetrying(spec AcquireSpec, p RetryPolicy) Reply {
 	}
 	x.AfterScheduled("retry", next(x), func(x *Exec) time.Duration {
 		if p.Deadline > 0 && x.Due()-start >= p.Deadline {
-			x.giveUp(spec, GiveUpDeadline, FormatDuration(p.Deadline)+" deadline passed")
+			x.giveUp(spec, GiveUpDeadline, FormatSpan(p.Deadline)+" deadline passed")
 			return 0
 		}
 		used++

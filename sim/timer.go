@@ -161,9 +161,9 @@ func (r *Run) waitUntil(ctx context.Context, at time.Duration) bool {
 	}
 	// story time, as every other time on screen; on a live server the
 	// wire's own wait too
-	note := FormatDuration(wire) + " pass"
+	note := FormatSpan(wire) + " pass"
 	if r.b.Live() {
-		note = FormatDuration(wire*time.Duration(r.Scale())) + " pass (" + FormatDuration(wire) + " on the wire)"
+		note = FormatSpan(wire*time.Duration(r.Scale())) + " pass (" + FormatSpan(wire) + " on the wire)"
 	}
 	r.record(Event{Kind: Clock, Note: note})
 	return ok

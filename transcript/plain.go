@@ -470,12 +470,7 @@ func pttlLabel(pttl int64, scale int, live bool) string {
 
 // storyDur is a story duration as the transcript writes it: whole seconds
 // as "30 s", else seconds to the millisecond.
-func storyDur(d time.Duration) string {
-	if d%time.Second == 0 {
-		return fmt.Sprintf("%d s", d/time.Second)
-	}
-	return sim.FormatDuration(d)
-}
+func storyDur(d time.Duration) string { return sim.FormatSpan(d) }
 
 // handoutLine is a section of the handout's text, or a readout built from it,
 // as one line: the transcript wraps its lines itself.

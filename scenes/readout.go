@@ -33,6 +33,18 @@ func (r reader) card(a sim.Actor) say.Card {
 }
 
 func (r reader) state(a sim.Actor, b ledger.Belief) (string, say.Tone) {
+	if r.v.Hide {
+		// what the actor did is on screen already; what its key holds now
+		// is what the question asks
+		switch {
+		case a.Status == sim.Crashed:
+			return "crashed", say.Bad
+		case a.Status == sim.Paused:
+			return "FROZEN · paused", say.Warn
+		case b.Holds:
+			return "acts as holder", say.Plain
+		}
+	}
 	switch {
 	case a.Status == sim.Crashed && b.KeyHolds && !b.Lease.Expires():
 		return "crashed · no TTL", say.Bad

@@ -246,3 +246,48 @@ func TestRedlockLateReadoutNamesEveryNode(t *testing.T) {
 		t.Errorf("andList: %q, %q", andList([]string{"C"}), andList([]string{"C", "D"}))
 	}
 }
+
+// TestHiddenCardsSayNothingOfTheKeys: at crash-gap's question (does s2's
+// SETNX get the lock 40 s after s1 crashed in the gap?) s1's card may say
+// it crashed, but not that its key has no TTL; once the question is
+// answered the card says so again.
+func TestHiddenCardsSayNothingOfTheKeys(t *testing.T) {
+	ctx := context.Background()
+	sc := Find("crash-gap")
+	text, err := content.Load(sc.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Params{}
+	run := sim.NewRun(embedded(t), sc.Script(p), 1)
+	t.Cleanup(run.Close)
+	if err := run.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var labels []string
+	for _, m := range run.Moves() {
+		labels = append(labels, sim.MoveLabel(m))
+	}
+	at := sc.PredictAt(labels)
+	if at < 0 {
+		t.Fatal("crash-gap asks no question")
+	}
+	if err := run.Seek(ctx, at); err != nil {
+		t.Fatal(err)
+	}
+	snap := run.Snapshot(ctx)
+	f := Frame{Snap: snap, L: Fold(snap), P: p, Sel: -1, Text: text}
+	s1 := func(hide bool) string {
+		f.Hide = hide
+		for _, c := range Explain(sc, f).Cards {
+			if c.Name == "s1" {
+				return c.Lines[1]
+			}
+		}
+		t.Fatal("no card for s1")
+		return ""
+	}
+	if open, shown := s1(true), s1(false); open != "crashed" || shown != "crashed · no TTL" {
+		t.Errorf("s1's card: %q while the question is open, %q after; want %q and %q", open, shown, "crashed", "crashed · no TTL")
+	}
+}

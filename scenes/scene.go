@@ -80,12 +80,15 @@ type Scene struct {
 
 // Frame is what a scene reads: the run's snapshot, the ledger's fold of it,
 // the settings, the selected actor (-1 for none) and the scene's text.
+// Hide is set while a prediction is open: the cards then say nothing the
+// keys read back (a held key, its TTL), which could answer the question.
 type Frame struct {
 	Snap sim.Snapshot
 	L    *ledger.Ledger
 	P    Params
 	Sel  int
 	Text content.Text
+	Hide bool
 }
 
 // Said is what a scene adds to the shared reading.

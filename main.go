@@ -357,7 +357,7 @@ const shutdownWithin = time.Second
 // plain writes the transcript.
 func plain(ctx context.Context, c config, b *sim.Backend, stdout, stderr io.Writer) int {
 	return printed(ctx, stdout, stderr, "the transcript", "interrupted", func(w io.Writer) error {
-		return transcript.PlainWith(ctx, w, b, c.scene, c.seed, transcript.PlainOptions{Questions: c.questions})
+		return transcript.PlainWith(ctx, w, b, c.scene, c.seed, transcript.PlainOptions{Questions: c.questions, Settings: c.settings})
 	})
 }
 

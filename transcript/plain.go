@@ -28,6 +28,9 @@ type PlainOptions struct {
 	// settings, the recap) goes to an answer key at the end, numbered as
 	// the questions are.
 	Questions bool
+	// Settings, when not nil, plays the scene's story with these settings
+	// only (-plain -scene X -set …) instead of every combination.
+	Settings scenes.Params
 }
 
 // Plain plays the scene with the given id on b without a terminal and writes
@@ -134,9 +137,13 @@ func (t *transcript) scene(ctx context.Context, w io.Writer, id string) error {
 	}
 	// the question is asked once: in the first setting whose story has
 	// the decisive move
+	stories := sc.Stories()
+	if t.o.Settings != nil {
+		stories = []scenes.Params{t.o.Settings}
+	}
 	var asks []bool
 	question := false
-	for _, p := range sc.Stories() {
+	for _, p := range stories {
 		var labels []string
 		for _, m := range sc.Script(p).Moves {
 			labels = append(labels, sim.MoveLabel(m))
@@ -154,7 +161,7 @@ func (t *transcript) scene(ctx context.Context, w io.Writer, id string) error {
 		fmt.Fprintf(w, "\n%s\n", intro)
 	}
 	asked := false
-	for i, p := range sc.Stories() {
+	for i, p := range stories {
 		out := w
 		if held && asked {
 			out = &keyed // the other settings come after the question

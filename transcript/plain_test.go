@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"context"
+	"locksim/scenes"
 	"strings"
 	"testing"
 
@@ -139,3 +140,12 @@ func TestPlainLiveUnits(t *testing.T) {
 // words is a transcript with its lines, which wrap at 80 columns, joined
 // by single spaces: a test reads it as the words it says.
 func words(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// TestPlainOneSetting: -plain -scene gc-pause -set pause=70s plays that
+// story alone, not every combination of the settings.
+func TestPlainOneSetting(t *testing.T) {
+	text := plainOf(t, embedded(t), "gc-pause", PlainOptions{Settings: scenes.Params{"pause": 1}})
+	if n := strings.Count(text, "\n== "); n != 1 || !strings.Contains(text, "== pause: 70 s, TTL: 30 s ==") {
+		t.Errorf("want the one story with pause 70 s, got %d stories:\n%s", n, text)
+	}
+}

@@ -148,7 +148,8 @@ func (t *transcript) scene(ctx context.Context, w io.Writer, id string) error {
 		for _, m := range sc.Script(p).Moves {
 			labels = append(labels, sim.MoveLabel(m))
 		}
-		ask := !question && sc.PredictAt(labels) >= 0
+		// a story whose fault a live server cannot play asks nothing there
+		ask := !question && sc.PredictAt(labels) >= 0 && !(b.Live() && sc.NeedsEmbedded(p))
 		asks = append(asks, ask)
 		question = question || ask
 	}
@@ -306,6 +307,9 @@ func (v plainVariant) play(ctx context.Context) error {
 	}
 	if len(sc.Knobs) > 0 {
 		fmt.Fprintf(w, "\n== %s ==\n", sc.Describe(p))
+		if b.Live() && sc.NeedsEmbedded(p) {
+			fmt.Fprintln(w, "This story needs the embedded server: on a live one it plays without its fault, and asks nothing.")
+		}
 	}
 	// the start line, as the screen's readout says it before the first step
 	if s := run.Snapshot(ctx); s.Err == "" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"locksim/sim/simtest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -256,6 +257,11 @@ func points(t testing.TB, id string, learner bool) []storyPoint {
 		}
 		for k := 0; k <= n; k++ {
 			for i, m := range extra {
+				// the quick tier takes each move at every third point, in
+				// turn; the slow tier (-tags slow) at every point below
+				if !simtest.Slow && (k+i)%3 != 0 {
+					continue
+				}
 				// on a setting changed alone, on a distributed story (five
 				// servers a run) and on one of five actors, each move at
 				// every other point, in turn; other stories as written have

@@ -295,13 +295,3 @@ func (a *App) menuView() string {
 	}
 	return strings.TrimRight(a.menu.View(), "\n") + "\n" + truncate(a.st.Dim.Render(help), a.w)
 }
-
-// openAt asks a freshly started scene to go to step once it has started
-// (-step N, or where the learner left it last time). A step past the
-// decisive point means the learner has seen it: the question is not asked.
-func (p *Player) openAt(step int) {
-	if at := p.sc.PredictAt(p.moveLabels()); at >= 0 && step > at && p.guess < 0 {
-		p.passed = true
-	}
-	p.pending = append(p.pending, play.DoN(play.Seek, step))
-}

@@ -4,12 +4,10 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"slices"
 	"strings"
 
 	"locksim/play"
 	"locksim/scenes"
-	"locksim/sim"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -203,100 +201,4 @@ func (a *App) notesPage() string {
 		where += " · the question is on screen"
 	}
 	return head + "\n" + where + "\n\n" + p.text.Get("notes") + "\n"
-}
-
-// applyPosition sets a player that has not started yet to pos: its
-// settings and seed (when pos has them), its prediction and, for a story,
-// the learner's own moves and the step, which it goes to once started.
-func (p *Player) applyPosition(pos play.Position) {
-	if pos.Settings != nil {
-		p.p = scenes.Params(maps.Clone(pos.Settings))
-	}
-	if pos.Seed != 0 {
-		p.seed = pos.Seed
-	}
-	if pos.Prediction != nil {
-		p.guess, p.passed = pos.Prediction.Chosen, pos.Prediction.Passed
-	}
-	old := p.run
-	p.run = sim.NewRun(p.b, p.sc.Script(p.p), p.seed)
-	old.Close() // never started: nothing of it is on the server
-	if p.sc.Kind != scenes.Story {
-		return
-	}
-	p.own, p.reown = slices.Clone(pos.Own), slices.Clone(pos.Own)
-	if pos.Step > 0 {
-		p.openAt(pos.Step)
-	}
-}
-
-// Position is where the learner stands in this scene (see play.Position).
-func (p *Player) Position() play.Position {
-	pos := play.Position{Version: play.PositionVersion, Scene: p.sc.ID, Settings: maps.Clone(p.p), Seed: p.seed,
-		Own: slices.Clone(p.own), Step: p.snap.Pos}
-	if p.guess >= 0 || p.passed {
-		pos.Prediction = &play.Prediction{Chosen: p.guess, Passed: p.passed}
-	}
-	return pos
-}
-
-// resettle replays the story under changed settings to the same moment:
-// the end if the learner was at the end, else past as many waits as before
-// and as many steps since the last one (see posAt).
-func (p *Player) resettle() tea.Cmd {
-	p.playing = false
-	moves := p.run.Moves()
-	end := p.snap.Pos >= len(moves) && p.snap.Pos > 0
-	waits, after := momentOf(moves, p.snap.Pos)
-	edited := p.run.Edited()
-	cmd := p.restart()
-	if target := posAt(p.run.Moves(), waits, after, end); target > 0 {
-		p.pending = append([]play.Action{play.DoN(play.Seek, target)}, p.pending...)
-	}
-	if edited {
-		p.flash = "the new setting replays the story as written: your inserted moves were dropped"
-	}
-	return cmd
-}
-
-// momentOf is where position pos stands in a schedule: how many waits run
-// before it, and how many moves since the last of them.
-func momentOf(moves []sim.Move, pos int) (waits, after int) {
-	for _, m := range moves[:min(pos, len(moves))] {
-		after++
-		if m.Kind == sim.MoveAdvance {
-			waits, after = waits+1, 0
-		}
-	}
-	return waits, after
-}
-
-// posAt is the same moment in a changed schedule: its end when end is set;
-// else past the same number of waits and then after more moves, never past
-// the next wait. A setting can change how long a wait is (gc-pause's pause),
-// so the moment is kept by the story's waits, not by the clock: a story time
-// that falls inside a longer wait would put the learner back before it. A
-// schedule with fewer waits is shown to its end.
-func posAt(moves []sim.Move, waits, after int, end bool) int {
-	if end {
-		return len(moves)
-	}
-	start := 0
-	for i, m := range moves {
-		if waits == 0 {
-			break
-		}
-		if m.Kind == sim.MoveAdvance {
-			waits--
-			start = i + 1
-		}
-	}
-	if waits > 0 {
-		return len(moves)
-	}
-	pos := start
-	for pos < len(moves) && pos-start < after && moves[pos].Kind != sim.MoveAdvance {
-		pos++
-	}
-	return pos
 }

@@ -5,10 +5,10 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
-
 	"locksim/play"
 	"locksim/scenes"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // TestPositionRoundTrip walks every story with a seeded run of keys

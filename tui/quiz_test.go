@@ -111,7 +111,7 @@ func walkQuiz(t *testing.T, sc *scenes.Scene, text content.Text) {
 
 // quizPlayer is a player of quiz sc that asks, at situation at.
 func quizPlayer(sc *scenes.Scene, text content.Text, items []scenes.Situation, at int) *Player {
-	p := &Player{sc: sc, text: text, p: scenes.Params{}, sel: -1, quiz: true, qz: newQuiz(items)}
+	p := &Player{Session: &Session{sc: sc, text: text, p: scenes.Params{}, sel: -1, quiz: true, qz: newQuiz(items)}}
 	p.qz.at = at
 	return p
 }
@@ -154,7 +154,7 @@ func flatten(s string) string {
 // scenes switch them off).
 func TestKeysDoNotClash(t *testing.T) {
 	for _, sc := range scenes.All() {
-		a := &App{pl: &Player{sc: sc}}
+		a := &App{pl: &Player{Session: &Session{sc: sc}}}
 		a.applyKeys()
 		bound := map[string]string{}
 		bind := func(name string, b key.Binding) {

@@ -1,0 +1,15 @@
+package tui
+
+import (
+	"locksim/play"
+)
+
+// openAt asks a freshly started scene to go to step once it has started
+// (-step N, or where the learner left it last time). A step past the
+// decisive point means the learner has seen it: the question is not asked.
+func (p *Session) openAt(step int) {
+	if at := p.sc.PredictAt(p.moveLabels()); at >= 0 && step > at && p.guess < 0 {
+		p.passed = true
+	}
+	p.pending = append(p.pending, play.DoN(play.Seek, step))
+}

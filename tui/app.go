@@ -88,7 +88,7 @@ const TrialsFromRace = 1000
 // sceneState is a scene as the learner left it.
 type sceneState struct {
 	pos play.Position
-	qz  *quizState // a quiz's answers and the situation on screen
+	qz  *QuizState // a quiz's answers and the situation on screen
 }
 
 // NewApp opens the scene with the given id on backend b; tokens come from
@@ -127,7 +127,7 @@ func (a *App) Shutdown(ctx context.Context) {
 	go func() { a.ops.Wait(); close(done) }()
 	select {
 	case <-done:
-		a.pl.run.Close() // the keys go with the backend's Close
+		a.pl.Run.Close() // the keys go with the backend's Close
 	case <-ctx.Done():
 		// a command is still stuck in a stalled server; the backend's
 		// cleanup does not need its connection
@@ -177,15 +177,15 @@ func (a *App) watchHealth() tea.Cmd {
 		// them), so the story is replayed to where the learner was, once no
 		// move is running
 		a.pl.banner = ""
-		if a.pl.busy {
+		if a.pl.Busy {
 			return nil
 		}
 		a.down = false
-		a.pl.flash = "the server is back: the story is replayed to where you were"
+		a.pl.Flash = "the server is back: the story is replayed to where you were"
 		if a.b.TakeLapse() {
 			// the heartbeat was gone: a restart without persistence, or a sleep
 			// long enough for other runs to sweep this one's keys
-			a.pl.flash = "the server is back, without this run's keys: the story is replayed to where you were"
+			a.pl.Flash = "the server is back, without this run's keys: the story is replayed to where you were"
 		}
 		return a.pl.replayHere()
 	}
@@ -196,7 +196,7 @@ func (a *App) watchHealth() tea.Cmd {
 // applyKeys switches off the bindings the current scene does not use, so
 // help lists only live keys.
 func (a *App) applyKeys() {
-	sc := a.pl.sc
+	sc := a.pl.Scene
 	k := views.DefaultKeyMap()
 	if sc.Kind == scenes.Race {
 		k.Step.SetEnabled(false)
@@ -245,7 +245,7 @@ func (a *App) applyKeys() {
 
 func (a *App) knobBindings() []key.Binding {
 	var out []key.Binding
-	for _, k := range a.pl.sc.Knobs {
+	for _, k := range a.pl.Scene.Knobs {
 		out = append(out, key.NewBinding(key.WithKeys(k.Key), key.WithHelp(k.Key, "change "+k.Name)))
 	}
 	return out
@@ -256,7 +256,7 @@ func (a *App) knobBindings() []key.Binding {
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m, ok := msg.(notesWritten); ok {
 		if m.err != nil && a.pl != nil {
-			a.pl.err = "writing the speaker notes: " + m.err.Error()
+			a.pl.Err = "writing the speaker notes: " + m.err.Error()
 		}
 		return a, nil
 	}
@@ -284,7 +284,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if msg.Action == tea.MouseActionMotion || msg.Action == tea.MouseActionPress {
 			if i := views.ZoneAt(a.pl.zones, msg.X, msg.Y); i >= 0 {
-				a.pl.sel = i
+				a.pl.Sel = i
 			}
 		}
 		return a, nil
@@ -329,7 +329,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, ok := msg.(runMsg); ok {
 		a.noteDone()
 	}
-	if a.switchWanted >= 0 && !a.pl.busy {
+	if a.switchWanted >= 0 && !a.pl.Busy {
 		i, typed := a.switchWanted, a.afterSwitch
 		a.switchWanted, a.afterSwitch = -1, nil
 		cmds := []tea.Cmd{a.switchTo(i)}
@@ -356,15 +356,15 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 	case a.leaving:
 		// a presenter's esc asked first: esc again or y leaves, any other
 		// key stays and does what it does
-		a.pl.flash = ""
+		a.pl.Flash = ""
 		if cmd := a.navigate(msg.String()); a.contents {
 			return cmd
 		}
 		return a.onKey(msg)
 	case a.present && msg.Type == tea.KeyF5:
 		return nil // a clicker's "start the slide show": nothing to start
-	case a.pl.flash != "":
-		a.pl.flash = "" // a one-time note goes with the next key
+	case a.pl.Flash != "":
+		a.pl.Flash = "" // a one-time note goes with the next key
 		return a.onKey(msg)
 	case (key.Matches(msg, k.Step) || a.present && (key.Matches(msg, k.Play) || msg.Type == tea.KeyPgDown || msg.String() == "." || msg.String() == " ")) && a.storyOver():
 		return a.endOfStory()
@@ -372,13 +372,13 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		// presenter mode: every clicker key moves the story one step
 		cmd, _ := a.pl.key(play.Do(play.Step))
 		return cmd
-	case key.Matches(msg, k.Trials) && a.pl.asking:
-		a.pl.flash = "answer the prediction first (1-" + itoa(int64(len(a.pl.choices()))) + ")"
+	case key.Matches(msg, k.Trials) && a.pl.Asking:
+		a.pl.Flash = "answer the prediction first (1-" + itoa(int64(len(a.pl.Choices()))) + ")"
 		return nil
 	case key.Matches(msg, k.Trials):
 		t, err := NewTrials(a.b, TrialsFromRace, race.DefaultConfig(a.seed), a.st)
 		if err != nil {
-			a.pl.flash = err.Error()
+			a.pl.Flash = err.Error()
 			return nil
 		}
 		a.trials = t
@@ -448,7 +448,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		if key.Matches(msg, x.b) {
 			cmd, ok := a.pl.key(play.Do(x.verb))
 			if !ok {
-				a.pl.flash = msg.String() + " does nothing in this scene · ? lists its keys"
+				a.pl.Flash = msg.String() + " does nothing in this scene · ? lists its keys"
 			}
 			return cmd
 		}
@@ -458,15 +458,15 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		return cmd
 	}
 	if msg.Type == tea.KeyRunes {
-		a.pl.flash = msg.String() + " does nothing here · ? lists the keys"
+		a.pl.Flash = msg.String() + " does nothing here · ? lists the keys"
 	}
 	return nil
 }
 
 // nav is the app's state as Navigate sees it.
 func (a *App) nav() play.Nav {
-	return play.Nav{Contents: a.contents, Scene: a.idx, Scenes: len(a.list), Replaying: a.pl.busy && a.pl.cancelOp != nil,
-		Selected: a.pl.sel >= 0 || a.pl.node >= 0, Page: a.showHelp || a.showAbout || a.pl.notes, Course: a.menu.Items() != nil,
+	return play.Nav{Contents: a.contents, Scene: a.idx, Scenes: len(a.list), Replaying: a.pl.Busy && a.pl.CancelOp != nil,
+		Selected: a.pl.Sel >= 0 || a.pl.Node >= 0, Page: a.showHelp || a.showAbout || a.pl.notes, Course: a.menu.Items() != nil,
 		Present: a.present, Leaving: a.leaving}
 }
 
@@ -476,12 +476,12 @@ func (a *App) navigate(key string) tea.Cmd {
 	a.leaving = n.Leaving
 	switch step {
 	case play.AskLeave:
-		a.pl.flash = "leave " + a.pl.sc.ID + " for the contents? esc again or y leaves · any other key stays"
+		a.pl.Flash = "leave " + a.pl.Scene.ID + " for the contents? esc again or y leaves · any other key stays"
 	case play.CancelReplay:
-		a.pl.cancel()
-		a.pl.flash = "replay cancelled: the story starts again from the top"
+		a.pl.Cancel()
+		a.pl.Flash = "replay cancelled: the story starts again from the top"
 	case play.LetGo:
-		a.pl.sel, a.pl.node = -1, -1 // the readout follows the story again
+		a.pl.Sel, a.pl.Node = -1, -1 // the readout follows the story again
 	case play.ClosePage:
 		a.showHelp, a.showAbout, a.pl.notes = false, false, false
 	case play.ShowContents:
@@ -498,7 +498,7 @@ func (a *App) navigate(key string) tea.Cmd {
 // switchTo opens scene i (wrapping around), after the running move if any.
 func (a *App) switchTo(i int) tea.Cmd {
 	i = (i + len(a.list)) % len(a.list)
-	if a.pl.busy {
+	if a.pl.Busy {
 		a.switchWanted = i // switched to once the move is done
 		return nil
 	}
@@ -508,23 +508,23 @@ func (a *App) switchTo(i int) tea.Cmd {
 	a.nextID++
 	pl, err := newPlayer(a.ctx, a.nextID, a.list[i], a.b, a.seed, a.ops)
 	if err != nil {
-		a.pl.err = err.Error()
+		a.pl.Err = err.Error()
 		return nil
 	}
 	// leave this scene as it is, to come back to it later
-	a.states[a.pl.sc.ID] = sceneState{pos: a.pl.Position(), qz: a.pl.qz}
-	old := a.pl.run
-	pl.quiz = a.quiz && pl.sc.Asks()
-	pl.present = a.present
-	pl.answered, pl.scored = a.recordAnswer, a.recordScore
-	if st, ok := a.states[pl.sc.ID]; ok {
+	a.states[a.pl.Scene.ID] = sceneState{pos: a.pl.Position(), qz: a.pl.Quiz}
+	old := a.pl.Run
+	pl.Predict = a.quiz && pl.Scene.Asks()
+	pl.Present = a.present
+	pl.Answered, pl.Scored = a.recordAnswer, a.recordScore
+	if st, ok := a.states[pl.Scene.ID]; ok {
 		if st.qz != nil {
-			pl.qz = st.qz
+			pl.Quiz = st.qz
 		}
-		pl.applyPosition(st.pos)
-	} else if pl.sc.ID == a.prog.Moment.Scene && pl.sc.Kind == scenes.Story {
+		pl.ApplyPosition(st.pos)
+	} else if pl.Scene.ID == a.prog.Moment.Scene && pl.Scene.Kind == scenes.Story {
 		// continue where the learner left off last time, settings and seed too
-		pl.applyPosition(play.FromMoment(a.prog.Moment))
+		pl.ApplyPosition(play.FromMoment(a.prog.Moment))
 	}
 	a.idx, a.pl = i, pl
 	a.showHelp, a.showAbout = false, false
@@ -545,8 +545,8 @@ func (a *App) View() string {
 	}
 	helpLine := truncate(a.help.ShortHelpView(a.keys.ShortHelp()), a.w)
 	switch {
-	case a.pl.asking && !a.present:
-		helpLine = truncate(a.st.Dim.Render(fmt.Sprintf("1-%d your prediction · h a hint · ? keys · q quit", len(a.pl.choices()))), a.w)
+	case a.pl.Asking && !a.present:
+		helpLine = truncate(a.st.Dim.Render(fmt.Sprintf("1-%d your prediction · h a hint · ? keys · q quit", len(a.pl.Choices()))), a.w)
 	case a.present:
 		helpLine = truncate(a.st.Dim.Render(a.presenterFooter()), a.w)
 	}
@@ -559,7 +559,7 @@ func (a *App) View() string {
 			"timeline: ● a step  ~ time passes  ✗ a crash  ‖ a pause  › a wake-up  │ now",
 			"properties: ✓ held  ✗ BROKEN  – absent  ○ not put to the test yet",
 		}
-		if a.pl.sc.Kind == scenes.Quiz {
+		if a.pl.Scene.Kind == scenes.Quiz {
 			g := views.QuizGlyphs
 			legend = []string{"situations: " + g[views.Right] + " right  " + g[views.Wrong] + " wrong  " + g[views.Unanswered] +
 				" not answered  " + g[views.Shown] + " shown to the class  │ on screen"}
@@ -571,7 +571,7 @@ func (a *App) View() string {
 		legend = append(legend, "scene "+itoa(int64(a.idx+1))+" of "+itoa(int64(len(a.list)))+" · ? closes this page")
 		overlay = views.HelpPage(a.st, groups, legend, a.w)
 	case a.showAbout:
-		title = "the story of " + a.pl.sc.ID
+		title = "the story of " + a.pl.Scene.ID
 		hint := "i closes this page"
 		if !a.page.AtTop() || !a.page.AtBottom() {
 			hint = fmt.Sprintf("↑/↓ scroll (%d%%) · %s", int(a.page.ScrollPercent()*100), hint)
@@ -585,7 +585,7 @@ func (a *App) View() string {
 // clicker key steps the story, and nothing plays by itself.
 func (a *App) helpKeys() views.KeyMap {
 	k := a.keys
-	if a.present && a.pl.sc.Kind == scenes.Story {
+	if a.present && a.pl.Scene.Kind == scenes.Story {
 		k.Play.SetHelp("space", "step (clicker)")
 		k.Faster.SetEnabled(false)
 	}
@@ -594,7 +594,7 @@ func (a *App) helpKeys() views.KeyMap {
 
 // Selected returns the selected actor's index in the current scene (-1 for
 // none); tests use it.
-func (a *App) Selected() int { return a.pl.sel }
+func (a *App) Selected() int { return a.pl.Sel }
 
 // trialsKey handles a key while the trials page is open: esc and q close
 // it once the trials have stopped (q stops them first), ctrl+c quits.

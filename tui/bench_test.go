@@ -15,7 +15,7 @@ func BenchmarkView(b *testing.B) {
 		b.Run(sc.ID, func(b *testing.B) {
 			pts := points(b, sc.ID, false)
 			pt := pts[len(pts)-1]
-			p := &Player{Session: &Session{sc: sc, text: mustText(b, sc.ID), p: pt.p, snap: pt.snap, led: scenes.Fold(pt.snap), sel: -1, node: -1}}
+			p := &Player{Session: &Session{Scene: sc, Text: mustText(b, sc.ID), Params: pt.p, Snap: pt.snap, Ledger: scenes.Fold(pt.snap), Sel: -1, Node: -1}}
 			st := views.DefaultStyles()
 			b.ReportAllocs()
 			for b.Loop() {

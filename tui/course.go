@@ -115,8 +115,8 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 		a.help.Styles.ShortDesc, a.help.Styles.FullDesc = a.st.Dim, a.st.Dim
 		a.help.Styles.ShortSeparator, a.help.Styles.FullSeparator = a.st.Dim, a.st.Dim
 	}
-	a.pl.quiz = a.quiz && a.pl.sc.Asks()
-	a.pl.present = o.Present
+	a.pl.Predict = a.quiz && a.pl.Scene.Asks()
+	a.pl.Present = o.Present
 	if a.store == nil {
 		a.store = play.NoStore{}
 	}
@@ -129,12 +129,12 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 		}
 	}
 	a.prog = prog
-	a.pl.answered, a.pl.scored = a.recordAnswer, a.recordScore
+	a.pl.Answered, a.pl.Scored = a.recordAnswer, a.recordScore
 	switch {
 	case o.Position != nil:
-		a.pl.applyPosition(*o.Position)
+		a.pl.ApplyPosition(*o.Position)
 	case o.Scene != "":
-		a.pl.applyPosition(play.FromMoment(Moment{Scene: o.Scene, Settings: o.Settings, Seed: o.Seed, Step: o.Step}))
+		a.pl.ApplyPosition(play.FromMoment(Moment{Scene: o.Scene, Settings: o.Settings, Seed: o.Seed, Step: o.Step}))
 	}
 	for _, id := range o.Scenes {
 		if i := indexOf(a.list, id); i >= 0 {
@@ -225,17 +225,17 @@ func (a *App) recordScore(id string, right, of int) {
 
 // noteDone marks the scene done once its story was played to the end.
 func (a *App) noteDone() {
-	s := a.pl.snap
-	if len(s.Moves) == 0 || s.Pos < len(s.Moves) || a.prog.Done[a.pl.sc.ID] {
+	s := a.pl.Snap
+	if len(s.Moves) == 0 || s.Pos < len(s.Moves) || a.prog.Done[a.pl.Scene.ID] {
 		return
 	}
-	a.prog.Done[a.pl.sc.ID] = true
+	a.prog.Done[a.pl.Scene.ID] = true
 	a.save()
 }
 
 func (a *App) save() {
 	if err := a.store.Save(a.prog); err != nil && a.pl != nil {
-		a.pl.err = "saving progress: " + err.Error()
+		a.pl.Err = "saving progress: " + err.Error()
 	}
 }
 

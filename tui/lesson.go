@@ -24,15 +24,15 @@ type notesWritten struct{ err error }
 // a story played to its end, a quiz on its score page, a race that has run.
 func (a *App) storyOver() bool {
 	p := a.pl
-	if p.busy || p.asking || a.switchWanted >= 0 {
+	if p.Busy || p.Asking || a.switchWanted >= 0 {
 		return false
 	}
-	switch p.sc.Kind {
+	switch p.Scene.Kind {
 	case scenes.Story:
-		return len(p.snap.Moves) > 0 && p.snap.Pos >= len(p.snap.Moves)
+		return len(p.Snap.Moves) > 0 && p.Snap.Pos >= len(p.Snap.Moves)
 	case scenes.Quiz:
-		q := p.quizState()
-		return q.at >= len(q.items)
+		q := p.OpenQuiz()
+		return q.At >= len(q.Items)
 	}
 	return true // a race has no steps: once it has run it is over
 }
@@ -43,23 +43,23 @@ func (a *App) storyOver() bool {
 func (a *App) endOfStory() tea.Cmd {
 	if !a.present {
 		what := "story"
-		if a.pl.sc.Kind == scenes.Quiz {
+		if a.pl.Scene.Kind == scenes.Quiz {
 			what = "quiz"
 		}
-		a.pl.flash = "the " + what + " has ended · " + a.whatNext()
+		a.pl.Flash = "the " + what + " has ended · " + a.whatNext()
 		return nil
 	}
 	if v := a.nextStory(); v != nil {
-		a.pl.p, a.pl.playing, a.pl.sel = v, false, -1
+		a.pl.Params, a.pl.Playing, a.pl.Sel = v, false, -1
 		// a new setting is a new question for the class: it is put again
-		a.pl.guess, a.pl.passed, a.pl.revealed, a.pl.actual = -1, false, false, -1
-		a.pl.flash = "the next story of " + a.pl.sc.ID + ": " + a.pl.sc.Describe(v)
+		a.pl.Guess, a.pl.Passed, a.pl.Revealed, a.pl.Actual = -1, false, false, -1
+		a.pl.Flash = "the next story of " + a.pl.Scene.ID + ": " + a.pl.Scene.Describe(v)
 		return a.pl.restart()
 	}
 	if i := a.nextScene(); i >= 0 {
 		return a.switchTo(i)
 	}
-	a.pl.flash = "the end of the lesson · esc for the contents, q to quit"
+	a.pl.Flash = "the end of the lesson · esc for the contents, q to quit"
 	return nil
 }
 
@@ -69,7 +69,7 @@ func (a *App) whatNext() string {
 	var out []string
 	if v := a.nextStory(); v != nil {
 		var keys []string
-		for _, k := range a.pl.sc.Knobs {
+		for _, k := range a.pl.Scene.Knobs {
 			keys = append(keys, k.Key)
 		}
 		out = append(out, strings.Join(keys, "/")+" another setting")
@@ -77,7 +77,7 @@ func (a *App) whatNext() string {
 	if n, step := play.Navigate(a.nav(), ">"); step == play.OpenScene {
 		out = append(out, "> next: "+a.list[n.Scene].ID)
 	}
-	if a.pl.sc.Kind == scenes.Story {
+	if a.pl.Scene.Kind == scenes.Story {
 		out = append(out, "home replays")
 	}
 	return strings.Join(out, " · ")
@@ -87,7 +87,7 @@ func (a *App) whatNext() string {
 // timeline says it is the end), what the next click opens.
 func (a *App) nextClick() string {
 	if v := a.nextStory(); v != nil {
-		return "next click: " + a.pl.sc.Describe(v)
+		return "next click: " + a.pl.Scene.Describe(v)
 	}
 	if i := a.nextScene(); i >= 0 {
 		return "next click: the next scene, " + a.list[i].ID
@@ -99,12 +99,12 @@ func (a *App) nextClick() string {
 // the scene offers (its transcript's variants), nil after the last, or when
 // the settings on screen are none of them.
 func (a *App) nextStory() scenes.Params {
-	if a.pl.sc.Kind != scenes.Story {
+	if a.pl.Scene.Kind != scenes.Story {
 		return nil
 	}
-	vs := a.pl.sc.Stories()
+	vs := a.pl.Scene.Stories()
 	for i, v := range vs[:max(len(vs)-1, 0)] {
-		if sameSettings(a.pl.sc, v, a.pl.p) {
+		if sameSettings(a.pl.Scene, v, a.pl.Params) {
 			return maps.Clone(vs[i+1])
 		}
 	}
@@ -165,7 +165,7 @@ func (a *App) classTime() string {
 // file when the scene, its settings or its step changed since the last
 // write: a command, so no file is touched inside Update.
 func (a *App) notesFollow() tea.Cmd {
-	if a.notesPath == "" || a.contents || a.pl.busy {
+	if a.notesPath == "" || a.contents || a.pl.Busy {
 		return nil
 	}
 	text := a.notesPage()
@@ -184,21 +184,21 @@ func (a *App) notesFollow() tea.Cmd {
 // the story stands, what the next step runs, and the scene's notes.
 func (a *App) notesPage() string {
 	p := a.pl
-	head := p.sc.ID + " · " + p.text.Get("title")
-	if s := p.sc.Describe(p.p); s != "" {
+	head := p.Scene.ID + " · " + p.Text.Get("title")
+	if s := p.Scene.Describe(p.Params); s != "" {
 		head += " · " + s
 	}
 	var where string
 	switch {
-	case p.sc.Kind != scenes.Story:
+	case p.Scene.Kind != scenes.Story:
 		where = "no steps"
-	case p.snap.Pos >= len(p.snap.Moves):
-		where = fmt.Sprintf("step %d of %d · %s", p.snap.Pos, len(p.snap.Moves), a.nextClick())
+	case p.Snap.Pos >= len(p.Snap.Moves):
+		where = fmt.Sprintf("step %d of %d · %s", p.Snap.Pos, len(p.Snap.Moves), a.nextClick())
 	default:
-		where = fmt.Sprintf("step %d of %d · next: %s", p.snap.Pos, len(p.snap.Moves), p.snap.Moves[p.snap.Pos])
+		where = fmt.Sprintf("step %d of %d · next: %s", p.Snap.Pos, len(p.Snap.Moves), p.Snap.Moves[p.Snap.Pos])
 	}
-	if p.asking {
+	if p.Asking {
 		where += " · the question is on screen"
 	}
-	return head + "\n" + where + "\n\n" + p.text.Get("notes") + "\n"
+	return head + "\n" + where + "\n\n" + p.Text.Get("notes") + "\n"
 }

@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"locksim/content"
 	"locksim/play"
 	"locksim/scenes"
 	"locksim/sim"
@@ -45,31 +44,29 @@ type Player struct {
 	notes    bool // the speaker notes pane is open
 }
 
-// newPlayer prepares scene sc; id must differ from every earlier player's,
-// so that messages still in flight for a closed scene are dropped.
+// newPlayer prepares scene sc (see NewSession).
 func newPlayer(ctx context.Context, id int, sc *scenes.Scene, b *sim.Backend, seed uint64, ops *sync.WaitGroup) (*Player, error) {
-	text, err := content.Load(sc.ID)
+	s, err := NewSession(ctx, id, sc, b, seed, ops)
 	if err != nil {
 		return nil, err
 	}
-	p := &Player{Session: &Session{sc: sc, text: text, b: b, seed: seed, p: scenes.Params{}, sel: -1, node: -1, speed: 1, ops: ops, ctx: ctx, id: id,
-		guess: -1, actual: -1}, spin: spinner.New(spinner.WithSpinner(spinner.MiniDot))}
-	if sc.Kind == scenes.Quiz {
-		items, err := scenes.Situations(text)
-		if err != nil {
-			return nil, fmt.Errorf("content/text/%s.txt: %w", sc.ID, err)
-		}
-		p.qz = newQuiz(items)
-	}
-	p.run = sim.NewRun(b, sc.Script(p.p), seed)
-	p.led = scenes.Fold(p.snap)
-	return p, nil
+	return &Player{Session: s, spin: spinner.New(spinner.WithSpinner(spinner.MiniDot))}, nil
 }
 
-// spinning starts the spinner with cmd while the session works on a live
-// server or a race: the learner sees that something runs.
-func (p *Player) spinWith(cmd tea.Cmd) tea.Cmd {
-	if cmd == nil || !p.busy || p.spinning || !(p.b.Live() || p.sc.Kind == scenes.Race) {
+// teaCmd is the session's command as Bubble Tea runs it.
+func teaCmd(c play.Cmd) tea.Cmd {
+	if c == nil {
+		return nil
+	}
+	return func() tea.Msg { return c() }
+}
+
+// spinWith is the session's command, with the spinner started while the
+// session works on a live server or a race: the learner sees that
+// something runs.
+func (p *Player) spinWith(c play.Cmd) tea.Cmd {
+	cmd := teaCmd(c)
+	if cmd == nil || !p.Busy || p.spinning || !(p.Backend.Live() || p.Scene.Kind == scenes.Race) {
 		return cmd
 	}
 	p.spinning = true
@@ -81,36 +78,37 @@ func (p *Player) spinWith(cmd tea.Cmd) tea.Cmd {
 func (p *Player) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case spinner.TickMsg:
-		if !p.busy {
+		if !p.Busy {
 			p.spinning = false // the chain ends with the work
 			return nil
 		}
 		var cmd tea.Cmd
 		p.spin, cmd = p.spin.Update(msg)
 		return cmd
-	case runMsg:
-		if msg.id == p.id {
-			p.scroll = 0 // the log follows the newest line again
-		}
 	}
-	return p.spinWith(p.Session.Update(msg))
+	gen := p.Gen
+	cmd := p.spinWith(p.Session.Update(msg))
+	if p.Gen != gen {
+		p.scroll = 0 // a new snapshot: the log follows the newest line again
+	}
+	return cmd
 }
 
 // key applies an action to the session, with the spinner if it set work
 // going; false if the action means nothing here.
 func (p *Player) key(a play.Action) (tea.Cmd, bool) {
-	cmd, ok := p.Session.key(a)
+	cmd, ok := p.Session.Act(a)
 	return p.spinWith(cmd), ok
 }
 
 // Start starts the session (see Session.Start), with the spinner.
 func (p *Player) Start(old *sim.Run) tea.Cmd { return p.spinWith(p.Session.Start(old)) }
 
-func (p *Player) replayHere() tea.Cmd { return p.spinWith(p.Session.replayHere()) }
+func (p *Player) replayHere() tea.Cmd { return p.spinWith(p.Session.ReplayHere()) }
 
-func (p *Player) restart() tea.Cmd { return p.spinWith(p.Session.restart()) }
+func (p *Player) restart() tea.Cmd { return p.spinWith(p.Session.Restart()) }
 
-func (p *Player) seekTo(target int) tea.Cmd { return p.spinWith(p.Session.seekTo(target)) }
+func (p *Player) seekTo(target int) tea.Cmd { return p.spinWith(p.Session.SeekTo(target)) }
 
 // View draws the scene in w columns and h rows.
 func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay string) string {
@@ -119,33 +117,33 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		// a page of its own: the story or the keys get the whole screen
 		return header + "\n" + views.Rule(st, overlayTitle, w) + "\n" + fitRows(overlay, h-3) + "\n" + helpLine
 	}
-	if p.sc.Kind == scenes.Quiz {
+	if p.Scene.Kind == scenes.Quiz {
 		return p.quizView(st, w, h, header, helpLine)
 	}
-	ex := scenes.Explain(p.sc, scenes.Frame{Snap: p.snap, L: p.led, P: p.p, Sel: p.sel, Text: p.text})
+	ex := scenes.Explain(p.Scene, scenes.Frame{Snap: p.Snap, L: p.Ledger, P: p.Params, Sel: p.Sel, Text: p.Text})
 	top := []string{header}
-	cards := views.Cards(st, ex.Cards, p.sel, w)
+	cards := views.Cards(st, ex.Cards, p.Sel, w)
 	p.zones = views.CardZones(cards, len(ex.Cards), len(joinLines(top)))
 	top = append(top, cards)
 	// at 80 columns the run's key prefix would push the values off the
 	// line: the rule over the log names it once instead
-	strip := p.snap.Prefix != "" && w < 120
+	strip := p.Snap.Prefix != "" && w < 120
 	var hiddenKeys []string
-	for _, k := range p.snap.Keys {
+	for _, k := range p.Snap.Keys {
 		if strip {
-			k.Name = strings.TrimPrefix(k.Name, p.snap.Prefix)
+			k.Name = strings.TrimPrefix(k.Name, p.Snap.Prefix)
 		}
-		line := keyLine(st, k, p.snap, w)
+		line := keyLine(st, k, p.Snap, w)
 		if k.Node != "" {
 			line = p.nodeLine(st, k, w)
 		}
 		if p.hiding() && k.Node == "" {
 			// the keys as they stand would give the answer away; their names
 			// share one row, which leaves the log rows for the setup move
-			hiddenKeys = append(hiddenKeys, strings.TrimPrefix(k.Name, p.snap.Prefix))
+			hiddenKeys = append(hiddenKeys, strings.TrimPrefix(k.Name, p.Snap.Prefix))
 			continue
 		}
-		if p.stale || p.serverDown {
+		if p.Stale || p.serverDown {
 			// the server did not answer: this is the last read, not now
 			line = st.Dim.Render(truncate(ansi.Strip(line), w-12)) + st.Warn.Render(" (last read)")
 		}
@@ -158,40 +156,40 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		}
 		top = append(top, truncate(line, w))
 	}
-	if r := p.snap.Resource; r != nil {
+	if r := p.Snap.Resource; r != nil {
 		top = append(top, resourceLine(st, *r, w))
 	}
-	if len(p.sc.Knobs) > 0 {
+	if len(p.Scene.Knobs) > 0 {
 		var parts []string
-		for _, k := range p.sc.Knobs {
-			parts = append(parts, st.Key.Render("["+k.Key+"]")+" "+k.Name+": "+st.Bold.Render(p.sc.Value(p.p, k.Name)))
+		for _, k := range p.Scene.Knobs {
+			parts = append(parts, st.Key.Render("["+k.Key+"]")+" "+k.Name+": "+st.Bold.Render(p.Scene.Value(p.Params, k.Name)))
 		}
-		if p.sc.NeedsEmbedded(p.p) {
+		if p.Scene.NeedsEmbedded(p.Params) {
 			parts = append(parts, st.Warn.Render("needs the embedded server"))
 		}
 		top = append(top, truncate(strings.Join(parts, "  "), w))
 	}
 
 	var bottom []string
-	if p.present && h >= 30 {
+	if p.Present && h >= 30 {
 		bottom = append(bottom, "") // room to breathe on a projector
 	}
 	bottom = append(bottom, views.Rule(st, "readout", w))
 	readout := ex.Readout
 	switch {
-	case p.err != "" && (p.banner != "" || p.stale):
+	case p.Err != "" && (p.banner != "" || p.Stale):
 		// a failure of the server, not of the lock: say so, not a lock outcome
-		readout = p.text.Fill("outage", map[string]string{"err": p.err})
-	case p.asking && p.present:
-		readout = p.text.Get("ask-present")
-	case p.asking && p.hints > 0:
+		readout = p.Text.Fill("outage", map[string]string{"err": p.Err})
+	case p.Asking && p.Present:
+		readout = p.Text.Get("ask-present")
+	case p.Asking && p.Hints > 0:
 		// the question's panel may have no row left for it: the readout has
-		readout = "hint: " + p.text.Get("hint-"+itoa(int64(p.hints)))
-	case p.asking:
-		readout = p.text.Get("ask")
-	case p.hinting:
-		readout = "hint: " + p.text.Get("hint-"+itoa(int64(p.hints)))
-	case p.revealed && p.sel < 0 && p.sc.PredictAt(p.snap.Moves) >= 0 && p.snap.Pos == p.sc.PredictAt(p.snap.Moves)+1:
+		readout = "hint: " + p.Text.Get("hint-"+itoa(int64(p.Hints)))
+	case p.Asking:
+		readout = p.Text.Get("ask")
+	case p.Hinting:
+		readout = "hint: " + p.Text.Get("hint-"+itoa(int64(p.Hints)))
+	case p.Revealed && p.Sel < 0 && p.Scene.PredictAt(p.Snap.Moves) >= 0 && p.Snap.Pos == p.Scene.PredictAt(p.Snap.Moves)+1:
 		// just after the decisive move: the real replies answer the question
 		readout = p.verdictOnGuess() + " " + readout
 	}
@@ -203,7 +201,7 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		// the answer away, or contradict the question's premise
 		status, ex.Alarm = p.hiddenNote(), ""
 	}
-	if ex.Alarm != "" && p.banner == "" && p.flash == "" && p.err == "" {
+	if ex.Alarm != "" && p.banner == "" && p.Flash == "" && p.Err == "" {
 		// the alarm and the verdict both: the scene's verdict line is how
 		// a setting is judged
 		bottom = append(bottom, truncate(st.Bad.Render("⚠ "+ex.Alarm), w))
@@ -212,10 +210,10 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	switch {
 	case p.banner != "":
 		status = st.Bad.Render(p.banner)
-	case p.flash != "":
-		status = st.Warn.Render(p.flash)
-	case p.err != "":
-		status = st.Bad.Render("error: " + p.err)
+	case p.Flash != "":
+		status = st.Warn.Render(p.Flash)
+	case p.Err != "":
+		status = st.Bad.Render("error: " + p.Err)
 	case ex.Alarm != "":
 		status = st.Bad.Render("⚠ " + ex.Alarm)
 	case status == "":
@@ -229,21 +227,21 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	} else {
 		bottom = append(bottom, views.Scoreboard(st, ex.Props, w))
 	}
-	if p.sc.Kind == scenes.Story {
+	if p.Scene.Kind == scenes.Story {
 		state := ""
 		switch {
-		case p.busy && p.snap.Live:
-			state = " · " + p.spin.View() + " " + p.note
-		case p.playing:
-			state = fmt.Sprintf(" · playing, speed %d/%d", p.speed+1, len(speeds))
+		case p.Busy && p.Snap.Live:
+			state = " · " + p.spin.View() + " " + p.Note
+		case p.Playing:
+			state = fmt.Sprintf(" · playing, speed %d/%d", p.Speed+1, len(Speeds))
 		}
-		bottom = append(bottom, views.Timeline(st, timelineMarks(p.snap), p.snap.Pos, "+"+sim.FormatDuration(p.snap.Now), state, w))
-	} else if p.busy {
+		bottom = append(bottom, views.Timeline(st, timelineMarks(p.Snap), p.Snap.Pos, "+"+sim.FormatDuration(p.Snap.Now), state, w))
+	} else if p.Busy {
 		bottom = append(bottom, st.Dim.Render(p.spin.View()+" racing…"))
 	}
 	bottom = append(bottom, helpLine)
 
-	logW, readoutW := logWidth(w, h, !p.asking && !p.notes)
+	logW, readoutW := logWidth(w, h, !p.Asking && !p.notes)
 	wide := readoutW > 0
 	if wide {
 		bottom = append(bottom[:readoutAt-1:readoutAt-1], bottom[readoutAt+1:]...)
@@ -252,7 +250,7 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	// a readout longer than its three rows takes rows the log leaves empty
 	need := strings.Count(lipgloss.NewStyle().Width(max(w, 1)).Render(readout), "\n") + 1
 	// (and two rows of a full log, which then scrolls: the readout is the lesson)
-	if free := logH - len(p.snap.Events); need > 3 && !p.asking && !p.notes && !wide {
+	if free := logH - len(p.Snap.Events); need > 3 && !p.Asking && !p.notes && !wide {
 		// a taller screen than 80x24 gives its rows to the readout
 		extra := min(need-3, max(free, 2), 3+max(0, h-24))
 		bottom[readoutAt] = views.Wrap(readout, w, 3+extra)
@@ -260,17 +258,17 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	}
 	// each hint shows once: in the panel, or (the latest, when the panel
 	// has no room for it) in the readout instead
-	listed := p.hints
-	if p.asking && !p.present && p.hints > 0 {
-		if len(p.questionLines(st, w, p.hints)) <= logH {
-			bottom[readoutAt] = views.Wrap(p.text.Get("ask"), w, 3)
+	listed := p.Hints
+	if p.Asking && !p.Present && p.Hints > 0 {
+		if len(p.questionLines(st, w, p.Hints)) <= logH {
+			bottom[readoutAt] = views.Wrap(p.Text.Get("ask"), w, 3)
 		} else {
 			listed--
 		}
 	}
 	sel := ""
-	if p.sel >= 0 && p.sel < len(p.snap.Actors) {
-		sel = p.snap.Actors[p.sel].Name
+	if p.Sel >= 0 && p.Sel < len(p.Snap.Actors) {
+		sel = p.Snap.Actors[p.Sel].Name
 	}
 	digits := 8
 	if logW >= 160 {
@@ -278,11 +276,11 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		// longer tokens' heads, which 80 columns show
 		digits = 16
 	}
-	lines := logLines(p.snap, sel, strip, digits)
+	lines := logLines(p.Snap, sel, strip, digits)
 	// rows a taller screen leaves below the log show a script's source
 	script := ""
-	if h > 24 && !p.asking && !p.notes {
-		script = scriptPanel(st, p.snap, sel, logW, logH-len(lines))
+	if h > 24 && !p.Asking && !p.notes {
+		script = scriptPanel(st, p.Snap, sel, logW, logH-len(lines))
 		logH -= strings.Count(script, "\n") + min(len(script), 1)
 	}
 	p.logRows = max(logH, 0)
@@ -293,7 +291,7 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	back := max(0, len(lines)-logH-vp.YOffset)
 	rule := "commands, as sent · replies, as redis-cli prints them"
 	if strip {
-		rule = "commands, as sent under " + p.snap.Prefix + " · replies"
+		rule = "commands, as sent under " + p.Snap.Prefix + " · replies"
 	}
 	if back > 0 {
 		rule = fmt.Sprintf("commands · %d newer below: ] or the wheel", back)
@@ -313,10 +311,10 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	case p.notes && p.notesRows(w) > logH:
 		// more notes than the log has rows: they take the screen, whole
 		return top[0] + "\n" + views.Rule(st, "speaker notes · N hides them", w) + "\n" +
-			fitRows(views.Wrap(p.text.Get("notes"), w, h-3), h-3) + "\n" + helpLine
+			fitRows(views.Wrap(p.Text.Get("notes"), w, h-3), h-3) + "\n" + helpLine
 	case p.notes:
-		middle = views.Rule(st, "speaker notes · N hides them", w) + "\n" + views.Wrap(p.text.Get("notes"), w, logH)
-	case p.asking:
+		middle = views.Rule(st, "speaker notes · N hides them", w) + "\n" + views.Wrap(p.Text.Get("notes"), w, logH)
+	case p.Asking:
 		middle = p.questionWithLog(st, lines, listed, w, logH)
 	}
 	return strings.Join(top, "\n") + "\n" + middle + "\n" + strings.Join(bottom, "\n")
@@ -325,28 +323,28 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 // header is the scene's title line, with the server (for a quiz: that it
 // sends nothing) on the right.
 func (p *Player) header(st views.Styles, w int) string {
-	mode := p.snap.Backend
-	if len(p.snap.Nodes) > 0 && p.snap.Live && !p.snap.SharedNodes {
+	mode := p.Snap.Backend
+	if len(p.Snap.Nodes) > 0 && p.Snap.Live && !p.Snap.SharedNodes {
 		// the story's nodes are servers of their own (-redlock)
-		mode = fmt.Sprintf("%d live nodes", len(p.snap.Nodes))
+		mode = fmt.Sprintf("%d live nodes", len(p.Snap.Nodes))
 	}
-	if p.snap.Live {
-		mode += fmt.Sprintf(" ÷%d", p.snap.Scale)
-		if p.snap.Capped {
+	if p.Snap.Live {
+		mode += fmt.Sprintf(" ÷%d", p.Snap.Scale)
+		if p.Snap.Capped {
 			mode += " (capped)"
 		}
 	}
-	mode += fmt.Sprintf(" · seed %d", p.seed)
-	if p.sc.Kind == scenes.Quiz {
+	mode += fmt.Sprintf(" · seed %d", p.Seed)
+	if p.Scene.Kind == scenes.Quiz {
 		mode = "quiz · sends no command"
 	}
-	if p.present {
+	if p.Present {
 		mode = "presenter · " + mode
 	}
-	title := st.Title.Render("locksim") + " " + st.Bold.Render(p.sc.ID) + st.Dim.Render(" · "+p.text.Get("dive")+" · ") + p.text.Get("title")
+	title := st.Title.Render("locksim") + " " + st.Bold.Render(p.Scene.ID) + st.Dim.Render(" · "+p.Text.Get("dive")+" · ") + p.Text.Get("title")
 	if ansi.StringWidth(title)+ansi.StringWidth(mode)+1 > w {
 		// the dive is on the story page and in the contents: the title stays whole
-		title = st.Title.Render("locksim") + " " + st.Bold.Render(p.sc.ID) + st.Dim.Render(" · ") + p.text.Get("title")
+		title = st.Title.Render("locksim") + " " + st.Bold.Render(p.Scene.ID) + st.Dim.Render(" · ") + p.Text.Get("title")
 	}
 	return spread(title, st.Dim.Render(mode), w)
 }
@@ -354,14 +352,14 @@ func (p *Player) header(st views.Styles, w int) string {
 // hiding reports that an open question hides what would answer it: the
 // keys as read, the verdict, the alarm and the properties. One rule for
 // both modes: a presenter's class must not read the answer either.
-func (p *Player) hiding() bool { return p.asking }
+func (p *Player) hiding() bool { return p.Asking }
 
 // hiddenNote stands where a hidden value would be, worded for who answers.
 func (p *Player) hiddenNote() string {
-	if p.present {
+	if p.Present {
 		return "(hidden until the next click)"
 	}
-	return p.text.Get("verdict-hidden")
+	return p.Text.Get("verdict-hidden")
 }
 
 // questionWithLog is the prediction panel with its first hints hints, in
@@ -382,12 +380,12 @@ func (p *Player) questionWithLog(st views.Styles, lines []views.LogLine, hints, 
 // numbered choices, and the first hints hints.
 func (p *Player) questionLines(st views.Styles, w, hints int) []string {
 	var lines []string
-	lines = append(lines, strings.Split(views.Wrap(p.text.Get("predict"), w, 3), "\n")...)
-	for i, c := range p.choices() {
+	lines = append(lines, strings.Split(views.Wrap(p.Text.Get("predict"), w, 3), "\n")...)
+	for i, c := range p.Choices() {
 		lines = append(lines, truncate(st.Key.Render(itoa(int64(i+1)))+") "+c, w))
 	}
 	for i := 1; i <= hints; i++ {
-		lines = append(lines, strings.Split(st.Dim.Render(views.Wrap("hint: "+p.text.Get("hint-"+itoa(int64(i))), w, 2)), "\n")...)
+		lines = append(lines, strings.Split(st.Dim.Render(views.Wrap("hint: "+p.Text.Get("hint-"+itoa(int64(i))), w, 2)), "\n")...)
 	}
 	var out []string
 	for _, l := range lines {
@@ -400,23 +398,23 @@ func (p *Player) questionLines(st views.Styles, w, hints int) []string {
 
 // verdictOnGuess says whether the prediction came true.
 func (p *Player) verdictOnGuess() string {
-	choices := p.choices()
-	if p.guess < 0 {
+	choices := p.Choices()
+	if p.Guess < 0 {
 		// put to the class: say what the replies answered
-		if p.actual < 0 || p.actual >= len(choices) {
-			return p.text.Get("reveal-class-none")
+		if p.Actual < 0 || p.Actual >= len(choices) {
+			return p.Text.Get("reveal-class-none")
 		}
-		return p.text.Fill("reveal-class", map[string]string{"actual": choices[p.actual]})
+		return p.Text.Fill("reveal-class", map[string]string{"actual": choices[p.Actual]})
 	}
-	vars := map[string]string{"guess": choices[p.guess]}
+	vars := map[string]string{"guess": choices[p.Guess]}
 	switch {
-	case p.actual < 0 || p.actual >= len(choices):
-		return p.text.Fill("reveal-none", vars)
-	case p.actual == p.guess:
-		return p.text.Fill("reveal-right", vars)
+	case p.Actual < 0 || p.Actual >= len(choices):
+		return p.Text.Fill("reveal-none", vars)
+	case p.Actual == p.Guess:
+		return p.Text.Fill("reveal-right", vars)
 	}
-	vars["actual"] = choices[p.actual]
-	return p.text.Fill("reveal-wrong", vars)
+	vars["actual"] = choices[p.Actual]
+	return p.Text.Fill("reveal-wrong", vars)
 }
 
 func keyLine(st views.Styles, k sim.KeyState, snap sim.Snapshot, w int) string {
@@ -452,10 +450,10 @@ func keyLine(st views.Styles, k sim.KeyState, snap sim.Snapshot, w int) string {
 func (p *Player) nodeLine(st views.Styles, k sim.KeyState, w int) string {
 	mark := "  "
 	var n sim.NodeState
-	for i, s := range p.snap.Nodes {
+	for i, s := range p.Snap.Nodes {
 		if s.Name == k.Node {
 			n = s
-			if i == p.node {
+			if i == p.Node {
 				mark = st.Key.Render("▸ ")
 			}
 		}
@@ -481,12 +479,12 @@ func (p *Player) nodeLine(st views.Styles, k sim.KeyState, w int) string {
 	if k.Down {
 		return truncate(head+st.Bad.Render("stopped: answers nothing")+tail, w)
 	}
-	k.Name = strings.TrimPrefix(k.Name, p.snap.Prefix)
+	k.Name = strings.TrimPrefix(k.Name, p.Snap.Prefix)
 	if p.hiding() {
 		// the node's faults are the question's premise; its key may be the answer
 		return truncate(head+st.Bold.Render(k.Name)+st.Dim.Render("  "+p.hiddenNote())+tail, w)
 	}
-	return truncate(head+keyLine(st, k, p.snap, w)+tail, w)
+	return truncate(head+keyLine(st, k, p.Snap, w)+tail, w)
 }
 
 // scoreDeadlines shows a sorted set's members; a score that is a time (epoch
@@ -546,21 +544,21 @@ func timelineMarks(s sim.Snapshot) []views.Mark {
 // about is the scene's introduction, its settings and the source of every
 // script the log names by <name>, wrapped to w columns.
 func (p *Player) about(w int) string {
-	text := p.text.Get("intro")
-	for _, k := range p.sc.Knobs {
+	text := p.Text.Get("intro")
+	for _, k := range p.Scene.Knobs {
 		text += fmt.Sprintf("\n[%s] %s: %s", k.Key, k.Name, strings.Join(k.Values, " / "))
 	}
-	if p.sc.Shortest > 0 {
+	if p.Scene.Shortest > 0 {
 		text += fmt.Sprintf("\nOn a live server this scene runs at ÷%d at most: its %s margin must stay at least %v on the wire.",
-			p.sc.Shortest/scenes.MinWire, sim.FormatDuration(p.sc.Shortest), scenes.MinWire)
+			p.Scene.Shortest/scenes.MinWire, sim.FormatDuration(p.Scene.Shortest), scenes.MinWire)
 	}
 	lines := strings.Split(lipgloss.NewStyle().Width(max(w, 1)).Render(text), "\n")
 	for i := range lines {
 		lines[i] = strings.TrimRight(lines[i], " ")
 	}
 	out := strings.Join(lines, "\n")
-	for _, name := range slices.Sorted(maps.Keys(p.snap.Scripts)) {
-		out += "\n\n<" + name + "> as sent with EVAL:\n" + p.snap.Scripts[name].Src
+	for _, name := range slices.Sorted(maps.Keys(p.Snap.Scripts)) {
+		out += "\n\n<" + name + "> as sent with EVAL:\n" + p.Snap.Scripts[name].Src
 	}
 	return out
 }
@@ -583,11 +581,11 @@ func tokenOwner(value string, events []sim.Event) string {
 // scrollLog moves the log view by d lines (positive: back in time), no
 // further back than the first line: the view stops at both ends.
 func (p *Player) scrollLog(d int) {
-	p.scroll = max(0, min(p.scroll+d, len(p.snap.Events)-p.logRows))
+	p.scroll = max(0, min(p.scroll+d, len(p.Snap.Events)-p.logRows))
 }
 
 // notesRows is how many rows the speaker notes take at width w: measured
 // only when they are on screen.
 func (p *Player) notesRows(w int) int {
-	return strings.Count(lipgloss.NewStyle().Width(max(w, 1)).Render(p.text.Get("notes")), "\n") + 1
+	return strings.Count(lipgloss.NewStyle().Width(max(w, 1)).Render(p.Text.Get("notes")), "\n") + 1
 }

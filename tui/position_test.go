@@ -25,7 +25,7 @@ func TestPositionRoundTrip(t *testing.T) {
 			walk := storyWalk(sc, rand.New(rand.NewPCG(uint64(i), 18)))
 			a := openPosition(t, play.Position{}, sc.ID, walk)
 			// what is not part of a position: the selection, a one-time note
-			a.pl.sel, a.pl.node, a.pl.flash, a.pl.err = -1, -1, "", ""
+			a.pl.Sel, a.pl.Node, a.pl.Flash, a.pl.Err = -1, -1, "", ""
 			pos := a.Position()
 			data, err := json.Marshal(pos)
 			if err != nil {

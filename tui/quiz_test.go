@@ -40,10 +40,10 @@ func walkQuiz(t *testing.T, sc *scenes.Scene, text content.Text) {
 			key  bool // the key is on screen
 		}{
 			{"asked", func(p *Player) {}, false},
-			{"with its hints", func(p *Player) { p.hints = hints }, false},
-			{"answered right", func(p *Player) { p.qz.answers[i] = int(s.Class) }, true},
-			{"answered wrong", func(p *Player) { p.qz.answers[i] = 1 - int(s.Class) }, true},
-			{"shown", func(p *Player) { p.qz.shown[i] = true }, true},
+			{"with its hints", func(p *Player) { p.Hints = hints }, false},
+			{"answered right", func(p *Player) { p.Quiz.Answers[i] = int(s.Class) }, true},
+			{"answered wrong", func(p *Player) { p.Quiz.Answers[i] = 1 - int(s.Class) }, true},
+			{"shown", func(p *Player) { p.Quiz.Shown[i] = true }, true},
 		}
 		for _, st := range states {
 			p := quizPlayer(sc, text, items, i)
@@ -71,34 +71,34 @@ func walkQuiz(t *testing.T, sc *scenes.Scene, text content.Text) {
 	}
 	scores := []struct {
 		name, want string
-		set        func(q *quizState)
+		set        func(q *QuizState)
 	}{
-		{"nothing answered", "score-partial", func(q *quizState) {}},
-		{"half answered", "score-partial", func(q *quizState) {
-			for i := range len(q.items) / 2 {
-				q.answers[i] = int(q.items[i].Class)
+		{"nothing answered", "score-partial", func(q *QuizState) {}},
+		{"half answered", "score-partial", func(q *QuizState) {
+			for i := range len(q.Items) / 2 {
+				q.Answers[i] = int(q.Items[i].Class)
 			}
 		}},
-		{"all right", "score-done", func(q *quizState) {
-			for i, s := range q.items {
-				q.answers[i] = int(s.Class)
+		{"all right", "score-done", func(q *QuizState) {
+			for i, s := range q.Items {
+				q.Answers[i] = int(s.Class)
 			}
 		}},
-		{"all wrong", "score-done", func(q *quizState) {
-			for i, s := range q.items {
-				q.answers[i] = 1 - int(s.Class)
+		{"all wrong", "score-done", func(q *QuizState) {
+			for i, s := range q.Items {
+				q.Answers[i] = 1 - int(s.Class)
 			}
 		}},
-		{"shown to the class", "score-shown", func(q *quizState) {
-			for i := range q.shown {
-				q.shown[i] = true
+		{"shown to the class", "score-shown", func(q *QuizState) {
+			for i := range q.Shown {
+				q.Shown[i] = true
 			}
 		}},
 	}
 	for _, c := range scores {
 		p := quizPlayer(sc, text, items, len(items))
-		c.set(p.qz)
-		right, answered := scenes.Grade(p.qz.items, p.qz.answers)
+		c.set(p.Quiz)
+		right, answered := scenes.Grade(p.Quiz.Items, p.Quiz.Answers)
 		want := text.Fill(c.want, map[string]string{"right": itoa(int64(right)), "answered": itoa(int64(answered)), "of": itoa(int64(len(items)))})
 		for _, size := range [][2]int{{80, 24}, {120, 40}} {
 			screen := checkQuizScreen(t, "the score, "+c.name, p, size[0], size[1])
@@ -111,8 +111,8 @@ func walkQuiz(t *testing.T, sc *scenes.Scene, text content.Text) {
 
 // quizPlayer is a player of quiz sc that asks, at situation at.
 func quizPlayer(sc *scenes.Scene, text content.Text, items []scenes.Situation, at int) *Player {
-	p := &Player{Session: &Session{sc: sc, text: text, p: scenes.Params{}, sel: -1, quiz: true, qz: newQuiz(items)}}
-	p.qz.at = at
+	p := &Player{Session: &Session{Scene: sc, Text: text, Params: scenes.Params{}, Sel: -1, Predict: true, Quiz: NewQuiz(items)}}
+	p.Quiz.At = at
 	return p
 }
 
@@ -154,7 +154,7 @@ func flatten(s string) string {
 // scenes switch them off).
 func TestKeysDoNotClash(t *testing.T) {
 	for _, sc := range scenes.All() {
-		a := &App{pl: &Player{Session: &Session{sc: sc}}}
+		a := &App{pl: &Player{Session: &Session{Scene: sc}}}
 		a.applyKeys()
 		bound := map[string]string{}
 		bind := func(name string, b key.Binding) {

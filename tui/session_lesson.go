@@ -7,27 +7,25 @@ import (
 	"locksim/play"
 	"locksim/scenes"
 	"locksim/sim"
-
-	tea "github.com/charmbracelet/bubbletea"
 )
 
-// applyPosition sets a player that has not started yet to pos: its
+// ApplyPosition sets a player that has not started yet to pos: its
 // settings and seed (when pos has them), its prediction and, for a story,
 // the learner's own moves and the step, which it goes to once started.
-func (p *Session) applyPosition(pos play.Position) {
+func (p *Session) ApplyPosition(pos play.Position) {
 	if pos.Settings != nil {
-		p.p = scenes.Params(maps.Clone(pos.Settings))
+		p.Params = scenes.Params(maps.Clone(pos.Settings))
 	}
 	if pos.Seed != 0 {
-		p.seed = pos.Seed
+		p.Seed = pos.Seed
 	}
 	if pos.Prediction != nil {
-		p.guess, p.passed = pos.Prediction.Chosen, pos.Prediction.Passed
+		p.Guess, p.Passed = pos.Prediction.Chosen, pos.Prediction.Passed
 	}
-	old := p.run
-	p.run = sim.NewRun(p.b, p.sc.Script(p.p), p.seed)
+	old := p.Run
+	p.Run = sim.NewRun(p.Backend, p.Scene.Script(p.Params), p.Seed)
 	old.Close() // never started: nothing of it is on the server
-	if p.sc.Kind != scenes.Story {
+	if p.Scene.Kind != scenes.Story {
 		return
 	}
 	p.own, p.reown = slices.Clone(pos.Own), slices.Clone(pos.Own)
@@ -80,10 +78,10 @@ func posAt(moves []sim.Move, waits, after int, end bool) int {
 
 // Position is where the learner stands in this scene (see play.Position).
 func (p *Session) Position() play.Position {
-	pos := play.Position{Version: play.PositionVersion, Scene: p.sc.ID, Settings: maps.Clone(p.p), Seed: p.seed,
-		Own: slices.Clone(p.own), Step: p.snap.Pos}
-	if p.guess >= 0 || p.passed {
-		pos.Prediction = &play.Prediction{Chosen: p.guess, Passed: p.passed}
+	pos := play.Position{Version: play.PositionVersion, Scene: p.Scene.ID, Settings: maps.Clone(p.Params), Seed: p.Seed,
+		Own: slices.Clone(p.own), Step: p.Snap.Pos}
+	if p.Guess >= 0 || p.Passed {
+		pos.Prediction = &play.Prediction{Chosen: p.Guess, Passed: p.Passed}
 	}
 	return pos
 }
@@ -91,18 +89,18 @@ func (p *Session) Position() play.Position {
 // resettle replays the story under changed settings to the same moment:
 // the end if the learner was at the end, else past as many waits as before
 // and as many steps since the last one (see posAt).
-func (p *Session) resettle() tea.Cmd {
-	p.playing = false
-	moves := p.run.Moves()
-	end := p.snap.Pos >= len(moves) && p.snap.Pos > 0
-	waits, after := momentOf(moves, p.snap.Pos)
-	edited := p.run.Edited()
-	cmd := p.restart()
-	if target := posAt(p.run.Moves(), waits, after, end); target > 0 {
+func (p *Session) resettle() play.Cmd {
+	p.Playing = false
+	moves := p.Run.Moves()
+	end := p.Snap.Pos >= len(moves) && p.Snap.Pos > 0
+	waits, after := momentOf(moves, p.Snap.Pos)
+	edited := p.Run.Edited()
+	cmd := p.Restart()
+	if target := posAt(p.Run.Moves(), waits, after, end); target > 0 {
 		p.pending = append([]play.Action{play.DoN(play.Seek, target)}, p.pending...)
 	}
 	if edited {
-		p.flash = "the new setting replays the story as written: your inserted moves were dropped"
+		p.Flash = "the new setting replays the story as written: your inserted moves were dropped"
 	}
 	return cmd
 }

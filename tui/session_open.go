@@ -8,8 +8,8 @@ import (
 // (-step N, or where the learner left it last time). A step past the
 // decisive point means the learner has seen it: the question is not asked.
 func (p *Session) openAt(step int) {
-	if at := p.sc.PredictAt(p.moveLabels()); at >= 0 && step > at && p.guess < 0 {
-		p.passed = true
+	if at := p.Scene.PredictAt(p.moveLabels()); at >= 0 && step > at && p.Guess < 0 {
+		p.Passed = true
 	}
 	p.pending = append(p.pending, play.DoN(play.Seek, step))
 }

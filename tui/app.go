@@ -88,7 +88,7 @@ const TrialsFromRace = 1000
 // sceneState is a scene as the learner left it.
 type sceneState struct {
 	pos play.Position
-	qz  *QuizState // a quiz's answers and the situation on screen
+	qz  *play.QuizState // a quiz's answers and the situation on screen
 }
 
 // NewApp opens the scene with the given id on backend b; tokens come from
@@ -326,7 +326,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.menu, mcmd = a.menu.Update(msg)
 		cmd = tea.Batch(cmd, mcmd)
 	}
-	if _, ok := msg.(runMsg); ok {
+	if _, ok := msg.(play.RunMsg); ok {
 		a.noteDone()
 	}
 	if a.switchWanted >= 0 && !a.pl.Busy {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"locksim/content"
+	"locksim/play"
 	"locksim/scenes"
 	"locksim/views"
 )
@@ -15,7 +16,7 @@ func BenchmarkView(b *testing.B) {
 		b.Run(sc.ID, func(b *testing.B) {
 			pts := points(b, sc.ID, false)
 			pt := pts[len(pts)-1]
-			p := &Player{Session: &Session{Scene: sc, Text: mustText(b, sc.ID), Params: pt.p, Snap: pt.snap, Ledger: scenes.Fold(pt.snap), Sel: -1, Node: -1}}
+			p := &Player{Session: &play.Session{Scene: sc, Text: mustText(b, sc.ID), Params: pt.p, Snap: pt.snap, Ledger: scenes.Fold(pt.snap), Sel: -1, Node: -1}}
 			st := views.DefaultStyles()
 			b.ReportAllocs()
 			for b.Loop() {

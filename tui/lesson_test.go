@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"locksim/scenes"
-	"locksim/sim"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -29,7 +28,7 @@ func TestClickerWalksLesson(t *testing.T) {
 		now := story{a.pl.Scene.ID, a.pl.Scene.Describe(a.pl.Params)}
 		if now != last {
 			seen, last = append(seen, now), now
-			if a.pl.Scene.PredictAt(a.pl.moveLabels()) >= 0 {
+			if a.pl.Scene.PredictAt(a.pl.MoveLabels()) >= 0 {
 				asks++ // a story whose schedule has the question's move
 			}
 		}
@@ -117,31 +116,6 @@ func TestSettingKeepsTheMoment(t *testing.T) {
 		}
 		if c.steps == 10 && a.pl.Snap.Now != 70*time.Second {
 			t.Errorf("g at the end: story time %v, want the new story's end at 70s", a.pl.Snap.Now)
-		}
-	}
-}
-
-func TestPosAt(t *testing.T) {
-	m, w := sim.Labeled("A", "a"), sim.Advance(time.Second)
-	moves := []sim.Move{m, m, w, m, m, m, w, m}
-	cases := []struct {
-		waits, after int
-		end          bool
-		want         int
-	}{
-		{0, 0, false, 0}, {0, 2, false, 2}, {0, 5, false, 2}, // never past the next wait
-		{1, 0, false, 3}, {1, 2, false, 5}, {2, 1, false, 8},
-		{3, 0, false, 8}, // more waits than the story has: its end
-		{0, 1, true, 8},
-	}
-	for _, c := range cases {
-		if got := posAt(moves, c.waits, c.after, c.end); got != c.want {
-			t.Errorf("posAt(%d waits, %d after, end %v) = %d, want %d", c.waits, c.after, c.end, got, c.want)
-		}
-	}
-	for pos, want := range [][2]int{{0, 0}, {0, 1}, {0, 2}, {1, 0}, {1, 1}, {1, 2}, {1, 3}, {2, 0}, {2, 1}} {
-		if w, a := momentOf(moves, pos); w != want[0] || a != want[1] {
-			t.Errorf("momentOf(%d) = %d, %d; want %v", pos, w, a, want)
 		}
 	}
 }

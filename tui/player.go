@@ -26,7 +26,7 @@ import (
 // log's scroll, where the cards were drawn, the spinner, the notes pane,
 // the server's health.
 type Player struct {
-	*Session
+	*play.Session
 	// scroll is how many log lines back from the newest the log shows.
 	scroll int
 	// banner is the app's word on the server's health, shown over the verdict
@@ -46,7 +46,7 @@ type Player struct {
 
 // newPlayer prepares scene sc (see NewSession).
 func newPlayer(ctx context.Context, id int, sc *scenes.Scene, b *sim.Backend, seed uint64, ops *sync.WaitGroup) (*Player, error) {
-	s, err := NewSession(ctx, id, sc, b, seed, ops)
+	s, err := play.NewSession(ctx, id, sc, b, seed, ops)
 	if err != nil {
 		return nil, err
 	}
@@ -233,7 +233,7 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		case p.Busy && p.Snap.Live:
 			state = " · " + p.spin.View() + " " + p.Note
 		case p.Playing:
-			state = fmt.Sprintf(" · playing, speed %d/%d", p.Speed+1, len(Speeds))
+			state = fmt.Sprintf(" · playing, speed %d/%d", p.Speed+1, len(play.Speeds))
 		}
 		bottom = append(bottom, views.Timeline(st, timelineMarks(p.Snap), p.Snap.Pos, "+"+sim.FormatDuration(p.Snap.Now), state, w))
 	} else if p.Busy {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"locksim/play"
 	"locksim/scenes"
 	"locksim/sim"
 	"locksim/sim/simtest"
@@ -89,8 +90,8 @@ func TestIdleLiveScreenIsQuiet(t *testing.T) {
 	started, idle := make(chan struct{}), make(chan struct{})
 	var once1, once2 sync.Once
 	watch := func(_ tea.Model, msg tea.Msg) tea.Msg {
-		if m, ok := msg.(runMsg); ok && m.snap.Held {
-			switch m.snap.Pos {
+		if m, ok := msg.(play.RunMsg); ok && m.Snap.Held {
+			switch m.Snap.Pos {
 			case 0:
 				once1.Do(func() { close(started) })
 			case 2:

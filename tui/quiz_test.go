@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"locksim/content"
+	"locksim/play"
 	"locksim/scenes"
 	"locksim/views"
 
@@ -71,25 +72,25 @@ func walkQuiz(t *testing.T, sc *scenes.Scene, text content.Text) {
 	}
 	scores := []struct {
 		name, want string
-		set        func(q *QuizState)
+		set        func(q *play.QuizState)
 	}{
-		{"nothing answered", "score-partial", func(q *QuizState) {}},
-		{"half answered", "score-partial", func(q *QuizState) {
+		{"nothing answered", "score-partial", func(q *play.QuizState) {}},
+		{"half answered", "score-partial", func(q *play.QuizState) {
 			for i := range len(q.Items) / 2 {
 				q.Answers[i] = int(q.Items[i].Class)
 			}
 		}},
-		{"all right", "score-done", func(q *QuizState) {
+		{"all right", "score-done", func(q *play.QuizState) {
 			for i, s := range q.Items {
 				q.Answers[i] = int(s.Class)
 			}
 		}},
-		{"all wrong", "score-done", func(q *QuizState) {
+		{"all wrong", "score-done", func(q *play.QuizState) {
 			for i, s := range q.Items {
 				q.Answers[i] = 1 - int(s.Class)
 			}
 		}},
-		{"shown to the class", "score-shown", func(q *QuizState) {
+		{"shown to the class", "score-shown", func(q *play.QuizState) {
 			for i := range q.Shown {
 				q.Shown[i] = true
 			}
@@ -111,7 +112,7 @@ func walkQuiz(t *testing.T, sc *scenes.Scene, text content.Text) {
 
 // quizPlayer is a player of quiz sc that asks, at situation at.
 func quizPlayer(sc *scenes.Scene, text content.Text, items []scenes.Situation, at int) *Player {
-	p := &Player{Session: &Session{Scene: sc, Text: text, Params: scenes.Params{}, Sel: -1, Predict: true, Quiz: NewQuiz(items)}}
+	p := &Player{Session: &play.Session{Scene: sc, Text: text, Params: scenes.Params{}, Sel: -1, Predict: true, Quiz: play.NewQuiz(items)}}
 	p.Quiz.At = at
 	return p
 }
@@ -154,7 +155,7 @@ func flatten(s string) string {
 // scenes switch them off).
 func TestKeysDoNotClash(t *testing.T) {
 	for _, sc := range scenes.All() {
-		a := &App{pl: &Player{Session: &Session{Scene: sc}}}
+		a := &App{pl: &Player{Session: &play.Session{Scene: sc}}}
 		a.applyKeys()
 		bound := map[string]string{}
 		bind := func(name string, b key.Binding) {

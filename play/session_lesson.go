@@ -1,10 +1,9 @@
-package tui
+package play
 
 import (
 	"maps"
 	"slices"
 
-	"locksim/play"
 	"locksim/scenes"
 	"locksim/sim"
 )
@@ -12,7 +11,7 @@ import (
 // ApplyPosition sets a player that has not started yet to pos: its
 // settings and seed (when pos has them), its prediction and, for a story,
 // the learner's own moves and the step, which it goes to once started.
-func (p *Session) ApplyPosition(pos play.Position) {
+func (p *Session) ApplyPosition(pos Position) {
 	if pos.Settings != nil {
 		p.Params = scenes.Params(maps.Clone(pos.Settings))
 	}
@@ -76,12 +75,12 @@ func posAt(moves []sim.Move, waits, after int, end bool) int {
 	return pos
 }
 
-// Position is where the learner stands in this scene (see play.Position).
-func (p *Session) Position() play.Position {
-	pos := play.Position{Version: play.PositionVersion, Scene: p.Scene.ID, Settings: maps.Clone(p.Params), Seed: p.Seed,
+// Position is where the learner stands in this scene (see Position).
+func (p *Session) Position() Position {
+	pos := Position{Version: PositionVersion, Scene: p.Scene.ID, Settings: maps.Clone(p.Params), Seed: p.Seed,
 		Own: slices.Clone(p.own), Step: p.Snap.Pos}
 	if p.Guess >= 0 || p.Passed {
-		pos.Prediction = &play.Prediction{Chosen: p.Guess, Passed: p.Passed}
+		pos.Prediction = &Prediction{Chosen: p.Guess, Passed: p.Passed}
 	}
 	return pos
 }
@@ -89,7 +88,7 @@ func (p *Session) Position() play.Position {
 // resettle replays the story under changed settings to the same moment:
 // the end if the learner was at the end, else past as many waits as before
 // and as many steps since the last one (see posAt).
-func (p *Session) resettle() play.Cmd {
+func (p *Session) resettle() Cmd {
 	p.Playing = false
 	moves := p.Run.Moves()
 	end := p.Snap.Pos >= len(moves) && p.Snap.Pos > 0
@@ -97,7 +96,7 @@ func (p *Session) resettle() play.Cmd {
 	edited := p.Run.Edited()
 	cmd := p.Restart()
 	if target := posAt(p.Run.Moves(), waits, after, end); target > 0 {
-		p.pending = append([]play.Action{play.DoN(play.Seek, target)}, p.pending...)
+		p.pending = append([]Action{DoN(Seek, target)}, p.pending...)
 	}
 	if edited {
 		p.Flash = "the new setting replays the story as written: your inserted moves were dropped"

@@ -1,7 +1,6 @@
-package tui
+package play
 
 import (
-	"locksim/play"
 	"locksim/scenes"
 )
 
@@ -41,12 +40,12 @@ func (p *Session) KeyShown(i int) bool {
 
 // quizKey applies a key to a quiz: answer (arg: the Class), step and back
 // between situations and the score, home for a fresh attempt, a hint.
-func (p *Session) quizKey(act play.Action) (play.Cmd, bool) {
+func (p *Session) quizKey(act Action) (Cmd, bool) {
 	action, arg := act.Verb, act.N
 	q := p.OpenQuiz()
 	n := len(q.Items)
 	switch action {
-	case play.Answer, play.Select:
+	case Answer, Select:
 		switch {
 		case q.At >= n:
 			return nil, false
@@ -60,7 +59,7 @@ func (p *Session) quizKey(act play.Action) (play.Cmd, bool) {
 			p.reportScore()
 		}
 		return nil, true
-	case play.Step:
+	case Step:
 		if p.Present && q.At < n && !p.KeyShown(q.At) {
 			q.Shown[q.At] = true // the clicker: the class has had its say
 			return nil, true
@@ -68,14 +67,14 @@ func (p *Session) quizKey(act play.Action) (play.Cmd, bool) {
 		q.At = min(q.At+1, n)
 		p.Hints = 0
 		return nil, true
-	case play.Back:
+	case Back:
 		q.At = max(q.At-1, 0)
 		p.Hints = 0
 		return nil, true
-	case play.Home:
+	case Home:
 		p.Quiz, p.Hints = NewQuiz(q.Items), 0
 		return nil, true
-	case play.Hint:
+	case Hint:
 		if q.At >= n || p.KeyShown(q.At) || !p.Text.Has("hint-1") {
 			return nil, false
 		}

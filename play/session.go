@@ -1,4 +1,4 @@
-package tui
+package play
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"locksim/content"
-	"locksim/play"
 	"locksim/scenes"
 	"locksim/sim"
 	"locksim/sim/ledger"
@@ -73,19 +72,19 @@ type Session struct {
 	Scored func(id string, right, of int)
 	// pending holds the keys pressed while a move ran; they run in order
 	// once it is done, so nothing the learner typed is lost or reordered.
-	pending []play.Action
+	pending []Action
 	// own are the learner's moves in the schedule, as data, in the order
 	// made: a Position carries them, and opening one puts them back (reown,
 	// until the run has been reset)
-	own   []play.Own
-	reown []play.Own
+	own   []Own
+	reown []Own
 }
 
-// runMsg carries a snapshot back from a command that used the run.
-type runMsg struct {
-	id   int
-	snap sim.Snapshot
-	err  error
+// RunMsg carries a snapshot back from a command that used the run.
+type RunMsg struct {
+	ID   int
+	Snap sim.Snapshot
+	Err  error
 }
 
 type tickMsg struct{ id int }
@@ -110,7 +109,7 @@ const (
 
 // refreshLater schedules the next read-back, only while something on the
 // screen can change by itself: a key with a positive PTTL on a live server.
-func (p *Session) refreshLater() play.Cmd {
+func (p *Session) refreshLater() Cmd {
 	if !p.Snap.Live || p.Snap.Held || (!p.counting() && p.refreshFails == 0) {
 		return nil
 	}
@@ -119,7 +118,7 @@ func (p *Session) refreshLater() play.Cmd {
 		wait *= 2
 	}
 	id, gen := p.ID, p.Gen
-	return play.After(min(wait, refreshMax), refreshTick{id, gen})
+	return After(min(wait, refreshMax), refreshTick{id, gen})
 }
 
 // storyTime is the story time a schedule prefix waits, in seconds.
@@ -151,7 +150,7 @@ func (p *Session) counting() bool {
 	return false
 }
 
-func (p *Session) refresh() play.Cmd {
+func (p *Session) refresh() Cmd {
 	b, id, gen, ctx := p.Backend, p.ID, p.Gen, p.ctx
 	// a distributed story's node keys live on servers of their own: the
 	// refresh reads the lock service's keys, the nodes' come with each move
@@ -164,7 +163,7 @@ func (p *Session) refresh() play.Cmd {
 	if len(names) == 0 {
 		return nil
 	}
-	return func() play.Msg {
+	return func() Msg {
 		keys, err := sim.ReadKeys(ctx, b, names)
 		return refreshMsg{id: id, gen: gen, keys: keys, err: err}
 	}
@@ -175,7 +174,7 @@ func (p *Session) refresh() play.Cmd {
 // On a live server, unless the story is playing, the run then holds the
 // story's clock (sim.Run.Hold) so leases wait while the learner reads. esc
 // cancels the command (a replay from the start).
-func (p *Session) do(f func(ctx context.Context, r *sim.Run) error) play.Cmd {
+func (p *Session) do(f func(ctx context.Context, r *sim.Run) error) Cmd {
 	if !p.Busy && p.Note == "" {
 		p.Note = "running on the live server…"
 	}
@@ -184,7 +183,7 @@ func (p *Session) do(f func(ctx context.Context, r *sim.Run) error) play.Cmd {
 	ctx, cancel := context.WithCancel(p.ctx)
 	p.CancelOp = cancel
 	p.ops.Add(1)
-	return func() play.Msg {
+	return func() Msg {
 		defer p.ops.Done()
 		defer cancel()
 		err := f(ctx, run)
@@ -197,20 +196,20 @@ func (p *Session) do(f func(ctx context.Context, r *sim.Run) error) play.Cmd {
 			// the leases wait while the learner reads
 			err = run.Hold(context.WithoutCancel(ctx))
 		}
-		return runMsg{id: id, snap: run.Snapshot(p.ctx), err: err}
+		return RunMsg{ID: id, Snap: run.Snapshot(p.ctx), Err: err}
 	}
 }
 
 // ReplayHere rebuilds the run and replays it to the current position: after
 // an outage, the server's state is the story's again.
-func (p *Session) ReplayHere() play.Cmd {
+func (p *Session) ReplayHere() Cmd {
 	if p.Busy {
 		return nil // the caller tries again at the next health tick
 	}
 	pos := p.Snap.Pos
 	cmd := p.Restart()
 	if pos > 0 && p.Scene.Kind == scenes.Story {
-		p.pending = append([]play.Action{play.DoN(play.Seek, pos)}, p.pending...)
+		p.pending = append([]Action{DoN(Seek, pos)}, p.pending...)
 	}
 	return cmd
 }
@@ -227,11 +226,11 @@ func (p *Session) Cancel() bool {
 // Start resets the run (and fires a race scene). old, if not nil, is the
 // previous scene's run: its keys are deleted and its connections closed
 // first, in the same command, so no Redis call runs inside Update.
-func (p *Session) Start(old *sim.Run) play.Cmd { return p.begin(old) }
+func (p *Session) Start(old *sim.Run) Cmd { return p.begin(old) }
 
 // begin resets the run, after clearing and closing old if it is not nil,
 // and fires a race scene.
-func (p *Session) begin(old *sim.Run) play.Cmd {
+func (p *Session) begin(old *sim.Run) Cmd {
 	// decided here, in Update: the command must not read the player
 	fire := p.Scene.Kind == scenes.Race && !p.mustAsk(0)
 	own := p.reown
@@ -245,7 +244,7 @@ func (p *Session) begin(old *sim.Run) play.Cmd {
 		if err := r.Reset(ctx); err != nil {
 			return err
 		}
-		if err := play.Redo(ctx, r, own); err != nil {
+		if err := Redo(ctx, r, own); err != nil {
 			return err
 		}
 		if fire {
@@ -258,7 +257,7 @@ func (p *Session) begin(old *sim.Run) play.Cmd {
 // mustAsk reports that the story may not pass position at before the
 // learner answers the prediction: at is where the question stands.
 func (p *Session) mustAsk(at int) bool {
-	return p.asksHere() && p.Guess < 0 && !p.Passed && at >= 0 && at == p.Scene.PredictAt(p.moveLabels())
+	return p.asksHere() && p.Guess < 0 && !p.Passed && at >= 0 && at == p.Scene.PredictAt(p.MoveLabels())
 }
 
 // asksHere reports that the story asks its question on this server: a
@@ -267,9 +266,9 @@ func (p *Session) asksHere() bool {
 	return p.Predict && !(p.Backend.Live() && p.Scene.NeedsEmbedded(p.Params))
 }
 
-// moveLabels are the timeline labels of the run's schedule, read from the
+// MoveLabels are the timeline labels of the run's schedule, read from the
 // run itself before the first snapshot arrives.
-func (p *Session) moveLabels() []string {
+func (p *Session) MoveLabels() []string {
 	if p.Snap.Moves != nil {
 		return p.Snap.Moves
 	}
@@ -289,7 +288,7 @@ func (p *Session) Choices() []string {
 }
 
 // answer takes the learner's prediction and lets the story run the move.
-func (p *Session) answer(n int) play.Cmd {
+func (p *Session) answer(n int) Cmd {
 	if n < 0 || n >= len(p.Choices()) {
 		return nil
 	}
@@ -314,7 +313,7 @@ func (p *Session) reveal() {
 // Restart builds a new run from the current settings and seed: a setting
 // can change the actors' programs (the PX a step sends, how it releases),
 // not only the schedule.
-func (p *Session) Restart() play.Cmd {
+func (p *Session) Restart() Cmd {
 	// a question left open belongs to the story as it stood: the new one
 	// asks again when it gets there
 	p.Asking, p.Hinting, p.Hints = false, false, 0
@@ -335,7 +334,7 @@ func (p *Session) Close(ctx context.Context) {
 // between key presses, so a step forward replays the story from the start
 // in real time: the leases then lapse where the story says, not while the
 // learner reads, and a step back shows the same history.
-func (p *Session) SeekTo(target int) play.Cmd {
+func (p *Session) SeekTo(target int) Cmd {
 	target = max(0, min(target, len(p.Snap.Moves)))
 	// the story stops at its decisive point until the learner predicts
 	if at := p.Scene.PredictAt(p.Snap.Moves); p.asksHere() && p.Guess < 0 && !p.Passed && at >= p.Snap.Pos && at < target {
@@ -356,24 +355,24 @@ func (p *Session) SeekTo(target int) play.Cmd {
 	return p.do(func(ctx context.Context, r *sim.Run) error { return r.Seek(ctx, target) })
 }
 
-func (p *Session) tick() play.Cmd {
+func (p *Session) tick() Cmd {
 	id := p.ID
-	return play.After(Speeds[p.Speed], tickMsg{id})
+	return After(Speeds[p.Speed], tickMsg{id})
 }
 
 // Update handles the session's own messages: a command's snapshot, a
 // read-back of a live server's keys, the tick of playback.
-func (p *Session) Update(msg play.Msg) play.Cmd {
+func (p *Session) Update(msg Msg) Cmd {
 	switch msg := msg.(type) {
-	case runMsg:
-		if msg.id != p.ID {
+	case RunMsg:
+		if msg.ID != p.ID {
 			return nil
 		}
 		p.Busy, p.Note = false, ""
 		p.Gen++ // a new snapshot: older refresh chains stop
 		keys := p.Snap.Keys
-		p.Snap = msg.snap
-		if msg.snap.Err != "" {
+		p.Snap = msg.Snap
+		if msg.Snap.Err != "" {
 			// the keys were not read: show the last ones that were
 			p.Snap.Keys = keys
 		}
@@ -386,16 +385,16 @@ func (p *Session) Update(msg play.Msg) play.Cmd {
 		if p.Sel >= len(p.Snap.Actors) {
 			p.Sel = -1
 		}
-		p.Err, p.Stale = "", msg.snap.Err != ""
-		if msg.err != nil && msg.err != context.Canceled {
-			p.Err = oneLine(msg.err)
-		} else if msg.snap.Err != "" {
-			p.Err = "reading the keys back: " + msg.snap.Err
+		p.Err, p.Stale = "", msg.Snap.Err != ""
+		if msg.Err != nil && msg.Err != context.Canceled {
+			p.Err = oneLine(msg.Err)
+		} else if msg.Snap.Err != "" {
+			p.Err = "reading the keys back: " + msg.Snap.Err
 		}
 		if p.Playing {
-			if p.Snap.Pos >= len(p.Snap.Moves) || msg.err != nil {
+			if p.Snap.Pos >= len(p.Snap.Moves) || msg.Err != nil {
 				p.Playing = false
-				if p.Snap.Live && msg.err == nil {
+				if p.Snap.Live && msg.Err == nil {
 					// played through: hold the clock while the learner reads
 					return p.do(func(context.Context, *sim.Run) error { return nil })
 				}
@@ -407,11 +406,11 @@ func (p *Session) Update(msg play.Msg) play.Cmd {
 			}
 			return p.tick()
 		}
-		if p.Snap.Live && !p.Snap.Held && msg.err == nil && len(p.pending) == 0 {
+		if p.Snap.Live && !p.Snap.Held && msg.Err == nil && len(p.pending) == 0 {
 			// playback was paused while its move ran: hold the clock now
 			return p.do(func(context.Context, *sim.Run) error { return nil })
 		}
-		if msg.err != nil {
+		if msg.Err != nil {
 			p.pending = nil // after a failure, start again from what is on screen
 		}
 		return p.next()
@@ -452,10 +451,10 @@ func (p *Session) Update(msg play.Msg) play.Cmd {
 // next runs the keys pressed while the last move ran. A run of steps and
 // steps back becomes one seek, so a burst of → on a live server replays
 // once, to where the learner wanted to be.
-func (p *Session) next() play.Cmd {
+func (p *Session) next() Cmd {
 	delta := 0
-	for len(p.pending) > 0 && (p.pending[0].Verb == play.Step || p.pending[0].Verb == play.Back) {
-		if p.pending[0].Verb == play.Step {
+	for len(p.pending) > 0 && (p.pending[0].Verb == Step || p.pending[0].Verb == Back) {
+		if p.pending[0].Verb == Step {
 			delta++
 		} else {
 			delta--
@@ -467,7 +466,7 @@ func (p *Session) next() play.Cmd {
 			return cmd
 		}
 	}
-	if len(p.pending) > 0 && p.pending[0].Verb == play.Seek {
+	if len(p.pending) > 0 && p.pending[0].Verb == Seek {
 		// opening at a step: -step N, or where the learner left the scene
 		k := p.pending[0]
 		p.pending = p.pending[1:]
@@ -487,14 +486,14 @@ func (p *Session) next() play.Cmd {
 
 // Act applies one of the scene's controls; it returns false if the Act
 // means nothing here.
-func (p *Session) Act(act play.Action) (play.Cmd, bool) {
+func (p *Session) Act(act Action) (Cmd, bool) {
 	action, arg := act.Verb, act.N
 	if p.Scene.Kind == scenes.Quiz {
 		return p.quizKey(act) // no run to wait for: a quiz sends nothing
 	}
 	n := len(p.Snap.Actors)
 	switch action {
-	case play.Select, play.Next, play.Prev:
+	case Select, Next, Prev:
 		if p.Busy && len(p.pending) > 0 {
 			// keys run in the order typed: after the moves already waiting
 			p.pending = append(p.pending, act)
@@ -502,7 +501,7 @@ func (p *Session) Act(act play.Action) (play.Cmd, bool) {
 		}
 	}
 	switch action {
-	case play.Select:
+	case Select:
 		if p.Asking {
 			if p.Busy {
 				return nil, true // the question waits for the running move
@@ -513,17 +512,17 @@ func (p *Session) Act(act play.Action) (play.Cmd, bool) {
 			p.Sel = arg
 		}
 		return nil, true
-	case play.Next:
+	case Next:
 		if n > 0 {
 			p.Sel = (p.Sel + 1 + n) % n
 		}
 		return nil, true
-	case play.Prev:
+	case Prev:
 		if n > 0 {
 			p.Sel = (max(p.Sel, 0) - 1 + n) % n
 		}
 		return nil, true
-	case play.Hint:
+	case Hint:
 		hints := 0
 		for p.Text.Has("hint-" + itoa(int64(hints+1))) {
 			hints++
@@ -539,14 +538,14 @@ func (p *Session) Act(act play.Action) (play.Cmd, bool) {
 		p.Hints++
 		p.Hinting = true
 		return nil, true
-	case play.Faster:
+	case Faster:
 		p.Speed = min(p.Speed+1, len(Speeds)-1)
 		return nil, true
-	case play.Slower:
+	case Slower:
 		p.Speed = max(p.Speed-1, 0)
 		return nil, true
-	case play.Step, play.Back:
-		if p.Asking && p.Present && action == play.Step && !p.Busy {
+	case Step, Back:
+		if p.Asking && p.Present && action == Step && !p.Busy {
 			// the clicker: the class has seen the question; run the move
 			p.Asking, p.Passed = false, true
 			return p.SeekTo(p.Scene.PredictAt(p.Snap.Moves) + 1), true
@@ -561,11 +560,11 @@ func (p *Session) Act(act play.Action) (play.Cmd, bool) {
 			return nil, true // run in turn when the running move is done
 		}
 		delta := 1
-		if action == play.Back {
+		if action == Back {
 			delta = -1
 		}
 		return p.SeekTo(p.Snap.Pos + delta), true
-	case play.Play:
+	case Play:
 		if p.Scene.Kind != scenes.Story {
 			return nil, false
 		}
@@ -579,7 +578,7 @@ func (p *Session) Act(act play.Action) (play.Cmd, bool) {
 		}
 		return nil, true
 	}
-	if action == play.Node {
+	if action == Node {
 		if p.Scene.Kind != scenes.Story || arg >= len(p.Snap.Nodes) {
 			return nil, false
 		}
@@ -587,8 +586,8 @@ func (p *Session) Act(act play.Action) (play.Cmd, bool) {
 		return nil, true
 	}
 	switch action {
-	case play.Home, play.Replay, play.Knob, play.Defaults:
-	case play.Crash, play.Pause, play.Wait, play.Move, play.Stop, play.Cut, play.Slow, play.Jump, play.Hang:
+	case Home, Replay, Knob, Defaults:
+	case Crash, Pause, Wait, Move, Stop, Cut, Slow, Jump, Hang:
 		if p.Scene.Kind != scenes.Story {
 			return nil, false
 		}
@@ -601,20 +600,20 @@ func (p *Session) Act(act play.Action) (play.Cmd, bool) {
 	}
 	p.Note, p.Err = "", ""
 	switch action {
-	case play.Home:
+	case Home:
 		p.Playing, p.Sel = false, -1
 		return p.Restart(), true // the story as written, without the learner's moves
-	case play.Replay:
+	case Replay:
 		p.Playing = false
 		p.Seed++
 		return p.Restart(), true
-	case play.Knob:
+	case Knob:
 		k := p.Scene.Knobs[arg]
 		p.Params[k.Name] = (p.Params[k.Name] + 1) % len(k.Values)
 		// the new story replays to the moment the learner was at, so the
 		// setting's effect shows at once
 		return p.resettle(), true
-	case play.Defaults:
+	case Defaults:
 		if scenes.FormatSettings(p.Scene, p.Params) == "" {
 			p.Flash = "the settings are at their defaults already"
 			return nil, true
@@ -622,7 +621,7 @@ func (p *Session) Act(act play.Action) (play.Cmd, bool) {
 		p.Params = scenes.Params{}
 		p.Flash = "the settings are back to their defaults"
 		return p.resettle(), true
-	case play.Crash, play.Pause, play.Wait, play.Move, play.Stop, play.Cut, play.Slow, play.Jump, play.Hang:
+	case Crash, Pause, Wait, Move, Stop, Cut, Slow, Jump, Hang:
 		own, msg := p.learnerMove(action)
 		if msg != "" {
 			p.Err = msg
@@ -643,60 +642,60 @@ func (p *Session) Act(act play.Action) (play.Cmd, bool) {
 
 // learnerMove is the move the learner asked for with the selected actor,
 // as data, or a one-line reason it cannot be made.
-func (p *Session) learnerMove(action play.Verb) (play.Own, string) {
-	if action == play.Wait {
-		return play.Own{Kind: "wait", MS: p.Scene.Wait.Milliseconds()}, ""
+func (p *Session) learnerMove(action Verb) (Own, string) {
+	if action == Wait {
+		return Own{Kind: "wait", MS: p.Scene.Wait.Milliseconds()}, ""
 	}
 	switch action {
-	case play.Stop, play.Cut, play.Slow, play.Jump, play.Hang:
+	case Stop, Cut, Slow, Jump, Hang:
 		return p.nodeMove(action)
 	}
 	if p.Sel < 0 || p.Sel >= len(p.Snap.Actors) {
-		return play.Own{}, fmt.Sprintf("select an actor first (1-%d or tab)", len(p.Snap.Actors))
+		return Own{}, fmt.Sprintf("select an actor first (1-%d or tab)", len(p.Snap.Actors))
 	}
 	a := p.Snap.Actors[p.Sel]
 	switch {
-	case a.Status == sim.Crashed && action != play.Move:
-		return play.Own{}, a.Name + " has crashed: nothing more can happen to it"
-	case action == play.Crash:
-		return play.Own{Kind: "crash", Actor: a.Name}, ""
-	case action == play.Pause && a.Status == sim.Paused:
-		return play.Own{Kind: "resume", Actor: a.Name}, ""
-	case action == play.Pause:
-		return play.Own{Kind: "pause", Actor: a.Name}, ""
+	case a.Status == sim.Crashed && action != Move:
+		return Own{}, a.Name + " has crashed: nothing more can happen to it"
+	case action == Crash:
+		return Own{Kind: "crash", Actor: a.Name}, ""
+	case action == Pause && a.Status == sim.Paused:
+		return Own{Kind: "resume", Actor: a.Name}, ""
+	case action == Pause:
+		return Own{Kind: "pause", Actor: a.Name}, ""
 	}
-	return play.Own{Kind: "step", Actor: a.Name}, ""
+	return Own{Kind: "step", Actor: a.Name}, ""
 }
 
 // nodeMove is the fault the learner asked for on the picked node (and, to
 // cut a link, the selected client), or a one-line reason it cannot be made.
-func (p *Session) nodeMove(action play.Verb) (play.Own, string) {
+func (p *Session) nodeMove(action Verb) (Own, string) {
 	if p.Node < 0 || p.Node >= len(p.Snap.Nodes) {
-		return play.Own{}, "pick a node first (A-" + string(rune('A'+max(len(p.Snap.Nodes)-1, 0))) + ")"
+		return Own{}, "pick a node first (A-" + string(rune('A'+max(len(p.Snap.Nodes)-1, 0))) + ")"
 	}
 	n := p.Snap.Nodes[p.Node]
 	switch action {
-	case play.Stop:
+	case Stop:
 		if n.Down {
-			return play.Own{Kind: "restart", Node: n.Name}, ""
+			return Own{Kind: "restart", Node: n.Name}, ""
 		}
-		return play.Own{Kind: "stop", Node: n.Name}, ""
-	case play.Slow:
-		return play.Own{Kind: pick(n.Slow, "prompt", "slow"), Node: n.Name}, ""
-	case play.Hang:
-		return play.Own{Kind: pick(n.Hung, "wake", "hang"), Node: n.Name}, ""
-	case play.Jump:
+		return Own{Kind: "stop", Node: n.Name}, ""
+	case Slow:
+		return Own{Kind: pick(n.Slow, "prompt", "slow"), Node: n.Name}, ""
+	case Hang:
+		return Own{Kind: pick(n.Hung, "wake", "hang"), Node: n.Name}, ""
+	case Jump:
 		if n.Simulated {
-			return play.Own{}, sim.ErrClockFixed.Error()
+			return Own{}, sim.ErrClockFixed.Error()
 		}
 		// a TTL and a second more: a key set within that second expires too
-		return play.Own{Kind: "jump", Node: n.Name, MS: (p.Scene.Wait + time.Second).Milliseconds()}, ""
+		return Own{Kind: "jump", Node: n.Name, MS: (p.Scene.Wait + time.Second).Milliseconds()}, ""
 	}
 	if p.Sel < 0 || p.Sel >= len(p.Snap.Actors) {
-		return play.Own{}, fmt.Sprintf("select a client first (1-%d), then u cuts it off node %s", len(p.Snap.Actors), n.Name)
+		return Own{}, fmt.Sprintf("select a client first (1-%d), then u cuts it off node %s", len(p.Snap.Actors), n.Name)
 	}
 	a := p.Snap.Actors[p.Sel].Name
-	return play.Own{Kind: pick(slices.Contains(n.Cut, a), "heal", "cut"), Actor: a, Node: n.Name}, ""
+	return Own{Kind: pick(slices.Contains(n.Cut, a), "heal", "cut"), Actor: a, Node: n.Name}, ""
 }
 
 // NewSession prepares scene sc on backend b, tokens drawn from seed; id
@@ -725,7 +724,7 @@ func NewSession(ctx context.Context, id int, sc *scenes.Scene, b *sim.Backend, s
 // IsTimer reports a message that only says time has passed (the playback's
 // tick, a live server's read-back due): a synchronous driver drops it, as
 // a test never waits for the clock.
-func IsTimer(m play.Msg) bool {
+func IsTimer(m Msg) bool {
 	switch m.(type) {
 	case tickMsg, refreshTick:
 		return true

@@ -78,7 +78,36 @@ type Session struct {
 	// until the run has been reset)
 	own   []Own
 	reown []Own
+	// look counts the snapshots folded; ex is the explanation of the one
+	// on screen, for exFor, and explained counts the explanations made
+	look      int
+	ex        *scenes.Explanation
+	exFor     explained
+	explained int
 }
+
+// explained is what an explanation depends on besides the scene's text.
+type explained struct {
+	look, sel int
+	settings  string
+}
+
+// Explanation is the reading of the snapshot on screen (cards, readout,
+// verdict, alarm, scoreboard) for the selected actor: computed once per
+// snapshot, settings and selection, however often the screen is drawn.
+func (p *Session) Explanation() scenes.Explanation {
+	key := explained{look: p.look, sel: p.Sel, settings: scenes.FormatSettings(p.Scene, p.Params)}
+	if p.ex == nil || p.exFor != key {
+		ex := scenes.Explain(p.Scene, scenes.Frame{Snap: p.Snap, L: p.Ledger, P: p.Params, Sel: p.Sel, Text: p.Text})
+		p.ex, p.exFor = &ex, key
+		p.explained++
+	}
+	return *p.ex
+}
+
+// Explained is how many times the session has read its snapshot for an
+// explanation (see Explanation).
+func (p *Session) Explained() int { return p.explained }
 
 // RunMsg carries a snapshot back from a command that used the run.
 type RunMsg struct {
@@ -377,6 +406,7 @@ func (p *Session) Update(msg Msg) Cmd {
 			p.Snap.Keys = keys
 		}
 		p.Ledger = scenes.Fold(p.Snap)
+		p.look++
 		p.Hinting = false
 		if at := p.Scene.PredictAt(p.Snap.Moves); p.mustAsk(at) && p.Snap.Pos == at {
 			p.Asking, p.Playing = true, false
@@ -438,6 +468,7 @@ func (p *Session) Update(msg Msg) Cmd {
 		}
 		p.Snap.Keys = msg.keys
 		p.Ledger = scenes.Fold(p.Snap)
+		p.look++
 		return p.refreshLater()
 	case tickMsg:
 		if msg.id != p.ID || !p.Playing || p.Busy {

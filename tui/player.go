@@ -120,7 +120,7 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	if p.Scene.Kind == scenes.Quiz {
 		return p.quizView(st, w, h, header, helpLine)
 	}
-	ex := scenes.Explain(p.Scene, scenes.Frame{Snap: p.Snap, L: p.Ledger, P: p.Params, Sel: p.Sel, Text: p.Text})
+	ex := p.Explanation()
 	top := []string{header}
 	cards := views.Cards(st, ex.Cards, p.Sel, w)
 	p.zones = views.CardZones(cards, len(ex.Cards), len(joinLines(top)))

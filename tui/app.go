@@ -258,9 +258,11 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.err != nil && a.pl != nil {
 			a.pl.Err = "writing the speaker notes: " + m.err.Error()
 		}
+		a.settle()
 		return a, nil
 	}
 	_, cmd := a.update(msg)
+	a.settle()
 	return a, tea.Batch(cmd, a.notesFollow())
 }
 
@@ -543,14 +545,35 @@ func (a *App) View() string {
 	if a.trials != nil {
 		return a.trials.Page(a.w, a.h)
 	}
-	helpLine := truncate(a.help.ShortHelpView(a.keys.ShortHelp()), a.w)
+	helpLine, title, overlay := a.frameArgs()
+	return a.pl.View(a.st, a.w, a.h, helpLine, title, overlay)
+}
+
+// settle works out, after every message, what drawing the next frame
+// needs, so that View only reads: the contents list's size, and where the
+// scene's frame puts the cards (the mouse selects by them) and how many
+// log lines it has room for (the scroll stops there).
+func (a *App) settle() {
+	switch {
+	case a.w < MinWidth || a.h < MinHeight || a.trials != nil || a.pl == nil:
+	case a.contents:
+		a.menu.SetSize(a.w, a.h-1)
+	default:
+		helpLine, title, overlay := a.frameArgs()
+		a.pl.measure(a.st, a.w, a.h, helpLine, title, overlay)
+	}
+}
+
+// frameArgs are the scene frame's help line and the page on top of it
+// (its title and text), if any.
+func (a *App) frameArgs() (helpLine, title, overlay string) {
+	helpLine = truncate(a.help.ShortHelpView(a.keys.ShortHelp()), a.w)
 	switch {
 	case a.pl.Asking && !a.present:
 		helpLine = truncate(a.st.Dim.Render(fmt.Sprintf("1-%d your prediction · h a hint · ? keys · q quit", len(a.pl.Choices()))), a.w)
 	case a.present:
 		helpLine = truncate(a.st.Dim.Render(a.presenterFooter()), a.w)
 	}
-	overlay, title := "", ""
 	switch {
 	case a.showHelp:
 		groups := append(a.helpKeys().FullHelp(), a.knobBindings())
@@ -578,7 +601,7 @@ func (a *App) View() string {
 		}
 		overlay = a.page.View() + "\n" + a.st.Dim.Render(hint)
 	}
-	return a.pl.View(a.st, a.w, a.h, helpLine, title, overlay)
+	return helpLine, title, overlay
 }
 
 // helpKeys are the bindings the ? page lists: in presenter mode every

@@ -281,7 +281,6 @@ func (a *App) menuKey(msg tea.KeyMsg) tea.Cmd {
 
 // menuView draws the contents.
 func (a *App) menuView() string {
-	a.menu.SetSize(a.w, a.h-1)
 	help := "enter open · / filter · ↑/↓ choose · ✓ played to the end · q quit"
 	if m := a.prog.Moment; m.Scene != "" {
 		at := fmt.Sprintf("%s, step %d", m.Scene, m.Step)

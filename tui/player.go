@@ -110,20 +110,42 @@ func (p *Player) restart() tea.Cmd { return p.spinWith(p.Session.Restart()) }
 
 func (p *Player) seekTo(target int) tea.Cmd { return p.spinWith(p.Session.SeekTo(target)) }
 
-// View draws the scene in w columns and h rows.
+// frameLayout is where a frame put what the mouse and the log's scroll
+// go by: the cards' zones and the log's rows.
+type frameLayout struct {
+	zones   []views.Zone
+	logRows int
+}
+
+// View draws the scene in w columns and h rows. It changes nothing: what
+// the frame's layout is goes to the player in measure, from Update.
 func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay string) string {
+	frame, _ := p.draw(st, w, h, helpLine, overlayTitle, overlay)
+	return frame
+}
+
+// measure keeps the layout the frame for these arguments has (see View).
+func (p *Player) measure(st views.Styles, w, h int, helpLine, overlayTitle, overlay string) {
+	_, lay := p.draw(st, w, h, helpLine, overlayTitle, overlay)
+	p.zones, p.logRows = lay.zones, lay.logRows
+}
+
+// draw is the frame and its layout; a page on top and a quiz keep the
+// layout of the last scene frame.
+func (p *Player) draw(st views.Styles, w, h int, helpLine, overlayTitle, overlay string) (string, frameLayout) {
+	lay := frameLayout{p.zones, p.logRows}
 	header := p.header(st, w)
 	if overlay != "" {
 		// a page of its own: the story or the keys get the whole screen
-		return header + "\n" + views.Rule(st, overlayTitle, w) + "\n" + fitRows(overlay, h-3) + "\n" + helpLine
+		return header + "\n" + views.Rule(st, overlayTitle, w) + "\n" + fitRows(overlay, h-3) + "\n" + helpLine, lay
 	}
 	if p.Scene.Kind == scenes.Quiz {
-		return p.quizView(st, w, h, header, helpLine)
+		return p.quizView(st, w, h, header, helpLine), lay
 	}
 	ex := p.Explanation()
 	top := []string{header}
 	cards := views.Cards(st, ex.Cards, p.Sel, w)
-	p.zones = views.CardZones(cards, len(ex.Cards), len(joinLines(top)))
+	lay.zones = views.CardZones(cards, len(ex.Cards), len(joinLines(top)))
 	top = append(top, cards)
 	// at 80 columns the run's key prefix would push the values off the
 	// line: the rule over the log names it once instead
@@ -283,7 +305,7 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		script = scriptPanel(st, p.Snap, sel, logW, logH-len(lines))
 		logH -= strings.Count(script, "\n") + min(len(script), 1)
 	}
-	p.logRows = max(logH, 0)
+	lay.logRows = max(logH, 0)
 	// the whole log in a viewport, which keeps the window inside the ends
 	vp := viewport.New(logW, max(logH, 0))
 	vp.SetContent(views.Log(st, lines, logW, max(len(lines), logH), 0))
@@ -311,13 +333,13 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	case p.notes && p.notesRows(w) > logH:
 		// more notes than the log has rows: they take the screen, whole
 		return top[0] + "\n" + views.Rule(st, "speaker notes · N hides them", w) + "\n" +
-			fitRows(views.Wrap(p.Text.Get("notes"), w, h-3), h-3) + "\n" + helpLine
+			fitRows(views.Wrap(p.Text.Get("notes"), w, h-3), h-3) + "\n" + helpLine, lay
 	case p.notes:
 		middle = views.Rule(st, "speaker notes · N hides them", w) + "\n" + views.Wrap(p.Text.Get("notes"), w, logH)
 	case p.Asking:
 		middle = p.questionWithLog(st, lines, listed, w, logH)
 	}
-	return strings.Join(top, "\n") + "\n" + middle + "\n" + strings.Join(bottom, "\n")
+	return strings.Join(top, "\n") + "\n" + middle + "\n" + strings.Join(bottom, "\n"), lay
 }
 
 // header is the scene's title line, with the server (for a quiz: that it

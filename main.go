@@ -403,7 +403,6 @@ func interactiveTrials(ctx context.Context, c config, b *sim.Backend, stderr io.
 	r := lipgloss.NewRenderer(os.Stdout)
 	if c.noColor {
 		r.SetColorProfile(termenv.Ascii)
-		lipgloss.SetColorProfile(termenv.Ascii)
 	}
 	t, err := tui.NewTrials(b, c.trials, trialsConfig(c), views.NewStyles(r, c.theme == "high-contrast"))
 	if err != nil {
@@ -459,8 +458,6 @@ func interactive(ctx context.Context, c config, b *sim.Backend, stderr io.Writer
 	r := lipgloss.NewRenderer(os.Stdout)
 	if c.noColor {
 		r.SetColorProfile(termenv.Ascii)
-		// the Charm components' own defaults draw with the default renderer
-		lipgloss.SetColorProfile(termenv.Ascii)
 	}
 	st := views.NewStyles(r, c.theme == "high-contrast")
 	o := tui.Options{Seed: c.seed, Scene: c.scene, Step: c.step, Settings: c.settings, Scenes: c.playlist, Notes: c.notes,

@@ -43,9 +43,8 @@ type App struct {
 	switchWanted int
 	afterSwitch  []tea.KeyMsg
 
-	w, h      int
-	st        views.Styles
-	keys      views.KeyMap
+	// com is the session's screen-wide part: styles, keys, size, export
+	com       Common
 	help      help.Model
 	showHelp  bool
 	showAbout bool
@@ -61,9 +60,8 @@ type App struct {
 	menu     list.Model
 	store    play.Store
 	prog     progress.Progress
-	quiz     bool          // the course asks the predictions (NewCourse without NoQuiz)
-	present  bool          // presenter mode (-present)
-	export   scenes.Export // where y writes and at what scale
+	quiz     bool // the course asks the predictions (NewCourse without NoQuiz)
+	present  bool // presenter mode (-present)
 	states   map[string]sceneState
 	warning  string // the saved progress could not be read, and why
 
@@ -96,7 +94,7 @@ type sceneState struct {
 func NewApp(b *sim.Backend, id string, seed uint64) (*App, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	a := &App{ctx: ctx, cancel: cancel, b: b, seed: seed, list: scenes.All(), ops: &sync.WaitGroup{}, switchWanted: -1, store: play.NoStore{},
-		st: views.DefaultStyles(), keys: views.DefaultKeyMap(), help: help.New(), states: map[string]sceneState{}, clock: time.Now,
+		com: NewCommon(views.ASCII(), scenes.Export{}), states: map[string]sceneState{}, clock: time.Now,
 		prog: progress.Progress{Done: map[string]bool{}, Answers: map[string]progress.Answer{}}}
 	for i, s := range a.list {
 		if s.ID == id {
@@ -104,12 +102,13 @@ func NewApp(b *sim.Backend, id string, seed uint64) (*App, error) {
 		}
 	}
 	a.nextID++
-	pl, err := newPlayer(ctx, a.nextID, a.list[a.idx], b, seed, a.ops)
+	pl, err := newPlayer(ctx, a.nextID, a.list[a.idx], b, seed, a.ops, a.com.spinner())
 	if err != nil {
 		cancel()
 		return nil, err
 	}
 	a.pl = pl
+	a.help = a.com.help()
 	a.applyKeys()
 	return a, nil
 }
@@ -240,7 +239,7 @@ func (a *App) applyKeys() {
 		k.Back.SetHelp("←/b/,/pgup", "previous situation")
 		k.Home.SetHelp("home", "start the quiz again")
 	}
-	a.keys = k
+	a.com.Keys = k
 }
 
 func (a *App) knobBindings() []key.Binding {
@@ -269,11 +268,11 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		a.w, a.h = msg.Width, msg.Height
+		a.com.Width, a.com.Height = msg.Width, msg.Height
 		a.help.Width = msg.Width
 		return a, nil
 	case tea.MouseMsg:
-		if a.w < MinWidth || a.h < MinHeight {
+		if a.com.Width < MinWidth || a.com.Height < MinHeight {
 			return a, nil
 		}
 		switch msg.Button {
@@ -301,7 +300,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 			return a, tea.Batch(cmds...)
 		}
-		if a.w < MinWidth || a.h < MinHeight {
+		if a.com.Width < MinWidth || a.com.Height < MinHeight {
 			return a, a.onKey(msg) // q quits; nothing else acts on a screen too small to show it
 		}
 		if a.contents {
@@ -344,13 +343,13 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
-	k := a.keys
+	k := a.com.Keys
 	switch {
 	case key.Matches(msg, k.Quit):
 		a.interrupted = msg.Type == tea.KeyCtrlC
 		a.cancel()
 		return tea.Quit
-	case a.w < MinWidth || a.h < MinHeight:
+	case a.com.Width < MinWidth || a.com.Height < MinHeight:
 		return nil // nothing acts on a scene the learner cannot see
 	case a.switchWanted >= 0:
 		a.afterSwitch = append(a.afterSwitch, msg) // meant for the scene to come
@@ -378,7 +377,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		a.pl.Flash = "answer the prediction first (1-" + itoa(int64(len(a.pl.Choices()))) + ")"
 		return nil
 	case key.Matches(msg, k.Trials):
-		t, err := NewTrials(a.b, TrialsFromRace, race.DefaultConfig(a.seed), a.st)
+		t, err := NewTrials(a.b, TrialsFromRace, race.DefaultConfig(a.seed), a.com.Styles)
 		if err != nil {
 			a.pl.Flash = err.Error()
 			return nil
@@ -389,15 +388,15 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		a.pl.notes = !a.pl.notes
 		return nil
 	case key.Matches(msg, k.Export):
-		a.pl.export(a.export)
+		a.pl.export(a.com.Export)
 		return nil
 	case key.Matches(msg, k.Help):
 		a.showHelp, a.showAbout = !a.showHelp, false
 		return nil
 	case key.Matches(msg, k.About):
 		a.showAbout, a.showHelp = !a.showAbout, false
-		a.page = viewport.New(a.w, a.h-4)
-		a.page.SetContent(a.pl.about(a.w))
+		a.page = viewport.New(a.com.Width, a.com.Height-4)
+		a.page.SetContent(a.pl.about(a.com.Styles, a.com.Width))
 		return nil
 	case a.showAbout && (msg.Type == tea.KeyUp || msg.Type == tea.KeyDown || msg.Type == tea.KeyPgUp || msg.Type == tea.KeyPgDown):
 		a.page, _ = a.page.Update(msg) // the story page scrolls
@@ -508,7 +507,7 @@ func (a *App) switchTo(i int) tea.Cmd {
 		return nil
 	}
 	a.nextID++
-	pl, err := newPlayer(a.ctx, a.nextID, a.list[i], a.b, a.seed, a.ops)
+	pl, err := newPlayer(a.ctx, a.nextID, a.list[i], a.b, a.seed, a.ops, a.com.spinner())
 	if err != nil {
 		a.pl.Err = err.Error()
 		return nil
@@ -536,17 +535,17 @@ func (a *App) switchTo(i int) tea.Cmd {
 
 // View draws the current scene, or says how large the terminal must be.
 func (a *App) View() string {
-	if a.w < MinWidth || a.h < MinHeight {
-		return views.TooSmall(a.st, a.w, a.h, MinWidth, MinHeight)
+	if a.com.Width < MinWidth || a.com.Height < MinHeight {
+		return views.TooSmall(a.com.Styles, a.com.Width, a.com.Height, MinWidth, MinHeight)
 	}
 	if a.contents {
 		return a.menuView()
 	}
 	if a.trials != nil {
-		return a.trials.Page(a.w, a.h)
+		return a.trials.Page(a.com.Width, a.com.Height)
 	}
 	helpLine, title, overlay := a.frameArgs()
-	return a.pl.View(a.st, a.w, a.h, helpLine, title, overlay)
+	return a.pl.View(a.com.Styles, a.com.Width, a.com.Height, helpLine, title, overlay)
 }
 
 // settle works out, after every message, what drawing the next frame
@@ -555,24 +554,24 @@ func (a *App) View() string {
 // log lines it has room for (the scroll stops there).
 func (a *App) settle() {
 	switch {
-	case a.w < MinWidth || a.h < MinHeight || a.trials != nil || a.pl == nil:
+	case a.com.Width < MinWidth || a.com.Height < MinHeight || a.trials != nil || a.pl == nil:
 	case a.contents:
-		a.menu.SetSize(a.w, a.h-1)
+		a.menu.SetSize(a.com.Width, a.com.Height-1)
 	default:
 		helpLine, title, overlay := a.frameArgs()
-		a.pl.measure(a.st, a.w, a.h, helpLine, title, overlay)
+		a.pl.measure(a.com.Styles, a.com.Width, a.com.Height, helpLine, title, overlay)
 	}
 }
 
 // frameArgs are the scene frame's help line and the page on top of it
 // (its title and text), if any.
 func (a *App) frameArgs() (helpLine, title, overlay string) {
-	helpLine = truncate(a.help.ShortHelpView(a.keys.ShortHelp()), a.w)
+	helpLine = truncate(a.help.ShortHelpView(a.com.Keys.ShortHelp()), a.com.Width)
 	switch {
 	case a.pl.Asking && !a.present:
-		helpLine = truncate(a.st.Dim.Render(fmt.Sprintf("1-%d your prediction · h a hint · ? keys · q quit", len(a.pl.Choices()))), a.w)
+		helpLine = truncate(a.com.Styles.Dim.Render(fmt.Sprintf("1-%d your prediction · h a hint · ? keys · q quit", len(a.pl.Choices()))), a.com.Width)
 	case a.present:
-		helpLine = truncate(a.st.Dim.Render(a.presenterFooter()), a.w)
+		helpLine = truncate(a.com.Styles.Dim.Render(a.presenterFooter()), a.com.Width)
 	}
 	switch {
 	case a.showHelp:
@@ -592,14 +591,14 @@ func (a *App) frameArgs() (helpLine, title, overlay string) {
 				"a step at the end opens the next story, then the next scene · esc asks first")
 		}
 		legend = append(legend, "scene "+itoa(int64(a.idx+1))+" of "+itoa(int64(len(a.list)))+" · ? closes this page")
-		overlay = views.HelpPage(a.st, groups, legend, a.w)
+		overlay = views.HelpPage(a.com.Styles, groups, legend, a.com.Width)
 	case a.showAbout:
 		title = "the story of " + a.pl.Scene.ID
 		hint := "i closes this page"
 		if !a.page.AtTop() || !a.page.AtBottom() {
 			hint = fmt.Sprintf("↑/↓ scroll (%d%%) · %s", int(a.page.ScrollPercent()*100), hint)
 		}
-		overlay = a.page.View() + "\n" + a.st.Dim.Render(hint)
+		overlay = a.page.View() + "\n" + a.com.Styles.Dim.Render(hint)
 	}
 	return helpLine, title, overlay
 }
@@ -607,7 +606,7 @@ func (a *App) frameArgs() (helpLine, title, overlay string) {
 // helpKeys are the bindings the ? page lists: in presenter mode every
 // clicker key steps the story, and nothing plays by itself.
 func (a *App) helpKeys() views.KeyMap {
-	k := a.keys
+	k := a.com.Keys
 	if a.present && a.pl.Scene.Kind == scenes.Story {
 		k.Play.SetHelp("space", "step (clicker)")
 		k.Faster.SetEnabled(false)

@@ -19,7 +19,7 @@ func BenchmarkView(b *testing.B) {
 			pts := points(b, sc.ID, false)
 			pt := pts[len(pts)-1]
 			p := &Player{Session: &play.Session{Scene: sc, Text: mustText(b, sc.ID), Params: pt.p, Snap: pt.snap, Ledger: scenes.Fold(pt.snap), Sel: -1, Node: -1}}
-			st := views.DefaultStyles()
+			st := views.ASCII()
 			b.ReportAllocs()
 			for b.Loop() {
 				p.View(st, 120, 40, "help", "", "")

@@ -108,12 +108,9 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 		return nil, err
 	}
 	a.store, a.quiz, a.present = o.Store, !o.NoQuiz, o.Present
-	a.export = o.Export
+	a.com.Export = o.Export
 	if o.Styles != nil {
-		a.st = *o.Styles
-		a.help.Styles.ShortKey, a.help.Styles.FullKey = a.st.Key, a.st.Key
-		a.help.Styles.ShortDesc, a.help.Styles.FullDesc = a.st.Dim, a.st.Dim
-		a.help.Styles.ShortSeparator, a.help.Styles.FullSeparator = a.st.Dim, a.st.Dim
+		a.SetStyles(*o.Styles)
 	}
 	a.pl.Predict = a.quiz && a.pl.Scene.Asks()
 	a.pl.Present = o.Present
@@ -179,15 +176,16 @@ func (a *App) newMenu() list.Model {
 	}
 	// the list in the course's own palette (theme and -no-color included)
 	d := list.NewDefaultDelegate()
-	pink := a.st.Title.GetForeground()
-	d.Styles.SelectedTitle = a.st.Title.Border(lipgloss.NormalBorder(), false, false, false, true).BorderForeground(pink).Padding(0, 0, 0, 1)
-	d.Styles.SelectedDesc = a.st.Accent.Border(lipgloss.NormalBorder(), false, false, false, true).BorderForeground(pink).Padding(0, 0, 0, 1)
-	d.Styles.NormalTitle = a.st.Bold.Padding(0, 0, 0, 2)
-	d.Styles.NormalDesc = a.st.Dim.Padding(0, 0, 0, 2)
-	d.Styles.DimmedTitle, d.Styles.DimmedDesc = a.st.Dim.Padding(0, 0, 0, 2), a.st.Dim.Padding(0, 0, 0, 2)
-	m := list.New(items, d, max(a.w, MinWidth), max(a.h-1, MinHeight-1))
+	pink := a.com.Styles.Title.GetForeground()
+	d.Styles.SelectedTitle = a.com.Styles.Title.Border(lipgloss.NormalBorder(), false, false, false, true).BorderForeground(pink).Padding(0, 0, 0, 1)
+	d.Styles.SelectedDesc = a.com.Styles.Accent.Border(lipgloss.NormalBorder(), false, false, false, true).BorderForeground(pink).Padding(0, 0, 0, 1)
+	d.Styles.NormalTitle = a.com.Styles.Bold.Padding(0, 0, 0, 2)
+	d.Styles.NormalDesc = a.com.Styles.Dim.Padding(0, 0, 0, 2)
+	d.Styles.DimmedTitle, d.Styles.DimmedDesc = a.com.Styles.Dim.Padding(0, 0, 0, 2), a.com.Styles.Dim.Padding(0, 0, 0, 2)
+	d.Styles.FilterMatch = a.com.Styles.Plain.Underline(true)
+	m := list.New(items, d, max(a.com.Width, MinWidth), max(a.com.Height-1, MinHeight-1))
 	m.Title = "the course: Redis distributed locks, scene by scene"
-	m.Styles.Title = a.st.Title.Padding(0, 1)
+	a.com.styleList(&m)
 	m.SetShowStatusBar(false)
 	m.SetShowHelp(false) // the line under the list says the keys
 	m.DisableQuitKeybindings()
@@ -290,7 +288,7 @@ func (a *App) menuView() string {
 		help = "last time: " + at + " · enter open · / filter · q quit"
 	}
 	if a.warning != "" {
-		help = a.st.Warn.Render(a.warning)
+		help = a.com.Styles.Warn.Render(a.warning)
 	}
-	return strings.TrimRight(a.menu.View(), "\n") + "\n" + truncate(a.st.Dim.Render(help), a.w)
+	return strings.TrimRight(a.menu.View(), "\n") + "\n" + truncate(a.com.Styles.Dim.Render(help), a.com.Width)
 }

@@ -267,7 +267,7 @@ func TestExportScaled(t *testing.T) {
 	exportDir(t) // the default directory must stay empty
 	dir := filepath.Join(t.TempDir(), "handout")
 	a := openScene(t, embedded(t), "fencing", 1, 120, 40, "nnnnnnnn")
-	a.export = scenes.Export{Dir: dir, Scale: 20}
+	a.com.Export = scenes.Export{Dir: dir, Scale: 20}
 	drive(t, a, keys("y")...)
 	path := filepath.Join(dir, "locksim-fencing-seed1-div20.redis")
 	b, err := os.ReadFile(path)
@@ -292,7 +292,7 @@ func TestExportScaled(t *testing.T) {
 func TestExportScaledClaim(t *testing.T) {
 	dir := exportDir(t)
 	a := openScene(t, embedded(t), "claim-lease", 1, 120, 40, strings.Repeat("n", 12))
-	a.export = scenes.Export{Scale: 10}
+	a.com.Export = scenes.Export{Scale: 10}
 	drive(t, a, keys("y")...)
 	b, err := os.ReadFile(filepath.Join(dir, "locksim-claim-lease-seed1-div10.redis"))
 	if err != nil {

@@ -45,12 +45,12 @@ type Player struct {
 }
 
 // newPlayer prepares scene sc (see NewSession).
-func newPlayer(ctx context.Context, id int, sc *scenes.Scene, b *sim.Backend, seed uint64, ops *sync.WaitGroup) (*Player, error) {
+func newPlayer(ctx context.Context, id int, sc *scenes.Scene, b *sim.Backend, seed uint64, ops *sync.WaitGroup, spin spinner.Model) (*Player, error) {
 	s, err := play.NewSession(ctx, id, sc, b, seed, ops)
 	if err != nil {
 		return nil, err
 	}
-	return &Player{Session: s, spin: spinner.New(spinner.WithSpinner(spinner.MiniDot))}, nil
+	return &Player{Session: s, spin: spin}, nil
 }
 
 // teaCmd is the session's command as Bubble Tea runs it.
@@ -216,7 +216,7 @@ func (p *Player) draw(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		readout = p.verdictOnGuess() + " " + readout
 	}
 	readoutAt := len(bottom)
-	bottom = append(bottom, views.Wrap(readout, w, 3))
+	bottom = append(bottom, st.Wrap(readout, w, 3))
 	status := ex.Verdict
 	if p.hiding() {
 		// the verdict, the alarm and the properties as they stand could give
@@ -270,12 +270,12 @@ func (p *Player) draw(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	}
 	logH := h - len(joinLines(top)) - len(joinLines(bottom)) - 1
 	// a readout longer than its three rows takes rows the log leaves empty
-	need := strings.Count(lipgloss.NewStyle().Width(max(w, 1)).Render(readout), "\n") + 1
+	need := strings.Count(st.Plain.Width(max(w, 1)).Render(readout), "\n") + 1
 	// (and two rows of a full log, which then scrolls: the readout is the lesson)
 	if free := logH - len(p.Snap.Events); need > 3 && !p.Asking && !p.notes && !wide {
 		// a taller screen than 80x24 gives its rows to the readout
 		extra := min(need-3, max(free, 2), 3+max(0, h-24))
-		bottom[readoutAt] = views.Wrap(readout, w, 3+extra)
+		bottom[readoutAt] = st.Wrap(readout, w, 3+extra)
 		logH -= extra
 	}
 	// each hint shows once: in the panel, or (the latest, when the panel
@@ -283,7 +283,7 @@ func (p *Player) draw(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	listed := p.Hints
 	if p.Asking && !p.Present && p.Hints > 0 {
 		if len(p.questionLines(st, w, p.Hints)) <= logH {
-			bottom[readoutAt] = views.Wrap(p.Text.Get("ask"), w, 3)
+			bottom[readoutAt] = st.Wrap(p.Text.Get("ask"), w, 3)
 		} else {
 			listed--
 		}
@@ -326,16 +326,16 @@ func (p *Player) draw(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	}
 	if wide {
 		rw := readoutW
-		panel := views.Rule(st, "readout", rw) + "\n" + views.Wrap(readout, rw, logH)
+		panel := views.Rule(st, "readout", rw) + "\n" + st.Wrap(readout, rw, logH)
 		middle = lipgloss.JoinHorizontal(lipgloss.Top, middle, " ", panel)
 	}
 	switch {
-	case p.notes && p.notesRows(w) > logH:
+	case p.notes && p.notesRows(st, w) > logH:
 		// more notes than the log has rows: they take the screen, whole
 		return top[0] + "\n" + views.Rule(st, "speaker notes · N hides them", w) + "\n" +
-			fitRows(views.Wrap(p.Text.Get("notes"), w, h-3), h-3) + "\n" + helpLine, lay
+			fitRows(st.Wrap(p.Text.Get("notes"), w, h-3), h-3) + "\n" + helpLine, lay
 	case p.notes:
-		middle = views.Rule(st, "speaker notes · N hides them", w) + "\n" + views.Wrap(p.Text.Get("notes"), w, logH)
+		middle = views.Rule(st, "speaker notes · N hides them", w) + "\n" + st.Wrap(p.Text.Get("notes"), w, logH)
 	case p.Asking:
 		middle = p.questionWithLog(st, lines, listed, w, logH)
 	}
@@ -402,12 +402,12 @@ func (p *Player) questionWithLog(st views.Styles, lines []views.LogLine, hints, 
 // numbered choices, and the first hints hints.
 func (p *Player) questionLines(st views.Styles, w, hints int) []string {
 	var lines []string
-	lines = append(lines, strings.Split(views.Wrap(p.Text.Get("predict"), w, 3), "\n")...)
+	lines = append(lines, strings.Split(st.Wrap(p.Text.Get("predict"), w, 3), "\n")...)
 	for i, c := range p.Choices() {
 		lines = append(lines, truncate(st.Key.Render(itoa(int64(i+1)))+") "+c, w))
 	}
 	for i := 1; i <= hints; i++ {
-		lines = append(lines, strings.Split(st.Dim.Render(views.Wrap("hint: "+p.Text.Get("hint-"+itoa(int64(i))), w, 2)), "\n")...)
+		lines = append(lines, strings.Split(st.Dim.Render(st.Wrap("hint: "+p.Text.Get("hint-"+itoa(int64(i))), w, 2)), "\n")...)
 	}
 	var out []string
 	for _, l := range lines {
@@ -565,7 +565,7 @@ func timelineMarks(s sim.Snapshot) []views.Mark {
 
 // about is the scene's introduction, its settings and the source of every
 // script the log names by <name>, wrapped to w columns.
-func (p *Player) about(w int) string {
+func (p *Player) about(st views.Styles, w int) string {
 	text := p.Text.Get("intro")
 	for _, k := range p.Scene.Knobs {
 		text += fmt.Sprintf("\n[%s] %s: %s", k.Key, k.Name, strings.Join(k.Values, " / "))
@@ -574,7 +574,7 @@ func (p *Player) about(w int) string {
 		text += fmt.Sprintf("\nOn a live server this scene runs at ÷%d at most: its %s margin must stay at least %v on the wire.",
 			p.Scene.Shortest/scenes.MinWire, sim.FormatDuration(p.Scene.Shortest), scenes.MinWire)
 	}
-	lines := strings.Split(lipgloss.NewStyle().Width(max(w, 1)).Render(text), "\n")
+	lines := strings.Split(st.Plain.Width(max(w, 1)).Render(text), "\n")
 	for i := range lines {
 		lines[i] = strings.TrimRight(lines[i], " ")
 	}
@@ -608,6 +608,6 @@ func (p *Player) scrollLog(d int) {
 
 // notesRows is how many rows the speaker notes take at width w: measured
 // only when they are on screen.
-func (p *Player) notesRows(w int) int {
-	return strings.Count(lipgloss.NewStyle().Width(max(w, 1)).Render(p.Text.Get("notes")), "\n") + 1
+func (p *Player) notesRows(st views.Styles, w int) int {
+	return strings.Count(st.Plain.Width(max(w, 1)).Render(p.Text.Get("notes")), "\n") + 1
 }

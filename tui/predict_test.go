@@ -38,7 +38,7 @@ func TestQuestionHidesItsAnswer(t *testing.T) {
 
 func questionHidesItsAnswer(t *testing.T, sc *scenes.Scene) {
 	b := embedded(t)
-	st := views.DefaultStyles()
+	st := views.ASCII()
 	for _, p := range sc.Stories() {
 		if sc.PredictAt(labelsOf(sc.Build(p).Moves)) < 0 {
 			continue // this story does not ask

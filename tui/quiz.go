@@ -7,8 +7,6 @@ import (
 
 	"locksim/scenes"
 	"locksim/views"
-
-	"github.com/charmbracelet/lipgloss"
 )
 
 func (p *Player) quizMarks() []views.QuizMark {
@@ -36,7 +34,7 @@ func (p *Player) quizView(st views.Styles, w, h int, header, helpLine string) st
 	var body []string
 	switch {
 	case p.notes:
-		body = append([]string{views.Rule(st, "speaker notes · N hides them", w)}, wrapped(p.Text.Get("notes"), w, rows-1)...)
+		body = append([]string{views.Rule(st, "speaker notes · N hides them", w)}, wrapped(st, p.Text.Get("notes"), w, rows-1)...)
 	case q.At >= len(q.Items):
 		body = p.scorePage(st, w, rows)
 	default:
@@ -61,10 +59,10 @@ func (p *Player) situationPage(st views.Styles, w, rows int) []string {
 	q := p.OpenQuiz()
 	s := q.Items[q.At]
 	lines := []string{views.Rule(st, fmt.Sprintf("situation %d of %d · %s", q.At+1, len(q.Items), s.Name), w)}
-	lines = append(lines, wrapped(s.Text, w, 4)...)
-	lines = append(lines, wrapped(st.Bold.Render("assumes: ")+s.Assumption, w, 4)...)
+	lines = append(lines, wrapped(st, s.Text, w, 4)...)
+	lines = append(lines, wrapped(st, st.Bold.Render("assumes: ")+s.Assumption, w, 4)...)
 	lines = append(lines, "")
-	lines = append(lines, wrapped(st.Bold.Render(p.Text.Get("predict")), w, 2)...)
+	lines = append(lines, wrapped(st, st.Bold.Render(p.Text.Get("predict")), w, 2)...)
 	for i, c := range p.Choices() {
 		mark := "  "
 		if q.Answers[q.At] == i {
@@ -75,9 +73,9 @@ func (p *Player) situationPage(st views.Styles, w, rows int) []string {
 	}
 	lines = append(lines, views.Rule(st, "verdict", w))
 	if !p.KeyShown(q.At) {
-		lines = append(lines, wrapped(st.Dim.Render(p.Text.Get("start")), w, 3)...)
+		lines = append(lines, wrapped(st, st.Dim.Render(p.Text.Get("start")), w, 3)...)
 		for i := 1; i <= p.Hints; i++ {
-			lines = append(lines, wrapped("hint: "+p.Text.Get("hint-"+itoa(int64(i))), w, 3)...)
+			lines = append(lines, wrapped(st, "hint: "+p.Text.Get("hint-"+itoa(int64(i))), w, 3)...)
 		}
 		return lines
 	}
@@ -91,8 +89,8 @@ func (p *Player) situationPage(st views.Styles, w, rows int) []string {
 		}
 	}
 	lines = append(lines, truncate(verdict, w))
-	lines = append(lines, wrapped(st.Bold.Render("tool: ")+p.Text.Get("tool-"+s.Tool), w, 3)...)
-	return append(lines, wrapped(st.Bold.Render("why: ")+s.Why, w, max(rows-len(lines), 1))...)
+	lines = append(lines, wrapped(st, st.Bold.Render("tool: ")+p.Text.Get("tool-"+s.Tool), w, 3)...)
+	return append(lines, wrapped(st, st.Bold.Render("why: ")+s.Why, w, max(rows-len(lines), 1))...)
 }
 
 // scorePage is the score, one row per situation (its mark, the key and the
@@ -111,7 +109,7 @@ func (p *Player) scorePage(st views.Styles, w, rows int) []string {
 		}
 	}
 	lines := []string{views.Rule(st, p.Text.Get("score-title"), w)}
-	lines = append(lines, wrapped(verdict, w, 2)...)
+	lines = append(lines, wrapped(st, verdict, w, 2)...)
 	lines = append(lines, "", st.Dim.Render(truncate(fmt.Sprintf("%s %2s  %-30s %-13s %s", " ", "", "situation", "the key", "the tool that fits"), w)))
 	marks := p.quizMarks()
 	for i, s := range q.Items {
@@ -123,12 +121,12 @@ func (p *Player) scorePage(st views.Styles, w, rows int) []string {
 		lines = append(lines, truncate(fmt.Sprintf("%s %2d  %-30s %-13s %s", glyph, i+1, s.Name, key, tool), w))
 	}
 	lines = append(lines, "")
-	return append(lines, wrapped(p.Text.Get("recap"), w, max(rows-len(lines), 1))...)
+	return append(lines, wrapped(st, p.Text.Get("recap"), w, max(rows-len(lines), 1))...)
 }
 
 // wrapped is s wrapped to w columns, in at most rows lines (the last one
 // cut with … if it needs more), with no empty lines after it.
-func wrapped(s string, w, rows int) []string {
-	n := strings.Count(lipgloss.NewStyle().Width(max(w, 1)).Render(s), "\n") + 1
-	return strings.Split(views.Wrap(s, w, min(n, max(rows, 1))), "\n")
+func wrapped(st views.Styles, s string, w, rows int) []string {
+	n := strings.Count(st.Plain.Width(max(w, 1)).Render(s), "\n") + 1
+	return strings.Split(st.Wrap(s, w, min(n, max(rows, 1))), "\n")
 }

@@ -121,7 +121,7 @@ func quizPlayer(sc *scenes.Scene, text content.Text, items []scenes.Situation, a
 // be; it returns the screen.
 func checkQuizScreen(t *testing.T, where string, p *Player, w, h int) string {
 	t.Helper()
-	screen := p.View(views.DefaultStyles(), w, h, "help", "", "")
+	screen := p.View(views.ASCII(), w, h, "help", "", "")
 	lines := strings.Split(screen, "\n")
 	if len(lines) != h {
 		t.Errorf("%s: the screen has %d rows at %dx%d, want %d:\n%s", where, len(lines), w, h, h, screen)
@@ -169,7 +169,7 @@ func TestKeysDoNotClash(t *testing.T) {
 				bound[k] = name
 			}
 		}
-		km := reflect.ValueOf(a.keys)
+		km := reflect.ValueOf(a.com.Keys)
 		for i := range km.NumField() {
 			bind(km.Type().Field(i).Name, km.Field(i).Interface().(key.Binding))
 		}

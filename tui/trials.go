@@ -10,6 +10,7 @@ import (
 
 	"locksim/content"
 	"locksim/race"
+	"locksim/scenes"
 	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/views"
@@ -183,7 +184,7 @@ func NewTrials(b *sim.Backend, n int, cfg race.Config, st views.Styles) (*Trials
 	if err != nil {
 		return nil, err
 	}
-	return &Trials{b: b, n: n, cfg: cfg, text: text, st: st, bar: progress.New(progress.WithSolidFill("#5fafd7"), progress.WithoutPercentage())}, nil
+	return &Trials{b: b, n: n, cfg: cfg, text: text, st: st, bar: NewCommon(st, scenes.Export{}).progressBar()}, nil
 }
 
 // Init starts the trials.
@@ -383,7 +384,7 @@ func (t *Trials) Page(w, h int) string {
 		where = t.b.Name
 	}
 	rows = append(rows, st.Title.Render("locksim")+" "+st.Bold.Render("race · trials")+st.Dim.Render(" · "+where))
-	rows = append(rows, views.Wrap(t.text.Fill("trials-intro", map[string]string{"n": itoa(int64(t.n))}), w, 2))
+	rows = append(rows, st.Wrap(t.text.Fill("trials-intro", map[string]string{"n": itoa(int64(t.n))}), w, 2))
 	done := 0
 	for _, c := range t.all {
 		done += c.Trials
@@ -408,7 +409,7 @@ func (t *Trials) Page(w, h int) string {
 		rows = append(rows, st.Bad.Render("error: "+t.err))
 	}
 	if n := t.Bugs(); n > 0 {
-		rows = append(rows, st.Bad.Render(views.Wrap(t.text.Fill("trials-bug", map[string]string{"count": itoa(int64(n))}), w, 2)+
+		rows = append(rows, st.Bad.Render(st.Wrap(t.text.Fill("trials-bug", map[string]string{"count": itoa(int64(n))}), w, 2)+
 			" The replies are printed when you quit."))
 	}
 	rows = append(rows, "")
@@ -432,7 +433,7 @@ func (t *Trials) Page(w, h int) string {
 			bars = append(bars, views.Bar{Label: label, Count: x, Tone: tone})
 		}
 		rows = append(rows, views.Histogram(st, bars, w))
-		rows = append(rows, views.Wrap(trialsNote(t.text, c, t.cfg), w, 5))
+		rows = append(rows, st.Wrap(trialsNote(t.text, c, t.cfg), w, 5))
 	}
 	out := strings.Split(strings.Join(rows, "\n"), "\n")
 	for len(out) < h-1 {

@@ -63,7 +63,10 @@ type App struct {
 	quiz     bool // the course asks the predictions (NewCourse without NoQuiz)
 	present  bool // presenter mode (-present)
 	states   map[string]sceneState
-	warning  string // the saved progress could not be read, and why
+	// saveWanted is set when the progress changed; saveRunning while a
+	// command saves it (see saving)
+	saveWanted, saveRunning bool
+	warning                 string // the saved progress could not be read, and why
 
 	// trials is the race scene's page of trials (t), nil when closed
 	trials *Trials
@@ -262,11 +265,22 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	_, cmd := a.update(msg)
 	a.settle()
-	return a, tea.Batch(cmd, a.notesFollow())
+	return a, tea.Batch(cmd, a.notesFollow(), a.saving())
 }
 
 func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case exported:
+		if msg.id == a.pl.ID {
+			a.pl.Flash = msg.note
+		}
+		return a, nil
+	case saved:
+		a.saveRunning = false
+		if msg.err != nil && a.pl != nil {
+			a.pl.Err = "saving progress: " + msg.err.Error()
+		}
+		return a, nil
 	case tea.WindowSizeMsg:
 		a.com.Width, a.com.Height = msg.Width, msg.Height
 		a.help.Width = msg.Width
@@ -388,8 +402,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		a.pl.notes = !a.pl.notes
 		return nil
 	case key.Matches(msg, k.Export):
-		a.pl.export(a.com.Export)
-		return nil
+		return a.pl.export(a.com.Export)
 	case key.Matches(msg, k.Help):
 		a.showHelp, a.showAbout = !a.showHelp, false
 		return nil

@@ -231,12 +231,6 @@ func (a *App) noteDone() {
 	a.save()
 }
 
-func (a *App) save() {
-	if err := a.store.Save(a.prog); err != nil && a.pl != nil {
-		a.pl.Err = "saving progress: " + err.Error()
-	}
-}
-
 // SaveProgress records the moment on screen (scene, settings, seed, step),
 // for "continue where you left off"; call it when the program ends.
 func (a *App) SaveProgress() {
@@ -244,7 +238,9 @@ func (a *App) SaveProgress() {
 		return
 	}
 	a.prog.Moment = a.Moment()
-	a.save()
+	if err := a.store.Save(a.prog); err != nil {
+		a.pl.Err = "saving progress: " + err.Error()
+	}
 }
 
 // menuKey handles a key on the contents screen.

@@ -324,6 +324,10 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return a, a.trialsKey(msg)
 		}
 		return a, a.onKey(msg)
+	case trialsReady:
+		// to the page that asked, open or closed: a closed one lets go
+		_, cmd := msg.t.Update(msg)
+		return a, cmd
 	case trialsMsg, trialsOver:
 		if a.trials == nil {
 			return a, nil // a closed page's

@@ -187,22 +187,45 @@ func NewTrials(b *sim.Backend, n int, cfg race.Config, st views.Styles) (*Trials
 	return &Trials{b: b, n: n, cfg: cfg, text: text, st: st, bar: NewCommon(st, scenes.Export{}).progressBar()}, nil
 }
 
-// Init starts the trials.
-func (t *Trials) Init() tea.Cmd { return t.start() }
+// Init starts the trials: a command opens their server and connections
+// (trialsReady), then Update sets them running.
+func (t *Trials) Init() tea.Cmd {
+	b, cfg := t.b, t.cfg
+	return func() tea.Msg {
+		tb, done, err := trialsBackend(b)
+		if err != nil {
+			return trialsReady{t: t, err: err}
+		}
+		tr, err := newTrials(tb, cfg)
+		if err != nil {
+			done()
+			return trialsReady{t: t, err: err}
+		}
+		return trialsReady{t: t, tb: tb, tr: tr, done: func() { tr.Close(); done() }}
+	}
+}
 
-func (t *Trials) start() tea.Cmd {
-	tb, done, err := trialsBackend(t.b)
-	if err != nil {
-		t.err = err.Error()
+// trialsReady carries the trials' server and connections, once open.
+type trialsReady struct {
+	t    *Trials
+	tb   *sim.Backend
+	tr   *race.Trials
+	done func()
+	err  error
+}
+
+// start sets the trials running on what Init opened.
+func (t *Trials) start(m trialsReady) tea.Cmd {
+	if m.err != nil {
+		t.err = m.err.Error()
 		return nil
 	}
-	tr, err := newTrials(tb, t.cfg)
-	if err != nil {
-		done()
-		t.err = err.Error()
+	if t.closed {
+		go m.done() // closed before they started: let go at once
 		return nil
 	}
-	t.tb, t.done = tb, func() { tr.Close(); done() }
+	tr := m.tr
+	t.tb, t.done = m.tb, m.done
 	ctx, cancel := context.WithCancel(context.Background())
 	t.cancel, t.running, t.all = cancel, true, nil
 	t.updates = make(chan tea.Msg, 1)
@@ -287,6 +310,8 @@ func (t *Trials) Wait(ctx context.Context) {
 // shown, q stops a run (and, once stopped, closes), esc closes.
 func (t *Trials) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case trialsReady:
+		return t, msg.t.start(msg)
 	case trialsOver:
 		if msg.t == t {
 			t.running = false

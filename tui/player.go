@@ -42,6 +42,10 @@ type Player struct {
 	spin     spinner.Model
 	spinning bool
 	notes    bool // the speaker notes pane is open
+	// log is the log's viewport, kept from frame to frame; logText is what
+	// it holds (a new log, or a new size, gives it new lines)
+	log     viewport.Model
+	logText string
 }
 
 // newPlayer prepares scene sc (see NewSession).
@@ -115,6 +119,8 @@ func (p *Player) seekTo(target int) tea.Cmd { return p.spinWith(p.Session.SeekTo
 type frameLayout struct {
 	zones   []views.Zone
 	logRows int
+	log     viewport.Model
+	logText string
 }
 
 // View draws the scene in w columns and h rows. It changes nothing: what
@@ -127,13 +133,13 @@ func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 // measure keeps the layout the frame for these arguments has (see View).
 func (p *Player) measure(st views.Styles, w, h int, helpLine, overlayTitle, overlay string) {
 	_, lay := p.draw(st, w, h, helpLine, overlayTitle, overlay)
-	p.zones, p.logRows = lay.zones, lay.logRows
+	p.zones, p.logRows, p.log, p.logText = lay.zones, lay.logRows, lay.log, lay.logText
 }
 
 // draw is the frame and its layout; a page on top and a quiz keep the
 // layout of the last scene frame.
 func (p *Player) draw(st views.Styles, w, h int, helpLine, overlayTitle, overlay string) (string, frameLayout) {
-	lay := frameLayout{p.zones, p.logRows}
+	lay := frameLayout{zones: p.zones, logRows: p.logRows, log: p.log, logText: p.logText}
 	header := p.header(st, w)
 	if overlay != "" {
 		// a page of its own: the story or the keys get the whole screen
@@ -306,10 +312,16 @@ func (p *Player) draw(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		logH -= strings.Count(script, "\n") + min(len(script), 1)
 	}
 	lay.logRows = max(logH, 0)
-	// the whole log in a viewport, which keeps the window inside the ends
-	vp := viewport.New(logW, max(logH, 0))
-	vp.SetContent(views.Log(st, lines, logW, max(len(lines), logH), 0))
+	// the whole log in the player's viewport, which keeps the window inside
+	// the ends; measure set it to this frame's log, so View only reads it
+	vp := p.log
+	content := views.Log(st, lines, logW, max(len(lines), logH), 0)
+	if vp.Width != logW || vp.Height != max(logH, 0) || p.logText != content {
+		vp = viewport.New(logW, max(logH, 0))
+		vp.SetContent(content)
+	}
 	vp.SetYOffset(len(lines) - logH - p.scroll)
+	lay.log, lay.logText = vp, content
 	back := max(0, len(lines)-logH-vp.YOffset)
 	rule := "commands, as sent · replies, as redis-cli prints them"
 	if strip {

@@ -7,14 +7,12 @@ import (
 	"time"
 
 	"locksim/play"
-	"locksim/race"
 	"locksim/scenes"
 	"locksim/scenes/progress"
 	"locksim/sim"
 	"locksim/views"
 
 	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/list"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
@@ -195,64 +193,6 @@ func (a *App) watchHealth() tea.Cmd {
 	return nil
 }
 
-// applyKeys switches off the bindings the current scene does not use, so
-// help lists only live keys.
-func (a *App) applyKeys() {
-	sc := a.pl.Scene
-	k := views.DefaultKeyMap()
-	if sc.Kind == scenes.Race {
-		k.Step.SetEnabled(false)
-		k.Back.SetEnabled(false)
-		k.Home.SetEnabled(false)
-		k.Play.SetEnabled(false)
-		k.Faster.SetEnabled(false)
-		k.Slower.SetEnabled(false)
-		k.Next = key.NewBinding(key.WithKeys("right", "tab", "down"), key.WithHelp("→/tab", "next worker"))
-		k.Prev = key.NewBinding(key.WithKeys("left", "shift+tab", "up"), key.WithHelp("←/shift+tab", "previous worker"))
-		k.Select.SetHelp("1-4", "pick a worker")
-	} else {
-		k.Trials.SetEnabled(false)
-		k.Replay.SetEnabled(false) // tokens come from the seed; step back replays
-	}
-	k.Defaults.SetEnabled(len(sc.Knobs) > 0)
-	if n := len(sc.Build(scenes.Params{}).Actors); sc.Kind != scenes.Race && n > 0 {
-		k.Select.SetHelp("1-"+itoa(int64(n)), "select an actor")
-	}
-	if !sc.Distributed {
-		for _, b := range []*key.Binding{&k.Node, &k.Stop, &k.Cut, &k.Slow, &k.Jump, &k.Hang} {
-			b.SetEnabled(false)
-		}
-	}
-	if sc.Kind != scenes.Story {
-		k.Move.SetEnabled(false)
-		k.Crash.SetEnabled(false)
-		k.Pause.SetEnabled(false)
-		k.Wait.SetEnabled(false)
-	}
-	if sc.Kind == scenes.Quiz {
-		// no run to play, no actor, no log: answers and the way between situations
-		for _, b := range []*key.Binding{&k.Play, &k.Faster, &k.Slower, &k.Next, &k.Prev, &k.Export, &k.Earlier, &k.Later} {
-			b.SetEnabled(false)
-		}
-		k.Efficiency.SetEnabled(true)
-		k.Correctness.SetEnabled(true)
-		k.Select.SetKeys("1", "2")
-		k.Select.SetHelp("1/2", "answer")
-		k.Step.SetHelp("→/n/./pgdn", "next situation")
-		k.Back.SetHelp("←/b/,/pgup", "previous situation")
-		k.Home.SetHelp("home", "start the quiz again")
-	}
-	a.com.Keys = k
-}
-
-func (a *App) knobBindings() []key.Binding {
-	var out []key.Binding
-	for _, k := range a.pl.Scene.Knobs {
-		out = append(out, key.NewBinding(key.WithKeys(k.Key), key.WithHelp(k.Key, "change "+k.Name)))
-	}
-	return out
-}
-
 // Update handles keys, mouse, resizes and the player's messages; with
 // -notes, the notes file follows the step on screen.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -358,127 +298,6 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, tea.Batch(cmds...)
 	}
 	return a, cmd
-}
-
-func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
-	k := a.com.Keys
-	switch {
-	case key.Matches(msg, k.Quit):
-		a.interrupted = msg.Type == tea.KeyCtrlC
-		a.cancel()
-		return tea.Quit
-	case a.com.Width < MinWidth || a.com.Height < MinHeight:
-		return nil // nothing acts on a scene the learner cannot see
-	case a.switchWanted >= 0:
-		a.afterSwitch = append(a.afterSwitch, msg) // meant for the scene to come
-		return nil
-	case a.leaving:
-		// a presenter's esc asked first: esc again or y leaves, any other
-		// key stays and does what it does
-		a.pl.Flash = ""
-		if cmd := a.navigate(msg.String()); a.contents {
-			return cmd
-		}
-		return a.onKey(msg)
-	case a.present && msg.Type == tea.KeyF5:
-		return nil // a clicker's "start the slide show": nothing to start
-	case a.pl.Flash != "":
-		a.pl.Flash = "" // a one-time note goes with the next key
-		return a.onKey(msg)
-	case (key.Matches(msg, k.Step) || a.present && (key.Matches(msg, k.Play) || msg.Type == tea.KeyPgDown || msg.String() == "." || msg.String() == " ")) && a.storyOver():
-		return a.endOfStory()
-	case a.present && (key.Matches(msg, k.Step) || key.Matches(msg, k.Play) || msg.Type == tea.KeyPgDown || msg.String() == "." || msg.String() == " "):
-		// presenter mode: every clicker key moves the story one step
-		cmd, _ := a.pl.key(play.Do(play.Step))
-		return cmd
-	case key.Matches(msg, k.Trials) && a.pl.Asking:
-		a.pl.Flash = "answer the prediction first (1-" + itoa(int64(len(a.pl.Choices()))) + ")"
-		return nil
-	case key.Matches(msg, k.Trials):
-		t, err := NewTrials(a.b, TrialsFromRace, race.DefaultConfig(a.seed), a.com.Styles)
-		if err != nil {
-			a.pl.Flash = err.Error()
-			return nil
-		}
-		a.trials = t
-		return t.Init()
-	case key.Matches(msg, k.Notes):
-		a.pl.notes = !a.pl.notes
-		return nil
-	case key.Matches(msg, k.Export):
-		return a.pl.export(a.com.Export)
-	case key.Matches(msg, k.Help):
-		a.showHelp, a.showAbout = !a.showHelp, false
-		return nil
-	case key.Matches(msg, k.About):
-		a.showAbout, a.showHelp = !a.showAbout, false
-		a.page = viewport.New(a.com.Width, a.com.Height-4)
-		a.page.SetContent(a.pl.about(a.com.Styles, a.com.Width))
-		return nil
-	case a.showAbout && (msg.Type == tea.KeyUp || msg.Type == tea.KeyDown || msg.Type == tea.KeyPgUp || msg.Type == tea.KeyPgDown):
-		a.page, _ = a.page.Update(msg) // the story page scrolls
-		return nil
-	case key.Matches(msg, k.SceneNext), key.Matches(msg, k.ScenePrev):
-		return a.navigate(msg.String())
-	case key.Matches(msg, k.Earlier):
-		a.pl.scrollLog(1)
-		return nil
-	case key.Matches(msg, k.Later):
-		a.pl.scrollLog(-1)
-		return nil
-	case msg.Type == tea.KeyEsc:
-		return a.navigate("esc")
-	case key.Matches(msg, k.Efficiency):
-		cmd, _ := a.pl.key(play.DoN(play.Answer, int(scenes.Efficiency)))
-		return cmd
-	case key.Matches(msg, k.Correctness):
-		cmd, _ := a.pl.key(play.DoN(play.Answer, int(scenes.Correctness)))
-		return cmd
-	case key.Matches(msg, k.Select):
-		cmd, _ := a.pl.key(play.DoN(play.Select, int(msg.String()[0]-'1')))
-		return cmd
-	case key.Matches(msg, k.Node):
-		cmd, _ := a.pl.key(play.DoN(play.Node, int(msg.String()[0]-'A')))
-		return cmd
-	case key.Matches(msg, k.Next):
-		cmd, _ := a.pl.key(play.Do(play.Next))
-		return cmd
-	case key.Matches(msg, k.Prev):
-		cmd, _ := a.pl.key(play.Do(play.Prev))
-		return cmd
-	}
-	for i, kb := range a.knobBindings() {
-		if key.Matches(msg, kb) {
-			cmd, _ := a.pl.key(play.DoN(play.Knob, i))
-			return cmd
-		}
-	}
-	actions := []struct {
-		b    key.Binding
-		verb play.Verb
-	}{
-		{k.Play, play.Play}, {k.Step, play.Step}, {k.Back, play.Back}, {k.Home, play.Home},
-		{k.Faster, play.Faster}, {k.Slower, play.Slower}, {k.Replay, play.Replay},
-		{k.Crash, play.Crash}, {k.Pause, play.Pause}, {k.Wait, play.Wait}, {k.Hint, play.Hint},
-		{k.Stop, play.Stop}, {k.Cut, play.Cut}, {k.Slow, play.Slow}, {k.Jump, play.Jump}, {k.Hang, play.Hang}, {k.Defaults, play.Defaults},
-	}
-	for _, x := range actions {
-		if key.Matches(msg, x.b) {
-			cmd, ok := a.pl.key(play.Do(x.verb))
-			if !ok {
-				a.pl.Flash = msg.String() + " does nothing in this scene · ? lists its keys"
-			}
-			return cmd
-		}
-	}
-	if key.Matches(msg, k.Move) {
-		cmd, _ := a.pl.key(play.Do(play.Move))
-		return cmd
-	}
-	if msg.Type == tea.KeyRunes {
-		a.pl.Flash = msg.String() + " does nothing here · ? lists the keys"
-	}
-	return nil
 }
 
 // nav is the app's state as Navigate sees it.
@@ -618,17 +437,6 @@ func (a *App) frameArgs() (helpLine, title, overlay string) {
 		overlay = a.page.View() + "\n" + a.com.Styles.Dim.Render(hint)
 	}
 	return helpLine, title, overlay
-}
-
-// helpKeys are the bindings the ? page lists: in presenter mode every
-// clicker key steps the story, and nothing plays by itself.
-func (a *App) helpKeys() views.KeyMap {
-	k := a.com.Keys
-	if a.present && a.pl.Scene.Kind == scenes.Story {
-		k.Play.SetHelp("space", "step (clicker)")
-		k.Faster.SetEnabled(false)
-	}
-	return k
 }
 
 // Selected returns the selected actor's index in the current scene (-1 for

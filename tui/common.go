@@ -1,14 +1,14 @@
 package tui
 
 import (
+	"locksim/scenes"
+	"locksim/views"
+
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/list"
 	"github.com/charmbracelet/bubbles/progress"
 	"github.com/charmbracelet/bubbles/spinner"
 	"github.com/charmbracelet/lipgloss"
-
-	"locksim/scenes"
-	"locksim/views"
 )
 
 // Common is what every part of one session's screen shares, built once

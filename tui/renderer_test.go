@@ -8,12 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	"locksim/views"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
-
-	"locksim/views"
 )
 
 // TestTwoRenderers draws the same places through two sessions in one

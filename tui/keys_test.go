@@ -3,9 +3,9 @@ package tui
 import (
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
-
 	"locksim/play"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // TestKeyTable: the key map's table sends the session the Action each

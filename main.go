@@ -442,7 +442,7 @@ func (s trialsScreen) Init() tea.Cmd { return s.t.Init() }
 
 func (s trialsScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m, ok := msg.(tea.WindowSizeMsg); ok {
-		s.t.Resize(m.Width, m.Height)
+		s.t.SetSize(m.Width, m.Height)
 		return s, nil
 	}
 	_, cmd := s.t.Update(msg)

@@ -222,8 +222,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return a, nil
 	case tea.WindowSizeMsg:
-		a.com.Width, a.com.Height = msg.Width, msg.Height
-		a.help.Width = msg.Width
+		a.SetSize(msg.Width, msg.Height)
 		return a, nil
 	case tea.MouseMsg:
 		if a.com.Width < MinWidth || a.com.Height < MinHeight {
@@ -382,6 +381,13 @@ func (a *App) View() string {
 	}
 	helpLine, title, overlay := a.frameArgs()
 	return a.pl.View(a.com.Styles, a.com.Width, a.com.Height, helpLine, title, overlay)
+}
+
+// SetSize sets the size the screen draws at: the terminal's, or a
+// session's window.
+func (a *App) SetSize(w, h int) {
+	a.com.Width, a.com.Height = w, h
+	a.help.Width = w
 }
 
 // settle works out, after every message, what drawing the next frame

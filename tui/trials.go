@@ -389,10 +389,10 @@ func trialsBugs(text content.Text, all []race.Counts) string {
 // Running reports whether trials are still running.
 func (t *Trials) Running() bool { return t.running }
 
-// Resize sets the size View draws at.
-func (t *Trials) Resize(w, h int) { t.w, t.h = w, h }
+// SetSize sets the size View draws at.
+func (t *Trials) SetSize(w, h int) { t.w, t.h = w, h }
 
-// View draws the page at the size Resize set (80x24 until then).
+// View draws the page at the size SetSize set (80x24 until then).
 func (t *Trials) View() string {
 	if t.w == 0 {
 		return t.Page(80, 24)

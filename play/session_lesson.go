@@ -21,6 +21,18 @@ func (p *Session) ApplyPosition(pos Position) {
 	if pos.Prediction != nil {
 		p.Guess, p.Passed = pos.Prediction.Chosen, pos.Prediction.Passed
 	}
+	if pos.Quiz != nil && p.Quiz != nil {
+		q := p.OpenQuiz()
+		q.At = max(0, min(pos.Quiz.At, len(q.Items)))
+		for i := range min(len(q.Answers), len(pos.Quiz.Answers)) {
+			if a := pos.Quiz.Answers[i]; a >= 0 && a <= int(scenes.Correctness) {
+				q.Answers[i] = a
+			}
+		}
+		for i := range min(len(q.Shown), len(pos.Quiz.Shown)) {
+			q.Shown[i] = pos.Quiz.Shown[i]
+		}
+	}
 	old := p.Run
 	p.Run = sim.NewRun(p.Backend, p.Scene.Script(p.Params), p.Seed)
 	old.Close() // never started: nothing of it is on the server
@@ -81,6 +93,12 @@ func (p *Session) Position() Position {
 		Own: slices.Clone(p.own), Step: p.Snap.Pos}
 	if p.Guess >= 0 || p.Passed {
 		pos.Prediction = &Prediction{Chosen: p.Guess, Passed: p.Passed}
+	}
+	if q := p.Quiz; q != nil {
+		pos.Quiz = &QuizPlace{At: q.At, Answers: slices.Clone(q.Answers)}
+		if slices.Contains(q.Shown, true) {
+			pos.Quiz.Shown = slices.Clone(q.Shown)
+		}
 	}
 	return pos
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -10,8 +11,9 @@ import (
 // screenState is what View could be tempted to write: the position, the
 // selection, the layout the mouse and the scroll go by, the contents' size.
 func screenState(a *App) string {
-	return fmt.Sprintf("%+v sel=%d node=%d zones=%v rows=%d scroll=%d menu=%dx%d explained=%d",
-		a.Position(), a.pl.Sel, a.pl.Node, a.pl.zones, a.pl.logRows, a.pl.scroll, a.menu.Width(), a.menu.Height(), a.pl.Explained())
+	pos, _ := json.Marshal(a.Position())
+	return fmt.Sprintf("%s sel=%d node=%d zones=%v rows=%d scroll=%d menu=%dx%d explained=%d",
+		pos, a.pl.Sel, a.pl.Node, a.pl.zones, a.pl.logRows, a.pl.scroll, a.menu.Width(), a.menu.Height(), a.pl.Explained())
 }
 
 // TestViewIsPure: drawing changes nothing, and drawing again gives the same

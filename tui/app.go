@@ -61,6 +61,9 @@ type App struct {
 	quiz     bool // the course asks the predictions (NewCourse without NoQuiz)
 	present  bool // presenter mode (-present)
 	states   map[string]sceneState
+	// laidOut is set while the player's layout is that of the frame on
+	// screen (see settle)
+	laidOut bool
 	// saveWanted is set when the progress changed; saveRunning while a
 	// command saves it (see saving)
 	saveWanted, saveRunning bool
@@ -200,11 +203,17 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.err != nil && a.pl != nil {
 			a.pl.Err = "writing the speaker notes: " + m.err.Error()
 		}
-		a.settle()
+		a.settle(false)
 		return a, nil
 	}
+	sel := -2
+	if a.pl != nil {
+		sel = a.pl.Sel
+	}
 	_, cmd := a.update(msg)
-	a.settle()
+	// a mouse moving over the screen without selecting changes nothing on it
+	_, mouse := msg.(tea.MouseMsg)
+	a.settle(mouse && a.pl != nil && a.pl.Sel == sel && !isWheel(msg))
 	return a, tea.Batch(cmd, a.notesFollow(), a.saving())
 }
 
@@ -228,6 +237,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if a.com.Width < MinWidth || a.com.Height < MinHeight {
 			return a, nil
 		}
+		a.layout()
 		switch msg.Button {
 		case tea.MouseButtonWheelUp:
 			a.pl.scrollLog(1)
@@ -390,19 +400,31 @@ func (a *App) SetSize(w, h int) {
 	a.help.Width = w
 }
 
-// settle works out, after every message, what drawing the next frame
-// needs, so that View only reads: the contents list's size, and where the
-// scene's frame puts the cards (the mouse selects by them) and how many
-// log lines it has room for (the scroll stops there).
-func (a *App) settle() {
-	switch {
-	case a.com.Width < MinWidth || a.com.Height < MinHeight || a.trials != nil || a.pl == nil:
-	case a.contents:
+// settle keeps what drawing the next frame needs from writing state, so
+// that View only reads: the contents list's size now, and the scene's
+// layout (where the cards are, how many log lines show) marked stale
+// unless the message changed nothing on screen; layout works it out when
+// the mouse or a scroll needs it.
+func (a *App) settle(still bool) {
+	if a.contents && a.com.Width >= MinWidth && a.com.Height >= MinHeight {
 		a.menu.SetSize(a.com.Width, a.com.Height-1)
-	default:
-		helpLine, title, overlay := a.frameArgs()
-		a.pl.measure(a.com.Styles, a.com.Width, a.com.Height, helpLine, title, overlay)
 	}
+	if !still {
+		a.laidOut = false
+	}
+	if a.pl != nil && a.pl.Scene.Kind != scenes.Quiz {
+		a.pl.Explanation() // once per snapshot and selection, here rather than in View
+	}
+}
+
+// layout brings the player's layout to the frame on screen (see settle).
+func (a *App) layout() {
+	if a.laidOut || a.com.Width < MinWidth || a.com.Height < MinHeight || a.trials != nil || a.contents || a.pl == nil {
+		return
+	}
+	helpLine, title, overlay := a.frameArgs()
+	a.pl.measure(a.com.Styles, a.com.Width, a.com.Height, helpLine, title, overlay)
+	a.laidOut = true
 }
 
 // frameArgs are the scene frame's help line and the page on top of it
@@ -464,4 +486,9 @@ func (a *App) trialsKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	_, cmd := a.trials.Update(msg)
 	return cmd
+}
+
+func isWheel(msg tea.Msg) bool {
+	m, ok := msg.(tea.MouseMsg)
+	return ok && (m.Button == tea.MouseButtonWheelUp || m.Button == tea.MouseButtonWheelDown)
 }

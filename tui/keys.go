@@ -130,9 +130,11 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.SceneNext), key.Matches(msg, k.ScenePrev):
 		return a.navigate(msg.String())
 	case key.Matches(msg, k.Earlier):
+		a.layout()
 		a.pl.scrollLog(1)
 		return nil
 	case key.Matches(msg, k.Later):
+		a.layout()
 		a.pl.scrollLog(-1)
 		return nil
 	case msg.Type == tea.KeyEsc:

@@ -370,7 +370,7 @@ func (a *App) switchTo(i int) tea.Cmd {
 		pl.ApplyPosition(st.pos)
 	} else if pl.Scene.ID == a.prog.Moment.Scene && pl.Scene.Kind == scenes.Story {
 		// continue where the learner left off last time, settings and seed too
-		pl.ApplyPosition(play.FromMoment(a.prog.Moment))
+		pl.ApplyPosition(a.lastPlace())
 	}
 	a.idx, a.pl = i, pl
 	a.showHelp, a.showAbout = false, false

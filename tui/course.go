@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -238,6 +239,9 @@ func (a *App) SaveProgress() {
 		return
 	}
 	a.prog.Moment = a.Moment()
+	if place, err := json.Marshal(a.Position()); err == nil {
+		a.prog.Place = place
+	}
 	if err := a.store.Save(a.prog); err != nil {
 		a.pl.Err = "saving progress: " + err.Error()
 	}
@@ -287,4 +291,15 @@ func (a *App) menuView() string {
 		help = a.com.Styles.Warn.Render(a.warning)
 	}
 	return strings.TrimRight(a.menu.View(), "\n") + "\n" + truncate(a.com.Styles.Dim.Render(help), a.com.Width)
+}
+
+// lastPlace is where the learner left the course: the saved position, or,
+// in a progress file an older locksim wrote, its moment.
+func (a *App) lastPlace() play.Position {
+	if len(a.prog.Place) > 0 {
+		if pos, err := play.ParsePosition(a.prog.Place); err == nil && pos.Scene == a.prog.Moment.Scene {
+			return pos
+		}
+	}
+	return play.FromMoment(a.prog.Moment)
 }

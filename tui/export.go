@@ -2,6 +2,7 @@ package tui
 
 import (
 	"maps"
+	"slices"
 
 	"locksim/scenes"
 	"locksim/scenes/progress"
@@ -58,5 +59,6 @@ func cloneProgress(p progress.Progress) progress.Progress {
 	q := p
 	q.Done, q.Answers, q.Scores = maps.Clone(p.Done), maps.Clone(p.Answers), maps.Clone(p.Scores)
 	q.Moment.Settings = maps.Clone(p.Moment.Settings)
+	q.Place = slices.Clone(p.Place)
 	return q
 }

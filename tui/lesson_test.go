@@ -156,6 +156,23 @@ func TestMomentRoundTrip(t *testing.T) {
 	}
 }
 
+// TestResumeKeepsOwnMoves: the progress keeps the learner's place as a
+// position, so a course opened later resumes with the learner's own moves
+// and prediction, not only the step.
+func TestResumeKeepsOwnMoves(t *testing.T) {
+	a, store := openCourse(t, Options{Seed: 5, Scene: "gc-pause"}, "n1xn")
+	pos := a.Position()
+	if len(pos.Own) != 1 || pos.Own[0].Kind != "crash" {
+		t.Fatalf("after n 1 x n: %+v, want one own crash", pos)
+	}
+	a.SaveProgress()
+	b, _ := openCourse(t, Options{Seed: 9, Store: store}, "[enter]")
+	got := b.Position()
+	if got.Step != pos.Step || len(got.Own) != 1 || got.Own[0] != pos.Own[0] || b.View() != a.View() {
+		t.Errorf("resumed at %+v, want %+v", got, pos)
+	}
+}
+
 func sameMoment(a, b Moment) bool {
 	return a.Scene == b.Scene && a.Seed == b.Seed && a.Step == b.Step && scenes.FormatSettings(scenes.Find(a.Scene), a.Settings) == scenes.FormatSettings(scenes.Find(b.Scene), b.Settings)
 }

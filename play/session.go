@@ -38,7 +38,7 @@ type Session struct {
 	Err     string
 	ops     *sync.WaitGroup
 	ctx     context.Context
-	ID      int    // tells this player's messages from a previous scene's
+	ID      int    // tells this session's messages from a previous scene's
 	Note    string // what a busy live run is doing, for the screen
 	Gen     int    // counts snapshots, so only the newest live refresh chain runs
 	// refreshFails counts failed read-backs in a row; stale is set while
@@ -251,7 +251,7 @@ func (p *Session) Start(old *sim.Run) Cmd { return p.begin(old) }
 // begin resets the run, after clearing and closing old if it is not nil,
 // and fires a race scene.
 func (p *Session) begin(old *sim.Run) Cmd {
-	// decided here, in Update: the command must not read the player
+	// decided here, in Update: the command must not read the session
 	fire := p.Scene.Kind == scenes.Race && !p.mustAsk(0)
 	own := p.reown
 	p.reown = nil

@@ -8,7 +8,7 @@ import (
 	"locksim/sim"
 )
 
-// ApplyPosition sets a player that has not started yet to pos: its
+// ApplyPosition sets a session that has not started yet to pos: its
 // settings and seed (when pos has them), its prediction and, for a story,
 // the learner's own moves and the step, which it goes to once started.
 func (p *Session) ApplyPosition(pos Position) {

@@ -22,10 +22,10 @@ func NewQuiz(items []scenes.Situation) *QuizState {
 	return q
 }
 
-// OpenQuiz is the player's quiz, read from its text the first time.
+// OpenQuiz is the session's quiz, read from its text the first time.
 func (p *Session) OpenQuiz() *QuizState {
 	if p.Quiz == nil {
-		items, _ := scenes.Situations(p.Text) // newPlayer refuses a text it cannot read
+		items, _ := scenes.Situations(p.Text) // NewSession refuses a text it cannot read
 		p.Quiz = NewQuiz(items)
 	}
 	return p.Quiz

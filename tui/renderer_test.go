@@ -20,7 +20,7 @@ import (
 // process, one on an ASCII renderer with a dark background, one on a
 // TrueColor renderer with a light one, while the process's default
 // renderer is set to neither (TrueColor, dark): each session gets its own
-// bytes, the Bubbles parts (help line, contents list) included.
+// bytes, the Bubbles parts (help line, contents list, progress bar) included.
 // The ASCII screen is the golden one, byte for byte.
 func TestTwoRenderers(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.TrueColor) // anything drawn by the default renderer shows
@@ -83,6 +83,13 @@ func TestTwoRenderers(t *testing.T) {
 		}
 		if st.R.ColorProfile() == termenv.TrueColor && (!strings.Contains(got, lightPink) || strings.Contains(got, "38;5;")) {
 			t.Errorf("the TrueColor contents are not in the light palette:\n%q", got)
+		}
+	}
+	// the trials' progress bar, half full, in each session's colour profile
+	for _, st := range []views.Styles{views.ASCII(), colour} {
+		bar := NewCommon(st, Common{}.Export).progressBar().ViewAs(0.5)
+		if ascii := st.R.ColorProfile() == termenv.Ascii; ascii == strings.Contains(bar, "38;2;95;175;215") || ascii == strings.Contains(bar, "\x1b[") {
+			t.Errorf("progress bar on a %v renderer: %q", st.R.ColorProfile(), bar)
 		}
 	}
 }

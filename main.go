@@ -404,7 +404,6 @@ func interactiveTrials(ctx context.Context, c config, b *sim.Backend, stderr io.
 	r := lipgloss.NewRenderer(os.Stdout)
 	if c.noColor {
 		r.SetColorProfile(termenv.Ascii)
-		lipgloss.SetColorProfile(termenv.Ascii)
 	}
 	t, err := tui.NewTrials(b, c.trials, trialsConfig(c), views.NewStyles(r, c.theme == "high-contrast"))
 	if err != nil {
@@ -444,7 +443,7 @@ func (s trialsScreen) Init() tea.Cmd { return s.t.Init() }
 
 func (s trialsScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m, ok := msg.(tea.WindowSizeMsg); ok {
-		s.t.Resize(m.Width, m.Height)
+		s.t.SetSize(m.Width, m.Height)
 		return s, nil
 	}
 	_, cmd := s.t.Update(msg)
@@ -460,8 +459,6 @@ func interactive(ctx context.Context, c config, b *sim.Backend, stderr io.Writer
 	r := lipgloss.NewRenderer(os.Stdout)
 	if c.noColor {
 		r.SetColorProfile(termenv.Ascii)
-		// the Charm components' own defaults draw with the default renderer
-		lipgloss.SetColorProfile(termenv.Ascii)
 	}
 	st := views.NewStyles(r, c.theme == "high-contrast")
 	o := tui.Options{Seed: c.seed, Scene: c.scene, Step: c.step, Settings: c.settings, Scenes: c.playlist, Notes: c.notes,

@@ -30,6 +30,17 @@ type Position struct {
 	// Prediction is the answer given at the decisive point, or that the
 	// question was passed to the class; nil before either.
 	Prediction *Prediction `json:"prediction,omitempty"`
+	// Quiz is where a quiz scene stands: nil for a story.
+	Quiz *QuizPlace `json:"quiz,omitempty"`
+}
+
+// QuizPlace is a learner's place in a quiz: the situation on screen (its
+// count for the score page), the Class chosen for each situation (-1 for
+// none) and the situations whose key was shown to a class unanswered.
+type QuizPlace struct {
+	At      int    `json:"at"`
+	Answers []int  `json:"answers"`
+	Shown   []bool `json:"shown,omitempty"`
 }
 
 // Prediction is what happened to a scene's question.

@@ -7,14 +7,12 @@ import (
 	"time"
 
 	"locksim/play"
-	"locksim/race"
 	"locksim/scenes"
 	"locksim/scenes/progress"
 	"locksim/sim"
 	"locksim/views"
 
 	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/list"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
@@ -43,9 +41,8 @@ type App struct {
 	switchWanted int
 	afterSwitch  []tea.KeyMsg
 
-	w, h      int
-	st        views.Styles
-	keys      views.KeyMap
+	// com is the session's screen-wide part: styles, keys, size, export
+	com       Common
 	help      help.Model
 	showHelp  bool
 	showAbout bool
@@ -61,11 +58,16 @@ type App struct {
 	menu     list.Model
 	store    play.Store
 	prog     progress.Progress
-	quiz     bool          // the course asks the predictions (NewCourse without NoQuiz)
-	present  bool          // presenter mode (-present)
-	export   scenes.Export // where y writes and at what scale
+	quiz     bool // the course asks the predictions (NewCourse without NoQuiz)
+	present  bool // presenter mode (-present)
 	states   map[string]sceneState
-	warning  string // the saved progress could not be read, and why
+	// laidOut is set while the player's layout is that of the frame on
+	// screen (see settle)
+	laidOut bool
+	// saveWanted is set when the progress changed; saveRunning while a
+	// command saves it (see saving)
+	saveWanted, saveRunning bool
+	warning                 string // the saved progress could not be read, and why
 
 	// trials is the race scene's page of trials (t), nil when closed
 	trials *Trials
@@ -88,7 +90,7 @@ const TrialsFromRace = 1000
 // sceneState is a scene as the learner left it.
 type sceneState struct {
 	pos play.Position
-	qz  *quizState // a quiz's answers and the situation on screen
+	qz  *play.QuizState // a quiz's answers and the situation on screen
 }
 
 // NewApp opens the scene with the given id on backend b; tokens come from
@@ -96,7 +98,7 @@ type sceneState struct {
 func NewApp(b *sim.Backend, id string, seed uint64) (*App, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	a := &App{ctx: ctx, cancel: cancel, b: b, seed: seed, list: scenes.All(), ops: &sync.WaitGroup{}, switchWanted: -1, store: play.NoStore{},
-		st: views.DefaultStyles(), keys: views.DefaultKeyMap(), help: help.New(), states: map[string]sceneState{}, clock: time.Now,
+		com: NewCommon(views.ASCII(), scenes.Export{}), states: map[string]sceneState{}, clock: time.Now,
 		prog: progress.Progress{Done: map[string]bool{}, Answers: map[string]progress.Answer{}}}
 	for i, s := range a.list {
 		if s.ID == id {
@@ -104,12 +106,13 @@ func NewApp(b *sim.Backend, id string, seed uint64) (*App, error) {
 		}
 	}
 	a.nextID++
-	pl, err := newPlayer(ctx, a.nextID, a.list[a.idx], b, seed, a.ops)
+	pl, err := newPlayer(ctx, a.nextID, a.list[a.idx], b, seed, a.ops, a.com.spinner())
 	if err != nil {
 		cancel()
 		return nil, err
 	}
 	a.pl = pl
+	a.help = a.com.help()
 	a.applyKeys()
 	return a, nil
 }
@@ -127,7 +130,7 @@ func (a *App) Shutdown(ctx context.Context) {
 	go func() { a.ops.Wait(); close(done) }()
 	select {
 	case <-done:
-		a.pl.run.Close() // the keys go with the backend's Close
+		a.pl.Run.Close() // the keys go with the backend's Close
 	case <-ctx.Done():
 		// a command is still stuck in a stalled server; the backend's
 		// cleanup does not need its connection
@@ -177,15 +180,15 @@ func (a *App) watchHealth() tea.Cmd {
 		// them), so the story is replayed to where the learner was, once no
 		// move is running
 		a.pl.banner = ""
-		if a.pl.busy {
+		if a.pl.Busy {
 			return nil
 		}
 		a.down = false
-		a.pl.flash = "the server is back: the story is replayed to where you were"
+		a.pl.Flash = "the server is back: the story is replayed to where you were"
 		if a.b.TakeLapse() {
 			// the heartbeat was gone: a restart without persistence, or a sleep
 			// long enough for other runs to sweep this one's keys
-			a.pl.flash = "the server is back, without this run's keys: the story is replayed to where you were"
+			a.pl.Flash = "the server is back, without this run's keys: the story is replayed to where you were"
 		}
 		return a.pl.replayHere()
 	}
@@ -193,87 +196,48 @@ func (a *App) watchHealth() tea.Cmd {
 	return nil
 }
 
-// applyKeys switches off the bindings the current scene does not use, so
-// help lists only live keys.
-func (a *App) applyKeys() {
-	sc := a.pl.sc
-	k := views.DefaultKeyMap()
-	if sc.Kind == scenes.Race {
-		k.Step.SetEnabled(false)
-		k.Back.SetEnabled(false)
-		k.Home.SetEnabled(false)
-		k.Play.SetEnabled(false)
-		k.Faster.SetEnabled(false)
-		k.Slower.SetEnabled(false)
-		k.Next = key.NewBinding(key.WithKeys("right", "tab", "down"), key.WithHelp("→/tab", "next worker"))
-		k.Prev = key.NewBinding(key.WithKeys("left", "shift+tab", "up"), key.WithHelp("←/shift+tab", "previous worker"))
-		k.Select.SetHelp("1-4", "pick a worker")
-	} else {
-		k.Trials.SetEnabled(false)
-		k.Replay.SetEnabled(false) // tokens come from the seed; step back replays
-	}
-	k.Defaults.SetEnabled(len(sc.Knobs) > 0)
-	if n := len(sc.Build(scenes.Params{}).Actors); sc.Kind != scenes.Race && n > 0 {
-		k.Select.SetHelp("1-"+itoa(int64(n)), "select an actor")
-	}
-	if !sc.Distributed {
-		for _, b := range []*key.Binding{&k.Node, &k.Stop, &k.Cut, &k.Slow, &k.Jump, &k.Hang} {
-			b.SetEnabled(false)
-		}
-	}
-	if sc.Kind != scenes.Story {
-		k.Move.SetEnabled(false)
-		k.Crash.SetEnabled(false)
-		k.Pause.SetEnabled(false)
-		k.Wait.SetEnabled(false)
-	}
-	if sc.Kind == scenes.Quiz {
-		// no run to play, no actor, no log: answers and the way between situations
-		for _, b := range []*key.Binding{&k.Play, &k.Faster, &k.Slower, &k.Next, &k.Prev, &k.Export, &k.Earlier, &k.Later} {
-			b.SetEnabled(false)
-		}
-		k.Efficiency.SetEnabled(true)
-		k.Correctness.SetEnabled(true)
-		k.Select.SetKeys("1", "2")
-		k.Select.SetHelp("1/2", "answer")
-		k.Step.SetHelp("→/n/./pgdn", "next situation")
-		k.Back.SetHelp("←/b/,/pgup", "previous situation")
-		k.Home.SetHelp("home", "start the quiz again")
-	}
-	a.keys = k
-}
-
-func (a *App) knobBindings() []key.Binding {
-	var out []key.Binding
-	for _, k := range a.pl.sc.Knobs {
-		out = append(out, key.NewBinding(key.WithKeys(k.Key), key.WithHelp(k.Key, "change "+k.Name)))
-	}
-	return out
-}
-
 // Update handles keys, mouse, resizes and the player's messages; with
 // -notes, the notes file follows the step on screen.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m, ok := msg.(notesWritten); ok {
 		if m.err != nil && a.pl != nil {
-			a.pl.err = "writing the speaker notes: " + m.err.Error()
+			a.pl.Err = "writing the speaker notes: " + m.err.Error()
 		}
+		a.settle(false)
 		return a, nil
 	}
+	sel := -2
+	if a.pl != nil {
+		sel = a.pl.Sel
+	}
 	_, cmd := a.update(msg)
-	return a, tea.Batch(cmd, a.notesFollow())
+	// a mouse moving over the screen without selecting changes nothing on it
+	_, mouse := msg.(tea.MouseMsg)
+	a.settle(mouse && a.pl != nil && a.pl.Sel == sel && !isWheel(msg))
+	return a, tea.Batch(cmd, a.notesFollow(), a.saving())
 }
 
 func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case exported:
+		if msg.id == a.pl.ID {
+			a.pl.Flash = msg.note
+		}
+		return a, nil
+	case saved:
+		a.saveRunning = false
+		if msg.err != nil && a.pl != nil {
+			a.pl.Err = "saving progress: " + msg.err.Error()
+		}
+		return a, nil
 	case tea.WindowSizeMsg:
-		a.w, a.h = msg.Width, msg.Height
-		a.help.Width = msg.Width
+		a.SetSize(msg.Width, msg.Height)
 		return a, nil
 	case tea.MouseMsg:
-		if a.w < MinWidth || a.h < MinHeight {
+		if a.com.Width < MinWidth || a.com.Height < MinHeight {
 			return a, nil
 		}
+		a.layout()
 		switch msg.Button {
 		case tea.MouseButtonWheelUp:
 			a.pl.scrollLog(1)
@@ -284,7 +248,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if msg.Action == tea.MouseActionMotion || msg.Action == tea.MouseActionPress {
 			if i := views.ZoneAt(a.pl.zones, msg.X, msg.Y); i >= 0 {
-				a.pl.sel = i
+				a.pl.Sel = i
 			}
 		}
 		return a, nil
@@ -299,7 +263,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 			return a, tea.Batch(cmds...)
 		}
-		if a.w < MinWidth || a.h < MinHeight {
+		if a.com.Width < MinWidth || a.com.Height < MinHeight {
 			return a, a.onKey(msg) // q quits; nothing else acts on a screen too small to show it
 		}
 		if a.contents {
@@ -309,6 +273,10 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return a, a.trialsKey(msg)
 		}
 		return a, a.onKey(msg)
+	case trialsReady:
+		// to the page that asked, open or closed: a closed one lets go
+		_, cmd := msg.t.Update(msg)
+		return a, cmd
 	case trialsMsg, trialsOver:
 		if a.trials == nil {
 			return a, nil // a closed page's
@@ -326,10 +294,10 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.menu, mcmd = a.menu.Update(msg)
 		cmd = tea.Batch(cmd, mcmd)
 	}
-	if _, ok := msg.(runMsg); ok {
+	if _, ok := msg.(play.RunMsg); ok {
 		a.noteDone()
 	}
-	if a.switchWanted >= 0 && !a.pl.busy {
+	if a.switchWanted >= 0 && !a.pl.Busy {
 		i, typed := a.switchWanted, a.afterSwitch
 		a.switchWanted, a.afterSwitch = -1, nil
 		cmds := []tea.Cmd{a.switchTo(i)}
@@ -341,132 +309,10 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return a, cmd
 }
 
-func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
-	k := a.keys
-	switch {
-	case key.Matches(msg, k.Quit):
-		a.interrupted = msg.Type == tea.KeyCtrlC
-		a.cancel()
-		return tea.Quit
-	case a.w < MinWidth || a.h < MinHeight:
-		return nil // nothing acts on a scene the learner cannot see
-	case a.switchWanted >= 0:
-		a.afterSwitch = append(a.afterSwitch, msg) // meant for the scene to come
-		return nil
-	case a.leaving:
-		// a presenter's esc asked first: esc again or y leaves, any other
-		// key stays and does what it does
-		a.pl.flash = ""
-		if cmd := a.navigate(msg.String()); a.contents {
-			return cmd
-		}
-		return a.onKey(msg)
-	case a.present && msg.Type == tea.KeyF5:
-		return nil // a clicker's "start the slide show": nothing to start
-	case a.pl.flash != "":
-		a.pl.flash = "" // a one-time note goes with the next key
-		return a.onKey(msg)
-	case (key.Matches(msg, k.Step) || a.present && (key.Matches(msg, k.Play) || msg.Type == tea.KeyPgDown || msg.String() == "." || msg.String() == " ")) && a.storyOver():
-		return a.endOfStory()
-	case a.present && (key.Matches(msg, k.Step) || key.Matches(msg, k.Play) || msg.Type == tea.KeyPgDown || msg.String() == "." || msg.String() == " "):
-		// presenter mode: every clicker key moves the story one step
-		cmd, _ := a.pl.key(play.Do(play.Step))
-		return cmd
-	case key.Matches(msg, k.Trials) && a.pl.asking:
-		a.pl.flash = "answer the prediction first (1-" + itoa(int64(len(a.pl.choices()))) + ")"
-		return nil
-	case key.Matches(msg, k.Trials):
-		t, err := NewTrials(a.b, TrialsFromRace, race.DefaultConfig(a.seed), a.st)
-		if err != nil {
-			a.pl.flash = err.Error()
-			return nil
-		}
-		a.trials = t
-		return t.Init()
-	case key.Matches(msg, k.Notes):
-		a.pl.notes = !a.pl.notes
-		return nil
-	case key.Matches(msg, k.Export):
-		a.pl.export(a.export)
-		return nil
-	case key.Matches(msg, k.Help):
-		a.showHelp, a.showAbout = !a.showHelp, false
-		return nil
-	case key.Matches(msg, k.About):
-		a.showAbout, a.showHelp = !a.showAbout, false
-		a.page = viewport.New(a.w, a.h-4)
-		a.page.SetContent(a.pl.about(a.w))
-		return nil
-	case a.showAbout && (msg.Type == tea.KeyUp || msg.Type == tea.KeyDown || msg.Type == tea.KeyPgUp || msg.Type == tea.KeyPgDown):
-		a.page, _ = a.page.Update(msg) // the story page scrolls
-		return nil
-	case key.Matches(msg, k.SceneNext), key.Matches(msg, k.ScenePrev):
-		return a.navigate(msg.String())
-	case key.Matches(msg, k.Earlier):
-		a.pl.scrollLog(1)
-		return nil
-	case key.Matches(msg, k.Later):
-		a.pl.scrollLog(-1)
-		return nil
-	case msg.Type == tea.KeyEsc:
-		return a.navigate("esc")
-	case key.Matches(msg, k.Efficiency):
-		cmd, _ := a.pl.key(play.DoN(play.Answer, int(scenes.Efficiency)))
-		return cmd
-	case key.Matches(msg, k.Correctness):
-		cmd, _ := a.pl.key(play.DoN(play.Answer, int(scenes.Correctness)))
-		return cmd
-	case key.Matches(msg, k.Select):
-		cmd, _ := a.pl.key(play.DoN(play.Select, int(msg.String()[0]-'1')))
-		return cmd
-	case key.Matches(msg, k.Node):
-		cmd, _ := a.pl.key(play.DoN(play.Node, int(msg.String()[0]-'A')))
-		return cmd
-	case key.Matches(msg, k.Next):
-		cmd, _ := a.pl.key(play.Do(play.Next))
-		return cmd
-	case key.Matches(msg, k.Prev):
-		cmd, _ := a.pl.key(play.Do(play.Prev))
-		return cmd
-	}
-	for i, kb := range a.knobBindings() {
-		if key.Matches(msg, kb) {
-			cmd, _ := a.pl.key(play.DoN(play.Knob, i))
-			return cmd
-		}
-	}
-	actions := []struct {
-		b    key.Binding
-		verb play.Verb
-	}{
-		{k.Play, play.Play}, {k.Step, play.Step}, {k.Back, play.Back}, {k.Home, play.Home},
-		{k.Faster, play.Faster}, {k.Slower, play.Slower}, {k.Replay, play.Replay},
-		{k.Crash, play.Crash}, {k.Pause, play.Pause}, {k.Wait, play.Wait}, {k.Hint, play.Hint},
-		{k.Stop, play.Stop}, {k.Cut, play.Cut}, {k.Slow, play.Slow}, {k.Jump, play.Jump}, {k.Hang, play.Hang}, {k.Defaults, play.Defaults},
-	}
-	for _, x := range actions {
-		if key.Matches(msg, x.b) {
-			cmd, ok := a.pl.key(play.Do(x.verb))
-			if !ok {
-				a.pl.flash = msg.String() + " does nothing in this scene · ? lists its keys"
-			}
-			return cmd
-		}
-	}
-	if key.Matches(msg, k.Move) {
-		cmd, _ := a.pl.key(play.Do(play.Move))
-		return cmd
-	}
-	if msg.Type == tea.KeyRunes {
-		a.pl.flash = msg.String() + " does nothing here · ? lists the keys"
-	}
-	return nil
-}
-
 // nav is the app's state as Navigate sees it.
 func (a *App) nav() play.Nav {
-	return play.Nav{Contents: a.contents, Scene: a.idx, Scenes: len(a.list), Replaying: a.pl.busy && a.pl.cancelOp != nil,
-		Selected: a.pl.sel >= 0 || a.pl.node >= 0, Page: a.showHelp || a.showAbout || a.pl.notes, Course: a.menu.Items() != nil,
+	return play.Nav{Contents: a.contents, Scene: a.idx, Scenes: len(a.list), Replaying: a.pl.Busy && a.pl.CancelOp != nil,
+		Selected: a.pl.Sel >= 0 || a.pl.Node >= 0, Page: a.showHelp || a.showAbout || a.pl.notes, Course: a.menu.Items() != nil,
 		Present: a.present, Leaving: a.leaving}
 }
 
@@ -476,12 +322,12 @@ func (a *App) navigate(key string) tea.Cmd {
 	a.leaving = n.Leaving
 	switch step {
 	case play.AskLeave:
-		a.pl.flash = "leave " + a.pl.sc.ID + " for the contents? esc again or y leaves · any other key stays"
+		a.pl.Flash = "leave " + a.pl.Scene.ID + " for the contents? esc again or y leaves · any other key stays"
 	case play.CancelReplay:
-		a.pl.cancel()
-		a.pl.flash = "replay cancelled: the story starts again from the top"
+		a.pl.Cancel()
+		a.pl.Flash = "replay cancelled: the story starts again from the top"
 	case play.LetGo:
-		a.pl.sel, a.pl.node = -1, -1 // the readout follows the story again
+		a.pl.Sel, a.pl.Node = -1, -1 // the readout follows the story again
 	case play.ClosePage:
 		a.showHelp, a.showAbout, a.pl.notes = false, false, false
 	case play.ShowContents:
@@ -498,7 +344,7 @@ func (a *App) navigate(key string) tea.Cmd {
 // switchTo opens scene i (wrapping around), after the running move if any.
 func (a *App) switchTo(i int) tea.Cmd {
 	i = (i + len(a.list)) % len(a.list)
-	if a.pl.busy {
+	if a.pl.Busy {
 		a.switchWanted = i // switched to once the move is done
 		return nil
 	}
@@ -506,25 +352,25 @@ func (a *App) switchTo(i int) tea.Cmd {
 		return nil
 	}
 	a.nextID++
-	pl, err := newPlayer(a.ctx, a.nextID, a.list[i], a.b, a.seed, a.ops)
+	pl, err := newPlayer(a.ctx, a.nextID, a.list[i], a.b, a.seed, a.ops, a.com.spinner())
 	if err != nil {
-		a.pl.err = err.Error()
+		a.pl.Err = err.Error()
 		return nil
 	}
 	// leave this scene as it is, to come back to it later
-	a.states[a.pl.sc.ID] = sceneState{pos: a.pl.Position(), qz: a.pl.qz}
-	old := a.pl.run
-	pl.quiz = a.quiz && pl.sc.Asks()
-	pl.present = a.present
-	pl.answered, pl.scored = a.recordAnswer, a.recordScore
-	if st, ok := a.states[pl.sc.ID]; ok {
+	a.states[a.pl.Scene.ID] = sceneState{pos: a.pl.Position(), qz: a.pl.Quiz}
+	old := a.pl.Run
+	pl.Predict = a.quiz && pl.Scene.Asks()
+	pl.Present = a.present
+	pl.Answered, pl.Scored = a.recordAnswer, a.recordScore
+	if st, ok := a.states[pl.Scene.ID]; ok {
 		if st.qz != nil {
-			pl.qz = st.qz
+			pl.Quiz = st.qz
 		}
-		pl.applyPosition(st.pos)
-	} else if pl.sc.ID == a.prog.Moment.Scene && pl.sc.Kind == scenes.Story {
+		pl.ApplyPosition(st.pos)
+	} else if pl.Scene.ID == a.prog.Moment.Scene && pl.Scene.Kind == scenes.Story {
 		// continue where the learner left off last time, settings and seed too
-		pl.applyPosition(play.FromMoment(a.prog.Moment))
+		pl.ApplyPosition(a.lastPlace())
 	}
 	a.idx, a.pl = i, pl
 	a.showHelp, a.showAbout = false, false
@@ -534,23 +380,63 @@ func (a *App) switchTo(i int) tea.Cmd {
 
 // View draws the current scene, or says how large the terminal must be.
 func (a *App) View() string {
-	if a.w < MinWidth || a.h < MinHeight {
-		return views.TooSmall(a.st, a.w, a.h, MinWidth, MinHeight)
+	if a.com.Width < MinWidth || a.com.Height < MinHeight {
+		return views.TooSmall(a.com.Styles, a.com.Width, a.com.Height, MinWidth, MinHeight)
 	}
 	if a.contents {
 		return a.menuView()
 	}
 	if a.trials != nil {
-		return a.trials.Page(a.w, a.h)
+		return a.trials.Page(a.com.Width, a.com.Height)
 	}
-	helpLine := truncate(a.help.ShortHelpView(a.keys.ShortHelp()), a.w)
+	helpLine, title, overlay := a.frameArgs()
+	return a.pl.View(a.com.Styles, a.com.Width, a.com.Height, helpLine, title, overlay)
+}
+
+// SetSize sets the size the screen draws at: the terminal's, or a
+// session's window.
+func (a *App) SetSize(w, h int) {
+	a.com.Width, a.com.Height = w, h
+	a.help.Width = w
+}
+
+// settle keeps what drawing the next frame needs from writing state, so
+// that View only reads: the contents list's size now, and the scene's
+// layout (where the cards are, how many log lines show) marked stale
+// unless the message changed nothing on screen; layout works it out when
+// the mouse or a scroll needs it.
+func (a *App) settle(still bool) {
+	if a.contents && a.com.Width >= MinWidth && a.com.Height >= MinHeight {
+		a.menu.SetSize(a.com.Width, a.com.Height-1)
+	}
+	if !still {
+		a.laidOut = false
+	}
+	if a.pl != nil && a.pl.Scene.Kind != scenes.Quiz {
+		a.pl.Explanation() // once per snapshot and selection, here rather than in View
+	}
+}
+
+// layout brings the player's layout to the frame on screen (see settle).
+func (a *App) layout() {
+	if a.laidOut || a.com.Width < MinWidth || a.com.Height < MinHeight || a.trials != nil || a.contents || a.pl == nil {
+		return
+	}
+	helpLine, title, overlay := a.frameArgs()
+	a.pl.measure(a.com.Styles, a.com.Width, a.com.Height, helpLine, title, overlay)
+	a.laidOut = true
+}
+
+// frameArgs are the scene frame's help line and the page on top of it
+// (its title and text), if any.
+func (a *App) frameArgs() (helpLine, title, overlay string) {
+	helpLine = truncate(a.help.ShortHelpView(a.com.Keys.ShortHelp()), a.com.Width)
 	switch {
-	case a.pl.asking && !a.present:
-		helpLine = truncate(a.st.Dim.Render(fmt.Sprintf("1-%d your prediction · h a hint · ? keys · q quit", len(a.pl.choices()))), a.w)
+	case a.pl.Asking && !a.present:
+		helpLine = truncate(a.com.Styles.Dim.Render(fmt.Sprintf("1-%d your prediction · h a hint · ? keys · q quit", len(a.pl.Choices()))), a.com.Width)
 	case a.present:
-		helpLine = truncate(a.st.Dim.Render(a.presenterFooter()), a.w)
+		helpLine = truncate(a.com.Styles.Dim.Render(a.presenterFooter()), a.com.Width)
 	}
-	overlay, title := "", ""
 	switch {
 	case a.showHelp:
 		groups := append(a.helpKeys().FullHelp(), a.knobBindings())
@@ -559,7 +445,7 @@ func (a *App) View() string {
 			"timeline: ● a step  ~ time passes  ✗ a crash  ‖ a pause  › a wake-up  │ now",
 			"properties: ✓ held  ✗ BROKEN  – absent  ○ not put to the test yet",
 		}
-		if a.pl.sc.Kind == scenes.Quiz {
+		if a.pl.Scene.Kind == scenes.Quiz {
 			g := views.QuizGlyphs
 			legend = []string{"situations: " + g[views.Right] + " right  " + g[views.Wrong] + " wrong  " + g[views.Unanswered] +
 				" not answered  " + g[views.Shown] + " shown to the class  │ on screen"}
@@ -569,32 +455,21 @@ func (a *App) View() string {
 				"a step at the end opens the next story, then the next scene · esc asks first")
 		}
 		legend = append(legend, "scene "+itoa(int64(a.idx+1))+" of "+itoa(int64(len(a.list)))+" · ? closes this page")
-		overlay = views.HelpPage(a.st, groups, legend, a.w)
+		overlay = views.HelpPage(a.com.Styles, groups, legend, a.com.Width)
 	case a.showAbout:
-		title = "the story of " + a.pl.sc.ID
+		title = "the story of " + a.pl.Scene.ID
 		hint := "i closes this page"
 		if !a.page.AtTop() || !a.page.AtBottom() {
 			hint = fmt.Sprintf("↑/↓ scroll (%d%%) · %s", int(a.page.ScrollPercent()*100), hint)
 		}
-		overlay = a.page.View() + "\n" + a.st.Dim.Render(hint)
+		overlay = a.page.View() + "\n" + a.com.Styles.Dim.Render(hint)
 	}
-	return a.pl.View(a.st, a.w, a.h, helpLine, title, overlay)
-}
-
-// helpKeys are the bindings the ? page lists: in presenter mode every
-// clicker key steps the story, and nothing plays by itself.
-func (a *App) helpKeys() views.KeyMap {
-	k := a.keys
-	if a.present && a.pl.sc.Kind == scenes.Story {
-		k.Play.SetHelp("space", "step (clicker)")
-		k.Faster.SetEnabled(false)
-	}
-	return k
+	return helpLine, title, overlay
 }
 
 // Selected returns the selected actor's index in the current scene (-1 for
 // none); tests use it.
-func (a *App) Selected() int { return a.pl.sel }
+func (a *App) Selected() int { return a.pl.Sel }
 
 // trialsKey handles a key while the trials page is open: esc and q close
 // it once the trials have stopped (q stops them first), ctrl+c quits.
@@ -611,4 +486,9 @@ func (a *App) trialsKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	_, cmd := a.trials.Update(msg)
 	return cmd
+}
+
+func isWheel(msg tea.Msg) bool {
+	m, ok := msg.(tea.MouseMsg)
+	return ok && (m.Button == tea.MouseButtonWheelUp || m.Button == tea.MouseButtonWheelDown)
 }

@@ -4,8 +4,11 @@ import (
 	"testing"
 
 	"locksim/content"
+	"locksim/play"
 	"locksim/scenes"
 	"locksim/views"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // BenchmarkView draws every scene at 120x40 at the end of its story as
@@ -15,8 +18,8 @@ func BenchmarkView(b *testing.B) {
 		b.Run(sc.ID, func(b *testing.B) {
 			pts := points(b, sc.ID, false)
 			pt := pts[len(pts)-1]
-			p := &Player{sc: sc, text: mustText(b, sc.ID), p: pt.p, snap: pt.snap, led: scenes.Fold(pt.snap), sel: -1, node: -1}
-			st := views.DefaultStyles()
+			p := &Player{Session: &play.Session{Scene: sc, Text: mustText(b, sc.ID), Params: pt.p, Snap: pt.snap, Ledger: scenes.Fold(pt.snap), Sel: -1, Node: -1}}
+			st := views.ASCII()
 			b.ReportAllocs()
 			for b.Loop() {
 				p.View(st, 120, 40, "help", "", "")
@@ -31,4 +34,19 @@ func mustText(b testing.TB, id string) content.Text {
 		b.Fatal(err)
 	}
 	return t
+}
+
+// BenchmarkMouseMotion moves the mouse over a screen that does not change:
+// each frame is drawn from the session's explanation as it stands, so the
+// ledger is read no more (explains/op stays 0 after the first frame).
+func BenchmarkMouseMotion(b *testing.B) {
+	a := openScene(b, embedded(b), "gc-pause", 1, 100, 32, "nnn")
+	a.View()
+	before := a.pl.Explained()
+	b.ResetTimer()
+	for i := range b.N {
+		a.Update(tea.MouseMsg{X: i % 100, Y: 31, Action: tea.MouseActionMotion, Button: tea.MouseButtonNone})
+		_ = a.View()
+	}
+	b.ReportMetric(float64(a.pl.Explained()-before)/float64(b.N), "explains/op")
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -108,15 +109,12 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 		return nil, err
 	}
 	a.store, a.quiz, a.present = o.Store, !o.NoQuiz, o.Present
-	a.export = o.Export
+	a.com.Export = o.Export
 	if o.Styles != nil {
-		a.st = *o.Styles
-		a.help.Styles.ShortKey, a.help.Styles.FullKey = a.st.Key, a.st.Key
-		a.help.Styles.ShortDesc, a.help.Styles.FullDesc = a.st.Dim, a.st.Dim
-		a.help.Styles.ShortSeparator, a.help.Styles.FullSeparator = a.st.Dim, a.st.Dim
+		a.SetStyles(*o.Styles)
 	}
-	a.pl.quiz = a.quiz && a.pl.sc.Asks()
-	a.pl.present = o.Present
+	a.pl.Predict = a.quiz && a.pl.Scene.Asks()
+	a.pl.Present = o.Present
 	if a.store == nil {
 		a.store = play.NoStore{}
 	}
@@ -129,12 +127,12 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 		}
 	}
 	a.prog = prog
-	a.pl.answered, a.pl.scored = a.recordAnswer, a.recordScore
+	a.pl.Answered, a.pl.Scored = a.recordAnswer, a.recordScore
 	switch {
 	case o.Position != nil:
-		a.pl.applyPosition(*o.Position)
+		a.pl.ApplyPosition(*o.Position)
 	case o.Scene != "":
-		a.pl.applyPosition(play.FromMoment(Moment{Scene: o.Scene, Settings: o.Settings, Seed: o.Seed, Step: o.Step}))
+		a.pl.ApplyPosition(play.FromMoment(Moment{Scene: o.Scene, Settings: o.Settings, Seed: o.Seed, Step: o.Step}))
 	}
 	for _, id := range o.Scenes {
 		if i := indexOf(a.list, id); i >= 0 {
@@ -179,15 +177,16 @@ func (a *App) newMenu() list.Model {
 	}
 	// the list in the course's own palette (theme and -no-color included)
 	d := list.NewDefaultDelegate()
-	pink := a.st.Title.GetForeground()
-	d.Styles.SelectedTitle = a.st.Title.Border(lipgloss.NormalBorder(), false, false, false, true).BorderForeground(pink).Padding(0, 0, 0, 1)
-	d.Styles.SelectedDesc = a.st.Accent.Border(lipgloss.NormalBorder(), false, false, false, true).BorderForeground(pink).Padding(0, 0, 0, 1)
-	d.Styles.NormalTitle = a.st.Bold.Padding(0, 0, 0, 2)
-	d.Styles.NormalDesc = a.st.Dim.Padding(0, 0, 0, 2)
-	d.Styles.DimmedTitle, d.Styles.DimmedDesc = a.st.Dim.Padding(0, 0, 0, 2), a.st.Dim.Padding(0, 0, 0, 2)
-	m := list.New(items, d, max(a.w, MinWidth), max(a.h-1, MinHeight-1))
+	pink := a.com.Styles.Title.GetForeground()
+	d.Styles.SelectedTitle = a.com.Styles.Title.Border(lipgloss.NormalBorder(), false, false, false, true).BorderForeground(pink).Padding(0, 0, 0, 1)
+	d.Styles.SelectedDesc = a.com.Styles.Accent.Border(lipgloss.NormalBorder(), false, false, false, true).BorderForeground(pink).Padding(0, 0, 0, 1)
+	d.Styles.NormalTitle = a.com.Styles.Bold.Padding(0, 0, 0, 2)
+	d.Styles.NormalDesc = a.com.Styles.Dim.Padding(0, 0, 0, 2)
+	d.Styles.DimmedTitle, d.Styles.DimmedDesc = a.com.Styles.Dim.Padding(0, 0, 0, 2), a.com.Styles.Dim.Padding(0, 0, 0, 2)
+	d.Styles.FilterMatch = a.com.Styles.Plain.Underline(true)
+	m := list.New(items, d, max(a.com.Width, MinWidth), max(a.com.Height-1, MinHeight-1))
 	m.Title = "the course: Redis distributed locks, scene by scene"
-	m.Styles.Title = a.st.Title.Padding(0, 1)
+	a.com.styleList(&m)
 	m.SetShowStatusBar(false)
 	m.SetShowHelp(false) // the line under the list says the keys
 	m.DisableQuitKeybindings()
@@ -225,18 +224,12 @@ func (a *App) recordScore(id string, right, of int) {
 
 // noteDone marks the scene done once its story was played to the end.
 func (a *App) noteDone() {
-	s := a.pl.snap
-	if len(s.Moves) == 0 || s.Pos < len(s.Moves) || a.prog.Done[a.pl.sc.ID] {
+	s := a.pl.Snap
+	if len(s.Moves) == 0 || s.Pos < len(s.Moves) || a.prog.Done[a.pl.Scene.ID] {
 		return
 	}
-	a.prog.Done[a.pl.sc.ID] = true
+	a.prog.Done[a.pl.Scene.ID] = true
 	a.save()
-}
-
-func (a *App) save() {
-	if err := a.store.Save(a.prog); err != nil && a.pl != nil {
-		a.pl.err = "saving progress: " + err.Error()
-	}
 }
 
 // SaveProgress records the moment on screen (scene, settings, seed, step),
@@ -246,7 +239,12 @@ func (a *App) SaveProgress() {
 		return
 	}
 	a.prog.Moment = a.Moment()
-	a.save()
+	if place, err := json.Marshal(a.Position()); err == nil {
+		a.prog.Place = place
+	}
+	if err := a.store.Save(a.prog); err != nil {
+		a.pl.Err = "saving progress: " + err.Error()
+	}
 }
 
 // menuKey handles a key on the contents screen.
@@ -281,7 +279,6 @@ func (a *App) menuKey(msg tea.KeyMsg) tea.Cmd {
 
 // menuView draws the contents.
 func (a *App) menuView() string {
-	a.menu.SetSize(a.w, a.h-1)
 	help := "enter open · / filter · ↑/↓ choose · ✓ played to the end · q quit"
 	if m := a.prog.Moment; m.Scene != "" {
 		at := fmt.Sprintf("%s, step %d", m.Scene, m.Step)
@@ -291,17 +288,18 @@ func (a *App) menuView() string {
 		help = "last time: " + at + " · enter open · / filter · q quit"
 	}
 	if a.warning != "" {
-		help = a.st.Warn.Render(a.warning)
+		help = a.com.Styles.Warn.Render(a.warning)
 	}
-	return strings.TrimRight(a.menu.View(), "\n") + "\n" + truncate(a.st.Dim.Render(help), a.w)
+	return strings.TrimRight(a.menu.View(), "\n") + "\n" + truncate(a.com.Styles.Dim.Render(help), a.com.Width)
 }
 
-// openAt asks a freshly started scene to go to step once it has started
-// (-step N, or where the learner left it last time). A step past the
-// decisive point means the learner has seen it: the question is not asked.
-func (p *Player) openAt(step int) {
-	if at := p.sc.PredictAt(p.moveLabels()); at >= 0 && step > at && p.guess < 0 {
-		p.passed = true
+// lastPlace is where the learner left the course: the saved position, or,
+// in a progress file an older locksim wrote, its moment.
+func (a *App) lastPlace() play.Position {
+	if len(a.prog.Place) > 0 {
+		if pos, err := play.ParsePosition(a.prog.Place); err == nil && pos.Scene == a.prog.Moment.Scene {
+			return pos
+		}
 	}
-	p.pending = append(p.pending, play.DoN(play.Seek, step))
+	return play.FromMoment(a.prog.Moment)
 }

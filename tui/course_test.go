@@ -58,8 +58,8 @@ func TestContentsOpensScenes(t *testing.T) {
 	}
 	golden(t, "contents-80x24", v)
 	drive(t, a, keys("[down][down][enter]nn")...)
-	if a.contents || a.pl.sc.ID != "crash-gap" || a.pl.snap.Pos != 2 {
-		t.Fatalf("enter should open crash-gap and n step it: contents %v, %s at %d", a.contents, a.pl.sc.ID, a.pl.snap.Pos)
+	if a.contents || a.pl.Scene.ID != "crash-gap" || a.pl.Snap.Pos != 2 {
+		t.Fatalf("enter should open crash-gap and n step it: contents %v, %s at %d", a.contents, a.pl.Scene.ID, a.pl.Snap.Pos)
 	}
 	drive(t, a, keys("[esc]")...)
 	if !a.contents {
@@ -67,8 +67,8 @@ func TestContentsOpensScenes(t *testing.T) {
 	}
 	drive(t, a, keys("[up][enter]")...)
 	drive(t, a, keys("[esc][down][enter]")...)
-	if a.pl.sc.ID != "crash-gap" || a.pl.snap.Pos != 2 {
-		t.Errorf("coming back to crash-gap should replay it to step 2: %s at %d", a.pl.sc.ID, a.pl.snap.Pos)
+	if a.pl.Scene.ID != "crash-gap" || a.pl.Snap.Pos != 2 {
+		t.Errorf("coming back to crash-gap should replay it to step 2: %s at %d", a.pl.Scene.ID, a.pl.Snap.Pos)
 	}
 }
 
@@ -76,7 +76,7 @@ func TestContentsOpensScenes(t *testing.T) {
 // and asks; the answer is recorded, and the reveal matches the real reply.
 func TestPredictionIsRecordedAndRevealed(t *testing.T) {
 	a, store := openCourse(t, Options{Seed: 1, Scene: "race"}, "")
-	if !a.pl.asking || len(a.pl.snap.Events) != 0 || !strings.Contains(strings.ReplaceAll(a.View(), "\n", " "), "How many of them get OK?") {
+	if !a.pl.Asking || len(a.pl.Snap.Events) != 0 || !strings.Contains(strings.ReplaceAll(a.View(), "\n", " "), "How many of them get OK?") {
 		t.Fatalf("the race should ask before it fires:\n%s", a.View())
 	}
 	drive(t, a, keys("h")...)
@@ -84,7 +84,7 @@ func TestPredictionIsRecordedAndRevealed(t *testing.T) {
 		t.Errorf("h should show a hint:\n%s", a.View())
 	}
 	drive(t, a, keys("2")...)
-	if n := strings.Count(a.View(), "OK · holder"); n != 1 || a.pl.asking {
+	if n := strings.Count(a.View(), "OK · holder"); n != 1 || a.pl.Asking {
 		t.Fatalf("after the answer the race runs: %d holders\n%s", n, a.View())
 	}
 	if !strings.Contains(strings.ReplaceAll(a.View(), "\n", " "), `You predicted "exactly one": right.`) {
@@ -99,8 +99,8 @@ func TestPredictionIsRecordedAndRevealed(t *testing.T) {
 // TestStepOpensAtAStep: -scene X -step N opens the scene at step N.
 func TestStepOpensAtAStep(t *testing.T) {
 	a, _ := openCourse(t, Options{Seed: 1, Scene: "gc-pause", Step: 3, NoQuiz: true}, "")
-	if a.pl.snap.Pos != 3 || a.contents {
-		t.Fatalf("gc-pause should open at step 3: %d", a.pl.snap.Pos)
+	if a.pl.Snap.Pos != 3 || a.contents {
+		t.Fatalf("gc-pause should open at step 3: %d", a.pl.Snap.Pos)
 	}
 }
 
@@ -110,8 +110,8 @@ func TestBurstWithNamedKeys(t *testing.T) {
 	cmd := a.pl.seekTo(1)
 	drive(t, a, keys("n[home]3")...)
 	drive(t, a, cmd())
-	if a.pl.snap.Pos != 0 || a.Selected() != 2 {
-		t.Fatalf("n, home, 3 during a move: pos %d, selected %d; want 0 and 2", a.pl.snap.Pos, a.Selected())
+	if a.pl.Snap.Pos != 0 || a.Selected() != 2 {
+		t.Fatalf("n, home, 3 during a move: pos %d, selected %d; want 0 and 2", a.pl.Snap.Pos, a.Selected())
 	}
 }
 
@@ -131,9 +131,9 @@ func TestPresenterClicker(t *testing.T) {
 		drive(t, a, tea.WindowSizeMsg{Width: size.w, Height: size.h})
 		runCmd(t, a, a.Init())
 		clicks := 0
-		for ; clicks < 30 && a.pl.snap.Pos < len(a.pl.snap.Moves); clicks++ {
+		for ; clicks < 30 && a.pl.Snap.Pos < len(a.pl.Snap.Moves); clicks++ {
 			drive(t, a, keys(".")...)
-			if a.pl.asking {
+			if a.pl.Asking {
 				name := "present-asking-" + itoa(int64(size.w)) + "x" + itoa(int64(size.h))
 				golden(t, name, a.View())
 				drive(t, a, tea.KeyMsg{Type: tea.KeyPgDown})
@@ -144,8 +144,8 @@ func TestPresenterClicker(t *testing.T) {
 				}
 			}
 		}
-		if a.pl.snap.Pos != len(a.pl.snap.Moves) {
-			t.Fatalf("the clicker should play the story to its end, at %d of %d", a.pl.snap.Pos, len(a.pl.snap.Moves))
+		if a.pl.Snap.Pos != len(a.pl.Snap.Moves) {
+			t.Fatalf("the clicker should play the story to its end, at %d of %d", a.pl.Snap.Pos, len(a.pl.Snap.Moves))
 		}
 		drive(t, a, keys("N")...)
 		if !strings.Contains(a.View(), "speaker notes") {
@@ -268,7 +268,7 @@ func TestExportScaled(t *testing.T) {
 	exportDir(t) // the default directory must stay empty
 	dir := filepath.Join(t.TempDir(), "handout")
 	a := openScene(t, embedded(t), "fencing", 1, 120, 40, "nnnnnnnn")
-	a.export = scenes.Export{Dir: dir, Scale: 20}
+	a.com.Export = scenes.Export{Dir: dir, Scale: 20}
 	drive(t, a, keys("y")...)
 	path := filepath.Join(dir, "locksim-fencing-seed1-div20.redis")
 	b, err := os.ReadFile(path)
@@ -293,13 +293,13 @@ func TestExportScaled(t *testing.T) {
 func TestExportScaledClaim(t *testing.T) {
 	dir := exportDir(t)
 	a := openScene(t, embedded(t), "claim-lease", 1, 120, 40, strings.Repeat("n", 12))
-	a.export = scenes.Export{Scale: 10}
+	a.com.Export = scenes.Export{Scale: 10}
 	drive(t, a, keys("y")...)
 	b, err := os.ReadFile(filepath.Join(dir, "locksim-claim-lease-seed1-div10.redis"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain := transcript.RedisCLIScript(a.pl.snap, 0, false)
+	plain := transcript.RedisCLIScript(a.pl.Snap, 0, false)
 	if strings.Count(string(b), "\n") != strings.Count(plain, "\n") || string(b) == plain {
 		t.Fatalf("the scaled script should differ from the unscaled one only in its numbers:\n%s", b)
 	}
@@ -322,7 +322,7 @@ func TestExportScaledReplay(t *testing.T) {
 	}
 	url := simtest.StartRedis(t)
 	a := openScene(t, embedded(t), "fencing", 1, 120, 40, "nnnnnnnnnn")
-	script := transcript.RedisCLIScript(a.pl.snap, 20, false)
+	script := transcript.RedisCLIScript(a.pl.Snap, 20, false)
 	port := url[strings.LastIndex(url, ":")+1 : strings.LastIndex(url, "/")]
 	cmd := exec.Command(cli, "-p", port)
 	cmd.Stdin = strings.NewReader(script)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"locksim/content"
+	"locksim/play"
 	"locksim/scenes"
 	"locksim/scenes/say"
 	"locksim/sim"
@@ -208,8 +209,8 @@ func checkCards(t *testing.T, where string, snap sim.Snapshot, led *ledger.Ledge
 // rows, none wider than w columns.
 func checkScreen(t *testing.T, where string, sc *scenes.Scene, text content.Text, pt storyPoint, led *ledger.Ledger, w, h int) {
 	t.Helper()
-	p := &Player{sc: sc, text: text, p: pt.p, snap: pt.snap, led: led, sel: -1}
-	screen := p.View(views.DefaultStyles(), w, h, "help", "", "")
+	p := &Player{Session: &play.Session{Scene: sc, Text: text, Params: pt.p, Snap: pt.snap, Ledger: led, Sel: -1}}
+	screen := p.View(views.ASCII(), w, h, "help", "", "")
 	lines := strings.Split(screen, "\n")
 	if len(lines) != h {
 		t.Errorf("%s: the screen has %d rows, want %d:\n%s", where, len(lines), h, screen)

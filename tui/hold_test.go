@@ -68,21 +68,21 @@ func TestLiveSteppingHoldsTheClock(t *testing.T) {
 			t.Cleanup(func() { b.Close(context.Background()) })
 			live := openScene(t, b, c.id, 1, 80, 24, c.presses)
 			emb := openScene(t, embedded(t), c.id, 1, 80, 24, c.presses)
-			for range len(live.pl.snap.Moves) {
+			for range len(live.pl.Snap.Moves) {
 				time.Sleep(c.pause)
 				// a step runs only the next move, never a replay of the
 				// story so far
-				m := live.pl.run.Moves()[live.pl.snap.Pos]
-				before := live.pl.snap.Events
+				m := live.pl.Run.Moves()[live.pl.Snap.Pos]
+				before := live.pl.Snap.Events
 				drive(t, live, keys("n")...)
-				if !keptPrefix(before, live.pl.snap.Events) {
-					t.Errorf("step %d (%s) replayed the story: the events before it changed", live.pl.snap.Pos, sim.MoveLabel(m))
+				if !keptPrefix(before, live.pl.Snap.Events) {
+					t.Errorf("step %d (%s) replayed the story: the events before it changed", live.pl.Snap.Pos, sim.MoveLabel(m))
 				}
 				drive(t, emb, keys("n")...)
-				if !live.pl.snap.Held {
+				if !live.pl.Snap.Held {
 					t.Fatalf("after a step the clock should be held")
 				}
-				for _, k := range live.pl.snap.Keys {
+				for _, k := range live.pl.Snap.Keys {
 					if k.PTTL == -1 && strings.HasSuffix(k.Name, ":resource:lock") && k.Value != "" {
 						// only crash-gap's split lane may truly have no TTL
 						if c.id != "crash-gap" {
@@ -91,7 +91,7 @@ func TestLiveSteppingHoldsTheClock(t *testing.T) {
 					}
 				}
 			}
-			got, want := storyReplies(live.pl.snap), storyReplies(emb.pl.snap)
+			got, want := storyReplies(live.pl.Snap), storyReplies(emb.pl.Snap)
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("live replies differ from the embedded server's:\n%s\n--- embedded ---\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
@@ -130,18 +130,18 @@ func TestCancelledReplayHoldsTheClock(t *testing.T) {
 	}
 	t.Cleanup(func() { b.Close(context.Background()) })
 	a := openScene(t, b, "gc-pause", 1, 80, 24, "nnnn")
-	cmd := a.pl.seekTo(a.pl.snap.Pos - 1) // a step back replays from the start, waits included
+	cmd := a.pl.seekTo(a.pl.Snap.Pos - 1) // a step back replays from the start, waits included
 	done := make(chan tea.Msg)
 	go func() { done <- cmd() }()
 	time.Sleep(100 * time.Millisecond) // inside the 32 s wait
-	if !a.pl.cancel() {
+	if !a.pl.Cancel() {
 		t.Fatal("esc should cancel the replay")
 	}
 	runCmd(t, a, func() tea.Msg { return <-done })
-	if !a.pl.snap.Held || a.pl.busy || a.pl.snap.Pos != 0 {
-		t.Errorf("a cancelled replay starts the story again, held: pos %d, held %v, busy %v", a.pl.snap.Pos, a.pl.snap.Held, a.pl.busy)
+	if !a.pl.Snap.Held || a.pl.Busy || a.pl.Snap.Pos != 0 {
+		t.Errorf("a cancelled replay starts the story again, held: pos %d, held %v, busy %v", a.pl.Snap.Pos, a.pl.Snap.Held, a.pl.Busy)
 	}
-	for _, e := range a.pl.snap.Events {
+	for _, e := range a.pl.Snap.Events {
 		if e.Kind == sim.Clock {
 			t.Errorf("a wait cut short is not the story's: %s", e.Note)
 		}

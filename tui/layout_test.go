@@ -53,6 +53,7 @@ func TestLargerScreenLogShowsMore(t *testing.T) {
 func logRowsOf(t *testing.T, id, presses string, w, h int) []string {
 	t.Helper()
 	a := openScene(t, embedded(t), id, 1, w, h, presses)
+	a.layout() // the rows the frame on screen gives the log
 	rows := strings.Split(a.View(), "\n")
 	logW, _ := logWidth(w, h, true)
 	for i, r := range rows {

@@ -4,12 +4,10 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"slices"
 	"strings"
 
 	"locksim/play"
 	"locksim/scenes"
-	"locksim/sim"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -26,15 +24,15 @@ type notesWritten struct{ err error }
 // a story played to its end, a quiz on its score page, a race that has run.
 func (a *App) storyOver() bool {
 	p := a.pl
-	if p.busy || p.asking || a.switchWanted >= 0 {
+	if p.Busy || p.Asking || a.switchWanted >= 0 {
 		return false
 	}
-	switch p.sc.Kind {
+	switch p.Scene.Kind {
 	case scenes.Story:
-		return len(p.snap.Moves) > 0 && p.snap.Pos >= len(p.snap.Moves)
+		return len(p.Snap.Moves) > 0 && p.Snap.Pos >= len(p.Snap.Moves)
 	case scenes.Quiz:
-		q := p.quizState()
-		return q.at >= len(q.items)
+		q := p.OpenQuiz()
+		return q.At >= len(q.Items)
 	}
 	return true // a race has no steps: once it has run it is over
 }
@@ -45,23 +43,23 @@ func (a *App) storyOver() bool {
 func (a *App) endOfStory() tea.Cmd {
 	if !a.present {
 		what := "story"
-		if a.pl.sc.Kind == scenes.Quiz {
+		if a.pl.Scene.Kind == scenes.Quiz {
 			what = "quiz"
 		}
-		a.pl.flash = "the " + what + " has ended · " + a.whatNext()
+		a.pl.Flash = "the " + what + " has ended · " + a.whatNext()
 		return nil
 	}
 	if v := a.nextStory(); v != nil {
-		a.pl.p, a.pl.playing, a.pl.sel = v, false, -1
+		a.pl.Params, a.pl.Playing, a.pl.Sel = v, false, -1
 		// a new setting is a new question for the class: it is put again
-		a.pl.guess, a.pl.passed, a.pl.revealed, a.pl.actual = -1, false, false, -1
-		a.pl.flash = "the next story of " + a.pl.sc.ID + ": " + a.pl.sc.Describe(v)
+		a.pl.Guess, a.pl.Passed, a.pl.Revealed, a.pl.Actual = -1, false, false, -1
+		a.pl.Flash = "the next story of " + a.pl.Scene.ID + ": " + a.pl.Scene.Describe(v)
 		return a.pl.restart()
 	}
 	if i := a.nextScene(); i >= 0 {
 		return a.switchTo(i)
 	}
-	a.pl.flash = "the end of the lesson · esc for the contents, q to quit"
+	a.pl.Flash = "the end of the lesson · esc for the contents, q to quit"
 	return nil
 }
 
@@ -71,7 +69,7 @@ func (a *App) whatNext() string {
 	var out []string
 	if v := a.nextStory(); v != nil {
 		var keys []string
-		for _, k := range a.pl.sc.Knobs {
+		for _, k := range a.pl.Scene.Knobs {
 			keys = append(keys, k.Key)
 		}
 		out = append(out, strings.Join(keys, "/")+" another setting")
@@ -79,7 +77,7 @@ func (a *App) whatNext() string {
 	if n, step := play.Navigate(a.nav(), ">"); step == play.OpenScene {
 		out = append(out, "> next: "+a.list[n.Scene].ID)
 	}
-	if a.pl.sc.Kind == scenes.Story {
+	if a.pl.Scene.Kind == scenes.Story {
 		out = append(out, "home replays")
 	}
 	return strings.Join(out, " · ")
@@ -89,7 +87,7 @@ func (a *App) whatNext() string {
 // timeline says it is the end), what the next click opens.
 func (a *App) nextClick() string {
 	if v := a.nextStory(); v != nil {
-		return "next click: " + a.pl.sc.Describe(v)
+		return "next click: " + a.pl.Scene.Describe(v)
 	}
 	if i := a.nextScene(); i >= 0 {
 		return "next click: the next scene, " + a.list[i].ID
@@ -101,12 +99,12 @@ func (a *App) nextClick() string {
 // the scene offers (its transcript's variants), nil after the last, or when
 // the settings on screen are none of them.
 func (a *App) nextStory() scenes.Params {
-	if a.pl.sc.Kind != scenes.Story {
+	if a.pl.Scene.Kind != scenes.Story {
 		return nil
 	}
-	vs := a.pl.sc.Stories()
+	vs := a.pl.Scene.Stories()
 	for i, v := range vs[:max(len(vs)-1, 0)] {
-		if sameSettings(a.pl.sc, v, a.pl.p) {
+		if sameSettings(a.pl.Scene, v, a.pl.Params) {
 			return maps.Clone(vs[i+1])
 		}
 	}
@@ -167,7 +165,7 @@ func (a *App) classTime() string {
 // file when the scene, its settings or its step changed since the last
 // write: a command, so no file is touched inside Update.
 func (a *App) notesFollow() tea.Cmd {
-	if a.notesPath == "" || a.contents || a.pl.busy {
+	if a.notesPath == "" || a.contents || a.pl.Busy {
 		return nil
 	}
 	text := a.notesPage()
@@ -186,117 +184,21 @@ func (a *App) notesFollow() tea.Cmd {
 // the story stands, what the next step runs, and the scene's notes.
 func (a *App) notesPage() string {
 	p := a.pl
-	head := p.sc.ID + " · " + p.text.Get("title")
-	if s := p.sc.Describe(p.p); s != "" {
+	head := p.Scene.ID + " · " + p.Text.Get("title")
+	if s := p.Scene.Describe(p.Params); s != "" {
 		head += " · " + s
 	}
 	var where string
 	switch {
-	case p.sc.Kind != scenes.Story:
+	case p.Scene.Kind != scenes.Story:
 		where = "no steps"
-	case p.snap.Pos >= len(p.snap.Moves):
-		where = fmt.Sprintf("step %d of %d · %s", p.snap.Pos, len(p.snap.Moves), a.nextClick())
+	case p.Snap.Pos >= len(p.Snap.Moves):
+		where = fmt.Sprintf("step %d of %d · %s", p.Snap.Pos, len(p.Snap.Moves), a.nextClick())
 	default:
-		where = fmt.Sprintf("step %d of %d · next: %s", p.snap.Pos, len(p.snap.Moves), p.snap.Moves[p.snap.Pos])
+		where = fmt.Sprintf("step %d of %d · next: %s", p.Snap.Pos, len(p.Snap.Moves), p.Snap.Moves[p.Snap.Pos])
 	}
-	if p.asking {
+	if p.Asking {
 		where += " · the question is on screen"
 	}
-	return head + "\n" + where + "\n\n" + p.text.Get("notes") + "\n"
-}
-
-// applyPosition sets a player that has not started yet to pos: its
-// settings and seed (when pos has them), its prediction and, for a story,
-// the learner's own moves and the step, which it goes to once started.
-func (p *Player) applyPosition(pos play.Position) {
-	if pos.Settings != nil {
-		p.p = scenes.Params(maps.Clone(pos.Settings))
-	}
-	if pos.Seed != 0 {
-		p.seed = pos.Seed
-	}
-	if pos.Prediction != nil {
-		p.guess, p.passed = pos.Prediction.Chosen, pos.Prediction.Passed
-	}
-	old := p.run
-	p.run = sim.NewRun(p.b, p.sc.Script(p.p), p.seed)
-	old.Close() // never started: nothing of it is on the server
-	if p.sc.Kind != scenes.Story {
-		return
-	}
-	p.own, p.reown = slices.Clone(pos.Own), slices.Clone(pos.Own)
-	if pos.Step > 0 {
-		p.openAt(pos.Step)
-	}
-}
-
-// Position is where the learner stands in this scene (see play.Position).
-func (p *Player) Position() play.Position {
-	pos := play.Position{Version: play.PositionVersion, Scene: p.sc.ID, Settings: maps.Clone(p.p), Seed: p.seed,
-		Own: slices.Clone(p.own), Step: p.snap.Pos}
-	if p.guess >= 0 || p.passed {
-		pos.Prediction = &play.Prediction{Chosen: p.guess, Passed: p.passed}
-	}
-	return pos
-}
-
-// resettle replays the story under changed settings to the same moment:
-// the end if the learner was at the end, else past as many waits as before
-// and as many steps since the last one (see posAt).
-func (p *Player) resettle() tea.Cmd {
-	p.playing = false
-	moves := p.run.Moves()
-	end := p.snap.Pos >= len(moves) && p.snap.Pos > 0
-	waits, after := momentOf(moves, p.snap.Pos)
-	edited := p.run.Edited()
-	cmd := p.restart()
-	if target := posAt(p.run.Moves(), waits, after, end); target > 0 {
-		p.pending = append([]play.Action{play.DoN(play.Seek, target)}, p.pending...)
-	}
-	if edited {
-		p.flash = "the new setting replays the story as written: your inserted moves were dropped"
-	}
-	return cmd
-}
-
-// momentOf is where position pos stands in a schedule: how many waits run
-// before it, and how many moves since the last of them.
-func momentOf(moves []sim.Move, pos int) (waits, after int) {
-	for _, m := range moves[:min(pos, len(moves))] {
-		after++
-		if m.Kind == sim.MoveAdvance {
-			waits, after = waits+1, 0
-		}
-	}
-	return waits, after
-}
-
-// posAt is the same moment in a changed schedule: its end when end is set;
-// else past the same number of waits and then after more moves, never past
-// the next wait. A setting can change how long a wait is (gc-pause's pause),
-// so the moment is kept by the story's waits, not by the clock: a story time
-// that falls inside a longer wait would put the learner back before it. A
-// schedule with fewer waits is shown to its end.
-func posAt(moves []sim.Move, waits, after int, end bool) int {
-	if end {
-		return len(moves)
-	}
-	start := 0
-	for i, m := range moves {
-		if waits == 0 {
-			break
-		}
-		if m.Kind == sim.MoveAdvance {
-			waits--
-			start = i + 1
-		}
-	}
-	if waits > 0 {
-		return len(moves)
-	}
-	pos := start
-	for pos < len(moves) && pos-start < after && moves[pos].Kind != sim.MoveAdvance {
-		pos++
-	}
-	return pos
+	return head + "\n" + where + "\n\n" + p.Text.Get("notes") + "\n"
 }

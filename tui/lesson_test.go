@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"locksim/scenes"
-	"locksim/sim"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -23,13 +22,13 @@ func TestClickerWalksLesson(t *testing.T) {
 	var seen []story
 	last, asked, asks := story{}, 0, 0
 	for clicks := 0; clicks < 600; clicks++ {
-		if a.pl.asking {
+		if a.pl.Asking {
 			asked++ // one click passes it to the class
 		}
-		now := story{a.pl.sc.ID, a.pl.sc.Describe(a.pl.p)}
+		now := story{a.pl.Scene.ID, a.pl.Scene.Describe(a.pl.Params)}
 		if now != last {
 			seen, last = append(seen, now), now
-			if a.pl.sc.PredictAt(a.pl.moveLabels()) >= 0 {
+			if a.pl.Scene.PredictAt(a.pl.MoveLabels()) >= 0 {
 				asks++ // a story whose schedule has the question's move
 			}
 		}
@@ -43,7 +42,7 @@ func TestClickerWalksLesson(t *testing.T) {
 				t.Errorf("at the end of gc-pause's last story the footer should name fencing:\n%s", a.View())
 			}
 		}
-		if a.pl.flash == "the end of the lesson · esc for the contents, q to quit" {
+		if a.pl.Flash == "the end of the lesson · esc for the contents, q to quit" {
 			break
 		}
 		drive(t, a, keys(".")...)
@@ -69,16 +68,16 @@ func TestClickerWalksLesson(t *testing.T) {
 func TestPresenterEscAsksAndF5(t *testing.T) {
 	a, _ := openCourse(t, Options{Seed: 1, Present: true, Scene: "gc-pause"}, ".")
 	drive(t, a, tea.KeyMsg{Type: tea.KeyF5})
-	if a.contents || a.pl.snap.Pos != 1 || a.pl.flash != "" {
-		t.Fatalf("F5 should do nothing: contents %v, at %d, %q", a.contents, a.pl.snap.Pos, a.pl.flash)
+	if a.contents || a.pl.Snap.Pos != 1 || a.pl.Flash != "" {
+		t.Fatalf("F5 should do nothing: contents %v, at %d, %q", a.contents, a.pl.Snap.Pos, a.pl.Flash)
 	}
 	drive(t, a, keys("[esc]")...)
 	if a.contents || !strings.Contains(a.View(), "esc again or y leaves") {
 		t.Fatalf("the first esc should ask:\n%s", a.View())
 	}
 	drive(t, a, keys(".")...)
-	if a.contents || a.pl.snap.Pos != 2 {
-		t.Fatalf("another key should stay and act: contents %v, at %d", a.contents, a.pl.snap.Pos)
+	if a.contents || a.pl.Snap.Pos != 2 {
+		t.Fatalf("another key should stay and act: contents %v, at %d", a.contents, a.pl.Snap.Pos)
 	}
 	drive(t, a, keys("[esc][esc]")...)
 	if !a.contents {
@@ -94,13 +93,13 @@ func TestPresenterEscAsksAndF5(t *testing.T) {
 // which keys go on.
 func TestLearnerEndOfStory(t *testing.T) {
 	a := openScene(t, embedded(t), "gc-pause", 1, 80, 24, strings.Repeat("n", 10))
-	if a.pl.snap.Pos != len(a.pl.snap.Moves) {
-		t.Fatalf("at %d of %d", a.pl.snap.Pos, len(a.pl.snap.Moves))
+	if a.pl.Snap.Pos != len(a.pl.Snap.Moves) {
+		t.Fatalf("at %d of %d", a.pl.Snap.Pos, len(a.pl.Snap.Moves))
 	}
 	drive(t, a, keys("n")...)
 	want := "the story has ended · g/t another setting · > next: fencing · home replays"
-	if a.pl.flash != want || !strings.Contains(a.View(), want) {
-		t.Errorf("n at the end: %q, want %q\n%s", a.pl.flash, want, a.View())
+	if a.pl.Flash != want || !strings.Contains(a.View(), want) {
+		t.Errorf("n at the end: %q, want %q\n%s", a.pl.Flash, want, a.View())
 	}
 }
 
@@ -112,36 +111,11 @@ func TestSettingKeepsTheMoment(t *testing.T) {
 		steps, want int
 	}{{10, 10}, {8, 8}, {3, 3}, {1, 1}} {
 		a := openScene(t, embedded(t), "gc-pause", 1, 80, 24, strings.Repeat("n", c.steps)+"g")
-		if a.pl.sc.Value(a.pl.p, "pause") != "70 s" || a.pl.snap.Pos != c.want {
-			t.Errorf("g at step %d: pause %s, at step %d, want %d", c.steps, a.pl.sc.Value(a.pl.p, "pause"), a.pl.snap.Pos, c.want)
+		if a.pl.Scene.Value(a.pl.Params, "pause") != "70 s" || a.pl.Snap.Pos != c.want {
+			t.Errorf("g at step %d: pause %s, at step %d, want %d", c.steps, a.pl.Scene.Value(a.pl.Params, "pause"), a.pl.Snap.Pos, c.want)
 		}
-		if c.steps == 10 && a.pl.snap.Now != 70*time.Second {
-			t.Errorf("g at the end: story time %v, want the new story's end at 70s", a.pl.snap.Now)
-		}
-	}
-}
-
-func TestPosAt(t *testing.T) {
-	m, w := sim.Labeled("A", "a"), sim.Advance(time.Second)
-	moves := []sim.Move{m, m, w, m, m, m, w, m}
-	cases := []struct {
-		waits, after int
-		end          bool
-		want         int
-	}{
-		{0, 0, false, 0}, {0, 2, false, 2}, {0, 5, false, 2}, // never past the next wait
-		{1, 0, false, 3}, {1, 2, false, 5}, {2, 1, false, 8},
-		{3, 0, false, 8}, // more waits than the story has: its end
-		{0, 1, true, 8},
-	}
-	for _, c := range cases {
-		if got := posAt(moves, c.waits, c.after, c.end); got != c.want {
-			t.Errorf("posAt(%d waits, %d after, end %v) = %d, want %d", c.waits, c.after, c.end, got, c.want)
-		}
-	}
-	for pos, want := range [][2]int{{0, 0}, {0, 1}, {0, 2}, {1, 0}, {1, 1}, {1, 2}, {1, 3}, {2, 0}, {2, 1}} {
-		if w, a := momentOf(moves, pos); w != want[0] || a != want[1] {
-			t.Errorf("momentOf(%d) = %d, %d; want %v", pos, w, a, want)
+		if c.steps == 10 && a.pl.Snap.Now != 70*time.Second {
+			t.Errorf("g at the end: story time %v, want the new story's end at 70s", a.pl.Snap.Now)
 		}
 	}
 }
@@ -150,12 +124,12 @@ func TestPosAt(t *testing.T) {
 // to the same moment; with nothing changed it says so.
 func TestDefaultsKey(t *testing.T) {
 	a := openScene(t, embedded(t), "gc-pause", 1, 80, 24, "gtnnnR")
-	if scenes.FormatSettings(a.pl.sc, a.pl.p) != "" || a.pl.snap.Pos != 3 || a.pl.flash != "the settings are back to their defaults" {
-		t.Errorf("R: settings %q, at %d, %q", scenes.FormatSettings(a.pl.sc, a.pl.p), a.pl.snap.Pos, a.pl.flash)
+	if scenes.FormatSettings(a.pl.Scene, a.pl.Params) != "" || a.pl.Snap.Pos != 3 || a.pl.Flash != "the settings are back to their defaults" {
+		t.Errorf("R: settings %q, at %d, %q", scenes.FormatSettings(a.pl.Scene, a.pl.Params), a.pl.Snap.Pos, a.pl.Flash)
 	}
 	drive(t, a, keys("R")...)
-	if a.pl.flash != "the settings are at their defaults already" {
-		t.Errorf("R at the defaults: %q", a.pl.flash)
+	if a.pl.Flash != "the settings are at their defaults already" {
+		t.Errorf("R at the defaults: %q", a.pl.Flash)
 	}
 }
 
@@ -182,6 +156,23 @@ func TestMomentRoundTrip(t *testing.T) {
 	}
 }
 
+// TestResumeKeepsOwnMoves: the progress keeps the learner's place as a
+// position, so a course opened later resumes with the learner's own moves
+// and prediction, not only the step.
+func TestResumeKeepsOwnMoves(t *testing.T) {
+	a, store := openCourse(t, Options{Seed: 5, Scene: "gc-pause"}, "n1xn")
+	pos := a.Position()
+	if len(pos.Own) != 1 || pos.Own[0].Kind != "crash" {
+		t.Fatalf("after n 1 x n: %+v, want one own crash", pos)
+	}
+	a.SaveProgress()
+	b, _ := openCourse(t, Options{Seed: 9, Store: store}, "[enter]")
+	got := b.Position()
+	if got.Step != pos.Step || len(got.Own) != 1 || got.Own[0] != pos.Own[0] || b.View() != a.View() {
+		t.Errorf("resumed at %+v, want %+v", got, pos)
+	}
+}
+
 func sameMoment(a, b Moment) bool {
 	return a.Scene == b.Scene && a.Seed == b.Seed && a.Step == b.Step && scenes.FormatSettings(scenes.Find(a.Scene), a.Settings) == scenes.FormatSettings(scenes.Find(b.Scene), b.Settings)
 }
@@ -198,7 +189,7 @@ func TestNotesFollowTheStep(t *testing.T) {
 		}
 		return string(b)
 	}
-	notes := a.pl.text.Get("notes")
+	notes := a.pl.Text.Get("notes")
 	if got := read(); !strings.Contains(got, "step 0 of 10 · next: A acquires") || !strings.Contains(got, notes) {
 		t.Fatalf("the notes file at the start:\n%s", got)
 	}
@@ -207,7 +198,7 @@ func TestNotesFollowTheStep(t *testing.T) {
 		t.Errorf("the notes file after a click:\n%s", got)
 	}
 	drive(t, a, keys("..")...)
-	if got := read(); !a.pl.asking || !strings.Contains(got, "step 3 of 10 · next: B acquires · the question is on screen") {
+	if got := read(); !a.pl.Asking || !strings.Contains(got, "step 3 of 10 · next: B acquires · the question is on screen") {
 		t.Errorf("the notes file at the question:\n%s", got)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"locksim/play"
 	"locksim/scenes"
 	"locksim/sim"
 
@@ -85,9 +86,12 @@ func runCmd(t testing.TB, a *App, cmd tea.Cmd) {
 		for _, c := range m {
 			runCmd(t, a, c)
 		}
-	case tea.QuitMsg, refreshTick, tickMsg, healthTick, spinner.TickMsg, nil:
+	case tea.QuitMsg, healthTick, spinner.TickMsg, nil:
 		// timers: a live screen re-reads its keys for ever
 	default:
+		if play.IsTimer(m) {
+			return
+		}
 		drive(t, a, m)
 	}
 }

@@ -14,7 +14,7 @@ type Moment = progress.Moment
 
 // Moment is where the open scene stands now, settings and seed included.
 func (a *App) Moment() Moment {
-	return Moment{Scene: a.pl.sc.ID, Settings: maps.Clone(a.pl.p), Seed: a.pl.seed, Step: a.pl.snap.Pos}
+	return Moment{Scene: a.pl.Scene.ID, Settings: maps.Clone(a.pl.Params), Seed: a.pl.Seed, Step: a.pl.Snap.Pos}
 }
 
 // Position is where the open scene stands now, the learner's own moves and

@@ -19,12 +19,12 @@ func waitBanner(t *testing.T, a *App, want string) {
 	// and a loaded machine may take several heartbeats to get there
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 		_, cmd := a.Update(healthTick{})
-		if strings.Contains(a.pl.banner+a.pl.flash, want) {
+		if strings.Contains(a.pl.banner+a.pl.Flash, want) {
 			runCmd(t, a, cmd)
 			return
 		}
 	}
-	t.Fatalf("the screen never said %q; it says %q / %q\n%s", want, a.pl.banner, a.pl.flash, a.View())
+	t.Fatalf("the screen never said %q; it says %q / %q\n%s", want, a.pl.banner, a.pl.Flash, a.View())
 }
 
 // TestServerOutageIsShownAndSurvived: the server dies while a scene is open;
@@ -77,10 +77,10 @@ func outage(t *testing.T, id string) {
 	if scenes.Find(id).Distributed {
 		want++
 	}
-	if a.pl.err != "" || a.pl.snap.Pos != want || a.pl.banner != "" || a.pl.stale {
-		t.Errorf("after recovery: err %q, pos %d, banner %q, stale %v\n%s", a.pl.err, a.pl.snap.Pos, a.pl.banner, a.pl.stale, a.View())
+	if a.pl.Err != "" || a.pl.Snap.Pos != want || a.pl.banner != "" || a.pl.Stale {
+		t.Errorf("after recovery: err %q, pos %d, banner %q, stale %v\n%s", a.pl.Err, a.pl.Snap.Pos, a.pl.banner, a.pl.Stale, a.View())
 	}
-	if e, ok := lastOf(a.pl.snap.Events, a.pl.snap.Actors[0].Name, ""); !ok || e.Unknown() || e.ErrorReply() {
+	if e, ok := lastOf(a.pl.Snap.Events, a.pl.Snap.Actors[0].Name, ""); !ok || e.Unknown() || e.ErrorReply() {
 		t.Errorf("after recovery the first step should get a reply: %+v", e)
 	}
 }
@@ -99,8 +99,8 @@ func TestServerStallIsShownAndSurvived(t *testing.T) {
 	}
 	waitBanner(t, a, "server unreachable")
 	waitBanner(t, a, "the server is back")
-	if a.pl.err != "" || a.pl.snap.Pos != 2 || a.pl.stale {
-		t.Errorf("after the stall: err %q, pos %d, stale %v\n%s", a.pl.err, a.pl.snap.Pos, a.pl.stale, a.View())
+	if a.pl.Err != "" || a.pl.Snap.Pos != 2 || a.pl.Stale {
+		t.Errorf("after the stall: err %q, pos %d, stale %v\n%s", a.pl.Err, a.pl.Snap.Pos, a.pl.Stale, a.View())
 	}
 }
 

@@ -39,7 +39,7 @@ func TestQuestionHidesItsAnswer(t *testing.T) {
 
 func questionHidesItsAnswer(t *testing.T, sc *scenes.Scene) {
 	b := embedded(t)
-	st := views.DefaultStyles()
+	st := views.ASCII()
 	asked := 0
 	for _, p := range sc.Stories() {
 		if sc.PredictAt(labelsOf(sc.Build(p).Moves)) < 0 {
@@ -56,11 +56,11 @@ func questionHidesItsAnswer(t *testing.T, sc *scenes.Scene) {
 				where += " presenter"
 			}
 			a := openAsking(t, b, sc, p, present)
-			if !a.pl.asking {
+			if !a.pl.Asking {
 				t.Errorf("%s: the story never asked its question", where)
 				continue
 			}
-			before := a.pl.snap
+			before := a.pl.Snap
 			screens := map[string]string{}
 			for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
 				drive(t, a, tea.WindowSizeMsg{Width: size.w, Height: size.h})
@@ -68,7 +68,7 @@ func questionHidesItsAnswer(t *testing.T, sc *scenes.Scene) {
 			}
 			// the decisive move: the answer, or the clicker's next click
 			drive(t, a, keys(map[bool]string{false: "1", true: "."}[present])...)
-			after := a.pl.snap
+			after := a.pl.Snap
 			if after.Pos <= before.Pos {
 				t.Fatalf("%s: answering did not run the decisive move", where)
 			}
@@ -124,7 +124,7 @@ func hiddenValues(sc *scenes.Scene, p scenes.Params, pl *Player, before, after s
 		}
 	}
 	for _, snap := range []sim.Snapshot{before, after} {
-		ex := scenes.Explain(sc, scenes.Frame{Snap: snap, L: scenes.Fold(snap), P: p, Sel: -1, Text: pl.text})
+		ex := scenes.Explain(sc, scenes.Frame{Snap: snap, L: scenes.Fold(snap), P: p, Sel: -1, Text: pl.Text})
 		for _, s := range []string{ex.Verdict, ex.Alarm} {
 			if s != "" {
 				h.anywhere = append(h.anywhere, ansi.Strip(s))
@@ -221,12 +221,12 @@ func openAsking(t *testing.T, b *sim.Backend, sc *scenes.Scene, p scenes.Params,
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.Shutdown(context.Background()) })
-	a.pl.p = p
-	a.pl.run = sim.NewRun(b, sc.Script(p), a.pl.seed)
+	a.pl.Params = p
+	a.pl.Run = sim.NewRun(b, sc.Script(p), a.pl.Seed)
 	drive(t, a, tea.WindowSizeMsg{Width: 80, Height: 24})
 	runCmd(t, a, a.Init())
 	step := map[bool]string{false: "n", true: "."}[present]
-	for i := 0; i <= len(sc.Build(p).Moves) && !a.pl.asking; i++ {
+	for i := 0; i <= len(sc.Build(p).Moves) && !a.pl.Asking; i++ {
 		drive(t, a, keys(step)...)
 	}
 	return a
@@ -256,7 +256,7 @@ func TestQuestionGoldens(t *testing.T) {
 	}
 	for _, c := range cases {
 		a := openAsking(t, embedded(t), scenes.Find(c.id), c.p, c.present)
-		if !a.pl.asking {
+		if !a.pl.Asking {
 			t.Fatalf("%s never asked its question", c.name)
 		}
 		for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {

@@ -42,11 +42,11 @@ func TestHintsShownOnce(t *testing.T) {
 			continue
 		}
 		a := openAsking(t, b, sc, scenes.Params{}, false)
-		for i := 1; a.pl.text.Has("hint-" + itoa(int64(i))); i++ {
+		for i := 1; a.pl.Text.Has("hint-" + itoa(int64(i))); i++ {
 			drive(t, a, keys("h")...)
 			screen := strings.Join(strings.Fields(a.View()), " ")
 			for j := 1; j <= i; j++ {
-				hint := strings.Join(strings.Fields(a.pl.text.Get("hint-"+itoa(int64(j)))), " ")
+				hint := strings.Join(strings.Fields(a.pl.Text.Get("hint-"+itoa(int64(j)))), " ")
 				if n := strings.Count(screen, hint[:min(len(hint), 24)]); n != 1 {
 					t.Errorf("%s: after %d h, hint %d shows %d times:\n%s", sc.ID, i, j, n, a.View())
 				}
@@ -95,7 +95,7 @@ func TestEmbeddedOnlyStoryAsksNothingLive(t *testing.T) {
 	sc := scenes.Find("redlock")
 	p := scenes.Params{"story": knobIndex(t, "redlock", "story", "clock jump")}
 	a := openAsking(t, b, sc, p, false)
-	if a.pl.asking {
+	if a.pl.Asking {
 		t.Errorf("the clock jump cannot happen on a live server, yet its question is asked:\n%s", a.View())
 	}
 	if !strings.Contains(a.View(), "needs the embedded server") {

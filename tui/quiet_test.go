@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"locksim/play"
 	"locksim/sim"
 	"locksim/sim/simtest"
 	"locksim/transcript"
@@ -89,8 +90,8 @@ func TestIdleLiveScreenIsQuiet(t *testing.T) {
 	started, idle := make(chan struct{}), make(chan struct{})
 	var once1, once2 sync.Once
 	watch := func(_ tea.Model, msg tea.Msg) tea.Msg {
-		if m, ok := msg.(runMsg); ok && m.snap.Held {
-			switch m.snap.Pos {
+		if m, ok := msg.(play.RunMsg); ok && m.Snap.Held {
+			switch m.Snap.Pos {
 			case 0:
 				once1.Do(func() { close(started) })
 			case 2:
@@ -163,7 +164,7 @@ func TestLabelMarksStepsInTheStream(t *testing.T) {
 	a := openScene(t, b, "gc-pause", 1, 80, 24, "nnnn")
 	want := []string{}
 	for i := range 4 {
-		want = append(want, `"ECHO" "`+sim.StepEcho(i, a.pl.snap.Moves[i])+`"`)
+		want = append(want, `"ECHO" "`+sim.StepEcho(i, a.pl.Snap.Moves[i])+`"`)
 	}
 	// MONITOR lines arrive on a connection of their own: wait for the last
 	hold := `"EVALSHA" "` + fmt.Sprintf("%x", sha1.Sum([]byte(sim.HoldLua.Src))) + `"`
@@ -209,7 +210,7 @@ func indexLine(ls []monitorLine, prefix string) int {
 // commands with the ECHO the live stream shows; without it, none.
 func TestExportLabelsSteps(t *testing.T) {
 	a := openScene(t, embedded(t), "gc-pause", 1, 80, 24, "nnnn")
-	s := a.pl.snap
+	s := a.pl.Snap
 	labelled, plain := transcript.RedisCLIScript(s, 0, true), transcript.RedisCLIScript(s, 0, false)
 	if strings.Contains(plain, "ECHO") {
 		t.Errorf("without -label the export has no ECHO:\n%s", plain)
@@ -296,13 +297,13 @@ func TestLiveHoldKeepsDeadlines(t *testing.T) {
 	// 1.5 s held is 30 s of story at ÷20: unheld, every deadline would
 	// move that much nearer at each step
 	const pause = 1500 * time.Millisecond
-	for range len(live.pl.snap.Moves) {
+	for range len(live.pl.Snap.Moves) {
 		time.Sleep(pause)
 		drive(t, live, keys("n")...)
 		drive(t, emb, keys("n")...)
-		got, want := leaseRead(live.pl.snap), leaseRead(emb.pl.snap)
+		got, want := leaseRead(live.pl.Snap), leaseRead(emb.pl.Snap)
 		if len(got) != len(want) {
-			t.Fatalf("step %d: active set live %v, embedded %v", live.pl.snap.Pos, got, want)
+			t.Fatalf("step %d: active set live %v, embedded %v", live.pl.Snap.Pos, got, want)
 		}
 		for id, w := range want {
 			// a claim's time is taken as it is sent, and TIME read in
@@ -310,14 +311,14 @@ func TestLiveHoldKeepsDeadlines(t *testing.T) {
 			// its TIME): allow 10 s of story (500 ms of wire), a third of
 			// one pause
 			if g := got[id]; g < w-10_000 || g > w+10_000 {
-				t.Errorf("step %d: %s's deadline gives a lease of %d ms of story live, %d embedded", live.pl.snap.Pos, id, g, w)
+				t.Errorf("step %d: %s's deadline gives a lease of %d ms of story live, %d embedded", live.pl.Snap.Pos, id, g, w)
 			}
 		}
 	}
-	if n := len(live.pl.snap.Moves); live.pl.snap.Pos != n || emb.pl.snap.Pos != n {
-		t.Errorf("the story should have played to its end (%d): live at %d, embedded at %d", n, live.pl.snap.Pos, emb.pl.snap.Pos)
+	if n := len(live.pl.Snap.Moves); live.pl.Snap.Pos != n || emb.pl.Snap.Pos != n {
+		t.Errorf("the story should have played to its end (%d): live at %d, embedded at %d", n, live.pl.Snap.Pos, emb.pl.Snap.Pos)
 	}
-	if got, want := storyReplies(live.pl.snap), storyReplies(emb.pl.snap); strings.Join(got, "\n") != strings.Join(want, "\n") {
+	if got, want := storyReplies(live.pl.Snap), storyReplies(emb.pl.Snap); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("live replies differ from the embedded server's:\n%s\n--- embedded ---\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

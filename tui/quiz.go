@@ -5,150 +5,50 @@ import (
 	"slices"
 	"strings"
 
-	"locksim/play"
 	"locksim/scenes"
 	"locksim/views"
-
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 )
 
-// quizState is where the learner stands in a quiz.
-type quizState struct {
-	items   []scenes.Situation
-	at      int    // the situation on screen; len(items) is the score page
-	answers []int  // the Class chosen for each situation, -1 for none
-	shown   []bool // its key shown to the class, with no answer given
-	// reported is set once this attempt's score went to the progress
-	reported bool
-}
-
-func newQuiz(items []scenes.Situation) *quizState {
-	q := &quizState{items: items, answers: make([]int, len(items)), shown: make([]bool, len(items))}
-	for i := range q.answers {
-		q.answers[i] = -1
-	}
-	return q
-}
-
-// quizState is the player's quiz, read from its text the first time.
-func (p *Player) quizState() *quizState {
-	if p.qz == nil {
-		items, _ := scenes.Situations(p.text) // newPlayer refuses a text it cannot read
-		p.qz = newQuiz(items)
-	}
-	return p.qz
-}
-
-// keyShown reports that situation i's key is on screen: answered, shown to
-// the class, or -no-quiz (the key without the questions).
-func (p *Player) keyShown(i int) bool {
-	q := p.quizState()
-	return q.answers[i] >= 0 || q.shown[i] || !p.quiz
-}
-
 func (p *Player) quizMarks() []views.QuizMark {
-	q := p.quizState()
-	out := make([]views.QuizMark, len(q.items))
-	for i, s := range q.items {
+	q := p.OpenQuiz()
+	out := make([]views.QuizMark, len(q.Items))
+	for i, s := range q.Items {
 		switch {
-		case q.answers[i] >= 0 && scenes.Class(q.answers[i]) == s.Class:
+		case q.Answers[i] >= 0 && scenes.Class(q.Answers[i]) == s.Class:
 			out[i] = views.Right
-		case q.answers[i] >= 0:
+		case q.Answers[i] >= 0:
 			out[i] = views.Wrong
-		case p.keyShown(i):
+		case p.KeyShown(i):
 			out[i] = views.Shown
 		}
 	}
 	return out
 }
 
-// quizKey applies a key to a quiz: answer (arg: the Class), step and back
-// between situations and the score, home for a fresh attempt, a hint.
-func (p *Player) quizKey(act play.Action) (tea.Cmd, bool) {
-	action, arg := act.Verb, act.N
-	q := p.quizState()
-	n := len(q.items)
-	switch action {
-	case play.Answer, play.Select:
-		switch {
-		case q.at >= n:
-			return nil, false
-		case arg < 0 || arg > int(scenes.Correctness):
-			p.flash = p.text.Get("not-a-choice")
-		case p.keyShown(q.at):
-			p.flash = p.text.Get("answered-already")
-		default:
-			q.answers[q.at] = arg
-			p.hints = 0
-			p.reportScore()
-		}
-		return nil, true
-	case play.Step:
-		if p.present && q.at < n && !p.keyShown(q.at) {
-			q.shown[q.at] = true // the clicker: the class has had its say
-			return nil, true
-		}
-		q.at = min(q.at+1, n)
-		p.hints = 0
-		return nil, true
-	case play.Back:
-		q.at = max(q.at-1, 0)
-		p.hints = 0
-		return nil, true
-	case play.Home:
-		p.qz, p.hints = newQuiz(q.items), 0
-		return nil, true
-	case play.Hint:
-		if q.at >= n || p.keyShown(q.at) || !p.text.Has("hint-1") {
-			return nil, false
-		}
-		if p.text.Has("hint-" + itoa(int64(p.hints+1))) {
-			p.hints++
-		}
-		return nil, true
-	}
-	return nil, false
-}
-
-// reportScore hands the score to the progress once every situation of the
-// attempt is answered (a key shown to the class is not an answer).
-func (p *Player) reportScore() {
-	q := p.quizState()
-	right, answered := scenes.Grade(q.items, q.answers)
-	if q.reported || answered < len(q.items) || !p.quiz {
-		return
-	}
-	q.reported = true
-	if p.scored != nil {
-		p.scored(p.sc.ID, right, len(q.items))
-	}
-}
-
 // quizView draws a quiz under the header: the situation on screen (or the
 // score, or the speaker notes), the strip of answers and the help line.
 // No scoreboard: a quiz puts no lock property to the test.
 func (p *Player) quizView(st views.Styles, w, h int, header, helpLine string) string {
-	q := p.quizState()
+	q := p.OpenQuiz()
 	rows := max(h-3, 0)
 	var body []string
 	switch {
 	case p.notes:
-		body = append([]string{views.Rule(st, "speaker notes · N hides them", w)}, wrapped(p.text.Get("notes"), w, rows-1)...)
-	case q.at >= len(q.items):
+		body = append([]string{views.Rule(st, "speaker notes · N hides them", w)}, wrapped(st, p.Text.Get("notes"), w, rows-1)...)
+	case q.At >= len(q.Items):
 		body = p.scorePage(st, w, rows)
 	default:
 		body = p.situationPage(st, w, rows)
 	}
-	right, answered := scenes.Grade(q.items, q.answers)
+	right, answered := scenes.Grade(q.Items, q.Answers)
 	note := fmt.Sprintf("%d right of %d answered", right, answered)
 	switch {
-	case p.flash != "":
-		note = st.Warn.Render(p.flash)
-	case p.err != "":
-		note = st.Bad.Render("error: " + p.err)
+	case p.Flash != "":
+		note = st.Warn.Render(p.Flash)
+	case p.Err != "":
+		note = st.Bad.Render("error: " + p.Err)
 	}
-	strip := views.QuizStrip(st, p.quizMarks(), q.at, note, w)
+	strip := views.QuizStrip(st, p.quizMarks(), q.At, note, w)
 	return header + "\n" + fitRows(strings.Join(body, "\n"), rows) + "\n" + strip + "\n" + helpLine
 }
 
@@ -156,77 +56,77 @@ func (p *Player) quizView(st views.Styles, w, h int, header, helpLine string) st
 // decides it, the question, and once answered the verdict, the tool that
 // fits and why; before that, how to answer and the hints asked for.
 func (p *Player) situationPage(st views.Styles, w, rows int) []string {
-	q := p.quizState()
-	s := q.items[q.at]
-	lines := []string{views.Rule(st, fmt.Sprintf("situation %d of %d · %s", q.at+1, len(q.items), s.Name), w)}
-	lines = append(lines, wrapped(s.Text, w, 4)...)
-	lines = append(lines, wrapped(st.Bold.Render("assumes: ")+s.Assumption, w, 4)...)
+	q := p.OpenQuiz()
+	s := q.Items[q.At]
+	lines := []string{views.Rule(st, fmt.Sprintf("situation %d of %d · %s", q.At+1, len(q.Items), s.Name), w)}
+	lines = append(lines, wrapped(st, s.Text, w, 4)...)
+	lines = append(lines, wrapped(st, st.Bold.Render("assumes: ")+s.Assumption, w, 4)...)
 	lines = append(lines, "")
-	lines = append(lines, wrapped(st.Bold.Render(p.text.Get("predict")), w, 2)...)
-	for i, c := range p.choices() {
+	lines = append(lines, wrapped(st, st.Bold.Render(p.Text.Get("predict")), w, 2)...)
+	for i, c := range p.Choices() {
 		mark := "  "
-		if q.answers[q.at] == i {
+		if q.Answers[q.At] == i {
 			mark = "▸ "
 		}
 		keys := [...]string{"e/1", "c/2"}[min(i, 1)]
 		lines = append(lines, truncate(mark+st.Key.Render(keys)+") "+c, w))
 	}
 	lines = append(lines, views.Rule(st, "verdict", w))
-	if !p.keyShown(q.at) {
-		lines = append(lines, wrapped(st.Dim.Render(p.text.Get("start")), w, 3)...)
-		for i := 1; i <= p.hints; i++ {
-			lines = append(lines, wrapped("hint: "+p.text.Get("hint-"+itoa(int64(i))), w, 3)...)
+	if !p.KeyShown(q.At) {
+		lines = append(lines, wrapped(st, st.Dim.Render(p.Text.Get("start")), w, 3)...)
+		for i := 1; i <= p.Hints; i++ {
+			lines = append(lines, wrapped(st, "hint: "+p.Text.Get("hint-"+itoa(int64(i))), w, 3)...)
 		}
 		return lines
 	}
-	vars := map[string]string{"class": p.text.Get("class-" + s.Class.String())}
-	verdict := st.Accent.Render(p.text.Fill("verdict-shown", vars))
-	if a := q.answers[q.at]; a >= 0 {
-		vars["chosen"] = p.text.Get("class-" + scenes.Class(a).String())
-		verdict = st.Good.Render(p.text.Fill("verdict-right", vars))
+	vars := map[string]string{"class": p.Text.Get("class-" + s.Class.String())}
+	verdict := st.Accent.Render(p.Text.Fill("verdict-shown", vars))
+	if a := q.Answers[q.At]; a >= 0 {
+		vars["chosen"] = p.Text.Get("class-" + scenes.Class(a).String())
+		verdict = st.Good.Render(p.Text.Fill("verdict-right", vars))
 		if scenes.Class(a) != s.Class {
-			verdict = st.Bad.Render(p.text.Fill("verdict-wrong", vars))
+			verdict = st.Bad.Render(p.Text.Fill("verdict-wrong", vars))
 		}
 	}
 	lines = append(lines, truncate(verdict, w))
-	lines = append(lines, wrapped(st.Bold.Render("tool: ")+p.text.Get("tool-"+s.Tool), w, 3)...)
-	return append(lines, wrapped(st.Bold.Render("why: ")+s.Why, w, max(rows-len(lines), 1))...)
+	lines = append(lines, wrapped(st, st.Bold.Render("tool: ")+p.Text.Get("tool-"+s.Tool), w, 3)...)
+	return append(lines, wrapped(st, st.Bold.Render("why: ")+s.Why, w, max(rows-len(lines), 1))...)
 }
 
 // scorePage is the score, one row per situation (its mark, the key and the
 // tool that fits; the key of a situation not yet answered stays hidden),
 // and the recap.
 func (p *Player) scorePage(st views.Styles, w, rows int) []string {
-	q := p.quizState()
-	right, answered := scenes.Grade(q.items, q.answers)
-	of := len(q.items)
+	q := p.OpenQuiz()
+	right, answered := scenes.Grade(q.Items, q.Answers)
+	of := len(q.Items)
 	vars := map[string]string{"right": itoa(int64(right)), "answered": itoa(int64(answered)), "of": itoa(int64(of))}
-	verdict := st.Bold.Render(p.text.Fill("score-done", vars))
+	verdict := st.Bold.Render(p.Text.Fill("score-done", vars))
 	if answered < of {
-		verdict = p.text.Fill("score-partial", vars)
-		if slices.Contains(q.shown, true) || !p.quiz {
-			verdict = p.text.Get("score-shown")
+		verdict = p.Text.Fill("score-partial", vars)
+		if slices.Contains(q.Shown, true) || !p.Predict {
+			verdict = p.Text.Get("score-shown")
 		}
 	}
-	lines := []string{views.Rule(st, p.text.Get("score-title"), w)}
-	lines = append(lines, wrapped(verdict, w, 2)...)
+	lines := []string{views.Rule(st, p.Text.Get("score-title"), w)}
+	lines = append(lines, wrapped(st, verdict, w, 2)...)
 	lines = append(lines, "", st.Dim.Render(truncate(fmt.Sprintf("%s %2s  %-30s %-13s %s", " ", "", "situation", "the key", "the tool that fits"), w)))
 	marks := p.quizMarks()
-	for i, s := range q.items {
+	for i, s := range q.Items {
 		key, tool := "—", ""
-		if p.keyShown(i) {
-			key, tool = s.Class.String(), p.text.Get("short-"+s.Tool)
+		if p.KeyShown(i) {
+			key, tool = s.Class.String(), p.Text.Get("short-"+s.Tool)
 		}
 		glyph := views.QuizGlyphs[marks[i]]
 		lines = append(lines, truncate(fmt.Sprintf("%s %2d  %-30s %-13s %s", glyph, i+1, s.Name, key, tool), w))
 	}
 	lines = append(lines, "")
-	return append(lines, wrapped(p.text.Get("recap"), w, max(rows-len(lines), 1))...)
+	return append(lines, wrapped(st, p.Text.Get("recap"), w, max(rows-len(lines), 1))...)
 }
 
 // wrapped is s wrapped to w columns, in at most rows lines (the last one
 // cut with … if it needs more), with no empty lines after it.
-func wrapped(s string, w, rows int) []string {
-	n := strings.Count(lipgloss.NewStyle().Width(max(w, 1)).Render(s), "\n") + 1
-	return strings.Split(views.Wrap(s, w, min(n, max(rows, 1))), "\n")
+func wrapped(st views.Styles, s string, w, rows int) []string {
+	n := strings.Count(st.Plain.Width(max(w, 1)).Render(s), "\n") + 1
+	return strings.Split(st.Wrap(s, w, min(n, max(rows, 1))), "\n")
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"locksim/content"
+	"locksim/play"
 	"locksim/scenes"
 	"locksim/views"
 
@@ -40,10 +41,10 @@ func walkQuiz(t *testing.T, sc *scenes.Scene, text content.Text) {
 			key  bool // the key is on screen
 		}{
 			{"asked", func(p *Player) {}, false},
-			{"with its hints", func(p *Player) { p.hints = hints }, false},
-			{"answered right", func(p *Player) { p.qz.answers[i] = int(s.Class) }, true},
-			{"answered wrong", func(p *Player) { p.qz.answers[i] = 1 - int(s.Class) }, true},
-			{"shown", func(p *Player) { p.qz.shown[i] = true }, true},
+			{"with its hints", func(p *Player) { p.Hints = hints }, false},
+			{"answered right", func(p *Player) { p.Quiz.Answers[i] = int(s.Class) }, true},
+			{"answered wrong", func(p *Player) { p.Quiz.Answers[i] = 1 - int(s.Class) }, true},
+			{"shown", func(p *Player) { p.Quiz.Shown[i] = true }, true},
 		}
 		for _, st := range states {
 			p := quizPlayer(sc, text, items, i)
@@ -71,34 +72,34 @@ func walkQuiz(t *testing.T, sc *scenes.Scene, text content.Text) {
 	}
 	scores := []struct {
 		name, want string
-		set        func(q *quizState)
+		set        func(q *play.QuizState)
 	}{
-		{"nothing answered", "score-partial", func(q *quizState) {}},
-		{"half answered", "score-partial", func(q *quizState) {
-			for i := range len(q.items) / 2 {
-				q.answers[i] = int(q.items[i].Class)
+		{"nothing answered", "score-partial", func(q *play.QuizState) {}},
+		{"half answered", "score-partial", func(q *play.QuizState) {
+			for i := range len(q.Items) / 2 {
+				q.Answers[i] = int(q.Items[i].Class)
 			}
 		}},
-		{"all right", "score-done", func(q *quizState) {
-			for i, s := range q.items {
-				q.answers[i] = int(s.Class)
+		{"all right", "score-done", func(q *play.QuizState) {
+			for i, s := range q.Items {
+				q.Answers[i] = int(s.Class)
 			}
 		}},
-		{"all wrong", "score-done", func(q *quizState) {
-			for i, s := range q.items {
-				q.answers[i] = 1 - int(s.Class)
+		{"all wrong", "score-done", func(q *play.QuizState) {
+			for i, s := range q.Items {
+				q.Answers[i] = 1 - int(s.Class)
 			}
 		}},
-		{"shown to the class", "score-shown", func(q *quizState) {
-			for i := range q.shown {
-				q.shown[i] = true
+		{"shown to the class", "score-shown", func(q *play.QuizState) {
+			for i := range q.Shown {
+				q.Shown[i] = true
 			}
 		}},
 	}
 	for _, c := range scores {
 		p := quizPlayer(sc, text, items, len(items))
-		c.set(p.qz)
-		right, answered := scenes.Grade(p.qz.items, p.qz.answers)
+		c.set(p.Quiz)
+		right, answered := scenes.Grade(p.Quiz.Items, p.Quiz.Answers)
 		want := text.Fill(c.want, map[string]string{"right": itoa(int64(right)), "answered": itoa(int64(answered)), "of": itoa(int64(len(items)))})
 		for _, size := range [][2]int{{80, 24}, {120, 40}} {
 			screen := checkQuizScreen(t, "the score, "+c.name, p, size[0], size[1])
@@ -111,8 +112,8 @@ func walkQuiz(t *testing.T, sc *scenes.Scene, text content.Text) {
 
 // quizPlayer is a player of quiz sc that asks, at situation at.
 func quizPlayer(sc *scenes.Scene, text content.Text, items []scenes.Situation, at int) *Player {
-	p := &Player{sc: sc, text: text, p: scenes.Params{}, sel: -1, quiz: true, qz: newQuiz(items)}
-	p.qz.at = at
+	p := &Player{Session: &play.Session{Scene: sc, Text: text, Params: scenes.Params{}, Sel: -1, Predict: true, Quiz: play.NewQuiz(items)}}
+	p.Quiz.At = at
 	return p
 }
 
@@ -120,7 +121,7 @@ func quizPlayer(sc *scenes.Scene, text content.Text, items []scenes.Situation, a
 // be; it returns the screen.
 func checkQuizScreen(t *testing.T, where string, p *Player, w, h int) string {
 	t.Helper()
-	screen := p.View(views.DefaultStyles(), w, h, "help", "", "")
+	screen := p.View(views.ASCII(), w, h, "help", "", "")
 	lines := strings.Split(screen, "\n")
 	if len(lines) != h {
 		t.Errorf("%s: the screen has %d rows at %dx%d, want %d:\n%s", where, len(lines), w, h, h, screen)
@@ -154,7 +155,7 @@ func flatten(s string) string {
 // scenes switch them off).
 func TestKeysDoNotClash(t *testing.T) {
 	for _, sc := range scenes.All() {
-		a := &App{pl: &Player{sc: sc}}
+		a := &App{pl: &Player{Session: &play.Session{Scene: sc}}}
 		a.applyKeys()
 		bound := map[string]string{}
 		bind := func(name string, b key.Binding) {
@@ -168,7 +169,7 @@ func TestKeysDoNotClash(t *testing.T) {
 				bound[k] = name
 			}
 		}
-		km := reflect.ValueOf(a.keys)
+		km := reflect.ValueOf(a.com.Keys)
 		for i := range km.NumField() {
 			bind(km.Type().Field(i).Name, km.Field(i).Interface().(key.Binding))
 		}

@@ -21,7 +21,7 @@ func raceWonBy(t *testing.T, winner string, w, h int) *App {
 	b := embedded(t)
 	for range 200 {
 		a := openScene(t, b, "race", 1, w, h, "")
-		if e, ok := lastOf(a.pl.snap.Events, winner, "acquire"); ok && e.Reply == "OK" {
+		if e, ok := lastOf(a.pl.Snap.Events, winner, "acquire"); ok && e.Reply == "OK" {
 			return a
 		}
 	}
@@ -80,10 +80,10 @@ func TestRaceSelectAndReplay(t *testing.T) {
 	if a.Selected() != 3 || !strings.Contains(a.View(), "w4's SET") {
 		t.Fatalf("4 should select w4 and explain it:\n%s", a.View())
 	}
-	before := a.pl.snap.Actors[0].Token
+	before := a.pl.Snap.Actors[0].Token
 	drive(t, a, keys("r")...)
-	after := a.pl.snap.Actors[0].Token
-	if before == after || len(commands(a.pl.snap.Events, "", "acquire")) != 4 {
+	after := a.pl.Snap.Actors[0].Token
+	if before == after || len(commands(a.pl.Snap.Events, "", "acquire")) != 4 {
 		t.Fatalf("r should fire again with fresh tokens: %s then %s", before, after)
 	}
 	drive(t, a, tea.MouseMsg{X: 70, Y: 2, Action: tea.MouseActionMotion})
@@ -113,7 +113,7 @@ func TestRaceTeatest(t *testing.T) {
 	final := tm.FinalModel(t).(*App)
 	a.Shutdown(context.Background())
 	v := final.View()
-	e, _ := lastOf(final.pl.snap.Events, "w3", "acquire")
+	e, _ := lastOf(final.pl.Snap.Events, "w3", "acquire")
 	want := map[string]string{"OK": "w3's SET is the one the server ran first", "(nil)": "w3's SET ran after"}[e.Reply]
 	if want == "" || !strings.Contains(strings.ReplaceAll(v, "\n", " "), want) {
 		t.Fatalf("w3 got %s; the readout should say %q:\n%s", e.Reply, want, v)

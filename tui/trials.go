@@ -9,6 +9,7 @@ import (
 
 	"locksim/content"
 	"locksim/race"
+	"locksim/scenes"
 	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/transcript"
@@ -60,19 +61,43 @@ func NewTrials(b *sim.Backend, n int, cfg race.Config, st views.Styles) (*Trials
 	if err != nil {
 		return nil, err
 	}
-	return &Trials{b: b, n: n, cfg: cfg, text: text, st: st, bar: progress.New(progress.WithSolidFill("#5fafd7"), progress.WithoutPercentage())}, nil
+	return &Trials{b: b, n: n, cfg: cfg, text: text, st: st, bar: NewCommon(st, scenes.Export{}).progressBar()}, nil
 }
 
-// Init starts the trials.
-func (t *Trials) Init() tea.Cmd { return t.start() }
+// Init starts the trials: a command opens their server and connections
+// (trialsReady), then Update sets them running.
+func (t *Trials) Init() tea.Cmd {
+	b, cfg := t.b, t.cfg
+	return func() tea.Msg {
+		tr, tb, done, err := race.OnBackend(b, cfg)
+		if err != nil {
+			return trialsReady{t: t, err: err}
+		}
+		return trialsReady{t: t, tb: tb, tr: tr, done: done}
+	}
+}
 
-func (t *Trials) start() tea.Cmd {
-	tr, tb, done, err := race.OnBackend(t.b, t.cfg)
-	if err != nil {
-		t.err = err.Error()
+// trialsReady carries the trials' server and connections, once open.
+type trialsReady struct {
+	t    *Trials
+	tb   *sim.Backend
+	tr   *race.Trials
+	done func()
+	err  error
+}
+
+// start sets the trials running on what Init opened.
+func (t *Trials) start(m trialsReady) tea.Cmd {
+	if m.err != nil {
+		t.err = m.err.Error()
 		return nil
 	}
-	t.tb, t.done = tb, done
+	if t.closed {
+		go m.done() // closed before they started: let go at once
+		return nil
+	}
+	tr := m.tr
+	t.tb, t.done = m.tb, m.done
 	ctx, cancel := context.WithCancel(context.Background())
 	t.cancel, t.running, t.all = cancel, true, nil
 	t.updates = make(chan tea.Msg, 1)
@@ -157,6 +182,8 @@ func (t *Trials) Wait(ctx context.Context) {
 // shown, q stops a run (and, once stopped, closes), esc closes.
 func (t *Trials) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case trialsReady:
+		return t, msg.t.start(msg)
 	case trialsOver:
 		if msg.t == t {
 			t.running = false
@@ -220,10 +247,10 @@ func (t *Trials) Bugs() int {
 // Running reports whether trials are still running.
 func (t *Trials) Running() bool { return t.running }
 
-// Resize sets the size View draws at.
-func (t *Trials) Resize(w, h int) { t.w, t.h = w, h }
+// SetSize sets the size View draws at.
+func (t *Trials) SetSize(w, h int) { t.w, t.h = w, h }
 
-// View draws the page at the size Resize set (80x24 until then).
+// View draws the page at the size SetSize set (80x24 until then).
 func (t *Trials) View() string {
 	if t.w == 0 {
 		return t.Page(80, 24)
@@ -240,7 +267,7 @@ func (t *Trials) Page(w, h int) string {
 		where = t.b.Name
 	}
 	rows = append(rows, st.Title.Render("locksim")+" "+st.Bold.Render("race · trials")+st.Dim.Render(" · "+where))
-	rows = append(rows, views.Wrap(t.text.Fill("trials-intro", map[string]string{"n": itoa(int64(t.n))}), w, 2))
+	rows = append(rows, st.Wrap(t.text.Fill("trials-intro", map[string]string{"n": itoa(int64(t.n))}), w, 2))
 	done := 0
 	for _, c := range t.all {
 		done += c.Trials
@@ -265,7 +292,7 @@ func (t *Trials) Page(w, h int) string {
 		rows = append(rows, st.Bad.Render("error: "+t.err))
 	}
 	if n := t.Bugs(); n > 0 {
-		rows = append(rows, st.Bad.Render(views.Wrap(t.text.Fill("trials-bug", map[string]string{"count": itoa(int64(n))}), w, 2)+
+		rows = append(rows, st.Bad.Render(st.Wrap(t.text.Fill("trials-bug", map[string]string{"count": itoa(int64(n))}), w, 2)+
 			" The replies are printed when you quit."))
 	}
 	rows = append(rows, "")
@@ -289,7 +316,7 @@ func (t *Trials) Page(w, h int) string {
 			bars = append(bars, views.Bar{Label: label, Count: x, Tone: tone})
 		}
 		rows = append(rows, views.Histogram(st, bars, w))
-		rows = append(rows, views.Wrap(transcript.TrialsNote(t.text, c, t.cfg), w, 5))
+		rows = append(rows, st.Wrap(transcript.TrialsNote(t.text, c, t.cfg), w, 5))
 	}
 	out := strings.Split(strings.Join(rows, "\n"), "\n")
 	for len(out) < h-1 {

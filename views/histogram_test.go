@@ -8,7 +8,7 @@ import (
 )
 
 func TestHistogram(t *testing.T) {
-	st := DefaultStyles()
+	st := ASCII()
 	got := Histogram(st, []Bar{{"0 holders", 0, Plain}, {"1 holder", 9990, Good}, {"2 holders", 10, Bad}}, 60)
 	rows := strings.Split(ansi.Strip(got), "\n")
 	if len(rows) != 3 {

@@ -32,7 +32,7 @@ func (st Styles) tone(t Tone) lipgloss.Style {
 	case Dim:
 		return st.Dim
 	}
-	return lipgloss.NewStyle()
+	return st.Plain
 }
 
 // Card is one actor's box, as the scenes fill it in.
@@ -205,8 +205,8 @@ func Rule(st Styles, label string, width int) string {
 }
 
 // Wrap wraps text to width and keeps at most rows lines.
-func Wrap(text string, width, rows int) string {
-	w := lipgloss.NewStyle().Width(max(width, 1)).Render(text)
+func (st Styles) Wrap(text string, width, rows int) string {
+	w := st.Plain.Width(max(width, 1)).Render(text)
 	lines := strings.Split(w, "\n")
 	if len(lines) > rows {
 		lines = lines[:rows]
@@ -287,7 +287,7 @@ func TooSmall(st Styles, w, h, minW, minH int) string {
 	if w <= 0 {
 		return msg
 	}
-	return lipgloss.NewStyle().Width(w).Render(msg)
+	return st.Plain.Width(w).Render(msg)
 }
 
 // cutMiddle shortens s to w columns by dropping its middle: a command's

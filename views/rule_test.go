@@ -10,7 +10,7 @@ import (
 // A rule whose label is longer than its width is cut in the middle and
 // keeps the label's end (the log's scroll hint).
 func TestRuleFitsItsWidth(t *testing.T) {
-	st := DefaultStyles()
+	st := ASCII()
 	label := "commands, as sent · replies, as redis-cli prints them · 24 earlier: ["
 	for _, w := range []int{30, 40, 72, 80, 100} {
 		got := Rule(st, label, w)

@@ -2,17 +2,32 @@
 // pure render functions of plain data. It never talks to Redis.
 package views
 
-import "github.com/charmbracelet/lipgloss"
+import (
+	"io"
 
-// Styles are the colours and borders every render function shares.
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+)
+
+// Styles are the colours and borders every render function shares, all
+// from one renderer (R): one session's terminal, never the process's.
 type Styles struct {
 	Title, Dim, Bold, Good, Bad, Warn, Accent, Key lipgloss.Style
 	Card, CardSel                                  lipgloss.Style
 	Rule                                           lipgloss.Style
+	// Plain is R's unstyled style: text wrapped and measured by it.
+	Plain lipgloss.Style
+	R     *lipgloss.Renderer
 }
 
-// DefaultStyles returns the palette on lipgloss's default renderer.
-func DefaultStyles() Styles { return NewStyles(lipgloss.DefaultRenderer(), false) }
+// ASCII returns the palette on a renderer of its own that draws no colour
+// and writes nowhere: for tests, and for text with no terminal behind it.
+func ASCII() Styles {
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.Ascii)
+	r.SetHasDarkBackground(true)
+	return NewStyles(r, false)
+}
 
 // NewStyles returns the palette drawn by r, which knows its own output's
 // colour profile (NO_COLOR included) and background; a second screen (a
@@ -43,5 +58,7 @@ func NewStyles(r *lipgloss.Renderer, highContrast bool) Styles {
 		Card:    s().Border(lipgloss.RoundedBorder()).BorderForeground(border).Padding(0, 1),
 		CardSel: s().Border(lipgloss.ThickBorder()).BorderForeground(pink).Padding(0, 1),
 		Rule:    s().Foreground(border),
+		Plain:   s(),
+		R:       r,
 	}
 }

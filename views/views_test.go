@@ -20,7 +20,7 @@ func widths(s string) []int {
 }
 
 func TestCardsFitTheWidth(t *testing.T) {
-	st := DefaultStyles()
+	st := ASCII()
 	cards := []Card{{Name: "w1", Lines: []string{"token 6ae6783f…", "OK · holder of a very long description"}}, {Name: "w2"}, {Name: "w3"}, {Name: "w4"}}
 	for _, w := range []int{80, 97, 120} {
 		out := Cards(st, cards, 2, w)
@@ -37,7 +37,7 @@ func TestCardsFitTheWidth(t *testing.T) {
 			t.Fatalf("the selected card should be thick-bordered with its name:\n%s", out)
 		}
 	}
-	drawn := Cards(DefaultStyles(), []Card{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d"}}, -1, 80)
+	drawn := Cards(ASCII(), []Card{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d"}}, -1, 80)
 	zones := CardZones(drawn, 4, 1)
 	if ZoneAt(zones, 0, 1) != 0 || ZoneAt(zones, 79, 4) != 3 || ZoneAt(zones, 41, 2) != 2 || ZoneAt(zones, 5, 0) != -1 || ZoneAt(zones, 5, 5) != -1 {
 		t.Fatalf("zones map cells to the wrong cards: %+v", zones)
@@ -50,7 +50,7 @@ func TestLogKeepsTheNewestAndFits(t *testing.T) {
 		lines = append(lines, LogLine{At: "+0.000s", Actor: "w1", Text: strings.Repeat("SET k v ", i+1), Reply: "OK"})
 	}
 	lines[9].Hi = true
-	out := Log(DefaultStyles(), lines, 60, 4, 0)
+	out := Log(ASCII(), lines, 60, 4, 0)
 	rows := strings.Split(out, "\n")
 	if len(rows) != 4 {
 		t.Fatalf("%d rows, want 4", len(rows))
@@ -63,26 +63,27 @@ func TestLogKeepsTheNewestAndFits(t *testing.T) {
 	if !strings.HasPrefix(rows[3], "▸") || !strings.HasSuffix(rows[3], "OK") {
 		t.Fatalf("the newest line should be last, marked and end in its reply: %q", rows[3])
 	}
-	back := strings.Split(Log(DefaultStyles(), lines, 60, 4, 99), "\n")
+	back := strings.Split(Log(ASCII(), lines, 60, 4, 99), "\n")
 	if !strings.Contains(back[0], "SET k v  ") || strings.Contains(back[0], "SET k v SET") {
 		t.Fatalf("scrolled all the way back, the first line should be the oldest: %q", back[0])
 	}
 }
 
 func TestWrapKeepsRows(t *testing.T) {
-	got := Wrap(strings.Repeat("word ", 60), 40, 3)
+	st := ASCII()
+	got := st.Wrap(strings.Repeat("word ", 60), 40, 3)
 	rows := strings.Split(got, "\n")
 	if len(rows) != 3 || !strings.HasSuffix(rows[2], "…") {
 		t.Fatalf("want 3 rows ending in an ellipsis, got %q", got)
 	}
-	if got := Wrap("short", 40, 2); got != "short\n" {
+	if got := st.Wrap("short", 40, 2); got != "short\n" {
 		t.Fatalf("short text should pad to 2 rows, got %q", got)
 	}
 }
 
 func TestTimeline(t *testing.T) {
 	marks := []Mark{{"●", "A acquires"}, {"‖", "A pauses"}, {"~", "wait 35s"}}
-	got := Timeline(DefaultStyles(), marks, 2, "+0.000s", "", 80)
+	got := Timeline(ASCII(), marks, 2, "+0.000s", "", 80)
 	if !strings.HasPrefix(got, "●‖│~ 2/3") || !strings.Contains(got, "next: wait 35s") {
 		t.Fatalf("timeline %q", got)
 	}

@@ -32,6 +32,10 @@ type Progress struct {
 	Answers map[string]Answer `json:"answers"` // scene id → its prediction
 	Scores  map[string]Score  `json:"scores"`  // quiz scene id → its latest score
 	Moment  Moment            `json:"moment"`  // where the learner left: scene, settings, seed, step
+	// Place is where the learner left as the core's position (JSON of
+	// play.Position: own moves and prediction too); Moment says the same
+	// for an older locksim, and is what a file without Place is read by.
+	Place json.RawMessage `json:"place,omitempty"`
 }
 
 // Moment is one point of the course, everything needed to show it again:

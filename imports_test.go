@@ -1,0 +1,55 @@
+package main
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestImportGraph keeps the house upright: the core (play) draws nothing,
+// the scenes never reach the screen, and nothing reaches back up into the
+// screen. It reads the whole graph, indirect imports included, with go list.
+func TestImportGraph(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command to list the imports with")
+	}
+	// a name ending in /... stands for the module's every package
+	screen := []string{"locksim/tui", "locksim/views", "github.com/charmbracelet/lipgloss/...", "github.com/charmbracelet/bubbles/...",
+		"github.com/charmbracelet/bubbletea/...", "github.com/muesli/termenv/..."}
+	for _, c := range []struct {
+		pkg   string
+		never []string
+	}{
+		{"locksim/play", append(screen, "locksim/views")},
+		{"locksim/scenes", screen},
+		{"locksim/scenes/say", append(screen, "locksim/scenes", "locksim/sim", "locksim/play")},
+		{"locksim/views", []string{"locksim/scenes", "locksim/play", "locksim/tui", "locksim/sim"}},
+	} {
+		out, err := exec.Command("go", "list", "-deps", c.pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", c.pkg, err)
+		}
+		deps := strings.Fields(string(out))
+		if !slices.Contains(deps, c.pkg) {
+			t.Fatalf("go list -deps %s listed %v", c.pkg, deps)
+		}
+		for _, d := range deps {
+			for _, n := range c.never {
+				if reaches(d, n) {
+					t.Errorf("%s depends on %s", c.pkg, d)
+				}
+			}
+		}
+	}
+}
+
+// reaches reports dep is the package never names, or, for a name ending in
+// /..., one of its module's packages.
+func reaches(dep, never string) bool {
+	mod, all := strings.CutSuffix(never, "/...")
+	if !all {
+		return dep == never
+	}
+	return dep == mod || strings.HasPrefix(dep, mod+"/")
+}

@@ -1,0 +1,269 @@
+package play
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"locksim/scenes"
+	"locksim/sim"
+)
+
+// pick is yes when on is set, else no: a fault's toggle.
+func pick(on bool, yes, no string) string {
+	if on {
+		return yes
+	}
+	return no
+}
+
+// next runs the keys pressed while the last move ran. A run of steps and
+// steps back becomes one seek, so a burst of → on a live server replays
+// once, to where the learner wanted to be.
+func (p *Session) next() Cmd {
+	delta := 0
+	for len(p.pending) > 0 && (p.pending[0].Verb == Step || p.pending[0].Verb == Back) {
+		if p.pending[0].Verb == Step {
+			delta++
+		} else {
+			delta--
+		}
+		p.pending = p.pending[1:]
+	}
+	if delta != 0 {
+		if cmd := p.SeekTo(p.Snap.Pos + delta); cmd != nil {
+			return cmd
+		}
+	}
+	if len(p.pending) > 0 && p.pending[0].Verb == Seek {
+		// opening at a step: -step N, or where the learner left the scene
+		k := p.pending[0]
+		p.pending = p.pending[1:]
+		if cmd := p.SeekTo(k.N); cmd != nil {
+			return cmd
+		}
+	}
+	for len(p.pending) > 0 {
+		k := p.pending[0]
+		p.pending = p.pending[1:]
+		if cmd, _ := p.Act(k); cmd != nil {
+			return cmd
+		}
+	}
+	return p.refreshLater()
+}
+
+// Act applies one of the scene's controls (see Verb); it returns false if the
+// action means nothing here.
+func (p *Session) Act(act Action) (Cmd, bool) {
+	action, arg := act.Verb, act.N
+	if p.Scene.Kind == scenes.Quiz {
+		return p.quizKey(act) // no run to wait for: a quiz sends nothing
+	}
+	n := len(p.Snap.Actors)
+	switch action {
+	case Select, Next, Prev:
+		if p.Busy && len(p.pending) > 0 {
+			// keys run in the order typed: after the moves already waiting
+			p.pending = append(p.pending, act)
+			return nil, true
+		}
+	}
+	switch action {
+	case Select:
+		if p.Asking {
+			if p.Busy {
+				return nil, true // the question waits for the running move
+			}
+			return p.answer(arg), true
+		}
+		if arg >= 0 && arg < n {
+			p.Sel = arg
+		}
+		return nil, true
+	case Next:
+		if n > 0 {
+			p.Sel = (p.Sel + 1 + n) % n
+		}
+		return nil, true
+	case Prev:
+		if n > 0 {
+			p.Sel = (max(p.Sel, 0) - 1 + n) % n
+		}
+		return nil, true
+	case Hint:
+		hints := 0
+		for p.Text.Has("hint-" + itoa(int64(hints+1))) {
+			hints++
+		}
+		if hints == 0 {
+			return nil, false
+		}
+		if p.Hints >= hints {
+			// each hint is shown once: say so rather than show the last again
+			p.Flash = p.Text.Get("hints-none")
+			return nil, true
+		}
+		p.Hints++
+		p.Hinting = true
+		return nil, true
+	case Faster:
+		p.Speed = min(p.Speed+1, len(Speeds)-1)
+		return nil, true
+	case Slower:
+		p.Speed = max(p.Speed-1, 0)
+		return nil, true
+	case Step, Back:
+		if p.Asking && p.Present && action == Step && !p.Busy {
+			// the clicker: the class has seen the question; run the move
+			p.Asking, p.Passed = false, true
+			return p.SeekTo(p.Scene.PredictAt(p.Snap.Moves) + 1), true
+		}
+		if p.Scene.Kind != scenes.Story {
+			return nil, false
+		}
+		// the readout follows the story again; select an actor to ask about it
+		p.Playing, p.Sel = false, -1
+		if p.Busy {
+			p.pending = append(p.pending, act)
+			return nil, true // run in turn when the running move is done
+		}
+		delta := 1
+		if action == Back {
+			delta = -1
+		}
+		return p.SeekTo(p.Snap.Pos + delta), true
+	case Play:
+		if p.Scene.Kind != scenes.Story {
+			return nil, false
+		}
+		p.Playing, p.Sel = !p.Playing, -1
+		if p.Playing && !p.Busy {
+			if p.Snap.Pos >= len(p.Snap.Moves) {
+				return p.begin(nil), true // from the top
+			}
+			// a live story's clock was held where it stopped: go on from there
+			return p.SeekTo(p.Snap.Pos + 1), true
+		}
+		return nil, true
+	}
+	if action == Node {
+		if p.Scene.Kind != scenes.Story || arg >= len(p.Snap.Nodes) {
+			return nil, false
+		}
+		p.Node = arg
+		return nil, true
+	}
+	switch action {
+	case Home, Replay, Knob, Defaults:
+	case Crash, Pause, Wait, Move, Stop, Cut, Slow, Jump, Hang:
+		if p.Scene.Kind != scenes.Story {
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
+	if p.Busy {
+		p.pending = append(p.pending, act)
+		return nil, true
+	}
+	p.Note, p.Err = "", ""
+	switch action {
+	case Home:
+		p.Playing, p.Sel = false, -1
+		return p.Restart(), true // the story as written, without the learner's moves
+	case Replay:
+		p.Playing = false
+		p.Seed++
+		return p.Restart(), true
+	case Knob:
+		k := p.Scene.Knobs[arg]
+		p.Params[k.Name] = (p.Params[k.Name] + 1) % len(k.Values)
+		// the new story replays to the moment the learner was at, so the
+		// setting's effect shows at once
+		return p.resettle(), true
+	case Defaults:
+		if scenes.FormatSettings(p.Scene, p.Params) == "" {
+			p.Flash = "the settings are at their defaults already"
+			return nil, true
+		}
+		p.Params = scenes.Params{}
+		p.Flash = "the settings are back to their defaults"
+		return p.resettle(), true
+	case Crash, Pause, Wait, Move, Stop, Cut, Slow, Jump, Hang:
+		own, msg := p.learnerMove(action)
+		if msg != "" {
+			p.Err = msg
+			return nil, true
+		}
+		m, err := own.Move()
+		if err != nil {
+			p.Err = err.Error()
+			return nil, true
+		}
+		own.At = p.Snap.Pos
+		p.own = append(p.own, own)
+		p.Playing = false
+		return p.do(func(ctx context.Context, r *sim.Run) error { return r.Insert(ctx, m) }), true
+	}
+	return nil, false
+}
+
+// learnerMove is the move the learner asked for with the selected actor,
+// as data, or a one-line reason it cannot be made.
+func (p *Session) learnerMove(action Verb) (Own, string) {
+	if action == Wait {
+		return Own{Kind: "wait", MS: p.Scene.Wait.Milliseconds()}, ""
+	}
+	switch action {
+	case Stop, Cut, Slow, Jump, Hang:
+		return p.nodeMove(action)
+	}
+	if p.Sel < 0 || p.Sel >= len(p.Snap.Actors) {
+		return Own{}, fmt.Sprintf("select an actor first (1-%d or tab)", len(p.Snap.Actors))
+	}
+	a := p.Snap.Actors[p.Sel]
+	switch {
+	case a.Status == sim.Crashed && action != Move:
+		return Own{}, a.Name + " has crashed: nothing more can happen to it"
+	case action == Crash:
+		return Own{Kind: "crash", Actor: a.Name}, ""
+	case action == Pause && a.Status == sim.Paused:
+		return Own{Kind: "resume", Actor: a.Name}, ""
+	case action == Pause:
+		return Own{Kind: "pause", Actor: a.Name}, ""
+	}
+	return Own{Kind: "step", Actor: a.Name}, ""
+}
+
+// nodeMove is the fault the learner asked for on the picked node (and, to
+// cut a link, the selected client), or a one-line reason it cannot be made.
+func (p *Session) nodeMove(action Verb) (Own, string) {
+	if p.Node < 0 || p.Node >= len(p.Snap.Nodes) {
+		return Own{}, "pick a node first (A-" + string(rune('A'+max(len(p.Snap.Nodes)-1, 0))) + ")"
+	}
+	n := p.Snap.Nodes[p.Node]
+	switch action {
+	case Stop:
+		if n.Down {
+			return Own{Kind: "restart", Node: n.Name}, ""
+		}
+		return Own{Kind: "stop", Node: n.Name}, ""
+	case Slow:
+		return Own{Kind: pick(n.Slow, "prompt", "slow"), Node: n.Name}, ""
+	case Hang:
+		return Own{Kind: pick(n.Hung, "wake", "hang"), Node: n.Name}, ""
+	case Jump:
+		if n.Simulated {
+			return Own{}, sim.ErrClockFixed.Error()
+		}
+		// a TTL and a second more: a key set within that second expires too
+		return Own{Kind: "jump", Node: n.Name, MS: (p.Scene.Wait + time.Second).Milliseconds()}, ""
+	}
+	if p.Sel < 0 || p.Sel >= len(p.Snap.Actors) {
+		return Own{}, fmt.Sprintf("select a client first (1-%d), then u cuts it off node %s", len(p.Snap.Actors), n.Name)
+	}
+	a := p.Snap.Actors[p.Sel].Name
+	return Own{Kind: pick(slices.Contains(n.Cut, a), "heal", "cut"), Actor: a, Node: n.Name}, ""
+}

@@ -1,0 +1,123 @@
+package play
+
+import (
+	"maps"
+	"slices"
+
+	"locksim/scenes"
+	"locksim/sim"
+)
+
+// ApplyPosition sets a session that has not started yet to pos: its
+// settings and seed (when pos has them), its prediction and, for a story,
+// the learner's own moves and the step, which it goes to once started.
+func (p *Session) ApplyPosition(pos Position) {
+	if pos.Settings != nil {
+		p.Params = scenes.Params(maps.Clone(pos.Settings))
+	}
+	if pos.Seed != 0 {
+		p.Seed = pos.Seed
+	}
+	if pos.Prediction != nil {
+		p.Guess, p.Passed = pos.Prediction.Chosen, pos.Prediction.Passed
+	}
+	if pos.Quiz != nil && p.Quiz != nil {
+		q := p.OpenQuiz()
+		q.At = max(0, min(pos.Quiz.At, len(q.Items)))
+		for i := range min(len(q.Answers), len(pos.Quiz.Answers)) {
+			if a := pos.Quiz.Answers[i]; a >= 0 && a <= int(scenes.Correctness) {
+				q.Answers[i] = a
+			}
+		}
+		for i := range min(len(q.Shown), len(pos.Quiz.Shown)) {
+			q.Shown[i] = pos.Quiz.Shown[i]
+		}
+	}
+	old := p.Run
+	p.Run = sim.NewRun(p.Backend, p.Scene.Script(p.Params), p.Seed)
+	old.Close() // never started: nothing of it is on the server
+	if p.Scene.Kind != scenes.Story {
+		return
+	}
+	p.own, p.reown = slices.Clone(pos.Own), slices.Clone(pos.Own)
+	if pos.Step > 0 {
+		p.openAt(pos.Step)
+	}
+}
+
+// momentOf is where position pos stands in a schedule: how many waits run
+// before it, and how many moves since the last of them.
+func momentOf(moves []sim.Move, pos int) (waits, after int) {
+	for _, m := range moves[:min(pos, len(moves))] {
+		after++
+		if m.Kind == sim.MoveAdvance {
+			waits, after = waits+1, 0
+		}
+	}
+	return waits, after
+}
+
+// posAt is the same moment in a changed schedule: its end when end is set;
+// else past the same number of waits and then after more moves, never past
+// the next wait. A setting can change how long a wait is (gc-pause's pause),
+// so the moment is kept by the story's waits, not by the clock: a story time
+// that falls inside a longer wait would put the learner back before it. A
+// schedule with fewer waits is shown to its end.
+func posAt(moves []sim.Move, waits, after int, end bool) int {
+	if end {
+		return len(moves)
+	}
+	start := 0
+	for i, m := range moves {
+		if waits == 0 {
+			break
+		}
+		if m.Kind == sim.MoveAdvance {
+			waits--
+			start = i + 1
+		}
+	}
+	if waits > 0 {
+		return len(moves)
+	}
+	pos := start
+	for pos < len(moves) && pos-start < after && moves[pos].Kind != sim.MoveAdvance {
+		pos++
+	}
+	return pos
+}
+
+// Position is where the learner stands in this scene (see Position).
+func (p *Session) Position() Position {
+	pos := Position{Version: PositionVersion, Scene: p.Scene.ID, Settings: maps.Clone(p.Params), Seed: p.Seed,
+		Own: slices.Clone(p.own), Step: p.Snap.Pos}
+	if p.Guess >= 0 || p.Passed {
+		pos.Prediction = &Prediction{Chosen: p.Guess, Passed: p.Passed}
+	}
+	if q := p.Quiz; q != nil {
+		pos.Quiz = &QuizPlace{At: q.At, Answers: slices.Clone(q.Answers)}
+		if slices.Contains(q.Shown, true) {
+			pos.Quiz.Shown = slices.Clone(q.Shown)
+		}
+	}
+	return pos
+}
+
+// resettle replays the story under changed settings to the same moment:
+// the end if the learner was at the end, else past as many waits as before
+// and as many steps since the last one (see posAt).
+func (p *Session) resettle() Cmd {
+	p.Playing = false
+	moves := p.Run.Moves()
+	end := p.Snap.Pos >= len(moves) && p.Snap.Pos > 0
+	waits, after := momentOf(moves, p.Snap.Pos)
+	edited := p.Run.Edited()
+	cmd := p.Restart()
+	if target := posAt(p.Run.Moves(), waits, after, end); target > 0 {
+		p.pending = append([]Action{DoN(Seek, target)}, p.pending...)
+	}
+	if edited {
+		p.Flash = "the new setting replays the story as written: your inserted moves were dropped"
+	}
+	return cmd
+}

@@ -1,0 +1,110 @@
+package tui
+
+import (
+	"locksim/scenes"
+	"locksim/views"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/list"
+	"github.com/charmbracelet/bubbles/progress"
+	"github.com/charmbracelet/bubbles/spinner"
+	"github.com/charmbracelet/lipgloss"
+)
+
+// Common is what every part of one session's screen shares, built once
+// per session: the styles from that session's renderer (so two sessions
+// in one process draw with their own colour profiles), the key map, the
+// terminal's size, and where an export goes.
+type Common struct {
+	Styles        views.Styles
+	Keys          views.KeyMap
+	Width, Height int
+	Export        scenes.Export
+}
+
+// NewCommon is the screen's shared part drawn with st; no size yet.
+func NewCommon(st views.Styles, export scenes.Export) Common {
+	return Common{Styles: st, Keys: views.DefaultKeyMap(), Export: export}
+}
+
+// help is the help line's model in the Bubbles colours, drawn by c's
+// renderer rather than by the process's default one.
+func (c Common) help() help.Model {
+	h := help.New()
+	s := c.Styles.R.NewStyle
+	key := s().Foreground(lipgloss.AdaptiveColor{Light: "#909090", Dark: "#626262"})
+	desc := s().Foreground(lipgloss.AdaptiveColor{Light: "#B2B2B2", Dark: "#4A4A4A"})
+	sep := s().Foreground(lipgloss.AdaptiveColor{Light: "#DDDADA", Dark: "#3C3C3C"})
+	h.Styles = help.Styles{Ellipsis: sep, ShortKey: key, ShortDesc: desc, ShortSeparator: sep,
+		FullKey: key, FullDesc: desc, FullSeparator: sep}
+	return h
+}
+
+// courseHelp is the help line's model in the course's palette.
+func (c Common) courseHelp() help.Model {
+	h := c.help()
+	st := c.Styles
+	h.Styles.ShortKey, h.Styles.FullKey = st.Key, st.Key
+	h.Styles.ShortDesc, h.Styles.FullDesc = st.Dim, st.Dim
+	h.Styles.ShortSeparator, h.Styles.FullSeparator = st.Dim, st.Dim
+	return h
+}
+
+// spinner is the spinner a busy live story or a race shows.
+func (c Common) spinner() spinner.Model {
+	return spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(c.Styles.Plain))
+}
+
+// progressBar is the trials' bar, in c's colour profile.
+func (c Common) progressBar() progress.Model {
+	return progress.New(progress.WithSolidFill("#5fafd7"), progress.WithoutPercentage(),
+		progress.WithColorProfile(c.Styles.R.ColorProfile()))
+}
+
+// listStyles are the contents list's styles from c's renderer, in the
+// colours of the Bubbles defaults where the course has none of its own.
+func (c Common) listStyles() list.Styles {
+	s := c.Styles.R.NewStyle
+	subdued := lipgloss.AdaptiveColor{Light: "#9B9B9B", Dark: "#5C5C5C"}
+	verySubdued := lipgloss.AdaptiveColor{Light: "#DDDADA", Dark: "#3C3C3C"}
+	return list.Styles{
+		TitleBar:                    s().Padding(0, 0, 1, 2),
+		Title:                       c.Styles.Title.Padding(0, 1),
+		Spinner:                     s().Foreground(lipgloss.AdaptiveColor{Light: "#8E8E8E", Dark: "#747373"}),
+		FilterPrompt:                s().Foreground(lipgloss.AdaptiveColor{Light: "#04B575", Dark: "#ECFD65"}),
+		FilterCursor:                s().Foreground(lipgloss.AdaptiveColor{Light: "#EE6FF8", Dark: "#EE6FF8"}),
+		DefaultFilterCharacterMatch: s().Underline(true),
+		StatusBar:                   s().Foreground(lipgloss.AdaptiveColor{Light: "#A49FA5", Dark: "#777777"}).Padding(0, 0, 1, 2),
+		StatusEmpty:                 s().Foreground(subdued),
+		StatusBarActiveFilter:       s().Foreground(lipgloss.AdaptiveColor{Light: "#1a1a1a", Dark: "#dddddd"}),
+		StatusBarFilterCount:        s().Foreground(verySubdued),
+		NoItems:                     s().Foreground(lipgloss.AdaptiveColor{Light: "#909090", Dark: "#626262"}),
+		ArabicPagination:            s().Foreground(subdued),
+		PaginationStyle:             s().PaddingLeft(2),
+		HelpStyle:                   s().Padding(1, 0, 0, 2),
+		ActivePaginationDot:         s().Foreground(lipgloss.AdaptiveColor{Light: "#847A85", Dark: "#979797"}).SetString("•"),
+		InactivePaginationDot:       s().Foreground(verySubdued).SetString("•"),
+		DividerDot:                  s().Foreground(verySubdued).SetString(" • "),
+	}
+}
+
+// styleList gives list l every style from c's renderer: its own, its
+// filter's and its pagination dots (rendered once, when set).
+func (c Common) styleList(l *list.Model) {
+	l.Styles = c.listStyles()
+	l.FilterInput.PromptStyle = l.Styles.FilterPrompt
+	l.FilterInput.Cursor.Style = l.Styles.FilterCursor
+	l.FilterInput.TextStyle = c.Styles.Plain
+	l.FilterInput.PlaceholderStyle = c.Styles.Dim
+	l.FilterInput.Cursor.TextStyle = c.Styles.Plain
+	l.Paginator.ActiveDot = l.Styles.ActivePaginationDot.String()
+	l.Paginator.InactiveDot = l.Styles.InactivePaginationDot.String()
+}
+
+// SetStyles has the session drawn with st, from its own renderer: the
+// scene, the help line, the spinner and the contents list alike. Call it
+// before the first message.
+func (a *App) SetStyles(st views.Styles) {
+	a.com.Styles = st
+	a.help, a.pl.spin = a.com.courseHelp(), a.com.spinner()
+}

@@ -1,0 +1,225 @@
+package tui
+
+import (
+	"locksim/play"
+	"locksim/race"
+	"locksim/scenes"
+	"locksim/views"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// applyKeys switches off the bindings the current scene does not use, so
+// help lists only live keys.
+func (a *App) applyKeys() {
+	sc := a.pl.Scene
+	k := views.DefaultKeyMap()
+	if sc.Kind == scenes.Race {
+		k.Step.SetEnabled(false)
+		k.Back.SetEnabled(false)
+		k.Home.SetEnabled(false)
+		k.Play.SetEnabled(false)
+		k.Faster.SetEnabled(false)
+		k.Slower.SetEnabled(false)
+		k.Next = key.NewBinding(key.WithKeys("right", "tab", "down"), key.WithHelp("→/tab", "next worker"))
+		k.Prev = key.NewBinding(key.WithKeys("left", "shift+tab", "up"), key.WithHelp("←/shift+tab", "previous worker"))
+		k.Select.SetHelp("1-4", "pick a worker")
+	} else {
+		k.Trials.SetEnabled(false)
+		k.Replay.SetEnabled(false) // tokens come from the seed; step back replays
+	}
+	k.Defaults.SetEnabled(len(sc.Knobs) > 0)
+	if n := len(sc.Build(scenes.Params{}).Actors); sc.Kind != scenes.Race && n > 0 {
+		k.Select.SetHelp("1-"+itoa(int64(n)), "select an actor")
+	}
+	if !sc.Distributed {
+		for _, b := range []*key.Binding{&k.Node, &k.Stop, &k.Cut, &k.Slow, &k.Jump, &k.Hang} {
+			b.SetEnabled(false)
+		}
+	}
+	if sc.Kind != scenes.Story {
+		k.Move.SetEnabled(false)
+		k.Crash.SetEnabled(false)
+		k.Pause.SetEnabled(false)
+		k.Wait.SetEnabled(false)
+	}
+	if sc.Kind == scenes.Quiz {
+		// no run to play, no actor, no log: answers and the way between situations
+		for _, b := range []*key.Binding{&k.Play, &k.Faster, &k.Slower, &k.Next, &k.Prev, &k.Export, &k.Earlier, &k.Later} {
+			b.SetEnabled(false)
+		}
+		k.Efficiency.SetEnabled(true)
+		k.Correctness.SetEnabled(true)
+		k.Select.SetKeys("1", "2")
+		k.Select.SetHelp("1/2", "answer")
+		k.Step.SetHelp("→/n/./pgdn", "next situation")
+		k.Back.SetHelp("←/b/,/pgup", "previous situation")
+		k.Home.SetHelp("home", "start the quiz again")
+	}
+	a.com.Keys = k
+}
+
+func (a *App) knobBindings() []key.Binding {
+	var out []key.Binding
+	for _, k := range a.pl.Scene.Knobs {
+		out = append(out, key.NewBinding(key.WithKeys(k.Key), key.WithHelp(k.Key, "change "+k.Name)))
+	}
+	return out
+}
+
+func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
+	k := a.com.Keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		a.interrupted = msg.Type == tea.KeyCtrlC
+		a.cancel()
+		return tea.Quit
+	case a.com.Width < MinWidth || a.com.Height < MinHeight:
+		return nil // nothing acts on a scene the learner cannot see
+	case a.switchWanted >= 0:
+		a.afterSwitch = append(a.afterSwitch, msg) // meant for the scene to come
+		return nil
+	case a.leaving:
+		// a presenter's esc asked first: esc again or y leaves, any other
+		// key stays and does what it does
+		a.pl.Flash = ""
+		if cmd := a.navigate(msg.String()); a.contents {
+			return cmd
+		}
+		return a.onKey(msg)
+	case a.present && msg.Type == tea.KeyF5:
+		return nil // a clicker's "start the slide show": nothing to start
+	case a.pl.Flash != "":
+		a.pl.Flash = "" // a one-time note goes with the next key
+		return a.onKey(msg)
+	case (key.Matches(msg, k.Step) || a.present && (key.Matches(msg, k.Play) || msg.Type == tea.KeyPgDown || msg.String() == "." || msg.String() == " ")) && a.storyOver():
+		return a.endOfStory()
+	case a.present && (key.Matches(msg, k.Step) || key.Matches(msg, k.Play) || msg.Type == tea.KeyPgDown || msg.String() == "." || msg.String() == " "):
+		// presenter mode: every clicker key moves the story one step
+		cmd, _ := a.pl.key(play.Do(play.Step))
+		return cmd
+	case key.Matches(msg, k.Trials) && a.pl.Asking:
+		a.pl.Flash = "answer the prediction first (1-" + itoa(int64(len(a.pl.Choices()))) + ")"
+		return nil
+	case key.Matches(msg, k.Trials):
+		t, err := NewTrials(a.b, TrialsFromRace, race.DefaultConfig(a.seed), a.com.Styles)
+		if err != nil {
+			a.pl.Flash = err.Error()
+			return nil
+		}
+		a.trials = t
+		return t.Init()
+	case key.Matches(msg, k.Notes):
+		a.pl.notes = !a.pl.notes
+		return nil
+	case key.Matches(msg, k.Export):
+		return a.pl.export(a.com.Export)
+	case key.Matches(msg, k.Help):
+		a.showHelp, a.showAbout = !a.showHelp, false
+		return nil
+	case key.Matches(msg, k.About):
+		a.showAbout, a.showHelp = !a.showAbout, false
+		a.page = viewport.New(a.com.Width, a.com.Height-4)
+		a.page.SetContent(a.pl.about(a.com.Styles, a.com.Width))
+		return nil
+	case a.showAbout && (msg.Type == tea.KeyUp || msg.Type == tea.KeyDown || msg.Type == tea.KeyPgUp || msg.Type == tea.KeyPgDown):
+		a.page, _ = a.page.Update(msg) // the story page scrolls
+		return nil
+	case key.Matches(msg, k.SceneNext), key.Matches(msg, k.ScenePrev):
+		return a.navigate(msg.String())
+	case key.Matches(msg, k.Earlier):
+		a.layout()
+		a.pl.scrollLog(1)
+		return nil
+	case key.Matches(msg, k.Later):
+		a.layout()
+		a.pl.scrollLog(-1)
+		return nil
+	case msg.Type == tea.KeyEsc:
+		return a.navigate("esc")
+	}
+	if act, says, ok := a.actionOf(msg); ok {
+		cmd, done := a.pl.key(act)
+		if !done && says {
+			a.pl.Flash = msg.String() + " does nothing in this scene · ? lists its keys"
+		}
+		return cmd
+	}
+	if msg.Type == tea.KeyRunes {
+		a.pl.Flash = msg.String() + " does nothing here · ? lists the keys"
+	}
+	return nil
+}
+
+// helpKeys are the bindings the ? page lists: in presenter mode every
+// clicker key steps the story, and nothing plays by itself.
+func (a *App) helpKeys() views.KeyMap {
+	k := a.com.Keys
+	if a.present && a.pl.Scene.Kind == scenes.Story {
+		k.Play.SetHelp("space", "step (clicker)")
+		k.Faster.SetEnabled(false)
+	}
+	return k
+}
+
+// bound is one row of the key map's table: a binding, the action it sends
+// the session (a numbered verb takes its number from the key pressed, see
+// actionOf), and whether a press that means nothing in the scene says so.
+type bound struct {
+	b    key.Binding
+	act  play.Action
+	says bool
+}
+
+// table is the key map's table from binding to the Action it sends the
+// session, in the order keys are matched: the quiz's answers, actors and
+// nodes by number, the scene's settings, then the story's controls. The
+// help lines list the same bindings (views.KeyMap's ShortHelp and
+// FullHelp, with the scene's settings).
+func (a *App) table() []bound {
+	k := a.com.Keys
+	rows := []bound{
+		{k.Efficiency, play.DoN(play.Answer, int(scenes.Efficiency)), false},
+		{k.Correctness, play.DoN(play.Answer, int(scenes.Correctness)), false},
+		{k.Select, play.Do(play.Select), false}, {k.Node, play.Do(play.Node), false},
+		{k.Next, play.Do(play.Next), false}, {k.Prev, play.Do(play.Prev), false},
+	}
+	for i, kb := range a.knobBindings() {
+		rows = append(rows, bound{kb, play.DoN(play.Knob, i), false})
+	}
+	for _, r := range []struct {
+		b    key.Binding
+		verb play.Verb
+	}{
+		{k.Play, play.Play}, {k.Step, play.Step}, {k.Back, play.Back}, {k.Home, play.Home},
+		{k.Faster, play.Faster}, {k.Slower, play.Slower}, {k.Replay, play.Replay},
+		{k.Crash, play.Crash}, {k.Pause, play.Pause}, {k.Wait, play.Wait}, {k.Hint, play.Hint},
+		{k.Stop, play.Stop}, {k.Cut, play.Cut}, {k.Slow, play.Slow}, {k.Jump, play.Jump}, {k.Hang, play.Hang},
+		{k.Defaults, play.Defaults},
+	} {
+		rows = append(rows, bound{r.b, play.Do(r.verb), true})
+	}
+	return append(rows, bound{k.Move, play.Do(play.Move), false})
+}
+
+// actionOf is the Action the key press sends the session, by the table;
+// says is set when a press the scene has no use for should say so. 1-5
+// pick an actor (or answer), A-E a node.
+func (a *App) actionOf(msg tea.KeyMsg) (act play.Action, says, ok bool) {
+	for _, r := range a.table() {
+		if !key.Matches(msg, r.b) {
+			continue
+		}
+		act = r.act
+		switch act.Verb {
+		case play.Select:
+			act.N = int(msg.String()[0] - '1')
+		case play.Node:
+			act.N = int(msg.String()[0] - 'A')
+		}
+		return act, r.says, true
+	}
+	return play.Action{}, false, false
+}

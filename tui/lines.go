@@ -1,0 +1,178 @@
+package tui
+
+// The lines of the story screen around the cards and the log: a key and
+// its deadlines, a node, the resource, the timeline, the story page.
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"locksim/scenes"
+	"locksim/sim"
+	"locksim/views"
+)
+
+func keyLine(st views.Styles, k sim.KeyState, snap sim.Snapshot, w int) string {
+	var s string
+	if !k.Exists() {
+		s = st.Bold.Render(k.Name) + st.Dim.Render("  (no such key)  PTTL -2")
+	} else {
+		val := k.Value
+		if k.Type == "string" {
+			val = fmt.Sprintf("%q", scenes.ShortenTokens(val, snap.Actors, snap.Events))
+			if who := tokenOwner(k.Value, snap.Events); who != "" {
+				val += " (" + who + "'s token)"
+			}
+		} else if k.Type == "zset" && k.Clock > 0 {
+			val = scenes.ShortenTokens(scoreDeadlines(k, snap), snap.Actors, snap.Events)
+		} else {
+			val = scenes.ShortenTokens(val, snap.Actors, snap.Events)
+		}
+		ttl := fmt.Sprintf("PTTL %d ms", k.PTTL)
+		if snap.Live && snap.Scale > 1 && k.PTTL > 0 {
+			ttl += fmt.Sprintf(" (%.1f s of story)", float64(k.PTTL*int64(snap.Scale))/1000)
+		}
+		if k.PTTL == -1 {
+			ttl = st.Warn.Render("PTTL -1 (no expiry)")
+		}
+		s = st.Bold.Render(k.Name) + " = " + val + "  " + ttl
+	}
+	return truncate(s, w)
+}
+
+// nodeLine is one node of a distributed story: its name (marked when
+// picked), its key as read back, and its faults.
+func (p *Player) nodeLine(st views.Styles, k sim.KeyState, w int) string {
+	mark := "  "
+	var n sim.NodeState
+	for i, s := range p.Snap.Nodes {
+		if s.Name == k.Node {
+			n = s
+			if i == p.Node {
+				mark = st.Key.Render("▸ ")
+			}
+		}
+	}
+	var faults []string
+	if n.Slow {
+		faults = append(faults, "slow")
+	}
+	if n.Hung {
+		faults = append(faults, fmt.Sprintf("hung · %d waiting", n.Waiting))
+	}
+	for _, a := range n.Cut {
+		faults = append(faults, a+" cut off")
+	}
+	if n.Skew > 0 {
+		faults = append(faults, "clock +"+sim.FormatDuration(n.Skew))
+	}
+	tail := ""
+	if len(faults) > 0 {
+		tail = st.Warn.Render(" · " + strings.Join(faults, " · "))
+	}
+	head := mark + st.Bold.Render(n.Name) + " "
+	if k.Down {
+		return truncate(head+st.Bad.Render("stopped: answers nothing")+tail, w)
+	}
+	k.Name = strings.TrimPrefix(k.Name, p.Snap.Prefix)
+	if p.hiding() {
+		// the node's faults are the question's premise; its key may be the answer
+		return truncate(head+st.Bold.Render(k.Name)+st.Dim.Render("  "+p.hiddenNote())+tail, w)
+	}
+	return truncate(head+keyLine(st, k, p.Snap, w)+tail, w)
+}
+
+// scoreDeadlines shows a sorted set's members; a score that is a time (epoch
+// ms, 13 digits) is shown as the time left until it on the server's clock
+// as read with the set, in story time, rather than as the raw number.
+func scoreDeadlines(k sim.KeyState, snap sim.Snapshot) string {
+	var parts []string
+	for _, f := range k.Fields {
+		score, err := strconv.ParseFloat(f.Value, 64)
+		if err != nil || score < 1e12 {
+			parts = append(parts, f.Name+"="+f.Value)
+			continue
+		}
+		left := time.Duration(int64(score)-k.Clock) * time.Millisecond * time.Duration(max(snap.Scale, 1))
+		switch {
+		case left >= 0:
+			parts = append(parts, f.Name+" deadline in "+sim.FormatDuration(left))
+		default:
+			parts = append(parts, f.Name+" deadline passed "+sim.FormatDuration(-left)+" ago")
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func resourceLine(st views.Styles, r sim.ResourceState, w int) string {
+	s := st.Bold.Render("resource") + " no writes yet"
+	if r.Writer != "" {
+		s = st.Bold.Render("resource") + fmt.Sprintf(" last write %q by %s", r.Value, r.Writer)
+	}
+	s += fmt.Sprintf(" · accepted %d · rejected %d", r.Accepted, r.Rejected)
+	if r.MaxToken > 0 {
+		s += fmt.Sprintf(" · largest token %d", r.MaxToken)
+	}
+	return truncate(s, w)
+}
+
+// timelineMarks turns the schedule into timeline glyphs.
+func timelineMarks(s sim.Snapshot) []views.Mark {
+	out := make([]views.Mark, len(s.Moves))
+	for i, label := range s.Moves {
+		g := "●"
+		switch s.Kinds[i] {
+		case sim.MoveAdvance:
+			g = "~"
+		case sim.MoveCrash:
+			g = "✗"
+		case sim.MovePause:
+			g = "‖"
+		case sim.MoveResume:
+			g = "›"
+		}
+		out[i] = views.Mark{Glyph: g, Label: label}
+	}
+	return out
+}
+
+// about is the scene's introduction, its settings and the source of every
+// script the log names by <name>, wrapped to w columns.
+func (p *Player) about(st views.Styles, w int) string {
+	text := p.Text.Get("intro")
+	for _, k := range p.Scene.Knobs {
+		text += fmt.Sprintf("\n[%s] %s: %s", k.Key, k.Name, strings.Join(k.Values, " / "))
+	}
+	if p.Scene.Shortest > 0 {
+		text += fmt.Sprintf("\nOn a live server this scene runs at ÷%d at most: its %s margin must stay at least %v on the wire.",
+			p.Scene.Shortest/scenes.MinWire, sim.FormatDuration(p.Scene.Shortest), scenes.MinWire)
+	}
+	lines := strings.Split(st.Plain.Width(max(w, 1)).Render(text), "\n")
+	for i := range lines {
+		lines[i] = strings.TrimRight(lines[i], " ")
+	}
+	out := strings.Join(lines, "\n")
+	for _, name := range slices.Sorted(maps.Keys(p.Snap.Scripts)) {
+		out += "\n\n<" + name + "> as sent with EVAL:\n" + p.Snap.Scripts[name].Src
+	}
+	return out
+}
+
+// tokenOwner names the actor whose granted acquire wrote value, "" if none:
+// a constant value written by several is nobody's in particular.
+func tokenOwner(value string, events []sim.Event) string {
+	owner := ""
+	for _, e := range events {
+		if e.Op != nil && e.Op.Kind == sim.OpAcquire && e.Op.Token == value && value != "" {
+			if owner != "" && owner != e.Actor {
+				return ""
+			}
+			owner = e.Actor
+		}
+	}
+	return owner
+}

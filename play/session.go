@@ -89,15 +89,17 @@ type Session struct {
 type explained struct {
 	look, sel int
 	settings  string
+	hide      bool
 }
 
 // Explanation is the reading of the snapshot on screen (cards, readout,
 // verdict, alarm, scoreboard) for the selected actor: computed once per
 // snapshot, settings and selection, however often the screen is drawn.
+// While a question is open (Asking) the cards hide what the keys hold.
 func (p *Session) Explanation() scenes.Explanation {
-	key := explained{look: p.look, sel: p.Sel, settings: scenes.FormatSettings(p.Scene, p.Params)}
+	key := explained{look: p.look, sel: p.Sel, settings: scenes.FormatSettings(p.Scene, p.Params), hide: p.Asking}
 	if p.ex == nil || p.exFor != key {
-		ex := scenes.Explain(p.Scene, scenes.Frame{Snap: p.Snap, L: p.Ledger, P: p.Params, Sel: p.Sel, Text: p.Text})
+		ex := scenes.Explain(p.Scene, scenes.Frame{Snap: p.Snap, L: p.Ledger, P: p.Params, Sel: p.Sel, Text: p.Text, Hide: p.Asking})
 		p.ex, p.exFor = &ex, key
 		p.explained++
 	}

@@ -88,8 +88,8 @@ const redlockNodes = 5
 // maxTrials bounds -trials: a million trials of each variant take hours.
 const maxTrials = 1_000_000
 
-// maxScale keeps the shortest story duration (a 10 s lease) at 10 ms or
-// more once divided: below that a live server's timing blurs the story.
+// maxScale bounds -scale; each scene caps it further, so that its smallest
+// margin stays at least scenes.MinWire on the wire (Scene.Shortest).
 const maxScale = 1000
 
 // config is what the flags asked for.

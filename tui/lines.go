@@ -68,7 +68,7 @@ func (p *Player) nodeLine(st views.Styles, k sim.KeyState, w int) string {
 		faults = append(faults, a+" cut off")
 	}
 	if n.Skew > 0 {
-		faults = append(faults, "clock +"+sim.FormatDuration(n.Skew))
+		faults = append(faults, "clock +"+sim.FormatSpan(n.Skew))
 	}
 	tail := ""
 	if len(faults) > 0 {
@@ -100,9 +100,9 @@ func scoreDeadlines(k sim.KeyState, snap sim.Snapshot) string {
 		left := time.Duration(int64(score)-k.Clock) * time.Millisecond * time.Duration(max(snap.Scale, 1))
 		switch {
 		case left >= 0:
-			parts = append(parts, f.Name+" deadline in "+sim.FormatDuration(left))
+			parts = append(parts, f.Name+" deadline in "+sim.FormatSpan(left))
 		default:
-			parts = append(parts, f.Name+" deadline passed "+sim.FormatDuration(-left)+" ago")
+			parts = append(parts, f.Name+" deadline passed "+sim.FormatSpan(-left)+" ago")
 		}
 	}
 	return strings.Join(parts, ", ")
@@ -148,8 +148,8 @@ func (p *Player) about(st views.Styles, w int) string {
 		text += fmt.Sprintf("\n[%s] %s: %s", k.Key, k.Name, strings.Join(k.Values, " / "))
 	}
 	if p.Scene.Shortest > 0 {
-		text += fmt.Sprintf("\nOn a live server this scene runs at ÷%d at most: its %s margin must stay at least %v on the wire.",
-			p.Scene.Shortest/scenes.MinWire, sim.FormatDuration(p.Scene.Shortest), scenes.MinWire)
+		text += fmt.Sprintf("\nOn a live server this scene runs at ÷%d at most: its %s margin must stay at least %s on the wire.",
+			p.Scene.Shortest/scenes.MinWire, sim.FormatSpan(p.Scene.Shortest), sim.FormatSpan(scenes.MinWire))
 	}
 	lines := strings.Split(st.Plain.Width(max(w, 1)).Render(text), "\n")
 	for i := range lines {

@@ -163,7 +163,7 @@ func TestExportForRedisCLI(t *testing.T) {
 	dir := exportDir(t)
 	a := openScene(t, embedded(t), "fencing", 1, 120, 40, "nnnnnnnny")
 	b, err := os.ReadFile(filepath.Join(dir, "locksim-fencing-seed1.redis"))
-	if err != nil || !strings.Contains(a.View(), "wrote "+dir) {
+	if err != nil || !strings.Contains(a.View(), "wrote "+homeShort(dir, os.Getenv("HOME"))) {
 		t.Fatalf("%v\n%s", err, a.View())
 	}
 	script := string(b)
@@ -272,7 +272,7 @@ func TestExportScaled(t *testing.T) {
 	drive(t, a, keys("y")...)
 	path := filepath.Join(dir, "locksim-fencing-seed1-div20.redis")
 	b, err := os.ReadFile(path)
-	if err != nil || !strings.Contains(a.View(), "wrote "+dir) {
+	if err != nil || !strings.Contains(a.View(), "wrote "+homeShort(dir, os.Getenv("HOME"))) {
 		t.Fatalf("%v\n%s", err, a.View())
 	}
 	script := string(b)
@@ -341,5 +341,20 @@ func TestExportScaledReplay(t *testing.T) {
 	}
 	if keys := simtest.Keys(t, url); len(keys) != 0 || len(removed) != len(left) {
 		t.Errorf("after -cleanup: %v left, %v removed of %v", keys, removed, left)
+	}
+}
+
+// TestHomeShort: an export under the home directory is named from ~.
+func TestHomeShort(t *testing.T) {
+	for _, c := range []struct{ path, home, want string }{
+		{"/home/ann/.config/locksim/exports/x.redis", "/home/ann", "~/.config/locksim/exports/x.redis"},
+		{"/home/ann/.config/x.redis", "/home/ann/", "~/.config/x.redis"},
+		{"/home/annie/x.redis", "/home/ann", "/home/annie/x.redis"},
+		{"/tmp/x.redis", "", "/tmp/x.redis"},
+		{"/x.redis", "/", "/x.redis"},
+	} {
+		if got := homeShort(c.path, c.home); got != c.want {
+			t.Errorf("homeShort(%q, %q) = %q, want %q", c.path, c.home, got, c.want)
+		}
 	}
 }

@@ -2,7 +2,9 @@ package tui
 
 import (
 	"maps"
+	"os"
 	"slices"
+	"strings"
 
 	"locksim/scenes"
 	"locksim/scenes/progress"
@@ -31,7 +33,7 @@ func (p *Player) export(x scenes.Export) tea.Cmd {
 			return exported{id, err.Error()}
 		}
 		// the path first: a narrow status line cuts the end
-		return exported{id, "wrote " + name + " (redis-cli < file replays it, waits included)"}
+		return exported{id, "wrote " + homeShort(name, os.Getenv("HOME")) + " (redis-cli < file replays it, waits included)"}
 	}
 }
 
@@ -62,4 +64,16 @@ func cloneProgress(p progress.Progress) progress.Progress {
 	q.Moment.Settings = maps.Clone(p.Moment.Settings)
 	q.Place = slices.Clone(p.Place)
 	return q
+}
+
+// homeShort writes a path under home as ~/…, so that more of it fits on
+// an 80-column status line.
+func homeShort(path, home string) string {
+	if home == "" || home == "/" {
+		return path
+	}
+	if rest, ok := strings.CutPrefix(path, strings.TrimSuffix(home, "/")+"/"); ok {
+		return "~/" + rest
+	}
+	return path
 }

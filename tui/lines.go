@@ -57,19 +57,7 @@ func (p *Player) nodeLine(st views.Styles, k sim.KeyState, w int) string {
 			}
 		}
 	}
-	var faults []string
-	if n.Slow {
-		faults = append(faults, "slow")
-	}
-	if n.Hung {
-		faults = append(faults, fmt.Sprintf("hung · %d waiting", n.Waiting))
-	}
-	for _, a := range n.Cut {
-		faults = append(faults, a+" cut off")
-	}
-	if n.Skew > 0 {
-		faults = append(faults, "clock +"+sim.FormatSpan(n.Skew))
-	}
+	faults := nodeFaults(n)
 	tail := ""
 	if len(faults) > 0 {
 		tail = st.Warn.Render(" · " + strings.Join(faults, " · "))
@@ -84,6 +72,60 @@ func (p *Player) nodeLine(st views.Styles, k sim.KeyState, w int) string {
 		return truncate(head+st.Bold.Render(k.Name)+st.Dim.Render("  "+p.hiddenNote())+tail, w)
 	}
 	return truncate(head+keyLine(st, k, p.Snap, w)+tail, w)
+}
+
+// nodeFaults names what is wrong with node n: slow, hung, clients cut
+// off, its clock ahead.
+func nodeFaults(n sim.NodeState) []string {
+	var faults []string
+	if n.Slow {
+		faults = append(faults, "slow")
+	}
+	if n.Hung {
+		faults = append(faults, fmt.Sprintf("hung · %d waiting", n.Waiting))
+	}
+	for _, a := range n.Cut {
+		faults = append(faults, a+" cut off")
+	}
+	if n.Skew > 0 {
+		faults = append(faults, "clock +"+sim.FormatSpan(n.Skew))
+	}
+	return faults
+}
+
+// hiddenNodes is the nodes' two rows while a question is open: their key,
+// hidden, and their faults grouped (the question's premise), so that the
+// rows left show the log's setup move.
+func (p *Player) hiddenNodes(st views.Styles, key string, w int) []string {
+	var names []string
+	var order []string
+	on := map[string][]string{}
+	for _, n := range p.Snap.Nodes {
+		names = append(names, n.Name)
+		if n.Down {
+			order, on["stopped"] = appendNew(order, "stopped"), append(on["stopped"], n.Name)
+		}
+		for _, f := range nodeFaults(n) {
+			order, on[f] = appendNew(order, f), append(on[f], n.Name)
+		}
+	}
+	rows := []string{truncate(st.Bold.Render("nodes "+strings.Join(names, " ")+" "+key)+st.Dim.Render("  "+p.hiddenNote()), w)}
+	if len(order) > 0 {
+		var parts []string
+		for _, f := range order {
+			parts = append(parts, strings.Join(on[f], " ")+": "+f)
+		}
+		rows = append(rows, truncate(st.Warn.Render("  "+strings.Join(parts, " · ")), w))
+	}
+	return rows
+}
+
+// appendNew appends s to list unless it is there already.
+func appendNew(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
 }
 
 // scoreDeadlines shows a sorted set's members; a score that is a time (epoch

@@ -153,9 +153,14 @@ func (p *Player) draw(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	// line: the rule over the log names it once instead
 	strip := p.Snap.Prefix != "" && w < 120
 	var hiddenKeys []string
+	hiddenNode := ""
 	for _, k := range p.Snap.Keys {
 		if strip {
 			k.Name = strings.TrimPrefix(k.Name, p.Snap.Prefix)
+		}
+		if p.hiding() && k.Node != "" {
+			hiddenNode = k.Name // one row for all the nodes, below
+			continue
 		}
 		line := keyLine(st, k, p.Snap, w)
 		if k.Node != "" {
@@ -172,6 +177,9 @@ func (p *Player) draw(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 			line = st.Dim.Render(truncate(ansi.Strip(line), w-12)) + st.Warn.Render(" (last read)")
 		}
 		top = append(top, line)
+	}
+	if hiddenNode != "" {
+		top = append(top, p.hiddenNodes(st, strings.TrimPrefix(hiddenNode, p.Snap.Prefix), w)...)
 	}
 	if len(hiddenKeys) > 0 {
 		line := st.Bold.Render(hiddenKeys[0]) + st.Dim.Render("  "+p.hiddenNote())

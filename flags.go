@@ -1,0 +1,252 @@
+// The command line: the usage text, the flags and their checks.
+
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"locksim/scenes"
+	"locksim/sim"
+)
+
+const usage = `locksim: watch Redis locks behave and break
+
+usage: locksim [flags]
+
+  -scene ID            open this scene (without it: the contents; -list shows the ids)
+  -step N              with -scene: open it at step N (a slide can link to the moment)
+  -set K=V,K=V         with -scene: open it with these settings, e.g. -set pause=70s,TTL=60s
+                       (the names and values its settings line shows)
+  -scenes ID,ID,...    the lesson's playlist: a step past the end of each scene's last
+                       story opens the next one (presenter mode); opens the first
+  -notes FILE          write the speaker notes for the step on screen to FILE at each
+                       step (follow it with tail -f on a second screen)
+  -no-quiz             do not stop at the predictions (a quick demo)
+  -no-save             do not read or write the saved progress
+  -reset-progress      delete the saved progress (asks first; -yes where there is no terminal)
+  -no-mouse            leave the mouse to the terminal, so text can be selected and copied
+  -theme T             default, or high-contrast for a washed-out projector
+  -no-color            monochrome (NO_COLOR is honoured too)
+  -present             presenter mode: ., pgdn and space step like a clicker, each decisive
+                       point pauses for the class, N shows the speaker notes; a step at the
+                       end opens the next story, then the next scene; the footer shows the
+                       class time; esc asks before leaving a scene
+  -list                print every scene's id, dive and title, then exit
+  -plain               print the scene as a text transcript (the default without a terminal)
+  -questions           with -plain: a handout for a class; each story stops at its question,
+                       printed without its answer, and an answer key follows at the end
+  -redis URL           use a live server, e.g. redis://127.0.0.1:6379/0 (keys go under a
+                       locksim:<run>: prefix and are deleted on exit; nothing else is touched)
+  -resource-redis URL  keep the protected resource on this server instead
+  -redlock URL,URL,... the redlock scene's five nodes, A to E, as five live servers
+                       (without it a live run keeps its five nodes on the -redis
+                       server, which makes them one process with one clock)
+  -scale N             on a live server, divide story time by N (default 20: PX 30000 is sent as PX 1500)
+  -label               mark each story step in the command stream with ECHO "step N: label"
+                       (on a live server, for MONITOR) and in the y export
+  -seed N              draw tokens from seed N, so a transcript repeats (the race's winner is real)
+  -timeout D           on a live server, give up on a command after D (default 400ms); its
+                       outcome is then unknown
+  -trials N            run the race N times for real for each way of acquiring (SET NX PX,
+                       SETNX + EXPIRE, GET then SET, GET then DEL) and count the holders
+  -crash-rate P        with -trials: the chance, 0 to 1, that a SETNX winner crashes
+                       before its EXPIRE (default 0.1)
+  -cleanup             with -redis: remove the keys of locksim runs that were killed (their
+                       heartbeat has expired) and of exported replays, print them, and exit
+  -export-dir DIR      y writes the story for redis-cli here (default: the config
+                       directory's locksim/exports)
+  -export-scale N      y divides every PX, script TTL and wait by N, 1 to 1000, for a
+                       live replay in class (default: the run's own, -scale on a live server)
+`
+
+// redlockNodes is how many nodes the redlock scene's stories use.
+const redlockNodes = 5
+
+// maxTrials bounds -trials: a million trials of each variant take hours.
+const maxTrials = 1_000_000
+
+// maxScale bounds -scale; each scene caps it further, so that its smallest
+// margin stays at least scenes.MinWire on the wire (Scene.Shortest).
+const maxScale = 1000
+
+// config is what the flags asked for.
+type config struct {
+	scene, redis, resource string
+	redlock                []string
+	trials                 int
+	crashRate              float64
+	trialsSet, redisEmpty  bool
+	list, plain, cleanup   bool
+	scale                  int
+	timeout                time.Duration
+	seed                   uint64
+	seedSet, scaleSet      bool
+	timeoutSet             bool
+	step                   int
+	set, notes             string
+	playlist               []string
+	noQuiz, noSave, yes    bool
+	resetProgress, noMouse bool
+	present, noColor       bool
+	settings               scenes.Params
+	label                  bool
+	theme                  string
+	questions              bool
+	exportDir              string
+	exportScale            int
+}
+
+func parse(args []string) (config, error) {
+	var c config
+	fs := flag.NewFlagSet("locksim", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&c.scene, "scene", "", "")
+	fs.IntVar(&c.step, "step", 0, "")
+	fs.StringVar(&c.set, "set", "", "")
+	fs.StringVar(&c.notes, "notes", "", "")
+	fs.Func("scenes", "", func(v string) error {
+		for _, id := range strings.Split(v, ",") {
+			id = strings.TrimSpace(id)
+			if scenes.Find(id) == nil {
+				return fmt.Errorf("unknown scene %q (locksim -list shows them)", id)
+			}
+			c.playlist = append(c.playlist, id)
+		}
+		return nil
+	})
+	fs.BoolVar(&c.noQuiz, "no-quiz", false, "")
+	fs.BoolVar(&c.noSave, "no-save", false, "")
+	fs.BoolVar(&c.resetProgress, "reset-progress", false, "")
+	fs.BoolVar(&c.yes, "yes", false, "")
+	fs.BoolVar(&c.noMouse, "no-mouse", false, "")
+	fs.BoolVar(&c.present, "present", false, "")
+	fs.BoolVar(&c.noColor, "no-color", false, "")
+	fs.StringVar(&c.theme, "theme", "default", "")
+	fs.BoolVar(&c.list, "list", false, "")
+	fs.BoolVar(&c.plain, "plain", false, "")
+	fs.BoolVar(&c.questions, "questions", false, "")
+	fs.StringVar(&c.redis, "redis", "", "")
+	fs.StringVar(&c.resource, "resource-redis", "", "")
+	fs.Func("redlock", "", func(v string) error {
+		for _, u := range strings.Split(v, ",") {
+			if u = strings.TrimSpace(u); u == "" {
+				return errors.New("an empty address in the list")
+			}
+			c.redlock = append(c.redlock, strings.TrimSpace(u))
+		}
+		if len(c.redlock) != redlockNodes {
+			return fmt.Errorf("needs %d servers, one for each node of the redlock scene (A to E), got %d", redlockNodes, len(c.redlock))
+		}
+		return nil
+	})
+	fs.IntVar(&c.scale, "scale", sim.DefaultLiveScale, "")
+	fs.Uint64Var(&c.seed, "seed", 0, "")
+	fs.DurationVar(&c.timeout, "timeout", sim.DefaultTimeout, "")
+	fs.BoolVar(&c.cleanup, "cleanup", false, "")
+	fs.StringVar(&c.exportDir, "export-dir", "", "")
+	fs.IntVar(&c.exportScale, "export-scale", 0, "")
+	fs.BoolVar(&c.label, "label", false, "")
+	fs.IntVar(&c.trials, "trials", 0, "")
+	fs.Float64Var(&c.crashRate, "crash-rate", 0.1, "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return c, err
+		}
+		return c, fmt.Errorf("%v (locksim -h lists the flags)", err)
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	fs.Visit(func(f *flag.Flag) {
+		c.seedSet = c.seedSet || f.Name == "seed"
+		c.scaleSet = c.scaleSet || f.Name == "scale"
+		c.timeoutSet = c.timeoutSet || f.Name == "timeout"
+		c.trialsSet = c.trialsSet || f.Name == "trials"
+		if f.Name == "redis" && c.redis == "" {
+			c.redisEmpty = true
+		}
+	})
+	if c.redisEmpty {
+		return c, errors.New("-redis needs a URL, e.g. redis://127.0.0.1:6379/0")
+	}
+	if c.trialsSet {
+		switch {
+		case c.trials < 1:
+			return c, fmt.Errorf("-trials must be 1 or more, got %d", c.trials)
+		case c.trials > maxTrials:
+			return c, fmt.Errorf("-trials must be at most %d, got %d", maxTrials, c.trials)
+		case c.scene != "" && c.scene != "race":
+			return c, fmt.Errorf("-trials: scene %s has no trials; the race has (-trials N alone means -scene race)", c.scene)
+		case c.step > 0:
+			return c, errors.New("-trials and -step do not go together: trials have no steps")
+		}
+	}
+	if c.crashRate != 0.1 && !c.trialsSet {
+		return c, errors.New("-crash-rate needs -trials: it sets the SETNX trials' crashes")
+	}
+	if !(c.crashRate >= 0 && c.crashRate <= 1) { // NaN too
+		return c, fmt.Errorf("-crash-rate must be from 0 to 1, got %v", c.crashRate)
+	}
+	if c.scene != "" && scenes.Find(c.scene) == nil {
+		return c, fmt.Errorf("unknown scene %q (locksim -list shows them)", c.scene)
+	}
+	if c.step < 0 || c.step > 0 && c.scene == "" {
+		return c, errors.New("-step N needs -scene and N of 0 or more")
+	}
+	if c.set != "" && c.scene == "" {
+		return c, errors.New("-set needs -scene: settings belong to one scene")
+	}
+	if c.notes != "" && (c.plain || c.list || c.cleanup || c.trialsSet) {
+		return c, errors.New("-notes follows the interactive screen: it does not go with -plain, -list, -cleanup or -trials")
+	}
+	if sc := scenes.Find(c.scene); sc != nil {
+		if sc.Kind == scenes.Quiz && c.step > 0 {
+			return c, fmt.Errorf("-step %d: scene %s is a quiz, with no steps: it opens at its first situation", c.step, c.scene)
+		}
+		if c.set != "" {
+			p, err := scenes.ParseSettings(sc, c.set)
+			if err != nil {
+				return c, err
+			}
+			c.settings = p
+		}
+		if n := len(sc.Script(c.settings).Moves); c.step > n {
+			return c, fmt.Errorf("-step %d: scene %s has %d steps", c.step, c.scene, n)
+		}
+	}
+	if c.scale < 1 || c.scale > maxScale {
+		return c, fmt.Errorf("-scale must be from 1 to %d, got %d", maxScale, c.scale)
+	}
+	exportScaleSet := false
+	fs.Visit(func(f *flag.Flag) { exportScaleSet = exportScaleSet || f.Name == "export-scale" })
+	if exportScaleSet && (c.exportScale < 1 || c.exportScale > maxScale) {
+		return c, fmt.Errorf("-export-scale must be from 1 to %d, got %d", maxScale, c.exportScale)
+	}
+	if c.questions && !c.plain {
+		return c, errors.New("-questions needs -plain: it shapes the transcript into a handout")
+	}
+	if c.questions && c.trialsSet {
+		return c, errors.New("-questions and -trials do not go together: the trials ask nothing")
+	}
+	if c.resource != "" && c.redis == "" {
+		return c, errors.New("-resource-redis needs -redis as well")
+	}
+	if c.theme != "default" && c.theme != "high-contrast" {
+		return c, fmt.Errorf("-theme must be default or high-contrast, got %q", c.theme)
+	}
+	if c.cleanup && c.redis == "" && len(c.redlock) > 0 {
+		return c, errors.New("-cleanup takes one server: run it with -redis for each -redlock node")
+	}
+	if c.cleanup && c.redis == "" {
+		return c, errors.New("-cleanup needs -redis: the embedded server keeps nothing")
+	}
+	if c.timeout <= 0 || c.timeout > time.Minute {
+		return c, fmt.Errorf("-timeout must be above 0 and at most 1m, got %v", c.timeout)
+	}
+	return c, nil
+}

@@ -433,7 +433,7 @@ func (a *App) frameArgs() (helpLine, title, overlay string) {
 	helpLine = truncate(a.help.ShortHelpView(a.com.Keys.ShortHelp()), a.com.Width)
 	switch {
 	case a.pl.Asking && !a.present:
-		helpLine = truncate(a.com.Styles.Dim.Render(fmt.Sprintf("1-%d your prediction · h a hint · ? keys · q quit", len(a.pl.Choices()))), a.com.Width)
+		helpLine = truncate(a.com.Styles.Dim.Render(views.HelpLine(a.com.Keys.PredictHelp(len(a.pl.Choices())))), a.com.Width)
 	case a.present:
 		helpLine = truncate(a.com.Styles.Dim.Render(a.presenterFooter()), a.com.Width)
 	}

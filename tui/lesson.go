@@ -8,6 +8,7 @@ import (
 
 	"locksim/play"
 	"locksim/scenes"
+	"locksim/views"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -148,9 +149,10 @@ func (a *App) nextScene() int {
 // presenterFooter is presenter mode's help line: the class clock, what
 // the next click does, the keys a presenter needs.
 func (a *App) presenterFooter() string {
-	line := "./pgdn/space step · N notes · h hint · i story · ? keys · q quit"
+	k := a.com.Keys
+	line := views.HelpLine(k.PresenterHelp())
 	if a.storyOver() {
-		line = a.nextClick() + " · N notes · ? keys"
+		line = a.nextClick() + " · " + views.HelpLine(k.PresenterEndHelp())
 	}
 	return "class " + a.classTime() + " · " + line
 }

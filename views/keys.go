@@ -1,6 +1,7 @@
 package views
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -100,6 +101,36 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Earlier, k.SceneNext, k.ScenePrev, k.About, k.Hint, k.Notes, k.Export},
 		{k.Esc, k.Help, k.Quit},
 	}
+}
+
+// PredictHelp is the help line's bindings while a question waits for the
+// learner's answer, one of choices.
+func (k KeyMap) PredictHelp(choices int) []key.Binding {
+	return []key.Binding{short(k.Select, "1-"+strconv.Itoa(choices), "your prediction"), short(k.Hint, "h", "a hint"),
+		short(k.Help, "?", "keys"), short(k.Quit, "q", "quit")}
+}
+
+// PresenterHelp is presenter mode's help line: the clicker's step (its
+// keys and space), the notes, a hint, the story page, the keys, quit.
+func (k KeyMap) PresenterHelp() []key.Binding {
+	return []key.Binding{short(k.Step, "./pgdn/space", "step"), short(k.Notes, "N", "notes"), short(k.Hint, "h", "hint"),
+		short(k.About, "i", "story"), short(k.Help, "?", "keys"), short(k.Quit, "q", "quit")}
+}
+
+// PresenterEndHelp follows what the next click opens at a story's end.
+func (k KeyMap) PresenterEndHelp() []key.Binding {
+	return []key.Binding{short(k.Notes, "N", "notes"), short(k.Help, "?", "keys")}
+}
+
+// HelpLine is bindings as one line of "key what", joined by " · ".
+func HelpLine(bindings []key.Binding) string {
+	var parts []string
+	for _, b := range bindings {
+		if b.Enabled() {
+			parts = append(parts, b.Help().Key+" "+b.Help().Desc)
+		}
+	}
+	return strings.Join(parts, " · ")
 }
 
 // short is b with a terser help label, for the one-line help.

@@ -149,11 +149,14 @@ func (p *Session) Act(act Action) (Cmd, bool) {
 		return nil, true
 	}
 	if action == Node {
-		if p.Scene.Kind != scenes.Story || arg >= len(p.Snap.Nodes) {
+		if p.Scene.Kind != scenes.Story || arg < 0 || arg >= len(p.Snap.Nodes) {
 			return nil, false
 		}
 		p.Node = arg
 		return nil, true
+	}
+	if action == Knob && (arg < 0 || arg >= len(p.Scene.Knobs)) {
+		return nil, false // no such setting: an action from outside may say anything
 	}
 	switch action {
 	case Home, Replay, Knob, Defaults:

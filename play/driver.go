@@ -47,10 +47,10 @@ func (d Driver) Do(actions ...Action) error {
 // exact on the embedded server. Close the session's run when done
 // (Session.Close). ctx ends its commands.
 func Open(ctx context.Context, pos Position, b *sim.Backend) (*Session, error) {
-	sc := scenes.Find(pos.Scene)
-	if sc == nil {
-		return nil, fmt.Errorf("position: no scene %q", pos.Scene)
+	if err := pos.Check(); err != nil {
+		return nil, err
 	}
+	sc := scenes.Find(pos.Scene)
 	s, err := NewSession(ctx, 1, sc, b, pos.Seed, &sync.WaitGroup{})
 	if err != nil {
 		return nil, err

@@ -11,7 +11,7 @@ import (
 	"locksim/sim"
 )
 
-func embedded(t *testing.T) *sim.Backend {
+func embedded(t testing.TB) *sim.Backend {
 	t.Helper()
 	b, err := sim.OpenEmbedded()
 	if err != nil {

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"slices"
 	"time"
 
+	"locksim/scenes"
 	"locksim/scenes/progress"
 	"locksim/sim"
 )
@@ -104,22 +106,72 @@ func (p Position) Moment() progress.Moment {
 	return progress.Moment{Scene: p.Scene, Settings: maps.Clone(p.Settings), Seed: p.Seed, Step: p.Step}
 }
 
-// ParsePosition reads a Position from JSON; a version later than this
-// locksim's is an error, as is an own move of an unknown kind.
+// ParsePosition reads a Position from JSON and checks it against the
+// scene it names (see Check): a position comes from outside (a file, a
+// story code, another session), so nothing in it is trusted.
 func ParsePosition(data []byte) (Position, error) {
 	var p Position
 	if err := json.Unmarshal(data, &p); err != nil {
 		return Position{}, fmt.Errorf("position: %w", err)
 	}
-	if p.Version > PositionVersion {
-		return Position{}, fmt.Errorf("position: format %d is newer than this locksim's (%d)", p.Version, PositionVersion)
-	}
-	for _, o := range p.Own {
-		if _, err := o.Move(); err != nil {
-			return Position{}, fmt.Errorf("position: %w", err)
-		}
+	if err := p.Check(); err != nil {
+		return Position{}, err
 	}
 	return p, nil
+}
+
+// Check reports the first thing in p that this locksim cannot open: a
+// format other than 1 to PositionVersion, an unknown scene, a setting the
+// scene does not have or a value out of its range, a negative step or one
+// past the schedule, an own move of an unknown kind, out of place, or on an
+// actor or node the scene does not have.
+func (p Position) Check() error {
+	if p.Version < 1 || p.Version > PositionVersion {
+		return fmt.Errorf("position: format %d, this locksim reads 1 to %d", p.Version, PositionVersion)
+	}
+	sc := scenes.Find(p.Scene)
+	if sc == nil {
+		return fmt.Errorf("position: unknown scene %q", p.Scene)
+	}
+	params := scenes.Params{}
+	for name, v := range p.Settings {
+		i := slices.IndexFunc(sc.Knobs, func(k scenes.Knob) bool { return k.Name == name })
+		if i < 0 {
+			return fmt.Errorf("position: scene %s has no setting %q", p.Scene, name)
+		}
+		if v < 0 || v >= len(sc.Knobs[i].Values) {
+			return fmt.Errorf("position: setting %s of scene %s has no value %d", name, p.Scene, v)
+		}
+		params[name] = v
+	}
+	script := sc.Script(params)
+	actors := map[string]bool{}
+	for _, a := range script.Actors {
+		actors[a.Name] = true
+	}
+	moves := len(script.Moves)
+	for i, o := range p.Own {
+		if _, err := o.Move(); err != nil {
+			return fmt.Errorf("position: %w", err)
+		}
+		if o.At < 0 || o.At > moves {
+			return fmt.Errorf("position: own move %d goes in at %d, outside the schedule's 0 to %d", i+1, o.At, moves)
+		}
+		if o.Actor != "" && !actors[o.Actor] {
+			return fmt.Errorf("position: own move %d names actor %q, not one of scene %s", i+1, o.Actor, p.Scene)
+		}
+		if o.Node != "" && !slices.Contains(script.Nodes, o.Node) {
+			return fmt.Errorf("position: own move %d names node %q, not one of scene %s", i+1, o.Node, p.Scene)
+		}
+		if o.MS < 0 {
+			return fmt.Errorf("position: own move %d lasts %d ms", i+1, o.MS)
+		}
+		moves++ // the schedule grows by each own move
+	}
+	if p.Step < 0 || p.Step > moves {
+		return fmt.Errorf("position: step %d, outside the schedule's 0 to %d", p.Step, moves)
+	}
+	return nil
 }
 
 // Redo brings run r, just Reset, to the learner's own moves: each goes in

@@ -21,6 +21,19 @@ func TestParsePosition(t *testing.T) {
 		`{"version":2,"scene":"fencing"}`,
 		`{"version":1,"scene":"fencing","own":[{"at":0,"kind":"teleport"}]}`,
 		`{"version":1,"scene":`,
+		`{"scene":"fencing"}`, // no version
+		`{"version":0,"scene":"fencing"}`,
+		`{"version":1,"scene":"nope"}`,
+		`{"version":1,"scene":"gc-pause","settings":{"pause":-1}}`,
+		`{"version":1,"scene":"gc-pause","settings":{"pause":3}}`,
+		`{"version":1,"scene":"gc-pause","settings":{"colour":1}}`,
+		`{"version":1,"scene":"fencing","step":-1}`,
+		`{"version":1,"scene":"fencing","step":999}`,
+		`{"version":1,"scene":"fencing","own":[{"at":999,"kind":"wait","ms":1}]}`,
+		`{"version":1,"scene":"fencing","own":[{"at":-1,"kind":"wait","ms":1}]}`,
+		`{"version":1,"scene":"fencing","own":[{"at":1,"kind":"crash","actor":"Z"}]}`,
+		`{"version":1,"scene":"redlock","own":[{"at":1,"kind":"stop","node":"Q"}]}`,
+		`{"version":1,"scene":"fencing","own":[{"at":1,"kind":"wait","ms":-5}]}`,
 	} {
 		if _, err := ParsePosition([]byte(bad)); err == nil || !strings.HasPrefix(err.Error(), "position: ") {
 			t.Errorf("%s: err %v, want a position error", bad, err)

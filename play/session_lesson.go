@@ -20,6 +20,9 @@ func (p *Session) ApplyPosition(pos Position) {
 	}
 	if pos.Prediction != nil {
 		p.Guess, p.Passed = pos.Prediction.Chosen, pos.Prediction.Passed
+		// the answer was reported when it was given: reopening it is not a
+		// second answer (a class poll would count it twice)
+		p.Revealed = true
 	}
 	if pos.Quiz != nil && p.Quiz != nil {
 		q := p.OpenQuiz()

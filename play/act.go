@@ -178,6 +178,7 @@ func (p *Session) Act(act Action) (Cmd, bool) {
 		return p.Restart(), true // the story as written, without the learner's moves
 	case Replay:
 		p.Playing = false
+		p.replaying = nil // a race again is a new race, fired for real
 		p.Seed++
 		return p.Restart(), true
 	case Knob:

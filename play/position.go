@@ -1,6 +1,7 @@
 package play
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -34,6 +35,43 @@ type Position struct {
 	Prediction *Prediction `json:"prediction,omitempty"`
 	// Quiz is where a quiz scene stands: nil for a story.
 	Quiz *QuizPlace `json:"quiz,omitempty"`
+	// Race is the race scene's outcome once its SETs have run: opening the
+	// position replays it (the same replies again) rather than racing anew.
+	Race *RaceRecord `json:"race,omitempty"`
+}
+
+// RaceRecord is a race as the server answered it: one shot per worker.
+type RaceRecord struct {
+	Shots []RaceShot `json:"shots"`
+}
+
+// RaceShot is one worker's SET in a race: Order is its place in the
+// server's order as the replies tell it (1 for the SET the server ran
+// first, the OK; the refused ones after it, by worker, as the replies say
+// nothing of their order), and Reply the reply as redis-cli prints it.
+type RaceShot struct {
+	Worker string `json:"worker"`
+	Order  int    `json:"order"`
+	Reply  string `json:"reply"`
+}
+
+// Order is the workers by their shots' Order.
+func (r *RaceRecord) Order() []string {
+	shots := slices.Clone(r.Shots)
+	slices.SortStableFunc(shots, func(a, b RaceShot) int { return cmp.Compare(a.Order, b.Order) })
+	out := make([]string, len(shots))
+	for i, s := range shots {
+		out[i] = s.Worker
+	}
+	return out
+}
+
+// clone is a copy of r that shares nothing with it; nil for nil.
+func (r *RaceRecord) clone() *RaceRecord {
+	if r == nil {
+		return nil
+	}
+	return &RaceRecord{Shots: slices.Clone(r.Shots)}
 }
 
 // QuizPlace is a learner's place in a quiz: the situation on screen (its
@@ -116,6 +154,13 @@ func ParsePosition(data []byte) (Position, error) {
 	}
 	if err := p.Check(); err != nil {
 		return Position{}, err
+	}
+	if p.Race != nil {
+		for _, s := range p.Race.Shots {
+			if s.Worker == "" || s.Order < 1 {
+				return Position{}, fmt.Errorf("position: race shot %+v names no worker or place", s)
+			}
+		}
 	}
 	return p, nil
 }

@@ -77,6 +77,9 @@ type Session struct {
 	// until the run has been reset)
 	own   []Own
 	reown []Own
+	// replaying is the recorded race a race session replays, from a
+	// position, until r fires a race for real; nil for a real race.
+	replaying *RaceRecord
 	// look counts the snapshots folded; ex is the explanation of the one
 	// on screen, for exFor, and explained counts the explanations made
 	look      int
@@ -100,6 +103,9 @@ func (p *Session) Explanation() scenes.Explanation {
 	key := explained{look: p.look, sel: p.Sel, settings: scenes.FormatSettings(p.Scene, p.Params), hide: p.Asking}
 	if p.ex == nil || p.exFor != key {
 		ex := scenes.Explain(p.Scene, scenes.Frame{Snap: p.Snap, L: p.Ledger, P: p.Params, Sel: p.Sel, Text: p.Text, Hide: p.Asking})
+		if note := p.replayNote(); note != "" && p.Sel < 0 {
+			ex.Readout = note // the race's own readout says the SETs left at once
+		}
 		p.ex, p.exFor = &ex, key
 		p.explained++
 	}
@@ -341,7 +347,7 @@ func (p *Session) Restart() Cmd {
 	p.Asking, p.Hinting, p.Hints = false, false, 0
 	p.own, p.reown = nil, nil // the story as written
 	old := p.Run
-	p.Run = sim.NewRun(p.Backend, p.Scene.Script(p.Params), p.Seed)
+	p.Run = sim.NewRun(p.Backend, p.script(), p.Seed)
 	return p.begin(old)
 }
 

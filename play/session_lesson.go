@@ -36,8 +36,11 @@ func (p *Session) ApplyPosition(pos Position) {
 			q.Shown[i] = pos.Quiz.Shown[i]
 		}
 	}
+	if p.Scene.Kind == scenes.Race {
+		p.replaying = pos.Race.clone()
+	}
 	old := p.Run
-	p.Run = sim.NewRun(p.Backend, p.Scene.Script(p.Params), p.Seed)
+	p.Run = sim.NewRun(p.Backend, p.script(), p.Seed)
 	old.Close() // never started: nothing of it is on the server
 	if p.Scene.Kind != scenes.Story {
 		return
@@ -93,7 +96,7 @@ func posAt(moves []sim.Move, waits, after int, end bool) int {
 // Position is where the learner stands in this scene (see Position).
 func (p *Session) Position() Position {
 	pos := Position{Version: PositionVersion, Scene: p.Scene.ID, Settings: maps.Clone(p.Params), Seed: p.Seed,
-		Own: slices.Clone(p.own), Step: p.Snap.Pos}
+		Own: slices.Clone(p.own), Step: p.Snap.Pos, Race: p.raceRecord()}
 	if p.Guess >= 0 || p.Passed {
 		pos.Prediction = &Prediction{Chosen: p.Guess, Passed: p.Passed}
 	}

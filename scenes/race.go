@@ -12,11 +12,14 @@ import (
 
 var workers = []string{"w1", "w2", "w3", "w4"}
 
+// Volley is the label of the race scene's one move, the four SETs.
+const Volley = "all four SET at once"
+
 // raceScene is scene 1: four workers fire the one-command acquire at once.
 func raceScene() *Scene {
 	return &Scene{
 		ID: "race", Kind: Race,
-		Predict: before(func(v Frame) int { return min(len(v.L.Leases), 2) }, "all four SET at once"),
+		Predict: before(func(v Frame) int { return min(len(v.L.Leases), 2) }, Volley),
 		Build: func(Params) sim.Script {
 			var actors []sim.ActorSpec
 			for _, w := range workers {
@@ -26,7 +29,7 @@ func raceScene() *Scene {
 				Actors: actors,
 				Keys:   []string{sim.CourseKey},
 				Watch:  []string{sim.CourseKey},
-				Moves:  []sim.Move{{Kind: sim.MoveDo, Label: "all four SET at once", Do: fireAll}},
+				Moves:  []sim.Move{{Kind: sim.MoveDo, Label: Volley, Do: fireAll}},
 			}
 		},
 		Say: func(v Frame, s *Said) {
@@ -83,5 +86,56 @@ func serverOrder(results []race.Result) []int {
 		}
 		return cmp.Compare(a, b)
 	})
+	return idx
+}
+
+// InOrder is the race scene's script with its volley replaced by the
+// workers' SETs sent one at a time, in order (worker names; a worker not
+// named goes after them, by worker): the server runs them in that order,
+// so a recorded race gets the same replies again on a server where the key
+// is absent. The move keeps its label, so the question stands before it.
+func InOrder(sc *Scene, p Params, order []string) sim.Script {
+	script := sc.Script(p)
+	script.Moves = slices.Clone(script.Moves)
+	for i, m := range script.Moves {
+		if m.Kind == sim.MoveDo && m.Label == Volley {
+			script.Moves[i].Do = func(ctx context.Context, r *sim.Run) { fireInOrder(ctx, r, order) }
+		}
+	}
+	return script
+}
+
+// fireInOrder sends every worker's acquire, one after the other in order,
+// each on the worker's own connection once the one before has its reply.
+// The tokens are minted first, worker by worker, as fireAll mints them.
+func fireInOrder(ctx context.Context, r *sim.Run, order []string) {
+	spec := sim.AcquireSpec{Key: sim.CourseKey, TTL: sim.CourseTTL}
+	args := make([][]any, len(r.Actors))
+	ops := make([]*sim.Op, len(r.Actors))
+	for i, a := range r.Actors {
+		args[i], ops[i] = r.PrepareAcquire(a, spec)
+	}
+	at := r.Now()
+	for n, i := range sequence(r.Actors, order) {
+		a := r.Actors[i]
+		val, err := r.Conn(a.Name).Do(ctx, args[i]...).Result()
+		r.RecordAcquire(a, args[i], ops[i], val, err, at, n+1)
+	}
+}
+
+// sequence is the indexes of actors in order: those order names first, as
+// named, then the rest by actor.
+func sequence(actors []*sim.Actor, order []string) []int {
+	rank := func(i int) int {
+		if k := slices.Index(order, actors[i].Name); k >= 0 {
+			return k
+		}
+		return len(order) + i
+	}
+	idx := make([]int, len(actors))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(rank(a), rank(b)) })
 	return idx
 }

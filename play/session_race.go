@@ -65,13 +65,11 @@ func (p *Session) replayNote() string {
 			}
 		}
 		if got != rec.Reply {
-			differ = append(differ, rec.Worker+" was told "+rec.Reply+" then and "+got+" now")
+			differ = append(differ, p.Text.Fill("replayed-told", map[string]string{"worker": rec.Worker, "then": rec.Reply, "now": got}))
 		}
 	}
-	head := "Replayed from a recorded race: " + order[0] + "'s SET went first and the others one at a time after it"
 	if len(differ) > 0 {
-		return head + ", but this server's replies differ from the record (" + strings.Join(differ, "; ") +
-			"). The cards and the log show the replies it gave now; r races again for real."
+		return p.Text.Fill("replayed-differ", map[string]string{"first": order[0], "differ": strings.Join(differ, "; ")})
 	}
-	return head + ", so the server gave the recorded replies again. Pick a worker (←/→, 1-4) to see what it was told; r races again for real."
+	return p.Text.Fill("replayed", map[string]string{"first": order[0]})
 }

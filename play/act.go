@@ -109,7 +109,7 @@ func (p *Session) Act(act Action) (Cmd, bool) {
 		p.Hinting = true
 		return nil, true
 	case Faster:
-		p.Speed = min(p.Speed+1, len(Speeds)-1)
+		p.Speed = min(p.Speed+1, len(Speeds())-1)
 		return nil, true
 	case Slower:
 		p.Speed = max(p.Speed-1, 0)

@@ -15,7 +15,9 @@ import (
 )
 
 // Speeds are the pauses between moves while playing, slowest first.
-var Speeds = []time.Duration{2400 * time.Millisecond, 1200 * time.Millisecond, 600 * time.Millisecond, 250 * time.Millisecond}
+func Speeds() [4]time.Duration {
+	return [...]time.Duration{2400 * time.Millisecond, 1200 * time.Millisecond, 600 * time.Millisecond, 250 * time.Millisecond}
+}
 
 // Session is one learner in one scene, with no drawing: it owns the
 // scene's run and hands it to one command at a time (busy); the last
@@ -385,7 +387,7 @@ func (p *Session) SeekTo(target int) Cmd {
 
 func (p *Session) tick() Cmd {
 	id := p.ID
-	return After(Speeds[p.Speed], tickMsg{id})
+	return After(Speeds()[p.Speed], tickMsg{id})
 }
 
 // Update handles the session's own messages: a command's snapshot, a

@@ -70,7 +70,7 @@ func setRate(b *testing.B, url string) float64 {
 // runs redis-benchmark -t set -c 4 and reports locksim's commands per
 // second as a fraction of it.
 func BenchmarkTrials(b *testing.B) {
-	for _, v := range race.Variants {
+	for _, v := range race.Variants() {
 		b.Run("embedded/"+strings.ReplaceAll(v.String(), " ", ""), func(b *testing.B) {
 			be, err := sim.OpenEmbeddedRealClock()
 			if err != nil {
@@ -82,7 +82,7 @@ func BenchmarkTrials(b *testing.B) {
 	}
 	url := simtest.StartRedis(b)
 	ref := setRate(b, url)
-	for _, v := range race.Variants {
+	for _, v := range race.Variants() {
 		b.Run("live/"+strings.ReplaceAll(v.String(), " ", ""), func(b *testing.B) {
 			be, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: 1, Timeout: time.Second})
 			if err != nil {

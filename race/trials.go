@@ -29,7 +29,7 @@ const (
 )
 
 // Variants lists every variant in the order a run of trials takes them.
-var Variants = []Variant{Atomic, SplitCrash, CheckThenSet, GetDel}
+func Variants() []Variant { return []Variant{Atomic, SplitCrash, CheckThenSet, GetDel} }
 
 func (v Variant) String() string {
 	return [...]string{"SET NX PX", "SETNX+EXPIRE", "GET, then SET", "GET, then DEL"}[v]

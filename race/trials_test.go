@@ -21,7 +21,7 @@ func trialsOn(t *testing.T, b *sim.Backend, n int, cfg race.Config) map[race.Var
 	}
 	defer tr.Close()
 	out := map[race.Variant]race.Counts{}
-	for _, v := range race.Variants {
+	for _, v := range race.Variants() {
 		c, err := tr.Run(ctx, v, n, nil)
 		if err != nil {
 			t.Fatal(err)

@@ -24,7 +24,7 @@ import (
 
 // Epoch is the wall-clock instant the embedded server's clock starts from at
 // the beginning of every run, so TIME and expiry replay identically.
-var Epoch = time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)
+func Epoch() time.Time { return time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC) }
 
 // DefaultLiveScale divides every story duration (TTLs, pauses, waits) on a
 // live server, so a 30 s lease is sent as PX 1500 and a story plays in seconds.
@@ -126,7 +126,7 @@ func OpenEmbedded() (*Backend, error) {
 	if err := mr.StartAddr("127.0.0.1:0"); err != nil {
 		return nil, fmt.Errorf("cannot start the embedded server: %w", err)
 	}
-	mr.SetTime(Epoch)
+	mr.SetTime(Epoch())
 	mr.ClockTTL(true)
 	opts := &redis.Options{Addr: mr.Addr()}
 	b := &Backend{Name: "embedded", Scale: 1, mr: mr, opts: opts, srv: mr.Server()}
@@ -202,7 +202,7 @@ func (b *Backend) setClock(at time.Duration) {
 			db.SetTTL(k, ttl+time.Nanosecond)
 		}
 	}
-	b.mr.SetTime(Epoch.Add(at))
+	b.mr.SetTime(Epoch().Add(at))
 }
 
 // Delete removes the given keys (already prefixed). It never touches anything else.
@@ -304,7 +304,7 @@ func (b *Backend) borrowEmbedded() (*Backend, error) {
 // next run. It is locksim's own server, so emptying it touches nothing else.
 func (b *Backend) spare(s *Backend) {
 	s.mr.FlushAll()
-	s.mr.SetTime(Epoch)
+	s.mr.SetTime(Epoch())
 	b.spareMu.Lock()
 	defer b.spareMu.Unlock()
 	b.spares = append(b.spares, s)

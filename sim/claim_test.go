@@ -134,7 +134,7 @@ func TestClaimScoreIsServerClock(t *testing.T) {
 	b := embedded(t)
 	r := claimRun(t, b, sim.Advance(7*time.Second), sim.StepOf("w1"))
 	snap := r.Snapshot(context.Background())
-	want := strconv.FormatInt(sim.Epoch.Add(37*time.Second).UnixMilli(), 10)
+	want := strconv.FormatInt(sim.Epoch().Add(37*time.Second).UnixMilli(), 10)
 	for _, k := range snap.Keys {
 		if k.Name == b.Key(queue.Active()) && (len(k.Fields) != 1 || k.Fields[0].Name != "j1" || k.Fields[0].Value != want) {
 			t.Fatalf("active reads back %+v, want j1 scored %s", k.Fields, want)

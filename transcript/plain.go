@@ -404,7 +404,7 @@ func (v plainVariant) play(ctx context.Context) error {
 	}
 	var props []string
 	for i, pr := range ex.Props {
-		props = append(props, say.PropNames[i]+" "+[...]string{"untested", "held", "BROKEN", "absent"}[pr])
+		props = append(props, say.PropNames()[i]+" "+[...]string{"untested", "held", "BROKEN", "absent"}[pr])
 	}
 	fmt.Fprintf(w, "properties: %s\n", strings.Join(props, " · "))
 	return nil

@@ -27,7 +27,7 @@ func PlainTrials(ctx context.Context, w io.Writer, b *sim.Backend, n int, cfg ra
 	fmt.Fprintf(w, "%s\n\n", text.Fill("trials-intro", map[string]string{"n": itoa(int64(n))}))
 	fmt.Fprintf(w, "server: %s · %d lanes of %d connections\n\n", trialsWhere(b), race.Lanes, race.Workers)
 	var all []race.Counts
-	for _, v := range race.Variants {
+	for _, v := range race.Variants() {
 		c, err := tr.Run(ctx, v, n, nil)
 		all = append(all, c)
 		if err != nil {

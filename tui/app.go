@@ -446,7 +446,7 @@ func (a *App) frameArgs() (helpLine, title, overlay string) {
 			"properties: ✓ held  ✗ BROKEN  – absent  ○ not put to the test yet",
 		}
 		if a.pl.Scene.Kind == scenes.Quiz {
-			g := views.QuizGlyphs
+			g := views.QuizGlyphs()
 			legend = []string{"situations: " + g[views.Right] + " right  " + g[views.Wrong] + " wrong  " + g[views.Unanswered] +
 				" not answered  " + g[views.Shown] + " shown to the class  │ on screen"}
 		}

@@ -265,7 +265,7 @@ func (p *Player) draw(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		case p.Busy && p.Snap.Live:
 			state = " · " + p.spin.View() + " " + p.Note
 		case p.Playing:
-			state = fmt.Sprintf(" · playing, speed %d/%d", p.Speed+1, len(play.Speeds))
+			state = fmt.Sprintf(" · playing, speed %d/%d", p.Speed+1, len(play.Speeds()))
 		}
 		bottom = append(bottom, views.Timeline(st, timelineMarks(p.Snap), p.Snap.Pos, "+"+sim.FormatDuration(p.Snap.Now), state, w))
 	} else if p.Busy {

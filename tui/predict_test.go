@@ -133,11 +133,11 @@ func hiddenValues(sc *scenes.Scene, p scenes.Params, pl *Player, before, after s
 		for i, prop := range ex.Props {
 			switch prop {
 			case say.Held:
-				h.anywhere = append(h.anywhere, "✓ "+say.PropNames[i]+" held")
+				h.anywhere = append(h.anywhere, "✓ "+say.PropNames()[i]+" held")
 			case say.Broken:
-				h.anywhere = append(h.anywhere, "✗ "+say.PropNames[i]+" BROKEN")
+				h.anywhere = append(h.anywhere, "✗ "+say.PropNames()[i]+" BROKEN")
 			case say.Absent:
-				h.anywhere = append(h.anywhere, "– "+say.PropNames[i]+" absent")
+				h.anywhere = append(h.anywhere, "– "+say.PropNames()[i]+" absent")
 			}
 		}
 	}

@@ -117,7 +117,7 @@ func (p *Player) scorePage(st views.Styles, w, rows int) []string {
 		if p.KeyShown(i) {
 			key, tool = s.Class.String(), p.Text.Get("short-"+s.Tool)
 		}
-		glyph := views.QuizGlyphs[marks[i]]
+		glyph := views.QuizGlyphs()[marks[i]]
 		lines = append(lines, truncate(fmt.Sprintf("%s %2d  %-30s %-13s %s", glyph, i+1, s.Name, key, tool), w))
 	}
 	lines = append(lines, "")

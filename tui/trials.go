@@ -104,7 +104,7 @@ func (t *Trials) start(m trialsReady) tea.Cmd {
 	go func() {
 		defer close(t.updates)
 		last := time.Now()
-		for _, v := range race.Variants {
+		for _, v := range race.Variants() {
 			c, err := tr.Run(ctx, v, t.n, func(c race.Counts) {
 				if time.Since(last) > 50*time.Millisecond {
 					last = time.Now()
@@ -272,7 +272,7 @@ func (t *Trials) Page(w, h int) string {
 	for _, c := range t.all {
 		done += c.Trials
 	}
-	total := t.n * len(race.Variants)
+	total := t.n * len(race.Variants())
 	status := "done"
 	switch {
 	case t.running && t.stopped:

@@ -28,7 +28,7 @@ func TestTrialsOpenInACommand(t *testing.T) {
 			break
 		}
 	}
-	if tr.err != "" || len(tr.all) != len(race.Variants) || tr.Running() {
+	if tr.err != "" || len(tr.all) != len(race.Variants()) || tr.Running() {
 		t.Errorf("after the run: err %q, %d variants counted, running %v", tr.err, len(tr.all), tr.Running())
 	}
 	for _, c := range tr.all {

@@ -19,7 +19,7 @@ const (
 
 // QuizGlyphs are the marks' glyphs, in QuizMark order; the help page's
 // legend names them.
-var QuizGlyphs = [...]string{"○", "✓", "✗", "·"}
+func QuizGlyphs() [4]string { return [...]string{"○", "✓", "✗", "·"} }
 
 // QuizStrip draws one glyph per situation with a bar before the one on
 // screen (after the last: the score page), then where that is and note.
@@ -29,7 +29,7 @@ func QuizStrip(st Styles, marks []QuizMark, pos int, note string, width int) str
 		if i == pos {
 			b.WriteString(st.Bold.Render("│"))
 		}
-		g := QuizGlyphs[m]
+		g := QuizGlyphs()[m]
 		switch m {
 		case Right:
 			b.WriteString(st.Good.Render(g))

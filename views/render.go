@@ -237,13 +237,13 @@ func Scoreboard(st Styles, props [3]Prop, width int) string {
 	for i, p := range props {
 		switch p {
 		case Held:
-			parts[i] = st.Good.Render("✓ " + say.PropNames[i] + " held")
+			parts[i] = st.Good.Render("✓ " + say.PropNames()[i] + " held")
 		case Broken:
-			parts[i] = st.Bad.Render("✗ " + say.PropNames[i] + " BROKEN")
+			parts[i] = st.Bad.Render("✗ " + say.PropNames()[i] + " BROKEN")
 		case Absent:
-			parts[i] = st.Warn.Render("– " + say.PropNames[i] + " absent")
+			parts[i] = st.Warn.Render("– " + say.PropNames()[i] + " absent")
 		default:
-			parts[i] = st.Dim.Render("○ " + say.PropNames[i]) // not tested yet: the help page says so
+			parts[i] = st.Dim.Render("○ " + say.PropNames()[i]) // not tested yet: the help page says so
 		}
 	}
 	return ansi.Truncate(strings.Join(parts, "  "), width, "…")

@@ -35,4 +35,6 @@ const (
 )
 
 // PropNames are the three properties, in scoreboard order.
-var PropNames = [3]string{"mutual exclusion", "deadlock freedom", "fault tolerance"}
+func PropNames() [3]string {
+	return [...]string{"mutual exclusion", "deadlock freedom", "fault tolerance"}
+}

@@ -3,6 +3,7 @@ package play
 import (
 	"context"
 	"encoding/json"
+	"locksim/sim/simtest"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -11,15 +12,7 @@ import (
 	"locksim/sim"
 )
 
-func embedded(t testing.TB) *sim.Backend {
-	t.Helper()
-	b, err := sim.OpenEmbedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close(context.Background()) })
-	return b
-}
+func embedded(t testing.TB) *sim.Backend { return simtest.Embedded(t) }
 
 // replies are the run's events that carry a command, with their replies
 // (on the nodes too), in order.

@@ -3,6 +3,7 @@ package scenes
 import (
 	"context"
 	"flag"
+	"locksim/sim/simtest"
 	"os"
 	"testing"
 
@@ -29,15 +30,7 @@ func parallelLive() {
 }
 
 // embedded starts an embedded backend for one test.
-func embedded(t testing.TB) *sim.Backend {
-	t.Helper()
-	b, err := sim.OpenEmbedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close(context.Background()) })
-	return b
-}
+func embedded(t testing.TB) *sim.Backend { return simtest.Embedded(t) }
 
 // commands returns the command events of the given actor and step label
 // ("" matches any).

@@ -14,15 +14,7 @@ import (
 	"locksim/sim/simtest"
 )
 
-func embedded(t testing.TB) *sim.Backend {
-	t.Helper()
-	b, err := sim.OpenEmbedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close(context.Background()) })
-	return b
-}
+func embedded(t testing.TB) *sim.Backend { return simtest.Embedded(t) }
 
 func live(t testing.TB) *sim.Backend { return liveAt(t, 20) }
 

@@ -33,15 +33,7 @@ func parallelLive() {
 }
 
 // embedded starts an embedded backend for one test.
-func embedded(t testing.TB) *sim.Backend {
-	t.Helper()
-	b, err := sim.OpenEmbedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close(context.Background()) })
-	return b
-}
+func embedded(t testing.TB) *sim.Backend { return simtest.Embedded(t) }
 
 // liveScale divides story time in the live-server tests: a 30 s lease is
 // sent as PX 600, so every story plays in a second or two.

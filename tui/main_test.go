@@ -48,15 +48,7 @@ func parallelLive() {
 }
 
 // embedded starts an embedded backend for one test.
-func embedded(t testing.TB) *sim.Backend {
-	t.Helper()
-	b, err := sim.OpenEmbedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close(context.Background()) })
-	return b
-}
+func embedded(t testing.TB) *sim.Backend { return simtest.Embedded(t) }
 
 // drive feeds msgs to the app one at a time, and before the next one runs
 // every command the last returned, feeding their messages back in, as the

@@ -4,6 +4,7 @@ package simtest
 import (
 	"context"
 	"fmt"
+	"locksim/sim"
 	"net"
 	"os/exec"
 	"sort"
@@ -151,4 +152,16 @@ func Keys(t testing.TB, url string) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// Embedded opens an embedded server (miniredis with locksim's clock) for a
+// test and closes it when the test ends.
+func Embedded(t testing.TB) *sim.Backend {
+	t.Helper()
+	b, err := sim.OpenEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close(context.Background()) })
+	return b
 }

@@ -1,10 +1,8 @@
 package tui
 
 import (
-	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"locksim/sim"
 	"locksim/sim/simtest"
@@ -24,22 +22,7 @@ func onBoth(t *testing.T, check func(t *testing.T, b *sim.Backend)) {
 
 // onBothAt is onBoth with the live server's story time divided by scale.
 func onBothAt(t *testing.T, scale int, check func(t *testing.T, b *sim.Backend)) {
-	t.Parallel()
-	t.Run("embedded", func(t *testing.T) {
-		t.Parallel()
-		check(t, embedded(t))
-	})
-	t.Run("live", func(t *testing.T) {
-		t.Parallel()
-		url := simtest.StartRedis(t)
-		// a loaded machine's slow reply must not become a client timeout
-		b, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: scale, Timeout: 5 * time.Second})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { b.Close(context.Background()) })
-		check(t, b)
-	})
+	simtest.OnBoth(t, scale, check)
 }
 
 // 10: the log shows a script by name, the story page its source, and an

@@ -275,35 +275,17 @@ func points(t testing.TB, id string, learner bool) []storyPoint {
 // commands returns the command events of the given actor and step label
 // ("" matches any).
 func commands(events []sim.Event, actor, step string) []sim.Event {
-	var out []sim.Event
-	for _, e := range events {
-		if e.Kind == sim.Command && (actor == "" || e.Actor == actor) && (step == "" || e.Step == step) {
-			out = append(out, e)
-		}
-	}
-	return out
+	return simtest.Commands(events, actor, step)
 }
 
 // lastOf returns the last event of commands(...), if any.
 func lastOf(events []sim.Event, actor, step string) (sim.Event, bool) {
-	c := commands(events, actor, step)
-	if len(c) == 0 {
-		return sim.Event{}, false
-	}
-	return c[len(c)-1], true
+	return simtest.LastOf(events, actor, step)
 }
 
 // sent returns the command events of actor whose command is cmd (SET, PTTL,
 // EVAL, SETNX...), in order.
-func sent(events []sim.Event, actor, cmd string) []sim.Event {
-	var out []sim.Event
-	for _, e := range events {
-		if e.Kind == sim.Command && e.Actor == actor && len(e.Args) > 0 && e.Args[0] == cmd {
-			out = append(out, e)
-		}
-	}
-	return out
-}
+func sent(events []sim.Event, actor, cmd string) []sim.Event { return simtest.Sent(events, actor, cmd) }
 
 func replies(es []sim.Event) []string {
 	var out []string

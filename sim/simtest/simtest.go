@@ -165,3 +165,60 @@ func Embedded(t testing.TB) *sim.Backend {
 	t.Cleanup(func() { b.Close(context.Background()) })
 	return b
 }
+
+// OnBoth runs check against an embedded server and, in parallel, against
+// a redis-server of its own with story time divided by scale (skipped
+// with a message outside the slow tier or without the binary). The test
+// itself runs in parallel with the others: live stories wait in real time,
+// and the embedded walks use the CPU meanwhile.
+func OnBoth(t *testing.T, scale int, check func(t *testing.T, b *sim.Backend)) {
+	t.Parallel()
+	t.Run("embedded", func(t *testing.T) {
+		t.Parallel()
+		check(t, Embedded(t))
+	})
+	t.Run("live", func(t *testing.T) {
+		t.Parallel()
+		url := StartRedis(t)
+		// a loaded machine's slow reply must not become a client timeout
+		b, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: scale, Timeout: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { b.Close(context.Background()) })
+		check(t, b)
+	})
+}
+
+// Commands returns the command events of the given actor and step label
+// ("" matches any), in order.
+func Commands(events []sim.Event, actor, step string) []sim.Event {
+	var out []sim.Event
+	for _, e := range events {
+		if e.Kind == sim.Command && (actor == "" || e.Actor == actor) && (step == "" || e.Step == step) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// LastOf returns the last event of Commands(events, actor, step), if any.
+func LastOf(events []sim.Event, actor, step string) (sim.Event, bool) {
+	c := Commands(events, actor, step)
+	if len(c) == 0 {
+		return sim.Event{}, false
+	}
+	return c[len(c)-1], true
+}
+
+// Sent returns the command events of actor whose command is cmd (SET,
+// PTTL, EVAL, SETNX...), in order.
+func Sent(events []sim.Event, actor, cmd string) []sim.Event {
+	var out []sim.Event
+	for _, e := range events {
+		if e.Kind == sim.Command && e.Actor == actor && len(e.Args) > 0 && e.Args[0] == cmd {
+			out = append(out, e)
+		}
+	}
+	return out
+}

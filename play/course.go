@@ -132,6 +132,15 @@ func (c *Course) Open(i int, from *Session) (*Session, error) {
 	return s, nil
 }
 
+// Nav is the course's part of where the learner is, for Navigate: the
+// open scene s (a replay running, an actor or node selected) among the
+// course's scenes, in presenter mode or not. The screen adds what it
+// alone knows: the contents shown, a page on top, a question to leave.
+func (c *Course) Nav(s *Session) Nav {
+	return Nav{Scene: c.At, Scenes: len(c.Scenes), Replaying: s.Busy && s.CancelOp != nil,
+		Selected: s.Sel >= 0 || s.Node >= 0, Present: c.Present}
+}
+
 // LastPlace is where the learner left the course: the saved position, or,
 // in a progress file an older locksim wrote, its moment.
 func (c *Course) LastPlace() Position {

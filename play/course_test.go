@@ -160,3 +160,35 @@ func TestCourseKeepsEachScenesPlace(t *testing.T) {
 		t.Errorf("only gc-pause should be done: %v", c.Prog.Done)
 	}
 }
+
+// TestCourseNavigates: the navigation verbs move a headless course from
+// scene to scene, wrapping around, and open a scene by its index.
+func TestCourseNavigates(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c := NewCourse(ctx, embedded(t), 1, &sync.WaitGroup{})
+	s, err := c.Open(0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	Driver{S: s}.Run(s.Start(nil))
+	last := len(c.Scenes) - 1
+	for _, step := range []struct {
+		in   NavAction
+		want int
+	}{{NavDo(NavPrev), last}, {NavDo(NavNext), 0}, {NavDo(NavNext), 1}, {NavOpenAt(c.Index("fencing")), c.Index("fencing")}} {
+		n, then := Navigate(c.Nav(s), step.in)
+		if then != OpenScene || n.Scene != step.want {
+			t.Fatalf("%+v from %s: %v to %d, want OpenScene to %d", step.in, s.Scene.ID, then, n.Scene, step.want)
+		}
+		old := s
+		if s, err = c.Open(n.Scene, old); err != nil {
+			t.Fatal(err)
+		}
+		Driver{S: s}.Run(s.Start(old.Run))
+		if s.Scene != c.Scenes[step.want] || c.At != step.want || s.Err != "" {
+			t.Fatalf("opened %s (course at %d, %q), want %s", s.Scene.ID, c.At, s.Err, c.Scenes[step.want].ID)
+		}
+	}
+	s.Close(ctx)
+}

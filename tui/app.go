@@ -288,9 +288,9 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // nav is the app's state as Navigate sees it.
 func (a *App) nav() play.Nav {
-	return play.Nav{Contents: a.contents, Scene: a.course.At, Scenes: len(a.course.Scenes), Replaying: a.pl.Busy && a.pl.CancelOp != nil,
-		Selected: a.pl.Sel >= 0 || a.pl.Node >= 0, Page: a.showHelp || a.showAbout || a.pl.notes, Course: a.menu.Items() != nil,
-		Present: a.course.Present, Leaving: a.leaving}
+	n := a.course.Nav(a.pl.Session)
+	n.Contents, n.Page, n.Course, n.Leaving = a.contents, a.showHelp || a.showAbout || a.pl.notes, a.menu.Items() != nil, a.leaving
+	return n
 }
 
 // navigate carries out what Navigate says of the input.

@@ -28,25 +28,59 @@ const (
 	AskLeave                 // ask before leaving the scene for the contents
 )
 
-// Navigate is the course's navigation as a pure function: a key on a state
-// gives the next state and what to do. esc cancels the innermost thing (a
-// replay, then the page on top, then the selection, then back to the
-// contents); in presenter mode a clicker's esc is easy to press by
-// mistake, so leaving the scene asks first, and esc again or y leaves (any
-// other key stays: Stay, and the caller handles that key as usual);
-// < and > move between scenes, wrapping around; enter on the contents
-// opens the scene chosen there.
-func Navigate(n Nav, key string) (Nav, Then) {
+// NavVerb is a way to move around the course, whatever key or click
+// asked for it; the screen's key table maps keys to these.
+type NavVerb int
+
+const (
+	// NavOther is any other input: it only answers a presenter's question
+	// whether to leave (no), and is otherwise not navigation.
+	NavOther NavVerb = iota
+	// NavBack cancels the innermost thing: a replay, then the page on top,
+	// then the selection (lets go), then back to the contents.
+	NavBack
+	// NavNext and NavPrev open the next and the previous scene, wrapping.
+	NavNext
+	NavPrev
+	// NavContents leaves the scene for the contents (a presenter's yes).
+	NavContents
+	// NavOpen opens scene NavAction.Scene.
+	NavOpen
+)
+
+// NavAction is one navigation input: a verb and, for NavOpen, the scene's
+// course index.
+type NavAction struct {
+	Verb  NavVerb
+	Scene int
+}
+
+// NavDo is the navigation input of a verb that takes no scene.
+func NavDo(v NavVerb) NavAction { return NavAction{Verb: v} }
+
+// NavOpenAt opens the scene at course index i.
+func NavOpenAt(i int) NavAction { return NavAction{Verb: NavOpen, Scene: i} }
+
+// Navigate is the course's navigation as a pure function: an input on a
+// state gives the next state and what to do. NavBack cancels the innermost
+// thing (a replay, then the page on top, then the selection, then back to
+// the contents); in presenter mode a clicker's esc is easy to press by
+// mistake, so leaving the scene asks first, and NavBack again or
+// NavContents leaves (any other input stays: Stay, and the caller handles
+// it as usual); NavNext and NavPrev move between scenes, wrapping around;
+// NavOpen on the contents opens the scene chosen there, and in a scene
+// opens that scene.
+func Navigate(n Nav, a NavAction) (Nav, Then) {
 	if n.Leaving {
 		n.Leaving = false
-		if key == "esc" || key == "y" {
+		if a.Verb == NavBack || a.Verb == NavContents {
 			n.Contents = true
 			return n, ShowContents
 		}
 		return n, Stay
 	}
-	switch key {
-	case "esc":
+	switch a.Verb {
+	case NavBack:
 		switch {
 		case n.Contents:
 			return n, Stay
@@ -66,22 +100,29 @@ func Navigate(n Nav, key string) (Nav, Then) {
 			n.Contents = true
 			return n, ShowContents
 		}
-	case "<", ">":
+	case NavContents:
+		if n.Course && !n.Contents {
+			n.Contents, n.Page, n.Selected = true, false, false
+			return n, ShowContents
+		}
+	case NavNext, NavPrev:
 		if n.Contents || n.Scenes == 0 {
 			return n, Stay
 		}
 		d := 1
-		if key == "<" {
+		if a.Verb == NavPrev {
 			d = -1
 		}
 		n.Scene = (n.Scene + d + n.Scenes) % n.Scenes
 		n.Page, n.Selected = false, false
 		return n, OpenScene
-	case "enter":
-		if n.Contents {
-			n.Contents = false
-			return n, OpenScene
+	case NavOpen:
+		if n.Scenes == 0 {
+			return n, Stay
 		}
+		n.Scene = (a.Scene%n.Scenes + n.Scenes) % n.Scenes
+		n.Contents, n.Page, n.Selected = false, false, false
+		return n, OpenScene
 	}
 	return n, Stay
 }

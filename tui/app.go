@@ -8,7 +8,6 @@ import (
 
 	"locksim/play"
 	"locksim/scenes"
-	"locksim/scenes/progress"
 	"locksim/sim"
 	"locksim/views"
 
@@ -31,11 +30,11 @@ type App struct {
 	cancel context.CancelFunc
 	b      *sim.Backend
 	seed   uint64
-	list   []*scenes.Scene
-	idx    int
 	pl     *Player
 	ops    *sync.WaitGroup
-	nextID int // numbers players, so a closed scene's late messages are dropped
+	// course is the learner's way through the course: the scenes, the
+	// lesson, each scene's last place, the progress; the app draws it
+	course *play.Course
 	// switchWanted is a scene asked for (by its index) while a move ran;
 	// -1 for none. Keys typed after it wait in afterSwitch for the new scene.
 	switchWanted int
@@ -52,31 +51,21 @@ type App struct {
 	// down is set once the server stopped answering; cleared by home
 	down bool
 
-	// the course around the scenes: the contents screen, progress, and
-	// each scene's settings and step when the learner left it
+	// the contents screen around the scenes
 	contents bool
 	menu     list.Model
-	store    play.Store
-	prog     progress.Progress
-	quiz     bool // the course asks the predictions (NewCourse without NoQuiz)
-	present  bool // presenter mode (-present)
-	states   map[string]sceneState
 	// laidOut is set while the player's layout is that of the frame on
 	// screen (see settle)
 	laidOut bool
-	// saveWanted is set when the progress changed; saveRunning while a
-	// command saves it (see saving)
-	saveWanted, saveRunning bool
-	warning                 string // the saved progress could not be read, and why
+	// saveRunning is set while a command saves the progress (see saving)
+	saveRunning bool
+	warning     string // the saved progress could not be read, and why
 
 	// trials is the race scene's page of trials (t), nil when closed
 	trials *Trials
 
-	// the lesson: the scenes a step past the end goes through (-scenes,
-	// course indices; nil for the whole course), the class clock, the
-	// speaker-notes file (-notes) and what it last got, and a presenter's
-	// esc waiting for its confirmation
-	playlist   []int
+	// the lesson's class clock, the speaker-notes file (-notes) and what
+	// it last got, and a presenter's esc waiting for its confirmation
 	clock      func() time.Time
 	started    time.Time
 	notesPath  string
@@ -87,31 +76,19 @@ type App struct {
 // TrialsFromRace is how many trials of each variant t runs in the race scene.
 const TrialsFromRace = 1000
 
-// sceneState is a scene as the learner left it.
-type sceneState struct {
-	pos play.Position
-	qz  *play.QuizState // a quiz's answers and the situation on screen
-}
-
 // NewApp opens the scene with the given id on backend b; tokens come from
 // seed. Call Shutdown after the program ends.
 func NewApp(b *sim.Backend, id string, seed uint64) (*App, error) {
 	ctx, cancel := context.WithCancel(context.Background())
-	a := &App{ctx: ctx, cancel: cancel, b: b, seed: seed, list: scenes.All(), ops: &sync.WaitGroup{}, switchWanted: -1, store: play.NoStore{},
-		com: NewCommon(views.ASCII(), scenes.Export{}), states: map[string]sceneState{}, clock: time.Now,
-		prog: progress.Progress{Done: map[string]bool{}, Answers: map[string]progress.Answer{}}}
-	for i, s := range a.list {
-		if s.ID == id {
-			a.idx = i
-		}
-	}
-	a.nextID++
-	pl, err := newPlayer(ctx, a.nextID, a.list[a.idx], b, seed, a.ops, a.com.spinner())
+	a := &App{ctx: ctx, cancel: cancel, b: b, seed: seed, ops: &sync.WaitGroup{}, switchWanted: -1,
+		com: NewCommon(views.ASCII(), scenes.Export{}), clock: time.Now}
+	a.course = play.NewCourse(ctx, b, seed, a.ops)
+	s, err := a.course.Open(max(a.course.Index(id), 0), nil)
 	if err != nil {
 		cancel()
 		return nil, err
 	}
-	a.pl = pl
+	a.pl = newPlayer(s, a.com.spinner())
 	a.help = a.com.help()
 	a.applyKeys()
 	return a, nil
@@ -295,7 +272,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = tea.Batch(cmd, mcmd)
 	}
 	if _, ok := msg.(play.RunMsg); ok {
-		a.noteDone()
+		a.course.NoteDone(a.pl.Session)
 	}
 	if a.switchWanted >= 0 && !a.pl.Busy {
 		i, typed := a.switchWanted, a.afterSwitch
@@ -311,14 +288,14 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // nav is the app's state as Navigate sees it.
 func (a *App) nav() play.Nav {
-	return play.Nav{Contents: a.contents, Scene: a.idx, Scenes: len(a.list), Replaying: a.pl.Busy && a.pl.CancelOp != nil,
-		Selected: a.pl.Sel >= 0 || a.pl.Node >= 0, Page: a.showHelp || a.showAbout || a.pl.notes, Course: a.menu.Items() != nil,
-		Present: a.present, Leaving: a.leaving}
+	n := a.course.Nav(a.pl.Session)
+	n.Contents, n.Page, n.Course, n.Leaving = a.contents, a.showHelp || a.showAbout || a.pl.notes, a.menu.Items() != nil, a.leaving
+	return n
 }
 
-// navigate carries out what Navigate says of key.
-func (a *App) navigate(key string) tea.Cmd {
-	n, step := play.Navigate(a.nav(), key)
+// navigate carries out what Navigate says of the input.
+func (a *App) navigate(in play.NavAction) tea.Cmd {
+	n, step := play.Navigate(a.nav(), in)
 	a.leaving = n.Leaving
 	switch step {
 	case play.AskLeave:
@@ -333,7 +310,7 @@ func (a *App) navigate(key string) tea.Cmd {
 	case play.ShowContents:
 		a.contents = true
 		a.refreshMenu()
-		a.menu.Select(a.idx)
+		a.menu.Select(a.course.At)
 	case play.OpenScene:
 		a.contents = false
 		return a.switchTo(n.Scene)
@@ -343,36 +320,21 @@ func (a *App) navigate(key string) tea.Cmd {
 
 // switchTo opens scene i (wrapping around), after the running move if any.
 func (a *App) switchTo(i int) tea.Cmd {
-	i = (i + len(a.list)) % len(a.list)
+	i = (i + len(a.course.Scenes)) % len(a.course.Scenes)
 	if a.pl.Busy {
 		a.switchWanted = i // switched to once the move is done
 		return nil
 	}
-	if i == a.idx {
+	if i == a.course.At {
 		return nil
 	}
-	a.nextID++
-	pl, err := newPlayer(a.ctx, a.nextID, a.list[i], a.b, a.seed, a.ops, a.com.spinner())
+	s, err := a.course.Open(i, a.pl.Session)
 	if err != nil {
 		a.pl.Err = err.Error()
 		return nil
 	}
-	// leave this scene as it is, to come back to it later
-	a.states[a.pl.Scene.ID] = sceneState{pos: a.pl.Position(), qz: a.pl.Quiz}
 	old := a.pl.Run
-	pl.Predict = a.quiz && pl.Scene.Asks()
-	pl.Present = a.present
-	pl.Answered, pl.Scored = a.recordAnswer, a.recordScore
-	if st, ok := a.states[pl.Scene.ID]; ok {
-		if st.qz != nil {
-			pl.Quiz = st.qz
-		}
-		pl.ApplyPosition(st.pos)
-	} else if pl.Scene.ID == a.prog.Moment.Scene && pl.Scene.Kind == scenes.Story {
-		// continue where the learner left off last time, settings and seed too
-		pl.ApplyPosition(a.lastPlace())
-	}
-	a.idx, a.pl = i, pl
+	a.pl = newPlayer(s, a.com.spinner())
 	a.showHelp, a.showAbout = false, false
 	a.applyKeys()
 	return a.pl.Start(old)
@@ -432,9 +394,9 @@ func (a *App) layout() {
 func (a *App) frameArgs() (helpLine, title, overlay string) {
 	helpLine = truncate(a.help.ShortHelpView(a.com.Keys.ShortHelp()), a.com.Width)
 	switch {
-	case a.pl.Asking && !a.present:
+	case a.pl.Asking && !a.course.Present:
 		helpLine = truncate(a.com.Styles.Dim.Render(views.HelpLine(a.com.Keys.PredictHelp(len(a.pl.Choices())))), a.com.Width)
-	case a.present:
+	case a.course.Present:
 		helpLine = truncate(a.com.Styles.Dim.Render(a.presenterFooter()), a.com.Width)
 	}
 	switch {
@@ -450,11 +412,11 @@ func (a *App) frameArgs() (helpLine, title, overlay string) {
 			legend = []string{"situations: " + g[views.Right] + " right  " + g[views.Wrong] + " wrong  " + g[views.Unanswered] +
 				" not answered  " + g[views.Shown] + " shown to the class  │ on screen"}
 		}
-		if a.present {
+		if a.course.Present {
 			legend = append(legend, "presenter: the footer's class h:mm is the time since locksim opened",
 				"a step at the end opens the next story, then the next scene · esc asks first")
 		}
-		legend = append(legend, "scene "+itoa(int64(a.idx+1))+" of "+itoa(int64(len(a.list)))+" · ? closes this page")
+		legend = append(legend, "scene "+itoa(int64(a.course.At+1))+" of "+itoa(int64(len(a.course.Scenes)))+" · ? closes this page")
 		overlay = views.HelpPage(a.com.Styles, groups, legend, a.com.Width)
 	case a.showAbout:
 		title = "the story of " + a.pl.Scene.ID

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -108,69 +107,52 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.store, a.quiz, a.present = o.Store, !o.NoQuiz, o.Present
+	c := a.course
+	c.Quiz, c.Present = !o.NoQuiz, o.Present
 	a.com.Export = o.Export
 	if o.Styles != nil {
 		a.SetStyles(*o.Styles)
 	}
-	a.pl.Predict = a.quiz && a.pl.Scene.Asks()
+	a.pl.Predict = c.Quiz && a.pl.Scene.Asks()
 	a.pl.Present = o.Present
-	if a.store == nil {
-		a.store = play.NoStore{}
-	}
-	prog, err := a.store.Load()
-	if err != nil {
+	if err := c.Use(o.Store); err != nil {
 		// said on the contents screen, where the missing marks show
 		a.warning = err.Error()
 		if o.Warn != nil {
 			fmt.Fprintf(o.Warn, "locksim: %v\n", err)
 		}
 	}
-	a.prog = prog
-	a.pl.Answered, a.pl.Scored = a.recordAnswer, a.recordScore
 	switch {
 	case o.Position != nil:
 		a.pl.ApplyPosition(*o.Position)
 	case o.Scene != "":
 		a.pl.ApplyPosition(play.FromMoment(Moment{Scene: o.Scene, Settings: o.Settings, Seed: o.Seed, Step: o.Step}))
 	}
-	for _, id := range o.Scenes {
-		if i := indexOf(a.list, id); i >= 0 {
-			a.playlist = append(a.playlist, i)
-		}
-	}
+	c.SetPlaylist(o.Scenes)
 	if o.Clock != nil {
 		a.clock = o.Clock
 	}
 	a.started, a.notesPath = a.clock(), o.Notes
 	// the contents are there to go back to even when -scene opened a scene
 	a.menu = a.newMenu()
-	if i := indexOf(a.list, prog.Moment.Scene); i >= 0 {
+	if i := c.Index(c.Prog.Moment.Scene); i >= 0 {
 		a.menu.Select(i)
 	}
 	a.contents = o.Scene == ""
 	return a, nil
 }
 
-func indexOf(list []*scenes.Scene, id string) int {
-	for i, s := range list {
-		if s.ID == id {
-			return i
-		}
-	}
-	return -1
-}
-
 // newMenu builds the contents list from the registry and the progress.
 func (a *App) newMenu() list.Model {
 	var items []list.Item
-	for i, s := range a.list {
+	prog := a.course.Prog
+	for i, s := range a.course.Scenes {
 		dive, title := scenes.Heading(s.ID)
 		t, _ := content.Load(s.ID)
-		ans, ok := a.prog.Answers[s.ID]
+		ans, ok := prog.Answers[s.ID]
 		e := entry{n: i + 1, id: s.ID, dive: dive, title: title, summary: t.Get("summary"),
-			done: a.prog.Done[s.ID], answered: ok, answeredRight: ans.Right}
-		if sc, ok := a.prog.Scores[s.ID]; ok {
+			done: prog.Done[s.ID], answered: ok, answeredRight: ans.Right}
+		if sc, ok := prog.Scores[s.ID]; ok {
 			e.score = &sc
 		}
 		items = append(items, e)
@@ -205,44 +187,13 @@ func (a *App) refreshMenu() {
 	a.menu.Select(sel)
 }
 
-// recordAnswer keeps the learner's latest prediction in the progress.
-func (a *App) recordAnswer(id string, chosen int, right bool) {
-	a.prog.Answers[id] = progress.Answer{Chosen: chosen, Right: right}
-	a.save()
-}
-
-// recordScore keeps a quiz's latest whole attempt in the progress; the
-// quiz is done once it has been answered through.
-func (a *App) recordScore(id string, right, of int) {
-	if a.prog.Scores == nil {
-		a.prog.Scores = map[string]progress.Score{}
-	}
-	a.prog.Scores[id] = progress.Score{Right: right, Of: of}
-	a.prog.Done[id] = true
-	a.save()
-}
-
-// noteDone marks the scene done once its story was played to the end.
-func (a *App) noteDone() {
-	s := a.pl.Snap
-	if len(s.Moves) == 0 || s.Pos < len(s.Moves) || a.prog.Done[a.pl.Scene.ID] {
-		return
-	}
-	a.prog.Done[a.pl.Scene.ID] = true
-	a.save()
-}
-
 // SaveProgress records the moment on screen (scene, settings, seed, step),
 // for "continue where you left off"; call it when the program ends.
 func (a *App) SaveProgress() {
 	if a.pl == nil {
 		return
 	}
-	a.prog.Moment = a.Moment()
-	if place, err := json.Marshal(a.Position()); err == nil {
-		a.prog.Place = place
-	}
-	if err := a.store.Save(a.prog); err != nil {
+	if err := a.course.SaveMoment(a.pl.Session); err != nil {
 		a.pl.Err = "saving progress: " + err.Error()
 	}
 }
@@ -264,9 +215,7 @@ func (a *App) menuKey(msg tea.KeyMsg) tea.Cmd {
 		if !ok {
 			return nil
 		}
-		n := a.nav()
-		n.Scene = e.n - 1
-		if n, step := play.Navigate(n, "enter"); step == play.OpenScene {
+		if n, step := play.Navigate(a.nav(), play.NavOpenAt(e.n-1)); step == play.OpenScene {
 			a.contents = false
 			return a.switchTo(n.Scene)
 		}
@@ -280,7 +229,7 @@ func (a *App) menuKey(msg tea.KeyMsg) tea.Cmd {
 // menuView draws the contents.
 func (a *App) menuView() string {
 	help := "enter open · / filter · ↑/↓ choose · ✓ played to the end · q quit"
-	if m := a.prog.Moment; m.Scene != "" {
+	if m := a.course.Prog.Moment; m.Scene != "" {
 		at := fmt.Sprintf("%s, step %d", m.Scene, m.Step)
 		if sc := scenes.Find(m.Scene); sc != nil && scenes.FormatSettings(sc, m.Settings) != "" {
 			at += " (" + scenes.FormatSettings(sc, m.Settings) + ")"
@@ -291,15 +240,4 @@ func (a *App) menuView() string {
 		help = a.com.Styles.Warn.Render(a.warning)
 	}
 	return strings.TrimRight(a.menu.View(), "\n") + "\n" + truncate(a.com.Styles.Dim.Render(help), a.com.Width)
-}
-
-// lastPlace is where the learner left the course: the saved position, or,
-// in a progress file an older locksim wrote, its moment.
-func (a *App) lastPlace() play.Position {
-	if len(a.prog.Place) > 0 {
-		if pos, err := play.ParsePosition(a.prog.Place); err == nil && pos.Scene == a.prog.Moment.Scene {
-			return pos
-		}
-	}
-	return play.FromMoment(a.prog.Moment)
 }

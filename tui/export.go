@@ -1,13 +1,10 @@
 package tui
 
 import (
-	"maps"
 	"os"
-	"slices"
 	"strings"
 
 	"locksim/scenes"
-	"locksim/scenes/progress"
 	"locksim/transcript"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -40,30 +37,19 @@ func (p *Player) export(x scenes.Export) tea.Cmd {
 // saved says how saving the progress went.
 type saved struct{ err error }
 
-// save asks for the progress to be saved once the message at hand is
-// handled (see saving).
-func (a *App) save() { a.saveWanted = true }
-
-// saving is the command that saves the progress as it stands, if a save
-// was asked for and none is under way: one at a time, so an older state
-// never lands after a newer one.
+// saving is the command that saves the progress as it stands, if it
+// changed and no save is under way: one at a time, so an older state
+// never lands after a newer one (see play.Course.TakeSave).
 func (a *App) saving() tea.Cmd {
-	if !a.saveWanted || a.saveRunning {
+	if a.saveRunning {
 		return nil
 	}
-	a.saveWanted, a.saveRunning = false, true
-	store, prog := a.store, cloneProgress(a.prog)
+	store, prog, ok := a.course.TakeSave()
+	if !ok {
+		return nil
+	}
+	a.saveRunning = true
 	return func() tea.Msg { return saved{store.Save(prog)} }
-}
-
-// cloneProgress is p with maps of its own, for a command to read while
-// Update goes on.
-func cloneProgress(p progress.Progress) progress.Progress {
-	q := p
-	q.Done, q.Answers, q.Scores = maps.Clone(p.Done), maps.Clone(p.Answers), maps.Clone(p.Scores)
-	q.Moment.Settings = maps.Clone(p.Moment.Settings)
-	q.Place = slices.Clone(p.Place)
-	return q
 }
 
 // homeShort writes a path under home as ~/…, so that more of it fits on

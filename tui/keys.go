@@ -85,18 +85,18 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		// a presenter's esc asked first: esc again or y leaves, any other
 		// key stays and does what it does
 		a.pl.Flash = ""
-		if cmd := a.navigate(msg.String()); a.contents {
+		if cmd := a.navigate(a.navOf(msg)); a.contents {
 			return cmd
 		}
 		return a.onKey(msg)
-	case a.present && msg.Type == tea.KeyF5:
+	case a.course.Present && msg.Type == tea.KeyF5:
 		return nil // a clicker's "start the slide show": nothing to start
 	case a.pl.Flash != "":
 		a.pl.Flash = "" // a one-time note goes with the next key
 		return a.onKey(msg)
-	case (key.Matches(msg, k.Step) || a.present && (key.Matches(msg, k.Play) || msg.Type == tea.KeyPgDown || msg.String() == "." || msg.String() == " ")) && a.storyOver():
+	case (key.Matches(msg, k.Step) || a.course.Present && (key.Matches(msg, k.Play) || msg.Type == tea.KeyPgDown || msg.String() == "." || msg.String() == " ")) && a.storyOver():
 		return a.endOfStory()
-	case a.present && (key.Matches(msg, k.Step) || key.Matches(msg, k.Play) || msg.Type == tea.KeyPgDown || msg.String() == "." || msg.String() == " "):
+	case a.course.Present && (key.Matches(msg, k.Step) || key.Matches(msg, k.Play) || msg.Type == tea.KeyPgDown || msg.String() == "." || msg.String() == " "):
 		// presenter mode: every clicker key moves the story one step
 		cmd, _ := a.pl.key(play.Do(play.Step))
 		return cmd
@@ -128,7 +128,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		a.page, _ = a.page.Update(msg) // the story page scrolls
 		return nil
 	case key.Matches(msg, k.SceneNext), key.Matches(msg, k.ScenePrev):
-		return a.navigate(msg.String())
+		return a.navigate(a.navOf(msg))
 	case key.Matches(msg, k.Earlier):
 		a.layout()
 		a.pl.scrollLog(1)
@@ -138,7 +138,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		a.pl.scrollLog(-1)
 		return nil
 	case msg.Type == tea.KeyEsc:
-		return a.navigate("esc")
+		return a.navigate(play.NavDo(play.NavBack))
 	}
 	if act, says, ok := a.actionOf(msg); ok {
 		cmd, done := a.pl.key(act)
@@ -153,11 +153,33 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
+// leaveYes is a presenter's yes to the question whether to leave the
+// scene (the export's key otherwise).
+var leaveYes = key.NewBinding(key.WithKeys("y"))
+
+// navOf is the navigation input a key press is: esc goes back (see
+// play.Navigate), < and > to the previous and next scene, y says yes to
+// leaving; any other key is NavOther.
+func (a *App) navOf(msg tea.KeyMsg) play.NavAction {
+	k := a.com.Keys
+	switch {
+	case msg.Type == tea.KeyEsc:
+		return play.NavDo(play.NavBack)
+	case key.Matches(msg, k.SceneNext):
+		return play.NavDo(play.NavNext)
+	case key.Matches(msg, k.ScenePrev):
+		return play.NavDo(play.NavPrev)
+	case key.Matches(msg, leaveYes):
+		return play.NavDo(play.NavContents)
+	}
+	return play.NavDo(play.NavOther)
+}
+
 // helpKeys are the bindings the ? page lists: in presenter mode every
 // clicker key steps the story, and nothing plays by itself.
 func (a *App) helpKeys() views.KeyMap {
 	k := a.com.Keys
-	if a.present && a.pl.Scene.Kind == scenes.Story {
+	if a.course.Present && a.pl.Scene.Kind == scenes.Story {
 		k.Play.SetHelp("space", "step (clicker)")
 		k.Faster.SetEnabled(false)
 	}

@@ -1,10 +1,8 @@
 package tui
 
 import (
-	"context"
 	"fmt"
 	"strings"
-	"sync"
 
 	"locksim/play"
 	"locksim/scenes"
@@ -44,13 +42,10 @@ type Player struct {
 	logText string
 }
 
-// newPlayer prepares scene sc (see NewSession).
-func newPlayer(ctx context.Context, id int, sc *scenes.Scene, b *sim.Backend, seed uint64, ops *sync.WaitGroup, spin spinner.Model) (*Player, error) {
-	s, err := play.NewSession(ctx, id, sc, b, seed, ops)
-	if err != nil {
-		return nil, err
-	}
-	return &Player{Session: s, spin: spin}, nil
+// newPlayer draws session s (see play.Course.Open), turning spin while it
+// works.
+func newPlayer(s *play.Session, spin spinner.Model) *Player {
+	return &Player{Session: s, spin: spin}
 }
 
 // teaCmd is the session's command as Bubble Tea runs it.

@@ -35,6 +35,11 @@ type Position struct {
 	Prediction *Prediction `json:"prediction,omitempty"`
 	// Quiz is where a quiz scene stands: nil for a story.
 	Quiz *QuizPlace `json:"quiz,omitempty"`
+	// Selected is the actor whose card and readout are picked, and Node
+	// the node picked in a distributed story; "" for none. They change
+	// what the readout explains, so a follower sees what the leader sees.
+	Selected string `json:"selected,omitempty"`
+	Node     string `json:"node,omitempty"`
 	// Race is the race scene's outcome once its SETs have run: opening the
 	// position replays it (the same replies again) rather than racing anew.
 	Race *RaceRecord `json:"race,omitempty"`
@@ -193,6 +198,12 @@ func (p Position) Check() error {
 	actors := map[string]bool{}
 	for _, a := range script.Actors {
 		actors[a.Name] = true
+	}
+	if p.Selected != "" && !actors[p.Selected] {
+		return fmt.Errorf("position: actor %q is not one of scene %s", p.Selected, p.Scene)
+	}
+	if p.Node != "" && !slices.Contains(script.Nodes, p.Node) {
+		return fmt.Errorf("position: node %q is not one of scene %s", p.Node, p.Scene)
 	}
 	moves := len(script.Moves)
 	for i, o := range p.Own {

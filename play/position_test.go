@@ -1,6 +1,7 @@
 package play
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -85,5 +86,19 @@ func TestMemoryStoreKeepsACopy(t *testing.T) {
 	q, _ := m.Load()
 	if !q.Done["race"] || q.Done["fencing"] || q.Moment.Scene != "race" {
 		t.Errorf("loaded %+v", q)
+	}
+}
+
+// TestPositionKeepsTheSelection: the picked actor and node are part of a
+// position, by name, and come back when it opens.
+func TestPositionKeepsTheSelection(t *testing.T) {
+	pos := Position{Version: PositionVersion, Scene: "redlock", Step: 3, Selected: "c2", Node: "C"}
+	s, err := Open(context.Background(), pos, embedded(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(context.Background())
+	if got := s.Position(); got.Selected != "c2" || got.Node != "C" || s.Sel != 1 || s.Node != 2 {
+		t.Errorf("opened with selection %q (%d) and node %q (%d), want c2 (1) and C (2)", got.Selected, s.Sel, got.Node, s.Node)
 	}
 }

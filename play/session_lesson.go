@@ -42,6 +42,15 @@ func (p *Session) ApplyPosition(pos Position) {
 	old := p.Run
 	p.Run = sim.NewRun(p.Backend, p.script(), p.Seed)
 	old.Close() // never started: nothing of it is on the server
+	script := p.Scene.Script(p.Params)
+	p.Sel = slices.IndexFunc(script.Actors, func(a sim.ActorSpec) bool { return a.Name == pos.Selected })
+	p.Node = slices.Index(script.Nodes, pos.Node)
+	if pos.Selected == "" {
+		p.Sel = -1
+	}
+	if pos.Node == "" {
+		p.Node = -1
+	}
 	if p.Scene.Kind != scenes.Story {
 		return
 	}
@@ -99,6 +108,12 @@ func (p *Session) Position() Position {
 		Own: slices.Clone(p.own), Step: p.Snap.Pos, Race: p.raceRecord()}
 	if p.Guess >= 0 || p.Passed {
 		pos.Prediction = &Prediction{Chosen: p.Guess, Passed: p.Passed}
+	}
+	if p.Sel >= 0 && p.Sel < len(p.Snap.Actors) {
+		pos.Selected = p.Snap.Actors[p.Sel].Name
+	}
+	if p.Node >= 0 && p.Node < len(p.Snap.Nodes) {
+		pos.Node = p.Snap.Nodes[p.Node].Name
 	}
 	if q := p.Quiz; q != nil {
 		pos.Quiz = &QuizPlace{At: q.At, Answers: slices.Clone(q.Answers)}

@@ -35,7 +35,7 @@ func TestCourseWalksLesson(t *testing.T) {
 	var want, wantEnds []string
 	for _, id := range []string{"gc-pause", "fencing"} {
 		sc := scenes.Find(id)
-		stories := sc.Stories()
+		stories := sc.LessonStories()
 		if len(stories) == 0 {
 			stories = []scenes.Params{{}}
 		}

@@ -68,13 +68,13 @@ func (c *Course) EndOfStory(s *Session) (End, Cmd) {
 }
 
 // NextStory is the setting combination after the one on s among those its
-// scene offers (its transcript's variants), nil after the last, for a
-// scene that is not a story, or when s's settings are none of them.
+// scene's lesson walks (scenes.Scene.LessonStories), nil after the last,
+// for a scene that is not a story, or when s's settings are none of them.
 func (c *Course) NextStory(s *Session) scenes.Params {
 	if s.Scene.Kind != scenes.Story {
 		return nil
 	}
-	vs := s.Scene.Stories()
+	vs := s.Scene.LessonStories()
 	for i, v := range vs[:max(len(vs)-1, 0)] {
 		if sameSettings(s.Scene, v, s.Params) {
 			return maps.Clone(vs[i+1])

@@ -15,6 +15,9 @@ const pauseLead = 3 * time.Second
 func gcPauseScene() *Scene {
 	// B comes 2 s after A's 30 s lease ends: that margin must survive the scale
 	s := &Scene{ID: "gc-pause", Kind: Story, Wait: 5 * time.Second, Shortest: 2 * time.Second}
+	// in class: the pause past the lease (two holders), then one shorter
+	// than it (B is refused), rather than all nine combinations
+	s.Lesson = []Params{{}, {"pause": 2}}
 	s.Knobs = []Knob{
 		{Key: "g", Name: "pause", Values: []string{"35 s", "70 s", "20 s"}},
 		{Key: "t", Name: "TTL", Values: []string{"30 s", "60 s", "10 s"}},

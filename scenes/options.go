@@ -22,7 +22,9 @@ func optionsScene() *Scene {
 			{Key: "P", Name: "PX", Values: []string{"on", "off"}},
 			{Key: "T", Name: "token", Values: []string{"random", "constant"}},
 		},
-		Wait: 5 * time.Second,
+		// in class: all on, then each switched off alone
+		Lesson: []Params{{}, {"NX": 1}, {"PX": 1}, {"token": 1}},
+		Wait:   5 * time.Second,
 		// each wait passes a TTL by 10 s
 		Shortest: 10 * time.Second,
 		Predict:  before(answerOf("w2", sim.OpAcquire, 2, ledger.Refused, ledger.Granted), "w2 SET"),

@@ -59,6 +59,10 @@ type Scene struct {
 	// Variants are the settings the plain transcript plays, in order; nil
 	// means every combination of the knobs' values, the defaults first.
 	Variants []Params
+	// Lesson are the stories a presenter's clicker walks, in order: the
+	// few that carry the scene's point in front of a class; nil means
+	// Stories.
+	Lesson []Params
 	// Shortest is the scene's smallest margin, story time: the least gap
 	// between a moment a story rests on and the deadline it must fall
 	// clearly before or after (a key's expiry, a retry's due time). On a
@@ -199,6 +203,14 @@ func (s *Scene) Script(p Params) sim.Script {
 		sc.MaxScale = int(s.Shortest / MinWire)
 	}
 	return sc
+}
+
+// LessonStories is Lesson, or Stories.
+func (s *Scene) LessonStories() []Params {
+	if s.Lesson != nil {
+		return s.Lesson
+	}
+	return s.Stories()
 }
 
 // Stories is Variants, or every combination of the knobs' values.

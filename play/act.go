@@ -2,7 +2,6 @@ package play
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"time"
 
@@ -225,7 +224,8 @@ func (p *Session) learnerMove(action Verb) (Own, string) {
 		return p.nodeMove(action)
 	}
 	if p.Sel < 0 || p.Sel >= len(p.Snap.Actors) {
-		return Own{}, fmt.Sprintf("select an actor first (1-%d or tab)", len(p.Snap.Actors))
+		p.Wants = WantActor
+		return Own{}, "select an actor first"
 	}
 	a := p.Snap.Actors[p.Sel]
 	switch {
@@ -245,7 +245,8 @@ func (p *Session) learnerMove(action Verb) (Own, string) {
 // cut a link, the selected client), or a one-line reason it cannot be made.
 func (p *Session) nodeMove(action Verb) (Own, string) {
 	if p.Node < 0 || p.Node >= len(p.Snap.Nodes) {
-		return Own{}, "pick a node first (A-" + string(rune('A'+max(len(p.Snap.Nodes)-1, 0))) + ")"
+		p.Wants = WantNode
+		return Own{}, "pick a node first"
 	}
 	n := p.Snap.Nodes[p.Node]
 	switch action {
@@ -266,7 +267,8 @@ func (p *Session) nodeMove(action Verb) (Own, string) {
 		return Own{Kind: "jump", Node: n.Name, MS: (p.Scene.Wait + time.Second).Milliseconds()}, ""
 	}
 	if p.Sel < 0 || p.Sel >= len(p.Snap.Actors) {
-		return Own{}, fmt.Sprintf("select a client first (1-%d), then u cuts it off node %s", len(p.Snap.Actors), n.Name)
+		p.Wants = WantActor
+		return Own{}, "select a client first, to cut it off node " + n.Name
 	}
 	a := p.Snap.Actors[p.Sel].Name
 	return Own{Kind: pick(slices.Contains(n.Cut, a), "heal", "cut"), Actor: a, Node: n.Name}, ""

@@ -38,11 +38,14 @@ type Session struct {
 	Playing bool
 	Speed   int
 	Err     string
-	ops     *sync.WaitGroup
-	ctx     context.Context
-	ID      int    // tells this session's messages from a previous scene's
-	Note    string // what a busy live run is doing, for the screen
-	Gen     int    // counts snapshots, so only the newest live refresh chain runs
+	// Wants says what the learner must pick before the move Err refused
+	// can be made, so the screen can name its own keys for it.
+	Wants Want
+	ops   *sync.WaitGroup
+	ctx   context.Context
+	ID    int    // tells this session's messages from a previous scene's
+	Note  string // what a busy live run is doing, for the screen
+	Gen   int    // counts snapshots, so only the newest live refresh chain runs
 	// refreshFails counts failed read-backs in a row; stale is set while
 	// the keys on screen are the last ones read, not the server's now.
 	refreshFails int
@@ -117,6 +120,15 @@ func (p *Session) Explanation() scenes.Explanation {
 // Explained is how many times the session has read its snapshot for an
 // explanation (see Explanation).
 func (p *Session) Explained() int { return p.explained }
+
+// Want is what a refused move needs picked first.
+type Want int
+
+const (
+	WantNothing Want = iota
+	WantActor        // an actor (a client, to cut it off a node)
+	WantNode         // a node of a distributed story
+)
 
 // RunMsg carries a snapshot back from a command that used the run.
 type RunMsg struct {
@@ -380,7 +392,7 @@ func (p *Session) SeekTo(target int) Cmd {
 	if p.Snap.Live && target < p.Snap.Pos {
 		// a step back replays from the start, for real: say how much story
 		// time that takes
-		p.Note = fmt.Sprintf("replaying %s of story · esc cancels", storyTime(p.Run.Moves()[:target]))
+		p.Note = fmt.Sprintf("replaying %s of story", storyTime(p.Run.Moves()[:target]))
 	}
 	return p.do(func(ctx context.Context, r *sim.Run) error { return r.Seek(ctx, target) })
 }

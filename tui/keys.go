@@ -98,7 +98,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		return a.endOfStory()
 	case a.course.Present && (key.Matches(msg, k.Step) || key.Matches(msg, k.Play) || msg.Type == tea.KeyPgDown || msg.String() == "." || msg.String() == " "):
 		// presenter mode: every clicker key moves the story one step
-		cmd, _ := a.pl.key(play.Do(play.Step))
+		cmd, _ := a.pl.key(play.Do(play.Step), a.com.Keys)
 		return cmd
 	case key.Matches(msg, k.Trials) && a.pl.Asking:
 		a.pl.Flash = "answer the prediction first (1-" + itoa(int64(len(a.pl.Choices()))) + ")"
@@ -141,7 +141,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		return a.navigate(play.NavDo(play.NavBack))
 	}
 	if act, says, ok := a.actionOf(msg); ok {
-		cmd, done := a.pl.key(act)
+		cmd, done := a.pl.key(act, a.com.Keys)
 		if !done && says {
 			a.pl.Flash = msg.String() + " does nothing in this scene · ? lists its keys"
 		}

@@ -91,8 +91,16 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 
 // key applies an action to the session, with the spinner if it set work
 // going; false if the action means nothing here.
-func (p *Player) key(a play.Action) (tea.Cmd, bool) {
+func (p *Player) key(a play.Action, k views.KeyMap) (tea.Cmd, bool) {
+	p.Wants = play.WantNothing
 	cmd, ok := p.Session.Act(a)
+	// the session says what must be picked; the keys that pick it are ours
+	switch p.Wants {
+	case play.WantActor:
+		p.Err += " (" + k.Select.Help().Key + " or " + k.Next.Help().Key + ")"
+	case play.WantNode:
+		p.Err += " (" + k.Node.Help().Key + ")"
+	}
 	return p.spinWith(cmd), ok
 }
 
@@ -259,6 +267,9 @@ func (p *Player) draw(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		switch {
 		case p.Busy && p.Snap.Live:
 			state = " · " + p.spin.View() + " " + p.Note
+			if p.CancelOp != nil {
+				state += " · esc cancels"
+			}
 		case p.Playing:
 			state = fmt.Sprintf(" · playing, speed %d/%d", p.Speed+1, len(play.Speeds()))
 		}

@@ -151,3 +151,12 @@ func TestSettingsKeepTheStep(t *testing.T) {
 		t.Errorf("a setting after a learner's move should say the move was dropped:\n%s", a.View())
 	}
 }
+
+// TestRefusedMoveNamesTheKeys: a move that needs an actor says so, and the
+// screen names its own keys for picking one (the session knows no keys).
+func TestRefusedMoveNamesTheKeys(t *testing.T) {
+	a := openScene(t, embedded(t), "gc-pause", 1, 80, 24, "x")
+	if want := "select an actor first (1-2 or tab/↓)"; a.pl.Err != want {
+		t.Errorf("x with nobody selected: %q, want %q", a.pl.Err, want)
+	}
+}

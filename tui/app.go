@@ -147,8 +147,8 @@ func (a *App) watchHealth() tea.Cmd {
 	case h.Err != nil:
 		a.down = true
 		a.pl.banner = "server unreachable, retrying… · the keys shown are the last read"
-		if s := int(time.Since(h.Since).Seconds()); s > 0 {
-			a.pl.banner = fmt.Sprintf("server unreachable for %ds, retrying… · the keys shown are the last read", s)
+		if s := int(a.clock().Sub(h.Since).Seconds()); s > 0 {
+			a.pl.banner = fmt.Sprintf("server unreachable for %d s, retrying… · the keys shown are the last read", s)
 		}
 		return nil
 	case a.down || h.Lapsed:

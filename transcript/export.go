@@ -149,29 +149,46 @@ func scriptArgs(args []string) []int {
 	return out
 }
 
-// WriteExport writes the story in s to locksim-<id>-seed<N>.redis (with
-// -x<scale> before .redis when scaled) in x's directory and returns the
-// file's absolute path.
-func WriteExport(x scenes.Export, label bool, id string, seed uint64, s sim.Snapshot) (string, error) {
-	dir, err := x.Where()
+// Export is the story in s as a redis-cli script (see RedisCLIScript, at
+// x's scale) and the file name it goes by, locksim-<id>-seed<N>.redis
+// (with -div<scale> before .redis when scaled).
+func Export(x scenes.Export, label bool, id string, seed uint64, s sim.Snapshot) (name string, script []byte) {
+	name = fmt.Sprintf("locksim-%s-seed%d", id, seed)
+	if x.Scale > 0 {
+		name += fmt.Sprintf("-div%d", x.Scale)
+	}
+	return name + ".redis", []byte(RedisCLIScript(s, x.Scale, label))
+}
+
+// Sink is where an export goes: a directory for a terminal of one's own,
+// the session itself for a learner served over SSH. Save stores script
+// under name and says where, for the status line.
+type Sink interface {
+	Save(name string, script []byte) (where string, err error)
+}
+
+// Files saves exports as files in Dir (made if missing); "" means the
+// user's config directory, os.UserConfigDir()/locksim/exports. Where is
+// the file's absolute path.
+type Files struct{ Dir string }
+
+// Save writes script to Dir/name.
+func (f Files) Save(name string, script []byte) (string, error) {
+	dir, err := scenes.Export{Dir: f.Dir}.Where()
 	if err != nil {
 		return "", err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", errors.New("could not make " + dir + ": " + err.Error())
 	}
-	base := fmt.Sprintf("locksim-%s-seed%d", id, seed)
-	if x.Scale > 0 {
-		base += fmt.Sprintf("-div%d", x.Scale)
-	}
-	name, err := filepath.Abs(filepath.Join(dir, base+".redis"))
+	path, err := filepath.Abs(filepath.Join(dir, name))
 	if err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(name, []byte(RedisCLIScript(s, x.Scale, label)), 0o644); err != nil {
-		return "", errors.New("could not write " + name + ": " + err.Error())
+	if err := os.WriteFile(path, script, 0o644); err != nil {
+		return "", errors.New("could not write " + path + ": " + err.Error())
 	}
-	return name, nil
+	return path, nil
 }
 
 // durationArg is a command argument that is a duration: at its position,

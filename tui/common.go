@@ -2,6 +2,7 @@ package tui
 
 import (
 	"locksim/scenes"
+	"locksim/transcript"
 	"locksim/views"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -19,12 +20,16 @@ type Common struct {
 	Styles        views.Styles
 	Keys          views.KeyMap
 	Width, Height int
-	Export        scenes.Export
+	// Export is the scale an export is written at; Sink where it goes
+	// (files in Export.Dir for a terminal of one's own).
+	Export scenes.Export
+	Sink   transcript.Sink
 }
 
 // NewCommon is the screen's shared part drawn with st; no size yet.
+// Exports go to files in export.Dir.
 func NewCommon(st views.Styles, export scenes.Export) Common {
-	return Common{Styles: st, Keys: views.DefaultKeyMap(), Export: export}
+	return Common{Styles: st, Keys: views.DefaultKeyMap(), Export: export, Sink: transcript.Files{Dir: export.Dir}}
 }
 
 // help is the help line's model in the Bubbles colours, drawn by c's

@@ -11,6 +11,7 @@ import (
 	"locksim/scenes"
 	"locksim/scenes/progress"
 	"locksim/sim"
+	"locksim/transcript"
 	"locksim/views"
 
 	"github.com/charmbracelet/bubbles/list"
@@ -109,7 +110,7 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 	}
 	c := a.course
 	c.Quiz, c.Present = !o.NoQuiz, o.Present
-	a.com.Export = o.Export
+	a.com.Export, a.com.Sink = o.Export, transcript.Files{Dir: o.Export.Dir}
 	if o.Styles != nil {
 		a.SetStyles(*o.Styles)
 	}

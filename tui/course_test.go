@@ -268,7 +268,7 @@ func TestExportScaled(t *testing.T) {
 	exportDir(t) // the default directory must stay empty
 	dir := filepath.Join(t.TempDir(), "handout")
 	a := openScene(t, embedded(t), "fencing", 1, 120, 40, "nnnnnnnn")
-	a.com.Export = scenes.Export{Dir: dir, Scale: 20}
+	a.com.Export, a.com.Sink = scenes.Export{Dir: dir, Scale: 20}, transcript.Files{Dir: dir}
 	drive(t, a, keys("y")...)
 	path := filepath.Join(dir, "locksim-fencing-seed1-div20.redis")
 	b, err := os.ReadFile(path)

@@ -16,16 +16,16 @@ type exported struct {
 	note string
 }
 
-// export is a command that writes the story so far to a redis-cli script
-// in x's directory (made if missing) and says where, by its full path.
-func (p *Player) export(x scenes.Export) tea.Cmd {
+// export is a command that saves the story so far as a redis-cli script,
+// at x's scale, in sink, and says where.
+func (p *Player) export(x scenes.Export, sink transcript.Sink) tea.Cmd {
 	if len(p.Snap.Nodes) > 0 {
 		p.Flash = "this story runs on " + itoa(int64(len(p.Snap.Nodes))) + " servers: one redis-cli cannot replay it"
 		return nil
 	}
 	id, label, scene, seed, snap := p.ID, p.Backend.Label, p.Scene.ID, p.Seed, p.Snap
 	return func() tea.Msg {
-		name, err := transcript.WriteExport(x, label, scene, seed, snap)
+		name, err := sink.Save(transcript.Export(x, label, scene, seed, snap))
 		if err != nil {
 			return exported{id, err.Error()}
 		}

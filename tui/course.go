@@ -14,6 +14,7 @@ import (
 	"locksim/transcript"
 	"locksim/views"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/list"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -229,13 +230,18 @@ func (a *App) menuKey(msg tea.KeyMsg) tea.Cmd {
 
 // menuView draws the contents.
 func (a *App) menuView() string {
-	help := "enter open · / filter · ↑/↓ choose · ✓ played to the end · q quit"
+	// the list's own bindings, with the words of this page
+	open := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open"))
+	filter := a.menu.KeyMap.Filter
+	filter.SetHelp(filter.Help().Key, "filter")
+	choose := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "choose"))
+	help := views.HelpLine([]key.Binding{open, filter, choose}) + " · ✓ played to the end · " + views.HelpLine([]key.Binding{a.com.Keys.Quit})
 	if m := a.course.Prog.Moment; m.Scene != "" {
 		at := fmt.Sprintf("%s, step %d", m.Scene, m.Step)
 		if sc := scenes.Find(m.Scene); sc != nil && scenes.FormatSettings(sc, m.Settings) != "" {
 			at += " (" + scenes.FormatSettings(sc, m.Settings) + ")"
 		}
-		help = "last time: " + at + " · enter open · / filter · q quit"
+		help = "last time: " + at + " · " + views.HelpLine([]key.Binding{open, filter, a.com.Keys.Quit})
 	}
 	if a.warning != "" {
 		help = a.com.Styles.Warn.Render(a.warning)

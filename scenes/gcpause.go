@@ -26,6 +26,10 @@ func gcPauseScene() *Scene {
 		sayPause(v, said, knobDuration(s, v.P, "TTL"), knobDuration(s, v.P, "pause"))
 	}
 	s.Predict = before(answerOf("B", sim.OpAcquire, 2, ledger.Refused, ledger.Granted), "B acquires")
+	s.Predict.Vars = func(p Params) map[string]string {
+		pause := knobDuration(s, p, "pause")
+		return map[string]string{"ttl": secs(knobDuration(s, p, "TTL")), "pause": secs(pause), "asks": secs(pause - pauseLead)}
+	}
 	return s
 }
 

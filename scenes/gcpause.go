@@ -3,6 +3,8 @@ package scenes
 import (
 	"time"
 
+	"locksim/content"
+
 	"locksim/sim"
 	"locksim/sim/ledger"
 )
@@ -26,7 +28,7 @@ func gcPauseScene() *Scene {
 		sayPause(v, said, knobDuration(s, v.P, "TTL"), knobDuration(s, v.P, "pause"))
 	}
 	s.Predict = before(answerOf("B", sim.OpAcquire, 2, ledger.Refused, ledger.Granted), "B acquires")
-	s.Predict.Vars = func(p Params) map[string]string {
+	s.Predict.Vars = func(_ content.Text, p Params) map[string]string {
 		pause := knobDuration(s, p, "pause")
 		return map[string]string{"ttl": secs(knobDuration(s, p, "TTL")), "pause": secs(pause), "asks": secs(pause - pauseLead)}
 	}

@@ -131,8 +131,9 @@ type Prediction struct {
 	// the move has run; -1 when they make none of them true.
 	Answer func(v Frame) int
 	// Vars fills the question's slots (sections predict, ask, choices and
-	// hint-N) from the story's settings; nil for a question with none.
-	Vars func(p Params) map[string]string
+	// hint-N) from the story's settings and the scene's text; nil for a
+	// question with none.
+	Vars func(t content.Text, p Params) map[string]string
 }
 
 // Question is the question's section name of t under the settings p, its
@@ -142,7 +143,7 @@ func (s *Scene) Question(t content.Text, p Params, name string) string {
 	if s.Predict == nil || s.Predict.Vars == nil {
 		return t.Get(name)
 	}
-	return t.Fill(name, s.Predict.Vars(p))
+	return t.Fill(name, s.Predict.Vars(t, p))
 }
 
 // before is the prediction asked before the move labelled label (or any

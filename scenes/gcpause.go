@@ -98,7 +98,9 @@ func sayPause(v Frame, s *Said, ttl, pause time.Duration) {
 	if v.Snap.SharedResource {
 		s.Vars["where"] = v.Text.Get("resource-shared")
 	}
-	if len(v.L.Reads) == 0 {
+	// before the first move there is no verdict, as in every scene: the
+	// fencing setup's SET is no lock move
+	if len(v.L.Reads) == 0 || v.Snap.Pos == 0 {
 		return
 	}
 	accepted, refused := v.L.WriteCounts()

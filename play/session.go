@@ -326,7 +326,13 @@ func (p *Session) Choices() []string {
 	if !p.Text.Has("choices") {
 		return nil
 	}
-	return strings.Split(p.Text.Get("choices"), "\n")
+	return strings.Split(p.Question("choices"), "\n")
+}
+
+// Question is a section of the prediction (predict, ask, choices, hint-N)
+// with its slots filled from this story's settings.
+func (p *Session) Question(name string) string {
+	return p.Scene.Question(p.Text, p.Params, name)
 }
 
 // answer takes the learner's prediction and lets the story run the move.

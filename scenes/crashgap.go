@@ -3,6 +3,8 @@ package scenes
 import (
 	"time"
 
+	"locksim/content"
+
 	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/sim/ledger"
@@ -24,7 +26,7 @@ var gapPoints = []string{"between", "after EXPIRE", "before SETNX"}
 // crashGapScene is scene 3: the one-command acquire beside SETNX then
 // EXPIRE, with a crash that can land in the gap between the two.
 func crashGapScene() *Scene {
-	return &Scene{
+	s := &Scene{
 		ID: "crash-gap", Kind: Story,
 		Knobs: []Knob{{Key: "c", Name: gapKnob, Values: gapPoints}},
 		Wait:  40 * time.Second,
@@ -35,6 +37,12 @@ func crashGapScene() *Scene {
 		Build:   buildCrashGap,
 		Say:     sayCrashGap,
 	}
+	// the premise names where this story's crash falls
+	s.Predict.Vars = func(t content.Text, p Params) map[string]string {
+		section := map[string]string{"between": "crashed-between", "after EXPIRE": "crashed-after", "before SETNX": "crashed-before"}
+		return map[string]string{"crashed": t.Get(section[gapPoints[p[gapKnob]%len(gapPoints)]])}
+	}
+	return s
 }
 
 func buildCrashGap(p Params) sim.Script {

@@ -1,6 +1,7 @@
 package scenes
 
 import (
+	"locksim/content"
 	"slices"
 	"time"
 
@@ -41,6 +42,13 @@ func extendScene() *Scene {
 	s.Say = func(v Frame, said *Said) { sayExtend(v, said, s.Value(v.P, "story")) }
 	// the choices are "(nil): alive", "OK: it lapsed", "an error"
 	s.Predict = before(answerOf("B", sim.OpAcquire, 2, ledger.Refused, ledger.Granted), "B asks again")
+	s.Predict.Vars = func(_ content.Text, p Params) map[string]string {
+		pause := 40 * time.Second
+		if s.Value(p, "story") == extShort {
+			pause = 15 * time.Second
+		}
+		return map[string]string{"asks": secs(extWork + pause)}
+	}
 	return s
 }
 

@@ -3,6 +3,8 @@ package scenes
 import (
 	"time"
 
+	"locksim/content"
+
 	"locksim/sim"
 	"locksim/sim/ledger"
 )
@@ -29,6 +31,10 @@ func gcPauseScene() *Scene {
 		sayPause(v, said, knobDuration(s, v.P, "TTL"), knobDuration(s, v.P, "pause"))
 	}
 	s.Predict = before(answerOf("B", sim.OpAcquire, 2, ledger.Refused, ledger.Granted), "B acquires")
+	s.Predict.Vars = func(_ content.Text, p Params) map[string]string {
+		pause := knobDuration(s, p, "pause")
+		return map[string]string{"ttl": secs(knobDuration(s, p, "TTL")), "pause": secs(pause), "asks": secs(pause - pauseLead)}
+	}
 	return s
 }
 
@@ -95,7 +101,9 @@ func sayPause(v Frame, s *Said, ttl, pause time.Duration) {
 	if v.Snap.SharedResource {
 		s.Vars["where"] = v.Text.Get("resource-shared")
 	}
-	if len(v.L.Reads) == 0 {
+	// before the first move there is no verdict, as in every scene: the
+	// fencing setup's SET is no lock move
+	if len(v.L.Reads) == 0 || v.Snap.Pos == 0 {
 		return
 	}
 	accepted, refused := v.L.WriteCounts()

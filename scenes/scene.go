@@ -134,6 +134,20 @@ type Prediction struct {
 	// Answer is the choice (0-based) the real replies made true, read once
 	// the move has run; -1 when they make none of them true.
 	Answer func(v Frame) int
+	// Vars fills the question's slots (sections predict, ask, choices and
+	// hint-N) from the story's settings and the scene's text; nil for a
+	// question with none.
+	Vars func(t content.Text, p Params) map[string]string
+}
+
+// Question is the question's section name of t under the settings p, its
+// slots filled from the story's own numbers (Prediction.Vars); the screen
+// and the transcript read every question section through it.
+func (s *Scene) Question(t content.Text, p Params, name string) string {
+	if s.Predict == nil || s.Predict.Vars == nil {
+		return t.Get(name)
+	}
+	return t.Fill(name, s.Predict.Vars(t, p))
 }
 
 // before is the prediction asked before the move labelled label (or any

@@ -44,7 +44,7 @@ func TestWholeCoursePlain(t *testing.T) {
 		}
 		// every story's start line, as the screen's readout says it
 		// before the first step
-		for _, want := range []string{"start: The setup's SET starts the counter resource:fence at 32", "start: five nodes, a 10 s TTL", "start: A takes the lock with a 30 s TTL"} {
+		for _, want := range []string{"start: The setup's SET starts the counter resource:fence at 32", "start: Five nodes, a 10 s TTL", "start: A takes the lock with a 30 s TTL"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("the transcript lacks %q", want)
 			}

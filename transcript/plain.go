@@ -414,17 +414,17 @@ func (v plainVariant) play(ctx context.Context) error {
 // the transcript's questions.
 func (v plainVariant) question(w io.Writer) {
 	v.t.n++
-	q := handoutLine(strings.ReplaceAll(v.text.Get("predict"), "\n", " "))
+	q := handoutLine(strings.ReplaceAll(v.sc.Question(v.text, v.p, "predict"), "\n", " "))
 	if v.t.o.Questions {
 		fmt.Fprintf(w, "\nquestion %d: %s\n", v.t.n, q)
-		for i, c := range strings.Split(v.text.Get("choices"), "\n") {
+		for i, c := range strings.Split(v.sc.Question(v.text, v.p, "choices"), "\n") {
 			fmt.Fprintf(w, "  %d) %s\n", i+1, c)
 		}
 		fmt.Fprintln(w, "  your answer:")
 		return
 	}
 	fmt.Fprintf(w, "[predict: %s]\n", q)
-	for i, c := range strings.Split(v.text.Get("choices"), "\n") {
+	for i, c := range strings.Split(v.sc.Question(v.text, v.p, "choices"), "\n") {
 		fmt.Fprintf(w, "[  %d) %s]\n", i+1, c)
 	}
 }
@@ -433,7 +433,7 @@ func (v plainVariant) question(w io.Writer) {
 func (v plainVariant) answer(ctx context.Context, run *sim.Run) string {
 	s := run.Snapshot(ctx)
 	n := v.sc.Predict.Answer(scenes.Frame{Snap: s, L: scenes.Fold(s), P: v.p, Sel: -1, Text: v.text})
-	if choices := strings.Split(v.text.Get("choices"), "\n"); n >= 0 && n < len(choices) {
+	if choices := strings.Split(v.sc.Question(v.text, v.p, "choices"), "\n"); n >= 0 && n < len(choices) {
 		return fmt.Sprintf("%d) %s", n+1, choices[n])
 	}
 	return "none of them"

@@ -75,7 +75,7 @@ func TestPlainQuestions(t *testing.T) {
 	if strings.Contains(flat, "key: correctness") || len(asking) < 8 {
 		t.Errorf("the quiz's classes are in the handout, or few scenes ask (%d)", len(asking))
 	}
-	for _, want := range []string{"question 1: ", "What does B get? 1) (nil): A still holds the lock", "your answer:", "start: A takes the lock with a 30 s TTL"} {
+	for _, want := range []string{"question 1: ", "What does B get? 1) (nil): A's key is still there, so B is refused", "your answer:", "start: A takes the lock with a 30 s TTL"} {
 		if !strings.Contains(flat, want) {
 			t.Errorf("the handout lacks %q", want)
 		}
@@ -85,7 +85,7 @@ func TestPlainQuestions(t *testing.T) {
 		t.Errorf("%d questions in the handout, %d in the key", n, strings.Count(key, "\nquestion "))
 	}
 	flatKey := words(key)
-	for _, want := range []string{"(gc-pause): the replies answer: 2) OK: the key expired, so B gets the lock", "STALE token 33, seen 34", "verdict:", "recap:"} {
+	for _, want := range []string{"(gc-pause): the replies answer: 2) OK: A's key has expired, so B gets the lock", "STALE token 33, seen 34", "verdict:", "recap:"} {
 		if !strings.Contains(flatKey, want) {
 			t.Errorf("the answer key lacks %q", want)
 		}

@@ -138,8 +138,8 @@ func TestPresenterClicker(t *testing.T) {
 				golden(t, name, a.View())
 				drive(t, a, tea.KeyMsg{Type: tea.KeyPgDown})
 				// the readout (below the log at 80x24, beside it at 120x40)
-				if !strings.Contains(a.pl.verdictOnGuess(), `The replies answer: "OK: the key expired, so B gets the lock".`) ||
-					size.w == 80 && !strings.Contains(strings.ReplaceAll(a.View(), "\n", " "), `The replies answer: "OK: the key expired`) {
+				if !strings.Contains(a.pl.verdictOnGuess(), `The replies answer: "OK: A's key has expired, so B gets the lock".`) ||
+					size.w == 80 && !strings.Contains(strings.ReplaceAll(a.View(), "\n", " "), `The replies answer: "OK: A's key has expired`) {
 					t.Errorf("the click after the question should reveal B's reply:\n%s", a.View())
 				}
 			}

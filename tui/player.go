@@ -219,11 +219,11 @@ func (p *Player) draw(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 		readout = p.Text.Get("ask-present")
 	case p.Asking && p.Hints > 0:
 		// the question's panel may have no row left for it: the readout has
-		readout = "hint: " + p.Text.Get("hint-"+itoa(int64(p.Hints)))
+		readout = "hint: " + p.Question("hint-"+itoa(int64(p.Hints)))
 	case p.Asking:
-		readout = p.Text.Get("ask")
+		readout = p.Question("ask")
 	case p.Hinting:
-		readout = "hint: " + p.Text.Get("hint-"+itoa(int64(p.Hints)))
+		readout = "hint: " + p.Question("hint-"+itoa(int64(p.Hints)))
 	case p.Revealed && p.Sel < 0 && p.Scene.PredictAt(p.Snap.Moves) >= 0 && p.Snap.Pos == p.Scene.PredictAt(p.Snap.Moves)+1:
 		// just after the decisive move: the real replies answer the question
 		readout = p.verdictOnGuess() + " " + readout
@@ -299,7 +299,7 @@ func (p *Player) draw(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	listed := p.Hints
 	if p.Asking && !p.Present && p.Hints > 0 {
 		if len(p.questionLines(st, w, p.Hints)) <= logH {
-			bottom[readoutAt] = st.Wrap(p.Text.Get("ask"), w, 3)
+			bottom[readoutAt] = st.Wrap(p.Question("ask"), w, 3)
 		} else {
 			listed--
 		}
@@ -424,12 +424,12 @@ func (p *Player) questionWithLog(st views.Styles, lines []views.LogLine, hints, 
 // numbered choices, and the first hints hints.
 func (p *Player) questionLines(st views.Styles, w, hints int) []string {
 	var lines []string
-	lines = append(lines, strings.Split(st.Wrap(p.Text.Get("predict"), w, 3), "\n")...)
+	lines = append(lines, strings.Split(st.Wrap(p.Question("predict"), w, 3), "\n")...)
 	for i, c := range p.Choices() {
 		lines = append(lines, truncate(st.Key.Render(itoa(int64(i+1)))+") "+c, w))
 	}
 	for i := 1; i <= hints; i++ {
-		lines = append(lines, strings.Split(st.Dim.Render(st.Wrap("hint: "+p.Text.Get("hint-"+itoa(int64(i))), w, 2)), "\n")...)
+		lines = append(lines, strings.Split(st.Dim.Render(st.Wrap("hint: "+p.Question("hint-"+itoa(int64(i))), w, 2)), "\n")...)
 	}
 	var out []string
 	for _, l := range lines {

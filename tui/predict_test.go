@@ -55,7 +55,7 @@ func questionHidesItsAnswer(t *testing.T, sc *scenes.Scene) {
 			if present {
 				where += " presenter"
 			}
-			a := openAsking(t, b, sc, p, present)
+			a, stepBefore := openAskingReadout(t, b, sc, p, present)
 			if !a.pl.Asking {
 				t.Errorf("%s: the story never asked its question", where)
 				continue
@@ -73,6 +73,18 @@ func questionHidesItsAnswer(t *testing.T, sc *scenes.Scene) {
 				t.Fatalf("%s: answering did not run the decisive move", where)
 			}
 			hidden := hiddenValues(sc, p, a.pl, before, after, st)
+			// the readout the learner read just before the question opened
+			// must not have said what the decisive move answers
+			for _, r := range hidden.replies {
+				if !r.repeat && hasWord(stepBefore, r.text) {
+					t.Errorf("%s: the readout before the question shows the decisive reply %q: %s", where, r.text, stepBefore)
+				}
+			}
+			for _, phrase := range answeringPhrases {
+				if strings.Contains(stepBefore, phrase) {
+					t.Errorf("%s: the readout before the question says %q: %s", where, phrase, stepBefore)
+				}
+			}
 			for size, screen := range screens {
 				outside := outsideQuestionAndLog(screen)
 				for _, h := range hidden.anywhere {
@@ -214,7 +226,20 @@ func hasWord(text, s string) bool {
 
 // openAsking opens scene sc under settings p, in presenter mode or not,
 // and steps (n, or the clicker's .) until its question opens.
+// answeringPhrases are consequences a readout may state only once the
+// question is answered: the key outliving its crashed holder, the lease
+// lapsing unrenewed.
+var answeringPhrases = []string{"never expires", "nobody renews", "until someone deletes"}
+
 func openAsking(t *testing.T, b *sim.Backend, sc *scenes.Scene, p scenes.Params, present bool) *App {
+	t.Helper()
+	a, _ := openAskingReadout(t, b, sc, p, present)
+	return a
+}
+
+// openAskingReadout is openAsking that also returns the readout of the
+// step before the question: what the screen said before the last step.
+func openAskingReadout(t *testing.T, b *sim.Backend, sc *scenes.Scene, p scenes.Params, present bool) (*App, string) {
 	t.Helper()
 	a, err := NewCourse(b, Options{Seed: 1, Scene: sc.ID, Present: present})
 	if err != nil {
@@ -226,10 +251,12 @@ func openAsking(t *testing.T, b *sim.Backend, sc *scenes.Scene, p scenes.Params,
 	drive(t, a, tea.WindowSizeMsg{Width: 80, Height: 24})
 	runCmd(t, a, a.Init())
 	step := map[bool]string{false: "n", true: "."}[present]
+	readout := ""
 	for i := 0; i <= len(sc.Build(p).Moves) && !a.pl.Asking; i++ {
+		readout = scenes.Explain(sc, scenes.Frame{Snap: a.pl.Snap, L: a.pl.Ledger, P: p, Sel: -1, Text: a.pl.Text}).Readout
 		drive(t, a, keys(step)...)
 	}
-	return a
+	return a, readout
 }
 
 func labelsOf(moves []sim.Move) []string {

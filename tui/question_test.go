@@ -46,7 +46,7 @@ func TestHintsShownOnce(t *testing.T) {
 			drive(t, a, keys("h")...)
 			screen := strings.Join(strings.Fields(a.View()), " ")
 			for j := 1; j <= i; j++ {
-				hint := strings.Join(strings.Fields(a.pl.Text.Get("hint-"+itoa(int64(j)))), " ")
+				hint := strings.Join(strings.Fields(a.pl.Question("hint-"+itoa(int64(j)))), " ")
 				if n := strings.Count(screen, hint[:min(len(hint), 24)]); n != 1 {
 					t.Errorf("%s: after %d h, hint %d shows %d times:\n%s", sc.ID, i, j, n, a.View())
 				}

@@ -62,7 +62,7 @@ func (p *Player) situationPage(st views.Styles, w, rows int) []string {
 	lines = append(lines, wrapped(st, s.Text, w, 4)...)
 	lines = append(lines, wrapped(st, st.Bold.Render("assumes: ")+s.Assumption, w, 4)...)
 	lines = append(lines, "")
-	lines = append(lines, wrapped(st, st.Bold.Render(p.Text.Get("predict")), w, 2)...)
+	lines = append(lines, wrapped(st, st.Bold.Render(p.Question("predict")), w, 2)...)
 	for i, c := range p.Choices() {
 		mark := "  "
 		if q.Answers[q.At] == i {
@@ -75,7 +75,7 @@ func (p *Player) situationPage(st views.Styles, w, rows int) []string {
 	if !p.KeyShown(q.At) {
 		lines = append(lines, wrapped(st, st.Dim.Render(p.Text.Get("start")), w, 3)...)
 		for i := 1; i <= p.Hints; i++ {
-			lines = append(lines, wrapped(st, "hint: "+p.Text.Get("hint-"+itoa(int64(i))), w, 3)...)
+			lines = append(lines, wrapped(st, "hint: "+p.Question("hint-"+itoa(int64(i))), w, 3)...)
 		}
 		return lines
 	}

@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"context"
+	"locksim/sim/simtest"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -19,6 +20,7 @@ import (
 // TestUserDataUntouched's (package main); the whole course one after the
 // other there would be the test suite's longest wait.
 func TestWholeCoursePlain(t *testing.T) {
+	simtest.SkipUnlessSlow(t) // the whole course: TestPlainQuestions walks it in the quick tier
 	t.Parallel()
 	func(t *testing.T, b *sim.Backend) {
 		var out bytes.Buffer

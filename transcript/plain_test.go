@@ -35,6 +35,7 @@ func TestGoldensPlain(t *testing.T) {
 // intro (which tells the story); the key has each answer, numbered as the
 // questions are, and the story's rest. The quiz's classes go there too.
 func TestPlainQuestions(t *testing.T) {
+	t.Parallel()
 	text := plainOf(t, embedded(t), "", PlainOptions{Questions: true})
 	checkNoKeyMention(t, "-plain -questions", text)
 	handout, key, ok := strings.Cut(text, "\nanswer key\n")

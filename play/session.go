@@ -54,6 +54,9 @@ type Session struct {
 	Flash string
 	// CancelOp cancels the running command
 	CancelOp context.CancelFunc
+	// Headless is a reader that reads nothing between moves (a transcript):
+	// a live run's clock is never held for it, nor its keys read back.
+	Headless bool
 
 	// The prediction at the scene's decisive point: Predict is off with
 	// -no-Predict; asking while the question is on screen and the story waits;
@@ -160,7 +163,7 @@ const (
 // refreshLater schedules the next read-back, only while something on the
 // screen can change by itself: a key with a positive PTTL on a live server.
 func (p *Session) refreshLater() Cmd {
-	if !p.Snap.Live || p.Snap.Held || (!p.counting() && p.refreshFails == 0) {
+	if !p.Snap.Live || p.Snap.Held || p.Headless || (!p.counting() && p.refreshFails == 0) {
 		return nil
 	}
 	wait := refreshEvery
@@ -221,7 +224,7 @@ func (p *Session) do(f func(ctx context.Context, r *sim.Run) error) Cmd {
 		p.Note = "running on the live server…"
 	}
 	p.Busy = true
-	run, id, hold := p.Run, p.ID, !p.Playing
+	run, id, hold := p.Run, p.ID, !p.Playing && !p.Headless
 	ctx, cancel := context.WithCancel(p.ctx)
 	p.CancelOp = cancel
 	p.ops.Add(1)
@@ -443,7 +446,7 @@ func (p *Session) Update(msg Msg) Cmd {
 		if p.Playing {
 			if p.Snap.Pos >= len(p.Snap.Moves) || msg.Err != nil {
 				p.Playing = false
-				if p.Snap.Live && msg.Err == nil {
+				if p.Snap.Live && msg.Err == nil && !p.Headless {
 					// played through: hold the clock while the learner reads
 					return p.do(func(context.Context, *sim.Run) error { return nil })
 				}
@@ -455,7 +458,7 @@ func (p *Session) Update(msg Msg) Cmd {
 			}
 			return p.tick()
 		}
-		if p.Snap.Live && !p.Snap.Held && msg.Err == nil && len(p.pending) == 0 {
+		if p.Snap.Live && !p.Snap.Held && !p.Headless && msg.Err == nil && len(p.pending) == 0 {
 			// playback was paused while its move ran: hold the clock now
 			return p.do(func(context.Context, *sim.Run) error { return nil })
 		}

@@ -3,15 +3,18 @@ package transcript
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"locksim/content"
+	"locksim/play"
 	"locksim/scenes"
 	"locksim/scenes/say"
 	"locksim/sim"
@@ -81,6 +84,62 @@ func PlainWith(ctx context.Context, w io.Writer, b *sim.Backend, id string, seed
 	return nil
 }
 
+// PlainPosition writes to w the transcript of the one story a learner's
+// position stands in (play.Position), played on b from its start to its
+// end: its settings and seed, the learner's own moves in the schedule where
+// they went in, with their replies, and the prediction given at the
+// question. Quiz positions and positions that Check refuses are errors.
+func PlainPosition(ctx context.Context, w io.Writer, b *sim.Backend, pos play.Position) error {
+	if err := pos.Check(); err != nil {
+		return err
+	}
+	sc := scenes.Find(pos.Scene)
+	if sc.Kind == scenes.Quiz {
+		return fmt.Errorf("position: scene %s is a quiz, not a story", sc.ID)
+	}
+	text, err := content.LoadHandout(sc.ID)
+	if err != nil {
+		return err
+	}
+	p := scenes.Params(maps.Clone(pos.Settings))
+	if p == nil {
+		p = scenes.Params{}
+	}
+	var out bytes.Buffer
+	fmt.Fprintf(&out, "locksim · %s · %s · %s\n", sc.ID, text.Get("dive"), text.Get("title"))
+	plainServer(&out, sc.Script(p), b, pos.Seed)
+	if len(pos.Own) > 0 {
+		var own []string
+		for _, o := range pos.Own {
+			own = append(own, ownLabel(o))
+		}
+		fmt.Fprintf(&out, "your own moves, in the order made: %s\n", strings.Join(own, " · "))
+	}
+	t := &transcript{b: b, seed: pos.Seed}
+	pv := plainVariant{t: t, sc: sc, text: text, p: p, own: pos.Own, guess: pos.Prediction, w: &out, key: &out,
+		ask: !(b.Live() && sc.NeedsEmbedded(p))}
+	err = pv.play(ctx)
+	if _, werr := io.WriteString(w, wrapColumns(out.String(), plainColumns)); werr != nil {
+		return werr
+	}
+	return err
+}
+
+// ownLabel is an own move as the transcript names it: "crash B after 2
+// moves", "wait 10 s after 3 moves".
+func ownLabel(o play.Own) string {
+	what := o.Kind
+	for _, on := range []string{o.Actor, o.Node} {
+		if on != "" {
+			what += " " + on
+		}
+	}
+	if o.MS > 0 {
+		what += " " + storyDur(o.D())
+	}
+	return fmt.Sprintf("%s after %d moves", what, o.At)
+}
+
 // plainColumns is the width of a transcript's lines: a handout's page, a
 // screen reader's line.
 const plainColumns = 80
@@ -115,26 +174,7 @@ func (t *transcript) scene(ctx context.Context, w io.Writer, id string) error {
 		}
 		return plainEnd(w, text)
 	}
-	script := sc.Script(scenes.Params{})
-	fmt.Fprintf(w, "server: %s · seed %d", b.Name, seed)
-	scale := script.ScaleOn(b)
-	if b.Live() {
-		if scale < b.Scale {
-			fmt.Fprintf(w, " · -scale capped at %d for this scene", scale)
-		}
-		fmt.Fprintf(w, " · keys under %s", b.Prefix)
-	}
-	if r := b.ResourceStore(); r != nil {
-		fmt.Fprintf(w, "\nprotected resource: %s · keys under %s", r.Name, r.Prefix)
-	}
-	fmt.Fprintln(w)
-	if len(script.Nodes) > 0 {
-		fmt.Fprintln(w, plainNodes(b, script.Nodes))
-	}
-	if b.Live() {
-		fmt.Fprintf(w, "units: t=+ is story time. Commands and replies are as sent and received on the wire, where story time is divided by %d; each duration on the wire is labelled with its story time, e.g. PX %d on the wire = %s of story.\n",
-			scale, (sim.CourseTTL / time.Duration(scale)).Milliseconds(), storyDur(sim.CourseTTL))
-	}
+	plainServer(w, sc.Script(scenes.Params{}), b, seed)
 	// the question is asked once: in the first setting whose story has
 	// the decisive move
 	stories := sc.Stories()
@@ -183,6 +223,30 @@ func (t *transcript) scene(ctx context.Context, w io.Writer, id string) error {
 		return err
 	}
 	return plainEnd(rest, text)
+}
+
+// plainServer says where a story plays: the server, the seed, on a live
+// server its prefix and scale, the resource's store, the nodes.
+func plainServer(w io.Writer, script sim.Script, b *sim.Backend, seed uint64) {
+	fmt.Fprintf(w, "server: %s · seed %d", b.Name, seed)
+	scale := script.ScaleOn(b)
+	if b.Live() {
+		if scale < b.Scale {
+			fmt.Fprintf(w, " · -scale capped at %d for this scene", scale)
+		}
+		fmt.Fprintf(w, " · keys under %s", b.Prefix)
+	}
+	if r := b.ResourceStore(); r != nil {
+		fmt.Fprintf(w, "\nprotected resource: %s · keys under %s", r.Name, r.Prefix)
+	}
+	fmt.Fprintln(w)
+	if len(script.Nodes) > 0 {
+		fmt.Fprintln(w, plainNodes(b, script.Nodes))
+	}
+	if b.Live() {
+		fmt.Fprintf(w, "units: t=+ is story time. Commands and replies are as sent and received on the wire, where story time is divided by %d; each duration on the wire is labelled with its story time, e.g. PX %d on the wire = %s of story.\n",
+			scale, (sim.CourseTTL / time.Duration(scale)).Milliseconds(), storyDur(sim.CourseTTL))
+	}
 }
 
 // plainNodes says where a distributed story's nodes keep their keys.
@@ -268,20 +332,64 @@ func plainEnd(w io.Writer, text content.Text) error {
 }
 
 // plainScripts prints the source of every script the scene's log names by
-// <name>, from a run of the story as written.
+// <name>, from the story as written played to its end.
 func plainScripts(ctx context.Context, w io.Writer, sc *scenes.Scene, b *sim.Backend, seed uint64) error {
-	run := sim.NewRun(b, sc.Script(scenes.Params{}), seed)
-	defer run.Close()
-	defer run.Clear(context.WithoutCancel(ctx))
-	if err := run.Reset(ctx); err != nil {
+	s, err := openStory(ctx, b, play.Position{Version: play.PositionVersion, Scene: sc.ID, Seed: seed}, content.Text{})
+	if err != nil {
 		return err
 	}
-	if err := run.Seek(ctx, len(run.Moves())); err != nil {
+	defer s.Close(context.WithoutCancel(ctx))
+	play.Driver{S: s}.Run(s.SeekTo(len(s.Snap.Moves)))
+	if err := runErr(s); err != nil {
 		return err
 	}
-	scripts := run.Scripts()
+	scripts := s.Snap.Scripts
 	for _, name := range slices.Sorted(maps.Keys(scripts)) {
 		fmt.Fprintf(w, "\nscript <%s>, as sent with EVAL:\n%s\n", name, scripts[name].Src)
+	}
+	return nil
+}
+
+// openStory opens a session of the core at pos on b, as the screen would,
+// for a reader that reads nothing between moves: the session never stops
+// at the question (the transcript asks it itself) and a live run's clock
+// is never held. The learner's own moves are in its schedule, and it
+// stands at the story's start. text, when it has sections, is the text the
+// readouts are written from (the handout's form). Close the session when
+// done.
+func openStory(ctx context.Context, b *sim.Backend, pos play.Position, text content.Text) (*play.Session, error) {
+	if err := pos.Check(); err != nil {
+		return nil, err
+	}
+	s, err := play.NewSession(ctx, 1, scenes.Find(pos.Scene), b, pos.Seed, &sync.WaitGroup{})
+	if err != nil {
+		return nil, err
+	}
+	if text.Has("title") {
+		s.Text = text
+	}
+	s.Predict, s.Headless = false, true
+	pos.Step, pos.Prediction = 0, nil
+	s.ApplyPosition(pos)
+	d := play.Driver{S: s}
+	d.Run(s.Start(nil))
+	if s.Snap.Pos > 0 {
+		// the own moves went in (or the race fired): the story starts
+		// from the top of its schedule
+		d.Run(s.SeekTo(0))
+	}
+	if err := runErr(s); err != nil {
+		s.Close(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	return s, nil
+}
+
+// runErr is the session's failure to run its last command, if any; a
+// failed read-back is left to the caller, which reads the keys at the end.
+func runErr(s *play.Session) error {
+	if s.Err != "" && s.Snap.Err == "" {
+		return errors.New(s.Err)
 	}
 	return nil
 }
@@ -292,19 +400,23 @@ type plainVariant struct {
 	sc   *scenes.Scene
 	text content.Text
 	p    scenes.Params
-	ask  bool      // this setting asks the scene's question
-	w    io.Writer // where the story goes; after a Questions question, key
-	key  io.Writer // the scene's part of the answer key
+	own  []play.Own // the learner's own moves in the story, if any
+	// guess is the prediction a position gave at the question, if any
+	guess *play.Prediction
+	ask   bool      // this setting asks the scene's question
+	w     io.Writer // where the story goes; after a Questions question, key
+	key   io.Writer // the scene's part of the answer key
 }
 
 func (v plainVariant) play(ctx context.Context) error {
-	sc, text, b, p, w := v.sc, v.text, v.t.b, v.p, v.w
-	run := sim.NewRun(b, sc.Script(p), v.t.seed)
-	defer run.Close()
-	defer run.Clear(context.WithoutCancel(ctx))
-	if err := run.Reset(ctx); err != nil {
+	sc, b, p, w := v.sc, v.t.b, v.p, v.w
+	pos := play.Position{Version: play.PositionVersion, Scene: sc.ID, Settings: map[string]int(p), Seed: v.t.seed, Own: v.own}
+	s, err := openStory(ctx, b, pos, v.text)
+	if err != nil {
 		return err
 	}
+	defer s.Close(context.WithoutCancel(ctx))
+	d := play.Driver{S: s}
 	if len(sc.Knobs) > 0 {
 		fmt.Fprintf(w, "\n== %s ==\n", sc.Describe(p))
 		if b.Live() && sc.NeedsEmbedded(p) {
@@ -312,16 +424,17 @@ func (v plainVariant) play(ctx context.Context) error {
 		}
 	}
 	// the start line, as the screen's readout says it before the first step
-	if s := run.Snapshot(ctx); s.Err == "" {
-		if start := handoutLine(scenes.Explain(sc, scenes.Frame{Snap: s, L: scenes.Fold(s), P: p, Sel: -1, Text: text}).Readout); start != "" {
+	if s.Snap.Err == "" {
+		if start := handoutLine(s.Explanation().Readout); start != "" {
 			fmt.Fprintf(w, "\nstart: %s\n", start)
 		}
 	}
 	fmt.Fprintln(w)
 	printed := 0
 	flush := func() error {
-		for _, e := range run.Events[printed:] {
-			if _, err := fmt.Fprintln(w, plainEventOn(e, run.Events, run.Scale(), b.Live())); err != nil {
+		events := s.Snap.Events
+		for _, e := range events[printed:] {
+			if _, err := fmt.Fprintln(w, plainEventOn(e, events, s.Snap.Scale, b.Live())); err != nil {
 				return err
 			}
 			// a distributed story's failing node is its lesson, not an outage
@@ -330,19 +443,15 @@ func (v plainVariant) play(ctx context.Context) error {
 				return fmt.Errorf("%s got no answer (%s): the server may or may not have run it", e.Cmd, strings.TrimPrefix(e.Reply, "(error) "))
 			}
 		}
-		printed = len(run.Events)
+		printed = len(events)
 		return nil
 	}
 	if err := flush(); err != nil {
 		return err
 	}
-	var labels []string
-	for _, m := range run.Moves() {
-		labels = append(labels, sim.MoveLabel(m))
-	}
-	at := sc.PredictAt(labels)
-	for run.Pos() < len(run.Moves()) {
-		if v.ask && run.Pos() == at {
+	at := decisiveAt(sc, p, v.own)
+	for s.Snap.Pos < len(s.Snap.Moves) {
+		if v.ask && s.Snap.Pos == at {
 			v.question(w)
 			if v.t.o.Questions {
 				fmt.Fprintf(w, "(the story goes on in the answer key, question %d)\n", v.t.n)
@@ -350,20 +459,20 @@ func (v plainVariant) play(ctx context.Context) error {
 				fmt.Fprintf(w, "\nquestion %d (%s):", v.t.n, sc.ID)
 			}
 		}
-		if err := run.Seek(ctx, run.Pos()+1); err != nil {
+		if err := step(d); err != nil {
 			return err
 		}
-		if v.ask && run.Pos() == at+1 && at >= 0 && v.t.o.Questions {
-			fmt.Fprintf(w, " the replies answer: %s\nthe story goes on:\n", v.answer(ctx, run))
+		if v.ask && s.Snap.Pos == at+1 && at >= 0 && v.t.o.Questions {
+			fmt.Fprintf(w, " the replies answer: %s\nthe story goes on:\n", v.answer(s))
 		}
 		if err := flush(); err != nil {
 			return err
 		}
-		if v.ask && run.Pos() == at+1 && at >= 0 && !v.t.o.Questions {
-			fmt.Fprintf(w, "[the replies answer: %s]\n", v.answer(ctx, run))
+		if v.ask && s.Snap.Pos == at+1 && at >= 0 && !v.t.o.Questions {
+			fmt.Fprintf(w, "[the replies answer: %s]\n", v.answer(s))
 		}
 	}
-	snap := run.Snapshot(ctx)
+	snap := s.Snap
 	if snap.Err != "" {
 		return fmt.Errorf("reading keys back: %s", snap.Err)
 	}
@@ -390,12 +499,13 @@ func (v plainVariant) play(ctx context.Context) error {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w)
-	led := scenes.Fold(snap)
+	// each actor's readout, as the screen shows it with that actor picked
 	for i, a := range snap.Actors {
-		ex := scenes.Explain(sc, scenes.Frame{Snap: snap, L: led, P: p, Sel: i, Text: text})
-		fmt.Fprintf(w, "%s: %s\n", a.Name, handoutLine(ex.Readout))
+		s.Sel = i
+		fmt.Fprintf(w, "%s: %s\n", a.Name, handoutLine(s.Explanation().Readout))
 	}
-	ex := scenes.Explain(sc, scenes.Frame{Snap: snap, L: led, P: p, Sel: -1, Text: text})
+	s.Sel = -1
+	ex := s.Explanation()
 	if ex.Alarm != "" {
 		fmt.Fprintf(w, "ALARM: %s\n", ex.Alarm)
 	}
@@ -408,6 +518,45 @@ func (v plainVariant) play(ctx context.Context) error {
 	}
 	fmt.Fprintf(w, "properties: %s\n", strings.Join(props, " · "))
 	return nil
+}
+
+// decisiveAt is where the scene's question stands in the story under p
+// with the learner's own moves put in: the move the question comes before,
+// found in the schedule as written and followed through each insertion (an
+// edited schedule's labels name the program steps to come, not the
+// story's moves); -1 when the story has no such move.
+func decisiveAt(sc *scenes.Scene, p scenes.Params, own []play.Own) int {
+	var labels []string
+	for _, m := range sc.Script(p).Moves {
+		labels = append(labels, sim.MoveLabel(m))
+	}
+	at := sc.PredictAt(labels)
+	if at < 0 {
+		return -1
+	}
+	// each own move goes in before the move at its At: the decisive move
+	// moves one on when it is at or after it
+	for _, o := range own {
+		if o.At <= at {
+			at++
+		}
+	}
+	return at
+}
+
+// step runs the story's next move in the session: a story's step, as the
+// learner takes it; the race's one move, which no learner steps, by seeking
+// to it.
+func step(d play.Driver) error {
+	s := d.S
+	if s.Scene.Kind == scenes.Story {
+		if err := d.Do(play.Do(play.Step)); err != nil {
+			return err
+		}
+	} else {
+		d.Run(s.SeekTo(s.Snap.Pos + 1))
+	}
+	return runErr(s)
 }
 
 // question prints the scene's question and its choices, numbered among
@@ -424,15 +573,23 @@ func (v plainVariant) question(w io.Writer) {
 		return
 	}
 	fmt.Fprintf(w, "[predict: %s]\n", q)
-	for i, c := range strings.Split(v.sc.Question(v.text, v.p, "choices"), "\n") {
+	choices := strings.Split(v.sc.Question(v.text, v.p, "choices"), "\n")
+	for i, c := range choices {
 		fmt.Fprintf(w, "[  %d) %s]\n", i+1, c)
+	}
+	switch g := v.guess; {
+	case g == nil:
+	case g.Passed:
+		fmt.Fprintln(w, "[the question was put to the class]")
+	case g.Chosen >= 0 && g.Chosen < len(choices):
+		fmt.Fprintf(w, "[your prediction: %d) %s]\n", g.Chosen+1, choices[g.Chosen])
 	}
 }
 
-// answer is the choice the replies so far answer, as "2) the text".
-func (v plainVariant) answer(ctx context.Context, run *sim.Run) string {
-	s := run.Snapshot(ctx)
-	n := v.sc.Predict.Answer(scenes.Frame{Snap: s, L: scenes.Fold(s), P: v.p, Sel: -1, Text: v.text})
+// answer is the choice the replies on the session's snapshot answer, as
+// "2) the text".
+func (v plainVariant) answer(s *play.Session) string {
+	n := v.sc.Predict.Answer(scenes.Frame{Snap: s.Snap, L: s.Ledger, P: v.p, Sel: -1, Text: v.text})
 	if choices := strings.Split(v.sc.Question(v.text, v.p, "choices"), "\n"); n >= 0 && n < len(choices) {
 		return fmt.Sprintf("%d) %s", n+1, choices[n])
 	}

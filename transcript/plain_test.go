@@ -3,10 +3,11 @@ package transcript
 import (
 	"bytes"
 	"context"
-	"locksim/scenes"
 	"strings"
 	"testing"
 
+	"locksim/play"
+	"locksim/scenes"
 	"locksim/sim"
 	"locksim/sim/simtest"
 )
@@ -129,6 +130,11 @@ func TestPlainLiveUnits(t *testing.T) {
 			t.Errorf("the live transcript lacks %q:\n%s", want, text)
 		}
 	}
+	// the transcript reads nothing between moves: the core never holds
+	// its clock (a hold would add its own EVALSHA and stretch the story)
+	if strings.Contains(text, "held while you read") {
+		t.Errorf("the live transcript held the story's clock:\n%s", text)
+	}
 	if !strings.Contains(text, "on the wire = 3") || strings.Contains(text, "PTTL 178") && !strings.Contains(text, "of story") {
 		t.Errorf("the fence's PTTL is not labelled:\n%s", text)
 	}
@@ -148,5 +154,55 @@ func TestPlainOneSetting(t *testing.T) {
 	text := plainOf(t, embedded(t), "gc-pause", PlainOptions{Settings: scenes.Params{"pause": 1}})
 	if n := strings.Count(text, "\n== "); n != 1 || !strings.Contains(text, "== pause: 70 s, TTL: 30 s ==") {
 		t.Errorf("want the one story with pause 70 s, got %d stories:\n%s", n, text)
+	}
+}
+
+// TestPlainPosition: a learner's position in gc-pause with B crashed
+// right after its SET prints the whole story through the core: the own
+// move named up front and in the log where it went in, B's write and
+// release gone from what follows it, A's write taken, and the prediction
+// given at the question.
+func TestPlainPosition(t *testing.T) {
+	pos := play.Position{Version: play.PositionVersion, Scene: "gc-pause", Seed: 1, Step: 2,
+		Own:        []play.Own{{At: 4, Kind: "crash", Actor: "B"}},
+		Prediction: &play.Prediction{Chosen: 0}}
+	var out bytes.Buffer
+	if err := PlainPosition(context.Background(), &out, embedded(t), pos); err != nil {
+		t.Fatal(err)
+	}
+	text := words(out.String())
+	for _, want := range []string{
+		"your own moves, in the order made: crash B after 4 moves",
+		"[your prediction: 1) (nil): A's key is still there, so B is refused]",
+		"B> SET resource:lock dbe5882e2579683432c1bfc525454add NX PX 30000 → OK",
+		"[the replies answer: 2) OK: A's key has expired, so B gets the lock]",
+		"[B crashed",
+		"A→resource> EVAL <write> 1 resource:state A edit-A 3600000 → (integer) 1",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the position's transcript lacks %q:\n%s", want, out.String())
+		}
+	}
+	for _, gone := range []string{"B→resource>", "B> EVAL <release>"} {
+		if strings.Contains(text, gone) {
+			t.Errorf("B crashed before %q, yet the transcript has it:\n%s", gone, out.String())
+		}
+	}
+	if strings.Index(text, "B> SET") > strings.Index(text, "[B crashed") {
+		t.Errorf("the crash is not where it went in, after B's SET:\n%s", out.String())
+	}
+}
+
+// TestPlainPositionRefused: a position Check refuses, and a quiz's, print
+// nothing and say why.
+func TestPlainPositionRefused(t *testing.T) {
+	for _, pos := range []play.Position{
+		{Version: play.PositionVersion, Scene: "gc-pause", Own: []play.Own{{At: 99, Kind: "crash", Actor: "B"}}},
+		{Version: play.PositionVersion, Scene: "choose"},
+	} {
+		var out bytes.Buffer
+		if err := PlainPosition(context.Background(), &out, embedded(t), pos); err == nil || out.Len() > 0 {
+			t.Errorf("%+v: err %v, printed %q", pos, err, out.String())
+		}
 	}
 }

@@ -27,14 +27,18 @@ type Common struct {
 }
 
 // NewCommon is the screen's shared part drawn with st; no size yet.
-// Exports go to files in export.Dir.
-func NewCommon(st views.Styles, export scenes.Export) Common {
-	return Common{Styles: st, Keys: views.DefaultKeyMap(), Export: export, Sink: transcript.Files{Dir: export.Dir}}
+// Exports go to files in export.Dir. Every part of one session's screen
+// holds the same one.
+func NewCommon(st views.Styles, export scenes.Export) *Common {
+	return &Common{Styles: st, Keys: views.DefaultKeyMap(), Export: export, Sink: transcript.Files{Dir: export.Dir}}
 }
+
+// SetSize records the terminal's (or the session's window's) size.
+func (c *Common) SetSize(w, h int) { c.Width, c.Height = w, h }
 
 // help is the help line's model in the Bubbles colours, drawn by c's
 // renderer rather than by the process's default one.
-func (c Common) help() help.Model {
+func (c *Common) help() help.Model {
 	h := help.New()
 	s := c.Styles.R.NewStyle
 	key := s().Foreground(lipgloss.AdaptiveColor{Light: "#909090", Dark: "#626262"})
@@ -46,7 +50,7 @@ func (c Common) help() help.Model {
 }
 
 // courseHelp is the help line's model in the course's palette.
-func (c Common) courseHelp() help.Model {
+func (c *Common) courseHelp() help.Model {
 	h := c.help()
 	st := c.Styles
 	h.Styles.ShortKey, h.Styles.FullKey = st.Key, st.Key
@@ -56,19 +60,19 @@ func (c Common) courseHelp() help.Model {
 }
 
 // spinner is the spinner a busy live story or a race shows.
-func (c Common) spinner() spinner.Model {
+func (c *Common) spinner() spinner.Model {
 	return spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(c.Styles.Plain))
 }
 
 // progressBar is the trials' bar, in c's colour profile.
-func (c Common) progressBar() progress.Model {
+func (c *Common) progressBar() progress.Model {
 	return progress.New(progress.WithSolidFill("#5fafd7"), progress.WithoutPercentage(),
 		progress.WithColorProfile(c.Styles.R.ColorProfile()))
 }
 
 // listStyles are the contents list's styles from c's renderer, in the
 // colours of the Bubbles defaults where the course has none of its own.
-func (c Common) listStyles() list.Styles {
+func (c *Common) listStyles() list.Styles {
 	s := c.Styles.R.NewStyle
 	subdued := lipgloss.AdaptiveColor{Light: "#9B9B9B", Dark: "#5C5C5C"}
 	verySubdued := lipgloss.AdaptiveColor{Light: "#DDDADA", Dark: "#3C3C3C"}
@@ -95,7 +99,7 @@ func (c Common) listStyles() list.Styles {
 
 // styleList gives list l every style from c's renderer: its own, its
 // filter's and its pagination dots (rendered once, when set).
-func (c Common) styleList(l *list.Model) {
+func (c *Common) styleList(l *list.Model) {
 	l.Styles = c.listStyles()
 	l.FilterInput.PromptStyle = l.Styles.FilterPrompt
 	l.FilterInput.Cursor.Style = l.Styles.FilterCursor

@@ -104,11 +104,12 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		a.pl.Flash = "answer the prediction first (1-" + itoa(int64(len(a.pl.Choices()))) + ")"
 		return nil
 	case key.Matches(msg, k.Trials):
-		t, err := NewTrials(a.b, TrialsFromRace, race.DefaultConfig(a.seed), a.com.Styles)
+		t, err := NewTrials(a.b, TrialsFromRace, race.DefaultConfig(a.seed), a.com)
 		if err != nil {
 			a.pl.Flash = err.Error()
 			return nil
 		}
+		t.SetSize(a.com.Width, a.com.Height)
 		a.trials = t
 		return t.Init()
 	case key.Matches(msg, k.Notes):

@@ -9,7 +9,6 @@ import (
 
 	"locksim/content"
 	"locksim/race"
-	"locksim/scenes"
 	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/transcript"
@@ -28,7 +27,7 @@ type Trials struct {
 	n       int
 	cfg     race.Config
 	text    content.Text
-	st      views.Styles
+	com     *Common
 	bar     progress.Model
 	all     []race.Counts // finished variants, then the running one
 	running bool
@@ -55,13 +54,14 @@ type trialsMsg struct {
 // stopped, or failed.
 type trialsOver struct{ t *Trials }
 
-// NewTrials prepares n trials of every variant on b.
-func NewTrials(b *sim.Backend, n int, cfg race.Config, st views.Styles) (*Trials, error) {
+// NewTrials prepares n trials of every variant on b, drawn with com's
+// styles.
+func NewTrials(b *sim.Backend, n int, cfg race.Config, com *Common) (*Trials, error) {
 	text, err := content.Load("race")
 	if err != nil {
 		return nil, err
 	}
-	return &Trials{b: b, n: n, cfg: cfg, text: text, st: st, bar: NewCommon(st, scenes.Export{}).progressBar()}, nil
+	return &Trials{b: b, n: n, cfg: cfg, text: text, com: com, bar: com.progressBar()}, nil
 }
 
 // Init starts the trials: a command opens their server and connections
@@ -253,14 +253,14 @@ func (t *Trials) SetSize(w, h int) { t.w, t.h = w, h }
 // View draws the page at the size SetSize set (80x24 until then).
 func (t *Trials) View() string {
 	if t.w == 0 {
-		return t.Page(80, 24)
+		return t.page(80, 24)
 	}
-	return t.Page(t.w, t.h)
+	return t.page(t.w, t.h)
 }
 
-// Page draws the trials in w columns and h rows.
-func (t *Trials) Page(w, h int) string {
-	st := t.st
+// page draws the trials in w columns and h rows.
+func (t *Trials) page(w, h int) string {
+	st := t.com.Styles
 	var rows []string
 	where := "embedded, keys expire on the real clock"
 	if t.b.Live() {

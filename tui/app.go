@@ -162,11 +162,11 @@ func (a *App) watchHealth() tea.Cmd {
 			return nil
 		}
 		a.down = false
-		a.pl.Flash = "the server is back: the story is replayed to where you were"
+		a.pl.SetFlash("the server is back: the story is replayed to where you were")
 		if a.b.TakeLapse() {
 			// the heartbeat was gone: a restart without persistence, or a sleep
 			// long enough for other runs to sweep this one's keys
-			a.pl.Flash = "the server is back, without this run's keys: the story is replayed to where you were"
+			a.pl.SetFlash("the server is back, without this run's keys: the story is replayed to where you were")
 		}
 		return a.pl.replayHere()
 	}
@@ -179,7 +179,7 @@ func (a *App) watchHealth() tea.Cmd {
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m, ok := msg.(notesWritten); ok {
 		if m.err != nil && a.pl != nil {
-			a.pl.Err = "writing the speaker notes: " + m.err.Error()
+			a.pl.SetErr("writing the speaker notes: " + m.err.Error())
 		}
 		a.settle(false)
 		return a, nil
@@ -199,13 +199,13 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case exported:
 		if msg.id == a.pl.ID {
-			a.pl.Flash = msg.note
+			a.pl.SetFlash(msg.note)
 		}
 		return a, nil
 	case saved:
 		a.saveRunning = false
 		if msg.err != nil && a.pl != nil {
-			a.pl.Err = "saving progress: " + msg.err.Error()
+			a.pl.SetErr("saving progress: " + msg.err.Error())
 		}
 		return a, nil
 	case tea.WindowSizeMsg:
@@ -226,7 +226,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if msg.Action == tea.MouseActionMotion || msg.Action == tea.MouseActionPress {
 			if i := views.ZoneAt(a.pl.zones, msg.X, msg.Y); i >= 0 {
-				a.pl.Sel = i
+				a.pl.Select(i)
 			}
 		}
 		return a, nil
@@ -298,12 +298,12 @@ func (a *App) navigate(in play.NavAction) tea.Cmd {
 	a.leaving = n.Leaving
 	switch step {
 	case play.AskLeave:
-		a.pl.Flash = "leave " + a.pl.Scene.ID + " for the contents? esc again or y leaves · any other key stays"
+		a.pl.SetFlash("leave " + a.pl.Scene.ID + " for the contents? esc again or y leaves · any other key stays")
 	case play.CancelReplay:
 		a.pl.Cancel()
-		a.pl.Flash = "replay cancelled: the story starts again from the top"
+		a.pl.SetFlash("replay cancelled: the story starts again from the top")
 	case play.LetGo:
-		a.pl.Sel, a.pl.Node = -1, -1 // the readout follows the story again
+		a.pl.Deselect() // the readout follows the story again
 	case play.ClosePage:
 		a.showHelp, a.showAbout, a.pl.notes = false, false, false
 	case play.ShowContents:
@@ -329,7 +329,7 @@ func (a *App) switchTo(i int) tea.Cmd {
 	}
 	s, err := a.course.Open(i, a.pl.Session)
 	if err != nil {
-		a.pl.Err = err.Error()
+		a.pl.SetErr(err.Error())
 		return nil
 	}
 	old := a.pl.Run

@@ -115,8 +115,9 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 	if o.Styles != nil {
 		a.SetStyles(*o.Styles)
 	}
-	a.pl.Predict = c.Quiz && a.pl.Scene.Asks()
-	a.pl.Present = o.Present
+	opt := a.pl.Options()
+	opt.Predict, opt.Present = c.Quiz && a.pl.Scene.Asks(), o.Present
+	a.pl.Configure(opt)
 	warning := ""
 	if err := c.Use(o.Store); err != nil {
 		// said on the contents screen, where the missing marks show
@@ -219,7 +220,7 @@ func (a *App) SaveProgress() {
 		return
 	}
 	if err := a.course.SaveMoment(a.pl.Session); err != nil {
-		a.pl.Err = "saving progress: " + err.Error()
+		a.pl.SetErr("saving progress: " + err.Error())
 	}
 }
 

@@ -20,7 +20,7 @@ type exported struct {
 // at x's scale, in sink, and says where.
 func (p *Player) export(x scenes.Export, sink transcript.Sink) tea.Cmd {
 	if len(p.Snap.Nodes) > 0 {
-		p.Flash = "this story runs on " + itoa(int64(len(p.Snap.Nodes))) + " servers: one redis-cli cannot replay it"
+		p.SetFlash("this story runs on " + itoa(int64(len(p.Snap.Nodes))) + " servers: one redis-cli cannot replay it")
 		return nil
 	}
 	id, label, scene, seed, snap := p.ID, p.Backend.Label, p.Scene.ID, p.Seed, p.Snap

@@ -98,14 +98,13 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 // key applies an action to the session, with the spinner if it set work
 // going; false if the action means nothing here.
 func (p *Player) key(a play.Action, k views.KeyMap) (tea.Cmd, bool) {
-	p.Wants = play.WantNothing
 	cmd, ok := p.Session.Act(a)
 	// the session says what must be picked; the keys that pick it are ours
 	switch p.Wants {
 	case play.WantActor:
-		p.Err += " (" + k.Select.Help().Key + " or " + k.Next.Help().Key + ")"
+		p.SetErr(p.Err + " (" + k.Select.Help().Key + " or " + k.Next.Help().Key + ")")
 	case play.WantNode:
-		p.Err += " (" + k.Node.Help().Key + ")"
+		p.SetErr(p.Err + " (" + k.Node.Help().Key + ")")
 	}
 	return p.spinWith(cmd), ok
 }

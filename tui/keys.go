@@ -116,7 +116,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		a.pl.notes = !a.pl.notes
 		return nil
 	case key.Matches(msg, k.Export):
-		return a.pl.export(a.com.Export, a.com.Sink)
+		return a.pl.export()
 	case key.Matches(msg, k.Help):
 		a.showHelp, a.showAbout = !a.showHelp, false
 		return nil

@@ -12,6 +12,7 @@ import (
 	"locksim/views"
 
 	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/list"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
@@ -479,7 +480,7 @@ func (a *App) trialsKey(msg tea.KeyMsg) tea.Cmd {
 		a.interrupted = true
 		a.cancel()
 		return tea.Quit
-	case msg.Type == tea.KeyEsc, msg.String() == "q" && !a.trials.Running():
+	case key.Matches(msg, a.com.TrialKeys.Close), key.Matches(msg, a.com.TrialKeys.Stop) && !a.trials.Running():
 		a.trials.Close()
 		a.trials = nil
 		return nil

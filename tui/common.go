@@ -6,6 +6,7 @@ import (
 	"locksim/views"
 
 	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/list"
 	"github.com/charmbracelet/bubbles/progress"
 	"github.com/charmbracelet/bubbles/spinner"
@@ -19,6 +20,7 @@ import (
 type Common struct {
 	Styles        views.Styles
 	Keys          views.KeyMap
+	TrialKeys     TrialKeyMap
 	Width, Height int
 	// Export is the scale an export is written at; Sink where it goes
 	// (files in Export.Dir for a terminal of one's own).
@@ -30,7 +32,24 @@ type Common struct {
 // Exports go to files in export.Dir. Every part of one session's screen
 // holds the same one.
 func NewCommon(st views.Styles, export scenes.Export) *Common {
-	return &Common{Styles: st, Keys: views.DefaultKeyMap(), Export: export, Sink: transcript.Files{Dir: export.Dir}}
+	return &Common{Styles: st, Keys: views.DefaultKeyMap(), TrialKeys: DefaultTrialKeyMap(), Export: export,
+		Sink: transcript.Files{Dir: export.Dir}}
+}
+
+// TrialKeyMap are the trials page's keys: the variant whose histogram
+// shows, stopping the run (and, once stopped, leaving), closing the page.
+type TrialKeyMap struct {
+	Prev, Next, Stop, Close key.Binding
+}
+
+// DefaultTrialKeyMap is the trials page's key map.
+func DefaultTrialKeyMap() TrialKeyMap {
+	return TrialKeyMap{
+		Prev:  key.NewBinding(key.WithKeys("left", "b"), key.WithHelp("←", "previous variant")),
+		Next:  key.NewBinding(key.WithKeys("right", "n"), key.WithHelp("→", "next variant")),
+		Stop:  key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "stop")),
+		Close: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+	}
 }
 
 // SetSize records the terminal's (or the session's window's) size.

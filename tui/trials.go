@@ -14,6 +14,7 @@ import (
 	"locksim/transcript"
 	"locksim/views"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/progress"
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -207,12 +208,13 @@ func (t *Trials) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return t, t.wait()
 	case tea.KeyMsg:
-		switch msg.String() {
-		case "left", "b":
+		k := t.com.TrialKeys
+		switch {
+		case key.Matches(msg, k.Prev):
 			t.show = max(t.show-1, 0)
-		case "right", "n":
+		case key.Matches(msg, k.Next):
 			t.show = min(t.show+1, max(len(t.all)-1, 0))
-		case "q", "ctrl+c":
+		case key.Matches(msg, k.Stop):
 			if t.running {
 				t.Stop() // the counts so far arrive, then trialsOver
 				t.stopped = true

@@ -168,7 +168,7 @@ func interactiveTrials(ctx context.Context, c config, b *sim.Backend, stderr io.
 	if c.noColor {
 		r.SetColorProfile(termenv.Ascii)
 	}
-	t, err := tui.NewTrials(b, c.trials, trialsConfig(c), views.NewStyles(r, c.theme == "high-contrast"))
+	t, err := tui.NewTrials(b, c.trials, trialsConfig(c), tui.NewCommon(views.NewStyles(r, c.theme == "high-contrast"), scenes.Export{}))
 	if err != nil {
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
 		return 1

@@ -57,6 +57,7 @@ func (p *Session) next() Cmd {
 // action means nothing here.
 func (p *Session) Act(act Action) (Cmd, bool) {
 	action, arg := act.Verb, act.N
+	p.Wants = WantNothing // until this action is refused for want of a pick
 	if p.Scene.Kind == scenes.Quiz {
 		return p.quizKey(act) // no run to wait for: a quiz sends nothing
 	}

@@ -116,9 +116,7 @@ func (c *Course) Open(i int, from *Session) (*Session, error) {
 	if from != nil {
 		c.left[from.Scene.ID] = Left{Pos: from.Position(), Quiz: from.Quiz}
 	}
-	s.Predict = c.Quiz && s.Scene.Asks()
-	s.Present = c.Present
-	s.Answered, s.Scored = c.RecordAnswer, c.RecordScore
+	s.Configure(Options{Predict: c.Quiz && s.Scene.Asks(), Present: c.Present, Answered: c.RecordAnswer, Scored: c.RecordScore})
 	if st, ok := c.left[s.Scene.ID]; ok {
 		if st.Quiz != nil {
 			s.Quiz = st.Quiz

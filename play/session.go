@@ -38,8 +38,9 @@ type Session struct {
 	Playing bool
 	Speed   int
 	Err     string
-	// Wants says what the learner must pick before the move Err refused
-	// can be made, so the screen can name its own keys for it.
+	// Wants says what the learner must pick before the move the last Act
+	// refused (see Err) can be made, so the screen can name its own keys
+	// for it.
 	Wants Want
 	ops   *sync.WaitGroup
 	ctx   context.Context

@@ -12,6 +12,7 @@ import (
 	"locksim/views"
 
 	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/list"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
@@ -31,7 +32,10 @@ type App struct {
 	b      *sim.Backend
 	seed   uint64
 	pl     *Player
-	ops    *sync.WaitGroup
+	// quiz is the quiz page when the scene is a quiz (it draws pl's
+	// session), nil otherwise
+	quiz *Quiz
+	ops  *sync.WaitGroup
 	// course is the learner's way through the course: the scenes, the
 	// lesson, each scene's last place, the progress; the app draws it
 	course *play.Course
@@ -41,7 +45,7 @@ type App struct {
 	afterSwitch  []tea.KeyMsg
 
 	// com is the session's screen-wide part: styles, keys, size, export
-	com       Common
+	com       *Common
 	help      help.Model
 	showHelp  bool
 	showAbout bool
@@ -53,13 +57,12 @@ type App struct {
 
 	// the contents screen around the scenes
 	contents bool
-	menu     list.Model
+	toc      *Contents // nil without a course (NewApp alone)
 	// laidOut is set while the player's layout is that of the frame on
 	// screen (see settle)
 	laidOut bool
 	// saveRunning is set while a command saves the progress (see saving)
 	saveRunning bool
-	warning     string // the saved progress could not be read, and why
 
 	// trials is the race scene's page of trials (t), nil when closed
 	trials *Trials
@@ -88,9 +91,8 @@ func NewApp(b *sim.Backend, id string, seed uint64) (*App, error) {
 		cancel()
 		return nil, err
 	}
-	a.pl = newPlayer(s, a.com.spinner())
 	a.help = a.com.help()
-	a.applyKeys()
+	a.setPlayer(s)
 	return a, nil
 }
 
@@ -161,11 +163,11 @@ func (a *App) watchHealth() tea.Cmd {
 			return nil
 		}
 		a.down = false
-		a.pl.Flash = "the server is back: the story is replayed to where you were"
+		a.pl.SetFlash("the server is back: the story is replayed to where you were")
 		if a.b.TakeLapse() {
 			// the heartbeat was gone: a restart without persistence, or a sleep
 			// long enough for other runs to sweep this one's keys
-			a.pl.Flash = "the server is back, without this run's keys: the story is replayed to where you were"
+			a.pl.SetFlash("the server is back, without this run's keys: the story is replayed to where you were")
 		}
 		return a.pl.replayHere()
 	}
@@ -178,7 +180,7 @@ func (a *App) watchHealth() tea.Cmd {
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m, ok := msg.(notesWritten); ok {
 		if m.err != nil && a.pl != nil {
-			a.pl.Err = "writing the speaker notes: " + m.err.Error()
+			a.pl.SetErr("writing the speaker notes: " + m.err.Error())
 		}
 		a.settle(false)
 		return a, nil
@@ -198,13 +200,13 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case exported:
 		if msg.id == a.pl.ID {
-			a.pl.Flash = msg.note
+			a.pl.SetFlash(msg.note)
 		}
 		return a, nil
 	case saved:
 		a.saveRunning = false
 		if msg.err != nil && a.pl != nil {
-			a.pl.Err = "saving progress: " + msg.err.Error()
+			a.pl.SetErr("saving progress: " + msg.err.Error())
 		}
 		return a, nil
 	case tea.WindowSizeMsg:
@@ -225,14 +227,14 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if msg.Action == tea.MouseActionMotion || msg.Action == tea.MouseActionPress {
 			if i := views.ZoneAt(a.pl.zones, msg.X, msg.Y); i >= 0 {
-				a.pl.Sel = i
+				a.pl.Select(i)
 			}
 		}
 		return a, nil
 	case tea.KeyMsg:
 		// keys typed faster than the terminal is read arrive as one message
 		// ("nnn"); each is a press of its own
-		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !(a.contents && a.menu.FilterState() == list.Filtering) {
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !(a.contents && a.toc.menu.FilterState() == list.Filtering) {
 			var cmds []tea.Cmd
 			for _, r := range msg.Runes {
 				_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
@@ -267,9 +269,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := a.pl.Update(msg)
 	if a.contents {
 		// the contents list's own messages (its filter's results)
-		var mcmd tea.Cmd
-		a.menu, mcmd = a.menu.Update(msg)
-		cmd = tea.Batch(cmd, mcmd)
+		cmd = tea.Batch(cmd, a.toc.Update(msg))
 	}
 	if _, ok := msg.(play.RunMsg); ok {
 		a.course.NoteDone(a.pl.Session)
@@ -289,7 +289,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // nav is the app's state as Navigate sees it.
 func (a *App) nav() play.Nav {
 	n := a.course.Nav(a.pl.Session)
-	n.Contents, n.Page, n.Course, n.Leaving = a.contents, a.showHelp || a.showAbout || a.pl.notes, a.menu.Items() != nil, a.leaving
+	n.Contents, n.Page, n.Course, n.Leaving = a.contents, a.showHelp || a.showAbout || a.pl.notes, a.toc != nil, a.leaving
 	return n
 }
 
@@ -299,18 +299,18 @@ func (a *App) navigate(in play.NavAction) tea.Cmd {
 	a.leaving = n.Leaving
 	switch step {
 	case play.AskLeave:
-		a.pl.Flash = "leave " + a.pl.Scene.ID + " for the contents? esc again or y leaves · any other key stays"
+		a.pl.SetFlash("leave " + a.pl.Scene.ID + " for the contents? esc again or y leaves · any other key stays")
 	case play.CancelReplay:
 		a.pl.Cancel()
-		a.pl.Flash = "replay cancelled: the story starts again from the top"
+		a.pl.SetFlash("replay cancelled: the story starts again from the top")
 	case play.LetGo:
-		a.pl.Sel, a.pl.Node = -1, -1 // the readout follows the story again
+		a.pl.Deselect() // the readout follows the story again
 	case play.ClosePage:
 		a.showHelp, a.showAbout, a.pl.notes = false, false, false
 	case play.ShowContents:
 		a.contents = true
-		a.refreshMenu()
-		a.menu.Select(a.course.At)
+		a.toc.refreshMenu()
+		a.toc.menu.Select(a.course.At)
 	case play.OpenScene:
 		a.contents = false
 		return a.switchTo(n.Scene)
@@ -330,14 +330,24 @@ func (a *App) switchTo(i int) tea.Cmd {
 	}
 	s, err := a.course.Open(i, a.pl.Session)
 	if err != nil {
-		a.pl.Err = err.Error()
+		a.pl.SetErr(err.Error())
 		return nil
 	}
 	old := a.pl.Run
-	a.pl = newPlayer(s, a.com.spinner())
+	a.setPlayer(s)
 	a.showHelp, a.showAbout = false, false
-	a.applyKeys()
 	return a.pl.Start(old)
+}
+
+// setPlayer puts session s on screen: its player (and quiz page, for a
+// quiz) at the screen's size, and the keys that mean something in it.
+func (a *App) setPlayer(s *play.Session) {
+	a.pl, a.quiz = newPlayer(s, a.com), nil
+	if s.Scene.Kind == scenes.Quiz {
+		a.quiz = newQuiz(a.pl)
+	}
+	a.sizeParts()
+	a.applyKeys()
 }
 
 // View draws the current scene, or says how large the terminal must be.
@@ -346,20 +356,47 @@ func (a *App) View() string {
 		return views.TooSmall(a.com.Styles, a.com.Width, a.com.Height, MinWidth, MinHeight)
 	}
 	if a.contents {
-		return a.menuView()
+		return a.toc.View()
 	}
 	if a.trials != nil {
-		return a.trials.Page(a.com.Width, a.com.Height)
+		return a.trials.View()
 	}
 	helpLine, title, overlay := a.frameArgs()
-	return a.pl.View(a.com.Styles, a.com.Width, a.com.Height, helpLine, title, overlay)
+	st, w, h := a.com.Styles, a.com.Width, a.com.Height
+	switch {
+	case overlay != "":
+		// a page of its own: the story or the keys get the whole screen
+		return a.pl.header(st, w) + "\n" + views.Rule(st, title, w) + "\n" + fitRows(overlay, h-3) + "\n" + helpLine
+	case a.quiz != nil:
+		return a.quiz.View() + "\n" + helpLine
+	}
+	return a.pl.View() + "\n" + helpLine
 }
 
 // SetSize sets the size the screen draws at: the terminal's, or a
-// session's window.
+// session's window; each part of the screen gets it.
 func (a *App) SetSize(w, h int) {
-	a.com.Width, a.com.Height = w, h
+	a.com.SetSize(w, h)
 	a.help.Width = w
+	a.sizeParts()
+}
+
+// sizeParts gives every part of the screen the size in Common. The
+// contents are sized only while on screen at a size a scene is drawn at.
+func (a *App) sizeParts() {
+	w, h := a.com.Width, a.com.Height
+	if a.pl != nil {
+		a.pl.SetSize(w, h)
+	}
+	if a.quiz != nil {
+		a.quiz.SetSize(w, h)
+	}
+	if a.trials != nil {
+		a.trials.SetSize(w, h)
+	}
+	if a.contents && w >= MinWidth && h >= MinHeight {
+		a.toc.SetSize(w, h)
+	}
 }
 
 // settle keeps what drawing the next frame needs from writing state, so
@@ -369,7 +406,7 @@ func (a *App) SetSize(w, h int) {
 // the mouse or a scroll needs it.
 func (a *App) settle(still bool) {
 	if a.contents && a.com.Width >= MinWidth && a.com.Height >= MinHeight {
-		a.menu.SetSize(a.com.Width, a.com.Height-1)
+		a.toc.SetSize(a.com.Width, a.com.Height)
 	}
 	if !still {
 		a.laidOut = false
@@ -384,8 +421,10 @@ func (a *App) layout() {
 	if a.laidOut || a.com.Width < MinWidth || a.com.Height < MinHeight || a.trials != nil || a.contents || a.pl == nil {
 		return
 	}
-	helpLine, title, overlay := a.frameArgs()
-	a.pl.measure(a.com.Styles, a.com.Width, a.com.Height, helpLine, title, overlay)
+	// a page on top and a quiz keep the layout of the last scene frame
+	if _, _, overlay := a.frameArgs(); overlay == "" && a.quiz == nil {
+		a.pl.measure()
+	}
 	a.laidOut = true
 }
 
@@ -441,7 +480,7 @@ func (a *App) trialsKey(msg tea.KeyMsg) tea.Cmd {
 		a.interrupted = true
 		a.cancel()
 		return tea.Quit
-	case msg.Type == tea.KeyEsc, msg.String() == "q" && !a.trials.Running():
+	case key.Matches(msg, a.com.TrialKeys.Close), key.Matches(msg, a.com.TrialKeys.Stop) && !a.trials.Running():
 		a.trials.Close()
 		a.trials = nil
 		return nil

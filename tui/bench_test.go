@@ -18,11 +18,18 @@ func BenchmarkView(b *testing.B) {
 		b.Run(sc.ID, func(b *testing.B) {
 			pts := points(b, sc.ID, false)
 			pt := pts[len(pts)-1]
-			p := &Player{Session: &play.Session{Scene: sc, Text: mustText(b, sc.ID), Params: pt.p, Snap: pt.snap, Ledger: scenes.Fold(pt.snap), Sel: -1, Node: -1}}
-			st := views.ASCII()
+			s := &play.Session{Scene: sc, Text: mustText(b, sc.ID), Params: pt.p, Snap: pt.snap, Ledger: scenes.Fold(pt.snap), Sel: -1, Node: -1}
+			p := newPlayer(s, NewCommon(views.ASCII(), scenes.Export{}))
+			p.SetSize(120, 40)
+			view := p.View
+			if sc.Kind == scenes.Quiz {
+				q := newQuiz(p)
+				q.SetSize(120, 40)
+				view = q.View
+			}
 			b.ReportAllocs()
 			for b.Loop() {
-				p.View(st, 120, 40, "help", "", "")
+				_ = view() + "\nhelp"
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"locksim/views"
 
 	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/list"
 	"github.com/charmbracelet/bubbles/progress"
 	"github.com/charmbracelet/bubbles/spinner"
@@ -19,6 +20,7 @@ import (
 type Common struct {
 	Styles        views.Styles
 	Keys          views.KeyMap
+	TrialKeys     TrialKeyMap
 	Width, Height int
 	// Export is the scale an export is written at; Sink where it goes
 	// (files in Export.Dir for a terminal of one's own).
@@ -27,14 +29,35 @@ type Common struct {
 }
 
 // NewCommon is the screen's shared part drawn with st; no size yet.
-// Exports go to files in export.Dir.
-func NewCommon(st views.Styles, export scenes.Export) Common {
-	return Common{Styles: st, Keys: views.DefaultKeyMap(), Export: export, Sink: transcript.Files{Dir: export.Dir}}
+// Exports go to files in export.Dir. Every part of one session's screen
+// holds the same one.
+func NewCommon(st views.Styles, export scenes.Export) *Common {
+	return &Common{Styles: st, Keys: views.DefaultKeyMap(), TrialKeys: DefaultTrialKeyMap(), Export: export,
+		Sink: transcript.Files{Dir: export.Dir}}
 }
+
+// TrialKeyMap are the trials page's keys: the variant whose histogram
+// shows, stopping the run (and, once stopped, leaving), closing the page.
+type TrialKeyMap struct {
+	Prev, Next, Stop, Close key.Binding
+}
+
+// DefaultTrialKeyMap is the trials page's key map.
+func DefaultTrialKeyMap() TrialKeyMap {
+	return TrialKeyMap{
+		Prev:  key.NewBinding(key.WithKeys("left", "b"), key.WithHelp("←", "previous variant")),
+		Next:  key.NewBinding(key.WithKeys("right", "n"), key.WithHelp("→", "next variant")),
+		Stop:  key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "stop")),
+		Close: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+	}
+}
+
+// SetSize records the terminal's (or the session's window's) size.
+func (c *Common) SetSize(w, h int) { c.Width, c.Height = w, h }
 
 // help is the help line's model in the Bubbles colours, drawn by c's
 // renderer rather than by the process's default one.
-func (c Common) help() help.Model {
+func (c *Common) help() help.Model {
 	h := help.New()
 	s := c.Styles.R.NewStyle
 	key := s().Foreground(lipgloss.AdaptiveColor{Light: "#909090", Dark: "#626262"})
@@ -46,7 +69,7 @@ func (c Common) help() help.Model {
 }
 
 // courseHelp is the help line's model in the course's palette.
-func (c Common) courseHelp() help.Model {
+func (c *Common) courseHelp() help.Model {
 	h := c.help()
 	st := c.Styles
 	h.Styles.ShortKey, h.Styles.FullKey = st.Key, st.Key
@@ -56,19 +79,19 @@ func (c Common) courseHelp() help.Model {
 }
 
 // spinner is the spinner a busy live story or a race shows.
-func (c Common) spinner() spinner.Model {
+func (c *Common) spinner() spinner.Model {
 	return spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(c.Styles.Plain))
 }
 
 // progressBar is the trials' bar, in c's colour profile.
-func (c Common) progressBar() progress.Model {
+func (c *Common) progressBar() progress.Model {
 	return progress.New(progress.WithSolidFill("#5fafd7"), progress.WithoutPercentage(),
 		progress.WithColorProfile(c.Styles.R.ColorProfile()))
 }
 
 // listStyles are the contents list's styles from c's renderer, in the
 // colours of the Bubbles defaults where the course has none of its own.
-func (c Common) listStyles() list.Styles {
+func (c *Common) listStyles() list.Styles {
 	s := c.Styles.R.NewStyle
 	subdued := lipgloss.AdaptiveColor{Light: "#9B9B9B", Dark: "#5C5C5C"}
 	verySubdued := lipgloss.AdaptiveColor{Light: "#DDDADA", Dark: "#3C3C3C"}
@@ -95,7 +118,7 @@ func (c Common) listStyles() list.Styles {
 
 // styleList gives list l every style from c's renderer: its own, its
 // filter's and its pagination dots (rendered once, when set).
-func (c Common) styleList(l *list.Model) {
+func (c *Common) styleList(l *list.Model) {
 	l.Styles = c.listStyles()
 	l.FilterInput.PromptStyle = l.Styles.FilterPrompt
 	l.FilterInput.Cursor.Style = l.Styles.FilterCursor

@@ -115,11 +115,13 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 	if o.Styles != nil {
 		a.SetStyles(*o.Styles)
 	}
-	a.pl.Predict = c.Quiz && a.pl.Scene.Asks()
-	a.pl.Present = o.Present
+	opt := a.pl.Options()
+	opt.Predict, opt.Present = c.Quiz && a.pl.Scene.Asks(), o.Present
+	a.pl.Configure(opt)
+	warning := ""
 	if err := c.Use(o.Store); err != nil {
 		// said on the contents screen, where the missing marks show
-		a.warning = err.Error()
+		warning = err.Error()
 		if o.Warn != nil {
 			fmt.Fprintf(o.Warn, "locksim: %v\n", err)
 		}
@@ -136,19 +138,44 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 	}
 	a.started, a.notesPath = a.clock(), o.Notes
 	// the contents are there to go back to even when -scene opened a scene
-	a.menu = a.newMenu()
+	a.toc = newContents(a.com, c, warning)
 	if i := c.Index(c.Prog.Moment.Scene); i >= 0 {
-		a.menu.Select(i)
+		a.toc.menu.Select(i)
 	}
 	a.contents = o.Scene == ""
 	return a, nil
 }
 
+// Contents is the contents screen: the course's scenes as a list, with the
+// marks of the learner's progress.
+type Contents struct {
+	com    *Common
+	course *play.Course
+	menu   list.Model
+	// warning is why the saved progress could not be read, "" if it was
+	warning string
+	w, h    int
+}
+
+// newContents is the contents of course c, with com's styles and keys; it
+// is drawn at the smallest size until SetSize.
+func newContents(com *Common, c *play.Course, warning string) *Contents {
+	t := &Contents{com: com, course: c, warning: warning}
+	t.menu = t.newMenu()
+	return t
+}
+
+// SetSize sets the size View draws at: the list and the line under it.
+func (t *Contents) SetSize(w, h int) {
+	t.w, t.h = w, h
+	t.menu.SetSize(w, h-1)
+}
+
 // newMenu builds the contents list from the registry and the progress.
-func (a *App) newMenu() list.Model {
+func (t *Contents) newMenu() list.Model {
 	var items []list.Item
-	prog := a.course.Prog
-	for i, s := range a.course.Scenes {
+	prog := t.course.Prog
+	for i, s := range t.course.Scenes {
 		dive, title := scenes.Heading(s.ID)
 		t, _ := content.Load(s.ID)
 		ans, ok := prog.Answers[s.ID]
@@ -161,16 +188,16 @@ func (a *App) newMenu() list.Model {
 	}
 	// the list in the course's own palette (theme and -no-color included)
 	d := list.NewDefaultDelegate()
-	pink := a.com.Styles.Title.GetForeground()
-	d.Styles.SelectedTitle = a.com.Styles.Title.Border(lipgloss.NormalBorder(), false, false, false, true).BorderForeground(pink).Padding(0, 0, 0, 1)
-	d.Styles.SelectedDesc = a.com.Styles.Accent.Border(lipgloss.NormalBorder(), false, false, false, true).BorderForeground(pink).Padding(0, 0, 0, 1)
-	d.Styles.NormalTitle = a.com.Styles.Bold.Padding(0, 0, 0, 2)
-	d.Styles.NormalDesc = a.com.Styles.Dim.Padding(0, 0, 0, 2)
-	d.Styles.DimmedTitle, d.Styles.DimmedDesc = a.com.Styles.Dim.Padding(0, 0, 0, 2), a.com.Styles.Dim.Padding(0, 0, 0, 2)
-	d.Styles.FilterMatch = a.com.Styles.Plain.Underline(true)
-	m := list.New(items, d, max(a.com.Width, MinWidth), max(a.com.Height-1, MinHeight-1))
+	pink := t.com.Styles.Title.GetForeground()
+	d.Styles.SelectedTitle = t.com.Styles.Title.Border(lipgloss.NormalBorder(), false, false, false, true).BorderForeground(pink).Padding(0, 0, 0, 1)
+	d.Styles.SelectedDesc = t.com.Styles.Accent.Border(lipgloss.NormalBorder(), false, false, false, true).BorderForeground(pink).Padding(0, 0, 0, 1)
+	d.Styles.NormalTitle = t.com.Styles.Bold.Padding(0, 0, 0, 2)
+	d.Styles.NormalDesc = t.com.Styles.Dim.Padding(0, 0, 0, 2)
+	d.Styles.DimmedTitle, d.Styles.DimmedDesc = t.com.Styles.Dim.Padding(0, 0, 0, 2), t.com.Styles.Dim.Padding(0, 0, 0, 2)
+	d.Styles.FilterMatch = t.com.Styles.Plain.Underline(true)
+	m := list.New(items, d, max(t.com.Width, MinWidth), max(t.com.Height-1, MinHeight-1))
 	m.Title = "the course: Redis distributed locks, scene by scene"
-	a.com.styleList(&m)
+	t.com.styleList(&m)
 	m.SetShowStatusBar(false)
 	m.SetShowHelp(false) // the line under the list says the keys
 	m.DisableQuitKeybindings()
@@ -178,15 +205,12 @@ func (a *App) newMenu() list.Model {
 }
 
 // refreshMenu rebuilds the contents' marks, keeping the selection.
-func (a *App) refreshMenu() {
-	if a.menu.Items() == nil {
-		return
-	}
-	sel := a.menu.Index()
-	w, h := a.menu.Width(), a.menu.Height()
-	a.menu = a.newMenu()
-	a.menu.SetSize(w, h)
-	a.menu.Select(sel)
+func (t *Contents) refreshMenu() {
+	sel := t.menu.Index()
+	w, h := t.menu.Width(), t.menu.Height()
+	t.menu = t.newMenu()
+	t.menu.SetSize(w, h)
+	t.menu.Select(sel)
 }
 
 // SaveProgress records the moment on screen (scene, settings, seed, step),
@@ -196,13 +220,13 @@ func (a *App) SaveProgress() {
 		return
 	}
 	if err := a.course.SaveMoment(a.pl.Session); err != nil {
-		a.pl.Err = "saving progress: " + err.Error()
+		a.pl.SetErr("saving progress: " + err.Error())
 	}
 }
 
 // menuKey handles a key on the contents screen.
 func (a *App) menuKey(msg tea.KeyMsg) tea.Cmd {
-	filtering := a.menu.FilterState() == list.Filtering
+	filtering := a.toc.menu.FilterState() == list.Filtering
 	switch {
 	case !filtering && (msg.String() == "q" || msg.Type == tea.KeyCtrlC):
 		a.interrupted = msg.Type == tea.KeyCtrlC
@@ -213,7 +237,7 @@ func (a *App) menuKey(msg tea.KeyMsg) tea.Cmd {
 		a.cancel()
 		return tea.Quit
 	case !filtering && msg.Type == tea.KeyEnter:
-		e, ok := a.menu.SelectedItem().(entry)
+		e, ok := a.toc.menu.SelectedItem().(entry)
 		if !ok {
 			return nil
 		}
@@ -223,28 +247,33 @@ func (a *App) menuKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	}
+	return a.toc.Update(msg)
+}
+
+// Update passes a message to the list: a key, or its filter's results.
+func (t *Contents) Update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
-	a.menu, cmd = a.menu.Update(msg)
+	t.menu, cmd = t.menu.Update(msg)
 	return cmd
 }
 
-// menuView draws the contents.
-func (a *App) menuView() string {
+// View draws the contents at the size SetSize set.
+func (t *Contents) View() string {
 	// the list's own bindings, with the words of this page
 	open := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open"))
-	filter := a.menu.KeyMap.Filter
+	filter := t.menu.KeyMap.Filter
 	filter.SetHelp(filter.Help().Key, "filter")
 	choose := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "choose"))
-	help := views.HelpLine([]key.Binding{open, filter, choose}) + " · ✓ played to the end · " + views.HelpLine([]key.Binding{a.com.Keys.Quit})
-	if m := a.course.Prog.Moment; m.Scene != "" {
+	help := views.HelpLine([]key.Binding{open, filter, choose}) + " · ✓ played to the end · " + views.HelpLine([]key.Binding{t.com.Keys.Quit})
+	if m := t.course.Prog.Moment; m.Scene != "" {
 		at := fmt.Sprintf("%s, step %d", m.Scene, m.Step)
 		if sc := scenes.Find(m.Scene); sc != nil && scenes.FormatSettings(sc, m.Settings) != "" {
 			at += " (" + scenes.FormatSettings(sc, m.Settings) + ")"
 		}
-		help = "last time: " + at + " · " + views.HelpLine([]key.Binding{open, filter, a.com.Keys.Quit})
+		help = "last time: " + at + " · " + views.HelpLine([]key.Binding{open, filter, t.com.Keys.Quit})
 	}
-	if a.warning != "" {
-		help = a.com.Styles.Warn.Render(a.warning)
+	if t.warning != "" {
+		help = t.com.Styles.Warn.Render(t.warning)
 	}
-	return strings.TrimRight(a.menu.View(), "\n") + "\n" + truncate(a.com.Styles.Dim.Render(help), a.com.Width)
+	return strings.TrimRight(t.menu.View(), "\n") + "\n" + truncate(t.com.Styles.Dim.Render(help), t.w)
 }

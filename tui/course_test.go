@@ -45,7 +45,7 @@ func TestContentsOpensScenes(t *testing.T) {
 	v := a.View()
 	// every scene is listed; at 80x24 the first page shows the first ones
 	var listed []string
-	for _, it := range a.menu.Items() {
+	for _, it := range a.toc.menu.Items() {
 		listed = append(listed, it.(entry).id)
 	}
 	for _, sc := range scenes.All() {

@@ -209,8 +209,14 @@ func checkCards(t *testing.T, where string, snap sim.Snapshot, led *ledger.Ledge
 // rows, none wider than w columns.
 func checkScreen(t *testing.T, where string, sc *scenes.Scene, text content.Text, pt storyPoint, led *ledger.Ledger, w, h int) {
 	t.Helper()
-	p := &Player{Session: &play.Session{Scene: sc, Text: text, Params: pt.p, Snap: pt.snap, Ledger: led, Sel: -1}}
-	screen := p.View(views.ASCII(), w, h, "help", "", "")
+	p := newPlayer(&play.Session{Scene: sc, Text: text, Params: pt.p, Snap: pt.snap, Ledger: led, Sel: -1}, NewCommon(views.ASCII(), scenes.Export{}))
+	p.SetSize(w, h)
+	screen := p.View() + "\nhelp"
+	if sc.Kind == scenes.Quiz {
+		q := newQuiz(p)
+		q.SetSize(w, h)
+		screen = q.View() + "\nhelp"
+	}
 	lines := strings.Split(screen, "\n")
 	if len(lines) != h {
 		t.Errorf("%s: the screen has %d rows, want %d:\n%s", where, len(lines), h, screen)

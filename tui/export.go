@@ -4,7 +4,6 @@ import (
 	"os"
 	"strings"
 
-	"locksim/scenes"
 	"locksim/transcript"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -17,13 +16,14 @@ type exported struct {
 }
 
 // export is a command that saves the story so far as a redis-cli script,
-// at x's scale, in sink, and says where.
-func (p *Player) export(x scenes.Export, sink transcript.Sink) tea.Cmd {
+// at the Common's export scale, in its sink, and says where.
+func (p *Player) export() tea.Cmd {
 	if len(p.Snap.Nodes) > 0 {
-		p.Flash = "this story runs on " + itoa(int64(len(p.Snap.Nodes))) + " servers: one redis-cli cannot replay it"
+		p.SetFlash("this story runs on " + itoa(int64(len(p.Snap.Nodes))) + " servers: one redis-cli cannot replay it")
 		return nil
 	}
 	id, label, scene, seed, snap := p.ID, p.Backend.Label, p.Scene.ID, p.Seed, p.Snap
+	x, sink := p.com.Export, p.com.Sink
 	return func() tea.Msg {
 		name, err := sink.Save(transcript.Export(x, label, scene, seed, snap))
 		if err != nil {

@@ -84,7 +84,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 	case a.leaving:
 		// a presenter's esc asked first: esc again or y leaves, any other
 		// key stays and does what it does
-		a.pl.Flash = ""
+		a.pl.SetFlash("")
 		if cmd := a.navigate(a.navOf(msg)); a.contents {
 			return cmd
 		}
@@ -92,7 +92,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 	case a.course.Present && msg.Type == tea.KeyF5:
 		return nil // a clicker's "start the slide show": nothing to start
 	case a.pl.Flash != "":
-		a.pl.Flash = "" // a one-time note goes with the next key
+		a.pl.SetFlash("") // a one-time note goes with the next key
 		return a.onKey(msg)
 	case (key.Matches(msg, k.Step) || a.course.Present && (key.Matches(msg, k.Play) || msg.Type == tea.KeyPgDown || msg.String() == "." || msg.String() == " ")) && a.storyOver():
 		return a.endOfStory()
@@ -101,21 +101,22 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		cmd, _ := a.pl.key(play.Do(play.Step), a.com.Keys)
 		return cmd
 	case key.Matches(msg, k.Trials) && a.pl.Asking:
-		a.pl.Flash = "answer the prediction first (1-" + itoa(int64(len(a.pl.Choices()))) + ")"
+		a.pl.SetFlash("answer the prediction first (1-" + itoa(int64(len(a.pl.Choices()))) + ")")
 		return nil
 	case key.Matches(msg, k.Trials):
-		t, err := NewTrials(a.b, TrialsFromRace, race.DefaultConfig(a.seed), a.com.Styles)
+		t, err := NewTrials(a.b, TrialsFromRace, race.DefaultConfig(a.seed), a.com)
 		if err != nil {
-			a.pl.Flash = err.Error()
+			a.pl.SetFlash(err.Error())
 			return nil
 		}
+		t.SetSize(a.com.Width, a.com.Height)
 		a.trials = t
 		return t.Init()
 	case key.Matches(msg, k.Notes):
 		a.pl.notes = !a.pl.notes
 		return nil
 	case key.Matches(msg, k.Export):
-		return a.pl.export(a.com.Export, a.com.Sink)
+		return a.pl.export()
 	case key.Matches(msg, k.Help):
 		a.showHelp, a.showAbout = !a.showHelp, false
 		return nil
@@ -143,12 +144,12 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 	if act, says, ok := a.actionOf(msg); ok {
 		cmd, done := a.pl.key(act, a.com.Keys)
 		if !done && says {
-			a.pl.Flash = msg.String() + " does nothing in this scene · ? lists its keys"
+			a.pl.SetFlash(msg.String() + " does nothing in this scene · ? lists its keys")
 		}
 		return cmd
 	}
 	if msg.Type == tea.KeyRunes {
-		a.pl.Flash = msg.String() + " does nothing here · ? lists the keys"
+		a.pl.SetFlash(msg.String() + " does nothing here · ? lists the keys")
 	}
 	return nil
 }

@@ -37,14 +37,14 @@ func (a *App) endOfStory() tea.Cmd {
 		if a.pl.Scene.Kind == scenes.Quiz {
 			what = "quiz"
 		}
-		a.pl.Flash = "the " + what + " has ended · " + a.whatNext()
+		a.pl.SetFlash("the " + what + " has ended · " + a.whatNext())
 	case play.NewStory:
-		a.pl.Flash = "the next story of " + a.pl.Scene.ID + ": " + a.pl.Scene.Describe(end.Story)
+		a.pl.SetFlash("the next story of " + a.pl.Scene.ID + ": " + a.pl.Scene.Describe(end.Story))
 		return a.pl.spinWith(cmd)
 	case play.NewScene:
 		return a.switchTo(end.Scene)
 	case play.LessonOver:
-		a.pl.Flash = "the end of the lesson · esc for the contents, q to quit"
+		a.pl.SetFlash("the end of the lesson · esc for the contents, q to quit")
 	}
 	return nil
 }

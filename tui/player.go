@@ -21,6 +21,8 @@ import (
 // the server's health.
 type Player struct {
 	*play.Session
+	com  *Common
+	w, h int // the size the player draws at (SetSize)
 	// scroll is how many log lines back from the newest the log shows.
 	scroll int
 	// banner is the app's word on the server's health, shown over the verdict
@@ -42,11 +44,15 @@ type Player struct {
 	logText string
 }
 
-// newPlayer draws session s (see play.Course.Open), turning spin while it
-// works.
-func newPlayer(s *play.Session, spin spinner.Model) *Player {
-	return &Player{Session: s, spin: spin}
+// newPlayer draws session s (see play.Course.Open) with com's styles and
+// keys, turning com's spinner while it works; no size yet.
+func newPlayer(s *play.Session, com *Common) *Player {
+	return &Player{Session: s, com: com, spin: com.spinner()}
 }
+
+// SetSize sets the size View draws the scene at: w columns, h rows, the
+// help line's row (which the app draws under it) included.
+func (p *Player) SetSize(w, h int) { p.w, p.h = w, h }
 
 // teaCmd is the session's command as Bubble Tea runs it.
 func teaCmd(c play.Cmd) tea.Cmd {
@@ -92,14 +98,13 @@ func (p *Player) Update(msg tea.Msg) tea.Cmd {
 // key applies an action to the session, with the spinner if it set work
 // going; false if the action means nothing here.
 func (p *Player) key(a play.Action, k views.KeyMap) (tea.Cmd, bool) {
-	p.Wants = play.WantNothing
 	cmd, ok := p.Session.Act(a)
 	// the session says what must be picked; the keys that pick it are ours
 	switch p.Wants {
 	case play.WantActor:
-		p.Err += " (" + k.Select.Help().Key + " or " + k.Next.Help().Key + ")"
+		p.SetErr(p.Err + " (" + k.Select.Help().Key + " or " + k.Next.Help().Key + ")")
 	case play.WantNode:
-		p.Err += " (" + k.Node.Help().Key + ")"
+		p.SetErr(p.Err + " (" + k.Node.Help().Key + ")")
 	}
 	return p.spinWith(cmd), ok
 }
@@ -122,31 +127,25 @@ type frameLayout struct {
 	logText string
 }
 
-// View draws the scene in w columns and h rows. It changes nothing: what
-// the frame's layout is goes to the player in measure, from Update.
-func (p *Player) View(st views.Styles, w, h int, helpLine, overlayTitle, overlay string) string {
-	frame, _ := p.draw(st, w, h, helpLine, overlayTitle, overlay)
+// View draws the scene at the size SetSize set, all but its last row: the
+// app puts the help line there. It changes nothing: what the frame's
+// layout is goes to the player in measure, from Update.
+func (p *Player) View() string {
+	frame, _ := p.draw()
 	return frame
 }
 
-// measure keeps the layout the frame for these arguments has (see View).
-func (p *Player) measure(st views.Styles, w, h int, helpLine, overlayTitle, overlay string) {
-	_, lay := p.draw(st, w, h, helpLine, overlayTitle, overlay)
+// measure keeps the layout of the frame View draws.
+func (p *Player) measure() {
+	_, lay := p.draw()
 	p.zones, p.logRows, p.log, p.logText = lay.zones, lay.logRows, lay.log, lay.logText
 }
 
-// draw is the frame and its layout; a page on top and a quiz keep the
-// layout of the last scene frame.
-func (p *Player) draw(st views.Styles, w, h int, helpLine, overlayTitle, overlay string) (string, frameLayout) {
+// draw is the frame, but for the help line's row, and its layout.
+func (p *Player) draw() (string, frameLayout) {
+	st, w, h := p.com.Styles, p.w, p.h
 	lay := frameLayout{zones: p.zones, logRows: p.logRows, log: p.log, logText: p.logText}
 	header := p.header(st, w)
-	if overlay != "" {
-		// a page of its own: the story or the keys get the whole screen
-		return header + "\n" + views.Rule(st, overlayTitle, w) + "\n" + fitRows(overlay, h-3) + "\n" + helpLine, lay
-	}
-	if p.Scene.Kind == scenes.Quiz {
-		return p.quizView(st, w, h, header, helpLine), lay
-	}
 	ex := p.Explanation()
 	top := []string{header}
 	cards := views.Cards(st, ex.Cards, p.Sel, w)
@@ -277,7 +276,7 @@ func (p *Player) draw(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	} else if p.Busy {
 		bottom = append(bottom, st.Dim.Render(p.spin.View()+" racing…"))
 	}
-	bottom = append(bottom, helpLine)
+	bottom = append(bottom, "") // the help line's row, drawn by the app
 
 	logW, readoutW := logWidth(w, h, !p.Asking && !p.notes)
 	wide := readoutW > 0
@@ -355,13 +354,13 @@ func (p *Player) draw(st views.Styles, w, h int, helpLine, overlayTitle, overlay
 	case p.notes && p.notesRows(st, w) > logH:
 		// more notes than the log has rows: they take the screen, whole
 		return top[0] + "\n" + views.Rule(st, "speaker notes · N hides them", w) + "\n" +
-			fitRows(st.Wrap(p.Text.Get("notes"), w, h-3), h-3) + "\n" + helpLine, lay
+			fitRows(st.Wrap(p.Text.Get("notes"), w, h-3), h-3), lay
 	case p.notes:
 		middle = views.Rule(st, "speaker notes · N hides them", w) + "\n" + st.Wrap(p.Text.Get("notes"), w, logH)
 	case p.Asking:
 		middle = p.questionWithLog(st, lines, listed, w, logH)
 	}
-	return strings.Join(top, "\n") + "\n" + middle + "\n" + strings.Join(bottom, "\n"), lay
+	return strings.Join(top, "\n") + "\n" + middle + "\n" + strings.Join(bottom[:len(bottom)-1], "\n"), lay
 }
 
 // header is the scene's title line, with the server (for a quiz: that it

@@ -28,7 +28,8 @@ func TestPositionRoundTrip(t *testing.T) {
 			}
 			a := openPosition(t, play.Position{}, sc.ID, walk)
 			// what is not part of a position: a one-time note
-			a.pl.Flash, a.pl.Err = "", ""
+			a.pl.SetFlash("")
+			a.pl.SetErr("")
 			pos := a.Position()
 			data, err := json.Marshal(pos)
 			if err != nil {

@@ -12,8 +12,12 @@ import (
 // selection, the layout the mouse and the scroll go by, the contents' size.
 func screenState(a *App) string {
 	pos, _ := json.Marshal(a.Position())
-	return fmt.Sprintf("%s sel=%d node=%d zones=%v rows=%d scroll=%d menu=%dx%d explained=%d",
-		pos, a.pl.Sel, a.pl.Node, a.pl.zones, a.pl.logRows, a.pl.scroll, a.menu.Width(), a.menu.Height(), a.pl.Explained())
+	menu := "none"
+	if a.toc != nil {
+		menu = fmt.Sprintf("%dx%d", a.toc.menu.Width(), a.toc.menu.Height())
+	}
+	return fmt.Sprintf("%s sel=%d node=%d zones=%v rows=%d scroll=%d menu=%s explained=%d",
+		pos, a.pl.Sel, a.pl.Node, a.pl.zones, a.pl.logRows, a.pl.scroll, menu, a.pl.Explained())
 }
 
 // TestViewIsPure: drawing changes nothing, and drawing again gives the same

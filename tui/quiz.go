@@ -9,7 +9,7 @@ import (
 	"locksim/views"
 )
 
-func (p *Player) quizMarks() []views.QuizMark {
+func (p *Quiz) quizMarks() []views.QuizMark {
 	q := p.OpenQuiz()
 	out := make([]views.QuizMark, len(q.Items))
 	for i, s := range q.Items {
@@ -25,10 +25,27 @@ func (p *Player) quizMarks() []views.QuizMark {
 	return out
 }
 
-// quizView draws a quiz under the header: the situation on screen (or the
-// score, or the speaker notes), the strip of answers and the help line.
-// No scoreboard: a quiz puts no lock property to the test.
-func (p *Player) quizView(st views.Styles, w, h int, header, helpLine string) string {
+// Quiz is the quiz page: the quiz session its player runs, drawn one
+// situation at a time.
+type Quiz struct {
+	*Player
+	com  *Common
+	w, h int
+}
+
+// newQuiz is the page of the quiz p runs, with p's Common; no size yet.
+func newQuiz(p *Player) *Quiz { return &Quiz{Player: p, com: p.com} }
+
+// SetSize sets the size View draws at, the help line's row included.
+func (q *Quiz) SetSize(w, h int) { q.w, q.h = w, h }
+
+// View draws the quiz under the header: the situation on screen (or the
+// score, or the speaker notes) and the strip of answers; the app puts the
+// help line under it. No scoreboard: a quiz puts no lock property to the
+// test.
+func (p *Quiz) View() string {
+	st, w, h := p.com.Styles, p.w, p.h
+	header := p.header(st, w)
 	q := p.OpenQuiz()
 	rows := max(h-3, 0)
 	var body []string
@@ -49,13 +66,13 @@ func (p *Player) quizView(st views.Styles, w, h int, header, helpLine string) st
 		note = st.Bad.Render("error: " + p.Err)
 	}
 	strip := views.QuizStrip(st, p.quizMarks(), q.At, note, w)
-	return header + "\n" + fitRows(strings.Join(body, "\n"), rows) + "\n" + strip + "\n" + helpLine
+	return header + "\n" + fitRows(strings.Join(body, "\n"), rows) + "\n" + strip
 }
 
 // situationPage is one situation: what happens, the assumption that
 // decides it, the question, and once answered the verdict, the tool that
 // fits and why; before that, how to answer and the hints asked for.
-func (p *Player) situationPage(st views.Styles, w, rows int) []string {
+func (p *Quiz) situationPage(st views.Styles, w, rows int) []string {
 	q := p.OpenQuiz()
 	s := q.Items[q.At]
 	lines := []string{views.Rule(st, fmt.Sprintf("situation %d of %d · %s", q.At+1, len(q.Items), s.Name), w)}
@@ -96,7 +113,7 @@ func (p *Player) situationPage(st views.Styles, w, rows int) []string {
 // scorePage is the score, one row per situation (its mark, the key and the
 // tool that fits; the key of a situation not yet answered stays hidden),
 // and the recap.
-func (p *Player) scorePage(st views.Styles, w, rows int) []string {
+func (p *Quiz) scorePage(st views.Styles, w, rows int) []string {
 	q := p.OpenQuiz()
 	right, answered := scenes.Grade(q.Items, q.Answers)
 	of := len(q.Items)

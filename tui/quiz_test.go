@@ -112,7 +112,8 @@ func walkQuiz(t *testing.T, sc *scenes.Scene, text content.Text) {
 
 // quizPlayer is a player of quiz sc that asks, at situation at.
 func quizPlayer(sc *scenes.Scene, text content.Text, items []scenes.Situation, at int) *Player {
-	p := &Player{Session: &play.Session{Scene: sc, Text: text, Params: scenes.Params{}, Sel: -1, Predict: true, Quiz: play.NewQuiz(items)}}
+	p := newPlayer(&play.Session{Scene: sc, Text: text, Params: scenes.Params{}, Sel: -1, Predict: true, Quiz: play.NewQuiz(items)},
+		NewCommon(views.ASCII(), scenes.Export{}))
 	p.Quiz.At = at
 	return p
 }
@@ -121,7 +122,10 @@ func quizPlayer(sc *scenes.Scene, text content.Text, items []scenes.Situation, a
 // be; it returns the screen.
 func checkQuizScreen(t *testing.T, where string, p *Player, w, h int) string {
 	t.Helper()
-	screen := p.View(views.ASCII(), w, h, "help", "", "")
+	q := newQuiz(p)
+	q.SetSize(w, h)
+	screen := q.View() + "\nhelp"
+
 	lines := strings.Split(screen, "\n")
 	if len(lines) != h {
 		t.Errorf("%s: the screen has %d rows at %dx%d, want %d:\n%s", where, len(lines), w, h, h, screen)
@@ -155,7 +159,7 @@ func flatten(s string) string {
 // scenes switch them off).
 func TestKeysDoNotClash(t *testing.T) {
 	for _, sc := range scenes.All() {
-		a := &App{pl: &Player{Session: &play.Session{Scene: sc}}}
+		a := &App{com: &Common{}, pl: &Player{Session: &play.Session{Scene: sc}}}
 		a.applyKeys()
 		bound := map[string]string{}
 		bind := func(name string, b key.Binding) {

@@ -9,12 +9,12 @@ import (
 
 	"locksim/content"
 	"locksim/race"
-	"locksim/scenes"
 	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/transcript"
 	"locksim/views"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/progress"
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -28,7 +28,7 @@ type Trials struct {
 	n       int
 	cfg     race.Config
 	text    content.Text
-	st      views.Styles
+	com     *Common
 	bar     progress.Model
 	all     []race.Counts // finished variants, then the running one
 	running bool
@@ -55,13 +55,14 @@ type trialsMsg struct {
 // stopped, or failed.
 type trialsOver struct{ t *Trials }
 
-// NewTrials prepares n trials of every variant on b.
-func NewTrials(b *sim.Backend, n int, cfg race.Config, st views.Styles) (*Trials, error) {
+// NewTrials prepares n trials of every variant on b, drawn with com's
+// styles.
+func NewTrials(b *sim.Backend, n int, cfg race.Config, com *Common) (*Trials, error) {
 	text, err := content.Load("race")
 	if err != nil {
 		return nil, err
 	}
-	return &Trials{b: b, n: n, cfg: cfg, text: text, st: st, bar: NewCommon(st, scenes.Export{}).progressBar()}, nil
+	return &Trials{b: b, n: n, cfg: cfg, text: text, com: com, bar: com.progressBar()}, nil
 }
 
 // Init starts the trials: a command opens their server and connections
@@ -207,12 +208,13 @@ func (t *Trials) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return t, t.wait()
 	case tea.KeyMsg:
-		switch msg.String() {
-		case "left", "b":
+		k := t.com.TrialKeys
+		switch {
+		case key.Matches(msg, k.Prev):
 			t.show = max(t.show-1, 0)
-		case "right", "n":
+		case key.Matches(msg, k.Next):
 			t.show = min(t.show+1, max(len(t.all)-1, 0))
-		case "q", "ctrl+c":
+		case key.Matches(msg, k.Stop):
 			if t.running {
 				t.Stop() // the counts so far arrive, then trialsOver
 				t.stopped = true
@@ -253,14 +255,14 @@ func (t *Trials) SetSize(w, h int) { t.w, t.h = w, h }
 // View draws the page at the size SetSize set (80x24 until then).
 func (t *Trials) View() string {
 	if t.w == 0 {
-		return t.Page(80, 24)
+		return t.page(80, 24)
 	}
-	return t.Page(t.w, t.h)
+	return t.page(t.w, t.h)
 }
 
-// Page draws the trials in w columns and h rows.
-func (t *Trials) Page(w, h int) string {
-	st := t.st
+// page draws the trials in w columns and h rows.
+func (t *Trials) page(w, h int) string {
+	st := t.com.Styles
 	var rows []string
 	where := "embedded, keys expire on the real clock"
 	if t.b.Live() {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"locksim/race"
+	"locksim/scenes"
 	"locksim/views"
 )
 
@@ -12,7 +13,7 @@ import (
 // (nothing runs in Update before it reports), then the trials run every
 // variant to the end.
 func TestTrialsOpenInACommand(t *testing.T) {
-	tr, err := NewTrials(embedded(t), 3, race.DefaultConfig(1), views.ASCII())
+	tr, err := NewTrials(embedded(t), 3, race.DefaultConfig(1), NewCommon(views.ASCII(), scenes.Export{}))
 	if err != nil {
 		t.Fatal(err)
 	}

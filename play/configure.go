@@ -1,0 +1,42 @@
+package play
+
+// Options are how a session asks and reports: set once by whoever opens
+// it (the course, or a screen that changes its mind before the start).
+type Options struct {
+	// Predict asks the scene's prediction at its decisive point (off with
+	// -no-quiz).
+	Predict bool
+	// Present is presenter mode: the clicker puts a question to the class.
+	Present bool
+	// Answered reports a prediction and whether it was right, once; nil
+	// for none.
+	Answered func(id string, chosen int, right bool)
+	// Scored reports a quiz's score once every situation of an attempt is
+	// answered; nil for none.
+	Scored func(id string, right, of int)
+}
+
+// Configure sets how the session asks and reports (see Options).
+func (p *Session) Configure(o Options) {
+	p.Predict, p.Present, p.Answered, p.Scored = o.Predict, o.Present, o.Answered, o.Scored
+}
+
+// Options are how the session asks and reports now.
+func (p *Session) Options() Options {
+	return Options{Predict: p.Predict, Present: p.Present, Answered: p.Answered, Scored: p.Scored}
+}
+
+// Select selects actor i (-1 for none) as pointing at its card does: it
+// answers no question and waits for no move, unlike the Select action.
+func (p *Session) Select(i int) { p.Sel = i }
+
+// Deselect lets go of the selected actor and node: the readout follows the
+// story again.
+func (p *Session) Deselect() { p.Sel, p.Node = -1, -1 }
+
+// SetFlash shows a one-time note over the verdict until the next key; ""
+// clears it.
+func (p *Session) SetFlash(note string) { p.Flash = note }
+
+// SetErr shows err as the session's error; "" clears it.
+func (p *Session) SetErr(err string) { p.Err = err }

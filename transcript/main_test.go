@@ -1,12 +1,10 @@
 package transcript
 
 import (
-	"context"
 	"flag"
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"locksim/sim"
 	"locksim/sim/simtest"
@@ -16,20 +14,8 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 func TestMain(m *testing.M) {
-	parallelLive()
+	simtest.ParallelLive()
 	os.Exit(m.Run())
-}
-
-// parallelLive lets more parallel tests run at once than there are cores
-// (unless -parallel was given): the live-server tests spend most of their
-// time waiting for story time to pass, not on the CPU.
-func parallelLive() {
-	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		_ = flag.Set("test.parallel", "16")
-	}
 }
 
 // embedded starts an embedded backend for one test.
@@ -43,22 +29,7 @@ const liveScale = 50
 // a redis-server of its own (skipped with a message when there is none).
 // The test itself runs in parallel with the others.
 func onBoth(t *testing.T, check func(t *testing.T, b *sim.Backend)) {
-	t.Parallel()
-	t.Run("embedded", func(t *testing.T) {
-		t.Parallel()
-		check(t, embedded(t))
-	})
-	t.Run("live", func(t *testing.T) {
-		t.Parallel()
-		url := simtest.StartRedis(t)
-		// a loaded machine's slow reply must not become a client timeout
-		b, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: liveScale, Timeout: 5 * time.Second})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { b.Close(context.Background()) })
-		check(t, b)
-	})
+	simtest.OnBoth(t, liveScale, check)
 }
 
 // golden compares got with testdata/name.golden, or rewrites it with -update.

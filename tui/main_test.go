@@ -31,20 +31,8 @@ func updating() bool {
 func TestMain(m *testing.M) {
 	lipgloss.SetColorProfile(termenv.Ascii)
 	lipgloss.SetHasDarkBackground(true)
-	parallelLive()
+	simtest.ParallelLive()
 	os.Exit(m.Run())
-}
-
-// parallelLive lets more parallel tests run at once than there are cores
-// (unless -parallel was given): the live-server tests spend most of their
-// time waiting for story time to pass, not on the CPU.
-func parallelLive() {
-	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		_ = flag.Set("test.parallel", "16")
-	}
 }
 
 // embedded starts an embedded backend for one test.

@@ -3,6 +3,7 @@ package simtest
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"locksim/sim"
 	"net"
@@ -221,4 +222,17 @@ func Sent(events []sim.Event, actor, cmd string) []sim.Event {
 		}
 	}
 	return out
+}
+
+// ParallelLive lets more parallel tests run at once than there are cores
+// (unless -parallel was given): the live-server tests spend most of their
+// time waiting for story time to pass, not on the CPU. Call it from
+// TestMain, before m.Run.
+func ParallelLive() {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		_ = flag.Set("test.parallel", "16")
+	}
 }

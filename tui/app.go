@@ -60,6 +60,7 @@ type App struct {
 	// saveRunning is set while a command saves the progress (see saving)
 	saveRunning bool
 	warning     string // the saved progress could not be read, and why
+	notice      string // Options.Notice on the contents, until the next key
 
 	// trials is the race scene's page of trials (t), nil when closed
 	trials *Trials

@@ -55,6 +55,10 @@ type Options struct {
 	// Export is where the y key writes the story for redis-cli, and at
 	// what scale (-export-dir, -export-scale).
 	Export scenes.Export
+	// Notice is one line said at start, such as the keys of killed runs
+	// removed from the server: the contents' status line, or the one-time
+	// note of a scene opened at once, until the next key. "" for none.
+	Notice string
 }
 
 // entry is one scene in the contents.
@@ -139,6 +143,11 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 		a.menu.Select(i)
 	}
 	a.contents = o.Scene == ""
+	if a.contents {
+		a.notice = o.Notice
+	} else if o.Notice != "" {
+		a.pl.Flash = o.Notice
+	}
 	return a, nil
 }
 
@@ -200,6 +209,7 @@ func (a *App) SaveProgress() {
 
 // menuKey handles a key on the contents screen.
 func (a *App) menuKey(msg tea.KeyMsg) tea.Cmd {
+	a.notice = "" // a one-time note goes with the next key
 	filtering := a.menu.FilterState() == list.Filtering
 	switch {
 	case !filtering && (msg.String() == "q" || msg.Type == tea.KeyCtrlC):
@@ -236,7 +246,10 @@ func (a *App) menuView() string {
 		}
 		help = "last time: " + at + " · enter open · / filter · q quit"
 	}
-	if a.warning != "" {
+	switch {
+	case a.notice != "":
+		help = a.com.Styles.Warn.Render(a.notice)
+	case a.warning != "":
 		help = a.com.Styles.Warn.Render(a.warning)
 	}
 	return strings.TrimRight(a.menu.View(), "\n") + "\n" + truncate(a.com.Styles.Dim.Render(help), a.com.Width)

@@ -358,3 +358,26 @@ func TestHomeShort(t *testing.T) {
 		}
 	}
 }
+
+// TestNoticeUntilNextKey: the notice said at start (keys of killed runs
+// removed) is the contents' status line, or a scene's one-time note when
+// one opens at once, and goes with the next key.
+func TestNoticeUntilNextKey(t *testing.T) {
+	const note = "removed 2 keys left by killed locksim runs (their heartbeat had expired)"
+	a, _ := openCourse(t, Options{Seed: 1, NoQuiz: true, Notice: note}, "")
+	if !strings.Contains(a.View(), note) {
+		t.Fatalf("the contents should say the notice:\n%s", a.View())
+	}
+	drive(t, a, keys("[down]")...)
+	if v := a.View(); strings.Contains(v, note) || !strings.Contains(v, "enter open") || a.menu.Index() != 1 {
+		t.Errorf("the next key should put back the contents' keys and move down: at %d\n%s", a.menu.Index(), v)
+	}
+	a, _ = openCourse(t, Options{Seed: 1, Scene: "gc-pause", NoQuiz: true, Notice: note}, "")
+	if !strings.Contains(a.View(), note) {
+		t.Fatalf("a scene opened at once should say the notice:\n%s", a.View())
+	}
+	drive(t, a, keys("n")...)
+	if v := a.View(); strings.Contains(v, note) || a.pl.Snap.Pos != 1 {
+		t.Errorf("the next key should take the notice away and do what it does: pos %d\n%s", a.pl.Snap.Pos, v)
+	}
+}

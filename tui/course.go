@@ -220,20 +220,45 @@ func (a *App) menuKey(msg tea.KeyMsg) tea.Cmd {
 		a.interrupted = true
 		a.cancel()
 		return tea.Quit
+	case filtering && msg.Type == tea.KeyEnter:
+		return a.acceptFilter()
 	case !filtering && msg.Type == tea.KeyEnter:
-		e, ok := a.menu.SelectedItem().(entry)
-		if !ok {
-			return nil
-		}
-		if n, step := play.Navigate(a.nav(), play.NavOpenAt(e.n-1)); step == play.OpenScene {
-			a.contents = false
-			return a.switchTo(n.Scene)
-		}
-		return nil
+		return a.openSelected()
 	}
 	var cmd tea.Cmd
 	a.menu, cmd = a.menu.Update(msg)
 	return cmd
+}
+
+// acceptFilter is enter while filtering: the scene the filter leaves
+// selected opens at once. The matches are worked out now rather than
+// taken from the list's filter message, which may still be on its way
+// when enter follows the typing. With no match the filter stays open to
+// be corrected.
+func (a *App) acceptFilter() tea.Cmd {
+	q := a.menu.FilterInput.Value()
+	if q == "" {
+		return nil
+	}
+	a.menu.SetFilterText(q)
+	if len(a.menu.VisibleItems()) == 0 {
+		a.menu.SetFilterState(list.Filtering)
+		return nil
+	}
+	return a.openSelected()
+}
+
+// openSelected opens the scene selected in the contents.
+func (a *App) openSelected() tea.Cmd {
+	e, ok := a.menu.SelectedItem().(entry)
+	if !ok {
+		return nil
+	}
+	if n, step := play.Navigate(a.nav(), play.NavOpenAt(e.n-1)); step == play.OpenScene {
+		a.contents = false
+		return a.switchTo(n.Scene)
+	}
+	return nil
 }
 
 // menuView draws the contents.

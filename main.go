@@ -227,6 +227,8 @@ func interactive(ctx context.Context, c config, b *sim.Backend, stderr io.Writer
 	o := tui.Options{Seed: c.seed, Scene: c.scene, Step: c.step, Settings: c.settings, Scenes: c.playlist, Notes: c.notes,
 		NoQuiz: c.noQuiz, Present: c.present, Warn: stderr, Styles: &st}
 	o.Export = scenes.Export{Dir: c.exportDir, Scale: c.exportScale}
+	// said on stderr too, but before the alternate screen hides it
+	o.Notice = sweptNote(b)
 	if c.notes != "" {
 		// said now, in one line, rather than on the projector at the first step
 		if err := os.WriteFile(c.notes, nil, 0o644); err != nil {
@@ -337,6 +339,15 @@ func cleanup(ctx context.Context, c config, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// sweptNote says how many keys of killed runs b removed at start; "" when
+// none.
+func sweptNote(b *sim.Backend) string {
+	if b.Swept == 0 {
+		return ""
+	}
+	return "removed " + sim.KeyCount(b.Swept) + " left by killed locksim runs (their heartbeat had expired)"
+}
+
 // open starts the embedded server, or connects to the live one(s).
 func open(ctx context.Context, c config, stderr io.Writer) (*sim.Backend, error) {
 	if c.redis == "" && len(c.redlock) == 0 {
@@ -351,8 +362,8 @@ func open(ctx context.Context, c config, stderr io.Writer) (*sim.Backend, error)
 	if err != nil {
 		return nil, err
 	}
-	if b.Swept > 0 {
-		fmt.Fprintf(stderr, "locksim: removed %s left by locksim runs that were killed (their heartbeat had expired)\n", sim.KeyCount(b.Swept))
+	if note := sweptNote(b); note != "" {
+		fmt.Fprintf(stderr, "locksim: %s\n", note)
 	}
 	if c.resource != "" {
 		r, err := sim.OpenLive(ctx, c.resource, o)

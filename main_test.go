@@ -64,7 +64,9 @@ func TestBadInput(t *testing.T) {
 	}{
 		{[]string{"-scene", "nope"}, `unknown scene "nope"`},
 		{[]string{"-redis", fmt.Sprintf("redis://127.0.0.1:%d/0", freePort(t))}, "cannot reach Redis at 127.0.0.1:"},
-		{[]string{"-redis", "http://example"}, "bad Redis URL"},
+		{[]string{"-redis", "http://example"}, "bad Redis URL http://example: the scheme is http, not redis or rediss; a Redis URL looks like redis://host:port/db"},
+		{[]string{"-redis", "notaurl"}, "bad Redis URL notaurl: it has no scheme; a Redis URL looks like redis://host:port/db"},
+		{[]string{"-redis", "localhost:6379"}, "bad Redis URL localhost:6379: it has no scheme; a Redis URL looks like redis://host:port/db"},
 		{[]string{"-redis", "redis://127.0.0.1:6379/notadb"}, "bad Redis URL"},
 		{[]string{"-redis", "redis://127.0.0.1:6379/-1"}, "bad Redis URL"},
 		{[]string{"-bogus"}, "flag provided but not defined: -bogus"},

@@ -66,6 +66,30 @@ func Redact(rawURL string) string {
 	return u.String()
 }
 
+// urlShape is what a Redis URL looks like, for the error about one that is not.
+const urlShape = "a Redis URL looks like redis://host:port/db, redis://user:password@host:port/db, or rediss://… for TLS"
+
+// parseURL reads rawURL as go-redis's ParseURL does (redis:// or rediss://,
+// a database number 0 or more). Its error is one line that says what is
+// wrong and what a URL looks like, and never contains the password.
+func parseURL(rawURL string) (*redis.Options, error) {
+	u, err := url.Parse(rawURL)
+	switch {
+	case !strings.Contains(rawURL, "://"):
+		return nil, fmt.Errorf("bad Redis URL %s: it has no scheme; %s", Redact(rawURL), urlShape)
+	case err == nil && u.Scheme != "redis" && u.Scheme != "rediss":
+		return nil, fmt.Errorf("bad Redis URL %s: the scheme is %s, not redis or rediss; %s", Redact(rawURL), u.Scheme, urlShape)
+	}
+	opts, err := redis.ParseURL(rawURL)
+	if err == nil && opts.DB < 0 {
+		err = fmt.Errorf("database %d is not a database number", opts.DB)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("bad Redis URL %s: %s; %s", Redact(rawURL), scrub(oneLine(err), opts, rawURL), urlShape)
+	}
+	return opts, nil
+}
+
 // scrub removes the password of opts, or the one written in rawURL, from
 // s, in case a library echoed it.
 func scrub(s string, opts *redis.Options, rawURL string) string {
@@ -96,12 +120,9 @@ func OpenLive(ctx context.Context, rawURL string, o LiveOptions) (*Backend, erro
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
 	}
-	opts, err := redis.ParseURL(rawURL)
-	if err == nil && opts.DB < 0 {
-		err = fmt.Errorf("database %d is not a database number", opts.DB)
-	}
+	opts, err := parseURL(rawURL)
 	if err != nil {
-		return nil, fmt.Errorf("bad Redis URL %s (want redis://[user:password@]host:port/db): %s", Redact(rawURL), scrub(oneLine(err), opts, rawURL))
+		return nil, err
 	}
 	opts.DialTimeout = max(o.Timeout, time.Second)
 	opts.ReadTimeout, opts.WriteTimeout = o.Timeout, o.Timeout
@@ -396,12 +417,9 @@ func CleanupLive(ctx context.Context, rawURL string, timeout time.Duration, remo
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	opts, err := redis.ParseURL(rawURL)
-	if err == nil && opts.DB < 0 {
-		err = fmt.Errorf("database %d is not a database number", opts.DB)
-	}
+	opts, err := parseURL(rawURL)
 	if err != nil {
-		return 0, fmt.Errorf("bad Redis URL %s (want redis://[user:password@]host:port/db): %s", Redact(rawURL), scrub(oneLine(err), opts, rawURL))
+		return 0, err
 	}
 	opts.DialTimeout = max(timeout, time.Second)
 	opts.ReadTimeout, opts.WriteTimeout = timeout, timeout

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -497,14 +498,28 @@ func FormatDuration(d time.Duration) string {
 }
 
 // FormatSpan prints a length of time as the course text writes one, the
-// unit after a space: "30 s", "1.5 s", "9.898 s", "50 ms".
+// unit after a space: "30 s", "1.5 s", "9.898 s"; under a second in
+// milliseconds with at most one decimal: "50 ms", "2.5 ms".
 func FormatSpan(d time.Duration) string {
 	switch {
 	case d%time.Second == 0:
 		return fmt.Sprintf("%d s", d/time.Second)
-	case d > -time.Second && d < time.Second && d%time.Millisecond == 0:
-		return fmt.Sprintf("%d ms", d/time.Millisecond)
 	}
-	s := strings.TrimRight(fmt.Sprintf("%.3f", d.Seconds()), "0")
+	// tenths of a millisecond, rounded half away from zero
+	half := 50 * time.Microsecond
+	if d < 0 {
+		half = -half
+	}
+	if tenths := (d + half) / (100 * time.Microsecond); tenths > -10000 && tenths < 10000 {
+		ms := strconv.FormatInt(int64(tenths/10), 10)
+		if tenths < 0 && tenths > -10 {
+			ms = "-0"
+		}
+		if f := tenths % 10; f != 0 {
+			ms += "." + strconv.FormatInt(int64(max(f, -f)), 10)
+		}
+		return ms + " ms"
+	}
+	s := strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.3f", d.Seconds()), "0"), ".")
 	return s + " s"
 }

@@ -24,8 +24,10 @@ func PlainTrials(ctx context.Context, w io.Writer, b *sim.Backend, n int, cfg ra
 		return err
 	}
 	defer done()
-	fmt.Fprintf(w, "%s\n\n", text.Fill("trials-intro", map[string]string{"n": itoa(int64(n))}))
-	fmt.Fprintf(w, "server: %s · %d lanes of %d connections\n\n", trialsWhere(b), race.Lanes, race.Workers)
+	// the course text is written as paragraphs; the transcript keeps to 80 columns
+	say := func(s string) { _, _ = io.WriteString(w, wrapColumns(s, plainColumns)) }
+	say(text.Fill("trials-intro", map[string]string{"n": itoa(int64(n))}) + "\n\n")
+	say(fmt.Sprintf("server: %s · %d lanes of %d connections\n\n", trialsWhere(b), race.Lanes, race.Workers))
 	var all []race.Counts
 	for _, v := range race.Variants() {
 		c, err := tr.Run(ctx, v, n, nil)
@@ -40,10 +42,10 @@ func PlainTrials(ctx context.Context, w io.Writer, b *sim.Backend, n int, cfg ra
 	fmt.Fprint(w, TrialsRates(all))
 	fmt.Fprintln(w)
 	for _, c := range all {
-		fmt.Fprintf(w, "%s\n\n", TrialsNote(text, c, cfg))
+		say(TrialsNote(text, c, cfg) + "\n\n")
 	}
 	if a := all[0]; a.BugCount > 0 {
-		fmt.Fprint(w, TrialsBugs(text, all))
+		say(TrialsBugs(text, all))
 		return fmt.Errorf("%d atomic trials did not end with one holder", a.BugCount)
 	}
 	return nil
@@ -103,7 +105,7 @@ func TrialsNote(text content.Text, c race.Counts, cfg race.Config) string {
 	}
 	return c.Variant.String() + ": " + text.Fill("trials-"+itoa(int64(c.Variant)), map[string]string{
 		"crash": fmt.Sprintf("%.0f%%", 100*cfg.CrashRate), "nottl": itoa(int64(c.NoTTL)),
-		"short": fmt.Sprint(cfg.Short), "gap": fmt.Sprint(cfg.Gap), "foreign": itoa(int64(c.Foreign)),
+		"short": sim.FormatSpan(cfg.Short), "gap": sim.FormatSpan(cfg.Gap), "foreign": itoa(int64(c.Foreign)),
 		"multi": itoa(int64(multi)),
 	})
 }

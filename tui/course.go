@@ -57,6 +57,10 @@ type Options struct {
 	// Export is where the y key writes the story for redis-cli, and at
 	// what scale (-export-dir, -export-scale).
 	Export scenes.Export
+	// Notice is one line said at start, such as the keys of killed runs
+	// removed from the server: the contents' status line, or the one-time
+	// note of a scene opened at once, until the next key. "" for none.
+	Notice string
 }
 
 // entry is one scene in the contents.
@@ -143,6 +147,11 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 		a.toc.menu.Select(i)
 	}
 	a.contents = o.Scene == ""
+	if a.contents {
+		a.toc.notice = o.Notice
+	} else if o.Notice != "" {
+		a.pl.Flash = o.Notice
+	}
 	return a, nil
 }
 
@@ -152,8 +161,10 @@ type Contents struct {
 	com    *Common
 	course *play.Course
 	menu   list.Model
-	// warning is why the saved progress could not be read, "" if it was
+	// warning is why the saved progress could not be read, "" if it was;
+	// notice a one-time note (Options.Notice), shown until the next key
 	warning string
+	notice  string
 	w, h    int
 }
 
@@ -226,6 +237,7 @@ func (a *App) SaveProgress() {
 
 // menuKey handles a key on the contents screen.
 func (a *App) menuKey(msg tea.KeyMsg) tea.Cmd {
+	a.toc.notice = "" // a one-time note goes with the next key
 	filtering := a.toc.menu.FilterState() == list.Filtering
 	switch {
 	case !filtering && (msg.String() == "q" || msg.Type == tea.KeyCtrlC):
@@ -236,16 +248,10 @@ func (a *App) menuKey(msg tea.KeyMsg) tea.Cmd {
 		a.interrupted = true
 		a.cancel()
 		return tea.Quit
+	case filtering && msg.Type == tea.KeyEnter:
+		return a.acceptFilter()
 	case !filtering && msg.Type == tea.KeyEnter:
-		e, ok := a.toc.menu.SelectedItem().(entry)
-		if !ok {
-			return nil
-		}
-		if n, step := play.Navigate(a.nav(), play.NavOpenAt(e.n-1)); step == play.OpenScene {
-			a.contents = false
-			return a.switchTo(n.Scene)
-		}
-		return nil
+		return a.openSelected()
 	}
 	return a.toc.Update(msg)
 }
@@ -255,6 +261,37 @@ func (t *Contents) Update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	t.menu, cmd = t.menu.Update(msg)
 	return cmd
+}
+
+// acceptFilter is enter while filtering: the scene the filter leaves
+// selected opens at once. The matches are worked out now rather than
+// taken from the list's filter message, which may still be on its way
+// when enter follows the typing. With no match the filter stays open to
+// be corrected.
+func (a *App) acceptFilter() tea.Cmd {
+	q := a.toc.menu.FilterInput.Value()
+	if q == "" {
+		return nil
+	}
+	a.toc.menu.SetFilterText(q)
+	if len(a.toc.menu.VisibleItems()) == 0 {
+		a.toc.menu.SetFilterState(list.Filtering)
+		return nil
+	}
+	return a.openSelected()
+}
+
+// openSelected opens the scene selected in the contents.
+func (a *App) openSelected() tea.Cmd {
+	e, ok := a.toc.menu.SelectedItem().(entry)
+	if !ok {
+		return nil
+	}
+	if n, step := play.Navigate(a.nav(), play.NavOpenAt(e.n-1)); step == play.OpenScene {
+		a.contents = false
+		return a.switchTo(n.Scene)
+	}
+	return nil
 }
 
 // View draws the contents at the size SetSize set.
@@ -272,7 +309,10 @@ func (t *Contents) View() string {
 		}
 		help = "last time: " + at + " · " + views.HelpLine([]key.Binding{open, filter, t.com.Keys.Quit})
 	}
-	if t.warning != "" {
+	switch {
+	case t.notice != "":
+		help = t.com.Styles.Warn.Render(t.notice)
+	case t.warning != "":
 		help = t.com.Styles.Warn.Render(t.warning)
 	}
 	return strings.TrimRight(t.menu.View(), "\n") + "\n" + truncate(t.com.Styles.Dim.Render(help), t.w)

@@ -16,6 +16,8 @@ import (
 	"locksim/sim/simtest"
 	"locksim/transcript"
 
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/list"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -356,5 +358,58 @@ func TestHomeShort(t *testing.T) {
 		if got := homeShort(c.path, c.home); got != c.want {
 			t.Errorf("homeShort(%q, %q) = %q, want %q", c.path, c.home, got, c.want)
 		}
+	}
+}
+
+// TestNoticeUntilNextKey: the notice said at start (keys of killed runs
+// removed) is the contents' status line, or a scene's one-time note when
+// one opens at once, and goes with the next key.
+func TestNoticeUntilNextKey(t *testing.T) {
+	const note = "removed 2 keys left by killed locksim runs (their heartbeat had expired)"
+	a, _ := openCourse(t, Options{Seed: 1, NoQuiz: true, Notice: note}, "")
+	if !strings.Contains(a.View(), note) {
+		t.Fatalf("the contents should say the notice:\n%s", a.View())
+	}
+	drive(t, a, keys("[down]")...)
+	if v := a.View(); strings.Contains(v, note) || !strings.Contains(v, "enter open") || a.toc.menu.Index() != 1 {
+		t.Errorf("the next key should put back the contents' keys and move down: at %d\n%s", a.toc.menu.Index(), v)
+	}
+	a, _ = openCourse(t, Options{Seed: 1, Scene: "gc-pause", NoQuiz: true, Notice: note}, "")
+	if !strings.Contains(a.View(), note) {
+		t.Fatalf("a scene opened at once should say the notice:\n%s", a.View())
+	}
+	drive(t, a, keys("n")...)
+	if v := a.View(); strings.Contains(v, note) || a.pl.Snap.Pos != 1 {
+		t.Errorf("the next key should take the notice away and do what it does: pos %d\n%s", a.pl.Snap.Pos, v)
+	}
+}
+
+// TestFilterEnterOpens: /, a few letters and enter open the scene the
+// filter selects at once, even when enter comes before the list has had
+// its filter's results back; a filter with no match stays open.
+func TestFilterEnterOpens(t *testing.T) {
+	// a steady cursor: the driver runs every command, a blink's for ever
+	contents := func() *App {
+		a, _ := openCourse(t, Options{Seed: 1, NoQuiz: true}, "")
+		a.toc.menu.FilterInput.Cursor.SetMode(cursor.CursorStatic)
+		return a
+	}
+	a := contents()
+	drive(t, a, keys("/ext[enter]")...)
+	if a.contents || a.pl.Scene.ID != "extend" {
+		t.Fatalf("/ext enter should open extend: contents %v, scene %s\n%s", a.contents, a.pl.Scene.ID, a.View())
+	}
+	a = contents()
+	for _, k := range keys("/fenc") {
+		a.Update(k) // the filter's results never come back
+	}
+	drive(t, a, keys("[enter]")...)
+	if a.contents || a.pl.Scene.ID != "fencing" {
+		t.Fatalf("/fenc enter should open fencing: contents %v, scene %s\n%s", a.contents, a.pl.Scene.ID, a.View())
+	}
+	a = contents()
+	drive(t, a, keys("/qqq[enter]")...)
+	if !a.contents || a.toc.menu.FilterState() != list.Filtering || a.toc.menu.FilterInput.Value() != "qqq" {
+		t.Fatalf("a filter with no match should stay open: contents %v, state %v, %q", a.contents, a.toc.menu.FilterState(), a.toc.menu.FilterInput.Value())
 	}
 }

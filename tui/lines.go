@@ -34,7 +34,7 @@ func keyLine(st views.Styles, k sim.KeyState, snap sim.Snapshot, w int) string {
 		}
 		ttl := fmt.Sprintf("PTTL %d ms", k.PTTL)
 		if snap.Live && snap.Scale > 1 && k.PTTL > 0 {
-			ttl += fmt.Sprintf(" (%.1f s of story)", float64(k.PTTL*int64(snap.Scale))/1000)
+			ttl += " (" + sim.FormatSpan(time.Duration(k.PTTL*int64(snap.Scale))*time.Millisecond) + " of story)"
 		}
 		if k.PTTL == -1 {
 			ttl = st.Warn.Render("PTTL -1 (no expiry)")

@@ -1,0 +1,41 @@
+package transcript
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+
+	"locksim/race"
+	"locksim/sim"
+)
+
+// TestPlainTrialsColumns: the trials transcript keeps to 80 columns like
+// every other transcript, and writes a unit after a space ("10 ms").
+func TestPlainTrialsColumns(t *testing.T) {
+	b, err := sim.OpenEmbeddedRealClock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close(context.Background())
+	var out bytes.Buffer
+	if err := PlainTrials(context.Background(), &out, b, 20, race.DefaultConfig(1)); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	for _, want := range []string{"10 ms lease", "GET, then DEL: w1 checks"} {
+		if !strings.Contains(strings.Join(strings.Fields(text), " "), want) {
+			t.Errorf("the transcript should say %q:\n%s", want, text)
+		}
+	}
+	unspaced := regexp.MustCompile(`\d(ms|s)\b`)
+	for _, line := range strings.Split(text, "\n") {
+		if n := len([]rune(line)); n > plainColumns {
+			t.Errorf("line of %d columns, want at most %d:\n%s", n, plainColumns, line)
+		}
+		if m := unspaced.FindString(line); m != "" {
+			t.Errorf("unit without a space (%q):\n%s", m, line)
+		}
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -18,8 +17,6 @@ import (
 	"locksim/scenes"
 	"locksim/scenes/say"
 	"locksim/sim"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // PlainOptions shape a transcript.
@@ -82,62 +79,6 @@ func PlainWith(ctx context.Context, w io.Writer, b *sim.Backend, id string, seed
 		}
 	}
 	return nil
-}
-
-// PlainPosition writes to w the transcript of the one story a learner's
-// position stands in (play.Position), played on b from its start to its
-// end: its settings and seed, the learner's own moves in the schedule where
-// they went in, with their replies, and the prediction given at the
-// question. Quiz positions and positions that Check refuses are errors.
-func PlainPosition(ctx context.Context, w io.Writer, b *sim.Backend, pos play.Position) error {
-	if err := pos.Check(); err != nil {
-		return err
-	}
-	sc := scenes.Find(pos.Scene)
-	if sc.Kind == scenes.Quiz {
-		return fmt.Errorf("position: scene %s is a quiz, not a story", sc.ID)
-	}
-	text, err := content.LoadHandout(sc.ID)
-	if err != nil {
-		return err
-	}
-	p := scenes.Params(maps.Clone(pos.Settings))
-	if p == nil {
-		p = scenes.Params{}
-	}
-	var out bytes.Buffer
-	fmt.Fprintf(&out, "locksim · %s · %s · %s\n", sc.ID, text.Get("dive"), text.Get("title"))
-	plainServer(&out, sc.Script(p), b, pos.Seed)
-	if len(pos.Own) > 0 {
-		var own []string
-		for _, o := range pos.Own {
-			own = append(own, ownLabel(o))
-		}
-		fmt.Fprintf(&out, "your own moves, in the order made: %s\n", strings.Join(own, " · "))
-	}
-	t := &transcript{b: b, seed: pos.Seed}
-	pv := plainVariant{t: t, sc: sc, text: text, p: p, own: pos.Own, guess: pos.Prediction, w: &out, key: &out,
-		ask: !(b.Live() && sc.NeedsEmbedded(p))}
-	err = pv.play(ctx)
-	if _, werr := io.WriteString(w, wrapColumns(out.String(), plainColumns)); werr != nil {
-		return werr
-	}
-	return err
-}
-
-// ownLabel is an own move as the transcript names it: "crash B after 2
-// moves", "wait 10 s after 3 moves".
-func ownLabel(o play.Own) string {
-	what := o.Kind
-	for _, on := range []string{o.Actor, o.Node} {
-		if on != "" {
-			what += " " + on
-		}
-	}
-	if o.MS > 0 {
-		what += " " + storyDur(o.D())
-	}
-	return fmt.Sprintf("%s after %d moves", what, o.At)
 }
 
 // plainColumns is the width of a transcript's lines: a handout's page, a
@@ -594,121 +535,4 @@ func (v plainVariant) answer(s *play.Session) string {
 		return fmt.Sprintf("%d) %s", n+1, choices[n])
 	}
 	return "none of them"
-}
-
-// plainEventOn is plainEvent with, on a live server, each duration the
-// command sends and each PTTL it reads labelled with its story time: the
-// wire's milliseconds are the story's divided by scale.
-func plainEventOn(e sim.Event, events []sim.Event, scale int, live bool) string {
-	line := PlainEvent(e)
-	if !live || e.Kind != sim.Command || scale <= 1 {
-		return line
-	}
-	var labels []string
-	for _, d := range durationArgs(e.Args, scenes.ScriptSources(events)) {
-		n, err := strconv.ParseInt(e.Args[d.at], 10, 64)
-		if err != nil {
-			continue
-		}
-		unit, ms := " ms", n
-		if d.secs {
-			unit, ms = " s", n*1000
-		}
-		labels = append(labels, fmt.Sprintf("%s%s on the wire = %s of story", e.Args[d.at], unit, storyDur(time.Duration(ms*int64(scale))*time.Millisecond)))
-	}
-	if len(e.Args) > 0 && strings.EqualFold(e.Args[0], "PTTL") {
-		if n, ok := e.Int(); ok && n >= 0 {
-			labels = append(labels, pttlLabel(n, scale, true))
-		}
-	}
-	if len(labels) == 0 {
-		return line
-	}
-	return line + " [" + strings.Join(labels, "; ") + "]"
-}
-
-// pttlLabel is a PTTL read back: on a live server the wire's, labelled
-// with its story time.
-func pttlLabel(pttl int64, scale int, live bool) string {
-	if !live || pttl < 0 || scale <= 1 {
-		return fmt.Sprintf("PTTL %d", pttl)
-	}
-	return fmt.Sprintf("PTTL %d on the wire = %s of story", pttl, storyDur(time.Duration(pttl*int64(scale))*time.Millisecond))
-}
-
-// storyDur is a story duration as the transcript writes it: whole seconds
-// as "30 s", else seconds to the millisecond.
-func storyDur(d time.Duration) string { return sim.FormatSpan(d) }
-
-// handoutLine is a section of the handout's text, or a readout built from it,
-// as one line: the transcript wraps its lines itself.
-func handoutLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
-}
-
-// wrapColumns breaks every line of s longer than width at its last space
-// within width. A transcript line (t=+…) goes on indented by four spaces,
-// any other by its own indent, so a paragraph stays one block.
-func wrapColumns(s string, width int) string {
-	var b strings.Builder
-	lines := strings.Split(s, "\n")
-	for i, line := range lines {
-		indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
-		if strings.HasPrefix(line, "t=+") {
-			indent = "    "
-		}
-		for ansi.StringWidth(line) > width {
-			cut := breakAt(line, width)
-			b.WriteString(strings.TrimRight(line[:cut], " "))
-			b.WriteByte('\n')
-			line = indent + strings.TrimLeft(line[cut:], " ")
-		}
-		b.WriteString(line)
-		if i < len(lines)-1 {
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
-}
-
-// breakAt is the byte offset to break line at: its last space that keeps
-// the first part within width columns, else (one long word) width columns.
-func breakAt(line string, width int) int {
-	cols, last, hard := 0, -1, len(line)
-	for i, r := range line {
-		cols += ansi.StringWidth(string(r))
-		if cols > width {
-			hard = i
-			break
-		}
-		if r == ' ' && strings.TrimSpace(line[:i]) != "" {
-			last = i
-		}
-	}
-	if last > 0 {
-		return last
-	}
-	return max(hard, 1)
-}
-
-// PlainEvent prints an event as a transcript line:
-// t=+40.000s w2> SETNX resource:lock 5be1… → (integer) 0
-func PlainEvent(e sim.Event) string {
-	at := "t=+" + sim.FormatDuration(e.At)
-	switch e.Kind {
-	case sim.Command:
-		who := e.Actor
-		switch e.Node {
-		case sim.LockNode:
-		case sim.ResourceNode:
-			who += "→resource"
-		default:
-			who += "→" + e.Node
-		}
-		return fmt.Sprintf("%s %s> %s → %s", at, who, e.Cmd, e.Reply)
-	case sim.Clock:
-		return fmt.Sprintf("%s [%s]", at, e.Note)
-	default:
-		return fmt.Sprintf("%s [%s]", at, e.Note)
-	}
 }

@@ -1,0 +1,130 @@
+package transcript
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"locksim/scenes"
+	"locksim/sim"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// plainEventOn is plainEvent with, on a live server, each duration the
+// command sends and each PTTL it reads labelled with its story time: the
+// wire's milliseconds are the story's divided by scale.
+func plainEventOn(e sim.Event, events []sim.Event, scale int, live bool) string {
+	line := PlainEvent(e)
+	if !live || e.Kind != sim.Command || scale <= 1 {
+		return line
+	}
+	var labels []string
+	for _, d := range durationArgs(e.Args, scenes.ScriptSources(events)) {
+		n, err := strconv.ParseInt(e.Args[d.at], 10, 64)
+		if err != nil {
+			continue
+		}
+		unit, ms := " ms", n
+		if d.secs {
+			unit, ms = " s", n*1000
+		}
+		labels = append(labels, fmt.Sprintf("%s%s on the wire = %s of story", e.Args[d.at], unit, storyDur(time.Duration(ms*int64(scale))*time.Millisecond)))
+	}
+	if len(e.Args) > 0 && strings.EqualFold(e.Args[0], "PTTL") {
+		if n, ok := e.Int(); ok && n >= 0 {
+			labels = append(labels, pttlLabel(n, scale, true))
+		}
+	}
+	if len(labels) == 0 {
+		return line
+	}
+	return line + " [" + strings.Join(labels, "; ") + "]"
+}
+
+// pttlLabel is a PTTL read back: on a live server the wire's, labelled
+// with its story time.
+func pttlLabel(pttl int64, scale int, live bool) string {
+	if !live || pttl < 0 || scale <= 1 {
+		return fmt.Sprintf("PTTL %d", pttl)
+	}
+	return fmt.Sprintf("PTTL %d on the wire = %s of story", pttl, storyDur(time.Duration(pttl*int64(scale))*time.Millisecond))
+}
+
+// storyDur is a story duration as the transcript writes it: whole seconds
+// as "30 s", else seconds to the millisecond.
+func storyDur(d time.Duration) string { return sim.FormatSpan(d) }
+
+// handoutLine is a section of the handout's text, or a readout built from it,
+// as one line: the transcript wraps its lines itself.
+func handoutLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// wrapColumns breaks every line of s longer than width at its last space
+// within width. A transcript line (t=+…) goes on indented by four spaces,
+// any other by its own indent, so a paragraph stays one block.
+func wrapColumns(s string, width int) string {
+	var b strings.Builder
+	lines := strings.Split(s, "\n")
+	for i, line := range lines {
+		indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
+		if strings.HasPrefix(line, "t=+") {
+			indent = "    "
+		}
+		for ansi.StringWidth(line) > width {
+			cut := breakAt(line, width)
+			b.WriteString(strings.TrimRight(line[:cut], " "))
+			b.WriteByte('\n')
+			line = indent + strings.TrimLeft(line[cut:], " ")
+		}
+		b.WriteString(line)
+		if i < len(lines)-1 {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// breakAt is the byte offset to break line at: its last space that keeps
+// the first part within width columns, else (one long word) width columns.
+func breakAt(line string, width int) int {
+	cols, last, hard := 0, -1, len(line)
+	for i, r := range line {
+		cols += ansi.StringWidth(string(r))
+		if cols > width {
+			hard = i
+			break
+		}
+		if r == ' ' && strings.TrimSpace(line[:i]) != "" {
+			last = i
+		}
+	}
+	if last > 0 {
+		return last
+	}
+	return max(hard, 1)
+}
+
+// PlainEvent prints an event as a transcript line:
+// t=+40.000s w2> SETNX resource:lock 5be1… → (integer) 0
+func PlainEvent(e sim.Event) string {
+	at := "t=+" + sim.FormatDuration(e.At)
+	switch e.Kind {
+	case sim.Command:
+		who := e.Actor
+		switch e.Node {
+		case sim.LockNode:
+		case sim.ResourceNode:
+			who += "→resource"
+		default:
+			who += "→" + e.Node
+		}
+		return fmt.Sprintf("%s %s> %s → %s", at, who, e.Cmd, e.Reply)
+	case sim.Clock:
+		return fmt.Sprintf("%s [%s]", at, e.Note)
+	default:
+		return fmt.Sprintf("%s [%s]", at, e.Note)
+	}
+}

@@ -392,6 +392,10 @@ func (v plainVariant) play(ctx context.Context) error {
 	}
 	at := decisiveAt(sc, p, v.own)
 	for s.Snap.Pos < len(s.Snap.Moves) {
+		// a signal cancels ctx: a step then returns without moving on
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if v.ask && s.Snap.Pos == at {
 			v.question(w)
 			if v.t.o.Questions {
@@ -490,6 +494,7 @@ func decisiveAt(sc *scenes.Scene, p scenes.Params, own []play.Own) int {
 // to it.
 func step(d play.Driver) error {
 	s := d.S
+	from := s.Snap.Pos
 	if s.Scene.Kind == scenes.Story {
 		if err := d.Do(play.Do(play.Step)); err != nil {
 			return err
@@ -497,7 +502,15 @@ func step(d play.Driver) error {
 	} else {
 		d.Run(s.SeekTo(s.Snap.Pos + 1))
 	}
-	return runErr(s)
+	if err := runErr(s); err != nil {
+		return err
+	}
+	if s.Snap.Pos == from {
+		// a step cut short (a cancelled context) leaves the story where it
+		// was: stop rather than ask again for ever
+		return fmt.Errorf("the story did not move on from step %d", from)
+	}
+	return nil
 }
 
 // question prints the scene's question and its choices, numbered among

@@ -15,7 +15,6 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-	"text/tabwriter"
 	"time"
 
 	"locksim/race"
@@ -49,15 +48,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if c.list {
-		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+		// the id and title on one line, the source and any story that needs
+		// the embedded server under them: every line keeps to 80 columns
 		for _, s := range scenes.All() {
 			dive, title := scenes.Heading(s.ID)
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", s.ID, dive, title)
+			fmt.Fprintf(stdout, "%-12s %s\n%-12s %s\n", s.ID, title, "", dive)
 			if len(s.EmbeddedOnly) > 0 {
-				fmt.Fprintf(tw, "\t\tneeds the embedded server: %s\n", strings.Join(s.EmbeddedOnly, ", "))
+				fmt.Fprintf(stdout, "%-12s needs the embedded server: %s\n", "", strings.Join(s.EmbeddedOnly, ", "))
 			}
 		}
-		tw.Flush()
 		return 0
 	}
 	if !c.seedSet {

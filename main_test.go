@@ -7,6 +7,7 @@ import (
 	"net"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"locksim/sim/simtest"
 
@@ -43,6 +44,11 @@ func TestList(t *testing.T) {
 	code, out, _ := runMain("-list")
 	if code != 0 || !strings.Contains(out, "race") || !strings.Contains(out, "R2.02.1 §1") {
 		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if n := utf8.RuneCountInString(line); n > 80 {
+			t.Errorf("a line of %d columns: %s", n, line)
+		}
 	}
 }
 

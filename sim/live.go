@@ -380,14 +380,26 @@ func Sweep(ctx context.Context, c *redis.Client, removed func(key string)) (int,
 		if alive > 0 {
 			continue
 		}
-		for _, k := range keys {
-			if err := c.Del(ctx, k).Err(); err != nil {
-				return n, err
-			}
-			n++
-			if removed != nil {
-				removed(k)
-			}
+		d, err := delKeys(ctx, c, keys, removed)
+		n += d
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// delKeys deletes keys one by one, telling removed (if not nil) of each,
+// and returns how many it deleted before the first error.
+func delKeys(ctx context.Context, c *redis.Client, keys []string, removed func(string)) (int, error) {
+	n := 0
+	for _, k := range keys {
+		if err := c.Del(ctx, k).Err(); err != nil {
+			return n, err
+		}
+		n++
+		if removed != nil {
+			removed(k)
 		}
 	}
 	return n, nil
@@ -471,15 +483,5 @@ func sweepReplays(ctx context.Context, c *redis.Client, removed func(key string)
 	if err := iter.Err(); err != nil {
 		return 0, err
 	}
-	n := 0
-	for _, k := range keys {
-		if err := c.Del(ctx, k).Err(); err != nil {
-			return n, err
-		}
-		n++
-		if removed != nil {
-			removed(k)
-		}
-	}
-	return n, nil
+	return delKeys(ctx, c, keys, removed)
 }

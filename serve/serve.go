@@ -56,7 +56,7 @@ type Config struct {
 	Instructors string
 	// Redis, when set, is a live server (redis:// URL) every session plays
 	// on under its own run prefix; "" gives each session its own embedded
-	// server. Live holds its scale and timeout.
+	// server. Live holds its scale (0: sim.DefaultLiveScale) and timeout.
 	Redis string
 	Live  sim.LiveOptions
 	// MaxSessions is how many sessions run at once (0: DefaultMaxSessions);
@@ -128,6 +128,9 @@ func New(c Config) (*Server, error) {
 	}
 	if c.MaxTime == 0 {
 		c.MaxTime = DefaultMaxTime
+	}
+	if c.Live.Scale == 0 {
+		c.Live.Scale = sim.DefaultLiveScale
 	}
 	if c.Log == nil {
 		c.Log = log.New(io.Discard, "", 0)

@@ -163,9 +163,20 @@ type term struct {
 // starts a shell (the course) on it.
 func openTerm(t testing.TB, c *gossh.Client, termType string, w, h int) *term {
 	t.Helper()
+	return openTermEnv(t, c, termType, w, h, nil)
+}
+
+// openTermEnv is openTerm with environment variables sent first.
+func openTermEnv(t testing.TB, c *gossh.Client, termType string, w, h int, env map[string]string) *term {
+	t.Helper()
 	s, err := c.NewSession()
 	if err != nil {
 		t.Fatal(err)
+	}
+	for k, v := range env {
+		if err := s.Setenv(k, v); err != nil {
+			t.Fatal(err)
+		}
 	}
 	tm := &term{t: t, sess: s, emu: vt.NewEmulator(w, h), w: w, h: h,
 		wrote: make(chan struct{}, 1), ended: make(chan struct{})}

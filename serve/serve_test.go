@@ -40,6 +40,38 @@ func TestCourseOverSSH(t *testing.T) {
 	if strings.Contains(s, "Your name") {
 		t.Fatalf("the name was asked again:\n%s", s)
 	}
+	back.send("q")
+	back.waitEnd()
+
+	// another server on the same directory: the place is read from it
+	_, addr = testServer(t, Config{AskName: true, Dir: dir})
+	again := openTerm(t, dial(t, addr, "student", key), "xterm-256color", 100, 30)
+	again.waitFor("OK · holder", "seed "+seed)
+}
+
+// TestHostKey: without -host-key the key is made under the config
+// directory on first start and reused after.
+func TestHostKey(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		t.Skip(err)
+	}
+	path := filepath.Join(dir, "locksim", "host_ed25519")
+	if _, err := New(Config{}); err != nil {
+		t.Fatal(err)
+	}
+	first, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no host key made: %v", err)
+	}
+	if _, err := New(Config{}); err != nil {
+		t.Fatal(err)
+	}
+	if second, _ := os.ReadFile(path); string(second) != string(first) {
+		t.Fatal("the host key was made again")
+	}
 }
 
 // seedOn reads the seed off the scene's title line.

@@ -6,11 +6,14 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"time"
 
+	"locksim/scenes"
 	"locksim/sim"
 	"locksim/tui"
 	"locksim/views"
@@ -68,7 +71,8 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 	defer s.closeBackend(b, id.ID)
 	stu := s.students.get(id)
 	o := tui.Options{Seed: newSeed(), Styles: &st, Store: stu.store, Position: stu.place(),
-		Notice: "served over SSH: each session has its own " + backendWord(b)}
+		Notice: "served over SSH: each session has its own " + backendWord(b),
+		Export: scenes.Export{Dir: s.exportDir(id)}}
 	app, err := tui.NewCourse(b, o)
 	if err != nil {
 		// a saved place that no longer opens: start from the contents
@@ -191,6 +195,16 @@ func (s *Server) track(ses *Session, on bool) {
 	} else {
 		delete(s.live, ses)
 	}
+}
+
+// exportDir is where the y key saves a student's redis-cli scripts, on
+// the server: under their own directory with -serve-dir, else in the
+// system's temporary directory (ssh HOST cli SCENE fetches a story's).
+func (s *Server) exportDir(id Identity) string {
+	if s.cfg.Dir != "" {
+		return filepath.Join(s.cfg.Dir, id.ID, "exports")
+	}
+	return filepath.Join(os.TempDir(), "locksim-serve-exports", id.ID)
 }
 
 func backendWord(b *sim.Backend) string {

@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	gossh "golang.org/x/crypto/ssh"
 )
 
 // TestCourseOverSSH plays the race over SSH: the name asked once per key,
@@ -26,6 +29,17 @@ func TestCourseOverSSH(t *testing.T) {
 		t.Fatalf("%d holders on the race's screen:\n%s", n, s)
 	}
 	seed := seedOn(t, s)
+	// a resize: the screen is laid out again at the new width
+	tm.mu.Lock()
+	tm.emu.Resize(120, 40)
+	tm.mu.Unlock()
+	if err := tm.sess.WindowChange(40, 120); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitUntil("the title line 120 wide", func(s string) bool {
+		first, _, _ := strings.Cut(s, "\n")
+		return strings.HasSuffix(first, "seed "+seed) && utf8.RuneCountInString(first) == 120
+	})
 	tm.send("q")
 	if code := tm.waitEnd(); code != 0 {
 		t.Fatalf("q ended the session with status %d (stderr %q)", code, tm.stderr())
@@ -84,11 +98,29 @@ func seedOn(t *testing.T, screen string) string {
 	return strings.Fields(after)[0]
 }
 
-// TestKeyless lets a client with no key in, and asks its name each time.
+// TestShutdown: closing the server ends its sessions with a line.
+func TestShutdown(t *testing.T) {
+	_, addr, stop := startServer(t, Config{})
+	tm := openTerm(t, dial(t, addr, "student", newKey(t)), "xterm", 80, 24)
+	tm.waitFor("1  race")
+	stop()
+	if code := tm.waitEnd(); code != 1 || !strings.Contains(tm.stderr(), "locksim: the server is shutting down") {
+		t.Fatalf("at the shutdown: status %d, stderr %q", code, tm.stderr())
+	}
+}
+
+// TestKeyless lets a client with no key in, by keyboard-interactive or by
+// a password it does not read, and asks its name each time.
 func TestKeyless(t *testing.T) {
 	_, addr := testServer(t, Config{AskName: true})
-	for range 2 {
-		tm := openTerm(t, dial(t, addr, "guest", nil), "xterm", 80, 24)
+	byPassword, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: "guest", Auth: []gossh.AuthMethod{gossh.Password("anything")},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: hang})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer byPassword.Close()
+	for _, c := range []*gossh.Client{dial(t, addr, "guest", nil), byPassword} {
+		tm := openTerm(t, c, "xterm", 80, 24)
 		tm.waitFor("Your name, as the class will see it")
 		tm.send("\x1b") // esc: no name
 		tm.waitFor("1  race")

@@ -26,7 +26,7 @@ import (
 // handle is every SSH session: a command without a terminal, or the
 // course on one. A panic anywhere in it ends this session only.
 func (s *Server) handle(sess ssh.Session) {
-	id := identify(sess)
+	var id Identity
 	defer func() {
 		if r := recover(); r != nil {
 			s.cfg.Log.Printf("session %s: panic: %v\n%s", id.ID, r, debug.Stack())
@@ -34,6 +34,7 @@ func (s *Server) handle(sess ssh.Session) {
 			_ = sess.Exit(1)
 		}
 	}()
+	id = identify(sess)
 	if !s.admit() {
 		fmt.Fprintf(sess.Stderr(), "locksim: the server is full (%d sessions at once); try again later\n", s.cfg.MaxSessions)
 		_ = sess.Exit(1)
@@ -276,6 +277,9 @@ func (m *screen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.warn = ""
 		if m.srv.fault("key", m.ses) {
 			panic("a fault injected by a test")
+		}
+		if m.naming != nil && msg.Type == tea.KeyCtrlC {
+			return m, tea.Quit
 		}
 		if m.naming != nil {
 			done, cmd := m.naming.Update(msg)

@@ -45,6 +45,9 @@ func (id Identity) Keyless() bool { return id.KeyHash == "" }
 // Session is one connection's program as the class sees it.
 type Session struct {
 	Identity
+	// Conn names this connection, 16 random hex digits: a student may
+	// have two sessions at once (a projector beside a laptop).
+	Conn string
 	ctx  context.Context
 	send func(tea.Msg)
 }

@@ -70,6 +70,12 @@ type Config struct {
 	MaxTime time.Duration
 	// Clock counts the limits; nil for the real one.
 	Clock Clock
+	// Seed, when not 0, is every session's token seed (-seed), so a class
+	// sees the same tokens; 0 draws one per session.
+	Seed uint64
+	// HighContrast draws every session in the strongest tones (-theme
+	// high-contrast); NoQuiz skips the predictions (-no-quiz).
+	HighContrast, NoQuiz bool
 	// AskName asks a student for a display name once per key (once per
 	// connection without a key) before the course.
 	AskName bool
@@ -228,7 +234,8 @@ func (s *Server) Sessions() int {
 func (s *Server) admit() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.sessions >= s.cfg.MaxSessions {
+	// after Close no session is counted in: Close is waiting for the count
+	if s.sessions >= s.cfg.MaxSessions || s.ctx.Err() != nil {
 		return false
 	}
 	s.sessions++

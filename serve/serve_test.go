@@ -186,3 +186,12 @@ func TestFull(t *testing.T) {
 	first.send("\r") // the first is still there
 	first.waitFor("1-3 your prediction")
 }
+
+// TestSeed: -seed gives every session the same tokens.
+func TestSeed(t *testing.T) {
+	_, addr := testServer(t, Config{Seed: 4242})
+	tm := openTerm(t, dial(t, addr, "student", newKey(t)), "xterm", 100, 30)
+	tm.waitFor("1  race")
+	tm.send("\r")
+	tm.waitFor("seed 4242", "1-3 your prediction")
+}

@@ -37,6 +37,11 @@ func (s *Server) handle(sess ssh.Session) {
 	}()
 	id = identify(sess)
 	if !s.admit() {
+		if s.ctx.Err() != nil {
+			fmt.Fprintln(sess.Stderr(), "locksim: the server is shutting down")
+			_ = sess.Exit(1)
+			return
+		}
 		fmt.Fprintf(sess.Stderr(), "locksim: the server is full (%d sessions at once); try again later\n", s.cfg.MaxSessions)
 		_ = sess.Exit(1)
 		return
@@ -63,7 +68,7 @@ func (s *Server) handle(sess ssh.Session) {
 func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan ssh.Window) int {
 	start := time.Now()
 	// the renderer asks the client's terminal for its background first
-	st := views.NewStyles(bubbletea.MakeRenderer(sess), false)
+	st := views.NewStyles(bubbletea.MakeRenderer(sess), s.cfg.HighContrast)
 	b, err := s.openBackend(sess.Context())
 	if err != nil {
 		s.cfg.Log.Printf("session %s: %v", id.ID, err)
@@ -72,7 +77,11 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 	}
 	defer s.closeBackend(b, id.ID)
 	stu := s.students.get(id)
-	o := tui.Options{Seed: newSeed(), Styles: &st, Store: stu.store, Position: stu.place(),
+	seed := s.cfg.Seed
+	if seed == 0 {
+		seed = newSeed()
+	}
+	o := tui.Options{Seed: seed, NoQuiz: s.cfg.NoQuiz, Styles: &st, Store: stu.store, Position: stu.place(),
 		Notice: "served over SSH: each session has its own " + backendWord(b),
 		Export: scenes.Export{Dir: s.exportDir(id)}}
 	app, err := tui.NewCourse(b, o)

@@ -49,7 +49,10 @@ func (s *Server) handle(sess ssh.Session) {
 	defer s.release()
 	// the key the session authenticated with, checked against the file
 	// as it is now: a key removed from it since grants nothing
-	id.Instructor = s.instr.Has(id.Key)
+	var err error
+	if id.Instructor, err = s.instr.Has(id.Key); err != nil {
+		s.cfg.Log.Printf("session %s: -instructors: %v; no instructor until it can be read", id.ID, err)
+	}
 	if len(sess.Command()) > 0 {
 		_ = sess.Exit(s.command(sess, id))
 		return

@@ -128,6 +128,7 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 				s.cfg.Log.Printf("session %s: panic in the resize forwarding: %v\n%s", id.ID, r, debug.Stack())
 				m.fault.Store(true)
 				cancel()
+				drain(sess.Context(), winch)
 			}
 		}()
 		running := true
@@ -188,6 +189,21 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 	}
 	s.cfg.Log.Printf("session %s closed after %s", id.ID, time.Since(start).Round(time.Second))
 	return code
+}
+
+// drain reads window changes until the connection ends: the SSH library
+// sends each on a channel of one and waits while it is full.
+func drain(ctx context.Context, winch <-chan ssh.Window) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case _, ok := <-winch:
+			if !ok {
+				return
+			}
+		}
+	}
 }
 
 // fault reports whether a test asked for a panic at where in ses.

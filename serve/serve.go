@@ -188,6 +188,12 @@ func New(c Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("host key %s: %w", hostKey, err)
 	}
+	if c.Idle > 0 {
+		// a backstop for connections with no session to count keys in (a
+		// handshake left hanging): no byte either way for longer than a
+		// session may sit idle closes the connection
+		srv.IdleTimeout = c.Idle + IdleWarning
+	}
 	s.ssh = srv
 	return s, nil
 }

@@ -9,7 +9,6 @@ import (
 	"image/color"
 	"io"
 	"log"
-	"net"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -40,7 +39,7 @@ func startServer(t testing.TB, cfg Config) (*Server, string, func()) {
 		cfg.HostKey = filepath.Join(t.TempDir(), "host_ed25519")
 	}
 	if cfg.Log == nil {
-		cfg.Log = log.New(&testLog{t: t}, "", 0)
+		cfg.Log = log.New(&testLog{}, "", 0)
 	}
 	s, err := New(cfg)
 	if err != nil {
@@ -62,12 +61,10 @@ func startServer(t testing.TB, cfg Config) (*Server, string, func()) {
 	}
 }
 
-// testLog sends the server's lines to the test's log while it runs.
+// testLog keeps the server's log lines for a test to read.
 type testLog struct {
-	mu   sync.Mutex
-	t    testing.TB
-	done bool
-	buf  bytes.Buffer
+	mu  sync.Mutex
+	buf bytes.Buffer
 }
 
 func (l *testLog) Write(p []byte) (int, error) {
@@ -345,5 +342,3 @@ func (tm *term) send(keys string) {
 		tm.t.Fatalf("typing %q: %v", keys, err)
 	}
 }
-
-var _ net.Addr

@@ -230,6 +230,15 @@ func (s *Server) Close(ctx context.Context) error {
 	return s.ssh.Close()
 }
 
+// Fingerprint is the host key's SHA256 fingerprint, as ssh shows it when
+// it first meets the server ("SHA256:…"), for students to check.
+func (s *Server) Fingerprint() string {
+	if len(s.ssh.HostSigners) == 0 {
+		return ""
+	}
+	return gossh.FingerprintSHA256(s.ssh.HostSigners[0].PublicKey())
+}
+
 // Sessions returns the number of sessions running.
 func (s *Server) Sessions() int {
 	s.mu.Lock()

@@ -89,6 +89,17 @@ func TestHostKey(t *testing.T) {
 	if second, _ := os.ReadFile(path); string(second) != string(first) {
 		t.Fatal("the host key was made again")
 	}
+	s, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer, err := gossh.ParsePrivateKey(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := gossh.FingerprintSHA256(signer.PublicKey()); s.Fingerprint() != want || !strings.HasPrefix(want, "SHA256:") {
+		t.Fatalf("Fingerprint %q, the key file's %q", s.Fingerprint(), want)
+	}
 }
 
 // seedOn reads the seed off the scene's title line.

@@ -1,0 +1,230 @@
+package serve
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"locksim/scenes"
+	"locksim/sim/simtest"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// TestCourseOverSSH plays the race over SSH: the name asked once per key,
+// the contents, the race's prediction and its one OK; then the same key
+// comes back to the exact place, with no name asked.
+func TestCourseOverSSH(t *testing.T) {
+	dir := t.TempDir()
+	_, addr := testServer(t, Config{AskName: true, Dir: dir})
+	key := newKey(t)
+	tm := openTerm(t, dial(t, addr, "student", key), "xterm-256color", 100, 30)
+	tm.waitFor("Your name, as the class will see it")
+	tm.send("Ada\r")
+	tm.waitFor("the course: Redis distributed locks", "1  race")
+	tm.send("\r") // the race, the first scene
+	tm.waitFor("1-3 your prediction")
+	tm.send("2")
+	s := tm.waitFor("OK · holder")
+	if n := strings.Count(s, "OK · holder"); n != 1 {
+		t.Fatalf("%d holders on the race's screen:\n%s", n, s)
+	}
+	seed := seedOn(t, s)
+	// a resize: the screen is laid out again at the new width
+	tm.mu.Lock()
+	tm.emu.Resize(120, 40)
+	tm.mu.Unlock()
+	if err := tm.sess.WindowChange(40, 120); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitUntil("the title line 120 wide", func(s string) bool {
+		first, _, _ := strings.Cut(s, "\n")
+		return strings.HasSuffix(first, "seed "+seed) && utf8.RuneCountInString(first) == 120
+	})
+	tm.send("q")
+	if code := tm.waitEnd(); code != 0 {
+		t.Fatalf("q ended the session with status %d (stderr %q)", code, tm.stderr())
+	}
+	data, err := os.ReadFile(filepath.Join(dir, keyHash(key.PublicKey()), "name.json"))
+	if err != nil || !strings.Contains(string(data), `"Ada"`) {
+		t.Fatalf("name.json: %q, %v", data, err)
+	}
+
+	back := openTerm(t, dial(t, addr, "student", key), "xterm-256color", 100, 30)
+	s = back.waitFor("OK · holder", "seed "+seed)
+	if strings.Contains(s, "Your name") {
+		t.Fatalf("the name was asked again:\n%s", s)
+	}
+	back.send("q")
+	back.waitEnd()
+
+	// another server on the same directory: the place is read from it
+	_, addr = testServer(t, Config{AskName: true, Dir: dir})
+	again := openTerm(t, dial(t, addr, "student", key), "xterm-256color", 100, 30)
+	again.waitFor("OK · holder", "seed "+seed)
+}
+
+// TestHostKey: without -host-key the key is made under the config
+// directory on first start and reused after.
+func TestHostKey(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		t.Skip(err)
+	}
+	path := filepath.Join(dir, "locksim", "host_ed25519")
+	if _, err := New(Config{}); err != nil {
+		t.Fatal(err)
+	}
+	first, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no host key made: %v", err)
+	}
+	if _, err := New(Config{}); err != nil {
+		t.Fatal(err)
+	}
+	if second, _ := os.ReadFile(path); string(second) != string(first) {
+		t.Fatal("the host key was made again")
+	}
+	s, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer, err := gossh.ParsePrivateKey(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := gossh.FingerprintSHA256(signer.PublicKey()); s.Fingerprint() != want || !strings.HasPrefix(want, "SHA256:") {
+		t.Fatalf("Fingerprint %q, the key file's %q", s.Fingerprint(), want)
+	}
+}
+
+// seedOn reads the seed off the scene's title line.
+func seedOn(t *testing.T, screen string) string {
+	t.Helper()
+	_, after, ok := strings.Cut(screen, "seed ")
+	if !ok {
+		t.Fatalf("no seed on the screen:\n%s", screen)
+	}
+	return strings.Fields(after)[0]
+}
+
+// TestShutdown: closing the server ends its sessions with a line.
+func TestShutdown(t *testing.T) {
+	_, addr, stop := startServer(t, Config{})
+	tm := openTerm(t, dial(t, addr, "student", newKey(t)), "xterm", 80, 24)
+	tm.waitFor("1  race")
+	stop()
+	if code := tm.waitEnd(); code != 1 || !strings.Contains(tm.stderr(), "locksim: the server is shutting down") {
+		t.Fatalf("at the shutdown: status %d, stderr %q", code, tm.stderr())
+	}
+}
+
+// TestKeyless lets a client with no key in, by keyboard-interactive or by
+// a password it does not read, and asks its name each time.
+func TestKeyless(t *testing.T) {
+	_, addr := testServer(t, Config{AskName: true})
+	byPassword, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: "guest", Auth: []gossh.AuthMethod{gossh.Password("anything")},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: hang})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer byPassword.Close()
+	for _, c := range []*gossh.Client{dial(t, addr, "guest", nil), byPassword} {
+		tm := openTerm(t, c, "xterm", 80, 24)
+		tm.waitFor("Your name, as the class will see it")
+		tm.send("\x1b") // esc: no name
+		tm.waitFor("1  race")
+		tm.send("\x03") // ctrl+c
+		tm.waitEnd()
+	}
+}
+
+// TestCommands runs the commands that need no terminal, and a bad one.
+func TestCommands(t *testing.T) {
+	_, addr := testServer(t, Config{})
+	c := dial(t, addr, "student", newKey(t))
+	out, errOut, code := run(t, c, "plain race")
+	if code != 0 || !strings.HasPrefix(out, "locksim · race ·") || !strings.Contains(out, "NX PX 30000") || errOut != "" {
+		t.Fatalf("plain race: status %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+	out, errOut, code = run(t, c, "cli fencing")
+	if code != 0 || !strings.Contains(out, "EVAL ") || !strings.Contains(out, "locksim:replay:resource:fence") || errOut != "" {
+		t.Fatalf("cli fencing: status %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+	out, _, code = run(t, c, "list")
+	if code != 0 || !strings.HasPrefix(out, "race ") || !strings.Contains(out, "\nfencing ") {
+		t.Fatalf("list: status %d:\n%s", code, out)
+	}
+	for _, bad := range []string{"nope", "plain", "plain nosuch", "plain race x", "cli quiz", "list x"} {
+		out, errOut, code = run(t, c, bad)
+		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "locksim: ") {
+			t.Errorf("%s: status %d, stdout %q, stderr %q; want 2, nothing, one line", bad, code, out, errOut)
+		}
+	}
+}
+
+// TestNoTerminal: no command and no pty is told how to ask for one.
+func TestNoTerminal(t *testing.T) {
+	_, addr := testServer(t, Config{})
+	s, err := dial(t, addr, "student", nil).NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errOut strings.Builder
+	s.Stderr = &errOut
+	if err := s.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	err = s.Wait()
+	if err == nil || !strings.Contains(errOut.String(), "ssh -t") {
+		t.Fatalf("no pty: %v, stderr %q", err, errOut.String())
+	}
+}
+
+// TestFull closes the session over the cap with one line.
+func TestFull(t *testing.T) {
+	_, addr := testServer(t, Config{MaxSessions: 1})
+	first := openTerm(t, dial(t, addr, "a", newKey(t)), "xterm", 80, 24)
+	first.waitFor("1  race")
+	second := openTerm(t, dial(t, addr, "b", newKey(t)), "xterm", 80, 24)
+	if code := second.waitEnd(); code != 1 {
+		t.Fatalf("the session over the cap ended with status %d", code)
+	}
+	if got := second.stderr(); !strings.Contains(got, "the server is full (1 sessions at once)") || strings.Count(strings.TrimSpace(got), "\n") != 0 {
+		t.Fatalf("over the cap, stderr %q", got)
+	}
+	first.send("\r") // the first is still there
+	first.waitFor("1-3 your prediction")
+}
+
+// TestSeed: -seed gives every session the same tokens.
+func TestSeed(t *testing.T) {
+	_, addr := testServer(t, Config{Seed: 4242})
+	tm := openTerm(t, dial(t, addr, "student", newKey(t)), "xterm", 100, 30)
+	tm.waitFor("1  race")
+	tm.send("\r")
+	tm.waitFor("seed 4242", "1-3 your prediction")
+}
+
+// TestCliEveryScene: cli writes a redis-cli script for every story, and
+// refuses the quiz in one line.
+func TestCliEveryScene(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
+	_, addr := testServer(t, Config{})
+	c := dial(t, addr, "student", newKey(t))
+	for _, sc := range scenes.All() {
+		out, errOut, code := run(t, c, "cli "+sc.ID)
+		switch {
+		case sc.Kind == scenes.Quiz:
+			if code != 2 || !strings.Contains(errOut, "is a quiz") {
+				t.Errorf("cli %s: status %d, stderr %q", sc.ID, code, errOut)
+			}
+		case code != 0 || errOut != "" || !strings.Contains(out, "locksim:replay:"):
+			t.Errorf("cli %s: status %d, stderr %q, stdout:\n%s", sc.ID, code, errOut, out)
+		}
+	}
+}

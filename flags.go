@@ -10,8 +10,10 @@ import (
 	"strings"
 	"time"
 
+	"locksim/play"
 	"locksim/scenes"
 	"locksim/sim"
+	"locksim/storycode"
 )
 
 const usage = `locksim: watch Redis locks behave and break
@@ -62,6 +64,8 @@ usage: locksim [flags]
                        directory's locksim/exports)
   -export-scale N      y divides every PX, script TTL and wait by N, 1 to 1000, for a
                        live replay in class (default: the run's own, -scale on a live server)
+  -story CODE          open the story code y shows (or a transcript prints): its scene,
+                       settings, seed, own moves, step and prediction; with -plain, its story
 `
 
 // redlockNodes is how many nodes the redlock scene's stories use.
@@ -99,6 +103,9 @@ type config struct {
 	questions              bool
 	exportDir              string
 	exportScale            int
+	// story is -story CODE; position is what it carries, once read
+	story    string
+	position *play.Position
 }
 
 func parse(args []string) (config, error) {
@@ -150,6 +157,7 @@ func parse(args []string) (config, error) {
 	fs.BoolVar(&c.cleanup, "cleanup", false, "")
 	fs.StringVar(&c.exportDir, "export-dir", "", "")
 	fs.IntVar(&c.exportScale, "export-scale", 0, "")
+	fs.StringVar(&c.story, "story", "", "")
 	fs.BoolVar(&c.label, "label", false, "")
 	fs.IntVar(&c.trials, "trials", 0, "")
 	fs.Float64Var(&c.crashRate, "crash-rate", 0.1, "")
@@ -248,5 +256,32 @@ func parse(args []string) (config, error) {
 	if c.timeout <= 0 || c.timeout > time.Minute {
 		return c, fmt.Errorf("-timeout must be above 0 and at most 1m, got %v", c.timeout)
 	}
+	if c.story != "" {
+		if err := c.readStory(fs); err != nil {
+			return c, err
+		}
+	}
 	return c, nil
+}
+
+// readStory reads -story CODE into c.position; the flags a code carries
+// itself, or that make no sense with one position, are refused.
+func (c *config) readStory(fs *flag.FlagSet) error {
+	var clash []string
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "scene", "step", "set", "seed", "scenes", "trials", "questions", "list", "cleanup":
+			clash = append(clash, "-"+f.Name)
+		}
+	})
+	if len(clash) > 0 {
+		return fmt.Errorf("-story carries its own scene, settings, seed and step: it does not go with %s", strings.Join(clash, ", "))
+	}
+	pos, err := storycode.Decode(c.story)
+	if err != nil {
+		return err
+	}
+	c.position = &pos
+	c.seed, c.seedSet = pos.Seed, true
+	return nil
 }

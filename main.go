@@ -119,6 +119,9 @@ const shutdownWithin = time.Second
 // plain writes the transcript.
 func plain(ctx context.Context, c config, b *sim.Backend, stdout, stderr io.Writer) int {
 	return printed(ctx, stdout, stderr, "the transcript", "interrupted", func(w io.Writer) error {
+		if c.position != nil {
+			return transcript.PlainPosition(ctx, w, b, *c.position)
+		}
 		return transcript.PlainWith(ctx, w, b, c.scene, c.seed, transcript.PlainOptions{Questions: c.questions, Settings: c.settings})
 	})
 }
@@ -226,6 +229,7 @@ func interactive(ctx context.Context, c config, b *sim.Backend, stderr io.Writer
 	o := tui.Options{Seed: c.seed, Scene: c.scene, Step: c.step, Settings: c.settings, Scenes: c.playlist, Notes: c.notes,
 		NoQuiz: c.noQuiz, Present: c.present, Warn: stderr, Styles: &st}
 	o.Export = scenes.Export{Dir: c.exportDir, Scale: c.exportScale}
+	o.Position = c.position // -story CODE
 	// said on stderr too, but before the alternate screen hides it
 	o.Notice = sweptNote(b)
 	if c.notes != "" {

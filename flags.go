@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -66,6 +67,10 @@ usage: locksim [flags]
                        live replay in class (default: the run's own, -scale on a live server)
   -story CODE          open the story code y shows (or a transcript prints): its scene,
                        settings, seed, own moves, step and prediction; with -plain, its story
+  -cast FILE           with -scene or -story: write the story as an asciicast v2 file
+                       (asciinema play FILE plays it), to -step N or the code's step, else to
+                       its end; without them, the whole course; - for stdout
+  -size WxH            with -cast: the recorded terminal's size (default 80x24)
 `
 
 // redlockNodes is how many nodes the redlock scene's stories use.
@@ -106,6 +111,10 @@ type config struct {
 	// story is -story CODE; position is what it carries, once read
 	story    string
 	position *play.Position
+	// cast is -cast FILE, and castW, castH its -size
+	cast         string
+	castW, castH int
+	stepSet      bool
 }
 
 func parse(args []string) (config, error) {
@@ -158,6 +167,8 @@ func parse(args []string) (config, error) {
 	fs.StringVar(&c.exportDir, "export-dir", "", "")
 	fs.IntVar(&c.exportScale, "export-scale", 0, "")
 	fs.StringVar(&c.story, "story", "", "")
+	fs.StringVar(&c.cast, "cast", "", "")
+	size := fs.String("size", "", "")
 	fs.BoolVar(&c.label, "label", false, "")
 	fs.IntVar(&c.trials, "trials", 0, "")
 	fs.Float64Var(&c.crashRate, "crash-rate", 0.1, "")
@@ -261,8 +272,52 @@ func parse(args []string) (config, error) {
 			return c, err
 		}
 	}
+	fs.Visit(func(f *flag.Flag) { c.stepSet = c.stepSet || f.Name == "step" })
+	if err := c.readCast(fs, *size); err != nil {
+		return c, err
+	}
 	return c, nil
 }
+
+// readCast checks -cast FILE and reads -size WxH.
+func (c *config) readCast(fs *flag.FlagSet, size string) error {
+	sizeSet := false
+	var clash []string
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "size":
+			sizeSet = true
+		case "plain", "questions", "trials", "list", "cleanup", "present", "notes", "redis", "redlock", "resource-redis", "scenes":
+			clash = append(clash, "-"+f.Name)
+		}
+	})
+	if c.cast == "" {
+		if sizeSet {
+			return errors.New("-size needs -cast: it is the size of the recorded terminal")
+		}
+		return nil
+	}
+	if len(clash) > 0 {
+		return fmt.Errorf("-cast records a story on the embedded server into a file: it does not go with %s", strings.Join(clash, ", "))
+	}
+	c.castW, c.castH = 80, 24
+	if sizeSet {
+		w, h, ok := strings.Cut(size, "x")
+		var err1, err2 error
+		c.castW, err1 = strconv.Atoi(w)
+		c.castH, err2 = strconv.Atoi(h)
+		if !ok || err1 != nil || err2 != nil {
+			return fmt.Errorf("-size must be WxH in columns and rows, e.g. 120x40, got %q", size)
+		}
+		if c.castW < 80 || c.castH < 24 || c.castW > maxCastW || c.castH > maxCastH {
+			return fmt.Errorf("-size must be from 80x24 to %dx%d, got %s", maxCastW, maxCastH, size)
+		}
+	}
+	return nil
+}
+
+// maxCastW and maxCastH bound -size: a wall of a lecture hall.
+const maxCastW, maxCastH = 400, 200
 
 // readStory reads -story CODE into c.position; the flags a code carries
 // itself, or that make no sense with one position, are refused.

@@ -336,6 +336,9 @@ func (c *config) readStory(fs *flag.FlagSet) error {
 	if err != nil {
 		return err
 	}
+	if pos.Quiz != nil && c.plain {
+		return fmt.Errorf("-story: the code is a place in the quiz %s, which has no story to print; open it without -plain", pos.Scene)
+	}
 	c.position = &pos
 	c.seed, c.seedSet = pos.Seed, true
 	return nil

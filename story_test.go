@@ -22,6 +22,10 @@ func TestStoryFlag(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	quiz, err := storycode.Encode(play.Position{Version: play.PositionVersion, Scene: "choose", Quiz: &play.QuizPlace{At: 1, Answers: []int{1, -1, -1, -1, -1, -1, -1, -1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	exit, out, errs := runMain("-plain", "-story", code)
 	if exit != 0 || errs != "" {
 		t.Fatalf("-story %s: exit %d, stderr %q", code, exit, errs)
@@ -41,6 +45,7 @@ func TestStoryFlag(t *testing.T) {
 		{[]string{"-plain", "-story", "nope." + code[strings.Index(code, ".")+1:]}, "locksim: story code: the code is damaged"},
 		{[]string{"-story", code, "-scene", "gc-pause"}, "locksim: -story carries its own scene, settings, seed and step: it does not go with -scene"},
 		{[]string{"-story", code, "-seed", "3"}, "it does not go with -seed"},
+		{[]string{"-plain", "-story", quiz}, "-story: the code is a place in the quiz choose, which has no story to print"},
 	} {
 		exit, out, errs := runMain(c.args...)
 		if exit != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {

@@ -28,7 +28,8 @@ type CastOptions struct {
 	// Width and Height are the recorded terminal's size, at least
 	// MinWidth x MinHeight; zero for 80x24.
 	Width, Height int
-	// NoQuiz records no question frames (-no-quiz); the markers stay.
+	// NoQuiz records the story without its question (-no-quiz): no
+	// question frame and no marker for it.
 	NoQuiz bool
 	// HighContrast draws with the high-contrast theme (-theme).
 	HighContrast bool

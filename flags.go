@@ -7,12 +7,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
+	"locksim/play"
 	"locksim/scenes"
 	"locksim/serve"
 	"locksim/sim"
+	"locksim/storycode"
 )
 
 const usage = `locksim: watch Redis locks behave and break
@@ -63,6 +66,12 @@ usage: locksim [flags]
                        directory's locksim/exports)
   -export-scale N      y divides every PX, script TTL and wait by N, 1 to 1000, for a
                        live replay in class (default: the run's own, -scale on a live server)
+  -story CODE          open the story code y shows (or a transcript prints): its scene,
+                       settings, seed, own moves, step and prediction; with -plain, its story
+  -cast FILE           with -scene or -story: write the story as an asciicast v2 file
+                       (asciinema play FILE plays it), to -step N or the code's step, else to
+                       its end; without them, the whole course; - for stdout
+  -size WxH            with -cast: the recorded terminal's size (default 80x24)
 
 serving the course over SSH (see the README's "The classroom over SSH"):
   -serve ADDR          serve the course on ADDR, e.g. :2222; students type ssh -p 2222 HOST
@@ -115,6 +124,13 @@ type config struct {
 	exportDir              string
 	exportScale            int
 	serve                  serveFlags
+	// story is -story CODE; position is what it carries, once read
+	story    string
+	position *play.Position
+	// cast is -cast FILE, and castW, castH its -size
+	cast         string
+	castW, castH int
+	stepSet      bool
 }
 
 // serveFlags are -serve and its companions.
@@ -173,6 +189,9 @@ func parse(args []string) (config, error) {
 	fs.BoolVar(&c.cleanup, "cleanup", false, "")
 	fs.StringVar(&c.exportDir, "export-dir", "", "")
 	fs.IntVar(&c.exportScale, "export-scale", 0, "")
+	fs.StringVar(&c.story, "story", "", "")
+	fs.StringVar(&c.cast, "cast", "", "")
+	size := fs.String("size", "", "")
 	fs.BoolVar(&c.label, "label", false, "")
 	fs.IntVar(&c.trials, "trials", 0, "")
 	fs.Float64Var(&c.crashRate, "crash-rate", 0.1, "")
@@ -281,6 +300,15 @@ func parse(args []string) (config, error) {
 	if c.timeout <= 0 || c.timeout > time.Minute {
 		return c, fmt.Errorf("-timeout must be above 0 and at most 1m, got %v", c.timeout)
 	}
+	if c.story != "" {
+		if err := c.readStory(fs); err != nil {
+			return c, err
+		}
+	}
+	fs.Visit(func(f *flag.Flag) { c.stepSet = c.stepSet || f.Name == "step" })
+	if err := c.readCast(fs, *size); err != nil {
+		return c, err
+	}
 	return c, nil
 }
 
@@ -300,8 +328,8 @@ func checkServe(fs *flag.FlagSet, c config) error {
 		return nil
 	}
 	switch {
-	case c.scene != "" || c.plain || c.list || c.cleanup || c.trialsSet || c.notes != "" || c.present || len(c.playlist) > 0:
-		return errors.New("-serve serves the whole course: it does not go with -scene, -scenes, -plain, -list, -cleanup, -trials, -notes or -present")
+	case c.scene != "" || c.plain || c.list || c.cleanup || c.trialsSet || c.notes != "" || c.present || len(c.playlist) > 0 || c.story != "" || c.cast != "":
+		return errors.New("-serve serves the whole course: it does not go with -scene, -scenes, -plain, -list, -cleanup, -trials, -notes, -present, -story or -cast")
 	case c.resetProgress || c.noSave || c.noColor || c.noMouse || c.label || c.exportDir != "" || c.exportScale != 0 || c.set != "":
 		return errors.New("-serve: -reset-progress, -no-save, -no-color, -no-mouse, -label, -set and the export flags are each student's own matter over SSH (NO_COLOR from the client is honoured)")
 	case len(c.redlock) > 0 || c.resource != "":
@@ -313,5 +341,70 @@ func checkServe(fs *flag.FlagSet, c config) error {
 	case c.serve.maxTime < 0:
 		return fmt.Errorf("-max-session must be 0 (never) or above, got %v", c.serve.maxTime)
 	}
+	return nil
+}
+
+// readCast checks -cast FILE and reads -size WxH.
+func (c *config) readCast(fs *flag.FlagSet, size string) error {
+	sizeSet := false
+	var clash []string
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "size":
+			sizeSet = true
+		case "plain", "questions", "trials", "list", "cleanup", "present", "notes", "redis", "redlock", "resource-redis", "scenes":
+			clash = append(clash, "-"+f.Name)
+		}
+	})
+	if c.cast == "" {
+		if sizeSet {
+			return errors.New("-size needs -cast: it is the size of the recorded terminal")
+		}
+		return nil
+	}
+	if len(clash) > 0 {
+		return fmt.Errorf("-cast records a story on the embedded server into a file: it does not go with %s", strings.Join(clash, ", "))
+	}
+	c.castW, c.castH = 80, 24
+	if sizeSet {
+		w, h, ok := strings.Cut(size, "x")
+		var err1, err2 error
+		c.castW, err1 = strconv.Atoi(w)
+		c.castH, err2 = strconv.Atoi(h)
+		if !ok || err1 != nil || err2 != nil {
+			return fmt.Errorf("-size must be WxH in columns and rows, e.g. 120x40, got %q", size)
+		}
+		if c.castW < 80 || c.castH < 24 || c.castW > maxCastW || c.castH > maxCastH {
+			return fmt.Errorf("-size must be from 80x24 to %dx%d, got %s", maxCastW, maxCastH, size)
+		}
+	}
+	return nil
+}
+
+// maxCastW and maxCastH bound -size: a wall of a lecture hall.
+const maxCastW, maxCastH = 400, 200
+
+// readStory reads -story CODE into c.position; the flags a code carries
+// itself, or that make no sense with one position, are refused.
+func (c *config) readStory(fs *flag.FlagSet) error {
+	var clash []string
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "scene", "step", "set", "seed", "scenes", "trials", "questions", "list", "cleanup":
+			clash = append(clash, "-"+f.Name)
+		}
+	})
+	if len(clash) > 0 {
+		return fmt.Errorf("-story carries its own scene, settings, seed and step: it does not go with %s", strings.Join(clash, ", "))
+	}
+	pos, err := storycode.Decode(c.story)
+	if err != nil {
+		return err
+	}
+	if pos.Quiz != nil && c.plain {
+		return fmt.Errorf("-story: the code is a place in the quiz %s, which has no story to print; open it without -plain", pos.Scene)
+	}
+	c.position = &pos
+	c.seed, c.seedSet = pos.Seed, true
 	return nil
 }

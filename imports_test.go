@@ -22,6 +22,7 @@ func TestImportGraph(t *testing.T) {
 		never []string
 	}{
 		{"locksim/play", append(screen, "locksim/views")},
+		{"locksim/storycode", append(screen, "locksim/views", "locksim/transcript")},
 		{"locksim/scenes", screen},
 		{"locksim/scenes/say", append(screen, "locksim/scenes", "locksim/sim", "locksim/play")},
 		{"locksim/views", []string{"locksim/scenes", "locksim/play", "locksim/tui", "locksim/sim"}},

@@ -4,6 +4,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
@@ -17,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"locksim/play"
 	"locksim/race"
 	"locksim/scenes"
 	"locksim/scenes/progress"
@@ -95,6 +97,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	code := 0
 	tty := isatty.IsTerminal(os.Stdout.Fd()) && isatty.IsTerminal(os.Stdin.Fd())
 	switch {
+	case c.cast != "":
+		code = writeCast(ctx, c, b, stdout, stderr)
 	case c.trialsSet && (c.plain || !tty || stdout != os.Stdout):
 		code = plainTrials(ctx, c, b, stdout, stderr)
 	case c.trialsSet:
@@ -122,8 +126,48 @@ const shutdownWithin = time.Second
 // plain writes the transcript.
 func plain(ctx context.Context, c config, b *sim.Backend, stdout, stderr io.Writer) int {
 	return printed(ctx, stdout, stderr, "the transcript", "interrupted", func(w io.Writer) error {
+		if c.position != nil {
+			return transcript.PlainPosition(ctx, w, b, *c.position)
+		}
 		return transcript.PlainWith(ctx, w, b, c.scene, c.seed, transcript.PlainOptions{Questions: c.questions, Settings: c.settings})
 	})
+}
+
+// writeCast is -cast FILE: the story of -story CODE, or of -scene (to
+// -step N, else to its end), or the whole course, as an asciicast v2
+// file, written whole or not at all; "-" is stdout.
+func writeCast(ctx context.Context, c config, b *sim.Backend, stdout, stderr io.Writer) int {
+	o := tui.CastOptions{Width: c.castW, Height: c.castH, NoQuiz: c.noQuiz, HighContrast: c.theme == "high-contrast"}
+	var out bytes.Buffer
+	var err error
+	switch {
+	case c.position != nil:
+		err = tui.Cast(ctx, &out, b, *c.position, o)
+	case c.scene != "":
+		pos := play.Position{Version: play.PositionVersion, Scene: c.scene, Settings: c.settings, Seed: c.seed, Step: c.step}
+		if !c.stepSet && scenes.Find(c.scene).Kind != scenes.Quiz {
+			pos.Step = len(scenes.Find(c.scene).Script(c.settings).Moves)
+		}
+		err = tui.Cast(ctx, &out, b, pos, o)
+	default:
+		err = tui.CastCourse(ctx, &out, b, c.seed, o)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "locksim: -cast: %v\n", err)
+		return 1
+	}
+	if c.cast == "-" {
+		return printed(ctx, stdout, stderr, "the cast", "interrupted", func(w io.Writer) error {
+			_, err := out.WriteTo(w)
+			return err
+		})
+	}
+	if err := os.WriteFile(c.cast, out.Bytes(), 0o644); err != nil {
+		fmt.Fprintf(stderr, "locksim: -cast: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote %s (asciinema play %s plays it)\n", c.cast, c.cast)
+	return 0
 }
 
 // printed runs write on stdout and says how it ended: 0 when it finished
@@ -229,6 +273,7 @@ func interactive(ctx context.Context, c config, b *sim.Backend, stderr io.Writer
 	o := tui.Options{Seed: c.seed, Scene: c.scene, Step: c.step, Settings: c.settings, Scenes: c.playlist, Notes: c.notes,
 		NoQuiz: c.noQuiz, Present: c.present, Warn: stderr, Styles: &st}
 	o.Export = scenes.Export{Dir: c.exportDir, Scale: c.exportScale}
+	o.Position = c.position // -story CODE
 	// said on stderr too, but before the alternate screen hides it
 	o.Notice = sweptNote(b)
 	if c.notes != "" {

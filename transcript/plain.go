@@ -17,6 +17,7 @@ import (
 	"locksim/scenes"
 	"locksim/scenes/say"
 	"locksim/sim"
+	"locksim/storycode"
 )
 
 // PlainOptions shape a transcript.
@@ -462,7 +463,27 @@ func (v plainVariant) play(ctx context.Context) error {
 		props = append(props, say.PropNames()[i]+" "+[...]string{"untested", "held", "BROKEN", "absent"}[pr])
 	}
 	fmt.Fprintf(w, "properties: %s\n", strings.Join(props, " · "))
+	code, err := storyCode(s, v.guess, decisiveAt(sc, p, v.own) >= 0)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "story code: -story %s\n", code)
 	return nil
+}
+
+// storyCode is the code of the story s has played to its end (see
+// storycode): locksim -story CODE opens it there. guess is the prediction
+// a position gave, if any; without one, a story with a question has it
+// put to the reader (passed), who has read the question and the replies
+// that answer it, so the code opens at the end rather than at the question.
+func storyCode(s *play.Session, guess *play.Prediction, asks bool) (string, error) {
+	pos := s.Position()
+	pos.Selected, pos.Node = "", ""
+	pos.Prediction = guess
+	if guess == nil && asks {
+		pos.Prediction = &play.Prediction{Chosen: -1, Passed: true}
+	}
+	return storycode.Encode(pos)
 }
 
 // decisiveAt is where the scene's question stands in the story under p

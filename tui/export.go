@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 
+	"locksim/storycode"
 	"locksim/transcript"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -16,21 +17,28 @@ type exported struct {
 }
 
 // export is a command that saves the story so far as a redis-cli script,
-// at the Common's export scale, in its sink, and says where.
+// at the Common's export scale, in its sink, and says where, after the
+// story code of the moment on screen (storycode): the code first, since a
+// narrow status line cuts the end.
 func (p *Player) export() tea.Cmd {
-	if len(p.Snap.Nodes) > 0 {
-		p.SetFlash("this story runs on " + itoa(int64(len(p.Snap.Nodes))) + " servers: one redis-cli cannot replay it")
-		return nil
-	}
-	id, label, scene, seed, snap := p.ID, p.Backend.Label, p.Scene.ID, p.Seed, p.Snap
+	id, label, scene, seed, snap, pos := p.ID, p.Backend.Label, p.Scene.ID, p.Seed, p.Snap, p.Position()
 	x, sink := p.com.Export, p.com.Sink
 	return func() tea.Msg {
+		// the first code of a scene plays its default stories once, headless
+		code, err := storycode.Encode(pos)
+		note := "-story " + code
+		if err != nil {
+			note = "no story code: " + err.Error()
+		}
+		if len(snap.Nodes) > 0 {
+			return exported{id, note + " · this story runs on " + itoa(int64(len(snap.Nodes))) + " servers: one redis-cli cannot replay it"}
+		}
 		name, err := sink.Save(transcript.Export(x, label, scene, seed, snap))
 		if err != nil {
-			return exported{id, err.Error()}
+			return exported{id, note + " · " + err.Error()}
 		}
-		// the path first: a narrow status line cuts the end
-		return exported{id, "wrote " + homeShort(name, os.Getenv("HOME")) + " (redis-cli < file replays it, waits included)"}
+		// the path before what it is for: a narrow status line cuts the end
+		return exported{id, note + " · wrote " + homeShort(name, os.Getenv("HOME")) + " (redis-cli < file replays it, waits included)"}
 	}
 }
 

@@ -8,14 +8,16 @@ import (
 
 	"locksim/play"
 	"locksim/scenes"
+	"locksim/storycode"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
 
 // TestPositionRoundTrip walks every story and the quiz with a seeded run of keys
 // (steps, steps back, settings, the learner's own moves and faults, an
-// answer when the question is asked), saves the position as JSON, opens it
-// in a fresh course on a fresh server, and gets the same screen. A race
+// answer when the question is asked), saves the position as JSON and then
+// as a story code, opens it in a fresh course on a fresh server, and gets
+// the same screen. A race
 // is replayed from its record: the same screen but for the readout, which
 // says it is a replay.
 func TestPositionRoundTrip(t *testing.T) {
@@ -39,7 +41,19 @@ func TestPositionRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%q → %s", walk, data)
+			// and through its story code, as a learner hands it on
+			code, err := storycode.Encode(back)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err = storycode.Decode(code)
+			if err != nil {
+				t.Fatalf("%s: %v", code, err)
+			}
+			if again, _ := json.Marshal(back); string(again) != string(data) {
+				t.Errorf("position %s came back from code %s as %s", data, code, again)
+			}
+			t.Logf("%q → %s → %s", walk, data, code)
 			b := openPosition(t, back, "", "")
 			got, want := b.View(), a.View()
 			if sc.Kind == scenes.Race {

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"locksim/play"
+	"locksim/storycode"
+)
+
+// TestStoryFlag: -story CODE -plain plays the code's story, own moves and
+// prediction included; a damaged code, or one with flags it carries
+// itself, gets one line and exit 2.
+func TestStoryFlag(t *testing.T) {
+	pos, err := play.ParsePosition([]byte(`{"version":1,"scene":"gc-pause","settings":{"pause":1},"seed":7,"own":[{"at":2,"kind":"wait","ms":5000}],"step":6,"prediction":{"chosen":1}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := storycode.Encode(pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	quiz, err := storycode.Encode(play.Position{Version: play.PositionVersion, Scene: "choose", Quiz: &play.QuizPlace{At: 1, Answers: []int{1, -1, -1, -1, -1, -1, -1, -1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exit, out, errs := runMain("-plain", "-story", code)
+	if exit != 0 || errs != "" {
+		t.Fatalf("-story %s: exit %d, stderr %q", code, exit, errs)
+	}
+	out = words(out)
+	for _, want := range []string{"server: embedded · seed 7", "wait 5 s after 2 moves", "== pause: 70 s, TTL: 30 s ==", "[your prediction: 2) OK"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the story of %s lacks %q:\n%s", code, want, out)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-plain", "-story", code[:len(code)-1]}, "locksim: story code: the code is damaged"},
+		{[]string{"-plain", "-story", "hello"}, "locksim: story code: not a story code"},
+		{[]string{"-plain", "-story", "nope." + code[strings.Index(code, ".")+1:]}, "locksim: story code: the code is damaged"},
+		{[]string{"-story", code, "-scene", "gc-pause"}, "locksim: -story carries its own scene, settings, seed and step: it does not go with -scene"},
+		{[]string{"-story", code, "-seed", "3"}, "it does not go with -seed"},
+		{[]string{"-plain", "-story", quiz}, "-story: the code is a place in the quiz choose, which has no story to print"},
+	} {
+		exit, out, errs := runMain(c.args...)
+		if exit != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and one line with %q", c.args, exit, out, errs, c.want)
+		}
+	}
+}
+
+// TestCastFlag: -cast FILE writes the scene's story as asciicast v2 and
+// says where; -size sets its size; a bad size, or -cast with a flag it
+// cannot go with, gets one line and exit 2.
+func TestCastFlag(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gc.cast")
+	exit, out, errs := runMain("-scene", "gc-pause", "-seed", "1", "-step", "3", "-size", "100x30", "-cast", path)
+	if exit != 0 || errs != "" || !strings.Contains(out, "wrote "+path) {
+		t.Fatalf("exit %d, stdout %q, stderr %q", exit, out, errs)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first, _, _ := strings.Cut(string(data), "\n"); !strings.HasPrefix(first, `{"version":2,"width":100,"height":30,`) {
+		t.Errorf("the cast starts %q", first)
+	}
+	// three steps: four frames, the last asking the question B's SET
+	// answers, with its marker
+	if n := strings.Count(string(data), `, "o", `); n != 4 || strings.Count(string(data), `, "m", "predict: `) != 1 {
+		t.Errorf("%d frames in\n%.400s", n, data)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-scene", "gc-pause", "-cast", path, "-size", "60x20"}, "-size must be from 80x24 to 400x200, got 60x20"},
+		{[]string{"-scene", "gc-pause", "-cast", path, "-size", "big"}, "-size must be WxH"},
+		{[]string{"-scene", "gc-pause", "-size", "100x30"}, "-size needs -cast"},
+		{[]string{"-scene", "gc-pause", "-cast", path, "-plain"}, "-cast records a story on the embedded server into a file: it does not go with -plain"},
+		{[]string{"-cast", path, "-redis", "redis://127.0.0.1:1/0"}, "it does not go with -redis"},
+	} {
+		exit, out, errs := runMain(c.args...)
+		if exit != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and one line with %q", c.args, exit, out, errs, c.want)
+		}
+	}
+}

@@ -1,0 +1,184 @@
+package storycode
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+
+	"locksim/content"
+	"locksim/play"
+	"locksim/scenes"
+	"locksim/sim"
+)
+
+// fingerprintSeed is the seed the default stories are played with for a
+// fingerprint: any fixed seed makes the tokens, and so the replies, the
+// same on every machine.
+const fingerprintSeed = 1
+
+// fingerprints holds one lazily computed fingerprint per scene of this
+// build. The map is filled once, at package start, and never written after:
+// each value is a function of the compiled-in scenes only, computed at most
+// once per process (a headless run of every default story), so a second
+// code of the same scene costs nothing.
+var fingerprints = func() map[string]func() ([fingerprintLen]byte, error) {
+	m := map[string]func() ([fingerprintLen]byte, error){}
+	for _, sc := range scenes.All() {
+		m[sc.ID] = sync.OnceValues(func() ([fingerprintLen]byte, error) { return computeFingerprint(sc) })
+	}
+	return m
+}()
+
+// fingerprintLen is how many bytes of the SHA-256 a code carries: a chance
+// of one in four billion that a changed scene goes unnoticed.
+const fingerprintLen = 4
+
+// Fingerprint is a short hash of what decides a replay of the scene with
+// the given id: its kind, its settings (each knob's key, name and values,
+// in order), and for every default story (Scene.Stories) its actors,
+// nodes and moves and every command and reply it sends and gets, played
+// headless with a fixed seed on a fresh embedded server (the race replayed
+// in a fixed order); for a quiz, how many situations it has and the class
+// of each. Not its prose: a reworded sentence keeps the fingerprint.
+// Computed once per process and scene.
+func Fingerprint(id string) ([fingerprintLen]byte, error) {
+	f, ok := fingerprints[id]
+	if !ok {
+		return [fingerprintLen]byte{}, fmt.Errorf("unknown scene %q (locksim -list shows them)", id)
+	}
+	return f()
+}
+
+// hasher writes length-prefixed fields, so that no two different lists of
+// fields hash alike.
+type hasher struct{ buf []byte }
+
+func (h *hasher) str(s string) {
+	h.buf = binary.AppendUvarint(h.buf, uint64(len(s)))
+	h.buf = append(h.buf, s...)
+}
+
+func (h *hasher) num(n int64) { h.buf = binary.AppendVarint(h.buf, n) }
+
+func computeFingerprint(sc *scenes.Scene) ([fingerprintLen]byte, error) {
+	var out [fingerprintLen]byte
+	h := &hasher{}
+	h.str("locksim story fingerprint 1")
+	h.str(sc.ID)
+	h.num(int64(sc.Kind))
+	h.num(int64(len(sc.Knobs)))
+	for _, k := range sc.Knobs {
+		h.str(k.Key)
+		h.str(k.Name)
+		h.num(int64(len(k.Values)))
+		for _, v := range k.Values {
+			h.str(v)
+		}
+	}
+	if sc.Kind == scenes.Quiz {
+		text, err := content.Load(sc.ID)
+		if err != nil {
+			return out, err
+		}
+		items, err := scenes.Situations(text)
+		if err != nil {
+			return out, err
+		}
+		h.num(int64(len(items)))
+		for _, s := range items {
+			h.num(int64(s.Class))
+		}
+	} else if err := hashStories(h, sc); err != nil {
+		return out, fmt.Errorf("scene %s: %w", sc.ID, err)
+	}
+	sum := sha256.Sum256(h.buf)
+	copy(out[:], sum[:])
+	return out, nil
+}
+
+// hashStories plays every default story of sc to its end on a fresh
+// embedded server and hashes its schedule, commands and replies.
+func hashStories(h *hasher, sc *scenes.Scene) error {
+	b, err := sim.OpenEmbedded()
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	defer b.Close(ctx)
+	for _, p := range sc.Stories() {
+		script := sc.Script(p)
+		// the settings in knob order, each value by its index
+		for _, k := range sc.Knobs {
+			h.num(int64(p[k.Name]))
+		}
+		h.num(int64(len(script.Actors)))
+		for _, a := range script.Actors {
+			h.str(a.Name)
+		}
+		h.num(int64(len(script.Nodes)))
+		for _, n := range script.Nodes {
+			h.str(n)
+		}
+		pos := play.Position{Version: play.PositionVersion, Scene: sc.ID, Settings: p, Seed: fingerprintSeed}
+		if sc.Kind == scenes.Race {
+			// the race's winner is decided by a real race: replayed in the
+			// order of its workers, the replies are the same each time
+			rec := &play.RaceRecord{}
+			for i, a := range script.Actors {
+				rec.Shots = append(rec.Shots, play.RaceShot{Worker: a.Name, Order: i + 1, Reply: "OK"})
+			}
+			pos.Race = rec
+		}
+		events, moves, err := playStory(ctx, b, sc, pos)
+		if err != nil {
+			return fmt.Errorf("settings %v: %w", p, err)
+		}
+		h.num(int64(len(moves)))
+		for _, m := range moves {
+			h.str(m)
+		}
+		h.num(int64(len(events)))
+		for _, e := range events {
+			h.num(int64(e.Move))
+			h.num(e.At.Milliseconds())
+			h.num(int64(e.Kind))
+			h.str(e.Actor)
+			h.str(e.Node)
+			h.num(int64(len(e.Args)))
+			for _, a := range e.Args {
+				h.str(a)
+			}
+			h.str(e.Reply)
+			h.num(int64(e.Fault))
+			h.str(strconv.FormatBool(e.Timed))
+		}
+	}
+	return nil
+}
+
+// playStory plays the story pos stands in from its start to its end,
+// headless (no question, no read-back between moves), and returns its
+// events and move labels.
+func playStory(ctx context.Context, b *sim.Backend, sc *scenes.Scene, pos play.Position) ([]sim.Event, []string, error) {
+	s, err := play.NewSession(ctx, 1, sc, b, pos.Seed, &sync.WaitGroup{})
+	if err != nil {
+		return nil, nil, err
+	}
+	defer s.Close(context.WithoutCancel(ctx))
+	s.Predict, s.Headless = false, true
+	s.ApplyPosition(pos)
+	d := play.Driver{S: s}
+	d.Run(s.Start(nil))
+	d.Run(s.SeekTo(len(s.Snap.Moves)))
+	if s.Err != "" {
+		return nil, nil, fmt.Errorf("%s", s.Err)
+	}
+	if s.Snap.Pos != len(s.Snap.Moves) {
+		return nil, nil, fmt.Errorf("the story stopped at move %d of %d", s.Snap.Pos, len(s.Snap.Moves))
+	}
+	return slices.Clone(s.Snap.Events), slices.Clone(s.Snap.Moves), nil
+}

@@ -166,6 +166,13 @@ func openTerm(t testing.TB, c *gossh.Client, termType string, w, h int) *term {
 // openTermEnv is openTerm with environment variables sent first.
 func openTermEnv(t testing.TB, c *gossh.Client, termType string, w, h int, env map[string]string) *term {
 	t.Helper()
+	return openTermCmd(t, c, termType, w, h, env, "")
+}
+
+// openTermCmd is openTermEnv running cmd on the terminal (ssh -t HOST cmd)
+// in place of a shell when cmd is not "".
+func openTermCmd(t testing.TB, c *gossh.Client, termType string, w, h int, env map[string]string, cmd string) *term {
+	t.Helper()
 	s, err := c.NewSession()
 	if err != nil {
 		t.Fatal(err)
@@ -189,7 +196,12 @@ func openTermEnv(t testing.TB, c *gossh.Client, termType string, w, h int, env m
 		t.Fatal(err)
 	}
 	s.Stderr = &syncWriter{w: &tm.errOut, mu: &tm.raw.Mutex}
-	if err := s.Shell(); err != nil {
+	if cmd != "" {
+		err = s.Start(cmd)
+	} else {
+		err = s.Shell()
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
 	// the emulator's answers to queries go back as the terminal's input

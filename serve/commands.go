@@ -13,7 +13,9 @@ import (
 	"locksim/play"
 	"locksim/scenes"
 	"locksim/sim"
+	"locksim/storycode"
 	"locksim/transcript"
+	"locksim/tui"
 
 	"github.com/charmbracelet/ssh"
 )
@@ -58,6 +60,8 @@ func defaultCommands() map[string]Command {
 		"list":  {Run: listCmd},
 		"plain": {Args: "SCENE [SEED]", Run: plainCmd},
 		"cli":   {Args: "SCENE [SEED]", Run: cliCmd},
+		"story": {Args: "CODE", Run: storyCmd},
+		"cast":  {Args: "CODE [WxH]", Run: castCmd},
 		"help":  {}, // answered by command itself: it knows the table
 	}
 }
@@ -186,4 +190,63 @@ func storyEnd(ctx context.Context, b *sim.Backend, sc *scenes.Scene, seed uint64
 		return sim.Snapshot{}, errors.New(s.Err)
 	}
 	return s.Snap, nil
+}
+
+// codeArg reads the one story code a command takes (y shows it, a
+// transcript ends each story with it).
+func codeArg(c Call, most int) (play.Position, error) {
+	if len(c.Args) < 1 || len(c.Args) > most {
+		return play.Position{}, errors.New("needs a story code, as y shows it or a transcript prints it")
+	}
+	return storycode.Decode(c.Args[0])
+}
+
+// storyCmd writes the transcript of the story a code carries, to the step
+// it stands at; on a terminal (ssh -t) the course opens there instead.
+func storyCmd(ctx context.Context, c Call) int {
+	pos, err := codeArg(c, 1)
+	if err != nil {
+		return c.Usage("%v", err)
+	}
+	if pos.Quiz != nil {
+		return c.Usage("the code is a place in the quiz %s, which has no story to print; open it with ssh -t HOST story CODE", pos.Scene)
+	}
+	b, done, err := c.Backend()
+	if err != nil {
+		return c.Fail(err)
+	}
+	defer done()
+	if err := transcript.PlainPosition(ctx, c.Out, b, pos); err != nil {
+		return c.Fail(err)
+	}
+	return 0
+}
+
+// castCmd writes the story a code carries as an asciicast v2 file, on an
+// embedded server of its own whatever the server plays on: a cast is the
+// same bytes for the same code only where the clock is virtual.
+func castCmd(ctx context.Context, c Call) int {
+	pos, err := codeArg(c, 2)
+	if err != nil {
+		return c.Usage("%v", err)
+	}
+	o := tui.CastOptions{Width: 80, Height: 24}
+	if len(c.Args) == 2 {
+		w, h, ok := strings.Cut(c.Args[1], "x")
+		var err1, err2 error
+		o.Width, err1 = strconv.Atoi(w)
+		o.Height, err2 = strconv.Atoi(h)
+		if !ok || err1 != nil || err2 != nil || o.Width < tui.MinWidth || o.Height < tui.MinHeight || o.Width > 400 || o.Height > 200 {
+			return c.Usage("the size must be WxH from %dx%d to 400x200, got %q", tui.MinWidth, tui.MinHeight, c.Args[1])
+		}
+	}
+	b, err := sim.OpenEmbedded()
+	if err != nil {
+		return c.Fail(err)
+	}
+	defer b.Close(context.WithoutCancel(ctx))
+	if err := tui.Cast(ctx, c.Out, b, pos, o); err != nil {
+		return c.Fail(err)
+	}
+	return 0
 }

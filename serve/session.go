@@ -14,8 +14,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"locksim/play"
 	"locksim/scenes"
 	"locksim/sim"
+	"locksim/storycode"
 	"locksim/tui"
 	"locksim/views"
 
@@ -53,22 +55,35 @@ func (s *Server) handle(sess ssh.Session) {
 	if id.Instructor, err = s.instr.Has(id.Key); err != nil {
 		s.cfg.Log.Printf("session %s: -instructors: %v; no instructor until it can be read", id.ID, err)
 	}
-	if len(sess.Command()) > 0 {
+	pty, winch, ok := sess.Pty()
+	var at *play.Position
+	if args := sess.Command(); ok && len(args) == 2 && args[0] == "story" {
+		// ssh -t HOST story CODE: the course on the terminal, at the code's
+		// place rather than the student's saved one
+		pos, err := storycode.Decode(args[1])
+		if err != nil {
+			fmt.Fprintf(sess.Stderr(), "locksim: story: %v\n", err)
+			_ = sess.Exit(2)
+			return
+		}
+		at = &pos
+	} else if len(sess.Command()) > 0 {
 		_ = sess.Exit(s.command(sess, id))
 		return
 	}
-	pty, winch, ok := sess.Pty()
 	if !ok {
 		fmt.Fprintf(sess.Stderr(), "locksim: no terminal: ask for one with ssh -t, or run a command (%s)\n", strings.Join(s.commandNames(), ", "))
 		_ = sess.Exit(2)
 		return
 	}
-	_ = sess.Exit(s.course(sess, id, pty, winch))
+	_ = sess.Exit(s.course(sess, id, pty, winch, at))
 }
 
 // course runs the course on sess's terminal until the student quits, the
 // limits close it or the server shuts down; it returns the exit status.
-func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan ssh.Window) int {
+// at, when not nil, is where it opens (ssh -t HOST story CODE) in place
+// of the student's saved place.
+func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan ssh.Window, at *play.Position) int {
 	start := time.Now()
 	// the renderer asks the client's terminal for its background first
 	st := views.NewStyles(bubbletea.MakeRenderer(sess), s.cfg.HighContrast)
@@ -84,7 +99,10 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 	if seed == 0 {
 		seed = newSeed()
 	}
-	o := tui.Options{Seed: seed, NoQuiz: s.cfg.NoQuiz, Styles: &st, Store: stu.store, Position: stu.place(),
+	if at == nil {
+		at = stu.place()
+	}
+	o := tui.Options{Seed: seed, NoQuiz: s.cfg.NoQuiz, Styles: &st, Store: stu.store, Position: at,
 		Notice: "served over SSH: each session has its own " + backendWord(b),
 		Export: scenes.Export{Dir: s.exportDir(id)}}
 	app, err := tui.NewCourse(b, o)

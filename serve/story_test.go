@@ -1,0 +1,91 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"locksim/play"
+	"locksim/sim"
+	"locksim/storycode"
+	"locksim/transcript"
+	"locksim/tui"
+)
+
+// fencingCode is a story code of the fencing scene a few steps in, and the
+// position it carries.
+func fencingCode(t *testing.T) (string, play.Position) {
+	t.Helper()
+	pos := play.Position{Version: play.PositionVersion, Scene: "fencing", Seed: 7, Step: 3}
+	code, err := storycode.Encode(pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return code, pos
+}
+
+// TestStoryAndCastCommands: ssh HOST story CODE prints the same transcript
+// -story CODE -plain does, and ssh HOST cast CODE the same bytes -cast
+// writes, both made here on an embedded server of the test's own.
+func TestStoryAndCastCommands(t *testing.T) {
+	_, addr := testServer(t, Config{})
+	c := dial(t, addr, "student", newKey(t))
+	code, pos := fencingCode(t)
+	ctx := context.Background()
+
+	b, err := sim.OpenEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close(ctx)
+	var want bytes.Buffer
+	if err := transcript.PlainPosition(ctx, &want, b, pos); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, status := run(t, c, "story "+code)
+	if status != 0 || errOut != "" || out != want.String() {
+		t.Fatalf("story %s: status %d, stderr %q, stdout:\n%s\nwant:\n%s", code, status, errOut, out, want.String())
+	}
+
+	want.Reset()
+	if err := tui.Cast(ctx, &want, b, pos, tui.CastOptions{Width: 100, Height: 30}); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, status = run(t, c, "cast "+code+" 100x30")
+	if status != 0 || errOut != "" || out != want.String() {
+		t.Fatalf("cast %s: status %d, stderr %q, %d bytes, want %d", code, status, errOut, len(out), want.Len())
+	}
+	var header struct {
+		Version       int `json:"version"`
+		Width, Height int
+	}
+	first, _, _ := strings.Cut(out, "\n")
+	if err := json.Unmarshal([]byte(first), &header); err != nil || header.Version != 2 || header.Width != 100 || header.Height != 30 {
+		t.Fatalf("cast header %q: %+v, %v", first, header, err)
+	}
+
+	for _, bad := range []string{"story", "story nope", "story " + code + " x", "cast " + code + " 10x10", "cast fencing.zzzz"} {
+		out, errOut, status := run(t, c, bad)
+		if status != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "locksim: ") {
+			t.Errorf("%s: status %d, stdout %q, stderr %q; want 2, nothing, one line", bad, status, out, errOut)
+		}
+	}
+}
+
+// TestStoryOnATerminal: ssh -t HOST story CODE opens the course at the
+// code's place, not at the student's saved one.
+func TestStoryOnATerminal(t *testing.T) {
+	_, addr := testServer(t, Config{})
+	code, _ := fencingCode(t)
+	tm := openTermCmd(t, dial(t, addr, "student", newKey(t)), "xterm-256color", 80, 24, nil, "story "+code)
+	tm.waitFor("fencing", "seed 7", " 3/10 ")
+	tm.send("q")
+	tm.waitEnd()
+
+	bad := openTermCmd(t, dial(t, addr, "student", newKey(t)), "xterm-256color", 80, 24, nil, "story fencing.zzzz")
+	if status := bad.waitEnd(); status != 2 || !strings.HasPrefix(bad.stderr(), "locksim: story: ") {
+		t.Fatalf("a bad code on a terminal: status %d, stderr %q", status, bad.stderr())
+	}
+}

@@ -1,6 +1,9 @@
 package check
 
-import "locksim/sim/ledger"
+import (
+	"locksim/sim"
+	"locksim/sim/ledger"
+)
 
 // Anomaly is a kind of failure the trials count, one trial at a time.
 type Anomaly int
@@ -53,4 +56,25 @@ func (f Found) Any() bool {
 // history folded as led.
 func Classify(led *ledger.Ledger, mutex Verdict) Found {
 	return classify(led, mutex)
+}
+
+func classify(led *ledger.Ledger, mutex Verdict) Found {
+	var f Found
+	if mutex.Result == NotLinearizable {
+		if ov := led.FirstOverlap(); ov != nil && ov.Cause == ledger.Lapsed {
+			f[LeaseRanOut] = true
+		} else {
+			f[TwoHolders] = true
+		}
+	}
+	if len(led.Stuck()) > 0 {
+		f[NoTTL] = true
+	}
+	for _, k := range led.Keys {
+		if k.Status() == ledger.KeyNoTTL && k.Lease != nil && led.Belief(k.Lease.Actor).Status == sim.Crashed {
+			f[NoTTL] = true
+		}
+	}
+	f[ForeignRelease] = led.ForeignDeletes() > 0
+	return f
 }

@@ -93,6 +93,9 @@ type Op struct {
 	// entered again or left the count above zero.
 	Nested bool
 	Late   bool // a hung node ran it when it woke; nobody read the reply
+	// Part is set for one node's share of a Redlock acquire or release:
+	// the server's model reads it, the client's mutex reads the count.
+	Part bool
 	// Ends is set for an op that ends its actor's hold in the client's
 	// mutex (a release sent, a crash, a refusal or check that showed the
 	// lease gone, a validity that ran out).
@@ -103,6 +106,9 @@ type Op struct {
 	Accepted bool
 	Fenced   bool
 	Rank     int64
+
+	pos    int // the event position it was read at
+	volley int // 1 + the index of the first op of its race volley; 0 when not in one
 }
 
 // Who is the op for a sentence: "B's acquire".
@@ -177,6 +183,26 @@ type Options struct {
 	// within which either reading (still there, already gone) is accepted.
 	Live  bool
 	Slack time.Duration
+}
+
+// LiveSlack is the wire time around an expiry within which a live
+// server's history may read a key as still there or already gone: the
+// server's clock runs on while a step's commands travel.
+const LiveSlack = 50 * time.Millisecond
+
+// OptionsFor is the options for a run's snapshot: on a live server a slack
+// of LiveSlack on the wire, in story time.
+func OptionsFor(snap sim.Snapshot) Options {
+	if !snap.Live {
+		return Options{}
+	}
+	return Options{Live: true, Slack: LiveSlack * time.Duration(max(snap.Scale, 1))}
+}
+
+// FromSnapshot reads a run's snapshot as a history: its events, folded with
+// the keys read back, at the run's story time.
+func FromSnapshot(snap sim.Snapshot) History {
+	return FromLedger(snap.Events, ledger.Fold(snap.Events, snap.Now, snap.Keys), OptionsFor(snap))
 }
 
 // FromEvents reads a run's events (in the order recorded: on the embedded

@@ -159,7 +159,7 @@ func TestTimeoutSaysUnknown(t *testing.T) {
 	// every order grants 40 acquires of distinct actors: none is legal,
 	// and each order fails only at its second op; a big search
 	for i := range h.Ops {
-		h.Ops[i].Actor = string(rune('A' + i%26)) + string(rune('a'+i/26))
+		h.Ops[i].Actor = string(rune('A'+i%26)) + string(rune('a'+i/26))
 		h.Ops[i].Outcome = Open
 	}
 	h.Ops = append(h.Ops, Op{Actor: "x", Kind: Acquire, Outcome: Granted, Lock: "lock", Node: "lock", Key: "resource:lock", pos: 41})

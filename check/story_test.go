@@ -108,13 +108,13 @@ func TestTheMutexBreaks(t *testing.T) {
 	b := simtest.Embedded(t)
 	for _, c := range []struct{ id, settings, at string }{
 		{"gc-pause", "", "B's acquire"},
-		{"release", "", "B's acquire"},                     // the lapsed-lease release
-		{"extend", "", "B's acquire"},                      // the watchdog frozen with its holder
-		{"redlock", "story=clock jump", "c2's acquire"},    // a majority on a node whose clock jumped
-		{"redlock", "story=C restarts", "c2's acquire"},    // an empty restart
-		{"redlock", "story=failover", "c2's acquire"},      // a replica promoted without the key
-		{"key-naming", "", "w2's acquire"},                 // two keys for one lock
-		{"claim-lease", "w1=freezes", "w3's acquire"},      // a claim reaped from a frozen worker
+		{"release", "", "B's acquire"},                  // the lapsed-lease release
+		{"extend", "", "B's acquire"},                   // the watchdog frozen with its holder
+		{"redlock", "story=clock jump", "c2's acquire"}, // a majority on a node whose clock jumped
+		{"redlock", "story=C restarts", "c2's acquire"}, // an empty restart
+		{"redlock", "story=failover", "c2's acquire"},   // a replica promoted without the key
+		{"key-naming", "", "w2's acquire"},              // two keys for one lock
+		{"claim-lease", "w1=freezes", "w3's acquire"},   // a claim reaped from a frozen worker
 	} {
 		sc, p := find(t, c.id, c.settings)
 		r := check.Check(play(t, b, sc, p, 1, nil).h, 0)

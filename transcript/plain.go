@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"locksim/check"
 	"maps"
 	"slices"
 	"strings"
@@ -462,6 +463,14 @@ func (v plainVariant) play(ctx context.Context) error {
 		props = append(props, say.PropNames()[i]+" "+[...]string{"untested", "held", "BROKEN", "absent"}[pr])
 	}
 	fmt.Fprintf(w, "properties: %s\n", strings.Join(props, " · "))
+	// the same history checked against the three models
+	rep := check.Check(check.FromSnapshot(snap), check.DefaultTimeout)
+	fmt.Fprintf(w, "checked: %s\n", rep.Line())
+	for _, cv := range rep.Verdicts {
+		if cv.Result == check.NotLinearizable || cv.Result == check.Unknown {
+			fmt.Fprintf(w, "%s: %s\n", cv.Model.Name(), cv.Sentence)
+		}
+	}
 	return nil
 }
 

@@ -23,6 +23,12 @@ func (m Model) Name() string {
 	return [...]string{"server", "client's mutex", "fenced resource"}[m]
 }
 
+// Title is the model named in a sentence: "the server's lease", "the
+// client's mutex", "the fenced resource".
+func (m Model) Title() string {
+	return [...]string{"the server's lease", "the client's mutex", "the fenced resource"}[m]
+}
+
 // Result is what the checker found.
 type Result int
 

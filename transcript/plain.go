@@ -465,11 +465,12 @@ func (v plainVariant) play(ctx context.Context) error {
 	fmt.Fprintf(w, "properties: %s\n", strings.Join(props, " · "))
 	// the same history checked against the three models
 	rep := check.Check(check.FromSnapshot(snap), check.DefaultTimeout)
-	fmt.Fprintf(w, "checked: %s\n", rep.Line())
 	for _, cv := range rep.Verdicts {
+		line := "checked as " + cv.Model.Title() + ": " + cv.Short()
 		if cv.Result == check.NotLinearizable || cv.Result == check.Unknown {
-			fmt.Fprintf(w, "%s: %s\n", cv.Model.Name(), cv.Sentence)
+			line += ". " + cv.Sentence
 		}
+		fmt.Fprintln(w, line)
 	}
 	return nil
 }

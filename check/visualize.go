@@ -19,7 +19,14 @@ import (
 // the faults (pauses, crashes, clock jumps, restarts, partitions, slow and
 // hung nodes) as annotations on the same clock. The check behind it is
 // bounded by timeout like Check. It returns w's error.
-func Visualize(w io.Writer, h History, timeout time.Duration) error {
+func Visualize(w io.Writer, h History, timeout time.Duration) (err error) {
+	// porcupine panics when a model contradicts its own search; say so
+	// as an error rather than end the program
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("porcupine could not draw the history: %v", p)
+		}
+	}()
 	type input struct {
 		m Model
 		j int
@@ -70,10 +77,10 @@ func Visualize(w io.Writer, h History, timeout time.Duration) error {
 				return describeMutex(s)
 			case []any:
 				if len(s) > 0 {
-					if _, ok := s[0].(leaseState); ok {
-						return specs[Server].model.DescribeState(s)
+					if _, ok := s[0].(int64); ok {
+						return specs[Resource].model.DescribeState(s)
 					}
-					return specs[Resource].model.DescribeState(s)
+					return specs[Server].model.DescribeState(s)
 				}
 			}
 			return "start"

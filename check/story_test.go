@@ -283,3 +283,24 @@ func TestVisualize(t *testing.T) {
 		}
 	}
 }
+
+// TestOnALiveServer: every scene's first story on a redis-server, each at
+// its own capped scale: the server's lease model (with a slack of
+// LiveSlack on the wire around each expiry) still finds Redis kept its
+// word, and the mutex model still agrees with the ledger.
+func TestOnALiveServer(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
+	simtest.OnBoth(t, 1000, func(t *testing.T, b *sim.Backend) {
+		for _, sc := range scenes.All() {
+			if sc.Kind == scenes.Quiz {
+				continue
+			}
+			p := sc.Stories()[0]
+			st := play(t, b, sc, p, 9, nil)
+			if v := check.CheckModel(st.h, check.Server, check.DefaultTimeout); v.Result == check.NotLinearizable || v.Result == check.Unknown {
+				t.Errorf("%s (live %v): server %s: %s", sc.ID, b.Live(), v.Short(), v.Sentence)
+			}
+			agree(t, sc, "live", st)
+		}
+	})
+}

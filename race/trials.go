@@ -104,6 +104,12 @@ type Example struct {
 	Verdict check.Verdict // the mutex model's
 }
 
+// History reads the example's events again as a history of operations,
+// for a timeline or for porcupine's page (check.Visualize).
+func (ex *Example) History() check.History {
+	return check.FromEvents(ex.Events, ex.End, check.Options{})
+}
+
 // Bug is one trial that broke a rule the variant must keep.
 type Bug struct {
 	Trial   int

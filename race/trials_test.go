@@ -107,7 +107,7 @@ func checkAnomalies(t *testing.T, got map[race.Variant]race.Counts) {
 			if ex.Variant != v || ex.Trial < 1 || ex.Trial > c.Trials || !ex.Found[k] {
 				t.Errorf("%s, %s: the example is %+v", v, k, ex)
 			}
-			h := check.FromEvents(ex.Events, ex.End, check.Options{})
+			h := ex.History()
 			if again := check.CheckModel(h, check.Mutex, 0); again.Result != ex.Verdict.Result {
 				t.Errorf("%s, %s: the example checks %s again, %s when kept", v, k, again.Short(), ex.Verdict.Short())
 			}

@@ -58,6 +58,8 @@ func build(events []sim.Event, led *ledger.Ledger, o Options) History {
 			switch {
 			case e.Fault == sim.FaultCrash:
 				h.add(Op{Seq: e.Seq, Actor: e.Actor, Kind: Crash, Call: e.At, Return: e.At, Clock: e.At, Ends: ends}, i)
+			// sim says a restart lost the node's keys only in its note
+			// ("restarted empty"): a restart with its data changes nothing
 			case e.Fault == sim.FaultNodeUp && strings.Contains(e.Note, "empty"):
 				h.add(Op{Seq: e.Seq, Kind: Restart, Node: e.Node, Call: e.At, Return: e.At, Clock: e.At + skew[e.Node]}, i)
 			}

@@ -117,8 +117,8 @@ func Check(h History, timeout time.Duration) Report {
 	return r
 }
 
-// CheckModel checks h against one model (the trials check every trial with
-// Mutex alone).
+// CheckModel checks h against one model with porcupine, within timeout
+// (0: no limit).
 func CheckModel(h History, m Model, timeout time.Duration) Verdict {
 	return checkModel(h, m, timeout)
 }

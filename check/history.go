@@ -177,8 +177,8 @@ type Span struct {
 	End               string // how it ended: "released", "lapsed", "crashed", …; "" while open
 }
 
-// History is one story read as operations, with what the timeline draws
-// beside them.
+// History is one story read as operations, in the order of the events they
+// were read from, with what the timeline draws beside them.
 type History struct {
 	Ops    []Op
 	Marks  []Mark

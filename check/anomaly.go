@@ -57,8 +57,8 @@ func (f Found) Any() bool {
 // lease when the op it could not place was granted; NoTTL from a key read
 // back with no TTL whose holder crashed, or a contender that key blocked
 // (pass the key states to ledger.Fold); ForeignRelease from the ledger's
-// reading of the releases. mutex must be CheckModel(h, Mutex, …) of the
-// history folded as led.
+// reading of the releases. mutex must be the Mutex verdict (CheckModel or
+// Quick) on the history folded as led.
 func Classify(led *ledger.Ledger, mutex Verdict) Found {
 	return classify(led, mutex)
 }

@@ -2,6 +2,7 @@ package check
 
 import (
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -104,15 +105,17 @@ func (r Report) Line() string {
 // gives up after it and the verdict says unknown.
 const DefaultTimeout = 500 * time.Millisecond
 
-// Check checks h against the three models with porcupine, each within
-// timeout (0: no limit). A model that times out says Unknown; Check never
-// blocks longer than about timeout per model.
+// Check checks h against the three models with porcupine, side by side,
+// each within timeout (0: no limit). A model that times out says Unknown,
+// so Check returns within about timeout whatever the history.
 func Check(h History, timeout time.Duration) Report {
 	start := time.Now()
 	var r Report
+	var wg sync.WaitGroup
 	for _, m := range Models() {
-		r.Verdicts[m] = CheckModel(h, m, timeout)
+		wg.Go(func() { r.Verdicts[m] = CheckModel(h, m, timeout) })
 	}
+	wg.Wait()
 	r.Took = time.Since(start)
 	return r
 }

@@ -179,14 +179,27 @@ func TestTimeoutSaysUnknown(t *testing.T) {
 	}
 	h.Ops = append(h.Ops, Op{Actor: "x", Kind: Acquire, Outcome: Granted, Lock: "lock", Node: "lock", Key: "resource:lock", pos: 41})
 	h.Ops = append(h.Ops, Op{Actor: "y", Kind: Acquire, Outcome: Granted, Lock: "lock", Node: "lock", Key: "resource:lock", pos: 42})
-	done := make(chan Verdict)
-	go func() { done <- CheckModel(h, Mutex, 20*time.Millisecond) }()
+	done := make(chan Report)
+	go func() { done <- Check(h, 20*time.Millisecond) }()
 	select {
-	case v := <-done:
-		if v.Result != Unknown || v.Short() != "unknown (timed out)" {
-			t.Errorf("a check past its timeout: %s", v.Short())
+	case r := <-done:
+		if v := r.Of(Mutex); v.Result != Unknown || v.Short() != "unknown (timed out)" || v.Sentence != sentences.Get("unknown") {
+			t.Errorf("a check past its timeout: %s (%s)", v.Short(), v.Sentence)
+		}
+		if v := r.Of(Server); v.Result != Linearizable {
+			t.Errorf("the server's model, which has a quick answer, says %s", v.Short())
 		}
 	case <-time.After(time.Minute): // a hang guard, not a timing
 		t.Fatal("the check did not return after its timeout")
+	}
+}
+
+// TestSentences: every line the checker says is in the course text.
+func TestSentences(t *testing.T) {
+	for _, name := range []string{"intro", "server-ok", "server-bad", "server-na", "mutex-ok", "mutex-bad", "mutex-na",
+		"resource-bad", "resource-bad-fenced", "resource-fenced", "resource-ok", "resource-na", "unknown"} {
+		if !sentences.Has(name) {
+			t.Errorf("content/text/check.txt has no section %q", name)
+		}
 	}
 }

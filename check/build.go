@@ -11,12 +11,20 @@ import (
 
 // build reads the events, with the ledger's reading of each, as a history.
 func build(events []sim.Event, led *ledger.Ledger, o Options) History {
-	h := History{End: led.Now, Live: o.Live, Slack: o.Slack}
-	index := make(map[int]int, len(events)) // event Seq → position
-	for i, e := range events {
-		index[e.Seq] = i
-	}
+	h := History{Ops: make([]Op, 0, len(events)), End: led.Now, Live: o.Live, Slack: o.Slack}
+	// an event's position from its Seq: a run numbers its events in
+	// order, so Seq is the position, except in hand-made events
+	var index map[int]int
 	pos := func(seq int) int {
+		if seq >= 0 && seq < len(events) && events[seq].Seq == seq {
+			return seq
+		}
+		if index == nil {
+			index = make(map[int]int, len(events))
+			for i, e := range events {
+				index[e.Seq] = i
+			}
+		}
 		if i, ok := index[seq]; ok {
 			return i
 		}

@@ -203,3 +203,13 @@ func TestSentences(t *testing.T) {
 		}
 	}
 }
+
+// TestFill: the checker's own slot filling says what content's Fill says.
+func TestFill(t *testing.T) {
+	vars := map[string]string{"op": "B's acquire", "at": "+32.000s", "holder": "A", "actor": "B", "n": "1"}
+	for name := range sentences {
+		if got, want := fill(name, vars), sentences.Fill(name, vars); got != want {
+			t.Errorf("%s: fill %q, Fill %q", name, got, want)
+		}
+	}
+}

@@ -625,7 +625,7 @@ func (h History) describe(j int) string {
 		s += fmt.Sprintf(" token %d", op.Rank)
 	case op.Kind == Write:
 		s += fmt.Sprintf(" (grant #%d, no token)", op.Rank)
-	case op.Node != "" && op.Node != sim.LockNode && op.Kind != Crash && op.Kind != LetGo:
+	case op.Node != "" && op.Node != sim.LockNode && op.Form != sim.FormQuorum && op.Kind != Crash && op.Kind != LetGo:
 		s += " on " + op.Node
 	}
 	switch {

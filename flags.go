@@ -72,6 +72,9 @@ usage: locksim [flags]
                        (asciinema play FILE plays it), to -step N or the code's step, else to
                        its end; without them, the whole course; - for stdout
   -size WxH            with -cast: the recorded terminal's size (default 80x24)
+  -history FILE.html   with -scene (and -set, -step, -seed) or -story CODE: play the story
+                       and write porcupine's view of it, checked as the server's lease, the
+                       client's mutex and the fenced resource, with its faults, to FILE.html
 
 serving the course over SSH (see the README's "The classroom over SSH"):
   -serve ADDR          serve the course on ADDR, e.g. :2222; students type ssh -p 2222 HOST
@@ -131,6 +134,7 @@ type config struct {
 	cast         string
 	castW, castH int
 	stepSet      bool
+	history      string // -history: the HTML file to write
 }
 
 // serveFlags are -serve and its companions.
@@ -194,6 +198,7 @@ func parse(args []string) (config, error) {
 	size := fs.String("size", "", "")
 	fs.BoolVar(&c.label, "label", false, "")
 	fs.IntVar(&c.trials, "trials", 0, "")
+	fs.StringVar(&c.history, "history", "", "")
 	fs.Float64Var(&c.crashRate, "crash-rate", 0.1, "")
 	fs.StringVar(&c.serve.addr, "serve", "", "")
 	fs.StringVar(&c.serve.hostKey, "host-key", "", "")
@@ -216,6 +221,7 @@ func parse(args []string) (config, error) {
 		c.scaleSet = c.scaleSet || f.Name == "scale"
 		c.timeoutSet = c.timeoutSet || f.Name == "timeout"
 		c.trialsSet = c.trialsSet || f.Name == "trials"
+		c.stepSet = c.stepSet || f.Name == "step"
 		if f.Name == "redis" && c.redis == "" {
 			c.redisEmpty = true
 		}
@@ -305,8 +311,10 @@ func parse(args []string) (config, error) {
 			return c, err
 		}
 	}
-	fs.Visit(func(f *flag.Flag) { c.stepSet = c.stepSet || f.Name == "step" })
 	if err := c.readCast(fs, *size); err != nil {
+		return c, err
+	}
+	if err := checkHistory(c); err != nil {
 		return c, err
 	}
 	return c, nil
@@ -328,8 +336,8 @@ func checkServe(fs *flag.FlagSet, c config) error {
 		return nil
 	}
 	switch {
-	case c.scene != "" || c.plain || c.list || c.cleanup || c.trialsSet || c.notes != "" || c.present || len(c.playlist) > 0 || c.story != "" || c.cast != "":
-		return errors.New("-serve serves the whole course: it does not go with -scene, -scenes, -plain, -list, -cleanup, -trials, -notes, -present, -story or -cast")
+	case c.scene != "" || c.plain || c.list || c.cleanup || c.trialsSet || c.notes != "" || c.present || len(c.playlist) > 0 || c.story != "" || c.cast != "" || c.history != "":
+		return errors.New("-serve serves the whole course: it does not go with -scene, -scenes, -plain, -list, -cleanup, -trials, -notes, -present, -story, -cast or -history")
 	case c.resetProgress || c.noSave || c.noColor || c.noMouse || c.label || c.exportDir != "" || c.exportScale != 0 || c.set != "":
 		return errors.New("-serve: -reset-progress, -no-save, -no-color, -no-mouse, -label, -set and the export flags are each student's own matter over SSH (NO_COLOR from the client is honoured)")
 	case len(c.redlock) > 0 || c.resource != "":
@@ -406,5 +414,29 @@ func (c *config) readStory(fs *flag.FlagSet) error {
 	}
 	c.position = &pos
 	c.seed, c.seedSet = pos.Seed, true
+	return nil
+}
+
+// checkHistory checks -history: one scene's story, written as a file and
+// nothing else.
+func checkHistory(c config) error {
+	switch {
+	case c.history == "":
+		return nil
+	case c.cast != "":
+		return errors.New("-history and -cast each write one file: give one of them")
+	case c.position != nil && c.position.Quiz != nil:
+		return fmt.Errorf("-history: the code is a place in the quiz %s, which sends no command: it has no history", c.position.Scene)
+	case c.position != nil:
+		return nil
+	case c.scene == "":
+		return errors.New("-history needs -scene or -story: it writes the history of one scene's story")
+	case scenes.Find(c.scene).Kind == scenes.Quiz:
+		return fmt.Errorf("-history: scene %s is a quiz, which sends no command: it has no history", c.scene)
+	case c.trialsSet || c.plain || c.questions || c.list || c.cleanup || c.notes != "":
+		return errors.New("-history writes a file and exits: it does not go with -trials, -plain, -questions, -list, -cleanup or -notes")
+	case !strings.HasSuffix(strings.ToLower(c.history), ".html"):
+		return fmt.Errorf("-history %s: the file is a web page, give it a name ending in .html", c.history)
+	}
 	return nil
 }

@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"locksim/check"
 	"locksim/play"
 	"locksim/race"
 	"locksim/scenes"
@@ -99,6 +100,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case c.cast != "":
 		code = writeCast(ctx, c, b, stdout, stderr)
+	case c.history != "":
+		code = writeHistory(ctx, c, b, stdout, stderr)
 	case c.trialsSet && (c.plain || !tty || stdout != os.Stdout):
 		code = plainTrials(ctx, c, b, stdout, stderr)
 	case c.trialsSet:
@@ -190,6 +193,33 @@ func printed(ctx context.Context, stdout, stderr io.Writer, what, interrupted st
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
 		return 1
 	}
+	return 0
+}
+
+// writeHistory is -history FILE.html: the story played to -step (or its
+// end), checked, and written as porcupine's page; the three verdicts go to
+// stdout.
+func writeHistory(ctx context.Context, c config, b *sim.Backend, stdout, stderr io.Writer) int {
+	f, err := os.Create(c.history)
+	if err != nil {
+		fmt.Fprintf(stderr, "locksim: -history: %v\n", err)
+		return 1
+	}
+	pos, toEnd := play.Position{Version: play.PositionVersion, Scene: c.scene, Settings: map[string]int(c.settings), Seed: c.seed, Step: c.step}, !c.stepSet
+	if c.position != nil {
+		// -story CODE: its place, up to its step
+		pos, toEnd = *c.position, false
+	}
+	rep, err := transcript.History(ctx, f, b, pos, toEnd, check.DefaultTimeout)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(c.history)
+		fmt.Fprintf(stderr, "locksim: -history: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote %s (seed %d): %s\n", c.history, c.seed, rep.Line())
 	return 0
 }
 

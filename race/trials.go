@@ -14,6 +14,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"locksim/check"
 	"locksim/sim"
 	"locksim/sim/ledger"
 )
@@ -79,6 +80,34 @@ type Counts struct {
 	BugCount int
 	Commands int64 // every command sent, PINGs and the cleanup DELs included
 	Took     time.Duration
+	// Anomalies counts trials by the kinds of anomaly their history shows
+	// (check.Classify, with the client's mutex model): a trial may show
+	// more than one kind.
+	Anomalies [check.NumAnomalies]int
+	// Examples holds, for each kind, the smallest trial that showed it
+	// (the fewest commands; the earliest of those), nil if none did.
+	Examples [check.NumAnomalies]*Example
+	// Unknown counts trials whose check ran out of time.
+	Unknown int
+}
+
+// Example is one trial kept to be shown: its commands and replies in the
+// order they were sent, as events (story time is wire time since the
+// trial began), enough to read it again as a history
+// (check.FromEvents(Events, End, check.Options{})) and step through it.
+type Example struct {
+	Variant Variant
+	Trial   int // 1 for the first trial of the run
+	Events  []sim.Event
+	End     time.Duration
+	Found   check.Found
+	Verdict check.Verdict // the mutex model's
+}
+
+// History reads the example's events again as a history of operations,
+// for a timeline or for porcupine's page (check.Visualize).
+func (ex *Example) History() check.History {
+	return check.FromEvents(ex.Events, ex.End, check.Options{})
 }
 
 // Bug is one trial that broke a rule the variant must keep.
@@ -214,6 +243,12 @@ type outcome struct {
 	noTTL   bool
 	foreign bool
 	replies []string // only when the trial broke the variant's rule
+	// the mutex model's verdict on the trial's history, the kinds of
+	// anomaly it shows, and (when it shows any) its events
+	verdict check.Verdict
+	found   check.Found
+	events  []sim.Event
+	end     time.Duration
 }
 
 func (c *Counts) add(o outcome, i int) {
@@ -223,6 +258,20 @@ func (c *Counts) add(o outcome, i int) {
 	}
 	if o.foreign {
 		c.Foreign++
+	}
+	if o.verdict.Result == check.Unknown {
+		c.Unknown++
+	}
+	for _, k := range check.Anomalies() {
+		if !o.found[k] {
+			continue
+		}
+		c.Anomalies[k]++
+		// the smallest trial of the kind: the fewest events, then the
+		// earliest (lanes finish trials out of order)
+		if ex := c.Examples[k]; ex == nil || len(o.events) < len(ex.Events) || len(o.events) == len(ex.Events) && i+1 < ex.Trial {
+			c.Examples[k] = &Example{Variant: c.Variant, Trial: i + 1, Events: o.events, End: o.end, Found: o.found, Verdict: o.verdict}
+		}
 	}
 	if o.replies != nil {
 		c.BugCount++
@@ -318,9 +367,18 @@ func (t *lane) one(ctx context.Context, v Variant, n int) (outcome, error) {
 			return o, fmt.Errorf("%s got no answer: %v", ev[i].Cmd, ev[i].Err)
 		}
 	}
-	led := ledger.Fold(ev, time.Since(tr.start), nil)
+	end := time.Since(tr.start)
+	led := ledger.Fold(ev, end, nil)
 	o.holders = led.Holders()
 	o.foreign = v == GetDel && led.ForeignDeletes() > 0
+	// the same history checked with the client's mutex model
+	o.verdict = check.Quick(check.FromLedger(ev, led, check.Options{}), check.Mutex, check.DefaultTimeout)
+	o.found = check.Classify(led, o.verdict)
+	// the split trial read the key's PTTL back itself: -1 after a crash
+	o.found[check.NoTTL] = o.found[check.NoTTL] || o.noTTL
+	if o.found.Any() {
+		o.events, o.end = ev, end
+	}
 	if v == Atomic && len(o.holders) != 1 {
 		o.replies = lines(ev)
 	}

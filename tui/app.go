@@ -289,7 +289,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // nav is the app's state as Navigate sees it.
 func (a *App) nav() play.Nav {
 	n := a.course.Nav(a.pl.Session)
-	n.Contents, n.Page, n.Course, n.Leaving = a.contents, a.showHelp || a.showAbout || a.pl.notes, a.toc != nil, a.leaving
+	n.Contents, n.Page, n.Course, n.Leaving = a.contents, a.showHelp || a.showAbout || a.pl.notes || a.pl.checked, a.toc != nil, a.leaving
 	return n
 }
 
@@ -306,7 +306,7 @@ func (a *App) navigate(in play.NavAction) tea.Cmd {
 	case play.LetGo:
 		a.pl.Deselect() // the readout follows the story again
 	case play.ClosePage:
-		a.showHelp, a.showAbout, a.pl.notes = false, false, false
+		a.showHelp, a.showAbout, a.pl.notes, a.pl.checked = false, false, false, false
 	case play.ShowContents:
 		a.contents = true
 		a.toc.refreshMenu()
@@ -457,6 +457,9 @@ func (a *App) frameArgs() (helpLine, title, overlay string) {
 		}
 		legend = append(legend, "scene "+itoa(int64(a.course.At+1))+" of "+itoa(int64(len(a.course.Scenes)))+" · ? closes this page")
 		overlay = views.HelpPage(a.com.Styles, groups, legend, a.com.Width)
+	case a.pl.checked:
+		title = a.pl.checkedTitle()
+		overlay = a.pl.checkedPage(a.com.Styles, a.com.Width, a.com.Height-3)
 	case a.showAbout:
 		title = "the story of " + a.pl.Scene.ID
 		hint := "i closes this page"

@@ -40,6 +40,7 @@ func (a *App) applyKeys() {
 		}
 	}
 	if sc.Kind != scenes.Story {
+		k.Verdicts.SetEnabled(false)
 		k.Move.SetEnabled(false)
 		k.Crash.SetEnabled(false)
 		k.Pause.SetEnabled(false)
@@ -115,13 +116,23 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Notes):
 		a.pl.notes = !a.pl.notes
 		return nil
+	case key.Matches(msg, k.Verdicts):
+		a.pl.checked, a.showHelp, a.showAbout = !a.pl.checked, false, false
+		a.pl.histBack = 0
+		return nil
+	case a.pl.checked && key.Matches(msg, k.Earlier):
+		a.pl.histBack++
+		return nil
+	case a.pl.checked && key.Matches(msg, k.Later):
+		a.pl.histBack = max(a.pl.histBack-1, 0)
+		return nil
 	case key.Matches(msg, k.Export):
 		return a.pl.export()
 	case key.Matches(msg, k.Help):
 		a.showHelp, a.showAbout = !a.showHelp, false
 		return nil
 	case key.Matches(msg, k.About):
-		a.showAbout, a.showHelp = !a.showAbout, false
+		a.showAbout, a.showHelp, a.pl.checked = !a.showAbout, false, false
 		a.page = viewport.New(a.com.Width, a.com.Height-4)
 		a.page.SetContent(a.pl.about(a.com.Styles, a.com.Width))
 		return nil

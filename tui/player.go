@@ -38,6 +38,10 @@ type Player struct {
 	spin     spinner.Model
 	spinning bool
 	notes    bool // the speaker notes pane is open
+	// checked is set while the history page (v) is open; histBack is how
+	// many instants its timeline's window stands back from the newest
+	checked  bool
+	histBack int
 	// log is the log's viewport, kept from frame to frame; logText is what
 	// it holds (a new log, or a new size, gives it new lines)
 	log     viewport.Model

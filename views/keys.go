@@ -27,6 +27,9 @@ type KeyMap struct {
 	Efficiency, Correctness key.Binding
 	// the scene's settings back to their defaults; off where it has none
 	Defaults key.Binding
+	// the history page: the three models' verdicts over the timeline; a
+	// story scene's only
+	Verdicts key.Binding
 }
 
 // DefaultKeyMap returns the bindings of a story scene.
@@ -68,6 +71,7 @@ func DefaultKeyMap() KeyMap {
 		Efficiency:  key.NewBinding(key.WithKeys("e"), key.WithHelp("e/1", "efficiency lock"), key.WithDisabled()),
 		Correctness: key.NewBinding(key.WithKeys("c"), key.WithHelp("c/2", "correctness lock"), key.WithDisabled()),
 		Defaults:    key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "settings back to default")),
+		Verdicts:    key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "the history, checked")),
 	}
 }
 
@@ -98,7 +102,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Select, k.Next, k.Prev, k.Replay, k.Trials},
 		{k.Move, k.Crash, k.Pause, k.Wait, k.Defaults},
 		{k.Node, k.Stop, k.Cut, k.Slow, k.Jump, k.Hang},
-		{k.Earlier, k.SceneNext, k.ScenePrev, k.About, k.Hint, k.Notes, k.Export},
+		{k.Earlier, k.SceneNext, k.ScenePrev, k.About, k.Verdicts, k.Hint, k.Notes, k.Export},
 		{k.Esc, k.Help, k.Quit},
 	}
 }

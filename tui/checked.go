@@ -1,0 +1,123 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"locksim/views"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// answerPending reports that the story's question is still to come or
+// open: the learner has not answered it, and the decisive move has not
+// run. Until then the history page shows nothing of the server's side and
+// no verdict: either could answer it.
+func (p *Player) answerPending() bool {
+	if p.Asking {
+		return true
+	}
+	if !p.Predict || p.Guess >= 0 || p.Passed {
+		return false
+	}
+	at := p.Scene.PredictAt(p.MoveLabels())
+	return at >= 0 && p.Snap.Pos <= at
+}
+
+// checkedTitle is the history page's rule.
+func (p *Player) checkedTitle() string {
+	return "the history, checked · v closes"
+}
+
+// checkedPage is the history page in w columns and rows rows: the three
+// models' verdicts side by side, then the timeline beneath, with the
+// point the client's mutex could not place marked.
+func (p *Player) checkedPage(st views.Styles, w, rows int) string {
+	hide := p.answerPending()
+	v := p.verdicts(hide)
+	top := verdictRows(st, v, w)
+	h := historyOf(p.Snap, p.Ledger, hide)
+	if !hide {
+		h.Flag = v.flag
+	}
+	p.histBack = min(p.histBack, len(p.Snap.Events)+8)
+	drawn := views.Tracks(st, h, w, p.histBack)
+	body := drawn.Rows
+	leg := legend(st, h, w)
+	var hint []string
+	if drawn.Before > 0 || drawn.After > 0 {
+		hint = []string{st.Dim.Render(truncate(fmt.Sprintf("%d instants earlier: [ · %d later: ]", drawn.Before, drawn.After), w))}
+	}
+	// what a short screen gives up first: the blank rows, then the legend's
+	// rows but its first, then the tracks' last rows
+	gap1, gap2 := []string{""}, []string{""}
+	over := func() int { return len(top) + len(gap1) + len(body) + len(gap2) + len(leg) + len(hint) - rows }
+	if over() > 0 {
+		gap2 = nil
+	}
+	if over() > 0 {
+		gap1 = nil
+	}
+	if n := over(); n > 0 && len(leg) > 1 {
+		leg = leg[:max(len(leg)-n, 1)]
+	}
+	if n := over(); n > 0 {
+		body = body[:max(len(body)-n, 1)]
+	}
+	var out []string
+	for _, part := range [][]string{top, gap1, body, gap2, leg, hint} {
+		out = append(out, part...)
+	}
+	return strings.Join(out, "\n")
+}
+
+// verdictRows are the verdicts on one line when it fits, else one line
+// each.
+func verdictRows(st views.Styles, v checked, w int) []string {
+	var parts []string
+	for _, m := range v.models {
+		parts = append(parts, st.Bold.Render(m.name+": ")+renderTone(st, m.tone, m.says))
+	}
+	line := strings.Join(parts, st.Dim.Render(" · "))
+	if ansi.StringWidth(line) <= w {
+		return []string{line}
+	}
+	var out []string
+	for _, p := range parts {
+		for _, l := range strings.Split(st.Wrap(p, w, 2), "\n") {
+			if l != "" {
+				out = append(out, l)
+			}
+		}
+	}
+	return out
+}
+
+// modelVerdict is one model's verdict on the story's history, as the
+// checker words it.
+type modelVerdict struct {
+	name, says string
+	tone       views.Tone
+}
+
+// checked is the three verdicts, and the point the client's mutex could
+// not place (nil when it placed every operation).
+type checked struct {
+	models []modelVerdict
+	flag   *views.Flag
+}
+
+// verdicts are the checker's verdicts on the history on screen; hide
+// words each as waiting for the learner's answer.
+func (p *Player) verdicts(hide bool) checked {
+	names := []string{"server", "client's mutex", "fenced resource"}
+	var c checked
+	for _, n := range names {
+		says := "not checked"
+		if hide {
+			says = p.hiddenNote()
+		}
+		c.models = append(c.models, modelVerdict{name: n, says: says, tone: views.Dim})
+	}
+	return c
+}

@@ -36,6 +36,11 @@ func (p *Session) ApplyPosition(pos Position) {
 			q.Shown[i] = pos.Quiz.Shown[i]
 		}
 	}
+	if pos.Trial != nil && p.Scene.Kind == scenes.Race {
+		// a trial of the race, stepped through as a story
+		p.trial = pos.Trial.clone()
+		p.Scene = trialScene(p.Scene, p.trial)
+	}
 	if p.Scene.Kind == scenes.Race {
 		p.replaying = pos.Race.clone()
 	}
@@ -105,7 +110,7 @@ func posAt(moves []sim.Move, waits, after int, end bool) int {
 // Position is where the learner stands in this scene (see Position).
 func (p *Session) Position() Position {
 	pos := Position{Version: PositionVersion, Scene: p.Scene.ID, Settings: maps.Clone(p.Params), Seed: p.Seed,
-		Own: slices.Clone(p.own), Step: p.Snap.Pos, Race: p.raceRecord()}
+		Own: slices.Clone(p.own), Step: p.Snap.Pos, Race: p.raceRecord(), Trial: p.trial.clone()}
 	if p.Guess >= 0 || p.Passed {
 		pos.Prediction = &Prediction{Chosen: p.Guess, Passed: p.Passed}
 	}

@@ -1,0 +1,107 @@
+package play
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"locksim/scenes"
+)
+
+// getDelTrial is a GET-then-DEL trial in which w1's 10 ms lease runs out
+// between its GET and its DEL, w2 gets the lock in the gap, and w1's DEL
+// deletes it.
+func getDelTrial() *TrialRecord {
+	return &TrialRecord{Trial: 7, Variant: "GET, then DEL", Anomaly: "a release deleted another's lock", Moves: []TrialMove{
+		{Worker: "w1", US: 0, Kind: "SET NX PX", MS: 10, Reply: "OK"},
+		{Worker: "w2", US: 200, Kind: "SET NX PX", MS: 10, Reply: "(nil)"},
+		{Worker: "w1", US: 9500, Kind: "GET mine", Reply: `"…"`},
+		{Worker: "w2", US: 11500, Kind: "SET NX PX", MS: 10, Reply: "OK"},
+		{Worker: "w1", US: 11700, Kind: "DEL", Reply: "(integer) 1"},
+	}}
+}
+
+// TestTrialOpensAsAStory: a position carrying a trial opens the race scene
+// as a story of the trial's commands, one step each on the story clock;
+// stepped to its end on the embedded server, the replies are the trial's
+// and the ledger reads the anomaly: w1's DEL deleted w2's lock.
+func TestTrialOpensAsAStory(t *testing.T) {
+	ctx := context.Background()
+	pos := Position{Version: PositionVersion, Scene: "race", Seed: 2, Trial: getDelTrial()}
+	s, err := Open(ctx, pos, embedded(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(ctx)
+	if s.Scene.Kind != scenes.Story || s.Snap.Pos != 0 {
+		t.Fatalf("a trial opened as kind %v at step %d, want a story at 0", s.Scene.Kind, s.Snap.Pos)
+	}
+	d := Driver{S: s}
+	for s.Snap.Pos < len(s.Snap.Moves) {
+		if err := d.Do(Do(Step)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	for _, e := range s.Snap.Events {
+		if e.Op != nil {
+			got = append(got, e.Actor+" "+strings.Fields(e.Cmd)[0]+" → "+e.Reply)
+		}
+	}
+	// w1's GET still finds its own token: its lease runs out after it
+	token := `"` + s.Snap.Actors[0].Value + `"`
+	want := []string{"w1 SET → OK", "w2 SET → (nil)", "w1 GET → " + token, "w2 SET → OK", "w1 DEL → (integer) 1"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the trial replayed as\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if s.Ledger.ForeignDeletes() != 1 {
+		t.Errorf("the ledger read %d releases of another's lock, want 1", s.Ledger.ForeignDeletes())
+	}
+	if s.Snap.Now.Microseconds() != 11700 {
+		t.Errorf("the story ended at %v, want the trial's 11.7 ms", s.Snap.Now)
+	}
+	// the place carries the trial: a code, a follower, a resume open it again
+	back := s.Position()
+	if !reflect.DeepEqual(back.Trial, pos.Trial) || back.Step != len(s.Snap.Moves) {
+		t.Errorf("the position kept trial %+v at step %d", back.Trial, back.Step)
+	}
+	data, err := json.Marshal(back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := ParsePosition(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := Open(ctx, again, embedded(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close(ctx)
+	if o.Snap.Pos != back.Step || o.Ledger.ForeignDeletes() != 1 {
+		t.Errorf("reopened at step %d with %d foreign deletes", o.Snap.Pos, o.Ledger.ForeignDeletes())
+	}
+}
+
+func TestTrialPositionChecked(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		pos  Position
+	}{
+		{"another scene", Position{Version: 1, Scene: "gc-pause", Trial: getDelTrial()}},
+		{"no move", Position{Version: 1, Scene: "race", Trial: &TrialRecord{}}},
+		{"unknown kind", Position{Version: 1, Scene: "race", Trial: &TrialRecord{Moves: []TrialMove{{Worker: "w1", Kind: "FLUSHALL"}}}}},
+		{"unknown worker", Position{Version: 1, Scene: "race", Trial: &TrialRecord{Moves: []TrialMove{{Worker: "w9", Kind: "GET"}}}}},
+		{"back in time", Position{Version: 1, Scene: "race", Trial: &TrialRecord{Moves: []TrialMove{{Worker: "w1", US: 5, Kind: "GET"}, {Worker: "w2", US: 4, Kind: "GET"}}}}},
+		{"past the end", Position{Version: 1, Scene: "race", Step: 99, Trial: getDelTrial()}},
+	} {
+		if err := c.pos.Check(); err == nil {
+			t.Errorf("%s: a trial position was accepted", c.name)
+		}
+	}
+	if err := (Position{Version: 1, Scene: "race", Step: 3, Trial: getDelTrial()}).Check(); err != nil {
+		t.Error(err)
+	}
+}

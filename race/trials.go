@@ -14,6 +14,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"locksim/check"
 	"locksim/sim"
 	"locksim/sim/ledger"
 )
@@ -79,6 +80,28 @@ type Counts struct {
 	BugCount int
 	Commands int64 // every command sent, PINGs and the cleanup DELs included
 	Took     time.Duration
+	// Anomalies counts trials by the kinds of anomaly their history shows
+	// (check.Classify, with the client's mutex model): a trial may show
+	// more than one kind.
+	Anomalies [check.NumAnomalies]int
+	// Examples holds, for each kind, the smallest trial that showed it
+	// (the fewest commands; the earliest of those), nil if none did.
+	Examples [check.NumAnomalies]*Example
+	// Unknown counts trials whose check ran out of time.
+	Unknown int
+}
+
+// Example is one trial kept to be shown: its commands and replies in the
+// order they were sent, as events (story time is wire time since the
+// trial began), enough to read it again as a history
+// (check.FromEvents(Events, End, check.Options{})) and step through it.
+type Example struct {
+	Variant Variant
+	Trial   int // 1 for the first trial of the run
+	Events  []sim.Event
+	End     time.Duration
+	Found   check.Found
+	Verdict check.Verdict // the mutex model's
 }
 
 // Bug is one trial that broke a rule the variant must keep.

@@ -69,8 +69,10 @@ type Event struct {
 	Err   error
 	Order int // in a race: 1 for the first reply the server sent, and so on
 	Fault FaultKind
-	Op    *Op // the lock operation a command belongs to, if any
-	Note  string
+	// Jump is how far a FaultClockJump moved the node's clock forward.
+	Jump time.Duration
+	Op   *Op // the lock operation a command belongs to, if any
+	Note string
 	// Timed is set for a command a timer sent (a watchdog, a retry); Due is
 	// the story time it was due, which on a live server is a little before
 	// At. Commands due at the same story millisecond collide.

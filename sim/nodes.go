@@ -313,7 +313,7 @@ func (r *Run) JumpClock(name string, d time.Duration) error {
 	}
 	n.skew += d
 	n.b.setClock(r.now + n.skew)
-	r.record(Event{Kind: Fault, Fault: FaultClockJump, Node: name, Note: "node " + name + "'s clock jumps " + FormatSpan(d) + " forward"})
+	r.record(Event{Kind: Fault, Fault: FaultClockJump, Node: name, Jump: d, Note: "node " + name + "'s clock jumps " + FormatSpan(d) + " forward"})
 	return nil
 }
 

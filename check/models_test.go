@@ -1,0 +1,177 @@
+package check
+
+import (
+	"testing"
+	"time"
+)
+
+const s = time.Second
+
+// ops numbers hand-written ops in order, as build does.
+func ops(list ...Op) History {
+	h := History{}
+	for i, op := range list {
+		if op.Return == 0 && op.Outcome != Open {
+			op.Return = op.Call
+		}
+		if op.Outcome == Open {
+			op.Return = -1
+		}
+		if op.Clock == 0 {
+			op.Clock = op.Call
+		}
+		if op.Lock == "" {
+			op.Lock = "lock"
+		}
+		if op.Node == "" && op.Kind != Crash {
+			op.Node = "lock"
+		}
+		op.Key, op.pos = "resource:lock", i
+		h.Ops = append(h.Ops, op)
+	}
+	return h
+}
+
+func TestMutexModel(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		h    History
+		want Result
+		at   int
+	}{
+		{"one holder, then the next after a release", ops(
+			Op{Actor: "A", Kind: Acquire, Outcome: Granted},
+			Op{Actor: "B", Kind: Acquire, Outcome: Refused},
+			Op{Actor: "A", Kind: Release, Ends: true},
+			Op{Actor: "B", Kind: Acquire, Outcome: Granted},
+		), Linearizable, -1},
+		{"a second grant while the first never let go", ops(
+			Op{Actor: "A", Kind: Acquire, Outcome: Granted},
+			Op{Actor: "B", Kind: Acquire, Outcome: Granted, Call: 32 * s},
+			Op{Actor: "A", Kind: Release, Ends: true, Call: 35 * s},
+		), NotLinearizable, 1},
+		{"a crash lets go", ops(
+			Op{Actor: "A", Kind: Acquire, Outcome: Granted},
+			Op{Actor: "A", Kind: Crash, Ends: true},
+			Op{Actor: "B", Kind: Acquire, Outcome: Granted},
+		), Linearizable, -1},
+		{"a reentrant acquire nests, and only the last release frees", ops(
+			Op{Actor: "A", Kind: Acquire, Outcome: Granted},
+			Op{Actor: "A", Kind: Acquire, Outcome: Granted, Nested: true},
+			Op{Actor: "A", Kind: Release, Nested: true},
+			Op{Actor: "B", Kind: Acquire, Outcome: Granted},
+		), NotLinearizable, 3},
+		{"an acquire with no reply may have had no effect", ops(
+			Op{Actor: "A", Kind: Acquire, Outcome: Open},
+			Op{Actor: "B", Kind: Acquire, Outcome: Granted},
+		), Linearizable, -1},
+		{"no grant at all", ops(
+			Op{Actor: "A", Kind: Acquire, Outcome: Refused},
+		), NotApplicable, -1},
+	} {
+		v := CheckModel(c.h, Mutex, 0)
+		if v.Result != c.want || v.At != c.at {
+			t.Errorf("%s: %s at %d, want %s at %d", c.name, v.Result, v.At, c.want, c.at)
+		}
+	}
+}
+
+func TestServerModel(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		h    History
+		want Result
+		at   int
+	}{
+		{"a lease runs out after the millisecond it ends", ops(
+			Op{Actor: "A", Kind: Acquire, Outcome: Granted, NX: true, TTL: 30 * s, Token: "a"},
+			Op{Actor: "B", Kind: Acquire, Outcome: Refused, NX: true, Call: 30 * s, Token: "b"},
+			Op{Actor: "B", Kind: Acquire, Outcome: Granted, NX: true, Call: 30*s + time.Millisecond, TTL: 30 * s, Token: "b"},
+			Op{Actor: "A", Kind: Release, Form: "script", Int: 0, Outcome: Refused, Call: 35 * s, Token: "a"},
+			Op{Actor: "B", Kind: Release, Form: "script", Int: 1, Call: 35 * s, Token: "b"},
+		), Linearizable, -1},
+		{"a grant while the key still lives is a broken promise", ops(
+			Op{Actor: "A", Kind: Acquire, Outcome: Granted, NX: true, TTL: 30 * s, Token: "a"},
+			Op{Actor: "B", Kind: Acquire, Outcome: Granted, NX: true, Call: 30 * s, Token: "b"},
+		), NotLinearizable, 1},
+		{"a node's clock ahead of the story lets its key go early", ops(
+			Op{Actor: "A", Kind: Acquire, Outcome: Granted, NX: true, TTL: 30 * s, Token: "a"},
+			Op{Actor: "B", Kind: Acquire, Outcome: Granted, NX: true, Call: 10 * s, Clock: 40 * s, Token: "b"},
+		), Linearizable, -1},
+		{"an empty restart loses the key", ops(
+			Op{Actor: "A", Kind: Acquire, Outcome: Granted, NX: true, TTL: 30 * s, Token: "a"},
+			Op{Kind: Restart, Call: s},
+			Op{Actor: "B", Kind: Acquire, Outcome: Granted, NX: true, Call: 2 * s, Token: "b"},
+		), Linearizable, -1},
+		{"SETNX leaves no TTL: the key never lapses", ops(
+			Op{Actor: "A", Kind: Acquire, Outcome: Granted, NX: true, Token: "a"},
+			Op{Actor: "B", Kind: Acquire, Outcome: Refused, NX: true, Call: 300 * s, Token: "b"},
+		), Linearizable, -1},
+		{"a compare-and-delete that answers 1 for another's token", ops(
+			Op{Actor: "A", Kind: Acquire, Outcome: Granted, NX: true, TTL: 30 * s, Token: "a"},
+			Op{Actor: "B", Kind: Release, Form: "script", Int: 1, Token: "b"},
+		), NotLinearizable, 1},
+	} {
+		v := CheckModel(c.h, Server, 0)
+		if v.Result != c.want || v.At != c.at {
+			t.Errorf("%s: %s at %d, want %s at %d", c.name, v.Result, v.At, c.want, c.at)
+		}
+	}
+}
+
+func TestResourceModel(t *testing.T) {
+	stale := ops(
+		Op{Actor: "B", Kind: Write, Accepted: true, Rank: 2},
+		Op{Actor: "A", Kind: Write, Accepted: true, Rank: 1},
+	)
+	if v := CheckModel(stale, Resource, 0); v.Result != NotLinearizable || v.At != 1 || !v.Unfenced {
+		t.Errorf("an unfenced stale write: %s at %d", v.Short(), v.At)
+	}
+	fenced := ops(
+		Op{Actor: "B", Kind: Write, Accepted: true, Fenced: true, Rank: 34},
+		Op{Actor: "A", Kind: Write, Accepted: false, Fenced: true, Rank: 33},
+		Op{Actor: "B", Kind: Write, Accepted: true, Fenced: true, Rank: 34},
+	)
+	if v := CheckModel(fenced, Resource, 0); v.Result != Linearizable || v.Refused != 1 || v.Short() != "fenced, stale write refused" {
+		t.Errorf("a refused stale token: %s", v.Short())
+	}
+	wrong := ops(
+		Op{Actor: "B", Kind: Write, Accepted: true, Fenced: true, Rank: 34},
+		Op{Actor: "A", Kind: Write, Accepted: true, Fenced: true, Rank: 33},
+	)
+	if v := CheckModel(wrong, Resource, 0); v.Result != NotLinearizable || v.Short() != "not linearizable at A's write" {
+		t.Errorf("a fenced resource that took a stale token: %s", v.Short())
+	}
+}
+
+// TestTimeoutSaysUnknown: a history porcupine cannot settle quickly (many
+// concurrent calls, none of which can be placed last) comes back unknown
+// once the timeout passes, and the check returns.
+func TestTimeoutSaysUnknown(t *testing.T) {
+	var list []Op
+	for range 40 {
+		list = append(list, Op{Actor: "w", Kind: Acquire, Outcome: Granted})
+	}
+	h := ops(list...)
+	for i := 1; i < len(h.Ops); i++ {
+		h.Ops[i].volley = 1 // all called together
+	}
+	// every order grants 40 acquires of distinct actors: none is legal,
+	// and each order fails only at its second op; a big search
+	for i := range h.Ops {
+		h.Ops[i].Actor = string(rune('A'+i%26)) + string(rune('a'+i/26))
+		h.Ops[i].Outcome = Open
+	}
+	h.Ops = append(h.Ops, Op{Actor: "x", Kind: Acquire, Outcome: Granted, Lock: "lock", Node: "lock", Key: "resource:lock", pos: 41})
+	h.Ops = append(h.Ops, Op{Actor: "y", Kind: Acquire, Outcome: Granted, Lock: "lock", Node: "lock", Key: "resource:lock", pos: 42})
+	done := make(chan Verdict)
+	go func() { done <- CheckModel(h, Mutex, 20*time.Millisecond) }()
+	select {
+	case v := <-done:
+		if v.Result != Unknown || v.Short() != "unknown (timed out)" {
+			t.Errorf("a check past its timeout: %s", v.Short())
+		}
+	case <-time.After(time.Minute): // a hang guard, not a timing
+		t.Fatal("the check did not return after its timeout")
+	}
+}

@@ -1,0 +1,55 @@
+package check
+
+import (
+	"strconv"
+
+	"locksim/content"
+)
+
+// sentences are the checker's lines in the course text
+// (content/text/check.txt), loaded once: the text is embedded and never
+// changes while the program runs. Were it missing, each line would read
+// "[no text: …]", which the tests catch.
+var sentences, _ = content.Load("check")
+
+// sentence is one line on what v means for h.
+func sentence(h History, v Verdict) string {
+	if v.Result == Unknown {
+		return sentences.Get("unknown")
+	}
+	prefix := [...]string{"server", "mutex", "resource"}[v.Model]
+	vars := map[string]string{"n": strconv.Itoa(v.Refused)}
+	if v.At >= 0 {
+		vars["op"], vars["at"], vars["actor"] = v.Op.Who(), stamp(v.Op.Call), v.Op.Actor
+		vars["holder"] = h.holderBefore(v.At)
+	}
+	switch {
+	case v.Result == NotApplicable:
+		return sentences.Get(prefix + "-na")
+	case v.Result == NotLinearizable && v.Model == Resource && !v.Op.Fenced:
+		return sentences.Fill("resource-bad", vars)
+	case v.Result == NotLinearizable && v.Model == Resource:
+		return sentences.Fill("resource-bad-fenced", vars)
+	case v.Result == NotLinearizable:
+		return sentences.Fill(prefix+"-bad", vars)
+	case v.Model == Resource && v.Refused > 0:
+		return sentences.Fill("resource-fenced", vars)
+	}
+	return sentences.Get(prefix + "-ok")
+}
+
+// holderBefore is the client that held op at's lock in the client's mutex
+// just before it: the latest other client granted it that had not let go.
+func (h History) holderBefore(at int) string {
+	target := h.Ops[at]
+	holder := ""
+	for _, op := range h.Ops[:at] {
+		switch {
+		case op.Kind == Acquire && op.Outcome == Granted && !op.Part && op.Lock == target.Lock:
+			holder = op.Actor
+		case op.Ends && op.Actor == holder && (op.Lock == target.Lock || op.Kind == Crash):
+			holder = ""
+		}
+	}
+	return holder
+}

@@ -1,0 +1,141 @@
+package check
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+
+	"locksim/sim"
+)
+
+// Visualize writes porcupine's own visualisation of h (one self-contained
+// HTML file for a browser) to w: every model's partitions one under the
+// other (the server's keys node by node, the client's mutex per lock, the
+// resource), each client's operations on its own row (client 0 is the
+// first actor to act, and so on; a node's restart or replication on the row
+// after the last client), the longest order each model could place, and
+// the faults (pauses, crashes, clock jumps, restarts, partitions, slow and
+// hung nodes) as annotations on the same clock. The check behind it is
+// bounded by timeout like Check. It returns w's error.
+func Visualize(w io.Writer, h History, timeout time.Duration) error {
+	type input struct {
+		m Model
+		j int
+	}
+	clients := map[string]int{}
+	for _, op := range h.Ops {
+		if _, ok := clients[op.Actor]; !ok && op.Actor != "" {
+			clients[op.Actor] = len(clients)
+		}
+	}
+	nodes := len(clients)
+	specs := [3]spec{}
+	var ops []porcupine.Operation
+	var parts [][]porcupine.Operation
+	for _, m := range Models() {
+		sp := h.spec(m)
+		specs[m] = sp
+		mine := h.operations(sp.include)
+		for i := range mine {
+			j := mine[i].Input.(int)
+			mine[i].Input, mine[i].Output = input{m, j}, nil
+			mine[i].ClientId = nodes
+			if c, ok := clients[h.Ops[j].Actor]; ok {
+				mine[i].ClientId = c
+			}
+		}
+		ops = append(ops, mine...)
+		parts = append(parts, h.partitions(sp, mine)...)
+	}
+	steps := [3]func(any, any, any) []any{}
+	inits := [3][]any{}
+	for _, m := range Models() {
+		steps[m], inits[m] = specs[m].model.Step, specs[m].model.Init()
+	}
+	both := porcupine.NondeterministicModel{
+		Init: func() []any { return []any{nil} },
+		Step: func(state, in, _ any) []any {
+			x := in.(input)
+			if state == nil {
+				var out []any
+				for _, s := range inits[x.m] {
+					out = append(out, steps[x.m](s, x.j, nil)...)
+				}
+				return out
+			}
+			return steps[x.m](state, x.j, nil)
+		},
+		DescribeOperation: func(in, _ any) string {
+			x := in.(input)
+			return x.m.Name() + ": " + h.describe(x.j)
+		},
+		DescribeState: func(state any) string {
+			switch s := state.(type) {
+			case mutexState:
+				return specs[Mutex].model.DescribeState(s)
+			case leaseState:
+				return specs[Server].model.DescribeState(s)
+			case int64:
+				return specs[Resource].model.DescribeState(s)
+			}
+			return "start"
+		},
+	}
+	model := both.ToModel()
+	model.DescribeOperationMetadata = func(any) string { return "" }
+	model.Partition = func([]porcupine.Operation) [][]porcupine.Operation { return parts }
+	_, info := porcupine.CheckOperationsVerbose(model, ops, timeout)
+	info.AddAnnotations(h.annotations(clients, nodes))
+	return porcupine.Visualize(model, info, w)
+}
+
+// annotations are h's faults on porcupine's clock: a mark at event
+// position p sits just before the first op read at or after p.
+func (h History) annotations(clients map[string]int, nodes int) []porcupine.Annotation {
+	at := func(seq int) int64 {
+		for j, op := range h.Ops {
+			if op.pos >= seq {
+				return tick(j) - 1
+			}
+		}
+		return tick(len(h.Ops)) + 1
+	}
+	endAt := func(m Mark) int64 {
+		for j, op := range h.Ops {
+			if op.Call > m.To || (op.Call == m.To && op.pos > m.Seq && !m.Open) {
+				return tick(j) - 1
+			}
+		}
+		return tick(len(h.Ops)) + 3
+	}
+	var out []porcupine.Annotation
+	for _, m := range h.Marks {
+		a := porcupine.Annotation{Start: at(m.Seq), Description: m.Kind.String(), Details: fmt.Sprintf("%s at %s", m.Text, stamp(m.From)),
+			BackgroundColor: "#f6d6a8"}
+		if m.To > m.From || m.Open {
+			a.End = endAt(m)
+			a.Details += " until " + stamp(m.To)
+		}
+		switch {
+		case m.Node != "" && m.Actor != "":
+			a.Tag = "node " + m.Node + " / " + m.Actor
+		case m.Node != "" && m.Node != sim.LockNode:
+			a.Tag = "node " + m.Node
+		case m.Actor != "":
+			c, ok := clients[m.Actor]
+			if !ok {
+				a.Tag = m.Actor
+			}
+			a.ClientId = c
+		default:
+			a.ClientId = nodes
+		}
+		if m.Kind == ClockJump {
+			a.Description = "clock +" + sim.FormatSpan(m.Jump)
+		}
+		out = append(out, a)
+	}
+	return out
+}

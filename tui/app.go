@@ -413,6 +413,7 @@ func (a *App) settle(still bool) {
 	}
 	if a.pl != nil && a.pl.Scene.Kind != scenes.Quiz {
 		a.pl.Explanation() // once per snapshot and selection, here rather than in View
+		a.pl.settleCheck()
 	}
 }
 

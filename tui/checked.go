@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	checker "locksim/check"
 	"locksim/views"
 
 	"github.com/charmbracelet/x/ansi"
@@ -36,7 +37,11 @@ func (p *Player) checkedPage(st views.Styles, w, rows int) string {
 	hide := p.answerPending()
 	v := p.verdicts(hide)
 	top := verdictRows(st, v, w)
-	h := historyOf(p.Snap, p.Ledger, hide)
+	hidden := ""
+	if hide {
+		hidden = p.hiddenNote()
+	}
+	h := historyOf(p.Snap, p.Ledger, hidden)
 	if !hide {
 		h.Flag = v.flag
 	}
@@ -107,17 +112,58 @@ type checked struct {
 	flag   *views.Flag
 }
 
-// verdicts are the checker's verdicts on the history on screen; hide
-// words each as waiting for the learner's answer.
+// verdicts are the checker's verdicts on the history on screen (see
+// checkReport); hide words each as waiting for the learner's answer.
 func (p *Player) verdicts(hide bool) checked {
-	names := []string{"server", "client's mutex", "fenced resource"}
+	rep := p.checkReport()
 	var c checked
-	for _, n := range names {
-		says := "not checked"
+	for _, v := range rep.Verdicts {
+		m := modelVerdict{name: v.Model.Name(), says: v.Short(), tone: verdictTone(v)}
 		if hide {
-			says = p.hiddenNote()
+			m.says, m.tone = p.hiddenNote(), views.Dim
 		}
-		c.models = append(c.models, modelVerdict{name: n, says: says, tone: views.Dim})
+		c.models = append(c.models, m)
+	}
+	// the point the client's mutex could not place, marked on the timeline
+	if v := rep.Of(checker.Mutex); v.Result == checker.NotLinearizable && v.At >= 0 {
+		seq := v.Op.Seq
+		if seq >= 0 && seq < len(p.Snap.Events) {
+			seq = p.Snap.Events[seq].Seq
+		}
+		c.flag = &views.Flag{At: views.Instant{At: v.Op.Call, Seq: seq}, Text: v.Sentence}
 	}
 	return c
+}
+
+// verdictTone is how a verdict is coloured: a history a model accepts
+// good, one it cannot place bad, a timeout a warning.
+func verdictTone(v checker.Verdict) views.Tone {
+	switch v.Result {
+	case checker.Linearizable:
+		return views.Good
+	case checker.NotLinearizable:
+		return views.Bad
+	case checker.Unknown:
+		return views.Warn
+	}
+	return views.Dim
+}
+
+// checkReport is the three models' verdicts on the snapshot on screen,
+// checked once per snapshot (see settleCheck) and within the checker's
+// timeout, so a hard history says unknown rather than hold up the screen.
+func (p *Player) checkReport() checker.Report {
+	if p.checkedGen == p.Gen+1 {
+		return p.report
+	}
+	return checker.Check(checker.FromSnapshot(p.Snap), checker.DefaultTimeout)
+}
+
+// settleCheck checks the snapshot on screen if the history page shows it
+// and it has not been checked yet: once per snapshot, outside View.
+func (p *Player) settleCheck() {
+	if !p.checked || p.checkedGen == p.Gen+1 {
+		return
+	}
+	p.report, p.checkedGen = checker.Check(checker.FromSnapshot(p.Snap), checker.DefaultTimeout), p.Gen+1
 }

@@ -22,6 +22,7 @@ const (
 	gExtend   = "↻"
 	gWrite    = "w"
 	gTaken    = "✓"
+	gStaleOK  = "!" // a write the resource took from a client whose lease had ended
 	gRejected = "⊘"
 	gLapsed   = "┤"
 	gEnded    = "╳" // deleted or overwritten by another client, or vanished
@@ -42,7 +43,7 @@ const (
 var legendOrder = []struct{ glyph, says string }{
 	{gHolds, "acts as holder"}, {gStale, "…past its lease"}, {gLease, "lease on the server"}, {gNoTTL, "lease with no TTL"},
 	{gGranted, "granted"}, {gRefused, "refused"}, {gRelease, "release sent"}, {gExtend, "extend sent"},
-	{gWrite, "write sent"}, {gTaken, "write taken"}, {gRejected, "write refused"}, {gLapsed, "TTL ran out"},
+	{gWrite, "write sent"}, {gTaken, "write taken"}, {gStaleOK, "stale write taken"}, {gRejected, "write refused"}, {gLapsed, "TTL ran out"},
 	{gEnded, "lease taken away"}, {gPause, "paused"}, {gWake, "woke"}, {gCrash, "crashed"}, {gUnknown, "no reply"},
 	{gDown, "node stopped"}, {gUp, "node restarted"}, {gCut, "client cut off"}, {gHeal, "healed"},
 	{gSlow, "node slowed"}, {gFast, "node fast again"}, {gJump, "clock jumped"},
@@ -77,9 +78,11 @@ func leaseEnd(l *ledger.Lease, now views.Instant) (at views.Instant, glyph strin
 // acted as holder (the ledger's holds) over where its lease ran on the
 // server (the ledger's leases), the protected resource's writes, and, in a
 // story of several nodes, each node's shares of the lock and its faults.
-// hide leaves out the server's side (the leases, and where a belief outlived
-// its lease), which would answer an open question.
-func historyOf(snap sim.Snapshot, l *ledger.Ledger, hide bool) views.History {
+// A hidden note other than "" leaves out the server's side (the leases, and
+// where a belief outlived its lease), which would answer an open question,
+// and stands in its rows.
+func historyOf(snap sim.Snapshot, l *ledger.Ledger, hidden string) views.History {
+	hide := hidden != ""
 	now := views.Instant{At: snap.Now, Seq: math.MaxInt32}
 	at := func(e sim.Event) views.Instant { return views.Instant{At: e.At, Seq: e.Seq} }
 	h := views.History{Now: now}
@@ -142,7 +145,7 @@ func historyOf(snap sim.Snapshot, l *ledger.Ledger, hide bool) views.History {
 			}
 		}
 		if hide && hasLease(snap, l, a.Name) {
-			lease.Note = "(hidden until you answer)"
+			lease.Note = hidden
 		}
 		if len(lease.Spans) > 0 || lease.Note != "" {
 			h.Tracks = append(h.Tracks, lease)
@@ -156,7 +159,7 @@ func historyOf(snap sim.Snapshot, l *ledger.Ledger, hide bool) views.History {
 			case !w.Accepted:
 				p.Glyph = gRejected
 			case !w.Covered && !w.Fenced:
-				p.Tone = views.Bad // a stale write the resource took
+				p.Glyph, p.Tone = gStaleOK, views.Bad // a stale write the resource took
 			}
 			res.Points = append(res.Points, p)
 		}
@@ -176,11 +179,11 @@ func historyOf(snap sim.Snapshot, l *ledger.Ledger, hide bool) views.History {
 				continue
 			}
 			if hide {
-				node.Note = "(hidden until you answer)"
+				node.Note = hidden
 				break
 			}
 			end, mark, _ := leaseEnd(ls, now)
-			node.Spans = append(node.Spans, views.Span{From: views.Instant{At: ls.Granted, Seq: ls.Seq}, To: end, Glyph: shortName(ls.Actor), Tone: views.Dim})
+			node.Spans = append(node.Spans, views.Span{From: views.Instant{At: ls.Granted, Seq: ls.Seq}, To: end, Glyph: shortName(ls.Actor), Tone: views.Dim, Owner: ls.Actor})
 			if mark != "" {
 				node.Points = append(node.Points, views.Point{At: end, Glyph: mark, Tone: views.Bad})
 			}
@@ -297,6 +300,18 @@ func legend(st views.Styles, h views.History, width int) []string {
 	for _, g := range legendOrder {
 		if used[g.glyph] {
 			parts = append(parts, g.glyph+" "+g.says)
+		}
+	}
+	// a node's row draws each client's lease there by its name's last character
+	shares := map[string]bool{}
+	for _, t := range h.Tracks {
+		if strings.HasPrefix(t.Label, "node ") {
+			for _, s := range t.Spans {
+				if !shares[s.Glyph] {
+					shares[s.Glyph] = true
+					parts = append(parts, s.Glyph+" "+s.Owner+"'s lease on the node")
+				}
+			}
 		}
 	}
 	if len(parts) == 0 {

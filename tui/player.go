@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	checker "locksim/check"
 	"locksim/play"
 	"locksim/scenes"
 	"locksim/sim"
@@ -42,6 +43,10 @@ type Player struct {
 	// many instants its timeline's window stands back from the newest
 	checked  bool
 	histBack int
+	// report is the checker's verdicts on snapshot checkedGen-1 (0: none
+	// yet), kept while the snapshot stays on screen
+	report     checker.Report
+	checkedGen int
 	// log is the log's viewport, kept from frame to frame; logText is what
 	// it holds (a new log, or a new size, gives it new lines)
 	log     viewport.Model

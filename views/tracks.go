@@ -31,6 +31,7 @@ type Span struct {
 	From, To Instant
 	Glyph    string
 	Tone     Tone
+	Owner    string // whose it is, for a legend: the client of a node's lease
 }
 
 // Point is one instant of a track, drawn with a one-cell Glyph over any

@@ -179,6 +179,10 @@ func (p *Session) Act(act Action) (Cmd, bool) {
 	case Replay:
 		p.Playing = false
 		p.replaying = nil // a race again is a new race, fired for real
+		if p.trial != nil {
+			// from a trial stepped through as a story, back to the race itself
+			p.trial, p.Scene, p.Sel = nil, scenes.Find(p.Scene.ID), -1
+		}
 		p.Seed++
 		return p.Restart(), true
 	case Knob:

@@ -112,6 +112,34 @@ func (r *TrialRecord) clone() *TrialRecord {
 	return &c
 }
 
+// Trial is the trial the session steps through as a story of the race
+// scene (see TrialRecord), nil for any other session. Replay goes back from
+// it to the race itself.
+func (p *Session) Trial() *TrialRecord { return p.trial }
+
+// OpenPosition opens the scene of pos, checked first, at pos (a story
+// code, a trial of the race to step through), as a new session the caller
+// starts, as Open does; from is the open scene's session, nil for none,
+// left as it stands to come back to.
+func (c *Course) OpenPosition(pos Position, from *Session) (*Session, error) {
+	if err := pos.Check(); err != nil {
+		return nil, err
+	}
+	i := c.Index(pos.Scene)
+	c.nextID++
+	s, err := NewSession(c.ctx, c.nextID, c.Scenes[i], c.b, c.seed, c.ops)
+	if err != nil {
+		return nil, err
+	}
+	if from != nil {
+		c.left[from.Scene.ID] = Left{Pos: from.Position(), Quiz: from.Quiz}
+	}
+	s.Configure(Options{Predict: c.Quiz && s.Scene.Asks(), Present: c.Present, Answered: c.RecordAnswer, Scored: c.RecordScore})
+	s.ApplyPosition(pos)
+	c.At = i
+	return s, nil
+}
+
 // trialScene is the race scene as the story of one recorded trial: the
 // same text and reading, no question, and a schedule that is the trial.
 func trialScene(race *scenes.Scene, rec *TrialRecord) *scenes.Scene {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"locksim/scenes"
@@ -103,5 +104,55 @@ func TestTrialPositionChecked(t *testing.T) {
 	}
 	if err := (Position{Version: 1, Scene: "race", Step: 3, Trial: getDelTrial()}).Check(); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestTrialFromTheCourse: the course opens a trial as the race scene's
+// story (OpenPosition); r goes back from it to the race itself, fired for
+// real; a trial saved as the place to continue from opens again.
+func TestTrialFromTheCourse(t *testing.T) {
+	ctx := context.Background()
+	c := NewCourse(ctx, embedded(t), 1, &sync.WaitGroup{})
+	race, err := c.Open(c.Index("race"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	Driver{S: race}.Run(race.Start(nil))
+	s, err := c.OpenPosition(Position{Version: PositionVersion, Scene: "race", Seed: 1, Trial: getDelTrial()}, race)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Driver{S: s}
+	d.Run(s.Start(race.Run))
+	if s.Trial() == nil || s.Scene.Kind != scenes.Story || c.At != c.Index("race") {
+		t.Fatalf("the trial opened as kind %v, trial %v, at scene %d", s.Scene.Kind, s.Trial(), c.At)
+	}
+	if err := d.Do(Do(Step), Do(Step)); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SaveMoment(s); err != nil {
+		t.Fatal(err)
+	}
+	if back := c.LastPlace(); back.Trial == nil || back.Step != 2 {
+		t.Errorf("the place to continue from is %+v", back)
+	}
+	if err := d.Do(Do(Replay)); err != nil {
+		t.Fatal(err)
+	}
+	if s.Trial() != nil || s.Scene.Kind != scenes.Race || len(volleyShots(s.Snap)) != 4 {
+		t.Errorf("r in a trial left kind %v, trial %v, %d shots", s.Scene.Kind, s.Trial(), len(volleyShots(s.Snap)))
+	}
+	s.Close(ctx)
+	// a new course of the same learner continues in the trial
+	c2 := NewCourse(ctx, embedded(t), 1, &sync.WaitGroup{})
+	c2.Prog = c.Prog
+	o, err := c2.Open(c2.Index("race"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	Driver{S: o}.Run(o.Start(nil))
+	defer o.Close(ctx)
+	if o.Trial() == nil || o.Snap.Pos != 2 {
+		t.Errorf("resumed at step %d, trial %v", o.Snap.Pos, o.Trial())
 	}
 }

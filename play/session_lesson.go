@@ -1,6 +1,7 @@
 package play
 
 import (
+	"locksim/content"
 	"maps"
 	"slices"
 
@@ -37,9 +38,12 @@ func (p *Session) ApplyPosition(pos Position) {
 		}
 	}
 	if pos.Trial != nil && p.Scene.Kind == scenes.Race {
-		// a trial of the race, stepped through as a story
+		// a trial of the race, stepped through as a story, in its own words
 		p.trial = pos.Trial.clone()
 		p.Scene = trialScene(p.Scene, p.trial)
+		if text, err := content.Load("trial"); err == nil {
+			p.Text = text
+		}
 	}
 	if p.Scene.Kind == scenes.Race {
 		p.replaying = pos.Race.clone()

@@ -146,7 +146,66 @@ func trialScene(race *scenes.Scene, rec *TrialRecord) *scenes.Scene {
 	sc := *race
 	sc.Kind, sc.Predict, sc.Knobs, sc.Variants, sc.Lesson = scenes.Story, nil, nil, nil, nil
 	sc.Build = func(scenes.Params) sim.Script { return trialScript(rec) }
+	say := race.Say
+	sc.Say = func(v scenes.Frame, s *scenes.Said) {
+		if say != nil {
+			say(v, s)
+		}
+		if s.Vars == nil {
+			s.Vars = map[string]string{}
+		}
+		s.Vars["trial"], s.Vars["variant"], s.Vars["anomaly"] = fmt.Sprint(rec.Trial), rec.Variant, rec.Anomaly
+		if s.Verdict == "" {
+			return // nothing granted or refused yet
+		}
+		replies := v.Text.Get("replies-pending")
+		if n, done := rec.differs(v.Snap.Events); done && n == 0 {
+			replies = v.Text.Get("replies-same")
+		} else if n > 0 {
+			replies = v.Text.Fill("replies-differ", map[string]string{"n": fmt.Sprint(n)})
+		}
+		double := "no"
+		if len(v.L.Overlaps) > 0 {
+			double = "YES"
+		}
+		s.Verdict = v.Text.Fill("verdict", map[string]string{"grants": fmt.Sprint(len(v.L.Leases)), "double": double, "replies": replies})
+	}
 	return &sc
+}
+
+// differs counts the replies of a replayed trial's commands that are not
+// the trial's (a token counts as a token: the run's are its own), and
+// reports whether every command has run.
+func (r *TrialRecord) differs(events []sim.Event) (n int, done bool) {
+	var got []string
+	for _, e := range events {
+		if e.Kind == sim.Command && e.Move >= 0 && (e.Op != nil || strings.HasPrefix(e.Cmd, "GET ")) {
+			got = append(got, replyKind(e.Reply))
+		}
+	}
+	i := 0
+	for _, m := range r.Moves {
+		if m.Kind == "crash" {
+			continue
+		}
+		if i >= len(got) {
+			return n, false
+		}
+		if replyKind(m.Reply) != got[i] {
+			n++
+		}
+		i++
+	}
+	return n, true
+}
+
+// replyKind is a reply with any bulk string read as "a value": a replay
+// writes its own tokens.
+func replyKind(reply string) string {
+	if strings.HasPrefix(reply, `"`) {
+		return "a value"
+	}
+	return reply
 }
 
 // trialScript sends a trial's commands one step each, in the order they

@@ -60,6 +60,12 @@ func TestTrialOpensAsAStory(t *testing.T) {
 	if s.Ledger.ForeignDeletes() != 1 {
 		t.Errorf("the ledger read %d releases of another's lock, want 1", s.Ledger.ForeignDeletes())
 	}
+	if v := s.Explanation().Verdict; !strings.Contains(v, "two holders at once YES") || !strings.Contains(v, "the replies are the trial's") {
+		t.Errorf("the trial's verdict: %q", v)
+	}
+	if r := s.Explanation().Readout; !strings.Contains(r, "deleted w2's lock") {
+		t.Errorf("the trial's readout at its end: %q", r)
+	}
 	if s.Snap.Now.Microseconds() != 11700 {
 		t.Errorf("the story ended at %v, want the trial's 11.7 ms", s.Snap.Now)
 	}
@@ -154,5 +160,22 @@ func TestTrialFromTheCourse(t *testing.T) {
 	defer o.Close(ctx)
 	if o.Trial() == nil || o.Snap.Pos != 2 {
 		t.Errorf("resumed at step %d, trial %v", o.Snap.Pos, o.Trial())
+	}
+}
+
+// TestTrialRepliesDiffer: a trial whose server ran two close commands the
+// other way round gets other replies when sent in the order sent; the
+// verdict line says how many differ.
+func TestTrialRepliesDiffer(t *testing.T) {
+	ctx := context.Background()
+	rec := getDelTrial()
+	rec.Moves[3].Reply = "(nil)" // as if w1's DEL had run first
+	s, err := Open(ctx, Position{Version: PositionVersion, Scene: "race", Seed: 2, Trial: rec, Step: 9}, embedded(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(ctx)
+	if v := s.Explanation().Verdict; !strings.Contains(v, "replies unlike the trial's: 1") {
+		t.Errorf("the verdict of a trial replayed with other replies: %q", v)
 	}
 }

@@ -28,7 +28,12 @@ func (a *App) applyKeys() {
 		k.Select.SetHelp("1-4", "pick a worker")
 	} else {
 		k.Trials.SetEnabled(false)
+		k.ShowOne.SetEnabled(false)
 		k.Replay.SetEnabled(false) // tokens come from the seed; step back replays
+	}
+	if a.pl.Trial() != nil {
+		k.Replay.SetEnabled(true)
+		k.Replay.SetHelp("r", "back to the race")
 	}
 	k.Defaults.SetEnabled(len(sc.Knobs) > 0)
 	if n := len(sc.Build(scenes.Params{}).Actors); sc.Kind != scenes.Race && n > 0 {
@@ -113,6 +118,11 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		t.SetSize(a.com.Width, a.com.Height)
 		a.trials = t
 		return t.Init()
+	case key.Matches(msg, k.ShowOne) && a.pl.Asking:
+		a.pl.SetFlash("answer the prediction first (1-" + itoa(int64(len(a.pl.Choices()))) + ")")
+		return nil
+	case key.Matches(msg, k.ShowOne):
+		return a.showOne()
 	case key.Matches(msg, k.Notes):
 		a.pl.notes = !a.pl.notes
 		return nil
@@ -153,7 +163,11 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		return a.navigate(play.NavDo(play.NavBack))
 	}
 	if act, says, ok := a.actionOf(msg); ok {
+		kind := a.pl.Scene.Kind
 		cmd, done := a.pl.key(act, a.com.Keys)
+		if a.pl.Scene.Kind != kind {
+			a.applyKeys() // r from a trial back to the race
+		}
 		if !done && says {
 			a.pl.SetFlash(msg.String() + " does nothing in this scene · ? lists its keys")
 		}

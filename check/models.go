@@ -49,7 +49,7 @@ func (h History) operations(include func(Op) bool) []porcupine.Operation {
 type spec struct {
 	include   func(Op) bool
 	partition func(Op) []string // the parts an op belongs to
-	model     porcupine.NondeterministicModel
+	model     porcupine.Model
 }
 
 func (h History) spec(m Model) spec {
@@ -97,17 +97,7 @@ func checkModel(h History, m Model, timeout time.Duration) Verdict {
 	sp := h.spec(m)
 	ops := h.operations(sp.include)
 	if m == Resource {
-		for _, op := range h.Ops {
-			if op.Kind != Write {
-				continue
-			}
-			if op.Accepted && !op.Fenced {
-				v.Unfenced = true
-			}
-			if op.Fenced && !op.Accepted && op.Outcome != Open {
-				v.Refused++
-			}
-		}
+		v.Unfenced, v.Refused = h.fencing()
 	}
 	if !h.reads(m, sp) {
 		v.Result = NotApplicable
@@ -115,7 +105,7 @@ func checkModel(h History, m Model, timeout time.Duration) Verdict {
 		return v
 	}
 	parts := h.partitions(sp, ops)
-	model := sp.model.ToModel()
+	model := sp.model
 	model.Partition = func([]porcupine.Operation) [][]porcupine.Operation { return parts }
 	res, info := porcupine.CheckOperationsVerbose(model, ops, timeout)
 	switch res {
@@ -132,6 +122,23 @@ func checkModel(h History, m Model, timeout time.Duration) Verdict {
 	}
 	v.Sentence = sentence(h, v)
 	return v
+}
+
+// fencing reports whether the resource accepted a write with no token,
+// and how many stale tokens it refused.
+func (h History) fencing() (unfenced bool, refused int) {
+	for _, op := range h.Ops {
+		if op.Kind != Write {
+			continue
+		}
+		if op.Accepted && !op.Fenced {
+			unfenced = true
+		}
+		if op.Fenced && !op.Accepted && op.Outcome != Open {
+			refused++
+		}
+	}
+	return unfenced, refused
 }
 
 // reads reports whether the model has anything to judge in h.
@@ -211,69 +218,52 @@ func (h History) mutexSpec() spec {
 			}
 			return []string{op.Lock}
 		},
-		model: porcupine.NondeterministicModel{
-			Init: func() []any { return []any{mutexState{}} },
-			Step: func(state, input, _ any) []any {
-				s, op := state.(mutexState), h.Ops[input.(int)]
-				return mutexStep(s, op)
+		model: porcupine.Model{
+			Init: func() any { return mutexState{} },
+			Step: func(state, input, _ any) (bool, any) {
+				return mutexStep(state.(mutexState), h.Ops[input.(int)])
 			},
 			DescribeOperation: func(input, _ any) string { return h.describe(input.(int)) },
-			DescribeState: func(state any) string {
-				s := state.(mutexState)
-				switch {
-				case s.holder == "":
-					return "free"
-				case s.count > 1:
-					return fmt.Sprintf("held by %s (%d deep)", s.holder, s.count)
-				}
-				return "held by " + s.holder
-			},
+			DescribeState:     func(state any) string { return describeMutex(state.(mutexState)) },
 		},
 	}
 }
 
-func mutexStep(s mutexState, op Op) []any {
-	if op.Kind == Acquire {
-		switch op.Outcome {
-		case Granted:
-			return grant(s, op)
-		case Open:
-			// no reply: it may have been granted or not; the client acts
-			// on neither
-			if g := grant(s, op); g != nil {
-				return []any{s, g[0]}
-			}
-			return []any{s}
-		}
-		if op.Ends && s.holder == op.Actor {
-			return []any{mutexState{}}
-		}
-		return []any{s}
+func describeMutex(s mutexState) string {
+	switch {
+	case s.holder == "":
+		return "free"
+	case s.count > 1:
+		return fmt.Sprintf("held by %s (%d deep)", s.holder, s.count)
 	}
-	if op.Kind == Release && op.Nested && !op.Ends {
+	return "held by " + s.holder
+}
+
+// mutexStep is the client's mutex after op, and whether op could happen.
+// An acquire with no reply changes nothing: the client was not told it
+// holds the lock, so it does not act as holder (the server's model is the
+// one that asks whether it ran).
+func mutexStep(s mutexState, op Op) (bool, any) {
+	switch {
+	case op.Kind == Acquire && op.Outcome == Granted:
+		switch {
+		case s.holder == "":
+			return true, mutexState{holder: op.Actor, count: 1}
+		case s.holder == op.Actor && op.Nested:
+			return true, mutexState{holder: op.Actor, count: s.count + 1}
+		case s.holder == op.Actor:
+			return true, mutexState{holder: op.Actor, count: 1}
+		}
+		return false, s // another client holds it: a mutex would not grant it
+	case op.Kind == Release && op.Nested && !op.Ends:
 		if s.holder == op.Actor && s.count > 1 {
 			s.count--
 		}
-		return []any{s}
+		return true, s
+	case op.Ends && s.holder == op.Actor:
+		return true, mutexState{}
 	}
-	if op.Ends && s.holder == op.Actor {
-		return []any{mutexState{}}
-	}
-	return []any{s}
-}
-
-// grant is the mutex after an acquire the client was told it got: only
-// legal when nobody else holds it.
-func grant(s mutexState, op Op) []any {
-	switch {
-	case s.holder == "":
-		return []any{mutexState{holder: op.Actor, count: 1}}
-	case s.holder == op.Actor && op.Nested:
-		return []any{mutexState{holder: op.Actor, count: s.count + 1}}
-	case s.holder == op.Actor:
-		return []any{mutexState{holder: op.Actor, count: 1}}
-	}
-	return nil
+	return true, s
 }
 
 // ---- the server's lease ----
@@ -310,7 +300,7 @@ func (h History) serverSpec() spec {
 			}
 			return []string{op.Node + "\x00" + op.Key}
 		},
-		model: porcupine.NondeterministicModel{
+		model: (&porcupine.NondeterministicModel{
 			Init: func() []any { return []any{leaseState{}} },
 			Step: func(state, input, _ any) []any {
 				op := h.Ops[input.(int)]
@@ -331,7 +321,7 @@ func (h History) serverSpec() spec {
 				}
 				return "holds " + short(s.token) + " until " + stamp(s.exp)
 			},
-		},
+		}).ToModel(),
 	}
 }
 
@@ -489,7 +479,7 @@ func (h History) resourceSpec() spec {
 	return spec{
 		include:   func(op Op) bool { return op.Kind == Write },
 		partition: func(op Op) []string { return []string{op.Lock} },
-		model: porcupine.NondeterministicModel{
+		model: (&porcupine.NondeterministicModel{
 			Init: func() []any { return []any{int64(math.MinInt64)} },
 			Step: func(state, input, _ any) []any {
 				highest, op := state.(int64), h.Ops[input.(int)]
@@ -513,7 +503,7 @@ func (h History) resourceSpec() spec {
 				}
 				return "no write accepted yet"
 			},
-		},
+		}).ToModel(),
 	}
 }
 

@@ -151,6 +151,13 @@ func agree(t *testing.T, sc *scenes.Scene, what string, st story) bool {
 	t.Helper()
 	v := check.CheckModel(st.h, check.Mutex, 0)
 	broken := st.led.Properties(!sc.Distributed)[0] == ledger.Broken
+	for _, m := range check.Models() {
+		full, quick := check.CheckModel(st.h, m, 0), check.Quick(st.h, m, 0)
+		if full.Result != quick.Result || full.At != quick.At || full.Sentence != quick.Sentence {
+			t.Errorf("%s %s, %s: porcupine says %s at %d, stepping in order %s at %d", sc.ID, what, m.Name(),
+				full.Short(), full.At, quick.Short(), quick.At)
+		}
+	}
 	if broken != (v.Result == check.NotLinearizable) {
 		var lines []string
 		for _, e := range st.snap.Events {
@@ -164,7 +171,8 @@ func agree(t *testing.T, sc *scenes.Scene, what string, st story) bool {
 
 // TestAgreesWithTheLedger: every story of every scene, as written: the
 // mutex model is not linearizable exactly when the ledger's scoreboard
-// says mutual exclusion broke.
+// says mutual exclusion broke; and for each model, stepping through the
+// ops in order (Quick) decides what porcupine's search does.
 func TestAgreesWithTheLedger(t *testing.T) {
 	b := simtest.Embedded(t)
 	for _, sc := range scenes.All() {

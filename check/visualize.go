@@ -49,23 +49,16 @@ func Visualize(w io.Writer, h History, timeout time.Duration) error {
 		ops = append(ops, mine...)
 		parts = append(parts, h.partitions(sp, mine)...)
 	}
-	steps := [3]func(any, any, any) []any{}
-	inits := [3][]any{}
-	for _, m := range Models() {
-		steps[m], inits[m] = specs[m].model.Step, specs[m].model.Init()
-	}
-	both := porcupine.NondeterministicModel{
-		Init: func() []any { return []any{nil} },
-		Step: func(state, in, _ any) []any {
+	// one model over the three: an op's input names its model, and a
+	// part starts from that model's initial state
+	model := porcupine.Model{
+		Init: func() any { return nil },
+		Step: func(state, in, _ any) (bool, any) {
 			x := in.(input)
 			if state == nil {
-				var out []any
-				for _, s := range inits[x.m] {
-					out = append(out, steps[x.m](s, x.j, nil)...)
-				}
-				return out
+				state = specs[x.m].model.Init()
 			}
-			return steps[x.m](state, x.j, nil)
+			return specs[x.m].model.Step(state, x.j, nil)
 		},
 		DescribeOperation: func(in, _ any) string {
 			x := in.(input)
@@ -74,17 +67,19 @@ func Visualize(w io.Writer, h History, timeout time.Duration) error {
 		DescribeState: func(state any) string {
 			switch s := state.(type) {
 			case mutexState:
-				return specs[Mutex].model.DescribeState(s)
-			case leaseState:
-				return specs[Server].model.DescribeState(s)
-			case int64:
-				return specs[Resource].model.DescribeState(s)
+				return describeMutex(s)
+			case []any:
+				if len(s) > 0 {
+					if _, ok := s[0].(leaseState); ok {
+						return specs[Server].model.DescribeState(s)
+					}
+					return specs[Resource].model.DescribeState(s)
+				}
 			}
 			return "start"
 		},
+		DescribeOperationMetadata: func(any) string { return "" },
 	}
-	model := both.ToModel()
-	model.DescribeOperationMetadata = func(any) string { return "" }
 	model.Partition = func([]porcupine.Operation) [][]porcupine.Operation { return parts }
 	_, info := porcupine.CheckOperationsVerbose(model, ops, timeout)
 	info.AddAnnotations(h.annotations(clients, nodes))

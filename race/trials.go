@@ -237,6 +237,12 @@ type outcome struct {
 	noTTL   bool
 	foreign bool
 	replies []string // only when the trial broke the variant's rule
+	// the mutex model's verdict on the trial's history, the kinds of
+	// anomaly it shows, and (when it shows any) its events
+	verdict check.Verdict
+	found   check.Found
+	events  []sim.Event
+	end     time.Duration
 }
 
 func (c *Counts) add(o outcome, i int) {
@@ -246,6 +252,20 @@ func (c *Counts) add(o outcome, i int) {
 	}
 	if o.foreign {
 		c.Foreign++
+	}
+	if o.verdict.Result == check.Unknown {
+		c.Unknown++
+	}
+	for _, k := range check.Anomalies() {
+		if !o.found[k] {
+			continue
+		}
+		c.Anomalies[k]++
+		// the smallest trial of the kind: the fewest events, then the
+		// earliest (lanes finish trials out of order)
+		if ex := c.Examples[k]; ex == nil || len(o.events) < len(ex.Events) || len(o.events) == len(ex.Events) && i+1 < ex.Trial {
+			c.Examples[k] = &Example{Variant: c.Variant, Trial: i + 1, Events: o.events, End: o.end, Found: o.found, Verdict: o.verdict}
+		}
 	}
 	if o.replies != nil {
 		c.BugCount++
@@ -329,9 +349,18 @@ func (t *lane) one(ctx context.Context, v Variant, n int) (outcome, error) {
 			return o, fmt.Errorf("%s got no answer: %v", ev[i].Cmd, ev[i].Err)
 		}
 	}
-	led := ledger.Fold(ev, time.Since(tr.start), nil)
+	end := time.Since(tr.start)
+	led := ledger.Fold(ev, end, nil)
 	o.holders = led.Holders()
 	o.foreign = v == GetDel && led.ForeignDeletes() > 0
+	// the same history checked with the client's mutex model
+	o.verdict = check.Quick(check.FromLedger(ev, led, check.Options{}), check.Mutex, check.DefaultTimeout)
+	o.found = check.Classify(led, o.verdict)
+	// the split trial read the key's PTTL back itself: -1 after a crash
+	o.found[check.NoTTL] = o.found[check.NoTTL] || o.noTTL
+	if o.found.Any() {
+		o.events, o.end = ev, end
+	}
 	if v == Atomic && len(o.holders) != 1 {
 		o.replies = lines(ev)
 	}

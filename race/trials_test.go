@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"locksim/check"
 	"locksim/race"
 	"locksim/sim"
 	"locksim/sim/simtest"
@@ -69,6 +70,48 @@ func checkTrials(t *testing.T, b *sim.Backend) {
 	}
 	if g := got[race.GetDel]; g.Foreign > n {
 		t.Errorf("GET+DEL: %d foreign deletes in %d trials", g.Foreign, n)
+	}
+	checkAnomalies(t, got)
+}
+
+// checkAnomalies: the counts by kind agree with the counts the ledger
+// keeps (a key left with no TTL, a foreign delete, trials that ended with
+// two holders or more), an atomic trial shows none, and the example kept
+// for a kind is the smallest trial that showed it and shows it again when
+// its events are checked anew.
+func checkAnomalies(t *testing.T, got map[race.Variant]race.Counts) {
+	t.Helper()
+	if a := got[race.Atomic]; a.Anomalies != [check.NumAnomalies]int{} || a.Unknown != 0 {
+		t.Errorf("SET NX PX: anomalies %v, %d unknown", a.Anomalies, a.Unknown)
+	}
+	if s := got[race.SplitCrash]; s.Anomalies[check.NoTTL] != s.NoTTL || s.Anomalies[check.TwoHolders]+s.Anomalies[check.LeaseRanOut] != 0 {
+		t.Errorf("SETNX+EXPIRE: anomalies %v, %d keys with no TTL", s.Anomalies, s.NoTTL)
+	}
+	c := got[race.CheckThenSet]
+	if two := c.Holders[2] + c.Holders[3] + c.Holders[4]; c.Anomalies[check.TwoHolders] != two {
+		t.Errorf("GET, then SET: %d trials of two holders or more, %d counted by the mutex model", two, c.Anomalies[check.TwoHolders])
+	}
+	if g := got[race.GetDel]; g.Anomalies[check.ForeignRelease] != g.Foreign {
+		t.Errorf("GET, then DEL: %d foreign deletes, %d counted", g.Foreign, g.Anomalies[check.ForeignRelease])
+	}
+	for v, c := range got {
+		for _, k := range check.Anomalies() {
+			ex := c.Examples[k]
+			if (ex != nil) != (c.Anomalies[k] > 0) {
+				t.Errorf("%s, %s: %d counted, example %v", v, k, c.Anomalies[k], ex)
+				continue
+			}
+			if ex == nil {
+				continue
+			}
+			if ex.Variant != v || ex.Trial < 1 || ex.Trial > c.Trials || !ex.Found[k] {
+				t.Errorf("%s, %s: the example is %+v", v, k, ex)
+			}
+			h := check.FromEvents(ex.Events, ex.End, check.Options{})
+			if again := check.CheckModel(h, check.Mutex, 0); again.Result != ex.Verdict.Result {
+				t.Errorf("%s, %s: the example checks %s again, %s when kept", v, k, again.Short(), ex.Verdict.Short())
+			}
+		}
 	}
 }
 

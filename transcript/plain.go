@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"locksim/check"
 	"maps"
 	"slices"
 	"strings"
@@ -462,6 +463,15 @@ func (v plainVariant) play(ctx context.Context) error {
 		props = append(props, say.PropNames()[i]+" "+[...]string{"untested", "held", "BROKEN", "absent"}[pr])
 	}
 	fmt.Fprintf(w, "properties: %s\n", strings.Join(props, " · "))
+	// the same history checked against the three models
+	rep := check.Check(check.FromSnapshot(snap), check.DefaultTimeout)
+	for _, cv := range rep.Verdicts {
+		line := "checked as " + cv.Model.Title() + ": " + cv.Short()
+		if cv.Result == check.NotLinearizable || cv.Result == check.Unknown {
+			line += ". " + cv.Sentence
+		}
+		fmt.Fprintln(w, line)
+	}
 	return nil
 }
 

@@ -37,15 +37,7 @@ func (p *Player) checkedPage(st views.Styles, w, rows int) string {
 	hide := p.answerPending()
 	v := p.verdicts(hide)
 	top := verdictRows(st, v, w)
-	hidden := ""
-	if hide {
-		hidden = p.hiddenNote()
-	}
-	h := historyOf(p.Snap, p.Ledger, hidden)
-	if !hide {
-		h.Flag = v.flag
-	}
-	p.histBack = min(p.histBack, len(p.Snap.Events)+8)
+	h := p.history(v, hide)
 	drawn := views.Tracks(st, h, w, p.histBack)
 	body := drawn.Rows
 	leg := legend(st, h, w)
@@ -74,6 +66,31 @@ func (p *Player) checkedPage(st views.Styles, w, rows int) string {
 		out = append(out, part...)
 	}
 	return strings.Join(out, "\n")
+}
+
+// history is the story on screen as tracks, the point the client's mutex
+// could not place flagged; hide keeps the server's side and the flag back.
+func (p *Player) history(v checked, hide bool) views.History {
+	hidden := ""
+	if hide {
+		hidden = p.hiddenNote()
+	}
+	h := historyOf(p.Snap, p.Ledger, hidden)
+	if !hide {
+		h.Flag = v.flag
+	}
+	return h
+}
+
+// scrollHistory moves the history page's window d instants back (d < 0:
+// forward), as far as there is story to show.
+func (p *Player) scrollHistory(st views.Styles, w, d int) {
+	hide := p.answerPending()
+	drawn := views.Tracks(st, p.history(p.verdicts(hide), hide), w, p.histBack)
+	switch {
+	case d > 0 && drawn.Before > 0, d < 0 && drawn.After > 0:
+		p.histBack += d
+	}
 }
 
 // verdictRows are the verdicts on one line when it fits, else one line

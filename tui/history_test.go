@@ -1,10 +1,12 @@
 package tui
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
 
+	"locksim/play"
 	"locksim/scenes"
 	"locksim/sim/simtest"
 
@@ -188,5 +190,60 @@ func TestHistoryBeforeTheQuestion(t *testing.T) {
 	screen := ansi.Strip(a.View())
 	if strings.Contains(screen, gLease) || strings.Contains(screen, "linearizable") || !strings.Contains(screen, "A lease "+a.pl.hiddenNote()) {
 		t.Errorf("before the question the history page shows the server's side or a verdict:\n%s", screen)
+	}
+}
+
+// TestHistoryPageCloses: esc closes the history page as it closes any page;
+// [ and ] scroll its timeline, not the log.
+func TestHistoryPageCloses(t *testing.T) {
+	a := storyAt(t, "gc-pause", scenes.Params{}, 80, 24)
+	drive(t, a, keys("[esc]")...)
+	if a.pl.checked {
+		t.Error("esc left the history page open")
+	}
+	drive(t, a, keys("v")...)
+	a.pl.histBack = 0
+	drive(t, a, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'['}})
+	if a.pl.histBack != 0 || a.pl.scroll != 0 {
+		t.Errorf("[ on a history that fits: window back %d, log scroll %d", a.pl.histBack, a.pl.scroll)
+	}
+	drive(t, a, keys("v")...)
+	if a.pl.checked {
+		t.Error("v left the history page open")
+	}
+}
+
+// TestHistoryScrollsALongStory: a trial of 120 commands has more moments
+// than 80 columns: the page draws the newest window, says how many are
+// earlier, and [ and ] move the window.
+func TestHistoryScrollsALongStory(t *testing.T) {
+	rec := play.TrialRecord{Trial: 1, Variant: "GET, then DEL", Anomaly: "none", Moves: []play.TrialMove{
+		{Worker: "w1", Kind: "SET NX PX", MS: 30000, Reply: "OK"}}}
+	for i := 1; i < 120; i++ {
+		rec.Moves = append(rec.Moves, play.TrialMove{Worker: "w" + itoa(int64(2+i%3)), US: int64(i * 100), Kind: "SET NX PX", MS: 30000, Reply: "(nil)"})
+	}
+	pos := play.Position{Version: play.PositionVersion, Scene: "race", Seed: 1, Trial: &rec, Step: 239}
+	a, err := NewCourse(embedded(t), Options{Seed: 1, Position: &pos, NoQuiz: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Shutdown(context.Background()) })
+	drive(t, a, tea.WindowSizeMsg{Width: 80, Height: 24})
+	runCmd(t, a, a.Init())
+	if a.pl.Snap.Pos != 239 {
+		t.Fatalf("the trial opened at step %d of %d", a.pl.Snap.Pos, len(a.pl.Snap.Moves))
+	}
+	drive(t, a, keys("v")...)
+	screen := ansi.Strip(a.View())
+	if !strings.Contains(screen, "instants earlier: [ · 0 later: ]") || !strings.Contains(screen, "◂ [") {
+		t.Fatalf("a long history does not say it is a window:\n%s", screen)
+	}
+	drive(t, a, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'['}}, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'['}})
+	if a.pl.histBack != 2 || !strings.Contains(ansi.Strip(a.View()), "· 2 later: ]") {
+		t.Errorf("[ [ moved the window %d back:\n%s", a.pl.histBack, a.View())
+	}
+	drive(t, a, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{']'}})
+	if a.pl.histBack != 1 {
+		t.Errorf("] left the window %d back", a.pl.histBack)
 	}
 }

@@ -131,10 +131,10 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		a.pl.histBack = 0
 		return nil
 	case a.pl.checked && key.Matches(msg, k.Earlier):
-		a.pl.histBack++
+		a.pl.scrollHistory(a.com.Styles, a.com.Width, 1)
 		return nil
 	case a.pl.checked && key.Matches(msg, k.Later):
-		a.pl.histBack = max(a.pl.histBack-1, 0)
+		a.pl.scrollHistory(a.com.Styles, a.com.Width, -1)
 		return nil
 	case key.Matches(msg, k.Export):
 		return a.pl.export()

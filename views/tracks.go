@@ -256,13 +256,17 @@ func axis(st Styles, win []Instant, xs []int, labelW, width int, earlier bool) s
 	return st.Dim.Render(strings.TrimRight(string(row), " "))
 }
 
-// AxisTime is d as the axis labels it: "32s", "1m20s", "400ms", "1.2s".
+// AxisTime is d as the axis labels it: "32s", "1m20s", "400ms", "9.3ms",
+// "1.2s".
 func AxisTime(d time.Duration) string {
 	switch {
 	case d == 0:
 		return "0s"
-	case d < time.Second:
+	case d < time.Second && d%time.Millisecond == 0:
 		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Second:
+		// a trial's microseconds, to a tenth of a millisecond
+		return strings.TrimSuffix(fmt.Sprintf("%.1f", float64(d)/float64(time.Millisecond)), ".0") + "ms"
 	case d%time.Second == 0 && d < time.Minute:
 		return fmt.Sprintf("%ds", int(d.Seconds()))
 	case d%time.Second == 0:

@@ -93,3 +93,17 @@ func TestTracksNote(t *testing.T) {
 		t.Errorf("the hidden track reads %q", d.Rows[1])
 	}
 }
+
+func TestAxisTime(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0s"}, {ms(400), "400ms"}, {9333 * time.Microsecond, "9.3ms"}, {200 * time.Microsecond, "0.2ms"},
+		{ms(32000), "32s"}, {ms(80000), "1m20s"}, {ms(1200), "1.2s"},
+	} {
+		if got := AxisTime(c.d); got != c.want {
+			t.Errorf("AxisTime(%v) = %q, want %q", c.d, got, c.want)
+		}
+	}
+}

@@ -195,7 +195,11 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	// a mouse moving over the screen without selecting changes nothing on it
 	_, mouse := msg.(tea.MouseMsg)
 	a.settle(mouse && a.pl != nil && a.pl.Sel == sel && !isWheel(msg))
-	return a, tea.Batch(cmd, a.notesFollow(), a.saving())
+	var check tea.Cmd
+	if a.pl != nil {
+		check = a.pl.checkLater()
+	}
+	return a, tea.Batch(cmd, a.notesFollow(), a.saving(), check)
 }
 
 func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -258,6 +262,9 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// to the page that asked, open or closed: a closed one lets go
 		_, cmd := msg.t.Update(msg)
 		return a, cmd
+	case checkedMsg:
+		a.pl.takeCheck(msg)
+		return a, nil
 	case showTrial:
 		return a, a.openTrial(msg.rec)
 	case trialsMsg, trialsOver:
@@ -417,7 +424,6 @@ func (a *App) settle(still bool) {
 	}
 	if a.pl != nil && a.pl.Scene.Kind != scenes.Quiz {
 		a.pl.Explanation() // once per snapshot and selection, here rather than in View
-		a.pl.settleCheck()
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	checker "locksim/check"
 	"locksim/views"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -130,19 +132,27 @@ type checked struct {
 }
 
 // verdicts are the checker's verdicts on the history on screen (see
-// checkReport); hide words each as waiting for the learner's answer.
+// checkLater), "checking…" until they arrive; hide words each as waiting
+// for the learner's answer.
 func (p *Player) verdicts(hide bool) checked {
-	rep := p.checkReport()
 	var c checked
-	for _, v := range rep.Verdicts {
-		m := modelVerdict{name: v.Model.Name(), says: v.Short(), tone: verdictTone(v)}
-		if hide {
+	done := p.checkedGen == p.Gen+1
+	for _, model := range checker.Models() {
+		v := p.report.Of(model)
+		m := modelVerdict{name: model.Name(), says: v.Short(), tone: verdictTone(v)}
+		switch {
+		case hide:
 			m.says, m.tone = p.hiddenNote(), views.Dim
+		case !done:
+			m.says, m.tone = "checking…", views.Dim
 		}
 		c.models = append(c.models, m)
 	}
+	if !done || hide {
+		return c
+	}
 	// the point the client's mutex could not place, marked on the timeline
-	if v := rep.Of(checker.Mutex); v.Result == checker.NotLinearizable && v.At >= 0 {
+	if v := p.report.Of(checker.Mutex); v.Result == checker.NotLinearizable && v.At >= 0 {
 		seq := v.Op.Seq
 		if seq >= 0 && seq < len(p.Snap.Events) {
 			seq = p.Snap.Events[seq].Seq
@@ -166,21 +176,30 @@ func verdictTone(v checker.Verdict) views.Tone {
 	return views.Dim
 }
 
-// checkReport is the three models' verdicts on the snapshot on screen,
-// checked once per snapshot (see settleCheck) and within the checker's
-// timeout, so a hard history says unknown rather than hold up the screen.
-func (p *Player) checkReport() checker.Report {
-	if p.checkedGen == p.Gen+1 {
-		return p.report
-	}
-	return checker.Check(checker.FromSnapshot(p.Snap), checker.DefaultTimeout)
+// checkedMsg carries the checker's verdicts on snapshot gen-1 of session
+// id.
+type checkedMsg struct {
+	id, gen int
+	report  checker.Report
 }
 
-// settleCheck checks the snapshot on screen if the history page shows it
-// and it has not been checked yet: once per snapshot, outside View.
-func (p *Player) settleCheck() {
-	if !p.checked || p.checkedGen == p.Gen+1 {
-		return
+// checkLater checks the snapshot on screen in a command, once per
+// snapshot, while the history page shows it: within the checker's timeout
+// a hard history says unknown, and the screen never waits for it.
+func (p *Player) checkLater() tea.Cmd {
+	if !p.checked || p.checkedGen == p.Gen+1 || p.checking == p.Gen+1 {
+		return nil
 	}
-	p.report, p.checkedGen = checker.Check(checker.FromSnapshot(p.Snap), checker.DefaultTimeout), p.Gen+1
+	p.checking = p.Gen + 1
+	snap, id, gen := p.Snap, p.ID, p.Gen+1
+	return func() tea.Msg {
+		return checkedMsg{id: id, gen: gen, report: checker.Check(checker.FromSnapshot(snap), checker.DefaultTimeout)}
+	}
+}
+
+// takeCheck keeps a check's verdicts if they are of the snapshot on screen.
+func (p *Player) takeCheck(m checkedMsg) {
+	if m.id == p.ID && m.gen == p.Gen+1 {
+		p.report, p.checkedGen = m.report, m.gen
+	}
 }

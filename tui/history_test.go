@@ -247,3 +247,24 @@ func TestHistoryScrollsALongStory(t *testing.T) {
 		t.Errorf("] left the window %d back", a.pl.histBack)
 	}
 }
+
+// TestHistoryChecksInACommand: the check runs in a command, not in Update
+// or View: until its verdicts arrive the page says it is checking, and a
+// check of an older snapshot is not taken for the one on screen.
+func TestHistoryChecksInACommand(t *testing.T) {
+	a := openScene(t, embedded(t), "gc-pause", 1, 120, 40, "nnnnnnnnnn")
+	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'v'}})
+	screen := ansi.Strip(a.View())
+	if !strings.Contains(screen, "server: checking… · client's mutex: checking… · fenced resource: checking…") {
+		t.Fatalf("before the check's command ran:\n%s", screen)
+	}
+	stale := checkedMsg{id: a.pl.ID, gen: a.pl.Gen, report: a.pl.report}
+	a.Update(stale)
+	if strings.Contains(ansi.Strip(a.View()), "linearizable") {
+		t.Error("the verdicts of an older snapshot were taken")
+	}
+	runCmd(t, a, cmd)
+	if !strings.Contains(ansi.Strip(a.View()), "client's mutex: not linearizable at B's acquire") {
+		t.Errorf("once the command ran:\n%s", a.View())
+	}
+}

@@ -44,9 +44,11 @@ type Player struct {
 	checked  bool
 	histBack int
 	// report is the checker's verdicts on snapshot checkedGen-1 (0: none
-	// yet), kept while the snapshot stays on screen
+	// yet), kept while the snapshot stays on screen; checking is the
+	// snapshot (gen+1) a check runs for
 	report     checker.Report
 	checkedGen int
+	checking   int
 	// log is the log's viewport, kept from frame to frame; logText is what
 	// it holds (a new log, or a new size, gives it new lines)
 	log     viewport.Model

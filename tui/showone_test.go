@@ -44,11 +44,15 @@ func trialsWithExample(t *testing.T, a *App) *Trials {
 		t.Fatal(err)
 	}
 	for _, v := range race.Variants() {
-		tr.all = append(tr.all, race.Counts{Variant: v, Trials: 10})
+		c := race.Counts{Variant: v, Trials: 10}
+		c.Holders[1], c.Wins = 10, [4]int{3, 3, 2, 2}
+		tr.all = append(tr.all, c)
 	}
 	c := &tr.all[race.GetDel]
+	c.Holders[1], c.Holders[2], c.Wins, c.Foreign = 9, 1, [4]int{0, 4, 3, 3}, 1
+	ex := &race.Example{Variant: race.GetDel, Trial: 7, Events: getDelEvents()}
 	c.Anomalies[checker.ForeignRelease], c.Anomalies[checker.LeaseRanOut] = 1, 1
-	c.Examples[checker.ForeignRelease] = &race.Example{Variant: race.GetDel, Trial: 7, Events: getDelEvents()}
+	c.Examples[checker.ForeignRelease], c.Examples[checker.LeaseRanOut] = ex, ex
 	tr.show = int(race.GetDel)
 	tr.SetSize(a.com.Width, a.com.Height)
 	return tr
@@ -115,5 +119,20 @@ func TestShowMeOneFirst(t *testing.T) {
 	a := openScene(t, embedded(t), "race", 1, 80, 24, "o")
 	if a.pl.Trial() != nil || !strings.Contains(a.View(), "t runs the trials first") {
 		t.Errorf("o with no trials run:\n%s", a.View())
+	}
+}
+
+// TestTrialsAnomaliesGoldens draws the trials page with the anomalies the
+// checker counted: at 80x24 in place of the histogram (tab), at 120x40
+// with it.
+func TestTrialsAnomaliesGoldens(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		a := openScene(t, embedded(t), "race", 1, size.w, size.h, "")
+		a.trials = trialsWithExample(t, a)
+		if size.h < 34 {
+			drive(t, a, keys("[tab]")...)
+		}
+		drive(t, a, keys("[down]")...)
+		golden(t, "trials-anomalies-"+itoa(int64(size.w))+"x"+itoa(int64(size.h)), a.View())
 	}
 }

@@ -375,7 +375,9 @@ func (t *Trials) page(w, h int) string {
 			bars = append(bars, views.Bar{Label: label, Count: x, Tone: tone})
 		}
 		rows = append(rows, views.Histogram(st, bars, w))
-		rows = append(rows, st.Wrap(transcript.TrialsNote(t.text, c, t.cfg), w, 5))
+	}
+	if t.show < len(t.all) {
+		rows = append(rows, st.Wrap(transcript.TrialsNote(t.text, t.all[t.show], t.cfg), w, 5))
 	}
 	out := strings.Split(strings.Join(rows, "\n"), "\n")
 	for len(out) < h-1 {

@@ -62,6 +62,9 @@ usage: locksim [flags]
                        directory's locksim/exports)
   -export-scale N      y divides every PX, script TTL and wait by N, 1 to 1000, for a
                        live replay in class (default: the run's own, -scale on a live server)
+  -history FILE.html   with -scene: play its story (-set, -step, -seed as given) and write
+                       porcupine's view of it, checked as the server's lease, the client's
+                       mutex and the fenced resource, with its faults, to FILE.html
 `
 
 // redlockNodes is how many nodes the redlock scene's stories use.
@@ -99,6 +102,8 @@ type config struct {
 	questions              bool
 	exportDir              string
 	exportScale            int
+	history                string // -history: the HTML file to write
+	stepSet                bool
 }
 
 func parse(args []string) (config, error) {
@@ -152,6 +157,7 @@ func parse(args []string) (config, error) {
 	fs.IntVar(&c.exportScale, "export-scale", 0, "")
 	fs.BoolVar(&c.label, "label", false, "")
 	fs.IntVar(&c.trials, "trials", 0, "")
+	fs.StringVar(&c.history, "history", "", "")
 	fs.Float64Var(&c.crashRate, "crash-rate", 0.1, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -167,6 +173,7 @@ func parse(args []string) (config, error) {
 		c.scaleSet = c.scaleSet || f.Name == "scale"
 		c.timeoutSet = c.timeoutSet || f.Name == "timeout"
 		c.trialsSet = c.trialsSet || f.Name == "trials"
+		c.stepSet = c.stepSet || f.Name == "step"
 		if f.Name == "redis" && c.redis == "" {
 			c.redisEmpty = true
 		}
@@ -245,8 +252,29 @@ func parse(args []string) (config, error) {
 	if c.cleanup && c.redis == "" {
 		return c, errors.New("-cleanup needs -redis: the embedded server keeps nothing")
 	}
+	if err := checkHistory(c); err != nil {
+		return c, err
+	}
 	if c.timeout <= 0 || c.timeout > time.Minute {
 		return c, fmt.Errorf("-timeout must be above 0 and at most 1m, got %v", c.timeout)
 	}
 	return c, nil
+}
+
+// checkHistory checks -history: one scene's story, written as a file and
+// nothing else.
+func checkHistory(c config) error {
+	switch {
+	case c.history == "":
+		return nil
+	case c.scene == "":
+		return errors.New("-history needs -scene: it writes the history of one scene's story")
+	case scenes.Find(c.scene).Kind == scenes.Quiz:
+		return fmt.Errorf("-history: scene %s is a quiz, which sends no command: it has no history", c.scene)
+	case c.trialsSet || c.plain || c.questions || c.list || c.cleanup || c.notes != "":
+		return errors.New("-history writes a file and exits: it does not go with -trials, -plain, -questions, -list, -cleanup or -notes")
+	case !strings.HasSuffix(strings.ToLower(c.history), ".html"):
+		return fmt.Errorf("-history %s: the file is a web page, give it a name ending in .html", c.history)
+	}
+	return nil
 }

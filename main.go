@@ -11,6 +11,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"locksim/check"
+	"locksim/play"
 	"os"
 	"os/signal"
 	"strings"
@@ -92,6 +94,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	code := 0
 	tty := isatty.IsTerminal(os.Stdout.Fd()) && isatty.IsTerminal(os.Stdin.Fd())
 	switch {
+	case c.history != "":
+		code = writeHistory(ctx, c, b, stdout, stderr)
 	case c.trialsSet && (c.plain || !tty || stdout != os.Stdout):
 		code = plainTrials(ctx, c, b, stdout, stderr)
 	case c.trialsSet:
@@ -143,6 +147,29 @@ func printed(ctx context.Context, stdout, stderr io.Writer, what, interrupted st
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
 		return 1
 	}
+	return 0
+}
+
+// writeHistory is -history FILE.html: the story played to -step (or its
+// end), checked, and written as porcupine's page; the three verdicts go to
+// stdout.
+func writeHistory(ctx context.Context, c config, b *sim.Backend, stdout, stderr io.Writer) int {
+	f, err := os.Create(c.history)
+	if err != nil {
+		fmt.Fprintf(stderr, "locksim: -history: %v\n", err)
+		return 1
+	}
+	pos := play.Position{Version: play.PositionVersion, Scene: c.scene, Settings: map[string]int(c.settings), Seed: c.seed, Step: c.step}
+	rep, err := transcript.History(ctx, f, b, pos, !c.stepSet, check.DefaultTimeout)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(c.history)
+		fmt.Fprintf(stderr, "locksim: -history: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote %s (seed %d): %s\n", c.history, c.seed, rep.Line())
 	return 0
 }
 

@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -110,6 +112,10 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-scene", "fencing", "-set", "pause=70s"}, "it has none"},
 		{[]string{"-scene", "gc-pause", "-set", "pause=70s", "-step", "11"}, "scene gc-pause has 10 steps"},
 		{[]string{"-plain", "-notes", "n.txt"}, "-notes follows the interactive screen"},
+		{[]string{"-history", "h.html"}, "-history needs -scene"},
+		{[]string{"-scene", "choose", "-history", "h.html"}, "scene choose is a quiz"},
+		{[]string{"-scene", "gc-pause", "-history", "h.txt"}, "ending in .html"},
+		{[]string{"-scene", "gc-pause", "-plain", "-history", "h.html"}, "-history writes a file and exits"},
 	}
 	for _, c := range cases {
 		code, out, errs := runMain(c.args...)
@@ -186,5 +192,33 @@ func TestSetAndScenes(t *testing.T) {
 	c, err = parse([]string{"-scene", "options", "-set", "token=CONSTANT,PX=off"})
 	if err != nil || c.settings["token"] != 1 || c.settings["PX"] != 1 || c.settings["NX"] != 0 {
 		t.Errorf("-set token=CONSTANT,PX=off: %v %v", c.settings, err)
+	}
+}
+
+// TestHistory: -history writes porcupine's page of the story and prints
+// the three verdicts; at a step before B's acquire, the mutex still holds.
+func TestHistory(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "gc.html")
+	code, out, errs := runMain("-scene", "gc-pause", "-seed", "1", "-history", file)
+	want := "server: linearizable · client's mutex: not linearizable at B's acquire · fenced resource: unfenced, stale write accepted"
+	if code != 0 || errs != "" || !strings.Contains(out, want) {
+		t.Fatalf("exit %d, stderr %q, stdout %q", code, errs, out)
+	}
+	page, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"<html", "client's mutex: B's acquire → OK @+32.000s", `"Description":"pause"`} {
+		if !bytes.Contains(page, []byte(w)) {
+			t.Errorf("the page lacks %q", w)
+		}
+	}
+	code, out, errs = runMain("-scene", "gc-pause", "-seed", "1", "-step", "2", "-history", filepath.Join(dir, "early.html"))
+	if code != 0 || errs != "" || !strings.Contains(out, "client's mutex: linearizable") {
+		t.Fatalf("at step 2: exit %d, stderr %q, stdout %q", code, errs, out)
+	}
+	if code, _, errs := runMain("-scene", "gc-pause", "-history", filepath.Join(dir, "no", "such", "dir.html")); code != 1 || !strings.Contains(errs, "-history") {
+		t.Errorf("an unwritable file: exit %d, stderr %q", code, errs)
 	}
 }

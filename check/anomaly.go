@@ -33,6 +33,11 @@ func (a Anomaly) String() string {
 		"release deleted another's lock"}[a]
 }
 
+// Label is the kind as a table's column names it, in 15 columns at most.
+func (a Anomaly) Label() string {
+	return [...]string{"two holders", "lease ran out", "no TTL (crash)", "deleted other"}[a]
+}
+
 // Found is the kinds one history shows, indexed by Anomaly.
 type Found [NumAnomalies]bool
 

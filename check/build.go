@@ -141,6 +141,14 @@ func build(events []sim.Event, led *ledger.Ledger, o Options) History {
 		if op.Form == sim.FormClaim && op.Outcome == Granted && rd.Lease != nil {
 			op.Token = rd.Lease.Token
 		}
+		if op.Form == sim.FormReap {
+			ids, _ := e.Val.([]any)
+			for _, id := range ids {
+				if s, ok := id.(string); ok {
+					op.reaped = append(op.reaped, s)
+				}
+			}
+		}
 		h.add(op, i)
 	}
 	for _, hd := range led.Holds {

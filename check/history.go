@@ -107,16 +107,31 @@ type Op struct {
 	Fenced   bool
 	Rank     int64
 
-	pos    int // the event position it was read at
-	volley int // 1 + the index of the first op of its race volley; 0 when not in one
+	reaped []string // a reap's reply: the jobs it returned to pending
+	pos    int      // the event position it was read at
+	volley int      // 1 + the index of the first op of its race volley; 0 when not in one
+}
+
+// What names the op: its kind, or for a job queue's scripts "claim",
+// "reap" and "completion".
+func (o Op) What() string {
+	switch o.Form {
+	case sim.FormClaim:
+		return "claim"
+	case sim.FormReap:
+		return "reap"
+	case sim.FormComplete:
+		return "completion"
+	}
+	return o.Kind.String()
 }
 
 // Who is the op for a sentence: "B's acquire".
 func (o Op) Who() string {
 	if o.Actor == "" {
-		return o.Kind.String()
+		return o.What()
 	}
-	return o.Actor + "'s " + o.Kind.String()
+	return o.Actor + "'s " + o.What()
 }
 
 // MarkKind is a fault as the timeline draws it.

@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -282,9 +283,13 @@ func (h History) serverSpec() spec {
 	slack := h.Slack
 	return spec{
 		include: func(op Op) bool {
-			switch op.Form {
-			case sim.FormClaim, sim.FormReap, sim.FormComplete, sim.FormQuorum:
+			switch {
+			case op.Form == sim.FormQuorum:
 				return false
+			case op.Form == sim.FormClaim:
+				return op.Outcome == Granted || op.Outcome == Open
+			case op.Form == sim.FormReap, op.Form == sim.FormComplete:
+				return true
 			}
 			switch op.Kind {
 			case Acquire, Release, Extend, Expire, Verify, Replicate:
@@ -295,8 +300,13 @@ func (h History) serverSpec() spec {
 			return false
 		},
 		partition: func(op Op) []string {
-			if op.Kind == Restart {
+			switch {
+			case op.Kind == Restart:
 				return h.keysOn(op.Node)
+			case op.Form == sim.FormReap:
+				return h.jobsOn(op.Node, op.Key)
+			case op.Form == sim.FormClaim, op.Form == sim.FormComplete:
+				return []string{jobPart(op.Node, op.Key, op.Token)}
 			}
 			return []string{op.Node + "\x00" + op.Key}
 		},
@@ -304,6 +314,11 @@ func (h History) serverSpec() spec {
 			Init: func() []any { return []any{leaseState{}} },
 			Step: func(state, input, _ any) []any {
 				op := h.Ops[input.(int)]
+				switch op.Form {
+				case sim.FormClaim, sim.FormReap, sim.FormComplete:
+					js, _ := state.(jobState) // a part's first op finds the lease's zero state
+					return jobStep(js, op, slack)
+				}
 				var out []any
 				for _, s := range expire(state.(leaseState), op.Clock, slack) {
 					out = append(out, serverStep(s, op)...)
@@ -312,6 +327,9 @@ func (h History) serverSpec() spec {
 			},
 			DescribeOperation: func(input, _ any) string { return h.describe(input.(int)) },
 			DescribeState: func(state any) string {
+				if js, ok := state.(jobState); ok {
+					return describeJob(js)
+				}
 				s := state.(leaseState)
 				switch {
 				case !s.present:
@@ -323,6 +341,97 @@ func (h History) serverSpec() spec {
 			},
 		}).ToModel(),
 	}
+}
+
+// ---- a job queue's claims, on the same server ----
+
+// jobState is one job of a queue that leases instead of locking: claimed
+// (in the active set, with a deadline on the server's clock) or not, how
+// many claims it has had, and whether a completion finished it.
+type jobState struct {
+	id       string // "" until a claim of it is read
+	active   bool
+	attempts int64
+	deadline time.Duration
+	done     bool
+}
+
+func jobPart(node, key, id string) string { return node + "\x00" + key + "\x00job\x00" + id }
+
+// jobsOn lists the parts of every job the history claims on a queue's
+// active set: a reap reads them all.
+func (h History) jobsOn(node, key string) []string {
+	var out []string
+	for _, op := range h.Ops {
+		if op.Form == sim.FormClaim && op.Node == node && op.Key == key && op.Token != "" {
+			if p := jobPart(node, key, op.Token); !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	if out == nil {
+		return []string{jobPart(node, key, "")}
+	}
+	return out
+}
+
+// jobStep is the job after op: a claim takes a job nobody holds and counts
+// the attempt; a reap returns exactly the claimed jobs whose deadline is
+// below the server's clock (within slack, either); a completion answers 1
+// for the claim that holds the job, 0 when its attempts moved on, -1 when
+// the job is no longer claimed.
+func jobStep(s jobState, op Op, slack time.Duration) []any {
+	ok := func(cond bool, next jobState) []any {
+		if cond {
+			return []any{next}
+		}
+		return nil
+	}
+	switch op.Form {
+	case sim.FormClaim:
+		next := jobState{id: op.Token, active: true, attempts: op.Fence, deadline: op.Clock + op.TTL}
+		if op.Outcome == Open {
+			return []any{s, next}
+		}
+		return ok(!s.active && !s.done && op.Fence == s.attempts+1, next)
+	case sim.FormReap:
+		reaped := s.id != "" && slices.Contains(op.reaped, s.id)
+		overdue := s.active && s.deadline < op.Clock-slack
+		maybe := s.active && s.deadline < op.Clock+slack
+		switch {
+		case op.Outcome == Open && maybe:
+			return []any{s, jobState{id: s.id, attempts: s.attempts}}
+		case op.Outcome == Open, !reaped && !maybe:
+			return []any{s}
+		case reaped && maybe:
+			return []any{jobState{id: s.id, attempts: s.attempts}}
+		case !reaped && !overdue:
+			return []any{s}
+		}
+		return nil
+	case sim.FormComplete:
+		if op.Outcome == Open {
+			return []any{s, jobState{id: s.id, attempts: s.attempts, done: true}}
+		}
+		switch op.Int {
+		case 1:
+			return ok(s.active && s.attempts == op.Fence, jobState{id: s.id, attempts: s.attempts, done: true})
+		case 0:
+			return ok(s.attempts != op.Fence, s)
+		}
+		return ok(s.attempts == op.Fence && !s.active, s)
+	}
+	return []any{s}
+}
+
+func describeJob(s jobState) string {
+	switch {
+	case s.done:
+		return fmt.Sprintf("done after %d claims", s.attempts)
+	case s.active:
+		return fmt.Sprintf("claimed (attempt %d) until %s", s.attempts, stamp(s.deadline))
+	}
+	return fmt.Sprintf("pending after %d claims", s.attempts)
 }
 
 // keysOn lists the parts of every lock key the history touches on node.
@@ -523,7 +632,8 @@ func (h History) describe(j int) string {
 	case op.Outcome == Open:
 		s += " → no reply"
 	case op.Reply != "":
-		s += " → " + op.Reply
+		// an array reply reads on one line
+		s += " → " + strings.Join(strings.Fields(op.Reply), " ")
 	}
 	return s + " @" + stamp(op.Call)
 }

@@ -111,6 +111,21 @@ func TestServerModel(t *testing.T) {
 			Op{Actor: "A", Kind: Acquire, Outcome: Granted, NX: true, TTL: 30 * s, Token: "a"},
 			Op{Actor: "B", Kind: Release, Form: "script", Int: 1, Token: "b"},
 		), NotLinearizable, 1},
+		{"a claim reaped after its deadline, claimed again, and the late completion refused", ops(
+			Op{Actor: "w1", Kind: Acquire, Form: "claim", Outcome: Granted, Token: "j1", Fence: 1, TTL: 30 * s},
+			Op{Actor: "reaper", Kind: Release, Form: "reap", Call: 31 * s, reaped: []string{"j1"}},
+			Op{Actor: "w3", Kind: Acquire, Form: "claim", Outcome: Granted, Token: "j1", Fence: 2, TTL: 30 * s, Call: 32 * s},
+			Op{Actor: "w1", Kind: Release, Form: "complete", Token: "j1", Fence: 1, Int: 0, Call: 35 * s},
+			Op{Actor: "w3", Kind: Release, Form: "complete", Token: "j1", Fence: 2, Int: 1, Call: 35 * s},
+		), Linearizable, -1},
+		{"a reap that takes back a claim before its deadline", ops(
+			Op{Actor: "w1", Kind: Acquire, Form: "claim", Outcome: Granted, Token: "j1", Fence: 1, TTL: 30 * s},
+			Op{Actor: "reaper", Kind: Release, Form: "reap", Call: 10 * s, reaped: []string{"j1"}},
+		), NotLinearizable, 1},
+		{"a reap that leaves an overdue claim", ops(
+			Op{Actor: "w1", Kind: Acquire, Form: "claim", Outcome: Granted, Token: "j1", Fence: 1, TTL: 30 * s},
+			Op{Actor: "reaper", Kind: Release, Form: "reap", Call: 31 * s},
+		), NotLinearizable, 1},
 	} {
 		v := CheckModel(c.h, Server, 0)
 		if v.Result != c.want || v.At != c.at {

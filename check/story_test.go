@@ -114,7 +114,7 @@ func TestTheMutexBreaks(t *testing.T) {
 		{"redlock", "story=C restarts", "c2's acquire"}, // an empty restart
 		{"redlock", "story=failover", "c2's acquire"},   // a replica promoted without the key
 		{"key-naming", "", "w2's acquire"},              // two keys for one lock
-		{"claim-lease", "w1=freezes", "w3's acquire"},   // a claim reaped from a frozen worker
+		{"claim-lease", "w1=freezes", "w3's claim"},     // a claim reaped from a frozen worker
 	} {
 		sc, p := find(t, c.id, c.settings)
 		r := check.Check(play(t, b, sc, p, 1, nil).h, 0)

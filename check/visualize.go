@@ -14,12 +14,19 @@ import (
 // HTML file for a browser) to w: every model's partitions one under the
 // other (the server's keys node by node, the client's mutex per lock, the
 // resource), each client's operations on its own row (client 0 is the
-// first actor to act, and so on; a node's restart or replication on the row
-// after the last client), the longest order each model could place, and
+// first actor to act, named at the row's start, and so on; a node's
+// restart or replication on the row after the last client), the longest order each model could place, and
 // the faults (pauses, crashes, clock jumps, restarts, partitions, slow and
 // hung nodes) as annotations on the same clock. The check behind it is
 // bounded by timeout like Check. It returns w's error.
-func Visualize(w io.Writer, h History, timeout time.Duration) error {
+func Visualize(w io.Writer, h History, timeout time.Duration) (err error) {
+	// porcupine panics when a model contradicts its own search; say so
+	// as an error rather than end the program
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("porcupine could not draw the history: %v", p)
+		}
+	}()
 	type input struct {
 		m Model
 		j int
@@ -70,10 +77,10 @@ func Visualize(w io.Writer, h History, timeout time.Duration) error {
 				return describeMutex(s)
 			case []any:
 				if len(s) > 0 {
-					if _, ok := s[0].(leaseState); ok {
-						return specs[Server].model.DescribeState(s)
+					if _, ok := s[0].(int64); ok {
+						return specs[Resource].model.DescribeState(s)
 					}
-					return specs[Resource].model.DescribeState(s)
+					return specs[Server].model.DescribeState(s)
 				}
 			}
 			return "start"
@@ -106,6 +113,14 @@ func (h History) annotations(clients map[string]int, nodes int) []porcupine.Anno
 		return tick(len(h.Ops)) + 3
 	}
 	var out []porcupine.Annotation
+	// porcupine numbers the clients' rows: each row starts with its name
+	names := make([]string, len(clients))
+	for name, c := range clients {
+		names[c] = name
+	}
+	for c, name := range names {
+		out = append(out, porcupine.Annotation{ClientId: c, Start: 0, Description: name, Details: "the operations of " + name})
+	}
 	for _, m := range h.Marks {
 		a := porcupine.Annotation{Start: at(m.Seq), Description: m.Kind.String(), Details: fmt.Sprintf("%s at %s", m.Text, stamp(m.From)),
 			BackgroundColor: "#f6d6a8"}

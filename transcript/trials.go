@@ -4,10 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+	"time"
 
+	"locksim/check"
 	"locksim/content"
 	"locksim/race"
+	"locksim/scenes"
 	"locksim/sim"
 )
 
@@ -44,6 +48,18 @@ func PlainTrials(ctx context.Context, w io.Writer, b *sim.Backend, n int, cfg ra
 	for _, c := range all {
 		say(TrialsNote(text, c, cfg) + "\n\n")
 	}
+	say(text.Get("trials-anomalies") + "\n\n")
+	fmt.Fprint(w, TrialsAnomalies(all))
+	if u := TrialsUnknown(text, all); u != "" {
+		say(u + "\n")
+	}
+	if ex := TrialsSmallest(all); len(ex) > 0 {
+		say("\n" + text.Get("trials-smallest") + "\n")
+		for _, e := range ex {
+			fmt.Fprint(w, wrapColumns(TrialsExample(e), plainColumns))
+		}
+	}
+	fmt.Fprintln(w)
 	if a := all[0]; a.BugCount > 0 {
 		say(TrialsBugs(text, all))
 		return fmt.Errorf("%d atomic trials did not end with one holder", a.BugCount)
@@ -108,6 +124,90 @@ func TrialsNote(text content.Text, c race.Counts, cfg race.Config) string {
 		"short": sim.FormatSpan(cfg.Short), "gap": sim.FormatSpan(cfg.Gap), "foreign": itoa(int64(c.Foreign)),
 		"multi": itoa(int64(multi)),
 	})
+}
+
+// TrialsAnomalies is one row per variant: the trials that showed each
+// kind of anomaly (check.Anomalies, in order), as the client's mutex model
+// and the ledger read them.
+func TrialsAnomalies(all []race.Counts) string {
+	var b strings.Builder
+	// 80 columns: variant 13, four counts of 15 after a space
+	fmt.Fprintf(&b, "%-13s", "variant")
+	for _, k := range check.Anomalies() {
+		fmt.Fprintf(&b, " %15s", k.Label())
+	}
+	fmt.Fprintln(&b)
+	for _, c := range all {
+		fmt.Fprintf(&b, "%-13s", c.Variant)
+		for _, k := range check.Anomalies() {
+			fmt.Fprintf(&b, " %15d", c.Anomalies[k])
+		}
+		fmt.Fprintln(&b)
+	}
+	return b.String()
+}
+
+// TrialsUnknown says how many trials' checks timed out; "" when none did.
+func TrialsUnknown(text content.Text, all []race.Counts) string {
+	n := 0
+	for _, c := range all {
+		n += c.Unknown
+	}
+	if n == 0 {
+		return ""
+	}
+	return text.Fill("trials-unknown", map[string]string{"count": itoa(int64(n))})
+}
+
+// TrialsSmallest is, for each kind of anomaly some variant showed, the
+// smallest trial that showed it (the fewest commands, then the first
+// variant), in the order of check.Anomalies.
+func TrialsSmallest(all []race.Counts) []*race.Example {
+	var out []*race.Example
+	for _, k := range check.Anomalies() {
+		var best *race.Example
+		for _, c := range all {
+			if ex := c.Examples[k]; ex != nil && (best == nil || len(ex.Events) < len(best.Events)) {
+				best = ex
+			}
+		}
+		if best != nil && !slices.Contains(out, best) {
+			out = append(out, best)
+		}
+	}
+	return out
+}
+
+// TrialsExample is one kept trial: the kinds it showed, the mutex model's
+// verdict, and its commands with their replies, in the order sent, each
+// with the time since the trial began (wire time: trials have no story
+// clock).
+func TrialsExample(ex *race.Example) string {
+	var b strings.Builder
+	var kinds []string
+	for _, k := range check.Anomalies() {
+		if ex.Found[k] {
+			kinds = append(kinds, k.String())
+		}
+	}
+	fmt.Fprintf(&b, "%s, trial %d (%s): client's mutex %s\n", ex.Variant, ex.Trial, strings.Join(kinds, ", "), ex.Verdict.Short())
+	// the tokens shortened, as the screen's log shows them
+	var pairs []string
+	for _, e := range ex.Events {
+		if e.Op != nil && e.Op.Token != "" && !slices.Contains(pairs, e.Op.Token) {
+			pairs = append(pairs, e.Op.Token, scenes.ShortToken(e.Op.Token))
+		}
+	}
+	short := strings.NewReplacer(pairs...)
+	for _, e := range ex.Events {
+		switch e.Kind {
+		case sim.Command:
+			fmt.Fprintf(&b, "  +%s %s> %s → %s\n", sim.FormatSpan(e.At.Round(100*time.Microsecond)), e.Actor, short.Replace(e.Cmd), short.Replace(e.Reply))
+		case sim.Fault:
+			fmt.Fprintf(&b, "  +%s [%s crashed]\n", sim.FormatSpan(e.At.Round(100*time.Microsecond)), e.Actor)
+		}
+	}
+	return b.String()
 }
 
 // TrialsBugs is the SET NX PX trials that did not end with one holder,

@@ -29,6 +29,12 @@ func TestPlainTrialsColumns(t *testing.T) {
 			t.Errorf("the transcript should say %q:\n%s", want, text)
 		}
 	}
+	// the anomalies by kind: an atomic trial shows none, and every split
+	// trial whose winner crashed left a key with no TTL
+	table := regexp.MustCompile(`(?m)^SET NX PX +(\d+) +(\d+) +(\d+) +(\d+)$`).FindStringSubmatch(text)
+	if table == nil || table[1]+table[2]+table[3]+table[4] != "0000" || !strings.Contains(text, "no TTL (crash)") {
+		t.Errorf("the anomalies table is missing or counts an atomic trial:\n%s", text)
+	}
 	unspaced := regexp.MustCompile(`\d(ms|s)\b`)
 	for _, line := range strings.Split(text, "\n") {
 		if n := len([]rune(line)); n > plainColumns {

@@ -275,7 +275,7 @@ func (t *Trials) showOne() tea.Cmd {
 	case !ok:
 		t.note = "no trial has run"
 	case t.Standalone:
-		t.note = "to step through it, open the race scene (locksim -scene race), press t, then enter"
+		t.note = "to step through it: locksim -scene race, then t, then enter"
 	default:
 		return func() tea.Msg { return showTrial{rec} }
 	}

@@ -2,6 +2,7 @@ package play
 
 import (
 	"context"
+	"locksim/content"
 	"slices"
 	"time"
 
@@ -179,6 +180,13 @@ func (p *Session) Act(act Action) (Cmd, bool) {
 	case Replay:
 		p.Playing = false
 		p.replaying = nil // a race again is a new race, fired for real
+		if p.trial != nil {
+			// from a trial stepped through as a story, back to the race itself
+			p.trial, p.Scene, p.Sel = nil, scenes.Find(p.Scene.ID), -1
+			if text, err := content.Load(p.Scene.ID); err == nil {
+				p.Text = text
+			}
+		}
 		p.Seed++
 		return p.Restart(), true
 	case Knob:

@@ -122,7 +122,7 @@ func (c *Course) Open(i int, from *Session) (*Session, error) {
 			s.Quiz = st.Quiz
 		}
 		s.ApplyPosition(st.Pos)
-	} else if s.Scene.ID == c.Prog.Moment.Scene && s.Scene.Kind == scenes.Story {
+	} else if s.Scene.ID == c.Prog.Moment.Scene && (s.Scene.Kind == scenes.Story || c.LastPlace().Trial != nil) {
 		// continue where the learner left off last time, settings and seed too
 		s.ApplyPosition(c.LastPlace())
 	}

@@ -43,6 +43,9 @@ type Position struct {
 	// Race is the race scene's outcome once its SETs have run: opening the
 	// position replays it (the same replies again) rather than racing anew.
 	Race *RaceRecord `json:"race,omitempty"`
+	// Trial is a trial of the race's trials the race scene steps through
+	// as a story (its anomaly shown); nil for none.
+	Trial *TrialRecord `json:"trial,omitempty"`
 }
 
 // RaceRecord is a race as the server answered it: one shot per worker.
@@ -195,6 +198,15 @@ func (p Position) Check() error {
 		params[name] = v
 	}
 	script := sc.Script(params)
+	if p.Trial != nil {
+		if sc.Kind != scenes.Race {
+			return fmt.Errorf("position: a trial in scene %s, which runs none", p.Scene)
+		}
+		if err := p.Trial.check(); err != nil {
+			return err
+		}
+		script = trialScript(p.Trial)
+	}
 	actors := map[string]bool{}
 	for _, a := range script.Actors {
 		actors[a.Name] = true

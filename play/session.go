@@ -89,6 +89,9 @@ type Session struct {
 	// replaying is the recorded race a race session replays, from a
 	// position, until r fires a race for real; nil for a real race.
 	replaying *RaceRecord
+	// trial is the recorded trial a story of the race scene plays (see
+	// TrialRecord); nil for every other session
+	trial *TrialRecord
 	// look counts the snapshots folded; ex is the explanation of the one
 	// on screen, for exFor, and explained counts the explanations made
 	look      int

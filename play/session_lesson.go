@@ -1,6 +1,7 @@
 package play
 
 import (
+	"locksim/content"
 	"maps"
 	"slices"
 
@@ -34,6 +35,14 @@ func (p *Session) ApplyPosition(pos Position) {
 		}
 		for i := range min(len(q.Shown), len(pos.Quiz.Shown)) {
 			q.Shown[i] = pos.Quiz.Shown[i]
+		}
+	}
+	if pos.Trial != nil && p.Scene.Kind == scenes.Race {
+		// a trial of the race, stepped through as a story, in its own words
+		p.trial = pos.Trial.clone()
+		p.Scene = trialScene(p.Scene, p.trial)
+		if text, err := content.Load("trial"); err == nil {
+			p.Text = text
 		}
 	}
 	if p.Scene.Kind == scenes.Race {
@@ -105,7 +114,7 @@ func posAt(moves []sim.Move, waits, after int, end bool) int {
 // Position is where the learner stands in this scene (see Position).
 func (p *Session) Position() Position {
 	pos := Position{Version: PositionVersion, Scene: p.Scene.ID, Settings: maps.Clone(p.Params), Seed: p.Seed,
-		Own: slices.Clone(p.own), Step: p.Snap.Pos, Race: p.raceRecord()}
+		Own: slices.Clone(p.own), Step: p.Snap.Pos, Race: p.raceRecord(), Trial: p.trial.clone()}
 	if p.Guess >= 0 || p.Passed {
 		pos.Prediction = &Prediction{Chosen: p.Guess, Passed: p.Passed}
 	}

@@ -64,8 +64,10 @@ type App struct {
 	// saveRunning is set while a command saves the progress (see saving)
 	saveRunning bool
 
-	// trials is the race scene's page of trials (t), nil when closed
-	trials *Trials
+	// trials is the race scene's page of trials (t), nil when closed;
+	// lastTrials the page last closed, whose anomalies o still shows
+	trials     *Trials
+	lastTrials *Trials
 
 	// the lesson's class clock, the speaker-notes file (-notes) and what
 	// it last got, and a presenter's esc waiting for its confirmation
@@ -193,7 +195,11 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	// a mouse moving over the screen without selecting changes nothing on it
 	_, mouse := msg.(tea.MouseMsg)
 	a.settle(mouse && a.pl != nil && a.pl.Sel == sel && !isWheel(msg))
-	return a, tea.Batch(cmd, a.notesFollow(), a.saving())
+	var check tea.Cmd
+	if a.pl != nil {
+		check = a.pl.checkLater()
+	}
+	return a, tea.Batch(cmd, a.notesFollow(), a.saving(), check)
 }
 
 func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -256,6 +262,11 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// to the page that asked, open or closed: a closed one lets go
 		_, cmd := msg.t.Update(msg)
 		return a, cmd
+	case checkedMsg:
+		a.pl.takeCheck(msg)
+		return a, nil
+	case showTrial:
+		return a, a.openTrial(msg.rec)
 	case trialsMsg, trialsOver:
 		if a.trials == nil {
 			return a, nil // a closed page's
@@ -289,7 +300,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // nav is the app's state as Navigate sees it.
 func (a *App) nav() play.Nav {
 	n := a.course.Nav(a.pl.Session)
-	n.Contents, n.Page, n.Course, n.Leaving = a.contents, a.showHelp || a.showAbout || a.pl.notes, a.toc != nil, a.leaving
+	n.Contents, n.Page, n.Course, n.Leaving = a.contents, a.showHelp || a.showAbout || a.pl.notes || a.pl.checked, a.toc != nil, a.leaving
 	return n
 }
 
@@ -306,7 +317,7 @@ func (a *App) navigate(in play.NavAction) tea.Cmd {
 	case play.LetGo:
 		a.pl.Deselect() // the readout follows the story again
 	case play.ClosePage:
-		a.showHelp, a.showAbout, a.pl.notes = false, false, false
+		a.showHelp, a.showAbout, a.pl.notes, a.pl.checked = false, false, false, false
 	case play.ShowContents:
 		a.contents = true
 		a.toc.refreshMenu()
@@ -457,6 +468,9 @@ func (a *App) frameArgs() (helpLine, title, overlay string) {
 		}
 		legend = append(legend, "scene "+itoa(int64(a.course.At+1))+" of "+itoa(int64(len(a.course.Scenes)))+" · ? closes this page")
 		overlay = views.HelpPage(a.com.Styles, groups, legend, a.com.Width)
+	case a.pl.checked:
+		title = a.pl.checkedTitle()
+		overlay = a.pl.checkedPage(a.com.Styles, a.com.Width, a.com.Height-3)
 	case a.showAbout:
 		title = "the story of " + a.pl.Scene.ID
 		hint := "i closes this page"
@@ -481,8 +495,7 @@ func (a *App) trialsKey(msg tea.KeyMsg) tea.Cmd {
 		a.cancel()
 		return tea.Quit
 	case key.Matches(msg, a.com.TrialKeys.Close), key.Matches(msg, a.com.TrialKeys.Stop) && !a.trials.Running():
-		a.trials.Close()
-		a.trials = nil
+		a.closeTrials()
 		return nil
 	}
 	_, cmd := a.trials.Update(msg)
@@ -492,4 +505,49 @@ func (a *App) trialsKey(msg tea.KeyMsg) tea.Cmd {
 func isWheel(msg tea.Msg) bool {
 	m, ok := msg.(tea.MouseMsg)
 	return ok && (m.Button == tea.MouseButtonWheelUp || m.Button == tea.MouseButtonWheelDown)
+}
+
+// closeTrials closes the trials page, keeping its counts for o.
+func (a *App) closeTrials() {
+	a.trials.Close()
+	a.lastTrials, a.trials = a.trials, nil
+}
+
+// openTrial opens a trial of the race's trials as a story of the race
+// scene, through the course (a position that carries the trial), so that
+// a code, a follower and a resume open it too.
+func (a *App) openTrial(rec play.TrialRecord) tea.Cmd {
+	if a.trials != nil {
+		a.closeTrials()
+	}
+	if a.pl.Busy {
+		a.pl.SetFlash("wait for the move to finish, then show the trial again")
+		return nil
+	}
+	pos := play.Position{Version: play.PositionVersion, Scene: "race", Seed: a.seed, Trial: &rec}
+	s, err := a.course.OpenPosition(pos, a.pl.Session)
+	if err != nil {
+		a.pl.SetFlash(err.Error())
+		return nil
+	}
+	old := a.pl.Run
+	a.setPlayer(s)
+	a.showHelp, a.showAbout, a.contents = false, false, false
+	a.pl.SetFlash(fmt.Sprintf("trial %d of %s: %s · → steps through it, v checks it, r goes back to the race",
+		rec.Trial, rec.Variant, rec.Anomaly))
+	return a.pl.Start(old)
+}
+
+// showOne is o in the race scene: the smallest trial of the kind picked
+// on the trials page last closed, opened as a story.
+func (a *App) showOne() tea.Cmd {
+	if a.lastTrials == nil {
+		a.pl.SetFlash("t runs the trials first; o then shows the smallest trial of the anomaly picked there")
+		return nil
+	}
+	if cmd := a.lastTrials.showOne(); cmd != nil {
+		return cmd
+	}
+	a.pl.SetFlash(a.lastTrials.note)
+	return nil
 }

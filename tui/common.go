@@ -37,9 +37,14 @@ func NewCommon(st views.Styles, export scenes.Export) *Common {
 }
 
 // TrialKeyMap are the trials page's keys: the variant whose histogram
-// shows, stopping the run (and, once stopped, leaving), closing the page.
+// shows, stopping the run (and, once stopped, leaving), closing the page,
+// and the anomalies' pane with its kinds and "show me one".
 type TrialKeyMap struct {
 	Prev, Next, Stop, Close key.Binding
+	// the anomalies the checker counted: switch to them (at 80x24 they
+	// take the histogram's place), pick a kind, show the smallest trial
+	// of it as a story
+	Pane, Up, Down, Show key.Binding
 }
 
 // DefaultTrialKeyMap is the trials page's key map.
@@ -49,6 +54,10 @@ func DefaultTrialKeyMap() TrialKeyMap {
 		Next:  key.NewBinding(key.WithKeys("right", "n"), key.WithHelp("→", "next variant")),
 		Stop:  key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "stop")),
 		Close: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Pane:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "holders or anomalies")),
+		Up:    key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "previous kind")),
+		Down:  key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "next kind")),
+		Show:  key.NewBinding(key.WithKeys("enter", "o"), key.WithHelp("enter", "show me one")),
 	}
 }
 

@@ -133,6 +133,7 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 	switch {
 	case o.Position != nil:
 		a.pl.ApplyPosition(*o.Position)
+		a.applyKeys() // a trial of the race is a story
 	case o.Scene != "":
 		a.pl.ApplyPosition(play.FromMoment(Moment{Scene: o.Scene, Settings: o.Settings, Seed: o.Seed, Step: o.Step}))
 	}

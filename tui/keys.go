@@ -28,7 +28,12 @@ func (a *App) applyKeys() {
 		k.Select.SetHelp("1-4", "pick a worker")
 	} else {
 		k.Trials.SetEnabled(false)
+		k.ShowOne.SetEnabled(false)
 		k.Replay.SetEnabled(false) // tokens come from the seed; step back replays
+	}
+	if a.pl.Trial() != nil {
+		k.Replay.SetEnabled(true)
+		k.Replay.SetHelp("r", "back to the race")
 	}
 	k.Defaults.SetEnabled(len(sc.Knobs) > 0)
 	if n := len(sc.Build(scenes.Params{}).Actors); sc.Kind != scenes.Race && n > 0 {
@@ -40,6 +45,7 @@ func (a *App) applyKeys() {
 		}
 	}
 	if sc.Kind != scenes.Story {
+		k.Verdicts.SetEnabled(false)
 		k.Move.SetEnabled(false)
 		k.Crash.SetEnabled(false)
 		k.Pause.SetEnabled(false)
@@ -112,8 +118,23 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		t.SetSize(a.com.Width, a.com.Height)
 		a.trials = t
 		return t.Init()
+	case key.Matches(msg, k.ShowOne) && a.pl.Asking:
+		a.pl.SetFlash("answer the prediction first (1-" + itoa(int64(len(a.pl.Choices()))) + ")")
+		return nil
+	case key.Matches(msg, k.ShowOne):
+		return a.showOne()
 	case key.Matches(msg, k.Notes):
 		a.pl.notes = !a.pl.notes
+		return nil
+	case key.Matches(msg, k.Verdicts):
+		a.pl.checked, a.showHelp, a.showAbout = !a.pl.checked, false, false
+		a.pl.histBack = 0
+		return nil
+	case a.pl.checked && key.Matches(msg, k.Earlier):
+		a.pl.scrollHistory(a.com.Styles, a.com.Width, 1)
+		return nil
+	case a.pl.checked && key.Matches(msg, k.Later):
+		a.pl.scrollHistory(a.com.Styles, a.com.Width, -1)
 		return nil
 	case key.Matches(msg, k.Export):
 		return a.pl.export()
@@ -121,7 +142,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		a.showHelp, a.showAbout = !a.showHelp, false
 		return nil
 	case key.Matches(msg, k.About):
-		a.showAbout, a.showHelp = !a.showAbout, false
+		a.showAbout, a.showHelp, a.pl.checked = !a.showAbout, false, false
 		a.page = viewport.New(a.com.Width, a.com.Height-4)
 		a.page.SetContent(a.pl.about(a.com.Styles, a.com.Width))
 		return nil
@@ -142,7 +163,11 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		return a.navigate(play.NavDo(play.NavBack))
 	}
 	if act, says, ok := a.actionOf(msg); ok {
+		kind := a.pl.Scene.Kind
 		cmd, done := a.pl.key(act, a.com.Keys)
+		if a.pl.Scene.Kind != kind {
+			a.applyKeys() // r from a trial back to the race
+		}
 		if !done && says {
 			a.pl.SetFlash(msg.String() + " does nothing in this scene · ? lists its keys")
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	checker "locksim/check"
 	"locksim/play"
 	"locksim/scenes"
 	"locksim/sim"
@@ -38,6 +39,16 @@ type Player struct {
 	spin     spinner.Model
 	spinning bool
 	notes    bool // the speaker notes pane is open
+	// checked is set while the history page (v) is open; histBack is how
+	// many instants its timeline's window stands back from the newest
+	checked  bool
+	histBack int
+	// report is the checker's verdicts on snapshot checkedGen-1 (0: none
+	// yet), kept while the snapshot stays on screen; checking is the
+	// snapshot (gen+1) a check runs for
+	report     checker.Report
+	checkedGen int
+	checking   int
 	// log is the log's viewport, kept from frame to frame; logText is what
 	// it holds (a new log, or a new size, gives it new lines)
 	log     viewport.Model

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"time"
 
+	checker "locksim/check"
 	"locksim/content"
+	"locksim/play"
 	"locksim/race"
 	"locksim/scenes/say"
 	"locksim/sim"
@@ -42,7 +44,16 @@ type Trials struct {
 	stopped    bool          // the learner stopped the run
 	gone       chan struct{} // closed once Close has let go of everything
 	w, h       int
+	// anomalies is set while the anomalies' pane is shown instead of the
+	// histogram (a screen with room shows both); kind is the anomaly
+	// picked in it; note says why "show me one" showed nothing
+	anomalies bool
+	kind      checker.Anomaly
+	note      string
 }
+
+// showTrial asks the app to open a trial as a story of the race scene.
+type showTrial struct{ rec play.TrialRecord }
 
 type trialsMsg struct {
 	t      *Trials // the run of trials it belongs to
@@ -214,6 +225,14 @@ func (t *Trials) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			t.show = max(t.show-1, 0)
 		case key.Matches(msg, k.Next):
 			t.show = min(t.show+1, max(len(t.all)-1, 0))
+		case key.Matches(msg, k.Pane):
+			t.anomalies, t.note = !t.anomalies, ""
+		case key.Matches(msg, k.Up):
+			t.kind, t.note = max(t.kind-1, 0), ""
+		case key.Matches(msg, k.Down):
+			t.kind, t.note = min(t.kind+1, checker.NumAnomalies-1), ""
+		case key.Matches(msg, k.Show):
+			return t, t.showOne()
 		case key.Matches(msg, k.Stop):
 			if t.running {
 				t.Stop() // the counts so far arrive, then trialsOver
@@ -227,6 +246,40 @@ func (t *Trials) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	}
 	return t, nil
+}
+
+// Example is the smallest trial of the variant on show that showed the
+// kind picked, as a record to open as a story; ok is false when none did.
+func (t *Trials) Example() (play.TrialRecord, bool) {
+	if t.show >= len(t.all) {
+		return play.TrialRecord{}, false
+	}
+	c := t.all[t.show]
+	ex := c.Examples[t.kind]
+	if ex == nil {
+		return play.TrialRecord{}, false
+	}
+	return play.TrialFrom(ex.Trial, ex.Variant.String(), t.kind.String(), ex.Events), true
+}
+
+// showOne opens the smallest trial of the kind picked as a story (in the
+// race scene; the app does it), or says why it cannot.
+func (t *Trials) showOne() tea.Cmd {
+	t.anomalies = true
+	rec, ok := t.Example()
+	switch {
+	case t.running:
+		t.note = "the trials are still running: q stops them, then enter shows one"
+	case !ok && t.show < len(t.all):
+		t.note = "no trial of " + t.all[t.show].Variant.String() + " showed " + t.kind.String()
+	case !ok:
+		t.note = "no trial has run"
+	case t.Standalone:
+		t.note = "to step through it: locksim -scene race, then t, then enter"
+	default:
+		return func() tea.Msg { return showTrial{rec} }
+	}
+	return nil
 }
 
 // Summary is the table of the trials that finished, for the terminal once
@@ -299,7 +352,11 @@ func (t *Trials) page(w, h int) string {
 	}
 	rows = append(rows, "")
 	rows = append(rows, strings.Split(strings.TrimRight(transcript.TrialsTable(t.all), "\n"), "\n")...)
-	if t.show < len(t.all) {
+	both := h >= 34 // room for the histogram and the anomalies
+	if t.show < len(t.all) && (both || t.anomalies) {
+		rows = append(rows, t.anomalyRows(st, t.all[t.show], w)...)
+	}
+	if t.show < len(t.all) && (both || !t.anomalies) {
 		c := t.all[t.show]
 		rows = append(rows, views.Rule(st, "holders at the end: "+c.Variant.String()+" (←/→ another)", w))
 		var bars []views.Bar
@@ -318,19 +375,66 @@ func (t *Trials) page(w, h int) string {
 			bars = append(bars, views.Bar{Label: label, Count: x, Tone: tone})
 		}
 		rows = append(rows, views.Histogram(st, bars, w))
-		rows = append(rows, st.Wrap(transcript.TrialsNote(t.text, c, t.cfg), w, 5))
+	}
+	if t.show < len(t.all) {
+		rows = append(rows, st.Wrap(transcript.TrialsNote(t.text, t.all[t.show], t.cfg), w, 5))
 	}
 	out := strings.Split(strings.Join(rows, "\n"), "\n")
 	for len(out) < h-1 {
 		out = append(out, "")
 	}
-	help := "←/→ variant · q stop · esc back"
-	if t.Standalone {
-		help = "←/→ variant · q stop, then quit"
+	help := "←/→ variant · tab anomalies · q stop · esc back"
+	switch {
+	case t.Standalone:
+		help = "←/→ variant · tab anomalies · q stop, then quit"
+	case both || t.anomalies:
+		help = "←/→ variant · ↑/↓ kind · enter show me one · q stop · esc back"
 	}
 	out = append(out[:min(len(out), h-1)], st.Dim.Render(help))
 	for i, l := range out {
 		out[i] = truncate(l, w)
 	}
 	return strings.Join(out, "\n")
+}
+
+// anomalyRows are the anomalies the client's mutex model found in c's
+// trials, by kind, the one picked marked, with the smallest trial of each.
+func (t *Trials) anomalyRows(st views.Styles, c race.Counts, w int) []string {
+	rows := []string{views.Rule(st, "anomalies the checker found: "+c.Variant.String()+" (↑/↓ kind · enter shows one)", w)}
+	nameW := 0
+	for _, k := range checker.Anomalies() {
+		nameW = max(nameW, len(k.String()))
+	}
+	for _, k := range checker.Anomalies() {
+		mark := "  "
+		if k == t.kind {
+			mark = "▸ "
+		}
+		line := fmt.Sprintf("%s%-*s %7d", mark, nameW, k.String(), c.Anomalies[k])
+		if ex := c.Examples[k]; ex != nil {
+			line += st.Dim.Render(fmt.Sprintf("  smallest: trial %d, %d commands", ex.Trial, commandCount(ex.Events)))
+		}
+		if k == t.kind {
+			line = st.Bold.Render(line)
+		}
+		rows = append(rows, line)
+	}
+	if c.Unknown > 0 {
+		rows = append(rows, st.Warn.Render(fmt.Sprintf("  %-*s %7d", nameW, "check timed out (unknown)", c.Unknown)))
+	}
+	if t.note != "" {
+		rows = append(rows, st.Warn.Render(truncate(t.note, w)))
+	}
+	return rows
+}
+
+// commandCount counts the commands among a trial's events.
+func commandCount(events []sim.Event) int {
+	n := 0
+	for _, e := range events {
+		if e.Kind == sim.Command {
+			n++
+		}
+	}
+	return n
 }

@@ -21,12 +21,16 @@ type KeyMap struct {
 	// a distributed story's nodes: pick one, then stop or restart it, cut
 	// the selected client off it, slow it, jump its clock, or hang it
 	Node, Stop, Cut, Slow, Jump, Hang key.Binding
-	// the race scene's trials: the race run a thousand times for real
-	Trials key.Binding
+	// the race scene's trials: the race run a thousand times for real;
+	// the smallest trial of the anomaly picked there, as a story
+	Trials, ShowOne key.Binding
 	// a quiz's two answers; off in every other scene
 	Efficiency, Correctness key.Binding
 	// the scene's settings back to their defaults; off where it has none
 	Defaults key.Binding
+	// the history page: the three models' verdicts over the timeline; a
+	// story scene's only
+	Verdicts key.Binding
 }
 
 // DefaultKeyMap returns the bindings of a story scene.
@@ -58,6 +62,7 @@ func DefaultKeyMap() KeyMap {
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Trials:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "run the race 1000 times")),
+		ShowOne:   key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "show me one (after t)")),
 		Node:      key.NewBinding(key.WithKeys("A", "B", "C", "D", "E"), key.WithHelp("A-E", "pick a node")),
 		Stop:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "stop node, restart empty")),
 		Cut:       key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "cut client off node, heal")),
@@ -68,6 +73,7 @@ func DefaultKeyMap() KeyMap {
 		Efficiency:  key.NewBinding(key.WithKeys("e"), key.WithHelp("e/1", "efficiency lock"), key.WithDisabled()),
 		Correctness: key.NewBinding(key.WithKeys("c"), key.WithHelp("c/2", "correctness lock"), key.WithDisabled()),
 		Defaults:    key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "settings back to default")),
+		Verdicts:    key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "the history, checked")),
 	}
 }
 
@@ -95,10 +101,10 @@ func (k KeyMap) ShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Efficiency, k.Correctness, k.Play, k.Step, k.Back, k.Home, k.Faster},
-		{k.Select, k.Next, k.Prev, k.Replay, k.Trials},
+		{k.Select, k.Next, k.Prev, k.Replay, k.Trials, k.ShowOne},
 		{k.Move, k.Crash, k.Pause, k.Wait, k.Defaults},
 		{k.Node, k.Stop, k.Cut, k.Slow, k.Jump, k.Hang},
-		{k.Earlier, k.SceneNext, k.ScenePrev, k.About, k.Hint, k.Notes, k.Export},
+		{k.Earlier, k.SceneNext, k.ScenePrev, k.About, k.Verdicts, k.Hint, k.Notes, k.Export},
 		{k.Esc, k.Help, k.Quit},
 	}
 }

@@ -1,0 +1,205 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	checker "locksim/check"
+	"locksim/views"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// answerPending reports that the story's question is still to come or
+// open: the learner has not answered it, and the decisive move has not
+// run. Until then the history page shows nothing of the server's side and
+// no verdict: either could answer it.
+func (p *Player) answerPending() bool {
+	if p.Asking {
+		return true
+	}
+	if !p.Predict || p.Guess >= 0 || p.Passed {
+		return false
+	}
+	at := p.Scene.PredictAt(p.MoveLabels())
+	return at >= 0 && p.Snap.Pos <= at
+}
+
+// checkedTitle is the history page's rule.
+func (p *Player) checkedTitle() string {
+	return "the history, checked · v closes"
+}
+
+// checkedPage is the history page in w columns and rows rows: the three
+// models' verdicts side by side, then the timeline beneath, with the
+// point the client's mutex could not place marked.
+func (p *Player) checkedPage(st views.Styles, w, rows int) string {
+	hide := p.answerPending()
+	v := p.verdicts(hide)
+	top := verdictRows(st, v, w)
+	h := p.history(v, hide)
+	drawn := views.Tracks(st, h, w, p.histBack)
+	body := drawn.Rows
+	leg := legend(st, h, w)
+	var hint []string
+	if drawn.Before > 0 || drawn.After > 0 {
+		hint = []string{st.Dim.Render(truncate(fmt.Sprintf("%d instants earlier: [ · %d later: ]", drawn.Before, drawn.After), w))}
+	}
+	// what a short screen gives up first: the blank rows, then the legend's
+	// rows but its first, then the tracks' last rows
+	gap1, gap2 := []string{""}, []string{""}
+	over := func() int { return len(top) + len(gap1) + len(body) + len(gap2) + len(leg) + len(hint) - rows }
+	if over() > 0 {
+		gap2 = nil
+	}
+	if over() > 0 {
+		gap1 = nil
+	}
+	if n := over(); n > 0 && len(leg) > 1 {
+		leg = leg[:max(len(leg)-n, 1)]
+	}
+	if n := over(); n > 0 {
+		body = body[:max(len(body)-n, 1)]
+	}
+	var out []string
+	for _, part := range [][]string{top, gap1, body, gap2, leg, hint} {
+		out = append(out, part...)
+	}
+	return strings.Join(out, "\n")
+}
+
+// history is the story on screen as tracks, the point the client's mutex
+// could not place flagged; hide keeps the server's side and the flag back.
+func (p *Player) history(v checked, hide bool) views.History {
+	hidden := ""
+	if hide {
+		hidden = p.hiddenNote()
+	}
+	h := historyOf(p.Snap, p.Ledger, hidden)
+	if !hide {
+		h.Flag = v.flag
+	}
+	return h
+}
+
+// scrollHistory moves the history page's window d instants back (d < 0:
+// forward), as far as there is story to show.
+func (p *Player) scrollHistory(st views.Styles, w, d int) {
+	hide := p.answerPending()
+	drawn := views.Tracks(st, p.history(p.verdicts(hide), hide), w, p.histBack)
+	switch {
+	case d > 0 && drawn.Before > 0, d < 0 && drawn.After > 0:
+		p.histBack += d
+	}
+}
+
+// verdictRows are the verdicts on one line when it fits, else one line
+// each.
+func verdictRows(st views.Styles, v checked, w int) []string {
+	var parts []string
+	for _, m := range v.models {
+		parts = append(parts, st.Bold.Render(m.name+": ")+renderTone(st, m.tone, m.says))
+	}
+	line := strings.Join(parts, st.Dim.Render(" · "))
+	if ansi.StringWidth(line) <= w {
+		return []string{line}
+	}
+	var out []string
+	for _, p := range parts {
+		for _, l := range strings.Split(st.Wrap(p, w, 2), "\n") {
+			if l != "" {
+				out = append(out, l)
+			}
+		}
+	}
+	return out
+}
+
+// modelVerdict is one model's verdict on the story's history, as the
+// checker words it.
+type modelVerdict struct {
+	name, says string
+	tone       views.Tone
+}
+
+// checked is the three verdicts, and the point the client's mutex could
+// not place (nil when it placed every operation).
+type checked struct {
+	models []modelVerdict
+	flag   *views.Flag
+}
+
+// verdicts are the checker's verdicts on the history on screen (see
+// checkLater), "checking…" until they arrive; hide words each as waiting
+// for the learner's answer.
+func (p *Player) verdicts(hide bool) checked {
+	var c checked
+	done := p.checkedGen == p.Gen+1
+	for _, model := range checker.Models() {
+		v := p.report.Of(model)
+		m := modelVerdict{name: model.Name(), says: v.Short(), tone: verdictTone(v)}
+		switch {
+		case hide:
+			m.says, m.tone = p.hiddenNote(), views.Dim
+		case !done:
+			m.says, m.tone = "checking…", views.Dim
+		}
+		c.models = append(c.models, m)
+	}
+	if !done || hide {
+		return c
+	}
+	// the point the client's mutex could not place, marked on the timeline
+	if v := p.report.Of(checker.Mutex); v.Result == checker.NotLinearizable && v.At >= 0 {
+		seq := v.Op.Seq
+		if seq >= 0 && seq < len(p.Snap.Events) {
+			seq = p.Snap.Events[seq].Seq
+		}
+		c.flag = &views.Flag{At: views.Instant{At: v.Op.Call, Seq: seq}, Text: v.Sentence}
+	}
+	return c
+}
+
+// verdictTone is how a verdict is coloured: a history a model accepts
+// good, one it cannot place bad, a timeout a warning.
+func verdictTone(v checker.Verdict) views.Tone {
+	switch v.Result {
+	case checker.Linearizable:
+		return views.Good
+	case checker.NotLinearizable:
+		return views.Bad
+	case checker.Unknown:
+		return views.Warn
+	}
+	return views.Dim
+}
+
+// checkedMsg carries the checker's verdicts on snapshot gen-1 of session
+// id.
+type checkedMsg struct {
+	id, gen int
+	report  checker.Report
+}
+
+// checkLater checks the snapshot on screen in a command, once per
+// snapshot, while the history page shows it: within the checker's timeout
+// a hard history says unknown, and the screen never waits for it.
+func (p *Player) checkLater() tea.Cmd {
+	if !p.checked || p.checkedGen == p.Gen+1 || p.checking == p.Gen+1 {
+		return nil
+	}
+	p.checking = p.Gen + 1
+	snap, id, gen := p.Snap, p.ID, p.Gen+1
+	return func() tea.Msg {
+		return checkedMsg{id: id, gen: gen, report: checker.Check(checker.FromSnapshot(snap), checker.DefaultTimeout)}
+	}
+}
+
+// takeCheck keeps a check's verdicts if they are of the snapshot on screen.
+func (p *Player) takeCheck(m checkedMsg) {
+	if m.id == p.ID && m.gen == p.Gen+1 {
+		p.report, p.checkedGen = m.report, m.gen
+	}
+}

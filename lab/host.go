@@ -56,7 +56,13 @@ type Script struct {
 func Compile(p Part) (*Script, error) {
 	chunk, err := parse.Parse(strings.NewReader(p.Src), p.File())
 	if err != nil {
-		return nil, &ScriptError{Part: p.Name, File: p.File(), Line: errLine(err.Error()), Msg: tidy(err.Error(), p.File()), Syntax: true}
+		se := &ScriptError{Part: p.Name, File: p.File(), Line: errLine(err.Error()), Msg: tidy(err.Error(), p.File()), Syntax: true}
+		if strings.Contains(se.Msg, "at EOF") {
+			// the source ended inside a block: the last line is where
+			se.Line = strings.Count(strings.TrimRight(p.Src, "\n"), "\n") + 1
+			se.Msg = "syntax error: the script ends before a block is closed (a missing end?)"
+		}
+		return nil, se
 	}
 	proto, err := lua.Compile(chunk, p.File())
 	if err != nil {
@@ -80,6 +86,12 @@ func tidy(msg, file string) string {
 	msg, _, _ = strings.Cut(msg, "\nstack traceback:")
 	msg = strings.TrimPrefix(msg, file+" ")
 	msg = strings.TrimPrefix(msg, file+":")
+	// "3: attempt to..." after the file name: the line is kept apart
+	if n, rest, ok := strings.Cut(msg, ":"); ok {
+		if _, err := strconv.Atoi(strings.TrimSpace(n)); err == nil {
+			msg = rest
+		}
+	}
 	return strings.TrimSpace(msg)
 }
 

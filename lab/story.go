@@ -192,13 +192,24 @@ func (e *storyExec) lua(i int, p *part, keys, argv []string, lost bool) reply {
 	for _, a := range argv {
 		args = append(args, a)
 	}
-	r := x.Eval(sim.Lua{Name: p.File(), Src: p.Src}, []string{key}, args...)
 	op := &sim.Op{Lock: LockKey, Key: key, Token: x.Actor().Token}
+	// the ledger tells leases apart by the value in the key: a release or
+	// an extend acts on the value the key holds as it runs, and a grant
+	// wrote whatever the script wrote, which may not be the token (read
+	// on the backend's own connection, not logged)
+	if p.Name != PartAcquire {
+		op.Token = e.value(key, op.Token)
+	}
+	r := x.Eval(sim.Lua{Name: p.File(), Src: p.Src}, []string{key}, args...)
 	switch p.Name {
 	case PartAcquire:
 		op.Kind, op.Form, op.NX, op.TTL = sim.OpAcquire, sim.FormSET, true, e.ttl
 		if _, ok := r.Int(); ok {
 			op.Form = sim.FormFenced
+		}
+		if ok, _ := granted(reply{r.Val, r.Err}, Lua); ok {
+			op.Token = e.value(key, op.Token)
+			op.Fixed = op.Token != x.Actor().Token
 		}
 	case PartRelease:
 		op.Kind, op.Form = sim.OpRelease, sim.FormScript
@@ -206,6 +217,16 @@ func (e *storyExec) lua(i int, p *part, keys, argv []string, lost bool) reply {
 		op.Kind, op.Form, op.TTL = sim.OpExtend, sim.FormScript, e.ttl
 	}
 	return e.logged(op, r, lost)
+}
+
+// value is key's value read on the backend's own connection, or def when
+// it holds none.
+func (e *storyExec) value(key, def string) string {
+	v, err := e.x.Run().Backend().Admin().Get(context.Background(), key).Result()
+	if err != nil {
+		return def
+	}
+	return v
 }
 
 func (e *storyExec) cmd(i int, p *part, n int, args []string, lost bool) reply {
@@ -235,8 +256,9 @@ func (e *storyExec) cmd(i int, p *part, n int, args []string, lost bool) reply {
 func opOf(p *part, n int, name string, args []string, key, token string) *sim.Op {
 	op := &sim.Op{Lock: LockKey, Key: key, Token: token}
 	switch {
-	case p.Name == PartAcquire && name == "SET":
-		op.Kind, op.Form = sim.OpAcquire, sim.FormSET
+	case p.Name == PartAcquire && name == "SET" && len(args) > 2:
+		op.Kind, op.Form, op.Token = sim.OpAcquire, sim.FormSET, args[2]
+		op.Fixed = args[2] != token
 		for k := 3; k < len(args); k++ {
 			switch strings.ToUpper(args[k]) {
 			case "NX":
@@ -251,8 +273,9 @@ func opOf(p *part, n int, name string, args []string, key, token string) *sim.Op
 				}
 			}
 		}
-	case p.Name == PartAcquire && name == "SETNX":
-		op.Kind, op.Form, op.NX = sim.OpAcquire, sim.FormSETNX, true
+	case p.Name == PartAcquire && name == "SETNX" && len(args) > 2:
+		op.Kind, op.Form, op.NX, op.Token = sim.OpAcquire, sim.FormSETNX, true, args[2]
+		op.Fixed = args[2] != token
 	case p.Name == PartAcquire && (name == "EXPIRE" || name == "PEXPIRE") && len(args) > 2:
 		op.Kind, op.Form = sim.OpExpire, sim.FormPExpire
 		v, _ := strconv.ParseInt(args[2], 10, 64)
@@ -350,7 +373,8 @@ func (b *Break) Scene() *scenes.Scene {
 // resource-safety a write the resource accepted after one from a later
 // grant; no-foreign-release a release that deleted another
 // client's lock; deadlock-freedom a contender refused by a key with no
-// TTL whose holder crashed. It is how "break this lock" is won by hand.
+// TTL whose holder crashed, or the lock key read back with no TTL while
+// nobody acts as holder (nothing will ever free it). It is how "break this lock" is won by hand.
 func BrokenIn(l *ledger.Ledger) []Property {
 	var out []Property
 	if l.FirstOverlap() != nil {
@@ -370,7 +394,14 @@ func BrokenIn(l *ledger.Ledger) []Property {
 	if l.ForeignDeletes() > 0 {
 		out = append(out, NoForeignRelease)
 	}
-	if len(l.Stuck()) > 0 {
+	// a key with no TTL that no holder will release: nothing frees it
+	stuck := len(l.Stuck()) > 0
+	for _, k := range l.Keys {
+		if k.Name == LockKey || strings.HasSuffix(k.Name, ":"+LockKey) || strings.HasSuffix(k.Name, LockKey) {
+			stuck = stuck || k.Status() == ledger.KeyNoTTL && len(l.Holders()) == 0
+		}
+	}
+	if stuck {
 		out = append(out, DeadlockFreedom)
 	}
 	return out

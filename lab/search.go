@@ -278,7 +278,8 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 			v.Status, v.Break = Fail, b
 			v.Message = "broken: " + b.String() + ": " + b.Why
 		default:
-			v.Status, v.Message = Pass, "no break within the bound: "+rep.Summary()
+			v.Status, v.Message = Pass, fmt.Sprintf("no break within the bound: all schedules of %d clients with up to %d %s, depth %d: %s explored, none broke it",
+				rep.Bound.Clients, rep.Bound.Faults, plural(rep.Bound.Faults, "fault", "faults"), rep.Bound.Depth, Thousands(rep.Explored))
 		}
 		rep.Verdicts = append(rep.Verdicts, v)
 	}
@@ -304,9 +305,12 @@ func lesson(p Policy) string {
 	if len(why) == 0 {
 		return ""
 	}
+	fencing := "resource-safety can still hold: have the acquire return a fencing token (an INCR in the same script as the grant) and the resource refuses a write whose token is lower than one it has seen"
+	if p.Has(Restart) {
+		fencing += ", as long as the counter survives: a restart without persistence loses it too, and the tokens start again from 1"
+	}
 	return "With these faults in scope no lease keeps mutual-exclusion, whatever the scripts do: " +
-		strings.Join(why, "; ") + ". That is the lesson, not a bug in your lock. " +
-		"resource-safety can still hold: have the acquire return a fencing token (an INCR in the same script as the grant) and the resource refuses a write whose token is lower than one it has seen."
+		strings.Join(why, "; ") + ". That is the lesson, not a bug in your lock. " + fencing + "."
 }
 
 var errRefused = errors.New("bound refused")

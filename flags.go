@@ -62,8 +62,6 @@ usage: locksim [flags]
                        directory's locksim/exports)
   -export-scale N      y divides every PX, script TTL and wait by N, 1 to 1000, for a
                        live replay in class (default: the run's own, -scale on a live server)
-  -lab DIR             the lab: load and save your lock's parts (acquire.lua or .redis,
-                       release, extend, lab.json) in DIR; embedded server only
   -grade DIR -out OUT  run the adversary on the lock in DIR headless and write
                        OUT/results.json (Exercism's test-runner format, version 2)
 `
@@ -254,7 +252,7 @@ func parse(args []string) (config, error) {
 	if c.timeout <= 0 || c.timeout > time.Minute {
 		return c, fmt.Errorf("-timeout must be above 0 and at most 1m, got %v", c.timeout)
 	}
-	if err := c.lab.check(c.redis); err != nil {
+	if err := c.lab.check(fs, c.redis); err != nil {
 		return c, err
 	}
 	return c, nil

@@ -1,4 +1,5 @@
-// The lab's flags: -lab DIR for the screen, -grade DIR -out OUT headless.
+// The lab's headless flags: -grade DIR -out OUT; and -lab, the lab's
+// screen, refused with -redis.
 
 package main
 
@@ -13,9 +14,8 @@ import (
 	"locksim/lab"
 )
 
-// labConfig is what the lab's flags asked for.
+// labConfig is what the lab's headless flags asked for.
 type labConfig struct {
-	dir   string // -lab: the directory the lab loads and saves the lock's parts in
 	grade string // -grade: the directory of the lock to grade
 	out   string // -out: where results.json goes
 }
@@ -25,21 +25,25 @@ var errEmbeddedOnly = errors.New("the lab runs on the embedded server only: a le
 	"and nothing proves a live server's other keys safe from its writes")
 
 func labFlags(fs *flag.FlagSet, c *labConfig) {
-	fs.StringVar(&c.dir, "lab", "", "")
 	fs.StringVar(&c.grade, "grade", "", "")
 	fs.StringVar(&c.out, "out", "", "")
 }
 
-// check reports a usage error in the lab's flags; redis is -redis.
-func (c labConfig) check(redis string) error {
+// check reports a usage error in the lab's flags once fs is parsed;
+// redis is -redis. -lab (the lab's screen) is read from fs by name.
+func (c labConfig) check(fs *flag.FlagSet, redis string) error {
+	labDir := ""
+	if f := fs.Lookup("lab"); f != nil {
+		labDir = f.Value.String()
+	}
 	switch {
-	case (c.dir != "" || c.grade != "") && redis != "":
+	case (labDir != "" || c.grade != "") && redis != "":
 		return errEmbeddedOnly
 	case c.grade != "" && c.out == "":
 		return errors.New("-grade needs -out DIR: results.json is written there")
 	case c.out != "" && c.grade == "":
 		return errors.New("-out goes with -grade")
-	case c.grade != "" && c.dir != "":
+	case c.grade != "" && labDir != "":
 		return errors.New("-grade and -lab do not go together: -grade runs headless")
 	}
 	return nil

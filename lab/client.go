@@ -3,6 +3,7 @@ package lab
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -306,7 +307,7 @@ func (x *searchExec) write(i int, fence int64) bool {
 	}
 	g := w.c[i].grant
 	if g < w.maxGrant {
-		w.breaks |= bit(ResourceSafety)
+		w.breakNow(ResourceSafety, fmt.Sprintf("the resource accepted %s's write after a write from a later grant: %s wrote as a stale holder", clientNames[i], clientNames[i]))
 	}
 	w.maxGrant = max(w.maxGrant, g)
 	return true

@@ -73,7 +73,7 @@ func (b *Break) String() string {
 	}
 	out := strings.Join(s, ", ")
 	if b.Probe {
-		out += ", then a new client is refused for twice the TTL"
+		out += ", then a new client, twice the TTL later, is refused"
 	}
 	return out
 }
@@ -179,6 +179,10 @@ func Thousands(n int) string {
 type Progress struct {
 	Explored, Broke int
 	Max             int // the bound's MaxSchedules
+	// Done estimates the share of the search behind it, 0 to 1, from where
+	// the search stands in the tree (each branch weighs the same): for a
+	// progress bar; it reaches 1 at the end.
+	Done float64
 }
 
 // Options tune a search.
@@ -207,6 +211,17 @@ type world struct {
 	maxGrant int   // the latest grant whose write the resource accepted
 	faults   int
 	breaks   uint8 // properties broken on this path
+	// why says, for each property this path broke, what the breaking
+	// move did, in one sentence
+	why [4]string
+}
+
+// breakNow marks p broken on this path, with what did it.
+func (w *world) breakNow(p Property, why string) {
+	if w.breaks&bit(p) == 0 {
+		w.breaks |= bit(p)
+		w.why[slices.Index(AllProperties(), p)] = why
+	}
 }
 
 // Check runs the adversary on l: every schedule of l.Policy.Bound.Clients
@@ -259,7 +274,7 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 	}
 	rep.Explored, rep.Broke = s.explored, s.broke
 	if o.Progress != nil {
-		o.Progress(Progress{Explored: s.explored, Broke: s.broke, Max: s.bound.MaxSchedules})
+		o.Progress(Progress{Explored: s.explored, Broke: s.broke, Max: s.bound.MaxSchedules, Done: 1})
 	}
 	for _, p := range AllProperties() {
 		if s.judge&bit(p) == 0 {
@@ -329,7 +344,19 @@ type search struct {
 	explored, broke int
 	brokeBy         [4]int
 	best            [4]*Break
-	path            []Move
+	// at is where the search stands: at each depth, the branch taken and
+	// how many there are
+	at [][2]int
+}
+
+// done estimates the share of the tree already searched.
+func (s *search) done() float64 {
+	f, w := 0.0, 1.0
+	for _, a := range s.at {
+		w /= float64(a[1])
+		f += float64(a[0]) * w
+	}
+	return f
 }
 
 // grantsWhenFree: on an empty server A is granted, A releases, B is
@@ -386,20 +413,10 @@ func (w *world) anyStep() bool {
 	return false
 }
 
-func (w *world) holders() int {
-	n := 0
-	for i := range w.n {
-		if w.c[i].holds && !w.c[i].crashed {
-			n++
-		}
-	}
-	return n
-}
-
 // children lists the moves possible from w, in the order they are tried:
-// steps, steps whose reply is lost, pauses of a client that has started
-// (the holder, or one between the halves of a release), crashes, the
-// server's faults. A fault is tried only if a step can still follow it.
+// steps, then the faults in AllFaults order: pauses of a client that has
+// started (the holder, or one between the halves of a release), crashes,
+// steps whose reply is lost, the server's clock jump and restart. A fault is tried only if a step can still follow it.
 func (s *search) children(w *world, depth int) []Move {
 	var out []Move
 	for i := range w.n {
@@ -409,13 +426,6 @@ func (s *search) children(w *world, depth int) []Move {
 	}
 	if w.faults >= s.bound.Faults || depth+2 > s.bound.Depth || len(out) == 0 {
 		return out
-	}
-	if s.pol.Has(LostReply) {
-		for i := range w.n {
-			if w.canStep(i) && w.c[i].phase != phWrite {
-				out = append(out, Move{Client: clientNames[i], Fault: LostReply})
-			}
-		}
 	}
 	for _, f := range []Fault{PauseHalf, PausePast} {
 		if !s.pol.Has(f) {
@@ -431,6 +441,13 @@ func (s *search) children(w *world, depth int) []Move {
 		for i := range w.n {
 			if w.c[i].started && w.c[i].active() {
 				out = append(out, Move{Client: clientNames[i], Fault: Crash})
+			}
+		}
+	}
+	if s.pol.Has(LostReply) {
+		for i := range w.n {
+			if w.canStep(i) && w.c[i].phase != phWrite {
+				out = append(out, Move{Client: clientNames[i], Fault: LostReply})
 			}
 		}
 	}
@@ -454,7 +471,10 @@ func (s *search) dfs(w *world, path []Move) error {
 			return err
 		}
 	}
+	s.at = append(s.at, [2]int{0, len(kids)})
+	defer func() { s.at = s.at[:len(s.at)-1] }()
 	for k, m := range kids {
+		s.at[len(s.at)-1][0] = k
 		if k > 0 {
 			if s.o.Replay {
 				if err := s.replay(path); err != nil {
@@ -511,16 +531,29 @@ func (s *search) apply(w *world, m Move) (Move, error) {
 		after, afterTTL, has := s.lockKey()
 		changed := had != has || before != after || beforeTTL != afterTTL
 		if (ph == phRelease || ph == phExtend) && changed && had && w.owner >= 0 && w.owner != i {
-			w.breaks |= bit(NoForeignRelease)
+			did := "changed the TTL of"
+			switch {
+			case !has:
+				did = "deleted"
+			case before != after:
+				did = "overwrote"
+			}
+			w.breakNow(NoForeignRelease, fmt.Sprintf("%s's %s %s %s's lock", m.Client, label, did, clientNames[w.owner]))
 		}
+		holders := []string{}
 		switch {
 		case !has:
 			w.owner = -1
 		case changed && (ph == phAcquire || before != after || !had):
 			w.owner = i // it wrote the key's value: the lock is now its own
 		}
-		if w.holders() > 1 {
-			w.breaks |= bit(MutualExclusion)
+		for k := range w.n {
+			if w.c[k].holds && !w.c[k].crashed {
+				holders = append(holders, clientNames[k])
+			}
+		}
+		if len(holders) > 1 {
+			w.breakNow(MutualExclusion, strings.Join(holders, " and ")+" act as holder at the same time")
 		}
 		return m, nil
 	case PauseHalf:
@@ -564,7 +597,11 @@ func (s *search) leaf(w *world, path []Move) error {
 		}
 		if !ok {
 			before := w.breaks
-			w.breaks |= bit(DeadlockFreedom)
+			why := "every client is done, yet a new client is still refused twice the TTL later"
+			if _, ttl, has := s.lockKey(); has && ttl <= 0 {
+				why = "every client is done and the lock key is left with no TTL: nobody can ever take the lock"
+			}
+			w.breakNow(DeadlockFreedom, why)
 			if before&bit(DeadlockFreedom) == 0 {
 				s.record(w, before, path, true)
 			}
@@ -584,7 +621,7 @@ func (s *search) leaf(w *world, path []Move) error {
 	}
 	if s.explored%256 == 0 {
 		if s.o.Progress != nil {
-			s.o.Progress(Progress{Explored: s.explored, Broke: s.broke, Max: s.bound.MaxSchedules})
+			s.o.Progress(Progress{Explored: s.explored, Broke: s.broke, Max: s.bound.MaxSchedules, Done: s.done()})
 		}
 		if err := s.ctx.Err(); err != nil {
 			return err
@@ -623,21 +660,6 @@ func (s *search) record(w *world, before uint8, path []Move, probe bool) {
 		if cur := s.best[k]; cur != nil && (cur.Faults < w.faults || cur.Faults == w.faults && len(cur.Moves) <= len(path)) {
 			continue
 		}
-		s.best[k] = &Break{Property: p, Moves: slices.Clone(path), Faults: w.faults, Probe: probe, Why: why(p, path)}
+		s.best[k] = &Break{Property: p, Moves: slices.Clone(path), Faults: w.faults, Probe: probe, Why: w.why[k]}
 	}
-}
-
-func why(p Property, path []Move) string {
-	last := path[len(path)-1]
-	switch p {
-	case MutualExclusion:
-		return "after " + last.String() + ", two clients act as holder at once"
-	case ResourceSafety:
-		return "the resource accepted " + last.Client + "'s write after a write from a later grant: " + last.Client + " was a stale holder"
-	case NoForeignRelease:
-		return last.Client + "'s " + strings.SplitN(last.Label, ":", 2)[0] + " touched a lock another client's acquire wrote"
-	case DeadlockFreedom:
-		return "the lock key was left where nobody can take the lock"
-	}
-	return ""
 }

@@ -2,8 +2,10 @@ package lab
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"testing"
+	"time"
 
 	"locksim/scenes"
 	"locksim/sim"
@@ -110,4 +112,112 @@ func joinLines(s []string) string {
 		out += l + "\n"
 	}
 	return out
+}
+
+// TestBreakScene: the scene of a break asks its question before the
+// breaking move, answers "it breaks" from the ledger once the move has
+// run, and says so in its verdict.
+func TestBreakScene(t *testing.T) {
+	b, err := sim.OpenEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close(context.Background()) })
+	ctx := context.Background()
+	lv, _ := FindLevel("get-then-del")
+	rep, err := Check(ctx, &lv.Lock, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	brk := rep.First()
+	sc := brk.Scene()
+	script := sc.Script(nil)
+	at := -1
+	for i, m := range script.Moves {
+		if m.Label == sc.Predict.Before[0] && at < 0 {
+			at = i
+		}
+	}
+	if at != len(script.Moves)-1 || sc.Predict.Before[0] != "A release: DEL" {
+		t.Fatalf("the question comes before move %d (%q) of %d", at, sc.Predict.Before, len(script.Moves))
+	}
+	r := sim.NewRun(b, script, 7)
+	defer r.Close()
+	if err := r.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	frame := func() scenes.Frame {
+		snap := r.Snapshot(ctx)
+		return scenes.Frame{Snap: snap, L: scenes.Fold(snap)}
+	}
+	if err := r.Seek(ctx, at); err != nil {
+		t.Fatal(err)
+	}
+	if got := sc.Predict.Answer(frame()); got != 1 {
+		t.Errorf("before the breaking move the answer reads %d, want 1 (it still holds)", got)
+	}
+	if err := r.Seek(ctx, at+1); err != nil {
+		t.Fatal(err)
+	}
+	f := frame()
+	if got := sc.Predict.Answer(f); got != 0 {
+		t.Errorf("after the breaking move the answer reads %d, want 0 (it breaks)", got)
+	}
+	said := &scenes.Said{Vars: map[string]string{}}
+	sc.Say(f, said)
+	if said.Verdict != "no-foreign-release broken: A's release: DEL deleted B's lock" {
+		t.Errorf("verdict %q", said.Verdict)
+	}
+	// a step back replays to the same place
+	if err := r.Seek(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Seek(ctx, at+1); err != nil {
+		t.Fatal(err)
+	}
+	if got := BrokenIn(frame().L); !slices.Contains(got, NoForeignRelease) {
+		t.Errorf("after stepping back and forward again: %v", got)
+	}
+}
+
+// TestHandScene: in "break this lock" the learner makes every move; the
+// ledger's verdict names the property once the moves break it.
+func TestHandScene(t *testing.T) {
+	b, err := sim.OpenEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close(context.Background()) })
+	ctx := context.Background()
+	lv, _ := FindLevel("blind-release")
+	sc := HandScene(&lv.Lock, 2)
+	script := sc.Script(nil)
+	if len(script.Moves) != 0 || len(script.Actors) != 2 || !reflect.DeepEqual(script.Actors[0].Program[2].Label, "release: DEL") {
+		t.Fatalf("script %+v", script)
+	}
+	r := sim.NewRun(b, script, 3)
+	defer r.Close()
+	if err := r.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	verdict := func() string {
+		snap := r.Snapshot(ctx)
+		said := &scenes.Said{Vars: map[string]string{}}
+		sc.Say(scenes.Frame{Snap: snap, L: scenes.Fold(snap)}, said)
+		return said.Verdict
+	}
+	for i, m := range []sim.Move{sim.StepOf("A"), sim.Advance(lv.Lock.Policy.TTL + time.Millisecond), sim.StepOf("B"), sim.StepOf("A"), sim.StepOf("A")} {
+		if v := verdict(); i < 3 && v != "" {
+			t.Fatalf("before move %d: %q", i, v)
+		}
+		if err := r.Insert(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+		if v := verdict(); i == 2 && v != "broken: mutual-exclusion" {
+			t.Errorf("once B is granted while A still works: %q", v)
+		}
+	}
+	if v := verdict(); v != "broken: mutual-exclusion, no-foreign-release" {
+		t.Errorf("verdict %q", v)
+	}
 }

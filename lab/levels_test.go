@@ -4,11 +4,13 @@ import (
 	"context"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"locksim/scenes"
 	"locksim/sim"
+	"locksim/sim/simtest"
 )
 
 // shortest is each level's shortest break as the adversary finds it: the
@@ -219,5 +221,153 @@ func TestHandScene(t *testing.T) {
 	}
 	if v := verdict(); v != "broken: mutual-exclusion, no-foreign-release" {
 		t.Errorf("verdict %q", v)
+	}
+}
+
+// TestStoriesReplayTheSearch: for the breaks of every level under every
+// fault, three clients and a retry, the story sends the same commands in
+// the same order and gets the same replies as the search did on its own
+// server: the story the learner steps through is the schedule found.
+func TestStoriesReplayTheSearch(t *testing.T) {
+	b, err := sim.OpenEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close(context.Background()) })
+	ctx := context.Background()
+	n, depth := 0, 10
+	for _, lv := range Levels() {
+		if !simtest.Slow {
+			// the quick tier: three levels, shallower
+			if lv.ID != "get-then-del" && lv.ID != "setnx-expire" && lv.ID != "extend-recreates" {
+				continue
+			}
+			depth = 8
+		}
+		l := lv.Lock
+		l.Policy.Faults, l.Policy.Properties = AllFaults(), AllProperties()
+		l.Policy.Bound = Bound{Clients: 2, Faults: 1, Depth: depth, MaxSchedules: 50_000}
+		l.Policy.Retries = 1
+		rep, err := Check(ctx, &l, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Refused {
+			t.Fatalf("%s: %s", lv.ID, rep.Summary())
+		}
+		for _, v := range rep.Verdicts {
+			if v.Break == nil {
+				continue
+			}
+			n++
+			t.Logf("%s %s: %s", lv.ID, v.Property, v.Break)
+			script := v.Break.Script()
+			r := sim.NewRun(b, script, uint64(n))
+			if err := r.Reset(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if err := r.Seek(ctx, len(script.Moves)); err != nil {
+				t.Fatal(err)
+			}
+			var got []sim.Event
+			for _, e := range r.Events {
+				if e.Kind == sim.Command {
+					got = append(got, e)
+				}
+			}
+			k := 0
+			for _, m := range v.Break.Moves {
+				if !m.IsStep() {
+					continue
+				}
+				if k >= len(got) {
+					t.Errorf("%s %s: the story ran out of commands at %s", lv.ID, v.Property, m)
+					break
+				}
+				e := got[k]
+				k++
+				want := m.Reply
+				for _, a := range r.Actors {
+					want = strings.ReplaceAll(want, "token-"+a.Name, a.Token)
+				}
+				switch {
+				case e.Actor != m.Client:
+					t.Errorf("%s %s: move %s ran as %s's %s", lv.ID, v.Property, m, e.Actor, e.Cmd)
+				case m.Fault == LostReply:
+					if !e.Unknown() {
+						t.Errorf("%s %s: %s: the client heard %s", lv.ID, v.Property, m, e.Reply)
+					}
+				case e.Reply != want:
+					t.Errorf("%s %s: %s: story %s → %s, search %s", lv.ID, v.Property, m, e.Cmd, e.Reply, want)
+				}
+			}
+			r.Close()
+		}
+	}
+	if n < 6 {
+		t.Errorf("only %d breaks compared", n)
+	}
+}
+
+// TestStoryFaults: a schedule with every kind of fault plays the same in
+// the story as in the search.
+func TestStoryFaults(t *testing.T) {
+	b, err := sim.OpenEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close(context.Background()) })
+	ctx := context.Background()
+	l := Starter()
+	l.Acquire = Part{Name: PartAcquire, Lang: Lua, Src: `if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return redis.call('INCR', KEYS[1] .. ':fence')
+end
+return false`}
+	l.Extend = Part{Name: PartExtend, Lang: Lua, Src: `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return redis.call('EXISTS', KEYS[1]) - 1`}
+	l.Policy.Retries = 1
+	moves := []Move{
+		{Client: "A"}, {Client: "A", Fault: PauseHalf}, {Client: "A"}, {Client: "B"}, {Fault: ClockJump},
+		{Client: "B"}, {Client: "C", Fault: LostReply}, {Fault: Restart}, {Client: "B"}, {Client: "A"},
+		{Client: "C"}, {Client: "C", Fault: Crash}, {Client: "A"},
+	}
+	played, broken, err := play(ctx, &l, 3, moves)
+	if err != nil {
+		t.Fatalf("%v after %v", err, played)
+	}
+	brk := &Break{Lock: l, Clients: 3, Moves: played}
+	t.Logf("%s; broken: %v", brk, broken)
+	script := brk.Script()
+	r := sim.NewRun(b, script, 5)
+	defer r.Close()
+	if err := r.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Seek(ctx, len(script.Moves)); err != nil {
+		t.Fatal(err)
+	}
+	var got []sim.Event
+	for _, e := range r.Events {
+		if e.Kind == sim.Command {
+			got = append(got, e)
+		}
+	}
+	k := 0
+	for _, m := range played {
+		if !m.IsStep() {
+			continue
+		}
+		e := got[k]
+		k++
+		want := m.Reply
+		for _, a := range r.Actors {
+			want = strings.ReplaceAll(want, "token-"+a.Name, a.Token)
+		}
+		if m.Fault == LostReply && !e.Unknown() || m.Fault != LostReply && e.Reply != want || e.Actor != m.Client {
+			t.Errorf("%s: story %s %s → %s, search %s", m, e.Actor, e.Cmd, e.Reply, want)
+		}
+	}
+	if k != len(got) {
+		t.Errorf("the story sent %d commands, the search %d", len(got), k)
 	}
 }

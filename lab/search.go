@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"locksim/sim"
 )
 
 // Move is one move of a schedule: a client's step (Fault empty, or
@@ -18,6 +20,11 @@ type Move struct {
 	// Label says what the move did, as the story names it: "acquire",
 	// "release: DEL", "write", "pause past the TTL".
 	Label string
+	// Reply is what the server answered a step, as redis-cli prints it
+	// (for a lost reply, what the server sent and the client never
+	// heard); a Lua error is an error reply. Tokens are the search's own:
+	// "token-A", "token-B", "token-C".
+	Reply string
 }
 
 // IsStep reports a client's step (its reply lost or not).
@@ -142,11 +149,19 @@ func (r *Report) First() *Break {
 // to 2 faults, depth 14: 4 812 explored, 0 broke".
 func (r *Report) Summary() string {
 	if r.Refused {
-		return fmt.Sprintf("bound refused: %d clients with up to %d faults, depth %d, allow more than %s schedules",
-			r.Bound.Clients, r.Bound.Faults, r.Bound.Depth, Thousands(r.Bound.MaxSchedules))
+		return fmt.Sprintf("bound refused: %d clients with up to %d %s, depth %d, allow more than %s schedules",
+			r.Bound.Clients, r.Bound.Faults, plural(r.Bound.Faults, "fault", "faults"), r.Bound.Depth, Thousands(r.Bound.MaxSchedules))
 	}
 	return fmt.Sprintf("all schedules of %d clients with up to %d %s, depth %d: %s explored, %s broke",
 		r.Bound.Clients, r.Bound.Faults, plural(r.Bound.Faults, "fault", "faults"), r.Bound.Depth, Thousands(r.Explored), Thousands(r.Broke))
+}
+
+func replyText(r reply) string {
+	var se *ScriptError
+	if errors.As(r.err, &se) {
+		return "(error) ERR " + se.Error()
+	}
+	return sim.FormatReply(r.val, r.err)
 }
 
 func plural(n int, one, many string) string {
@@ -209,6 +224,7 @@ type world struct {
 	owner    int   // the client whose acquire wrote the lock key's value, -1 for none
 	hiFence  int64 // the largest fencing token the resource accepted
 	maxGrant int   // the latest grant whose write the resource accepted
+	accepted int   // writes the resource accepted
 	faults   int
 	breaks   uint8 // properties broken on this path
 	// why says, for each property this path broke, what the breaking
@@ -521,15 +537,16 @@ func (s *search) apply(w *world, m Move) (Move, error) {
 	case "", LostReply:
 		c := &w.c[i]
 		ph := c.phase
-		before, beforeTTL, had := s.lockKey()
+		before, beforeEnds, had := s.lockKey()
 		x := &searchExec{ctx: s.ctx, srv: s.srv, host: s.host, w: w}
 		label, err := s.pr.step(c, i, token(i), &w.grants, m.Fault == LostReply, x)
 		if err != nil {
 			return m, err
 		}
 		m.Label = label
-		after, afterTTL, has := s.lockKey()
-		changed := had != has || before != after || beforeTTL != afterTTL
+		m.Reply = replyText(x.sent)
+		after, afterEnds, has := s.lockKey()
+		changed := had != has || before != after || beforeEnds != afterEnds
 		if (ph == phRelease || ph == phExtend) && changed && had && w.owner >= 0 && w.owner != i {
 			did := "changed the TTL of"
 			switch {
@@ -544,7 +561,7 @@ func (s *search) apply(w *world, m Move) (Move, error) {
 		switch {
 		case !has:
 			w.owner = -1
-		case changed && (ph == phAcquire || before != after || !had):
+		case !had || before != after:
 			w.owner = i // it wrote the key's value: the lock is now its own
 		}
 		for k := range w.n {
@@ -577,14 +594,22 @@ func (s *search) apply(w *world, m Move) (Move, error) {
 	return m, nil
 }
 
-// lockKey reads the lock key's value and TTL straight from the server.
+// lockKey reads the lock key's value and when it expires (server time; 0
+// for no TTL) straight from the server. The deadline, not the TTL left,
+// so that time passing within a step (a retry's delay) changes nothing.
 func (s *search) lockKey() (string, time.Duration, bool) {
 	m := s.srv.mr
 	if !m.Exists(LockKey) {
 		return "", 0, false
 	}
 	v, _ := m.Get(LockKey) // not a string: "" (the value is compared, not read)
-	return v, m.TTL(LockKey), true
+	ttl := m.TTL(LockKey)
+	if ttl <= 0 {
+		return v, 0, true
+	}
+	// to the millisecond: Advance's nanosecond for Redis's expiry
+	// boundary is not a change of the key
+	return v, (s.srv.Now() + ttl).Truncate(time.Millisecond), true
 }
 
 // leaf counts a schedule; a complete one (every client finished or
@@ -598,7 +623,7 @@ func (s *search) leaf(w *world, path []Move) error {
 		if !ok {
 			before := w.breaks
 			why := "every client is done, yet a new client is still refused twice the TTL later"
-			if _, ttl, has := s.lockKey(); has && ttl <= 0 {
+			if _, ends, has := s.lockKey(); has && ends == 0 {
 				why = "every client is done and the lock key is left with no TTL: nobody can ever take the lock"
 			}
 			w.breakNow(DeadlockFreedom, why)
@@ -662,4 +687,41 @@ func (s *search) record(w *world, before uint8, path []Move, probe bool) {
 		}
 		s.best[k] = &Break{Property: p, Moves: slices.Clone(path), Faults: w.faults, Probe: probe, Why: w.why[k]}
 	}
+}
+
+// play applies moves to a fresh server with clients clients and returns
+// them labelled, with their replies, and the properties they broke. A
+// move its client cannot make is an error.
+func play(ctx context.Context, l *Lock, clients int, moves []Move) ([]Move, []Property, error) {
+	pr, err := compileLock(l)
+	if err != nil {
+		return nil, nil, err
+	}
+	srv, err := NewServer()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer srv.Close()
+	host := NewHost(srv, DefaultBudget())
+	defer host.Close()
+	s := &search{ctx: ctx, pr: pr, srv: srv, host: host, pol: l.Policy, bound: l.Policy.Bound}
+	w := world{n: clients, owner: -1}
+	var out []Move
+	for _, m := range moves {
+		if i := slices.Index(clientNames[:], m.Client); m.IsStep() && (i < 0 || i >= clients || !w.c[i].active()) {
+			return out, nil, fmt.Errorf("%s cannot step", m.Client)
+		}
+		m, err := s.apply(&w, m)
+		if err != nil {
+			return out, nil, err
+		}
+		out = append(out, m)
+	}
+	var broken []Property
+	for _, p := range AllProperties() {
+		if w.breaks&bit(p) != 0 {
+			broken = append(broken, p)
+		}
+	}
+	return out, broken, nil
 }

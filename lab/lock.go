@@ -186,9 +186,10 @@ type Policy struct {
 	TTL        time.Duration
 	Retries    int           // acquires tried again after a refusal
 	RetryDelay time.Duration // the clock moves on by this much before each retry
-	// Watchdog is the renewal period of a watchdog; 0 for none. With a
-	// watchdog and an extend part, the holder renews once before its write,
-	// as the watchdog's tick would (the adversary runs no timers).
+	// Watchdog is the renewal period of a watchdog; 0 for none. It is
+	// kept with the lock for the screen; the adversary runs no timers:
+	// whenever the lock has an extend, the holder runs it once, before its
+	// write, watchdog or not.
 	Watchdog   time.Duration
 	Faults     []Fault
 	Bound      Bound

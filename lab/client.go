@@ -203,8 +203,10 @@ func (pr *program) step(c *client, i int, token string, grants *int, lost bool, 
 		c.wait = false
 		label = "retry"
 	}
-	if c.phase == phRelease && c.line == 0 {
-		c.holds = false // it sends its release: it no longer acts as holder
+	if c.phase == phRelease && (p.Lang == Lua || !strings.EqualFold(p.lines[c.line].Args[0], "GET")) {
+		// it sends its release: it no longer acts as holder (a GET that
+		// checks the key first is not the release yet, as the ledger reads it)
+		c.holds = false
 	}
 	var r reply
 	finished := true
@@ -258,6 +260,7 @@ func (pr *program) step(c *client, i int, token string, grants *int, lost bool, 
 			c.phase = phDone
 		}
 	case phRelease:
+		c.holds = false
 		c.phase = phDone
 	}
 	return label, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -276,11 +277,20 @@ type searchExec struct {
 	host *Host
 	w    *world
 	sent reply // the server's reply to the step's command, heard or not
+	errs *[]*ScriptError
 }
+
+// maxErrors is how many distinct runtime errors a search keeps.
+const maxErrors = 3
 
 func (x *searchExec) lua(i int, p *part, keys, argv []string, lost bool) reply {
 	v, err := x.host.Eval(x.ctx, p.script, keys, argv)
 	x.sent = reply{v, err}
+	var rt *ScriptError
+	if errors.As(err, &rt) && !rt.OverBudget && x.errs != nil && len(*x.errs) < maxErrors &&
+		!slices.ContainsFunc(*x.errs, func(e *ScriptError) bool { return e.Error() == rt.Error() }) {
+		*x.errs = append(*x.errs, rt)
+	}
 	var se *ScriptError
 	if lost && !(errors.As(err, &se) && se.OverBudget) {
 		return reply{err: errLost}

@@ -133,8 +133,14 @@ func TestGetThenDelRelease(t *testing.T) {
 	if v.Status != Fail || v.Break == nil || v.Break.Moves[len(v.Break.Moves)-1].Label != "release: DEL" {
 		t.Fatalf("GET then DEL: %+v", v)
 	}
-	if !strings.Contains(rep.Lesson, "no lease keeps mutual-exclusion") {
+	if !strings.Contains(rep.Lesson, "no lease keeps mutual-exclusion") || !strings.Contains(rep.Lesson, "not a bug in your lock") {
 		t.Errorf("lesson: %q", rep.Lesson)
+	}
+	// a GET-then-SET acquire breaks it with no fault: the lesson says so
+	gs, _ := FindLevel("get-then-set")
+	gs.Lock.Policy = l.Policy
+	if rep, err := Check(ctx, &gs.Lock, Options{}); err != nil || !strings.Contains(rep.Lesson, "that break is the lock's own") {
+		t.Errorf("GET then SET: lesson %q (%v)", rep.Lesson, err)
 	}
 	fixed, _ := Load("testdata/fixes/get-then-del")
 	fixed.Policy = l.Policy

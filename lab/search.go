@@ -575,7 +575,11 @@ func (s *search) apply(w *world, m Move) (Move, error) {
 			case before != after:
 				did = "overwrote"
 			}
-			w.breakNow(NoForeignRelease, fmt.Sprintf("%s's %s %s %s's lock", m.Client, label, did, clientNames[w.owner]))
+			what := label // "release", or "release (DEL)" for a command of a .redis part
+			if part, cmd, ok := strings.Cut(label, ": "); ok {
+				what = part + " (" + cmd + ")"
+			}
+			w.breakNow(NoForeignRelease, fmt.Sprintf("%s's %s %s %s's lock", m.Client, what, did, clientNames[w.owner]))
 		}
 		holders := []string{}
 		switch {

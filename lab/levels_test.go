@@ -167,7 +167,7 @@ func TestBreakScene(t *testing.T) {
 	}
 	said := &scenes.Said{Vars: map[string]string{}}
 	sc.Say(f, said)
-	if said.Verdict != "no-foreign-release broken: A's release (DEL) deleted B's lock" {
+	if said.Verdict != "no-foreign-release broken: A's release: DEL deleted B's lock" {
 		t.Errorf("verdict %q", said.Verdict)
 	}
 	// a step back replays to the same place

@@ -575,11 +575,7 @@ func (s *search) apply(w *world, m Move) (Move, error) {
 			case before != after:
 				did = "overwrote"
 			}
-			what := label // "release", or "release (DEL)" for a command of a .redis part
-			if part, cmd, ok := strings.Cut(label, ": "); ok {
-				what = part + " (" + cmd + ")"
-			}
-			w.breakNow(NoForeignRelease, fmt.Sprintf("%s's %s %s %s's lock", m.Client, what, did, clientNames[w.owner]))
+			w.breakNow(NoForeignRelease, fmt.Sprintf("%s's %s %s %s's lock", m.Client, label, did, clientNames[w.owner]))
 		}
 		holders := []string{}
 		switch {

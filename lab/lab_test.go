@@ -48,13 +48,14 @@ func TestPolicy(t *testing.T) {
 		t.Errorf("got %+v", p)
 	}
 	for src, msg := range map[string]string{
-		`{"faults": ["meteor"]}`:               `unknown fault "meteor"`,
-		`{"bound": {"clients": 5}}`:            "bound.clients must be 2 or 3",
-		`{"ttl_ms": 0}`:                        "ttl_ms must be at least 1",
-		`{"ttl": 5}`:                           `unknown field "ttl"`,
-		`{"properties": ["liveness"]}`:         `unknown property "liveness"`,
-		`{"bound": {"depth": 99}}`:             "bound.depth must be 1 to 40",
-		`{"retries": 1, "retry_delay_ms": -1}`: "cannot be negative",
+		`{"faults": ["meteor"]}`:                `unknown fault "meteor"`,
+		`{"bound": {"clients": 5}}`:             "bound.clients must be 2 or 3",
+		`{"ttl_ms": 0}`:                         "ttl_ms must be at least 1",
+		`{"ttl": 5}`:                            `unknown field "ttl"`,
+		`{"properties": ["liveness"]}`:          `unknown property "liveness"`,
+		`{"bound": {"depth": 99}}`:              "bound.depth must be 1 to 40",
+		`{"bound": {"max_schedules": 5000000}}`: "bound.max_schedules must be 1 to 1000000",
+		`{"retries": 1, "retry_delay_ms": -1}`:  "cannot be negative",
 	} {
 		if _, err := ParsePolicy([]byte(src)); err == nil || !strings.Contains(err.Error(), msg) {
 			t.Errorf("%s: got %v, want %q", src, err, msg)

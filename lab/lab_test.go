@@ -268,3 +268,15 @@ return v .. ' is not ours'
 		t.Errorf("errors %v, grants %v", rep.Errors, rep.Grants)
 	}
 }
+
+func TestGradeWithCode(t *testing.T) {
+	res, err := GradeWith(context.Background(), "testdata/getdel", func(b *Break) string { return "CODE-" + string(b.Property) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range res.Tests {
+		if tr.Status == Fail && !strings.Contains(tr.Message, "(story code CODE-"+tr.Name+")") {
+			t.Errorf("%s: %s", tr.Name, tr.Message)
+		}
+	}
+}

@@ -75,6 +75,8 @@ usage: locksim [flags]
   -history FILE.html   with -scene (and -set, -step, -seed) or -story CODE: play the story
                        and write porcupine's view of it, checked as the server's lease, the
                        client's mutex and the fenced resource, with its faults, to FILE.html
+  -grade DIR -out OUT  run the adversary on the lock in DIR headless and write
+                       OUT/results.json (Exercism's test-runner format, version 2)
 
 serving the course over SSH (see the README's "The classroom over SSH"):
   -serve ADDR          serve the course on ADDR, e.g. :2222; students type ssh -p 2222 HOST
@@ -135,6 +137,7 @@ type config struct {
 	castW, castH int
 	stepSet      bool
 	history      string // -history: the HTML file to write
+	lab          labConfig
 }
 
 // serveFlags are -serve and its companions.
@@ -207,6 +210,7 @@ func parse(args []string) (config, error) {
 	fs.IntVar(&c.serve.maxSessions, "max-sessions", serve.DefaultMaxSessions, "")
 	fs.DurationVar(&c.serve.idle, "idle", serve.DefaultIdle, "")
 	fs.DurationVar(&c.serve.maxTime, "max-session", serve.DefaultMaxTime, "")
+	labFlags(fs, &c.lab)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
@@ -317,6 +321,9 @@ func parse(args []string) (config, error) {
 	if err := checkHistory(c); err != nil {
 		return c, err
 	}
+	if err := c.lab.check(fs, c.redis); err != nil {
+		return c, err
+	}
 	return c, nil
 }
 
@@ -336,8 +343,8 @@ func checkServe(fs *flag.FlagSet, c config) error {
 		return nil
 	}
 	switch {
-	case c.scene != "" || c.plain || c.list || c.cleanup || c.trialsSet || c.notes != "" || c.present || len(c.playlist) > 0 || c.story != "" || c.cast != "" || c.history != "":
-		return errors.New("-serve serves the whole course: it does not go with -scene, -scenes, -plain, -list, -cleanup, -trials, -notes, -present, -story, -cast or -history")
+	case c.scene != "" || c.plain || c.list || c.cleanup || c.trialsSet || c.notes != "" || c.present || len(c.playlist) > 0 || c.story != "" || c.cast != "" || c.history != "" || c.lab.grade != "":
+		return errors.New("-serve serves the whole course: it does not go with -scene, -scenes, -plain, -list, -cleanup, -trials, -notes, -present, -story, -cast, -history or -grade")
 	case c.resetProgress || c.noSave || c.noColor || c.noMouse || c.label || c.exportDir != "" || c.exportScale != 0 || c.set != "":
 		return errors.New("-serve: -reset-progress, -no-save, -no-color, -no-mouse, -label, -set and the export flags are each student's own matter over SSH (NO_COLOR from the client is honoured)")
 	case len(c.redlock) > 0 || c.resource != "":

@@ -25,6 +25,7 @@ func TestImportGraph(t *testing.T) {
 		{"locksim/storycode", append(screen, "locksim/views", "locksim/transcript")},
 		{"locksim/scenes", screen},
 		{"locksim/check", append(screen, "locksim/scenes", "locksim/play", "locksim/race", "locksim/transcript")},
+		{"locksim/lab", screen},
 		{"locksim/scenes/say", append(screen, "locksim/scenes", "locksim/sim", "locksim/play")},
 		{"locksim/views", []string{"locksim/scenes", "locksim/play", "locksim/tui", "locksim/sim"}},
 		// the SSH server sits above the screen: nothing but main reaches it

@@ -80,6 +80,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if c.serve.addr != "" {
 		return serveCourse(ctx, c, stderr)
 	}
+	if c.lab.grade != "" {
+		return grade(ctx, c.lab, stdout, stderr)
+	}
 	if c.resetProgress {
 		return resetProgress(c, os.Stdin, stdout, stderr)
 	}

@@ -31,6 +31,10 @@ type Progress struct {
 	Done    map[string]bool   `json:"done"`    // scene id → played to the end (or answered)
 	Answers map[string]Answer `json:"answers"` // scene id → its prediction
 	Scores  map[string]Score  `json:"scores"`  // quiz scene id → its latest score
+	// Levels are the lab's levels passed: a break level once the learner's
+	// schedule broke its property, a fix level once the adversary found no
+	// break of its properties within the bound (level id → passed).
+	Levels map[string]bool `json:"levels,omitempty"`
 	Moment  Moment            `json:"moment"`  // where the learner left: scene, settings, seed, step
 	// Place is where the learner left as the core's position (JSON of
 	// play.Position: own moves and prediction too); Moment says the same
@@ -136,6 +140,14 @@ func (s *Store) Save(p Progress) error {
 			for id, sc := range disk.Scores {
 				if _, ok := p.Scores[id]; !ok {
 					p.Scores[id] = sc
+				}
+			}
+			for id, passed := range disk.Levels {
+				if passed && !p.Levels[id] {
+					if p.Levels == nil {
+						p.Levels = map[string]bool{}
+					}
+					p.Levels[id] = true
 				}
 			}
 		}

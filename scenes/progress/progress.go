@@ -31,15 +31,15 @@ type Progress struct {
 	Done    map[string]bool   `json:"done"`    // scene id → played to the end (or answered)
 	Answers map[string]Answer `json:"answers"` // scene id → its prediction
 	Scores  map[string]Score  `json:"scores"`  // quiz scene id → its latest score
-	// Levels are the lab's levels passed: a break level once the learner's
-	// schedule broke its property, a fix level once the adversary found no
-	// break of its properties within the bound (level id → passed).
-	Levels map[string]bool `json:"levels,omitempty"`
 	Moment  Moment            `json:"moment"`  // where the learner left: scene, settings, seed, step
 	// Place is where the learner left as the core's position (JSON of
 	// play.Position: own moves and prediction too); Moment says the same
 	// for an older locksim, and is what a file without Place is read by.
 	Place json.RawMessage `json:"place,omitempty"`
+	// Levels are the lab's levels passed: a break level once the learner's
+	// schedule broke its property, a fix level once the adversary found no
+	// break of its properties within the bound (level id → passed).
+	Levels map[string]bool `json:"levels,omitempty"`
 }
 
 // Moment is one point of the course, everything needed to show it again:

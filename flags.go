@@ -54,6 +54,9 @@ usage: locksim [flags]
                        outcome is then unknown
   -trials N            run the race N times for real for each way of acquiring (SET NX PX,
                        SETNX + EXPIRE, GET then SET, GET then DEL) and count the holders
+  -lab DIR             open the lab on your own lock in DIR (acquire.lua or .redis,
+                       release, optional extend, lab.json), saved back there; a new
+                       DIR starts from a starter lock
   -crash-rate P        with -trials: the chance, 0 to 1, that a SETNX winner crashes
                        before its EXPIRE (default 0.1)
   -cleanup             with -redis: remove the keys of locksim runs that were killed (their
@@ -99,6 +102,7 @@ type config struct {
 	questions              bool
 	exportDir              string
 	exportScale            int
+	labDir                 string
 }
 
 func parse(args []string) (config, error) {
@@ -153,6 +157,7 @@ func parse(args []string) (config, error) {
 	fs.BoolVar(&c.label, "label", false, "")
 	fs.IntVar(&c.trials, "trials", 0, "")
 	fs.Float64Var(&c.crashRate, "crash-rate", 0.1, "")
+	fs.StringVar(&c.labDir, "lab", "", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
@@ -244,6 +249,9 @@ func parse(args []string) (config, error) {
 	}
 	if c.cleanup && c.redis == "" {
 		return c, errors.New("-cleanup needs -redis: the embedded server keeps nothing")
+	}
+	if c.labDir != "" && (c.plain || c.list || c.cleanup || c.trialsSet || c.scene != "" || len(c.playlist) > 0) {
+		return c, errors.New("-lab opens the lab's screen: it does not go with -plain, -list, -cleanup, -trials, -scene or -scenes")
 	}
 	if c.timeout <= 0 || c.timeout > time.Minute {
 		return c, fmt.Errorf("-timeout must be above 0 and at most 1m, got %v", c.timeout)

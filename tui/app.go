@@ -66,6 +66,21 @@ type App struct {
 
 	// trials is the race scene's page of trials (t), nil when closed
 	trials *Trials
+	// lab is the lab's screen while it is open (from the contents), nil
+	// otherwise; labDir is -lab DIR, labOwn the learner's own lock as last
+	// left in the editor
+	lab    *Lab
+	labDir string
+	labOwn labLock
+	// labStory is set while a story of the lab is on screen (a break the
+	// adversary found, or a lock to break by hand): pl is its player, and
+	// coursePl the course's, put back when the story closes. labB is the
+	// lab's own embedded server, opened with its first story; labStories
+	// numbers the stories' sessions apart from the course's.
+	labStory   bool
+	coursePl   *Player
+	labB       *sim.Backend
+	labStories int
 
 	// the lesson's class clock, the speaker-notes file (-notes) and what
 	// it last got, and a presenter's esc waiting for its confirmation
@@ -83,7 +98,7 @@ const TrialsFromRace = 1000
 // seed. Call Shutdown after the program ends.
 func NewApp(b *sim.Backend, id string, seed uint64) (*App, error) {
 	ctx, cancel := context.WithCancel(context.Background())
-	a := &App{ctx: ctx, cancel: cancel, b: b, seed: seed, ops: &sync.WaitGroup{}, switchWanted: -1,
+	a := &App{ctx: ctx, cancel: cancel, b: b, seed: seed, ops: &sync.WaitGroup{}, switchWanted: -1, labOwn: labDefault(),
 		com: NewCommon(views.ASCII(), scenes.Export{}), clock: time.Now}
 	a.course = play.NewCourse(ctx, b, seed, a.ops)
 	s, err := a.course.Open(max(a.course.Index(id), 0), nil)
@@ -101,6 +116,9 @@ func NewApp(b *sim.Backend, id string, seed uint64) (*App, error) {
 // Close, on a fresh connection.
 func (a *App) Shutdown(ctx context.Context) {
 	a.cancel()
+	if a.lab != nil {
+		a.lab.Close()
+	}
 	if a.trials != nil {
 		a.trials.Close()
 		a.trials.Wait(ctx)
@@ -110,6 +128,12 @@ func (a *App) Shutdown(ctx context.Context) {
 	select {
 	case <-done:
 		a.pl.Run.Close() // the keys go with the backend's Close
+		if a.coursePl != nil {
+			a.coursePl.Run.Close()
+		}
+		if a.labB != nil {
+			_ = a.labB.Close(ctx)
+		}
 	case <-ctx.Done():
 		// a command is still stuck in a stalled server; the backend's
 		// cleanup does not need its connection
@@ -248,6 +272,9 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if a.contents {
 			return a, a.menuKey(msg)
 		}
+		if a.lab != nil {
+			return a, a.labKey(msg)
+		}
 		if a.trials != nil {
 			return a, a.trialsKey(msg)
 		}
@@ -256,6 +283,11 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// to the page that asked, open or closed: a closed one lets go
 		_, cmd := msg.t.Update(msg)
 		return a, cmd
+	case labProgress, labOver:
+		if a.lab == nil {
+			return a, nil // a closed lab's
+		}
+		return a, a.lab.Update(msg)
 	case trialsMsg, trialsOver:
 		if a.trials == nil {
 			return a, nil // a closed page's
@@ -271,8 +303,11 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// the contents list's own messages (its filter's results)
 		cmd = tea.Batch(cmd, a.toc.Update(msg))
 	}
-	if _, ok := msg.(play.RunMsg); ok {
+	if _, ok := msg.(play.RunMsg); ok && !a.labStory {
 		a.course.NoteDone(a.pl.Session)
+	}
+	if _, ok := msg.(play.RunMsg); ok && a.labStory {
+		a.lab.storyMoved(a.pl.Session)
 	}
 	if a.switchWanted >= 0 && !a.pl.Busy {
 		i, typed := a.switchWanted, a.afterSwitch
@@ -310,7 +345,7 @@ func (a *App) navigate(in play.NavAction) tea.Cmd {
 	case play.ShowContents:
 		a.contents = true
 		a.toc.refreshMenu()
-		a.toc.menu.Select(a.course.At)
+		a.toc.selectScene(a.course.At)
 	case play.OpenScene:
 		a.contents = false
 		return a.switchTo(n.Scene)
@@ -358,6 +393,9 @@ func (a *App) View() string {
 	if a.contents {
 		return a.toc.View()
 	}
+	if a.lab != nil && !a.labStory {
+		return a.lab.View()
+	}
 	if a.trials != nil {
 		return a.trials.View()
 	}
@@ -393,6 +431,9 @@ func (a *App) sizeParts() {
 	}
 	if a.trials != nil {
 		a.trials.SetSize(w, h)
+	}
+	if a.lab != nil {
+		a.lab.SetSize(w, h)
 	}
 	if a.contents && w >= MinWidth && h >= MinHeight {
 		a.toc.SetSize(w, h)

@@ -246,3 +246,32 @@ func (a *App) actionOf(msg tea.KeyMsg) (act play.Action, says, ok bool) {
 	}
 	return play.Action{}, false, false
 }
+
+// LabKeyMap are the lab's keys. In the editor every printable key is
+// typed, so the lab's own keys there are control keys, tab and esc.
+type LabKeyMap struct {
+	// the levels list
+	Up, Down, Open key.Binding
+	// the editor: run the adversary, move between the parts and the
+	// policy's fields, switch a part between Lua and plain commands
+	Run, NextPart, PrevPart, Lang, Save key.Binding
+	// Back leaves the editor for the levels (the lab for the contents);
+	// Cancel, the same key, stops a search
+	Back, Cancel key.Binding
+}
+
+// DefaultLabKeyMap is the lab's key map.
+func DefaultLabKeyMap() LabKeyMap {
+	return LabKeyMap{
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "choose")),
+		Down:     key.NewBinding(key.WithKeys("down", "j")),
+		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		Run:      key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "run the adversary")),
+		NextPart: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next part")),
+		PrevPart: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous part")),
+		Lang:     key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "Lua/commands")),
+		Save:     key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save (-lab DIR)")),
+		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Cancel:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel the search")),
+	}
+}

@@ -1,0 +1,172 @@
+package tui
+
+import (
+	"locksim/play"
+	"locksim/scenes"
+	"locksim/sim"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// openLab opens the lab's screen from the contents, with the levels the
+// progress says are passed; the learner's own lock is the one -lab DIR
+// read, or the one left in the editor before.
+func (a *App) openLab() tea.Cmd {
+	a.contents = false
+	a.lab = newLab(a.com, a.course.Prog.Levels, a.course.RecordLevel, a.b.Live())
+	a.lab.dir, a.lab.own = a.labDir, a.labOwn
+	a.lab.SetSize(a.com.Width, a.com.Height)
+	return nil
+}
+
+// openLabDir opens the lab at once on the learner's own lock in dir
+// (-lab DIR): the editor, the lock read from its files.
+func (a *App) openLabDir(dir string) error {
+	lk, err := labLoad(dir)
+	if err != nil {
+		return err
+	}
+	a.labDir, a.labOwn = dir, lk
+	a.openLab()
+	a.lab.sel = len(a.lab.levels)
+	a.lab.openLevel(a.lab.sel)
+	return nil
+}
+
+// labKey handles a key while the lab is open: ctrl+c quits, esc on the
+// levels goes back to the contents, q there quits; the rest is the lab's.
+func (a *App) labKey(msg tea.KeyMsg) tea.Cmd {
+	if a.labStory {
+		return a.labStoryKey(msg)
+	}
+	switch {
+	case msg.Type == tea.KeyCtrlC:
+		a.interrupted = true
+		a.cancel()
+		return tea.Quit
+	case a.lab.mode == labList && msg.String() == "q":
+		a.cancel()
+		return tea.Quit
+	case a.lab.mode == labList && key.Matches(msg, a.com.LabKeys.Back):
+		a.labOwn = a.lab.own
+		a.lab.Close()
+		a.lab = nil
+		a.contents = true
+		a.toc.refreshMenu()
+		a.toc.selectLab()
+		a.toc.SetSize(a.com.Width, a.com.Height)
+		return nil
+	}
+	return a.lab.Update(msg)
+}
+
+// labEntry is the lab's line in the contents: done once every level is
+// passed, the count of those passed after its summary.
+func (t *Contents) labEntry() entry {
+	e := entry{id: "lab", title: "Write your own lock", dive: "the lab", lab: true,
+		summary: "write an acquire, a release and an extend; locksim searches every schedule within a bound for one that breaks them"}
+	if t.live {
+		e.summary = "on an embedded server of its own: your script can name any key, and a read-only probe cannot prove its writes stay in locksim's keys"
+	}
+	levels, passed := labLevels(), 0
+	for _, lv := range levels {
+		if t.course.Prog.Levels[lv.ID] {
+			passed++
+		}
+	}
+	e.done = passed == len(levels)
+	if passed > 0 && !e.done {
+		e.summary = itoa(int64(passed)) + " of " + itoa(int64(len(levels))) + " levels passed · " + e.summary
+	}
+	return e
+}
+
+// selectLab selects the lab's line in the contents.
+func (t *Contents) selectLab() {
+	for at, ce := range t.course.Contents() {
+		if ce.Lab {
+			t.menu.Select(at)
+			return
+		}
+	}
+}
+
+// labStoryBase numbers the lab's story sessions apart from the course's
+// scenes, so a message of one is never taken for the other's.
+const labStoryBase = 1 << 20
+
+// labServer is the lab's own embedded server, opened at its first story:
+// the course's server (embedded or live) keeps the course's scene as it
+// was, and a learner's script never runs on a live one.
+func (a *App) labServer() (*sim.Backend, error) {
+	if a.labB == nil {
+		b, err := sim.OpenEmbedded()
+		if err != nil {
+			return nil, err
+		}
+		a.labB = b
+	}
+	return a.labB, nil
+}
+
+// openLabStory puts a story of the lab on screen in the player, at pos if
+// it is not nil; the course's player waits aside until the story closes.
+func (a *App) openLabStory(sc *scenes.Scene, pos *play.Position) tea.Cmd {
+	b, err := a.labServer()
+	if err != nil {
+		a.lab.note = "the lab's server: " + oneLine(err)
+		return nil
+	}
+	a.labStories++
+	s, err := play.NewSession(a.ctx, labStoryBase+a.labStories, sc, b, a.seed, a.ops)
+	if err != nil {
+		a.lab.note = oneLine(err)
+		return nil
+	}
+	s.Configure(play.Options{Predict: a.course.Quiz && sc.Asks()})
+	if pos != nil {
+		s.ApplyPosition(*pos)
+	}
+	if !a.labStory {
+		a.coursePl = a.pl
+	}
+	old := a.pl
+	a.setPlayer(s)
+	a.labStory = true
+	if old != a.coursePl {
+		return a.pl.Start(old.Run) // a story replaced by another: its keys go
+	}
+	return a.pl.Start(nil)
+}
+
+// closeLabStory puts the course's player back and the lab on screen; the
+// story's run lets go of its connections once no move runs.
+func (a *App) closeLabStory() {
+	story := a.pl
+	a.pl, a.coursePl, a.labStory = a.coursePl, nil, false
+	a.applyKeys()
+	a.sizeParts()
+	story.Run.Close()
+}
+
+// labStoryKey handles a key while a story of the lab is on screen: the
+// player's keys, except that esc, once nothing else is open, goes back to
+// the lab rather than to the contents.
+func (a *App) labStoryKey(msg tea.KeyMsg) tea.Cmd {
+	if msg.Type == tea.KeyEsc && !a.leaving {
+		if _, step := play.Navigate(a.nav(), play.NavDo(play.NavBack)); step == play.ShowContents || step == play.AskLeave {
+			if a.pl.Busy {
+				a.pl.SetFlash("a move is running: esc again once it is done")
+				return nil
+			}
+			a.closeLabStory()
+			return nil
+		}
+	}
+	if key.Matches(msg, a.com.Keys.SceneNext) || key.Matches(msg, a.com.Keys.ScenePrev) {
+		a.pl.SetFlash("the lab's story has no next scene · esc goes back to the lab")
+		return nil
+	}
+	return a.onKey(msg)
+}

@@ -65,6 +65,8 @@ usage: locksim [flags]
                        directory's locksim/exports)
   -export-scale N      y divides every PX, script TTL and wait by N, 1 to 1000, for a
                        live replay in class (default: the run's own, -scale on a live server)
+  -grade DIR -out OUT  run the adversary on the lock in DIR headless and write
+                       OUT/results.json (Exercism's test-runner format, version 2)
 `
 
 // redlockNodes is how many nodes the redlock scene's stories use.
@@ -103,6 +105,7 @@ type config struct {
 	exportDir              string
 	exportScale            int
 	labDir                 string
+	lab                    labConfig
 }
 
 func parse(args []string) (config, error) {
@@ -158,6 +161,7 @@ func parse(args []string) (config, error) {
 	fs.IntVar(&c.trials, "trials", 0, "")
 	fs.Float64Var(&c.crashRate, "crash-rate", 0.1, "")
 	fs.StringVar(&c.labDir, "lab", "", "")
+	labFlags(fs, &c.lab)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
@@ -255,6 +259,9 @@ func parse(args []string) (config, error) {
 	}
 	if c.timeout <= 0 || c.timeout > time.Minute {
 		return c, fmt.Errorf("-timeout must be above 0 and at most 1m, got %v", c.timeout)
+	}
+	if err := c.lab.check(fs, c.redis); err != nil {
+		return c, err
 	}
 	return c, nil
 }

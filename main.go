@@ -74,6 +74,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if c.cleanup {
 		return cleanup(ctx, c, stdout, stderr)
 	}
+	if c.lab.grade != "" {
+		return grade(ctx, c.lab, stdout, stderr)
+	}
 	if c.resetProgress {
 		return resetProgress(c, os.Stdin, stdout, stderr)
 	}

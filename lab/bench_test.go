@@ -1,0 +1,74 @@
+package lab
+
+import (
+	"context"
+	"reflect"
+	"testing"
+)
+
+// TestRestoreAgreesWithReplay: restoring saved state at every branch must
+// find exactly what replaying every prefix from an empty server finds.
+func TestRestoreAgreesWithReplay(t *testing.T) {
+	for _, lv := range Levels() {
+		lock := lv.Lock
+		lock.Policy.Properties = AllProperties()
+		lock.Policy.Faults = AllFaults()
+		lock.Policy.Bound.Faults = 1
+		lock.Policy.Bound.Depth = 8
+		a, err := Check(context.Background(), &lock, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Check(context.Background(), &lock, Options{Replay: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Elapsed, b.Elapsed = 0, 0
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%s: restoring and replaying disagree:\n%s\n%s", lv.ID, a.Summary(), b.Summary())
+		}
+	}
+}
+
+// benchSearch searches the GET-then-DEL lock with every fault in scope at
+// the default bound (2 clients, 2 faults, depth 12): run with -cpu 1 for
+// one core. It reports schedules per second.
+func benchSearch(b *testing.B, o Options) {
+	l, err := Load("testdata/getdel")
+	if err != nil {
+		b.Fatal(err)
+	}
+	l.Policy = DefaultPolicy()
+	explored := 0
+	for b.Loop() {
+		rep, err := Check(context.Background(), l, o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		explored += rep.Explored
+	}
+	b.ReportMetric(float64(explored)/b.Elapsed().Seconds(), "schedules/s")
+}
+
+func BenchmarkSearchRestore(b *testing.B) { benchSearch(b, Options{}) }
+func BenchmarkSearchReplay(b *testing.B)  { benchSearch(b, Options{Replay: true}) }
+
+// BenchmarkEval is one run of a compare-and-delete script in the host.
+func BenchmarkEval(b *testing.B) {
+	srv, err := NewServer()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Close()
+	h := NewHost(srv, DefaultBudget())
+	defer h.Close()
+	s, err := Compile(Part{Name: PartRelease, Lang: Lua, Src: releaseCAD})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := h.Eval(context.Background(), s, []string{LockKey}, []string{"t", "30000"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

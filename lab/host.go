@@ -1,0 +1,375 @@
+package lab
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	lua "github.com/yuin/gopher-lua"
+	"github.com/yuin/gopher-lua/parse"
+)
+
+// Budget is how much one script run may spend: Steps Lua instructions
+// (counted, so the same script stops at the same place on any machine),
+// and Deadline of wall time as a guard for what instructions do not count
+// (a single huge string operation).
+type Budget struct {
+	Steps    int
+	Deadline time.Duration
+}
+
+// DefaultBudget: 100 000 instructions and 1 s. A lock's script needs a
+// few dozen instructions.
+func DefaultBudget() Budget { return Budget{Steps: 100_000, Deadline: time.Second} }
+
+// ScriptError is a part that cannot run: a syntax error, a runtime error
+// (a Lua error, or redis.call's error reply raised), or a run over budget.
+// Line is the line in the part's source, 0 when unknown.
+type ScriptError struct {
+	Part       string // PartAcquire, PartRelease, PartExtend
+	File       string // the part's file name
+	Line       int
+	Msg        string
+	OverBudget bool // stopped by the instruction budget or the deadline
+	Syntax     bool // the source does not compile or parse
+}
+
+func (e *ScriptError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// Script is a compiled Lua part.
+type Script struct {
+	part  Part
+	proto *lua.FunctionProto
+}
+
+// Compile compiles a Lua part; a syntax error is a *ScriptError with its line.
+func Compile(p Part) (*Script, error) {
+	chunk, err := parse.Parse(strings.NewReader(p.Src), p.File())
+	if err != nil {
+		se := &ScriptError{Part: p.Name, File: p.File(), Line: errLine(err.Error()), Msg: tidy(err.Error(), p.File()), Syntax: true}
+		if strings.Contains(se.Msg, "at EOF") {
+			// the source ended inside a block: the last line is where
+			se.Line = strings.Count(strings.TrimRight(p.Src, "\n"), "\n") + 1
+			se.Msg = "syntax error: the script ends before a block is closed (a missing end?)"
+		}
+		return nil, se
+	}
+	proto, err := lua.Compile(chunk, p.File())
+	if err != nil {
+		return nil, &ScriptError{Part: p.Name, File: p.File(), Line: errLine(err.Error()), Msg: tidy(err.Error(), p.File()), Syntax: true}
+	}
+	return &Script{part: p, proto: proto}, nil
+}
+
+func errLine(msg string) int {
+	for _, re := range []*regexp.Regexp{regexp.MustCompile(`line:(\d+)`), regexp.MustCompile(`\.lua:(\d+):`)} {
+		if m := re.FindStringSubmatch(msg); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			return n
+		}
+	}
+	return 0
+}
+
+// tidy drops the file name and Go stack noise from a Lua message.
+func tidy(msg, file string) string {
+	msg, _, _ = strings.Cut(msg, "\nstack traceback:")
+	msg = strings.TrimPrefix(msg, file+" ")
+	msg = strings.TrimPrefix(msg, file+":")
+	// "3: attempt to..." after the file name: the line is kept apart
+	if n, rest, ok := strings.Cut(msg, ":"); ok {
+		if _, err := strconv.Atoi(strings.TrimSpace(n)); err == nil {
+			msg = rest
+		}
+	}
+	return strings.TrimSpace(msg)
+}
+
+// Host runs compiled parts as Redis runs EVAL: KEYS and ARGV, redis.call
+// (an error reply raises a Lua error), redis.pcall (an error reply comes
+// back as a table with err), redis.error_reply, redis.status_reply,
+// redis.sha1hex is left out; replies converted both ways as Redis does
+// (integer ↔ number, truncated; bulk ↔ string; nil ↔ false; array ↔
+// table, stopping at the first nil; status ↔ {ok=...}; error ↔ {err=...};
+// true → 1). Libraries: base, table, string, math; no dofile, loadfile,
+// load, loadstring, require, io or os. Each run gets fresh globals, and
+// assigning a global is an error, as in Redis. Commands go to srv.
+type Host struct {
+	srv    *Server
+	L      *lua.LState
+	base   *lua.LTable
+	budget Budget
+	ctx    budgetCtx
+	redis  *lua.LTable
+}
+
+// blocked are the commands a script may not send (Redis refuses them
+// inside a script, or they would block or leave the lab's one database).
+var blocked = map[string]bool{
+	"EVAL": true, "EVALSHA": true, "EVAL_RO": true, "EVALSHA_RO": true, "SCRIPT": true, "FUNCTION": true, "FCALL": true,
+	"MULTI": true, "EXEC": true, "DISCARD": true, "WATCH": true, "UNWATCH": true,
+	"BLPOP": true, "BRPOP": true, "BRPOPLPUSH": true, "BLMOVE": true, "BLMPOP": true, "BZPOPMIN": true, "BZPOPMAX": true, "BZMPOP": true,
+	"SUBSCRIBE": true, "PSUBSCRIBE": true, "SSUBSCRIBE": true, "UNSUBSCRIBE": true, "PUNSUBSCRIBE": true,
+	"SELECT": true, "SWAPDB": true, "MOVE": true, "WAIT": true, "AUTH": true, "HELLO": true, "CLIENT": true, "QUIT": true,
+	"RESET": true, "SHUTDOWN": true, "DEBUG": true, "CONFIG": true, "MONITOR": true, "XREAD": true, "XREADGROUP": true,
+}
+
+// NewHost prepares a Lua state for srv. Close it when done.
+func NewHost(srv *Server, b Budget) *Host {
+	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: 200, RegistrySize: 1024 * 20})
+	for _, lib := range []struct {
+		n string
+		f lua.LGFunction
+	}{{lua.BaseLibName, lua.OpenBase}, {lua.TabLibName, lua.OpenTable}, {lua.StringLibName, lua.OpenString}, {lua.MathLibName, lua.OpenMath}} {
+		L.Push(L.NewFunction(lib.f))
+		L.Push(lua.LString(lib.n))
+		L.Call(1, 0)
+	}
+	g := L.G.Global
+	for _, name := range []string{"dofile", "loadfile", "load", "loadstring", "require", "module", "print", "collectgarbage", "newproxy", "_printregs"} {
+		g.RawSetString(name, lua.LNil)
+	}
+	h := &Host{srv: srv, L: L, budget: b}
+	r := L.NewTable()
+	r.RawSetString("call", L.NewFunction(h.call(true)))
+	r.RawSetString("pcall", L.NewFunction(h.call(false)))
+	r.RawSetString("error_reply", L.NewFunction(func(L *lua.LState) int {
+		msg := L.CheckString(1)
+		t := L.NewTable()
+		if !strings.Contains(msg, " ") {
+			msg = "ERR " + msg
+		}
+		t.RawSetString("err", lua.LString(strings.TrimPrefix(msg, "-")))
+		L.Push(t)
+		return 1
+	}))
+	r.RawSetString("status_reply", L.NewFunction(func(L *lua.LState) int {
+		t := L.NewTable()
+		t.RawSetString("ok", lua.LString(L.CheckString(1)))
+		L.Push(t)
+		return 1
+	}))
+	r.RawSetString("log", L.NewFunction(func(*lua.LState) int { return 0 }))
+	for k, v := range map[string]int{"LOG_DEBUG": 0, "LOG_VERBOSE": 1, "LOG_NOTICE": 2, "LOG_WARNING": 3} {
+		r.RawSetString(k, lua.LNumber(v))
+	}
+	g.RawSetString("redis", r)
+	g.RawSetString("server", r)
+	h.redis, h.base = r, g
+	return h
+}
+
+// Close frees the Lua state.
+func (h *Host) Close() { h.L.Close() }
+
+// Eval runs s with KEYS keys and ARGV argv, and returns its reply typed
+// as Server.Do returns one. A script that cannot finish (a Lua error, a
+// raised error reply, the budget spent) returns a *ScriptError as err;
+// redis.error_reply's reply is an ErrorReply, as Redis sends it.
+func (h *Host) Eval(ctx context.Context, s *Script, keys, argv []string) (any, error) {
+	L := h.L
+	env := L.NewTable()
+	kt, at := L.CreateTable(len(keys), 0), L.CreateTable(len(argv), 0)
+	for i, k := range keys {
+		kt.RawSetInt(i+1, lua.LString(k))
+	}
+	for i, a := range argv {
+		at.RawSetInt(i+1, lua.LString(a))
+	}
+	env.RawSetString("KEYS", kt)
+	env.RawSetString("ARGV", at)
+	mt := L.NewTable()
+	mt.RawSetString("__index", h.base)
+	mt.RawSetString("__newindex", L.NewFunction(func(L *lua.LState) int {
+		L.RaiseError("Script attempted to create global variable '%s'", L.CheckAny(2).String())
+		return 0
+	}))
+	L.SetMetatable(env, mt)
+	fn := L.NewFunctionFromProto(s.proto)
+	fn.Env = env
+
+	h.ctx = budgetCtx{Context: ctx, left: h.budget.Steps, until: time.Now().Add(h.budget.Deadline)}
+	L.SetContext(&h.ctx)
+	defer L.RemoveContext()
+	top := L.GetTop()
+	L.Push(fn)
+	err := L.PCall(0, 1, nil)
+	if err != nil {
+		L.SetTop(top)
+		se := &ScriptError{Part: s.part.Name, File: s.part.File()}
+		var lerr *lua.ApiError
+		msg := err.Error()
+		if errors.As(err, &lerr) {
+			msg = lerr.Object.String()
+		}
+		se.Line = errLine(msg)
+		se.Msg = tidy(msg, s.part.File())
+		if h.ctx.spent != nil {
+			se.OverBudget, se.Msg = true, h.ctx.spent.Error()
+		}
+		if ctx.Err() != nil && !se.OverBudget {
+			return nil, ctx.Err()
+		}
+		return nil, se
+	}
+	ret := L.Get(-1)
+	L.SetTop(top)
+	return toReply(L, ret)
+}
+
+// toReply converts a script's return value as Redis does.
+func toReply(L *lua.LState, v lua.LValue) (any, error) {
+	switch t := v.(type) {
+	case *lua.LNilType:
+		return nil, redis.Nil
+	case lua.LBool:
+		if t {
+			return int64(1), nil
+		}
+		return nil, redis.Nil
+	case lua.LNumber:
+		return int64(t), nil
+	case lua.LString:
+		return string(t), nil
+	case *lua.LTable:
+		if e := t.RawGetString("err"); e.Type() == lua.LTString {
+			return nil, ErrorReply(e.String())
+		}
+		if ok := t.RawGetString("ok"); ok.Type() == lua.LTString {
+			return ok.String(), nil
+		}
+		var out []any
+		for i := 1; ; i++ {
+			e := t.RawGetInt(i)
+			if e == lua.LNil {
+				break
+			}
+			val, err := toReply(L, e)
+			if err != nil && !errors.Is(err, redis.Nil) {
+				val = err // an error inside an array stays an element
+			}
+			out = append(out, val)
+		}
+		if out == nil {
+			out = []any{}
+		}
+		return out, nil
+	}
+	return nil, redis.Nil
+}
+
+// fromReply converts a command's reply into Lua as Redis does.
+func fromReply(L *lua.LState, v any) lua.LValue {
+	switch x := v.(type) {
+	case nil:
+		return lua.LFalse
+	case int64:
+		return lua.LNumber(x)
+	case string:
+		return lua.LString(x)
+	case []any:
+		t := L.CreateTable(len(x), 0)
+		for i, e := range x {
+			t.RawSetInt(i+1, fromReply(L, e))
+		}
+		return t
+	}
+	return lua.LFalse
+}
+
+// call is redis.call (raise) or redis.pcall.
+func (h *Host) call(raise bool) lua.LGFunction {
+	return func(L *lua.LState) int {
+		n := L.GetTop()
+		if n == 0 {
+			L.RaiseError("Please specify at least one argument for this redis lib call")
+		}
+		args := make([]string, n)
+		for i := 1; i <= n; i++ {
+			switch a := L.Get(i).(type) {
+			case lua.LNumber:
+				args[i-1] = a.String()
+			case lua.LString:
+				args[i-1] = string(a)
+			default:
+				L.RaiseError("Lua redis lib command arguments must be strings or integers")
+			}
+		}
+		name := strings.ToUpper(args[0])
+		var val any
+		var err error
+		if blocked[name] {
+			err = ErrorReply("ERR This Redis command is not allowed from script")
+		} else {
+			val, err = h.srv.Do(args...)
+		}
+		if err != nil && !errors.Is(err, redis.Nil) {
+			if raise {
+				L.RaiseError("%s", err.Error())
+			}
+			t := L.NewTable()
+			t.RawSetString("err", lua.LString(err.Error()))
+			L.Push(t)
+			return 1
+		}
+		if s, ok := val.(string); ok && h.srv.lastStatus {
+			t := L.NewTable()
+			t.RawSetString("ok", lua.LString(s))
+			L.Push(t)
+			return 1
+		}
+		L.Push(fromReply(L, val))
+		return 1
+	}
+}
+
+// budgetCtx counts the Lua VM's instructions: gopher-lua asks a state's
+// context for Done before each instruction it runs, so Done is where the
+// count is kept. It also ends the run at the wall deadline (checked every
+// 1024 instructions) and when the parent context ends.
+type budgetCtx struct {
+	context.Context
+	left  int
+	until time.Time
+	spent error
+}
+
+var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+func (c *budgetCtx) Done() <-chan struct{} {
+	if c.spent != nil {
+		return closed
+	}
+	c.left--
+	if c.left < 0 {
+		c.spent = errors.New("stopped: the script ran past its budget of instructions (an endless loop?)")
+		return closed
+	}
+	if c.left%1024 == 0 {
+		if time.Now().After(c.until) {
+			c.spent = errors.New("stopped: the script ran past its deadline")
+			return closed
+		}
+		if c.Context.Err() != nil {
+			return closed
+		}
+	}
+	return nil
+}
+
+func (c *budgetCtx) Err() error {
+	if c.spent != nil {
+		return c.spent
+	}
+	return c.Context.Err()
+}

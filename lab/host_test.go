@@ -1,0 +1,156 @@
+package lab
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+
+	"locksim/sim"
+)
+
+func newHost(t *testing.T) (*Server, *Host) {
+	t.Helper()
+	srv, err := NewServer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	h := NewHost(srv, DefaultBudget())
+	t.Cleanup(h.Close)
+	return srv, h
+}
+
+func eval(t *testing.T, h *Host, src string, keys, argv []string) (any, error) {
+	t.Helper()
+	s, err := Compile(Part{Name: PartAcquire, Lang: Lua, Src: src})
+	if err != nil {
+		t.Fatalf("compile %q: %v", src, err)
+	}
+	return h.Eval(context.Background(), s, keys, argv)
+}
+
+// TestHostEvalSemantics checks the host's replies against what Redis's
+// EVAL sends for the same scripts, as redis-cli prints them.
+func TestHostEvalSemantics(t *testing.T) {
+	_, h := newHost(t)
+	for _, c := range evalCases {
+		v, err := eval(t, h, c.src, []string{"resource:lock"}, []string{"t1", "30000"})
+		var se *ScriptError
+		if errors.As(err, &se) {
+			t.Errorf("%s: %v", c.src, err)
+			continue
+		}
+		if got := sim.FormatReply(v, err); got != c.want {
+			t.Errorf("%s\n got %s\nwant %s", c.src, got, c.want)
+		}
+	}
+}
+
+// evalCases are scripts run in order on one server, with the replies
+// redis-cli shows for them on Redis 7 (checked against redis-server by
+// TestHostAgreesWithRedis in the slow tier).
+var evalCases = []struct{ src, want string }{
+	{`return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])`, "OK"},
+	{`return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])`, "(nil)"}, // held now
+	{`return redis.call('GET', KEYS[1])`, `"t1"`},
+	{`return redis.call('GET', 'nosuch')`, "(nil)"}, // nil bulk → false → nil
+	{`return redis.call('PTTL', KEYS[1])`, "(integer) 30000"},
+	{`return 3.9`, "(integer) 3"},                        // numbers truncate to integers
+	{`return true`, "(integer) 1"},                       // true → 1
+	{`return false`, "(nil)"},                            // false → nil
+	{`return {1, 'a', nil, 2}`, `1) (integer) 1 2) "a"`}, // an array stops at the first nil
+	{`return {1, false}`, `1) (integer) 1 2) (nil)`},     // false in an array is a nil
+	{`return redis.status_reply('FINE')`, `"FINE"`},
+	{`return redis.error_reply('MINE oops')`, "(error) MINE oops"},
+	{`return redis.pcall('INCR', KEYS[1])['err']`, `"ERR value is not an integer or out of range"`},
+	{`return type(redis.call('SET', 'x', '1'))`, `"table"`}, // a status reply is a table with ok
+	{`return redis.call('SET', 'x', '1')['ok']`, `OK`},
+	{`return #KEYS + #ARGV`, "(integer) 3"},
+}
+
+func TestHostErrorsCarryTheLine(t *testing.T) {
+	_, h := newHost(t)
+	for _, c := range []struct {
+		src    string
+		line   int
+		budget bool
+		msg    string
+	}{
+		{"local x = 1\nwhile true do end\n", 0, true, "budget"},
+		{"local n = 0\nlocal t = {}\nwhile true do n = n + 1 end", 0, true, "budget"},
+		{"local x = 1\nreturn redis.call('INCR', KEYS[1])", 2, false, "not an integer"}, // after SET below
+		{"\n\nreturn nosuch.field", 3, false, "index"},
+		{"x = 1", 1, false, "global variable 'x'"},
+	} {
+		_, _ = eval(t, h, `return redis.call('SET', KEYS[1], 'abc')`, []string{"k"}, nil)
+		_, err := eval(t, h, c.src, []string{"k"}, nil)
+		var se *ScriptError
+		if !errors.As(err, &se) {
+			t.Errorf("%q: got %v, want a script error", c.src, err)
+			continue
+		}
+		if se.OverBudget != c.budget || (!c.budget && se.Line != c.line) || !strings.Contains(se.Error(), c.msg) {
+			t.Errorf("%q: got %+v (%v), want line %d, budget %v, %q", c.src, se, se, c.line, c.budget, c.msg)
+		}
+	}
+	_, err := Compile(Part{Name: PartRelease, Lang: Lua, Src: "if x then\nreturn 1\n"})
+	var se *ScriptError
+	if !errors.As(err, &se) || !se.Syntax || se.File != "release.lua" || se.Line == 0 {
+		t.Errorf("a syntax error: got %#v", err)
+	}
+}
+
+func TestServerSaveRestore(t *testing.T) {
+	srv, _ := newHost(t)
+	mustDo := func(args ...string) any {
+		v, err := srv.Do(args...)
+		if err != nil && !errors.Is(err, redis.Nil) {
+			t.Fatalf("%v: %v", args, err)
+		}
+		return v
+	}
+	mustDo("SET", "k", "v", "PX", "1000")
+	mustDo("HSET", "h", "f", "1")
+	mustDo("RPUSH", "l", "a", "b")
+	mustDo("SADD", "s", "x")
+	mustDo("ZADD", "z", "2", "m")
+	mustDo("SET", "forever", "1")
+	st, err := srv.Save()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Advance(1500 * 1e6)
+	mustDo("DEL", "h", "l", "s", "z", "forever")
+	if v := mustDo("GET", "k"); v != nil {
+		t.Fatalf("k outlived its TTL: %v", v)
+	}
+	srv.Restore(st)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"PTTL", "k"}, "(integer) 1000"},
+		{[]string{"HGET", "h", "f"}, `"1"`},
+		{[]string{"LRANGE", "l", "0", "-1"}, `1) "a" 2) "b"`},
+		{[]string{"SISMEMBER", "s", "x"}, "(integer) 1"},
+		{[]string{"ZSCORE", "z", "m"}, `"2"`},
+		{[]string{"PTTL", "forever"}, "(integer) -1"},
+	} {
+		v, err := srv.Do(c.args...)
+		if got := sim.FormatReply(v, err); got != c.want {
+			t.Errorf("%v: got %s, want %s", c.args, got, c.want)
+		}
+	}
+	// Redis keeps a key through the millisecond its TTL ends
+	srv.Advance(1000 * 1e6)
+	if v, err := srv.Do("PTTL", "k"); sim.FormatReply(v, err) != "(integer) 0" {
+		t.Errorf("at its TTL's end: PTTL %s, want 0", sim.FormatReply(v, err))
+	}
+	srv.Advance(1e6)
+	if v, err := srv.Do("EXISTS", "k"); sim.FormatReply(v, err) != "(integer) 0" {
+		t.Errorf("1 ms after its TTL's end: EXISTS %s, want 0", sim.FormatReply(v, err))
+	}
+}

@@ -1,0 +1,224 @@
+package lab
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"locksim/sim/simtest"
+)
+
+func TestParseCommands(t *testing.T) {
+	lines, err := ParseCommands("# check, then delete\nGET {key}\n\nif token: DEL {key}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Line{{N: 2, Args: []string{"GET", "{key}"}}, {N: 4, If: Cond{Kind: IfToken}, Args: []string{"DEL", "{key}"}}}
+	if !reflect.DeepEqual(lines, want) {
+		t.Errorf("got %+v, want %+v", lines, want)
+	}
+	for src, msg := range map[string]string{
+		"if nil: SET {key} 1":        "line 1: a condition tests the previous command's reply",
+		"GET {key}\nif maybe: DEL x": "line 2: unknown condition",
+		"GET {key}\nif nil DEL x":    "line 2: a condition ends with a colon",
+		"SET {lock} 1":               "line 1: unknown placeholder",
+		"# nothing\n":                "no command",
+	} {
+		if _, err := ParseCommands(src); err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%q: got %v, want %q", src, err, msg)
+		}
+	}
+	if got := expand([]string{"PEXPIRE", "{key}", "{ttl}", "{ttl_s}", "{token}"}, "k", "t", 1500); !reflect.DeepEqual(got, []string{"PEXPIRE", "k", "1500", "2", "t"}) {
+		t.Errorf("expand: %v", got)
+	}
+}
+
+func TestPolicy(t *testing.T) {
+	p, err := ParsePolicy([]byte(`{"ttl_ms": 10000, "faults": ["crash"], "bound": {"clients": 3}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.TTL != 10*time.Second || !reflect.DeepEqual(p.Faults, []Fault{Crash}) || p.Bound.Clients != 3 || p.Bound.Depth != DefaultBound().Depth || len(p.Properties) != 4 {
+		t.Errorf("got %+v", p)
+	}
+	for src, msg := range map[string]string{
+		`{"faults": ["meteor"]}`:               `unknown fault "meteor"`,
+		`{"bound": {"clients": 5}}`:            "bound.clients must be 2 or 3",
+		`{"ttl_ms": 0}`:                        "ttl_ms must be at least 1",
+		`{"ttl": 5}`:                           `unknown field "ttl"`,
+		`{"properties": ["liveness"]}`:         `unknown property "liveness"`,
+		`{"bound": {"depth": 99}}`:             "bound.depth must be 1 to 40",
+		`{"retries": 1, "retry_delay_ms": -1}`: "cannot be negative",
+	} {
+		if _, err := ParsePolicy([]byte(src)); err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%s: got %v, want %q", src, err, msg)
+		}
+	}
+}
+
+func TestLoadSaveRoundTrip(t *testing.T) {
+	lv, _ := FindLevel("extend-recreates")
+	dir := t.TempDir()
+	if err := lv.Lock.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(*got, lv.Lock) {
+		t.Errorf("Load(Save(l)) differs:\n got %+v\nwant %+v", *got, lv.Lock)
+	}
+	// a part saved in the other language replaces the first, and an
+	// absent extend removes its file
+	got.Release = Part{Name: PartRelease, Lang: Commands, Src: "DEL {key}\n"}
+	got.Extend = Part{}
+	if err := got.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	names, _ := filepath.Glob(filepath.Join(dir, "*"))
+	for i := range names {
+		names[i] = filepath.Base(names[i])
+	}
+	if want := []string{"acquire.lua", "lab.json", "release.redis"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("files %v, want %v", names, want)
+	}
+	if _, err := Load(filepath.Join(dir, "nosuch")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a missing directory: %v", err)
+	}
+	if _, err := Load(t.TempDir()); !errors.Is(err, ErrNoAcquire) {
+		t.Errorf("an empty directory: %v", err)
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 812: "812", 4812: "4 812", 1234567: "1 234 567"} {
+		if got := Thousands(n); got != want {
+			t.Errorf("%d: %q", n, got)
+		}
+	}
+	r := &Report{Bound: Bound{Clients: 3, Faults: 2, Depth: 14}, Explored: 4812}
+	if got := r.Summary(); got != "all schedules of 3 clients with up to 2 faults, depth 14: 4 812 explored, 0 broke" {
+		t.Errorf("summary: %q", got)
+	}
+}
+
+// TestGetThenDelRelease is the issue's walk: a release written as GET
+// then DEL is broken for no-foreign-release with every fault in scope, a
+// compare-and-delete script is not, and a fenced acquire keeps
+// resource-safety once restarts (which lose the counter) are out of scope.
+// The quick tier searches with one fault, the slow tier with the default
+// bound.
+func TestGetThenDelRelease(t *testing.T) {
+	ctx := context.Background()
+	l, err := Load("testdata/getdel")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Policy = DefaultPolicy()
+	if !simtest.Slow {
+		l.Policy.Bound.Faults = 1
+	}
+	rep, err := Check(ctx, l, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := rep.Verdict(NoForeignRelease)
+	if v.Status != Fail || v.Break == nil || v.Break.Moves[len(v.Break.Moves)-1].Label != "release: DEL" {
+		t.Fatalf("GET then DEL: %+v", v)
+	}
+	if !strings.Contains(rep.Lesson, "no lease keeps mutual-exclusion") {
+		t.Errorf("lesson: %q", rep.Lesson)
+	}
+	fixed, _ := Load("testdata/fixes/get-then-del")
+	fixed.Policy = l.Policy
+	rep, err = Check(ctx, fixed, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := rep.Verdict(NoForeignRelease); v.Status != Pass || !strings.Contains(v.Message, "no break within the bound") {
+		t.Errorf("compare-and-delete: %+v", v)
+	}
+	if v, _ := rep.Verdict(MutualExclusion); v.Status != Fail {
+		t.Errorf("mutual-exclusion with pauses past the TTL in scope: %+v", v)
+	}
+
+	fenced, _ := Load("testdata/fenced")
+	fenced.Policy = l.Policy
+	rep, _ = Check(ctx, fenced, Options{})
+	if v, _ := rep.Verdict(ResourceSafety); v.Status != Fail || !strings.Contains(v.Break.String(), "restarts") {
+		t.Errorf("fenced, restarts in scope: %+v", v)
+	}
+	fenced.Policy.Faults = []Fault{PauseHalf, PausePast, Crash, LostReply, ClockJump}
+	rep, _ = Check(ctx, fenced, Options{})
+	if v, _ := rep.Verdict(ResourceSafety); v.Status != Pass {
+		t.Errorf("fenced, no restarts: %+v", v)
+	}
+}
+
+func TestRefusedBound(t *testing.T) {
+	l, _ := Load("testdata/getdel")
+	l.Policy.Bound.MaxSchedules = 100
+	rep, err := Check(context.Background(), l, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Refused || rep.Verdicts[0].Status != Error || !strings.HasPrefix(rep.Summary(), "bound refused") {
+		t.Errorf("got %+v", rep)
+	}
+}
+
+func TestGrade(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		dir, status, msg string
+	}{
+		{"testdata/getdel", "fail", "story code lab:"},
+		{"testdata/fenced", "pass", `"name": "resource-safety"`},
+		{"testdata/syntax", "error", "acquire.lua:2: syntax error"},
+		{"testdata/endless", "error", "budget of instructions"},
+	} {
+		res, err := Grade(ctx, c.dir)
+		if err != nil {
+			t.Fatalf("%s: %v", c.dir, err)
+		}
+		out := t.TempDir()
+		if err := WriteResults(out, res); err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(filepath.Join(out, "results.json"))
+		var back map[string]any
+		if err := json.Unmarshal(data, &back); err != nil {
+			t.Fatal(err)
+		}
+		if back["version"] != 2.0 || back["status"] != c.status || !strings.Contains(string(data), c.msg) {
+			t.Errorf("%s: %s", c.dir, data)
+		}
+		if _, ok := back["tests"].([]any); !ok {
+			t.Errorf("%s: no tests list: %s", c.dir, data)
+		}
+	}
+	if _, err := Grade(ctx, "testdata/nosuch"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a missing directory: %v", err)
+	}
+}
+
+func TestCancel(t *testing.T) {
+	l, _ := Load("testdata/getdel")
+	l.Policy.Bound.Clients = 3
+	ctx, cancel := context.WithCancel(context.Background())
+	calls := 0
+	_, err := Check(ctx, l, Options{Progress: func(Progress) {
+		calls++
+		cancel()
+	}})
+	if !errors.Is(err, context.Canceled) || calls != 1 {
+		t.Errorf("got %v after %d progress calls", err, calls)
+	}
+}

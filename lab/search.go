@@ -1,0 +1,643 @@
+package lab
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Move is one move of a schedule: a client's step (Fault empty, or
+// LostReply for a step whose reply was lost), or a fault.
+type Move struct {
+	Client string // "A", "B", "C"; "" for a fault of the server (ClockJump, Restart)
+	Fault  Fault
+	// Label says what the move did, as the story names it: "acquire",
+	// "release: DEL", "write", "pause past the TTL".
+	Label string
+}
+
+// IsStep reports a client's step (its reply lost or not).
+func (m Move) IsStep() bool { return m.Fault == "" || m.Fault == LostReply }
+
+// String is the move for a line of text: "A acquire", "B release: DEL
+// (reply lost)", "A pauses past the TTL", "the server's clock jumps".
+func (m Move) String() string {
+	switch m.Fault {
+	case "":
+		return m.Client + " " + m.Label
+	case LostReply:
+		return m.Client + " " + m.Label + " (reply lost)"
+	case PauseHalf:
+		return m.Client + " pauses for half the TTL"
+	case PausePast:
+		return m.Client + " pauses until just past the TTL"
+	case Crash:
+		return m.Client + " crashes"
+	case ClockJump:
+		return "the server's clock jumps past the TTL"
+	case Restart:
+		return "the server restarts without persistence"
+	}
+	return string(m.Fault)
+}
+
+// Break is a schedule that breaks a property, shrunk to the fewest faults
+// and then the fewest moves within the bound, ending with the move that
+// broke it.
+type Break struct {
+	Property Property
+	Lock     Lock // the lock it breaks (a copy)
+	Clients  int
+	Moves    []Move
+	Faults   int // how many of Moves are faults
+	// Probe is set for a deadlock-freedom break: after the last move, a
+	// new client's acquire, twice the TTL later, was refused.
+	Probe bool
+	// Why is one sentence on what the last move did to the property.
+	Why string
+}
+
+// Steps is how many of the break's moves are steps.
+func (b *Break) Steps() int { return len(b.Moves) - b.Faults }
+
+// String is the break as one line: "A acquire, A pauses until just past
+// the TTL, B acquire".
+func (b *Break) String() string {
+	s := make([]string, len(b.Moves))
+	for i, m := range b.Moves {
+		s[i] = m.String()
+	}
+	out := strings.Join(s, ", ")
+	if b.Probe {
+		out += ", then a new client is refused for twice the TTL"
+	}
+	return out
+}
+
+// Status is a verdict's outcome, as Exercism's test runners name them.
+type Status string
+
+const (
+	Pass  Status = "pass"
+	Fail  Status = "fail"
+	Error Status = "error"
+)
+
+// Verdict is the search's judgement of one property.
+type Verdict struct {
+	Property Property
+	Status   Status
+	// Message is one line: the bound searched for a pass; the break for a
+	// failure; the reason for an error.
+	Message string
+	Break   *Break // the shrunk break of a failure, nil otherwise
+	Broke   int    // schedules that broke it
+}
+
+// Report is a search's outcome.
+type Report struct {
+	Bound    Bound
+	Faults   []Fault // the threat model searched
+	Explored int     // complete schedules explored (or cut at the depth)
+	Broke    int     // schedules that broke at least one judged property
+	// Refused is set when the bound allows more than Bound.MaxSchedules
+	// schedules: the search stopped there and judged nothing.
+	Refused bool
+	// Grants is false when a client on an empty server is refused, or
+	// refused again after a release: the lock never lets anyone in.
+	Grants   bool
+	Verdicts []Verdict // one per judged property, in AllProperties order
+	// Lesson is the course's point when the threat model alone breaks
+	// mutual exclusion for any lease; "" otherwise.
+	Lesson  string
+	Elapsed time.Duration // wall time; for benchmarks, never for a verdict
+}
+
+// Verdict returns the verdict on p, and false when p was not judged.
+func (r *Report) Verdict(p Property) (Verdict, bool) {
+	for _, v := range r.Verdicts {
+		if v.Property == p {
+			return v, true
+		}
+	}
+	return Verdict{}, false
+}
+
+// First is the first failed verdict's break, in AllProperties order; nil
+// when nothing broke.
+func (r *Report) First() *Break {
+	for _, v := range r.Verdicts {
+		if v.Break != nil {
+			return v.Break
+		}
+	}
+	return nil
+}
+
+// Summary is the search in one line: "all schedules of 3 clients with up
+// to 2 faults, depth 14: 4 812 explored, 0 broke".
+func (r *Report) Summary() string {
+	if r.Refused {
+		return fmt.Sprintf("bound refused: %d clients with up to %d faults, depth %d, allow more than %s schedules",
+			r.Bound.Clients, r.Bound.Faults, r.Bound.Depth, Thousands(r.Bound.MaxSchedules))
+	}
+	return fmt.Sprintf("all schedules of %d clients with up to %d %s, depth %d: %s explored, %s broke",
+		r.Bound.Clients, r.Bound.Faults, plural(r.Bound.Faults, "fault", "faults"), r.Bound.Depth, Thousands(r.Explored), Thousands(r.Broke))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// Thousands writes n with a space between groups of three digits: 4 812.
+func Thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// Progress is a running search's count, reported every few hundred
+// schedules.
+type Progress struct {
+	Explored, Broke int
+	Max             int // the bound's MaxSchedules
+}
+
+// Options tune a search.
+type Options struct {
+	// Progress, if set, is called from the searching goroutine every 256
+	// schedules and once at the end.
+	Progress func(Progress)
+	// Budget is each script run's budget; zero means DefaultBudget.
+	Budget Budget
+	// Replay explores by replaying every schedule's prefix from an empty
+	// server instead of restoring saved state: slower, for the benchmark
+	// that measures what restoring saves.
+	Replay bool
+}
+
+func bit(p Property) uint8 { return 1 << slices.Index(AllProperties(), p) }
+
+// world is a search's state besides the server's keys: copied at every
+// branch.
+type world struct {
+	c        [3]client
+	n        int
+	grants   int
+	owner    int   // the client whose acquire wrote the lock key's value, -1 for none
+	hiFence  int64 // the largest fencing token the resource accepted
+	maxGrant int   // the latest grant whose write the resource accepted
+	faults   int
+	breaks   uint8 // properties broken on this path
+}
+
+// Check runs the adversary on l: every schedule of l.Policy.Bound.Clients
+// clients, each running acquire, extend (if any), a write to the protected
+// resource and release, with up to Bound.Faults faults from
+// l.Policy.Faults, up to Bound.Depth moves, depth first, restoring the
+// server's state at every branch. It returns a verdict per property in
+// l.Policy.Properties. err is a *ScriptError for a lock that cannot run
+// (a syntax error, a script over its budget), or ctx's error when
+// cancelled; a refused bound is a Report with Refused set.
+func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
+	if err := l.Policy.Check(); err != nil {
+		return nil, err
+	}
+	pr, err := compileLock(l)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := NewServer()
+	if err != nil {
+		return nil, err
+	}
+	defer srv.Close()
+	if o.Budget == (Budget{}) {
+		o.Budget = DefaultBudget()
+	}
+	host := NewHost(srv, o.Budget)
+	defer host.Close()
+	s := &search{ctx: ctx, pr: pr, srv: srv, host: host, o: o, bound: l.Policy.Bound, pol: l.Policy}
+	for _, p := range l.Policy.Properties {
+		s.judge |= bit(p)
+	}
+	start := time.Now()
+	rep := &Report{Bound: s.bound, Faults: l.Policy.Faults}
+	if rep.Grants, err = s.grantsWhenFree(); err != nil {
+		return nil, err
+	}
+	s.initial, err = srv.Save()
+	if err != nil {
+		return nil, err
+	}
+	w := world{n: s.bound.Clients, owner: -1}
+	err = s.dfs(&w, nil)
+	rep.Elapsed = time.Since(start)
+	switch {
+	case errors.Is(err, errRefused):
+		rep.Refused = true
+	case err != nil:
+		return nil, err
+	}
+	rep.Explored, rep.Broke = s.explored, s.broke
+	if o.Progress != nil {
+		o.Progress(Progress{Explored: s.explored, Broke: s.broke, Max: s.bound.MaxSchedules})
+	}
+	for _, p := range AllProperties() {
+		if s.judge&bit(p) == 0 {
+			continue
+		}
+		v := Verdict{Property: p, Broke: s.brokeBy[slices.Index(AllProperties(), p)]}
+		b := s.best[slices.Index(AllProperties(), p)]
+		switch {
+		case rep.Refused:
+			v.Status, v.Message = Error, rep.Summary()
+		case p == DeadlockFreedom && !rep.Grants:
+			v.Status, v.Message = Fail, "the lock never lets a client in: on an empty server, or after a release, its acquire is refused"
+		case b != nil:
+			b.Lock = *l
+			b.Clients = s.bound.Clients
+			v.Status, v.Break = Fail, b
+			v.Message = "broken: " + b.String() + ": " + b.Why
+		default:
+			v.Status, v.Message = Pass, fmt.Sprintf("no break within the bound: all schedules of %d clients with up to %d %s, depth %d: %s explored, none broke it",
+				rep.Bound.Clients, rep.Bound.Faults, plural(rep.Bound.Faults, "fault", "faults"), rep.Bound.Depth, Thousands(rep.Explored))
+		}
+		rep.Verdicts = append(rep.Verdicts, v)
+	}
+	rep.Lesson = lesson(l.Policy)
+	return rep, nil
+}
+
+// lesson is the plain statement of what the threat model alone breaks.
+func lesson(p Policy) string {
+	if !slices.Contains(p.Properties, MutualExclusion) {
+		return ""
+	}
+	var why []string
+	if p.Has(PausePast) {
+		why = append(why, "a holder paused past its TTL wakes still acting as holder after its key expired and another client took the lock")
+	}
+	if p.Has(ClockJump) {
+		why = append(why, "a server clock that jumps past the TTL expires the key under a holder that is still working")
+	}
+	if p.Has(Restart) {
+		why = append(why, "a restart without persistence forgets the key while its holder works")
+	}
+	if len(why) == 0 {
+		return ""
+	}
+	fencing := "resource-safety can still hold: have the acquire return a fencing token (an INCR in the same script as the grant) and the resource refuses a write whose token is lower than one it has seen"
+	if p.Has(Restart) {
+		fencing += ", as long as the counter survives: a restart without persistence loses it too, and the tokens start again from 1"
+	}
+	return "With these faults in scope no lease keeps mutual-exclusion, whatever the scripts do: " +
+		strings.Join(why, "; ") + ". That is the lesson, not a bug in your lock. " + fencing + "."
+}
+
+var errRefused = errors.New("bound refused")
+
+type search struct {
+	ctx     context.Context
+	pr      *program
+	srv     *Server
+	host    *Host
+	o       Options
+	bound   Bound
+	pol     Policy
+	judge   uint8
+	initial State
+
+	explored, broke int
+	brokeBy         [4]int
+	best            [4]*Break
+	path            []Move
+}
+
+// grantsWhenFree: on an empty server A is granted, A releases, B is
+// granted. A lock that fails this keeps every safety property by never
+// granting, so it is reported apart.
+func (s *search) grantsWhenFree() (bool, error) {
+	w := world{n: 2, owner: -1}
+	x := &searchExec{ctx: s.ctx, srv: s.srv, host: s.host, w: &w}
+	run := func(i int) error {
+		c := &w.c[i]
+		for c.active() && c.phase != phWrite {
+			if _, err := s.pr.step(c, i, token(i), &w.grants, false, x); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := run(0); err != nil {
+		return false, err
+	}
+	if !w.c[0].holds {
+		return false, nil
+	}
+	w.c[0].phase = phRelease
+	for w.c[0].active() {
+		if _, err := s.pr.step(&w.c[0], 0, token(0), &w.grants, false, x); err != nil {
+			return false, err
+		}
+	}
+	if err := run(1); err != nil {
+		return false, err
+	}
+	ok := w.c[1].holds
+	s.srv.Restore(State{})
+	return ok, nil
+}
+
+// token is client i's token in a search: fixed per client, as a lock
+// handle keeps its value across retries.
+func token(i int) string { return "token-" + clientNames[i] }
+
+// canStep reports whether client i may take a step: it is active, and
+// (clients being alike) the client before it has started.
+func (w *world) canStep(i int) bool {
+	return w.c[i].active() && (i == 0 || w.c[i-1].started)
+}
+
+func (w *world) anyStep() bool {
+	for i := range w.n {
+		if w.canStep(i) {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *world) holders() int {
+	n := 0
+	for i := range w.n {
+		if w.c[i].holds && !w.c[i].crashed {
+			n++
+		}
+	}
+	return n
+}
+
+// children lists the moves possible from w, in the order they are tried:
+// steps, steps whose reply is lost, pauses of a client that has started
+// (the holder, or one between the halves of a release), crashes, the
+// server's faults. A fault is tried only if a step can still follow it.
+func (s *search) children(w *world, depth int) []Move {
+	var out []Move
+	for i := range w.n {
+		if w.canStep(i) {
+			out = append(out, Move{Client: clientNames[i]})
+		}
+	}
+	if w.faults >= s.bound.Faults || depth+2 > s.bound.Depth || len(out) == 0 {
+		return out
+	}
+	if s.pol.Has(LostReply) {
+		for i := range w.n {
+			if w.canStep(i) && w.c[i].phase != phWrite {
+				out = append(out, Move{Client: clientNames[i], Fault: LostReply})
+			}
+		}
+	}
+	for _, f := range []Fault{PauseHalf, PausePast} {
+		if !s.pol.Has(f) {
+			continue
+		}
+		for i := range w.n {
+			if w.c[i].started && w.c[i].active() {
+				out = append(out, Move{Client: clientNames[i], Fault: f})
+			}
+		}
+	}
+	if s.pol.Has(Crash) {
+		for i := range w.n {
+			if w.c[i].started && w.c[i].active() {
+				out = append(out, Move{Client: clientNames[i], Fault: Crash})
+			}
+		}
+	}
+	for _, f := range []Fault{ClockJump, Restart} {
+		if s.pol.Has(f) {
+			out = append(out, Move{Fault: f})
+		}
+	}
+	return out
+}
+
+func (s *search) dfs(w *world, path []Move) error {
+	kids := s.children(w, len(path))
+	if len(kids) == 0 || len(path) >= s.bound.Depth {
+		return s.leaf(w, path)
+	}
+	var st State
+	var err error
+	if len(kids) > 1 && !s.o.Replay {
+		if st, err = s.srv.Save(); err != nil {
+			return err
+		}
+	}
+	for k, m := range kids {
+		if k > 0 {
+			if s.o.Replay {
+				if err := s.replay(path); err != nil {
+					return err
+				}
+			} else {
+				s.srv.Restore(st)
+			}
+		}
+		next := *w
+		m, err := s.apply(&next, m)
+		if err != nil {
+			return err
+		}
+		p := append(path[:len(path):len(path)], m)
+		if next.breaks&^w.breaks != 0 {
+			s.record(&next, w.breaks, p, false)
+		}
+		if err := s.dfs(&next, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// replay puts the server back to the end of path from an empty one.
+func (s *search) replay(path []Move) error {
+	s.srv.Restore(s.initial)
+	w := world{n: s.bound.Clients, owner: -1}
+	for _, m := range path {
+		if _, err := s.apply(&w, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// apply makes move m on w and the server, judges what it broke, and
+// returns m with its label.
+func (s *search) apply(w *world, m Move) (Move, error) {
+	i := slices.Index(clientNames[:], m.Client)
+	ttl := s.pol.TTL
+	switch m.Fault {
+	case "", LostReply:
+		c := &w.c[i]
+		ph := c.phase
+		before, beforeTTL, had := s.lockKey()
+		x := &searchExec{ctx: s.ctx, srv: s.srv, host: s.host, w: w}
+		label, err := s.pr.step(c, i, token(i), &w.grants, m.Fault == LostReply, x)
+		if err != nil {
+			return m, err
+		}
+		m.Label = label
+		after, afterTTL, has := s.lockKey()
+		changed := had != has || before != after || beforeTTL != afterTTL
+		if (ph == phRelease || ph == phExtend) && changed && had && w.owner >= 0 && w.owner != i {
+			w.breaks |= bit(NoForeignRelease)
+		}
+		switch {
+		case !has:
+			w.owner = -1
+		case changed && (ph == phAcquire || before != after || !had):
+			w.owner = i // it wrote the key's value: the lock is now its own
+		}
+		if w.holders() > 1 {
+			w.breaks |= bit(MutualExclusion)
+		}
+		return m, nil
+	case PauseHalf:
+		s.srv.Advance(ttl / 2)
+		m.Label = "pause for half the TTL"
+	case PausePast, ClockJump:
+		s.srv.Advance(ttl + time.Millisecond)
+		m.Label = "past the TTL"
+	case Crash:
+		w.c[i].crashed = true
+		w.c[i].holds = false
+		m.Label = "crash"
+	case Restart:
+		s.srv.Flush()
+		m.Label = "restart without persistence"
+	}
+	w.faults++
+	if _, _, has := s.lockKey(); !has {
+		w.owner = -1
+	}
+	return m, nil
+}
+
+// lockKey reads the lock key's value and TTL straight from the server.
+func (s *search) lockKey() (string, time.Duration, bool) {
+	m := s.srv.mr
+	if !m.Exists(LockKey) {
+		return "", 0, false
+	}
+	v, _ := m.Get(LockKey) // not a string: "" (the value is compared, not read)
+	return v, m.TTL(LockKey), true
+}
+
+// leaf counts a schedule; a complete one (every client finished or
+// crashed) is probed for deadlock freedom.
+func (s *search) leaf(w *world, path []Move) error {
+	if s.judge&bit(DeadlockFreedom) != 0 && !w.anyStep() {
+		ok, err := s.probe()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			before := w.breaks
+			w.breaks |= bit(DeadlockFreedom)
+			if before&bit(DeadlockFreedom) == 0 {
+				s.record(w, before, path, true)
+			}
+		}
+	}
+	s.explored++
+	if w.breaks&s.judge != 0 {
+		s.broke++
+	}
+	for k, p := range AllProperties() {
+		if w.breaks&bit(p) != 0 {
+			s.brokeBy[k]++
+		}
+	}
+	if s.explored > s.bound.MaxSchedules {
+		return errRefused
+	}
+	if s.explored%256 == 0 {
+		if s.o.Progress != nil {
+			s.o.Progress(Progress{Explored: s.explored, Broke: s.broke, Max: s.bound.MaxSchedules})
+		}
+		if err := s.ctx.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// probe: twice the TTL later, can a new client take the lock?
+func (s *search) probe() (bool, error) {
+	st, err := s.srv.Save()
+	if err != nil {
+		return false, err
+	}
+	defer s.srv.Restore(st)
+	s.srv.Advance(2 * s.pol.TTL)
+	w := world{n: 1, owner: -1}
+	x := &searchExec{ctx: s.ctx, srv: s.srv, host: s.host, w: &w}
+	c := &w.c[0]
+	for c.phase == phAcquire && !c.wait {
+		if _, err := s.pr.step(c, 0, "token-probe", &w.grants, false, x); err != nil {
+			return false, err
+		}
+	}
+	return c.holds, nil
+}
+
+// record keeps the path as the best break of each property it newly
+// broke: fewer faults first, then fewer moves; the first found on a tie.
+func (s *search) record(w *world, before uint8, path []Move, probe bool) {
+	for k, p := range AllProperties() {
+		b := bit(p)
+		if w.breaks&b == 0 || before&b != 0 || s.judge&b == 0 {
+			continue
+		}
+		if cur := s.best[k]; cur != nil && (cur.Faults < w.faults || cur.Faults == w.faults && len(cur.Moves) <= len(path)) {
+			continue
+		}
+		s.best[k] = &Break{Property: p, Moves: slices.Clone(path), Faults: w.faults, Probe: probe, Why: why(p, path)}
+	}
+}
+
+func why(p Property, path []Move) string {
+	last := path[len(path)-1]
+	switch p {
+	case MutualExclusion:
+		return "after " + last.String() + ", two clients act as holder at once"
+	case ResourceSafety:
+		return "the resource accepted " + last.Client + "'s write after a write from a later grant: " + last.Client + " was a stale holder"
+	case NoForeignRelease:
+		return last.Client + "'s " + strings.SplitN(last.Label, ":", 2)[0] + " touched a lock another client's acquire wrote"
+	case DeadlockFreedom:
+		return "the lock key was left where nobody can take the lock"
+	}
+	return ""
+}

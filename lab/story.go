@@ -1,0 +1,427 @@
+package lab
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"locksim/content"
+	"locksim/scenes"
+	"locksim/sim"
+	"locksim/sim/ledger"
+)
+
+// SceneID is the id of the scene a lab story plays as: its text is
+// content/text/lab.txt.
+const SceneID = "lab"
+
+// ProbeClient is the client that, in a deadlock-freedom break, comes
+// twice the TTL after the last move and is refused.
+const ProbeClient = "D"
+
+// Script is the break as a story for the player: the clients A, B (and C)
+// run l's parts on the story's backend, one command or Lua part per step,
+// with the protected resource; the schedule is the break's moves (a pause
+// is Pause, Advance, Resume; a clock jump an Advance; a restart a move
+// that deletes the story's keys). A deadlock-freedom break ends with a
+// new client, ProbeClient, trying twice the TTL later. The lab runs it on
+// the embedded server.
+func (b *Break) Script() sim.Script { return StoryOf(&b.Lock, b.Clients, b.Moves, b.Probe) }
+
+// StoryOf builds a story of l with the given clients (2 or 3) and moves
+// (nil for none: a learner schedules every step by hand, with the
+// player's own moves). Each client's program has one step per step the
+// moves give it, and at least the steps of a run with no fault. probe adds
+// ProbeClient at the end, as in a deadlock-freedom break.
+func StoryOf(l *Lock, clients int, moves []Move, probe bool) sim.Script {
+	pr, err := compileLock(l)
+	st := &storyState{pr: pr, lost: map[string][]bool{}}
+	names := clientNames[:max(2, min(clients, 3))]
+	steps := map[string][]string{}
+	for _, m := range moves {
+		if m.IsStep() {
+			steps[m.Client] = append(steps[m.Client], m.Client+" "+m.Label)
+			st.lost[m.Client] = append(st.lost[m.Client], m.Fault == LostReply)
+		}
+	}
+	var actors []sim.ActorSpec
+	for i, n := range names {
+		prog := []sim.Step{}
+		labels := steps[n]
+		if len(labels) == 0 && err == nil {
+			labels = pr.plainSteps(n)
+		}
+		for _, lb := range labels {
+			prog = append(prog, sim.Step{Label: strings.TrimPrefix(lb, n+" "), Run: st.run(i, err)})
+		}
+		actors = append(actors, sim.ActorSpec{Name: n, Program: prog})
+	}
+	var sm []sim.Move
+	ttl := l.Policy.TTL
+	for _, m := range moves {
+		switch m.Fault {
+		case "", LostReply:
+			sm = append(sm, sim.Labeled(m.Client, m.String()))
+		case PauseHalf, PausePast:
+			d := ttl / 2
+			if m.Fault == PausePast {
+				d = ttl + time.Millisecond
+			}
+			adv := sim.Advance(d)
+			adv.Label = m.String()
+			sm = append(sm, sim.Pause(m.Client), adv, sim.Resume(m.Client))
+		case Crash:
+			sm = append(sm, sim.Crash(m.Client))
+		case ClockJump:
+			adv := sim.Advance(ttl + time.Millisecond)
+			adv.Label = m.String()
+			sm = append(sm, adv)
+		case Restart:
+			sm = append(sm, sim.Move{Kind: sim.MoveDo, Label: m.String(), Do: restart})
+		}
+	}
+	if probe {
+		actors = append(actors, sim.ActorSpec{Name: ProbeClient, Program: []sim.Step{{Label: "acquire", Run: st.run(3, err)}}})
+		adv := sim.Advance(2 * ttl)
+		adv.Label = "twice the TTL passes"
+		sm = append(sm, adv, sim.Labeled(ProbeClient, ProbeClient+" acquire"))
+	}
+	return sim.Script{
+		Actors:   actors,
+		Keys:     []string{LockKey},
+		Watch:    []string{LockKey},
+		Moves:    sm,
+		Resource: true,
+		Setup:    func(*sim.Exec) { st.reset() },
+	}
+}
+
+// plainSteps are a client's step labels in a run with nobody in its way:
+// acquire, extend, write, release, one per command of a Commands part.
+func (pr *program) plainSteps(name string) []string {
+	var out []string
+	for _, p := range []*part{pr.acquire, pr.extend, nil, pr.release} {
+		switch {
+		case p == nil && len(out) > 0 && !slices.Contains(out, name+" write"):
+			out = append(out, name+" write")
+		case p == nil:
+		case p.Lang == Lua:
+			out = append(out, name+" "+p.Name)
+		default:
+			for _, ln := range p.lines {
+				out = append(out, name+" "+p.Name+": "+strings.ToUpper(ln.Args[0]))
+			}
+		}
+	}
+	return out
+}
+
+// storyState is one story run's clients; Setup resets it, so a replay
+// starts afresh.
+type storyState struct {
+	pr     *program
+	lost   map[string][]bool
+	c      [4]client
+	taken  [4]int
+	grants int
+}
+
+func (st *storyState) reset() {
+	st.c, st.taken, st.grants = [4]client{}, [4]int{}, 0
+}
+
+func restart(ctx context.Context, r *sim.Run) {
+	b := r.Backend()
+	var keys []string
+	iter := b.Admin().Scan(ctx, 0, b.Prefix+"*", 500).Iterator()
+	for iter.Next(ctx) {
+		keys = append(keys, iter.Val())
+	}
+	_ = b.Delete(ctx, keys...)
+	r.Record(sim.Event{Kind: sim.Fault, Fault: sim.FaultNodeDown, Node: sim.LockNode, Note: "the server stops"})
+	r.Record(sim.Event{Kind: sim.Fault, Fault: sim.FaultNodeUp, Node: sim.LockNode,
+		Note: "the server restarts without persistence: every key is gone"})
+}
+
+// run is the step of client i: its next command, as in the search.
+func (st *storyState) run(i int, cerr error) func(x *sim.Exec) {
+	return func(x *sim.Exec) {
+		if cerr != nil {
+			x.Note("the lock cannot run: " + cerr.Error())
+			return
+		}
+		a := x.Actor()
+		c := &st.c[i]
+		if !c.active() {
+			x.Note(a.Name + " has finished: nothing to do")
+			return
+		}
+		if c.phase == phAcquire && c.wait && i == 3 {
+			x.Note(a.Name + " was refused")
+			return
+		}
+		lost := false
+		if k := st.taken[i]; k < len(st.lost[a.Name]) {
+			lost = st.lost[a.Name][k]
+		}
+		st.taken[i]++
+		ex := &storyExec{x: x, ttl: st.pr.lock.Policy.TTL}
+		if _, err := st.pr.step(c, i, a.Token, &st.grants, lost, ex); err != nil {
+			x.Note(err.Error())
+		}
+		a.Holds, a.Fence = c.holds, c.fence
+		if c.holds {
+			a.Lock, a.Value = LockKey, a.Token
+		}
+	}
+}
+
+// storyExec sends a client's commands on its own connection in a story
+// and logs each with the lock operation it belongs to, for the ledger.
+type storyExec struct {
+	x   *sim.Exec
+	ttl time.Duration
+}
+
+func (e *storyExec) lua(i int, p *part, keys, argv []string, lost bool) reply {
+	x := e.x
+	key := x.Key(keys[0])
+	args := []any{}
+	for _, a := range argv {
+		args = append(args, a)
+	}
+	op := &sim.Op{Lock: LockKey, Key: key, Token: x.Actor().Token}
+	// the ledger tells leases apart by the value in the key: a release or
+	// an extend acts on the value the key holds as it runs, and a grant
+	// wrote whatever the script wrote, which may not be the token (read
+	// on the backend's own connection, not logged)
+	if p.Name != PartAcquire {
+		op.Token = e.value(key, op.Token)
+	}
+	r := x.Eval(sim.Lua{Name: p.File(), Src: p.Src}, []string{key}, args...)
+	switch p.Name {
+	case PartAcquire:
+		op.Kind, op.Form, op.NX, op.TTL = sim.OpAcquire, sim.FormSET, true, e.ttl
+		if _, ok := r.Int(); ok {
+			op.Form = sim.FormFenced
+		}
+		if ok, _ := granted(reply{r.Val, r.Err}, Lua); ok {
+			op.Token = e.value(key, op.Token)
+			op.Fixed = op.Token != x.Actor().Token
+		}
+	case PartRelease:
+		op.Kind, op.Form = sim.OpRelease, sim.FormScript
+	case PartExtend:
+		op.Kind, op.Form, op.TTL = sim.OpExtend, sim.FormScript, e.ttl
+	}
+	return e.logged(op, r, lost)
+}
+
+// value is key's value read on the backend's own connection, or def when
+// it holds none.
+func (e *storyExec) value(key, def string) string {
+	v, err := e.x.Run().Backend().Admin().Get(context.Background(), key).Result()
+	if err != nil {
+		return def
+	}
+	return v
+}
+
+func (e *storyExec) cmd(i int, p *part, n int, args []string, lost bool) reply {
+	x := e.x
+	name := strings.ToUpper(args[0])
+	send := make([]any, len(args))
+	for k, a := range args {
+		if a == LockKey {
+			a = x.Key(LockKey)
+		}
+		send[k] = a
+	}
+	key := x.Key(LockKey)
+	var r sim.Reply
+	if blocked[name] {
+		r = sim.Reply{Err: ErrorReply("ERR the lab does not run " + name)}
+		x.Note(x.Actor().Name + ": the lab does not run " + name)
+	} else {
+		r = x.Do(send...)
+	}
+	op := opOf(p, n, name, args, key, x.Actor().Token)
+	return e.logged(op, r, lost)
+}
+
+// opOf tags a plain command with the lock operation it is, so the
+// ledger reads it as it reads the scenes' own locks.
+func opOf(p *part, n int, name string, args []string, key, token string) *sim.Op {
+	op := &sim.Op{Lock: LockKey, Key: key, Token: token}
+	switch {
+	case p.Name == PartAcquire && name == "SET" && len(args) > 2:
+		op.Kind, op.Form, op.Token = sim.OpAcquire, sim.FormSET, args[2]
+		op.Fixed = args[2] != token
+		for k := 3; k < len(args); k++ {
+			switch strings.ToUpper(args[k]) {
+			case "NX":
+				op.NX = true
+			case "PX", "EX":
+				if k+1 < len(args) {
+					v, _ := strconv.ParseInt(args[k+1], 10, 64)
+					op.TTL = time.Duration(v) * time.Millisecond
+					if strings.ToUpper(args[k]) == "EX" {
+						op.TTL = time.Duration(v) * time.Second
+					}
+				}
+			}
+		}
+	case p.Name == PartAcquire && name == "SETNX" && len(args) > 2:
+		op.Kind, op.Form, op.NX, op.Token = sim.OpAcquire, sim.FormSETNX, true, args[2]
+		op.Fixed = args[2] != token
+	case p.Name == PartAcquire && (name == "EXPIRE" || name == "PEXPIRE") && len(args) > 2:
+		op.Kind, op.Form = sim.OpExpire, sim.FormPExpire
+		v, _ := strconv.ParseInt(args[2], 10, 64)
+		op.TTL = time.Duration(v) * time.Millisecond
+		if name == "EXPIRE" {
+			op.Form, op.TTL = sim.FormExpire, time.Duration(v)*time.Second
+		}
+	case p.Name != PartAcquire && name == "GET":
+		op.Kind = sim.OpCheck
+	case p.Name == PartRelease && (name == "DEL" || name == "UNLINK"):
+		op.Kind, op.Form = sim.OpRelease, sim.FormDEL
+		for _, ln := range p.lines[:n] {
+			if strings.EqualFold(ln.Args[0], "GET") {
+				op.Form = sim.FormGetDel
+			}
+		}
+	case p.Name == PartExtend && (name == "EXPIRE" || name == "PEXPIRE"):
+		op.Kind, op.Form = sim.OpExtend, sim.FormScript
+	default:
+		return nil
+	}
+	return op
+}
+
+// logged tags the event the command just logged with op and, for a lost
+// reply, replaces what the client heard with a timeout.
+func (e *storyExec) logged(op *sim.Op, r sim.Reply, lost bool) reply {
+	evs := e.x.Run().Events
+	if len(evs) > 0 {
+		ev := &evs[len(evs)-1]
+		ev.Op = op
+		if lost {
+			ev.Val, ev.Err, ev.Reply = nil, errLost, sim.FormatReply(nil, errLost)
+			ev.Note = "the command ran; its reply was lost on the way back"
+		}
+	}
+	if lost {
+		return reply{err: errLost}
+	}
+	return reply{r.Val, r.Err}
+}
+
+func (e *storyExec) write(i int, fence int64) bool {
+	x := e.x
+	var r sim.Reply
+	if fence > 0 {
+		r = x.FencedWrite(x.Actor().Name+"'s work", fence)
+	} else {
+		r = x.Write(x.Actor().Name + "'s work")
+	}
+	return r.Err == nil
+}
+
+func (e *storyExec) wait(i int, d time.Duration) {
+	e.x.Note(e.x.Actor().Name + " waits " + sim.FormatDuration(d) + " before it retries")
+}
+
+// Scene is the break as a scene the player opens: SceneID, a story whose
+// Build returns Script, and a prediction before the breaking move (the
+// content's predict section, with {move} and {property}; choice 0 "it
+// breaks", 1 "it holds", answered from the ledger).
+func (b *Break) Scene() *scenes.Scene {
+	last := b.Moves[len(b.Moves)-1].String()
+	if b.Probe {
+		last = ProbeClient + " acquire"
+	}
+	prop := b.Property
+	return &scenes.Scene{
+		ID:    SceneID,
+		Kind:  scenes.Story,
+		Wait:  b.Lock.Policy.TTL / 2,
+		Build: func(scenes.Params) sim.Script { return b.Script() },
+		Say: func(v scenes.Frame, s *scenes.Said) {
+			if slices.Contains(BrokenIn(v.L), prop) {
+				s.Verdict = string(prop) + " broken: " + b.Why
+			}
+		},
+		Predict: &scenes.Prediction{
+			Before: []string{last},
+			Answer: func(v scenes.Frame) int {
+				if slices.Contains(BrokenIn(v.L), prop) {
+					return 0
+				}
+				return 1
+			},
+			Vars: func(content.Text, scenes.Params) map[string]string {
+				return map[string]string{"move": last, "property": string(prop)}
+			},
+		},
+	}
+}
+
+// BrokenIn lists the properties a story's ledger shows broken, by the
+// ledger's rules: mutual-exclusion an overlap of two holders;
+// resource-safety a write the resource accepted after one from a later
+// grant; no-foreign-release a release that deleted another
+// client's lock; deadlock-freedom a contender refused by a key with no
+// TTL whose holder crashed, or the lock key read back with no TTL while
+// nobody acts as holder (nothing will ever free it). It is how "break this lock" is won by hand.
+func BrokenIn(l *ledger.Ledger) []Property {
+	var out []Property
+	if l.FirstOverlap() != nil {
+		out = append(out, MutualExclusion)
+	}
+	latest := -1 // the granting event of the latest grant whose write was accepted
+	for _, w := range l.Writes {
+		if !w.Accepted || w.Lease == nil {
+			continue
+		}
+		if w.Lease.Seq < latest {
+			out = append(out, ResourceSafety)
+			break
+		}
+		latest = max(latest, w.Lease.Seq)
+	}
+	if l.ForeignDeletes() > 0 {
+		out = append(out, NoForeignRelease)
+	}
+	// a key with no TTL that no holder will release: nothing frees it
+	stuck := len(l.Stuck()) > 0
+	for _, k := range l.Keys {
+		if k.Name == LockKey || strings.HasSuffix(k.Name, ":"+LockKey) || strings.HasSuffix(k.Name, LockKey) {
+			stuck = stuck || k.Status() == ledger.KeyNoTTL && len(l.Holders()) == 0
+		}
+	}
+	if stuck {
+		out = append(out, DeadlockFreedom)
+	}
+	return out
+}
+
+// HandScene is l as a scene with no schedule, for "break this lock": the
+// clients' programs are their steps in a run with nobody in their way,
+// and the learner makes every move with the player's own moves (a step of
+// a client, a pause, a crash, time passing). The verdict line names the
+// properties BrokenIn finds in the ledger.
+func HandScene(l *Lock, clients int) *scenes.Scene {
+	return &scenes.Scene{
+		ID:    SceneID,
+		Kind:  scenes.Story,
+		Wait:  l.Policy.TTL/2 + time.Millisecond,
+		Build: func(scenes.Params) sim.Script { return StoryOf(l, clients, nil, false) },
+		Say: func(v scenes.Frame, s *scenes.Said) {
+			if broken := BrokenIn(v.L); len(broken) > 0 {
+				s.Verdict = "broken: " + joinNames(broken)
+			}
+		},
+	}
+}

@@ -1,0 +1,2 @@
+if redis.call("GET", KEYS[1]) then
+  return 1

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestGradeFlag(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-grade", "lab/testdata/getdel"}, "-grade needs -out"},
+		{[]string{"-out", t.TempDir()}, "-out goes with -grade"},
+		{[]string{"-grade", "lab/testdata/nosuch", "-out", t.TempDir()}, "no such directory"},
+		{[]string{"-grade", "lab", "-out", t.TempDir()}, "no acquire.lua or acquire.redis"},
+		{[]string{"-grade", "lab/testdata/getdel", "-out", t.TempDir(), "-redis", "redis://127.0.0.1:1"}, "embedded server only"},
+	} {
+		code, out, errs := runMain(c.args...)
+		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and one line containing %q", c.args, code, out, errs, c.want)
+		}
+	}
+	// -lab is the lab's screen's flag; with -redis it is refused the same way
+	if code, _, errs := runMain("-lab", t.TempDir(), "-redis", "redis://127.0.0.1:1"); !strings.Contains(errs, "flag provided but not defined") {
+		if code != 2 || !strings.Contains(errs, "the lab runs on the embedded server only") {
+			t.Errorf("-lab with -redis: exit %d, stderr %q", code, errs)
+		}
+	}
+	for dir, status := range map[string]string{"lab/testdata/getdel": "fail", "lab/testdata/syntax": "error", "lab/testdata/fenced": "pass"} {
+		out := filepath.Join(t.TempDir(), "out")
+		code, stdout, errs := runMain("-grade", dir, "-out", out)
+		if code != 0 || errs != "" {
+			t.Errorf("%s: exit %d, stderr %q", dir, code, errs)
+		}
+		data, err := os.ReadFile(filepath.Join(out, "results.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var res struct {
+			Version int    `json:"version"`
+			Status  string `json:"status"`
+		}
+		if err := json.Unmarshal(data, &res); err != nil || res.Version != 2 || res.Status != status {
+			t.Errorf("%s: %s (%v), want status %s", dir, data, err, status)
+		}
+		if !strings.HasPrefix(stdout, status+": ") {
+			t.Errorf("%s: stdout %q", dir, stdout)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"locksim/lab"
 	"locksim/play"
 	"locksim/scenes"
 	"locksim/sim"
@@ -71,7 +72,7 @@ type App struct {
 	// left in the editor
 	lab    *Lab
 	labDir string
-	labOwn labLock
+	labOwn lab.Lock
 	// labStory is set while a story of the lab is on screen (a break the
 	// adversary found, or a lock to break by hand): pl is its player, and
 	// coursePl the course's, put back when the story closes. labB is the
@@ -98,7 +99,7 @@ const TrialsFromRace = 1000
 // seed. Call Shutdown after the program ends.
 func NewApp(b *sim.Backend, id string, seed uint64) (*App, error) {
 	ctx, cancel := context.WithCancel(context.Background())
-	a := &App{ctx: ctx, cancel: cancel, b: b, seed: seed, ops: &sync.WaitGroup{}, switchWanted: -1, labOwn: labDefault(),
+	a := &App{ctx: ctx, cancel: cancel, b: b, seed: seed, ops: &sync.WaitGroup{}, switchWanted: -1, labOwn: labStarter(),
 		com: NewCommon(views.ASCII(), scenes.Export{}), clock: time.Now}
 	a.course = play.NewCourse(ctx, b, seed, a.ops)
 	s, err := a.course.Open(max(a.course.Index(id), 0), nil)
@@ -283,6 +284,11 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// to the page that asked, open or closed: a closed one lets go
 		_, cmd := msg.t.Update(msg)
 		return a, cmd
+	case labStory:
+		if a.lab == nil {
+			return a, nil
+		}
+		return a, a.openLabStory(msg.place)
 	case labProgress, labOver:
 		if a.lab == nil {
 			return a, nil // a closed lab's
@@ -307,7 +313,9 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.course.NoteDone(a.pl.Session)
 	}
 	if _, ok := msg.(play.RunMsg); ok && a.labStory {
-		a.lab.storyMoved(a.pl.Session)
+		if say := a.lab.storyMoved(a.pl.Session); say != "" {
+			a.pl.SetFlash(say)
+		}
 	}
 	if a.switchWanted >= 0 && !a.pl.Busy {
 		i, typed := a.switchWanted, a.afterSwitch

@@ -1,21 +1,29 @@
 package tui
 
 import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"locksim/lab"
+	"locksim/play"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
 // labPresses turns a string of presses into key messages for the lab:
-// as keys does, with the control keys the editor needs in brackets:
-// [ctrl+r], [ctrl+l], [ctrl+s], [ctrl+home], [ctrl+k], [delete],
-// [backspace], [shift+tab]; "\n" is enter.
+// each character typed, "\n" enter, and the named keys in brackets
+// ([ctrl+r], [esc], [pgdown], ...); a bracket that names no key is typed.
 func labPresses(s string) []tea.Msg {
 	named := map[string]tea.KeyType{"ctrl+r": tea.KeyCtrlR, "ctrl+l": tea.KeyCtrlL, "ctrl+s": tea.KeyCtrlS,
 		"ctrl+home": tea.KeyCtrlHome, "ctrl+k": tea.KeyCtrlK, "delete": tea.KeyDelete, "backspace": tea.KeyBackspace,
-		"shift+tab": tea.KeyShiftTab, "ctrl+end": tea.KeyCtrlEnd}
+		"shift+tab": tea.KeyShiftTab, "ctrl+end": tea.KeyCtrlEnd, "ctrl+o": tea.KeyCtrlO, "pgdown": tea.KeyPgDown,
+		"pgup": tea.KeyPgUp, "esc": tea.KeyEsc, "tab": tea.KeyTab, "down": tea.KeyDown, "up": tea.KeyUp, "enter": tea.KeyEnter}
 	var out []tea.Msg
 	for len(s) > 0 {
 		if s[0] == '\n' {
@@ -23,16 +31,12 @@ func labPresses(s string) []tea.Msg {
 			s = s[1:]
 			continue
 		}
-		if s[0] == '[' {
-			end := strings.IndexByte(s, ']')
+		if end := strings.IndexByte(s, ']'); s[0] == '[' && end > 0 {
 			if kt, ok := named[s[1:end]]; ok {
 				out = append(out, tea.KeyMsg{Type: kt})
 				s = s[end+1:]
 				continue
 			}
-			out = append(out, keys(s[:end+1])...)
-			s = s[end+1:]
-			continue
 		}
 		out = append(out, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{rune(s[0])}})
 		s = s[1:]
@@ -78,5 +82,146 @@ func TestLabFromTheContents(t *testing.T) {
 	drive(t, a, keys("[down][enter]")...)
 	if a.contents || a.pl.Scene.ID != "redlock" {
 		t.Errorf("the line after the lab should open redlock, got %s", a.pl.Scene.ID)
+	}
+}
+
+// labDir is a lab directory holding only lab.json with a small threat
+// model and bound, so a search stays cheap: one fault, a pause past the
+// TTL, two clients, depth 8.
+func labDir(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "lock")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	policy := `{"faults": ["pause-past"], "bound": {"clients": 2, "faults": 1, "depth": 8}}`
+	if err := os.WriteFile(filepath.Join(dir, "lab.json"), []byte(policy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// verdictOf is the report's verdict on p, failing the test without one.
+func verdictOf(t *testing.T, a *App, p lab.Property) lab.Verdict {
+	t.Helper()
+	if a.lab.report == nil {
+		t.Fatalf("no report on screen:\n%s", a.View())
+	}
+	v, ok := a.lab.report.Verdict(p)
+	if !ok {
+		t.Fatalf("the report judged no %s:\n%s", p, a.View())
+	}
+	return v
+}
+
+// verdictLine is the screen's result line of property p (it starts
+// with its mark), "" for none.
+func verdictLine(screen string, p lab.Property) string {
+	for _, line := range strings.Split(screen, "\n") {
+		if strings.Contains(line, string(p)) && (strings.HasPrefix(line, "✗") || strings.HasPrefix(line, "✓")) {
+			return line
+		}
+	}
+	return ""
+}
+
+// TestLabBreakAndFix is the lab as a learner meets it, driven by keys:
+// a release written as GET then DEL, the adversary's break of
+// no-foreign-release opened as a story and stepped through (its position
+// opens again elsewhere, to the same break), then the release fixed with
+// a compare-and-delete script, which the adversary finds no break of.
+func TestLabBreakAndFix(t *testing.T) {
+	dir := labDir(t)
+	a, _ := openCourse(t, Options{Seed: 7, NoQuiz: false, Lab: dir}, "")
+	if a.lab == nil || a.lab.mode != labEdit || !a.lab.level(a.lab.open).own {
+		t.Fatalf("-lab DIR should open the editor on the learner's own lock:\n%s", a.View())
+	}
+	drive(t, a, labPresses("GET {key}\nif token: DEL {key}[ctrl+r]")...)
+	if a.lab.running {
+		t.Fatal("the search should have ended")
+	}
+	if v := verdictOf(t, a, lab.NoForeignRelease); v.Status != lab.Fail || v.Break == nil {
+		t.Fatalf("GET then DEL should break no-foreign-release: %+v\n%s", v, a.View())
+	}
+	screen := a.View()
+	if line := verdictLine(screen, lab.NoForeignRelease); !strings.HasPrefix(line, "✗") {
+		t.Errorf("the screen should mark no-foreign-release broken: %q\n%s", line, screen)
+	}
+	if !strings.Contains(screen, "all schedules of 2 clients with up to 1 fault, depth 8: ") {
+		t.Errorf("the screen should state the bound:\n%s", screen)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "release.redis")); err != nil || !strings.Contains(string(b), "if token: DEL {key}") {
+		t.Errorf("the run should save the release to %s: %q, %v", dir, b, err)
+	}
+
+	// pick the no-foreign-release break and open it
+	for range len(a.lab.failures()) {
+		if a.lab.failures()[a.lab.pick].Property == lab.NoForeignRelease {
+			break
+		}
+		drive(t, a, labPresses("[pgdown]")...)
+	}
+	drive(t, a, labPresses("[ctrl+o]")...)
+	if !a.labStory || a.pl.Scene.ID != lab.SceneID {
+		t.Fatalf("ctrl+o should open the break as a story:\n%s", a.View())
+	}
+	for i := 0; !a.pl.Asking && i < 20; i++ {
+		drive(t, a, keys("n")...)
+	}
+	if !a.pl.Asking {
+		t.Fatalf("the story should ask before the breaking move:\n%s", a.View())
+	}
+	if broken := lab.BrokenIn(a.pl.Ledger); slices.Contains(broken, lab.NoForeignRelease) {
+		t.Fatalf("no-foreign-release broken before the question: %v", broken)
+	}
+	drive(t, a, keys("1")...)
+	if broken := lab.BrokenIn(a.pl.Ledger); !slices.Contains(broken, lab.NoForeignRelease) {
+		t.Fatalf("after the breaking move the ledger should see no-foreign-release broken: %v\n%s", broken, a.View())
+	}
+	at := a.pl.Snap.Pos
+	drive(t, a, keys("b")...)
+	if a.pl.Snap.Pos != at-1 || slices.Contains(lab.BrokenIn(a.pl.Ledger), lab.NoForeignRelease) {
+		t.Fatalf("a step back should undo the break: at %d, %v", a.pl.Snap.Pos, lab.BrokenIn(a.pl.Ledger))
+	}
+	drive(t, a, keys("n")...)
+
+	// the position carries the story: it opens again, on another server
+	pos := a.pl.Position()
+	data, err := json.Marshal(pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := play.ParsePosition(data)
+	if err != nil {
+		t.Fatalf("the lab story's position should read back: %v\n%s", err, data)
+	}
+	s, err := play.Open(context.Background(), back, embedded(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Snap.Pos != pos.Step || !slices.Contains(lab.BrokenIn(s.Ledger), lab.NoForeignRelease) {
+		t.Errorf("the position should open at step %d with the break: at %d, %v", pos.Step, s.Snap.Pos, lab.BrokenIn(s.Ledger))
+	}
+	s.Run.Close()
+
+	// back to the lab, and the fix
+	drive(t, a, keys("[esc]")...)
+	if a.labStory || a.lab.mode != labEdit {
+		t.Fatalf("esc should go back to the lab's editor:\n%s", a.View())
+	}
+	fix := "if redis.call('GET', KEYS[1]) == ARGV[1] then\nreturn redis.call('DEL', KEYS[1])\nend\nreturn 0"
+	drive(t, a, labPresses(clearPart(2)+"[ctrl+l]"+fix+"[ctrl+r]")...)
+	if v := verdictOf(t, a, lab.NoForeignRelease); v.Status != lab.Pass {
+		t.Fatalf("compare-and-delete should keep no-foreign-release: %+v\n%s", v, a.View())
+	}
+	screen = a.View()
+	if line := verdictLine(screen, lab.NoForeignRelease); !strings.Contains(line, "no break within the bound") {
+		t.Errorf("the screen should say no break within the bound for no-foreign-release: %q\n%s", line, screen)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "release.lua")); err != nil || !strings.Contains(string(b), "redis.call('DEL', KEYS[1])") {
+		t.Errorf("the fix should be saved as release.lua: %q, %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "release.redis")); err == nil {
+		t.Error("release.redis should be gone once the release is Lua")
 	}
 }

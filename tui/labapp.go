@@ -1,8 +1,14 @@
 package tui
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"locksim/lab"
 	"locksim/play"
-	"locksim/scenes"
 	"locksim/sim"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -14,23 +20,37 @@ import (
 // read, or the one left in the editor before.
 func (a *App) openLab() tea.Cmd {
 	a.contents = false
-	a.lab = newLab(a.com, a.course.Prog.Levels, a.course.RecordLevel, a.b.Live())
-	a.lab.dir, a.lab.own = a.labDir, a.labOwn
+	a.lab = newLab(a.com, a.course.Prog.Levels, a.course.RecordLevel, a.labOwn, a.labDir, a.b.Live())
 	a.lab.SetSize(a.com.Width, a.com.Height)
 	return nil
 }
 
 // openLabDir opens the lab at once on the learner's own lock in dir
-// (-lab DIR): the editor, the lock read from its files.
+// (-lab DIR): the editor, the lock read from its files. A directory that
+// does not exist yet, or holds no acquire, starts from the starter lock,
+// written there at the first run or ctrl+s; a lock that does not read
+// (both languages of a part, a bad lab.json) is an error.
 func (a *App) openLabDir(dir string) error {
-	lk, err := labLoad(dir)
-	if err != nil {
-		return err
+	note := ""
+	lk, err := lab.Load(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, lab.ErrNoAcquire):
+		starter := labStarter()
+		lk, note = &starter, dir+" has no lock yet: a starter, saved there at the first run or ctrl+s"
+		// a course may hand out the policy alone
+		if data, err := os.ReadFile(filepath.Join(dir, "lab.json")); err == nil {
+			if starter.Policy, err = lab.ParsePolicy(data); err != nil {
+				return fmt.Errorf("-lab %s: %w", dir, err)
+			}
+		}
+	case err != nil:
+		return fmt.Errorf("-lab %s: %w", dir, err)
 	}
-	a.labDir, a.labOwn = dir, lk
+	a.labDir, a.labOwn = dir, *lk
 	a.openLab()
 	a.lab.sel = len(a.lab.levels)
 	a.lab.openLevel(a.lab.sel)
+	a.lab.note = note
 	return nil
 }
 
@@ -71,7 +91,7 @@ func (t *Contents) labEntry() entry {
 	}
 	levels, passed := labLevels(), 0
 	for _, lv := range levels {
-		if t.course.Prog.Levels[lv.ID] {
+		if t.course.Prog.Levels[lv.ID()] {
 			passed++
 		}
 	}
@@ -112,19 +132,23 @@ func (a *App) labServer() (*sim.Backend, error) {
 
 // openLabStory puts a story of the lab on screen in the player, at pos if
 // it is not nil; the course's player waits aside until the story closes.
-func (a *App) openLabStory(sc *scenes.Scene, pos *play.Position) tea.Cmd {
+func (a *App) openLabStory(place *play.LabPlace) tea.Cmd { return a.openLabAt(place, nil) }
+
+// openLabAt opens lab story place at pos (nil: its start); see
+// openLabStory.
+func (a *App) openLabAt(place *play.LabPlace, pos *play.Position) tea.Cmd {
 	b, err := a.labServer()
 	if err != nil {
 		a.lab.note = "the lab's server: " + oneLine(err)
 		return nil
 	}
 	a.labStories++
-	s, err := play.NewSession(a.ctx, labStoryBase+a.labStories, sc, b, a.seed, a.ops)
+	s, err := play.OpenLab(a.ctx, labStoryBase+a.labStories, place, b, a.seed, a.ops)
 	if err != nil {
 		a.lab.note = oneLine(err)
 		return nil
 	}
-	s.Configure(play.Options{Predict: a.course.Quiz && sc.Asks()})
+	s.Configure(play.Options{Predict: a.course.Quiz && s.Scene.Asks()})
 	if pos != nil {
 		s.ApplyPosition(*pos)
 	}

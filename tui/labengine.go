@@ -1,98 +1,108 @@
 package tui
 
-// What the lab screen needs of the engine (package lab): until the
-// engine's API lands these are the screen's own stand-ins.
-
 import (
-	"context"
-	"errors"
 	"strings"
-	"time"
+
+	"locksim/lab"
 )
 
-// Part names, in the editor's order.
-var labPartNames = [3]string{"acquire", "release", "extend"}
+// The lab screen's words for the engine's parts, in the editor's order.
+var labPartNames = [3]string{lab.PartAcquire, lab.PartRelease, lab.PartExtend}
 
-type labLang int
-
-const (
-	labLua labLang = iota
-	labCommands
-)
-
-type labPart struct {
-	Name string
-	Lang labLang
-	Src  string
-}
-
-type labPolicy struct {
-	TTL        time.Duration
-	Retries    int
-	RetryDelay time.Duration
-	Watchdog   time.Duration // 0: none
-}
-
-type labLock struct {
-	Acquire, Release, Extend labPart
-	Policy                   labPolicy
-}
-
+// labLevel is one line of the lab's list: a built-in level in a mode
+// (break it by hand, or fix it), or the learner's own lock (own set).
 type labLevel struct {
-	ID, Title, Goal string
-	Break           bool
-	Lock            labLock
+	lab.Level
+	Mode lab.Mode
+	own  bool
 }
 
-type labVerdict struct {
-	ID    string
-	Broke bool
-	Note  string
+// ID is the level's id in the progress: "break:<id>" or "fix:<id>"; ""
+// for the learner's own lock, which has nothing to pass.
+func (lv labLevel) ID() string {
+	switch {
+	case lv.own:
+		return ""
+	case lv.Mode == lab.BreakIt:
+		return "break:" + lv.Level.ID
+	}
+	return "fix:" + lv.Level.ID
 }
 
-type labReport struct {
-	Bound    string
-	Verdicts []labVerdict
-	Broken   bool
-}
+// Break reports a level to break by hand.
+func (lv labLevel) Break() bool { return !lv.own && lv.Mode == lab.BreakIt }
 
-type labScriptError struct {
-	Part string
-	File string
-	Line int
-	Msg  string
-}
-
-func (e *labScriptError) Error() string { return e.Msg }
-
+// labLevels are the lab's levels as the list shows them: every level to
+// break, then every level to fix, in the engine's order.
 func labLevels() []labLevel {
-	getdel := labLock{Acquire: labPart{Name: "acquire", Lang: labCommands, Src: "SET {key} {token} NX PX {ttl}"},
-		Release: labPart{Name: "release", Lang: labCommands, Src: "GET {key}\nDEL {key} if = {token}"},
-		Extend:  labPart{Name: "extend"},
-		Policy:  labPolicy{TTL: 30 * time.Second}}
-	return []labLevel{
-		{ID: "break-get-del", Title: "a GET-then-DEL release", Goal: "no-foreign-release · threats: a pause past the TTL", Break: true, Lock: getdel},
-		{ID: "fix-get-del", Title: "a GET-then-DEL release", Goal: "no-foreign-release · threats: a pause past the TTL", Lock: getdel},
-	}
-}
-
-func labSearch(ctx context.Context, lock labLock, progress func(done, total int)) (labReport, error) {
-	for i := range 10 {
-		if ctx.Err() != nil {
-			return labReport{}, ctx.Err()
+	var out []labLevel
+	for _, m := range []lab.Mode{lab.BreakIt, lab.FixIt} {
+		for _, lv := range lab.Levels() {
+			out = append(out, labLevel{Level: lv, Mode: m})
 		}
-		progress(i, 10)
 	}
-	if strings.Contains(lock.Release.Src, "error(") {
-		return labReport{}, &labScriptError{Part: "release", File: "release.lua", Line: 2, Msg: "boom"}
-	}
-	if strings.Contains(lock.Release.Src, "GET") {
-		return labReport{Bound: "all schedules of 3 clients with up to 2 faults, depth 14: 4 812 explored, 12 broke", Broken: true,
-			Verdicts: []labVerdict{{ID: "no-foreign-release", Broke: true, Note: "A's DEL removed B's lock"}, {ID: "mutual-exclusion"}}}, nil
-	}
-	return labReport{}, errors.New("stand-in")
+	return out
 }
 
-func labLoad(dir string) (labLock, error) { return labLevels()[1].Lock, nil }
-func labSave(dir string, lk labLock) error { return nil }
-func labDefault() labLock                { return labLevels()[1].Lock }
+// labStarter is the learner's own lock before it is written: an atomic
+// acquire, a release left to write, the default policy.
+func labStarter() lab.Lock {
+	return lab.Lock{
+		Acquire: lab.Part{Name: lab.PartAcquire, Lang: lab.Commands, Src: "SET {key} {token} NX PX {ttl}"},
+		Release: lab.Part{Name: lab.PartRelease, Lang: lab.Commands},
+		Extend:  lab.Part{Name: lab.PartExtend, Lang: lab.Lua},
+		Policy:  lab.DefaultPolicy(),
+	}
+}
+
+// goal is a level's goal as the list shows it under the levels: what to
+// do, the properties it is about, the faults in scope and the bound.
+func (lv labLevel) goal(dir string) string {
+	pol := lv.Lock.Policy
+	var what string
+	switch {
+	case lv.own:
+		what = "Your own lock: the adversary judges every property of lab.json."
+		if dir != "" {
+			what += " It is read from " + dir + " and saved there at each run."
+		} else {
+			what += " It stays in the editor until locksim ends (-lab DIR keeps it in files)."
+		}
+	case lv.Mode == lab.BreakIt:
+		what = lv.BreakGoal + " You schedule every step and fault; the ledger says when it breaks."
+	default:
+		what = lv.FixGoal + " Passed when the adversary finds no break within the bound and the lock still grants."
+	}
+	props := pol.Properties
+	if !lv.own {
+		props = lv.Properties
+	}
+	return what + "\nproperties: " + joinIDs(props) + " · threats: " + threats(pol.Faults) +
+		" · " + boundWords(pol.Bound)
+}
+
+// threats is the threat model in a few words: the faults by their ids in
+// lab.json, or none.
+func threats(fs []lab.Fault) string {
+	if len(fs) == 0 {
+		return "no fault"
+	}
+	return joinIDs(fs)
+}
+
+// boundWords is the search's bound in words.
+func boundWords(b lab.Bound) string {
+	faults := " faults"
+	if b.Faults == 1 {
+		faults = " fault"
+	}
+	return itoa(int64(b.Clients)) + " clients, up to " + itoa(int64(b.Faults)) + faults + ", depth " + itoa(int64(b.Depth))
+}
+
+func joinIDs[T ~string](xs []T) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = string(x)
+	}
+	return strings.Join(s, ", ")
+}

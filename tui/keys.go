@@ -250,8 +250,8 @@ func (a *App) actionOf(msg tea.KeyMsg) (act play.Action, says, ok bool) {
 // LabKeyMap are the lab's keys. In the editor every printable key is
 // typed, so the lab's own keys there are control keys, tab and esc.
 type LabKeyMap struct {
-	// the levels list
-	Up, Down, Open key.Binding
+	// the levels list; Hand plays a level to break (enter, as Open)
+	Up, Down, Open, Hand key.Binding
 	// the editor: run the adversary, move between the parts and the
 	// policy's fields, switch a part between Lua and plain commands
 	Run, NextPart, PrevPart, Lang, Save key.Binding
@@ -268,7 +268,8 @@ func DefaultLabKeyMap() LabKeyMap {
 	return LabKeyMap{
 		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "choose")),
 		Down:     key.NewBinding(key.WithKeys("down", "j")),
-		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open / play")),
+		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		Hand:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "break it: you schedule the moves")),
 		Run:      key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "run the adversary")),
 		NextPart: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next part")),
 		PrevPart: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous part")),

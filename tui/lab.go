@@ -20,6 +20,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // labMode is which page of the lab is on screen.
@@ -117,7 +118,7 @@ func newLab(com *Common, passed map[string]bool, record func(id string), own lab
 		l.passed[id] = ok
 	}
 	for i := range l.parts {
-		l.parts[i] = l.newArea()
+		l.parts[i] = l.newArea(i)
 	}
 	for i := range l.fields {
 		f := textinput.New()
@@ -132,10 +133,11 @@ func newLab(com *Common, passed map[string]bool, record func(id string), own lab
 	return l
 }
 
-// newArea is one part's editor in the session's styles, with line
-// numbers and a cursor that does not blink (so two drawings of one state
-// are the same, and no timer runs for it).
-func (l *Lab) newArea() textarea.Model {
+// newArea is part p's editor in the session's styles, with line numbers,
+// a ✗ before the line a script's error names, and a cursor that does not
+// blink (so two drawings of one state are the same, and no timer runs for
+// it).
+func (l *Lab) newArea(p int) textarea.Model {
 	st := l.com.Styles
 	ta := textarea.New()
 	s := st.R.NewStyle
@@ -145,12 +147,39 @@ func (l *Lab) newArea() textarea.Model {
 	blurred.CursorLineNumber, blurred.Prompt = st.Dim, st.Dim
 	ta.FocusedStyle, ta.BlurredStyle = focused, blurred
 	ta.Prompt = "| "
+	ta.SetPromptFunc(2, func(row int) string {
+		if row == l.errorRow(p) {
+			return "✗ "
+		}
+		return "| "
+	})
 	ta.CharLimit = 4000
 	ta.MaxHeight = 200
 	ta.Cursor.Style, ta.Cursor.TextStyle = st.Plain.Reverse(true), st.Plain
 	ta.Cursor.SetMode(cursor.CursorStatic)
 	ta.Blur()
 	return ta
+}
+
+// errorRow is the row of part p's editor where the script's error's line
+// starts, -1 for none. Rows count wrapped lines, so with a line before it
+// too long for one row the row is not known, and no line is marked (the
+// message under the editor still names it).
+func (l *Lab) errorRow(p int) int {
+	se := l.scriptErr
+	if se == nil || se.Line < 1 || se.Part != labPartNames[p] {
+		return -1
+	}
+	lines := strings.Split(l.parts[p].Value(), "\n")
+	if se.Line > len(lines) {
+		return -1
+	}
+	for _, line := range lines[:se.Line] {
+		if ansi.StringWidth(line) >= l.parts[p].Width() {
+			return -1
+		}
+	}
+	return se.Line - 1
 }
 
 // SetSize sets the size View draws at.
@@ -486,7 +515,7 @@ func (l *Lab) editKey(msg tea.KeyMsg) tea.Cmd {
 		n := len(l.failures())
 		l.pick = (l.pick + n + map[bool]int{true: -1, false: 1}[msg.Type == tea.KeyPgUp]) % n
 		return nil
-	case lv.Break() && key.Matches(msg, k.Open):
+	case lv.Break() && key.Matches(msg, k.Hand):
 		place := play.LabHand(&l.base, l.base.Policy.Bound.Clients, lv.ID())
 		return func() tea.Msg { return labStory{place: place} }
 	case key.Matches(msg, k.NextPart):
@@ -680,7 +709,14 @@ func (l *Lab) editView() string {
 	}
 	rows := l.header()
 	goal := strings.SplitN(lv.goal(l.dir), "\n", 2)
-	rows = append(rows, truncate(st.Bold.Render(kind+lv.Title), l.w), styleLines(st.Dim, st.Wrap(goal[len(goal)-1], l.w, 2)))
+	title := st.Bold.Render(kind + lv.Title)
+	switch {
+	case lv.Break():
+		title += st.Dim.Render(" · " + lv.BreakGoal)
+	case !lv.own:
+		title += st.Dim.Render(" · " + lv.FixGoal)
+	}
+	rows = append(rows, truncate(title, l.w), styleLines(st.Dim, st.Wrap(goal[len(goal)-1], l.w, 2)))
 	rows = append(rows, l.tabs())
 	rows = append(rows, fitRows(l.parts[l.partInView()].View(), l.editorRows()))
 	if se := l.scriptErr; se != nil {
@@ -696,7 +732,7 @@ func (l *Lab) editView() string {
 	case l.running:
 		bs = []key.Binding{k.Cancel}
 	case lv.Break():
-		bs = []key.Binding{k.Open, k.Run, k.NextPart, k.Back}
+		bs = []key.Binding{k.Hand, k.Run, k.NextPart, k.Back}
 	}
 	if n := len(l.failures()); n > 0 && !l.running {
 		bs = append([]key.Binding{k.Story}, bs...)

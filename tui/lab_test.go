@@ -225,3 +225,107 @@ func TestLabBreakAndFix(t *testing.T) {
 		t.Error("release.redis should be gone once the release is Lua")
 	}
 }
+
+// openLab opens the course at w x h and the lab from the contents, then
+// presses the given keys (see labPresses).
+func openLab(t *testing.T, o Options, w, h int, presses string) *App {
+	t.Helper()
+	a, _ := openCourse(t, o, "")
+	a.toc.menu.FilterInput.Cursor.SetMode(cursor.CursorStatic) // a blink's command runs for ever
+	drive(t, a, tea.WindowSizeMsg{Width: w, Height: h})
+	if o.Lab == "" {
+		drive(t, a, keys("/lab[enter]")...)
+	}
+	drive(t, a, labPresses(presses)...)
+	return a
+}
+
+// TestLabGoldens draws the lab's pages at 80x24 and 120x40: the levels,
+// a level's lock in the editor, a result, and a Lua error at its line.
+func TestLabGoldens(t *testing.T) {
+	fixGetDel := strings.Repeat("[down]", len(lab.Levels())+1) + "[enter]"
+	getDel := "GET {key}\nif token: DEL {key}[ctrl+r]"
+	syntax := "[ctrl+l]local v = redis.call('GET', KEYS[1])\nif v == then return 1 end[ctrl+r]"
+	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		for _, c := range []struct {
+			name, presses string
+			dir           bool
+		}{
+			{"lab-levels", "[down]", false},
+			{"lab-editor", fixGetDel, false},
+			{"lab-result", getDel, true},
+			{"lab-lua-error", syntax, true},
+		} {
+			o := Options{Seed: 1}
+			if c.dir {
+				o.Lab = labDir(t)
+			}
+			a := openLab(t, o, size.w, size.h, c.presses)
+			golden(t, c.name+"-"+itoa(int64(size.w))+"x"+itoa(int64(size.h)), a.View())
+		}
+	}
+}
+
+// TestLabLuaErrorInPlace: a script that does not compile is named with
+// its line under the editor, its part in view and the cursor on that
+// line; typing in the part takes the error away.
+func TestLabLuaErrorInPlace(t *testing.T) {
+	a := openLab(t, Options{Seed: 1, Lab: labDir(t)}, 80, 24,
+		"[ctrl+l]local v = redis.call('GET', KEYS[1])\nif v == then return 1 end[ctrl+r]")
+	se := a.lab.scriptErr
+	if se == nil || se.Part != lab.PartRelease || se.Line != 2 {
+		t.Fatalf("the release's syntax error should be kept with line 2: %+v\n%s", se, a.View())
+	}
+	if a.lab.partInView() != 1 || a.lab.parts[1].Line() != 1 {
+		t.Errorf("the release should be in view with the cursor on line 2: part %d, line %d", a.lab.partInView(), a.lab.parts[1].Line()+1)
+	}
+	if v := a.View(); !strings.Contains(v, "✗ release.lua:2:") {
+		t.Errorf("the screen should name release.lua's line 2:\n%s", v)
+	}
+	drive(t, a, labPresses(" ")...)
+	if a.lab.scriptErr != nil {
+		t.Error("an edit of the part should take the error away")
+	}
+}
+
+// TestLabBreakByHand: a level to break opens its lock as a story with no
+// schedule; the learner's own moves (A's acquire, write and GET, a pause
+// past the TTL, B's acquire, A's DEL) break no-foreign-release, the ledger
+// sees it, and the level is passed and saved.
+func TestLabBreakByHand(t *testing.T) {
+	i := slices.IndexFunc(lab.Levels(), func(lv lab.Level) bool { return lv.ID == "get-then-del" })
+	if i < 0 {
+		t.Fatal("no get-then-del level")
+	}
+	a := openLab(t, Options{Seed: 1}, 80, 24, strings.Repeat("[down]", i)+"[enter][enter]")
+	if !a.labStory || a.pl.Scene.ID != lab.SceneID || len(a.pl.Run.Moves()) != 0 {
+		t.Fatalf("enter on a level to break should open its lock with no schedule:\n%s", a.View())
+	}
+	// A: acquire, write, GET; A pauses; three waits of half a TTL; B
+	// acquires; A wakes and sends its DEL
+	drive(t, a, labPresses("1[enter][enter][enter]pwww2[enter]1p")...)
+	if slices.Contains(lab.BrokenIn(a.pl.Ledger), lab.NoForeignRelease) {
+		t.Fatal("nothing is broken before A's DEL")
+	}
+	drive(t, a, labPresses("[enter]")...)
+	if !slices.Contains(lab.BrokenIn(a.pl.Ledger), lab.NoForeignRelease) {
+		t.Fatalf("A's DEL of B's lock should break no-foreign-release:\n%s", a.View())
+	}
+	if !strings.Contains(a.View(), "level passed") || !a.course.Prog.Levels["break:get-then-del"] {
+		t.Errorf("the level should be passed and recorded: %v\n%s", a.course.Prog.Levels, a.View())
+	}
+	drive(t, a, labPresses("[esc][esc][esc]")...)
+	if a.labStory || a.lab.mode != labList || !strings.Contains(lineWith(a.View(), "A release in two commands"), "✓") {
+		t.Errorf("back on the levels the level should be marked passed:\n%s", a.View())
+	}
+}
+
+// lineWith is the screen's first line that holds s, "" for none.
+func lineWith(screen, s string) string {
+	for _, line := range strings.Split(screen, "\n") {
+		if strings.Contains(line, s) {
+			return line
+		}
+	}
+	return ""
+}

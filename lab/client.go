@@ -3,6 +3,7 @@ package lab
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -271,10 +272,12 @@ type searchExec struct {
 	srv  *Server
 	host *Host
 	w    *world
+	sent reply // the server's reply to the step's command, heard or not
 }
 
 func (x *searchExec) lua(i int, p *part, keys, argv []string, lost bool) reply {
 	v, err := x.host.Eval(x.ctx, p.script, keys, argv)
+	x.sent = reply{v, err}
 	var se *ScriptError
 	if lost && !(errors.As(err, &se) && se.OverBudget) {
 		return reply{err: errLost}
@@ -290,6 +293,7 @@ func (x *searchExec) cmd(i int, p *part, n int, args []string, lost bool) reply 
 	} else {
 		v, err = x.srv.Do(args...)
 	}
+	x.sent = reply{v, err}
 	if lost {
 		return reply{err: errLost}
 	}
@@ -298,15 +302,20 @@ func (x *searchExec) cmd(i int, p *part, n int, args []string, lost bool) reply 
 
 func (x *searchExec) write(i int, fence int64) bool {
 	w := x.w
+	// the replies of sim's resource scripts: the count of accepted writes,
+	// or the stale token refused
 	if fence > 0 && fence < w.hiFence {
+		x.sent = reply{err: ErrorReply(fmt.Sprintf("STALE token %d, seen %d", fence, w.hiFence))}
 		return false
 	}
+	w.accepted++
+	x.sent = reply{val: int64(w.accepted)}
 	if fence > w.hiFence {
 		w.hiFence = fence
 	}
 	g := w.c[i].grant
 	if g < w.maxGrant {
-		w.breaks |= bit(ResourceSafety)
+		w.breakNow(ResourceSafety, fmt.Sprintf("the resource accepted %s's write after a write from a later grant: %s wrote as a stale holder", clientNames[i], clientNames[i]))
 	}
 	w.maxGrant = max(w.maxGrant, g)
 	return true

@@ -136,6 +136,18 @@ func NewHost(srv *Server, b Budget) *Host {
 		L.Call(1, 0)
 	}
 	g := L.G.Global
+	// string.rep is the one library call that can ask for gigabytes in a
+	// single instruction: capped, so a script cannot take the process down
+	if str, ok := g.RawGetString("string").(*lua.LTable); ok {
+		str.RawSetString("rep", L.NewFunction(func(L *lua.LState) int {
+			s, n := L.CheckString(1), max(L.CheckInt(2), 0)
+			if int64(len(s))*int64(n) > maxString {
+				L.RaiseError("string.rep: the lab keeps strings under %d bytes", maxString)
+			}
+			L.Push(lua.LString(strings.Repeat(s, n)))
+			return 1
+		}))
+	}
 	for _, name := range []string{"dofile", "loadfile", "load", "loadstring", "require", "module", "print", "collectgarbage", "newproxy", "_printregs"} {
 		g.RawSetString(name, lua.LNil)
 	}
@@ -168,6 +180,9 @@ func NewHost(srv *Server, b Budget) *Host {
 	h.redis, h.base = r, g
 	return h
 }
+
+// maxString caps string.rep's result.
+const maxString = 1 << 20
 
 // Close frees the Lua state.
 func (h *Host) Close() { h.L.Close() }

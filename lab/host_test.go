@@ -84,6 +84,7 @@ func TestHostErrorsCarryTheLine(t *testing.T) {
 		{"local x = 1\nreturn redis.call('INCR', KEYS[1])", 2, false, "not an integer"}, // after SET below
 		{"\n\nreturn nosuch.field", 3, false, "index"},
 		{"x = 1", 1, false, "global variable 'x'"},
+		{"return string.rep('x', 1e10)", 1, false, "keeps strings under"},
 	} {
 		_, _ = eval(t, h, `return redis.call('SET', KEYS[1], 'abc')`, []string{"k"}, nil)
 		_, err := eval(t, h, c.src, []string{"k"}, nil)

@@ -209,6 +209,25 @@ func TestGrade(t *testing.T) {
 	}
 }
 
+func TestProgress(t *testing.T) {
+	l, _ := Load("testdata/getdel")
+	l.Policy.Bound.Faults = 2 // enough schedules for a few reports
+	l.Policy.Faults = []Fault{PausePast, Crash}
+	var seen []Progress
+	rep, err := Check(context.Background(), l, Options{Progress: func(p Progress) { seen = append(seen, p) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) < 2 || seen[len(seen)-1].Done != 1 || seen[len(seen)-1].Explored != rep.Explored {
+		t.Fatalf("progress %+v for %s", seen, rep.Summary())
+	}
+	for i := 1; i < len(seen); i++ {
+		if seen[i].Done < seen[i-1].Done || seen[i].Explored <= seen[i-1].Explored {
+			t.Errorf("progress went back: %+v then %+v", seen[i-1], seen[i])
+		}
+	}
+}
+
 func TestCancel(t *testing.T) {
 	l, _ := Load("testdata/getdel")
 	l.Policy.Bound.Clients = 3

@@ -2,16 +2,28 @@ package lab
 
 import (
 	"context"
+	"reflect"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"locksim/scenes"
 	"locksim/sim"
+	"locksim/sim/simtest"
 )
 
 // shortest is each level's shortest break as the adversary finds it: the
 // fewest faults, then the fewest moves, within the level's bound.
-var shortest = map[string]string{}
+var shortest = map[string]string{
+	"get-then-set":     "A acquire: GET, B acquire: GET, A acquire: SET, B acquire: SET",
+	"get-then-del":     "A acquire, A write, A release: GET, A pauses until just past the TTL, B acquire, A release: DEL",
+	"blind-release":    "A acquire, A write, A pauses until just past the TTL, B acquire, A release: DEL",
+	"constant-token":   "A acquire, A write, A pauses until just past the TTL, B acquire, A release",
+	"setnx-expire":     "A acquire: SETNX (reply lost), B acquire: SETNX, then a new client, twice the TTL later, is refused",
+	"extend-recreates": "A acquire, B acquire, A pauses until just past the TTL, A extend, A crashes, then a new client, twice the TTL later, is refused",
+	"no-fencing":       "A acquire, A pauses until just past the TTL, B acquire, B write, A write",
+}
 
 func TestEveryLevelBreaks(t *testing.T) {
 	for _, lv := range Levels() {
@@ -30,7 +42,7 @@ func TestEveryLevelBreaks(t *testing.T) {
 				continue
 			}
 			t.Logf("%s: %s: %s", lv.ID, p, v.Break)
-			if want, ok := shortest[lv.ID]; ok && v.Break.String() != want {
+			if want := shortest[lv.ID]; v.Break.String() != want {
 				t.Errorf("%s: shortest break\n got %s\nwant %s", lv.ID, v.Break, want)
 			}
 		}
@@ -102,4 +114,260 @@ func joinLines(s []string) string {
 		out += l + "\n"
 	}
 	return out
+}
+
+// TestBreakScene: the scene of a break asks its question before the
+// breaking move, answers "it breaks" from the ledger once the move has
+// run, and says so in its verdict.
+func TestBreakScene(t *testing.T) {
+	b, err := sim.OpenEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close(context.Background()) })
+	ctx := context.Background()
+	lv, _ := FindLevel("get-then-del")
+	rep, err := Check(ctx, &lv.Lock, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	brk := rep.First()
+	sc := brk.Scene()
+	script := sc.Script(nil)
+	at := -1
+	for i, m := range script.Moves {
+		if m.Label == sc.Predict.Before[0] && at < 0 {
+			at = i
+		}
+	}
+	if at != len(script.Moves)-1 || sc.Predict.Before[0] != "A release: DEL" {
+		t.Fatalf("the question comes before move %d (%q) of %d", at, sc.Predict.Before, len(script.Moves))
+	}
+	r := sim.NewRun(b, script, 7)
+	defer r.Close()
+	if err := r.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	frame := func() scenes.Frame {
+		snap := r.Snapshot(ctx)
+		return scenes.Frame{Snap: snap, L: scenes.Fold(snap)}
+	}
+	if err := r.Seek(ctx, at); err != nil {
+		t.Fatal(err)
+	}
+	if got := sc.Predict.Answer(frame()); got != 1 {
+		t.Errorf("before the breaking move the answer reads %d, want 1 (it still holds)", got)
+	}
+	if err := r.Seek(ctx, at+1); err != nil {
+		t.Fatal(err)
+	}
+	f := frame()
+	if got := sc.Predict.Answer(f); got != 0 {
+		t.Errorf("after the breaking move the answer reads %d, want 0 (it breaks)", got)
+	}
+	said := &scenes.Said{Vars: map[string]string{}}
+	sc.Say(f, said)
+	if said.Verdict != "no-foreign-release broken: A's release: DEL deleted B's lock" {
+		t.Errorf("verdict %q", said.Verdict)
+	}
+	// a step back replays to the same place
+	if err := r.Seek(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Seek(ctx, at+1); err != nil {
+		t.Fatal(err)
+	}
+	if got := BrokenIn(frame().L); !slices.Contains(got, NoForeignRelease) {
+		t.Errorf("after stepping back and forward again: %v", got)
+	}
+}
+
+// TestHandScene: in "break this lock" the learner makes every move; the
+// ledger's verdict names the property once the moves break it.
+func TestHandScene(t *testing.T) {
+	b, err := sim.OpenEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close(context.Background()) })
+	ctx := context.Background()
+	lv, _ := FindLevel("blind-release")
+	sc := HandScene(&lv.Lock, 2)
+	script := sc.Script(nil)
+	if len(script.Moves) != 0 || len(script.Actors) != 2 || !reflect.DeepEqual(script.Actors[0].Program[2].Label, "release: DEL") {
+		t.Fatalf("script %+v", script)
+	}
+	r := sim.NewRun(b, script, 3)
+	defer r.Close()
+	if err := r.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	verdict := func() string {
+		snap := r.Snapshot(ctx)
+		said := &scenes.Said{Vars: map[string]string{}}
+		sc.Say(scenes.Frame{Snap: snap, L: scenes.Fold(snap)}, said)
+		return said.Verdict
+	}
+	for i, m := range []sim.Move{sim.StepOf("A"), sim.Advance(lv.Lock.Policy.TTL + time.Millisecond), sim.StepOf("B"), sim.StepOf("A"), sim.StepOf("A")} {
+		if v := verdict(); i < 3 && v != "" {
+			t.Fatalf("before move %d: %q", i, v)
+		}
+		if err := r.Insert(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+		if v := verdict(); i == 2 && v != "broken: mutual-exclusion" {
+			t.Errorf("once B is granted while A still works: %q", v)
+		}
+	}
+	if v := verdict(); v != "broken: mutual-exclusion, no-foreign-release" {
+		t.Errorf("verdict %q", v)
+	}
+}
+
+// TestStoriesReplayTheSearch: for the breaks of every level under every
+// fault, three clients and a retry, the story sends the same commands in
+// the same order and gets the same replies as the search did on its own
+// server: the story the learner steps through is the schedule found.
+func TestStoriesReplayTheSearch(t *testing.T) {
+	b, err := sim.OpenEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close(context.Background()) })
+	ctx := context.Background()
+	n, depth := 0, 10
+	for _, lv := range Levels() {
+		if !simtest.Slow {
+			// the quick tier: three levels, shallower
+			if lv.ID != "get-then-del" && lv.ID != "setnx-expire" && lv.ID != "extend-recreates" {
+				continue
+			}
+			depth = 8
+		}
+		l := lv.Lock
+		l.Policy.Faults, l.Policy.Properties = AllFaults(), AllProperties()
+		l.Policy.Bound = Bound{Clients: 2, Faults: 1, Depth: depth, MaxSchedules: 50_000}
+		l.Policy.Retries = 1
+		rep, err := Check(ctx, &l, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Refused {
+			t.Fatalf("%s: %s", lv.ID, rep.Summary())
+		}
+		for _, v := range rep.Verdicts {
+			if v.Break == nil {
+				continue
+			}
+			n++
+			t.Logf("%s %s: %s", lv.ID, v.Property, v.Break)
+			script := v.Break.Script()
+			r := sim.NewRun(b, script, uint64(n))
+			if err := r.Reset(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if err := r.Seek(ctx, len(script.Moves)); err != nil {
+				t.Fatal(err)
+			}
+			var got []sim.Event
+			for _, e := range r.Events {
+				if e.Kind == sim.Command {
+					got = append(got, e)
+				}
+			}
+			k := 0
+			for _, m := range v.Break.Moves {
+				if !m.IsStep() {
+					continue
+				}
+				if k >= len(got) {
+					t.Errorf("%s %s: the story ran out of commands at %s", lv.ID, v.Property, m)
+					break
+				}
+				e := got[k]
+				k++
+				want := m.Reply
+				for _, a := range r.Actors {
+					want = strings.ReplaceAll(want, "token-"+a.Name, a.Token)
+				}
+				switch {
+				case e.Actor != m.Client:
+					t.Errorf("%s %s: move %s ran as %s's %s", lv.ID, v.Property, m, e.Actor, e.Cmd)
+				case m.Fault == LostReply:
+					if !e.Unknown() {
+						t.Errorf("%s %s: %s: the client heard %s", lv.ID, v.Property, m, e.Reply)
+					}
+				case e.Reply != want:
+					t.Errorf("%s %s: %s: story %s → %s, search %s", lv.ID, v.Property, m, e.Cmd, e.Reply, want)
+				}
+			}
+			r.Close()
+		}
+	}
+	if n < 6 {
+		t.Errorf("only %d breaks compared", n)
+	}
+}
+
+// TestStoryFaults: a schedule with every kind of fault plays the same in
+// the story as in the search.
+func TestStoryFaults(t *testing.T) {
+	b, err := sim.OpenEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close(context.Background()) })
+	ctx := context.Background()
+	l := Starter()
+	l.Acquire = Part{Name: PartAcquire, Lang: Lua, Src: `if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return redis.call('INCR', KEYS[1] .. ':fence')
+end
+return false`}
+	l.Extend = Part{Name: PartExtend, Lang: Lua, Src: `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return redis.call('EXISTS', KEYS[1]) - 1`}
+	l.Policy.Retries = 1
+	moves := []Move{
+		{Client: "A"}, {Client: "A", Fault: PauseHalf}, {Client: "A"}, {Client: "B"}, {Fault: ClockJump},
+		{Client: "B"}, {Client: "C", Fault: LostReply}, {Fault: Restart}, {Client: "B"}, {Client: "A"},
+		{Client: "C"}, {Client: "C", Fault: Crash}, {Client: "A"},
+	}
+	played, broken, err := play(ctx, &l, 3, moves)
+	if err != nil {
+		t.Fatalf("%v after %v", err, played)
+	}
+	brk := &Break{Lock: l, Clients: 3, Moves: played}
+	t.Logf("%s; broken: %v", brk, broken)
+	script := brk.Script()
+	r := sim.NewRun(b, script, 5)
+	defer r.Close()
+	if err := r.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Seek(ctx, len(script.Moves)); err != nil {
+		t.Fatal(err)
+	}
+	var got []sim.Event
+	for _, e := range r.Events {
+		if e.Kind == sim.Command {
+			got = append(got, e)
+		}
+	}
+	k := 0
+	for _, m := range played {
+		if !m.IsStep() {
+			continue
+		}
+		e := got[k]
+		k++
+		want := m.Reply
+		for _, a := range r.Actors {
+			want = strings.ReplaceAll(want, "token-"+a.Name, a.Token)
+		}
+		if m.Fault == LostReply && !e.Unknown() || m.Fault != LostReply && e.Reply != want || e.Actor != m.Client {
+			t.Errorf("%s: story %s %s → %s, search %s", m, e.Actor, e.Cmd, e.Reply, want)
+		}
+	}
+	if k != len(got) {
+		t.Errorf("the story sent %d commands, the search %d", len(got), k)
+	}
 }

@@ -113,6 +113,25 @@ const (
 	Restart Fault = "restart"
 )
 
+// Phrase names the fault in a sentence: "a pause past the TTL".
+func (f Fault) Phrase() string {
+	switch f {
+	case PauseHalf:
+		return "a pause of half the TTL"
+	case PausePast:
+		return "a pause past the TTL"
+	case Crash:
+		return "a crash"
+	case LostReply:
+		return "a lost reply"
+	case ClockJump:
+		return "the server's clock jumping past the TTL"
+	case Restart:
+		return "a restart without persistence"
+	}
+	return string(f)
+}
+
 // AllFaults is every fault the adversary knows, in the order it tries them.
 func AllFaults() []Fault {
 	return []Fault{PauseHalf, PausePast, Crash, LostReply, ClockJump, Restart}
@@ -167,9 +186,10 @@ type Policy struct {
 	TTL        time.Duration
 	Retries    int           // acquires tried again after a refusal
 	RetryDelay time.Duration // the clock moves on by this much before each retry
-	// Watchdog is the renewal period of a watchdog; 0 for none. With a
-	// watchdog and an extend part, the holder renews once before its write,
-	// as the watchdog's tick would (the adversary runs no timers).
+	// Watchdog is the renewal period of a watchdog; 0 for none. It is
+	// kept with the lock for the screen; the adversary runs no timers:
+	// whenever the lock has an extend, the holder runs it once, before its
+	// write, watchdog or not.
 	Watchdog   time.Duration
 	Faults     []Fault
 	Bound      Bound
@@ -394,4 +414,20 @@ func (l *Lock) Save(dir string) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "lab.json"), append(data, '\n'), 0o644)
+}
+
+// Starter is the lock a new lab directory starts from: the course's
+// acquire (SET NX PX, one atomic command) and a release written as GET
+// then DEL, the two-step check the lab is there to break; no extend; the
+// default policy.
+func Starter() Lock {
+	return Lock{
+		Acquire: Part{Name: PartAcquire, Lang: Lua, Src: acquireSET},
+		Release: Part{Name: PartRelease, Lang: Commands, Src: `# is the lock still ours? then delete it
+GET {key}
+if token: DEL {key}
+`},
+		Extend: Part{Name: PartExtend},
+		Policy: DefaultPolicy(),
+	}
 }

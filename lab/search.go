@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"locksim/sim"
 )
 
 // Move is one move of a schedule: a client's step (Fault empty, or
@@ -18,6 +20,11 @@ type Move struct {
 	// Label says what the move did, as the story names it: "acquire",
 	// "release: DEL", "write", "pause past the TTL".
 	Label string
+	// Reply is what the server answered a step, as redis-cli prints it
+	// (for a lost reply, what the server sent and the client never
+	// heard); a Lua error is an error reply. Tokens are the search's own:
+	// "token-A", "token-B", "token-C".
+	Reply string
 }
 
 // IsStep reports a client's step (its reply lost or not).
@@ -73,7 +80,7 @@ func (b *Break) String() string {
 	}
 	out := strings.Join(s, ", ")
 	if b.Probe {
-		out += ", then a new client is refused for twice the TTL"
+		out += ", then a new client, twice the TTL later, is refused"
 	}
 	return out
 }
@@ -142,11 +149,19 @@ func (r *Report) First() *Break {
 // to 2 faults, depth 14: 4 812 explored, 0 broke".
 func (r *Report) Summary() string {
 	if r.Refused {
-		return fmt.Sprintf("bound refused: %d clients with up to %d faults, depth %d, allow more than %s schedules",
-			r.Bound.Clients, r.Bound.Faults, r.Bound.Depth, Thousands(r.Bound.MaxSchedules))
+		return fmt.Sprintf("bound refused: %d clients with up to %d %s, depth %d, allow more than %s schedules",
+			r.Bound.Clients, r.Bound.Faults, plural(r.Bound.Faults, "fault", "faults"), r.Bound.Depth, Thousands(r.Bound.MaxSchedules))
 	}
 	return fmt.Sprintf("all schedules of %d clients with up to %d %s, depth %d: %s explored, %s broke",
 		r.Bound.Clients, r.Bound.Faults, plural(r.Bound.Faults, "fault", "faults"), r.Bound.Depth, Thousands(r.Explored), Thousands(r.Broke))
+}
+
+func replyText(r reply) string {
+	var se *ScriptError
+	if errors.As(r.err, &se) {
+		return "(error) ERR " + se.Error()
+	}
+	return sim.FormatReply(r.val, r.err)
 }
 
 func plural(n int, one, many string) string {
@@ -179,6 +194,10 @@ func Thousands(n int) string {
 type Progress struct {
 	Explored, Broke int
 	Max             int // the bound's MaxSchedules
+	// Done estimates the share of the search behind it, 0 to 1, from where
+	// the search stands in the tree (each branch weighs the same): for a
+	// progress bar; it reaches 1 at the end.
+	Done float64
 }
 
 // Options tune a search.
@@ -205,8 +224,20 @@ type world struct {
 	owner    int   // the client whose acquire wrote the lock key's value, -1 for none
 	hiFence  int64 // the largest fencing token the resource accepted
 	maxGrant int   // the latest grant whose write the resource accepted
+	accepted int   // writes the resource accepted
 	faults   int
 	breaks   uint8 // properties broken on this path
+	// why says, for each property this path broke, what the breaking
+	// move did, in one sentence
+	why [4]string
+}
+
+// breakNow marks p broken on this path, with what did it.
+func (w *world) breakNow(p Property, why string) {
+	if w.breaks&bit(p) == 0 {
+		w.breaks |= bit(p)
+		w.why[slices.Index(AllProperties(), p)] = why
+	}
 }
 
 // Check runs the adversary on l: every schedule of l.Policy.Bound.Clients
@@ -259,7 +290,7 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 	}
 	rep.Explored, rep.Broke = s.explored, s.broke
 	if o.Progress != nil {
-		o.Progress(Progress{Explored: s.explored, Broke: s.broke, Max: s.bound.MaxSchedules})
+		o.Progress(Progress{Explored: s.explored, Broke: s.broke, Max: s.bound.MaxSchedules, Done: 1})
 	}
 	for _, p := range AllProperties() {
 		if s.judge&bit(p) == 0 {
@@ -329,7 +360,19 @@ type search struct {
 	explored, broke int
 	brokeBy         [4]int
 	best            [4]*Break
-	path            []Move
+	// at is where the search stands: at each depth, the branch taken and
+	// how many there are
+	at [][2]int
+}
+
+// done estimates the share of the tree already searched.
+func (s *search) done() float64 {
+	f, w := 0.0, 1.0
+	for _, a := range s.at {
+		w /= float64(a[1])
+		f += float64(a[0]) * w
+	}
+	return f
 }
 
 // grantsWhenFree: on an empty server A is granted, A releases, B is
@@ -386,20 +429,10 @@ func (w *world) anyStep() bool {
 	return false
 }
 
-func (w *world) holders() int {
-	n := 0
-	for i := range w.n {
-		if w.c[i].holds && !w.c[i].crashed {
-			n++
-		}
-	}
-	return n
-}
-
 // children lists the moves possible from w, in the order they are tried:
-// steps, steps whose reply is lost, pauses of a client that has started
-// (the holder, or one between the halves of a release), crashes, the
-// server's faults. A fault is tried only if a step can still follow it.
+// steps, then the faults in AllFaults order: pauses of a client that has
+// started (the holder, or one between the halves of a release), crashes,
+// steps whose reply is lost, the server's clock jump and restart. A fault is tried only if a step can still follow it.
 func (s *search) children(w *world, depth int) []Move {
 	var out []Move
 	for i := range w.n {
@@ -409,13 +442,6 @@ func (s *search) children(w *world, depth int) []Move {
 	}
 	if w.faults >= s.bound.Faults || depth+2 > s.bound.Depth || len(out) == 0 {
 		return out
-	}
-	if s.pol.Has(LostReply) {
-		for i := range w.n {
-			if w.canStep(i) && w.c[i].phase != phWrite {
-				out = append(out, Move{Client: clientNames[i], Fault: LostReply})
-			}
-		}
 	}
 	for _, f := range []Fault{PauseHalf, PausePast} {
 		if !s.pol.Has(f) {
@@ -431,6 +457,13 @@ func (s *search) children(w *world, depth int) []Move {
 		for i := range w.n {
 			if w.c[i].started && w.c[i].active() {
 				out = append(out, Move{Client: clientNames[i], Fault: Crash})
+			}
+		}
+	}
+	if s.pol.Has(LostReply) {
+		for i := range w.n {
+			if w.canStep(i) && w.c[i].phase != phWrite {
+				out = append(out, Move{Client: clientNames[i], Fault: LostReply})
 			}
 		}
 	}
@@ -454,7 +487,10 @@ func (s *search) dfs(w *world, path []Move) error {
 			return err
 		}
 	}
+	s.at = append(s.at, [2]int{0, len(kids)})
+	defer func() { s.at = s.at[:len(s.at)-1] }()
 	for k, m := range kids {
+		s.at[len(s.at)-1][0] = k
 		if k > 0 {
 			if s.o.Replay {
 				if err := s.replay(path); err != nil {
@@ -501,26 +537,40 @@ func (s *search) apply(w *world, m Move) (Move, error) {
 	case "", LostReply:
 		c := &w.c[i]
 		ph := c.phase
-		before, beforeTTL, had := s.lockKey()
+		before, beforeEnds, had := s.lockKey()
 		x := &searchExec{ctx: s.ctx, srv: s.srv, host: s.host, w: w}
 		label, err := s.pr.step(c, i, token(i), &w.grants, m.Fault == LostReply, x)
 		if err != nil {
 			return m, err
 		}
 		m.Label = label
-		after, afterTTL, has := s.lockKey()
-		changed := had != has || before != after || beforeTTL != afterTTL
+		m.Reply = replyText(x.sent)
+		after, afterEnds, has := s.lockKey()
+		changed := had != has || before != after || beforeEnds != afterEnds
 		if (ph == phRelease || ph == phExtend) && changed && had && w.owner >= 0 && w.owner != i {
-			w.breaks |= bit(NoForeignRelease)
+			did := "changed the TTL of"
+			switch {
+			case !has:
+				did = "deleted"
+			case before != after:
+				did = "overwrote"
+			}
+			w.breakNow(NoForeignRelease, fmt.Sprintf("%s's %s %s %s's lock", m.Client, label, did, clientNames[w.owner]))
 		}
+		holders := []string{}
 		switch {
 		case !has:
 			w.owner = -1
-		case changed && (ph == phAcquire || before != after || !had):
+		case !had || before != after:
 			w.owner = i // it wrote the key's value: the lock is now its own
 		}
-		if w.holders() > 1 {
-			w.breaks |= bit(MutualExclusion)
+		for k := range w.n {
+			if w.c[k].holds && !w.c[k].crashed {
+				holders = append(holders, clientNames[k])
+			}
+		}
+		if len(holders) > 1 {
+			w.breakNow(MutualExclusion, strings.Join(holders, " and ")+" act as holder at the same time")
 		}
 		return m, nil
 	case PauseHalf:
@@ -544,14 +594,22 @@ func (s *search) apply(w *world, m Move) (Move, error) {
 	return m, nil
 }
 
-// lockKey reads the lock key's value and TTL straight from the server.
+// lockKey reads the lock key's value and when it expires (server time; 0
+// for no TTL) straight from the server. The deadline, not the TTL left,
+// so that time passing within a step (a retry's delay) changes nothing.
 func (s *search) lockKey() (string, time.Duration, bool) {
 	m := s.srv.mr
 	if !m.Exists(LockKey) {
 		return "", 0, false
 	}
 	v, _ := m.Get(LockKey) // not a string: "" (the value is compared, not read)
-	return v, m.TTL(LockKey), true
+	ttl := m.TTL(LockKey)
+	if ttl <= 0 {
+		return v, 0, true
+	}
+	// to the millisecond: Advance's nanosecond for Redis's expiry
+	// boundary is not a change of the key
+	return v, (s.srv.Now() + ttl).Truncate(time.Millisecond), true
 }
 
 // leaf counts a schedule; a complete one (every client finished or
@@ -564,7 +622,11 @@ func (s *search) leaf(w *world, path []Move) error {
 		}
 		if !ok {
 			before := w.breaks
-			w.breaks |= bit(DeadlockFreedom)
+			why := "every client is done, yet a new client is still refused twice the TTL later"
+			if _, ends, has := s.lockKey(); has && ends == 0 {
+				why = "every client is done and the lock key is left with no TTL: nobody can ever take the lock"
+			}
+			w.breakNow(DeadlockFreedom, why)
 			if before&bit(DeadlockFreedom) == 0 {
 				s.record(w, before, path, true)
 			}
@@ -584,7 +646,7 @@ func (s *search) leaf(w *world, path []Move) error {
 	}
 	if s.explored%256 == 0 {
 		if s.o.Progress != nil {
-			s.o.Progress(Progress{Explored: s.explored, Broke: s.broke, Max: s.bound.MaxSchedules})
+			s.o.Progress(Progress{Explored: s.explored, Broke: s.broke, Max: s.bound.MaxSchedules, Done: s.done()})
 		}
 		if err := s.ctx.Err(); err != nil {
 			return err
@@ -623,21 +685,43 @@ func (s *search) record(w *world, before uint8, path []Move, probe bool) {
 		if cur := s.best[k]; cur != nil && (cur.Faults < w.faults || cur.Faults == w.faults && len(cur.Moves) <= len(path)) {
 			continue
 		}
-		s.best[k] = &Break{Property: p, Moves: slices.Clone(path), Faults: w.faults, Probe: probe, Why: why(p, path)}
+		s.best[k] = &Break{Property: p, Moves: slices.Clone(path), Faults: w.faults, Probe: probe, Why: w.why[k]}
 	}
 }
 
-func why(p Property, path []Move) string {
-	last := path[len(path)-1]
-	switch p {
-	case MutualExclusion:
-		return "after " + last.String() + ", two clients act as holder at once"
-	case ResourceSafety:
-		return "the resource accepted " + last.Client + "'s write after a write from a later grant: " + last.Client + " was a stale holder"
-	case NoForeignRelease:
-		return last.Client + "'s " + strings.SplitN(last.Label, ":", 2)[0] + " touched a lock another client's acquire wrote"
-	case DeadlockFreedom:
-		return "the lock key was left where nobody can take the lock"
+// play applies moves to a fresh server with clients clients and returns
+// them labelled, with their replies, and the properties they broke. A
+// move its client cannot make is an error.
+func play(ctx context.Context, l *Lock, clients int, moves []Move) ([]Move, []Property, error) {
+	pr, err := compileLock(l)
+	if err != nil {
+		return nil, nil, err
 	}
-	return ""
+	srv, err := NewServer()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer srv.Close()
+	host := NewHost(srv, DefaultBudget())
+	defer host.Close()
+	s := &search{ctx: ctx, pr: pr, srv: srv, host: host, pol: l.Policy, bound: l.Policy.Bound}
+	w := world{n: clients, owner: -1}
+	var out []Move
+	for _, m := range moves {
+		if i := slices.Index(clientNames[:], m.Client); m.IsStep() && (i < 0 || i >= clients || !w.c[i].active()) {
+			return out, nil, fmt.Errorf("%s cannot step", m.Client)
+		}
+		m, err := s.apply(&w, m)
+		if err != nil {
+			return out, nil, err
+		}
+		out = append(out, m)
+	}
+	var broken []Property
+	for _, p := range AllProperties() {
+		if w.breaks&bit(p) != 0 {
+			broken = append(broken, p)
+		}
+	}
+	return out, broken, nil
 }

@@ -63,6 +63,12 @@ func StoryOf(l *Lock, clients int, moves []Move, probe bool) sim.Script {
 	for _, m := range moves {
 		switch m.Fault {
 		case "", LostReply:
+			if strings.HasPrefix(m.Label, "retry") {
+				// the retry delay passes for everyone, as in the search
+				adv := sim.Advance(l.Policy.RetryDelay)
+				adv.Label = m.Client + " waits to retry"
+				sm = append(sm, adv)
+			}
 			sm = append(sm, sim.Labeled(m.Client, m.String()))
 		case PauseHalf, PausePast:
 			d := ttl / 2

@@ -194,7 +194,15 @@ func (l *Lab) SetSize(w, h int) {
 
 // editorRows is how many rows the part in view gets: what the header,
 // the tabs, the policy, the result and the help leave.
-func (l *Lab) editorRows() int { return max(l.h-19, 4) }
+func (l *Lab) editorRows() int {
+	if l.tall() {
+		return l.h - 24 // each verdict keeps two rows
+	}
+	return max(l.h-19, 4)
+}
+
+// tall is a screen with the rows to show each verdict's message on two.
+func (l *Lab) tall() bool { return l.h >= 32 }
 
 // Running reports that the adversary is searching.
 func (l *Lab) Running() bool { return l.running }
@@ -770,8 +778,7 @@ func (l *Lab) resultRows() []string {
 	switch {
 	case l.running:
 		label := lab.Thousands(l.prog.Explored) + " schedules explored, " + lab.Thousands(l.prog.Broke) + " broke"
-		frac := float64(l.prog.Explored) / float64(max(l.prog.Max, 1))
-		return []string{l.bar.ViewAs(min(frac, 1)) + " " + st.Dim.Render(label)}
+		return []string{l.bar.ViewAs(min(max(l.prog.Done, 0), 1)) + " " + st.Dim.Render(label)}
 	case l.runErr != "":
 		return []string{st.Warn.Render(truncate(l.runErr, l.w))}
 	case l.report == nil:
@@ -791,16 +798,26 @@ func (l *Lab) resultRows() []string {
 		if string(v.Property) == picked {
 			id = fmt.Sprintf("%-19s", "▸"+string(v.Property))
 		}
-		var line string
+		var mark string
+		msg := v.Message
 		switch v.Status {
 		case lab.Pass:
-			line = st.Good.Render("✓ "+id) + " no break within the bound"
+			mark, msg = st.Good.Render("✓ "+id), "no break within the bound"
 		case lab.Fail:
-			line = st.Bad.Render("✗ "+id) + " " + v.Message
+			mark = st.Bad.Render("✗ " + id)
 		default:
-			line = st.Warn.Render("! "+id) + " " + v.Message
+			mark = st.Warn.Render("! " + id)
 		}
-		out = append(out, truncate(line, l.w))
+		indent := 2 + 19 + 1
+		if !l.tall() || v.Status == lab.Pass {
+			out = append(out, truncate(mark+" "+msg, l.w))
+			continue
+		}
+		lines := strings.Split(st.Wrap(msg, l.w-indent, 2), "\n")
+		out = append(out, mark+" "+lines[0])
+		if len(lines) > 1 && lines[1] != "" {
+			out = append(out, strings.Repeat(" ", indent)+lines[1])
+		}
 	}
 	if !rep.Grants {
 		out = append(out, st.Bad.Render(truncate("✗ the lock refuses a client on a free server: it never lets anyone in", l.w)))

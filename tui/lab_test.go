@@ -136,7 +136,7 @@ func TestLabBreakAndFix(t *testing.T) {
 	if a.lab == nil || a.lab.mode != labEdit || !a.lab.level(a.lab.open).own {
 		t.Fatalf("-lab DIR should open the editor on the learner's own lock:\n%s", a.View())
 	}
-	drive(t, a, labPresses("GET {key}\nif token: DEL {key}[ctrl+r]")...)
+	drive(t, a, labPresses(clearPart(6)+"GET {key}\nif token: DEL {key}[ctrl+r]")...)
 	if a.lab.running {
 		t.Fatal("the search should have ended")
 	}
@@ -244,8 +244,8 @@ func openLab(t *testing.T, o Options, w, h int, presses string) *App {
 // a level's lock in the editor, a result, and a Lua error at its line.
 func TestLabGoldens(t *testing.T) {
 	fixGetDel := strings.Repeat("[down]", len(lab.Levels())+1) + "[enter]"
-	getDel := "GET {key}\nif token: DEL {key}[ctrl+r]"
-	syntax := "[ctrl+l]local v = redis.call('GET', KEYS[1])\nif v == then return 1 end[ctrl+r]"
+	getDel := clearPart(6) + "GET {key}\nif token: DEL {key}[ctrl+r]"
+	syntax := clearPart(6) + "[ctrl+l]local v = redis.call('GET', KEYS[1])\nif v == then return 1 end[ctrl+r]"
 	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
 		for _, c := range []struct {
 			name, presses string
@@ -270,7 +270,7 @@ func TestLabGoldens(t *testing.T) {
 // its line under the editor, its part in view and the cursor on that
 // line; typing in the part takes the error away.
 func TestLabLuaErrorInPlace(t *testing.T) {
-	a := openLab(t, Options{Seed: 1, Lab: labDir(t)}, 80, 24,
+	a := openLab(t, Options{Seed: 1, Lab: labDir(t)}, 80, 24, clearPart(6)+
 		"[ctrl+l]local v = redis.call('GET', KEYS[1])\nif v == then return 1 end[ctrl+r]")
 	se := a.lab.scriptErr
 	if se == nil || se.Part != lab.PartRelease || se.Line != 2 {

@@ -44,15 +44,14 @@ func labLevels() []labLevel {
 	return out
 }
 
-// labStarter is the learner's own lock before it is written: an atomic
-// acquire, a release left to write, the default policy.
+// labStarter is the learner's own lock before it is written: the
+// engine's starter (an atomic acquire, a GET-then-DEL release to break).
 func labStarter() lab.Lock {
-	return lab.Lock{
-		Acquire: lab.Part{Name: lab.PartAcquire, Lang: lab.Commands, Src: "SET {key} {token} NX PX {ttl}"},
-		Release: lab.Part{Name: lab.PartRelease, Lang: lab.Commands},
-		Extend:  lab.Part{Name: lab.PartExtend, Lang: lab.Lua},
-		Policy:  lab.DefaultPolicy(),
+	l := lab.Starter()
+	if l.Extend.Name == "" {
+		l.Extend = lab.Part{Name: lab.PartExtend, Lang: lab.Lua}
 	}
+	return l
 }
 
 // goal is a level's goal as the list shows it under the levels: what to
@@ -81,8 +80,8 @@ func (lv labLevel) goal(dir string) string {
 		" · " + boundWords(pol.Bound)
 }
 
-// threats is the threat model in a few words: the faults by their ids in
-// lab.json, or none.
+// threats is the threat model: the faults by their ids in lab.json, or
+// none.
 func threats(fs []lab.Fault) string {
 	if len(fs) == 0 {
 		return "no fault"

@@ -249,6 +249,12 @@ func interactive(ctx context.Context, c config, b *sim.Backend, stderr io.Writer
 			o.Store = &progress.Store{Path: path}
 		}
 	}
+	if c.labDir != "" {
+		if err := tui.CheckLab(c.labDir); err != nil {
+			fmt.Fprintf(stderr, "locksim: %v\n", err)
+			return 2
+		}
+	}
 	app, err := tui.NewCourse(b, o)
 	if err != nil {
 		fmt.Fprintf(stderr, "locksim: %v\n", err)

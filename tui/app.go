@@ -80,6 +80,11 @@ type App struct {
 	// numbers the stories' sessions apart from the course's.
 	labStory   bool
 	coursePl   *Player
+	// labAt is a lab story's position to open at start (Options.Position)
+	labAt *play.Position
+	// labResumed is set once the lab's story saved last time has been
+	// offered back (see openLab)
+	labResumed bool
 	labB       *sim.Backend
 	labStories int
 
@@ -148,6 +153,12 @@ func (a *App) Interrupted() bool { return a.interrupted }
 // the health watch.
 func (a *App) Init() tea.Cmd {
 	start := a.pl.Start(nil)
+	if at := a.labAt; at != nil {
+		// a lab story's position: the story over the lab, the course's
+		// scene started under it
+		a.labAt = nil
+		start = tea.Batch(start, a.openLabAt(at.Lab, at))
+	}
 	if a.b.Live() {
 		return tea.Batch(start, healthLater())
 	}
@@ -305,6 +316,11 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, tea.Batch(a.watchHealth(), healthLater())
 	}
 	cmd := a.pl.Update(msg)
+	if a.labStory && a.coursePl != nil {
+		// the course's scene, under the lab's story, still gets its own
+		// messages (a move that was running, a read-back)
+		cmd = tea.Batch(cmd, a.coursePl.Update(msg))
+	}
 	if a.contents {
 		// the contents list's own messages (its filter's results)
 		cmd = tea.Batch(cmd, a.toc.Update(msg))

@@ -108,6 +108,10 @@ func (e entry) Description() string {
 // NewCourse opens the course on b: the contents (or the scene o asks for),
 // with the learner's saved progress.
 func NewCourse(b *sim.Backend, o Options) (*App, error) {
+	var labAt *play.Position // a lab story's position: it opens over the contents
+	if o.Position != nil && o.Position.Lab != nil {
+		labAt, o.Position, o.Seed = o.Position, nil, o.Position.Seed
+	}
 	if o.Position != nil {
 		o.Scene, o.Step, o.Settings, o.Seed = o.Position.Scene, o.Position.Step, o.Position.Settings, o.Position.Seed
 	}
@@ -156,6 +160,11 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 		a.toc.selectScene(i)
 	}
 	a.contents = o.Scene == ""
+	if labAt != nil {
+		a.labResumed = true // the story asked for, not last time's
+		a.openLab()
+		a.labAt = labAt
+	}
 	if o.Lab != "" {
 		if err := a.openLabDir(o.Lab); err != nil {
 			a.Shutdown(context.Background())
@@ -261,14 +270,12 @@ func (t *Contents) refreshMenu() {
 // SaveProgress records the moment on screen (scene, settings, seed, step),
 // for "continue where you left off"; call it when the program ends.
 func (a *App) SaveProgress() {
-	pl := a.pl
-	if a.labStory {
-		pl = a.coursePl // the lab's story is not a place in the course
-	}
-	if pl == nil {
+	if a.pl == nil {
 		return
 	}
-	if err := a.course.SaveMoment(pl.Session); err != nil {
+	// a story of the lab is saved as it stands too: its position carries
+	// its lock and schedule, and opening the lab next time offers it back
+	if err := a.course.SaveMoment(a.pl.Session); err != nil {
 		a.pl.SetErr("saving progress: " + err.Error())
 	}
 }

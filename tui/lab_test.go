@@ -329,3 +329,65 @@ func lineWith(screen, s string) string {
 	}
 	return ""
 }
+
+// TestLabStoryResumes: a lab story on screen when locksim ends is saved
+// with its lock and schedule; next time, opening the lab opens it again
+// where it was; and a position handed over (a story's code, a class)
+// opens it at once.
+func TestLabStoryResumes(t *testing.T) {
+	dir := labDir(t)
+	a, store := openCourse(t, Options{Seed: 3, NoQuiz: true, Lab: dir}, "")
+	drive(t, a, labPresses("[ctrl+r][ctrl+o]nnn")...)
+	if !a.labStory {
+		t.Fatalf("ctrl+o should open the break:\n%s", a.View())
+	}
+	want := a.pl.Position()
+	a.SaveProgress()
+
+	b, _ := openCourse(t, Options{Seed: 3, NoQuiz: true, Store: store}, "")
+	b.toc.menu.FilterInput.Cursor.SetMode(cursor.CursorStatic)
+	drive(t, b, keys("/lab[enter]")...)
+	if !b.labStory || b.pl.Snap.Pos != want.Step || b.pl.LabPlace() == nil {
+		t.Fatalf("opening the lab should bring last time's story back at step %d:\n%s", want.Step, b.View())
+	}
+	if got := b.pl.LabPlace(); got.Property != want.Lab.Property || len(got.Moves) != len(want.Lab.Moves) {
+		t.Errorf("the story should be last time's break: %+v, want %+v", got, want.Lab)
+	}
+	drive(t, b, keys("[esc]")...)
+	if b.labStory || b.lab == nil {
+		t.Fatalf("esc should go back to the lab:\n%s", b.View())
+	}
+
+	c, _ := openCourse(t, Options{Position: &want}, "")
+	if !c.labStory || c.pl.Snap.Pos != want.Step {
+		t.Fatalf("a lab story's position should open it at step %d:\n%s", want.Step, c.View())
+	}
+	drive(t, c, keys("[esc][esc]")...)
+	if !c.contents || c.labStory || c.lab != nil {
+		t.Fatalf("esc, esc should leave the story, then the lab, for the contents:\n%s", c.View())
+	}
+	drive(t, c, keys("[up][enter]n")...)
+	if c.contents || c.pl.Scene.ID != "key-naming" || c.pl.Busy || c.pl.Snap.Pos != 1 {
+		t.Fatalf("the course under the story should still open and step its scenes: %s at %d\n%s", c.pl.Scene.ID, c.pl.Snap.Pos, c.View())
+	}
+}
+
+// TestLabOnALiveCourse: on a live server the lab's line in the contents,
+// and the lab's own header, say it runs on an embedded server of its own,
+// and why.
+func TestLabOnALiveCourse(t *testing.T) {
+	a, _ := openCourse(t, Options{Seed: 1}, "")
+	toc := newContents(a.com, a.course, "", true)
+	e := toc.labEntry()
+	if !strings.Contains(e.Description(), "embedded server of its own") || !strings.Contains(e.Description(), "any key") {
+		t.Errorf("the lab's line on a live course should say why it runs embedded: %q", e.Description())
+	}
+	l := newLab(a.com, nil, nil, labStarter(), "", true)
+	l.SetSize(120, 40)
+	if v := l.View(); !strings.Contains(v, "embedded server of its own, not -redis") {
+		t.Errorf("the lab's header on a live course should say it runs embedded:\n%s", v)
+	}
+	if e := newContents(a.com, a.course, "", false).labEntry(); strings.Contains(e.Description(), "embedded") {
+		t.Errorf("on the embedded server the lab's line need not say so: %q", e.Description())
+	}
+}

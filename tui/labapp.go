@@ -22,6 +22,15 @@ func (a *App) openLab() tea.Cmd {
 	a.contents = false
 	a.lab = newLab(a.com, a.course.Prog.Levels, a.course.RecordLevel, a.labOwn, a.labDir, a.b.Live())
 	a.lab.SetSize(a.com.Width, a.com.Height)
+	if a.labResumed {
+		return nil
+	}
+	a.labResumed = true
+	// the first time in this run: where the learner left a story of the
+	// lab last time, if that is where the course was left
+	if pos := a.course.LastPlace(); pos.Lab != nil && a.course.Prog.Moment.Scene == lab.SceneID {
+		return a.openLabAt(pos.Lab, &pos)
+	}
 	return nil
 }
 
@@ -31,27 +40,49 @@ func (a *App) openLab() tea.Cmd {
 // written there at the first run or ctrl+s; a lock that does not read
 // (both languages of a part, a bad lab.json) is an error.
 func (a *App) openLabDir(dir string) error {
-	note := ""
-	lk, err := lab.Load(dir)
-	switch {
-	case errors.Is(err, fs.ErrNotExist), errors.Is(err, lab.ErrNoAcquire):
-		starter := labStarter()
-		lk, note = &starter, dir+" has no lock yet: a starter, saved there at the first run or ctrl+s"
-		// a course may hand out the policy alone
-		if data, err := os.ReadFile(filepath.Join(dir, "lab.json")); err == nil {
-			if starter.Policy, err = lab.ParsePolicy(data); err != nil {
-				return fmt.Errorf("-lab %s: %w", dir, err)
-			}
-		}
-	case err != nil:
-		return fmt.Errorf("-lab %s: %w", dir, err)
+	lk, note, err := loadLabDir(dir)
+	if err != nil {
+		return err
 	}
-	a.labDir, a.labOwn = dir, *lk
+	a.labDir, a.labOwn = dir, lk
+	a.labResumed = true // -lab DIR opens the learner's lock, not a story
 	a.openLab()
 	a.lab.sel = len(a.lab.levels)
 	a.lab.openLevel(a.lab.sel)
 	a.lab.note = note
 	return nil
+}
+
+// CheckLab reports what -lab DIR cannot open: a lock in dir that does
+// not read (a part in both languages, a bad lab.json), or a dir that is
+// a file. A missing directory, or one with no acquire yet, is fine: the
+// lab starts there from a starter lock.
+func CheckLab(dir string) error {
+	_, _, err := loadLabDir(dir)
+	return err
+}
+
+// loadLabDir reads the learner's lock from dir (see CheckLab), and says
+// when it is the starter.
+func loadLabDir(dir string) (lk lab.Lock, note string, err error) {
+	l, err := lab.Load(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, lab.ErrNoAcquire):
+		lk, note = labStarter(), dir+" has no lock yet: a starter, saved there at the first run or ctrl+s"
+		// a course may hand out the policy alone
+		if data, err := os.ReadFile(filepath.Join(dir, "lab.json")); err == nil {
+			if lk.Policy, err = lab.ParsePolicy(data); err != nil {
+				return lk, "", fmt.Errorf("-lab %s: %w", dir, err)
+			}
+		}
+		return lk, note, nil
+	case err != nil:
+		return lk, "", fmt.Errorf("-lab %s: %w", dir, err)
+	}
+	if l.Extend.Name == "" {
+		l.Extend = lab.Part{Name: lab.PartExtend, Lang: lab.Lua}
+	}
+	return *l, "", nil
 }
 
 // labKey handles a key while the lab is open: ctrl+c quits, esc on the

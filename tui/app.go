@@ -78,8 +78,8 @@ type App struct {
 	// coursePl the course's, put back when the story closes. labB is the
 	// lab's own embedded server, opened with its first story; labStories
 	// numbers the stories' sessions apart from the course's.
-	labStory   bool
-	coursePl   *Player
+	labStory bool
+	coursePl *Player
 	// labAt is a lab story's position to open at start (Options.Position)
 	labAt *play.Position
 	// labResumed is set once the lab's story saved last time has been

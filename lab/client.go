@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -203,8 +204,10 @@ func (pr *program) step(c *client, i int, token string, grants *int, lost bool, 
 		c.wait = false
 		label = "retry"
 	}
-	if c.phase == phRelease && c.line == 0 {
-		c.holds = false // it sends its release: it no longer acts as holder
+	if c.phase == phRelease && (p.Lang == Lua || !strings.EqualFold(p.lines[c.line].Args[0], "GET")) {
+		// it sends its release: it no longer acts as holder (a GET that
+		// checks the key first is not the release yet, as the ledger reads it)
+		c.holds = false
 	}
 	var r reply
 	finished := true
@@ -258,6 +261,7 @@ func (pr *program) step(c *client, i int, token string, grants *int, lost bool, 
 			c.phase = phDone
 		}
 	case phRelease:
+		c.holds = false
 		c.phase = phDone
 	}
 	return label, nil
@@ -273,11 +277,20 @@ type searchExec struct {
 	host *Host
 	w    *world
 	sent reply // the server's reply to the step's command, heard or not
+	errs *[]*ScriptError
 }
+
+// maxErrors is how many distinct runtime errors a search keeps.
+const maxErrors = 3
 
 func (x *searchExec) lua(i int, p *part, keys, argv []string, lost bool) reply {
 	v, err := x.host.Eval(x.ctx, p.script, keys, argv)
 	x.sent = reply{v, err}
+	var rt *ScriptError
+	if errors.As(err, &rt) && !rt.OverBudget && x.errs != nil && len(*x.errs) < maxErrors &&
+		!slices.ContainsFunc(*x.errs, func(e *ScriptError) bool { return e.Error() == rt.Error() }) {
+		*x.errs = append(*x.errs, rt)
+	}
 	var se *ScriptError
 	if lost && !(errors.As(err, &se) && se.OverBudget) {
 		return reply{err: errLost}

@@ -83,6 +83,9 @@ func ResultsOf(rep *Report) Results {
 			if v.Property == MutualExclusion && rep.Lesson != "" {
 				t.Message += ". " + rep.Lesson
 			}
+			for _, e := range rep.Errors {
+				t.Message += ". In some schedules a script raised an error, sent back as an error reply: " + e.Error()
+			}
 			if res.Status == Pass {
 				res.Status = Fail
 			}

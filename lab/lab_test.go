@@ -183,6 +183,7 @@ func TestGrade(t *testing.T) {
 		{"testdata/fenced", "pass", `"name": "resource-safety"`},
 		{"testdata/syntax", "error", "acquire.lua:2: syntax error"},
 		{"testdata/endless", "error", "budget of instructions"},
+		{"testdata/runtime", "error", "acquire.lua:2: ERR unknown command"},
 	} {
 		res, err := Grade(ctx, c.dir)
 		if err != nil {
@@ -239,5 +240,24 @@ func TestCancel(t *testing.T) {
 	}})
 	if !errors.Is(err, context.Canceled) || calls != 1 {
 		t.Errorf("got %v after %d progress calls", err, calls)
+	}
+}
+
+// TestRareRuntimeError: a script that fails only in some schedules is an
+// error reply there, as in Redis, and the report keeps the error.
+func TestRareRuntimeError(t *testing.T) {
+	l := Starter()
+	l.Release = Part{Name: PartRelease, Lang: Lua, Src: `local v = redis.call('GET', KEYS[1])
+if v == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return v .. ' is not ours'
+`}
+	l.Policy.Faults = []Fault{PausePast}
+	l.Policy.Bound.Faults = 1
+	rep, err := Check(context.Background(), &l, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Errors) != 1 || rep.Errors[0].Line != 3 || rep.Errors[0].File != "release.lua" || !rep.Grants {
+		t.Errorf("errors %v, grants %v", rep.Errors, rep.Grants)
 	}
 }

@@ -143,8 +143,9 @@ type Property string
 const (
 	// MutualExclusion: never two clients acting as holder at overlapping
 	// times (the ledger's overlap: from a grant until the holder sends its
-	// release, crashes or learns from an extend that it lost the lock; a
-	// paused client still acts as holder).
+	// release, a GET that checks the key first not counting, crashes, or
+	// learns from an extend that it lost the lock, which the ledger does
+	// not yet read; a paused client still acts as holder).
 	MutualExclusion Property = "mutual-exclusion"
 	// ResourceSafety: the protected resource never accepts a write from a
 	// stale holder: one whose grant came before the grant of a write the

@@ -120,7 +120,11 @@ type Report struct {
 	Verdicts []Verdict // one per judged property, in AllProperties order
 	// Lesson is the course's point when the threat model alone breaks
 	// mutual exclusion for any lease; "" otherwise.
-	Lesson  string
+	Lesson string
+	// Errors are the first few distinct runtime errors the lock's scripts
+	// raised in some schedule (each became an error reply to EVAL there,
+	// as Redis sends it); nil when none did.
+	Errors  []*ScriptError
 	Elapsed time.Duration // wall time; for benchmarks, never for a verdict
 }
 
@@ -288,7 +292,7 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 	case err != nil:
 		return nil, err
 	}
-	rep.Explored, rep.Broke = s.explored, s.broke
+	rep.Explored, rep.Broke, rep.Errors = s.explored, s.broke, s.errs
 	if o.Progress != nil {
 		o.Progress(Progress{Explored: s.explored, Broke: s.broke, Max: s.bound.MaxSchedules, Done: 1})
 	}
@@ -363,6 +367,8 @@ type search struct {
 	// at is where the search stands: at each depth, the branch taken and
 	// how many there are
 	at [][2]int
+	// errs are the first distinct runtime errors of the lock's scripts
+	errs []*ScriptError
 }
 
 // done estimates the share of the tree already searched.
@@ -380,7 +386,7 @@ func (s *search) done() float64 {
 // granting, so it is reported apart.
 func (s *search) grantsWhenFree() (bool, error) {
 	w := world{n: 2, owner: -1}
-	x := &searchExec{ctx: s.ctx, srv: s.srv, host: s.host, w: &w}
+	x := &searchExec{ctx: s.ctx, srv: s.srv, host: s.host, w: &w, errs: &s.errs}
 	run := func(i int) error {
 		c := &w.c[i]
 		for c.active() && c.phase != phWrite {
@@ -393,6 +399,10 @@ func (s *search) grantsWhenFree() (bool, error) {
 	if err := run(0); err != nil {
 		return false, err
 	}
+	if len(s.errs) > 0 {
+		// the simplest schedule of all fails: the lock cannot run
+		return false, s.errs[0]
+	}
 	if !w.c[0].holds {
 		return false, nil
 	}
@@ -404,6 +414,9 @@ func (s *search) grantsWhenFree() (bool, error) {
 	}
 	if err := run(1); err != nil {
 		return false, err
+	}
+	if len(s.errs) > 0 {
+		return false, s.errs[0]
 	}
 	ok := w.c[1].holds
 	s.srv.Restore(State{})
@@ -538,7 +551,7 @@ func (s *search) apply(w *world, m Move) (Move, error) {
 		c := &w.c[i]
 		ph := c.phase
 		before, beforeEnds, had := s.lockKey()
-		x := &searchExec{ctx: s.ctx, srv: s.srv, host: s.host, w: w}
+		x := &searchExec{ctx: s.ctx, srv: s.srv, host: s.host, w: w, errs: &s.errs}
 		label, err := s.pr.step(c, i, token(i), &w.grants, m.Fault == LostReply, x)
 		if err != nil {
 			return m, err
@@ -664,7 +677,7 @@ func (s *search) probe() (bool, error) {
 	defer s.srv.Restore(st)
 	s.srv.Advance(2 * s.pol.TTL)
 	w := world{n: 1, owner: -1}
-	x := &searchExec{ctx: s.ctx, srv: s.srv, host: s.host, w: &w}
+	x := &searchExec{ctx: s.ctx, srv: s.srv, host: s.host, w: &w, errs: &s.errs}
 	c := &w.c[0]
 	for c.phase == phAcquire && !c.wait {
 		if _, err := s.pr.step(c, 0, "token-probe", &w.grants, false, x); err != nil {

@@ -520,7 +520,11 @@ func (a *App) frameArgs() (helpLine, title, overlay string) {
 			legend = append(legend, "presenter: the footer's class h:mm is the time since locksim opened",
 				"a step at the end opens the next story, then the next scene · esc asks first")
 		}
-		legend = append(legend, "scene "+itoa(int64(a.course.At+1))+" of "+itoa(int64(len(a.course.Scenes)))+" · ? closes this page")
+		where := "scene " + itoa(int64(a.course.At+1)) + " of " + itoa(int64(len(a.course.Scenes)))
+		if a.labStory {
+			where = "a story of the lab (esc goes back to it)"
+		}
+		legend = append(legend, where+" · ? closes this page")
 		overlay = views.HelpPage(a.com.Styles, groups, legend, a.com.Width)
 	case a.showAbout:
 		title = "the story of " + a.pl.Scene.ID

@@ -185,6 +185,15 @@ func TestLabBreakAndFix(t *testing.T) {
 	}
 	drive(t, a, keys("n")...)
 
+	// a step past the end stays in the lab's story
+	for i := 0; i < 20 && !a.storyOver(); i++ {
+		drive(t, a, keys("n")...)
+	}
+	drive(t, a, keys("n")...)
+	if !a.labStory || !strings.Contains(a.pl.Flash, "the lab's story has ended") {
+		t.Fatalf("a step past the end should say the lab's story ended, and stay: %q\n%s", a.pl.Flash, a.View())
+	}
+
 	// the position carries the story: it opens again, on another server
 	pos := a.pl.Position()
 	data, err := json.Marshal(pos)

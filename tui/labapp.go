@@ -219,6 +219,13 @@ func (a *App) labStoryKey(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 	}
+	k := a.com.Keys
+	clicker := a.course.Present && (key.Matches(msg, k.Play) || msg.Type == tea.KeyPgDown || msg.String() == "." || msg.String() == " ")
+	if (key.Matches(msg, k.Step) || clicker) && a.storyOver() {
+		// the course's end of a story would open its next scene
+		a.pl.SetFlash("the lab's story has ended · esc goes back to the lab · home replays it")
+		return nil
+	}
 	if key.Matches(msg, a.com.Keys.SceneNext) || key.Matches(msg, a.com.Keys.ScenePrev) {
 		a.pl.SetFlash("the lab's story has no next scene · esc goes back to the lab")
 		return nil

@@ -374,7 +374,10 @@ func (l *Lab) run() tea.Cmd {
 			default: // the screen is behind: it gets the next one
 			}
 		}})
-		ch <- labOver{gen: gen, report: rep, err: err}
+		select {
+		case ch <- labOver{gen: gen, report: rep, err: err}:
+		case <-ctx.Done(): // cancelled: nobody waits for it any more
+		}
 	}()
 	return l.wait()
 }

@@ -400,3 +400,46 @@ func TestLabOnALiveCourse(t *testing.T) {
 		t.Errorf("on the embedded server the lab's line need not say so: %q", e.Description())
 	}
 }
+
+// TestLabFixLevel: a level to fix is passed once the adversary finds no
+// break of its properties within its bound; the mark shows on the levels
+// and is kept in the progress.
+func TestLabFixLevel(t *testing.T) {
+	i := slices.IndexFunc(lab.Levels(), func(lv lab.Level) bool { return lv.ID == "get-then-del" })
+	fix := "if redis.call('GET', KEYS[1]) == ARGV[1] then\nreturn redis.call('DEL', KEYS[1])\nend\nreturn 0"
+	a := openLab(t, Options{Seed: 1}, 80, 24, strings.Repeat("[down]", len(lab.Levels())+i)+"[enter]")
+	if lv := a.lab.level(a.lab.open); lv.Break() || lv.Level.ID != "get-then-del" {
+		t.Fatalf("the line should be get-then-del to fix, got %s (break %v)", lv.Level.ID, lv.Break())
+	}
+	drive(t, a, labPresses("[ctrl+r]")...)
+	if a.course.Prog.Levels["fix:get-then-del"] {
+		t.Fatalf("the flawed lock should not pass:\n%s", a.View())
+	}
+	drive(t, a, labPresses(clearPart(6)+"[ctrl+l]"+fix+"[ctrl+r]")...)
+	if v := verdictOf(t, a, lab.NoForeignRelease); v.Status != lab.Pass || !a.course.Prog.Levels["fix:get-then-del"] {
+		t.Fatalf("compare-and-delete should pass the level: %+v, %v\n%s", v, a.course.Prog.Levels, a.View())
+	}
+	drive(t, a, labPresses("[esc]")...)
+	if line := lineWith(a.View(), "> "); !strings.Contains(line, "✓ fix this lock") {
+		t.Errorf("the level should be marked passed on the list: %q\n%s", line, a.View())
+	}
+}
+
+// TestLabCancel: esc while the adversary searches stops it and says that
+// nothing is known of the schedules it had not reached; the cancelled
+// search's late messages change nothing.
+func TestLabCancel(t *testing.T) {
+	a := openLab(t, Options{Seed: 1, Lab: labDir(t)}, 80, 24, "")
+	_, wait := a.Update(tea.KeyMsg{Type: tea.KeyCtrlR})
+	if !a.lab.Running() || !strings.Contains(a.View(), "esc cancel the search") {
+		t.Fatalf("ctrl+r should start the search, with esc to cancel it:\n%s", a.View())
+	}
+	drive(t, a, keys("[esc]")...)
+	if a.lab.Running() || !strings.Contains(a.View(), "search cancelled") {
+		t.Fatalf("esc should cancel the search:\n%s", a.View())
+	}
+	runCmd(t, a, wait) // the cancelled search's messages, to the end
+	if a.lab.report != nil || !strings.Contains(a.View(), "search cancelled") {
+		t.Errorf("a cancelled search's late messages should change nothing:\n%s", a.View())
+	}
+}

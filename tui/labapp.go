@@ -221,9 +221,14 @@ func (a *App) labStoryKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	k := a.com.Keys
 	clicker := a.course.Present && (key.Matches(msg, k.Play) || msg.Type == tea.KeyPgDown || msg.String() == "." || msg.String() == " ")
-	if (key.Matches(msg, k.Step) || clicker) && a.storyOver() {
+	over := !a.pl.Busy && !a.pl.Asking && a.pl.Snap.Pos >= len(a.pl.Snap.Moves) // a hand-played story has no moves yet
+	if (key.Matches(msg, k.Step) || clicker) && over {
 		// the course's end of a story would open its next scene
 		a.pl.SetFlash("the lab's story has ended · esc goes back to the lab · home replays it")
+		if lp := a.pl.LabPlace(); lp != nil && len(lp.Moves) == 0 {
+			a.pl.SetFlash("you make every move here: select a client (1-" + itoa(int64(lp.Clients)) +
+				"), enter steps it, x crashes it, p pauses or wakes it, w lets time pass")
+		}
 		return nil
 	}
 	if key.Matches(msg, a.com.Keys.SceneNext) || key.Matches(msg, a.com.Keys.ScenePrev) {

@@ -48,13 +48,14 @@ func TestPolicy(t *testing.T) {
 		t.Errorf("got %+v", p)
 	}
 	for src, msg := range map[string]string{
-		`{"faults": ["meteor"]}`:               `unknown fault "meteor"`,
-		`{"bound": {"clients": 5}}`:            "bound.clients must be 2 or 3",
-		`{"ttl_ms": 0}`:                        "ttl_ms must be at least 1",
-		`{"ttl": 5}`:                           `unknown field "ttl"`,
-		`{"properties": ["liveness"]}`:         `unknown property "liveness"`,
-		`{"bound": {"depth": 99}}`:             "bound.depth must be 1 to 40",
-		`{"retries": 1, "retry_delay_ms": -1}`: "cannot be negative",
+		`{"faults": ["meteor"]}`:                `unknown fault "meteor"`,
+		`{"bound": {"clients": 5}}`:             "bound.clients must be 2 or 3",
+		`{"ttl_ms": 0}`:                         "ttl_ms must be at least 1",
+		`{"ttl": 5}`:                            `unknown field "ttl"`,
+		`{"properties": ["liveness"]}`:          `unknown property "liveness"`,
+		`{"bound": {"depth": 99}}`:              "bound.depth must be 1 to 40",
+		`{"bound": {"max_schedules": 5000000}}`: "bound.max_schedules must be 1 to 1000000",
+		`{"retries": 1, "retry_delay_ms": -1}`:  "cannot be negative",
 	} {
 		if _, err := ParsePolicy([]byte(src)); err == nil || !strings.Contains(err.Error(), msg) {
 			t.Errorf("%s: got %v, want %q", src, err, msg)
@@ -133,8 +134,14 @@ func TestGetThenDelRelease(t *testing.T) {
 	if v.Status != Fail || v.Break == nil || v.Break.Moves[len(v.Break.Moves)-1].Label != "release: DEL" {
 		t.Fatalf("GET then DEL: %+v", v)
 	}
-	if !strings.Contains(rep.Lesson, "no lease keeps mutual-exclusion") {
+	if !strings.Contains(rep.Lesson, "no lease keeps mutual-exclusion") || !strings.Contains(rep.Lesson, "not a bug in your lock") {
 		t.Errorf("lesson: %q", rep.Lesson)
+	}
+	// a GET-then-SET acquire breaks it with no fault: the lesson says so
+	gs, _ := FindLevel("get-then-set")
+	gs.Lock.Policy = l.Policy
+	if rep, err := Check(ctx, &gs.Lock, Options{}); err != nil || !strings.Contains(rep.Lesson, "that break is the lock's own") {
+		t.Errorf("GET then SET: lesson %q (%v)", rep.Lesson, err)
 	}
 	fixed, _ := Load("testdata/fixes/get-then-del")
 	fixed.Policy = l.Policy
@@ -259,5 +266,17 @@ return v .. ' is not ours'
 	}
 	if len(rep.Errors) != 1 || rep.Errors[0].Line != 3 || rep.Errors[0].File != "release.lua" || !rep.Grants {
 		t.Errorf("errors %v, grants %v", rep.Errors, rep.Grants)
+	}
+}
+
+func TestGradeWithCode(t *testing.T) {
+	res, err := GradeWith(context.Background(), "testdata/getdel", func(b *Break) string { return "CODE-" + string(b.Property) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range res.Tests {
+		if tr.Status == Fail && !strings.Contains(tr.Message, "(story code CODE-"+tr.Name+")") {
+			t.Errorf("%s: %s", tr.Name, tr.Message)
+		}
 	}
 }

@@ -176,6 +176,10 @@ type Bound struct {
 	MaxSchedules int `json:"max_schedules"`
 }
 
+// MaxSchedules is the largest max_schedules lab.json may ask for: about
+// a minute of searching on one core.
+const MaxSchedules = 1_000_000
+
 // DefaultBound is the bound without lab.json: 2 clients, up to 2 faults,
 // depth 12, at most 200 000 schedules.
 func DefaultBound() Bound { return Bound{Clients: 2, Faults: 2, Depth: 12, MaxSchedules: 200_000} }
@@ -222,7 +226,8 @@ type policyJSON struct {
 // ParsePolicy reads lab.json: fields left out take DefaultPolicy's values
 // ("faults": [] means no fault in scope; a bound's zero fields take the
 // default bound's). Errors name the field: an unknown fault or property, a
-// TTL under 1 ms, 2-3 clients, 0-3 faults, depth 1-40.
+// TTL under 1 ms, 2-3 clients, 0-3 faults, depth 1-40, max_schedules up
+// to MaxSchedules.
 func ParsePolicy(data []byte) (Policy, error) {
 	p := DefaultPolicy()
 	var j policyJSON
@@ -281,8 +286,8 @@ func (p Policy) Check() error {
 		return errors.New("lab.json: bound.faults must be 0 to 3")
 	case p.Bound.Depth < 1 || p.Bound.Depth > 40:
 		return errors.New("lab.json: bound.depth must be 1 to 40")
-	case p.Bound.MaxSchedules < 1:
-		return errors.New("lab.json: bound.max_schedules must be at least 1")
+	case p.Bound.MaxSchedules < 1 || p.Bound.MaxSchedules > MaxSchedules:
+		return fmt.Errorf("lab.json: bound.max_schedules must be 1 to %d", MaxSchedules)
 	}
 	for _, f := range p.Faults {
 		if !slices.Contains(AllFaults(), f) {

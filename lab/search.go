@@ -318,13 +318,14 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 		}
 		rep.Verdicts = append(rep.Verdicts, v)
 	}
-	rep.Lesson = lesson(l.Policy)
+	rep.Lesson = lesson(l.Policy, s.best[0])
 	return rep, nil
 }
 
-// lesson is the plain statement of what the threat model alone breaks.
-func lesson(p Policy) string {
-	if !slices.Contains(p.Properties, MutualExclusion) {
+// lesson is the plain statement of what the threat model alone breaks;
+// me is the shrunk break of mutual exclusion, if any.
+func lesson(p Policy, me *Break) string {
+	if !slices.Contains(p.Properties, MutualExclusion) || p.Bound.Faults == 0 {
 		return ""
 	}
 	var why []string
@@ -344,8 +345,14 @@ func lesson(p Policy) string {
 	if p.Has(Restart) {
 		fencing += ", as long as the counter survives: a restart without persistence loses it too, and the tokens start again from 1"
 	}
+	verdict := "That is the lesson, not a bug in your lock. "
+	if me != nil && !slices.ContainsFunc(me.Moves, func(m Move) bool {
+		return m.Fault == PausePast || m.Fault == ClockJump || m.Fault == Restart
+	}) {
+		verdict = "Here, though, mutual-exclusion breaks without any of them: that break is the lock's own. "
+	}
 	return "With these faults in scope no lease keeps mutual-exclusion, whatever the scripts do: " +
-		strings.Join(why, "; ") + ". That is the lesson, not a bug in your lock. " + fencing + "."
+		strings.Join(why, "; ") + ". " + verdict + fencing + "."
 }
 
 var errRefused = errors.New("bound refused")

@@ -344,7 +344,10 @@ func (e *storyExec) wait(i int, d time.Duration) {
 // content's predict section, with {move} and {property}; choice 0 "it
 // breaks", 1 "it holds", answered from the ledger).
 func (b *Break) Scene() *scenes.Scene {
-	last := b.Moves[len(b.Moves)-1].String()
+	last := ""
+	if len(b.Moves) > 0 {
+		last = b.Moves[len(b.Moves)-1].String()
+	}
 	if b.Probe {
 		last = ProbeClient + " acquire"
 	}

@@ -249,8 +249,8 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.SetSize(msg.Width, msg.Height)
 		return a, nil
 	case tea.MouseMsg:
-		if a.com.Width < MinWidth || a.com.Height < MinHeight {
-			return a, nil
+		if a.com.Width < MinWidth || a.com.Height < MinHeight || a.lab != nil && !a.labStory {
+			return a, nil // the lab's pages take no mouse: the scene under them is not on screen
 		}
 		a.layout()
 		switch msg.Button {

@@ -68,7 +68,7 @@ func (lv labLevel) goal(dir string) string {
 			what += " It stays in the editor until locksim ends (-lab DIR keeps it in files)."
 		}
 	case lv.Mode == lab.BreakIt:
-		what = lv.BreakGoal + " You schedule every step and fault; the ledger says when it breaks."
+		what = lv.BreakGoal + " You make every move (a client's step, a crash, a pause, time passing); the ledger says when it breaks."
 	default:
 		what = lv.FixGoal + " Passed when the adversary finds no break within the bound and the lock still grants."
 	}

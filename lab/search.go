@@ -103,6 +103,11 @@ type Verdict struct {
 	Message string
 	Break   *Break // the shrunk break of a failure, nil otherwise
 	Broke   int    // schedules that broke it
+	// Ledger is set for a failure when the ledger, reading the break
+	// played as a story (Break.Script on an embedded server of its own,
+	// through the engine every scene uses), shows the same property
+	// broken: the story the learner opens shows what the search found.
+	Ledger bool
 }
 
 // Report is a search's outcome.
@@ -296,6 +301,7 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 	if o.Progress != nil {
 		o.Progress(Progress{Explored: s.explored, Broke: s.broke, Max: s.bound.MaxSchedules, Done: 1})
 	}
+	var be *sim.Backend // the stories' server, opened for the first break
 	for _, p := range AllProperties() {
 		if s.judge&bit(p) == 0 {
 			continue
@@ -312,6 +318,15 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 			b.Clients = s.bound.Clients
 			v.Status, v.Break = Fail, b
 			v.Message = "broken: " + b.String() + ": " + b.Why
+			if be == nil {
+				if be, err = sim.OpenEmbedded(); err != nil {
+					return nil, err
+				}
+				defer func() { _ = be.Close(context.Background()) }()
+			}
+			if v.Ledger, err = confirm(ctx, be, b); err != nil {
+				return nil, err
+			}
 		default:
 			v.Status, v.Message = Pass, fmt.Sprintf("no break within the bound: all schedules of %d clients with up to %d %s, depth %d: %s explored, none broke it",
 				rep.Bound.Clients, rep.Bound.Faults, plural(rep.Bound.Faults, "fault", "faults"), rep.Bound.Depth, Thousands(rep.Explored))

@@ -434,3 +434,19 @@ func HandScene(l *Lock, clients int) *scenes.Scene {
 		},
 	}
 }
+
+// confirm plays b as a story on be (an embedded server), through the
+// engine every scene uses, and reports whether the ledger's reading of its
+// replies shows b's property broken.
+func confirm(ctx context.Context, be *sim.Backend, b *Break) (bool, error) {
+	script := b.Script()
+	r := sim.NewRun(be, script, 1)
+	defer r.Close()
+	if err := r.Reset(ctx); err != nil {
+		return false, err
+	}
+	if err := r.Seek(ctx, len(script.Moves)); err != nil {
+		return false, err
+	}
+	return slices.Contains(BrokenIn(scenes.Fold(r.Snapshot(ctx))), b.Property), nil
+}

@@ -58,6 +58,9 @@ usage: locksim [flags]
                        outcome is then unknown
   -trials N            run the race N times for real for each way of acquiring (SET NX PX,
                        SETNX + EXPIRE, GET then SET, GET then DEL) and count the holders
+  -lab DIR             open the lab on your own lock in DIR (acquire.lua or .redis,
+                       release, optional extend, lab.json), saved back there; a new
+                       DIR starts from a starter lock
   -crash-rate P        with -trials: the chance, 0 to 1, that a SETNX winner crashes
                        before its EXPIRE (default 0.1)
   -cleanup             with -redis: remove the keys of locksim runs that were killed (their
@@ -138,6 +141,7 @@ type config struct {
 	stepSet      bool
 	history      string // -history: the HTML file to write
 	lab          labConfig
+	labDir       string // -lab DIR
 }
 
 // serveFlags are -serve and its companions.
@@ -210,6 +214,7 @@ func parse(args []string) (config, error) {
 	fs.IntVar(&c.serve.maxSessions, "max-sessions", serve.DefaultMaxSessions, "")
 	fs.DurationVar(&c.serve.idle, "idle", serve.DefaultIdle, "")
 	fs.DurationVar(&c.serve.maxTime, "max-session", serve.DefaultMaxTime, "")
+	fs.StringVar(&c.labDir, "lab", "", "")
 	labFlags(fs, &c.lab)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -307,6 +312,9 @@ func parse(args []string) (config, error) {
 	if err := checkServe(fs, c); err != nil {
 		return c, err
 	}
+	if c.labDir != "" && (c.plain || c.list || c.cleanup || c.trialsSet || c.scene != "" || len(c.playlist) > 0 || c.story != "" || c.cast != "" || c.history != "") {
+		return c, errors.New("-lab opens the lab's screen: it does not go with -plain, -list, -cleanup, -trials, -scene, -scenes, -story, -cast or -history")
+	}
 	if c.timeout <= 0 || c.timeout > time.Minute {
 		return c, fmt.Errorf("-timeout must be above 0 and at most 1m, got %v", c.timeout)
 	}
@@ -343,8 +351,8 @@ func checkServe(fs *flag.FlagSet, c config) error {
 		return nil
 	}
 	switch {
-	case c.scene != "" || c.plain || c.list || c.cleanup || c.trialsSet || c.notes != "" || c.present || len(c.playlist) > 0 || c.story != "" || c.cast != "" || c.history != "" || c.lab.grade != "":
-		return errors.New("-serve serves the whole course: it does not go with -scene, -scenes, -plain, -list, -cleanup, -trials, -notes, -present, -story, -cast, -history or -grade")
+	case c.scene != "" || c.plain || c.list || c.cleanup || c.trialsSet || c.notes != "" || c.present || len(c.playlist) > 0 || c.story != "" || c.cast != "" || c.history != "" || c.lab.grade != "" || c.labDir != "":
+		return errors.New("-serve serves the whole course: it does not go with -scene, -scenes, -plain, -list, -cleanup, -trials, -notes, -present, -story, -cast, -history, -grade or -lab")
 	case c.resetProgress || c.noSave || c.noColor || c.noMouse || c.label || c.exportDir != "" || c.exportScale != 0 || c.set != "":
 		return errors.New("-serve: -reset-progress, -no-save, -no-color, -no-mouse, -label, -set and the export flags are each student's own matter over SSH (NO_COLOR from the client is honoured)")
 	case len(c.redlock) > 0 || c.resource != "":

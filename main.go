@@ -109,6 +109,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		code = plainTrials(ctx, c, b, stdout, stderr)
 	case c.trialsSet:
 		code = interactiveTrials(ctx, c, b, stderr)
+	case c.labDir != "" && (!tty || stdout != os.Stdout):
+		fmt.Fprintln(stderr, "locksim: -lab needs a terminal: the lab is a screen")
+		code = 2
 	case c.plain || !tty || stdout != os.Stdout:
 		code = plain(ctx, c, b, stdout, stderr)
 	default:
@@ -304,7 +307,7 @@ func interactive(ctx context.Context, c config, b *sim.Backend, stderr io.Writer
 	}
 	st := views.NewStyles(r, c.theme == "high-contrast")
 	o := tui.Options{Seed: c.seed, Scene: c.scene, Step: c.step, Settings: c.settings, Scenes: c.playlist, Notes: c.notes,
-		NoQuiz: c.noQuiz, Present: c.present, Warn: stderr, Styles: &st}
+		NoQuiz: c.noQuiz, Present: c.present, Warn: stderr, Styles: &st, Lab: c.labDir}
 	o.Export = scenes.Export{Dir: c.exportDir, Scale: c.exportScale}
 	o.Position = c.position // -story CODE
 	// said on stderr too, but before the alternate screen hides it
@@ -322,6 +325,12 @@ func interactive(ctx context.Context, c config, b *sim.Backend, stderr io.Writer
 			fmt.Fprintf(stderr, "locksim: %v; progress will not be saved\n", err)
 		} else {
 			o.Store = &progress.Store{Path: path}
+		}
+	}
+	if c.labDir != "" {
+		if err := tui.CheckLab(c.labDir); err != nil {
+			fmt.Fprintf(stderr, "locksim: %v\n", err)
+			return 2
 		}
 	}
 	app, err := tui.NewCourse(b, o)

@@ -206,6 +206,7 @@ func (c *Course) SaveMoment(s *Session) error {
 func cloneProgress(p progress.Progress) progress.Progress {
 	q := p
 	q.Done, q.Answers, q.Scores = maps.Clone(p.Done), maps.Clone(p.Answers), maps.Clone(p.Scores)
+	q.Levels = maps.Clone(p.Levels)
 	q.Moment.Settings = maps.Clone(p.Moment.Settings)
 	q.Place = slices.Clone(p.Place)
 	return q

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sync"
 
-	"locksim/scenes"
 	"locksim/sim"
 )
 
@@ -50,11 +49,15 @@ func Open(ctx context.Context, pos Position, b *sim.Backend) (*Session, error) {
 	if err := pos.Check(); err != nil {
 		return nil, err
 	}
-	sc := scenes.Find(pos.Scene)
+	sc, err := pos.scene()
+	if err != nil {
+		return nil, err
+	}
 	s, err := NewSession(ctx, 1, sc, b, pos.Seed, &sync.WaitGroup{})
 	if err != nil {
 		return nil, err
 	}
+	s.lab = pos.Lab.clone()
 	s.Predict = sc.Asks()
 	s.ApplyPosition(pos)
 	d := Driver{S: s}

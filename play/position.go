@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"locksim/lab"
 	"locksim/scenes"
 	"locksim/scenes/progress"
 	"locksim/sim"
@@ -46,6 +47,10 @@ type Position struct {
 	// Trial is a trial of the race's trials the race scene steps through
 	// as a story (its anomaly shown); nil for none.
 	Trial *TrialRecord `json:"trial,omitempty"`
+	// Lab is a lab story's lock and schedule: its scene (lab.SceneID) is
+	// built from them, not found in the registry. Nil for the course's
+	// scenes.
+	Lab *LabPlace `json:"lab,omitempty"`
 }
 
 // RaceRecord is a race as the server answered it: one shot per worker.
@@ -182,9 +187,9 @@ func (p Position) Check() error {
 	if p.Version < 1 || p.Version > PositionVersion {
 		return fmt.Errorf("position: format %d, this locksim reads 1 to %d", p.Version, PositionVersion)
 	}
-	sc := scenes.Find(p.Scene)
-	if sc == nil {
-		return fmt.Errorf("position: unknown scene %q", p.Scene)
+	sc, err := p.scene()
+	if err != nil {
+		return err
 	}
 	params := scenes.Params{}
 	for name, v := range p.Settings {
@@ -240,6 +245,24 @@ func (p Position) Check() error {
 		return fmt.Errorf("position: step %d, outside the schedule's 0 to %d", p.Step, moves)
 	}
 	return nil
+}
+
+// scene is the scene p names: one of the registry, or a lab story built
+// from p.Lab.
+func (p Position) scene() (*scenes.Scene, error) {
+	switch {
+	case p.Lab != nil && p.Scene != lab.SceneID:
+		return nil, fmt.Errorf("position: a lab story's scene is %s, not %q", lab.SceneID, p.Scene)
+	case p.Lab != nil:
+		return p.Lab.Scene()
+	case p.Scene == lab.SceneID:
+		return nil, fmt.Errorf("position: a lab story carries its lock (lab), and this one has none")
+	}
+	sc := scenes.Find(p.Scene)
+	if sc == nil {
+		return nil, fmt.Errorf("position: unknown scene %q", p.Scene)
+	}
+	return sc, nil
 }
 
 // Redo brings run r, just Reset, to the learner's own moves: each goes in

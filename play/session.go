@@ -86,6 +86,9 @@ type Session struct {
 	// until the run has been reset)
 	own   []Own
 	reown []Own
+	// lab is the lab story the session plays (its lock and schedule), nil
+	// for a scene of the course
+	lab *LabPlace
 	// replaying is the recorded race a race session replays, from a
 	// position, until r fires a race for real; nil for a real race.
 	replaying *RaceRecord

@@ -114,7 +114,7 @@ func posAt(moves []sim.Move, waits, after int, end bool) int {
 // Position is where the learner stands in this scene (see Position).
 func (p *Session) Position() Position {
 	pos := Position{Version: PositionVersion, Scene: p.Scene.ID, Settings: maps.Clone(p.Params), Seed: p.Seed,
-		Own: slices.Clone(p.own), Step: p.Snap.Pos, Race: p.raceRecord(), Trial: p.trial.clone()}
+		Own: slices.Clone(p.own), Step: p.Snap.Pos, Race: p.raceRecord(), Trial: p.trial.clone(), Lab: p.lab.clone()}
 	if p.Guess >= 0 || p.Passed {
 		pos.Prediction = &Prediction{Chosen: p.Guess, Passed: p.Passed}
 	}

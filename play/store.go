@@ -41,6 +41,7 @@ func (m *Memory) Save(p progress.Progress) error {
 func clone(p progress.Progress) progress.Progress {
 	q := p
 	q.Done, q.Answers, q.Scores = maps.Clone(p.Done), maps.Clone(p.Answers), maps.Clone(p.Scores)
+	q.Levels = maps.Clone(p.Levels)
 	if q.Done == nil {
 		q.Done = map[string]bool{}
 	}

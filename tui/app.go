@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"locksim/lab"
 	"locksim/play"
 	"locksim/scenes"
 	"locksim/sim"
@@ -68,6 +69,26 @@ type App struct {
 	// lastTrials the page last closed, whose anomalies o still shows
 	trials     *Trials
 	lastTrials *Trials
+	// lab is the lab's screen while it is open (from the contents), nil
+	// otherwise; labDir is -lab DIR, labOwn the learner's own lock as last
+	// left in the editor
+	lab    *Lab
+	labDir string
+	labOwn lab.Lock
+	// labStory is set while a story of the lab is on screen (a break the
+	// adversary found, or a lock to break by hand): pl is its player, and
+	// coursePl the course's, put back when the story closes. labB is the
+	// lab's own embedded server, opened with its first story; labStories
+	// numbers the stories' sessions apart from the course's.
+	labStory bool
+	coursePl *Player
+	// labAt is a lab story's position to open at start (Options.Position)
+	labAt *play.Position
+	// labResumed is set once the lab's story saved last time has been
+	// offered back (see openLab)
+	labResumed bool
+	labB       *sim.Backend
+	labStories int
 
 	// the lesson's class clock, the speaker-notes file (-notes) and what
 	// it last got, and a presenter's esc waiting for its confirmation
@@ -85,7 +106,7 @@ const TrialsFromRace = 1000
 // seed. Call Shutdown after the program ends.
 func NewApp(b *sim.Backend, id string, seed uint64) (*App, error) {
 	ctx, cancel := context.WithCancel(context.Background())
-	a := &App{ctx: ctx, cancel: cancel, b: b, seed: seed, ops: &sync.WaitGroup{}, switchWanted: -1,
+	a := &App{ctx: ctx, cancel: cancel, b: b, seed: seed, ops: &sync.WaitGroup{}, switchWanted: -1, labOwn: labStarter(),
 		com: NewCommon(views.ASCII(), scenes.Export{}), clock: time.Now}
 	a.course = play.NewCourse(ctx, b, seed, a.ops)
 	s, err := a.course.Open(max(a.course.Index(id), 0), nil)
@@ -103,6 +124,9 @@ func NewApp(b *sim.Backend, id string, seed uint64) (*App, error) {
 // Close, on a fresh connection.
 func (a *App) Shutdown(ctx context.Context) {
 	a.cancel()
+	if a.lab != nil {
+		a.lab.Close()
+	}
 	if a.trials != nil {
 		a.trials.Close()
 		a.trials.Wait(ctx)
@@ -112,6 +136,12 @@ func (a *App) Shutdown(ctx context.Context) {
 	select {
 	case <-done:
 		a.pl.Run.Close() // the keys go with the backend's Close
+		if a.coursePl != nil {
+			a.coursePl.Run.Close()
+		}
+		if a.labB != nil {
+			_ = a.labB.Close(ctx)
+		}
 	case <-ctx.Done():
 		// a command is still stuck in a stalled server; the backend's
 		// cleanup does not need its connection
@@ -125,6 +155,12 @@ func (a *App) Interrupted() bool { return a.interrupted }
 // the health watch.
 func (a *App) Init() tea.Cmd {
 	start := a.pl.Start(nil)
+	if at := a.labAt; at != nil {
+		// a lab story's position: the story over the lab, the course's
+		// scene started under it
+		a.labAt = nil
+		start = tea.Batch(start, a.openLabAt(at.Lab, at))
+	}
 	if a.b.Live() {
 		return tea.Batch(start, healthLater())
 	}
@@ -219,8 +255,8 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.SetSize(msg.Width, msg.Height)
 		return a, nil
 	case tea.MouseMsg:
-		if a.com.Width < MinWidth || a.com.Height < MinHeight {
-			return a, nil
+		if a.com.Width < MinWidth || a.com.Height < MinHeight || a.lab != nil && !a.labStory {
+			return a, nil // the lab's pages take no mouse: the scene under them is not on screen
 		}
 		a.layout()
 		switch msg.Button {
@@ -254,6 +290,9 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if a.contents {
 			return a, a.menuKey(msg)
 		}
+		if a.lab != nil {
+			return a, a.labKey(msg)
+		}
 		if a.trials != nil {
 			return a, a.trialsKey(msg)
 		}
@@ -267,6 +306,16 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case showTrial:
 		return a, a.openTrial(msg.rec)
+	case labStory:
+		if a.lab == nil {
+			return a, nil
+		}
+		return a, a.openLabStory(msg.place)
+	case labProgress, labOver:
+		if a.lab == nil {
+			return a, nil // a closed lab's
+		}
+		return a, a.lab.Update(msg)
 	case trialsMsg, trialsOver:
 		if a.trials == nil {
 			return a, nil // a closed page's
@@ -278,12 +327,22 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, tea.Batch(a.watchHealth(), healthLater())
 	}
 	cmd := a.pl.Update(msg)
+	if a.labStory && a.coursePl != nil {
+		// the course's scene, under the lab's story, still gets its own
+		// messages (a move that was running, a read-back)
+		cmd = tea.Batch(cmd, a.coursePl.Update(msg))
+	}
 	if a.contents {
 		// the contents list's own messages (its filter's results)
 		cmd = tea.Batch(cmd, a.toc.Update(msg))
 	}
-	if _, ok := msg.(play.RunMsg); ok {
+	if _, ok := msg.(play.RunMsg); ok && !a.labStory {
 		a.course.NoteDone(a.pl.Session)
+	}
+	if _, ok := msg.(play.RunMsg); ok && a.labStory {
+		if say := a.lab.storyMoved(a.pl.Session); say != "" {
+			a.pl.SetFlash(say)
+		}
 	}
 	if a.switchWanted >= 0 && !a.pl.Busy {
 		i, typed := a.switchWanted, a.afterSwitch
@@ -321,7 +380,7 @@ func (a *App) navigate(in play.NavAction) tea.Cmd {
 	case play.ShowContents:
 		a.contents = true
 		a.toc.refreshMenu()
-		a.toc.menu.Select(a.course.At)
+		a.toc.selectScene(a.course.At)
 	case play.OpenScene:
 		a.contents = false
 		return a.switchTo(n.Scene)
@@ -369,6 +428,9 @@ func (a *App) View() string {
 	if a.contents {
 		return a.toc.View()
 	}
+	if a.lab != nil && !a.labStory {
+		return a.lab.View()
+	}
 	if a.trials != nil {
 		return a.trials.View()
 	}
@@ -404,6 +466,9 @@ func (a *App) sizeParts() {
 	}
 	if a.trials != nil {
 		a.trials.SetSize(w, h)
+	}
+	if a.lab != nil {
+		a.lab.SetSize(w, h)
 	}
 	if a.contents && w >= MinWidth && h >= MinHeight {
 		a.toc.SetSize(w, h)
@@ -466,7 +531,11 @@ func (a *App) frameArgs() (helpLine, title, overlay string) {
 			legend = append(legend, "presenter: the footer's class h:mm is the time since locksim opened",
 				"a step at the end opens the next story, then the next scene · esc asks first")
 		}
-		legend = append(legend, "scene "+itoa(int64(a.course.At+1))+" of "+itoa(int64(len(a.course.Scenes)))+" · ? closes this page")
+		where := "scene " + itoa(int64(a.course.At+1)) + " of " + itoa(int64(len(a.course.Scenes)))
+		if a.labStory {
+			where = "a story of the lab (esc goes back to it)"
+		}
+		legend = append(legend, where+" · ? closes this page")
 		overlay = views.HelpPage(a.com.Styles, groups, legend, a.com.Width)
 	case a.pl.checked:
 		title = a.pl.checkedTitle()

@@ -21,6 +21,7 @@ type Common struct {
 	Styles        views.Styles
 	Keys          views.KeyMap
 	TrialKeys     TrialKeyMap
+	LabKeys       LabKeyMap
 	Width, Height int
 	// Export is the scale an export is written at; Sink where it goes
 	// (files in Export.Dir for a terminal of one's own).
@@ -32,7 +33,7 @@ type Common struct {
 // Exports go to files in export.Dir. Every part of one session's screen
 // holds the same one.
 func NewCommon(st views.Styles, export scenes.Export) *Common {
-	return &Common{Styles: st, Keys: views.DefaultKeyMap(), TrialKeys: DefaultTrialKeyMap(), Export: export,
+	return &Common{Styles: st, Keys: views.DefaultKeyMap(), TrialKeys: DefaultTrialKeyMap(), LabKeys: DefaultLabKeyMap(), Export: export,
 		Sink: transcript.Files{Dir: export.Dir}}
 }
 

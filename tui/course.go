@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -57,19 +58,24 @@ type Options struct {
 	// Export is where the y key writes the story for redis-cli, and at
 	// what scale (-export-dir, -export-scale).
 	Export scenes.Export
+	// Lab is the directory the lab reads the learner's own lock from and
+	// saves it to (-lab DIR); with it the lab opens at once, on that lock.
+	// "" for none.
+	Lab string
 	// Notice is one line said at start, such as the keys of killed runs
 	// removed from the server: the contents' status line, or the one-time
 	// note of a scene opened at once, until the next key. "" for none.
 	Notice string
 }
 
-// entry is one scene in the contents.
+// entry is one scene in the contents, or the lab (lab set; n is 0).
 type entry struct {
 	n                        int
 	id, dive, title, summary string
 	done                     bool
 	answered, answeredRight  bool
 	score                    *progress.Score // a quiz's latest score
+	lab                      bool
 }
 
 // FilterValue is what / matches: the id and the title. The summary and the
@@ -80,6 +86,9 @@ func (e entry) Title() string {
 	mark := "·"
 	if e.done {
 		mark = "✓"
+	}
+	if e.lab {
+		return fmt.Sprintf("%s %2s  %-11s %s · %s", mark, "", e.id, e.title, e.dive)
 	}
 	return fmt.Sprintf("%s %2d  %-11s %s · %s", mark, e.n, e.id, e.title, e.dive)
 }
@@ -99,6 +108,10 @@ func (e entry) Description() string {
 // NewCourse opens the course on b: the contents (or the scene o asks for),
 // with the learner's saved progress.
 func NewCourse(b *sim.Backend, o Options) (*App, error) {
+	var labAt *play.Position // a lab story's position: it opens over the contents
+	if o.Position != nil && o.Position.Lab != nil {
+		labAt, o.Position, o.Seed = o.Position, nil, o.Position.Seed
+	}
 	if o.Position != nil {
 		o.Scene, o.Step, o.Settings, o.Seed = o.Position.Scene, o.Position.Step, o.Position.Settings, o.Position.Seed
 	}
@@ -143,11 +156,22 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 	}
 	a.started, a.notesPath = a.clock(), o.Notes
 	// the contents are there to go back to even when -scene opened a scene
-	a.toc = newContents(a.com, c, warning)
+	a.toc = newContents(a.com, c, warning, b.Live())
 	if i := c.Index(c.Prog.Moment.Scene); i >= 0 {
-		a.toc.menu.Select(i)
+		a.toc.selectScene(i)
 	}
 	a.contents = o.Scene == ""
+	if labAt != nil {
+		a.labResumed = true // the story asked for, not last time's
+		a.openLab()
+		a.labAt = labAt
+	}
+	if o.Lab != "" {
+		if err := a.openLabDir(o.Lab); err != nil {
+			a.Shutdown(context.Background())
+			return nil, err
+		}
+	}
 	if a.contents {
 		a.toc.notice = o.Notice
 	} else if o.Notice != "" {
@@ -167,12 +191,15 @@ type Contents struct {
 	warning string
 	notice  string
 	w, h    int
+	// live is set on a live server, where the lab's entry says why it
+	// runs on an embedded server of its own
+	live bool
 }
 
 // newContents is the contents of course c, with com's styles and keys; it
 // is drawn at the smallest size until SetSize.
-func newContents(com *Common, c *play.Course, warning string) *Contents {
-	t := &Contents{com: com, course: c, warning: warning}
+func newContents(com *Common, c *play.Course, warning string, live bool) *Contents {
+	t := &Contents{com: com, course: c, warning: warning, live: live}
 	t.menu = t.newMenu()
 	return t
 }
@@ -187,7 +214,12 @@ func (t *Contents) SetSize(w, h int) {
 func (t *Contents) newMenu() list.Model {
 	var items []list.Item
 	prog := t.course.Prog
-	for i, s := range t.course.Scenes {
+	for _, ce := range t.course.Contents() {
+		if ce.Lab {
+			items = append(items, t.labEntry())
+			continue
+		}
+		i, s := ce.Scene, t.course.Scenes[ce.Scene]
 		dive, title := scenes.Heading(s.ID)
 		t, _ := content.Load(s.ID)
 		ans, ok := prog.Answers[s.ID]
@@ -216,6 +248,17 @@ func (t *Contents) newMenu() list.Model {
 	return m
 }
 
+// selectScene selects the course's scene i in the list, where the lab
+// before it moves it down a line.
+func (t *Contents) selectScene(i int) {
+	for at, ce := range t.course.Contents() {
+		if !ce.Lab && ce.Scene == i {
+			t.menu.Select(at)
+			return
+		}
+	}
+}
+
 // refreshMenu rebuilds the contents' marks, keeping the selection.
 func (t *Contents) refreshMenu() {
 	sel := t.menu.Index()
@@ -231,6 +274,8 @@ func (a *App) SaveProgress() {
 	if a.pl == nil {
 		return
 	}
+	// a story of the lab is saved as it stands too: its position carries
+	// its lock and schedule, and opening the lab next time offers it back
 	if err := a.course.SaveMoment(a.pl.Session); err != nil {
 		a.pl.SetErr("saving progress: " + err.Error())
 	}
@@ -287,6 +332,9 @@ func (a *App) openSelected() tea.Cmd {
 	e, ok := a.toc.menu.SelectedItem().(entry)
 	if !ok {
 		return nil
+	}
+	if e.lab {
+		return a.openLab()
 	}
 	if n, step := play.Navigate(a.nav(), play.NavOpenAt(e.n-1)); step == play.OpenScene {
 		a.contents = false

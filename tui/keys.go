@@ -271,3 +271,38 @@ func (a *App) actionOf(msg tea.KeyMsg) (act play.Action, says, ok bool) {
 	}
 	return play.Action{}, false, false
 }
+
+// LabKeyMap are the lab's keys. In the editor every printable key is
+// typed, so the lab's own keys there are control keys, tab and esc.
+type LabKeyMap struct {
+	// the levels list; Hand plays a level to break (enter, as Open)
+	Up, Down, Open, Hand key.Binding
+	// the editor: run the adversary, move between the parts and the
+	// policy's fields, switch a part between Lua and plain commands
+	Run, NextPart, PrevPart, Lang, Save key.Binding
+	// Story opens the adversary's break as a story; Pick picks which
+	// property's break, when several broke
+	Story, Pick key.Binding
+	// Back leaves the editor for the levels (the lab for the contents);
+	// Cancel, the same key, stops a search
+	Back, Cancel key.Binding
+}
+
+// DefaultLabKeyMap is the lab's key map.
+func DefaultLabKeyMap() LabKeyMap {
+	return LabKeyMap{
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "choose")),
+		Down:     key.NewBinding(key.WithKeys("down", "j")),
+		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		Hand:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "break it: you schedule the moves")),
+		Run:      key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "run the adversary")),
+		NextPart: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next part")),
+		PrevPart: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous part")),
+		Lang:     key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "Lua/commands")),
+		Save:     key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save")),
+		Story:    key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "open the break ▸ as a story")),
+		Pick:     key.NewBinding(key.WithKeys("pgdown", "pgup"), key.WithHelp("pgdn/pgup", "pick another break")),
+		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Cancel:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel the search")),
+	}
+}

@@ -36,6 +36,10 @@ type Progress struct {
 	// play.Position: own moves and prediction too); Moment says the same
 	// for an older locksim, and is what a file without Place is read by.
 	Place json.RawMessage `json:"place,omitempty"`
+	// Levels are the lab's levels passed: a break level once the learner's
+	// schedule broke its property, a fix level once the adversary found no
+	// break of its properties within the bound (level id → passed).
+	Levels map[string]bool `json:"levels,omitempty"`
 }
 
 // Moment is one point of the course, everything needed to show it again:
@@ -136,6 +140,14 @@ func (s *Store) Save(p Progress) error {
 			for id, sc := range disk.Scores {
 				if _, ok := p.Scores[id]; !ok {
 					p.Scores[id] = sc
+				}
+			}
+			for id, passed := range disk.Levels {
+				if passed && !p.Levels[id] {
+					if p.Levels == nil {
+						p.Levels = map[string]bool{}
+					}
+					p.Levels[id] = true
 				}
 			}
 		}

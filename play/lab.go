@@ -1,0 +1,177 @@
+package play
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+
+	"locksim/lab"
+	"locksim/scenes"
+	"locksim/sim"
+)
+
+// LabPlace is what a position in the lab carries besides the usual: a
+// lab story (scene lab.SceneID) is no scene of the registry, so the lock
+// it runs and its schedule come with the position, and opening it builds
+// the scene again. Moves is the adversary's shrunk break; none for a lock
+// the learner breaks by hand (the learner's moves are the position's Own).
+type LabPlace struct {
+	// Level is the lab's level ("break:<id>", "fix:<id>"); "" for the
+	// learner's own lock.
+	Level string    `json:"level,omitempty"`
+	Parts []LabPart `json:"parts"`
+	// Policy is lab.json's text (lab.Policy's JSON, read back by
+	// lab.ParsePolicy): the TTL, the retries and the watchdog shape the
+	// story.
+	Policy  json.RawMessage `json:"policy"`
+	Clients int             `json:"clients"`
+	Moves   []LabMove       `json:"moves,omitempty"`
+	// Property is the property the break breaks, Why what its last move
+	// did to it, Probe set when a new client comes twice the TTL later
+	// (a deadlock-freedom break).
+	Property string `json:"property,omitempty"`
+	Why      string `json:"why,omitempty"`
+	Probe    bool   `json:"probe,omitempty"`
+}
+
+// LabPart is one part of the lock: its name (acquire, release, extend),
+// its language ("lua" or "redis", as its file's extension) and source.
+type LabPart struct {
+	Name string `json:"name"`
+	Lang string `json:"lang"`
+	Src  string `json:"src"`
+}
+
+// LabMove is one move of a break's schedule (lab.Move).
+type LabMove struct {
+	Client string `json:"client,omitempty"`
+	Fault  string `json:"fault,omitempty"`
+	Label  string `json:"label,omitempty"`
+}
+
+// LabBreak is the place of break b, found in level (see LabPlace.Level).
+func LabBreak(b *lab.Break, level string) *LabPlace {
+	lp := labPlaceOf(&b.Lock, b.Clients, level)
+	for _, m := range b.Moves {
+		lp.Moves = append(lp.Moves, LabMove{Client: m.Client, Fault: string(m.Fault), Label: m.Label})
+	}
+	lp.Property, lp.Why, lp.Probe = string(b.Property), b.Why, b.Probe
+	return lp
+}
+
+// LabHand is the place of lock l played by hand with the given clients,
+// in level.
+func LabHand(l *lab.Lock, clients int, level string) *LabPlace {
+	return labPlaceOf(l, clients, level)
+}
+
+func labPlaceOf(l *lab.Lock, clients int, level string) *LabPlace {
+	lp := &LabPlace{Level: level, Clients: clients}
+	for _, p := range []lab.Part{l.Acquire, l.Release, l.Extend} {
+		if p.Empty() {
+			continue
+		}
+		lp.Parts = append(lp.Parts, LabPart{Name: p.Name, Lang: p.Lang.Ext()[1:], Src: p.Src})
+	}
+	lp.Policy, _ = l.Policy.MarshalJSON() // plain fields: it cannot fail
+	return lp
+}
+
+// Lock is the lock the place runs; an error names what does not read
+// (a part of no known name or language, a policy lab.json refuses, a
+// script that does not compile).
+func (lp *LabPlace) Lock() (*lab.Lock, error) {
+	l := &lab.Lock{Extend: lab.Part{Name: lab.PartExtend}}
+	for _, p := range lp.Parts {
+		part := lab.Part{Name: p.Name, Src: p.Src}
+		switch p.Lang {
+		case "lua":
+			part.Lang = lab.Lua
+		case "redis":
+			part.Lang = lab.Commands
+		default:
+			return nil, fmt.Errorf("position: the lab's %s part is in %q, not lua or redis", p.Name, p.Lang)
+		}
+		switch p.Name {
+		case lab.PartAcquire:
+			l.Acquire = part
+		case lab.PartRelease:
+			l.Release = part
+		case lab.PartExtend:
+			l.Extend = part
+		default:
+			return nil, fmt.Errorf("position: the lab's lock has no part %q", p.Name)
+		}
+	}
+	if l.Acquire.Empty() || l.Release.Empty() {
+		return nil, fmt.Errorf("position: the lab's lock needs an acquire and a release")
+	}
+	pol, err := lab.ParsePolicy(lp.Policy)
+	if err != nil {
+		return nil, fmt.Errorf("position: %w", err)
+	}
+	l.Policy = pol
+	if err := l.Compile(); err != nil {
+		return nil, fmt.Errorf("position: %w", err)
+	}
+	return l, nil
+}
+
+// Scene is the place's story as a scene: the break's, with its
+// prediction before the breaking move, or the lock to break by hand.
+func (lp *LabPlace) Scene() (*scenes.Scene, error) {
+	l, err := lp.Lock()
+	if err != nil {
+		return nil, err
+	}
+	if lp.Clients < 2 || lp.Clients > 3 {
+		return nil, fmt.Errorf("position: a lab story has 2 or 3 clients, not %d", lp.Clients)
+	}
+	if len(lp.Moves) == 0 {
+		return lab.HandScene(l, lp.Clients), nil
+	}
+	b := &lab.Break{Property: lab.Property(lp.Property), Lock: *l, Clients: lp.Clients, Probe: lp.Probe, Why: lp.Why}
+	if !slices.Contains(lab.AllProperties(), b.Property) {
+		return nil, fmt.Errorf("position: the lab's break names no property %q", lp.Property)
+	}
+	for _, m := range lp.Moves {
+		f := lab.Fault(m.Fault)
+		if f != "" && !slices.Contains(lab.AllFaults(), f) {
+			return nil, fmt.Errorf("position: the lab's break has a fault %q", m.Fault)
+		}
+		b.Moves = append(b.Moves, lab.Move{Client: m.Client, Fault: f, Label: m.Label})
+	}
+	return b.Scene(), nil
+}
+
+// clone is a copy of lp that shares nothing with it; nil for nil.
+func (lp *LabPlace) clone() *LabPlace {
+	if lp == nil {
+		return nil
+	}
+	c := *lp
+	c.Parts, c.Moves = slices.Clone(lp.Parts), slices.Clone(lp.Moves)
+	c.Policy = slices.Clone(lp.Policy)
+	return &c
+}
+
+// OpenLab prepares the lab story lp as a session numbered id on backend
+// b (see NewSession); its Position carries lp.
+func OpenLab(ctx context.Context, id int, lp *LabPlace, b *sim.Backend, seed uint64, ops *sync.WaitGroup) (*Session, error) {
+	sc, err := lp.Scene()
+	if err != nil {
+		return nil, err
+	}
+	s, err := NewSession(ctx, id, sc, b, seed, ops)
+	if err != nil {
+		return nil, err
+	}
+	s.lab = lp.clone()
+	return s, nil
+}
+
+// LabPlace is the lab story the session plays, nil for a scene of the
+// course.
+func (p *Session) LabPlace() *LabPlace { return p.lab.clone() }

@@ -1,0 +1,76 @@
+package play
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"locksim/lab"
+	"locksim/sim/simtest"
+)
+
+// TestLabPosition: a lab story's position carries its lock and schedule
+// through JSON and opens at the same step with the same break; one that
+// names the lab without them, or carries a lock that does not read, is
+// refused with a line that says what.
+func TestLabPosition(t *testing.T) {
+	lv, ok := lab.FindLevel("get-then-del")
+	if !ok {
+		t.Fatal("no get-then-del level")
+	}
+	l := lv.Lock
+	l.Policy.Faults = []lab.Fault{lab.PausePast}
+	l.Policy.Bound = lab.Bound{Clients: 2, Faults: 1, Depth: 8, MaxSchedules: 10_000}
+	rep, err := lab.Check(context.Background(), &l, lab.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := rep.Verdict(lab.NoForeignRelease)
+	if v.Break == nil {
+		t.Fatalf("get-then-del should break no-foreign-release: %+v", v)
+	}
+	place := LabBreak(v.Break, "fix:get-then-del")
+	pos := Position{Version: PositionVersion, Scene: lab.SceneID, Seed: 5, Step: len(place.Moves) + 2, Lab: place} // a pause is three moves of the story
+	data, err := json.Marshal(pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ParsePosition(data)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, data)
+	}
+	s, err := Open(context.Background(), back, simtest.Embedded(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Run.Close()
+	if s.Snap.Pos != pos.Step || s.LabPlace() == nil || s.LabPlace().Level != "fix:get-then-del" {
+		t.Fatalf("the story should open at step %d with its place: at %d, %+v", pos.Step, s.Snap.Pos, s.LabPlace())
+	}
+	if !slices.Contains(lab.BrokenIn(s.Ledger), lab.NoForeignRelease) {
+		t.Errorf("at its end the story should show no-foreign-release broken: %v", lab.BrokenIn(s.Ledger))
+	}
+	if again := s.Position(); again.Lab == nil || len(again.Lab.Moves) != len(place.Moves) {
+		t.Errorf("the session's position should carry the lab story: %+v", again.Lab)
+	}
+
+	for _, c := range []struct {
+		name string
+		pos  Position
+		says string
+	}{
+		{"no lock", Position{Version: 1, Scene: lab.SceneID}, "carries its lock"},
+		{"another scene", Position{Version: 1, Scene: "race", Lab: place}, "not \"race\""},
+		{"bad policy", Position{Version: 1, Scene: lab.SceneID, Lab: &LabPlace{Parts: place.Parts, Clients: 2, Policy: json.RawMessage(`{"ttl_ms": 0}`)}}, "ttl_ms"},
+		{"bad language", Position{Version: 1, Scene: lab.SceneID, Lab: &LabPlace{Parts: []LabPart{{Name: "acquire", Lang: "py", Src: "x"}}, Clients: 2, Policy: place.Policy}}, "not lua or redis"},
+		{"bad script", Position{Version: 1, Scene: lab.SceneID, Lab: &LabPlace{Parts: []LabPart{{Name: "acquire", Lang: "lua", Src: "if then"}, {Name: "release", Lang: "lua", Src: "return 1"}}, Clients: 2, Policy: place.Policy}}, "acquire.lua"},
+		{"bad fault", Position{Version: 1, Scene: lab.SceneID, Lab: &LabPlace{Parts: place.Parts, Clients: 2, Policy: place.Policy, Property: string(lab.NoForeignRelease), Moves: []LabMove{{Fault: "meteor"}}}}, "meteor"},
+	} {
+		err := c.pos.Check()
+		if err == nil || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("%s: the position should be refused saying %q, got %v", c.name, c.says, err)
+		}
+	}
+}

@@ -1,0 +1,848 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"locksim/lab"
+	"locksim/play"
+	"locksim/views"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/progress"
+	"github.com/charmbracelet/bubbles/textarea"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// labMode is which page of the lab is on screen.
+type labMode int
+
+const (
+	labList labMode = iota // the levels
+	labEdit                // one lock: its parts, its policy, the last result
+)
+
+// The policy's fields, after the three parts in the editor's focus order.
+const (
+	fieldTTL = iota
+	fieldRetries
+	fieldDelay
+	fieldWatchdog
+	fieldCount
+)
+
+var fieldNames = [fieldCount]string{"TTL", "retries", "delay", "watchdog"}
+
+// Lab is the lab's screen: the levels, and for the one open its lock (an
+// acquire, a release and an extend, each Lua or plain commands), the
+// policy around it, the adversary's run with its progress, the result per
+// property with the bound it holds within, and a script's error in place.
+// A story of the lab (a break the adversary found, a lock to break by
+// hand) is asked of the app (labStory), which plays it in the player.
+type Lab struct {
+	com    *Common
+	w, h   int
+	mode   labMode
+	levels []labLevel
+	sel    int // the line selected in the list (len(levels): the learner's own lock)
+	open   int // the line in the editor
+	passed map[string]bool
+	record func(id string) // keeps a level passed in the course's progress
+	// live is set when the course runs on a live server: the lab says it
+	// runs on an embedded server of its own, and why
+	live bool
+	// note is a one-time line over the help, until the next key
+	note string
+	// own is the learner's own lock, read from dir (-lab DIR) and saved
+	// there at each run and ctrl+s; with no directory it lives in the
+	// editor until locksim ends
+	own lab.Lock
+	dir string
+	// base is the open line's lock as it came: its threat model, bound
+	// and properties stay, whatever the editor changes
+	base lab.Lock
+
+	parts  [3]textarea.Model
+	langs  [3]lab.Lang
+	fields [fieldCount]textinput.Model
+	focus  int // 0-2 a part, 3+ a policy field
+
+	// the adversary's run: running while it searches, its progress, the
+	// report, a script's error shown in place, or another error
+	running   bool
+	cancel    context.CancelFunc
+	updates   chan tea.Msg
+	bar       progress.Model
+	prog      lab.Progress
+	report    *lab.Report
+	scriptErr *lab.ScriptError
+	runErr    string
+	gen       int // numbers runs, so a cancelled run's late messages are dropped
+	// pick is the broken property whose break ctrl+o opens, an index in
+	// the report's failures
+	pick int
+}
+
+// labProgress is the adversary's count so far, and labOver its end.
+type labProgress struct {
+	gen int
+	p   lab.Progress
+}
+
+type labOver struct {
+	gen    int
+	report *lab.Report
+	err    error
+}
+
+// labStory asks the app to play a story of the lab in the player.
+type labStory struct{ place *play.LabPlace }
+
+// newLab is the lab's screen with com's styles and keys; passed are the
+// levels the progress says are passed, and record keeps a newly passed
+// one. own is the learner's own lock and dir where it is kept ("" for
+// none); live says the course runs on a live server.
+func newLab(com *Common, passed map[string]bool, record func(id string), own lab.Lock, dir string, live bool) *Lab {
+	l := &Lab{com: com, levels: labLevels(), passed: map[string]bool{}, record: record, own: own, dir: dir, live: live,
+		bar: com.progressBar()}
+	for id, ok := range passed {
+		l.passed[id] = ok
+	}
+	for i := range l.parts {
+		l.parts[i] = l.newArea(i)
+	}
+	for i := range l.fields {
+		f := textinput.New()
+		f.Prompt = ""
+		f.CharLimit = 8
+		f.Width = 6
+		f.TextStyle, f.PromptStyle, f.PlaceholderStyle = com.Styles.Plain, com.Styles.Plain, com.Styles.Dim
+		f.Cursor.Style, f.Cursor.TextStyle = com.Styles.Plain.Reverse(true), com.Styles.Plain
+		f.Cursor.SetMode(cursor.CursorStatic)
+		l.fields[i] = f
+	}
+	return l
+}
+
+// newArea is part p's editor in the session's styles, with line numbers,
+// a ✗ before the line a script's error names, and a cursor that does not
+// blink (so two drawings of one state are the same, and no timer runs for
+// it).
+func (l *Lab) newArea(p int) textarea.Model {
+	st := l.com.Styles
+	ta := textarea.New()
+	s := st.R.NewStyle
+	focused := textarea.Style{Base: s(), CursorLine: s(), CursorLineNumber: st.Key, EndOfBuffer: st.Dim,
+		LineNumber: st.Dim, Placeholder: st.Dim, Prompt: st.Accent, Text: st.Plain}
+	blurred := focused
+	blurred.CursorLineNumber, blurred.Prompt = st.Dim, st.Dim
+	ta.FocusedStyle, ta.BlurredStyle = focused, blurred
+	ta.Prompt = "| "
+	ta.SetPromptFunc(2, func(row int) string {
+		if row == l.errorRow(p) {
+			return "✗ "
+		}
+		return "| "
+	})
+	ta.CharLimit = 4000
+	ta.MaxHeight = 200
+	ta.Cursor.Style, ta.Cursor.TextStyle = st.Plain.Reverse(true), st.Plain
+	ta.Cursor.SetMode(cursor.CursorStatic)
+	ta.Blur()
+	return ta
+}
+
+// errorRow is the row of part p's editor where the script's error's line
+// starts, -1 for none. Rows count wrapped lines, so with a line before it
+// too long for one row the row is not known, and no line is marked (the
+// message under the editor still names it).
+func (l *Lab) errorRow(p int) int {
+	se := l.scriptErr
+	if se == nil || se.Line < 1 || se.Part != labPartNames[p] {
+		return -1
+	}
+	lines := strings.Split(l.parts[p].Value(), "\n")
+	if se.Line > len(lines) {
+		return -1
+	}
+	for _, line := range lines[:se.Line] {
+		if ansi.StringWidth(line) >= l.parts[p].Width() {
+			return -1
+		}
+	}
+	return se.Line - 1
+}
+
+// SetSize sets the size View draws at.
+func (l *Lab) SetSize(w, h int) {
+	l.w, l.h = w, h
+	for i := range l.parts {
+		l.parts[i].SetWidth(w)
+		l.parts[i].SetHeight(l.editorRows())
+	}
+	l.bar.Width = max(min(w-44, 40), 10)
+}
+
+// editorRows is how many rows the part in view gets: what the header,
+// the tabs, the policy, the result and the help leave.
+func (l *Lab) editorRows() int {
+	if l.tall() {
+		return l.h - 24 // each verdict keeps two rows
+	}
+	return max(l.h-19, 4)
+}
+
+// tall is a screen with the rows to show each verdict's message on two.
+func (l *Lab) tall() bool { return l.h >= 32 }
+
+// Running reports that the adversary is searching.
+func (l *Lab) Running() bool { return l.running }
+
+// Close cancels a search still running; its late messages are dropped.
+func (l *Lab) Close() {
+	if l.cancel != nil {
+		l.cancel()
+		l.cancel = nil
+	}
+	if l.running {
+		l.gen++
+	}
+	l.running = false
+}
+
+// level is line i of the list, the learner's own lock after the levels.
+func (l *Lab) level(i int) labLevel {
+	if i >= len(l.levels) {
+		return labLevel{Level: lab.Level{Title: "your own lock", Lock: l.own}, Mode: lab.FixIt, own: true}
+	}
+	return l.levels[i]
+}
+
+// openLevel puts line i's lock in the editor.
+func (l *Lab) openLevel(i int) tea.Cmd {
+	l.open, l.mode = i, labEdit
+	lk := l.level(i).Lock
+	l.base = lk
+	for p, part := range lockParts(&lk) {
+		l.parts[p].SetValue(part.Src)
+		l.parts[p].CursorStart()
+		for l.parts[p].Line() > 0 {
+			l.parts[p].CursorUp()
+		}
+		l.langs[p] = part.Lang
+	}
+	pol := lk.Policy
+	l.fields[fieldTTL].SetValue(formatMS(pol.TTL))
+	l.fields[fieldRetries].SetValue(strconv.Itoa(pol.Retries))
+	l.fields[fieldDelay].SetValue(formatMS(pol.RetryDelay))
+	l.fields[fieldWatchdog].SetValue("off")
+	if pol.Watchdog > 0 {
+		l.fields[fieldWatchdog].SetValue(formatMS(pol.Watchdog))
+	}
+	l.report, l.scriptErr, l.runErr = nil, nil, ""
+	// the release is where most flaws are, and where a new lock is empty
+	return l.setFocus(1)
+}
+
+// formatMS is a duration as the policy fields show it: 30s, 250ms.
+func formatMS(d time.Duration) string {
+	if d%time.Second == 0 {
+		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
+	}
+	return strconv.FormatInt(d.Milliseconds(), 10) + "ms"
+}
+
+// setFocus moves the focus to part or field f (wrapping). In a level to
+// break the lock is shown, not edited: nothing takes the keys.
+func (l *Lab) setFocus(f int) tea.Cmd {
+	n := len(l.parts) + fieldCount
+	l.focus = (f%n + n) % n
+	for i := range l.parts {
+		l.parts[i].Blur()
+	}
+	for i := range l.fields {
+		l.fields[i].Blur()
+	}
+	if l.level(l.open).Break() {
+		return nil
+	}
+	if l.focus < len(l.parts) {
+		return l.parts[l.focus].Focus()
+	}
+	return l.fields[l.focus-len(l.parts)].Focus()
+}
+
+// lock is the lock as the editor holds it; an error names the policy
+// field that does not read.
+func (l *Lab) lock() (lab.Lock, error) {
+	lk := l.base
+	for i, part := range lockParts(&lk) {
+		*part = lab.Part{Name: labPartNames[i], Lang: l.langs[i], Src: l.parts[i].Value()}
+	}
+	var err error
+	if lk.Policy.TTL, err = parseField(l.fields[fieldTTL].Value(), "TTL"); err != nil {
+		return lk, err
+	}
+	if lk.Policy.Retries, err = strconv.Atoi(strings.TrimSpace(l.fields[fieldRetries].Value())); err != nil {
+		return lk, fmt.Errorf("retries: %q is not a count (0 to 3)", l.fields[fieldRetries].Value())
+	}
+	if lk.Policy.RetryDelay, err = parseField(l.fields[fieldDelay].Value(), "delay"); err != nil {
+		return lk, err
+	}
+	lk.Policy.Watchdog = 0
+	if v := strings.TrimSpace(l.fields[fieldWatchdog].Value()); v != "off" && v != "" && v != "0" {
+		if lk.Policy.Watchdog, err = parseField(v, "watchdog"); err != nil {
+			return lk, err
+		}
+	}
+	if err := lk.Policy.Check(); err != nil {
+		return lk, errors.New(strings.TrimPrefix(err.Error(), "lab.json: "))
+	}
+	return lk, nil
+}
+
+// parseField reads a duration field: 30s, 250ms, 1m; a bare number is
+// milliseconds, as lab.json gives them.
+func parseField(v, name string) (time.Duration, error) {
+	v = strings.TrimSpace(v)
+	if n, err := strconv.Atoi(v); err == nil && n >= 0 {
+		return time.Duration(n) * time.Millisecond, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("%s: %q is not a duration (30s, 250ms)", name, v)
+	}
+	return d, nil
+}
+
+// save keeps the learner's own lock as the editor holds it, and writes
+// it to the lab's directory if there is one; a level's lock is not
+// saved.
+func (l *Lab) save() error {
+	if !l.level(l.open).own {
+		return nil
+	}
+	lk, err := l.lock()
+	if err != nil {
+		return err
+	}
+	l.own = lk
+	if l.dir == "" || lk.Acquire.Empty() || lk.Release.Empty() {
+		return nil // lab.Load reads no lock without both
+	}
+	return lk.Save(l.dir)
+}
+
+// run starts the adversary on the editor's lock in the background; the
+// learner's own lock is saved first.
+func (l *Lab) run() tea.Cmd {
+	lk, err := l.lock()
+	if err != nil {
+		l.runErr = err.Error()
+		return nil
+	}
+	if err := l.save(); err != nil {
+		l.runErr = "saving the lock: " + oneLine(err)
+		return nil
+	}
+	if lk.Acquire.Empty() || lk.Release.Empty() {
+		l.runErr = "the lock needs an acquire and a release before the adversary can run it"
+		return nil
+	}
+	l.Close()
+	l.gen++
+	gen := l.gen
+	ctx, cancel := context.WithCancel(context.Background())
+	l.cancel, l.running, l.prog = cancel, true, lab.Progress{Max: lk.Policy.Bound.MaxSchedules}
+	l.report, l.scriptErr, l.runErr = nil, nil, ""
+	ch := make(chan tea.Msg, 1)
+	l.updates = ch
+	go func() {
+		defer close(ch)
+		rep, err := lab.Check(ctx, &lk, lab.Options{Progress: func(p lab.Progress) {
+			select {
+			case ch <- labProgress{gen: gen, p: p}:
+			default: // the screen is behind: it gets the next one
+			}
+		}})
+		select {
+		case ch <- labOver{gen: gen, report: rep, err: err}:
+		case <-ctx.Done(): // cancelled: nobody waits for it any more
+		}
+	}()
+	return l.wait()
+}
+
+// wait is the next message of the running search.
+func (l *Lab) wait() tea.Cmd {
+	ch := l.updates
+	return func() tea.Msg {
+		m, ok := <-ch
+		if !ok {
+			return nil
+		}
+		return m
+	}
+}
+
+// Update handles the search's messages and the lab's keys.
+func (l *Lab) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case labProgress:
+		if msg.gen != l.gen {
+			return nil
+		}
+		l.prog = msg.p
+		return l.wait()
+	case labOver:
+		if msg.gen != l.gen {
+			return nil
+		}
+		l.running, l.cancel = false, nil
+		l.finish(msg.report, msg.err)
+		return nil
+	case tea.KeyMsg:
+		l.note = ""
+		if l.mode == labList {
+			return l.listKey(msg)
+		}
+		return l.editKey(msg)
+	}
+	return nil
+}
+
+// finish takes the search's outcome: a report, a script's error (its
+// part comes into view, the cursor on its line), or another error. A
+// level to fix is passed when the report passes it.
+func (l *Lab) finish(rep *lab.Report, err error) {
+	var se *lab.ScriptError
+	switch {
+	case errors.As(err, &se):
+		l.scriptErr = se
+		p := max(slices.Index(labPartNames[:], se.Part), 0)
+		l.setFocus(p)
+		ta := &l.parts[p]
+		for ta.Line() > 0 {
+			ta.CursorUp()
+		}
+		for ta.Line() < se.Line-1 && ta.Line() < ta.LineCount()-1 {
+			ta.CursorDown()
+		}
+	case err != nil:
+		l.runErr = oneLine(err)
+	default:
+		l.report, l.pick = rep, 0
+		lv := l.level(l.open)
+		if !lv.own && lv.Mode == lab.FixIt && lv.Passed(lab.FixIt, rep) {
+			l.pass(lv)
+		}
+	}
+}
+
+// pass marks level lv passed, here and in the progress.
+func (l *Lab) pass(lv labLevel) {
+	if l.passed[lv.ID()] {
+		return
+	}
+	l.passed[lv.ID()] = true
+	if l.record != nil {
+		l.record(lv.ID())
+	}
+}
+
+// storyMoved is told each move of a lab story with its session: in a
+// level to break, the level is passed once the ledger shows one of its
+// properties broken. It returns the line to say, "" for none.
+func (l *Lab) storyMoved(s *play.Session) string {
+	lp := s.LabPlace()
+	if lp == nil || !strings.HasPrefix(lp.Level, "break:") || len(lp.Moves) > 0 {
+		return ""
+	}
+	i := slices.IndexFunc(l.levels, func(lv labLevel) bool { return lv.ID() == lp.Level })
+	if i < 0 {
+		return ""
+	}
+	lv := l.levels[i]
+	for _, p := range lab.BrokenIn(s.Ledger) {
+		if slices.Contains(lv.Properties, p) {
+			first := !l.passed[lv.ID()]
+			l.pass(lv)
+			if first {
+				return "you broke " + string(p) + ": level passed · esc goes back to the lab"
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+// listKey handles a key on the levels list.
+func (l *Lab) listKey(msg tea.KeyMsg) tea.Cmd {
+	k := l.com.LabKeys
+	switch {
+	case key.Matches(msg, k.Up):
+		l.sel = max(l.sel-1, 0)
+	case key.Matches(msg, k.Down):
+		l.sel = min(l.sel+1, len(l.levels))
+	case key.Matches(msg, k.Open):
+		return l.openLevel(l.sel)
+	}
+	return nil
+}
+
+// editKey handles a key on a lock's page: the lab's own keys first, the
+// rest typed into the part or field in focus.
+func (l *Lab) editKey(msg tea.KeyMsg) tea.Cmd {
+	k := l.com.LabKeys
+	lv := l.level(l.open)
+	switch {
+	case l.running && key.Matches(msg, k.Cancel):
+		l.Close()
+		l.runErr = "search cancelled: nothing is said of the schedules it had not reached"
+		return nil
+	case l.running:
+		l.note = "the adversary is searching · esc cancels"
+		return nil
+	case key.Matches(msg, k.Back):
+		if err := l.save(); err != nil {
+			l.note = "not saved: " + oneLine(err)
+		}
+		l.mode = labList
+		return nil
+	case key.Matches(msg, k.Run):
+		return l.run()
+	case key.Matches(msg, k.Story):
+		return l.openBreak()
+	case key.Matches(msg, k.Pick) && len(l.failures()) > 1:
+		n := len(l.failures())
+		l.pick = (l.pick + n + map[bool]int{true: -1, false: 1}[msg.Type == tea.KeyPgUp]) % n
+		return nil
+	case lv.Break() && key.Matches(msg, k.Hand):
+		place := play.LabHand(&l.base, l.base.Policy.Bound.Clients, lv.ID())
+		return func() tea.Msg { return labStory{place: place} }
+	case key.Matches(msg, k.NextPart):
+		return l.setFocus(l.focus + 1)
+	case key.Matches(msg, k.PrevPart):
+		return l.setFocus(l.focus - 1)
+	case lv.Break():
+		l.note = "this lock is to break, not to edit: enter plays it, and its level to fix lets you change it"
+		return nil
+	case key.Matches(msg, k.Lang) && l.focus < len(l.parts):
+		l.langs[l.focus] = 1 - l.langs[l.focus]
+		return nil
+	case key.Matches(msg, k.Save):
+		switch err := l.save(); {
+		case err != nil:
+			l.note = "not saved: " + oneLine(err)
+		case l.dir != "" && lv.own:
+			l.note = "saved to " + l.dir
+		case lv.own:
+			l.note = "kept until locksim ends: -lab DIR keeps your lock in files"
+		default:
+			l.note = "a level's lock is not saved; your own lock is (-lab DIR)"
+		}
+		return nil
+	}
+	var cmd tea.Cmd
+	if l.focus < len(l.parts) {
+		before := l.parts[l.focus].Value()
+		l.parts[l.focus], cmd = l.parts[l.focus].Update(msg)
+		if l.parts[l.focus].Value() != before {
+			l.scriptErr = nil // the line it named may have moved
+		}
+	} else {
+		f := l.focus - len(l.parts)
+		l.fields[f], cmd = l.fields[f].Update(msg)
+	}
+	return cmd
+}
+
+// failures are the report's verdicts that broke, with their breaks.
+func (l *Lab) failures() []lab.Verdict {
+	if l.report == nil {
+		return nil
+	}
+	var out []lab.Verdict
+	for _, v := range l.report.Verdicts {
+		if v.Status == lab.Fail && v.Break != nil {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// openBreak asks for the picked break as a story.
+func (l *Lab) openBreak() tea.Cmd {
+	fs := l.failures()
+	if len(fs) == 0 {
+		l.note = "no break to open: the adversary has found none (ctrl+r runs it)"
+		return nil
+	}
+	place := play.LabBreak(fs[min(l.pick, len(fs)-1)].Break, l.level(l.open).ID())
+	return func() tea.Msg { return labStory{place: place} }
+}
+
+// View draws the lab at the size SetSize set.
+func (l *Lab) View() string {
+	if l.mode == labList {
+		return l.listView()
+	}
+	return l.editView()
+}
+
+// header is the lab's title line, with the embedded server's note on a
+// live course.
+func (l *Lab) header() []string {
+	st := l.com.Styles
+	out := []string{truncate(st.Title.Render(" the lab ")+" "+st.Bold.Render("write your own lock, and locksim attacks it"), l.w)}
+	if l.live {
+		out = append(out, st.Warn.Render(truncate(labLiveNote, l.w)))
+	}
+	return out
+}
+
+// labLiveNote says why the lab does not use the -redis server.
+const labLiveNote = "runs on an embedded server of its own, not -redis: your script can name any key, " +
+	"and a read-only probe cannot prove its writes stay in locksim's keys"
+
+// levelLine is level lv's line in the list: its mark, its kind, its title.
+func (l *Lab) levelLine(lv labLevel) string {
+	mark, kind := "·", "fix this lock  "
+	if l.passed[lv.ID()] {
+		mark = "✓"
+	}
+	switch {
+	case lv.own:
+		mark, kind = " ", "write one      "
+	case lv.Mode == lab.BreakIt:
+		kind = "break this lock"
+	}
+	return mark + " " + kind + "  " + lv.Title
+}
+
+// listView draws the levels, one line each, and the selected one's goal
+// under them; a list longer than the screen scrolls with the selection.
+func (l *Lab) listView() string {
+	st := l.com.Styles
+	rows := l.header()
+	rows = append(rows, st.Dim.Render(truncate("break a lock by scheduling its clients and faults yourself; fix one until the adversary finds no break", l.w)), "")
+	n := len(l.levels) + 1
+	goalRows := 4
+	room := max(l.h-len(rows)-goalRows-3, 3) // the goal's rule and lines, a blank, the help
+	first := max(0, min(l.sel-room/2, n-room))
+	for i := first; i < min(n, first+room); i++ {
+		line := "  " + l.levelLine(l.level(i))
+		if i == l.sel {
+			line = st.Title.Render("> " + l.levelLine(l.level(i)))
+		}
+		rows = append(rows, truncate(line, l.w))
+	}
+	for len(rows) < l.h-goalRows-2 {
+		rows = append(rows, "")
+	}
+	rows = append(rows, views.Rule(st, "goal", l.w), st.Wrap(l.level(l.sel).goal(l.dir), l.w, goalRows))
+	k := l.com.LabKeys
+	help := views.HelpLine([]key.Binding{k.Open, k.Up, k.Back, l.com.Keys.Quit})
+	if l.note != "" {
+		help = st.Warn.Render(l.note)
+	}
+	return fitRows(strings.Join(rows, "\n"), l.h-1) + "\n" + truncate(st.Dim.Render(help), l.w)
+}
+
+// tabs is the parts' line: each part's name and language, the one in
+// view marked.
+func (l *Lab) tabs() string {
+	st := l.com.Styles
+	var out []string
+	for i, name := range labPartNames {
+		lang := "commands"
+		if l.langs[i] == lab.Lua {
+			lang = "Lua"
+		}
+		if strings.TrimSpace(l.parts[i].Value()) == "" && i != l.focus {
+			lang = "none"
+		}
+		t := "[" + name + ": " + lang + "]"
+		if i == l.partInView() {
+			t = st.Title.Render(t)
+		} else {
+			t = st.Dim.Render(t)
+		}
+		out = append(out, t)
+	}
+	return strings.Join(out, " ")
+}
+
+// partInView is the part whose editor shows: the one in focus, or the
+// last one focused while a policy field has the focus.
+func (l *Lab) partInView() int {
+	if l.focus < len(l.parts) {
+		return l.focus
+	}
+	return len(l.parts) - 1
+}
+
+// policyLine is the policy's fields in a row.
+func (l *Lab) policyLine() string {
+	st := l.com.Styles
+	var out []string
+	for i, name := range fieldNames {
+		label := st.Dim.Render(name + " ")
+		if l.focus == len(l.parts)+i && !l.level(l.open).Break() {
+			label = st.Key.Render(name + " ")
+		}
+		out = append(out, label+"["+l.fields[i].View()+"]")
+	}
+	return strings.Join(out, " ")
+}
+
+// editView draws the open lock: the goal, the parts, the editor of the
+// one in view, a script's error under it, the policy, then the search's
+// progress or its result.
+func (l *Lab) editView() string {
+	st := l.com.Styles
+	lv := l.level(l.open)
+	kind := "fix this lock: "
+	switch {
+	case lv.own:
+		kind = ""
+	case lv.Break():
+		kind = "break this lock: "
+	}
+	rows := l.header()
+	goal := strings.SplitN(lv.goal(l.dir), "\n", 2)
+	title := st.Bold.Render(kind + lv.Title)
+	switch {
+	case lv.Break():
+		title += st.Dim.Render(" · " + lv.BreakGoal)
+	case !lv.own:
+		title += st.Dim.Render(" · " + lv.FixGoal)
+	}
+	rows = append(rows, truncate(title, l.w), styleLines(st.Dim, st.Wrap(goal[len(goal)-1], l.w, 2)))
+	rows = append(rows, l.tabs())
+	rows = append(rows, fitRows(l.parts[l.partInView()].View(), l.editorRows()))
+	if se := l.scriptErr; se != nil {
+		rows = append(rows, st.Bad.Render(truncate("✗ "+se.Error(), l.w)))
+	} else {
+		rows = append(rows, st.Dim.Render(truncate(l.partHint(), l.w)))
+	}
+	rows = append(rows, truncate(l.policyLine(), l.w), "")
+	rows = append(rows, l.resultRows()...)
+	k := l.com.LabKeys
+	bs := []key.Binding{k.Run, k.NextPart, k.Lang, k.Save, k.Back}
+	switch {
+	case l.running:
+		bs = []key.Binding{k.Cancel}
+	case lv.Break():
+		bs = []key.Binding{k.Hand, k.Run, k.NextPart, k.Back}
+	}
+	if n := len(l.failures()); n > 0 && !l.running {
+		bs = append([]key.Binding{k.Story}, bs...)
+		if n > 1 {
+			bs = append([]key.Binding{bs[0], k.Pick}, bs[1:]...)
+		}
+	}
+	help := views.HelpLine(bs)
+	if l.note != "" {
+		help = st.Warn.Render(l.note)
+	}
+	return fitRows(strings.Join(rows, "\n"), l.h-1) + "\n" + truncate(st.Dim.Render(help), l.w)
+}
+
+// partHint is the line under the editor when no error is there: how the
+// part in view is called and what its reply means.
+func (l *Lab) partHint() string {
+	p := l.partInView()
+	args := "KEYS[1] the lock key, ARGV[1] your token, ARGV[2] the TTL in ms"
+	if l.langs[p] == lab.Commands {
+		args = "one command a line with {key} {token} {ttl}; \"if nil:\", \"if token:\", \"if 1:\" guard a line"
+	}
+	reply := "1 done, 0 or -1 not"
+	if p == 0 {
+		reply = "OK or a number: granted (a number is your fencing token)"
+	}
+	return labPartNames[p] + ": " + args + " · reply " + reply
+}
+
+// resultRows are the search's progress while it runs, then its result:
+// the bound, one line per property, and the course's lesson if the threat
+// model alone breaks mutual exclusion.
+func (l *Lab) resultRows() []string {
+	st := l.com.Styles
+	switch {
+	case l.running:
+		label := lab.Thousands(l.prog.Explored) + " schedules explored, " + lab.Thousands(l.prog.Broke) + " broke"
+		return []string{l.bar.ViewAs(min(max(l.prog.Done, 0), 1)) + " " + st.Dim.Render(label)}
+	case l.runErr != "":
+		return []string{st.Warn.Render(truncate(l.runErr, l.w))}
+	case l.report == nil:
+		return []string{st.Dim.Render(truncate("the adversary has not run on this lock yet (ctrl+r)", l.w))}
+	}
+	rep := l.report
+	out := []string{styleLines(st.Bold, strings.TrimRight(st.Wrap(rep.Summary(), l.w, 2), "\n"))}
+	if rep.Refused {
+		return out
+	}
+	picked := ""
+	if fs := l.failures(); len(fs) > 0 {
+		picked = string(fs[min(l.pick, len(fs)-1)].Property)
+	}
+	for _, v := range rep.Verdicts {
+		id := fmt.Sprintf("%-19s", v.Property)
+		if string(v.Property) == picked {
+			id = fmt.Sprintf("%-19s", "▸"+string(v.Property))
+		}
+		var mark string
+		msg := v.Message
+		switch v.Status {
+		case lab.Pass:
+			mark, msg = st.Good.Render("✓ "+id), "no break within the bound"
+		case lab.Fail:
+			mark = st.Bad.Render("✗ " + id)
+		default:
+			mark = st.Warn.Render("! " + id)
+		}
+		indent := 2 + 19 + 1
+		if !l.tall() || v.Status == lab.Pass {
+			out = append(out, truncate(mark+" "+msg, l.w))
+			continue
+		}
+		lines := strings.Split(st.Wrap(msg, l.w-indent, 2), "\n")
+		out = append(out, mark+" "+lines[0])
+		if len(lines) > 1 && lines[1] != "" {
+			out = append(out, strings.Repeat(" ", indent)+lines[1])
+		}
+	}
+	if !rep.Grants {
+		out = append(out, st.Bad.Render(truncate("✗ the lock refuses a client on a free server: it never lets anyone in", l.w)))
+	}
+	if rep.Lesson != "" {
+		out = append(out, styleLines(st.Warn, st.Wrap(rep.Lesson, l.w, 2)))
+	}
+	return out
+}
+
+// lockParts are lk's parts in the editor's order: acquire, release,
+// extend.
+func lockParts(lk *lab.Lock) [3]*lab.Part {
+	return [3]*lab.Part{&lk.Acquire, &lk.Release, &lk.Extend}
+}
+
+// styleLines renders each line of text with style s on its own, so no
+// line is padded to the widest.
+func styleLines(s lipgloss.Style, text string) string {
+	lines := strings.Split(text, "\n")
+	for i, line := range lines {
+		lines[i] = s.Render(line)
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,445 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"locksim/lab"
+	"locksim/play"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// labPresses turns a string of presses into key messages for the lab:
+// each character typed, "\n" enter, and the named keys in brackets
+// ([ctrl+r], [esc], [pgdown], ...); a bracket that names no key is typed.
+func labPresses(s string) []tea.Msg {
+	named := map[string]tea.KeyType{"ctrl+r": tea.KeyCtrlR, "ctrl+l": tea.KeyCtrlL, "ctrl+s": tea.KeyCtrlS,
+		"ctrl+home": tea.KeyCtrlHome, "ctrl+k": tea.KeyCtrlK, "delete": tea.KeyDelete, "backspace": tea.KeyBackspace,
+		"shift+tab": tea.KeyShiftTab, "ctrl+end": tea.KeyCtrlEnd, "ctrl+o": tea.KeyCtrlO, "pgdown": tea.KeyPgDown,
+		"pgup": tea.KeyPgUp, "esc": tea.KeyEsc, "tab": tea.KeyTab, "down": tea.KeyDown, "up": tea.KeyUp, "enter": tea.KeyEnter}
+	var out []tea.Msg
+	for len(s) > 0 {
+		if s[0] == '\n' {
+			out = append(out, tea.KeyMsg{Type: tea.KeyEnter})
+			s = s[1:]
+			continue
+		}
+		if end := strings.IndexByte(s, ']'); s[0] == '[' && end > 0 {
+			if kt, ok := named[s[1:end]]; ok {
+				out = append(out, tea.KeyMsg{Type: kt})
+				s = s[end+1:]
+				continue
+			}
+		}
+		out = append(out, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{rune(s[0])}})
+		s = s[1:]
+	}
+	return out
+}
+
+// clearPart is the presses that empty the part in focus: to its start,
+// then each line cut and the line break after it deleted.
+func clearPart(lines int) string {
+	return "[ctrl+home]" + strings.Repeat("[ctrl+k][delete]", lines+1)
+}
+
+// TestLabFromTheContents: the lab is a line of the contents after the
+// single-instance scenes; enter opens its levels, esc comes back to the
+// contents with the lab still selected, and the scenes' numbering is the
+// registry's.
+func TestLabFromTheContents(t *testing.T) {
+	a, _ := openCourse(t, Options{Seed: 1, NoQuiz: true}, "")
+	a.toc.menu.FilterInput.Cursor.SetMode(cursor.CursorStatic) // a blink's command runs for ever
+	var ids []string
+	for _, it := range a.toc.menu.Items() {
+		ids = append(ids, it.(entry).id)
+	}
+	at := strings.Index(strings.Join(ids, " "), "key-naming lab redlock")
+	if at < 0 {
+		t.Fatalf("the lab should follow key-naming, before redlock: %v", ids)
+	}
+	drive(t, a, keys("/lab[enter]")...)
+	if a.lab == nil || a.contents {
+		t.Fatalf("/lab enter should open the lab:\n%s", a.View())
+	}
+	if v := a.View(); !strings.Contains(v, "break this lock") || !strings.Contains(v, "fix this lock") {
+		t.Errorf("the lab's first page should list both kinds of level:\n%s", v)
+	}
+	drive(t, a, keys("[esc]")...)
+	if a.lab != nil || !a.contents {
+		t.Fatalf("esc on the levels should go back to the contents:\n%s", a.View())
+	}
+	if e := a.toc.menu.SelectedItem().(entry); !e.lab {
+		t.Errorf("back in the contents the lab should be selected, not %s", e.id)
+	}
+	drive(t, a, keys("[down][enter]")...)
+	if a.contents || a.pl.Scene.ID != "redlock" {
+		t.Errorf("the line after the lab should open redlock, got %s", a.pl.Scene.ID)
+	}
+}
+
+// labDir is a lab directory holding only lab.json with a small threat
+// model and bound, so a search stays cheap: one fault, a pause past the
+// TTL, two clients, depth 8.
+func labDir(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "lock")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	policy := `{"faults": ["pause-past"], "bound": {"clients": 2, "faults": 1, "depth": 8}}`
+	if err := os.WriteFile(filepath.Join(dir, "lab.json"), []byte(policy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// verdictOf is the report's verdict on p, failing the test without one.
+func verdictOf(t *testing.T, a *App, p lab.Property) lab.Verdict {
+	t.Helper()
+	if a.lab.report == nil {
+		t.Fatalf("no report on screen:\n%s", a.View())
+	}
+	v, ok := a.lab.report.Verdict(p)
+	if !ok {
+		t.Fatalf("the report judged no %s:\n%s", p, a.View())
+	}
+	return v
+}
+
+// verdictLine is the screen's result line of property p (it starts
+// with its mark), "" for none.
+func verdictLine(screen string, p lab.Property) string {
+	for _, line := range strings.Split(screen, "\n") {
+		if strings.Contains(line, string(p)) && (strings.HasPrefix(line, "✗") || strings.HasPrefix(line, "✓")) {
+			return line
+		}
+	}
+	return ""
+}
+
+// TestLabBreakAndFix is the lab as a learner meets it, driven by keys:
+// a release written as GET then DEL, the adversary's break of
+// no-foreign-release opened as a story and stepped through (its position
+// opens again elsewhere, to the same break), then the release fixed with
+// a compare-and-delete script, which the adversary finds no break of.
+func TestLabBreakAndFix(t *testing.T) {
+	dir := labDir(t)
+	a, _ := openCourse(t, Options{Seed: 7, NoQuiz: false, Lab: dir}, "")
+	if a.lab == nil || a.lab.mode != labEdit || !a.lab.level(a.lab.open).own {
+		t.Fatalf("-lab DIR should open the editor on the learner's own lock:\n%s", a.View())
+	}
+	drive(t, a, labPresses(clearPart(6)+"GET {key}\nif token: DEL {key}[ctrl+r]")...)
+	if a.lab.running {
+		t.Fatal("the search should have ended")
+	}
+	if v := verdictOf(t, a, lab.NoForeignRelease); v.Status != lab.Fail || v.Break == nil {
+		t.Fatalf("GET then DEL should break no-foreign-release: %+v\n%s", v, a.View())
+	}
+	screen := a.View()
+	if line := verdictLine(screen, lab.NoForeignRelease); !strings.HasPrefix(line, "✗") {
+		t.Errorf("the screen should mark no-foreign-release broken: %q\n%s", line, screen)
+	}
+	if !strings.Contains(screen, "all schedules of 2 clients with up to 1 fault, depth 8: ") {
+		t.Errorf("the screen should state the bound:\n%s", screen)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "release.redis")); err != nil || !strings.Contains(string(b), "if token: DEL {key}") {
+		t.Errorf("the run should save the release to %s: %q, %v", dir, b, err)
+	}
+
+	// pick the no-foreign-release break and open it
+	for range len(a.lab.failures()) {
+		if a.lab.failures()[a.lab.pick].Property == lab.NoForeignRelease {
+			break
+		}
+		drive(t, a, labPresses("[pgdown]")...)
+	}
+	drive(t, a, labPresses("[ctrl+o]")...)
+	if !a.labStory || a.pl.Scene.ID != lab.SceneID {
+		t.Fatalf("ctrl+o should open the break as a story:\n%s", a.View())
+	}
+	for i := 0; !a.pl.Asking && i < 20; i++ {
+		drive(t, a, keys("n")...)
+	}
+	if !a.pl.Asking {
+		t.Fatalf("the story should ask before the breaking move:\n%s", a.View())
+	}
+	if broken := lab.BrokenIn(a.pl.Ledger); slices.Contains(broken, lab.NoForeignRelease) {
+		t.Fatalf("no-foreign-release broken before the question: %v", broken)
+	}
+	drive(t, a, keys("1")...)
+	if broken := lab.BrokenIn(a.pl.Ledger); !slices.Contains(broken, lab.NoForeignRelease) {
+		t.Fatalf("after the breaking move the ledger should see no-foreign-release broken: %v\n%s", broken, a.View())
+	}
+	at := a.pl.Snap.Pos
+	drive(t, a, keys("b")...)
+	if a.pl.Snap.Pos != at-1 || slices.Contains(lab.BrokenIn(a.pl.Ledger), lab.NoForeignRelease) {
+		t.Fatalf("a step back should undo the break: at %d, %v", a.pl.Snap.Pos, lab.BrokenIn(a.pl.Ledger))
+	}
+	drive(t, a, keys("n")...)
+
+	// a step past the end stays in the lab's story
+	for i := 0; i < 20 && !a.storyOver(); i++ {
+		drive(t, a, keys("n")...)
+	}
+	drive(t, a, keys("n")...)
+	if !a.labStory || !strings.Contains(a.pl.Flash, "the lab's story has ended") {
+		t.Fatalf("a step past the end should say the lab's story ended, and stay: %q\n%s", a.pl.Flash, a.View())
+	}
+
+	// the position carries the story: it opens again, on another server
+	pos := a.pl.Position()
+	data, err := json.Marshal(pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := play.ParsePosition(data)
+	if err != nil {
+		t.Fatalf("the lab story's position should read back: %v\n%s", err, data)
+	}
+	s, err := play.Open(context.Background(), back, embedded(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Snap.Pos != pos.Step || !slices.Contains(lab.BrokenIn(s.Ledger), lab.NoForeignRelease) {
+		t.Errorf("the position should open at step %d with the break: at %d, %v", pos.Step, s.Snap.Pos, lab.BrokenIn(s.Ledger))
+	}
+	s.Run.Close()
+
+	// back to the lab, and the fix
+	drive(t, a, keys("[esc]")...)
+	if a.labStory || a.lab.mode != labEdit {
+		t.Fatalf("esc should go back to the lab's editor:\n%s", a.View())
+	}
+	fix := "if redis.call('GET', KEYS[1]) == ARGV[1] then\nreturn redis.call('DEL', KEYS[1])\nend\nreturn 0"
+	drive(t, a, labPresses(clearPart(2)+"[ctrl+l]"+fix+"[ctrl+r]")...)
+	if v := verdictOf(t, a, lab.NoForeignRelease); v.Status != lab.Pass {
+		t.Fatalf("compare-and-delete should keep no-foreign-release: %+v\n%s", v, a.View())
+	}
+	screen = a.View()
+	if line := verdictLine(screen, lab.NoForeignRelease); !strings.Contains(line, "no break within the bound") {
+		t.Errorf("the screen should say no break within the bound for no-foreign-release: %q\n%s", line, screen)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "release.lua")); err != nil || !strings.Contains(string(b), "redis.call('DEL', KEYS[1])") {
+		t.Errorf("the fix should be saved as release.lua: %q, %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "release.redis")); err == nil {
+		t.Error("release.redis should be gone once the release is Lua")
+	}
+}
+
+// openLab opens the course at w x h and the lab from the contents, then
+// presses the given keys (see labPresses).
+func openLab(t *testing.T, o Options, w, h int, presses string) *App {
+	t.Helper()
+	a, _ := openCourse(t, o, "")
+	a.toc.menu.FilterInput.Cursor.SetMode(cursor.CursorStatic) // a blink's command runs for ever
+	drive(t, a, tea.WindowSizeMsg{Width: w, Height: h})
+	if o.Lab == "" {
+		drive(t, a, keys("/lab[enter]")...)
+	}
+	drive(t, a, labPresses(presses)...)
+	return a
+}
+
+// TestLabGoldens draws the lab's pages at 80x24 and 120x40: the levels,
+// a level's lock in the editor, a result, and a Lua error at its line.
+func TestLabGoldens(t *testing.T) {
+	fixGetDel := strings.Repeat("[down]", len(lab.Levels())+1) + "[enter]"
+	getDel := clearPart(6) + "GET {key}\nif token: DEL {key}[ctrl+r]"
+	syntax := clearPart(6) + "[ctrl+l]local v = redis.call('GET', KEYS[1])\nif v == then return 1 end[ctrl+r]"
+	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		for _, c := range []struct {
+			name, presses string
+			dir           bool
+		}{
+			{"lab-levels", "[down]", false},
+			{"lab-editor", fixGetDel, false},
+			{"lab-result", getDel, true},
+			{"lab-lua-error", syntax, true},
+		} {
+			o := Options{Seed: 1}
+			if c.dir {
+				o.Lab = labDir(t)
+			}
+			a := openLab(t, o, size.w, size.h, c.presses)
+			golden(t, c.name+"-"+itoa(int64(size.w))+"x"+itoa(int64(size.h)), a.View())
+		}
+	}
+}
+
+// TestLabLuaErrorInPlace: a script that does not compile is named with
+// its line under the editor, its part in view and the cursor on that
+// line; typing in the part takes the error away.
+func TestLabLuaErrorInPlace(t *testing.T) {
+	a := openLab(t, Options{Seed: 1, Lab: labDir(t)}, 80, 24, clearPart(6)+
+		"[ctrl+l]local v = redis.call('GET', KEYS[1])\nif v == then return 1 end[ctrl+r]")
+	se := a.lab.scriptErr
+	if se == nil || se.Part != lab.PartRelease || se.Line != 2 {
+		t.Fatalf("the release's syntax error should be kept with line 2: %+v\n%s", se, a.View())
+	}
+	if a.lab.partInView() != 1 || a.lab.parts[1].Line() != 1 {
+		t.Errorf("the release should be in view with the cursor on line 2: part %d, line %d", a.lab.partInView(), a.lab.parts[1].Line()+1)
+	}
+	if v := a.View(); !strings.Contains(v, "✗ release.lua:2:") {
+		t.Errorf("the screen should name release.lua's line 2:\n%s", v)
+	}
+	drive(t, a, labPresses(" ")...)
+	if a.lab.scriptErr != nil {
+		t.Error("an edit of the part should take the error away")
+	}
+}
+
+// TestLabBreakByHand: a level to break opens its lock as a story with no
+// schedule; the learner's own moves (A's acquire, write and GET, a pause
+// past the TTL, B's acquire, A's DEL) break no-foreign-release, the ledger
+// sees it, and the level is passed and saved.
+func TestLabBreakByHand(t *testing.T) {
+	i := slices.IndexFunc(lab.Levels(), func(lv lab.Level) bool { return lv.ID == "get-then-del" })
+	if i < 0 {
+		t.Fatal("no get-then-del level")
+	}
+	a := openLab(t, Options{Seed: 1}, 80, 24, strings.Repeat("[down]", i)+"[enter][enter]")
+	if !a.labStory || a.pl.Scene.ID != lab.SceneID || len(a.pl.Run.Moves()) != 0 {
+		t.Fatalf("enter on a level to break should open its lock with no schedule:\n%s", a.View())
+	}
+	// A: acquire, write, GET; A pauses; three waits of half a TTL; B
+	// acquires; A wakes and sends its DEL
+	drive(t, a, labPresses("1[enter][enter][enter]pwww2[enter]1p")...)
+	if slices.Contains(lab.BrokenIn(a.pl.Ledger), lab.NoForeignRelease) {
+		t.Fatal("nothing is broken before A's DEL")
+	}
+	drive(t, a, labPresses("[enter]")...)
+	if !slices.Contains(lab.BrokenIn(a.pl.Ledger), lab.NoForeignRelease) {
+		t.Fatalf("A's DEL of B's lock should break no-foreign-release:\n%s", a.View())
+	}
+	if !strings.Contains(a.View(), "level passed") || !a.course.Prog.Levels["break:get-then-del"] {
+		t.Errorf("the level should be passed and recorded: %v\n%s", a.course.Prog.Levels, a.View())
+	}
+	drive(t, a, labPresses("[esc][esc][esc]")...)
+	if a.labStory || a.lab.mode != labList || !strings.Contains(lineWith(a.View(), "A release in two commands"), "✓") {
+		t.Errorf("back on the levels the level should be marked passed:\n%s", a.View())
+	}
+}
+
+// lineWith is the screen's first line that holds s, "" for none.
+func lineWith(screen, s string) string {
+	for _, line := range strings.Split(screen, "\n") {
+		if strings.Contains(line, s) {
+			return line
+		}
+	}
+	return ""
+}
+
+// TestLabStoryResumes: a lab story on screen when locksim ends is saved
+// with its lock and schedule; next time, opening the lab opens it again
+// where it was; and a position handed over (a story's code, a class)
+// opens it at once.
+func TestLabStoryResumes(t *testing.T) {
+	dir := labDir(t)
+	a, store := openCourse(t, Options{Seed: 3, NoQuiz: true, Lab: dir}, "")
+	drive(t, a, labPresses("[ctrl+r][ctrl+o]nnn")...)
+	if !a.labStory {
+		t.Fatalf("ctrl+o should open the break:\n%s", a.View())
+	}
+	want := a.pl.Position()
+	a.SaveProgress()
+
+	b, _ := openCourse(t, Options{Seed: 3, NoQuiz: true, Store: store}, "")
+	b.toc.menu.FilterInput.Cursor.SetMode(cursor.CursorStatic)
+	drive(t, b, keys("/lab[enter]")...)
+	if !b.labStory || b.pl.Snap.Pos != want.Step || b.pl.LabPlace() == nil {
+		t.Fatalf("opening the lab should bring last time's story back at step %d:\n%s", want.Step, b.View())
+	}
+	if got := b.pl.LabPlace(); got.Property != want.Lab.Property || len(got.Moves) != len(want.Lab.Moves) {
+		t.Errorf("the story should be last time's break: %+v, want %+v", got, want.Lab)
+	}
+	drive(t, b, keys("[esc]")...)
+	if b.labStory || b.lab == nil {
+		t.Fatalf("esc should go back to the lab:\n%s", b.View())
+	}
+
+	c, _ := openCourse(t, Options{Position: &want}, "")
+	if !c.labStory || c.pl.Snap.Pos != want.Step {
+		t.Fatalf("a lab story's position should open it at step %d:\n%s", want.Step, c.View())
+	}
+	drive(t, c, keys("[esc][esc]")...)
+	if !c.contents || c.labStory || c.lab != nil {
+		t.Fatalf("esc, esc should leave the story, then the lab, for the contents:\n%s", c.View())
+	}
+	drive(t, c, keys("[up][enter]n")...)
+	if c.contents || c.pl.Scene.ID != "key-naming" || c.pl.Busy || c.pl.Snap.Pos != 1 {
+		t.Fatalf("the course under the story should still open and step its scenes: %s at %d\n%s", c.pl.Scene.ID, c.pl.Snap.Pos, c.View())
+	}
+}
+
+// TestLabOnALiveCourse: on a live server the lab's line in the contents,
+// and the lab's own header, say it runs on an embedded server of its own,
+// and why.
+func TestLabOnALiveCourse(t *testing.T) {
+	a, _ := openCourse(t, Options{Seed: 1}, "")
+	toc := newContents(a.com, a.course, "", true)
+	e := toc.labEntry()
+	if !strings.Contains(e.Description(), "embedded server of its own") || !strings.Contains(e.Description(), "any key") {
+		t.Errorf("the lab's line on a live course should say why it runs embedded: %q", e.Description())
+	}
+	l := newLab(a.com, nil, nil, labStarter(), "", true)
+	l.SetSize(120, 40)
+	if v := l.View(); !strings.Contains(v, "embedded server of its own, not -redis") {
+		t.Errorf("the lab's header on a live course should say it runs embedded:\n%s", v)
+	}
+	if e := newContents(a.com, a.course, "", false).labEntry(); strings.Contains(e.Description(), "embedded") {
+		t.Errorf("on the embedded server the lab's line need not say so: %q", e.Description())
+	}
+}
+
+// TestLabFixLevel: a level to fix is passed once the adversary finds no
+// break of its properties within its bound; the mark shows on the levels
+// and is kept in the progress.
+func TestLabFixLevel(t *testing.T) {
+	i := slices.IndexFunc(lab.Levels(), func(lv lab.Level) bool { return lv.ID == "get-then-del" })
+	fix := "if redis.call('GET', KEYS[1]) == ARGV[1] then\nreturn redis.call('DEL', KEYS[1])\nend\nreturn 0"
+	a := openLab(t, Options{Seed: 1}, 80, 24, strings.Repeat("[down]", len(lab.Levels())+i)+"[enter]")
+	if lv := a.lab.level(a.lab.open); lv.Break() || lv.Level.ID != "get-then-del" {
+		t.Fatalf("the line should be get-then-del to fix, got %s (break %v)", lv.Level.ID, lv.Break())
+	}
+	drive(t, a, labPresses("[ctrl+r]")...)
+	if a.course.Prog.Levels["fix:get-then-del"] {
+		t.Fatalf("the flawed lock should not pass:\n%s", a.View())
+	}
+	drive(t, a, labPresses(clearPart(6)+"[ctrl+l]"+fix+"[ctrl+r]")...)
+	if v := verdictOf(t, a, lab.NoForeignRelease); v.Status != lab.Pass || !a.course.Prog.Levels["fix:get-then-del"] {
+		t.Fatalf("compare-and-delete should pass the level: %+v, %v\n%s", v, a.course.Prog.Levels, a.View())
+	}
+	drive(t, a, labPresses("[esc]")...)
+	if line := lineWith(a.View(), "> "); !strings.Contains(line, "✓ fix this lock") {
+		t.Errorf("the level should be marked passed on the list: %q\n%s", line, a.View())
+	}
+}
+
+// TestLabCancel: esc while the adversary searches stops it and says that
+// nothing is known of the schedules it had not reached; the cancelled
+// search's late messages change nothing.
+func TestLabCancel(t *testing.T) {
+	a := openLab(t, Options{Seed: 1, Lab: labDir(t)}, 80, 24, "")
+	_, wait := a.Update(tea.KeyMsg{Type: tea.KeyCtrlR})
+	if !a.lab.Running() || !strings.Contains(a.View(), "esc cancel the search") {
+		t.Fatalf("ctrl+r should start the search, with esc to cancel it:\n%s", a.View())
+	}
+	drive(t, a, keys("[esc]")...)
+	if a.lab.Running() || !strings.Contains(a.View(), "search cancelled") {
+		t.Fatalf("esc should cancel the search:\n%s", a.View())
+	}
+	runCmd(t, a, wait) // the cancelled search's messages, to the end
+	if a.lab.report != nil || !strings.Contains(a.View(), "search cancelled") {
+		t.Errorf("a cancelled search's late messages should change nothing:\n%s", a.View())
+	}
+}

@@ -1,0 +1,239 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"locksim/lab"
+	"locksim/play"
+	"locksim/sim"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// openLab opens the lab's screen from the contents, with the levels the
+// progress says are passed; the learner's own lock is the one -lab DIR
+// read, or the one left in the editor before.
+func (a *App) openLab() tea.Cmd {
+	a.contents = false
+	a.lab = newLab(a.com, a.course.Prog.Levels, a.course.RecordLevel, a.labOwn, a.labDir, a.b.Live())
+	a.lab.SetSize(a.com.Width, a.com.Height)
+	if a.labResumed {
+		return nil
+	}
+	a.labResumed = true
+	// the first time in this run: where the learner left a story of the
+	// lab last time, if that is where the course was left
+	if pos := a.course.LastPlace(); pos.Lab != nil && a.course.Prog.Moment.Scene == lab.SceneID {
+		return a.openLabAt(pos.Lab, &pos)
+	}
+	return nil
+}
+
+// openLabDir opens the lab at once on the learner's own lock in dir
+// (-lab DIR): the editor, the lock read from its files. A directory that
+// does not exist yet, or holds no acquire, starts from the starter lock,
+// written there at the first run or ctrl+s; a lock that does not read
+// (both languages of a part, a bad lab.json) is an error.
+func (a *App) openLabDir(dir string) error {
+	lk, note, err := loadLabDir(dir)
+	if err != nil {
+		return err
+	}
+	a.labDir, a.labOwn = dir, lk
+	a.labResumed = true // -lab DIR opens the learner's lock, not a story
+	a.openLab()
+	a.lab.sel = len(a.lab.levels)
+	a.lab.openLevel(a.lab.sel)
+	a.lab.note = note
+	return nil
+}
+
+// CheckLab reports what -lab DIR cannot open: a lock in dir that does
+// not read (a part in both languages, a bad lab.json), or a dir that is
+// a file. A missing directory, or one with no acquire yet, is fine: the
+// lab starts there from a starter lock.
+func CheckLab(dir string) error {
+	_, _, err := loadLabDir(dir)
+	return err
+}
+
+// loadLabDir reads the learner's lock from dir (see CheckLab), and says
+// when it is the starter.
+func loadLabDir(dir string) (lk lab.Lock, note string, err error) {
+	l, err := lab.Load(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, lab.ErrNoAcquire):
+		lk, note = labStarter(), dir+" has no lock yet: a starter, saved there at the first run or ctrl+s"
+		// a course may hand out the policy alone
+		if data, err := os.ReadFile(filepath.Join(dir, "lab.json")); err == nil {
+			if lk.Policy, err = lab.ParsePolicy(data); err != nil {
+				return lk, "", fmt.Errorf("-lab %s: %w", dir, err)
+			}
+		}
+		return lk, note, nil
+	case err != nil:
+		return lk, "", fmt.Errorf("-lab %s: %w", dir, err)
+	}
+	if l.Extend.Name == "" {
+		l.Extend = lab.Part{Name: lab.PartExtend, Lang: lab.Lua}
+	}
+	return *l, "", nil
+}
+
+// labKey handles a key while the lab is open: ctrl+c quits, esc on the
+// levels goes back to the contents, q there quits; the rest is the lab's.
+func (a *App) labKey(msg tea.KeyMsg) tea.Cmd {
+	if a.labStory {
+		return a.labStoryKey(msg)
+	}
+	switch {
+	case msg.Type == tea.KeyCtrlC:
+		a.interrupted = true
+		a.cancel()
+		return tea.Quit
+	case a.lab.mode == labList && msg.String() == "q":
+		a.cancel()
+		return tea.Quit
+	case a.lab.mode == labList && key.Matches(msg, a.com.LabKeys.Back):
+		a.labOwn = a.lab.own
+		a.lab.Close()
+		a.lab = nil
+		a.contents = true
+		a.toc.refreshMenu()
+		a.toc.selectLab()
+		a.toc.SetSize(a.com.Width, a.com.Height)
+		return nil
+	}
+	return a.lab.Update(msg)
+}
+
+// labEntry is the lab's line in the contents: done once every level is
+// passed, the count of those passed after its summary.
+func (t *Contents) labEntry() entry {
+	e := entry{id: "lab", title: "Write your own lock", dive: "the lab", lab: true,
+		summary: "write an acquire, a release and an extend; locksim searches every schedule within a bound for one that breaks them"}
+	if t.live {
+		e.summary = "on an embedded server of its own: your script can name any key, and a read-only probe cannot prove its writes stay in locksim's keys"
+	}
+	levels, passed := labLevels(), 0
+	for _, lv := range levels {
+		if t.course.Prog.Levels[lv.ID()] {
+			passed++
+		}
+	}
+	e.done = passed == len(levels)
+	if passed > 0 && !e.done {
+		e.summary = itoa(int64(passed)) + " of " + itoa(int64(len(levels))) + " levels passed · " + e.summary
+	}
+	return e
+}
+
+// selectLab selects the lab's line in the contents.
+func (t *Contents) selectLab() {
+	for at, ce := range t.course.Contents() {
+		if ce.Lab {
+			t.menu.Select(at)
+			return
+		}
+	}
+}
+
+// labStoryBase numbers the lab's story sessions apart from the course's
+// scenes, so a message of one is never taken for the other's.
+const labStoryBase = 1 << 20
+
+// labServer is the lab's own embedded server, opened at its first story:
+// the course's server (embedded or live) keeps the course's scene as it
+// was, and a learner's script never runs on a live one.
+func (a *App) labServer() (*sim.Backend, error) {
+	if a.labB == nil {
+		b, err := sim.OpenEmbedded()
+		if err != nil {
+			return nil, err
+		}
+		a.labB = b
+	}
+	return a.labB, nil
+}
+
+// openLabStory puts a story of the lab on screen in the player, at pos if
+// it is not nil; the course's player waits aside until the story closes.
+func (a *App) openLabStory(place *play.LabPlace) tea.Cmd { return a.openLabAt(place, nil) }
+
+// openLabAt opens lab story place at pos (nil: its start); see
+// openLabStory.
+func (a *App) openLabAt(place *play.LabPlace, pos *play.Position) tea.Cmd {
+	b, err := a.labServer()
+	if err != nil {
+		a.lab.note = "the lab's server: " + oneLine(err)
+		return nil
+	}
+	a.labStories++
+	s, err := play.OpenLab(a.ctx, labStoryBase+a.labStories, place, b, a.seed, a.ops)
+	if err != nil {
+		a.lab.note = oneLine(err)
+		return nil
+	}
+	s.Configure(play.Options{Predict: a.course.Quiz && s.Scene.Asks()})
+	if pos != nil {
+		s.ApplyPosition(*pos)
+	}
+	if !a.labStory {
+		a.coursePl = a.pl
+	}
+	old := a.pl
+	a.setPlayer(s)
+	a.labStory = true
+	if old != a.coursePl {
+		return a.pl.Start(old.Run) // a story replaced by another: its keys go
+	}
+	return a.pl.Start(nil)
+}
+
+// closeLabStory puts the course's player back and the lab on screen; the
+// story's run lets go of its connections once no move runs.
+func (a *App) closeLabStory() {
+	story := a.pl
+	a.pl, a.coursePl, a.labStory = a.coursePl, nil, false
+	a.applyKeys()
+	a.sizeParts()
+	story.Run.Close()
+}
+
+// labStoryKey handles a key while a story of the lab is on screen: the
+// player's keys, except that esc, once nothing else is open, goes back to
+// the lab rather than to the contents.
+func (a *App) labStoryKey(msg tea.KeyMsg) tea.Cmd {
+	if msg.Type == tea.KeyEsc && !a.leaving {
+		if _, step := play.Navigate(a.nav(), play.NavDo(play.NavBack)); step == play.ShowContents || step == play.AskLeave {
+			if a.pl.Busy {
+				a.pl.SetFlash("a move is running: esc again once it is done")
+				return nil
+			}
+			a.closeLabStory()
+			return nil
+		}
+	}
+	k := a.com.Keys
+	clicker := a.course.Present && (key.Matches(msg, k.Play) || msg.Type == tea.KeyPgDown || msg.String() == "." || msg.String() == " ")
+	over := !a.pl.Busy && !a.pl.Asking && a.pl.Snap.Pos >= len(a.pl.Snap.Moves) // a hand-played story has no moves yet
+	if (key.Matches(msg, k.Step) || clicker) && over {
+		// the course's end of a story would open its next scene
+		a.pl.SetFlash("the lab's story has ended · esc goes back to the lab · home replays it")
+		if lp := a.pl.LabPlace(); lp != nil && len(lp.Moves) == 0 {
+			a.pl.SetFlash("you make every move here: select a client (1-" + itoa(int64(lp.Clients)) +
+				"), enter steps it, x crashes it, p pauses or wakes it, w lets time pass")
+		}
+		return nil
+	}
+	if key.Matches(msg, a.com.Keys.SceneNext) || key.Matches(msg, a.com.Keys.ScenePrev) {
+		a.pl.SetFlash("the lab's story has no next scene · esc goes back to the lab")
+		return nil
+	}
+	return a.onKey(msg)
+}

@@ -1,0 +1,107 @@
+package tui
+
+import (
+	"strings"
+
+	"locksim/lab"
+)
+
+// The lab screen's words for the engine's parts, in the editor's order.
+var labPartNames = [3]string{lab.PartAcquire, lab.PartRelease, lab.PartExtend}
+
+// labLevel is one line of the lab's list: a built-in level in a mode
+// (break it by hand, or fix it), or the learner's own lock (own set).
+type labLevel struct {
+	lab.Level
+	Mode lab.Mode
+	own  bool
+}
+
+// ID is the level's id in the progress: "break:<id>" or "fix:<id>"; ""
+// for the learner's own lock, which has nothing to pass.
+func (lv labLevel) ID() string {
+	switch {
+	case lv.own:
+		return ""
+	case lv.Mode == lab.BreakIt:
+		return "break:" + lv.Level.ID
+	}
+	return "fix:" + lv.Level.ID
+}
+
+// Break reports a level to break by hand.
+func (lv labLevel) Break() bool { return !lv.own && lv.Mode == lab.BreakIt }
+
+// labLevels are the lab's levels as the list shows them: every level to
+// break, then every level to fix, in the engine's order.
+func labLevels() []labLevel {
+	var out []labLevel
+	for _, m := range []lab.Mode{lab.BreakIt, lab.FixIt} {
+		for _, lv := range lab.Levels() {
+			out = append(out, labLevel{Level: lv, Mode: m})
+		}
+	}
+	return out
+}
+
+// labStarter is the learner's own lock before it is written: the
+// engine's starter (an atomic acquire, a GET-then-DEL release to break).
+func labStarter() lab.Lock {
+	l := lab.Starter()
+	if l.Extend.Name == "" {
+		l.Extend = lab.Part{Name: lab.PartExtend, Lang: lab.Lua}
+	}
+	return l
+}
+
+// goal is a level's goal as the list shows it under the levels: what to
+// do, the properties it is about, the faults in scope and the bound.
+func (lv labLevel) goal(dir string) string {
+	pol := lv.Lock.Policy
+	var what string
+	switch {
+	case lv.own:
+		what = "Your own lock: the adversary judges every property of lab.json."
+		if dir != "" {
+			what += " It is read from " + dir + " and saved there at each run."
+		} else {
+			what += " It stays in the editor until locksim ends (-lab DIR keeps it in files)."
+		}
+	case lv.Mode == lab.BreakIt:
+		what = lv.BreakGoal + " You make every move (a client's step, a crash, a pause, time passing); the ledger says when it breaks."
+	default:
+		what = lv.FixGoal + " Passed when the adversary finds no break within the bound and the lock still grants."
+	}
+	props := pol.Properties
+	if !lv.own {
+		props = lv.Properties
+	}
+	return what + "\nproperties: " + joinIDs(props) + " · threats: " + threats(pol.Faults) +
+		" · " + boundWords(pol.Bound)
+}
+
+// threats is the threat model: the faults by their ids in lab.json, or
+// none.
+func threats(fs []lab.Fault) string {
+	if len(fs) == 0 {
+		return "no fault"
+	}
+	return joinIDs(fs)
+}
+
+// boundWords is the search's bound in words.
+func boundWords(b lab.Bound) string {
+	faults := " faults"
+	if b.Faults == 1 {
+		faults = " fault"
+	}
+	return itoa(int64(b.Clients)) + " clients, up to " + itoa(int64(b.Faults)) + faults + ", depth " + itoa(int64(b.Depth))
+}
+
+func joinIDs[T ~string](xs []T) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = string(x)
+	}
+	return strings.Join(s, ", ")
+}

@@ -12,6 +12,8 @@ import (
 	"io/fs"
 
 	"locksim/lab"
+	"locksim/play"
+	"locksim/storycode"
 )
 
 // labConfig is what the lab's headless flags asked for.
@@ -53,8 +55,7 @@ func (c labConfig) check(fs *flag.FlagSet, redis string) error {
 // once it is written, whatever the lock's result; 2 for a usage error (no
 // such directory, no acquire); 1 when the file cannot be written.
 func grade(ctx context.Context, c labConfig, stdout, stderr io.Writer) int {
-	// nil: the placeholder code (lab.StoryCode) until story codes carry a lab story
-	res, err := lab.GradeWith(ctx, c.grade, nil)
+	res, err := lab.GradeWith(ctx, c.grade, breakCode)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		fmt.Fprintf(stderr, "locksim: -grade %s: no such directory\n", c.grade)
@@ -75,4 +76,16 @@ func grade(ctx context.Context, c labConfig, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "%s: %s\n", res.Status, c.out+"/results.json")
 	return 0
+}
+
+// breakCode is the story code of a shrunk break, at its first step: locksim
+// -story CODE opens it as a story of the lab, to step through. A break the
+// code cannot carry keeps the engine's own spelling of its schedule.
+func breakCode(b *lab.Break) string {
+	pos := play.Position{Version: play.PositionVersion, Scene: lab.SceneID, Seed: 1, Lab: play.LabBreak(b, "")}
+	code, err := storycode.Encode(pos)
+	if err != nil {
+		return lab.StoryCode(b)
+	}
+	return code
 }

@@ -7,7 +7,9 @@
 //
 //	byte 0     format version (high 4 bits, 1) and payload kind (low 4 bits)
 //	bytes 1-4  the scene's fingerprint (see Fingerprint)
-//	…          the payload (for KindPosition, see appendPosition)
+//	…          for KindTrial and KindLock: a length and the deflated JSON of
+//	           the position's trial (play.TrialRecord) or lab story
+//	           (play.LabPlace); then the position (see appendPosition)
 //	last 4     CRC-32 (IEEE) of the scene id, the dot and everything before it
 //
 // The fingerprint is a hash of what decides the replay, not of the prose:
@@ -16,12 +18,15 @@
 package storycode
 
 import (
+	"bytes"
+	"compress/flate"
 	"encoding/base32"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"strings"
 
 	"locksim/play"
@@ -37,9 +42,12 @@ type Kind byte
 const (
 	// KindPosition is a learner's place in a scene: play.Position.
 	KindPosition Kind = 1
-	// KindTrial is kept for a recorded trial; this locksim does not write it.
+	// KindTrial is a position in a recorded trial of the race's trials
+	// (play.Position.Trial): the trial's commands come with it.
 	KindTrial Kind = 2
-	// KindLock is kept for a learner's own lock; this locksim does not write it.
+	// KindLock is a position in a lab story (play.Position.Lab): the
+	// learner's lock and its schedule come with it, and the fingerprint is
+	// of the story they make.
 	KindLock Kind = 3
 )
 
@@ -70,32 +78,168 @@ func Encode(pos play.Position) (string, error) {
 	if err := pos.Check(); err != nil {
 		return "", err
 	}
-	fp, err := Fingerprint(pos.Scene)
+	sc, err := sceneOf(pos)
+	if err != nil {
+		return "", err
+	}
+	fp, err := fingerprintOf(sc, pos.Lab != nil)
 	if err != nil {
 		return "", err
 	}
 	return encode(pos, fp)
 }
 
+// sceneOf is the scene pos stands in: one of the registry, or the story a
+// lab position carries.
+func sceneOf(pos play.Position) (*scenes.Scene, error) {
+	if pos.Lab != nil {
+		return pos.Lab.Scene()
+	}
+	if sc := scenes.Find(pos.Scene); sc != nil {
+		return sc, nil
+	}
+	return nil, fmt.Errorf("unknown scene %q (locksim -list shows them)", pos.Scene)
+}
+
+// fingerprintOf is Fingerprint for a scene of the registry; a lab story is
+// built from what its code carries, so its fingerprint is computed afresh
+// from the story the lock and schedule make here.
+func fingerprintOf(sc *scenes.Scene, lab bool) ([fingerprintLen]byte, error) {
+	if lab {
+		return computeFingerprint(sc)
+	}
+	return Fingerprint(sc.ID)
+}
+
 // encode is Encode with the scene's fingerprint given.
 func encode(pos play.Position, fp [fingerprintLen]byte) (string, error) {
-	sc := scenes.Find(pos.Scene)
-	data := []byte{Version<<4 | byte(KindPosition)}
+	sc, err := sceneOf(pos)
+	if err != nil {
+		return "", err
+	}
+	kind, extra := KindPosition, any(nil)
+	switch {
+	case pos.Trial != nil && pos.Lab != nil:
+		return "", errors.New("story code: a position is in a trial or in the lab, not both")
+	case pos.Trial != nil:
+		kind, extra = KindTrial, pos.Trial
+	case pos.Lab != nil:
+		kind, extra = KindLock, pos.Lab
+	}
+	data := []byte{Version<<4 | byte(kind)}
 	data = append(data, fp[:]...)
-	data, err := appendPosition(data, sc, pos)
+	if extra != nil {
+		if data, err = appendDeflated(data, extra); err != nil {
+			return "", err
+		}
+	}
+	rest := pos
+	rest.Trial, rest.Lab = nil, nil
+	data, err = appendPosition(data, sc, rest)
 	if err != nil {
 		return "", err
 	}
 	// whatever the record leaves out would be lost without a word: a
 	// position that does not come back whole is refused here
-	back, err := readPosition(sc, data[1+fingerprintLen:])
+	back, err := readBody(pos.Scene, data, fp)
 	if err != nil {
 		return "", fmt.Errorf("story code: %w", err)
 	}
 	if a, b := jsonOf(pos), jsonOf(back); a != b {
 		return "", fmt.Errorf("story code: the position %s cannot be carried whole (it reads back as %s)", a, b)
 	}
-	return sc.ID + "." + encoding.EncodeToString(appendCRC(sc.ID, data)), nil
+	return pos.Scene + "." + encoding.EncodeToString(appendCRC(pos.Scene, data)), nil
+}
+
+// appendDeflated appends v as JSON, deflated, after its length.
+func appendDeflated(data []byte, v any) ([]byte, error) {
+	js, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	w, _ := flate.NewWriter(&buf, flate.BestCompression)
+	w.Write(js)
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	data = binary.AppendUvarint(data, uint64(buf.Len()))
+	return append(data, buf.Bytes()...), nil
+}
+
+// maxInflated bounds what a code's deflated part may grow to: a trial or a
+// lab story is a few kilobytes, and a damaged code must not ask for more.
+const maxInflated = 1 << 20
+
+// readDeflated reads what appendDeflated wrote into v.
+func readDeflated(r *reader, v any) error {
+	zipped := r.bytes(r.count())
+	if r.err != nil {
+		return r.err
+	}
+	js, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(zipped)), maxInflated+1))
+	if err != nil || len(js) > maxInflated {
+		return errors.New("the record's trial or lab story does not read")
+	}
+	if err := json.Unmarshal(js, v); err != nil {
+		return fmt.Errorf("the record's trial or lab story does not read: %v", err)
+	}
+	return nil
+}
+
+// readBody reads a code's record (its checksum taken off) for the scene
+// with id: the kind, then the trial or lab story if any, then the position.
+// fp, when not zero, is the fingerprint the record must carry; zero checks
+// it against this build (a refusal wraps ErrChanged).
+func readBody(id string, body []byte, fp [fingerprintLen]byte) (play.Position, error) {
+	if len(body) < 1+fingerprintLen {
+		return play.Position{}, errors.New("the record is cut short")
+	}
+	kind := Kind(body[0] & 0x0f)
+	r := &reader{data: body[1+fingerprintLen:]}
+	var trial *play.TrialRecord
+	var lp *play.LabPlace
+	switch kind {
+	case KindPosition:
+	case KindTrial:
+		trial = &play.TrialRecord{}
+		if err := readDeflated(r, trial); err != nil {
+			return play.Position{}, err
+		}
+	case KindLock:
+		lp = &play.LabPlace{}
+		if err := readDeflated(r, lp); err != nil {
+			return play.Position{}, err
+		}
+	default:
+		return play.Position{}, fmt.Errorf("it carries %s, which this locksim cannot open", kind)
+	}
+	var sc *scenes.Scene
+	var err error
+	if lp != nil {
+		if sc, err = lp.Scene(); err != nil {
+			return play.Position{}, err
+		}
+	} else if sc = scenes.Find(id); sc == nil {
+		return play.Position{}, fmt.Errorf("scene %q is not in this locksim (locksim -list shows the scenes it has)", id)
+	}
+	if sc.ID != id {
+		return play.Position{}, fmt.Errorf("the record is of scene %s, the code names %s", sc.ID, id)
+	}
+	if fp == ([fingerprintLen]byte{}) {
+		if fp, err = fingerprintOf(sc, lp != nil); err != nil {
+			return play.Position{}, err
+		}
+		if string(fp[:]) != string(body[1:1+fingerprintLen]) {
+			return play.Position{}, changedError{id}
+		}
+	}
+	pos, err := readPosition(sc, r.data)
+	if err != nil {
+		return play.Position{}, err
+	}
+	pos.Trial, pos.Lab = trial, lp
+	return pos, nil
 }
 
 // appendCRC appends the checksum of a code with this scene id and body.
@@ -125,15 +269,17 @@ func jsonOf(p play.Position) string {
 	return string(b)
 }
 
-// Decode reads a story code (surrounding spaces, quotes and backticks
-// pasted with it are ignored, and so is case) and returns the position it
+// Decode reads a story code (spaces and line breaks anywhere in it,
+// quotes and backticks around it, and case are ignored) and returns the position it
 // carries, checked against this build's scenes (play.Position.Check). Its
 // errors are one line each, starting "story code": a mangled code; one
 // from a later format or of a kind this locksim does not open; a scene
 // this build does not have; and, wrapping ErrChanged, a scene that now
 // plays differently from when the code was made.
 func Decode(code string) (play.Position, error) {
-	code = strings.ToLower(strings.Trim(code, " \t\r\n\"'`"))
+	// a long code wraps in a transcript or a chat: spaces and line breaks
+	// inside it are not part of it (its alphabet has none)
+	code = strings.ToLower(strings.Trim(strings.Join(strings.Fields(code), ""), "\"'`"))
 	id, text, ok := strings.Cut(code, ".")
 	if !ok || id == "" || text == "" {
 		return play.Position{}, errors.New(`story code: not a story code (one reads "<scene>.<letters and digits>", e.g. gc-pause.` + "1f0k2…)")
@@ -155,21 +301,10 @@ func Decode(code string) (play.Position, error) {
 	if v := body[0] >> 4; v != Version {
 		return play.Position{}, fmt.Errorf("story code: made in code format %d; this locksim reads format %d (a newer locksim made it?)", v, Version)
 	}
-	if k := Kind(body[0] & 0x0f); k != KindPosition {
-		return play.Position{}, fmt.Errorf("story code: it carries %s, which this locksim cannot open", k)
+	pos, err := readBody(id, body, [fingerprintLen]byte{})
+	if errors.Is(err, ErrChanged) {
+		return play.Position{}, err
 	}
-	sc := scenes.Find(id)
-	if sc == nil {
-		return play.Position{}, fmt.Errorf("story code: scene %q is not in this locksim (locksim -list shows the scenes it has)", id)
-	}
-	fp, err := Fingerprint(id)
-	if err != nil {
-		return play.Position{}, fmt.Errorf("story code: %w", err)
-	}
-	if string(fp[:]) != string(body[1:1+fingerprintLen]) {
-		return play.Position{}, changedError{id}
-	}
-	pos, err := readPosition(sc, body[1+fingerprintLen:])
 	if err != nil {
 		return play.Position{}, fmt.Errorf("story code: %w", err)
 	}

@@ -69,7 +69,7 @@ func TestPositionFields(t *testing.T) {
 	for f := range reflect.TypeFor[play.Position]().Fields() {
 		names = append(names, f.Name)
 	}
-	want := "Version Scene Settings Seed Own Step Prediction Quiz Selected Node Race"
+	want := "Version Scene Settings Seed Own Step Prediction Quiz Selected Node Race Trial Lab"
 	if got := strings.Join(names, " "); got != want {
 		t.Errorf("play.Position has fields %s; a story code carries %s", got, want)
 	}
@@ -171,7 +171,8 @@ func TestFingerprintRepeats(t *testing.T) {
 }
 
 // TestOtherKindsRefused: a code of a kind this locksim does not open, or
-// of a later format, says so.
+// of a later format, says so. (A trial's and a lab story's kinds are read:
+// see kinds_test.go.)
 func TestOtherKindsRefused(t *testing.T) {
 	code, err := Encode(parse(t, positions[0]))
 	if err != nil {
@@ -180,7 +181,7 @@ func TestOtherKindsRefused(t *testing.T) {
 	for _, c := range []struct {
 		first byte
 		want  string
-	}{{Version<<4 | byte(KindTrial), "a recorded trial"}, {Version<<4 | byte(KindLock), "a learner's lock"}, {2<<4 | byte(KindPosition), "format 2"}} {
+	}{{Version<<4 | 4, "payload kind 4"}, {Version<<4 | 0x0f, "payload kind 15"}, {2<<4 | byte(KindPosition), "format 2"}} {
 		id, text, _ := strings.Cut(code, ".")
 		data, _ := encoding.DecodeString(text)
 		data[0] = c.first

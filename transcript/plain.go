@@ -304,7 +304,15 @@ func openStory(ctx context.Context, b *sim.Backend, pos play.Position, text cont
 	if err := pos.Check(); err != nil {
 		return nil, err
 	}
-	s, err := play.NewSession(ctx, 1, scenes.Find(pos.Scene), b, pos.Seed, &sync.WaitGroup{})
+	var s *play.Session
+	var err error
+	if pos.Lab != nil {
+		// a lab story is no scene of the registry: it is built from the
+		// lock and schedule the position carries
+		s, err = play.OpenLab(ctx, 1, pos.Lab, b, pos.Seed, &sync.WaitGroup{})
+	} else {
+		s, err = play.NewSession(ctx, 1, scenes.Find(pos.Scene), b, pos.Seed, &sync.WaitGroup{})
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -344,6 +352,9 @@ type plainVariant struct {
 	text content.Text
 	p    scenes.Params
 	own  []play.Own // the learner's own moves in the story, if any
+	// lab and trial are a position's lab story or trial of the race, if any
+	lab   *play.LabPlace
+	trial *play.TrialRecord
 	// guess is the prediction a position gave at the question, if any
 	guess *play.Prediction
 	ask   bool      // this setting asks the scene's question
@@ -353,11 +364,13 @@ type plainVariant struct {
 
 func (v plainVariant) play(ctx context.Context) error {
 	sc, b, p, w := v.sc, v.t.b, v.p, v.w
-	pos := play.Position{Version: play.PositionVersion, Scene: sc.ID, Settings: map[string]int(p), Seed: v.t.seed, Own: v.own}
+	pos := play.Position{Version: play.PositionVersion, Scene: sc.ID, Settings: map[string]int(p), Seed: v.t.seed, Own: v.own, Lab: v.lab, Trial: v.trial}
 	s, err := openStory(ctx, b, pos, v.text)
 	if err != nil {
 		return err
 	}
+	// a trial of the race plays as a story of its own commands
+	sc = s.Scene
 	defer s.Close(context.WithoutCancel(ctx))
 	d := play.Driver{S: s}
 	if len(sc.Knobs) > 0 {

@@ -18,16 +18,26 @@ import (
 // position stands in (play.Position), played on b from its start to its
 // end: its settings and seed, the learner's own moves in the schedule where
 // they went in, with their replies, and the prediction given at the
-// question. Quiz positions and positions that Check refuses are errors.
+// question; a lab story or a trial of the race plays as the screen plays
+// it. Quiz positions and positions that Check refuses are errors.
 func PlainPosition(ctx context.Context, w io.Writer, b *sim.Backend, pos play.Position) error {
 	if err := pos.Check(); err != nil {
 		return err
 	}
-	sc := scenes.Find(pos.Scene)
+	sc, textID := scenes.Find(pos.Scene), pos.Scene
+	switch {
+	case pos.Lab != nil:
+		var err error
+		if sc, err = pos.Lab.Scene(); err != nil {
+			return err
+		}
+	case pos.Trial != nil:
+		textID = "trial"
+	}
 	if sc.Kind == scenes.Quiz {
 		return fmt.Errorf("position: scene %s is a quiz, not a story", sc.ID)
 	}
-	text, err := content.LoadHandout(sc.ID)
+	text, err := content.LoadHandout(textID)
 	if err != nil {
 		return err
 	}
@@ -46,7 +56,7 @@ func PlainPosition(ctx context.Context, w io.Writer, b *sim.Backend, pos play.Po
 		fmt.Fprintf(&out, "your own moves, in the order made: %s\n", strings.Join(own, " · "))
 	}
 	t := &transcript{b: b, seed: pos.Seed}
-	pv := plainVariant{t: t, sc: sc, text: text, p: p, own: pos.Own, guess: pos.Prediction, w: &out, key: &out,
+	pv := plainVariant{t: t, sc: sc, text: text, p: p, own: pos.Own, lab: pos.Lab, trial: pos.Trial, guess: pos.Prediction, w: &out, key: &out,
 		ask: !(b.Live() && sc.NeedsEmbedded(p))}
 	err = pv.play(ctx)
 	if _, werr := io.WriteString(w, wrapColumns(out.String(), plainColumns)); werr != nil {

@@ -23,6 +23,7 @@ func TestImportGraph(t *testing.T) {
 	}{
 		{"locksim/play", append(screen, "locksim/views")},
 		{"locksim/scenes", screen},
+		{"locksim/class", screen},
 		{"locksim/scenes/say", append(screen, "locksim/scenes", "locksim/sim", "locksim/play")},
 		{"locksim/views", []string{"locksim/scenes", "locksim/play", "locksim/tui", "locksim/sim"}},
 	} {

@@ -1,8 +1,8 @@
 package class
 
 import (
-	"encoding/json"
 	"context"
+	"encoding/json"
 	"fmt"
 	"sync"
 	"time"

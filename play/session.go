@@ -65,6 +65,7 @@ type Session struct {
 	// made true, once the move has run; hints counts the hints shown.
 	Predict  bool
 	Present  bool // presenter mode: the clicker passes a question to the class
+	Follow   bool // a class's follower: the instructor runs the decisive move
 	Passed   bool // the question was put to the class, with no answer typed
 	Asking   bool
 	Guess    int
@@ -345,6 +346,9 @@ func (p *Session) answer(n int) Cmd {
 		return nil
 	}
 	p.Asking, p.Guess, p.Hinting = false, n, false
+	if p.Follow {
+		return nil // the instructor runs the move when the class has answered
+	}
 	at := p.Scene.PredictAt(p.Snap.Moves)
 	return p.SeekTo(at + 1)
 }
@@ -390,6 +394,12 @@ func (p *Session) SeekTo(target int) Cmd {
 	target = max(0, min(target, len(p.Snap.Moves)))
 	// the story stops at its decisive point until the learner predicts
 	if at := p.Scene.PredictAt(p.Snap.Moves); p.asksHere() && p.Guess < 0 && !p.Passed && at >= p.Snap.Pos && at < target {
+		if p.Follow {
+			// the instructor ran the move: the question was put to the
+			// class, and this follower gave no answer
+			p.Asking, p.Passed = false, true
+			return p.SeekTo(target)
+		}
 		target = at
 		if target == p.Snap.Pos {
 			p.Asking, p.Playing = true, false

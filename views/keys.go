@@ -27,6 +27,11 @@ type KeyMap struct {
 	Efficiency, Correctness key.Binding
 	// the scene's settings back to their defaults; off where it has none
 	Defaults key.Binding
+	// in a class served over SSH: Follow follows the instructor or leaves
+	// follow mode (a student), or asks the class to follow or stops
+	// asking (the instructor); Desk switches the instructor between the
+	// scene and the class view (roster, poll, notes). Off elsewhere.
+	Follow, Desk key.Binding
 }
 
 // DefaultKeyMap returns the bindings of a story scene.
@@ -68,6 +73,8 @@ func DefaultKeyMap() KeyMap {
 		Efficiency:  key.NewBinding(key.WithKeys("e"), key.WithHelp("e/1", "efficiency lock"), key.WithDisabled()),
 		Correctness: key.NewBinding(key.WithKeys("c"), key.WithHelp("c/2", "correctness lock"), key.WithDisabled()),
 		Defaults:    key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "settings back to default")),
+		Follow:      key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "follow the instructor, or leave"), key.WithDisabled()),
+		Desk:        key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "the class: roster, poll, notes"), key.WithDisabled()),
 	}
 }
 
@@ -99,7 +106,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Move, k.Crash, k.Pause, k.Wait, k.Defaults},
 		{k.Node, k.Stop, k.Cut, k.Slow, k.Jump, k.Hang},
 		{k.Earlier, k.SceneNext, k.ScenePrev, k.About, k.Hint, k.Notes, k.Export},
-		{k.Esc, k.Help, k.Quit},
+		{k.Follow, k.Desk, k.Esc, k.Help, k.Quit},
 	}
 }
 

@@ -178,3 +178,8 @@ func (s *Seat) flush() {
 	}
 	s.mu.Unlock()
 }
+
+// Roster is every row of the seat's class (see Hub.Roster).
+func (s *Seat) Roster(ctx context.Context) ([]Member, error) {
+	return s.hub.Roster(ctx, s.info.Code)
+}

@@ -259,4 +259,3 @@ func TestProjectorShowsTheInstructorsRun(t *testing.T) {
 		t.Errorf("the projector:\n%s\nann:\n%s", got, want)
 	}
 }
-

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"locksim/scenes"
+	"locksim/serve"
 	"locksim/sim"
 )
 
@@ -62,6 +63,19 @@ usage: locksim [flags]
                        directory's locksim/exports)
   -export-scale N      y divides every PX, script TTL and wait by N, 1 to 1000, for a
                        live replay in class (default: the run's own, -scale on a live server)
+
+serving the course over SSH (see the README's "The classroom over SSH"):
+  -serve ADDR          serve the course on ADDR, e.g. :2222; students type ssh -p 2222 HOST
+                       (with -redis, every session plays on that server under its own prefix)
+  -host-key FILE       the server's host key (created if missing; default: host_ed25519 in
+                       the config directory's locksim/)
+  -serve-dir DIR       write each student key's progress and name under DIR (default: kept
+                       in memory for the server's life)
+  -instructors FILE    authorized_keys file of the instructors' keys, read again when it changes
+  -max-sessions N      sessions at once (default 64); the next one is told and closed
+  -idle D              close a session after D without a key, warning a minute before
+                       (default 15m; 0 never)
+  -max-session D       close a session D after it opened (default 3h; 0 never)
 `
 
 // redlockNodes is how many nodes the redlock scene's stories use.
@@ -99,6 +113,14 @@ type config struct {
 	questions              bool
 	exportDir              string
 	exportScale            int
+	serve                  serveFlags
+}
+
+// serveFlags are -serve and its companions.
+type serveFlags struct {
+	addr, hostKey, dir, instructors string
+	maxSessions                     int
+	idle, maxTime                   time.Duration
 }
 
 func parse(args []string) (config, error) {
@@ -153,6 +175,13 @@ func parse(args []string) (config, error) {
 	fs.BoolVar(&c.label, "label", false, "")
 	fs.IntVar(&c.trials, "trials", 0, "")
 	fs.Float64Var(&c.crashRate, "crash-rate", 0.1, "")
+	fs.StringVar(&c.serve.addr, "serve", "", "")
+	fs.StringVar(&c.serve.hostKey, "host-key", "", "")
+	fs.StringVar(&c.serve.dir, "serve-dir", "", "")
+	fs.StringVar(&c.serve.instructors, "instructors", "", "")
+	fs.IntVar(&c.serve.maxSessions, "max-sessions", serve.DefaultMaxSessions, "")
+	fs.DurationVar(&c.serve.idle, "idle", serve.DefaultIdle, "")
+	fs.DurationVar(&c.serve.maxTime, "max-session", serve.DefaultMaxTime, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
@@ -245,8 +274,41 @@ func parse(args []string) (config, error) {
 	if c.cleanup && c.redis == "" {
 		return c, errors.New("-cleanup needs -redis: the embedded server keeps nothing")
 	}
+	if err := checkServe(fs, c); err != nil {
+		return c, err
+	}
 	if c.timeout <= 0 || c.timeout > time.Minute {
 		return c, fmt.Errorf("-timeout must be above 0 and at most 1m, got %v", c.timeout)
 	}
 	return c, nil
+}
+
+// checkServe checks -serve and the flags that only mean something with it.
+func checkServe(fs *flag.FlagSet, c config) error {
+	var only []string
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "host-key", "serve-dir", "instructors", "max-sessions", "idle", "max-session":
+			only = append(only, "-"+f.Name)
+		}
+	})
+	if c.serve.addr == "" {
+		if len(only) > 0 {
+			return fmt.Errorf("%s needs -serve ADDR", only[0])
+		}
+		return nil
+	}
+	switch {
+	case c.scene != "" || c.plain || c.list || c.cleanup || c.trialsSet || c.notes != "" || c.present || len(c.playlist) > 0:
+		return errors.New("-serve serves the whole course: it does not go with -scene, -scenes, -plain, -list, -cleanup, -trials, -notes or -present")
+	case len(c.redlock) > 0 || c.resource != "":
+		return errors.New("-serve takes one live server (-redis): -redlock and -resource-redis are not served")
+	case c.serve.maxSessions < 1:
+		return fmt.Errorf("-max-sessions must be 1 or more, got %d", c.serve.maxSessions)
+	case c.serve.idle < 0 || c.serve.idle > 0 && c.serve.idle < 2*serve.IdleWarning:
+		return fmt.Errorf("-idle must be 0 (never) or at least %v, got %v", 2*serve.IdleWarning, c.serve.idle)
+	case c.serve.maxTime < 0:
+		return fmt.Errorf("-max-session must be 0 (never) or above, got %v", c.serve.maxTime)
+	}
+	return nil
 }

@@ -74,6 +74,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if c.cleanup {
 		return cleanup(ctx, c, stdout, stderr)
 	}
+	if c.serve.addr != "" {
+		return serveCourse(ctx, c, stderr)
+	}
 	if c.resetProgress {
 		return resetProgress(c, os.Stdin, stdout, stderr)
 	}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"time"
+
+	"locksim/serve"
+	"locksim/sim"
+)
+
+// serveCourse is -serve: the course over SSH until a signal.
+func serveCourse(ctx context.Context, c config, stderr io.Writer) int {
+	// a taken port fails first, before anything is started
+	l, err := serve.Listen(c.serve.addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "locksim: %v\n", err)
+		return 2
+	}
+	cfg := serve.Config{HostKey: c.serve.hostKey, Dir: c.serve.dir, Instructors: c.serve.instructors,
+		MaxSessions: c.serve.maxSessions, Idle: never(c.serve.idle), MaxTime: never(c.serve.maxTime),
+		AskName: true, Log: log.New(stderr, "locksim: ", log.LstdFlags)}
+	if c.redis != "" {
+		cfg.Redis, cfg.Live = c.redis, sim.LiveOptions{Scale: c.scale, Timeout: c.timeout}
+		// one sweep of killed runs' keys now, and a check that the server
+		// runs what locksim sends; each session opens its own prefix
+		b, err := sim.OpenLive(ctx, c.redis, cfg.Live)
+		if err != nil {
+			l.Close()
+			fmt.Fprintf(stderr, "locksim: %v\n", err)
+			return 2
+		}
+		if note := sweptNote(b); note != "" {
+			fmt.Fprintf(stderr, "locksim: %s\n", note)
+		}
+		_ = b.Close(context.Background())
+	}
+	srv, err := serve.New(cfg)
+	if err != nil {
+		l.Close()
+		fmt.Fprintf(stderr, "locksim: %v\n", err)
+		return 2
+	}
+	fmt.Fprintf(stderr, "locksim: serving the course on %s (ssh -p PORT HOST); ctrl+c stops\n", l.Addr())
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(l) }()
+	select {
+	case err = <-served:
+	case <-ctx.Done():
+	}
+	cctx, cancel := context.WithTimeout(context.Background(), 3*shutdownWithin)
+	defer cancel()
+	_ = srv.Close(cctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "locksim: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// never turns a flag's 0 (never) into the serve package's negative.
+func never(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
+}

@@ -1,0 +1,149 @@
+package serve
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/ssh"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// Identity is who a session is. A student is known by their public key,
+// never by address: a class behind one NAT shares one.
+type Identity struct {
+	// ID names the student: KeyHash, or for a keyless session
+	// "anon-" and 16 random hex digits, kept for the connection only.
+	ID string
+	// KeyHash is the hex SHA-256 of the authenticated public key's wire
+	// form (its first 32 digits); "" without a key.
+	KeyHash string
+	// Key is the public key the session authenticated with; nil without.
+	Key gossh.PublicKey
+	// User is the SSH user name (ssh CODE@host): a class code when it is
+	// one; the class decides.
+	User string
+	// Name is the display name the student gave; "" if not asked or
+	// skipped. Set before Class.Join, never changed after.
+	Name string
+	// Instructor is set when Key is in Config.Instructors, checked inside
+	// the session against the file as it is then.
+	Instructor bool
+}
+
+// Keyless reports a session that gave no public key.
+func (id Identity) Keyless() bool { return id.KeyHash == "" }
+
+// Session is one connection's program as the class sees it.
+type Session struct {
+	Identity
+	ctx  context.Context
+	send func(tea.Msg)
+}
+
+// Context is done once the session has ended.
+func (s *Session) Context() context.Context { return s.ctx }
+
+// Send hands msg to the session's program, as a key or a resize would
+// arrive; it waits until the program takes it and does nothing once the
+// program has ended. Never call it from the program's own Update (it would
+// wait for itself): return a tea.Cmd there instead.
+func (s *Session) Send(msg tea.Msg) {
+	if s.send != nil {
+		s.send(msg)
+	}
+}
+
+// keyHash is the id of a student's key.
+func keyHash(k gossh.PublicKey) string {
+	sum := sha256.Sum256(k.Marshal())
+	return hex.EncodeToString(sum[:16])
+}
+
+// identify reads who sess is; not yet whether they instruct.
+func identify(sess ssh.Session) Identity {
+	id := Identity{User: sess.User()}
+	if k := sess.PublicKey(); k != nil {
+		id.Key, id.KeyHash = k, keyHash(k)
+		id.ID = id.KeyHash
+		return id
+	}
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	id.ID = "anon-" + hex.EncodeToString(b[:])
+	return id
+}
+
+// keyFile is an authorized_keys file read again whenever its size or
+// modification time changes.
+type keyFile struct {
+	path string
+
+	mu    sync.Mutex
+	mtime time.Time
+	size  int64
+	keys  [][]byte // each key's wire form
+	read  bool
+}
+
+// Has reports whether k is in the file as it is now. A file that cannot
+// be read or parsed grants nothing.
+func (f *keyFile) Has(k gossh.PublicKey) bool {
+	if f == nil || k == nil {
+		return false
+	}
+	keys, err := f.load()
+	if err != nil {
+		return false
+	}
+	want := k.Marshal()
+	for _, w := range keys {
+		if bytes.Equal(w, want) {
+			return true
+		}
+	}
+	return false
+}
+
+// load returns the file's keys, reading it again if it changed.
+func (f *keyFile) load() ([][]byte, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	fi, err := os.Stat(f.path)
+	if err != nil {
+		f.read, f.keys = false, nil
+		return nil, err
+	}
+	if f.read && fi.ModTime().Equal(f.mtime) && fi.Size() == f.size {
+		return f.keys, nil
+	}
+	data, err := os.ReadFile(f.path)
+	if err != nil {
+		f.read, f.keys = false, nil
+		return nil, err
+	}
+	var keys [][]byte
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for n := 1; sc.Scan(); n++ {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 || line[0] == '#' {
+			continue
+		}
+		k, _, _, _, err := gossh.ParseAuthorizedKey(line)
+		if err != nil {
+			f.read, f.keys = false, nil
+			return nil, fmt.Errorf("%s line %d: %v", f.path, n, err)
+		}
+		keys = append(keys, k.Marshal())
+	}
+	f.keys, f.read, f.mtime, f.size = keys, true, fi.ModTime(), fi.Size()
+	return keys, nil
+}

@@ -1,0 +1,258 @@
+// Package serve is the course over SSH (locksim -serve): one Bubble Tea
+// program per session, each with its own renderer (the SSH client's colour
+// profile and background), size, backend and story clock, progress kept per
+// student key, the limits a classroom needs, and a few commands that run
+// without a terminal (ssh host plain race). It is built on
+// github.com/charmbracelet/wish v1.4.7.
+//
+// The instructor's half (the class: roster, follow, polls) plugs in through
+// Config.Class and Config.Commands; this package knows nothing of it.
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"locksim/sim"
+	"locksim/tui"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/ssh"
+	"github.com/charmbracelet/wish"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// The limits' defaults (-max-sessions, -idle, -max-session).
+const (
+	DefaultMaxSessions = 64
+	DefaultIdle        = 15 * time.Minute
+	DefaultMaxTime     = 3 * time.Hour
+	// IdleWarning is how long before the idle close the session is warned.
+	IdleWarning = time.Minute
+)
+
+// Config is how the server runs. The zero value serves the embedded server
+// on its own clock with the default limits, in memory only.
+type Config struct {
+	// HostKey is the host key's file (OpenSSH PEM); created, ed25519, if
+	// missing. "" means host_ed25519 under the user's config directory's
+	// locksim/.
+	HostKey string
+	// Dir is where each student's progress and display name are written,
+	// one directory per key hash; "" keeps them in memory for the
+	// server's life.
+	Dir string
+	// Instructors is an authorized_keys file of the instructors' keys,
+	// read again whenever it changes; "" for none.
+	Instructors string
+	// Redis, when set, is a live server (redis:// URL) every session plays
+	// on under its own run prefix; "" gives each session its own embedded
+	// server. Live holds its scale and timeout.
+	Redis string
+	Live  sim.LiveOptions
+	// MaxSessions is how many sessions run at once (0: DefaultMaxSessions);
+	// the next one gets one line and is closed.
+	MaxSessions int
+	// Idle closes a session after this long without a key (0:
+	// DefaultIdle; negative: never), warning IdleWarning before.
+	Idle time.Duration
+	// MaxTime closes a session this long after it opened (0:
+	// DefaultMaxTime; negative: never).
+	MaxTime time.Duration
+	// Clock counts the limits; nil for the real one.
+	Clock Clock
+	// AskName asks a student for a display name once per key (once per
+	// connection without a key) before the course.
+	AskName bool
+	// Log receives one line per session opened, closed or failed; nil
+	// discards them.
+	Log *log.Logger
+	// Class is the instructor's half; nil serves the course alone.
+	Class Class
+	// Commands are added to (or replace) the commands a session without a
+	// terminal runs (see Commands).
+	Commands map[string]Command
+}
+
+// Class is the hook the instructor's half plugs in by. Its methods are
+// called from the session's own goroutines; a panic in them ends that
+// session only.
+type Class interface {
+	// Model returns the model the session's program runs, given the
+	// course: app itself, or app inside the class's own panes. It is called
+	// once, before the program starts.
+	Model(s *Session, app *tui.App) tea.Model
+	// Join is called once the session's program runs and the student has
+	// given a name (when asked); Send works from then on.
+	Join(s *Session)
+	// Leave is called once the program has ended and the progress is saved.
+	Leave(s *Session)
+}
+
+// Server is a running SSH server of the course.
+type Server struct {
+	cfg        Config
+	ssh        *ssh.Server
+	students   *students
+	commands   map[string]Command
+	instr      *keyFile
+	clock      Clock
+	ctx        context.Context
+	cancel     context.CancelFunc
+	mu         sync.Mutex
+	sessions   int
+	live       map[*Session]bool
+	wg         sync.WaitGroup
+	viewCalls  atomic.Int64 // every View of every session, for the tests
+	panicAfter func(*Session) bool
+}
+
+// New checks c and prepares the server; Serve or ListenAndServe starts it.
+func New(c Config) (*Server, error) {
+	if c.MaxSessions == 0 {
+		c.MaxSessions = DefaultMaxSessions
+	}
+	if c.Idle == 0 {
+		c.Idle = DefaultIdle
+	}
+	if c.MaxTime == 0 {
+		c.MaxTime = DefaultMaxTime
+	}
+	if c.Log == nil {
+		c.Log = log.New(io.Discard, "", 0)
+	}
+	s := &Server{cfg: c, clock: c.Clock, live: map[*Session]bool{}}
+	if s.clock == nil {
+		s.clock = realClock{}
+	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.students = &students{dir: c.Dir, byKey: map[string]*student{}}
+	if c.Dir != "" {
+		if err := os.MkdirAll(c.Dir, 0o700); err != nil {
+			return nil, fmt.Errorf("-serve-dir: %w", err)
+		}
+	}
+	if c.Instructors != "" {
+		s.instr = &keyFile{path: c.Instructors}
+		if _, err := s.instr.load(); err != nil {
+			return nil, fmt.Errorf("-instructors: %w", err)
+		}
+	}
+	s.commands = defaultCommands()
+	for name, cmd := range c.Commands {
+		s.commands[name] = cmd
+	}
+	hostKey := c.HostKey
+	if hostKey == "" {
+		dir, err := os.UserConfigDir()
+		if err != nil {
+			return nil, fmt.Errorf("no place for the host key (%v): give one with -host-key FILE", err)
+		}
+		hostKey = filepath.Join(dir, "locksim", "host_ed25519")
+	}
+	if err := os.MkdirAll(filepath.Dir(hostKey), 0o700); err != nil {
+		return nil, fmt.Errorf("host key: %w", err)
+	}
+	srv, err := wish.NewServer(
+		wish.WithHostKeyPath(hostKey),
+		// any key is welcome: it only names the student; keyless clients
+		// get in by keyboard-interactive with no question asked
+		wish.WithPublicKeyAuth(func(ssh.Context, ssh.PublicKey) bool { return true }),
+		wish.WithKeyboardInteractiveAuth(func(ssh.Context, gossh.KeyboardInteractiveChallenge) bool { return true }),
+		wish.WithMiddleware(func(ssh.Handler) ssh.Handler { return s.handle }),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("host key %s: %w", hostKey, err)
+	}
+	s.ssh = srv
+	return s, nil
+}
+
+// Listen opens addr (host:port) for ListenAndServe: a port already taken
+// fails here, at once.
+func Listen(addr string) (net.Listener, error) {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("-serve %s: %w", addr, errors.Unwrap(err))
+	}
+	return l, nil
+}
+
+// Serve serves sessions on l until Close; it returns nil after Close.
+func (s *Server) Serve(l net.Listener) error {
+	err := s.ssh.Serve(l)
+	if errors.Is(err, ssh.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// Close ends every session (each gets a line saying why), waits for them
+// to let go of their backends until ctx is done, and closes the listener.
+func (s *Server) Close(ctx context.Context) error {
+	s.cancel()
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+	return s.ssh.Close()
+}
+
+// Sessions returns the number of sessions running.
+func (s *Server) Sessions() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sessions
+}
+
+// admit counts a new session in, or reports the server full.
+func (s *Server) admit() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sessions >= s.cfg.MaxSessions {
+		return false
+	}
+	s.sessions++
+	s.wg.Add(1)
+	return true
+}
+
+func (s *Server) release() {
+	s.mu.Lock()
+	s.sessions--
+	s.mu.Unlock()
+	s.wg.Done()
+}
+
+// openBackend is a session's own server: a fresh embedded one, or its own
+// run prefix on the live one (its keys deleted by Close, and by the
+// heartbeat's sweep if this process is killed).
+func (s *Server) openBackend(ctx context.Context) (*sim.Backend, error) {
+	if s.cfg.Redis == "" {
+		return sim.OpenEmbedded()
+	}
+	o := s.cfg.Live
+	o.NoSweep = true // swept once, when the server started
+	return sim.OpenLive(ctx, s.cfg.Redis, o)
+}
+
+// closeBackend deletes the session's keys and closes its connections,
+// within a second whatever the server is doing.
+func (s *Server) closeBackend(b *sim.Backend, who string) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if err := b.Close(ctx); err != nil {
+		s.cfg.Log.Printf("session %s: %v", who, err)
+	}
+}

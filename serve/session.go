@@ -1,0 +1,297 @@
+package serve
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"locksim/sim"
+	"locksim/tui"
+	"locksim/views"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/ssh"
+	"github.com/charmbracelet/wish/bubbletea"
+)
+
+// handle is every SSH session: a command without a terminal, or the
+// course on one. A panic anywhere in it ends this session only.
+func (s *Server) handle(sess ssh.Session) {
+	id := identify(sess)
+	defer func() {
+		if r := recover(); r != nil {
+			s.cfg.Log.Printf("session %s: panic: %v\n%s", id.ID, r, debug.Stack())
+			fmt.Fprintln(sess.Stderr(), "locksim: this session hit a fault in locksim and was closed; the other sessions go on")
+			_ = sess.Exit(1)
+		}
+	}()
+	if !s.admit() {
+		fmt.Fprintf(sess.Stderr(), "locksim: the server is full (%d sessions at once); try again later\n", s.cfg.MaxSessions)
+		_ = sess.Exit(1)
+		return
+	}
+	defer s.release()
+	// the key the session authenticated with, checked against the file
+	// as it is now: a key removed from it since grants nothing
+	id.Instructor = s.instr.Has(id.Key)
+	if len(sess.Command()) > 0 {
+		_ = sess.Exit(s.command(sess, id))
+		return
+	}
+	pty, winch, ok := sess.Pty()
+	if !ok {
+		fmt.Fprintf(sess.Stderr(), "locksim: no terminal: ask for one with ssh -t, or run a command (%s)\n", strings.Join(s.commandNames(), ", "))
+		_ = sess.Exit(2)
+		return
+	}
+	_ = sess.Exit(s.course(sess, id, pty, winch))
+}
+
+// course runs the course on sess's terminal until the student quits, the
+// limits close it or the server shuts down; it returns the exit status.
+func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan ssh.Window) int {
+	start := time.Now()
+	// the renderer asks the client's terminal for its background first
+	st := views.NewStyles(bubbletea.MakeRenderer(sess), false)
+	b, err := s.openBackend(sess.Context())
+	if err != nil {
+		s.cfg.Log.Printf("session %s: %v", id.ID, err)
+		fmt.Fprintf(sess.Stderr(), "locksim: %v\n", err)
+		return 1
+	}
+	defer s.closeBackend(b, id.ID)
+	stu := s.students.get(id)
+	o := tui.Options{Seed: newSeed(), Styles: &st, Store: stu.store, Position: stu.place(),
+		Notice: "served over SSH: each session has its own " + backendWord(b)}
+	app, err := tui.NewCourse(b, o)
+	if err != nil {
+		// a saved place that no longer opens: start from the contents
+		o.Position = nil
+		if app, err = tui.NewCourse(b, o); err != nil {
+			fmt.Fprintf(sess.Stderr(), "locksim: %v\n", err)
+			return 1
+		}
+	}
+	ctx, cancel := context.WithCancel(sess.Context())
+	defer cancel()
+	ses := &Session{Identity: id, ctx: ctx}
+	var inner tea.Model = app
+	if s.cfg.Class != nil {
+		inner = s.cfg.Class.Model(ses, app)
+	}
+	m := &screen{srv: s, ses: ses, stu: stu, inner: inner, st: st, w: pty.Window.Width, h: pty.Window.Height}
+	if name, asked := stu.Name(); asked || !s.cfg.AskName {
+		m.ses.Name = name
+	} else {
+		m.naming = newNamePrompt(st)
+	}
+	opts := append(bubbletea.MakeOptions(sess), tea.WithAltScreen(), tea.WithMouseAllMotion(),
+		// the signals are the server's: ctrl+z or a SIGTSTP must never
+		// stop the process every student is in
+		tea.WithoutSignalHandler(), tea.WithContext(ctx))
+	p := tea.NewProgram(m, opts...)
+	ses.send = p.Send
+	m.lim = &limits{clock: s.clock, idle: s.cfg.Idle, maxTime: s.cfg.MaxTime,
+		warn: func(left time.Duration) { p.Send(idleWarning{left}) },
+		end:  func(line string) { p.Send(endSession{line}) }}
+
+	// wish v1.4.7 forwards resizes in a goroutine with no recover: ours
+	// has one, and drains the window changes until the connection ends,
+	// so the SSH library never waits on a full channel
+	go func() {
+		defer s.recovered(id.ID, "resize")
+		running := true
+		for {
+			select {
+			case <-sess.Context().Done():
+				return
+			case w, ok := <-winch:
+				if !ok {
+					return
+				}
+				if running && ctx.Err() == nil {
+					p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
+				}
+			case <-ctx.Done():
+				running = false
+			}
+		}
+	}()
+	// the server's shutdown ends the session with a line
+	stopShutdown := context.AfterFunc(s.ctx, func() { p.Send(endSession{"locksim: the server is shutting down"}) })
+	defer stopShutdown()
+
+	s.track(ses, true)
+	defer s.track(ses, false)
+	s.cfg.Log.Printf("session %s open (user %q, instructor %v, %s)", id.ID, id.User, id.Instructor, pty.Term)
+	m.lim.start()
+	_, err = p.Run()
+	m.lim.close()
+	cancel()
+	app.SaveProgress()
+	sctx, scancel := context.WithTimeout(context.Background(), time.Second/3)
+	app.Shutdown(sctx)
+	scancel()
+	if m.joined && s.cfg.Class != nil {
+		func() {
+			defer s.recovered(id.ID, "class leave")
+			s.cfg.Class.Leave(ses)
+		}()
+	}
+	code := 0
+	switch {
+	case errors.Is(err, tea.ErrProgramPanic):
+		s.cfg.Log.Printf("session %s: panic in the program (its stack is above)", id.ID)
+		fmt.Fprintln(sess.Stderr(), "locksim: this session hit a fault in locksim and was closed; the other sessions go on")
+		code = 1
+	case m.ended != "":
+		fmt.Fprintln(sess.Stderr(), m.ended)
+		code = 1
+	case err != nil && !errors.Is(err, tea.ErrProgramKilled):
+		s.cfg.Log.Printf("session %s: %v", id.ID, err)
+		code = 1
+	}
+	s.cfg.Log.Printf("session %s closed after %s", id.ID, time.Since(start).Round(time.Second))
+	return code
+}
+
+// recovered ends a session goroutine's panic with a log line; the session
+// it served notices its program gone.
+func (s *Server) recovered(who, what string) {
+	if r := recover(); r != nil {
+		s.cfg.Log.Printf("session %s: panic in %s: %v\n%s", who, what, r, debug.Stack())
+	}
+}
+
+// track keeps the sessions running, for the shutdown and the tests.
+func (s *Server) track(ses *Session, on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if on {
+		s.live[ses] = true
+	} else {
+		delete(s.live, ses)
+	}
+}
+
+func backendWord(b *sim.Backend) string {
+	if b.Live() {
+		return "keys on " + b.Name + " under " + b.Prefix
+	}
+	return "embedded server and story clock"
+}
+
+// newSeed is a session's token seed: short enough to read off the screen.
+func newSeed() uint64 {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return 1 + binary.LittleEndian.Uint64(b[:])%99999
+}
+
+// idleWarning says the session closes in left without a key.
+type idleWarning struct{ left time.Duration }
+
+// endSession ends the program; line is said to the student after it.
+type endSession struct{ line string }
+
+// screen is the session's model around the course (or the class's model
+// around it): the name prompt first, the idle warning over the last line,
+// keys counted as activity, ctrl+z dropped.
+type screen struct {
+	srv    *Server
+	ses    *Session
+	stu    *student
+	inner  tea.Model
+	st     views.Styles
+	lim    *limits
+	naming *namePrompt
+	warn   string
+	ended  string
+	joined bool
+	w, h   int
+}
+
+func (m *screen) Init() tea.Cmd {
+	if m.naming != nil {
+		return m.naming.Init()
+	}
+	return tea.Batch(m.inner.Init(), m.join())
+}
+
+// join tells the class the student is here, in a command: Join may Send.
+func (m *screen) join() tea.Cmd {
+	if m.srv.cfg.Class == nil {
+		return nil
+	}
+	m.joined = true
+	ses := m.ses
+	return func() tea.Msg {
+		m.srv.cfg.Class.Join(ses)
+		return nil
+	}
+}
+
+func (m *screen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		if msg.Type == tea.KeyCtrlZ {
+			return m, nil
+		}
+		m.lim.key()
+		m.warn = ""
+		if m.srv.panicAfter != nil && m.srv.panicAfter(m.ses) {
+			panic("a fault injected by a test")
+		}
+		if m.naming != nil {
+			done, cmd := m.naming.Update(msg)
+			if !done {
+				return m, cmd
+			}
+			name := m.naming.Value()
+			m.naming = nil
+			m.ses.Name = name
+			if err := m.stu.SetName(name); err != nil {
+				m.srv.cfg.Log.Printf("session %s: keeping the name: %v", m.ses.ID, err)
+			}
+			var size tea.Cmd
+			m.inner, size = m.inner.Update(tea.WindowSizeMsg{Width: m.w, Height: m.h})
+			return m, tea.Batch(m.inner.Init(), size, m.join())
+		}
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+	case idleWarning:
+		m.warn = fmt.Sprintf("no key for a while: this session closes in %s unless a key is pressed", span(msg.left))
+		return m, nil
+	case endSession:
+		m.ended = msg.line
+		return m, tea.Quit
+	}
+	if m.naming != nil {
+		_, cmd := m.naming.Update(msg)
+		return m, cmd
+	}
+	var cmd tea.Cmd
+	m.inner, cmd = m.inner.Update(msg)
+	return m, cmd
+}
+
+func (m *screen) View() string {
+	m.srv.viewCalls.Add(1)
+	var v string
+	if m.naming != nil {
+		v = m.naming.View(m.w, m.h)
+	} else {
+		v = m.inner.View()
+	}
+	if m.warn == "" {
+		return v
+	}
+	lines := strings.Split(v, "\n")
+	lines[len(lines)-1] = m.st.Warn.Render(m.st.Wrap(m.warn, max(m.w, 20), 1))
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,99 @@
+package serve
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"locksim/play"
+	"locksim/scenes/progress"
+)
+
+// students keeps each student key's progress and display name for the
+// server's life, and, with a directory, in dir/<key hash>/ (progress.json
+// as the local course writes it, name.json).
+type students struct {
+	dir   string
+	mu    sync.Mutex
+	byKey map[string]*student
+}
+
+// student is one key's record; a keyless session has one of its own that
+// goes with it.
+type student struct {
+	store play.Store
+	dir   string // "" in memory
+
+	mu    sync.Mutex
+	name  string
+	asked bool
+}
+
+// get returns id's record, read from the directory the first time.
+func (st *students) get(id Identity) *student {
+	if id.Keyless() {
+		return &student{store: &play.Memory{}}
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if s, ok := st.byKey[id.KeyHash]; ok {
+		return s
+	}
+	s := &student{store: &play.Memory{}}
+	if st.dir != "" {
+		s.dir = filepath.Join(st.dir, id.KeyHash)
+		s.store = &progress.Store{Path: filepath.Join(s.dir, "progress.json")}
+		var n nameFile
+		if data, err := os.ReadFile(filepath.Join(s.dir, "name.json")); err == nil && json.Unmarshal(data, &n) == nil {
+			s.name, s.asked = n.Name, true
+		}
+	}
+	st.byKey[id.KeyHash] = s
+	return s
+}
+
+// nameFile is name.json.
+type nameFile struct {
+	Name string `json:"name"`
+}
+
+// Name returns the display name and whether it was asked already.
+func (s *student) Name() (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.name, s.asked
+}
+
+// SetName keeps the display name ("" when the student skipped it), and
+// writes it next to the progress when there is a directory.
+func (s *student) SetName(name string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.name, s.asked = name, true
+	if s.dir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return err
+	}
+	data, _ := json.Marshal(nameFile{Name: name})
+	tmp := filepath.Join(s.dir, "name.json.tmp")
+	if err := os.WriteFile(tmp, data, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(s.dir, "name.json"))
+}
+
+// place is where the student left the course, nil for the contents.
+func (s *student) place() *play.Position {
+	p, err := s.store.Load()
+	if err != nil || len(p.Place) == 0 {
+		return nil
+	}
+	pos, err := play.ParsePosition(p.Place)
+	if err != nil || pos.Scene != p.Moment.Scene {
+		return nil
+	}
+	return &pos
+}

@@ -126,7 +126,10 @@ type Event struct {
 // (NewRedis). Every method is safe for use by several goroutines; its
 // errors are one line.
 type Hub interface {
-	// Open opens a new class led by instructor id, under a fresh code.
+	// Open opens a class led by instructor id: the one id already leads,
+	// while it is open (so an instructor who reconnects, to this server
+	// or another, comes back to the same class), else a new one under a
+	// fresh code.
 	Open(ctx context.Context, lead string) (Info, error)
 	// Find is the class with code, or ErrNoClass.
 	Find(ctx context.Context, code string) (Info, error)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -108,6 +109,12 @@ func hubContract(t *testing.T, a, b Hub) {
 	}
 	if !ValidCode(info.Code) || info.Lead != "teacher-key" {
 		t.Fatalf("opened %+v", info)
+	}
+	if again, err := b.Open(ctx, "teacher-key"); err != nil || again.Code != info.Code {
+		t.Fatalf("the instructor opening again, on the other server, got %+v, %v; want class %s", again, err, info.Code)
+	}
+	if other, err := b.Open(ctx, "another-teacher"); err != nil || other.Code == info.Code {
+		t.Fatalf("another instructor got %+v, %v", other, err)
 	}
 	if got, err := b.Find(ctx, info.Code); err != nil || got.Lead != "teacher-key" {
 		t.Fatalf("the other server finds %+v, %v", got, err)
@@ -298,8 +305,8 @@ func TestReport(t *testing.T) {
 func TestNewCodes(t *testing.T) {
 	h := NewMemory(at0)
 	seen := map[string]bool{}
-	for range 200 {
-		info, err := h.Open(context.Background(), "k")
+	for i := range 200 {
+		info, err := h.Open(context.Background(), fmt.Sprint("k", i))
 		if err != nil || !ValidCode(info.Code) || seen[info.Code] {
 			t.Fatalf("code %q, %v", info.Code, err)
 		}

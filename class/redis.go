@@ -64,7 +64,20 @@ func membersKey(code string) string { return Prefix + code + ":members" }
 func channel(code string) string    { return Prefix + code }
 
 // Open opens a class under a code no open class has: SET NX claims it.
+// The instructor's class is found again by Prefix+"lead:"+id, which names
+// its code.
 func (h *Redis) Open(ctx context.Context, lead string) (Info, error) {
+	leads := Prefix + "lead:" + safe(lead)
+	code, err := h.c.Get(ctx, leads).Result()
+	switch {
+	case err == nil:
+		if info, err := h.Find(ctx, code); err == nil && info.Lead == lead {
+			h.c.Expire(ctx, leads, TTL)
+			return info, nil
+		}
+	case !errors.Is(err, redis.Nil):
+		return Info{}, fmt.Errorf("opening a class: %w", err)
+	}
 	for range 100 {
 		info := Info{Code: newCode(), Lead: lead, Opened: h.now().UTC().Truncate(time.Second)}
 		data, err := json.Marshal(info)
@@ -76,6 +89,9 @@ func (h *Redis) Open(ctx context.Context, lead string) (Info, error) {
 			return Info{}, fmt.Errorf("opening a class: %w", err)
 		}
 		if ok {
+			if err := h.c.Set(ctx, leads, info.Code, TTL).Err(); err != nil {
+				return Info{}, fmt.Errorf("opening a class: %w", err)
+			}
 			return info, nil
 		}
 	}
@@ -237,3 +253,16 @@ func (h *Redis) Watch(ctx context.Context, code string) (*Watch, error) {
 
 // Close releases the hub's connections.
 func (h *Redis) Close() error { return h.c.Close() }
+
+// safe is id with every byte outside [0-9a-zA-Z-] replaced by "_", for a
+// key name: an id is a key's hash, but a key name is never built from
+// text the server did not make.
+func safe(id string) string {
+	b := []byte(id)
+	for i, c := range b {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-') {
+			b[i] = '_'
+		}
+	}
+	return string(b)
+}

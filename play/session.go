@@ -110,9 +110,10 @@ type explained struct {
 // snapshot, settings and selection, however often the screen is drawn.
 // While a question is open (Asking) the cards hide what the keys hold.
 func (p *Session) Explanation() scenes.Explanation {
-	key := explained{look: p.look, sel: p.Sel, settings: scenes.FormatSettings(p.Scene, p.Params), hide: p.Asking}
+	hide := p.Asking || p.Waiting()
+	key := explained{look: p.look, sel: p.Sel, settings: scenes.FormatSettings(p.Scene, p.Params), hide: hide}
 	if p.ex == nil || p.exFor != key {
-		ex := scenes.Explain(p.Scene, scenes.Frame{Snap: p.Snap, L: p.Ledger, P: p.Params, Sel: p.Sel, Text: p.Text, Hide: p.Asking})
+		ex := scenes.Explain(p.Scene, scenes.Frame{Snap: p.Snap, L: p.Ledger, P: p.Params, Sel: p.Sel, Text: p.Text, Hide: hide})
 		if note := p.replayNote(); note != "" && p.Sel < 0 {
 			ex.Readout = note // the race's own readout says the SETs left at once
 		}
@@ -299,6 +300,13 @@ func (p *Session) begin(old *sim.Run) Cmd {
 		}
 		return nil
 	})
+}
+
+// Waiting reports a follower that has answered the question and waits at
+// it for the instructor to run the move: what would answer it stays
+// hidden, as while the question is open.
+func (p *Session) Waiting() bool {
+	return p.Follow && !p.Asking && p.Guess >= 0 && p.Scene.Predict != nil && p.Snap.Pos == p.Scene.PredictAt(p.MoveLabels())
 }
 
 // mustAsk reports that the story may not pass position at before the

@@ -210,6 +210,14 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case ClassMsg:
 		return a, a.classMsg(msg)
+	case JoinedMsg:
+		if msg.Class.Seat != nil {
+			a.JoinClass(msg.Class)
+		}
+		if msg.Note != "" {
+			a.say(msg.Note)
+		}
+		return a, nil
 	case saved:
 		a.saveRunning = false
 		if msg.err != nil && a.pl != nil {

@@ -31,6 +31,13 @@ type Classroom struct {
 	Now func() time.Time
 }
 
+// JoinedMsg puts a running app in a class (see JoinClass), or, with Note
+// set and no Seat, says why it is not in one ("no class has code k7m2q").
+type JoinedMsg struct {
+	Class Classroom
+	Note  string
+}
+
 // ClassMsg carries a class's events to the screen (see Listen).
 type ClassMsg struct{ Events []class.Event }
 
@@ -99,6 +106,14 @@ func (a *App) JoinClass(c Classroom) {
 	m := c.Seat.Member()
 	a.cls = &classroom{Classroom: c, role: m.Role, code: c.Seat.Info().Code, roster: map[string]class.Member{}, pick: 0}
 	a.cls.following = m.Role == class.Projector
+	if m.Role != class.Student {
+		// the instructor's questions are for the room: a step at one runs
+		// the move, and a story's end goes on with the lesson
+		a.course.Present = true
+		opt := a.pl.Options()
+		opt.Present = true
+		a.pl.Configure(opt)
+	}
 	if m.Role == class.Instructor {
 		a.cls.board = newDesk(a.com, a.cls.code, c.Join)
 		a.cls.board.SetSize(a.com.Width, a.com.Height)

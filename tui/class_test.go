@@ -100,6 +100,11 @@ func withoutLastLine(v string) string {
 	return v[:strings.LastIndex(v, "\n")]
 }
 
+// withoutFirstLine is screen v without its first row (the header).
+func withoutFirstLine(v string) string {
+	return v[strings.Index(v, "\n")+1:]
+}
+
 // TestFollowReachesTheInstructorsStep: a student who follows replays to
 // the instructor's scene, settings and step in a sandbox of their own and
 // draws the screen the instructor's own run draws there; a key that
@@ -127,8 +132,10 @@ func TestFollowReachesTheInstructorsStep(t *testing.T) {
 	if got := ann.a.pl.Snap.Pos; got != 6 {
 		t.Fatalf("the follower is at step %d, want 6", got)
 	}
-	if got, want := withoutLastLine(ann.a.View()), withoutLastLine(teacher.a.View()); got != want {
-		t.Errorf("the follower's screen:\n%s\nthe instructor's:\n%s", got, want)
+	// the instructor's place, opened in a learner's session of its own
+	ref := openPosition(t, teacher.a.Position(), "", "")
+	if got, want := withoutLastLine(ann.a.View()), withoutLastLine(ref.View()); got != want {
+		t.Errorf("the follower's screen:\n%s\nthe instructor's place:\n%s", got, want)
 	}
 	if v := ann.a.View(); !strings.Contains(v, "following the instructor · F leaves follow mode") {
 		t.Errorf("no follow line:\n%s", v)
@@ -186,6 +193,10 @@ func TestPollCountsTheClass(t *testing.T) {
 		drive(t, bob.a, keys("2")...)
 		if ann.a.pl.Snap.Pos != at || ann.a.pl.Asking {
 			t.Fatalf("the follower's answer moved the story to %d (asking %v)", ann.a.pl.Snap.Pos, ann.a.pl.Asking)
+		}
+		// what the keys hold would answer it: hidden until the move runs
+		if v := ann.a.View(); !strings.Contains(v, "You predicted: ") || !strings.Contains(v, "resource:lock  (hidden until the instructor runs the move)") {
+			t.Errorf("a follower waiting for the move sees:\n%s", v)
 		}
 		hear(t, teacher, "both predictions", rowOf("k-bob", func(m class.Member) bool { return m.Pos.Prediction != nil }))
 		if ann := teacher.a.cls.roster["k-ann"]; ann.Pos.Prediction == nil {
@@ -255,7 +266,8 @@ func TestProjectorShowsTheInstructorsRun(t *testing.T) {
 	if got := projector.a.pl.Position(); got.Seed != want.Seed || got.Step != want.Step {
 		t.Fatalf("the projector shows %+v, want ann's %+v", got, want)
 	}
-	if got, want := withoutLastLine(projector.a.View()), withoutLastLine(ann.a.View()); got != want {
+	// but for the header's "presenter": the projector asks the room
+	if got, want := withoutFirstLine(withoutLastLine(projector.a.View())), withoutFirstLine(withoutLastLine(ann.a.View())); got != want {
 		t.Errorf("the projector:\n%s\nann:\n%s", got, want)
 	}
 }

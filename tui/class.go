@@ -9,7 +9,6 @@ import (
 
 	"locksim/class"
 	"locksim/play"
-	"locksim/scenes"
 	"locksim/sim"
 	"locksim/views"
 
@@ -301,9 +300,8 @@ func (a *App) goTo(pos play.Position, exact bool) tea.Cmd {
 			q.At = max(0, min(pos.Quiz.At, len(q.Items)))
 			return nil
 		}
-		if a.pl.Scene.Kind != scenes.Story {
-			return nil // a race has no steps: its own run stands
-		}
+		// a race's step 1 is its volley: the follower's own race fires
+		// when the instructor's has
 		return a.pl.seekTo(pos.Step)
 	}
 	s, err := a.course.OpenAt(pos, a.pl.Session)

@@ -271,3 +271,27 @@ func TestProjectorShowsTheInstructorsRun(t *testing.T) {
 		t.Errorf("the projector:\n%s\nann:\n%s", got, want)
 	}
 }
+
+// TestFollowersRaceTheirOwnRace: at the race's question a follower
+// answers and waits; the instructor's volley fires the follower's own
+// race, whose replies answer the follower's prediction.
+func TestFollowersRaceTheirOwnRace(t *testing.T) {
+	hub := class.NewMemory(atClassNow)
+	info, err := hub.Open(context.Background(), "teacher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	teacher := joinAs(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 1, Scene: "race"}, 100, 32)
+	ann := joinAs(t, hub, info.Code, class.Student, "k-ann", "ann", Options{Seed: 2}, 100, 32)
+	drive(t, teacher.a, keys("F")...)
+	hear(t, ann, "the instructor asking", func(e class.Event) bool { return e.Kind == class.KindLead && e.Lead.Follow })
+	drive(t, ann.a, keys("F2")...)
+	if ann.a.pl.Scene.ID != "race" || ann.a.pl.Guess != 1 || ann.a.pl.Snap.Pos != 0 {
+		t.Fatalf("the follower is at %s step %d with guess %d", ann.a.pl.Scene.ID, ann.a.pl.Snap.Pos, ann.a.pl.Guess)
+	}
+	drive(t, teacher.a, keys(".")...) // the room has seen the question: the volley
+	hear(t, ann, "the instructor's volley", leadAt("race", 1))
+	if !ann.a.pl.Revealed || ann.a.pl.Actual != 1 || ann.a.pl.Position().Race == nil {
+		t.Fatalf("the follower's race: revealed %v, actual %d, record %v", ann.a.pl.Revealed, ann.a.pl.Actual, ann.a.pl.Position().Race)
+	}
+}

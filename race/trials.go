@@ -170,7 +170,7 @@ func (t *Trials) Run(ctx context.Context, v Variant, n int, progress func(Counts
 				if i >= n || ctx.Err() != nil {
 					return
 				}
-				out, err := ln.one(ctx, v, i)
+				out, err := ln.guarded(ctx, v, i)
 				mu.Lock()
 				switch {
 				case err != nil && ctx.Err() == nil && first == nil:
@@ -270,6 +270,18 @@ func (t *lane) token() string {
 	binary.LittleEndian.PutUint64(b[:], t.rng.Uint64())
 	binary.LittleEndian.PutUint64(b[8:], t.rng.Uint64())
 	return hex.EncodeToString(b[:])
+}
+
+// guarded is one, with a panic turned into the trial's error: a lane runs
+// in a goroutine of its own, where a panic would end the whole process
+// (every session of a server among them).
+func (t *lane) guarded(ctx context.Context, v Variant, n int) (o outcome, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the trial failed: %v", r)
+		}
+	}()
+	return t.one(ctx, v, n)
 }
 
 func (t *lane) one(ctx context.Context, v Variant, n int) (outcome, error) {
@@ -426,14 +438,32 @@ func (t *lane) together(ctx context.Context, f func(w int)) error {
 // waits for all of them. Go tends to run the goroutine started last first,
 // which would hand every race to the same worker: they are started in a
 // fresh random order, as real clients arrive.
+//
+// A panic in f ends its goroutine only; once all are done, Together panics
+// with the first of them in the caller's goroutine, where a program's
+// recover (Bubble Tea's around a command, a server's around a session)
+// can end that session alone.
 func Together(n int, f func(i int)) {
-	var wg, armed sync.WaitGroup
+	var (
+		wg, armed sync.WaitGroup
+		mu        sync.Mutex
+		fault     any
+	)
 	start := make(chan struct{})
 	for _, i := range rand.Perm(n) {
 		wg.Add(1)
 		armed.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					mu.Lock()
+					if fault == nil {
+						fault = r
+					}
+					mu.Unlock()
+				}
+			}()
 			armed.Done()
 			<-start
 			f(i)
@@ -442,6 +472,9 @@ func Together(n int, f func(i int)) {
 	armed.Wait()
 	close(start)
 	wg.Wait()
+	if fault != nil {
+		panic(fmt.Sprintf("a racer failed: %v", fault))
+	}
 }
 
 func unknown(err error) bool {

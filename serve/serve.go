@@ -100,20 +100,22 @@ type Class interface {
 
 // Server is a running SSH server of the course.
 type Server struct {
-	cfg        Config
-	ssh        *ssh.Server
-	students   *students
-	commands   map[string]Command
-	instr      *keyFile
-	clock      Clock
-	ctx        context.Context
-	cancel     context.CancelFunc
-	mu         sync.Mutex
-	sessions   int
-	live       map[*Session]bool
-	wg         sync.WaitGroup
-	viewCalls  atomic.Int64 // every View of every session, for the tests
-	panicAfter func(*Session) bool
+	cfg       Config
+	ssh       *ssh.Server
+	students  *students
+	commands  map[string]Command
+	instr     *keyFile
+	clock     Clock
+	ctx       context.Context
+	cancel    context.CancelFunc
+	mu        sync.Mutex
+	sessions  int
+	live      map[*Session]bool
+	wg        sync.WaitGroup
+	viewCalls atomic.Int64 // every View of every session, for the tests
+	// faults, in tests, panics at a point of a session ("key": its
+	// program's Update, "resize": the resize forwarding) when it says so
+	faults func(where string, ses *Session) bool
 }
 
 // New checks c and prepares the server; Serve or ListenAndServe starts it.

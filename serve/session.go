@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"locksim/sim"
@@ -104,7 +105,13 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 	// has one, and drains the window changes until the connection ends,
 	// so the SSH library never waits on a full channel
 	go func() {
-		defer s.recovered(id.ID, "resize")
+		defer func() {
+			if r := recover(); r != nil {
+				s.cfg.Log.Printf("session %s: panic in the resize forwarding: %v\n%s", id.ID, r, debug.Stack())
+				m.fault.Store(true)
+				cancel()
+			}
+		}()
 		running := true
 		for {
 			select {
@@ -113,6 +120,9 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 			case w, ok := <-winch:
 				if !ok {
 					return
+				}
+				if s.fault("resize", ses) {
+					panic("a fault injected by a test")
 				}
 				if running && ctx.Err() == nil {
 					p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
@@ -145,8 +155,8 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 	}
 	code := 0
 	switch {
-	case errors.Is(err, tea.ErrProgramPanic):
-		s.cfg.Log.Printf("session %s: panic in the program (its stack is above)", id.ID)
+	case errors.Is(err, tea.ErrProgramPanic) || m.fault.Load():
+		s.cfg.Log.Printf("session %s: ended by a panic", id.ID)
 		fmt.Fprintln(sess.Stderr(), "locksim: this session hit a fault in locksim and was closed; the other sessions go on")
 		code = 1
 	case m.ended != "":
@@ -160,8 +170,12 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 	return code
 }
 
-// recovered ends a session goroutine's panic with a log line; the session
-// it served notices its program gone.
+// fault reports whether a test asked for a panic at where in ses.
+func (s *Server) fault(where string, ses *Session) bool {
+	return s.faults != nil && s.faults(where, ses)
+}
+
+// recovered ends a goroutine's panic with a log line.
 func (s *Server) recovered(who, what string) {
 	if r := recover(); r != nil {
 		s.cfg.Log.Printf("session %s: panic in %s: %v\n%s", who, what, r, debug.Stack())
@@ -214,6 +228,8 @@ type screen struct {
 	ended  string
 	joined bool
 	w, h   int
+	// fault is set when a goroutine of the session's panicked
+	fault atomic.Bool
 }
 
 func (m *screen) Init() tea.Cmd {
@@ -244,7 +260,7 @@ func (m *screen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.lim.key()
 		m.warn = ""
-		if m.srv.panicAfter != nil && m.srv.panicAfter(m.ses) {
+		if m.srv.fault("key", m.ses) {
 			panic("a fault injected by a test")
 		}
 		if m.naming != nil {

@@ -71,6 +71,9 @@ type Backend struct {
 	// from a goroutine of its own while a node restarts
 	srvMu sync.Mutex
 	srv   *server.Server
+	// faulted is set once a command panicked inside the embedded server
+	// (see guardPanics)
+	faulted atomic.Bool
 
 	// runs counts the runs opened on b: it tags their scripts, so no two
 	// runs share a cached script (see Exec.EvalSHA).
@@ -130,6 +133,7 @@ func OpenEmbedded() (*Backend, error) {
 	mr.ClockTTL(true)
 	opts := &redis.Options{Addr: mr.Addr()}
 	b := &Backend{Name: "embedded", Scale: 1, mr: mr, opts: opts, srv: mr.Server()}
+	b.guardPanics(b.srv)
 	b.admin = b.NewConn()
 	return b, nil
 }
@@ -145,6 +149,7 @@ func OpenEmbeddedRealClock() (*Backend, error) {
 	mr.ClockTTL(true) // no SetTime: the clock is time.Now()
 	opts := &redis.Options{Addr: mr.Addr()}
 	b := &Backend{Name: "embedded", Scale: 1, mr: mr, opts: opts, srv: mr.Server()}
+	b.guardPanics(b.srv)
 	b.admin = b.NewConn()
 	return b, nil
 }
@@ -271,7 +276,9 @@ func (b *Backend) Close(ctx context.Context) error {
 	if b.mr != nil {
 		b.srvMu.Lock()
 		b.srv = nil // a dial from a client still open is refused
-		b.mr.Close()
+		if !b.faulted.Load() {
+			b.mr.Close() // after a fault it could wait for ever on its lock
+		}
 		b.srvMu.Unlock()
 	}
 	if err != nil {
@@ -354,6 +361,7 @@ func (b *Backend) restart() error {
 	err := b.mr.Restart()
 	if err == nil {
 		b.srv = b.mr.Server()
+		b.guardPanics(b.srv) // a restart sets a hook of its own
 	}
 	b.srvMu.Unlock()
 	if err != nil {

@@ -181,6 +181,19 @@ func (b *Backend) beat(ctx context.Context) error {
 	return err
 }
 
+// guardedBeat is beat with a panic turned into the beat's error (the
+// screen's "server unreachable"): the heartbeat runs in a goroutine of its
+// own, where a panic would end the whole process, every session of a
+// server among them.
+func (b *Backend) guardedBeat(ctx context.Context) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the heartbeat failed: %v", r)
+		}
+	}()
+	return b.beat(ctx)
+}
+
 // heartbeat beats until ctx ends. The wait starts when a beat has ended,
 // not on a ticker's grid: two beats are never less than HeartbeatEvery
 // apart, even after a slow one.
@@ -193,7 +206,7 @@ func (b *Backend) heartbeat(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			err := b.beat(ctx)
+			err := b.guardedBeat(ctx)
 			if ctx.Err() != nil {
 				return
 			}

@@ -1,0 +1,72 @@
+package serve
+
+import (
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// TestFault: a panic in one session's program, or in its resize
+// forwarding, ends that session with a line to the student and a line in
+// the server's log; the session beside it goes on.
+func TestFault(t *testing.T) {
+	for _, where := range []string{"key", "resize"} {
+		t.Run(where, func(t *testing.T) {
+			s, addr := testServer(t, Config{})
+			var resizes atomic.Int32
+			s.faults = func(at string, ses *Session) bool {
+				// the first resize is the pty's own size, at the start
+				return at == where && ses.User == "boom" && (at == "key" || resizes.Add(1) == 2)
+			}
+			other := openTerm(t, dial(t, addr, "student", newKey(t)), "xterm", 80, 24)
+			other.waitFor("1  race")
+			boom := openTerm(t, dial(t, addr, "boom", newKey(t)), "xterm", 80, 24)
+			boom.waitFor("1  race")
+			if where == "key" {
+				boom.send("\x1b[B")
+			} else if err := boom.sess.WindowChange(30, 100); err != nil {
+				t.Fatal(err)
+			}
+			if code := boom.waitEnd(); code != 1 {
+				t.Fatalf("the faulty session ended with status %d", code)
+			}
+			if got := boom.stderr(); !strings.Contains(got, "this session hit a fault in locksim and was closed") {
+				t.Fatalf("the faulty session's stderr: %q", got)
+			}
+			other.send("\r")
+			other.waitFor("1-3 your prediction")
+			other.send("2")
+			other.waitFor("OK · holder")
+			if log := s.cfg.Log.Writer().(*testLog).String(); !strings.Contains(log, "ended by a panic") {
+				t.Fatalf("no log line of the panic:\n%s", log)
+			}
+		})
+	}
+}
+
+// TestColours: each session draws in its own terminal's colours: a
+// 256-colour terminal gets 256-colour codes, a 16-colour one never does.
+func TestColours(t *testing.T) {
+	_, addr := testServer(t, Config{})
+	sgr256 := regexp.MustCompile(`\x1b\[[0-9;]*38;5;[0-9]+`)
+	sgr16 := regexp.MustCompile(`\x1b\[(?:[0-9]+;)*(?:3[0-7]|9[0-7])m`)
+	rich := openTerm(t, dial(t, addr, "a", newKey(t)), "xterm-256color", 80, 24)
+	plain := openTerm(t, dial(t, addr, "b", newKey(t)), "xterm", 80, 24)
+	for _, tm := range []*term{rich, plain} {
+		tm.send("\r")
+		tm.waitFor("1-3 your prediction")
+		tm.send("2")
+		tm.waitFor("OK · holder")
+	}
+	r, p := rich.rawSince(0), plain.rawSince(0)
+	if !sgr256.MatchString(r) {
+		t.Errorf("xterm-256color got no 256-colour code")
+	}
+	if sgr256.MatchString(p) || strings.Contains(p, "38;2;") {
+		t.Errorf("xterm got 256-colour or true-colour codes")
+	}
+	if !sgr16.MatchString(p) {
+		t.Errorf("xterm got no 16-colour code")
+	}
+}

@@ -1,0 +1,59 @@
+package serve
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestIdle warns a minute before the idle close, forgets the warning on a
+// key, and closes the session after the idle time with one line. Time is
+// the fake clock's: keys are the only activity.
+func TestIdle(t *testing.T) {
+	clock := newFakeClock()
+	_, addr := testServer(t, Config{Clock: clock, Idle: 10 * time.Minute, MaxTime: -1})
+	tm := openTerm(t, dial(t, addr, "student", newKey(t)), "xterm", 80, 24)
+	tm.waitFor("1  race")
+	warning := "this session closes in 1 min unless a key is pressed"
+	clock.Advance(9*time.Minute - time.Second)
+	clock.Advance(time.Second) // the warning is sent as this returns: the program has it
+	tm.waitFor(warning)
+	tm.send("\x1b[B") // ↓: a key
+	tm.waitUntil("the warning gone", func(s string) bool { return !strings.Contains(s, warning) && strings.Contains(s, "2  options") })
+	clock.Advance(time.Minute) // the old close time: a key came since
+	clock.Advance(8 * time.Minute)
+	tm.waitFor(warning)
+	clock.Advance(time.Minute)
+	if code := tm.waitEnd(); code != 1 {
+		t.Fatalf("the idle close ended with status %d", code)
+	}
+	if got := tm.stderr(); !strings.Contains(got, "locksim: closed after 10 min without a key") {
+		t.Fatalf("idle close, stderr %q", got)
+	}
+}
+
+// TestMaxTime closes a session at its time limit, keys or not.
+func TestMaxTime(t *testing.T) {
+	clock := newFakeClock()
+	_, addr := testServer(t, Config{Clock: clock, Idle: -1, MaxTime: time.Hour})
+	tm := openTerm(t, dial(t, addr, "student", newKey(t)), "xterm", 80, 24)
+	tm.waitFor("1  race")
+	clock.Advance(59 * time.Minute)
+	tm.send("\x1b[B")
+	tm.waitFor("2  options")
+	clock.Advance(time.Minute)
+	if code := tm.waitEnd(); code != 1 {
+		t.Fatalf("the time limit ended the session with status %d", code)
+	}
+	if got := tm.stderr(); !strings.Contains(got, "locksim: the session reached its limit of 1 h and was closed") {
+		t.Fatalf("time limit, stderr %q", got)
+	}
+}
+
+func TestSpan(t *testing.T) {
+	for d, want := range map[time.Duration]string{time.Hour: "1 h", 15 * time.Minute: "15 min", 90 * time.Second: "90 s", 59 * time.Second: "59 s"} {
+		if got := span(d); got != want {
+			t.Errorf("span(%v) = %q, want %q", d, got, want)
+		}
+	}
+}

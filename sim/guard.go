@@ -1,0 +1,35 @@
+package sim
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/alicebob/miniredis/v2/server"
+)
+
+// guardPanics makes a command that panics inside the embedded server fail
+// with an error reply instead of ending the process: miniredis serves each
+// connection in a goroutine of its own with no recover, and one session's
+// fault must not take down a server other sessions share a process with.
+// The hook dispatches the command itself under a recover; the dispatch
+// comes back through the hook, which lets it through. After a fault the
+// server may hold its lock for ever, so b.faulted makes Close leave it be.
+func (b *Backend) guardPanics(srv *server.Server) {
+	var inside sync.Map // *server.Peer → dispatching through the hook
+	srv.SetPreHook(func(c *server.Peer, cmd string, args ...string) (done bool) {
+		if _, again := inside.LoadOrStore(c, true); again {
+			return false
+		}
+		defer inside.Delete(c)
+		defer func() {
+			if r := recover(); r != nil {
+				b.faulted.Store(true)
+				c.WriteError(fmt.Sprintf("ERR the embedded server failed on %s: %v", cmd, r))
+				c.Close()
+				done = true // the command is answered: Dispatch must not run it again
+			}
+		}()
+		srv.Dispatch(c, append([]string{cmd}, args...))
+		return true
+	})
+}

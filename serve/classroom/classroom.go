@@ -55,11 +55,10 @@ func New(hub class.Hub, join string, logf func(format string, a ...any)) *Classe
 // Model is the app itself: it draws the class's panes.
 func (c *Classes) Model(_ *serve.Session, app *tui.App) tea.Model { return app }
 
-// Join seats the session: an instructor key whose SSH user is not its own
-// class's code opens (or finds again) its class and leads it; from the
-// instructor's key the class's own code is the projector; any other key
-// with a class's code is a student. A user name that is no class's code
-// joins nothing.
+// Join seats the session: from an instructor's key, its own class's code
+// is the projector, and a user name that is no class's code opens (or
+// finds again) its class to lead; any key with a class's code (another
+// instructor's too) is a student there. Other sessions join nothing.
 func (c *Classes) Join(s *serve.Session) {
 	ctx := s.Context()
 	role, code, note, err := c.place(ctx, s.Identity)
@@ -128,14 +127,16 @@ func (c *Classes) place(ctx context.Context, id serve.Identity) (role class.Role
 	switch {
 	case id.Instructor && asked.Code != "" && asked.Lead == id.KeyHash:
 		return class.Projector, asked.Code, "the projector of class " + asked.Code + ": it shows the scene you lead", nil
+	case asked.Code != "":
+		// another instructor's code joins that class as a student: an
+		// instructor drives only their own class
+		return class.Student, asked.Code, "you joined class " + asked.Code, nil
 	case id.Instructor:
 		info, err := c.hub.Open(ctx, id.KeyHash)
 		if err != nil {
 			return "", "", "", err
 		}
 		return class.Instructor, info.Code, "class " + info.Code + " is open · v shows the class · F asks it to follow", nil
-	case asked.Code != "":
-		return class.Student, asked.Code, "you joined class " + asked.Code, nil
 	}
 	return "", "", note, nil
 }

@@ -103,11 +103,16 @@ func TestClassOverSSH(t *testing.T) {
 		s.waitFor("Frozen past the lease", "0/10")
 	}
 
+	// the projector: the instructor's own key on the class's code
+	projector := openTerm(t, dial(t, addr, code, teacherKey), "xterm-256color", 100, 30)
+	projector.waitFor("projector: following the instructor", "Frozen past the lease", "0/10")
+
 	teacher.send("...") // the clicker, to the question
 	teacher.waitFor("3/10", "Ask the room before the server answers")
 	for _, s := range []*term{ann, bob} {
 		s.waitFor("3/10", "following the instructor · 1-3 your prediction")
 	}
+	projector.waitFor("3/10", "Ask the room before the server answers")
 	ann.send("1")
 	bob.send("2")
 	for _, s := range []*term{ann, bob} {
@@ -187,5 +192,38 @@ func TestTwoServersOneClass(t *testing.T) {
 		if ttl := c.PTTL(context.Background(), k).Val(); strings.HasPrefix(k, class.Prefix) && (ttl <= 0 || ttl > class.TTL) {
 			t.Errorf("key %s has TTL %v", k, ttl)
 		}
+	}
+}
+
+// TestPlaces: who a session is in a class, by its key and user name.
+func TestPlaces(t *testing.T) {
+	ctx := context.Background()
+	hub := class.NewMemory(nil)
+	c := New(hub, "ssh -p 2222 CODE@host", nil)
+	lead, err := hub.Open(ctx, "teacher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name       string
+		id         serve.Identity
+		role       class.Role
+		code, note string
+	}{
+		{"the instructor, under any name", serve.Identity{KeyHash: "teacher", User: "prof", Instructor: true}, class.Instructor, lead.Code, "is open"},
+		{"the instructor on their code", serve.Identity{KeyHash: "teacher", User: lead.Code, Instructor: true}, class.Projector, lead.Code, "projector"},
+		{"another instructor on that code", serve.Identity{KeyHash: "other", User: lead.Code, Instructor: true}, class.Student, lead.Code, "joined"},
+		{"a student on the code", serve.Identity{KeyHash: "s", User: lead.Code}, class.Student, lead.Code, "joined"},
+		{"a student on no class's code", serve.Identity{KeyHash: "s", User: "zzzzz"}, "", "", "no class has code zzzzz"},
+		{"a student under their own name", serve.Identity{KeyHash: "s", User: "ann"}, "", "", ""},
+		{"an instructor's key taken off the list", serve.Identity{KeyHash: "teacher", User: "prof"}, "", "", ""},
+	} {
+		role, code, note, err := c.place(ctx, tc.id)
+		if err != nil || role != tc.role || code != tc.code || !strings.Contains(note, tc.note) || (tc.note == "") != (note == "") {
+			t.Errorf("%s: %q in %q (%q, %v); want %q in %q (%q)", tc.name, role, code, note, err, tc.role, tc.code, tc.note)
+		}
+	}
+	if got := c.joinLine("k7m2q"); got != "ssh -p 2222 k7m2q@host" {
+		t.Errorf("join line %q", got)
 	}
 }

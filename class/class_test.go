@@ -188,6 +188,16 @@ func hubContract(t *testing.T, a, b Hub) {
 		t.Fatalf("LeadOf: %+v %v %v", l, ok, err)
 	}
 
+	// two watches of one class on one server: closing one leaves the other
+	w2, err := b.Watch(ctx, info.Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w2.Close()
+	w.Close()
+	teacher.Lead(Lead{Pos: gcPause(6), Follow: true})
+	waitFor(t, w2, "the next step on the second watch", func(e Event) bool { return e.Kind == KindLead && e.Lead.Pos.Step == 6 })
+
 	// leaving puts the row offline
 	student.Leave(ctx)
 	e = waitFor(t, iw, "the student leaving", func(e Event) bool { return e.Kind == KindMember && e.Member.ID == "k1" && !e.Member.Online })

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"locksim/sim"
@@ -24,6 +25,9 @@ import (
 type Redis struct {
 	c   *redis.Client
 	now func() time.Time
+
+	mu   sync.Mutex
+	subs map[string]*subscription // class code → this server's subscription
 }
 
 // NewRedis connects to the server at rawURL (redis://[user:password@]host:port/db
@@ -47,7 +51,7 @@ func NewRedis(ctx context.Context, rawURL string, now func() time.Time) (*Redis,
 	if now == nil {
 		now = time.Now
 	}
-	return &Redis{c: c, now: now}, nil
+	return &Redis{c: c, now: now, subs: map[string]*subscription{}}, nil
 }
 
 // scrub removes opts's password from s, in case a library echoed it.
@@ -206,53 +210,106 @@ func (h *Redis) LeadOf(ctx context.Context, code string) (Lead, bool, error) {
 
 // Watch subscribes to the class's channel and, once the server has
 // confirmed it, reads the instructor's place, so nothing said after the
-// call is missed.
+// call is missed. The sessions of one class on this server share one
+// subscription (one connection), however many they are.
 func (h *Redis) Watch(ctx context.Context, code string) (*Watch, error) {
 	if _, err := h.Find(ctx, code); err != nil {
 		return nil, err
 	}
-	ps := h.c.Subscribe(ctx, channel(code))
-	if _, err := ps.Receive(ctx); err != nil {
-		_ = ps.Close()
-		return nil, fmt.Errorf("class %s: subscribing: %w", code, err)
+	ch, err := h.channel(ctx, code)
+	if err != nil {
+		return nil, err
 	}
-	w := newWatch(func() { _ = ps.Close() })
-	msgs := ps.Channel()
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				w.Close() // one watch's failure ends that watch only
-			}
-		}()
-		for {
-			select {
-			case <-ctx.Done():
-				w.Close()
-				return
-			case <-w.done:
-				return
-			case m, ok := <-msgs:
-				if !ok {
-					return
-				}
-				var e Event
-				if json.Unmarshal([]byte(m.Payload), &e) == nil && (e.Lead != nil || e.Member != nil) {
-					w.put(e)
-				}
-			}
-		}
-	}()
+	var w *Watch
+	w = newWatch(func() { h.unwatch(code, ch, w) })
+	ch.mu.Lock()
+	ch.watchers[w] = struct{}{}
+	ch.mu.Unlock()
 	if l, ok, err := h.LeadOf(ctx, code); err != nil {
 		w.Close()
 		return nil, err
 	} else if ok {
 		w.put(Event{Kind: KindLead, Lead: &l})
 	}
+	go func() {
+		select {
+		case <-ctx.Done():
+			w.Close()
+		case <-w.done:
+		}
+	}()
 	return w, nil
 }
 
-// Close releases the hub's connections.
-func (h *Redis) Close() error { return h.c.Close() }
+// subscription is this server's one subscription to a class's channel,
+// and the watches its messages go to.
+type subscription struct {
+	ps       *redis.PubSub
+	mu       sync.Mutex
+	watchers map[*Watch]struct{}
+	users    int // watches that hold it, counted under Redis.mu
+}
+
+// channel is the class's subscription, subscribed (and confirmed by the
+// server) by its first watch.
+func (h *Redis) channel(ctx context.Context, code string) (*subscription, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if ch, ok := h.subs[code]; ok {
+		ch.users++
+		return ch, nil
+	}
+	ps := h.c.Subscribe(ctx, channel(code))
+	if _, err := ps.Receive(ctx); err != nil {
+		_ = ps.Close()
+		return nil, fmt.Errorf("class %s: subscribing: %w", code, err)
+	}
+	ch := &subscription{ps: ps, watchers: map[*Watch]struct{}{}, users: 1}
+	h.subs[code] = ch
+	msgs := ps.Channel()
+	go func() {
+		// a message that does not read is dropped; one failure here ends
+		// the subscription, never the server
+		defer func() { _ = recover() }()
+		for m := range msgs {
+			var e Event
+			if json.Unmarshal([]byte(m.Payload), &e) != nil || (e.Lead == nil && e.Member == nil) {
+				continue
+			}
+			ch.mu.Lock()
+			for w := range ch.watchers {
+				w.put(e)
+			}
+			ch.mu.Unlock()
+		}
+	}()
+	return ch, nil
+}
+
+// unwatch takes w off the class's subscription, which ends with its last watch.
+func (h *Redis) unwatch(code string, ch *subscription, w *Watch) {
+	ch.mu.Lock()
+	delete(ch.watchers, w)
+	ch.mu.Unlock()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ch.users--
+	if ch.users == 0 {
+		delete(h.subs, code)
+		_ = ch.ps.Close()
+	}
+}
+
+// Close releases the hub's connections, its subscriptions' too.
+func (h *Redis) Close() error {
+	h.mu.Lock()
+	for code, ch := range h.subs {
+		_ = ch.ps.Close()
+		delete(h.subs, code)
+	}
+	h.mu.Unlock()
+	return h.c.Close()
+}
 
 // safe is id with every byte outside [0-9a-zA-Z-] replaced by "_", for a
 // key name: an id is a key's hash, but a key name is never built from

@@ -126,7 +126,11 @@ func (a *App) JoinClass(c Classroom) {
 func (a *App) classView() (v string, ok bool) {
 	c := a.cls
 	switch {
-	case c == nil || a.contents:
+	case c == nil:
+		return "", false
+	case c.role == class.Instructor && c.desk:
+		return c.board.View() + "\n" + a.deskHelp(), true
+	case a.contents:
 		return "", false
 	case c.role == class.Projector:
 		scene := a.pl.View()
@@ -134,8 +138,6 @@ func (a *App) classView() (v string, ok bool) {
 			scene = a.quiz.View()
 		}
 		return scene + "\n" + truncate(a.classLine(), a.com.Width), true
-	case c.role == class.Instructor && c.desk:
-		return c.board.View() + "\n" + a.deskHelp(), true
 	}
 	return "", false
 }

@@ -28,6 +28,14 @@ const hang = 30 * time.Second
 // in a temporary directory) and closes it at the end of the test.
 func testServer(t testing.TB, cfg Config) (*Server, string) {
 	t.Helper()
+	s, addr, stop := startServer(t, cfg)
+	t.Cleanup(stop)
+	return s, addr
+}
+
+// startServer starts a server as testServer does; stop closes it.
+func startServer(t testing.TB, cfg Config) (*Server, string, func()) {
+	t.Helper()
 	if cfg.HostKey == "" {
 		cfg.HostKey = filepath.Join(t.TempDir(), "host_ed25519")
 	}
@@ -44,15 +52,14 @@ func testServer(t testing.TB, cfg Config) (*Server, string) {
 	}
 	served := make(chan error, 1)
 	go func() { served <- s.Serve(l) }()
-	t.Cleanup(func() {
+	return s, l.Addr().String(), func() {
 		ctx, cancel := context.WithTimeout(context.Background(), hang)
 		defer cancel()
 		_ = s.Close(ctx)
 		if err := <-served; err != nil {
 			t.Errorf("Serve: %v", err)
 		}
-	})
-	return s, l.Addr().String()
+	}
 }
 
 // testLog sends the server's lines to the test's log while it runs.
@@ -156,9 +163,20 @@ type term struct {
 // starts a shell (the course) on it.
 func openTerm(t testing.TB, c *gossh.Client, termType string, w, h int) *term {
 	t.Helper()
+	return openTermEnv(t, c, termType, w, h, nil)
+}
+
+// openTermEnv is openTerm with environment variables sent first.
+func openTermEnv(t testing.TB, c *gossh.Client, termType string, w, h int, env map[string]string) *term {
+	t.Helper()
 	s, err := c.NewSession()
 	if err != nil {
 		t.Fatal(err)
+	}
+	for k, v := range env {
+		if err := s.Setenv(k, v); err != nil {
+			t.Fatal(err)
+		}
 	}
 	tm := &term{t: t, sess: s, emu: vt.NewEmulator(w, h), w: w, h: h,
 		wrote: make(chan struct{}, 1), ended: make(chan struct{})}

@@ -46,14 +46,17 @@ func TestFault(t *testing.T) {
 }
 
 // TestColours: each session draws in its own terminal's colours: a
-// 256-colour terminal gets 256-colour codes, a 16-colour one never does.
+// 256-colour terminal gets 256-colour codes, a 16-colour one never does,
+// and a client that sends NO_COLOR gets none.
 func TestColours(t *testing.T) {
 	_, addr := testServer(t, Config{})
 	sgr256 := regexp.MustCompile(`\x1b\[[0-9;]*38;5;[0-9]+`)
 	sgr16 := regexp.MustCompile(`\x1b\[(?:[0-9]+;)*(?:3[0-7]|9[0-7])m`)
 	rich := openTerm(t, dial(t, addr, "a", newKey(t)), "xterm-256color", 80, 24)
 	plain := openTerm(t, dial(t, addr, "b", newKey(t)), "xterm", 80, 24)
-	for _, tm := range []*term{rich, plain} {
+	c := dial(t, addr, "c", newKey(t))
+	none := openTermEnv(t, c, "xterm-256color", 80, 24, map[string]string{"NO_COLOR": "1"})
+	for _, tm := range []*term{rich, plain, none} {
 		tm.send("\r")
 		tm.waitFor("1-3 your prediction")
 		tm.send("2")
@@ -68,5 +71,8 @@ func TestColours(t *testing.T) {
 	}
 	if !sgr16.MatchString(p) {
 		t.Errorf("xterm got no 16-colour code")
+	}
+	if n := none.rawSince(0); sgr256.MatchString(n) || sgr16.MatchString(n) {
+		t.Errorf("NO_COLOR=1 got colour codes")
 	}
 }

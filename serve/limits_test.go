@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"locksim/sim/simtest"
 )
 
 // TestIdle warns a minute before the idle close, forgets the warning on a
@@ -55,5 +57,32 @@ func TestSpan(t *testing.T) {
 		if got := span(d); got != want {
 			t.Errorf("span(%v) = %q, want %q", d, got, want)
 		}
+	}
+}
+
+// TestIdleIsQuiet: a session nobody types in calls no View and sends no
+// byte: nothing on screen ticks. It watches a second of real time after
+// the screen has settled, so it is in the slow tier.
+func TestIdleIsQuiet(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
+	s, addr := testServer(t, Config{})
+	tm := openTerm(t, dial(t, addr, "student", newKey(t)), "xterm-256color", 100, 30)
+	tm.waitFor("1  race")
+	tm.send("\r")
+	tm.waitFor("1-3 your prediction")
+	tm.send("2")
+	tm.waitFor("verdict holders 1")
+	// settled: no byte for a quarter of a second
+	for n := -1; n != tm.bytesSeen(); {
+		n = tm.bytesSeen()
+		time.Sleep(250 * time.Millisecond)
+	}
+	views, sent := s.viewCalls.Load(), tm.bytesSeen()
+	time.Sleep(time.Second)
+	if v := s.viewCalls.Load() - views; v != 0 {
+		t.Errorf("%d View calls in an idle second", v)
+	}
+	if got := tm.rawSince(sent); got != "" {
+		t.Errorf("an idle second sent %q", got)
 	}
 }

@@ -46,9 +46,6 @@ func (n *namePrompt) Update(msg tea.Msg) (done bool, cmd tea.Cmd) {
 		case tea.KeyEsc:
 			n.input.SetValue("")
 			return true, nil
-		case tea.KeyCtrlC:
-			n.input.SetValue("")
-			return true, nil
 		}
 	}
 	n.input, cmd = n.input.Update(msg)
@@ -73,7 +70,7 @@ func (n *namePrompt) View(w, h int) string {
 		n.st.Plain.Render("Your name, as the class will see it:"),
 		n.input.View(),
 		"",
-		n.st.Dim.Render("enter keeps it with your key's progress · esc to go on without one"),
+		n.st.Dim.Render("enter keeps it with your key's progress · esc goes on without one · ctrl+c leaves"),
 	)
 	return n.st.R.Place(max(w, 1), max(h, 1), lipgloss.Center, lipgloss.Center, body)
 }

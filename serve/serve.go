@@ -56,7 +56,7 @@ type Config struct {
 	Instructors string
 	// Redis, when set, is a live server (redis:// URL) every session plays
 	// on under its own run prefix; "" gives each session its own embedded
-	// server. Live holds its scale and timeout.
+	// server. Live holds its scale (0: sim.DefaultLiveScale) and timeout.
 	Redis string
 	Live  sim.LiveOptions
 	// MaxSessions is how many sessions run at once (0: DefaultMaxSessions);
@@ -129,6 +129,9 @@ func New(c Config) (*Server, error) {
 	if c.MaxTime == 0 {
 		c.MaxTime = DefaultMaxTime
 	}
+	if c.Live.Scale == 0 {
+		c.Live.Scale = sim.DefaultLiveScale
+	}
 	if c.Log == nil {
 		c.Log = log.New(io.Discard, "", 0)
 	}
@@ -170,6 +173,9 @@ func New(c Config) (*Server, error) {
 		// get in by keyboard-interactive with no question asked
 		wish.WithPublicKeyAuth(func(ssh.Context, ssh.PublicKey) bool { return true }),
 		wish.WithKeyboardInteractiveAuth(func(ssh.Context, gossh.KeyboardInteractiveChallenge) bool { return true }),
+		// a client that only offers a password gets in too; the password is
+		// not read, and the session is keyless
+		wish.WithPasswordAuth(func(ssh.Context, string) bool { return true }),
 		wish.WithMiddleware(func(ssh.Handler) ssh.Handler { return s.handle }),
 	)
 	if err != nil {

@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	gossh "golang.org/x/crypto/ssh"
 )
 
 // TestCourseOverSSH plays the race over SSH: the name asked once per key,
@@ -26,6 +29,17 @@ func TestCourseOverSSH(t *testing.T) {
 		t.Fatalf("%d holders on the race's screen:\n%s", n, s)
 	}
 	seed := seedOn(t, s)
+	// a resize: the screen is laid out again at the new width
+	tm.mu.Lock()
+	tm.emu.Resize(120, 40)
+	tm.mu.Unlock()
+	if err := tm.sess.WindowChange(40, 120); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitUntil("the title line 120 wide", func(s string) bool {
+		first, _, _ := strings.Cut(s, "\n")
+		return strings.HasSuffix(first, "seed "+seed) && utf8.RuneCountInString(first) == 120
+	})
 	tm.send("q")
 	if code := tm.waitEnd(); code != 0 {
 		t.Fatalf("q ended the session with status %d (stderr %q)", code, tm.stderr())
@@ -40,6 +54,38 @@ func TestCourseOverSSH(t *testing.T) {
 	if strings.Contains(s, "Your name") {
 		t.Fatalf("the name was asked again:\n%s", s)
 	}
+	back.send("q")
+	back.waitEnd()
+
+	// another server on the same directory: the place is read from it
+	_, addr = testServer(t, Config{AskName: true, Dir: dir})
+	again := openTerm(t, dial(t, addr, "student", key), "xterm-256color", 100, 30)
+	again.waitFor("OK · holder", "seed "+seed)
+}
+
+// TestHostKey: without -host-key the key is made under the config
+// directory on first start and reused after.
+func TestHostKey(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		t.Skip(err)
+	}
+	path := filepath.Join(dir, "locksim", "host_ed25519")
+	if _, err := New(Config{}); err != nil {
+		t.Fatal(err)
+	}
+	first, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no host key made: %v", err)
+	}
+	if _, err := New(Config{}); err != nil {
+		t.Fatal(err)
+	}
+	if second, _ := os.ReadFile(path); string(second) != string(first) {
+		t.Fatal("the host key was made again")
+	}
 }
 
 // seedOn reads the seed off the scene's title line.
@@ -52,11 +98,29 @@ func seedOn(t *testing.T, screen string) string {
 	return strings.Fields(after)[0]
 }
 
-// TestKeyless lets a client with no key in, and asks its name each time.
+// TestShutdown: closing the server ends its sessions with a line.
+func TestShutdown(t *testing.T) {
+	_, addr, stop := startServer(t, Config{})
+	tm := openTerm(t, dial(t, addr, "student", newKey(t)), "xterm", 80, 24)
+	tm.waitFor("1  race")
+	stop()
+	if code := tm.waitEnd(); code != 1 || !strings.Contains(tm.stderr(), "locksim: the server is shutting down") {
+		t.Fatalf("at the shutdown: status %d, stderr %q", code, tm.stderr())
+	}
+}
+
+// TestKeyless lets a client with no key in, by keyboard-interactive or by
+// a password it does not read, and asks its name each time.
 func TestKeyless(t *testing.T) {
 	_, addr := testServer(t, Config{AskName: true})
-	for range 2 {
-		tm := openTerm(t, dial(t, addr, "guest", nil), "xterm", 80, 24)
+	byPassword, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: "guest", Auth: []gossh.AuthMethod{gossh.Password("anything")},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: hang})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer byPassword.Close()
+	for _, c := range []*gossh.Client{dial(t, addr, "guest", nil), byPassword} {
+		tm := openTerm(t, c, "xterm", 80, 24)
 		tm.waitFor("Your name, as the class will see it")
 		tm.send("\x1b") // esc: no name
 		tm.waitFor("1  race")

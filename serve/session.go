@@ -6,11 +6,14 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"time"
 
+	"locksim/scenes"
 	"locksim/sim"
 	"locksim/tui"
 	"locksim/views"
@@ -23,7 +26,7 @@ import (
 // handle is every SSH session: a command without a terminal, or the
 // course on one. A panic anywhere in it ends this session only.
 func (s *Server) handle(sess ssh.Session) {
-	id := identify(sess)
+	var id Identity
 	defer func() {
 		if r := recover(); r != nil {
 			s.cfg.Log.Printf("session %s: panic: %v\n%s", id.ID, r, debug.Stack())
@@ -31,6 +34,7 @@ func (s *Server) handle(sess ssh.Session) {
 			_ = sess.Exit(1)
 		}
 	}()
+	id = identify(sess)
 	if !s.admit() {
 		fmt.Fprintf(sess.Stderr(), "locksim: the server is full (%d sessions at once); try again later\n", s.cfg.MaxSessions)
 		_ = sess.Exit(1)
@@ -68,7 +72,8 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 	defer s.closeBackend(b, id.ID)
 	stu := s.students.get(id)
 	o := tui.Options{Seed: newSeed(), Styles: &st, Store: stu.store, Position: stu.place(),
-		Notice: "served over SSH: each session has its own " + backendWord(b)}
+		Notice: "served over SSH: each session has its own " + backendWord(b),
+		Export: scenes.Export{Dir: s.exportDir(id)}}
 	app, err := tui.NewCourse(b, o)
 	if err != nil {
 		// a saved place that no longer opens: start from the contents
@@ -193,6 +198,16 @@ func (s *Server) track(ses *Session, on bool) {
 	}
 }
 
+// exportDir is where the y key saves a student's redis-cli scripts, on
+// the server: under their own directory with -serve-dir, else in the
+// system's temporary directory (ssh HOST cli SCENE fetches a story's).
+func (s *Server) exportDir(id Identity) string {
+	if s.cfg.Dir != "" {
+		return filepath.Join(s.cfg.Dir, id.ID, "exports")
+	}
+	return filepath.Join(os.TempDir(), "locksim-serve-exports", id.ID)
+}
+
 func backendWord(b *sim.Backend) string {
 	if b.Live() {
 		return "keys on " + b.Name + " under " + b.Prefix
@@ -262,6 +277,9 @@ func (m *screen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.warn = ""
 		if m.srv.fault("key", m.ses) {
 			panic("a fault injected by a test")
+		}
+		if m.naming != nil && msg.Type == tea.KeyCtrlC {
+			return m, tea.Quit
 		}
 		if m.naming != nil {
 			done, cmd := m.naming.Update(msg)

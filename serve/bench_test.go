@@ -1,0 +1,196 @@
+package serve
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/metrics"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"locksim/play"
+	"locksim/scenes/progress"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// benchTerm is a light terminal for the benchmark: no emulator, it
+// answers the background-colour and device-attribute queries itself and
+// looks for text in the bytes the server sends.
+type benchTerm struct {
+	in   io.Writer
+	mu   sync.Mutex
+	buf  []byte // what came since the last mark
+	seen chan struct{}
+	n    int // bytes in all
+}
+
+func openBenchTerm(b *testing.B, c *gossh.Client, w, h int) *benchTerm {
+	s, err := c.NewSession()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := s.RequestPty("xterm-256color", h, w, gossh.TerminalModes{}); err != nil {
+		b.Fatal(err)
+	}
+	in, _ := s.StdinPipe()
+	out, _ := s.StdoutPipe()
+	if err := s.Shell(); err != nil {
+		b.Fatal(err)
+	}
+	bt := &benchTerm{in: in, seen: make(chan struct{}, 1)}
+	go func() {
+		p := make([]byte, 32<<10)
+		for {
+			n, err := out.Read(p)
+			if n > 0 {
+				chunk := p[:n]
+				if bytes.Contains(chunk, []byte("\x1b]11;?")) {
+					_, _ = io.WriteString(in, "\x1b]11;rgb:0000/0000/0000\x1b\\")
+				}
+				if bytes.Contains(chunk, []byte("\x1b[c")) {
+					_, _ = io.WriteString(in, "\x1b[?62;c")
+				}
+				bt.mu.Lock()
+				bt.buf = append(bt.buf, chunk...)
+				bt.n += n
+				bt.mu.Unlock()
+				select {
+				case bt.seen <- struct{}{}:
+				default:
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return bt
+}
+
+// mark forgets what came so far.
+func (bt *benchTerm) mark() {
+	bt.mu.Lock()
+	bt.buf = bt.buf[:0]
+	bt.mu.Unlock()
+}
+
+// wait waits until text came since the mark.
+func (bt *benchTerm) wait(b *testing.B, text string) {
+	deadline := time.After(hang)
+	for {
+		bt.mu.Lock()
+		ok := bytes.Contains(bt.buf, []byte(text))
+		bt.mu.Unlock()
+		if ok {
+			return
+		}
+		select {
+		case <-bt.seen:
+		case <-deadline:
+			b.Errorf("never saw %q", text)
+			return
+		}
+	}
+}
+
+func (bt *benchTerm) bytes() int {
+	bt.mu.Lock()
+	defer bt.mu.Unlock()
+	return bt.n
+}
+
+// heapBytes is the live heap after a collection.
+func heapBytes() uint64 {
+	runtime.GC()
+	runtime.GC()
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// BenchmarkClass is a class of 60 on the embedded server: each student
+// opens the fencing scene (their saved place) and steps once a second,
+// forth and back. It reports the 95th percentile from a step's key sent
+// to its new step counter received, the heap per session (60 open minus
+// none, divided by 60; the in-process clients included) and, over two
+// idle seconds at the end, View calls and bytes per session.
+//
+//	go test ./serve -run '^$' -bench Class -benchtime 20x
+func BenchmarkClass(b *testing.B) {
+	const students = 60
+	clock := newFakeClock() // the limits never fire during the run
+	s, addr := testServer(b, Config{Clock: clock, MaxSessions: students})
+	empty := heapBytes()
+	terms := make([]*benchTerm, students)
+	const moves = 10 // the fencing story's, with its default settings
+	for i := range terms {
+		key := newKey(b)
+		pos := play.Position{Version: play.PositionVersion, Scene: "fencing", Seed: uint64(i + 1)}
+		place, _ := json.Marshal(pos)
+		stu := s.students.get(Identity{ID: keyHash(key.PublicKey()), KeyHash: keyHash(key.PublicKey())})
+		_ = stu.store.Save(progress.Progress{Place: place, Moment: progress.Moment{Scene: "fencing", Seed: pos.Seed}})
+		stu.SetName("")
+		terms[i] = openBenchTerm(b, dial(b, addr, fmt.Sprintf("s%d", i), key), 100, 30)
+		terms[i].wait(b, fmt.Sprintf(" 0/%d  t=", moves))
+	}
+	heap := heapBytes()
+
+	var (
+		mu        sync.Mutex
+		latencies []time.Duration
+	)
+	b.ResetTimer()
+	var wg sync.WaitGroup
+	for i, bt := range terms {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// spread over the second, as a class's keys are
+			time.Sleep(time.Duration(i) * time.Second / students)
+			tick := time.NewTicker(time.Second)
+			defer tick.Stop()
+			for n := range b.N {
+				key, want := "\x1b[C", fmt.Sprintf(" 1/%d  t=", moves) // →
+				if n%2 == 1 {
+					key, want = "\x1b[D", fmt.Sprintf(" 0/%d  t=", moves) // ←
+				}
+				bt.mark()
+				sent := time.Now()
+				_, _ = io.WriteString(bt.in, key)
+				bt.wait(b, want)
+				d := time.Since(sent)
+				mu.Lock()
+				latencies = append(latencies, d)
+				mu.Unlock()
+				<-tick.C
+			}
+		}()
+	}
+	wg.Wait()
+	b.StopTimer()
+	slices.Sort(latencies)
+	if len(latencies) > 0 {
+		b.ReportMetric(float64(latencies[len(latencies)*95/100].Microseconds())/1000, "p95-ms")
+		b.ReportMetric(float64(latencies[len(latencies)/2].Microseconds())/1000, "p50-ms")
+	}
+	b.ReportMetric(0, "ns/op")
+	b.ReportMetric(float64(heap-min(empty, heap))/students/(1<<20), "MiB/session")
+
+	// idle: two seconds with no key
+	time.Sleep(300 * time.Millisecond) // the last frames flushed
+	views, sent := s.viewCalls.Load(), 0
+	for _, bt := range terms {
+		sent -= bt.bytes()
+	}
+	time.Sleep(2 * time.Second)
+	for _, bt := range terms {
+		sent += bt.bytes()
+	}
+	b.ReportMetric(float64(s.viewCalls.Load()-views)/students/2, "idle-views/s/session")
+	b.ReportMetric(float64(sent)/students/2, "idle-B/s/session")
+}

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"net"
+	"strings"
+	"testing"
+)
+
+// TestServeBadInput: -serve's flags and a taken port are one line and
+// status 2.
+func TestServeBadInput(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-serve", taken.Addr().String(), "-host-key", t.TempDir() + "/k"}, "-serve " + taken.Addr().String() + ": bind: address already in use"},
+		{[]string{"-idle", "5m"}, "-idle needs -serve ADDR"},
+		{[]string{"-instructors", "f"}, "-instructors needs -serve ADDR"},
+		{[]string{"-serve", ":0", "-scene", "race"}, "-serve serves the whole course"},
+		{[]string{"-serve", ":0", "-redlock", "redis://a:1,redis://a:2,redis://a:3,redis://a:4,redis://a:5"}, "-redlock and -resource-redis are not served"},
+		{[]string{"-serve", ":0", "-max-sessions", "0"}, "-max-sessions must be 1 or more"},
+		{[]string{"-serve", ":0", "-idle", "90s"}, "-idle must be 0 (never) or at least 2m0s"},
+		{[]string{"-serve", ":0", "-max-session", "-1h"}, "-max-session must be 0 (never) or above"},
+	}
+	for _, c := range cases {
+		code, out, errs := runMain(c.args...)
+		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2, nothing, one line with %q", c.args, code, out, errs, c.want)
+		}
+	}
+}

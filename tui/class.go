@@ -223,9 +223,9 @@ func (a *App) toggleFollow() tea.Cmd {
 	case class.Instructor:
 		c.follow = !c.follow
 		if c.follow {
-			a.pl.SetFlash("the class is asked to follow: students who accept see your scene, settings and step")
+			a.say("the class is asked to follow: students who accept see your scene, settings and step")
 		} else {
-			a.pl.SetFlash("the class is no longer asked to follow")
+			a.say("the class is no longer asked to follow")
 		}
 	case class.Student:
 		if c.following {
@@ -233,7 +233,7 @@ func (a *App) toggleFollow() tea.Cmd {
 			return nil
 		}
 		if c.lead == nil {
-			a.pl.SetFlash("the instructor has not opened a scene yet")
+			a.say("the instructor has not opened a scene yet")
 			return nil
 		}
 		c.following = true

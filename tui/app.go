@@ -228,7 +228,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.SetSize(msg.Width, msg.Height)
 		return a, nil
 	case tea.MouseMsg:
-		if a.com.Width < MinWidth || a.com.Height < MinHeight {
+		if a.com.Width < MinWidth || a.com.Height < MinHeight || a.projecting() {
 			return a, nil
 		}
 		a.layout()

@@ -451,6 +451,9 @@ func (a *App) students() []class.Member {
 	return out
 }
 
+// projecting reports a projector's session: nothing on it moves the story.
+func (a *App) projecting() bool { return a.cls != nil && a.cls.role == class.Projector }
+
 // classLine is the line a class puts in the help line's place, "" for
 // none: what a follower is doing and how to leave.
 func (a *App) classLine() string {

@@ -250,6 +250,10 @@ func TestProjectorShowsTheInstructorsRun(t *testing.T) {
 	golden(t, "class-projector-80x24", strings.ReplaceAll(projector.a.View(), info.Code, "CODE"))
 	// keys on the projector move nothing
 	drive(t, projector.a, keys("nn<")...)
+	drive(t, projector.a, tea.MouseMsg{X: 3, Y: 2, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	if projector.a.pl.Sel != -1 {
+		t.Errorf("a click on the projector selected actor %d", projector.a.pl.Sel)
+	}
 	if projector.a.pl.Snap.Pos != 3 || projector.a.pl.Scene.ID != "release" {
 		t.Fatalf("the projector moved to %s %d", projector.a.pl.Scene.ID, projector.a.pl.Snap.Pos)
 	}

@@ -66,7 +66,8 @@ usage: locksim [flags]
 
 serving the course over SSH (see the README's "The classroom over SSH"):
   -serve ADDR          serve the course on ADDR, e.g. :2222; students type ssh -p 2222 HOST
-                       (with -redis, every session plays on that server under its own prefix)
+                       (with -redis, every session plays on that server under its own prefix;
+                       -seed, -theme and -no-quiz apply to every session)
   -host-key FILE       the server's host key (created if missing; default: host_ed25519 in
                        the config directory's locksim/)
   -serve-dir DIR       write each student key's progress and name under DIR (default: kept
@@ -306,6 +307,8 @@ func checkServe(fs *flag.FlagSet, c config) error {
 	switch {
 	case c.scene != "" || c.plain || c.list || c.cleanup || c.trialsSet || c.notes != "" || c.present || len(c.playlist) > 0:
 		return errors.New("-serve serves the whole course: it does not go with -scene, -scenes, -plain, -list, -cleanup, -trials, -notes or -present")
+	case c.resetProgress || c.noSave || c.noColor || c.noMouse || c.label || c.exportDir != "" || c.exportScale != 0 || c.set != "":
+		return errors.New("-serve: -reset-progress, -no-save, -no-color, -no-mouse, -label, -set and the export flags are each student's own matter over SSH (NO_COLOR from the client is honoured)")
 	case len(c.redlock) > 0 || c.resource != "":
 		return errors.New("-serve takes one live server (-redis): -redlock and -resource-redis are not served")
 	case c.serve.maxSessions < 1:

@@ -26,7 +26,10 @@ func serveCourse(ctx context.Context, c config, stderr io.Writer) int {
 	}
 	cfg := serve.Config{HostKey: c.serve.hostKey, Dir: c.serve.dir, Instructors: c.serve.instructors,
 		MaxSessions: c.serve.maxSessions, Idle: never(c.serve.idle), MaxTime: never(c.serve.maxTime),
-		AskName: true, Log: log.New(stderr, "locksim: ", log.LstdFlags)}
+		AskName: true, HighContrast: c.theme == "high-contrast", NoQuiz: c.noQuiz, Log: log.New(stderr, "locksim: ", log.LstdFlags)}
+	if c.seedSet {
+		cfg.Seed = c.seed
+	}
 	if c.redis != "" {
 		cfg.Redis, cfg.Live = c.redis, sim.LiveOptions{Scale: c.scale, Timeout: c.timeout}
 		// one sweep of killed runs' keys now, and a check that the server

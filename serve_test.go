@@ -23,6 +23,7 @@ func TestServeBadInput(t *testing.T) {
 		{[]string{"-instructors", "f"}, "-instructors needs -serve ADDR"},
 		{[]string{"-serve", ":0", "-scene", "race"}, "-serve serves the whole course"},
 		{[]string{"-serve", ":0", "-redlock", "redis://a:1,redis://a:2,redis://a:3,redis://a:4,redis://a:5"}, "-redlock and -resource-redis are not served"},
+		{[]string{"-serve", ":0", "-no-color"}, "each student's own matter over SSH"},
 		{[]string{"-serve", ":0", "-max-sessions", "0"}, "-max-sessions must be 1 or more"},
 		{[]string{"-serve", ":0", "-idle", "90s"}, "-idle must be 0 (never) or at least 2m0s"},
 		{[]string{"-serve", ":0", "-max-session", "-1h"}, "-max-session must be 0 (never) or above"},

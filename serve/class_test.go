@@ -56,6 +56,10 @@ func (c *recordingClass) Join(s *Session) {
 	c.mu.Lock()
 	c.joined = append(c.joined, s.Identity)
 	c.mu.Unlock()
+	if s.User == "nosuch" {
+		go s.Send(End{"locksim: there is no class nosuch here"})
+		return
+	}
 	go s.Send(greeting{"welcome to class " + s.User + ", " + s.Name})
 }
 
@@ -119,10 +123,15 @@ func TestClassHook(t *testing.T) {
 	}
 	tm.send("q")
 	tm.waitEnd()
+	// the class ends a session with a line
+	tm = openTerm(t, dial(t, addr, "nosuch", teacher), "xterm", 80, 24)
+	if code := tm.waitEnd(); code != 1 || !strings.Contains(tm.stderr(), "locksim: there is no class nosuch here") {
+		t.Fatalf("ended by the class: status %d, stderr %q", code, tm.stderr())
+	}
 	class.mu.Lock()
 	defer class.mu.Unlock()
-	if len(class.left) != 4 {
-		t.Fatalf("Leave was called %d times for 4 sessions", len(class.left))
+	if len(class.left) != 5 {
+		t.Fatalf("Leave was called %d times for 5 sessions", len(class.left))
 	}
 }
 

@@ -5,12 +5,15 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"locksim/sim/simtest"
 )
 
 // TestFault: a panic in one session's program, or in its resize
 // forwarding, ends that session with a line to the student and a line in
 // the server's log; the session beside it goes on.
 func TestFault(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
 	for _, where := range []string{"key", "resize"} {
 		t.Run(where, func(t *testing.T) {
 			s, addr := testServer(t, Config{})
@@ -49,6 +52,7 @@ func TestFault(t *testing.T) {
 // 256-colour terminal gets 256-colour codes, a 16-colour one never does,
 // and a client that sends NO_COLOR gets none.
 func TestColours(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
 	_, addr := testServer(t, Config{})
 	sgr256 := regexp.MustCompile(`\x1b\[[0-9;]*38;5;[0-9]+`)
 	sgr16 := regexp.MustCompile(`\x1b\[(?:[0-9]+;)*(?:3[0-7]|9[0-7])m`)

@@ -45,6 +45,9 @@ func (id Identity) Keyless() bool { return id.KeyHash == "" }
 // Session is one connection's program as the class sees it.
 type Session struct {
 	Identity
+	// Conn names this connection, 16 random hex digits: a student may
+	// have two sessions at once (a projector beside a laptop).
+	Conn string
 	ctx  context.Context
 	send func(tea.Msg)
 }
@@ -95,22 +98,22 @@ type keyFile struct {
 }
 
 // Has reports whether k is in the file as it is now. A file that cannot
-// be read or parsed grants nothing.
-func (f *keyFile) Has(k gossh.PublicKey) bool {
+// be read or parsed grants nothing, and says why.
+func (f *keyFile) Has(k gossh.PublicKey) (bool, error) {
 	if f == nil || k == nil {
-		return false
+		return false, nil
 	}
 	keys, err := f.load()
 	if err != nil {
-		return false
+		return false, err
 	}
 	want := k.Marshal()
 	for _, w := range keys {
 		if bytes.Equal(w, want) {
-			return true
+			return true, nil
 		}
 	}
-	return false
+	return false, nil
 }
 
 // load returns the file's keys, reading it again if it changed.

@@ -70,6 +70,12 @@ type Config struct {
 	MaxTime time.Duration
 	// Clock counts the limits; nil for the real one.
 	Clock Clock
+	// Seed, when not 0, is every session's token seed (-seed), so a class
+	// sees the same tokens; 0 draws one per session.
+	Seed uint64
+	// HighContrast draws every session in the strongest tones (-theme
+	// high-contrast); NoQuiz skips the predictions (-no-quiz).
+	HighContrast, NoQuiz bool
 	// AskName asks a student for a display name once per key (once per
 	// connection without a key) before the course.
 	AskName bool
@@ -79,7 +85,7 @@ type Config struct {
 	// Class is the instructor's half; nil serves the course alone.
 	Class Class
 	// Commands are added to (or replace) the commands a session without a
-	// terminal runs (see Commands).
+	// terminal runs, by name (see Command): ssh HOST NAME ARGS….
 	Commands map[string]Command
 }
 
@@ -92,7 +98,8 @@ type Class interface {
 	// once, before the program starts.
 	Model(s *Session, app *tui.App) tea.Model
 	// Join is called once the session's program runs and the student has
-	// given a name (when asked); Send works from then on.
+	// given a name (when asked), in a goroutine of its own (a Bubble Tea
+	// command): it may Send, and Send works from then on.
 	Join(s *Session)
 	// Leave is called once the program has ended and the progress is saved.
 	Leave(s *Session)
@@ -185,8 +192,8 @@ func New(c Config) (*Server, error) {
 	return s, nil
 }
 
-// Listen opens addr (host:port) for ListenAndServe: a port already taken
-// fails here, at once.
+// Listen opens addr (host:port) for Serve: a port already taken fails
+// here, at once.
 func Listen(addr string) (net.Listener, error) {
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -228,7 +235,8 @@ func (s *Server) Sessions() int {
 func (s *Server) admit() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.sessions >= s.cfg.MaxSessions {
+	// after Close no session is counted in: Close is waiting for the count
+	if s.sessions >= s.cfg.MaxSessions || s.ctx.Err() != nil {
 		return false
 	}
 	s.sessions++

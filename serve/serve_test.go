@@ -7,6 +7,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"locksim/scenes"
+	"locksim/sim/simtest"
+
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -185,4 +188,32 @@ func TestFull(t *testing.T) {
 	}
 	first.send("\r") // the first is still there
 	first.waitFor("1-3 your prediction")
+}
+
+// TestSeed: -seed gives every session the same tokens.
+func TestSeed(t *testing.T) {
+	_, addr := testServer(t, Config{Seed: 4242})
+	tm := openTerm(t, dial(t, addr, "student", newKey(t)), "xterm", 100, 30)
+	tm.waitFor("1  race")
+	tm.send("\r")
+	tm.waitFor("seed 4242", "1-3 your prediction")
+}
+
+// TestCliEveryScene: cli writes a redis-cli script for every story, and
+// refuses the quiz in one line.
+func TestCliEveryScene(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
+	_, addr := testServer(t, Config{})
+	c := dial(t, addr, "student", newKey(t))
+	for _, sc := range scenes.All() {
+		out, errOut, code := run(t, c, "cli "+sc.ID)
+		switch {
+		case sc.Kind == scenes.Quiz:
+			if code != 2 || !strings.Contains(errOut, "is a quiz") {
+				t.Errorf("cli %s: status %d, stderr %q", sc.ID, code, errOut)
+			}
+		case code != 0 || errOut != "" || !strings.Contains(out, "locksim:replay:"):
+			t.Errorf("cli %s: status %d, stderr %q, stdout:\n%s", sc.ID, code, errOut, out)
+		}
+	}
 }

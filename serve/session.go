@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -36,6 +37,11 @@ func (s *Server) handle(sess ssh.Session) {
 	}()
 	id = identify(sess)
 	if !s.admit() {
+		if s.ctx.Err() != nil {
+			fmt.Fprintln(sess.Stderr(), "locksim: the server is shutting down")
+			_ = sess.Exit(1)
+			return
+		}
 		fmt.Fprintf(sess.Stderr(), "locksim: the server is full (%d sessions at once); try again later\n", s.cfg.MaxSessions)
 		_ = sess.Exit(1)
 		return
@@ -43,7 +49,10 @@ func (s *Server) handle(sess ssh.Session) {
 	defer s.release()
 	// the key the session authenticated with, checked against the file
 	// as it is now: a key removed from it since grants nothing
-	id.Instructor = s.instr.Has(id.Key)
+	var err error
+	if id.Instructor, err = s.instr.Has(id.Key); err != nil {
+		s.cfg.Log.Printf("session %s: -instructors: %v; no instructor until it can be read", id.ID, err)
+	}
 	if len(sess.Command()) > 0 {
 		_ = sess.Exit(s.command(sess, id))
 		return
@@ -62,7 +71,7 @@ func (s *Server) handle(sess ssh.Session) {
 func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan ssh.Window) int {
 	start := time.Now()
 	// the renderer asks the client's terminal for its background first
-	st := views.NewStyles(bubbletea.MakeRenderer(sess), false)
+	st := views.NewStyles(bubbletea.MakeRenderer(sess), s.cfg.HighContrast)
 	b, err := s.openBackend(sess.Context())
 	if err != nil {
 		s.cfg.Log.Printf("session %s: %v", id.ID, err)
@@ -71,7 +80,11 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 	}
 	defer s.closeBackend(b, id.ID)
 	stu := s.students.get(id)
-	o := tui.Options{Seed: newSeed(), Styles: &st, Store: stu.store, Position: stu.place(),
+	seed := s.cfg.Seed
+	if seed == 0 {
+		seed = newSeed()
+	}
+	o := tui.Options{Seed: seed, NoQuiz: s.cfg.NoQuiz, Styles: &st, Store: stu.store, Position: stu.place(),
 		Notice: "served over SSH: each session has its own " + backendWord(b),
 		Export: scenes.Export{Dir: s.exportDir(id)}}
 	app, err := tui.NewCourse(b, o)
@@ -85,7 +98,7 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 	}
 	ctx, cancel := context.WithCancel(sess.Context())
 	defer cancel()
-	ses := &Session{Identity: id, ctx: ctx}
+	ses := &Session{Identity: id, Conn: newConnID(), ctx: ctx}
 	var inner tea.Model = app
 	if s.cfg.Class != nil {
 		inner = s.cfg.Class.Model(ses, app)
@@ -104,7 +117,7 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 	ses.send = p.Send
 	m.lim = &limits{clock: s.clock, idle: s.cfg.Idle, maxTime: s.cfg.MaxTime,
 		warn: func(left time.Duration) { p.Send(idleWarning{left}) },
-		end:  func(line string) { p.Send(endSession{line}) }}
+		end:  func(line string) { p.Send(End{line}) }}
 
 	// wish v1.4.7 forwards resizes in a goroutine with no recover: ours
 	// has one, and drains the window changes until the connection ends,
@@ -115,6 +128,7 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 				s.cfg.Log.Printf("session %s: panic in the resize forwarding: %v\n%s", id.ID, r, debug.Stack())
 				m.fault.Store(true)
 				cancel()
+				drain(sess.Context(), winch)
 			}
 		}()
 		running := true
@@ -138,7 +152,7 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 		}
 	}()
 	// the server's shutdown ends the session with a line
-	stopShutdown := context.AfterFunc(s.ctx, func() { p.Send(endSession{"locksim: the server is shutting down"}) })
+	stopShutdown := context.AfterFunc(s.ctx, func() { p.Send(End{"locksim: the server is shutting down"}) })
 	defer stopShutdown()
 
 	s.track(ses, true)
@@ -164,8 +178,10 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 		s.cfg.Log.Printf("session %s: ended by a panic", id.ID)
 		fmt.Fprintln(sess.Stderr(), "locksim: this session hit a fault in locksim and was closed; the other sessions go on")
 		code = 1
-	case m.ended != "":
-		fmt.Fprintln(sess.Stderr(), m.ended)
+	case m.endedBy:
+		if m.ended != "" {
+			fmt.Fprintln(sess.Stderr(), m.ended)
+		}
 		code = 1
 	case err != nil && !errors.Is(err, tea.ErrProgramKilled):
 		s.cfg.Log.Printf("session %s: %v", id.ID, err)
@@ -173,6 +189,21 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 	}
 	s.cfg.Log.Printf("session %s closed after %s", id.ID, time.Since(start).Round(time.Second))
 	return code
+}
+
+// drain reads window changes until the connection ends: the SSH library
+// sends each on a channel of one and waits while it is full.
+func drain(ctx context.Context, winch <-chan ssh.Window) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case _, ok := <-winch:
+			if !ok {
+				return
+			}
+		}
+	}
 }
 
 // fault reports whether a test asked for a panic at where in ses.
@@ -215,6 +246,13 @@ func backendWord(b *sim.Backend) string {
 	return "embedded server and story clock"
 }
 
+// newConnID names one connection: 16 random hex digits.
+func newConnID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
 // newSeed is a session's token seed: short enough to read off the screen.
 func newSeed() uint64 {
 	var b [8]byte
@@ -225,8 +263,10 @@ func newSeed() uint64 {
 // idleWarning says the session closes in left without a key.
 type idleWarning struct{ left time.Duration }
 
-// endSession ends the program; line is said to the student after it.
-type endSession struct{ line string }
+// End ends a session's program: Line (one line, "" for none) is said to
+// the student once the screen is gone, and the exit status is 1. The
+// limits and the shutdown send it; a class may too (Session.Send).
+type End struct{ Line string }
 
 // screen is the session's model around the course (or the class's model
 // around it): the name prompt first, the idle warning over the last line,
@@ -241,8 +281,10 @@ type screen struct {
 	naming *namePrompt
 	warn   string
 	ended  string
-	joined bool
-	w, h   int
+	// endedBy is set when an End closed the session
+	endedBy bool
+	joined  bool
+	w, h    int
 	// fault is set when a goroutine of the session's panicked
 	fault atomic.Bool
 }
@@ -301,8 +343,8 @@ func (m *screen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case idleWarning:
 		m.warn = fmt.Sprintf("no key for a while: this session closes in %s unless a key is pressed", span(msg.left))
 		return m, nil
-	case endSession:
-		m.ended = msg.line
+	case End:
+		m.ended, m.endedBy = msg.Line, true
 		return m, tea.Quit
 	}
 	if m.naming != nil {

@@ -260,8 +260,11 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if a.com.Width < MinWidth || a.com.Height < MinHeight {
 			return a, a.onKey(msg) // q quits; nothing else acts on a screen too small to show it
 		}
-		if cmd, done := a.classKey(msg); done && !(a.contents && a.toc.menu.FilterState() == list.Filtering) {
-			return a, cmd
+		if !(a.contents && a.toc.menu.FilterState() == list.Filtering) {
+			// a letter typed into the contents' filter is the filter's
+			if cmd, done := a.classKey(msg); done {
+				return a, cmd
+			}
 		}
 		if a.contents {
 			return a, a.menuKey(msg)

@@ -94,6 +94,9 @@ serving the course over SSH (see the README's "The classroom over SSH"):
   -idle D              close a session after D without a key, warning a minute before
                        (default 15m; 0 never)
   -max-session D       close a session D after it opened (default 3h; 0 never)
+  -class-redis URL     keep the classes (roster, places, polls, progress) in this Redis or
+                       Valkey server under locksim:class:, so several -serve processes serve
+                       one class (default: in this process's memory)
 `
 
 // redlockNodes is how many nodes the redlock scene's stories use.
@@ -147,6 +150,7 @@ type config struct {
 // serveFlags are -serve and its companions.
 type serveFlags struct {
 	addr, hostKey, dir, instructors string
+	classRedis                      string
 	maxSessions                     int
 	idle, maxTime                   time.Duration
 }
@@ -216,6 +220,7 @@ func parse(args []string) (config, error) {
 	fs.DurationVar(&c.serve.maxTime, "max-session", serve.DefaultMaxTime, "")
 	fs.StringVar(&c.labDir, "lab", "", "")
 	labFlags(fs, &c.lab)
+	fs.StringVar(&c.serve.classRedis, "class-redis", "", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
@@ -340,7 +345,7 @@ func checkServe(fs *flag.FlagSet, c config) error {
 	var only []string
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
-		case "host-key", "serve-dir", "instructors", "max-sessions", "idle", "max-session":
+		case "host-key", "serve-dir", "instructors", "max-sessions", "idle", "max-session", "class-redis":
 			only = append(only, "-"+f.Name)
 		}
 	})

@@ -26,11 +26,14 @@ func TestImportGraph(t *testing.T) {
 		{"locksim/scenes", screen},
 		{"locksim/check", append(screen, "locksim/scenes", "locksim/play", "locksim/race", "locksim/transcript")},
 		{"locksim/lab", screen},
+		{"locksim/class", append(screen, "locksim/serve/...")},
 		{"locksim/scenes/say", append(screen, "locksim/scenes", "locksim/sim", "locksim/play")},
 		{"locksim/views", []string{"locksim/scenes", "locksim/play", "locksim/tui", "locksim/sim"}},
 		// the SSH server sits above the screen: nothing but main reaches it
 		{"locksim/tui", []string{"locksim/serve"}},
 		{"locksim/transcript", []string{"locksim/serve"}},
+		// the server knows nothing of the class: it plugs in from above
+		{"locksim/serve", []string{"locksim/serve/classroom"}},
 	} {
 		out, err := exec.Command("go", "list", "-deps", c.pkg).Output()
 		if err != nil {

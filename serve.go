@@ -5,9 +5,14 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"net"
+	"os"
+	"strconv"
 	"time"
 
+	"locksim/class"
 	"locksim/serve"
+	"locksim/serve/classroom"
 	"locksim/sim"
 )
 
@@ -40,6 +45,15 @@ func serveCourse(ctx context.Context, c config, stderr io.Writer) int {
 		}
 		_ = b.Close(context.Background())
 	}
+	hub, err := classHub(ctx, c.serve.classRedis)
+	if err != nil {
+		l.Close()
+		fmt.Fprintf(stderr, "locksim: %v\n", err)
+		return 2
+	}
+	defer hub.Close()
+	cfg.Class = classroom.New(hub, joinLine(l.Addr()), cfg.Log.Printf)
+	cfg.Commands = map[string]serve.Command{"report": classroom.Report(hub)}
 	srv, err := serve.New(cfg)
 	if err != nil {
 		l.Close()
@@ -69,4 +83,27 @@ func never(d time.Duration) time.Duration {
 		return -1
 	}
 	return d
+}
+
+// classHub is where the classes are kept: the -class-redis server, so
+// several servers serve one class, or this process's memory.
+func classHub(ctx context.Context, url string) (class.Hub, error) {
+	if url == "" {
+		return class.NewMemory(nil), nil
+	}
+	return class.NewRedis(ctx, url, nil)
+}
+
+// joinLine is what students type to join a class on this server, CODE
+// standing for the class's code; the host is this machine's name.
+func joinLine(addr net.Addr) string {
+	port := "22"
+	if a, ok := addr.(*net.TCPAddr); ok {
+		port = strconv.Itoa(a.Port)
+	}
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "HOST"
+	}
+	return "ssh -p " + port + " CODE@" + host
 }

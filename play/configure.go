@@ -8,6 +8,11 @@ type Options struct {
 	Predict bool
 	// Present is presenter mode: the clicker puts a question to the class.
 	Present bool
+	// Follow is a class's follower: the story moves where the instructor
+	// leads, so an answer is kept and the story waits at the question for
+	// the instructor to run the decisive move, and a seek past a question
+	// left unanswered passes it (the instructor moved on).
+	Follow bool
 	// Answered reports a prediction and whether it was right, once; nil
 	// for none.
 	Answered func(id string, chosen int, right bool)
@@ -18,12 +23,12 @@ type Options struct {
 
 // Configure sets how the session asks and reports (see Options).
 func (p *Session) Configure(o Options) {
-	p.Predict, p.Present, p.Answered, p.Scored = o.Predict, o.Present, o.Answered, o.Scored
+	p.Predict, p.Present, p.Follow, p.Answered, p.Scored = o.Predict, o.Present, o.Follow, o.Answered, o.Scored
 }
 
 // Options are how the session asks and reports now.
 func (p *Session) Options() Options {
-	return Options{Predict: p.Predict, Present: p.Present, Answered: p.Answered, Scored: p.Scored}
+	return Options{Predict: p.Predict, Present: p.Present, Follow: p.Follow, Answered: p.Answered, Scored: p.Scored}
 }
 
 // Select selects actor i (-1 for none) as pointing at its card does: it

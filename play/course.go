@@ -3,6 +3,7 @@ package play
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
 	"sync"
@@ -126,6 +127,30 @@ func (c *Course) Open(i int, from *Session) (*Session, error) {
 		// continue where the learner left off last time, settings and seed too
 		s.ApplyPosition(c.LastPlace())
 	}
+	c.At = i
+	return s, nil
+}
+
+// OpenAt prepares pos's scene as a new session put where pos stands,
+// whatever the learner left there (a follower replaying to the
+// instructor's place, the instructor showing a student's run); from is
+// as for Open. An unknown scene is an error, and the course stays at the
+// open scene.
+func (c *Course) OpenAt(pos Position, from *Session) (*Session, error) {
+	i := c.Index(pos.Scene)
+	if i < 0 {
+		return nil, fmt.Errorf("no scene %q in this course", pos.Scene)
+	}
+	c.nextID++
+	s, err := NewSession(c.ctx, c.nextID, c.Scenes[i], c.b, c.seed, c.ops)
+	if err != nil {
+		return nil, err
+	}
+	if from != nil {
+		c.left[from.Scene.ID] = Left{Pos: from.Position(), Quiz: from.Quiz}
+	}
+	s.Configure(Options{Predict: c.Quiz && s.Scene.Asks(), Present: c.Present, Answered: c.RecordAnswer, Scored: c.RecordScore})
+	s.ApplyPosition(pos)
 	c.At = i
 	return s, nil
 }

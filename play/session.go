@@ -65,6 +65,7 @@ type Session struct {
 	// made true, once the move has run; hints counts the hints shown.
 	Predict  bool
 	Present  bool // presenter mode: the clicker passes a question to the class
+	Follow   bool // a class's follower: the instructor runs the decisive move
 	Passed   bool // the question was put to the class, with no answer typed
 	Asking   bool
 	Guess    int
@@ -115,9 +116,10 @@ type explained struct {
 // snapshot, settings and selection, however often the screen is drawn.
 // While a question is open (Asking) the cards hide what the keys hold.
 func (p *Session) Explanation() scenes.Explanation {
-	key := explained{look: p.look, sel: p.Sel, settings: scenes.FormatSettings(p.Scene, p.Params), hide: p.Asking}
+	hide := p.Asking || p.Waiting()
+	key := explained{look: p.look, sel: p.Sel, settings: scenes.FormatSettings(p.Scene, p.Params), hide: hide}
 	if p.ex == nil || p.exFor != key {
-		ex := scenes.Explain(p.Scene, scenes.Frame{Snap: p.Snap, L: p.Ledger, P: p.Params, Sel: p.Sel, Text: p.Text, Hide: p.Asking})
+		ex := scenes.Explain(p.Scene, scenes.Frame{Snap: p.Snap, L: p.Ledger, P: p.Params, Sel: p.Sel, Text: p.Text, Hide: hide})
 		if note := p.replayNote(); note != "" && p.Sel < 0 {
 			ex.Readout = note // the race's own readout says the SETs left at once
 		}
@@ -306,6 +308,13 @@ func (p *Session) begin(old *sim.Run) Cmd {
 	})
 }
 
+// Waiting reports a follower that has answered the question and waits at
+// it for the instructor to run the move: what would answer it stays
+// hidden, as while the question is open.
+func (p *Session) Waiting() bool {
+	return p.Follow && !p.Asking && p.Guess >= 0 && p.Scene.Predict != nil && p.Snap.Pos == p.Scene.PredictAt(p.MoveLabels())
+}
+
 // mustAsk reports that the story may not pass position at before the
 // learner answers the prediction: at is where the question stands.
 func (p *Session) mustAsk(at int) bool {
@@ -351,6 +360,9 @@ func (p *Session) answer(n int) Cmd {
 		return nil
 	}
 	p.Asking, p.Guess, p.Hinting = false, n, false
+	if p.Follow {
+		return nil // the instructor runs the move when the class has answered
+	}
 	at := p.Scene.PredictAt(p.Snap.Moves)
 	return p.SeekTo(at + 1)
 }
@@ -396,6 +408,12 @@ func (p *Session) SeekTo(target int) Cmd {
 	target = max(0, min(target, len(p.Snap.Moves)))
 	// the story stops at its decisive point until the learner predicts
 	if at := p.Scene.PredictAt(p.Snap.Moves); p.asksHere() && p.Guess < 0 && !p.Passed && at >= p.Snap.Pos && at < target {
+		if p.Follow {
+			// the instructor ran the move: the question was put to the
+			// class, and this follower gave no answer
+			p.Asking, p.Passed = false, true
+			return p.SeekTo(target)
+		}
 		target = at
 		if target == p.Snap.Pos {
 			p.Asking, p.Playing = true, false

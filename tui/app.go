@@ -97,6 +97,10 @@ type App struct {
 	notesPath  string
 	notesShown string
 	leaving    bool
+
+	// cls is the session's class when served over SSH (see JoinClass),
+	// nil otherwise
+	cls *classroom
 }
 
 // TrialsFromRace is how many trials of each variant t runs in the race scene.
@@ -228,6 +232,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		sel = a.pl.Sel
 	}
 	_, cmd := a.update(msg)
+	cmd = tea.Batch(cmd, a.classAfter())
 	// a mouse moving over the screen without selecting changes nothing on it
 	_, mouse := msg.(tea.MouseMsg)
 	a.settle(mouse && a.pl != nil && a.pl.Sel == sel && !isWheel(msg))
@@ -245,6 +250,16 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.pl.SetFlash(msg.note)
 		}
 		return a, nil
+	case ClassMsg:
+		return a, a.classMsg(msg)
+	case JoinedMsg:
+		if msg.Class.Seat != nil {
+			a.JoinClass(msg.Class)
+		}
+		if msg.Note != "" {
+			a.say(msg.Note)
+		}
+		return a, nil
 	case saved:
 		a.saveRunning = false
 		if msg.err != nil && a.pl != nil {
@@ -255,8 +270,8 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.SetSize(msg.Width, msg.Height)
 		return a, nil
 	case tea.MouseMsg:
-		if a.com.Width < MinWidth || a.com.Height < MinHeight || a.lab != nil && !a.labStory {
-			return a, nil // the lab's pages take no mouse: the scene under them is not on screen
+		if a.com.Width < MinWidth || a.com.Height < MinHeight || a.lab != nil && !a.labStory || a.projecting() {
+			return a, nil // the lab's pages take no mouse (the scene under them is not on screen), nor does a projector
 		}
 		a.layout()
 		switch msg.Button {
@@ -286,6 +301,12 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if a.com.Width < MinWidth || a.com.Height < MinHeight {
 			return a, a.onKey(msg) // q quits; nothing else acts on a screen too small to show it
+		}
+		if !(a.contents && a.toc.menu.FilterState() == list.Filtering) {
+			// a letter typed into the contents' filter is the filter's
+			if cmd, done := a.classKey(msg); done {
+				return a, cmd
+			}
 		}
 		if a.contents {
 			return a, a.menuKey(msg)
@@ -434,6 +455,9 @@ func (a *App) View() string {
 	if a.trials != nil {
 		return a.trials.View()
 	}
+	if v, ok := a.classView(); ok {
+		return v
+	}
 	helpLine, title, overlay := a.frameArgs()
 	st, w, h := a.com.Styles, a.com.Width, a.com.Height
 	switch {
@@ -490,6 +514,7 @@ func (a *App) settle(still bool) {
 	if a.pl != nil && a.pl.Scene.Kind != scenes.Quiz {
 		a.pl.Explanation() // once per snapshot and selection, here rather than in View
 	}
+	a.syncDesk()
 }
 
 // layout brings the player's layout to the frame on screen (see settle).
@@ -513,6 +538,9 @@ func (a *App) frameArgs() (helpLine, title, overlay string) {
 		helpLine = truncate(a.com.Styles.Dim.Render(views.HelpLine(a.com.Keys.PredictHelp(len(a.pl.Choices())))), a.com.Width)
 	case a.course.Present:
 		helpLine = truncate(a.com.Styles.Dim.Render(a.presenterFooter()), a.com.Width)
+	}
+	if line := a.classLine(); line != "" {
+		helpLine = truncate(line, a.com.Width)
 	}
 	switch {
 	case a.showHelp:

@@ -64,6 +64,7 @@ func (a *App) applyKeys() {
 		k.Back.SetHelp("←/b/,/pgup", "previous situation")
 		k.Home.SetHelp("home", "start the quiz again")
 	}
+	a.classKeys(&k)
 	a.com.Keys = k
 }
 

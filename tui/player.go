@@ -234,6 +234,8 @@ func (p *Player) draw() (string, frameLayout) {
 		readout = p.Question("ask")
 	case p.Hinting:
 		readout = "hint: " + p.Question("hint-"+itoa(int64(p.Hints)))
+	case p.Waiting():
+		readout = fmt.Sprintf("You predicted: %s. The instructor runs the move when the class has answered; then the replies of your own run answer it.", p.Choices()[p.Guess])
 	case p.Revealed && p.Sel < 0 && p.Scene.PredictAt(p.Snap.Moves) >= 0 && p.Snap.Pos == p.Scene.PredictAt(p.Snap.Moves)+1:
 		// just after the decisive move: the real replies answer the question
 		readout = p.verdictOnGuess() + " " + readout
@@ -406,10 +408,13 @@ func (p *Player) header(st views.Styles, w int) string {
 // hiding reports that an open question hides what would answer it: the
 // keys as read, the verdict, the alarm and the properties. One rule for
 // both modes: a presenter's class must not read the answer either.
-func (p *Player) hiding() bool { return p.Asking }
+func (p *Player) hiding() bool { return p.Asking || p.Waiting() }
 
 // hiddenNote stands where a hidden value would be, worded for who answers.
 func (p *Player) hiddenNote() string {
+	if p.Waiting() {
+		return "(hidden until the instructor runs the move)"
+	}
 	if p.Present {
 		return "(hidden until the next click)"
 	}

@@ -31,6 +31,11 @@ type KeyMap struct {
 	// the history page: the three models' verdicts over the timeline; a
 	// story scene's only
 	Verdicts key.Binding
+	// in a class served over SSH: Follow follows the instructor or leaves
+	// follow mode (a student), or asks the class to follow or stops
+	// asking (the instructor); Desk switches the instructor between the
+	// scene and the class view (roster, poll, notes). Off elsewhere.
+	Follow, Desk key.Binding
 }
 
 // DefaultKeyMap returns the bindings of a story scene.
@@ -74,6 +79,8 @@ func DefaultKeyMap() KeyMap {
 		Correctness: key.NewBinding(key.WithKeys("c"), key.WithHelp("c/2", "correctness lock"), key.WithDisabled()),
 		Defaults:    key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "settings back to default")),
 		Verdicts:    key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "the history, checked")),
+		Follow:      key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "follow the instructor, or leave"), key.WithDisabled()),
+		Desk:        key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "the class: roster, poll, notes"), key.WithDisabled()),
 	}
 }
 
@@ -105,7 +112,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Move, k.Crash, k.Pause, k.Wait, k.Defaults},
 		{k.Node, k.Stop, k.Cut, k.Slow, k.Jump, k.Hang},
 		{k.Earlier, k.SceneNext, k.ScenePrev, k.About, k.Verdicts, k.Hint, k.Notes, k.Export},
-		{k.Esc, k.Help, k.Quit},
+		{k.Follow, k.Desk, k.Esc, k.Help, k.Quit},
 	}
 }
 

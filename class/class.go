@@ -1,0 +1,197 @@
+// Package class is the classroom's shared state, with no drawing: the
+// classes instructors open (each known by a short code, the SSH user name
+// its students join with), the roster of who is connected and where each
+// stands, the instructor's place that followers replay to, the poll at a
+// prediction point, and the class summary as CSV.
+//
+// A Hub keeps it in memory (one server) or in a Redis or Valkey server
+// (several servers serving one class), under Prefix, with follow and
+// roster events over that server's pub/sub. The package never imports
+// the screen (tui, views, lipgloss, Bubble Tea).
+package class
+
+import (
+	"cmp"
+	"context"
+	"crypto/rand"
+	"errors"
+	"slices"
+	"time"
+
+	"locksim/play"
+	"locksim/scenes/progress"
+)
+
+// Prefix is where a Redis hub keeps everything: each class's record, its
+// instructor's place and its roster are keys under Prefix + code, and its
+// events go on the channel Prefix + code. It is inside locksim's own
+// namespace and of no run's form, so a run's sweep never touches it.
+const Prefix = "locksim:class:"
+
+// TTL is how long a class's keys outlive its last change: every write
+// sets it again, so a class in use stays, and one whose servers are gone
+// leaves nothing behind for longer than this.
+const TTL = 12 * time.Hour
+
+// Refresh is how often a seat puts its row again while nothing changes,
+// so the roster can tell a session on a server that died (its row no
+// longer refreshed) from one whose learner is only reading.
+const Refresh = 30 * time.Second
+
+// Gone is how long after its last refresh a row counts as offline.
+const Gone = 3 * Refresh
+
+// Role is what a member of a class does there.
+type Role string
+
+const (
+	// Student works in a sandbox of their own and may follow.
+	Student Role = "student"
+	// Instructor leads the class: the roster, the poll and the notes.
+	Instructor Role = "instructor"
+	// Projector follows the instructor exactly and shows only the scene.
+	Projector Role = "projector"
+)
+
+// ErrNoClass is the answer for a code that names no open class.
+var ErrNoClass = errors.New("no class has that code")
+
+// Info is one open class.
+type Info struct {
+	Code string `json:"code"`
+	// Lead is the id of the instructor who opened it: only that key
+	// drives it, sees its roster or writes its report.
+	Lead   string    `json:"lead"`
+	Opened time.Time `json:"opened"`
+}
+
+// Member is one session's row in the roster, as its seat last put it.
+type Member struct {
+	// ID tells students apart: a hash of the public key the session
+	// authenticated with, or a random id for a keyless one.
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	Role Role   `json:"role"`
+	// Pos is where the member stands (see play.Position).
+	Pos play.Position `json:"pos"`
+	// Actual is what the member's own run answered at the prediction
+	// point of Pos's story, once it ran (Revealed); -1 when its replies
+	// made none of the choices true.
+	Actual   int  `json:"actual"`
+	Revealed bool `json:"revealed,omitempty"`
+	// Following is set while the member replays to the instructor's place.
+	Following bool `json:"following,omitempty"`
+	Online    bool `json:"online"`
+	// Seen is when the row was last put (see Refresh).
+	Seen time.Time `json:"seen"`
+	// Prog is the member's progress (scenes finished, predictions, quiz
+	// scores), for the class summary; its place is in Pos.
+	Prog progress.Progress `json:"prog"`
+}
+
+// Here reports that the member's session is connected at now: put online
+// and refreshed within Gone.
+func (m Member) Here(now time.Time) bool {
+	return m.Online && now.Sub(m.Seen) < Gone
+}
+
+// Lead is the instructor's place, which followers replay to.
+type Lead struct {
+	Pos play.Position `json:"pos"`
+	// Follow is set while the instructor asks the class to follow.
+	Follow bool `json:"follow"`
+	// Seq grows with every place the instructor's session puts, so an
+	// older one arriving late never replaces a newer.
+	Seq int64 `json:"seq"`
+}
+
+// Kind is what an Event says.
+type Kind string
+
+const (
+	// KindLead: the instructor's place changed (Event.Lead).
+	KindLead Kind = "lead"
+	// KindMember: a roster row changed (Event.Member).
+	KindMember Kind = "member"
+)
+
+// Event is one change of a class, as a Watch delivers it.
+type Event struct {
+	Kind   Kind    `json:"kind"`
+	Lead   *Lead   `json:"lead,omitempty"`
+	Member *Member `json:"member,omitempty"`
+}
+
+// Hub keeps the classes: in memory (NewMemory) or in a Redis server
+// (NewRedis). Every method is safe for use by several goroutines; its
+// errors are one line.
+type Hub interface {
+	// Open opens a class led by instructor id: the one id already leads,
+	// while it is open (so an instructor who reconnects, to this server
+	// or another, comes back to the same class), else a new one under a
+	// fresh code.
+	Open(ctx context.Context, lead string) (Info, error)
+	// Find is the class with code, or ErrNoClass.
+	Find(ctx context.Context, code string) (Info, error)
+	// Put records m as its row in class code and tells the watchers.
+	Put(ctx context.Context, code string, m Member) error
+	// SetLead records the instructor's place and tells the watchers.
+	SetLead(ctx context.Context, code string, l Lead) error
+	// Roster is every row of class code, online or not, by name.
+	Roster(ctx context.Context, code string) ([]Member, error)
+	// LeadOf is the instructor's place; ok is false before the first.
+	LeadOf(ctx context.Context, code string) (l Lead, ok bool, err error)
+	// Watch delivers the class's changes from now on, the instructor's
+	// current place first, until it is closed or ctx ends.
+	Watch(ctx context.Context, code string) (*Watch, error)
+	// Close releases the hub's connections.
+	Close() error
+}
+
+// codeLetters are what a class code is made of: lower case (an SSH user
+// name is typed as given) and none that reads as another (0/o, 1/l/i).
+const codeLetters = "abcdefghjkmnpqrstuvwxyz23456789"
+
+// CodeLen is the length of a class code: 31⁵, about 29 million codes.
+const CodeLen = 5
+
+// newCode draws a class code from crypto/rand.
+func newCode() string {
+	var b [CodeLen]byte
+	_, _ = rand.Read(b[:])
+	for i := range b {
+		b[i] = codeLetters[int(b[i])%len(codeLetters)]
+	}
+	return string(b[:])
+}
+
+// ValidCode reports that s has a class code's form, so a user name that
+// is not one is never looked up.
+func ValidCode(s string) bool {
+	if len(s) != CodeLen {
+		return false
+	}
+	for i := range len(s) {
+		if !containsByte(codeLetters, s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func containsByte(s string, c byte) bool {
+	for i := range len(s) {
+		if s[i] == c {
+			return true
+		}
+	}
+	return false
+}
+
+// sortRoster orders rows by name, then id, so every screen lists a class
+// the same way.
+func sortRoster(ms []Member) {
+	slices.SortFunc(ms, func(a, b Member) int {
+		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.ID, b.ID))
+	})
+}

@@ -1,0 +1,330 @@
+package class
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"locksim/play"
+	"locksim/scenes/progress"
+	"locksim/sim/simtest"
+
+	"github.com/alicebob/miniredis/v2"
+)
+
+// t0 is the tests' clock: rows are put at it, so they are online at it.
+var t0 = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+
+func at0() time.Time { return t0 }
+
+// within is a hang guard for events that come from another goroutine, or
+// another server: generous, never a timing the test measures.
+func within(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// next waits for the watch's next events and fails the test on an error.
+func next(t *testing.T, w *Watch) []Event {
+	t.Helper()
+	evs, err := w.Next(within(t))
+	if err != nil {
+		t.Fatalf("waiting for the class's events: %v", err)
+	}
+	return evs
+}
+
+// waitFor takes events from w until one satisfies ok, and returns it.
+func waitFor(t *testing.T, w *Watch, what string, ok func(Event) bool) Event {
+	t.Helper()
+	ctx := within(t)
+	for {
+		evs, err := w.Next(ctx)
+		if err != nil {
+			t.Fatalf("waiting for %s: %v", what, err)
+		}
+		for _, e := range evs {
+			if ok(e) {
+				return e
+			}
+		}
+	}
+}
+
+func gcPause(step int) play.Position {
+	return play.Position{Version: play.PositionVersion, Scene: "gc-pause", Step: step, Seed: 3}
+}
+
+// testHubs runs the hub contract on one instructor hub and one student
+// hub that share a class: the same memory hub twice, two clients of one
+// miniredis, and (slow tier) two clients of one redis-server.
+func TestHubs(t *testing.T) {
+	t.Run("memory", func(t *testing.T) {
+		h := NewMemory(at0)
+		hubContract(t, h, h)
+	})
+	t.Run("miniredis", func(t *testing.T) {
+		s := miniredis.RunT(t)
+		hubContract(t, redisHub(t, "redis://"+s.Addr()), redisHub(t, "redis://"+s.Addr()))
+	})
+	t.Run("redis-server", func(t *testing.T) {
+		url := simtest.StartRedis(t)
+		hubContract(t, redisHub(t, url), redisHub(t, url))
+		// every key the class left is under the prefix and will expire
+		c := simtest.Client(t, url)
+		for _, k := range simtest.Keys(t, url) {
+			if !strings.HasPrefix(k, Prefix) {
+				t.Errorf("key %s is outside %s", k, Prefix)
+			}
+			if ttl := c.PTTL(context.Background(), k).Val(); ttl <= 0 || ttl > TTL {
+				t.Errorf("key %s has TTL %v, want one up to %v", k, ttl, TTL)
+			}
+		}
+	})
+}
+
+func redisHub(t *testing.T, url string) *Redis {
+	t.Helper()
+	h, err := NewRedis(context.Background(), url, at0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = h.Close() })
+	return h
+}
+
+func hubContract(t *testing.T, a, b Hub) {
+	ctx := context.Background()
+	info, err := a.Open(ctx, "teacher-key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ValidCode(info.Code) || info.Lead != "teacher-key" {
+		t.Fatalf("opened %+v", info)
+	}
+	if again, err := b.Open(ctx, "teacher-key"); err != nil || again.Code != info.Code {
+		t.Fatalf("the instructor opening again, on the other server, got %+v, %v; want class %s", again, err, info.Code)
+	}
+	if other, err := b.Open(ctx, "another-teacher"); err != nil || other.Code == info.Code {
+		t.Fatalf("another instructor got %+v, %v", other, err)
+	}
+	if got, err := b.Find(ctx, info.Code); err != nil || got.Lead != "teacher-key" {
+		t.Fatalf("the other server finds %+v, %v", got, err)
+	}
+	if _, err := b.Find(ctx, "zzzzz"); !errors.Is(err, ErrNoClass) {
+		t.Fatalf("an unknown code: %v, want ErrNoClass", err)
+	}
+	if _, err := b.Find(ctx, "not a code"); !errors.Is(err, ErrNoClass) {
+		t.Fatalf("a name that is no code: %v, want ErrNoClass", err)
+	}
+
+	// a student on server b watches; the instructor on server a leads
+	student, err := Sit(ctx, b, info.Code, Member{ID: "k1", Name: "ann", Role: Student}, at0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer student.Leave(ctx)
+	w, err := student.Watch()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	teacher, err := Sit(ctx, a, info.Code, Member{ID: "teacher-key", Name: "teacher", Role: Instructor}, at0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer teacher.Leave(ctx)
+	teacher.Lead(Lead{Pos: gcPause(4), Follow: true})
+	e := waitFor(t, w, "the instructor's place", func(e Event) bool { return e.Kind == KindLead })
+	if e.Lead.Pos.Scene != "gc-pause" || e.Lead.Pos.Step != 4 || !e.Lead.Follow {
+		t.Fatalf("the follower got %+v", e.Lead)
+	}
+	teacher.Lead(Lead{Pos: gcPause(5), Follow: true})
+	e = waitFor(t, w, "the instructor's next step", func(e Event) bool { return e.Kind == KindLead && e.Lead.Pos.Step == 5 })
+
+	// the instructor sees the student's prediction arrive
+	iw, err := teacher.Watch()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer iw.Close()
+	// a watch begins with the current place
+	if evs := next(t, iw); evs[0].Kind != KindLead || evs[0].Lead.Pos.Step != 5 {
+		t.Fatalf("a new watch began with %+v", evs[0])
+	}
+	pos := gcPause(5)
+	pos.Prediction = &play.Prediction{Chosen: 1}
+	prog := progress.Progress{Done: map[string]bool{"race": true}}
+	student.Report(Member{Pos: pos, Actual: -1, Following: true, Prog: prog})
+	prog.Done["fencing"] = true // the caller's progress goes on changing
+	e = waitFor(t, iw, "the student's row", func(e Event) bool { return e.Kind == KindMember && e.Member.ID == "k1" })
+	if m := e.Member; m.Name != "ann" || m.Role != Student || !m.Online || !m.Following || m.Pos.Prediction == nil || m.Pos.Prediction.Chosen != 1 {
+		t.Fatalf("the instructor got the row %+v", m)
+	}
+	roster, err := a.Roster(ctx, info.Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, m := range roster {
+		names = append(names, m.Name)
+	}
+	if !slices.Equal(names, []string{"ann", "teacher"}) {
+		t.Fatalf("roster %v", names)
+	}
+	if roster[0].Prog.Done["fencing"] {
+		t.Errorf("the roster kept the caller's progress map, changed after the report")
+	}
+	l, ok, err := b.LeadOf(ctx, info.Code)
+	if err != nil || !ok || l.Pos.Step != 5 {
+		t.Fatalf("LeadOf: %+v %v %v", l, ok, err)
+	}
+
+	// two watches of one class on one server: closing one leaves the other
+	w2, err := b.Watch(ctx, info.Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w2.Close()
+	w.Close()
+	teacher.Lead(Lead{Pos: gcPause(6), Follow: true})
+	waitFor(t, w2, "the next step on the second watch", func(e Event) bool { return e.Kind == KindLead && e.Lead.Pos.Step == 6 })
+
+	// leaving puts the row offline
+	student.Leave(ctx)
+	e = waitFor(t, iw, "the student leaving", func(e Event) bool { return e.Kind == KindMember && e.Member.ID == "k1" && !e.Member.Online })
+}
+
+// TestWatchKeepsTheNewest: events wait in a watch, one per thing, the
+// newest kept, in the order they first came.
+func TestWatchKeepsTheNewest(t *testing.T) {
+	w := newWatch(nil)
+	w.put(Event{Kind: KindLead, Lead: &Lead{Seq: 2}})
+	w.put(Event{Kind: KindMember, Member: &Member{ID: "a", Seen: t0}})
+	w.put(Event{Kind: KindLead, Lead: &Lead{Seq: 1}}) // late: older than the one waiting
+	w.put(Event{Kind: KindMember, Member: &Member{ID: "b", Seen: t0}})
+	w.put(Event{Kind: KindMember, Member: &Member{ID: "a", Seen: t0.Add(time.Second), Name: "ann"}})
+	evs := next(t, w)
+	if len(evs) != 3 || evs[0].Lead.Seq != 2 || evs[1].Member.Name != "ann" || evs[2].Member.ID != "b" {
+		t.Fatalf("got %+v", evs)
+	}
+	w.Close()
+	if _, err := w.Next(context.Background()); !errors.Is(err, ErrClosed) {
+		t.Fatalf("after Close: %v", err)
+	}
+}
+
+func student(id, name string, pos play.Position, actual int, revealed bool) Member {
+	return Member{ID: id, Name: name, Role: Student, Pos: pos, Actual: actual, Revealed: revealed, Online: true, Seen: t0}
+}
+
+func guessed(pos play.Position, chosen int) play.Position {
+	pos.Prediction = &play.Prediction{Chosen: chosen}
+	return pos
+}
+
+// TestTally counts the predictions of the students in the instructor's
+// story, then what their own runs answered.
+func TestTally(t *testing.T) {
+	race := play.Position{Version: 1, Scene: "race"}
+	ms := []Member{
+		student("1", "ann", guessed(race, 1), -1, false),
+		student("2", "bob", guessed(race, 1), -1, false),
+		student("3", "cy", guessed(race, 2), -1, false),
+		student("4", "di", race, -1, false), // no answer yet
+		student("5", "ed", guessed(play.Position{Version: 1, Scene: "fencing"}, 0), -1, false),
+		{ID: "6", Name: "teacher", Role: Instructor, Pos: race, Online: true, Seen: t0},
+		{ID: "7", Name: "gone", Role: Student, Pos: guessed(race, 0), Online: true, Seen: t0.Add(-Gone)},
+	}
+	p, ok := Tally(race, ms, t0)
+	if !ok {
+		t.Fatal("the race's question is no poll")
+	}
+	if p.State != Open || p.Of != 4 || p.Elsewhere != 1 || p.Answered != 3 || !slices.Equal(p.Guesses, []int{0, 2, 1}) {
+		t.Fatalf("poll %+v", p)
+	}
+	if got, want := p.Headline(), "2 of 4 predicted: exactly one"; got != want {
+		t.Errorf("headline %q, want %q", got, want)
+	}
+	if !strings.Contains(p.Question, "How many of them get OK?") || len(p.Choices) != 3 {
+		t.Errorf("question %q, choices %q", p.Question, p.Choices)
+	}
+	// the runs answer
+	ms[0], ms[1], ms[2] = student("1", "ann", guessed(race, 1), 1, true), student("2", "bob", guessed(race, 1), 1, true), student("3", "cy", guessed(race, 2), 1, true)
+	lead := race
+	lead.Step = 1
+	p, _ = Tally(lead, ms, t0)
+	if p.State != Revealed || p.Ran != 3 || !slices.Equal(p.Actual, []int{0, 3, 0}) {
+		t.Fatalf("revealed poll %+v", p)
+	}
+	// a quiz asks no poll
+	if _, ok := Tally(play.Position{Version: 1, Scene: "choose"}, ms, t0); ok {
+		t.Error("a quiz made a poll")
+	}
+	// before the question
+	if p, _ := Tally(gcPause(0), ms, t0); p.State != Before || p.Of != 0 {
+		t.Errorf("before gc-pause's question: %+v", p)
+	}
+}
+
+// TestReport writes the class summary: a row per student and scene.
+func TestReport(t *testing.T) {
+	ann := student("0123456789abcdef", "ann, the first", play.Position{}, -1, false)
+	ann.Prog = progress.Progress{Done: map[string]bool{"race": true},
+		Answers: map[string]progress.Answer{"race": {Chosen: 1, Right: true}, "gc-pause": {Chosen: 0, Right: false}},
+		Scores:  map[string]progress.Score{"choose": {Right: 6, Of: 8}}}
+	teacher := Member{ID: "t", Name: "teacher", Role: Instructor}
+	var buf bytes.Buffer
+	if err := WriteReport(&buf, []Member{ann, teacher}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byScene := map[string][]string{}
+	for _, r := range rows[1:] {
+		if r[0] != "ann, the first" || r[1] != "0123456789ab" {
+			t.Fatalf("row %q", r)
+		}
+		byScene[r[2]] = r
+	}
+	if !slices.Equal(rows[0], ReportHeader) || len(byScene) != len(rows)-1 {
+		t.Fatalf("header %q, %d rows", rows[0], len(rows))
+	}
+	for scene, want := range map[string][]string{
+		"race":     {"yes", "2", "yes", ""},
+		"gc-pause": {"no", "1", "no", ""},
+		"choose":   {"no", "", "", "6/8"},
+		"fencing":  {"no", "", "", ""},
+	} {
+		if got := byScene[scene][3:]; !slices.Equal(got, want) {
+			t.Errorf("%s: %q, want %q", scene, got, want)
+		}
+	}
+}
+
+func TestNewCodes(t *testing.T) {
+	h := NewMemory(at0)
+	seen := map[string]bool{}
+	for i := range 200 {
+		info, err := h.Open(context.Background(), fmt.Sprint("k", i))
+		if err != nil || !ValidCode(info.Code) || seen[info.Code] {
+			t.Fatalf("code %q, %v", info.Code, err)
+		}
+		seen[info.Code] = true
+	}
+	for _, bad := range []string{"", "abcd", "abcdef", "ABCDE", "abcd0", "abc:d", "../..", "a b c"} {
+		if ValidCode(bad) {
+			t.Errorf("%q is taken for a code", bad)
+		}
+	}
+}

@@ -1,0 +1,195 @@
+package class
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// Memory is a Hub kept in this process: one server serves the class.
+// Its zero value is not ready; use NewMemory.
+type Memory struct {
+	mu      sync.Mutex
+	classes map[string]*room
+	now     func() time.Time
+}
+
+// room is one class in memory.
+type room struct {
+	info     Info
+	lead     *Lead
+	members  map[string]Member
+	watchers map[*Watch]struct{}
+}
+
+// NewMemory is an empty hub in memory; now tells the time (nil for time.Now).
+func NewMemory(now func() time.Time) *Memory {
+	if now == nil {
+		now = time.Now
+	}
+	return &Memory{classes: map[string]*room{}, now: now}
+}
+
+// Open opens a class under a code no open class has.
+func (h *Memory) Open(_ context.Context, lead string) (Info, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, r := range h.classes {
+		if r.info.Lead == lead {
+			return r.info, nil
+		}
+	}
+	for range 100 {
+		code := newCode()
+		if _, taken := h.classes[code]; taken {
+			continue
+		}
+		info := Info{Code: code, Lead: lead, Opened: h.now()}
+		h.classes[code] = &room{info: info, members: map[string]Member{}, watchers: map[*Watch]struct{}{}}
+		return info, nil
+	}
+	return Info{}, fmt.Errorf("no free class code after 100 draws")
+}
+
+func (h *Memory) room(code string) (*room, error) {
+	r, ok := h.classes[code]
+	if !ok {
+		return nil, ErrNoClass
+	}
+	return r, nil
+}
+
+// Find is the class with code.
+func (h *Memory) Find(_ context.Context, code string) (Info, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r, err := h.room(code)
+	if err != nil {
+		return Info{}, err
+	}
+	return r.info, nil
+}
+
+// Put records m's row and tells the watchers.
+func (h *Memory) Put(_ context.Context, code string, m Member) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r, err := h.room(code)
+	if err != nil {
+		return err
+	}
+	// a copy of its own, as a Redis hub keeps: the caller's progress maps
+	// go on changing
+	m, err = copyOf(m)
+	if err != nil {
+		return err
+	}
+	r.members[m.ID] = m
+	for w := range r.watchers {
+		c := m
+		w.put(Event{Kind: KindMember, Member: &c})
+	}
+	return nil
+}
+
+// SetLead records the instructor's place and tells the watchers.
+func (h *Memory) SetLead(_ context.Context, code string, l Lead) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r, err := h.room(code)
+	if err != nil {
+		return err
+	}
+	if r.lead != nil && r.lead.Seq > l.Seq {
+		return nil // a newer place is already there
+	}
+	if l, err = copyOf(l); err != nil {
+		return err
+	}
+	r.lead = &l
+	for w := range r.watchers {
+		c := l
+		w.put(Event{Kind: KindLead, Lead: &c})
+	}
+	return nil
+}
+
+// Roster is every row, by name.
+func (h *Memory) Roster(_ context.Context, code string) ([]Member, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r, err := h.room(code)
+	if err != nil {
+		return nil, err
+	}
+	// the rows are never changed in place (Put replaces them), but their
+	// maps are shared: a reader gets copies
+	var out []Member
+	for _, m := range r.members {
+		c, err := copyOf(m)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	sortRoster(out)
+	return out, nil
+}
+
+// LeadOf is the instructor's place.
+func (h *Memory) LeadOf(_ context.Context, code string) (Lead, bool, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r, err := h.room(code)
+	if err != nil || r.lead == nil {
+		return Lead{}, false, err
+	}
+	l, err := copyOf(*r.lead)
+	return l, err == nil, err
+}
+
+// Watch subscribes to the class's events; the instructor's place, if
+// any, is the first.
+func (h *Memory) Watch(ctx context.Context, code string) (*Watch, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r, err := h.room(code)
+	if err != nil {
+		return nil, err
+	}
+	var w *Watch
+	w = newWatch(func() {
+		h.mu.Lock()
+		delete(r.watchers, w)
+		h.mu.Unlock()
+	})
+	r.watchers[w] = struct{}{}
+	if r.lead != nil {
+		l, _ := copyOf(*r.lead) // it went through JSON once already
+		w.put(Event{Kind: KindLead, Lead: &l})
+	}
+	go func() {
+		select {
+		case <-ctx.Done():
+			w.Close()
+		case <-w.done:
+		}
+	}()
+	return w, nil
+}
+
+// Close does nothing: a memory hub holds no connection.
+func (h *Memory) Close() error { return nil }
+
+// copyOf is v deep-copied through its JSON, the form a Redis hub keeps.
+func copyOf[T any](v T) (T, error) {
+	var out T
+	data, err := json.Marshal(v)
+	if err != nil {
+		return out, err
+	}
+	err = json.Unmarshal(data, &out)
+	return out, err
+}

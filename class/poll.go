@@ -1,0 +1,163 @@
+package class
+
+import (
+	"fmt"
+	"maps"
+	"strings"
+	"time"
+
+	"locksim/content"
+	"locksim/play"
+	"locksim/scenes"
+	"locksim/sim"
+)
+
+// PollState is where the instructor stands against a story's question.
+type PollState int
+
+const (
+	// Before: the question comes later in the story.
+	Before PollState = iota
+	// Open: the instructor stands at the question; answers arrive.
+	Open
+	// Revealed: the instructor has run the decisive move; each student's
+	// own run answers as it gets there.
+	Revealed
+)
+
+// Poll is the class's answers to the question of the story the
+// instructor stands in, counted from the roster.
+type Poll struct {
+	Scene    string
+	Settings map[string]int
+	// Question is the question as the story asks it, Choices its answers.
+	Question string
+	Choices  []string
+	// At is the step the question comes before.
+	At    int
+	State PollState
+	// Of is how many students are online in the same story (scene and
+	// settings); Elsewhere how many are online in another.
+	Of, Elsewhere int
+	// Guesses counts, per choice, the students who predicted it;
+	// Answered is their sum.
+	Guesses  []int
+	Answered int
+	// Actual counts, per choice, the students whose own run made it true
+	// (their tokens and races differ); Ran is how many runs have got
+	// there, NoneTrue those whose replies made no choice true.
+	Actual   []int
+	Ran      int
+	NoneTrue int
+}
+
+// Tally is the poll of the story lead stands in, counted over the
+// students of ms online at now. ok is false when that story asks no
+// question (a quiz, a scene without one, a position that does not open).
+func Tally(lead play.Position, ms []Member, now time.Time) (p Poll, ok bool) {
+	sc := scenes.Find(lead.Scene)
+	if sc == nil || sc.Predict == nil || sc.Kind == scenes.Quiz {
+		return Poll{}, false
+	}
+	params := scenes.Params(lead.Settings)
+	at := questionAt(sc, params, lead.Own)
+	if at < 0 {
+		return Poll{}, false
+	}
+	t, err := content.Load(sc.ID)
+	if err != nil || !t.Has("choices") {
+		return Poll{}, false
+	}
+	p = Poll{Scene: sc.ID, Settings: lead.Settings, At: at,
+		Question: strings.Join(strings.Fields(sc.Question(t, params, "predict")), " "),
+		Choices:  strings.Split(sc.Question(t, params, "choices"), "\n")}
+	switch {
+	case lead.Step > at || sc.Kind == scenes.Race && lead.Race != nil:
+		p.State = Revealed
+	case lead.Step == at:
+		p.State = Open
+	}
+	p.Guesses, p.Actual = make([]int, len(p.Choices)), make([]int, len(p.Choices))
+	for _, m := range ms {
+		if m.Role != Student || !m.Here(now) {
+			continue
+		}
+		if m.Pos.Scene != lead.Scene || !sameSettings(m.Pos.Settings, lead.Settings) {
+			p.Elsewhere++
+			continue
+		}
+		p.Of++
+		if g := m.Pos.Prediction; g != nil && g.Chosen >= 0 && g.Chosen < len(p.Choices) {
+			p.Guesses[g.Chosen]++
+			p.Answered++
+		}
+		if m.Revealed {
+			p.Ran++
+			if m.Actual >= 0 && m.Actual < len(p.Choices) {
+				p.Actual[m.Actual]++
+			} else {
+				p.NoneTrue++
+			}
+		}
+	}
+	return p, true
+}
+
+// questionAt is the step the question of sc's story under params comes
+// before, the learner's own moves counted (each one put in at or before
+// it moves it one later); -1 for none.
+func questionAt(sc *scenes.Scene, params scenes.Params, own []play.Own) int {
+	var labels []string
+	for _, m := range sc.Script(params).Moves {
+		labels = append(labels, sim.MoveLabel(m))
+	}
+	at := sc.PredictAt(labels)
+	if at < 0 {
+		return -1
+	}
+	for _, o := range own {
+		if o.At <= at {
+			at++
+		}
+	}
+	return at
+}
+
+// sameSettings compares two settings, a setting left out being its
+// first value.
+func sameSettings(a, b map[string]int) bool {
+	return maps.EqualFunc(nonZero(a), nonZero(b), func(x, y int) bool { return x == y })
+}
+
+func nonZero(m map[string]int) map[string]int {
+	out := map[string]int{}
+	for k, v := range m {
+		if v != 0 {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// Headline is the poll in one line: how many of the students in the
+// story predicted its most chosen answer, or that none has answered yet.
+func (p Poll) Headline() string {
+	if p.Answered == 0 {
+		return fmt.Sprintf("no prediction yet from the %s in this story", students(p.Of))
+	}
+	top := 0
+	for i, n := range p.Guesses {
+		if n > p.Guesses[top] {
+			top = i
+		}
+	}
+	return fmt.Sprintf("%d of %d predicted: %s", p.Guesses[top], p.Of, p.Choices[top])
+}
+
+// students is n students as a sentence says it.
+func students(n int) string {
+	if n == 1 {
+		return "1 student"
+	}
+	return fmt.Sprintf("%d students", n)
+}

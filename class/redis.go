@@ -1,0 +1,325 @@
+package class
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"locksim/sim"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Redis is a Hub kept in a Redis or Valkey server, so that several
+// locksim servers serve one class: a class's record is the string
+// Prefix+code (SET NX EX, so two servers never open the same code), the
+// instructor's place Prefix+code+":lead", the roster the hash
+// Prefix+code+":members" (member id → row as JSON), and its events go
+// by PUBLISH on the channel Prefix+code. Every key it writes is under
+// Prefix and has a TTL, set again at each write; it never deletes a
+// key it did not write, and sends no FLUSH, CONFIG or KEYS.
+type Redis struct {
+	c   *redis.Client
+	now func() time.Time
+
+	mu   sync.Mutex
+	subs map[string]*subscription // class code → this server's subscription
+}
+
+// NewRedis connects to the server at rawURL (redis://[user:password@]host:port/db
+// or rediss://) and checks that it answers PING. Its errors never
+// contain the password.
+func NewRedis(ctx context.Context, rawURL string, now func() time.Time) (*Redis, error) {
+	if !strings.HasPrefix(rawURL, "redis://") && !strings.HasPrefix(rawURL, "rediss://") {
+		return nil, fmt.Errorf("bad -class-redis URL %s: a Redis URL looks like redis://host:port/db or rediss://…", sim.Redact(rawURL))
+	}
+	opts, err := redis.ParseURL(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("bad -class-redis URL %s: %s", sim.Redact(rawURL), scrub(err.Error(), opts))
+	}
+	opts.DisableIdentity = true
+	opts.ContextTimeoutEnabled = true
+	c := redis.NewClient(opts)
+	if err := c.Ping(ctx).Err(); err != nil {
+		_ = c.Close()
+		return nil, fmt.Errorf("-class-redis %s: %s", sim.Redact(rawURL), scrub(err.Error(), opts))
+	}
+	if now == nil {
+		now = time.Now
+	}
+	return &Redis{c: c, now: now, subs: map[string]*subscription{}}, nil
+}
+
+// scrub removes opts's password from s, in case a library echoed it.
+func scrub(s string, opts *redis.Options) string {
+	if opts != nil && opts.Password != "" {
+		s = strings.ReplaceAll(s, opts.Password, "xxxxx")
+	}
+	return s
+}
+
+func classKey(code string) string   { return Prefix + code }
+func leadKey(code string) string    { return Prefix + code + ":lead" }
+func membersKey(code string) string { return Prefix + code + ":members" }
+func channel(code string) string    { return Prefix + code }
+
+// Open opens a class under a code no open class has: SET NX claims it.
+// The instructor's class is found again by Prefix+"lead:"+id, which names
+// its code.
+func (h *Redis) Open(ctx context.Context, lead string) (Info, error) {
+	leads := Prefix + "lead:" + safe(lead)
+	code, err := h.c.Get(ctx, leads).Result()
+	switch {
+	case err == nil:
+		if info, err := h.Find(ctx, code); err == nil && info.Lead == lead {
+			h.c.Expire(ctx, leads, TTL)
+			return info, nil
+		}
+	case !errors.Is(err, redis.Nil):
+		return Info{}, fmt.Errorf("opening a class: %w", err)
+	}
+	for range 100 {
+		info := Info{Code: newCode(), Lead: lead, Opened: h.now().UTC().Truncate(time.Second)}
+		data, err := json.Marshal(info)
+		if err != nil {
+			return Info{}, err
+		}
+		ok, err := h.c.SetNX(ctx, classKey(info.Code), data, TTL).Result()
+		if err != nil {
+			return Info{}, fmt.Errorf("opening a class: %w", err)
+		}
+		if ok {
+			if err := h.c.Set(ctx, leads, info.Code, TTL).Err(); err != nil {
+				return Info{}, fmt.Errorf("opening a class: %w", err)
+			}
+			return info, nil
+		}
+	}
+	return Info{}, fmt.Errorf("no free class code after 100 draws")
+}
+
+// Find is the class with code.
+func (h *Redis) Find(ctx context.Context, code string) (Info, error) {
+	if !ValidCode(code) {
+		return Info{}, ErrNoClass // never a key built from a stranger's text
+	}
+	data, err := h.c.Get(ctx, classKey(code)).Bytes()
+	if errors.Is(err, redis.Nil) {
+		return Info{}, ErrNoClass
+	}
+	if err != nil {
+		return Info{}, fmt.Errorf("finding class %s: %w", code, err)
+	}
+	var info Info
+	if err := json.Unmarshal(data, &info); err != nil {
+		return Info{}, fmt.Errorf("class %s: %w", code, err)
+	}
+	return info, nil
+}
+
+// publish writes key (with field, for the roster's hash) and the class's
+// TTLs, and tells the watchers, in one MULTI/EXEC: a watcher that reads
+// the key on the event finds what it says.
+func (h *Redis) publish(ctx context.Context, code string, e Event, write func(p redis.Pipeliner, data []byte)) error {
+	if !ValidCode(code) {
+		return ErrNoClass
+	}
+	var row any = e.Lead
+	if e.Kind == KindMember {
+		row = e.Member
+	}
+	data, err := json.Marshal(row)
+	if err != nil {
+		return err
+	}
+	msg, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	_, err = h.c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		write(p, data)
+		p.Expire(ctx, classKey(code), TTL)
+		p.Publish(ctx, channel(code), msg)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("class %s: %w", code, err)
+	}
+	return nil
+}
+
+// Put records m's row and tells the watchers.
+func (h *Redis) Put(ctx context.Context, code string, m Member) error {
+	return h.publish(ctx, code, Event{Kind: KindMember, Member: &m}, func(p redis.Pipeliner, data []byte) {
+		p.HSet(ctx, membersKey(code), m.ID, data)
+		p.Expire(ctx, membersKey(code), TTL)
+	})
+}
+
+// SetLead records the instructor's place and tells the watchers. Only
+// the instructor's one session puts it, in order, so the newest write wins.
+func (h *Redis) SetLead(ctx context.Context, code string, l Lead) error {
+	return h.publish(ctx, code, Event{Kind: KindLead, Lead: &l}, func(p redis.Pipeliner, data []byte) {
+		p.Set(ctx, leadKey(code), data, TTL)
+	})
+}
+
+// Roster is every row, by name (HGETALL of the roster's hash).
+func (h *Redis) Roster(ctx context.Context, code string) ([]Member, error) {
+	if _, err := h.Find(ctx, code); err != nil {
+		return nil, err
+	}
+	rows, err := h.c.HGetAll(ctx, membersKey(code)).Result()
+	if err != nil {
+		return nil, fmt.Errorf("class %s: %w", code, err)
+	}
+	var out []Member
+	for _, data := range rows {
+		var m Member
+		if err := json.Unmarshal([]byte(data), &m); err != nil {
+			continue // a row a later locksim wrote: left out
+		}
+		out = append(out, m)
+	}
+	sortRoster(out)
+	return out, nil
+}
+
+// LeadOf is the instructor's place.
+func (h *Redis) LeadOf(ctx context.Context, code string) (Lead, bool, error) {
+	if !ValidCode(code) {
+		return Lead{}, false, ErrNoClass
+	}
+	data, err := h.c.Get(ctx, leadKey(code)).Bytes()
+	if errors.Is(err, redis.Nil) {
+		return Lead{}, false, nil
+	}
+	if err != nil {
+		return Lead{}, false, fmt.Errorf("class %s: %w", code, err)
+	}
+	var l Lead
+	if err := json.Unmarshal(data, &l); err != nil {
+		return Lead{}, false, fmt.Errorf("class %s: %w", code, err)
+	}
+	return l, true, nil
+}
+
+// Watch subscribes to the class's channel and, once the server has
+// confirmed it, reads the instructor's place, so nothing said after the
+// call is missed. The sessions of one class on this server share one
+// subscription (one connection), however many they are.
+func (h *Redis) Watch(ctx context.Context, code string) (*Watch, error) {
+	if _, err := h.Find(ctx, code); err != nil {
+		return nil, err
+	}
+	ch, err := h.channel(ctx, code)
+	if err != nil {
+		return nil, err
+	}
+	var w *Watch
+	w = newWatch(func() { h.unwatch(code, ch, w) })
+	ch.mu.Lock()
+	ch.watchers[w] = struct{}{}
+	ch.mu.Unlock()
+	if l, ok, err := h.LeadOf(ctx, code); err != nil {
+		w.Close()
+		return nil, err
+	} else if ok {
+		w.put(Event{Kind: KindLead, Lead: &l})
+	}
+	go func() {
+		select {
+		case <-ctx.Done():
+			w.Close()
+		case <-w.done:
+		}
+	}()
+	return w, nil
+}
+
+// subscription is this server's one subscription to a class's channel,
+// and the watches its messages go to.
+type subscription struct {
+	ps       *redis.PubSub
+	mu       sync.Mutex
+	watchers map[*Watch]struct{}
+	users    int // watches that hold it, counted under Redis.mu
+}
+
+// channel is the class's subscription, subscribed (and confirmed by the
+// server) by its first watch.
+func (h *Redis) channel(ctx context.Context, code string) (*subscription, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if ch, ok := h.subs[code]; ok {
+		ch.users++
+		return ch, nil
+	}
+	ps := h.c.Subscribe(ctx, channel(code))
+	if _, err := ps.Receive(ctx); err != nil {
+		_ = ps.Close()
+		return nil, fmt.Errorf("class %s: subscribing: %w", code, err)
+	}
+	ch := &subscription{ps: ps, watchers: map[*Watch]struct{}{}, users: 1}
+	h.subs[code] = ch
+	msgs := ps.Channel()
+	go func() {
+		// a message that does not read is dropped; one failure here ends
+		// the subscription, never the server
+		defer func() { _ = recover() }()
+		for m := range msgs {
+			var e Event
+			if json.Unmarshal([]byte(m.Payload), &e) != nil || (e.Lead == nil && e.Member == nil) {
+				continue
+			}
+			ch.mu.Lock()
+			for w := range ch.watchers {
+				w.put(e)
+			}
+			ch.mu.Unlock()
+		}
+	}()
+	return ch, nil
+}
+
+// unwatch takes w off the class's subscription, which ends with its last watch.
+func (h *Redis) unwatch(code string, ch *subscription, w *Watch) {
+	ch.mu.Lock()
+	delete(ch.watchers, w)
+	ch.mu.Unlock()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ch.users--
+	if ch.users == 0 {
+		delete(h.subs, code)
+		_ = ch.ps.Close()
+	}
+}
+
+// Close releases the hub's connections, its subscriptions' too.
+func (h *Redis) Close() error {
+	h.mu.Lock()
+	for code, ch := range h.subs {
+		_ = ch.ps.Close()
+		delete(h.subs, code)
+	}
+	h.mu.Unlock()
+	return h.c.Close()
+}
+
+// safe is id with every byte outside [0-9a-zA-Z-] replaced by "_", for a
+// key name: an id is a key's hash, but a key name is never built from
+// text the server did not make.
+func safe(id string) string {
+	b := []byte(id)
+	for i, c := range b {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-') {
+			b[i] = '_'
+		}
+	}
+	return string(b)
+}

@@ -1,0 +1,185 @@
+package class
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// Seat is one session's place in a class. It puts the session's roster
+// row and, for the instructor, the instructor's place, from a goroutine
+// of its own, the newest of each only: a screen hands it what changed and
+// never waits on the hub. It puts the row again every Refresh, and puts it
+// offline when the session leaves.
+type Seat struct {
+	hub  Hub
+	info Info
+	ctx  context.Context
+	stop context.CancelFunc
+	done chan struct{}
+	kick chan struct{}
+
+	mu      sync.Mutex
+	row     Member
+	rowDue  bool
+	lead    *Lead
+	lastSeq int64
+	err     error
+	now     func() time.Time
+}
+
+// Sit puts m online in the class with code and returns its seat; ctx
+// ends it (as Leave does). now tells the time (nil for time.Now).
+func Sit(ctx context.Context, hub Hub, code string, m Member, now func() time.Time) (*Seat, error) {
+	info, err := hub.Find(ctx, code)
+	if err != nil {
+		return nil, err
+	}
+	if now == nil {
+		now = time.Now
+	}
+	m.Online, m.Seen = true, now()
+	if m.Actual == 0 && !m.Revealed {
+		m.Actual = -1
+	}
+	if err := hub.Put(ctx, code, m); err != nil {
+		return nil, err
+	}
+	sctx, stop := context.WithCancel(ctx)
+	s := &Seat{hub: hub, info: info, ctx: sctx, stop: stop, done: make(chan struct{}), kick: make(chan struct{}, 1), row: m, now: now}
+	go s.loop()
+	return s, nil
+}
+
+// Info is the class the seat is in.
+func (s *Seat) Info() Info { return s.info }
+
+// Member is the seat's row as last reported.
+func (s *Seat) Member() Member {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.row
+}
+
+// Err is the last error the hub answered, nil once a put went through.
+func (s *Seat) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// Report replaces the row's place, answers, following and progress with
+// m's (its id, name and role stay the seat's). It copies m at once: the
+// caller may go on changing its progress.
+func (s *Seat) Report(m Member) {
+	c, err := copyOf(m)
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	c.ID, c.Name, c.Role, c.Online = s.row.ID, s.row.Name, s.row.Role, true
+	s.row, s.rowDue = c, true
+	s.mu.Unlock()
+	s.poke()
+}
+
+// Lead puts l as the instructor's place, with a Seq greater than any the
+// seat put before (and than the clock's nanoseconds, so a reconnected
+// instructor's place is newer than the old session's).
+func (s *Seat) Lead(l Lead) {
+	c, err := copyOf(l)
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	s.lastSeq = max(s.lastSeq+1, s.now().UnixNano())
+	c.Seq = s.lastSeq
+	s.lead = &c
+	s.mu.Unlock()
+	s.poke()
+}
+
+func (s *Seat) poke() {
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+}
+
+// Watch subscribes to the class's events (see Hub.Watch) until the seat
+// leaves or the watch is closed.
+func (s *Seat) Watch() (*Watch, error) { return s.hub.Watch(s.ctx, s.info.Code) }
+
+// Leave puts the row offline and ends the seat's goroutine; it waits for
+// that at most until ctx ends.
+func (s *Seat) Leave(ctx context.Context) {
+	s.stop()
+	select {
+	case <-s.done:
+	case <-ctx.Done():
+	}
+}
+
+// Left is closed once the seat has left.
+func (s *Seat) Left() <-chan struct{} { return s.done }
+
+func (s *Seat) loop() {
+	defer close(s.done)
+	defer func() {
+		// a failure here ends the seat, never the server
+		_ = recover()
+	}()
+	t := time.NewTicker(Refresh)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			s.mu.Lock()
+			row := s.row
+			s.mu.Unlock()
+			row.Online, row.Seen = false, s.now()
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			_ = s.hub.Put(ctx, s.info.Code, row)
+			cancel()
+			return
+		case <-t.C:
+			s.mu.Lock()
+			s.rowDue = true
+			s.mu.Unlock()
+		case <-s.kick:
+		}
+		s.flush()
+	}
+}
+
+// flush puts what is due: the instructor's place first (followers wait
+// for it), then the row.
+func (s *Seat) flush() {
+	s.mu.Lock()
+	lead, row, rowDue := s.lead, s.row, s.rowDue
+	s.lead, s.rowDue = nil, false
+	s.mu.Unlock()
+	var err error
+	if lead != nil {
+		err = s.hub.SetLead(s.ctx, s.info.Code, *lead)
+	}
+	if rowDue && err == nil {
+		row.Seen = s.now()
+		err = s.hub.Put(s.ctx, s.info.Code, row)
+	}
+	s.mu.Lock()
+	s.err = err
+	if err != nil && s.ctx.Err() == nil {
+		// tried again at the next change or refresh
+		if lead != nil && s.lead == nil {
+			s.lead = lead
+		}
+		s.rowDue = s.rowDue || rowDue
+	}
+	s.mu.Unlock()
+}
+
+// Roster is every row of the seat's class (see Hub.Roster).
+func (s *Seat) Roster(ctx context.Context) ([]Member, error) {
+	return s.hub.Roster(ctx, s.info.Code)
+}

@@ -1,0 +1,210 @@
+// Package classroom is the instructor's half of the course over SSH: it
+// plugs a class hub (package class) into the SSH server (serve.Config's
+// Class and Commands). An instructor key opens its class and sees the
+// code; `ssh -p PORT CODE@host` joins it as a student, or, from the
+// instructor's own key, as the projector; `ssh host report CODE` writes
+// the class summary as CSV.
+package classroom
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"locksim/class"
+	"locksim/serve"
+	"locksim/tui"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// Classes is the hook the SSH server calls for every session: it seats
+// the session in its class and keeps the class's events flowing to it.
+type Classes struct {
+	hub class.Hub
+	// join is how students reach this server, with CODE where the class
+	// code goes: "ssh -p 2222 CODE@host"
+	join string
+	now  func() time.Time
+	log  func(format string, a ...any)
+
+	mu    sync.Mutex
+	seats map[*serve.Session]*seated
+}
+
+// seated is one session's place: its seat and the watch its events come by.
+type seated struct {
+	seat  *class.Seat
+	watch *class.Watch
+	done  chan struct{} // closed once the events' goroutine has ended
+}
+
+// New is the hook over hub. join is the command students join with, CODE
+// standing for the class's code; logf (nil for none) gets one line when a
+// class fails a session.
+func New(hub class.Hub, join string, logf func(format string, a ...any)) *Classes {
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	return &Classes{hub: hub, join: join, now: time.Now, log: logf, seats: map[*serve.Session]*seated{}}
+}
+
+// Model is the app itself: it draws the class's panes.
+func (c *Classes) Model(_ *serve.Session, app *tui.App) tea.Model { return app }
+
+// Join seats the session: from an instructor's key, its own class's code
+// is the projector, and a user name that is no class's code opens (or
+// finds again) its class to lead; any key with a class's code (another
+// instructor's too) is a student there. Other sessions join nothing.
+func (c *Classes) Join(s *serve.Session) {
+	ctx := s.Context()
+	role, code, note, err := c.place(ctx, s.Identity)
+	if err != nil {
+		c.log("session %s: class: %v", s.ID, err)
+		s.Send(tui.JoinedMsg{Note: "the class is out of reach: " + err.Error()})
+		return
+	}
+	if code == "" {
+		if note != "" {
+			s.Send(tui.JoinedMsg{Note: note})
+		}
+		return
+	}
+	name := s.Name
+	if name == "" {
+		name = map[class.Role]string{class.Instructor: "instructor", class.Projector: "projector"}[role]
+		if name == "" {
+			name = "student " + s.ID[:min(6, len(s.ID))]
+		}
+	}
+	seat, err := class.Sit(ctx, c.hub, code, class.Member{ID: s.ID, Name: name, Role: role}, nil)
+	if err != nil {
+		c.log("session %s: class %s: %v", s.ID, code, err)
+		s.Send(tui.JoinedMsg{Note: "class " + code + " could not be joined: " + err.Error()})
+		return
+	}
+	watch, err := seat.Watch()
+	if err != nil {
+		seat.Leave(context.Background())
+		s.Send(tui.JoinedMsg{Note: "class " + code + " could not be joined: " + err.Error()})
+		return
+	}
+	st := &seated{seat: seat, watch: watch, done: make(chan struct{})}
+	c.mu.Lock()
+	c.seats[s] = st
+	c.mu.Unlock()
+	s.Send(tui.JoinedMsg{Class: tui.Classroom{Seat: seat, Join: c.joinLine(code)}, Note: note})
+	go func() {
+		defer close(st.done)
+		defer func() {
+			if r := recover(); r != nil {
+				c.log("session %s: panic in the class's events: %v\n%s", s.ID, r, debug.Stack())
+			}
+		}()
+		err := tui.Listen(ctx, seat, watch, s.Send)
+		if err != nil && ctx.Err() == nil && !errors.Is(err, class.ErrClosed) {
+			c.log("session %s: class %s: %v", s.ID, code, err)
+		}
+	}()
+}
+
+// place is the session's role and class: "" for none, with a note to
+// say when its user name looked like a code but named no class.
+func (c *Classes) place(ctx context.Context, id serve.Identity) (role class.Role, code, note string, err error) {
+	var asked class.Info
+	if class.ValidCode(id.User) {
+		asked, err = c.hub.Find(ctx, id.User)
+		switch {
+		case errors.Is(err, class.ErrNoClass):
+			err, note = nil, "no class has code "+id.User+": you are on the course alone"
+		case err != nil:
+			return "", "", "", err
+		}
+	}
+	switch {
+	case id.Instructor && asked.Code != "" && asked.Lead == id.KeyHash:
+		return class.Projector, asked.Code, "the projector of class " + asked.Code + ": it shows the scene you lead", nil
+	case asked.Code != "":
+		// another instructor's code joins that class as a student: an
+		// instructor drives only their own class
+		return class.Student, asked.Code, "you joined class " + asked.Code, nil
+	case id.Instructor:
+		info, err := c.hub.Open(ctx, id.KeyHash)
+		if err != nil {
+			return "", "", "", err
+		}
+		return class.Instructor, info.Code, "class " + info.Code + " is open · v shows the class · F asks it to follow", nil
+	}
+	return "", "", note, nil
+}
+
+// joinLine is the join command with the class's code in it.
+func (c *Classes) joinLine(code string) string {
+	if c.join == "" {
+		return ""
+	}
+	out := []byte{}
+	for i := 0; i < len(c.join); i++ {
+		if i+4 <= len(c.join) && c.join[i:i+4] == "CODE" {
+			out = append(out, code...)
+			i += 3
+			continue
+		}
+		out = append(out, c.join[i])
+	}
+	return string(out)
+}
+
+// Leave puts the session's row offline and ends its events.
+func (c *Classes) Leave(s *serve.Session) {
+	c.mu.Lock()
+	st := c.seats[s]
+	delete(c.seats, s)
+	c.mu.Unlock()
+	if st == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	st.watch.Close()
+	st.seat.Leave(ctx)
+	select {
+	case <-st.done:
+	case <-ctx.Done():
+	}
+}
+
+// Report is the report command: `ssh host report CODE > class.csv` writes
+// the class summary (see class.WriteReport) for the instructor who leads
+// that class, from their key.
+func Report(hub class.Hub) serve.Command {
+	return serve.Command{Args: "CLASS", Run: func(ctx context.Context, call serve.Call) int {
+		if len(call.Args) != 1 {
+			return call.Usage("give the class's code: ssh host report CODE > class.csv")
+		}
+		if !call.Who.Instructor {
+			return call.Fail(errors.New("the class summary is for its instructor: connect with the instructor's key"))
+		}
+		code := call.Args[0]
+		info, err := hub.Find(ctx, code)
+		switch {
+		case errors.Is(err, class.ErrNoClass):
+			return call.Fail(fmt.Errorf("no class has code %q", code))
+		case err != nil:
+			return call.Fail(err)
+		case info.Lead != call.Who.KeyHash:
+			return call.Fail(fmt.Errorf("class %s is led by another instructor's key", code))
+		}
+		roster, err := hub.Roster(ctx, code)
+		if err != nil {
+			return call.Fail(err)
+		}
+		if err := class.WriteReport(call.Out, roster); err != nil {
+			return call.Fail(err)
+		}
+		return 0
+	}}
+}

@@ -1,0 +1,229 @@
+package classroom
+
+import (
+	"context"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"locksim/class"
+	"locksim/serve"
+	"locksim/sim/simtest"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// instructorsFile writes the keys' public halves as an authorized_keys file.
+func instructorsFile(t *testing.T, keys ...gossh.Signer) string {
+	t.Helper()
+	var b strings.Builder
+	for _, k := range keys {
+		b.Write(gossh.MarshalAuthorizedKey(k.PublicKey()))
+	}
+	path := filepath.Join(t.TempDir(), "instructors")
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// classServer starts a server whose classes are kept in hub, with the
+// instructors' keys in the file instructors, and returns its address.
+func classServer(t *testing.T, hub class.Hub, instructors string) string {
+	t.Helper()
+	_, addr := testServer(t, serve.Config{AskName: true, Instructors: instructors,
+		Class:    New(hub, "ssh -p 2222 CODE@localhost", t.Logf),
+		Commands: map[string]serve.Command{"report": Report(hub)}})
+	return addr
+}
+
+var openLine = regexp.MustCompile(`class ([a-z2-9]{5}) is open`)
+
+// openClass connects the instructor's key as user, gives a name, and
+// returns the terminal and the code of the class it opened.
+func openClass(t *testing.T, addr string, key gossh.Signer) (*term, string) {
+	t.Helper()
+	tm := openTerm(t, dial(t, addr, "prof", key), "xterm-256color", 100, 30)
+	tm.waitFor("Your name, as the class will see it")
+	tm.send("Prof\r")
+	s := tm.waitFor("is open · v shows the class")
+	m := openLine.FindStringSubmatch(s)
+	if m == nil {
+		t.Fatalf("no class code on the instructor's screen:\n%s", s)
+	}
+	return tm, m[1]
+}
+
+// joinClass connects a fresh key as user code, gives name, waits until
+// the instructor's call to follow shows, and follows.
+func joinClass(t *testing.T, addr, code, name string) *term {
+	t.Helper()
+	tm := openTerm(t, dial(t, addr, code, newKey(t)), "xterm-256color", 100, 30)
+	tm.waitFor("Your name, as the class will see it")
+	tm.send(name + "\r")
+	tm.waitFor("the instructor asks the class to follow", "F follows")
+	tm.send("F")
+	tm.waitFor("following the instructor")
+	return tm
+}
+
+var stepOn = regexp.MustCompile(`(\d+/\d+)  t=`)
+
+// step reads the story's step counter ("4/10") off a screen.
+func step(t *testing.T, screen string) string {
+	t.Helper()
+	m := stepOn.FindStringSubmatch(screen)
+	if m == nil {
+		t.Fatalf("no step counter on the screen:\n%s", screen)
+	}
+	return m[1]
+}
+
+// TestClassOverSSH: an instructor key opens a class; two students join it
+// by its code and follow; the instructor steps to gc-pause's question and
+// the students' screens reach it; their predictions arrive in the
+// instructor's histogram, then what their own runs answered; the
+// instructor's key writes the class summary, a student's key may not.
+func TestClassOverSSH(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
+	teacherKey := newKey(t)
+	hub := class.NewMemory(nil)
+	addr := classServer(t, hub, instructorsFile(t, teacherKey))
+	teacher, code := openClass(t, addr, teacherKey)
+	teacher.send("/gc-pause\r")
+	teacher.waitFor("Frozen past the lease", "0/10")
+	teacher.send("F")
+	teacher.waitFor("the class is asked to follow")
+	ann, bob := joinClass(t, addr, code, "ann"), joinClass(t, addr, code, "bob")
+	for _, s := range []*term{ann, bob} {
+		s.waitFor("Frozen past the lease", "0/10")
+	}
+
+	// the projector: the instructor's own key on the class's code
+	projector := openTerm(t, dial(t, addr, code, teacherKey), "xterm-256color", 100, 30)
+	projector.waitFor("projector: following the instructor", "Frozen past the lease", "0/10")
+
+	teacher.send("...") // the clicker, to the question
+	teacher.waitFor("3/10", "Ask the room before the server answers")
+	for _, s := range []*term{ann, bob} {
+		s.waitFor("3/10", "following the instructor · 1-3 your prediction")
+	}
+	projector.waitFor("3/10", "Ask the room before the server answers")
+	ann.send("1")
+	bob.send("2")
+	for _, s := range []*term{ann, bob} {
+		s.waitFor("You predicted", "3/10")
+	}
+	teacher.send("g")
+	teacher.waitFor("2 online, 2 following", "1 of 2 predicted", "ann", "predicted 1", "bob", "predicted 2")
+
+	teacher.send(".") // the move runs in each student's own run
+	teacher.waitFor("their own runs answered (2 of 2 have run it)", "ran 2")
+	for _, s := range []*term{ann, bob} {
+		s.waitFor("4/10", "following the instructor")
+	}
+
+	out, errOut, status := run(t, dial(t, addr, "prof", teacherKey), "report "+code)
+	if status != 0 {
+		t.Fatalf("report: status %d, %q", status, errOut)
+	}
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rows[1:] {
+		if r[2] == "gc-pause" {
+			got = append(got, strings.Join([]string{r[0], r[4]}, ":"))
+		}
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"ann:1", "bob:2"}) {
+		t.Errorf("the summary's gc-pause rows: %q\n%s", got, out)
+	}
+	if _, errOut, status := run(t, dial(t, addr, code, newKey(t)), "report "+code); status != 1 || !strings.Contains(errOut, "instructor's key") {
+		t.Errorf("report from a student's key: status %d, %q", status, errOut)
+	}
+}
+
+// TestTwoServersOneClass: two servers keep their classes in one
+// redis-server; the instructor on one drives a student on the other, and
+// every key the classes left is under locksim:class: with a TTL.
+func TestTwoServersOneClass(t *testing.T) {
+	url := simtest.StartRedis(t)
+	hub := func() class.Hub {
+		h, err := class.NewRedis(context.Background(), url, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = h.Close() })
+		return h
+	}
+	teacherKey := newKey(t)
+	file := instructorsFile(t, teacherKey)
+	one, other := classServer(t, hub(), file), classServer(t, hub(), file)
+
+	teacher, code := openClass(t, one, teacherKey)
+	teacher.send("/fencing\r")
+	teacher.waitFor("The resource says no", "0/")
+	teacher.send("F")
+	teacher.waitFor("the class is asked to follow")
+	ann := joinClass(t, other, code, "ann")
+	ann.waitFor("The resource says no", "0/")
+	teacher.send("..")
+	at := step(t, teacher.waitFor("2/"))
+	ann.waitFor(at, "following the instructor")
+
+	// the instructor, back on the other server, finds the same class
+	again := openTerm(t, dial(t, other, "prof", teacherKey), "xterm-256color", 100, 30)
+	again.waitFor("Your name, as the class will see it") // each server keeps its own names
+	again.send("Prof\r")
+	again.waitFor("class " + code + " is open")
+
+	c := simtest.Client(t, url)
+	for _, k := range simtest.Keys(t, url) {
+		if !strings.HasPrefix(k, class.Prefix) && !strings.HasPrefix(k, "locksim:") {
+			t.Errorf("key %s is outside locksim:", k)
+		}
+		if ttl := c.PTTL(context.Background(), k).Val(); strings.HasPrefix(k, class.Prefix) && (ttl <= 0 || ttl > class.TTL) {
+			t.Errorf("key %s has TTL %v", k, ttl)
+		}
+	}
+}
+
+// TestPlaces: who a session is in a class, by its key and user name.
+func TestPlaces(t *testing.T) {
+	ctx := context.Background()
+	hub := class.NewMemory(nil)
+	c := New(hub, "ssh -p 2222 CODE@host", nil)
+	lead, err := hub.Open(ctx, "teacher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name       string
+		id         serve.Identity
+		role       class.Role
+		code, note string
+	}{
+		{"the instructor, under any name", serve.Identity{KeyHash: "teacher", User: "prof", Instructor: true}, class.Instructor, lead.Code, "is open"},
+		{"the instructor on their code", serve.Identity{KeyHash: "teacher", User: lead.Code, Instructor: true}, class.Projector, lead.Code, "projector"},
+		{"another instructor on that code", serve.Identity{KeyHash: "other", User: lead.Code, Instructor: true}, class.Student, lead.Code, "joined"},
+		{"a student on the code", serve.Identity{KeyHash: "s", User: lead.Code}, class.Student, lead.Code, "joined"},
+		{"a student on no class's code", serve.Identity{KeyHash: "s", User: "zzzzz"}, "", "", "no class has code zzzzz"},
+		{"a student under their own name", serve.Identity{KeyHash: "s", User: "ann"}, "", "", ""},
+		{"an instructor's key taken off the list", serve.Identity{KeyHash: "teacher", User: "prof"}, "", "", ""},
+	} {
+		role, code, note, err := c.place(ctx, tc.id)
+		if err != nil || role != tc.role || code != tc.code || !strings.Contains(note, tc.note) || (tc.note == "") != (note == "") {
+			t.Errorf("%s: %q in %q (%q, %v); want %q in %q (%q)", tc.name, role, code, note, err, tc.role, tc.code, tc.note)
+		}
+	}
+	if got := c.joinLine("k7m2q"); got != "ssh -p 2222 k7m2q@host" {
+		t.Errorf("join line %q", got)
+	}
+}

@@ -1,0 +1,113 @@
+package classroom
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"locksim/class"
+	"locksim/serve"
+	"locksim/sim/simtest"
+)
+
+// TestClassLeavesNothing: 20 students join a class, follow and quit, ten
+// at a time; once the server and the hub are closed no goroutine is left
+// (the seats', the watches', the subscriptions'), and on a redis-server
+// every key left is a class key with a TTL.
+func TestClassLeavesNothing(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
+	t.Run("memory", func(t *testing.T) { classLeaks(t, func() class.Hub { return class.NewMemory(nil) }) })
+	t.Run("redis", func(t *testing.T) {
+		url := simtest.StartRedis(t)
+		classLeaks(t, func() class.Hub {
+			h, err := class.NewRedis(context.Background(), url, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return h
+		})
+		c := simtest.Client(t, url)
+		for _, k := range simtest.Keys(t, url) {
+			if ttl := c.PTTL(context.Background(), k).Val(); !strings.HasPrefix(k, class.Prefix) || ttl <= 0 || ttl > class.TTL {
+				t.Errorf("key %s left, TTL %v", k, ttl)
+			}
+		}
+	})
+}
+
+func classLeaks(t *testing.T, open func() class.Hub) {
+	before := len(serverGoroutines())
+	hub := open()
+	teacherKey := newKey(t)
+	s, err := serve.New(serve.Config{AskName: true, Instructors: instructorsFile(t, teacherKey),
+		HostKey: filepath.Join(t.TempDir(), "host_ed25519"), Class: New(hub, "", t.Logf)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := serve.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(l) }()
+	addr := l.Addr().String()
+
+	teacher, code := openClass(t, addr, teacherKey)
+	teacher.send("F")
+	teacher.waitFor("the class is asked to follow")
+	for batch := range 2 {
+		var wg sync.WaitGroup
+		for i := range 10 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				tm := joinClass(t, addr, code, fmt.Sprintf("s%d", batch*10+i))
+				tm.send("q")
+				tm.waitEnd()
+			}()
+		}
+		wg.Wait()
+	}
+	teacher.send("q")
+	teacher.waitEnd()
+	ctx, cancel := context.WithTimeout(context.Background(), hang)
+	defer cancel()
+	_ = s.Close(ctx)
+	if err := <-served; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+	_ = hub.Close()
+	deadline := time.Now().Add(hang)
+	for {
+		runtime.GC()
+		now := serverGoroutines()
+		if len(now) <= before {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines before, %d after:\n%s", before, len(now), strings.Join(now, "\n\n"))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// serverGoroutines are the stacks of every goroutine but the test's own
+// (the runner's, and the test terminals' emulator answers, which end only
+// with the process).
+func serverGoroutines() []string {
+	buf := make([]byte, 4<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	var keep []string
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if !strings.Contains(g, "testing.(*T).Run") && !strings.Contains(g, "testing.tRunner") &&
+			!strings.Contains(g, "testing.(*M)") && !strings.Contains(g, "classroom.openTerm") {
+			keep = append(keep, g)
+		}
+	}
+	return keep
+}

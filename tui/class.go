@@ -1,0 +1,499 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+	"slices"
+	"time"
+
+	"locksim/class"
+	"locksim/play"
+	"locksim/sim"
+	"locksim/views"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// Classroom is a session's place in a class served over SSH: its seat
+// (which the roster, the instructor's place and the poll go through),
+// and, for the instructor, what students type to join. Nil on a terminal
+// of one's own.
+type Classroom struct {
+	Seat *class.Seat
+	// Join is the command students join with, shown on the instructor's
+	// class view ("ssh -p 2222 k7m2q@host").
+	Join string
+	// Now tells the time the roster's rows are judged online at; nil for
+	// time.Now.
+	Now func() time.Time
+}
+
+// JoinedMsg puts a running app in a class (see JoinClass), or, with Note
+// set and no Seat, says why it is not in one ("no class has code k7m2q").
+type JoinedMsg struct {
+	Class Classroom
+	Note  string
+}
+
+// ClassMsg carries a class's events to the screen (see Listen).
+type ClassMsg struct{ Events []class.Event }
+
+// Listen sends the class's roster, then its events as they come, to send
+// (the session's Program.Send), until the watch ends: the session left,
+// ctx ended, or the hub failed. It returns that error; run it on a
+// goroutine of its own.
+func Listen(ctx context.Context, seat *class.Seat, w *class.Watch, send func(tea.Msg)) error {
+	roster, err := seat.Roster(ctx)
+	if err != nil {
+		return err
+	}
+	var evs []class.Event
+	for i := range roster {
+		evs = append(evs, class.Event{Kind: class.KindMember, Member: &roster[i]})
+	}
+	send(ClassMsg{Events: evs})
+	for {
+		evs, err := w.Next(ctx)
+		if err != nil {
+			return err
+		}
+		send(ClassMsg{Events: evs})
+	}
+}
+
+// classroom is what the app keeps of its class.
+type classroom struct {
+	Classroom
+	role class.Role
+	code string
+	// lead is the instructor's place as last heard; asked is set while the
+	// instructor asks the class to follow
+	lead  *class.Lead
+	asked bool
+	// following: a student replays to the instructor's place (a projector
+	// always does)
+	following bool
+	// wanted is a place to go once the running move is done; exact keeps
+	// its seed, race and prediction (a projector, a student's run shown)
+	wanted *play.Position
+	exact  bool
+	roster map[string]class.Member
+	// reported and led are the row and the place last handed to the seat
+	reported, led string
+	// the instructor's: the class view on screen, the row picked in it,
+	// the class asked to follow
+	desk   bool
+	board  *Desk
+	pick   int
+	follow bool
+}
+
+func (c *classroom) now() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
+}
+
+// JoinClass puts the app in the class its seat sits in, as the seat's
+// role: a student (who may follow), the instructor (the class view, the
+// poll, follow asked for), or a projector (the scene only, following the
+// instructor exactly). Call it before the first message.
+func (a *App) JoinClass(c Classroom) {
+	m := c.Seat.Member()
+	a.cls = &classroom{Classroom: c, role: m.Role, code: c.Seat.Info().Code, roster: map[string]class.Member{}, pick: 0}
+	a.cls.following = m.Role == class.Projector
+	if m.Role != class.Student {
+		// the instructor's questions are for the room: a step at one runs
+		// the move, and a story's end goes on with the lesson
+		a.course.Present = true
+		opt := a.pl.Options()
+		opt.Present = true
+		a.pl.Configure(opt)
+	}
+	if m.Role == class.Instructor {
+		a.cls.board = newDesk(a.com, a.cls.code, c.Join)
+		a.cls.board.SetSize(a.com.Width, a.com.Height)
+	}
+	a.applyKeys()
+}
+
+// classView is the screen a class draws instead of the app's own: the
+// projector's scene with the class's line under it, or the instructor's
+// class view. ok is false for the app's own screen.
+func (a *App) classView() (v string, ok bool) {
+	c := a.cls
+	switch {
+	case c == nil:
+		return "", false
+	case c.role == class.Instructor && c.desk:
+		return c.board.View() + "\n" + a.deskHelp(), true
+	case a.contents:
+		return "", false
+	case c.role == class.Projector:
+		scene := a.pl.View()
+		if a.quiz != nil {
+			scene = a.quiz.View()
+		}
+		return scene + "\n" + truncate(a.classLine(), a.com.Width), true
+	}
+	return "", false
+}
+
+// syncDesk hands the instructor's class view the class as it stands.
+func (a *App) syncDesk() {
+	c := a.cls
+	if c == nil || c.board == nil || a.pl == nil {
+		return
+	}
+	ss := a.students()
+	c.pick = min(c.pick, max(len(ss)-1, 0))
+	c.board.SetSize(a.com.Width, a.com.Height)
+	c.board.sync(ss, c.pick, a.pl.Position(), c.follow, a.notesPage(), c.now())
+}
+
+// classKeys switches on the class's bindings for the session's role.
+func (a *App) classKeys(k *views.KeyMap) {
+	if a.cls == nil {
+		return
+	}
+	switch a.cls.role {
+	case class.Student:
+		k.Follow.SetEnabled(true)
+	case class.Instructor:
+		k.Follow.SetEnabled(true)
+		k.Follow.SetHelp("F", "ask the class to follow, or stop")
+		k.Desk.SetEnabled(true)
+	}
+}
+
+// classMsg takes the class's events: the instructor's place (which a
+// follower goes to) and the roster's rows.
+func (a *App) classMsg(msg ClassMsg) tea.Cmd {
+	if a.cls == nil {
+		return nil
+	}
+	var cmd tea.Cmd
+	for _, e := range msg.Events {
+		switch {
+		case e.Kind == class.KindMember && e.Member != nil:
+			a.cls.roster[e.Member.ID] = *e.Member
+		case e.Kind == class.KindLead && e.Lead != nil:
+			if a.cls.lead != nil && a.cls.lead.Seq > e.Lead.Seq {
+				continue
+			}
+			cmd = a.heardLead(*e.Lead)
+		}
+	}
+	return cmd
+}
+
+// heardLead is the instructor's new place: a follower goes there; a
+// student is told when the instructor asks the class to follow, and let
+// go when the instructor stops asking.
+func (a *App) heardLead(l class.Lead) tea.Cmd {
+	c := a.cls
+	c.lead = &l
+	switch c.role {
+	case class.Projector:
+		return a.goTo(l.Pos, true)
+	case class.Student:
+		switch {
+		case l.Follow && !c.asked && !c.following:
+			a.say("the instructor asks the class to follow · F follows")
+		case !l.Follow && c.following:
+			a.unfollow("the instructor stopped leading: the story is yours again")
+		}
+		c.asked = l.Follow
+		if c.following {
+			return a.goTo(l.Pos, false)
+		}
+	}
+	return nil
+}
+
+// toggleFollow is the Follow key: a student follows the instructor (to
+// their place at once) or leaves follow mode; the instructor asks the
+// class to follow or stops asking.
+func (a *App) toggleFollow() tea.Cmd {
+	c := a.cls
+	switch c.role {
+	case class.Instructor:
+		c.follow = !c.follow
+		if c.follow {
+			a.say("the class is asked to follow: students who accept see your scene, settings and step")
+		} else {
+			a.say("the class is no longer asked to follow")
+		}
+	case class.Student:
+		if c.following {
+			a.unfollow("you left follow mode: the story is yours · F follows again")
+			return nil
+		}
+		if c.lead == nil {
+			a.say("the instructor has not opened a scene yet")
+			return nil
+		}
+		c.following = true
+		opt := a.pl.Options()
+		opt.Follow = true
+		a.pl.Configure(opt)
+		return a.goTo(c.lead.Pos, false)
+	}
+	return nil
+}
+
+// say is a one-time note on the screen on top: the contents' status
+// line, or the scene's flash.
+func (a *App) say(note string) {
+	if a.contents {
+		a.toc.notice = note
+		return
+	}
+	a.pl.SetFlash(note)
+}
+
+// unfollow leaves follow mode with a note.
+func (a *App) unfollow(note string) {
+	a.cls.following, a.cls.wanted = false, nil
+	opt := a.pl.Options()
+	opt.Follow = false
+	a.pl.Configure(opt)
+	a.say(note)
+}
+
+// goTo brings the screen to pos: at once if no move is running, else
+// once it is done. A follower's sandbox (exact false) keeps its own seed
+// (its tokens differ), its own prediction and races its own race; exact
+// takes pos whole (a projector; a student's run the instructor shows).
+func (a *App) goTo(pos play.Position, exact bool) tea.Cmd {
+	if pos.Check() != nil {
+		return nil // a place this locksim cannot open: stay
+	}
+	if a.pl.Busy || a.switchWanted >= 0 {
+		a.cls.wanted, a.cls.exact = &pos, exact
+		return nil
+	}
+	a.cls.wanted = nil
+	if a.trials != nil {
+		a.trials.Close()
+		a.trials = nil
+	}
+	a.contents, a.showHelp, a.showAbout, a.leaving = false, false, false, false
+	cur := a.pl.Position()
+	same := cur.Scene == pos.Scene && sameSettings(cur.Settings, pos.Settings)
+	if !exact {
+		pos.Seed, pos.Race, pos.Prediction = cur.Seed, nil, nil
+		if same {
+			pos.Prediction = cur.Prediction
+		} else {
+			pos.Seed = a.seed
+		}
+		if pos.Quiz != nil {
+			pos.Quiz = &play.QuizPlace{At: pos.Quiz.At}
+		}
+	}
+	if same && cur.Seed == pos.Seed && slices.Equal(cur.Own, pos.Own) && (!exact || sameJSON(cur.Race, pos.Race) && sameJSON(cur.Prediction, pos.Prediction)) {
+		// the same story: select and seek in it
+		a.pl.Select(slices.IndexFunc(a.pl.Snap.Actors, func(x sim.Actor) bool { return x.Name == pos.Selected }))
+		if q := a.pl.Quiz; q != nil && pos.Quiz != nil {
+			q.At = max(0, min(pos.Quiz.At, len(q.Items)))
+			return nil
+		}
+		// a race's step 1 is its volley: the follower's own race fires
+		// when the instructor's has
+		return a.pl.seekTo(pos.Step)
+	}
+	s, err := a.course.OpenAt(pos, a.pl.Session)
+	if err != nil {
+		a.pl.SetErr(err.Error())
+		return nil
+	}
+	if a.cls.role != class.Instructor {
+		opt := s.Options()
+		opt.Follow = a.cls.following && !exact
+		s.Configure(opt)
+	}
+	old := a.pl.Run
+	a.setPlayer(s)
+	return a.pl.Start(old)
+}
+
+// classAfter runs after every message: a place waiting for the running
+// move is gone to, and what changed is handed to the seat (the row; the
+// instructor's place).
+func (a *App) classAfter() tea.Cmd {
+	c := a.cls
+	if c == nil || a.pl == nil || a.pl.Busy {
+		return nil
+	}
+	var cmd tea.Cmd
+	if c.wanted != nil && a.switchWanted < 0 {
+		cmd = a.goTo(*c.wanted, c.exact)
+		if a.pl.Busy {
+			return cmd
+		}
+	}
+	row := class.Member{Pos: a.pl.Position(), Actual: a.pl.Actual, Revealed: a.ran(), Following: c.following, Prog: a.course.Prog}
+	if data, err := json.Marshal(row); err == nil && string(data) != c.reported {
+		c.reported = string(data)
+		c.Seat.Report(row)
+	}
+	if c.role == class.Instructor {
+		l := class.Lead{Pos: row.Pos, Follow: c.follow}
+		if data, err := json.Marshal(l); err == nil && string(data) != c.led {
+			c.led = string(data)
+			c.Seat.Lead(l)
+		}
+	}
+	return cmd
+}
+
+// ran reports that the session's own run has made the move its question
+// comes before, so Actual is what its replies answered.
+func (a *App) ran() bool {
+	p := a.pl
+	if p.Scene.Predict == nil || (p.Guess < 0 && !p.Passed) {
+		return false
+	}
+	at := p.Scene.PredictAt(p.Snap.Moves)
+	return at >= 0 && p.Snap.Pos > at
+}
+
+// classKey handles the class's keys before the scene's: the follow key,
+// the instructor's class view, and, while following, the keys that would
+// move the story away from the instructor's place. done is set when the
+// key was the class's.
+func (a *App) classKey(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
+	c := a.cls
+	if c == nil {
+		return nil, false
+	}
+	k := a.com.Keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return nil, false
+	case c.role == class.Projector:
+		return nil, true // the projector shows the instructor's screen: nothing moves it
+	case key.Matches(msg, k.Follow):
+		return a.toggleFollow(), true
+	case key.Matches(msg, k.Desk):
+		c.desk = !c.desk
+		return nil, true
+	case c.desk && (msg.Type == tea.KeyUp || msg.Type == tea.KeyDown):
+		n := len(a.students())
+		if msg.Type == tea.KeyUp {
+			c.pick = max(c.pick-1, 0)
+		} else {
+			c.pick = min(c.pick+1, max(n-1, 0))
+		}
+		return nil, true
+	case c.desk && msg.Type == tea.KeyEnter:
+		ss := a.students()
+		if c.pick >= len(ss) {
+			return nil, true
+		}
+		m := ss[c.pick]
+		c.desk = false
+		cmd := a.goTo(m.Pos, true)
+		a.pl.SetFlash("showing " + m.Name + "'s run: their seed, their moves, their prediction")
+		return cmd, true
+	case c.following && a.movesAway(msg):
+		a.pl.SetFlash("you are following the instructor · F leaves follow mode")
+		return nil, true
+	}
+	return nil, false
+}
+
+// movesAway reports a key that would take a follower's story away from
+// the instructor's place: a step, a setting, an own move, another scene.
+func (a *App) movesAway(msg tea.KeyMsg) bool {
+	k := a.com.Keys
+	for _, b := range []key.Binding{k.Play, k.Step, k.Back, k.Home, k.Replay, k.Move, k.Crash, k.Pause, k.Wait,
+		k.SceneNext, k.ScenePrev, k.Stop, k.Cut, k.Slow, k.Jump, k.Hang, k.Defaults, k.Trials, k.Node} {
+		if key.Matches(msg, b) {
+			return true
+		}
+	}
+	for _, kb := range a.knobBindings() {
+		if key.Matches(msg, kb) {
+			return true
+		}
+	}
+	return msg.Type == tea.KeyEsc && !a.pl.notes && !a.showHelp && !a.showAbout
+}
+
+// students are the class's students, as the class view lists them.
+func (a *App) students() []class.Member {
+	var out []class.Member
+	for _, m := range a.cls.roster {
+		if m.Role == class.Student {
+			out = append(out, m)
+		}
+	}
+	slices.SortFunc(out, func(x, y class.Member) int {
+		if x.Name != y.Name {
+			if x.Name < y.Name {
+				return -1
+			}
+			return 1
+		}
+		if x.ID < y.ID {
+			return -1
+		}
+		if x.ID > y.ID {
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// projecting reports a projector's session: nothing on it moves the story.
+func (a *App) projecting() bool { return a.cls != nil && a.cls.role == class.Projector }
+
+// classLine is the line a class puts in the help line's place, "" for
+// none: what a follower is doing and how to leave.
+func (a *App) classLine() string {
+	c := a.cls
+	if c == nil {
+		return ""
+	}
+	st := a.com.Styles
+	switch {
+	case c.role == class.Projector:
+		return st.Dim.Render("class " + c.code + " · projector: following the instructor · q leaves")
+	case c.role == class.Instructor && c.follow:
+		return st.Accent.Render("class "+c.code+" · the class is asked to follow") + st.Dim.Render(" · F stops · g the class")
+	case c.role == class.Student && c.following && a.pl.Asking:
+		return st.Accent.Render("following the instructor") + st.Dim.Render(" · 1-"+itoa(int64(len(a.pl.Choices())))+" your prediction · F leaves follow mode")
+	case c.role == class.Student && c.following:
+		return st.Accent.Render("following the instructor") + st.Dim.Render(" · F leaves follow mode · ? keys · q quit")
+	case c.role == class.Student && c.asked:
+		return st.Accent.Render("the instructor asks the class to follow") + st.Dim.Render(" · F follows")
+	}
+	return ""
+}
+
+// sameSettings compares two settings, a setting left out being its first
+// value.
+func sameSettings(a, b map[string]int) bool {
+	strip := func(m map[string]int) map[string]int {
+		out := map[string]int{}
+		for k, v := range m {
+			if v != 0 {
+				out[k] = v
+			}
+		}
+		return out
+	}
+	return maps.Equal(strip(a), strip(b))
+}
+
+func sameJSON(x, y any) bool {
+	a, _ := json.Marshal(x)
+	b, _ := json.Marshal(y)
+	return string(a) == string(b)
+}

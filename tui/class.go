@@ -466,7 +466,7 @@ func (a *App) classLine() string {
 	case c.role == class.Projector:
 		return st.Dim.Render("class " + c.code + " · projector: following the instructor · q leaves")
 	case c.role == class.Instructor && c.follow:
-		return st.Accent.Render("class "+c.code+" · the class is asked to follow") + st.Dim.Render(" · F stops · g the class")
+		return st.Accent.Render("class "+c.code+" · the class is asked to follow") + st.Dim.Render(" · F stops · l the class")
 	case c.role == class.Student && c.following && a.pl.Asking:
 		return st.Accent.Render("following the instructor") + st.Dim.Render(" · 1-"+itoa(int64(len(a.pl.Choices())))+" your prediction · F leaves follow mode")
 	case c.role == class.Student && c.following:

@@ -202,7 +202,7 @@ func TestPollCountsTheClass(t *testing.T) {
 		if ann := teacher.a.cls.roster["k-ann"]; ann.Pos.Prediction == nil {
 			hear(t, teacher, "ann's prediction", rowOf("k-ann", func(m class.Member) bool { return m.Pos.Prediction != nil }))
 		}
-		drive(t, teacher.a, keys("g")...)
+		drive(t, teacher.a, keys("l")...)
 		v := teacher.a.View()
 		if !strings.Contains(v, "1 of 2 predicted") || !strings.Contains(v, "2 online, 2 following") {
 			t.Errorf("the class view does not count the two predictions:\n%s", v)
@@ -261,7 +261,7 @@ func TestProjectorShowsTheInstructorsRun(t *testing.T) {
 	// ann's own run, picked in the class view, goes on the projector
 	drive(t, ann.a, keys("nnnn")...)
 	hear(t, teacher, "ann's row", rowOf("k-ann", func(m class.Member) bool { return m.Pos.Scene == "fencing" && m.Pos.Step == 4 }))
-	drive(t, teacher.a, keys("v[enter]")...)
+	drive(t, teacher.a, keys("l[enter]")...)
 	if p := teacher.a.Position(); p.Scene != "fencing" || p.Step != 4 || p.Seed != 5 {
 		t.Fatalf("the instructor shows %+v, want ann's fencing at step 4, seed 5", p)
 	}

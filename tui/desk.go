@@ -218,7 +218,7 @@ func (a *App) deskHelp() string {
 	pick := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "pick"))
 	show := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "show their run"))
 	return truncate(a.com.Styles.Dim.Render(views.HelpLine([]key.Binding{short(k.Step, "→", "step"), short(k.Back, "←", "back"), pick, show,
-		short(k.Follow, "F", "follow"), short(k.Desk, "g", "scene"), short(k.Quit, "q", "quit")})), a.com.Width)
+		short(k.Follow, "F", "follow"), short(k.Desk, "l", "scene"), short(k.Quit, "q", "quit")})), a.com.Width)
 }
 
 func short(b key.Binding, keys, desc string) key.Binding {

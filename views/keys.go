@@ -80,7 +80,7 @@ func DefaultKeyMap() KeyMap {
 		Defaults:    key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "settings back to default")),
 		Verdicts:    key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "the history, checked")),
 		Follow:      key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "follow the instructor, or leave"), key.WithDisabled()),
-		Desk:        key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "the class: roster, poll, notes"), key.WithDisabled()),
+		Desk:        key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "the class: roster, poll, notes"), key.WithDisabled()),
 	}
 }
 

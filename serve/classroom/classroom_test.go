@@ -118,7 +118,7 @@ func TestClassOverSSH(t *testing.T) {
 	for _, s := range []*term{ann, bob} {
 		s.waitFor("You predicted", "3/10")
 	}
-	teacher.send("g")
+	teacher.send("l")
 	teacher.waitFor("2 online, 2 following", "1 of 2 predicted", "ann", "predicted 1", "bob", "predicted 2")
 
 	teacher.send(".") // the move runs in each student's own run

@@ -17,6 +17,7 @@ import (
 	"locksim/scenes"
 	"locksim/sim"
 	"locksim/sim/simtest"
+	"locksim/sim/simtest/testmain"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -37,7 +38,7 @@ func TestMain(m *testing.M) {
 	if !set {
 		_ = flag.Set("test.parallel", "16")
 	}
-	os.Exit(m.Run())
+	testmain.Run(m)
 }
 
 func client(t *testing.T, url string) *redis.Client { return simtest.Client(t, url) }

@@ -3,7 +3,7 @@ package scenes
 import (
 	"context"
 	"locksim/sim/simtest"
-	"os"
+	"locksim/sim/simtest/testmain"
 	"testing"
 
 	"locksim/content"
@@ -13,7 +13,7 @@ import (
 
 func TestMain(m *testing.M) {
 	simtest.ParallelLive()
-	os.Exit(m.Run())
+	testmain.Run(m)
 }
 
 // embedded starts an embedded backend for one test.

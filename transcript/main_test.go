@@ -8,6 +8,7 @@ import (
 
 	"locksim/sim"
 	"locksim/sim/simtest"
+	"locksim/sim/simtest/testmain"
 )
 
 // update is -update: it rewrites the golden files in testdata/.
@@ -15,7 +16,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 func TestMain(m *testing.M) {
 	simtest.ParallelLive()
-	os.Exit(m.Run())
+	testmain.Run(m)
 }
 
 // embedded starts an embedded backend for one test.

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"locksim/sim/simtest"
+	"locksim/sim/simtest/testmain"
 	"os"
 	"path/filepath"
 	"slices"
@@ -32,7 +33,7 @@ func TestMain(m *testing.M) {
 	lipgloss.SetColorProfile(termenv.Ascii)
 	lipgloss.SetHasDarkBackground(true)
 	simtest.ParallelLive()
-	os.Exit(m.Run())
+	testmain.Run(m)
 }
 
 // embedded starts an embedded backend for one test.
@@ -241,9 +242,9 @@ func points(t testing.TB, id string, learner bool) []storyPoint {
 		}
 		for k := 0; k <= n; k++ {
 			for i, m := range extra {
-				// the quick tier takes each move at every third point, in
+				// the quick tier takes each move at every fifth point, in
 				// turn; the slow tier (-tags slow) at every point below
-				if !simtest.Slow && (k+i)%3 != 0 {
+				if !simtest.Slow && (k+i)%5 != 0 {
 					continue
 				}
 				// on a setting changed alone, on a distributed story (five

@@ -178,7 +178,67 @@ func NewHost(srv *Server, b Budget) *Host {
 	g.RawSetString("redis", r)
 	g.RawSetString("server", r)
 	h.redis, h.base = r, g
+	protect(L, g)
 	return h
+}
+
+// readonlyMsg is Redis 7's error for a write to a script's globals or
+// libraries.
+const readonlyMsg = "Attempt to modify a readonly table"
+
+// protect makes the tables every run shares read-only, as Redis 7 does:
+// the libraries and redis inside the globals, and the globals as _G. One
+// Lua state serves every run of a search, so a table a script could write
+// would carry state from one run to the next (a counter kept in _G that
+// survives a restart of the server), which no real Redis allows.
+func protect(L *lua.LState, g *lua.LTable) {
+	proxies := map[*lua.LTable]bool{}
+	refuse := L.NewFunction(func(L *lua.LState) int {
+		L.RaiseError(readonlyMsg)
+		return 0
+	})
+	readonly := func(t *lua.LTable) *lua.LTable {
+		p, mt := L.NewTable(), L.NewTable()
+		mt.RawSetString("__index", t)
+		mt.RawSetString("__newindex", refuse)
+		// setmetatable cannot take the guard off, getmetatable cannot
+		// reach the table behind it
+		mt.RawSetString("__metatable", lua.LFalse)
+		L.SetMetatable(p, mt)
+		proxies[p] = true
+		return p
+	}
+	var libs []string
+	g.ForEach(func(k, v lua.LValue) {
+		if t, ok := v.(*lua.LTable); ok && t != g {
+			libs = append(libs, k.String())
+		}
+	})
+	for _, name := range libs {
+		g.RawSetString(name, readonly(g.RawGetString(name).(*lua.LTable)))
+	}
+	g.RawSetString("_G", readonly(g))
+	// rawset would write into a guard itself, and getfenv(0) is the
+	// globals unguarded
+	rawset := g.RawGetString("rawset").(*lua.LFunction)
+	g.RawSetString("rawset", L.NewFunction(func(L *lua.LState) int {
+		if proxies[L.CheckTable(1)] {
+			L.RaiseError(readonlyMsg)
+		}
+		L.Push(rawset)
+		L.Push(L.Get(1))
+		L.Push(L.Get(2))
+		L.Push(L.Get(3))
+		L.Call(3, 1)
+		return 1
+	}))
+	g.RawSetString("getfenv", lua.LNil)
+	g.RawSetString("setfenv", lua.LNil)
+	// a string's methods are the string library: its metatable is kept
+	// out of reach too
+	if mt, ok := L.GetMetatable(lua.LString("")).(*lua.LTable); ok {
+		mt.RawSetString("__metatable", lua.LFalse)
+	}
 }
 
 // maxString caps string.rep's result.

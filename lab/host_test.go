@@ -155,3 +155,38 @@ func TestServerSaveRestore(t *testing.T) {
 		t.Errorf("1 ms after its TTL's end: EXISTS %s, want 0", sim.FormatReply(v, err))
 	}
 }
+
+// TestHostGlobalsAreReadonly: one Lua state serves every run of a search,
+// so what a script writes to the globals, a library or redis must not
+// reach the next run; Redis 7 refuses those writes, and so does the host.
+func TestHostGlobalsAreReadonly(t *testing.T) {
+	_, h := newHost(t)
+	for _, src := range []string{
+		`_G.n = (_G.n or 0) + 1 return _G.n`,
+		`redis.call = function() return 1 end return 1`,
+		`string.rep = nil return 1`,
+		`rawset(_G, 'n', 1) return 1`,
+		`rawset(math, 'pi', 3) return 1`,
+		`setmetatable(_G, nil) return 1`,
+		`getmetatable('').__index.upper = nil return 1`,
+		`n = 1 return n`,
+	} {
+		for run := 1; run <= 2; run++ {
+			v, err := eval(t, h, src, []string{"resource:lock"}, []string{"t1", "30000"})
+			var se *ScriptError
+			if !errors.As(err, &se) {
+				t.Errorf("%s (run %d): %v, %v; want a script error", src, run, v, err)
+			}
+		}
+	}
+	// and nothing of them stayed: the next script sees the libraries whole
+	v, err := eval(t, h, `return {type(_G.n), redis.call('SET', 'k', 'v')['ok'], string.rep('a', 2), ('x'):upper(), rawget(_G, 'n') == nil}`, []string{"resource:lock"}, nil)
+	if got := sim.FormatReply(v, err); got != `1) "nil" 2) "OK" 3) "aa" 4) "X" 5) (integer) 1` {
+		t.Fatalf("after the writes were refused: %s", got)
+	}
+	// a table a script makes itself is its own to change
+	v, err = eval(t, h, `local t = {} t.a = 1 rawset(t, 'b', 2) return t.a + t.b`, []string{"resource:lock"}, nil)
+	if got := sim.FormatReply(v, err); got != "(integer) 3" {
+		t.Fatalf("a script's own table: %s", got)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"locksim/lab"
@@ -130,6 +131,14 @@ func (lp *LabPlace) Scene() (*scenes.Scene, error) {
 		return nil, fmt.Errorf("position: a lab story has 2 or 3 clients, not %d", lp.Clients)
 	}
 	if len(lp.Moves) == 0 {
+		// a lock played by hand is a level's, as shipped: the learner's
+		// own moves could reach a state no search vetted, and the story
+		// runs its scripts with no budget
+		id, ok := strings.CutPrefix(lp.Level, "break:")
+		lv, found := lab.FindLevel(id)
+		if !ok || !found || !sameLock(l, &lv.Lock) {
+			return nil, fmt.Errorf("position: a lab story played by hand runs one of the lab's levels as shipped")
+		}
 		return lab.HandScene(l, lp.Clients), nil
 	}
 	b := &lab.Break{Property: lab.Property(lp.Property), Lock: *l, Clients: lp.Clients, Probe: lp.Probe, Why: lp.Why}
@@ -143,7 +152,21 @@ func (lp *LabPlace) Scene() (*scenes.Scene, error) {
 		}
 		b.Moves = append(b.Moves, lab.Move{Client: m.Client, Fault: f, Label: m.Label})
 	}
+	if err := b.Vet(context.Background()); err != nil {
+		return nil, fmt.Errorf("position: the lab story does not play within the lab's budget: %v", err)
+	}
 	return b.Scene(), nil
+}
+
+// sameLock reports whether a and b have the same parts, in the same
+// languages.
+func sameLock(a, b *lab.Lock) bool {
+	for _, p := range [][2]lab.Part{{a.Acquire, b.Acquire}, {a.Release, b.Release}, {a.Extend, b.Extend}} {
+		if p[0].Empty() != p[1].Empty() || !p[0].Empty() && (p[0].Lang != p[1].Lang || p[0].Src != p[1].Src) {
+			return false
+		}
+	}
+	return true
 }
 
 // clone is a copy of lp that shares nothing with it; nil for nil.

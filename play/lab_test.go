@@ -74,3 +74,28 @@ func TestLabPosition(t *testing.T) {
 		}
 	}
 }
+
+// TestLabPlaceVetted: a lab story that came from outside (a story code, a
+// saved place) opens only when its scripts play within the lab's budget,
+// and a story played by hand only on a level's lock as shipped: the story
+// itself runs the scripts through the embedded server's EVAL, which has no
+// budget, and an endless loop there would hold the session for good.
+func TestLabPlaceVetted(t *testing.T) {
+	endless := &LabPlace{Clients: 2, Parts: []LabPart{
+		{Name: lab.PartAcquire, Lang: "lua", Src: "while true do end"},
+		{Name: lab.PartRelease, Lang: "lua", Src: "return redis.call('DEL', KEYS[1])"},
+	}, Policy: []byte(`{}`), Property: string(lab.MutualExclusion), Moves: []LabMove{{Client: "A"}, {Client: "B"}}}
+	if _, err := endless.Scene(); err == nil || !strings.Contains(err.Error(), "budget") {
+		t.Fatalf("a break whose acquire never ends: %v", err)
+	}
+	hand := *endless
+	hand.Moves, hand.Level = nil, "break:get-then-del"
+	if _, err := hand.Scene(); err == nil || !strings.Contains(err.Error(), "as shipped") {
+		t.Fatalf("a lock played by hand that is no level's: %v", err)
+	}
+	lv, _ := lab.FindLevel("get-then-del")
+	shipped := LabHand(&lv.Lock, 2, "break:get-then-del")
+	if _, err := shipped.Scene(); err != nil {
+		t.Fatalf("the level's own lock, played by hand: %v", err)
+	}
+}

@@ -48,8 +48,18 @@ type Session struct {
 	// Conn names this connection, 16 random hex digits: a student may
 	// have two sessions at once (a projector beside a laptop).
 	Conn string
-	ctx  context.Context
-	send func(tea.Msg)
+	ctx   context.Context
+	send  func(tea.Msg)
+	touch func()
+}
+
+// Touch counts as a key for the idle limit: a class's hook calls it when
+// the instructor moves, so a student or a projector that follows a lesson
+// without typing is not closed as idle while the lesson goes on.
+func (s *Session) Touch() {
+	if s.touch != nil {
+		s.touch()
+	}
 }
 
 // Context is done once the session has ended.

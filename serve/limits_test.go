@@ -6,6 +6,9 @@ import (
 	"time"
 
 	"locksim/sim/simtest"
+	"locksim/tui"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // TestIdle warns a minute before the idle close, forgets the warning on a
@@ -84,5 +87,43 @@ func TestIdleIsQuiet(t *testing.T) {
 	}
 	if got := tm.rawSince(sent); got != "" {
 		t.Errorf("an idle second sent %q", got)
+	}
+}
+
+// touchingClass hands each joined session to the test, which touches it
+// as a class's hook does when the instructor moves.
+type touchingClass struct{ joined chan *Session }
+
+func (c touchingClass) Model(s *Session, app *tui.App) tea.Model { return app }
+func (c touchingClass) Join(s *Session)                          { c.joined <- s }
+func (c touchingClass) Leave(s *Session)                         {}
+
+// TestTouchKeepsALessonOpen: a session that follows a lesson without a
+// key (a projector, a student watching) is touched by its class at each
+// of the instructor's moves: the warning goes, and the idle close waits
+// from the touch.
+func TestTouchKeepsALessonOpen(t *testing.T) {
+	clock := newFakeClock()
+	c := touchingClass{joined: make(chan *Session, 1)}
+	_, addr := testServer(t, Config{Clock: clock, Idle: 10 * time.Minute, MaxTime: -1, Class: c})
+	tm := openTerm(t, dial(t, addr, "student", newKey(t)), "xterm", 80, 24)
+	tm.waitFor("1  race")
+	var ses *Session
+	select {
+	case ses = <-c.joined:
+	case <-time.After(hang):
+		t.Fatal("the session never joined its class")
+	}
+	warning := "this session closes in 1 min unless a key is pressed"
+	clock.Advance(9 * time.Minute)
+	tm.waitFor(warning)
+	ses.Touch()
+	tm.waitUntil("the warning gone", func(s string) bool { return !strings.Contains(s, warning) && strings.Contains(s, "1  race") })
+	clock.Advance(time.Minute) // the old close time: a touch came since
+	clock.Advance(8 * time.Minute)
+	tm.waitFor(warning)
+	clock.Advance(time.Minute)
+	if code := tm.waitEnd(); code != 1 {
+		t.Fatalf("the idle close ended with status %d", code)
 	}
 }

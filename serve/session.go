@@ -136,6 +136,10 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 	m.lim = &limits{clock: s.clock, idle: s.cfg.Idle, maxTime: s.cfg.MaxTime,
 		warn: func(left time.Duration) { p.Send(idleWarning{left}) },
 		end:  func(line string) { p.Send(End{line}) }}
+	ses.touch = func() {
+		m.lim.key()
+		p.Send(idleWarning{}) // clears a warning on screen
+	}
 
 	// wish v1.4.7 forwards resizes in a goroutine with no recover: ours
 	// has one, and drains the window changes until the connection ends,
@@ -359,7 +363,10 @@ func (m *screen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
 	case idleWarning:
-		m.warn = fmt.Sprintf("no key for a while: this session closes in %s unless a key is pressed", span(msg.left))
+		m.warn = ""
+		if msg.left > 0 {
+			m.warn = fmt.Sprintf("no key for a while: this session closes in %s unless a key is pressed", span(msg.left))
+		}
 		return m, nil
 	case End:
 		m.ended, m.endedBy = msg.Line, true

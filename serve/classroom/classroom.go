@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 
@@ -104,7 +105,14 @@ func (c *Classes) Join(s *serve.Session) {
 				c.log("session %s: panic in the class's events: %v\n%s", s.ID, r, debug.Stack())
 			}
 		}()
-		err := tui.Listen(ctx, seat, watch, s.Send)
+		// the instructor's moves keep a lesson's sessions from idling out
+		send := func(msg tea.Msg) {
+			if m, ok := msg.(tui.ClassMsg); ok && slices.ContainsFunc(m.Events, func(e class.Event) bool { return e.Kind == class.KindLead }) {
+				s.Touch()
+			}
+			s.Send(msg)
+		}
+		err := tui.Listen(ctx, seat, watch, send)
 		if err != nil && ctx.Err() == nil && !errors.Is(err, class.ErrClosed) {
 			c.log("session %s: class %s: %v", s.ID, code, err)
 		}

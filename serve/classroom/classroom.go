@@ -105,9 +105,20 @@ func (c *Classes) Join(s *serve.Session) {
 				c.log("session %s: panic in the class's events: %v\n%s", s.ID, r, debug.Stack())
 			}
 		}()
-		// the instructor's moves keep a lesson's sessions from idling out
 		send := func(msg tea.Msg) {
-			if m, ok := msg.(tui.ClassMsg); ok && slices.ContainsFunc(m.Events, func(e class.Event) bool { return e.Kind == class.KindLead }) {
+			m, ok := msg.(tui.ClassMsg)
+			if ok && role != class.Instructor {
+				// the roster is the instructor's to see: a student's or
+				// a projector's screen takes only the instructor's moves,
+				// not a message for every classmate's every row
+				m.Events = slices.DeleteFunc(m.Events, func(e class.Event) bool { return e.Kind == class.KindMember })
+				if len(m.Events) == 0 {
+					return
+				}
+				msg = m
+			}
+			// the instructor's moves keep a lesson's sessions from idling out
+			if ok && slices.ContainsFunc(m.Events, func(e class.Event) bool { return e.Kind == class.KindLead }) {
 				s.Touch()
 			}
 			s.Send(msg)
@@ -144,7 +155,7 @@ func (c *Classes) place(ctx context.Context, id serve.Identity) (role class.Role
 		if err != nil {
 			return "", "", "", err
 		}
-		return class.Instructor, info.Code, "class " + info.Code + " is open · v shows the class · F asks it to follow", nil
+		return class.Instructor, info.Code, "class " + info.Code + " is open · l shows the class · F asks it to follow", nil
 	}
 	return "", "", note, nil
 }

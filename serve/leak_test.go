@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -12,8 +11,8 @@ import (
 )
 
 // TestNoLeaks opens and closes 100 sessions, ten at a time, one in ten
-// playing the race, then closes the server: no goroutine is left, and on a live
-// server no key.
+// playing the race: once they have ended, with the server still up, no
+// goroutine they started is left, and on a live server no key.
 func TestNoLeaks(t *testing.T) {
 	simtest.SkipUnlessSlow(t)
 	t.Run("embedded", func(t *testing.T) { noLeaks(t, Config{}) })
@@ -27,43 +26,44 @@ func TestNoLeaks(t *testing.T) {
 }
 
 func noLeaks(t *testing.T, cfg Config) {
-	before := len(serverGoroutines())
 	s, addr, stop := startServer(t, cfg)
+	defer stop()
+	// the server's own goroutines (its listener) are counted in before:
+	// what the sessions start must be gone once they end, server or not
+	before := len(serverGoroutines())
 	const sessions, together = 100, 10
 	for batch := 0; batch < sessions/together; batch++ {
-		var wg sync.WaitGroup
-		errs := make(chan string, together)
-		for i := range together {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				c := dial(t, addr, fmt.Sprintf("s%d", batch*together+i), newKey(t))
-				defer c.Close()
-				tm := openTerm(t, c, "xterm", 80, 24)
-				tm.waitFor("1  race")
-				if i == 0 {
-					// one in ten plays the race: its racers, its keys
-					tm.send("\r")
-					tm.waitFor("1-3 your prediction")
-					tm.send("2")
-					tm.waitFor("verdict holders 1")
-				}
-				tm.send("q")
-				if code := tm.waitEnd(); code != 0 {
-					errs <- fmt.Sprintf("a session ended with status %d", code)
-				}
-			}()
-		}
-		wg.Wait()
-		close(errs)
-		for e := range errs {
-			t.Fatal(e)
+		// each session is a parallel subtest of its batch, so a failure
+		// ends it on its own goroutine; the batch returns when all ten do
+		t.Run(fmt.Sprintf("batch %d", batch), func(t *testing.T) {
+			for i := range together {
+				t.Run(fmt.Sprintf("s%d", batch*together+i), func(t *testing.T) {
+					t.Parallel()
+					c := dial(t, addr, fmt.Sprintf("s%d", batch*together+i), newKey(t))
+					defer c.Close()
+					tm := openTerm(t, c, "xterm", 80, 24)
+					tm.waitFor("1  race")
+					if i == 0 {
+						// one in ten plays the race: its racers, its keys
+						tm.send("\r")
+						tm.waitFor("1-3 your prediction")
+						tm.send("2")
+						tm.waitFor("holders 1")
+					}
+					tm.send("q")
+					if code := tm.waitEnd(); code != 0 {
+						t.Fatalf("a session ended with status %d (stderr %q)", code, tm.stderr())
+					}
+				})
+			}
+		})
+		if t.Failed() {
+			t.FailNow()
 		}
 	}
 	if n := s.Sessions(); n != 0 {
 		t.Fatalf("%d sessions still counted after all ended", n)
 	}
-	stop()
 	// the connections' goroutines end as the sockets close: wait for them,
 	// with a bound that only guards against a hang
 	deadline := time.Now().Add(hang)

@@ -368,6 +368,10 @@ func checkServe(fs *flag.FlagSet, c config) error {
 		return fmt.Errorf("-idle must be 0 (never) or at least %v, got %v", 2*serve.IdleWarning, c.serve.idle)
 	case c.serve.maxTime < 0:
 		return fmt.Errorf("-max-session must be 0 (never) or above, got %v", c.serve.maxTime)
+	case c.serve.classRedis != "" && c.serve.hostKey == "":
+		// each server would make a host key of its own, and a student sent
+		// to another server would meet OpenSSH's "host key changed"
+		return errors.New("-class-redis serves one class from several servers: give them all one host key with -host-key FILE")
 	}
 	return nil
 }

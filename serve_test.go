@@ -27,6 +27,8 @@ func TestServeBadInput(t *testing.T) {
 		{[]string{"-serve", ":0", "-max-sessions", "0"}, "-max-sessions must be 1 or more"},
 		{[]string{"-serve", ":0", "-idle", "90s"}, "-idle must be 0 (never) or at least 2m0s"},
 		{[]string{"-serve", ":0", "-max-session", "-1h"}, "-max-session must be 0 (never) or above"},
+		{[]string{"-serve", ":0", "-class-redis", "redis://127.0.0.1:1"}, "give them all one host key with -host-key FILE"},
+		{[]string{"-serve", ":0", "-story", "race.x"}, "-serve serves the whole course"},
 	}
 	for _, c := range cases {
 		code, out, errs := runMain(c.args...)

@@ -328,3 +328,23 @@ func TestNewCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestReportNamesStayText: a name a student typed that a spreadsheet
+// would run as a formula is written as text.
+func TestReportNamesStayText(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteReport(&buf, []Member{student("k1", "=HYPERLINK(\"x\")", play.Position{}, -1, false), student("k2", "bob", play.Position{}, -1, false)}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, r := range rows[1:] {
+		names[r[0]] = true
+	}
+	if !names[`'=HYPERLINK("x")`] || !names["bob"] || len(names) != 2 {
+		t.Fatalf("names in the report: %v", names)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"io"
 	"strconv"
+	"strings"
 
 	"locksim/scenes"
 )
@@ -32,7 +33,7 @@ func WriteReport(w io.Writer, ms []Member) error {
 			id = id[:12]
 		}
 		for _, sc := range scenes.All() {
-			row := []string{m.Name, id, sc.ID, yesNo(m.Prog.Done[sc.ID]), "", "", ""}
+			row := []string{inert(m.Name), id, sc.ID, yesNo(m.Prog.Done[sc.ID]), "", "", ""}
 			if a, ok := m.Prog.Answers[sc.ID]; ok {
 				row[4], row[5] = strconv.Itoa(a.Chosen+1), yesNo(a.Right)
 			}
@@ -53,4 +54,13 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// inert is a name a student chose, kept from being read as a formula by a
+// spreadsheet that opens the CSV (a cell starting =, +, - or @ runs).
+func inert(name string) string {
+	if name != "" && strings.ContainsRune("=+-@\t\r", rune(name[0])) {
+		return "'" + name
+	}
+	return name
 }

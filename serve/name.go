@@ -19,9 +19,11 @@ const maxName = 32
 type namePrompt struct {
 	st    views.Styles
 	input textinput.Model
+	// keyless: the name lasts the connection, there is no key to keep it with
+	keyless bool
 }
 
-func newNamePrompt(st views.Styles) *namePrompt {
+func newNamePrompt(st views.Styles, keyless bool) *namePrompt {
 	in := textinput.New()
 	in.CharLimit = maxName
 	in.Width = maxName + 1
@@ -32,7 +34,7 @@ func newNamePrompt(st views.Styles) *namePrompt {
 	// a blinking cursor would redraw an idle screen twice a second
 	_ = in.Cursor.SetMode(cursor.CursorStatic)
 	in.Focus()
-	return &namePrompt{st: st, input: in}
+	return &namePrompt{st: st, input: in, keyless: keyless}
 }
 
 func (n *namePrompt) Init() tea.Cmd { return nil }
@@ -70,7 +72,15 @@ func (n *namePrompt) View(w, h int) string {
 		n.st.Plain.Render("Your name, as the class will see it:"),
 		n.input.View(),
 		"",
-		n.st.Dim.Render("enter keeps it with your key's progress · esc goes on without one · ctrl+c leaves"),
+		n.st.Dim.Render(n.keep()+" · esc goes on without one · ctrl+c leaves"),
 	)
 	return n.st.R.Place(max(w, 1), max(h, 1), lipgloss.Center, lipgloss.Center, body)
+}
+
+// keep says how long the name is kept.
+func (n *namePrompt) keep() string {
+	if n.keyless {
+		return "enter keeps it for this connection (you came without a key)"
+	}
+	return "enter keeps it with your key's progress"
 }

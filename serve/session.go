@@ -62,7 +62,7 @@ func (s *Server) handle(sess ssh.Session) {
 		// place rather than the student's saved one
 		pos, err := storycode.Decode(args[1])
 		if err != nil {
-			fmt.Fprintf(sess.Stderr(), "locksim: story: %v\n", err)
+			fmt.Fprintf(sess.Stderr(), "locksim: %v\n", err)
 			_ = sess.Exit(2)
 			return
 		}
@@ -125,7 +125,7 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 	if name, asked := stu.Name(); asked || !s.cfg.AskName {
 		m.ses.Name = name
 	} else {
-		m.naming = newNamePrompt(st)
+		m.naming = newNamePrompt(st, id.Keyless())
 	}
 	opts := append(bubbletea.MakeOptions(sess), tea.WithAltScreen(), tea.WithMouseAllMotion(),
 		// the signals are the server's: ctrl+z or a SIGTSTP must never
@@ -153,7 +153,10 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 				drain(sess.Context(), winch)
 			}
 		}()
-		running := true
+		// once the program has ended, its done channel is set aside (a
+		// nil channel is never ready), so the loop waits rather than spins
+		// while the session closes
+		ended := ctx.Done()
 		for {
 			select {
 			case <-sess.Context().Done():
@@ -165,11 +168,11 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 				if s.fault("resize", ses) {
 					panic("a fault injected by a test")
 				}
-				if running && ctx.Err() == nil {
+				if ended != nil {
 					p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
 				}
-			case <-ctx.Done():
-				running = false
+			case <-ended:
+				ended = nil
 			}
 		}
 	}()

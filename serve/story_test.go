@@ -85,7 +85,7 @@ func TestStoryOnATerminal(t *testing.T) {
 	tm.waitEnd()
 
 	bad := openTermCmd(t, dial(t, addr, "student", newKey(t)), "xterm-256color", 80, 24, nil, "story fencing.zzzz")
-	if status := bad.waitEnd(); status != 2 || !strings.HasPrefix(bad.stderr(), "locksim: story: ") {
+	if status := bad.waitEnd(); status != 2 || !strings.HasPrefix(bad.stderr(), "locksim: story code: ") || strings.Count(bad.stderr(), "\n") != 1 {
 		t.Fatalf("a bad code on a terminal: status %d, stderr %q", status, bad.stderr())
 	}
 }

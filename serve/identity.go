@@ -47,7 +47,7 @@ type Session struct {
 	Identity
 	// Conn names this connection, 16 random hex digits: a student may
 	// have two sessions at once (a projector beside a laptop).
-	Conn string
+	Conn  string
 	ctx   context.Context
 	send  func(tea.Msg)
 	touch func()

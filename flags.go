@@ -96,7 +96,7 @@ serving the course over SSH (see the README's "The classroom over SSH"):
   -max-session D       close a session D after it opened (default 3h; 0 never)
   -class-redis URL     keep the classes (roster, places, polls, progress) in this Redis or
                        Valkey server under locksim:class:, so several -serve processes serve
-                       one class (default: in this process's memory)
+                       one class; needs -host-key, the same file on each (default: in memory)
 `
 
 // redlockNodes is how many nodes the redlock scene's stories use.

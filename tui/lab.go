@@ -368,6 +368,17 @@ func (l *Lab) run() tea.Cmd {
 	l.updates = ch
 	go func() {
 		defer close(ch)
+		// the learner's scripts run in here, outside Bubble Tea's own
+		// recover: a panic ends this search with an error, never the
+		// process (which, served over SSH, every other session is in)
+		defer func() {
+			if r := recover(); r != nil {
+				select {
+				case ch <- labOver{gen: gen, err: fmt.Errorf("the search stopped on a fault in locksim: %v", r)}:
+				default:
+				}
+			}
+		}()
 		rep, err := lab.Check(ctx, &lk, lab.Options{Progress: func(p lab.Progress) {
 			select {
 			case ch <- labProgress{gen: gen, p: p}:

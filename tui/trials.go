@@ -115,6 +115,17 @@ func (t *Trials) start(m trialsReady) tea.Cmd {
 	t.updates = make(chan tea.Msg, 1)
 	go func() {
 		defer close(t.updates)
+		// Bubble Tea recovers its own Update, View and commands, not this
+		// goroutine: a panic here ends the trials with an error, never the
+		// process (which, served over SSH, every other session is in)
+		defer func() {
+			if r := recover(); r != nil {
+				select {
+				case t.updates <- trialsMsg{t: t, final: true, err: fmt.Errorf("the trials stopped on a fault in locksim: %v", r)}:
+				default:
+				}
+			}
+		}()
 		last := time.Now()
 		for _, v := range race.Variants() {
 			c, err := tr.Run(ctx, v, t.n, func(c race.Counts) {

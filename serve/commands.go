@@ -59,7 +59,7 @@ func defaultCommands() map[string]Command {
 	return map[string]Command{
 		"list":  {Run: listCmd},
 		"plain": {Args: "SCENE [SEED]", Run: plainCmd},
-		"cli":   {Args: "SCENE [SEED]", Run: cliCmd},
+		"cli":   {Args: "SCENE [SEED] | CODE", Run: cliCmd},
 		"story": {Args: "CODE", Run: storyCmd},
 		"cast":  {Args: "CODE [WxH]", Run: castCmd},
 		"help":  {}, // answered by command itself: it knows the table
@@ -149,8 +149,12 @@ func plainCmd(ctx context.Context, c Call) int {
 }
 
 // cliCmd writes the scene's story, played to its end with its default
-// settings, as the redis-cli script the screen's y key saves.
+// settings, as the redis-cli script the screen's y key saves; given a
+// story code (y shows one), the code's story to its step.
 func cliCmd(ctx context.Context, c Call) int {
+	if len(c.Args) == 1 && strings.Contains(c.Args[0], ".") {
+		return cliCode(ctx, c)
+	}
 	sc, seed, err := sceneArgs(c)
 	if err != nil {
 		return c.Usage("%v", err)
@@ -247,6 +251,37 @@ func castCmd(ctx context.Context, c Call) int {
 	defer b.Close(context.WithoutCancel(ctx))
 	if err := tui.Cast(ctx, c.Out, b, pos, o); err != nil {
 		return c.Fail(err)
+	}
+	return 0
+}
+
+// cliCode is cli CODE: the redis-cli script of the story a code carries,
+// played to the code's step with the learner's own moves, as y would have
+// saved it on a terminal of one's own.
+func cliCode(ctx context.Context, c Call) int {
+	pos, err := storycode.Decode(c.Args[0])
+	if err != nil {
+		return c.Usage("%v", err)
+	}
+	if pos.Quiz != nil {
+		return c.Usage("the code is a place in the quiz %s: it sends no command to Redis", pos.Scene)
+	}
+	b, done, err := c.Backend()
+	if err != nil {
+		return c.Fail(err)
+	}
+	defer done()
+	s, err := play.Open(ctx, pos, b)
+	if err != nil {
+		return c.Fail(err)
+	}
+	defer s.Close(context.WithoutCancel(ctx))
+	if len(s.Snap.Nodes) > 0 {
+		return c.Usage("the story of %s runs on %d servers: one redis-cli cannot replay it", pos.Scene, len(s.Snap.Nodes))
+	}
+	_, script := transcript.Export(scenes.Export{}, false, s.Scene.ID, pos.Seed, s.Snap)
+	if _, err := c.Out.Write(script); err != nil {
+		return 1
 	}
 	return 0
 }

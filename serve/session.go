@@ -7,15 +7,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"net"
 	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"locksim/play"
-	"locksim/scenes"
 	"locksim/sim"
 	"locksim/storycode"
 	"locksim/tui"
@@ -104,7 +102,7 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 	}
 	o := tui.Options{Seed: seed, NoQuiz: s.cfg.NoQuiz, Styles: &st, Store: stu.store, Position: at,
 		Notice: "served over SSH: each session has its own " + backendWord(b),
-		Export: scenes.Export{Dir: s.exportDir(id)}}
+		Fetch:  fetchLine(sess)}
 	app, err := tui.NewCourse(b, o)
 	if err != nil {
 		// a saved place that no longer opens: start from the contents
@@ -254,14 +252,17 @@ func (s *Server) track(ses *Session, on bool) {
 	}
 }
 
-// exportDir is where the y key saves a student's redis-cli scripts, on
-// the server: under their own directory with -serve-dir, else in the
-// system's temporary directory (ssh HOST cli SCENE fetches a story's).
-func (s *Server) exportDir(id Identity) string {
-	if s.cfg.Dir != "" {
-		return filepath.Join(s.cfg.Dir, id.ID, "exports")
+// fetchLine is what y says over SSH instead of writing a file the student
+// could not reach: the command that fetches the story code's redis-cli
+// script, with the port the student connected to.
+func fetchLine(sess ssh.Session) func(code string) string {
+	port := "2222"
+	if _, p, err := net.SplitHostPort(sess.LocalAddr().String()); err == nil {
+		port = p
 	}
-	return filepath.Join(os.TempDir(), "locksim-serve-exports", id.ID)
+	return func(code string) string {
+		return "its redis-cli script: ssh -p " + port + " HOST cli " + code + " > story.redis"
+	}
 }
 
 func backendWord(b *sim.Backend) string {

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net"
 	"strings"
 	"testing"
 
 	"locksim/play"
+	"locksim/scenes"
 	"locksim/sim"
 	"locksim/storycode"
 	"locksim/transcript"
@@ -66,7 +68,20 @@ func TestStoryAndCastCommands(t *testing.T) {
 		t.Fatalf("cast header %q: %+v, %v", first, header, err)
 	}
 
-	for _, bad := range []string{"story", "story nope", "story " + code + " x", "cast " + code + " 10x10", "cast fencing.zzzz"} {
+	// cli CODE: the script y saves on a terminal of one's own, for the
+	// code's story to its step
+	s, err := play.Open(ctx, pos, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, script := transcript.Export(scenes.Export{}, false, pos.Scene, pos.Seed, s.Snap)
+	s.Close(ctx)
+	out, errOut, status = run(t, c, "cli "+code)
+	if status != 0 || errOut != "" || out != string(script) || !strings.Contains(out, "EVAL ") {
+		t.Fatalf("cli %s: status %d, stderr %q, stdout:\n%s\nwant:\n%s", code, status, errOut, out, script)
+	}
+
+	for _, bad := range []string{"story", "story nope", "cli fencing.zzzz", "story " + code + " x", "cast " + code + " 10x10", "cast fencing.zzzz"} {
 		out, errOut, status := run(t, c, bad)
 		if status != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "locksim: ") {
 			t.Errorf("%s: status %d, stdout %q, stderr %q; want 2, nothing, one line", bad, status, out, errOut)
@@ -79,8 +94,13 @@ func TestStoryAndCastCommands(t *testing.T) {
 func TestStoryOnATerminal(t *testing.T) {
 	_, addr := testServer(t, Config{})
 	code, _ := fencingCode(t)
-	tm := openTermCmd(t, dial(t, addr, "student", newKey(t)), "xterm-256color", 80, 24, nil, "story "+code)
+	tm := openTermCmd(t, dial(t, addr, "student", newKey(t)), "xterm-256color", 200, 30, nil, "story "+code)
 	tm.waitFor("fencing", "seed 7", " 3/10 ")
+	// y over SSH writes nothing on the server: it says how to fetch the
+	// script, on the port the student came in by
+	tm.send("y")
+	_, port, _ := net.SplitHostPort(addr)
+	tm.waitFor("-story " + code + " · its redis-cli script: ssh -p " + port + " HOST cli " + code + " > story.redis")
 	tm.send("q")
 	tm.waitEnd()
 

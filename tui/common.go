@@ -27,6 +27,9 @@ type Common struct {
 	// (files in Export.Dir for a terminal of one's own).
 	Export scenes.Export
 	Sink   transcript.Sink
+	// Fetch, when set, says how to fetch a story code's script instead of
+	// writing it (see Options.Fetch)
+	Fetch func(code string) string
 }
 
 // NewCommon is the screen's shared part drawn with st; no size yet.

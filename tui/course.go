@@ -58,6 +58,10 @@ type Options struct {
 	// Export is where the y key writes the story for redis-cli, and at
 	// what scale (-export-dir, -export-scale).
 	Export scenes.Export
+	// Fetch, when set, replaces writing the export: y says the story code
+	// and Fetch(code), how to fetch the script (a session served over
+	// SSH, whose files would stay on the server).
+	Fetch func(code string) string
 	// Lab is the directory the lab reads the learner's own lock from and
 	// saves it to (-lab DIR); with it the lab opens at once, on that lock.
 	// "" for none.
@@ -128,7 +132,7 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 	}
 	c := a.course
 	c.Quiz, c.Present = !o.NoQuiz, o.Present
-	a.com.Export, a.com.Sink = o.Export, transcript.Files{Dir: o.Export.Dir}
+	a.com.Export, a.com.Sink, a.com.Fetch = o.Export, transcript.Files{Dir: o.Export.Dir}, o.Fetch
 	if o.Styles != nil {
 		a.SetStyles(*o.Styles)
 	}

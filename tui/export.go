@@ -22,13 +22,16 @@ type exported struct {
 // narrow status line cuts the end.
 func (p *Player) export() tea.Cmd {
 	id, label, scene, seed, snap, pos := p.ID, p.Backend.Label, p.Scene.ID, p.Seed, p.Snap, p.Position()
-	x, sink := p.com.Export, p.com.Sink
+	x, sink, fetch := p.com.Export, p.com.Sink, p.com.Fetch
 	return func() tea.Msg {
 		// the first code of a scene plays its default stories once, headless
 		code, err := storycode.Encode(pos)
 		note := "-story " + code
 		if err != nil {
 			note = "no story code: " + err.Error()
+		}
+		if fetch != nil && err == nil && len(snap.Nodes) == 0 {
+			return exported{id, note + " · " + fetch(code)}
 		}
 		if len(snap.Nodes) > 0 {
 			return exported{id, note + " · this story runs on " + itoa(int64(len(snap.Nodes))) + " servers: one redis-cli cannot replay it"}

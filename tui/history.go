@@ -158,8 +158,10 @@ func historyOf(snap sim.Snapshot, l *ledger.Ledger, hidden string) views.History
 			switch {
 			case !w.Accepted:
 				p.Glyph = gRejected
-			case !w.Covered && !w.Fenced:
-				p.Glyph, p.Tone = gStaleOK, views.Bad // a stale write the resource took
+			case !w.Covered && !w.Fenced && !hide:
+				// a stale write the resource took: read from the server's
+				// leases, so hidden with them while the question is open
+				p.Glyph, p.Tone = gStaleOK, views.Bad
 			}
 			res.Points = append(res.Points, p)
 		}

@@ -42,6 +42,9 @@ const (
 
 var fieldNames = [fieldCount]string{"TTL", "retries", "delay", "watchdog"}
 
+// watchdogNote is what the watchdog's field does in this lab.
+const watchdogNote = "the watchdog is kept with the lock, but the search runs no timers: a lock with an extend renews once, before its write"
+
 // Lab is the lab's screen: the levels, and for the one open its lock (an
 // acquire, a release and an extend, each Lua or plain commands), the
 // policy around it, the adversary's run with its progress, the result per
@@ -277,6 +280,10 @@ func (l *Lab) setFocus(f int) tea.Cmd {
 	}
 	if l.focus < len(l.parts) {
 		return l.parts[l.focus].Focus()
+	}
+	if l.focus-len(l.parts) == fieldWatchdog {
+		// said where it is set, not only in the README
+		l.note = watchdogNote
 	}
 	return l.fields[l.focus-len(l.parts)].Focus()
 }

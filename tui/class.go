@@ -372,6 +372,9 @@ func (a *App) classKey(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
 		return nil, false
 	}
 	k := a.com.Keys
+	// the class view stands in for a scene: over the contents, the lab or
+	// the trials its keys are theirs
+	scene := !a.contents && a.lab == nil && a.trials == nil
 	switch {
 	case key.Matches(msg, k.Quit):
 		return nil, false
@@ -379,9 +382,18 @@ func (a *App) classKey(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
 		return nil, true // the projector shows the instructor's screen: nothing moves it
 	case key.Matches(msg, k.Follow):
 		return a.toggleFollow(), true
+	case key.Matches(msg, k.Desk) && !scene:
+		const first = "open a scene first: the class view stands beside the scene you lead"
+		if a.contents && a.toc != nil {
+			a.toc.notice = first
+		} else {
+			a.pl.SetFlash(first)
+		}
+		return nil, true
 	case key.Matches(msg, k.Desk):
 		c.desk = !c.desk
 		return nil, true
+	case !scene:
 	case c.desk && (msg.Type == tea.KeyUp || msg.Type == tea.KeyDown):
 		n := len(a.students())
 		if msg.Type == tea.KeyUp {

@@ -299,3 +299,22 @@ func TestFollowersRaceTheirOwnRace(t *testing.T) {
 		t.Fatalf("the follower's race: revealed %v, actual %d, record %v", ann.a.pl.Revealed, ann.a.pl.Actual, ann.a.pl.Position().Race)
 	}
 }
+
+// TestClassViewNeedsAScene: on the contents, the instructor's l says to
+// open a scene first, and the contents' keys stay the contents'.
+func TestClassViewNeedsAScene(t *testing.T) {
+	hub := class.NewMemory(atClassNow)
+	info, err := hub.Open(context.Background(), "teacher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	teacher := joinAs(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 4}, 80, 24)
+	drive(t, teacher.a, keys("l")...)
+	if v := teacher.a.View(); !strings.Contains(v, "open a scene first") {
+		t.Fatalf("l on the contents:\n%s", v)
+	}
+	drive(t, teacher.a, tea.KeyMsg{Type: tea.KeyDown}, tea.KeyMsg{Type: tea.KeyDown})
+	if got := teacher.a.toc.menu.Index(); got != 2 || teacher.a.cls.desk {
+		t.Fatalf("after l, ↓ ↓ picks scene %d (want 2), class view %v", got, teacher.a.cls.desk)
+	}
+}

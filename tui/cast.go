@@ -167,7 +167,9 @@ func (c *caster) frame(a *App, wait time.Duration) {
 	lines = lines[:min(len(lines), c.height)]
 	out := "\x1b[H\x1b[2J" + strings.Join(lines, "\r\n")
 	if c.frames == 0 {
-		out = "\x1b[?25l" + out // no cursor over the screen
+		// the player's terminal, as a full-screen program leaves it: the
+		// alternate screen, with no cursor over it, until castEnd
+		out = castStart + out
 	}
 	c.event(wait, "o", out)
 	c.frames++
@@ -177,7 +179,23 @@ func (c *caster) frame(a *App, wait time.Duration) {
 	}
 }
 
-func (c *caster) close() error { return c.w.Flush() }
+// castStart and castEnd open and close the recorded screen: the cast plays
+// on the alternate screen with the cursor hidden, and leaves the player's
+// terminal as it found it (its cursor back, its own screen back, a shell
+// prompt where it was), as a full-screen program does when it quits.
+const (
+	castStart = "\x1b[?1049h\x1b[?25l"
+	castEnd   = "\x1b[?25h\x1b[?1049l"
+)
+
+// close ends the cast: the last frame stays a step's pause, then the
+// player's terminal is given back.
+func (c *caster) close() error {
+	if c.frames > 0 {
+		c.event(castPause, "o", castEnd)
+	}
+	return c.w.Flush()
+}
 
 // story opens pos's story at its start in an app of its own and records
 // it to pos.Step (see Cast).

@@ -93,11 +93,13 @@ func screens(h castHeader, events []castEvent) (out []string, marks map[int]stri
 	term := vt.NewEmulator(h.Width, h.Height)
 	marks = map[int]string{}
 	for _, e := range events {
-		switch e.Code {
-		case "o":
+		switch {
+		case e.Code == "o" && e.Data == castEnd:
+			// the player's terminal given back: the recorded screens are over
+		case e.Code == "o":
 			term.WriteString(e.Data)
 			out = append(out, trimScreen(term.String()))
-		case "m":
+		case e.Code == "m":
 			marks[len(out)-1] = e.Data
 		}
 	}
@@ -157,6 +159,11 @@ func TestCastOfScene(t *testing.T) {
 	}
 	// the class was asked, and the replies answered
 	golden(t, "cast-gc-pause-end-80x24", frames[len(frames)-1])
+	// it plays on the alternate screen and gives the player's terminal
+	// back, its cursor shown, once the last frame has stood a while
+	if first, last := events[0], events[len(events)-1]; !strings.HasPrefix(first.Data, castStart) || last.Code != "o" || last.Data != castEnd || last.T <= events[len(events)-2].T {
+		t.Errorf("the cast opens with %q and ends with %+v", first.Data[:min(len(first.Data), 20)], last)
+	}
 }
 
 // TestCastEndsAtGoldenStep: without the question, the cast of -step 8

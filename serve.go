@@ -60,7 +60,11 @@ func serveCourse(ctx context.Context, c config, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
 		return 2
 	}
-	fmt.Fprintf(stderr, "locksim: serving the course on %s (ssh -p PORT HOST), host key %s; ctrl+c stops\n", l.Addr(), srv.Fingerprint())
+	port := "PORT"
+	if _, p, err := net.SplitHostPort(l.Addr().String()); err == nil {
+		port = p
+	}
+	fmt.Fprintf(stderr, "locksim: serving the course on %s (ssh -p %s HOST), host key %s; ctrl+c stops\n", l.Addr(), port, srv.Fingerprint())
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
 	select {

@@ -72,7 +72,7 @@ func (n *namePrompt) View(w, h int) string {
 		n.st.Plain.Render("Your name, as the class will see it:"),
 		n.input.View(),
 		"",
-		n.st.Dim.Render(n.keep()+" · esc goes on without one · ctrl+c leaves"),
+		n.st.Dim.Render(n.keep()+" · esc: no name · ctrl+c leaves"),
 	)
 	return n.st.R.Place(max(w, 1), max(h, 1), lipgloss.Center, lipgloss.Center, body)
 }
@@ -80,7 +80,7 @@ func (n *namePrompt) View(w, h int) string {
 // keep says how long the name is kept.
 func (n *namePrompt) keep() string {
 	if n.keyless {
-		return "enter keeps it for this connection (you came without a key)"
+		return "enter keeps it for this connection (no key)"
 	}
-	return "enter keeps it with your key's progress"
+	return "enter keeps it with your key"
 }

@@ -71,8 +71,8 @@ func TestCastFlag(t *testing.T) {
 		t.Errorf("the cast starts %q", first)
 	}
 	// three steps: four frames, the last asking the question B's SET
-	// answers, with its marker
-	if n := strings.Count(string(data), `, "o", `); n != 4 || strings.Count(string(data), `, "m", "predict: `) != 1 {
+	// answers, with its marker; then the player's terminal given back
+	if n := strings.Count(string(data), `, "o", `); n != 5 || strings.Count(string(data), `, "m", "predict: `) != 1 || !strings.HasSuffix(string(data), `"o", "\u001b[?25h\u001b[?1049l"]`+"\n") {
 		t.Errorf("%d frames in\n%.400s", n, data)
 	}
 	for _, c := range []struct {

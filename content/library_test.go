@@ -20,14 +20,20 @@ func versioned(name string) *regexp.Regexp {
 // TestLibraryLinesNameTheirVersion: every section that says what a named
 // library does names the version it is true of; references only link.
 func TestLibraryLinesNameTheirVersion(t *testing.T) {
+	t.Parallel()
+	// compiled once: every section of every scene is matched against them
+	named, withVersion := map[string]*regexp.Regexp{}, map[string]*regexp.Regexp{}
+	for _, lib := range libraries {
+		named[lib] = regexp.MustCompile(`(^|[^\w/-])` + regexp.QuoteMeta(lib) + `\b`)
+		withVersion[lib] = versioned(lib)
+	}
 	for id, txt := range allTexts(t) {
 		for section, body := range txt {
 			if section == "references" {
 				continue
 			}
 			for _, lib := range libraries {
-				named := regexp.MustCompile(`(^|[^\w/-])` + regexp.QuoteMeta(lib) + `\b`)
-				if named.MatchString(body) && !versioned(lib).MatchString(body) {
+				if named[lib].MatchString(body) && !withVersion[lib].MatchString(body) {
 					t.Errorf("%s/%s names %s without a version: %q", id, section, lib, body)
 				}
 			}

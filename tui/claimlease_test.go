@@ -21,6 +21,7 @@ func TestClaimLeaseDeadlines(t *testing.T) {
 // TestGoldensClaimLease: the two claims, the crash past the deadline, and
 // the frozen worker's refused completion, at 80x24 and 120x40.
 func TestGoldensClaimLease(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, presses string }{
 		{"claim-lease", "nn"},
 		{"claim-lease-overdue", "nnnnn"},

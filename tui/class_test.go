@@ -165,6 +165,7 @@ func TestFollowReachesTheInstructorsStep(t *testing.T) {
 // shows their predictions; the instructor runs the move, and it shows
 // what each student's own run answered. Goldens at 80x24 and 120x40.
 func TestPollCountsTheClass(t *testing.T) {
+	t.Parallel()
 	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
 		hub := class.NewMemory(atClassNow)
 		info, err := hub.Open(context.Background(), "teacher")

@@ -8,6 +8,7 @@ import (
 // 120x40, and compares the screens with testdata/*.golden. The race has
 // its own (its winner is a real race). go test ./tui -update rewrites them.
 func TestGoldens(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, id, presses string
 	}{

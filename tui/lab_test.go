@@ -252,6 +252,7 @@ func openLab(t *testing.T, o Options, w, h int, presses string) *App {
 // TestLabGoldens draws the lab's pages at 80x24 and 120x40: the levels,
 // a level's lock in the editor, a result, and a Lua error at its line.
 func TestLabGoldens(t *testing.T) {
+	t.Parallel()
 	fixGetDel := strings.Repeat("[down]", len(lab.Levels())+1) + "[enter]"
 	getDel := clearPart(6) + "GET {key}\nif token: DEL {key}[ctrl+r]"
 	syntax := clearPart(6) + "[ctrl+l]local v = redis.call('GET', KEYS[1])\nif v == then return 1 end[ctrl+r]"

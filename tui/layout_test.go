@@ -12,6 +12,7 @@ import (
 // that 80x24 cut with "…" is in the larger screen's line) and at least as
 // many lines: a larger screen never narrows the log.
 func TestLargerScreenLogShowsMore(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ id, presses string }{
 		{"fencing", "nnnnnnnn"},
 		{"fencing", "nnnnnnnnnn"},

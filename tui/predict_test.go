@@ -272,6 +272,7 @@ func labelsOf(moves []sim.Move) []string {
 // question) and Redlock's clock jump (the node faults stay) in presenter
 // mode.
 func TestQuestionGoldens(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, id string
 		p        scenes.Params

@@ -63,6 +63,7 @@ func check(t *testing.T, a *App) {
 // TestMotionReadsNoLedger: moving the mouse over a screen that does not
 // change, and drawing it, makes no new explanation.
 func TestMotionReadsNoLedger(t *testing.T) {
+	t.Parallel()
 	a := openScene(t, embedded(t), "gc-pause", 1, 100, 32, "nnn")
 	n := a.pl.Explained()
 	for x := range 100 {

@@ -36,6 +36,7 @@ func TestHelpPageOfTheMode(t *testing.T) {
 // TestHintsShownOnce: at every scene's question each hint shows once on
 // screen, and an h past the last one says there are no more.
 func TestHintsShownOnce(t *testing.T) {
+	t.Parallel()
 	b := embedded(t)
 	for _, sc := range scenes.All() {
 		if sc.Predict == nil || sc.PredictAt(labelsOf(sc.Build(scenes.Params{}).Moves)) < 0 {

@@ -8,6 +8,7 @@ import (
 // TestGoldensRedlock: the clock jump's two holders, and a node picked,
 // stopped and its client cut off from the keyboard.
 func TestGoldensRedlock(t *testing.T) {
+	t.Parallel()
 	jump := "kkkk" + strings.Repeat("n", 20)
 	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
 		for _, c := range []struct{ name, presses string }{

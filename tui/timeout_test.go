@@ -8,6 +8,7 @@ import (
 // lets go, its end, the winner selected, the jittered end, and blocking for
 // ever a second longer.
 func TestGoldensTimeout(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, presses string }{
 		{"timeout-lockstep", "nnnnnn"},
 		{"timeout-end", "nnnnnnn"},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"time"
@@ -111,6 +112,7 @@ type Host struct {
 	budget Budget
 	ctx    budgetCtx
 	redis  *lua.LTable
+	allocs []metrics.Sample // read by the budget (see maxAlloc)
 }
 
 // blocked are the commands a script may not send (Redis refuses them
@@ -151,7 +153,7 @@ func NewHost(srv *Server, b Budget) *Host {
 	for _, name := range []string{"dofile", "loadfile", "load", "loadstring", "require", "module", "print", "collectgarbage", "newproxy", "_printregs"} {
 		g.RawSetString(name, lua.LNil)
 	}
-	h := &Host{srv: srv, L: L, budget: b}
+	h := &Host{srv: srv, L: L, budget: b, allocs: []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}}
 	r := L.NewTable()
 	r.RawSetString("call", L.NewFunction(h.call(true)))
 	r.RawSetString("pcall", L.NewFunction(h.call(false)))
@@ -273,7 +275,9 @@ func (h *Host) Eval(ctx context.Context, s *Script, keys, argv []string) (any, e
 	fn := L.NewFunctionFromProto(s.proto)
 	fn.Env = env
 
-	h.ctx = budgetCtx{Context: ctx, left: h.budget.Steps, until: time.Now().Add(h.budget.Deadline)}
+	h.ctx = budgetCtx{Context: ctx, left: h.budget.Steps, until: time.Now().Add(h.budget.Deadline),
+		allocs: h.allocs}
+	h.ctx.from = h.ctx.allocated()
 	L.SetContext(&h.ctx)
 	defer L.RemoveContext()
 	top := L.GetTop()
@@ -417,6 +421,30 @@ type budgetCtx struct {
 	left  int
 	until time.Time
 	spent error
+	// allocs reads the process's bytes allocated so far; from is its
+	// reading as the script started
+	allocs []metrics.Sample
+	from   uint64
+}
+
+// maxAlloc is the most a script may allocate in one run. The instruction
+// budget cannot bound memory: s = s .. s doubles a string in one
+// instruction, and thirty of them ask for gigabytes, which would take down
+// the process and, served over SSH, every session in it.
+const maxAlloc = 64 << 20
+
+// allocCheck is how often, in instructions, the allocations are read: a
+// string can double at most twice in between, so a run is stopped before
+// it holds much more than four times maxAlloc.
+const allocCheck = 4
+
+// allocated reads the process's cumulative heap allocations, in bytes.
+func (c *budgetCtx) allocated() uint64 {
+	metrics.Read(c.allocs)
+	if c.allocs[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return c.allocs[0].Value.Uint64()
 }
 
 var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
@@ -428,6 +456,10 @@ func (c *budgetCtx) Done() <-chan struct{} {
 	c.left--
 	if c.left < 0 {
 		c.spent = errors.New("stopped: the script ran past its budget of instructions (an endless loop?)")
+		return closed
+	}
+	if c.left%allocCheck == 0 && c.allocated()-c.from > maxAlloc {
+		c.spent = fmt.Errorf("stopped: the script allocated more than %d MB", maxAlloc>>20)
 		return closed
 	}
 	if c.left%1024 == 0 {

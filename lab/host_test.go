@@ -190,3 +190,20 @@ func TestHostGlobalsAreReadonly(t *testing.T) {
 		t.Fatalf("a script's own table: %s", got)
 	}
 }
+
+// TestHostStopsAStringThatDoubles: the instruction budget cannot bound a
+// string that doubles each instruction; the host stops the script on what
+// it allocates, long before the gigabytes it asks for.
+func TestHostStopsAStringThatDoubles(t *testing.T) {
+	_, h := newHost(t)
+	_, err := eval(t, h, "local s = 'x'\nfor i = 1, 40 do s = s .. s end\nreturn #s", []string{"resource:lock"}, nil)
+	var se *ScriptError
+	if !errors.As(err, &se) || !se.OverBudget || !strings.Contains(se.Msg, "allocated more than") {
+		t.Fatalf("a string doubled forty times: %v", err)
+	}
+	// a script that builds a modest string runs
+	v, err := eval(t, h, "local s = 'x'\nfor i = 1, 16 do s = s .. s end\nreturn #s", []string{"resource:lock"}, nil)
+	if got := sim.FormatReply(v, err); got != "(integer) 65536" {
+		t.Fatalf("a 64 kB string: %s", got)
+	}
+}

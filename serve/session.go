@@ -261,7 +261,7 @@ func fetchLine(sess ssh.Session) func(code string) string {
 		port = p
 	}
 	return func(code string) string {
-		return "its redis-cli script: ssh -p " + port + " HOST cli " + code + " > story.redis"
+		return "ssh -p " + port + " HOST cli " + code + " > story.redis"
 	}
 }
 

@@ -100,7 +100,7 @@ func TestStoryOnATerminal(t *testing.T) {
 	// script, on the port the student came in by
 	tm.send("y")
 	_, port, _ := net.SplitHostPort(addr)
-	tm.waitFor("-story " + code + " · its redis-cli script: ssh -p " + port + " HOST cli " + code + " > story.redis")
+	tm.waitFor("ssh -p " + port + " HOST cli " + code + " > story.redis")
 	tm.send("q")
 	tm.waitEnd()
 

@@ -58,9 +58,9 @@ type Options struct {
 	// Export is where the y key writes the story for redis-cli, and at
 	// what scale (-export-dir, -export-scale).
 	Export scenes.Export
-	// Fetch, when set, replaces writing the export: y says the story code
-	// and Fetch(code), how to fetch the script (a session served over
-	// SSH, whose files would stay on the server).
+	// Fetch, when set, replaces writing the export: y says Fetch(code),
+	// the command that fetches the story code's script (a session served
+	// over SSH, whose files would stay on the server).
 	Fetch func(code string) string
 	// Lab is the directory the lab reads the learner's own lock from and
 	// saves it to (-lab DIR); with it the lab opens at once, on that lock.

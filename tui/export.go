@@ -31,7 +31,8 @@ func (p *Player) export() tea.Cmd {
 			note = "no story code: " + err.Error()
 		}
 		if fetch != nil && err == nil && len(snap.Nodes) == 0 {
-			return exported{id, note + " · " + fetch(code)}
+			// the command carries the code: one line that fits 80 columns
+			return exported{id, fetch(code)}
 		}
 		if len(snap.Nodes) > 0 {
 			return exported{id, note + " · this story runs on " + itoa(int64(len(snap.Nodes))) + " servers: one redis-cli cannot replay it"}

@@ -61,12 +61,17 @@ func noLeaks(t *testing.T, cfg Config) {
 			t.FailNow()
 		}
 	}
-	if n := s.Sessions(); n != 0 {
-		t.Fatalf("%d sessions still counted after all ended", n)
-	}
-	// the connections' goroutines end as the sockets close: wait for them,
-	// with a bound that only guards against a hang
+	// a session's slot is given back as its handler returns, just after
+	// the client has its exit status, and its goroutines end as the
+	// sockets close: wait for both, with a bound that only guards against
+	// a hang
 	deadline := time.Now().Add(hang)
+	for s.Sessions() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d sessions still counted after all ended", s.Sessions())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	for {
 		runtime.GC()
 		now := serverGoroutines()

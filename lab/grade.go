@@ -31,11 +31,12 @@ type TestResult struct {
 	TestCode string `json:"test_code"`
 }
 
-// StoryCode is the code a grade's failure message carries for a shrunk
-// break unless GradeWith is given another: a placeholder until story codes
-// carry a learner's lock (the story-code package sits above this one, so
-// the command passes its encoder in). It writes the schedule itself: "lab:"
-// and the moves, separated by commas (see Move.String).
+// StoryCode is the schedule of a shrunk break as plain text: "lab:" and
+// the moves, separated by commas (see Move.String). A grade's failure
+// message carries it when GradeWith is given no encoder; locksim -grade
+// passes the story-code package's, which sits above this one, so the
+// message carries a code -story opens, and falls back to this only for a
+// break a code cannot carry.
 func StoryCode(b *Break) string {
 	s := make([]string, len(b.Moves))
 	for i, m := range b.Moves {

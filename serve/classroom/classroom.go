@@ -155,7 +155,7 @@ func (c *Classes) place(ctx context.Context, id serve.Identity) (role class.Role
 		if err != nil {
 			return "", "", "", err
 		}
-		return class.Instructor, info.Code, "class " + info.Code + " is open · l shows the class · F asks it to follow", nil
+		return class.Instructor, info.Code, "class " + info.Code + " is open · in a scene, l shows the class · F asks it to follow", nil
 	}
 	return "", "", note, nil
 }

@@ -50,7 +50,7 @@ func openClass(t *testing.T, addr string, key gossh.Signer) (*term, string) {
 	tm := openTerm(t, dial(t, addr, "prof", key), "xterm-256color", 100, 30)
 	tm.waitFor("Your name, as the class will see it")
 	tm.send("Prof\r")
-	s := tm.waitFor("is open · l shows the class")
+	s := tm.waitFor("is open · in a scene, l shows the class")
 	m := openLine.FindStringSubmatch(s)
 	if m == nil {
 		t.Fatalf("no class code on the instructor's screen:\n%s", s)

@@ -14,6 +14,7 @@ import (
 
 	"locksim/play"
 	"locksim/scenes/progress"
+	"locksim/serve/sshtest"
 
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -129,13 +130,13 @@ func BenchmarkClass(b *testing.B) {
 	terms := make([]*benchTerm, students)
 	const moves = 10 // the fencing story's, with its default settings
 	for i := range terms {
-		key := newKey(b)
+		key := sshtest.NewKey(b)
 		pos := play.Position{Version: play.PositionVersion, Scene: "fencing", Seed: uint64(i + 1)}
 		place, _ := json.Marshal(pos)
 		stu := s.students.get(Identity{ID: keyHash(key.PublicKey()), KeyHash: keyHash(key.PublicKey())})
 		_ = stu.store.Save(progress.Progress{Place: place, Moment: progress.Moment{Scene: "fencing", Seed: pos.Seed}})
 		stu.SetName("")
-		terms[i] = openBenchTerm(b, dial(b, addr, fmt.Sprintf("s%d", i), key), 100, 30)
+		terms[i] = openBenchTerm(b, sshtest.Dial(b, addr, fmt.Sprintf("s%d", i), key), 100, 30)
 		terms[i].wait(b, fmt.Sprintf(" 0/%d  t=", moves))
 	}
 	heap := heapBytes()

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"locksim/serve/sshtest"
 	"locksim/tui"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -80,20 +81,20 @@ func (c *recordingClass) last() Identity {
 // instructor is a key in the instructors file as it is when the session
 // opens.
 func TestClassHook(t *testing.T) {
-	teacher, student := newKey(t), newKey(t)
+	teacher, student := sshtest.NewKey(t), sshtest.NewKey(t)
 	file := filepath.Join(t.TempDir(), "instructors")
 	writeKeys(t, file, teacher)
 	class := &recordingClass{}
 	_, addr := testServer(t, Config{Class: class, Instructors: file, AskName: true})
 
 	open := func(key gossh.Signer, name string) Identity {
-		tm := openTerm(t, dial(t, addr, "k7q2", key), "xterm", 80, 24)
-		tm.waitFor("Your name")
-		tm.send(name + "\r")
-		tm.waitFor("welcome to class k7q2, "+name, "2  options")
+		tm := sshtest.Open(t, sshtest.Dial(t, addr, "k7q2", key), "xterm", 80, 24)
+		tm.WaitFor("Your name")
+		tm.Send(name + "\r")
+		tm.WaitFor("welcome to class k7q2, "+name, "2  options")
 		id := class.last()
-		tm.send("q")
-		tm.waitEnd()
+		tm.Send("q")
+		tm.WaitEnd()
 		return id
 	}
 	if id := open(teacher, "Grace"); !id.Instructor || id.Name != "Grace" || id.KeyHash != keyHash(teacher.PublicKey()) || id.User != "k7q2" {
@@ -109,24 +110,24 @@ func TestClassHook(t *testing.T) {
 	if err := os.Chtimes(file, later, later); err != nil {
 		t.Fatal(err)
 	}
-	tm := openTerm(t, dial(t, addr, "k7q2", student), "xterm", 80, 24)
-	tm.waitFor("welcome to class k7q2, Alan") // the name is asked once per key
+	tm := sshtest.Open(t, sshtest.Dial(t, addr, "k7q2", student), "xterm", 80, 24)
+	tm.WaitFor("welcome to class k7q2, Alan") // the name is asked once per key
 	if id := class.last(); !id.Instructor {
 		t.Fatalf("a key added to the file was not an instructor's: %+v", id)
 	}
-	tm.send("q")
-	tm.waitEnd()
-	tm = openTerm(t, dial(t, addr, "k7q2", teacher), "xterm", 80, 24)
-	tm.waitFor("welcome to class k7q2, Grace")
+	tm.Send("q")
+	tm.WaitEnd()
+	tm = sshtest.Open(t, sshtest.Dial(t, addr, "k7q2", teacher), "xterm", 80, 24)
+	tm.WaitFor("welcome to class k7q2, Grace")
 	if id := class.last(); id.Instructor {
 		t.Fatalf("a key removed from the file was still an instructor's: %+v", id)
 	}
-	tm.send("q")
-	tm.waitEnd()
+	tm.Send("q")
+	tm.WaitEnd()
 	// the class ends a session with a line
-	tm = openTerm(t, dial(t, addr, "nosuch", teacher), "xterm", 80, 24)
-	if code := tm.waitEnd(); code != 1 || !strings.Contains(tm.stderr(), "locksim: there is no class nosuch here") {
-		t.Fatalf("ended by the class: status %d, stderr %q", code, tm.stderr())
+	tm = sshtest.Open(t, sshtest.Dial(t, addr, "nosuch", teacher), "xterm", 80, 24)
+	if code := tm.WaitEnd(); code != 1 || !strings.Contains(tm.Stderr(), "locksim: there is no class nosuch here") {
+		t.Fatalf("ended by the class: status %d, stderr %q", code, tm.Stderr())
 	}
 	class.mu.Lock()
 	defer class.mu.Unlock()

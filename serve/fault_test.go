@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"locksim/serve/sshtest"
 	"locksim/sim/simtest"
 )
 
@@ -22,25 +23,25 @@ func TestFault(t *testing.T) {
 				// the first resize is the pty's own size, at the start
 				return at == where && ses.User == "boom" && (at == "key" || resizes.Add(1) == 2)
 			}
-			other := openTerm(t, dial(t, addr, "student", newKey(t)), "xterm", 80, 24)
-			other.waitFor("1  race")
-			boom := openTerm(t, dial(t, addr, "boom", newKey(t)), "xterm", 80, 24)
-			boom.waitFor("1  race")
+			other := sshtest.Open(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)), "xterm", 80, 24)
+			other.WaitFor("1  race")
+			boom := sshtest.Open(t, sshtest.Dial(t, addr, "boom", sshtest.NewKey(t)), "xterm", 80, 24)
+			boom.WaitFor("1  race")
 			if where == "key" {
-				boom.send("\x1b[B")
-			} else if err := boom.sess.WindowChange(30, 100); err != nil {
+				boom.Send("\x1b[B")
+			} else if err := boom.Resize(100, 30); err != nil {
 				t.Fatal(err)
 			}
-			if code := boom.waitEnd(); code != 1 {
+			if code := boom.WaitEnd(); code != 1 {
 				t.Fatalf("the faulty session ended with status %d", code)
 			}
-			if got := boom.stderr(); !strings.Contains(got, "this session hit a fault in locksim and was closed") {
+			if got := boom.Stderr(); !strings.Contains(got, "this session hit a fault in locksim and was closed") {
 				t.Fatalf("the faulty session's stderr: %q", got)
 			}
-			other.send("\r")
-			other.waitFor("1-3 your prediction")
-			other.send("2")
-			other.waitFor("OK · holder")
+			other.Send("\r")
+			other.WaitFor("1-3 your prediction")
+			other.Send("2")
+			other.WaitFor("OK · holder")
 			if log := s.cfg.Log.Writer().(*testLog).String(); !strings.Contains(log, "ended by a panic") {
 				t.Fatalf("no log line of the panic:\n%s", log)
 			}
@@ -56,17 +57,17 @@ func TestColours(t *testing.T) {
 	_, addr := testServer(t, Config{})
 	sgr256 := regexp.MustCompile(`\x1b\[[0-9;]*38;5;[0-9]+`)
 	sgr16 := regexp.MustCompile(`\x1b\[(?:[0-9]+;)*(?:3[0-7]|9[0-7])m`)
-	rich := openTerm(t, dial(t, addr, "a", newKey(t)), "xterm-256color", 80, 24)
-	plain := openTerm(t, dial(t, addr, "b", newKey(t)), "xterm", 80, 24)
-	c := dial(t, addr, "c", newKey(t))
-	none := openTermEnv(t, c, "xterm-256color", 80, 24, map[string]string{"NO_COLOR": "1"})
-	for _, tm := range []*term{rich, plain, none} {
-		tm.send("\r")
-		tm.waitFor("1-3 your prediction")
-		tm.send("2")
-		tm.waitFor("OK · holder")
+	rich := sshtest.Open(t, sshtest.Dial(t, addr, "a", sshtest.NewKey(t)), "xterm-256color", 80, 24)
+	plain := sshtest.Open(t, sshtest.Dial(t, addr, "b", sshtest.NewKey(t)), "xterm", 80, 24)
+	c := sshtest.Dial(t, addr, "c", sshtest.NewKey(t))
+	none := sshtest.OpenEnv(t, c, "xterm-256color", 80, 24, map[string]string{"NO_COLOR": "1"})
+	for _, tm := range []*sshtest.Term{rich, plain, none} {
+		tm.Send("\r")
+		tm.WaitFor("1-3 your prediction")
+		tm.Send("2")
+		tm.WaitFor("OK · holder")
 	}
-	r, p := rich.rawSince(0), plain.rawSince(0)
+	r, p := rich.RawSince(0), plain.RawSince(0)
 	if !sgr256.MatchString(r) {
 		t.Errorf("xterm-256color got no 256-colour code")
 	}
@@ -76,7 +77,7 @@ func TestColours(t *testing.T) {
 	if !sgr16.MatchString(p) {
 		t.Errorf("xterm got no 16-colour code")
 	}
-	if n := none.rawSince(0); sgr256.MatchString(n) || sgr16.MatchString(n) {
+	if n := none.RawSince(0); sgr256.MatchString(n) || sgr16.MatchString(n) {
 		t.Errorf("NO_COLOR=1 got colour codes")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"locksim/serve/sshtest"
 	"locksim/sim/simtest"
 	"locksim/tui"
 
@@ -17,22 +18,22 @@ import (
 func TestIdle(t *testing.T) {
 	clock := newFakeClock()
 	_, addr := testServer(t, Config{Clock: clock, Idle: 10 * time.Minute, MaxTime: -1})
-	tm := openTerm(t, dial(t, addr, "student", newKey(t)), "xterm", 80, 24)
-	tm.waitFor("1  race")
+	tm := sshtest.Open(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)), "xterm", 80, 24)
+	tm.WaitFor("1  race")
 	warning := "this session closes in 1 min unless a key is pressed"
 	clock.Advance(9*time.Minute - time.Second)
 	clock.Advance(time.Second) // the warning is sent as this returns: the program has it
-	tm.waitFor(warning)
-	tm.send("\x1b[B") // ↓: a key
-	tm.waitUntil("the warning gone", func(s string) bool { return !strings.Contains(s, warning) && strings.Contains(s, "2  options") })
+	tm.WaitFor(warning)
+	tm.Send("\x1b[B") // ↓: a key
+	tm.WaitUntil("the warning gone", func(s string) bool { return !strings.Contains(s, warning) && strings.Contains(s, "2  options") })
 	clock.Advance(time.Minute) // the old close time: a key came since
 	clock.Advance(8 * time.Minute)
-	tm.waitFor(warning)
+	tm.WaitFor(warning)
 	clock.Advance(time.Minute)
-	if code := tm.waitEnd(); code != 1 {
+	if code := tm.WaitEnd(); code != 1 {
 		t.Fatalf("the idle close ended with status %d", code)
 	}
-	if got := tm.stderr(); !strings.Contains(got, "locksim: closed after 10 min without a key") {
+	if got := tm.Stderr(); !strings.Contains(got, "locksim: closed after 10 min without a key") {
 		t.Fatalf("idle close, stderr %q", got)
 	}
 }
@@ -41,16 +42,16 @@ func TestIdle(t *testing.T) {
 func TestMaxTime(t *testing.T) {
 	clock := newFakeClock()
 	_, addr := testServer(t, Config{Clock: clock, Idle: -1, MaxTime: time.Hour})
-	tm := openTerm(t, dial(t, addr, "student", newKey(t)), "xterm", 80, 24)
-	tm.waitFor("1  race")
+	tm := sshtest.Open(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)), "xterm", 80, 24)
+	tm.WaitFor("1  race")
 	clock.Advance(59 * time.Minute)
-	tm.send("\x1b[B")
-	tm.waitFor("2  options")
+	tm.Send("\x1b[B")
+	tm.WaitFor("2  options")
 	clock.Advance(time.Minute)
-	if code := tm.waitEnd(); code != 1 {
+	if code := tm.WaitEnd(); code != 1 {
 		t.Fatalf("the time limit ended the session with status %d", code)
 	}
-	if got := tm.stderr(); !strings.Contains(got, "locksim: the session reached its limit of 1 h and was closed") {
+	if got := tm.Stderr(); !strings.Contains(got, "locksim: the session reached its limit of 1 h and was closed") {
 		t.Fatalf("time limit, stderr %q", got)
 	}
 }
@@ -69,23 +70,23 @@ func TestSpan(t *testing.T) {
 func TestIdleIsQuiet(t *testing.T) {
 	simtest.SkipUnlessSlow(t)
 	s, addr := testServer(t, Config{})
-	tm := openTerm(t, dial(t, addr, "student", newKey(t)), "xterm-256color", 100, 30)
-	tm.waitFor("1  race")
-	tm.send("\r")
-	tm.waitFor("1-3 your prediction")
-	tm.send("2")
-	tm.waitFor("verdict holders 1")
+	tm := sshtest.Open(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)), "xterm-256color", 100, 30)
+	tm.WaitFor("1  race")
+	tm.Send("\r")
+	tm.WaitFor("1-3 your prediction")
+	tm.Send("2")
+	tm.WaitFor("verdict holders 1")
 	// settled: no byte for a quarter of a second
-	for n := -1; n != tm.bytesSeen(); {
-		n = tm.bytesSeen()
+	for n := -1; n != tm.BytesSeen(); {
+		n = tm.BytesSeen()
 		time.Sleep(250 * time.Millisecond)
 	}
-	views, sent := s.viewCalls.Load(), tm.bytesSeen()
+	views, sent := s.viewCalls.Load(), tm.BytesSeen()
 	time.Sleep(time.Second)
 	if v := s.viewCalls.Load() - views; v != 0 {
 		t.Errorf("%d View calls in an idle second", v)
 	}
-	if got := tm.rawSince(sent); got != "" {
+	if got := tm.RawSince(sent); got != "" {
 		t.Errorf("an idle second sent %q", got)
 	}
 }
@@ -106,8 +107,8 @@ func TestTouchKeepsALessonOpen(t *testing.T) {
 	clock := newFakeClock()
 	c := touchingClass{joined: make(chan *Session, 1)}
 	_, addr := testServer(t, Config{Clock: clock, Idle: 10 * time.Minute, MaxTime: -1, Class: c})
-	tm := openTerm(t, dial(t, addr, "student", newKey(t)), "xterm", 80, 24)
-	tm.waitFor("1  race")
+	tm := sshtest.Open(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)), "xterm", 80, 24)
+	tm.WaitFor("1  race")
 	var ses *Session
 	select {
 	case ses = <-c.joined:
@@ -116,14 +117,14 @@ func TestTouchKeepsALessonOpen(t *testing.T) {
 	}
 	warning := "this session closes in 1 min unless a key is pressed"
 	clock.Advance(9 * time.Minute)
-	tm.waitFor(warning)
+	tm.WaitFor(warning)
 	ses.Touch()
-	tm.waitUntil("the warning gone", func(s string) bool { return !strings.Contains(s, warning) && strings.Contains(s, "1  race") })
+	tm.WaitUntil("the warning gone", func(s string) bool { return !strings.Contains(s, warning) && strings.Contains(s, "1  race") })
 	clock.Advance(time.Minute) // the old close time: a touch came since
 	clock.Advance(8 * time.Minute)
-	tm.waitFor(warning)
+	tm.WaitFor(warning)
 	clock.Advance(time.Minute)
-	if code := tm.waitEnd(); code != 1 {
+	if code := tm.WaitEnd(); code != 1 {
 		t.Fatalf("the idle close ended with status %d", code)
 	}
 }

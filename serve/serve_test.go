@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"locksim/scenes"
+	"locksim/serve/sshtest"
 	"locksim/sim/simtest"
 
 	gossh "golang.org/x/crypto/ssh"
@@ -19,51 +20,48 @@ import (
 func TestCourseOverSSH(t *testing.T) {
 	dir := t.TempDir()
 	_, addr := testServer(t, Config{AskName: true, Dir: dir})
-	key := newKey(t)
-	tm := openTerm(t, dial(t, addr, "student", key), "xterm-256color", 100, 30)
-	tm.waitFor("Your name, as the class will see it")
-	tm.send("Ada\r")
-	tm.waitFor("the course: Redis distributed locks", "1  race")
-	tm.send("\r") // the race, the first scene
-	tm.waitFor("1-3 your prediction")
-	tm.send("2")
-	s := tm.waitFor("OK · holder")
+	key := sshtest.NewKey(t)
+	tm := sshtest.Open(t, sshtest.Dial(t, addr, "student", key), "xterm-256color", 100, 30)
+	tm.WaitFor("Your name, as the class will see it")
+	tm.Send("Ada\r")
+	tm.WaitFor("the course: Redis distributed locks", "1  race")
+	tm.Send("\r") // the race, the first scene
+	tm.WaitFor("1-3 your prediction")
+	tm.Send("2")
+	s := tm.WaitFor("OK · holder")
 	if n := strings.Count(s, "OK · holder"); n != 1 {
 		t.Fatalf("%d holders on the race's screen:\n%s", n, s)
 	}
 	seed := seedOn(t, s)
 	// a resize: the screen is laid out again at the new width
-	tm.mu.Lock()
-	tm.emu.Resize(120, 40)
-	tm.mu.Unlock()
-	if err := tm.sess.WindowChange(40, 120); err != nil {
+	if err := tm.Resize(120, 40); err != nil {
 		t.Fatal(err)
 	}
-	tm.waitUntil("the title line 120 wide", func(s string) bool {
+	tm.WaitUntil("the title line 120 wide", func(s string) bool {
 		first, _, _ := strings.Cut(s, "\n")
 		return strings.HasSuffix(first, "seed "+seed) && utf8.RuneCountInString(first) == 120
 	})
-	tm.send("q")
-	if code := tm.waitEnd(); code != 0 {
-		t.Fatalf("q ended the session with status %d (stderr %q)", code, tm.stderr())
+	tm.Send("q")
+	if code := tm.WaitEnd(); code != 0 {
+		t.Fatalf("q ended the session with status %d (stderr %q)", code, tm.Stderr())
 	}
 	data, err := os.ReadFile(filepath.Join(dir, keyHash(key.PublicKey()), "name.json"))
 	if err != nil || !strings.Contains(string(data), `"Ada"`) {
 		t.Fatalf("name.json: %q, %v", data, err)
 	}
 
-	back := openTerm(t, dial(t, addr, "student", key), "xterm-256color", 100, 30)
-	s = back.waitFor("OK · holder", "seed "+seed)
+	back := sshtest.Open(t, sshtest.Dial(t, addr, "student", key), "xterm-256color", 100, 30)
+	s = back.WaitFor("OK · holder", "seed "+seed)
 	if strings.Contains(s, "Your name") {
 		t.Fatalf("the name was asked again:\n%s", s)
 	}
-	back.send("q")
-	back.waitEnd()
+	back.Send("q")
+	back.WaitEnd()
 
 	// another server on the same directory: the place is read from it
 	_, addr = testServer(t, Config{AskName: true, Dir: dir})
-	again := openTerm(t, dial(t, addr, "student", key), "xterm-256color", 100, 30)
-	again.waitFor("OK · holder", "seed "+seed)
+	again := sshtest.Open(t, sshtest.Dial(t, addr, "student", key), "xterm-256color", 100, 30)
+	again.WaitFor("OK · holder", "seed "+seed)
 }
 
 // TestHostKey: without -host-key the key is made under the config
@@ -115,11 +113,11 @@ func seedOn(t *testing.T, screen string) string {
 // TestShutdown: closing the server ends its sessions with a line.
 func TestShutdown(t *testing.T) {
 	_, addr, stop := startServer(t, Config{})
-	tm := openTerm(t, dial(t, addr, "student", newKey(t)), "xterm", 80, 24)
-	tm.waitFor("1  race")
+	tm := sshtest.Open(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)), "xterm", 80, 24)
+	tm.WaitFor("1  race")
 	stop()
-	if code := tm.waitEnd(); code != 1 || !strings.Contains(tm.stderr(), "locksim: the server is shutting down") {
-		t.Fatalf("at the shutdown: status %d, stderr %q", code, tm.stderr())
+	if code := tm.WaitEnd(); code != 1 || !strings.Contains(tm.Stderr(), "locksim: the server is shutting down") {
+		t.Fatalf("at the shutdown: status %d, stderr %q", code, tm.Stderr())
 	}
 }
 
@@ -133,34 +131,34 @@ func TestKeyless(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer byPassword.Close()
-	for _, c := range []*gossh.Client{dial(t, addr, "guest", nil), byPassword} {
-		tm := openTerm(t, c, "xterm", 80, 24)
-		tm.waitFor("Your name, as the class will see it")
-		tm.send("\x1b") // esc: no name
-		tm.waitFor("1  race")
-		tm.send("\x03") // ctrl+c
-		tm.waitEnd()
+	for _, c := range []*gossh.Client{sshtest.Dial(t, addr, "guest", nil), byPassword} {
+		tm := sshtest.Open(t, c, "xterm", 80, 24)
+		tm.WaitFor("Your name, as the class will see it")
+		tm.Send("\x1b") // esc: no name
+		tm.WaitFor("1  race")
+		tm.Send("\x03") // ctrl+c
+		tm.WaitEnd()
 	}
 }
 
 // TestCommands runs the commands that need no terminal, and a bad one.
 func TestCommands(t *testing.T) {
 	_, addr := testServer(t, Config{})
-	c := dial(t, addr, "student", newKey(t))
-	out, errOut, code := run(t, c, "plain race")
+	c := sshtest.Dial(t, addr, "student", sshtest.NewKey(t))
+	out, errOut, code := sshtest.Run(t, c, "plain race")
 	if code != 0 || !strings.HasPrefix(out, "locksim · race ·") || !strings.Contains(out, "NX PX 30000") || errOut != "" {
 		t.Fatalf("plain race: status %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
-	out, errOut, code = run(t, c, "cli fencing")
+	out, errOut, code = sshtest.Run(t, c, "cli fencing")
 	if code != 0 || !strings.Contains(out, "EVAL ") || !strings.Contains(out, "locksim:replay:resource:fence") || errOut != "" {
 		t.Fatalf("cli fencing: status %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
-	out, _, code = run(t, c, "list")
+	out, _, code = sshtest.Run(t, c, "list")
 	if code != 0 || !strings.HasPrefix(out, "race ") || !strings.Contains(out, "\nfencing ") {
 		t.Fatalf("list: status %d:\n%s", code, out)
 	}
 	for _, bad := range []string{"nope", "plain", "plain nosuch", "plain race x", "cli quiz", "list x"} {
-		out, errOut, code = run(t, c, bad)
+		out, errOut, code = sshtest.Run(t, c, bad)
 		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "locksim: ") {
 			t.Errorf("%s: status %d, stdout %q, stderr %q; want 2, nothing, one line", bad, code, out, errOut)
 		}
@@ -170,7 +168,7 @@ func TestCommands(t *testing.T) {
 // TestNoTerminal: no command and no pty is told how to ask for one.
 func TestNoTerminal(t *testing.T) {
 	_, addr := testServer(t, Config{})
-	s, err := dial(t, addr, "student", nil).NewSession()
+	s, err := sshtest.Dial(t, addr, "student", nil).NewSession()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,26 +186,26 @@ func TestNoTerminal(t *testing.T) {
 // TestFull closes the session over the cap with one line.
 func TestFull(t *testing.T) {
 	_, addr := testServer(t, Config{MaxSessions: 1})
-	first := openTerm(t, dial(t, addr, "a", newKey(t)), "xterm", 80, 24)
-	first.waitFor("1  race")
-	second := openTerm(t, dial(t, addr, "b", newKey(t)), "xterm", 80, 24)
-	if code := second.waitEnd(); code != 1 {
+	first := sshtest.Open(t, sshtest.Dial(t, addr, "a", sshtest.NewKey(t)), "xterm", 80, 24)
+	first.WaitFor("1  race")
+	second := sshtest.Open(t, sshtest.Dial(t, addr, "b", sshtest.NewKey(t)), "xterm", 80, 24)
+	if code := second.WaitEnd(); code != 1 {
 		t.Fatalf("the session over the cap ended with status %d", code)
 	}
-	if got := second.stderr(); !strings.Contains(got, "the server is full (1 sessions at once)") || strings.Count(strings.TrimSpace(got), "\n") != 0 {
+	if got := second.Stderr(); !strings.Contains(got, "the server is full (1 sessions at once)") || strings.Count(strings.TrimSpace(got), "\n") != 0 {
 		t.Fatalf("over the cap, stderr %q", got)
 	}
-	first.send("\r") // the first is still there
-	first.waitFor("1-3 your prediction")
+	first.Send("\r") // the first is still there
+	first.WaitFor("1-3 your prediction")
 }
 
 // TestSeed: -seed gives every session the same tokens.
 func TestSeed(t *testing.T) {
 	_, addr := testServer(t, Config{Seed: 4242})
-	tm := openTerm(t, dial(t, addr, "student", newKey(t)), "xterm", 100, 30)
-	tm.waitFor("1  race")
-	tm.send("\r")
-	tm.waitFor("seed 4242", "1-3 your prediction")
+	tm := sshtest.Open(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)), "xterm", 100, 30)
+	tm.WaitFor("1  race")
+	tm.Send("\r")
+	tm.WaitFor("seed 4242", "1-3 your prediction")
 }
 
 // TestCliEveryScene: cli writes a redis-cli script for every story, and
@@ -215,9 +213,9 @@ func TestSeed(t *testing.T) {
 func TestCliEveryScene(t *testing.T) {
 	simtest.SkipUnlessSlow(t)
 	_, addr := testServer(t, Config{})
-	c := dial(t, addr, "student", newKey(t))
+	c := sshtest.Dial(t, addr, "student", sshtest.NewKey(t))
 	for _, sc := range scenes.All() {
-		out, errOut, code := run(t, c, "cli "+sc.ID)
+		out, errOut, code := sshtest.Run(t, c, "cli "+sc.ID)
 		switch {
 		case sc.Kind == scenes.Quiz:
 			if code != 2 || !strings.Contains(errOut, "is a quiz") {

@@ -10,6 +10,7 @@ import (
 
 	"locksim/play"
 	"locksim/scenes"
+	"locksim/serve/sshtest"
 	"locksim/sim"
 	"locksim/storycode"
 	"locksim/transcript"
@@ -33,7 +34,7 @@ func fencingCode(t *testing.T) (string, play.Position) {
 // writes, both made here on an embedded server of the test's own.
 func TestStoryAndCastCommands(t *testing.T) {
 	_, addr := testServer(t, Config{})
-	c := dial(t, addr, "student", newKey(t))
+	c := sshtest.Dial(t, addr, "student", sshtest.NewKey(t))
 	code, pos := fencingCode(t)
 	ctx := context.Background()
 
@@ -46,7 +47,7 @@ func TestStoryAndCastCommands(t *testing.T) {
 	if err := transcript.PlainPosition(ctx, &want, b, pos); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, status := run(t, c, "story "+code)
+	out, errOut, status := sshtest.Run(t, c, "story "+code)
 	if status != 0 || errOut != "" || out != want.String() {
 		t.Fatalf("story %s: status %d, stderr %q, stdout:\n%s\nwant:\n%s", code, status, errOut, out, want.String())
 	}
@@ -55,7 +56,7 @@ func TestStoryAndCastCommands(t *testing.T) {
 	if err := tui.Cast(ctx, &want, b, pos, tui.CastOptions{Width: 100, Height: 30}); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, status = run(t, c, "cast "+code+" 100x30")
+	out, errOut, status = sshtest.Run(t, c, "cast "+code+" 100x30")
 	if status != 0 || errOut != "" || out != want.String() {
 		t.Fatalf("cast %s: status %d, stderr %q, %d bytes, want %d", code, status, errOut, len(out), want.Len())
 	}
@@ -76,13 +77,13 @@ func TestStoryAndCastCommands(t *testing.T) {
 	}
 	_, script := transcript.Export(scenes.Export{}, false, pos.Scene, pos.Seed, s.Snap)
 	s.Close(ctx)
-	out, errOut, status = run(t, c, "cli "+code)
+	out, errOut, status = sshtest.Run(t, c, "cli "+code)
 	if status != 0 || errOut != "" || out != string(script) || !strings.Contains(out, "EVAL ") {
 		t.Fatalf("cli %s: status %d, stderr %q, stdout:\n%s\nwant:\n%s", code, status, errOut, out, script)
 	}
 
 	for _, bad := range []string{"story", "story nope", "cli fencing.zzzz", "story " + code + " x", "cast " + code + " 10x10", "cast fencing.zzzz"} {
-		out, errOut, status := run(t, c, bad)
+		out, errOut, status := sshtest.Run(t, c, bad)
 		if status != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "locksim: ") {
 			t.Errorf("%s: status %d, stdout %q, stderr %q; want 2, nothing, one line", bad, status, out, errOut)
 		}
@@ -94,18 +95,18 @@ func TestStoryAndCastCommands(t *testing.T) {
 func TestStoryOnATerminal(t *testing.T) {
 	_, addr := testServer(t, Config{})
 	code, _ := fencingCode(t)
-	tm := openTermCmd(t, dial(t, addr, "student", newKey(t)), "xterm-256color", 200, 30, nil, "story "+code)
-	tm.waitFor("fencing", "seed 7", " 3/10 ")
+	tm := sshtest.OpenCmd(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)), "xterm-256color", 200, 30, nil, "story "+code)
+	tm.WaitFor("fencing", "seed 7", " 3/10 ")
 	// y over SSH writes nothing on the server: it says how to fetch the
 	// script, on the port the student came in by
-	tm.send("y")
+	tm.Send("y")
 	_, port, _ := net.SplitHostPort(addr)
-	tm.waitFor("ssh -p " + port + " HOST cli " + code + " > story.redis")
-	tm.send("q")
-	tm.waitEnd()
+	tm.WaitFor("ssh -p " + port + " HOST cli " + code + " > story.redis")
+	tm.Send("q")
+	tm.WaitEnd()
 
-	bad := openTermCmd(t, dial(t, addr, "student", newKey(t)), "xterm-256color", 80, 24, nil, "story fencing.zzzz")
-	if status := bad.waitEnd(); status != 2 || !strings.HasPrefix(bad.stderr(), "locksim: story code: ") || strings.Count(bad.stderr(), "\n") != 1 {
-		t.Fatalf("a bad code on a terminal: status %d, stderr %q", status, bad.stderr())
+	bad := sshtest.OpenCmd(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)), "xterm-256color", 80, 24, nil, "story fencing.zzzz")
+	if status := bad.WaitEnd(); status != 2 || !strings.HasPrefix(bad.Stderr(), "locksim: story code: ") || strings.Count(bad.Stderr(), "\n") != 1 {
+		t.Fatalf("a bad code on a terminal: status %d, stderr %q", status, bad.Stderr())
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"locksim/class"
 	"locksim/serve"
+	"locksim/serve/sshtest"
 	"locksim/sim/simtest"
 
 	gossh "golang.org/x/crypto/ssh"
@@ -45,12 +46,12 @@ var openLine = regexp.MustCompile(`class ([a-z2-9]{5}) is open`)
 
 // openClass connects the instructor's key as user, gives a name, and
 // returns the terminal and the code of the class it opened.
-func openClass(t *testing.T, addr string, key gossh.Signer) (*term, string) {
+func openClass(t *testing.T, addr string, key gossh.Signer) (*sshtest.Term, string) {
 	t.Helper()
-	tm := openTerm(t, dial(t, addr, "prof", key), "xterm-256color", 100, 30)
-	tm.waitFor("Your name, as the class will see it")
-	tm.send("Prof\r")
-	s := tm.waitFor("is open · in a scene, l shows the class")
+	tm := sshtest.Open(t, sshtest.Dial(t, addr, "prof", key), "xterm-256color", 100, 30)
+	tm.WaitFor("Your name, as the class will see it")
+	tm.Send("Prof\r")
+	s := tm.WaitFor("is open · in a scene, l shows the class")
 	m := openLine.FindStringSubmatch(s)
 	if m == nil {
 		t.Fatalf("no class code on the instructor's screen:\n%s", s)
@@ -60,14 +61,14 @@ func openClass(t *testing.T, addr string, key gossh.Signer) (*term, string) {
 
 // joinClass connects a fresh key as user code, gives name, waits until
 // the instructor's call to follow shows, and follows.
-func joinClass(t *testing.T, addr, code, name string) *term {
+func joinClass(t *testing.T, addr, code, name string) *sshtest.Term {
 	t.Helper()
-	tm := openTerm(t, dial(t, addr, code, newKey(t)), "xterm-256color", 100, 30)
-	tm.waitFor("Your name, as the class will see it")
-	tm.send(name + "\r")
-	tm.waitFor("the instructor asks the class to follow", "F follows")
-	tm.send("F")
-	tm.waitFor("following the instructor")
+	tm := sshtest.Open(t, sshtest.Dial(t, addr, code, sshtest.NewKey(t)), "xterm-256color", 100, 30)
+	tm.WaitFor("Your name, as the class will see it")
+	tm.Send(name + "\r")
+	tm.WaitFor("the instructor asks the class to follow", "F follows")
+	tm.Send("F")
+	tm.WaitFor("following the instructor")
 	return tm
 }
 
@@ -90,44 +91,44 @@ func step(t *testing.T, screen string) string {
 // instructor's key writes the class summary, a student's key may not.
 func TestClassOverSSH(t *testing.T) {
 	simtest.SkipUnlessSlow(t)
-	teacherKey := newKey(t)
+	teacherKey := sshtest.NewKey(t)
 	hub := class.NewMemory(nil)
 	addr := classServer(t, hub, instructorsFile(t, teacherKey))
 	teacher, code := openClass(t, addr, teacherKey)
-	teacher.send("/gc-pause\r")
-	teacher.waitFor("Frozen past the lease", "0/10")
-	teacher.send("F")
-	teacher.waitFor("the class is asked to follow")
+	teacher.Send("/gc-pause\r")
+	teacher.WaitFor("Frozen past the lease", "0/10")
+	teacher.Send("F")
+	teacher.WaitFor("the class is asked to follow")
 	ann, bob := joinClass(t, addr, code, "ann"), joinClass(t, addr, code, "bob")
-	for _, s := range []*term{ann, bob} {
-		s.waitFor("Frozen past the lease", "0/10")
+	for _, s := range []*sshtest.Term{ann, bob} {
+		s.WaitFor("Frozen past the lease", "0/10")
 	}
 
 	// the projector: the instructor's own key on the class's code
-	projector := openTerm(t, dial(t, addr, code, teacherKey), "xterm-256color", 100, 30)
-	projector.waitFor("projector: following the instructor", "Frozen past the lease", "0/10")
+	projector := sshtest.Open(t, sshtest.Dial(t, addr, code, teacherKey), "xterm-256color", 100, 30)
+	projector.WaitFor("projector: following the instructor", "Frozen past the lease", "0/10")
 
-	teacher.send("...") // the clicker, to the question
-	teacher.waitFor("3/10", "Ask the room before the server answers")
-	for _, s := range []*term{ann, bob} {
-		s.waitFor("3/10", "following the instructor · 1-3 your prediction")
+	teacher.Send("...") // the clicker, to the question
+	teacher.WaitFor("3/10", "Ask the room before the server answers")
+	for _, s := range []*sshtest.Term{ann, bob} {
+		s.WaitFor("3/10", "following the instructor · 1-3 your prediction")
 	}
-	projector.waitFor("3/10", "Ask the room before the server answers")
-	ann.send("1")
-	bob.send("2")
-	for _, s := range []*term{ann, bob} {
-		s.waitFor("You predicted", "3/10")
+	projector.WaitFor("3/10", "Ask the room before the server answers")
+	ann.Send("1")
+	bob.Send("2")
+	for _, s := range []*sshtest.Term{ann, bob} {
+		s.WaitFor("You predicted", "3/10")
 	}
-	teacher.send("l")
-	teacher.waitFor("2 online, 2 following", "1 of 2 predicted", "ann", "predicted 1", "bob", "predicted 2")
+	teacher.Send("l")
+	teacher.WaitFor("2 online, 2 following", "1 of 2 predicted", "ann", "predicted 1", "bob", "predicted 2")
 
-	teacher.send(".") // the move runs in each student's own run
-	teacher.waitFor("their own runs answered (2 of 2 have run it)", "ran 2")
-	for _, s := range []*term{ann, bob} {
-		s.waitFor("4/10", "following the instructor")
+	teacher.Send(".") // the move runs in each student's own run
+	teacher.WaitFor("their own runs answered (2 of 2 have run it)", "ran 2")
+	for _, s := range []*sshtest.Term{ann, bob} {
+		s.WaitFor("4/10", "following the instructor")
 	}
 
-	out, errOut, status := run(t, dial(t, addr, "prof", teacherKey), "report "+code)
+	out, errOut, status := sshtest.Run(t, sshtest.Dial(t, addr, "prof", teacherKey), "report "+code)
 	if status != 0 {
 		t.Fatalf("report: status %d, %q", status, errOut)
 	}
@@ -145,7 +146,7 @@ func TestClassOverSSH(t *testing.T) {
 	if !slices.Equal(got, []string{"ann:1", "bob:2"}) {
 		t.Errorf("the summary's gc-pause rows: %q\n%s", got, out)
 	}
-	if _, errOut, status := run(t, dial(t, addr, code, newKey(t)), "report "+code); status != 1 || !strings.Contains(errOut, "instructor's key") {
+	if _, errOut, status := sshtest.Run(t, sshtest.Dial(t, addr, code, sshtest.NewKey(t)), "report "+code); status != 1 || !strings.Contains(errOut, "instructor's key") {
 		t.Errorf("report from a student's key: status %d, %q", status, errOut)
 	}
 }
@@ -163,26 +164,26 @@ func TestTwoServersOneClass(t *testing.T) {
 		t.Cleanup(func() { _ = h.Close() })
 		return h
 	}
-	teacherKey := newKey(t)
+	teacherKey := sshtest.NewKey(t)
 	file := instructorsFile(t, teacherKey)
 	one, other := classServer(t, hub(), file), classServer(t, hub(), file)
 
 	teacher, code := openClass(t, one, teacherKey)
-	teacher.send("/fencing\r")
-	teacher.waitFor("The resource says no", "0/")
-	teacher.send("F")
-	teacher.waitFor("the class is asked to follow")
+	teacher.Send("/fencing\r")
+	teacher.WaitFor("The resource says no", "0/")
+	teacher.Send("F")
+	teacher.WaitFor("the class is asked to follow")
 	ann := joinClass(t, other, code, "ann")
-	ann.waitFor("The resource says no", "0/")
-	teacher.send("..")
-	at := step(t, teacher.waitFor("2/"))
-	ann.waitFor(at, "following the instructor")
+	ann.WaitFor("The resource says no", "0/")
+	teacher.Send("..")
+	at := step(t, teacher.WaitFor("2/"))
+	ann.WaitFor(at, "following the instructor")
 
 	// the instructor, back on the other server, finds the same class
-	again := openTerm(t, dial(t, other, "prof", teacherKey), "xterm-256color", 100, 30)
-	again.waitFor("Your name, as the class will see it") // each server keeps its own names
-	again.send("Prof\r")
-	again.waitFor("class " + code + " is open")
+	again := sshtest.Open(t, sshtest.Dial(t, other, "prof", teacherKey), "xterm-256color", 100, 30)
+	again.WaitFor("Your name, as the class will see it") // each server keeps its own names
+	again.Send("Prof\r")
+	again.WaitFor("class " + code + " is open")
 
 	c := simtest.Client(t, url)
 	for _, k := range simtest.Keys(t, url) {

@@ -4,14 +4,13 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"locksim/class"
 	"locksim/serve"
+	"locksim/serve/sshtest"
 	"locksim/sim/simtest"
 )
 
@@ -41,9 +40,9 @@ func TestClassLeavesNothing(t *testing.T) {
 }
 
 func classLeaks(t *testing.T, open func() class.Hub) {
-	before := len(serverGoroutines())
+	before := len(sshtest.Goroutines())
 	hub := open()
-	teacherKey := newKey(t)
+	teacherKey := sshtest.NewKey(t)
 	s, err := serve.New(serve.Config{AskName: true, Instructors: instructorsFile(t, teacherKey),
 		HostKey: filepath.Join(t.TempDir(), "host_ed25519"), Class: New(hub, "", t.Logf)})
 	if err != nil {
@@ -58,8 +57,8 @@ func classLeaks(t *testing.T, open func() class.Hub) {
 	addr := l.Addr().String()
 
 	teacher, code := openClass(t, addr, teacherKey)
-	teacher.send("F")
-	teacher.waitFor("the class is asked to follow")
+	teacher.Send("F")
+	teacher.WaitFor("the class is asked to follow")
 	for batch := range 2 {
 		var wg sync.WaitGroup
 		for i := range 10 {
@@ -67,14 +66,14 @@ func classLeaks(t *testing.T, open func() class.Hub) {
 			go func() {
 				defer wg.Done()
 				tm := joinClass(t, addr, code, fmt.Sprintf("s%d", batch*10+i))
-				tm.send("q")
-				tm.waitEnd()
+				tm.Send("q")
+				tm.WaitEnd()
 			}()
 		}
 		wg.Wait()
 	}
-	teacher.send("q")
-	teacher.waitEnd()
+	teacher.Send("q")
+	teacher.WaitEnd()
 	ctx, cancel := context.WithTimeout(context.Background(), hang)
 	defer cancel()
 	_ = s.Close(ctx)
@@ -82,32 +81,5 @@ func classLeaks(t *testing.T, open func() class.Hub) {
 		t.Errorf("Serve: %v", err)
 	}
 	_ = hub.Close()
-	deadline := time.Now().Add(hang)
-	for {
-		runtime.GC()
-		now := serverGoroutines()
-		if len(now) <= before {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d goroutines before, %d after:\n%s", before, len(now), strings.Join(now, "\n\n"))
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// serverGoroutines are the stacks of every goroutine but the test's own
-// (the runner's, and the test terminals' emulator answers, which end only
-// with the process).
-func serverGoroutines() []string {
-	buf := make([]byte, 4<<20)
-	buf = buf[:runtime.Stack(buf, true)]
-	var keep []string
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		if !strings.Contains(g, "testing.(*T).Run") && !strings.Contains(g, "testing.tRunner") &&
-			!strings.Contains(g, "testing.(*M)") && !strings.Contains(g, "classroom.openTerm") {
-			keep = append(keep, g)
-		}
-	}
-	return keep
+	sshtest.WaitGoroutines(t, before)
 }

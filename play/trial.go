@@ -125,19 +125,7 @@ func (c *Course) OpenPosition(pos Position, from *Session) (*Session, error) {
 	if err := pos.Check(); err != nil {
 		return nil, err
 	}
-	i := c.Index(pos.Scene)
-	c.nextID++
-	s, err := NewSession(c.ctx, c.nextID, c.Scenes[i], c.b, c.seed, c.ops)
-	if err != nil {
-		return nil, err
-	}
-	if from != nil {
-		c.left[from.Scene.ID] = Left{Pos: from.Position(), Quiz: from.Quiz}
-	}
-	s.Configure(Options{Predict: c.Quiz && s.Scene.Asks(), Present: c.Present, Answered: c.RecordAnswer, Scored: c.RecordScore})
-	s.ApplyPosition(pos)
-	c.At = i
-	return s, nil
+	return c.OpenAt(pos, from)
 }
 
 // trialScene is the race scene as the story of one recorded trial: the

@@ -9,7 +9,6 @@ import (
 	"locksim/content"
 	"locksim/play"
 	"locksim/scenes"
-	"locksim/sim"
 )
 
 // PollState is where the instructor stands against a story's question.
@@ -60,7 +59,7 @@ func Tally(lead play.Position, ms []Member, now time.Time) (p Poll, ok bool) {
 		return Poll{}, false
 	}
 	params := scenes.Params(lead.Settings)
-	at := questionAt(sc, params, lead.Own)
+	at := play.QuestionAt(sc, params, lead.Own)
 	if at < 0 {
 		return Poll{}, false
 	}
@@ -101,26 +100,6 @@ func Tally(lead play.Position, ms []Member, now time.Time) (p Poll, ok bool) {
 		}
 	}
 	return p, true
-}
-
-// questionAt is the step the question of sc's story under params comes
-// before, the learner's own moves counted (each one put in at or before
-// it moves it one later); -1 for none.
-func questionAt(sc *scenes.Scene, params scenes.Params, own []play.Own) int {
-	var labels []string
-	for _, m := range sc.Script(params).Moves {
-		labels = append(labels, sim.MoveLabel(m))
-	}
-	at := sc.PredictAt(labels)
-	if at < 0 {
-		return -1
-	}
-	for _, o := range own {
-		if o.At <= at {
-			at++
-		}
-	}
-	return at
 }
 
 // sameSettings compares two settings, a setting left out being its

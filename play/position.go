@@ -283,3 +283,25 @@ func Redo(ctx context.Context, r *sim.Run, own []Own) error {
 	}
 	return nil
 }
+
+// QuestionAt is the step sc's question comes before in its story under
+// params with the learner's own moves put in: the move the question asks
+// about, found in the schedule as written (Scene.PredictAt) and followed
+// through each insertion, since an own move put in at or before it moves
+// it one later; -1 when the story has no question.
+func QuestionAt(sc *scenes.Scene, params scenes.Params, own []Own) int {
+	var labels []string
+	for _, m := range sc.Script(params).Moves {
+		labels = append(labels, sim.MoveLabel(m))
+	}
+	at := sc.PredictAt(labels)
+	if at < 0 {
+		return -1
+	}
+	for _, o := range own {
+		if o.At <= at {
+			at++
+		}
+	}
+	return at
+}

@@ -405,7 +405,7 @@ func (v plainVariant) play(ctx context.Context) error {
 	if err := flush(); err != nil {
 		return err
 	}
-	at := decisiveAt(sc, p, v.own)
+	at := play.QuestionAt(sc, p, v.own)
 	for s.Snap.Pos < len(s.Snap.Moves) {
 		// a signal cancels ctx: a step then returns without moving on
 		if err := ctx.Err(); err != nil {
@@ -486,7 +486,7 @@ func (v plainVariant) play(ctx context.Context) error {
 		}
 		fmt.Fprintln(w, line)
 	}
-	code, err := storyCode(s, v.guess, decisiveAt(sc, p, v.own) >= 0)
+	code, err := storyCode(s, v.guess, play.QuestionAt(sc, p, v.own) >= 0)
 	if err != nil {
 		return err
 	}
@@ -507,30 +507,6 @@ func storyCode(s *play.Session, guess *play.Prediction, asks bool) (string, erro
 		pos.Prediction = &play.Prediction{Chosen: -1, Passed: true}
 	}
 	return storycode.Encode(pos)
-}
-
-// decisiveAt is where the scene's question stands in the story under p
-// with the learner's own moves put in: the move the question comes before,
-// found in the schedule as written and followed through each insertion (an
-// edited schedule's labels name the program steps to come, not the
-// story's moves); -1 when the story has no such move.
-func decisiveAt(sc *scenes.Scene, p scenes.Params, own []play.Own) int {
-	var labels []string
-	for _, m := range sc.Script(p).Moves {
-		labels = append(labels, sim.MoveLabel(m))
-	}
-	at := sc.PredictAt(labels)
-	if at < 0 {
-		return -1
-	}
-	// each own move goes in before the move at its At: the decisive move
-	// moves one on when it is at or after it
-	for _, o := range own {
-		if o.At <= at {
-			at++
-		}
-	}
-	return at
 }
 
 // step runs the story's next move in the session: a story's step, as the

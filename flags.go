@@ -122,6 +122,7 @@ type config struct {
 	seed                   uint64
 	seedSet, scaleSet      bool
 	timeoutSet             bool
+	heartbeatTTL           time.Duration // a test's shorter heartbeat; not a flag
 	step                   int
 	set, notes             string
 	playlist               []string

@@ -57,10 +57,10 @@ func seedUserData(t *testing.T, c *redis.Client) {
 	c.Set(ctx, "locksim", "a key named like the namespace, but not in it", 0)
 }
 
-func readUserData(t *testing.T, c *redis.Client) userData {
+func readUserData(t *testing.T, c *redis.Client, more ...string) userData {
 	ctx := context.Background()
 	out := userData{}
-	for _, k := range []string{"resource:lock", "resource:fence", "resource:state", "session:42", "locksim"} {
+	for _, k := range append([]string{"resource:lock", "resource:fence", "resource:state", "session:42", "locksim"}, more...) {
 		dump, err := c.Dump(ctx, k).Result()
 		if err != nil {
 			t.Fatalf("DUMP %s: %v", k, err)
@@ -126,10 +126,11 @@ func TestUserDataUntouched(t *testing.T) {
 }
 
 // TestKilledRunIsSwept kills locksim with -9 in the middle of each story
-// scene, which leaves the run's keys (some with no TTL, the lesson) and its
-// heartbeat. While the heartbeat lives, -cleanup leaves the run alone; once
-// it has expired (the test deletes it rather than wait 15 s), -cleanup
-// removes exactly the run's keys and the server holds only the user's.
+// scene, which leaves the run's keys (some with no TTL, the lesson), its
+// registration and its heartbeat. While the heartbeat lives, -cleanup
+// leaves the run alone; once it has expired (the test deletes it rather
+// than wait 15 s), -cleanup removes exactly the run's keys and its
+// registration, and the server holds only the user's.
 func TestKilledRunIsSwept(t *testing.T) {
 	t.Parallel()
 	for _, sc := range scenes.All() {
@@ -166,7 +167,7 @@ func killAndSweep(t *testing.T, id string) {
 			switch {
 			case strings.HasSuffix(k, ":heartbeat"):
 				heartbeat = k
-			case !strings.HasSuffix(k, ":preflight"):
+			case !strings.HasSuffix(k, ":preflight") && !strings.HasSuffix(k, ":registration"):
 				story = append(story, k)
 				if ttl, _ := admin.Do(ctx, "PTTL", k).Int64(); ttl == -1 {
 					noTTL = true
@@ -187,7 +188,7 @@ func killAndSweep(t *testing.T, id string) {
 		t.Errorf("the heartbeat must expire on its own: PTTL %d", ttl)
 	}
 	code, out, errs := runMain("-cleanup", "-redis", url)
-	if code != 0 || !strings.Contains(out, "0 keys") {
+	if code != 0 || !strings.Contains(out, "0 keys removed") || !strings.Contains(out, "left alone (its heartbeat lives") {
 		t.Fatalf("while the run's heartbeat lives nothing is removed: exit %d\n%s%s", code, out, errs)
 	}
 	admin.Del(ctx, heartbeat)
@@ -199,7 +200,7 @@ func killAndSweep(t *testing.T, id string) {
 		}
 	} else {
 		code, out, errs = runMain("-cleanup", "-redis", url)
-		if code != 0 || !strings.Contains(out, "removed "+story[0]) {
+		if code != 0 || !strings.Contains(out, " "+story[0]+" ") || !strings.Contains(out, "removed, its registration last") {
 			t.Fatalf("-cleanup should remove the dead run's keys (%v): exit %d\n%s%s", story, code, out, errs)
 		}
 	}
@@ -301,49 +302,74 @@ func readmeACL(t *testing.T) []any {
 	return args
 }
 
-// TestCleanupExportKeys: -cleanup removes the keys an exported replay left
-// (under locksim:replay:, which have no heartbeat) and a dead run's, leaves
-// a live run's and the user's own alone, and needs no more of the ACL than
-// SCAN, EXISTS and DEL: it runs here as a user allowed only those.
+// TestCleanupExportKeys: -cleanup removes the keys a registered replay
+// left and a registered dead run's, says "replay <id>: N keys" and why,
+// leaves a live run's, and lists the keys under locksim: it did not write
+// (a run's shape with no registration, the old replay shape) as not
+// locksim's, left alone. It needs no more of the ACL than SCAN, GET,
+// EXISTS, WATCH, MULTI, DEL and EXEC: it runs here as a user allowed only
+// those.
 func TestCleanupExportKeys(t *testing.T) {
 	t.Parallel()
 	url := simtest.StartRedis(t)
 	admin := client(t, url)
 	ctx := context.Background()
-	acl := []any{"ACL", "SETUSER", "sweeper", "on", ">s3cret", "~locksim:*", "resetchannels", "-@all", "+hello", "+scan", "+exists", "+del"}
+	acl := []any{"ACL", "SETUSER", "sweeper", "on", ">s3cret", "~locksim:*", "resetchannels", "-@all", "+hello", "+scan", "+get", "+exists", "+watch", "+unwatch", "+multi", "+exec", "+del"}
 	if err := admin.Do(ctx, acl...).Err(); err != nil {
 		t.Fatal(err)
 	}
 	seedUserData(t, admin)
-	before := readUserData(t, admin)
-	for _, k := range []string{"locksim:replay:resource:lock", "locksim:replay:resource:fence", "locksim:0000aa:resource:lock"} {
-		admin.Set(ctx, k, "x", 0)
+	notOurs := []string{"locksim:replay:resource:lock", "locksim:0000dd:resource:lock", "locksim:cleanup-check"}
+	for _, k := range notOurs {
+		admin.Set(ctx, k, "a user's", 0)
 	}
+	before := readUserData(t, admin, notOurs...)
+	register := func(prefix string, keys ...string) {
+		reg, val := sim.Registration(prefix, strings.Repeat("0f", 16))
+		admin.Set(ctx, reg, val, 0)
+		for _, k := range keys {
+			admin.Set(ctx, prefix+k, "x", 0)
+		}
+	}
+	register("locksim:replay:0000cc01:", "resource:lock", "resource:fence")
+	register("locksim:0000aa:", "resource:lock")
+	register("locksim:0000bb:", "resource:lock")
 	admin.Set(ctx, "locksim:0000bb:heartbeat", "alive", time.Minute)
-	admin.Set(ctx, "locksim:0000bb:resource:lock", "x", 0)
 	limited := strings.Replace(url, "redis://", "redis://sweeper:s3cret@", 1)
 	code, out, errs := runMain("-cleanup", "-redis", limited)
 	if code != 0 {
-		t.Fatalf("-cleanup as a user with SCAN, EXISTS and DEL only: exit %d\n%s%s", code, out, errs)
+		t.Fatalf("-cleanup as a user with the commands it needs only: exit %d\n%s%s", code, out, errs)
 	}
-	for _, k := range []string{"locksim:replay:resource:lock", "locksim:replay:resource:fence", "locksim:0000aa:resource:lock"} {
-		if !strings.Contains(out, "removed "+k+"\n") {
-			t.Errorf("-cleanup should say it removed %s:\n%s", k, out)
+	for _, want := range []string{
+		"replay 0000cc01: 3 keys removed, its registration last (registered by an exported replay",
+		"run 0000aa: 2 keys removed, its registration last (registered by a locksim run whose heartbeat had expired",
+		"run 0000bb: 3 keys left alone (its heartbeat lives",
+		"not locksim's, left alone: locksim:0000dd:resource:lock (no registration locksim:0000dd:registration)\n",
+		"not locksim's, left alone: locksim:replay:resource:lock (",
+		"not locksim's, left alone: locksim:cleanup-check (",
+		"5 keys removed, each under a registration locksim wrote",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("-cleanup should say %q:\n%s", want, out)
 		}
 	}
-	keys, _ := admin.Keys(ctx, "locksim:*").Result()
-	if strings.Join(keys, " ") != "locksim:0000bb:heartbeat locksim:0000bb:resource:lock" && strings.Join(keys, " ") != "locksim:0000bb:resource:lock locksim:0000bb:heartbeat" {
-		t.Errorf("after -cleanup only the live run's keys should stay: %v", keys)
+	keys, _ := admin.Keys(ctx, "locksim:0000bb:*").Result()
+	if len(keys) != 3 {
+		t.Errorf("the live run's keys should stay: %v", keys)
 	}
-	after := readUserData(t, admin)
+	after := readUserData(t, admin, notOurs...)
 	for k, v := range before {
 		if after[k] != v {
 			t.Errorf("%s changed: %v → %v", k, v, after[k])
 		}
 	}
-	// the same user without DEL gets the line that names it
+	// the same user without DEL gets the line that names it, and nothing goes
 	admin.Do(ctx, "ACL", "SETUSER", "sweeper", "-del")
-	if code, _, errs := runMain("-cleanup", "-redis", limited); code != 1 || !strings.Contains(errs, "refused DEL, which -cleanup needs") {
+	register("locksim:0000aa:", "resource:lock")
+	if code, _, errs := runMain("-cleanup", "-redis", limited); code != 1 || !strings.Contains(errs, "which -cleanup needs") || !strings.Contains(errs, "'del'") {
 		t.Errorf("-cleanup without DEL: exit %d, %q", code, errs)
+	}
+	if n, _ := admin.Exists(ctx, "locksim:0000aa:resource:lock", "locksim:0000aa:registration").Result(); n != 2 {
+		t.Error("-cleanup without DEL deleted something")
 	}
 }

@@ -41,7 +41,14 @@ func main() {
 // run is main without the exit, so tests can call it: 0 on success, 2 on
 // bad input or an unreachable server, 1 on a failure along the way.
 func run(args []string, stdout, stderr io.Writer) int {
+	return runHeartbeat(args, 0, stdout, stderr)
+}
+
+// runHeartbeat is run with the live heartbeat's TTL set (0: the default),
+// for a test that kills runs and sweeps them without a 15 s wait.
+func runHeartbeat(args []string, heartbeatTTL time.Duration, stdout, stderr io.Writer) int {
 	c, err := parse(args)
+	c.heartbeatTTL = heartbeatTTL
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -413,29 +420,27 @@ func resetProgress(c config, in io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// cleanup is -cleanup: remove the keys of dead runs and of exported
-// replays (locksim:replay:), and say which.
+// cleanup is -cleanup: remove the keys of registered runs whose heartbeat
+// has expired and of registered replays, and say, a line each, what was
+// removed and what was left alone, and why.
 func cleanup(ctx context.Context, c config, stdout, stderr io.Writer) int {
-	n, err := sim.CleanupLive(ctx, c.redis, c.timeout, func(k string) { fmt.Fprintf(stdout, "removed %s\n", k) })
+	r, err := sim.CleanupLive(ctx, c.redis, c.timeout)
+	for _, l := range r.Lines() {
+		fmt.Fprintln(stdout, l)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "%s of dead locksim runs and of exported replays removed; keys of runs still alive were left alone\n", sim.KeyCount(n))
-	if n == 0 {
+	fmt.Fprintf(stdout, "%s removed, each under a registration locksim wrote; nothing else under locksim: was touched\n", sim.KeyCount(r.Keys()))
+	if len(r.Alive) > 0 {
 		fmt.Fprintf(stdout, "(a run killed less than %v ago still has its heartbeat: try again after that)\n", sim.HeartbeatTTL)
 	}
 	return 0
 }
 
-// sweptNote says how many keys of killed runs b removed at start; "" when
-// none.
-func sweptNote(b *sim.Backend) string {
-	if b.Swept == 0 {
-		return ""
-	}
-	return "removed " + sim.KeyCount(b.Swept) + " left by killed locksim runs (their heartbeat had expired)"
-}
+// sweptNote says what b's start sweep removed; "" when nothing.
+func sweptNote(b *sim.Backend) string { return b.Swept.StartNote() }
 
 // open starts the embedded server, or connects to the live one(s).
 func open(ctx context.Context, c config, stderr io.Writer) (*sim.Backend, error) {
@@ -446,7 +451,7 @@ func open(ctx context.Context, c config, stderr io.Writer) (*sim.Backend, error)
 	if addr == "" {
 		addr = c.redlock[0] // the other scenes run on the first node
 	}
-	o := sim.LiveOptions{Scale: c.scale, Timeout: c.timeout}
+	o := sim.LiveOptions{Scale: c.scale, Timeout: c.timeout, HeartbeatTTL: c.heartbeatTTL}
 	b, err := sim.OpenLive(ctx, addr, o)
 	if err != nil {
 		return nil, err

@@ -143,7 +143,9 @@ func restart(ctx context.Context, r *sim.Run) {
 	var keys []string
 	iter := b.Admin().Scan(ctx, 0, b.Prefix+"*", 500).Iterator()
 	for iter.Next(ctx) {
-		keys = append(keys, iter.Val())
+		if k := iter.Val(); !b.Bookkeeping(k) {
+			keys = append(keys, k)
+		}
 	}
 	_ = b.Delete(ctx, keys...)
 	r.Record(sim.Event{Kind: sim.Fault, Fault: sim.FaultNodeDown, Node: sim.LockNode, Note: "the server stops"})

@@ -3,6 +3,7 @@ package serve
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -150,7 +151,7 @@ func TestCommands(t *testing.T) {
 		t.Fatalf("plain race: status %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
 	out, errOut, code = sshtest.Run(t, c, "cli fencing")
-	if code != 0 || !strings.Contains(out, "EVAL ") || !strings.Contains(out, "locksim:replay:resource:fence") || errOut != "" {
+	if code != 0 || !strings.Contains(out, "EVAL ") || !regexp.MustCompile(`locksim:replay:[0-9a-f]{8}:resource:fence`).MatchString(out) || errOut != "" {
 		t.Fatalf("cli fencing: status %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
 	out, _, code = sshtest.Run(t, c, "list")

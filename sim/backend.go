@@ -44,8 +44,9 @@ type Backend struct {
 	Scale int
 	// Timeout bounds each command on a live server; 0 on the embedded one.
 	Timeout time.Duration
-	// Swept is how many keys of killed runs OpenLive removed at start.
-	Swept int
+	// Swept is what OpenLive's start sweep removed: the keys of
+	// registered runs whose heartbeat had expired.
+	Swept SweepReport
 	// Label marks each story move in the server's command stream on a live
 	// server: ECHO "step N: label" on the backend's own connection before
 	// the move runs, so MONITOR shows where each step starts (-label).
@@ -83,6 +84,11 @@ type Backend struct {
 	// sends each key's value read in the same round as its TYPE
 	typesMu sync.Mutex
 	types   map[string]string
+
+	// registration is the value of the run's registration key (live only)
+	registration string
+	// beatTTL and beatEvery are the heartbeat's TTL and period (live only)
+	beatTTL, beatEvery time.Duration
 
 	health   *health            // what the heartbeat last learned (live only)
 	stopBeat context.CancelFunc // stops the heartbeat
@@ -219,10 +225,11 @@ func (b *Backend) Delete(ctx context.Context, keys ...string) error {
 }
 
 // Cleanup deletes every key under the backend's prefix on a live server
-// (SCAN MATCH prefix*, then DEL), the heartbeat last, so nothing locksim
-// wrote is left behind. It does nothing on the embedded server, which dies
-// with the process. It runs on a connection of its own, so a client stuck
-// in a stalled command does not hold it up.
+// (SCAN MATCH prefix*, then DEL), and then, in one DEL, its heartbeat and
+// registration, so no key of the run is ever left without its
+// registration. It does nothing on the embedded server, which dies with
+// the process. It runs on a connection of its own, so a client stuck in a
+// stalled command does not hold it up.
 func (b *Backend) Cleanup(ctx context.Context) error {
 	if b.mr != nil || b.Prefix == "" {
 		return nil
@@ -232,7 +239,7 @@ func (b *Backend) Cleanup(ctx context.Context) error {
 	var keys []string
 	iter := c.Scan(ctx, 0, b.Prefix+"*", 500).Iterator()
 	for iter.Next(ctx) {
-		if k := iter.Val(); k != b.heartbeatKey() {
+		if k := iter.Val(); k != b.heartbeatKey() && k != b.registrationKey() {
 			keys = append(keys, k)
 		}
 	}
@@ -244,7 +251,7 @@ func (b *Backend) Cleanup(ctx context.Context) error {
 			return b.explain(err)
 		}
 	}
-	return b.explain(c.Del(ctx, b.heartbeatKey()).Err())
+	return b.explain(c.Del(ctx, b.heartbeatKey(), b.registrationKey()).Err())
 }
 
 // Close stops the heartbeat, cleans up (see Cleanup) within ctx's deadline,

@@ -2,13 +2,10 @@ package sim
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -27,7 +24,8 @@ const DefaultTimeout = 400 * time.Millisecond
 
 // Heartbeat timing: every run refreshes Namespace<run>:heartbeat
 // HeartbeatEvery after the last refresh ended, with a TTL of HeartbeatTTL.
-// A run whose heartbeat is gone is dead, and the sweep may delete its keys.
+// A registered run whose heartbeat is gone is dead, and the sweep may
+// delete its keys (see Sweep).
 // The heartbeat is also the outage probe, and while a screen is idle it is
 // the run's only command: at most one a second, so MONITOR stays readable.
 const (
@@ -40,14 +38,16 @@ const (
 // is killed leaves nothing that lives for ever. In story time.
 const SafetyTTL = time.Hour
 
-var runPattern = regexp.MustCompile(`^` + Namespace + `([0-9a-f]{6}):`)
-
 // LiveOptions are the settings of a live backend.
 type LiveOptions struct {
 	Scale   int           // story time divided by Scale; 1 or more
 	Timeout time.Duration // per-command timeout; DefaultTimeout if 0
 	// NoSweep skips removing dead runs' keys at start.
 	NoSweep bool
+	// HeartbeatTTL is the heartbeat's TTL, HeartbeatTTL if 0; it is
+	// refreshed every HeartbeatEvery, or every quarter of a shorter TTL.
+	// Tests shorten it so that a killed run is swept without a 15 s wait.
+	HeartbeatTTL time.Duration
 }
 
 // Redact returns rawURL with any password replaced by "xxxxx", for error
@@ -108,11 +108,14 @@ func scrub(s string, opts *redis.Options, rawURL string) string {
 }
 
 // OpenLive connects to the server at rawURL (redis://[user:password@]host:port/db
-// or rediss://), checks that it can run what locksim sends (see Preflight),
-// removes the keys of earlier runs whose heartbeat has expired, and returns
-// a backend whose keys live under a fresh "locksim:<run>:" prefix, with a
-// heartbeat refreshed in the background until Close. Errors are one line
-// and never contain the password.
+// or rediss://), registers a fresh "locksim:<run>:" prefix with its first
+// heartbeat (see register) before it writes any other key, checks that the
+// server can run what locksim sends (see preflight), removes the keys of
+// earlier registered runs whose heartbeat has expired (b.Swept says which),
+// and returns a backend whose keys live under the prefix, with a heartbeat
+// refreshed in the background until Close. Errors are one line and never
+// contain the password; a run that fails after registering deletes what
+// it wrote.
 func OpenLive(ctx context.Context, rawURL string, o LiveOptions) (*Backend, error) {
 	if o.Scale < 1 {
 		return nil, fmt.Errorf("-scale must be 1 or more, got %d", o.Scale)
@@ -129,28 +132,53 @@ func OpenLive(ctx context.Context, rawURL string, o LiveOptions) (*Backend, erro
 	// a cancelled context interrupts a read in progress, so q during a
 	// stalled server returns at once
 	opts.ContextTimeoutEnabled = true
-	var run [3]byte
-	_, _ = rand.Read(run[:])
 	b := &Backend{
-		Name:    fmt.Sprintf("live %s/%d", opts.Addr, opts.DB),
-		Prefix:  Namespace + hex.EncodeToString(run[:]) + ":",
-		Scale:   o.Scale,
-		Timeout: o.Timeout,
-		opts:    opts,
+		Name:      fmt.Sprintf("live %s/%d", opts.Addr, opts.DB),
+		Scale:     o.Scale,
+		Timeout:   o.Timeout,
+		opts:      opts,
+		beatTTL:   HeartbeatTTL,
+		beatEvery: HeartbeatEvery,
+	}
+	if o.HeartbeatTTL > 0 {
+		b.beatTTL, b.beatEvery = o.HeartbeatTTL, min(HeartbeatEvery, o.HeartbeatTTL/4)
 	}
 	b.admin = b.NewConn()
-	if err := b.preflight(ctx); err != nil {
+	fail := func(err error) (*Backend, error) {
+		if b.Prefix != "" {
+			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.Timeout+time.Second)
+			_ = b.Cleanup(cctx)
+			cancel()
+		}
 		_ = b.admin.Close()
 		return nil, errors.New(scrub(err.Error(), opts, rawURL))
 	}
-	if err := b.beat(ctx); err != nil {
-		_ = b.admin.Close()
-		return nil, errors.New(scrub(b.explain(err).Error(), opts, rawURL))
+	if err := b.probe(ctx); err != nil {
+		return fail(err)
+	}
+	// the start sweep's SCAN comes first, so that the new prefix is one
+	// under which no key exists at all, not even a user's shaped like a run's
+	var seen []string
+	if !o.NoSweep {
+		if seen, err = scanNamespace(ctx, b.admin); err != nil {
+			return fail(b.explain(err))
+		}
+	}
+	taken := map[string]bool{}
+	for _, k := range seen {
+		if p := runPrefix.FindString(k); p != "" {
+			taken[strings.TrimSuffix(strings.TrimPrefix(p, Namespace), ":")] = true
+		}
+	}
+	if err := b.register(ctx, taken); err != nil {
+		return fail(err)
+	}
+	if err := b.preflight(ctx); err != nil {
+		return fail(err)
 	}
 	if !o.NoSweep {
-		if b.Swept, err = Sweep(ctx, b.admin, nil); err != nil {
-			_ = b.admin.Close()
-			return nil, errors.New(scrub(b.explain(err).Error(), opts, rawURL))
+		if b.Swept, err = sweepKeys(ctx, b.admin, seen, false, nil); err != nil {
+			return fail(b.explain(err))
 		}
 	}
 	b.health = &health{}
@@ -162,22 +190,26 @@ func OpenLive(ctx context.Context, rawURL string, o LiveOptions) (*Backend, erro
 }
 
 // heartbeatKey is the run's heartbeat, under its own prefix.
-func (b *Backend) heartbeatKey() string { return b.Prefix + "heartbeat" }
+func (b *Backend) heartbeatKey() string { return b.Prefix + heartbeatName }
+
+// registrationKey is the run's registration, under its own prefix.
+func (b *Backend) registrationKey() string { return b.Prefix + registrationName }
 
 // beat writes the heartbeat with its TTL. It reports, through the health
-// state, a heartbeat that had lapsed (the machine slept past HeartbeatTTL):
-// other runs may have swept this run's keys meanwhile.
+// state, a heartbeat that had lapsed (the machine slept past its TTL):
+// other runs may have swept this run's keys and registration meanwhile, so
+// it registers the run again, after the heartbeat, so that a sweep that
+// reads the registration finds the run alive.
 func (b *Backend) beat(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, b.Timeout+time.Second)
 	defer cancel()
-	prev, err := b.admin.Do(ctx, "SET", b.heartbeatKey(), time.Now().UTC().Format(time.RFC3339), "PX", HeartbeatTTL.Milliseconds(), "GET").Result()
+	err := b.admin.Do(ctx, "SET", b.heartbeatKey(), time.Now().UTC().Format(time.RFC3339), "PX", b.beatTTL.Milliseconds(), "GET").Err()
 	if errors.Is(err, redis.Nil) {
-		err = nil
 		if b.health != nil {
 			b.health.lapsed()
 		}
+		err = b.admin.Set(ctx, b.registrationKey(), b.registration, 0).Err()
 	}
-	_ = prev
 	return err
 }
 
@@ -199,7 +231,7 @@ func (b *Backend) guardedBeat(ctx context.Context) (err error) {
 // apart, even after a slow one.
 func (b *Backend) heartbeat(ctx context.Context) {
 	defer b.beating.Done()
-	t := time.NewTimer(HeartbeatEvery)
+	t := time.NewTimer(b.beatEvery)
 	defer t.Stop()
 	for {
 		select {
@@ -211,7 +243,7 @@ func (b *Backend) heartbeat(ctx context.Context) {
 				return
 			}
 			b.health.set(err)
-			t.Reset(HeartbeatEvery)
+			t.Reset(b.beatEvery)
 		}
 	}
 }
@@ -273,11 +305,10 @@ func (b *Backend) Health() Health {
 	return Health{Err: b.health.err, Since: b.health.since, Lapsed: b.health.wasLapse}
 }
 
-// preflight checks, before any scene runs, that the server is Redis or
-// Valkey (not a cluster, whose CROSSSLOT rule rejects the multi-key
-// scripts) and that this user may run every command locksim sends. It
-// writes only under the run's prefix and deletes what it wrote.
-func (b *Backend) preflight(ctx context.Context) error {
+// probe checks, before locksim writes anything, that the server answers
+// and is Redis 6.2 or later or Valkey (not a cluster, whose CROSSSLOT rule
+// rejects the multi-key scripts). It writes nothing.
+func (b *Backend) probe(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 3*b.Timeout+2*time.Second)
 	defer cancel()
 	c := b.admin
@@ -294,6 +325,16 @@ func (b *Backend) preflight(ctx context.Context) error {
 	if name, version, ok := serverVersion(info); ok && !atLeast(version, 6, 2) {
 		return fmt.Errorf("the server at %s is %s %s; locksim needs Redis 6.2 or later (or Valkey): its heartbeat uses SET … GET", b.opts.Addr, name, version)
 	}
+	return nil
+}
+
+// preflight checks, once the run is registered and before any scene runs,
+// that this user may run every command locksim sends. It writes only under
+// the run's registered prefix and deletes what it wrote.
+func (b *Backend) preflight(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 3*b.Timeout+2*time.Second)
+	defer cancel()
+	c := b.admin
 	k := b.Prefix + "preflight"
 	defer c.Del(context.WithoutCancel(ctx), k)
 	checks := [][]any{
@@ -367,61 +408,10 @@ func (b *Backend) explain(err error) error {
 	return fmt.Errorf("the server at %s answered: %s", addr, msg)
 }
 
-// Sweep removes the keys of dead runs: keys under Namespace whose run's
-// heartbeat key is gone. It finds them with SCAN MATCH locksim:* (never
-// KEYS), touches nothing outside that namespace nor any key that is not of
-// a run's form, and calls removed (if not nil) for each key it deletes.
-// It returns the number of keys deleted.
-func Sweep(ctx context.Context, c *redis.Client, removed func(key string)) (int, error) {
-	byRun := map[string][]string{}
-	iter := c.Scan(ctx, 0, Namespace+"*", 500).Iterator()
-	for iter.Next(ctx) {
-		k := iter.Val()
-		if m := runPattern.FindStringSubmatch(k); m != nil {
-			byRun[m[1]] = append(byRun[m[1]], k)
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return 0, err
-	}
-	n := 0
-	for run, keys := range byRun {
-		alive, err := c.Exists(ctx, Namespace+run+":heartbeat").Result()
-		if err != nil {
-			return n, err
-		}
-		if alive > 0 {
-			continue
-		}
-		d, err := delKeys(ctx, c, keys, removed)
-		n += d
-		if err != nil {
-			return n, err
-		}
-	}
-	return n, nil
-}
-
-// delKeys deletes keys one by one, telling removed (if not nil) of each,
-// and returns how many it deleted before the first error.
-func delKeys(ctx context.Context, c *redis.Client, keys []string, removed func(string)) (int, error) {
-	n := 0
-	for _, k := range keys {
-		if err := c.Del(ctx, k).Err(); err != nil {
-			return n, err
-		}
-		n++
-		if removed != nil {
-			removed(k)
-		}
-	}
-	return n, nil
-}
-
-// ReplayPrefix is where the keys of an exported story go (the y key's
-// redis-cli script, when the story ran on the embedded server): a replay
-// has no heartbeat, so only -cleanup removes them, never a run's sweep at
-// start, which could cut a replay in class short.
+// ReplayPrefix is where the keys of exported stories go (the y key's
+// redis-cli script), each replay under ReplayKeyPrefix(id): a replay has no
+// heartbeat, so only -cleanup removes what one left, never a run's sweep
+// at start, which could cut a replay in class short.
 const ReplayPrefix = Namespace + "replay:"
 
 // KeyCount is n keys as a message says it: "1 key", "0 keys", "3 keys".
@@ -430,71 +420,4 @@ func KeyCount(n int) string {
 		return "1 key"
 	}
 	return strconv.Itoa(n) + " keys"
-}
-
-// CleanupLive connects to rawURL, removes the keys of dead runs (Sweep)
-// and of exported replays (under ReplayPrefix), and calls removed for each
-// key it deletes: the -cleanup flag. It needs only SCAN, EXISTS and DEL
-// (and the connection's HELLO and SELECT): its check before it starts
-// sends those three, on a key under the namespace it never writes, rather
-// than the stories' full preflight.
-func CleanupLive(ctx context.Context, rawURL string, timeout time.Duration, removed func(key string)) (int, error) {
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
-	opts, err := parseURL(rawURL)
-	if err != nil {
-		return 0, err
-	}
-	opts.DialTimeout = max(timeout, time.Second)
-	opts.ReadTimeout, opts.WriteTimeout = timeout, timeout
-	opts.ContextTimeoutEnabled = true
-	b := &Backend{Name: fmt.Sprintf("live %s/%d", opts.Addr, opts.DB), Scale: 1, Timeout: timeout, opts: opts}
-	c := b.NewConn()
-	defer c.Close()
-	if err := b.cleanupCheck(ctx, c); err != nil {
-		return 0, errors.New(scrub(err.Error(), opts, rawURL))
-	}
-	n, err := Sweep(ctx, c, removed)
-	if err == nil {
-		var m int
-		m, err = sweepReplays(ctx, c, removed)
-		n += m
-	}
-	if err != nil {
-		return n, errors.New(scrub(b.explain(err).Error(), opts, rawURL))
-	}
-	return n, nil
-}
-
-// cleanupCheck is -cleanup's check before it deletes anything: the server
-// answers and lets this user SCAN, EXISTS and DEL under the namespace.
-// Each refusal gets its own line, as the preflight's do.
-func (b *Backend) cleanupCheck(ctx context.Context, c *redis.Client) error {
-	ctx, cancel := context.WithTimeout(ctx, 3*b.Timeout+2*time.Second)
-	defer cancel()
-	k := Namespace + "cleanup-check" // never written: DEL of it deletes nothing
-	checks := [][]any{{"SCAN", 0, "MATCH", Namespace + "*", "COUNT", 1}, {"EXISTS", k}, {"DEL", k}}
-	for i, args := range checks {
-		if err := c.Do(ctx, args...).Err(); err != nil {
-			if i == 0 && !isNoPerm(err) {
-				return b.explain(err) // the connection itself: an address, a password
-			}
-			return fmt.Errorf("the server refused %s, which -cleanup needs: %s", args[0], b.explain(err))
-		}
-	}
-	return nil
-}
-
-// sweepReplays removes every key under ReplayPrefix, found with SCAN.
-func sweepReplays(ctx context.Context, c *redis.Client, removed func(key string)) (int, error) {
-	var keys []string
-	iter := c.Scan(ctx, 0, ReplayPrefix+"*", 500).Iterator()
-	for iter.Next(ctx) {
-		keys = append(keys, iter.Val())
-	}
-	if err := iter.Err(); err != nil {
-		return 0, err
-	}
-	return delKeys(ctx, c, keys, removed)
 }

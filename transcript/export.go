@@ -1,6 +1,8 @@
 package transcript
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -15,18 +17,21 @@ import (
 	"locksim/sim"
 )
 
-// exportPrefix goes before every key of a story exported from the embedded
-// server, whose keys have no prefix: replayed on a shared server, the
-// script must not touch a user's own resource:lock (a live story's keys
-// already carry the run's prefix). locksim -cleanup removes them.
-const exportPrefix = sim.ReplayPrefix
-
 // RedisCLIScript is the story so far as a script for redis-cli: every
 // command an actor sent, as sent (scripts in full), one per line, in the
 // story's order; each wait of the story is a WAIT 100 <ms> (it blocks for
 // that long on a server without a hundred replicas), so the TTLs run out
 // where the story says. redis-cli has no comments: the file is commands
-// only. Every key is under locksim's namespace. With label (-label) each
+// only. Every key is under the replay's own prefix,
+// sim.ReplayKeyPrefix(id), whether the story ran on the embedded server
+// (keys with no prefix) or a live one (keys under the run's prefix, which
+// the replay does not register): replayed on a shared server, the script
+// touches no user's resource:lock. Its first command registers the prefix
+// (sim.Registration), its last (sim.ReplayEnd) deletes the replay's keys
+// and then the registration; -cleanup removes what a replay cut short
+// left, by that registration. The id and nonce come from the story's
+// commands and the scale, so one story exports one script, labelled or
+// not. With label (-label) each
 // move played starts with ECHO "step N: label", as the live server's
 // stream does, so a replay under MONITOR shows where each step
 // starts.
@@ -57,7 +62,11 @@ func RedisCLIScript(s sim.Snapshot, scale int, label bool) string {
 		return strconv.FormatInt(max(story/int64(scale), 1), 10)
 	}
 	sources := scenes.ScriptSources(s.Events)
+	id, nonce := replayID(s, scale)
+	prefix := sim.ReplayKeyPrefix(id)
+	reg, val := sim.Registration(prefix, nonce)
 	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n", sim.FormatCommand([]any{"SET", reg, val}))
 	// a script may build key names from an argument (a queue's job hashes
 	// from "emq:{q}:job:"): such an argument, a prefix of a key the story
 	// used, goes under the namespace too
@@ -85,12 +94,16 @@ func RedisCLIScript(s sim.Snapshot, scale int, label bool) string {
 			}
 			if s.Prefix == "" {
 				for _, i := range keyArgs(e.Args) {
-					args[i] = exportPrefix + e.Args[i]
+					args[i] = prefix + e.Args[i]
 				}
 				for _, i := range scriptArgs(e.Args) {
 					if a := e.Args[i]; strings.HasSuffix(a, ":") && slices.ContainsFunc(keys, func(k string) bool { return strings.HasPrefix(k, a) }) {
-						args[i] = exportPrefix + a
+						args[i] = prefix + a
 					}
+				}
+			} else {
+				for i := 1; i < len(args); i++ {
+					args[i] = sim.UnderReplay(e.Args[i], prefix)
 				}
 			}
 			for _, d := range durationArgs(e.Args, sources) {
@@ -105,7 +118,28 @@ func RedisCLIScript(s sim.Snapshot, scale int, label bool) string {
 		}
 	}
 	echo(s.Pos - 1) // the moves played so far that left no event
+	fmt.Fprintf(&b, "%s\n", sim.FormatCommand([]any{"EVAL", sim.ReplayEnd, 1, reg, prefix}))
 	return b.String()
+}
+
+// replayID is the replay's id (8 hex digits) and its registration's nonce
+// (32), from the story's commands without any run's prefix and the scale:
+// the same story exports the same script, and two stories' replays do not
+// share keys.
+func replayID(s sim.Snapshot, scale int) (id, nonce string) {
+	h := sha256.New()
+	fmt.Fprintf(h, "%d\x00", scale)
+	for _, e := range s.Events {
+		if e.Kind != sim.Command {
+			continue
+		}
+		for _, a := range e.Args {
+			fmt.Fprintf(h, "%s\x00", sim.UnderReplay(a, ""))
+		}
+		h.Write([]byte{1})
+	}
+	sum := hex.EncodeToString(h.Sum(nil))
+	return sum[:8], sum[8:40]
 }
 
 // clockWait is the wire milliseconds a clock event waited: the story's

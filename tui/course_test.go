@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -159,8 +160,9 @@ func TestPresenterClicker(t *testing.T) {
 
 // TestExportForRedisCLI: y writes the story's commands so that redis-cli
 // can run them, waits included: from the embedded server every key goes
-// under locksim:replay:; a live run's export (÷100, so it replays in a
-// fraction of a second) replayed on another server tells the same story.
+// under the replay's prefix, locksim:replay:<id>:, which its first command
+// registers; a live run's export (÷100, so it replays in a fraction of a
+// second) replayed on another server tells the same story.
 func TestExportForRedisCLI(t *testing.T) {
 	dir := exportDir(t)
 	a := openScene(t, embedded(t), "fencing", 1, 120, 40, "nnnnnnnny")
@@ -169,7 +171,8 @@ func TestExportForRedisCLI(t *testing.T) {
 		t.Fatalf("%v\n%s", err, a.View())
 	}
 	script := string(b)
-	for _, want := range []string{"SET locksim:replay:resource:fence 32 PX 3600000", `EVAL "if redis.call(\"SET\", KEYS[1]`, "2 locksim:replay:resource:lock locksim:replay:resource:fence", "WAIT 100 32000\n"} {
+	p := replayPrefixOf(t, script)
+	for _, want := range []string{"SET " + p + "resource:fence 32 PX 3600000", `EVAL "if redis.call(\"SET\", KEYS[1]`, "2 " + p + "resource:lock " + p + "resource:fence", "WAIT 100 32000\n"} {
 		if !strings.Contains(script, want) {
 			t.Errorf("the script lacks %q:\n%s", want, script)
 		}
@@ -179,7 +182,8 @@ func TestExportForRedisCLI(t *testing.T) {
 	if err != nil || strings.Contains(string(out), "ERR") || !strings.Contains(string(out), "(error) STALE token 33, seen 34") && !strings.Contains(string(out), "STALE token 33, seen 34") {
 		t.Errorf("redis-cli replaying the script: %v\n%s", err, out)
 	}
-	if len(got) == 0 || got[1] != "33" && got[0] != "33" {
+	// the registration's OK, the fence's OK, then the acquire
+	if len(got) < 3 || got[2] != "33" {
 		t.Errorf("the replay's fenced acquire should answer 33 first: %q", out)
 	}
 }
@@ -198,18 +202,27 @@ func TestExportClaimLease(t *testing.T) {
 		t.Fatal(err)
 	}
 	script := string(b)
-	if !strings.Contains(script, "locksim:replay:emq:{q}:job:") || strings.Contains(script, "EVALSHA locksim:") || strings.Contains(script, " emq:") {
+	if !strings.Contains(script, replayPrefixOf(t, script)+"emq:{q}:job:") || strings.Contains(script, "EVALSHA locksim:") || strings.Contains(script, " emq:") {
 		t.Errorf("the embedded export's keys and job prefix:\n%s", script)
 	}
 	out, url, err := replayLiveExport(t, dir, "claim-lease", steps)
 	if err != nil || strings.Contains(string(out), "ERR") || strings.Count(string(out), "NOSCRIPT") != 1 {
 		t.Errorf("redis-cli replaying the script: %v\n%s", err, out)
 	}
-	for _, k := range simtest.Keys(t, url) {
-		if !strings.HasPrefix(k, "locksim:") {
-			t.Errorf("the replay wrote %s outside locksim:", k)
-		}
+	if keys := simtest.Keys(t, url); len(keys) != 0 {
+		t.Errorf("the replay's last command should delete its keys: %v", keys)
 	}
+}
+
+// replayPrefixOf is the replay prefix an exported script registers with
+// its first line.
+func replayPrefixOf(t *testing.T, script string) string {
+	t.Helper()
+	m := regexp.MustCompile(`^SET (locksim:replay:[0-9a-f]{8}:)registration `).FindStringSubmatch(script)
+	if m == nil {
+		t.Fatalf("the script does not start by registering its prefix:\n%s", script)
+	}
+	return m[1]
 }
 
 // exportDir points the user's config directory at a temporary one and
@@ -278,7 +291,8 @@ func TestExportScaled(t *testing.T) {
 		t.Fatalf("%v\n%s", err, a.View())
 	}
 	script := string(b)
-	for _, want := range []string{"SET locksim:replay:resource:fence 32 PX 180000\n", "locksim:replay:resource:fence 6ae6783f4fbde91b6eb88b73a48ed247 1500\n", "WAIT 100 1600\n", "WAIT 100 150\n", "edit-A 33 180000\n"} {
+	p := replayPrefixOf(t, script)
+	for _, want := range []string{"SET " + p + "resource:fence 32 PX 180000\n", p + "resource:fence 6ae6783f4fbde91b6eb88b73a48ed247 1500\n", "WAIT 100 1600\n", "WAIT 100 150\n", "edit-A 33 180000\n"} {
 		if !strings.Contains(script, want) {
 			t.Errorf("the scaled script lacks %q:\n%s", want, script)
 		}
@@ -314,8 +328,9 @@ func TestExportScaledClaim(t *testing.T) {
 
 // TestExportScaledReplay: the embedded fencing story exported at ÷20
 // replays by redis-cli on a live server in about two seconds with the same
-// replies (33, 34, the refusal of 33), and -cleanup's sweep then removes
-// every key it left under locksim:replay:.
+// replies (33, 34, the refusal of 33) and leaves no key; the same replay
+// cut short before its last command leaves its keys and registration,
+// which -cleanup's sweep then removes, and says so.
 func TestExportScaledReplay(t *testing.T) {
 	cli, err := exec.LookPath("redis-cli")
 	if err != nil {
@@ -330,19 +345,31 @@ func TestExportScaledReplay(t *testing.T) {
 	cmd.Stdin = strings.NewReader(script)
 	out, err := cmd.CombinedOutput()
 	replies := strings.Fields(string(out))
-	if err != nil || len(replies) < 2 || replies[1] != "33" || !strings.Contains(string(out), "STALE token 33, seen 34") {
+	if err != nil || len(replies) < 3 || replies[2] != "33" || !strings.Contains(string(out), "STALE token 33, seen 34") {
 		t.Fatalf("redis-cli replaying the scaled script: %v\n%s\n%s", err, out, script)
 	}
-	left := simtest.Keys(t, url)
-	if len(left) == 0 {
-		t.Fatal("the replay left no key to clean up: the test would prove nothing")
+	if keys := simtest.Keys(t, url); len(keys) != 0 {
+		t.Fatalf("the replay's last command should delete its keys: %v", keys)
 	}
-	var removed []string
-	if _, err := sim.CleanupLive(context.Background(), url, 0, func(k string) { removed = append(removed, k) }); err != nil {
+	lines := strings.SplitAfter(strings.TrimSuffix(script, "\n"), "\n")
+	cmd = exec.Command(cli, "-p", port)
+	cmd.Stdin = strings.NewReader(strings.Join(lines[:len(lines)-1], ""))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("redis-cli replaying all but the last line: %v\n%s", err, out)
+	}
+	left := simtest.Keys(t, url)
+	if len(left) < 2 {
+		t.Fatalf("the cut replay should leave keys and its registration: %v", left)
+	}
+	r, err := sim.CleanupLive(context.Background(), url, 0)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if keys := simtest.Keys(t, url); len(keys) != 0 || len(removed) != len(left) {
-		t.Errorf("after -cleanup: %v left, %v removed of %v", keys, removed, left)
+	if keys := simtest.Keys(t, url); len(keys) != 0 || len(r.Removed) != 1 || !r.Removed[0].Replay || r.Keys() != len(left) {
+		t.Errorf("after -cleanup: %v left, removed %+v of %v", keys, r.Removed, left)
+	}
+	if l := r.Lines(); len(l) != 1 || !strings.HasPrefix(l[0], "replay "+r.Removed[0].ID+": "+sim.KeyCount(len(left))+" removed") {
+		t.Errorf("-cleanup says %q", l)
 	}
 }
 

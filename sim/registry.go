@@ -1,0 +1,429 @@
+package sim
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// A key under Namespace is locksim's only when its prefix is registered:
+// the prefix's Registration key exists and holds what locksim writes there
+// (the prefix and a nonce). A run writes its registration and its first
+// heartbeat in one MULTI/EXEC before any other key, and deletes it last; an
+// exported replay's first command writes it and its last deletes it. A sweep
+// deletes the keys under a registered prefix (a run's only once its
+// heartbeat is gone) and leaves every other key under Namespace alone: a
+// user's key shaped like a run's is not locksim's, and neither is a run's
+// whose registration FLUSHDB or eviction took.
+
+// registrationName ends a prefix's registration key; heartbeatName its
+// heartbeat's (a run's only).
+const (
+	registrationName = "registration"
+	heartbeatName    = "heartbeat"
+)
+
+var (
+	runPrefix    = regexp.MustCompile(`^` + Namespace + `[0-9a-f]{6}:`)
+	replayPrefix = regexp.MustCompile(`^` + ReplayPrefix + `[0-9a-f]{8}:`)
+	// the value locksim writes in a registration: its prefix, a space, 32
+	// hex digits of nonce
+	registrationValue = regexp.MustCompile(`^(` + Namespace + `(?:[0-9a-f]{6}|replay:[0-9a-f]{8}):) [0-9a-f]{32}$`)
+)
+
+// Registration is the key that makes the keys under prefix locksim's, and
+// the value locksim writes in it for nonce (32 hex digits).
+func Registration(prefix, nonce string) (key, value string) {
+	return prefix + registrationName, prefix + " " + nonce
+}
+
+// registers reports whether value, read from prefix's registration key, is
+// one locksim wrote for prefix.
+func registers(prefix, value string) bool {
+	m := registrationValue.FindStringSubmatch(value)
+	return m != nil && m[1] == prefix
+}
+
+// newNonce is 32 random hex digits.
+func newNonce() string {
+	var n [16]byte
+	_, _ = rand.Read(n[:])
+	return hex.EncodeToString(n[:])
+}
+
+// ReplayKeyPrefix is the prefix of the keys of the exported replay id (8
+// hex digits).
+func ReplayKeyPrefix(id string) string { return ReplayPrefix + id + ":" }
+
+// ReplayEnd is the Lua an exported replay's last command runs, with its
+// registration as KEYS[1] and its prefix as ARGV[1]: it deletes every key
+// under the prefix, the registration last, and returns how many it
+// deleted. It finds the keys with SCAN because the stories' scripts make
+// keys the script file never names (a queue's job hashes).
+const ReplayEnd = `local n, c = 0, "0" repeat local r = redis.call("SCAN", c, "MATCH", ARGV[1] .. "*", "COUNT", 1000) c = r[1] for _, k in ipairs(r[2]) do if k ~= KEYS[1] then n = n + redis.call("DEL", k) end end until c == "0" return n + redis.call("DEL", KEYS[1])`
+
+// register picks a fresh run prefix, one not among taken (run ids seen
+// under Namespace) whose registration and heartbeat do not exist, and
+// writes both in one MULTI/EXEC watched on them, so two processes never
+// share a prefix. It sets b.Prefix and b.registration.
+func (b *Backend) register(ctx context.Context, taken map[string]bool) error {
+	for range 16 {
+		var run [3]byte
+		_, _ = rand.Read(run[:])
+		id := hex.EncodeToString(run[:])
+		if taken[id] {
+			continue
+		}
+		prefix := Namespace + id + ":"
+		reg, val := Registration(prefix, newNonce())
+		hb := prefix + heartbeatName
+		free := false
+		err := b.admin.Watch(ctx, func(tx *redis.Tx) error {
+			n, err := tx.Exists(ctx, reg, hb).Result()
+			if err != nil || n > 0 {
+				return err
+			}
+			cmds, err := tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+				p.Set(ctx, reg, val, 0)
+				p.Do(ctx, "SET", hb, time.Now().UTC().Format(time.RFC3339), "PX", b.beatTTL.Milliseconds())
+				return nil
+			})
+			free = err == nil
+			return txErr(cmds, err)
+		}, reg, hb)
+		switch {
+		case errors.Is(err, redis.TxFailedErr):
+			continue
+		case isNoPerm(err):
+			return fmt.Errorf("the server refused to register this run (WATCH, EXISTS, MULTI, SET, EXEC, UNWATCH), which locksim needs: %s", b.explain(err))
+		case err != nil:
+			return b.explain(err)
+		case free:
+			b.Prefix, b.registration = prefix, val
+			return nil
+		}
+	}
+	return fmt.Errorf("the server at %s has no free run prefix under %s after 16 tries", b.opts.Addr, Namespace)
+}
+
+// SweepReport is what a sweep removed and what it left under Namespace.
+type SweepReport struct {
+	// Removed are the runs and replays whose keys were deleted.
+	Removed []Removal
+	// Alive are the registered runs left alone because their heartbeat
+	// lives, and the number of keys each had.
+	Alive []Removal
+	// Changed are the prefixes whose registration or heartbeat changed
+	// between the check and the delete: another sweep took them, or the
+	// run came back. Nothing of theirs was deleted.
+	Changed []string
+	// Foreign are the keys under Namespace that locksim did not write,
+	// left alone, each with why.
+	Foreign []Foreign
+}
+
+// Removal is one registered run's or replay's keys.
+type Removal struct {
+	Replay bool
+	ID     string   // the run's 6 hex digits, the replay's 8
+	Keys   []string // as deleted: the registration last
+}
+
+// Foreign is a key under Namespace that is not locksim's, and why.
+type Foreign struct{ Key, Why string }
+
+// Keys is how many keys the sweep deleted.
+func (r SweepReport) Keys() int {
+	n := 0
+	for _, x := range r.Removed {
+		n += len(x.Keys)
+	}
+	return n
+}
+
+func (x Removal) name() string {
+	if x.Replay {
+		return "replay " + x.ID
+	}
+	return "run " + x.ID
+}
+
+// Lines are the report as -cleanup prints it, one line each: what was
+// removed and why, what was left alone and why.
+func (r SweepReport) Lines() []string {
+	var out []string
+	for _, x := range r.Removed {
+		why := "registered by a locksim run whose heartbeat had expired: it was killed, or lost the server for longer than its heartbeat's TTL"
+		if x.Replay {
+			why = "registered by an exported replay that redis-cli did not run to its end, whose last command deletes them"
+		}
+		out = append(out, fmt.Sprintf("%s: %s removed, its registration last (%s): %s", x.name(), KeyCount(len(x.Keys)), why, strings.Join(x.Keys, " ")))
+	}
+	for _, x := range r.Alive {
+		out = append(out, fmt.Sprintf("%s: %s left alone (its heartbeat lives: the run is still going)", x.name(), KeyCount(len(x.Keys))))
+	}
+	for _, p := range r.Changed {
+		out = append(out, fmt.Sprintf("%s*: left alone (its registration or heartbeat changed while this sweep looked: another sweep removed it, or the run came back)", p))
+	}
+	for _, f := range r.Foreign {
+		out = append(out, fmt.Sprintf("not locksim's, left alone: %s (%s)", f.Key, f.Why))
+	}
+	return out
+}
+
+// StartNote is the one line a run says after its start sweep, "" when it
+// removed nothing.
+func (r SweepReport) StartNote() string {
+	if len(r.Removed) == 0 {
+		return ""
+	}
+	var runs []string
+	for _, x := range r.Removed {
+		runs = append(runs, x.ID)
+	}
+	what := "1 killed locksim run"
+	if len(runs) > 1 {
+		what = fmt.Sprintf("%d killed locksim runs", len(runs))
+	}
+	return fmt.Sprintf("removed %s of %s (%s), each registered by locksim with its heartbeat expired", KeyCount(r.Keys()), what, strings.Join(runs, ", "))
+}
+
+// scanNamespace lists every key under Namespace, with SCAN (never KEYS).
+func scanNamespace(ctx context.Context, c *redis.Client) ([]string, error) {
+	var keys []string
+	iter := c.Scan(ctx, 0, Namespace+"*", 1000).Iterator()
+	for iter.Next(ctx) {
+		keys = append(keys, iter.Val())
+	}
+	return keys, iter.Err()
+}
+
+// Sweep finds the keys under Namespace with SCAN and deletes those of the
+// registered runs whose heartbeat is gone, and with replays those of the
+// registered replays too; it deletes nothing else. See sweepKeys.
+func Sweep(ctx context.Context, c *redis.Client, replays bool) (SweepReport, error) {
+	keys, err := scanNamespace(ctx, c)
+	if err != nil {
+		return SweepReport{}, err
+	}
+	return sweepKeys(ctx, c, keys, replays, nil)
+}
+
+// sweepKeys decides, prefix by prefix among keys (found by an earlier
+// SCAN), whose keys are locksim's to delete, and deletes them. For each
+// prefix it WATCHes the registration and the heartbeat, reads them, and
+// deletes the keys and then the registration in one MULTI/EXEC: a run
+// that (re)starts under the prefix, or a second sweep that got there
+// first, changes a watched key and the EXEC does nothing. Keys written
+// under a prefix after the SCAN are not deleted. Without replays, the
+// keys under ReplayPrefix are neither touched nor reported. The report
+// holds what was done before an error. A test's between (nil otherwise)
+// runs after a prefix's check and before its delete.
+func sweepKeys(ctx context.Context, c *redis.Client, keys []string, replays bool, between func(prefix string)) (SweepReport, error) {
+	var r SweepReport
+	groups := map[string][]string{}
+	for _, k := range keys {
+		switch p := replayPrefix.FindString(k); {
+		case p != "":
+			if replays {
+				groups[p] = append(groups[p], k)
+			}
+		case strings.HasPrefix(k, ReplayPrefix):
+			if replays {
+				r.Foreign = append(r.Foreign, Foreign{k, "not under a replay's prefix, " + ReplayPrefix + "<8 hex digits>:"})
+			}
+		default:
+			if p := runPrefix.FindString(k); p != "" {
+				groups[p] = append(groups[p], k)
+			} else {
+				r.Foreign = append(r.Foreign, Foreign{k, "not under a run's prefix, " + Namespace + "<6 hex digits>:, nor a replay's"})
+			}
+		}
+	}
+	prefixes := make([]string, 0, len(groups))
+	for p := range groups {
+		prefixes = append(prefixes, p)
+	}
+	slices.Sort(prefixes)
+	for _, p := range prefixes {
+		if err := sweepPrefix(ctx, c, p, groups[p], &r, between); err != nil {
+			return r, err
+		}
+	}
+	slices.SortFunc(r.Foreign, func(a, b Foreign) int { return strings.Compare(a.Key, b.Key) })
+	return r, nil
+}
+
+// sweepPrefix decides and deletes for one prefix's keys; see sweepKeys.
+func sweepPrefix(ctx context.Context, c *redis.Client, prefix string, keys []string, r *SweepReport, between func(string)) error {
+	slices.Sort(keys)
+	replay := strings.HasPrefix(prefix, ReplayPrefix)
+	x := Removal{Replay: replay, ID: strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(prefix, ReplayPrefix), Namespace), ":")}
+	reg, _ := Registration(prefix, "")
+	hb := prefix + heartbeatName
+	foreign := func(why string) {
+		for _, k := range keys {
+			r.Foreign = append(r.Foreign, Foreign{k, why})
+		}
+	}
+	err := c.Watch(ctx, func(tx *redis.Tx) error {
+		val, err := tx.Get(ctx, reg).Result()
+		switch {
+		case errors.Is(err, redis.Nil):
+			foreign("no registration " + reg)
+			return nil
+		case err != nil && strings.HasPrefix(err.Error(), "WRONGTYPE"):
+			foreign(reg + " is not a registration locksim writes")
+			return nil
+		case err != nil:
+			return err
+		case !registers(prefix, val):
+			foreign(reg + " does not hold what locksim writes there")
+			return nil
+		}
+		if !replay {
+			n, err := tx.Exists(ctx, hb).Result()
+			if err != nil {
+				return err
+			}
+			if n > 0 {
+				x.Keys = keys
+				r.Alive = append(r.Alive, x)
+				return nil
+			}
+		}
+		var del []string
+		for _, k := range keys {
+			if k != reg {
+				del = append(del, k)
+			}
+		}
+		del = append(del, reg)
+		if between != nil {
+			between(prefix)
+		}
+		cmds, err := tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			for _, k := range del {
+				p.Del(ctx, k)
+			}
+			return nil
+		})
+		if err != nil {
+			return txErr(cmds, err)
+		}
+		// a key that expired since the SCAN was not deleted by the sweep
+		for i, cmd := range cmds {
+			if n, _ := cmd.(*redis.IntCmd).Result(); n > 0 {
+				x.Keys = append(x.Keys, del[i])
+			}
+		}
+		r.Removed = append(r.Removed, x)
+		return nil
+	}, reg, hb)
+	if errors.Is(err, redis.TxFailedErr) {
+		r.Changed = append(r.Changed, prefix)
+		return nil
+	}
+	return err
+}
+
+// CleanupLive connects to rawURL and sweeps (see Sweep) the keys of the
+// registered runs whose heartbeat is gone and of the registered replays:
+// the -cleanup flag. Its check before it starts (cleanupCheck) sends the
+// commands the sweep needs, on a key no one else has, rather than the
+// stories' full preflight. The report holds what was done even with an
+// error, which is one line without the password.
+func CleanupLive(ctx context.Context, rawURL string, timeout time.Duration) (SweepReport, error) {
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	opts, err := parseURL(rawURL)
+	if err != nil {
+		return SweepReport{}, err
+	}
+	opts.DialTimeout = max(timeout, time.Second)
+	opts.ReadTimeout, opts.WriteTimeout = timeout, timeout
+	opts.ContextTimeoutEnabled = true
+	b := &Backend{Name: fmt.Sprintf("live %s/%d", opts.Addr, opts.DB), Scale: 1, Timeout: timeout, opts: opts}
+	c := b.NewConn()
+	defer c.Close()
+	if err := b.cleanupCheck(ctx, c); err != nil {
+		return SweepReport{}, errors.New(scrub(err.Error(), opts, rawURL))
+	}
+	r, err := Sweep(ctx, c, true)
+	if err != nil {
+		return r, errors.New(scrub(b.explain(err).Error(), opts, rawURL))
+	}
+	return r, nil
+}
+
+// cleanupCheck is -cleanup's check before it deletes anything: the server
+// answers and lets this user SCAN, GET, EXISTS, WATCH, MULTI, DEL and EXEC
+// under the namespace. It touches one key, named with a fresh nonce so
+// that no one else has it, and never writes it: its DEL deletes nothing.
+// Each refusal gets its own line, as the preflight's do.
+func (b *Backend) cleanupCheck(ctx context.Context, c *redis.Client) error {
+	ctx, cancel := context.WithTimeout(ctx, 3*b.Timeout+2*time.Second)
+	defer cancel()
+	k := Namespace + "cleanup-check:" + newNonce()
+	checks := [][]any{{"SCAN", 0, "MATCH", Namespace + "*", "COUNT", 1}, {"GET", k}, {"EXISTS", k}}
+	for i, args := range checks {
+		if err := c.Do(ctx, args...).Err(); err != nil && !errors.Is(err, redis.Nil) {
+			if i == 0 && !isNoPerm(err) {
+				return b.explain(err) // the connection itself: an address, a password
+			}
+			return fmt.Errorf("the server refused %s, which -cleanup needs: %s", args[0], b.explain(err))
+		}
+	}
+	err := c.Watch(ctx, func(tx *redis.Tx) error {
+		cmds, err := tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			p.Del(ctx, k)
+			return nil
+		})
+		return txErr(cmds, err)
+	}, k)
+	if err != nil {
+		return fmt.Errorf("the server refused WATCH, MULTI, DEL or EXEC, which -cleanup needs: %s", b.explain(err))
+	}
+	return nil
+}
+
+// UnderReplay is arg with a run's prefix at its start (a key, or a prefix
+// a script builds keys from) put under the replay prefix instead; any
+// other arg as it is.
+func UnderReplay(arg, replay string) string {
+	if p := runPrefix.FindString(arg); p != "" {
+		return replay + arg[len(p):]
+	}
+	return arg
+}
+
+// Bookkeeping reports whether key is the run's registration or heartbeat,
+// which a story that wipes its keys must leave: without them the run's
+// other keys would not be locksim's until the next heartbeat.
+func (b *Backend) Bookkeeping(key string) bool {
+	return b.Prefix != "" && (key == b.registrationKey() || key == b.heartbeatKey())
+}
+
+// txErr is a MULTI/EXEC's error as the server gave it: the refusal of a
+// queued command (a NOPERM names the command) rather than EXEC's
+// EXECABORT, which says only that something was refused.
+func txErr(cmds []redis.Cmder, err error) error {
+	if err == nil || !strings.HasPrefix(err.Error(), "EXECABORT") {
+		return err
+	}
+	for _, c := range cmds {
+		if e := c.Err(); e != nil && !strings.HasPrefix(e.Error(), "EXECABORT") {
+			return e
+		}
+	}
+	return err
+}

@@ -26,7 +26,9 @@ import (
 // LOCKSIM_MAIN=1), so a test can kill it with -9 mid-scene.
 func TestMain(m *testing.M) {
 	if os.Getenv("LOCKSIM_MAIN") == "1" {
-		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+		// a shorter heartbeat, for runs a test kills and sweeps at once
+		ttl, _ := time.ParseDuration(os.Getenv("LOCKSIM_HEARTBEAT_TTL"))
+		os.Exit(runHeartbeat(os.Args[1:], ttl, os.Stdout, os.Stderr))
 	}
 	if os.Getenv("LOCKSIM_FLOOR") == "1" {
 		os.Exit(floor())

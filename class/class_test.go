@@ -68,10 +68,12 @@ func gcPause(step int) play.Position {
 // miniredis, and (slow tier) two clients of one redis-server.
 func TestHubs(t *testing.T) {
 	t.Run("memory", func(t *testing.T) {
+		simtest.QuickOnly(t)
 		h := NewMemory(at0)
 		hubContract(t, h, h)
 	})
 	t.Run("miniredis", func(t *testing.T) {
+		simtest.QuickOnly(t)
 		s := miniredis.RunT(t)
 		hubContract(t, redisHub(t, "redis://"+s.Addr()), redisHub(t, "redis://"+s.Addr()))
 	})

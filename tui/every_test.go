@@ -12,6 +12,7 @@ import (
 	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/sim/ledger"
+	"locksim/sim/simtest"
 	"locksim/transcript"
 	"locksim/views"
 
@@ -49,6 +50,7 @@ func TestEveryScene(t *testing.T) {
 				}
 			}
 			if sc.Kind == scenes.Quiz {
+				simtest.QuickOnly(t)
 				walkQuiz(t, sc, text) // no schedule: every situation and the score instead
 				return
 			}

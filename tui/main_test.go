@@ -214,7 +214,9 @@ func points(t testing.TB, id string, learner bool) []storyPoint {
 		}
 	}
 	for _, p := range storyVariants(id) {
-		play(sc.Describe(p), p, 0, nil)
+		if !simtest.Slow { // the slow tier walks only the moves the quick tier left out
+			play(sc.Describe(p), p, 0, nil)
+		}
 		// the learner's moves on the story as written and on each setting
 		// changed alone: the combinations differ from those only in what
 		// the walk without moves already covers
@@ -243,8 +245,8 @@ func points(t testing.TB, id string, learner bool) []storyPoint {
 		for k := 0; k <= n; k++ {
 			for i, m := range extra {
 				// the quick tier takes each move at every fifth point, in
-				// turn; the slow tier (-tags slow) at every point below
-				if !simtest.Slow && (k+i)%5 != 0 {
+				// turn; the slow tier (-tags slow) at every other point below
+				if !simtest.InTier((k+i)%5 == 0) {
 					continue
 				}
 				// on a setting changed alone, on a distributed story (five

@@ -1,4 +1,19 @@
-// Package simtest starts a real redis-server for tests of the live path.
+// Package simtest starts a real redis-server for tests of the live path,
+// and sorts tests into the two tiers.
+//
+// The quick tier, go test -race ./..., starts no redis-server and no
+// fresh build of the program: StartServer (and so StartRedis, OnBoth's
+// live half) and SkipUnlessSlow skip there. The slow tier, go test -race
+// -tags slow ./..., runs only the tests the quick tier skipped a part of:
+// a test that uses StartRedis, StartServer, SkipUnlessSlow, OnBoth, Slow,
+// InTier or QuickOnly, in its body or through a helper of its package's
+// test files, is a slow-tier test, and every other test is skipped there
+// by its package's TestMain (testmain.Run, which every test package calls;
+// its tier.go says how it reads the files). Within a slow-tier test, what
+// the quick tier already ran skips in the slow tier: OnBoth's embedded
+// half, a subtest that calls QuickOnly, a sweep's sample taken by InTier.
+// Neither tier runs a test twice, and a test is in the slow tier because
+// of the very call that makes it skip in the quick one.
 package simtest
 
 import (
@@ -6,6 +21,7 @@ import (
 	"flag"
 	"fmt"
 	"locksim/sim"
+	"locksim/sim/simtest/testmain"
 	"net"
 	"os/exec"
 	"sort"
@@ -38,10 +54,40 @@ func StartRedisArgs(t testing.TB, args ...string) string {
 // -tags slow, and says how to run it.
 func SkipUnlessSlow(t testing.TB) {
 	t.Helper()
-	if !Slow {
-		t.Skip("slow tier: run go test -race -tags slow ./... for the live-server and long tests")
+	if Slow {
+		return
+	}
+	// the slow tier skips every test its TestMain's reading of the test
+	// files did not pick: a test that gets here unpicked would run in
+	// neither tier
+	if slow, read := testmain.SlowTest(t.Name()); !read {
+		t.Fatalf("simtest: %s needs the slow tier, but its package's TestMain does not call testmain.Run, which picks the slow tier's tests", t.Name())
+	} else if !slow {
+		t.Fatalf("simtest: %s reaches the slow tier by a path the slow tier's reading of its package cannot see (through another package?), so it would run in neither tier: call simtest.SkipUnlessSlow(t) in the test itself", t.Name())
+	}
+	t.Skip("slow tier: run go test -race -tags slow ./... for the live-server and long tests")
+}
+
+// Slow is true in the slow tier (built with -tags slow).
+const Slow = testmain.Slow
+
+// QuickOnly skips, in the slow tier, a part of a slow-tier test that the
+// quick tier has already run.
+func QuickOnly(t testing.TB) {
+	t.Helper()
+	if Slow {
+		t.Skip(quickRan)
 	}
 }
+
+// quickRan is the skip message of a part the quick tier ran: .ci/skipped
+// counts these rather than listing them.
+const quickRan = "quick tier: go test -race ./... ran this"
+
+// InTier reports whether a case of a sweep runs in this tier, given
+// whether it is in the quick tier's sample: the quick tier runs the
+// sample, the slow tier every other case, so none runs twice.
+func InTier(inSample bool) bool { return inSample != Slow }
 
 // Server is a redis-server a test can stop and start again on its port.
 type Server struct {
@@ -167,14 +213,15 @@ func Embedded(t testing.TB) *sim.Backend {
 	return b
 }
 
-// OnBoth runs check against an embedded server and, in parallel, against
-// a redis-server of its own with story time divided by scale (skipped
-// with a message outside the slow tier or without the binary). The test
+// OnBoth runs check against an embedded server in the quick tier and
+// against a redis-server of its own, with story time divided by scale, in
+// the slow tier (skipped with a message without the binary). The test
 // itself runs in parallel with the others: live stories wait in real time,
 // and the embedded walks use the CPU meanwhile.
 func OnBoth(t *testing.T, scale int, check func(t *testing.T, b *sim.Backend)) {
 	t.Parallel()
 	t.Run("embedded", func(t *testing.T) {
+		QuickOnly(t)
 		t.Parallel()
 		check(t, Embedded(t))
 	})

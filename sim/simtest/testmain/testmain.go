@@ -1,5 +1,6 @@
-// Package testmain runs a package's tests for its TestMain, without the
-// second the race detector waits at every clean exit.
+// Package testmain runs a package's tests for its TestMain: only the
+// tests of the tier it was built for (see tier.go), and without the second
+// the race detector waits at every clean exit.
 //
 // Built with -race, a process that exits with status 0 sleeps for
 // GORACE's atexit_sleep_ms (1000 ms by default) so that goroutines still
@@ -17,9 +18,14 @@ import (
 	"testing"
 )
 
-// Run runs m's tests and exits with their status: at once, skipping the
-// race detector's wait, when they passed under -race.
+// Race is true in a binary built with -race: a test that builds the
+// program builds it alike, from the same cached packages.
+const Race = raceEnabled
+
+// Run runs m's tests of this tier and exits with their status: at once,
+// skipping the race detector's wait, when they passed under -race.
 func Run(m *testing.M) {
+	selectTier(".")
 	code := m.Run()
 	if code == 0 && raceEnabled {
 		syscall.Exit(0)

@@ -1,8 +1,8 @@
-//go:build slow
+//go:build !slow
 
-package simtest
+package testmain
 
 // Slow is true in the slower test tier (go test -race -tags slow ./...),
 // which runs the live-server comparisons, fresh-process walks and suites
 // that take longer than the README's quick test command allows.
-const Slow = true
+const Slow = false

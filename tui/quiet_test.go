@@ -279,6 +279,21 @@ func leaseRead(s sim.Snapshot) map[string]int64 {
 	return out
 }
 
+// scores are the deadlines of the active set, as the server holds them:
+// epoch ms on its TIME.
+func scores(s sim.Snapshot) map[string]int64 {
+	out := map[string]int64{}
+	for _, k := range s.Keys {
+		if k.Type == "zset" && strings.HasSuffix(k.Name, "active") {
+			for _, f := range k.Fields {
+				score, _ := strconv.ParseFloat(f.Value, 64)
+				out[f.Name] = int64(score)
+			}
+		}
+	}
+	return out
+}
+
 // TestLiveHoldKeepsDeadlines steps the claim scene on a live server with
 // pauses between steps far longer than its lease's margins: the hold moves
 // each deadline scored on TIME on by the time held, so after every step
@@ -292,28 +307,64 @@ func TestLiveHoldKeepsDeadlines(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close(context.Background()) })
+	stepStart := time.Now() // opening the scene may hold the clock already
 	live := openScene(t, b, "claim-lease", 1, 80, 24, "")
 	emb := openScene(t, embedded(t), "claim-lease", 1, 80, 24, "")
 	// 1.5 s held is 30 s of story at ÷20: unheld, every deadline would
 	// move that much nearer at each step
 	const pause = 1500 * time.Millisecond
+	// spent is the wall time the live steps took, and since[id] what it
+	// was when id's lease began: while a step runs, the story's clock (the
+	// client's) and the server's TIME are read at different moments, and a
+	// stall between two readings on a loaded machine shows as that much
+	// wire time lost or gained, so the margin grows by the steps' own time
+	var spent time.Duration
+	since := map[string]time.Duration{}
 	for range len(live.pl.Snap.Moves) {
 		time.Sleep(pause)
+		before, seen := scores(live.pl.Snap), len(live.pl.Snap.Events)
+		heldFrom := stepStart // the hold began inside the last step
+		stepStart = time.Now()
 		drive(t, live, keys("n")...)
+		took := time.Since(stepStart)
 		drive(t, emb, keys("n")...)
+		// on the server's own scores: each deadline that stayed moved on
+		// by the time held, at least the pause and at most the wall time
+		// from the last step's start to this one's end
+		claimedNow := map[string]bool{}
+		for _, e := range live.pl.Snap.Events[seen:] {
+			if id, _, _, ok := sim.Claimed(e.Val, e.Err); ok && e.Kind == sim.Command {
+				claimedNow[id] = true
+			}
+		}
+		held := time.Since(heldFrom)
+		for id, s1 := range scores(live.pl.Snap) {
+			s0, ok := before[id]
+			if !ok || claimedNow[id] {
+				continue
+			}
+			if moved := time.Duration(s1-s0) * time.Millisecond; moved < pause || moved > held {
+				t.Errorf("step %d: the hold moved %s's deadline on by %v; it was held at least %v and at most %v", live.pl.Snap.Pos, id, moved, pause, held)
+			}
+		}
 		got, want := leaseRead(live.pl.Snap), leaseRead(emb.pl.Snap)
 		if len(got) != len(want) {
 			t.Fatalf("step %d: active set live %v, embedded %v", live.pl.Snap.Pos, got, want)
 		}
 		for id, w := range want {
+			if _, ok := since[id]; !ok {
+				since[id] = spent
+			}
 			// a claim's time is taken as it is sent, and TIME read in
 			// the script, a round trip apart (as the snapshot's clock and
 			// its TIME): allow 10 s of story (500 ms of wire), a third of
-			// one pause
-			if g := got[id]; g < w-10_000 || g > w+10_000 {
-				t.Errorf("step %d: %s's deadline gives a lease of %d ms of story live, %d embedded", live.pl.Snap.Pos, id, g, w)
+			// one pause, and the steps' own time since the claim
+			margin := 10_000 + (spent+took-since[id]).Milliseconds()*scale
+			if g := got[id]; g < w-margin || g > w+margin {
+				t.Errorf("step %d: %s's deadline gives a lease of %d ms of story live, %d embedded (±%d)", live.pl.Snap.Pos, id, g, w, margin)
 			}
 		}
+		spent += took
 	}
 	if n := len(live.pl.Snap.Moves); live.pl.Snap.Pos != n || emb.pl.Snap.Pos != n {
 		t.Errorf("the story should have played to its end (%d): live at %d, embedded at %d", n, live.pl.Snap.Pos, emb.pl.Snap.Pos)

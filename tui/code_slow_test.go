@@ -11,6 +11,7 @@ import (
 	"locksim/play"
 	"locksim/scenes"
 	"locksim/sim/simtest"
+	"locksim/sim/simtest/testmain"
 	"locksim/storycode"
 )
 
@@ -23,8 +24,16 @@ import (
 // bytes.
 func TestStoryCodeInAnotherProcess(t *testing.T) {
 	simtest.SkipUnlessSlow(t)
+	t.Parallel() // the build takes a while on a loaded machine: the other tests meanwhile
 	bin := filepath.Join(t.TempDir(), "locksim")
-	if out, err := exec.Command("go", "build", "-o", bin, "locksim").CombinedOutput(); err != nil {
+	// built as this test binary was, so the packages come from the build
+	// cache and only the link is new (a build without -race compiled them
+	// all again: minutes on two loaded cores)
+	args := []string{"build", "-o", bin}
+	if testmain.Race {
+		args = append(args, "-race")
+	}
+	if out, err := exec.Command("go", append(args, "locksim")...).CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	cast := func(t *testing.T, code string, env ...string) []byte {

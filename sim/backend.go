@@ -363,10 +363,18 @@ func (b *Backend) stop() {
 }
 
 // restart brings a stopped embedded server back, with fresh connections.
+// It comes back listening on no port: miniredis's Restart listens again
+// on the port the server gave up when it stopped, and on a busy machine
+// another socket can take that port in between, so the restart failed and
+// the story went on with the node down. Nothing needs the port: every
+// client dials through dialPipe.
 func (b *Backend) restart() error {
 	b.srvMu.Lock()
-	err := b.mr.Restart()
+	// Dial starts a stopped miniredis without a listener; the pipe it
+	// opens is not needed
+	c, err := b.mr.Dial()
 	if err == nil {
+		_ = c.Close()
 		b.srv = b.mr.Server()
 		b.guardPanics(b.srv) // a restart sets a hook of its own
 	}

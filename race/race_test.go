@@ -90,8 +90,8 @@ func TestRaceLiveRedis(t *testing.T) {
 		t.Fatal(err)
 	}
 	raceMany(t, b, 200)
-	if keys := simtest.Keys(t, url); len(keys) != 1 || keys[0] != b.Prefix+"heartbeat" {
-		t.Fatalf("keys on the server while the backend is open: %v, want only its heartbeat", keys)
+	if keys := simtest.Keys(t, url); len(keys) != 2 || keys[0] != b.Prefix+"heartbeat" || keys[1] != b.Prefix+"registration" {
+		t.Fatalf("keys on the server while the backend is open: %v, want only its heartbeat and registration", keys)
 	}
 	if err := b.Close(context.Background()); err != nil {
 		t.Fatal(err)

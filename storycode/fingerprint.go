@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"locksim/content"
@@ -55,7 +56,19 @@ func Fingerprint(id string) ([fingerprintLen]byte, error) {
 
 // hasher writes length-prefixed fields, so that no two different lists of
 // fields hash alike.
-type hasher struct{ buf []byte }
+type hasher struct {
+	buf []byte
+	// log, when set, gets a line for each story and event hashed (and each
+	// event's note, which is not hashed but says why a story went another
+	// way): two processes' logs show where their fingerprints part.
+	log *strings.Builder
+}
+
+func (h *hasher) line(s string) {
+	if h.log != nil {
+		h.log.WriteString(s + "\n")
+	}
+}
 
 func (h *hasher) str(s string) {
 	h.buf = binary.AppendUvarint(h.buf, uint64(len(s)))
@@ -65,8 +78,14 @@ func (h *hasher) str(s string) {
 func (h *hasher) num(n int64) { h.buf = binary.AppendVarint(h.buf, n) }
 
 func computeFingerprint(sc *scenes.Scene) ([fingerprintLen]byte, error) {
+	return fingerprint(sc, nil)
+}
+
+// fingerprint is computeFingerprint, writing what it hashes to log if it
+// is not nil.
+func fingerprint(sc *scenes.Scene, log *strings.Builder) ([fingerprintLen]byte, error) {
 	var out [fingerprintLen]byte
-	h := &hasher{}
+	h := &hasher{log: log}
 	h.str("locksim story fingerprint 1")
 	h.str(sc.ID)
 	h.num(int64(sc.Kind))
@@ -123,20 +142,11 @@ func hashStories(h *hasher, sc *scenes.Scene) error {
 		for _, n := range script.Nodes {
 			h.str(n)
 		}
-		pos := play.Position{Version: play.PositionVersion, Scene: sc.ID, Settings: p, Seed: fingerprintSeed}
-		if sc.Kind == scenes.Race {
-			// the race's winner is decided by a real race: replayed in the
-			// order of its workers, the replies are the same each time
-			rec := &play.RaceRecord{}
-			for i, a := range script.Actors {
-				rec.Shots = append(rec.Shots, play.RaceShot{Worker: a.Name, Order: i + 1, Reply: "OK"})
-			}
-			pos.Race = rec
-		}
-		events, moves, err := playStory(ctx, b, sc, pos)
+		events, moves, err := playStory(ctx, b, sc, storyPosition(sc, p))
 		if err != nil {
 			return fmt.Errorf("settings %v: %w", p, err)
 		}
+		h.line(fmt.Sprintf("story %v: %q", p, moves))
 		h.num(int64(len(moves)))
 		for _, m := range moves {
 			h.str(m)
@@ -155,9 +165,40 @@ func hashStories(h *hasher, sc *scenes.Scene) error {
 			h.str(e.Reply)
 			h.num(int64(e.Fault))
 			h.str(strconv.FormatBool(e.Timed))
+			h.line(eventLine(e))
 		}
 	}
 	return nil
+}
+
+// storyPosition is where the fingerprint plays the default story p of sc
+// from: its start, with the fixed seed.
+func storyPosition(sc *scenes.Scene, p scenes.Params) play.Position {
+	pos := play.Position{Version: play.PositionVersion, Scene: sc.ID, Settings: p, Seed: fingerprintSeed}
+	if sc.Kind == scenes.Race {
+		// the race's winner is decided by a real race, which its code
+		// carries: replayed in the order of its workers, the replies are
+		// the same each time
+		rec := &play.RaceRecord{}
+		for i, a := range sc.Script(p).Actors {
+			rec.Shots = append(rec.Shots, play.RaceShot{Worker: a.Name, Order: i + 1, Reply: "OK"})
+		}
+		pos.Race = rec
+	}
+	return pos
+}
+
+// eventLine is one line for an event with every field a replay must
+// repeat (and its note): what a test compares between two plays, and
+// prints where they differ.
+func eventLine(e sim.Event) string {
+	op := "-"
+	if e.Op != nil {
+		op = fmt.Sprintf("%+v", *e.Op)
+	}
+	return fmt.Sprintf("#%d move %d at %s due %s kind %d fault %d timed %t order %d jump %s | %s @%s %s: %q → %q | op %s | %q",
+		e.Seq, e.Move, sim.FormatDuration(e.At), sim.FormatDuration(e.Due), e.Kind, e.Fault, e.Timed, e.Order, e.Jump,
+		e.Actor, e.Node, e.Step, e.Args, e.Reply, op, e.Note)
 }
 
 // playStory plays the story pos stands in from its start to its end,

@@ -251,7 +251,7 @@ func (x *Exec) send(c *redis.Client, node, shown string, args []any, op *Op) Rep
 	at, sent := x.r.Now(), time.Now()
 	val, err := c.Do(ctx, args...).Result()
 	took := time.Since(sent)
-	rep := Reply{Val: val, Err: err, Text: FormatReply(val, err)}
+	rep := Reply{Val: val, Err: err, Text: FormatReplyWithin(val, err, x.r.b.commandTimeout())}
 	x.r.record(Event{
 		At:   at,
 		Kind: Command, Actor: x.actor.Name, Step: x.label, Move: x.move, Node: node,

@@ -48,7 +48,8 @@ type Snapshot struct {
 	Prefix   string // the run's key prefix on a live server, "" embedded
 	Live     bool
 	Scale    int
-	Capped   bool // the scene capped the backend's scale (Script.MaxScale)
+	Capped   bool          // the scene capped the backend's scale (Script.MaxScale)
+	Timeout  time.Duration // how long a client waits for a reply (wire time)
 	Now      time.Duration
 	Pos      int
 	Moves    []string   // a label per schedule move
@@ -76,7 +77,7 @@ type Snapshot struct {
 func (r *Run) Snapshot(ctx context.Context) Snapshot {
 	s := Snapshot{
 		Backend: r.b.Name, Prefix: r.b.Prefix, Live: r.b.Live(), Scale: r.Scale(), Capped: r.Scale() < r.b.Scale,
-		Now: r.Now(), Pos: r.pos,
+		Timeout: r.b.commandTimeout(), Now: r.Now(), Pos: r.pos,
 		Events: slices.Clone(r.Events), Scripts: r.Scripts(),
 	}
 	for _, m := range r.script.Moves {

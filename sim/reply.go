@@ -1,10 +1,15 @@
 package sim
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"strconv"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -12,8 +17,13 @@ import (
 // FormatReply renders a go-redis Do reply the way redis-cli prints it, on
 // one line: OK, (nil), (integer) 1, "value", (error) ERR ..., and arrays as
 // 1) "a" 2) (integer) 3. Reading the raw reply (not a typed helper) keeps
-// -1 and -2 from PTTL as the integers the server sent.
-func FormatReply(val any, err error) string {
+// -1 and -2 from PTTL as the integers the server sent. A command that got
+// no reply at all is told by NoReply, with no timeout to name.
+func FormatReply(val any, err error) string { return FormatReplyWithin(val, err, 0) }
+
+// FormatReplyWithin is FormatReply for a command sent with a per-command
+// timeout, which a missing reply names.
+func FormatReplyWithin(val any, err error, timeout time.Duration) string {
 	if err != nil {
 		if errors.Is(err, redis.Nil) {
 			return "(nil)"
@@ -22,10 +32,76 @@ func FormatReply(val any, err error) string {
 		if errors.As(err, &rerr) {
 			return "(error) " + rerr.Error()
 		}
-		return "(error) " + oneLine(err)
+		return NoReply(err, timeout)
 	}
 	return formatValue(val, true)
 }
+
+// NoReply says what the client knows of a command that got no reply: the
+// server sent nothing, so this must never read like redis-cli's "(error)",
+// which is a reply. A dial that failed sent nothing, so the command did
+// not run; a timeout or a connection lost after sending leaves the outcome
+// unknown. timeout is the per-command timeout the client waited (0 when
+// the caller cannot say); a dial waits DialTimeout of it.
+func NoReply(err error, timeout time.Duration) string {
+	var op *net.OpError
+	dial := errors.As(err, &op) && op.Op == "dial"
+	if !dial && notSent(err) {
+		return "not sent: " + oneLine(err)
+	}
+	timedOut := timedOut(err)
+	switch {
+	case dial && timedOut:
+		return "not sent: no connection within " + FormatSpan(DialTimeout(timeout))
+	case dial && errors.Is(err, syscall.ECONNREFUSED):
+		return "not sent: connection refused"
+	case dial:
+		return "not sent: cannot connect (" + oneLine(op.Err) + ")"
+	case timedOut && timeout > 0:
+		return "no reply within " + FormatSpan(timeout) + ": outcome unknown"
+	case timedOut:
+		return "no reply in time: outcome unknown"
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET),
+		errors.Is(err, syscall.EPIPE), errors.Is(err, net.ErrClosed):
+		return "no reply: the connection closed: outcome unknown"
+	case errors.Is(err, context.Canceled):
+		return "no reply: the wait was cancelled: outcome unknown"
+	}
+	// locksim's own words for a simulated fault (a cut off, slow or hung
+	// node; a lost reply), which say what the client heard and how long it
+	// waited
+	msg := oneLine(err)
+	if rest, ok := strings.CutPrefix(msg, "i/o timeout after "); ok {
+		return "no reply within " + rest
+	}
+	return "no reply: " + msg
+}
+
+// notSent reports an error that kept a command from reaching the server:
+// its connection could not be opened (locksim's simulated stopped node
+// says so in its own words).
+func notSent(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial" || strings.HasPrefix(oneLine(err), "connection refused")
+}
+
+// NotSent reports a command that never reached the server, its connection
+// refused: unlike a missing reply, it certainly did not run.
+func (e Event) NotSent() bool { return e.Unknown() && notSent(e.Err) }
+
+func timedOut(err error) bool {
+	var ne net.Error
+	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
+}
+
+// TimedOut reports a command sent whose reply did not come within the
+// command timeout: it may have run or not.
+func (e Event) TimedOut() bool { return e.Unknown() && !notSent(e.Err) && timedOut(e.Err) }
+
+// DialTimeout is how long a live connection may take to open: the command
+// timeout, but never under a second, since a first TLS handshake to a
+// distant server takes longer than a command.
+func DialTimeout(timeout time.Duration) time.Duration { return max(timeout, time.Second) }
 
 func formatValue(v any, top bool) string {
 	switch x := v.(type) {
@@ -68,4 +144,14 @@ func FormatCommand(args []any) string {
 		parts[i] = s
 	}
 	return strings.Join(parts, " ")
+}
+
+// commandTimeout is how long a client of b waits for a reply: what its
+// connections were opened with (a live server's -timeout), else go-redis's
+// own default of 3 s.
+func (b *Backend) commandTimeout() time.Duration {
+	if b.opts != nil && b.opts.ReadTimeout > 0 {
+		return b.opts.ReadTimeout
+	}
+	return 3 * time.Second
 }

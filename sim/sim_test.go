@@ -218,7 +218,9 @@ func TestFormatReply(t *testing.T) {
 		{"tok", nil, `"tok"`},
 		{[]any{"1767258000", "0"}, nil, `1) "1767258000" 2) "0"`},
 		{[]any{}, nil, "(empty array)"},
-		{nil, errors.New("boom"), "(error) boom"},
+		{nil, serverErr("BUSY Redis is busy running a script."), "(error) BUSY Redis is busy running a script."},
+		// no reply is not an error reply: redis-cli would print no "(error)"
+		{nil, errors.New("boom"), "no reply: boom"},
 	}
 	for _, c := range cases {
 		if got := sim.FormatReply(c.val, c.err); got != c.want {

@@ -1,0 +1,76 @@
+package sim_test
+
+import (
+	"context"
+	"errors"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"locksim/sim"
+)
+
+// serverErr is an error reply, as go-redis types one.
+type serverErr string
+
+func (e serverErr) Error() string { return string(e) }
+func (serverErr) RedisError()     {}
+
+// A command that got no reply is told by what the client knows, with the
+// timeout it really waited, never as an "(error)" reply: the errors here
+// are go-redis's own, from a server that never answers and a port that
+// refuses.
+func TestNoReplySaysWhatTheClientKnows(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // reads nothing, answers nothing
+		}
+	}()
+	const timeout = 100 * time.Millisecond
+	ask := func(addr string) error {
+		c := redis.NewClient(&redis.Options{Addr: addr, ReadTimeout: timeout, WriteTimeout: timeout,
+			DialTimeout: sim.DialTimeout(timeout), MaxRetries: -1, DialerRetries: 1, Protocol: 2, DisableIdentity: true})
+		defer c.Close()
+		_, err := c.Do(context.Background(), "SET", "k", "v").Result()
+		return err
+	}
+	silent := ask(ln.Addr().String())
+	if got, want := sim.FormatReplyWithin(nil, silent, timeout), "no reply within 100 ms: outcome unknown"; got != want {
+		t.Errorf("a server that never answers (%v): %q, want %q", silent, got, want)
+	}
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := closed.Addr().String()
+	closed.Close()
+	refused := ask(addr)
+	if got, want := sim.FormatReplyWithin(nil, refused, timeout), "not sent: connection refused"; got != want {
+		t.Errorf("a port that refuses (%v): %q, want %q", refused, got, want)
+	}
+	e := sim.Event{Kind: sim.Command, Err: refused}
+	if !e.Unknown() || !e.NotSent() || e.TimedOut() {
+		t.Errorf("a refused dial is not sent: unknown %v, not sent %v", e.Unknown(), e.NotSent())
+	}
+	if e := (sim.Event{Kind: sim.Command, Err: silent}); !e.Unknown() || e.NotSent() || !e.TimedOut() {
+		t.Errorf("a timeout after sending may have run: unknown %v, not sent %v", e.Unknown(), e.NotSent())
+	}
+	simulated := errors.New("i/o timeout after 50 ms: node D unreachable (simulated partition)")
+	if got, want := sim.FormatReply(nil, simulated), "no reply within 50 ms: node D unreachable (simulated partition)"; got != want {
+		t.Errorf("a simulated partition: %q, want %q", got, want)
+	}
+	if got := sim.DialTimeout(400 * time.Millisecond); got != time.Second {
+		t.Errorf("a dial waits at least a second: %v", got)
+	}
+}

@@ -203,7 +203,7 @@ type Options struct {
 // LiveSlack is the wire time around an expiry within which a live
 // server's history may read a key as still there or already gone: the
 // server's clock runs on while a step's commands travel.
-const LiveSlack = 50 * time.Millisecond
+const LiveSlack = ledger.LiveSlack // one slack for the ledger and the models
 
 // OptionsFor is the options for a run's snapshot: on a live server a slack
 // of LiveSlack on the wire, in story time.
@@ -217,7 +217,7 @@ func OptionsFor(snap sim.Snapshot) Options {
 // FromSnapshot reads a run's snapshot as a history: its events, folded with
 // the keys read back, at the run's story time.
 func FromSnapshot(snap sim.Snapshot) History {
-	return FromLedger(snap.Events, ledger.Fold(snap.Events, snap.Now, snap.Keys), OptionsFor(snap))
+	return FromLedger(snap.Events, ledger.FoldSnapshot(snap), OptionsFor(snap))
 }
 
 // FromEvents reads a run's events (in the order recorded: on the embedded

@@ -157,8 +157,17 @@ func sayExtend(v Frame, s *Said, story string) {
 		s.Vars["renewed"] = " " + v.Text.Fill("renewed", map[string]string{"times": times, "ends": Stamp(ls.Granted + ls.TTL)})
 	}
 	rn := v.L.RenewalsOf("A")
-	if rn.Refused() > 0 {
+	if rn.Refused() > 0 || rn.NoReply > 0 {
 		s.Tone = say.Warn
+	}
+	// the server's refusals and the missing replies stand beside 1, 0 and
+	// -1, each only once it happened
+	errs := ""
+	for _, c := range rn.Errors {
+		errs += " · " + v.Text.Fill("tally-error", map[string]string{"code": c.Code, "n": itoa(int64(c.N))})
+	}
+	if rn.NoReply > 0 {
+		errs += " · " + v.Text.Fill("tally-noreply", map[string]string{"n": itoa(int64(rn.NoReply))})
 	}
 	key := v.Text.Get("key-free")
 	if len(v.L.Keys) > 0 {
@@ -170,5 +179,5 @@ func sayExtend(v Frame, s *Said, story string) {
 		}
 	}
 	s.Verdict = v.Text.Fill("verdict", map[string]string{"extended": itoa(int64(rn.Extended)), "taken": itoa(int64(rn.Taken)),
-		"gone": itoa(int64(rn.Gone)), "watchdog": dog, "key": key})
+		"gone": itoa(int64(rn.Gone)), "errors": errs, "watchdog": dog, "key": key})
 }

@@ -2,6 +2,7 @@ package scenes
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -128,7 +129,7 @@ func TestExtendPausedWatchdogLapses(t *testing.T) {
 			t.Errorf("the stopped watchdog renewed again: %v", again)
 		}
 		led = Fold(r.Snapshot(context.Background()))
-		if rn := led.RenewalsOf("A"); rn != (ledger.Renewals{Extended: 4, Taken: 1}) {
+		if rn := led.RenewalsOf("A"); !reflect.DeepEqual(rn, ledger.Renewals{Extended: 4, Taken: 1}) {
 			t.Errorf("A's renewals: %+v", rn)
 		}
 		// in the story as written, A's release leaves B's lock alone

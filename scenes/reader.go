@@ -11,7 +11,7 @@ import (
 )
 
 // Fold reads a snapshot into the ledger.
-func Fold(s sim.Snapshot) *ledger.Ledger { return ledger.Fold(s.Events, s.Now, s.Keys) }
+func Fold(s sim.Snapshot) *ledger.Ledger { return ledger.FoldSnapshot(s) }
 
 // Explain is the one reading every scene shares: cards from the ledger's
 // beliefs, the readout of the selected actor (else the actor of the latest
@@ -242,10 +242,13 @@ func (r reader) why(ls *ledger.Lease) string {
 	r.leaseVars(ls, vars)
 	switch ls.End {
 	case ledger.Lapsed:
-		return r.fill("why-lapsed", vars)
+		return r.fill(r.lapsedSection("why-lapsed", ls, vars), vars)
 	case ledger.Deleted:
 		return r.fill("why-deleted", vars)
 	case ledger.Overwritten:
+		if ls.By == "" {
+			return r.fill("why-replaced", vars)
+		}
 		return r.fill("why-overwritten", vars)
 	case ledger.Released:
 		return r.fill("why-released", vars)
@@ -256,6 +259,22 @@ func (r reader) why(ls *ledger.Lease) string {
 		return r.fill("why-vanished", vars)
 	}
 	return r.fill("why-open", vars)
+}
+
+// lapsedSection is the section that tells lease ls's lapse, from base
+// ("why-lapsed", "granted-over-lapsed", "alarm-lapsed"): suffixed with why
+// the ledger says it was not renewed, when the text has that section
+// (the renewals refused with BUSY, a holder frozen with its watchdog).
+// It sets {code} to the error the first refused renewal got.
+func (r reader) lapsedSection(base string, ls *ledger.Lease, vars map[string]string) string {
+	why, first := r.v.L.WhyUnrenewed(ls)
+	if why == ledger.NotRenewed || !r.v.Text.Has(base+"-"+why.String()) {
+		return base
+	}
+	if code := ledger.ErrorCode(first); code != "" {
+		vars["code"] = code
+	}
+	return base + "-" + why.String()
 }
 
 // keyNow says what a key holds now, as read back.

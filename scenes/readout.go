@@ -87,6 +87,10 @@ func (r reader) state(a sim.Actor, b ledger.Belief) (string, say.Tone) {
 		return "extend → 0", say.Warn
 	case ledger.ExtGone:
 		return "extend → -1", say.Warn
+	case ledger.ExtFailed:
+		return "extend → " + ledger.ErrorCode(e), say.Warn
+	case ledger.ExtNoReply:
+		return "extend: no reply", say.Warn
 	case ledger.FencedNo:
 		return "write REFUSED", say.Bad
 	case ledger.WroteLate:
@@ -94,6 +98,9 @@ func (r reader) state(a sim.Actor, b ledger.Belief) (string, say.Tone) {
 	case ledger.WroteHolder, ledger.FencedOK:
 		return "write accepted", say.Good
 	case ledger.UnknownOut:
+		if e.NotSent() {
+			return "not sent", say.Warn
+		}
 		return "outcome unknown", say.Warn
 	case ledger.NodeGranted:
 		return "OK from " + e.Node, say.Good
@@ -260,7 +267,8 @@ func (r reader) about(name string) string {
 	}
 	vars["why"] = r.why(concern)
 	switch rd.What {
-	case ledger.TTLSet, ledger.Extended, ledger.Noted, ledger.CheckOwn, ledger.Reentered, ledger.RelKept:
+	case ledger.TTLSet, ledger.Extended, ledger.Noted, ledger.CheckOwn, ledger.Reentered, ledger.RelKept,
+		ledger.ExtFailed, ledger.ExtNoReply:
 		if b.Holds && !b.KeyHolds && b.Lease != nil && b.Lease.Seq < len(r.v.Snap.Events) {
 			// the step is long past: what matters now is the lost lease
 			vars["reply"] = ShortenTokens(r.v.Snap.Events[b.Lease.Seq].Reply, r.v.Snap.Actors, r.v.Snap.Events)
@@ -295,6 +303,9 @@ func (r reader) about(name string) string {
 			if o.Uncopied {
 				vars["onode"] = o.First.Lease.Node
 				return r.fill("granted-over-uncopied", vars)
+			}
+			if o.Cause == ledger.Lapsed {
+				return r.fill(r.lapsedSection("granted-over-lapsed", o.First.Lease, vars), vars)
 			}
 			return r.fill("granted-over-"+o.Cause.String(), vars)
 		case rd.Replaced != nil:
@@ -381,13 +392,32 @@ func (r reader) about(name string) string {
 		}
 	}
 	section := string(rd.What)
-	if rd.What == ledger.ExtGone && rd.Why == ledger.Vanished {
+	vars["code"] = ledger.ErrorCode(e)
+	vars["timeout"] = sim.FormatSpan(r.v.Snap.Timeout)
+	if r.v.Snap.Live {
+		vars["timeout"] += " on the wire, as -timeout sets it"
+	}
+	switch {
+	case rd.What == ledger.ExtGone && rd.Why == ledger.Vanished:
 		// gone before its end: no expiry, and no lateness, explains it
 		section = "ext-gone-vanished"
+	case (rd.What == ledger.ExtTaken || rd.What == ledger.RelTaken) && rd.Other == "" &&
+		rd.Why == ledger.Overwritten && rd.WhyBy == "":
+		// the key held a value no command of the story wrote
+		section += "-outside"
+	case rd.What == ledger.UnknownOut && e.NotSent():
+		section = "not-sent"
+	case (rd.What == ledger.UnknownOut || rd.What == ledger.ExtNoReply) && !e.TimedOut():
+		// no timeout ran out: the connection was lost, and the reply says how
+		section += "-lost"
 	}
 	// a command a timer sent (a watchdog's renewal) reads from the scene's
-	// "timer-" section when it has one
-	if e.Timed && r.v.Text.Has("timer-"+section) {
+	// "timer-" section when it has one, and from its "-frozen" one when it
+	// went out late because its actor was frozen
+	switch {
+	case e.Timed && rd.Frozen && r.v.Text.Has("timer-"+section+"-frozen"):
+		return r.fill("timer-"+section+"-frozen", vars)
+	case e.Timed && r.v.Text.Has("timer-"+section):
 		return r.fill("timer-"+section, vars)
 	}
 	return r.fill(section, vars)
@@ -430,7 +460,11 @@ func (r reader) alarm() string {
 	if o := l.FirstOverlap(); o != nil {
 		vars := map[string]string{"first": o.First.Actor, "second": o.Second.Actor, "from": Stamp(o.FromAt),
 			"by": byWhom(o.By), "lock": r.keyName(o.Lock)}
-		out := r.fill("alarm-"+o.Cause.String(), vars)
+		section := "alarm-" + o.Cause.String()
+		if o.Cause == ledger.Lapsed {
+			section = r.lapsedSection(section, o.First.Lease, vars)
+		}
+		out := r.fill(section, vars)
 		if n := len(l.Overlaps) - 1; n > 0 {
 			out += " " + r.fill("alarm-more", map[string]string{"n": strconv.Itoa(n)})
 		}

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"reflect"
 	"testing"
 
 	"locksim/sim"
@@ -44,7 +45,7 @@ func TestRenewalsOf(t *testing.T) {
 		var s story
 		c.s(&s)
 		l := Fold(s, s[len(s)-1].At, nil)
-		if got := l.RenewalsOf("A"); got != c.want {
+		if got := l.RenewalsOf("A"); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: got %+v, want %+v", c.name, got, c.want)
 		}
 	}

@@ -6,13 +6,23 @@ import (
 	"locksim/sim"
 )
 
-// Fold reads events in order and, at story time now, the keys read back.
+// Fold reads events in order and, at story time now, the keys read back,
+// on a clock that is the story's (the embedded server's).
 func Fold(events []sim.Event, now time.Duration, keys []sim.KeyState) *Ledger {
+	return FoldWithSlack(events, now, keys, 0)
+}
+
+// FoldWithSlack is Fold for a server whose clock may run up to slack (story
+// time) ahead of the story's: a key found gone that close to its end lapsed.
+func FoldWithSlack(events []sim.Event, now time.Duration, keys []sim.KeyState, slack time.Duration) *Ledger {
 	l := &Ledger{Now: now, Reads: make([]Read, len(events)),
-		status: map[string]sim.Status{}, byKey: map[string]*Lease{}, events: events}
+		status: map[string]sim.Status{}, byKey: map[string]*Lease{}, events: events, slack: slack, woke: map[string]int{}}
 	for i, e := range events {
 		l.lapse(e.At, e.Seq)
 		l.Reads[i] = l.event(e)
+		// a timer's command in the move that woke its actor fell due
+		// while the actor was frozen: it went out late, on waking
+		l.Reads[i].Frozen = e.Timed && l.woke[e.Actor] == e.Move+1
 	}
 	l.lapse(now, len(events))
 	for _, k := range keys {
@@ -87,9 +97,16 @@ func (l *Ledger) event(e sim.Event) Read {
 			return Read{What: CrashedNow}
 		case sim.FaultPause:
 			l.status[e.Actor] = sim.Paused
+			l.pauses = append(l.pauses, pause{actor: e.Actor, from: e.At, to: -1})
 			return Read{What: PausedNow}
 		case sim.FaultResume:
 			l.status[e.Actor] = sim.Ready
+			for i := range l.pauses {
+				if p := &l.pauses[i]; p.actor == e.Actor && p.to < 0 {
+					p.to = e.At
+				}
+			}
+			l.woke[e.Actor] = e.Move + 1
 			return Read{What: ResumedNow}
 		}
 		return Read{}
@@ -105,10 +122,17 @@ func (l *Ledger) event(e sim.Event) Read {
 	}
 	if e.Unknown() {
 		l.Unknowns = append(l.Unknowns, e.Seq)
+		if e.Op.Kind == sim.OpExtend {
+			return Read{What: ExtNoReply, Lease: l.leaseOf(e.Op.Token)}
+		}
 		return Read{What: UnknownOut}
 	}
 	if e.Op.Form == sim.FormReentrant {
 		return l.reentrant(e)
+	}
+	if e.ErrorReply() && e.Op.Kind == sim.OpExtend {
+		// refused before the script looked at the key: nothing moved
+		return Read{What: ExtFailed, Lease: l.leaseOf(e.Op.Token)}
 	}
 	if e.ErrorReply() && e.Op.Kind != sim.OpFencedWrite {
 		return Read{What: Failed}
@@ -147,7 +171,11 @@ func (l *Ledger) event(e sim.Event) Read {
 			}
 			return Read{What: Extended}
 		case 0:
-			return Read{What: ExtTaken, Lease: l.leaseOf(e.Op.Token), Other: actorOf(l.present(e.Node, e.Op.Key))}
+			r := Read{What: ExtTaken, Lease: l.leaseOf(e.Op.Token), Other: actorOf(l.notHolding(e))}
+			if r.Lease != nil && r.Lease.End != Open {
+				r.Why, r.WhyBy = r.Lease.End, r.Lease.By
+			}
+			return r
 		}
 		r := Read{What: ExtGone, Lease: l.leaseOf(e.Op.Token)}
 		l.gone(e.Node, e.Op.Key, e.At)
@@ -171,7 +199,7 @@ func (l *Ledger) event(e sim.Event) Read {
 			return Read{What: CheckOwn, Lease: l.holding(e.Node, e.Op.Key, e.Op.Token)}
 		}
 		l.giveUp(e)
-		r := Read{What: CheckOther, Lease: own, Other: actorOf(l.present(e.Node, e.Op.Key))}
+		r := Read{What: CheckOther, Lease: own, Other: actorOf(l.notHolding(e))}
 		if own != nil {
 			r.Why, r.WhyBy = own.End, own.By
 		}
@@ -227,12 +255,13 @@ func (l *Ledger) acquire(e sim.Event) Read {
 		// the key held another value: a SET without NX replaced it
 		cur.End, cur.EndSeq, cur.EndAt, cur.By = Overwritten, e.Seq, e.At, e.Actor
 		replaced = cur
-	case cur != nil && cur.Expires():
+	case cur != nil && !l.early(cur, e.At):
 		// NX was granted, so the key was free: the lease had in truth run
 		// out a moment before the fold's clock said so (a live server)
 		cur.End, cur.EndSeq, cur.EndAt = Lapsed, -1, e.At
 	case cur != nil:
-		// a key with no TTL cannot lapse: something outside the run removed it
+		// no TTL, or time left on it: no expiry freed the key, something
+		// outside the run removed it
 		cur.End, cur.EndSeq, cur.EndAt = Vanished, -1, e.At
 	}
 	ls := &Lease{Lock: op.Lock, Node: e.Node, Key: op.Key, Actor: e.Actor, Token: op.Token,
@@ -317,7 +346,7 @@ func (l *Ledger) release(e sim.Event) Read {
 	case n == 1:
 		r.What = DeletedUnknown
 	case op.Form == sim.FormScript && n == 0:
-		r.What, r.Other = RelTaken, actorOf(l.present(e.Node, op.Key))
+		r.What, r.Other = RelTaken, actorOf(l.notHolding(e))
 	case op.Form == sim.FormScript:
 		r.What = RelGone
 	default:
@@ -406,11 +435,34 @@ func (l *Ledger) gone(node, key string, at time.Duration) {
 	}
 	if cur.End == Open {
 		cur.End, cur.EndSeq, cur.EndAt = Lapsed, -1, cur.Ends()
-		if !cur.Expires() || at < cur.Ends() {
+		if l.early(cur, at) {
 			cur.End, cur.EndAt = Vanished, at
 		}
 	}
 	delete(l.byKey, slot(node, key))
+}
+
+// notHolding reads a reply of e's that says its key does not hold e's
+// token (a script's 0, a GET of another value) and returns the lease the
+// key holds, nil if none of the run's. When the fold still had the
+// sender's own lease on the key, no command of the run replaced it:
+// something outside the run wrote the key, and that lease ended then.
+func (l *Ledger) notHolding(e sim.Event) *Lease {
+	s := slot(e.Node, e.Op.Key)
+	if cur := l.byKey[s]; cur != nil && cur.Token == e.Op.Token && !cur.Fixed {
+		cur.End, cur.EndSeq, cur.EndAt, cur.By = Overwritten, -1, e.At, ""
+		delete(l.byKey, s)
+		return nil
+	}
+	for i := len(l.Leases) - 1; i >= 0; i-- {
+		if ls := l.Leases[i]; ls.slot() == s {
+			if ls.Token == e.Op.Token && !ls.Fixed {
+				return nil // the reply says the key does not hold it: no revival
+			}
+			break
+		}
+	}
+	return l.present(e.Node, e.Op.Key)
 }
 
 // slot names a key on a node: a distributed story has the same key on

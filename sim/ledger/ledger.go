@@ -36,6 +36,12 @@ type Ledger struct {
 	status     map[string]sim.Status
 	byKey      map[string]*Lease // the lease each key holds now, as the replies tell it
 	events     []sim.Event
+	// slack is how much earlier than its end, in story time, a key may be
+	// found gone and still have lapsed (a live server's clock, see
+	// LiveSlack); 0 on the embedded server.
+	slack  time.Duration
+	pauses []pause
+	woke   map[string]int // the move (plus one) in which each actor last woke
 }
 
 // Latest is the actor's latest lease, nil if it was never granted one.

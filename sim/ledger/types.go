@@ -201,6 +201,10 @@ type Read struct {
 	Refusal *Refusal
 	// Reaped are the claims a reap took back, in the reply's order.
 	Reaped []*Lease
+	// Frozen is set for a timer's command (a watchdog's renewal) that fell
+	// due while its actor was frozen: it went out late, in the move that
+	// woke the actor.
+	Frozen bool
 }
 
 // What names an event's meaning. Each is also the name of a readout
@@ -222,6 +226,8 @@ const (
 	Extended       What = "extended"        // an extension moved the lease's end
 	ExtTaken       What = "ext-taken"       // an extension replied 0
 	ExtGone        What = "ext-gone"        // an extension replied -1
+	ExtFailed      What = "ext-failed"      // an extension got an error reply: the server refused to run it
+	ExtNoReply     What = "ext-noreply"     // an extension got no reply: it may or may not have run
 	CheckOwn       What = "check-own"       // GET returned the actor's token
 	CheckOther     What = "check-other"     // GET returned another token
 	CheckNone      What = "check-none"      // GET returned (nil)

@@ -31,6 +31,9 @@ func sentence(h History, v Verdict) string {
 		return fill("resource-bad", vars)
 	case v.Result == NotLinearizable && v.Model == Resource:
 		return fill("resource-bad-fenced", vars)
+	case v.Result == NotLinearizable && v.Model == Server && h.Live:
+		// the history cannot see what else reached a shared server
+		return fill("server-bad-live", vars)
 	case v.Result == NotLinearizable:
 		return fill(prefix+"-bad", vars)
 	case v.Model == Resource && v.Refused > 0:

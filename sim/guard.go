@@ -3,7 +3,9 @@ package sim
 import (
 	"fmt"
 	"sync"
+	"time"
 
+	"github.com/alicebob/miniredis/v2"
 	"github.com/alicebob/miniredis/v2/server"
 )
 
@@ -32,4 +34,16 @@ func (b *Backend) guardPanics(srv *server.Server) {
 		srv.Dispatch(c, append([]string{cmd}, args...))
 		return true
 	})
+}
+
+// Embedded is the embedded server itself, nil on a live one: for a test
+// that changes a key behind the story's back or makes a command fail, as
+// another client or the server itself could.
+func (b *Backend) Embedded() *miniredis.Miniredis { return b.mr }
+
+// SetCommandTimeout makes the connections b opens from now on wait at most
+// d for a reply, as -timeout does on a live server: for a test of a
+// command that gets none, without go-redis's default of 3 s.
+func (b *Backend) SetCommandTimeout(d time.Duration) {
+	b.opts.ReadTimeout, b.opts.WriteTimeout = d, d
 }

@@ -30,6 +30,7 @@ const (
 	gWake     = "›"
 	gCrash    = "✗"
 	gUnknown  = "?"
+	gError    = "e" // an error reply (BUSY, NOSCRIPT, OOM, READONLY): the command did not do its work
 	gDown     = "↓"
 	gUp       = "↑"
 	gCut      = "÷"
@@ -44,7 +45,7 @@ var legendOrder = []struct{ glyph, says string }{
 	{gHolds, "acts as holder"}, {gStale, "…past its lease"}, {gLease, "lease on the server"}, {gNoTTL, "lease with no TTL"},
 	{gGranted, "granted"}, {gRefused, "refused"}, {gRelease, "release sent"}, {gExtend, "extend sent"},
 	{gWrite, "write sent"}, {gTaken, "write taken"}, {gStaleOK, "stale write taken"}, {gRejected, "write refused"}, {gLapsed, "TTL ran out"},
-	{gEnded, "lease taken away"}, {gPause, "paused"}, {gWake, "woke"}, {gCrash, "crashed"}, {gUnknown, "no reply"},
+	{gEnded, "lease taken away"}, {gPause, "paused"}, {gWake, "woke"}, {gCrash, "crashed"}, {gUnknown, "no reply"}, {gError, "error reply"},
 	{gDown, "node stopped"}, {gUp, "node restarted"}, {gCut, "client cut off"}, {gHeal, "healed"},
 	{gSlow, "node slowed"}, {gFast, "node fast again"}, {gJump, "clock jumped"},
 }
@@ -52,7 +53,9 @@ var legendOrder = []struct{ glyph, says string }{
 // lapse is the instant a lease's TTL ran out: after every command of its
 // last millisecond, as Redis keeps a key through the millisecond it ends.
 // A lease the ledger found lapsed before its TTL's end (its node's clock
-// jumped, or the node lost it) ended when a reply found it gone.
+// jumped; a live server's clock a little ahead) ended when a reply found it
+// gone. One removed before its end (the ledger's Vanished) is not a lapse:
+// leaseEnd marks it as taken away.
 func lapse(l *ledger.Lease) views.Instant {
 	if l.End == ledger.Lapsed && l.EndAt < l.Ends() {
 		return views.Instant{At: l.EndAt, Seq: -1}
@@ -214,6 +217,9 @@ func actorPoint(e sim.Event) (views.Point, bool) {
 	case e.Kind != sim.Command || e.Op == nil || e.Op.Part && e.Op.Kind == sim.OpAcquire:
 	case e.Unknown():
 		return views.Point{Glyph: gUnknown, Tone: views.Warn}, true
+	case e.ErrorReply() && e.Op.Kind != sim.OpWrite && e.Op.Kind != sim.OpFencedWrite:
+		// a refused write is the resource's row's to show
+		return views.Point{Glyph: gError, Tone: views.Warn}, true
 	case e.Op.Kind == sim.OpRelease:
 		return views.Point{Glyph: gRelease}, true
 	case e.Op.Kind == sim.OpExtend:

@@ -362,7 +362,7 @@ type plainVariant struct {
 	key   io.Writer // the scene's part of the answer key
 }
 
-func (v plainVariant) play(ctx context.Context) error {
+func (v plainVariant) play(ctx context.Context) (err error) {
 	sc, b, p, w := v.sc, v.t.b, v.p, v.w
 	pos := play.Position{Version: play.PositionVersion, Scene: sc.ID, Settings: map[string]int(p), Seed: v.t.seed, Own: v.own, Lab: v.lab, Trial: v.trial}
 	s, err := openStory(ctx, b, pos, v.text)
@@ -386,6 +386,13 @@ func (v plainVariant) play(ctx context.Context) error {
 		}
 	}
 	fmt.Fprintln(w)
+	// a story cut short says so where it stops, and why, in the transcript
+	// itself: what follows the last line would not be the story's
+	defer func() {
+		if err != nil {
+			fmt.Fprintf(w, "\nThe story stops here: %v.\n", err)
+		}
+	}()
 	printed := 0
 	flush := func() error {
 		events := s.Snap.Events
@@ -396,7 +403,12 @@ func (v plainVariant) play(ctx context.Context) error {
 			// a distributed story's failing node is its lesson, not an outage
 			if e.Unknown() && (e.Node == sim.LockNode || e.Node == sim.ResourceNode) {
 				// an outage is not a lock outcome: stop, and say which command
-				return fmt.Errorf("%s got no answer (%s): the server may or may not have run it", e.Cmd, strings.TrimPrefix(e.Reply, "(error) "))
+				if e.NotSent() {
+					return fmt.Errorf("at %s, %s's %s was never sent (%s), and what follows would not be the story",
+						scenes.Stamp(e.At), e.Actor, e.Cmd, e.Reply)
+				}
+				return fmt.Errorf("at %s, %s's %s got %s, and what follows would not be the story",
+					scenes.Stamp(e.At), e.Actor, e.Cmd, e.Reply)
 			}
 		}
 		printed = len(events)

@@ -1,0 +1,49 @@
+package transcript
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2/server"
+
+	"locksim/sim"
+)
+
+// TestPlainSaysWhyItStops: a command that gets no reply is an outage, not
+// a lock outcome, and the transcript stops there. Its last lines say so
+// in the client's words (no "(error)", which only a server sends), with
+// the timeout the client really waited.
+func TestPlainSaysWhyItStops(t *testing.T) {
+	b := embedded(t)
+	const timeout = 100 * time.Millisecond
+	b.SetCommandTimeout(timeout)
+	// the server takes longer than the client waits over every renewal
+	b.Embedded().Server().SetPreHook(func(c *server.Peer, cmd string, args ...string) bool {
+		if cmd != "EVAL" || len(args) == 0 || args[0] != sim.ExtendLua.Src {
+			return false
+		}
+		time.Sleep(3 * timeout)
+		return true
+	})
+	var out bytes.Buffer
+	err := PlainWith(context.Background(), &out, b, "extend", 1, PlainOptions{})
+	if err == nil {
+		t.Fatalf("the story went on past a renewal with no reply:\n%s", out.String())
+	}
+	text := out.String()
+	at := strings.LastIndex(text, "The story stops here")
+	if at < 0 {
+		t.Fatalf("the transcript stops without saying why:\n%s", text)
+	}
+	last := strings.Join(strings.Fields(text[at:]), " ")
+	if !strings.HasPrefix(last, "The story stops here: at +10.000s, A's EVAL <extend> 1 resource:lock") ||
+		!strings.HasSuffix(last, "got no reply within 100 ms: outcome unknown, and what follows would not be the story.") {
+		t.Errorf("the transcript's last line: %s", last)
+	}
+	if strings.Contains(text, "(error)") || strings.Contains(text, "i/o timeout") {
+		t.Errorf("a missing reply printed as a server's error:\n%s", text)
+	}
+}

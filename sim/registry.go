@@ -218,9 +218,11 @@ func Sweep(ctx context.Context, c *redis.Client, replays bool) (SweepReport, err
 }
 
 // sweepKeys decides, prefix by prefix among keys (found by an earlier
-// SCAN), whose keys are locksim's to delete, and deletes them. For each
-// prefix it WATCHes the registration and the heartbeat, reads them, and
-// deletes the keys and then the registration in one MULTI/EXEC: a run
+// SCAN), whose keys are locksim's to delete, and deletes them. It reads
+// every prefix's registration and heartbeat in one pipelined round; for
+// each prefix that looks removable it WATCHes the registration and the
+// heartbeat, reads them again, and deletes the keys and then the
+// registration in one MULTI/EXEC: a run
 // that (re)starts under the prefix, or a second sweep that got there
 // first, changes a watched key and the EXEC does nothing. Keys written
 // under a prefix after the SCAN are not deleted. Without replays, the
@@ -253,52 +255,104 @@ func sweepKeys(ctx context.Context, c *redis.Client, keys []string, replays bool
 		prefixes = append(prefixes, p)
 	}
 	slices.Sort(prefixes)
-	for _, p := range prefixes {
-		if err := sweepPrefix(ctx, c, p, groups[p], &r, between); err != nil {
+	// one round for every prefix's registration and heartbeat: only those
+	// that look removable are checked again, watched, and deleted
+	pipe := c.Pipeline()
+	regs := make([]*redis.StringCmd, len(prefixes))
+	beats := make([]*redis.IntCmd, len(prefixes))
+	for i, p := range prefixes {
+		reg, _ := Registration(p, "")
+		regs[i], beats[i] = pipe.Get(ctx, reg), pipe.Exists(ctx, p+heartbeatName)
+	}
+	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) && !strings.HasPrefix(err.Error(), "WRONGTYPE") {
+		return r, err
+	}
+	for i, p := range prefixes {
+		val, err := regs[i].Result()
+		n, _ := beats[i].Result()
+		v, err := judge(p, val, err, n > 0)
+		switch {
+		case err != nil:
 			return r, err
+		case v.why != "":
+			r.foreign(groups[p], v.why)
+		case v.alive:
+			r.Alive = append(r.Alive, Removal{ID: prefixID(p), Keys: slices.Sorted(slices.Values(groups[p]))})
+		default:
+			if err := sweepPrefix(ctx, c, p, groups[p], &r, between); err != nil {
+				return r, err
+			}
 		}
 	}
 	slices.SortFunc(r.Foreign, func(a, b Foreign) int { return strings.Compare(a.Key, b.Key) })
 	return r, nil
 }
 
-// sweepPrefix decides and deletes for one prefix's keys; see sweepKeys.
+// verdict is what a prefix's registration and heartbeat say of its keys:
+// not locksim's (why says why), a live run's, or else removable.
+type verdict struct {
+	why   string
+	alive bool
+}
+
+// judge reads prefix's registration (val, or the error of its GET) and
+// whether its heartbeat exists (a replay has none).
+func judge(prefix, val string, err error, beating bool) (verdict, error) {
+	reg, _ := Registration(prefix, "")
+	switch {
+	case errors.Is(err, redis.Nil):
+		return verdict{why: "no registration " + reg}, nil
+	case err != nil && strings.HasPrefix(err.Error(), "WRONGTYPE"):
+		return verdict{why: reg + " is not a registration locksim writes"}, nil
+	case err != nil:
+		return verdict{}, err
+	case !registers(prefix, val):
+		return verdict{why: reg + " does not hold what locksim writes there"}, nil
+	}
+	return verdict{alive: beating && !strings.HasPrefix(prefix, ReplayPrefix)}, nil
+}
+
+// prefixID is the run's or the replay's id in its prefix.
+func prefixID(prefix string) string {
+	return strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(prefix, ReplayPrefix), Namespace), ":")
+}
+
+// foreign lists keys as not locksim's, for why.
+func (r *SweepReport) foreign(keys []string, why string) {
+	for _, k := range keys {
+		r.Foreign = append(r.Foreign, Foreign{k, why})
+	}
+}
+
+// sweepPrefix checks again, watched, one prefix that looked removable,
+// and deletes its keys; see sweepKeys.
 func sweepPrefix(ctx context.Context, c *redis.Client, prefix string, keys []string, r *SweepReport, between func(string)) error {
 	slices.Sort(keys)
 	replay := strings.HasPrefix(prefix, ReplayPrefix)
-	x := Removal{Replay: replay, ID: strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(prefix, ReplayPrefix), Namespace), ":")}
+	x := Removal{Replay: replay, ID: prefixID(prefix)}
 	reg, _ := Registration(prefix, "")
 	hb := prefix + heartbeatName
-	foreign := func(why string) {
-		for _, k := range keys {
-			r.Foreign = append(r.Foreign, Foreign{k, why})
-		}
-	}
 	err := c.Watch(ctx, func(tx *redis.Tx) error {
 		val, err := tx.Get(ctx, reg).Result()
-		switch {
-		case errors.Is(err, redis.Nil):
-			foreign("no registration " + reg)
-			return nil
-		case err != nil && strings.HasPrefix(err.Error(), "WRONGTYPE"):
-			foreign(reg + " is not a registration locksim writes")
-			return nil
-		case err != nil:
-			return err
-		case !registers(prefix, val):
-			foreign(reg + " does not hold what locksim writes there")
-			return nil
-		}
-		if !replay {
+		beating := false
+		if err == nil && !replay {
 			n, err := tx.Exists(ctx, hb).Result()
 			if err != nil {
 				return err
 			}
-			if n > 0 {
-				x.Keys = keys
-				r.Alive = append(r.Alive, x)
-				return nil
-			}
+			beating = n > 0
+		}
+		v, err := judge(prefix, val, err, beating)
+		switch {
+		case err != nil:
+			return err
+		case v.why != "":
+			r.foreign(keys, v.why)
+			return nil
+		case v.alive:
+			x.Keys = keys
+			r.Alive = append(r.Alive, x)
+			return nil
 		}
 		var del []string
 		for _, k := range keys {

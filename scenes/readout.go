@@ -304,8 +304,12 @@ func (r reader) about(name string) string {
 				vars["onode"] = o.First.Lease.Node
 				return r.fill("granted-over-uncopied", vars)
 			}
-			if o.Cause == ledger.Lapsed {
+			switch {
+			case o.Cause == ledger.Lapsed:
 				return r.fill(r.lapsedSection("granted-over-lapsed", o.First.Lease, vars), vars)
+			case o.Cause == ledger.Overwritten && o.By == "":
+				// no SET of the story's replaced it: something outside did
+				return r.fill("granted-over-replaced", vars)
 			}
 			return r.fill("granted-over-"+o.Cause.String(), vars)
 		case rd.Replaced != nil:
@@ -461,8 +465,11 @@ func (r reader) alarm() string {
 		vars := map[string]string{"first": o.First.Actor, "second": o.Second.Actor, "from": Stamp(o.FromAt),
 			"by": byWhom(o.By), "lock": r.keyName(o.Lock)}
 		section := "alarm-" + o.Cause.String()
-		if o.Cause == ledger.Lapsed {
+		switch {
+		case o.Cause == ledger.Lapsed:
 			section = r.lapsedSection(section, o.First.Lease, vars)
+		case o.Cause == ledger.Overwritten && o.By == "":
+			section = "alarm-replaced"
 		}
 		out := r.fill(section, vars)
 		if n := len(l.Overlaps) - 1; n > 0 {

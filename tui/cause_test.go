@@ -201,12 +201,15 @@ func deletedWith25sLeft(t *testing.T, b *sim.Backend, del func(ctx context.Conte
 }
 
 // overwrittenAfterTheGrant: right after A's grant another client writes
-// the key without a TTL. The watchdog's first renewal gets 0 at 10 s and
+// the key with a 20 s TTL. The watchdog's first renewal gets 0 at 10 s and
 // stops; the readout says a command outside the story replaced the value,
 // the tally counts one 0, the history page ends A's lease there, and the
-// server's lease model cannot place that 0 from the story's commands.
+// server's lease model cannot place that 0 from the story's commands. At
+// 45 s that value is gone and B gets the lock while A, its work going on,
+// still acts as holder: the readout and the ⚠ line blame the replaced
+// value, not a SET of the story's.
 func overwrittenAfterTheGrant(t *testing.T, b *sim.Backend, set func(ctx context.Context, r *sim.Run)) {
-	c := playCaused(t, b, moveAdvance, outsideMove("SET from outside", set), moveAdvance)
+	c := playCaused(t, b, moveAdvance, outsideMove("SET from outside", set), moveBAcquire)
 	var renewals []sim.Event
 	for _, e := range c.snap.Events {
 		if e.Op != nil && e.Op.Kind == sim.OpExtend {
@@ -224,10 +227,16 @@ func overwrittenAfterTheGrant(t *testing.T, b *sim.Backend, set func(ctx context
 	at := scenes.Stamp(first.At)
 	causeHas(t, "A's readout", c.a.Readout, "A's extension answered (integer) 0 at "+at+": a command from outside this story replaced its value by "+at)
 	causeLacks(t, "A's readout", c.a.Readout, "froze", "ran out", "renewed late", "earlier acquisition")
-	if c.a.Alarm != "" {
-		t.Errorf("no client of the story was granted the lock, yet: %s", c.a.Alarm)
+	if e := c.bAcquire(t); e.Reply != "OK" {
+		t.Fatalf("B's acquire once the outside value expired: %s", e.Reply)
 	}
-	causeHas(t, "the tally", c.tally, "extend 1 ×0 · 0 ×1 · -1 ×0 · watchdog stopped · key not the run's")
+	if o := c.led.FirstOverlap(); o == nil || o.Cause != ledger.Overwritten || o.By != "" {
+		t.Fatalf("the overlap: %+v", o)
+	}
+	causeHas(t, "B's readout", c.b.Readout, "while A still acted as holder: a command from outside this story had replaced A's value before")
+	causeHas(t, "the ⚠ line", c.a.Alarm, "A and B both acted as holder from "+scenes.Stamp(c.bAcquire(t).At)+": A's value had been replaced from outside the story")
+	causeLacks(t, "B's readout", c.b.Readout, "without NX")
+	causeHas(t, "the tally", c.tally, "extend 1 ×0 · 0 ×1 · -1 ×0 · watchdog stopped · key B's")
 	if mark, when := c.endMark(a); mark != gEnded || when != first.At {
 		t.Errorf("the history page ends A's lease with %q at %v, want %q at %v", mark, when, gEnded, first.At)
 	}
@@ -247,9 +256,11 @@ func TestCauseDeletedEmbedded(t *testing.T) {
 func TestCauseOverwrittenEmbedded(t *testing.T) {
 	simtest.QuickOnly(t)
 	overwrittenAfterTheGrant(t, embedded(t), func(_ context.Context, r *sim.Run) {
-		if err := r.Backend().Embedded().Set(r.Backend().Key(sim.CourseKey), "intruder"); err != nil {
+		mr, key := r.Backend().Embedded(), r.Backend().Key(sim.CourseKey)
+		if err := mr.Set(key, "intruder"); err != nil {
 			t.Error(err)
 		}
+		mr.SetTTL(key, r.Scaled(20*time.Second))
 	})
 }
 
@@ -278,7 +289,7 @@ func TestCauseDeletedLive(t *testing.T) {
 func TestCauseOverwrittenLive(t *testing.T) {
 	b, other := liveWithOther(t)
 	overwrittenAfterTheGrant(t, b, func(ctx context.Context, r *sim.Run) {
-		other(ctx, "SET", r.Backend().Key(sim.CourseKey), "intruder")
+		other(ctx, "SET", r.Backend().Key(sim.CourseKey), "intruder", "PX", r.Scaled(20*time.Second).Milliseconds())
 	})
 }
 

@@ -74,6 +74,12 @@ func readUserData(t *testing.T, c *redis.Client, more ...string) userData {
 	return out
 }
 
+// loadedTimeout is the command timeout of runs a test starts by the dozen
+// in one process: with twenty at once under -race on two busy cores, a
+// reply took longer than the default 400 ms, and a run gave up on its own
+// keys. What such a test checks is not how long Redis takes.
+const loadedTimeout = "5s"
+
 // TestUserDataUntouched plays every scene's transcript against a server
 // holding a user's keys, with the default user and with an ACL user
 // limited to ~locksim:*, and compares every user key's DUMP and TTL before
@@ -97,7 +103,7 @@ func TestUserDataUntouched(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				// -label: the ACL must allow the ECHO that marks each step
-				code, _, errs := runMain("-plain", "-label", "-scene", sc.ID, "-seed", "1", "-scale", "400", "-redis", u)
+				code, _, errs := runMain("-plain", "-label", "-scene", sc.ID, "-seed", "1", "-scale", "400", "-timeout", loadedTimeout, "-redis", u)
 				if code != 0 {
 					t.Errorf("%s as %s: exit %d: %s", sc.ID, sim.Redact(u), code, errs)
 				}
@@ -110,7 +116,7 @@ func TestUserDataUntouched(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if code, _, errs := runMain("-trials", "20", "-plain", "-redis", u); code != 0 {
+			if code, _, errs := runMain("-trials", "20", "-plain", "-timeout", loadedTimeout, "-redis", u); code != 0 {
 				t.Errorf("trials as %s: exit %d: %s", sim.Redact(u), code, errs)
 			}
 		}()

@@ -127,7 +127,7 @@ func OpenLive(ctx context.Context, rawURL string, o LiveOptions) (*Backend, erro
 	if err != nil {
 		return nil, err
 	}
-	opts.DialTimeout = max(o.Timeout, time.Second)
+	opts.DialTimeout = DialTimeout(o.Timeout)
 	opts.ReadTimeout, opts.WriteTimeout = o.Timeout, o.Timeout
 	// a cancelled context interrupts a read in progress, so q during a
 	// stalled server returns at once

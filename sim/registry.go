@@ -403,7 +403,7 @@ func CleanupLive(ctx context.Context, rawURL string, timeout time.Duration) (Swe
 	if err != nil {
 		return SweepReport{}, err
 	}
-	opts.DialTimeout = max(timeout, time.Second)
+	opts.DialTimeout = DialTimeout(timeout)
 	opts.ReadTimeout, opts.WriteTimeout = timeout, timeout
 	opts.ContextTimeoutEnabled = true
 	b := &Backend{Name: fmt.Sprintf("live %s/%d", opts.Addr, opts.DB), Scale: 1, Timeout: timeout, opts: opts}

@@ -10,11 +10,12 @@ import (
 	"locksim/sim/simtest"
 )
 
-// onFiveNodes runs check on five embedded nodes, and on five real
-// redis-servers given as -redlock nodes.
+// onFiveNodes runs check on five embedded nodes in the quick tier, and on
+// five real redis-servers given as -redlock nodes in the slow tier.
 func onFiveNodes(t *testing.T, check func(t *testing.T, b *sim.Backend)) {
 	t.Parallel()
 	t.Run("embedded", func(t *testing.T) {
+		simtest.QuickOnly(t)
 		t.Parallel()
 		check(t, embedded(t))
 	})

@@ -74,6 +74,9 @@ func NoReply(err error, timeout time.Duration) string {
 	if rest, ok := strings.CutPrefix(msg, "i/o timeout after "); ok {
 		return "no reply within " + rest
 	}
+	if rest, ok := strings.CutPrefix(msg, "i/o timeout: "); ok {
+		return "no reply in time: " + rest
+	}
 	return "no reply: " + msg
 }
 

@@ -70,6 +70,10 @@ func TestNoReplySaysWhatTheClientKnows(t *testing.T) {
 	if got, want := sim.FormatReply(nil, simulated), "no reply within 50 ms: node D unreachable (simulated partition)"; got != want {
 		t.Errorf("a simulated partition: %q, want %q", got, want)
 	}
+	lost := errors.New("i/o timeout: the reply was lost")
+	if got, want := sim.FormatReply(nil, lost), "no reply in time: the reply was lost"; got != want {
+		t.Errorf("a lost reply: %q, want %q", got, want)
+	}
 	if got := sim.DialTimeout(400 * time.Millisecond); got != time.Second {
 		t.Errorf("a dial waits at least a second: %v", got)
 	}

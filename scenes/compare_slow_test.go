@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -188,11 +189,38 @@ func firstDiff(a, b []string) int {
 // story times, at most, up to and including command upto.
 func lateness(emb, live played, upto int) time.Duration {
 	e, l := commandEvents(emb), commandEvents(live)
+	stalled := stalls(live)
 	var most time.Duration
 	for i := 0; i <= upto && i < len(e) && i < len(l); i++ {
-		most = max(most, (l[i].At - e[i].At).Abs())
+		// a command's At is read before it is sent: the server may run it
+		// anywhere in the round trip, which a redis-server waiting for a
+		// loaded machine's CPU can stretch past a margin at the scale cap
+		// (50 ms of wire) while At stays on time; the log notes such a
+		// round trip, in story time
+		most = max(most, (l[i].At-e[i].At).Abs()+stalled[i])
 	}
 	return most
+}
+
+// tookMs is the round trip of a stall note (sim.StallNoted).
+var tookMs = regexp.MustCompile(`the server took ([0-9]+) ms to answer`)
+
+// stalls is, for each command event of p in order, the story time its
+// round trip took when the log noted it as a stall.
+func stalls(p played) map[int]time.Duration {
+	out := map[int]time.Duration{}
+	i := -1
+	for _, e := range p.snap.Events {
+		if e.Kind == sim.Command {
+			i++
+			continue
+		}
+		if m := tookMs.FindStringSubmatch(e.Note); e.Kind == sim.Aside && m != nil && i >= 0 {
+			ms, _ := strconv.Atoi(m[1])
+			out[i] = time.Duration(ms) * time.Millisecond * time.Duration(max(p.snap.Scale, 1))
+		}
+	}
+	return out
 }
 
 func commandEvents(p played) []sim.Event {

@@ -140,13 +140,9 @@ func (st *storyState) reset() {
 
 func restart(ctx context.Context, r *sim.Run) {
 	b := r.Backend()
-	var keys []string
-	iter := b.Admin().Scan(ctx, 0, b.Prefix+"*", 500).Iterator()
-	for iter.Next(ctx) {
-		if k := iter.Val(); !b.Bookkeeping(k) {
-			keys = append(keys, k)
-		}
-	}
+	// the story's keys only: on a live server, the names the run sent,
+	// never whatever a SCAN of its prefix finds
+	keys, _ := b.StoryKeys(ctx)
 	_ = b.Delete(ctx, keys...)
 	r.Record(sim.Event{Kind: sim.Fault, Fault: sim.FaultNodeDown, Node: sim.LockNode, Note: "the server stops"})
 	r.Record(sim.Event{Kind: sim.Fault, Fault: sim.FaultNodeUp, Node: sim.LockNode,

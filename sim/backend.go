@@ -9,8 +9,10 @@ package sim
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -87,6 +89,14 @@ type Backend struct {
 
 	// registration is the value of the run's registration key (live only)
 	registration string
+	// wrote are the names the run sent under its prefix (live only)
+	wrote *written
+	// newRunID draws a candidate run id (6 hex digits) for register; nil
+	// draws a random one. A test sets it to aim register at a prefix.
+	newRunID func() string
+	// beatConn is the heartbeat's own connection (live only), so that a
+	// long sweep on admin does not hold a beat back past its TTL
+	beatConn *redis.Client
 	// beatTTL and beatEvery are the heartbeat's TTL and period (live only)
 	beatTTL, beatEvery time.Duration
 
@@ -168,8 +178,66 @@ func (b *Backend) SameServer(o *Backend) bool {
 // Live reports whether this backend is a real server with real time.
 func (b *Backend) Live() bool { return b.mr == nil }
 
-// Key returns the key as it is sent to the server: name under the backend's prefix.
-func (b *Backend) Key(name string) string { return b.Prefix + name }
+// Key returns the key as it is sent to the server: name under the backend's
+// prefix. On a live server it records the name (see written): Cleanup
+// deletes the names the run sent, never whatever a SCAN finds under the
+// prefix, which could be a user's key.
+func (b *Backend) Key(name string) string {
+	k := b.Prefix + name
+	if b.wrote != nil {
+		b.wrote.add(k)
+	}
+	return k
+}
+
+// written is the set of key names a live run sent under its prefix,
+// shared by the backend and its namespace()s. Every key a story writes is
+// named through Key (a script that builds names, the claim's job hashes,
+// builds them from ids whose keys the run names too), so these are the
+// keys the run can show it wrote.
+type written struct {
+	mu   sync.Mutex
+	keys map[string]bool
+}
+
+func (w *written) add(k string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.keys == nil {
+		w.keys = map[string]bool{}
+	}
+	w.keys[k] = true
+}
+
+func (w *written) list() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Sorted(maps.Keys(w.keys))
+}
+
+// StoryKeys are the keys a story's "every key is gone" wipes: on the
+// embedded server every key (the server is the run's own); on a live one
+// only the names the run sent under its prefix (see Key), never its
+// registration or heartbeat, and never a key a SCAN merely finds there.
+func (b *Backend) StoryKeys(ctx context.Context) ([]string, error) {
+	if b.mr == nil {
+		var keys []string
+		if b.wrote != nil {
+			for _, k := range b.wrote.list() {
+				if !b.Bookkeeping(k) {
+					keys = append(keys, k)
+				}
+			}
+		}
+		return keys, nil
+	}
+	var keys []string
+	iter := b.admin.Scan(ctx, 0, "*", 500).Iterator()
+	for iter.Next(ctx) {
+		keys = append(keys, iter.Val())
+	}
+	return keys, iter.Err()
+}
 
 // NewConn opens a new client with a single connection of its own, so that
 // each actor is a separate client of the server as in the course.
@@ -224,11 +292,13 @@ func (b *Backend) Delete(ctx context.Context, keys ...string) error {
 	return b.admin.Del(ctx, keys...).Err()
 }
 
-// Cleanup deletes every key under the backend's prefix on a live server
-// (SCAN MATCH prefix*, then DEL), and then, in one DEL, its heartbeat and
-// registration, so no key of the run is ever left without its
-// registration. It does nothing on the embedded server, which dies with
-// the process. It runs on a connection of its own, so a client stuck in a
+// Cleanup deletes, on a live server, the keys the run named under its
+// prefix (see Key), and then, in one DEL, its heartbeat and registration,
+// so no key of the run is ever left without its registration. It never
+// SCANs the prefix: a key found there that the run did not name (a user's
+// written under a prefix it did not know was taken) is not the run's to
+// delete. It does nothing on the embedded server, which dies with the
+// process. It runs on a connection of its own, so a client stuck in a
 // stalled command does not hold it up.
 func (b *Backend) Cleanup(ctx context.Context) error {
 	if b.mr != nil || b.Prefix == "" {
@@ -236,20 +306,14 @@ func (b *Backend) Cleanup(ctx context.Context) error {
 	}
 	c := b.NewConn()
 	defer c.Close()
-	var keys []string
-	iter := c.Scan(ctx, 0, b.Prefix+"*", 500).Iterator()
-	for iter.Next(ctx) {
-		if k := iter.Val(); k != b.heartbeatKey() && k != b.registrationKey() {
-			keys = append(keys, k)
-		}
-	}
-	if err := iter.Err(); err != nil {
-		return b.explain(err)
-	}
-	if len(keys) > 0 {
-		if err := c.Del(ctx, keys...).Err(); err != nil {
+	keys, _ := b.StoryKeys(ctx)
+	// a few hundred names a DEL, so that no one command holds the server
+	for len(keys) > 0 {
+		n := min(len(keys), 500)
+		if err := c.Del(ctx, keys[:n]...).Err(); err != nil {
 			return b.explain(err)
 		}
+		keys = keys[n:]
 	}
 	return b.explain(c.Del(ctx, b.heartbeatKey(), b.registrationKey()).Err())
 }
@@ -258,10 +322,7 @@ func (b *Backend) Cleanup(ctx context.Context) error {
 // and releases the backend's connections and server. Its error says the
 // keys under the prefix may still be there.
 func (b *Backend) Close(ctx context.Context) error {
-	if b.stopBeat != nil {
-		b.stopBeat()
-		b.beating.Wait()
-	}
+	b.stopHeartbeat()
 	err := b.Cleanup(ctx)
 	b.spareMu.Lock()
 	for _, s := range b.spares {

@@ -48,6 +48,10 @@ type LiveOptions struct {
 	// refreshed every HeartbeatEvery, or every quarter of a shorter TTL.
 	// Tests shorten it so that a killed run is swept without a 15 s wait.
 	HeartbeatTTL time.Duration
+
+	// runID, when set, draws register's candidate run ids (6 hex digits):
+	// a test aims a run at a prefix it has put a key under.
+	runID func() string
 }
 
 // Redact returns rawURL with any password replaced by "xxxxx", for error
@@ -108,12 +112,13 @@ func scrub(s string, opts *redis.Options, rawURL string) string {
 }
 
 // OpenLive connects to the server at rawURL (redis://[user:password@]host:port/db
-// or rediss://), registers a fresh "locksim:<run>:" prefix with its first
-// heartbeat (see register) before it writes any other key, checks that the
+// or rediss://), registers a fresh "locksim:<run>:" prefix, one under which
+// no key exists, with its first heartbeat (see register) before it writes
+// any other key, starts refreshing the heartbeat at once, checks that the
 // server can run what locksim sends (see preflight), removes the keys of
 // earlier registered runs whose heartbeat has expired (b.Swept says which),
-// and returns a backend whose keys live under the prefix, with a heartbeat
-// refreshed in the background until Close. Errors are one line and never
+// and returns a backend whose keys live under the prefix, with its
+// heartbeat refreshed in the background until Close. Errors are one line and never
 // contain the password; a run that fails after registering deletes what
 // it wrote.
 func OpenLive(ctx context.Context, rawURL string, o LiveOptions) (*Backend, error) {
@@ -139,12 +144,15 @@ func OpenLive(ctx context.Context, rawURL string, o LiveOptions) (*Backend, erro
 		opts:      opts,
 		beatTTL:   HeartbeatTTL,
 		beatEvery: HeartbeatEvery,
+		wrote:     &written{},
+		newRunID:  o.runID,
 	}
 	if o.HeartbeatTTL > 0 {
 		b.beatTTL, b.beatEvery = o.HeartbeatTTL, min(HeartbeatEvery, o.HeartbeatTTL/4)
 	}
 	b.admin = b.NewConn()
 	fail := func(err error) (*Backend, error) {
+		b.stopHeartbeat()
 		if b.Prefix != "" {
 			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.Timeout+time.Second)
 			_ = b.Cleanup(cctx)
@@ -156,8 +164,9 @@ func OpenLive(ctx context.Context, rawURL string, o LiveOptions) (*Backend, erro
 	if err := b.probe(ctx); err != nil {
 		return fail(err)
 	}
-	// the start sweep's SCAN comes first, so that the new prefix is one
-	// under which no key exists at all, not even a user's shaped like a run's
+	// the start sweep's SCAN comes first: register skips the run ids it
+	// saw without a SCAN of their own (register checks every other
+	// candidate's prefix itself, in every mode)
 	var seen []string
 	if !o.NoSweep {
 		if seen, err = scanNamespace(ctx, b.admin); err != nil {
@@ -173,6 +182,15 @@ func OpenLive(ctx context.Context, rawURL string, o LiveOptions) (*Backend, erro
 	if err := b.register(ctx, taken); err != nil {
 		return fail(err)
 	}
+	// the heartbeat beats from here on: a sweep elsewhere, during this
+	// run's preflight or its own start sweep (which can be long on a big
+	// keyspace), must never find the registered run without one
+	b.health = &health{}
+	b.beatConn = b.NewConn()
+	hctx, stop := context.WithCancel(context.Background())
+	b.stopBeat = stop
+	b.beating.Add(1)
+	go b.heartbeat(hctx)
 	if err := b.preflight(ctx); err != nil {
 		return fail(err)
 	}
@@ -181,12 +199,21 @@ func OpenLive(ctx context.Context, rawURL string, o LiveOptions) (*Backend, erro
 			return fail(b.explain(err))
 		}
 	}
-	b.health = &health{}
-	hctx, stop := context.WithCancel(context.Background())
-	b.stopBeat = stop
-	b.beating.Add(1)
-	go b.heartbeat(hctx)
 	return b, nil
+}
+
+// stopHeartbeat stops the heartbeat, if it runs, waits for its last beat
+// and closes its connection.
+func (b *Backend) stopHeartbeat() {
+	if b.stopBeat != nil {
+		b.stopBeat()
+		b.beating.Wait()
+		b.stopBeat = nil
+	}
+	if b.beatConn != nil {
+		_ = b.beatConn.Close()
+		b.beatConn = nil
+	}
 }
 
 // heartbeatKey is the run's heartbeat, under its own prefix.
@@ -203,12 +230,16 @@ func (b *Backend) registrationKey() string { return b.Prefix + registrationName 
 func (b *Backend) beat(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, b.Timeout+time.Second)
 	defer cancel()
-	err := b.admin.Do(ctx, "SET", b.heartbeatKey(), time.Now().UTC().Format(time.RFC3339), "PX", b.beatTTL.Milliseconds(), "GET").Err()
+	c := b.beatConn
+	if c == nil {
+		c = b.admin
+	}
+	err := c.Do(ctx, "SET", b.heartbeatKey(), time.Now().UTC().Format(time.RFC3339), "PX", b.beatTTL.Milliseconds(), "GET").Err()
 	if errors.Is(err, redis.Nil) {
 		if b.health != nil {
 			b.health.lapsed()
 		}
-		err = b.admin.Set(ctx, b.registrationKey(), b.registration, 0).Err()
+		err = c.Set(ctx, b.registrationKey(), b.registration, 0).Err()
 	}
 	return err
 }
@@ -335,7 +366,9 @@ func (b *Backend) preflight(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 3*b.Timeout+2*time.Second)
 	defer cancel()
 	c := b.admin
-	k := b.Prefix + "preflight"
+	k := b.Key("preflight")
+	b.Key("preflight:h")
+	b.Key("preflight:z")
 	defer c.Del(context.WithoutCancel(ctx), k)
 	checks := [][]any{
 		{"SET", k, "1", "NX", "PX", 60000}, {"GET", k}, {"PTTL", k}, {"PEXPIRE", k, 60000}, {"EXPIRE", k, 60},

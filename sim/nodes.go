@@ -93,9 +93,10 @@ func (r *Run) openNodes() error {
 
 // namespace is b with its keys under a further prefix: a node of a
 // distributed story on a live server that has only one. It shares b's
-// admin connection and is never closed on its own.
+// admin connection and its record of the names written (so b's Cleanup
+// deletes the node's keys too), and is never closed on its own.
 func (b *Backend) namespace(sub string) *Backend {
-	return &Backend{Name: b.Name, Prefix: b.Prefix + sub, Scale: b.Scale, Timeout: b.Timeout, opts: b.opts, admin: b.admin}
+	return &Backend{Name: b.Name, Prefix: b.Prefix + sub, Scale: b.Scale, Timeout: b.Timeout, opts: b.opts, admin: b.admin, wrote: b.wrote}
 }
 
 func (r *Run) node(name string) *node {

@@ -63,23 +63,51 @@ func newNonce() string {
 // hex digits).
 func ReplayKeyPrefix(id string) string { return ReplayPrefix + id + ":" }
 
-// ReplayEnd is the Lua an exported replay's last command runs, with its
-// registration as KEYS[1] and its prefix as ARGV[1]: it deletes every key
-// under the prefix, the registration last, and returns how many it
-// deleted. It finds the keys with SCAN because the stories' scripts make
-// keys the script file never names (a queue's job hashes).
-const ReplayEnd = `local n, c = 0, "0" repeat local r = redis.call("SCAN", c, "MATCH", ARGV[1] .. "*", "COUNT", 1000) c = r[1] for _, k in ipairs(r[2]) do if k ~= KEYS[1] then n = n + redis.call("DEL", k) end end until c == "0" return n + redis.call("DEL", KEYS[1])`
+// ReplayEnd is an exported replay's last command, for its registration
+// reg and the keys it names (as sent, under its prefix): one DEL of those
+// keys with the registration last. One plain DEL, never a script that
+// SCANs: a SCAN inside EVAL walks the whole keyspace while the server
+// serves no one else (5.7 s on a 3M-key Redis 7), and once it has deleted
+// a key SCRIPT KILL cannot stop it. Redis deletes a DEL's keys in order
+// within the one command, so no key of the replay is ever left without
+// its registration. Every key a story's scripts make is one the story
+// names (a queue's job hashes are named by the enqueue that makes them),
+// which the export tests check by replaying every scene's export.
+func ReplayEnd(reg string, keys []string) []any {
+	args := []any{"DEL"}
+	for _, k := range keys {
+		if k != reg {
+			args = append(args, k)
+		}
+	}
+	return append(args, reg)
+}
 
-// register picks a fresh run prefix, one not among taken (run ids seen
-// under Namespace) whose registration and heartbeat do not exist, and
-// writes both in one MULTI/EXEC watched on them, so two processes never
-// share a prefix. It sets b.Prefix and b.registration.
+// register picks a fresh run prefix, one not among taken (run ids the
+// start sweep's SCAN saw under Namespace) under which a SCAN finds no key
+// at all (see used: in every mode, a class server's sessions too, which
+// skip the start sweep), and writes its registration and heartbeat in one
+// MULTI/EXEC watched on them, so two processes never share a prefix. It
+// sets b.Prefix and b.registration.
 func (b *Backend) register(ctx context.Context, taken map[string]bool) error {
 	for range 16 {
-		var run [3]byte
-		_, _ = rand.Read(run[:])
-		id := hex.EncodeToString(run[:])
+		var id string
+		if b.newRunID != nil {
+			id = b.newRunID()
+		} else {
+			var run [3]byte
+			_, _ = rand.Read(run[:])
+			id = hex.EncodeToString(run[:])
+		}
 		if taken[id] {
+			continue
+		}
+		switch busy, err := used(ctx, b.admin, Namespace+id+":"); {
+		case isNoPerm(err):
+			return fmt.Errorf("the server refused SCAN, which locksim needs to find a free run prefix: %s", b.explain(err))
+		case err != nil:
+			return b.explain(err)
+		case busy:
 			continue
 		}
 		prefix := Namespace + id + ":"
@@ -112,6 +140,24 @@ func (b *Backend) register(ctx context.Context, taken map[string]bool) error {
 		}
 	}
 	return fmt.Errorf("the server at %s has no free run prefix under %s after 16 tries", b.opts.Addr, Namespace)
+}
+
+// used reports whether any key exists under prefix: SCAN MATCH prefix*,
+// COUNT 1000 a call, to cursor 0 or the first key found. A prefix with a
+// key under it (a user's, shaped like a run's) is never a run's: the run's
+// Cleanup would not delete that key, but a sweep of the run's registered
+// prefix would.
+func used(ctx context.Context, c *redis.Client, prefix string) (bool, error) {
+	var cursor uint64
+	for {
+		keys, next, err := c.Scan(ctx, cursor, prefix+"*", 1000).Result()
+		if err != nil || len(keys) > 0 {
+			return len(keys) > 0, err
+		}
+		if cursor = next; cursor == 0 {
+			return false, nil
+		}
+	}
 }
 
 // SweepReport is what a sweep removed and what it left under Namespace.
@@ -161,9 +207,9 @@ func (x Removal) name() string {
 func (r SweepReport) Lines() []string {
 	var out []string
 	for _, x := range r.Removed {
-		why := "registered by a locksim run whose heartbeat had expired: it was killed, or lost the server for longer than its heartbeat's TTL"
+		why := "registered by a locksim run whose heartbeat had expired: " + deadRun
 		if x.Replay {
-			why = "registered by an exported replay that redis-cli did not run to its end, whose last command deletes them"
+			why = "registered by an exported replay that has not finished: redis-cli stopped before its last command, which deletes them, or is still running it"
 		}
 		out = append(out, fmt.Sprintf("%s: %s removed, its registration last (%s): %s", x.name(), KeyCount(len(x.Keys)), why, strings.Join(x.Keys, " ")))
 	}
@@ -189,12 +235,16 @@ func (r SweepReport) StartNote() string {
 	for _, x := range r.Removed {
 		runs = append(runs, x.ID)
 	}
-	what := "1 killed locksim run"
+	what := "1 locksim run"
 	if len(runs) > 1 {
-		what = fmt.Sprintf("%d killed locksim runs", len(runs))
+		what = fmt.Sprintf("%d locksim runs", len(runs))
 	}
-	return fmt.Sprintf("removed %s of %s (%s), each registered by locksim with its heartbeat expired", KeyCount(r.Keys()), what, strings.Join(runs, ", "))
+	return fmt.Sprintf("removed %s of %s (%s), each registered by locksim with its heartbeat expired: %s", KeyCount(r.Keys()), what, strings.Join(runs, ", "), deadRun)
 }
+
+// deadRun is what an expired heartbeat says of its run, in StartNote and
+// in Lines alike: not that it was killed, which the sweep cannot know.
+const deadRun = "it was killed, or lost the server for longer than its heartbeat's TTL"
 
 // scanNamespace lists every key under Namespace, with SCAN (never KEYS).
 func scanNamespace(ctx context.Context, c *redis.Client) ([]string, error) {
@@ -284,8 +334,47 @@ func sweepKeys(ctx context.Context, c *redis.Client, keys []string, replays bool
 			}
 		}
 	}
+	if err := r.recheck(ctx, c, groups); err != nil {
+		return r, err
+	}
 	slices.SortFunc(r.Foreign, func(a, b Foreign) int { return strings.Compare(a.Key, b.Key) })
 	return r, nil
+}
+
+// recheck reads, in one round, whether each key r lists as not locksim's
+// still exists. One that is gone under a run's or a replay's prefix (in
+// groups) tells of a sweep that got there first, between this one's SCAN
+// and its GET of the registration: the prefix is reported as changed, not
+// its keys as not locksim's. One that is gone elsewhere is dropped.
+func (r *SweepReport) recheck(ctx context.Context, c *redis.Client, groups map[string][]string) error {
+	if len(r.Foreign) == 0 {
+		return nil
+	}
+	pipe := c.Pipeline()
+	exists := make([]*redis.IntCmd, len(r.Foreign))
+	for i, f := range r.Foreign {
+		exists[i] = pipe.Exists(ctx, f.Key)
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return err
+	}
+	of := map[string]string{} // key → its prefix
+	for p, keys := range groups {
+		for _, k := range keys {
+			of[k] = p
+		}
+	}
+	kept := r.Foreign[:0]
+	for i, f := range r.Foreign {
+		if n, _ := exists[i].Result(); n > 0 {
+			kept = append(kept, f)
+		} else if p, ok := of[f.Key]; ok && !slices.Contains(r.Changed, p) {
+			r.Changed = append(r.Changed, p)
+		}
+	}
+	r.Foreign = kept
+	slices.Sort(r.Changed)
+	return nil
 }
 
 // verdict is what a prefix's registration and heartbeat say of its keys:

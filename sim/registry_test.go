@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -84,7 +85,7 @@ func TestSweepDecisions(t *testing.T) {
 	if len(start.Alive) != 1 || start.Alive[0].ID != "0000bb" {
 		t.Errorf("run 0000bb lives: %+v", start.Alive)
 	}
-	if n := start.StartNote(); n != "removed 3 keys of 1 killed locksim run (0000aa), each registered by locksim with its heartbeat expired" {
+	if n := start.StartNote(); n != "removed 3 keys of 1 locksim run (0000aa), each registered by locksim with its heartbeat expired: it was killed, or lost the server for longer than its heartbeat's TTL" {
 		t.Errorf("start note: %q", n)
 	}
 
@@ -196,7 +197,7 @@ func TestSweepRaces(t *testing.T) {
 func TestRegisterAndClose(t *testing.T) {
 	mr, c := registryServer(t)
 	ctx := context.Background()
-	b := &Backend{Name: "test", Timeout: time.Second, opts: &redis.Options{Addr: mr.Addr(), DisableIdentity: true}, admin: c, beatTTL: 2 * time.Second}
+	b := &Backend{Name: "test", Timeout: time.Second, opts: &redis.Options{Addr: mr.Addr(), DisableIdentity: true}, admin: c, beatTTL: 2 * time.Second, wrote: &written{}}
 	mr.Set("locksim:0000aa:resource:lock", "a user's")
 	if err := b.register(ctx, map[string]bool{}); err != nil {
 		t.Fatal(err)
@@ -205,7 +206,8 @@ func TestRegisterAndClose(t *testing.T) {
 	if err != nil || !registers(b.Prefix, val) || mr.TTL(b.registrationKey()) != 0 || mr.TTL(b.heartbeatKey()) != 2*time.Second {
 		t.Fatalf("registration %q (%v, TTL %v), heartbeat TTL %v", val, err, mr.TTL(b.registrationKey()), mr.TTL(b.heartbeatKey()))
 	}
-	mr.Set(b.Prefix+"resource:lock", "x")
+	mr.Set(b.Key("resource:lock"), "x")
+	mr.Set(b.Prefix+"unnamed", "a key the run never named")
 	if r, _ := Sweep(ctx, c, true); r.Keys() != 0 || len(r.Alive) != 1 {
 		t.Fatalf("a live run was swept: %+v", r)
 	}
@@ -217,8 +219,77 @@ func TestRegisterAndClose(t *testing.T) {
 	if err := b.Cleanup(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if keys := mr.Keys(); !slices.Equal(keys, []string{"locksim:0000aa:resource:lock"}) {
-		t.Errorf("after Close: %v", keys)
+	if keys := mr.Keys(); !slices.Equal(keys, []string{"locksim:0000aa:resource:lock", b.Prefix + "unnamed"}) {
+		t.Errorf("after Close: %v (Cleanup deletes the names the run sent, and its registration)", keys)
+	}
+}
+
+// TestRegisterSkipsAUsedPrefix: with no start sweep (a class server's
+// session), a prefix with a key under it, any key, is never registered,
+// and the key outlives the run's Cleanup; nor is one whose registration
+// or heartbeat exists.
+func TestRegisterSkipsAUsedPrefix(t *testing.T) {
+	mr, c := registryServer(t)
+	ctx := context.Background()
+	// more keys than one SCAN call's COUNT, so the user's key is found on
+	// a later call than the first
+	for i := range 2500 {
+		mr.Set("user:"+strconv.Itoa(i), "x")
+	}
+	mr.Set("locksim:0000aa:deep:key:of:a:user", "the user's")
+	mr.SetTTL("locksim:0000aa:deep:key:of:a:user", time.Hour)
+	mr.Set("locksim:0000bb:heartbeat", "a user's, shaped like a heartbeat")
+	ids := []string{"0000aa", "0000bb", "0000cc"}
+	var tried []string
+	b := &Backend{Name: "test", Timeout: time.Second, opts: &redis.Options{Addr: mr.Addr(), DisableIdentity: true}, admin: c,
+		beatTTL: 2 * time.Second, wrote: &written{},
+		newRunID: func() string { id := ids[len(tried)%len(ids)]; tried = append(tried, id); return id }}
+	if err := b.register(ctx, map[string]bool{}); err != nil {
+		t.Fatal(err)
+	}
+	if b.Prefix != "locksim:0000cc:" || !slices.Equal(tried, ids) {
+		t.Fatalf("registered %q after trying %v; want locksim:0000cc: after all three", b.Prefix, tried)
+	}
+	mr.Set(b.Key("resource:lock"), "the run's")
+	if err := b.Cleanup(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := mr.Get("locksim:0000aa:deep:key:of:a:user"); v != "the user's" || mr.TTL("locksim:0000aa:deep:key:of:a:user") != time.Hour {
+		t.Errorf("the user's key changed: %q, TTL %v", v, mr.TTL("locksim:0000aa:deep:key:of:a:user"))
+	}
+	if !mr.Exists("locksim:0000bb:heartbeat") || mr.Exists("locksim:0000cc:resource:lock") || mr.Exists("locksim:0000cc:registration") {
+		t.Errorf("after Cleanup: %v", slices.DeleteFunc(mr.Keys(), func(k string) bool { return strings.HasPrefix(k, "user:") }))
+	}
+	// every candidate taken: one line, no panic
+	tried = nil
+	ids = []string{"0000aa"}
+	b.Prefix = ""
+	if err := b.register(ctx, map[string]bool{}); err == nil || strings.Contains(err.Error(), "\n") || len(tried) != 16 {
+		t.Errorf("register with every prefix taken: %v after %d tries", err, len(tried))
+	}
+}
+
+// TestSweepRaceReportsNoForeign: a sweep that reads a prefix's
+// registration after another sweep removed the prefix's keys says the
+// prefix changed, and does not list its vanished keys as not locksim's.
+func TestSweepRaceReportsNoForeign(t *testing.T) {
+	mr, c := registryServer(t)
+	ctx := context.Background()
+	registered(mr, "locksim:0000aa:", "resource:lock", "resource:fence")
+	mr.Set("locksim:0000dd:resource:lock", "a user's")
+	keys, _ := scanNamespace(ctx, c)
+	if _, err := Sweep(ctx, c, false); err != nil { // the first sweep, after this one's SCAN
+		t.Fatal(err)
+	}
+	r, err := sweepKeys(ctx, c, keys, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Keys() != 0 || !slices.Equal(r.Changed, []string{"locksim:0000aa:"}) || len(r.Foreign) != 1 || r.Foreign[0].Key != "locksim:0000dd:resource:lock" {
+		t.Errorf("the second sweep: %+v", r)
+	}
+	if !mr.Exists("locksim:0000dd:resource:lock") {
+		t.Error("the user's key was deleted")
 	}
 }
 
@@ -238,22 +309,27 @@ func TestCleanupCheckTouchesNothing(t *testing.T) {
 	}
 }
 
-// TestReplayEnd: an exported replay's last command deletes every key under
-// its prefix, the ones its scripts made included, and then its
-// registration, and nothing else.
+// TestReplayEnd: an exported replay's last command is one plain DEL (no
+// script, no SCAN) of the keys it names, the registration last; it
+// deletes those and nothing else, not even a key under its prefix that it
+// does not name.
 func TestReplayEnd(t *testing.T) {
 	mr, c := registryServer(t)
 	ctx := context.Background()
 	p := ReplayKeyPrefix("0000cc01")
-	registered(mr, p, "resource:lock", "emq:{q}:job:1")
+	registered(mr, p, "resource:lock", "emq:{q}:job:1", "unnamed")
 	mr.Set(ReplayKeyPrefix("0000cc02")+"resource:lock", "another replay's")
 	mr.Set("resource:lock", "a user's")
 	reg, _ := Registration(p, "")
-	n, err := c.Eval(ctx, ReplayEnd, []string{reg}, p).Int()
+	end := ReplayEnd(reg, []string{p + "emq:{q}:job:1", reg, p + "resource:lock"})
+	if want := []any{"DEL", p + "emq:{q}:job:1", p + "resource:lock", reg}; !slices.Equal(end, want) {
+		t.Fatalf("ReplayEnd = %v, want %v", end, want)
+	}
+	n, err := c.Do(ctx, end...).Int()
 	if err != nil || n != 3 {
 		t.Fatalf("deleted %d: %v", n, err)
 	}
-	if keys := mr.Keys(); len(keys) != 2 {
+	if keys := mr.Keys(); len(keys) != 3 || !mr.Exists(p+"unnamed") {
 		t.Errorf("left: %v", keys)
 	}
 	if got := UnderReplay("locksim:0a1b2c:emq:{q}:job:", p); got != p+"emq:{q}:job:" {

@@ -1,10 +1,12 @@
 package transcript
 
 import (
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -27,11 +29,11 @@ import (
 // (keys with no prefix) or a live one (keys under the run's prefix, which
 // the replay does not register): replayed on a shared server, the script
 // touches no user's resource:lock. Its first command registers the prefix
-// (sim.Registration), its last (sim.ReplayEnd) deletes the replay's keys
-// and then the registration; -cleanup removes what a replay cut short
-// left, by that registration. The id and nonce come from the story's
-// commands and the scale, so one story exports one script, labelled or
-// not. With label (-label) each
+// (sim.Registration), its last (sim.ReplayEnd) deletes, in one DEL, the
+// keys the script names and then the registration; -cleanup removes what
+// a replay cut short left, by that registration. The id and nonce are
+// drawn afresh for each export (see replayID; Salt pins them). With label
+// (-label) each
 // move played starts with ECHO "step N: label", as the live server's
 // stream does, so a replay under MONITOR shows where each step
 // starts.
@@ -40,7 +42,7 @@ import (
 // scale, as sent): the arguments after PX, EX and PEXPIRE and EXPIRE's
 // TTL, the script arguments a script's source uses as a TTL or a lease
 // (see durationArgs), and the waits.
-func RedisCLIScript(s sim.Snapshot, scale int, label bool) string {
+func RedisCLIScript(s sim.Snapshot, scale int, label bool, opts ...ScriptOption) string {
 	run := max(s.Scale, 1)
 	if scale <= 0 {
 		scale = run
@@ -62,7 +64,14 @@ func RedisCLIScript(s sim.Snapshot, scale int, label bool) string {
 		return strconv.FormatInt(max(story/int64(scale), 1), 10)
 	}
 	sources := scenes.ScriptSources(s.Events)
-	id, nonce := replayID(s, scale)
+	var o scriptOptions
+	for _, f := range opts {
+		f(&o)
+	}
+	if o.salt == "" {
+		o.salt = randomSalt()
+	}
+	id, nonce := replayID(s, scale, o.salt)
 	prefix := sim.ReplayKeyPrefix(id)
 	reg, val := sim.Registration(prefix, nonce)
 	var b strings.Builder
@@ -76,6 +85,7 @@ func RedisCLIScript(s sim.Snapshot, scale int, label bool) string {
 			keys = append(keys, e.Args[i])
 		}
 	}
+	sent := map[string]bool{}
 	next := 0 // the next move to mark
 	echo := func(upTo int) {
 		for ; label && next <= upTo && next < len(s.Moves); next++ {
@@ -106,6 +116,15 @@ func RedisCLIScript(s sim.Snapshot, scale int, label bool) string {
 					args[i] = sim.UnderReplay(e.Args[i], prefix)
 				}
 			}
+			// the keys as sent, for the last command's DEL: only those
+			// under the replay's prefix, so that an argument in a key's
+			// place that is not one (nor under a run's prefix) is never
+			// deleted
+			for _, i := range keyArgs(e.Args) {
+				if k, ok := args[i].(string); ok && strings.HasPrefix(k, prefix) {
+					sent[k] = true
+				}
+			}
 			for _, d := range durationArgs(e.Args, sources) {
 				args[d.at] = rescale(e.Args[d.at], d.secs)
 				if d.secs && scale != run {
@@ -118,17 +137,37 @@ func RedisCLIScript(s sim.Snapshot, scale int, label bool) string {
 		}
 	}
 	echo(s.Pos - 1) // the moves played so far that left no event
-	fmt.Fprintf(&b, "%s\n", sim.FormatCommand([]any{"EVAL", sim.ReplayEnd, 1, reg, prefix}))
+	fmt.Fprintf(&b, "%s\n", sim.FormatCommand(sim.ReplayEnd(reg, slices.Sorted(maps.Keys(sent)))))
 	return b.String()
 }
 
+// ScriptOption is an option of RedisCLIScript and Export.
+type ScriptOption func(*scriptOptions)
+
+type scriptOptions struct{ salt string }
+
+// Salt pins the random part of the replay's id and nonce, which is
+// otherwise drawn afresh for every export: a test or a golden file gets
+// the same script for the same story.
+func Salt(salt string) ScriptOption { return func(o *scriptOptions) { o.salt = salt } }
+
+// randomSalt is 16 random bytes in hex: two students who export the same
+// story replay it under different prefixes, and neither's last command
+// deletes the other's keys.
+func randomSalt() string {
+	var n [16]byte
+	_, _ = rand.Read(n[:])
+	return hex.EncodeToString(n[:])
+}
+
 // replayID is the replay's id (8 hex digits) and its registration's nonce
-// (32), from the story's commands without any run's prefix and the scale:
-// the same story exports the same script, and two stories' replays do not
-// share keys.
-func replayID(s sim.Snapshot, scale int) (id, nonce string) {
+// (32), a hash of salt (random for each export unless Salt pins it), the
+// scale and the story's commands without any run's prefix: two exports,
+// of one story or of two, do not share keys, since a class replaying the
+// same story at once would otherwise delete each other's keys.
+func replayID(s sim.Snapshot, scale int, salt string) (id, nonce string) {
 	h := sha256.New()
-	fmt.Fprintf(h, "%d\x00", scale)
+	fmt.Fprintf(h, "%s\x00%d\x00", salt, scale)
 	for _, e := range s.Events {
 		if e.Kind != sim.Command {
 			continue
@@ -186,12 +225,12 @@ func scriptArgs(args []string) []int {
 // Export is the story in s as a redis-cli script (see RedisCLIScript, at
 // x's scale) and the file name it goes by, locksim-<id>-seed<N>.redis
 // (with -div<scale> before .redis when scaled).
-func Export(x scenes.Export, label bool, id string, seed uint64, s sim.Snapshot) (name string, script []byte) {
+func Export(x scenes.Export, label bool, id string, seed uint64, s sim.Snapshot, opts ...ScriptOption) (name string, script []byte) {
 	name = fmt.Sprintf("locksim-%s-seed%d", id, seed)
 	if x.Scale > 0 {
 		name += fmt.Sprintf("-div%d", x.Scale)
 	}
-	return name + ".redis", []byte(RedisCLIScript(s, x.Scale, label))
+	return name + ".redis", []byte(RedisCLIScript(s, x.Scale, label, opts...))
 }
 
 // Sink is where an export goes: a directory for a terminal of one's own,

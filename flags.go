@@ -63,8 +63,8 @@ usage: locksim [flags]
                        DIR starts from a starter lock
   -crash-rate P        with -trials: the chance, 0 to 1, that a SETNX winner crashes
                        before its EXPIRE (default 0.1)
-  -cleanup             with -redis: remove the keys of locksim runs that were killed (their
-                       heartbeat has expired) and of exported replays, print them, and exit
+  -cleanup             with -redis: remove the keys of registered locksim runs whose heartbeat
+                       has expired and of registered replays, say what and why, and exit
   -export-dir DIR      y writes the story for redis-cli here (default: the config
                        directory's locksim/exports)
   -export-scale N      y divides every PX, script TTL and wait by N, 1 to 1000, for a

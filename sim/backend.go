@@ -94,9 +94,6 @@ type Backend struct {
 	// newRunID draws a candidate run id (6 hex digits) for register; nil
 	// draws a random one. A test sets it to aim register at a prefix.
 	newRunID func() string
-	// beatConn is the heartbeat's own connection (live only), so that a
-	// long sweep on admin does not hold a beat back past its TTL
-	beatConn *redis.Client
 	// beatTTL and beatEvery are the heartbeat's TTL and period (live only)
 	beatTTL, beatEvery time.Duration
 
@@ -147,7 +144,7 @@ func OpenEmbedded() (*Backend, error) {
 	}
 	mr.SetTime(Epoch())
 	mr.ClockTTL(true)
-	opts := &redis.Options{Addr: mr.Addr()}
+	opts := embeddedOptions(mr.Addr())
 	b := &Backend{Name: "embedded", Scale: 1, mr: mr, opts: opts, srv: mr.Server()}
 	b.guardPanics(b.srv)
 	b.admin = b.NewConn()
@@ -163,7 +160,7 @@ func OpenEmbeddedRealClock() (*Backend, error) {
 		return nil, fmt.Errorf("cannot start the embedded server: %w", err)
 	}
 	mr.ClockTTL(true) // no SetTime: the clock is time.Now()
-	opts := &redis.Options{Addr: mr.Addr()}
+	opts := embeddedOptions(mr.Addr())
 	b := &Backend{Name: "embedded", Scale: 1, mr: mr, opts: opts, srv: mr.Server()}
 	b.guardPanics(b.srv)
 	b.admin = b.NewConn()

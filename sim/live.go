@@ -186,7 +186,6 @@ func OpenLive(ctx context.Context, rawURL string, o LiveOptions) (*Backend, erro
 	// run's preflight or its own start sweep (which can be long on a big
 	// keyspace), must never find the registered run without one
 	b.health = &health{}
-	b.beatConn = b.NewConn()
 	hctx, stop := context.WithCancel(context.Background())
 	b.stopBeat = stop
 	b.beating.Add(1)
@@ -202,17 +201,13 @@ func OpenLive(ctx context.Context, rawURL string, o LiveOptions) (*Backend, erro
 	return b, nil
 }
 
-// stopHeartbeat stops the heartbeat, if it runs, waits for its last beat
-// and closes its connection.
+// stopHeartbeat stops the heartbeat, if it runs, and waits for its last
+// beat.
 func (b *Backend) stopHeartbeat() {
 	if b.stopBeat != nil {
 		b.stopBeat()
 		b.beating.Wait()
 		b.stopBeat = nil
-	}
-	if b.beatConn != nil {
-		_ = b.beatConn.Close()
-		b.beatConn = nil
 	}
 }
 
@@ -230,10 +225,10 @@ func (b *Backend) registrationKey() string { return b.Prefix + registrationName 
 func (b *Backend) beat(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, b.Timeout+time.Second)
 	defer cancel()
-	c := b.beatConn
-	if c == nil {
-		c = b.admin
-	}
+	// on admin, not a connection of its own: the heartbeat answering is
+	// what tells the screen the server is back, and then admin must work
+	// too (go-redis keeps a refused dial's error on a pool for a while)
+	c := b.admin
 	err := c.Do(ctx, "SET", b.heartbeatKey(), time.Now().UTC().Format(time.RFC3339), "PX", b.beatTTL.Milliseconds(), "GET").Err()
 	if errors.Is(err, redis.Nil) {
 		if b.health != nil {

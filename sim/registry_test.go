@@ -225,7 +225,9 @@ func TestRegisterAndClose(t *testing.T) {
 }
 
 // TestRegisterSkipsAUsedPrefix: with no start sweep (a class server's
-// session), a prefix with a key under it, any key, is never registered,
+// session: OpenLive with NoSweep gives register an empty taken, as here;
+// OpenLive itself cannot run on miniredis, which refuses INFO's two
+// sections), a prefix with a key under it, any key, is never registered,
 // and the key outlives the run's Cleanup; nor is one whose registration
 // or heartbeat exists.
 func TestRegisterSkipsAUsedPrefix(t *testing.T) {

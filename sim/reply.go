@@ -149,9 +149,23 @@ func FormatCommand(args []any) string {
 	return strings.Join(parts, " ")
 }
 
+// EmbeddedTimeout is how long a connection to the embedded server waits
+// for a reply. The server is in process and a story acts out its hangs on
+// its own clock, so no story's command may time out because the machine
+// is slow (go-redis's 3 s default could, under load); this bound only
+// keeps a session from waiting for ever on a server wedged by a fault.
+// A test of a missing reply sets its own with SetCommandTimeout.
+const EmbeddedTimeout = 2 * time.Minute
+
+// embeddedOptions are the options of a connection to the embedded server
+// at addr.
+func embeddedOptions(addr string) *redis.Options {
+	return &redis.Options{Addr: addr, ReadTimeout: EmbeddedTimeout, WriteTimeout: EmbeddedTimeout}
+}
+
 // commandTimeout is how long a client of b waits for a reply: what its
-// connections were opened with (a live server's -timeout), else go-redis's
-// own default of 3 s.
+// connections were opened with (a live server's -timeout, the embedded
+// server's EmbeddedTimeout), else go-redis's own default of 3 s.
 func (b *Backend) commandTimeout() time.Duration {
 	if b.opts != nil && b.opts.ReadTimeout > 0 {
 		return b.opts.ReadTimeout

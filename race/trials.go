@@ -307,8 +307,10 @@ func (t *lane) do(ctx context.Context, tr *trial, w int, op *sim.Op, args ...any
 	at := time.Since(tr.start)
 	t.t.cmds.Add(1)
 	val, err := t.clients[w].Do(ctx, args...).Result()
+	// the round trip bounds when the server ran it: the ledger calls a
+	// grant early only if it ran before the previous lease could end
 	tr.add(sim.Event{At: at, Kind: sim.Command, Actor: worker(w), Node: sim.LockNode, Cmd: sim.FormatCommand(args),
-		Reply: sim.FormatReply(val, err), Val: val, Err: err, Op: op})
+		Reply: sim.FormatReply(val, err), Val: val, Err: err, Op: op, RTT: time.Since(tr.start) - at})
 	return val, err
 }
 

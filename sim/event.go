@@ -78,6 +78,13 @@ type Event struct {
 	// At. Commands due at the same story millisecond collide.
 	Timed bool
 	Due   time.Duration
+	// RTT is how long the command took from sending to its reply, in story
+	// time (wire time × scale), on a live server: the server ran it at some
+	// moment within [At, At+RTT], and the ledger needs that bound to tell a
+	// key removed early from one that ran out while the reply travelled.
+	// Zero on the embedded server, whose clock stands still while a command
+	// runs, so that its readings stay exact.
+	RTT time.Duration
 }
 
 // StallNoted is how long a live server may take to answer before the log
@@ -88,6 +95,13 @@ const StallNoted = 50 * time.Millisecond
 // failed on the client's side (a timeout, a lost connection), so the
 // server may or may not have run it.
 func (e Event) Unknown() bool { return e.Kind == Command && unknownErr(e.Err) }
+
+// RestartedEmpty reports a node's restart that lost its keys: one without
+// persistence, or on a live server the keys locksim deleted to act it out
+// (the note says which; a restart with its data changes nothing).
+func (e Event) RestartedEmpty() bool {
+	return e.Kind == Fault && e.Fault == FaultNodeUp && strings.Contains(e.Note, "restarted empty")
+}
 
 // Int returns an integer reply.
 func (e Event) Int() (int64, bool) { return Reply{Val: e.Val, Err: e.Err}.Int() }
@@ -251,12 +265,16 @@ func (x *Exec) send(c *redis.Client, node, shown string, args []any, op *Op) Rep
 	at, sent := x.r.Now(), time.Now()
 	val, err := c.Do(ctx, args...).Result()
 	took := time.Since(sent)
+	var rtt time.Duration
+	if x.r.b.Live() {
+		rtt = took * time.Duration(x.r.Scale())
+	}
 	rep := Reply{Val: val, Err: err, Text: FormatReplyWithin(val, err, x.r.b.commandTimeout())}
 	x.r.record(Event{
 		At:   at,
 		Kind: Command, Actor: x.actor.Name, Step: x.label, Move: x.move, Node: node,
 		Args: toStrings(args), Cmd: shown, Reply: rep.Text, Val: val, Err: err, Op: op,
-		Timed: x.timed, Due: x.due(),
+		Timed: x.timed, Due: x.due(), RTT: rtt,
 	})
 	if x.r.b.Live() && took > StallNoted {
 		x.r.record(Event{Kind: Aside, Move: -1, Note: x.actor.Name + ": " + fmt.Sprintf(

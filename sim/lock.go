@@ -161,8 +161,13 @@ func (r *Run) PrepareAcquire(a *Actor, spec AcquireSpec) ([]any, *Op) {
 // race. The actor believes the reply, as with Acquire.
 func (r *Run) RecordAcquire(a *Actor, args []any, op *Op, val any, err error, at time.Duration, order int) {
 	rep := Reply{Val: val, Err: err, Text: FormatReply(val, err)}
+	var rtt time.Duration
+	if r.b.Live() {
+		// the reply came by now: a bound on when the server ran it
+		rtt = max(r.Now()-at, 0)
+	}
 	r.record(Event{At: at, Kind: Command, Actor: a.Name, Step: "acquire", Node: LockNode, Args: toStrings(args),
-		Cmd: FormatCommand(args), Reply: rep.Text, Val: val, Err: err, Order: order, Op: op})
+		Cmd: FormatCommand(args), Reply: rep.Text, Val: val, Err: err, Order: order, Op: op, RTT: rtt})
 	r.believe(a, op, rep)
 }
 

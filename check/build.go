@@ -2,7 +2,6 @@ package check
 
 import (
 	"slices"
-	"strings"
 	"time"
 
 	"locksim/sim"
@@ -68,7 +67,7 @@ func build(events []sim.Event, led *ledger.Ledger, o Options) History {
 				h.add(Op{Seq: e.Seq, Actor: e.Actor, Kind: Crash, Call: e.At, Return: e.At, Clock: e.At, Ends: ends}, i)
 			// sim says a restart lost the node's keys only in its note
 			// ("restarted empty"): a restart with its data changes nothing
-			case e.Fault == sim.FaultNodeUp && strings.Contains(e.Note, "empty"):
+			case e.RestartedEmpty():
 				h.add(Op{Seq: e.Seq, Kind: Restart, Node: e.Node, Call: e.At, Return: e.At, Clock: e.At + skew[e.Node]}, i)
 			}
 			continue
@@ -307,7 +306,7 @@ func (h *History) marks(events []sim.Event) {
 		case sim.FaultNodeUp:
 			stop(NodeDown, "", e.Node, e.At)
 			m.Kind, m.To, m.Open = Restarted, e.At, false
-			m.Empty = strings.Contains(e.Note, "empty")
+			m.Empty = e.RestartedEmpty()
 			h.Marks = append(h.Marks, m)
 		case sim.FaultCut:
 			m.Kind = Cut

@@ -247,11 +247,14 @@ func (r reader) why(ls *ledger.Lease) string {
 		return r.fill("why-deleted", vars)
 	case ledger.Overwritten:
 		if ls.By == "" {
-			return r.fill("why-replaced", vars)
+			return r.fill(r.maybe("why-replaced", ls, vars), vars)
 		}
 		return r.fill("why-overwritten", vars)
 	case ledger.Released:
 		return r.fill("why-released", vars)
+	case ledger.Restarted:
+		vars["left"] = sim.FormatSpan(ls.Ends() - ls.EndAt)
+		return r.fill("why-restarted", vars)
 	case ledger.Vanished:
 		if !ls.Expires() {
 			return r.fill("why-vanished-nottl", vars)
@@ -267,6 +270,11 @@ func (r reader) why(ls *ledger.Lease) string {
 // (the renewals refused with BUSY, a holder frozen with its watchdog).
 // It sets {code} to the error the first refused renewal got.
 func (r reader) lapsedSection(base string, ls *ledger.Lease, vars map[string]string) string {
+	if j := r.v.L.JumpedBy(ls); j > 0 && r.v.Text.Has(base+"-jumped") {
+		// it ran out on its node's clock, which jumped ahead of the story's
+		vars["jump"] = sim.FormatSpan(j)
+		return base + "-jumped"
+	}
 	why, first := r.v.L.WhyUnrenewed(ls)
 	if why == ledger.NotRenewed || !r.v.Text.Has(base+"-"+why.String()) {
 		return base
@@ -275,6 +283,40 @@ func (r reader) lapsedSection(base string, ls *ledger.Lease, vars map[string]str
 		vars["code"] = code
 	}
 	return base + "-" + why.String()
+}
+
+// maybe is section, or its "-maybe" form when a command of another
+// actor's on ls's key got no reply and may be what replaced ls's value:
+// then the story cannot say a client outside it did. It sets {maybe} and
+// {maybeat} to that command's sender and time.
+func (r reader) maybe(section string, ls *ledger.Lease, vars map[string]string) string {
+	e, ok := r.v.L.MaybeBy(ls)
+	if !ok || !r.v.Text.Has(section+"-maybe") {
+		return section
+	}
+	vars["maybe"], vars["maybeat"] = e.Actor, Stamp(e.At)
+	return section + "-maybe"
+}
+
+// extFailed is the section for an extension e answered with an error:
+// BUSY, NOSCRIPT and LOADING come before the script runs, so it moved
+// nothing; an error raised inside the script leaves what the script did
+// before it (Redis does not roll a script back). It sets {leaseend} in the
+// tense of e's time: the lease ls still runs, or had already run out.
+func (r reader) extFailed(e sim.Event, ls *ledger.Lease, vars map[string]string) string {
+	vars["leaseend"] = ""
+	if ls != nil {
+		end := "lease-ends"
+		if ls.Expires() && ls.Ends() < e.At || ls.End != ledger.Open && ls.EndAt <= e.At {
+			end = "lease-ended"
+		}
+		vars["leaseend"] = r.fill(end, vars)
+	}
+	switch ledger.ErrorCode(e) {
+	case "BUSY", "NOSCRIPT", "LOADING":
+		return string(ledger.ExtFailed)
+	}
+	return string(ledger.ExtFailed) + "-inside"
 }
 
 // keyNow says what a key holds now, as read back.

@@ -308,8 +308,10 @@ func (r reader) about(name string) string {
 			case o.Cause == ledger.Lapsed:
 				return r.fill(r.lapsedSection("granted-over-lapsed", o.First.Lease, vars), vars)
 			case o.Cause == ledger.Overwritten && o.By == "":
-				// no SET of the story's replaced it: something outside did
-				return r.fill("granted-over-replaced", vars)
+				// no answered SET of the story's replaced it
+				return r.fill(r.maybe("granted-over-replaced", o.First.Lease, vars), vars)
+			case o.Cause == ledger.Restarted:
+				vars["oends"] = Stamp(o.First.Lease.EndAt)
 			}
 			return r.fill("granted-over-"+o.Cause.String(), vars)
 		case rd.Replaced != nil:
@@ -364,6 +366,21 @@ func (r reader) about(name string) string {
 			vars["nodes"] = andList(nodes)
 			return r.fill("node-late-many", vars)
 		}
+	case ledger.NodeGranted:
+		if f := rd.Freed; f != nil {
+			// the node's key was free before the lease it held was due
+			// to end on the story's clock: say what freed it
+			vars["other"], vars["endat"], vars["ends"] = f.Actor, Stamp(f.EndAt), Stamp(f.Ends())
+			vars["left"] = sim.FormatSpan(f.Ends() - f.EndAt)
+			switch f.End {
+			case ledger.Restarted:
+				return r.fill("node-ok-restarted", vars)
+			case ledger.Lapsed:
+				vars["jump"] = sim.FormatSpan(r.v.L.JumpedBy(f))
+				return r.fill("node-ok-jumped", vars)
+			}
+			return r.fill("node-ok-vanished", vars)
+		}
 	case ledger.NodeRefused:
 		if rd.Other == "" {
 			return r.fill("node-refused-unknown", vars)
@@ -402,13 +419,15 @@ func (r reader) about(name string) string {
 		vars["timeout"] += " on the wire, as -timeout sets it"
 	}
 	switch {
+	case rd.What == ledger.ExtFailed:
+		section = r.extFailed(e, rd.Lease, vars)
 	case rd.What == ledger.ExtGone && rd.Why == ledger.Vanished:
 		// gone before its end: no expiry, and no lateness, explains it
 		section = "ext-gone-vanished"
 	case (rd.What == ledger.ExtTaken || rd.What == ledger.RelTaken) && rd.Other == "" &&
 		rd.Why == ledger.Overwritten && rd.WhyBy == "":
-		// the key held a value no command of the story wrote
-		section += "-outside"
+		// the key held a value no answered command of the story wrote
+		section = r.maybe(section+"-outside", rd.Lease, vars)
 	case rd.What == ledger.UnknownOut && e.NotSent():
 		section = "not-sent"
 	case (rd.What == ledger.UnknownOut || rd.What == ledger.ExtNoReply) && !e.TimedOut():
@@ -469,7 +488,7 @@ func (r reader) alarm() string {
 		case o.Cause == ledger.Lapsed:
 			section = r.lapsedSection(section, o.First.Lease, vars)
 		case o.Cause == ledger.Overwritten && o.By == "":
-			section = "alarm-replaced"
+			section = r.maybe("alarm-replaced", o.First.Lease, vars)
 		}
 		out := r.fill(section, vars)
 		if n := len(l.Overlaps) - 1; n > 0 {

@@ -315,7 +315,7 @@ func interceptExtend(b *sim.Backend, answer func(c *server.Peer)) {
 func TestCauseRenewalsRefusedBusy(t *testing.T) {
 	simtest.QuickOnly(t)
 	b := embedded(t)
-	const busy = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSCRIPT."
+	const busy = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE."
 	interceptExtend(b, func(c *server.Peer) { c.WriteError(busy) })
 	c := playCaused(t, b, 0, nil, moveBAcquire)
 	var replies []string
@@ -364,7 +364,10 @@ func TestCauseRenewalsRefusedBusy(t *testing.T) {
 func TestCauseRenewalsUnanswered(t *testing.T) {
 	simtest.QuickOnly(t)
 	b := embedded(t)
-	const timeout = 100 * time.Millisecond
+	// every connection waits this long, B's and the reads among them: a
+	// second no loaded machine takes to answer in process, while each
+	// renewal is held three
+	const timeout = time.Second
 	b.SetCommandTimeout(timeout)
 	interceptExtend(b, func(*server.Peer) { time.Sleep(3 * timeout) })
 	c := playCaused(t, b, 0, nil, moveBAcquire)
@@ -374,7 +377,7 @@ func TestCauseRenewalsUnanswered(t *testing.T) {
 			continue
 		}
 		n++
-		if e.Reply != "no reply within 100 ms: outcome unknown" || !e.TimedOut() {
+		if e.Reply != "no reply within "+sim.FormatSpan(timeout)+": outcome unknown" || !e.TimedOut() {
 			t.Errorf("a renewal with no reply is logged as %q", e.Reply)
 		}
 	}
@@ -404,5 +407,147 @@ func TestCauseRenewalsUnanswered(t *testing.T) {
 		if e.Op != nil && e.Op.Kind == sim.OpExtend && c.led.Reads[i].What != ledger.ExtNoReply {
 			t.Errorf("the renewal at %v read as %q", e.At, c.led.Reads[i].What)
 		}
+	}
+}
+
+// playRedlock plays a Redlock story up to and including the move labelled
+// upTo ("" for the whole story), and every view of it with c2 selected.
+func playRedlock(t *testing.T, story, upTo string) caused {
+	t.Helper()
+	ctx := context.Background()
+	sc := scenes.Find("redlock")
+	text, err := content.Load("redlock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p scenes.Params
+	for i, v := range sc.Knobs[0].Values {
+		if v == story {
+			p = scenes.Params{"story": i}
+		}
+	}
+	if p == nil {
+		t.Fatalf("no story %q", story)
+	}
+	script := sc.Script(p)
+	end := len(script.Moves)
+	for i, m := range script.Moves {
+		if upTo != "" && m.Label == upTo {
+			end = i + 1
+		}
+	}
+	run := sim.NewRun(embedded(t), script, 1)
+	t.Cleanup(run.Close)
+	if err := run.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := run.Seek(ctx, end); err != nil {
+		t.Fatal(err)
+	}
+	c := caused{snap: run.Snapshot(ctx)}
+	c.led = scenes.Fold(c.snap)
+	c.a = scenes.Explain(sc, scenes.Frame{Snap: c.snap, L: c.led, P: p, Sel: 0, Text: text})
+	c.b = scenes.Explain(sc, scenes.Frame{Snap: c.snap, L: c.led, P: p, Sel: 1, Text: text})
+	c.history = historyOf(c.snap, c.led, "")
+	st := views.NewStyles(lipgloss.NewRenderer(io.Discard), false)
+	rows := append(views.Tracks(st, c.history, 120, 0).Rows, legend(st, c.history, 120)...)
+	c.page = ansi.Strip(strings.Join(rows, "\n"))
+	c.report = checker.Check(checker.FromSnapshot(c.snap), checker.DefaultTimeout)
+	return c
+}
+
+// nodeLease is the lease actor was granted on node.
+func (c caused) nodeLease(t *testing.T, actor, node string) *ledger.Lease {
+	t.Helper()
+	for _, ls := range c.led.Leases {
+		if ls.Actor == actor && ls.Node == node {
+			return ls
+		}
+	}
+	t.Fatalf("%s has no lease on node %s", actor, node)
+	return nil
+}
+
+// nodeRow is node's row on the history page.
+func (c caused) nodeRow(t *testing.T, node string) string {
+	t.Helper()
+	for _, l := range strings.Split(c.page, "\n") {
+		if strings.HasPrefix(l, "node "+node+" ") {
+			return l
+		}
+	}
+	t.Fatalf("no row for node %s:\n%s", node, c.page)
+	return ""
+}
+
+// TestCauseRedlockRestart: "C restarts". Node C restarts empty 100 ms in,
+// with 9.9 s left on c1's key there; c2 then gets OK from C. The ledger
+// ends c1's lease on C as lost in the restart (not its TTL running out),
+// c2's readout of that OK says so, the history page marks it on C's row
+// with the restart's own mark and no "TTL ran out", and the checker finds
+// the replies fit a server that restarted empty while its mutex breaks.
+func TestCauseRedlockRestart(t *testing.T) {
+	simtest.QuickOnly(t)
+	c := playRedlock(t, "C restarts", "c2 SET C")
+	ls := c.nodeLease(t, "c1", "C")
+	var restart sim.Event
+	for _, e := range c.snap.Events {
+		if e.RestartedEmpty() {
+			restart = e
+		}
+	}
+	if ls.End != ledger.Restarted || ls.EndAt != restart.At || ls.Ends()-ls.EndAt < 9*time.Second {
+		t.Fatalf("c1's lease on C: %v at %v (ends %v); want lost in the restart at %v", ls.End, ls.EndAt, ls.Ends(), restart.At)
+	}
+	causeHas(t, "c2's readout", c.b.Readout, "c2's SET on node C answered OK at", "c1's key there was lost at "+scenes.Stamp(restart.At)+
+		", when the node restarted empty, "+sim.FormatSpan(ls.Ends()-ls.EndAt)+" before its TTL's end")
+	causeLacks(t, "c2's readout", c.b.Readout, "ran out", "vanished", "lapsed")
+
+	c = playRedlock(t, "C restarts", "")
+	row := c.nodeRow(t, "C")
+	if !strings.Contains(row, gLost) || strings.Contains(row, gLapsed) {
+		t.Errorf("node C's row: %q; want the restart's %q and no %q", row, gLost, gLapsed)
+	}
+	causeHas(t, "the history page", c.page, gLost+" restarted empty: leases lost")
+	causeLacks(t, "the history page", c.page, "TTL ran out", "taken away")
+	if res, _, say := c.verdict(checker.Server); res != checker.Linearizable {
+		t.Errorf("a restart without persistence is in the server's model, yet: %v %s", res, say)
+	}
+	if res, op, _ := c.verdict(checker.Mutex); res != checker.NotLinearizable || op != "c2's acquire" {
+		t.Errorf("the client's mutex: %v at %q", res, op)
+	}
+}
+
+// TestCauseRedlockClockJump: "clock jump". C's clock jumps 10 s forward,
+// past the end of c1's key there: it ran out on C's own clock, at the
+// jump. The ledger calls it lapsed then, c2's readout of its OK from C
+// names the jump, the history page draws the TTL running out beside the
+// jump's mark, and the verdicts agree.
+func TestCauseRedlockClockJump(t *testing.T) {
+	simtest.QuickOnly(t)
+	c := playRedlock(t, "clock jump", "c2 SET C")
+	ls := c.nodeLease(t, "c1", "C")
+	var jump sim.Event
+	for _, e := range c.snap.Events {
+		if e.Kind == sim.Fault && e.Fault == sim.FaultClockJump {
+			jump = e
+		}
+	}
+	if ls.End != ledger.Lapsed || ls.EndAt != jump.At || c.led.JumpedBy(ls) != jump.Jump {
+		t.Fatalf("c1's lease on C: %v at %v, jumped by %v; want lapsed at the jump, %v", ls.End, ls.EndAt, c.led.JumpedBy(ls), jump.At)
+	}
+	causeHas(t, "c2's readout", c.b.Readout, "c1's key there ran out at "+scenes.Stamp(jump.At)+" on the node's own clock, which jumped "+sim.FormatSpan(jump.Jump)+" forward")
+	causeLacks(t, "c2's readout", c.b.Readout, "vanished", "restart")
+
+	c = playRedlock(t, "clock jump", "")
+	if row := c.nodeRow(t, "C"); !strings.Contains(row, gJump+gLapsed) {
+		t.Errorf("node C's row: %q; want the TTL running out (%q) right after the jump (%q)", row, gLapsed, gJump)
+	}
+	causeLacks(t, "the history page", c.page, "taken away", "restarted empty")
+	if res, _, say := c.verdict(checker.Server); res != checker.Linearizable {
+		t.Errorf("a jump of a node's clock is in the server's model, yet: %v %s", res, say)
+	}
+	if res, op, _ := c.verdict(checker.Mutex); res != checker.NotLinearizable || op != "c2's acquire" {
+		t.Errorf("the client's mutex: %v at %q", res, op)
 	}
 }

@@ -26,11 +26,12 @@ const (
 	gRejected = "⊘"
 	gLapsed   = "┤"
 	gEnded    = "╳" // deleted or overwritten by another client, or vanished
+	gLost     = "↯" // a node restarted empty, and the leases on it with it
 	gPause    = "‖"
 	gWake     = "›"
 	gCrash    = "✗"
 	gUnknown  = "?"
-	gError    = "e" // an error reply (BUSY, NOSCRIPT, OOM, READONLY): the command did not do its work
+	gError    = "e" // an error reply (BUSY, NOSCRIPT, READONLY)
 	gDown     = "↓"
 	gUp       = "↑"
 	gCut      = "÷"
@@ -46,18 +47,23 @@ var legendOrder = []struct{ glyph, says string }{
 	{gGranted, "granted"}, {gRefused, "refused"}, {gRelease, "release sent"}, {gExtend, "extend sent"},
 	{gWrite, "write sent"}, {gTaken, "write taken"}, {gStaleOK, "stale write taken"}, {gRejected, "write refused"}, {gLapsed, "TTL ran out"},
 	{gEnded, "lease taken away"}, {gPause, "paused"}, {gWake, "woke"}, {gCrash, "crashed"}, {gUnknown, "no reply"}, {gError, "error reply"},
-	{gDown, "node stopped"}, {gUp, "node restarted"}, {gCut, "client cut off"}, {gHeal, "healed"},
+	{gDown, "node stopped"}, {gUp, "node restarted"}, {gLost, "restarted empty: leases lost"}, {gCut, "client cut off"}, {gHeal, "healed"},
 	{gSlow, "node slowed"}, {gFast, "node fast again"}, {gJump, "clock jumped"},
 }
 
 // lapse is the instant a lease's TTL ran out: after every command of its
 // last millisecond, as Redis keeps a key through the millisecond it ends.
-// A lease the ledger found lapsed before its TTL's end (its node's clock
-// jumped; a live server's clock a little ahead) ended when a reply found it
-// gone. One removed before its end (the ledger's Vanished) is not a lapse:
-// leaseEnd marks it as taken away.
+// One its node's jumped clock ran out early ended just after that jump (its
+// EndSeq), beside the jump's own mark; one a live server's clock, a little
+// ahead of the story's, ran out early ended when a reply found it gone.
+// One removed before its end is not a lapse: leaseEnd marks a key vanished,
+// deleted or overwritten as taken away, and one lost with its node's
+// memory as lost in the restart.
 func lapse(l *ledger.Lease) views.Instant {
 	if l.End == ledger.Lapsed && l.EndAt < l.Ends() {
+		if l.EndSeq >= 0 {
+			return views.Instant{At: l.EndAt, Seq: l.EndSeq + 1}
+		}
 		return views.Instant{At: l.EndAt, Seq: -1}
 	}
 	return views.Instant{At: l.Ends(), Seq: math.MaxInt32}
@@ -73,6 +79,9 @@ func leaseEnd(l *ledger.Lease, now views.Instant) (at views.Instant, glyph strin
 		return now, "", false
 	case l.End == ledger.Released:
 		return views.Instant{At: l.EndAt, Seq: l.EndSeq}, "", true
+	case l.End == ledger.Restarted:
+		// the same mark as its node's restart, at the same instant
+		return views.Instant{At: l.EndAt, Seq: l.EndSeq}, gLost, true
 	}
 	return views.Instant{At: l.EndAt, Seq: l.EndSeq}, gEnded, true
 }
@@ -174,7 +183,7 @@ func historyOf(snap sim.Snapshot, l *ledger.Ledger, hidden string) views.History
 		node := views.Track{Label: "node " + n.Name}
 		for _, e := range snap.Events {
 			if e.Kind == sim.Fault && e.Node == n.Name {
-				if g, tone := nodeGlyph(e.Fault); g != "" {
+				if g, tone := nodeGlyph(e); g != "" {
 					node.Points = append(node.Points, views.Point{At: at(e), Glyph: g, Tone: tone})
 				}
 			}
@@ -230,12 +239,15 @@ func actorPoint(e sim.Event) (views.Point, bool) {
 	return views.Point{}, false
 }
 
-// nodeGlyph is the mark of a node's fault on its row.
-func nodeGlyph(f sim.FaultKind) (string, views.Tone) {
-	switch f {
+// nodeGlyph is the mark of a node's fault e on its row.
+func nodeGlyph(e sim.Event) (string, views.Tone) {
+	switch e.Fault {
 	case sim.FaultNodeDown:
 		return gDown, views.Bad
 	case sim.FaultNodeUp:
+		if e.RestartedEmpty() {
+			return gLost, views.Bad
+		}
 		return gUp, views.Warn
 	case sim.FaultCut:
 		return gCut, views.Bad

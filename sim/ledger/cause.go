@@ -40,11 +40,94 @@ func (l *Ledger) frozenAt(actor string, t time.Duration) bool {
 	return false
 }
 
-// early reports that a reply at story time at found ls's key gone before
-// the key could have expired: a key with no TTL never does, and one with a
-// TTL is kept through its last millisecond (less the live slack).
-func (l *Ledger) early(ls *Lease, at time.Duration) bool {
-	return !ls.Expires() || at < ls.Ends()-l.slack
+// early reports that e's reply found ls's key gone (or free) before the
+// key could have expired: a key with no TTL never does, and one with a TTL
+// is kept through its last millisecond on its node's clock. The server ran
+// e at some moment up to its round trip after At, and ls's end counted
+// from its own send time is the earliest it could expire, so only a
+// command that ran for sure before that end (less the live slack, for a
+// server clock a little ahead of the story's) found the key removed.
+func (l *Ledger) early(ls *Lease, e sim.Event) bool {
+	return !ls.Expires() || e.At+e.RTT < l.nodeEnd(ls)-l.slack
+}
+
+// jump is a node's clock jumping d forward at story time at.
+type jump struct {
+	node string
+	seq  int
+	at   time.Duration
+	d    time.Duration
+}
+
+// JumpedBy is how far ls's node's clock jumped forward after ls's TTL was
+// set and before it ended (or now): that much earlier, on the story's
+// clock, the node let its key expire.
+func (l *Ledger) JumpedBy(ls *Lease) time.Duration {
+	until := l.Now
+	if ls.End != Open {
+		until = ls.EndAt
+	}
+	var d time.Duration
+	for _, j := range l.jumps {
+		if slot(j.node, "") == slot(ls.Node, "") && j.at <= until && (j.at > ls.TTLAt || j.at == ls.TTLAt && j.seq > ls.Seq) {
+			d += j.d
+		}
+	}
+	return d
+}
+
+// lastJump is the story time of the latest jump JumpedBy counts, 0 if none:
+// a lease that a jump carried past its end ran out at that jump.
+func (l *Ledger) lastJump(ls *Lease) time.Duration {
+	var at time.Duration
+	for _, j := range l.jumps {
+		if slot(j.node, "") == slot(ls.Node, "") && (j.at > ls.TTLAt || j.at == ls.TTLAt && j.seq > ls.Seq) {
+			at = j.at
+		}
+	}
+	return at
+}
+
+// nodeEnd is the story time at which ls's TTL runs out on its node's own
+// clock: its end, less the jumps that clock made since the TTL was set.
+func (l *Ledger) nodeEnd(ls *Lease) time.Duration {
+	if len(l.jumps) == 0 || ls.Node == QuorumNode {
+		return ls.Ends()
+	}
+	return ls.Ends() - l.JumpedBy(ls)
+}
+
+// restarted ends every lease on the node that restarted empty in e: the
+// key went with the node's memory (the Restarted end), however much time
+// its TTL had left.
+func (l *Ledger) restarted(e sim.Event) {
+	for _, ls := range l.Leases {
+		if ls.End != Open || slot(ls.Node, "") != slot(e.Node, "") || ls.Node == QuorumNode {
+			continue
+		}
+		ls.End, ls.EndSeq, ls.EndAt = Restarted, e.Seq, e.At
+		if l.byKey[ls.slot()] == ls {
+			delete(l.byKey, ls.slot())
+		}
+	}
+}
+
+// MaybeBy is a command of another actor's on ls's key, sent while ls held
+// it, that got no reply: it may have run, so it, not a client outside the
+// story, may be what replaced ls's value. ok is false when there is none.
+func (l *Ledger) MaybeBy(ls *Lease) (sim.Event, bool) {
+	if ls == nil {
+		return sim.Event{}, false
+	}
+	for _, e := range l.events {
+		if e.Seq <= ls.Seq || ls.End != Open && e.At > ls.EndAt {
+			continue
+		}
+		if e.Op != nil && e.Op.Kind != sim.OpCheck && e.Unknown() && !e.NotSent() && e.Actor != ls.Actor && slot(e.Node, e.Op.Key) == slot(ls.Node, ls.Key) {
+			return e, true
+		}
+	}
+	return sim.Event{}, false
 }
 
 // Unrenewed says why a lease that ran out was not renewed in time, as the
@@ -53,7 +136,7 @@ type Unrenewed int
 
 const (
 	NotRenewed         Unrenewed = iota // nothing tried to renew it before its end
-	RenewalsRefused                     // its renewals got error replies (BUSY, NOSCRIPT, OOM, READONLY)
+	RenewalsRefused                     // its renewals got error replies (BUSY, NOSCRIPT, READONLY)
 	RenewalsUnanswered                  // its renewals got no reply within the command timeout
 	HolderFrozen                        // its holder, and any watchdog in it, was frozen when it ran out
 	HolderCrashed                       // its holder had crashed
@@ -106,7 +189,7 @@ func (u Unrenewed) String() string {
 }
 
 // ErrorCode is the code an error reply starts with ("BUSY", "NOSCRIPT",
-// "OOM", "READONLY", "ERR"), "" for a reply that is not an error.
+// "READONLY", "ERR"), "" for a reply that is not an error.
 func ErrorCode(e sim.Event) string {
 	if !e.ErrorReply() {
 		return ""

@@ -85,7 +85,7 @@ func TestCauseOfAnEarlyEnd(t *testing.T) {
 // (BUSY while another script runs) extends nothing and is counted beside
 // 1, 0 and -1; a missing reply is counted apart, its outcome unknown.
 func TestRenewalsRefusedByTheServer(t *testing.T) {
-	busy := "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSCRIPT."
+	busy := "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE."
 	var s story
 	s.set(0, "A", "a", lease, true, true).extend(10, "A", "a", 1, true).
 		failExt(20, "A", "a", busy, true).failExt(30, "A", "a", busy, true).failExt(39, "A", "a", "", true).
@@ -158,5 +158,50 @@ func TestWhyUnrenewed(t *testing.T) {
 	l := Fold(s, sec(55), nil)
 	if !l.Reads[3].Frozen || l.Reads[4].Frozen {
 		t.Errorf("the renewal fired as A woke is frozen, the one due at 55 s on time: %v %v", l.Reads[3].Frozen, l.Reads[4].Frozen)
+	}
+}
+
+// TestGrantEarlyOnlyIfItRanBeforeTheEnd: on a live server a grant ran at
+// some moment within its round trip after it was sent. Sent 2 s before
+// A's end, a grant whose reply took 3 s (a loaded server) may have run
+// after A's lease ran out: a lapse. One whose reply came within 1 s ran
+// for sure before A's end: the key was removed from outside.
+func TestGrantEarlyOnlyIfItRanBeforeTheEnd(t *testing.T) {
+	for _, c := range []struct {
+		rtt  time.Duration
+		want End
+	}{{3 * time.Second, Lapsed}, {time.Second, Vanished}} {
+		var s story
+		s.set(0, "A", "a", lease, true, true).set(28, "B", "b", lease, true, true)
+		s[len(s)-1].RTT = c.rtt
+		if a := FoldWithSlack(s, sec(28), nil, 50*time.Millisecond).Leases[0]; a.End != c.want {
+			t.Errorf("B's grant sent at 28 s with a %v round trip: A's lease %v, want %v", c.rtt, a.End, c.want)
+		}
+	}
+}
+
+// TestReplacedMaybeByACommandWithNoReply: B's SET without NX got no reply
+// and may have run; A's renewal then answers 0. The value may be B's, so
+// the ledger names B's command as a possible author rather than blaming a
+// client outside the story; with no such command there is none.
+func TestReplacedMaybeByACommandWithNoReply(t *testing.T) {
+	var s story
+	s.set(0, "A", "a", lease, true, true)
+	s.add(sim.Event{At: sec(5), Kind: sim.Command, Actor: "B", Err: errTimeout{},
+		Op: &sim.Op{Kind: sim.OpAcquire, Form: sim.FormSET, Lock: key, Key: key, Token: "b", TTL: lease}})
+	s.extend(10, "A", "a", 0, true)
+	l := Fold(s, sec(10), nil)
+	a := l.Leases[0]
+	if a.End != Overwritten || a.By != "" {
+		t.Fatalf("A's lease: %v by %q", a.End, a.By)
+	}
+	if e, ok := l.MaybeBy(a); !ok || e.Actor != "B" || e.At != sec(5) {
+		t.Errorf("the command that may have replaced A's value: %+v, %v", e, ok)
+	}
+	var quiet story
+	quiet.set(0, "A", "a", lease, true, true).extend(10, "A", "a", 0, true)
+	ql := Fold(quiet, sec(10), nil)
+	if _, ok := ql.MaybeBy(ql.Leases[0]); ok {
+		t.Errorf("no command went unanswered, yet one may have replaced A's value")
 	}
 }

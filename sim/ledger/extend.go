@@ -5,9 +5,10 @@ import "locksim/sim"
 // Renewals is what an actor's extensions got back: the compare-and-PEXPIRE
 // script answers 1 (the lease extended), 0 (the key holds another token)
 // or -1 (no such key). 0 and -1 are both refusals: nothing was extended.
-// The server may also refuse to run the script at all, with an error reply
-// (BUSY while another script runs, NOSCRIPT, OOM, READONLY on a replica),
-// or send no reply within the command timeout.
+// The server may also answer with an error: before running the script
+// (BUSY while another script runs, NOSCRIPT for an EVALSHA it has not
+// cached), or from inside it (READONLY on a replica, once the script calls
+// PEXPIRE); or send no reply within the command timeout.
 type Renewals struct {
 	Extended, Taken, Gone int
 	// Errors counts the error replies by their code, in the order each

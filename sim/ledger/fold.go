@@ -50,8 +50,14 @@ func (l *Ledger) lapse(t time.Duration, seq int) {
 		}
 	}
 	for _, ls := range l.Leases {
-		if ls.End == Open && ls.Expires() && t > ls.Ends() && ls.Form != sim.FormClaim {
-			ls.End, ls.EndSeq, ls.EndAt = Lapsed, -1, ls.Ends()
+		// on its node's clock, which may have jumped ahead of the story's
+		if ls.End == Open && ls.Expires() && t > l.nodeEnd(ls) && ls.Form != sim.FormClaim {
+			ls.End, ls.EndSeq, ls.EndAt = Lapsed, -1, l.nodeEnd(ls)
+			if j := l.lastJump(ls); j > 0 && j >= ls.EndAt {
+				// a jump carried its node's clock past the end: it ran
+				// out at that jump, the event that ended it
+				ls.EndSeq, ls.EndAt = seq, j
+			}
 			if l.byKey[ls.slot()] == ls {
 				delete(l.byKey, ls.slot())
 			}
@@ -131,7 +137,10 @@ func (l *Ledger) event(e sim.Event) Read {
 		return l.reentrant(e)
 	}
 	if e.ErrorReply() && e.Op.Kind == sim.OpExtend {
-		// refused before the script looked at the key: nothing moved
+		// counted apart from 1, 0 and -1: an error before the script ran
+		// (BUSY, NOSCRIPT) moved nothing; one raised inside it may follow
+		// commands that stand (the readouts say which), and the lease's
+		// end stays as the fold has it until a later reply tells
 		return Read{What: ExtFailed, Lease: l.leaseOf(e.Op.Token)}
 	}
 	if e.ErrorReply() && e.Op.Kind != sim.OpFencedWrite {
@@ -178,7 +187,7 @@ func (l *Ledger) event(e sim.Event) Read {
 			return r
 		}
 		r := Read{What: ExtGone, Lease: l.leaseOf(e.Op.Token)}
-		l.gone(e.Node, e.Op.Key, e.At)
+		l.gone(e.Node, e.Op.Key, e)
 		if r.Lease != nil {
 			r.Why, r.WhyBy = r.Lease.End, r.Lease.By
 		}
@@ -188,7 +197,7 @@ func (l *Ledger) event(e sim.Event) Read {
 		v, _ := e.Val.(string)
 		switch {
 		case e.IsNil():
-			l.gone(e.Node, e.Op.Key, e.At)
+			l.gone(e.Node, e.Op.Key, e)
 			l.giveUp(e)
 			r := Read{What: CheckNone, Lease: own}
 			if own != nil {
@@ -255,7 +264,7 @@ func (l *Ledger) acquire(e sim.Event) Read {
 		// the key held another value: a SET without NX replaced it
 		cur.End, cur.EndSeq, cur.EndAt, cur.By = Overwritten, e.Seq, e.At, e.Actor
 		replaced = cur
-	case cur != nil && !l.early(cur, e.At):
+	case cur != nil && !l.early(cur, e):
 		// NX was granted, so the key was free: the lease had in truth run
 		// out a moment before the fold's clock said so (a live server)
 		cur.End, cur.EndSeq, cur.EndAt = Lapsed, -1, e.At
@@ -353,7 +362,7 @@ func (l *Ledger) release(e sim.Event) Read {
 		r.What = DelNothing
 	}
 	if n == 1 || r.What == RelGone || r.What == DelNothing {
-		l.gone(e.Node, op.Key, e.At)
+		l.gone(e.Node, op.Key, e)
 	}
 	if own != nil && r.What != ReleasedOwn {
 		r.Why, r.WhyBy = own.End, own.By
@@ -424,19 +433,19 @@ func (l *Ledger) revive(ls *Lease) {
 	l.byKey[ls.slot()] = ls
 }
 
-// gone records a reply, at story time at, that found the key absent:
-// whatever lease the fold still had on it had ended. Before its TTL's end
+// gone records e's reply that found the key absent: whatever lease the
+// fold still had on it had ended. Before its TTL's end on its node's clock
 // (Redis keeps a key through the millisecond its TTL ends), or with no TTL
 // at all, no expiry did it: the key vanished.
-func (l *Ledger) gone(node, key string, at time.Duration) {
+func (l *Ledger) gone(node, key string, e sim.Event) {
 	cur := l.byKey[slot(node, key)]
 	if cur == nil {
 		return
 	}
 	if cur.End == Open {
-		cur.End, cur.EndSeq, cur.EndAt = Lapsed, -1, cur.Ends()
-		if l.early(cur, at) {
-			cur.End, cur.EndAt = Vanished, at
+		cur.End, cur.EndSeq, cur.EndAt = Lapsed, -1, l.nodeEnd(cur)
+		if l.early(cur, e) {
+			cur.End, cur.EndAt = Vanished, e.At
 		}
 	}
 	delete(l.byKey, slot(node, key))
@@ -445,8 +454,10 @@ func (l *Ledger) gone(node, key string, at time.Duration) {
 // notHolding reads a reply of e's that says its key does not hold e's
 // token (a script's 0, a GET of another value) and returns the lease the
 // key holds, nil if none of the run's. When the fold still had the
-// sender's own lease on the key, no command of the run replaced it:
-// something outside the run wrote the key, and that lease ended then.
+// sender's own lease on the key, no command of the run that was answered
+// replaced it: that lease ended by then, with no known author (By ""). A
+// command of another actor's with no reply may be the author (MaybeBy
+// finds it, and the readouts say so); else a client outside the run.
 func (l *Ledger) notHolding(e sim.Event) *Lease {
 	s := slot(e.Node, e.Op.Key)
 	if cur := l.byKey[s]; cur != nil && cur.Token == e.Op.Token && !cur.Fixed {

@@ -40,6 +40,7 @@ type Ledger struct {
 	// found gone and still have lapsed (a live server's clock, see
 	// LiveSlack); 0 on the embedded server.
 	slack  time.Duration
+	jumps  []jump // the clock jumps of the nodes, in order
 	pauses []pause
 	woke   map[string]int // the move (plus one) in which each actor last woke
 }

@@ -46,7 +46,7 @@ func (l *Ledger) part(e sim.Event) Read {
 			l.releaseQuorum(e)
 			return Read{What: NodeRelTaken, Other: actorOf(l.present(e.Node, op.Key))}
 		}
-		l.gone(e.Node, op.Key, e.At)
+		l.gone(e.Node, op.Key, e)
 		l.releaseQuorum(e)
 		return Read{What: NodeRelGone}
 	}
@@ -57,8 +57,21 @@ func (l *Ledger) part(e sim.Event) Read {
 	if !e.IsOK() {
 		return Read{What: NodeFailed}
 	}
+	// NX was granted, so the node's key was free. A restart or a jump of
+	// the node's clock ended the lease it held already (see nodeFault); a
+	// lease the fold still has open ran out a moment early on a live
+	// server, or was removed by something outside the story.
+	var freed *Lease
 	if cur := l.byKey[s]; cur != nil {
 		cur.End, cur.EndSeq, cur.EndAt = Lapsed, -1, e.At
+		if l.early(cur, e) {
+			cur.End = Vanished
+		}
+		delete(l.byKey, s)
+	}
+	if prev := l.previous(e.Node, op.Key, e.Seq); prev != nil && prev.Expires() && prev.EndAt < prev.Ends() &&
+		(prev.End == Restarted || prev.End == Vanished || prev.End == Lapsed && l.JumpedBy(prev) > 0) {
+		freed = prev
 	}
 	ls := &Lease{Lock: op.Lock, Node: e.Node, Key: op.Key, Actor: e.Actor, Token: op.Token,
 		Seq: e.Seq, Granted: e.At, TTL: op.TTL, TTLAt: e.At, Form: op.Form, EndSeq: -1}
@@ -67,9 +80,19 @@ func (l *Ledger) part(e sim.Event) Read {
 	if op.Late {
 		// the client counted this node a failure long ago: the lease
 		// runs on the node all the same, from the moment it woke
-		return Read{What: NodeLate, Lease: ls}
+		return Read{What: NodeLate, Lease: ls, Freed: freed}
 	}
-	return Read{What: NodeGranted, Lease: ls}
+	return Read{What: NodeGranted, Lease: ls, Freed: freed, Other: actorOf(freed)}
+}
+
+// previous is the latest lease on the node's key granted before event seq.
+func (l *Ledger) previous(node, key string, seq int) *Lease {
+	for i := len(l.Leases) - 1; i >= 0; i-- {
+		if ls := l.Leases[i]; ls.Seq < seq && !ls.Copy && ls.slot() == slot(node, key) {
+			return ls
+		}
+	}
+	return nil
 }
 
 // QuorumNode is the node name of the lease a client's count grants: the
@@ -137,6 +160,14 @@ func (l *Ledger) nodeFault(e sim.Event) {
 		l.faults[e.Node] = true
 	case sim.FaultNodeUp:
 		delete(l.faults, e.Node)
+		if e.RestartedEmpty() {
+			l.restarted(e)
+		}
+	case sim.FaultClockJump:
+		// the node's keys expire on its own clock: any whose TTL that
+		// clock has now passed ran out at the jump
+		l.jumps = append(l.jumps, jump{node: e.Node, seq: e.Seq, at: e.At, d: e.Jump})
+		l.lapse(e.At, e.Seq)
 	case sim.FaultSlow:
 		l.faults[e.Node+"/slow"] = true
 	case sim.FaultFast:

@@ -57,13 +57,13 @@ func (l *Ledger) reentrant(e sim.Event) Read {
 		if ls != nil {
 			ls.Count, ls.End, ls.EndSeq, ls.EndAt = 0, Released, e.Seq, e.At
 		}
-		l.gone(e.Node, op.Key, e.At)
+		l.gone(e.Node, op.Key, e)
 		return Read{What: ReleasedOwn, Lease: ls}
 	}
 	r := Read{What: RelNotHeld, Lease: own, Other: actorOf(l.present(e.Node, op.Key))}
 	if refusal == sim.ErrNoLock {
 		r = Read{What: RelNoLock, Lease: own}
-		l.gone(e.Node, op.Key, e.At)
+		l.gone(e.Node, op.Key, e)
 	}
 	if own != nil {
 		r.Why, r.WhyBy = own.End, own.By

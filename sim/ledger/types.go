@@ -17,12 +17,18 @@ const (
 	Overwritten            // another client's SET without NX replaced its value
 	// Vanished: a reply found the key gone before the lease's end, and no
 	// command of the run removed it: a client outside the run deleted it,
-	// the server evicted it, or a failover or restart lost it.
+	// the server evicted it, a failover or restart lost it, or the
+	// server's clock stepped forward (Redis keeps an expiry as a
+	// wall-clock time, so a clock set ahead expires keys early).
 	Vanished
+	// Restarted: the node it was on restarted empty (without persistence)
+	// while the lease ran, a fault the story scripted: the key went with
+	// the node's memory, whatever time its TTL had left.
+	Restarted
 )
 
 func (e End) String() string {
-	return [...]string{"open", "released", "lapsed", "deleted", "overwritten", "vanished"}[e]
+	return [...]string{"open", "released", "lapsed", "deleted", "overwritten", "vanished", "restarted"}[e]
 }
 
 // Lease is one grant of a lock key: from the command the server granted to
@@ -53,7 +59,7 @@ type Lease struct {
 	held bool // its grant made its actor a holder (not a node's share, not a copy)
 
 	End    End
-	EndSeq int           // the event that ended it; -1 while open or when it lapsed
+	EndSeq int           // the event that ended it (a clock jump, for a lapse it caused); -1 while open or when it lapsed
 	EndAt  time.Duration // when it ended
 	By     string        // who deleted or overwrote it
 }
@@ -194,7 +200,11 @@ type Read struct {
 	Overlap *Overlap // a grant that started an overlap: the latest it started
 	// Replaced is the lease a grant without NX overwrote.
 	Replaced *Lease
-	Write    *Write
+	// Freed is, for a node's grant, the lease of the story's that the key
+	// held until a moment before its end on the story's clock: lost in a
+	// restart, run out on the node's own jumped clock, or vanished.
+	Freed *Lease
+	Write *Write
 	// Refusal is the refusal a grant-less acquire met; for a release that
 	// deleted another's lock, the sender's own refusal when it never held
 	// the lock (a release in a finally block).

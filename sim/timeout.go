@@ -99,7 +99,11 @@ func (x *Exec) giveUp(spec AcquireSpec, reason, why string) {
 // on a live server is a little ahead. Timers of several actors started this
 // way fall due in the order the story says, on either server.
 func (x *Exec) AfterScheduled(label string, d time.Duration, f func(x *Exec) time.Duration) {
-	x.After(label, x.scheduled()+d-x.Due(), f)
+	// due from the schedule alone: going through After read a live clock
+	// twice (once here, once in After), and a loaded machine put a
+	// millisecond or more between the two readings, so clients refused
+	// together no longer retried in the same millisecond
+	x.startTimer(label, x.scheduled()+d, f)
 }
 
 // scheduled is the story time the step was due by the schedule: a timer's

@@ -26,9 +26,15 @@ type timer struct {
 // (a watchdog that wakes after its lease lapsed gets its 0 then). On a live
 // server the timers run in scaled story time, as every wait does.
 func (x *Exec) After(label string, d time.Duration, f func(x *Exec) time.Duration) {
+	x.startTimer(label, x.due()+d, f)
+}
+
+// startTimer starts a timer of the actor taking the step, due at story
+// time due.
+func (x *Exec) startTimer(label string, due time.Duration, f func(x *Exec) time.Duration) {
 	r := x.r
 	r.timerSeq++
-	r.timers = append(r.timers, &timer{seq: r.timerSeq, actor: x.actor.Name, label: label, due: x.due() + d, run: f})
+	r.timers = append(r.timers, &timer{seq: r.timerSeq, actor: x.actor.Name, label: label, due: due, run: f})
 }
 
 // StopTimers stops every timer of the actor taking the step: a client that

@@ -196,7 +196,7 @@ func killAndSweep(t *testing.T, id string) {
 		t.Errorf("the heartbeat must expire on its own: PTTL %d", ttl)
 	}
 	code, out, errs := runMain("-cleanup", "-redis", url)
-	if code != 0 || !strings.Contains(out, "0 keys removed") || !strings.Contains(out, "left alone (its heartbeat lives") {
+	if code != 0 || !strings.Contains(out, "0 keys removed") || !strings.Contains(out, "left alone (its heartbeat has not expired") {
 		t.Fatalf("while the run's heartbeat lives nothing is removed: exit %d\n%s%s", code, out, errs)
 	}
 	admin.Del(ctx, heartbeat)
@@ -285,6 +285,12 @@ func TestLiveErrors(t *testing.T) {
 		if strings.Contains(errs, "hunter") {
 			t.Errorf("%v: a password was printed: %s", c.args, errs)
 		}
+		// -cleanup finds the same server unfit before it touches anything:
+		// the same exit status, and no password either
+		code, _, errs = runMain(append(c.args, "-cleanup", "-timeout", "300ms")...)
+		if code != 2 || strings.Count(errs, "\n") != 1 || strings.Contains(errs, "hunter") {
+			t.Errorf("%v -cleanup: exit %d, stderr %q, want exit 2 and one line without the password", c.args, code, errs)
+		}
 	}
 }
 
@@ -351,7 +357,7 @@ func TestCleanupExportKeys(t *testing.T) {
 	for _, want := range []string{
 		"replay 0000cc01: 3 keys removed, its registration last (registered by an exported replay",
 		"run 0000aa: 2 keys removed, its registration last (registered by a locksim run whose heartbeat had expired",
-		"run 0000bb: 3 keys left alone (its heartbeat lives",
+		"run 0000bb: 3 keys left alone (its heartbeat has not expired",
 		"not locksim's, left alone: locksim:0000dd:resource:lock (no registration locksim:0000dd:registration)\n",
 		"not locksim's, left alone: locksim:replay:resource:lock (",
 		"not locksim's, left alone: locksim:cleanup-check (",
@@ -371,10 +377,11 @@ func TestCleanupExportKeys(t *testing.T) {
 			t.Errorf("%s changed: %v → %v", k, v, after[k])
 		}
 	}
-	// the same user without DEL gets the line that names it, and nothing goes
+	// the same user without DEL gets the line that names it, exit 2 as for
+	// any server found unfit before anything is touched, and nothing goes
 	admin.Do(ctx, "ACL", "SETUSER", "sweeper", "-del")
 	register("locksim:0000aa:", "resource:lock")
-	if code, _, errs := runMain("-cleanup", "-redis", limited); code != 1 || !strings.Contains(errs, "which -cleanup needs") || !strings.Contains(errs, "'del'") {
+	if code, _, errs := runMain("-cleanup", "-redis", limited); code != 2 || !strings.Contains(errs, "which -cleanup needs") || !strings.Contains(errs, "'del'") {
 		t.Errorf("-cleanup without DEL: exit %d, %q", code, errs)
 	}
 	if n, _ := admin.Exists(ctx, "locksim:0000aa:resource:lock", "locksim:0000aa:registration").Result(); n != 2 {

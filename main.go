@@ -430,6 +430,9 @@ func cleanup(ctx context.Context, c config, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
+		if _, before := errors.AsType[*sim.CheckError](err); before {
+			return 2
+		}
 		return 1
 	}
 	fmt.Fprintf(stdout, "%s removed, each under a registration locksim wrote; nothing else under locksim: was touched\n", sim.KeyCount(r.Keys()))

@@ -214,7 +214,7 @@ func (r SweepReport) Lines() []string {
 		out = append(out, fmt.Sprintf("%s: %s removed, its registration last (%s): %s", x.name(), KeyCount(len(x.Keys)), why, strings.Join(x.Keys, " ")))
 	}
 	for _, x := range r.Alive {
-		out = append(out, fmt.Sprintf("%s: %s left alone (its heartbeat lives: the run is still going)", x.name(), KeyCount(len(x.Keys))))
+		out = append(out, fmt.Sprintf("%s: %s left alone (its heartbeat has not expired: the run is still going, or stopped less than %v ago)", x.name(), KeyCount(len(x.Keys)), HeartbeatTTL))
 	}
 	for _, p := range r.Changed {
 		out = append(out, fmt.Sprintf("%s*: left alone (its registration or heartbeat changed while this sweep looked: another sweep removed it, or the run came back)", p))
@@ -490,7 +490,7 @@ func CleanupLive(ctx context.Context, rawURL string, timeout time.Duration) (Swe
 	}
 	opts, err := parseURL(rawURL)
 	if err != nil {
-		return SweepReport{}, err
+		return SweepReport{}, &CheckError{err}
 	}
 	opts.DialTimeout = DialTimeout(timeout)
 	opts.ReadTimeout, opts.WriteTimeout = timeout, timeout
@@ -499,7 +499,7 @@ func CleanupLive(ctx context.Context, rawURL string, timeout time.Duration) (Swe
 	c := b.NewConn()
 	defer c.Close()
 	if err := b.cleanupCheck(ctx, c); err != nil {
-		return SweepReport{}, errors.New(scrub(err.Error(), opts, rawURL))
+		return SweepReport{}, &CheckError{errors.New(scrub(err.Error(), opts, rawURL))}
 	}
 	r, err := Sweep(ctx, c, true)
 	if err != nil {
@@ -507,6 +507,15 @@ func CleanupLive(ctx context.Context, rawURL string, timeout time.Duration) (Swe
 	}
 	return r, nil
 }
+
+// CheckError is an error CleanupLive met before it touched anything: a URL
+// that does not parse, a server that does not answer, a password or an ACL
+// it refuses. The command line reports it as bad input (exit 2), like a
+// server a story cannot open; an error after that is a failure (exit 1).
+type CheckError struct{ Err error }
+
+func (e *CheckError) Error() string { return e.Err.Error() }
+func (e *CheckError) Unwrap() error { return e.Err }
 
 // cleanupCheck is -cleanup's check before it deletes anything: the server
 // answers and lets this user SCAN, GET, EXISTS, WATCH, MULTI, DEL and EXEC

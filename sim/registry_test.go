@@ -122,7 +122,9 @@ func TestSweepDecisions(t *testing.T) {
 	}
 	if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "replay 0000cc01: 2 keys removed") }) ||
 		!slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "not locksim's, left alone: locksim:cleanup-check (") }) ||
-		!slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "run 0000bb: 3 keys left alone (its heartbeat lives") }) {
+		!slices.ContainsFunc(lines, func(l string) bool {
+			return strings.HasPrefix(l, "run 0000bb: 3 keys left alone (its heartbeat has not expired")
+		}) {
 		t.Errorf("-cleanup's lines:\n%s", strings.Join(lines, "\n"))
 	}
 }

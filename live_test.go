@@ -207,9 +207,24 @@ func killAndSweep(t *testing.T, id string) {
 			t.Fatalf("the next run's start-up sweep: exit %d, stderr %q", code, errs)
 		}
 	} else {
+		// a key the dead run left that cannot expire or be deleted before
+		// -cleanup gets to it: the story moves on between the listing
+		// above and the kill (a loaded machine showed the timeout scene's
+		// lock gone by then), and a key with a short TTL may lapse
+		lasting := ""
+		keys, _ := admin.Keys(ctx, "locksim:*").Result()
+		for _, k := range keys {
+			if strings.HasSuffix(k, ":registration") || strings.HasSuffix(k, ":preflight") {
+				continue
+			}
+			if ttl, _ := admin.Do(ctx, "PTTL", k).Int64(); ttl == -1 || ttl > 10_000 {
+				lasting = k
+				break
+			}
+		}
 		code, out, errs = runMain("-cleanup", "-redis", url)
-		if code != 0 || !strings.Contains(out, " "+story[0]+" ") || !strings.Contains(out, "removed, its registration last") {
-			t.Fatalf("-cleanup should remove the dead run's keys (%v): exit %d\n%s%s", story, code, out, errs)
+		if code != 0 || !strings.Contains(out, "removed, its registration last") || lasting != "" && !strings.Contains(out, " "+lasting+" ") {
+			t.Fatalf("-cleanup should remove the dead run's keys (%s, of %v): exit %d\n%s%s", lasting, story, code, out, errs)
 		}
 	}
 	if keys, _ := admin.Keys(ctx, "locksim:*").Result(); len(keys) != 0 {

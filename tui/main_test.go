@@ -213,8 +213,11 @@ func points(t testing.TB, id string, learner bool) []storyPoint {
 			})
 		}
 	}
+	// a benchmark wants the story as written whatever the tier (.ci/run
+	// runs the benchmarks with -tags slow)
+	_, bench := t.(*testing.B)
 	for _, p := range storyVariants(id) {
-		if !simtest.Slow { // the slow tier walks only the moves the quick tier left out
+		if !simtest.Slow || bench { // the slow tier's tests walk only the moves the quick tier left out
 			play(sc.Describe(p), p, 0, nil)
 		}
 		// the learner's moves on the story as written and on each setting

@@ -114,9 +114,9 @@ type explained struct {
 // Explanation is the reading of the snapshot on screen (cards, readout,
 // verdict, alarm, scoreboard) for the selected actor: computed once per
 // snapshot, settings and selection, however often the screen is drawn.
-// While a question is open (Asking) the cards hide what the keys hold.
+// While the disclosure hides the state, the cards hide what the keys hold.
 func (p *Session) Explanation() scenes.Explanation {
-	hide := p.Asking || p.Waiting()
+	hide := !p.Disclose(Learner).State
 	key := explained{look: p.look, sel: p.Sel, settings: scenes.FormatSettings(p.Scene, p.Params), hide: hide}
 	if p.ex == nil || p.exFor != key {
 		ex := scenes.Explain(p.Scene, scenes.Frame{Snap: p.Snap, L: p.Ledger, P: p.Params, Sel: p.Sel, Text: p.Text, Hide: hide})

@@ -131,6 +131,11 @@ type Prediction struct {
 	// Before lists the timeline labels of the move the question comes
 	// before (the first in the schedule that matches).
 	Before []string
+	// From lists the labels of a move before the question whose effect
+	// the question asks about (a node's clock jump): from the step after
+	// it, the state as read answers the question, so it is hidden as at
+	// the question itself. Empty: only at the question.
+	From []string
 	// Answer is the choice (0-based) the real replies made true, read once
 	// the move has run; -1 when they make none of them true.
 	Answer func(v Frame) int
@@ -203,6 +208,21 @@ func (s *Scene) PredictAt(labels []string) int {
 		}
 	}
 	return -1
+}
+
+// MomentAt is the first schedule position whose state answers the
+// prediction at at (see Prediction.From): the step after the last From
+// move before at, else at itself; -1 when at is.
+func (s *Scene) MomentAt(labels []string, at int) int {
+	if at < 0 || s.Predict == nil {
+		return at
+	}
+	for i := at - 1; i >= 0; i-- {
+		if i < len(labels) && slices.Contains(s.Predict.From, labels[i]) {
+			return i + 1
+		}
+	}
+	return at
 }
 
 // MinWire is the least a story's margin may shrink to on a live server:

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	checker "locksim/check"
+	"locksim/play"
 	"locksim/views"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -13,19 +14,9 @@ import (
 )
 
 // answerPending reports that the story's question is still to come or
-// open: the learner has not answered it, and the decisive move has not
-// run. Until then the history page shows nothing of the server's side and
-// no verdict: either could answer it.
-func (p *Player) answerPending() bool {
-	if p.Asking {
-		return true
-	}
-	if !p.Predict || p.Guess >= 0 || p.Passed {
-		return false
-	}
-	at := p.Scene.PredictAt(p.MoveLabels())
-	return at >= 0 && p.Snap.Pos <= at
-}
+// open: until it is answered the history page shows nothing of the
+// server's side and no verdict, as the disclosure rule says.
+func (p *Player) answerPending() bool { return !p.Disclose(play.History).Checked }
 
 // checkedTitle is the history page's rule.
 func (p *Player) checkedTitle() string {

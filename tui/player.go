@@ -405,10 +405,10 @@ func (p *Player) header(st views.Styles, w int) string {
 	return spread(title, st.Dim.Render(mode), w)
 }
 
-// hiding reports that an open question hides what would answer it: the
-// keys as read, the verdict, the alarm and the properties. One rule for
-// both modes: a presenter's class must not read the answer either.
-func (p *Player) hiding() bool { return p.Asking || p.Waiting() }
+// hiding reports that the disclosure rule hides the state as read: the
+// keys, the nodes, the verdict, the alarm and the properties. One rule for
+// every role: a presenter's class must not read the answer either.
+func (p *Player) hiding() bool { return !p.Disclose(play.Learner).State }
 
 // hiddenNote stands where a hidden value would be, worded for who answers.
 func (p *Player) hiddenNote() string {

@@ -1,0 +1,174 @@
+package play
+
+import (
+	"maps"
+
+	"locksim/scenes"
+	"locksim/sim"
+)
+
+// Role is who reads a place: what may be shown depends on it only for the
+// answer key (see Disclosure.Key).
+type Role int
+
+const (
+	// Learner is one learner at their own screen (alone, or a student of
+	// a class who is not following).
+	Learner Role = iota
+	// Projector is the class's screen: -present's one terminal, or a
+	// class's projector session.
+	Projector
+	// Follower is a student following the instructor.
+	Follower
+	// Instructor is the instructor's own class session, whose projector
+	// is another session: it may read the answer key.
+	Instructor
+	// NotesFile is the -notes file, the presenter's second screen: it may
+	// read the answer key.
+	NotesFile
+	// Transcript is a plain transcript, read in order.
+	Transcript
+	// Handout is a plain transcript with -questions: the answers go to the
+	// key at its end.
+	Handout
+	// Cast is an asciicast of the screen.
+	Cast
+	// Code is a story code and what opens from it.
+	Code
+	// History is the history page and the -history HTML page.
+	History
+)
+
+// answerKey reports a role that may read the answer to an open question,
+// under a heading that says it is not for the projector.
+func (r Role) answerKey() bool { return r == Instructor || r == NotesFile }
+
+// Disclosure is what a role may be shown of a story at one position: the
+// one rule every page, role and output asks (Disclose, Session.Disclose).
+//
+// A story's question is open when the position is at or before it with no
+// answer for this story (a question put to a class without an answer is
+// not one); while it is open nothing that answers it is shown: from its
+// moment (scenes.Scene.MomentAt) the state as read (keys, nodes, the
+// cards' reading of them, the verdict, the alarm, the properties), and at
+// every step the checker's verdicts and the answer's text (the second part
+// of the notes and of the story page).
+type Disclosure struct {
+	// At is the step the question stands before, -1 when the story asks
+	// none here; Moment is the first step whose state answers it.
+	At, Moment int
+	// Open: the question is at or ahead of the position, unanswered.
+	Open bool
+	// Waiting: a follower has answered and waits at the question for the
+	// instructor to run the move; what answers it stays hidden.
+	Waiting bool
+	// State: the keys as read, the nodes, the cards' reading of them, the
+	// verdict, the alarm and the properties may be shown.
+	State bool
+	// Checked: the checker's verdicts and the history's lease marks may be
+	// shown.
+	Checked bool
+	// Answer: the answer's text (notes-answer, intro-answer) may be shown.
+	Answer bool
+	// Key: the answer is shown as an answer key, to a role that may read
+	// it while the question is open (the instructor, the notes file).
+	Key bool
+}
+
+// standing is where a story stands with respect to its question.
+type standing struct {
+	at, moment, step int
+	answered         bool // a prediction was made for this story
+	waiting          bool
+}
+
+// disclose is the rule: see Disclosure.
+func disclose(s standing, role Role) Disclosure {
+	d := Disclosure{At: s.at, Moment: s.moment}
+	if s.at < 0 {
+		d.At, d.Moment = -1, -1
+		d.State, d.Checked, d.Answer = true, true, true
+		return d
+	}
+	d.Open = !s.answered && s.step <= s.at
+	d.Waiting = s.waiting && s.step <= s.at
+	hiding := d.Open || d.Waiting
+	d.State = !(hiding && s.step >= s.moment)
+	d.Checked = !hiding
+	d.Answer = !hiding || role.answerKey()
+	d.Key = hiding && role.answerKey()
+	return d
+}
+
+// Disclose is what role may be shown at pos: the rule for an output made
+// headless from a position (a transcript, a cast, a code, the -history
+// page), where the question is asked. An unknown scene discloses nothing
+// of a question it cannot find.
+func Disclose(pos Position, role Role) Disclosure {
+	sc, err := pos.scene()
+	if err != nil {
+		return disclose(standing{at: -1}, role)
+	}
+	params := scenes.Params(maps.Clone(pos.Settings))
+	at := QuestionAt(sc, params, pos.Own)
+	var labels []string
+	for _, m := range sc.Script(params).Moves {
+		labels = append(labels, sim.MoveLabel(m))
+	}
+	moment := sc.MomentAt(labels, sc.PredictAt(labels))
+	if moment >= 0 {
+		moment += at - sc.PredictAt(labels) // own moves put in before it
+	}
+	answered := pos.Prediction != nil && pos.Prediction.Chosen >= 0
+	return disclose(standing{at: at, moment: moment, step: pos.Step, answered: answered}, role)
+}
+
+// Disclose is what role may be shown of the session's place now (see
+// Disclosure). A story that asks nothing here (predictions off, or a
+// story only embedded nodes can play, on a live server) hides nothing.
+func (p *Session) Disclose(role Role) Disclosure {
+	if p.Scene.Predict == nil || !p.asksHere() {
+		return disclose(standing{at: -1}, role)
+	}
+	labels := p.MoveLabels()
+	at := p.Scene.PredictAt(labels)
+	return disclose(standing{at: at, moment: p.Scene.MomentAt(labels, at), step: p.Snap.Pos,
+		answered: p.Guess >= 0, waiting: p.Waiting()}, role)
+}
+
+// Notes are the speaker notes role may read at the session's place: the
+// part before the question, then, once it is answered, the rest; while it
+// is open a line says the rest waits for the answer, or (for a role that
+// may read the answer key) the rest under that heading.
+func (p *Session) Notes(role Role) string {
+	return p.parts("notes", "notes-answer", role)
+}
+
+// Page is the story page's text role may read: the scene's introduction,
+// split at its question like Notes.
+func (p *Session) Page(role Role) string {
+	return p.parts("intro", "intro-answer", role)
+}
+
+// AnswerKeyHeading heads the answer to an open question where a role may
+// read it (Disclosure.Key).
+const AnswerKeyHeading = "answer key: not for the projector"
+
+// WaitsForAnswer stands where the answer's text is held back.
+const WaitsForAnswer = "(the rest waits for the answer to the question)"
+
+// parts is section first, then section rest as the disclosure allows.
+func (p *Session) parts(first, rest string, role Role) string {
+	text := p.Text.Get(first)
+	if !p.Text.Has(rest) {
+		return text
+	}
+	d := p.Disclose(role)
+	switch {
+	case d.Key:
+		return text + "\n\n" + AnswerKeyHeading + "\n" + p.Text.Get(rest)
+	case d.Answer:
+		return text + "\n\n" + p.Text.Get(rest)
+	}
+	return text + "\n\n" + WaitsForAnswer
+}

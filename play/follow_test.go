@@ -47,3 +47,46 @@ func TestFollowerWaitsForTheInstructor(t *testing.T) {
 		t.Fatalf("passed: step %d (want %d), passed %v, asking %v, revealed %v, actual %d", s.Snap.Pos, at+2, s.Passed, s.Asking, s.Revealed, s.Actual)
 	}
 }
+
+// TestSteppingBackReopensThePassedQuestion: a question passed to the class
+// (the presenter's click, a follower the instructor moved on) is open again
+// once the story is back at it: it is asked, and the state that answers it
+// is hidden again, for the projector and for every follower.
+func TestSteppingBackReopensThePassedQuestion(t *testing.T) {
+	ctx := context.Background()
+	for _, follow := range []bool{false, true} {
+		s, err := Open(ctx, Position{Version: PositionVersion, Scene: "gc-pause", Seed: 5}, embedded(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close(ctx) })
+		o := s.Options()
+		o.Predict, o.Present, o.Follow = true, !follow, follow
+		s.Configure(o)
+		at := s.Scene.PredictAt(s.MoveLabels())
+		d := Driver{S: s}
+		d.Run(s.SeekTo(at))
+		if follow {
+			d.Run(s.SeekTo(at + 1)) // the instructor ran the move
+		} else if err := d.Do(Do(Step)); err != nil { // the clicker
+			t.Fatal(err)
+		}
+		if s.Snap.Pos != at+1 || !s.Passed || !s.Disclose(Projector).State {
+			t.Fatalf("follow %v, after the move: step %d (want %d), passed %v, state shown %v", follow, s.Snap.Pos, at+1, s.Passed, s.Disclose(Projector).State)
+		}
+		if err := d.Do(Do(Back)); err != nil {
+			t.Fatal(err)
+		}
+		if s.Snap.Pos != at || !s.Asking || s.Passed || s.Revealed {
+			t.Fatalf("follow %v, back at the question: step %d (want %d), asking %v, passed %v, revealed %v", follow, s.Snap.Pos, at, s.Asking, s.Passed, s.Revealed)
+		}
+		for _, r := range []Role{Learner, Projector, Follower, Cast} {
+			if d := s.Disclose(r); !d.Open || d.State || d.Checked || d.Answer {
+				t.Errorf("follow %v, back at the question, role %d: %+v", follow, r, d)
+			}
+		}
+		if d := s.Disclose(Instructor); !d.Key || !d.Answer || d.State {
+			t.Errorf("follow %v: the instructor's answer key: %+v", follow, d)
+		}
+	}
+}

@@ -406,6 +406,12 @@ func (p *Session) Close(ctx context.Context) {
 // learner reads, and a step back shows the same history.
 func (p *Session) SeekTo(target int) Cmd {
 	target = max(0, min(target, len(p.Snap.Moves)))
+	if at := p.Scene.PredictAt(p.Snap.Moves); p.Passed && p.Guess < 0 && at >= 0 && target <= at {
+		// back at or before the question with no answer for this story: a
+		// question passed to the class is open again, for a presenter, a
+		// projector and every follower alike, and its answer counts anew
+		p.Passed, p.Revealed, p.Actual = false, false, -1
+	}
 	// the story stops at its decisive point until the learner predicts
 	if at := p.Scene.PredictAt(p.Snap.Moves); p.asksHere() && p.Guess < 0 && !p.Passed && at >= p.Snap.Pos && at < target {
 		if p.Follow {

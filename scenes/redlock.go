@@ -54,6 +54,8 @@ func redlockScene() *Scene {
 		}
 		return 1
 	}, "c2 SET C")
+	// from C's fault on, C's key as read (gone) is the answer
+	s.Predict.From = []string{"C clock +10 s", "C restarts empty"}
 	return s
 }
 

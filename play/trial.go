@@ -54,8 +54,8 @@ func TrialFrom(trial int, variant, anomaly string, events []sim.Event) TrialReco
 			m.Kind, m.Reply = "crash", ""
 		case e.Kind != sim.Command:
 			continue
-		case e.Op == nil:
-			m.Kind = "GET" // a check before a SET carries no lock operation
+		case e.Op == nil, e.Op.Kind == sim.OpPeek:
+			m.Kind = "GET" // a check before a SET (the race's carries no lock operation)
 		case e.Op.Kind == sim.OpAcquire && e.Op.Form == sim.FormSETNX:
 			m.Kind = "SETNX"
 		case e.Op.Kind == sim.OpAcquire && e.Op.NX:
@@ -236,7 +236,7 @@ func trialStep(m TrialMove) func(x *sim.Exec) {
 	case "EXPIRE":
 		return func(x *sim.Exec) { x.ExpireLock(key, key, ttl) }
 	case "GET":
-		return func(x *sim.Exec) { x.Do("GET", x.Key(key)) }
+		return func(x *sim.Exec) { x.Peek(key, key) }
 	case "GET mine":
 		return func(x *sim.Exec) { x.Check(key, key) }
 	}

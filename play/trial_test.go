@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"locksim/scenes"
+	"locksim/sim"
 )
 
 // getDelTrial is a GET-then-DEL trial in which w1's 10 ms lease runs out
@@ -177,5 +179,98 @@ func TestTrialRepliesDiffer(t *testing.T) {
 	defer s.Close(ctx)
 	if v := s.Explanation().Verdict; !strings.Contains(v, "replies unlike the trial's: 1") {
 		t.Errorf("the verdict of a trial replayed with other replies: %q", v)
+	}
+}
+
+// trialsOfEachWay are a small trial of each way of acquiring the race's
+// trials put to the test, as TrialFrom records them.
+func trialsOfEachWay() []*TrialRecord {
+	return []*TrialRecord{
+		{Trial: 1, Variant: "SET NX PX", Moves: []TrialMove{
+			{Worker: "w1", US: 0, Kind: "SET NX PX", MS: 30000, Reply: "OK"},
+			{Worker: "w2", US: 30, Kind: "SET NX PX", MS: 30000, Reply: "(nil)"},
+		}},
+		{Trial: 4, Variant: "SETNX+EXPIRE", Anomaly: "a key with no TTL", Moves: []TrialMove{
+			{Worker: "w1", US: 0, Kind: "SETNX", Reply: "(integer) 1"},
+			{Worker: "w2", US: 40, Kind: "SETNX", Reply: "(integer) 0"},
+			{Worker: "w1", US: 50, Kind: "crash"},
+		}},
+		getSetTrial(),
+		getDelTrial(),
+	}
+}
+
+// getSetTrial is a GET-then-SET trial: w1 and w2 both find the key free,
+// both SET it without NX; w3's GET comes after w1's SET and stays out.
+func getSetTrial() *TrialRecord {
+	return &TrialRecord{Trial: 3, Variant: "GET, then SET", Anomaly: "two holders at once", Moves: []TrialMove{
+		{Worker: "w1", US: 0, Kind: "GET", Reply: "(nil)"},
+		{Worker: "w2", US: 40, Kind: "GET", Reply: "(nil)"},
+		{Worker: "w1", US: 90, Kind: "SET PX", MS: 30000, Reply: "OK"},
+		{Worker: "w3", US: 100, Kind: "GET", Reply: `"…"`},
+		{Worker: "w2", US: 120, Kind: "SET PX", MS: 30000, Reply: "OK"},
+	}}
+}
+
+// TestTrialStoryReadsEveryCommand: stepped through, a trial of each way of
+// acquiring never says of a worker that has sent a command that it has
+// sent nothing, in the readout of the step or with the worker selected,
+// nor leaves its card at "waiting". (A GET-then-SET trial said "w1 has not
+// sent anything yet" right under w1> GET resource:lock, its GET carrying
+// no lock operation the ledger could read.)
+func TestTrialStoryReadsEveryCommand(t *testing.T) {
+	ctx := context.Background()
+	trials := trialsOfEachWay()
+	getSet := trials[2]
+	for _, rec := range trials {
+		t.Run(rec.Variant, func(t *testing.T) {
+			s, err := Open(ctx, Position{Version: PositionVersion, Scene: "race", Seed: 2, Trial: rec}, embedded(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close(ctx)
+			d := Driver{S: s}
+			for s.Snap.Pos < len(s.Snap.Moves) {
+				if err := d.Do(Do(Step)); err != nil {
+					t.Fatal(err)
+				}
+				sent := map[string]string{}
+				for _, e := range s.Snap.Events {
+					if e.Kind == sim.Command && e.Move >= 0 && e.Actor != "" {
+						sent[e.Actor] = e.Actor + "> " + e.Cmd + " → " + e.Reply
+					}
+				}
+				for i, a := range s.Snap.Actors {
+					said, ok := sent[a.Name]
+					if !ok {
+						continue
+					}
+					nothing := s.Text.Fill("waiting", map[string]string{"actor": a.Name})
+					s.Sel = -1
+					if r := s.Explanation().Readout; strings.Contains(r, nothing) {
+						t.Errorf("step %d, after %s: the readout says %q", s.Snap.Pos, said, r)
+					}
+					s.Sel = i
+					ex := s.Explanation()
+					if strings.Contains(ex.Readout, nothing) {
+						t.Errorf("step %d, after %s, %s selected: the readout says %q", s.Snap.Pos, said, a.Name, ex.Readout)
+					}
+					if c := ex.Cards[i]; slices.Contains(c.Lines, "waiting") {
+						t.Errorf("step %d, after %s: %s's card says %q", s.Snap.Pos, said, a.Name, c.Lines)
+					}
+				}
+				s.Sel = -1
+				// a GET before a SET is read for what its reply says
+				if last := s.Snap.Events[len(s.Snap.Events)-1]; rec == getSet && strings.HasPrefix(last.Cmd, "GET ") {
+					want := last.Actor + "'s GET returned w1's token"
+					if last.IsNil() {
+						want = last.Actor + "'s GET answered (nil) at +0.000s: the key was free, so " + last.Actor + " will SET it next"
+					}
+					if r := s.Explanation().Readout; !strings.Contains(r, want) {
+						t.Errorf("step %d, after %s> %s → %s: the readout says %q, want %q", s.Snap.Pos, last.Actor, last.Cmd, last.Reply, r, want)
+					}
+				}
+			}
+		})
 	}
 }

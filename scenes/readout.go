@@ -124,6 +124,10 @@ func (r reader) state(a sim.Actor, b ledger.Belief) (string, say.Tone) {
 		return "released on " + e.Node, say.Plain
 	case ledger.QuorumMissed:
 		return "no lock: " + itoa(int64(e.Op.Votes)) + "/" + itoa(int64(e.Op.Of)), say.Warn
+	case ledger.PeekFree:
+		return "GET (nil) · free", say.Plain
+	case ledger.PeekTaken:
+		return "GET: taken · out", say.Plain
 	case ledger.ClaimEmpty:
 		return "nothing pending", say.Plain
 	case ledger.Reaped:
@@ -398,6 +402,10 @@ func (r reader) about(name string) string {
 	case ledger.TTLSet:
 		if rd.Other != "" {
 			return r.fill("ttl-set-other", vars)
+		}
+	case ledger.PeekTaken:
+		if rd.Other == "" {
+			return r.fill("peek-taken-unknown", vars)
 		}
 	case ledger.DeletedOther:
 		if rd.Refusal != nil {

@@ -18,10 +18,11 @@ const (
 	OpWrite                         // an unfenced write to the protected resource
 	OpFencedWrite                   // a write carrying a fencing token
 	OpGiveUp                        // not a command: a client stops trying to acquire (sim/timeout.go)
+	OpPeek                          // GET before a SET: is the key free? (the check-then-set acquire)
 )
 
 func (k OpKind) String() string {
-	return [...]string{"", "acquire", "expire", "release", "extend", "check", "write", "fenced write", "give up"}[k]
+	return [...]string{"", "acquire", "expire", "release", "extend", "check", "write", "fenced write", "give up", "peek"}[k]
 }
 
 // The forms an acquire or a release can take; the ledger reads a reply
@@ -281,6 +282,15 @@ func (x *Exec) Check(lock, name string) Reply {
 	if !x.actor.CheckedOwn && r.Err == nil || r.Nil() {
 		x.actor.Holds = false
 	}
+	return r
+}
+
+// Peek is the first half of a check-then-set acquire: GET key, to see
+// whether the key is free before a SET. It changes nothing the actor
+// believes: the client decides on the reply, and the SET, if it sends one,
+// is an acquire of its own.
+func (x *Exec) Peek(lock, name string) Reply {
+	r, _ := x.op(OpPeek, "", lock, name, func(key string) []any { return []any{"GET", key} })
 	return r
 }
 

@@ -123,7 +123,7 @@ func (l *Ledger) MaybeBy(ls *Lease) (sim.Event, bool) {
 		if e.Seq <= ls.Seq || ls.End != Open && e.At > ls.EndAt {
 			continue
 		}
-		if e.Op != nil && e.Op.Kind != sim.OpCheck && e.Unknown() && !e.NotSent() && e.Actor != ls.Actor && slot(e.Node, e.Op.Key) == slot(ls.Node, ls.Key) {
+		if e.Op != nil && e.Op.Kind != sim.OpCheck && e.Op.Kind != sim.OpPeek && e.Unknown() && !e.NotSent() && e.Actor != ls.Actor && slot(e.Node, e.Op.Key) == slot(ls.Node, ls.Key) {
 			return e, true
 		}
 	}

@@ -213,10 +213,33 @@ func (l *Ledger) event(e sim.Event) Read {
 			r.Why, r.WhyBy = own.End, own.By
 		}
 		return r
+	case sim.OpPeek:
+		return l.peek(e)
 	case sim.OpWrite, sim.OpFencedWrite:
 		return l.write(e)
 	}
 	return Read{}
+}
+
+// peek reads a GET sent before a SET (the check-then-set acquire): (nil)
+// says the key was free, and gone if a lease of the run still stood in
+// the fold; a value says it was taken, by the lease whose token it is
+// (Other its actor; none when no client of the run wrote it). A peek
+// neither grants nor ends a hold: the SET after it, if any, decides.
+func (l *Ledger) peek(e sim.Event) Read {
+	if e.IsNil() {
+		l.gone(e.Node, e.Op.Key, e)
+		return Read{What: PeekFree}
+	}
+	v, _ := e.Val.(string)
+	r := Read{What: PeekTaken}
+	if v == "" {
+		return r
+	}
+	if ls := l.holding(e.Node, e.Op.Key, v); ls != nil {
+		r.Lease, r.Other = ls, ls.Actor
+	}
+	return r
 }
 
 func (l *Ledger) acquire(e sim.Event) Read {

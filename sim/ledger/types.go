@@ -241,6 +241,8 @@ const (
 	CheckOwn       What = "check-own"       // GET returned the actor's token
 	CheckOther     What = "check-other"     // GET returned another token
 	CheckNone      What = "check-none"      // GET returned (nil)
+	PeekFree       What = "peek-free"       // a GET before a SET returned (nil): the key looked free
+	PeekTaken      What = "peek-taken"      // a GET before a SET returned a value: the key looked taken
 	WroteHolder    What = "write"           // an unfenced write while the lease lived
 	WroteLate      What = "write-late"      // an unfenced write after the lease had ended
 	FencedOK       What = "fenced-ok"       // the resource accepted a fenced write

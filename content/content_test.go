@@ -193,3 +193,42 @@ func TestHandoutFormIsTidy(t *testing.T) {
 		t.Error("no paragraph with a span was checked")
 	}
 }
+
+// TestQuestionsHaveAnswerSections: a scene that asks a question keeps what
+// answers it out of the sections shown before the learner answers. Its
+// intro and notes stop at the question; the outcome lives in intro-answer
+// and notes-answer, which are shown only once the question is answered.
+// Its title stays short enough for the contents page.
+func TestQuestionsHaveAnswerSections(t *testing.T) {
+	entries, err := files.ReadDir("text")
+	if err != nil || len(entries) == 0 {
+		t.Fatalf("no scene texts embedded: %v", err)
+	}
+	asking := 0
+	for _, e := range entries {
+		id := strings.TrimSuffix(e.Name(), ".txt")
+		b, err := files.ReadFile("text/" + e.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		own := Parse(string(b)) // the file alone, not the shared sentences
+		if !own.Has("predict") || id == Shared {
+			continue
+		}
+		asking++
+		for _, f := range []Form{Screen, Handout} {
+			txt := ParseForm(string(b), f)
+			for _, name := range []string{"intro", "intro-answer", "notes", "notes-answer", "title", "summary"} {
+				if strings.TrimSpace(txt[name]) == "" {
+					t.Errorf("%s, form %d: section %q is missing or empty", id, f, name)
+				}
+			}
+		}
+		if n := len([]rune(own["title"])); n > 40 {
+			t.Errorf("%s: the title is %d characters, more than the contents page's 40: %q", id, n, own["title"])
+		}
+	}
+	if asking == 0 {
+		t.Error("no scene file has a predict section")
+	}
+}

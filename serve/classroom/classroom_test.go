@@ -96,17 +96,17 @@ func TestClassOverSSH(t *testing.T) {
 	addr := classServer(t, hub, instructorsFile(t, teacherKey))
 	teacher, code := openClass(t, addr, teacherKey)
 	teacher.Send("/gc-pause\r")
-	teacher.WaitFor("Frozen past the lease", "0/10")
+	teacher.WaitFor("Frozen while holding the lock", "0/10")
 	teacher.Send("F")
 	teacher.WaitFor("the class is asked to follow")
 	ann, bob := joinClass(t, addr, code, "ann"), joinClass(t, addr, code, "bob")
 	for _, s := range []*sshtest.Term{ann, bob} {
-		s.WaitFor("Frozen past the lease", "0/10")
+		s.WaitFor("Frozen while holding the lock", "0/10")
 	}
 
 	// the projector: the instructor's own key on the class's code
 	projector := sshtest.Open(t, sshtest.Dial(t, addr, code, teacherKey), "xterm-256color", 100, 30)
-	projector.WaitFor("projector: following the instructor", "Frozen past the lease", "0/10")
+	projector.WaitFor("projector: following the instructor", "Frozen while holding the lock", "0/10")
 
 	teacher.Send("...") // the clicker, to the question
 	teacher.WaitFor("3/10", "Ask the room before the server answers")
@@ -170,11 +170,11 @@ func TestTwoServersOneClass(t *testing.T) {
 
 	teacher, code := openClass(t, one, teacherKey)
 	teacher.Send("/fencing\r")
-	teacher.WaitFor("The resource says no", "0/")
+	teacher.WaitFor("A number on every write", "0/")
 	teacher.Send("F")
 	teacher.WaitFor("the class is asked to follow")
 	ann := joinClass(t, other, code, "ann")
-	ann.WaitFor("The resource says no", "0/")
+	ann.WaitFor("A number on every write", "0/")
 	teacher.Send("..")
 	at := step(t, teacher.WaitFor("2/"))
 	ann.WaitFor(at, "following the instructor")

@@ -137,13 +137,11 @@ func (t *transcript) scene(ctx context.Context, w io.Writer, id string) error {
 		question = question || ask
 	}
 	// a handout without answers keeps for its answer key what follows the
-	// question, and the intro, which tells the whole story
+	// question; the intro stops at the question, and the rest of it
+	// (intro-answer) is printed after the stories, or in the key
 	held := t.o.Questions && question
 	var keyed bytes.Buffer // the scene's part of the answer key
-	intro := handoutLine(text.Get("intro"))
-	if !held {
-		fmt.Fprintf(w, "\n%s\n", intro)
-	}
+	fmt.Fprintf(w, "\n%s\n", handoutLine(text.Get("intro")))
 	asked := false
 	for i, p := range stories {
 		out := w
@@ -160,7 +158,9 @@ func (t *transcript) scene(ctx context.Context, w io.Writer, id string) error {
 	if held {
 		rest = &t.key
 		keyed.WriteTo(rest)
-		fmt.Fprintf(rest, "\nintro: %s\n", intro)
+	}
+	if text.Has("intro-answer") {
+		fmt.Fprintf(rest, "\n%s\n", handoutLine(text.Get("intro-answer")))
 	}
 	if err := plainScripts(ctx, rest, sc, b, seed); err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"locksim/lab"
+	"locksim/class"
 	"locksim/play"
 	"locksim/scenes"
 	"locksim/sim"
@@ -238,6 +239,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	a.settle(mouse && a.pl != nil && a.pl.Sel == sel && !isWheel(msg))
 	var check tea.Cmd
 	if a.pl != nil {
+		a.pl.role = a.role()
 		check = a.pl.checkLater()
 	}
 	return a, tea.Batch(cmd, a.notesFollow(), a.saving(), check)
@@ -434,11 +436,25 @@ func (a *App) switchTo(i int) tea.Cmd {
 // quiz) at the screen's size, and the keys that mean something in it.
 func (a *App) setPlayer(s *play.Session) {
 	a.pl, a.quiz = newPlayer(s, a.com), nil
+	a.pl.role = a.role()
 	if s.Scene.Kind == scenes.Quiz {
 		a.quiz = newQuiz(a.pl)
 	}
 	a.sizeParts()
 	a.applyKeys()
+}
+
+// role is who reads this session's screen, for the disclosure rule.
+func (a *App) role() play.Role {
+	switch {
+	case a.cls != nil && a.cls.role == class.Instructor:
+		return play.Instructor
+	case a.cls != nil && a.cls.role == class.Projector, a.course.Present:
+		return play.Projector
+	case a.cls != nil && a.cls.following:
+		return play.Follower
+	}
+	return play.Learner
 }
 
 // View draws the current scene, or says how large the terminal must be.

@@ -137,5 +137,7 @@ func (a *App) notesPage() string {
 	if p.Asking {
 		where += " · the question is on screen"
 	}
-	return head + "\n" + where + "\n\n" + p.Text.Get("notes") + "\n"
+	// the notes file and the instructor's class view are a second screen:
+	// an open question's answer is there, under the answer key's heading
+	return head + "\n" + where + "\n\n" + p.Notes(play.NotesFile) + "\n"
 }

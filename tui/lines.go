@@ -185,7 +185,7 @@ func timelineMarks(s sim.Snapshot) []views.Mark {
 // about is the scene's introduction, its settings and the source of every
 // script the log names by <name>, wrapped to w columns.
 func (p *Player) about(st views.Styles, w int) string {
-	text := p.Text.Get("intro")
+	text := p.Page(p.role)
 	for _, k := range p.Scene.Knobs {
 		text += fmt.Sprintf("\n[%s] %s: %s", k.Key, k.Name, strings.Join(k.Values, " / "))
 	}

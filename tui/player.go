@@ -39,6 +39,10 @@ type Player struct {
 	spin     spinner.Model
 	spinning bool
 	notes    bool // the speaker notes pane is open
+	// role is who reads this screen, for the disclosure rule: the notes
+	// and the story page show an open question's answer only to a role
+	// that may read the answer key (the instructor's own session)
+	role play.Role
 	// checked is set while the history page (v) is open; histBack is how
 	// many instants its timeline's window stands back from the newest
 	checked  bool
@@ -367,9 +371,9 @@ func (p *Player) draw() (string, frameLayout) {
 	case p.notes && p.notesRows(st, w) > logH:
 		// more notes than the log has rows: they take the screen, whole
 		return top[0] + "\n" + views.Rule(st, "speaker notes · N hides them", w) + "\n" +
-			fitRows(st.Wrap(p.Text.Get("notes"), w, h-3), h-3), lay
+			fitRows(st.Wrap(p.Notes(p.role), w, h-3), h-3), lay
 	case p.notes:
-		middle = views.Rule(st, "speaker notes · N hides them", w) + "\n" + st.Wrap(p.Text.Get("notes"), w, logH)
+		middle = views.Rule(st, "speaker notes · N hides them", w) + "\n" + st.Wrap(p.Notes(p.role), w, logH)
 	case p.Asking:
 		middle = p.questionWithLog(st, lines, listed, w, logH)
 	}
@@ -485,5 +489,5 @@ func (p *Player) scrollLog(d int) {
 // notesRows is how many rows the speaker notes take at width w: measured
 // only when they are on screen.
 func (p *Player) notesRows(st views.Styles, w int) int {
-	return strings.Count(st.Plain.Width(max(w, 1)).Render(p.Text.Get("notes")), "\n") + 1
+	return strings.Count(st.Plain.Width(max(w, 1)).Render(p.Notes(p.role)), "\n") + 1
 }

@@ -51,7 +51,7 @@ func (p *Quiz) View() string {
 	var body []string
 	switch {
 	case p.notes:
-		body = append([]string{views.Rule(st, "speaker notes · N hides them", w)}, wrapped(st, p.Text.Get("notes"), w, rows-1)...)
+		body = append([]string{views.Rule(st, "speaker notes · N hides them", w)}, wrapped(st, p.Notes(p.role), w, rows-1)...)
 	case q.At >= len(q.Items):
 		body = p.scorePage(st, w, rows)
 	default:

@@ -316,7 +316,8 @@ func interactive(ctx context.Context, c config, b *sim.Backend, stderr io.Writer
 	o := tui.Options{Seed: c.seed, Scene: c.scene, Step: c.step, Settings: c.settings, Scenes: c.playlist, Notes: c.notes,
 		NoQuiz: c.noQuiz, Present: c.present, Warn: stderr, Styles: &st, Lab: c.labDir}
 	o.Export = scenes.Export{Dir: c.exportDir, Scale: c.exportScale}
-	o.Position = c.position // -story CODE
+	o.Position = c.position // -story CODE: a visit, never the saved place
+	o.Visit = c.position != nil
 	// said on stderr too, but before the alternate screen hides it
 	o.Notice = sweptNote(b)
 	if c.notes != "" {

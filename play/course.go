@@ -39,6 +39,14 @@ type Course struct {
 	left    map[string]Left
 	unsaved bool // Prog changed since TakeSave last took it
 
+	// visit is why the session on screen is not the learner's own place
+	// (NotVisiting when it is); home is the course index of the learner's
+	// own scene left for the visit, its place kept in left, or -1 when the
+	// visit began with nothing of the learner's own on screen (the saved
+	// place, as the store holds it, is then theirs)
+	visit Visit
+	home  int
+
 	ctx    context.Context
 	b      *sim.Backend
 	seed   uint64
@@ -57,7 +65,7 @@ type Left struct {
 // its first scene, keeping nothing (NoStore) until Use gives it a store.
 // ctx ends the sessions' commands; ops counts them (see NewSession).
 func NewCourse(ctx context.Context, b *sim.Backend, seed uint64, ops *sync.WaitGroup) *Course {
-	return &Course{Scenes: scenes.All(), store: NoStore{}, left: map[string]Left{}, ctx: ctx, b: b, seed: seed, ops: ops,
+	return &Course{Scenes: scenes.All(), store: NoStore{}, left: map[string]Left{}, home: -1, ctx: ctx, b: b, seed: seed, ops: ops,
 		Prog: progress.Progress{Done: map[string]bool{}, Answers: map[string]progress.Answer{}}}
 }
 
@@ -114,10 +122,9 @@ func (c *Course) Open(i int, from *Session) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	if from != nil {
-		c.left[from.Scene.ID] = Left{Pos: from.Position(), Quiz: from.Quiz}
-	}
-	s.Configure(Options{Predict: c.Quiz && s.Scene.Asks(), Present: c.Present, Answered: c.RecordAnswer, Scored: c.RecordScore})
+	c.leave(from)
+	c.visit, c.home = NotVisiting, -1 // a scene the learner opens is their own
+	s.Configure(c.options(s, true))
 	if st, ok := c.left[s.Scene.ID]; ok {
 		if st.Quiz != nil {
 			s.Quiz = st.Quiz
@@ -132,11 +139,21 @@ func (c *Course) Open(i int, from *Session) (*Session, error) {
 }
 
 // OpenAt prepares pos's scene as a new session put where pos stands,
-// whatever the learner left there (a follower replaying to the
-// instructor's place, the instructor showing a student's run); from is
-// as for Open. An unknown scene is an error, and the course stays at the
-// open scene.
+// whatever the learner left there, as the learner's own place (a trial of
+// the race they ran); from is as for Open. A place that is not the
+// learner's own opens with Visit. An unknown scene is an error, and the
+// course stays at the open scene.
 func (c *Course) OpenAt(pos Position, from *Session) (*Session, error) {
+	s, err := c.openAt(pos, from, true)
+	if err == nil {
+		c.visit, c.home = NotVisiting, -1
+	}
+	return s, err
+}
+
+// openAt opens pos's scene at pos, from left as it stands; own says
+// whether what the learner does in it is recorded as theirs.
+func (c *Course) openAt(pos Position, from *Session, own bool) (*Session, error) {
 	i := c.Index(pos.Scene)
 	if i < 0 {
 		return nil, fmt.Errorf("no scene %q in this course", pos.Scene)
@@ -146,13 +163,127 @@ func (c *Course) OpenAt(pos Position, from *Session) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	if from != nil {
-		c.left[from.Scene.ID] = Left{Pos: from.Position(), Quiz: from.Quiz}
-	}
-	s.Configure(Options{Predict: c.Quiz && s.Scene.Asks(), Present: c.Present, Answered: c.RecordAnswer, Scored: c.RecordScore})
+	c.leave(from)
+	s.Configure(c.options(s, own))
 	s.ApplyPosition(pos)
 	c.At = i
 	return s, nil
+}
+
+// options are a new session's options in this course; own sessions
+// record the learner's predictions and quiz scores.
+func (c *Course) options(s *Session, own bool) Options {
+	o := Options{Predict: c.Quiz && s.Scene.Asks(), Present: c.Present}
+	if own {
+		o.Answered, o.Scored = c.RecordAnswer, c.RecordScore
+	}
+	return o
+}
+
+// leave keeps from's place as the learner left its scene, to come back
+// to; a visit's place is not the learner's, and is not kept.
+func (c *Course) leave(from *Session) {
+	if from != nil && c.visit == NotVisiting {
+		c.left[from.Scene.ID] = Left{Pos: from.Position(), Quiz: from.Quiz}
+	}
+}
+
+// Visit is why the place on screen is not the learner's own: a visit
+// never becomes their saved place (SaveMoment), nor the place kept for
+// its scene, and but for following the instructor nothing done in it
+// counts as theirs (a prediction, a quiz score, a story played to its
+// end). Esc goes back to the learner's own place (Home).
+type Visit int
+
+const (
+	// NotVisiting: the place on screen is the learner's own.
+	NotVisiting Visit = iota
+	// VisitCode is a story code opened (-story CODE, ssh -t HOST story CODE).
+	VisitCode
+	// VisitRun is a student's run the instructor put on their screen.
+	VisitRun
+	// VisitFollow is the instructor's place, which a student follows (or
+	// followed) in a sandbox of their own: the place is the instructor's,
+	// but the prediction is the student's own, and counts.
+	VisitFollow
+	// VisitProject is the instructor's place exactly, on a projector: the
+	// projector has no place of its own.
+	VisitProject
+)
+
+// Counts reports whether the learner's own predictions, scores and
+// stories played to the end count in a visit of this kind.
+func (v Visit) Counts() bool { return v == NotVisiting || v == VisitFollow }
+
+// Visit prepares pos's scene as a new session put where pos stands, as a
+// visit of the given kind (see Visit); from is the session on screen. The
+// first visit keeps from, the learner's own, to go back to (Home); a
+// visit from a visit keeps the same home. An unknown or unreadable place
+// is an error, and the course stays as it was.
+func (c *Course) Visit(kind Visit, pos Position, from *Session) (*Session, error) {
+	if kind == NotVisiting {
+		return c.OpenAt(pos, from)
+	}
+	if err := pos.Check(); err != nil {
+		return nil, err
+	}
+	at := c.At
+	s, err := c.openAt(pos, from, kind.Counts())
+	if err != nil {
+		return nil, err
+	}
+	if c.visit == NotVisiting {
+		c.home = -1
+		if from != nil && kind != VisitProject {
+			c.home = at
+		}
+	}
+	c.visit = kind
+	return s, nil
+}
+
+// Away marks what is on screen from now on as a visit of the given kind
+// that the course does not open itself (a story of the lab from a story
+// code); from is the session on screen, the learner's own to go back to,
+// nil for none.
+func (c *Course) Away(kind Visit, from *Session) {
+	if kind == NotVisiting || c.visit != NotVisiting {
+		if kind != NotVisiting {
+			c.visit = kind
+		}
+		return
+	}
+	c.leave(from)
+	c.home = -1
+	if from != nil && kind != VisitProject {
+		c.home = c.Index(from.Scene.ID)
+	}
+	c.visit = kind
+}
+
+// Visiting is the kind of visit on screen, NotVisiting for the learner's
+// own place.
+func (c *Course) Visiting() Visit { return c.visit }
+
+// Home ends the visit and prepares the learner's own place as it was
+// before it, as a new session the caller starts: the scene left for the
+// visit, as left; or, when the visit began with nothing of theirs on
+// screen, the saved place. With neither, it returns no session: the
+// contents are the learner's to choose from, and the course stays away
+// (what is on screen is still not theirs) until a scene is opened. from
+// is the visit's session, which is not kept.
+func (c *Course) Home(from *Session) (*Session, error) {
+	if c.visit == NotVisiting {
+		return nil, nil
+	}
+	i := c.home
+	if i < 0 {
+		i = c.Index(c.Prog.Moment.Scene)
+	}
+	if i < 0 {
+		return nil, nil
+	}
+	return c.Open(i, from)
 }
 
 // Nav is the course's part of where the learner is, for Navigate: the
@@ -161,7 +292,7 @@ func (c *Course) OpenAt(pos Position, from *Session) (*Session, error) {
 // alone knows: the contents shown, a page on top, a question to leave.
 func (c *Course) Nav(s *Session) Nav {
 	return Nav{Scene: c.At, Scenes: len(c.Scenes), Replaying: s.Busy && s.CancelOp != nil,
-		Selected: s.Sel >= 0 || s.Node >= 0, Present: c.Present}
+		Selected: s.Sel >= 0 || s.Node >= 0, Present: c.Present, Visiting: c.visit != NotVisiting}
 }
 
 // LastPlace is where the learner left the course: the saved position, or,
@@ -196,7 +327,7 @@ func (c *Course) RecordScore(id string, right, of int) {
 // end; call it when a command's snapshot came back (RunMsg).
 func (c *Course) NoteDone(s *Session) {
 	sn := s.Snap
-	if len(sn.Moves) == 0 || sn.Pos < len(sn.Moves) || c.Prog.Done[s.Scene.ID] {
+	if !c.visit.Counts() || len(sn.Moves) == 0 || sn.Pos < len(sn.Moves) || c.Prog.Done[s.Scene.ID] {
 		return
 	}
 	c.Prog.Done[s.Scene.ID] = true
@@ -215,14 +346,39 @@ func (c *Course) TakeSave() (st Store, prog progress.Progress, ok bool) {
 	return c.store, cloneProgress(c.Prog), true
 }
 
-// SaveMoment records where s stands (its moment and its position) as the
-// place to continue from, and saves the progress now; call it when the
-// program ends. It returns the store's error.
+// SaveMoment records the learner's own place as the place to continue
+// from, and saves the progress now; call it when the program ends. The
+// own place is where s, the session on screen, stands; during a visit it
+// is the place the visit left (Home), never the visited one, and when the
+// visit began with nothing of the learner's own on screen, the place the
+// store holds is left as it is (and nothing is written if nothing else
+// changed). It returns the store's error.
 func (c *Course) SaveMoment(s *Session) error {
-	c.Prog.Moment = progress.Moment{Scene: s.Scene.ID, Settings: maps.Clone(s.Params), Seed: s.Seed, Step: s.Snap.Pos}
-	if place, err := json.Marshal(s.Position()); err == nil {
+	var own *Position
+	switch {
+	case c.visit == NotVisiting && s != nil:
+		pos := s.Position()
+		own = &pos
+	case c.visit != NotVisiting && c.home >= 0:
+		if l, ok := c.left[c.Scenes[c.home].ID]; ok {
+			own = &l.Pos
+		}
+	}
+	if own == nil {
+		if !c.unsaved {
+			return nil
+		}
+		c.unsaved = false
+		if held, err := c.store.Load(); err == nil {
+			c.Prog.Moment, c.Prog.Place = held.Moment, held.Place
+		}
+		return c.store.Save(cloneProgress(c.Prog))
+	}
+	c.Prog.Moment = own.Moment()
+	if place, err := json.Marshal(*own); err == nil {
 		c.Prog.Place = place
 	}
+	c.unsaved = false
 	return c.store.Save(c.Prog)
 }
 

@@ -192,3 +192,117 @@ func TestCourseNavigates(t *testing.T) {
 	}
 	s.Close(ctx)
 }
+
+// TestVisitIsNotAMove: a place opened as a visit (a student's run on the
+// instructor's screen, with its prediction) is never the learner's saved
+// place, nor the place kept for its scene, and its prediction is not the
+// learner's answer; Home goes back to the learner's own place as it was.
+// A code visited with nothing of the learner's own on screen leaves the
+// saved place as the store holds it, and a question answered in it does
+// not count as answered by the learner.
+func TestVisitIsNotAMove(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	store := &Memory{}
+	c := NewCourse(ctx, embedded(t), 1, &sync.WaitGroup{})
+	c.Quiz = true
+	if err := c.Use(store); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Open(c.Index("fencing"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Driver{S: s}
+	d.Run(s.Start(nil))
+	if err := d.Do(Do(Step), Do(Step)); err != nil {
+		t.Fatal(err)
+	}
+	// a student's run at gc-pause, their prediction made and revealed
+	theirs := Position{Version: PositionVersion, Scene: "gc-pause", Seed: 5, Step: 2, Prediction: &Prediction{Chosen: 0}}
+	old := s
+	if s, err = c.Visit(VisitRun, theirs, old); err != nil {
+		t.Fatal(err)
+	}
+	d = Driver{S: s}
+	d.Run(s.Start(old.Run))
+	if c.Visiting() != VisitRun || !c.Nav(s).Visiting || s.Guess != 0 {
+		t.Fatalf("visiting %v (nav %v), guess %d", c.Visiting(), c.Nav(s).Visiting, s.Guess)
+	}
+	for !c.StoryOver(s) {
+		if err := d.Do(Do(Step)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.NoteDone(s)
+	if err := c.SaveMoment(s); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := store.Load()
+	if got.Moment.Scene != "fencing" || got.Moment.Step != 2 || got.Moment.Seed != 1 {
+		t.Errorf("the saved place is %+v, want the learner's fencing at step 2, seed 1", got.Moment)
+	}
+	if pos, err := ParsePosition(got.Place); err != nil || pos.Scene != "fencing" || pos.Prediction != nil {
+		t.Errorf("the saved position is %+v (%v), want fencing with no prediction", pos, err)
+	}
+	if _, ok := got.Answers["gc-pause"]; ok || got.Done["gc-pause"] {
+		t.Errorf("the visit counted as the learner's: answers %v, done %v", got.Answers, got.Done)
+	}
+	// opening gc-pause as one's own does not come back to the visited place
+	old = s
+	if s, err = c.Home(old); err != nil || s == nil {
+		t.Fatalf("home: %v %v", s, err)
+	}
+	d = Driver{S: s}
+	d.Run(s.Start(old.Run))
+	if c.Visiting() != NotVisiting || s.Scene.ID != "fencing" || s.Snap.Pos != 2 || s.Seed != 1 {
+		t.Fatalf("home is %s at step %d, seed %d (visiting %v), want fencing at 2, seed 1", s.Scene.ID, s.Snap.Pos, s.Seed, c.Visiting())
+	}
+	old = s
+	if s, err = c.Open(c.Index("gc-pause"), old); err != nil {
+		t.Fatal(err)
+	}
+	Driver{S: s}.Run(s.Start(old.Run))
+	if s.Guess != -1 || s.Snap.Pos != 0 || s.Seed != 1 {
+		t.Errorf("the learner's own gc-pause opens at step %d, seed %d, guess %d: the visit's", s.Snap.Pos, s.Seed, s.Guess)
+	}
+	s.Close(ctx)
+
+	// a code opened at start: nothing of the learner's own on screen
+	c2 := NewCourse(ctx, embedded(t), 2, &sync.WaitGroup{})
+	c2.Quiz = true
+	if err := c2.Use(store); err != nil {
+		t.Fatal(err)
+	}
+	v, err := c2.Visit(VisitCode, Position{Version: PositionVersion, Scene: "race", Seed: 9}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d = Driver{S: v}
+	d.Run(v.Start(nil))
+	if !v.Asking {
+		t.Fatal("the race code does not ask")
+	}
+	if err := d.Do(DoN(Select, 1)); err != nil {
+		t.Fatal(err)
+	}
+	c2.NoteDone(v)
+	if _, ok := c2.Prog.Answers["race"]; ok || c2.Prog.Done["race"] {
+		t.Errorf("the code's answer counted as the learner's: %v %v", c2.Prog.Answers, c2.Prog.Done)
+	}
+	if err := c2.SaveMoment(v); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := store.Load(); got.Moment.Scene != "fencing" || got.Moment.Step != 2 {
+		t.Errorf("a code's visit saved %+v over the learner's fencing at step 2", got.Moment)
+	}
+	home, err := c2.Home(v)
+	if err != nil || home == nil {
+		t.Fatalf("home from a code: %v %v", home, err)
+	}
+	Driver{S: home}.Run(home.Start(v.Run))
+	defer home.Close(ctx)
+	if home.Scene.ID != "fencing" || home.Snap.Pos != 2 {
+		t.Errorf("home from a code is %s at %d, want the saved fencing at 2", home.Scene.ID, home.Snap.Pos)
+	}
+}

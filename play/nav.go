@@ -13,6 +13,7 @@ type Nav struct {
 	Course    bool // there is a contents screen to go back to
 	Present   bool // presenter mode: leaving a scene asks first
 	Leaving   bool // the presenter was asked whether to leave the scene
+	Visiting  bool // the place on screen is a visit (see Visit): esc goes home
 }
 
 // Then is what a navigation key asks the app to do besides moving.
@@ -26,6 +27,7 @@ const (
 	ShowContents             // show the contents
 	OpenScene                // open Nav.Scene
 	AskLeave                 // ask before leaving the scene for the contents
+	GoHome                   // leave the visit for the learner's own place (Course.Home)
 )
 
 // NavVerb is a way to move around the course, whatever key or click
@@ -37,7 +39,8 @@ const (
 	// whether to leave (no), and is otherwise not navigation.
 	NavOther NavVerb = iota
 	// NavBack cancels the innermost thing: a replay, then the page on top,
-	// then the selection (lets go), then back to the contents.
+	// then the selection (lets go), then a visit (back to the learner's
+	// own place), then back to the contents.
 	NavBack
 	// NavNext and NavPrev open the next and the previous scene, wrapping.
 	NavNext
@@ -63,8 +66,9 @@ func NavOpenAt(i int) NavAction { return NavAction{Verb: NavOpen, Scene: i} }
 
 // Navigate is the course's navigation as a pure function: an input on a
 // state gives the next state and what to do. NavBack cancels the innermost
-// thing (a replay, then the page on top, then the selection, then back to
-// the contents); in presenter mode a clicker's esc is easy to press by
+// thing (a replay, then the page on top, then the selection, then a visit,
+// back to the learner's own place, then back to the contents); in
+// presenter mode a clicker's esc is easy to press by
 // mistake, so leaving the scene asks first, and NavBack again or
 // NavContents leaves (any other input stays: Stay, and the caller handles
 // it as usual); NavNext and NavPrev move between scenes, wrapping around;
@@ -93,6 +97,9 @@ func Navigate(n Nav, a NavAction) (Nav, Then) {
 		case n.Selected:
 			n.Selected = false
 			return n, LetGo
+		case n.Visiting:
+			n.Visiting = false
+			return n, GoHome
 		case n.Course && n.Present:
 			n.Leaving = true
 			return n, AskLeave

@@ -97,16 +97,19 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 	if seed == 0 {
 		seed = newSeed()
 	}
+	// a story code is a visit: the student's saved place stays theirs
+	visit := at != nil
 	if at == nil {
 		at = stu.place()
 	}
-	o := tui.Options{Seed: seed, NoQuiz: s.cfg.NoQuiz, Styles: &st, Store: stu.store, Position: at,
+	o := tui.Options{Seed: seed, NoQuiz: s.cfg.NoQuiz, Styles: &st, Store: stu.store, Position: at, Visit: visit,
 		Notice: "served over SSH: each session has its own " + backendWord(b),
 		Fetch:  fetchLine(sess)}
 	app, err := tui.NewCourse(b, o)
 	if err != nil {
-		// a saved place that no longer opens: start from the contents
-		o.Position = nil
+		// a saved place (or a code) that no longer opens: start from the
+		// contents
+		o.Position, o.Visit = nil, false
 		if app, err = tui.NewCourse(b, o); err != nil {
 			fmt.Fprintf(sess.Stderr(), "locksim: %v\n", err)
 			return 1

@@ -383,6 +383,8 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (a *App) nav() play.Nav {
 	n := a.course.Nav(a.pl.Session)
 	n.Contents, n.Page, n.Course, n.Leaving = a.contents, a.showHelp || a.showAbout || a.pl.notes || a.pl.checked, a.toc != nil, a.leaving
+	// a story of the lab goes back to the lab; the contents have no visit
+	n.Visiting = n.Visiting && !a.labStory && !a.contents && a.toc != nil
 	return n
 }
 
@@ -407,8 +409,39 @@ func (a *App) navigate(in play.NavAction) tea.Cmd {
 	case play.OpenScene:
 		a.contents = false
 		return a.switchTo(n.Scene)
+	case play.GoHome:
+		return a.goHome()
 	}
 	return nil
+}
+
+// goHome leaves a visit for the learner's own place as it was before it
+// (play.Course.Home), or for the contents when the visit left none.
+func (a *App) goHome() tea.Cmd {
+	if a.pl.Busy {
+		a.pl.SetFlash("a move is running: esc again once it is done")
+		return nil
+	}
+	s, err := a.course.Home(a.pl.Session)
+	if err != nil {
+		a.pl.SetErr(err.Error())
+		return nil
+	}
+	if a.cls != nil {
+		a.cls.shown, a.cls.wanted = "", nil
+	}
+	a.showHelp, a.showAbout = false, false
+	if s == nil {
+		a.contents = true
+		a.toc.refreshMenu()
+		a.toc.selectScene(a.course.At)
+		a.toc.notice = "back from the visit: nothing of it was saved as your place"
+		return nil
+	}
+	old := a.pl.Run
+	a.setPlayer(s)
+	a.pl.SetFlash("back to your own place")
+	return a.pl.Start(old)
 }
 
 // switchTo opens scene i (wrapping around), after the running move if any.
@@ -418,8 +451,8 @@ func (a *App) switchTo(i int) tea.Cmd {
 		a.switchWanted = i // switched to once the move is done
 		return nil
 	}
-	if i == a.course.At {
-		return nil
+	if i == a.course.At && a.course.Visiting() == play.NotVisiting {
+		return nil // on screen already; a visit's scene opens as the learner's own
 	}
 	s, err := a.course.Open(i, a.pl.Session)
 	if err != nil {
@@ -555,7 +588,11 @@ func (a *App) frameArgs() (helpLine, title, overlay string) {
 	case a.course.Present:
 		helpLine = truncate(a.com.Styles.Dim.Render(a.presenterFooter()), a.com.Width)
 	}
-	if line := a.classLine(); line != "" {
+	line := a.classLine()
+	if v := a.visitLine(); v != "" && (a.cls == nil || !a.cls.following) {
+		line = v // a follower's line says how to leave follow mode first
+	}
+	if line != "" {
 		helpLine = truncate(line, a.com.Width)
 	}
 	switch {

@@ -75,10 +75,12 @@ type classroom struct {
 	// following: a student replays to the instructor's place (a projector
 	// always does)
 	following bool
-	// wanted is a place to go once the running move is done; exact keeps
-	// its seed, race and prediction (a projector, a student's run shown)
+	// wanted is a place to go once the running move is done, as a visit
+	// of kind visit (see goTo)
 	wanted *play.Position
-	exact  bool
+	visit  play.Visit
+	// shown is the name of the student whose run the instructor shows
+	shown  string
 	roster map[string]class.Member
 	// reported and led are the row and the place last handed to the seat
 	reported, led string
@@ -198,17 +200,17 @@ func (a *App) heardLead(l class.Lead) tea.Cmd {
 	c.lead = &l
 	switch c.role {
 	case class.Projector:
-		return a.goTo(l.Pos, true)
+		return a.goTo(l.Pos, play.VisitProject)
 	case class.Student:
 		switch {
 		case l.Follow && !c.asked && !c.following:
 			a.say("the instructor asks the class to follow · F follows")
 		case !l.Follow && c.following:
-			a.unfollow("the instructor stopped leading: the story is yours again")
+			a.unfollow("the instructor stopped leading · esc goes back to your own place")
 		}
 		c.asked = l.Follow
 		if c.following {
-			return a.goTo(l.Pos, false)
+			return a.goTo(l.Pos, play.VisitFollow)
 		}
 	}
 	return nil
@@ -229,7 +231,7 @@ func (a *App) toggleFollow() tea.Cmd {
 		}
 	case class.Student:
 		if c.following {
-			a.unfollow("you left follow mode: the story is yours · F follows again")
+			a.unfollow("you left follow mode: this is still the instructor's place · esc goes back to your own · F follows again")
 			return nil
 		}
 		if c.lead == nil {
@@ -240,7 +242,7 @@ func (a *App) toggleFollow() tea.Cmd {
 		opt := a.pl.Options()
 		opt.Follow = true
 		a.pl.Configure(opt)
-		return a.goTo(c.lead.Pos, false)
+		return a.goTo(c.lead.Pos, play.VisitFollow)
 	}
 	return nil
 }
@@ -264,18 +266,21 @@ func (a *App) unfollow(note string) {
 	a.say(note)
 }
 
-// goTo brings the screen to pos: at once if no move is running, else
-// once it is done. A follower's sandbox (exact false) keeps its own seed
-// (its tokens differ), its own prediction and races its own race; exact
-// takes pos whole (a projector; a student's run the instructor shows).
-func (a *App) goTo(pos play.Position, exact bool) tea.Cmd {
+// goTo brings the screen to pos, as a visit of kind visit (never the
+// learner's own place: see play.Course.Visit): at once if no move is
+// running, else once it is done. A follower's sandbox (VisitFollow) keeps
+// its own seed (its tokens differ), its own prediction and races its own
+// race; the other kinds take pos whole (a projector; a student's run the
+// instructor shows).
+func (a *App) goTo(pos play.Position, visit play.Visit) tea.Cmd {
 	if pos.Check() != nil {
 		return nil // a place this locksim cannot open: stay
 	}
 	if a.pl.Busy || a.switchWanted >= 0 {
-		a.cls.wanted, a.cls.exact = &pos, exact
+		a.cls.wanted, a.cls.visit = &pos, visit
 		return nil
 	}
+	exact := visit != play.VisitFollow
 	a.cls.wanted = nil
 	if a.trials != nil {
 		a.trials.Close()
@@ -295,8 +300,9 @@ func (a *App) goTo(pos play.Position, exact bool) tea.Cmd {
 			pos.Quiz = &play.QuizPlace{At: pos.Quiz.At}
 		}
 	}
-	if same && cur.Seed == pos.Seed && slices.Equal(cur.Own, pos.Own) && (!exact || sameJSON(cur.Race, pos.Race) && sameJSON(cur.Prediction, pos.Prediction)) {
-		// the same story: select and seek in it
+	if a.course.Visiting() != play.NotVisiting && same && cur.Seed == pos.Seed && slices.Equal(cur.Own, pos.Own) && (!exact || sameJSON(cur.Race, pos.Race) && sameJSON(cur.Prediction, pos.Prediction)) {
+		// the same story, visited already: select and seek in it (the
+		// learner's own story is left as it stands, to go back to)
 		a.pl.Select(slices.IndexFunc(a.pl.Snap.Actors, func(x sim.Actor) bool { return x.Name == pos.Selected }))
 		if q := a.pl.Quiz; q != nil && pos.Quiz != nil {
 			q.At = max(0, min(pos.Quiz.At, len(q.Items)))
@@ -306,7 +312,7 @@ func (a *App) goTo(pos play.Position, exact bool) tea.Cmd {
 		// when the instructor's has
 		return a.pl.seekTo(pos.Step)
 	}
-	s, err := a.course.OpenAt(pos, a.pl.Session)
+	s, err := a.course.Visit(visit, pos, a.pl.Session)
 	if err != nil {
 		a.pl.SetErr(err.Error())
 		return nil
@@ -331,7 +337,7 @@ func (a *App) classAfter() tea.Cmd {
 	}
 	var cmd tea.Cmd
 	if c.wanted != nil && a.switchWanted < 0 {
-		cmd = a.goTo(*c.wanted, c.exact)
+		cmd = a.goTo(*c.wanted, c.visit)
 		if a.pl.Busy {
 			return cmd
 		}
@@ -409,8 +415,9 @@ func (a *App) classKey(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
 		}
 		m := ss[c.pick]
 		c.desk = false
-		cmd := a.goTo(m.Pos, true)
-		a.pl.SetFlash("showing " + m.Name + "'s run: their seed, their moves, their prediction")
+		cmd := a.goTo(m.Pos, play.VisitRun)
+		c.shown = m.Name
+		a.pl.SetFlash("showing " + m.Name + "'s run: their seed, their moves, their prediction · esc goes back to your own place")
 		return cmd, true
 	case c.following && a.movesAway(msg):
 		a.pl.SetFlash("you are following the instructor · F leaves follow mode")
@@ -487,6 +494,34 @@ func (a *App) classLine() string {
 		return st.Accent.Render("the instructor asks the class to follow") + st.Dim.Render(" · F follows")
 	}
 	return ""
+}
+
+// visitLine is the line a visit puts in the help line's place, "" for
+// none: whose place is on screen, and that esc goes back to one's own.
+func (a *App) visitLine() string {
+	if a.labStory {
+		return "" // a story of the lab says esc goes back to the lab
+	}
+	st := a.com.Styles
+	var what, more string
+	switch a.course.Visiting() {
+	case play.VisitCode:
+		what, more = "visiting a story code", " · ? keys · q quit"
+	case play.VisitRun:
+		who := "a student"
+		if a.cls != nil && a.cls.shown != "" {
+			who = a.cls.shown
+		}
+		what, more = "showing "+who+"'s run", " · l the class"
+	case play.VisitFollow:
+		what, more = "visiting the instructor's place", " · F follows again"
+	default:
+		return ""
+	}
+	if a.pl.Asking && !a.course.Present {
+		what += " · 1-" + itoa(int64(len(a.pl.Choices()))) + " your prediction"
+	}
+	return st.Accent.Render(what) + st.Dim.Render(" · esc goes back to your own place"+more)
 }
 
 // sameSettings compares two settings, a setting left out being its first

@@ -34,6 +34,10 @@ type Options struct {
 	// moves and prediction included (a position handed over from another
 	// session); it takes the place of Scene, Step, Settings and Seed.
 	Position *play.Position
+	// Visit opens Position as a visit (a story code, -story CODE or ssh -t
+	// HOST story CODE): it is not the learner's place, and never becomes
+	// their saved one; esc goes back to their own (play.Course.Visit).
+	Visit bool
 	// Scenes is the lesson's playlist (-scenes), scene ids in the order a
 	// step past the end of each goes through them; nil for the whole
 	// course. Without Scene, the first of them opens.
@@ -148,6 +152,14 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 		}
 	}
 	switch {
+	case o.Position != nil && o.Visit:
+		s, err := c.Visit(play.VisitCode, *o.Position, nil)
+		if err != nil {
+			a.Shutdown(context.Background())
+			return nil, err
+		}
+		a.pl.Run.Close() // never started
+		a.setPlayer(s)
 	case o.Position != nil:
 		a.pl.ApplyPosition(*o.Position)
 		a.applyKeys() // a trial of the race is a story
@@ -166,6 +178,9 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 	}
 	a.contents = o.Scene == ""
 	if labAt != nil {
+		if o.Visit {
+			c.Away(play.VisitCode, nil)
+		}
 		a.labResumed = true // the story asked for, not last time's
 		a.openLab()
 		a.labAt = labAt
@@ -272,8 +287,9 @@ func (t *Contents) refreshMenu() {
 	t.menu.Select(sel)
 }
 
-// SaveProgress records the moment on screen (scene, settings, seed, step),
-// for "continue where you left off"; call it when the program ends.
+// SaveProgress records the learner's own place (the moment on screen:
+// scene, settings, seed, step; during a visit, the place it left), for
+// "continue where you left off"; call it when the program ends.
 func (a *App) SaveProgress() {
 	if a.pl == nil {
 		return

@@ -217,8 +217,13 @@ func (a *App) deskHelp() string {
 	k := a.com.Keys
 	pick := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "pick"))
 	show := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "show their run"))
-	return truncate(a.com.Styles.Dim.Render(views.HelpLine([]key.Binding{short(k.Step, "→", "step"), short(k.Back, "←", "back"), pick, show,
-		short(k.Follow, "F", "follow"), short(k.Desk, "l", "scene"), short(k.Quit, "q", "quit")})), a.com.Width)
+	bs := []key.Binding{short(k.Step, "→", "step"), short(k.Back, "←", "back"), pick, show,
+		short(k.Follow, "F", "follow"), short(k.Desk, "l", "scene"), short(k.Quit, "q", "quit")}
+	if a.course.Visiting() != play.NotVisiting {
+		// a student's run on screen: esc goes back to the instructor's own
+		bs = append([]key.Binding{key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "your own place"))}, bs...)
+	}
+	return truncate(a.com.Styles.Dim.Render(views.HelpLine(bs)), a.com.Width)
 }
 
 func short(b key.Binding, keys, desc string) key.Binding {

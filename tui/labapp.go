@@ -210,7 +210,7 @@ func (a *App) closeLabStory() {
 // the lab rather than to the contents.
 func (a *App) labStoryKey(msg tea.KeyMsg) tea.Cmd {
 	if msg.Type == tea.KeyEsc && !a.leaving {
-		if _, step := play.Navigate(a.nav(), play.NavDo(play.NavBack)); step == play.ShowContents || step == play.AskLeave {
+		if _, step := play.Navigate(a.nav(), play.NavDo(play.NavBack)); step == play.ShowContents || step == play.AskLeave || step == play.GoHome {
 			if a.pl.Busy {
 				a.pl.SetFlash("a move is running: esc again once it is done")
 				return nil

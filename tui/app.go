@@ -6,8 +6,8 @@ import (
 	"sync"
 	"time"
 
-	"locksim/lab"
 	"locksim/class"
+	"locksim/lab"
 	"locksim/play"
 	"locksim/scenes"
 	"locksim/sim"

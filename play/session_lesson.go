@@ -138,6 +138,9 @@ func (p *Session) Position() Position {
 // and as many steps since the last one (see posAt).
 func (p *Session) resettle() Cmd {
 	p.Playing = false
+	// a prediction belongs to the story it was made in: the new story asks
+	// its question again, and a code made now carries no answer to it
+	p.Guess, p.Passed, p.Revealed, p.Actual = -1, false, false, -1
 	moves := p.Run.Moves()
 	end := p.Snap.Pos >= len(moves) && p.Snap.Pos > 0
 	waits, after := momentOf(moves, p.Snap.Pos)

@@ -1,0 +1,53 @@
+package play
+
+import (
+	"context"
+	"testing"
+)
+
+// TestNewSettingAsksAgain: a prediction belongs to the story and settings
+// it was made in. Answered at gc-pause's TTL 30 s, it is gone once t sets
+// 60 s: the story, replayed to the same moment, stops at the question and
+// asks, nothing is judged against the old answer, and the position (what a
+// code carries) has no prediction.
+func TestNewSettingAsksAgain(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, Position{Version: PositionVersion, Scene: "gc-pause", Seed: 5}, embedded(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close(ctx) })
+	o := s.Options()
+	o.Predict = true
+	s.Configure(o)
+	at := s.Scene.PredictAt(s.MoveLabels())
+	d := Driver{S: s}
+	d.Run(s.SeekTo(at))
+	if err := d.Do(DoN(Select, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if s.Snap.Pos != at+1 || !s.Revealed || s.Position().Prediction == nil {
+		t.Fatalf("answered: step %d (want %d), revealed %v, position %+v", s.Snap.Pos, at+1, s.Revealed, s.Position().Prediction)
+	}
+	knob := -1
+	for i, k := range s.Scene.Knobs {
+		if k.Name == "TTL" {
+			knob = i
+		}
+	}
+	if knob < 0 {
+		t.Fatal("gc-pause has no TTL setting")
+	}
+	if err := d.Do(DoN(Knob, knob)); err != nil {
+		t.Fatal(err)
+	}
+	if s.Guess != -1 || s.Revealed || s.Position().Prediction != nil {
+		t.Errorf("after the new TTL: guess %d, revealed %v, position's prediction %+v", s.Guess, s.Revealed, s.Position().Prediction)
+	}
+	if !s.Asking || s.Snap.Pos != at {
+		t.Errorf("after the new TTL the story should stand at its question (step %d) asking: step %d, asking %v", at, s.Snap.Pos, s.Asking)
+	}
+	if dis := s.Disclose(Learner); !dis.Open || dis.State || dis.Answer {
+		t.Errorf("after the new TTL, the disclosure: %+v", dis)
+	}
+}

@@ -213,15 +213,21 @@ func printed(ctx context.Context, stdout, stderr io.Writer, what, interrupted st
 // end), checked, and written as porcupine's page; the three verdicts go to
 // stdout.
 func writeHistory(ctx context.Context, c config, b *sim.Backend, stdout, stderr io.Writer) int {
-	f, err := os.Create(c.history)
-	if err != nil {
-		fmt.Fprintf(stderr, "locksim: -history: %v\n", err)
-		return 1
-	}
 	pos, toEnd := play.Position{Version: play.PositionVersion, Scene: c.scene, Settings: map[string]int(c.settings), Seed: c.seed, Step: c.step}, !c.stepSet
 	if c.position != nil {
 		// -story CODE: its place, up to its step
 		pos, toEnd = *c.position, false
+	}
+	if d := play.Disclose(pos, play.History); !toEnd && !d.Checked {
+		// the checked history answers the story's question: not before it
+		fmt.Fprintf(stderr, "locksim: -history: step %d is at or before the story's question (at step %d), which the checked history would answer; give -step %d or later, or a code past the question\n",
+			pos.Step, d.At, d.At+1)
+		return 2
+	}
+	f, err := os.Create(c.history)
+	if err != nil {
+		fmt.Fprintf(stderr, "locksim: -history: %v\n", err)
+		return 1
 	}
 	rep, err := transcript.History(ctx, f, b, pos, toEnd, check.DefaultTimeout)
 	if cerr := f.Close(); err == nil {

@@ -196,7 +196,7 @@ func TestSetAndScenes(t *testing.T) {
 }
 
 // TestHistory: -history writes porcupine's page of the story and prints
-// the three verdicts; at a step before B's acquire, the mutex still holds.
+// the three verdicts; at or before the story's question it writes nothing.
 func TestHistory(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "gc.html")
@@ -214,9 +214,15 @@ func TestHistory(t *testing.T) {
 			t.Errorf("the page lacks %q", w)
 		}
 	}
-	code, out, errs = runMain("-scene", "gc-pause", "-seed", "1", "-step", "2", "-history", filepath.Join(dir, "early.html"))
-	if code != 0 || errs != "" || !strings.Contains(out, "client's mutex: linearizable") {
+	// before the question the checked history would answer it: refused,
+	// and no file is left
+	early := filepath.Join(dir, "early.html")
+	code, out, errs = runMain("-scene", "gc-pause", "-seed", "1", "-step", "2", "-history", early)
+	if code != 2 || out != "" || !strings.Contains(errs, "at or before the story's question (at step 3)") || strings.Count(errs, "\n") != 1 {
 		t.Fatalf("at step 2: exit %d, stderr %q, stdout %q", code, errs, out)
+	}
+	if _, err := os.Stat(early); !os.IsNotExist(err) {
+		t.Errorf("at step 2 a file was left: %v", err)
 	}
 	if code, _, errs := runMain("-scene", "gc-pause", "-history", filepath.Join(dir, "no", "such", "dir.html")); code != 1 || !strings.Contains(errs, "-history") {
 		t.Errorf("an unwritable file: exit %d, stderr %q", code, errs)

@@ -463,6 +463,10 @@ func (p *Session) Update(msg Msg) Cmd {
 		p.Hinting = false
 		if at := p.Scene.PredictAt(p.Snap.Moves); p.mustAsk(at) && p.Snap.Pos == at {
 			p.Asking, p.Playing = true, false
+		} else if p.Snap.Pos != at {
+			// the question is asked at its step only: stepped back before
+			// it, a key is a step again, not an answer or a pass
+			p.Asking = false
 		}
 		p.reveal()
 		if p.Sel >= len(p.Snap.Actors) {

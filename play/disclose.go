@@ -111,11 +111,12 @@ func Disclose(pos Position, role Role) Disclosure {
 	}
 	params := scenes.Params(maps.Clone(pos.Settings))
 	at := QuestionAt(sc, params, pos.Own)
+	moves := sc.Script(params).Moves
 	var labels []string
-	for _, m := range sc.Script(params).Moves {
+	for _, m := range moves {
 		labels = append(labels, sim.MoveLabel(m))
 	}
-	moment := sc.MomentAt(labels, sc.PredictAt(labels))
+	moment := sc.MomentAt(moves, sc.PredictAt(labels))
 	if moment >= 0 {
 		moment += at - sc.PredictAt(labels) // own moves put in before it
 	}
@@ -130,9 +131,8 @@ func (p *Session) Disclose(role Role) Disclosure {
 	if p.Scene.Predict == nil || !p.asksHere() {
 		return disclose(standing{at: -1}, role)
 	}
-	labels := p.MoveLabels()
-	at := p.Scene.PredictAt(labels)
-	return disclose(standing{at: at, moment: p.Scene.MomentAt(labels, at), step: p.Snap.Pos,
+	at := p.Scene.PredictAt(p.MoveLabels())
+	return disclose(standing{at: at, moment: p.Scene.MomentAt(p.Run.Moves(), at), step: p.Snap.Pos,
 		answered: p.Guess >= 0, waiting: p.Waiting()}, role)
 }
 

@@ -132,9 +132,10 @@ type Prediction struct {
 	// before (the first in the schedule that matches).
 	Before []string
 	// From lists the labels of a move before the question whose effect
-	// the question asks about (a node's clock jump): from the step after
-	// it, the state as read answers the question, so it is hidden as at
-	// the question itself. Empty: only at the question.
+	// the question asks about (a node's clock jump), earlier than the last
+	// wait before it: from the step after it, the state as read answers
+	// the question, so it is hidden as at the question itself (see
+	// MomentAt).
 	From []string
 	// Answer is the choice (0-based) the real replies made true, read once
 	// the move has run; -1 when they make none of them true.
@@ -211,18 +212,19 @@ func (s *Scene) PredictAt(labels []string) int {
 }
 
 // MomentAt is the first schedule position whose state answers the
-// prediction at at (see Prediction.From): the step after the last From
-// move before at, else at itself; -1 when at is.
-func (s *Scene) MomentAt(labels []string, at int) int {
+// prediction at at: the step after the last From move before at (see
+// Prediction.From), else the step after the last wait before at, from
+// where the story's clock stands at the question's time; -1 when at is.
+func (s *Scene) MomentAt(moves []sim.Move, at int) int {
 	if at < 0 || s.Predict == nil {
 		return at
 	}
-	for i := at - 1; i >= 0; i-- {
-		if i < len(labels) && slices.Contains(s.Predict.From, labels[i]) {
+	for i := min(at, len(moves)) - 1; i >= 0; i-- {
+		if slices.Contains(s.Predict.From, sim.MoveLabel(moves[i])) || moves[i].Kind == sim.MoveAdvance {
 			return i + 1
 		}
 	}
-	return at
+	return 0
 }
 
 // MinWire is the least a story's margin may shrink to on a live server:

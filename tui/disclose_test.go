@@ -1,0 +1,473 @@
+package tui
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"locksim/class"
+	"locksim/play"
+	"locksim/scenes"
+	"locksim/sim"
+	"locksim/sim/simtest"
+	"locksim/storycode"
+	"locksim/transcript"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// TestNothingAnswersAnOpenQuestion is the walk that proves the disclosure
+// rule (play.Disclosure). For every question of every story (the quick
+// tier: each scene's first story that asks; the slow tier: every other),
+// at 80x24 and 120x40, the evidence is derived from the run itself: the
+// rows of the learner's screen at the first step after the reveal that
+// are not on the learner's screen at the question reached forward (log
+// lines, readout sentences, key and node rows, cards, the verdict and the
+// properties). It must not be empty. Then no output at the question point
+// may show any of it: the learner's screen reached by seek, by a story
+// code and after a settings change and back; the projector's, reached by
+// the clicker and by stepping back after the reveal (once, and twice then
+// forward); a follower's, unanswered and answered, and after the
+// instructor stepped back; the instructor's class view; the screens of
+// every step from the question's moment on, reached forward; a cast's
+// frames from the moment up to the question's marker; and a plain
+// transcript before the question's line. Before the moment, the readout
+// of every step must not say any of the evidence's readout rows either.
+//
+// A row of the state as read (a key, a node, a card) is evidence only from
+// the question's moment: at an earlier step the same row is the story's
+// premise, true at an earlier time.
+func TestNothingAnswersAnOpenQuestion(t *testing.T) {
+	for _, sc := range scenes.All() {
+		if sc.Predict == nil {
+			continue
+		}
+		t.Run(sc.ID, func(t *testing.T) {
+			t.Parallel()
+			asked := 0
+			for _, p := range sc.Stories() {
+				labels := labelsOf(sc.Build(p).Moves)
+				at := sc.PredictAt(labels)
+				if at < 0 {
+					continue
+				}
+				if asked++; !simtest.InTier(asked <= 1) {
+					continue
+				}
+				for _, size := range [][2]int{{80, 24}, {120, 40}} {
+					w := &walk{t: t, b: embedded(t), sc: sc, p: p, at: at, moment: sc.MomentAt(sc.Build(p).Moves, at), w: size[0], h: size[1]}
+					w.where = fmt.Sprintf("%s (%s) at %dx%d", sc.ID, sc.Describe(p), size[0], size[1])
+					w.run()
+				}
+			}
+		})
+	}
+}
+
+// walk is one question of one story at one size.
+type walk struct {
+	t          *testing.T
+	b          *sim.Backend
+	sc         *scenes.Scene
+	p          scenes.Params
+	at, moment int
+	w, h       int
+	where      string
+	evidence   map[string]bool
+	readouts   map[string]bool // the evidence's readout rows
+}
+
+func (w *walk) run() {
+	t := w.t
+	// the learner, forward: every step's screen up to the question
+	a := w.open(Options{Seed: 1, Scene: w.sc.ID, Settings: w.p})
+	var forward []string
+	var now []time.Duration // each forward step's story time
+	for range w.at + 1 {
+		if a.pl.Asking {
+			break
+		}
+		forward = append(forward, a.View())
+		now = append(now, a.pl.Snap.Now)
+		drive(t, a, keys("n")...)
+	}
+	if !a.pl.Asking || a.pl.Snap.Pos != w.at {
+		t.Fatalf("%s: the story did not ask at step %d (step %d, asking %v)", w.where, w.at, a.pl.Snap.Pos, a.pl.Asking)
+	}
+	question, qNow := a.View(), a.pl.Snap.Now
+	questionPages := w.pages(a)
+	drive(t, a, keys("1")...)
+	if a.pl.Snap.Pos != w.at+1 || !a.pl.Revealed {
+		t.Fatalf("%s: answering did not run the decisive move (step %d, revealed %v)", w.where, a.pl.Snap.Pos, a.pl.Revealed)
+	}
+	after := a.View()
+	afterPages := w.pages(a)
+	w.evidence, w.readouts = map[string]bool{}, map[string]bool{}
+	// the notes and the story page: what the answer adds to them
+	for i := range afterPages {
+		seen := map[string]bool{}
+		for _, r := range screenRows(questionPages[i]) {
+			seen[r] = true
+		}
+		for _, r := range screenRows(afterPages[i]) {
+			if !seen[r] {
+				w.evidence[r] = true
+			}
+		}
+	}
+	asked := map[string]bool{}
+	for _, r := range screenRows(question) {
+		asked[r] = true
+	}
+	// a log row of a move before the question is not an answer, though
+	// the question's panel may leave it no room
+	for _, v := range forward {
+		for _, r := range screenRows(v) {
+			if logRow.MatchString(r) {
+				asked[r] = true
+			}
+		}
+	}
+	for _, r := range screenRows(after) {
+		if !asked[r] {
+			w.evidence[r] = true
+		}
+	}
+	for _, r := range readoutRows(after) {
+		if w.evidence[r] {
+			w.readouts[r] = true
+		}
+	}
+	if len(w.evidence) == 0 {
+		t.Errorf("%s: the step after the reveal shows nothing the question did not:\n%s", w.where, after)
+		return
+	}
+
+	// every step from the moment on, reached forward; the readout before it
+	for step, v := range forward {
+		if step >= w.moment {
+			w.check(fmt.Sprintf("the learner's screen at step %d, reached forward", step), v)
+			// from the moment the state as read answers the question (C's
+			// key, gone after its clock jumped): it is hidden, not drawn
+			if !strings.Contains(v, "(hidden until") {
+				t.Errorf("%s: at step %d, from the question's moment (step %d), the state as read is not hidden:\n%s", w.where, step, w.moment, v)
+			}
+			continue
+		}
+		for _, r := range readoutRows(v) {
+			if w.readouts[r] {
+				t.Errorf("%s: the readout at step %d, before the question, says %q, which answers it:\n%s", w.where, step, r, v)
+			}
+		}
+	}
+	w.check("the learner at the question, reached forward", question)
+	// the state the question hides (keys, nodes, cards), as drawn with
+	// nothing hidden, must not be on screen at an earlier step of the same
+	// story time: a node's clock jump or restart takes no story time
+	bare := w.open(Options{Seed: 1, Scene: w.sc.ID, Settings: w.p, Step: w.at, NoQuiz: true})
+	hidden := map[string]bool{}
+	shown := map[string]bool{}
+	for _, r := range topRows(question) {
+		shown[r] = true
+	}
+	for _, r := range topRows(bare.View()) {
+		if !shown[r] {
+			hidden[r] = true
+		}
+	}
+	for step, v := range forward {
+		if now[step] != qNow {
+			continue
+		}
+		for _, r := range topRows(v) {
+			if hidden[r] {
+				t.Errorf("%s: step %d, at the question's story time, shows the state the question hides: %q\n%s", w.where, step, r, v)
+			}
+		}
+	}
+	w.checkPages("the learner at the question", questionPages)
+	for i, section := range []string{"notes-answer", "intro-answer"} {
+		// the evidence comes from this very screen: it must hold the rest back
+		if a.pl.Text.Has(section) && !strings.Contains(questionPages[2+i], play.WaitsForAnswer) {
+			t.Errorf("%s: at the question the %s is not held back:\n%s", w.where, section, questionPages[2+i])
+		}
+	}
+
+	// by seek (-scene X -step N, a saved place)
+	sought := w.open(Options{Seed: 1, Scene: w.sc.ID, Settings: w.p, Step: w.at})
+	w.check("the learner at the question, opened at its step", sought.View())
+	w.checkPages("the learner at the question, opened at its step", w.pages(sought))
+
+	// by a story code of the question's place
+	pos := play.Position{Version: play.PositionVersion, Scene: w.sc.ID, Settings: map[string]int(w.p), Seed: 1, Step: w.at}
+	code, err := storycode.Encode(pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := storycode.Decode(code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	visit := w.open(Options{Position: &back, Visit: true})
+	w.check("a story code of the question's place", visit.View())
+	w.checkPages("a story code of the question's place", w.pages(visit))
+
+	// after a settings change and back, once answered
+	if len(w.sc.Knobs) > 0 {
+		k := w.sc.Knobs[0]
+		drive(t, a, keys(strings.Repeat(k.Key, len(k.Values)))...)
+		if a.pl.Snap.Pos == w.at && a.pl.Asking {
+			w.check("the learner at the question after "+k.Key+" went round its values", a.View())
+		} else if a.pl.Snap.Pos <= w.at || a.pl.Guess >= 0 {
+			t.Errorf("%s: after %s went round its values: step %d, asking %v, guess %d", w.where, k.Key, a.pl.Snap.Pos, a.pl.Asking, a.pl.Guess)
+		}
+	}
+
+	// the projector: the clicker, then back after the reveal
+	pr := w.open(Options{Seed: 1, Scene: w.sc.ID, Settings: w.p, Present: true})
+	for i := 0; i <= w.at && !pr.pl.Asking; i++ {
+		drive(t, pr, keys(".")...)
+	}
+	w.check("the projector at the question", pr.View())
+	w.checkPages("the projector at the question", w.pages(pr))
+	// a race is not stepped back (r races again)
+	if w.sc.Kind == scenes.Story {
+		drive(t, pr, keys(".")...) // the class has seen it: the move runs
+		drive(t, pr, keys("b")...)
+		w.check("the projector stepped back to the question after the reveal", pr.View())
+		if w.at > 0 {
+			drive(t, pr, keys(".")...) // at the question again: runs the move
+			drive(t, pr, keys("bb")...)
+			drive(t, pr, keys(".")...)
+			w.check("the projector two steps back after the reveal, then one forward", pr.View())
+		}
+	}
+
+	// a class: the instructor leads, one student follows unanswered, one
+	// answers; the instructor runs the move and steps back
+	w.class()
+
+	// a cast to the end: its frames from the moment to the question's marker
+	var cast bytes.Buffer
+	end := play.Position{Version: play.PositionVersion, Scene: w.sc.ID, Settings: map[string]int(w.p), Seed: 1, Step: len(w.sc.Build(w.p).Moves)}
+	if err := Cast(context.Background(), &cast, w.b, end, CastOptions{Width: w.w, Height: w.h}); err != nil {
+		t.Fatalf("%s: cast: %v", w.where, err)
+	}
+	frames := castFramesBeforeMarker(t, cast.Bytes())
+	for i, f := range frames {
+		if i >= w.moment {
+			w.check(fmt.Sprintf("the cast's frame %d, before the question's marker", i), f)
+		}
+	}
+
+	// a plain transcript, before the question's line
+	var plain bytes.Buffer
+	if err := transcript.PlainPosition(context.Background(), &plain, w.b, end); err != nil {
+		t.Fatalf("%s: transcript: %v", w.where, err)
+	}
+	before, _, ok := strings.Cut(plain.String(), "[predict:")
+	if !ok {
+		t.Fatalf("%s: the transcript asks no question:\n%s", w.where, plain.String())
+	}
+	flat := flatten(before)
+	for r := range w.evidence {
+		if len(r) >= 20 && strings.Contains(flat, flatten(r)) {
+			t.Errorf("%s: the transcript before the question's line says %q, which answers it", w.where, r)
+		}
+	}
+}
+
+// class walks the question as a class would at the walk's size.
+func (w *walk) class() {
+	t := w.t
+	hub := class.NewMemory(atClassNow)
+	info, err := hub.Open(context.Background(), "teacher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	teacher := joinAs(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 1, Scene: w.sc.ID, Settings: w.p}, w.w, w.h)
+	ann := joinAs(t, hub, info.Code, class.Student, "k-ann", "ann", Options{Seed: 1}, w.w, w.h)
+	bob := joinAs(t, hub, info.Code, class.Student, "k-bob", "bob", Options{Seed: 1}, w.w, w.h)
+	drive(t, teacher.a, keys("F")...)
+	for _, s := range []member{ann, bob} {
+		hear(t, s, "the instructor asking", func(e class.Event) bool { return e.Kind == class.KindLead && e.Lead.Follow })
+		drive(t, s.a, keys("F")...)
+	}
+	for i := 0; i <= w.at && !teacher.a.pl.Asking; i++ {
+		drive(t, teacher.a, keys("n")...)
+	}
+	for _, s := range []member{ann, bob} {
+		if s.a.pl.Scene.ID != w.sc.ID || s.a.pl.Snap.Pos != w.at {
+			hear(t, s, "the instructor at the question", leadAt(w.sc.ID, w.at))
+		}
+	}
+	w.check("the instructor's screen at the question", teacher.a.View())
+	drive(t, teacher.a, keys("l")...)
+	w.check("the instructor's class view at the question", teacher.a.View())
+	drive(t, teacher.a, keys("l")...)
+	w.check("a follower asked the question", ann.a.View())
+	w.checkPages("a follower asked the question", w.pages(ann.a))
+	drive(t, bob.a, keys("1")...)
+	w.check("a follower who answered, waiting for the instructor", bob.a.View())
+
+	if w.sc.Kind != scenes.Story {
+		return // a race is not stepped back
+	}
+	drive(t, teacher.a, keys(".")...) // the move, for every follower
+	for _, s := range []member{ann, bob} {
+		hear(t, s, "the instructor past the question", leadAt(w.sc.ID, w.at+1))
+	}
+	drive(t, teacher.a, keys("b")...)
+	for _, s := range []member{ann, bob} {
+		hear(t, s, "the instructor back at the question", leadAt(w.sc.ID, w.at))
+	}
+	w.check("a follower who had not answered, after the instructor stepped back", ann.a.View())
+	if !ann.a.pl.Asking {
+		t.Errorf("%s: a follower who had not answered is not asked after the instructor stepped back:\n%s", w.where, ann.a.View())
+	}
+	w.check("the instructor stepped back to the question", teacher.a.View())
+}
+
+// pages are the speaker notes (N) and the story page (i) as app a shows
+// them now, each opened and closed again.
+func (w *walk) pages(a *App) []string {
+	w.t.Helper()
+	var out []string
+	for _, k := range []string{"N", "i"} {
+		drive(w.t, a, keys(k)...)
+		out = append(out, a.View())
+		drive(w.t, a, keys(k)...)
+	}
+	// and each whole, as the core gives it to this screen: a long page
+	// scrolls, and its end may be below the window (framed by a first and
+	// a last row, which screenRows leaves out)
+	return append(out, "\n"+a.pl.Notes(a.pl.role)+"\n", "\n"+a.pl.Page(a.pl.role)+"\n")
+}
+
+// checkPages checks the notes and the story page of one role.
+func (w *walk) checkPages(what string, pages []string) {
+	w.t.Helper()
+	w.check(what+", the speaker notes", pages[0])
+	w.check(what+", the story page", pages[1])
+	w.check(what+", the whole speaker notes", pages[2])
+	w.check(what+", the whole story page", pages[3])
+}
+
+// open starts a course with o at the walk's size.
+func (w *walk) open(o Options) *App {
+	w.t.Helper()
+	a, err := NewCourse(w.b, o)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.t.Cleanup(func() { a.Shutdown(context.Background()) })
+	drive(w.t, a, tea.WindowSizeMsg{Width: w.w, Height: w.h})
+	runCmd(w.t, a, a.Init())
+	return a
+}
+
+// check fails for every evidence row on screen v.
+func (w *walk) check(what, v string) {
+	w.t.Helper()
+	var shown []string
+	for _, r := range screenRows(v) {
+		if w.evidence[r] {
+			shown = append(shown, r)
+		}
+	}
+	if len(shown) > 0 {
+		w.t.Errorf("%s: %s shows what answers the question: %q\n%s", w.where, what, shown, ansi.Strip(v))
+	}
+}
+
+// logRow is a row of the command log: the story time, then the actor.
+var logRow = regexp.MustCompile(`^\+\d+\.\d+s\s`)
+
+// timelineRow is the timeline's row: the moves, the step counter, the clock.
+var timelineRow = regexp.MustCompile(`\d+/\d+\s+t=\+`)
+
+// screenRows are a screen's rows that say something of the story: not the
+// header, the help line, a rule, the timeline or an empty row.
+func screenRows(v string) []string {
+	rows := strings.Split(ansi.Strip(v), "\n")
+	if len(rows) < 3 {
+		return nil
+	}
+	var out []string
+	script := false // rows of a script's source, as sent: the log's
+	for _, r := range rows[1 : len(rows)-1] {
+		r = strings.TrimSpace(r)
+		if strings.HasPrefix(r, "──") || strings.HasPrefix(r, "─ ") {
+			script = strings.HasPrefix(r, "── script ")
+			continue
+		}
+		if r == play.AnswerKeyHeading {
+			break // the answer key, for a role that may read it
+		}
+		if r == "" || script || timelineRow.MatchString(r) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// topRows are the screen rows above the log's rule: the cards, the keys,
+// the nodes, the resource.
+func topRows(v string) []string {
+	top, _, _ := strings.Cut(ansi.Strip(v), "\n──")
+	return screenRows(top + "\n")
+}
+
+// readoutRows are the rows under the readout's rule, up to the next rule
+// or the verdict.
+func readoutRows(v string) []string {
+	var out []string
+	in := false
+	for _, r := range strings.Split(ansi.Strip(v), "\n") {
+		r = strings.TrimSpace(r)
+		switch {
+		case strings.HasPrefix(r, "── readout"):
+			in = true
+		case in && (strings.HasPrefix(r, "──") || strings.HasPrefix(r, "verdict") || strings.HasPrefix(r, "⚠")):
+			in = false
+		case in && r != "":
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// castFramesBeforeMarker are a cast's frames, ANSI stripped, up to its
+// first marker (the question's).
+func castFramesBeforeMarker(t *testing.T, cast []byte) []string {
+	t.Helper()
+	sc := bufio.NewScanner(bytes.NewReader(cast))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	var frames []string
+	first := true
+	for sc.Scan() {
+		if first {
+			first = false // the header
+			continue
+		}
+		var ev []any
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil || len(ev) != 3 {
+			t.Fatalf("a cast event: %q: %v", sc.Text(), err)
+		}
+		kind, _ := ev[1].(string)
+		data, _ := ev[2].(string)
+		if kind == "m" {
+			return frames
+		}
+		frames = append(frames, strings.ReplaceAll(ansi.Strip(data), "\r", ""))
+	}
+	return frames
+}

@@ -471,3 +471,49 @@ func castFramesBeforeMarker(t *testing.T, cast []byte) []string {
 	}
 	return frames
 }
+
+// TestDisclosureGoldens draws one question point, gc-pause's, as each role
+// sees it at 80x24: the rule made visible. The learner's notes and story
+// page stop at the question with a line that the rest waits; the
+// projector shows no state; a follower who answered waits with the state
+// hidden; the instructor's own session and the -notes file carry the rest
+// under the answer key's heading.
+func TestDisclosureGoldens(t *testing.T) {
+	t.Parallel()
+	w := &walk{t: t, b: embedded(t), w: 80, h: 24}
+	at := func(a *App, step string) {
+		for i := 0; i < 10 && !a.pl.Asking; i++ {
+			drive(t, a, keys(step)...)
+		}
+		if !a.pl.Asking {
+			t.Fatalf("gc-pause never asked:\n%s", a.View())
+		}
+	}
+	learner := w.open(Options{Seed: 1, Scene: "gc-pause"})
+	at(learner, "n")
+	pages := w.pages(learner)
+	golden(t, "disclose-learner-notes-80x24", ansi.Strip(pages[0]))
+	golden(t, "disclose-learner-page-80x24", ansi.Strip(pages[1]))
+	golden(t, "disclose-notes-file", learner.notesPage())
+
+	projector := w.open(Options{Seed: 1, Scene: "gc-pause", Present: true})
+	at(projector, ".")
+	golden(t, "disclose-projector-80x24", ansi.Strip(projector.View()))
+
+	hub := class.NewMemory(atClassNow)
+	info, err := hub.Open(context.Background(), "teacher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	teacher := joinAs(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 1, Scene: "gc-pause"}, 80, 24)
+	bob := joinAs(t, hub, info.Code, class.Student, "k-bob", "bob", Options{Seed: 1}, 80, 24)
+	drive(t, teacher.a, keys("F")...)
+	hear(t, bob, "the instructor asking", func(e class.Event) bool { return e.Kind == class.KindLead && e.Lead.Follow })
+	drive(t, bob.a, keys("F")...)
+	at(teacher.a, "n")
+	hear(t, bob, "the instructor at the question", leadAt("gc-pause", teacher.a.pl.Snap.Pos))
+	drive(t, bob.a, keys("1")...)
+	golden(t, "disclose-follower-answered-80x24", ansi.Strip(bob.a.View()))
+	drive(t, teacher.a, keys("N")...)
+	golden(t, "disclose-instructor-notes-80x24", ansi.Strip(teacher.a.View()))
+}

@@ -1,6 +1,9 @@
 // Package play is locksim's core: one learner's place in the course with no
 // drawing. It names what a learner can do (Action), where a learner stands
 // (Position), the course's navigation, and where progress is kept (Store).
+// It holds the disclosure rule (Disclose, Session.Disclose): for a place
+// and a role, what may be shown while a question is open or ahead; every
+// page, role and output asks it rather than keeping a rule of its own.
 // It never imports the screen (tui), views, lipgloss or Bubble Tea.
 package play
 

@@ -193,10 +193,13 @@ func (w *walk) run() {
 		}
 	}
 	w.checkPages("the learner at the question", questionPages)
+	if strings.Contains(questionPages[2], "linearizable") {
+		t.Errorf("%s: at the question the history page gives the checker's verdicts:\n%s", w.where, questionPages[2])
+	}
 	for i, section := range []string{"notes-answer", "intro-answer"} {
 		// the evidence comes from this very screen: it must hold the rest back
-		if a.pl.Text.Has(section) && !strings.Contains(questionPages[2+i], play.WaitsForAnswer) {
-			t.Errorf("%s: at the question the %s is not held back:\n%s", w.where, section, questionPages[2+i])
+		if a.pl.Text.Has(section) && !strings.Contains(questionPages[3+i], play.WaitsForAnswer) {
+			t.Errorf("%s: at the question the %s is not held back:\n%s", w.where, section, questionPages[3+i])
 		}
 	}
 
@@ -338,12 +341,13 @@ func (w *walk) class() {
 	w.check("the instructor stepped back to the question", teacher.a.View())
 }
 
-// pages are the speaker notes (N) and the story page (i) as app a shows
+// pages are the speaker notes (N), the story page (i) and the history
+// page (v) as app a shows
 // them now, each opened and closed again.
 func (w *walk) pages(a *App) []string {
 	w.t.Helper()
 	var out []string
-	for _, k := range []string{"N", "i"} {
+	for _, k := range []string{"N", "i", "v"} {
 		drive(w.t, a, keys(k)...)
 		out = append(out, a.View())
 		drive(w.t, a, keys(k)...)
@@ -359,8 +363,9 @@ func (w *walk) checkPages(what string, pages []string) {
 	w.t.Helper()
 	w.check(what+", the speaker notes", pages[0])
 	w.check(what+", the story page", pages[1])
-	w.check(what+", the whole speaker notes", pages[2])
-	w.check(what+", the whole story page", pages[3])
+	w.check(what+", the history page", pages[2])
+	w.check(what+", the whole speaker notes", pages[3])
+	w.check(what+", the whole story page", pages[4])
 }
 
 // open starts a course with o at the walk's size.

@@ -53,17 +53,17 @@ func (f Found) Any() bool {
 
 // Classify says which kinds of anomaly a history shows. The two kinds of
 // mutual exclusion broken (TwoHolders, LeaseRanOut) come from the mutex
-// model's verdict, told apart by what had happened to the first holder's
+// model's finding, told apart by what had happened to the first holder's
 // lease when the op it could not place was granted; NoTTL from a key read
 // back with no TTL whose holder crashed, or a contender that key blocked
 // (pass the key states to ledger.Fold); ForeignRelease from the ledger's
-// reading of the releases. mutex must be the Mutex verdict (CheckModel or
+// reading of the releases. mutex must be the Mutex finding (CheckModel or
 // Quick) on the history folded as led.
-func Classify(led *ledger.Ledger, mutex Verdict) Found {
+func Classify(led *ledger.Ledger, mutex Finding) Found {
 	return classify(led, mutex)
 }
 
-func classify(led *ledger.Ledger, mutex Verdict) Found {
+func classify(led *ledger.Ledger, mutex Finding) Found {
 	var f Found
 	if mutex.Result == NotLinearizable {
 		if ov := led.FirstOverlap(); ov != nil && ov.Cause == ledger.Lapsed {

@@ -78,7 +78,7 @@ func BenchmarkTrialHistories(b *testing.B) {
 	ok, broken := trialEvents(false), trialEvents(true)
 	for _, c := range []struct {
 		name  string
-		check func(check.History, check.Model, time.Duration) check.Verdict
+		check func(check.History, check.Model, time.Duration) check.Finding
 	}{{"quick", check.Quick}, {"porcupine", check.CheckModel}} {
 		if v := c.check(check.FromEvents(broken, time.Millisecond, check.Options{}), check.Mutex, 0); v.Result != check.NotLinearizable {
 			b.Fatalf("%s: the broken trial reads %s", c.name, v.Short())

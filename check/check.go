@@ -44,8 +44,9 @@ func (r Result) String() string {
 	return [...]string{"not applicable", "linearizable", "not linearizable", "unknown"}[r]
 }
 
-// Verdict is one model's reading of a history.
-type Verdict struct {
+// Finding is one model's reading of a history: what porcupine found,
+// and the words for it.
+type Finding struct {
 	Model  Model
 	Result Result
 	// At is the index in History.Ops of the first operation that cannot
@@ -58,15 +59,15 @@ type Verdict struct {
 	// refused.
 	Unfenced bool
 	Refused  int
-	// Sentence says in one line what the verdict means for this story.
+	// Sentence says in one line what the finding means for this story.
 	Sentence string
 }
 
-// Short is the verdict as a report line shows it after the model's name:
+// Short is the finding as a report line shows it after the model's name:
 // "linearizable", "not linearizable at B's acquire", "unfenced, stale
 // write accepted", "fenced, stale write refused", "unknown (timed out)",
 // "not applicable".
-func (v Verdict) Short() string {
+func (v Finding) Short() string {
 	switch {
 	case v.Result == Unknown:
 		return "unknown (timed out)"
@@ -80,29 +81,29 @@ func (v Verdict) Short() string {
 	return v.Result.String()
 }
 
-// Report is the three verdicts on one history.
+// Report is the three findings on one history.
 type Report struct {
-	Verdicts [3]Verdict // indexed by Model
+	Findings [3]Finding // indexed by Model
 	Took     time.Duration
 }
 
-// Of is the verdict of model m.
-func (r Report) Of(m Model) Verdict { return r.Verdicts[m] }
+// Of is the finding of model m.
+func (r Report) Of(m Model) Finding { return r.Findings[m] }
 
-// Line is the three verdicts on one line, as the transcript and the
+// Line is the three findings on one line, as the transcript and the
 // screen print them: "server: linearizable · client's mutex: not
 // linearizable at B's acquire · fenced resource: unfenced, stale write
 // accepted".
 func (r Report) Line() string {
 	parts := make([]string, 0, 3)
-	for _, v := range r.Verdicts {
+	for _, v := range r.Findings {
 		parts = append(parts, v.Model.Name()+": "+v.Short())
 	}
 	return strings.Join(parts, " · ")
 }
 
 // DefaultTimeout bounds a check on a screen or in a transcript: porcupine
-// gives up after it and the verdict says unknown.
+// gives up after it and the finding says unknown.
 const DefaultTimeout = 500 * time.Millisecond
 
 // Check checks h against the three models with porcupine, side by side,
@@ -113,7 +114,7 @@ func Check(h History, timeout time.Duration) Report {
 	var r Report
 	var wg sync.WaitGroup
 	for _, m := range Models() {
-		wg.Go(func() { r.Verdicts[m] = CheckModel(h, m, timeout) })
+		wg.Go(func() { r.Findings[m] = CheckModel(h, m, timeout) })
 	}
 	wg.Wait()
 	r.Took = time.Since(start)
@@ -122,7 +123,7 @@ func Check(h History, timeout time.Duration) Report {
 
 // CheckModel checks h against one model with porcupine, within timeout
 // (0: no limit).
-func CheckModel(h History, m Model, timeout time.Duration) Verdict {
+func CheckModel(h History, m Model, timeout time.Duration) Finding {
 	return checkModel(h, m, timeout)
 }
 
@@ -132,6 +133,6 @@ func CheckModel(h History, m Model, timeout time.Duration) Verdict {
 // stepped through it in that order, which decides what porcupine's search
 // would, without the search's cost. A history with overlapping operations
 // goes to CheckModel.
-func Quick(h History, m Model, timeout time.Duration) Verdict {
+func Quick(h History, m Model, timeout time.Duration) Finding {
 	return quick(h, m, timeout)
 }

@@ -93,8 +93,8 @@ func (h History) partitions(sp spec, ops []porcupine.Operation) [][]porcupine.Op
 	return parts
 }
 
-func checkModel(h History, m Model, timeout time.Duration) Verdict {
-	v := Verdict{Model: m, At: -1}
+func checkModel(h History, m Model, timeout time.Duration) Finding {
+	v := Finding{Model: m, At: -1}
 	sp := h.spec(m)
 	ops := h.operations(sp.include)
 	if m == Resource {

@@ -2,14 +2,14 @@ package check
 
 import "time"
 
-func quick(h History, m Model, timeout time.Duration) Verdict {
+func quick(h History, m Model, timeout time.Duration) Finding {
 	sp := h.spec(m)
 	for _, op := range h.Ops {
 		if sp.include(op) && (op.Outcome == Open || op.volley > 0) {
 			return checkModel(h, m, timeout)
 		}
 	}
-	v := Verdict{Model: m, At: -1}
+	v := Finding{Model: m, At: -1}
 	if m == Resource {
 		v.Unfenced, v.Refused = h.fencing()
 	}

@@ -14,7 +14,7 @@ import (
 var sentences, _ = content.Load("check")
 
 // sentence is one line on what v means for h.
-func sentence(h History, v Verdict) string {
+func sentence(h History, v Finding) string {
 	if v.Result == Unknown {
 		return sentences.Get("unknown")
 	}

@@ -101,7 +101,7 @@ type Example struct {
 	Events  []sim.Event
 	End     time.Duration
 	Found   check.Found
-	Verdict check.Verdict // the mutex model's
+	Finding check.Finding // the mutex model's
 }
 
 // History reads the example's events again as a history of operations,
@@ -243,12 +243,12 @@ type outcome struct {
 	noTTL   bool
 	foreign bool
 	replies []string // only when the trial broke the variant's rule
-	// the mutex model's verdict on the trial's history, the kinds of
+	// the mutex model's finding on the trial's history, the kinds of
 	// anomaly it shows, and (when it shows any) its events
-	verdict check.Verdict
-	found   check.Found
-	events  []sim.Event
-	end     time.Duration
+	mutex  check.Finding
+	found  check.Found
+	events []sim.Event
+	end    time.Duration
 }
 
 func (c *Counts) add(o outcome, i int) {
@@ -259,7 +259,7 @@ func (c *Counts) add(o outcome, i int) {
 	if o.foreign {
 		c.Foreign++
 	}
-	if o.verdict.Result == check.Unknown {
+	if o.mutex.Result == check.Unknown {
 		c.Unknown++
 	}
 	for _, k := range check.Anomalies() {
@@ -270,7 +270,7 @@ func (c *Counts) add(o outcome, i int) {
 		// the smallest trial of the kind: the fewest events, then the
 		// earliest (lanes finish trials out of order)
 		if ex := c.Examples[k]; ex == nil || len(o.events) < len(ex.Events) || len(o.events) == len(ex.Events) && i+1 < ex.Trial {
-			c.Examples[k] = &Example{Variant: c.Variant, Trial: i + 1, Events: o.events, End: o.end, Found: o.found, Verdict: o.verdict}
+			c.Examples[k] = &Example{Variant: c.Variant, Trial: i + 1, Events: o.events, End: o.end, Found: o.found, Finding: o.mutex}
 		}
 	}
 	if o.replies != nil {
@@ -377,8 +377,8 @@ func (t *lane) one(ctx context.Context, v Variant, n int) (outcome, error) {
 	o.holders = led.Holders()
 	o.foreign = v == GetDel && led.ForeignDeletes() > 0
 	// the same history checked with the client's mutex model
-	o.verdict = check.Quick(check.FromLedger(ev, led, check.Options{}), check.Mutex, check.DefaultTimeout)
-	o.found = check.Classify(led, o.verdict)
+	o.mutex = check.Quick(check.FromLedger(ev, led, check.Options{}), check.Mutex, check.DefaultTimeout)
+	o.found = check.Classify(led, o.mutex)
 	// the split trial read the key's PTTL back itself: -1 after a crash
 	o.found[check.NoTTL] = o.found[check.NoTTL] || o.noTTL
 	if o.found.Any() {

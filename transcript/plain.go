@@ -491,7 +491,7 @@ func (v plainVariant) play(ctx context.Context) (err error) {
 	fmt.Fprintf(w, "properties: %s\n", strings.Join(props, " · "))
 	// the same history checked against the three models
 	rep := check.Check(check.FromSnapshot(snap), check.DefaultTimeout)
-	for _, cv := range rep.Verdicts {
+	for _, cv := range rep.Findings {
 		line := "checked as " + cv.Model.Title() + ": " + cv.Short()
 		if cv.Result == check.NotLinearizable || cv.Result == check.Unknown {
 			line += ". " + cv.Sentence

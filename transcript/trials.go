@@ -190,7 +190,7 @@ func TrialsExample(ex *race.Example) string {
 			kinds = append(kinds, k.String())
 		}
 	}
-	fmt.Fprintf(&b, "%s, trial %d (%s): client's mutex %s\n", ex.Variant, ex.Trial, strings.Join(kinds, ", "), ex.Verdict.Short())
+	fmt.Fprintf(&b, "%s, trial %d (%s): client's mutex %s\n", ex.Variant, ex.Trial, strings.Join(kinds, ", "), ex.Finding.Short())
 	// the tokens shortened, as the screen's log shows them
 	var pairs []string
 	for _, e := range ex.Events {

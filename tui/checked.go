@@ -155,7 +155,7 @@ func (p *Player) verdicts(hide bool) checked {
 
 // verdictTone is how a verdict is coloured: a history a model accepts
 // good, one it cannot place bad, a timeout a warning.
-func verdictTone(v checker.Verdict) views.Tone {
+func verdictTone(v checker.Finding) views.Tone {
 	switch v.Result {
 	case checker.Linearizable:
 		return views.Good

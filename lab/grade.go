@@ -87,7 +87,7 @@ func ResultsWith(rep *Report, code func(*Break) string) Results {
 	if rep.Refused {
 		res.Status, res.Message = Error, rep.Summary()
 	}
-	for _, v := range rep.Verdicts {
+	for _, v := range rep.Judgements {
 		t := TestResult{Name: string(v.Property), Status: v.Status, TestCode: testCode(v.Property, rep)}
 		switch v.Status {
 		case Fail:

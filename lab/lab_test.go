@@ -130,7 +130,7 @@ func TestGetThenDelRelease(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, _ := rep.Verdict(NoForeignRelease)
+	v, _ := rep.Judgement(NoForeignRelease)
 	if v.Status != Fail || v.Break == nil || v.Break.Moves[len(v.Break.Moves)-1].Label != "release: DEL" {
 		t.Fatalf("GET then DEL: %+v", v)
 	}
@@ -149,22 +149,22 @@ func TestGetThenDelRelease(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, _ := rep.Verdict(NoForeignRelease); v.Status != Pass || !strings.Contains(v.Message, "no break within the bound") {
+	if v, _ := rep.Judgement(NoForeignRelease); v.Status != Pass || !strings.Contains(v.Message, "no break within the bound") {
 		t.Errorf("compare-and-delete: %+v", v)
 	}
-	if v, _ := rep.Verdict(MutualExclusion); v.Status != Fail {
+	if v, _ := rep.Judgement(MutualExclusion); v.Status != Fail {
 		t.Errorf("mutual-exclusion with pauses past the TTL in scope: %+v", v)
 	}
 
 	fenced, _ := Load("testdata/fenced")
 	fenced.Policy = l.Policy
 	rep, _ = Check(ctx, fenced, Options{})
-	if v, _ := rep.Verdict(ResourceSafety); v.Status != Fail || !strings.Contains(v.Break.String(), "restarts") {
+	if v, _ := rep.Judgement(ResourceSafety); v.Status != Fail || !strings.Contains(v.Break.String(), "restarts") {
 		t.Errorf("fenced, restarts in scope: %+v", v)
 	}
 	fenced.Policy.Faults = []Fault{PauseHalf, PausePast, Crash, LostReply, ClockJump}
 	rep, _ = Check(ctx, fenced, Options{})
-	if v, _ := rep.Verdict(ResourceSafety); v.Status != Pass {
+	if v, _ := rep.Judgement(ResourceSafety); v.Status != Pass {
 		t.Errorf("fenced, no restarts: %+v", v)
 	}
 }
@@ -176,7 +176,7 @@ func TestRefusedBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !rep.Refused || rep.Verdicts[0].Status != Error || !strings.HasPrefix(rep.Summary(), "bound refused") {
+	if !rep.Refused || rep.Judgements[0].Status != Error || !strings.HasPrefix(rep.Summary(), "bound refused") {
 		t.Errorf("got %+v", rep)
 	}
 }

@@ -39,7 +39,7 @@ func (lv Level) Passed(m Mode, r *Report) bool {
 	}
 	broke := false
 	for _, p := range lv.Properties {
-		v, ok := r.Verdict(p)
+		v, ok := r.Judgement(p)
 		if !ok || v.Status == Error {
 			return false
 		}

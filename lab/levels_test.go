@@ -35,11 +35,11 @@ func TestEveryLevelBreaks(t *testing.T) {
 			t.Fatalf("%s: %v", lv.ID, err)
 		}
 		if !lv.Passed(BreakIt, rep) || lv.Passed(FixIt, rep) {
-			t.Errorf("%s: the flawed lock was not broken: %+v", lv.ID, rep.Verdicts)
+			t.Errorf("%s: the flawed lock was not broken: %+v", lv.ID, rep.Judgements)
 			continue
 		}
 		for _, p := range lv.Properties {
-			v, _ := rep.Verdict(p)
+			v, _ := rep.Judgement(p)
 			if v.Status != Fail || v.Break == nil {
 				t.Errorf("%s: %s: %s %s", lv.ID, p, v.Status, v.Message)
 				continue
@@ -67,7 +67,7 @@ func TestEveryLevelFixPasses(t *testing.T) {
 			t.Fatalf("%s: %v", lv.ID, err)
 		}
 		if !lv.Passed(FixIt, rep) {
-			t.Errorf("%s: the reference fix did not pass: grants %v, %+v", lv.ID, rep.Grants, rep.Verdicts)
+			t.Errorf("%s: the reference fix did not pass: grants %v, %+v", lv.ID, rep.Grants, rep.Judgements)
 		}
 		if rep.Explored == 0 {
 			t.Errorf("%s: nothing explored", lv.ID)
@@ -214,7 +214,7 @@ func TestStoriesReplayTheSearch(t *testing.T) {
 		if rep.Refused {
 			t.Fatalf("%s: %s", lv.ID, rep.Summary())
 		}
-		for _, v := range rep.Verdicts {
+		for _, v := range rep.Judgements {
 			if v.Break == nil {
 				continue
 			}

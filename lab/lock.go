@@ -160,7 +160,7 @@ const (
 	DeadlockFreedom Property = "deadlock-freedom"
 )
 
-// AllProperties is every property, in the order verdicts are listed.
+// AllProperties is every property, in the order judgements are listed.
 func AllProperties() []Property {
 	return []Property{MutualExclusion, ResourceSafety, NoForeignRelease, DeadlockFreedom}
 }

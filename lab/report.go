@@ -83,7 +83,7 @@ func (b *Break) String() string {
 	return out
 }
 
-// Status is a verdict's outcome, as Exercism's test runners name them.
+// Status is a judgement's outcome, as Exercism's test runners name them.
 type Status string
 
 const (
@@ -92,8 +92,11 @@ const (
 	Error Status = "error"
 )
 
-// Verdict is the search's judgement of one property.
-type Verdict struct {
+// Judgement is the search's reading of one property over every schedule
+// within the bound: pass, fail with the shrunk break, or error. It is a
+// grade, not a reading of one run (that is the ledger's Verdict) nor of one
+// history (check.Finding).
+type Judgement struct {
 	Property Property
 	Status   Status
 	// Message is one line: the bound searched for a pass; the break for a
@@ -119,8 +122,8 @@ type Report struct {
 	Refused bool
 	// Grants is false when a client on an empty server is refused, or
 	// refused again after a release: the lock never lets anyone in.
-	Grants   bool
-	Verdicts []Verdict // one per judged property, in AllProperties order
+	Grants     bool
+	Judgements []Judgement // one per judged property, in AllProperties order
 	// Lesson is the course's point when the threat model alone breaks
 	// mutual exclusion for any lease; "" otherwise.
 	Lesson string
@@ -128,23 +131,23 @@ type Report struct {
 	// raised in some schedule (each became an error reply to EVAL there,
 	// as Redis sends it); nil when none did.
 	Errors  []*ScriptError
-	Elapsed time.Duration // wall time; for benchmarks, never for a verdict
+	Elapsed time.Duration // wall time; for benchmarks, never for a judgement
 }
 
-// Verdict returns the verdict on p, and false when p was not judged.
-func (r *Report) Verdict(p Property) (Verdict, bool) {
-	for _, v := range r.Verdicts {
+// Judgement returns the judgement on p, and false when p was not judged.
+func (r *Report) Judgement(p Property) (Judgement, bool) {
+	for _, v := range r.Judgements {
 		if v.Property == p {
 			return v, true
 		}
 	}
-	return Verdict{}, false
+	return Judgement{}, false
 }
 
-// First is the first failed verdict's break, in AllProperties order; nil
+// First is the first failed judgement's break, in AllProperties order; nil
 // when nothing broke.
 func (r *Report) First() *Break {
-	for _, v := range r.Verdicts {
+	for _, v := range r.Judgements {
 		if v.Break != nil {
 			return v.Break
 		}

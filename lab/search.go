@@ -66,7 +66,7 @@ func (w *world) breakNow(p Property, why string) {
 // clients, each running acquire, extend (if any), a write to the protected
 // resource and release, with up to Bound.Faults faults from
 // l.Policy.Faults, up to Bound.Depth moves, depth first, restoring the
-// server's state at every branch. It returns a verdict per property in
+// server's state at every branch. It returns a judgement per property in
 // l.Policy.Properties. err is a *ScriptError for a lock that cannot run
 // (a syntax error, a script over its budget), or ctx's error when
 // cancelled; a refused bound is a Report with Refused set.
@@ -90,7 +90,7 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 	defer host.Close()
 	s := &search{ctx: ctx, pr: pr, srv: srv, host: host, o: o, bound: l.Policy.Bound, pol: l.Policy}
 	for _, p := range l.Policy.Properties {
-		s.judge |= bit(p)
+		s.judged |= bit(p)
 	}
 	start := time.Now()
 	rep := &Report{Bound: s.bound, Faults: l.Policy.Faults}
@@ -116,10 +116,10 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 	}
 	var be *sim.Backend // the stories' server, opened for the first break
 	for _, p := range AllProperties() {
-		if s.judge&bit(p) == 0 {
+		if s.judged&bit(p) == 0 {
 			continue
 		}
-		v := Verdict{Property: p, Broke: s.brokeBy[slices.Index(AllProperties(), p)]}
+		v := Judgement{Property: p, Broke: s.brokeBy[slices.Index(AllProperties(), p)]}
 		b := s.best[slices.Index(AllProperties(), p)]
 		switch {
 		case rep.Refused:
@@ -144,7 +144,7 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 			v.Status, v.Message = Pass, fmt.Sprintf("no break within the bound: all schedules of %d clients with up to %d %s, depth %d: %s explored, none broke it",
 				rep.Bound.Clients, rep.Bound.Faults, plural(rep.Bound.Faults, "fault", "faults"), rep.Bound.Depth, Thousands(rep.Explored))
 		}
-		rep.Verdicts = append(rep.Verdicts, v)
+		rep.Judgements = append(rep.Judgements, v)
 	}
 	rep.Lesson = lesson(l.Policy, s.best[0])
 	return rep, nil
@@ -173,14 +173,14 @@ func lesson(p Policy, me *Break) string {
 	if p.Has(Restart) {
 		fencing += ", as long as the counter survives: a restart without persistence loses it too, and the tokens start again from 1"
 	}
-	verdict := "That is the lesson, not a bug in your lock. "
+	whose := "That is the lesson, not a bug in your lock. "
 	if me != nil && !slices.ContainsFunc(me.Moves, func(m Move) bool {
 		return m.Fault == PausePast || m.Fault == ClockJump || m.Fault == Restart
 	}) {
-		verdict = "Here, though, mutual-exclusion breaks without any of them: that break is the lock's own. "
+		whose = "Here, though, mutual-exclusion breaks without any of them: that break is the lock's own. "
 	}
 	return "With these faults in scope no lease keeps mutual-exclusion, whatever the scripts do: " +
-		strings.Join(why, "; ") + ". " + verdict + fencing + "."
+		strings.Join(why, "; ") + ". " + whose + fencing + "."
 }
 
 var errRefused = errors.New("bound refused")
@@ -193,7 +193,7 @@ type search struct {
 	o       Options
 	bound   Bound
 	pol     Policy
-	judge   uint8
+	judged  uint8 // the properties the policy asks about, as bits
 	initial State
 
 	explored, broke int
@@ -463,7 +463,7 @@ func (s *search) lockKey() (string, time.Duration, bool) {
 // leaf counts a schedule; a complete one (every client finished or
 // crashed) is probed for deadlock freedom.
 func (s *search) leaf(w *world, path []Move) error {
-	if s.judge&bit(DeadlockFreedom) != 0 && !w.anyStep() {
+	if s.judged&bit(DeadlockFreedom) != 0 && !w.anyStep() {
 		ok, err := s.probe()
 		if err != nil {
 			return err
@@ -481,7 +481,7 @@ func (s *search) leaf(w *world, path []Move) error {
 		}
 	}
 	s.explored++
-	if w.breaks&s.judge != 0 {
+	if w.breaks&s.judged != 0 {
 		s.broke++
 	}
 	for k, p := range AllProperties() {
@@ -527,7 +527,7 @@ func (s *search) probe() (bool, error) {
 func (s *search) record(w *world, before uint8, path []Move, probe bool) {
 	for k, p := range AllProperties() {
 		b := bit(p)
-		if w.breaks&b == 0 || before&b != 0 || s.judge&b == 0 {
+		if w.breaks&b == 0 || before&b != 0 || s.judged&b == 0 {
 			continue
 		}
 		if cur := s.best[k]; cur != nil && (cur.Faults < w.faults || cur.Faults == w.faults && len(cur.Moves) <= len(path)) {

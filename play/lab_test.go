@@ -27,7 +27,7 @@ func TestLabPosition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, _ := rep.Verdict(lab.NoForeignRelease)
+	v, _ := rep.Judgement(lab.NoForeignRelease)
 	if v.Break == nil {
 		t.Fatalf("get-then-del should break no-foreign-release: %+v", v)
 	}

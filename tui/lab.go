@@ -197,12 +197,12 @@ func (l *Lab) SetSize(w, h int) {
 // the tabs, the policy, the result and the help leave.
 func (l *Lab) editorRows() int {
 	if l.tall() {
-		return l.h - 24 // each verdict keeps two rows
+		return l.h - 24 // each judgement keeps two rows
 	}
 	return max(l.h-19, 4)
 }
 
-// tall is a screen with the rows to show each verdict's message on two.
+// tall is a screen with the rows to show each judgement's message on two.
 func (l *Lab) tall() bool { return l.h >= 32 }
 
 // Running reports that the adversary is searching.
@@ -582,13 +582,13 @@ func (l *Lab) editKey(msg tea.KeyMsg) tea.Cmd {
 	return cmd
 }
 
-// failures are the report's verdicts that broke, with their breaks.
-func (l *Lab) failures() []lab.Verdict {
+// failures are the report's judgements that broke, with their breaks.
+func (l *Lab) failures() []lab.Judgement {
 	if l.report == nil {
 		return nil
 	}
-	var out []lab.Verdict
-	for _, v := range l.report.Verdicts {
+	var out []lab.Judgement
+	for _, v := range l.report.Judgements {
 		if v.Status == lab.Fail && v.Break != nil {
 			out = append(out, v)
 		}

@@ -101,13 +101,13 @@ func labDir(t *testing.T) string {
 	return dir
 }
 
-// verdictOf is the report's verdict on p, failing the test without one.
-func verdictOf(t *testing.T, a *App, p lab.Property) lab.Verdict {
+// judgementOf is the report's judgement on p, failing the test without one.
+func judgementOf(t *testing.T, a *App, p lab.Property) lab.Judgement {
 	t.Helper()
 	if a.lab.report == nil {
 		t.Fatalf("no report on screen:\n%s", a.View())
 	}
-	v, ok := a.lab.report.Verdict(p)
+	v, ok := a.lab.report.Judgement(p)
 	if !ok {
 		t.Fatalf("the report judged no %s:\n%s", p, a.View())
 	}
@@ -140,7 +140,7 @@ func TestLabBreakAndFix(t *testing.T) {
 	if a.lab.running {
 		t.Fatal("the search should have ended")
 	}
-	if v := verdictOf(t, a, lab.NoForeignRelease); v.Status != lab.Fail || v.Break == nil {
+	if v := judgementOf(t, a, lab.NoForeignRelease); v.Status != lab.Fail || v.Break == nil {
 		t.Fatalf("GET then DEL should break no-foreign-release: %+v\n%s", v, a.View())
 	}
 	screen := a.View()
@@ -220,7 +220,7 @@ func TestLabBreakAndFix(t *testing.T) {
 	}
 	fix := "if redis.call('GET', KEYS[1]) == ARGV[1] then\nreturn redis.call('DEL', KEYS[1])\nend\nreturn 0"
 	drive(t, a, labPresses(clearPart(2)+"[ctrl+l]"+fix+"[ctrl+r]")...)
-	if v := verdictOf(t, a, lab.NoForeignRelease); v.Status != lab.Pass {
+	if v := judgementOf(t, a, lab.NoForeignRelease); v.Status != lab.Pass {
 		t.Fatalf("compare-and-delete should keep no-foreign-release: %+v\n%s", v, a.View())
 	}
 	screen = a.View()
@@ -417,7 +417,7 @@ func TestLabFixLevel(t *testing.T) {
 		t.Fatalf("the flawed lock should not pass:\n%s", a.View())
 	}
 	drive(t, a, labPresses(clearPart(6)+"[ctrl+l]"+fix+"[ctrl+r]")...)
-	if v := verdictOf(t, a, lab.NoForeignRelease); v.Status != lab.Pass || !a.course.Prog.Levels["fix:get-then-del"] {
+	if v := judgementOf(t, a, lab.NoForeignRelease); v.Status != lab.Pass || !a.course.Prog.Levels["fix:get-then-del"] {
 		t.Fatalf("compare-and-delete should pass the level: %+v, %v\n%s", v, a.course.Prog.Levels, a.View())
 	}
 	drive(t, a, labPresses("[esc]")...)

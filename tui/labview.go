@@ -216,7 +216,7 @@ func (l *Lab) resultRows() []string {
 	if fs := l.failures(); len(fs) > 0 {
 		picked = string(fs[min(l.pick, len(fs)-1)].Property)
 	}
-	for _, v := range rep.Verdicts {
+	for _, v := range rep.Judgements {
 		id := fmt.Sprintf("%-19s", v.Property)
 		if string(v.Property) == picked {
 			id = fmt.Sprintf("%-19s", "▸"+string(v.Property))

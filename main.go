@@ -210,7 +210,7 @@ func printed(ctx context.Context, stdout, stderr io.Writer, what, interrupted st
 }
 
 // writeHistory is -history FILE.html: the story played to -step (or its
-// end), checked, and written as porcupine's page; the three verdicts go to
+// end), checked, and written as porcupine's page; each model's finding goes to
 // stdout.
 func writeHistory(ctx context.Context, c config, b *sim.Backend, stdout, stderr io.Writer) int {
 	pos, toEnd := play.Position{Version: play.PositionVersion, Scene: c.scene, Settings: map[string]int(c.settings), Seed: c.seed, Step: c.step}, !c.stepSet

@@ -15,7 +15,7 @@ import (
 	"locksim/sim/simtest"
 )
 
-// BenchmarkCheckStory: the three models on each scene's first story,
+// BenchmarkCheckStory: every model on each scene's first story,
 // read from its events (the history built and checked, as the transcript
 // and the screen do). The target is under 10 ms for any story.
 func BenchmarkCheckStory(b *testing.B) {
@@ -80,7 +80,7 @@ func BenchmarkTrialHistories(b *testing.B) {
 		name  string
 		check func(check.History, check.Model, time.Duration) check.Finding
 	}{{"quick", check.Quick}, {"porcupine", check.CheckModel}} {
-		if v := c.check(check.FromEvents(broken, time.Millisecond, check.Options{}), check.Mutex, 0); v.Result != check.NotLinearizable {
+		if v := c.check(check.FromEvents(broken, time.Millisecond, check.Options{}), check.Mutex(), 0); v.Result != check.NotLinearizable {
 			b.Fatalf("%s: the broken trial reads %s", c.name, v.Short())
 		}
 		b.Run(c.name, func(b *testing.B) {
@@ -96,7 +96,7 @@ func BenchmarkTrialHistories(b *testing.B) {
 								ev = broken
 							}
 							led := ledger.Fold(ev, time.Millisecond, nil)
-							v := c.check(check.FromLedger(ev, led, check.Options{}), check.Mutex, check.DefaultTimeout)
+							v := c.check(check.FromLedger(ev, led, check.Options{}), check.Mutex(), check.DefaultTimeout)
 							check.Classify(led, v)
 							if v.Result == check.Unknown {
 								unknown.Add(1)

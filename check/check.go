@@ -6,30 +6,6 @@ import (
 	"time"
 )
 
-// Model names one of the three models a history is checked against.
-type Model int
-
-const (
-	Server   Model = iota // the server's lease: holder, token and expiry on the node's clock
-	Mutex                 // the client's mutex: held from an OK until its own release
-	Resource              // the fenced resource: a write needs a token at least as high as any accepted
-)
-
-// Models lists the three in the order a report shows them.
-func Models() []Model { return []Model{Server, Mutex, Resource} }
-
-// Name is the model as a report line names it: "server", "client's
-// mutex", "fenced resource".
-func (m Model) Name() string {
-	return [...]string{"server", "client's mutex", "fenced resource"}[m]
-}
-
-// Title is the model named in a sentence: "the server's lease", "the
-// client's mutex", "the fenced resource".
-func (m Model) Title() string {
-	return [...]string{"the server's lease", "the client's mutex", "the fenced resource"}[m]
-}
-
 // Result is what the checker found.
 type Result int
 
@@ -54,9 +30,9 @@ type Finding struct {
 	// linearization), -1 unless NotLinearizable.
 	At int
 	Op Op // History.Ops[At], when At >= 0
-	// Resource only: Unfenced is set when an accepted write carried no
-	// fencing token; Refused counts the stale writes a fenced resource
-	// refused.
+	// Unfenced is set when an accepted write carried no fencing token;
+	// Refused counts the stale writes a fenced resource refused. Only the
+	// resource reads them (its note), and only its words use them.
 	Unfenced bool
 	Refused  int
 	// Sentence says in one line what the finding means for this story.
@@ -67,37 +43,45 @@ type Finding struct {
 // "linearizable", "not linearizable at B's acquire", "unfenced, stale
 // write accepted", "fenced, stale write refused", "unknown (timed out)",
 // "not applicable".
-func (v Finding) Short() string {
-	switch {
-	case v.Result == Unknown:
+func (f Finding) Short() string {
+	if f.Result == Unknown {
 		return "unknown (timed out)"
-	case v.Model == Resource && v.Result == NotLinearizable && v.Unfenced:
-		return "unfenced, stale write accepted"
-	case v.Model == Resource && v.Result == Linearizable && v.Refused > 0:
-		return "fenced, stale write refused"
-	case v.Result == NotLinearizable && v.At >= 0:
-		return "not linearizable at " + v.Op.Who()
 	}
-	return v.Result.String()
+	if f.Model.short != nil {
+		if s := f.Model.short(f); s != "" {
+			return s
+		}
+	}
+	if f.Result == NotLinearizable && f.At >= 0 {
+		return "not linearizable at " + f.Op.Who()
+	}
+	return f.Result.String()
 }
 
-// Report is the three findings on one history.
+// Report is every model's finding on one history.
 type Report struct {
-	Findings [3]Finding // indexed by Model
+	Findings []Finding // in the order of Models
 	Took     time.Duration
 }
 
-// Of is the finding of model m.
-func (r Report) Of(m Model) Finding { return r.Findings[m] }
+// Of is the finding of model m; a report that has none (one not yet
+// checked) says m was not applied.
+func (r Report) Of(m Model) Finding {
+	for _, f := range r.Findings {
+		if f.Model.Name == m.Name {
+			return f
+		}
+	}
+	return Finding{Model: m, At: -1}
+}
 
-// Line is the three findings on one line, as the transcript and the
-// screen print them: "server: linearizable · client's mutex: not
-// linearizable at B's acquire · fenced resource: unfenced, stale write
-// accepted".
+// Line is the findings on one line, as the transcript and the screen
+// print them: "server: linearizable · client's mutex: not linearizable at
+// B's acquire · fenced resource: unfenced, stale write accepted".
 func (r Report) Line() string {
-	parts := make([]string, 0, 3)
-	for _, v := range r.Findings {
-		parts = append(parts, v.Model.Name()+": "+v.Short())
+	parts := make([]string, 0, len(r.Findings))
+	for _, f := range r.Findings {
+		parts = append(parts, f.Model.Name+": "+f.Short())
 	}
 	return strings.Join(parts, " · ")
 }
@@ -106,15 +90,16 @@ func (r Report) Line() string {
 // gives up after it and the finding says unknown.
 const DefaultTimeout = 500 * time.Millisecond
 
-// Check checks h against the three models with porcupine, side by side,
+// Check checks h against every model with porcupine, side by side,
 // each within timeout (0: no limit). A model that times out says Unknown,
 // so Check returns within about timeout whatever the history.
 func Check(h History, timeout time.Duration) Report {
 	start := time.Now()
-	var r Report
+	models := Models()
+	r := Report{Findings: make([]Finding, len(models))}
 	var wg sync.WaitGroup
-	for _, m := range Models() {
-		wg.Go(func() { r.Findings[m] = CheckModel(h, m, timeout) })
+	for i, m := range models {
+		wg.Go(func() { r.Findings[i] = CheckModel(h, m, timeout) })
 	}
 	wg.Wait()
 	r.Took = time.Since(start)

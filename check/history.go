@@ -1,7 +1,9 @@
 // Package check reads a story's events as a history of operations and
-// checks it against three models with porcupine
+// checks it against models with porcupine
 // (github.com/anishathalye/porcupine v1.3.1), Jepsen's way of asking
-// whether a history could have come from one sequential object:
+// whether a history could have come from one sequential object. Each model
+// is a value (Model), listed by Models, because a story is read by several
+// at once and the point is where they disagree:
 //
 //   - the server's lease (Server): per key on each node, a holder, a token
 //     and an expiry on that node's clock. Redis keeps its word: the
@@ -18,6 +20,12 @@
 //
 // Redlock is checked as one mutex over the whole lock: a client's count of a
 // majority is its acquire.
+//
+// What a model says of a history is a Finding: linearizable or not, and
+// where, in the course text's words. The name keeps it apart from the
+// ledger's Verdict on a property (what one run showed, read reply by reply)
+// and the lab's Judgement (a property graded over every schedule of a
+// search): a finding is about one history and one model.
 //
 // The package is headless: it reads sim events and the ledger's reading of
 // them, and never imports the scenes, the core or the screen.

@@ -1,8 +1,11 @@
 package check
 
 import (
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/anishathalye/porcupine"
 )
 
 const s = time.Second
@@ -69,7 +72,7 @@ func TestMutexModel(t *testing.T) {
 			Op{Actor: "A", Kind: Acquire, Outcome: Refused},
 		), NotApplicable, -1},
 	} {
-		v := CheckModel(c.h, Mutex, 0)
+		v := CheckModel(c.h, Mutex(), 0)
 		if v.Result != c.want || v.At != c.at {
 			t.Errorf("%s: %s at %d, want %s at %d", c.name, v.Result, v.At, c.want, c.at)
 		}
@@ -127,7 +130,7 @@ func TestServerModel(t *testing.T) {
 			Op{Actor: "reaper", Kind: Release, Form: "reap", Call: 31 * s},
 		), NotLinearizable, 1},
 	} {
-		v := CheckModel(c.h, Server, 0)
+		v := CheckModel(c.h, Server(), 0)
 		if v.Result != c.want || v.At != c.at {
 			t.Errorf("%s: %s at %d, want %s at %d", c.name, v.Result, v.At, c.want, c.at)
 		}
@@ -139,7 +142,7 @@ func TestResourceModel(t *testing.T) {
 		Op{Actor: "B", Kind: Write, Accepted: true, Rank: 2},
 		Op{Actor: "A", Kind: Write, Accepted: true, Rank: 1},
 	)
-	if v := CheckModel(stale, Resource, 0); v.Result != NotLinearizable || v.At != 1 || !v.Unfenced {
+	if v := CheckModel(stale, Resource(), 0); v.Result != NotLinearizable || v.At != 1 || !v.Unfenced {
 		t.Errorf("an unfenced stale write: %s at %d", v.Short(), v.At)
 	}
 	fenced := ops(
@@ -147,14 +150,14 @@ func TestResourceModel(t *testing.T) {
 		Op{Actor: "A", Kind: Write, Accepted: false, Fenced: true, Rank: 33},
 		Op{Actor: "B", Kind: Write, Accepted: true, Fenced: true, Rank: 34},
 	)
-	if v := CheckModel(fenced, Resource, 0); v.Result != Linearizable || v.Refused != 1 || v.Short() != "fenced, stale write refused" {
+	if v := CheckModel(fenced, Resource(), 0); v.Result != Linearizable || v.Refused != 1 || v.Short() != "fenced, stale write refused" {
 		t.Errorf("a refused stale token: %s", v.Short())
 	}
 	wrong := ops(
 		Op{Actor: "B", Kind: Write, Accepted: true, Fenced: true, Rank: 34},
 		Op{Actor: "A", Kind: Write, Accepted: true, Fenced: true, Rank: 33},
 	)
-	if v := CheckModel(wrong, Resource, 0); v.Result != NotLinearizable || v.Short() != "not linearizable at A's write" {
+	if v := CheckModel(wrong, Resource(), 0); v.Result != NotLinearizable || v.Short() != "not linearizable at A's write" {
 		t.Errorf("a fenced resource that took a stale token: %s", v.Short())
 	}
 }
@@ -188,10 +191,10 @@ func TestTimeoutSaysUnknown(t *testing.T) {
 	go func() { done <- Check(h, 2*time.Second) }()
 	select {
 	case r := <-done:
-		if v := r.Of(Mutex); v.Result != Unknown || v.Short() != "unknown (timed out)" || v.Sentence != sentences.Get("unknown") {
+		if v := r.Of(Mutex()); v.Result != Unknown || v.Short() != "unknown (timed out)" || v.Sentence != sentences.Get("unknown") {
 			t.Errorf("a check past its timeout: %s (%s)", v.Short(), v.Sentence)
 		}
-		if v := r.Of(Server); v.Result != Linearizable {
+		if v := r.Of(Server()); v.Result != Linearizable {
 			t.Errorf("the server's model, which has a quick answer, says %s", v.Short())
 		}
 	case <-time.After(time.Minute): // a hang guard, not a timing
@@ -199,13 +202,85 @@ func TestTimeoutSaysUnknown(t *testing.T) {
 	}
 }
 
-// TestSentences: every line the checker says is in the course text.
+// TestSentences: every line the checker says is in the course text: the
+// intro, the unknown line, each model's -ok, -bad and -na lines, and the
+// lines a model words for itself (tried on a finding of each result,
+// fenced and not, on a live server and not).
 func TestSentences(t *testing.T) {
-	for _, name := range []string{"intro", "server-ok", "server-bad", "server-na", "mutex-ok", "mutex-bad", "mutex-na",
-		"resource-bad", "resource-bad-fenced", "resource-fenced", "resource-ok", "resource-na", "unknown"} {
+	names := []string{"intro", "unknown"}
+	for _, m := range Models() {
+		names = append(names, m.text+"-ok", m.text+"-bad", m.text+"-na")
+		if m.line == nil {
+			continue
+		}
+		for _, h := range []History{{}, {Live: true}} {
+			for _, r := range []Result{NotApplicable, Linearizable, NotLinearizable} {
+				for _, f := range []Finding{{Model: m, Result: r, At: -1}, {Model: m, Result: r, Refused: 1, Op: Op{Fenced: true}}} {
+					if name := m.line(h, f); name != "" {
+						names = append(names, name)
+					}
+				}
+			}
+		}
+	}
+	for _, name := range names {
 		if !sentences.Has(name) {
 			t.Errorf("content/text/check.txt has no section %q", name)
 		}
+	}
+}
+
+// TestModels: the models are values told apart by name, each with words
+// for a sentence and a reading of a history, and one of them marks the
+// history page's timeline.
+func TestModels(t *testing.T) {
+	seen, marks := map[string]bool{}, 0
+	for _, m := range Models() {
+		if m.Name == "" || m.Title == "" || m.text == "" || m.spec == nil || seen[m.Name] {
+			t.Errorf("model %q (%q): a name of its own, a title, its lines and a reading of a history", m.Name, m.Title)
+		}
+		seen[m.Name] = true
+		if m.Marks {
+			marks++
+		}
+	}
+	if marks != 1 {
+		t.Errorf("%d models mark the timeline, want the client's mutex alone", marks)
+	}
+	if r := (Report{}); r.Of(Mutex()).Model.Name != Mutex().Name || r.Of(Mutex()).Short() != "not applicable" || r.Line() != "" {
+		t.Errorf("a report not yet checked: %+v, line %q", r.Of(Mutex()), r.Line())
+	}
+}
+
+// TestAnotherModel: a model is one value; one written here, beside the
+// package's own, is checked, worded and reported with no change elsewhere.
+func TestAnotherModel(t *testing.T) {
+	writes := Model{Name: "writer", Title: "the writes", text: "resource", spec: func(h History) spec {
+		return spec{
+			include:   func(op Op) bool { return op.Kind == Write },
+			partition: func(op Op) []string { return []string{op.Lock} },
+			judges:    func(op Op) bool { return op.Kind == Write },
+			model: porcupine.Model{
+				Init: func() any { return 0 },
+				// one write only
+				Step: func(state, _, _ any) (bool, any) { return state.(int) == 0, state.(int) + 1 },
+			},
+		}
+	}}
+	h := ops(Op{Actor: "A", Kind: Write, Lock: "lock", Accepted: true}, Op{Actor: "B", Kind: Write, Lock: "lock", Accepted: true})
+	f := CheckModel(h, writes, 0)
+	if f.Result != NotLinearizable || f.At != 1 || f.Short() != "not linearizable at B's write" || !strings.Contains(f.Sentence, "B's write") {
+		t.Errorf("%+v", f)
+	}
+	if q := Quick(h, writes, 0); q.Result != f.Result || q.At != f.At || q.Sentence != f.Sentence {
+		t.Errorf("stepped in order: %+v, porcupine: %+v", q, f)
+	}
+	r := Report{Findings: []Finding{CheckModel(h, Mutex(), 0), f}}
+	if got := r.Line(); got != "client's mutex: not applicable · writer: not linearizable at B's write" {
+		t.Errorf("line %q", got)
+	}
+	if r.Of(writes).At != 1 {
+		t.Errorf("Of: %+v", r.Of(writes))
 	}
 }
 

@@ -3,17 +3,17 @@ package check
 import "time"
 
 func quick(h History, m Model, timeout time.Duration) Finding {
-	sp := h.spec(m)
+	sp := m.spec(h)
 	for _, op := range h.Ops {
 		if sp.include(op) && (op.Outcome == Open || op.volley > 0) {
 			return checkModel(h, m, timeout)
 		}
 	}
 	v := Finding{Model: m, At: -1}
-	if m == Resource {
-		v.Unfenced, v.Refused = h.fencing()
+	if m.note != nil {
+		m.note(h, &v)
 	}
-	if !h.reads(m, sp) {
+	if !h.reads(sp) {
 		v.Result = NotApplicable
 		v.Sentence = sentence(h, v)
 		return v

@@ -13,33 +13,29 @@ import (
 // "[no text: …]", which the tests catch.
 var sentences, _ = content.Load("check")
 
-// sentence is one line on what v means for h.
-func sentence(h History, v Finding) string {
-	if v.Result == Unknown {
+// sentence is one line on what f means for h: the model's own line when
+// it has one for f, else its -na, -bad or -ok line.
+func sentence(h History, f Finding) string {
+	if f.Result == Unknown {
 		return sentences.Get("unknown")
 	}
-	prefix := [...]string{"server", "mutex", "resource"}[v.Model]
-	vars := map[string]string{"n": strconv.Itoa(v.Refused)}
-	if v.At >= 0 {
-		vars["op"], vars["at"], vars["actor"] = v.Op.Who(), stamp(v.Op.Call), v.Op.Actor
-		vars["holder"] = h.holderBefore(v.At)
+	vars := map[string]string{"n": strconv.Itoa(f.Refused)}
+	if f.At >= 0 {
+		vars["op"], vars["at"], vars["actor"] = f.Op.Who(), stamp(f.Op.Call), f.Op.Actor
+		vars["holder"] = h.holderBefore(f.At)
 	}
-	switch {
-	case v.Result == NotApplicable:
-		return sentences.Get(prefix + "-na")
-	case v.Result == NotLinearizable && v.Model == Resource && !v.Op.Fenced:
-		return fill("resource-bad", vars)
-	case v.Result == NotLinearizable && v.Model == Resource:
-		return fill("resource-bad-fenced", vars)
-	case v.Result == NotLinearizable && v.Model == Server && h.Live:
-		// the history cannot see what else reached a shared server
-		return fill("server-bad-live", vars)
-	case v.Result == NotLinearizable:
-		return fill(prefix+"-bad", vars)
-	case v.Model == Resource && v.Refused > 0:
-		return fill("resource-fenced", vars)
+	if f.Model.line != nil {
+		if name := f.Model.line(h, f); name != "" {
+			return fill(name, vars)
+		}
 	}
-	return sentences.Get(prefix + "-ok")
+	switch f.Result {
+	case NotApplicable:
+		return sentences.Get(f.Model.text + "-na")
+	case NotLinearizable:
+		return fill(f.Model.text+"-bad", vars)
+	}
+	return sentences.Get(f.Model.text + "-ok")
 }
 
 // holderBefore is the client that held op at's lock in the client's mutex

@@ -85,19 +85,19 @@ func TestGCPauseAndFencing(t *testing.T) {
 	if got := r.Line(); got != want {
 		t.Errorf("gc-pause:\n got %s\nwant %s", got, want)
 	}
-	if v := r.Of(check.Mutex); v.Op.Actor != "B" || v.Op.Kind != check.Acquire || v.Op.Call.Seconds() != 32 {
+	if v := r.Of(check.Mutex()); v.Op.Actor != "B" || v.Op.Kind != check.Acquire || v.Op.Call.Seconds() != 32 {
 		t.Errorf("the mutex's first unplaced op is %+v, want B's acquire at 32 s", v.Op)
 	}
-	if v := r.Of(check.Resource); v.Op.Actor != "A" || v.Op.Kind != check.Write {
+	if v := r.Of(check.Resource()); v.Op.Actor != "A" || v.Op.Kind != check.Write {
 		t.Errorf("the resource's first unplaced op is %+v, want A's write", v.Op)
 	}
 
 	sc, p = find(t, "fencing", "")
 	r = check.Check(play(t, b, sc, p, 1, nil).h, 0)
-	if v := r.Of(check.Resource); v.Result != check.Linearizable || v.Refused != 1 || v.Short() != "fenced, stale write refused" {
+	if v := r.Of(check.Resource()); v.Result != check.Linearizable || v.Refused != 1 || v.Short() != "fenced, stale write refused" {
 		t.Errorf("fencing's resource: %s (%+v)", v.Short(), v)
 	}
-	if v := r.Of(check.Mutex); v.Result != check.NotLinearizable || v.Op.Who() != "B's acquire" {
+	if v := r.Of(check.Mutex()); v.Result != check.NotLinearizable || v.Op.Who() != "B's acquire" {
 		t.Errorf("fencing's mutex: %s; fencing saves the resource, not the lock", v.Short())
 	}
 }
@@ -118,13 +118,13 @@ func TestTheMutexBreaks(t *testing.T) {
 	} {
 		sc, p := find(t, c.id, c.settings)
 		r := check.Check(play(t, b, sc, p, 1, nil).h, 0)
-		if v := r.Of(check.Mutex); v.Result != check.NotLinearizable || v.Op.Who() != c.at {
+		if v := r.Of(check.Mutex()); v.Result != check.NotLinearizable || v.Op.Who() != c.at {
 			t.Errorf("%s %s: client's mutex %s, want not linearizable at %s", c.id, c.settings, v.Short(), c.at)
 		}
-		if v := r.Of(check.Mutex); !strings.Contains(v.Sentence, c.at) {
+		if v := r.Of(check.Mutex()); !strings.Contains(v.Sentence, c.at) {
 			t.Errorf("%s %s: the sentence does not name %s: %q", c.id, c.settings, c.at, v.Sentence)
 		}
-		if v := r.Of(check.Server); v.Result == check.NotLinearizable {
+		if v := r.Of(check.Server()); v.Result == check.NotLinearizable {
 			t.Errorf("%s %s: the server broke its word at %s: %s", c.id, c.settings, v.Op.Who(), v.Sentence)
 		}
 	}
@@ -135,12 +135,12 @@ func TestTheMutexBreaks(t *testing.T) {
 // whether the ledger said broken.
 func agree(t *testing.T, sc *scenes.Scene, what string, st story) bool {
 	t.Helper()
-	v := check.CheckModel(st.h, check.Mutex, 0)
+	v := check.CheckModel(st.h, check.Mutex(), 0)
 	broken := st.led.Properties(!sc.Distributed)[0] == ledger.Broken
 	for _, m := range check.Models() {
 		full, quick := check.CheckModel(st.h, m, 0), check.Quick(st.h, m, 0)
 		if full.Result != quick.Result || full.At != quick.At || full.Sentence != quick.Sentence {
-			t.Errorf("%s %s, %s: porcupine says %s at %d, stepping in order %s at %d", sc.ID, what, m.Name(),
+			t.Errorf("%s %s, %s: porcupine says %s at %d, stepping in order %s at %d", sc.ID, what, m.Name,
 				full.Short(), full.At, quick.Short(), quick.At)
 		}
 	}
@@ -165,7 +165,7 @@ func TestEveryStory(t *testing.T) {
 	for _, sc := range scenes.All() {
 		for _, p := range sc.Stories() {
 			st := play(t, b, sc, p, 5, nil)
-			if v := check.CheckModel(st.h, check.Server, 0); v.Result == check.NotLinearizable || v.Result == check.Unknown {
+			if v := check.CheckModel(st.h, check.Server(), 0); v.Result == check.NotLinearizable || v.Result == check.Unknown {
 				t.Errorf("%s %s: server %s: %s", sc.ID, scenes.FormatSettings(sc, p), v.Short(), v.Sentence)
 			}
 			agree(t, sc, scenes.FormatSettings(sc, p), st)
@@ -288,7 +288,7 @@ func TestOnALiveServer(t *testing.T) {
 			}
 			p := sc.Stories()[0]
 			st := play(t, b, sc, p, 9, nil)
-			if v := check.CheckModel(st.h, check.Server, check.DefaultTimeout); v.Result == check.NotLinearizable || v.Result == check.Unknown {
+			if v := check.CheckModel(st.h, check.Server(), check.DefaultTimeout); v.Result == check.NotLinearizable || v.Result == check.Unknown {
 				t.Errorf("%s (live %v): server %s: %s", sc.ID, b.Live(), v.Short(), v.Sentence)
 			}
 			agree(t, sc, "live", st)

@@ -12,12 +12,13 @@ import (
 
 // Visualize writes porcupine's own visualisation of h (one self-contained
 // HTML file for a browser) to w: every model's partitions one under the
-// other (the server's keys node by node, the client's mutex per lock, the
-// resource), each client's operations on its own row (client 0 is the
-// first actor to act, named at the row's start, and so on; a node's
-// restart or replication on the row after the last client), the longest order each model could place, and
-// the faults (pauses, crashes, clock jumps, restarts, partitions, slow and
-// hung nodes) as annotations on the same clock. The check behind it is
+// other, in the order of Models (the server's keys node by node, the
+// client's mutex per lock, the resource), each client's operations on its
+// own row (client 0 is the first actor to act, named at the row's start,
+// and so on; a node's restart or replication on the row after the last
+// client), the longest order each model could place, and the faults
+// (pauses, crashes, clock jumps, restarts, partitions, slow and hung
+// nodes) as annotations on the same clock. The check behind it is
 // bounded by timeout like Check. It returns w's error.
 func Visualize(w io.Writer, h History, timeout time.Duration) (err error) {
 	// porcupine panics when a model contradicts its own search; say so
@@ -27,9 +28,16 @@ func Visualize(w io.Writer, h History, timeout time.Duration) (err error) {
 			err = fmt.Errorf("porcupine could not draw the history: %v", p)
 		}
 	}()
+	// one model over them all: an op's input names its model, and a
+	// state carries its model, so each is stepped, compared and described
+	// by its own
 	type input struct {
-		m Model
+		m int // in models
 		j int
+	}
+	type state struct {
+		m int
+		s any
 	}
 	clients := map[string]int{}
 	for _, op := range h.Ops {
@@ -38,11 +46,12 @@ func Visualize(w io.Writer, h History, timeout time.Duration) (err error) {
 		}
 	}
 	nodes := len(clients)
-	specs := [3]spec{}
+	models := Models()
+	specs := make([]spec, len(models))
 	var ops []porcupine.Operation
 	var parts [][]porcupine.Operation
-	for _, m := range Models() {
-		sp := h.spec(m)
+	for m := range models {
+		sp := models[m].spec(h)
 		specs[m] = sp
 		mine := h.operations(sp.include)
 		for i := range mine {
@@ -56,34 +65,42 @@ func Visualize(w io.Writer, h History, timeout time.Duration) (err error) {
 		ops = append(ops, mine...)
 		parts = append(parts, h.partitions(sp, mine)...)
 	}
-	// one model over the three: an op's input names its model, and a
-	// part starts from that model's initial state
+	// a part starts from nil, which its first op turns into its model's
+	// initial state
 	model := porcupine.Model{
 		Init: func() any { return nil },
-		Step: func(state, in, _ any) (bool, any) {
+		Step: func(st, in, _ any) (bool, any) {
 			x := in.(input)
-			if state == nil {
-				state = specs[x.m].model.Init()
+			from := specs[x.m].model.Init()
+			if st != nil {
+				from = st.(state).s
 			}
-			return specs[x.m].model.Step(state, x.j, nil)
+			ok, next := specs[x.m].model.Step(from, x.j, nil)
+			return ok, state{x.m, next}
+		},
+		Equal: func(a, b any) bool {
+			if a == nil || b == nil {
+				return a == b
+			}
+			x, y := a.(state), b.(state)
+			switch {
+			case x.m != y.m:
+				return false
+			case specs[x.m].model.Equal != nil:
+				return specs[x.m].model.Equal(x.s, y.s)
+			}
+			return x.s == y.s
 		},
 		DescribeOperation: func(in, _ any) string {
 			x := in.(input)
-			return x.m.Name() + ": " + h.describe(x.j)
+			return models[x.m].Name + ": " + h.describe(x.j)
 		},
-		DescribeState: func(state any) string {
-			switch s := state.(type) {
-			case mutexState:
-				return describeMutex(s)
-			case []any:
-				if len(s) > 0 {
-					if _, ok := s[0].(int64); ok {
-						return specs[Resource].model.DescribeState(s)
-					}
-					return specs[Server].model.DescribeState(s)
-				}
+		DescribeState: func(st any) string {
+			if st == nil {
+				return "start"
 			}
-			return "start"
+			x := st.(state)
+			return specs[x.m].model.DescribeState(x.s)
 		},
 		DescribeOperationMetadata: func(any) string { return "" },
 	}

@@ -377,7 +377,7 @@ func (t *lane) one(ctx context.Context, v Variant, n int) (outcome, error) {
 	o.holders = led.Holders()
 	o.foreign = v == GetDel && led.ForeignDeletes() > 0
 	// the same history checked with the client's mutex model
-	o.mutex = check.Quick(check.FromLedger(ev, led, check.Options{}), check.Mutex, check.DefaultTimeout)
+	o.mutex = check.Quick(check.FromLedger(ev, led, check.Options{}), check.Mutex(), check.DefaultTimeout)
 	o.found = check.Classify(led, o.mutex)
 	// the split trial read the key's PTTL back itself: -1 after a crash
 	o.found[check.NoTTL] = o.found[check.NoTTL] || o.noTTL

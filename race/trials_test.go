@@ -108,7 +108,7 @@ func checkAnomalies(t *testing.T, got map[race.Variant]race.Counts) {
 				t.Errorf("%s, %s: the example is %+v", v, k, ex)
 			}
 			h := ex.History()
-			if again := check.CheckModel(h, check.Mutex, 0); again.Result != ex.Finding.Result {
+			if again := check.CheckModel(h, check.Mutex(), 0); again.Result != ex.Finding.Result {
 				t.Errorf("%s, %s: the example checks %s again, %s when kept", v, k, again.Short(), ex.Finding.Short())
 			}
 		}

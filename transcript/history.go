@@ -16,7 +16,7 @@ import (
 
 // History plays pos's story on b headless, to pos.Step or, when end is
 // set, to the story's end; reads what it sent and got back as a history of
-// operations; checks it against the checker's three models (each bounded
+// operations; checks it against each of the checker's models (each bounded
 // by timeout); and writes porcupine's visualisation of it to w: one HTML
 // file for a browser, with the story's faults as annotations. It returns
 // the report the page shows. A quiz scene has no history: that is an error.

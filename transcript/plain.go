@@ -489,12 +489,12 @@ func (v plainVariant) play(ctx context.Context) (err error) {
 		props = append(props, say.PropNames()[i]+" "+[...]string{"untested", "held", "BROKEN", "absent"}[pr])
 	}
 	fmt.Fprintf(w, "properties: %s\n", strings.Join(props, " · "))
-	// the same history checked against the three models
+	// the same history checked against each of the checker's models
 	rep := check.Check(check.FromSnapshot(snap), check.DefaultTimeout)
-	for _, cv := range rep.Findings {
-		line := "checked as " + cv.Model.Title() + ": " + cv.Short()
-		if cv.Result == check.NotLinearizable || cv.Result == check.Unknown {
-			line += ". " + cv.Sentence
+	for _, f := range rep.Findings {
+		line := "checked as " + f.Model.Title + ": " + f.Short()
+		if f.Result == check.NotLinearizable || f.Result == check.Unknown {
+			line += ". " + f.Sentence
 		}
 		fmt.Fprintln(w, line)
 	}

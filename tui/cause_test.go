@@ -145,8 +145,8 @@ func causeLacks(t *testing.T, what, got string, not ...string) {
 	}
 }
 
-// verdict is one model's verdict: its result and the op it could not place.
-func (c caused) verdict(m checker.Model) (checker.Result, string, string) {
+// finding is one model's finding: its result and the op it could not place.
+func (c caused) finding(m checker.Model) (checker.Result, string, string) {
 	v := c.report.Of(m)
 	if v.Result == checker.NotLinearizable {
 		return v.Result, v.Op.Who(), v.Sentence
@@ -191,11 +191,11 @@ func deletedWith25sLeft(t *testing.T, b *sim.Backend, del func(ctx context.Conte
 	}
 	causeHas(t, "the history page", c.page, "╳ lease taken away")
 	causeLacks(t, "the history page", c.page, "TTL ran out")
-	if res, op, say := c.verdict(checker.Server); res != checker.NotLinearizable || op != "B's acquire" ||
+	if res, op, say := c.finding(checker.Server()); res != checker.NotLinearizable || op != "B's acquire" ||
 		!strings.Contains(say, "holds this story's commands only") {
 		t.Errorf("the server's lease: %v at %q: %s", res, op, say)
 	}
-	if res, op, _ := c.verdict(checker.Mutex); res != checker.NotLinearizable || op != "B's acquire" {
+	if res, op, _ := c.finding(checker.Mutex()); res != checker.NotLinearizable || op != "B's acquire" {
 		t.Errorf("the client's mutex: %v at %q", res, op)
 	}
 }
@@ -240,7 +240,7 @@ func overwrittenAfterTheGrant(t *testing.T, b *sim.Backend, set func(ctx context
 	if mark, when := c.endMark(a); mark != gEnded || when != first.At {
 		t.Errorf("the history page ends A's lease with %q at %v, want %q at %v", mark, when, gEnded, first.At)
 	}
-	if res, op, say := c.verdict(checker.Server); res != checker.NotLinearizable || op != "A's extend" ||
+	if res, op, say := c.finding(checker.Server()); res != checker.NotLinearizable || op != "A's extend" ||
 		!strings.Contains(say, "holds this story's commands only") {
 		t.Errorf("the server's lease: %v at %q: %s", res, op, say)
 	}
@@ -348,10 +348,10 @@ func TestCauseRenewalsRefusedBusy(t *testing.T) {
 		t.Errorf("the history page ends A's lease with %q at %v, want %q (TTL ran out) at 30 s", mark, when, gLapsed)
 	}
 	causeHas(t, "the history page", c.page, "e error reply", "┤ TTL ran out")
-	if res, _, say := c.verdict(checker.Server); res != checker.Linearizable {
+	if res, _, say := c.finding(checker.Server()); res != checker.Linearizable {
 		t.Errorf("an error reply changes nothing on the server, yet: %v %s", res, say)
 	}
-	if res, op, _ := c.verdict(checker.Mutex); res != checker.NotLinearizable || op != "B's acquire" {
+	if res, op, _ := c.finding(checker.Mutex()); res != checker.NotLinearizable || op != "B's acquire" {
 		t.Errorf("the client's mutex: %v at %q", res, op)
 	}
 }
@@ -397,10 +397,10 @@ func TestCauseRenewalsUnanswered(t *testing.T) {
 	if got := strings.Count(strings.Join(c.marks("A"), ""), gUnknown); got != 4 {
 		t.Errorf("the history page marks %d missing replies on A's row, want 4: %q", got, c.marks("A"))
 	}
-	if res, _, say := c.verdict(checker.Server); res != checker.Linearizable {
+	if res, _, say := c.finding(checker.Server()); res != checker.Linearizable {
 		t.Errorf("renewals that may not have run fit the server's lease, yet: %v %s", res, say)
 	}
-	if res, op, _ := c.verdict(checker.Mutex); res != checker.NotLinearizable || op != "B's acquire" {
+	if res, op, _ := c.finding(checker.Mutex()); res != checker.NotLinearizable || op != "B's acquire" {
 		t.Errorf("the client's mutex: %v at %q", res, op)
 	}
 	for i, e := range c.snap.Events {
@@ -510,10 +510,10 @@ func TestCauseRedlockRestart(t *testing.T) {
 	}
 	causeHas(t, "the history page", c.page, gLost+" restarted empty: leases lost")
 	causeLacks(t, "the history page", c.page, "TTL ran out", "taken away")
-	if res, _, say := c.verdict(checker.Server); res != checker.Linearizable {
+	if res, _, say := c.finding(checker.Server()); res != checker.Linearizable {
 		t.Errorf("a restart without persistence is in the server's model, yet: %v %s", res, say)
 	}
-	if res, op, _ := c.verdict(checker.Mutex); res != checker.NotLinearizable || op != "c2's acquire" {
+	if res, op, _ := c.finding(checker.Mutex()); res != checker.NotLinearizable || op != "c2's acquire" {
 		t.Errorf("the client's mutex: %v at %q", res, op)
 	}
 }
@@ -544,10 +544,10 @@ func TestCauseRedlockClockJump(t *testing.T) {
 		t.Errorf("node C's row: %q; want the TTL running out (%q) right after the jump (%q)", row, gLapsed, gJump)
 	}
 	causeLacks(t, "the history page", c.page, "taken away", "restarted empty")
-	if res, _, say := c.verdict(checker.Server); res != checker.Linearizable {
+	if res, _, say := c.finding(checker.Server()); res != checker.Linearizable {
 		t.Errorf("a jump of a node's clock is in the server's model, yet: %v %s", res, say)
 	}
-	if res, op, _ := c.verdict(checker.Mutex); res != checker.NotLinearizable || op != "c2's acquire" {
+	if res, op, _ := c.finding(checker.Mutex()); res != checker.NotLinearizable || op != "c2's acquire" {
 		t.Errorf("the client's mutex: %v at %q", res, op)
 	}
 }

@@ -23,13 +23,14 @@ func (p *Player) checkedTitle() string {
 	return "the history, checked · v closes"
 }
 
-// checkedPage is the history page in w columns and rows rows: the three
-// models' verdicts side by side, then the timeline beneath, with the
-// point the client's mutex could not place marked.
+// checkedPage is the history page in w columns and rows rows: each
+// model's finding side by side, however many models the checker has, then
+// the timeline beneath, with the point the marking model (the client's
+// mutex) could not place flagged.
 func (p *Player) checkedPage(st views.Styles, w, rows int) string {
 	hide := p.answerPending()
-	v := p.verdicts(hide)
-	top := verdictRows(st, v, w)
+	v := p.findings(hide)
+	top := findingRows(st, v, w)
 	h := p.history(v, hide)
 	drawn := views.Tracks(st, h, w, p.histBack)
 	body := drawn.Rows
@@ -61,7 +62,7 @@ func (p *Player) checkedPage(st views.Styles, w, rows int) string {
 	return strings.Join(out, "\n")
 }
 
-// history is the story on screen as tracks, the point the client's mutex
+// history is the story on screen as tracks, the point the marking model
 // could not place flagged; hide keeps the server's side and the flag back.
 func (p *Player) history(v checked, hide bool) views.History {
 	hidden := ""
@@ -79,16 +80,16 @@ func (p *Player) history(v checked, hide bool) views.History {
 // forward), as far as there is story to show.
 func (p *Player) scrollHistory(st views.Styles, w, d int) {
 	hide := p.answerPending()
-	drawn := views.Tracks(st, p.history(p.verdicts(hide), hide), w, p.histBack)
+	drawn := views.Tracks(st, p.history(p.findings(hide), hide), w, p.histBack)
 	switch {
 	case d > 0 && drawn.Before > 0, d < 0 && drawn.After > 0:
 		p.histBack += d
 	}
 }
 
-// verdictRows are the verdicts on one line when it fits, else one line
+// findingRows are the findings on one line when it fits, else one line
 // each.
-func verdictRows(st views.Styles, v checked, w int) []string {
+func findingRows(st views.Styles, v checked, w int) []string {
 	var parts []string
 	for _, m := range v.models {
 		parts = append(parts, st.Bold.Render(m.name+": ")+renderTone(st, m.tone, m.says))
@@ -108,29 +109,29 @@ func verdictRows(st views.Styles, v checked, w int) []string {
 	return out
 }
 
-// modelVerdict is one model's verdict on the story's history, as the
+// modelFinding is one model's finding on the story's history, as the
 // checker words it.
-type modelVerdict struct {
+type modelFinding struct {
 	name, says string
 	tone       views.Tone
 }
 
-// checked is the three verdicts, and the point the client's mutex could
+// checked is every model's finding, and the point the marking model could
 // not place (nil when it placed every operation).
 type checked struct {
-	models []modelVerdict
+	models []modelFinding
 	flag   *views.Flag
 }
 
-// verdicts are the checker's verdicts on the history on screen (see
+// findings are the checker's findings on the history on screen (see
 // checkLater), "checking…" until they arrive; hide words each as waiting
 // for the learner's answer.
-func (p *Player) verdicts(hide bool) checked {
+func (p *Player) findings(hide bool) checked {
 	var c checked
 	done := p.checkedGen == p.Gen+1
 	for _, model := range checker.Models() {
-		v := p.report.Of(model)
-		m := modelVerdict{name: model.Name(), says: v.Short(), tone: verdictTone(v)}
+		f := p.report.Of(model)
+		m := modelFinding{name: model.Name, says: f.Short(), tone: findingTone(f)}
 		switch {
 		case hide:
 			m.says, m.tone = p.hiddenNote(), views.Dim
@@ -142,21 +143,25 @@ func (p *Player) verdicts(hide bool) checked {
 	if !done || hide {
 		return c
 	}
-	// the point the client's mutex could not place, marked on the timeline
-	if v := p.report.Of(checker.Mutex); v.Result == checker.NotLinearizable && v.At >= 0 {
-		seq := v.Op.Seq
+	// the point the marking model could not place, flagged on the timeline
+	for _, f := range p.report.Findings {
+		if !f.Model.Marks || f.Result != checker.NotLinearizable || f.At < 0 {
+			continue
+		}
+		seq := f.Op.Seq
 		if seq >= 0 && seq < len(p.Snap.Events) {
 			seq = p.Snap.Events[seq].Seq
 		}
-		c.flag = &views.Flag{At: views.Instant{At: v.Op.Call, Seq: seq}, Text: v.Sentence}
+		c.flag = &views.Flag{At: views.Instant{At: f.Op.Call, Seq: seq}, Text: f.Sentence}
+		break
 	}
 	return c
 }
 
-// verdictTone is how a verdict is coloured: a history a model accepts
+// findingTone is how a finding is coloured: a history a model accepts
 // good, one it cannot place bad, a timeout a warning.
-func verdictTone(v checker.Finding) views.Tone {
-	switch v.Result {
+func findingTone(f checker.Finding) views.Tone {
+	switch f.Result {
 	case checker.Linearizable:
 		return views.Good
 	case checker.NotLinearizable:
@@ -167,7 +172,7 @@ func verdictTone(v checker.Finding) views.Tone {
 	return views.Dim
 }
 
-// checkedMsg carries the checker's verdicts on snapshot gen-1 of session
+// checkedMsg carries the checker's findings on snapshot gen-1 of session
 // id.
 type checkedMsg struct {
 	id, gen int
@@ -188,7 +193,7 @@ func (p *Player) checkLater() tea.Cmd {
 	}
 }
 
-// takeCheck keeps a check's verdicts if they are of the snapshot on screen.
+// takeCheck keeps a check's findings if they are of the snapshot on screen.
 func (p *Player) takeCheck(m checkedMsg) {
 	if m.id == p.ID && m.gen == p.Gen+1 {
 		p.report, p.checkedGen = m.report, m.gen

@@ -47,7 +47,7 @@ type Player struct {
 	// many instants its timeline's window stands back from the newest
 	checked  bool
 	histBack int
-	// report is the checker's verdicts on snapshot checkedGen-1 (0: none
+	// report is the checker's findings on snapshot checkedGen-1 (0: none
 	// yet), kept while the snapshot stays on screen; checking is the
 	// snapshot (gen+1) a check runs for
 	report     checker.Report

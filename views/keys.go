@@ -28,7 +28,7 @@ type KeyMap struct {
 	Efficiency, Correctness key.Binding
 	// the scene's settings back to their defaults; off where it has none
 	Defaults key.Binding
-	// the history page: the three models' verdicts over the timeline; a
+	// the history page: each model's finding over the timeline; a
 	// story scene's only
 	Verdicts key.Binding
 	// in a class served over SSH: Follow follows the instructor or leaves

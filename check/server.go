@@ -2,9 +2,7 @@ package check
 
 import (
 	"fmt"
-	"math"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -13,261 +11,21 @@ import (
 	"locksim/sim"
 )
 
-// Porcupine reads an operation as a closed interval [Call, Return] of
-// integer times. Every command of one story step shares its story time, so
-// the intervals come from the order of the ops instead: op j is called at
-// tick(j) and returns just after, the ops of a race volley are all called
-// at the volley's first tick, and an open call returns after everything
-// (the model may place it anywhere after its call, or take it as having
-// had no effect).
-func tick(j int) int64 { return int64(4*j + 4) }
-
-func (h History) operations(include func(Op) bool) []porcupine.Operation {
-	var out []porcupine.Operation
-	end := tick(len(h.Ops)) + 4
-	for j, op := range h.Ops {
-		if !include(op) {
-			continue
-		}
-		call := tick(j)
-		if op.volley > 0 {
-			call = tick(op.volley - 1)
-		}
-		ret := call + 2
-		if op.volley > 0 {
-			ret = tick(j) + 2
-		}
-		if op.Outcome == Open {
-			ret = end
-		}
-		out = append(out, porcupine.Operation{ClientId: 0, Input: j, Call: call, Output: j, Return: ret, Metadata: j})
-	}
-	return out
-}
-
-// a model over h's ops: which ops it reads, how it splits them into
-// independent parts, and the porcupine model of one part.
-type spec struct {
-	include   func(Op) bool
-	partition func(Op) []string // the parts an op belongs to
-	model     porcupine.Model
-}
-
-func (h History) spec(m Model) spec {
-	switch m {
-	case Server:
-		return h.serverSpec()
-	case Mutex:
-		return h.mutexSpec()
-	}
-	return h.resourceSpec()
-}
-
-// partitions splits ops by sp.partition; an op of several parts (a crash,
-// a node's restart) goes into each. Parts come out in the order of their
-// first op.
-func (h History) partitions(sp spec, ops []porcupine.Operation) [][]porcupine.Operation {
-	byName := map[string]int{}
-	var parts [][]porcupine.Operation
-	everywhere := []porcupine.Operation{} // ops of every part: added after
-	for _, o := range ops {
-		keys := sp.partition(h.Ops[o.Metadata.(int)])
-		if keys == nil {
-			everywhere = append(everywhere, o)
-			continue
-		}
-		for _, k := range keys {
-			i, ok := byName[k]
-			if !ok {
-				i = len(parts)
-				byName[k] = i
-				parts = append(parts, nil)
+// Server is the server's lease: per key on each node, a holder, a token
+// and an expiry on that node's clock (a job queue's claims, one job at a
+// time). Redis keeps its word, so the single-instance scenes' histories
+// are linearizable; a live server's that are not may have been changed by
+// something the history cannot see, and the line says so.
+func Server() Model {
+	return Model{Name: "server", Title: "the server's lease", text: "server", spec: History.serverSpec,
+		line: func(h History, f Finding) string {
+			if f.Result == NotLinearizable && h.Live {
+				// the history cannot see what else reached a shared server
+				return "server-bad-live"
 			}
-			parts[i] = append(parts[i], o)
-		}
-	}
-	for i := range parts {
-		parts[i] = append(parts[i], everywhere...)
-		sort.SliceStable(parts[i], func(a, b int) bool { return parts[i][a].Metadata.(int) < parts[i][b].Metadata.(int) })
-	}
-	return parts
+			return ""
+		}}
 }
-
-func checkModel(h History, m Model, timeout time.Duration) Finding {
-	v := Finding{Model: m, At: -1}
-	sp := h.spec(m)
-	ops := h.operations(sp.include)
-	if m == Resource {
-		v.Unfenced, v.Refused = h.fencing()
-	}
-	if !h.reads(m, sp) {
-		v.Result = NotApplicable
-		v.Sentence = sentence(h, v)
-		return v
-	}
-	parts := h.partitions(sp, ops)
-	model := sp.model
-	model.Partition = func([]porcupine.Operation) [][]porcupine.Operation { return parts }
-	res, info := porcupine.CheckOperationsVerbose(model, ops, timeout)
-	switch res {
-	case porcupine.Ok:
-		v.Result = Linearizable
-	case porcupine.Unknown:
-		v.Result = Unknown
-	default:
-		v.Result = NotLinearizable
-		v.At = h.firstUnplaced(parts, info)
-		if v.At >= 0 {
-			v.Op = h.Ops[v.At]
-		}
-	}
-	v.Sentence = sentence(h, v)
-	return v
-}
-
-// fencing reports whether the resource accepted a write with no token,
-// and how many stale tokens it refused.
-func (h History) fencing() (unfenced bool, refused int) {
-	for _, op := range h.Ops {
-		if op.Kind != Write {
-			continue
-		}
-		if op.Accepted && !op.Fenced {
-			unfenced = true
-		}
-		if op.Fenced && !op.Accepted && op.Outcome != Open {
-			refused++
-		}
-	}
-	return unfenced, refused
-}
-
-// reads reports whether the model has anything to judge in h.
-func (h History) reads(m Model, sp spec) bool {
-	for _, op := range h.Ops {
-		if !sp.include(op) {
-			continue
-		}
-		switch {
-		case m == Mutex && op.Kind == Acquire && op.Outcome == Granted,
-			m == Server && (op.Kind == Acquire || op.Kind == Release || op.Kind == Extend || op.Kind == Verify || op.Kind == Expire),
-			m == Resource && op.Kind == Write:
-			return true
-		}
-	}
-	return false
-}
-
-// firstUnplaced is the op no order could place: in each part porcupine
-// could not linearize, the earliest op (not an open call) left out of its
-// longest partial linearization; of those, the earliest. -1 if none.
-func (h History) firstUnplaced(parts [][]porcupine.Operation, info porcupine.LinearizationInfo) int {
-	best := -1
-	partials := info.PartialLinearizations()
-	for p, part := range parts {
-		if p >= len(partials) {
-			break
-		}
-		var longest []int
-		for _, l := range partials[p] {
-			if len(l) > len(longest) {
-				longest = l
-			}
-		}
-		if len(longest) == len(part) {
-			continue
-		}
-		placed := map[int]bool{}
-		for _, id := range longest {
-			placed[id] = true
-		}
-		for id, o := range part {
-			j := o.Metadata.(int)
-			if placed[id] || h.Ops[j].Outcome == Open {
-				continue
-			}
-			if best < 0 || j < best {
-				best = j
-			}
-			break
-		}
-	}
-	return best
-}
-
-// ---- the client's mutex ----
-
-type mutexState struct {
-	holder string
-	count  int
-}
-
-func (h History) mutexSpec() spec {
-	return spec{
-		include: func(op Op) bool {
-			switch {
-			case op.Kind == Acquire && !op.Part && op.Kind != Replicate:
-				return true
-			case op.Ends, op.Kind == Crash, op.Kind == LetGo, op.Kind == Release && op.Nested:
-				return true
-			}
-			return false
-		},
-		partition: func(op Op) []string {
-			if op.Kind == Crash {
-				return nil // it ends the actor's hold of every lock
-			}
-			return []string{op.Lock}
-		},
-		model: porcupine.Model{
-			Init: func() any { return mutexState{} },
-			Step: func(state, input, _ any) (bool, any) {
-				return mutexStep(state.(mutexState), h.Ops[input.(int)])
-			},
-			DescribeOperation: func(input, _ any) string { return h.describe(input.(int)) },
-			DescribeState:     func(state any) string { return describeMutex(state.(mutexState)) },
-		},
-	}
-}
-
-func describeMutex(s mutexState) string {
-	switch {
-	case s.holder == "":
-		return "free"
-	case s.count > 1:
-		return fmt.Sprintf("held by %s (%d deep)", s.holder, s.count)
-	}
-	return "held by " + s.holder
-}
-
-// mutexStep is the client's mutex after op, and whether op could happen.
-// An acquire with no reply changes nothing: the client was not told it
-// holds the lock, so it does not act as holder (the server's model is the
-// one that asks whether it ran).
-func mutexStep(s mutexState, op Op) (bool, any) {
-	switch {
-	case op.Kind == Acquire && op.Outcome == Granted:
-		switch {
-		case s.holder == "":
-			return true, mutexState{holder: op.Actor, count: 1}
-		case s.holder == op.Actor && op.Nested:
-			return true, mutexState{holder: op.Actor, count: s.count + 1}
-		case s.holder == op.Actor:
-			return true, mutexState{holder: op.Actor, count: 1}
-		}
-		return false, s // another client holds it: a mutex would not grant it
-	case op.Kind == Release && op.Nested && !op.Ends:
-		if s.holder == op.Actor && s.count > 1 {
-			s.count--
-		}
-		return true, s
-	case op.Ends && s.holder == op.Actor:
-		return true, mutexState{}
-	}
-	return true, s
-}
-
-// ---- the server's lease ----
 
 type leaseState struct {
 	present bool
@@ -309,6 +67,15 @@ func (h History) serverSpec() spec {
 				return []string{jobPart(op.Node, op.Key, op.Token)}
 			}
 			return []string{op.Node + "\x00" + op.Key}
+		},
+		// a command on a lock key: a history of claims alone, or of
+		// writes, leaves the lease nothing to judge
+		judges: func(op Op) bool {
+			switch op.Kind {
+			case Acquire, Release, Extend, Verify, Expire:
+				return true
+			}
+			return false
 		},
 		model: (&porcupine.NondeterministicModel{
 			Init: func() []any { return []any{leaseState{}} },
@@ -581,69 +348,3 @@ func serverStep(s leaseState, op Op) []any {
 }
 
 func isError(reply string) bool { return len(reply) >= 7 && reply[:7] == "(error)" }
-
-// ---- the fenced resource ----
-
-func (h History) resourceSpec() spec {
-	return spec{
-		include:   func(op Op) bool { return op.Kind == Write },
-		partition: func(op Op) []string { return []string{op.Lock} },
-		model: (&porcupine.NondeterministicModel{
-			Init: func() []any { return []any{int64(math.MinInt64)} },
-			Step: func(state, input, _ any) []any {
-				highest, op := state.(int64), h.Ops[input.(int)]
-				allowed := op.Rank >= highest
-				switch {
-				case op.Outcome == Open && allowed:
-					return []any{highest, op.Rank}
-				case op.Outcome == Open:
-					return []any{highest}
-				case op.Accepted && allowed:
-					return []any{op.Rank}
-				case !op.Accepted && !allowed:
-					return []any{highest}
-				}
-				return nil
-			},
-			DescribeOperation: func(input, _ any) string { return h.describe(input.(int)) },
-			DescribeState: func(state any) string {
-				if v := state.(int64); v != math.MinInt64 {
-					return fmt.Sprintf("highest token accepted: %d", v)
-				}
-				return "no write accepted yet"
-			},
-		}).ToModel(),
-	}
-}
-
-// describe is an op as porcupine's visualisation labels it.
-func (h History) describe(j int) string {
-	op := h.Ops[j]
-	s := op.Who()
-	switch {
-	case op.Kind == Write && op.Fenced:
-		s += fmt.Sprintf(" token %d", op.Rank)
-	case op.Kind == Write:
-		s += fmt.Sprintf(" (grant #%d, no token)", op.Rank)
-	case op.Node != "" && op.Node != sim.LockNode && op.Form != sim.FormQuorum && op.Kind != Crash && op.Kind != LetGo:
-		s += " on " + op.Node
-	}
-	switch {
-	case op.Outcome == Open:
-		s += " → no reply"
-	case op.Reply != "":
-		// an array reply reads on one line
-		s += " → " + strings.Join(strings.Fields(op.Reply), " ")
-	}
-	return s + " @" + stamp(op.Call)
-}
-
-func short(token string) string {
-	if len(token) > 8 {
-		return token[:8] + "…"
-	}
-	return token
-}
-
-// stamp is a story time as the transcript prints it: +32.000s.
-func stamp(d time.Duration) string { return fmt.Sprintf("+%.3fs", d.Seconds()) }

@@ -2,7 +2,11 @@ package ledger
 
 import "locksim/sim"
 
-// Verdict is what a run has shown of one property.
+// Verdict is what a run has shown of one property, read reply by reply:
+// the scoreboard's word. It keeps the name because it is the ledger's
+// reading; the checker's reading of a history against a model is a
+// check.Finding, and the lab's grade of a lock over every schedule a
+// lab.Judgement.
 type Verdict int
 
 const (

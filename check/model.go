@@ -14,10 +14,10 @@ type Model struct {
 	Name string
 	// Title is the model named in a sentence ("the client's mutex").
 	Title string
-	// Marks is set on the model whose first unplaced operation the history
+	// Flags is set on the model whose first unplaced operation the history
 	// page flags on its timeline: the client's mutex, whose break is the
 	// story's point.
-	Marks bool
+	Flags bool
 
 	// text begins the names of the model's lines in the course text
 	// (content/text/check.txt): text+"-ok", text+"-bad", text+"-na".

@@ -231,21 +231,21 @@ func TestSentences(t *testing.T) {
 }
 
 // TestModels: the models are values told apart by name, each with words
-// for a sentence and a reading of a history, and one of them marks the
+// for a sentence and a reading of a history, and one of them flags the
 // history page's timeline.
 func TestModels(t *testing.T) {
-	seen, marks := map[string]bool{}, 0
+	seen, flags := map[string]bool{}, 0
 	for _, m := range Models() {
 		if m.Name == "" || m.Title == "" || m.text == "" || m.spec == nil || seen[m.Name] {
 			t.Errorf("model %q (%q): a name of its own, a title, its lines and a reading of a history", m.Name, m.Title)
 		}
 		seen[m.Name] = true
-		if m.Marks {
-			marks++
+		if m.Flags {
+			flags++
 		}
 	}
-	if marks != 1 {
-		t.Errorf("%d models mark the timeline, want the client's mutex alone", marks)
+	if flags != 1 {
+		t.Errorf("%d models flag the timeline, want the client's mutex alone", flags)
 	}
 	if r := (Report{}); r.Of(Mutex()).Model.Name != Mutex().Name || r.Of(Mutex()).Short() != "not applicable" || r.Line() != "" {
 		t.Errorf("a report not yet checked: %+v, line %q", r.Of(Mutex()), r.Line())

@@ -9,9 +9,9 @@ import (
 // Mutex is the client's mutex: per declared lock, an acquire that returned
 // OK holds until its own release, its crash, or a reply that tells the
 // client its lease is gone; a reentrant acquire nests. It is the lock the
-// client code assumes, so its break is the one the history page marks.
+// client code assumes, so its break is the one the history page flags.
 func Mutex() Model {
-	return Model{Name: "client's mutex", Title: "the client's mutex", Marks: true, text: "mutex", spec: History.mutexSpec}
+	return Model{Name: "client's mutex", Title: "the client's mutex", Flags: true, text: "mutex", spec: History.mutexSpec}
 }
 
 type mutexState struct {

@@ -25,7 +25,7 @@ func (p *Player) checkedTitle() string {
 
 // checkedPage is the history page in w columns and rows rows: each
 // model's finding side by side, however many models the checker has, then
-// the timeline beneath, with the point the marking model (the client's
+// the timeline beneath, with the point the flagging model (the client's
 // mutex) could not place flagged.
 func (p *Player) checkedPage(st views.Styles, w, rows int) string {
 	hide := p.answerPending()
@@ -62,7 +62,7 @@ func (p *Player) checkedPage(st views.Styles, w, rows int) string {
 	return strings.Join(out, "\n")
 }
 
-// history is the story on screen as tracks, the point the marking model
+// history is the story on screen as tracks, the point the flagging model
 // could not place flagged; hide keeps the server's side and the flag back.
 func (p *Player) history(v checked, hide bool) views.History {
 	hidden := ""
@@ -116,7 +116,7 @@ type modelFinding struct {
 	tone       views.Tone
 }
 
-// checked is every model's finding, and the point the marking model could
+// checked is every model's finding, and the point the flagging model could
 // not place (nil when it placed every operation).
 type checked struct {
 	models []modelFinding
@@ -143,9 +143,9 @@ func (p *Player) findings(hide bool) checked {
 	if !done || hide {
 		return c
 	}
-	// the point the marking model could not place, flagged on the timeline
+	// the point the flagging model could not place, flagged on the timeline
 	for _, f := range p.report.Findings {
-		if !f.Model.Marks || f.Result != checker.NotLinearizable || f.At < 0 {
+		if !f.Model.Flags || f.Result != checker.NotLinearizable || f.At < 0 {
 			continue
 		}
 		seq := f.Op.Seq

@@ -12,8 +12,7 @@ import (
 	"io/fs"
 
 	"locksim/lab"
-	"locksim/play"
-	"locksim/storycode"
+	"locksim/lab/grade"
 )
 
 // labConfig is what the lab's headless flags asked for.
@@ -51,11 +50,11 @@ func (c labConfig) check(fs *flag.FlagSet, redis string) error {
 	return nil
 }
 
-// grade runs the adversary on c.grade and writes c.out/results.json: 0
+// runGrade runs the adversary on c.grade and writes c.out/results.json: 0
 // once it is written, whatever the lock's result; 2 for a usage error (no
 // such directory, no acquire); 1 when the file cannot be written.
-func grade(ctx context.Context, c labConfig, stdout, stderr io.Writer) int {
-	res, err := lab.GradeWith(ctx, c.grade, breakCode)
+func runGrade(ctx context.Context, c labConfig, stdout, stderr io.Writer) int {
+	res, err := grade.Dir(ctx, c.grade)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		fmt.Fprintf(stderr, "locksim: -grade %s: no such directory\n", c.grade)
@@ -70,22 +69,10 @@ func grade(ctx context.Context, c labConfig, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "locksim: -grade: %v\n", err)
 		return 2
 	}
-	if err := lab.WriteResults(c.out, res); err != nil {
+	if err := grade.Write(c.out, res); err != nil {
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
 		return 1
 	}
 	fmt.Fprintf(stdout, "%s: %s\n", res.Status, c.out+"/results.json")
 	return 0
-}
-
-// breakCode is the story code of a shrunk break, at its first step: locksim
-// -story CODE opens it as a story of the lab, to step through. A break the
-// code cannot carry keeps the engine's own spelling of its schedule.
-func breakCode(b *lab.Break) string {
-	pos := play.Position{Version: play.PositionVersion, Scene: lab.SceneID, Seed: 1, Lab: play.LabBreak(b, "")}
-	code, err := storycode.Encode(pos)
-	if err != nil {
-		return lab.StoryCode(b)
-	}
-	return code
 }

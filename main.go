@@ -88,7 +88,7 @@ func runHeartbeat(args []string, heartbeatTTL time.Duration, stdout, stderr io.W
 		return serveCourse(ctx, c, stderr)
 	}
 	if c.lab.grade != "" {
-		return grade(ctx, c.lab, stdout, stderr)
+		return runGrade(ctx, c.lab, stdout, stderr)
 	}
 	if c.resetProgress {
 		return resetProgress(c, os.Stdin, stdout, stderr)

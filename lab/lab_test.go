@@ -2,7 +2,6 @@ package lab
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -181,42 +180,6 @@ func TestRefusedBound(t *testing.T) {
 	}
 }
 
-func TestGrade(t *testing.T) {
-	ctx := context.Background()
-	for _, c := range []struct {
-		dir, status, msg string
-	}{
-		{"testdata/getdel", "fail", "story code lab:"},
-		{"testdata/fenced", "pass", `"name": "resource-safety"`},
-		{"testdata/syntax", "error", "acquire.lua:2: syntax error"},
-		{"testdata/endless", "error", "budget of instructions"},
-		{"testdata/runtime", "error", "acquire.lua:2: ERR unknown command"},
-	} {
-		res, err := Grade(ctx, c.dir)
-		if err != nil {
-			t.Fatalf("%s: %v", c.dir, err)
-		}
-		out := t.TempDir()
-		if err := WriteResults(out, res); err != nil {
-			t.Fatal(err)
-		}
-		data, _ := os.ReadFile(filepath.Join(out, "results.json"))
-		var back map[string]any
-		if err := json.Unmarshal(data, &back); err != nil {
-			t.Fatal(err)
-		}
-		if back["version"] != 2.0 || back["status"] != c.status || !strings.Contains(string(data), c.msg) {
-			t.Errorf("%s: %s", c.dir, data)
-		}
-		if _, ok := back["tests"].([]any); !ok {
-			t.Errorf("%s: no tests list: %s", c.dir, data)
-		}
-	}
-	if _, err := Grade(ctx, "testdata/nosuch"); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("a missing directory: %v", err)
-	}
-}
-
 func TestProgress(t *testing.T) {
 	l, _ := Load("testdata/getdel")
 	l.Policy.Bound.Faults = 2 // enough schedules for a few reports
@@ -266,17 +229,5 @@ return v .. ' is not ours'
 	}
 	if len(rep.Errors) != 1 || rep.Errors[0].Line != 3 || rep.Errors[0].File != "release.lua" || !rep.Grants {
 		t.Errorf("errors %v, grants %v", rep.Errors, rep.Grants)
-	}
-}
-
-func TestGradeWithCode(t *testing.T) {
-	res, err := GradeWith(context.Background(), "testdata/getdel", func(b *Break) string { return "CODE-" + string(b.Property) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tr := range res.Tests {
-		if tr.Status == Fail && !strings.Contains(tr.Message, "(story code CODE-"+tr.Name+")") {
-			t.Errorf("%s: %s", tr.Name, tr.Message)
-		}
 	}
 }

@@ -3,14 +3,11 @@ package serve
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
-	"locksim/scenes"
 	"locksim/serve/sshtest"
-	"locksim/sim/simtest"
 
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -142,30 +139,6 @@ func TestKeyless(t *testing.T) {
 	}
 }
 
-// TestCommands runs the commands that need no terminal, and a bad one.
-func TestCommands(t *testing.T) {
-	_, addr := testServer(t, Config{})
-	c := sshtest.Dial(t, addr, "student", sshtest.NewKey(t))
-	out, errOut, code := sshtest.Run(t, c, "plain race")
-	if code != 0 || !strings.HasPrefix(out, "locksim · race ·") || !strings.Contains(out, "NX PX 30000") || errOut != "" {
-		t.Fatalf("plain race: status %d, stderr %q, stdout:\n%s", code, errOut, out)
-	}
-	out, errOut, code = sshtest.Run(t, c, "cli fencing")
-	if code != 0 || !strings.Contains(out, "EVAL ") || !regexp.MustCompile(`locksim:replay:[0-9a-f]{8}:resource:fence`).MatchString(out) || errOut != "" {
-		t.Fatalf("cli fencing: status %d, stderr %q, stdout:\n%s", code, errOut, out)
-	}
-	out, _, code = sshtest.Run(t, c, "list")
-	if code != 0 || !strings.HasPrefix(out, "race ") || !strings.Contains(out, "\nfencing ") {
-		t.Fatalf("list: status %d:\n%s", code, out)
-	}
-	for _, bad := range []string{"nope", "plain", "plain nosuch", "plain race x", "cli quiz", "list x"} {
-		out, errOut, code = sshtest.Run(t, c, bad)
-		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "locksim: ") {
-			t.Errorf("%s: status %d, stdout %q, stderr %q; want 2, nothing, one line", bad, code, out, errOut)
-		}
-	}
-}
-
 // TestNoTerminal: no command and no pty is told how to ask for one.
 func TestNoTerminal(t *testing.T) {
 	_, addr := testServer(t, Config{})
@@ -207,23 +180,4 @@ func TestSeed(t *testing.T) {
 	tm.WaitFor("1  race")
 	tm.Send("\r")
 	tm.WaitFor("seed 4242", "1-3 your prediction")
-}
-
-// TestCliEveryScene: cli writes a redis-cli script for every story, and
-// refuses the quiz in one line.
-func TestCliEveryScene(t *testing.T) {
-	simtest.SkipUnlessSlow(t)
-	_, addr := testServer(t, Config{})
-	c := sshtest.Dial(t, addr, "student", sshtest.NewKey(t))
-	for _, sc := range scenes.All() {
-		out, errOut, code := sshtest.Run(t, c, "cli "+sc.ID)
-		switch {
-		case sc.Kind == scenes.Quiz:
-			if code != 2 || !strings.Contains(errOut, "is a quiz") {
-				t.Errorf("cli %s: status %d, stderr %q", sc.ID, code, errOut)
-			}
-		case code != 0 || errOut != "" || !strings.Contains(out, "locksim:replay:"):
-			t.Errorf("cli %s: status %d, stderr %q, stdout:\n%s", sc.ID, code, errOut, out)
-		}
-	}
 }

@@ -69,7 +69,7 @@ func Of(rep *lab.Report) Results {
 	if rep.Refused {
 		res.Status, res.Message = lab.Error, rep.Summary()
 	}
-	for _, v := range rep.Verdicts {
+	for _, v := range rep.Judgements {
 		t := TestResult{Name: string(v.Property), Status: v.Status, TestCode: testCode(v.Property, rep)}
 		switch v.Status {
 		case lab.Fail:

@@ -1,10 +1,9 @@
-package main
+package cli
 
 import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -17,31 +16,9 @@ import (
 	"locksim/scenes"
 	"locksim/sim"
 	"locksim/sim/simtest"
-	"locksim/sim/simtest/testmain"
 
 	"github.com/redis/go-redis/v9"
 )
-
-// TestMain lets a test start this very binary as locksim itself (with
-// LOCKSIM_MAIN=1), so a test can kill it with -9 mid-scene.
-func TestMain(m *testing.M) {
-	if os.Getenv("LOCKSIM_MAIN") == "1" {
-		// a shorter heartbeat, for runs a test kills and sweeps at once
-		ttl, _ := time.ParseDuration(os.Getenv("LOCKSIM_HEARTBEAT_TTL"))
-		os.Exit(runHeartbeat(os.Args[1:], ttl, os.Stdout, os.Stderr))
-	}
-	if os.Getenv("LOCKSIM_FLOOR") == "1" {
-		os.Exit(floor())
-	}
-	// the live tests mostly wait on story time: more of them at once
-	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		_ = flag.Set("test.parallel", "16")
-	}
-	testmain.Run(m)
-}
 
 func client(t *testing.T, url string) *redis.Client { return simtest.Client(t, url) }
 
@@ -312,7 +289,7 @@ func TestLiveErrors(t *testing.T) {
 // readmeACL is the README's ACL SETUSER command, with the test's password.
 func readmeACL(t *testing.T) []any {
 	t.Helper()
-	b, err := os.ReadFile("README.md")
+	b, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -13,11 +13,11 @@ func TestGradeFlag(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-grade", "lab/testdata/getdel"}, "-grade needs -out"},
+		{[]string{"-grade", "../lab/testdata/getdel"}, "-grade needs -out"},
 		{[]string{"-out", t.TempDir()}, "-out goes with -grade"},
-		{[]string{"-grade", "lab/testdata/nosuch", "-out", t.TempDir()}, "no such directory"},
-		{[]string{"-grade", "lab", "-out", t.TempDir()}, "no acquire.lua or acquire.redis"},
-		{[]string{"-grade", "lab/testdata/getdel", "-out", t.TempDir(), "-redis", "redis://127.0.0.1:1"}, "embedded server only"},
+		{[]string{"-grade", "../lab/testdata/nosuch", "-out", t.TempDir()}, "no such directory"},
+		{[]string{"-grade", "../lab", "-out", t.TempDir()}, "no acquire.lua or acquire.redis"},
+		{[]string{"-grade", "../lab/testdata/getdel", "-out", t.TempDir(), "-redis", "redis://127.0.0.1:1"}, "embedded server only"},
 	} {
 		code, out, errs := runMain(c.args...)
 		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
@@ -30,7 +30,7 @@ func TestGradeFlag(t *testing.T) {
 			t.Errorf("-lab with -redis: exit %d, stderr %q", code, errs)
 		}
 	}
-	for dir, status := range map[string]string{"lab/testdata/getdel": "fail", "lab/testdata/syntax": "error", "lab/testdata/fenced": "pass"} {
+	for dir, status := range map[string]string{"../lab/testdata/getdel": "fail", "../lab/testdata/syntax": "error", "../lab/testdata/fenced": "pass"} {
 		out := filepath.Join(t.TempDir(), "out")
 		code, stdout, errs := runMain("-grade", dir, "-out", out)
 		if code != 0 || errs != "" {

@@ -1,9 +1,8 @@
-package main
+package cli
 
 import (
 	"context"
 	"fmt"
-	"io"
 	"log"
 	"net"
 	"os"
@@ -17,7 +16,8 @@ import (
 )
 
 // serveCourse is -serve: the course over SSH until a signal.
-func serveCourse(ctx context.Context, c config, stderr io.Writer) int {
+func serveCourse(ctx context.Context, e *env, c config, _ *sim.Backend) int {
+	stderr := e.err
 	// a taken port fails first, before anything is started
 	l, err := serve.Listen(c.serve.addr)
 	if err != nil {
@@ -53,7 +53,8 @@ func serveCourse(ctx context.Context, c config, stderr io.Writer) int {
 	}
 	defer hub.Close()
 	cfg.Class = classroom.New(hub, joinLine(l.Addr()), cfg.Log.Printf)
-	cfg.Commands = map[string]serve.Command{"report": classroom.Report(hub)}
+	cfg.Commands = sshCommands()
+	cfg.Commands["report"] = classroom.Report(hub)
 	srv, err := serve.New(cfg)
 	if err != nil {
 		l.Close()

@@ -1,6 +1,6 @@
 // The command line: the usage text, the flags and their checks.
 
-package main
+package cli
 
 import (
 	"errors"
@@ -135,7 +135,7 @@ type config struct {
 	questions              bool
 	exportDir              string
 	exportScale            int
-	serve                  serveFlags
+	serve                  serveConfig
 	// story is -story CODE; position is what it carries, once read
 	story    string
 	position *play.Position
@@ -148,8 +148,8 @@ type config struct {
 	labDir       string // -lab DIR
 }
 
-// serveFlags are -serve and its companions.
-type serveFlags struct {
+// serveConfig is -serve and its companions.
+type serveConfig struct {
 	addr, hostKey, dir, instructors string
 	classRedis                      string
 	maxSessions                     int
@@ -160,31 +160,14 @@ func parse(args []string) (config, error) {
 	var c config
 	fs := flag.NewFlagSet("locksim", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	// the flags every verb that plays a story shares; each verb adds its own
 	fs.StringVar(&c.scene, "scene", "", "")
 	fs.IntVar(&c.step, "step", 0, "")
 	fs.StringVar(&c.set, "set", "", "")
-	fs.StringVar(&c.notes, "notes", "", "")
-	fs.Func("scenes", "", func(v string) error {
-		for _, id := range strings.Split(v, ",") {
-			id = strings.TrimSpace(id)
-			if scenes.Find(id) == nil {
-				return fmt.Errorf("unknown scene %q (locksim -list shows them)", id)
-			}
-			c.playlist = append(c.playlist, id)
-		}
-		return nil
-	})
+	fs.Uint64Var(&c.seed, "seed", 0, "")
 	fs.BoolVar(&c.noQuiz, "no-quiz", false, "")
-	fs.BoolVar(&c.noSave, "no-save", false, "")
-	fs.BoolVar(&c.resetProgress, "reset-progress", false, "")
-	fs.BoolVar(&c.yes, "yes", false, "")
-	fs.BoolVar(&c.noMouse, "no-mouse", false, "")
-	fs.BoolVar(&c.present, "present", false, "")
-	fs.BoolVar(&c.noColor, "no-color", false, "")
 	fs.StringVar(&c.theme, "theme", "default", "")
-	fs.BoolVar(&c.list, "list", false, "")
-	fs.BoolVar(&c.plain, "plain", false, "")
-	fs.BoolVar(&c.questions, "questions", false, "")
+	fs.BoolVar(&c.label, "label", false, "")
 	fs.StringVar(&c.redis, "redis", "", "")
 	fs.StringVar(&c.resource, "resource-redis", "", "")
 	fs.Func("redlock", "", func(v string) error {
@@ -200,28 +183,12 @@ func parse(args []string) (config, error) {
 		return nil
 	})
 	fs.IntVar(&c.scale, "scale", sim.DefaultLiveScale, "")
-	fs.Uint64Var(&c.seed, "seed", 0, "")
 	fs.DurationVar(&c.timeout, "timeout", sim.DefaultTimeout, "")
-	fs.BoolVar(&c.cleanup, "cleanup", false, "")
-	fs.StringVar(&c.exportDir, "export-dir", "", "")
-	fs.IntVar(&c.exportScale, "export-scale", 0, "")
-	fs.StringVar(&c.story, "story", "", "")
-	fs.StringVar(&c.cast, "cast", "", "")
-	size := fs.String("size", "", "")
-	fs.BoolVar(&c.label, "label", false, "")
-	fs.IntVar(&c.trials, "trials", 0, "")
-	fs.StringVar(&c.history, "history", "", "")
-	fs.Float64Var(&c.crashRate, "crash-rate", 0.1, "")
-	fs.StringVar(&c.serve.addr, "serve", "", "")
-	fs.StringVar(&c.serve.hostKey, "host-key", "", "")
-	fs.StringVar(&c.serve.dir, "serve-dir", "", "")
-	fs.StringVar(&c.serve.instructors, "instructors", "", "")
-	fs.IntVar(&c.serve.maxSessions, "max-sessions", serve.DefaultMaxSessions, "")
-	fs.DurationVar(&c.serve.idle, "idle", serve.DefaultIdle, "")
-	fs.DurationVar(&c.serve.maxTime, "max-session", serve.DefaultMaxTime, "")
-	fs.StringVar(&c.labDir, "lab", "", "")
-	labFlags(fs, &c.lab)
-	fs.StringVar(&c.serve.classRedis, "class-redis", "", "")
+	for _, v := range verbs() {
+		if v.flags != nil {
+			v.flags(fs, &c)
+		}
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
@@ -315,34 +282,31 @@ func parse(args []string) (config, error) {
 	if c.cleanup && c.redis == "" {
 		return c, errors.New("-cleanup needs -redis: the embedded server keeps nothing")
 	}
-	if err := checkServe(fs, c); err != nil {
-		return c, err
-	}
-	if c.labDir != "" && (c.plain || c.list || c.cleanup || c.trialsSet || c.scene != "" || len(c.playlist) > 0 || c.story != "" || c.cast != "" || c.history != "") {
-		return c, errors.New("-lab opens the lab's screen: it does not go with -plain, -list, -cleanup, -trials, -scene, -scenes, -story, -cast or -history")
-	}
 	if c.timeout <= 0 || c.timeout > time.Minute {
 		return c, fmt.Errorf("-timeout must be above 0 and at most 1m, got %v", c.timeout)
 	}
-	if c.story != "" {
-		if err := c.readStory(fs); err != nil {
+	// then each verb's own flags, in the table's order
+	for _, v := range verbs() {
+		if v.check == nil {
+			continue
+		}
+		if err := v.check(fs, &c); err != nil {
 			return c, err
 		}
-	}
-	if err := c.readCast(fs, *size); err != nil {
-		return c, err
-	}
-	if err := checkHistory(c); err != nil {
-		return c, err
-	}
-	if err := c.lab.check(fs, c.redis); err != nil {
-		return c, err
 	}
 	return c, nil
 }
 
+// checkLab checks -lab DIR, the course's flag that opens the lab's screen.
+func checkLab(_ *flag.FlagSet, c *config) error {
+	if c.labDir != "" && (c.plain || c.list || c.cleanup || c.trialsSet || c.scene != "" || len(c.playlist) > 0 || c.story != "" || c.cast != "" || c.history != "") {
+		return errors.New("-lab opens the lab's screen: it does not go with -plain, -list, -cleanup, -trials, -scene, -scenes, -story, -cast or -history")
+	}
+	return nil
+}
+
 // checkServe checks -serve and the flags that only mean something with it.
-func checkServe(fs *flag.FlagSet, c config) error {
+func checkServe(fs *flag.FlagSet, c *config) error {
 	var only []string
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
@@ -377,8 +341,9 @@ func checkServe(fs *flag.FlagSet, c config) error {
 	return nil
 }
 
-// readCast checks -cast FILE and reads -size WxH.
-func (c *config) readCast(fs *flag.FlagSet, size string) error {
+// checkCast checks -cast FILE and reads -size WxH.
+func checkCast(fs *flag.FlagSet, c *config) error {
+	size := fs.Lookup("size").Value.String()
 	sizeSet := false
 	var clash []string
 	fs.Visit(func(f *flag.Flag) {
@@ -419,7 +384,10 @@ const maxCastW, maxCastH = 400, 200
 
 // readStory reads -story CODE into c.position; the flags a code carries
 // itself, or that make no sense with one position, are refused.
-func (c *config) readStory(fs *flag.FlagSet) error {
+func readStory(fs *flag.FlagSet, c *config) error {
+	if c.story == "" {
+		return nil
+	}
 	var clash []string
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
@@ -437,22 +405,23 @@ func (c *config) readStory(fs *flag.FlagSet) error {
 	if pos.Quiz != nil && c.plain {
 		return fmt.Errorf("-story: the code is a place in the quiz %s, which has no story to print; open it without -plain", pos.Scene)
 	}
+	if pos.Quiz != nil && c.history != "" {
+		return fmt.Errorf("-history: the code is a place in the quiz %s, which sends no command: it has no history", pos.Scene)
+	}
 	c.position = &pos
 	c.seed, c.seedSet = pos.Seed, true
 	return nil
 }
 
 // checkHistory checks -history: one scene's story, written as a file and
-// nothing else.
-func checkHistory(c config) error {
+// nothing else (a story code's own checks are -story's).
+func checkHistory(_ *flag.FlagSet, c *config) error {
 	switch {
 	case c.history == "":
 		return nil
 	case c.cast != "":
 		return errors.New("-history and -cast each write one file: give one of them")
-	case c.position != nil && c.position.Quiz != nil:
-		return fmt.Errorf("-history: the code is a place in the quiz %s, which sends no command: it has no history", c.position.Scene)
-	case c.position != nil:
+	case c.story != "":
 		return nil
 	case c.scene == "":
 		return errors.New("-history needs -scene or -story: it writes the history of one scene's story")
@@ -464,4 +433,68 @@ func checkHistory(c config) error {
 		return fmt.Errorf("-history %s: the file is a web page, give it a name ending in .html", c.history)
 	}
 	return nil
+}
+
+// The verbs' own flags, each defined by its verb's entry in the table.
+
+func listFlags(fs *flag.FlagSet, c *config) { fs.BoolVar(&c.list, "list", false, "") }
+
+func cleanupFlags(fs *flag.FlagSet, c *config) { fs.BoolVar(&c.cleanup, "cleanup", false, "") }
+
+func serveFlags(fs *flag.FlagSet, c *config) {
+	fs.StringVar(&c.serve.addr, "serve", "", "")
+	fs.StringVar(&c.serve.hostKey, "host-key", "", "")
+	fs.StringVar(&c.serve.dir, "serve-dir", "", "")
+	fs.StringVar(&c.serve.instructors, "instructors", "", "")
+	fs.IntVar(&c.serve.maxSessions, "max-sessions", serve.DefaultMaxSessions, "")
+	fs.DurationVar(&c.serve.idle, "idle", serve.DefaultIdle, "")
+	fs.DurationVar(&c.serve.maxTime, "max-session", serve.DefaultMaxTime, "")
+	fs.StringVar(&c.serve.classRedis, "class-redis", "", "")
+}
+
+func resetFlags(fs *flag.FlagSet, c *config) {
+	fs.BoolVar(&c.resetProgress, "reset-progress", false, "")
+	fs.BoolVar(&c.yes, "yes", false, "")
+}
+
+func castFlags(fs *flag.FlagSet, c *config) {
+	fs.StringVar(&c.cast, "cast", "", "")
+	fs.String("size", "", "") // read by checkCast
+}
+
+func historyFlags(fs *flag.FlagSet, c *config) { fs.StringVar(&c.history, "history", "", "") }
+
+func trialsFlags(fs *flag.FlagSet, c *config) {
+	fs.IntVar(&c.trials, "trials", 0, "")
+	fs.Float64Var(&c.crashRate, "crash-rate", 0.1, "")
+}
+
+func storyFlags(fs *flag.FlagSet, c *config) { fs.StringVar(&c.story, "story", "", "") }
+
+func plainFlags(fs *flag.FlagSet, c *config) {
+	fs.BoolVar(&c.plain, "plain", false, "")
+	fs.BoolVar(&c.questions, "questions", false, "")
+}
+
+// courseFlags are the screen's: the playlist, the notes, the presenter,
+// the saved progress, the mouse, colour, y's export and -lab.
+func courseFlags(fs *flag.FlagSet, c *config) {
+	fs.Func("scenes", "", func(v string) error {
+		for _, id := range strings.Split(v, ",") {
+			id = strings.TrimSpace(id)
+			if scenes.Find(id) == nil {
+				return fmt.Errorf("unknown scene %q (locksim -list shows them)", id)
+			}
+			c.playlist = append(c.playlist, id)
+		}
+		return nil
+	})
+	fs.StringVar(&c.notes, "notes", "", "")
+	fs.BoolVar(&c.noSave, "no-save", false, "")
+	fs.BoolVar(&c.noMouse, "no-mouse", false, "")
+	fs.BoolVar(&c.present, "present", false, "")
+	fs.BoolVar(&c.noColor, "no-color", false, "")
+	fs.StringVar(&c.exportDir, "export-dir", "", "")
+	fs.IntVar(&c.exportScale, "export-scale", 0, "")
+	fs.StringVar(&c.labDir, "lab", "", "")
 }

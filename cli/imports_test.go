@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os/exec"
@@ -29,13 +29,19 @@ func TestImportGraph(t *testing.T) {
 		{"locksim/class", append(screen, "locksim/serve/...")},
 		// the tests' SSH client: the program never reaches it
 		{"locksim", []string{"locksim/serve/sshtest"}},
+		{"locksim/cli", []string{"locksim/serve/sshtest"}},
 		{"locksim/scenes/say", append(screen, "locksim/scenes", "locksim/sim", "locksim/play")},
 		{"locksim/views", []string{"locksim/scenes", "locksim/play", "locksim/tui", "locksim/sim"}},
-		// the SSH server sits above the screen: nothing but main reaches it
+		// the SSH server sits above the screen: nothing but the commands
+		// (cli) reach it
 		{"locksim/tui", []string{"locksim/serve"}},
 		{"locksim/transcript", []string{"locksim/serve"}},
-		// the server knows nothing of the class: it plugs in from above
-		{"locksim/serve", []string{"locksim/serve/classroom"}},
+		// the server knows nothing of the class, nor of the verbs its
+		// commands run: both plug in from above
+		{"locksim/serve", []string{"locksim/serve/classroom", "locksim/cli"}},
+		// results.json is written above the lab, where it can call the
+		// story codes: the lab itself reaches neither
+		{"locksim/lab", []string{"locksim/storycode", "locksim/lab/grade"}},
 	} {
 		out, err := exec.Command("go", "list", "-deps", c.pkg).Output()
 		if err != nil {
@@ -51,6 +57,32 @@ func TestImportGraph(t *testing.T) {
 					t.Errorf("%s depends on %s", c.pkg, d)
 				}
 			}
+		}
+	}
+}
+
+// TestRootIsMainOnly: the root package is main.go alone, which hands the
+// arguments to the command table (cli): it imports cli and os, and no
+// package, test or not, imports it.
+func TestRootIsMainOnly(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command to list the imports with")
+	}
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{.GoFiles}} {{.TestGoFiles}} {{.XTestGoFiles}} {{.Imports}}", "locksim").Output()
+	if err != nil {
+		t.Fatalf("go list locksim: %v", err)
+	}
+	if got, want := strings.TrimSpace(string(out)), "locksim [main.go] [] [] [locksim/cli os]"; got != want {
+		t.Errorf("the root package: %s, want %s", got, want)
+	}
+	out, err = exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}} {{join .TestImports \" \"}} {{join .XTestImports \" \"}}", "locksim/...").Output()
+	if err != nil {
+		t.Fatalf("go list locksim/...: %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		if slices.Contains(f[1:], "locksim") {
+			t.Errorf("%s imports the root package", f[0])
 		}
 	}
 }

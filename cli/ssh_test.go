@@ -1,0 +1,171 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"locksim/play"
+	"locksim/scenes"
+	"locksim/serve"
+	"locksim/serve/sshtest"
+	"locksim/sim"
+	"locksim/sim/simtest"
+	"locksim/storycode"
+	"locksim/transcript"
+	"locksim/tui"
+)
+
+// sshServer starts an SSH server of the course with the table's SSH
+// commands, as -serve does, on a free loopback port; it is closed at the
+// end of the test.
+func sshServer(t *testing.T) string {
+	t.Helper()
+	s, err := serve.New(serve.Config{HostKey: filepath.Join(t.TempDir(), "host_ed25519"), Commands: sshCommands(),
+		Log: log.New(io.Discard, "", 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := serve.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(l) }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), sshtest.Hang)
+		defer cancel()
+		_ = s.Close(ctx)
+		if err := <-served; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	return l.Addr().String()
+}
+
+// fencingCode is a story code of the fencing scene a few steps in, and the
+// position it carries.
+func fencingCode(t *testing.T) (string, play.Position) {
+	t.Helper()
+	pos := play.Position{Version: play.PositionVersion, Scene: "fencing", Seed: 7, Step: 3}
+	code, err := storycode.Encode(pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return code, pos
+}
+
+// TestCommands runs the table's verbs over SSH, as a server of locksim
+// -serve runs them without a terminal, and a bad one.
+func TestCommands(t *testing.T) {
+	addr := sshServer(t)
+	c := sshtest.Dial(t, addr, "student", sshtest.NewKey(t))
+	out, errOut, code := sshtest.Run(t, c, "plain race")
+	if code != 0 || !strings.HasPrefix(out, "locksim · race ·") || !strings.Contains(out, "NX PX 30000") || errOut != "" {
+		t.Fatalf("plain race: status %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+	out, errOut, code = sshtest.Run(t, c, "cli fencing")
+	if code != 0 || !strings.Contains(out, "EVAL ") || !regexp.MustCompile(`locksim:replay:[0-9a-f]{8}:resource:fence`).MatchString(out) || errOut != "" {
+		t.Fatalf("cli fencing: status %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+	out, _, code = sshtest.Run(t, c, "list")
+	if code != 0 || !strings.HasPrefix(out, "race ") || !strings.Contains(out, "\nfencing ") {
+		t.Fatalf("list: status %d:\n%s", code, out)
+	}
+	for _, bad := range []string{"nope", "plain", "plain nosuch", "plain race x", "cli quiz", "list x"} {
+		out, errOut, code = sshtest.Run(t, c, bad)
+		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "locksim: ") {
+			t.Errorf("%s: status %d, stdout %q, stderr %q; want 2, nothing, one line", bad, code, out, errOut)
+		}
+	}
+}
+
+// TestStoryAndCastCommands: ssh HOST story CODE prints the same transcript
+// -story CODE -plain does, and ssh HOST cast CODE the same bytes -cast
+// writes, both made here on an embedded server of the test's own.
+func TestStoryAndCastCommands(t *testing.T) {
+	addr := sshServer(t)
+	c := sshtest.Dial(t, addr, "student", sshtest.NewKey(t))
+	code, pos := fencingCode(t)
+	ctx := context.Background()
+
+	b, err := sim.OpenEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close(ctx)
+	var want bytes.Buffer
+	if err := transcript.PlainPosition(ctx, &want, b, pos); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, status := sshtest.Run(t, c, "story "+code)
+	if status != 0 || errOut != "" || out != want.String() {
+		t.Fatalf("story %s: status %d, stderr %q, stdout:\n%s\nwant:\n%s", code, status, errOut, out, want.String())
+	}
+
+	want.Reset()
+	if err := tui.Cast(ctx, &want, b, pos, tui.CastOptions{Width: 100, Height: 30}); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, status = sshtest.Run(t, c, "cast "+code+" 100x30")
+	if status != 0 || errOut != "" || out != want.String() {
+		t.Fatalf("cast %s: status %d, stderr %q, %d bytes, want %d", code, status, errOut, len(out), want.Len())
+	}
+	var header struct {
+		Version       int `json:"version"`
+		Width, Height int
+	}
+	first, _, _ := strings.Cut(out, "\n")
+	if err := json.Unmarshal([]byte(first), &header); err != nil || header.Version != 2 || header.Width != 100 || header.Height != 30 {
+		t.Fatalf("cast header %q: %+v, %v", first, header, err)
+	}
+
+	// cli CODE: the script y saves on a terminal of one's own, for the
+	// code's story to its step
+	s, err := play.Open(ctx, pos, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, script := transcript.Export(scenes.Export{}, false, pos.Scene, pos.Seed, s.Snap)
+	s.Close(ctx)
+	out, errOut, status = sshtest.Run(t, c, "cli "+code)
+	// each export draws its own replay id and nonce: compare without them
+	unsalted := func(s string) string {
+		return regexp.MustCompile(`locksim:replay:[0-9a-f]{8}:|[0-9a-f]{32}`).ReplaceAllString(s, "…")
+	}
+	if status != 0 || errOut != "" || unsalted(out) != unsalted(string(script)) || !strings.Contains(out, "EVAL ") {
+		t.Fatalf("cli %s: status %d, stderr %q, stdout:\n%s\nwant:\n%s", code, status, errOut, out, script)
+	}
+
+	for _, bad := range []string{"story", "story nope", "cli fencing.zzzz", "story " + code + " x", "cast " + code + " 10x10", "cast fencing.zzzz"} {
+		out, errOut, status := sshtest.Run(t, c, bad)
+		if status != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "locksim: ") {
+			t.Errorf("%s: status %d, stdout %q, stderr %q; want 2, nothing, one line", bad, status, out, errOut)
+		}
+	}
+}
+
+// TestCliEveryScene: cli writes a redis-cli script for every story, and
+// refuses the quiz in one line.
+func TestCliEveryScene(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
+	addr := sshServer(t)
+	c := sshtest.Dial(t, addr, "student", sshtest.NewKey(t))
+	for _, sc := range scenes.All() {
+		out, errOut, code := sshtest.Run(t, c, "cli "+sc.ID)
+		switch {
+		case sc.Kind == scenes.Quiz:
+			if code != 2 || !strings.Contains(errOut, "is a quiz") {
+				t.Errorf("cli %s: status %d, stderr %q", sc.ID, code, errOut)
+			}
+		case code != 0 || errOut != "" || !strings.Contains(out, "locksim:replay:"):
+			t.Errorf("cli %s: status %d, stderr %q, stdout:\n%s", sc.ID, code, errOut, out)
+		}
+	}
+}

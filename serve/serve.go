@@ -1,12 +1,14 @@
 // Package serve is the course over SSH (locksim -serve): one Bubble Tea
 // program per session, each with its own renderer (the SSH client's colour
 // profile and background), size, backend and story clock, progress kept per
-// student key, the limits a classroom needs, and a few commands that run
+// student key, the limits a classroom needs, and the running of commands
 // without a terminal (ssh host plain race). It is built on
 // github.com/charmbracelet/wish v1.4.7.
 //
-// The instructor's half (the class: roster, follow, polls) plugs in through
-// Config.Class and Config.Commands; this package knows nothing of it.
+// The commands themselves (list, plain, story, cast, cli) are the verbs of
+// locksim's command table (package cli), handed in by Config.Commands, as
+// the instructor's half (the class: roster, follow, polls) plugs in through
+// Config.Class and its own commands; this package knows nothing of either.
 package serve
 
 import (

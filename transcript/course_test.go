@@ -17,7 +17,7 @@ import (
 // no key of the interactive screen.
 //
 // Embedded only: every scene's transcript on a live server, in parallel, is
-// TestUserDataUntouched's (package main); the whole course one after the
+// TestUserDataUntouched's (package cli); the whole course one after the
 // other there would be the test suite's longest wait.
 func TestWholeCoursePlain(t *testing.T) {
 	simtest.SkipUnlessSlow(t) // the whole course: TestPlainQuestions walks it in the quick tier

@@ -172,6 +172,11 @@ func (r reader) readout() string {
 	if len(story) == 0 {
 		return r.fill("start", nil)
 	}
+	if r.v.Hide {
+		// from the question's moment, what the keys hold now is what it
+		// asks: the readout says where the story stands, not what it read
+		return r.fill("hidden", map[string]string{"now": Stamp(s.Now)})
+	}
 	if r.v.Sel >= 0 && r.v.Sel < len(s.Actors) {
 		return r.about(s.Actors[r.v.Sel].Name)
 	}

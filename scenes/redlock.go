@@ -55,7 +55,7 @@ func redlockScene() *Scene {
 		return 1
 	}, "c2 SET C")
 	// from C's fault on, C's key as read (gone) is the answer
-	s.Predict.From = []string{"C clock +10 s", "C restarts empty"}
+	s.Predict.From = []string{"C clock +10 s", "C restarts, no persistence"}
 	return s
 }
 

@@ -100,7 +100,7 @@ func (e Event) Unknown() bool { return e.Kind == Command && unknownErr(e.Err) }
 // persistence, or on a live server the keys locksim deleted to act it out
 // (the note says which; a restart with its data changes nothing).
 func (e Event) RestartedEmpty() bool {
-	return e.Kind == Fault && e.Fault == FaultNodeUp && strings.Contains(e.Note, "restarted empty")
+	return e.Kind == Fault && e.Fault == FaultNodeUp && (strings.Contains(e.Note, "without persistence") || strings.Contains(e.Note, "restarted empty"))
 }
 
 // Int returns an integer reply.

@@ -199,7 +199,9 @@ func (r *Run) RestartNode(ctx context.Context, name string, empty bool) {
 	note := "node " + name + " restarted with its data"
 	if empty {
 		_ = n.b.Delete(ctx, slices.Sorted(maps.Keys(n.keys))...)
-		note = "node " + name + " restarted empty (no persistence): its keys are gone"
+		// what a restart without persistence does to the keys is the
+		// story's question: the note says the cause, the keys show the rest
+		note = "node " + name + " restarted, without persistence"
 		if !n.own {
 			note = "node " + name + " restarted empty (simulated: locksim deleted its own keys there)"
 		}
@@ -401,7 +403,8 @@ func NodeStop(name string) Move {
 func NodeRestart(name string, empty bool) Move {
 	label := name + " restarts"
 	if empty {
-		label += " empty"
+		// the cause, not its effect on the keys: that can be a question
+		label += ", no persistence"
 	}
 	return Move{Kind: MoveDo, Label: label, Do: func(ctx context.Context, r *Run) { r.RestartNode(ctx, name, empty) }}
 }

@@ -397,12 +397,11 @@ func exportStory(t *testing.T, id string) string {
 	ctx := context.Background()
 	b := simtest.Embedded(t)
 	sc := scenes.Find(id)
-	s, err := play.NewSession(ctx, 1, sc, b, 1, &sync.WaitGroup{})
+	s, err := play.Open(ctx, play.Position{Version: play.PositionVersion, Scene: sc.ID, Seed: 1}, play.Env{Backend: b, ID: 1, Headless: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close(ctx)
-	s.Predict, s.Headless = false, true
 	d := play.Driver{S: s}
 	d.Run(s.Start(nil))
 	d.Run(s.SeekTo(len(s.Snap.Moves)))

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
 	"locksim/play"
 	"locksim/scenes"
@@ -167,12 +166,11 @@ func cliSSH(ctx context.Context, c serve.Call) int {
 // storyEnd plays sc's story with its default settings to its end, headless,
 // and returns the last snapshot.
 func storyEnd(ctx context.Context, b *sim.Backend, sc *scenes.Scene, seed uint64) (sim.Snapshot, error) {
-	s, err := play.NewSession(ctx, 1, sc, b, seed, &sync.WaitGroup{})
+	s, err := play.Open(ctx, play.Position{Version: play.PositionVersion, Scene: sc.ID}, play.Env{Backend: b, ID: 1, Seed: seed, Headless: true})
 	if err != nil {
 		return sim.Snapshot{}, err
 	}
 	defer s.Close(context.WithoutCancel(ctx))
-	s.Predict, s.Headless = false, true
 	d := play.Driver{S: s}
 	d.Run(s.Start(nil))
 	d.Run(s.SeekTo(len(s.Snap.Moves)))
@@ -198,11 +196,14 @@ func cliCode(ctx context.Context, c serve.Call) int {
 		return c.Fail(err)
 	}
 	defer done()
-	s, err := play.Open(ctx, pos, b)
+	s, err := play.Open(ctx, pos, play.Env{Backend: b, ID: 1, Options: play.Options{Predict: true}})
 	if err != nil {
 		return c.Fail(err)
 	}
 	defer s.Close(context.WithoutCancel(ctx))
+	if err := (play.Driver{S: s}).Start(); err != nil {
+		return c.Fail(err)
+	}
 	if len(s.Snap.Nodes) > 0 {
 		return c.Usage("the story of %s runs on %d servers: one redis-cli cannot replay it", pos.Scene, len(s.Snap.Nodes))
 	}

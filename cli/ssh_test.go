@@ -128,8 +128,11 @@ func TestStoryAndCastCommands(t *testing.T) {
 
 	// cli CODE: the script y saves on a terminal of one's own, for the
 	// code's story to its step
-	s, err := play.Open(ctx, pos, b)
+	s, err := play.Open(ctx, pos, play.Env{Backend: b, ID: 1, Options: play.Options{Predict: true}})
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := (play.Driver{S: s}).Start(); err != nil {
 		t.Fatal(err)
 	}
 	_, script := transcript.Export(scenes.Export{}, false, pos.Scene, pos.Seed, s.Snap)

@@ -1,6 +1,10 @@
 // Package play is locksim's core: one learner's place in the course with no
 // drawing. It names what a learner can do (Action), where a learner stands
 // (Position), the course's navigation, and where progress is kept (Store).
+// A Position becomes a session through one door, Open, which resolves its
+// kind once (a story, a race, a quiz; a recorded trial and a lab story are
+// stories whose scene the position carries); the course's ways in (by
+// index, at a place, a visit, home) all go through it.
 // It holds the disclosure rule (Disclose, Session.Disclose): for a place
 // and a role, what may be shown while a question is open or ahead; every
 // page, role and output asks it rather than keeping a rule of its own.

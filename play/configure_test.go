@@ -2,16 +2,13 @@ package play
 
 import (
 	"context"
-	"sync"
 	"testing"
-
-	"locksim/scenes"
 )
 
 // TestActSaysWhatItWants: a move refused for want of an actor says so in
 // Wants, and the next action, made, says it wants nothing.
 func TestActSaysWhatItWants(t *testing.T) {
-	s, err := NewSession(context.Background(), 1, scenes.Find("crash-gap"), embedded(t), 1, &sync.WaitGroup{})
+	s, err := Open(context.Background(), Position{Version: PositionVersion, Scene: "crash-gap", Seed: 1}, Env{Backend: embedded(t), ID: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,7 +63,7 @@ type Left struct {
 
 // NewCourse prepares the course on backend b, tokens drawn from seed, at
 // its first scene, keeping nothing (NoStore) until Use gives it a store.
-// ctx ends the sessions' commands; ops counts them (see NewSession).
+// ctx ends the sessions' commands; ops counts them (see Env).
 func NewCourse(ctx context.Context, b *sim.Backend, seed uint64, ops *sync.WaitGroup) *Course {
 	return &Course{Scenes: scenes.All(), store: NoStore{}, left: map[string]Left{}, home: -1, ctx: ctx, b: b, seed: seed, ops: ops,
 		Prog: progress.Progress{Done: map[string]bool{}, Answers: map[string]progress.Answer{}}}
@@ -113,67 +113,70 @@ func (c *Course) Index(id string) int {
 // the open scene's session, nil for none, and is left as it stands, to
 // come back to. The new session asks the predictions if the course does,
 // records into the progress, and is put back where the learner left it:
-// in this course, or, for the scene of the saved moment, last time. On an
-// error the course stays at the open scene.
+// in this course, or, for the scene of the saved moment, last time (a
+// saved place this locksim cannot open is left for the scene's start).
+// On an error the course stays at the open scene.
 func (c *Course) Open(i int, from *Session) (*Session, error) {
-	i = (i + len(c.Scenes)) % len(c.Scenes)
-	c.nextID++
-	s, err := NewSession(c.ctx, c.nextID, c.Scenes[i], c.b, c.seed, c.ops)
+	sc := c.Scenes[(i+len(c.Scenes))%len(c.Scenes)]
+	start := Position{Version: PositionVersion, Scene: sc.ID}
+	pos, quiz, kept := start, (*QuizState)(nil), false
+	if st, ok := c.left[sc.ID]; ok {
+		pos, quiz, kept = st.Pos, st.Quiz, true
+	} else if sc.ID == c.Prog.Moment.Scene && (sc.Kind == scenes.Story || c.LastPlace().Trial != nil) {
+		// continue where the learner left off last time, settings and seed too
+		pos, kept = c.LastPlace(), true
+	}
+	s, err := c.open(pos, from, true)
+	if err != nil && kept {
+		// an older locksim's place may name what this one has not
+		s, err = c.open(start, from, true)
+		quiz = nil
+	}
 	if err != nil {
 		return nil, err
 	}
-	c.leave(from)
-	c.visit, c.home = NotVisiting, -1 // a scene the learner opens is their own
-	s.Configure(c.options(s, true))
-	if st, ok := c.left[s.Scene.ID]; ok {
-		if st.Quiz != nil {
-			s.Quiz = st.Quiz
-		}
-		s.ApplyPosition(st.Pos)
-	} else if s.Scene.ID == c.Prog.Moment.Scene && (s.Scene.Kind == scenes.Story || c.LastPlace().Trial != nil) {
-		// continue where the learner left off last time, settings and seed too
-		s.ApplyPosition(c.LastPlace())
+	if quiz != nil {
+		s.Quiz = quiz // its attempt's score reported or not, as left
 	}
-	c.At = i
+	c.visit, c.home = NotVisiting, -1 // a scene the learner opens is their own
 	return s, nil
 }
 
 // OpenAt prepares pos's scene as a new session put where pos stands,
 // whatever the learner left there, as the learner's own place (a trial of
 // the race they ran); from is as for Open. A place that is not the
-// learner's own opens with Visit. An unknown scene is an error, and the
-// course stays at the open scene.
+// learner's own opens with Visit. A place that does not open (see Open)
+// is an error, and the course stays at the open scene.
 func (c *Course) OpenAt(pos Position, from *Session) (*Session, error) {
-	s, err := c.openAt(pos, from, true)
+	s, err := c.open(pos, from, true)
 	if err == nil {
 		c.visit, c.home = NotVisiting, -1
 	}
 	return s, err
 }
 
-// openAt opens pos's scene at pos, from left as it stands; own says
-// whether what the learner does in it is recorded as theirs.
-func (c *Course) openAt(pos Position, from *Session, own bool) (*Session, error) {
+// open opens pos's scene at pos through the door (Open), from left as it
+// stands; own says whether what the learner does in it is recorded as
+// theirs.
+func (c *Course) open(pos Position, from *Session, own bool) (*Session, error) {
 	i := c.Index(pos.Scene)
 	if i < 0 {
 		return nil, fmt.Errorf("no scene %q in this course", pos.Scene)
 	}
 	c.nextID++
-	s, err := NewSession(c.ctx, c.nextID, c.Scenes[i], c.b, c.seed, c.ops)
+	s, err := Open(c.ctx, pos, Env{Backend: c.b, Scenes: c.Scenes, ID: c.nextID, Seed: c.seed, Ops: c.ops, Options: c.options(own)})
 	if err != nil {
 		return nil, err
 	}
 	c.leave(from)
-	s.Configure(c.options(s, own))
-	s.ApplyPosition(pos)
 	c.At = i
 	return s, nil
 }
 
 // options are a new session's options in this course; own sessions
 // record the learner's predictions and quiz scores.
-func (c *Course) options(s *Session, own bool) Options {
-	o := Options{Predict: c.Quiz && s.Scene.Asks(), Present: c.Present}
+func (c *Course) options(own bool) Options {
+	o := Options{Predict: c.Quiz, Present: c.Present}
 	if own {
 		o.Answered, o.Scored = c.RecordAnswer, c.RecordScore
 	}
@@ -224,11 +227,8 @@ func (c *Course) Visit(kind Visit, pos Position, from *Session) (*Session, error
 	if kind == NotVisiting {
 		return c.OpenAt(pos, from)
 	}
-	if err := pos.Check(); err != nil {
-		return nil, err
-	}
 	at := c.At
-	s, err := c.openAt(pos, from, kind.Counts())
+	s, err := c.open(pos, from, kind.Counts())
 	if err != nil {
 		return nil, err
 	}

@@ -1,11 +1,7 @@
 package play
 
 import (
-	"context"
 	"fmt"
-	"sync"
-
-	"locksim/sim"
 )
 
 // Driver runs a Session synchronously, for tests and headless runs: each
@@ -41,29 +37,13 @@ func (d Driver) Do(actions ...Action) error {
 	return nil
 }
 
-// Open starts a session on backend b at pos, replayed to it (the learner's
-// own moves put back, then the step), and returns it driven to rest;
-// exact on the embedded server. Close the session's run when done
-// (Session.Close). ctx ends its commands.
-func Open(ctx context.Context, pos Position, b *sim.Backend) (*Session, error) {
-	if err := pos.Check(); err != nil {
-		return nil, err
+// Start starts the session from nothing (Session.Start) and runs it to
+// rest; exact on the embedded server. The error is the run's failure, if
+// any (the session stays open: close its run when done, Session.Close).
+func (d Driver) Start() error {
+	d.Run(d.S.Start(nil))
+	if d.S.Err != "" {
+		return fmt.Errorf("position: %s", d.S.Err)
 	}
-	sc, err := pos.scene()
-	if err != nil {
-		return nil, err
-	}
-	s, err := NewSession(ctx, 1, sc, b, pos.Seed, &sync.WaitGroup{})
-	if err != nil {
-		return nil, err
-	}
-	s.lab = pos.Lab.clone()
-	s.Predict = sc.Asks()
-	s.ApplyPosition(pos)
-	d := Driver{S: s}
-	d.Run(s.Start(nil))
-	if s.Err != "" {
-		return s, fmt.Errorf("position: %s", s.Err)
-	}
-	return s, nil
+	return nil
 }

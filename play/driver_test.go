@@ -38,7 +38,7 @@ func TestOpenReplaysAWalk(t *testing.T) {
 		}
 		t.Run(sc.ID, func(t *testing.T) {
 			t.Parallel()
-			s, err := Open(ctx, Position{Version: PositionVersion, Scene: sc.ID, Seed: 5}, embedded(t))
+			s, err := started(ctx, Position{Version: PositionVersion, Scene: sc.ID, Seed: 5}, embedded(t))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,7 +64,7 @@ func TestOpenReplaysAWalk(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			o, err := Open(ctx, pos, embedded(t))
+			o, err := started(ctx, pos, embedded(t))
 			if err != nil {
 				t.Fatal(err)
 			}

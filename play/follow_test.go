@@ -12,7 +12,7 @@ import (
 func TestFollowerWaitsForTheInstructor(t *testing.T) {
 	ctx := context.Background()
 	open := func() (*Session, Driver, int) {
-		s, err := Open(ctx, Position{Version: PositionVersion, Scene: "gc-pause", Seed: 5}, embedded(t))
+		s, err := started(ctx, Position{Version: PositionVersion, Scene: "gc-pause", Seed: 5}, embedded(t))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +55,7 @@ func TestFollowerWaitsForTheInstructor(t *testing.T) {
 func TestSteppingBackReopensThePassedQuestion(t *testing.T) {
 	ctx := context.Background()
 	for _, follow := range []bool{false, true} {
-		s, err := Open(ctx, Position{Version: PositionVersion, Scene: "gc-pause", Seed: 5}, embedded(t))
+		s, err := started(ctx, Position{Version: PositionVersion, Scene: "gc-pause", Seed: 5}, embedded(t))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,8 +2,6 @@ package play
 
 import (
 	"context"
-	"locksim/scenes"
-	"sync"
 	"testing"
 )
 
@@ -26,7 +24,7 @@ func FuzzParsePosition(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if s, err := Open(context.Background(), pos, b); err == nil {
+		if s, err := started(context.Background(), pos, b); err == nil {
 			s.Close(context.Background())
 		}
 	})
@@ -35,7 +33,7 @@ func FuzzParsePosition(f *testing.F) {
 // TestActFromOutside: an action's number comes from outside too (a key, a
 // classroom message): out of range, it does nothing rather than panic.
 func TestActFromOutside(t *testing.T) {
-	s, err := Open(context.Background(), Position{Version: PositionVersion, Scene: "gc-pause"}, embedded(t))
+	s, err := started(context.Background(), Position{Version: PositionVersion, Scene: "gc-pause"}, embedded(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,16 +54,13 @@ func TestActFromOutside(t *testing.T) {
 // opens past the question without reporting the answer a second time.
 func TestReopenedAnswerIsNotReportedAgain(t *testing.T) {
 	ctx := context.Background()
-	sc := scenes.Find("gc-pause")
-	s, err := NewSession(ctx, 1, sc, embedded(t), 1, &sync.WaitGroup{})
+	reports := 0
+	pos := Position{Version: PositionVersion, Scene: "gc-pause", Seed: 1, Step: 10, Prediction: &Prediction{Chosen: 1}}
+	s, err := Open(ctx, pos, Env{Backend: embedded(t), ID: 1, Options: Options{Predict: true, Answered: func(string, int, bool) { reports++ }}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close(ctx)
-	reports := 0
-	s.Predict = true
-	s.Answered = func(string, int, bool) { reports++ }
-	s.ApplyPosition(Position{Version: PositionVersion, Scene: "gc-pause", Seed: 1, Step: 10, Prediction: &Prediction{Chosen: 1}})
 	(&Driver{S: s}).Run(s.Start(nil))
 	if s.Snap.Pos != 10 || s.Guess != 1 || reports != 0 {
 		t.Errorf("at %d with guess %d, %d reports; want step 10, guess 1 and no report", s.Snap.Pos, s.Guess, reports)

@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"locksim/lab"
 	"locksim/scenes"
-	"locksim/sim"
 )
 
 // LabPlace is what a position in the lab carries besides the usual: a
@@ -178,21 +176,6 @@ func (lp *LabPlace) clone() *LabPlace {
 	c.Parts, c.Moves = slices.Clone(lp.Parts), slices.Clone(lp.Moves)
 	c.Policy = slices.Clone(lp.Policy)
 	return &c
-}
-
-// OpenLab prepares the lab story lp as a session numbered id on backend
-// b (see NewSession); its Position carries lp.
-func OpenLab(ctx context.Context, id int, lp *LabPlace, b *sim.Backend, seed uint64, ops *sync.WaitGroup) (*Session, error) {
-	sc, err := lp.Scene()
-	if err != nil {
-		return nil, err
-	}
-	s, err := NewSession(ctx, id, sc, b, seed, ops)
-	if err != nil {
-		return nil, err
-	}
-	s.lab = lp.clone()
-	return s, nil
 }
 
 // LabPlace is the lab story the session plays, nil for a scene of the

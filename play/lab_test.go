@@ -41,7 +41,7 @@ func TestLabPosition(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, data)
 	}
-	s, err := Open(context.Background(), back, simtest.Embedded(t))
+	s, err := started(context.Background(), back, simtest.Embedded(t))
 	if err != nil {
 		t.Fatal(err)
 	}

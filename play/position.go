@@ -184,13 +184,27 @@ func ParsePosition(data []byte) (Position, error) {
 // past the schedule, an own move of an unknown kind, out of place, or on an
 // actor or node the scene does not have.
 func (p Position) Check() error {
-	if p.Version < 1 || p.Version > PositionVersion {
-		return fmt.Errorf("position: format %d, this locksim reads 1 to %d", p.Version, PositionVersion)
+	if err := p.checkVersion(); err != nil {
+		return err
 	}
 	sc, err := p.scene()
 	if err != nil {
 		return err
 	}
+	return p.checkIn(sc)
+}
+
+// checkVersion refuses a format this locksim cannot read.
+func (p Position) checkVersion() error {
+	if p.Version < 1 || p.Version > PositionVersion {
+		return fmt.Errorf("position: format %d, this locksim reads 1 to %d", p.Version, PositionVersion)
+	}
+	return nil
+}
+
+// checkIn is Check against sc, the scene p names (p.scene): a lab story's
+// scene is built by vetting its break, once.
+func (p Position) checkIn(sc *scenes.Scene) error {
 	params := scenes.Params{}
 	for name, v := range p.Settings {
 		i := slices.IndexFunc(sc.Knobs, func(k scenes.Knob) bool { return k.Name == name })
@@ -249,20 +263,27 @@ func (p Position) Check() error {
 
 // scene is the scene p names: one of the registry, or a lab story built
 // from p.Lab.
-func (p Position) scene() (*scenes.Scene, error) {
+func (p Position) scene() (*scenes.Scene, error) { return p.sceneIn(nil) }
+
+// sceneIn is the scene p names among list (nil: the registry's), or a lab
+// story built from p.Lab.
+func (p Position) sceneIn(list []*scenes.Scene) (*scenes.Scene, error) {
 	switch {
 	case p.Lab != nil && p.Scene != lab.SceneID:
 		return nil, fmt.Errorf("position: a lab story's scene is %s, not %q", lab.SceneID, p.Scene)
 	case p.Lab != nil:
 		return p.Lab.Scene()
-	case p.Scene == lab.SceneID:
+	}
+	if list == nil {
+		list = scenes.All()
+	}
+	if i := slices.IndexFunc(list, func(sc *scenes.Scene) bool { return sc.ID == p.Scene }); i >= 0 {
+		return list[i], nil
+	}
+	if p.Scene == lab.SceneID {
 		return nil, fmt.Errorf("position: a lab story carries its lock (lab), and this one has none")
 	}
-	sc := scenes.Find(p.Scene)
-	if sc == nil {
-		return nil, fmt.Errorf("position: unknown scene %q", p.Scene)
-	}
-	return sc, nil
+	return nil, fmt.Errorf("position: unknown scene %q", p.Scene)
 }
 
 // Redo brings run r, just Reset, to the learner's own moves: each goes in

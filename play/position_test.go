@@ -93,7 +93,7 @@ func TestMemoryStoreKeepsACopy(t *testing.T) {
 // position, by name, and come back when it opens.
 func TestPositionKeepsTheSelection(t *testing.T) {
 	pos := Position{Version: PositionVersion, Scene: "redlock", Step: 3, Selected: "c2", Node: "C"}
-	s, err := Open(context.Background(), pos, embedded(t))
+	s, err := started(context.Background(), pos, embedded(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -536,11 +536,12 @@ func (p *Session) Update(msg Msg) Cmd {
 	return nil
 }
 
-// NewSession prepares scene sc on backend b, tokens drawn from seed; id
+// newSession prepares scene sc on backend b, tokens drawn from seed, with
+// no run until a position is applied (applyPosition); id
 // must differ from every earlier session's in the program, so that
 // messages still in flight for a closed scene are dropped. ops counts the
 // commands running, for a clean shutdown; ctx ends them all.
-func NewSession(ctx context.Context, id int, sc *scenes.Scene, b *sim.Backend, seed uint64, ops *sync.WaitGroup) (*Session, error) {
+func newSession(ctx context.Context, id int, sc *scenes.Scene, b *sim.Backend, seed uint64, ops *sync.WaitGroup) (*Session, error) {
 	text, err := content.Load(sc.ID)
 	if err != nil {
 		return nil, err
@@ -554,7 +555,6 @@ func NewSession(ctx context.Context, id int, sc *scenes.Scene, b *sim.Backend, s
 		}
 		p.Quiz = NewQuiz(items)
 	}
-	p.Run = sim.NewRun(b, sc.Script(p.Params), seed)
 	p.Ledger = scenes.Fold(p.Snap)
 	return p, nil
 }

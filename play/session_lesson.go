@@ -9,10 +9,11 @@ import (
 	"locksim/sim"
 )
 
-// ApplyPosition sets a session that has not started yet to pos: its
-// settings and seed (when pos has them), its prediction and, for a story,
-// the learner's own moves and the step, which it goes to once started.
-func (p *Session) ApplyPosition(pos Position) {
+// applyPosition sets a session that has not started yet to pos (checked)
+// and builds its run: its settings and seed (when pos has them), its
+// prediction and, for a story, the learner's own moves and the step,
+// which it goes to once started. The door (Open) alone calls it.
+func (p *Session) applyPosition(pos Position) {
 	if pos.Settings != nil {
 		p.Params = scenes.Params(maps.Clone(pos.Settings))
 	}
@@ -48,9 +49,7 @@ func (p *Session) ApplyPosition(pos Position) {
 	if p.Scene.Kind == scenes.Race {
 		p.replaying = pos.Race.clone()
 	}
-	old := p.Run
 	p.Run = sim.NewRun(p.Backend, p.script(), p.Seed)
-	old.Close() // never started: nothing of it is on the server
 	script := p.Scene.Script(p.Params)
 	p.Sel = slices.IndexFunc(script.Actors, func(a sim.ActorSpec) bool { return a.Name == pos.Selected })
 	p.Node = slices.Index(script.Nodes, pos.Node)

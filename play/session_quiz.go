@@ -25,7 +25,7 @@ func NewQuiz(items []scenes.Situation) *QuizState {
 // OpenQuiz is the session's quiz, read from its text the first time.
 func (p *Session) OpenQuiz() *QuizState {
 	if p.Quiz == nil {
-		items, _ := scenes.Situations(p.Text) // NewSession refuses a text it cannot read
+		items, _ := scenes.Situations(p.Text) // Open refuses a text it cannot read
 		p.Quiz = NewQuiz(items)
 	}
 	return p.Quiz

@@ -40,7 +40,7 @@ func TestRacePositionRoundTrip(t *testing.T) {
 // says it is a replay of a recorded race.
 func TestOpenRaceReplaysTheRecord(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, Position{Version: PositionVersion, Scene: "race", Seed: 5, Prediction: passed}, embedded(t))
+	s, err := started(ctx, Position{Version: PositionVersion, Scene: "race", Seed: 5, Prediction: passed}, embedded(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestOpenRaceReplaysTheRecord(t *testing.T) {
 	if strings.Contains(s.Explanation().Readout, "Replayed") {
 		t.Errorf("a real race says it is replayed: %s", s.Explanation().Readout)
 	}
-	o, err := Open(ctx, pos, embedded(t))
+	o, err := started(ctx, pos, embedded(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestOpenRaceInRecordedOrder(t *testing.T) {
 		for i, w := range append([]string{first}, slices.DeleteFunc([]string{"w1", "w2", "w3", "w4"}, func(w string) bool { return w == first })...) {
 			rec.Shots = append(rec.Shots, RaceShot{Worker: w, Order: i + 1, Reply: map[bool]string{true: "OK", false: "(nil)"}[i == 0]})
 		}
-		s, err := Open(ctx, Position{Version: PositionVersion, Scene: "race", Seed: 9, Prediction: passed, Race: rec}, embedded(t))
+		s, err := started(ctx, Position{Version: PositionVersion, Scene: "race", Seed: 9, Prediction: passed, Race: rec}, embedded(t))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,7 +103,7 @@ func TestOpenRaceInRecordedOrder(t *testing.T) {
 func TestOpenRaceSaysTheRepliesDiffer(t *testing.T) {
 	ctx := context.Background()
 	rec := &RaceRecord{Shots: []RaceShot{{"w2", 1, "OK"}, {"w1", 2, "OK"}, {"w3", 3, "(nil)"}, {"w4", 4, "(nil)"}}}
-	s, err := Open(ctx, Position{Version: PositionVersion, Scene: "race", Seed: 9, Prediction: passed, Race: rec}, embedded(t))
+	s, err := started(ctx, Position{Version: PositionVersion, Scene: "race", Seed: 9, Prediction: passed, Race: rec}, embedded(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestOpenRaceSaysTheRepliesDiffer(t *testing.T) {
 func TestRaceAgainDropsTheRecord(t *testing.T) {
 	ctx := context.Background()
 	rec := &RaceRecord{Shots: []RaceShot{{"w4", 1, "OK"}, {"w1", 2, "(nil)"}, {"w2", 3, "(nil)"}, {"w3", 4, "(nil)"}}}
-	s, err := Open(ctx, Position{Version: PositionVersion, Scene: "race", Seed: 9, Prediction: passed, Race: rec}, embedded(t))
+	s, err := started(ctx, Position{Version: PositionVersion, Scene: "race", Seed: 9, Prediction: passed, Race: rec}, embedded(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 // code carries) has no prediction.
 func TestNewSettingAsksAgain(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, Position{Version: PositionVersion, Scene: "gc-pause", Seed: 5}, embedded(t))
+	s, err := started(ctx, Position{Version: PositionVersion, Scene: "gc-pause", Seed: 5}, embedded(t))
 	if err != nil {
 		t.Fatal(err)
 	}

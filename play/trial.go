@@ -117,17 +117,6 @@ func (r *TrialRecord) clone() *TrialRecord {
 // it to the race itself.
 func (p *Session) Trial() *TrialRecord { return p.trial }
 
-// OpenPosition opens the scene of pos, checked first, at pos (a story
-// code, a trial of the race to step through), as a new session the caller
-// starts, as Open does; from is the open scene's session, nil for none,
-// left as it stands to come back to.
-func (c *Course) OpenPosition(pos Position, from *Session) (*Session, error) {
-	if err := pos.Check(); err != nil {
-		return nil, err
-	}
-	return c.OpenAt(pos, from)
-}
-
 // trialScene is the race scene as the story of one recorded trial: the
 // same text and reading, no question, and a schedule that is the trial.
 func trialScene(race *scenes.Scene, rec *TrialRecord) *scenes.Scene {

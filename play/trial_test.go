@@ -33,7 +33,7 @@ func getDelTrial() *TrialRecord {
 func TestTrialOpensAsAStory(t *testing.T) {
 	ctx := context.Background()
 	pos := Position{Version: PositionVersion, Scene: "race", Seed: 2, Trial: getDelTrial()}
-	s, err := Open(ctx, pos, embedded(t))
+	s, err := started(ctx, pos, embedded(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestTrialOpensAsAStory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := Open(ctx, again, embedded(t))
+	o, err := started(ctx, again, embedded(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestTrialFromTheCourse(t *testing.T) {
 		t.Fatal(err)
 	}
 	Driver{S: race}.Run(race.Start(nil))
-	s, err := c.OpenPosition(Position{Version: PositionVersion, Scene: "race", Seed: 1, Trial: getDelTrial()}, race)
+	s, err := c.OpenAt(Position{Version: PositionVersion, Scene: "race", Seed: 1, Trial: getDelTrial()}, race)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func TestTrialRepliesDiffer(t *testing.T) {
 	ctx := context.Background()
 	rec := getDelTrial()
 	rec.Moves[3].Reply = "(nil)" // as if w1's DEL had run first
-	s, err := Open(ctx, Position{Version: PositionVersion, Scene: "race", Seed: 2, Trial: rec, Step: 9}, embedded(t))
+	s, err := started(ctx, Position{Version: PositionVersion, Scene: "race", Seed: 2, Trial: rec, Step: 9}, embedded(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func TestTrialStoryReadsEveryCommand(t *testing.T) {
 	getSet := trials[2]
 	for _, rec := range trials {
 		t.Run(rec.Variant, func(t *testing.T) {
-			s, err := Open(ctx, Position{Version: PositionVersion, Scene: "race", Seed: 2, Trial: rec}, embedded(t))
+			s, err := started(ctx, Position{Version: PositionVersion, Scene: "race", Seed: 2, Trial: rec}, embedded(t))
 			if err != nil {
 				t.Fatal(err)
 			}

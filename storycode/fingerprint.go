@@ -205,13 +205,13 @@ func eventLine(e sim.Event) string {
 // headless (no question, no read-back between moves), and returns its
 // events and move labels.
 func playStory(ctx context.Context, b *sim.Backend, sc *scenes.Scene, pos play.Position) ([]sim.Event, []string, error) {
-	s, err := play.NewSession(ctx, 1, sc, b, pos.Seed, &sync.WaitGroup{})
+	// the scene as the fingerprint has it: the lab's is built, no scene
+	// of the registry
+	s, err := play.Open(ctx, pos, play.Env{Backend: b, ID: 1, Scenes: []*scenes.Scene{sc}, Headless: true})
 	if err != nil {
 		return nil, nil, err
 	}
 	defer s.Close(context.WithoutCancel(ctx))
-	s.Predict, s.Headless = false, true
-	s.ApplyPosition(pos)
 	d := play.Driver{S: s}
 	d.Run(s.Start(nil))
 	d.Run(s.SeekTo(len(s.Snap.Moves)))

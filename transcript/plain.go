@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"locksim/content"
@@ -301,27 +300,11 @@ func plainScripts(ctx context.Context, w io.Writer, sc *scenes.Scene, b *sim.Bac
 // readouts are written from (the handout's form). Close the session when
 // done.
 func openStory(ctx context.Context, b *sim.Backend, pos play.Position, text content.Text) (*play.Session, error) {
-	if err := pos.Check(); err != nil {
-		return nil, err
-	}
-	var s *play.Session
-	var err error
-	if pos.Lab != nil {
-		// a lab story is no scene of the registry: it is built from the
-		// lock and schedule the position carries
-		s, err = play.OpenLab(ctx, 1, pos.Lab, b, pos.Seed, &sync.WaitGroup{})
-	} else {
-		s, err = play.NewSession(ctx, 1, scenes.Find(pos.Scene), b, pos.Seed, &sync.WaitGroup{})
-	}
+	pos.Step, pos.Prediction = 0, nil
+	s, err := play.Open(ctx, pos, play.Env{Backend: b, ID: 1, Headless: true, Text: text})
 	if err != nil {
 		return nil, err
 	}
-	if text.Has("title") {
-		s.Text = text
-	}
-	s.Predict, s.Headless = false, true
-	pos.Step, pos.Prediction = 0, nil
-	s.ApplyPosition(pos)
 	d := play.Driver{S: s}
 	d.Run(s.Start(nil))
 	if s.Snap.Pos > 0 {

@@ -110,18 +110,26 @@ const TrialsFromRace = 1000
 // NewApp opens the scene with the given id on backend b; tokens come from
 // seed. Call Shutdown after the program ends.
 func NewApp(b *sim.Backend, id string, seed uint64) (*App, error) {
+	a := newApp(b, seed)
+	s, err := a.course.Open(max(a.course.Index(id), 0), nil)
+	if err != nil {
+		a.cancel()
+		return nil, err
+	}
+	a.setPlayer(s)
+	return a, nil
+}
+
+// newApp is the app of a course on backend b, tokens drawn from seed,
+// with no scene open yet: the caller opens one through the course and
+// puts it on screen (setPlayer).
+func newApp(b *sim.Backend, seed uint64) *App {
 	ctx, cancel := context.WithCancel(context.Background())
 	a := &App{ctx: ctx, cancel: cancel, b: b, seed: seed, ops: &sync.WaitGroup{}, switchWanted: -1, labOwn: labStarter(),
 		com: NewCommon(views.ASCII(), scenes.Export{}), clock: time.Now}
 	a.course = play.NewCourse(ctx, b, seed, a.ops)
-	s, err := a.course.Open(max(a.course.Index(id), 0), nil)
-	if err != nil {
-		cancel()
-		return nil, err
-	}
 	a.help = a.com.help()
-	a.setPlayer(s)
-	return a, nil
+	return a
 }
 
 // Shutdown stops what is in flight and waits for it until ctx's deadline,
@@ -164,7 +172,7 @@ func (a *App) Init() tea.Cmd {
 		// a lab story's position: the story over the lab, the course's
 		// scene started under it
 		a.labAt = nil
-		start = tea.Batch(start, a.openLabAt(at.Lab, at))
+		start = tea.Batch(start, a.openLabAt(*at))
 	}
 	if a.b.Live() {
 		return tea.Batch(start, healthLater())
@@ -675,7 +683,7 @@ func (a *App) openTrial(rec play.TrialRecord) tea.Cmd {
 		return nil
 	}
 	pos := play.Position{Version: play.PositionVersion, Scene: "race", Seed: a.seed, Trial: &rec}
-	s, err := a.course.OpenPosition(pos, a.pl.Session)
+	s, err := a.course.OpenAt(pos, a.pl.Session)
 	if err != nil {
 		a.pl.SetFlash(err.Error())
 		return nil

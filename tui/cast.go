@@ -223,7 +223,7 @@ func (c *caster) story(ctx context.Context, b *sim.Backend, pos play.Position) e
 	}
 	c.frame(a, castPause)
 	// a position past the question without an answer opens with it passed
-	// (play.Session.ApplyPosition): so does its cast
+	// (play.Open): so does its cast
 	pred := play.Prediction{Chosen: -1, Passed: true}
 	if pos.Prediction != nil {
 		pred = *pos.Prediction

@@ -254,10 +254,7 @@ func TestCastTranscriptExportAgree(t *testing.T) {
 	}
 	verdict := regexp.MustCompile(`(?m)^verdict: (.*)$`).FindStringSubmatch(text)
 	// the redis-cli script of the session the code opens
-	s, err := play.Open(ctx, pos, embedded(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := startedAt(t, ctx, pos, embedded(t))
 	defer s.Close(ctx)
 	var fromScript []string
 	script := strings.Split(strings.TrimSpace(transcript.RedisCLIScript(s.Snap, 0, false)), "\n")

@@ -116,33 +116,19 @@ func (e entry) Description() string {
 // NewCourse opens the course on b: the contents (or the scene o asks for),
 // with the learner's saved progress.
 func NewCourse(b *sim.Backend, o Options) (*App, error) {
+	seed, at := o.Seed, o.Position
+	if at != nil {
+		// the scenes opened after it draw their tokens as it does
+		seed = at.Seed
+	}
 	var labAt *play.Position // a lab story's position: it opens over the contents
-	if o.Position != nil && o.Position.Lab != nil {
-		labAt, o.Position, o.Seed = o.Position, nil, o.Position.Seed
+	if at != nil && at.Lab != nil {
+		labAt, at = at, nil
 	}
-	if o.Position != nil {
-		o.Scene, o.Step, o.Settings, o.Seed = o.Position.Scene, o.Position.Step, o.Position.Settings, o.Position.Seed
-	}
-	if o.Scene == "" && len(o.Scenes) > 0 {
-		o.Scene = o.Scenes[0]
-	}
-	id := o.Scene
-	if id == "" {
-		id = scenes.All()[0].ID
-	}
-	a, err := NewApp(b, id, o.Seed)
-	if err != nil {
-		return nil, err
-	}
+	a := newApp(b, seed)
 	c := a.course
 	c.Quiz, c.Present = !o.NoQuiz, o.Present
 	a.com.Export, a.com.Sink, a.com.Fetch = o.Export, transcript.Files{Dir: o.Export.Dir}, o.Fetch
-	if o.Styles != nil {
-		a.SetStyles(*o.Styles)
-	}
-	opt := a.pl.Options()
-	opt.Predict, opt.Present = c.Quiz && a.pl.Scene.Asks(), o.Present
-	a.pl.Configure(opt)
 	warning := ""
 	if err := c.Use(o.Store); err != nil {
 		// said on the contents screen, where the missing marks show
@@ -151,20 +137,32 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 			fmt.Fprintf(o.Warn, "locksim: %v\n", err)
 		}
 	}
+	scene := o.Scene
+	if scene == "" && len(o.Scenes) > 0 {
+		scene = o.Scenes[0]
+	}
+	contents := at == nil && scene == ""
+	var s *play.Session
+	var err error
 	switch {
-	case o.Position != nil && o.Visit:
-		s, err := c.Visit(play.VisitCode, *o.Position, nil)
-		if err != nil {
-			a.Shutdown(context.Background())
-			return nil, err
-		}
-		a.pl.Run.Close() // never started
-		a.setPlayer(s)
-	case o.Position != nil:
-		a.pl.ApplyPosition(*o.Position)
-		a.applyKeys() // a trial of the race is a story
-	case o.Scene != "":
-		a.pl.ApplyPosition(play.FromMoment(Moment{Scene: o.Scene, Settings: o.Settings, Seed: o.Seed, Step: o.Step}))
+	case at != nil && o.Visit:
+		s, err = c.Visit(play.VisitCode, *at, nil)
+	case at != nil:
+		s, err = c.OpenAt(*at, nil)
+	case scene != "":
+		s, err = c.OpenAt(play.FromMoment(Moment{Scene: scene, Settings: o.Settings, Seed: o.Seed, Step: o.Step}), nil)
+	default:
+		// the first scene, from its start, under the contents: the saved
+		// place opens once the learner picks its scene
+		s, err = c.OpenAt(play.Position{Version: play.PositionVersion, Scene: c.Scenes[0].ID}, nil)
+	}
+	if err != nil {
+		a.cancel() // nothing opened runs yet
+		return nil, err
+	}
+	a.setPlayer(s)
+	if o.Styles != nil {
+		a.SetStyles(*o.Styles)
 	}
 	c.SetPlaylist(o.Scenes)
 	if o.Clock != nil {
@@ -176,7 +174,7 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 	if i := c.Index(c.Prog.Moment.Scene); i >= 0 {
 		a.toc.selectScene(i)
 	}
-	a.contents = o.Scene == ""
+	a.contents = contents
 	if labAt != nil {
 		if o.Visit {
 			c.Away(play.VisitCode, nil)

@@ -204,10 +204,7 @@ func TestLabBreakAndFix(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the lab story's position should read back: %v\n%s", err, data)
 	}
-	s, err := play.Open(context.Background(), back, embedded(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := startedAt(t, context.Background(), back, embedded(t))
 	if s.Snap.Pos != pos.Step || !slices.Contains(lab.BrokenIn(s.Ledger), lab.NoForeignRelease) {
 		t.Errorf("the position should open at step %d with the break: at %d, %v", pos.Step, s.Snap.Pos, lab.BrokenIn(s.Ledger))
 	}

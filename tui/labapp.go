@@ -29,7 +29,7 @@ func (a *App) openLab() tea.Cmd {
 	// the first time in this run: where the learner left a story of the
 	// lab last time, if that is where the course was left
 	if pos := a.course.LastPlace(); pos.Lab != nil && a.course.Prog.Moment.Scene == lab.SceneID {
-		return a.openLabAt(pos.Lab, &pos)
+		return a.openLabAt(pos)
 	}
 	return nil
 }
@@ -161,27 +161,26 @@ func (a *App) labServer() (*sim.Backend, error) {
 	return a.labB, nil
 }
 
-// openLabStory puts a story of the lab on screen in the player, at pos if
-// it is not nil; the course's player waits aside until the story closes.
-func (a *App) openLabStory(place *play.LabPlace) tea.Cmd { return a.openLabAt(place, nil) }
+// openLabStory puts a story of the lab on screen in the player, at its
+// start; the course's player waits aside until the story closes.
+func (a *App) openLabStory(place *play.LabPlace) tea.Cmd {
+	return a.openLabAt(play.Position{Version: play.PositionVersion, Scene: lab.SceneID, Lab: place})
+}
 
-// openLabAt opens lab story place at pos (nil: its start); see
+// openLabAt opens the lab story pos carries where pos stands; see
 // openLabStory.
-func (a *App) openLabAt(place *play.LabPlace, pos *play.Position) tea.Cmd {
+func (a *App) openLabAt(pos play.Position) tea.Cmd {
 	b, err := a.labServer()
 	if err != nil {
 		a.lab.note = "the lab's server: " + oneLine(err)
 		return nil
 	}
 	a.labStories++
-	s, err := play.OpenLab(a.ctx, labStoryBase+a.labStories, place, b, a.seed, a.ops)
+	s, err := play.Open(a.ctx, pos, play.Env{Backend: b, ID: labStoryBase + a.labStories, Seed: a.seed, Ops: a.ops,
+		Options: play.Options{Predict: a.course.Quiz}})
 	if err != nil {
 		a.lab.note = oneLine(err)
 		return nil
-	}
-	s.Configure(play.Options{Predict: a.course.Quiz && s.Scene.Asks()})
-	if pos != nil {
-		s.ApplyPosition(*pos)
 	}
 	if !a.labStory {
 		a.coursePl = a.pl

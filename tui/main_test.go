@@ -304,3 +304,17 @@ func knobIndex(t testing.TB, id, knob, value string) int {
 	t.Fatalf("%s has no %s %q", id, knob, value)
 	return -1
 }
+
+// startedAt is the session pos opens (play.Open, the question asked where
+// the scene has one) on b, started to rest.
+func startedAt(t *testing.T, ctx context.Context, pos play.Position, b *sim.Backend) *play.Session {
+	t.Helper()
+	s, err := play.Open(ctx, pos, play.Env{Backend: b, ID: 1, Options: play.Options{Predict: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := (play.Driver{S: s}).Start(); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}

@@ -47,8 +47,12 @@ type Course struct {
 	visit Visit
 	home  int
 
-	ctx    context.Context
-	b      *sim.Backend
+	ctx context.Context
+	b   *sim.Backend
+	// labB is the lab's own embedded server, opened at its first story:
+	// the course's server (embedded or live) keeps the course's scene as
+	// it was, and a learner's script never runs on a live one
+	labB   *sim.Backend
 	seed   uint64
 	ops    *sync.WaitGroup
 	nextID int // numbers sessions, so a closed scene's late messages are dropped
@@ -171,6 +175,39 @@ func (c *Course) open(pos Position, from *Session, own bool) (*Session, error) {
 	c.leave(from)
 	c.At = i
 	return s, nil
+}
+
+// LabStory prepares the lab story pos carries (Position.Lab) where pos
+// stands, as a new session the caller starts, on the lab's own embedded
+// server, opened at the first story. It is played over the lab: the
+// course's place (the scene open, a visit, what was left) is untouched.
+// A position with no lab story, one that does not open (see Open), or a
+// server that does not start is an error.
+func (c *Course) LabStory(pos Position) (*Session, error) {
+	if pos.Lab == nil {
+		return nil, fmt.Errorf("position: scene %s is no story of the lab", pos.Scene)
+	}
+	if c.labB == nil {
+		b, err := sim.OpenEmbedded()
+		if err != nil {
+			return nil, fmt.Errorf("the lab's server: %w", err)
+		}
+		c.labB = b
+	}
+	c.nextID++
+	return Open(c.ctx, pos, Env{Backend: c.labB, ID: c.nextID, Seed: c.seed, Ops: c.ops, Options: Options{Predict: c.Quiz}})
+}
+
+// Close closes what the course opened besides its sessions' runs (the
+// lab's server) within ctx; call it once no command runs. It returns the
+// server's error closing.
+func (c *Course) Close(ctx context.Context) error {
+	if c.labB == nil {
+		return nil
+	}
+	b := c.labB
+	c.labB = nil
+	return b.Close(ctx)
 }
 
 // options are a new session's options in this course; own sessions

@@ -78,9 +78,8 @@ type App struct {
 	labOwn lab.Lock
 	// labStory is set while a story of the lab is on screen (a break the
 	// adversary found, or a lock to break by hand): pl is its player, and
-	// coursePl the course's, put back when the story closes. labB is the
-	// lab's own embedded server, opened with its first story; labStories
-	// numbers the stories' sessions apart from the course's.
+	// coursePl the course's, put back when the story closes (the course
+	// opens the story on the lab's own server: play.Course.LabStory).
 	labStory bool
 	coursePl *Player
 	// labAt is a lab story's position to open at start (Options.Position)
@@ -88,8 +87,6 @@ type App struct {
 	// labResumed is set once the lab's story saved last time has been
 	// offered back (see openLab)
 	labResumed bool
-	labB       *sim.Backend
-	labStories int
 
 	// the lesson's class clock, the speaker-notes file (-notes) and what
 	// it last got, and a presenter's esc waiting for its confirmation
@@ -152,9 +149,7 @@ func (a *App) Shutdown(ctx context.Context) {
 		if a.coursePl != nil {
 			a.coursePl.Run.Close()
 		}
-		if a.labB != nil {
-			_ = a.labB.Close(ctx)
-		}
+		_ = a.course.Close(ctx) // the lab's server
 	case <-ctx.Done():
 		// a command is still stuck in a stalled server; the backend's
 		// cleanup does not need its connection

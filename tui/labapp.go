@@ -9,7 +9,6 @@ import (
 
 	"locksim/lab"
 	"locksim/play"
-	"locksim/sim"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -143,24 +142,6 @@ func (t *Contents) selectLab() {
 	}
 }
 
-// labStoryBase numbers the lab's story sessions apart from the course's
-// scenes, so a message of one is never taken for the other's.
-const labStoryBase = 1 << 20
-
-// labServer is the lab's own embedded server, opened at its first story:
-// the course's server (embedded or live) keeps the course's scene as it
-// was, and a learner's script never runs on a live one.
-func (a *App) labServer() (*sim.Backend, error) {
-	if a.labB == nil {
-		b, err := sim.OpenEmbedded()
-		if err != nil {
-			return nil, err
-		}
-		a.labB = b
-	}
-	return a.labB, nil
-}
-
 // openLabStory puts a story of the lab on screen in the player, at its
 // start; the course's player waits aside until the story closes.
 func (a *App) openLabStory(place *play.LabPlace) tea.Cmd {
@@ -170,14 +151,7 @@ func (a *App) openLabStory(place *play.LabPlace) tea.Cmd {
 // openLabAt opens the lab story pos carries where pos stands; see
 // openLabStory.
 func (a *App) openLabAt(pos play.Position) tea.Cmd {
-	b, err := a.labServer()
-	if err != nil {
-		a.lab.note = "the lab's server: " + oneLine(err)
-		return nil
-	}
-	a.labStories++
-	s, err := play.Open(a.ctx, pos, play.Env{Backend: b, ID: labStoryBase + a.labStories, Seed: a.seed, Ops: a.ops,
-		Options: play.Options{Predict: a.course.Quiz}})
+	s, err := a.course.LabStory(pos)
 	if err != nil {
 		a.lab.note = oneLine(err)
 		return nil

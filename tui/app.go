@@ -337,7 +337,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return a, nil
 		}
 		return a, a.openLabStory(msg.place)
-	case labProgress, labOver:
+	case play.SearchProgress, play.SearchOver:
 		if a.lab == nil {
 			return a, nil // a closed lab's
 		}

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -80,29 +79,15 @@ type Lab struct {
 	// the adversary's run: running while it searches, its progress, the
 	// report, a script's error shown in place, or another error
 	running   bool
-	cancel    context.CancelFunc
-	updates   chan tea.Msg
+	search    *play.Search // the core runs it; nil before the first
 	bar       progress.Model
 	prog      lab.Progress
 	report    *lab.Report
 	scriptErr *lab.ScriptError
 	runErr    string
-	gen       int // numbers runs, so a cancelled run's late messages are dropped
 	// pick is the broken property whose break ctrl+o opens, an index in
 	// the report's failures
 	pick int
-}
-
-// labProgress is the adversary's count so far, and labOver its end.
-type labProgress struct {
-	gen int
-	p   lab.Progress
-}
-
-type labOver struct {
-	gen    int
-	report *lab.Report
-	err    error
 }
 
 // labStory asks the app to play a story of the lab in the player.
@@ -210,12 +195,9 @@ func (l *Lab) Running() bool { return l.running }
 
 // Close cancels a search still running; its late messages are dropped.
 func (l *Lab) Close() {
-	if l.cancel != nil {
-		l.cancel()
-		l.cancel = nil
-	}
-	if l.running {
-		l.gen++
+	if l.search != nil {
+		l.search.Stop()
+		l.search = nil // its late messages name it: they are dropped
 	}
 	l.running = false
 }
@@ -347,8 +329,8 @@ func (l *Lab) save() error {
 	return lk.Save(l.dir)
 }
 
-// run starts the adversary on the editor's lock in the background; the
-// learner's own lock is saved first.
+// run asks the core to start the adversary on the editor's lock in the
+// background (play.CheckLock); the learner's own lock is saved first.
 func (l *Lab) run() tea.Cmd {
 	lk, err := l.lock()
 	if err != nil {
@@ -364,67 +346,27 @@ func (l *Lab) run() tea.Cmd {
 		return nil
 	}
 	l.Close()
-	l.gen++
-	gen := l.gen
-	ctx, cancel := context.WithCancel(context.Background())
-	l.cancel, l.running, l.prog = cancel, true, lab.Progress{Max: lk.Policy.Bound.MaxSchedules}
+	search, start := play.CheckLock(lk)
+	l.search, l.running, l.prog = search, true, lab.Progress{Max: lk.Policy.Bound.MaxSchedules}
 	l.report, l.scriptErr, l.runErr = nil, nil, ""
-	ch := make(chan tea.Msg, 1)
-	l.updates = ch
-	go func() {
-		defer close(ch)
-		// the learner's scripts run in here, outside Bubble Tea's own
-		// recover: a panic ends this search with an error, never the
-		// process (which, served over SSH, every other session is in)
-		defer func() {
-			if r := recover(); r != nil {
-				select {
-				case ch <- labOver{gen: gen, err: fmt.Errorf("the search stopped on a fault in locksim: %v", r)}:
-				default:
-				}
-			}
-		}()
-		rep, err := lab.Check(ctx, &lk, lab.Options{Progress: func(p lab.Progress) {
-			select {
-			case ch <- labProgress{gen: gen, p: p}:
-			default: // the screen is behind: it gets the next one
-			}
-		}})
-		select {
-		case ch <- labOver{gen: gen, report: rep, err: err}:
-		case <-ctx.Done(): // cancelled: nobody waits for it any more
-		}
-	}()
-	return l.wait()
-}
-
-// wait is the next message of the running search.
-func (l *Lab) wait() tea.Cmd {
-	ch := l.updates
-	return func() tea.Msg {
-		m, ok := <-ch
-		if !ok {
-			return nil
-		}
-		return m
-	}
+	return teaCmd(start)
 }
 
 // Update handles the search's messages and the lab's keys.
 func (l *Lab) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case labProgress:
-		if msg.gen != l.gen {
+	case play.SearchProgress:
+		if msg.S != l.search {
 			return nil
 		}
-		l.prog = msg.p
-		return l.wait()
-	case labOver:
-		if msg.gen != l.gen {
+		l.prog = msg.P
+		return teaCmd(msg.Next)
+	case play.SearchOver:
+		if msg.S != l.search {
 			return nil
 		}
-		l.running, l.cancel = false, nil
-		l.finish(msg.report, msg.err)
+		l.running, l.search = false, nil
+		l.finish(msg.Report, msg.Err)
 		return nil
 	case tea.KeyMsg:
 		l.note = ""

@@ -1,0 +1,92 @@
+package play
+
+import (
+	"context"
+	"fmt"
+
+	"locksim/lab"
+)
+
+// Search is the adversary's run on one lock (lab.Check), in the
+// background: CheckLock starts it, Stop cancels it, and its messages
+// (SearchProgress, then one SearchOver) name it, so a screen drops those
+// of a search it has let go of.
+type Search struct {
+	lk      lab.Lock
+	ctx     context.Context
+	cancel  context.CancelFunc
+	updates chan Msg
+}
+
+// SearchProgress is the adversary's count so far; Next waits for the
+// search's next message.
+type SearchProgress struct {
+	S    *Search
+	P    lab.Progress
+	Next Cmd
+}
+
+// SearchOver is the search's end: the report, or the error that stopped it
+// (a script's, as a *lab.ScriptError; a cancelled search's; a fault in
+// locksim, which ends the search and never the process).
+type SearchOver struct {
+	S      *Search
+	Report *lab.Report
+	Err    error
+}
+
+// CheckLock prepares the adversary's search of lk and returns it with the
+// command that starts it and reports its first message; each progress
+// message carries the command for the next. Progress comes as fast as it
+// is taken: one the receiver is not ready for is dropped for the next.
+func CheckLock(lk lab.Lock) (*Search, Cmd) {
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Search{lk: lk, ctx: ctx, cancel: cancel, updates: make(chan Msg, 1)}
+	return s, func() Msg {
+		go s.run()
+		return s.next()
+	}
+}
+
+// Stop cancels the search; its late messages still name it.
+func (s *Search) Stop() { s.cancel() }
+
+// run searches, on its own goroutine.
+func (s *Search) run() {
+	defer s.cancel()
+	defer close(s.updates)
+	// the learner's scripts run in here, outside the screen runtime's own
+	// recover: a panic ends this search with an error, never the process
+	// (which, served over SSH, every other session is in)
+	defer func() {
+		if r := recover(); r != nil {
+			select {
+			case s.updates <- SearchOver{S: s, Err: fmt.Errorf("the search stopped on a fault in locksim: %v", r)}:
+			default:
+			}
+		}
+	}()
+	rep, err := lab.Check(s.ctx, &s.lk, lab.Options{Progress: func(p lab.Progress) {
+		select {
+		case s.updates <- SearchProgress{S: s, P: p}:
+		default: // the receiver is behind: it gets the next one
+		}
+	}})
+	select {
+	case s.updates <- SearchOver{S: s, Report: rep, Err: err}:
+	case <-s.ctx.Done(): // cancelled: nobody waits for it any more
+	}
+}
+
+// next waits for the search's next message; nil once it has ended.
+func (s *Search) next() Msg {
+	m, ok := <-s.updates
+	if !ok {
+		return nil
+	}
+	if p, ok := m.(SearchProgress); ok {
+		p.Next = s.next
+		return p
+	}
+	return m
+}

@@ -323,10 +323,6 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return a, a.trialsKey(msg)
 		}
 		return a, a.onKey(msg)
-	case trialsReady:
-		// to the page that asked, open or closed: a closed one lets go
-		_, cmd := msg.t.Update(msg)
-		return a, cmd
 	case checkedMsg:
 		a.pl.takeCheck(msg)
 		return a, nil
@@ -342,9 +338,9 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return a, nil // a closed lab's
 		}
 		return a, a.lab.Update(msg)
-	case trialsMsg, trialsOver:
+	case play.TrialsOpened, play.TrialsCounted, play.TrialsOver:
 		if a.trials == nil {
-			return a, nil // a closed page's
+			return a, nil // a closed page's: the core lets go of its trials
 		}
 		_, cmd := a.trials.Update(msg)
 		return a, cmd

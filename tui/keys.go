@@ -2,7 +2,6 @@ package tui
 
 import (
 	"locksim/play"
-	"locksim/race"
 	"locksim/scenes"
 	"locksim/views"
 
@@ -111,7 +110,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		a.pl.SetFlash("answer the prediction first (1-" + itoa(int64(len(a.pl.Choices()))) + ")")
 		return nil
 	case key.Matches(msg, k.Trials):
-		t, err := NewTrials(a.b, TrialsFromRace, race.DefaultConfig(a.seed), a.com)
+		t, err := NewTrials(a.b, TrialsFromRace, play.DefaultTrials(a.seed), a.com)
 		if err != nil {
 			a.pl.SetFlash(err.Error())
 			return nil

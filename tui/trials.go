@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	checker "locksim/check"
 	"locksim/content"
 	"locksim/play"
-	"locksim/race"
 	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/transcript"
@@ -25,24 +23,22 @@ import (
 // then the table and a histogram of one variant at a time. It is a page of
 // the race scene (t) and the whole program with -trials in a terminal.
 type Trials struct {
-	b, tb   *sim.Backend
-	done    func()
+	b       *sim.Backend
 	n       int
-	cfg     race.Config
+	cfg     play.TrialsConfig
 	text    content.Text
 	com     *Common
 	bar     progress.Model
-	all     []race.Counts // finished variants, then the running one
+	all     []play.TrialCounts // finished variants, then the running one
 	running bool
 	show    int // the variant whose histogram is drawn
 	err     string
-	cancel  context.CancelFunc
-	updates chan tea.Msg
+	// run is the trials the core runs, from Init on
+	run *play.Trials
 	// Standalone is set when the trials are the whole program: q quits.
 	Standalone bool
 	closed     bool
-	stopped    bool          // the learner stopped the run
-	gone       chan struct{} // closed once Close has let go of everything
+	stopped    bool // the learner stopped the run
 	w, h       int
 	// anomalies is set while the anomalies' pane is shown instead of the
 	// histogram (a screen with room shows both); kind is the anomaly
@@ -55,20 +51,9 @@ type Trials struct {
 // showTrial asks the app to open a trial as a story of the race scene.
 type showTrial struct{ rec play.TrialRecord }
 
-type trialsMsg struct {
-	t      *Trials // the run of trials it belongs to
-	counts race.Counts
-	final  bool
-	err    error
-}
-
-// trialsOver says the trials' goroutine has finished: run to the end,
-// stopped, or failed.
-type trialsOver struct{ t *Trials }
-
 // NewTrials prepares n trials of every variant on b, drawn with com's
 // styles.
-func NewTrials(b *sim.Backend, n int, cfg race.Config, com *Common) (*Trials, error) {
+func NewTrials(b *sim.Backend, n int, cfg play.TrialsConfig, com *Common) (*Trials, error) {
 	text, err := content.Load("race")
 	if err != nil {
 		return nil, err
@@ -76,128 +61,41 @@ func NewTrials(b *sim.Backend, n int, cfg race.Config, com *Common) (*Trials, er
 	return &Trials{b: b, n: n, cfg: cfg, text: text, com: com, bar: com.progressBar()}, nil
 }
 
-// Init starts the trials: a command opens their server and connections
-// (trialsReady), then Update sets them running.
+// Init asks the core for the trials (play.StartTrials): its command opens
+// their server and connections and sets them running; Update draws what
+// they report.
 func (t *Trials) Init() tea.Cmd {
-	b, cfg := t.b, t.cfg
-	return func() tea.Msg {
-		tr, tb, done, err := race.OnBackend(b, cfg)
-		if err != nil {
-			return trialsReady{t: t, err: err}
-		}
-		return trialsReady{t: t, tb: tb, tr: tr, done: done}
-	}
-}
-
-// trialsReady carries the trials' server and connections, once open.
-type trialsReady struct {
-	t    *Trials
-	tb   *sim.Backend
-	tr   *race.Trials
-	done func()
-	err  error
-}
-
-// start sets the trials running on what Init opened.
-func (t *Trials) start(m trialsReady) tea.Cmd {
-	if m.err != nil {
-		t.err = m.err.Error()
-		return nil
-	}
-	if t.closed {
-		go m.done() // closed before they started: let go at once
-		return nil
-	}
-	tr := m.tr
-	t.tb, t.done = m.tb, m.done
-	ctx, cancel := context.WithCancel(context.Background())
-	t.cancel, t.running, t.all = cancel, true, nil
-	t.updates = make(chan tea.Msg, 1)
-	go func() {
-		defer close(t.updates)
-		// Bubble Tea recovers its own Update, View and commands, not this
-		// goroutine: a panic here ends the trials with an error, never the
-		// process (which, served over SSH, every other session is in)
-		defer func() {
-			if r := recover(); r != nil {
-				select {
-				case t.updates <- trialsMsg{t: t, final: true, err: fmt.Errorf("the trials stopped on a fault in locksim: %v", r)}:
-				default:
-				}
-			}
-		}()
-		last := time.Now()
-		for _, v := range race.Variants() {
-			c, err := tr.Run(ctx, v, t.n, func(c race.Counts) {
-				if time.Since(last) > 50*time.Millisecond {
-					last = time.Now()
-					select {
-					case t.updates <- trialsMsg{t: t, counts: c}:
-					default: // the screen is behind: it gets the next one
-					}
-				}
-			})
-			t.updates <- trialsMsg{t: t, counts: c, final: true, err: err}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	return t.wait()
-}
-
-func (t *Trials) wait() tea.Cmd {
-	ch := t.updates
-	return func() tea.Msg {
-		m, ok := <-ch
-		if !ok {
-			return trialsOver{t}
-		}
-		return m
-	}
+	run, start := play.StartTrials(t.b, t.n, t.cfg)
+	t.run = run
+	return teaCmd(start)
 }
 
 // Stop cancels the trials still running; the counts so far stay.
 func (t *Trials) Stop() {
-	if t.cancel != nil {
-		t.cancel()
+	if t.run != nil {
+		t.run.Stop()
 	}
 }
 
 // Close stops the trials and releases their connections and server.
 //
-// It does not wait: the trials' goroutine ends and the connections close
-// in the background (a stalled server must not freeze the screen); Wait
-// waits for that.
+// It does not wait: the trials let go in the background (a stalled
+// server must not freeze the screen); Wait waits for that.
 func (t *Trials) Close() {
 	if t.closed {
 		return
 	}
 	t.closed = true
-	t.Stop()
-	t.gone = make(chan struct{})
-	updates, done := t.updates, t.done
-	go func() {
-		defer close(t.gone)
-		if updates != nil {
-			for range updates {
-			}
-		}
-		if done != nil {
-			done()
-		}
-	}()
+	if t.run != nil {
+		t.run.Close()
+	}
 }
 
 // Wait waits, at most until ctx is done, for a closed run of trials to
 // let go of its connections and server.
 func (t *Trials) Wait(ctx context.Context) {
-	if t.gone == nil {
-		return
-	}
-	select {
-	case <-t.gone:
-	case <-ctx.Done():
+	if t.closed && t.run != nil {
+		t.run.Wait(ctx)
 	}
 }
 
@@ -205,30 +103,38 @@ func (t *Trials) Wait(ctx context.Context) {
 // shown, q stops a run (and, once stopped, closes), esc closes.
 func (t *Trials) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
-	case trialsReady:
-		return t, msg.t.start(msg)
-	case trialsOver:
-		if msg.t == t {
+	case play.TrialsOpened:
+		if msg.T != t.run || t.closed {
+			return t, nil // an earlier page's: it is closed
+		}
+		if msg.Err != nil {
+			t.err = msg.Err.Error()
+			return t, nil
+		}
+		t.running, t.all = true, nil
+		return t, teaCmd(msg.Next)
+	case play.TrialsOver:
+		if msg.T == t.run {
 			t.running = false
 		}
 		return t, nil
-	case trialsMsg:
-		if msg.t != t {
+	case play.TrialsCounted:
+		if msg.T != t.run {
 			return t, nil // an earlier page's: it is closed
 		}
-		c := msg.counts
+		c := msg.Counts
 		if n := len(t.all); n > 0 && t.all[n-1].Variant == c.Variant {
 			t.all[n-1] = c
 		} else {
 			t.all = append(t.all, c)
 		}
-		if msg.err != nil && !errors.Is(msg.err, context.Canceled) {
-			t.err = msg.err.Error()
+		if msg.Err != nil && !errors.Is(msg.Err, context.Canceled) {
+			t.err = msg.Err.Error()
 		}
-		if msg.final && msg.err == nil {
+		if msg.Final && msg.Err == nil {
 			t.show = len(t.all) - 1
 		}
-		return t, t.wait()
+		return t, teaCmd(msg.Next)
 	case tea.KeyMsg:
 		k := t.com.TrialKeys
 		switch {
@@ -246,7 +152,7 @@ func (t *Trials) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return t, t.showOne()
 		case key.Matches(msg, k.Stop):
 			if t.running {
-				t.Stop() // the counts so far arrive, then trialsOver
+				t.Stop() // the counts so far arrive, then play.TrialsOver
 				t.stopped = true
 				return t, nil
 			}
@@ -338,7 +244,7 @@ func (t *Trials) page(w, h int) string {
 	for _, c := range t.all {
 		done += c.Trials
 	}
-	total := t.n * len(race.Variants())
+	total := t.n * play.TrialVariants()
 	status := "done"
 	switch {
 	case t.running && t.stopped:
@@ -410,7 +316,7 @@ func (t *Trials) page(w, h int) string {
 
 // anomalyRows are the anomalies the client's mutex model found in c's
 // trials, by kind, the one picked marked, with the smallest trial of each.
-func (t *Trials) anomalyRows(st views.Styles, c race.Counts, w int) []string {
+func (t *Trials) anomalyRows(st views.Styles, c play.TrialCounts, w int) []string {
 	rows := []string{views.Rule(st, "anomalies the checker found: "+c.Variant.String()+" (↑/↓ kind · enter shows one)", w)}
 	nameW := 0
 	for _, k := range checker.Anomalies() {

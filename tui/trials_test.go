@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"locksim/play"
 	"locksim/race"
 	"locksim/scenes"
 	"locksim/views"
@@ -19,13 +20,13 @@ func TestTrialsOpenInACommand(t *testing.T) {
 	}
 	defer func() { tr.Close(); tr.Wait(context.Background()) }()
 	cmd := tr.Init()
-	if tr.Running() || tr.tb != nil {
+	if tr.Running() {
 		t.Fatal("Init started the trials itself")
 	}
 	for cmd != nil {
 		m := cmd()
 		_, cmd = tr.Update(m)
-		if _, over := m.(trialsOver); over {
+		if _, over := m.(play.TrialsOver); over {
 			break
 		}
 	}

@@ -1,7 +1,11 @@
 package cli
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -58,6 +62,53 @@ func TestImportGraph(t *testing.T) {
 				}
 			}
 		}
+	}
+	screenStartsNoEngine(t)
+}
+
+// screenStartsNoEngine: the screen asks the core for what runs an engine
+// (play.CheckLock, play.StartTrials, play.Course.LabStory) and draws what
+// it reports. The core reaches race, so the screen does too through it:
+// the rule is on the screen's own imports and calls. Its tests may build
+// race's counts by hand.
+func screenStartsNoEngine(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.Dir}} {{join .Imports \" \"}}", "locksim/tui").Output()
+	if err != nil {
+		t.Fatalf("go list locksim/tui: %v", err)
+	}
+	f := strings.Fields(string(out))
+	if len(f) == 0 {
+		t.Fatalf("go list locksim/tui listed nothing")
+	}
+	if slices.Contains(f[1:], "locksim/race") {
+		t.Error("locksim/tui imports locksim/race: the core runs the trials (play.StartTrials)")
+	}
+	files, err := filepath.Glob(filepath.Join(f[0], "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	starts := map[string]string{"lab.Check": "play.CheckLock", "sim.OpenEmbedded": "play.Course.LabStory",
+		"sim.OpenEmbeddedRealClock": "play.StartTrials"}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if x, ok := sel.X.(*ast.Ident); ok {
+				if core, ok := starts[x.Name+"."+sel.Sel.Name]; ok {
+					t.Errorf("%s calls %s.%s: the screen starts no engine (the core's %s does)", filepath.Base(name), x.Name, sel.Sel.Name, core)
+				}
+			}
+			return true
+		})
 	}
 }
 

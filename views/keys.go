@@ -69,10 +69,10 @@ func DefaultKeyMap() KeyMap {
 		Trials:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "run the race 1000 times")),
 		ShowOne:   key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "show me one (after t)")),
 		Node:      key.NewBinding(key.WithKeys("A", "B", "C", "D", "E"), key.WithHelp("A-E", "pick a node")),
-		Stop:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "stop node, restart empty")),
+		Stop:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "stop node, or restart it")),
 		Cut:       key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "cut client off node, heal")),
 		Slow:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "slow node, undo")),
-		Jump:      key.NewBinding(key.WithKeys("j"), key.WithHelp("j", "jump node clock past TTL")),
+		Jump:      key.NewBinding(key.WithKeys("j"), key.WithHelp("j", "jump node clock forward")),
 		Hang:      key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "hang node, wake it")),
 		// 1 and 2 answer too, through Select
 		Efficiency:  key.NewBinding(key.WithKeys("e"), key.WithHelp("e/1", "efficiency lock"), key.WithDisabled()),

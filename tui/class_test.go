@@ -196,7 +196,7 @@ func TestPollCountsTheClass(t *testing.T) {
 			t.Fatalf("the follower's answer moved the story to %d (asking %v)", ann.a.pl.Snap.Pos, ann.a.pl.Asking)
 		}
 		// what the keys hold would answer it: hidden until the move runs
-		if v := ann.a.View(); !strings.Contains(v, "You predicted: ") || !strings.Contains(v, "resource:lock  (hidden until the instructor runs the move)") {
+		if v := ann.a.View(); !strings.Contains(v, "You predicted: ") || !strings.Contains(v, "keys (hidden until the instructor runs the move)") {
 			t.Errorf("a follower waiting for the move sees:\n%s", v)
 		}
 		hear(t, teacher, "both predictions", rowOf("k-bob", func(m class.Member) bool { return m.Pos.Prediction != nil }))

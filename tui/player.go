@@ -199,11 +199,9 @@ func (p *Player) draw() (string, frameLayout) {
 		top = append(top, p.hiddenNodes(st, strings.TrimPrefix(hiddenNode, p.Snap.Prefix), w)...)
 	}
 	if len(hiddenKeys) > 0 {
-		line := st.Bold.Render(hiddenKeys[0]) + st.Dim.Render("  "+p.hiddenNote())
-		if len(hiddenKeys) > 1 {
-			line = st.Bold.Render("keys ") + st.Dim.Render(p.hiddenNote()+" ") + strings.Join(hiddenKeys, " · ")
-		}
-		top = append(top, truncate(line, w))
+		// not their names or how many: that can be the answer (key-naming
+		// asks whether two workers share one key)
+		top = append(top, truncate(st.Bold.Render("keys ")+st.Dim.Render(p.hiddenNote()), w))
 	}
 	if r := p.Snap.Resource; r != nil {
 		top = append(top, resourceLine(st, *r, w))

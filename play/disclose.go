@@ -80,6 +80,9 @@ type standing struct {
 	at, moment, step int
 	answered         bool // a prediction was made for this story
 	waiting          bool
+	// elsewhere: this story asks nothing, but another story of its scene
+	// does, and the scene's answer text answers that one
+	elsewhere bool
 }
 
 // disclose is the rule: see Disclosure.
@@ -87,7 +90,9 @@ func disclose(s standing, role Role) Disclosure {
 	d := Disclosure{At: s.at, Moment: s.moment}
 	if s.at < 0 {
 		d.At, d.Moment = -1, -1
-		d.State, d.Checked, d.Answer = true, true, true
+		d.State, d.Checked = true, true
+		d.Answer = !s.elsewhere || role.answerKey()
+		d.Key = s.elsewhere && role.answerKey()
 		return d
 	}
 	d.Open = !s.answered && s.step <= s.at
@@ -121,7 +126,7 @@ func Disclose(pos Position, role Role) Disclosure {
 		moment += at - sc.PredictAt(labels) // own moves put in before it
 	}
 	answered := pos.Prediction != nil && pos.Prediction.Chosen >= 0
-	return disclose(standing{at: at, moment: moment, step: pos.Step, answered: answered}, role)
+	return disclose(standing{at: at, moment: moment, step: pos.Step, answered: answered, elsewhere: at < 0 && sc.Predict != nil}, role)
 }
 
 // Disclose is what role may be shown of the session's place now (see
@@ -133,7 +138,7 @@ func (p *Session) Disclose(role Role) Disclosure {
 	}
 	at := p.Scene.PredictAt(p.MoveLabels())
 	return disclose(standing{at: at, moment: p.Scene.MomentAt(p.Run.Moves(), at), step: p.Snap.Pos,
-		answered: p.Guess >= 0, waiting: p.Waiting()}, role)
+		answered: p.Guess >= 0, waiting: p.Waiting(), elsewhere: at < 0}, role)
 }
 
 // Notes are the speaker notes role may read at the session's place: the
@@ -154,8 +159,12 @@ func (p *Session) Page(role Role) string {
 // read it (Disclosure.Key).
 const AnswerKeyHeading = "answer key: not for the projector"
 
-// WaitsForAnswer stands where the answer's text is held back.
-const WaitsForAnswer = "(the rest waits for the answer to the question)"
+// WaitsForAnswer stands where the answer's text is held back; in a story
+// that asks nothing, WaitsForOtherStory says whose question it answers.
+const (
+	WaitsForAnswer     = "(the rest waits for the answer to the question)"
+	WaitsForOtherStory = "(the rest answers the question another story of this scene asks: it shows there, once answered)"
+)
 
 // parts is section first, then section rest as the disclosure allows.
 func (p *Session) parts(first, rest string, role Role) string {
@@ -169,6 +178,8 @@ func (p *Session) parts(first, rest string, role Role) string {
 		return text + "\n\n" + AnswerKeyHeading + "\n" + p.Text.Get(rest)
 	case d.Answer:
 		return text + "\n\n" + p.Text.Get(rest)
+	case d.At < 0:
+		return text + "\n\n" + WaitsForOtherStory
 	}
 	return text + "\n\n" + WaitsForAnswer
 }

@@ -1,6 +1,12 @@
 package play
 
-import "testing"
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"locksim/scenes"
+)
 
 // TestDiscloseRule is the rule as a table: where the story stands against
 // its question, whether it was answered, and who reads.
@@ -13,6 +19,8 @@ func TestDiscloseRule(t *testing.T) {
 		key                          bool
 	}{
 		{"no question", standing{at: -1, step: 3}, Learner, false, true, true, true, false},
+		{"no question here, one in another story", standing{at: -1, step: 3, elsewhere: true}, Learner, false, true, true, false, false},
+		{"no question here, the notes file", standing{at: -1, step: 3, elsewhere: true}, NotesFile, false, true, true, true, true},
 		{"ahead, before its moment", standing{at: 5, moment: 4, step: 2}, Learner, true, true, false, false, false},
 		{"ahead, in its moment", standing{at: 5, moment: 4, step: 4}, Projector, true, false, false, false, false},
 		{"at it", standing{at: 5, moment: 5, step: 5}, Follower, true, false, false, false, false},
@@ -26,6 +34,33 @@ func TestDiscloseRule(t *testing.T) {
 		d := disclose(c.s, c.role)
 		if d.Open != c.open || d.State != c.state || d.Checked != c.checked || d.Answer != c.answer || d.Key != c.key {
 			t.Errorf("%s: got %+v; want open %v, state %v, checked %v, answer %v, key %v", c.name, d, c.open, c.state, c.checked, c.answer, c.key)
+		}
+	}
+}
+
+// TestStoryWithoutQuestionHoldsTheScenesAnswer: timeout's fail-fast story
+// asks nothing, but the scene's answer (how many get the lock once H lets
+// go) answers its other stories' question: the story page and the notes
+// hold it back there too.
+func TestStoryWithoutQuestionHoldsTheScenesAnswer(t *testing.T) {
+	ctx := context.Background()
+	sc := scenes.Find("timeout")
+	fast := -1
+	for i, v := range sc.Knobs[0].Values {
+		if v == "fail fast" {
+			fast = i
+		}
+	}
+	s, err := Open(ctx, Position{Version: PositionVersion, Scene: "timeout", Settings: map[string]int{"policy": fast}, Seed: 5}, Env{Backend: embedded(t), Options: Options{Predict: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := s.Disclose(Learner); d.At >= 0 || d.Answer || !d.State {
+		t.Fatalf("fail fast: %+v", d)
+	}
+	for what, text := range map[string]string{"story page": s.Page(Learner), "notes": s.Notes(Learner)} {
+		if !strings.Contains(text, WaitsForOtherStory) || strings.Contains(text, s.Text.Get("intro-answer")) || strings.Contains(text, s.Text.Get("notes-answer")) {
+			t.Errorf("fail fast, the %s:\n%s", what, text)
 		}
 	}
 }

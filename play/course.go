@@ -264,6 +264,16 @@ func (c *Course) Visit(kind Visit, pos Position, from *Session) (*Session, error
 	if kind == NotVisiting {
 		return c.OpenAt(pos, from)
 	}
+	if kind == VisitRun && pos.Prediction != nil {
+		// a student's answer comes with their run once its move has run;
+		// at or before the question the room's question is still open, and
+		// the run shown to it must ask it, not answer it
+		if sc, err := pos.scene(); err == nil {
+			if at := QuestionAt(sc, scenes.Params(maps.Clone(pos.Settings)), pos.Own); at >= 0 && pos.Step <= at {
+				pos.Prediction = nil
+			}
+		}
+	}
 	at := c.At
 	s, err := c.open(pos, from, kind.Counts())
 	if err != nil {

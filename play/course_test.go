@@ -219,7 +219,7 @@ func TestVisitIsNotAMove(t *testing.T) {
 		t.Fatal(err)
 	}
 	// a student's run at gc-pause, their prediction made and revealed
-	theirs := Position{Version: PositionVersion, Scene: "gc-pause", Seed: 5, Step: 2, Prediction: &Prediction{Chosen: 0}}
+	theirs := Position{Version: PositionVersion, Scene: "gc-pause", Seed: 5, Step: 4, Prediction: &Prediction{Chosen: 0}}
 	old := s
 	if s, err = c.Visit(VisitRun, theirs, old); err != nil {
 		t.Fatal(err)

@@ -417,7 +417,12 @@ func (a *App) classKey(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
 		c.desk = false
 		cmd := a.goTo(m.Pos, play.VisitRun)
 		c.shown = m.Name
-		a.pl.SetFlash("showing " + m.Name + "'s run: their seed, their moves, their prediction · esc goes back to your own place")
+		what := "their seed, their moves, their prediction"
+		if a.pl.Position().Prediction == nil {
+			// at or before the question the room's question stays open
+			what = "their seed and moves; the question is the room's"
+		}
+		a.pl.SetFlash("showing " + m.Name + "'s run: " + what + " · esc goes back to your own place")
 		return cmd, true
 	case c.following && a.movesAway(msg):
 		a.pl.SetFlash("you are following the instructor · F leaves follow mode")

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -300,7 +301,7 @@ func (w *walk) class() {
 	}
 	teacher := joinAs(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 1, Scene: w.sc.ID, Settings: w.p}, w.w, w.h)
 	ann := joinAs(t, hub, info.Code, class.Student, "k-ann", "ann", Options{Seed: 1}, w.w, w.h)
-	bob := joinAs(t, hub, info.Code, class.Student, "k-bob", "bob", Options{Seed: 1}, w.w, w.h)
+	bob := joinAs(t, hub, info.Code, class.Student, "k-bob", "bob", Options{Seed: 7}, w.w, w.h)
 	drive(t, teacher.a, keys("F")...)
 	for _, s := range []member{ann, bob} {
 		hear(t, s, "the instructor asking", func(e class.Event) bool { return e.Kind == class.KindLead && e.Lead.Follow })
@@ -339,6 +340,23 @@ func (w *walk) class() {
 		t.Errorf("%s: a follower who had not answered is not asked after the instructor stepped back:\n%s", w.where, ann.a.View())
 	}
 	w.check("the instructor stepped back to the question", teacher.a.View())
+
+	// the instructor puts the answered, waiting student's run on screen:
+	// the room's question is still open, on the instructor's screen and
+	// on the projector
+	projector := joinAs(t, hub, info.Code, class.Projector, "teacher", "teacher", Options{Seed: 9}, w.w, w.h)
+	hear(t, teacher, "bob's answer", rowOf("k-bob", func(m class.Member) bool { return m.Pos.Prediction != nil && m.Pos.Step == w.at }))
+	students := teacher.a.students()
+	pick := slices.IndexFunc(students, func(m class.Member) bool { return m.ID == "k-bob" })
+	drive(t, teacher.a, keys("l"+strings.Repeat("[down]", pick)+"[enter]")...)
+	if p := teacher.a.pl.Position(); p.Seed != bob.a.pl.Seed || p.Step != w.at {
+		t.Fatalf("%s: the instructor shows %+v, want bob's run at step %d", w.where, p, w.at)
+	}
+	w.check("the instructor showing an answered student's run at the question", teacher.a.View())
+	hear(t, projector, "the shown run", func(e class.Event) bool {
+		return e.Kind == class.KindLead && e.Lead.Pos.Seed == bob.a.pl.Seed
+	})
+	w.check("the projector showing an answered student's run at the question", projector.a.View())
 }
 
 // pages are the speaker notes (N), the story page (i) and the history

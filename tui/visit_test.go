@@ -43,7 +43,7 @@ func TestShownRunIsNotTheInstructorsPlace(t *testing.T) {
 	at := ann.a.pl.Scene.PredictAt(ann.a.pl.MoveLabels())
 	drive(t, teacher.a, keys(strings.Repeat("n", at-1))...)
 	own := teacher.a.pl.Position()
-	drive(t, ann.a, keys(strings.Repeat("n", at)+"1n")...)
+	drive(t, ann.a, keys(strings.Repeat("n", at)+"1")...) // the answer runs the move: ann stands at at+1
 	if ann.a.pl.Guess != 0 || !ann.a.pl.Revealed {
 		t.Fatalf("ann's run: guess %d, revealed %v", ann.a.pl.Guess, ann.a.pl.Revealed)
 	}

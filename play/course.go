@@ -46,6 +46,9 @@ type Course struct {
 	// place, as the store holds it, is then theirs)
 	visit Visit
 	home  int
+	// browsing: the session on screen is the one under the contents
+	// before the learner opened a scene (Browse), nobody's place
+	browsing bool
 
 	ctx context.Context
 	b   *sim.Backend
@@ -142,7 +145,7 @@ func (c *Course) Open(i int, from *Session) (*Session, error) {
 	if quiz != nil {
 		s.Quiz = quiz // its attempt's score reported or not, as left
 	}
-	c.visit, c.home = NotVisiting, -1 // a scene the learner opens is their own
+	c.visit, c.home, c.browsing = NotVisiting, -1, false // a scene the learner opens is their own
 	return s, nil
 }
 
@@ -154,10 +157,26 @@ func (c *Course) Open(i int, from *Session) (*Session, error) {
 func (c *Course) OpenAt(pos Position, from *Session) (*Session, error) {
 	s, err := c.open(pos, from, true)
 	if err == nil {
-		c.visit, c.home = NotVisiting, -1
+		c.visit, c.home, c.browsing = NotVisiting, -1, false
 	}
 	return s, err
 }
+
+// Browse opens pos as the session that stands under the contents before
+// the learner has picked anything: it is nobody's place, so it is never
+// saved over the learner's saved place nor kept as its scene's, and a
+// visit from it goes back to the saved place (Home).
+func (c *Course) Browse(pos Position) (*Session, error) {
+	s, err := c.OpenAt(pos, nil)
+	if err == nil {
+		c.browsing = true
+	}
+	return s, err
+}
+
+// Browsing reports that the session on screen is the one Browse opened:
+// the learner has opened no scene yet.
+func (c *Course) Browsing() bool { return c.browsing }
 
 // open opens pos's scene at pos through the door (Open), from left as it
 // stands; own says whether what the learner does in it is recorded as
@@ -195,7 +214,11 @@ func (c *Course) LabStory(pos Position) (*Session, error) {
 		c.labB = b
 	}
 	c.nextID++
-	return Open(c.ctx, pos, Env{Backend: c.labB, ID: c.nextID, Seed: c.seed, Ops: c.ops, Options: Options{Predict: c.Quiz}})
+	s, err := Open(c.ctx, pos, Env{Backend: c.labB, ID: c.nextID, Seed: c.seed, Ops: c.ops, Options: Options{Predict: c.Quiz}})
+	if err == nil && c.visit == NotVisiting {
+		c.browsing = false // a story of the learner's own lab is their place
+	}
+	return s, err
 }
 
 // Close closes what the course opened besides its sessions' runs (the
@@ -223,7 +246,7 @@ func (c *Course) options(own bool) Options {
 // leave keeps from's place as the learner left its scene, to come back
 // to; a visit's place is not the learner's, and is not kept.
 func (c *Course) leave(from *Session) {
-	if from != nil && c.visit == NotVisiting {
+	if from != nil && c.visit == NotVisiting && !c.browsing {
 		c.left[from.Scene.ID] = Left{Pos: from.Position(), Quiz: from.Quiz}
 	}
 }
@@ -281,7 +304,7 @@ func (c *Course) Visit(kind Visit, pos Position, from *Session) (*Session, error
 	}
 	if c.visit == NotVisiting {
 		c.home = -1
-		if from != nil && kind != VisitProject {
+		if from != nil && kind != VisitProject && !c.browsing {
 			c.home = at
 		}
 	}
@@ -403,7 +426,7 @@ func (c *Course) TakeSave() (st Store, prog progress.Progress, ok bool) {
 func (c *Course) SaveMoment(s *Session) error {
 	var own *Position
 	switch {
-	case c.visit == NotVisiting && s != nil:
+	case c.visit == NotVisiting && s != nil && !c.browsing:
 		pos := s.Position()
 		own = &pos
 	case c.visit != NotVisiting && c.home >= 0:

@@ -450,8 +450,8 @@ func (a *App) switchTo(i int) tea.Cmd {
 		a.switchWanted = i // switched to once the move is done
 		return nil
 	}
-	if i == a.course.At && a.course.Visiting() == play.NotVisiting {
-		return nil // on screen already; a visit's scene opens as the learner's own
+	if i == a.course.At && a.course.Visiting() == play.NotVisiting && !a.course.Browsing() {
+		return nil // on screen already; a visit's scene, or the one under the contents, opens as the learner's own
 	}
 	s, err := a.course.Open(i, a.pl.Session)
 	if err != nil {

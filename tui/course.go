@@ -152,9 +152,10 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 	case scene != "":
 		s, err = c.OpenAt(play.FromMoment(Moment{Scene: scene, Settings: o.Settings, Seed: o.Seed, Step: o.Step}), nil)
 	default:
-		// the first scene, from its start, under the contents: the saved
-		// place opens once the learner picks its scene
-		s, err = c.OpenAt(play.Position{Version: play.PositionVersion, Scene: c.Scenes[0].ID}, nil)
+		// the first scene, from its start, under the contents: nobody's
+		// place (quitting from the contents keeps the saved one), which
+		// opens once the learner picks its scene
+		s, err = c.Browse(play.Position{Version: play.PositionVersion, Scene: c.Scenes[0].ID})
 	}
 	if err != nil {
 		a.cancel() // nothing opened runs yet

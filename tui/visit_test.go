@@ -9,6 +9,8 @@ import (
 	"locksim/class"
 	"locksim/play"
 	"locksim/scenes/progress"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // savedPlace reads the place a store keeps, for a test: its position.
@@ -192,5 +194,65 @@ func TestFollowerKeepsTheirOwnPlace(t *testing.T) {
 	ann.a.SaveProgress()
 	if _, pos := savedPlace(t, store); pos.Scene != "release" || pos.Step != 3 {
 		t.Errorf("an own step after going home saved %+v, want release at step 3", pos)
+	}
+}
+
+// TestContentsKeepTheSavedPlace: opened on the contents, locksim stands
+// the first scene under them, which is nobody's place. Quitting from the
+// contents keeps the saved place (gc-pause at step 5); following the
+// instructor from there and pressing esc goes back to it, not to the first
+// scene's start; and picking the first scene opens it as the learner's.
+func TestContentsKeepTheSavedPlace(t *testing.T) {
+	store := &progress.Store{Path: filepath.Join(t.TempDir(), "progress.json")}
+	place := func() {
+		a, err := NewCourse(embedded(t), Options{Seed: 3, Scene: "gc-pause", Step: 5, Store: store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		drive(t, a, tea.WindowSizeMsg{Width: 80, Height: 24})
+		runCmd(t, a, a.Init())
+		a.SaveProgress()
+		a.Shutdown(context.Background())
+	}
+	place()
+	if _, pos := savedPlace(t, store); pos.Scene != "gc-pause" || pos.Step != 5 {
+		t.Fatalf("the saved place: %+v", pos)
+	}
+
+	a, err := NewCourse(embedded(t), Options{Seed: 3, Store: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Shutdown(context.Background()) })
+	drive(t, a, tea.WindowSizeMsg{Width: 80, Height: 24})
+	runCmd(t, a, a.Init())
+	if !a.contents {
+		t.Fatal("locksim did not open on the contents")
+	}
+	a.SaveProgress()
+	if _, pos := savedPlace(t, store); pos.Scene != "gc-pause" || pos.Step != 5 {
+		t.Errorf("quitting from the contents saved %+v over gc-pause at step 5", pos)
+	}
+
+	// a visit from the contents, then esc: the saved place, not scene 1's start
+	lead := play.Position{Version: play.PositionVersion, Scene: "fencing", Seed: 8, Step: 2}
+	old := a.pl.Run
+	s, err := a.course.Visit(play.VisitCode, lead, a.pl.Session)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.setPlayer(s)
+	a.contents = false
+	runCmd(t, a, a.pl.Start(old))
+	if a.pl.Scene.ID != "fencing" {
+		t.Fatalf("the visit opened %s", a.pl.Scene.ID)
+	}
+	a.SaveProgress()
+	if _, pos := savedPlace(t, store); pos.Scene != "gc-pause" || pos.Step != 5 {
+		t.Errorf("a visit from the contents saved %+v over gc-pause at step 5", pos)
+	}
+	drive(t, a, keys("[esc]")...)
+	if !a.contents && (a.pl.Scene.ID != "gc-pause" || a.pl.Snap.Pos != 5) {
+		t.Errorf("esc from the visit went to %s at step %d, not the saved place or the contents", a.pl.Scene.ID, a.pl.Snap.Pos)
 	}
 }

@@ -287,10 +287,11 @@ func (c *Course) Visit(kind Visit, pos Position, from *Session) (*Session, error
 	if kind == NotVisiting {
 		return c.OpenAt(pos, from)
 	}
-	if kind == VisitRun && pos.Prediction != nil {
-		// a student's answer comes with their run once its move has run;
-		// at or before the question the room's question is still open, and
-		// the run shown to it must ask it, not answer it
+	if (kind == VisitRun || kind == VisitCode) && pos.Prediction != nil {
+		// someone else's answer (a student's, a code's author's) comes with
+		// their place once its move has run; at or before the question the
+		// question is still the reader's (the room's), and the place must
+		// ask it, not answer it
 		if sc, err := pos.scene(); err == nil {
 			if at := QuestionAt(sc, scenes.Params(maps.Clone(pos.Settings)), pos.Own); at >= 0 && pos.Step <= at {
 				pos.Prediction = nil

@@ -111,7 +111,8 @@ func disclose(s standing, role Role) Disclosure {
 // of a question it cannot find.
 func Disclose(pos Position, role Role) Disclosure {
 	sc, err := pos.scene()
-	if err != nil {
+	if err != nil || pos.Trial != nil {
+		// a recorded trial is a story that asks nothing (trialScene)
 		return disclose(standing{at: -1}, role)
 	}
 	params := scenes.Params(maps.Clone(pos.Settings))
@@ -134,7 +135,9 @@ func Disclose(pos Position, role Role) Disclosure {
 // story only embedded nodes can play, on a live server) hides nothing.
 func (p *Session) Disclose(role Role) Disclosure {
 	if p.Scene.Predict == nil || !p.asksHere() {
-		return disclose(standing{at: -1}, role)
+		// with predictions on, a story a live server cannot play asks
+		// nothing there, but the scene's answer text answers it
+		return disclose(standing{at: -1, elsewhere: p.Predict && p.Scene.Predict != nil}, role)
 	}
 	at := p.Scene.PredictAt(p.MoveLabels())
 	return disclose(standing{at: at, moment: p.Scene.MomentAt(p.Run.Moves(), at), step: p.Snap.Pos,

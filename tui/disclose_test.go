@@ -222,6 +222,19 @@ func (w *walk) run() {
 	visit := w.open(Options{Position: &back, Visit: true})
 	w.check("a story code of the question's place", visit.View())
 	w.checkPages("a story code of the question's place", w.pages(visit))
+	// a code made by someone who answered, then stepped back to the
+	// question: the answer is theirs, the question the reader's
+	pos.Prediction = &play.Prediction{Chosen: 0}
+	answered, err := storycode.Encode(pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back, err = storycode.Decode(answered); err != nil {
+		t.Fatal(err)
+	}
+	visit = w.open(Options{Position: &back, Visit: true})
+	w.check("a story code of the question's place, made after answering", visit.View())
+	w.checkPages("a story code of the question's place, made after answering", w.pages(visit))
 
 	// after a settings change and back, once answered
 	if len(w.sc.Knobs) > 0 {

@@ -2,6 +2,7 @@ package play
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"locksim/lab"
@@ -60,9 +61,11 @@ func (s *Search) run() {
 	// (which, served over SSH, every other session is in)
 	defer func() {
 		if r := recover(); r != nil {
+			// waits for the receiver as the report does: a progress message
+			// in the buffer must not push the fault out
 			select {
 			case s.updates <- SearchOver{S: s, Err: fmt.Errorf("the search stopped on a fault in locksim: %v", r)}:
-			default:
+			case <-s.ctx.Done():
 			}
 		}
 	}()
@@ -78,11 +81,17 @@ func (s *Search) run() {
 	}
 }
 
-// next waits for the search's next message; nil once it has ended.
+// next waits for the search's next message. A search that ended with no
+// report for the receiver (stopped, or a fault whose word could not be
+// handed over) still ends: SearchOver, with why.
 func (s *Search) next() Msg {
 	m, ok := <-s.updates
 	if !ok {
-		return nil
+		err := s.ctx.Err()
+		if err == nil {
+			err = errors.New("the search ended without a report")
+		}
+		return SearchOver{S: s, Err: err}
 	}
 	if p, ok := m.(SearchProgress); ok {
 		p.Next = s.next

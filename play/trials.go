@@ -133,10 +133,9 @@ func (t *Trials) run() {
 	// served over SSH, every other session is in)
 	defer func() {
 		if r := recover(); r != nil {
-			select {
-			case t.updates <- TrialsCounted{T: t, Final: true, Err: fmt.Errorf("the trials stopped on a fault in locksim: %v", r)}:
-			default:
-			}
+			// waits for the receiver as every final message does: one in
+			// the buffer must not push the fault out
+			t.send(TrialsCounted{T: t, Final: true, Err: fmt.Errorf("the trials stopped on a fault in locksim: %v", r)})
 		}
 	}()
 	tr, _, done, err := race.OnBackend(t.b, t.cfg)

@@ -294,7 +294,7 @@ func parse(args []string) (config, error) {
 			return c, err
 		}
 	}
-	return c, nil
+	return c, checkHistoryPlace(c)
 }
 
 // checkLab checks -lab DIR, the course's flag that opens the lab's screen.
@@ -421,16 +421,40 @@ func checkHistory(_ *flag.FlagSet, c *config) error {
 		return nil
 	case c.cast != "":
 		return errors.New("-history and -cast each write one file: give one of them")
-	case c.story != "":
-		return nil
-	case c.scene == "":
-		return errors.New("-history needs -scene or -story: it writes the history of one scene's story")
-	case scenes.Find(c.scene).Kind == scenes.Quiz:
-		return fmt.Errorf("-history: scene %s is a quiz, which sends no command: it has no history", c.scene)
 	case c.trialsSet || c.plain || c.questions || c.list || c.cleanup || c.notes != "":
 		return errors.New("-history writes a file and exits: it does not go with -trials, -plain, -questions, -list, -cleanup or -notes")
 	case !strings.HasSuffix(strings.ToLower(c.history), ".html"):
 		return fmt.Errorf("-history %s: the file is a web page, give it a name ending in .html", c.history)
+	case c.story != "":
+		return nil // the code's place is checked once -story has read it (checkHistoryPlace)
+	case c.scene == "":
+		return errors.New("-history needs -scene or -story: it writes the history of one scene's story")
+	case scenes.Find(c.scene).Kind == scenes.Quiz:
+		return fmt.Errorf("-history: scene %s is a quiz, which sends no command: it has no history", c.scene)
+	}
+	return nil
+}
+
+// historyPlace is the place -history writes: -scene's story at -step (to
+// its end without -step), or the code's place (-story).
+func historyPlace(c config) (pos play.Position, toEnd bool) {
+	if c.position != nil {
+		return *c.position, false
+	}
+	return play.Position{Version: play.PositionVersion, Scene: c.scene, Settings: map[string]int(c.settings), Seed: c.seed, Step: c.step}, !c.stepSet
+}
+
+// checkHistoryPlace refuses a -history place at or before its story's
+// question, before any server is opened: the checked history would
+// answer it (the disclosure rule, play.Disclose).
+func checkHistoryPlace(c config) error {
+	if c.history == "" {
+		return nil
+	}
+	pos, toEnd := historyPlace(c)
+	if d := play.Disclose(pos, play.History); !toEnd && !d.Checked {
+		return fmt.Errorf("-history: step %d is at or before the story's question (at step %d), which the checked history would answer; give -step %d or later, or a code past the question",
+			pos.Step, d.At, d.At+1)
 	}
 	return nil
 }

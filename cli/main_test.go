@@ -115,6 +115,10 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-history", "h.html"}, "-history needs -scene"},
 		{[]string{"-scene", "choose", "-history", "h.html"}, "scene choose is a quiz"},
 		{[]string{"-scene", "gc-pause", "-history", "h.txt"}, "ending in .html"},
+		{[]string{"-story", "gc-pause.26hj7g6ctt0ga0r20400fa50a8", "-history", "h.txt"}, "ending in .html"},
+		// refused before any server is opened (this one does not answer)
+		{[]string{"-redis", "redis://127.0.0.1:1/0", "-scene", "gc-pause", "-step", "2", "-history", "h.html"}, "at or before the story's question"},
+		{[]string{"-story", "gc-pause.26hj7g6ctt0ga0r20400fa50a8", "-plain", "-history", "h.html"}, "-history writes a file and exits"},
 		{[]string{"-scene", "gc-pause", "-plain", "-history", "h.html"}, "-history writes a file and exits"},
 	}
 	for _, c := range cases {

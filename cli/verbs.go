@@ -140,17 +140,8 @@ func printed(ctx context.Context, stdout, stderr io.Writer, what, interrupted st
 // stdout.
 func writeHistory(ctx context.Context, e *env, c config, b *sim.Backend) int {
 	stdout, stderr := e.out, e.err
-	pos, toEnd := play.Position{Version: play.PositionVersion, Scene: c.scene, Settings: map[string]int(c.settings), Seed: c.seed, Step: c.step}, !c.stepSet
-	if c.position != nil {
-		// -story CODE: its place, up to its step
-		pos, toEnd = *c.position, false
-	}
-	if d := play.Disclose(pos, play.History); !toEnd && !d.Checked {
-		// the checked history answers the story's question: not before it
-		fmt.Fprintf(stderr, "locksim: -history: step %d is at or before the story's question (at step %d), which the checked history would answer; give -step %d or later, or a code past the question\n",
-			pos.Step, d.At, d.At+1)
-		return 2
-	}
+	// refused at or before the story's question by checkHistoryPlace
+	pos, toEnd := historyPlace(c)
 	f, err := os.Create(c.history)
 	if err != nil {
 		fmt.Fprintf(stderr, "locksim: -history: %v\n", err)

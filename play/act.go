@@ -119,7 +119,7 @@ func (p *Session) Act(act Action) (Cmd, bool) {
 		if p.Asking && p.Present && action == Step && !p.Busy {
 			// the clicker: the class has seen the question; run the move
 			p.Asking, p.Passed = false, true
-			return p.SeekTo(p.Scene.PredictAt(p.Snap.Moves) + 1), true
+			return p.SeekTo(p.QuestionAt() + 1), true
 		}
 		if p.Scene.Kind != scenes.Story {
 			return nil, false
@@ -204,6 +204,12 @@ func (p *Session) Act(act Action) (Cmd, bool) {
 		p.Flash = "the settings are back to their defaults"
 		return p.resettle(), true
 	case Crash, Pause, Wait, Move, Stop, Cut, Slow, Jump, Hang:
+		if p.Asking {
+			// a move of one's own here would play the decisive moment
+			// (timeout's 0.65 s pass in a wait) before the prediction
+			p.Err = "answer the question first: the story waits for your prediction (h for a hint)"
+			return nil, true
+		}
 		own, msg := p.learnerMove(action)
 		if msg != "" {
 			p.Err = msg

@@ -139,7 +139,7 @@ func (p *Session) Disclose(role Role) Disclosure {
 		// nothing there, but the scene's answer text answers it
 		return disclose(standing{at: -1, elsewhere: p.Predict && p.Scene.Predict != nil}, role)
 	}
-	at := p.Scene.PredictAt(p.MoveLabels())
+	at := p.QuestionAt()
 	return disclose(standing{at: at, moment: p.Scene.MomentAt(p.Run.Moves(), at), step: p.Snap.Pos,
 		answered: p.Guess >= 0, waiting: p.Waiting(), elsewhere: at < 0}, role)
 }

@@ -98,7 +98,10 @@ type Session struct {
 	trial *TrialRecord
 	// look counts the snapshots folded; ex is the explanation of the one
 	// on screen, for exFor, and explained counts the explanations made
-	look      int
+	look int
+	// qAt is the question's step for qFor (see QuestionAt)
+	qAt       int
+	qFor      *questionKey
 	ex        *scenes.Explanation
 	exFor     explained
 	explained int
@@ -312,13 +315,33 @@ func (p *Session) begin(old *sim.Run) Cmd {
 // it for the instructor to run the move: what would answer it stays
 // hidden, as while the question is open.
 func (p *Session) Waiting() bool {
-	return p.Follow && !p.Asking && p.Guess >= 0 && p.Scene.Predict != nil && p.Snap.Pos == p.Scene.PredictAt(p.MoveLabels())
+	return p.Follow && !p.Asking && p.Guess >= 0 && p.Scene.Predict != nil && p.Snap.Pos == p.QuestionAt()
+}
+
+// QuestionAt is the step the story's question stands before, -1 when it
+// has none: found in the schedule as written and followed through the
+// learner's own moves (the package's QuestionAt), since an edited run
+// names its later moves by the actors' next steps, not by the story's
+// labels the question is found by.
+func (p *Session) QuestionAt() int {
+	key := questionKey{scene: p.Scene, settings: scenes.FormatSettings(p.Scene, p.Params), own: len(p.own)}
+	if p.qFor == nil || *p.qFor != key {
+		p.qAt, p.qFor = QuestionAt(p.Scene, p.Params, p.own), &key
+	}
+	return p.qAt
+}
+
+// questionKey is what the question's step depends on.
+type questionKey struct {
+	scene    *scenes.Scene
+	settings string
+	own      int
 }
 
 // mustAsk reports that the story may not pass position at before the
 // learner answers the prediction: at is where the question stands.
 func (p *Session) mustAsk(at int) bool {
-	return p.asksHere() && p.Guess < 0 && !p.Passed && at >= 0 && at == p.Scene.PredictAt(p.MoveLabels())
+	return p.asksHere() && p.Guess < 0 && !p.Passed && at >= 0 && at == p.QuestionAt()
 }
 
 // asksHere reports that the story asks its question on this server: a
@@ -363,13 +386,13 @@ func (p *Session) answer(n int) Cmd {
 	if p.Follow {
 		return nil // the instructor runs the move when the class has answered
 	}
-	at := p.Scene.PredictAt(p.Snap.Moves)
+	at := p.QuestionAt()
 	return p.SeekTo(at + 1)
 }
 
 // reveal, once the decisive move has run, reads what the replies made true.
 func (p *Session) reveal() {
-	at := p.Scene.PredictAt(p.Snap.Moves)
+	at := p.QuestionAt()
 	if (p.Guess < 0 && !p.Passed) || at < 0 || p.Snap.Pos <= at {
 		return
 	}
@@ -406,14 +429,14 @@ func (p *Session) Close(ctx context.Context) {
 // learner reads, and a step back shows the same history.
 func (p *Session) SeekTo(target int) Cmd {
 	target = max(0, min(target, len(p.Snap.Moves)))
-	if at := p.Scene.PredictAt(p.Snap.Moves); p.Passed && p.Guess < 0 && at >= 0 && target <= at {
+	if at := p.QuestionAt(); p.Passed && p.Guess < 0 && at >= 0 && target <= at {
 		// back at or before the question with no answer for this story: a
 		// question passed to the class is open again, for a presenter, a
 		// projector and every follower alike, and its answer counts anew
 		p.Passed, p.Revealed, p.Actual = false, false, -1
 	}
 	// the story stops at its decisive point until the learner predicts
-	if at := p.Scene.PredictAt(p.Snap.Moves); p.asksHere() && p.Guess < 0 && !p.Passed && at >= p.Snap.Pos && at < target {
+	if at := p.QuestionAt(); p.asksHere() && p.Guess < 0 && !p.Passed && at >= p.Snap.Pos && at < target {
 		if p.Follow {
 			// the instructor ran the move: the question was put to the
 			// class, and this follower gave no answer
@@ -461,7 +484,7 @@ func (p *Session) Update(msg Msg) Cmd {
 		p.Ledger = scenes.Fold(p.Snap)
 		p.look++
 		p.Hinting = false
-		if at := p.Scene.PredictAt(p.Snap.Moves); p.mustAsk(at) && p.Snap.Pos == at {
+		if at := p.QuestionAt(); p.mustAsk(at) && p.Snap.Pos == at {
 			p.Asking, p.Playing = true, false
 		} else if p.Snap.Pos != at {
 			// the question is asked at its step only: stepped back before

@@ -364,7 +364,7 @@ func (a *App) ran() bool {
 	if p.Scene.Predict == nil || (p.Guess < 0 && !p.Passed) {
 		return false
 	}
-	at := p.Scene.PredictAt(p.Snap.Moves)
+	at := p.QuestionAt()
 	return at >= 0 && p.Snap.Pos > at
 }
 

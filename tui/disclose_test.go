@@ -205,6 +205,17 @@ func (w *walk) run() {
 	}
 
 	// by seek (-scene X -step N, a saved place)
+	// a move of one's own at the question (w lets time pass) is refused
+	// until the learner answers: the question stays open
+	if w.sc.Kind == scenes.Story {
+		waited := w.open(Options{Seed: 1, Scene: w.sc.ID, Settings: w.p, Step: w.at})
+		drive(t, waited, keys("w")...)
+		if !waited.pl.Asking {
+			t.Errorf("%s: after w at the question it is no longer asked (step %d):\n%s", w.where, waited.pl.Snap.Pos, waited.View())
+		}
+		w.check("the learner after w at the question", waited.View())
+		w.checkPages("the learner after w at the question", w.pages(waited))
+	}
 	sought := w.open(Options{Seed: 1, Scene: w.sc.ID, Settings: w.p, Step: w.at})
 	w.check("the learner at the question, opened at its step", sought.View())
 	w.checkPages("the learner at the question, opened at its step", w.pages(sought))

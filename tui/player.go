@@ -238,7 +238,7 @@ func (p *Player) draw() (string, frameLayout) {
 		readout = "hint: " + p.Question("hint-"+itoa(int64(p.Hints)))
 	case p.Waiting():
 		readout = fmt.Sprintf("You predicted: %s. The instructor runs the move when the class has answered; then the replies of your own run answer it.", p.Choices()[p.Guess])
-	case p.Revealed && p.Sel < 0 && p.Scene.PredictAt(p.Snap.Moves) >= 0 && p.Snap.Pos == p.Scene.PredictAt(p.Snap.Moves)+1:
+	case p.Revealed && p.Sel < 0 && p.QuestionAt() >= 0 && p.Snap.Pos == p.QuestionAt()+1:
 		// just after the decisive move: the real replies answer the question
 		readout = p.verdictOnGuess() + " " + readout
 	}

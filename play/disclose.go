@@ -107,7 +107,7 @@ func disclose(s standing, role Role) Disclosure {
 
 // Disclose is what role may be shown at pos: the rule for an output made
 // headless from a position (a transcript, a cast, a code, the -history
-// page), where the question is asked. An unknown scene discloses nothing
+// page), where the question is asked and its reader has not answered it. An unknown scene discloses nothing
 // of a question it cannot find.
 func Disclose(pos Position, role Role) Disclosure {
 	sc, err := pos.scene()
@@ -126,8 +126,10 @@ func Disclose(pos Position, role Role) Disclosure {
 	if moment >= 0 {
 		moment += at - sc.PredictAt(labels) // own moves put in before it
 	}
-	answered := pos.Prediction != nil && pos.Prediction.Chosen >= 0
-	return disclose(standing{at: at, moment: moment, step: pos.Step, answered: answered, elsewhere: at < 0 && sc.Predict != nil}, role)
+	// a place handed over (a code, a -story) is read by someone who has
+	// not answered: its author's prediction answers nothing for them, so
+	// at or before the question it is open (as Course.Visit opens a code)
+	return disclose(standing{at: at, moment: moment, step: pos.Step, elsewhere: at < 0 && sc.Predict != nil}, role)
 }
 
 // Disclose is what role may be shown of the session's place now (see

@@ -207,7 +207,7 @@ func (p *Session) Act(act Action) (Cmd, bool) {
 		if p.Asking {
 			// a move of one's own here would play the decisive moment
 			// (timeout's 0.65 s pass in a wait) before the prediction
-			p.Err = "answer the question first: the story waits for your prediction (h for a hint)"
+			p.Err = "answer the question first (h for a hint)"
 			return nil, true
 		}
 		own, msg := p.learnerMove(action)

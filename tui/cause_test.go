@@ -536,7 +536,7 @@ func TestCauseRedlockClockJump(t *testing.T) {
 	if ls.End != ledger.Lapsed || ls.EndAt != jump.At || c.led.JumpedBy(ls) != jump.Jump {
 		t.Fatalf("c1's lease on C: %v at %v, jumped by %v; want lapsed at the jump, %v", ls.End, ls.EndAt, c.led.JumpedBy(ls), jump.At)
 	}
-	causeHas(t, "c2's readout", c.b.Readout, "c1's key there ran out at "+scenes.Stamp(jump.At)+" on the node's own clock, which jumped "+sim.FormatSpan(jump.Jump)+" forward")
+	causeHas(t, "c2's readout", c.b.Readout, "c1's key there ran out at "+scenes.Stamp(jump.At)+", when C's clock jumped "+sim.FormatSpan(jump.Jump)+" (its lease was to end at")
 	causeLacks(t, "c2's readout", c.b.Readout, "vanished", "restart")
 
 	c = playRedlock(t, "clock jump", "")

@@ -36,16 +36,7 @@ func sshServer(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	served := make(chan error, 1)
-	go func() { served <- s.Serve(l) }()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), sshtest.Hang)
-		defer cancel()
-		_ = s.Close(ctx)
-		if err := <-served; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
+	t.Cleanup(sshtest.Serve(t, s, l))
 	return l.Addr().String()
 }
 

@@ -2,7 +2,6 @@ package serve
 
 import (
 	"bytes"
-	"context"
 	"locksim/serve/sshtest"
 	"log"
 	"path/filepath"
@@ -39,16 +38,7 @@ func startServer(t testing.TB, cfg Config) (*Server, string, func()) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	served := make(chan error, 1)
-	go func() { served <- s.Serve(l) }()
-	return s, l.Addr().String(), func() {
-		ctx, cancel := context.WithTimeout(context.Background(), hang)
-		defer cancel()
-		_ = s.Close(ctx)
-		if err := <-served; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	}
+	return s, l.Addr().String(), sshtest.Serve(t, s, l)
 }
 
 // testLog keeps the server's log lines for a test to read.

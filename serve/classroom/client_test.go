@@ -5,7 +5,6 @@ package classroom
 
 import (
 	"bytes"
-	"context"
 	"log"
 	"path/filepath"
 	"sync"
@@ -36,16 +35,7 @@ func testServer(t testing.TB, cfg serve.Config) (*serve.Server, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	served := make(chan error, 1)
-	go func() { served <- s.Serve(l) }()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), hang)
-		defer cancel()
-		_ = s.Close(ctx)
-		if err := <-served; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
+	t.Cleanup(sshtest.Serve(t, s, l))
 	return s, l.Addr().String()
 }
 

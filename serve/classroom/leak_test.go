@@ -52,8 +52,7 @@ func classLeaks(t *testing.T, open func() class.Hub) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	served := make(chan error, 1)
-	go func() { served <- s.Serve(l) }()
+	stop := sshtest.Serve(t, s, l)
 	addr := l.Addr().String()
 
 	teacher, code := openClass(t, addr, teacherKey)
@@ -74,12 +73,7 @@ func classLeaks(t *testing.T, open func() class.Hub) {
 	}
 	teacher.Send("q")
 	teacher.WaitEnd()
-	ctx, cancel := context.WithTimeout(context.Background(), hang)
-	defer cancel()
-	_ = s.Close(ctx)
-	if err := <-served; err != nil {
-		t.Errorf("Serve: %v", err)
-	}
+	stop()
 	_ = hub.Close()
 	sshtest.WaitGoroutines(t, before)
 }

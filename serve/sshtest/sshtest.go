@@ -8,11 +8,13 @@ package sshtest
 
 import (
 	"bytes"
+	"context"
 	"crypto/ed25519"
 	"crypto/rand"
 	"errors"
 	"image/color"
 	"io"
+	"net"
 	"runtime"
 	"strings"
 	"sync"
@@ -26,6 +28,28 @@ import (
 // Hang bounds every wait: a guard against a hang, never a timing a test
 // depends on.
 const Hang = 30 * time.Second
+
+// Server is an SSH server a test runs: locksim's serve.Server, named by
+// what Serve needs (sshtest cannot import serve, whose tests import it).
+type Server interface {
+	Serve(net.Listener) error
+	Close(context.Context) error
+}
+
+// Serve runs s on l on a goroutine of its own; stop closes it within Hang
+// and fails t if Serve returned an error.
+func Serve(t testing.TB, s Server, l net.Listener) (stop func()) {
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(l) }()
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), Hang)
+		defer cancel()
+		_ = s.Close(ctx)
+		if err := <-served; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	}
+}
 
 // NewKey is a fresh ed25519 client key.
 func NewKey(t testing.TB) gossh.Signer {

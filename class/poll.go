@@ -55,7 +55,7 @@ type Poll struct {
 // question (a quiz, a scene without one, a position that does not open).
 func Tally(lead play.Position, ms []Member, now time.Time) (p Poll, ok bool) {
 	sc := scenes.Find(lead.Scene)
-	if sc == nil || sc.Predict == nil || sc.Kind == scenes.Quiz {
+	if sc == nil || sc.Predict == nil || !sc.Sends() {
 		return Poll{}, false
 	}
 	params := scenes.Params(lead.Settings)
@@ -71,7 +71,7 @@ func Tally(lead play.Position, ms []Member, now time.Time) (p Poll, ok bool) {
 		Question: strings.Join(strings.Fields(sc.Question(t, params, "predict")), " "),
 		Choices:  strings.Split(sc.Question(t, params, "choices"), "\n")}
 	switch {
-	case lead.Step > at || sc.Kind == scenes.Race && lead.Race != nil:
+	case lead.Step > at || sc.FiresAtOnce() && lead.Race != nil:
 		p.State = Revealed
 	case lead.Step == at:
 		p.State = Open

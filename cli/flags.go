@@ -242,7 +242,7 @@ func parse(args []string) (config, error) {
 		return c, errors.New("-notes follows the interactive screen: it does not go with -plain, -list, -cleanup or -trials")
 	}
 	if sc := scenes.Find(c.scene); sc != nil {
-		if sc.Kind == scenes.Quiz && c.step > 0 {
+		if !sc.Sends() && c.step > 0 {
 			return c, fmt.Errorf("-step %d: scene %s is a quiz, with no steps: it opens at its first situation", c.step, c.scene)
 		}
 		if c.set != "" {
@@ -429,7 +429,7 @@ func checkHistory(_ *flag.FlagSet, c *config) error {
 		return nil // the code's place is checked once -story has read it (checkHistoryPlace)
 	case c.scene == "":
 		return errors.New("-history needs -scene or -story: it writes the history of one scene's story")
-	case scenes.Find(c.scene).Kind == scenes.Quiz:
+	case !scenes.Find(c.scene).Sends():
 		return fmt.Errorf("-history: scene %s is a quiz, which sends no command: it has no history", c.scene)
 	}
 	return nil

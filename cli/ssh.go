@@ -144,7 +144,7 @@ func cliSSH(ctx context.Context, c serve.Call) int {
 	if err != nil {
 		return c.Usage("%v", err)
 	}
-	if sc.Kind == scenes.Quiz {
+	if !sc.Sends() {
 		return c.Usage("scene %s is a quiz: it sends no command to Redis", sc.ID)
 	}
 	b, done, err := c.Backend()

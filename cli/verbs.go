@@ -103,7 +103,7 @@ func castStory(ctx context.Context, w io.Writer, b *sim.Backend, c config) error
 		return tui.Cast(ctx, w, b, *c.position, o)
 	case c.scene != "":
 		pos := play.Position{Version: play.PositionVersion, Scene: c.scene, Settings: c.settings, Seed: c.seed, Step: c.step}
-		if !c.stepSet && scenes.Find(c.scene).Kind != scenes.Quiz {
+		if !c.stepSet && scenes.Find(c.scene).Sends() {
 			pos.Step = len(scenes.Find(c.scene).Script(c.settings).Moves)
 		}
 		return tui.Cast(ctx, w, b, pos, o)

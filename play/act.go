@@ -59,7 +59,10 @@ func (p *Session) next() Cmd {
 func (p *Session) Act(act Action) (Cmd, bool) {
 	action, arg := act.Verb, act.N
 	p.Wants = WantNothing // until this action is refused for want of a pick
-	if p.Scene.Kind == scenes.Quiz {
+	if !p.Accepts(action) {
+		return nil, false
+	}
+	if !p.Sends() {
 		return p.quizKey(act) // no run to wait for: a quiz sends nothing
 	}
 	n := len(p.Snap.Actors)
@@ -121,9 +124,6 @@ func (p *Session) Act(act Action) (Cmd, bool) {
 			p.Asking, p.Passed = false, true
 			return p.SeekTo(p.QuestionAt() + 1), true
 		}
-		if p.Scene.Kind != scenes.Story {
-			return nil, false
-		}
 		// the readout follows the story again; select an actor to ask about it
 		p.Playing, p.Sel = false, -1
 		if p.Busy {
@@ -136,9 +136,6 @@ func (p *Session) Act(act Action) (Cmd, bool) {
 		}
 		return p.SeekTo(p.Snap.Pos + delta), true
 	case Play:
-		if p.Scene.Kind != scenes.Story {
-			return nil, false
-		}
 		p.Playing, p.Sel = !p.Playing, -1
 		if p.Playing && !p.Busy {
 			if p.Snap.Pos >= len(p.Snap.Moves) {
@@ -150,7 +147,7 @@ func (p *Session) Act(act Action) (Cmd, bool) {
 		return nil, true
 	}
 	if action == Node {
-		if p.Scene.Kind != scenes.Story || arg < 0 || arg >= len(p.Snap.Nodes) {
+		if arg < 0 || arg >= len(p.Snap.Nodes) {
 			return nil, false
 		}
 		p.Node = arg
@@ -162,9 +159,6 @@ func (p *Session) Act(act Action) (Cmd, bool) {
 	switch action {
 	case Home, Replay, Knob, Defaults:
 	case Crash, Pause, Wait, Move, Stop, Cut, Slow, Jump, Hang:
-		if p.Scene.Kind != scenes.Story {
-			return nil, false
-		}
 	default:
 		return nil, false
 	}
@@ -179,14 +173,14 @@ func (p *Session) Act(act Action) (Cmd, bool) {
 		return p.Restart(), true // the story as written, without the learner's moves
 	case Replay:
 		p.Playing = false
-		p.replaying = nil // a race again is a new race, fired for real
-		if p.trial != nil {
+		if k, ok := p.kind.(*storyKind); ok && k.trial != nil {
 			// from a trial stepped through as a story, back to the race itself
-			p.trial, p.Scene, p.Sel = nil, scenes.Find(p.Scene.ID), -1
+			p.Scene, p.Sel = scenes.Find(p.Scene.ID), -1
 			if text, err := content.Load(p.Scene.ID); err == nil {
 				p.Text = text
 			}
 		}
+		p.kind = &raceKind{} // a race again is a new race, fired for real
 		p.Seed++
 		return p.Restart(), true
 	case Knob:
@@ -221,7 +215,8 @@ func (p *Session) Act(act Action) (Cmd, bool) {
 			return nil, true
 		}
 		own.At = p.Snap.Pos
-		p.own = append(p.own, own)
+		k := p.kind.(*storyKind) // only a story accepts a move of one's own
+		k.own = append(k.own, own)
 		p.Playing = false
 		return p.do(func(ctx context.Context, r *sim.Run) error { return r.Insert(ctx, m) }), true
 	}

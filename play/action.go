@@ -4,7 +4,13 @@
 // A Position becomes a session through one door, Open, which resolves its
 // kind once (a story, a race, a quiz; a recorded trial and a lab story are
 // stories whose scene the position carries); the course's ways in (by
-// index, at a place, a visit, home) all go through it.
+// index, at a place, a visit, home) all go through it. Each kind is a type
+// of its own (storyKind, raceKind, quizKind) behind one small interface,
+// kind; outside this package a session is asked, never sorted by kind:
+// Accepts (the verbs it takes now), Act (one of them), Disclose (what may
+// be shown, for a role), QuestionAt and Choices (what it asks), Position
+// (where it stands), GoTo (where a leader moved in the same story), and
+// Show (the page that draws it: a quiz's, or a story's).
 // It holds the disclosure rule (Disclose, Session.Disclose): for a place
 // and a role, what may be shown while a question is open or ahead; every
 // page, role and output asks it rather than keeping a rule of its own.

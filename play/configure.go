@@ -23,12 +23,19 @@ type Options struct {
 
 // Configure sets how the session asks and reports (see Options).
 func (p *Session) Configure(o Options) {
-	p.Predict, p.Present, p.Follow, p.Answered, p.Scored = o.Predict, o.Present, o.Follow, o.Answered, o.Scored
+	p.Predict, p.Present, p.Follow, p.Answered = o.Predict, o.Present, o.Follow, o.Answered
+	if k, ok := p.kind.(*quizKind); ok {
+		k.scored = o.Scored
+	}
 }
 
 // Options are how the session asks and reports now.
 func (p *Session) Options() Options {
-	return Options{Predict: p.Predict, Present: p.Present, Follow: p.Follow, Answered: p.Answered, Scored: p.Scored}
+	o := Options{Predict: p.Predict, Present: p.Present, Follow: p.Follow, Answered: p.Answered}
+	if k, ok := p.kind.(*quizKind); ok {
+		o.Scored = k.scored
+	}
+	return o
 }
 
 // Select selects actor i (-1 for none) as pointing at its card does: it

@@ -143,7 +143,7 @@ func (c *Course) Open(i int, from *Session) (*Session, error) {
 		return nil, err
 	}
 	if quiz != nil {
-		s.Quiz = quiz // its attempt's score reported or not, as left
+		*s.OpenQuiz() = *quiz // its attempt's score reported or not, as left
 	}
 	c.visit, c.home, c.browsing = NotVisiting, -1, false // a scene the learner opens is their own
 	return s, nil
@@ -247,7 +247,7 @@ func (c *Course) options(own bool) Options {
 // to; a visit's place is not the learner's, and is not kept.
 func (c *Course) leave(from *Session) {
 	if from != nil && c.visit == NotVisiting && !c.browsing {
-		c.left[from.Scene.ID] = Left{Pos: from.Position(), Quiz: from.Quiz}
+		c.left[from.Scene.ID] = Left{Pos: from.Position(), Quiz: from.OpenQuiz()}
 	}
 }
 

@@ -180,4 +180,9 @@ func (lp *LabPlace) clone() *LabPlace {
 
 // LabPlace is the lab story the session plays, nil for a scene of the
 // course.
-func (p *Session) LabPlace() *LabPlace { return p.lab.clone() }
+func (p *Session) LabPlace() *LabPlace {
+	if k, ok := p.kind.(*storyKind); ok {
+		return k.lab.clone()
+	}
+	return nil
+}

@@ -67,7 +67,6 @@ func Open(ctx context.Context, pos Position, env Env) (*Session, error) {
 	if env.Text.Has("title") {
 		s.Text = env.Text
 	}
-	s.lab = pos.Lab.clone()
 	o := env.Options
 	o.Predict = o.Predict && sc.Asks()
 	s.Configure(o)

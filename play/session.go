@@ -75,27 +75,12 @@ type Session struct {
 	Hinting  bool // the latest hint is on screen until the next step
 	// Answered reports a prediction and whether it was right, once.
 	Answered func(id string, chosen int, right bool)
-	// Quiz is a quiz scene's state; scored reports a quiz's score once every
-	// situation of an attempt is answered.
-	Quiz   *QuizState
-	Scored func(id string, right, of int)
 	// pending holds the keys pressed while a move ran; they run in order
 	// once it is done, so nothing the learner typed is lost or reordered.
 	pending []Action
-	// own are the learner's moves in the schedule, as data, in the order
-	// made: a Position carries them, and opening one puts them back (reown,
-	// until the run has been reset)
-	own   []Own
-	reown []Own
-	// lab is the lab story the session plays (its lock and schedule), nil
-	// for a scene of the course
-	lab *LabPlace
-	// replaying is the recorded race a race session replays, from a
-	// position, until r fires a race for real; nil for a real race.
-	replaying *RaceRecord
-	// trial is the recorded trial a story of the race scene plays (see
-	// TrialRecord); nil for every other session
-	trial *TrialRecord
+	// kind is what this session plays (story, race, quiz), with what only
+	// that kind keeps: see kind
+	kind kind
 	// look counts the snapshots folded; ex is the explanation of the one
 	// on screen, for exFor, and explained counts the explanations made
 	look int
@@ -265,7 +250,7 @@ func (p *Session) ReplayHere() Cmd {
 	}
 	pos := p.Snap.Pos
 	cmd := p.Restart()
-	if pos > 0 && p.Scene.Kind == scenes.Story {
+	if pos > 0 && p.Stepped() {
 		p.pending = append([]Action{DoN(Seek, pos)}, p.pending...)
 	}
 	return cmd
@@ -289,9 +274,11 @@ func (p *Session) Start(old *sim.Run) Cmd { return p.begin(old) }
 // and fires a race scene.
 func (p *Session) begin(old *sim.Run) Cmd {
 	// decided here, in Update: the command must not read the session
-	fire := p.Scene.Kind == scenes.Race && !p.mustAsk(0)
-	own := p.reown
-	p.reown = nil
+	fire := p.kind.fires() && !p.mustAsk(0)
+	var own []Own
+	if k, ok := p.kind.(*storyKind); ok {
+		own, k.reown = k.reown, nil
+	}
 	return p.do(func(ctx context.Context, r *sim.Run) error {
 		if old != nil {
 			// the old scene's keys go even when the program is quitting
@@ -324,9 +311,10 @@ func (p *Session) Waiting() bool {
 // names its later moves by the actors' next steps, not by the story's
 // labels the question is found by.
 func (p *Session) QuestionAt() int {
-	key := questionKey{scene: p.Scene, settings: scenes.FormatSettings(p.Scene, p.Params), own: len(p.own)}
+	own := p.ownMoves()
+	key := questionKey{scene: p.Scene, settings: scenes.FormatSettings(p.Scene, p.Params), own: len(own)}
 	if p.qFor == nil || *p.qFor != key {
-		p.qAt, p.qFor = QuestionAt(p.Scene, p.Params, p.own), &key
+		p.qAt, p.qFor = QuestionAt(p.Scene, p.Params, own), &key
 	}
 	return p.qAt
 }
@@ -410,7 +398,9 @@ func (p *Session) Restart() Cmd {
 	// a question left open belongs to the story as it stood: the new one
 	// asks again when it gets there
 	p.Asking, p.Hinting, p.Hints = false, false, 0
-	p.own, p.reown = nil, nil // the story as written
+	if k, ok := p.kind.(*storyKind); ok {
+		k.own, k.reown = nil, nil // the story as written
+	}
 	old := p.Run
 	p.Run = sim.NewRun(p.Backend, p.script(), p.Seed)
 	return p.begin(old)
@@ -569,15 +559,12 @@ func newSession(ctx context.Context, id int, sc *scenes.Scene, b *sim.Backend, s
 	if err != nil {
 		return nil, err
 	}
-	p := &Session{Scene: sc, Text: text, Backend: b, Seed: seed, Params: scenes.Params{}, Sel: -1, Node: -1, Speed: 1, ops: ops, ctx: ctx, ID: id,
-		Guess: -1, Actual: -1}
-	if sc.Kind == scenes.Quiz {
-		items, err := scenes.Situations(text)
-		if err != nil {
-			return nil, fmt.Errorf("content/text/%s.txt: %w", sc.ID, err)
-		}
-		p.Quiz = NewQuiz(items)
+	k, err := kindOf(sc, func() ([]scenes.Situation, error) { return scenes.Situations(text) })
+	if err != nil {
+		return nil, fmt.Errorf("content/text/%s.txt: %w", sc.ID, err)
 	}
+	p := &Session{Scene: sc, Text: text, Backend: b, Seed: seed, Params: scenes.Params{}, Sel: -1, Node: -1, Speed: 1, ops: ops, ctx: ctx, ID: id,
+		Guess: -1, Actual: -1, kind: k}
 	p.Ledger = scenes.Fold(p.Snap)
 	return p, nil
 }

@@ -26,29 +26,18 @@ func (p *Session) applyPosition(pos Position) {
 		// second answer (a class poll would count it twice)
 		p.Revealed = true
 	}
-	if pos.Quiz != nil && p.Quiz != nil {
-		q := p.OpenQuiz()
-		q.At = max(0, min(pos.Quiz.At, len(q.Items)))
-		for i := range min(len(q.Answers), len(pos.Quiz.Answers)) {
-			if a := pos.Quiz.Answers[i]; a >= 0 && a <= int(scenes.Correctness) {
-				q.Answers[i] = a
-			}
-		}
-		for i := range min(len(q.Shown), len(pos.Quiz.Shown)) {
-			q.Shown[i] = pos.Quiz.Shown[i]
-		}
-	}
-	if pos.Trial != nil && p.Scene.Kind == scenes.Race {
+	if _, ok := p.kind.(*raceKind); ok && pos.Trial != nil {
 		// a trial of the race, stepped through as a story, in its own words
-		p.trial = pos.Trial.clone()
-		p.Scene = trialScene(p.Scene, p.trial)
+		p.kind = &storyKind{trial: pos.Trial.clone()}
+		p.Scene = trialScene(p.Scene, pos.Trial)
 		if text, err := content.Load("trial"); err == nil {
 			p.Text = text
 		}
 	}
-	if p.Scene.Kind == scenes.Race {
-		p.replaying = pos.Race.clone()
+	if k, ok := p.kind.(*storyKind); ok {
+		k.lab = pos.Lab.clone()
 	}
+	p.kind.apply(p, pos)
 	p.Run = sim.NewRun(p.Backend, p.script(), p.Seed)
 	script := p.Scene.Script(p.Params)
 	p.Sel = slices.IndexFunc(script.Actors, func(a sim.ActorSpec) bool { return a.Name == pos.Selected })
@@ -59,11 +48,7 @@ func (p *Session) applyPosition(pos Position) {
 	if pos.Node == "" {
 		p.Node = -1
 	}
-	if p.Scene.Kind != scenes.Story {
-		return
-	}
-	p.own, p.reown = slices.Clone(pos.Own), slices.Clone(pos.Own)
-	if pos.Step > 0 {
+	if p.Stepped() && pos.Step > 0 {
 		p.openAt(pos.Step)
 	}
 }
@@ -113,7 +98,8 @@ func posAt(moves []sim.Move, waits, after int, end bool) int {
 // Position is where the learner stands in this scene (see Position).
 func (p *Session) Position() Position {
 	pos := Position{Version: PositionVersion, Scene: p.Scene.ID, Settings: maps.Clone(p.Params), Seed: p.Seed,
-		Own: slices.Clone(p.own), Step: p.Snap.Pos, Race: p.raceRecord(), Trial: p.trial.clone(), Lab: p.lab.clone()}
+		Step: p.Snap.Pos}
+	p.kind.place(p, &pos)
 	if p.Guess >= 0 || p.Passed {
 		pos.Prediction = &Prediction{Chosen: p.Guess, Passed: p.Passed}
 	}
@@ -122,12 +108,6 @@ func (p *Session) Position() Position {
 	}
 	if p.Node >= 0 && p.Node < len(p.Snap.Nodes) {
 		pos.Node = p.Snap.Nodes[p.Node].Name
-	}
-	if q := p.Quiz; q != nil {
-		pos.Quiz = &QuizPlace{At: q.At, Answers: slices.Clone(q.Answers)}
-		if slices.Contains(q.Shown, true) {
-			pos.Quiz.Shown = slices.Clone(q.Shown)
-		}
 	}
 	return pos
 }

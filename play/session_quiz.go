@@ -22,13 +22,13 @@ func NewQuiz(items []scenes.Situation) *QuizState {
 	return q
 }
 
-// OpenQuiz is the session's quiz, read from its text the first time.
+// OpenQuiz is the quiz a quiz session runs, for its page (see Show); nil
+// for every other session.
 func (p *Session) OpenQuiz() *QuizState {
-	if p.Quiz == nil {
-		items, _ := scenes.Situations(p.Text) // Open refuses a text it cannot read
-		p.Quiz = NewQuiz(items)
+	if k, ok := p.kind.(*quizKind); ok {
+		return k.state
 	}
-	return p.Quiz
+	return nil
 }
 
 // KeyShown reports that situation i's key is on screen: answered, shown to
@@ -72,7 +72,7 @@ func (p *Session) quizKey(act Action) (Cmd, bool) {
 		p.Hints = 0
 		return nil, true
 	case Home:
-		p.Quiz, p.Hints = NewQuiz(q.Items), 0
+		*q, p.Hints = *NewQuiz(q.Items), 0 // in place: the page keeps its pointer
 		return nil, true
 	case Hint:
 		if q.At >= n || p.KeyShown(q.At) || !p.Text.Has("hint-1") {
@@ -95,7 +95,7 @@ func (p *Session) reportScore() {
 		return
 	}
 	q.reported = true
-	if p.Scored != nil {
-		p.Scored(p.Scene.ID, right, len(q.Items))
+	if k := p.kind.(*quizKind); k.scored != nil {
+		k.scored(p.Scene.ID, right, len(q.Items))
 	}
 }

@@ -8,15 +8,8 @@ import (
 	"locksim/sim"
 )
 
-// script is the scene's script under the session's settings; for a race
-// opened from a record, the one whose SETs go one at a time in the
-// recorded order (scenes.InOrder).
-func (p *Session) script() sim.Script {
-	if p.Scene.Kind == scenes.Race && p.replaying != nil {
-		return scenes.InOrder(p.Scene, p.Params, p.replaying.Order())
-	}
-	return p.Scene.Script(p.Params)
-}
+// script is the run's script for this session's kind and settings.
+func (p *Session) script() sim.Script { return p.kind.script(p) }
 
 // volleyShots are the race's SETs as the server answered them, from the
 // events of the volley move (scenes.Volley); nil before it has run.
@@ -34,30 +27,18 @@ func volleyShots(s sim.Snapshot) []RaceShot {
 	return out
 }
 
-// raceRecord is the race on screen as a record: the replies the server
-// gave, once the SETs have run; before that, the record being replayed, if
-// any, so a position taken while the question is open keeps it.
-func (p *Session) raceRecord() *RaceRecord {
-	if p.Scene.Kind != scenes.Race {
-		return nil
-	}
-	if shots := volleyShots(p.Snap); len(shots) > 0 {
-		return &RaceRecord{Shots: shots}
-	}
-	return p.replaying.clone()
-}
-
 // replayNote is the readout of a race replayed from a record, once its
 // SETs have run: what was replayed, and whether the server's replies now
 // are the recorded ones. Empty for a race fired for real.
 func (p *Session) replayNote() string {
+	k, ok := p.kind.(*raceKind)
 	shots := volleyShots(p.Snap)
-	if p.replaying == nil || len(shots) == 0 {
+	if !ok || k.replaying == nil || len(shots) == 0 {
 		return ""
 	}
-	order := p.replaying.Order()
+	order := k.replaying.Order()
 	var differ []string
-	for _, rec := range p.replaying.Shots {
+	for _, rec := range k.replaying.Shots {
 		got := "no reply"
 		for _, s := range shots {
 			if s.Worker == rec.Worker {

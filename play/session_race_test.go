@@ -130,7 +130,7 @@ func TestRaceAgainDropsTheRecord(t *testing.T) {
 	if err := (Driver{S: s}).Do(Do(Replay)); err != nil {
 		t.Fatal(err)
 	}
-	if s.replaying != nil || strings.Contains(s.Explanation().Readout, "Replayed") {
+	if s.kind.(*raceKind).replaying != nil || strings.Contains(s.Explanation().Readout, "Replayed") {
 		t.Errorf("after r the race is still a replay: %q", s.Explanation().Readout)
 	}
 	if s.Snap.Actors[0].Token == before || len(volleyShots(s.Snap)) != 4 {

@@ -115,7 +115,12 @@ func (r *TrialRecord) clone() *TrialRecord {
 // Trial is the trial the session steps through as a story of the race
 // scene (see TrialRecord), nil for any other session. Replay goes back from
 // it to the race itself.
-func (p *Session) Trial() *TrialRecord { return p.trial }
+func (p *Session) Trial() *TrialRecord {
+	if k, ok := p.kind.(*storyKind); ok {
+		return k.trial
+	}
+	return nil
+}
 
 // trialScene is the race scene as the story of one recorded trial: the
 // same text and reading, no question, and a schedule that is the trial.

@@ -184,6 +184,19 @@ func answerOf(actor string, op sim.OpKind, otherwise int, whats ...ledger.What) 
 // at its decisive point, or a whole quiz.
 func (s *Scene) Asks() bool { return s.Predict != nil || s.Kind == Quiz }
 
+// Sends reports a scene that sends commands to the server: every scene but
+// a quiz, which only asks. A scene that sends has steps, keys, a log and a
+// history to check.
+func (s *Scene) Sends() bool { return s.Kind != Quiz }
+
+// Stepped reports a scene the learner steps through move by move (a
+// story), rather than one fired at once (the race) or a quiz.
+func (s *Scene) Stepped() bool { return s.Kind == Story }
+
+// FiresAtOnce reports a scene whose decisive move runs as it opens (the
+// race's SETs): once its place carries what fired, its question is past.
+func (s *Scene) FiresAtOnce() bool { return s.Kind == Race }
+
 // NeedsEmbedded reports that the story under p only happens on embedded
 // nodes (see EmbeddedOnly).
 func (s *Scene) NeedsEmbedded(p Params) bool {

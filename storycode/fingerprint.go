@@ -98,7 +98,7 @@ func fingerprint(sc *scenes.Scene, log *strings.Builder) ([fingerprintLen]byte, 
 			h.str(v)
 		}
 	}
-	if sc.Kind == scenes.Quiz {
+	if !sc.Sends() {
 		text, err := content.Load(sc.ID)
 		if err != nil {
 			return out, err
@@ -175,7 +175,7 @@ func hashStories(h *hasher, sc *scenes.Scene) error {
 // from: its start, with the fixed seed.
 func storyPosition(sc *scenes.Scene, p scenes.Params) play.Position {
 	pos := play.Position{Version: play.PositionVersion, Scene: sc.ID, Settings: p, Seed: fingerprintSeed}
-	if sc.Kind == scenes.Race {
+	if sc.FiresAtOnce() {
 		// the race's winner is decided by a real race, which its code
 		// carries: replayed in the order of its workers, the replies are
 		// the same each time

@@ -25,7 +25,7 @@ func History(ctx context.Context, w io.Writer, b *sim.Backend, pos play.Position
 	if sc == nil {
 		return check.Report{}, fmt.Errorf("unknown scene %q", pos.Scene)
 	}
-	if sc.Kind == scenes.Quiz {
+	if !sc.Sends() {
 		return check.Report{}, fmt.Errorf("scene %s is a quiz: it sends no command, so it has no history", sc.ID)
 	}
 	s, err := openStory(ctx, b, pos, content.Text{})

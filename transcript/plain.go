@@ -107,7 +107,7 @@ func (t *transcript) scene(ctx context.Context, w io.Writer, id string) error {
 		return err
 	}
 	fmt.Fprintf(w, "locksim · %s · %s · %s\n", sc.ID, text.Get("dive"), text.Get("title"))
-	if sc.Kind == scenes.Quiz {
+	if !sc.Sends() {
 		if t.o.Questions {
 			return t.quiz(w, text)
 		}
@@ -510,7 +510,7 @@ func storyCode(s *play.Session, guess *play.Prediction, asks bool) (string, erro
 func step(d play.Driver) error {
 	s := d.S
 	from := s.Snap.Pos
-	if s.Scene.Kind == scenes.Story {
+	if s.Stepped() {
 		if err := d.Do(play.Do(play.Step)); err != nil {
 			return err
 		}

@@ -34,7 +34,7 @@ func PlainPosition(ctx context.Context, w io.Writer, b *sim.Backend, pos play.Po
 	case pos.Trial != nil:
 		textID = "trial"
 	}
-	if sc.Kind == scenes.Quiz {
+	if !sc.Sends() {
 		return fmt.Errorf("position: scene %s is a quiz, not a story", sc.ID)
 	}
 	text, err := content.LoadHandout(textID)

@@ -467,11 +467,9 @@ func (a *App) switchTo(i int) tea.Cmd {
 // setPlayer puts session s on screen: its player (and quiz page, for a
 // quiz) at the screen's size, and the keys that mean something in it.
 func (a *App) setPlayer(s *play.Session) {
-	a.pl, a.quiz = newPlayer(s, a.com), nil
+	a.pl = newPlayer(s, a.com)
 	a.pl.role = a.role()
-	if s.Scene.Kind == scenes.Quiz {
-		a.quiz = newQuiz(a.pl)
-	}
+	a.quiz = play.Show(s, func() *Quiz { return nil }, func(*play.QuizState) *Quiz { return newQuiz(a.pl) })
 	a.sizeParts()
 	a.applyKeys()
 }
@@ -559,7 +557,7 @@ func (a *App) settle(still bool) {
 	if !still {
 		a.laidOut = false
 	}
-	if a.pl != nil && a.pl.Scene.Kind != scenes.Quiz {
+	if a.pl != nil && a.pl.Sends() {
 		a.pl.Explanation() // once per snapshot and selection, here rather than in View
 	}
 	a.syncDesk()
@@ -602,7 +600,7 @@ func (a *App) frameArgs() (helpLine, title, overlay string) {
 			"timeline: ● a step  ~ time passes  ✗ a crash  ‖ a pause  › a wake-up  │ now",
 			"properties: ✓ held  ✗ BROKEN  – absent  ○ not put to the test yet",
 		}
-		if a.pl.Scene.Kind == scenes.Quiz {
+		if !a.pl.Sends() {
 			g := views.QuizGlyphs()
 			legend = []string{"situations: " + g[views.Right] + " right  " + g[views.Wrong] + " wrong  " + g[views.Unanswered] +
 				" not answered  " + g[views.Shown] + " shown to the class  │ on screen"}

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"locksim/content"
-	"locksim/play"
 	"locksim/scenes"
 	"locksim/views"
 
@@ -18,7 +17,7 @@ func BenchmarkView(b *testing.B) {
 		b.Run(sc.ID, func(b *testing.B) {
 			pts := points(b, sc.ID, false)
 			pt := pts[len(pts)-1]
-			s := &play.Session{Scene: sc, Text: mustText(b, sc.ID), Params: pt.p, Snap: pt.snap, Ledger: scenes.Fold(pt.snap), Sel: -1, Node: -1}
+			s := openedWith(b, sc, mustText(b, sc.ID), pt.p, pt.snap, nil)
 			p := newPlayer(s, NewCommon(views.ASCII(), scenes.Export{}))
 			p.SetSize(120, 40)
 			view := p.View

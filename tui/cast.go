@@ -91,7 +91,7 @@ func CastCourse(ctx context.Context, w io.Writer, b *sim.Backend, seed uint64, o
 	c.header("locksim · the course")
 	for i, sc := range scenes.All() {
 		pos := play.Position{Version: play.PositionVersion, Scene: sc.ID, Seed: seed}
-		if sc.Kind != scenes.Quiz {
+		if sc.Sends() {
 			pos.Step = len(sc.Script(nil).Moves)
 		}
 		_, title := scenes.Heading(sc.ID)
@@ -214,7 +214,7 @@ func (c *caster) story(ctx context.Context, b *sim.Backend, pos play.Position) e
 	}()
 	castRun(a, a.Update, tea.WindowSizeMsg{Width: c.width, Height: c.height})
 	castDo(a, a.Init())
-	if a.pl.Scene.Kind == scenes.Quiz {
+	if !a.pl.Sends() {
 		c.frame(a, castPause)
 		return c.err(a)
 	}

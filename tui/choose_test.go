@@ -39,12 +39,12 @@ func openQuiz(t *testing.T, o Options, w, h int, presses string) (*App, *progres
 func TestChooseScoreIsSaved(t *testing.T) {
 	// all right but the fourth (answered e, it is c) and the last (1 for c)
 	a, store := openQuiz(t, Options{}, 80, 24, "enenc")
-	if a.pl.Quiz.At != 2 || a.pl.Quiz.Answers[0] != int(scenes.Efficiency) || a.pl.Quiz.Answers[1] != int(scenes.Efficiency) || a.pl.Quiz.Answers[2] != int(scenes.Correctness) {
-		t.Fatalf("e, n, e, n, c: at %d, answers %v", a.pl.Quiz.At, a.pl.Quiz.Answers)
+	if a.pl.OpenQuiz().At != 2 || a.pl.OpenQuiz().Answers[0] != int(scenes.Efficiency) || a.pl.OpenQuiz().Answers[1] != int(scenes.Efficiency) || a.pl.OpenQuiz().Answers[2] != int(scenes.Correctness) {
+		t.Fatalf("e, n, e, n, c: at %d, answers %v", a.pl.OpenQuiz().At, a.pl.OpenQuiz().Answers)
 	}
 	drive(t, a, keys("e")...)
-	if a.pl.Quiz.Answers[2] != int(scenes.Correctness) || !strings.Contains(a.View(), "already answered") {
-		t.Errorf("a second answer must not replace the first: %v\n%s", a.pl.Quiz.Answers, a.View())
+	if a.pl.OpenQuiz().Answers[2] != int(scenes.Correctness) || !strings.Contains(a.View(), "already answered") {
+		t.Errorf("a second answer must not replace the first: %v\n%s", a.pl.OpenQuiz().Answers, a.View())
 	}
 	drive(t, a, keys("nen1[right]cne")...)
 	if p, _ := store.Load(); len(p.Scores) != 0 || p.Done["choose"] {
@@ -53,7 +53,7 @@ func TestChooseScoreIsSaved(t *testing.T) {
 	drive(t, a, keys("n1")...)
 	p, err := store.Load()
 	if err != nil || p.Scores["choose"] != (progress.Score{Right: 6, Of: 8}) || !p.Done["choose"] {
-		t.Fatalf("progress after the last answer: %+v %v (answers %v)", p, err, a.pl.Quiz.Answers)
+		t.Fatalf("progress after the last answer: %+v %v (answers %v)", p, err, a.pl.OpenQuiz().Answers)
 	}
 	drive(t, a, keys("n")...)
 	if v := strings.ReplaceAll(a.View(), "\n", " "); !strings.Contains(v, "6 of 8 sorted right") {
@@ -62,7 +62,7 @@ func TestChooseScoreIsSaved(t *testing.T) {
 	// a fresh attempt, all right
 	drive(t, a, keys("[home]enenc nc ne nc ne nc")...)
 	if p, _ := store.Load(); p.Scores["choose"] != (progress.Score{Right: 8, Of: 8}) {
-		t.Errorf("the second attempt's score should replace the first: %+v (answers %v)", p.Scores, a.pl.Quiz.Answers)
+		t.Errorf("the second attempt's score should replace the first: %+v (answers %v)", p.Scores, a.pl.OpenQuiz().Answers)
 	}
 	if n := len(a.pl.Snap.Events); n != 0 {
 		t.Errorf("a quiz sends no command, but the run logged %d events", n)
@@ -79,16 +79,16 @@ func TestChooseScoreIsSaved(t *testing.T) {
 // answers survive a visit to another scene.
 func TestChooseNavigation(t *testing.T) {
 	a, _ := openQuiz(t, Options{}, 80, 24, "[left]b")
-	if a.pl.Quiz.At != 0 {
-		t.Fatalf("← on the first situation stays there: %d", a.pl.Quiz.At)
+	if a.pl.OpenQuiz().At != 0 {
+		t.Fatalf("← on the first situation stays there: %d", a.pl.OpenQuiz().At)
 	}
 	drive(t, a, keys("nnnnnnnnnnn")...)
-	if a.pl.Quiz.At != 8 || !strings.Contains(a.View(), "your score") {
-		t.Fatalf("→ past the last situation stops at the score: %d\n%s", a.pl.Quiz.At, a.View())
+	if a.pl.OpenQuiz().At != 8 || !strings.Contains(a.View(), "your score") {
+		t.Fatalf("→ past the last situation stops at the score: %d\n%s", a.pl.OpenQuiz().At, a.View())
 	}
 	drive(t, a, keys("[left]c")...)
-	if a.pl.Quiz.At != 7 || a.pl.Quiz.Answers[7] != int(scenes.Correctness) {
-		t.Fatalf("← from the score is the last situation: %d %v", a.pl.Quiz.At, a.pl.Quiz.Answers)
+	if a.pl.OpenQuiz().At != 7 || a.pl.OpenQuiz().Answers[7] != int(scenes.Correctness) {
+		t.Fatalf("← from the score is the last situation: %d %v", a.pl.OpenQuiz().At, a.pl.OpenQuiz().Answers)
 	}
 	for _, k := range []string{"x", " ", "3"} {
 		drive(t, a, keys(k)...)
@@ -97,8 +97,8 @@ func TestChooseNavigation(t *testing.T) {
 		}
 	}
 	drive(t, a, keys("<>")...)
-	if a.pl.Scene.ID != "choose" || a.pl.Quiz.At != 7 || a.pl.Quiz.Answers[7] != int(scenes.Correctness) {
-		t.Errorf("back from another scene the quiz is as it was: %s at %d, %v", a.pl.Scene.ID, a.pl.Quiz.At, a.pl.Quiz.Answers)
+	if a.pl.Scene.ID != "choose" || a.pl.OpenQuiz().At != 7 || a.pl.OpenQuiz().Answers[7] != int(scenes.Correctness) {
+		t.Errorf("back from another scene the quiz is as it was: %s at %d, %v", a.pl.Scene.ID, a.pl.OpenQuiz().At, a.pl.OpenQuiz().Answers)
 	}
 	drive(t, a, keys("h")...)
 	if strings.Contains(a.View(), "hint:") {
@@ -118,15 +118,15 @@ func TestChoosePresenterAndNoQuiz(t *testing.T) {
 	for range 16 {
 		drive(t, a, keys(".")...)
 	}
-	if a.pl.Quiz.At != 8 || !strings.Contains(strings.ReplaceAll(a.View(), "\n", " "), "shown without answers") {
+	if a.pl.OpenQuiz().At != 8 || !strings.Contains(strings.ReplaceAll(a.View(), "\n", " "), "shown without answers") {
 		t.Fatalf("sixteen clicks show eight keys and reach the score:\n%s", a.View())
 	}
 	if p, _ := store.Load(); len(p.Scores) != 0 {
 		t.Errorf("a key shown to the class is no answer: %+v", p.Scores)
 	}
 	b, _ := openQuiz(t, Options{NoQuiz: true}, 80, 24, "e")
-	if b.pl.Quiz.Answers[0] != -1 || !strings.Contains(b.View(), "The key: an efficiency lock.") {
-		t.Errorf("-no-quiz shows the key and takes no answer: %v\n%s", b.pl.Quiz.Answers, b.View())
+	if b.pl.OpenQuiz().Answers[0] != -1 || !strings.Contains(b.View(), "The key: an efficiency lock.") {
+		t.Errorf("-no-quiz shows the key and takes no answer: %v\n%s", b.pl.OpenQuiz().Answers, b.View())
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 
 	"locksim/class"
 	"locksim/play"
-	"locksim/sim"
 	"locksim/views"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -303,14 +302,7 @@ func (a *App) goTo(pos play.Position, visit play.Visit) tea.Cmd {
 	if a.course.Visiting() != play.NotVisiting && same && cur.Seed == pos.Seed && slices.Equal(cur.Own, pos.Own) && (!exact || sameJSON(cur.Race, pos.Race) && sameJSON(cur.Prediction, pos.Prediction)) {
 		// the same story, visited already: select and seek in it (the
 		// learner's own story is left as it stands, to go back to)
-		a.pl.Select(slices.IndexFunc(a.pl.Snap.Actors, func(x sim.Actor) bool { return x.Name == pos.Selected }))
-		if q := a.pl.Quiz; q != nil && pos.Quiz != nil {
-			q.At = max(0, min(pos.Quiz.At, len(q.Items)))
-			return nil
-		}
-		// a race's step 1 is its volley: the follower's own race fires
-		// when the instructor's has
-		return a.pl.seekTo(pos.Step)
+		return a.pl.spinWith(a.pl.GoTo(pos))
 	}
 	s, err := a.course.Visit(visit, pos, a.pl.Session)
 	if err != nil {

@@ -177,7 +177,7 @@ func (d *Desk) window(rows []string, n int) []string {
 // counted in the total), "" for a scene without steps.
 func stepOf(p play.Position) string {
 	sc := scenes.Find(p.Scene)
-	if sc == nil || sc.Kind != scenes.Story {
+	if sc == nil || !sc.Stepped() {
 		return ""
 	}
 	return fmt.Sprintf("%d/%d", p.Step, len(sc.Script(scenes.Params(p.Settings)).Moves)+len(p.Own))

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"locksim/content"
-	"locksim/play"
 	"locksim/scenes"
 	"locksim/scenes/say"
 	"locksim/sim"
@@ -211,7 +210,7 @@ func checkCards(t *testing.T, where string, snap sim.Snapshot, led *ledger.Ledge
 // rows, none wider than w columns.
 func checkScreen(t *testing.T, where string, sc *scenes.Scene, text content.Text, pt storyPoint, led *ledger.Ledger, w, h int) {
 	t.Helper()
-	p := newPlayer(&play.Session{Scene: sc, Text: text, Params: pt.p, Snap: pt.snap, Ledger: led, Sel: -1}, NewCommon(views.ASCII(), scenes.Export{}))
+	p := newPlayer(openedWith(t, sc, text, pt.p, pt.snap, led), NewCommon(views.ASCII(), scenes.Export{}))
 	p.SetSize(w, h)
 	screen := p.View() + "\nhelp"
 	if sc.Kind == scenes.Quiz {

@@ -10,58 +10,51 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// applyKeys switches off the bindings the current scene does not use, so
-// help lists only live keys.
+// applyKeys switches off the bindings the current session does not accept
+// (play.Session.Accepts), so help lists only live keys, and words the
+// live ones for what they do here.
 func (a *App) applyKeys() {
-	sc := a.pl.Scene
+	s := a.pl.Session
 	k := views.DefaultKeyMap()
-	if sc.Kind == scenes.Race {
-		k.Step.SetEnabled(false)
-		k.Back.SetEnabled(false)
-		k.Home.SetEnabled(false)
-		k.Play.SetEnabled(false)
-		k.Faster.SetEnabled(false)
-		k.Slower.SetEnabled(false)
+	for _, r := range []struct {
+		b    *key.Binding
+		verb play.Verb
+	}{
+		{&k.Step, play.Step}, {&k.Back, play.Back}, {&k.Home, play.Home}, {&k.Play, play.Play},
+		{&k.Faster, play.Faster}, {&k.Slower, play.Slower}, {&k.Replay, play.Replay},
+		{&k.Next, play.Next}, {&k.Prev, play.Prev}, {&k.Defaults, play.Defaults},
+		{&k.Move, play.Move}, {&k.Crash, play.Crash}, {&k.Pause, play.Pause}, {&k.Wait, play.Wait},
+		{&k.Node, play.Node}, {&k.Stop, play.Stop}, {&k.Cut, play.Cut}, {&k.Slow, play.Slow}, {&k.Jump, play.Jump}, {&k.Hang, play.Hang},
+		{&k.Efficiency, play.Answer}, {&k.Correctness, play.Answer},
+	} {
+		r.b.SetEnabled(s.Accepts(r.verb))
+	}
+	k.Defaults.SetEnabled(s.Accepts(play.Defaults) && len(s.Scene.Knobs) > 0)
+	// the race's own pages (t, o) and the history of a story's steps (v)
+	k.Trials.SetEnabled(s.Scene.FiresAtOnce())
+	k.ShowOne.SetEnabled(s.Scene.FiresAtOnce())
+	k.Verdicts.SetEnabled(s.Stepped())
+	for _, b := range []*key.Binding{&k.Export, &k.Earlier, &k.Later} {
+		b.SetEnabled(s.Sends()) // a quiz has no run, no log, no history
+	}
+	if s.Trial() != nil {
+		k.Replay.SetHelp("r", "back to the race")
+	}
+	switch {
+	case s.Scene.FiresAtOnce():
 		k.Next = key.NewBinding(key.WithKeys("right", "tab", "down"), key.WithHelp("→/tab", "next worker"))
 		k.Prev = key.NewBinding(key.WithKeys("left", "shift+tab", "up"), key.WithHelp("←/shift+tab", "previous worker"))
 		k.Select.SetHelp("1-4", "pick a worker")
-	} else {
-		k.Trials.SetEnabled(false)
-		k.ShowOne.SetEnabled(false)
-		k.Replay.SetEnabled(false) // tokens come from the seed; step back replays
-	}
-	if a.pl.Trial() != nil {
-		k.Replay.SetEnabled(true)
-		k.Replay.SetHelp("r", "back to the race")
-	}
-	k.Defaults.SetEnabled(len(sc.Knobs) > 0)
-	if n := len(sc.Build(scenes.Params{}).Actors); sc.Kind != scenes.Race && n > 0 {
-		k.Select.SetHelp("1-"+itoa(int64(n)), "select an actor")
-	}
-	if !sc.Distributed {
-		for _, b := range []*key.Binding{&k.Node, &k.Stop, &k.Cut, &k.Slow, &k.Jump, &k.Hang} {
-			b.SetEnabled(false)
-		}
-	}
-	if sc.Kind != scenes.Story {
-		k.Verdicts.SetEnabled(false)
-		k.Move.SetEnabled(false)
-		k.Crash.SetEnabled(false)
-		k.Pause.SetEnabled(false)
-		k.Wait.SetEnabled(false)
-	}
-	if sc.Kind == scenes.Quiz {
-		// no run to play, no actor, no log: answers and the way between situations
-		for _, b := range []*key.Binding{&k.Play, &k.Faster, &k.Slower, &k.Next, &k.Prev, &k.Export, &k.Earlier, &k.Later} {
-			b.SetEnabled(false)
-		}
-		k.Efficiency.SetEnabled(true)
-		k.Correctness.SetEnabled(true)
+	case !s.Sends():
 		k.Select.SetKeys("1", "2")
 		k.Select.SetHelp("1/2", "answer")
 		k.Step.SetHelp("→/n/./pgdn", "next situation")
 		k.Back.SetHelp("←/b/,/pgup", "previous situation")
 		k.Home.SetHelp("home", "start the quiz again")
+	default:
+		if n := len(s.Scene.Build(scenes.Params{}).Actors); n > 0 {
+			k.Select.SetHelp("1-"+itoa(int64(n)), "select an actor")
+		}
 	}
 	a.classKeys(&k)
 	a.com.Keys = k
@@ -205,7 +198,7 @@ func (a *App) navOf(msg tea.KeyMsg) play.NavAction {
 // clicker key steps the story, and nothing plays by itself.
 func (a *App) helpKeys() views.KeyMap {
 	k := a.com.Keys
-	if a.course.Present && a.pl.Scene.Kind == scenes.Story {
+	if a.course.Present && a.pl.Stepped() {
 		k.Play.SetHelp("space", "step (clicker)")
 		k.Faster.SetEnabled(false)
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"locksim/play"
-	"locksim/scenes"
 	"locksim/views"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -34,7 +33,7 @@ func (a *App) endOfStory() tea.Cmd {
 	switch end.Kind {
 	case play.StoryEnded:
 		what := "story"
-		if a.pl.Scene.Kind == scenes.Quiz {
+		if !a.pl.Sends() {
 			what = "quiz"
 		}
 		a.pl.SetFlash("the " + what + " has ended · " + a.whatNext())
@@ -63,7 +62,7 @@ func (a *App) whatNext() string {
 	if n, step := play.Navigate(a.nav(), play.NavDo(play.NavNext)); step == play.OpenScene {
 		out = append(out, "> next: "+a.course.Scenes[n.Scene].ID)
 	}
-	if a.pl.Scene.Kind == scenes.Story {
+	if a.pl.Stepped() {
 		out = append(out, "home replays")
 	}
 	return strings.Join(out, " · ")
@@ -127,7 +126,7 @@ func (a *App) notesPage() string {
 	}
 	var where string
 	switch {
-	case p.Scene.Kind != scenes.Story:
+	case !p.Stepped():
 		where = "no steps"
 	case p.Snap.Pos >= len(p.Snap.Moves):
 		where = fmt.Sprintf("step %d of %d · %s", p.Snap.Pos, len(p.Snap.Moves), a.nextClick())

@@ -6,7 +6,6 @@ import (
 
 	checker "locksim/check"
 	"locksim/play"
-	"locksim/scenes"
 	"locksim/sim"
 	"locksim/views"
 
@@ -82,7 +81,7 @@ func teaCmd(c play.Cmd) tea.Cmd {
 // something runs.
 func (p *Player) spinWith(c play.Cmd) tea.Cmd {
 	cmd := teaCmd(c)
-	if cmd == nil || !p.Busy || p.spinning || !(p.Backend.Live() || p.Scene.Kind == scenes.Race) {
+	if cmd == nil || !p.Busy || p.spinning || !(p.Backend.Live() || !p.Stepped()) {
 		return cmd
 	}
 	p.spinning = true
@@ -276,7 +275,7 @@ func (p *Player) draw() (string, frameLayout) {
 	} else {
 		bottom = append(bottom, views.Scoreboard(st, ex.Props, w))
 	}
-	if p.Scene.Kind == scenes.Story {
+	if p.Stepped() {
 		state := ""
 		switch {
 		case p.Busy && p.Snap.Live:
@@ -393,7 +392,7 @@ func (p *Player) header(st views.Styles, w int) string {
 		}
 	}
 	mode += fmt.Sprintf(" · seed %d", p.Seed)
-	if p.Scene.Kind == scenes.Quiz {
+	if !p.Sends() {
 		mode = "quiz · sends no command"
 	}
 	if p.Present {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"locksim/sim"
 	"reflect"
 	"strings"
 	"testing"
@@ -42,12 +43,12 @@ func walkQuiz(t *testing.T, sc *scenes.Scene, text content.Text) {
 		}{
 			{"asked", func(p *Player) {}, false},
 			{"with its hints", func(p *Player) { p.Hints = hints }, false},
-			{"answered right", func(p *Player) { p.Quiz.Answers[i] = int(s.Class) }, true},
-			{"answered wrong", func(p *Player) { p.Quiz.Answers[i] = 1 - int(s.Class) }, true},
-			{"shown", func(p *Player) { p.Quiz.Shown[i] = true }, true},
+			{"answered right", func(p *Player) { p.OpenQuiz().Answers[i] = int(s.Class) }, true},
+			{"answered wrong", func(p *Player) { p.OpenQuiz().Answers[i] = 1 - int(s.Class) }, true},
+			{"shown", func(p *Player) { p.OpenQuiz().Shown[i] = true }, true},
 		}
 		for _, st := range states {
-			p := quizPlayer(sc, text, items, i)
+			p := quizPlayer(t, sc, text, i)
 			st.set(p)
 			where := fmt.Sprintf("situation %d (%s), %s", i+1, s.Name, st.name)
 			for _, size := range [][2]int{{80, 24}, {120, 40}} {
@@ -65,7 +66,7 @@ func walkQuiz(t *testing.T, sc *scenes.Scene, text content.Text) {
 			}
 		}
 	}
-	notes := quizPlayer(sc, text, items, 0)
+	notes := quizPlayer(t, sc, text, 0)
 	notes.notes = true
 	if screen := checkQuizScreen(t, "the speaker notes", notes, 80, 24); !strings.Contains(flatten(screen), flatten(text.Get("notes"))) {
 		t.Errorf("the speaker notes are cut:\n%s", screen)
@@ -97,9 +98,9 @@ func walkQuiz(t *testing.T, sc *scenes.Scene, text content.Text) {
 		}},
 	}
 	for _, c := range scores {
-		p := quizPlayer(sc, text, items, len(items))
-		c.set(p.Quiz)
-		right, answered := scenes.Grade(p.Quiz.Items, p.Quiz.Answers)
+		p := quizPlayer(t, sc, text, len(items))
+		c.set(p.OpenQuiz())
+		right, answered := scenes.Grade(p.OpenQuiz().Items, p.OpenQuiz().Answers)
 		want := text.Fill(c.want, map[string]string{"right": itoa(int64(right)), "answered": itoa(int64(answered)), "of": itoa(int64(len(items)))})
 		for _, size := range [][2]int{{80, 24}, {120, 40}} {
 			screen := checkQuizScreen(t, "the score, "+c.name, p, size[0], size[1])
@@ -111,10 +112,11 @@ func walkQuiz(t *testing.T, sc *scenes.Scene, text content.Text) {
 }
 
 // quizPlayer is a player of quiz sc that asks, at situation at.
-func quizPlayer(sc *scenes.Scene, text content.Text, items []scenes.Situation, at int) *Player {
-	p := newPlayer(&play.Session{Scene: sc, Text: text, Params: scenes.Params{}, Sel: -1, Predict: true, Quiz: play.NewQuiz(items)},
-		NewCommon(views.ASCII(), scenes.Export{}))
-	p.Quiz.At = at
+func quizPlayer(t testing.TB, sc *scenes.Scene, text content.Text, at int) *Player {
+	s := openedWith(t, sc, text, nil, sim.Snapshot{}, nil)
+	s.Configure(play.Options{Predict: true})
+	p := newPlayer(s, NewCommon(views.ASCII(), scenes.Export{}))
+	p.OpenQuiz().At = at
 	return p
 }
 
@@ -159,7 +161,7 @@ func flatten(s string) string {
 // scenes switch them off).
 func TestKeysDoNotClash(t *testing.T) {
 	for _, sc := range scenes.All() {
-		a := &App{com: &Common{}, pl: &Player{Session: &play.Session{Scene: sc}}}
+		a := &App{com: &Common{}, pl: &Player{Session: openedWith(t, sc, content.Text{}, nil, sim.Snapshot{}, nil)}}
 		a.applyKeys()
 		bound := map[string]string{}
 		bind := func(name string, b key.Binding) {

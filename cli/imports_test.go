@@ -112,6 +112,70 @@ func screenStartsNoEngine(t *testing.T) {
 	}
 }
 
+// TestNoKindOutsideTheCore: outside the core (play) and the scenes, no
+// program code compares with a scene's kind (scenes.Story, Race, Quiz, in
+// == != or a switch case; a lab may still define a scene of a kind): it
+// asks a session what it accepts, or a scene what it does. And
+// no code, tests included, builds a play.Session by hand: a session comes
+// from a Position through the door (play.Open).
+func TestNoKindOutsideTheCore(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command to list the packages with")
+	}
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{.Dir}}", "locksim/...").Output()
+	if err != nil {
+		t.Fatalf("go list locksim/...: %v", err)
+	}
+	kinds := map[string]bool{"Story": true, "Race": true, "Quiz": true}
+	checked := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, dir, _ := strings.Cut(line, " ")
+		if pkg == "locksim/play" || pkg == "locksim/scenes" || strings.HasPrefix(pkg, "locksim/scenes/") {
+			continue
+		}
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range files {
+			test := strings.HasSuffix(name, "_test.go")
+			file, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checked++
+			kind := func(e ast.Expr) {
+				if sel, ok := e.(*ast.SelectorExpr); ok && !test {
+					if x, ok := sel.X.(*ast.Ident); ok && x.Name == "scenes" && kinds[sel.Sel.Name] {
+						t.Errorf("%s compares with scenes.%s: ask the session (Accepts, Show) or the scene (Sends, Stepped, FiresAtOnce)", filepath.Join(pkg, filepath.Base(name)), sel.Sel.Name)
+					}
+				}
+			}
+			ast.Inspect(file, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.BinaryExpr:
+					kind(n.X)
+					kind(n.Y)
+				case *ast.CaseClause:
+					for _, e := range n.List {
+						kind(e)
+					}
+				case *ast.CompositeLit:
+					if sel, ok := n.Type.(*ast.SelectorExpr); ok && sel.Sel.Name == "Session" {
+						if x, ok := sel.X.(*ast.Ident); ok && x.Name == "play" {
+							t.Errorf("%s builds a play.Session by hand: open one through play.Open", filepath.Join(pkg, filepath.Base(name)))
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no file was read")
+	}
+}
+
 // TestRootIsMainOnly: the root package is main.go alone, which hands the
 // arguments to the command table (cli): it imports cli and os, and no
 // package, test or not, imports it.

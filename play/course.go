@@ -1,6 +1,7 @@
 package play
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -129,6 +130,8 @@ func (c *Course) Open(i int, from *Session) (*Session, error) {
 	pos, quiz, kept := start, (*QuizState)(nil), false
 	if st, ok := c.left[sc.ID]; ok {
 		pos, quiz, kept = st.Pos, st.Quiz, true
+	} else if saved, ok := c.savedPlace(sc.ID); ok {
+		pos, kept = saved, true // where the learner left it in an earlier run
 	} else if sc.ID == c.Prog.Moment.Scene && (sc.Kind == scenes.Story || c.LastPlace().Trial != nil) {
 		// continue where the learner left off last time, settings and seed too
 		pos, kept = c.LastPlace(), true
@@ -247,8 +250,44 @@ func (c *Course) options(own bool) Options {
 // to; a visit's place is not the learner's, and is not kept.
 func (c *Course) leave(from *Session) {
 	if from != nil && c.visit == NotVisiting && !c.browsing {
-		c.left[from.Scene.ID] = Left{Pos: from.Position(), Quiz: from.OpenQuiz()}
+		pos := from.Position()
+		c.left[from.Scene.ID] = Left{Pos: pos, Quiz: from.OpenQuiz()}
+		c.keepPlace(pos)
 	}
+}
+
+// keepPlace records pos as the learner's place in its scene, for the next
+// run of locksim (progress.Progress.Places). A lab story's place belongs
+// to the lab, not to a scene of the course.
+func (c *Course) keepPlace(pos Position) {
+	if pos.Lab != nil || c.Index(pos.Scene) < 0 {
+		return
+	}
+	b, err := json.Marshal(pos)
+	if err != nil {
+		return
+	}
+	if c.Prog.Places == nil {
+		c.Prog.Places = map[string]json.RawMessage{}
+	}
+	if !bytes.Equal(c.Prog.Places[pos.Scene], b) {
+		c.Prog.Places[pos.Scene] = b
+		c.unsaved = true
+	}
+}
+
+// savedPlace is the learner's place in scene id as an earlier run saved
+// it; ok is false when there is none, or it no longer reads.
+func (c *Course) savedPlace(id string) (Position, bool) {
+	b, ok := c.Prog.Places[id]
+	if !ok {
+		return Position{}, false
+	}
+	pos, err := ParsePosition(b)
+	if err != nil || pos.Scene != id {
+		return Position{}, false
+	}
+	return pos, true
 }
 
 // Visit is why the place on screen is not the learner's own: a visit
@@ -449,6 +488,7 @@ func (c *Course) SaveMoment(s *Session) error {
 	if place, err := json.Marshal(*own); err == nil {
 		c.Prog.Place = place
 	}
+	c.keepPlace(*own)
 	c.unsaved = false
 	return c.store.Save(c.Prog)
 }
@@ -461,5 +501,6 @@ func cloneProgress(p progress.Progress) progress.Progress {
 	q.Levels = maps.Clone(p.Levels)
 	q.Moment.Settings = maps.Clone(p.Moment.Settings)
 	q.Place = slices.Clone(p.Place)
+	q.Places = maps.Clone(p.Places)
 	return q
 }

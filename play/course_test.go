@@ -306,3 +306,59 @@ func TestVisitIsNotAMove(t *testing.T) {
 		t.Errorf("home from a code is %s at %d, want the saved fencing at 2", home.Scene.ID, home.Snap.Pos)
 	}
 }
+
+// TestEveryScenePlaceKept: a scene left part-way keeps its place in the
+// progress after another scene was played and the program ended: the next
+// run reopens it where it was (crash-gap at its third step, the option
+// chosen), while the last scene played is the one the course continues at.
+func TestEveryScenePlaceKept(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	store := &Memory{}
+	b := embedded(t)
+	c := NewCourse(ctx, b, 1, &sync.WaitGroup{})
+	if err := c.Use(store); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Open(c.Index("crash-gap"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Driver{S: s}
+	d.Run(s.Start(nil))
+	for range 3 {
+		if err := d.Do(Do(Step)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := s.Position()
+	if want.Step != 3 {
+		t.Fatalf("crash-gap after three steps stands at %d", want.Step)
+	}
+	r, err := c.Open(c.Index("release"), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	(&Driver{S: r}).Run(r.Start(s.Run))
+	if err := c.SaveMoment(r); err != nil {
+		t.Fatal(err)
+	}
+	r.Close(ctx)
+
+	next := NewCourse(ctx, b, 1, &sync.WaitGroup{})
+	if err := next.Use(store); err != nil {
+		t.Fatal(err)
+	}
+	if got := next.LastPlace().Scene; got != "release" {
+		t.Errorf("the course continues at %q, want release, the last scene played", got)
+	}
+	again, err := next.Open(next.Index("crash-gap"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	(&Driver{S: again}).Run(again.Start(nil))
+	defer again.Close(ctx)
+	if got := again.Position(); got.Step != want.Step || got.Seed != want.Seed {
+		t.Errorf("crash-gap reopened at step %d seed %d, want step %d seed %d as left", got.Step, got.Seed, want.Step, want.Seed)
+	}
+}

@@ -42,6 +42,7 @@ func clone(p progress.Progress) progress.Progress {
 	q := p
 	q.Done, q.Answers, q.Scores = maps.Clone(p.Done), maps.Clone(p.Answers), maps.Clone(p.Scores)
 	q.Levels = maps.Clone(p.Levels)
+	q.Places = maps.Clone(p.Places)
 	if q.Done == nil {
 		q.Done = map[string]bool{}
 	}

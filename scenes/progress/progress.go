@@ -36,6 +36,11 @@ type Progress struct {
 	// play.Position: own moves and prediction too); Moment says the same
 	// for an older locksim, and is what a file without Place is read by.
 	Place json.RawMessage `json:"place,omitempty"`
+	// Places are where the learner left each scene they played (scene id
+	// → JSON of play.Position), so every scene reopens where it was left,
+	// not only the last one. A file without them reads Place as its
+	// scene's.
+	Places map[string]json.RawMessage `json:"places,omitempty"`
 	// Levels are the lab's levels passed: a break level once the learner's
 	// schedule broke its property, a fix level once the adversary found no
 	// break of its properties within the bound (level id → passed).
@@ -140,6 +145,14 @@ func (s *Store) Save(p Progress) error {
 			for id, sc := range disk.Scores {
 				if _, ok := p.Scores[id]; !ok {
 					p.Scores[id] = sc
+				}
+			}
+			for id, place := range disk.Places {
+				if _, ok := p.Places[id]; !ok {
+					if p.Places == nil {
+						p.Places = map[string]json.RawMessage{}
+					}
+					p.Places[id] = place
 				}
 			}
 			for id, passed := range disk.Levels {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"locksim/lab"
 	"os"
 	"strings"
 	"syscall"
@@ -279,7 +280,11 @@ func interactive(ctx context.Context, c config, b *sim.Backend, stderr io.Writer
 		}
 	}
 	if c.labDir != "" {
-		if err := tui.CheckLab(c.labDir); err != nil {
+		err := lab.CheckDir(c.labDir)
+		if err == nil {
+			err = tui.CheckLab(c.labDir)
+		}
+		if err != nil {
 			fmt.Fprintf(stderr, "locksim: %v\n", err)
 			return 2
 		}

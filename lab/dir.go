@@ -1,0 +1,46 @@
+package lab
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// labFiles are the names that make a directory a lab: a lock's acquire
+// (in Lua or as commands) or a policy handed out alone.
+var labFiles = []string{"acquire.lua", "acquire.redis", "lab.json"}
+
+// CheckDir reports whether dir may be used as a lab that the screen saves
+// into: a missing or empty directory (the starter goes there), or one that
+// holds a lab already (acquire.lua, acquire.redis or lab.json). Anything
+// else, such as a project folder or /etc, is refused with an error naming
+// what it holds, before anything is written there. A path that is a file,
+// or a directory that cannot be read, is an error too.
+func CheckDir(dir string) error {
+	entries, err := os.ReadDir(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("-lab %s: %w", dir, unwrapPath(err))
+	case len(entries) == 0:
+		return nil
+	}
+	for _, name := range labFiles {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("-lab %s is not a lab: it holds %d other files and no acquire.lua, acquire.redis or lab.json; give a new or empty directory", dir, len(entries))
+}
+
+// unwrapPath is err without the path a *fs.PathError repeats.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,51 @@
+package lab
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCheckDir: -lab opens a missing or empty directory, or a lab; a
+// directory of other files or a file is refused, and nothing is written.
+func TestCheckDir(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel string) {
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("project/go.mod")
+	write("project/main.go")
+	write("policy/lab.json")
+	write("lock/acquire.redis")
+	write("afile")
+	if err := os.Mkdir(filepath.Join(root, "empty"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		dir  string
+		want string // "" for accepted
+	}{
+		{"missing", ""}, {"empty", ""}, {"policy", ""}, {"lock", ""},
+		{"project", "is not a lab: it holds 2 other files"},
+		{"afile", "not a directory"},
+	} {
+		err := CheckDir(filepath.Join(root, c.dir))
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: refused: %v", c.dir, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: %v, want an error saying %q", c.dir, err, c.want)
+		}
+	}
+	entries, err := os.ReadDir(filepath.Join(root, "project"))
+	if err != nil || len(entries) != 2 {
+		t.Errorf("the project directory changed: %v %v", entries, err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"locksim/lab"
 	"strconv"
 	"strings"
 	"time"
@@ -301,6 +302,10 @@ func parse(args []string) (config, error) {
 func checkLab(_ *flag.FlagSet, c *config) error {
 	if c.labDir != "" && (c.plain || c.list || c.cleanup || c.trialsSet || c.scene != "" || len(c.playlist) > 0 || c.story != "" || c.cast != "" || c.history != "") {
 		return errors.New("-lab opens the lab's screen: it does not go with -plain, -list, -cleanup, -trials, -scene, -scenes, -story, -cast or -history")
+	}
+	if c.labDir != "" {
+		// before anything opens: the screen saves the starter there
+		return lab.CheckDir(c.labDir)
 	}
 	return nil
 }

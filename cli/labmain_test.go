@@ -52,3 +52,19 @@ func TestGradeFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestLabRefusesAProjectDir: -lab on a directory that holds files but no
+// lab is refused with one line and exit 2, and nothing is written there.
+func TestLabRefusesAProjectDir(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := runMain("-lab", dir)
+	if code != 2 || !strings.Contains(errs, "is not a lab") || strings.Count(errs, "\n") != 1 {
+		t.Errorf("exit %d, stderr %q: want 2 and one line saying it is not a lab", code, errs)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("the directory now holds %d files", len(entries))
+	}
+}

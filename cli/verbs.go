@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"locksim/lab"
 	"os"
 	"strings"
 	"syscall"
@@ -280,11 +279,7 @@ func interactive(ctx context.Context, c config, b *sim.Backend, stderr io.Writer
 		}
 	}
 	if c.labDir != "" {
-		err := lab.CheckDir(c.labDir)
-		if err == nil {
-			err = tui.CheckLab(c.labDir)
-		}
-		if err != nil {
+		if err := tui.CheckLab(c.labDir); err != nil {
 			fmt.Fprintf(stderr, "locksim: %v\n", err)
 			return 2
 		}

@@ -70,7 +70,7 @@ type Counts struct {
 	// Holders counts trials by how many workers believed, at the end, that
 	// they held the lock, as the ledger reads the replies.
 	Holders [Workers + 1]int
-	Wins    [Workers]int // trials each worker ended believing it held the lock
+	Wins    [Workers]int // trials each worker ended believing it held the lock (not the trials it was granted it in)
 	NoTTL   int          // SplitCrash: trials that left the key with no TTL
 	Foreign int          // GetDel: trials in which a release deleted another worker's lock
 	// Bugs are Atomic trials that did not end with exactly one holder: a

@@ -74,12 +74,14 @@ func trialsWhere(b *sim.Backend) string {
 	return "embedded (a server of its own, keys expiring on the real clock)"
 }
 
-// TrialsTable is one row per variant: trials by holders at the end, each
-// worker's wins, and the rate.
+// TrialsTable is one row per variant: trials by holders at the end, the
+// trials each worker ended as a holder in (not the trials it was granted
+// the lock in: a worker whose lease ran out while it worked ended holding
+// nothing), and the rate.
 func TrialsTable(all []race.Counts) string {
 	var b strings.Builder
-	// 80 columns: variant 13, trials 7, five counts of 7, four wins of 6
-	fmt.Fprintf(&b, "%-13s %6s %-34s %s\n", "", "", "  trials by holders at the end", " wins of each worker")
+	// 80 columns: variant 13, trials 7, five counts of 7, four holder counts of 6
+	fmt.Fprintf(&b, "%-13s %6s %-34s %s\n", "", "", "  trials by holders at the end", " ended as a holder")
 	fmt.Fprintf(&b, "%-13s %6s %6s %6s %6s %6s %6s %5s %5s %5s %5s\n", "variant", "trials", "0", "1", "2", "3", "4", "w1", "w2", "w3", "w4")
 	for _, c := range all {
 		fmt.Fprintf(&b, "%-13s %6d", c.Variant, c.Trials)

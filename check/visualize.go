@@ -13,12 +13,13 @@ import (
 // Visualize writes porcupine's own visualisation of h (one self-contained
 // HTML file for a browser) to w: every model's partitions one under the
 // other, in the order of Models (the server's keys node by node, the
-// client's mutex per lock, the resource), each client's operations on its
-// own row (client 0 is the first actor to act, named at the row's start,
-// and so on; a node's restart or replication on the row after the last
-// client), the longest order each model could place, and the faults
+// client's mutex per lock, the resource), each model on rows of its own so
+// no model's bars hide another's: a row per client (the first actor to
+// act first, each row named "model · actor" at its start) and, after
+// them, a row for the nodes' own operations (a restart, a replication).
+// It draws the longest order each model could place, and the faults
 // (pauses, crashes, clock jumps, restarts, partitions, slow and hung
-// nodes) as annotations on the same clock. The check behind it is
+// nodes) on every model's rows, on the same clock. The check behind it is
 // bounded by timeout like Check. It returns w's error.
 func Visualize(w io.Writer, h History, timeout time.Duration) (err error) {
 	// porcupine panics when a model contradicts its own search; say so
@@ -46,6 +47,7 @@ func Visualize(w io.Writer, h History, timeout time.Duration) (err error) {
 		}
 	}
 	nodes := len(clients)
+	rows := nodes + 1 // each model's: its clients', then the nodes'
 	models := Models()
 	specs := make([]spec, len(models))
 	var ops []porcupine.Operation
@@ -57,9 +59,9 @@ func Visualize(w io.Writer, h History, timeout time.Duration) (err error) {
 		for i := range mine {
 			j := mine[i].Input.(int)
 			mine[i].Input, mine[i].Output = input{m, j}, nil
-			mine[i].ClientId = nodes
+			mine[i].ClientId = m*rows + nodes
 			if c, ok := clients[h.Ops[j].Actor]; ok {
-				mine[i].ClientId = c
+				mine[i].ClientId = m*rows + c
 			}
 		}
 		ops = append(ops, mine...)
@@ -106,13 +108,16 @@ func Visualize(w io.Writer, h History, timeout time.Duration) (err error) {
 	}
 	model.Partition = func([]porcupine.Operation) [][]porcupine.Operation { return parts }
 	_, info := porcupine.CheckOperationsVerbose(model, ops, timeout)
-	info.AddAnnotations(h.annotations(clients, nodes))
+	for m, model := range models {
+		info.AddAnnotations(h.annotations(model.Name, m*rows, clients, nodes))
+	}
 	return porcupine.Visualize(model, info, w)
 }
 
-// annotations are h's faults on porcupine's clock: a mark at event
+// annotations are the names of one model's rows, which start at row
+// first, and h's faults on them, on porcupine's clock: a mark at event
 // position p sits just before the first op read at or after p.
-func (h History) annotations(clients map[string]int, nodes int) []porcupine.Annotation {
+func (h History) annotations(model string, first int, clients map[string]int, nodes int) []porcupine.Annotation {
 	at := func(seq int) int64 {
 		for j, op := range h.Ops {
 			if op.pos >= seq {
@@ -136,7 +141,8 @@ func (h History) annotations(clients map[string]int, nodes int) []porcupine.Anno
 		names[c] = name
 	}
 	for c, name := range names {
-		out = append(out, porcupine.Annotation{ClientId: c, Start: 0, Description: name, Details: "the operations of " + name})
+		out = append(out, porcupine.Annotation{ClientId: first + c, Start: 0, Description: model + " · " + name,
+			Details: "the operations of " + name + ", as the " + model + " model reads them"})
 	}
 	for _, m := range h.Marks {
 		a := porcupine.Annotation{Start: at(m.Seq), Description: m.Kind.String(), Details: fmt.Sprintf("%s at %s", m.Text, stamp(m.From)),
@@ -155,12 +161,15 @@ func (h History) annotations(clients map[string]int, nodes int) []porcupine.Anno
 			if !ok {
 				a.Tag = m.Actor
 			}
-			a.ClientId = c
+			a.ClientId = first + c
 		default:
-			a.ClientId = nodes
+			a.ClientId = first + nodes
 		}
 		if m.Kind == ClockJump {
 			a.Description = "clock +" + sim.FormatSpan(m.Jump)
+		}
+		if a.Tag != "" && first > 0 {
+			continue // a tagged mark has one row of its own, drawn once
 		}
 		out = append(out, a)
 	}

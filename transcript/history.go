@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"html/template"
 	"io"
+	"strings"
 	"time"
 
 	"locksim/check"
@@ -17,9 +19,11 @@ import (
 // History plays pos's story on b headless, to pos.Step or, when end is
 // set, to the story's end; reads what it sent and got back as a history of
 // operations; checks it against each of the checker's models (each bounded
-// by timeout); and writes porcupine's visualisation of it to w: one HTML
-// file for a browser, with the story's faults as annotations. It returns
-// the report the page shows. A quiz scene has no history: that is an error.
+// by timeout); and writes locksim's page of it to w (see historyPage):
+// one HTML file for a browser, naming the scene, the story and the three
+// verdicts, around porcupine's visualisation with the story's faults as
+// annotations. It returns the report the page shows. A quiz scene has no
+// history: that is an error.
 func History(ctx context.Context, w io.Writer, b *sim.Backend, pos play.Position, end bool, timeout time.Duration) (check.Report, error) {
 	sc := scenes.Find(pos.Scene)
 	if sc == nil {
@@ -46,8 +50,78 @@ func History(ctx context.Context, w io.Writer, b *sim.Backend, pos play.Position
 		return check.Report{}, errors.New("reading keys back: " + s.Snap.Err)
 	}
 	h := check.FromSnapshot(s.Snap)
-	if err := check.Visualize(w, h, timeout); err != nil {
+	var vis strings.Builder
+	if err := check.Visualize(&vis, h, timeout); err != nil {
 		return check.Report{}, err
 	}
-	return check.Check(h, timeout), nil
+	rep := check.Check(h, timeout)
+	about := historyAbout{Scene: sc.ID, Title: s.Text.Get("title"), Story: sc.Describe(s.Params), Seed: s.Seed,
+		Step: s.Snap.Pos, Steps: len(s.Snap.Moves), Porcupine: vis.String()}
+	for _, f := range rep.Findings {
+		about.Verdicts = append(about.Verdicts, historyVerdict{Model: f.Model.Name, Short: f.Short(), Sentence: f.Sentence,
+			Broken: f.Result == check.NotLinearizable})
+		about.Broken = about.Broken || f.Result == check.NotLinearizable
+	}
+	if err := historyPage.Execute(w, about); err != nil {
+		return check.Report{}, err
+	}
+	return rep, nil
 }
+
+// historyAbout is what locksim's history page says around porcupine's.
+type historyAbout struct {
+	Scene, Title, Story string
+	Seed                uint64
+	Step, Steps         int
+	Verdicts            []historyVerdict
+	// Broken is set when a model could not place every operation: the page
+	// opens porcupine's view at its first error
+	Broken bool
+	// Porcupine is porcupine's own page, shown whole in a frame: wrapped,
+	// never edited
+	Porcupine string
+}
+
+type historyVerdict struct {
+	Model, Short, Sentence string
+	Broken                 bool
+}
+
+// historyPage is locksim's page around porcupine's visualisation. It loads
+// nothing from outside the file.
+var historyPage = template.Must(template.New("history").Parse(`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>locksim · {{.Scene}} · the history checked</title>
+<style>
+body { margin: 0; font: 15px/1.45 system-ui, sans-serif; color: #1d1d1f; background: #fafafa; display: flex; flex-direction: column; height: 100vh; }
+header { padding: 12px 20px 8px; border-bottom: 1px solid #ddd; background: #fff; }
+h1 { font-size: 19px; margin: 0 0 2px; }
+p { margin: 4px 0; }
+ul { margin: 6px 0; padding-left: 20px; }
+li.broken b { color: #b00020; }
+.story, .terms { color: #555; font-size: 13.5px; }
+iframe { flex: 1; width: 100%; border: 0; }
+</style>
+</head>
+<body>
+<header>
+<h1>locksim · {{.Scene}}: {{.Title}}</h1>
+<p class="story">the story: {{.Story}} · seed {{.Seed}} · played to step {{.Step}} of {{.Steps}}</p>
+<ul>
+{{range .Verdicts}}<li{{if .Broken}} class="broken"{{end}}><b>{{.Model}}: {{.Short}}</b>. {{.Sentence}}</li>
+{{end}}</ul>
+<p class="terms">Below, porcupine's view: each model on rows of its own, one row per client, time running right; a bar is one operation, from its call to its reply. "LP" is a linearization point, the instant an operation takes effect in the one order the model found: "Valid LP" where it could place the operation, "Invalid LP" where no order explains the replies (the break). Click a bar to see the model's state after it.</p>
+</header>
+<iframe id="porcupine" title="porcupine's visualisation of the history" srcdoc="{{.Porcupine}}"></iframe>
+{{if .Broken}}<script>
+document.getElementById("porcupine").addEventListener("load", function () {
+  var d = this.contentDocument, jump = d && d.getElementById("jump-link");
+  if (jump) { jump.dispatchEvent(new MouseEvent("click", { bubbles: true })); }
+});
+</script>{{end}}
+</body>
+</html>
+`))

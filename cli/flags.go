@@ -82,7 +82,7 @@ usage: locksim [flags]
   -grade DIR -out OUT  run the adversary on the lock in DIR headless and write
                        OUT/results.json (Exercism's test-runner format, version 2)
 
-serving the course over SSH (see the README's "The classroom over SSH"):
+serving the course over SSH (see docs/classroom.md):
   -serve ADDR          serve the course on ADDR, e.g. :2222; students type ssh -p 2222 HOST
                        (with -redis, every session plays on that server under its own prefix;
                        -seed, -theme and -no-quiz apply to every session)

@@ -66,7 +66,7 @@ func TestUserDataUntouched(t *testing.T) {
 	url := simtest.StartRedis(t)
 	admin := client(t, url)
 	ctx := context.Background()
-	// the smallest ACL the README gives, read from the README itself
+	// the smallest ACL the live-server guide gives, read from the guide itself
 	if err := admin.Do(ctx, readmeACL(t)...).Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -286,17 +286,17 @@ func TestLiveErrors(t *testing.T) {
 	}
 }
 
-// readmeACL is the README's ACL SETUSER command, with the test's password.
+// readmeACL is the live-server guide's ACL SETUSER command, with the test's password.
 func readmeACL(t *testing.T) []any {
 	t.Helper()
-	b, err := os.ReadFile("../README.md")
+	b, err := os.ReadFile("../docs/live-server.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, rest, ok := strings.Cut(string(b), "ACL SETUSER ")
 	block, _, _ := strings.Cut(rest, "```")
 	if !ok || block == "" {
-		t.Fatal("the README gives no ACL SETUSER block")
+		t.Fatal("docs/live-server.md gives no ACL SETUSER block")
 	}
 	args := []any{"ACL", "SETUSER"}
 	for _, f := range strings.Fields(block) {

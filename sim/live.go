@@ -419,7 +419,7 @@ func (b *Backend) explain(err error) error {
 	case strings.HasPrefix(msg, "NOAUTH"):
 		return fmt.Errorf("the server at %s wants a password: give it in the URL, redis://:password@%s", addr, addr)
 	case strings.HasPrefix(msg, "NOPERM"):
-		return fmt.Errorf("the server's ACL does not let this user do that (%s); the README lists the ACL locksim needs", msg)
+		return fmt.Errorf("the server's ACL does not let this user do that (%s); docs/live-server.md lists the ACL locksim needs", msg)
 	case strings.HasPrefix(msg, "READONLY"):
 		return fmt.Errorf("the server at %s is a read-only replica; point locksim at the primary", addr)
 	case strings.Contains(msg, "DB index is out of range"):

@@ -262,7 +262,7 @@ func (l *Lab) setFocus(f int) tea.Cmd {
 		return l.parts[l.focus].Focus()
 	}
 	if l.focus-len(l.parts) == fieldWatchdog {
-		// said where it is set, not only in the README
+		// said where it is set, not only in the lab guide
 		l.note = watchdogNote
 	}
 	return l.fields[l.focus-len(l.parts)].Focus()

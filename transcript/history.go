@@ -116,12 +116,19 @@ iframe { flex: 1; width: 100%; border: 0; }
 <p class="terms">Below, porcupine's view: each model on rows of its own, one row per client, time running right; a bar is one operation, from its call to its reply. "LP" is a linearization point, the instant an operation takes effect in the one order the model found: "Valid LP" where it could place the operation, "Invalid LP" where no order explains the replies (the break). Click a bar to see the model's state after it.</p>
 </header>
 <iframe id="porcupine" title="porcupine's visualisation of the history" srcdoc="{{.Porcupine}}"></iframe>
-{{if .Broken}}<script>
+<script>
+// fit porcupine's timeline to the window's width (down to two thirds of
+// its size) so a late operation is not off screen, then open it at the
+// first error, if any
 document.getElementById("porcupine").addEventListener("load", function () {
-  var d = this.contentDocument, jump = d && d.getElementById("jump-link");
-  if (jump) { jump.dispatchEvent(new MouseEvent("click", { bubbles: true })); }
+  var d = this.contentDocument;
+  if (!d) { return; }
+  var wide = d.documentElement.scrollWidth, room = this.clientWidth;
+  if (wide > room) { d.body.style.zoom = Math.max(room / wide, 0.66); }
+  var jump = d.getElementById("jump-link");
+  if ({{.Broken}} && jump) { jump.dispatchEvent(new MouseEvent("click", { bubbles: true })); }
 });
-</script>{{end}}
+</script>
 </body>
 </html>
 `))

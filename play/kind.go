@@ -33,6 +33,8 @@ type kind interface {
 	place(p *Session, pos *Position)
 	// goTo moves the session to where pos stands in the same story.
 	goTo(p *Session, pos Position) Cmd
+	// over reports nothing more to step through (see Course.StoryOver).
+	over(p *Session) bool
 }
 
 // storyKind is a scene played move by move: its own moves are the learner's
@@ -208,6 +210,14 @@ func (k *quizKind) goTo(p *Session, pos Position) Cmd {
 	}
 	return nil
 }
+
+func (k *storyKind) over(p *Session) bool {
+	return len(p.Snap.Moves) > 0 && p.Snap.Pos >= len(p.Snap.Moves)
+}
+
+// over is true at once: a race has no steps, so once it has run it is over.
+func (k *raceKind) over(p *Session) bool { return true }
+func (k *quizKind) over(p *Session) bool { return k.state.At >= len(k.state.Items) }
 
 // Accepts reports that v means something in this session now: the screen
 // offers a key (and lists it in help) only for what its session accepts.

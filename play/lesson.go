@@ -37,14 +37,7 @@ func (c *Course) StoryOver(s *Session) bool {
 	if s.Busy || s.Asking {
 		return false
 	}
-	switch s.Scene.Kind {
-	case scenes.Story:
-		return len(s.Snap.Moves) > 0 && s.Snap.Pos >= len(s.Snap.Moves)
-	case scenes.Quiz:
-		q := s.OpenQuiz()
-		return q.At >= len(q.Items)
-	}
-	return true // a race has no steps: once it has run it is over
+	return s.kind.over(s)
 }
 
 // EndOfStory is a step past the end of s, the open scene. In presenter

@@ -288,3 +288,19 @@ func ScreenSpans() ([]string, error) {
 	}
 	return spans, nil
 }
+
+// Ordered is the course text id's sections in the order written, each as
+// the screen shows it, without the shared text Load adds: for a list read
+// in its own order, such as the glossary.
+func Ordered(id string) (names []string, t Text, err error) {
+	b, err := files.ReadFile("text/" + id + ".txt")
+	if err != nil {
+		return nil, nil, fmt.Errorf("no course text %q", id)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "# "); ok {
+			names = append(names, strings.TrimSpace(rest))
+		}
+	}
+	return names, ParseForm(string(b), Screen), nil
+}

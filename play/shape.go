@@ -105,3 +105,22 @@ func References(t content.Text) []Reference {
 	}
 	return out
 }
+
+// Term is one word of the glossary and what it means.
+type Term struct {
+	Word, Meaning string
+}
+
+// Glossary are the words the screens use, defined, in the order of the
+// course text (content/text/glossary.txt); an error when it does not read.
+func Glossary() ([]Term, error) {
+	names, t, err := content.Ordered("glossary")
+	if err != nil {
+		return nil, err
+	}
+	var out []Term
+	for _, name := range names {
+		out = append(out, Term{Word: name, Meaning: strings.Join(strings.Fields(t.Get(name)), " ")})
+	}
+	return out, nil
+}

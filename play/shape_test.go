@@ -86,3 +86,27 @@ func TestEnding(t *testing.T) {
 		t.Errorf("references: %+v", e.References)
 	}
 }
+
+// TestGlossary: the glossary reads in its own order, every term defined,
+// and it defines the words the issue found unexplained on screen.
+func TestGlossary(t *testing.T) {
+	terms, err := Glossary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for i, term := range terms {
+		if term.Meaning == "" || strings.Contains(term.Meaning, "[no text") {
+			t.Errorf("%q has no meaning", term.Word)
+		}
+		if i > 0 && strings.ToLower(terms[i-1].Word) > strings.ToLower(term.Word) {
+			t.Errorf("%q comes after %q: not in alphabetical order", term.Word, terms[i-1].Word)
+		}
+		got[term.Word] = true
+	}
+	for _, w := range []string{"ledger", "lane", "holder", "validity time", "LP", "EchoMQ", "fencing token", "lease", "token", "TTL", "quorum", "watchdog", "linearizable", "R2.02.1"} {
+		if !got[w] {
+			t.Errorf("the glossary lacks %q", w)
+		}
+	}
+}

@@ -289,6 +289,9 @@ func ScreenSpans() ([]string, error) {
 	return spans, nil
 }
 
+// Glossary is the text of the glossary: a list of terms, not a scene.
+const Glossary = "glossary"
+
 // Ordered is the course text id's sections in the order written, each as
 // the screen shows it, without the shared text Load adds: for a list read
 // in its own order, such as the glossary.

@@ -114,7 +114,7 @@ type Term struct {
 // Glossary are the words the screens use, defined, in the order of the
 // course text (content/text/glossary.txt); an error when it does not read.
 func Glossary() ([]Term, error) {
-	names, t, err := content.Ordered("glossary")
+	names, t, err := content.Ordered(content.Glossary)
 	if err != nil {
 		return nil, err
 	}

@@ -290,13 +290,44 @@ func TooSmall(st Styles, w, h, minW, minH int) string {
 	return st.Plain.Width(w).Render(msg)
 }
 
-// cutMiddle shortens s to w columns by dropping its middle: a command's
-// tail (the token, PX 30000, the fencing token) matters as much as its head.
+// cutMiddle shortens s to w columns by dropping whole words from its
+// middle, marked by a "…" word of its own: a command's tail (the token,
+// PX 30000, the fencing token) matters as much as its head, and no word is
+// left cut in two ("EVALSHA ‹claim› … 3600000", not "‹claim…00"). When its
+// first and last words alone do not fit, it cuts inside them as before.
 func cutMiddle(s string, w int) string {
 	n := ansi.StringWidth(s)
 	if n <= w {
 		return s
 	}
-	head := (w - 1) * 3 / 5
-	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, n-(w-1-head), "")
+	words := strings.Split(s, " ")
+	if len(words) >= 3 {
+		// the first and the last word, the second (a key, a script's name)
+		// when it fits, then words taken in turn from the tail and the head
+		width := func(head, tail []string) int {
+			return ansi.StringWidth(strings.Join(head, " ") + " … " + strings.Join(tail, " "))
+		}
+		head, tail := words[:1], words[len(words)-1:]
+		if width(head, tail) <= w {
+			i, j := 1, len(words)-2
+			if width(words[:2], tail) <= w && len(words) > 3 {
+				head, i = words[:2], 2
+			}
+			for fromTail := true; i <= j; fromTail = !fromTail {
+				switch {
+				case fromTail && width(head, words[j:]) <= w:
+					tail = words[j:]
+					j--
+				case !fromTail && width(words[:i+1], tail) <= w:
+					head = words[:i+1]
+					i++
+				case width(head, words[j:]) > w && width(words[:i+1], tail) > w:
+					i = j + 1 // neither side has room for another word
+				}
+			}
+			return strings.Join(head, " ") + " … " + strings.Join(tail, " ")
+		}
+	}
+	h := (w - 1) * 3 / 5
+	return ansi.Truncate(s, h, "") + "…" + ansi.TruncateLeft(s, n-(w-1-h), "")
 }

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -90,9 +91,25 @@ func TestTimeline(t *testing.T) {
 }
 
 func TestCutMiddleKeepsTheTail(t *testing.T) {
-	got := cutMiddle("EVAL <fenced-write> 1 resource:state A edit-A 33", 30)
-	if ansi.StringWidth(got) != 30 || !strings.HasPrefix(got, "EVAL <fenced") || !strings.HasSuffix(got, "edit-A 33") {
+	// whole words from the head and the tail, the middle marked by a "…"
+	// of its own: no word is cut in two
+	in := "EVAL <fenced-write> 1 resource:state A edit-A 33"
+	got := cutMiddle(in, 30)
+	if ansi.StringWidth(got) > 30 || !strings.HasPrefix(got, "EVAL ") || !strings.HasSuffix(got, " 33") || !strings.Contains(got, " … ") {
 		t.Fatalf("cutMiddle = %q", got)
+	}
+	for _, word := range strings.Fields(got) {
+		if word != "…" && !slices.Contains(strings.Fields(in), word) {
+			t.Errorf("cutMiddle = %q: %q is no whole word of the command", got, word)
+		}
+	}
+	claim := "EVALSHA ‹claim› 3 jobs:pending jobs:active jobs:data 1700000000000 3600000"
+	if got := cutMiddle(claim, 36); !strings.HasPrefix(got, "EVALSHA ‹claim› ") || !strings.HasSuffix(got, " 3600000") || strings.Contains(got, "‹claim…") {
+		t.Fatalf("cutMiddle = %q", got)
+	}
+	// a first word too long for the room is cut inside, as before
+	if got := cutMiddle("resource:lock:with-a-very-long-name-indeed NX PX", 20); ansi.StringWidth(got) != 20 {
+		t.Fatalf("cutMiddle of a long word = %q", got)
 	}
 	if cutMiddle("short", 30) != "short" {
 		t.Fatal("a short command must stay whole")

@@ -59,3 +59,8 @@ require (
 	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/text v0.44.0 // indirect
 )
+
+// A patched copy of miniredis v2.40.0 that speaks Redis 8.4's SET … IF*,
+// DELEX conditions and DIGEST, and Valkey 9.0's DELIFEQ; the patch against
+// the pristine release is third_party/miniredis.patch.
+replace github.com/alicebob/miniredis/v2 => ./third_party/miniredis

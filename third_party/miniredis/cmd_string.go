@@ -3,11 +3,14 @@
 package miniredis
 
 import (
+	"fmt"
 	"math/big"
 	"math/bits"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/zeebo/xxh3"
 
 	"github.com/alicebob/miniredis/v2/server"
 )
@@ -21,6 +24,8 @@ func commandsString(m *Miniredis) {
 	m.srv.Register("DECRBY", m.cmdDecrby)
 	m.srv.Register("DECR", m.cmdDecr)
 	m.srv.Register("DELEX", m.cmdDelex)
+	m.srv.Register("DELIFEQ", m.cmdDelifeq)
+	m.srv.Register("DIGEST", m.cmdDigest, server.ReadOnlyOption())
 	m.srv.Register("GETBIT", m.cmdGetbit, server.ReadOnlyOption())
 	m.srv.Register("GETDEL", m.cmdGetdel)
 	m.srv.Register("GETEX", m.cmdGetex)
@@ -43,6 +48,10 @@ func commandsString(m *Miniredis) {
 }
 
 // SET
+//
+// The IFEQ, IFNE, IFDEQ and IFDNE conditions follow Redis 8.4's t_string.c
+// (parseExtendedStringArgumentsOrReply and setGenericCommand); Valkey 8.1
+// has IFEQ alone, with the same replies.
 func (m *Miniredis) cmdSet(c *server.Peer, cmd string, args []string) {
 	if !m.isValidCMD(c, cmd, args, atLeast(2)) {
 		return
@@ -57,6 +66,8 @@ func (m *Miniredis) cmdSet(c *server.Peer, cmd string, args []string) {
 		ttlSet  bool
 		ttl     time.Duration
 		get     bool
+		cond    string // "", "IFEQ", "IFNE", "IFDEQ", or "IFDNE"
+		match   string // the value or digest the condition compares with
 	}
 
 	opts.key, opts.value, args = args[0], args[1], args[2:]
@@ -64,12 +75,34 @@ func (m *Miniredis) cmdSet(c *server.Peer, cmd string, args []string) {
 		timeUnit := time.Second
 		switch arg := strings.ToUpper(args[0]); arg {
 		case "NX":
+			// Redis refuses NX after XX, but not after an IF* condition.
+			if opts.xx {
+				setDirty(c)
+				c.WriteError(msgSyntaxError)
+				return
+			}
 			opts.nx = true
 			args = args[1:]
 			continue
 		case "XX":
+			if opts.nx {
+				setDirty(c)
+				c.WriteError(msgSyntaxError)
+				return
+			}
 			opts.xx = true
 			args = args[1:]
+			continue
+		case "IFEQ", "IFNE", "IFDEQ", "IFDNE":
+			// A condition is refused after NX, XX, or another kind of
+			// condition; the same condition again replaces the first.
+			if len(args) < 2 || opts.nx || opts.xx || (opts.cond != "" && opts.cond != arg) {
+				setDirty(c)
+				c.WriteError(msgSyntaxError)
+				return
+			}
+			opts.cond, opts.match = arg, args[1]
+			args = args[2:]
 			continue
 		case "KEEPTTL":
 			opts.keepttl = true
@@ -125,61 +158,75 @@ func (m *Miniredis) cmdSet(c *server.Peer, cmd string, args []string) {
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
 		db := m.db(ctx.selectedDB)
 
-		readonly := false
-		if opts.nx {
-			if db.exists(opts.key) {
-				if opts.get {
-					// special case for SET NX GET
-					readonly = true
-				} else {
-					c.WriteNull()
-					return
-				}
+		found := db.exists(opts.key)
+		if opts.get && found && db.t(opts.key) != keyTypeString {
+			c.WriteError(msgWrongType)
+			return
+		}
+		old, existed := db.stringKeys[opts.key]
+		// With GET the old value (or nil) is the reply whether or not the
+		// value was set; without GET it is OK, or nil for a refused SET.
+		reply := func(set bool) {
+			switch {
+			case opts.get && existed:
+				c.WriteBulk(old)
+			case opts.get, !set:
+				c.WriteNull()
+			default:
+				c.WriteOK()
 			}
 		}
-		if opts.xx {
-			if !db.exists(opts.key) {
-				if opts.get {
-					// special case for SET XX GET
-					readonly = true
-				} else {
-					c.WriteNull()
-					return
-				}
-			}
+
+		// IFEQ and IFDEQ never create a key; IFNE and IFDNE do.
+		if (opts.nx && found) ||
+			((opts.xx || opts.cond == "IFEQ" || opts.cond == "IFDEQ") && !found) {
+			reply(false)
+			return
 		}
-		if opts.keepttl {
-			if val, ok := db.ttl[opts.key]; ok {
-				opts.ttl = val
-			}
-		}
-		if opts.get {
-			if t, ok := db.keys[opts.key]; ok && t != keyTypeString {
+		if found && opts.cond != "" {
+			if db.t(opts.key) != keyTypeString {
 				c.WriteError(msgWrongType)
+				return
+			}
+			var holds bool
+			switch opts.cond {
+			case "IFEQ":
+				holds = old == opts.match
+			case "IFNE":
+				holds = old != opts.match
+			case "IFDEQ", "IFDNE":
+				// Redis checks the digest's length only when the key
+				// exists, and compares it case-insensitively.
+				if len(opts.match) != digestHexLength {
+					c.WriteError(msgDigestLength)
+					return
+				}
+				holds = asciiEqualFold(stringDigest(old), opts.match)
+				if opts.cond == "IFDNE" {
+					holds = !holds
+				}
+			}
+			if !holds {
+				reply(false)
 				return
 			}
 		}
 
-		old, existed := db.stringKeys[opts.key]
-		if !readonly {
-			db.del(opts.key, true) // be sure to remove existing values of other type keys.
-			// a vanilla SET clears the expire
-			if opts.ttl >= 0 { // EXAT/PXAT can expire right away
-				db.stringSet(opts.key, opts.value)
-			}
-			if opts.ttl != 0 {
-				db.ttl[opts.key] = opts.ttl
+		ttl := opts.ttl
+		if opts.keepttl {
+			if val, ok := db.ttl[opts.key]; ok {
+				ttl = val
 			}
 		}
-		if opts.get {
-			if !existed {
-				c.WriteNull()
-			} else {
-				c.WriteBulk(old)
-			}
-			return
+		db.del(opts.key, true) // be sure to remove existing values of other type keys.
+		// a vanilla SET clears the expire
+		if ttl >= 0 { // EXAT/PXAT can expire right away
+			db.stringSet(opts.key, opts.value)
 		}
-		c.WriteOK()
+		if ttl != 0 {
+			db.ttl[opts.key] = ttl
+		}
+		reply(true)
 	})
 }
 
@@ -1112,48 +1159,21 @@ func (m *Miniredis) cmdSetbit(c *server.Peer, cmd string, args []string) {
 }
 
 // DELEX
+//
+// Follows Redis 8.4's delexCommand (db.c): the arity and the condition are
+// checked when the command runs, after the key is looked up, so a missing key
+// answers 0 whatever the condition says.
 func (m *Miniredis) cmdDelex(c *server.Peer, cmd string, args []string) {
-	if !m.isValidCMD(c, cmd, args, between(1, 4)) {
+	if !m.isValidCMD(c, cmd, args, atLeast(1)) {
 		return
-	}
-
-	var opts struct {
-		key        string
-		opEQ       bool
-		matchValue string
-	}
-
-	// Parse arguments
-	if len(args) != 1 && len(args) != 3 {
-		c.WriteError(errWrongNumber("delex"))
-		return
-	}
-
-	if len(args) == 3 {
-		opts.key = args[0]
-		condition := strings.ToUpper(args[1])
-		opts.matchValue = args[2]
-
-		switch condition {
-		case "IFEQ":
-			opts.opEQ = true
-		case "IFNE":
-			opts.opEQ = false // well doh
-		case "IFDEQ", "IFDNE":
-			c.WriteError("ERR unsupported condition for DELEX: " + condition)
-			return
-		default:
-			c.WriteError("Invalid condition. Use IFEQ, IFNE, IFDEQ, or IFDNE")
-			return
-		}
 	}
 
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
 		db := m.db(ctx.selectedDB)
+		key := args[0]
 
-		// If no condition is specified, behave like DEL
-		if opts.key == "" {
-			key := args[0]
+		// With no condition, DELEX is DEL.
+		if len(args) == 1 {
 			if db.exists(key) {
 				db.del(key, true) // delete expire
 				c.WriteInt(1)
@@ -1162,29 +1182,127 @@ func (m *Miniredis) cmdDelex(c *server.Peer, cmd string, args []string) {
 			}
 			return
 		}
+		if len(args) != 3 {
+			c.WriteError(errWrongNumber(cmd))
+			return
+		}
 
-		if !db.exists(opts.key) {
+		if !db.exists(key) {
 			c.WriteInt(0)
 			return
 		}
-
-		if db.t(opts.key) != keyTypeString {
+		if db.t(key) != keyTypeString {
 			c.WriteError("ERR Key should be of string type if conditions are specified")
 			return
 		}
-		currentValue := db.stringKeys[opts.key]
+		current, match := db.stringKeys[key], args[2]
 
-		shouldDelete := (currentValue == opts.matchValue)
-		if !opts.opEQ {
-			shouldDelete = !shouldDelete
+		var shouldDelete bool
+		switch strings.ToUpper(args[1]) {
+		case "IFEQ":
+			shouldDelete = current == match
+		case "IFNE":
+			shouldDelete = current != match
+		case "IFDEQ", "IFDNE":
+			if len(match) != digestHexLength {
+				c.WriteError(msgDigestLength)
+				return
+			}
+			shouldDelete = asciiEqualFold(stringDigest(current), match)
+			if strings.ToUpper(args[1]) == "IFDNE" {
+				shouldDelete = !shouldDelete
+			}
+		default:
+			c.WriteError("ERR Invalid condition. Use IFEQ, IFNE, IFDEQ, or IFDNE")
+			return
 		}
+
 		if shouldDelete {
-			db.del(opts.key, true) // delete expire
+			db.del(key, true) // delete expire
 			c.WriteInt(1)
 		} else {
 			c.WriteInt(0)
 		}
 	})
+}
+
+// DELIFEQ, from Valkey 9.0 (delifeqCommand in its t_string.c).
+func (m *Miniredis) cmdDelifeq(c *server.Peer, cmd string, args []string) {
+	if !m.isValidCMD(c, cmd, args, exactly(2)) {
+		return
+	}
+	key, match := args[0], args[1]
+
+	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
+		db := m.db(ctx.selectedDB)
+
+		if !db.exists(key) {
+			c.WriteInt(0)
+			return
+		}
+		if db.t(key) != keyTypeString {
+			c.WriteError(msgWrongType)
+			return
+		}
+		if db.stringKeys[key] != match {
+			c.WriteInt(0)
+			return
+		}
+		db.del(key, true) // delete expire
+		c.WriteInt(1)
+	})
+}
+
+// DIGEST, from Redis 8.4 (digestCommand in its t_string.c).
+func (m *Miniredis) cmdDigest(c *server.Peer, cmd string, args []string) {
+	if !m.isValidCMD(c, cmd, args, exactly(1)) {
+		return
+	}
+	key := args[0]
+
+	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
+		db := m.db(ctx.selectedDB)
+
+		if !db.exists(key) {
+			c.WriteNull()
+			return
+		}
+		if db.t(key) != keyTypeString {
+			c.WriteError(msgWrongType)
+			return
+		}
+		c.WriteBulk(stringDigest(db.stringKeys[key]))
+	})
+}
+
+// digestHexLength is the length of a DIGEST reply, and the only length the
+// IFDEQ and IFDNE conditions accept.
+const digestHexLength = 16
+
+// stringDigest is what DIGEST answers for a value: its XXH3 64-bit hash (no
+// seed) as 16 lowercase hex digits, as Redis's stringDigest formats it.
+func stringDigest(v string) string {
+	return fmt.Sprintf("%016x", xxh3.HashString(v))
+}
+
+// asciiEqualFold compares as C's strcasecmp does: only ASCII letters fold.
+func asciiEqualFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
 }
 
 // Redis range. both start and end can be negative.

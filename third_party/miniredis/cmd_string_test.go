@@ -1652,9 +1652,187 @@ func TestMsetnx(t *testing.T) {
 	}
 }
 
-func TestDelex(t *testing.T) {
-	_, c := runWithClient(t)
+// Sources for the compare-and-set and compare-and-delete tests below. Every
+// reply and error text in them is taken from one of these, never from this
+// implementation:
+//
+//	[rs]  Redis src/t_string.c (setGenericCommand, parseExtendedStringArgumentsOrReply,
+//	      validateHexDigest, stringDigest, digestCommand) and src/db.c (delexCommand),
+//	      unstable branch as of January 2026, after 8.4.0 added these forms; read in
+//	      the copy at github.com/mitjafelicijan/crep, examples/redis-unstable, commit 5d8dfe8.
+//	[rt]  tests/unit/type/string.tcl of the same copy.
+//	[rn]  src/networking.c (addReplyErrorArity) and src/server.c (shared.wrongtypeerr,
+//	      shared.syntaxerr) of the same copy.
+//	[rd]  https://redis.io/commands/digest (the "Hello world" example).
+//	[vs]  Valkey src/t_string.c, delifeqCommand (valkey-io/valkey, commit 022aff9).
+//	[vd]  https://valkey.io/commands/delifeq (its examples).
+//	[xx]  xxHash cli/xsum_sanity_check.c (Cyan4973/xxHash, commit dde858b):
+//	      XSUM_fillTestBuffer and XSUM_XXH3_testdata, seed 0.
 
+// SET with IFEQ, IFNE, IFDEQ, and IFDNE.
+func TestSetCompare(t *testing.T) {
+	s, c := runWithClient(t)
+
+	// [rt] "Extended SET with IFEQ - ..." and [rs] setGenericCommand.
+	t.Run("IFEQ", func(t *testing.T) {
+		mustOK(t, c, "SET", "k", "hello")
+		mustOK(t, c, "SET", "k", "world", "IFEQ", "hello")
+		mustDo(t, c, "GET", "k", proto.String("world"))
+
+		mustNil(t, c, "SET", "k", "again", "IFEQ", "hello")
+		mustDo(t, c, "GET", "k", proto.String("world"))
+
+		// never creates a missing key
+		mustNil(t, c, "SET", "nosuch", "world", "IFEQ", "hello")
+		equals(t, false, s.Exists("nosuch"))
+
+		// the comparison is byte for byte, the option name is not
+		mustNil(t, c, "SET", "k", "x", "IFEQ", "WORLD")
+		mustOK(t, c, "SET", "k", "x", "ifeq", "world")
+	})
+
+	t.Run("IFNE", func(t *testing.T) {
+		mustOK(t, c, "SET", "k", "hello")
+		mustOK(t, c, "SET", "k", "world", "IFNE", "different")
+		mustDo(t, c, "GET", "k", proto.String("world"))
+		mustNil(t, c, "SET", "k", "again", "IFNE", "world")
+		mustDo(t, c, "GET", "k", proto.String("world"))
+
+		// creates a missing key: a condition meant for something else
+		// takes a free name
+		mustOK(t, c, "SET", "free", "mine", "IFNE", "theirs")
+		mustDo(t, c, "GET", "free", proto.String("mine"))
+	})
+
+	// [rd]: DIGEST of "Hello world" is b6acb9d84a38ff74.
+	t.Run("IFDEQ and IFDNE", func(t *testing.T) {
+		mustOK(t, c, "SET", "k", "Hello world")
+		mustNil(t, c, "SET", "k", "x", "IFDNE", "b6acb9d84a38ff74")
+		mustNil(t, c, "SET", "k", "x", "IFDEQ", "0000000000000000")
+		mustOK(t, c, "SET", "k", "x", "IFDEQ", "b6acb9d84a38ff74")
+		mustDo(t, c, "GET", "k", proto.String("x"))
+
+		// [rs] compares digests with strcasecmp; [rt] "accepts uppercase hex digits"
+		mustOK(t, c, "SET", "k", "Hello world")
+		mustOK(t, c, "SET", "k", "y", "IFDEQ", "B6ACB9D84A38FF74")
+
+		mustOK(t, c, "SET", "k", "Hello world")
+		mustOK(t, c, "SET", "k", "z", "IFDNE", "0000000000000000")
+		mustDo(t, c, "GET", "k", proto.String("z"))
+
+		// IFDEQ never creates a key, IFDNE does
+		mustNil(t, c, "SET", "nosuch", "x", "IFDEQ", "b6acb9d84a38ff74")
+		equals(t, false, s.Exists("nosuch"))
+		mustOK(t, c, "SET", "made", "x", "IFDNE", "b6acb9d84a38ff74")
+		equals(t, true, s.Exists("made"))
+
+		// [rs] validateHexDigest checks the length only, and only when the
+		// key exists; [rt] "IFDEQ/IFDNE reject digest with incorrect format"
+		// and "Extended SET with IFDNE - key doesn't exist" (digest 1234567890)
+		mustDo(t, c, "SET", "k", "x", "IFDEQ", "b6acb9d84a38ff7",
+			proto.Error("ERR must be exactly 16 hexadecimal characters"))
+		mustDo(t, c, "SET", "k", "x", "IFDNE", "",
+			proto.Error("ERR must be exactly 16 hexadecimal characters"))
+		mustOK(t, c, "SET", "other", "x", "IFDNE", "1234567890")
+		mustNil(t, c, "SET", "nosuch", "x", "IFDEQ", "1234567890")
+	})
+
+	// [rt] "Extended SET with IF* and GET": the old value comes back whether
+	// or not the condition held; nil for a missing key.
+	t.Run("GET", func(t *testing.T) {
+		mustOK(t, c, "SET", "k", "hello")
+		mustDo(t, c, "SET", "k", "world", "IFEQ", "hello", "GET", proto.String("hello"))
+		mustDo(t, c, "GET", "k", proto.String("world"))
+		mustDo(t, c, "SET", "k", "again", "IFEQ", "hello", "GET", proto.String("world"))
+		mustDo(t, c, "GET", "k", proto.String("world"))
+
+		mustNil(t, c, "SET", "nosuch", "x", "IFEQ", "hello", "GET")
+		equals(t, false, s.Exists("nosuch"))
+		mustNil(t, c, "SET", "fresh", "x", "IFNE", "hello", "GET")
+		mustDo(t, c, "GET", "fresh", proto.String("x"))
+
+		mustOK(t, c, "SET", "k", "Hello world")
+		mustDo(t, c, "SET", "k", "x", "IFDNE", "b6acb9d84a38ff74", "GET", proto.String("Hello world"))
+		mustDo(t, c, "GET", "k", proto.String("Hello world"))
+	})
+
+	// [rs] setGenericCommand keeps the TTL only for KEEPTTL or a new expiry:
+	// a SET IFEQ without one leaves the key without a TTL.
+	t.Run("expiry", func(t *testing.T) {
+		mustOK(t, c, "SET", "lock", "token", "PX", "30000")
+		mustOK(t, c, "SET", "lock", "token", "IFEQ", "token", "PX", "60000")
+		equals(t, 60*time.Second, s.TTL("lock"))
+
+		// a refused renewal leaves the old TTL alone
+		mustNil(t, c, "SET", "lock", "other", "IFEQ", "someone", "PX", "5000")
+		equals(t, 60*time.Second, s.TTL("lock"))
+
+		mustOK(t, c, "SET", "lock", "token", "IFEQ", "token", "EX", "10")
+		equals(t, 10*time.Second, s.TTL("lock"))
+		mustOK(t, c, "SET", "lock", "token", "IFNE", "x", "KEEPTTL")
+		equals(t, 10*time.Second, s.TTL("lock"))
+
+		now := time.Now()
+		s.SetTime(now)
+		mustOK(t, c, "SET", "lock", "token", "IFEQ", "token", "EXAT", strconv.FormatInt(now.Add(20*time.Second).Unix(), 10))
+		equals(t, true, s.TTL("lock") > 18*time.Second)
+		mustOK(t, c, "SET", "lock", "token", "IFEQ", "token", "PXAT", strconv.FormatInt(now.Add(40*time.Second).UnixMilli(), 10))
+		equals(t, true, s.TTL("lock") > 38*time.Second)
+
+		mustOK(t, c, "SET", "lock", "token", "IFEQ", "token")
+		equals(t, time.Duration(0), s.TTL("lock"))
+	})
+
+	// [rt] "Extended SET with IF* against wrong type", [rn] shared.wrongtypeerr
+	t.Run("wrong type", func(t *testing.T) {
+		mustDo(t, c, "LPUSH", "list", "element", proto.Int(1))
+		for _, cond := range []string{"IFEQ", "IFNE", "IFDEQ", "IFDNE"} {
+			mustDo(t, c, "SET", "list", "v", cond, "1234567890123456",
+				proto.Error(msgWrongType))
+			mustDo(t, c, "SET", "list", "v", cond, "1234567890123456", "GET",
+				proto.Error(msgWrongType))
+		}
+		// [rs] the type is checked after the short length, so WRONGTYPE wins
+		mustDo(t, c, "SET", "list", "v", "IFDEQ", "short", proto.Error(msgWrongType))
+		mustDo(t, c, "LLEN", "list", proto.Int(1))
+	})
+
+	// [rs] parseExtendedStringArgumentsOrReply, [rn] shared.syntaxerr
+	t.Run("syntax", func(t *testing.T) {
+		mustOK(t, c, "SET", "k", "v")
+		for _, args := range [][]string{
+			{"NX", "IFEQ", "v"},
+			{"XX", "IFNE", "v"},
+			{"IFEQ", "v", "IFNE", "v"},
+			{"IFDEQ", "1234567890123456", "IFDNE", "1234567890123456"},
+			{"IFEQ"},
+			{"NX", "XX"},
+			{"XX", "NX"},
+		} {
+			cmd := append([]string{"SET", "k", "w"}, args...)
+			mustDo(t, c, append(cmd, proto.Error("ERR syntax error"))...)
+		}
+		mustDo(t, c, "GET", "k", proto.String("v"))
+
+		// the same condition twice: the last one counts
+		mustOK(t, c, "SET", "k", "w", "IFEQ", "nope", "IFEQ", "v")
+		mustDo(t, c, "GET", "k", proto.String("w"))
+
+		// NX after a condition is taken (it checks for XX only): IFEQ with
+		// NX can never set, IFNE with NX sets only a missing key.
+		mustNil(t, c, "SET", "k", "x", "IFEQ", "w", "NX")
+		mustNil(t, c, "SET", "nosuch", "x", "IFEQ", "w", "NX")
+		mustNil(t, c, "SET", "k", "x", "IFNE", "other", "NX")
+		mustOK(t, c, "SET", "nosuch", "x", "IFNE", "other", "NX")
+		mustDo(t, c, "GET", "k", proto.String("w"))
+	})
+}
+
+// DELEX with and without its four conditions.
+func TestDelex(t *testing.T) {
+	s, c := runWithClient(t)
+
+	// [rt] "DELEX basic usage with IFEQ/IFNE", [rs] delexCommand
 	mustOK(t, c, "SET", "mykey", "hello")
 	mustDo(t, c, "DELEX", "mykey", "IFEQ", "hello", proto.Int(1))
 	mustDo(t, c, "GET", "mykey", proto.Nil)
@@ -1668,22 +1846,163 @@ func TestDelex(t *testing.T) {
 	mustDo(t, c, "GET", "mykey", proto.Nil)
 
 	mustOK(t, c, "SET", "mykey", "hello")
-	mustDo(t, c, "DELEX", "mykey", "IFNE", "hello", proto.Int(0))
+	mustDo(t, c, "DELEX", "mykey", "ifne", "hello", proto.Int(0))
 	mustDo(t, c, "GET", "mykey", proto.String("hello"))
 
-	mustDo(t, c, "DELEX", "nonexistent", "IFEQ", "hello", proto.Int(0))
+	// [rd] digest of "Hello world"; [rs] strcasecmp
+	mustOK(t, c, "SET", "mykey", "Hello world")
+	mustDo(t, c, "DELEX", "mykey", "IFDNE", "b6acb9d84a38ff74", proto.Int(0))
+	mustDo(t, c, "DELEX", "mykey", "IFDEQ", "0000000000000000", proto.Int(0))
+	mustDo(t, c, "DELEX", "mykey", "IFDEQ", "B6ACB9D84A38FF74", proto.Int(1))
+	equals(t, false, s.Exists("mykey"))
+	mustOK(t, c, "SET", "mykey", "Hello world")
+	mustDo(t, c, "DELEX", "mykey", "IFDNE", "0000000000000000", proto.Int(1))
+	equals(t, false, s.Exists("mykey"))
 
+	// [rs] the key is looked up first: a missing key answers 0 whatever
+	// the condition, even one that is not a condition ([rt] "DELEX with
+	// non-existing key" uses the 10-digit digest 1234567890)
+	for _, cond := range []string{"IFEQ", "IFNE", "IFDEQ", "IFDNE", "NOSUCH"} {
+		mustDo(t, c, "DELEX", "nonexistent", cond, "1234567890", proto.Int(0))
+	}
+
+	// with no condition it is DEL, whatever the type ([rt] "DELEX basic
+	// usage without conditions")
 	mustOK(t, c, "SET", "mykey", "hello")
+	s.SetTTL("mykey", time.Minute)
 	mustDo(t, c, "DELEX", "mykey", proto.Int(1))
 	mustDo(t, c, "GET", "mykey", proto.Nil)
+	mustDo(t, c, "HSET", "myhash", "f", "v", proto.Int(1))
+	mustDo(t, c, "DELEX", "myhash", proto.Int(1))
+	mustDo(t, c, "DELEX", "myhash", proto.Int(0))
 
-	mustOK(t, c, "SET", "mykey", "hello")
-	mustDo(t, c, "DELEX", "mykey", "IFDEQ", "somehash", proto.Error("ERR unsupported condition for DELEX: IFDEQ"))
-
+	// [rs] the errors: a condition on a non-string, an unknown condition, a
+	// digest of the wrong length
 	mustDo(t, c, "LPUSH", "mylist", "item", proto.Int(1))
-	mustDo(t, c, "DELEX", "mylist", "IFEQ", "item", proto.Error("ERR Key should be of string type if conditions are specified"))
+	mustDo(t, c, "DELEX", "mylist", "IFEQ", "item",
+		proto.Error("ERR Key should be of string type if conditions are specified"))
+	mustOK(t, c, "SET", "mykey", "hello")
+	mustDo(t, c, "DELEX", "mykey", "INVALID", "hello",
+		proto.Error("ERR Invalid condition. Use IFEQ, IFNE, IFDEQ, or IFDNE"))
+	mustDo(t, c, "DELEX", "mykey", "IFDEQ", "somehash",
+		proto.Error("ERR must be exactly 16 hexadecimal characters"))
+	mustDo(t, c, "DELEX", "mykey", "IFDNE", "0b6acb9d84a38ff74",
+		proto.Error("ERR must be exactly 16 hexadecimal characters"))
+	mustDo(t, c, "GET", "mykey", proto.String("hello"))
 
+	// [rn] addReplyErrorArity, [rt] "DELEX wrong number of arguments"
 	mustDo(t, c, "DELEX", proto.Error("ERR wrong number of arguments for 'delex' command"))
 	mustDo(t, c, "DELEX", "mykey", "IFEQ", proto.Error("ERR wrong number of arguments for 'delex' command"))
 	mustDo(t, c, "DELEX", "mykey", "IFEQ", "value", "extra", proto.Error("ERR wrong number of arguments for 'delex' command"))
+}
+
+// DIGEST, against digests that do not come from this implementation.
+func TestDigest(t *testing.T) {
+	s, c := runWithClient(t)
+
+	// [rd]
+	mustOK(t, c, "SET", "key1", "Hello world")
+	mustDo(t, c, "DIGEST", "key1", proto.String("b6acb9d84a38ff74"))
+
+	// [rt] "DIGEST always returns exactly 16 hex characters with leading zeros"
+	mustOK(t, c, "SET", "foo", "v8lf0c11xh8ymlqztfd3eeq16kfn4sspw7fqmnuuq3k3t75em5wdizgcdw7uc26nnf961u2jkfzkjytls2kwlj7626sd")
+	mustDo(t, c, "DIGEST", "foo", proto.String("00006c38adf31777"))
+
+	// [xx] every seed-0 length class of the reference sanity check
+	buf := make([]byte, 2367)
+	gen := uint64(2654435761) // PRIME32
+	for i := range buf {
+		buf[i] = byte(gen >> 56)
+		gen *= 11400714785074694797 // PRIME64
+	}
+	for _, v := range []struct {
+		n    int
+		want uint64
+	}{
+		{0, 0x2D06800538D394C2},
+		{1, 0xC44BDFF4074EECDB},
+		{6, 0x27B56A84CD2D7325},
+		{12, 0xA713DAF0DFBB77E7},
+		{24, 0xA3FE70BF9D3510EB},
+		{48, 0x397DA259ECBA1F11},
+		{80, 0xBCDEFBBB2C47C90A},
+		{195, 0xCD94217EE362EC3A},
+		{403, 0xCDEB804D65C6DEA4},
+		{512, 0x617E49599013CB6B},
+		{2048, 0xDD59E2C3A5F038E0},
+		{2099, 0xC6B9D9B3FC9AC765},
+		{2240, 0x6E73A90539CF2948},
+		{2367, 0xCB37AEB9E5D361ED},
+	} {
+		ok(t, s.Set("buf", string(buf[:v.n])))
+		want := strconv.FormatUint(v.want, 16)
+		for len(want) < 16 {
+			want = "0" + want
+		}
+		mustDo(t, c, "DIGEST", "buf", proto.String(want))
+	}
+
+	// [rs] digestCommand: nil for a missing key, WRONGTYPE for another type;
+	// [rt] "DIGEST against wrong type", "DIGEST wrong number of arguments"
+	mustDo(t, c, "DIGEST", "nosuch", proto.Nil)
+	mustDo(t, c, "LPUSH", "mylist", "element", proto.Int(1))
+	mustDo(t, c, "DIGEST", "mylist", proto.Error(msgWrongType))
+	mustDo(t, c, "DIGEST", proto.Error("ERR wrong number of arguments for 'digest' command"))
+	mustDo(t, c, "DIGEST", "key1", "key2", proto.Error("ERR wrong number of arguments for 'digest' command"))
+}
+
+// DELIFEQ, Valkey 9.0.
+func TestDelifeq(t *testing.T) {
+	s, c := runWithClient(t)
+
+	// [vd] "Basic usage" and "Wrong value"
+	mustOK(t, c, "SET", "mykey", "abc123")
+	s.SetTTL("mykey", time.Minute)
+	mustDo(t, c, "DELIFEQ", "mykey", "abc123", proto.Int(1))
+	mustDo(t, c, "DELIFEQ", "mykey", "abc123", proto.Int(0))
+	equals(t, false, s.Exists("mykey"))
+	equals(t, time.Duration(0), s.TTL("mykey"))
+
+	mustOK(t, c, "SET", "mykey", "xyz789")
+	mustDo(t, c, "DELIFEQ", "mykey", "abc123", proto.Int(0))
+	mustDo(t, c, "GET", "mykey", proto.String("xyz789"))
+
+	// [vd] "Wrong type", [vs] checkType
+	mustDo(t, c, "SADD", "myset", "somevalue", proto.Int(1))
+	mustDo(t, c, "DELIFEQ", "myset", "somevalue", proto.Error(msgWrongType))
+
+	// [vs] arity 3 (src/commands/delifeq.json); the text as [rn]
+	mustDo(t, c, "DELIFEQ", "mykey", proto.Error("ERR wrong number of arguments for 'delifeq' command"))
+	mustDo(t, c, "DELIFEQ", "mykey", "a", "b", proto.Error("ERR wrong number of arguments for 'delifeq' command"))
+}
+
+// The new forms run under MULTI and inside scripts, as any other command.
+func TestCompareInTxAndScript(t *testing.T) {
+	s, c := runWithClient(t)
+
+	// [rd] gives the digest of "Hello world", so it serves as the token
+	mustOK(t, c, "SET", "lock", "Hello world", "PX", "30000")
+	mustOK(t, c, "MULTI")
+	mustDo(t, c, "SET", "lock", "Hello world", "IFEQ", "Hello world", "PX", "60000", proto.Inline("QUEUED"))
+	mustDo(t, c, "DIGEST", "lock", proto.Inline("QUEUED"))
+	mustDo(t, c, "DELEX", "lock", "IFEQ", "t2", proto.Inline("QUEUED"))
+	mustDo(t, c, "DELIFEQ", "lock", "Hello world", proto.Inline("QUEUED"))
+	// [rs] DELEX checks its arity when it runs: queued, then an error
+	mustDo(t, c, "DELEX", "lock", "IFEQ", proto.Inline("QUEUED"))
+	equals(t, 30*time.Second, s.TTL("lock")) // nothing ran yet
+	mustDo(t, c, "EXEC", proto.Array(
+		proto.Inline("OK"),
+		proto.String("b6acb9d84a38ff74"),
+		proto.Int(0),
+		proto.Int(1),
+		proto.Error("ERR wrong number of arguments for 'delex' command"),
+	))
+	equals(t, false, s.Exists("lock"))
+
+	// a script sees them through redis.call
+	mustOK(t, c, "SET", "lock", "t1")
+	mustDo(t, c, "EVAL", `return redis.call("DELEX", KEYS[1], "IFEQ", ARGV[1])`, "1", "lock", "t2", proto.Int(0))
+	mustDo(t, c, "EVAL", `return redis.call("SET", KEYS[1], ARGV[1], "IFEQ", ARGV[1], "GET")`, "1", "lock", "t1", proto.String("t1"))
+	mustDo(t, c, "EVAL", `return redis.call("DELIFEQ", KEYS[1], ARGV[1])`, "1", "lock", "t1", proto.Int(1))
+	mustDo(t, c, "EVAL", `return redis.call("DIGEST", KEYS[1])`, "1", "lock", proto.Nil)
 }

@@ -1,5 +1,13 @@
 module github.com/alicebob/miniredis/v2
 
-require github.com/yuin/gopher-lua v1.1.1
+require (
+	github.com/yuin/gopher-lua v1.1.1
+	github.com/zeebo/xxh3 v1.1.0
+)
 
-go 1.17
+require (
+	github.com/klauspost/cpuid/v2 v2.2.10 // indirect
+	golang.org/x/sys v0.30.0 // indirect
+)
+
+go 1.22

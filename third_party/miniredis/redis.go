@@ -33,6 +33,7 @@ const (
 	msgInvalidTimeout       = "ERR timeout is not a float or out of range"
 	msgInvalidRange         = "ERR value is out of range, must be positive"
 	msgSyntaxError          = "ERR syntax error"
+	msgDigestLength         = "ERR must be exactly 16 hexadecimal characters"
 	msgKeyNotFound          = "ERR no such key"
 	msgOutOfRange           = "ERR index out of range"
 	msgInvalidCursor        = "ERR invalid cursor"

@@ -131,6 +131,7 @@ func build(events []sim.Event, led *ledger.Ledger, o Options) History {
 		case ledger.RelKept:
 			op.Nested = true
 		case ledger.Refused, ledger.NodeRefused, ledger.RelTaken, ledger.RelGone, ledger.ExtTaken, ledger.ExtGone,
+			ledger.RelNotDeleted, ledger.ExtNotSet,
 			ledger.RelNotHeld, ledger.RelNoLock, ledger.DelNothing, ledger.CheckOther, ledger.CheckNone, ledger.TTLMissed:
 			op.Outcome = Refused
 		}

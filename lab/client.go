@@ -75,8 +75,13 @@ func granted(r reply, lang Lang) (bool, int64) {
 	return false, 0
 }
 
-// done reads a release's or an extend's reply: 1.
+// done reads a release's or an extend's reply: 1, or OK, the reply of a
+// renewal in one command (SET key token IFEQ token PX ttl, Redis 8.4's and
+// Valkey 8.1's; nil when the key held another value or none).
 func done(r reply) bool {
+	if r.ok() {
+		return true
+	}
 	n, ok := r.int()
 	return ok && n == 1
 }

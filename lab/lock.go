@@ -61,7 +61,9 @@ const (
 //   - acquire: OK or an integer above 0 means granted; an integer returned
 //     by a Lua acquire is the client's fencing token. Nil, 0, an error or
 //     anything else means refused.
-//   - release and extend: 1 means done; 0, -1 or anything else, not done.
+//   - release and extend: 1 means done, and so does OK (an extend written
+//     as SET {key} {token} IFEQ {token} PX {ttl}); 0, -1, nil or anything
+//     else, not done.
 type Part struct {
 	Name string // PartAcquire, PartRelease or PartExtend
 	Lang Lang

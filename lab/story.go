@@ -263,20 +263,8 @@ func opOf(p *part, n int, name string, args []string, key, token string) *sim.Op
 	case p.Name == PartAcquire && name == "SET" && len(args) > 2:
 		op.Kind, op.Form, op.Token = sim.OpAcquire, sim.FormSET, args[2]
 		op.Fixed = args[2] != token
-		for k := 3; k < len(args); k++ {
-			switch strings.ToUpper(args[k]) {
-			case "NX":
-				op.NX = true
-			case "PX", "EX":
-				if k+1 < len(args) {
-					v, _ := strconv.ParseInt(args[k+1], 10, 64)
-					op.TTL = time.Duration(v) * time.Millisecond
-					if strings.ToUpper(args[k]) == "EX" {
-						op.TTL = time.Duration(v) * time.Second
-					}
-				}
-			}
-		}
+		op.NX = slices.ContainsFunc(args[3:], func(a string) bool { return strings.EqualFold(a, "NX") })
+		op.TTL = setTTL(args)
 	case p.Name == PartAcquire && name == "SETNX" && len(args) > 2:
 		op.Kind, op.Form, op.NX, op.Token = sim.OpAcquire, sim.FormSETNX, true, args[2]
 		op.Fixed = args[2] != token
@@ -289,7 +277,18 @@ func opOf(p *part, n int, name string, args []string, key, token string) *sim.Op
 		}
 	case p.Name != PartAcquire && name == "GET":
 		op.Kind = sim.OpCheck
-	case p.Name == PartRelease && (name == "DEL" || name == "UNLINK"):
+	case p.Name == PartRelease && name == "DELEX" && len(args) == 4 && strings.EqualFold(args[2], "IFEQ"):
+		// compares and deletes in one command, as the script does
+		op.Kind, op.Form, op.Token = sim.OpRelease, sim.FormDelex, args[3]
+		op.Fixed = args[3] != token
+	case p.Name == PartRelease && name == "DELIFEQ" && len(args) == 3:
+		op.Kind, op.Form, op.Token = sim.OpRelease, sim.FormDelifeq, args[2]
+		op.Fixed = args[2] != token
+	case p.Name == PartExtend && name == "SET" && len(args) > 2 && setIfeq(args) != "":
+		op.Kind, op.Form, op.Token = sim.OpExtend, sim.FormSetIfeq, setIfeq(args)
+		op.Fixed = op.Token != token
+		op.TTL = setTTL(args)
+	case p.Name == PartRelease && (name == "DEL" || name == "UNLINK" || (name == "DELEX" && len(args) == 2)):
 		op.Kind, op.Form = sim.OpRelease, sim.FormDEL
 		for _, ln := range p.lines[:n] {
 			if strings.EqualFold(ln.Args[0], "GET") {
@@ -302,6 +301,34 @@ func opOf(p *part, n int, name string, args []string, key, token string) *sim.Op
 		return nil
 	}
 	return op
+}
+
+// setTTL is the TTL a SET's PX or EX option gives; 0 without one.
+func setTTL(args []string) time.Duration {
+	var ttl time.Duration
+	for k := 3; k+1 < len(args); k++ {
+		switch strings.ToUpper(args[k]) {
+		case "PX":
+			v, _ := strconv.ParseInt(args[k+1], 10, 64)
+			ttl = time.Duration(v) * time.Millisecond
+		case "EX":
+			v, _ := strconv.ParseInt(args[k+1], 10, 64)
+			ttl = time.Duration(v) * time.Second
+		}
+	}
+	return ttl
+}
+
+// setIfeq is the value a SET's IFEQ option compares with, "" without one:
+// SET key value IFEQ value PX ms renews a lease in one command (Redis 8.4,
+// Valkey 8.1).
+func setIfeq(args []string) string {
+	for k := 3; k+1 < len(args); k++ {
+		if strings.EqualFold(args[k], "IFEQ") {
+			return args[k+1]
+		}
+	}
+	return ""
 }
 
 // logged tags the event the command just logged with op and, for a lost

@@ -43,6 +43,21 @@ const (
 	FormReplica = "replica"   // a replication step copied the lock key to a node
 )
 
+// The one-command forms of the scripts (Redis 8.4's t_string.c and db.c,
+// Valkey's t_string.c). They answer whether they acted, never why not: an
+// expired lock and one another client holds read alike.
+const (
+	FormDelex   = "DELEX"    // DELEX key IFEQ token: 1 deleted, 0 not
+	FormDelifeq = "DELIFEQ"  // DELIFEQ key token (Valkey 9.0): 1 deleted, 0 not
+	FormSetIfeq = "SET IFEQ" // SET key token IFEQ token PX ms: OK renewed, nil not
+)
+
+// ComparesInOneCommand reports a form that compares the token and acts in
+// one command, without a script: DELEX IFEQ, DELIFEQ, SET IFEQ.
+func ComparesInOneCommand(form string) bool {
+	return form == FormDelex || form == FormDelifeq || form == FormSetIfeq
+}
+
 // Op is the lock operation a command belongs to, tagged by the operation
 // that sent it. Durations are story time.
 type Op struct {

@@ -169,6 +169,12 @@ func (l *Ledger) event(e sim.Event) Read {
 		return l.release(e)
 	case sim.OpExtend:
 		n, _ := e.Int()
+		if e.Op.Form == sim.FormSetIfeq {
+			if !e.IsOK() {
+				return l.notSet(e)
+			}
+			n = 1 // OK says what the script's 1 says
+		}
 		switch n {
 		case 1:
 			// the reply says the key held this token: the reply wins over
@@ -356,7 +362,7 @@ func (l *Ledger) release(e sim.Event) Read {
 	r := Read{Lease: own}
 	var cur *Lease
 	switch {
-	case n == 1 && op.Form == sim.FormScript:
+	case n == 1 && (op.Form == sim.FormScript || sim.ComparesInOneCommand(op.Form)):
 		// the script deleted a key that held op.Token: the sender's own
 		// lease, or another's that wrote the same value
 		cur = l.byKey[slot(e.Node, op.Key)]
@@ -381,6 +387,9 @@ func (l *Ledger) release(e sim.Event) Read {
 		r.What, r.Other = RelTaken, actorOf(l.notHolding(e))
 	case op.Form == sim.FormScript:
 		r.What = RelGone
+	case sim.ComparesInOneCommand(op.Form):
+		r.What = RelNotDeleted
+		r.Other = l.notFound(e)
 	default:
 		r.What = DelNothing
 	}
@@ -391,6 +400,28 @@ func (l *Ledger) release(e sim.Event) Read {
 		r.Why, r.WhyBy = own.End, own.By
 	}
 	return r
+}
+
+// notSet reads a SET … IFEQ renewal's nil: the key held another token or
+// none, which the reply does not say and the fold does.
+func (l *Ledger) notSet(e sim.Event) Read {
+	r := Read{What: ExtNotSet, Lease: l.leaseOf(e.Op.Token), Other: l.notFound(e)}
+	if r.Lease != nil && r.Lease.End != Open {
+		r.Why, r.WhyBy = r.Lease.End, r.Lease.By
+	}
+	return r
+}
+
+// notFound reads a one-command form's refusal (DELEX IFEQ's or DELIFEQ's 0,
+// SET IFEQ's nil), which says only that the key did not hold e's token: the
+// actor of the lease another token put on the key, or "" when the key was
+// gone, whose lease then ended as a -1 would have told.
+func (l *Ledger) notFound(e sim.Event) string {
+	if cur := l.byKey[slot(e.Node, e.Op.Key)]; cur != nil && cur.Token != e.Op.Token {
+		return cur.Actor
+	}
+	l.gone(e.Node, e.Op.Key, e)
+	return ""
 }
 
 // refusedLast is the actor's refusal of lock when its latest acquire of it

@@ -233,9 +233,11 @@ const (
 	DelNothing     What = "del-nothing"     // DEL replied 0: no key
 	RelTaken       What = "rel-taken"       // the script replied 0: the key holds another token
 	RelGone        What = "rel-gone"        // the script replied -1: no such key
+	RelNotDeleted  What = "rel-not-deleted" // DELEX IFEQ or DELIFEQ replied 0: another token or no key, the reply does not say
 	Extended       What = "extended"        // an extension moved the lease's end
 	ExtTaken       What = "ext-taken"       // an extension replied 0
 	ExtGone        What = "ext-gone"        // an extension replied -1
+	ExtNotSet      What = "ext-not-set"     // SET … IFEQ replied nil: another token or no key, the reply does not say
 	ExtFailed      What = "ext-failed"      // an extension got an error reply: the server refused to run it
 	ExtNoReply     What = "ext-noreply"     // an extension got no reply: it may or may not have run
 	CheckOwn       What = "check-own"       // GET returned the actor's token

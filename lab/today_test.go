@@ -1,0 +1,93 @@
+package lab
+
+import (
+	"context"
+	"testing"
+
+	"locksim/sim"
+	"locksim/sim/ledger"
+)
+
+// TestTodaysRedisLock: a lock in two lines of today's Redis, SET NX PX to
+// take it and DELEX IFEQ to release it (Redis 8.4; DELIFEQ is Valkey 9.0's
+// form), runs on the lab's embedded server, which speaks both
+// (third_party/miniredis), and the adversary finds no release of another's
+// lock; the same acquire with a blind DEL is broken. A renewal in one
+// command, SET IFEQ PX, is judged too: its OK counts as done.
+func TestTodaysRedisLock(t *testing.T) {
+	ctx := context.Background()
+	pol := DefaultPolicy()
+	pol.Faults = []Fault{PausePast, Crash, LostReply}
+	pol.Properties = []Property{NoForeignRelease}
+	pol.Bound = Bound{Clients: 2, Faults: 1, Depth: 10, MaxSchedules: 200_000}
+	acquire := commands(PartAcquire, "SET {key} {token} NX PX {ttl}\n")
+	for _, c := range []struct {
+		name, release, extend string
+		want                  Status
+	}{
+		{"DELEX IFEQ", "DELEX {key} IFEQ {token}\n", "", Pass},
+		{"DELIFEQ", "DELIFEQ {key} {token}\n", "", Pass},
+		{"DELEX IFEQ, renewed by SET IFEQ", "DELEX {key} IFEQ {token}\n", "SET {key} {token} IFEQ {token} PX {ttl}\n", Pass},
+		{"blind DEL", "DEL {key}\n", "", Fail},
+		{"DELEX with no condition", "DELEX {key}\n", "", Fail},
+	} {
+		l := Lock{Acquire: acquire, Release: commands(PartRelease, c.release),
+			Extend: commands(PartExtend, c.extend), Policy: pol}
+		rep, err := Check(ctx, &l, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		v, _ := rep.Judgement(NoForeignRelease)
+		if v.Status != c.want {
+			t.Errorf("%s: no-foreign-release %s, want %s: %+v", c.name, v.Status, c.want, v)
+		}
+		if len(rep.Errors) > 0 {
+			t.Errorf("%s: runtime errors %v", c.name, rep.Errors)
+		}
+	}
+}
+
+// TestTodaysRedisLockStory: the story of that lock with a renewal, A alone:
+// the renewal's OK lets A write and release, and the ledger reads the
+// DELEX's 1 as A's own release and SET IFEQ's OK as a renewal.
+func TestTodaysRedisLockStory(t *testing.T) {
+	b, err := sim.OpenEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	t.Cleanup(func() { _ = b.Close(ctx) })
+	l := Lock{Acquire: commands(PartAcquire, "SET {key} {token} NX PX {ttl}\n"),
+		Release: commands(PartRelease, "DELEX {key} IFEQ {token}\n"),
+		Extend:  commands(PartExtend, "SET {key} {token} IFEQ {token} PX {ttl}\n"),
+		Policy:  DefaultPolicy()}
+	sc := HandScene(&l, 2)
+	r := sim.NewRun(b, sc.Script(nil), 3)
+	defer r.Close()
+	if err := r.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for range 4 { // acquire, extend, write, release
+		if err := r.Insert(ctx, sim.StepOf("A")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snap := r.Snapshot(ctx)
+	led := ledger.Fold(snap.Events, snap.Now, nil)
+	var got []string
+	for _, e := range snap.Events {
+		if e.Actor == "A" && e.Kind == sim.Command {
+			got = append(got, e.Cmd+" → "+e.Reply+" · "+string(led.Reads[e.Seq].What))
+		}
+	}
+	want := []string{"OK · " + string(ledger.Granted), "OK · " + string(ledger.Extended),
+		"· " + string(ledger.WroteHolder), "(integer) 1 · " + string(ledger.ReleasedOwn)}
+	if len(got) != len(want) {
+		t.Fatalf("A's commands: %q", got)
+	}
+	for i := range want {
+		if len(got[i]) < len(want[i]) || got[i][len(got[i])-len(want[i]):] != want[i] {
+			t.Errorf("A's command %d: %q, want it to end %q", i, got[i], want[i])
+		}
+	}
+}

@@ -79,6 +79,9 @@ func (b *Backend) Forms(ctx context.Context) (FormSupport, error) {
 	defer cancel()
 	c := b.admin
 	f.Server = "this server"
+	for _, form := range OneCommandForms() {
+		f.Has[form] = false
+	}
 	if info, err := c.Info(ctx, "server").Result(); err == nil {
 		if name, version, ok := serverVersion(info); ok {
 			f.Server = name + " " + version

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -14,7 +15,6 @@ import (
 	"locksim/views"
 
 	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/list"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
@@ -66,9 +66,10 @@ type App struct {
 	// saveRunning is set while a command saves the progress (see saving)
 	saveRunning bool
 
-	// trials is the race scene's page of trials (t), nil when closed;
-	// lastTrials the page last closed, whose anomalies o still shows
-	trials     *Trials
+	// pages is what is on screen, the page on top last (see Component)
+	pages stack
+	// lastTrials is the race's trials last opened, whose anomalies o shows
+	// once the page is closed
 	lastTrials *Trials
 	// lab is the lab's screen while it is open (from the contents), nil
 	// otherwise; labDir is -lab DIR, labOwn the learner's own lock as last
@@ -126,6 +127,7 @@ func newApp(b *sim.Backend, seed uint64) *App {
 		com: NewCommon(views.ASCII(), scenes.Export{}), clock: time.Now}
 	a.course = play.NewCourse(ctx, b, seed, a.ops)
 	a.help = a.com.help()
+	a.pages = stack{&scenePage{a: a}}
 	return a
 }
 
@@ -137,10 +139,7 @@ func (a *App) Shutdown(ctx context.Context) {
 	if a.lab != nil {
 		a.lab.Close()
 	}
-	if a.trials != nil {
-		a.trials.Close()
-		a.trials.Wait(ctx)
-	}
+	a.pages.shut(ctx)
 	done := make(chan struct{})
 	go func() { a.ops.Wait(); close(done) }()
 	select {
@@ -275,24 +274,10 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.SetSize(msg.Width, msg.Height)
 		return a, nil
 	case tea.MouseMsg:
-		if a.com.Width < MinWidth || a.com.Height < MinHeight || a.lab != nil && !a.labStory || a.projecting() {
-			return a, nil // the lab's pages take no mouse (the scene under them is not on screen), nor does a projector
+		if a.com.Width < MinWidth || a.com.Height < MinHeight || a.lab != nil && !a.labStory {
+			return a, nil // the lab's pages take no mouse (the scene under them is not on screen)
 		}
-		a.layout()
-		switch msg.Button {
-		case tea.MouseButtonWheelUp:
-			a.pl.scrollLog(1)
-			return a, nil
-		case tea.MouseButtonWheelDown:
-			a.pl.scrollLog(-1)
-			return a, nil
-		}
-		if msg.Action == tea.MouseActionMotion || msg.Action == tea.MouseActionPress {
-			if i := views.ZoneAt(a.pl.zones, msg.X, msg.Y); i >= 0 {
-				a.pl.Select(i)
-			}
-		}
-		return a, nil
+		return a, a.toTop(msg)
 	case tea.KeyMsg:
 		// keys typed faster than the terminal is read arrive as one message
 		// ("nnn"); each is a press of its own
@@ -319,10 +304,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if a.lab != nil {
 			return a, a.labKey(msg)
 		}
-		if a.trials != nil {
-			return a, a.trialsKey(msg)
-		}
-		return a, a.onKey(msg)
+		return a, a.toTop(msg)
 	case checkedMsg:
 		a.pl.takeCheck(msg)
 		return a, nil
@@ -339,11 +321,13 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return a, a.lab.Update(msg)
 	case play.TrialsOpened, play.TrialsCounted, play.TrialsOver:
-		if a.trials == nil {
-			return a, nil // a closed page's: the core lets go of its trials
-		}
-		_, cmd := a.trials.Update(msg)
-		return a, cmd
+		// a closed page's are nobody's: the core lets go of its trials
+		return a, a.toPages(msg)
+	case openPage:
+		return a, a.openPage(msg.c)
+	case backToScene:
+		a.backToScene()
+		return a, nil
 	}
 	if _, ok := msg.(healthTick); ok {
 		return a, tea.Batch(a.watchHealth(), healthLater())
@@ -376,6 +360,65 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, tea.Batch(cmds...)
 	}
 	return a, cmd
+}
+
+// toTop hands msg (a key, the mouse) to the page on top, and puts what
+// it returns in its place (see Component).
+func (a *App) toTop(msg tea.Msg) tea.Cmd {
+	i := len(a.pages) - 1
+	c, cmd := a.pages[i].Update(msg)
+	return tea.Batch(cmd, a.settlePage(a.pages[i], c))
+}
+
+// toPages hands msg to every page, the bottom first; each takes its own.
+func (a *App) toPages(msg tea.Msg) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, was := range slices.Clone(a.pages) {
+		c, cmd := was.Update(msg)
+		cmds = append(cmds, cmd, a.settlePage(was, c))
+	}
+	return tea.Batch(cmds...)
+}
+
+// settlePage puts c where page was stood, if it still stands: was stays,
+// another page takes its place (started at the screen's size), nil closes
+// it and the pages over it.
+func (a *App) settlePage(was, c Component) tea.Cmd {
+	i := slices.Index(a.pages, was)
+	switch {
+	case i < 0 || c == was:
+		return nil
+	case c == nil:
+		a.pages.closeAt(i)
+		return nil
+	}
+	if old, ok := was.(closer); ok {
+		old.close()
+	}
+	a.pages[i] = c
+	c.SetSize(a.com.Width, a.com.Height)
+	return c.Init()
+}
+
+// openPage puts c on top of the stack, at the screen's size, and starts it.
+func (a *App) openPage(c Component) tea.Cmd {
+	a.pages.push(c)
+	c.SetSize(a.com.Width, a.com.Height)
+	return c.Init()
+}
+
+// backToScene closes every page over the topmost scene.
+func (a *App) backToScene() {
+	a.pages.closeAt(a.pages.find(isScene) + 1)
+}
+
+// sceneOnTop reports that the scene itself is on screen, no page over it.
+func (a *App) sceneOnTop() bool { return isScene(a.pages.top()) }
+
+// isScene reports a scene page.
+func isScene(c Component) bool {
+	_, ok := c.(*scenePage)
+	return ok
 }
 
 // nav is the app's state as Navigate sees it.
@@ -500,9 +543,12 @@ func (a *App) View() string {
 	if a.lab != nil && !a.labStory {
 		return a.lab.View()
 	}
-	if a.trials != nil {
-		return a.trials.View()
-	}
+	return a.pages.top().View()
+}
+
+// sceneView draws the scene page: the class's view of it, the scene with
+// the page over it, or the scene.
+func (a *App) sceneView() string {
 	if v, ok := a.classView(); ok {
 		return v
 	}
@@ -530,14 +576,8 @@ func (a *App) SetSize(w, h int) {
 // contents are sized only while on screen at a size a scene is drawn at.
 func (a *App) sizeParts() {
 	w, h := a.com.Width, a.com.Height
-	if a.pl != nil {
-		a.pl.SetSize(w, h)
-	}
-	if a.quiz != nil {
-		a.quiz.SetSize(w, h)
-	}
-	if a.trials != nil {
-		a.trials.SetSize(w, h)
+	for _, c := range a.pages {
+		c.SetSize(w, h)
 	}
 	if a.lab != nil {
 		a.lab.SetSize(w, h)
@@ -567,7 +607,7 @@ func (a *App) settle(still bool) {
 
 // layout brings the player's layout to the frame on screen (see settle).
 func (a *App) layout() {
-	if a.laidOut || a.com.Width < MinWidth || a.com.Height < MinHeight || a.trials != nil || a.contents || a.pl == nil {
+	if a.laidOut || a.com.Width < MinWidth || a.com.Height < MinHeight || !a.sceneOnTop() || a.contents || a.pl == nil {
 		return
 	}
 	// a page on top and a quiz keep the layout of the last scene frame
@@ -580,10 +620,11 @@ func (a *App) layout() {
 // frameArgs are the scene frame's help line and the page on top of it
 // (its title and text), if any.
 func (a *App) frameArgs() (helpLine, title, overlay string) {
-	helpLine = truncate(a.help.ShortHelpView(a.com.Keys.ShortHelp()), a.com.Width)
+	keys := a.sceneKeys().ShortHelp()
+	helpLine = truncate(a.help.ShortHelpView(keys), a.com.Width)
 	switch {
 	case a.pl.Asking && !a.course.Present:
-		helpLine = truncate(a.com.Styles.Dim.Render(views.HelpLine(a.com.Keys.PredictHelp(len(a.pl.Choices())))), a.com.Width)
+		helpLine = truncate(a.com.Styles.Dim.Render(views.HelpLine(keys)), a.com.Width)
 	case a.course.Present:
 		helpLine = truncate(a.com.Styles.Dim.Render(a.presenterFooter()), a.com.Width)
 	}
@@ -596,7 +637,7 @@ func (a *App) frameArgs() (helpLine, title, overlay string) {
 	}
 	switch {
 	case a.showHelp:
-		groups := append(a.helpKeys().FullHelp(), a.knobBindings())
+		groups := a.sceneKeys().FullHelp()
 		title = "keys"
 		legend := []string{
 			"timeline: ● a step  ~ time passes  ✗ a crash  ‖ a pause  › a wake-up  │ now",
@@ -635,20 +676,27 @@ func (a *App) frameArgs() (helpLine, title, overlay string) {
 // none); tests use it.
 func (a *App) Selected() int { return a.pl.Sel }
 
-// trialsKey handles a key while the trials page is open: esc and q close
-// it once the trials have stopped (q stops them first), ctrl+c quits.
-func (a *App) trialsKey(msg tea.KeyMsg) tea.Cmd {
-	switch {
-	case msg.Type == tea.KeyCtrlC:
-		a.interrupted = true
-		a.cancel()
-		return tea.Quit
-	case key.Matches(msg, a.com.TrialKeys.Close), key.Matches(msg, a.com.TrialKeys.Stop) && !a.trials.Running():
-		a.closeTrials()
+// sceneMouse is the mouse over the scene: the wheel scrolls the log, a
+// card under the pointer is selected. A projector's takes none.
+func (a *App) sceneMouse(msg tea.MouseMsg) tea.Cmd {
+	if a.projecting() {
 		return nil
 	}
-	_, cmd := a.trials.Update(msg)
-	return cmd
+	a.layout()
+	switch msg.Button {
+	case tea.MouseButtonWheelUp:
+		a.pl.scrollLog(1)
+		return nil
+	case tea.MouseButtonWheelDown:
+		a.pl.scrollLog(-1)
+		return nil
+	}
+	if msg.Action == tea.MouseActionMotion || msg.Action == tea.MouseActionPress {
+		if i := views.ZoneAt(a.pl.zones, msg.X, msg.Y); i >= 0 {
+			a.pl.Select(i)
+		}
+	}
+	return nil
 }
 
 func isWheel(msg tea.Msg) bool {
@@ -656,18 +704,12 @@ func isWheel(msg tea.Msg) bool {
 	return ok && (m.Button == tea.MouseButtonWheelUp || m.Button == tea.MouseButtonWheelDown)
 }
 
-// closeTrials closes the trials page, keeping its counts for o.
-func (a *App) closeTrials() {
-	a.trials.Close()
-	a.lastTrials, a.trials = a.trials, nil
-}
-
 // openTrial opens a trial of the race's trials as a story of the race
 // scene, through the course (a position that carries the trial), so that
 // a code, a follower and a resume open it too.
 func (a *App) openTrial(rec play.TrialRecord) tea.Cmd {
-	if a.trials != nil {
-		a.closeTrials()
+	if i := a.pages.find(isTrials); i >= 0 {
+		a.pages.closeAt(i)
 	}
 	if a.pl.Busy {
 		a.pl.SetFlash("wait for the move to finish, then show the trial again")

@@ -282,9 +282,8 @@ func (a *App) goTo(pos play.Position, visit play.Visit) tea.Cmd {
 	}
 	exact := visit != play.VisitFollow
 	a.cls.wanted = nil
-	if a.trials != nil {
-		a.trials.Close()
-		a.trials = nil
+	if i := a.pages.find(isTrials); i >= 0 {
+		a.pages.closeAt(i)
 	}
 	a.contents, a.showHelp, a.showAbout, a.leaving = false, false, false, false
 	cur := a.pl.Position()
@@ -380,7 +379,7 @@ func (a *App) classKey(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
 	k := a.com.Keys
 	// the class view stands in for a scene: over the contents, the lab or
 	// the trials its keys are theirs
-	scene := !a.contents && a.lab == nil && a.trials == nil
+	scene := !a.contents && a.lab == nil && a.sceneOnTop()
 	switch {
 	case key.Matches(msg, k.Quit):
 		return nil, false

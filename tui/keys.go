@@ -115,9 +115,8 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 			a.pl.SetFlash(err.Error())
 			return nil
 		}
-		t.SetSize(a.com.Width, a.com.Height)
-		a.trials = t
-		return t.Init()
+		a.lastTrials = t
+		return open(trialsPage{t})
 	case key.Matches(msg, k.ShowOne) && a.pl.Asking:
 		a.pl.SetFlash("answer the prediction first (1-" + itoa(int64(len(a.pl.Choices()))) + ")")
 		return nil
@@ -200,6 +199,27 @@ func (a *App) navOf(msg tea.KeyMsg) play.NavAction {
 	}
 	return play.NavDo(play.NavOther)
 }
+
+// sceneKeys is the scene page's keys: its help line (a question's
+// answers while one waits) and the ? page (every live binding, the
+// scene's settings last).
+func (a *App) sceneKeys() keyList {
+	short := a.com.Keys.ShortHelp()
+	if a.pl.Asking && !a.course.Present {
+		short = a.com.Keys.PredictHelp(len(a.pl.Choices()))
+	}
+	return keyList{short: short, full: append(a.helpKeys().FullHelp(), a.knobBindings())}
+}
+
+// keyList is a page's keys as help lists them: a help.KeyMap of lists
+// worked out when the page is drawn.
+type keyList struct {
+	short []key.Binding
+	full  [][]key.Binding
+}
+
+func (k keyList) ShortHelp() []key.Binding  { return k.short }
+func (k keyList) FullHelp() [][]key.Binding { return k.full }
 
 // helpKeys are the bindings the ? page lists: in presenter mode every
 // clicker key steps the story, and nothing plays by itself.

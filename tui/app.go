@@ -16,7 +16,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/list"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -47,11 +46,8 @@ type App struct {
 	afterSwitch  []tea.KeyMsg
 
 	// com is the session's screen-wide part: styles, keys, size, export
-	com       *Common
-	help      help.Model
-	showHelp  bool
-	showAbout bool
-	page      viewport.Model // the story page, which scrolls
+	com  *Common
+	help help.Model
 	// interrupted is set when ctrl+c ended the program
 	interrupted bool
 	// down is set once the server stopped answering; cleared by home
@@ -66,8 +62,10 @@ type App struct {
 	// saveRunning is set while a command saves the progress (see saving)
 	saveRunning bool
 
-	// pages is what is on screen, the page on top last (see Component)
+	// pages is what is on screen, the page on top last (see Component);
+	// asks what the message being handled asked of them
 	pages stack
+	asks  pageAsk
 	// lastTrials is the race's trials last opened, whose anomalies o shows
 	// once the page is closed
 	lastTrials *Trials
@@ -235,7 +233,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		sel = a.pl.Sel
 	}
 	_, cmd := a.update(msg)
-	cmd = tea.Batch(cmd, a.classAfter())
+	cmd = tea.Batch(cmd, a.classAfter(), a.doAsks())
 	// a mouse moving over the screen without selecting changes nothing on it
 	_, mouse := msg.(tea.MouseMsg)
 	a.settle(mouse && a.pl != nil && a.pl.Sel == sel && !isWheel(msg))
@@ -323,11 +321,6 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case play.TrialsOpened, play.TrialsCounted, play.TrialsOver:
 		// a closed page's are nobody's: the core lets go of its trials
 		return a, a.toPages(msg)
-	case openPage:
-		return a, a.openPage(msg.c)
-	case backToScene:
-		a.backToScene()
-		return a, nil
 	}
 	if _, ok := msg.(healthTick); ok {
 		return a, tea.Batch(a.watchHealth(), healthLater())
@@ -365,9 +358,9 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // toTop hands msg (a key, the mouse) to the page on top, and puts what
 // it returns in its place (see Component).
 func (a *App) toTop(msg tea.Msg) tea.Cmd {
-	i := len(a.pages) - 1
-	c, cmd := a.pages[i].Update(msg)
-	return tea.Batch(cmd, a.settlePage(a.pages[i], c))
+	was := a.pages.top()
+	c, cmd := was.Update(msg)
+	return tea.Batch(cmd, a.settlePage(was, c))
 }
 
 // toPages hands msg to every page, the bottom first; each takes its own.
@@ -392,6 +385,10 @@ func (a *App) settlePage(was, c Component) tea.Cmd {
 		a.pages.closeAt(i)
 		return nil
 	}
+	if o, ok := c.(opened); ok {
+		a.pages.closeAt(i + 1) // what stood over was (nothing, for the page on top)
+		return a.openPage(o.Component)
+	}
 	if old, ok := was.(closer); ok {
 		old.close()
 	}
@@ -407,9 +404,24 @@ func (a *App) openPage(c Component) tea.Cmd {
 	return c.Init()
 }
 
-// backToScene closes every page over the topmost scene.
-func (a *App) backToScene() {
-	a.pages.closeAt(a.pages.find(isScene) + 1)
+// backToScene asks for every page over the scene to close (see doAsks).
+func (a *App) backToScene() { a.asks.close = true }
+
+// openOver asks for page c to open on top (see doAsks).
+func (a *App) openOver(c Component) { a.asks.open = c }
+
+// doAsks carries out what the message asked of the stack (see pageAsk):
+// first the pages over the scene closed, then a page opened.
+func (a *App) doAsks() tea.Cmd {
+	ask := a.asks
+	a.asks = pageAsk{}
+	if ask.close {
+		a.pages.closeAt(a.pages.find(isScene) + 1)
+	}
+	if ask.open != nil {
+		return a.openPage(ask.open)
+	}
+	return nil
 }
 
 // sceneOnTop reports that the scene itself is on screen, no page over it.
@@ -424,7 +436,7 @@ func isScene(c Component) bool {
 // nav is the app's state as Navigate sees it.
 func (a *App) nav() play.Nav {
 	n := a.course.Nav(a.pl.Session)
-	n.Contents, n.Page, n.Course, n.Leaving = a.contents, a.showHelp || a.showAbout || a.pl.notes || a.pl.checked, a.toc != nil, a.leaving
+	n.Contents, n.Page, n.Course, n.Leaving = a.contents, a.pl.notes || isOver(a.pages.top()), a.toc != nil, a.leaving
 	// a story of the lab goes back to the lab; the contents have no visit
 	n.Visiting = n.Visiting && !a.labStory && !a.contents && a.toc != nil
 	return n
@@ -443,7 +455,8 @@ func (a *App) navigate(in play.NavAction) tea.Cmd {
 	case play.LetGo:
 		a.pl.Deselect() // the readout follows the story again
 	case play.ClosePage:
-		a.showHelp, a.showAbout, a.pl.notes, a.pl.checked = false, false, false, false
+		a.pl.notes = false
+		a.backToScene()
 	case play.ShowContents:
 		a.contents = true
 		a.toc.refreshMenu()
@@ -472,7 +485,7 @@ func (a *App) goHome() tea.Cmd {
 	if a.cls != nil {
 		a.cls.shown, a.cls.wanted = "", nil
 	}
-	a.showHelp, a.showAbout = false, false
+	a.backToScene()
 	if s == nil {
 		a.contents = true
 		a.toc.refreshMenu()
@@ -503,7 +516,7 @@ func (a *App) switchTo(i int) tea.Cmd {
 	}
 	old := a.pl.Run
 	a.setPlayer(s)
-	a.showHelp, a.showAbout = false, false
+	a.backToScene()
 	return a.pl.Start(old)
 }
 
@@ -552,16 +565,21 @@ func (a *App) sceneView() string {
 	if v, ok := a.classView(); ok {
 		return v
 	}
-	helpLine, title, overlay := a.frameArgs()
-	st, w, h := a.com.Styles, a.com.Width, a.com.Height
-	switch {
-	case overlay != "":
-		// a page of its own: the story or the keys get the whole screen
-		return a.pl.header(st, w) + "\n" + views.Rule(st, title, w) + "\n" + fitRows(overlay, h-3) + "\n" + helpLine
-	case a.quiz != nil:
-		return a.quiz.View() + "\n" + helpLine
+	if a.quiz != nil {
+		return a.quiz.View() + "\n" + a.footer()
 	}
-	return a.pl.View() + "\n" + helpLine
+	return a.pl.View() + "\n" + a.footer()
+}
+
+// overView draws a page over the scene (the keys, the story, the history)
+// under the scene's header, with the scene's help line: its keys that act
+// on the scene still do. A class's view stands in for it as for the scene.
+func (a *App) overView(title, page string) string {
+	if v, ok := a.classView(); ok {
+		return v
+	}
+	st, w, h := a.com.Styles, a.com.Width, a.com.Height
+	return a.pl.header(st, w) + "\n" + views.Rule(st, title, w) + "\n" + fitRows(page, h-3) + "\n" + a.footer()
 }
 
 // SetSize sets the size the screen draws at: the terminal's, or a
@@ -610,18 +628,19 @@ func (a *App) layout() {
 	if a.laidOut || a.com.Width < MinWidth || a.com.Height < MinHeight || !a.sceneOnTop() || a.contents || a.pl == nil {
 		return
 	}
-	// a page on top and a quiz keep the layout of the last scene frame
-	if _, _, overlay := a.frameArgs(); overlay == "" && a.quiz == nil {
+	// a quiz keeps the layout of the last scene frame
+	if a.quiz == nil {
 		a.pl.measure()
 	}
 	a.laidOut = true
 }
 
-// frameArgs are the scene frame's help line and the page on top of it
-// (its title and text), if any.
-func (a *App) frameArgs() (helpLine, title, overlay string) {
+// footer is the scene frame's help line: the scene page's keys (the
+// answers while a question waits), or presenter mode's, or the line a
+// class or a visit puts in its place.
+func (a *App) footer() string {
 	keys := a.sceneKeys().ShortHelp()
-	helpLine = truncate(a.help.ShortHelpView(keys), a.com.Width)
+	helpLine := truncate(a.help.ShortHelpView(keys), a.com.Width)
 	switch {
 	case a.pl.Asking && !a.course.Present:
 		helpLine = truncate(a.com.Styles.Dim.Render(views.HelpLine(keys)), a.com.Width)
@@ -635,41 +654,7 @@ func (a *App) frameArgs() (helpLine, title, overlay string) {
 	if line != "" {
 		helpLine = truncate(line, a.com.Width)
 	}
-	switch {
-	case a.showHelp:
-		groups := a.sceneKeys().FullHelp()
-		title = "keys"
-		legend := []string{
-			"timeline: ● a step  ~ time passes  ✗ a crash  ‖ a pause  › a wake-up  │ now",
-			"properties: ✓ held  ✗ BROKEN  – absent  ○ not put to the test yet",
-		}
-		if a.pl.Scene.Kind == scenes.Quiz {
-			g := views.QuizGlyphs()
-			legend = []string{"situations: " + g[views.Right] + " right  " + g[views.Wrong] + " wrong  " + g[views.Unanswered] +
-				" not answered  " + g[views.Shown] + " shown to the class  │ on screen"}
-		}
-		if a.course.Present {
-			legend = append(legend, "presenter: the footer's class h:mm is the time since locksim opened",
-				"a step at the end opens the next story, then the next scene · esc asks first")
-		}
-		where := "scene " + itoa(int64(a.course.At+1)) + " of " + itoa(int64(len(a.course.Scenes)))
-		if a.labStory {
-			where = "a story of the lab (esc goes back to it)"
-		}
-		legend = append(legend, where+" · ? closes this page")
-		overlay = views.HelpPage(a.com.Styles, groups, legend, a.com.Width)
-	case a.pl.checked:
-		title = a.pl.checkedTitle()
-		overlay = a.pl.checkedPage(a.com.Styles, a.com.Width, a.com.Height-3)
-	case a.showAbout:
-		title = "the story of " + a.pl.Scene.ID
-		hint := "i closes this page"
-		if !a.page.AtTop() || !a.page.AtBottom() {
-			hint = fmt.Sprintf("↑/↓ scroll (%d%%) · %s", int(a.page.ScrollPercent()*100), hint)
-		}
-		overlay = a.page.View() + "\n" + a.com.Styles.Dim.Render(hint)
-	}
-	return helpLine, title, overlay
+	return helpLine
 }
 
 // Selected returns the selected actor's index in the current scene (-1 for
@@ -723,7 +708,8 @@ func (a *App) openTrial(rec play.TrialRecord) tea.Cmd {
 	}
 	old := a.pl.Run
 	a.setPlayer(s)
-	a.showHelp, a.showAbout, a.contents = false, false, false
+	a.contents = false
+	a.backToScene()
 	a.pl.SetFlash(fmt.Sprintf("trial %d of %s: %s · → steps through it, v checks it, r goes back to the race",
 		rec.Trial, rec.Variant, rec.Anomaly))
 	return a.pl.Start(old)

@@ -285,7 +285,8 @@ func (a *App) goTo(pos play.Position, visit play.Visit) tea.Cmd {
 	if i := a.pages.find(isTrials); i >= 0 {
 		a.pages.closeAt(i)
 	}
-	a.contents, a.showHelp, a.showAbout, a.leaving = false, false, false, false
+	a.contents, a.leaving = false, false
+	a.backToScene()
 	cur := a.pl.Position()
 	same := cur.Scene == pos.Scene && sameSettings(cur.Settings, pos.Settings)
 	if !exact {
@@ -445,7 +446,11 @@ func (a *App) movesAway(msg tea.KeyMsg) bool {
 			return true
 		}
 	}
-	return msg.Type == tea.KeyEsc && !a.pl.notes && !a.showHelp && !a.showAbout
+	// esc closes the notes, the keys page and the story page (but not the
+	// history page) without leaving the place
+	_, help := a.pages.top().(*helpPage)
+	_, about := a.pages.top().(*aboutPage)
+	return msg.Type == tea.KeyEsc && !a.pl.notes && !help && !about
 }
 
 // students are the class's students, as the class view lists them.

@@ -17,14 +17,18 @@ import (
 // The app keeps the pages as a stack (see stack): keys and the mouse go to
 // the page on top, the other messages to every page (each takes its own
 // and ignores the rest). A page never reaches into the app to change what
-// is on screen: it asks, through what its Update returns.
+// is on screen: it asks, through what its Update returns, and the app
+// does it before the next message.
 //   - It returns itself to stay on top.
 //   - It returns another page to stand in its place (the keys page
 //     giving way to the story page, say).
 //   - It returns nil to close: the page under it is on screen again.
-//   - It returns a command whose message is an open (see openPage) to put
-//     a page over itself, or a backToScene to close every page over the
-//     scene.
+//   - It returns opening(c) to put page c over itself.
+//
+// The scene's keys act on the session the app keeps (the player, the
+// course, the class): what they open or close is asked in the session's
+// asks (see pageAsk), which the app carries out once the message is
+// handled.
 type Component interface {
 	// Init is the page's first command, run when it is opened.
 	Init() tea.Cmd
@@ -60,19 +64,19 @@ type typer interface {
 	typing() bool
 }
 
-// openPage asks the app to put c on top of the stack, sized and started.
-type openPage struct{ c Component }
+// opened is what a page's Update returns to open c over itself.
+type opened struct{ Component }
 
-// open is the command that puts c on top of the stack.
-func open(c Component) tea.Cmd { return func() tea.Msg { return openPage{c} } }
+// opening is the value Update returns to put c over the page returning it.
+func opening(c Component) Component { return opened{c} }
 
-// backToScene asks the app to close every page over the scene on top of
-// the stack (the one the learner's keys step), as when another scene or
-// another place opens.
-type backToScene struct{}
-
-// toScene is the command that asks for backToScene.
-func toScene() tea.Cmd { return func() tea.Msg { return backToScene{} } }
+// pageAsk is what the scene's keys and the session's work ask of the
+// stack: a page to open over the one on top, or every page over the
+// scene closed (another scene or place is on screen, esc closed a page).
+type pageAsk struct {
+	open  Component
+	close bool
+}
 
 // stack is the app's pages, the bottom first: the page on screen is the
 // last. It is never empty once the app is built: a scene lies at the

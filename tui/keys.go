@@ -6,7 +6,6 @@ import (
 	"locksim/views"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -116,7 +115,8 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		a.lastTrials = t
-		return open(trialsPage{t})
+		a.openOver(trialsPage{t})
+		return nil
 	case key.Matches(msg, k.ShowOne) && a.pl.Asking:
 		a.pl.SetFlash("answer the prediction first (1-" + itoa(int64(len(a.pl.Choices()))) + ")")
 		return nil
@@ -126,27 +126,15 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		a.pl.notes = !a.pl.notes
 		return nil
 	case key.Matches(msg, k.Verdicts):
-		a.pl.checked, a.showHelp, a.showAbout = !a.pl.checked, false, false
-		a.pl.histBack = 0
-		return nil
-	case a.pl.checked && key.Matches(msg, k.Earlier):
-		a.pl.scrollHistory(a.com.Styles, a.com.Width, 1)
-		return nil
-	case a.pl.checked && key.Matches(msg, k.Later):
-		a.pl.scrollHistory(a.com.Styles, a.com.Width, -1)
+		a.openOver(a.newHistory())
 		return nil
 	case key.Matches(msg, k.Export):
 		return a.pl.export()
 	case key.Matches(msg, k.Help):
-		a.showHelp, a.showAbout = !a.showHelp, false
+		a.openOver(a.newHelp(nil))
 		return nil
 	case key.Matches(msg, k.About):
-		a.showAbout, a.showHelp, a.pl.checked = !a.showAbout, false, false
-		a.page = viewport.New(a.com.Width, a.com.Height-4)
-		a.page.SetContent(a.pl.about(a.com.Styles, a.com.Width))
-		return nil
-	case a.showAbout && (msg.Type == tea.KeyUp || msg.Type == tea.KeyDown || msg.Type == tea.KeyPgUp || msg.Type == tea.KeyPgDown):
-		a.page, _ = a.page.Update(msg) // the story page scrolls
+		a.openOver(a.newAbout())
 		return nil
 	case key.Matches(msg, k.SceneNext), key.Matches(msg, k.ScenePrev):
 		return a.navigate(a.navOf(msg))

@@ -11,19 +11,24 @@ import (
 // (see App.onKey); the messages of the session's work reach the player
 // from the app, whichever page is on top.
 type scenePage struct {
-	a   *App
-	lab bool
+	a *App
 }
 
 func (p *scenePage) Init() tea.Cmd { return nil }
 
+// sceneKey is a key for the scene on screen: a story of the lab's, or the
+// course's.
+func (a *App) sceneKey(msg tea.KeyMsg) tea.Cmd {
+	if a.labStory {
+		return a.labStoryKey(msg)
+	}
+	return a.onKey(msg)
+}
+
 func (p *scenePage) Update(msg tea.Msg) (Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
-		if p.lab {
-			return p, p.a.labStoryKey(msg)
-		}
-		return p, p.a.onKey(msg)
+		return p, p.a.sceneKey(msg)
 	case tea.MouseMsg:
 		return p, p.a.sceneMouse(msg)
 	}

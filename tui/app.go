@@ -15,7 +15,7 @@ import (
 	"locksim/views"
 
 	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/bubbles/list"
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -53,9 +53,9 @@ type App struct {
 	// down is set once the server stopped answering; cleared by home
 	down bool
 
-	// the contents screen around the scenes
-	contents bool
-	toc      *Contents // nil without a course (NewApp alone)
+	// toc is the contents, a page opened over the scene; nil without a
+	// course (NewApp alone)
+	toc *Contents
 	// laidOut is set while the player's layout is that of the frame on
 	// screen (see settle)
 	laidOut bool
@@ -151,6 +151,13 @@ func (a *App) Shutdown(ctx context.Context) {
 		// a command is still stuck in a stalled server; the backend's
 		// cleanup does not need its connection
 	}
+}
+
+// quit ends the program; interrupted says ctrl+c did.
+func (a *App) quit(interrupted bool) tea.Cmd {
+	a.interrupted = a.interrupted || interrupted
+	a.cancel()
+	return tea.Quit
 }
 
 // Interrupted reports that ctrl+c ended the program.
@@ -279,7 +286,8 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		// keys typed faster than the terminal is read arrive as one message
 		// ("nnn"); each is a press of its own
-		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !(a.contents && a.toc.menu.FilterState() == list.Filtering) {
+		typing := isTyping(a.pages.top())
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !typing {
 			var cmds []tea.Cmd
 			for _, r := range msg.Runes {
 				_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
@@ -287,22 +295,29 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 			return a, tea.Batch(cmds...)
 		}
-		if a.com.Width < MinWidth || a.com.Height < MinHeight {
-			return a, a.onKey(msg) // q quits; nothing else acts on a screen too small to show it
+		switch {
+		case msg.Type == tea.KeyCtrlC:
+			return a, a.quit(true)
+		case a.com.Width < MinWidth || a.com.Height < MinHeight:
+			if key.Matches(msg, a.com.Keys.Quit) {
+				return a, a.quit(false) // q quits; nothing else acts on a screen too small to show it
+			}
+			return a, nil
 		}
-		if !(a.contents && a.toc.menu.FilterState() == list.Filtering) {
+		if !typing {
 			// a letter typed into the contents' filter is the filter's
 			if cmd, done := a.classKey(msg); done {
 				return a, cmd
 			}
 		}
-		if a.contents {
-			return a, a.menuKey(msg)
-		}
-		if a.lab != nil {
+		if a.lab != nil && !a.labStory {
 			return a, a.labKey(msg)
 		}
 		return a, a.toTop(msg)
+	case quitMsg:
+		return a, a.quit(false)
+	case picked:
+		return a, a.openEntry(msg.e)
 	case checkedMsg:
 		a.pl.takeCheck(msg)
 		return a, nil
@@ -331,10 +346,8 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// messages (a move that was running, a read-back)
 		cmd = tea.Batch(cmd, a.coursePl.Update(msg))
 	}
-	if a.contents {
-		// the contents list's own messages (its filter's results)
-		cmd = tea.Batch(cmd, a.toc.Update(msg))
-	}
+	// the pages' own messages (the contents list's filter's results)
+	cmd = tea.Batch(cmd, a.toPages(msg))
 	if _, ok := msg.(play.RunMsg); ok && !a.labStory {
 		a.course.NoteDone(a.pl.Session)
 	}
@@ -436,9 +449,9 @@ func isScene(c Component) bool {
 // nav is the app's state as Navigate sees it.
 func (a *App) nav() play.Nav {
 	n := a.course.Nav(a.pl.Session)
-	n.Contents, n.Page, n.Course, n.Leaving = a.contents, a.pl.notes || isOver(a.pages.top()), a.toc != nil, a.leaving
+	n.Contents, n.Page, n.Course, n.Leaving = a.onContents(), a.pl.notes || isOver(a.pages.top()), a.toc != nil, a.leaving
 	// a story of the lab goes back to the lab; the contents have no visit
-	n.Visiting = n.Visiting && !a.labStory && !a.contents && a.toc != nil
+	n.Visiting = n.Visiting && !a.labStory && !a.onContents() && a.toc != nil
 	return n
 }
 
@@ -458,11 +471,11 @@ func (a *App) navigate(in play.NavAction) tea.Cmd {
 		a.pl.notes = false
 		a.backToScene()
 	case play.ShowContents:
-		a.contents = true
 		a.toc.refreshMenu()
 		a.toc.selectScene(a.course.At)
+		a.openOver(a.toc)
 	case play.OpenScene:
-		a.contents = false
+		a.backToScene()
 		return a.switchTo(n.Scene)
 	case play.GoHome:
 		return a.goHome()
@@ -487,10 +500,10 @@ func (a *App) goHome() tea.Cmd {
 	}
 	a.backToScene()
 	if s == nil {
-		a.contents = true
 		a.toc.refreshMenu()
 		a.toc.selectScene(a.course.At)
 		a.toc.notice = "back from the visit: nothing of it was saved as your place"
+		a.openOver(a.toc)
 		return nil
 	}
 	old := a.pl.Run
@@ -550,9 +563,6 @@ func (a *App) View() string {
 	if a.com.Width < MinWidth || a.com.Height < MinHeight {
 		return views.TooSmall(a.com.Styles, a.com.Width, a.com.Height, MinWidth, MinHeight)
 	}
-	if a.contents {
-		return a.toc.View()
-	}
 	if a.lab != nil && !a.labStory {
 		return a.lab.View()
 	}
@@ -600,9 +610,6 @@ func (a *App) sizeParts() {
 	if a.lab != nil {
 		a.lab.SetSize(w, h)
 	}
-	if a.contents && w >= MinWidth && h >= MinHeight {
-		a.toc.SetSize(w, h)
-	}
 }
 
 // settle keeps what drawing the next frame needs from writing state, so
@@ -611,7 +618,7 @@ func (a *App) sizeParts() {
 // unless the message changed nothing on screen; layout works it out when
 // the mouse or a scroll needs it.
 func (a *App) settle(still bool) {
-	if a.contents && a.com.Width >= MinWidth && a.com.Height >= MinHeight {
+	if a.onContents() {
 		a.toc.SetSize(a.com.Width, a.com.Height)
 	}
 	if !still {
@@ -625,7 +632,7 @@ func (a *App) settle(still bool) {
 
 // layout brings the player's layout to the frame on screen (see settle).
 func (a *App) layout() {
-	if a.laidOut || a.com.Width < MinWidth || a.com.Height < MinHeight || !a.sceneOnTop() || a.contents || a.pl == nil {
+	if a.laidOut || a.com.Width < MinWidth || a.com.Height < MinHeight || !a.sceneOnTop() || a.pl == nil {
 		return
 	}
 	// a quiz keeps the layout of the last scene frame
@@ -708,7 +715,6 @@ func (a *App) openTrial(rec play.TrialRecord) tea.Cmd {
 	}
 	old := a.pl.Run
 	a.setPlayer(s)
-	a.contents = false
 	a.backToScene()
 	a.pl.SetFlash(fmt.Sprintf("trial %d of %s: %s · → steps through it, v checks it, r goes back to the race",
 		rec.Trial, rec.Variant, rec.Anomaly))

@@ -132,8 +132,6 @@ func (a *App) classView() (v string, ok bool) {
 		return "", false
 	case c.role == class.Instructor && c.desk:
 		return c.board.View() + "\n" + a.deskHelp(), true
-	case a.contents:
-		return "", false
 	case c.role == class.Projector:
 		scene := a.pl.View()
 		if a.quiz != nil {
@@ -250,7 +248,7 @@ func (a *App) toggleFollow() tea.Cmd {
 // say is a one-time note on the screen on top: the contents' status
 // line, or the scene's flash.
 func (a *App) say(note string) {
-	if a.contents {
+	if a.onContents() {
 		a.toc.notice = note
 		return
 	}
@@ -285,7 +283,7 @@ func (a *App) goTo(pos play.Position, visit play.Visit) tea.Cmd {
 	if i := a.pages.find(isTrials); i >= 0 {
 		a.pages.closeAt(i)
 	}
-	a.contents, a.leaving = false, false
+	a.leaving = false
 	a.backToScene()
 	cur := a.pl.Position()
 	same := cur.Scene == pos.Scene && sameSettings(cur.Settings, pos.Settings)
@@ -380,7 +378,7 @@ func (a *App) classKey(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
 	k := a.com.Keys
 	// the class view stands in for a scene: over the contents, the lab or
 	// the trials its keys are theirs
-	scene := !a.contents && a.lab == nil && a.sceneOnTop()
+	scene := a.lab == nil && a.sceneOnTop()
 	switch {
 	case key.Matches(msg, k.Quit):
 		return nil, false
@@ -390,7 +388,7 @@ func (a *App) classKey(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
 		return a.toggleFollow(), true
 	case key.Matches(msg, k.Desk) && !scene:
 		const first = "open a scene first: the class view stands beside the scene you lead"
-		if a.contents && a.toc != nil {
+		if a.onContents() {
 			a.toc.notice = first
 		} else {
 			a.pl.SetFlash(first)

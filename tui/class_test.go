@@ -124,8 +124,8 @@ func TestFollowReachesTheInstructorsStep(t *testing.T) {
 		t.Fatalf("the student is not told the class is asked to follow:\n%s", v)
 	}
 	drive(t, ann.a, keys("F")...)
-	if ann.a.contents || ann.a.pl.Scene.ID != "fencing" {
-		t.Fatalf("following opened %s (contents %v), want fencing", ann.a.pl.Scene.ID, ann.a.contents)
+	if ann.a.onContents() || ann.a.pl.Scene.ID != "fencing" {
+		t.Fatalf("following opened %s (contents %v), want fencing", ann.a.pl.Scene.ID, ann.a.onContents())
 	}
 	drive(t, teacher.a, keys("nnnnnn")...)
 	hear(t, ann, "the instructor's step 6", leadAt("fencing", 6))

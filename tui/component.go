@@ -64,6 +64,18 @@ type typer interface {
 	typing() bool
 }
 
+// quitMsg asks the app to end the program (q on a page of its own).
+type quitMsg struct{}
+
+// quit is the command a page returns to end the program.
+func quit() tea.Msg { return quitMsg{} }
+
+// isTyping reports a page typing text (see typer).
+func isTyping(c Component) bool {
+	t, ok := c.(typer)
+	return ok && t.typing()
+}
+
 // opened is what a page's Update returns to open c over itself.
 type opened struct{ Component }
 

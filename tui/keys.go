@@ -90,7 +90,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		// a presenter's esc asked first: esc again or y leaves, any other
 		// key stays and does what it does
 		a.pl.SetFlash("")
-		if cmd := a.navigate(a.navOf(msg)); a.contents {
+		if cmd := a.navigate(a.navOf(msg)); a.asks.open == a.toc && a.toc != nil {
 			return cmd
 		}
 		return a.onKey(msg)

@@ -66,21 +66,21 @@ func TestLabFromTheContents(t *testing.T) {
 		t.Fatalf("the lab should follow key-naming, before redlock: %v", ids)
 	}
 	drive(t, a, keys("/lab[enter]")...)
-	if a.lab == nil || a.contents {
+	if a.lab == nil || a.onContents() {
 		t.Fatalf("/lab enter should open the lab:\n%s", a.View())
 	}
 	if v := a.View(); !strings.Contains(v, "break this lock") || !strings.Contains(v, "fix this lock") {
 		t.Errorf("the lab's first page should list both kinds of level:\n%s", v)
 	}
 	drive(t, a, keys("[esc]")...)
-	if a.lab != nil || !a.contents {
+	if a.lab != nil || !a.onContents() {
 		t.Fatalf("esc on the levels should go back to the contents:\n%s", a.View())
 	}
 	if e := a.toc.menu.SelectedItem().(entry); !e.lab {
 		t.Errorf("back in the contents the lab should be selected, not %s", e.id)
 	}
 	drive(t, a, keys("[down][enter]")...)
-	if a.contents || a.pl.Scene.ID != "redlock" {
+	if a.onContents() || a.pl.Scene.ID != "redlock" {
 		t.Errorf("the line after the lab should open redlock, got %s", a.pl.Scene.ID)
 	}
 }
@@ -370,11 +370,11 @@ func TestLabStoryResumes(t *testing.T) {
 		t.Fatalf("a lab story's position should open it at step %d:\n%s", want.Step, c.View())
 	}
 	drive(t, c, keys("[esc][esc]")...)
-	if !c.contents || c.labStory || c.lab != nil {
+	if !c.onContents() || c.labStory || c.lab != nil {
 		t.Fatalf("esc, esc should leave the story, then the lab, for the contents:\n%s", c.View())
 	}
 	drive(t, c, keys("[up][enter]n")...)
-	if c.contents || c.pl.Scene.ID != "key-naming" || c.pl.Busy || c.pl.Snap.Pos != 1 {
+	if c.onContents() || c.pl.Scene.ID != "key-naming" || c.pl.Busy || c.pl.Snap.Pos != 1 {
 		t.Fatalf("the course under the story should still open and step its scenes: %s at %d\n%s", c.pl.Scene.ID, c.pl.Snap.Pos, c.View())
 	}
 }

@@ -18,7 +18,7 @@ import (
 // progress says are passed; the learner's own lock is the one -lab DIR
 // read, or the one left in the editor before.
 func (a *App) openLab() tea.Cmd {
-	a.contents = false
+	a.backToScene() // the contents close
 	a.lab = newLab(a.com, a.course.Prog.Levels, a.course.RecordLevel, a.labOwn, a.labDir, a.b.Live())
 	a.lab.SetSize(a.com.Width, a.com.Height)
 	if a.labResumed {
@@ -91,10 +91,6 @@ func (a *App) labKey(msg tea.KeyMsg) tea.Cmd {
 		return a.labStoryKey(msg)
 	}
 	switch {
-	case msg.Type == tea.KeyCtrlC:
-		a.interrupted = true
-		a.cancel()
-		return tea.Quit
 	case a.lab.mode == labList && msg.String() == "q":
 		a.cancel()
 		return tea.Quit
@@ -102,10 +98,9 @@ func (a *App) labKey(msg tea.KeyMsg) tea.Cmd {
 		a.labOwn = a.lab.own
 		a.lab.Close()
 		a.lab = nil
-		a.contents = true
 		a.toc.refreshMenu()
 		a.toc.selectLab()
-		a.toc.SetSize(a.com.Width, a.com.Height)
+		a.openOver(a.toc)
 		return nil
 	}
 	return a.lab.Update(msg)

@@ -102,7 +102,7 @@ func (a *App) classTime() string {
 // file when the scene, its settings or its step changed since the last
 // write: a command, so no file is touched inside Update.
 func (a *App) notesFollow() tea.Cmd {
-	if a.notesPath == "" || a.contents || a.pl.Busy {
+	if a.notesPath == "" || a.onContents() || a.pl.Busy {
 		return nil
 	}
 	text := a.notesPage()

@@ -134,9 +134,6 @@ func newApp(b *sim.Backend, seed uint64) *App {
 // Close, on a fresh connection.
 func (a *App) Shutdown(ctx context.Context) {
 	a.cancel()
-	if a.lab != nil {
-		a.lab.Close()
-	}
 	a.pages.shut(ctx)
 	done := make(chan struct{})
 	go func() { a.ops.Wait(); close(done) }()
@@ -171,7 +168,9 @@ func (a *App) Init() tea.Cmd {
 		// a lab story's position: the story over the lab, the course's
 		// scene started under it
 		a.labAt = nil
-		start = tea.Batch(start, a.openLabAt(*at))
+		if l := a.labPage(); l != nil {
+			start = tea.Batch(start, a.openLabAt(l, *at), a.doAsks())
+		}
 	}
 	if a.b.Live() {
 		return tea.Batch(start, healthLater())
@@ -279,8 +278,8 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.SetSize(msg.Width, msg.Height)
 		return a, nil
 	case tea.MouseMsg:
-		if a.com.Width < MinWidth || a.com.Height < MinHeight || a.lab != nil && !a.labStory {
-			return a, nil // the lab's pages take no mouse (the scene under them is not on screen)
+		if a.com.Width < MinWidth || a.com.Height < MinHeight {
+			return a, nil
 		}
 		return a, a.toTop(msg)
 	case tea.KeyMsg:
@@ -310,9 +309,6 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				return a, cmd
 			}
 		}
-		if a.lab != nil && !a.labStory {
-			return a, a.labKey(msg)
-		}
 		return a, a.toTop(msg)
 	case quitMsg:
 		return a, a.quit(false)
@@ -324,15 +320,12 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case showTrial:
 		return a, a.openTrial(msg.rec)
 	case labStory:
-		if a.lab == nil {
-			return a, nil
+		if l := a.labPage(); l != nil {
+			return a, a.openLabStory(l, msg.place)
 		}
-		return a, a.openLabStory(msg.place)
+		return a, nil // a closed lab's
 	case play.SearchProgress, play.SearchOver:
-		if a.lab == nil {
-			return a, nil // a closed lab's
-		}
-		return a, a.lab.Update(msg)
+		return a, a.toPages(msg) // a closed lab's are nobody's
 	case play.TrialsOpened, play.TrialsCounted, play.TrialsOver:
 		// a closed page's are nobody's: the core lets go of its trials
 		return a, a.toPages(msg)
@@ -351,8 +344,8 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, ok := msg.(play.RunMsg); ok && !a.labStory {
 		a.course.NoteDone(a.pl.Session)
 	}
-	if _, ok := msg.(play.RunMsg); ok && a.labStory {
-		if say := a.lab.storyMoved(a.pl.Session); say != "" {
+	if l := a.labPage(); l != nil && a.labStory && isRun(msg) {
+		if say := l.storyMoved(a.pl.Session); say != "" {
 			a.pl.SetFlash(say)
 		}
 	}
@@ -421,7 +414,7 @@ func (a *App) openPage(c Component) tea.Cmd {
 func (a *App) backToScene() { a.asks.close = true }
 
 // openOver asks for page c to open on top (see doAsks).
-func (a *App) openOver(c Component) { a.asks.open = c }
+func (a *App) openOver(c Component) { a.asks.open = append(a.asks.open, c) }
 
 // doAsks carries out what the message asked of the stack (see pageAsk):
 // first the pages over the scene closed, then a page opened.
@@ -431,10 +424,11 @@ func (a *App) doAsks() tea.Cmd {
 	if ask.close {
 		a.pages.closeAt(a.pages.find(isScene) + 1)
 	}
-	if ask.open != nil {
-		return a.openPage(ask.open)
+	var cmds []tea.Cmd
+	for _, c := range ask.open {
+		cmds = append(cmds, a.openPage(c))
 	}
-	return nil
+	return tea.Batch(cmds...)
 }
 
 // sceneOnTop reports that the scene itself is on screen, no page over it.
@@ -563,9 +557,6 @@ func (a *App) View() string {
 	if a.com.Width < MinWidth || a.com.Height < MinHeight {
 		return views.TooSmall(a.com.Styles, a.com.Width, a.com.Height, MinWidth, MinHeight)
 	}
-	if a.lab != nil && !a.labStory {
-		return a.lab.View()
-	}
 	return a.pages.top().View()
 }
 
@@ -606,9 +597,6 @@ func (a *App) sizeParts() {
 	w, h := a.com.Width, a.com.Height
 	for _, c := range a.pages {
 		c.SetSize(w, h)
-	}
-	if a.lab != nil {
-		a.lab.SetSize(w, h)
 	}
 }
 
@@ -689,6 +677,11 @@ func (a *App) sceneMouse(msg tea.MouseMsg) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+func isRun(msg tea.Msg) bool {
+	_, ok := msg.(play.RunMsg)
+	return ok
 }
 
 func isWheel(msg tea.Msg) bool {

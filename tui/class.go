@@ -378,7 +378,7 @@ func (a *App) classKey(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
 	k := a.com.Keys
 	// the class view stands in for a scene: over the contents, the lab or
 	// the trials its keys are theirs
-	scene := a.lab == nil && a.sceneOnTop()
+	scene := a.sceneOnTop() && !a.labStory
 	switch {
 	case key.Matches(msg, k.Quit):
 		return nil, false

@@ -86,7 +86,7 @@ func opening(c Component) Component { return opened{c} }
 // stack: a page to open over the one on top, or every page over the
 // scene closed (another scene or place is on screen, esc closed a page).
 type pageAsk struct {
-	open  Component
+	open  []Component
 	close bool
 }
 

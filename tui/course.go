@@ -193,6 +193,7 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 			return nil, err
 		}
 	}
+	a.doAsks() // the lab opened at once, if it did (no command: nothing runs yet)
 	if a.onContents() {
 		a.toc.notice = o.Notice
 	} else if o.Notice != "" {
@@ -387,7 +388,8 @@ func (a *App) openEntry(e entry) tea.Cmd {
 		return nil // a late pick: the contents have closed since
 	}
 	if e.lab {
-		return a.openLab()
+		_, cmd := a.openLab()
+		return cmd
 	}
 	if n, step := play.Navigate(a.nav(), play.NavOpenAt(e.n-1)); step == play.OpenScene {
 		a.backToScene()

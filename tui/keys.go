@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"slices"
+
 	"locksim/play"
 	"locksim/scenes"
 	"locksim/views"
@@ -90,7 +92,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		// a presenter's esc asked first: esc again or y leaves, any other
 		// key stays and does what it does
 		a.pl.SetFlash("")
-		if cmd := a.navigate(a.navOf(msg)); a.asks.open == a.toc && a.toc != nil {
+		if cmd := a.navigate(a.navOf(msg)); slices.Contains(a.asks.open, Component(a.toc)) && a.toc != nil {
 			return cmd
 		}
 		return a.onKey(msg)

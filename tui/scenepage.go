@@ -11,7 +11,8 @@ import (
 // (see App.onKey); the messages of the session's work reach the player
 // from the app, whichever page is on top.
 type scenePage struct {
-	a *App
+	a   *App
+	lab bool
 }
 
 func (p *scenePage) Init() tea.Cmd { return nil }
@@ -28,7 +29,11 @@ func (a *App) sceneKey(msg tea.KeyMsg) tea.Cmd {
 func (p *scenePage) Update(msg tea.Msg) (Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
-		return p, p.a.sceneKey(msg)
+		cmd := p.a.sceneKey(msg)
+		if p.lab && !p.a.labStory {
+			return nil, cmd // esc closed the lab's story: the lab is on screen again
+		}
+		return p, cmd
 	case tea.MouseMsg:
 		return p, p.a.sceneMouse(msg)
 	}

@@ -84,9 +84,8 @@ type classroom struct {
 	roster map[string]class.Member
 	// reported and led are the row and the place last handed to the seat
 	reported, led string
-	// the instructor's: the class view on screen, the row picked in it,
-	// the class asked to follow
-	desk   bool
+	// the instructor's: the class view (a page, see deskPage), the row
+	// picked in it, the class asked to follow
 	board  *Desk
 	pick   int
 	follow bool
@@ -130,8 +129,6 @@ func (a *App) classView() (v string, ok bool) {
 	switch {
 	case c == nil:
 		return "", false
-	case c.role == class.Instructor && c.desk:
-		return c.board.View() + "\n" + a.deskHelp(), true
 	case c.role == class.Projector:
 		scene := a.pl.View()
 		if a.quiz != nil {
@@ -376,9 +373,10 @@ func (a *App) classKey(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
 		return nil, false
 	}
 	k := a.com.Keys
-	// the class view stands in for a scene: over the contents, the lab or
-	// the trials its keys are theirs
-	scene := a.sceneOnTop() && !a.labStory
+	// the class view stands in for a scene (and the pages over it): over
+	// the contents, the lab or the trials its keys are theirs
+	top := a.pages.top()
+	scene := (isScene(top) || isOver(top) || isDesk(top)) && !a.labStory
 	switch {
 	case key.Matches(msg, k.Quit):
 		return nil, false
@@ -394,34 +392,12 @@ func (a *App) classKey(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
 			a.pl.SetFlash(first)
 		}
 		return nil, true
+	case key.Matches(msg, k.Desk) && isDesk(top):
+		return nil, false // the class view's: l closes it
 	case key.Matches(msg, k.Desk):
-		c.desk = !c.desk
+		a.openOver(&deskPage{a})
 		return nil, true
 	case !scene:
-	case c.desk && (msg.Type == tea.KeyUp || msg.Type == tea.KeyDown):
-		n := len(a.students())
-		if msg.Type == tea.KeyUp {
-			c.pick = max(c.pick-1, 0)
-		} else {
-			c.pick = min(c.pick+1, max(n-1, 0))
-		}
-		return nil, true
-	case c.desk && msg.Type == tea.KeyEnter:
-		ss := a.students()
-		if c.pick >= len(ss) {
-			return nil, true
-		}
-		m := ss[c.pick]
-		c.desk = false
-		cmd := a.goTo(m.Pos, play.VisitRun)
-		c.shown = m.Name
-		what := "their seed, their moves, their prediction"
-		if a.pl.Position().Prediction == nil {
-			// at or before the question the room's question stays open
-			what = "their seed and moves; the question is the room's"
-		}
-		a.pl.SetFlash("showing " + m.Name + "'s run: " + what + " · esc goes back to your own place")
-		return cmd, true
 	case c.following && a.movesAway(msg):
 		a.pl.SetFlash("you are following the instructor · F leaves follow mode")
 		return nil, true

@@ -25,9 +25,25 @@ const (
 	MinHeight = 24
 )
 
-// App is the Bubble Tea model: it routes keys to the current scene's
-// player and switches scenes.
+// App is the Bubble Tea model of one screen: a stack of pages (see
+// Component) over the session they share. A key goes to the page on top,
+// after the few that are the whole screen's (ctrl+c, and the class's keys
+// on a screen in a class); the resize, the server's health and the
+// class's messages are the app's; the rest of the session's work reaches
+// the player, and every page takes its own.
 type App struct {
+	*session
+	// pages is what is on screen, the page on top last (see Component)
+	pages stack
+}
+
+// session is what the pages of one screen share, as soft-serve's
+// components share their common.Common, beyond the styles and size in
+// Common: the course and the learner's way through it, the player on
+// screen, the class, the backend. The scene's keys act on it; it asks for
+// pages to open or close through asks, which the app carries out once the
+// message is handled (see doAsks). It never sees the stack.
+type session struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	b      *sim.Backend
@@ -62,17 +78,13 @@ type App struct {
 	// saveRunning is set while a command saves the progress (see saving)
 	saveRunning bool
 
-	// pages is what is on screen, the page on top last (see Component);
-	// asks what the message being handled asked of them
-	pages stack
-	asks  pageAsk
+	// asks is what the message being handled asked of the stack
+	asks pageAsk
 	// lastTrials is the race's trials last opened, whose anomalies o shows
 	// once the page is closed
 	lastTrials *Trials
-	// lab is the lab's screen while it is open (from the contents), nil
-	// otherwise; labDir is -lab DIR, labOwn the learner's own lock as last
-	// left in the editor
-	lab    *Lab
+	// labDir is -lab DIR, labOwn the learner's own lock as last left in
+	// the lab's editor
 	labDir string
 	labOwn lab.Lock
 	// labStory is set while a story of the lab is on screen (a break the
@@ -121,12 +133,11 @@ func NewApp(b *sim.Backend, id string, seed uint64) (*App, error) {
 // puts it on screen (setPlayer).
 func newApp(b *sim.Backend, seed uint64) *App {
 	ctx, cancel := context.WithCancel(context.Background())
-	a := &App{ctx: ctx, cancel: cancel, b: b, seed: seed, ops: &sync.WaitGroup{}, switchWanted: -1, labOwn: labStarter(),
+	s := &session{ctx: ctx, cancel: cancel, b: b, seed: seed, ops: &sync.WaitGroup{}, switchWanted: -1, labOwn: labStarter(),
 		com: NewCommon(views.ASCII(), scenes.Export{}), clock: time.Now}
-	a.course = play.NewCourse(ctx, b, seed, a.ops)
-	a.help = a.com.help()
-	a.pages = stack{&scenePage{a: a}}
-	return a
+	s.course = play.NewCourse(ctx, b, seed, s.ops)
+	s.help = s.com.help()
+	return &App{session: s, pages: stack{&scenePage{a: s}}}
 }
 
 // Shutdown stops what is in flight and waits for it until ctx's deadline,
@@ -139,26 +150,32 @@ func (a *App) Shutdown(ctx context.Context) {
 	go func() { a.ops.Wait(); close(done) }()
 	select {
 	case <-done:
-		a.pl.Run.Close() // the keys go with the backend's Close
-		if a.coursePl != nil {
-			a.coursePl.Run.Close()
-		}
-		_ = a.course.Close(ctx) // the lab's server
+		a.closeRuns(ctx)
 	case <-ctx.Done():
 		// a command is still stuck in a stalled server; the backend's
 		// cleanup does not need its connection
 	}
 }
 
+// closeRuns lets go of the session's runs once no move is in flight: the
+// player's, the course's under a story of the lab, the lab's server.
+func (a *session) closeRuns(ctx context.Context) {
+	a.pl.Run.Close() // the keys go with the backend's Close
+	if a.coursePl != nil {
+		a.coursePl.Run.Close()
+	}
+	_ = a.course.Close(ctx) // the lab's server
+}
+
 // quit ends the program; interrupted says ctrl+c did.
-func (a *App) quit(interrupted bool) tea.Cmd {
+func (a *session) quit(interrupted bool) tea.Cmd {
 	a.interrupted = a.interrupted || interrupted
 	a.cancel()
 	return tea.Quit
 }
 
 // Interrupted reports that ctrl+c ended the program.
-func (a *App) Interrupted() bool { return a.interrupted }
+func (a *session) Interrupted() bool { return a.interrupted }
 
 // Init starts the first scene (at -step N if asked), and on a live server
 // the health watch.
@@ -191,7 +208,7 @@ func healthLater() tea.Cmd {
 // watchHealth turns the heartbeat's reading into the banner: the server
 // unreachable (and for how long); once it is back, a replay of the story
 // to where the learner was, without a key press.
-func (a *App) watchHealth() tea.Cmd {
+func (a *session) watchHealth() tea.Cmd {
 	h := a.b.Health()
 	a.pl.serverDown = h.Err != nil
 	switch {
@@ -333,21 +350,25 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, ok := msg.(healthTick); ok {
 		return a, tea.Batch(a.watchHealth(), healthLater())
 	}
+	// the session's work first, then the pages' own messages (the contents
+	// list's filter's results, a move of the lab's story)
+	cmd := a.sceneMsg(msg)
+	return a, tea.Batch(cmd, a.toPages(msg))
+}
+
+// sceneMsg takes a message of the session's work (a move done, a
+// read-back, the spinner's tick): the player's, and the course's player's
+// under a story of the lab. A scene asked for while a move ran opens once
+// it is done, with the keys typed since.
+func (a *session) sceneMsg(msg tea.Msg) tea.Cmd {
 	cmd := a.pl.Update(msg)
 	if a.labStory && a.coursePl != nil {
 		// the course's scene, under the lab's story, still gets its own
 		// messages (a move that was running, a read-back)
 		cmd = tea.Batch(cmd, a.coursePl.Update(msg))
 	}
-	// the pages' own messages (the contents list's filter's results)
-	cmd = tea.Batch(cmd, a.toPages(msg))
 	if _, ok := msg.(play.RunMsg); ok && !a.labStory {
 		a.course.NoteDone(a.pl.Session)
-	}
-	if l := a.labPage(); l != nil && a.labStory && isRun(msg) {
-		if say := l.storyMoved(a.pl.Session); say != "" {
-			a.pl.SetFlash(say)
-		}
 	}
 	if a.switchWanted >= 0 && !a.pl.Busy {
 		i, typed := a.switchWanted, a.afterSwitch
@@ -356,9 +377,9 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		for _, k := range typed {
 			cmds = append(cmds, a.onKey(k))
 		}
-		return a, tea.Batch(cmds...)
+		return tea.Batch(cmds...)
 	}
-	return a, cmd
+	return cmd
 }
 
 // toTop hands msg (a key, the mouse) to the page on top, and puts what
@@ -391,10 +412,6 @@ func (a *App) settlePage(was, c Component) tea.Cmd {
 		a.pages.closeAt(i)
 		return nil
 	}
-	if o, ok := c.(opened); ok {
-		a.pages.closeAt(i + 1) // what stood over was (nothing, for the page on top)
-		return a.openPage(o.Component)
-	}
 	if old, ok := was.(closer); ok {
 		old.close()
 	}
@@ -411,16 +428,23 @@ func (a *App) openPage(c Component) tea.Cmd {
 }
 
 // backToScene asks for every page over the scene to close (see doAsks).
-func (a *App) backToScene() { a.asks.close = true }
+func (a *session) backToScene() { a.asks.close = true }
 
 // openOver asks for page c to open on top (see doAsks).
-func (a *App) openOver(c Component) { a.asks.open = append(a.asks.open, c) }
+func (a *session) openOver(c Component) { a.asks.open = append(a.asks.open, c) }
 
 // doAsks carries out what the message asked of the stack (see pageAsk):
 // first the pages over the scene closed, then a page opened.
 func (a *App) doAsks() tea.Cmd {
 	ask := a.asks
 	a.asks = pageAsk{}
+	if ask.note != "" {
+		if a.onContents() {
+			a.toc.notice = ask.note
+		} else {
+			a.pl.SetFlash(ask.note)
+		}
+	}
 	if ask.close {
 		a.pages.closeAt(a.pages.find(isScene) + 1)
 	}
@@ -441,16 +465,18 @@ func isScene(c Component) bool {
 }
 
 // nav is the app's state as Navigate sees it.
-func (a *App) nav() play.Nav {
+func (a *session) nav() play.Nav {
 	n := a.course.Nav(a.pl.Session)
-	n.Contents, n.Page, n.Course, n.Leaving = a.onContents(), a.pl.notes || isOver(a.pages.top()), a.toc != nil, a.leaving
-	// a story of the lab goes back to the lab; the contents have no visit
-	n.Visiting = n.Visiting && !a.labStory && !a.onContents() && a.toc != nil
+	// the scene's keys ask: the contents are not on screen, and a page over
+	// the scene takes its esc itself (see over)
+	n.Page, n.Course, n.Leaving = a.pl.notes, a.toc != nil, a.leaving
+	// a story of the lab goes back to the lab
+	n.Visiting = n.Visiting && !a.labStory && a.toc != nil
 	return n
 }
 
 // navigate carries out what Navigate says of the input.
-func (a *App) navigate(in play.NavAction) tea.Cmd {
+func (a *session) navigate(in play.NavAction) tea.Cmd {
 	n, step := play.Navigate(a.nav(), in)
 	a.leaving = n.Leaving
 	switch step {
@@ -479,7 +505,7 @@ func (a *App) navigate(in play.NavAction) tea.Cmd {
 
 // goHome leaves a visit for the learner's own place as it was before it
 // (play.Course.Home), or for the contents when the visit left none.
-func (a *App) goHome() tea.Cmd {
+func (a *session) goHome() tea.Cmd {
 	if a.pl.Busy {
 		a.pl.SetFlash("a move is running: esc again once it is done")
 		return nil
@@ -507,7 +533,7 @@ func (a *App) goHome() tea.Cmd {
 }
 
 // switchTo opens scene i (wrapping around), after the running move if any.
-func (a *App) switchTo(i int) tea.Cmd {
+func (a *session) switchTo(i int) tea.Cmd {
 	i = (i + len(a.course.Scenes)) % len(a.course.Scenes)
 	if a.pl.Busy {
 		a.switchWanted = i // switched to once the move is done
@@ -529,18 +555,27 @@ func (a *App) switchTo(i int) tea.Cmd {
 
 // setPlayer puts session s on screen: its player (and quiz page, for a
 // quiz) at the screen's size, and the keys that mean something in it.
-func (a *App) setPlayer(s *play.Session) {
+func (a *session) setPlayer(s *play.Session) {
 	a.pl, a.quiz = newPlayer(s, a.com), nil
 	a.pl.role = a.role()
 	if s.Scene.Kind == scenes.Quiz {
 		a.quiz = newQuiz(a.pl)
 	}
-	a.sizeParts()
+	a.sizeScene(a.com.Width, a.com.Height)
 	a.applyKeys()
 }
 
+// sizeScene sets the size the scene draws at: its player's, and its quiz
+// page's.
+func (a *session) sizeScene(w, h int) {
+	a.pl.SetSize(w, h)
+	if a.quiz != nil {
+		a.quiz.SetSize(w, h)
+	}
+}
+
 // role is who reads this session's screen, for the disclosure rule.
-func (a *App) role() play.Role {
+func (a *session) role() play.Role {
 	switch {
 	case a.cls != nil && a.cls.role == class.Instructor:
 		return play.Instructor
@@ -562,7 +597,7 @@ func (a *App) View() string {
 
 // sceneView draws the scene page: the class's view of it, the scene with
 // the page over it, or the scene.
-func (a *App) sceneView() string {
+func (a *session) sceneView() string {
 	if v, ok := a.classView(); ok {
 		return v
 	}
@@ -575,7 +610,7 @@ func (a *App) sceneView() string {
 // overView draws a page over the scene (the keys, the story, the history)
 // under the scene's header, with the scene's help line: its keys that act
 // on the scene still do. A class's view stands in for it as for the scene.
-func (a *App) overView(title, page string) string {
+func (a *session) overView(title, page string) string {
 	if v, ok := a.classView(); ok {
 		return v
 	}
@@ -619,8 +654,8 @@ func (a *App) settle(still bool) {
 }
 
 // layout brings the player's layout to the frame on screen (see settle).
-func (a *App) layout() {
-	if a.laidOut || a.com.Width < MinWidth || a.com.Height < MinHeight || !a.sceneOnTop() || a.pl == nil {
+func (a *session) layout() {
+	if a.laidOut || a.com.Width < MinWidth || a.com.Height < MinHeight || a.pl == nil {
 		return
 	}
 	// a quiz keeps the layout of the last scene frame
@@ -633,7 +668,7 @@ func (a *App) layout() {
 // footer is the scene frame's help line: the scene page's keys (the
 // answers while a question waits), or presenter mode's, or the line a
 // class or a visit puts in its place.
-func (a *App) footer() string {
+func (a *session) footer() string {
 	keys := a.sceneKeys().ShortHelp()
 	helpLine := truncate(a.help.ShortHelpView(keys), a.com.Width)
 	switch {
@@ -654,11 +689,11 @@ func (a *App) footer() string {
 
 // Selected returns the selected actor's index in the current scene (-1 for
 // none); tests use it.
-func (a *App) Selected() int { return a.pl.Sel }
+func (a *session) Selected() int { return a.pl.Sel }
 
 // sceneMouse is the mouse over the scene: the wheel scrolls the log, a
 // card under the pointer is selected. A projector's takes none.
-func (a *App) sceneMouse(msg tea.MouseMsg) tea.Cmd {
+func (a *session) sceneMouse(msg tea.MouseMsg) tea.Cmd {
 	if a.projecting() {
 		return nil
 	}
@@ -679,11 +714,6 @@ func (a *App) sceneMouse(msg tea.MouseMsg) tea.Cmd {
 	return nil
 }
 
-func isRun(msg tea.Msg) bool {
-	_, ok := msg.(play.RunMsg)
-	return ok
-}
-
 func isWheel(msg tea.Msg) bool {
 	m, ok := msg.(tea.MouseMsg)
 	return ok && (m.Button == tea.MouseButtonWheelUp || m.Button == tea.MouseButtonWheelDown)
@@ -692,10 +722,8 @@ func isWheel(msg tea.Msg) bool {
 // openTrial opens a trial of the race's trials as a story of the race
 // scene, through the course (a position that carries the trial), so that
 // a code, a follower and a resume open it too.
-func (a *App) openTrial(rec play.TrialRecord) tea.Cmd {
-	if i := a.pages.find(isTrials); i >= 0 {
-		a.pages.closeAt(i)
-	}
+func (a *session) openTrial(rec play.TrialRecord) tea.Cmd {
+	a.backToScene() // the trials page closes
 	if a.pl.Busy {
 		a.pl.SetFlash("wait for the move to finish, then show the trial again")
 		return nil
@@ -716,7 +744,7 @@ func (a *App) openTrial(rec play.TrialRecord) tea.Cmd {
 
 // showOne is o in the race scene: the smallest trial of the kind picked
 // on the trials page last closed, opened as a story.
-func (a *App) showOne() tea.Cmd {
+func (a *session) showOne() tea.Cmd {
 	if a.lastTrials == nil {
 		a.pl.SetFlash("t runs the trials first; o then shows the smallest trial of the anomaly picked there")
 		return nil

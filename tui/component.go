@@ -23,12 +23,14 @@ import (
 //   - It returns another page to stand in its place (the keys page
 //     giving way to the story page, say).
 //   - It returns nil to close: the page under it is on screen again.
-//   - It returns opening(c) to put page c over itself.
+//   - It returns a command whose message asks the app for what only the
+//     session can open (the contents' picked, the trials' showTrial, the
+//     lab's labStory), or quit.
 //
-// The scene's keys act on the session the app keeps (the player, the
-// course, the class): what they open or close is asked in the session's
-// asks (see pageAsk), which the app carries out once the message is
-// handled.
+// The scene's pages (the scene, the pages over it, the class view) act on
+// the session the app keeps (the player, the course, the class): what
+// they open or close is asked in the session's asks (see pageAsk), which
+// the app carries out once the message is handled, before the next one.
 type Component interface {
 	// Init is the page's first command, run when it is opened.
 	Init() tea.Cmd
@@ -76,18 +78,15 @@ func isTyping(c Component) bool {
 	return ok && t.typing()
 }
 
-// opened is what a page's Update returns to open c over itself.
-type opened struct{ Component }
-
-// opening is the value Update returns to put c over the page returning it.
-func opening(c Component) Component { return opened{c} }
-
 // pageAsk is what the scene's keys and the session's work ask of the
 // stack: a page to open over the one on top, or every page over the
 // scene closed (another scene or place is on screen, esc closed a page).
 type pageAsk struct {
 	open  []Component
 	close bool
+	// note is a one-time note for the page on top: the contents' status
+	// line, or the scene's flash
+	note string
 }
 
 // stack is the app's pages, the bottom first: the page on screen is the

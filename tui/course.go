@@ -297,7 +297,7 @@ func (t *Contents) refreshMenu() {
 // SaveProgress records the learner's own place (the moment on screen:
 // scene, settings, seed, step; during a visit, the place it left), for
 // "continue where you left off"; call it when the program ends.
-func (a *App) SaveProgress() {
+func (a *session) SaveProgress() {
 	if a.pl == nil {
 		return
 	}

@@ -218,7 +218,7 @@ func clip(lines []string, n int) []string { return lines[:min(len(lines), max(n,
 // ↑/↓ pick a student, enter shows their run, l goes back to the scene;
 // the scene's keys (a step, the follow key) still act on the scene it
 // stands beside.
-type deskPage struct{ a *App }
+type deskPage struct{ a *session }
 
 func (p *deskPage) Init() tea.Cmd { return nil }
 

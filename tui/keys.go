@@ -13,7 +13,7 @@ import (
 
 // applyKeys switches off the bindings the current scene does not use, so
 // help lists only live keys.
-func (a *App) applyKeys() {
+func (a *session) applyKeys() {
 	sc := a.pl.Scene
 	k := views.DefaultKeyMap()
 	if sc.Kind == scenes.Race {
@@ -68,7 +68,7 @@ func (a *App) applyKeys() {
 	a.com.Keys = k
 }
 
-func (a *App) knobBindings() []key.Binding {
+func (a *session) knobBindings() []key.Binding {
 	var out []key.Binding
 	for _, k := range a.pl.Scene.Knobs {
 		out = append(out, key.NewBinding(key.WithKeys(k.Key), key.WithHelp(k.Key, "change "+k.Name)))
@@ -76,7 +76,7 @@ func (a *App) knobBindings() []key.Binding {
 	return out
 }
 
-func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
+func (a *session) onKey(msg tea.KeyMsg) tea.Cmd {
 	k := a.com.Keys
 	switch {
 	case key.Matches(msg, k.Quit):
@@ -175,7 +175,7 @@ var leaveYes = key.NewBinding(key.WithKeys("y"))
 // navOf is the navigation input a key press is: esc goes back (see
 // play.Navigate), < and > to the previous and next scene, y says yes to
 // leaving; any other key is NavOther.
-func (a *App) navOf(msg tea.KeyMsg) play.NavAction {
+func (a *session) navOf(msg tea.KeyMsg) play.NavAction {
 	k := a.com.Keys
 	switch {
 	case msg.Type == tea.KeyEsc:
@@ -193,7 +193,7 @@ func (a *App) navOf(msg tea.KeyMsg) play.NavAction {
 // sceneKeys is the scene page's keys: its help line (a question's
 // answers while one waits) and the ? page (every live binding, the
 // scene's settings last).
-func (a *App) sceneKeys() keyList {
+func (a *session) sceneKeys() keyList {
 	short := a.com.Keys.ShortHelp()
 	if a.pl.Asking && !a.course.Present {
 		short = a.com.Keys.PredictHelp(len(a.pl.Choices()))
@@ -213,7 +213,7 @@ func (k keyList) FullHelp() [][]key.Binding { return k.full }
 
 // helpKeys are the bindings the ? page lists: in presenter mode every
 // clicker key steps the story, and nothing plays by itself.
-func (a *App) helpKeys() views.KeyMap {
+func (a *session) helpKeys() views.KeyMap {
 	k := a.com.Keys
 	if a.course.Present && a.pl.Scene.Kind == scenes.Story {
 		k.Play.SetHelp("space", "step (clicker)")
@@ -236,7 +236,7 @@ type bound struct {
 // nodes by number, the scene's settings, then the story's controls. The
 // help lines list the same bindings (views.KeyMap's ShortHelp and
 // FullHelp, with the scene's settings).
-func (a *App) table() []bound {
+func (a *session) table() []bound {
 	k := a.com.Keys
 	rows := []bound{
 		{k.Efficiency, play.DoN(play.Answer, int(scenes.Efficiency)), false},
@@ -265,7 +265,7 @@ func (a *App) table() []bound {
 // actionOf is the Action the key press sends the session, by the table;
 // says is set when a press the scene has no use for should say so. 1-5
 // pick an actor (or answer), A-E a node.
-func (a *App) actionOf(msg tea.KeyMsg) (act play.Action, says, ok bool) {
+func (a *session) actionOf(msg tea.KeyMsg) (act play.Action, says, ok bool) {
 	for _, r := range a.table() {
 		if !key.Matches(msg, r.b) {
 			continue

@@ -137,13 +137,13 @@ func (t *Contents) selectLab() {
 
 // openLabStory puts a story of lab l on screen in the player, at its
 // start; the course's player waits aside until the story closes.
-func (a *App) openLabStory(l *Lab, place *play.LabPlace) tea.Cmd {
+func (a *session) openLabStory(l *Lab, place *play.LabPlace) tea.Cmd {
 	return a.openLabAt(l, play.Position{Version: play.PositionVersion, Scene: lab.SceneID, Lab: place})
 }
 
 // openLabAt opens the lab story pos carries where pos stands, over lab l;
 // see openLabStory.
-func (a *App) openLabAt(l *Lab, pos play.Position) tea.Cmd {
+func (a *session) openLabAt(l *Lab, pos play.Position) tea.Cmd {
 	s, err := a.course.LabStory(pos)
 	if err != nil {
 		l.note = oneLine(err)
@@ -151,7 +151,7 @@ func (a *App) openLabAt(l *Lab, pos play.Position) tea.Cmd {
 	}
 	if !a.labStory {
 		a.coursePl = a.pl
-		a.openOver(&scenePage{a: a, lab: true})
+		a.openOver(&scenePage{a: a, lab: l})
 	}
 	old := a.pl
 	a.setPlayer(s)
@@ -164,18 +164,18 @@ func (a *App) openLabAt(l *Lab, pos play.Position) tea.Cmd {
 
 // closeLabStory puts the course's player back and the lab on screen; the
 // story's run lets go of its connections once no move runs.
-func (a *App) closeLabStory() {
+func (a *session) closeLabStory() {
 	story := a.pl
 	a.pl, a.coursePl, a.labStory = a.coursePl, nil, false
 	a.applyKeys()
-	a.sizeParts()
+	a.sizeScene(a.com.Width, a.com.Height)
 	story.Run.Close()
 }
 
 // labStoryKey handles a key while a story of the lab is on screen: the
 // player's keys, except that esc, once nothing else is open, goes back to
 // the lab rather than to the contents.
-func (a *App) labStoryKey(msg tea.KeyMsg) tea.Cmd {
+func (a *session) labStoryKey(msg tea.KeyMsg) tea.Cmd {
 	if msg.Type == tea.KeyEsc && !a.leaving {
 		if _, step := play.Navigate(a.nav(), play.NavDo(play.NavBack)); step == play.ShowContents || step == play.AskLeave || step == play.GoHome {
 			if a.pl.Busy {

@@ -17,17 +17,23 @@ import (
 // scene's help line, and a key that is not theirs acts on the scene under
 // them (a step, a selection, esc), as the help line says. One of them
 // stands over the scene at a time: ?, i and v put theirs in its place.
-type over struct{ a *App }
+type over struct{ a *session }
 
 func (o over) Init() tea.Cmd       { return nil }
 func (o over) SetSize(w, h int)    {}
 func (o over) KeyMap() help.KeyMap { return o.a.sceneKeys() }
 
 // key is a key on page self that self does not take: the other pages'
-// keys open theirs in its place; the rest act on the scene.
+// keys open theirs in its place, esc closes it (and the speaker notes) as
+// play.Navigate's ClosePage says, unless a replay runs, which esc cancels
+// first; the rest act on the scene.
 func (o over) key(self Component, msg tea.KeyMsg) (Component, tea.Cmd) {
 	a, k := o.a, o.a.com.Keys
 	switch {
+	case msg.Type == tea.KeyEsc && !a.leaving && !a.course.Nav(a.pl.Session).Replaying:
+		a.pl.SetFlash("")
+		a.pl.notes = false
+		return nil, nil
 	case key.Matches(msg, k.Help):
 		a.pl.SetFlash("") // as any key of the scene's
 		return a.newHelp(self), nil
@@ -60,7 +66,7 @@ type helpPage struct {
 
 // newHelp is the keys page over the scene, standing in for back (nil for
 // none).
-func (a *App) newHelp(back Component) *helpPage { return &helpPage{over{a}, back} }
+func (a *session) newHelp(back Component) *helpPage { return &helpPage{over{a}, back} }
 
 func (p *helpPage) Update(msg tea.Msg) (Component, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
@@ -112,7 +118,7 @@ type aboutPage struct {
 }
 
 // newAbout is the story page of the scene on screen, at the screen's size.
-func (a *App) newAbout() *aboutPage {
+func (a *session) newAbout() *aboutPage {
 	p := &aboutPage{over: over{a}, page: viewport.New(a.com.Width, a.com.Height-4)}
 	p.page.SetContent(a.pl.about(a.com.Styles, a.com.Width))
 	return p
@@ -158,7 +164,7 @@ type historyPage struct {
 
 // newHistory is the history page of the scene on screen, its timeline at
 // the newest instant.
-func (a *App) newHistory() *historyPage {
+func (a *session) newHistory() *historyPage {
 	a.pl.histBack = 0
 	return &historyPage{over{a}, a.pl}
 }

@@ -159,7 +159,7 @@ func flatten(s string) string {
 // scenes switch them off).
 func TestKeysDoNotClash(t *testing.T) {
 	for _, sc := range scenes.All() {
-		a := &App{com: &Common{}, pl: &Player{Session: &play.Session{Scene: sc}}}
+		a := &session{com: &Common{}, pl: &Player{Session: &play.Session{Scene: sc}}}
 		a.applyKeys()
 		bound := map[string]string{}
 		bind := func(name string, b key.Binding) {

@@ -125,6 +125,7 @@ func NewApp(b *sim.Backend, id string, seed uint64) (*App, error) {
 		return nil, err
 	}
 	a.setPlayer(s)
+	a.doAsks() // the scene's page for its kind: no command, nothing runs yet
 	return a, nil
 }
 
@@ -448,6 +449,16 @@ func (a *App) doAsks() tea.Cmd {
 	if ask.close {
 		a.pages.closeAt(a.pages.find(isScene) + 1)
 	}
+	if ask.scene {
+		// the scene on top is drawn by the page of its kind
+		i := a.pages.find(isScene)
+		p := sceneOf(a.pages[i])
+		if a.quiz != nil {
+			a.pages[i] = &quizPage{p}
+		} else {
+			a.pages[i] = p
+		}
+	}
 	var cmds []tea.Cmd
 	for _, c := range ask.open {
 		cmds = append(cmds, a.openPage(c))
@@ -455,13 +466,19 @@ func (a *App) doAsks() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// sceneOnTop reports that the scene itself is on screen, no page over it.
-func (a *App) sceneOnTop() bool { return isScene(a.pages.top()) }
+// isScene reports a scene's page: a story's, a race's or a quiz's.
+func isScene(c Component) bool { return sceneOf(c) != nil }
 
-// isScene reports a scene page.
-func isScene(c Component) bool {
-	_, ok := c.(*scenePage)
-	return ok
+// sceneOf is the scene page c is, or draws a quiz with; nil for another
+// page.
+func sceneOf(c Component) *scenePage {
+	switch c := c.(type) {
+	case *scenePage:
+		return c
+	case *quizPage:
+		return c.scenePage
+	}
+	return nil
 }
 
 // nav is the app's state as Navigate sees it.
@@ -557,6 +574,7 @@ func (a *session) switchTo(i int) tea.Cmd {
 // quiz) at the screen's size, and the keys that mean something in it.
 func (a *session) setPlayer(s *play.Session) {
 	a.pl, a.quiz = newPlayer(s, a.com), nil
+	a.asks.scene = true // the scene's page for its kind
 	a.pl.role = a.role()
 	if s.Scene.Kind == scenes.Quiz {
 		a.quiz = newQuiz(a.pl)
@@ -601,10 +619,16 @@ func (a *session) sceneView() string {
 	if v, ok := a.classView(); ok {
 		return v
 	}
-	if a.quiz != nil {
-		return a.quiz.View() + "\n" + a.footer()
-	}
 	return a.pl.View() + "\n" + a.footer()
+}
+
+// quizView draws the quiz page: the class's view of it, or the situation
+// on screen with the help line under it.
+func (a *session) quizView() string {
+	if v, ok := a.classView(); ok {
+		return v
+	}
+	return a.quiz.View() + "\n" + a.footer()
 }
 
 // overView draws a page over the scene (the keys, the story, the history)

@@ -87,6 +87,9 @@ type pageAsk struct {
 	// note is a one-time note for the page on top: the contents' status
 	// line, or the scene's flash
 	note string
+	// scene is set when another session is on screen: the scene's page
+	// becomes the one of its kind (a quiz's, or a story's or a race's)
+	scene bool
 }
 
 // stack is the app's pages, the bottom first: the page on screen is the

@@ -52,11 +52,26 @@ func (p *scenePage) Update(msg tea.Msg) (Component, tea.Cmd) {
 
 func (p *scenePage) View() string { return p.a.sceneView() }
 
-func (p *scenePage) SetSize(w, h int) {
-	p.a.pl.SetSize(w, h)
-	if p.a.quiz != nil {
-		p.a.quiz.SetSize(w, h)
-	}
-}
+func (p *scenePage) SetSize(w, h int) { p.a.pl.SetSize(w, h) }
 
 func (p *scenePage) KeyMap() help.KeyMap { return p.a.sceneKeys() }
+
+// quizPage is a quiz's scene page: the situation on screen, the answers,
+// the strip of marks (see Quiz); its keys are the scene's, as the key map
+// the session set for a quiz says.
+type quizPage struct{ *scenePage }
+
+func (p *quizPage) Update(msg tea.Msg) (Component, tea.Cmd) {
+	c, cmd := p.scenePage.Update(msg)
+	if c == p.scenePage {
+		return p, cmd
+	}
+	return c, cmd
+}
+
+func (p *quizPage) View() string { return p.a.quizView() }
+
+func (p *quizPage) SetSize(w, h int) {
+	p.a.pl.SetSize(w, h)
+	p.a.quiz.SetSize(w, h)
+}

@@ -2,21 +2,16 @@ package tui
 
 import (
 	"context"
-	"fmt"
+	"slices"
 	"sync"
 	"time"
 
-	"locksim/class"
-	"locksim/lab"
 	"locksim/play"
 	"locksim/scenes"
 	"locksim/sim"
 	"locksim/views"
 
-	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/list"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -26,79 +21,16 @@ const (
 	MinHeight = 24
 )
 
-// App is the Bubble Tea model: it routes keys to the current scene's
-// player and switches scenes.
+// App is the Bubble Tea model of one screen: a stack of pages (see
+// Component) over the session they share. A key goes to the page on top,
+// after the few that are the whole screen's (ctrl+c, and the class's keys
+// on a screen in a class); the resize, the server's health and the
+// class's messages are the app's; the rest of the session's work reaches
+// the player, and every page takes its own.
 type App struct {
-	ctx    context.Context
-	cancel context.CancelFunc
-	b      *sim.Backend
-	seed   uint64
-	pl     *Player
-	// quiz is the quiz page when the scene is a quiz (it draws pl's
-	// session), nil otherwise
-	quiz *Quiz
-	ops  *sync.WaitGroup
-	// course is the learner's way through the course: the scenes, the
-	// lesson, each scene's last place, the progress; the app draws it
-	course *play.Course
-	// switchWanted is a scene asked for (by its index) while a move ran;
-	// -1 for none. Keys typed after it wait in afterSwitch for the new scene.
-	switchWanted int
-	afterSwitch  []tea.KeyMsg
-
-	// com is the session's screen-wide part: styles, keys, size, export
-	com       *Common
-	help      help.Model
-	showHelp  bool
-	showAbout bool
-	page      viewport.Model // the story page, which scrolls
-	// interrupted is set when ctrl+c ended the program
-	interrupted bool
-	// down is set once the server stopped answering; cleared by home
-	down bool
-
-	// the contents screen around the scenes
-	contents bool
-	toc      *Contents // nil without a course (NewApp alone)
-	// laidOut is set while the player's layout is that of the frame on
-	// screen (see settle)
-	laidOut bool
-	// saveRunning is set while a command saves the progress (see saving)
-	saveRunning bool
-
-	// trials is the race scene's page of trials (t), nil when closed;
-	// lastTrials the page last closed, whose anomalies o still shows
-	trials     *Trials
-	lastTrials *Trials
-	// lab is the lab's screen while it is open (from the contents), nil
-	// otherwise; labDir is -lab DIR, labOwn the learner's own lock as last
-	// left in the editor
-	lab    *Lab
-	labDir string
-	labOwn lab.Lock
-	// labStory is set while a story of the lab is on screen (a break the
-	// adversary found, or a lock to break by hand): pl is its player, and
-	// coursePl the course's, put back when the story closes (the course
-	// opens the story on the lab's own server: play.Course.LabStory).
-	labStory bool
-	coursePl *Player
-	// labAt is a lab story's position to open at start (Options.Position)
-	labAt *play.Position
-	// labResumed is set once the lab's story saved last time has been
-	// offered back (see openLab)
-	labResumed bool
-
-	// the lesson's class clock, the speaker-notes file (-notes) and what
-	// it last got, and a presenter's esc waiting for its confirmation
-	clock      func() time.Time
-	started    time.Time
-	notesPath  string
-	notesShown string
-	leaving    bool
-
-	// cls is the session's class when served over SSH (see JoinClass),
-	// nil otherwise
-	cls *classroom
+	*session
+	// pages is what is on screen, the page on top last (see Component)
+	pages stack
 }
 
 // TrialsFromRace is how many trials of each variant t runs in the race scene.
@@ -114,6 +46,7 @@ func NewApp(b *sim.Backend, id string, seed uint64) (*App, error) {
 		return nil, err
 	}
 	a.setPlayer(s)
+	a.doAsks() // the scene's page for its kind: no command, nothing runs yet
 	return a, nil
 }
 
@@ -122,11 +55,11 @@ func NewApp(b *sim.Backend, id string, seed uint64) (*App, error) {
 // puts it on screen (setPlayer).
 func newApp(b *sim.Backend, seed uint64) *App {
 	ctx, cancel := context.WithCancel(context.Background())
-	a := &App{ctx: ctx, cancel: cancel, b: b, seed: seed, ops: &sync.WaitGroup{}, switchWanted: -1, labOwn: labStarter(),
+	s := &session{ctx: ctx, cancel: cancel, b: b, seed: seed, ops: &sync.WaitGroup{}, switchWanted: -1, labOwn: labStarter(),
 		com: NewCommon(views.ASCII(), scenes.Export{}), clock: time.Now}
-	a.course = play.NewCourse(ctx, b, seed, a.ops)
-	a.help = a.com.help()
-	return a
+	s.course = play.NewCourse(ctx, b, seed, s.ops)
+	s.help = s.com.help()
+	return &App{session: s, pages: stack{&scenePage{a: s}}}
 }
 
 // Shutdown stops what is in flight and waits for it until ctx's deadline,
@@ -134,30 +67,17 @@ func newApp(b *sim.Backend, seed uint64) *App {
 // Close, on a fresh connection.
 func (a *App) Shutdown(ctx context.Context) {
 	a.cancel()
-	if a.lab != nil {
-		a.lab.Close()
-	}
-	if a.trials != nil {
-		a.trials.Close()
-		a.trials.Wait(ctx)
-	}
+	a.pages.shut(ctx)
 	done := make(chan struct{})
 	go func() { a.ops.Wait(); close(done) }()
 	select {
 	case <-done:
-		a.pl.Run.Close() // the keys go with the backend's Close
-		if a.coursePl != nil {
-			a.coursePl.Run.Close()
-		}
-		_ = a.course.Close(ctx) // the lab's server
+		a.closeRuns(ctx)
 	case <-ctx.Done():
 		// a command is still stuck in a stalled server; the backend's
 		// cleanup does not need its connection
 	}
 }
-
-// Interrupted reports that ctrl+c ended the program.
-func (a *App) Interrupted() bool { return a.interrupted }
 
 // Init starts the first scene (at -step N if asked), and on a live server
 // the health watch.
@@ -167,7 +87,9 @@ func (a *App) Init() tea.Cmd {
 		// a lab story's position: the story over the lab, the course's
 		// scene started under it
 		a.labAt = nil
-		start = tea.Batch(start, a.openLabAt(*at))
+		if l := a.labPage(); l != nil {
+			start = tea.Batch(start, a.openLabAt(l, *at), a.doAsks())
+		}
 	}
 	if a.b.Live() {
 		return tea.Batch(start, healthLater())
@@ -185,42 +107,6 @@ func healthLater() tea.Cmd {
 	return tea.Tick(healthEvery, func(time.Time) tea.Msg { return healthTick{} })
 }
 
-// watchHealth turns the heartbeat's reading into the banner: the server
-// unreachable (and for how long); once it is back, a replay of the story
-// to where the learner was, without a key press.
-func (a *App) watchHealth() tea.Cmd {
-	h := a.b.Health()
-	a.pl.serverDown = h.Err != nil
-	switch {
-	case h.Err != nil:
-		a.down = true
-		a.pl.banner = "server unreachable, retrying… · the keys shown are the last read"
-		if s := int(a.clock().Sub(h.Since).Seconds()); s > 0 {
-			a.pl.banner = fmt.Sprintf("server unreachable for %d s, retrying… · the keys shown are the last read", s)
-		}
-		return nil
-	case a.down || h.Lapsed:
-		// back, or awake after the heartbeat lapsed: the server may have lost
-		// the run's keys (a restart without persistence, or other runs swept
-		// them), so the story is replayed to where the learner was, once no
-		// move is running
-		a.pl.banner = ""
-		if a.pl.Busy {
-			return nil
-		}
-		a.down = false
-		a.pl.SetFlash("the server is back: the story is replayed to where you were")
-		if a.b.TakeLapse() {
-			// the heartbeat was gone: a restart without persistence, or a sleep
-			// long enough for other runs to sweep this one's keys
-			a.pl.SetFlash("the server is back, without this run's keys: the story is replayed to where you were")
-		}
-		return a.pl.replayHere()
-	}
-	a.pl.banner = ""
-	return nil
-}
-
 // Update handles keys, mouse, resizes and the player's messages; with
 // -notes, the notes file follows the step on screen.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -236,7 +122,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		sel = a.pl.Sel
 	}
 	_, cmd := a.update(msg)
-	cmd = tea.Batch(cmd, a.classAfter())
+	cmd = tea.Batch(cmd, a.classAfter(), a.doAsks())
 	// a mouse moving over the screen without selecting changes nothing on it
 	_, mouse := msg.(tea.MouseMsg)
 	a.settle(mouse && a.pl != nil && a.pl.Sel == sel && !isWheel(msg))
@@ -275,28 +161,15 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.SetSize(msg.Width, msg.Height)
 		return a, nil
 	case tea.MouseMsg:
-		if a.com.Width < MinWidth || a.com.Height < MinHeight || a.lab != nil && !a.labStory || a.projecting() {
-			return a, nil // the lab's pages take no mouse (the scene under them is not on screen), nor does a projector
-		}
-		a.layout()
-		switch msg.Button {
-		case tea.MouseButtonWheelUp:
-			a.pl.scrollLog(1)
-			return a, nil
-		case tea.MouseButtonWheelDown:
-			a.pl.scrollLog(-1)
+		if a.com.Width < MinWidth || a.com.Height < MinHeight {
 			return a, nil
 		}
-		if msg.Action == tea.MouseActionMotion || msg.Action == tea.MouseActionPress {
-			if i := views.ZoneAt(a.pl.zones, msg.X, msg.Y); i >= 0 {
-				a.pl.Select(i)
-			}
-		}
-		return a, nil
+		return a, a.toTop(msg)
 	case tea.KeyMsg:
 		// keys typed faster than the terminal is read arrive as one message
 		// ("nnn"); each is a press of its own
-		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !(a.contents && a.toc.menu.FilterState() == list.Filtering) {
+		typing := isTyping(a.pages.top())
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !typing {
 			var cmds []tea.Cmd
 			for _, r := range msg.Runes {
 				_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
@@ -304,187 +177,141 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 			return a, tea.Batch(cmds...)
 		}
-		if a.com.Width < MinWidth || a.com.Height < MinHeight {
-			return a, a.onKey(msg) // q quits; nothing else acts on a screen too small to show it
+		switch {
+		case msg.Type == tea.KeyCtrlC:
+			return a, a.quit(true)
+		case a.com.Width < MinWidth || a.com.Height < MinHeight:
+			if key.Matches(msg, a.com.Keys.Quit) {
+				return a, a.quit(false) // q quits; nothing else acts on a screen too small to show it
+			}
+			return a, nil
 		}
-		if !(a.contents && a.toc.menu.FilterState() == list.Filtering) {
+		if !typing {
 			// a letter typed into the contents' filter is the filter's
 			if cmd, done := a.classKey(msg); done {
 				return a, cmd
 			}
 		}
-		if a.contents {
-			return a, a.menuKey(msg)
-		}
-		if a.lab != nil {
-			return a, a.labKey(msg)
-		}
-		if a.trials != nil {
-			return a, a.trialsKey(msg)
-		}
-		return a, a.onKey(msg)
+		return a, a.toTop(msg)
+	case quitMsg:
+		return a, a.quit(false)
+	case picked:
+		return a, a.openEntry(msg.e)
 	case checkedMsg:
 		a.pl.takeCheck(msg)
 		return a, nil
 	case showTrial:
 		return a, a.openTrial(msg.rec)
 	case labStory:
-		if a.lab == nil {
-			return a, nil
+		if l := a.labPage(); l != nil {
+			return a, a.openLabStory(l, msg.place)
 		}
-		return a, a.openLabStory(msg.place)
+		return a, nil // a closed lab's
 	case play.SearchProgress, play.SearchOver:
-		if a.lab == nil {
-			return a, nil // a closed lab's
-		}
-		return a, a.lab.Update(msg)
+		return a, a.toPages(msg) // a closed lab's are nobody's
 	case play.TrialsOpened, play.TrialsCounted, play.TrialsOver:
-		if a.trials == nil {
-			return a, nil // a closed page's: the core lets go of its trials
-		}
-		_, cmd := a.trials.Update(msg)
-		return a, cmd
+		// a closed page's are nobody's: the core lets go of its trials
+		return a, a.toPages(msg)
 	}
 	if _, ok := msg.(healthTick); ok {
 		return a, tea.Batch(a.watchHealth(), healthLater())
 	}
-	cmd := a.pl.Update(msg)
-	if a.labStory && a.coursePl != nil {
-		// the course's scene, under the lab's story, still gets its own
-		// messages (a move that was running, a read-back)
-		cmd = tea.Batch(cmd, a.coursePl.Update(msg))
-	}
-	if a.contents {
-		// the contents list's own messages (its filter's results)
-		cmd = tea.Batch(cmd, a.toc.Update(msg))
-	}
-	if _, ok := msg.(play.RunMsg); ok && !a.labStory {
-		a.course.NoteDone(a.pl.Session)
-	}
-	if _, ok := msg.(play.RunMsg); ok && a.labStory {
-		if say := a.lab.storyMoved(a.pl.Session); say != "" {
-			a.pl.SetFlash(say)
-		}
-	}
-	if a.switchWanted >= 0 && !a.pl.Busy {
-		i, typed := a.switchWanted, a.afterSwitch
-		a.switchWanted, a.afterSwitch = -1, nil
-		cmds := []tea.Cmd{a.switchTo(i)}
-		for _, k := range typed {
-			cmds = append(cmds, a.onKey(k))
-		}
-		return a, tea.Batch(cmds...)
-	}
-	return a, cmd
+	// the session's work first, then the pages' own messages (the contents
+	// list's filter's results, a move of the lab's story)
+	cmd := a.sceneMsg(msg)
+	return a, tea.Batch(cmd, a.toPages(msg))
 }
 
-// nav is the app's state as Navigate sees it.
-func (a *App) nav() play.Nav {
-	n := a.course.Nav(a.pl.Session)
-	n.Contents, n.Page, n.Course, n.Leaving = a.contents, a.showHelp || a.showAbout || a.pl.notes || a.pl.checked, a.toc != nil, a.leaving
-	// a story of the lab goes back to the lab; the contents have no visit
-	n.Visiting = n.Visiting && !a.labStory && !a.contents && a.toc != nil
-	return n
+// toTop hands msg (a key, the mouse) to the page on top, and puts what
+// it returns in its place (see Component).
+func (a *App) toTop(msg tea.Msg) tea.Cmd {
+	was := a.pages.top()
+	c, cmd := was.Update(msg)
+	return tea.Batch(cmd, a.settlePage(was, c))
 }
 
-// navigate carries out what Navigate says of the input.
-func (a *App) navigate(in play.NavAction) tea.Cmd {
-	n, step := play.Navigate(a.nav(), in)
-	a.leaving = n.Leaving
-	switch step {
-	case play.AskLeave:
-		a.pl.SetFlash("leave " + a.pl.Scene.ID + " for the contents? esc again or y leaves · any other key stays")
-	case play.CancelReplay:
-		a.pl.Cancel()
-		a.pl.SetFlash("replay cancelled: the story starts again from the top")
-	case play.LetGo:
-		a.pl.Deselect() // the readout follows the story again
-	case play.ClosePage:
-		a.showHelp, a.showAbout, a.pl.notes, a.pl.checked = false, false, false, false
-	case play.ShowContents:
-		a.contents = true
-		a.toc.refreshMenu()
-		a.toc.selectScene(a.course.At)
-	case play.OpenScene:
-		a.contents = false
-		return a.switchTo(n.Scene)
-	case play.GoHome:
-		return a.goHome()
+// toPages hands msg to every page, the bottom first; each takes its own.
+func (a *App) toPages(msg tea.Msg) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, was := range slices.Clone(a.pages) {
+		c, cmd := was.Update(msg)
+		cmds = append(cmds, cmd, a.settlePage(was, c))
+	}
+	return tea.Batch(cmds...)
+}
+
+// settlePage puts c where page was stood, if it still stands: was stays,
+// another page takes its place (started at the screen's size), nil closes
+// it and the pages over it.
+func (a *App) settlePage(was, c Component) tea.Cmd {
+	i := slices.Index(a.pages, was)
+	switch {
+	case i < 0 || c == was:
+		return nil
+	case c == nil:
+		a.pages.closeAt(i)
+		return nil
+	}
+	if old, ok := was.(closer); ok {
+		old.close()
+	}
+	a.pages[i] = c
+	c.SetSize(a.com.Width, a.com.Height)
+	return c.Init()
+}
+
+// openPage puts c on top of the stack, at the screen's size, and starts it.
+func (a *App) openPage(c Component) tea.Cmd {
+	a.pages.push(c)
+	c.SetSize(a.com.Width, a.com.Height)
+	return c.Init()
+}
+
+// doAsks carries out what the message asked of the stack (see pageAsk):
+// first the pages over the scene closed, then a page opened.
+func (a *App) doAsks() tea.Cmd {
+	ask := a.asks
+	a.asks = pageAsk{}
+	if ask.note != "" {
+		if a.onContents() {
+			a.toc.notice = ask.note
+		} else {
+			a.pl.SetFlash(ask.note)
+		}
+	}
+	if ask.close {
+		a.pages.closeAt(a.pages.find(isScene) + 1)
+	}
+	if ask.scene {
+		// the scene on top is drawn by the page of its kind
+		i := a.pages.find(isScene)
+		p := sceneOf(a.pages[i])
+		if a.quiz != nil {
+			a.pages[i] = &quizPage{p}
+		} else {
+			a.pages[i] = p
+		}
+	}
+	var cmds []tea.Cmd
+	for _, c := range ask.open {
+		cmds = append(cmds, a.openPage(c))
+	}
+	return tea.Batch(cmds...)
+}
+
+// isScene reports a scene's page: a story's, a race's or a quiz's.
+func isScene(c Component) bool { return sceneOf(c) != nil }
+
+// sceneOf is the scene page c is, or draws a quiz with; nil for another
+// page.
+func sceneOf(c Component) *scenePage {
+	switch c := c.(type) {
+	case *scenePage:
+		return c
+	case *quizPage:
+		return c.scenePage
 	}
 	return nil
-}
-
-// goHome leaves a visit for the learner's own place as it was before it
-// (play.Course.Home), or for the contents when the visit left none.
-func (a *App) goHome() tea.Cmd {
-	if a.pl.Busy {
-		a.pl.SetFlash("a move is running: esc again once it is done")
-		return nil
-	}
-	s, err := a.course.Home(a.pl.Session)
-	if err != nil {
-		a.pl.SetErr(err.Error())
-		return nil
-	}
-	if a.cls != nil {
-		a.cls.shown, a.cls.wanted = "", nil
-	}
-	a.showHelp, a.showAbout = false, false
-	if s == nil {
-		a.contents = true
-		a.toc.refreshMenu()
-		a.toc.selectScene(a.course.At)
-		a.toc.notice = "back from the visit: nothing of it was saved as your place"
-		return nil
-	}
-	old := a.pl.Run
-	a.setPlayer(s)
-	a.pl.SetFlash("back to your own place")
-	return a.pl.Start(old)
-}
-
-// switchTo opens scene i (wrapping around), after the running move if any.
-func (a *App) switchTo(i int) tea.Cmd {
-	i = (i + len(a.course.Scenes)) % len(a.course.Scenes)
-	if a.pl.Busy {
-		a.switchWanted = i // switched to once the move is done
-		return nil
-	}
-	if i == a.course.At && a.course.Visiting() == play.NotVisiting && !a.course.Browsing() {
-		return nil // on screen already; a visit's scene, or the one under the contents, opens as the learner's own
-	}
-	s, err := a.course.Open(i, a.pl.Session)
-	if err != nil {
-		a.pl.SetErr(err.Error())
-		return nil
-	}
-	old := a.pl.Run
-	a.setPlayer(s)
-	a.showHelp, a.showAbout = false, false
-	return a.pl.Start(old)
-}
-
-// setPlayer puts session s on screen: its player (and quiz page, for a
-// quiz) at the screen's size, and the keys that mean something in it.
-func (a *App) setPlayer(s *play.Session) {
-	a.pl = newPlayer(s, a.com)
-	a.pl.role = a.role()
-	a.quiz = play.Show(s, func() *Quiz { return nil }, func(*play.QuizState) *Quiz { return newQuiz(a.pl) })
-	a.sizeParts()
-	a.applyKeys()
-}
-
-// role is who reads this session's screen, for the disclosure rule.
-func (a *App) role() play.Role {
-	switch {
-	case a.cls != nil && a.cls.role == class.Instructor:
-		return play.Instructor
-	case a.cls != nil && a.cls.role == class.Projector, a.course.Present:
-		return play.Projector
-	case a.cls != nil && a.cls.following:
-		return play.Follower
-	}
-	return play.Learner
 }
 
 // View draws the current scene, or says how large the terminal must be.
@@ -492,28 +319,7 @@ func (a *App) View() string {
 	if a.com.Width < MinWidth || a.com.Height < MinHeight {
 		return views.TooSmall(a.com.Styles, a.com.Width, a.com.Height, MinWidth, MinHeight)
 	}
-	if a.contents {
-		return a.toc.View()
-	}
-	if a.lab != nil && !a.labStory {
-		return a.lab.View()
-	}
-	if a.trials != nil {
-		return a.trials.View()
-	}
-	if v, ok := a.classView(); ok {
-		return v
-	}
-	helpLine, title, overlay := a.frameArgs()
-	st, w, h := a.com.Styles, a.com.Width, a.com.Height
-	switch {
-	case overlay != "":
-		// a page of its own: the story or the keys get the whole screen
-		return a.pl.header(st, w) + "\n" + views.Rule(st, title, w) + "\n" + fitRows(overlay, h-3) + "\n" + helpLine
-	case a.quiz != nil:
-		return a.quiz.View() + "\n" + helpLine
-	}
-	return a.pl.View() + "\n" + helpLine
+	return a.pages.top().View()
 }
 
 // SetSize sets the size the screen draws at: the terminal's, or a
@@ -528,20 +334,8 @@ func (a *App) SetSize(w, h int) {
 // contents are sized only while on screen at a size a scene is drawn at.
 func (a *App) sizeParts() {
 	w, h := a.com.Width, a.com.Height
-	if a.pl != nil {
-		a.pl.SetSize(w, h)
-	}
-	if a.quiz != nil {
-		a.quiz.SetSize(w, h)
-	}
-	if a.trials != nil {
-		a.trials.SetSize(w, h)
-	}
-	if a.lab != nil {
-		a.lab.SetSize(w, h)
-	}
-	if a.contents && w >= MinWidth && h >= MinHeight {
-		a.toc.SetSize(w, h)
+	for _, c := range a.pages {
+		c.SetSize(w, h)
 	}
 }
 
@@ -551,7 +345,7 @@ func (a *App) sizeParts() {
 // unless the message changed nothing on screen; layout works it out when
 // the mouse or a scroll needs it.
 func (a *App) settle(still bool) {
-	if a.contents && a.com.Width >= MinWidth && a.com.Height >= MinHeight {
+	if a.onContents() {
 		a.toc.SetSize(a.com.Width, a.com.Height)
 	}
 	if !still {
@@ -563,138 +357,7 @@ func (a *App) settle(still bool) {
 	a.syncDesk()
 }
 
-// layout brings the player's layout to the frame on screen (see settle).
-func (a *App) layout() {
-	if a.laidOut || a.com.Width < MinWidth || a.com.Height < MinHeight || a.trials != nil || a.contents || a.pl == nil {
-		return
-	}
-	// a page on top and a quiz keep the layout of the last scene frame
-	if _, _, overlay := a.frameArgs(); overlay == "" && a.quiz == nil {
-		a.pl.measure()
-	}
-	a.laidOut = true
-}
-
-// frameArgs are the scene frame's help line and the page on top of it
-// (its title and text), if any.
-func (a *App) frameArgs() (helpLine, title, overlay string) {
-	helpLine = truncate(a.help.ShortHelpView(a.com.Keys.ShortHelp()), a.com.Width)
-	switch {
-	case a.pl.Asking && !a.course.Present:
-		helpLine = truncate(a.com.Styles.Dim.Render(views.HelpLine(a.com.Keys.PredictHelp(len(a.pl.Choices())))), a.com.Width)
-	case a.course.Present:
-		helpLine = truncate(a.com.Styles.Dim.Render(a.presenterFooter()), a.com.Width)
-	}
-	line := a.classLine()
-	if v := a.visitLine(); v != "" && (a.cls == nil || !a.cls.following) {
-		line = v // a follower's line says how to leave follow mode first
-	}
-	if line != "" {
-		helpLine = truncate(line, a.com.Width)
-	}
-	switch {
-	case a.showHelp:
-		groups := append(a.helpKeys().FullHelp(), a.knobBindings())
-		title = "keys"
-		legend := []string{
-			"timeline: ● a step  ~ time passes  ✗ a crash  ‖ a pause  › a wake-up  │ now",
-			"properties: ✓ held  ✗ BROKEN  – absent  ○ not put to the test yet",
-		}
-		if !a.pl.Sends() {
-			g := views.QuizGlyphs()
-			legend = []string{"situations: " + g[views.Right] + " right  " + g[views.Wrong] + " wrong  " + g[views.Unanswered] +
-				" not answered  " + g[views.Shown] + " shown to the class  │ on screen"}
-		}
-		if a.course.Present {
-			legend = append(legend, "presenter: the footer's class h:mm is the time since locksim opened",
-				"a step at the end opens the next story, then the next scene · esc asks first")
-		}
-		where := "scene " + itoa(int64(a.course.At+1)) + " of " + itoa(int64(len(a.course.Scenes)))
-		if a.labStory {
-			where = "a story of the lab (esc goes back to it)"
-		}
-		legend = append(legend, where+" · ? closes this page")
-		overlay = views.HelpPage(a.com.Styles, groups, legend, a.com.Width)
-	case a.pl.checked:
-		title = a.pl.checkedTitle()
-		overlay = a.pl.checkedPage(a.com.Styles, a.com.Width, a.com.Height-3)
-	case a.showAbout:
-		title = "the story of " + a.pl.Scene.ID
-		hint := "i closes this page"
-		if !a.page.AtTop() || !a.page.AtBottom() {
-			hint = fmt.Sprintf("↑/↓ scroll (%d%%) · %s", int(a.page.ScrollPercent()*100), hint)
-		}
-		overlay = a.page.View() + "\n" + a.com.Styles.Dim.Render(hint)
-	}
-	return helpLine, title, overlay
-}
-
-// Selected returns the selected actor's index in the current scene (-1 for
-// none); tests use it.
-func (a *App) Selected() int { return a.pl.Sel }
-
-// trialsKey handles a key while the trials page is open: esc and q close
-// it once the trials have stopped (q stops them first), ctrl+c quits.
-func (a *App) trialsKey(msg tea.KeyMsg) tea.Cmd {
-	switch {
-	case msg.Type == tea.KeyCtrlC:
-		a.interrupted = true
-		a.cancel()
-		return tea.Quit
-	case key.Matches(msg, a.com.TrialKeys.Close), key.Matches(msg, a.com.TrialKeys.Stop) && !a.trials.Running():
-		a.closeTrials()
-		return nil
-	}
-	_, cmd := a.trials.Update(msg)
-	return cmd
-}
-
 func isWheel(msg tea.Msg) bool {
 	m, ok := msg.(tea.MouseMsg)
 	return ok && (m.Button == tea.MouseButtonWheelUp || m.Button == tea.MouseButtonWheelDown)
-}
-
-// closeTrials closes the trials page, keeping its counts for o.
-func (a *App) closeTrials() {
-	a.trials.Close()
-	a.lastTrials, a.trials = a.trials, nil
-}
-
-// openTrial opens a trial of the race's trials as a story of the race
-// scene, through the course (a position that carries the trial), so that
-// a code, a follower and a resume open it too.
-func (a *App) openTrial(rec play.TrialRecord) tea.Cmd {
-	if a.trials != nil {
-		a.closeTrials()
-	}
-	if a.pl.Busy {
-		a.pl.SetFlash("wait for the move to finish, then show the trial again")
-		return nil
-	}
-	pos := play.Position{Version: play.PositionVersion, Scene: "race", Seed: a.seed, Trial: &rec}
-	s, err := a.course.OpenAt(pos, a.pl.Session)
-	if err != nil {
-		a.pl.SetFlash(err.Error())
-		return nil
-	}
-	old := a.pl.Run
-	a.setPlayer(s)
-	a.showHelp, a.showAbout, a.contents = false, false, false
-	a.pl.SetFlash(fmt.Sprintf("trial %d of %s: %s · → steps through it, v checks it, r goes back to the race",
-		rec.Trial, rec.Variant, rec.Anomaly))
-	return a.pl.Start(old)
-}
-
-// showOne is o in the race scene: the smallest trial of the kind picked
-// on the trials page last closed, opened as a story.
-func (a *App) showOne() tea.Cmd {
-	if a.lastTrials == nil {
-		a.pl.SetFlash("t runs the trials first; o then shows the smallest trial of the anomaly picked there")
-		return nil
-	}
-	if cmd := a.lastTrials.showOne(); cmd != nil {
-		return cmd
-	}
-	a.pl.SetFlash(a.lastTrials.note)
-	return nil
 }

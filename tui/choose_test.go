@@ -69,7 +69,7 @@ func TestChooseScoreIsSaved(t *testing.T) {
 	}
 	// the contents say the score
 	drive(t, a, keys("[esc]")...)
-	if !a.contents || !strings.Contains(a.View(), "8 of 8 right") {
+	if !a.onContents() || !strings.Contains(a.View(), "8 of 8 right") {
 		t.Errorf("the contents should show the quiz's score:\n%s", a.View())
 	}
 }

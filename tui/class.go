@@ -83,9 +83,8 @@ type classroom struct {
 	roster map[string]class.Member
 	// reported and led are the row and the place last handed to the seat
 	reported, led string
-	// the instructor's: the class view on screen, the row picked in it,
-	// the class asked to follow
-	desk   bool
+	// the instructor's: the class view (a page, see deskPage), the row
+	// picked in it, the class asked to follow
 	board  *Desk
 	pick   int
 	follow bool
@@ -102,7 +101,7 @@ func (c *classroom) now() time.Time {
 // role: a student (who may follow), the instructor (the class view, the
 // poll, follow asked for), or a projector (the scene only, following the
 // instructor exactly). Call it before the first message.
-func (a *App) JoinClass(c Classroom) {
+func (a *session) JoinClass(c Classroom) {
 	m := c.Seat.Member()
 	a.cls = &classroom{Classroom: c, role: m.Role, code: c.Seat.Info().Code, roster: map[string]class.Member{}, pick: 0}
 	a.cls.following = m.Role == class.Projector
@@ -124,14 +123,10 @@ func (a *App) JoinClass(c Classroom) {
 // classView is the screen a class draws instead of the app's own: the
 // projector's scene with the class's line under it, or the instructor's
 // class view. ok is false for the app's own screen.
-func (a *App) classView() (v string, ok bool) {
+func (a *session) classView() (v string, ok bool) {
 	c := a.cls
 	switch {
 	case c == nil:
-		return "", false
-	case c.role == class.Instructor && c.desk:
-		return c.board.View() + "\n" + a.deskHelp(), true
-	case a.contents:
 		return "", false
 	case c.role == class.Projector:
 		scene := a.pl.View()
@@ -144,7 +139,7 @@ func (a *App) classView() (v string, ok bool) {
 }
 
 // syncDesk hands the instructor's class view the class as it stands.
-func (a *App) syncDesk() {
+func (a *session) syncDesk() {
 	c := a.cls
 	if c == nil || c.board == nil || a.pl == nil {
 		return
@@ -156,7 +151,7 @@ func (a *App) syncDesk() {
 }
 
 // classKeys switches on the class's bindings for the session's role.
-func (a *App) classKeys(k *views.KeyMap) {
+func (a *session) classKeys(k *views.KeyMap) {
 	if a.cls == nil {
 		return
 	}
@@ -172,7 +167,7 @@ func (a *App) classKeys(k *views.KeyMap) {
 
 // classMsg takes the class's events: the instructor's place (which a
 // follower goes to) and the roster's rows.
-func (a *App) classMsg(msg ClassMsg) tea.Cmd {
+func (a *session) classMsg(msg ClassMsg) tea.Cmd {
 	if a.cls == nil {
 		return nil
 	}
@@ -194,7 +189,7 @@ func (a *App) classMsg(msg ClassMsg) tea.Cmd {
 // heardLead is the instructor's new place: a follower goes there; a
 // student is told when the instructor asks the class to follow, and let
 // go when the instructor stops asking.
-func (a *App) heardLead(l class.Lead) tea.Cmd {
+func (a *session) heardLead(l class.Lead) tea.Cmd {
 	c := a.cls
 	c.lead = &l
 	switch c.role {
@@ -218,7 +213,7 @@ func (a *App) heardLead(l class.Lead) tea.Cmd {
 // toggleFollow is the Follow key: a student follows the instructor (to
 // their place at once) or leaves follow mode; the instructor asks the
 // class to follow or stops asking.
-func (a *App) toggleFollow() tea.Cmd {
+func (a *session) toggleFollow() tea.Cmd {
 	c := a.cls
 	switch c.role {
 	case class.Instructor:
@@ -248,16 +243,10 @@ func (a *App) toggleFollow() tea.Cmd {
 
 // say is a one-time note on the screen on top: the contents' status
 // line, or the scene's flash.
-func (a *App) say(note string) {
-	if a.contents {
-		a.toc.notice = note
-		return
-	}
-	a.pl.SetFlash(note)
-}
+func (a *session) say(note string) { a.asks.note = note }
 
 // unfollow leaves follow mode with a note.
-func (a *App) unfollow(note string) {
+func (a *session) unfollow(note string) {
 	a.cls.following, a.cls.wanted = false, nil
 	opt := a.pl.Options()
 	opt.Follow = false
@@ -271,7 +260,7 @@ func (a *App) unfollow(note string) {
 // its own seed (its tokens differ), its own prediction and races its own
 // race; the other kinds take pos whole (a projector; a student's run the
 // instructor shows).
-func (a *App) goTo(pos play.Position, visit play.Visit) tea.Cmd {
+func (a *session) goTo(pos play.Position, visit play.Visit) tea.Cmd {
 	if pos.Check() != nil {
 		return nil // a place this locksim cannot open: stay
 	}
@@ -281,11 +270,8 @@ func (a *App) goTo(pos play.Position, visit play.Visit) tea.Cmd {
 	}
 	exact := visit != play.VisitFollow
 	a.cls.wanted = nil
-	if a.trials != nil {
-		a.trials.Close()
-		a.trials = nil
-	}
-	a.contents, a.showHelp, a.showAbout, a.leaving = false, false, false, false
+	a.leaving = false
+	a.backToScene()
 	cur := a.pl.Position()
 	same := cur.Scene == pos.Scene && sameSettings(cur.Settings, pos.Settings)
 	if !exact {
@@ -322,7 +308,7 @@ func (a *App) goTo(pos play.Position, visit play.Visit) tea.Cmd {
 // classAfter runs after every message: a place waiting for the running
 // move is gone to, and what changed is handed to the seat (the row; the
 // instructor's place).
-func (a *App) classAfter() tea.Cmd {
+func (a *session) classAfter() tea.Cmd {
 	c := a.cls
 	if c == nil || a.pl == nil || a.pl.Busy {
 		return nil
@@ -351,7 +337,7 @@ func (a *App) classAfter() tea.Cmd {
 
 // ran reports that the session's own run has made the move its question
 // comes before, so Actual is what its replies answered.
-func (a *App) ran() bool {
+func (a *session) ran() bool {
 	p := a.pl
 	if p.Scene.Predict == nil || (p.Guess < 0 && !p.Passed) {
 		return false
@@ -370,9 +356,10 @@ func (a *App) classKey(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
 		return nil, false
 	}
 	k := a.com.Keys
-	// the class view stands in for a scene: over the contents, the lab or
-	// the trials its keys are theirs
-	scene := !a.contents && a.lab == nil && a.trials == nil
+	// the class view stands in for a scene (and the pages over it): over
+	// the contents, the lab or the trials its keys are theirs
+	top := a.pages.top()
+	scene := (isScene(top) || isOver(top) || isDesk(top)) && !a.labStory
 	switch {
 	case key.Matches(msg, k.Quit):
 		return nil, false
@@ -382,40 +369,18 @@ func (a *App) classKey(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
 		return a.toggleFollow(), true
 	case key.Matches(msg, k.Desk) && !scene:
 		const first = "open a scene first: the class view stands beside the scene you lead"
-		if a.contents && a.toc != nil {
+		if a.onContents() {
 			a.toc.notice = first
 		} else {
 			a.pl.SetFlash(first)
 		}
 		return nil, true
+	case key.Matches(msg, k.Desk) && isDesk(top):
+		return nil, false // the class view's: l closes it
 	case key.Matches(msg, k.Desk):
-		c.desk = !c.desk
+		a.openOver(&deskPage{a.session})
 		return nil, true
 	case !scene:
-	case c.desk && (msg.Type == tea.KeyUp || msg.Type == tea.KeyDown):
-		n := len(a.students())
-		if msg.Type == tea.KeyUp {
-			c.pick = max(c.pick-1, 0)
-		} else {
-			c.pick = min(c.pick+1, max(n-1, 0))
-		}
-		return nil, true
-	case c.desk && msg.Type == tea.KeyEnter:
-		ss := a.students()
-		if c.pick >= len(ss) {
-			return nil, true
-		}
-		m := ss[c.pick]
-		c.desk = false
-		cmd := a.goTo(m.Pos, play.VisitRun)
-		c.shown = m.Name
-		what := "their seed, their moves, their prediction"
-		if a.pl.Position().Prediction == nil {
-			// at or before the question the room's question stays open
-			what = "their seed and moves; the question is the room's"
-		}
-		a.pl.SetFlash("showing " + m.Name + "'s run: " + what + " · esc goes back to your own place")
-		return cmd, true
 	case c.following && a.movesAway(msg):
 		a.pl.SetFlash("you are following the instructor · F leaves follow mode")
 		return nil, true
@@ -438,11 +403,15 @@ func (a *App) movesAway(msg tea.KeyMsg) bool {
 			return true
 		}
 	}
-	return msg.Type == tea.KeyEsc && !a.pl.notes && !a.showHelp && !a.showAbout
+	// esc closes the notes, the keys page and the story page (but not the
+	// history page) without leaving the place
+	_, help := a.pages.top().(*helpPage)
+	_, about := a.pages.top().(*aboutPage)
+	return msg.Type == tea.KeyEsc && !a.pl.notes && !help && !about
 }
 
 // students are the class's students, as the class view lists them.
-func (a *App) students() []class.Member {
+func (a *session) students() []class.Member {
 	var out []class.Member
 	for _, m := range a.cls.roster {
 		if m.Role == class.Student {
@@ -468,11 +437,11 @@ func (a *App) students() []class.Member {
 }
 
 // projecting reports a projector's session: nothing on it moves the story.
-func (a *App) projecting() bool { return a.cls != nil && a.cls.role == class.Projector }
+func (a *session) projecting() bool { return a.cls != nil && a.cls.role == class.Projector }
 
 // classLine is the line a class puts in the help line's place, "" for
 // none: what a follower is doing and how to leave.
-func (a *App) classLine() string {
+func (a *session) classLine() string {
 	c := a.cls
 	if c == nil {
 		return ""
@@ -495,7 +464,7 @@ func (a *App) classLine() string {
 
 // visitLine is the line a visit puts in the help line's place, "" for
 // none: whose place is on screen, and that esc goes back to one's own.
-func (a *App) visitLine() string {
+func (a *session) visitLine() string {
 	if a.labStory {
 		return "" // a story of the lab says esc goes back to the lab
 	}

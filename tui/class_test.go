@@ -124,8 +124,8 @@ func TestFollowReachesTheInstructorsStep(t *testing.T) {
 		t.Fatalf("the student is not told the class is asked to follow:\n%s", v)
 	}
 	drive(t, ann.a, keys("F")...)
-	if ann.a.contents || ann.a.pl.Scene.ID != "fencing" {
-		t.Fatalf("following opened %s (contents %v), want fencing", ann.a.pl.Scene.ID, ann.a.contents)
+	if ann.a.onContents() || ann.a.pl.Scene.ID != "fencing" {
+		t.Fatalf("following opened %s (contents %v), want fencing", ann.a.pl.Scene.ID, ann.a.onContents())
 	}
 	drive(t, teacher.a, keys("nnnnnn")...)
 	hear(t, ann, "the instructor's step 6", leadAt("fencing", 6))
@@ -315,7 +315,7 @@ func TestClassViewNeedsAScene(t *testing.T) {
 		t.Fatalf("l on the contents:\n%s", v)
 	}
 	drive(t, teacher.a, tea.KeyMsg{Type: tea.KeyDown}, tea.KeyMsg{Type: tea.KeyDown})
-	if got := teacher.a.toc.menu.Index(); got != 2 || teacher.a.cls.desk {
-		t.Fatalf("after l, ↓ ↓ picks scene %d (want 2), class view %v", got, teacher.a.cls.desk)
+	if got := teacher.a.toc.menu.Index(); got != 2 || isDesk(teacher.a.pages.top()) {
+		t.Fatalf("after l, ↓ ↓ picks scene %d (want 2), class view %v", got, isDesk(teacher.a.pages.top()))
 	}
 }

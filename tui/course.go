@@ -15,6 +15,7 @@ import (
 	"locksim/transcript"
 	"locksim/views"
 
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/list"
 	tea "github.com/charmbracelet/bubbletea"
@@ -175,7 +176,9 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 	if i := c.Index(c.Prog.Moment.Scene); i >= 0 {
 		a.toc.selectScene(i)
 	}
-	a.contents = contents
+	if contents && labAt == nil && o.Lab == "" {
+		a.pages.push(a.toc) // sized with the first window size
+	}
 	if labAt != nil {
 		if o.Visit {
 			c.Away(play.VisitCode, nil)
@@ -190,7 +193,8 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 			return nil, err
 		}
 	}
-	if a.contents {
+	a.doAsks() // the lab opened at once, if it did (no command: nothing runs yet)
+	if a.onContents() {
 		a.toc.notice = o.Notice
 	} else if o.Notice != "" {
 		a.pl.Flash = o.Notice
@@ -222,8 +226,12 @@ func newContents(com *Common, c *play.Course, warning string, live bool) *Conten
 	return t
 }
 
-// SetSize sets the size View draws at: the list and the line under it.
+// SetSize sets the size View draws at: the list and the line under it. A
+// screen too small for a scene draws no contents: its size is not taken.
 func (t *Contents) SetSize(w, h int) {
+	if w < MinWidth || h < MinHeight {
+		return
+	}
 	t.w, t.h = w, h
 	t.menu.SetSize(w, h-1)
 }
@@ -289,7 +297,7 @@ func (t *Contents) refreshMenu() {
 // SaveProgress records the learner's own place (the moment on screen:
 // scene, settings, seed, step; during a visit, the place it left), for
 // "continue where you left off"; call it when the program ends.
-func (a *App) SaveProgress() {
+func (a *session) SaveProgress() {
 	if a.pl == nil {
 		return
 	}
@@ -300,82 +308,110 @@ func (a *App) SaveProgress() {
 	}
 }
 
-// menuKey handles a key on the contents screen.
-func (a *App) menuKey(msg tea.KeyMsg) tea.Cmd {
-	a.toc.notice = "" // a one-time note goes with the next key
-	filtering := a.toc.menu.FilterState() == list.Filtering
-	switch {
-	case !filtering && (msg.String() == "q" || msg.Type == tea.KeyCtrlC):
-		a.interrupted = msg.Type == tea.KeyCtrlC
-		a.cancel()
-		return tea.Quit
-	case msg.Type == tea.KeyCtrlC:
-		a.interrupted = true
-		a.cancel()
-		return tea.Quit
-	case filtering && msg.Type == tea.KeyEnter:
-		return a.acceptFilter()
-	case !filtering && msg.Type == tea.KeyEnter:
-		return a.openSelected()
+// Init starts nothing: the list is built.
+func (t *Contents) Init() tea.Cmd { return nil }
+
+// Update takes a key (q quits, enter opens the entry selected, the rest is
+// the list's and its filter's) or the list's own messages (its filter's
+// results).
+func (t *Contents) Update(msg tea.Msg) (Component, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return t, t.listUpdate(msg)
 	}
-	return a.toc.Update(msg)
+	t.notice = "" // a one-time note goes with the next key
+	switch {
+	case !t.typing() && msg.(tea.KeyMsg).String() == "q":
+		return t, quit
+	case t.typing() && k.Type == tea.KeyEnter:
+		return t, t.acceptFilter()
+	case !t.typing() && k.Type == tea.KeyEnter:
+		return t, t.openSelected()
+	}
+	return t, t.listUpdate(msg)
 }
 
-// Update passes a message to the list: a key, or its filter's results.
-func (t *Contents) Update(msg tea.Msg) tea.Cmd {
+// typing reports that a filter is being typed: its letters are its own.
+func (t *Contents) typing() bool { return t.menu.FilterState() == list.Filtering }
+
+// listUpdate passes a message to the list: a key, or its filter's results.
+func (t *Contents) listUpdate(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	t.menu, cmd = t.menu.Update(msg)
 	return cmd
 }
+
+// KeyMap is the contents' keys: the list's own, with the words of this
+// page, and quit.
+func (t *Contents) KeyMap() help.KeyMap {
+	open := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open"))
+	filter := t.menu.KeyMap.Filter
+	filter.SetHelp(filter.Help().Key, "filter")
+	choose := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "choose"))
+	return keyList{short: []key.Binding{open, filter, choose, t.com.Keys.Quit}, full: [][]key.Binding{{open, filter, choose, t.com.Keys.Quit}}}
+}
+
+// picked asks the app to open the contents' entry e: a scene, or the lab.
+type picked struct{ e entry }
 
 // acceptFilter is enter while filtering: the scene the filter leaves
 // selected opens at once. The matches are worked out now rather than
 // taken from the list's filter message, which may still be on its way
 // when enter follows the typing. With no match the filter stays open to
 // be corrected.
-func (a *App) acceptFilter() tea.Cmd {
-	q := a.toc.menu.FilterInput.Value()
+func (t *Contents) acceptFilter() tea.Cmd {
+	q := t.menu.FilterInput.Value()
 	if q == "" {
 		return nil
 	}
-	a.toc.menu.SetFilterText(q)
-	if len(a.toc.menu.VisibleItems()) == 0 {
-		a.toc.menu.SetFilterState(list.Filtering)
+	t.menu.SetFilterText(q)
+	if len(t.menu.VisibleItems()) == 0 {
+		t.menu.SetFilterState(list.Filtering)
 		return nil
 	}
-	return a.openSelected()
+	return t.openSelected()
 }
 
-// openSelected opens the scene selected in the contents.
-func (a *App) openSelected() tea.Cmd {
-	e, ok := a.toc.menu.SelectedItem().(entry)
+// openSelected asks for the entry selected to open (see picked).
+func (t *Contents) openSelected() tea.Cmd {
+	e, ok := t.menu.SelectedItem().(entry)
 	if !ok {
 		return nil
 	}
+	return func() tea.Msg { return picked{e} }
+}
+
+// openEntry opens the contents' entry e: the lab, or a scene, the
+// contents closed.
+func (a *App) openEntry(e entry) tea.Cmd {
+	if !a.onContents() {
+		return nil // a late pick: the contents have closed since
+	}
 	if e.lab {
-		return a.openLab()
+		_, cmd := a.openLab()
+		return cmd
 	}
 	if n, step := play.Navigate(a.nav(), play.NavOpenAt(e.n-1)); step == play.OpenScene {
-		a.contents = false
+		a.backToScene()
 		return a.switchTo(n.Scene)
 	}
 	return nil
 }
 
+// onContents reports that the contents are on screen.
+func (a *App) onContents() bool { return a.toc != nil && a.pages.top() == a.toc }
+
 // View draws the contents at the size SetSize set.
 func (t *Contents) View() string {
-	// the list's own bindings, with the words of this page
-	open := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open"))
-	filter := t.menu.KeyMap.Filter
-	filter.SetHelp(filter.Help().Key, "filter")
-	choose := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "choose"))
-	help := views.HelpLine([]key.Binding{open, filter, choose}) + " · ✓ played to the end · " + views.HelpLine([]key.Binding{t.com.Keys.Quit})
+	keys := t.KeyMap().ShortHelp() // enter, /, ↑/↓, q
+	open, filter, choose, quit := keys[0], keys[1], keys[2], keys[3]
+	help := views.HelpLine([]key.Binding{open, filter, choose}) + " · ✓ played to the end · " + views.HelpLine([]key.Binding{quit})
 	if m := t.course.Prog.Moment; m.Scene != "" {
 		at := fmt.Sprintf("%s, step %d", m.Scene, m.Step)
 		if sc := scenes.Find(m.Scene); sc != nil && scenes.FormatSettings(sc, m.Settings) != "" {
 			at += " (" + scenes.FormatSettings(sc, m.Settings) + ")"
 		}
-		help = "last time: " + at + " · " + views.HelpLine([]key.Binding{open, filter, t.com.Keys.Quit})
+		help = "last time: " + at + " · " + views.HelpLine([]key.Binding{open, filter, quit})
 	}
 	switch {
 	case t.notice != "":

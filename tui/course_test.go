@@ -61,11 +61,11 @@ func TestContentsOpensScenes(t *testing.T) {
 	}
 	golden(t, "contents-80x24", v)
 	drive(t, a, keys("[down][down][enter]nn")...)
-	if a.contents || a.pl.Scene.ID != "crash-gap" || a.pl.Snap.Pos != 2 {
-		t.Fatalf("enter should open crash-gap and n step it: contents %v, %s at %d", a.contents, a.pl.Scene.ID, a.pl.Snap.Pos)
+	if a.onContents() || a.pl.Scene.ID != "crash-gap" || a.pl.Snap.Pos != 2 {
+		t.Fatalf("enter should open crash-gap and n step it: contents %v, %s at %d", a.onContents(), a.pl.Scene.ID, a.pl.Snap.Pos)
 	}
 	drive(t, a, keys("[esc]")...)
-	if !a.contents {
+	if !a.onContents() {
 		t.Fatalf("esc with nothing to cancel should return to the contents:\n%s", a.View())
 	}
 	drive(t, a, keys("[up][enter]")...)
@@ -102,7 +102,7 @@ func TestPredictionIsRecordedAndRevealed(t *testing.T) {
 // TestStepOpensAtAStep: -scene X -step N opens the scene at step N.
 func TestStepOpensAtAStep(t *testing.T) {
 	a, _ := openCourse(t, Options{Seed: 1, Scene: "gc-pause", Step: 3, NoQuiz: true}, "")
-	if a.pl.Snap.Pos != 3 || a.contents {
+	if a.pl.Snap.Pos != 3 || a.onContents() {
 		t.Fatalf("gc-pause should open at step 3: %d", a.pl.Snap.Pos)
 	}
 }
@@ -423,20 +423,20 @@ func TestFilterEnterOpens(t *testing.T) {
 	}
 	a := contents()
 	drive(t, a, keys("/ext[enter]")...)
-	if a.contents || a.pl.Scene.ID != "extend" {
-		t.Fatalf("/ext enter should open extend: contents %v, scene %s\n%s", a.contents, a.pl.Scene.ID, a.View())
+	if a.onContents() || a.pl.Scene.ID != "extend" {
+		t.Fatalf("/ext enter should open extend: contents %v, scene %s\n%s", a.onContents(), a.pl.Scene.ID, a.View())
 	}
 	a = contents()
 	for _, k := range keys("/fenc") {
 		a.Update(k) // the filter's results never come back
 	}
 	drive(t, a, keys("[enter]")...)
-	if a.contents || a.pl.Scene.ID != "fencing" {
-		t.Fatalf("/fenc enter should open fencing: contents %v, scene %s\n%s", a.contents, a.pl.Scene.ID, a.View())
+	if a.onContents() || a.pl.Scene.ID != "fencing" {
+		t.Fatalf("/fenc enter should open fencing: contents %v, scene %s\n%s", a.onContents(), a.pl.Scene.ID, a.View())
 	}
 	a = contents()
 	drive(t, a, keys("/qqq[enter]")...)
-	if !a.contents || a.toc.menu.FilterState() != list.Filtering || a.toc.menu.FilterInput.Value() != "qqq" {
-		t.Fatalf("a filter with no match should stay open: contents %v, state %v, %q", a.contents, a.toc.menu.FilterState(), a.toc.menu.FilterInput.Value())
+	if !a.onContents() || a.toc.menu.FilterState() != list.Filtering || a.toc.menu.FilterInput.Value() != "qqq" {
+		t.Fatalf("a filter with no match should stay open: contents %v, state %v, %q", a.onContents(), a.toc.menu.FilterState(), a.toc.menu.FilterInput.Value())
 	}
 }

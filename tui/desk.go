@@ -10,7 +10,9 @@ import (
 	"locksim/scenes"
 	"locksim/views"
 
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -212,8 +214,61 @@ func answerOf(m class.Member) string {
 // clip is the first n of lines.
 func clip(lines []string, n int) []string { return lines[:min(len(lines), max(n, 0))] }
 
-// deskHelp is the class view's help line.
-func (a *App) deskHelp() string {
+// deskPage is the instructor's class view as a page over the scene (l):
+// ↑/↓ pick a student, enter shows their run, l goes back to the scene;
+// the scene's keys (a step, the follow key) still act on the scene it
+// stands beside.
+type deskPage struct{ a *session }
+
+func (p *deskPage) Init() tea.Cmd { return nil }
+
+func (p *deskPage) Update(msg tea.Msg) (Component, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return p, nil
+	}
+	a, c := p.a, p.a.cls
+	switch {
+	case key.Matches(k, a.com.Keys.Desk):
+		return nil, nil
+	case k.Type == tea.KeyUp || k.Type == tea.KeyDown:
+		n := len(a.students())
+		if k.Type == tea.KeyUp {
+			c.pick = max(c.pick-1, 0)
+		} else {
+			c.pick = min(c.pick+1, max(n-1, 0))
+		}
+		return p, nil
+	case k.Type == tea.KeyEnter:
+		ss := a.students()
+		if c.pick >= len(ss) {
+			return p, nil
+		}
+		m := ss[c.pick]
+		cmd := a.goTo(m.Pos, play.VisitRun)
+		c.shown = m.Name
+		what := "their seed, their moves, their prediction"
+		if a.pl.Position().Prediction == nil {
+			// at or before the question the room's question stays open
+			what = "their seed and moves; the question is the room's"
+		}
+		a.pl.SetFlash("showing " + m.Name + "'s run: " + what + " · esc goes back to your own place")
+		return nil, cmd
+	}
+	return p, a.sceneKey(k)
+}
+
+func (p *deskPage) View() string {
+	a := p.a
+	return a.cls.board.View() + "\n" + truncate(a.com.Styles.Dim.Render(views.HelpLine(p.KeyMap().ShortHelp())), a.com.Width)
+}
+
+func (p *deskPage) SetSize(w, h int) { p.a.cls.board.SetSize(w, h) }
+
+// KeyMap is the class view's keys: esc first while a student's run is on
+// screen (it goes back to the instructor's own place).
+func (p *deskPage) KeyMap() help.KeyMap {
+	a := p.a
 	k := a.com.Keys
 	pick := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "pick"))
 	show := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "show their run"))
@@ -223,7 +278,13 @@ func (a *App) deskHelp() string {
 		// a student's run on screen: esc goes back to the instructor's own
 		bs = append([]key.Binding{key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "your own place"))}, bs...)
 	}
-	return truncate(a.com.Styles.Dim.Render(views.HelpLine(bs)), a.com.Width)
+	return keyList{short: bs, full: [][]key.Binding{bs}}
+}
+
+// isDesk reports the class view's page.
+func isDesk(c Component) bool {
+	_, ok := c.(*deskPage)
+	return ok
 }
 
 func short(b key.Binding, keys, desc string) key.Binding {

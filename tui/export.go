@@ -52,7 +52,7 @@ type saved struct{ err error }
 // saving is the command that saves the progress as it stands, if it
 // changed and no save is under way: one at a time, so an older state
 // never lands after a newer one (see play.Course.TakeSave).
-func (a *App) saving() tea.Cmd {
+func (a *session) saving() tea.Cmd {
 	if a.saveRunning {
 		return nil
 	}

@@ -1,19 +1,20 @@
 package tui
 
 import (
+	"slices"
+
 	"locksim/play"
 	"locksim/scenes"
 	"locksim/views"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
 // applyKeys switches off the bindings the current session does not accept
 // (play.Session.Accepts), so help lists only live keys, and words the
 // live ones for what they do here.
-func (a *App) applyKeys() {
+func (a *session) applyKeys() {
 	s := a.pl.Session
 	k := views.DefaultKeyMap()
 	for _, r := range []struct {
@@ -60,7 +61,7 @@ func (a *App) applyKeys() {
 	a.com.Keys = k
 }
 
-func (a *App) knobBindings() []key.Binding {
+func (a *session) knobBindings() []key.Binding {
 	var out []key.Binding
 	for _, k := range a.pl.Scene.Knobs {
 		out = append(out, key.NewBinding(key.WithKeys(k.Key), key.WithHelp(k.Key, "change "+k.Name)))
@@ -68,7 +69,7 @@ func (a *App) knobBindings() []key.Binding {
 	return out
 }
 
-func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
+func (a *session) onKey(msg tea.KeyMsg) tea.Cmd {
 	k := a.com.Keys
 	switch {
 	case key.Matches(msg, k.Quit):
@@ -84,7 +85,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		// a presenter's esc asked first: esc again or y leaves, any other
 		// key stays and does what it does
 		a.pl.SetFlash("")
-		if cmd := a.navigate(a.navOf(msg)); a.contents {
+		if cmd := a.navigate(a.navOf(msg)); slices.Contains(a.asks.open, Component(a.toc)) && a.toc != nil {
 			return cmd
 		}
 		return a.onKey(msg)
@@ -108,9 +109,9 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 			a.pl.SetFlash(err.Error())
 			return nil
 		}
-		t.SetSize(a.com.Width, a.com.Height)
-		a.trials = t
-		return t.Init()
+		a.lastTrials = t
+		a.openOver(trialsPage{t})
+		return nil
 	case key.Matches(msg, k.ShowOne) && a.pl.Asking:
 		a.pl.SetFlash("answer the prediction first (1-" + itoa(int64(len(a.pl.Choices()))) + ")")
 		return nil
@@ -120,27 +121,15 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		a.pl.notes = !a.pl.notes
 		return nil
 	case key.Matches(msg, k.Verdicts):
-		a.pl.checked, a.showHelp, a.showAbout = !a.pl.checked, false, false
-		a.pl.histBack = 0
-		return nil
-	case a.pl.checked && key.Matches(msg, k.Earlier):
-		a.pl.scrollHistory(a.com.Styles, a.com.Width, 1)
-		return nil
-	case a.pl.checked && key.Matches(msg, k.Later):
-		a.pl.scrollHistory(a.com.Styles, a.com.Width, -1)
+		a.openOver(a.newHistory())
 		return nil
 	case key.Matches(msg, k.Export):
 		return a.pl.export()
 	case key.Matches(msg, k.Help):
-		a.showHelp, a.showAbout = !a.showHelp, false
+		a.openOver(a.newHelp(nil))
 		return nil
 	case key.Matches(msg, k.About):
-		a.showAbout, a.showHelp, a.pl.checked = !a.showAbout, false, false
-		a.page = viewport.New(a.com.Width, a.com.Height-4)
-		a.page.SetContent(a.pl.about(a.com.Styles, a.com.Width))
-		return nil
-	case a.showAbout && (msg.Type == tea.KeyUp || msg.Type == tea.KeyDown || msg.Type == tea.KeyPgUp || msg.Type == tea.KeyPgDown):
-		a.page, _ = a.page.Update(msg) // the story page scrolls
+		a.openOver(a.newAbout())
 		return nil
 	case key.Matches(msg, k.SceneNext), key.Matches(msg, k.ScenePrev):
 		return a.navigate(a.navOf(msg))
@@ -179,7 +168,7 @@ var leaveYes = key.NewBinding(key.WithKeys("y"))
 // navOf is the navigation input a key press is: esc goes back (see
 // play.Navigate), < and > to the previous and next scene, y says yes to
 // leaving; any other key is NavOther.
-func (a *App) navOf(msg tea.KeyMsg) play.NavAction {
+func (a *session) navOf(msg tea.KeyMsg) play.NavAction {
 	k := a.com.Keys
 	switch {
 	case msg.Type == tea.KeyEsc:
@@ -194,9 +183,30 @@ func (a *App) navOf(msg tea.KeyMsg) play.NavAction {
 	return play.NavDo(play.NavOther)
 }
 
+// sceneKeys is the scene page's keys: its help line (a question's
+// answers while one waits) and the ? page (every live binding, the
+// scene's settings last).
+func (a *session) sceneKeys() keyList {
+	short := a.com.Keys.ShortHelp()
+	if a.pl.Asking && !a.course.Present {
+		short = a.com.Keys.PredictHelp(len(a.pl.Choices()))
+	}
+	return keyList{short: short, full: append(a.helpKeys().FullHelp(), a.knobBindings())}
+}
+
+// keyList is a page's keys as help lists them: a help.KeyMap of lists
+// worked out when the page is drawn.
+type keyList struct {
+	short []key.Binding
+	full  [][]key.Binding
+}
+
+func (k keyList) ShortHelp() []key.Binding  { return k.short }
+func (k keyList) FullHelp() [][]key.Binding { return k.full }
+
 // helpKeys are the bindings the ? page lists: in presenter mode every
 // clicker key steps the story, and nothing plays by itself.
-func (a *App) helpKeys() views.KeyMap {
+func (a *session) helpKeys() views.KeyMap {
 	k := a.com.Keys
 	if a.course.Present && a.pl.Stepped() {
 		k.Play.SetHelp("space", "step (clicker)")
@@ -219,7 +229,7 @@ type bound struct {
 // nodes by number, the scene's settings, then the story's controls. The
 // help lines list the same bindings (views.KeyMap's ShortHelp and
 // FullHelp, with the scene's settings).
-func (a *App) table() []bound {
+func (a *session) table() []bound {
 	k := a.com.Keys
 	rows := []bound{
 		{k.Efficiency, play.DoN(play.Answer, int(scenes.Efficiency)), false},
@@ -248,7 +258,7 @@ func (a *App) table() []bound {
 // actionOf is the Action the key press sends the session, by the table;
 // says is set when a press the scene has no use for should say so. 1-5
 // pick an actor (or answer), A-E a node.
-func (a *App) actionOf(msg tea.KeyMsg) (act play.Action, says, ok bool) {
+func (a *session) actionOf(msg tea.KeyMsg) (act play.Action, says, ok bool) {
 	for _, r := range a.table() {
 		if !key.Matches(msg, r.b) {
 			continue

@@ -12,6 +12,7 @@ import (
 	"locksim/play"
 
 	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/progress"
 	"github.com/charmbracelet/bubbles/textarea"
@@ -67,6 +68,11 @@ type Lab struct {
 	// editor until locksim ends
 	own lab.Lock
 	dir string
+	// keep is where the session keeps the learner's lock between visits to
+	// the lab; back the page esc on the levels goes back to (the contents;
+	// nil: the page under the lab)
+	keep *lab.Lock
+	back *Contents
 	// base is the open line's lock as it came: its threat model, bound
 	// and properties stay, whatever the editor changes
 	base lab.Lock
@@ -95,11 +101,13 @@ type labStory struct{ place *play.LabPlace }
 
 // newLab is the lab's screen with com's styles and keys; passed are the
 // levels the progress says are passed, and record keeps a newly passed
-// one. own is the learner's own lock and dir where it is kept ("" for
-// none); live says the course runs on a live server.
-func newLab(com *Common, passed map[string]bool, record func(id string), own lab.Lock, dir string, live bool) *Lab {
-	l := &Lab{com: com, levels: labLevels(), passed: map[string]bool{}, record: record, own: own, dir: dir, live: live,
-		bar: com.progressBar()}
+// one. keep holds the learner's own lock (read at start, written when the
+// lab is left) and dir is where it is kept on disk ("" for none); live
+// says the course runs on a live server; back is the page esc goes back
+// to (see Lab.back).
+func newLab(com *Common, passed map[string]bool, record func(id string), keep *lab.Lock, dir string, live bool, back *Contents) *Lab {
+	l := &Lab{com: com, levels: labLevels(), passed: map[string]bool{}, record: record, own: *keep, keep: keep, dir: dir, live: live,
+		bar: com.progressBar(), back: back}
 	for id, ok := range passed {
 		l.passed[id] = ok
 	}
@@ -352,30 +360,74 @@ func (l *Lab) run() tea.Cmd {
 	return teaCmd(start)
 }
 
-// Update handles the search's messages and the lab's keys.
-func (l *Lab) Update(msg tea.Msg) tea.Cmd {
+// Init starts nothing: a search starts with its key.
+func (l *Lab) Init() tea.Cmd { return nil }
+
+// Update handles the search's messages and the lab's keys. On the levels,
+// q quits and esc leaves the lab for the page it stood in for (the
+// contents), keeping the learner's lock in the session (see newLab).
+func (l *Lab) Update(msg tea.Msg) (Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case play.SearchProgress:
 		if msg.S != l.search {
-			return nil
+			return l, nil
 		}
 		l.prog = msg.P
-		return teaCmd(msg.Next)
+		return l, teaCmd(msg.Next)
 	case play.SearchOver:
 		if msg.S != l.search {
-			return nil
+			return l, nil
 		}
 		l.running, l.search = false, nil
 		l.finish(msg.Report, msg.Err)
-		return nil
+		return l, nil
 	case tea.KeyMsg:
 		l.note = ""
-		if l.mode == labList {
-			return l.listKey(msg)
+		switch {
+		case l.mode == labList && msg.String() == "q":
+			return l, quit
+		case l.mode == labList && key.Matches(msg, l.com.LabKeys.Back):
+			*l.keep = l.own
+			if l.back == nil {
+				return nil, nil
+			}
+			l.back.refreshMenu()
+			l.back.selectLab()
+			return l.back, nil
+		case l.mode == labList:
+			return l, l.listKey(msg)
 		}
-		return l.editKey(msg)
+		return l, l.editKey(msg)
 	}
-	return nil
+	return l, nil
+}
+
+// close stops a search still running (see Close).
+func (l *Lab) close() { l.Close() }
+
+// KeyMap is the lab's keys: the levels', or the editor's for the lock
+// open (a search's cancel while it runs; ctrl+o and the pick of a break
+// once the adversary found one).
+func (l *Lab) KeyMap() help.KeyMap {
+	k := l.com.LabKeys
+	if l.mode == labList {
+		bs := []key.Binding{k.Open, k.Up, k.Back, l.com.Keys.Quit}
+		return keyList{short: bs, full: [][]key.Binding{bs}}
+	}
+	bs := []key.Binding{k.Run, k.NextPart, k.Lang, k.Save, k.Back}
+	switch {
+	case l.running:
+		bs = []key.Binding{k.Cancel}
+	case l.level(l.open).Break():
+		bs = []key.Binding{k.Hand, k.Run, k.NextPart, k.Back}
+	}
+	if n := len(l.failures()); n > 0 && !l.running {
+		bs = append([]key.Binding{k.Story}, bs...)
+		if n > 1 {
+			bs = append([]key.Binding{bs[0], k.Pick}, bs[1:]...)
+		}
+	}
+	return keyList{short: bs, full: [][]key.Binding{bs, {k.PrevPart, k.Lang, k.Save}}}
 }
 
 // finish takes the search's outcome: a report, a script's error (its

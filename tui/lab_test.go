@@ -66,21 +66,21 @@ func TestLabFromTheContents(t *testing.T) {
 		t.Fatalf("the lab should follow key-naming, before redlock: %v", ids)
 	}
 	drive(t, a, keys("/lab[enter]")...)
-	if a.lab == nil || a.contents {
+	if a.labPage() == nil || a.onContents() {
 		t.Fatalf("/lab enter should open the lab:\n%s", a.View())
 	}
 	if v := a.View(); !strings.Contains(v, "break this lock") || !strings.Contains(v, "fix this lock") {
 		t.Errorf("the lab's first page should list both kinds of level:\n%s", v)
 	}
 	drive(t, a, keys("[esc]")...)
-	if a.lab != nil || !a.contents {
+	if a.labPage() != nil || !a.onContents() {
 		t.Fatalf("esc on the levels should go back to the contents:\n%s", a.View())
 	}
 	if e := a.toc.menu.SelectedItem().(entry); !e.lab {
 		t.Errorf("back in the contents the lab should be selected, not %s", e.id)
 	}
 	drive(t, a, keys("[down][enter]")...)
-	if a.contents || a.pl.Scene.ID != "redlock" {
+	if a.onContents() || a.pl.Scene.ID != "redlock" {
 		t.Errorf("the line after the lab should open redlock, got %s", a.pl.Scene.ID)
 	}
 }
@@ -104,10 +104,10 @@ func labDir(t *testing.T) string {
 // judgementOf is the report's judgement on p, failing the test without one.
 func judgementOf(t *testing.T, a *App, p lab.Property) lab.Judgement {
 	t.Helper()
-	if a.lab.report == nil {
+	if a.labPage().report == nil {
 		t.Fatalf("no report on screen:\n%s", a.View())
 	}
-	v, ok := a.lab.report.Judgement(p)
+	v, ok := a.labPage().report.Judgement(p)
 	if !ok {
 		t.Fatalf("the report judged no %s:\n%s", p, a.View())
 	}
@@ -133,11 +133,11 @@ func verdictLine(screen string, p lab.Property) string {
 func TestLabBreakAndFix(t *testing.T) {
 	dir := labDir(t)
 	a, _ := openCourse(t, Options{Seed: 7, NoQuiz: false, Lab: dir}, "")
-	if a.lab == nil || a.lab.mode != labEdit || !a.lab.level(a.lab.open).own {
+	if a.labPage() == nil || a.labPage().mode != labEdit || !a.labPage().level(a.labPage().open).own {
 		t.Fatalf("-lab DIR should open the editor on the learner's own lock:\n%s", a.View())
 	}
 	drive(t, a, labPresses(clearPart(6)+"GET {key}\nif token: DEL {key}[ctrl+r]")...)
-	if a.lab.running {
+	if a.labPage().running {
 		t.Fatal("the search should have ended")
 	}
 	if v := judgementOf(t, a, lab.NoForeignRelease); v.Status != lab.Fail || v.Break == nil {
@@ -155,8 +155,8 @@ func TestLabBreakAndFix(t *testing.T) {
 	}
 
 	// pick the no-foreign-release break and open it
-	for range len(a.lab.failures()) {
-		if a.lab.failures()[a.lab.pick].Property == lab.NoForeignRelease {
+	for range len(a.labPage().failures()) {
+		if a.labPage().failures()[a.labPage().pick].Property == lab.NoForeignRelease {
 			break
 		}
 		drive(t, a, labPresses("[pgdown]")...)
@@ -212,7 +212,7 @@ func TestLabBreakAndFix(t *testing.T) {
 
 	// back to the lab, and the fix
 	drive(t, a, keys("[esc]")...)
-	if a.labStory || a.lab.mode != labEdit {
+	if a.labStory || a.labPage().mode != labEdit {
 		t.Fatalf("esc should go back to the lab's editor:\n%s", a.View())
 	}
 	fix := "if redis.call('GET', KEYS[1]) == ARGV[1] then\nreturn redis.call('DEL', KEYS[1])\nend\nreturn 0"
@@ -279,18 +279,18 @@ func TestLabGoldens(t *testing.T) {
 func TestLabLuaErrorInPlace(t *testing.T) {
 	a := openLab(t, Options{Seed: 1, Lab: labDir(t)}, 80, 24, clearPart(6)+
 		"[ctrl+l]local v = redis.call('GET', KEYS[1])\nif v == then return 1 end[ctrl+r]")
-	se := a.lab.scriptErr
+	se := a.labPage().scriptErr
 	if se == nil || se.Part != lab.PartRelease || se.Line != 2 {
 		t.Fatalf("the release's syntax error should be kept with line 2: %+v\n%s", se, a.View())
 	}
-	if a.lab.partInView() != 1 || a.lab.parts[1].Line() != 1 {
-		t.Errorf("the release should be in view with the cursor on line 2: part %d, line %d", a.lab.partInView(), a.lab.parts[1].Line()+1)
+	if a.labPage().partInView() != 1 || a.labPage().parts[1].Line() != 1 {
+		t.Errorf("the release should be in view with the cursor on line 2: part %d, line %d", a.labPage().partInView(), a.labPage().parts[1].Line()+1)
 	}
 	if v := a.View(); !strings.Contains(v, "✗ release.lua:2:") {
 		t.Errorf("the screen should name release.lua's line 2:\n%s", v)
 	}
 	drive(t, a, labPresses(" ")...)
-	if a.lab.scriptErr != nil {
+	if a.labPage().scriptErr != nil {
 		t.Error("an edit of the part should take the error away")
 	}
 }
@@ -322,7 +322,7 @@ func TestLabBreakByHand(t *testing.T) {
 		t.Errorf("the level should be passed and recorded: %v\n%s", a.course.Prog.Levels, a.View())
 	}
 	drive(t, a, labPresses("[esc][esc][esc]")...)
-	if a.labStory || a.lab.mode != labList || !strings.Contains(lineWith(a.View(), "A release in two commands"), "✓") {
+	if a.labStory || a.labPage().mode != labList || !strings.Contains(lineWith(a.View(), "A release in two commands"), "✓") {
 		t.Errorf("back on the levels the level should be marked passed:\n%s", a.View())
 	}
 }
@@ -361,7 +361,7 @@ func TestLabStoryResumes(t *testing.T) {
 		t.Errorf("the story should be last time's break: %+v, want %+v", got, want.Lab)
 	}
 	drive(t, b, keys("[esc]")...)
-	if b.labStory || b.lab == nil {
+	if b.labStory || b.labPage() == nil {
 		t.Fatalf("esc should go back to the lab:\n%s", b.View())
 	}
 
@@ -370,11 +370,11 @@ func TestLabStoryResumes(t *testing.T) {
 		t.Fatalf("a lab story's position should open it at step %d:\n%s", want.Step, c.View())
 	}
 	drive(t, c, keys("[esc][esc]")...)
-	if !c.contents || c.labStory || c.lab != nil {
+	if !c.onContents() || c.labStory || c.labPage() != nil {
 		t.Fatalf("esc, esc should leave the story, then the lab, for the contents:\n%s", c.View())
 	}
 	drive(t, c, keys("[up][enter]n")...)
-	if c.contents || c.pl.Scene.ID != "key-naming" || c.pl.Busy || c.pl.Snap.Pos != 1 {
+	if c.onContents() || c.pl.Scene.ID != "key-naming" || c.pl.Busy || c.pl.Snap.Pos != 1 {
 		t.Fatalf("the course under the story should still open and step its scenes: %s at %d\n%s", c.pl.Scene.ID, c.pl.Snap.Pos, c.View())
 	}
 }
@@ -389,7 +389,8 @@ func TestLabOnALiveCourse(t *testing.T) {
 	if !strings.Contains(e.Description(), "embedded server of its own") || !strings.Contains(e.Description(), "any key") {
 		t.Errorf("the lab's line on a live course should say why it runs embedded: %q", e.Description())
 	}
-	l := newLab(a.com, nil, nil, labStarter(), "", true)
+	own := labStarter()
+	l := newLab(a.com, nil, nil, &own, "", true, nil)
 	l.SetSize(120, 40)
 	if v := l.View(); !strings.Contains(v, "embedded server of its own, not -redis") {
 		t.Errorf("the lab's header on a live course should say it runs embedded:\n%s", v)
@@ -406,7 +407,7 @@ func TestLabFixLevel(t *testing.T) {
 	i := slices.IndexFunc(lab.Levels(), func(lv lab.Level) bool { return lv.ID == "get-then-del" })
 	fix := "if redis.call('GET', KEYS[1]) == ARGV[1] then\nreturn redis.call('DEL', KEYS[1])\nend\nreturn 0"
 	a := openLab(t, Options{Seed: 1}, 80, 24, strings.Repeat("[down]", len(lab.Levels())+i)+"[enter]")
-	if lv := a.lab.level(a.lab.open); lv.Break() || lv.Level.ID != "get-then-del" {
+	if lv := a.labPage().level(a.labPage().open); lv.Break() || lv.Level.ID != "get-then-del" {
 		t.Fatalf("the line should be get-then-del to fix, got %s (break %v)", lv.Level.ID, lv.Break())
 	}
 	drive(t, a, labPresses("[ctrl+r]")...)
@@ -429,15 +430,15 @@ func TestLabFixLevel(t *testing.T) {
 func TestLabCancel(t *testing.T) {
 	a := openLab(t, Options{Seed: 1, Lab: labDir(t)}, 80, 24, "")
 	_, wait := a.Update(tea.KeyMsg{Type: tea.KeyCtrlR})
-	if !a.lab.Running() || !strings.Contains(a.View(), "esc cancel the search") {
+	if !a.labPage().Running() || !strings.Contains(a.View(), "esc cancel the search") {
 		t.Fatalf("ctrl+r should start the search, with esc to cancel it:\n%s", a.View())
 	}
 	drive(t, a, keys("[esc]")...)
-	if a.lab.Running() || !strings.Contains(a.View(), "search cancelled") {
+	if a.labPage().Running() || !strings.Contains(a.View(), "search cancelled") {
 		t.Fatalf("esc should cancel the search:\n%s", a.View())
 	}
 	runCmd(t, a, wait) // the cancelled search's messages, to the end
-	if a.lab.report != nil || !strings.Contains(a.View(), "search cancelled") {
+	if a.labPage().report != nil || !strings.Contains(a.View(), "search cancelled") {
 		t.Errorf("a cancelled search's late messages should change nothing:\n%s", a.View())
 	}
 }

@@ -17,20 +17,40 @@ import (
 // openLab opens the lab's screen from the contents, with the levels the
 // progress says are passed; the learner's own lock is the one -lab DIR
 // read, or the one left in the editor before.
-func (a *App) openLab() tea.Cmd {
-	a.contents = false
-	a.lab = newLab(a.com, a.course.Prog.Levels, a.course.RecordLevel, a.labOwn, a.labDir, a.b.Live())
-	a.lab.SetSize(a.com.Width, a.com.Height)
+func (a *App) openLab() (*Lab, tea.Cmd) {
+	a.backToScene() // the lab stands in for the contents
+	l := newLab(a.com, a.course.Prog.Levels, a.course.RecordLevel, &a.labOwn, a.labDir, a.b.Live(), a.toc)
+	l.SetSize(a.com.Width, a.com.Height)
+	a.openOver(l)
 	if a.labResumed {
-		return nil
+		return l, nil
 	}
 	a.labResumed = true
 	// the first time in this run: where the learner left a story of the
 	// lab last time, if that is where the course was left
 	if pos := a.course.LastPlace(); pos.Lab != nil && a.course.Prog.Moment.Scene == lab.SceneID {
-		return a.openLabAt(pos)
+		return l, a.openLabAt(l, pos)
+	}
+	return l, nil
+}
+
+// labPage is the lab on the stack, nil when it is closed.
+func (a *App) labPage() *Lab {
+	if i := a.pages.find(isLab); i >= 0 {
+		return a.pages[i].(*Lab)
+	}
+	for _, c := range a.asks.open {
+		if l, ok := c.(*Lab); ok {
+			return l // opened by the message being handled
+		}
 	}
 	return nil
+}
+
+// isLab reports the lab's page.
+func isLab(c Component) bool {
+	_, ok := c.(*Lab)
+	return ok
 }
 
 // openLabDir opens the lab at once on the learner's own lock in dir
@@ -45,10 +65,10 @@ func (a *App) openLabDir(dir string) error {
 	}
 	a.labDir, a.labOwn = dir, lk
 	a.labResumed = true // -lab DIR opens the learner's lock, not a story
-	a.openLab()
-	a.lab.sel = len(a.lab.levels)
-	a.lab.openLevel(a.lab.sel)
-	a.lab.note = note
+	l, _ := a.openLab()
+	l.sel = len(l.levels)
+	l.openLevel(l.sel)
+	l.note = note
 	return nil
 }
 
@@ -84,33 +104,6 @@ func loadLabDir(dir string) (lk lab.Lock, note string, err error) {
 	return *l, "", nil
 }
 
-// labKey handles a key while the lab is open: ctrl+c quits, esc on the
-// levels goes back to the contents, q there quits; the rest is the lab's.
-func (a *App) labKey(msg tea.KeyMsg) tea.Cmd {
-	if a.labStory {
-		return a.labStoryKey(msg)
-	}
-	switch {
-	case msg.Type == tea.KeyCtrlC:
-		a.interrupted = true
-		a.cancel()
-		return tea.Quit
-	case a.lab.mode == labList && msg.String() == "q":
-		a.cancel()
-		return tea.Quit
-	case a.lab.mode == labList && key.Matches(msg, a.com.LabKeys.Back):
-		a.labOwn = a.lab.own
-		a.lab.Close()
-		a.lab = nil
-		a.contents = true
-		a.toc.refreshMenu()
-		a.toc.selectLab()
-		a.toc.SetSize(a.com.Width, a.com.Height)
-		return nil
-	}
-	return a.lab.Update(msg)
-}
-
 // labEntry is the lab's line in the contents: done once every level is
 // passed, the count of those passed after its summary.
 func (t *Contents) labEntry() entry {
@@ -142,22 +135,23 @@ func (t *Contents) selectLab() {
 	}
 }
 
-// openLabStory puts a story of the lab on screen in the player, at its
+// openLabStory puts a story of lab l on screen in the player, at its
 // start; the course's player waits aside until the story closes.
-func (a *App) openLabStory(place *play.LabPlace) tea.Cmd {
-	return a.openLabAt(play.Position{Version: play.PositionVersion, Scene: lab.SceneID, Lab: place})
+func (a *session) openLabStory(l *Lab, place *play.LabPlace) tea.Cmd {
+	return a.openLabAt(l, play.Position{Version: play.PositionVersion, Scene: lab.SceneID, Lab: place})
 }
 
-// openLabAt opens the lab story pos carries where pos stands; see
-// openLabStory.
-func (a *App) openLabAt(pos play.Position) tea.Cmd {
+// openLabAt opens the lab story pos carries where pos stands, over lab l;
+// see openLabStory.
+func (a *session) openLabAt(l *Lab, pos play.Position) tea.Cmd {
 	s, err := a.course.LabStory(pos)
 	if err != nil {
-		a.lab.note = oneLine(err)
+		l.note = oneLine(err)
 		return nil
 	}
 	if !a.labStory {
 		a.coursePl = a.pl
+		a.openOver(&scenePage{a: a, lab: l})
 	}
 	old := a.pl
 	a.setPlayer(s)
@@ -170,18 +164,18 @@ func (a *App) openLabAt(pos play.Position) tea.Cmd {
 
 // closeLabStory puts the course's player back and the lab on screen; the
 // story's run lets go of its connections once no move runs.
-func (a *App) closeLabStory() {
+func (a *session) closeLabStory() {
 	story := a.pl
 	a.pl, a.coursePl, a.labStory = a.coursePl, nil, false
 	a.applyKeys()
-	a.sizeParts()
+	a.sizeScene(a.com.Width, a.com.Height)
 	story.Run.Close()
 }
 
 // labStoryKey handles a key while a story of the lab is on screen: the
 // player's keys, except that esc, once nothing else is open, goes back to
 // the lab rather than to the contents.
-func (a *App) labStoryKey(msg tea.KeyMsg) tea.Cmd {
+func (a *session) labStoryKey(msg tea.KeyMsg) tea.Cmd {
 	if msg.Type == tea.KeyEsc && !a.leaving {
 		if _, step := play.Navigate(a.nav(), play.NavDo(play.NavBack)); step == play.ShowContents || step == play.AskLeave || step == play.GoHome {
 			if a.pl.Busy {

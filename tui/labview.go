@@ -7,7 +7,6 @@ import (
 	"locksim/lab"
 	"locksim/views"
 
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 )
 
@@ -70,8 +69,7 @@ func (l *Lab) listView() string {
 		rows = append(rows, "")
 	}
 	rows = append(rows, views.Rule(st, "goal", l.w), st.Wrap(l.level(l.sel).goal(l.dir), l.w, goalRows))
-	k := l.com.LabKeys
-	help := views.HelpLine([]key.Binding{k.Open, k.Up, k.Back, l.com.Keys.Quit})
+	help := views.HelpLine(l.KeyMap().ShortHelp())
 	if l.note != "" {
 		help = st.Warn.Render(l.note)
 	}
@@ -157,21 +155,7 @@ func (l *Lab) editView() string {
 	}
 	rows = append(rows, truncate(l.policyLine(), l.w), "")
 	rows = append(rows, l.resultRows()...)
-	k := l.com.LabKeys
-	bs := []key.Binding{k.Run, k.NextPart, k.Lang, k.Save, k.Back}
-	switch {
-	case l.running:
-		bs = []key.Binding{k.Cancel}
-	case lv.Break():
-		bs = []key.Binding{k.Hand, k.Run, k.NextPart, k.Back}
-	}
-	if n := len(l.failures()); n > 0 && !l.running {
-		bs = append([]key.Binding{k.Story}, bs...)
-		if n > 1 {
-			bs = append([]key.Binding{bs[0], k.Pick}, bs[1:]...)
-		}
-	}
-	help := views.HelpLine(bs)
+	help := views.HelpLine(l.KeyMap().ShortHelp())
 	if l.note != "" {
 		help = st.Warn.Render(l.note)
 	}

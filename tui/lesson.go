@@ -21,14 +21,14 @@ type notesWritten struct{ err error }
 
 // storyOver reports that the open scene has nothing more to step through
 // (see play.Course.StoryOver) and no other scene is waiting to open.
-func (a *App) storyOver() bool {
+func (a *session) storyOver() bool {
 	return a.switchWanted < 0 && a.course.StoryOver(a.pl.Session)
 }
 
 // endOfStory is a step past the end (see play.Course.EndOfStory): in
 // presenter mode the lesson goes on, so a clicker alone walks it; in
 // learner mode the status says the story has ended and which keys go on.
-func (a *App) endOfStory() tea.Cmd {
+func (a *session) endOfStory() tea.Cmd {
 	end, cmd := a.course.EndOfStory(a.pl.Session)
 	switch end.Kind {
 	case play.StoryEnded:
@@ -50,7 +50,7 @@ func (a *App) endOfStory() tea.Cmd {
 
 // whatNext names the keys that go on from the end of a story, short
 // enough for the status line at 80 columns.
-func (a *App) whatNext() string {
+func (a *session) whatNext() string {
 	var out []string
 	if v := a.course.NextStory(a.pl.Session); v != nil {
 		var keys []string
@@ -70,7 +70,7 @@ func (a *App) whatNext() string {
 
 // nextClick says, in the presenter's footer at the end of a story (the
 // timeline says it is the end), what the next click opens.
-func (a *App) nextClick() string {
+func (a *session) nextClick() string {
 	if v := a.course.NextStory(a.pl.Session); v != nil {
 		return "next click: " + a.pl.Scene.Describe(v)
 	}
@@ -82,7 +82,7 @@ func (a *App) nextClick() string {
 
 // presenterFooter is presenter mode's help line: the class clock, what
 // the next click does, the keys a presenter needs.
-func (a *App) presenterFooter() string {
+func (a *session) presenterFooter() string {
 	k := a.com.Keys
 	line := views.HelpLine(k.PresenterHelp())
 	if a.storyOver() {
@@ -92,7 +92,7 @@ func (a *App) presenterFooter() string {
 }
 
 // classTime is the time since the course opened, as h:mm.
-func (a *App) classTime() string {
+func (a *session) classTime() string {
 	d := a.clock().Sub(a.started)
 	return fmt.Sprintf("%d:%02d", int(d.Hours()), int(d.Minutes())%60)
 }
@@ -101,7 +101,7 @@ func (a *App) classTime() string {
 // file when the scene, its settings or its step changed since the last
 // write: a command, so no file is touched inside Update.
 func (a *App) notesFollow() tea.Cmd {
-	if a.notesPath == "" || a.contents || a.pl.Busy {
+	if a.notesPath == "" || a.onContents() || a.pl.Busy {
 		return nil
 	}
 	text := a.notesPage()
@@ -118,7 +118,7 @@ func (a *App) notesFollow() tea.Cmd {
 
 // notesPage is what the notes file holds for the moment on screen: where
 // the story stands, what the next step runs, and the scene's notes.
-func (a *App) notesPage() string {
+func (a *session) notesPage() string {
 	p := a.pl
 	head := p.Scene.ID + " · " + p.Text.Get("title")
 	if s := p.Scene.Describe(p.Params); s != "" {

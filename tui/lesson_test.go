@@ -71,23 +71,23 @@ func TestClickerWalksLesson(t *testing.T) {
 func TestPresenterEscAsksAndF5(t *testing.T) {
 	a, _ := openCourse(t, Options{Seed: 1, Present: true, Scene: "gc-pause"}, ".")
 	drive(t, a, tea.KeyMsg{Type: tea.KeyF5})
-	if a.contents || a.pl.Snap.Pos != 1 || a.pl.Flash != "" {
-		t.Fatalf("F5 should do nothing: contents %v, at %d, %q", a.contents, a.pl.Snap.Pos, a.pl.Flash)
+	if a.onContents() || a.pl.Snap.Pos != 1 || a.pl.Flash != "" {
+		t.Fatalf("F5 should do nothing: contents %v, at %d, %q", a.onContents(), a.pl.Snap.Pos, a.pl.Flash)
 	}
 	drive(t, a, keys("[esc]")...)
-	if a.contents || !strings.Contains(a.View(), "esc again or y leaves") {
+	if a.onContents() || !strings.Contains(a.View(), "esc again or y leaves") {
 		t.Fatalf("the first esc should ask:\n%s", a.View())
 	}
 	drive(t, a, keys(".")...)
-	if a.contents || a.pl.Snap.Pos != 2 {
-		t.Fatalf("another key should stay and act: contents %v, at %d", a.contents, a.pl.Snap.Pos)
+	if a.onContents() || a.pl.Snap.Pos != 2 {
+		t.Fatalf("another key should stay and act: contents %v, at %d", a.onContents(), a.pl.Snap.Pos)
 	}
 	drive(t, a, keys("[esc][esc]")...)
-	if !a.contents {
+	if !a.onContents() {
 		t.Fatalf("esc, esc should leave for the contents:\n%s", a.View())
 	}
 	drive(t, a, keys("[enter][esc]y")...)
-	if !a.contents {
+	if !a.onContents() {
 		t.Fatalf("esc, y should leave for the contents:\n%s", a.View())
 	}
 }

@@ -13,10 +13,10 @@ import (
 type Moment = progress.Moment
 
 // Moment is where the open scene stands now, settings and seed included.
-func (a *App) Moment() Moment {
+func (a *session) Moment() Moment {
 	return Moment{Scene: a.pl.Scene.ID, Settings: maps.Clone(a.pl.Params), Seed: a.pl.Seed, Step: a.pl.Snap.Pos}
 }
 
 // Position is where the open scene stands now, the learner's own moves and
 // prediction included; see play.Position.
-func (a *App) Position() play.Position { return a.pl.Position() }
+func (a *session) Position() play.Position { return a.pl.Position() }

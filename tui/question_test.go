@@ -74,7 +74,7 @@ func TestTooSmallContents(t *testing.T) {
 	drive(t, c, tea.WindowSizeMsg{Width: 60, Height: 20})
 	runCmd(t, c, c.Init())
 	drive(t, c, keys("j[enter]")...)
-	if !c.contents {
+	if !c.onContents() {
 		t.Errorf("enter on a too small contents screen opened a scene")
 	}
 	if _, cmd := c.Update(keys("q")[0]); cmd == nil {

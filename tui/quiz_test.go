@@ -161,7 +161,7 @@ func flatten(s string) string {
 // scenes switch them off).
 func TestKeysDoNotClash(t *testing.T) {
 	for _, sc := range scenes.All() {
-		a := &App{com: &Common{}, pl: &Player{Session: openedWith(t, sc, content.Text{}, nil, sim.Snapshot{}, nil)}}
+		a := &session{com: &Common{}, pl: &Player{Session: openedWith(t, sc, content.Text{}, nil, sim.Snapshot{}, nil)}}
 		a.applyKeys()
 		bound := map[string]string{}
 		bind := func(name string, b key.Binding) {

@@ -58,6 +58,12 @@ func trialsWithExample(t *testing.T, a *App) *Trials {
 	return tr
 }
 
+// openTrials puts tr on screen as t does in the race scene.
+func openTrials(a *App, tr *Trials) {
+	a.lastTrials = tr
+	a.openPage(trialsPage{tr})
+}
+
 // TestShowMeOne: the trials page counts the anomalies by kind; picking
 // one and pressing enter opens the smallest trial of it as a story of the
 // race scene, through a position that carries it; stepping it through
@@ -65,7 +71,7 @@ func trialsWithExample(t *testing.T, a *App) *Trials {
 // back to the race. From the race scene, o opens it again.
 func TestShowMeOne(t *testing.T) {
 	a := openScene(t, embedded(t), "race", 1, 80, 24, "")
-	a.trials = trialsWithExample(t, a)
+	openTrials(a, trialsWithExample(t, a))
 	drive(t, a, keys("[tab]")...)
 	page := ansi.Strip(a.View())
 	for _, want := range []string{"anomalies the checker found: GET, then DEL", "▸ two holders at once", "release deleted another's lock",
@@ -76,12 +82,12 @@ func TestShowMeOne(t *testing.T) {
 	}
 	// the first kind has no example: enter says so and stays
 	drive(t, a, keys("[enter]")...)
-	if a.trials == nil || !strings.Contains(ansi.Strip(a.View()), "no trial of GET, then DEL showed two holders at once") {
+	if a.pages.find(isTrials) < 0 || !strings.Contains(ansi.Strip(a.View()), "no trial of GET, then DEL showed two holders at once") {
 		t.Fatalf("enter on a kind with no trial:\n%s", a.View())
 	}
 	drive(t, a, keys("[down][down][down][enter]")...)
-	if a.trials != nil || a.pl.Trial() == nil || a.pl.Scene.Kind != scenes.Story {
-		t.Fatalf("show me one left the trials page open (%v) or opened no trial story (%v)", a.trials != nil, a.pl.Trial())
+	if a.pages.find(isTrials) >= 0 || a.pl.Trial() == nil || a.pl.Scene.Kind != scenes.Story {
+		t.Fatalf("show me one left the trials page open (%v) or opened no trial story (%v)", a.pages.find(isTrials) >= 0, a.pl.Trial())
 	}
 	if pos := a.pl.Position(); pos.Scene != "race" || pos.Trial == nil || pos.Trial.Trial != 7 || len(pos.Trial.Moves) != 5 {
 		t.Errorf("the trial's position is %+v", pos)
@@ -128,7 +134,7 @@ func TestShowMeOneFirst(t *testing.T) {
 func TestTrialsAnomaliesGoldens(t *testing.T) {
 	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
 		a := openScene(t, embedded(t), "race", 1, size.w, size.h, "")
-		a.trials = trialsWithExample(t, a)
+		openTrials(a, trialsWithExample(t, a))
 		if size.h < 34 {
 			drive(t, a, keys("[tab]")...)
 		}

@@ -222,6 +222,16 @@ func (t *Trials) Running() bool { return t.running }
 // SetSize sets the size View draws at.
 func (t *Trials) SetSize(w, h int) { t.w, t.h = w, h }
 
+// anomaliesShown reports that the page shows the anomalies' pane: a
+// screen with room for it beside the histogram, or tab pressed.
+func (t *Trials) anomaliesShown() bool {
+	h := t.h
+	if t.w == 0 {
+		h = 24 // as View draws it
+	}
+	return h >= 34 || t.anomalies
+}
+
 // View draws the page at the size SetSize set (80x24 until then).
 func (t *Trials) View() string {
 	if t.w == 0 {
@@ -300,13 +310,7 @@ func (t *Trials) page(w, h int) string {
 	for len(out) < h-1 {
 		out = append(out, "")
 	}
-	help := "←/→ variant · tab anomalies · q stop · esc back"
-	switch {
-	case t.Standalone:
-		help = "←/→ variant · tab anomalies · q stop, then quit"
-	case both || t.anomalies:
-		help = "←/→ variant · ↑/↓ kind · enter show me one · q stop · esc back"
-	}
+	help := views.HelpLine(trialHelp{t}.ShortHelp())
 	out = append(out[:min(len(out), h-1)], st.Dim.Render(help))
 	for i, l := range out {
 		out[i] = truncate(l, w)

@@ -96,8 +96,8 @@ func TestEscLeavesTheShownRun(t *testing.T) {
 		t.Fatalf("the shown run is at %s %d, want fencing 6", p.Scene, p.Step)
 	}
 	drive(t, teacher.a, keys("[esc]")...)
-	if p := teacher.a.pl.Position(); p.Scene != own.Scene || p.Step != own.Step || p.Seed != own.Seed || teacher.a.contents {
-		t.Fatalf("esc went to %+v (contents %v), want the instructor's own %+v", p, teacher.a.contents, own)
+	if p := teacher.a.pl.Position(); p.Scene != own.Scene || p.Step != own.Step || p.Seed != own.Seed || teacher.a.onContents() {
+		t.Fatalf("esc went to %+v (contents %v), want the instructor's own %+v", p, teacher.a.onContents(), own)
 	}
 	if teacher.a.course.Visiting() != play.NotVisiting || strings.Contains(teacher.a.View(), "esc goes back") {
 		t.Errorf("still visiting after esc:\n%s", teacher.a.View())
@@ -113,8 +113,8 @@ func TestStoryCodeIsAVisit(t *testing.T) {
 	first.SaveProgress()
 	code := play.Position{Version: play.PositionVersion, Scene: "race", Seed: 9}
 	a, _ := openCourse(t, Options{Seed: 1, Position: &code, Visit: true, Store: store}, "")
-	if a.contents || a.pl.Scene.ID != "race" || !a.pl.Asking {
-		t.Fatalf("the code opened %s (contents %v, asking %v)", a.pl.Scene.ID, a.contents, a.pl.Asking)
+	if a.onContents() || a.pl.Scene.ID != "race" || !a.pl.Asking {
+		t.Fatalf("the code opened %s (contents %v, asking %v)", a.pl.Scene.ID, a.onContents(), a.pl.Asking)
 	}
 	if v := a.View(); !strings.Contains(v, "visiting a story code · 1-") || !strings.Contains(v, "esc goes back to your own place") {
 		t.Errorf("the code does not say it is a visit:\n%s", v)
@@ -135,8 +135,8 @@ func TestStoryCodeIsAVisit(t *testing.T) {
 		t.Errorf("no visit line after the answer:\n%s", v)
 	}
 	drive(t, a, keys("[esc]")...)
-	if a.contents || a.pl.Scene.ID != "fencing" || a.pl.Snap.Pos != 3 || a.pl.Seed != 7 {
-		t.Fatalf("esc from the code went to %s at %d, seed %d (contents %v), want fencing at 3, seed 7", a.pl.Scene.ID, a.pl.Snap.Pos, a.pl.Seed, a.contents)
+	if a.onContents() || a.pl.Scene.ID != "fencing" || a.pl.Snap.Pos != 3 || a.pl.Seed != 7 {
+		t.Fatalf("esc from the code went to %s at %d, seed %d (contents %v), want fencing at 3, seed 7", a.pl.Scene.ID, a.pl.Snap.Pos, a.pl.Seed, a.onContents())
 	}
 	if strings.Contains(a.View(), "visiting") {
 		t.Errorf("the own place still says visiting:\n%s", a.View())
@@ -186,8 +186,8 @@ func TestFollowerKeepsTheirOwnPlace(t *testing.T) {
 	wantOwn("quitting after leaving follow mode")
 
 	drive(t, ann.a, keys("[esc]")...)
-	if p := ann.a.pl.Position(); p.Scene != "release" || p.Step != 2 || p.Seed != 2 || ann.a.contents {
-		t.Fatalf("esc went to %+v (contents %v), want ann's own release at step 2", p, ann.a.contents)
+	if p := ann.a.pl.Position(); p.Scene != "release" || p.Step != 2 || p.Seed != 2 || ann.a.onContents() {
+		t.Fatalf("esc went to %+v (contents %v), want ann's own release at step 2", p, ann.a.onContents())
 	}
 	// back home, stepping is the learner's own again
 	drive(t, ann.a, keys("n")...)
@@ -226,7 +226,7 @@ func TestContentsKeepTheSavedPlace(t *testing.T) {
 	t.Cleanup(func() { a.Shutdown(context.Background()) })
 	drive(t, a, tea.WindowSizeMsg{Width: 80, Height: 24})
 	runCmd(t, a, a.Init())
-	if !a.contents {
+	if !a.onContents() {
 		t.Fatal("locksim did not open on the contents")
 	}
 	a.SaveProgress()
@@ -242,7 +242,7 @@ func TestContentsKeepTheSavedPlace(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.setPlayer(s)
-	a.contents = false
+	a.pages.closeAt(1)
 	runCmd(t, a, a.pl.Start(old))
 	if a.pl.Scene.ID != "fencing" {
 		t.Fatalf("the visit opened %s", a.pl.Scene.ID)
@@ -252,7 +252,7 @@ func TestContentsKeepTheSavedPlace(t *testing.T) {
 		t.Errorf("a visit from the contents saved %+v over gc-pause at step 5", pos)
 	}
 	drive(t, a, keys("[esc]")...)
-	if !a.contents && (a.pl.Scene.ID != "gc-pause" || a.pl.Snap.Pos != 5) {
+	if !a.onContents() && (a.pl.Scene.ID != "gc-pause" || a.pl.Snap.Pos != 5) {
 		t.Errorf("esc from the visit went to %s at step %d, not the saved place or the contents", a.pl.Scene.ID, a.pl.Snap.Pos)
 	}
 }

@@ -1,0 +1,205 @@
+package tui
+
+import (
+	"fmt"
+
+	"locksim/views"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// over is what the pages over a scene share (the keys page, the story
+// page, the history page): they draw under the scene's header with the
+// scene's help line, and a key that is not theirs acts on the scene under
+// them (a step, a selection, esc), as the help line says. One of them
+// stands over the scene at a time: ?, i and v put theirs in its place.
+type over struct{ a *session }
+
+func (o over) Init() tea.Cmd       { return nil }
+func (o over) SetSize(w, h int)    {}
+func (o over) KeyMap() help.KeyMap { return o.a.sceneKeys() }
+
+// key is a key on page self that self does not take: the other pages'
+// keys open theirs in its place, esc closes it (and the speaker notes) as
+// play.Navigate's ClosePage says, unless a replay runs, which esc cancels
+// first; the rest act on the scene.
+func (o over) key(self Component, msg tea.KeyMsg) (Component, tea.Cmd) {
+	a, k := o.a, o.a.com.Keys
+	switch {
+	case msg.Type == tea.KeyEsc && !a.leaving && !a.course.Nav(a.pl.Session).Replaying:
+		a.pl.SetFlash("")
+		a.pl.notes = false
+		return nil, nil
+	case key.Matches(msg, k.Help):
+		a.pl.SetFlash("") // as any key of the scene's
+		return a.newHelp(self), nil
+	case key.Matches(msg, k.About):
+		a.pl.SetFlash("")
+		return a.newAbout(), nil
+	case key.Matches(msg, k.Verdicts):
+		a.pl.SetFlash("")
+		return a.newHistory(), nil
+	}
+	return self, a.sceneKey(msg)
+}
+
+// isOver reports a page over the scene.
+func isOver(c Component) bool {
+	switch c.(type) {
+	case *helpPage, *aboutPage, *historyPage:
+		return true
+	}
+	return false
+}
+
+// helpPage is the keys page (?): every live binding of the scene, its
+// settings, and the legend of its glyphs. ? closes it, back to the page it
+// stood in for (the history page, if that was on screen).
+type helpPage struct {
+	over
+	back Component
+}
+
+// newHelp is the keys page over the scene, standing in for back (nil for
+// none).
+func (a *session) newHelp(back Component) *helpPage { return &helpPage{over{a}, back} }
+
+func (p *helpPage) Update(msg tea.Msg) (Component, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return p, nil
+	}
+	switch {
+	case key.Matches(k, p.a.com.Keys.Help):
+		p.a.pl.SetFlash("")
+		if p.back != nil {
+			return p.back, nil
+		}
+		return nil, nil
+	case key.Matches(k, p.a.com.Keys.Verdicts) && p.back != nil:
+		// the history page under this one: v closes it
+		p.a.pl.SetFlash("")
+		return nil, nil
+	}
+	return p.key(p, k)
+}
+
+func (p *helpPage) View() string {
+	a := p.a
+	legend := []string{
+		"timeline: ● a step  ~ time passes  ✗ a crash  ‖ a pause  › a wake-up  │ now",
+		"properties: ✓ held  ✗ BROKEN  – absent  ○ not put to the test yet",
+	}
+	if !a.pl.Sends() {
+		g := views.QuizGlyphs()
+		legend = []string{"situations: " + g[views.Right] + " right  " + g[views.Wrong] + " wrong  " + g[views.Unanswered] +
+			" not answered  " + g[views.Shown] + " shown to the class  │ on screen"}
+	}
+	if a.course.Present {
+		legend = append(legend, "presenter: the footer's class h:mm is the time since locksim opened",
+			"a step at the end opens the next story, then the next scene · esc asks first")
+	}
+	where := "scene " + itoa(int64(a.course.At+1)) + " of " + itoa(int64(len(a.course.Scenes)))
+	if a.labStory {
+		where = "a story of the lab (esc goes back to it)"
+	}
+	legend = append(legend, where+" · ? closes this page")
+	return a.overView("keys", views.HelpPage(a.com.Styles, p.KeyMap().FullHelp(), legend, a.com.Width))
+}
+
+// aboutPage is the story page (i): the scene's story, which scrolls.
+type aboutPage struct {
+	over
+	page viewport.Model
+}
+
+// newAbout is the story page of the scene on screen, at the screen's size.
+func (a *session) newAbout() *aboutPage {
+	p := &aboutPage{over: over{a}, page: viewport.New(a.com.Width, a.com.Height-4)}
+	p.page.SetContent(a.pl.about(a.com.Styles, a.com.Width))
+	return p
+}
+
+func (p *aboutPage) Update(msg tea.Msg) (Component, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return p, nil
+	}
+	a := p.a
+	scroll := k.Type == tea.KeyUp || k.Type == tea.KeyDown || k.Type == tea.KeyPgUp || k.Type == tea.KeyPgDown
+	// the scene's keys that come before the page's scroll: a step at a
+	// story's end, a presenter's clicker
+	sceneFirst := a.course.Present || key.Matches(k, a.com.Keys.Step) && a.storyOver()
+	switch {
+	case key.Matches(k, a.com.Keys.About):
+		a.pl.SetFlash("")
+		return nil, nil
+	case scroll && !sceneFirst:
+		a.pl.SetFlash("")
+		p.page, _ = p.page.Update(k)
+		return p, nil
+	}
+	return p.key(p, k)
+}
+
+func (p *aboutPage) View() string {
+	hint := "i closes this page"
+	if !p.page.AtTop() || !p.page.AtBottom() {
+		hint = fmt.Sprintf("↑/↓ scroll (%d%%) · %s", int(p.page.ScrollPercent()*100), hint)
+	}
+	return p.a.overView("the story of "+p.a.pl.Scene.ID, p.page.View()+"\n"+p.a.com.Styles.Dim.Render(hint))
+}
+
+// historyPage is the history page (v): the run's operations on a
+// timeline, and what the checker found in them. While it is open the
+// checker runs on each new snapshot (see Player.checkLater).
+type historyPage struct {
+	over
+	pl *Player
+}
+
+// newHistory is the history page of the scene on screen, its timeline at
+// the newest instant.
+func (a *session) newHistory() *historyPage {
+	a.pl.histBack = 0
+	return &historyPage{over{a}, a.pl}
+}
+
+// Init marks the player's history as on screen, so the checker runs.
+func (p *historyPage) Init() tea.Cmd {
+	p.pl.checked = true
+	return nil
+}
+
+// close takes the history off the screen: the checker stops.
+func (p *historyPage) close() { p.pl.checked = false }
+
+func (p *historyPage) Update(msg tea.Msg) (Component, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return p, nil
+	}
+	a := p.a
+	switch {
+	case key.Matches(k, a.com.Keys.Verdicts):
+		a.pl.SetFlash("")
+		return nil, nil
+	case key.Matches(k, a.com.Keys.Earlier):
+		a.pl.SetFlash("")
+		p.pl.scrollHistory(a.com.Styles, a.com.Width, 1)
+		return p, nil
+	case key.Matches(k, a.com.Keys.Later):
+		a.pl.SetFlash("")
+		p.pl.scrollHistory(a.com.Styles, a.com.Width, -1)
+		return p, nil
+	}
+	return p.key(p, k)
+}
+
+func (p *historyPage) View() string {
+	a := p.a
+	return a.overView(p.pl.checkedTitle(), p.pl.checkedPage(a.com.Styles, a.com.Width, a.com.Height-3))
+}

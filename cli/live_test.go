@@ -380,3 +380,30 @@ func TestCleanupExportKeys(t *testing.T) {
 		t.Error("-cleanup without DEL deleted something")
 	}
 }
+
+// TestTodaysFormsOnRedis7: a redis-server 7 has none of the one-command
+// forms. A story asked for in one is refused in one line naming the form,
+// the release that has it and the server; the whole scene's transcript
+// says which stories it could not play there and plays the others.
+func TestTodaysFormsOnRedis7(t *testing.T) {
+	t.Parallel()
+	url := simtest.StartRedis(t)
+	code, out, errs := runMain("-redis", url, "-plain", "-scene", "release", "-set", "release=DELIFEQ")
+	if code == 0 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "DELIFEQ needs Valkey 9.0 or later; this server is Redis 7") {
+		t.Errorf("-set release=DELIFEQ on Redis 7: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	code, out, errs = runMain("-redis", url, "-plain", "-scene", "release")
+	if code != 0 || errs != "" {
+		t.Fatalf("-plain -scene release on Redis 7: exit %d, stderr %q", code, errs)
+	}
+	flat := words(out)
+	for _, w := range []string{"Not played here: DELEX … IFEQ needs Redis 8.4 or later; this server is Redis 7",
+		"Not played here: DELIFEQ needs Valkey 9.0 or later; this server is Redis 7", "EVAL"} {
+		if !strings.Contains(flat, w) {
+			t.Errorf("the transcript lacks %q", w)
+		}
+	}
+	if strings.Contains(flat, "unknown command") {
+		t.Errorf("a story sent a command the server does not have:\n%s", out)
+	}
+}

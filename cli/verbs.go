@@ -56,9 +56,30 @@ func writeList(w io.Writer, oneLine bool) {
 
 // plain is -plain, and -story CODE -plain: the transcript.
 func plain(ctx context.Context, e *env, c config, b *sim.Backend) int {
+	if r := formsRefused(c, b); r != "" {
+		fmt.Fprintf(e.err, "locksim: %s\n", r)
+		return 2
+	}
 	return printed(ctx, e.out, e.err, "the transcript", "interrupted", func(w io.Writer) error {
 		return writeTranscript(ctx, w, b, c)
 	})
+}
+
+// formsRefused is the one line that turns down the story -set or -story
+// names when it sends a one-command form the server lacks ("DELIFEQ needs
+// Valkey 9.0 or later; this server is Redis 7.0.15"); "" when it can play.
+func formsRefused(c config, b *sim.Backend) string {
+	switch {
+	case c.position != nil:
+		if sc := scenes.Find(c.position.Scene); sc != nil {
+			return play.FormsRefusal(sc, scenes.Params(c.position.Settings), b)
+		}
+	case c.settings != nil:
+		if sc := scenes.Find(c.scene); sc != nil {
+			return play.FormsRefusal(sc, c.settings, b)
+		}
+	}
+	return ""
 }
 
 // writeTranscript writes the transcript of -story's code (c.position), or
@@ -242,6 +263,10 @@ func (s trialsScreen) View() string { return s.t.View() }
 func course(ctx context.Context, e *env, c config, b *sim.Backend) int {
 	if c.labDir != "" && !e.term {
 		fmt.Fprintln(e.err, "locksim: -lab needs a terminal: the lab is a screen")
+		return 2
+	}
+	if r := formsRefused(c, b); r != "" {
+		fmt.Fprintf(e.err, "locksim: %s\n", r)
 		return 2
 	}
 	return interactive(ctx, c, b, e.err)

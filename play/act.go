@@ -186,6 +186,16 @@ func (p *Session) Act(act Action) (Cmd, bool) {
 	case Knob:
 		k := p.Scene.Knobs[arg]
 		p.Params[k.Name] = (p.Params[k.Name] + 1) % len(k.Values)
+		// a value whose story this server cannot play is passed over, and
+		// the line says why
+		for range k.Values {
+			r := FormsRefusal(p.Scene, p.Params, p.Backend)
+			if r == "" {
+				break
+			}
+			p.Flash = r + ": that setting is skipped here"
+			p.Params[k.Name] = (p.Params[k.Name] + 1) % len(k.Values)
+		}
 		// the new story replays to the moment the learner was at, so the
 		// setting's effect shows at once
 		return p.resettle(), true

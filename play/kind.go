@@ -219,6 +219,23 @@ func (k *storyKind) over(p *Session) bool {
 func (k *raceKind) over(p *Session) bool { return true }
 func (k *quizKind) over(p *Session) bool { return k.state.At >= len(k.state.Items) }
 
+// FormsRefusal is the one line that turns down settings p of sc on b when
+// their story sends a one-command form b's server lacks ("DELIFEQ needs
+// Valkey 9.0 or later; this server is Redis 7.0.15"), "" when it has them.
+func FormsRefusal(sc *scenes.Scene, p scenes.Params, b *sim.Backend) string {
+	need := sc.FormsNeeded(p)
+	if len(need) == 0 || b == nil {
+		return ""
+	}
+	have := b.FormSupport()
+	for _, form := range need {
+		if r := have.Refusal(form); r != "" {
+			return r
+		}
+	}
+	return ""
+}
+
 // Accepts reports that v means something in this session now: the screen
 // offers a key (and lists it in help) only for what its session accepts.
 // An accepted verb may still be refused in a moment (Act says why).

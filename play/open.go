@@ -2,6 +2,7 @@ package play
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"locksim/content"
@@ -59,6 +60,9 @@ func Open(ctx context.Context, pos Position, env Env) (*Session, error) {
 	ops := env.Ops
 	if ops == nil {
 		ops = &sync.WaitGroup{}
+	}
+	if r := FormsRefusal(sc, scenes.Params(pos.Settings), env.Backend); r != "" {
+		return nil, errors.New(r)
 	}
 	s, err := newSession(ctx, env.ID, sc, env.Backend, env.Seed, ops)
 	if err != nil {

@@ -79,7 +79,7 @@ func TestEnding(t *testing.T) {
 	if !ok {
 		t.Fatal("no ending once the story is over and answered")
 	}
-	if !strings.Contains(e.Recap, "compares and deletes") || !strings.Contains(e.Library, "redsync") || e.Next != "gc-pause" {
+	if !strings.Contains(e.Recap, "comparing and deleting") || !strings.Contains(e.Library, "redsync") || e.Next != "gc-pause" {
 		t.Errorf("ending: %+v", e)
 	}
 	if len(e.References) == 0 || e.References[0].URL != "https://redis.io/docs/latest/develop/use/patterns/distributed-locks/" || e.References[0].Title != "Distributed locks with Redis" {

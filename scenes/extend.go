@@ -19,6 +19,14 @@ const (
 	extStale = "stale handle"
 )
 
+// The r knob: how a renewal is sent. The script compares the token and
+// sends PEXPIRE; SET … IFEQ (Redis 8.4, Valkey 8.1) does it in one command
+// that writes the value again and cannot tell "taken" from "expired".
+const (
+	extScript  = "script"
+	extSetIfeq = "SET IFEQ"
+)
+
 // extWork is how long A works, its watchdog renewing, before anything else
 // happens: past the first TTL.
 const extWork = 45 * time.Second
@@ -29,17 +37,24 @@ const extWork = 45 * time.Second
 func extendScene() *Scene {
 	// the tightest margin: A wakes 10 s before its renewed lease ends
 	s := &Scene{ID: "extend", Kind: Story, Wait: 5 * time.Second, Shortest: 5 * time.Second}
-	s.Knobs = []Knob{{Key: "s", Name: "story", Values: []string{extLong, extShort, extStale}}}
+	s.Knobs = []Knob{
+		{Key: "s", Name: "story", Values: []string{extLong, extShort, extStale}},
+		{Key: "r", Name: "renewal", Values: []string{extScript, extSetIfeq}},
+	}
+	s.Needs = map[string]string{extSetIfeq: sim.OneSetIfeq}
+	// a presenter's lesson walks the three stories with the script
+	s.Lesson = []Params{{"story": 0}, {"story": 1}, {"story": 2}}
 	s.Build = func(p Params) sim.Script {
+		oneCommand := s.Value(p, "renewal") == extSetIfeq
 		switch s.Value(p, "story") {
 		case extStale:
-			return staleStory()
+			return staleStory(oneCommand)
 		case extShort:
-			return watchdogStory(15 * time.Second)
+			return watchdogStory(15*time.Second, oneCommand)
 		}
-		return watchdogStory(40 * time.Second)
+		return watchdogStory(40*time.Second, oneCommand)
 	}
-	s.Say = func(v Frame, said *Said) { sayExtend(v, said, s.Value(v.P, "story")) }
+	s.Say = func(v Frame, said *Said) { sayExtend(v, said, s.Value(v.P, "story"), s.Value(v.P, "renewal")) }
 	// the choices are "(nil): alive", "OK: it lapsed", "an error"
 	s.Predict = before(answerOf("B", sim.OpAcquire, 2, ledger.Refused, ledger.Granted), "B asks again")
 	s.Predict.Vars = func(_ content.Text, p Params) map[string]string {
@@ -66,10 +81,14 @@ var extAcquire = sim.Step{Label: "acquire", Run: func(x *sim.Exec) {
 // watchdogStory: A takes the lock and starts a watchdog, works past its
 // first TTL while B is refused, then freezes for pause; B asks again; A
 // wakes (its watchdog's late renewal fires then) and releases.
-func watchdogStory(pause time.Duration) sim.Script {
+func watchdogStory(pause time.Duration, oneCommand bool) sim.Script {
 	guarded := sim.Step{Label: "acquire", Run: func(x *sim.Exec) {
 		if x.Acquire(sim.AcquireSpec{Key: sim.CourseKey, TTL: sim.CourseTTL}).OK() {
-			x.Watchdog("", sim.CourseKey, sim.CourseTTL)
+			if oneCommand {
+				x.WatchdogSetIfeq("", sim.CourseKey, sim.CourseTTL)
+			} else {
+				x.Watchdog("", sim.CourseKey, sim.CourseTTL)
+			}
 		}
 	}}
 	return sim.Script{
@@ -95,12 +114,16 @@ func watchdogStory(pause time.Duration) sim.Script {
 // staleStory: A takes the lock (handle 1) and releases it; handle 1 then
 // tries to extend (-1). A takes the lock again (handle 2); handle 1 tries
 // again (0), and handle 2 extends (1).
-func staleStory() sim.Script {
+func staleStory(oneCommand bool) sim.Script {
 	extendWith := func(n int) sim.Step {
 		return sim.Step{Label: "extend", Run: func(x *sim.Exec) {
 			tok := x.Handle(n)
 			if tok == "" {
 				x.Note(x.Actor().Name + " has no handle " + itoa(int64(n)) + ": nothing to extend")
+				return
+			}
+			if oneCommand {
+				x.ExtendSetIfeq("", sim.CourseKey, tok, sim.CourseTTL)
 				return
 			}
 			x.Extend("", sim.CourseKey, tok, sim.CourseTTL)
@@ -127,7 +150,7 @@ func staleStory() sim.Script {
 
 // sayExtend: the cards mark a running watchdog; the verdict counts A's
 // extensions by reply, says whether its watchdog runs, and reads the key.
-func sayExtend(v Frame, s *Said, story string) {
+func sayExtend(v Frame, s *Said, story, renewal string) {
 	s.Vars["setting"] = v.Text.Get("setting-" + map[string]string{extLong: "long", extShort: "short", extStale: "stale"}[story])
 	s.Marks, s.Vars["renewed"] = map[string]string{}, ""
 	// a watchdog starts with A's grant in the watchdog stories
@@ -178,6 +201,10 @@ func sayExtend(v Frame, s *Said, story string) {
 			key = v.Text.Get("key-unknown")
 		}
 	}
-	s.Verdict = v.Text.Fill("verdict", map[string]string{"extended": itoa(int64(rn.Extended)), "taken": itoa(int64(rn.Taken)),
-		"gone": itoa(int64(rn.Gone)), "errors": errs, "watchdog": dog, "key": key})
+	verdict := "verdict"
+	if renewal == extSetIfeq {
+		verdict = "verdict-setifeq" // OK and nil: no 0 or -1 to count
+	}
+	s.Verdict = v.Text.Fill(verdict, map[string]string{"extended": itoa(int64(rn.Extended)), "taken": itoa(int64(rn.Taken)),
+		"gone": itoa(int64(rn.Gone)), "notset": itoa(int64(rn.NotSet)), "errors": errs, "watchdog": dog, "key": key})
 }

@@ -1,6 +1,7 @@
 package scenes
 
 import (
+	"slices"
 	"time"
 
 	"locksim/scenes/say"
@@ -16,6 +17,11 @@ const (
 	// relFinally is celery's bug: A is refused, and the release in its
 	// finally block runs anyway, a blind DEL of the holder's lock
 	relFinally = "refused, DEL in finally"
+	// the release in one command: Redis 8.4's DELEX key IFEQ token and
+	// Valkey 9.0's DELIFEQ key token, 1 or 0, where the script says 1, 0
+	// or -1
+	relDelex   = "DELEX IFEQ"
+	relDelifeq = "DELIFEQ"
 )
 
 // The o knob: does another client take the lock once A's sim.CourseTTL lapses?
@@ -30,7 +36,7 @@ func releaseScene() *Scene {
 	// A's GET lands 2 s before its lease ends: that margin must survive the scale
 	s := &Scene{ID: "release", Kind: Story, Wait: 5 * time.Second, Shortest: 2 * time.Second}
 	s.Knobs = []Knob{
-		{Key: "m", Name: "release", Values: []string{relBlind, relGetDel, relScript, relFinally}},
+		{Key: "m", Name: "release", Values: []string{relBlind, relGetDel, relScript, relFinally, relDelex, relDelifeq}},
 		{Key: "o", Name: "lapsed lock", Values: []string{relRival, relNobody}},
 	}
 	// the finally story has no lapsed lock: the o knob does not change it
@@ -40,6 +46,15 @@ func releaseScene() *Scene {
 		}
 	}
 	s.Variants = append(s.Variants, Params{"release": 3})
+	// a presenter's lesson: the four releases of old, then DELEX IFEQ's 0
+	// for a lock B has taken
+	s.Lesson = append(slices.Clone(s.Variants), Params{"release": 4, "lapsed lock": 0})
+	for m := 4; m <= 5; m++ {
+		for o := range 2 {
+			s.Variants = append(s.Variants, Params{"release": m, "lapsed lock": o})
+		}
+	}
+	s.Needs = map[string]string{relDelex: sim.OneDelex, relDelifeq: sim.OneDelifeq}
 	s.Build = func(p Params) sim.Script {
 		return buildRelease(s.Value(p, "release"), s.Value(p, "lapsed lock") == relRival)
 	}
@@ -67,6 +82,10 @@ func releaseProgram(method string) []sim.Step {
 					x.ReleaseChecked("", sim.CourseKey)
 				}
 			}})
+	case relDelex:
+		prog = append(prog, sim.Step{Label: "release", Run: sim.IfHolding(func(x *sim.Exec) { x.ReleaseDelex("", sim.CourseKey) })})
+	case relDelifeq:
+		prog = append(prog, sim.Step{Label: "release", Run: sim.IfHolding(func(x *sim.Exec) { x.ReleaseDelifeq("", sim.CourseKey) })})
 	case relFinally:
 		// the release runs whether or not the acquire succeeded
 		prog = append(prog, sim.Step{Label: "release", Run: func(x *sim.Exec) { x.ReleaseDEL("", sim.CourseKey) }})
@@ -108,7 +127,7 @@ func buildRelease(method string, rival bool) sim.Script {
 		moves = append(moves, sim.Labeled("A", "A releases"))
 	}
 	moves = append(moves, sim.Labeled("C", "C acquires"))
-	if rival && method == relScript {
+	if rival && (method == relScript || method == relDelex || method == relDelifeq) {
 		moves = append(moves, sim.Labeled("B", "B releases"))
 	}
 	return sim.Script{

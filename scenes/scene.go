@@ -80,6 +80,10 @@ type Scene struct {
 	// can play (a node's clock jump, a restart that loses the node's keys):
 	// on a live server it does not happen, so it asks no question.
 	EmbeddedOnly []string
+	// Needs are the knob values whose story sends a command only newer
+	// servers have, by value: the form (sim.OneDelex, sim.OneDelifeq,
+	// sim.OneSetIfeq) a live server must have for it (see FormsNeeded).
+	Needs map[string]string
 }
 
 // Frame is what a scene reads: the run's snapshot, the ledger's fold of it,
@@ -196,6 +200,18 @@ func (s *Scene) Stepped() bool { return s.Kind == Story }
 // FiresAtOnce reports a scene whose decisive move runs as it opens (the
 // race's SETs): once its place carries what fired, its question is past.
 func (s *Scene) FiresAtOnce() bool { return s.Kind == Race }
+
+// FormsNeeded are the one-command forms the story under p sends that only
+// newer servers have (see Needs), in the knobs' order.
+func (s *Scene) FormsNeeded(p Params) []string {
+	var out []string
+	for _, k := range s.Knobs {
+		if f, ok := s.Needs[s.Value(p, k.Name)]; ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}
 
 // NeedsEmbedded reports that the story under p only happens on embedded
 // nodes (see EmbeddedOnly).

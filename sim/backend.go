@@ -59,6 +59,9 @@ type Backend struct {
 	opts *redis.Options
 	// admin is the backend's own connection for reading keys back and cleaning up.
 	admin *redis.Client
+	// forms is what a live server has of the one-command forms, found as
+	// it opened (see FormSupport)
+	forms FormSupport
 	// resource, when set, is the protected resource's own store (-resource-redis).
 	resource *Backend
 

@@ -26,6 +26,21 @@ func (x *Exec) Watchdog(lock, name string, ttl time.Duration) {
 	})
 }
 
+// WatchdogSetIfeq is Watchdog renewing in one command of Redis 8.4 or
+// Valkey 8.1 (ExtendSetIfeq: SET key token IFEQ token PX ttl): it stops
+// at the first nil, which says the key no longer held its token; an error
+// or no reply is tried again at the next period, as Watchdog does.
+func (x *Exec) WatchdogSetIfeq(lock, name string, ttl time.Duration) {
+	token := x.actor.Value
+	every := ttl / 3
+	x.After(WatchdogLabel, every, func(x *Exec) time.Duration {
+		if r := x.ExtendSetIfeq(lock, name, token, ttl); r.Nil() {
+			return 0
+		}
+		return every
+	})
+}
+
 // Handle is the token of the actor's n-th granted acquisition in this run
 // (1 for the first), as a client library's lock handle keeps it; "" if
 // the actor was granted fewer. An old handle's token names an acquisition

@@ -58,6 +58,20 @@ func (f FormSupport) Refusal(form string) string {
 	return fmt.Sprintf("%s needs %s; this server is %s", form, since(form), f.Server)
 }
 
+// FormSupport is what Forms found when the live backend opened (see
+// OpenLive), so a setting can be checked without a command; the embedded
+// server has every form.
+func (b *Backend) FormSupport() FormSupport {
+	if b.mr != nil {
+		f, _ := b.Forms(context.Background()) // the embedded server: no command is sent
+		return f
+	}
+	if b.forms.Has == nil {
+		return FormSupport{Server: "this server", Has: map[string]bool{}}
+	}
+	return b.forms
+}
+
 // Forms finds which one-command forms the server has. The embedded server
 // (locksim's patched miniredis) has them all. On a live server the
 // commands are asked of COMMAND INFO DELEX DELIFEQ DIGEST (nil for a
@@ -91,6 +105,12 @@ func (b *Backend) Forms(ctx context.Context) (FormSupport, error) {
 	}
 
 	cmds, err := c.Do(ctx, "COMMAND", "INFO", "DELEX", "DELIFEQ", "DIGEST").Slice()
+	if isNoPerm(err) {
+		// a user the ACL keeps from COMMAND INFO: the forms are taken as
+		// missing, and the refusal says why
+		f.Server += " (its ACL refuses COMMAND INFO, so locksim cannot tell)"
+		return f, nil
+	}
 	if err != nil {
 		return f, fmt.Errorf("COMMAND INFO, which tells which forms the server has: %w", b.explain(err))
 	}

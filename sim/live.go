@@ -193,6 +193,13 @@ func OpenLive(ctx context.Context, rawURL string, o LiveOptions) (*Backend, erro
 	if err := b.preflight(ctx); err != nil {
 		return fail(err)
 	}
+	// which one-command forms the server has, asked once: a setting that
+	// needs one is then refused without a command (FormSupport)
+	if f, err := b.Forms(ctx); err == nil {
+		b.forms = f
+	} else {
+		b.forms = FormSupport{Server: "this server (locksim could not tell which forms it has: " + oneLine(err) + ")", Has: map[string]bool{}}
+	}
 	if !o.NoSweep {
 		if b.Swept, err = sweepKeys(ctx, b.admin, seen, false, nil); err != nil {
 			return fail(b.explain(err))

@@ -131,7 +131,7 @@ func (t *transcript) scene(ctx context.Context, w io.Writer, id string) error {
 			labels = append(labels, sim.MoveLabel(m))
 		}
 		// a story whose fault a live server cannot play asks nothing there
-		ask := !question && sc.PredictAt(labels) >= 0 && !(b.Live() && sc.NeedsEmbedded(p))
+		ask := !question && sc.PredictAt(labels) >= 0 && !(b.Live() && sc.NeedsEmbedded(p)) && play.FormsRefusal(sc, p, b) == ""
 		asks = append(asks, ask)
 		question = question || ask
 	}
@@ -348,6 +348,11 @@ type plainVariant struct {
 func (v plainVariant) play(ctx context.Context) (err error) {
 	sc, b, p, w := v.sc, v.t.b, v.p, v.w
 	pos := play.Position{Version: play.PositionVersion, Scene: sc.ID, Settings: map[string]int(p), Seed: v.t.seed, Own: v.own, Lab: v.lab, Trial: v.trial}
+	if r := play.FormsRefusal(sc, p, b); r != "" {
+		// a story in a command this server does not have is not played
+		fmt.Fprintf(w, "\n== %s ==\nNot played here: %s.\n", sc.Describe(p), r)
+		return nil
+	}
 	s, err := openStory(ctx, b, pos, v.text)
 	if err != nil {
 		return err

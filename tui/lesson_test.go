@@ -53,7 +53,7 @@ func TestClickerWalksLesson(t *testing.T) {
 		got = append(got, s.scene+" "+s.settings)
 	}
 	want := []string{"gc-pause pause: 35 s, TTL: 30 s", "gc-pause pause: 20 s, TTL: 30 s", "fencing ",
-		"extend story: pause 40 s", "extend story: pause 15 s", "extend story: stale handle"}
+		"extend story: pause 40 s, renewal: script", "extend story: pause 15 s, renewal: script", "extend story: stale handle, renewal: script"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("the clicker should walk gc-pause's lesson (2 stories), fencing, and 3 extend stories, saw:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}

@@ -11,6 +11,9 @@ import "locksim/sim"
 // PEXPIRE); or send no reply within the command timeout.
 type Renewals struct {
 	Extended, Taken, Gone int
+	// NotSet counts one-command renewals (SET … IFEQ) answered nil: the key
+	// held another token or none, which that reply does not tell apart.
+	NotSet int
 	// Errors counts the error replies by their code, in the order each
 	// code first came; Failed is their sum.
 	Errors []ErrorCount
@@ -31,7 +34,7 @@ type ErrorCount struct {
 
 // Refused is how many extensions were refused (0, -1, or an error reply):
 // none of them extended anything.
-func (r Renewals) Refused() int { return r.Taken + r.Gone + r.Failed }
+func (r Renewals) Refused() int { return r.Taken + r.Gone + r.NotSet + r.Failed }
 
 // RenewalsOf counts the actor's extensions by the ledger's reading of
 // their replies.
@@ -53,6 +56,9 @@ func (l *Ledger) RenewalsOf(actor string) Renewals {
 			refused[e.Op.Token] = true
 		case ExtGone:
 			out.Gone++
+			refused[e.Op.Token] = true
+		case ExtNotSet:
+			out.NotSet++
 			refused[e.Op.Token] = true
 		case ExtFailed:
 			// the watchdog tries again at its next period: no stop expected

@@ -58,6 +58,13 @@ func TestSameOnEveryServer(t *testing.T) {
 				if embeddedOnly[sc.ID+"/"+name] {
 					continue
 				}
+				if len(sc.FormsNeeded(p)) > 0 {
+					// a one-command form (DELEX, DELIFEQ, SET IFEQ) the
+					// redis-server 7 here lacks: the live refusal is
+					// cli's TestTodaysFormsOnRedis7, the embedded replies
+					// third_party/miniredis's tests against the sources
+					continue
+				}
 				// the default, and the cap (the most a learner can ask for,
 				// capped by the scene)
 				script := sc.Script(p)

@@ -6,7 +6,7 @@
 // stories whose scene the position carries); the course's ways in (by
 // index, at a place, a visit, home) all go through it. Each kind is a type
 // of its own (storyKind, raceKind, quizKind) behind one small interface,
-// kind; outside this package a session is asked, never sorted by kind:
+// kind (accepts, script, fires, apply, place, goTo, over); outside this package a session is asked, never sorted by kind:
 // Accepts (the verbs it takes now), Act (one of them), Disclose (what may
 // be shown, for a role), QuestionAt and Choices (what it asks), Position
 // (where it stands), GoTo (where a leader moved in the same story), and

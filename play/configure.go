@@ -42,6 +42,10 @@ func (p *Session) Options() Options {
 // answers no question and waits for no move, unlike the Select action.
 func (p *Session) Select(i int) { p.Sel = i }
 
+// PickNode picks node i of a distributed story (-1 for none), as pointing
+// at it does: it waits for no move, unlike the Node action.
+func (p *Session) PickNode(i int) { p.Node = i }
+
 // Deselect lets go of the selected actor and node: the readout follows the
 // story again.
 func (p *Session) Deselect() { p.Sel, p.Node = -1, -1 }

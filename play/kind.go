@@ -15,10 +15,13 @@ import (
 //
 // The session keeps what every kind shares (the run, the snapshot, the
 // prediction, the selection); a kind keeps what only it has and answers
-// the questions whose answer depends on it. Outside this package nothing
-// asks a session's kind: the screen asks what it accepts (Accepts), what
-// may be shown (Disclose), what it asks (QuestionAt, Choices), where it
-// stands (Position), and draws a quiz through Quiz.
+// the questions whose answer depends on it: the verbs it accepts, the
+// script it runs, whether its run fires at once, its part of a Position
+// (apply, place), how it follows a leader (goTo) and when it is over.
+// Outside this package nothing asks a session's kind: the screen asks what
+// it accepts (Accepts), what may be shown (Disclose), what it asks
+// (QuestionAt, Choices), where it stands (Position), and gets the page for
+// its kind from Show (a quiz's page with its QuizState).
 type kind interface {
 	// accepts reports that v means something in this kind of session.
 	accepts(p *Session, v Verb) bool

@@ -461,10 +461,10 @@ func (v plainVariant) play(ctx context.Context) (err error) {
 	fmt.Fprintln(w)
 	// each actor's readout, as the screen shows it with that actor picked
 	for i, a := range snap.Actors {
-		s.Sel = i
+		s.Select(i)
 		fmt.Fprintf(w, "%s: %s\n", a.Name, handoutLine(s.Explanation().Readout))
 	}
-	s.Sel = -1
+	s.Select(-1)
 	ex := s.Explanation()
 	if ex.Alarm != "" {
 		fmt.Fprintf(w, "ALARM: %s\n", ex.Alarm)

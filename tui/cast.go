@@ -254,7 +254,7 @@ func (c *caster) story(ctx context.Context, b *sim.Backend, pos play.Position) e
 	if pos.Selected != "" || pos.Node != "" {
 		// the moment as the learner saw it: the card and node picked
 		a.pl.Select(slices.IndexFunc(a.pl.Snap.Actors, func(x sim.Actor) bool { return x.Name == pos.Selected }))
-		a.pl.Node = slices.IndexFunc(a.pl.Snap.Nodes, func(n sim.NodeState) bool { return n.Name == pos.Node })
+		a.pl.PickNode(slices.IndexFunc(a.pl.Snap.Nodes, func(n sim.NodeState) bool { return n.Name == pos.Node }))
 		castRun(a, a.Update, tea.WindowSizeMsg{Width: c.width, Height: c.height})
 		c.frame(a, castPause)
 	}

@@ -197,7 +197,7 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 	if a.onContents() {
 		a.toc.notice = o.Notice
 	} else if o.Notice != "" {
-		a.pl.Flash = o.Notice
+		a.pl.SetFlash(o.Notice)
 	}
 	return a, nil
 }

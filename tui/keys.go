@@ -145,10 +145,9 @@ func (a *session) onKey(msg tea.KeyMsg) tea.Cmd {
 		return a.navigate(play.NavDo(play.NavBack))
 	}
 	if act, says, ok := a.actionOf(msg); ok {
-		kind := a.pl.Scene.Kind
 		cmd, done := a.pl.key(act, a.com.Keys)
-		if a.pl.Scene.Kind != kind {
-			a.applyKeys() // r from a trial back to the race
+		if done {
+			a.applyKeys() // what the session accepts may change (r from a trial back to the race)
 		}
 		if !done && says {
 			a.pl.SetFlash(msg.String() + " does nothing in this scene · ? lists its keys")

@@ -125,6 +125,13 @@ var blocked = map[string]bool{
 	"SUBSCRIBE": true, "PSUBSCRIBE": true, "SSUBSCRIBE": true, "UNSUBSCRIBE": true, "PUNSUBSCRIBE": true,
 	"SELECT": true, "SWAPDB": true, "MOVE": true, "WAIT": true, "AUTH": true, "HELLO": true, "CLIENT": true, "QUIT": true,
 	"RESET": true, "SHUTDOWN": true, "DEBUG": true, "CONFIG": true, "MONITOR": true, "XREAD": true, "XREADGROUP": true,
+	// one command of these makes the server allocate far more than it was
+	// sent (an offset of a gigabyte, a copy of a key, a random sample of a
+	// billion members), out of reach of what the run is charged
+	"SETRANGE": true, "SETBIT": true, "BITFIELD": true, "BITOP": true, "COPY": true, "SORT": true, "SORT_RO": true,
+	"SUNIONSTORE": true, "SINTERSTORE": true, "SDIFFSTORE": true, "ZUNIONSTORE": true, "ZINTERSTORE": true, "ZDIFFSTORE": true,
+	"ZRANGESTORE": true, "GEORADIUS": true, "GEORADIUSBYMEMBER": true, "GEOSEARCHSTORE": true,
+	"SRANDMEMBER": true, "ZRANDMEMBER": true, "HRANDFIELD": true, "RESTORE": true,
 }
 
 // NewHost prepares a Lua state for srv. Close it when done.
@@ -365,6 +372,7 @@ func (h *Host) call(raise bool) lua.LGFunction {
 			L.RaiseError("Please specify at least one argument for this redis lib call")
 		}
 		args := make([]string, n)
+		size := 0
 		for i := 1; i <= n; i++ {
 			switch a := L.Get(i).(type) {
 			case lua.LNumber:
@@ -374,13 +382,19 @@ func (h *Host) call(raise bool) lua.LGFunction {
 			default:
 				L.RaiseError("Lua redis lib command arguments must be strings or integers")
 			}
+			size += len(args[i-1])
 		}
+		// what the server keeps of a command is at most what it was sent
+		h.charge(L, size)
 		name := strings.ToUpper(args[0])
 		var val any
 		var err error
-		if blocked[name] {
+		switch {
+		case blocked[name]:
 			err = ErrorReply("ERR This Redis command is not allowed from script")
-		} else {
+		case h.tooBig(name, args):
+			err = ErrorReply(fmt.Sprintf("ERR the lab keeps each value under %d kB", maxData>>10))
+		default:
 			val, err = h.srv.Do(args...)
 		}
 		if err != nil && !errors.Is(err, redis.Nil) {
@@ -398,9 +412,43 @@ func (h *Host) call(raise bool) lua.LGFunction {
 			L.Push(t)
 			return 1
 		}
+		h.charge(L, replySize(val))
 		L.Push(fromReply(L, val))
 		return 1
 	}
+}
+
+// tooBig reports a command that would leave a value over maxData bytes:
+// an argument that big, or an APPEND that would grow a string past it
+// (each APPEND copies the whole string, so many small ones cost the
+// square of its size).
+func (h *Host) tooBig(name string, args []string) bool {
+	for _, a := range args {
+		if len(a) > maxData {
+			return true
+		}
+	}
+	if name == "APPEND" && len(args) == 3 {
+		v, _ := h.srv.mr.Get(args[1]) // not a string: "", and APPEND answers WRONGTYPE
+		return len(v)+len(args[2]) > maxData
+	}
+	return false
+}
+
+// replySize is the bytes a reply's strings take, and a few for each
+// element.
+func replySize(v any) int {
+	switch x := v.(type) {
+	case string:
+		return len(x)
+	case []any:
+		n := 16 * len(x)
+		for _, e := range x {
+			n += replySize(e)
+		}
+		return n
+	}
+	return 16
 }
 
 // budgetCtx counts the Lua VM's instructions: gopher-lua asks a state's

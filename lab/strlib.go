@@ -28,7 +28,7 @@ func patternOf(L *lua.LState, pat string) *pattern.Program {
 // match runs p on s from from under the run's budget, raising when the
 // budget stops it or the pattern is malformed.
 func (h *Host) match(L *lua.LState, p *pattern.Program, s string, from int) (*pattern.MatchData, int) {
-	md, next, err := p.Match([]byte(s), from, &h.ctx)
+	md, next, err := p.Match(s, from, &h.ctx)
 	if err != nil {
 		L.RaiseError("%s", err.Error())
 	}
@@ -153,11 +153,10 @@ func (h *Host) strGsub(L *lua.LState) int {
 	repl := L.CheckAny(3)
 	limit := L.OptInt(4, -1)
 	p := patternOf(L, pat)
-	var out strings.Builder
-	grow := func(piece string) {
-		h.charge(L, len(piece))
-		out.WriteString(piece)
-	}
+	// the pieces are slices of s and the replacements: one join at the
+	// end makes the result, its size charged first
+	var parts []string
+	grow := func(piece string) { parts = append(parts, piece) }
 	last, n := 0, 0
 	for pos := 0; pos <= len(s) && n != limit; {
 		md, next := h.match(L, p, s, pos)
@@ -207,7 +206,15 @@ func (h *Host) strGsub(L *lua.LState) int {
 		return 2
 	}
 	grow(s[last:])
-	L.Push(lua.LString(out.String()))
+	size := 0
+	for _, piece := range parts {
+		size += len(piece)
+		if size > maxAlloc {
+			break
+		}
+	}
+	h.charge(L, size)
+	L.Push(lua.LString(strings.Join(parts, "")))
 	L.Push(lua.LNumber(n))
 	return 2
 }
@@ -217,39 +224,48 @@ func (h *Host) strGsub(L *lua.LState) int {
 // sign, '%' before anything else kept with it, as gopher-lua does. Its
 // size is charged as it grows.
 func (h *Host) expand(L *lua.LState, repl string, md *pattern.MatchData, s string) string {
+	size := 0
+	expandEach(L, repl, md, s, func(piece string) {
+		size += len(piece)
+		if size > maxAlloc {
+			h.charge(L, size)
+		}
+	})
+	h.charge(L, size)
 	var b strings.Builder
+	b.Grow(size)
+	expandEach(L, repl, md, s, func(piece string) { b.WriteString(piece) })
+	return b.String()
+}
+
+// expandEach calls put with each piece of repl: a literal byte, a
+// '%' sequence, a capture.
+func expandEach(L *lua.LState, repl string, md *pattern.MatchData, s string, put func(string)) {
 	for i := 0; i < len(repl); i++ {
 		c := repl[i]
-		if c != '%' || i == len(repl)-1 {
-			b.WriteByte(c)
-			continue
-		}
-		i++
-		c = repl[i]
 		switch {
-		case c == '%':
-			b.WriteByte('%')
-			continue
-		case c < '0' || c > '9':
-			b.WriteByte('%')
-			b.WriteByte(c)
-			continue
+		case c != '%' || i == len(repl)-1:
+			put(repl[i : i+1])
+		case repl[i+1] == '%':
+			put("%")
+			i++
+		case repl[i+1] < '0' || repl[i+1] > '9':
+			put(repl[i : i+2])
+			i++
+		default:
+			i++
+			idx := 2 * int(repl[i]-'0')
+			if idx > 2 && idx >= md.CaptureLength() {
+				L.RaiseError("invalid capture index")
+			}
+			if idx >= md.CaptureLength() && idx == 2 {
+				idx = 0
+			}
+			if md.IsPosCapture(idx) {
+				put(lua.LNumber(md.Capture(idx)).String())
+			} else {
+				put(s[md.Capture(idx):md.Capture(idx+1)])
+			}
 		}
-		idx := 2 * int(c-'0')
-		if idx > 2 && idx >= md.CaptureLength() {
-			L.RaiseError("invalid capture index")
-		}
-		if idx >= md.CaptureLength() && idx == 2 {
-			idx = 0
-		}
-		var piece string
-		if md.IsPosCapture(idx) {
-			piece = lua.LNumber(md.Capture(idx)).String()
-		} else {
-			piece = s[md.Capture(idx):md.Capture(idx+1)]
-		}
-		h.charge(L, len(piece))
-		b.WriteString(piece)
 	}
-	return b.String()
 }

@@ -10,8 +10,9 @@
 // single Lua instruction, out of reach of any instruction budget); it
 // refuses to recurse deeper than MaxDepth (each repetition tried is a Go
 // call, and the goroutine's stack would grow without bound); and Find
-// gives way to Compile and Program.Match, which find one match at a time,
-// so gmatch and gsub need not hold every match at once.
+// gives way to Compile and Program.Match, which find one match at a time
+// in a string (not a copy of it as bytes), so gmatch and gsub need not
+// hold every match at once.
 package pattern
 
 import (
@@ -541,7 +542,7 @@ const MeterEvery = 16
 
 // MaxDepth is how deep the matching machine may recurse: each repetition
 // it tries is a nested call.
-const MaxDepth = 50_000
+const MaxDepth = 20_000
 
 // Meter is asked every MeterEvery steps whether the match may go on; it
 // returns the error that stops it, or nil.
@@ -553,7 +554,7 @@ type Meter interface {
 type stopped struct{ err error }
 
 type machine struct {
-	src   []byte
+	src   string
 	insts []inst
 	meter Meter
 	steps int
@@ -684,7 +685,7 @@ func Compile(p string) (prog *Program, err error) {
 // position the next search starts from (past the match, or one past from
 // for an empty match), or nil when there is none (and next is past the
 // end). The meter's error, or a malformed pattern's (*Error), is err.
-func (p *Program) Match(src []byte, from int, meter Meter) (md *MatchData, next int, err error) {
+func (p *Program) Match(src string, from int, meter Meter) (md *MatchData, next int, err error) {
 	vm := &machine{src: src, insts: p.insts, meter: meter}
 	defer func() {
 		if v := recover(); v != nil {

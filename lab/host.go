@@ -254,6 +254,16 @@ func (h *Host) Close() { h.L.Close() }
 // raised error reply, the budget spent) returns a *ScriptError as err;
 // redis.error_reply's reply is an ErrorReply, as Redis sends it.
 func (h *Host) Eval(ctx context.Context, s *Script, keys, argv []string) (any, error) {
+	v, err := h.run(ctx, s, keys, argv)
+	if err != nil {
+		return nil, err
+	}
+	return toReply(h.L, v)
+}
+
+// run runs s and returns the value it returned, unconverted; errors as
+// Eval's.
+func (h *Host) run(ctx context.Context, s *Script, keys, argv []string) (lua.LValue, error) {
 	L := h.L
 	env := L.NewTable()
 	kt, at := L.CreateTable(len(keys), 0), L.CreateTable(len(argv), 0)
@@ -301,7 +311,7 @@ func (h *Host) Eval(ctx context.Context, s *Script, keys, argv []string) (any, e
 	}
 	ret := L.Get(-1)
 	L.SetTop(top)
-	return toReply(L, ret)
+	return ret, nil
 }
 
 // toReply converts a script's return value as Redis does.

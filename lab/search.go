@@ -540,9 +540,10 @@ func (s *search) record(w *world, before uint8, path []Move, probe bool) {
 // Vet plays b's moves once in the lab's own Lua host, under its budget,
 // and returns the error that stops them: a script over its budget (a
 // *ScriptError), a move its client cannot make. A story of b runs the
-// scripts through the embedded server's EVAL, which has no budget: a break
-// that came in a story code is vetted here before it opens, so a pasted
-// code cannot hold a session in a script that never ends.
+// scripts through the embedded server's EVAL, which answers them in the
+// same host (see storyHost); a break that came in a story code is still
+// vetted here before it opens, so a pasted code that cannot be played is
+// refused rather than shown half.
 func (b *Break) Vet(ctx context.Context) error {
 	_, _, err := play(ctx, &b.Lock, b.Clients, b.Moves)
 	return err

@@ -57,11 +57,17 @@ func NewServer() (*Server, error) {
 	}
 	mr.SetTime(sim.Epoch())
 	mr.ClockTTL(true)
+	return serverOn(mr), nil
+}
+
+// serverOn sends commands to mr, a server started elsewhere (a story's),
+// on a connection of its own; its clock is mr's, left as it is.
+func serverOn(mr *miniredis.Miniredis) *Server {
 	s := &Server{mr: mr, srv: mr.Server()}
 	s.wr = bufio.NewWriter(&s.buf)
 	s.peer = server.NewPeer(s.wr)
 	s.rd = bufio.NewReader(&s.buf)
-	return s, nil
+	return s
 }
 
 // Close stops the server.

@@ -81,6 +81,10 @@ usage: locksim [flags]
   -grade DIR -out OUT  run the adversary on the lock in DIR headless and write
                        OUT/results.json (Exercism's test-runner format, version 2); the
                        search runs in a process of its own, ended at the limits below
+  -level ID            with -grade: grade against that level's faults, bound and properties
+  -policy FILE         with -grade: grade against a teacher's policy (lab.json's format);
+                       with either, the student's lab.json is not read; without them, the
+                       default policy, which lab.json may widen but never narrow
   -grade-timeout D     with -grade: the whole grade's wall limit (default 1m)
   -grade-memory MB     with -grade: the search's resident memory cap (default 1024)
 

@@ -31,6 +31,8 @@ type labConfig struct {
 	out     string        // -out: where results.json goes
 	timeout time.Duration // -grade-timeout: the wall limit of the whole grade
 	memory  int           // -grade-memory: the child's resident memory cap, in MB
+	level   string        // -level ID: grade against the level's policy
+	policy  string        // -policy FILE: grade against a teacher's policy
 	// child is the hidden verb's directory (-grade-child DIR): the search
 	// itself, run by -grade in a process of its own, results on stdout
 	child string
@@ -55,6 +57,8 @@ func gradeFlags(fs *flag.FlagSet, c *config) {
 	fs.StringVar(&c.lab.out, "out", "", "")
 	fs.DurationVar(&c.lab.timeout, "grade-timeout", defaultGradeTimeout, "")
 	fs.IntVar(&c.lab.memory, "grade-memory", defaultGradeMemory, "")
+	fs.StringVar(&c.lab.level, "level", "", "")
+	fs.StringVar(&c.lab.policy, "policy", "", "")
 	fs.StringVar(&c.lab.child, "grade-child", "", "")
 	fs.IntVar(&c.lab.cpu, "grade-cpu", 0, "")
 }
@@ -71,6 +75,10 @@ func checkGrade(_ *flag.FlagSet, c *config) error {
 		return errors.New("-out goes with -grade")
 	case c.lab.grade != "" && c.labDir != "":
 		return errors.New("-grade and -lab do not go together: -grade runs headless")
+	case c.lab.level != "" && c.lab.policy != "":
+		return errors.New("-level and -policy do not go together: each pins the policy the lock is graded against")
+	case (c.lab.level != "" || c.lab.policy != "") && c.lab.grade == "" && c.lab.child == "":
+		return errors.New("-level and -policy go with -grade")
 	case c.lab.timeout <= 0:
 		return errors.New("-grade-timeout must be above 0")
 	case c.lab.memory <= 0:
@@ -79,7 +87,9 @@ func checkGrade(_ *flag.FlagSet, c *config) error {
 	return nil
 }
 
-// runGrade grades -grade DIR and writes OUT/results.json. The search runs
+// runGrade grades -grade DIR against the policy -level ID or -policy FILE
+// pins (the student's lab.json then unread), or the default policy that
+// lab.json may only widen, and writes OUT/results.json. The search runs
 // in a child process (this binary, the hidden -grade-child verb) with
 // RLIMIT_CPU set, which this process kills at -grade-timeout, at
 // -grade-memory of resident memory (read from /proc: RLIMIT_AS would
@@ -126,7 +136,14 @@ func gradeInChild(ctx context.Context, c labConfig) (res grade.Results, usage st
 	if err != nil {
 		return res, "", err
 	}
-	cmd := exec.Command(self, "-grade-child", c.grade, "-grade-cpu", strconv.Itoa(c.cpuLimit()))
+	args := []string{"-grade-child", c.grade, "-grade-cpu", strconv.Itoa(c.cpuLimit())}
+	switch {
+	case c.level != "":
+		args = append(args, "-level", c.level)
+	case c.policy != "":
+		args = append(args, "-policy", c.policy)
+	}
+	cmd := exec.Command(self, args...)
 	// the cli's tests start their own binary as locksim with this set
 	cmd.Env = append(os.Environ(), "LOCKSIM_MAIN=1")
 	// a grader killed outright takes its search with it
@@ -227,7 +244,7 @@ func gradeChild(ctx context.Context, e *env, cf config, _ *sim.Backend) int {
 			return 1
 		}
 	}
-	res, err := grade.Dir(ctx, c.child)
+	res, err := grade.Dir(ctx, c.child, grade.Pin{Level: c.level, Policy: c.policy})
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		fmt.Fprintf(e.err, "locksim: -grade %s: no such directory\n", c.child)

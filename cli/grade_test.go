@@ -174,3 +174,49 @@ func TestGradeHostileLock(t *testing.T) {
 		t.Errorf("%s %q %v", status, msg, tests)
 	}
 }
+
+// TestGradePinnedPolicy: -level and -policy pin the policy on the command
+// line (the search's child process gets them), the student's lab.json
+// then unread; the usage errors are one line and exit 2.
+func TestGradePinnedPolicy(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"acquire.lua":   "return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])\n",
+		"release.redis": "DEL {key}\n",
+		"lab.json":      `{"faults": [], "properties": ["deadlock-freedom"]}`,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	teacher := filepath.Join(t.TempDir(), "policy.json")
+	if err := os.WriteFile(teacher, []byte(`{"faults": ["pause-past"], "bound": {"faults": 1, "depth": 10}, "properties": ["no-foreign-release"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, pin := range [][]string{{"-level", "blind-release"}, {"-policy", teacher}} {
+		out := t.TempDir()
+		code, stdout, errs := runMain(append([]string{"-grade", dir, "-out", out}, pin...)...)
+		if code != 0 || errs != "" || !strings.HasPrefix(stdout, "fail: ") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", pin, code, stdout, errs)
+		}
+		data, _ := os.ReadFile(filepath.Join(out, "results.json"))
+		if !strings.Contains(string(data), `"name": "no-foreign-release"`) || strings.Contains(string(data), "deadlock-freedom") ||
+			!strings.Contains(string(data), "under "+map[string]string{"-level": "level blind-release", "-policy": "the policy in policy.json"}[pin[0]]) {
+			t.Errorf("%v: %s", pin, data)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-grade", dir, "-out", t.TempDir(), "-level", "no-fencing", "-policy", teacher}, "do not go together"},
+		{[]string{"-level", "no-fencing"}, "go with -grade"},
+		{[]string{"-grade", dir, "-out", t.TempDir(), "-level", "nosuch"}, "no such level"},
+		{[]string{"-grade", dir, "-out", t.TempDir(), "-policy", "nosuch.json"}, "no such file"},
+	} {
+		code, stdout, errs := runMain(c.args...)
+		if code != 2 || stdout != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and %q", c.args, code, stdout, errs, c.want)
+		}
+	}
+}

@@ -585,3 +585,18 @@ func play(ctx context.Context, l *Lock, clients int, moves []Move) ([]Move, []Pr
 	}
 	return out, broken, nil
 }
+
+// HandsOutFences reports whether l's acquire, granted on an empty server,
+// returns a fencing token (an integer above 0 from a Lua acquire), as the
+// search reads it; false when it cannot run.
+func HandsOutFences(ctx context.Context, l *Lock) bool {
+	if l.Acquire.Lang != Lua {
+		return false
+	}
+	moves, _, err := play(ctx, l, 1, []Move{{Client: clientNames[0]}})
+	if err != nil || len(moves) != 1 {
+		return false
+	}
+	r := moves[0].Reply
+	return strings.HasPrefix(r, "(integer) ") && r != "(integer) 0" && !strings.HasPrefix(r, "(integer) -")
+}

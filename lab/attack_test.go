@@ -123,6 +123,8 @@ func TestPatternsAgreeWithGopherLua(t *testing.T) {
 		`(function() local t = {} for w in string.gmatch('abc', '') do t[#t+1] = '.' end return #t end)()`,
 		`(function() local t = {} for w in string.gmatch('aaa', '^a') do t[#t+1] = w end return #t end)()`,
 		`'a' .. 1 .. 'b' .. 2.5`,
+		`(function() local t = setmetatable({}, {__concat = function(a, b) return 'mt' end}) return ('x' .. t) .. ('y' .. 'z' .. t) end)()`,
+		`(pcall(function() return 'a' .. nil end))`,
 		`string.format('%5.2f|%-4d|%s|%q', 3.14159, 42, 'x', 'y')`,
 		`table.concat({1, 2, 'three'}, ', ', 2)`,
 		`select('#', unpack({1, 2, 3}))`,
@@ -202,6 +204,10 @@ func TestMemoryAttacks(t *testing.T) {
 			t.Errorf("%s: %d MB allocated", c.src, got>>20)
 		}
 	}
+	// pcall cannot swallow the end of a run
+	overBudget(t, h, "pcall(string.rep, 'x', 1e9)\nreturn 1", "made more than")
+	overBudget(t, h, "pcall(function() while true do end end)\nreturn 1", "budget of instructions")
+	overBudget(t, h, "while true do pcall(string.rep, 'x', 1e9) end", "made more than")
 	// a tail call that never returns is an endless loop: the budget ends it
 	overBudget(t, h, "local function f(n) return f(n + 1) end\nreturn f(1)", "budget of instructions")
 	v, err := eval(t, h, "return #(string.rep('ab', 1000) .. 'c')", nil, nil)

@@ -75,21 +75,38 @@ func (h *Host) guardBuiltins(g *lua.LTable) {
 	g.RawSetString(concatName, L.NewFunction(h.concat))
 }
 
-// concat is '..' over its arguments, left to right, as the VM's concat:
-// strings and numbers join, charged first; anything else goes to a
-// __concat metamethod of either side, or is an error, two at a time from
-// the right as Lua does.
+// concat is '..' over its arguments, as the VM's concat does it: from the
+// right, each run of strings and numbers joined at once, its size charged
+// first; anything else goes, two at a time, to a __concat metamethod of
+// either side, or is an error.
 func (h *Host) concat(L *lua.LState) int {
 	n := L.GetTop()
 	rhs := L.Get(n)
-	for i := n - 1; i >= 1; i-- {
-		lhs := L.Get(i)
-		if lua.LVCanConvToString(lhs) && lua.LVCanConvToString(rhs) {
-			size := len(lua.LVAsString(lhs)) + len(lua.LVAsString(rhs))
+	for i := n - 1; i >= 1; {
+		if lua.LVCanConvToString(rhs) && lua.LVCanConvToString(L.Get(i)) {
+			j := i
+			for j > 1 && lua.LVCanConvToString(L.Get(j-1)) {
+				j--
+			}
+			last := lua.LVAsString(rhs)
+			size := len(last)
+			for k := j; k <= i; k++ {
+				size += len(lua.LVAsString(L.Get(k)))
+				if size > maxAlloc {
+					break
+				}
+			}
 			h.charge(L, size)
-			rhs = lua.LString(lua.LVAsString(lhs) + lua.LVAsString(rhs))
+			var b strings.Builder
+			b.Grow(size)
+			for k := j; k <= i; k++ {
+				b.WriteString(lua.LVAsString(L.Get(k)))
+			}
+			b.WriteString(last)
+			rhs, i = lua.LString(b.String()), j-1
 			continue
 		}
+		lhs := L.Get(i)
 		mm := L.GetMetaField(lhs, "__concat")
 		if mm == lua.LNil {
 			mm = L.GetMetaField(rhs, "__concat")
@@ -107,6 +124,7 @@ func (h *Host) concat(L *lua.LState) int {
 		L.Call(2, 1)
 		rhs = L.Get(-1)
 		L.Pop(1)
+		i--
 	}
 	L.Push(rhs)
 	return 1

@@ -21,8 +21,9 @@ import (
 // the search: miniredis's own Lua has no budget, and a script that tells
 // the two hosts apart (if rawget(_G, 'redis') then while true do end end)
 // would hang the story. The command still goes over the client's own
-// connection, so the log shows EVAL and its reply as before. Every other
-// command, and EVAL of any other script, is miniredis's.
+// connection, so the log shows EVAL and its reply as before. SCRIPT LOAD
+// of a part is answered here too, so its EVALSHA cannot reach miniredis's
+// Lua. Every other command, and any other script, is miniredis's.
 //
 // The script's commands reach the server one by one on a connection of
 // the host's own: a story runs one step at a time, so nothing comes in
@@ -32,11 +33,12 @@ type storyHost struct {
 	b    *sim.Backend
 	srv  *Server
 	host *Host
-	// parts are the lock's Lua parts, by source and by SHA1
-	bySrc, bySHA map[string]*Script
-	// loaded are the SHA1s an EVAL ran: EVALSHA finds those, and answers
-	// NOSCRIPT for the others as a server that never saw them does
-	loaded map[string]bool
+	// parts are the lock's Lua parts
+	parts []*part
+	// loaded are the scripts an EVAL ran or SCRIPT LOAD loaded, by SHA1:
+	// EVALSHA finds those, and any other SHA1 is miniredis's (NOSCRIPT,
+	// as from a server that never saw it)
+	loaded map[string]*Script
 }
 
 // hostStory makes the embedded server behind b answer pr's Lua parts
@@ -47,15 +49,25 @@ func hostStory(b *sim.Backend, pr *program) {
 		return
 	}
 	srv := serverOn(mr)
-	sh := &storyHost{b: b, srv: srv, host: NewHost(srv, DefaultBudget()),
-		bySrc: map[string]*Script{}, bySHA: map[string]*Script{}, loaded: map[string]bool{}}
+	sh := &storyHost{b: b, srv: srv, host: NewHost(srv, DefaultBudget()), loaded: map[string]*Script{}}
 	for _, p := range []*part{pr.acquire, pr.release, pr.extend} {
 		if p != nil && p.script != nil {
-			sh.bySrc[p.Src] = p.script
-			sh.bySHA[shaOf(p.Src)] = p.script
+			sh.parts = append(sh.parts, p)
 		}
 	}
 	b.SetScriptHook(sh.answer)
+}
+
+// partOf is the part src is: its source, or its source and one comment
+// line after it (as sim's EvalSHA tags a script with its run).
+func (sh *storyHost) partOf(src string) *Script {
+	for _, p := range sh.parts {
+		rest, ok := strings.CutPrefix(src, p.Src)
+		if ok && (rest == "" || strings.HasPrefix(strings.TrimLeft(rest, "\n"), "--") && !strings.Contains(strings.TrimLeft(rest, "\n"), "\n")) {
+			return p.script
+		}
+	}
+	return nil
 }
 
 func shaOf(src string) string {
@@ -66,6 +78,23 @@ func shaOf(src string) string {
 // answer is the server's hook: EVAL or EVALSHA of one of the parts runs
 // in the host, and its reply is written to c as Redis writes a script's.
 func (sh *storyHost) answer(c *server.Peer, cmd string, args []string) bool {
+	// the script's own commands come back through here: only these take
+	// the lock (the host refuses them inside a script)
+	if cmd != "SCRIPT" && cmd != "EVAL" && cmd != "EVALSHA" {
+		return false
+	}
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if cmd == "SCRIPT" && len(args) == 2 && strings.EqualFold(args[0], "LOAD") {
+		s := sh.partOf(args[1])
+		if s == nil {
+			return false
+		}
+		sha := shaOf(args[1])
+		sh.loaded[sha] = s
+		c.WriteBulk(sha)
+		return true
+	}
 	if (cmd != "EVAL" && cmd != "EVALSHA") || len(args) < 2 {
 		return false
 	}
@@ -73,16 +102,13 @@ func (sh *storyHost) answer(c *server.Peer, cmd string, args []string) bool {
 	if err != nil || n < 0 || n > len(args)-2 {
 		return false // miniredis answers a malformed call
 	}
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
 	var s *Script
 	if cmd == "EVAL" {
-		s = sh.bySrc[args[0]]
-		if s != nil {
-			sh.loaded[shaOf(args[0])] = true
+		if s = sh.partOf(args[0]); s != nil {
+			sh.loaded[shaOf(args[0])] = s
 		}
-	} else if sha := strings.ToLower(args[0]); sh.loaded[sha] {
-		s = sh.bySHA[sha]
+	} else {
+		s = sh.loaded[strings.ToLower(args[0])]
 	}
 	if s == nil {
 		return false

@@ -74,3 +74,40 @@ func TestStoryScriptsAreBudgeted(t *testing.T) {
 		t.Errorf("another script: %v, %v", v, err)
 	}
 }
+
+// TestStoryHostLoadedScripts: a part loaded with SCRIPT LOAD and called by
+// EVALSHA, or sent with a comment line after it (as sim's EvalSHA tags a
+// script with its run), runs in the lab's host too; a SHA nobody loaded
+// gets miniredis's NOSCRIPT.
+func TestStoryHostLoadedScripts(t *testing.T) {
+	l := Starter()
+	l.Acquire.Src = "while true do end\n"
+	pr, err := compileLock(&l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	be, err := sim.OpenEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = be.Close(context.Background()) }()
+	hostStory(be, pr)
+	ctx := context.Background()
+	c := be.Admin()
+	sha, err := c.ScriptLoad(ctx, l.Acquire.Src).Result()
+	if err != nil || sha != shaOf(l.Acquire.Src) {
+		t.Fatalf("SCRIPT LOAD: %q, %v", sha, err)
+	}
+	for what, err := range map[string]error{
+		"EVALSHA":        c.EvalSha(ctx, sha, []string{LockKey}).Err(),
+		"EVAL, tagged":   c.Eval(ctx, l.Acquire.Src+"\n-- locksim run 3 replay 1", []string{LockKey}).Err(),
+		"EVALSHA tagged": c.EvalSha(ctx, shaOf(l.Acquire.Src+"\n-- locksim run 3 replay 1"), []string{LockKey}).Err(),
+	} {
+		if err == nil || !strings.Contains(err.Error(), "budget of instructions") {
+			t.Errorf("%s: %v", what, err)
+		}
+	}
+	if err := c.EvalSha(ctx, shaOf("return 1"), nil).Err(); err == nil || !strings.HasPrefix(err.Error(), "NOSCRIPT") {
+		t.Errorf("an unknown SHA: %v", err)
+	}
+}

@@ -138,11 +138,14 @@ func waitForChild(t *testing.T, pid int) int {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
-		tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/children")
-		for _, f := range tasks {
+		// every process's parent, from /proc/PID/stat's fourth field (after
+		// the command name in parentheses)
+		stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+		for _, f := range stats {
 			data, _ := os.ReadFile(f)
-			if fields := strings.Fields(string(data)); len(fields) > 0 {
-				child, _ := strconv.Atoi(fields[0])
+			i := strings.LastIndex(string(data), ")")
+			if fields := strings.Fields(string(data[i+1:])); i >= 0 && len(fields) > 1 && fields[1] == strconv.Itoa(pid) {
+				child, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(f, "/proc/"), "/stat"))
 				return child
 			}
 		}

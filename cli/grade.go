@@ -205,8 +205,11 @@ func childResults(werr error, cmd *exec.Cmd, stdout []byte, stderr string, c lab
 	return stopped("the search failed: " + line), "", nil
 }
 
-// cpuLimit is the CPU seconds the child is given: the wall limit and one.
-func (c labConfig) cpuLimit() int { return int((c.timeout+time.Second-1)/time.Second) + 1 }
+// cpuLimit is the CPU seconds the child is given: twice the wall limit
+// and one, so that the collector's work on a second core does not end a
+// grade the wall limit would have let finish. It is the backstop for a
+// parent that cannot kill it.
+func (c labConfig) cpuLimit() int { return 2*int((c.timeout+time.Second-1)/time.Second) + 1 }
 
 // residentMB reads a process's resident memory (VmRSS) from
 // /proc/PID/status, in MB.

@@ -87,6 +87,8 @@ func verbs() []verb {
 			ssh: &serve.Command{Run: listSSH}},
 		{name: "cleanup", flags: cleanupFlags, chosen: func(c config, _ *env) bool { return c.cleanup }, run: cleanup},
 		{name: "serve", flags: serveFlags, check: checkServe, chosen: func(c config, _ *env) bool { return c.serve.addr != "" }, run: serveCourse},
+		// hidden: the search -grade runs in a child process of its own
+		{name: "grade-child", chosen: func(c config, _ *env) bool { return c.lab.child != "" }, run: gradeChild},
 		{name: "grade", flags: gradeFlags, check: checkGrade, chosen: func(c config, _ *env) bool { return c.lab.grade != "" }, run: runGrade},
 		{name: "reset-progress", flags: resetFlags, chosen: func(c config, _ *env) bool { return c.resetProgress }, run: resetProgress},
 		{name: "cast", flags: castFlags, check: checkCast, chosen: func(c config, _ *env) bool { return c.cast != "" }, backend: true, run: writeCast,

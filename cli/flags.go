@@ -80,7 +80,14 @@ usage: locksim [flags]
                        and write porcupine's view of it, checked as the server's lease, the
                        client's mutex and the fenced resource, with its faults, to FILE.html
   -grade DIR -out OUT  run the adversary on the lock in DIR headless and write
-                       OUT/results.json (Exercism's test-runner format, version 2)
+                       OUT/results.json (Exercism's test-runner format, version 2); the
+                       search runs in a process of its own, ended at the limits below
+  -level ID            with -grade: grade against that level's faults, bound and properties
+  -policy FILE         with -grade: grade against a teacher's policy (lab.json's format);
+                       with either, the student's lab.json is not read; without them, the
+                       default policy, which lab.json may widen but never narrow
+  -grade-timeout D     with -grade: the whole grade's wall limit (default 1m)
+  -grade-memory MB     with -grade: the search's resident memory cap (default 1024)
 
 serving the course over SSH (see docs/classroom.md):
   -serve ADDR          serve the course on ADDR, e.g. :2222; students type ssh -p 2222 HOST

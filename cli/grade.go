@@ -1,14 +1,24 @@
-// The grade verb: -grade DIR -out OUT, the lab run headless; and the -lab
-// screen's refusal of a live server, which -grade shares.
+// The grade verb: -grade DIR -out OUT, the lab run headless in a child
+// process of its own with OS limits; the hidden verb that child runs; and
+// the -lab screen's refusal of a live server, which -grade shares.
 
 package cli
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
 
 	"locksim/lab"
 	"locksim/lab/grade"
@@ -17,9 +27,26 @@ import (
 
 // labConfig is what the lab's headless flags asked for.
 type labConfig struct {
-	grade string // -grade: the directory of the lock to grade
-	out   string // -out: where results.json goes
+	grade   string        // -grade: the directory of the lock to grade
+	out     string        // -out: where results.json goes
+	timeout time.Duration // -grade-timeout: the wall limit of the whole grade
+	memory  int           // -grade-memory: the child's resident memory cap, in MB
+	level   string        // -level ID: grade against the level's policy
+	policy  string        // -policy FILE: grade against a teacher's policy
+	// child is the hidden verb's directory (-grade-child DIR): the search
+	// itself, run by -grade in a process of its own, results on stdout
+	child string
+	cpu   int // -grade-cpu: the child's CPU limit, in seconds (RLIMIT_CPU)
 }
+
+// The limits of a grade by default: a minute of wall time (the largest
+// bound lab.json may ask for is about a minute of searching on one core),
+// and 1 GB of resident memory (a script may make 64 MB a run; a -race
+// build's shadow memory takes several times a plain one's).
+const (
+	defaultGradeTimeout = time.Minute
+	defaultGradeMemory  = 1024
+)
 
 // errEmbeddedOnly is the one line -lab and -grade give with -redis.
 var errEmbeddedOnly = errors.New("the lab runs on the embedded server only: a learner's script can name any key, " +
@@ -28,6 +55,12 @@ var errEmbeddedOnly = errors.New("the lab runs on the embedded server only: a le
 func gradeFlags(fs *flag.FlagSet, c *config) {
 	fs.StringVar(&c.lab.grade, "grade", "", "")
 	fs.StringVar(&c.lab.out, "out", "", "")
+	fs.DurationVar(&c.lab.timeout, "grade-timeout", defaultGradeTimeout, "")
+	fs.IntVar(&c.lab.memory, "grade-memory", defaultGradeMemory, "")
+	fs.StringVar(&c.lab.level, "level", "", "")
+	fs.StringVar(&c.lab.policy, "policy", "", "")
+	fs.StringVar(&c.lab.child, "grade-child", "", "")
+	fs.IntVar(&c.lab.cpu, "grade-cpu", 0, "")
 }
 
 // checkGrade reports a usage error in the lab's flags once fs is parsed:
@@ -42,34 +75,198 @@ func checkGrade(_ *flag.FlagSet, c *config) error {
 		return errors.New("-out goes with -grade")
 	case c.lab.grade != "" && c.labDir != "":
 		return errors.New("-grade and -lab do not go together: -grade runs headless")
+	case c.lab.level != "" && c.lab.policy != "":
+		return errors.New("-level and -policy do not go together: each pins the policy the lock is graded against")
+	case (c.lab.level != "" || c.lab.policy != "") && c.lab.grade == "" && c.lab.child == "":
+		return errors.New("-level and -policy go with -grade")
+	case c.lab.timeout <= 0:
+		return errors.New("-grade-timeout must be above 0")
+	case c.lab.memory <= 0:
+		return errors.New("-grade-memory must be above 0 MB")
 	}
 	return nil
 }
 
-// runGrade runs the adversary on -grade DIR and writes OUT/results.json:
-// 0 once it is written, whatever the lock's result; 2 for a usage error
-// (no such directory, no acquire); 1 when the file cannot be written.
+// runGrade grades -grade DIR against the policy -level ID or -policy FILE
+// pins (the student's lab.json then unread), or the default policy that
+// lab.json may only widen, and writes OUT/results.json. The search runs
+// in a child process (this binary, the hidden -grade-child verb) with
+// RLIMIT_CPU set, which this process kills at -grade-timeout, at
+// -grade-memory of resident memory (read from /proc: RLIMIT_AS would
+// refuse a -race build, which reserves terabytes of address space), or
+// when it is asked to stop (SIGTERM, SIGINT). Exit status: 0 once
+// results.json is written, whatever the lock's result, a limit's end
+// included (status error, the message naming the limit); 2 for a usage
+// error (no such directory, no acquire); 1 when the file cannot be
+// written, the child cannot start, or the grade was stopped (results.json
+// then says so).
 func runGrade(ctx context.Context, e *env, cf config, _ *sim.Backend) int {
 	c := cf.lab
-	res, err := grade.Dir(ctx, c.grade)
+	res, usage, err := gradeInChild(ctx, c)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		fmt.Fprintf(e.err, "locksim: -grade %s: no such directory\n", c.grade)
+	case usage != "":
+		fmt.Fprint(e.err, usage)
 		return 2
-	case errors.Is(err, lab.ErrNoAcquire):
-		fmt.Fprintf(e.err, "locksim: -grade: %v: the lock needs at least an acquire and a release\n", err)
-		return 2
-	case ctx.Err() != nil:
-		fmt.Fprintln(e.err, "locksim: interrupted: no results written")
-		return 1
 	case err != nil:
 		fmt.Fprintf(e.err, "locksim: -grade: %v\n", err)
-		return 2
+		return 1
 	}
 	if err := grade.Write(c.out, res); err != nil {
 		fmt.Fprintf(e.err, "locksim: %v\n", err)
 		return 1
 	}
+	if ctx.Err() != nil {
+		fmt.Fprintf(e.err, "locksim: -grade was stopped: %s says so\n", c.out+"/results.json")
+		return 1
+	}
 	fmt.Fprintf(e.out, "%s: %s\n", res.Status, c.out+"/results.json")
+	return 0
+}
+
+// stopped is results.json for a grade a limit or a signal ended.
+func stopped(why string) grade.Results {
+	return grade.Results{Version: 2, Status: lab.Error, Message: "stopped: " + why, Tests: []grade.TestResult{}}
+}
+
+// gradeInChild runs the hidden verb on c.grade and returns its results;
+// usage is the child's one line for a usage error (exit 2), err a failure
+// to run it at all.
+func gradeInChild(ctx context.Context, c labConfig) (res grade.Results, usage string, err error) {
+	self, err := os.Executable()
+	if err != nil {
+		return res, "", err
+	}
+	args := []string{"-grade-child", c.grade, "-grade-cpu", strconv.Itoa(c.cpuLimit())}
+	switch {
+	case c.level != "":
+		args = append(args, "-level", c.level)
+	case c.policy != "":
+		args = append(args, "-policy", c.policy)
+	}
+	cmd := exec.Command(self, args...)
+	// the cli's tests start their own binary as locksim with this set
+	cmd.Env = append(os.Environ(), "LOCKSIM_MAIN=1")
+	// a grader killed outright takes its search with it
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		return res, "", fmt.Errorf("cannot start the search: %w", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	wall := time.NewTimer(c.timeout)
+	defer wall.Stop()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	kill := func(why string) grade.Results {
+		_ = cmd.Process.Kill()
+		<-done
+		return stopped(why)
+	}
+	for {
+		select {
+		case err := <-done:
+			return childResults(err, cmd, stdout.Bytes(), stderr.String(), c)
+		case <-ctx.Done():
+			return kill("locksim -grade was interrupted before the search ended (SIGTERM or SIGINT)"), "", nil
+		case <-wall.C:
+			return kill(fmt.Sprintf("the grade ran past its time limit of %s (-grade-timeout)", c.timeout)), "", nil
+		case <-tick.C:
+			if rss, ok := residentMB(cmd.Process.Pid); ok && rss > c.memory {
+				return kill(fmt.Sprintf("the search used more than %d MB of memory (-grade-memory)", c.memory)), "", nil
+			}
+		}
+	}
+}
+
+// childResults reads how the child ended: its results on stdout, its
+// usage error, or the CPU limit that killed it.
+func childResults(werr error, cmd *exec.Cmd, stdout []byte, stderr string, c labConfig) (grade.Results, string, error) {
+	var res grade.Results
+	code := cmd.ProcessState.ExitCode()
+	switch {
+	case code == 0:
+		if err := json.Unmarshal(stdout, &res); err != nil {
+			return res, "", fmt.Errorf("the search's results cannot be read: %v", err)
+		}
+		return res, "", nil
+	case code == 2:
+		return res, stderr, nil
+	}
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() &&
+		(ws.Signal() == syscall.SIGKILL || ws.Signal() == syscall.SIGXCPU) {
+		return stopped(fmt.Sprintf("the search ran past its CPU limit of %d s (RLIMIT_CPU)", c.cpuLimit())), "", nil
+	}
+	line := strings.TrimSpace(stderr)
+	if line == "" {
+		line = fmt.Sprint(werr)
+	}
+	return stopped("the search failed: " + line), "", nil
+}
+
+// cpuLimit is the CPU seconds the child is given: twice the wall limit
+// and one, so that the collector's work on a second core does not end a
+// grade the wall limit would have let finish. It is the backstop for a
+// parent that cannot kill it.
+func (c labConfig) cpuLimit() int { return 2*int((c.timeout+time.Second-1)/time.Second) + 1 }
+
+// residentMB reads a process's resident memory (VmRSS) from
+// /proc/PID/status, in MB.
+func residentMB(pid int) (int, bool) {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:")
+		if !ok {
+			continue
+		}
+		kb, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
+		if err != nil {
+			return 0, false
+		}
+		return kb / 1024, true
+	}
+	return 0, false
+}
+
+// gradeChild is the hidden verb -grade-child DIR: it sets its own
+// RLIMIT_CPU to -grade-cpu seconds (the kernel then kills it there), runs
+// the search and prints the results as JSON on stdout. Exit status 0 with
+// the results; 2 and one line on stderr for a usage error; 1 otherwise.
+func gradeChild(ctx context.Context, e *env, cf config, _ *sim.Backend) int {
+	c := cf.lab
+	if c.cpu > 0 {
+		lim := &syscall.Rlimit{Cur: uint64(c.cpu), Max: uint64(c.cpu)}
+		if err := syscall.Setrlimit(syscall.RLIMIT_CPU, lim); err != nil {
+			fmt.Fprintf(e.err, "locksim: cannot limit the search's CPU time: %v\n", err)
+			return 1
+		}
+	}
+	res, err := grade.Dir(ctx, c.child, grade.Pin{Level: c.level, Policy: c.policy})
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		fmt.Fprintf(e.err, "locksim: -grade %s: no such directory\n", c.child)
+		return 2
+	case errors.Is(err, lab.ErrNoAcquire):
+		fmt.Fprintf(e.err, "locksim: -grade: %v: the lock needs at least an acquire and a release\n", err)
+		return 2
+	case err != nil && ctx.Err() == nil:
+		fmt.Fprintf(e.err, "locksim: -grade: %v\n", err)
+		return 2
+	case err != nil:
+		fmt.Fprintln(e.err, "locksim: interrupted")
+		return 1
+	}
+	data, err := json.Marshal(res)
+	if err != nil {
+		fmt.Fprintf(e.err, "locksim: %v\n", err)
+		return 1
+	}
+	_, _ = e.out.Write(data)
 	return 0
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/redis/go-redis/v9"
+	lua "github.com/yuin/gopher-lua"
 
 	"locksim/sim/simtest"
 )
@@ -119,4 +120,47 @@ func BenchmarkSaveRestore(b *testing.B) {
 		}
 		srv.Restore(st)
 	}
+}
+
+// loop33k is a legal script that spends two thirds of the budget: a
+// 33 000-iteration loop.
+const loop33k = "local n = 0\nfor i = 1, 33000 do n = n + i % 7 end\nreturn n"
+
+// BenchmarkBudgetCost runs loop33k in the host, under the budget, and in
+// a plain gopher-lua state with no budget at all: the difference is what
+// the budget's accounting costs a legal script.
+func BenchmarkBudgetCost(b *testing.B) {
+	b.Run("budgeted", func(b *testing.B) {
+		srv, err := NewServer()
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer srv.Close()
+		h := NewHost(srv, DefaultBudget())
+		defer h.Close()
+		s, err := Compile(Part{Name: PartAcquire, Lang: Lua, Src: loop33k})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			if _, err := h.Eval(context.Background(), s, nil, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("unbudgeted", func(b *testing.B) {
+		L := lua.NewState()
+		defer L.Close()
+		fn, err := L.LoadString(loop33k)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			L.Push(fn)
+			if err := L.PCall(0, 1, nil); err != nil {
+				b.Fatal(err)
+			}
+			L.Pop(1)
+		}
+	})
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"runtime/metrics"
 	"strconv"
 	"strings"
 	"time"
@@ -16,9 +15,11 @@ import (
 )
 
 // Budget is how much one script run may spend: Steps Lua instructions
-// (counted, so the same script stops at the same place on any machine),
-// and Deadline of wall time as a guard for what instructions do not count
-// (a single huge string operation).
+// (counted, so the same script stops at the same place on any machine;
+// the pattern functions spend one for every pattern.MeterEvery steps of
+// their matcher), and Deadline of wall time, which every run has (a zero
+// field takes DefaultBudget's). A run also may not make more than
+// maxAlloc bytes (see Host.charge).
 type Budget struct {
 	Steps    int
 	Deadline time.Duration
@@ -36,7 +37,7 @@ type ScriptError struct {
 	File       string // the part's file name
 	Line       int
 	Msg        string
-	OverBudget bool // stopped by the instruction budget or the deadline
+	OverBudget bool // stopped by the instruction budget, the deadline or the bytes it made
 	Syntax     bool // the source does not compile or parse
 }
 
@@ -65,6 +66,7 @@ func Compile(p Part) (*Script, error) {
 		}
 		return nil, se
 	}
+	rewriteConcat(chunk)
 	proto, err := lua.Compile(chunk, p.File())
 	if err != nil {
 		return nil, &ScriptError{Part: p.Name, File: p.File(), Line: errLine(err.Error()), Msg: tidy(err.Error(), p.File()), Syntax: true}
@@ -112,7 +114,6 @@ type Host struct {
 	budget Budget
 	ctx    budgetCtx
 	redis  *lua.LTable
-	allocs []metrics.Sample // read by the budget (see maxAlloc)
 }
 
 // blocked are the commands a script may not send (Redis refuses them
@@ -124,6 +125,13 @@ var blocked = map[string]bool{
 	"SUBSCRIBE": true, "PSUBSCRIBE": true, "SSUBSCRIBE": true, "UNSUBSCRIBE": true, "PUNSUBSCRIBE": true,
 	"SELECT": true, "SWAPDB": true, "MOVE": true, "WAIT": true, "AUTH": true, "HELLO": true, "CLIENT": true, "QUIT": true,
 	"RESET": true, "SHUTDOWN": true, "DEBUG": true, "CONFIG": true, "MONITOR": true, "XREAD": true, "XREADGROUP": true,
+	// one command of these makes the server allocate far more than it was
+	// sent (an offset of a gigabyte, a copy of a key, a random sample of a
+	// billion members), out of reach of what the run is charged
+	"SETRANGE": true, "SETBIT": true, "BITFIELD": true, "BITOP": true, "COPY": true, "SORT": true, "SORT_RO": true,
+	"SUNIONSTORE": true, "SINTERSTORE": true, "SDIFFSTORE": true, "ZUNIONSTORE": true, "ZINTERSTORE": true, "ZDIFFSTORE": true,
+	"ZRANGESTORE": true, "GEORADIUS": true, "GEORADIUSBYMEMBER": true, "GEOSEARCHSTORE": true,
+	"SRANDMEMBER": true, "ZRANDMEMBER": true, "HRANDFIELD": true, "RESTORE": true,
 }
 
 // NewHost prepares a Lua state for srv. Close it when done.
@@ -138,22 +146,17 @@ func NewHost(srv *Server, b Budget) *Host {
 		L.Call(1, 0)
 	}
 	g := L.G.Global
-	// string.rep is the one library call that can ask for gigabytes in a
-	// single instruction: capped, so a script cannot take the process down
-	if str, ok := g.RawGetString("string").(*lua.LTable); ok {
-		str.RawSetString("rep", L.NewFunction(func(L *lua.LState) int {
-			s, n := L.CheckString(1), max(L.CheckInt(2), 0)
-			if int64(len(s))*int64(n) > maxString {
-				L.RaiseError("string.rep: the lab keeps strings under %d bytes", maxString)
-			}
-			L.Push(lua.LString(strings.Repeat(s, n)))
-			return 1
-		}))
-	}
 	for _, name := range []string{"dofile", "loadfile", "load", "loadstring", "require", "module", "print", "collectgarbage", "newproxy", "_printregs"} {
 		g.RawSetString(name, lua.LNil)
 	}
-	h := &Host{srv: srv, L: L, budget: b, allocs: []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}}
+	if b.Steps <= 0 {
+		b.Steps = DefaultBudget().Steps
+	}
+	if b.Deadline <= 0 {
+		b.Deadline = DefaultBudget().Deadline
+	}
+	h := &Host{srv: srv, L: L, budget: b}
+	h.guardBuiltins(g)
 	r := L.NewTable()
 	r.RawSetString("call", L.NewFunction(h.call(true)))
 	r.RawSetString("pcall", L.NewFunction(h.call(false)))
@@ -243,9 +246,6 @@ func protect(L *lua.LState, g *lua.LTable) {
 	}
 }
 
-// maxString caps string.rep's result.
-const maxString = 1 << 20
-
 // Close frees the Lua state.
 func (h *Host) Close() { h.L.Close() }
 
@@ -254,6 +254,16 @@ func (h *Host) Close() { h.L.Close() }
 // raised error reply, the budget spent) returns a *ScriptError as err;
 // redis.error_reply's reply is an ErrorReply, as Redis sends it.
 func (h *Host) Eval(ctx context.Context, s *Script, keys, argv []string) (any, error) {
+	v, err := h.run(ctx, s, keys, argv)
+	if err != nil {
+		return nil, err
+	}
+	return toReply(h.L, v)
+}
+
+// run runs s and returns the value it returned, unconverted; errors as
+// Eval's.
+func (h *Host) run(ctx context.Context, s *Script, keys, argv []string) (lua.LValue, error) {
 	L := h.L
 	env := L.NewTable()
 	kt, at := L.CreateTable(len(keys), 0), L.CreateTable(len(argv), 0)
@@ -275,9 +285,7 @@ func (h *Host) Eval(ctx context.Context, s *Script, keys, argv []string) (any, e
 	fn := L.NewFunctionFromProto(s.proto)
 	fn.Env = env
 
-	h.ctx = budgetCtx{Context: ctx, left: h.budget.Steps, until: time.Now().Add(h.budget.Deadline),
-		allocs: h.allocs}
-	h.ctx.from = h.ctx.allocated()
+	h.ctx = budgetCtx{Context: ctx, left: h.budget.Steps, until: time.Now().Add(h.budget.Deadline), tick: clockEvery}
 	L.SetContext(&h.ctx)
 	defer L.RemoveContext()
 	top := L.GetTop()
@@ -303,7 +311,7 @@ func (h *Host) Eval(ctx context.Context, s *Script, keys, argv []string) (any, e
 	}
 	ret := L.Get(-1)
 	L.SetTop(top)
-	return toReply(L, ret)
+	return ret, nil
 }
 
 // toReply converts a script's return value as Redis does.
@@ -374,6 +382,7 @@ func (h *Host) call(raise bool) lua.LGFunction {
 			L.RaiseError("Please specify at least one argument for this redis lib call")
 		}
 		args := make([]string, n)
+		size := 0
 		for i := 1; i <= n; i++ {
 			switch a := L.Get(i).(type) {
 			case lua.LNumber:
@@ -383,13 +392,19 @@ func (h *Host) call(raise bool) lua.LGFunction {
 			default:
 				L.RaiseError("Lua redis lib command arguments must be strings or integers")
 			}
+			size += len(args[i-1])
 		}
+		// what the server keeps of a command is at most what it was sent
+		h.charge(L, size)
 		name := strings.ToUpper(args[0])
 		var val any
 		var err error
-		if blocked[name] {
+		switch {
+		case blocked[name]:
 			err = ErrorReply("ERR This Redis command is not allowed from script")
-		} else {
+		case h.tooBig(name, args):
+			err = ErrorReply(fmt.Sprintf("ERR the lab keeps each value under %d kB", maxData>>10))
+		default:
 			val, err = h.srv.Do(args...)
 		}
 		if err != nil && !errors.Is(err, redis.Nil) {
@@ -407,69 +422,117 @@ func (h *Host) call(raise bool) lua.LGFunction {
 			L.Push(t)
 			return 1
 		}
+		h.charge(L, replySize(val))
 		L.Push(fromReply(L, val))
 		return 1
 	}
 }
 
+// tooBig reports a command that would leave a value over maxData bytes:
+// an argument that big, or an APPEND that would grow a string past it
+// (each APPEND copies the whole string, so many small ones cost the
+// square of its size).
+func (h *Host) tooBig(name string, args []string) bool {
+	for _, a := range args {
+		if len(a) > maxData {
+			return true
+		}
+	}
+	if name == "APPEND" && len(args) == 3 {
+		v, _ := h.srv.mr.Get(args[1]) // not a string: "", and APPEND answers WRONGTYPE
+		return len(v)+len(args[2]) > maxData
+	}
+	return false
+}
+
+// replySize is the bytes a reply's strings take, and a few for each
+// element.
+func replySize(v any) int {
+	switch x := v.(type) {
+	case string:
+		return len(x)
+	case []any:
+		n := 16 * len(x)
+		for _, e := range x {
+			n += replySize(e)
+		}
+		return n
+	}
+	return 16
+}
+
 // budgetCtx counts the Lua VM's instructions: gopher-lua asks a state's
 // context for Done before each instruction it runs, so Done is where the
-// count is kept. It also ends the run at the wall deadline (checked every
-// 1024 instructions) and when the parent context ends.
+// count is kept. The pattern functions spend from the same count (Spend,
+// one instruction for every pattern.MeterEvery steps of the matcher). It
+// also ends the run at the wall deadline and when the parent context ends
+// (both checked every clockEvery instructions), and keeps the bytes the
+// run's builtins have made (see Host.charge).
 type budgetCtx struct {
 	context.Context
 	left  int
 	until time.Time
+	// tick counts instructions down to the next look at the clock
+	tick int
+	// spent is why the run was stopped over its budget; stop is set when
+	// it must stop for any reason (the parent context ended too), so that
+	// every later instruction raises again, even under a pcall
 	spent error
-	// allocs reads the process's bytes allocated so far; from is its
-	// reading as the script started
-	allocs []metrics.Sample
-	from   uint64
+	stop  bool
+	bytes int // bytes the run's builtins and concatenations made
 }
 
-// maxAlloc is the most a script may allocate in one run. The instruction
-// budget cannot bound memory: s = s .. s doubles a string in one
-// instruction, and thirty of them ask for gigabytes, which would take down
-// the process and, served over SSH, every session in it.
+// clockEvery is how many instructions pass between two readings of the
+// clock and of the parent context.
+const clockEvery = 1024
+
+// maxAlloc is the most a run may make, in bytes: strings built by the
+// builtins (string.rep, string.format, gsub, table.concat, upper, lower,
+// reverse), by '..', and replies and arguments of redis.call. What the VM
+// allocates for itself (a table's slot, a closure) is a few dozen bytes an
+// instruction, so the instruction budget bounds the rest.
 const maxAlloc = 64 << 20
-
-// allocCheck is how often, in instructions, the allocations are read: a
-// string can double at most twice in between, so a run is stopped before
-// it holds much more than four times maxAlloc.
-const allocCheck = 4
-
-// allocated reads the process's cumulative heap allocations, in bytes.
-func (c *budgetCtx) allocated() uint64 {
-	metrics.Read(c.allocs)
-	if c.allocs[0].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return c.allocs[0].Value.Uint64()
-}
 
 var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
-func (c *budgetCtx) Done() <-chan struct{} {
-	if c.spent != nil {
-		return closed
+// spend counts n instructions and reports whether the run must stop.
+func (c *budgetCtx) spend(n int) bool {
+	if c.stop {
+		return true
 	}
-	c.left--
+	c.left -= n
 	if c.left < 0 {
 		c.spent = errors.New("stopped: the script ran past its budget of instructions (an endless loop?)")
-		return closed
+		c.stop = true
+		return true
 	}
-	if c.left%allocCheck == 0 && c.allocated()-c.from > maxAlloc {
-		c.spent = fmt.Errorf("stopped: the script allocated more than %d MB", maxAlloc>>20)
-		return closed
-	}
-	if c.left%1024 == 0 {
+	c.tick -= n
+	if c.tick <= 0 {
+		c.tick = clockEvery
 		if time.Now().After(c.until) {
 			c.spent = errors.New("stopped: the script ran past its deadline")
-			return closed
+			c.stop = true
+			return true
 		}
 		if c.Context.Err() != nil {
-			return closed
+			c.stop = true
+			return true
 		}
+	}
+	return false
+}
+
+func (c *budgetCtx) Done() <-chan struct{} {
+	if c.spend(1) {
+		return closed
+	}
+	return nil
+}
+
+// Spend is the pattern matcher's meter: one instruction's worth of steps.
+func (c *budgetCtx) Spend() error {
+	if c.spend(1) {
+		return c.Err()
 	}
 	return nil
 }
@@ -479,4 +542,20 @@ func (c *budgetCtx) Err() error {
 		return c.spent
 	}
 	return c.Context.Err()
+}
+
+// charge counts n bytes the run is about to make, and raises the run's
+// end instead when they would take it past maxAlloc: a builtin calls it
+// before it allocates, so no single call can ask for more.
+func (h *Host) charge(L *lua.LState, n int) {
+	c := &h.ctx
+	if n < 0 || n > maxAlloc-c.bytes {
+		c.bytes = maxAlloc + 1
+		if c.spent == nil {
+			c.spent = fmt.Errorf("stopped: the script made more than %d MB", maxAlloc>>20)
+		}
+		c.stop = true
+		L.RaiseError("%s", c.spent.Error())
+	}
+	c.bytes += n
 }

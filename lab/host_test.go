@@ -84,7 +84,7 @@ func TestHostErrorsCarryTheLine(t *testing.T) {
 		{"local x = 1\nreturn redis.call('INCR', KEYS[1])", 2, false, "not an integer"}, // after SET below
 		{"\n\nreturn nosuch.field", 3, false, "index"},
 		{"x = 1", 1, false, "global variable 'x'"},
-		{"return string.rep('x', 1e10)", 1, false, "keeps strings under"},
+		{"return string.rep('x', 1e10)", 0, true, "made more than 64 MB"},
 	} {
 		_, _ = eval(t, h, `return redis.call('SET', KEYS[1], 'abc')`, []string{"k"}, nil)
 		_, err := eval(t, h, c.src, []string{"k"}, nil)
@@ -198,7 +198,7 @@ func TestHostStopsAStringThatDoubles(t *testing.T) {
 	_, h := newHost(t)
 	_, err := eval(t, h, "local s = 'x'\nfor i = 1, 40 do s = s .. s end\nreturn #s", []string{"resource:lock"}, nil)
 	var se *ScriptError
-	if !errors.As(err, &se) || !se.OverBudget || !strings.Contains(se.Msg, "allocated more than") {
+	if !errors.As(err, &se) || !se.OverBudget || !strings.Contains(se.Msg, "made more than") {
 		t.Fatalf("a string doubled forty times: %v", err)
 	}
 	// a script that builds a modest string runs

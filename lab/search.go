@@ -540,9 +540,10 @@ func (s *search) record(w *world, before uint8, path []Move, probe bool) {
 // Vet plays b's moves once in the lab's own Lua host, under its budget,
 // and returns the error that stops them: a script over its budget (a
 // *ScriptError), a move its client cannot make. A story of b runs the
-// scripts through the embedded server's EVAL, which has no budget: a break
-// that came in a story code is vetted here before it opens, so a pasted
-// code cannot hold a session in a script that never ends.
+// scripts through the embedded server's EVAL, which answers them in the
+// same host (see storyHost); a break that came in a story code is still
+// vetted here before it opens, so a pasted code that cannot be played is
+// refused rather than shown half.
 func (b *Break) Vet(ctx context.Context) error {
 	_, _, err := play(ctx, &b.Lock, b.Clients, b.Moves)
 	return err
@@ -583,4 +584,19 @@ func play(ctx context.Context, l *Lock, clients int, moves []Move) ([]Move, []Pr
 		}
 	}
 	return out, broken, nil
+}
+
+// HandsOutFences reports whether l's acquire, granted on an empty server,
+// returns a fencing token (an integer above 0 from a Lua acquire), as the
+// search reads it; false when it cannot run.
+func HandsOutFences(ctx context.Context, l *Lock) bool {
+	if l.Acquire.Lang != Lua {
+		return false
+	}
+	moves, _, err := play(ctx, l, 1, []Move{{Client: clientNames[0]}})
+	if err != nil || len(moves) != 1 {
+		return false
+	}
+	r := moves[0].Reply
+	return strings.HasPrefix(r, "(integer) ") && r != "(integer) 0" && !strings.HasPrefix(r, "(integer) -")
 }

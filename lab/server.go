@@ -57,11 +57,17 @@ func NewServer() (*Server, error) {
 	}
 	mr.SetTime(sim.Epoch())
 	mr.ClockTTL(true)
+	return serverOn(mr), nil
+}
+
+// serverOn sends commands to mr, a server started elsewhere (a story's),
+// on a connection of its own; its clock is mr's, left as it is.
+func serverOn(mr *miniredis.Miniredis) *Server {
 	s := &Server{mr: mr, srv: mr.Server()}
 	s.wr = bufio.NewWriter(&s.buf)
 	s.peer = server.NewPeer(s.wr)
 	s.rd = bufio.NewReader(&s.buf)
-	return s, nil
+	return s
 }
 
 // Close stops the server.
@@ -151,9 +157,42 @@ type savedKey struct {
 	zset      map[string]float64
 }
 
+// maxData is the most the server's keys may hold, names and values, in
+// bytes: a lock keeps a few short strings. A search saves the server at
+// every branch and holds a copy for each move of the path it is on, so
+// this is what bounds the search's own memory against a lock that fills
+// the server.
+const maxData = 1 << 20
+
 // Save records every key (strings, hashes, lists, sets, sorted sets) with
-// its TTL, and the clock. It fails on a type it cannot record.
+// its TTL, and the clock. It fails on a type it cannot record, and with a
+// *ScriptError (OverBudget) when the keys hold more than maxData bytes.
 func (s *Server) Save() (State, error) {
+	st, err := s.save()
+	if err != nil {
+		return st, err
+	}
+	size := 0
+	for _, k := range st.keys {
+		size += len(k.name) + len(k.str)
+		for _, e := range k.list {
+			size += len(e)
+		}
+		for f, v := range k.hash {
+			size += len(f) + len(v)
+		}
+		for e := range k.zset {
+			size += len(e) + 8
+		}
+	}
+	if size > maxData {
+		return State{}, &ScriptError{File: "the server", OverBudget: true,
+			Msg: fmt.Sprintf("stopped: the lock's keys hold more than %d kB", maxData>>10)}
+	}
+	return st, nil
+}
+
+func (s *Server) save() (State, error) {
 	st := State{now: s.now}
 	m := s.mr
 	for _, k := range m.Keys() { // brings every TTL up to the clock

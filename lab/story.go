@@ -100,7 +100,12 @@ func StoryOf(l *Lock, clients int, moves []Move, probe bool) sim.Script {
 		Watch:    []string{LockKey},
 		Moves:    sm,
 		Resource: true,
-		Setup:    func(*sim.Exec) { st.reset() },
+		Setup: func(x *sim.Exec) {
+			st.reset()
+			// the parts run in the lab's host, under its limits, not in
+			// miniredis's own Lua
+			hostStory(x.Run().Backend(), st.pr)
+		},
 	}
 }
 

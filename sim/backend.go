@@ -81,6 +81,8 @@ type Backend struct {
 	// faulted is set once a command panicked inside the embedded server
 	// (see guardPanics)
 	faulted atomic.Bool
+	// scripts answers commands before miniredis does (see SetScriptHook)
+	scripts atomic.Pointer[ScriptHook]
 
 	// runs counts the runs opened on b: it tags their scripts, so no two
 	// runs share a cached script (see Exec.EvalSHA).

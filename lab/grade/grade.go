@@ -1,5 +1,6 @@
 // Package grade is the lab's headless grade (locksim -grade DIR -out OUT):
-// the adversary run on a learner's lock, and its verdicts written as
+// the adversary run on a learner's lock under a policy the teacher pins
+// (a level, a file) or the default one, and its verdicts written as
 // results.json in Exercism's test-runner format. It sits above the lab
 // and the story codes, so a failure's message carries a code -story
 // opens, made here rather than handed down.
@@ -12,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"locksim/lab"
@@ -20,9 +22,10 @@ import (
 )
 
 // Results is results.json in Exercism's test-runner format, version 2:
-// Status "pass" when every test passed, "fail" when one failed, "error"
-// when none could run (Message then says why); one test per judged
-// property, named by its id.
+// Status "pass" when every test passed, "fail" when one failed or erred,
+// "error" when none could run (Message then says why, naming the
+// policy); one test per judged property, named by its id, then under the
+// default policy one entry per lesson ("lesson: PROPERTY").
 type Results struct {
 	Version int          `json:"version"`
 	Status  lab.Status   `json:"status"`
@@ -30,68 +33,319 @@ type Results struct {
 	Tests   []TestResult `json:"tests"`
 }
 
-// TestResult is one property's test. Message is set for a failure (the
-// shrunk break and its story code) or an error; TestCode says what was
-// checked and within which bound, as the format asks for the test's code.
+// TestResult is one property's test, or a lesson. Message is set for a
+// failure (the shrunk break and its story code) or an error; Output holds
+// a lesson's text (a break no lease survives, which does not fail the
+// grade), within Exercism's 500 characters; TestCode says what was
+// checked, within which bound and under which policy, as the format asks
+// for the test's code, and for a lesson the command that opens its story.
 type TestResult struct {
 	Name     string     `json:"name"`
 	Status   lab.Status `json:"status"`
 	Message  string     `json:"message,omitempty"`
+	Output   string     `json:"output,omitempty"`
 	TestCode string     `json:"test_code"`
 }
 
-// Dir runs the adversary on the lock in dir and returns its results. A
-// usage error (no such directory, no acquire) is returned as err; a lock
-// that cannot run (a syntax error, a script over budget, a bad lab.json)
-// is Results with status error.
-func Dir(ctx context.Context, dir string) (Results, error) {
-	l, err := lab.Load(dir)
+// Exercism's limits: a message (the top level's or a test's) of 65 535
+// characters, a test's output of 500.
+const (
+	maxMessage = 65535
+	maxOutput  = 500
+)
+
+// Pin is who decides the policy a lock is graded against: a level
+// (-level ID: its threat model, bound and properties) or a teacher's file
+// (-policy FILE, lab.json's format). With either, the student's lab.json
+// is not read. With neither, the default policy applies and lab.json may
+// only widen it (see widen).
+type Pin struct {
+	Level  string
+	Policy string
+}
+
+// Name is the policy as results.json names it: "level ID", "the policy in
+// FILE", "the default policy".
+func (p Pin) Name() string {
+	switch {
+	case p.Level != "":
+		return "level " + p.Level
+	case p.Policy != "":
+		return "the policy in " + filepath.Base(p.Policy)
+	}
+	return "the default policy"
+}
+
+// Dir grades the lock in dir against the policy pin names and returns its
+// results. A usage error (no such directory, no acquire, an unknown level,
+// a policy file that cannot be read, is malformed or judges no property)
+// is returned as err; a lock that cannot run (a syntax error, a script
+// over budget, a bad lab.json) is Results with status error. ctx's error
+// is returned when it ends the search.
+func Dir(ctx context.Context, dir string, pin Pin) (Results, error) {
+	var pol *lab.Policy
+	switch {
+	case pin.Level != "":
+		lv, ok := lab.FindLevel(pin.Level)
+		if !ok {
+			ids := []string{}
+			for _, l := range lab.Levels() {
+				ids = append(ids, l.ID)
+			}
+			return Results{}, fmt.Errorf("-level %s: no such level (known: %s)", pin.Level, strings.Join(ids, ", "))
+		}
+		pol = &lv.Lock.Policy
+	case pin.Policy != "":
+		data, err := os.ReadFile(pin.Policy)
+		if err != nil {
+			// not wrapped: a missing policy file is not a missing lock
+			return Results{}, fmt.Errorf("-policy: %v", err)
+		}
+		p, err := lab.ParsePolicy(data)
+		if err != nil {
+			return Results{}, fmt.Errorf("-policy %s: %s", pin.Policy, strings.TrimPrefix(err.Error(), "lab.json: "))
+		}
+		pol = &p
+	}
+	load := lab.Load
+	if pol != nil {
+		load = lab.LoadParts
+	}
+	l, err := load(dir)
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) || errors.Is(err, lab.ErrNoAcquire) || strings.Contains(err.Error(), "not a directory") {
 			return Results{}, err
 		}
-		return Results{Version: 2, Status: lab.Error, Message: err.Error(), Tests: []TestResult{}}, nil
+		return failed(pin, err), nil
 	}
+	if pol == nil {
+		return defaultGrade(ctx, l, pin)
+	}
+	l.Policy = *pol
 	rep, err := lab.Check(ctx, l, lab.Options{})
 	if err != nil {
 		if ctx.Err() != nil {
 			return Results{}, err
 		}
-		return Results{Version: 2, Status: lab.Error, Message: err.Error(), Tests: []TestResult{}}, nil
+		return failed(pin, err), nil
 	}
-	return Of(rep), nil
+	if rep.Refused {
+		return failed(pin, errors.New(rep.Summary())), nil
+	}
+	return settle(Results{Version: 2, Tests: tests(rep, pin, true)}), nil
 }
 
-// Of turns a report into results.json's shape.
-func Of(rep *lab.Report) Results {
-	res := Results{Version: 2, Status: lab.Pass, Tests: []TestResult{}}
-	if rep.Refused {
-		res.Status, res.Message = lab.Error, rep.Summary()
+// failed is the results of a lock that could not be graded at all.
+func failed(pin Pin, err error) Results {
+	return Results{Version: 2, Status: lab.Error, Message: clip(pin.Name()+": "+err.Error(), maxMessage), Tests: []TestResult{}}
+}
+
+// settle sets the overall status from the tests: fail when one failed or
+// erred, pass otherwise.
+func settle(res Results) Results {
+	res.Status = lab.Pass
+	for _, t := range res.Tests {
+		if t.Status != lab.Pass {
+			res.Status = lab.Fail
+		}
 	}
+	return res
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n-3] + "..."
+}
+
+// widen is the policy the default grade applies given the student's
+// lab.json, p: the lease and the client's settings (TTL, retries, their
+// delay, the watchdog) are the lock's own, p's; the faults and properties
+// are the default's with p's added; each field of the bound is the
+// default's or p's, the larger. So lab.json can make the grade harder,
+// never easier.
+func widen(p lab.Policy) lab.Policy {
+	d := lab.DefaultPolicy()
+	for _, f := range p.Faults {
+		if !slices.Contains(d.Faults, f) {
+			d.Faults = append(d.Faults, f)
+		}
+	}
+	for _, pr := range p.Properties {
+		if !slices.Contains(d.Properties, pr) {
+			d.Properties = append(d.Properties, pr)
+		}
+	}
+	d.TTL, d.Retries, d.RetryDelay, d.Watchdog = p.TTL, p.Retries, p.RetryDelay, p.Watchdog
+	d.Bound.Clients = max(d.Bound.Clients, p.Bound.Clients)
+	d.Bound.Faults = max(d.Bound.Faults, p.Bound.Faults)
+	d.Bound.Depth = max(d.Bound.Depth, p.Bound.Depth)
+	d.Bound.MaxSchedules = max(d.Bound.MaxSchedules, p.Bound.MaxSchedules)
+	return d
+}
+
+// leaseFaults end a lease under a holder that is still working: no TTL
+// survives a pause past it, a clock that jumps past it, or a restart that
+// forgets the key.
+func leaseFaults() []lab.Fault { return []lab.Fault{lab.PausePast, lab.ClockJump, lab.Restart} }
+
+// lessonFaults are the faults whose breaks of p are lessons of the
+// course, not bugs of the lock: for mutual-exclusion, every fault that
+// ends a lease; for resource-safety, a restart (it forgets the fencing
+// counter too) and, for a lock that hands out no fencing token, the
+// others as well. Every other break is the lock's own.
+func lessonFaults(p lab.Property, fenced bool) []lab.Fault {
+	switch {
+	case p == lab.MutualExclusion, p == lab.ResourceSafety && !fenced:
+		return leaseFaults()
+	case p == lab.ResourceSafety:
+		return []lab.Fault{lab.Restart}
+	}
+	return nil
+}
+
+// defaultGrade grades l under the default policy widened by its lab.json:
+// each property is a test over every fault in scope but its lesson
+// faults, so it fails only on the lock's own bugs; then one search with
+// every fault finds what the lesson faults break besides, each reported
+// in an entry of its own ("lesson: PROPERTY", status pass, its story
+// code in output), which does not fail the grade.
+func defaultGrade(ctx context.Context, l *lab.Lock, pin Pin) (Results, error) {
+	pol := widen(l.Policy)
+	fenced := lab.HandsOutFences(ctx, l)
+	// the properties that share a threat model share a search
+	var groups [][]lab.Property
+	var threat [][]lab.Fault
+	for _, p := range pol.Properties {
+		own := slices.DeleteFunc(slices.Clone(pol.Faults), func(f lab.Fault) bool {
+			return slices.Contains(lessonFaults(p, fenced), f)
+		})
+		i := slices.IndexFunc(threat, func(fs []lab.Fault) bool { return slices.Equal(fs, own) })
+		if i < 0 {
+			threat, groups = append(threat, own), append(groups, nil)
+			i = len(threat) - 1
+		}
+		groups[i] = append(groups[i], p)
+	}
+	search := func(faults []lab.Fault, props []lab.Property) (*lab.Report, error) {
+		lk := *l
+		lk.Policy = pol
+		lk.Policy.Faults, lk.Policy.Properties = faults, props
+		rep, err := lab.Check(ctx, &lk, lab.Options{})
+		if err == nil && rep.Refused {
+			err = errors.New(rep.Summary())
+		}
+		return rep, err
+	}
+	byProp := map[lab.Property]TestResult{}
+	var held []lab.Property // passed, with lessons to look for
+	for i, props := range groups {
+		rep, err := search(threat[i], props)
+		if err != nil {
+			if ctx.Err() != nil {
+				return Results{}, err
+			}
+			return failed(pin, err), nil
+		}
+		for _, t := range tests(rep, pin, false) {
+			p := lab.Property(t.Name)
+			byProp[p] = t
+			if t.Status == lab.Pass && len(lessonFaults(p, fenced)) > 0 {
+				held = append(held, p)
+			}
+		}
+	}
+	res := Results{Version: 2, Tests: []TestResult{}}
+	for _, p := range pol.Properties {
+		res.Tests = append(res.Tests, byProp[p])
+	}
+	if len(held) > 0 {
+		rep, err := search(pol.Faults, held)
+		if err != nil {
+			if ctx.Err() != nil {
+				return Results{}, err
+			}
+			return failed(pin, err), nil
+		}
+		for _, v := range rep.Judgements {
+			if v.Status == lab.Fail && v.Break != nil {
+				res.Tests = append(res.Tests, lesson(v, rep, pin, fenced))
+			}
+		}
+	}
+	return settle(res), nil
+}
+
+// lesson is the entry of a break the lesson faults make: what no lease
+// survives, with the story of it.
+func lesson(v lab.Judgement, rep *lab.Report, pin Pin, fenced bool) TestResult {
+	var why []string
+	seen := map[lab.Fault]bool{}
+	for _, m := range v.Break.Moves {
+		if seen[m.Fault] || !slices.Contains(leaseFaults(), m.Fault) {
+			continue
+		}
+		seen[m.Fault] = true
+		switch m.Fault {
+		case lab.PausePast:
+			why = append(why, "a holder paused past its TTL wakes still acting as holder")
+		case lab.ClockJump:
+			why = append(why, "a server clock that jumps past the TTL expires a working holder's key")
+		case lab.Restart:
+			why = append(why, "a restart without persistence forgets the key, and any fencing counter with it")
+		}
+	}
+	text := "Not a bug of your lock: no lease survives this (" + strings.Join(why, "; ") + ")."
+	if !fenced && !seen[lab.Restart] {
+		text += " A fencing token handed out with the grant keeps the resource safe."
+	}
+	if sched := " The break: " + v.Break.String() + "."; len(text)+len(sched) <= maxOutput {
+		text += sched
+	}
+	// a story code is longer than an output may be: it goes with the
+	// test's code, whole
+	return TestResult{Name: "lesson: " + string(v.Property), Status: lab.Pass, Output: clip(text, maxOutput),
+		TestCode: "a lesson, not a test of the lock: " + testCode(v.Property, rep, pin) +
+			"; its story: locksim -story " + Code(v.Break)}
+}
+
+// tests are a report's judgements as tests; with lesson, a failure of
+// mutual-exclusion carries the report's lesson too (a pinned policy's
+// grade, which has no lesson entries).
+func tests(rep *lab.Report, pin Pin, lesson bool) []TestResult {
+	out := []TestResult{}
 	for _, v := range rep.Judgements {
-		t := TestResult{Name: string(v.Property), Status: v.Status, TestCode: testCode(v.Property, rep)}
+		t := TestResult{Name: string(v.Property), Status: v.Status, TestCode: testCode(v.Property, rep, pin)}
 		switch v.Status {
 		case lab.Fail:
 			t.Message = v.Message
 			if v.Break != nil {
 				t.Message += " (story code " + Code(v.Break) + ")"
 			}
-			if v.Property == lab.MutualExclusion && rep.Lesson != "" {
+			if lesson && v.Property == lab.MutualExclusion && rep.Lesson != "" {
 				t.Message += ". " + rep.Lesson
 			}
 			for _, e := range rep.Errors {
 				t.Message += ". In some schedules a script raised an error, sent back as an error reply: " + e.Error()
 			}
-			if res.Status == lab.Pass {
-				res.Status = lab.Fail
-			}
 		case lab.Error:
 			t.Message = v.Message
 		}
-		res.Tests = append(res.Tests, t)
+		t.Message = clip(t.Message, maxMessage)
+		out = append(out, t)
 	}
-	return res
+	return out
+}
+
+// Of turns a report into results.json's shape, as a grade under the
+// default policy's name with no lesson entries.
+func Of(rep *lab.Report) Results {
+	if rep.Refused {
+		return failed(Pin{}, errors.New(rep.Summary()))
+	}
+	return settle(Results{Version: 2, Tests: tests(rep, Pin{}, true)})
 }
 
 // Code is the story code of a shrunk break, at its first step: locksim
@@ -110,7 +364,7 @@ func Code(b *lab.Break) string {
 	return "lab:" + strings.Join(s, ",")
 }
 
-func testCode(p lab.Property, rep *lab.Report) string {
+func testCode(p lab.Property, rep *lab.Report, pin Pin) string {
 	faults := "no faults"
 	if len(rep.Faults) > 0 {
 		names := make([]string, len(rep.Faults))
@@ -119,8 +373,8 @@ func testCode(p lab.Property, rep *lab.Report) string {
 		}
 		faults = "faults: " + strings.Join(names, ", ")
 	}
-	return fmt.Sprintf("check %s over all schedules of %d clients with up to %d faults, depth %d (%s)",
-		p, rep.Bound.Clients, rep.Bound.Faults, rep.Bound.Depth, faults)
+	return fmt.Sprintf("check %s over all schedules of %d clients with up to %d faults, depth %d (%s), under %s",
+		p, rep.Bound.Clients, rep.Bound.Faults, rep.Bound.Depth, faults, pin.Name())
 }
 
 // Write writes OUT/results.json (OUT created if missing).

@@ -25,7 +25,7 @@ func TestGrade(t *testing.T) {
 		{"../testdata/endless", "error", "budget of instructions"},
 		{"../testdata/runtime", "error", "acquire.lua:2: ERR unknown command"},
 	} {
-		res, err := Dir(ctx, c.dir)
+		res, err := Dir(ctx, c.dir, Pin{})
 		if err != nil {
 			t.Fatalf("%s: %v", c.dir, err)
 		}
@@ -45,7 +45,7 @@ func TestGrade(t *testing.T) {
 			t.Errorf("%s: no tests list: %s", c.dir, data)
 		}
 	}
-	if _, err := Dir(ctx, "../testdata/nosuch"); !errors.Is(err, os.ErrNotExist) {
+	if _, err := Dir(ctx, "../testdata/nosuch", Pin{}); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a missing directory: %v", err)
 	}
 }
@@ -53,7 +53,7 @@ func TestGrade(t *testing.T) {
 // TestFailureCode: each failure's message carries the story code of its
 // break, which -story opens as a story of the lab.
 func TestFailureCode(t *testing.T) {
-	res, err := Dir(context.Background(), "../testdata/getdel")
+	res, err := Dir(context.Background(), "../testdata/getdel", Pin{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,5 +75,168 @@ func TestFailureCode(t *testing.T) {
 	}
 	if failed == 0 {
 		t.Errorf("getdel failed nothing: %+v", res)
+	}
+}
+
+// valid checks res against Exercism's test-runner interface, version 2:
+// statuses pass, fail or error; a top-level message exactly when the
+// status is error, within 65 535 characters; a tests list, each test with
+// a name, a status and its test code, a message within 65 535 characters
+// and an output within 500.
+func valid(t *testing.T, what string, res Results) {
+	t.Helper()
+	ok := func(s lab.Status) bool { return s == lab.Pass || s == lab.Fail || s == lab.Error }
+	if res.Version != 2 || !ok(res.Status) || res.Tests == nil || (res.Status == lab.Error) != (res.Message != "") || len(res.Message) > 65535 {
+		t.Errorf("%s: not a valid results.json: %+v", what, res)
+	}
+	for _, tr := range res.Tests {
+		if tr.Name == "" || !ok(tr.Status) || tr.TestCode == "" || len(tr.Message) > 65535 || len(tr.Output) > 500 {
+			t.Errorf("%s: not a valid test: %+v", what, tr)
+		}
+	}
+}
+
+// lockDir writes a lock's files into a fresh directory.
+func lockDir(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+const (
+	acquireSET = "return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])\n"
+	releaseCAD = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end\nreturn 0\n"
+)
+
+// statuses is the grade in one line: its status, then each test's name
+// and status.
+func statuses(res Results) string {
+	s := string(res.Status)
+	for _, tr := range res.Tests {
+		s += " " + tr.Name + "=" + string(tr.Status)
+	}
+	return s
+}
+
+// TestStudentCannotWeakenTheGrade: under the default policy, a lab.json
+// that drops every fault, lowers the bound or drops every property does
+// not make the blind-DEL lock pass.
+func TestStudentCannotWeakenTheGrade(t *testing.T) {
+	for _, labJSON := range []string{`{"faults": []}`, `{"bound": {"depth": 1, "faults": 0}}`, `{"properties": ["deadlock-freedom"]}`, `{"properties": []}`} {
+		dir := lockDir(t, map[string]string{"acquire.lua": acquireSET, "release.redis": "DEL {key}\n", "lab.json": labJSON})
+		res, err := Dir(context.Background(), dir, Pin{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		valid(t, labJSON, res)
+		if res.Status == lab.Pass {
+			t.Errorf("lab.json %s: the blind DEL passes: %s", labJSON, statuses(res))
+		}
+	}
+}
+
+// TestDefaultGradeLessons: under the default policy the correct
+// compare-and-delete lock passes, and the fencing lock passes
+// resource-safety; what no lease survives comes in lesson entries of
+// their own, which pass, each with a story code that opens.
+func TestDefaultGradeLessons(t *testing.T) {
+	cad := lockDir(t, map[string]string{"acquire.lua": acquireSET, "release.lua": releaseCAD})
+	for dir, want := range map[string]string{
+		cad:                  "pass mutual-exclusion=pass resource-safety=pass no-foreign-release=pass deadlock-freedom=pass lesson: mutual-exclusion=pass lesson: resource-safety=pass",
+		"../testdata/fenced": "pass mutual-exclusion=pass resource-safety=pass no-foreign-release=pass deadlock-freedom=pass lesson: mutual-exclusion=pass lesson: resource-safety=pass",
+		"../testdata/getdel": "fail mutual-exclusion=pass resource-safety=pass no-foreign-release=fail deadlock-freedom=pass lesson: mutual-exclusion=pass lesson: resource-safety=pass",
+	} {
+		res, err := Dir(context.Background(), dir, Pin{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		valid(t, dir, res)
+		if got := statuses(res); got != want {
+			t.Errorf("%s:\n got %s\nwant %s", dir, got, want)
+		}
+		for _, tr := range res.Tests {
+			if !strings.HasPrefix(tr.Name, "lesson: ") {
+				if !strings.HasSuffix(tr.TestCode, "under the default policy") {
+					t.Errorf("%s: %s does not name the policy: %q", dir, tr.Name, tr.TestCode)
+				}
+				continue
+			}
+			m := regexp.MustCompile(`locksim -story ([^ ]+)$`).FindStringSubmatch(tr.TestCode)
+			if m == nil || !strings.Contains(tr.Output, "no lease survives") {
+				t.Errorf("%s: %s: no lesson or no story code in %+v", dir, tr.Name, tr)
+				continue
+			}
+			if pos, err := storycode.Decode(m[1]); err != nil || pos.Lab == nil {
+				t.Errorf("%s: %s: code %s: %v", dir, tr.Name, m[1], err)
+			}
+		}
+	}
+	// the fenced lock's resource-safety lesson is the restart alone: the
+	// pause and the clock jump are its own test, which it passes
+	res, _ := Dir(context.Background(), "../testdata/fenced", Pin{})
+	for _, tr := range res.Tests {
+		if tr.Name == "lesson: resource-safety" && (!strings.Contains(tr.Output, "restart") || strings.Contains(tr.Output, "paused")) {
+			t.Errorf("the fenced lock's lesson: %q", tr.Output)
+		}
+	}
+}
+
+// TestPinnedPolicy: -level and -policy decide the grade, the student's
+// lab.json unread; results.json names the policy; a policy that judges
+// nothing, an unknown level and a missing file are usage errors.
+func TestPinnedPolicy(t *testing.T) {
+	ctx := context.Background()
+	narrow := `{"faults": [], "properties": ["deadlock-freedom"]}`
+	cad := lockDir(t, map[string]string{"acquire.lua": acquireSET, "release.lua": releaseCAD, "lab.json": narrow})
+	blind := lockDir(t, map[string]string{"acquire.lua": acquireSET, "release.redis": "DEL {key}\n", "lab.json": narrow})
+	teacher := filepath.Join(t.TempDir(), "policy.json")
+	if err := os.WriteFile(teacher, []byte(`{"faults": ["pause-past", "crash"], "bound": {"faults": 1, "depth": 10}, "properties": ["no-foreign-release"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		dir  string
+		pin  Pin
+		want string
+	}{
+		{cad, Pin{Level: "no-fencing"}, "fail resource-safety=fail"},
+		{"../testdata/fenced", Pin{Level: "no-fencing"}, "pass resource-safety=pass"},
+		{blind, Pin{Level: "blind-release"}, "fail no-foreign-release=fail"},
+		{blind, Pin{Policy: teacher}, "fail no-foreign-release=fail"},
+		{cad, Pin{Policy: teacher}, "pass no-foreign-release=pass"},
+	} {
+		res, err := Dir(ctx, c.dir, c.pin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		valid(t, c.pin.Name(), res)
+		if got := statuses(res); got != c.want {
+			t.Errorf("%s under %s: %s, want %s", c.dir, c.pin.Name(), got, c.want)
+		}
+		for _, tr := range res.Tests {
+			if !strings.HasSuffix(tr.TestCode, "under "+c.pin.Name()) {
+				t.Errorf("%s: the test code does not name the policy: %q", c.pin.Name(), tr.TestCode)
+			}
+		}
+	}
+	empty := filepath.Join(t.TempDir(), "empty.json")
+	if err := os.WriteFile(empty, []byte(`{"properties": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		pin  Pin
+		want string
+	}{
+		{Pin{Policy: empty}, "at least one"},
+		{Pin{Level: "nosuch"}, "no such level"},
+		{Pin{Policy: "nosuch.json"}, "no such file"},
+	} {
+		if _, err := Dir(ctx, cad, c.pin); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %q", c.pin, err, c.want)
+		}
 	}
 }

@@ -1,0 +1,225 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// slowLock writes a lock whose acquire spends most of its budget on every
+// run: a grade of it at the default bound would search for hours.
+func slowLock(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"acquire.lua": "local n = 0\nfor i = 1, 30000 do n = n + i end\nreturn redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])\n",
+		"release.lua": "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end\nreturn 0\n",
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// results reads OUT/results.json.
+func results(t *testing.T, out string) (status, message string, tests []any) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(out, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Version int    `json:"version"`
+		Status  string `json:"status"`
+		Message string `json:"message"`
+		Tests   []any  `json:"tests"`
+	}
+	if err := json.Unmarshal(data, &r); err != nil || r.Version != 2 || r.Tests == nil {
+		t.Fatalf("results.json: %s (%v)", data, err)
+	}
+	return r.Status, r.Message, r.Tests
+}
+
+// TestGradeLimits: a grade that would run for hours is ended by the wall
+// limit or the memory cap, and results.json says error and which limit.
+func TestGradeLimits(t *testing.T) {
+	dir := slowLock(t)
+	for _, c := range []struct {
+		flags []string
+		want  string
+	}{
+		{[]string{"-grade-timeout", "2s"}, "past its time limit of 2s (-grade-timeout)"},
+		{[]string{"-grade-memory", "1"}, "more than 1 MB of memory (-grade-memory)"},
+	} {
+		out := t.TempDir()
+		code, stdout, errs := runMain(append([]string{"-grade", dir, "-out", out}, c.flags...)...)
+		if code != 0 || errs != "" || !strings.HasPrefix(stdout, "error: ") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", c.flags, code, stdout, errs)
+		}
+		if status, msg, _ := results(t, out); status != "error" || !strings.Contains(msg, c.want) {
+			t.Errorf("%v: %s %q, want error %q", c.flags, status, msg, c.want)
+		}
+	}
+	for _, bad := range [][]string{{"-grade-timeout", "0s"}, {"-grade-memory", "0"}} {
+		code, _, errs := runMain(append([]string{"-grade", dir, "-out", t.TempDir()}, bad...)...)
+		if code != 2 || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q", bad, code, errs)
+		}
+	}
+}
+
+// TestGradeCPULimit: the search's own process is killed by the kernel at
+// its RLIMIT_CPU, and the grade reads that end as the CPU limit.
+func TestGradeCPULimit(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-grade-child", slowLock(t), "-grade-cpu", "1")
+	cmd.Env = append(os.Environ(), "LOCKSIM_MAIN=1")
+	err := cmd.Run()
+	ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() {
+		t.Fatalf("the search with a CPU limit of 1 s: %v", err)
+	}
+	res, usage, err := childResults(err, cmd, nil, "", labConfig{timeout: time.Second})
+	if usage != "" || err != nil || res.Status != "error" || !strings.Contains(res.Message, "CPU limit") {
+		t.Errorf("read as %+v, %q, %v", res, usage, err)
+	}
+}
+
+// TestGradeStopsOnSignal: SIGTERM or SIGINT ends a grade that would run
+// for hours at once (the search's process with it), and results.json
+// says it was stopped.
+func TestGradeStopsOnSignal(t *testing.T) {
+	dir := slowLock(t)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		out := t.TempDir()
+		cmd := exec.Command(os.Args[0], "-grade", dir, "-out", out, "-grade-timeout", "1h")
+		cmd.Env = append(os.Environ(), "LOCKSIM_MAIN=1")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		child := waitForChild(t, cmd.Process.Pid)
+		if err := cmd.Process.Signal(sig); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			_ = cmd.Process.Kill()
+			t.Fatalf("%v: -grade still running 30 s later", sig)
+		}
+		if code := cmd.ProcessState.ExitCode(); code != 1 {
+			t.Errorf("%v: exit %d, want 1", sig, code)
+		}
+		if status, msg, _ := results(t, out); status != "error" || !strings.Contains(msg, "interrupted") {
+			t.Errorf("%v: %s %q", sig, status, msg)
+		}
+		// the search went with it
+		if err := syscall.Kill(child, 0); !errors.Is(err, syscall.ESRCH) {
+			if st, _ := os.ReadFile("/proc/" + strconv.Itoa(child) + "/stat"); !strings.Contains(string(st), ") Z ") {
+				t.Errorf("%v: the search (pid %d) outlived the grade: %v", sig, child, err)
+			}
+		}
+	}
+}
+
+// waitForChild waits until pid has started a child process and returns
+// the child's pid.
+func waitForChild(t *testing.T, pid int) int {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		// every process's parent, from /proc/PID/stat's fourth field (after
+		// the command name in parentheses)
+		stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+		for _, f := range stats {
+			data, _ := os.ReadFile(f)
+			i := strings.LastIndex(string(data), ")")
+			if fields := strings.Fields(string(data[i+1:])); i >= 0 && len(fields) > 1 && fields[1] == strconv.Itoa(pid) {
+				child, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(f, "/proc/"), "/stat"))
+				return child
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("pid %d started no search in 30 s", pid)
+	return 0
+}
+
+// TestGradeHostileLock: a lock that loops only where miniredis's own Lua
+// runs it is graded, not hung.
+func TestGradeHostileLock(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"acquire.lua":   "if rawget(_G, 'redis') then while true do end end\nreturn redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])\n",
+		"release.redis": "GET {key}\nif token: DEL {key}\n",
+		"lab.json":      `{"bound": {"clients": 2, "faults": 1, "depth": 10}}`,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := t.TempDir()
+	code, _, errs := runMain("-grade", dir, "-out", out)
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if status, msg, tests := results(t, out); status != "fail" || len(tests) == 0 {
+		t.Errorf("%s %q %v", status, msg, tests)
+	}
+}
+
+// TestGradePinnedPolicy: -level and -policy pin the policy on the command
+// line (the search's child process gets them), the student's lab.json
+// then unread; the usage errors are one line and exit 2.
+func TestGradePinnedPolicy(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"acquire.lua":   "return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])\n",
+		"release.redis": "DEL {key}\n",
+		"lab.json":      `{"faults": [], "properties": ["deadlock-freedom"]}`,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	teacher := filepath.Join(t.TempDir(), "policy.json")
+	if err := os.WriteFile(teacher, []byte(`{"faults": ["pause-past"], "bound": {"faults": 1, "depth": 10}, "properties": ["no-foreign-release"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, pin := range [][]string{{"-level", "blind-release"}, {"-policy", teacher}} {
+		out := t.TempDir()
+		code, stdout, errs := runMain(append([]string{"-grade", dir, "-out", out}, pin...)...)
+		if code != 0 || errs != "" || !strings.HasPrefix(stdout, "fail: ") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", pin, code, stdout, errs)
+		}
+		data, _ := os.ReadFile(filepath.Join(out, "results.json"))
+		if !strings.Contains(string(data), `"name": "no-foreign-release"`) || strings.Contains(string(data), "deadlock-freedom") ||
+			!strings.Contains(string(data), "under "+map[string]string{"-level": "level blind-release", "-policy": "the policy in policy.json"}[pin[0]]) {
+			t.Errorf("%v: %s", pin, data)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-grade", dir, "-out", t.TempDir(), "-level", "no-fencing", "-policy", teacher}, "do not go together"},
+		{[]string{"-level", "no-fencing"}, "go with -grade"},
+		{[]string{"-grade", dir, "-out", t.TempDir(), "-level", "nosuch"}, "no such level"},
+		{[]string{"-grade", dir, "-out", t.TempDir(), "-policy", "nosuch.json"}, "no such file"},
+	} {
+		code, stdout, errs := runMain(c.args...)
+		if code != 2 || stdout != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and %q", c.args, code, stdout, errs, c.want)
+		}
+	}
+}

@@ -317,6 +317,14 @@ func serverStep(s leaseState, op Op) []any {
 			}
 			return ok(!s.present, s)
 		}
+		if sim.ComparesInOneCommand(op.Form) {
+			// DELEX … IFEQ, DELIFEQ: 1 deleted the caller's own lease; 0
+			// for another's token or no key alike
+			if op.Int == 1 {
+				return ok(mine, leaseState{})
+			}
+			return ok(!mine, s)
+		}
 		// DEL deletes whatever the key holds
 		if op.Int == 1 {
 			return ok(s.present, leaseState{})
@@ -325,6 +333,22 @@ func serverStep(s leaseState, op Op) []any {
 	case Extend:
 		if isError(op.Reply) {
 			return []any{s}
+		}
+		if sim.ComparesInOneCommand(op.Form) {
+			// SET key token IFEQ token PX ttl: OK renewed the caller's own
+			// lease (the value written again); nil for another's token or
+			// no key alike, and never a new key
+			renewed := leaseState{present: true, token: s.token, exp: deadline(op.Clock, op.TTL), count: s.count}
+			switch op.Outcome {
+			case Refused:
+				return ok(!mine, s)
+			case Open:
+				if mine {
+					return []any{s, renewed} // no reply: it may or may not have run
+				}
+				return []any{s}
+			}
+			return ok(mine, renewed)
 		}
 		switch op.Int {
 		case 1:

@@ -90,7 +90,16 @@ serving the course over SSH (see the README's "The classroom over SSH"):
   -serve-dir DIR       write each student key's progress and name under DIR (default: kept
                        in memory for the server's life)
   -instructors FILE    authorized_keys file of the instructors' keys, read again when it changes
-  -max-sessions N      sessions at once (default 64); the next one is told and closed
+  -max-sessions N      terminal sessions at once (default 64, two of them kept for instructor
+                       keys); the next one is told and closed, no session is closed for it
+  -max-sessions-per-key N
+                       terminal sessions at once from one key (default 3)
+  -max-commands N      commands without a terminal (ssh HOST cast …) at once, apart from the
+                       sessions (default 16)
+  -max-commands-per-key N
+                       such commands at once from one key, or one address without a key
+                       (default 4)
+  -command-time D      stop such a command after D, with a line saying so (default 10s)
   -idle D              close a session after D without a key, warning a minute before
                        (default 15m; 0 never)
   -max-session D       close a session D after it opened (default 3h; 0 never)
@@ -152,8 +161,9 @@ type config struct {
 type serveConfig struct {
 	addr, hostKey, dir, instructors string
 	classRedis                      string
-	maxSessions                     int
-	idle, maxTime                   time.Duration
+	maxSessions, sessionsPerKey     int
+	maxCommands, commandsPerKey     int
+	idle, maxTime, commandTime      time.Duration
 }
 
 func parse(args []string) (config, error) {
@@ -310,7 +320,8 @@ func checkServe(fs *flag.FlagSet, c *config) error {
 	var only []string
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
-		case "host-key", "serve-dir", "instructors", "max-sessions", "idle", "max-session", "class-redis":
+		case "host-key", "serve-dir", "instructors", "max-sessions", "idle", "max-session", "class-redis",
+			"max-sessions-per-key", "max-commands", "max-commands-per-key", "command-time":
 			only = append(only, "-"+f.Name)
 		}
 	})
@@ -329,6 +340,14 @@ func checkServe(fs *flag.FlagSet, c *config) error {
 		return errors.New("-serve takes one live server (-redis): -redlock and -resource-redis are not served")
 	case c.serve.maxSessions < 1:
 		return fmt.Errorf("-max-sessions must be 1 or more, got %d", c.serve.maxSessions)
+	case c.serve.sessionsPerKey < 1:
+		return fmt.Errorf("-max-sessions-per-key must be 1 or more, got %d", c.serve.sessionsPerKey)
+	case c.serve.maxCommands < 1:
+		return fmt.Errorf("-max-commands must be 1 or more, got %d", c.serve.maxCommands)
+	case c.serve.commandsPerKey < 1:
+		return fmt.Errorf("-max-commands-per-key must be 1 or more, got %d", c.serve.commandsPerKey)
+	case c.serve.commandTime < time.Second:
+		return fmt.Errorf("-command-time must be at least 1s, got %v", c.serve.commandTime)
 	case c.serve.idle < 0 || c.serve.idle > 0 && c.serve.idle < 2*serve.IdleWarning:
 		return fmt.Errorf("-idle must be 0 (never) or at least %v, got %v", 2*serve.IdleWarning, c.serve.idle)
 	case c.serve.maxTime < 0:
@@ -471,6 +490,10 @@ func serveFlags(fs *flag.FlagSet, c *config) {
 	fs.StringVar(&c.serve.dir, "serve-dir", "", "")
 	fs.StringVar(&c.serve.instructors, "instructors", "", "")
 	fs.IntVar(&c.serve.maxSessions, "max-sessions", serve.DefaultMaxSessions, "")
+	fs.IntVar(&c.serve.sessionsPerKey, "max-sessions-per-key", serve.DefaultSessionsPerKey, "")
+	fs.IntVar(&c.serve.maxCommands, "max-commands", serve.DefaultCommands, "")
+	fs.IntVar(&c.serve.commandsPerKey, "max-commands-per-key", serve.DefaultCommandsPerKey, "")
+	fs.DurationVar(&c.serve.commandTime, "command-time", serve.DefaultCommandTime, "")
 	fs.DurationVar(&c.serve.idle, "idle", serve.DefaultIdle, "")
 	fs.DurationVar(&c.serve.maxTime, "max-session", serve.DefaultMaxTime, "")
 	fs.StringVar(&c.serve.classRedis, "class-redis", "", "")

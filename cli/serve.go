@@ -25,7 +25,9 @@ func serveCourse(ctx context.Context, e *env, c config, _ *sim.Backend) int {
 		return 2
 	}
 	cfg := serve.Config{HostKey: c.serve.hostKey, Dir: c.serve.dir, Instructors: c.serve.instructors,
-		MaxSessions: c.serve.maxSessions, Idle: never(c.serve.idle), MaxTime: never(c.serve.maxTime),
+		MaxSessions: c.serve.maxSessions, SessionsPerKey: c.serve.sessionsPerKey,
+		MaxCommands: c.serve.maxCommands, CommandsPerKey: c.serve.commandsPerKey, CommandTime: c.serve.commandTime,
+		Idle: never(c.serve.idle), MaxTime: never(c.serve.maxTime),
 		AskName: true, HighContrast: c.theme == "high-contrast", NoQuiz: c.noQuiz, Log: log.New(stderr, "locksim: ", log.LstdFlags)}
 	if c.seedSet {
 		cfg.Seed = c.seed

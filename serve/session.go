@@ -24,35 +24,10 @@ import (
 	"github.com/charmbracelet/wish/bubbletea"
 )
 
-// handle is every SSH session: a command without a terminal, or the
-// course on one. A panic anywhere in it ends this session only.
+// handle is every SSH session the fair shares let in: a command without
+// a terminal, or the course on one.
 func (s *Server) handle(sess ssh.Session) {
-	var id Identity
-	defer func() {
-		if r := recover(); r != nil {
-			s.cfg.Log.Printf("session %s: panic: %v\n%s", id.ID, r, debug.Stack())
-			fmt.Fprintln(sess.Stderr(), "locksim: this session hit a fault in locksim and was closed; the other sessions go on")
-			_ = sess.Exit(1)
-		}
-	}()
-	id = identify(sess)
-	if !s.admit() {
-		if s.ctx.Err() != nil {
-			fmt.Fprintln(sess.Stderr(), "locksim: the server is shutting down")
-			_ = sess.Exit(1)
-			return
-		}
-		fmt.Fprintf(sess.Stderr(), "locksim: the server is full (%d sessions at once); try again later\n", s.cfg.MaxSessions)
-		_ = sess.Exit(1)
-		return
-	}
-	defer s.release()
-	// the key the session authenticated with, checked against the file
-	// as it is now: a key removed from it since grants nothing
-	var err error
-	if id.Instructor, err = s.instr.Has(id.Key); err != nil {
-		s.cfg.Log.Printf("session %s: -instructors: %v; no instructor until it can be read", id.ID, err)
-	}
+	id := identityOf(sess)
 	pty, winch, ok := sess.Pty()
 	var at *play.Position
 	if args := sess.Command(); ok && len(args) == 2 && args[0] == "story" {

@@ -56,6 +56,11 @@ func serveCourse(ctx context.Context, e *env, c config, _ *sim.Backend) int {
 	defer hub.Close()
 	cfg.Class = classroom.New(hub, joinLine(l.Addr()), cfg.Log.Printf)
 	cfg.Commands = sshCommands()
+	if exe, err := os.Executable(); err == nil {
+		cfg.Spawn = spawner(exe, nil, cfg.Redis, cfg.Live)
+	} else {
+		fmt.Fprintf(stderr, "locksim: the commands over SSH run in this process, at its priority: %v\n", err)
+	}
 	cfg.Commands["report"] = classroom.Report(hub)
 	srv, err := serve.New(cfg)
 	if err != nil {

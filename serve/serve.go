@@ -19,6 +19,7 @@ import (
 	"log"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -101,6 +102,13 @@ type Config struct {
 	// Commands are added to (or replace) the commands a session without a
 	// terminal runs, by name (see Command): ssh HOST NAME ARGS….
 	Commands map[string]Command
+	// Spawn, when set, is how a command marked Child runs in a process of
+	// its own: the process for ssh HOST NAME ARGS…, not yet started. The
+	// server gives it the client's stdout and stderr, runs it at the
+	// lowest CPU priority (ChildNice) and stops it with the command's
+	// time, so a flood of heavy commands takes what the students'
+	// sessions leave. nil runs every command in this process.
+	Spawn func(name string, args []string) *exec.Cmd
 }
 
 // Class is the hook the instructor's half plugs in by. Its methods are

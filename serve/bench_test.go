@@ -36,7 +36,7 @@ func heapBytes() uint64 {
 func BenchmarkClass(b *testing.B) {
 	const students = 60
 	clock := newFakeClock() // the limits never fire during the run
-	s, addr := testServer(b, Config{Clock: clock, MaxSessions: students})
+	s, addr := testServer(b, Config{Clock: clock, MaxSessions: students + InstructorSlots})
 	empty := heapBytes()
 	terms := make([]*sshtest.Light, students)
 	const moves = 10 // the fencing story's, with its default settings

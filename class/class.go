@@ -95,14 +95,23 @@ func (m Member) Here(now time.Time) bool {
 	return m.Online && now.Sub(m.Seen) < Gone
 }
 
-// Lead is the instructor's place, which followers replay to.
+// Lead is the class's leading place, which followers replay to. It lives
+// in the hub with a version: every session of the instructor's key moves
+// it by a compare-and-set on the version it last saw (Hub.SwapLead), so
+// two sessions of one instructor never lead two places.
 type Lead struct {
 	Pos play.Position `json:"pos"`
 	// Follow is set while the instructor asks the class to follow.
 	Follow bool `json:"follow"`
-	// Seq grows with every place the instructor's session puts, so an
-	// older one arriving late never replaces a newer.
+	// Version is the hub's count of the places put, 1 for the first; a
+	// move is made from the place of Version it saw.
+	Version int64 `json:"version"`
+	// Seq orders places, so an older one arriving late never replaces a
+	// newer: the hub sets it to Version.
 	Seq int64 `json:"seq"`
+	// By names the seat that put it (Seat.ID), so a session tells its own
+	// move's echo from another session's move.
+	By string `json:"by,omitempty"`
 }
 
 // Kind is what an Event says.
@@ -120,6 +129,9 @@ type Event struct {
 	Kind   Kind    `json:"kind"`
 	Lead   *Lead   `json:"lead,omitempty"`
 	Member *Member `json:"member,omitempty"`
+	// Lost is set on the place that won when the watching seat's own move
+	// lost the race to it: the seat's session says so and shows Lead.
+	Lost bool `json:"lost,omitempty"`
 }
 
 // Hub keeps the classes: in memory (NewMemory) or in a Redis server
@@ -135,8 +147,12 @@ type Hub interface {
 	Find(ctx context.Context, code string) (Info, error)
 	// Put records m as its row in class code and tells the watchers.
 	Put(ctx context.Context, code string, m Member) error
-	// SetLead records the instructor's place and tells the watchers.
-	SetLead(ctx context.Context, code string, l Lead) error
+	// SwapLead puts l as the class's leading place, with Version and Seq
+	// prev+1, if the place there is still of version prev, or there is
+	// none (a class's first, or one whose key expired), and tells the
+	// watchers; won is false when another move came first,
+	// and cur is the place there now, the new one or the winner's.
+	SwapLead(ctx context.Context, code string, prev int64, l Lead) (cur Lead, won bool, err error)
 	// Roster is every row of class code, online or not, by name.
 	Roster(ctx context.Context, code string) ([]Member, error)
 	// LeadOf is the instructor's place; ok is false before the first.

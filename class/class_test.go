@@ -350,3 +350,95 @@ func TestReportNamesStayText(t *testing.T) {
 		t.Fatalf("names in the report: %v", names)
 	}
 }
+
+// TestOneLeader: two sessions of one instructor key, on two servers of
+// one class, lead one place: a move is a compare-and-set on the version
+// its session saw; the one made from a place already moved loses, is
+// dropped, and its session hears the winning place with Lost set.
+func TestOneLeader(t *testing.T) {
+	t.Run("memory", func(t *testing.T) {
+		simtest.QuickOnly(t)
+		h := NewMemory(at0)
+		oneLeader(t, h, h)
+	})
+	t.Run("miniredis", func(t *testing.T) {
+		simtest.QuickOnly(t)
+		s := miniredis.RunT(t)
+		oneLeader(t, redisHub(t, "redis://"+s.Addr()), redisHub(t, "redis://"+s.Addr()))
+	})
+	t.Run("redis-server", func(t *testing.T) {
+		url := simtest.StartRedis(t)
+		oneLeader(t, redisHub(t, url), redisHub(t, url))
+	})
+}
+
+func oneLeader(t *testing.T, a, b Hub) {
+	ctx := context.Background()
+	info, err := a.Open(ctx, "teacher-key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sit := func(h Hub) (*Seat, *Watch) {
+		s, err := Sit(ctx, h, info.Code, Member{ID: "teacher-key", Name: "teacher", Role: Instructor}, at0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Leave(ctx) })
+		w, err := s.Watch()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(w.Close)
+		return s, w
+	}
+	one, w1 := sit(a)
+	two, w2 := sit(b)
+	if one.ID() == two.ID() {
+		t.Fatal("two seats share an id")
+	}
+	one.Lead(Lead{Pos: gcPause(4)})
+	e := waitFor(t, w2, "the first place", func(e Event) bool { return e.Kind == KindLead && e.Lead.Pos.Step == 4 })
+	if e.Lead.Version != 1 || e.Lead.By != one.ID() || e.Lost {
+		t.Fatalf("the first place: %+v, lost %v", e.Lead, e.Lost)
+	}
+	waitFor(t, w1, "the first place's echo", func(e Event) bool { return e.Kind == KindLead && e.Lead.Version == 1 })
+	// both saw version 1; the second session moves first
+	two.Lead(Lead{Pos: gcPause(6), Version: 1})
+	waitFor(t, w1, "the second session's move", func(e Event) bool { return e.Kind == KindLead && e.Lead.Version == 2 })
+	// the first session's move, made from version 1, comes too late
+	one.Lead(Lead{Pos: gcPause(5), Follow: true, Version: 1})
+	e = waitFor(t, w1, "the news of the lost move", func(e Event) bool { return e.Kind == KindLead && e.Lost })
+	if e.Lead.Pos.Step != 6 || e.Lead.Version != 2 || e.Lead.By != two.ID() || e.Lead.Follow {
+		t.Fatalf("the lost move was told %+v", e.Lead)
+	}
+	l, ok, err := b.LeadOf(ctx, info.Code)
+	if err != nil || !ok || l.Pos.Step != 6 || l.Version != 2 {
+		t.Fatalf("the class's place after the race: %+v %v %v", l, ok, err)
+	}
+	// the first session, having seen version 2, moves again and wins; its
+	// own next move goes in before its echo is heard
+	one.Lead(Lead{Pos: gcPause(7), Version: 2})
+	one.Lead(Lead{Pos: gcPause(8), Version: 2})
+	waitFor(t, w2, "the first session's later move", func(e Event) bool { return e.Kind == KindLead && e.Lead.Pos.Step == 8 })
+	if l, _, _ := a.LeadOf(ctx, info.Code); l.Pos.Step != 8 {
+		t.Fatalf("the class's place is %+v", l)
+	}
+}
+
+// TestLostStaysWithTheNewer: the news that a session's move lost stays
+// with the place that replaces the winner's in the watch.
+func TestLostStaysWithTheNewer(t *testing.T) {
+	w := newWatch(nil)
+	w.put(Event{Kind: KindLead, Lead: &Lead{Seq: 2}, Lost: true})
+	w.put(Event{Kind: KindLead, Lead: &Lead{Seq: 3}})
+	evs := next(t, w)
+	if len(evs) != 1 || evs[0].Lead.Seq != 3 || !evs[0].Lost {
+		t.Fatalf("got %+v", evs)
+	}
+	w.put(Event{Kind: KindLead, Lead: &Lead{Seq: 5}})
+	w.put(Event{Kind: KindLead, Lead: &Lead{Seq: 4}, Lost: true}) // older, but its news counts
+	evs = next(t, w)
+	if len(evs) != 1 || evs[0].Lead.Seq != 5 || !evs[0].Lost {
+		t.Fatalf("got %+v", evs)
+	}
+}

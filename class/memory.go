@@ -94,26 +94,30 @@ func (h *Memory) Put(_ context.Context, code string, m Member) error {
 	return nil
 }
 
-// SetLead records the instructor's place and tells the watchers.
-func (h *Memory) SetLead(_ context.Context, code string, l Lead) error {
+// SwapLead puts l if the place there is of version prev (or there is
+// none), and tells the watchers.
+func (h *Memory) SwapLead(_ context.Context, code string, prev int64, l Lead) (Lead, bool, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	r, err := h.room(code)
 	if err != nil {
-		return err
+		return Lead{}, false, err
 	}
-	if r.lead != nil && r.lead.Seq > l.Seq {
-		return nil // a newer place is already there
+	// with no place there (none yet, or one the hub lost) any move wins
+	if r.lead != nil && r.lead.Version != prev {
+		cur, err := copyOf(*r.lead)
+		return cur, false, err
 	}
+	l.Version, l.Seq = prev+1, prev+1
 	if l, err = copyOf(l); err != nil {
-		return err
+		return Lead{}, false, err
 	}
 	r.lead = &l
 	for w := range r.watchers {
 		c := l
 		w.put(Event{Kind: KindLead, Lead: &c})
 	}
-	return nil
+	return l, true, nil
 }
 
 // Roster is every row, by name.

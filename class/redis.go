@@ -17,7 +17,8 @@ import (
 // Redis is a Hub kept in a Redis or Valkey server, so that several
 // locksim servers serve one class: a class's record is the string
 // Prefix+code (SET NX EX, so two servers never open the same code), the
-// instructor's place Prefix+code+":lead", the roster the hash
+// class's leading place Prefix+code+":lead" (moved by a script that
+// compares its version), the roster the hash
 // Prefix+code+":members" (member id → row as JSON), and its events go
 // by PUBLISH on the channel Prefix+code. Every key it writes is under
 // Prefix and has a TTL, set again at each write; it never deletes a
@@ -160,12 +161,53 @@ func (h *Redis) Put(ctx context.Context, code string, m Member) error {
 	})
 }
 
-// SetLead records the instructor's place and tells the watchers. Only
-// the instructor's one session puts it, in order, so the newest write wins.
-func (h *Redis) SetLead(ctx context.Context, code string, l Lead) error {
-	return h.publish(ctx, code, Event{Kind: KindLead, Lead: &l}, func(p redis.Pipeliner, data []byte) {
-		p.Set(ctx, leadKey(code), data, TTL)
-	})
+// swapLead is SwapLead's compare-and-set, in one script so no move
+// slips between the read and the write: KEYS[1] the place, KEYS[2] the
+// class's record; ARGV the version the move was made from, the new
+// place, the TTL in seconds, the channel and the event. It answers
+// {1, new place} or {0, the place there}.
+var swapLead = redis.NewScript(`
+local cur = redis.call('GET', KEYS[1])
+if cur then
+  local v = tonumber(cjson.decode(cur)['version'] or 0)
+  if v ~= tonumber(ARGV[1]) then return {0, cur} end
+end
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+redis.call('PUBLISH', ARGV[4], ARGV[5])
+return {1, ARGV[2]}
+`)
+
+// SwapLead puts l if the place there is of version prev (or there is
+// none), and tells the watchers, in one script (swapLead).
+func (h *Redis) SwapLead(ctx context.Context, code string, prev int64, l Lead) (Lead, bool, error) {
+	if !ValidCode(code) {
+		return Lead{}, false, ErrNoClass
+	}
+	l.Version, l.Seq = prev+1, prev+1
+	data, err := json.Marshal(l)
+	if err != nil {
+		return Lead{}, false, err
+	}
+	msg, err := json.Marshal(Event{Kind: KindLead, Lead: &l})
+	if err != nil {
+		return Lead{}, false, err
+	}
+	res, err := swapLead.Run(ctx, h.c, []string{leadKey(code), classKey(code)},
+		prev, data, int64(TTL/time.Second), channel(code), msg).Slice()
+	if err != nil {
+		return Lead{}, false, fmt.Errorf("class %s: %w", code, err)
+	}
+	if len(res) != 2 {
+		return Lead{}, false, fmt.Errorf("class %s: the place's script answered %v", code, res)
+	}
+	won, _ := res[0].(int64)
+	cur, _ := res[1].(string)
+	var out Lead
+	if err := json.Unmarshal([]byte(cur), &out); err != nil {
+		return Lead{}, false, fmt.Errorf("class %s: %w", code, err)
+	}
+	return out, won == 1, nil
 }
 
 // Roster is every row, by name (HGETALL of the roster's hash).

@@ -2,30 +2,37 @@ package class
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"slices"
 	"sync"
 	"time"
 )
 
 // Seat is one session's place in a class. It puts the session's roster
-// row and, for the instructor, the instructor's place, from a goroutine
-// of its own, the newest of each only: a screen hands it what changed and
-// never waits on the hub. It puts the row again every Refresh, and puts it
-// offline when the session leaves.
+// row and, for the instructor, the class's leading place, from a
+// goroutine of its own, the newest of each only: a screen hands it what
+// changed and never waits on the hub. It puts the row again every
+// Refresh, and puts it offline when the session leaves.
 type Seat struct {
 	hub  Hub
 	info Info
+	id   string
 	ctx  context.Context
 	stop context.CancelFunc
 	done chan struct{}
 	kick chan struct{}
 
-	mu      sync.Mutex
-	row     Member
-	rowDue  bool
-	lead    *Lead
-	lastSeq int64
-	err     error
-	now     func() time.Time
+	mu     sync.Mutex
+	row    Member
+	rowDue bool
+	lead   *Lead
+	// seen is the version the pending move was made from; won the version
+	// of this seat's last move that went in
+	seen, won int64
+	watches   []*Watch
+	err       error
+	now       func() time.Time
 }
 
 // Sit puts m online in the class with code and returns its seat; ctx
@@ -46,10 +53,20 @@ func Sit(ctx context.Context, hub Hub, code string, m Member, now func() time.Ti
 		return nil, err
 	}
 	sctx, stop := context.WithCancel(ctx)
-	s := &Seat{hub: hub, info: info, ctx: sctx, stop: stop, done: make(chan struct{}), kick: make(chan struct{}, 1), row: m, now: now}
+	s := &Seat{hub: hub, info: info, id: newSeatID(), ctx: sctx, stop: stop, done: make(chan struct{}), kick: make(chan struct{}, 1), row: m, now: now}
 	go s.loop()
 	return s, nil
 }
+
+// newSeatID names one seat: 16 random hex digits.
+func newSeatID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// ID names the seat: the By of the places it puts.
+func (s *Seat) ID() string { return s.id }
 
 // Info is the class the seat is in.
 func (s *Seat) Info() Info { return s.info }
@@ -83,17 +100,20 @@ func (s *Seat) Report(m Member) {
 	s.poke()
 }
 
-// Lead puts l as the instructor's place, with a Seq greater than any the
-// seat put before (and than the clock's nanoseconds, so a reconnected
-// instructor's place is newer than the old session's).
+// Lead moves the class's leading place to l, made from the place of
+// l.Version the session last saw (0 for none): a compare-and-set on that
+// version, or on the version of this seat's own last move if that is
+// newer (its echo may not have come back yet). A move that loses the race
+// is dropped, and the seat's watches get the winning place with Lost
+// set.
 func (s *Seat) Lead(l Lead) {
 	c, err := copyOf(l)
 	if err != nil {
 		return
 	}
 	s.mu.Lock()
-	s.lastSeq = max(s.lastSeq+1, s.now().UnixNano())
-	c.Seq = s.lastSeq
+	c.By = s.id
+	s.seen = l.Version
 	s.lead = &c
 	s.mu.Unlock()
 	s.poke()
@@ -107,8 +127,18 @@ func (s *Seat) poke() {
 }
 
 // Watch subscribes to the class's events (see Hub.Watch) until the seat
-// leaves or the watch is closed.
-func (s *Seat) Watch() (*Watch, error) { return s.hub.Watch(s.ctx, s.info.Code) }
+// leaves or the watch is closed; it hears too when this seat's move lost
+// the race (Event.Lost).
+func (s *Seat) Watch() (*Watch, error) {
+	w, err := s.hub.Watch(s.ctx, s.info.Code)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.watches = append(s.watches, w)
+	s.mu.Unlock()
+	return w, nil
+}
 
 // Leave puts the row offline and ends the seat's goroutine; it waits for
 // that at most until ctx ends.
@@ -156,12 +186,32 @@ func (s *Seat) loop() {
 // for it), then the row.
 func (s *Seat) flush() {
 	s.mu.Lock()
-	lead, row, rowDue := s.lead, s.row, s.rowDue
+	// the base is read here, after the last move's answer: the loop puts
+	// one move at a time
+	lead, base, row, rowDue := s.lead, max(s.seen, s.won), s.row, s.rowDue
 	s.lead, s.rowDue = nil, false
 	s.mu.Unlock()
 	var err error
 	if lead != nil {
-		err = s.hub.SetLead(s.ctx, s.info.Code, *lead)
+		var cur Lead
+		var won bool
+		cur, won, err = s.hub.SwapLead(s.ctx, s.info.Code, base, *lead)
+		if err == nil {
+			s.mu.Lock()
+			if won {
+				s.won = max(s.won, cur.Version)
+			}
+			watches := slices.Clone(s.watches)
+			s.mu.Unlock()
+			if !won {
+				// the move is dropped, never put again over the winner's
+				lead = nil
+				for _, w := range watches {
+					c := cur
+					w.put(Event{Kind: KindLead, Lead: &c, Lost: true})
+				}
+			}
+		}
 	}
 	if rowDue && err == nil {
 		row.Seen = s.now()

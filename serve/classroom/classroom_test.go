@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"locksim/class"
@@ -227,4 +228,124 @@ func TestPlaces(t *testing.T) {
 	if got := c.joinLine("k7m2q"); got != "ssh -p 2222 k7m2q@host" {
 		t.Errorf("join line %q", got)
 	}
+}
+
+// TestTwoInstructorSessions: two sessions of one instructor key, on two
+// servers of one class (one redis-server), are one leader: the second
+// opens at the class's place and ask; a step in either moves the other
+// and the students who follow, who stay following; F in one stops the
+// ask in both.
+func TestTwoInstructorSessions(t *testing.T) {
+	url := simtest.StartRedis(t)
+	hub := func() class.Hub {
+		h, err := class.NewRedis(context.Background(), url, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = h.Close() })
+		return h
+	}
+	teacherKey := sshtest.NewKey(t)
+	file := instructorsFile(t, teacherKey)
+	one, other := classServer(t, hub(), file), classServer(t, hub(), file)
+
+	first, code := openClass(t, one, teacherKey)
+	first.Send("/fencing\r")
+	first.WaitFor("A number on every write", "0/")
+	first.Send("F")
+	first.WaitFor("the class is asked to follow")
+	ann := joinClass(t, other, code, "ann")
+	first.Send("..")
+	at := step(t, first.WaitFor("2/"))
+	ann.WaitFor(at, "following the instructor")
+
+	// the second session opens where the class is, asking it to follow
+	second := sshtest.Open(t, sshtest.Dial(t, other, "prof", teacherKey), "xterm-256color", 100, 30)
+	second.WaitFor("Your name, as the class will see it")
+	second.Send("Prof\r")
+	second.WaitFor("A number on every write", at, "class "+code+" · the class is asked to follow")
+
+	// a step in the second moves the first and the class
+	second.Send(".")
+	at = step(t, second.WaitFor("3/"))
+	first.WaitFor(at, "the class is asked to follow")
+	ann.WaitFor(at, "following the instructor")
+	first.Send("l")
+	first.WaitFor("1 online, 1 following")
+	first.Send("l")
+
+	// and one in the first moves the second
+	first.Send(".")
+	at = step(t, first.WaitFor("4/"))
+	second.WaitFor(at)
+	ann.WaitFor(at, "following the instructor")
+
+	// F in the second stops the ask in both, and lets the class go
+	second.Send("F")
+	second.WaitUntil("the ask stopped", func(s string) bool { return !strings.Contains(s, "the class is asked to follow") })
+	first.WaitUntil("the ask stopped on the first", func(s string) bool {
+		return strings.Contains(s, at) && !strings.Contains(s, "the class is asked to follow")
+	})
+	ann.WaitFor("the instructor stopped leading")
+}
+
+// gateHub holds the next move put through it until the test lets it go,
+// so a test can make a move lose its race.
+type gateHub struct {
+	class.Hub
+	armed   atomic.Bool
+	entered chan struct{}
+	release chan struct{}
+}
+
+func (h *gateHub) SwapLead(ctx context.Context, code string, prev int64, l class.Lead) (class.Lead, bool, error) {
+	if h.armed.CompareAndSwap(true, false) {
+		h.entered <- struct{}{}
+		<-h.release
+	}
+	return h.Hub.SwapLead(ctx, code, prev, l)
+}
+
+// TestLostMove: of two sessions of one instructor, the one whose move
+// was made from a place the other had already moved says so and shows
+// the winning place, as does the class.
+func TestLostMove(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
+	shared := class.NewMemory(nil)
+	gate := &gateHub{Hub: shared, entered: make(chan struct{}), release: make(chan struct{})}
+	teacherKey := sshtest.NewKey(t)
+	file := instructorsFile(t, teacherKey)
+	one, other := classServer(t, shared, file), classServer(t, gate, file)
+
+	first, code := openClass(t, one, teacherKey)
+	first.Send("/fencing\r")
+	first.WaitFor("A number on every write", "0/")
+	first.Send("F")
+	first.WaitFor("the class is asked to follow")
+	first.Send("....")
+	at := step(t, first.WaitFor("4/"))
+	ann := joinClass(t, one, code, "ann")
+	ann.WaitFor(at)
+	second := sshtest.Open(t, sshtest.Dial(t, other, "prof", teacherKey), "xterm-256color", 100, 30)
+	second.WaitFor("Your name, as the class will see it")
+	second.Send("Prof\r")
+	second.WaitFor("A number on every write", at, "the class is asked to follow")
+
+	// the second steps on; its move waits in the hub while the first
+	// steps back and wins
+	gate.armed.Store(true)
+	second.Send(".")
+	second.WaitFor("5/")
+	<-gate.entered
+	first.Send("\x1b[D")
+	back := step(t, first.WaitFor("3/"))
+	ann.WaitFor(back, "following the instructor")
+	close(gate.release)
+	second.WaitFor("your move lost the race", back)
+	// the class stays at the winner's place
+	first.Send("l")
+	first.WaitFor("1 online, 1 following")
+	first.Send("l")
+	first.WaitFor(back)
+	ann.WaitFor(back, "following the instructor")
 }

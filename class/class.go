@@ -33,13 +33,17 @@ const Prefix = "locksim:class:"
 // leaves nothing behind for longer than this.
 const TTL = 12 * time.Hour
 
-// Refresh is how often a seat puts its row again while nothing changes,
-// so the roster can tell a session on a server that died (its row no
-// longer refreshed) from one whose learner is only reading.
+// Refresh is how often a seat puts its row again while nothing changes.
 const Refresh = 30 * time.Second
 
-// Gone is how long after its last refresh a row counts as offline.
-const Gone = 3 * Refresh
+// Beat is how often a seat says in the hub that its session is there (a
+// heartbeat, apart from its row, and published to no one), so the roster
+// tells a session on a server that died (its beats stopped) from one whose
+// learner is only reading.
+const Beat = time.Second
+
+// Gone is how long after its last beat a session counts as offline.
+const Gone = 5 * Beat
 
 // Role is what a member of a class does there.
 type Role string
@@ -82,15 +86,16 @@ type Member struct {
 	// Following is set while the member replays to the instructor's place.
 	Following bool `json:"following,omitempty"`
 	Online    bool `json:"online"`
-	// Seen is when the row was last put (see Refresh).
+	// Seen is when the row was last put, or, in a Roster, the session's
+	// last beat if that is later (see Beat).
 	Seen time.Time `json:"seen"`
 	// Prog is the member's progress (scenes finished, predictions, quiz
 	// scores), for the class summary; its place is in Pos.
 	Prog progress.Progress `json:"prog"`
 }
 
-// Here reports that the member's session is connected at now: put online
-// and refreshed within Gone.
+// Here reports that the member's session is connected at now: online,
+// and put or beating within Gone.
 func (m Member) Here(now time.Time) bool {
 	return m.Online && now.Sub(m.Seen) < Gone
 }
@@ -153,8 +158,16 @@ type Hub interface {
 	// watchers; won is false when another move came first,
 	// and cur is the place there now, the new one or the winner's.
 	SwapLead(ctx context.Context, code string, prev int64, l Lead) (cur Lead, won bool, err error)
-	// Roster is every row of class code, online or not, by name.
+	// Roster is every row of class code, online or not, by name, each
+	// with its session's last beat: a row whose beats stopped Gone ago is
+	// offline, one that beats is online.
 	Roster(ctx context.Context, code string) ([]Member, error)
+	// Beat says member id of role is there at at, in class code; the zero
+	// time takes its beat away (it left).
+	Beat(ctx context.Context, code, id string, role Role, at time.Time) error
+	// LastBeat is when member id of role last beat in class code, the zero
+	// time for never (or gone).
+	LastBeat(ctx context.Context, code, id string, role Role) (time.Time, error)
 	// LeadOf is the instructor's place; ok is false before the first.
 	LeadOf(ctx context.Context, code string) (l Lead, ok bool, err error)
 	// Watch delivers the class's changes from now on, the instructor's
@@ -202,6 +215,25 @@ func containsByte(s string, c byte) bool {
 		}
 	}
 	return false
+}
+
+// beatField names a member's beat: the instructor and the projector are
+// one key, one row, but two sessions whose presence differs.
+func beatField(id string, role Role) string { return string(role) + ":" + id }
+
+// withBeats puts each row's last beat in it, at now: Seen becomes the beat
+// when later, and a row with a beat is online while it beats.
+func withBeats(ms []Member, beats map[string]time.Time, now time.Time) {
+	for i := range ms {
+		b, ok := beats[beatField(ms[i].ID, ms[i].Role)]
+		if !ok {
+			continue
+		}
+		if b.After(ms[i].Seen) {
+			ms[i].Seen = b
+		}
+		ms[i].Online = now.Sub(b) < Gone
+	}
 }
 
 // sortRoster orders rows by name, then id, so every screen lists a class

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -234,7 +236,8 @@ func guessed(pos play.Position, chosen int) play.Position {
 }
 
 // TestTally counts the predictions of the students in the instructor's
-// story, then what their own runs answered.
+// story, then what their own runs answered; a student gone after
+// answering is still counted, one gone without an answer is not.
 func TestTally(t *testing.T) {
 	race := play.Position{Version: 1, Scene: "race"}
 	ms := []Member{
@@ -245,15 +248,16 @@ func TestTally(t *testing.T) {
 		student("5", "ed", guessed(play.Position{Version: 1, Scene: "fencing"}, 0), -1, false),
 		{ID: "6", Name: "teacher", Role: Instructor, Pos: race, Online: true, Seen: t0},
 		{ID: "7", Name: "gone", Role: Student, Pos: guessed(race, 0), Online: true, Seen: t0.Add(-Gone)},
+		{ID: "8", Name: "left", Role: Student, Pos: race, Online: false, Seen: t0},
 	}
 	p, ok := Tally(race, ms, t0)
 	if !ok {
 		t.Fatal("the race's question is no poll")
 	}
-	if p.State != Open || p.Of != 4 || p.Elsewhere != 1 || p.Answered != 3 || !slices.Equal(p.Guesses, []int{0, 2, 1}) {
+	if p.State != Open || p.Of != 5 || p.Elsewhere != 1 || p.Answered != 4 || !slices.Equal(p.Guesses, []int{1, 2, 1}) {
 		t.Fatalf("poll %+v", p)
 	}
-	if got, want := p.Headline(), "2 of 4 predicted: exactly one"; got != want {
+	if got, want := p.Headline(), "2 of 5 predicted: exactly one"; got != want {
 		t.Errorf("headline %q, want %q", got, want)
 	}
 	if !strings.Contains(p.Question, "How many of them get OK?") || len(p.Choices) != 3 {
@@ -440,5 +444,145 @@ func TestLostStaysWithTheNewer(t *testing.T) {
 	evs = next(t, w)
 	if len(evs) != 1 || evs[0].Lead.Seq != 5 || !evs[0].Lost {
 		t.Fatalf("got %+v", evs)
+	}
+}
+
+// clock is a test's clock, moved by hand.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// deadHub is a server's way to a hub that stops answering, as when the
+// server dies: nothing it says arrives after.
+type deadHub struct {
+	Hub
+	dead atomic.Bool
+}
+
+var errDead = errors.New("the server is dead")
+
+func (h *deadHub) Beat(ctx context.Context, code, id string, role Role, at time.Time) error {
+	if h.dead.Load() {
+		return errDead
+	}
+	return h.Hub.Beat(ctx, code, id, role, at)
+}
+
+func (h *deadHub) Put(ctx context.Context, code string, m Member) error {
+	if h.dead.Load() {
+		return errDead
+	}
+	return h.Hub.Put(ctx, code, m)
+}
+
+// TestPresence: a session is online while it beats; one whose server
+// dies is offline on the instructor's roster once Gone has passed, its
+// answer kept in the roster and the poll; one that leaves is offline at
+// once; the instructor's and the projector's beats, one key, are apart.
+func TestPresence(t *testing.T) {
+	t.Run("memory", func(t *testing.T) {
+		simtest.QuickOnly(t)
+		c := &clock{t: t0}
+		h := NewMemory(c.now)
+		presence(t, c, h, h)
+	})
+	t.Run("miniredis", func(t *testing.T) {
+		simtest.QuickOnly(t)
+		s := miniredis.RunT(t)
+		c := &clock{t: t0}
+		a, err := NewRedis(context.Background(), "redis://"+s.Addr(), c.now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = a.Close() })
+		b, err := NewRedis(context.Background(), "redis://"+s.Addr(), c.now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = b.Close() })
+		presence(t, c, a, b)
+	})
+}
+
+func presence(t *testing.T, c *clock, a, b Hub) {
+	ctx := context.Background()
+	info, err := a.Open(ctx, "teacher-key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	teacher, err := Sit(ctx, a, info.Code, Member{ID: "teacher-key", Name: "teacher", Role: Instructor}, c.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer teacher.Leave(ctx)
+	iw, err := teacher.WatchRoster()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer iw.Close()
+	teacher.Lead(Lead{Pos: gcPause(3)})
+
+	dying := &deadHub{Hub: b}
+	ann, err := Sit(ctx, dying, info.Code, Member{ID: "k1", Name: "ann", Role: Student}, c.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ann.Leave(ctx)
+	bob, err := Sit(ctx, b, info.Code, Member{ID: "k2", Name: "bob", Role: Student}, c.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := gcPause(3)
+	pos.Prediction = &play.Prediction{Chosen: 2}
+	ann.Report(Member{Pos: pos, Actual: -1, Prog: progress.Progress{Answers: map[string]progress.Answer{"gc-pause": {Chosen: 2}}}})
+	waitFor(t, iw, "ann's answer", func(e Event) bool {
+		return e.Kind == KindMember && e.Member.ID == "k1" && e.Member.Pos.Prediction != nil && e.Member.Here(c.now())
+	})
+
+	// ann's server dies: no beat, no put from it after
+	dying.dead.Store(true)
+	c.advance(Gone + Beat)
+	e := waitFor(t, iw, "ann offline", func(e Event) bool { return e.Kind == KindMember && e.Member.ID == "k1" && !e.Member.Here(c.now()) })
+	if e.Member.Pos.Prediction == nil || e.Member.Pos.Prediction.Chosen != 2 {
+		t.Fatalf("ann's row lost her answer: %+v", e.Member)
+	}
+	roster, err := a.Roster(ctx, info.Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := Tally(gcPause(3), roster, c.now())
+	if p.Answered != 1 || p.Guesses[2] != 1 {
+		t.Fatalf("the poll after ann's server died: %+v", p)
+	}
+	// bob beats on, as the clock goes
+	waitFor(t, iw, "bob online", func(e Event) bool { return e.Kind == KindMember && e.Member.ID == "k2" && e.Member.Here(c.now()) })
+	bob.Leave(ctx)
+	waitFor(t, iw, "bob offline at once", func(e Event) bool { return e.Kind == KindMember && e.Member.ID == "k2" && !e.Member.Here(c.now()) })
+
+	// the projector, the instructor's key too, beats apart
+	if err := a.Beat(ctx, info.Code, "teacher-key", Projector, c.now()); err != nil {
+		t.Fatal(err)
+	}
+	if at, err := b.LastBeat(ctx, info.Code, "teacher-key", Projector); err != nil || !at.Equal(c.now()) {
+		t.Fatalf("the projector's beat: %v, %v", at, err)
+	}
+	if err := a.Beat(ctx, info.Code, "teacher-key", Projector, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	if at, err := b.LastBeat(ctx, info.Code, "teacher-key", Projector); err != nil || !at.IsZero() {
+		t.Fatalf("the projector's beat once gone: %v, %v", at, err)
 	}
 }

@@ -21,6 +21,7 @@ type room struct {
 	info     Info
 	lead     *Lead
 	members  map[string]Member
+	beats    map[string]time.Time // by beatField
 	watchers map[*Watch]struct{}
 }
 
@@ -47,7 +48,7 @@ func (h *Memory) Open(_ context.Context, lead string) (Info, error) {
 			continue
 		}
 		info := Info{Code: code, Lead: lead, Opened: h.now()}
-		h.classes[code] = &room{info: info, members: map[string]Member{}, watchers: map[*Watch]struct{}{}}
+		h.classes[code] = &room{info: info, members: map[string]Member{}, beats: map[string]time.Time{}, watchers: map[*Watch]struct{}{}}
 		return info, nil
 	}
 	return Info{}, fmt.Errorf("no free class code after 100 draws")
@@ -138,8 +139,36 @@ func (h *Memory) Roster(_ context.Context, code string) ([]Member, error) {
 		}
 		out = append(out, c)
 	}
+	withBeats(out, r.beats, h.now())
 	sortRoster(out)
 	return out, nil
+}
+
+// Beat keeps member id's last beat.
+func (h *Memory) Beat(_ context.Context, code, id string, role Role, at time.Time) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r, err := h.room(code)
+	if err != nil {
+		return err
+	}
+	if at.IsZero() {
+		delete(r.beats, beatField(id, role))
+	} else {
+		r.beats[beatField(id, role)] = at
+	}
+	return nil
+}
+
+// LastBeat is member id's last beat.
+func (h *Memory) LastBeat(_ context.Context, code, id string, role Role) (time.Time, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r, err := h.room(code)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return r.beats[beatField(id, role)], nil
 }
 
 // LeadOf is the instructor's place.

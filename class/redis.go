@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -66,6 +67,7 @@ func scrub(s string, opts *redis.Options) string {
 func classKey(code string) string   { return Prefix + code }
 func leadKey(code string) string    { return Prefix + code + ":lead" }
 func membersKey(code string) string { return Prefix + code + ":members" }
+func beatsKey(code string) string   { return Prefix + code + ":beats" }
 func channel(code string) string    { return Prefix + code }
 
 // Open opens a class under a code no open class has: SET NX claims it.
@@ -215,9 +217,20 @@ func (h *Redis) Roster(ctx context.Context, code string) ([]Member, error) {
 	if _, err := h.Find(ctx, code); err != nil {
 		return nil, err
 	}
-	rows, err := h.c.HGetAll(ctx, membersKey(code)).Result()
+	var rowsCmd, beatsCmd *redis.MapStringStringCmd
+	_, err := h.c.Pipelined(ctx, func(p redis.Pipeliner) error {
+		rowsCmd = p.HGetAll(ctx, membersKey(code))
+		beatsCmd = p.HGetAll(ctx, beatsKey(code))
+		return nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("class %s: %w", code, err)
+	}
+	rows, beats := rowsCmd.Val(), map[string]time.Time{}
+	for f, ms := range beatsCmd.Val() {
+		if n, err := strconv.ParseInt(ms, 10, 64); err == nil {
+			beats[f] = time.UnixMilli(n)
+		}
 	}
 	var out []Member
 	for _, data := range rows {
@@ -227,8 +240,45 @@ func (h *Redis) Roster(ctx context.Context, code string) ([]Member, error) {
 		}
 		out = append(out, m)
 	}
+	withBeats(out, beats, h.now())
 	sortRoster(out)
 	return out, nil
+}
+
+// Beat keeps member id's last beat, in ms since the epoch, in the hash
+// Prefix+code+":beats"; nothing is published: the roster reads the beats.
+func (h *Redis) Beat(ctx context.Context, code, id string, role Role, at time.Time) error {
+	if !ValidCode(code) {
+		return ErrNoClass
+	}
+	_, err := h.c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		if at.IsZero() {
+			p.HDel(ctx, beatsKey(code), beatField(id, role))
+		} else {
+			p.HSet(ctx, beatsKey(code), beatField(id, role), at.UnixMilli())
+		}
+		p.Expire(ctx, beatsKey(code), TTL)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("class %s: %w", code, err)
+	}
+	return nil
+}
+
+// LastBeat is member id's last beat.
+func (h *Redis) LastBeat(ctx context.Context, code, id string, role Role) (time.Time, error) {
+	if !ValidCode(code) {
+		return time.Time{}, ErrNoClass
+	}
+	n, err := h.c.HGet(ctx, beatsKey(code), beatField(id, role)).Int64()
+	if errors.Is(err, redis.Nil) {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, fmt.Errorf("class %s: %w", code, err)
+	}
+	return time.UnixMilli(n), nil
 }
 
 // LeadOf is the instructor's place.

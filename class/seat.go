@@ -161,6 +161,9 @@ func (s *Seat) loop() {
 	}()
 	t := time.NewTicker(Refresh)
 	defer t.Stop()
+	beat := time.NewTicker(Beat)
+	defer beat.Stop()
+	s.beat()
 	for {
 		select {
 		case <-s.ctx.Done():
@@ -170,16 +173,72 @@ func (s *Seat) loop() {
 			row.Online, row.Seen = false, s.now()
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			_ = s.hub.Put(ctx, s.info.Code, row)
+			// offline at once, not Gone later
+			_ = s.hub.Beat(ctx, s.info.Code, row.ID, row.Role, time.Time{})
 			cancel()
 			return
 		case <-t.C:
 			s.mu.Lock()
 			s.rowDue = true
 			s.mu.Unlock()
+		case <-beat.C:
+			s.beat()
+			continue
 		case <-s.kick:
 		}
 		s.flush()
 	}
+}
+
+// beat says in the hub that the session is there (see Beat).
+func (s *Seat) beat() {
+	s.mu.Lock()
+	id, role := s.row.ID, s.row.Role
+	s.mu.Unlock()
+	if err := s.hub.Beat(s.ctx, s.info.Code, id, role, s.now()); err != nil && s.ctx.Err() == nil {
+		s.mu.Lock()
+		s.err = err
+		s.mu.Unlock()
+	}
+}
+
+// WatchRoster is Watch for the roster's viewer (the instructor): the
+// roster is read again every Beat and each row whose presence or last
+// beat changed is put in the watch, so a row whose session's server died
+// goes offline within Gone, and a viewer never judges a row by an old put.
+func (s *Seat) WatchRoster() (*Watch, error) {
+	w, err := s.Watch()
+	if err != nil {
+		return nil, err
+	}
+	go func() {
+		defer func() { _ = recover() }() // a failure here ends the poll, never the server
+		t := time.NewTicker(Beat)
+		defer t.Stop()
+		last := map[string]Member{}
+		for {
+			select {
+			case <-w.Done():
+				return
+			case <-s.ctx.Done():
+				return
+			case <-t.C:
+			}
+			ms, err := s.hub.Roster(s.ctx, s.info.Code)
+			if err != nil {
+				continue // tried again at the next beat
+			}
+			for _, m := range ms {
+				if old, ok := last[m.ID]; ok && old.Online == m.Online && old.Seen.Equal(m.Seen) {
+					continue
+				}
+				last[m.ID] = m
+				c := m
+				w.put(Event{Kind: KindMember, Member: &c})
+			}
+		}
+	}()
+	return w, nil
 }
 
 // flush puts what is due: the instructor's place first (followers wait

@@ -87,7 +87,12 @@ func (c *Classes) Join(s *serve.Session) {
 		s.Send(tui.JoinedMsg{Note: "class " + code + " could not be joined: " + err.Error()})
 		return
 	}
+	// the instructor's screen reads the roster's presence every beat; the
+	// others hear the class's moves only
 	watch, err := seat.Watch()
+	if role == class.Instructor {
+		watch, err = seat.WatchRoster()
+	}
 	if err != nil {
 		seat.Leave(context.Background())
 		s.Send(tui.JoinedMsg{Note: "class " + code + " could not be joined: " + err.Error()})
@@ -123,11 +128,63 @@ func (c *Classes) Join(s *serve.Session) {
 			}
 			s.Send(msg)
 		}
+		if role == class.Student {
+			go c.watchLeader(ctx, s, seat)
+		}
 		err := tui.Listen(ctx, seat, watch, send)
 		if err != nil && ctx.Err() == nil && !errors.Is(err, class.ErrClosed) {
 			c.log("session %s: class %s: %v", s.ID, code, err)
 		}
 	}()
+}
+
+// Notes a following student gets when the instructor's sessions stop
+// beating, and when one beats again.
+const (
+	AwayNote = "the instructor is away: you keep your place"
+	BackNote = "the instructor is back"
+)
+
+// watchLeader tells a student who follows when the instructor's session
+// has stopped beating for class.Gone (its server died, or it left) and
+// when one beats again; a follower keeps following, and goes on with the
+// lesson as soon as the leading place moves again.
+func (c *Classes) watchLeader(ctx context.Context, s *serve.Session, seat *class.Seat) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.log("session %s: panic watching the instructor: %v\n%s", s.ID, r, debug.Stack())
+		}
+	}()
+	info := seat.Info()
+	t := time.NewTicker(class.Beat)
+	defer t.Stop()
+	here := true
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-seat.Left():
+			return
+		case <-t.C:
+		}
+		at, err := c.hub.LastBeat(ctx, info.Code, info.Lead, class.Instructor)
+		if err != nil {
+			continue // the hub is out of reach: nothing to say of the instructor
+		}
+		now := c.now()
+		switch {
+		case here && now.Sub(at) >= class.Gone:
+			here = false
+			if seat.Member().Following {
+				s.Send(tui.JoinedMsg{Note: AwayNote})
+			}
+		case !here && now.Sub(at) < class.Gone:
+			here = true
+			if seat.Member().Following {
+				s.Send(tui.JoinedMsg{Note: BackNote})
+			}
+		}
+	}
 }
 
 // place is the session's role and class: "" for none, with a note to

@@ -349,3 +349,60 @@ func TestLostMove(t *testing.T) {
 	first.WaitFor(back)
 	ann.WaitFor(back, "following the instructor")
 }
+
+// TestPresenceOverSSH: two servers of one class on one redis-server. The
+// class part of the students' second server dies: its student goes
+// offline on the instructor's class view, his answer kept in the poll.
+// The instructor leaves: a follower is told the instructor is away, keeps
+// her place, and when the instructor comes back and moves on she follows
+// without a key.
+func TestPresenceOverSSH(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
+	url := simtest.StartRedis(t)
+	newHub := func() *class.Redis {
+		h, err := class.NewRedis(context.Background(), url, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = h.Close() })
+		return h
+	}
+	teacherKey := sshtest.NewKey(t)
+	file := instructorsFile(t, teacherKey)
+	hubB := newHub()
+	a, b := classServer(t, newHub(), file), classServer(t, hubB, file)
+
+	teacher, code := openClass(t, a, teacherKey)
+	teacher.Send("/gc-pause\r")
+	teacher.WaitFor("Frozen while holding the lock", "0/10")
+	teacher.Send("F")
+	teacher.WaitFor("the class is asked to follow")
+	ann, bob := joinClass(t, a, code, "ann"), joinClass(t, b, code, "bob")
+	teacher.Send("...")
+	teacher.WaitFor("3/10", "Ask the room before the server answers")
+	for _, s := range []*sshtest.Term{ann, bob} {
+		s.WaitFor("3/10", "following the instructor · 1-3 your prediction")
+	}
+	bob.Send("2")
+	bob.WaitFor("You predicted")
+	teacher.Send("l")
+	teacher.WaitFor("2 online, 2 following", "1 of 2 predicted")
+
+	// the class part of bob's server dies: his beats stop
+	_ = hubB.Close()
+	teacher.WaitFor("1 online, 1 following", "1 of 2 predicted")
+	teacher.Send("l")
+
+	// the instructor leaves; ann, following, is told, and keeps her place
+	teacher.Send("q")
+	teacher.WaitEnd()
+	ann.WaitFor(AwayNote, "3/10", "following the instructor")
+
+	// the instructor is back and moves on: ann follows by herself
+	again := sshtest.Open(t, sshtest.Dial(t, a, "prof", teacherKey), "xterm-256color", 100, 30)
+	again.WaitFor("Frozen while holding the lock", "3/10", "the class is asked to follow")
+	ann.WaitFor(BackNote)
+	again.Send(".")
+	again.WaitFor("4/10")
+	ann.WaitFor("4/10", "following the instructor")
+}

@@ -101,7 +101,7 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 	if name, asked := stu.Name(); asked || !s.cfg.AskName {
 		m.ses.Name = name
 	} else {
-		m.naming = newNamePrompt(st, id.Keyless())
+		m.naming = newNamePrompt(st, id.ComeBack())
 	}
 	opts := append(bubbletea.MakeOptions(sess), tea.WithAltScreen(), tea.WithMouseAllMotion(),
 		// the signals are the server's: ctrl+z or a SIGTSTP must never

@@ -203,6 +203,8 @@ func (c *Classes) place(ctx context.Context, id serve.Identity) (role class.Role
 	switch {
 	case id.Instructor && asked.Code != "" && asked.Lead == id.KeyHash:
 		return class.Projector, asked.Code, "the projector of class " + asked.Code + ": it shows the scene you lead", nil
+	case asked.Code != "" && id.Token != "":
+		return class.Student, asked.Code, "you joined class " + asked.Code + " · no key: " + c.comeBack(id) + " comes back as you", nil
 	case asked.Code != "":
 		// another instructor's code joins that class as a student: an
 		// instructor drives only their own class
@@ -215,6 +217,15 @@ func (c *Classes) place(ctx context.Context, id serve.Identity) (role class.Role
 		return class.Instructor, info.Code, "class " + info.Code + " is open · in a scene, l shows the class · F asks it to follow", nil
 	}
 	return "", "", note, nil
+}
+
+// comeBack is the command a keyless student connects with to come back
+// as themselves (their reconnect token after the code).
+func (c *Classes) comeBack(id serve.Identity) string {
+	if c.join == "" {
+		return id.ComeBack()
+	}
+	return c.joinLine(id.ComeBack())
 }
 
 // joinLine is the join command with the class's code in it.

@@ -406,3 +406,45 @@ func TestPresenceOverSSH(t *testing.T) {
 	again.WaitFor("4/10")
 	ann.WaitFor("4/10", "following the instructor")
 }
+
+var comeBackLine = regexp.MustCompile(`ssh -p 2222 ([a-z2-9]{5}-[a-z2-9]{8})@localhost comes back as you`)
+
+// TestKeylessStudentIsOneRow: a keyless student who leaves and connects
+// again with the reconnect token their screen gave them is the same row
+// of the roster, with their answer.
+func TestKeylessStudentIsOneRow(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
+	teacherKey := sshtest.NewKey(t)
+	addr := classServer(t, class.NewMemory(nil), instructorsFile(t, teacherKey))
+	teacher, code := openClass(t, addr, teacherKey)
+	teacher.Send("/gc-pause\r")
+	teacher.WaitFor("Frozen while holding the lock", "0/10")
+	teacher.Send("F...")
+	teacher.WaitFor("3/10", "the class is asked to follow")
+
+	kay := sshtest.Open(t, sshtest.Dial(t, addr, code, nil), "xterm-256color", 100, 30)
+	kay.WaitFor("Your name, as the class will see it")
+	kay.Send("Kay\r")
+	m := comeBackLine.FindStringSubmatch(kay.WaitFor("comes back as you"))
+	if m == nil {
+		t.Fatalf("no way back on the keyless student's screen:\n%s", kay.Screen())
+	}
+	kay.WaitFor("the instructor asks the class to follow")
+	kay.Send("F")
+	kay.WaitFor("3/10", "following the instructor · 1-3 your prediction")
+	kay.Send("2")
+	kay.WaitFor("You predicted")
+	teacher.Send("l")
+	teacher.WaitFor("1 online, 1 following", "1 of 1 predicted", "Kay")
+	kay.Send("q")
+	kay.WaitEnd()
+	teacher.WaitFor("0 online, 0 following", "1 of 1 predicted")
+
+	// back, with no name asked: the same row, online again
+	again := sshtest.Open(t, sshtest.Dial(t, addr, m[1], nil), "xterm-256color", 100, 30)
+	again.WaitFor("the instructor asks the class to follow")
+	s := teacher.WaitFor("1 online", "Kay")
+	if n := strings.Count(s, "Kay"); n != 1 {
+		t.Fatalf("Kay is %d rows of the roster:\n%s", n, s)
+	}
+}

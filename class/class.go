@@ -28,10 +28,11 @@ import (
 // namespace and of no run's form, so a run's sweep never touches it.
 const Prefix = "locksim:class:"
 
-// TTL is how long a class's keys outlive its last change: every write
-// sets it again, so a class in use stays, and one whose servers are gone
-// leaves nothing behind for longer than this.
-const TTL = 12 * time.Hour
+// TTL is how long a class outlives its last change unless its hub is told
+// otherwise (-class-retention): every write sets it again, so a class in
+// use lasts until it is closed, and one closed or left leaves nothing
+// behind for longer than this.
+const TTL = 30 * 24 * time.Hour
 
 // Refresh is how often a seat puts its row again while nothing changes.
 const Refresh = 30 * time.Second
@@ -57,16 +58,26 @@ const (
 	Projector Role = "projector"
 )
 
-// ErrNoClass is the answer for a code that names no open class.
+// ErrNoClass is the answer for a code that names no class.
 var ErrNoClass = errors.New("no class has that code")
+
+// ErrClassClosed is Sit's answer in a class its instructor has closed.
+var ErrClassClosed = errors.New("the class is closed")
 
 // Info is one open class.
 type Info struct {
 	Code string `json:"code"`
+	// Name is the name its instructor opened it under (one instructor
+	// leads one class of each name).
+	Name string `json:"name,omitempty"`
 	// Lead is the id of the instructor who opened it: only that key
 	// drives it, sees its roster or writes its report.
 	Lead   string    `json:"lead"`
 	Opened time.Time `json:"opened"`
+	// Closed is when its instructor closed it; zero while it is open. A
+	// closed class takes no one, and its report lasts until its retention
+	// ends.
+	Closed time.Time `json:"closed,omitzero"`
 }
 
 // Member is one session's row in the roster, as its seat last put it.
@@ -143,11 +154,19 @@ type Event struct {
 // (NewRedis). Every method is safe for use by several goroutines; its
 // errors are one line.
 type Hub interface {
-	// Open opens a class led by instructor id: the one id already leads,
-	// while it is open (so an instructor who reconnects, to this server
-	// or another, comes back to the same class), else a new one under a
-	// fresh code.
+	// Open is OpenNamed with no name.
 	Open(ctx context.Context, lead string) (Info, error)
+	// OpenNamed opens the class named name led by instructor id: the one
+	// of that name id already leads, while it is open (so an instructor
+	// who reconnects, to this server or another, next week or after a
+	// restart, comes back to the same class), else a new one under a
+	// fresh code.
+	OpenNamed(ctx context.Context, lead, name string) (Info, error)
+	// CloseClass closes class code: it takes no one from now on, and the
+	// next Open of its name opens a new one.
+	CloseClass(ctx context.Context, code string) error
+	// ClearRoster deletes every row of class code (and their beats).
+	ClearRoster(ctx context.Context, code string) error
 	// Find is the class with code, or ErrNoClass.
 	Find(ctx context.Context, code string) (Info, error)
 	// Put records m as its row in class code and tells the watchers.

@@ -517,6 +517,32 @@ func TestPresence(t *testing.T) {
 	})
 }
 
+// rows keeps the latest row of each member a watch has told of: events
+// coalesce per row, so a test waits for a row's latest state, never for
+// an event that may have been replaced.
+type rows map[string]Member
+
+// waitRow takes events from w until the latest row of id satisfies ok,
+// and returns it.
+func (rs rows) waitRow(t *testing.T, w *Watch, id, what string, ok func(Member) bool) Member {
+	t.Helper()
+	ctx := within(t)
+	for {
+		if m, seen := rs[id]; seen && ok(m) {
+			return m
+		}
+		evs, err := w.Next(ctx)
+		if err != nil {
+			t.Fatalf("waiting for %s: %v", what, err)
+		}
+		for _, e := range evs {
+			if e.Kind == KindMember {
+				rs[e.Member.ID] = *e.Member
+			}
+		}
+	}
+}
+
 func presence(t *testing.T, c *clock, a, b Hub) {
 	ctx := context.Background()
 	info, err := a.Open(ctx, "teacher-key")
@@ -548,16 +574,16 @@ func presence(t *testing.T, c *clock, a, b Hub) {
 	pos := gcPause(3)
 	pos.Prediction = &play.Prediction{Chosen: 2}
 	ann.Report(Member{Pos: pos, Actual: -1, Prog: progress.Progress{Answers: map[string]progress.Answer{"gc-pause": {Chosen: 2}}}})
-	waitFor(t, iw, "ann's answer", func(e Event) bool {
-		return e.Kind == KindMember && e.Member.ID == "k1" && e.Member.Pos.Prediction != nil && e.Member.Here(c.now())
-	})
+	seen := rows{}
+	seen.waitRow(t, iw, "k1", "ann's answer", func(m Member) bool { return m.Pos.Prediction != nil && m.Here(c.now()) })
+	seen.waitRow(t, iw, "k2", "bob online", func(m Member) bool { return m.Here(c.now()) })
 
 	// ann's server dies: no beat, no put from it after
 	dying.dead.Store(true)
 	c.advance(Gone + Beat)
-	e := waitFor(t, iw, "ann offline", func(e Event) bool { return e.Kind == KindMember && e.Member.ID == "k1" && !e.Member.Here(c.now()) })
-	if e.Member.Pos.Prediction == nil || e.Member.Pos.Prediction.Chosen != 2 {
-		t.Fatalf("ann's row lost her answer: %+v", e.Member)
+	m := seen.waitRow(t, iw, "k1", "ann offline", func(m Member) bool { return !m.Here(c.now()) })
+	if m.Pos.Prediction == nil || m.Pos.Prediction.Chosen != 2 {
+		t.Fatalf("ann's row lost her answer: %+v", m)
 	}
 	roster, err := a.Roster(ctx, info.Code)
 	if err != nil {
@@ -568,9 +594,9 @@ func presence(t *testing.T, c *clock, a, b Hub) {
 		t.Fatalf("the poll after ann's server died: %+v", p)
 	}
 	// bob beats on, as the clock goes
-	waitFor(t, iw, "bob online", func(e Event) bool { return e.Kind == KindMember && e.Member.ID == "k2" && e.Member.Here(c.now()) })
+	seen.waitRow(t, iw, "k2", "bob online after the clock moved", func(m Member) bool { return m.Here(c.now()) })
 	bob.Leave(ctx)
-	waitFor(t, iw, "bob offline at once", func(e Event) bool { return e.Kind == KindMember && e.Member.ID == "k2" && !e.Member.Here(c.now()) })
+	seen.waitRow(t, iw, "k2", "bob offline at once", func(m Member) bool { return !m.Here(c.now()) })
 
 	// the projector, the instructor's key too, beats apart
 	if err := a.Beat(ctx, info.Code, "teacher-key", Projector, c.now()); err != nil {
@@ -585,4 +611,66 @@ func presence(t *testing.T, c *clock, a, b Hub) {
 	if at, err := b.LastBeat(ctx, info.Code, "teacher-key", Projector); err != nil || !at.IsZero() {
 		t.Fatalf("the projector's beat once gone: %v, %v", at, err)
 	}
+}
+
+// TestNamesCloseClear: an instructor's class of one name is the same
+// class each time it is opened, until it is closed; a closed class takes
+// no one but keeps its roster for the report until cleared; a Redis hub's
+// keys live for its retention.
+func TestNamesCloseClear(t *testing.T) {
+	t.Run("memory", func(t *testing.T) {
+		simtest.QuickOnly(t)
+		namesCloseClear(t, NewMemory(at0))
+	})
+	t.Run("miniredis", func(t *testing.T) {
+		simtest.QuickOnly(t)
+		s := miniredis.RunT(t)
+		h := redisHub(t, "redis://"+s.Addr())
+		h.Retention = 48 * time.Hour
+		info := namesCloseClear(t, h)
+		if ttl := s.TTL(Prefix + info.Code); ttl <= 12*time.Hour || ttl > 48*time.Hour {
+			t.Errorf("the class's record lives %v, want its retention of 48 h", ttl)
+		}
+	})
+}
+
+func namesCloseClear(t *testing.T, h Hub) Info {
+	ctx := context.Background()
+	mon, err := h.OpenNamed(ctx, "teacher-key", "monday")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := h.OpenNamed(ctx, "teacher-key", "monday"); err != nil || again.Code != mon.Code || again.Name != "monday" {
+		t.Fatalf("monday opened again: %+v, %v; want %s", again, err, mon.Code)
+	}
+	if tue, err := h.OpenNamed(ctx, "teacher-key", "tuesday"); err != nil || tue.Code == mon.Code {
+		t.Fatalf("tuesday: %+v, %v", tue, err)
+	}
+	ann, err := Sit(ctx, h, mon.Code, Member{ID: "k1", Name: "ann", Role: Student}, at0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ann.Leave(ctx)
+	if err := h.CloseClass(ctx, mon.Code); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := h.Find(ctx, mon.Code); err != nil || got.Closed.IsZero() {
+		t.Fatalf("the closed class: %+v, %v", got, err)
+	}
+	if _, err := Sit(ctx, h, mon.Code, Member{ID: "k2", Name: "bob", Role: Student}, at0); !errors.Is(err, ErrClassClosed) {
+		t.Fatalf("sitting in a closed class: %v", err)
+	}
+	if roster, err := h.Roster(ctx, mon.Code); err != nil || len(roster) != 1 || roster[0].Name != "ann" {
+		t.Fatalf("the closed class's roster: %+v, %v", roster, err)
+	}
+	if next, err := h.OpenNamed(ctx, "teacher-key", "monday"); err != nil || next.Code == mon.Code {
+		t.Fatalf("monday after closing: %+v, %v", next, err)
+	}
+	if err := h.ClearRoster(ctx, mon.Code); err != nil {
+		t.Fatal(err)
+	}
+	if roster, err := h.Roster(ctx, mon.Code); err != nil || len(roster) != 0 {
+		t.Fatalf("the cleared roster: %+v, %v", roster, err)
+	}
+	return mon
 }

@@ -33,12 +33,18 @@ func NewMemory(now func() time.Time) *Memory {
 	return &Memory{classes: map[string]*room{}, now: now}
 }
 
-// Open opens a class under a code no open class has.
-func (h *Memory) Open(_ context.Context, lead string) (Info, error) {
+// Open is OpenNamed with no name.
+func (h *Memory) Open(ctx context.Context, lead string) (Info, error) {
+	return h.OpenNamed(ctx, lead, "")
+}
+
+// OpenNamed opens the class named name that lead leads, or a new one
+// under a code no class has.
+func (h *Memory) OpenNamed(_ context.Context, lead, name string) (Info, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, r := range h.classes {
-		if r.info.Lead == lead {
+		if r.info.Lead == lead && r.info.Name == name && r.info.Closed.IsZero() {
 			return r.info, nil
 		}
 	}
@@ -47,7 +53,7 @@ func (h *Memory) Open(_ context.Context, lead string) (Info, error) {
 		if _, taken := h.classes[code]; taken {
 			continue
 		}
-		info := Info{Code: code, Lead: lead, Opened: h.now()}
+		info := Info{Code: code, Name: name, Lead: lead, Opened: h.now()}
 		h.classes[code] = &room{info: info, members: map[string]Member{}, beats: map[string]time.Time{}, watchers: map[*Watch]struct{}{}}
 		return info, nil
 	}
@@ -60,6 +66,32 @@ func (h *Memory) room(code string) (*room, error) {
 		return nil, ErrNoClass
 	}
 	return r, nil
+}
+
+// CloseClass closes class code.
+func (h *Memory) CloseClass(_ context.Context, code string) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r, err := h.room(code)
+	if err != nil {
+		return err
+	}
+	if r.info.Closed.IsZero() {
+		r.info.Closed = h.now()
+	}
+	return nil
+}
+
+// ClearRoster deletes every row of class code.
+func (h *Memory) ClearRoster(_ context.Context, code string) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r, err := h.room(code)
+	if err != nil {
+		return err
+	}
+	r.members, r.beats = map[string]Member{}, map[string]time.Time{}
+	return nil
 }
 
 // Find is the class with code.

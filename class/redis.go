@@ -27,6 +27,9 @@ import (
 type Redis struct {
 	c   *redis.Client
 	now func() time.Time
+	// Retention is how long a class's keys outlive its last change (0:
+	// h.ttl()): set it before the first call.
+	Retention time.Duration
 
 	mu   sync.Mutex
 	subs map[string]*subscription // class code → this server's subscription
@@ -64,45 +67,106 @@ func scrub(s string, opts *redis.Options) string {
 	return s
 }
 
+// ttl is how long a key outlives its last write.
+func (h *Redis) ttl() time.Duration {
+	if h.Retention > 0 {
+		return h.Retention
+	}
+	return TTL
+}
+
 func classKey(code string) string   { return Prefix + code }
 func leadKey(code string) string    { return Prefix + code + ":lead" }
 func membersKey(code string) string { return Prefix + code + ":members" }
 func beatsKey(code string) string   { return Prefix + code + ":beats" }
 func channel(code string) string    { return Prefix + code }
 
-// Open opens a class under a code no open class has: SET NX claims it.
-// The instructor's class is found again by Prefix+"lead:"+id, which names
-// its code.
+// leadsKey names the code of the class named name that lead leads.
+func leadsKey(lead, name string) string {
+	k := Prefix + "lead:" + safe(lead)
+	if name != "" {
+		k += ":" + safe(name)
+	}
+	return k
+}
+
+// Open is OpenNamed with no name.
 func (h *Redis) Open(ctx context.Context, lead string) (Info, error) {
-	leads := Prefix + "lead:" + safe(lead)
+	return h.OpenNamed(ctx, lead, "")
+}
+
+// OpenNamed opens the class named name that lead leads, or a new one
+// under a code no class has: SET NX claims it. The instructor's class of
+// that name is found again by Prefix+"lead:"+id[+":"+name], which names
+// its code.
+func (h *Redis) OpenNamed(ctx context.Context, lead, name string) (Info, error) {
+	leads := leadsKey(lead, name)
 	code, err := h.c.Get(ctx, leads).Result()
 	switch {
 	case err == nil:
-		if info, err := h.Find(ctx, code); err == nil && info.Lead == lead {
-			h.c.Expire(ctx, leads, TTL)
+		if info, err := h.Find(ctx, code); err == nil && info.Lead == lead && info.Closed.IsZero() {
+			h.c.Expire(ctx, leads, h.ttl())
 			return info, nil
 		}
 	case !errors.Is(err, redis.Nil):
 		return Info{}, fmt.Errorf("opening a class: %w", err)
 	}
 	for range 100 {
-		info := Info{Code: newCode(), Lead: lead, Opened: h.now().UTC().Truncate(time.Second)}
+		info := Info{Code: newCode(), Name: name, Lead: lead, Opened: h.now().UTC().Truncate(time.Second)}
 		data, err := json.Marshal(info)
 		if err != nil {
 			return Info{}, err
 		}
-		ok, err := h.c.SetNX(ctx, classKey(info.Code), data, TTL).Result()
+		ok, err := h.c.SetNX(ctx, classKey(info.Code), data, h.ttl()).Result()
 		if err != nil {
 			return Info{}, fmt.Errorf("opening a class: %w", err)
 		}
 		if ok {
-			if err := h.c.Set(ctx, leads, info.Code, TTL).Err(); err != nil {
+			if err := h.c.Set(ctx, leads, info.Code, h.ttl()).Err(); err != nil {
 				return Info{}, fmt.Errorf("opening a class: %w", err)
 			}
 			return info, nil
 		}
 	}
 	return Info{}, fmt.Errorf("no free class code after 100 draws")
+}
+
+// CloseClass marks class code closed (its record keeps its TTL), and
+// lets go of its name, so the next Open of it opens a new class.
+func (h *Redis) CloseClass(ctx context.Context, code string) error {
+	info, err := h.Find(ctx, code)
+	if err != nil {
+		return err
+	}
+	if info.Closed.IsZero() {
+		info.Closed = h.now().UTC().Truncate(time.Second)
+	}
+	data, err := json.Marshal(info)
+	if err != nil {
+		return err
+	}
+	leads := leadsKey(info.Lead, info.Name)
+	_, err = h.c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Set(ctx, classKey(code), data, h.ttl())
+		// the name's index goes only if it still names this class
+		p.Do(ctx, "EVAL", `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`, 1, leads, code)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("closing class %s: %w", code, err)
+	}
+	return nil
+}
+
+// ClearRoster deletes class code's roster and beats.
+func (h *Redis) ClearRoster(ctx context.Context, code string) error {
+	if _, err := h.Find(ctx, code); err != nil {
+		return err
+	}
+	if err := h.c.Del(ctx, membersKey(code), beatsKey(code)).Err(); err != nil {
+		return fmt.Errorf("clearing class %s: %w", code, err)
+	}
+	return nil
 }
 
 // Find is the class with code.
@@ -145,7 +209,7 @@ func (h *Redis) publish(ctx context.Context, code string, e Event, write func(p 
 	}
 	_, err = h.c.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		write(p, data)
-		p.Expire(ctx, classKey(code), TTL)
+		p.Expire(ctx, classKey(code), h.ttl())
 		p.Publish(ctx, channel(code), msg)
 		return nil
 	})
@@ -159,7 +223,7 @@ func (h *Redis) publish(ctx context.Context, code string, e Event, write func(p 
 func (h *Redis) Put(ctx context.Context, code string, m Member) error {
 	return h.publish(ctx, code, Event{Kind: KindMember, Member: &m}, func(p redis.Pipeliner, data []byte) {
 		p.HSet(ctx, membersKey(code), m.ID, data)
-		p.Expire(ctx, membersKey(code), TTL)
+		p.Expire(ctx, membersKey(code), h.ttl())
 	})
 }
 
@@ -196,7 +260,7 @@ func (h *Redis) SwapLead(ctx context.Context, code string, prev int64, l Lead) (
 		return Lead{}, false, err
 	}
 	res, err := swapLead.Run(ctx, h.c, []string{leadKey(code), classKey(code)},
-		prev, data, int64(TTL/time.Second), channel(code), msg).Slice()
+		prev, data, int64(h.ttl()/time.Second), channel(code), msg).Slice()
 	if err != nil {
 		return Lead{}, false, fmt.Errorf("class %s: %w", code, err)
 	}
@@ -257,7 +321,7 @@ func (h *Redis) Beat(ctx context.Context, code, id string, role Role, at time.Ti
 		} else {
 			p.HSet(ctx, beatsKey(code), beatField(id, role), at.UnixMilli())
 		}
-		p.Expire(ctx, beatsKey(code), TTL)
+		p.Expire(ctx, beatsKey(code), h.ttl())
 		return nil
 	})
 	if err != nil {

@@ -42,6 +42,9 @@ func Sit(ctx context.Context, hub Hub, code string, m Member, now func() time.Ti
 	if err != nil {
 		return nil, err
 	}
+	if !info.Closed.IsZero() {
+		return nil, ErrClassClosed
+	}
 	if now == nil {
 		now = time.Now
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"locksim/class"
 	"locksim/play"
 	"locksim/scenes"
 	"locksim/serve"
@@ -106,6 +107,9 @@ serving the course over SSH (see the README's "The classroom over SSH"):
   -class-redis URL     keep the classes (roster, places, polls, progress) in this Redis or
                        Valkey server under locksim:class:, so several -serve processes serve
                        one class; needs -host-key, the same file on each (default: in memory)
+  -class-retention D   a class outlives its last change by D, then its keys expire (default
+                       720h, 30 days); a class lasts until its instructor closes it
+                       (ssh HOST close CODE) and clear deletes its roster (ssh HOST clear CODE)
 `
 
 // redlockNodes is how many nodes the redlock scene's stories use.
@@ -164,6 +168,7 @@ type serveConfig struct {
 	maxSessions, sessionsPerKey     int
 	maxCommands, commandsPerKey     int
 	idle, maxTime, commandTime      time.Duration
+	classRetention                  time.Duration
 }
 
 func parse(args []string) (config, error) {
@@ -321,7 +326,7 @@ func checkServe(fs *flag.FlagSet, c *config) error {
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
 		case "host-key", "serve-dir", "instructors", "max-sessions", "idle", "max-session", "class-redis",
-			"max-sessions-per-key", "max-commands", "max-commands-per-key", "command-time":
+			"max-sessions-per-key", "max-commands", "max-commands-per-key", "command-time", "class-retention":
 			only = append(only, "-"+f.Name)
 		}
 	})
@@ -348,6 +353,8 @@ func checkServe(fs *flag.FlagSet, c *config) error {
 		return fmt.Errorf("-max-commands-per-key must be 1 or more, got %d", c.serve.commandsPerKey)
 	case c.serve.commandTime < time.Second:
 		return fmt.Errorf("-command-time must be at least 1s, got %v", c.serve.commandTime)
+	case c.serve.classRetention < time.Hour:
+		return fmt.Errorf("-class-retention must be at least 1h, got %v", c.serve.classRetention)
 	case c.serve.idle < 0 || c.serve.idle > 0 && c.serve.idle < 2*serve.IdleWarning:
 		return fmt.Errorf("-idle must be 0 (never) or at least %v, got %v", 2*serve.IdleWarning, c.serve.idle)
 	case c.serve.maxTime < 0:
@@ -497,6 +504,7 @@ func serveFlags(fs *flag.FlagSet, c *config) {
 	fs.DurationVar(&c.serve.idle, "idle", serve.DefaultIdle, "")
 	fs.DurationVar(&c.serve.maxTime, "max-session", serve.DefaultMaxTime, "")
 	fs.StringVar(&c.serve.classRedis, "class-redis", "", "")
+	fs.DurationVar(&c.serve.classRetention, "class-retention", class.TTL, "")
 }
 
 func resetFlags(fs *flag.FlagSet, c *config) {

@@ -47,7 +47,7 @@ func serveCourse(ctx context.Context, e *env, c config, _ *sim.Backend) int {
 		}
 		_ = b.Close(context.Background())
 	}
-	hub, err := classHub(ctx, c.serve.classRedis)
+	hub, err := classHub(ctx, c.serve.classRedis, c.serve.classRetention)
 	if err != nil {
 		l.Close()
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
@@ -62,6 +62,8 @@ func serveCourse(ctx context.Context, e *env, c config, _ *sim.Backend) int {
 		fmt.Fprintf(stderr, "locksim: the commands over SSH run in this process, at its priority: %v\n", err)
 	}
 	cfg.Commands["report"] = classroom.Report(hub)
+	cfg.Commands["close"] = classroom.Close(hub)
+	cfg.Commands["clear"] = classroom.Clear(hub)
 	srv, err := serve.New(cfg)
 	if err != nil {
 		l.Close()
@@ -98,12 +100,18 @@ func never(d time.Duration) time.Duration {
 }
 
 // classHub is where the classes are kept: the -class-redis server, so
-// several servers serve one class, or this process's memory.
-func classHub(ctx context.Context, url string) (class.Hub, error) {
+// several servers serve one class, each key living retention past its
+// last change, or this process's memory.
+func classHub(ctx context.Context, url string, retention time.Duration) (class.Hub, error) {
 	if url == "" {
 		return class.NewMemory(nil), nil
 	}
-	return class.NewRedis(ctx, url, nil)
+	h, err := class.NewRedis(ctx, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	h.Retention = retention
+	return h, nil
 }
 
 // joinLine is what students type to join a class on this server, CODE

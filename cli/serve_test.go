@@ -30,6 +30,7 @@ func TestServeBadInput(t *testing.T) {
 		{[]string{"-serve", ":0", "-max-commands-per-key", "0"}, "-max-commands-per-key must be 1 or more"},
 		{[]string{"-serve", ":0", "-command-time", "10ms"}, "-command-time must be at least 1s"},
 		{[]string{"-command-time", "5s"}, "-command-time needs -serve ADDR"},
+		{[]string{"-serve", ":0", "-class-retention", "10m"}, "-class-retention must be at least 1h"},
 		{[]string{"-serve", ":0", "-idle", "90s"}, "-idle must be 0 (never) or at least 2m0s"},
 		{[]string{"-serve", ":0", "-max-session", "-1h"}, "-max-session must be 0 (never) or above"},
 		{[]string{"-serve", ":0", "-class-redis", "redis://127.0.0.1:1"}, "give them all one host key with -host-key FILE"},

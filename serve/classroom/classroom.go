@@ -198,6 +198,8 @@ func (c *Classes) place(ctx context.Context, id serve.Identity) (role class.Role
 			err, note = nil, "no class has code "+id.User+": you are on the course alone"
 		case err != nil:
 			return "", "", "", err
+		case !asked.Closed.IsZero():
+			return "", "", "class " + id.User + " is closed: you are on the course alone", nil
 		}
 	}
 	switch {
@@ -210,11 +212,13 @@ func (c *Classes) place(ctx context.Context, id serve.Identity) (role class.Role
 		// instructor drives only their own class
 		return class.Student, asked.Code, "you joined class " + asked.Code, nil
 	case id.Instructor:
-		info, err := c.hub.Open(ctx, id.KeyHash)
+		// the instructor's user name names the class: the same name is the
+		// same class, next week or after a restart, until it is closed
+		info, err := c.hub.OpenNamed(ctx, id.KeyHash, id.User)
 		if err != nil {
 			return "", "", "", err
 		}
-		return class.Instructor, info.Code, "class " + info.Code + " is open · in a scene, l shows the class · F asks it to follow", nil
+		return class.Instructor, info.Code, "class " + info.Code + " (" + info.Name + ") is open · in a scene, l shows the class · F asks it to follow", nil
 	}
 	return "", "", note, nil
 }
@@ -266,26 +270,15 @@ func (c *Classes) Leave(s *serve.Session) {
 
 // Report is the report command: `ssh host report CODE > class.csv` writes
 // the class summary (see class.WriteReport) for the instructor who leads
-// that class, from their key.
+// that class, from their key; a closed class's too, until its retention
+// ends or its roster is cleared.
 func Report(hub class.Hub) serve.Command {
 	return serve.Command{Args: "CLASS", Run: func(ctx context.Context, call serve.Call) int {
-		if len(call.Args) != 1 {
-			return call.Usage("give the class's code: ssh host report CODE > class.csv")
+		info, code := led(ctx, hub, call, "ssh host report CODE > class.csv")
+		if code != 0 {
+			return code
 		}
-		if !call.Who.Instructor {
-			return call.Fail(errors.New("the class summary is for its instructor: connect with the instructor's key"))
-		}
-		code := call.Args[0]
-		info, err := hub.Find(ctx, code)
-		switch {
-		case errors.Is(err, class.ErrNoClass):
-			return call.Fail(fmt.Errorf("no class has code %q", code))
-		case err != nil:
-			return call.Fail(err)
-		case info.Lead != call.Who.KeyHash:
-			return call.Fail(fmt.Errorf("class %s is led by another instructor's key", code))
-		}
-		roster, err := hub.Roster(ctx, code)
+		roster, err := hub.Roster(ctx, info.Code)
 		if err != nil {
 			return call.Fail(err)
 		}
@@ -294,4 +287,58 @@ func Report(hub class.Hub) serve.Command {
 		}
 		return 0
 	}}
+}
+
+// Close is the close command: `ssh host close CODE` closes the class the
+// instructor's key leads: it takes no student from then on, and the next
+// session under its name opens a new class.
+func Close(hub class.Hub) serve.Command {
+	return serve.Command{Args: "CLASS", Run: func(ctx context.Context, call serve.Call) int {
+		info, code := led(ctx, hub, call, "ssh host close CODE")
+		if code != 0 {
+			return code
+		}
+		if err := hub.CloseClass(ctx, info.Code); err != nil {
+			return call.Fail(err)
+		}
+		fmt.Fprintf(call.Out, "class %s (%s) is closed; its report stays until its retention ends (clear deletes its roster now)\n", info.Code, info.Name)
+		return 0
+	}}
+}
+
+// Clear is the clear command: `ssh host clear CODE` deletes the roster
+// (names, places, answers) of the class the instructor's key leads.
+func Clear(hub class.Hub) serve.Command {
+	return serve.Command{Args: "CLASS", Run: func(ctx context.Context, call serve.Call) int {
+		info, code := led(ctx, hub, call, "ssh host clear CODE")
+		if code != 0 {
+			return code
+		}
+		if err := hub.ClearRoster(ctx, info.Code); err != nil {
+			return call.Fail(err)
+		}
+		fmt.Fprintf(call.Out, "class %s (%s): its roster is cleared\n", info.Code, info.Name)
+		return 0
+	}}
+}
+
+// led is the class the call's one argument names, when the call's key
+// leads it; else code is the status after one line said why.
+func led(ctx context.Context, hub class.Hub, call serve.Call, usage string) (info class.Info, code int) {
+	if len(call.Args) != 1 {
+		return info, call.Usage("give the class's code: %s", usage)
+	}
+	if !call.Who.Instructor {
+		return info, call.Fail(errors.New("that is for the class's instructor: connect with the instructor's key"))
+	}
+	info, err := hub.Find(ctx, call.Args[0])
+	switch {
+	case errors.Is(err, class.ErrNoClass):
+		return info, call.Fail(fmt.Errorf("no class has code %q", call.Args[0]))
+	case err != nil:
+		return info, call.Fail(err)
+	case info.Lead != call.Who.KeyHash:
+		return info, call.Fail(fmt.Errorf("class %s is led by another instructor's key", call.Args[0]))
+	}
+	return info, 0
 }

@@ -39,11 +39,11 @@ func classServer(t *testing.T, hub class.Hub, instructors string) string {
 	t.Helper()
 	_, addr := testServer(t, serve.Config{AskName: true, Instructors: instructors,
 		Class:    New(hub, "ssh -p 2222 CODE@localhost", t.Logf),
-		Commands: map[string]serve.Command{"report": Report(hub)}})
+		Commands: map[string]serve.Command{"report": Report(hub), "close": Close(hub), "clear": Clear(hub)}})
 	return addr
 }
 
-var openLine = regexp.MustCompile(`class ([a-z2-9]{5}) is open`)
+var openLine = regexp.MustCompile(`class ([a-z2-9]{5}) \([^)]*\) is open`)
 
 // openClass connects the instructor's key as user, gives a name, and
 // returns the terminal and the code of the class it opened.
@@ -184,7 +184,7 @@ func TestTwoServersOneClass(t *testing.T) {
 	again := sshtest.Open(t, sshtest.Dial(t, other, "prof", teacherKey), "xterm-256color", 100, 30)
 	again.WaitFor("Your name, as the class will see it") // each server keeps its own names
 	again.Send("Prof\r")
-	again.WaitFor("class " + code + " is open")
+	again.WaitFor("class " + code + " (prof) is open")
 
 	c := simtest.Client(t, url)
 	for _, k := range simtest.Keys(t, url) {
@@ -202,7 +202,7 @@ func TestPlaces(t *testing.T) {
 	ctx := context.Background()
 	hub := class.NewMemory(nil)
 	c := New(hub, "ssh -p 2222 CODE@host", nil)
-	lead, err := hub.Open(ctx, "teacher")
+	lead, err := hub.OpenNamed(ctx, "teacher", "prof")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestPlaces(t *testing.T) {
 		role       class.Role
 		code, note string
 	}{
-		{"the instructor, under any name", serve.Identity{KeyHash: "teacher", User: "prof", Instructor: true}, class.Instructor, lead.Code, "is open"},
+		{"the instructor, under the class's name", serve.Identity{KeyHash: "teacher", User: "prof", Instructor: true}, class.Instructor, lead.Code, "(prof) is open"},
 		{"the instructor on their code", serve.Identity{KeyHash: "teacher", User: lead.Code, Instructor: true}, class.Projector, lead.Code, "projector"},
 		{"another instructor on that code", serve.Identity{KeyHash: "other", User: lead.Code, Instructor: true}, class.Student, lead.Code, "joined"},
 		{"a student on the code", serve.Identity{KeyHash: "s", User: lead.Code}, class.Student, lead.Code, "joined"},
@@ -407,7 +407,7 @@ func TestPresenceOverSSH(t *testing.T) {
 	ann.WaitFor("4/10", "following the instructor")
 }
 
-var comeBackLine = regexp.MustCompile(`ssh -p 2222 ([a-z2-9]{5}-[a-z2-9]{8})@localhost comes back as you`)
+var comeBackLine = regexp.MustCompile(`connect as ([a-z2-9]{5}-[a-z2-9]{8}) to come back as yourself`)
 
 // TestKeylessStudentIsOneRow: a keyless student who leaves and connects
 // again with the reconnect token their screen gave them is the same row
@@ -423,12 +423,13 @@ func TestKeylessStudentIsOneRow(t *testing.T) {
 	teacher.WaitFor("3/10", "the class is asked to follow")
 
 	kay := sshtest.Open(t, sshtest.Dial(t, addr, code, nil), "xterm-256color", 100, 30)
-	kay.WaitFor("Your name, as the class will see it")
-	kay.Send("Kay\r")
-	m := comeBackLine.FindStringSubmatch(kay.WaitFor("comes back as you"))
+	// the way back is on the name prompt (and, for a moment, beside the
+	// class's code once joined: a flash the next note may replace)
+	m := comeBackLine.FindStringSubmatch(kay.WaitFor("Your name, as the class will see it"))
 	if m == nil {
 		t.Fatalf("no way back on the keyless student's screen:\n%s", kay.Screen())
 	}
+	kay.Send("Kay\r")
 	kay.WaitFor("the instructor asks the class to follow")
 	kay.Send("F")
 	kay.WaitFor("3/10", "following the instructor · 1-3 your prediction")
@@ -446,5 +447,48 @@ func TestKeylessStudentIsOneRow(t *testing.T) {
 	s := teacher.WaitFor("1 online", "Kay")
 	if n := strings.Count(s, "Kay"); n != 1 {
 		t.Fatalf("Kay is %d rows of the roster:\n%s", n, s)
+	}
+}
+
+// TestCloseAndClear: the instructor's key closes its class: a student
+// with its code is told it is closed, its report stays, the next session
+// under the class's name opens a new class; clear empties the report;
+// another key may do neither.
+func TestCloseAndClear(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
+	teacherKey := sshtest.NewKey(t)
+	addr := classServer(t, class.NewMemory(nil), instructorsFile(t, teacherKey))
+	teacher, code := openClass(t, addr, teacherKey)
+	teacher.Send("/gc-pause\r")
+	teacher.WaitFor("Frozen while holding the lock")
+	teacher.Send("F")
+	joinClass(t, addr, code, "ann")
+	stranger := sshtest.Dial(t, addr, code, sshtest.NewKey(t))
+	for _, cmd := range []string{"close " + code, "clear " + code} {
+		if _, errOut, status := sshtest.Run(t, stranger, cmd); status != 1 || !strings.Contains(errOut, "instructor's key") {
+			t.Errorf("%s from a student's key: %d, %q", cmd, status, errOut)
+		}
+	}
+	prof := sshtest.Dial(t, addr, "prof", teacherKey)
+	if out, errOut, status := sshtest.Run(t, prof, "close "+code); status != 0 || !strings.Contains(out, "class "+code+" (prof) is closed") {
+		t.Fatalf("close: %d, %q, %q", status, out, errOut)
+	}
+	late := sshtest.Open(t, sshtest.Dial(t, addr, code, sshtest.NewKey(t)), "xterm-256color", 100, 30)
+	late.WaitFor("Your name")
+	late.Send("Cy\r")
+	late.WaitFor("class " + code + " is closed: you are on the course alone")
+	if out, _, status := sshtest.Run(t, prof, "report "+code); status != 0 || !strings.Contains(out, "\nann,") {
+		t.Fatalf("the closed class's report: %d\n%s", status, out)
+	}
+	again := sshtest.Open(t, sshtest.Dial(t, addr, "prof", teacherKey), "xterm-256color", 100, 30)
+	m := openLine.FindStringSubmatch(again.WaitFor("(prof) is open"))
+	if m == nil || m[1] == code {
+		t.Fatalf("after closing, the name opened %v (the closed one %s)", m, code)
+	}
+	if out, _, status := sshtest.Run(t, prof, "clear "+code); status != 0 || !strings.Contains(out, "roster is cleared") {
+		t.Fatalf("clear: %d, %q", status, out)
+	}
+	if out, _, status := sshtest.Run(t, prof, "report "+code); status != 0 || strings.Count(out, "\n") != 1 {
+		t.Fatalf("the cleared class's report: %d\n%s", status, out)
 	}
 }

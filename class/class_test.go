@@ -6,6 +6,8 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -673,4 +675,127 @@ func namesCloseClear(t *testing.T, h Hub) Info {
 		t.Fatalf("the cleared roster: %+v, %v", roster, err)
 	}
 	return mon
+}
+
+// TestDiskKeepsTheClass: a hub kept in a directory gives its classes back
+// after a restart (the same code, roster, answers and place), removes one
+// whose retention is over, and leaves files that are no class's alone.
+func TestDiskKeepsTheClass(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	h, err := OpenDir(dir, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := h.OpenNamed(ctx, "teacher-key", "monday")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := h.Open(ctx, "old-teacher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ann, err := Sit(ctx, h, info.Code, Member{ID: "k1", Name: "ann", Role: Student}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := gcPause(3)
+	pos.Prediction = &play.Prediction{Chosen: 2}
+	ann.Report(Member{Pos: pos, Actual: -1, Prog: progress.Progress{Answers: map[string]progress.Answer{"gc-pause": {Chosen: 2}}}})
+	if _, won, err := h.SwapLead(ctx, info.Code, 0, Lead{Pos: gcPause(3), Follow: true}); err != nil || !won {
+		t.Fatalf("the place: %v, %v", won, err)
+	}
+	// the row reaches the hub from the seat's goroutine: wait for it
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if r, _ := h.Roster(ctx, info.Code); len(r) == 1 && r[0].Pos.Prediction != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("ann's answer never reached the hub")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	ann.Leave(ctx)
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// the other class's file is older than a retention of a day
+	long := time.Now().Add(-48 * time.Hour)
+	if err := os.Chtimes(filepath.Join(dir, old.Code+".json"), long, long); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	again, err := OpenDir(dir, 24*time.Hour, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if got, err := again.OpenNamed(ctx, "teacher-key", "monday"); err != nil || got.Code != info.Code {
+		t.Fatalf("monday after the restart: %+v, %v; want %s", got, err, info.Code)
+	}
+	roster, err := again.Roster(ctx, info.Code)
+	if err != nil || len(roster) != 1 || roster[0].Name != "ann" || roster[0].Pos.Prediction == nil || roster[0].Prog.Answers["gc-pause"].Chosen != 2 {
+		t.Fatalf("the roster after the restart: %+v, %v", roster, err)
+	}
+	if l, ok, err := again.LeadOf(ctx, info.Code); err != nil || !ok || l.Pos.Step != 3 || l.Version != 1 || !l.Follow {
+		t.Fatalf("the place after the restart: %+v, %v, %v", l, ok, err)
+	}
+	if _, err := again.Find(ctx, old.Code); !errors.Is(err, ErrNoClass) {
+		t.Fatalf("the class past its retention: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, old.Code+".json")); !os.IsNotExist(err) {
+		t.Fatalf("its file: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "notes.txt")); err != nil {
+		t.Fatalf("a file no class's: %v", err)
+	}
+}
+
+// TestAnswersFollowTheKey: a student who sits again, on another server of
+// the class, with a progress of their own that lacks their earlier
+// answers, keeps those answers in their row; their own entries win.
+func TestAnswersFollowTheKey(t *testing.T) {
+	simtest.QuickOnly(t)
+	s := miniredis.RunT(t)
+	a, b := redisHub(t, "redis://"+s.Addr()), redisHub(t, "redis://"+s.Addr())
+	ctx := context.Background()
+	info, err := a.Open(ctx, "teacher-key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := Sit(ctx, a, info.Code, Member{ID: "k1", Name: "ann", Role: Student,
+		Prog: progress.Progress{Done: map[string]bool{"race": true}, Answers: map[string]progress.Answer{"gc-pause": {Chosen: 2, Right: true}}}}, at0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.Leave(ctx)
+	own := progress.Progress{Answers: map[string]progress.Answer{"fencing": {Chosen: 1}}}
+	second, err := Sit(ctx, b, info.Code, Member{ID: "k1", Name: "ann", Role: Student, Prog: own}, at0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Leave(ctx)
+	second.Report(Member{Pos: gcPause(1), Actual: -1, Prog: own})
+	if len(own.Answers) != 1 {
+		t.Fatalf("the caller's progress was changed: %+v", own)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		roster, err := a.Roster(ctx, info.Code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(roster) == 1 && roster[0].Pos.Step == 1 {
+			p := roster[0].Prog
+			if !p.Done["race"] || p.Answers["gc-pause"].Chosen != 2 || !p.Answers["gc-pause"].Right || p.Answers["fencing"].Chosen != 1 {
+				t.Fatalf("ann's row on the second server: %+v", p)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the second server's row never reached the hub")
+		}
+	}
 }

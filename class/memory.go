@@ -14,6 +14,15 @@ type Memory struct {
 	mu      sync.Mutex
 	classes map[string]*room
 	now     func() time.Time
+
+	// kept on disk (OpenDir): the directory, the classes changed since
+	// the last save, the saver's stop and end, its last error
+	dir       string
+	dirty     map[string]bool
+	stop      chan struct{}
+	saved     chan struct{}
+	closeOnce sync.Once
+	err       error
 }
 
 // room is one class in memory.
@@ -54,6 +63,7 @@ func (h *Memory) OpenNamed(_ context.Context, lead, name string) (Info, error) {
 			continue
 		}
 		info := Info{Code: code, Name: name, Lead: lead, Opened: h.now()}
+		h.changed(code)
 		h.classes[code] = &room{info: info, members: map[string]Member{}, beats: map[string]time.Time{}, watchers: map[*Watch]struct{}{}}
 		return info, nil
 	}
@@ -79,6 +89,7 @@ func (h *Memory) CloseClass(_ context.Context, code string) error {
 	if r.info.Closed.IsZero() {
 		r.info.Closed = h.now()
 	}
+	h.changed(code)
 	return nil
 }
 
@@ -91,6 +102,7 @@ func (h *Memory) ClearRoster(_ context.Context, code string) error {
 		return err
 	}
 	r.members, r.beats = map[string]Member{}, map[string]time.Time{}
+	h.changed(code)
 	return nil
 }
 
@@ -120,6 +132,7 @@ func (h *Memory) Put(_ context.Context, code string, m Member) error {
 		return err
 	}
 	r.members[m.ID] = m
+	h.changed(code)
 	for w := range r.watchers {
 		c := m
 		w.put(Event{Kind: KindMember, Member: &c})
@@ -146,6 +159,7 @@ func (h *Memory) SwapLead(_ context.Context, code string, prev int64, l Lead) (L
 		return Lead{}, false, err
 	}
 	r.lead = &l
+	h.changed(code)
 	for w := range r.watchers {
 		c := l
 		w.put(Event{Kind: KindLead, Lead: &c})
@@ -244,9 +258,6 @@ func (h *Memory) Watch(ctx context.Context, code string) (*Watch, error) {
 	}()
 	return w, nil
 }
-
-// Close does nothing: a memory hub holds no connection.
-func (h *Memory) Close() error { return nil }
 
 // copyOf is v deep-copied through its JSON, the form a Redis hub keeps.
 func copyOf[T any](v T) (T, error) {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"locksim/scenes/progress"
 )
 
 // Seat is one session's place in a class. It puts the session's roster
@@ -30,9 +32,12 @@ type Seat struct {
 	// seen is the version the pending move was made from; won the version
 	// of this seat's last move that went in
 	seen, won int64
-	watches   []*Watch
-	err       error
-	now       func() time.Time
+	// prior is the progress the class kept of this member before the
+	// seat: what the session's own does not hold is kept in its row
+	prior   progress.Progress
+	watches []*Watch
+	err     error
+	now     func() time.Time
 }
 
 // Sit puts m online in the class with code and returns its seat; ctx
@@ -48,6 +53,21 @@ func Sit(ctx context.Context, hub Hub, code string, m Member, now func() time.Ti
 	if now == nil {
 		now = time.Now
 	}
+	// the class's row of this member from before (another server, a
+	// restart): its answers stay in the roster, the poll and the report
+	// whatever the session's own progress holds
+	var prior progress.Progress
+	if roster, err := hub.Roster(ctx, code); err == nil {
+		for _, r := range roster {
+			if r.ID == m.ID && r.Role == m.Role {
+				prior = r.Prog
+			}
+		}
+	}
+	if c, err := copyOf(m); err == nil {
+		m = c // the caller's progress maps are the caller's
+	}
+	m.Prog = merged(prior, m.Prog)
 	m.Online, m.Seen = true, now()
 	if m.Actual == 0 && !m.Revealed {
 		m.Actual = -1
@@ -56,9 +76,39 @@ func Sit(ctx context.Context, hub Hub, code string, m Member, now func() time.Ti
 		return nil, err
 	}
 	sctx, stop := context.WithCancel(ctx)
-	s := &Seat{hub: hub, info: info, id: newSeatID(), ctx: sctx, stop: stop, done: make(chan struct{}), kick: make(chan struct{}, 1), row: m, now: now}
+	s := &Seat{hub: hub, info: info, id: newSeatID(), prior: prior, ctx: sctx, stop: stop, done: make(chan struct{}), kick: make(chan struct{}, 1), row: m, now: now}
 	go s.loop()
 	return s, nil
+}
+
+// merged is own with what prior holds that own does not: a scene done,
+// an answer, a quiz score. own's place and its own entries win.
+func merged(prior, own progress.Progress) progress.Progress {
+	for id, done := range prior.Done {
+		if done && !own.Done[id] {
+			if own.Done == nil {
+				own.Done = map[string]bool{}
+			}
+			own.Done[id] = true
+		}
+	}
+	for id, a := range prior.Answers {
+		if _, ok := own.Answers[id]; !ok {
+			if own.Answers == nil {
+				own.Answers = map[string]progress.Answer{}
+			}
+			own.Answers[id] = a
+		}
+	}
+	for id, sc := range prior.Scores {
+		if _, ok := own.Scores[id]; !ok {
+			if own.Scores == nil {
+				own.Scores = map[string]progress.Score{}
+			}
+			own.Scores[id] = sc
+		}
+	}
+	return own
 }
 
 // newSeatID names one seat: 16 random hex digits.
@@ -97,6 +147,7 @@ func (s *Seat) Report(m Member) {
 		return
 	}
 	s.mu.Lock()
+	c.Prog = merged(s.prior, c.Prog)
 	c.ID, c.Name, c.Role, c.Online = s.row.ID, s.row.Name, s.row.Role, true
 	s.row, s.rowDue = c, true
 	s.mu.Unlock()
@@ -268,6 +319,11 @@ func (s *Seat) flush() {
 			if !won {
 				// the move is dropped, never put again over the winner's
 				lead = nil
+				if base == 0 {
+					// made before the session saw any place (it has just
+					// joined): nothing to tell; its watch brings the place
+					watches = nil
+				}
 				for _, w := range watches {
 					c := cur
 					w.put(Event{Kind: KindLead, Lead: &c, Lost: true})

@@ -6,6 +6,7 @@ import (
 	"log"
 	"net"
 	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -47,7 +48,7 @@ func serveCourse(ctx context.Context, e *env, c config, _ *sim.Backend) int {
 		}
 		_ = b.Close(context.Background())
 	}
-	hub, err := classHub(ctx, c.serve.classRedis, c.serve.classRetention)
+	hub, err := classHub(ctx, c.serve.classRedis, c.serve.dir, c.serve.classRetention)
 	if err != nil {
 		l.Close()
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
@@ -101,9 +102,13 @@ func never(d time.Duration) time.Duration {
 
 // classHub is where the classes are kept: the -class-redis server, so
 // several servers serve one class, each key living retention past its
-// last change, or this process's memory.
-func classHub(ctx context.Context, url string, retention time.Duration) (class.Hub, error) {
-	if url == "" {
+// last change; or this process's memory, written to dir/classes when
+// there is a -serve-dir, so a class outlives a restart.
+func classHub(ctx context.Context, url, dir string, retention time.Duration) (class.Hub, error) {
+	switch {
+	case url == "" && dir != "":
+		return class.OpenDir(filepath.Join(dir, "classes"), retention, nil)
+	case url == "":
 		return class.NewMemory(nil), nil
 	}
 	h, err := class.NewRedis(ctx, url, nil)

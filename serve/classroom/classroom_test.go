@@ -3,6 +3,7 @@ package classroom
 import (
 	"context"
 	"encoding/csv"
+	"log"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"locksim/class"
 	"locksim/serve"
@@ -490,5 +492,90 @@ func TestCloseAndClear(t *testing.T) {
 	}
 	if out, _, status := sshtest.Run(t, prof, "report "+code); status != 0 || strings.Count(out, "\n") != 1 {
 		t.Fatalf("the cleared class's report: %d\n%s", status, out)
+	}
+}
+
+// TestRestartKeepsTheClass: with a directory (-serve-dir), a restart of
+// the server keeps the class: the instructor's next session under its
+// name finds the same code, a student joins it again by that code, and
+// the report has the answers given before.
+func TestRestartKeepsTheClass(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
+	dir := t.TempDir()
+	teacherKey := sshtest.NewKey(t)
+	file := instructorsFile(t, teacherKey)
+	hostKey := filepath.Join(t.TempDir(), "host_ed25519")
+	start := func() (string, func()) {
+		hub, err := class.OpenDir(filepath.Join(dir, "classes"), 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := serve.New(serve.Config{HostKey: hostKey, Dir: dir, AskName: true, Instructors: file,
+			Class: New(hub, "ssh -p 2222 CODE@localhost", t.Logf), Log: log.New(&testLog{t: t}, "", 0),
+			Commands: map[string]serve.Command{"report": Report(hub)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := serve.Listen("127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		stop := sshtest.Serve(t, s, l)
+		return l.Addr().String(), func() {
+			stop()
+			if err := hub.Close(); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	addr, stop := start()
+	teacher, code := openClass(t, addr, teacherKey)
+	teacher.Send("/gc-pause\r")
+	teacher.WaitFor("Frozen while holding the lock", "0/10")
+	teacher.Send("F...")
+	teacher.WaitFor("3/10", "the class is asked to follow")
+	annKey := sshtest.NewKey(t)
+	ann := sshtest.Open(t, sshtest.Dial(t, addr, code, annKey), "xterm-256color", 100, 30)
+	ann.WaitFor("Your name")
+	ann.Send("ann\r")
+	ann.WaitFor("the instructor asks the class to follow")
+	ann.Send("F")
+	ann.WaitFor("3/10", "following the instructor · 1-3 your prediction")
+	ann.Send("2")
+	ann.WaitFor("You predicted")
+	teacher.Send("l")
+	teacher.WaitFor("1 of 1 predicted")
+	teacher.Send(".") // the move runs in ann's own run: her answer is judged
+	teacher.WaitFor("their own runs answered (1 of 1 have run it)")
+	ann.WaitFor("4/10")
+	// her row reaches the class from her session's goroutine: wait until
+	// the report has her answer
+	answered := regexp.MustCompile(`\nann,[0-9a-f]{12},gc-pause,no,2,yes,`)
+	prof := sshtest.Dial(t, addr, "prof", teacherKey)
+	for deadline := time.Now().Add(hang); ; time.Sleep(20 * time.Millisecond) {
+		if out, _, _ := sshtest.Run(t, prof, "report "+code); answered.MatchString(out) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("ann's answer never reached the report")
+		}
+	}
+	stop()
+
+	addr, stop = start()
+	defer stop()
+	again := sshtest.Open(t, sshtest.Dial(t, addr, "prof", teacherKey), "xterm-256color", 100, 30)
+	again.WaitFor("class "+code+" · the class is asked to follow", "Frozen while holding the lock", "4/10")
+	if s := again.Screen(); strings.Contains(s, "lost the race") {
+		t.Fatalf("a session that had moved nothing was told its move lost:\n%s", s)
+	}
+	back := sshtest.Open(t, sshtest.Dial(t, addr, code, annKey), "xterm-256color", 100, 30)
+	back.WaitFor("the instructor asks the class to follow")
+	out, errOut, status := sshtest.Run(t, sshtest.Dial(t, addr, "prof", teacherKey), "report "+code)
+	if status != 0 || !strings.Contains(out, "\nann,") {
+		t.Fatalf("the report after the restart: %d, %q\n%s", status, errOut, out)
+	}
+	if !answered.MatchString(out) {
+		t.Fatalf("ann's answer is not in the report after the restart:\n%s", out)
 	}
 }

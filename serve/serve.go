@@ -127,6 +127,14 @@ type Class interface {
 	Leave(s *Session)
 }
 
+// Namer is a Class that may know a student's display name from elsewhere
+// (the class's roster, kept for every server of the class), so a student
+// who comes to another server is not asked it again.
+type Namer interface {
+	// KnownName is the name id was known by, and whether there is one.
+	KnownName(ctx context.Context, id Identity) (string, bool)
+}
+
 // Server is a running SSH server of the course.
 type Server struct {
 	cfg       Config

@@ -98,7 +98,17 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 		inner = s.cfg.Class.Model(ses, app)
 	}
 	m := &screen{srv: s, ses: ses, stu: stu, inner: inner, st: st, w: pty.Window.Width, h: pty.Window.Height}
-	if name, asked := stu.Name(); asked || !s.cfg.AskName {
+	name, asked := stu.Name()
+	if namer, ok := s.cfg.Class.(Namer); ok && !asked && s.cfg.AskName {
+		// the class knows this student from another server of it
+		if known, ok := namer.KnownName(sess.Context(), id); ok {
+			name, asked = known, true
+			if err := stu.SetName(known); err != nil {
+				s.cfg.Log.Printf("session %s: keeping the name: %v", id.ID, err)
+			}
+		}
+	}
+	if asked || !s.cfg.AskName {
 		m.ses.Name = name
 	} else {
 		m.naming = newNamePrompt(st, id.ComeBack())

@@ -187,6 +187,25 @@ func (c *Classes) watchLeader(ctx context.Context, s *serve.Session, seat *class
 	}
 }
 
+// KnownName is the name a student's key (or reconnect token) has in the
+// class its user name's code names: one who comes to another server of
+// the class is not asked it again.
+func (c *Classes) KnownName(ctx context.Context, id serve.Identity) (string, bool) {
+	if !class.ValidCode(id.User) {
+		return "", false
+	}
+	roster, err := c.hub.Roster(ctx, id.User)
+	if err != nil {
+		return "", false
+	}
+	for _, m := range roster {
+		if m.ID == id.ID && m.Role == class.Student && m.Name != "" {
+			return m.Name, true
+		}
+	}
+	return "", false
+}
+
 // place is the session's role and class: "" for none, with a note to
 // say when its user name looked like a code but named no class.
 func (c *Classes) place(ctx context.Context, id serve.Identity) (role class.Role, code, note string, err error) {

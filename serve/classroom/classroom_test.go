@@ -579,3 +579,40 @@ func TestRestartKeepsTheClass(t *testing.T) {
 		t.Fatalf("ann's answer is not in the report after the restart:\n%s", out)
 	}
 }
+
+// TestNameFollowsTheKey: a student known to the class on one server is
+// not asked their name on another server of it, and is one row there.
+func TestNameFollowsTheKey(t *testing.T) {
+	url := simtest.StartRedis(t)
+	hub := func() class.Hub {
+		h, err := class.NewRedis(context.Background(), url, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = h.Close() })
+		return h
+	}
+	teacherKey, annKey := sshtest.NewKey(t), sshtest.NewKey(t)
+	file := instructorsFile(t, teacherKey)
+	one, other := classServer(t, hub(), file), classServer(t, hub(), file)
+	teacher, code := openClass(t, one, teacherKey)
+	teacher.Send("/fencing\r")
+	teacher.WaitFor("A number on every write")
+	teacher.Send("F")
+	ann := sshtest.Open(t, sshtest.Dial(t, one, code, annKey), "xterm-256color", 100, 30)
+	ann.WaitFor("Your name, as the class will see it")
+	ann.Send("Ann Lee\r")
+	ann.WaitFor("the instructor asks the class to follow")
+	ann.Send("q")
+	ann.WaitEnd()
+
+	there := sshtest.Open(t, sshtest.Dial(t, other, code, annKey), "xterm-256color", 100, 30)
+	if s := there.WaitFor("the instructor asks the class to follow"); strings.Contains(s, "Your name") {
+		t.Fatalf("asked the name again on the other server:\n%s", s)
+	}
+	teacher.Send("l")
+	s := teacher.WaitFor("1 online", "Ann Lee")
+	if n := strings.Count(s, "Ann Lee"); n != 1 {
+		t.Fatalf("Ann Lee is %d rows:\n%s", n, s)
+	}
+}

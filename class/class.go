@@ -20,13 +20,14 @@ import (
 
 	"locksim/play"
 	"locksim/scenes/progress"
+	"locksim/sim"
 )
 
 // Prefix is where a Redis hub keeps everything: each class's record, its
 // instructor's place and its roster are keys under Prefix + code, and its
 // events go on the channel Prefix + code. It is inside locksim's own
 // namespace and of no run's form, so a run's sweep never touches it.
-const Prefix = "locksim:class:"
+const Prefix = sim.ClassPrefix
 
 // TTL is how long a class outlives its last change unless its hub is told
 // otherwise (-class-retention): every write sets it again, so a class in

@@ -17,6 +17,7 @@ import (
 
 	"locksim/play"
 	"locksim/scenes/progress"
+	"locksim/sim"
 	"locksim/sim/simtest"
 
 	"github.com/alicebob/miniredis/v2"
@@ -797,5 +798,48 @@ func TestAnswersFollowTheKey(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatal("the second server's row never reached the hub")
 		}
+	}
+}
+
+// TestSweepKnowsTheClasses: a sweep of the namespace (-cleanup) leaves the
+// classes' keys alone and reports them as the classroom's, never as keys
+// locksim did not write; with their registration taken by another value,
+// they are not locksim's.
+func TestSweepKnowsTheClasses(t *testing.T) {
+	simtest.QuickOnly(t)
+	s := miniredis.RunT(t)
+	h := redisHub(t, "redis://"+s.Addr())
+	ctx := context.Background()
+	info, err := h.Open(ctx, "teacher-key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seat, err := Sit(ctx, h, info.Code, Member{ID: "k1", Name: "ann", Role: Student}, at0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seat.Leave(ctx)
+	c := simtest.Client(t, "redis://"+s.Addr())
+	r, err := sim.Sweep(ctx, c, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Foreign) > 0 || len(r.Removed) > 0 || len(r.Classes) < 3 || !slices.Contains(r.Classes, Prefix+info.Code) {
+		t.Fatalf("the sweep: %+v", r)
+	}
+	if lines := r.Lines(); len(lines) != 1 || !strings.HasPrefix(lines[0], "classes: ") {
+		t.Fatalf("the sweep says %q", lines)
+	}
+	for _, k := range s.Keys() {
+		if ttl := s.TTL(k); ttl <= 0 || ttl > TTL {
+			t.Errorf("key %s has TTL %v", k, ttl)
+		}
+	}
+	key, _ := sim.ClassRegistration("")
+	if err := c.Set(ctx, key, "someone else's", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := sim.Sweep(ctx, c, true); err != nil || len(r.Classes) > 0 || len(r.Foreign) < 3 {
+		t.Fatalf("the sweep with another registration: %+v, %v", r, err)
 	}
 }

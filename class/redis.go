@@ -56,7 +56,29 @@ func NewRedis(ctx context.Context, rawURL string, now func() time.Time) (*Redis,
 	if now == nil {
 		now = time.Now
 	}
-	return &Redis{c: c, now: now, subs: map[string]*subscription{}}, nil
+	h := &Redis{c: c, now: now, subs: map[string]*subscription{}}
+	if err := h.register(ctx); err != nil {
+		_ = c.Close()
+		return nil, fmt.Errorf("-class-redis %s: %s", sim.Redact(rawURL), scrub(err.Error(), opts))
+	}
+	return h, nil
+}
+
+// registrationKey makes the keys under Prefix locksim's for a sweep
+// (sim.ClassRegistration): -cleanup reports them as the classroom's,
+// never as keys locksim did not write.
+var registrationKey, _ = sim.ClassRegistration("")
+
+// register writes the classroom's registration if there is none, with
+// the retention's TTL (every write of a class sets it again). One that
+// holds what locksim does not write is left as it is: the sweep then
+// says the class keys are not locksim's, which is the truth.
+func (h *Redis) register(ctx context.Context) error {
+	_, val := sim.ClassRegistration(sim.NewNonce())
+	if err := h.c.SetNX(ctx, registrationKey, val, h.ttl()).Err(); err != nil {
+		return fmt.Errorf("registering the classes: %w", err)
+	}
+	return nil
 }
 
 // scrub removes opts's password from s, in case a library echoed it.
@@ -115,6 +137,9 @@ func (h *Redis) OpenNamed(ctx context.Context, lead, name string) (Info, error) 
 		info := Info{Code: newCode(), Name: name, Lead: lead, Opened: h.now().UTC().Truncate(time.Second)}
 		data, err := json.Marshal(info)
 		if err != nil {
+			return Info{}, err
+		}
+		if err := h.register(ctx); err != nil {
 			return Info{}, err
 		}
 		ok, err := h.c.SetNX(ctx, classKey(info.Code), data, h.ttl()).Result()
@@ -210,6 +235,7 @@ func (h *Redis) publish(ctx context.Context, code string, e Event, write func(p 
 	_, err = h.c.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		write(p, data)
 		p.Expire(ctx, classKey(code), h.ttl())
+		p.Expire(ctx, registrationKey, h.ttl())
 		p.Publish(ctx, channel(code), msg)
 		return nil
 	})

@@ -20,26 +20,32 @@ import (
 
 	"locksim/play"
 	"locksim/scenes/progress"
+	"locksim/sim"
 )
 
 // Prefix is where a Redis hub keeps everything: each class's record, its
 // instructor's place and its roster are keys under Prefix + code, and its
 // events go on the channel Prefix + code. It is inside locksim's own
 // namespace and of no run's form, so a run's sweep never touches it.
-const Prefix = "locksim:class:"
+const Prefix = sim.ClassPrefix
 
-// TTL is how long a class's keys outlive its last change: every write
-// sets it again, so a class in use stays, and one whose servers are gone
-// leaves nothing behind for longer than this.
-const TTL = 12 * time.Hour
+// TTL is how long a class outlives its last change unless its hub is told
+// otherwise (-class-retention): every write sets it again, so a class in
+// use lasts until it is closed, and one closed or left leaves nothing
+// behind for longer than this.
+const TTL = 30 * 24 * time.Hour
 
-// Refresh is how often a seat puts its row again while nothing changes,
-// so the roster can tell a session on a server that died (its row no
-// longer refreshed) from one whose learner is only reading.
+// Refresh is how often a seat puts its row again while nothing changes.
 const Refresh = 30 * time.Second
 
-// Gone is how long after its last refresh a row counts as offline.
-const Gone = 3 * Refresh
+// Beat is how often a seat says in the hub that its session is there (a
+// heartbeat, apart from its row, and published to no one), so the roster
+// tells a session on a server that died (its beats stopped) from one whose
+// learner is only reading.
+const Beat = time.Second
+
+// Gone is how long after its last beat a session counts as offline.
+const Gone = 5 * Beat
 
 // Role is what a member of a class does there.
 type Role string
@@ -53,16 +59,26 @@ const (
 	Projector Role = "projector"
 )
 
-// ErrNoClass is the answer for a code that names no open class.
+// ErrNoClass is the answer for a code that names no class.
 var ErrNoClass = errors.New("no class has that code")
+
+// ErrClassClosed is Sit's answer in a class its instructor has closed.
+var ErrClassClosed = errors.New("the class is closed")
 
 // Info is one open class.
 type Info struct {
 	Code string `json:"code"`
+	// Name is the name its instructor opened it under (one instructor
+	// leads one class of each name).
+	Name string `json:"name,omitempty"`
 	// Lead is the id of the instructor who opened it: only that key
 	// drives it, sees its roster or writes its report.
 	Lead   string    `json:"lead"`
 	Opened time.Time `json:"opened"`
+	// Closed is when its instructor closed it; zero while it is open. A
+	// closed class takes no one, and its report lasts until its retention
+	// ends.
+	Closed time.Time `json:"closed,omitzero"`
 }
 
 // Member is one session's row in the roster, as its seat last put it.
@@ -82,27 +98,37 @@ type Member struct {
 	// Following is set while the member replays to the instructor's place.
 	Following bool `json:"following,omitempty"`
 	Online    bool `json:"online"`
-	// Seen is when the row was last put (see Refresh).
+	// Seen is when the row was last put, or, in a Roster, the session's
+	// last beat if that is later (see Beat).
 	Seen time.Time `json:"seen"`
 	// Prog is the member's progress (scenes finished, predictions, quiz
 	// scores), for the class summary; its place is in Pos.
 	Prog progress.Progress `json:"prog"`
 }
 
-// Here reports that the member's session is connected at now: put online
-// and refreshed within Gone.
+// Here reports that the member's session is connected at now: online,
+// and put or beating within Gone.
 func (m Member) Here(now time.Time) bool {
 	return m.Online && now.Sub(m.Seen) < Gone
 }
 
-// Lead is the instructor's place, which followers replay to.
+// Lead is the class's leading place, which followers replay to. It lives
+// in the hub with a version: every session of the instructor's key moves
+// it by a compare-and-set on the version it last saw (Hub.SwapLead), so
+// two sessions of one instructor never lead two places.
 type Lead struct {
 	Pos play.Position `json:"pos"`
 	// Follow is set while the instructor asks the class to follow.
 	Follow bool `json:"follow"`
-	// Seq grows with every place the instructor's session puts, so an
-	// older one arriving late never replaces a newer.
+	// Version is the hub's count of the places put, 1 for the first; a
+	// move is made from the place of Version it saw.
+	Version int64 `json:"version"`
+	// Seq orders places, so an older one arriving late never replaces a
+	// newer: the hub sets it to Version.
 	Seq int64 `json:"seq"`
+	// By names the seat that put it (Seat.ID), so a session tells its own
+	// move's echo from another session's move.
+	By string `json:"by,omitempty"`
 }
 
 // Kind is what an Event says.
@@ -120,25 +146,48 @@ type Event struct {
 	Kind   Kind    `json:"kind"`
 	Lead   *Lead   `json:"lead,omitempty"`
 	Member *Member `json:"member,omitempty"`
+	// Lost is set on the place that won when the watching seat's own move
+	// lost the race to it: the seat's session says so and shows Lead.
+	Lost bool `json:"lost,omitempty"`
 }
 
 // Hub keeps the classes: in memory (NewMemory) or in a Redis server
 // (NewRedis). Every method is safe for use by several goroutines; its
 // errors are one line.
 type Hub interface {
-	// Open opens a class led by instructor id: the one id already leads,
-	// while it is open (so an instructor who reconnects, to this server
-	// or another, comes back to the same class), else a new one under a
-	// fresh code.
+	// Open is OpenNamed with no name.
 	Open(ctx context.Context, lead string) (Info, error)
+	// OpenNamed opens the class named name led by instructor id: the one
+	// of that name id already leads, while it is open (so an instructor
+	// who reconnects, to this server or another, next week or after a
+	// restart, comes back to the same class), else a new one under a
+	// fresh code.
+	OpenNamed(ctx context.Context, lead, name string) (Info, error)
+	// CloseClass closes class code: it takes no one from now on, and the
+	// next Open of its name opens a new one.
+	CloseClass(ctx context.Context, code string) error
+	// ClearRoster deletes every row of class code (and their beats).
+	ClearRoster(ctx context.Context, code string) error
 	// Find is the class with code, or ErrNoClass.
 	Find(ctx context.Context, code string) (Info, error)
 	// Put records m as its row in class code and tells the watchers.
 	Put(ctx context.Context, code string, m Member) error
-	// SetLead records the instructor's place and tells the watchers.
-	SetLead(ctx context.Context, code string, l Lead) error
-	// Roster is every row of class code, online or not, by name.
+	// SwapLead puts l as the class's leading place, with Version and Seq
+	// prev+1, if the place there is still of version prev, or there is
+	// none (a class's first, or one whose key expired), and tells the
+	// watchers; won is false when another move came first,
+	// and cur is the place there now, the new one or the winner's.
+	SwapLead(ctx context.Context, code string, prev int64, l Lead) (cur Lead, won bool, err error)
+	// Roster is every row of class code, online or not, by name, each
+	// with its session's last beat: a row whose beats stopped Gone ago is
+	// offline, one that beats is online.
 	Roster(ctx context.Context, code string) ([]Member, error)
+	// Beat says member id of role is there at at, in class code; the zero
+	// time takes its beat away (it left).
+	Beat(ctx context.Context, code, id string, role Role, at time.Time) error
+	// LastBeat is when member id of role last beat in class code, the zero
+	// time for never (or gone).
+	LastBeat(ctx context.Context, code, id string, role Role) (time.Time, error)
 	// LeadOf is the instructor's place; ok is false before the first.
 	LeadOf(ctx context.Context, code string) (l Lead, ok bool, err error)
 	// Watch delivers the class's changes from now on, the instructor's
@@ -186,6 +235,25 @@ func containsByte(s string, c byte) bool {
 		}
 	}
 	return false
+}
+
+// beatField names a member's beat: the instructor and the projector are
+// one key, one row, but two sessions whose presence differs.
+func beatField(id string, role Role) string { return string(role) + ":" + id }
+
+// withBeats puts each row's last beat in it, at now: Seen becomes the beat
+// when later, and a row with a beat is online while it beats.
+func withBeats(ms []Member, beats map[string]time.Time, now time.Time) {
+	for i := range ms {
+		b, ok := beats[beatField(ms[i].ID, ms[i].Role)]
+		if !ok {
+			continue
+		}
+		if b.After(ms[i].Seen) {
+			ms[i].Seen = b
+		}
+		ms[i].Online = now.Sub(b) < Gone
+	}
 }
 
 // sortRoster orders rows by name, then id, so every screen lists a class

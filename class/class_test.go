@@ -6,13 +6,18 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"locksim/play"
 	"locksim/scenes/progress"
+	"locksim/sim"
 	"locksim/sim/simtest"
 
 	"github.com/alicebob/miniredis/v2"
@@ -234,7 +239,8 @@ func guessed(pos play.Position, chosen int) play.Position {
 }
 
 // TestTally counts the predictions of the students in the instructor's
-// story, then what their own runs answered.
+// story, then what their own runs answered; a student gone after
+// answering is still counted, one gone without an answer is not.
 func TestTally(t *testing.T) {
 	race := play.Position{Version: 1, Scene: "race"}
 	ms := []Member{
@@ -245,15 +251,16 @@ func TestTally(t *testing.T) {
 		student("5", "ed", guessed(play.Position{Version: 1, Scene: "fencing"}, 0), -1, false),
 		{ID: "6", Name: "teacher", Role: Instructor, Pos: race, Online: true, Seen: t0},
 		{ID: "7", Name: "gone", Role: Student, Pos: guessed(race, 0), Online: true, Seen: t0.Add(-Gone)},
+		{ID: "8", Name: "left", Role: Student, Pos: race, Online: false, Seen: t0},
 	}
 	p, ok := Tally(race, ms, t0)
 	if !ok {
 		t.Fatal("the race's question is no poll")
 	}
-	if p.State != Open || p.Of != 4 || p.Elsewhere != 1 || p.Answered != 3 || !slices.Equal(p.Guesses, []int{0, 2, 1}) {
+	if p.State != Open || p.Of != 5 || p.Elsewhere != 1 || p.Answered != 4 || !slices.Equal(p.Guesses, []int{1, 2, 1}) {
 		t.Fatalf("poll %+v", p)
 	}
-	if got, want := p.Headline(), "2 of 4 predicted: exactly one"; got != want {
+	if got, want := p.Headline(), "2 of 5 predicted: exactly one"; got != want {
 		t.Errorf("headline %q, want %q", got, want)
 	}
 	if !strings.Contains(p.Question, "How many of them get OK?") || len(p.Choices) != 3 {
@@ -348,5 +355,491 @@ func TestReportNamesStayText(t *testing.T) {
 	}
 	if !names[`'=HYPERLINK("x")`] || !names["bob"] || len(names) != 2 {
 		t.Fatalf("names in the report: %v", names)
+	}
+}
+
+// TestOneLeader: two sessions of one instructor key, on two servers of
+// one class, lead one place: a move is a compare-and-set on the version
+// its session saw; the one made from a place already moved loses, is
+// dropped, and its session hears the winning place with Lost set.
+func TestOneLeader(t *testing.T) {
+	t.Run("memory", func(t *testing.T) {
+		simtest.QuickOnly(t)
+		h := NewMemory(at0)
+		oneLeader(t, h, h)
+	})
+	t.Run("miniredis", func(t *testing.T) {
+		simtest.QuickOnly(t)
+		s := miniredis.RunT(t)
+		oneLeader(t, redisHub(t, "redis://"+s.Addr()), redisHub(t, "redis://"+s.Addr()))
+	})
+	t.Run("redis-server", func(t *testing.T) {
+		url := simtest.StartRedis(t)
+		oneLeader(t, redisHub(t, url), redisHub(t, url))
+	})
+}
+
+func oneLeader(t *testing.T, a, b Hub) {
+	ctx := context.Background()
+	info, err := a.Open(ctx, "teacher-key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sit := func(h Hub) (*Seat, *Watch) {
+		s, err := Sit(ctx, h, info.Code, Member{ID: "teacher-key", Name: "teacher", Role: Instructor}, at0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Leave(ctx) })
+		w, err := s.Watch()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(w.Close)
+		return s, w
+	}
+	one, w1 := sit(a)
+	two, w2 := sit(b)
+	if one.ID() == two.ID() {
+		t.Fatal("two seats share an id")
+	}
+	one.Lead(Lead{Pos: gcPause(4)})
+	e := waitFor(t, w2, "the first place", func(e Event) bool { return e.Kind == KindLead && e.Lead.Pos.Step == 4 })
+	if e.Lead.Version != 1 || e.Lead.By != one.ID() || e.Lost {
+		t.Fatalf("the first place: %+v, lost %v", e.Lead, e.Lost)
+	}
+	waitFor(t, w1, "the first place's echo", func(e Event) bool { return e.Kind == KindLead && e.Lead.Version == 1 })
+	// both saw version 1; the second session moves first
+	two.Lead(Lead{Pos: gcPause(6), Version: 1})
+	waitFor(t, w1, "the second session's move", func(e Event) bool { return e.Kind == KindLead && e.Lead.Version == 2 })
+	// the first session's move, made from version 1, comes too late
+	one.Lead(Lead{Pos: gcPause(5), Follow: true, Version: 1})
+	e = waitFor(t, w1, "the news of the lost move", func(e Event) bool { return e.Kind == KindLead && e.Lost })
+	if e.Lead.Pos.Step != 6 || e.Lead.Version != 2 || e.Lead.By != two.ID() || e.Lead.Follow {
+		t.Fatalf("the lost move was told %+v", e.Lead)
+	}
+	l, ok, err := b.LeadOf(ctx, info.Code)
+	if err != nil || !ok || l.Pos.Step != 6 || l.Version != 2 {
+		t.Fatalf("the class's place after the race: %+v %v %v", l, ok, err)
+	}
+	// the first session, having seen version 2, moves again and wins; its
+	// own next move goes in before its echo is heard
+	one.Lead(Lead{Pos: gcPause(7), Version: 2})
+	one.Lead(Lead{Pos: gcPause(8), Version: 2})
+	waitFor(t, w2, "the first session's later move", func(e Event) bool { return e.Kind == KindLead && e.Lead.Pos.Step == 8 })
+	if l, _, _ := a.LeadOf(ctx, info.Code); l.Pos.Step != 8 {
+		t.Fatalf("the class's place is %+v", l)
+	}
+}
+
+// TestLostStaysWithTheNewer: the news that a session's move lost stays
+// with the place that replaces the winner's in the watch.
+func TestLostStaysWithTheNewer(t *testing.T) {
+	w := newWatch(nil)
+	w.put(Event{Kind: KindLead, Lead: &Lead{Seq: 2}, Lost: true})
+	w.put(Event{Kind: KindLead, Lead: &Lead{Seq: 3}})
+	evs := next(t, w)
+	if len(evs) != 1 || evs[0].Lead.Seq != 3 || !evs[0].Lost {
+		t.Fatalf("got %+v", evs)
+	}
+	w.put(Event{Kind: KindLead, Lead: &Lead{Seq: 5}})
+	w.put(Event{Kind: KindLead, Lead: &Lead{Seq: 4}, Lost: true}) // older, but its news counts
+	evs = next(t, w)
+	if len(evs) != 1 || evs[0].Lead.Seq != 5 || !evs[0].Lost {
+		t.Fatalf("got %+v", evs)
+	}
+}
+
+// clock is a test's clock, moved by hand.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// deadHub is a server's way to a hub that stops answering, as when the
+// server dies: nothing it says arrives after.
+type deadHub struct {
+	Hub
+	dead atomic.Bool
+}
+
+var errDead = errors.New("the server is dead")
+
+func (h *deadHub) Beat(ctx context.Context, code, id string, role Role, at time.Time) error {
+	if h.dead.Load() {
+		return errDead
+	}
+	return h.Hub.Beat(ctx, code, id, role, at)
+}
+
+func (h *deadHub) Put(ctx context.Context, code string, m Member) error {
+	if h.dead.Load() {
+		return errDead
+	}
+	return h.Hub.Put(ctx, code, m)
+}
+
+// TestPresence: a session is online while it beats; one whose server
+// dies is offline on the instructor's roster once Gone has passed, its
+// answer kept in the roster and the poll; one that leaves is offline at
+// once; the instructor's and the projector's beats, one key, are apart.
+func TestPresence(t *testing.T) {
+	t.Run("memory", func(t *testing.T) {
+		simtest.QuickOnly(t)
+		c := &clock{t: t0}
+		h := NewMemory(c.now)
+		presence(t, c, h, h)
+	})
+	t.Run("miniredis", func(t *testing.T) {
+		simtest.QuickOnly(t)
+		s := miniredis.RunT(t)
+		c := &clock{t: t0}
+		a, err := NewRedis(context.Background(), "redis://"+s.Addr(), c.now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = a.Close() })
+		b, err := NewRedis(context.Background(), "redis://"+s.Addr(), c.now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = b.Close() })
+		presence(t, c, a, b)
+	})
+}
+
+// rows keeps the latest row of each member a watch has told of: events
+// coalesce per row, so a test waits for a row's latest state, never for
+// an event that may have been replaced.
+type rows map[string]Member
+
+// waitRow takes events from w until the latest row of id satisfies ok,
+// and returns it.
+func (rs rows) waitRow(t *testing.T, w *Watch, id, what string, ok func(Member) bool) Member {
+	t.Helper()
+	ctx := within(t)
+	for {
+		if m, seen := rs[id]; seen && ok(m) {
+			return m
+		}
+		evs, err := w.Next(ctx)
+		if err != nil {
+			t.Fatalf("waiting for %s: %v", what, err)
+		}
+		for _, e := range evs {
+			if e.Kind == KindMember {
+				rs[e.Member.ID] = *e.Member
+			}
+		}
+	}
+}
+
+func presence(t *testing.T, c *clock, a, b Hub) {
+	ctx := context.Background()
+	info, err := a.Open(ctx, "teacher-key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	teacher, err := Sit(ctx, a, info.Code, Member{ID: "teacher-key", Name: "teacher", Role: Instructor}, c.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer teacher.Leave(ctx)
+	iw, err := teacher.WatchRoster()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer iw.Close()
+	teacher.Lead(Lead{Pos: gcPause(3)})
+
+	dying := &deadHub{Hub: b}
+	ann, err := Sit(ctx, dying, info.Code, Member{ID: "k1", Name: "ann", Role: Student}, c.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ann.Leave(ctx)
+	bob, err := Sit(ctx, b, info.Code, Member{ID: "k2", Name: "bob", Role: Student}, c.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := gcPause(3)
+	pos.Prediction = &play.Prediction{Chosen: 2}
+	ann.Report(Member{Pos: pos, Actual: -1, Prog: progress.Progress{Answers: map[string]progress.Answer{"gc-pause": {Chosen: 2}}}})
+	seen := rows{}
+	seen.waitRow(t, iw, "k1", "ann's answer", func(m Member) bool { return m.Pos.Prediction != nil && m.Here(c.now()) })
+	seen.waitRow(t, iw, "k2", "bob online", func(m Member) bool { return m.Here(c.now()) })
+
+	// ann's server dies: no beat, no put from it after
+	dying.dead.Store(true)
+	c.advance(Gone + Beat)
+	m := seen.waitRow(t, iw, "k1", "ann offline", func(m Member) bool { return !m.Here(c.now()) })
+	if m.Pos.Prediction == nil || m.Pos.Prediction.Chosen != 2 {
+		t.Fatalf("ann's row lost her answer: %+v", m)
+	}
+	roster, err := a.Roster(ctx, info.Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := Tally(gcPause(3), roster, c.now())
+	if p.Answered != 1 || p.Guesses[2] != 1 {
+		t.Fatalf("the poll after ann's server died: %+v", p)
+	}
+	// bob beats on, as the clock goes
+	seen.waitRow(t, iw, "k2", "bob online after the clock moved", func(m Member) bool { return m.Here(c.now()) })
+	bob.Leave(ctx)
+	seen.waitRow(t, iw, "k2", "bob offline at once", func(m Member) bool { return !m.Here(c.now()) })
+
+	// the projector, the instructor's key too, beats apart
+	if err := a.Beat(ctx, info.Code, "teacher-key", Projector, c.now()); err != nil {
+		t.Fatal(err)
+	}
+	if at, err := b.LastBeat(ctx, info.Code, "teacher-key", Projector); err != nil || !at.Equal(c.now()) {
+		t.Fatalf("the projector's beat: %v, %v", at, err)
+	}
+	if err := a.Beat(ctx, info.Code, "teacher-key", Projector, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	if at, err := b.LastBeat(ctx, info.Code, "teacher-key", Projector); err != nil || !at.IsZero() {
+		t.Fatalf("the projector's beat once gone: %v, %v", at, err)
+	}
+}
+
+// TestNamesCloseClear: an instructor's class of one name is the same
+// class each time it is opened, until it is closed; a closed class takes
+// no one but keeps its roster for the report until cleared; a Redis hub's
+// keys live for its retention.
+func TestNamesCloseClear(t *testing.T) {
+	t.Run("memory", func(t *testing.T) {
+		simtest.QuickOnly(t)
+		namesCloseClear(t, NewMemory(at0))
+	})
+	t.Run("miniredis", func(t *testing.T) {
+		simtest.QuickOnly(t)
+		s := miniredis.RunT(t)
+		h := redisHub(t, "redis://"+s.Addr())
+		h.Retention = 48 * time.Hour
+		info := namesCloseClear(t, h)
+		if ttl := s.TTL(Prefix + info.Code); ttl <= 12*time.Hour || ttl > 48*time.Hour {
+			t.Errorf("the class's record lives %v, want its retention of 48 h", ttl)
+		}
+	})
+}
+
+func namesCloseClear(t *testing.T, h Hub) Info {
+	ctx := context.Background()
+	mon, err := h.OpenNamed(ctx, "teacher-key", "monday")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := h.OpenNamed(ctx, "teacher-key", "monday"); err != nil || again.Code != mon.Code || again.Name != "monday" {
+		t.Fatalf("monday opened again: %+v, %v; want %s", again, err, mon.Code)
+	}
+	if tue, err := h.OpenNamed(ctx, "teacher-key", "tuesday"); err != nil || tue.Code == mon.Code {
+		t.Fatalf("tuesday: %+v, %v", tue, err)
+	}
+	ann, err := Sit(ctx, h, mon.Code, Member{ID: "k1", Name: "ann", Role: Student}, at0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ann.Leave(ctx)
+	if err := h.CloseClass(ctx, mon.Code); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := h.Find(ctx, mon.Code); err != nil || got.Closed.IsZero() {
+		t.Fatalf("the closed class: %+v, %v", got, err)
+	}
+	if _, err := Sit(ctx, h, mon.Code, Member{ID: "k2", Name: "bob", Role: Student}, at0); !errors.Is(err, ErrClassClosed) {
+		t.Fatalf("sitting in a closed class: %v", err)
+	}
+	if roster, err := h.Roster(ctx, mon.Code); err != nil || len(roster) != 1 || roster[0].Name != "ann" {
+		t.Fatalf("the closed class's roster: %+v, %v", roster, err)
+	}
+	if next, err := h.OpenNamed(ctx, "teacher-key", "monday"); err != nil || next.Code == mon.Code {
+		t.Fatalf("monday after closing: %+v, %v", next, err)
+	}
+	if err := h.ClearRoster(ctx, mon.Code); err != nil {
+		t.Fatal(err)
+	}
+	if roster, err := h.Roster(ctx, mon.Code); err != nil || len(roster) != 0 {
+		t.Fatalf("the cleared roster: %+v, %v", roster, err)
+	}
+	return mon
+}
+
+// TestDiskKeepsTheClass: a hub kept in a directory gives its classes back
+// after a restart (the same code, roster, answers and place), removes one
+// whose retention is over, and leaves files that are no class's alone.
+func TestDiskKeepsTheClass(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	h, err := OpenDir(dir, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := h.OpenNamed(ctx, "teacher-key", "monday")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := h.Open(ctx, "old-teacher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ann, err := Sit(ctx, h, info.Code, Member{ID: "k1", Name: "ann", Role: Student}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := gcPause(3)
+	pos.Prediction = &play.Prediction{Chosen: 2}
+	ann.Report(Member{Pos: pos, Actual: -1, Prog: progress.Progress{Answers: map[string]progress.Answer{"gc-pause": {Chosen: 2}}}})
+	if _, won, err := h.SwapLead(ctx, info.Code, 0, Lead{Pos: gcPause(3), Follow: true}); err != nil || !won {
+		t.Fatalf("the place: %v, %v", won, err)
+	}
+	// the row reaches the hub from the seat's goroutine: wait for it
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if r, _ := h.Roster(ctx, info.Code); len(r) == 1 && r[0].Pos.Prediction != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("ann's answer never reached the hub")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	ann.Leave(ctx)
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// the other class's file is older than a retention of a day
+	long := time.Now().Add(-48 * time.Hour)
+	if err := os.Chtimes(filepath.Join(dir, old.Code+".json"), long, long); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	again, err := OpenDir(dir, 24*time.Hour, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if got, err := again.OpenNamed(ctx, "teacher-key", "monday"); err != nil || got.Code != info.Code {
+		t.Fatalf("monday after the restart: %+v, %v; want %s", got, err, info.Code)
+	}
+	roster, err := again.Roster(ctx, info.Code)
+	if err != nil || len(roster) != 1 || roster[0].Name != "ann" || roster[0].Pos.Prediction == nil || roster[0].Prog.Answers["gc-pause"].Chosen != 2 {
+		t.Fatalf("the roster after the restart: %+v, %v", roster, err)
+	}
+	if l, ok, err := again.LeadOf(ctx, info.Code); err != nil || !ok || l.Pos.Step != 3 || l.Version != 1 || !l.Follow {
+		t.Fatalf("the place after the restart: %+v, %v, %v", l, ok, err)
+	}
+	if _, err := again.Find(ctx, old.Code); !errors.Is(err, ErrNoClass) {
+		t.Fatalf("the class past its retention: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, old.Code+".json")); !os.IsNotExist(err) {
+		t.Fatalf("its file: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "notes.txt")); err != nil {
+		t.Fatalf("a file no class's: %v", err)
+	}
+}
+
+// TestAnswersFollowTheKey: a student who sits again, on another server of
+// the class, with a progress of their own that lacks their earlier
+// answers, keeps those answers in their row; their own entries win.
+func TestAnswersFollowTheKey(t *testing.T) {
+	simtest.QuickOnly(t)
+	s := miniredis.RunT(t)
+	a, b := redisHub(t, "redis://"+s.Addr()), redisHub(t, "redis://"+s.Addr())
+	ctx := context.Background()
+	info, err := a.Open(ctx, "teacher-key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := Sit(ctx, a, info.Code, Member{ID: "k1", Name: "ann", Role: Student,
+		Prog: progress.Progress{Done: map[string]bool{"race": true}, Answers: map[string]progress.Answer{"gc-pause": {Chosen: 2, Right: true}}}}, at0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.Leave(ctx)
+	own := progress.Progress{Answers: map[string]progress.Answer{"fencing": {Chosen: 1}}}
+	second, err := Sit(ctx, b, info.Code, Member{ID: "k1", Name: "ann", Role: Student, Prog: own}, at0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Leave(ctx)
+	second.Report(Member{Pos: gcPause(1), Actual: -1, Prog: own})
+	if len(own.Answers) != 1 {
+		t.Fatalf("the caller's progress was changed: %+v", own)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		roster, err := a.Roster(ctx, info.Code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(roster) == 1 && roster[0].Pos.Step == 1 {
+			p := roster[0].Prog
+			if !p.Done["race"] || p.Answers["gc-pause"].Chosen != 2 || !p.Answers["gc-pause"].Right || p.Answers["fencing"].Chosen != 1 {
+				t.Fatalf("ann's row on the second server: %+v", p)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the second server's row never reached the hub")
+		}
+	}
+}
+
+// TestSweepKnowsTheClasses: a sweep of the namespace (-cleanup) leaves the
+// classes' keys alone and reports them as the classroom's, never as keys
+// locksim did not write; with their registration taken by another value,
+// they are not locksim's.
+func TestSweepKnowsTheClasses(t *testing.T) {
+	simtest.QuickOnly(t)
+	s := miniredis.RunT(t)
+	h := redisHub(t, "redis://"+s.Addr())
+	ctx := context.Background()
+	info, err := h.Open(ctx, "teacher-key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seat, err := Sit(ctx, h, info.Code, Member{ID: "k1", Name: "ann", Role: Student}, at0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seat.Leave(ctx)
+	c := simtest.Client(t, "redis://"+s.Addr())
+	r, err := sim.Sweep(ctx, c, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Foreign) > 0 || len(r.Removed) > 0 || len(r.Classes) < 3 || !slices.Contains(r.Classes, Prefix+info.Code) {
+		t.Fatalf("the sweep: %+v", r)
+	}
+	if lines := r.Lines(); len(lines) != 1 || !strings.HasPrefix(lines[0], "classes: ") {
+		t.Fatalf("the sweep says %q", lines)
+	}
+	for _, k := range s.Keys() {
+		if ttl := s.TTL(k); ttl <= 0 || ttl > TTL {
+			t.Errorf("key %s has TTL %v", k, ttl)
+		}
+	}
+	key, _ := sim.ClassRegistration("")
+	if err := c.Set(ctx, key, "someone else's", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := sim.Sweep(ctx, c, true); err != nil || len(r.Classes) > 0 || len(r.Foreign) < 3 {
+		t.Fatalf("the sweep with another registration: %+v, %v", r, err)
 	}
 }

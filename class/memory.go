@@ -14,6 +14,15 @@ type Memory struct {
 	mu      sync.Mutex
 	classes map[string]*room
 	now     func() time.Time
+
+	// kept on disk (OpenDir): the directory, the classes changed since
+	// the last save, the saver's stop and end, its last error
+	dir       string
+	dirty     map[string]bool
+	stop      chan struct{}
+	saved     chan struct{}
+	closeOnce sync.Once
+	err       error
 }
 
 // room is one class in memory.
@@ -21,6 +30,7 @@ type room struct {
 	info     Info
 	lead     *Lead
 	members  map[string]Member
+	beats    map[string]time.Time // by beatField
 	watchers map[*Watch]struct{}
 }
 
@@ -32,12 +42,18 @@ func NewMemory(now func() time.Time) *Memory {
 	return &Memory{classes: map[string]*room{}, now: now}
 }
 
-// Open opens a class under a code no open class has.
-func (h *Memory) Open(_ context.Context, lead string) (Info, error) {
+// Open is OpenNamed with no name.
+func (h *Memory) Open(ctx context.Context, lead string) (Info, error) {
+	return h.OpenNamed(ctx, lead, "")
+}
+
+// OpenNamed opens the class named name that lead leads, or a new one
+// under a code no class has.
+func (h *Memory) OpenNamed(_ context.Context, lead, name string) (Info, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, r := range h.classes {
-		if r.info.Lead == lead {
+		if r.info.Lead == lead && r.info.Name == name && r.info.Closed.IsZero() {
 			return r.info, nil
 		}
 	}
@@ -46,8 +62,9 @@ func (h *Memory) Open(_ context.Context, lead string) (Info, error) {
 		if _, taken := h.classes[code]; taken {
 			continue
 		}
-		info := Info{Code: code, Lead: lead, Opened: h.now()}
-		h.classes[code] = &room{info: info, members: map[string]Member{}, watchers: map[*Watch]struct{}{}}
+		info := Info{Code: code, Name: name, Lead: lead, Opened: h.now()}
+		h.changed(code)
+		h.classes[code] = &room{info: info, members: map[string]Member{}, beats: map[string]time.Time{}, watchers: map[*Watch]struct{}{}}
 		return info, nil
 	}
 	return Info{}, fmt.Errorf("no free class code after 100 draws")
@@ -59,6 +76,34 @@ func (h *Memory) room(code string) (*room, error) {
 		return nil, ErrNoClass
 	}
 	return r, nil
+}
+
+// CloseClass closes class code.
+func (h *Memory) CloseClass(_ context.Context, code string) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r, err := h.room(code)
+	if err != nil {
+		return err
+	}
+	if r.info.Closed.IsZero() {
+		r.info.Closed = h.now()
+	}
+	h.changed(code)
+	return nil
+}
+
+// ClearRoster deletes every row of class code.
+func (h *Memory) ClearRoster(_ context.Context, code string) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r, err := h.room(code)
+	if err != nil {
+		return err
+	}
+	r.members, r.beats = map[string]Member{}, map[string]time.Time{}
+	h.changed(code)
+	return nil
 }
 
 // Find is the class with code.
@@ -87,6 +132,7 @@ func (h *Memory) Put(_ context.Context, code string, m Member) error {
 		return err
 	}
 	r.members[m.ID] = m
+	h.changed(code)
 	for w := range r.watchers {
 		c := m
 		w.put(Event{Kind: KindMember, Member: &c})
@@ -94,26 +140,31 @@ func (h *Memory) Put(_ context.Context, code string, m Member) error {
 	return nil
 }
 
-// SetLead records the instructor's place and tells the watchers.
-func (h *Memory) SetLead(_ context.Context, code string, l Lead) error {
+// SwapLead puts l if the place there is of version prev (or there is
+// none), and tells the watchers.
+func (h *Memory) SwapLead(_ context.Context, code string, prev int64, l Lead) (Lead, bool, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	r, err := h.room(code)
 	if err != nil {
-		return err
+		return Lead{}, false, err
 	}
-	if r.lead != nil && r.lead.Seq > l.Seq {
-		return nil // a newer place is already there
+	// with no place there (none yet, or one the hub lost) any move wins
+	if r.lead != nil && r.lead.Version != prev {
+		cur, err := copyOf(*r.lead)
+		return cur, false, err
 	}
+	l.Version, l.Seq = prev+1, prev+1
 	if l, err = copyOf(l); err != nil {
-		return err
+		return Lead{}, false, err
 	}
 	r.lead = &l
+	h.changed(code)
 	for w := range r.watchers {
 		c := l
 		w.put(Event{Kind: KindLead, Lead: &c})
 	}
-	return nil
+	return l, true, nil
 }
 
 // Roster is every row, by name.
@@ -134,8 +185,36 @@ func (h *Memory) Roster(_ context.Context, code string) ([]Member, error) {
 		}
 		out = append(out, c)
 	}
+	withBeats(out, r.beats, h.now())
 	sortRoster(out)
 	return out, nil
+}
+
+// Beat keeps member id's last beat.
+func (h *Memory) Beat(_ context.Context, code, id string, role Role, at time.Time) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r, err := h.room(code)
+	if err != nil {
+		return err
+	}
+	if at.IsZero() {
+		delete(r.beats, beatField(id, role))
+	} else {
+		r.beats[beatField(id, role)] = at
+	}
+	return nil
+}
+
+// LastBeat is member id's last beat.
+func (h *Memory) LastBeat(_ context.Context, code, id string, role Role) (time.Time, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r, err := h.room(code)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return r.beats[beatField(id, role)], nil
 }
 
 // LeadOf is the instructor's place.
@@ -179,9 +258,6 @@ func (h *Memory) Watch(ctx context.Context, code string) (*Watch, error) {
 	}()
 	return w, nil
 }
-
-// Close does nothing: a memory hub holds no connection.
-func (h *Memory) Close() error { return nil }
 
 // copyOf is v deep-copied through its JSON, the form a Redis hub keeps.
 func copyOf[T any](v T) (T, error) {

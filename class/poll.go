@@ -35,8 +35,9 @@ type Poll struct {
 	// At is the step the question comes before.
 	At    int
 	State PollState
-	// Of is how many students are online in the same story (scene and
-	// settings); Elsewhere how many are online in another.
+	// Of is how many students are in the same story (scene and settings):
+	// online, or gone after answering, whose answers stay; Elsewhere how
+	// many are online in another.
 	Of, Elsewhere int
 	// Guesses counts, per choice, the students who predicted it;
 	// Answered is their sum.
@@ -51,7 +52,9 @@ type Poll struct {
 }
 
 // Tally is the poll of the story lead stands in, counted over the
-// students of ms online at now. ok is false when that story asks no
+// students of ms online at now, and those gone since who answered in it:
+// an answer given stays in the poll when its session ends or its server
+// dies. ok is false when that story asks no
 // question (a quiz, a scene without one, a position that does not open).
 func Tally(lead play.Position, ms []Member, now time.Time) (p Poll, ok bool) {
 	sc := scenes.Find(lead.Scene)
@@ -78,10 +81,14 @@ func Tally(lead play.Position, ms []Member, now time.Time) (p Poll, ok bool) {
 	}
 	p.Guesses, p.Actual = make([]int, len(p.Choices)), make([]int, len(p.Choices))
 	for _, m := range ms {
-		if m.Role != Student || !m.Here(now) {
+		if m.Role != Student {
 			continue
 		}
-		if m.Pos.Scene != lead.Scene || !sameSettings(m.Pos.Settings, lead.Settings) {
+		same := m.Pos.Scene == lead.Scene && sameSettings(m.Pos.Settings, lead.Settings)
+		if !m.Here(now) && (!same || m.Pos.Prediction == nil && !m.Revealed) {
+			continue
+		}
+		if !same {
 			p.Elsewhere++
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -17,7 +18,8 @@ import (
 // Redis is a Hub kept in a Redis or Valkey server, so that several
 // locksim servers serve one class: a class's record is the string
 // Prefix+code (SET NX EX, so two servers never open the same code), the
-// instructor's place Prefix+code+":lead", the roster the hash
+// class's leading place Prefix+code+":lead" (moved by a script that
+// compares its version), the roster the hash
 // Prefix+code+":members" (member id → row as JSON), and its events go
 // by PUBLISH on the channel Prefix+code. Every key it writes is under
 // Prefix and has a TTL, set again at each write; it never deletes a
@@ -25,6 +27,9 @@ import (
 type Redis struct {
 	c   *redis.Client
 	now func() time.Time
+	// Retention is how long a class's keys outlive its last change (0:
+	// h.ttl()): set it before the first call.
+	Retention time.Duration
 
 	mu   sync.Mutex
 	subs map[string]*subscription // class code → this server's subscription
@@ -51,7 +56,29 @@ func NewRedis(ctx context.Context, rawURL string, now func() time.Time) (*Redis,
 	if now == nil {
 		now = time.Now
 	}
-	return &Redis{c: c, now: now, subs: map[string]*subscription{}}, nil
+	h := &Redis{c: c, now: now, subs: map[string]*subscription{}}
+	if err := h.register(ctx); err != nil {
+		_ = c.Close()
+		return nil, fmt.Errorf("-class-redis %s: %s", sim.Redact(rawURL), scrub(err.Error(), opts))
+	}
+	return h, nil
+}
+
+// registrationKey makes the keys under Prefix locksim's for a sweep
+// (sim.ClassRegistration): -cleanup reports them as the classroom's,
+// never as keys locksim did not write.
+var registrationKey, _ = sim.ClassRegistration("")
+
+// register writes the classroom's registration if there is none, with
+// the retention's TTL (every write of a class sets it again). One that
+// holds what locksim does not write is left as it is: the sweep then
+// says the class keys are not locksim's, which is the truth.
+func (h *Redis) register(ctx context.Context) error {
+	_, val := sim.ClassRegistration(sim.NewNonce())
+	if err := h.c.SetNX(ctx, registrationKey, val, h.ttl()).Err(); err != nil {
+		return fmt.Errorf("registering the classes: %w", err)
+	}
+	return nil
 }
 
 // scrub removes opts's password from s, in case a library echoed it.
@@ -62,44 +89,109 @@ func scrub(s string, opts *redis.Options) string {
 	return s
 }
 
+// ttl is how long a key outlives its last write.
+func (h *Redis) ttl() time.Duration {
+	if h.Retention > 0 {
+		return h.Retention
+	}
+	return TTL
+}
+
 func classKey(code string) string   { return Prefix + code }
 func leadKey(code string) string    { return Prefix + code + ":lead" }
 func membersKey(code string) string { return Prefix + code + ":members" }
+func beatsKey(code string) string   { return Prefix + code + ":beats" }
 func channel(code string) string    { return Prefix + code }
 
-// Open opens a class under a code no open class has: SET NX claims it.
-// The instructor's class is found again by Prefix+"lead:"+id, which names
-// its code.
+// leadsKey names the code of the class named name that lead leads.
+func leadsKey(lead, name string) string {
+	k := Prefix + "lead:" + safe(lead)
+	if name != "" {
+		k += ":" + safe(name)
+	}
+	return k
+}
+
+// Open is OpenNamed with no name.
 func (h *Redis) Open(ctx context.Context, lead string) (Info, error) {
-	leads := Prefix + "lead:" + safe(lead)
+	return h.OpenNamed(ctx, lead, "")
+}
+
+// OpenNamed opens the class named name that lead leads, or a new one
+// under a code no class has: SET NX claims it. The instructor's class of
+// that name is found again by Prefix+"lead:"+id[+":"+name], which names
+// its code.
+func (h *Redis) OpenNamed(ctx context.Context, lead, name string) (Info, error) {
+	leads := leadsKey(lead, name)
 	code, err := h.c.Get(ctx, leads).Result()
 	switch {
 	case err == nil:
-		if info, err := h.Find(ctx, code); err == nil && info.Lead == lead {
-			h.c.Expire(ctx, leads, TTL)
+		if info, err := h.Find(ctx, code); err == nil && info.Lead == lead && info.Closed.IsZero() {
+			h.c.Expire(ctx, leads, h.ttl())
 			return info, nil
 		}
 	case !errors.Is(err, redis.Nil):
 		return Info{}, fmt.Errorf("opening a class: %w", err)
 	}
 	for range 100 {
-		info := Info{Code: newCode(), Lead: lead, Opened: h.now().UTC().Truncate(time.Second)}
+		info := Info{Code: newCode(), Name: name, Lead: lead, Opened: h.now().UTC().Truncate(time.Second)}
 		data, err := json.Marshal(info)
 		if err != nil {
 			return Info{}, err
 		}
-		ok, err := h.c.SetNX(ctx, classKey(info.Code), data, TTL).Result()
+		if err := h.register(ctx); err != nil {
+			return Info{}, err
+		}
+		ok, err := h.c.SetNX(ctx, classKey(info.Code), data, h.ttl()).Result()
 		if err != nil {
 			return Info{}, fmt.Errorf("opening a class: %w", err)
 		}
 		if ok {
-			if err := h.c.Set(ctx, leads, info.Code, TTL).Err(); err != nil {
+			if err := h.c.Set(ctx, leads, info.Code, h.ttl()).Err(); err != nil {
 				return Info{}, fmt.Errorf("opening a class: %w", err)
 			}
 			return info, nil
 		}
 	}
 	return Info{}, fmt.Errorf("no free class code after 100 draws")
+}
+
+// CloseClass marks class code closed (its record keeps its TTL), and
+// lets go of its name, so the next Open of it opens a new class.
+func (h *Redis) CloseClass(ctx context.Context, code string) error {
+	info, err := h.Find(ctx, code)
+	if err != nil {
+		return err
+	}
+	if info.Closed.IsZero() {
+		info.Closed = h.now().UTC().Truncate(time.Second)
+	}
+	data, err := json.Marshal(info)
+	if err != nil {
+		return err
+	}
+	leads := leadsKey(info.Lead, info.Name)
+	_, err = h.c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Set(ctx, classKey(code), data, h.ttl())
+		// the name's index goes only if it still names this class
+		p.Do(ctx, "EVAL", `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`, 1, leads, code)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("closing class %s: %w", code, err)
+	}
+	return nil
+}
+
+// ClearRoster deletes class code's roster and beats.
+func (h *Redis) ClearRoster(ctx context.Context, code string) error {
+	if _, err := h.Find(ctx, code); err != nil {
+		return err
+	}
+	if err := h.c.Del(ctx, membersKey(code), beatsKey(code)).Err(); err != nil {
+		return fmt.Errorf("clearing class %s: %w", code, err)
+	}
+	return nil
 }
 
 // Find is the class with code.
@@ -142,7 +234,8 @@ func (h *Redis) publish(ctx context.Context, code string, e Event, write func(p 
 	}
 	_, err = h.c.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		write(p, data)
-		p.Expire(ctx, classKey(code), TTL)
+		p.Expire(ctx, classKey(code), h.ttl())
+		p.Expire(ctx, registrationKey, h.ttl())
 		p.Publish(ctx, channel(code), msg)
 		return nil
 	})
@@ -156,16 +249,57 @@ func (h *Redis) publish(ctx context.Context, code string, e Event, write func(p 
 func (h *Redis) Put(ctx context.Context, code string, m Member) error {
 	return h.publish(ctx, code, Event{Kind: KindMember, Member: &m}, func(p redis.Pipeliner, data []byte) {
 		p.HSet(ctx, membersKey(code), m.ID, data)
-		p.Expire(ctx, membersKey(code), TTL)
+		p.Expire(ctx, membersKey(code), h.ttl())
 	})
 }
 
-// SetLead records the instructor's place and tells the watchers. Only
-// the instructor's one session puts it, in order, so the newest write wins.
-func (h *Redis) SetLead(ctx context.Context, code string, l Lead) error {
-	return h.publish(ctx, code, Event{Kind: KindLead, Lead: &l}, func(p redis.Pipeliner, data []byte) {
-		p.Set(ctx, leadKey(code), data, TTL)
-	})
+// swapLead is SwapLead's compare-and-set, in one script so no move
+// slips between the read and the write: KEYS[1] the place, KEYS[2] the
+// class's record; ARGV the version the move was made from, the new
+// place, the TTL in seconds, the channel and the event. It answers
+// {1, new place} or {0, the place there}.
+var swapLead = redis.NewScript(`
+local cur = redis.call('GET', KEYS[1])
+if cur then
+  local v = tonumber(cjson.decode(cur)['version'] or 0)
+  if v ~= tonumber(ARGV[1]) then return {0, cur} end
+end
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+redis.call('PUBLISH', ARGV[4], ARGV[5])
+return {1, ARGV[2]}
+`)
+
+// SwapLead puts l if the place there is of version prev (or there is
+// none), and tells the watchers, in one script (swapLead).
+func (h *Redis) SwapLead(ctx context.Context, code string, prev int64, l Lead) (Lead, bool, error) {
+	if !ValidCode(code) {
+		return Lead{}, false, ErrNoClass
+	}
+	l.Version, l.Seq = prev+1, prev+1
+	data, err := json.Marshal(l)
+	if err != nil {
+		return Lead{}, false, err
+	}
+	msg, err := json.Marshal(Event{Kind: KindLead, Lead: &l})
+	if err != nil {
+		return Lead{}, false, err
+	}
+	res, err := swapLead.Run(ctx, h.c, []string{leadKey(code), classKey(code)},
+		prev, data, int64(h.ttl()/time.Second), channel(code), msg).Slice()
+	if err != nil {
+		return Lead{}, false, fmt.Errorf("class %s: %w", code, err)
+	}
+	if len(res) != 2 {
+		return Lead{}, false, fmt.Errorf("class %s: the place's script answered %v", code, res)
+	}
+	won, _ := res[0].(int64)
+	cur, _ := res[1].(string)
+	var out Lead
+	if err := json.Unmarshal([]byte(cur), &out); err != nil {
+		return Lead{}, false, fmt.Errorf("class %s: %w", code, err)
+	}
+	return out, won == 1, nil
 }
 
 // Roster is every row, by name (HGETALL of the roster's hash).
@@ -173,9 +307,20 @@ func (h *Redis) Roster(ctx context.Context, code string) ([]Member, error) {
 	if _, err := h.Find(ctx, code); err != nil {
 		return nil, err
 	}
-	rows, err := h.c.HGetAll(ctx, membersKey(code)).Result()
+	var rowsCmd, beatsCmd *redis.MapStringStringCmd
+	_, err := h.c.Pipelined(ctx, func(p redis.Pipeliner) error {
+		rowsCmd = p.HGetAll(ctx, membersKey(code))
+		beatsCmd = p.HGetAll(ctx, beatsKey(code))
+		return nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("class %s: %w", code, err)
+	}
+	rows, beats := rowsCmd.Val(), map[string]time.Time{}
+	for f, ms := range beatsCmd.Val() {
+		if n, err := strconv.ParseInt(ms, 10, 64); err == nil {
+			beats[f] = time.UnixMilli(n)
+		}
 	}
 	var out []Member
 	for _, data := range rows {
@@ -185,8 +330,45 @@ func (h *Redis) Roster(ctx context.Context, code string) ([]Member, error) {
 		}
 		out = append(out, m)
 	}
+	withBeats(out, beats, h.now())
 	sortRoster(out)
 	return out, nil
+}
+
+// Beat keeps member id's last beat, in ms since the epoch, in the hash
+// Prefix+code+":beats"; nothing is published: the roster reads the beats.
+func (h *Redis) Beat(ctx context.Context, code, id string, role Role, at time.Time) error {
+	if !ValidCode(code) {
+		return ErrNoClass
+	}
+	_, err := h.c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		if at.IsZero() {
+			p.HDel(ctx, beatsKey(code), beatField(id, role))
+		} else {
+			p.HSet(ctx, beatsKey(code), beatField(id, role), at.UnixMilli())
+		}
+		p.Expire(ctx, beatsKey(code), h.ttl())
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("class %s: %w", code, err)
+	}
+	return nil
+}
+
+// LastBeat is member id's last beat.
+func (h *Redis) LastBeat(ctx context.Context, code, id string, role Role) (time.Time, error) {
+	if !ValidCode(code) {
+		return time.Time{}, ErrNoClass
+	}
+	n, err := h.c.HGet(ctx, beatsKey(code), beatField(id, role)).Int64()
+	if errors.Is(err, redis.Nil) {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, fmt.Errorf("class %s: %w", code, err)
+	}
+	return time.UnixMilli(n), nil
 }
 
 // LeadOf is the instructor's place.

@@ -2,28 +2,40 @@ package class
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"slices"
 	"sync"
 	"time"
+
+	"locksim/scenes/progress"
 )
 
 // Seat is one session's place in a class. It puts the session's roster
-// row and, for the instructor, the instructor's place, from a goroutine
-// of its own, the newest of each only: a screen hands it what changed and
-// never waits on the hub. It puts the row again every Refresh, and puts it
-// offline when the session leaves.
+// row and, for the instructor, the class's leading place, from a
+// goroutine of its own, the newest of each only: a screen hands it what
+// changed and never waits on the hub. It puts the row again every
+// Refresh, and puts it offline when the session leaves.
 type Seat struct {
 	hub  Hub
 	info Info
+	id   string
 	ctx  context.Context
 	stop context.CancelFunc
 	done chan struct{}
 	kick chan struct{}
 
-	mu      sync.Mutex
-	row     Member
-	rowDue  bool
-	lead    *Lead
-	lastSeq int64
+	mu     sync.Mutex
+	row    Member
+	rowDue bool
+	lead   *Lead
+	// seen is the version the pending move was made from; won the version
+	// of this seat's last move that went in
+	seen, won int64
+	// prior is the progress the class kept of this member before the
+	// seat: what the session's own does not hold is kept in its row
+	prior   progress.Progress
+	watches []*Watch
 	err     error
 	now     func() time.Time
 }
@@ -35,9 +47,27 @@ func Sit(ctx context.Context, hub Hub, code string, m Member, now func() time.Ti
 	if err != nil {
 		return nil, err
 	}
+	if !info.Closed.IsZero() {
+		return nil, ErrClassClosed
+	}
 	if now == nil {
 		now = time.Now
 	}
+	// the class's row of this member from before (another server, a
+	// restart): its answers stay in the roster, the poll and the report
+	// whatever the session's own progress holds
+	var prior progress.Progress
+	if roster, err := hub.Roster(ctx, code); err == nil {
+		for _, r := range roster {
+			if r.ID == m.ID && r.Role == m.Role {
+				prior = r.Prog
+			}
+		}
+	}
+	if c, err := copyOf(m); err == nil {
+		m = c // the caller's progress maps are the caller's
+	}
+	m.Prog = merged(prior, m.Prog)
 	m.Online, m.Seen = true, now()
 	if m.Actual == 0 && !m.Revealed {
 		m.Actual = -1
@@ -46,10 +76,50 @@ func Sit(ctx context.Context, hub Hub, code string, m Member, now func() time.Ti
 		return nil, err
 	}
 	sctx, stop := context.WithCancel(ctx)
-	s := &Seat{hub: hub, info: info, ctx: sctx, stop: stop, done: make(chan struct{}), kick: make(chan struct{}, 1), row: m, now: now}
+	s := &Seat{hub: hub, info: info, id: newSeatID(), prior: prior, ctx: sctx, stop: stop, done: make(chan struct{}), kick: make(chan struct{}, 1), row: m, now: now}
 	go s.loop()
 	return s, nil
 }
+
+// merged is own with what prior holds that own does not: a scene done,
+// an answer, a quiz score. own's place and its own entries win.
+func merged(prior, own progress.Progress) progress.Progress {
+	for id, done := range prior.Done {
+		if done && !own.Done[id] {
+			if own.Done == nil {
+				own.Done = map[string]bool{}
+			}
+			own.Done[id] = true
+		}
+	}
+	for id, a := range prior.Answers {
+		if _, ok := own.Answers[id]; !ok {
+			if own.Answers == nil {
+				own.Answers = map[string]progress.Answer{}
+			}
+			own.Answers[id] = a
+		}
+	}
+	for id, sc := range prior.Scores {
+		if _, ok := own.Scores[id]; !ok {
+			if own.Scores == nil {
+				own.Scores = map[string]progress.Score{}
+			}
+			own.Scores[id] = sc
+		}
+	}
+	return own
+}
+
+// newSeatID names one seat: 16 random hex digits.
+func newSeatID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// ID names the seat: the By of the places it puts.
+func (s *Seat) ID() string { return s.id }
 
 // Info is the class the seat is in.
 func (s *Seat) Info() Info { return s.info }
@@ -77,23 +147,27 @@ func (s *Seat) Report(m Member) {
 		return
 	}
 	s.mu.Lock()
+	c.Prog = merged(s.prior, c.Prog)
 	c.ID, c.Name, c.Role, c.Online = s.row.ID, s.row.Name, s.row.Role, true
 	s.row, s.rowDue = c, true
 	s.mu.Unlock()
 	s.poke()
 }
 
-// Lead puts l as the instructor's place, with a Seq greater than any the
-// seat put before (and than the clock's nanoseconds, so a reconnected
-// instructor's place is newer than the old session's).
+// Lead moves the class's leading place to l, made from the place of
+// l.Version the session last saw (0 for none): a compare-and-set on that
+// version, or on the version of this seat's own last move if that is
+// newer (its echo may not have come back yet). A move that loses the race
+// is dropped, and the seat's watches get the winning place with Lost
+// set.
 func (s *Seat) Lead(l Lead) {
 	c, err := copyOf(l)
 	if err != nil {
 		return
 	}
 	s.mu.Lock()
-	s.lastSeq = max(s.lastSeq+1, s.now().UnixNano())
-	c.Seq = s.lastSeq
+	c.By = s.id
+	s.seen = l.Version
 	s.lead = &c
 	s.mu.Unlock()
 	s.poke()
@@ -107,8 +181,18 @@ func (s *Seat) poke() {
 }
 
 // Watch subscribes to the class's events (see Hub.Watch) until the seat
-// leaves or the watch is closed.
-func (s *Seat) Watch() (*Watch, error) { return s.hub.Watch(s.ctx, s.info.Code) }
+// leaves or the watch is closed; it hears too when this seat's move lost
+// the race (Event.Lost).
+func (s *Seat) Watch() (*Watch, error) {
+	w, err := s.hub.Watch(s.ctx, s.info.Code)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.watches = append(s.watches, w)
+	s.mu.Unlock()
+	return w, nil
+}
 
 // Leave puts the row offline and ends the seat's goroutine; it waits for
 // that at most until ctx ends.
@@ -131,6 +215,9 @@ func (s *Seat) loop() {
 	}()
 	t := time.NewTicker(Refresh)
 	defer t.Stop()
+	beat := time.NewTicker(Beat)
+	defer beat.Stop()
+	s.beat()
 	for {
 		select {
 		case <-s.ctx.Done():
@@ -140,28 +227,109 @@ func (s *Seat) loop() {
 			row.Online, row.Seen = false, s.now()
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			_ = s.hub.Put(ctx, s.info.Code, row)
+			// offline at once, not Gone later
+			_ = s.hub.Beat(ctx, s.info.Code, row.ID, row.Role, time.Time{})
 			cancel()
 			return
 		case <-t.C:
 			s.mu.Lock()
 			s.rowDue = true
 			s.mu.Unlock()
+		case <-beat.C:
+			s.beat()
+			continue
 		case <-s.kick:
 		}
 		s.flush()
 	}
 }
 
+// beat says in the hub that the session is there (see Beat).
+func (s *Seat) beat() {
+	s.mu.Lock()
+	id, role := s.row.ID, s.row.Role
+	s.mu.Unlock()
+	if err := s.hub.Beat(s.ctx, s.info.Code, id, role, s.now()); err != nil && s.ctx.Err() == nil {
+		s.mu.Lock()
+		s.err = err
+		s.mu.Unlock()
+	}
+}
+
+// WatchRoster is Watch for the roster's viewer (the instructor): the
+// roster is read again every Beat and each row whose presence or last
+// beat changed is put in the watch, so a row whose session's server died
+// goes offline within Gone, and a viewer never judges a row by an old put.
+func (s *Seat) WatchRoster() (*Watch, error) {
+	w, err := s.Watch()
+	if err != nil {
+		return nil, err
+	}
+	go func() {
+		defer func() { _ = recover() }() // a failure here ends the poll, never the server
+		t := time.NewTicker(Beat)
+		defer t.Stop()
+		last := map[string]Member{}
+		for {
+			select {
+			case <-w.Done():
+				return
+			case <-s.ctx.Done():
+				return
+			case <-t.C:
+			}
+			ms, err := s.hub.Roster(s.ctx, s.info.Code)
+			if err != nil {
+				continue // tried again at the next beat
+			}
+			for _, m := range ms {
+				if old, ok := last[m.ID]; ok && old.Online == m.Online && old.Seen.Equal(m.Seen) {
+					continue
+				}
+				last[m.ID] = m
+				c := m
+				w.put(Event{Kind: KindMember, Member: &c})
+			}
+		}
+	}()
+	return w, nil
+}
+
 // flush puts what is due: the instructor's place first (followers wait
 // for it), then the row.
 func (s *Seat) flush() {
 	s.mu.Lock()
-	lead, row, rowDue := s.lead, s.row, s.rowDue
+	// the base is read here, after the last move's answer: the loop puts
+	// one move at a time
+	lead, base, row, rowDue := s.lead, max(s.seen, s.won), s.row, s.rowDue
 	s.lead, s.rowDue = nil, false
 	s.mu.Unlock()
 	var err error
 	if lead != nil {
-		err = s.hub.SetLead(s.ctx, s.info.Code, *lead)
+		var cur Lead
+		var won bool
+		cur, won, err = s.hub.SwapLead(s.ctx, s.info.Code, base, *lead)
+		if err == nil {
+			s.mu.Lock()
+			if won {
+				s.won = max(s.won, cur.Version)
+			}
+			watches := slices.Clone(s.watches)
+			s.mu.Unlock()
+			if !won {
+				// the move is dropped, never put again over the winner's
+				lead = nil
+				if base == 0 {
+					// made before the session saw any place (it has just
+					// joined): nothing to tell; its watch brings the place
+					watches = nil
+				}
+				for _, w := range watches {
+					c := cur
+					w.put(Event{Kind: KindLead, Lead: &c, Lost: true})
+				}
+			}
+		}
 	}
 	if rowDue && err == nil {
 		row.Seen = s.now()

@@ -45,14 +45,18 @@ func (e Event) newer(old Event) bool {
 	return true
 }
 
-// put queues e, replacing a pending event of the same thing that is not newer.
+// put queues e, replacing a pending event of the same thing that is not
+// newer; a lost move's news stays with the place that replaces it.
 func (w *Watch) put(e Event) {
 	w.mu.Lock()
 	replaced := false
 	for i, old := range w.pending {
 		if old.key() == e.key() {
 			if e.newer(old) {
+				e.Lost = e.Lost || old.Lost
 				w.pending[i] = e
+			} else if e.Lost {
+				w.pending[i].Lost = true
 			}
 			replaced = true
 			break

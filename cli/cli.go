@@ -92,14 +92,14 @@ func verbs() []verb {
 		{name: "grade", flags: gradeFlags, check: checkGrade, chosen: func(c config, _ *env) bool { return c.lab.grade != "" }, run: runGrade},
 		{name: "reset-progress", flags: resetFlags, chosen: func(c config, _ *env) bool { return c.resetProgress }, run: resetProgress},
 		{name: "cast", flags: castFlags, check: checkCast, chosen: func(c config, _ *env) bool { return c.cast != "" }, backend: true, run: writeCast,
-			ssh: &serve.Command{Args: "CODE [WxH]", Run: castSSH}},
+			ssh: &serve.Command{Args: "CODE [WxH]", Run: castSSH, Child: true}},
 		{name: "history", flags: historyFlags, check: checkHistory, chosen: func(c config, _ *env) bool { return c.history != "" }, backend: true, run: writeHistory},
 		{name: "trials", flags: trialsFlags, chosen: func(c config, _ *env) bool { return c.trialsSet }, backend: true, run: trials},
 		{name: "story", flags: storyFlags, check: readStory, chosen: func(c config, e *env) bool { return c.position != nil && (c.plain || !e.term) }, backend: true, run: plain,
-			ssh: &serve.Command{Args: "CODE", Run: storySSH}},
+			ssh: &serve.Command{Args: "CODE", Run: storySSH, Child: true}},
 		{name: "plain", flags: plainFlags, chosen: func(c config, e *env) bool { return (c.plain || !e.term) && c.labDir == "" }, backend: true, run: plain,
-			ssh: &serve.Command{Args: "SCENE [SEED]", Run: plainSSH}},
-		{name: "cli", ssh: &serve.Command{Args: "SCENE [SEED] | CODE", Run: cliSSH}},
+			ssh: &serve.Command{Args: "SCENE [SEED]", Run: plainSSH, Child: true}},
+		{name: "cli", ssh: &serve.Command{Args: "SCENE [SEED] | CODE", Run: cliSSH, Child: true}},
 		{name: "course", flags: courseFlags, check: checkLab, chosen: func(config, *env) bool { return true }, backend: true, run: course},
 	}
 }
@@ -118,6 +118,9 @@ func sshCommands() map[string]serve.Command {
 // runHeartbeat is Main with the live heartbeat's TTL set (0: the default),
 // for a test that kills runs and sweeps them without a 15 s wait.
 func runHeartbeat(args []string, heartbeatTTL time.Duration, stdin io.Reader, stdout, stderr io.Writer) int {
+	if os.Getenv(childEnv) == "1" {
+		return runChild(args, stdout, stderr)
+	}
 	c, err := parse(args)
 	c.heartbeatTTL = heartbeatTTL
 	if errors.Is(err, flag.ErrHelp) {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"locksim/class"
 	"locksim/play"
 	"locksim/scenes"
 	"locksim/serve"
@@ -98,13 +99,25 @@ serving the course over SSH (see docs/classroom.md):
   -serve-dir DIR       write each student key's progress and name under DIR (default: kept
                        in memory for the server's life)
   -instructors FILE    authorized_keys file of the instructors' keys, read again when it changes
-  -max-sessions N      sessions at once (default 64); the next one is told and closed
+  -max-sessions N      terminal sessions at once (default 64, two of them kept for instructor
+                       keys); the next one is told and closed, no session is closed for it
+  -max-sessions-per-key N
+                       terminal sessions at once from one key (default 3)
+  -max-commands N      commands without a terminal (ssh HOST cast …) at once, apart from the
+                       sessions (default 16)
+  -max-commands-per-key N
+                       such commands at once from one key, or one address without a key
+                       (default 4)
+  -command-time D      stop such a command after D, with a line saying so (default 10s)
   -idle D              close a session after D without a key, warning a minute before
                        (default 15m; 0 never)
   -max-session D       close a session D after it opened (default 3h; 0 never)
   -class-redis URL     keep the classes (roster, places, polls, progress) in this Redis or
                        Valkey server under locksim:class:, so several -serve processes serve
                        one class; needs -host-key, the same file on each (default: in memory)
+  -class-retention D   a class outlives its last change by D, then its keys expire (default
+                       720h, 30 days); a class lasts until its instructor closes it
+                       (ssh HOST close CODE) and clear deletes its roster (ssh HOST clear CODE)
 `
 
 // redlockNodes is how many nodes the redlock scene's stories use.
@@ -160,8 +173,10 @@ type config struct {
 type serveConfig struct {
 	addr, hostKey, dir, instructors string
 	classRedis                      string
-	maxSessions                     int
-	idle, maxTime                   time.Duration
+	maxSessions, sessionsPerKey     int
+	maxCommands, commandsPerKey     int
+	idle, maxTime, commandTime      time.Duration
+	classRetention                  time.Duration
 }
 
 func parse(args []string) (config, error) {
@@ -322,7 +337,8 @@ func checkServe(fs *flag.FlagSet, c *config) error {
 	var only []string
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
-		case "host-key", "serve-dir", "instructors", "max-sessions", "idle", "max-session", "class-redis":
+		case "host-key", "serve-dir", "instructors", "max-sessions", "idle", "max-session", "class-redis",
+			"max-sessions-per-key", "max-commands", "max-commands-per-key", "command-time", "class-retention":
 			only = append(only, "-"+f.Name)
 		}
 	})
@@ -341,6 +357,16 @@ func checkServe(fs *flag.FlagSet, c *config) error {
 		return errors.New("-serve takes one live server (-redis): -redlock and -resource-redis are not served")
 	case c.serve.maxSessions < 1:
 		return fmt.Errorf("-max-sessions must be 1 or more, got %d", c.serve.maxSessions)
+	case c.serve.sessionsPerKey < 1:
+		return fmt.Errorf("-max-sessions-per-key must be 1 or more, got %d", c.serve.sessionsPerKey)
+	case c.serve.maxCommands < 1:
+		return fmt.Errorf("-max-commands must be 1 or more, got %d", c.serve.maxCommands)
+	case c.serve.commandsPerKey < 1:
+		return fmt.Errorf("-max-commands-per-key must be 1 or more, got %d", c.serve.commandsPerKey)
+	case c.serve.commandTime < time.Second:
+		return fmt.Errorf("-command-time must be at least 1s, got %v", c.serve.commandTime)
+	case c.serve.classRetention < time.Hour:
+		return fmt.Errorf("-class-retention must be at least 1h, got %v", c.serve.classRetention)
 	case c.serve.idle < 0 || c.serve.idle > 0 && c.serve.idle < 2*serve.IdleWarning:
 		return fmt.Errorf("-idle must be 0 (never) or at least %v, got %v", 2*serve.IdleWarning, c.serve.idle)
 	case c.serve.maxTime < 0:
@@ -483,9 +509,14 @@ func serveFlags(fs *flag.FlagSet, c *config) {
 	fs.StringVar(&c.serve.dir, "serve-dir", "", "")
 	fs.StringVar(&c.serve.instructors, "instructors", "", "")
 	fs.IntVar(&c.serve.maxSessions, "max-sessions", serve.DefaultMaxSessions, "")
+	fs.IntVar(&c.serve.sessionsPerKey, "max-sessions-per-key", serve.DefaultSessionsPerKey, "")
+	fs.IntVar(&c.serve.maxCommands, "max-commands", serve.DefaultCommands, "")
+	fs.IntVar(&c.serve.commandsPerKey, "max-commands-per-key", serve.DefaultCommandsPerKey, "")
+	fs.DurationVar(&c.serve.commandTime, "command-time", serve.DefaultCommandTime, "")
 	fs.DurationVar(&c.serve.idle, "idle", serve.DefaultIdle, "")
 	fs.DurationVar(&c.serve.maxTime, "max-session", serve.DefaultMaxTime, "")
 	fs.StringVar(&c.serve.classRedis, "class-redis", "", "")
+	fs.DurationVar(&c.serve.classRetention, "class-retention", class.TTL, "")
 }
 
 func resetFlags(fs *flag.FlagSet, c *config) {

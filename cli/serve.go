@@ -6,6 +6,7 @@ import (
 	"log"
 	"net"
 	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -25,7 +26,9 @@ func serveCourse(ctx context.Context, e *env, c config, _ *sim.Backend) int {
 		return 2
 	}
 	cfg := serve.Config{HostKey: c.serve.hostKey, Dir: c.serve.dir, Instructors: c.serve.instructors,
-		MaxSessions: c.serve.maxSessions, Idle: never(c.serve.idle), MaxTime: never(c.serve.maxTime),
+		MaxSessions: c.serve.maxSessions, SessionsPerKey: c.serve.sessionsPerKey,
+		MaxCommands: c.serve.maxCommands, CommandsPerKey: c.serve.commandsPerKey, CommandTime: c.serve.commandTime,
+		Idle: never(c.serve.idle), MaxTime: never(c.serve.maxTime),
 		AskName: true, HighContrast: c.theme == "high-contrast", NoQuiz: c.noQuiz, Log: log.New(stderr, "locksim: ", log.LstdFlags)}
 	if c.seedSet {
 		cfg.Seed = c.seed
@@ -45,7 +48,7 @@ func serveCourse(ctx context.Context, e *env, c config, _ *sim.Backend) int {
 		}
 		_ = b.Close(context.Background())
 	}
-	hub, err := classHub(ctx, c.serve.classRedis)
+	hub, err := classHub(ctx, c.serve.classRedis, c.serve.dir, c.serve.classRetention)
 	if err != nil {
 		l.Close()
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
@@ -54,7 +57,14 @@ func serveCourse(ctx context.Context, e *env, c config, _ *sim.Backend) int {
 	defer hub.Close()
 	cfg.Class = classroom.New(hub, joinLine(l.Addr()), cfg.Log.Printf)
 	cfg.Commands = sshCommands()
+	if exe, err := os.Executable(); err == nil {
+		cfg.Spawn = spawner(exe, nil, cfg.Redis, cfg.Live)
+	} else {
+		fmt.Fprintf(stderr, "locksim: the commands over SSH run in this process, at its priority: %v\n", err)
+	}
 	cfg.Commands["report"] = classroom.Report(hub)
+	cfg.Commands["close"] = classroom.Close(hub)
+	cfg.Commands["clear"] = classroom.Clear(hub)
 	srv, err := serve.New(cfg)
 	if err != nil {
 		l.Close()
@@ -91,12 +101,22 @@ func never(d time.Duration) time.Duration {
 }
 
 // classHub is where the classes are kept: the -class-redis server, so
-// several servers serve one class, or this process's memory.
-func classHub(ctx context.Context, url string) (class.Hub, error) {
-	if url == "" {
+// several servers serve one class, each key living retention past its
+// last change; or this process's memory, written to dir/classes when
+// there is a -serve-dir, so a class outlives a restart.
+func classHub(ctx context.Context, url, dir string, retention time.Duration) (class.Hub, error) {
+	switch {
+	case url == "" && dir != "":
+		return class.OpenDir(filepath.Join(dir, "classes"), retention, nil)
+	case url == "":
 		return class.NewMemory(nil), nil
 	}
-	return class.NewRedis(ctx, url, nil)
+	h, err := class.NewRedis(ctx, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	h.Retention = retention
+	return h, nil
 }
 
 // joinLine is what students type to join a class on this server, CODE

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"io"
 	"log"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -23,12 +25,24 @@ import (
 )
 
 // sshServer starts an SSH server of the course with the table's SSH
-// commands, as -serve does, on a free loopback port; it is closed at the
-// end of the test.
+// commands, as -serve does, on a free loopback port, the commands that
+// play a story in child processes (this test binary as locksim); it is
+// closed at the end of the test.
 func sshServer(t *testing.T) string {
 	t.Helper()
-	s, err := serve.New(serve.Config{HostKey: filepath.Join(t.TempDir(), "host_ed25519"), Commands: sshCommands(),
-		Log: log.New(io.Discard, "", 0)})
+	return sshServerChild(t, true)
+}
+
+// sshServerChild is sshServer, with every command in the server's own
+// process when child is false.
+func sshServerChild(t *testing.T, child bool) string {
+	t.Helper()
+	cfg := serve.Config{HostKey: filepath.Join(t.TempDir(), "host_ed25519"), Commands: sshCommands(),
+		Log: log.New(io.Discard, "", 0)}
+	if child {
+		cfg.Spawn = testSpawn(t)
+	}
+	s, err := serve.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,10 +66,25 @@ func fencingCode(t *testing.T) (string, play.Position) {
 	return code, pos
 }
 
+// testSpawn runs a command's child as -serve does, this test binary
+// standing for locksim.
+func testSpawn(t testing.TB) func(string, []string) *exec.Cmd {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	return spawner(exe, []string{"LOCKSIM_MAIN=1"}, "", sim.LiveOptions{})
+}
+
 // TestCommands runs the table's verbs over SSH, as a server of locksim
-// -serve runs them without a terminal, and a bad one.
+// -serve runs them without a terminal, and a bad one: in child processes
+// as -serve runs them, and in the server's own.
 func TestCommands(t *testing.T) {
-	addr := sshServer(t)
+	t.Run("child", func(t *testing.T) { commands(t, sshServerChild(t, true)) })
+	t.Run("in process", func(t *testing.T) { commands(t, sshServerChild(t, false)) })
+}
+
+func commands(t *testing.T, addr string) {
 	c := sshtest.Dial(t, addr, "student", sshtest.NewKey(t))
 	out, errOut, code := sshtest.Run(t, c, "plain race")
 	if code != 0 || !strings.HasPrefix(out, "locksim · race ·") || !strings.Contains(out, "NX PX 30000") || errOut != "" {

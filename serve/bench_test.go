@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,95 +14,7 @@ import (
 	"locksim/play"
 	"locksim/scenes/progress"
 	"locksim/serve/sshtest"
-
-	gossh "golang.org/x/crypto/ssh"
 )
-
-// benchTerm is a light terminal for the benchmark: no emulator, it
-// answers the background-colour and device-attribute queries itself and
-// looks for text in the bytes the server sends.
-type benchTerm struct {
-	in   io.Writer
-	mu   sync.Mutex
-	buf  []byte // what came since the last mark
-	seen chan struct{}
-	n    int // bytes in all
-}
-
-func openBenchTerm(b *testing.B, c *gossh.Client, w, h int) *benchTerm {
-	s, err := c.NewSession()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := s.RequestPty("xterm-256color", h, w, gossh.TerminalModes{}); err != nil {
-		b.Fatal(err)
-	}
-	in, _ := s.StdinPipe()
-	out, _ := s.StdoutPipe()
-	if err := s.Shell(); err != nil {
-		b.Fatal(err)
-	}
-	bt := &benchTerm{in: in, seen: make(chan struct{}, 1)}
-	go func() {
-		p := make([]byte, 32<<10)
-		for {
-			n, err := out.Read(p)
-			if n > 0 {
-				chunk := p[:n]
-				if bytes.Contains(chunk, []byte("\x1b]11;?")) {
-					_, _ = io.WriteString(in, "\x1b]11;rgb:0000/0000/0000\x1b\\")
-				}
-				if bytes.Contains(chunk, []byte("\x1b[c")) {
-					_, _ = io.WriteString(in, "\x1b[?62;c")
-				}
-				bt.mu.Lock()
-				bt.buf = append(bt.buf, chunk...)
-				bt.n += n
-				bt.mu.Unlock()
-				select {
-				case bt.seen <- struct{}{}:
-				default:
-				}
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	return bt
-}
-
-// mark forgets what came so far.
-func (bt *benchTerm) mark() {
-	bt.mu.Lock()
-	bt.buf = bt.buf[:0]
-	bt.mu.Unlock()
-}
-
-// wait waits until text came since the mark.
-func (bt *benchTerm) wait(b *testing.B, text string) {
-	deadline := time.After(hang)
-	for {
-		bt.mu.Lock()
-		ok := bytes.Contains(bt.buf, []byte(text))
-		bt.mu.Unlock()
-		if ok {
-			return
-		}
-		select {
-		case <-bt.seen:
-		case <-deadline:
-			b.Errorf("never saw %q", text)
-			return
-		}
-	}
-}
-
-func (bt *benchTerm) bytes() int {
-	bt.mu.Lock()
-	defer bt.mu.Unlock()
-	return bt.n
-}
 
 // heapBytes is the live heap after a collection.
 func heapBytes() uint64 {
@@ -125,9 +36,9 @@ func heapBytes() uint64 {
 func BenchmarkClass(b *testing.B) {
 	const students = 60
 	clock := newFakeClock() // the limits never fire during the run
-	s, addr := testServer(b, Config{Clock: clock, MaxSessions: students})
+	s, addr := testServer(b, Config{Clock: clock, MaxSessions: students + InstructorSlots})
 	empty := heapBytes()
-	terms := make([]*benchTerm, students)
+	terms := make([]*sshtest.Light, students)
 	const moves = 10 // the fencing story's, with its default settings
 	for i := range terms {
 		key := sshtest.NewKey(b)
@@ -136,8 +47,8 @@ func BenchmarkClass(b *testing.B) {
 		stu := s.students.get(Identity{ID: keyHash(key.PublicKey()), KeyHash: keyHash(key.PublicKey())})
 		_ = stu.store.Save(progress.Progress{Place: place, Moment: progress.Moment{Scene: "fencing", Seed: pos.Seed}})
 		stu.SetName("")
-		terms[i] = openBenchTerm(b, sshtest.Dial(b, addr, fmt.Sprintf("s%d", i), key), 100, 30)
-		terms[i].wait(b, fmt.Sprintf(" 0/%d  t=", moves))
+		terms[i] = sshtest.OpenLight(b, sshtest.Dial(b, addr, fmt.Sprintf("s%d", i), key), 100, 30, "")
+		terms[i].Wait(b, fmt.Sprintf(" 0/%d  t=", moves))
 	}
 	heap := heapBytes()
 
@@ -160,10 +71,10 @@ func BenchmarkClass(b *testing.B) {
 				if n%2 == 1 {
 					key, want = "\x1b[D", fmt.Sprintf(" 0/%d  t=", moves) // ←
 				}
-				bt.mark()
+				bt.Mark()
 				sent := time.Now()
-				_, _ = io.WriteString(bt.in, key)
-				bt.wait(b, want)
+				_, _ = io.WriteString(bt.In, key)
+				bt.Wait(b, want)
 				d := time.Since(sent)
 				mu.Lock()
 				latencies = append(latencies, d)
@@ -186,11 +97,11 @@ func BenchmarkClass(b *testing.B) {
 	time.Sleep(300 * time.Millisecond) // the last frames flushed
 	views, sent := s.viewCalls.Load(), 0
 	for _, bt := range terms {
-		sent -= bt.bytes()
+		sent -= bt.Bytes()
 	}
 	time.Sleep(2 * time.Second)
 	for _, bt := range terms {
-		sent += bt.bytes()
+		sent += bt.Bytes()
 	}
 	b.ReportMetric(float64(s.viewCalls.Load()-views)/students/2, "idle-views/s/session")
 	b.ReportMetric(float64(sent)/students/2, "idle-B/s/session")

@@ -21,6 +21,10 @@ type Command struct {
 	// Run does it and returns the exit status: 0, 1 for a failure along
 	// the way, 2 for bad arguments (said in one line on c.Err).
 	Run func(ctx context.Context, c Call) int
+	// Child runs it in a process of its own when the server has
+	// Config.Spawn (the process runs Run there): for the commands that
+	// play a story, whose work a student may ask for a hundred times.
+	Child bool
 }
 
 // Call is one command's run.
@@ -87,5 +91,8 @@ func (s *Server) command(sess ssh.Session, id Identity) int {
 		return 2
 	}
 	s.cfg.Log.Printf("session %s: command %s", id.ID, strings.Join(args, " "))
+	if c.Child && s.cfg.Spawn != nil {
+		return s.runChild(sess.Context(), call)
+	}
 	return c.Run(sess.Context(), call)
 }

@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -20,8 +21,8 @@ import (
 // Identity is who a session is. A student is known by their public key,
 // never by address: a class behind one NAT shares one.
 type Identity struct {
-	// ID names the student: KeyHash, or for a keyless session
-	// "anon-" and 16 random hex digits, kept for the connection only.
+	// ID names the student: KeyHash, or for a keyless session "anon-"
+	// and its reconnect token (Token).
 	ID string
 	// KeyHash is the hex SHA-256 of the authenticated public key's wire
 	// form (its first 32 digits); "" without a key.
@@ -29,8 +30,14 @@ type Identity struct {
 	// Key is the public key the session authenticated with; nil without.
 	Key gossh.PublicKey
 	// User is the SSH user name (ssh CODE@host): a class code when it is
-	// one; the class decides.
+	// one; the class decides. A keyless client's reconnect token, offered
+	// as USER-TOKEN, is taken off it.
 	User string
+	// Token is a keyless session's reconnect token: the one it offered
+	// (ssh USER-TOKEN@host), or a fresh one; offered again on the next
+	// connection, it makes that session the same student (one roster row,
+	// the same name and progress while the server runs). "" with a key.
+	Token string
 	// Name is the display name the student gave; "" if not asked or
 	// skipped. Set before Class.Join, never changed after.
 	Name string
@@ -41,6 +48,15 @@ type Identity struct {
 
 // Keyless reports a session that gave no public key.
 func (id Identity) Keyless() bool { return id.KeyHash == "" }
+
+// ComeBack is the user name a keyless session connects as to come back
+// as the same student (USER-TOKEN); "" with a key.
+func (id Identity) ComeBack() string {
+	if id.Token == "" {
+		return ""
+	}
+	return id.User + "-" + id.Token
+}
 
 // Session is one connection's program as the class sees it.
 type Session struct {
@@ -89,10 +105,44 @@ func identify(sess ssh.Session) Identity {
 		id.ID = id.KeyHash
 		return id
 	}
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	id.ID = "anon-" + hex.EncodeToString(b[:])
+	if user, token, ok := strings.Cut(id.User, "-"); ok && validToken(token) {
+		id.User, id.Token = user, token
+	} else {
+		id.Token = newToken()
+	}
+	id.ID = "anon-" + id.Token
 	return id
+}
+
+// tokenLetters are what a reconnect token is made of: lower case (a user
+// name is typed as given) and none that reads as another (0/o, 1/l/i).
+const tokenLetters = "abcdefghjkmnpqrstuvwxyz23456789"
+
+// TokenLen is a reconnect token's length: 31⁸, about 850 thousand
+// million tokens, so none is guessed.
+const TokenLen = 8
+
+// newToken draws a reconnect token from crypto/rand.
+func newToken() string {
+	var b [TokenLen]byte
+	_, _ = rand.Read(b[:])
+	for i := range b {
+		b[i] = tokenLetters[int(b[i])%len(tokenLetters)]
+	}
+	return string(b[:])
+}
+
+// validToken reports that s has a reconnect token's form.
+func validToken(s string) bool {
+	if len(s) != TokenLen {
+		return false
+	}
+	for i := range len(s) {
+		if !strings.ContainsRune(tokenLetters, rune(s[i])) {
+			return false
+		}
+	}
+	return true
 }
 
 // keyFile is an authorized_keys file read again whenever its size or

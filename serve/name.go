@@ -19,11 +19,12 @@ const maxName = 32
 type namePrompt struct {
 	st    views.Styles
 	input textinput.Model
-	// keyless: the name lasts the connection, there is no key to keep it with
-	keyless bool
+	// comeBack, for a keyless session, is the user name that comes back
+	// as the same student (USER-TOKEN); "" with a key
+	comeBack string
 }
 
-func newNamePrompt(st views.Styles, keyless bool) *namePrompt {
+func newNamePrompt(st views.Styles, comeBack string) *namePrompt {
 	in := textinput.New()
 	in.CharLimit = maxName
 	in.Width = maxName + 1
@@ -34,7 +35,7 @@ func newNamePrompt(st views.Styles, keyless bool) *namePrompt {
 	// a blinking cursor would redraw an idle screen twice a second
 	_ = in.Cursor.SetMode(cursor.CursorStatic)
 	in.Focus()
-	return &namePrompt{st: st, input: in, keyless: keyless}
+	return &namePrompt{st: st, input: in, comeBack: comeBack}
 }
 
 func (n *namePrompt) Init() tea.Cmd { return nil }
@@ -79,8 +80,8 @@ func (n *namePrompt) View(w, h int) string {
 
 // keep says how long the name is kept.
 func (n *namePrompt) keep() string {
-	if n.keyless {
-		return "enter keeps it for this connection (no key)"
+	if n.comeBack != "" {
+		return "no key: connect as " + n.comeBack + " to come back as yourself"
 	}
 	return "enter keeps it with your key"
 }

@@ -19,6 +19,7 @@ import (
 	"log"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -61,9 +62,21 @@ type Config struct {
 	// server. Live holds its scale (0: sim.DefaultLiveScale) and timeout.
 	Redis string
 	Live  sim.LiveOptions
-	// MaxSessions is how many sessions run at once (0: DefaultMaxSessions);
-	// the next one gets one line and is closed.
-	MaxSessions int
+	// MaxSessions is how many terminal sessions run at once (0:
+	// DefaultMaxSessions), InstructorSlots of them kept for instructor
+	// keys (fewer when MaxSessions is under 3, so a student still gets
+	// in); the next one gets one line and is closed. SessionsPerKey caps
+	// one key's terminal sessions (0: DefaultSessionsPerKey; keyless
+	// sessions are counted in MaxSessions only: a class behind one NAT
+	// shares an address).
+	MaxSessions, SessionsPerKey int
+	// Commands without a terminal have a budget of their own, outside
+	// MaxSessions: MaxCommands at once in all (0: DefaultCommands),
+	// CommandsPerKey at once for one key, or one address for keyless
+	// clients (0: DefaultCommandsPerKey), each stopped after CommandTime
+	// (0: DefaultCommandTime) with a line saying so.
+	MaxCommands, CommandsPerKey int
+	CommandTime                 time.Duration
 	// Idle closes a session after this long without a key (0:
 	// DefaultIdle; negative: never), warning IdleWarning before.
 	Idle time.Duration
@@ -89,6 +102,13 @@ type Config struct {
 	// Commands are added to (or replace) the commands a session without a
 	// terminal runs, by name (see Command): ssh HOST NAME ARGS….
 	Commands map[string]Command
+	// Spawn, when set, is how a command marked Child runs in a process of
+	// its own: the process for ssh HOST NAME ARGS…, not yet started. The
+	// server gives it the client's stdout and stderr, runs it at the
+	// lowest CPU priority (ChildNice) and stops it with the command's
+	// time, so a flood of heavy commands takes what the students'
+	// sessions leave. nil runs every command in this process.
+	Spawn func(name string, args []string) *exec.Cmd
 }
 
 // Class is the hook the instructor's half plugs in by. Its methods are
@@ -107,6 +127,14 @@ type Class interface {
 	Leave(s *Session)
 }
 
+// Namer is a Class that may know a student's display name from elsewhere
+// (the class's roster, kept for every server of the class), so a student
+// who comes to another server is not asked it again.
+type Namer interface {
+	// KnownName is the name id was known by, and whether there is one.
+	KnownName(ctx context.Context, id Identity) (string, bool)
+}
+
 // Server is a running SSH server of the course.
 type Server struct {
 	cfg       Config
@@ -118,7 +146,9 @@ type Server struct {
 	ctx       context.Context
 	cancel    context.CancelFunc
 	mu        sync.Mutex
-	sessions  int
+	sessions  int  // terminal sessions and commands running
+	terms     pool // the terminal sessions' slots
+	cmds      pool // the commands' slots
 	live      map[*Session]bool
 	wg        sync.WaitGroup
 	viewCalls atomic.Int64 // every View of every session, for the tests
@@ -132,6 +162,18 @@ func New(c Config) (*Server, error) {
 	if c.MaxSessions == 0 {
 		c.MaxSessions = DefaultMaxSessions
 	}
+	if c.SessionsPerKey == 0 {
+		c.SessionsPerKey = DefaultSessionsPerKey
+	}
+	if c.MaxCommands == 0 {
+		c.MaxCommands = DefaultCommands
+	}
+	if c.CommandsPerKey == 0 {
+		c.CommandsPerKey = DefaultCommandsPerKey
+	}
+	if c.CommandTime == 0 {
+		c.CommandTime = DefaultCommandTime
+	}
 	if c.Idle == 0 {
 		c.Idle = DefaultIdle
 	}
@@ -144,7 +186,9 @@ func New(c Config) (*Server, error) {
 	if c.Log == nil {
 		c.Log = log.New(io.Discard, "", 0)
 	}
-	s := &Server{cfg: c, clock: c.Clock, live: map[*Session]bool{}}
+	s := &Server{cfg: c, clock: c.Clock, live: map[*Session]bool{},
+		terms: pool{total: c.MaxSessions, perKey: c.SessionsPerKey, reserved: reservedFor(c.MaxSessions), by: map[string]int{}},
+		cmds:  pool{total: c.MaxCommands, perKey: c.CommandsPerKey, by: map[string]int{}}}
 	if s.clock == nil {
 		s.clock = realClock{}
 	}
@@ -185,7 +229,10 @@ func New(c Config) (*Server, error) {
 		// a client that only offers a password gets in too; the password is
 		// not read, and the session is keyless
 		wish.WithPasswordAuth(func(ssh.Context, string) bool { return true }),
-		wish.WithMiddleware(func(ssh.Handler) ssh.Handler { return s.handle }),
+		// the last runs first: a panic anywhere is one session's, and the
+		// fair shares count the key the client proved before the session
+		// is handled
+		wish.WithMiddleware(func(ssh.Handler) ssh.Handler { return s.handle }, s.fairShares, s.recovering),
 	)
 	if err != nil {
 		return nil, fmt.Errorf("host key %s: %w", hostKey, err)
@@ -241,31 +288,12 @@ func (s *Server) Fingerprint() string {
 	return gossh.FingerprintSHA256(s.ssh.HostSigners[0].PublicKey())
 }
 
-// Sessions returns the number of sessions running.
+// Sessions returns the number of sessions running, terminal sessions and
+// commands alike.
 func (s *Server) Sessions() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.sessions
-}
-
-// admit counts a new session in, or reports the server full.
-func (s *Server) admit() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	// after Close no session is counted in: Close is waiting for the count
-	if s.sessions >= s.cfg.MaxSessions || s.ctx.Err() != nil {
-		return false
-	}
-	s.sessions++
-	s.wg.Add(1)
-	return true
-}
-
-func (s *Server) release() {
-	s.mu.Lock()
-	s.sessions--
-	s.mu.Unlock()
-	s.wg.Done()
 }
 
 // openBackend is a session's own server: a fresh embedded one, or its own

@@ -3,6 +3,7 @@ package serve
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -180,4 +181,35 @@ func TestSeed(t *testing.T) {
 	tm.WaitFor("1  race")
 	tm.Send("\r")
 	tm.WaitFor("seed 4242", "1-3 your prediction")
+}
+
+var comeBackAs = regexp.MustCompile(`connect as (guest-[a-z2-9]{8}) to come back`)
+
+// TestKeylessComesBack: a keyless session is told its reconnect token;
+// connecting as USER-TOKEN comes back as the same student (no name asked,
+// the place kept), and another keyless client is someone else.
+func TestKeylessComesBack(t *testing.T) {
+	_, addr := testServer(t, Config{AskName: true})
+	tm := sshtest.Open(t, sshtest.Dial(t, addr, "guest", nil), "xterm-256color", 100, 30)
+	m := comeBackAs.FindStringSubmatch(tm.WaitFor("Your name, as the class will see it"))
+	if m == nil {
+		t.Fatalf("no reconnect token on the name prompt:\n%s", tm.Screen())
+	}
+	tm.Send("Kay\r")
+	tm.WaitFor("1  race")
+	tm.Send("\r")
+	tm.WaitFor("1-3 your prediction")
+	tm.Send("2")
+	seed := seedOn(t, tm.WaitFor("OK · holder"))
+	tm.Send("q")
+	tm.WaitEnd()
+
+	back := sshtest.Open(t, sshtest.Dial(t, addr, m[1], nil), "xterm-256color", 100, 30)
+	if s := back.WaitFor("OK · holder", "seed "+seed); strings.Contains(s, "Your name") {
+		t.Fatalf("the name was asked again:\n%s", s)
+	}
+	other := sshtest.Open(t, sshtest.Dial(t, addr, "guest", nil), "xterm-256color", 100, 30)
+	if n := comeBackAs.FindStringSubmatch(other.WaitFor("Your name, as the class will see it")); n == nil || n[1] == m[1] {
+		t.Fatalf("another keyless client's token: %v, the first's %s", n, m[1])
+	}
 }

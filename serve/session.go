@@ -24,35 +24,10 @@ import (
 	"github.com/charmbracelet/wish/bubbletea"
 )
 
-// handle is every SSH session: a command without a terminal, or the
-// course on one. A panic anywhere in it ends this session only.
+// handle is every SSH session the fair shares let in: a command without
+// a terminal, or the course on one.
 func (s *Server) handle(sess ssh.Session) {
-	var id Identity
-	defer func() {
-		if r := recover(); r != nil {
-			s.cfg.Log.Printf("session %s: panic: %v\n%s", id.ID, r, debug.Stack())
-			fmt.Fprintln(sess.Stderr(), "locksim: this session hit a fault in locksim and was closed; the other sessions go on")
-			_ = sess.Exit(1)
-		}
-	}()
-	id = identify(sess)
-	if !s.admit() {
-		if s.ctx.Err() != nil {
-			fmt.Fprintln(sess.Stderr(), "locksim: the server is shutting down")
-			_ = sess.Exit(1)
-			return
-		}
-		fmt.Fprintf(sess.Stderr(), "locksim: the server is full (%d sessions at once); try again later\n", s.cfg.MaxSessions)
-		_ = sess.Exit(1)
-		return
-	}
-	defer s.release()
-	// the key the session authenticated with, checked against the file
-	// as it is now: a key removed from it since grants nothing
-	var err error
-	if id.Instructor, err = s.instr.Has(id.Key); err != nil {
-		s.cfg.Log.Printf("session %s: -instructors: %v; no instructor until it can be read", id.ID, err)
-	}
+	id := identityOf(sess)
 	pty, winch, ok := sess.Pty()
 	var at *play.Position
 	if args := sess.Command(); ok && len(args) == 2 && args[0] == "story" {
@@ -123,10 +98,20 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 		inner = s.cfg.Class.Model(ses, app)
 	}
 	m := &screen{srv: s, ses: ses, stu: stu, inner: inner, st: st, w: pty.Window.Width, h: pty.Window.Height}
-	if name, asked := stu.Name(); asked || !s.cfg.AskName {
+	name, asked := stu.Name()
+	if namer, ok := s.cfg.Class.(Namer); ok && !asked && s.cfg.AskName {
+		// the class knows this student from another server of it
+		if known, ok := namer.KnownName(sess.Context(), id); ok {
+			name, asked = known, true
+			if err := stu.SetName(known); err != nil {
+				s.cfg.Log.Printf("session %s: keeping the name: %v", id.ID, err)
+			}
+		}
+	}
+	if asked || !s.cfg.AskName {
 		m.ses.Name = name
 	} else {
-		m.naming = newNamePrompt(st, id.Keyless())
+		m.naming = newNamePrompt(st, id.ComeBack())
 	}
 	opts := append(bubbletea.MakeOptions(sess), tea.WithAltScreen(), tea.WithMouseAllMotion(),
 		// the signals are the server's: ctrl+z or a SIGTSTP must never

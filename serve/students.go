@@ -19,8 +19,8 @@ type students struct {
 	byKey map[string]*student
 }
 
-// student is one key's record; a keyless session has one of its own that
-// goes with it.
+// student is one key's record; keyless sessions have one per reconnect
+// token, in memory only.
 type student struct {
 	store play.Store
 	dir   string // "" in memory
@@ -30,18 +30,17 @@ type student struct {
 	asked bool
 }
 
-// get returns id's record, read from the directory the first time.
+// get returns id's record, read from the directory the first time (a
+// keyless one, by its reconnect token, is kept in memory only: a token
+// names no one on disk).
 func (st *students) get(id Identity) *student {
-	if id.Keyless() {
-		return &student{store: &play.Memory{}}
-	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if s, ok := st.byKey[id.KeyHash]; ok {
+	if s, ok := st.byKey[id.ID]; ok {
 		return s
 	}
 	s := &student{store: &play.Memory{}}
-	if st.dir != "" {
+	if st.dir != "" && !id.Keyless() {
 		s.dir = filepath.Join(st.dir, id.KeyHash)
 		s.store = &progress.Store{Path: filepath.Join(s.dir, "progress.json")}
 		var n nameFile
@@ -49,7 +48,7 @@ func (st *students) get(id Identity) *student {
 			s.name, s.asked = n.Name, true
 		}
 	}
-	st.byKey[id.KeyHash] = s
+	st.byKey[id.ID] = s
 	return s
 }
 

@@ -36,8 +36,27 @@ var (
 	replayPrefix = regexp.MustCompile(`^` + ReplayPrefix + `[0-9a-f]{8}:`)
 	// the value locksim writes in a registration: its prefix, a space, 32
 	// hex digits of nonce
-	registrationValue = regexp.MustCompile(`^(` + Namespace + `(?:[0-9a-f]{6}|replay:[0-9a-f]{8}):) [0-9a-f]{32}$`)
+	registrationValue = regexp.MustCompile(`^(` + Namespace + `(?:[0-9a-f]{6}|replay:[0-9a-f]{8}|class):) [0-9a-f]{32}$`)
 )
+
+// ClassPrefix is where locksim's classroom keeps its classes on a
+// -class-redis server. Its keys are locksim's while its registration
+// (ClassRegistration) holds what locksim writes there; a sweep never
+// deletes them (a class lasts until its retention ends) and -cleanup
+// reports them as the classroom's.
+const ClassPrefix = Namespace + "class:"
+
+// ClassRegistration is the key that makes the keys under ClassPrefix
+// locksim's, and the value the classroom writes in it for nonce (32 hex
+// digits; NewNonce draws one).
+func ClassRegistration(nonce string) (key, value string) { return Registration(ClassPrefix, nonce) }
+
+// ClassRegistered reports whether value, read from ClassRegistration's
+// key, is one locksim wrote.
+func ClassRegistered(value string) bool { return registers(ClassPrefix, value) }
+
+// NewNonce is 32 random hex digits, for a registration.
+func NewNonce() string { return newNonce() }
 
 // Registration is the key that makes the keys under prefix locksim's, and
 // the value locksim writes in it for nonce (32 hex digits).
@@ -174,6 +193,9 @@ type SweepReport struct {
 	// Foreign are the keys under Namespace that locksim did not write,
 	// left alone, each with why.
 	Foreign []Foreign
+	// Classes are the classroom's keys (under ClassPrefix, registered),
+	// left alone: a class lasts until its retention ends.
+	Classes []string
 }
 
 // Removal is one registered run's or replay's keys.
@@ -218,6 +240,9 @@ func (r SweepReport) Lines() []string {
 	}
 	for _, p := range r.Changed {
 		out = append(out, fmt.Sprintf("%s*: left alone (its registration or heartbeat changed while this sweep looked: another sweep removed it, or the run came back)", p))
+	}
+	if len(r.Classes) > 0 {
+		out = append(out, fmt.Sprintf("classes: %s left alone (locksim's classroom, -class-redis: each class lasts until it has not changed for its retention)", KeyCount(len(r.Classes))))
 	}
 	for _, f := range r.Foreign {
 		out = append(out, fmt.Sprintf("not locksim's, left alone: %s (%s)", f.Key, f.Why))
@@ -282,8 +307,11 @@ func Sweep(ctx context.Context, c *redis.Client, replays bool) (SweepReport, err
 func sweepKeys(ctx context.Context, c *redis.Client, keys []string, replays bool, between func(prefix string)) (SweepReport, error) {
 	var r SweepReport
 	groups := map[string][]string{}
+	var classes []string
 	for _, k := range keys {
 		switch p := replayPrefix.FindString(k); {
+		case strings.HasPrefix(k, ClassPrefix):
+			classes = append(classes, k)
 		case p != "":
 			if replays {
 				groups[p] = append(groups[p], k)
@@ -332,6 +360,19 @@ func sweepKeys(ctx context.Context, c *redis.Client, keys []string, replays bool
 			if err := sweepPrefix(ctx, c, p, groups[p], &r, between); err != nil {
 				return r, err
 			}
+		}
+	}
+	if len(classes) > 0 {
+		reg, _ := ClassRegistration("")
+		val, err := c.Get(ctx, reg).Result()
+		v, err := judge(ClassPrefix, val, err, true)
+		switch {
+		case err != nil:
+			return r, err
+		case v.why != "":
+			r.foreign(classes, v.why)
+		default:
+			r.Classes = slices.Sorted(slices.Values(classes))
 		}
 	}
 	if err := r.recheck(ctx, c, groups); err != nil {

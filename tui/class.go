@@ -180,7 +180,7 @@ func (a *session) classMsg(msg ClassMsg) tea.Cmd {
 			if a.cls.lead != nil && a.cls.lead.Seq > e.Lead.Seq {
 				continue
 			}
-			cmd = a.heardLead(*e.Lead)
+			cmd = a.heardLead(*e.Lead, e.Lost)
 		}
 	}
 	return cmd
@@ -188,11 +188,26 @@ func (a *session) classMsg(msg ClassMsg) tea.Cmd {
 
 // heardLead is the instructor's new place: a follower goes there; a
 // student is told when the instructor asks the class to follow, and let
-// go when the instructor stops asking.
-func (a *session) heardLead(l class.Lead) tea.Cmd {
+// go when the instructor stops asking; every session of the instructor
+// redraws from it (one leader per class), and says so when its own move
+// lost the race to it.
+func (a *session) heardLead(l class.Lead, lost bool) tea.Cmd {
 	c := a.cls
+	seen := c.lead != nil
 	c.lead = &l
 	switch c.role {
+	case class.Instructor:
+		if l.By == c.Seat.ID() && !lost {
+			return nil // this session's own move, back from the class
+		}
+		c.follow = l.Follow
+		if data, err := json.Marshal(class.Lead{Pos: l.Pos, Follow: l.Follow}); err == nil {
+			c.led = string(data)
+		}
+		if lost && seen {
+			a.say("your move lost the race: another session of yours moved the class first · this is the class's place now")
+		}
+		return a.goTo(l.Pos, play.NotVisiting)
 	case class.Projector:
 		return a.goTo(l.Pos, play.VisitProject)
 	case class.Student:
@@ -285,7 +300,7 @@ func (a *session) goTo(pos play.Position, visit play.Visit) tea.Cmd {
 			pos.Quiz = &play.QuizPlace{At: pos.Quiz.At}
 		}
 	}
-	if a.course.Visiting() != play.NotVisiting && same && cur.Seed == pos.Seed && slices.Equal(cur.Own, pos.Own) && (!exact || sameJSON(cur.Race, pos.Race) && sameJSON(cur.Prediction, pos.Prediction)) {
+	if (a.course.Visiting() != play.NotVisiting || visit == play.NotVisiting) && same && cur.Seed == pos.Seed && slices.Equal(cur.Own, pos.Own) && (!exact || sameJSON(cur.Race, pos.Race) && sameJSON(cur.Prediction, pos.Prediction)) {
 		// the same story, visited already: select and seek in it (the
 		// learner's own story is left as it stands, to go back to)
 		return a.pl.spinWith(a.pl.GoTo(pos))
@@ -329,6 +344,11 @@ func (a *session) classAfter() tea.Cmd {
 		l := class.Lead{Pos: row.Pos, Follow: c.follow}
 		if data, err := json.Marshal(l); err == nil && string(data) != c.led {
 			c.led = string(data)
+			// a move from the place this session shows: a compare-and-set
+			// on its version
+			if c.lead != nil {
+				l.Version = c.lead.Version
+			}
 			c.Seat.Lead(l)
 		}
 	}

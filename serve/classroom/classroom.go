@@ -87,7 +87,12 @@ func (c *Classes) Join(s *serve.Session) {
 		s.Send(tui.JoinedMsg{Note: "class " + code + " could not be joined: " + err.Error()})
 		return
 	}
+	// the instructor's screen reads the roster's presence every beat; the
+	// others hear the class's moves only
 	watch, err := seat.Watch()
+	if role == class.Instructor {
+		watch, err = seat.WatchRoster()
+	}
 	if err != nil {
 		seat.Leave(context.Background())
 		s.Send(tui.JoinedMsg{Note: "class " + code + " could not be joined: " + err.Error()})
@@ -123,11 +128,82 @@ func (c *Classes) Join(s *serve.Session) {
 			}
 			s.Send(msg)
 		}
+		if role == class.Student {
+			go c.watchLeader(ctx, s, seat)
+		}
 		err := tui.Listen(ctx, seat, watch, send)
 		if err != nil && ctx.Err() == nil && !errors.Is(err, class.ErrClosed) {
 			c.log("session %s: class %s: %v", s.ID, code, err)
 		}
 	}()
+}
+
+// Notes a following student gets when the instructor's sessions stop
+// beating, and when one beats again.
+const (
+	AwayNote = "the instructor is away: you keep your place"
+	BackNote = "the instructor is back"
+)
+
+// watchLeader tells a student who follows when the instructor's session
+// has stopped beating for class.Gone (its server died, or it left) and
+// when one beats again; a follower keeps following, and goes on with the
+// lesson as soon as the leading place moves again.
+func (c *Classes) watchLeader(ctx context.Context, s *serve.Session, seat *class.Seat) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.log("session %s: panic watching the instructor: %v\n%s", s.ID, r, debug.Stack())
+		}
+	}()
+	info := seat.Info()
+	t := time.NewTicker(class.Beat)
+	defer t.Stop()
+	here := true
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-seat.Left():
+			return
+		case <-t.C:
+		}
+		at, err := c.hub.LastBeat(ctx, info.Code, info.Lead, class.Instructor)
+		if err != nil {
+			continue // the hub is out of reach: nothing to say of the instructor
+		}
+		now := c.now()
+		switch {
+		case here && now.Sub(at) >= class.Gone:
+			here = false
+			if seat.Member().Following {
+				s.Send(tui.JoinedMsg{Note: AwayNote})
+			}
+		case !here && now.Sub(at) < class.Gone:
+			here = true
+			if seat.Member().Following {
+				s.Send(tui.JoinedMsg{Note: BackNote})
+			}
+		}
+	}
+}
+
+// KnownName is the name a student's key (or reconnect token) has in the
+// class its user name's code names: one who comes to another server of
+// the class is not asked it again.
+func (c *Classes) KnownName(ctx context.Context, id serve.Identity) (string, bool) {
+	if !class.ValidCode(id.User) {
+		return "", false
+	}
+	roster, err := c.hub.Roster(ctx, id.User)
+	if err != nil {
+		return "", false
+	}
+	for _, m := range roster {
+		if m.ID == id.ID && m.Role == class.Student && m.Name != "" {
+			return m.Name, true
+		}
+	}
+	return "", false
 }
 
 // place is the session's role and class: "" for none, with a note to
@@ -141,23 +217,38 @@ func (c *Classes) place(ctx context.Context, id serve.Identity) (role class.Role
 			err, note = nil, "no class has code "+id.User+": you are on the course alone"
 		case err != nil:
 			return "", "", "", err
+		case !asked.Closed.IsZero():
+			return "", "", "class " + id.User + " is closed: you are on the course alone", nil
 		}
 	}
 	switch {
 	case id.Instructor && asked.Code != "" && asked.Lead == id.KeyHash:
 		return class.Projector, asked.Code, "the projector of class " + asked.Code + ": it shows the scene you lead", nil
+	case asked.Code != "" && id.Token != "":
+		return class.Student, asked.Code, "you joined class " + asked.Code + " · no key: " + c.comeBack(id) + " comes back as you", nil
 	case asked.Code != "":
 		// another instructor's code joins that class as a student: an
 		// instructor drives only their own class
 		return class.Student, asked.Code, "you joined class " + asked.Code, nil
 	case id.Instructor:
-		info, err := c.hub.Open(ctx, id.KeyHash)
+		// the instructor's user name names the class: the same name is the
+		// same class, next week or after a restart, until it is closed
+		info, err := c.hub.OpenNamed(ctx, id.KeyHash, id.User)
 		if err != nil {
 			return "", "", "", err
 		}
-		return class.Instructor, info.Code, "class " + info.Code + " is open · in a scene, l shows the class · F asks it to follow", nil
+		return class.Instructor, info.Code, "class " + info.Code + " (" + info.Name + ") is open · in a scene, l shows the class · F asks it to follow", nil
 	}
 	return "", "", note, nil
+}
+
+// comeBack is the command a keyless student connects with to come back
+// as themselves (their reconnect token after the code).
+func (c *Classes) comeBack(id serve.Identity) string {
+	if c.join == "" {
+		return id.ComeBack()
+	}
+	return c.joinLine(id.ComeBack())
 }
 
 // joinLine is the join command with the class's code in it.
@@ -198,26 +289,15 @@ func (c *Classes) Leave(s *serve.Session) {
 
 // Report is the report command: `ssh host report CODE > class.csv` writes
 // the class summary (see class.WriteReport) for the instructor who leads
-// that class, from their key.
+// that class, from their key; a closed class's too, until its retention
+// ends or its roster is cleared.
 func Report(hub class.Hub) serve.Command {
 	return serve.Command{Args: "CLASS", Run: func(ctx context.Context, call serve.Call) int {
-		if len(call.Args) != 1 {
-			return call.Usage("give the class's code: ssh host report CODE > class.csv")
+		info, code := led(ctx, hub, call, "ssh host report CODE > class.csv")
+		if code != 0 {
+			return code
 		}
-		if !call.Who.Instructor {
-			return call.Fail(errors.New("the class summary is for its instructor: connect with the instructor's key"))
-		}
-		code := call.Args[0]
-		info, err := hub.Find(ctx, code)
-		switch {
-		case errors.Is(err, class.ErrNoClass):
-			return call.Fail(fmt.Errorf("no class has code %q", code))
-		case err != nil:
-			return call.Fail(err)
-		case info.Lead != call.Who.KeyHash:
-			return call.Fail(fmt.Errorf("class %s is led by another instructor's key", code))
-		}
-		roster, err := hub.Roster(ctx, code)
+		roster, err := hub.Roster(ctx, info.Code)
 		if err != nil {
 			return call.Fail(err)
 		}
@@ -226,4 +306,58 @@ func Report(hub class.Hub) serve.Command {
 		}
 		return 0
 	}}
+}
+
+// Close is the close command: `ssh host close CODE` closes the class the
+// instructor's key leads: it takes no student from then on, and the next
+// session under its name opens a new class.
+func Close(hub class.Hub) serve.Command {
+	return serve.Command{Args: "CLASS", Run: func(ctx context.Context, call serve.Call) int {
+		info, code := led(ctx, hub, call, "ssh host close CODE")
+		if code != 0 {
+			return code
+		}
+		if err := hub.CloseClass(ctx, info.Code); err != nil {
+			return call.Fail(err)
+		}
+		fmt.Fprintf(call.Out, "class %s (%s) is closed; its report stays until its retention ends (clear deletes its roster now)\n", info.Code, info.Name)
+		return 0
+	}}
+}
+
+// Clear is the clear command: `ssh host clear CODE` deletes the roster
+// (names, places, answers) of the class the instructor's key leads.
+func Clear(hub class.Hub) serve.Command {
+	return serve.Command{Args: "CLASS", Run: func(ctx context.Context, call serve.Call) int {
+		info, code := led(ctx, hub, call, "ssh host clear CODE")
+		if code != 0 {
+			return code
+		}
+		if err := hub.ClearRoster(ctx, info.Code); err != nil {
+			return call.Fail(err)
+		}
+		fmt.Fprintf(call.Out, "class %s (%s): its roster is cleared\n", info.Code, info.Name)
+		return 0
+	}}
+}
+
+// led is the class the call's one argument names, when the call's key
+// leads it; else code is the status after one line said why.
+func led(ctx context.Context, hub class.Hub, call serve.Call, usage string) (info class.Info, code int) {
+	if len(call.Args) != 1 {
+		return info, call.Usage("give the class's code: %s", usage)
+	}
+	if !call.Who.Instructor {
+		return info, call.Fail(errors.New("that is for the class's instructor: connect with the instructor's key"))
+	}
+	info, err := hub.Find(ctx, call.Args[0])
+	switch {
+	case errors.Is(err, class.ErrNoClass):
+		return info, call.Fail(fmt.Errorf("no class has code %q", call.Args[0]))
+	case err != nil:
+		return info, call.Fail(err)
+	case info.Lead != call.Who.KeyHash:
+		return info, call.Fail(fmt.Errorf("class %s is led by another instructor's key", call.Args[0]))
+	}
+	return info, 0
 }

@@ -3,12 +3,15 @@ package classroom
 import (
 	"context"
 	"encoding/csv"
+	"log"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"locksim/class"
 	"locksim/serve"
@@ -38,11 +41,11 @@ func classServer(t *testing.T, hub class.Hub, instructors string) string {
 	t.Helper()
 	_, addr := testServer(t, serve.Config{AskName: true, Instructors: instructors,
 		Class:    New(hub, "ssh -p 2222 CODE@localhost", t.Logf),
-		Commands: map[string]serve.Command{"report": Report(hub)}})
+		Commands: map[string]serve.Command{"report": Report(hub), "close": Close(hub), "clear": Clear(hub)}})
 	return addr
 }
 
-var openLine = regexp.MustCompile(`class ([a-z2-9]{5}) is open`)
+var openLine = regexp.MustCompile(`class ([a-z2-9]{5}) \([^)]*\) is open`)
 
 // openClass connects the instructor's key as user, gives a name, and
 // returns the terminal and the code of the class it opened.
@@ -183,7 +186,7 @@ func TestTwoServersOneClass(t *testing.T) {
 	again := sshtest.Open(t, sshtest.Dial(t, other, "prof", teacherKey), "xterm-256color", 100, 30)
 	again.WaitFor("Your name, as the class will see it") // each server keeps its own names
 	again.Send("Prof\r")
-	again.WaitFor("class " + code + " is open")
+	again.WaitFor("class " + code + " (prof) is open")
 
 	c := simtest.Client(t, url)
 	for _, k := range simtest.Keys(t, url) {
@@ -201,7 +204,7 @@ func TestPlaces(t *testing.T) {
 	ctx := context.Background()
 	hub := class.NewMemory(nil)
 	c := New(hub, "ssh -p 2222 CODE@host", nil)
-	lead, err := hub.Open(ctx, "teacher")
+	lead, err := hub.OpenNamed(ctx, "teacher", "prof")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +214,7 @@ func TestPlaces(t *testing.T) {
 		role       class.Role
 		code, note string
 	}{
-		{"the instructor, under any name", serve.Identity{KeyHash: "teacher", User: "prof", Instructor: true}, class.Instructor, lead.Code, "is open"},
+		{"the instructor, under the class's name", serve.Identity{KeyHash: "teacher", User: "prof", Instructor: true}, class.Instructor, lead.Code, "(prof) is open"},
 		{"the instructor on their code", serve.Identity{KeyHash: "teacher", User: lead.Code, Instructor: true}, class.Projector, lead.Code, "projector"},
 		{"another instructor on that code", serve.Identity{KeyHash: "other", User: lead.Code, Instructor: true}, class.Student, lead.Code, "joined"},
 		{"a student on the code", serve.Identity{KeyHash: "s", User: lead.Code}, class.Student, lead.Code, "joined"},
@@ -226,5 +229,390 @@ func TestPlaces(t *testing.T) {
 	}
 	if got := c.joinLine("k7m2q"); got != "ssh -p 2222 k7m2q@host" {
 		t.Errorf("join line %q", got)
+	}
+}
+
+// TestTwoInstructorSessions: two sessions of one instructor key, on two
+// servers of one class (one redis-server), are one leader: the second
+// opens at the class's place and ask; a step in either moves the other
+// and the students who follow, who stay following; F in one stops the
+// ask in both.
+func TestTwoInstructorSessions(t *testing.T) {
+	url := simtest.StartRedis(t)
+	hub := func() class.Hub {
+		h, err := class.NewRedis(context.Background(), url, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = h.Close() })
+		return h
+	}
+	teacherKey := sshtest.NewKey(t)
+	file := instructorsFile(t, teacherKey)
+	one, other := classServer(t, hub(), file), classServer(t, hub(), file)
+
+	first, code := openClass(t, one, teacherKey)
+	first.Send("/fencing\r")
+	first.WaitFor("A number on every write", "0/")
+	first.Send("F")
+	first.WaitFor("the class is asked to follow")
+	ann := joinClass(t, other, code, "ann")
+	first.Send("..")
+	at := step(t, first.WaitFor("2/"))
+	ann.WaitFor(at, "following the instructor")
+
+	// the second session opens where the class is, asking it to follow
+	second := sshtest.Open(t, sshtest.Dial(t, other, "prof", teacherKey), "xterm-256color", 100, 30)
+	second.WaitFor("Your name, as the class will see it")
+	second.Send("Prof\r")
+	second.WaitFor("A number on every write", at, "class "+code+" · the class is asked to follow")
+
+	// a step in the second moves the first and the class
+	second.Send(".")
+	at = step(t, second.WaitFor("3/"))
+	first.WaitFor(at, "the class is asked to follow")
+	ann.WaitFor(at, "following the instructor")
+	first.Send("l")
+	first.WaitFor("1 online, 1 following")
+	first.Send("l")
+
+	// and one in the first moves the second
+	first.Send(".")
+	at = step(t, first.WaitFor("4/"))
+	second.WaitFor(at)
+	ann.WaitFor(at, "following the instructor")
+
+	// F in the second stops the ask in both, and lets the class go
+	second.Send("F")
+	second.WaitUntil("the ask stopped", func(s string) bool { return !strings.Contains(s, "the class is asked to follow") })
+	first.WaitUntil("the ask stopped on the first", func(s string) bool {
+		return strings.Contains(s, at) && !strings.Contains(s, "the class is asked to follow")
+	})
+	ann.WaitFor("the instructor stopped leading")
+}
+
+// gateHub holds the next move put through it until the test lets it go,
+// so a test can make a move lose its race.
+type gateHub struct {
+	class.Hub
+	armed   atomic.Bool
+	entered chan struct{}
+	release chan struct{}
+}
+
+func (h *gateHub) SwapLead(ctx context.Context, code string, prev int64, l class.Lead) (class.Lead, bool, error) {
+	if h.armed.CompareAndSwap(true, false) {
+		h.entered <- struct{}{}
+		<-h.release
+	}
+	return h.Hub.SwapLead(ctx, code, prev, l)
+}
+
+// TestLostMove: of two sessions of one instructor, the one whose move
+// was made from a place the other had already moved says so and shows
+// the winning place, as does the class.
+func TestLostMove(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
+	shared := class.NewMemory(nil)
+	gate := &gateHub{Hub: shared, entered: make(chan struct{}), release: make(chan struct{})}
+	teacherKey := sshtest.NewKey(t)
+	file := instructorsFile(t, teacherKey)
+	one, other := classServer(t, shared, file), classServer(t, gate, file)
+
+	first, code := openClass(t, one, teacherKey)
+	first.Send("/fencing\r")
+	first.WaitFor("A number on every write", "0/")
+	first.Send("F")
+	first.WaitFor("the class is asked to follow")
+	first.Send("....")
+	at := step(t, first.WaitFor("4/"))
+	ann := joinClass(t, one, code, "ann")
+	ann.WaitFor(at)
+	second := sshtest.Open(t, sshtest.Dial(t, other, "prof", teacherKey), "xterm-256color", 100, 30)
+	second.WaitFor("Your name, as the class will see it")
+	second.Send("Prof\r")
+	second.WaitFor("A number on every write", at, "the class is asked to follow")
+
+	// the second steps on; its move waits in the hub while the first
+	// steps back and wins
+	gate.armed.Store(true)
+	second.Send(".")
+	second.WaitFor("5/")
+	<-gate.entered
+	first.Send("\x1b[D")
+	back := step(t, first.WaitFor("3/"))
+	ann.WaitFor(back, "following the instructor")
+	close(gate.release)
+	second.WaitFor("your move lost the race", back)
+	// the class stays at the winner's place
+	first.Send("l")
+	first.WaitFor("1 online, 1 following")
+	first.Send("l")
+	first.WaitFor(back)
+	ann.WaitFor(back, "following the instructor")
+}
+
+// TestPresenceOverSSH: two servers of one class on one redis-server. The
+// class part of the students' second server dies: its student goes
+// offline on the instructor's class view, his answer kept in the poll.
+// The instructor leaves: a follower is told the instructor is away, keeps
+// her place, and when the instructor comes back and moves on she follows
+// without a key.
+func TestPresenceOverSSH(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
+	url := simtest.StartRedis(t)
+	newHub := func() *class.Redis {
+		h, err := class.NewRedis(context.Background(), url, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = h.Close() })
+		return h
+	}
+	teacherKey := sshtest.NewKey(t)
+	file := instructorsFile(t, teacherKey)
+	hubB := newHub()
+	a, b := classServer(t, newHub(), file), classServer(t, hubB, file)
+
+	teacher, code := openClass(t, a, teacherKey)
+	teacher.Send("/gc-pause\r")
+	teacher.WaitFor("Frozen while holding the lock", "0/10")
+	teacher.Send("F")
+	teacher.WaitFor("the class is asked to follow")
+	ann, bob := joinClass(t, a, code, "ann"), joinClass(t, b, code, "bob")
+	teacher.Send("...")
+	teacher.WaitFor("3/10", "Ask the room before the server answers")
+	for _, s := range []*sshtest.Term{ann, bob} {
+		s.WaitFor("3/10", "following the instructor · 1-3 your prediction")
+	}
+	bob.Send("2")
+	bob.WaitFor("You predicted")
+	teacher.Send("l")
+	teacher.WaitFor("2 online, 2 following", "1 of 2 predicted")
+
+	// the class part of bob's server dies: his beats stop
+	_ = hubB.Close()
+	teacher.WaitFor("1 online, 1 following", "1 of 2 predicted")
+	teacher.Send("l")
+
+	// the instructor leaves; ann, following, is told, and keeps her place
+	teacher.Send("q")
+	teacher.WaitEnd()
+	ann.WaitFor(AwayNote, "3/10", "following the instructor")
+
+	// the instructor is back and moves on: ann follows by herself
+	again := sshtest.Open(t, sshtest.Dial(t, a, "prof", teacherKey), "xterm-256color", 100, 30)
+	again.WaitFor("Frozen while holding the lock", "3/10", "the class is asked to follow")
+	ann.WaitFor(BackNote)
+	again.Send(".")
+	again.WaitFor("4/10")
+	ann.WaitFor("4/10", "following the instructor")
+}
+
+var comeBackLine = regexp.MustCompile(`connect as ([a-z2-9]{5}-[a-z2-9]{8}) to come back as yourself`)
+
+// TestKeylessStudentIsOneRow: a keyless student who leaves and connects
+// again with the reconnect token their screen gave them is the same row
+// of the roster, with their answer.
+func TestKeylessStudentIsOneRow(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
+	teacherKey := sshtest.NewKey(t)
+	addr := classServer(t, class.NewMemory(nil), instructorsFile(t, teacherKey))
+	teacher, code := openClass(t, addr, teacherKey)
+	teacher.Send("/gc-pause\r")
+	teacher.WaitFor("Frozen while holding the lock", "0/10")
+	teacher.Send("F...")
+	teacher.WaitFor("3/10", "the class is asked to follow")
+
+	kay := sshtest.Open(t, sshtest.Dial(t, addr, code, nil), "xterm-256color", 100, 30)
+	// the way back is on the name prompt (and, for a moment, beside the
+	// class's code once joined: a flash the next note may replace)
+	m := comeBackLine.FindStringSubmatch(kay.WaitFor("Your name, as the class will see it"))
+	if m == nil {
+		t.Fatalf("no way back on the keyless student's screen:\n%s", kay.Screen())
+	}
+	kay.Send("Kay\r")
+	kay.WaitFor("the instructor asks the class to follow")
+	kay.Send("F")
+	kay.WaitFor("3/10", "following the instructor · 1-3 your prediction")
+	kay.Send("2")
+	kay.WaitFor("You predicted")
+	teacher.Send("l")
+	teacher.WaitFor("1 online, 1 following", "1 of 1 predicted", "Kay")
+	kay.Send("q")
+	kay.WaitEnd()
+	teacher.WaitFor("0 online, 0 following", "1 of 1 predicted")
+
+	// back, with no name asked: the same row, online again
+	again := sshtest.Open(t, sshtest.Dial(t, addr, m[1], nil), "xterm-256color", 100, 30)
+	again.WaitFor("the instructor asks the class to follow")
+	s := teacher.WaitFor("1 online", "Kay")
+	if n := strings.Count(s, "Kay"); n != 1 {
+		t.Fatalf("Kay is %d rows of the roster:\n%s", n, s)
+	}
+}
+
+// TestCloseAndClear: the instructor's key closes its class: a student
+// with its code is told it is closed, its report stays, the next session
+// under the class's name opens a new class; clear empties the report;
+// another key may do neither.
+func TestCloseAndClear(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
+	teacherKey := sshtest.NewKey(t)
+	addr := classServer(t, class.NewMemory(nil), instructorsFile(t, teacherKey))
+	teacher, code := openClass(t, addr, teacherKey)
+	teacher.Send("/gc-pause\r")
+	teacher.WaitFor("Frozen while holding the lock")
+	teacher.Send("F")
+	joinClass(t, addr, code, "ann")
+	stranger := sshtest.Dial(t, addr, code, sshtest.NewKey(t))
+	for _, cmd := range []string{"close " + code, "clear " + code} {
+		if _, errOut, status := sshtest.Run(t, stranger, cmd); status != 1 || !strings.Contains(errOut, "instructor's key") {
+			t.Errorf("%s from a student's key: %d, %q", cmd, status, errOut)
+		}
+	}
+	prof := sshtest.Dial(t, addr, "prof", teacherKey)
+	if out, errOut, status := sshtest.Run(t, prof, "close "+code); status != 0 || !strings.Contains(out, "class "+code+" (prof) is closed") {
+		t.Fatalf("close: %d, %q, %q", status, out, errOut)
+	}
+	late := sshtest.Open(t, sshtest.Dial(t, addr, code, sshtest.NewKey(t)), "xterm-256color", 100, 30)
+	late.WaitFor("Your name")
+	late.Send("Cy\r")
+	late.WaitFor("class " + code + " is closed: you are on the course alone")
+	if out, _, status := sshtest.Run(t, prof, "report "+code); status != 0 || !strings.Contains(out, "\nann,") {
+		t.Fatalf("the closed class's report: %d\n%s", status, out)
+	}
+	again := sshtest.Open(t, sshtest.Dial(t, addr, "prof", teacherKey), "xterm-256color", 100, 30)
+	m := openLine.FindStringSubmatch(again.WaitFor("(prof) is open"))
+	if m == nil || m[1] == code {
+		t.Fatalf("after closing, the name opened %v (the closed one %s)", m, code)
+	}
+	if out, _, status := sshtest.Run(t, prof, "clear "+code); status != 0 || !strings.Contains(out, "roster is cleared") {
+		t.Fatalf("clear: %d, %q", status, out)
+	}
+	if out, _, status := sshtest.Run(t, prof, "report "+code); status != 0 || strings.Count(out, "\n") != 1 {
+		t.Fatalf("the cleared class's report: %d\n%s", status, out)
+	}
+}
+
+// TestRestartKeepsTheClass: with a directory (-serve-dir), a restart of
+// the server keeps the class: the instructor's next session under its
+// name finds the same code, a student joins it again by that code, and
+// the report has the answers given before.
+func TestRestartKeepsTheClass(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
+	dir := t.TempDir()
+	teacherKey := sshtest.NewKey(t)
+	file := instructorsFile(t, teacherKey)
+	hostKey := filepath.Join(t.TempDir(), "host_ed25519")
+	start := func() (string, func()) {
+		hub, err := class.OpenDir(filepath.Join(dir, "classes"), 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := serve.New(serve.Config{HostKey: hostKey, Dir: dir, AskName: true, Instructors: file,
+			Class: New(hub, "ssh -p 2222 CODE@localhost", t.Logf), Log: log.New(&testLog{t: t}, "", 0),
+			Commands: map[string]serve.Command{"report": Report(hub)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := serve.Listen("127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		stop := sshtest.Serve(t, s, l)
+		return l.Addr().String(), func() {
+			stop()
+			if err := hub.Close(); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	addr, stop := start()
+	teacher, code := openClass(t, addr, teacherKey)
+	teacher.Send("/gc-pause\r")
+	teacher.WaitFor("Frozen while holding the lock", "0/10")
+	teacher.Send("F...")
+	teacher.WaitFor("3/10", "the class is asked to follow")
+	annKey := sshtest.NewKey(t)
+	ann := sshtest.Open(t, sshtest.Dial(t, addr, code, annKey), "xterm-256color", 100, 30)
+	ann.WaitFor("Your name")
+	ann.Send("ann\r")
+	ann.WaitFor("the instructor asks the class to follow")
+	ann.Send("F")
+	ann.WaitFor("3/10", "following the instructor · 1-3 your prediction")
+	ann.Send("2")
+	ann.WaitFor("You predicted")
+	teacher.Send("l")
+	teacher.WaitFor("1 of 1 predicted")
+	teacher.Send(".") // the move runs in ann's own run: her answer is judged
+	teacher.WaitFor("their own runs answered (1 of 1 have run it)")
+	ann.WaitFor("4/10")
+	// her row reaches the class from her session's goroutine: wait until
+	// the report has her answer
+	answered := regexp.MustCompile(`\nann,[0-9a-f]{12},gc-pause,no,2,yes,`)
+	prof := sshtest.Dial(t, addr, "prof", teacherKey)
+	for deadline := time.Now().Add(hang); ; time.Sleep(20 * time.Millisecond) {
+		if out, _, _ := sshtest.Run(t, prof, "report "+code); answered.MatchString(out) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("ann's answer never reached the report")
+		}
+	}
+	stop()
+
+	addr, stop = start()
+	defer stop()
+	again := sshtest.Open(t, sshtest.Dial(t, addr, "prof", teacherKey), "xterm-256color", 100, 30)
+	again.WaitFor("class "+code+" · the class is asked to follow", "Frozen while holding the lock", "4/10")
+	if s := again.Screen(); strings.Contains(s, "lost the race") {
+		t.Fatalf("a session that had moved nothing was told its move lost:\n%s", s)
+	}
+	back := sshtest.Open(t, sshtest.Dial(t, addr, code, annKey), "xterm-256color", 100, 30)
+	back.WaitFor("the instructor asks the class to follow")
+	out, errOut, status := sshtest.Run(t, sshtest.Dial(t, addr, "prof", teacherKey), "report "+code)
+	if status != 0 || !strings.Contains(out, "\nann,") {
+		t.Fatalf("the report after the restart: %d, %q\n%s", status, errOut, out)
+	}
+	if !answered.MatchString(out) {
+		t.Fatalf("ann's answer is not in the report after the restart:\n%s", out)
+	}
+}
+
+// TestNameFollowsTheKey: a student known to the class on one server is
+// not asked their name on another server of it, and is one row there.
+func TestNameFollowsTheKey(t *testing.T) {
+	url := simtest.StartRedis(t)
+	hub := func() class.Hub {
+		h, err := class.NewRedis(context.Background(), url, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = h.Close() })
+		return h
+	}
+	teacherKey, annKey := sshtest.NewKey(t), sshtest.NewKey(t)
+	file := instructorsFile(t, teacherKey)
+	one, other := classServer(t, hub(), file), classServer(t, hub(), file)
+	teacher, code := openClass(t, one, teacherKey)
+	teacher.Send("/fencing\r")
+	teacher.WaitFor("A number on every write")
+	teacher.Send("F")
+	ann := sshtest.Open(t, sshtest.Dial(t, one, code, annKey), "xterm-256color", 100, 30)
+	ann.WaitFor("Your name, as the class will see it")
+	ann.Send("Ann Lee\r")
+	ann.WaitFor("the instructor asks the class to follow")
+	ann.Send("q")
+	ann.WaitEnd()
+
+	there := sshtest.Open(t, sshtest.Dial(t, other, code, annKey), "xterm-256color", 100, 30)
+	if s := there.WaitFor("the instructor asks the class to follow"); strings.Contains(s, "Your name") {
+		t.Fatalf("asked the name again on the other server:\n%s", s)
+	}
+	teacher.Send("l")
+	s := teacher.WaitFor("1 online", "Ann Lee")
+	if n := strings.Count(s, "Ann Lee"); n != 1 {
+		t.Fatalf("Ann Lee is %d rows:\n%s", n, s)
 	}
 }

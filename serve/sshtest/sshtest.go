@@ -370,3 +370,101 @@ func WaitGoroutines(t testing.TB, before int) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// Light is a terminal for benchmarks: no emulator, it answers the
+// background-colour and device-attribute queries itself and looks for
+// text in the bytes the server sends.
+type Light struct {
+	In   io.Writer
+	mu   sync.Mutex
+	buf  []byte // what came since the last mark
+	seen chan struct{}
+	n    int // bytes in all
+}
+
+// OpenLight asks for a pty of w×h (xterm-256color) and starts the course
+// on it, or cmd on it when cmd is not "" (ssh -t HOST cmd).
+func OpenLight(tb testing.TB, c *gossh.Client, w, h int, cmd string) *Light {
+	tb.Helper()
+	s, err := c.NewSession()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	if err := s.RequestPty("xterm-256color", h, w, gossh.TerminalModes{}); err != nil {
+		tb.Fatal(err)
+	}
+	in, _ := s.StdinPipe()
+	out, _ := s.StdoutPipe()
+	if cmd != "" {
+		err = s.Start(cmd)
+	} else {
+		err = s.Shell()
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	lt := &Light{In: in, seen: make(chan struct{}, 1)}
+	go func() {
+		p := make([]byte, 32<<10)
+		for {
+			n, err := out.Read(p)
+			if n > 0 {
+				chunk := p[:n]
+				if bytes.Contains(chunk, []byte("\x1b]11;?")) {
+					_, _ = io.WriteString(in, "\x1b]11;rgb:0000/0000/0000\x1b\\")
+				}
+				if bytes.Contains(chunk, []byte("\x1b[c")) {
+					_, _ = io.WriteString(in, "\x1b[?62;c")
+				}
+				lt.mu.Lock()
+				lt.buf = append(lt.buf, chunk...)
+				lt.n += n
+				lt.mu.Unlock()
+				select {
+				case lt.seen <- struct{}{}:
+				default:
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return lt
+}
+
+// Mark forgets what came so far.
+func (lt *Light) Mark() {
+	lt.mu.Lock()
+	lt.buf = lt.buf[:0]
+	lt.mu.Unlock()
+}
+
+// Wait waits until text came since the mark; past Hang it reports the
+// miss on tb (tb.Errorf: it may be called from any goroutine) and returns
+// false.
+func (lt *Light) Wait(tb testing.TB, text string) bool {
+	deadline := time.After(Hang)
+	for {
+		lt.mu.Lock()
+		ok := bytes.Contains(lt.buf, []byte(text))
+		lt.mu.Unlock()
+		if ok {
+			return true
+		}
+		select {
+		case <-lt.seen:
+		case <-deadline:
+			tb.Errorf("never saw %q", text)
+			return false
+		}
+	}
+}
+
+// Bytes is how many bytes the server has written in all.
+func (lt *Light) Bytes() int {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	return lt.n
+}

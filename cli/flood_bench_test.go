@@ -1,0 +1,204 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"locksim/play"
+	"locksim/serve"
+	"locksim/serve/sshtest"
+	"locksim/storycode"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// BenchmarkFlood is one student's flood beside a class: 30 students on
+// the fencing story (ssh -t HOST story CODE) step once a second, forth
+// and back, b.N steps each with nothing else running, then b.N steps
+// each while one student key keeps 100 connections each running
+// cast CODE 400x200 (the heaviest command) over and over. It prints and
+// reports the students' 95th percentile, key sent to new step counter
+// received, before and during the flood (figures, not a verdict: they
+// depend on what else the machine runs), and fails when the instructor
+// cannot open a session during the flood, or when the flooding key's
+// refused commands are told anything but the refusal line. The casts run
+// as -serve runs them, in child processes at the lowest CPU priority.
+//
+//	go test ./cli -run '^$' -bench Flood -benchtime 10x
+func BenchmarkFlood(b *testing.B) {
+	const students, flood, moves = 30, 100, 10
+	dir := b.TempDir()
+	teacher := sshtest.NewKey(b)
+	if err := os.WriteFile(filepath.Join(dir, "instructors"), gossh.MarshalAuthorizedKey(teacher.PublicKey()), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	s, err := serve.New(serve.Config{HostKey: filepath.Join(dir, "host_ed25519"), Instructors: filepath.Join(dir, "instructors"),
+		Commands: sshCommands(), Spawn: testSpawn(b), Log: log.New(io.Discard, "", 0)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	l, err := serve.Listen("127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(sshtest.Serve(b, s, l))
+	addr := l.Addr().String()
+
+	terms := make([]*sshtest.Light, students)
+	for i := range terms {
+		code, err := storycode.Encode(play.Position{Version: play.PositionVersion, Scene: "fencing", Seed: uint64(i + 1)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		terms[i] = sshtest.OpenLight(b, sshtest.Dial(b, addr, fmt.Sprintf("s%d", i), sshtest.NewKey(b)), 100, 30, "story "+code)
+		if !terms[i].Wait(b, fmt.Sprintf(" 0/%d  t=", moves)) {
+			b.FailNow()
+		}
+	}
+	// steps has every student step b.N times, once a second each, spread
+	// over the second, and returns the 95th percentile
+	steps := func() time.Duration {
+		var (
+			mu        sync.Mutex
+			latencies []time.Duration
+			wg        sync.WaitGroup
+		)
+		for i, lt := range terms {
+			wg.Go(func() {
+				time.Sleep(time.Duration(i) * time.Second / students)
+				tick := time.NewTicker(time.Second)
+				defer tick.Stop()
+				for n := range b.N {
+					key, want := "\x1b[C", fmt.Sprintf(" 1/%d  t=", moves) // →
+					if n%2 == 1 {
+						key, want = "\x1b[D", fmt.Sprintf(" 0/%d  t=", moves) // ←
+					}
+					lt.Mark()
+					sent := time.Now()
+					_, _ = io.WriteString(lt.In, key)
+					lt.Wait(b, want)
+					mu.Lock()
+					latencies = append(latencies, time.Since(sent))
+					mu.Unlock()
+					<-tick.C
+				}
+				// back to step 0 for the next round
+				if b.N%2 == 1 {
+					lt.Mark()
+					_, _ = io.WriteString(lt.In, "\x1b[D")
+					lt.Wait(b, fmt.Sprintf(" 0/%d  t=", moves))
+				}
+			})
+		}
+		wg.Wait()
+		slices.Sort(latencies)
+		return latencies[len(latencies)*95/100]
+	}
+
+	b.ResetTimer()
+	before := steps()
+
+	// the flood: one key, 100 connections, each running the cast again a
+	// second after it ended or was refused, until the students are done
+	// (a loop with no pause would measure this process's own SSH client
+	// as much as the server)
+	code, err := storycode.Encode(play.Position{Version: play.PositionVersion, Scene: "redlock", Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	floodKey := sshtest.NewKey(b)
+	var (
+		stop              = make(chan struct{})
+		wg                sync.WaitGroup
+		ran, refused, bad atomic.Int64
+		badLine           atomic.Value
+	)
+	for i := range flood {
+		c := sshtest.Dial(b, addr, fmt.Sprintf("f%d", i), floodKey)
+		wg.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				errOut, status := runQuiet(c, "cast "+code+" 400x200")
+				switch {
+				case status == 0:
+					ran.Add(1)
+				case strings.HasPrefix(errOut, "locksim: one key may run 4 commands at once") && strings.Count(errOut, "\n") == 1:
+					refused.Add(1)
+				case strings.Contains(errOut, "was stopped after 10 s"):
+					ran.Add(1)
+				case status < 0:
+					return // the connection closed under it: the end
+				default:
+					bad.Add(1)
+					badLine.Store(errOut)
+				}
+				select {
+				case <-stop:
+					return
+				case <-time.After(time.Second):
+				}
+			}
+		})
+	}
+	// the instructor, once the flood is on
+	for refused.Load() == 0 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	teach := sshtest.OpenLight(b, sshtest.Dial(b, addr, "teacher", teacher), 100, 30, "")
+	instructorIn := teach.Wait(b, "1  race")
+	during := steps()
+	close(stop)
+	wg.Wait()
+	b.StopTimer()
+
+	b.Logf("students' p95 before the flood %v, during it %v; the flood ran %d casts, %d refused", before.Round(time.Millisecond), during.Round(time.Millisecond), ran.Load(), refused.Load())
+	b.ReportMetric(float64(before.Microseconds())/1000, "p95-before-ms")
+	b.ReportMetric(float64(during.Microseconds())/1000, "p95-during-ms")
+	b.ReportMetric(float64(refused.Load()), "refused")
+	b.ReportMetric(0, "ns/op")
+	if !instructorIn {
+		b.Error("the instructor could not open a session during the flood")
+	}
+	if n := bad.Load(); n > 0 {
+		b.Errorf("%d of the flood's commands ended otherwise than run or refused, e.g. %q", n, badLine.Load())
+	}
+	if refused.Load() == 0 {
+		b.Error("no command of the flood was refused")
+	}
+}
+
+// runQuiet runs cmd on c without a terminal and returns its stderr and
+// exit status, -1 when the connection failed.
+func runQuiet(c *gossh.Client, cmd string) (string, int) {
+	s, err := c.NewSession()
+	if err != nil {
+		return err.Error(), -1
+	}
+	defer s.Close()
+	var errOut bytes.Buffer
+	s.Stdout, s.Stderr = io.Discard, &errOut
+	err = s.Run(cmd)
+	var exit *gossh.ExitError
+	switch {
+	case err == nil:
+		return errOut.String(), 0
+	case errors.As(err, &exit):
+		return errOut.String(), exit.ExitStatus()
+	}
+	return err.Error(), -1
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // applyKeys switches off the bindings the current session does not accept
@@ -123,6 +124,13 @@ func (a *session) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Verdicts):
 		a.openOver(a.newHistory())
 		return nil
+	case key.Matches(msg, k.Ending):
+		if p := a.newEnding(); p != nil {
+			a.openOver(p)
+		} else {
+			a.pl.SetFlash("a shows what the scene taught once its story is over")
+		}
+		return nil
 	case key.Matches(msg, k.Export):
 		return a.pl.export()
 	case key.Matches(msg, k.Help):
@@ -190,6 +198,10 @@ func (a *session) sceneKeys() keyList {
 	short := a.com.Keys.ShortHelp()
 	if a.pl.Asking && !a.course.Present {
 		short = a.com.Keys.PredictHelp(len(a.pl.Choices()))
+	} else if a.com.Width > 0 {
+		whole := a.help
+		whole.Width = 0 // the line's whole width, not the help model's cut
+		short = views.Fit(short, a.com.Width, func(b []key.Binding) int { return ansi.StringWidth(whole.ShortHelpView(b)) })
 	}
 	return keyList{short: short, full: append(a.helpKeys().FullHelp(), a.knobBindings())}
 }

@@ -49,7 +49,7 @@ func (o over) key(self Component, msg tea.KeyMsg) (Component, tea.Cmd) {
 // isOver reports a page over the scene.
 func isOver(c Component) bool {
 	switch c.(type) {
-	case *helpPage, *aboutPage, *historyPage:
+	case *helpPage, *aboutPage, *historyPage, *endingPage:
 		return true
 	}
 	return false

@@ -403,6 +403,8 @@ func (t *Contents) Update(msg tea.Msg) (Component, tea.Cmd) {
 	switch {
 	case !t.typing() && msg.(tea.KeyMsg).String() == "q":
 		return t, quit
+	case !t.typing() && key.Matches(k, glossaryKey):
+		return t, push(newGlossary(t.com))
 	case t.typing() && k.Type == tea.KeyEnter:
 		return t, t.acceptFilter()
 	case !t.typing() && k.Type == tea.KeyEnter:
@@ -431,7 +433,7 @@ func (t *Contents) KeyMap() help.KeyMap {
 	filter := t.menu.KeyMap.Filter
 	filter.SetHelp(filter.Help().Key, "filter")
 	choose := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "choose"))
-	return keyList{short: []key.Binding{open, filter, choose, t.com.Keys.Quit}, full: [][]key.Binding{{open, filter, choose, t.com.Keys.Quit}}}
+	return keyList{short: []key.Binding{open, filter, choose, glossaryKey, t.com.Keys.Quit}, full: [][]key.Binding{{open, filter, choose, glossaryKey, t.com.Keys.Quit}}}
 }
 
 // picked asks the app to open the contents' entry e: a scene, or the lab.
@@ -486,15 +488,15 @@ func (a *App) onContents() bool { return a.toc != nil && a.pages.top() == a.toc 
 
 // View draws the contents at the size SetSize set.
 func (t *Contents) View() string {
-	keys := t.KeyMap().ShortHelp() // enter, /, ↑/↓, q
-	open, filter, choose, quit := keys[0], keys[1], keys[2], keys[3]
-	help := views.HelpLine([]key.Binding{open, filter, choose}) + " · ✓ played to the end · " + views.HelpLine([]key.Binding{quit})
+	keys := t.KeyMap().ShortHelp() // enter, /, ↑/↓, g, q
+	open, filter, choose, glossary, quit := keys[0], keys[1], keys[2], keys[3], keys[4]
+	help := views.HelpLine([]key.Binding{open, filter, choose, glossary}) + " · ✓ played to the end · " + views.HelpLine([]key.Binding{quit})
 	if m := t.course.Prog.Moment; m.Scene != "" {
 		at := fmt.Sprintf("%s, step %d", m.Scene, m.Step)
 		if sc := scenes.Find(m.Scene); sc != nil && scenes.FormatSettings(sc, m.Settings) != "" {
 			at += " (" + scenes.FormatSettings(sc, m.Settings) + ")"
 		}
-		help = "last time: " + at + " · " + views.HelpLine([]key.Binding{open, filter, quit})
+		help = "last time: " + at + " · " + views.HelpLine([]key.Binding{open, filter, glossary, quit})
 	}
 	switch {
 	case t.notice != "":

@@ -412,7 +412,17 @@ func (w *walk) pages(a *App) []string {
 	if e, ok := a.course.SceneEnding(a.pl.Session, a.pl.role); ok {
 		ending = "\n" + a.endingText(e, w.w) + "\n"
 	}
-	return append(out, ending)
+	out = append(out, ending)
+	// the glossary (? then g: g may be the scene's setting), and the whole
+	// of it
+	drive(w.t, a, keys("?g")...)
+	g, ok := a.pages.top().(*glossaryPage)
+	if !ok {
+		w.t.Fatalf("%s: ? then g should open the glossary:\n%s", w.where, a.View())
+	}
+	out = append(out, a.View(), "\n"+g.text(w.w)+"\n")
+	drive(w.t, a, keys("g?")...)
+	return out
 }
 
 // checkPages checks the notes and the story page of one role.
@@ -425,6 +435,8 @@ func (w *walk) checkPages(what string, pages []string) {
 	w.check(what+", the whole story page", pages[4])
 	w.check(what+", the scene's ending", pages[5])
 	w.check(what+", the whole ending", pages[6])
+	w.check(what+", the glossary", pages[7])
+	w.check(what+", the whole glossary", pages[8])
 }
 
 // open starts a course with o at the walk's size.

@@ -136,6 +136,9 @@ func (a *session) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Help):
 		a.openOver(a.newHelp(nil))
 		return nil
+	case key.Matches(msg, glossaryKey) && !a.knobUses(glossaryKey):
+		a.openOver(newGlossary(a.com))
+		return nil
 	case key.Matches(msg, k.About):
 		a.openOver(a.newAbout())
 		return nil
@@ -203,7 +206,21 @@ func (a *session) sceneKeys() keyList {
 		whole.Width = 0 // the line's whole width, not the help model's cut
 		short = views.Fit(short, a.com.Width, func(b []key.Binding) int { return ansi.StringWidth(whole.ShortHelpView(b)) })
 	}
-	return keyList{short: short, full: append(a.helpKeys().FullHelp(), a.knobBindings())}
+	g := glossaryKey
+	if a.knobUses(g) {
+		g.SetHelp("? then g", "glossary") // g is the scene's setting: the pages over it take g
+	}
+	return keyList{short: short, full: append(a.helpKeys().FullHelp(), append(a.knobBindings(), g))}
+}
+
+// knobUses reports a setting of the scene on screen bound to b's key.
+func (a *session) knobUses(b key.Binding) bool {
+	for _, k := range a.pl.Scene.Knobs {
+		if slices.Contains(b.Keys(), k.Key) {
+			return true
+		}
+	}
+	return false
 }
 
 // keyList is a page's keys as help lists them: a help.KeyMap of lists

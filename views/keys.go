@@ -82,7 +82,7 @@ func DefaultKeyMap() KeyMap {
 		Correctness: key.NewBinding(key.WithKeys("c"), key.WithHelp("c/2", "correctness lock"), key.WithDisabled()),
 		Defaults:    key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "settings back to default")),
 		Verdicts:    key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "the history, checked")),
-		Ending:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "afterwards: what the scene taught")),
+		Ending:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "what the scene taught")),
 		Follow:      key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "follow the instructor, or leave"), key.WithDisabled()),
 		Desk:        key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "the class: roster, poll, notes"), key.WithDisabled()),
 	}

@@ -195,6 +195,8 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.toTop(msg)
 	case quitMsg:
 		return a, a.quit(false)
+	case pushPage:
+		return a, a.openPage(msg.c)
 	case picked:
 		return a, a.openEntry(msg.e)
 	case checkedMsg:

@@ -83,6 +83,10 @@ func TestChooseNavigation(t *testing.T) {
 		t.Fatalf("← on the first situation stays there: %d", a.pl.OpenQuiz().At)
 	}
 	drive(t, a, keys("nnnnnnnnnnn")...)
+	if _, ok := a.pages.top().(*endingPage); !ok {
+		t.Fatalf("→ past the score should open the quiz's ending:\n%s", a.View())
+	}
+	drive(t, a, keys("[esc]")...)
 	if a.pl.OpenQuiz().At != 8 || !strings.Contains(a.View(), "your score") {
 		t.Fatalf("→ past the last situation stops at the score: %d\n%s", a.pl.OpenQuiz().At, a.View())
 	}

@@ -401,6 +401,8 @@ func (a *App) classKey(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
 		a.openOver(&deskPage{a.session})
 		return nil, true
 	case !scene:
+	case key.Matches(msg, glossaryKey) && isOver(top):
+		// the glossary over a page over the scene, not the scene's setting g
 	case c.following && a.movesAway(msg):
 		a.pl.SetFlash("you are following the instructor · F leaves follow mode")
 		return nil, true

@@ -240,12 +240,23 @@ func (t *Contents) SetSize(w, h int) {
 func (t *Contents) newMenu() list.Model {
 	var items []list.Item
 	prog := t.course.Prog
+	parts, part := play.Parts(), -1
+	// a part's heading goes before its first entry: the parts follow the
+	// contents' order, the lab a part of its own
+	heading := func(i int) {
+		if i >= 0 && i != part {
+			items = append(items, partItem{n: i + 1, Part: parts[i]})
+		}
+		part = i
+	}
 	for _, ce := range t.course.Contents() {
 		if ce.Lab {
+			heading(labPart(parts))
 			items = append(items, t.labEntry())
 			continue
 		}
 		i, s := ce.Scene, t.course.Scenes[ce.Scene]
+		heading(play.PartOf(s.ID))
 		dive, title := scenes.Heading(s.ID)
 		t, _ := content.Load(s.ID)
 		ans, ok := prog.Answers[s.ID]
@@ -265,20 +276,89 @@ func (t *Contents) newMenu() list.Model {
 	d.Styles.NormalDesc = t.com.Styles.Dim.Padding(0, 0, 0, 2)
 	d.Styles.DimmedTitle, d.Styles.DimmedDesc = t.com.Styles.Dim.Padding(0, 0, 0, 2), t.com.Styles.Dim.Padding(0, 0, 0, 2)
 	d.Styles.FilterMatch = t.com.Styles.Plain.Underline(true)
-	m := list.New(items, d, max(t.com.Width, MinWidth), max(t.com.Height-1, MinHeight-1))
-	m.Title = "the course: Redis distributed locks, scene by scene"
+	pd := partDelegate{DefaultDelegate: d, head: t.com.Styles.Accent.Bold(true)}
+	m := list.New(items, pd, max(t.com.Width, MinWidth), max(t.com.Height-1, MinHeight-1))
+	done, of := t.course.Played()
+	m.Title = fmt.Sprintf("the course: Redis distributed locks, scene by scene · %d of %d played", done, of)
 	t.com.styleList(&m)
 	m.SetShowStatusBar(false)
 	m.SetShowHelp(false) // the line under the list says the keys
 	m.DisableQuitKeybindings()
+	skipHeading(&m, 0)
 	return m
 }
 
+// partItem is a part's heading in the contents: its number, title and
+// estimated time. It is never selected (see skipHeading), and a filter
+// never matches it.
+type partItem struct {
+	n int
+	play.Part
+}
+
+// FilterValue is empty: a filter lists the scenes it matches, no headings.
+func (partItem) FilterValue() string { return "" }
+
+// line is the heading as drawn.
+func (p partItem) line() string {
+	return fmt.Sprintf("part %d · %s · about %s min", p.n, p.Title, p.Minutes)
+}
+
+// labPart is the index of the lab's part in parts, -1 for none.
+func labPart(parts []play.Part) int {
+	for i, p := range parts {
+		if p.Lab {
+			return i
+		}
+	}
+	return -1
+}
+
+// partDelegate draws the contents: a part's heading on a line of its
+// own, an entry as the list's default delegate does.
+type partDelegate struct {
+	list.DefaultDelegate
+	head lipgloss.Style
+}
+
+func (d partDelegate) Render(w io.Writer, m list.Model, index int, item list.Item) {
+	if p, ok := item.(partItem); ok {
+		fmt.Fprint(w, d.head.Render(truncate(p.line(), max(m.Width()-1, 1))))
+		return
+	}
+	d.DefaultDelegate.Render(w, m, index, item)
+}
+
+// skipHeading moves the selection off a part's heading, on in the way it
+// moved from before (an index of the visible items), or back when the
+// list ends that way.
+func skipHeading(m *list.Model, before int) {
+	items, i := m.VisibleItems(), m.Index()
+	if i < 0 || i >= len(items) {
+		return
+	}
+	if _, ok := items[i].(partItem); !ok {
+		return
+	}
+	dir := 1
+	if i < before {
+		dir = -1
+	}
+	for _, d := range []int{dir, -dir} {
+		for j := i; j >= 0 && j < len(items); j += d {
+			if _, ok := items[j].(partItem); !ok {
+				m.Select(j)
+				return
+			}
+		}
+	}
+}
+
 // selectScene selects the course's scene i in the list, where the lab
-// before it moves it down a line.
+// and the parts' headings before it move it down.
 func (t *Contents) selectScene(i int) {
-	for at, ce := range t.course.Contents() {
-		if !ce.Lab && ce.Scene == i {
+	for at, it := range t.menu.Items() {
+		if e, ok := it.(entry); ok && !e.lab && e.n == i+1 {
 			t.menu.Select(at)
 			return
 		}
@@ -323,12 +403,17 @@ func (t *Contents) Update(msg tea.Msg) (Component, tea.Cmd) {
 	switch {
 	case !t.typing() && msg.(tea.KeyMsg).String() == "q":
 		return t, quit
+	case !t.typing() && key.Matches(k, glossaryKey):
+		return t, push(newGlossary(t.com))
 	case t.typing() && k.Type == tea.KeyEnter:
 		return t, t.acceptFilter()
 	case !t.typing() && k.Type == tea.KeyEnter:
 		return t, t.openSelected()
 	}
-	return t, t.listUpdate(msg)
+	before := t.menu.Index()
+	cmd := t.listUpdate(msg)
+	skipHeading(&t.menu, before)
+	return t, cmd
 }
 
 // typing reports that a filter is being typed: its letters are its own.
@@ -348,7 +433,7 @@ func (t *Contents) KeyMap() help.KeyMap {
 	filter := t.menu.KeyMap.Filter
 	filter.SetHelp(filter.Help().Key, "filter")
 	choose := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "choose"))
-	return keyList{short: []key.Binding{open, filter, choose, t.com.Keys.Quit}, full: [][]key.Binding{{open, filter, choose, t.com.Keys.Quit}}}
+	return keyList{short: []key.Binding{open, filter, choose, glossaryKey, t.com.Keys.Quit}, full: [][]key.Binding{{open, filter, choose, glossaryKey, t.com.Keys.Quit}}}
 }
 
 // picked asks the app to open the contents' entry e: a scene, or the lab.
@@ -403,15 +488,15 @@ func (a *App) onContents() bool { return a.toc != nil && a.pages.top() == a.toc 
 
 // View draws the contents at the size SetSize set.
 func (t *Contents) View() string {
-	keys := t.KeyMap().ShortHelp() // enter, /, ↑/↓, q
-	open, filter, choose, quit := keys[0], keys[1], keys[2], keys[3]
-	help := views.HelpLine([]key.Binding{open, filter, choose}) + " · ✓ played to the end · " + views.HelpLine([]key.Binding{quit})
+	keys := t.KeyMap().ShortHelp() // enter, /, ↑/↓, g, q
+	open, filter, choose, glossary, quit := keys[0], keys[1], keys[2], keys[3], keys[4]
+	help := views.HelpLine([]key.Binding{open, filter, choose, glossary}) + " · ✓ played to the end · " + views.HelpLine([]key.Binding{quit})
 	if m := t.course.Prog.Moment; m.Scene != "" {
 		at := fmt.Sprintf("%s, step %d", m.Scene, m.Step)
 		if sc := scenes.Find(m.Scene); sc != nil && scenes.FormatSettings(sc, m.Settings) != "" {
 			at += " (" + scenes.FormatSettings(sc, m.Settings) + ")"
 		}
-		help = "last time: " + at + " · " + views.HelpLine([]key.Binding{open, filter, quit})
+		help = "last time: " + at + " · " + views.HelpLine([]key.Binding{open, filter, glossary, quit})
 	}
 	switch {
 	case t.notice != "":

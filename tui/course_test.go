@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"locksim/play"
 	"locksim/scenes"
 	"locksim/scenes/progress"
 	"locksim/sim"
@@ -49,7 +50,9 @@ func TestContentsOpensScenes(t *testing.T) {
 	// every scene is listed; at 80x24 the first page shows the first ones
 	var listed []string
 	for _, it := range a.toc.menu.Items() {
-		listed = append(listed, it.(entry).id)
+		if e, ok := it.(entry); ok {
+			listed = append(listed, e.id)
+		}
 	}
 	for _, sc := range scenes.All() {
 		if !slices.Contains(listed, sc.ID) {
@@ -398,8 +401,8 @@ func TestNoticeUntilNextKey(t *testing.T) {
 		t.Fatalf("the contents should say the notice:\n%s", a.View())
 	}
 	drive(t, a, keys("[down]")...)
-	if v := a.View(); strings.Contains(v, note) || !strings.Contains(v, "enter open") || a.toc.menu.Index() != 1 {
-		t.Errorf("the next key should put back the contents' keys and move down: at %d\n%s", a.toc.menu.Index(), v)
+	if v := a.View(); strings.Contains(v, note) || !strings.Contains(v, "enter open") || a.toc.menu.SelectedItem().(entry).n != 2 {
+		t.Errorf("the next key should put back the contents' keys and move down: at %v\n%s", a.toc.menu.SelectedItem(), v)
 	}
 	a, _ = openCourse(t, Options{Seed: 1, Scene: "gc-pause", NoQuiz: true, Notice: note}, "")
 	if !strings.Contains(a.View(), note) {
@@ -439,4 +442,72 @@ func TestFilterEnterOpens(t *testing.T) {
 	if !a.onContents() || a.toc.menu.FilterState() != list.Filtering || a.toc.menu.FilterInput.Value() != "qqq" {
 		t.Fatalf("a filter with no match should stay open: contents %v, state %v, %q", a.onContents(), a.toc.menu.FilterState(), a.toc.menu.FilterInput.Value())
 	}
+}
+
+// TestContentsShowTheParts: the contents group the scenes under the
+// course's parts, each with its time, the lab in a part of its own; the
+// header counts the scenes played; ↑/↓ never rest on a heading; a scene
+// played to the end counts.
+func TestContentsShowTheParts(t *testing.T) {
+	a, store := openCourse(t, Options{Seed: 1, NoQuiz: true}, "")
+	var got []string
+	for _, it := range a.toc.menu.Items() {
+		switch it := it.(type) {
+		case partItem:
+			got = append(got, "["+it.Title+"]")
+		case entry:
+			got = append(got, it.id)
+		}
+	}
+	var want []string
+	for _, p := range play.Parts() {
+		want = append(want, "["+p.Title+"]")
+		want = append(want, p.Scenes...)
+		if p.Lab {
+			want = append(want, "lab")
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("the contents should follow the parts:\n got %v\nwant %v", got, want)
+	}
+	v := a.View()
+	if !strings.Contains(v, "part 1 · one lock, one server · about "+play.Parts()[0].Minutes+" min") || !strings.Contains(v, "0 of 13 played") {
+		t.Errorf("the contents should head the first part with its time, and count what was played:\n%s", v)
+	}
+	// every ↓ from the top lands on an entry, down to the last, and back up
+	n := len(a.toc.menu.Items()) - len(play.Parts())
+	for i := 0; i < n+2; i++ {
+		if _, ok := a.toc.menu.SelectedItem().(entry); !ok {
+			t.Fatalf("↓ %d times rests on %v", i, a.toc.menu.SelectedItem())
+		}
+		drive(t, a, keys("[down]")...)
+	}
+	if e := a.toc.menu.SelectedItem().(entry); e.id != "choose" {
+		t.Errorf("↓ to the end should rest on the last scene, not %s", e.id)
+	}
+	for i := 0; i < n+2; i++ {
+		drive(t, a, keys("[up]")...)
+		if _, ok := a.toc.menu.SelectedItem().(entry); !ok {
+			t.Fatalf("↑ %d times rests on %v", i+1, a.toc.menu.SelectedItem())
+		}
+	}
+	if e := a.toc.menu.SelectedItem().(entry); e.id != "race" {
+		t.Errorf("↑ to the top should rest on the first scene, not %s", e.id)
+	}
+	// the race run and answered is played: the count says so back on the contents
+	drive(t, a, keys("[enter][esc]")...)
+	if p, err := store.Load(); err != nil || !p.Done["race"] {
+		t.Fatalf("the race should be played: %+v %v", p, err)
+	}
+	if v := a.View(); !a.onContents() || !strings.Contains(v, "1 of 13 played") {
+		t.Errorf("back on the contents the race should count as played:\n%s", v)
+	}
+}
+
+// TestContentsGoldens: the contents at 120x40, where a part's heading and
+// its scenes show whole.
+func TestContentsGoldens(t *testing.T) {
+	a, _ := openCourse(t, Options{Seed: 1, NoQuiz: true}, "")
+	drive(t, a, tea.WindowSizeMsg{Width: 120, Height: 40})
+	golden(t, "contents-120x40", a.View())
 }

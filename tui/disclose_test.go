@@ -383,7 +383,9 @@ func (w *walk) class() {
 
 // pages are the speaker notes (N), the story page (i) and the history
 // page (v) as app a shows
-// them now, each opened and closed again.
+// them now, each opened and closed again; each whole (see below); and
+// the scene's ending (a), which opens only once the story is over and
+// its question may be answered, and the whole of it.
 func (w *walk) pages(a *App) []string {
 	w.t.Helper()
 	var out []string
@@ -395,7 +397,32 @@ func (w *walk) pages(a *App) []string {
 	// and each whole, as the core gives it to this screen: a long page
 	// scrolls, and its end may be below the window (framed by a first and
 	// a last row, which screenRows leaves out)
-	return append(out, "\n"+a.pl.Notes(a.pl.role)+"\n", "\n"+a.pl.Page(a.pl.role)+"\n")
+	out = append(out, "\n"+a.pl.Notes(a.pl.role)+"\n", "\n"+a.pl.Page(a.pl.role)+"\n")
+	drive(w.t, a, keys("a")...)
+	if _, ok := a.pages.top().(*endingPage); ok {
+		out = append(out, a.View())
+		drive(w.t, a, keys("a")...)
+	} else {
+		// the scene as it was, with a one-line note that the ending waits:
+		// what it shows is the scene's, walked already
+		out = append(out, "")
+		a.pl.SetFlash("")
+	}
+	ending := ""
+	if e, ok := a.course.SceneEnding(a.pl.Session, a.pl.role); ok {
+		ending = "\n" + a.endingText(e, w.w) + "\n"
+	}
+	out = append(out, ending)
+	// the glossary (? then g: g may be the scene's setting), and the whole
+	// of it
+	drive(w.t, a, keys("?g")...)
+	g, ok := a.pages.top().(*glossaryPage)
+	if !ok {
+		w.t.Fatalf("%s: ? then g should open the glossary:\n%s", w.where, a.View())
+	}
+	out = append(out, a.View(), "\n"+g.text(w.w)+"\n")
+	drive(w.t, a, keys("g?")...)
+	return out
 }
 
 // checkPages checks the notes and the story page of one role.
@@ -406,6 +433,10 @@ func (w *walk) checkPages(what string, pages []string) {
 	w.check(what+", the history page", pages[2])
 	w.check(what+", the whole speaker notes", pages[3])
 	w.check(what+", the whole story page", pages[4])
+	w.check(what+", the scene's ending", pages[5])
+	w.check(what+", the whole ending", pages[6])
+	w.check(what+", the glossary", pages[7])
+	w.check(what+", the whole glossary", pages[8])
 }
 
 // open starts a course with o at the walk's size.

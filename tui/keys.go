@@ -9,6 +9,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // applyKeys switches off the bindings the current session does not accept
@@ -123,10 +124,20 @@ func (a *session) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Verdicts):
 		a.openOver(a.newHistory())
 		return nil
+	case key.Matches(msg, k.Ending):
+		if p := a.newEnding(); p != nil {
+			a.openOver(p)
+		} else {
+			a.pl.SetFlash("a shows what the scene taught once its story is over")
+		}
+		return nil
 	case key.Matches(msg, k.Export):
 		return a.pl.export()
 	case key.Matches(msg, k.Help):
 		a.openOver(a.newHelp(nil))
+		return nil
+	case key.Matches(msg, glossaryKey) && !a.knobUses(glossaryKey):
+		a.openOver(newGlossary(a.com))
 		return nil
 	case key.Matches(msg, k.About):
 		a.openOver(a.newAbout())
@@ -189,8 +200,26 @@ func (a *session) sceneKeys() keyList {
 	short := a.com.Keys.ShortHelp()
 	if a.pl.Asking && !a.course.Present {
 		short = a.com.Keys.PredictHelp(len(a.pl.Choices()))
+	} else if a.com.Width > 0 {
+		whole := a.help
+		whole.Width = 0 // the line's whole width, not the help model's cut
+		short = views.Fit(short, a.com.Width, func(b []key.Binding) int { return ansi.StringWidth(whole.ShortHelpView(b)) })
 	}
-	return keyList{short: short, full: append(a.helpKeys().FullHelp(), a.knobBindings())}
+	g := glossaryKey
+	if a.knobUses(g) {
+		g.SetHelp("? then g", "glossary") // g is the scene's setting: the pages over it take g
+	}
+	return keyList{short: short, full: append(a.helpKeys().FullHelp(), append(a.knobBindings(), g))}
+}
+
+// knobUses reports a setting of the scene on screen bound to b's key.
+func (a *session) knobUses(b key.Binding) bool {
+	for _, k := range a.pl.Scene.Knobs {
+		if slices.Contains(b.Keys(), k.Key) {
+			return true
+		}
+	}
+	return false
 }
 
 // keyList is a page's keys as help lists them: a help.KeyMap of lists

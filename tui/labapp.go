@@ -127,8 +127,8 @@ func (t *Contents) labEntry() entry {
 
 // selectLab selects the lab's line in the contents.
 func (t *Contents) selectLab() {
-	for at, ce := range t.course.Contents() {
-		if ce.Lab {
+	for at, it := range t.menu.Items() {
+		if e, ok := it.(entry); ok && e.lab {
 			t.menu.Select(at)
 			return
 		}

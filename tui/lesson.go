@@ -37,6 +37,9 @@ func (a *session) endOfStory() tea.Cmd {
 			what = "quiz"
 		}
 		a.pl.SetFlash("the " + what + " has ended · " + a.whatNext())
+		if p := a.newEnding(); p != nil {
+			a.openOver(p) // what it taught, and the way on
+		}
 	case play.NewStory:
 		a.pl.SetFlash("the next story of " + a.pl.Scene.ID + ": " + a.pl.Scene.Describe(end.Story))
 		return a.pl.spinWith(cmd)
@@ -59,7 +62,9 @@ func (a *session) whatNext() string {
 		}
 		out = append(out, strings.Join(keys, "/")+" another setting")
 	}
-	if n, step := play.Navigate(a.nav(), play.NavDo(play.NavNext)); step == play.OpenScene {
+	if e, ok := a.course.SceneEnding(a.pl.Session, a.pl.role); ok && e.Next == "" && a.course.NextScene() < 0 {
+		out = append(out, "the course is over · esc the contents")
+	} else if n, step := play.Navigate(a.nav(), play.NavDo(play.NavNext)); step == play.OpenScene {
 		out = append(out, "> next: "+a.course.Scenes[n.Scene].ID)
 	}
 	if a.pl.Stepped() {

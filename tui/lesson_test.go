@@ -101,8 +101,13 @@ func TestLearnerEndOfStory(t *testing.T) {
 	}
 	drive(t, a, keys("n")...)
 	want := "the story has ended · g/t another setting · > next: fencing · home replays"
-	if a.pl.Flash != want || !strings.Contains(a.View(), want) {
+	// the scene's ending opens over the scene, and says it too
+	if _, ok := a.pages.top().(*endingPage); a.pl.Flash != want || !ok || !strings.Contains(a.View(), "next: fencing") || !strings.Contains(a.View(), "g/t another setting · home replays") {
 		t.Errorf("n at the end: %q, want %q\n%s", a.pl.Flash, want, a.View())
+	}
+	drive(t, a, keys("a")...)
+	if !strings.Contains(a.View(), want) {
+		t.Errorf("a closes the ending: the status line says the story has ended\n%s", a.View())
 	}
 }
 

@@ -42,6 +42,11 @@ func (o over) key(self Component, msg tea.KeyMsg) (Component, tea.Cmd) {
 	case key.Matches(msg, k.Verdicts):
 		a.pl.SetFlash("")
 		return a.newHistory(), nil
+	case key.Matches(msg, glossaryKey):
+		// over this page, which is there again once it closes
+		a.pl.SetFlash("")
+		a.openOver(newGlossary(a.com))
+		return self, nil
 	}
 	return self, a.sceneKey(msg)
 }
@@ -49,7 +54,7 @@ func (o over) key(self Component, msg tea.KeyMsg) (Component, tea.Cmd) {
 // isOver reports a page over the scene.
 func isOver(c Component) bool {
 	switch c.(type) {
-	case *helpPage, *aboutPage, *historyPage:
+	case *helpPage, *aboutPage, *historyPage, *endingPage:
 		return true
 	}
 	return false

@@ -56,6 +56,9 @@ type Player struct {
 	// it holds (a new log, or a new size, gives it new lines)
 	log     viewport.Model
 	logText string
+	// endLine is the line under a race that has run, saying how to go on
+	// (see session.endLine); nil for none
+	endLine func() string
 }
 
 // newPlayer draws session s (see play.Course.Open) with com's styles and
@@ -289,6 +292,8 @@ func (p *Player) draw() (string, frameLayout) {
 		bottom = append(bottom, views.Timeline(st, timelineMarks(p.Snap), p.Snap.Pos, "+"+sim.FormatDuration(p.Snap.Now), state, w))
 	} else if p.Busy {
 		bottom = append(bottom, st.Dim.Render(p.spin.View()+" racing…"))
+	} else if l := p.endLine; l != nil && l() != "" {
+		bottom = append(bottom, truncate(st.Accent.Render(l()), w))
 	}
 	bottom = append(bottom, "") // the help line's row, drawn by the app
 

@@ -9,6 +9,7 @@ import (
 	"locksim/race"
 	"locksim/scenes"
 	"locksim/sim"
+	"locksim/transcript"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -140,5 +141,36 @@ func TestTrialsAnomaliesGoldens(t *testing.T) {
 		}
 		drive(t, a, keys("[down]")...)
 		golden(t, "trials-anomalies-"+itoa(int64(size.w))+"x"+itoa(int64(size.h)), a.View())
+	}
+}
+
+// TestTrialsExplainTheirCounts: at 80x24 the trials page reads its notes
+// whole, in both panes: under the histogram the variant's note (its "two
+// or more workers believing they hold the lock" against the table), under
+// the anomalies how a second holder is counted (two holders, or lease ran
+// out), which is why the two columns differ.
+func TestTrialsExplainTheirCounts(t *testing.T) {
+	a := openScene(t, embedded(t), "race", 1, 80, 24, "")
+	tr := trialsWithExample(t, a)
+	openTrials(a, tr)
+	flat := func(s string) string { return strings.Join(strings.Fields(ansi.Strip(s)), " ") }
+	holders := a.View()
+	golden(t, "trials-holders-80x24", holders)
+	note := flat(transcript.TrialsNote(tr.text, tr.all[tr.show], tr.cfg))
+	if !strings.Contains(flat(holders), note) {
+		t.Errorf("the histogram's note should read whole at 80x24: %q\n%s", note, holders)
+	}
+	drive(t, a, keys("[tab]")...)
+	anomalies := a.View()
+	how := flat(tr.text.Get("trials-anomalies"))
+	if !strings.Contains(flat(anomalies), how) || !strings.Contains(how, `"two holders"`) || !strings.Contains(how, `"lease ran out"`) {
+		t.Errorf("the anomalies' note should say how the two counts differ, whole, at 80x24: %q\n%s", how, anomalies)
+	}
+	for _, v := range []string{holders, anomalies} {
+		for _, l := range strings.Split(ansi.Strip(v), "\n") {
+			if strings.HasSuffix(strings.TrimRight(l, " "), "…") {
+				t.Errorf("a line of the trials page is cut: %q", l)
+			}
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	checker "locksim/check"
@@ -304,7 +305,7 @@ func (t *Trials) page(w, h int) string {
 		rows = append(rows, views.Histogram(st, bars, w))
 	}
 	if t.show < len(t.all) {
-		rows = append(rows, st.Wrap(transcript.TrialsNote(t.text, t.all[t.show], t.cfg), w, 5))
+		rows = t.withNotes(st, rows, both, w, h)
 	}
 	out := strings.Split(strings.Join(rows, "\n"), "\n")
 	for len(out) < h-1 {
@@ -316,6 +317,34 @@ func (t *Trials) page(w, h int) string {
 		out[i] = truncate(l, w)
 	}
 	return strings.Join(out, "\n")
+}
+
+// withNotes is rows with what explains the counts on screen under them:
+// the variant's note under its histogram, and under the anomalies how
+// they are counted (a second holder counts once: as "two holders" while
+// the first one's lease was live, as "lease ran out" once it had ended,
+// so the two columns differ). Read whole, they take the rows of the
+// intro and of the blank line above the table, which the page opened
+// with, before they are cut.
+func (t *Trials) withNotes(st views.Styles, rows []string, both bool, w, h int) []string {
+	var notes []string
+	if both || !t.anomalies {
+		notes = append(notes, transcript.TrialsNote(t.text, t.all[t.show], t.cfg))
+	}
+	if both || t.anomalies {
+		notes = append(notes, strings.Join(strings.Fields(t.text.Get("trials-anomalies")), " "))
+	}
+	note := strings.Join(notes, "\n")
+	need := strings.Count(st.Plain.Width(max(w, 1)).Render(note), "\n") + 1
+	lines := func() int { return len(strings.Split(strings.Join(rows, "\n"), "\n")) }
+	if free := h - 1 - lines(); need > free && len(rows) > 2 {
+		// the intro (row 1) and the blank line before the table
+		rows = append(rows[:1:1], rows[2:]...)
+		if i := slices.Index(rows, ""); i >= 0 {
+			rows = append(rows[:i:i], rows[i+1:]...)
+		}
+	}
+	return append(rows, st.Wrap(note, w, max(min(need, h-1-lines()), 1)))
 }
 
 // anomalyRows are the anomalies the client's mutex model found in c's

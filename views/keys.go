@@ -31,6 +31,9 @@ type KeyMap struct {
 	// the history page: each model's finding over the timeline; a
 	// story scene's only
 	Verdicts key.Binding
+	// the scene's ending: what it taught, what libraries do, its
+	// references and what comes next, once its story is over
+	Ending key.Binding
 	// in a class served over SSH: Follow follows the instructor or leaves
 	// follow mode (a student), or asks the class to follow or stops
 	// asking (the instructor); Desk switches the instructor between the
@@ -79,29 +82,64 @@ func DefaultKeyMap() KeyMap {
 		Correctness: key.NewBinding(key.WithKeys("c"), key.WithHelp("c/2", "correctness lock"), key.WithDisabled()),
 		Defaults:    key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "settings back to default")),
 		Verdicts:    key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "the history, checked")),
+		Ending:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "what the scene taught")),
 		Follow:      key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "follow the instructor, or leave"), key.WithDisabled()),
 		Desk:        key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "the class: roster, poll, notes"), key.WithDisabled()),
 	}
 }
 
-// ShortHelp is the one-line help under every scene.
+// ShortHelp is the one-line help under every scene: the scene's own keys,
+// then the way on (> the next scene, esc the contents), help and quit.
+// Wait, About and the scene's settings are on the help page and on the
+// settings line; a line narrower than all of it drops the scene's keys
+// the help page lists too (see Fit).
 func (k KeyMap) ShortHelp() []key.Binding {
-	// Wait, About and the scene's settings are on the help page and on the
-	// settings line: an 80-column line has room for no more.
-	if k.Node.Enabled() {
-		return []key.Binding{short(k.Step, "→", "step"), short(k.Back, "←", "back"), short(k.Select, k.Select.Help().Key, "client"),
-			short(k.Node, "A-E", "node"), short(k.Stop, "s", "stop"), short(k.Cut, "u", "cut"), short(k.Slow, "d", "slow"), short(k.Jump, "j", "jump"), k.Help, k.Quit}
+	var own []key.Binding
+	switch {
+	case k.Node.Enabled():
+		own = []key.Binding{short(k.Step, "→", "step"), short(k.Back, "←", "back"), short(k.Select, k.Select.Help().Key, "client"),
+			short(k.Node, "A-E", "node"), short(k.Stop, "s", "stop"), short(k.Cut, "u", "cut"), short(k.Slow, "d", "slow"), short(k.Jump, "j", "jump")}
+	case k.Efficiency.Enabled():
+		own = []key.Binding{short(k.Efficiency, "e/1", "efficiency"), short(k.Correctness, "c/2", "correctness"),
+			short(k.Step, "→", "next"), short(k.Back, "←", "back"), k.Hint}
+	case k.Crash.Enabled():
+		own = []key.Binding{short(k.Play, "space", "play"), short(k.Step, "→", "step"), short(k.Back, "←", "back"),
+			short(k.Select, k.Select.Help().Key, "pick"), short(k.Crash, "x", "crash"), short(k.Pause, "p", "pause")}
+	default:
+		own = []key.Binding{k.Play, short(k.Step, "→", "step"), short(k.Back, "←", "back"), k.Replay,
+			short(k.Select, k.Select.Help().Key, "select"), short(k.Trials, "t", "1000 races"), k.About}
 	}
-	if k.Efficiency.Enabled() {
-		return []key.Binding{short(k.Efficiency, "e/1", "efficiency"), short(k.Correctness, "c/2", "correctness"),
-			short(k.Step, "→", "next"), short(k.Back, "←", "back"), k.Hint, k.Help, k.Quit}
+	return append(own, k.wayOn()...)
+}
+
+// wayOn is the end of every scene's help line: the next scene, the
+// contents, help, quit.
+func (k KeyMap) wayOn() []key.Binding {
+	return []key.Binding{short(k.SceneNext, ">", "next scene"), short(k.Esc, "esc", "contents"), k.Help, k.Quit}
+}
+
+// dropFirst are the keys (by their first key) a help line too narrow for
+// all of its keys leaves out, the first first: each is on the help page.
+var dropFirst = []string{" ", "p", "i", "h", "x", "j", "d", "u", "s", "1", "t", "r", "left", "right"}
+
+// Fit is bindings with as few of the scene's keys left out (dropFirst's
+// order) as makes width(bindings) at most w: the way on, help and quit
+// stay.
+func Fit(bindings []key.Binding, w int, width func([]key.Binding) int) []key.Binding {
+	out := bindings
+	for _, drop := range dropFirst {
+		if width(out) <= w {
+			break
+		}
+		var kept []key.Binding
+		for _, b := range out {
+			if len(b.Keys()) == 0 || b.Keys()[0] != drop {
+				kept = append(kept, b)
+			}
+		}
+		out = kept
 	}
-	if k.Crash.Enabled() {
-		return []key.Binding{short(k.Play, "space", "play"), short(k.Step, "→", "step"), short(k.Back, "←", "back"),
-			short(k.Select, k.Select.Help().Key, "pick"), short(k.Crash, "x", "crash"), short(k.Pause, "p", "pause"), k.Help, k.Quit}
-	}
-	return []key.Binding{k.Play, short(k.Step, "→", "step"), short(k.Back, "←", "back"), k.Replay,
-		short(k.Select, k.Select.Help().Key, "select"), short(k.Trials, "t", "1000 races"), k.About, k.Help, k.Quit}
+	return out
 }
 
 // FullHelp is the help page opened with ?.
@@ -111,7 +149,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Select, k.Next, k.Prev, k.Replay, k.Trials, k.ShowOne},
 		{k.Move, k.Crash, k.Pause, k.Wait, k.Defaults},
 		{k.Node, k.Stop, k.Cut, k.Slow, k.Jump, k.Hang},
-		{k.Earlier, k.SceneNext, k.ScenePrev, k.About, k.Verdicts, k.Hint, k.Notes, k.Export},
+		{k.Earlier, k.SceneNext, k.ScenePrev, k.About, k.Verdicts, k.Ending, k.Hint, k.Notes, k.Export},
 		{k.Follow, k.Desk, k.Esc, k.Help, k.Quit},
 	}
 }
@@ -120,7 +158,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 // learner's answer, one of choices.
 func (k KeyMap) PredictHelp(choices int) []key.Binding {
 	return []key.Binding{short(k.Select, "1-"+strconv.Itoa(choices), "your prediction"), short(k.Hint, "h", "a hint"),
-		short(k.Help, "?", "keys"), short(k.Quit, "q", "quit")}
+		short(k.SceneNext, ">", "next scene"), short(k.Esc, "esc", "contents"), short(k.Help, "?", "keys"), short(k.Quit, "q", "quit")}
 }
 
 // PresenterHelp is presenter mode's help line: the clicker's step (its

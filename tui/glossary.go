@@ -1,0 +1,113 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"locksim/play"
+	"locksim/views"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// glossaryKey opens the glossary: from the contents, from every page over
+// a scene, and from a scene whose settings leave g free (gc-pause's pause
+// is g: there ? then g).
+var glossaryKey = key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "glossary"))
+
+// glossaryPage is the glossary (g): the words the screens use, each with
+// what it means, in the course text's order (play.Glossary). It scrolls;
+// g or esc closes it, back to the page under it.
+type glossaryPage struct {
+	com   *Common
+	terms []play.Term
+	err   error
+	page  viewport.Model
+	keys  glossaryKeys
+}
+
+// glossaryKeys are the glossary's keys: scroll, back, quit.
+type glossaryKeys struct{ Scroll, Back, Quit key.Binding }
+
+func (k glossaryKeys) ShortHelp() []key.Binding  { return []key.Binding{k.Scroll, k.Back, k.Quit} }
+func (k glossaryKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// newGlossary is the glossary page drawn with com's styles, at com's size.
+func newGlossary(com *Common) *glossaryPage {
+	terms, err := play.Glossary()
+	p := &glossaryPage{com: com, terms: terms, err: err, keys: glossaryKeys{
+		Scroll: key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓", "scroll")),
+		Back:   key.NewBinding(key.WithKeys("g", "esc"), key.WithHelp("g/esc", "back")),
+		Quit:   key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+	}}
+	p.SetSize(com.Width, com.Height)
+	return p
+}
+
+// pushPage asks the app to open a page on top of the stack: a page that
+// is not the session's (the contents') opens one over itself with it.
+type pushPage struct{ c Component }
+
+// push is the command that asks for c on top (see pushPage).
+func push(c Component) tea.Cmd { return func() tea.Msg { return pushPage{c} } }
+
+func (p *glossaryPage) Init() tea.Cmd { return nil }
+
+// SetSize draws the terms again w columns wide, in the rows the rule and
+// the help line leave.
+func (p *glossaryPage) SetSize(w, h int) {
+	p.page = viewport.New(w, max(h-2, 1))
+	p.page.SetContent(p.text(w))
+}
+
+// text is the terms, each bold on a line of its own and its meaning
+// wrapped under it, indented.
+func (p *glossaryPage) text(w int) string {
+	st := p.com.Styles
+	if p.err != nil {
+		return st.Bad.Render("the glossary does not read: " + p.err.Error())
+	}
+	var b strings.Builder
+	for i, t := range p.terms {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(st.Bold.Render(t.Word) + "\n")
+		meaning := st.Plain.Width(max(w-2, 1)).Render(t.Meaning)
+		for _, line := range strings.Split(meaning, "\n") {
+			b.WriteString("  " + strings.TrimRight(line, " ") + "\n")
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func (p *glossaryPage) Update(msg tea.Msg) (Component, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		switch {
+		case key.Matches(msg, p.keys.Back):
+			return nil, nil
+		case key.Matches(msg, p.keys.Quit):
+			return p, quit
+		}
+		p.page, _ = p.page.Update(msg)
+	case tea.MouseMsg:
+		p.page, _ = p.page.Update(msg)
+	}
+	return p, nil
+}
+
+func (p *glossaryPage) View() string {
+	st, w := p.com.Styles, p.com.Width
+	line := views.HelpLine(p.keys.ShortHelp())
+	if !p.page.AtTop() || !p.page.AtBottom() {
+		line = fmt.Sprintf("%d%% · %s", int(p.page.ScrollPercent()*100), line)
+	}
+	return views.Rule(st, fmt.Sprintf("glossary: the %d words the screens use", len(p.terms)), w) + "\n" +
+		p.page.View() + "\n" + truncate(st.Dim.Render(line), w)
+}
+
+func (p *glossaryPage) KeyMap() help.KeyMap { return p.keys }

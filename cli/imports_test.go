@@ -88,7 +88,7 @@ func screenStartsNoEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	starts := map[string]string{"lab.Check": "play.CheckLock", "sim.OpenEmbedded": "play.Course.LabStory",
-		"sim.OpenEmbeddedRealClock": "play.StartTrials"}
+		"sim.OpenEmbeddedRealClock": "play.StartTrials", "checker.Check": "play.Session.CheckLater", "check.Check": "play.Session.CheckLater"}
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
 			continue

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"locksim/check"
 	"strings"
 	"sync"
 	"time"
@@ -115,6 +116,23 @@ func (p *Session) Explanation() scenes.Explanation {
 		p.explained++
 	}
 	return *p.ex
+}
+
+// CheckedMsg carries the checker's findings on the snapshot of session ID
+// that CheckLater was asked for (Gen is that snapshot's Gen plus one).
+type CheckedMsg struct {
+	ID, Gen int
+	Report  check.Report
+}
+
+// CheckLater checks the snapshot on screen against the checker's models
+// (package check, porcupine) in a command, bounded by check.DefaultTimeout:
+// a hard history says unknown rather than make the screen wait.
+func (p *Session) CheckLater() Cmd {
+	snap, id, gen := p.Snap, p.ID, p.Gen+1
+	return func() Msg {
+		return CheckedMsg{ID: id, Gen: gen, Report: check.Check(check.FromSnapshot(snap), check.DefaultTimeout)}
+	}
 }
 
 // Explained is how many times the session has read its snapshot for an

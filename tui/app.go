@@ -199,7 +199,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.openPage(msg.c)
 	case picked:
 		return a, a.openEntry(msg.e)
-	case checkedMsg:
+	case play.CheckedMsg:
 		a.pl.takeCheck(msg)
 		return a, nil
 	case showTrial:

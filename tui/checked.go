@@ -172,30 +172,21 @@ func findingTone(f checker.Finding) views.Tone {
 	return views.Dim
 }
 
-// checkedMsg carries the checker's findings on snapshot gen-1 of session
-// id.
-type checkedMsg struct {
-	id, gen int
-	report  checker.Report
-}
-
-// checkLater checks the snapshot on screen in a command, once per
-// snapshot, while the history page shows it: within the checker's timeout
-// a hard history says unknown, and the screen never waits for it.
+// checkLater asks the core to check the snapshot on screen in a command
+// (play.Session.CheckLater), once per snapshot, while the history page
+// shows it: within the checker's timeout a hard history says unknown, and
+// the screen never waits for it.
 func (p *Player) checkLater() tea.Cmd {
 	if !p.checked || p.checkedGen == p.Gen+1 || p.checking == p.Gen+1 {
 		return nil
 	}
 	p.checking = p.Gen + 1
-	snap, id, gen := p.Snap, p.ID, p.Gen+1
-	return func() tea.Msg {
-		return checkedMsg{id: id, gen: gen, report: checker.Check(checker.FromSnapshot(snap), checker.DefaultTimeout)}
-	}
+	return teaCmd(p.Session.CheckLater())
 }
 
 // takeCheck keeps a check's findings if they are of the snapshot on screen.
-func (p *Player) takeCheck(m checkedMsg) {
-	if m.id == p.ID && m.gen == p.Gen+1 {
-		p.report, p.checkedGen = m.report, m.gen
+func (p *Player) takeCheck(m play.CheckedMsg) {
+	if m.ID == p.ID && m.Gen == p.Gen+1 {
+		p.report, p.checkedGen = m.Report, m.Gen
 	}
 }

@@ -260,7 +260,7 @@ func TestHistoryChecksInACommand(t *testing.T) {
 	if !strings.Contains(screen, "server: checking… · client's mutex: checking… · fenced resource: checking…") {
 		t.Fatalf("before the check's command ran:\n%s", screen)
 	}
-	stale := checkedMsg{id: a.pl.ID, gen: a.pl.Gen, report: a.pl.report}
+	stale := play.CheckedMsg{ID: a.pl.ID, Gen: a.pl.Gen, Report: a.pl.report}
 	a.Update(stale)
 	if strings.Contains(ansi.Strip(a.View()), "linearizable") {
 		t.Error("the verdicts of an older snapshot were taken")

@@ -160,7 +160,7 @@ func (p *aboutPage) View() string {
 
 // historyPage is the history page (v): the run's operations on a
 // timeline, and what the checker found in them. While it is open the
-// checker runs on each new snapshot (see Player.checkLater).
+// checker runs on each new snapshot, in the core (see Player.checkLater, play.Session.CheckLater).
 type historyPage struct {
 	over
 	pl *Player

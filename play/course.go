@@ -183,20 +183,43 @@ func (c *Course) Browsing() bool { return c.browsing }
 
 // open opens pos's scene at pos through the door (Open), from left as it
 // stands; own says whether what the learner does in it is recorded as
-// theirs.
+// theirs. A story of the lab (Position.Lab) plays on the lab's own
+// embedded server, and the course stays at the scene it was at: nothing of
+// it goes to the course's progress.
 func (c *Course) open(pos Position, from *Session, own bool) (*Session, error) {
-	i := c.Index(pos.Scene)
-	if i < 0 {
+	b, i, o := c.b, c.Index(pos.Scene), c.options(own)
+	switch {
+	case pos.Lab != nil:
+		lb, err := c.labBackend()
+		if err != nil {
+			return nil, err
+		}
+		b, i = lb, c.At
+		o.Answered, o.Scored = nil, nil
+	case i < 0:
 		return nil, fmt.Errorf("no scene %q in this course", pos.Scene)
 	}
 	c.nextID++
-	s, err := Open(c.ctx, pos, Env{Backend: c.b, Scenes: c.Scenes, ID: c.nextID, Seed: c.seed, Ops: c.ops, Options: c.options(own)})
+	s, err := Open(c.ctx, pos, Env{Backend: b, Scenes: c.Scenes, ID: c.nextID, Seed: c.seed, Ops: c.ops, Options: o})
 	if err != nil {
 		return nil, err
 	}
 	c.leave(from)
 	c.At = i
 	return s, nil
+}
+
+// labBackend is the lab's own embedded server, started the first time a
+// story of the lab opens.
+func (c *Course) labBackend() (*sim.Backend, error) {
+	if c.labB == nil {
+		b, err := sim.OpenEmbedded()
+		if err != nil {
+			return nil, fmt.Errorf("the lab's server: %w", err)
+		}
+		c.labB = b
+	}
+	return c.labB, nil
 }
 
 // LabStory prepares the lab story pos carries (Position.Lab) where pos
@@ -209,15 +232,12 @@ func (c *Course) LabStory(pos Position) (*Session, error) {
 	if pos.Lab == nil {
 		return nil, fmt.Errorf("position: scene %s is no story of the lab", pos.Scene)
 	}
-	if c.labB == nil {
-		b, err := sim.OpenEmbedded()
-		if err != nil {
-			return nil, fmt.Errorf("the lab's server: %w", err)
-		}
-		c.labB = b
+	b, err := c.labBackend()
+	if err != nil {
+		return nil, err
 	}
 	c.nextID++
-	s, err := Open(c.ctx, pos, Env{Backend: c.labB, ID: c.nextID, Seed: c.seed, Ops: c.ops, Options: Options{Predict: c.Quiz}})
+	s, err := Open(c.ctx, pos, Env{Backend: b, ID: c.nextID, Seed: c.seed, Ops: c.ops, Options: Options{Predict: c.Quiz}})
 	if err == nil && c.visit == NotVisiting {
 		c.browsing = false // a story of the learner's own lab is their place
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"locksim/lab"
@@ -97,5 +98,37 @@ func TestLabPlaceVetted(t *testing.T) {
 	shipped := LabHand(&lv.Lock, 2, "break:get-then-del")
 	if _, err := shipped.Scene(); err != nil {
 		t.Fatalf("the level's own lock, played by hand: %v", err)
+	}
+}
+
+// TestFollowALabStory: a story of the lab the instructor leads opens
+// through the course's door for a follower, as a visit, on the lab's own
+// server; the course stays at its scene, and nothing of it is recorded.
+func TestFollowALabStory(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c := NewCourse(ctx, embedded(t), 1, &sync.WaitGroup{})
+	defer c.Close(context.Background())
+	from, err := c.Open(c.Index("release"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lv, _ := lab.FindLevel("get-then-del")
+	pos := Position{Version: PositionVersion, Scene: lab.SceneID, Seed: 3, Lab: LabHand(&lv.Lock, 2, "break:get-then-del")}
+	s, err := c.Visit(VisitFollow, pos, from)
+	if err != nil {
+		t.Fatalf("a follower opening the instructor's lab story: %v", err)
+	}
+	d := Driver{S: s}
+	d.Run(s.Start(nil))
+	defer s.Close(ctx)
+	if s.Backend == c.b || s.LabPlace() == nil || c.Scenes[c.At].ID != "release" {
+		t.Errorf("the lab story should play on the lab's server with the course at release: lab %v, at %s", s.LabPlace() != nil, c.Scenes[c.At].ID)
+	}
+	if err := d.Do(Do(Step)); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := c.Prog.Places[lab.SceneID]; len(c.Prog.Answers) != 0 || ok {
+		t.Errorf("a lab story left progress behind: %+v %v", c.Prog.Answers, c.Prog.Places)
 	}
 }

@@ -186,7 +186,8 @@ func TestTwoServersOneClass(t *testing.T) {
 	again := sshtest.Open(t, sshtest.Dial(t, other, "prof", teacherKey), "xterm-256color", 100, 30)
 	again.WaitFor("Your name, as the class will see it") // each server keeps its own names
 	again.Send("Prof\r")
-	again.WaitFor("class " + code + " (prof) is open")
+	// one leader: the second session opens at the class's place and ask
+	again.WaitFor("A number on every write", "class "+code+" · the class is asked to follow")
 
 	c := simtest.Client(t, url)
 	for _, k := range simtest.Keys(t, url) {

@@ -260,8 +260,21 @@ func TestTally(t *testing.T) {
 	if p.State != Open || p.Of != 5 || p.Elsewhere != 1 || p.Answered != 4 || !slices.Equal(p.Guesses, []int{1, 2, 1}) {
 		t.Fatalf("poll %+v", p)
 	}
-	if got, want := p.Headline(), "2 of 5 predicted: exactly one"; got != want {
+	if got, want := p.Headline(), "4 of 5 answered · most chose 2 (2)"; got != want {
 		t.Errorf("headline %q, want %q", got, want)
+	}
+	// di has not answered and is online; left is gone, gone answered
+	if !slices.Equal(p.Waiting, []string{"di"}) || p.WaitingLine(80) != "waiting for: di" {
+		t.Errorf("waiting %v, line %q", p.Waiting, p.WaitingLine(80))
+	}
+	// a tie names every answer it ties
+	tie := Poll{Of: 32, Answered: 32, Guesses: []int{11, 11, 10}, Choices: []string{"a", "b", "c"}}
+	if got, want := tie.Headline(), "32 of 32 answered · most chose 1 and 2, 11 each"; got != want {
+		t.Errorf("tie headline %q, want %q", got, want)
+	}
+	many := Poll{Waiting: []string{"ada", "bo", "cy", "di", "ed", "flo"}}
+	if got, want := many.WaitingLine(31), "waiting for: ada, bo and 4 more"; got != want {
+		t.Errorf("waiting line at 31 columns %q, want %q", got, want)
 	}
 	if !strings.Contains(p.Question, "How many of them get OK?") || len(p.Choices) != 3 {
 		t.Errorf("question %q, choices %q", p.Question, p.Choices)

@@ -3,6 +3,8 @@ package class
 import (
 	"fmt"
 	"maps"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -43,6 +45,9 @@ type Poll struct {
 	// Answered is their sum.
 	Guesses  []int
 	Answered int
+	// Waiting are the names of the students online in the same story who
+	// have not answered yet, in roster order: whom the instructor waits for.
+	Waiting []string
 	// Actual counts, per choice, the students whose own run made it true
 	// (their tokens and races differ); Ran is how many runs have got
 	// there, NoneTrue those whose replies made no choice true.
@@ -96,6 +101,8 @@ func Tally(lead play.Position, ms []Member, now time.Time) (p Poll, ok bool) {
 		if g := m.Pos.Prediction; g != nil && g.Chosen >= 0 && g.Chosen < len(p.Choices) {
 			p.Guesses[g.Chosen]++
 			p.Answered++
+		} else if m.Here(now) {
+			p.Waiting = append(p.Waiting, m.Name)
 		}
 		if m.Revealed {
 			p.Ran++
@@ -126,18 +133,52 @@ func nonZero(m map[string]int) map[string]int {
 }
 
 // Headline is the poll in one line: how many of the students in the
-// story predicted its most chosen answer, or that none has answered yet.
+// story have answered, the count an instructor paces by, and then the
+// most chosen answer by its number, every one of them when several tie
+// ("32 of 33 answered · most chose 1 and 2, 11 each").
 func (p Poll) Headline() string {
 	if p.Answered == 0 {
 		return fmt.Sprintf("no prediction yet from the %s in this story", students(p.Of))
 	}
-	top := 0
+	head := fmt.Sprintf("%d of %d answered", p.Answered, p.Of)
+	top := slices.Max(p.Guesses)
+	var most []string
 	for i, n := range p.Guesses {
-		if n > p.Guesses[top] {
-			top = i
+		if n == top {
+			most = append(most, strconv.Itoa(i+1))
 		}
 	}
-	return fmt.Sprintf("%d of %d predicted: %s", p.Guesses[top], p.Of, p.Choices[top])
+	if len(most) == 1 {
+		return head + fmt.Sprintf(" · most chose %s (%d)", most[0], top)
+	}
+	return head + fmt.Sprintf(" · most chose %s, %d each", strings.Join(most[:len(most)-1], ", ")+" and "+most[len(most)-1], top)
+}
+
+// WaitingLine names the students the question waits for, as many as fit
+// in width columns, and how many more there are: "waiting for: Ada, Bo
+// and 3 more"; "" when every one has answered.
+func (p Poll) WaitingLine(width int) string {
+	if len(p.Waiting) == 0 {
+		return ""
+	}
+	line := "waiting for: "
+	for i, name := range p.Waiting {
+		rest := len(p.Waiting) - i - 1
+		next := line
+		if i > 0 {
+			next += ", "
+		}
+		next += name
+		tail := ""
+		if rest > 0 {
+			tail = fmt.Sprintf(" and %d more", rest)
+		}
+		if len([]rune(next+tail)) > width && i > 0 {
+			return line + fmt.Sprintf(" and %d more", len(p.Waiting)-i)
+		}
+		line = next
+	}
+	return line
 }
 
 // students is n students as a sentence says it.

@@ -205,7 +205,7 @@ func TestPollCountsTheClass(t *testing.T) {
 		}
 		drive(t, teacher.a, keys("l")...)
 		v := teacher.a.View()
-		if !strings.Contains(v, "1 of 2 predicted") || !strings.Contains(v, "2 online, 2 following") {
+		if !strings.Contains(v, "2 of 2 answered · most chose 1 and 2, 1 each") || !strings.Contains(v, "2 online, 2 following") {
 			t.Errorf("the class view does not count the two predictions:\n%s", v)
 		}
 		golden(t, "class-poll-open-"+itoa(int64(size.w))+"x"+itoa(int64(size.h)), strings.ReplaceAll(v, code, "CODE"))

@@ -124,6 +124,9 @@ func (d *Desk) pollLines() []string {
 	}
 	out = append(out, strings.Split(views.Histogram(st, bars, w), "\n")...)
 	if p.State == class.Open {
+		if waiting := p.WaitingLine(w); waiting != "" {
+			out = append(out, waiting)
+		}
 		return append(out, st.Dim.Render(truncate("the question is open · → runs the move in every follower's own run", w)))
 	}
 	out = append(out, truncate(fmt.Sprintf("their own runs answered (%d of %d have run it):", p.Ran, p.Of), w))

@@ -16,7 +16,7 @@ const (
 	relScript = "script"
 	// relFinally is celery's bug: A is refused, and the release in its
 	// finally block runs anyway, a blind DEL of the holder's lock
-	relFinally = "refused, DEL in finally"
+	relFinally = "DEL in finally when refused"
 	// the release in one command: Redis 8.4's DELEX key IFEQ token and
 	// Valkey 9.0's DELIFEQ key token, 1 or 0, where the script says 1, 0
 	// or -1

@@ -377,7 +377,7 @@ func (p *Player) draw() (string, frameLayout) {
 	case p.notes:
 		middle = views.Rule(st, "speaker notes · N hides them", w) + "\n" + st.Wrap(p.Notes(p.role), w, logH)
 	case p.Asking:
-		middle = p.questionWithLog(st, lines, listed, w, logH)
+		middle, lay.logRows = p.questionWithLog(st, lines, listed, w, logH)
 	}
 	return strings.Join(top, "\n") + "\n" + middle + "\n" + strings.Join(bottom[:len(bottom)-1], "\n"), lay
 }
@@ -430,15 +430,24 @@ func (p *Player) hiddenNote() string {
 // questionWithLog is the prediction panel with its first hints hints, in
 // rows lines, under the newest log lines when there is room for them: the
 // move that set the question up stays in view while the class thinks.
-func (p *Player) questionWithLog(st views.Styles, lines []views.LogLine, hints, w, rows int) string {
+func (p *Player) questionWithLog(st views.Styles, lines []views.LogLine, hints, w, rows int) (string, int) {
 	ql := p.questionLines(st, w, hints)
 	q := fitRows(strings.Join(ql, "\n"), rows)
 	tail := min(len(lines), rows-len(ql)-1) // and a rule over the log
 	if tail <= 0 {
-		return views.Rule(st, "predict", w) + "\n" + q
+		return views.Rule(st, "predict", w) + "\n" + q, 0
 	}
-	return fitRows(views.Rule(st, "commands, newest last", w)+"\n"+views.Log(st, lines, w, tail, 0)+"\n"+
-		views.Rule(st, "predict", w)+"\n"+q, rows+1)
+	// the clue may be an older line: [ and ] scroll the few rows left
+	back := min(p.scroll, max(0, len(lines)-tail))
+	rule := "commands, newest last"
+	if earlier := len(lines) - tail - back; earlier > 0 {
+		rule += fmt.Sprintf(" · %d earlier: [", earlier)
+	}
+	if back > 0 {
+		rule += fmt.Sprintf(" · %d newer: ]", back)
+	}
+	return fitRows(views.Rule(st, rule, w)+"\n"+views.Log(st, lines, w, tail, back)+"\n"+
+		views.Rule(st, "predict", w)+"\n"+q, rows+1), tail
 }
 
 // questionLines are the prediction panel's rows: the question, the

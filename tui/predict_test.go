@@ -293,3 +293,32 @@ func TestQuestionGoldens(t *testing.T) {
 		}
 	}
 }
+
+// TestQuestionLogScrolls: at release's question under GET then DEL, the
+// clue (A's GET at +28 s, which found its own token) is older than the two
+// rows of log the question leaves at 80x24; [ brings it back, ] returns,
+// and the rule says how many lines are earlier.
+func TestQuestionLogScrolls(t *testing.T) {
+	b := embedded(t)
+	a := openAsking(t, b, scenes.Find("release"), scenes.Params{"release": 1}, false)
+	if !a.pl.Asking {
+		t.Fatal("release under GET then DEL never asked")
+	}
+	v := ansi.Strip(a.View())
+	if strings.Contains(v, "A> GET") || !strings.Contains(v, "earlier: [") {
+		t.Fatalf("before [: the GET should be off screen and the rule should say so:\n%s", v)
+	}
+	for i := 0; i < 10 && !strings.Contains(ansi.Strip(a.View()), "A> GET"); i++ {
+		drive(t, a, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'['}})
+	}
+	v = ansi.Strip(a.View())
+	if !strings.Contains(v, "A> GET") || !strings.Contains(v, "newer: ]") || !a.pl.Asking {
+		t.Fatalf("[ should bring A's GET back while the question waits:\n%s", v)
+	}
+	for range 10 {
+		drive(t, a, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{']'}})
+	}
+	if v := ansi.Strip(a.View()); strings.Contains(v, "newer: ]") {
+		t.Errorf("] should come back to the newest lines:\n%s", v)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"locksim/lab"
+	"net"
 	"strconv"
 	"strings"
 	"time"
@@ -115,6 +116,8 @@ serving the course over SSH (see docs/classroom.md):
   -class-redis URL     keep the classes (roster, places, polls, progress) in this Redis or
                        Valkey server under locksim:class:, so several -serve processes serve
                        one class; needs -host-key, the same file on each (default: in memory)
+  -public-addr H:P     the address students reach the server at, for the join line
+                       (default: the address each instructor's own client reached)
   -class-retention D   a class outlives its last change by D, then its keys expire (default
                        720h, 30 days); a class lasts until its instructor closes it
                        (ssh HOST close CODE) and clear deletes its roster (ssh HOST clear CODE)
@@ -173,6 +176,7 @@ type config struct {
 type serveConfig struct {
 	addr, hostKey, dir, instructors string
 	classRedis                      string
+	publicAddr                      string // -public-addr HOST:PORT, the students' way in
 	maxSessions, sessionsPerKey     int
 	maxCommands, commandsPerKey     int
 	idle, maxTime, commandTime      time.Duration
@@ -338,7 +342,7 @@ func checkServe(fs *flag.FlagSet, c *config) error {
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
 		case "host-key", "serve-dir", "instructors", "max-sessions", "idle", "max-session", "class-redis",
-			"max-sessions-per-key", "max-commands", "max-commands-per-key", "command-time", "class-retention":
+			"max-sessions-per-key", "max-commands", "max-commands-per-key", "command-time", "class-retention", "public-addr":
 			only = append(only, "-"+f.Name)
 		}
 	})
@@ -367,6 +371,8 @@ func checkServe(fs *flag.FlagSet, c *config) error {
 		return fmt.Errorf("-command-time must be at least 1s, got %v", c.serve.commandTime)
 	case c.serve.classRetention < time.Hour:
 		return fmt.Errorf("-class-retention must be at least 1h, got %v", c.serve.classRetention)
+	case c.serve.publicAddr != "" && !validHostPort(c.serve.publicAddr):
+		return fmt.Errorf("-public-addr wants HOST:PORT, the address students reach the server at (e.g. class.example.org:2222), got %q", c.serve.publicAddr)
 	case c.serve.idle < 0 || c.serve.idle > 0 && c.serve.idle < 2*serve.IdleWarning:
 		return fmt.Errorf("-idle must be 0 (never) or at least %v, got %v", 2*serve.IdleWarning, c.serve.idle)
 	case c.serve.maxTime < 0:
@@ -517,6 +523,7 @@ func serveFlags(fs *flag.FlagSet, c *config) {
 	fs.DurationVar(&c.serve.maxTime, "max-session", serve.DefaultMaxTime, "")
 	fs.StringVar(&c.serve.classRedis, "class-redis", "", "")
 	fs.DurationVar(&c.serve.classRetention, "class-retention", class.TTL, "")
+	fs.StringVar(&c.serve.publicAddr, "public-addr", "", "")
 }
 
 func resetFlags(fs *flag.FlagSet, c *config) {
@@ -564,4 +571,15 @@ func courseFlags(fs *flag.FlagSet, c *config) {
 	fs.StringVar(&c.exportDir, "export-dir", "", "")
 	fs.IntVar(&c.exportScale, "export-scale", 0, "")
 	fs.StringVar(&c.labDir, "lab", "", "")
+}
+
+// validHostPort reports an address of the form HOST:PORT with a port from
+// 1 to 65535 and a host that is not empty.
+func validHostPort(addr string) bool {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil || host == "" {
+		return false
+	}
+	n, err := strconv.Atoi(port)
+	return err == nil && n >= 1 && n <= 65535
 }

@@ -7,7 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"strconv"
+	"strings"
 	"time"
 
 	"locksim/class"
@@ -55,7 +55,7 @@ func serveCourse(ctx context.Context, e *env, c config, _ *sim.Backend) int {
 		return 2
 	}
 	defer hub.Close()
-	cfg.Class = classroom.New(hub, joinLine(l.Addr()), cfg.Log.Printf)
+	cfg.Class = classroom.New(hub, publicJoin(c.serve.publicAddr), cfg.Log.Printf)
 	cfg.Commands = sshCommands()
 	if exe, err := os.Executable(); err == nil {
 		cfg.Spawn = spawner(exe, nil, cfg.Redis, cfg.Live)
@@ -119,16 +119,20 @@ func classHub(ctx context.Context, url, dir string, retention time.Duration) (cl
 	return h, nil
 }
 
-// joinLine is what students type to join a class on this server, CODE
-// standing for the class's code; the host is this machine's name.
-func joinLine(addr net.Addr) string {
-	port := "22"
-	if a, ok := addr.(*net.TCPAddr); ok {
-		port = strconv.Itoa(a.Port)
+// publicJoin is what students type to join a class, CODE standing for
+// the class's code, at -public-addr HOST:PORT (checked with the flags);
+// "" without it, for each instructor's session to show the address its
+// own client reached.
+func publicJoin(addr string) string {
+	if addr == "" {
+		return ""
 	}
-	host, err := os.Hostname()
-	if err != nil || host == "" {
-		host = "HOST"
+	host, port, _ := net.SplitHostPort(addr)
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	if port == "22" {
+		return "ssh CODE@" + host
 	}
 	return "ssh -p " + port + " CODE@" + host
 }

@@ -31,6 +31,9 @@ func TestServeBadInput(t *testing.T) {
 		{[]string{"-serve", ":0", "-command-time", "10ms"}, "-command-time must be at least 1s"},
 		{[]string{"-command-time", "5s"}, "-command-time needs -serve ADDR"},
 		{[]string{"-serve", ":0", "-class-retention", "10m"}, "-class-retention must be at least 1h"},
+		{[]string{"-serve", ":0", "-public-addr", "class.example.org"}, "-public-addr wants HOST:PORT"},
+		{[]string{"-serve", ":0", "-public-addr", "h:99999"}, "-public-addr wants HOST:PORT"},
+		{[]string{"-public-addr", "h:22"}, "-public-addr needs -serve ADDR"},
 		{[]string{"-serve", ":0", "-idle", "90s"}, "-idle must be 0 (never) or at least 2m0s"},
 		{[]string{"-serve", ":0", "-max-session", "-1h"}, "-max-session must be 0 (never) or above"},
 		{[]string{"-serve", ":0", "-class-redis", "redis://127.0.0.1:1"}, "give them all one host key with -host-key FILE"},
@@ -40,6 +43,21 @@ func TestServeBadInput(t *testing.T) {
 		code, out, errs := runMain(c.args...)
 		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2, nothing, one line with %q", c.args, code, out, errs, c.want)
+		}
+	}
+}
+
+// TestPublicJoin: -public-addr's join line leaves out port 22 and writes
+// an IPv6 host in brackets.
+func TestPublicJoin(t *testing.T) {
+	for addr, want := range map[string]string{
+		"class.example.org:2222": "ssh -p 2222 CODE@class.example.org",
+		"class.example.org:22":   "ssh CODE@class.example.org",
+		"[2001:db8::1]:2222":     "ssh -p 2222 CODE@[2001:db8::1]",
+		"":                       "",
+	} {
+		if got := publicJoin(addr); got != want {
+			t.Errorf("publicJoin(%q) = %q, want %q", addr, got, want)
 		}
 	}
 }

@@ -44,6 +44,10 @@ type Identity struct {
 	// Instructor is set when Key is in Config.Instructors, checked inside
 	// the session against the file as it is then.
 	Instructor bool
+	// Local is the address the client reached the server at (host:port):
+	// what the people beside it can reach too, unless a NAT or a port
+	// forward stands between (see the classroom's join line).
+	Local string
 }
 
 // Keyless reports a session that gave no public key.
@@ -100,6 +104,9 @@ func keyHash(k gossh.PublicKey) string {
 // identify reads who sess is; not yet whether they instruct.
 func identify(sess ssh.Session) Identity {
 	id := Identity{User: sess.User()}
+	if a := sess.LocalAddr(); a != nil {
+		id.Local = a.String()
+	}
 	if k := sess.PublicKey(); k != nil {
 		id.Key, id.KeyHash = k, keyHash(k)
 		id.ID = id.KeyHash

@@ -69,7 +69,12 @@ func (d *Desk) View() string {
 	}
 	lines := []string{truncate(head, w)}
 	if d.join != "" {
-		lines = append(lines, truncate(st.Dim.Render("students join with: "+d.join), w))
+		// the command whole on its line; a note on how sure it is under it
+		cmd, note, _ := strings.Cut(d.join, " (")
+		lines = append(lines, truncate(st.Dim.Render("students join with: "+cmd), w))
+		if note != "" {
+			lines = append(lines, truncate(st.Dim.Render("("+note), w))
+		}
 	}
 	poll := d.pollLines()
 	roster := d.rosterLines()

@@ -10,8 +10,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -102,7 +104,7 @@ func (c *Classes) Join(s *serve.Session) {
 	c.mu.Lock()
 	c.seats[s] = st
 	c.mu.Unlock()
-	s.Send(tui.JoinedMsg{Class: tui.Classroom{Seat: seat, Join: c.joinLine(code)}, Note: note})
+	s.Send(tui.JoinedMsg{Class: tui.Classroom{Seat: seat, Join: c.joinFor(code, s.Identity.Local)}, Note: note})
 	go func() {
 		defer close(st.done)
 		defer func() {
@@ -249,6 +251,29 @@ func (c *Classes) comeBack(id serve.Identity) string {
 		return id.ComeBack()
 	}
 	return c.joinLine(id.ComeBack())
+}
+
+// joinFor is the join command with the class's code in it, as the
+// session at local (the address its client reached) shows it: the
+// server's -public-addr when it has one; else the host and port that
+// client reached, which may not be the students' way in behind a NAT or a
+// port forward, and the line says so.
+func (c *Classes) joinFor(code, local string) string {
+	if c.join != "" || local == "" {
+		return c.joinLine(code)
+	}
+	host, port, err := net.SplitHostPort(local)
+	if err != nil {
+		return c.joinLine(code)
+	}
+	line := "ssh "
+	if port != "22" {
+		line += "-p " + port + " "
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	return line + code + "@" + host + " (the address you reached: behind a NAT or a port forward, use -public-addr)"
 }
 
 // joinLine is the join command with the class's code in it.

@@ -617,3 +617,24 @@ func TestNameFollowsTheKey(t *testing.T) {
 		t.Fatalf("Ann Lee is %d rows:\n%s", n, s)
 	}
 }
+
+// TestJoinLineFromTheConnection: without -public-addr, the join line is
+// the address the instructor's own client reached (the port left out when
+// it is 22), and says it may not be the students' way in; with it, the
+// server's line.
+func TestJoinLineFromTheConnection(t *testing.T) {
+	c := New(class.NewMemory(nil), "", nil)
+	for _, tc := range []struct{ local, want string }{
+		{"10.0.0.5:2222", "ssh -p 2222 k7m2q@10.0.0.5 (the address you reached: behind a NAT or a port forward, use -public-addr)"},
+		{"192.168.1.9:22", "ssh k7m2q@192.168.1.9 (the address you reached:"},
+		{"[::1]:2222", "ssh -p 2222 k7m2q@[::1] ("},
+	} {
+		if got := c.joinFor("k7m2q", tc.local); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("reached at %s: %q, want it to start %q", tc.local, got, tc.want)
+		}
+	}
+	pub := New(class.NewMemory(nil), "ssh -p 2222 CODE@class.example.org", nil)
+	if got := pub.joinFor("k7m2q", "10.0.0.5:2222"); got != "ssh -p 2222 k7m2q@class.example.org" {
+		t.Errorf("with -public-addr: %q", got)
+	}
+}

@@ -97,7 +97,10 @@ type Member struct {
 	Revealed bool `json:"revealed,omitempty"`
 	// Following is set while the member replays to the instructor's place.
 	Following bool `json:"following,omitempty"`
-	Online    bool `json:"online"`
+	// OnContents is set while the member is on the course's contents (or
+	// has opened no scene yet): Pos is then no story they are in.
+	OnContents bool `json:"contents,omitempty"`
+	Online     bool `json:"online"`
 	// Seen is when the row was last put, or, in a Roster, the session's
 	// last beat if that is later (see Beat).
 	Seen time.Time `json:"seen"`

@@ -89,7 +89,7 @@ func Tally(lead play.Position, ms []Member, now time.Time) (p Poll, ok bool) {
 		if m.Role != Student {
 			continue
 		}
-		same := m.Pos.Scene == lead.Scene && sameSettings(m.Pos.Settings, lead.Settings)
+		same := m.Pos.Scene == lead.Scene && sameSettings(m.Pos.Settings, lead.Settings) && !m.OnContents
 		if !m.Here(now) && (!same || m.Pos.Prediction == nil && !m.Revealed) {
 			continue
 		}

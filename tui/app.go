@@ -122,7 +122,11 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		sel = a.pl.Sel
 	}
 	_, cmd := a.update(msg)
-	cmd = tea.Batch(cmd, a.classAfter(), a.doAsks())
+	// the pages the message asked for first, so the class's row says where
+	// the learner is now (on the contents or not); then what the class
+	// asked for in turn
+	asked := a.doAsks()
+	cmd = tea.Batch(cmd, asked, a.classAfter(a.contentsOpen()), a.doAsks())
 	// a mouse moving over the screen without selecting changes nothing on it
 	_, mouse := msg.(tea.MouseMsg)
 	a.settle(mouse && a.pl != nil && a.pl.Sel == sel && !isWheel(msg))

@@ -147,7 +147,11 @@ func (a *session) syncDesk() {
 	ss := a.students()
 	c.pick = min(c.pick, max(len(ss)-1, 0))
 	c.board.SetSize(a.com.Width, a.com.Height)
-	c.board.sync(ss, c.pick, a.pl.Position(), c.follow, a.notesPage(), c.now())
+	lead := a.pl.Position()
+	if a.course.Browsing() && a.course.Visiting() == play.NotVisiting {
+		lead = play.Position{} // no scene led yet: nothing to poll
+	}
+	c.board.sync(ss, c.pick, lead, c.follow, a.notesPage(), c.now())
 }
 
 // classKeys switches on the class's bindings for the session's role.
@@ -323,7 +327,7 @@ func (a *session) goTo(pos play.Position, visit play.Visit) tea.Cmd {
 // classAfter runs after every message: a place waiting for the running
 // move is gone to, and what changed is handed to the seat (the row; the
 // instructor's place).
-func (a *session) classAfter() tea.Cmd {
+func (a *session) classAfter(contents bool) tea.Cmd {
 	c := a.cls
 	if c == nil || a.pl == nil || a.pl.Busy {
 		return nil
@@ -335,7 +339,8 @@ func (a *session) classAfter() tea.Cmd {
 			return cmd
 		}
 	}
-	row := class.Member{Pos: a.pl.Position(), Actual: a.pl.Actual, Revealed: a.ran(), Following: c.following, Prog: a.course.Prog}
+	row := class.Member{Pos: a.pl.Position(), Actual: a.pl.Actual, Revealed: a.ran(), Following: c.following, Prog: a.course.Prog,
+		OnContents: contents || a.course.Browsing() && a.course.Visiting() == play.NotVisiting}
 	if data, err := json.Marshal(row); err == nil && string(data) != c.reported {
 		c.reported = string(data)
 		c.Seat.Report(row)
@@ -387,13 +392,12 @@ func (a *App) classKey(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
 		return nil, true // the projector shows the instructor's screen: nothing moves it
 	case key.Matches(msg, k.Follow):
 		return a.toggleFollow(), true
+	case key.Matches(msg, k.Desk) && !scene && a.onContents():
+		// the class can be watched arriving before a scene is led
+		a.openOver(&deskPage{a.session})
+		return nil, true
 	case key.Matches(msg, k.Desk) && !scene:
-		const first = "open a scene first: the class view stands beside the scene you lead"
-		if a.onContents() {
-			a.toc.notice = first
-		} else {
-			a.pl.SetFlash(first)
-		}
+		a.pl.SetFlash("the class view opens from a scene or the contents: esc first")
 		return nil, true
 	case key.Matches(msg, k.Desk) && isDesk(top):
 		return nil, false // the class view's: l closes it

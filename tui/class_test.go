@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -301,21 +302,28 @@ func TestFollowersRaceTheirOwnRace(t *testing.T) {
 	}
 }
 
-// TestClassViewNeedsAScene: on the contents, the instructor's l says to
-// open a scene first, and the contents' keys stay the contents'.
-func TestClassViewNeedsAScene(t *testing.T) {
+// TestClassViewFromTheContents: on the contents, before leading a scene,
+// the instructor's l opens the class view to watch the class arrive: a
+// student on the contents is listed there as on the contents, the poll
+// waits for a scene; l gives the contents back, whose keys are theirs.
+func TestClassViewFromTheContents(t *testing.T) {
 	hub := class.NewMemory(atClassNow)
 	info, err := hub.Open(context.Background(), "teacher")
 	if err != nil {
 		t.Fatal(err)
 	}
 	teacher := joinAs(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 4}, 80, 24)
+	ann := joinAs(t, hub, info.Code, class.Student, "k-ann", "ann", Options{Seed: 5}, 80, 24)
+	drive(t, ann.a) // ann's row goes to the class from her contents
+	hear(t, teacher, "ann on the contents", rowOf("k-ann", func(m class.Member) bool { return m.OnContents }))
 	drive(t, teacher.a, keys("l")...)
-	if v := teacher.a.View(); !strings.Contains(v, "open a scene first") {
-		t.Fatalf("l on the contents:\n%s", v)
+	v := teacher.a.View()
+	if !isDesk(teacher.a.pages.top()) || !strings.Contains(v, "you lead no scene yet") || !regexp.MustCompile(`ann +contents`).MatchString(v) {
+		t.Fatalf("l on the contents should open the class view, ann on the contents:\n%s", v)
 	}
+	drive(t, teacher.a, keys("l")...)
 	drive(t, teacher.a, tea.KeyMsg{Type: tea.KeyDown}, tea.KeyMsg{Type: tea.KeyDown})
 	if got := teacher.a.toc.menu.SelectedItem().(entry).n; got != 3 || isDesk(teacher.a.pages.top()) {
-		t.Fatalf("after l, ↓ ↓ picks scene %d (want 3), class view %v", got, isDesk(teacher.a.pages.top()))
+		t.Fatalf("after l again, ↓ ↓ picks scene %d (want 3), class view %v", got, isDesk(teacher.a.pages.top()))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -485,6 +486,13 @@ func (a *App) openEntry(e entry) tea.Cmd {
 
 // onContents reports that the contents are on screen.
 func (a *App) onContents() bool { return a.toc != nil && a.pages.top() == a.toc }
+
+// contentsOpen reports the contents on the stack, on top or under a page
+// opened from them (the glossary, the class view): no scene is the
+// learner's place on screen.
+func (a *App) contentsOpen() bool {
+	return a.toc != nil && slices.Contains(a.pages, Component(a.toc))
+}
 
 // View draws the contents at the size SetSize set.
 func (t *Contents) View() string {

@@ -103,6 +103,9 @@ func (d *Desk) View() string {
 // student's own run answered.
 func (d *Desk) pollLines() []string {
 	st, w := d.com.Styles, d.w
+	if d.lead.Scene == "" {
+		return []string{st.Dim.Render(truncate("you lead no scene yet: the poll opens with the scene you open", w))}
+	}
 	p, ok := class.Tally(d.lead, d.students, d.now)
 	if !ok {
 		return []string{st.Dim.Render(truncate("no question in "+d.lead.Scene+": nothing to poll", w))}
@@ -165,7 +168,11 @@ func (d *Desk) rosterLines() []string {
 		case m.Following:
 			state = "following"
 		}
-		row := fmt.Sprintf("%s%-12s %-11s %-7s %-9s %s", mark, truncate(m.Name, 12), m.Pos.Scene, stepOf(m.Pos), state, answerOf(m))
+		where, step := m.Pos.Scene, stepOf(m.Pos)
+		if m.OnContents {
+			where, step = "contents", ""
+		}
+		row := fmt.Sprintf("%s%-12s %-11s %-7s %-9s %s", mark, truncate(m.Name, 12), where, step, state, answerOf(m))
 		if i == d.pick {
 			row = st.Accent.Render(truncate(row, w))
 		}

@@ -123,7 +123,7 @@ func TestClassOverSSH(t *testing.T) {
 		s.WaitFor("You predicted", "3/10")
 	}
 	teacher.Send("l")
-	teacher.WaitFor("2 online, 2 following", "1 of 2 predicted", "ann", "predicted 1", "bob", "predicted 2")
+	teacher.WaitFor("2 online, 2 following", "2 of 2 answered · most chose 1 and 2, 1 each", "ann", "predicted 1", "bob", "predicted 2")
 
 	teacher.Send(".") // the move runs in each student's own run
 	teacher.WaitFor("their own runs answered (2 of 2 have run it)", "ran 2")
@@ -389,11 +389,11 @@ func TestPresenceOverSSH(t *testing.T) {
 	bob.Send("2")
 	bob.WaitFor("You predicted")
 	teacher.Send("l")
-	teacher.WaitFor("2 online, 2 following", "1 of 2 predicted")
+	teacher.WaitFor("2 online, 2 following", "1 of 2 answered · most chose 2 (1)", "waiting for: ann")
 
-	// the class part of bob's server dies: his beats stop
+	// the class part of bob's server dies: his beats stop; his answer stays
 	_ = hubB.Close()
-	teacher.WaitFor("1 online, 1 following", "1 of 2 predicted")
+	teacher.WaitFor("1 online, 1 following", "1 of 2 answered · most chose 2 (1)")
 	teacher.Send("l")
 
 	// the instructor leaves; ann, following, is told, and keeps her place
@@ -439,10 +439,10 @@ func TestKeylessStudentIsOneRow(t *testing.T) {
 	kay.Send("2")
 	kay.WaitFor("You predicted")
 	teacher.Send("l")
-	teacher.WaitFor("1 online, 1 following", "1 of 1 predicted", "Kay")
+	teacher.WaitFor("1 online, 1 following", "1 of 1 answered · most chose 2 (1)", "Kay")
 	kay.Send("q")
 	kay.WaitEnd()
-	teacher.WaitFor("0 online, 0 following", "1 of 1 predicted")
+	teacher.WaitFor("0 online, 0 following", "1 of 1 answered · most chose 2 (1)")
 
 	// back, with no name asked: the same row, online again
 	again := sshtest.Open(t, sshtest.Dial(t, addr, m[1], nil), "xterm-256color", 100, 30)
@@ -545,7 +545,7 @@ func TestRestartKeepsTheClass(t *testing.T) {
 	ann.Send("2")
 	ann.WaitFor("You predicted")
 	teacher.Send("l")
-	teacher.WaitFor("1 of 1 predicted")
+	teacher.WaitFor("1 of 1 answered")
 	teacher.Send(".") // the move runs in ann's own run: her answer is judged
 	teacher.WaitFor("their own runs answered (1 of 1 have run it)")
 	ann.WaitFor("4/10")

@@ -25,6 +25,9 @@ type Seat struct {
 	done chan struct{}
 	kick chan struct{}
 
+	// before is the member's row in the class before this seat, nil for none
+	before *Member
+
 	mu     sync.Mutex
 	row    Member
 	rowDue bool
@@ -57,10 +60,11 @@ func Sit(ctx context.Context, hub Hub, code string, m Member, now func() time.Ti
 	// restart): its answers stay in the roster, the poll and the report
 	// whatever the session's own progress holds
 	var prior progress.Progress
+	var before *Member
 	if roster, err := hub.Roster(ctx, code); err == nil {
 		for _, r := range roster {
 			if r.ID == m.ID && r.Role == m.Role {
-				prior = r.Prog
+				prior, before = r.Prog, &r
 			}
 		}
 	}
@@ -76,7 +80,7 @@ func Sit(ctx context.Context, hub Hub, code string, m Member, now func() time.Ti
 		return nil, err
 	}
 	sctx, stop := context.WithCancel(ctx)
-	s := &Seat{hub: hub, info: info, id: newSeatID(), prior: prior, ctx: sctx, stop: stop, done: make(chan struct{}), kick: make(chan struct{}, 1), row: m, now: now}
+	s := &Seat{hub: hub, info: info, id: newSeatID(), prior: prior, before: before, ctx: sctx, stop: stop, done: make(chan struct{}), kick: make(chan struct{}, 1), row: m, now: now}
 	go s.loop()
 	return s, nil
 }
@@ -123,6 +127,16 @@ func (s *Seat) ID() string { return s.id }
 
 // Info is the class the seat is in.
 func (s *Seat) Info() Info { return s.info }
+
+// Before is the class's row of this member from before the seat (a
+// session on another server, or before a restart): where they stood and
+// whether they followed; ok is false for a member new to the class.
+func (s *Seat) Before() (Member, bool) {
+	if s.before == nil {
+		return Member{}, false
+	}
+	return *s.before, true
+}
 
 // Member is the seat's row as last reported.
 func (s *Seat) Member() Member {

@@ -148,13 +148,16 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case ClassMsg:
 		return a, a.classMsg(msg)
 	case JoinedMsg:
+		var start tea.Cmd
 		if msg.Class.Seat != nil {
-			a.JoinClass(msg.Class)
+			if old := a.joinClass(msg.Class); old != nil {
+				start = a.pl.Start(old) // a returning follower, back in the story
+			}
 		}
 		if msg.Note != "" {
 			a.say(msg.Note)
 		}
-		return a, nil
+		return a, tea.Batch(start, a.doAsks())
 	case saved:
 		a.saveRunning = false
 		if msg.err != nil && a.pl != nil {

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"locksim/sim"
 	"maps"
 	"slices"
 	"time"
@@ -102,6 +103,15 @@ func (c *classroom) now() time.Time {
 // poll, follow asked for), or a projector (the scene only, following the
 // instructor exactly). Call it before the first message.
 func (a *session) JoinClass(c Classroom) {
+	if old := a.joinClass(c); old != nil {
+		old.Close() // never started: no key of it is on the server
+	}
+}
+
+// joinClass is JoinClass; it returns the run of the scene it replaced when
+// it put a returning follower back in the instructor's story (nil when it
+// replaced none), for the caller to close, or to clear once started.
+func (a *session) joinClass(c Classroom) *sim.Run {
 	m := c.Seat.Member()
 	a.cls = &classroom{Classroom: c, role: m.Role, code: c.Seat.Info().Code, roster: map[string]class.Member{}, pick: 0}
 	a.cls.following = m.Role == class.Projector
@@ -117,7 +127,32 @@ func (a *session) JoinClass(c Classroom) {
 		a.cls.board = newDesk(a.com, a.cls.code, c.Join)
 		a.cls.board.SetSize(a.com.Width, a.com.Height)
 	}
+	var old *sim.Run
+	if before, ok := c.Seat.Before(); ok && m.Role == class.Student && before.Following && !before.OnContents && before.Pos.Scene != "" {
+		old = a.resumeFollowing(before.Pos)
+	}
 	a.applyKeys()
+	return old
+}
+
+// resumeFollowing puts a student who followed on another server (or
+// before a restart) back where they stood in the instructor's story, their
+// prediction with them, following again: their answer stays in the poll.
+// It returns the run of the scene it replaced, nil when it stayed.
+func (a *session) resumeFollowing(pos play.Position) *sim.Run {
+	s, err := a.course.Visit(play.VisitFollow, pos, a.pl.Session)
+	if err != nil {
+		return nil // a place this locksim cannot open: the contents, as for anyone
+	}
+	old := a.pl.Run
+	a.setPlayer(s)
+	a.cls.following = true
+	opt := a.pl.Options()
+	opt.Follow = true
+	a.pl.Configure(opt)
+	a.asks.close = true // the scene, not the contents
+	a.say("welcome back: you follow the instructor again, your prediction kept")
+	return old
 }
 
 // classView is the screen a class draws instead of the app's own: the

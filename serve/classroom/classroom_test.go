@@ -446,7 +446,8 @@ func TestKeylessStudentIsOneRow(t *testing.T) {
 
 	// back, with no name asked: the same row, online again
 	again := sshtest.Open(t, sshtest.Dial(t, addr, m[1], nil), "xterm-256color", 100, 30)
-	again.WaitFor("the instructor asks the class to follow")
+	// she followed when she left: she follows again, at her place
+	again.WaitFor("following the instructor", "3/10")
 	s := teacher.WaitFor("1 online", "Kay")
 	if n := strings.Count(s, "Kay"); n != 1 {
 		t.Fatalf("Kay is %d rows of the roster:\n%s", n, s)
@@ -571,7 +572,7 @@ func TestRestartKeepsTheClass(t *testing.T) {
 		t.Fatalf("a session that had moved nothing was told its move lost:\n%s", s)
 	}
 	back := sshtest.Open(t, sshtest.Dial(t, addr, code, annKey), "xterm-256color", 100, 30)
-	back.WaitFor("the instructor asks the class to follow")
+	back.WaitFor("following the instructor") // she followed when the server went down
 	out, errOut, status := sshtest.Run(t, sshtest.Dial(t, addr, "prof", teacherKey), "report "+code)
 	if status != 0 || !strings.Contains(out, "\nann,") {
 		t.Fatalf("the report after the restart: %d, %q\n%s", status, errOut, out)

@@ -105,6 +105,21 @@ func TestClassSurvivesAKilledServer(t *testing.T) {
 		t.Errorf("ann was asked her name again:\n%s", s)
 	}
 	teacher.WaitFor("1 online", "1 of 1 answered · most chose 2 (1)", "ann")
+	// the move runs in her run on this server: her answer, given on the
+	// killed one, is reported now, to the class's report
+	teacher.Send(".")
+	teacher.WaitFor("their own runs answered (1 of 1 have run it)")
+	answered := regexp.MustCompile(`\nann,[0-9a-f]{12},gc-pause,no,2,(yes|no),`)
+	prof := sshtest.Dial(t, one, "prof", teacherKey)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if out, _, _ := sshtest.Run(t, prof, "report "+code); answered.MatchString(out) {
+			break
+		}
+		if time.Now().After(deadline) {
+			out, _, _ := sshtest.Run(t, prof, "report "+code)
+			t.Fatalf("ann's answer never reached the report:\n%s", out)
+		}
+	}
 
 	// a new second server serves the same class
 	three, _ := serveProcess(t, hostKey, instructors, url)

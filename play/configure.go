@@ -42,6 +42,17 @@ func (p *Session) Options() Options {
 // answers no question and waits for no move, unlike the Select action.
 func (p *Session) Select(i int) { p.Sel = i }
 
+// AnswerPending marks the prediction the session was opened with as one
+// not yet reported: a student back in a class after their session ended
+// between their answer and the move, whose answer is then reported (to
+// the progress and the class's report) when the move runs here. Opened
+// from a place, a prediction otherwise counts as reported already.
+func (p *Session) AnswerPending() {
+	if p.Guess >= 0 && p.Snap.Pos <= p.QuestionAt() {
+		p.Revealed = false
+	}
+}
+
 // PickNode picks node i of a distributed story (-1 for none), as pointing
 // at it does: it waits for no move, unlike the Node action.
 func (p *Session) PickNode(i int) { p.Node = i }

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"locksim/sim"
 	"maps"
 	"slices"
@@ -89,6 +90,11 @@ type classroom struct {
 	board  *Desk
 	pick   int
 	follow bool
+	// warned is the step at which the instructor was told how many have
+	// answered, and that count: a second step there, with no new answer
+	// since, runs the move (see runsTooSoon)
+	warned      int
+	warnedCount int
 }
 
 func (c *classroom) now() time.Time {
@@ -129,7 +135,7 @@ func (a *session) joinClass(c Classroom) *sim.Run {
 	}
 	var old *sim.Run
 	if before, ok := c.Seat.Before(); ok && m.Role == class.Student && before.Following && !before.OnContents && before.Pos.Scene != "" {
-		old = a.resumeFollowing(before.Pos)
+		old = a.resumeFollowing(before.Pos, before.Revealed)
 	}
 	a.applyKeys()
 	return old
@@ -139,10 +145,13 @@ func (a *session) joinClass(c Classroom) *sim.Run {
 // before a restart) back where they stood in the instructor's story, their
 // prediction with them, following again: their answer stays in the poll.
 // It returns the run of the scene it replaced, nil when it stayed.
-func (a *session) resumeFollowing(pos play.Position) *sim.Run {
+func (a *session) resumeFollowing(pos play.Position, ran bool) *sim.Run {
 	s, err := a.course.Visit(play.VisitFollow, pos, a.pl.Session)
 	if err != nil {
 		return nil // a place this locksim cannot open: the contents, as for anyone
+	}
+	if !ran {
+		s.AnswerPending() // answered before the move ran: it counts when it runs here
 	}
 	old := a.pl.Run
 	a.setPlayer(s)
@@ -445,8 +454,29 @@ func (a *App) classKey(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
 	case c.following && a.movesAway(msg):
 		a.pl.SetFlash("you are following the instructor · F leaves follow mode")
 		return nil, true
+	case c.role == class.Instructor && a.runsTooSoon(msg):
+		return nil, true
 	}
 	return nil, false
+}
+
+// runsTooSoon stops the instructor's first step at an open question while
+// students of the story have not answered: the flash says how many have,
+// and a second step runs the move. A clicker's quick presses would run it
+// before anyone could answer.
+func (a *session) runsTooSoon(msg tea.KeyMsg) bool {
+	c, k := a.cls, a.com.Keys
+	if !a.pl.Asking || !(key.Matches(msg, k.Step) || key.Matches(msg, k.Play) || msg.Type == tea.KeyPgDown || msg.String() == ".") {
+		return false
+	}
+	at := a.pl.Snap.Pos + 1 // 0 is never a question's step: warned's zero value is "not yet"
+	p, ok := class.Tally(a.pl.Position(), a.students(), c.now())
+	if !ok || p.Of == 0 || p.Answered >= p.Of || c.warned == at && c.warnedCount == p.Answered {
+		return false
+	}
+	c.warned, c.warnedCount = at, p.Answered
+	a.pl.SetFlash(fmt.Sprintf("%d of %d have answered · step again to run the move anyway", p.Answered, p.Of))
+	return true
 }
 
 // movesAway reports a key that would take a follower's story away from

@@ -192,6 +192,15 @@ func TestPollCountsTheClass(t *testing.T) {
 			}
 		}
 		drive(t, ann.a, keys("1")...)
+		// a step while bob has not answered runs nothing: it says so first
+		hear(t, teacher, "ann's prediction", rowOf("k-ann", func(m class.Member) bool { return m.Pos.Prediction != nil }))
+		if bob := teacher.a.cls.roster["k-bob"]; !bob.Following || bob.Pos.Step != at {
+			hear(t, teacher, "bob at the question", rowOf("k-bob", func(m class.Member) bool { return m.Following && m.Pos.Step == at }))
+		}
+		drive(t, teacher.a, keys(".")...)
+		if v := teacher.a.View(); !teacher.a.pl.Asking || teacher.a.pl.Snap.Pos != at || !strings.Contains(v, "1 of 2 have answered · step again to run the move anyway") {
+			t.Fatalf("the instructor's step with bob's answer missing should wait and say so (at %d, asking %v):\n%s", teacher.a.pl.Snap.Pos, teacher.a.pl.Asking, v)
+		}
 		drive(t, bob.a, keys("2")...)
 		if ann.a.pl.Snap.Pos != at || ann.a.pl.Asking {
 			t.Fatalf("the follower's answer moved the story to %d (asking %v)", ann.a.pl.Snap.Pos, ann.a.pl.Asking)
@@ -217,6 +226,13 @@ func TestPollCountsTheClass(t *testing.T) {
 			hear(t, s, "the move", leadAt("gc-pause", at+1))
 			if !s.a.pl.Revealed {
 				t.Fatalf("the follower's run did not answer at step %d", s.a.pl.Snap.Pos)
+			}
+		}
+		for _, s := range []member{ann, bob} {
+			// a prediction made while following is the student's own: it
+			// goes to their progress, and so to the class's report
+			if a, ok := s.a.course.Prog.Answers["gc-pause"]; !ok || a.Chosen != s.a.pl.Guess {
+				t.Errorf("a follower's prediction %d is not in their progress: %+v", s.a.pl.Guess, s.a.course.Prog.Answers)
 			}
 		}
 		hear(t, teacher, "bob's run", rowOf("k-bob", func(m class.Member) bool { return m.Revealed }))

@@ -239,7 +239,7 @@ func (c *Classes) place(ctx context.Context, id serve.Identity) (role class.Role
 		if err != nil {
 			return "", "", "", err
 		}
-		return class.Instructor, info.Code, "class " + info.Code + " (" + info.Name + ") is open · in a scene, l shows the class · F asks it to follow", nil
+		return class.Instructor, info.Code, "class " + info.Code + " (" + info.Name + ") is open · l shows the class · F asks it to follow", nil
 	}
 	return "", "", note, nil
 }

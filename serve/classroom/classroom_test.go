@@ -54,7 +54,7 @@ func openClass(t *testing.T, addr string, key gossh.Signer) (*sshtest.Term, stri
 	tm := sshtest.Open(t, sshtest.Dial(t, addr, "prof", key), "xterm-256color", 100, 30)
 	tm.WaitFor("Your name, as the class will see it")
 	tm.Send("Prof\r")
-	s := tm.WaitFor("is open · in a scene, l shows the class")
+	s := tm.WaitFor("is open · l shows the class")
 	m := openLine.FindStringSubmatch(s)
 	if m == nil {
 		t.Fatalf("no class code on the instructor's screen:\n%s", s)
@@ -405,6 +405,9 @@ func TestPresenceOverSSH(t *testing.T) {
 	again := sshtest.Open(t, sshtest.Dial(t, a, "prof", teacherKey), "xterm-256color", 100, 30)
 	again.WaitFor("Frozen while holding the lock", "3/10", "the class is asked to follow")
 	ann.WaitFor(BackNote)
+	again.Send(".")
+	// ann has not answered: the first step says so, the second runs it
+	again.WaitFor("1 of 2 have answered · step again to run the move anyway")
 	again.Send(".")
 	again.WaitFor("4/10")
 	ann.WaitFor("4/10", "following the instructor")

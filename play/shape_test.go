@@ -104,7 +104,7 @@ func TestGlossary(t *testing.T) {
 		}
 		got[term.Word] = true
 	}
-	for _, w := range []string{"ledger", "lane", "holder", "validity time", "LP", "EchoMQ", "fencing token", "lease", "token", "TTL", "quorum", "watchdog", "linearizable", "R2.02.1"} {
+	for _, w := range []string{"ledger", "lane", "holder", "validity time", "LP", "EchoMQ", "fencing token", "lease", "token", "TTL", "quorum", "watchdog", "linearizable", "R2.02.1", "Redlock", "PTTL", "compare-and-delete", "stop-the-world", "acts as holder"} {
 		if !got[w] {
 			t.Errorf("the glossary lacks %q", w)
 		}

@@ -71,7 +71,7 @@ func Sit(ctx context.Context, hub Hub, code string, m Member, now func() time.Ti
 	if c, err := copyOf(m); err == nil {
 		m = c // the caller's progress maps are the caller's
 	}
-	m.Prog = merged(prior, m.Prog)
+	m.Prog = progress.Merge(prior, m.Prog)
 	m.Online, m.Seen = true, now()
 	if m.Actual == 0 && !m.Revealed {
 		m.Actual = -1
@@ -83,36 +83,6 @@ func Sit(ctx context.Context, hub Hub, code string, m Member, now func() time.Ti
 	s := &Seat{hub: hub, info: info, id: newSeatID(), prior: prior, before: before, ctx: sctx, stop: stop, done: make(chan struct{}), kick: make(chan struct{}, 1), row: m, now: now}
 	go s.loop()
 	return s, nil
-}
-
-// merged is own with what prior holds that own does not: a scene done,
-// an answer, a quiz score. own's place and its own entries win.
-func merged(prior, own progress.Progress) progress.Progress {
-	for id, done := range prior.Done {
-		if done && !own.Done[id] {
-			if own.Done == nil {
-				own.Done = map[string]bool{}
-			}
-			own.Done[id] = true
-		}
-	}
-	for id, a := range prior.Answers {
-		if _, ok := own.Answers[id]; !ok {
-			if own.Answers == nil {
-				own.Answers = map[string]progress.Answer{}
-			}
-			own.Answers[id] = a
-		}
-	}
-	for id, sc := range prior.Scores {
-		if _, ok := own.Scores[id]; !ok {
-			if own.Scores == nil {
-				own.Scores = map[string]progress.Score{}
-			}
-			own.Scores[id] = sc
-		}
-	}
-	return own
 }
 
 // newSeatID names one seat: 16 random hex digits.
@@ -161,7 +131,7 @@ func (s *Seat) Report(m Member) {
 		return
 	}
 	s.mu.Lock()
-	c.Prog = merged(s.prior, c.Prog)
+	c.Prog = progress.Merge(s.prior, c.Prog)
 	c.ID, c.Name, c.Role, c.Online = s.row.ID, s.row.Name, s.row.Role, true
 	s.row, s.rowDue = c, true
 	s.mu.Unlock()

@@ -131,38 +131,7 @@ func (s *Store) Save(p Progress) error {
 	if b, err := os.ReadFile(s.Path); err == nil {
 		var disk Progress
 		if json.Unmarshal(b, &disk) == nil {
-			for id, done := range disk.Done {
-				p.Done[id] = p.Done[id] || done
-			}
-			for id, a := range disk.Answers {
-				if _, ok := p.Answers[id]; !ok {
-					p.Answers[id] = a
-				}
-			}
-			if p.Scores == nil {
-				p.Scores = map[string]Score{}
-			}
-			for id, sc := range disk.Scores {
-				if _, ok := p.Scores[id]; !ok {
-					p.Scores[id] = sc
-				}
-			}
-			for id, place := range disk.Places {
-				if _, ok := p.Places[id]; !ok {
-					if p.Places == nil {
-						p.Places = map[string]json.RawMessage{}
-					}
-					p.Places[id] = place
-				}
-			}
-			for id, passed := range disk.Levels {
-				if passed && !p.Levels[id] {
-					if p.Levels == nil {
-						p.Levels = map[string]bool{}
-					}
-					p.Levels[id] = true
-				}
-			}
+			p = Merge(disk, p)
 		}
 	}
 	if err := os.MkdirAll(filepath.Dir(s.Path), 0o755); err != nil {
@@ -198,4 +167,45 @@ func (s *Store) Reset() error {
 		return nil
 	}
 	return err
+}
+
+// Merge is own with what other holds that own does not: a scene done or a
+// lab level passed (either's counts), an answer, a quiz score, a scene's
+// place (own's entries win). It writes into own's maps, made when nil.
+func Merge(other, own Progress) Progress {
+	for id, done := range other.Done {
+		if done && !own.Done[id] {
+			own.Done = set(own.Done, id, true)
+		}
+	}
+	for id, passed := range other.Levels {
+		if passed && !own.Levels[id] {
+			own.Levels = set(own.Levels, id, true)
+		}
+	}
+	for id, a := range other.Answers {
+		if _, ok := own.Answers[id]; !ok {
+			own.Answers = set(own.Answers, id, a)
+		}
+	}
+	for id, sc := range other.Scores {
+		if _, ok := own.Scores[id]; !ok {
+			own.Scores = set(own.Scores, id, sc)
+		}
+	}
+	for id, place := range other.Places {
+		if _, ok := own.Places[id]; !ok {
+			own.Places = set(own.Places, id, place)
+		}
+	}
+	return own
+}
+
+// set is m with m[k] = v, m made when nil.
+func set[V any](m map[string]V, k string, v V) map[string]V {
+	if m == nil {
+		m = map[string]V{}
+	}
+	m[k] = v
+	return m
 }

@@ -140,7 +140,6 @@ func (a *session) joinClass(c Classroom) *sim.Run {
 	return old
 }
 
-
 // classView is the screen a class draws instead of the app's own: the
 // projector's scene with the class's line under it, or the instructor's
 // class view. ok is false for the app's own screen.
@@ -436,7 +435,6 @@ func (a *App) classKey(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
 	}
 	return nil, false
 }
-
 
 // movesAway reports a key that would take a follower's story away from
 // the instructor's place: a step, a setting, an own move, another scene.

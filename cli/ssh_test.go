@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"locksim/play"
 	"locksim/scenes"
@@ -37,8 +38,11 @@ func sshServer(t *testing.T) string {
 // process when child is false.
 func sshServerChild(t *testing.T, child bool) string {
 	t.Helper()
+	// the commands' own time limit is serve's to test (TestCommandStopped):
+	// here a busy machine (the child runs at nice 19 beside a CPU hog on
+	// each core) must not stop a command that would end
 	cfg := serve.Config{HostKey: filepath.Join(t.TempDir(), "host_ed25519"), Commands: sshCommands(),
-		Log: log.New(io.Discard, "", 0)}
+		Log: log.New(io.Discard, "", 0), CommandTime: 10 * time.Minute}
 	if child {
 		cfg.Spawn = testSpawn(t)
 	}

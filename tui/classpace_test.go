@@ -253,3 +253,41 @@ func TestHoldKeepsTheFollowers(t *testing.T) {
 		t.Fatalf("released, F does not leave follow mode:\n%s", ann.a.View())
 	}
 }
+
+// TestRosterTimesFromKeys: a student's step and keys reach the
+// instructor's roster as times by the class's clock: a step moves the
+// time on the step and the last key, a key that moves nothing only the
+// last key.
+func TestRosterTimesFromKeys(t *testing.T) {
+	clk := &classClock{t: classNow}
+	hub := class.NewMemory(clk.now)
+	info, err := hub.Open(context.Background(), "teacher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	teacher := joinWith(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 1, Scene: "fencing"}, 120, 40, clk.now)
+	ann := joinWith(t, hub, info.Code, class.Student, "k-ann", "ann", Options{Seed: 2, Scene: "fencing"}, 120, 40, clk.now)
+	clk.advance(10 * time.Second)
+	drive(t, ann.a, keys("n")...)
+	stepped := classNow.Add(10 * time.Second)
+	hear(t, teacher, "ann's step", rowOf("k-ann", func(m class.Member) bool { return m.Pos.Step == 1 && m.KeyAt.Equal(stepped) }))
+	if m := teacher.a.cls.roster["k-ann"]; !m.StepAt.Equal(stepped) {
+		t.Fatalf("ann stepped at %v; her row says her step came at %v", stepped, m.StepAt)
+	}
+	clk.advance(20 * time.Second)
+	drive(t, ann.a, keys("?")...) // the keys page: her place stays
+	keyed := stepped.Add(20 * time.Second)
+	hear(t, teacher, "ann's key", rowOf("k-ann", func(m class.Member) bool { return m.KeyAt.Equal(keyed) }))
+	if m := teacher.a.cls.roster["k-ann"]; !m.StepAt.Equal(stepped) {
+		t.Fatalf("a key that moved nothing moved ann's step time to %v", m.StepAt)
+	}
+	clk.advance(2 * time.Minute)
+	if err := hub.Beat(context.Background(), info.Code, "k-ann", class.Student, clk.now()); err != nil {
+		t.Fatal(err)
+	}
+	hearRoster(t, hub, info.Code, teacher)
+	drive(t, teacher.a, keys("l")...)
+	if v := teacher.a.View(); !regexp.MustCompile(`ann +fencing +1/\d+ +2m +2m\b`).MatchString(v) {
+		t.Errorf("the roster does not give ann 2m on her step and 2m since her key:\n%s", v)
+	}
+}

@@ -2,10 +2,14 @@ package class
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"locksim/play"
+	"locksim/scenes/progress"
 	"locksim/sim/simtest"
 
 	"github.com/alicebob/miniredis/v2"
@@ -170,4 +174,29 @@ func TestHoldIsClassState(t *testing.T) {
 			t.Fatalf("the place after the release is still held: %+v", l)
 		}
 	})
+}
+
+// TestQuestions: the class's answers to each question some student
+// answered, in the course's order, with how many came true; an
+// instructor's own answers are not the class's.
+func TestQuestions(t *testing.T) {
+	with := func(id string, role Role, answers map[string]progress.Answer) Member {
+		return Member{ID: id, Name: id, Role: role, Prog: progress.Progress{Answers: answers}}
+	}
+	qs := Questions([]Member{
+		with("ann", Student, map[string]progress.Answer{"race": {Chosen: 1, Right: true}, "gc-pause": {Chosen: 0}}),
+		with("bob", Student, map[string]progress.Answer{"race": {Chosen: 2}}),
+		with("cy", Student, map[string]progress.Answer{"race": {Chosen: 1, Right: true}, "choose": {Chosen: 0}}),
+		with("teacher", Instructor, map[string]progress.Answer{"race": {Chosen: 0, Right: true}}),
+	})
+	var got []string
+	for _, q := range qs {
+		got = append(got, fmt.Sprintf("%s %v %d/%d", q.Scene, q.Chosen, q.Right, q.Asked))
+	}
+	if want := []string{"race [0 2 1] 2/3", "gc-pause [1 0 0] 0/1"}; !slices.Equal(got, want) {
+		t.Fatalf("the class's answers %q, want %q", got, want)
+	}
+	if !strings.Contains(qs[0].Question, "How many of them get OK?") || len(qs[0].Choices) != 3 {
+		t.Errorf("the race's question %q, choices %q", qs[0].Question, qs[0].Choices)
+	}
 }

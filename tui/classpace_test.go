@@ -291,3 +291,90 @@ func TestRosterTimesFromKeys(t *testing.T) {
 		t.Errorf("the roster does not give ann 2m on her step and 2m since her key:\n%s", v)
 	}
 }
+
+// TestSummaryAtTheEnd: two students answer gc-pause's question and the
+// instructor runs the move; S in the class view shows the summary (each
+// student's scenes finished, predictions that came true of those given,
+// time in the class; the class's answers to the question), S goes back
+// to the class view. A student's S shows no summary. Goldens at 80x24
+// and 120x40.
+func TestSummaryAtTheEnd(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		hub := class.NewMemory(atClassNow)
+		info, err := hub.Open(context.Background(), "teacher")
+		if err != nil {
+			t.Fatal(err)
+		}
+		teacher := joinAs(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 1, Scene: "gc-pause", Present: true}, size.w, size.h)
+		ann := joinAs(t, hub, info.Code, class.Student, "k-ann", "ann", Options{Seed: 2}, size.w, size.h)
+		bob := joinAs(t, hub, info.Code, class.Student, "k-bob", "bob", Options{Seed: 3}, size.w, size.h)
+		drive(t, teacher.a, keys("F")...)
+		at := teacher.a.pl.Scene.PredictAt(teacher.a.pl.MoveLabels())
+		drive(t, teacher.a, keys(strings.Repeat(".", at))...)
+		for i, s := range []member{ann, bob} {
+			hear(t, s, "the instructor at the question", leadAt("gc-pause", at))
+			drive(t, s.a, keys("F")...)
+			drive(t, s.a, keys(string(rune('2'-i)))...) // ann 2, bob 1
+			hear(t, teacher, "the answer", rowOf(s.seat.Member().ID, func(m class.Member) bool { return m.Pos.Prediction != nil }))
+		}
+		drive(t, teacher.a, keys(".")...)
+		for _, s := range []member{ann, bob} {
+			hear(t, s, "the move", leadAt("gc-pause", at+1))
+		}
+		for _, id := range []string{"k-ann", "k-bob"} {
+			if m := teacher.a.cls.roster[id]; !m.Revealed {
+				hear(t, teacher, id+"'s run", rowOf(id, func(m class.Member) bool { return m.Revealed }))
+			}
+		}
+		drive(t, teacher.a, keys("lS")...)
+		v := teacher.a.View()
+		screenFits(t, v, size.w, size.h)
+		for _, want := range []*regexp.Regexp{
+			regexp.MustCompile(`summary of 2 students`),
+			regexp.MustCompile(`ann +0/\d+ +1 of 1 +0s`),
+			regexp.MustCompile(`bob +0/\d+ +0 of 1 +0s`),
+			regexp.MustCompile(`(?m)^gc-pause$`),
+			regexp.MustCompile(`1 of 2 predictions came true`),
+		} {
+			if !want.MatchString(v) {
+				t.Errorf("the summary lacks %s:\n%s", want, v)
+			}
+		}
+		golden(t, fmt.Sprintf("class-summary-%dx%d", size.w, size.h), strings.ReplaceAll(v, info.Code, "CODE"))
+		drive(t, teacher.a, keys("S")...)
+		if v := teacher.a.View(); !isDesk(teacher.a.pages.top()) || isSummary(teacher.a.pages.top()) || !strings.Contains(v, "── roster") {
+			t.Fatalf("S on the summary should give the class view back:\n%s", v)
+		}
+		drive(t, ann.a, keys("S")...)
+		if v := ann.a.View(); strings.Contains(v, "summary of") || strings.Contains(v, "came true") {
+			t.Fatalf("a student's S shows the class's summary:\n%s", v)
+		}
+	}
+}
+
+// TestSummaryOfSixty: the summary of 60 students at 80x24 is whole: it
+// says how many lines are below, and ] pages to its end.
+func TestSummaryOfSixty(t *testing.T) {
+	hub := class.NewMemory(atClassNow)
+	info, err := hub.Open(context.Background(), "teacher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	teacher := joinAs(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 1, Scene: "gc-pause"}, 80, 24)
+	ms := fillClass(t, hub, info.Code, 60, classNow)
+	hearRoster(t, hub, info.Code, teacher)
+	drive(t, teacher.a, keys("lS")...)
+	v := teacher.a.View()
+	screenFits(t, v, 80, 24)
+	if !regexp.MustCompile(`\d+ more lines below`).MatchString(v) || !strings.Contains(v, longName[:20]) {
+		t.Fatalf("the summary's first page:\n%s", v)
+	}
+	for range 10 {
+		drive(t, teacher.a, keys("]")...)
+	}
+	v = teacher.a.View()
+	screenFits(t, v, 80, 24)
+	if !strings.Contains(v, ms[59].Name) || strings.Contains(v, "more lines below") || !strings.Contains(v, "above") {
+		t.Fatalf("paged to the end, the summary should end with the last student:\n%s", v)
+	}
+}

@@ -345,6 +345,8 @@ func (p *deskPage) Update(msg tea.Msg) (Component, tea.Cmd) {
 	case k.String() == "H":
 		a.toggleHold()
 		return p, nil
+	case key.Matches(k, summaryKey):
+		return &summaryPage{a: a, back: p}, nil
 	case k.String() == "[" || k.String() == "]":
 		// a page of the roster: the pick moves by the rows on screen
 		n, page := len(a.students()), max(c.board.page, 1)
@@ -392,7 +394,7 @@ func (p *deskPage) KeyMap() help.KeyMap {
 		hold.SetHelp("H", "release")
 	}
 	bs := []key.Binding{short(k.Step, "→", "step"), short(k.Back, "←", "back"), pick, show,
-		short(k.Follow, "F", "follow"), hold, short(k.Desk, "l", "scene"), short(k.Quit, "q", "quit")}
+		short(k.Follow, "F", "follow"), hold, summaryKey, short(k.Desk, "l", "scene"), short(k.Quit, "q", "quit")}
 	if a.course.Visiting() != play.NotVisiting {
 		// a student's run on screen: esc goes back to the instructor's own
 		bs = append([]key.Binding{key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "your own place"))}, bs...)
@@ -409,10 +411,11 @@ func (p *deskPage) KeyMap() help.KeyMap {
 	return keyList{short: bs, full: [][]key.Binding{full}}
 }
 
-// isDesk reports the class view's page.
+// isDesk reports the class view's page, or the summary standing in for
+// it.
 func isDesk(c Component) bool {
 	_, ok := c.(*deskPage)
-	return ok
+	return ok || isSummary(c)
 }
 
 func short(b key.Binding, keys, desc string) key.Binding {

@@ -387,7 +387,7 @@ func (p *deskPage) SetSize(w, h int) { p.a.cls.board.SetSize(w, h) }
 func (p *deskPage) KeyMap() help.KeyMap {
 	a := p.a
 	k := a.com.Keys
-	pick := key.NewBinding(key.WithKeys("up", "down", "[", "]"), key.WithHelp("↑↓[]", "pick, page"))
+	pick := key.NewBinding(key.WithKeys("up", "down", "[", "]"), key.WithHelp("↑↓[]", "pick"))
 	show := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "their run"))
 	hold := key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "hold"))
 	if a.cls.hold {

@@ -37,8 +37,16 @@ type JoinedMsg struct {
 	Note  string
 }
 
-// ClassMsg carries a class's events to the screen (see Listen).
-type ClassMsg struct{ Events []class.Event }
+// ClassMsg carries a class's events to the screen (see Listen), or news
+// of the instructor's presence.
+type ClassMsg struct {
+	Events []class.Event
+	// Away, when set, says whether the instructor's session has stopped
+	// beating (for class.Gone) or beats again: a class is not held while
+	// its instructor is away, so a server or session that died never
+	// keeps the followers.
+	Away *bool
+}
 
 // Listen sends the class's roster, then its events as they come, to send
 // (the session's Program.Send), until the watch ends: the session left,
@@ -99,8 +107,15 @@ type classroom struct {
 	place      string
 	placeSince time.Time
 	// hold is set while the instructor holds the class (see Lead.Hold):
-	// the instructor's to put, a student's as last heard
-	hold bool
+	// the instructor's to put, a student's as last heard; away while the
+	// instructor's session is away (see ClassMsg.Away)
+	hold, away bool
+}
+
+// held reports a student held on the instructor's place: the class is
+// held, the student follows, and the instructor is there.
+func (c *classroom) held() bool {
+	return c.role == class.Student && c.following && c.hold && !c.away
 }
 
 func (c *classroom) now() time.Time {
@@ -225,6 +240,9 @@ func (a *session) classMsg(msg ClassMsg) tea.Cmd {
 	if a.cls == nil {
 		return nil
 	}
+	if msg.Away != nil {
+		a.cls.away = *msg.Away
+	}
 	var cmd tea.Cmd
 	for _, e := range msg.Events {
 		switch {
@@ -301,7 +319,7 @@ func (a *session) toggleFollow() tea.Cmd {
 			a.say("the class is no longer asked to follow")
 		}
 	case class.Student:
-		if c.following && c.hold {
+		if c.held() {
 			a.pl.SetFlash("the class is held: you stay on the instructor's place until they release it")
 			return nil
 		}
@@ -485,7 +503,7 @@ func (a *App) classKey(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
 	case !scene:
 	case key.Matches(msg, glossaryKey) && isOver(top):
 		// the glossary over a page over the scene, not the scene's setting g
-	case c.following && a.movesAway(msg) && c.hold && c.role == class.Student:
+	case c.held() && a.movesAway(msg):
 		a.pl.SetFlash("the class is held: you stay on the instructor's place until they release it")
 		return nil, true
 	case c.following && a.movesAway(msg):
@@ -563,15 +581,15 @@ func (a *session) classLine() string {
 		return st.Accent.Render("class "+c.code+" · the class is held") + st.Dim.Render(" · l the class, H there releases it")
 	case c.role == class.Instructor && c.follow:
 		return st.Accent.Render("class "+c.code+" · the class is asked to follow") + st.Dim.Render(" · F stops · l the class")
-	case c.role == class.Student && c.following && c.hold && a.pl.Asking:
+	case c.held() && a.pl.Asking:
 		return st.Accent.Render("the class is held: following the instructor") + st.Dim.Render(" · 1-"+itoa(int64(len(a.pl.Choices())))+" your prediction")
-	case c.role == class.Student && c.following && c.hold:
+	case c.held():
 		return st.Accent.Render("the class is held: following the instructor") + st.Dim.Render(" until they release it · ? keys · q quit")
 	case c.role == class.Student && c.following && a.pl.Asking:
 		return st.Accent.Render("following the instructor") + st.Dim.Render(" · 1-"+itoa(int64(len(a.pl.Choices())))+" your prediction · F leaves follow mode")
 	case c.role == class.Student && c.following:
 		return st.Accent.Render("following the instructor") + st.Dim.Render(" · F leaves follow mode · ? keys · q quit")
-	case c.role == class.Student && c.hold:
+	case c.role == class.Student && c.hold && !c.following:
 		return st.Accent.Render("the instructor holds the class") + st.Dim.Render(" · F follows")
 	case c.role == class.Student && c.asked:
 		return st.Accent.Render("the instructor asks the class to follow") + st.Dim.Render(" · F follows")

@@ -378,3 +378,39 @@ func TestSummaryOfSixty(t *testing.T) {
 		t.Fatalf("paged to the end, the summary should end with the last student:\n%s", v)
 	}
 }
+
+// TestHoldLapsesWhileTheInstructorIsAway: a held follower whose
+// instructor's session stopped beating is held no more (its server may
+// have died): their line says they follow, F leaves follow mode.
+func TestHoldLapsesWhileTheInstructorIsAway(t *testing.T) {
+	hub := class.NewMemory(atClassNow)
+	info, err := hub.Open(context.Background(), "teacher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	teacher := joinAs(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 1, Scene: "fencing"}, 100, 32)
+	ann := joinAs(t, hub, info.Code, class.Student, "k-ann", "ann", Options{Seed: 2}, 100, 32)
+	drive(t, teacher.a, keys("lH")...)
+	hear(t, ann, "the hold", func(e class.Event) bool { return e.Kind == class.KindLead && e.Lead.Hold })
+	drive(t, ann.a, keys("F")...)
+	drive(t, ann.a, keys("F")...)
+	if !ann.a.cls.following {
+		t.Fatal("a held follower left follow mode")
+	}
+	away, back := true, false
+	drive(t, ann.a, ClassMsg{Away: &away})
+	v := ann.a.View()
+	if line := v[strings.LastIndex(v, "\n")+1:]; !strings.HasPrefix(line, "following the instructor · F leaves follow mode") {
+		t.Errorf("with the instructor away, the follower's line %q:\n%s", line, v)
+	}
+	drive(t, ann.a, ClassMsg{Away: &back})
+	drive(t, ann.a, keys("F")...)
+	if !ann.a.cls.following {
+		t.Fatal("with the instructor back, the held follower left follow mode")
+	}
+	drive(t, ann.a, ClassMsg{Away: &away})
+	drive(t, ann.a, keys("F")...)
+	if ann.a.cls.following {
+		t.Fatalf("with the instructor away, F does not leave follow mode:\n%s", ann.a.View())
+	}
+}

@@ -177,11 +177,15 @@ func (c *Classes) watchLeader(ctx context.Context, s *serve.Session, seat *class
 		switch {
 		case here && now.Sub(at) >= class.Gone:
 			here = false
+			away := true
+			s.Send(tui.ClassMsg{Away: &away}) // a class is not held while its instructor is away
 			if seat.Member().Following {
 				s.Send(tui.JoinedMsg{Note: AwayNote})
 			}
 		case !here && now.Sub(at) < class.Gone:
 			here = true
+			away := false
+			s.Send(tui.ClassMsg{Away: &away})
 			if seat.Member().Following {
 				s.Send(tui.JoinedMsg{Note: BackNote})
 			}

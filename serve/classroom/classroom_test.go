@@ -662,3 +662,37 @@ func TestJoinLineFromTheConnection(t *testing.T) {
 		t.Errorf("with -public-addr: %q", got)
 	}
 }
+
+// TestHoldOverSSH: the instructor holds the class from the class view; a
+// follower's F is refused and their line says the class is held; the
+// release lets F leave follow mode; S shows the instructor the class's
+// summary.
+func TestHoldOverSSH(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
+	teacherKey := sshtest.NewKey(t)
+	hub := class.NewMemory(nil)
+	addr := classServer(t, hub, instructorsFile(t, teacherKey))
+	teacher, code := openClass(t, addr, teacherKey)
+	teacher.Send("/gc-pause\r")
+	teacher.WaitFor("Frozen while holding the lock", "0/10")
+	teacher.Send("F")
+	teacher.WaitFor("the class is asked to follow")
+	ann := joinClass(t, addr, code, "ann")
+	ann.WaitFor("Frozen while holding the lock", "0/10")
+	teacher.Send("l")
+	teacher.WaitFor("1 online, 1 following")
+	teacher.Send("H")
+	teacher.WaitFor("the class is held", "H release")
+	ann.WaitFor("the class is held: following the instructor")
+	ann.Send("F")
+	s := ann.WaitFor("the class is held: you stay on the instructor's place until they release it")
+	if !strings.Contains(s, "the class is held: following the instructor") {
+		t.Fatalf("a held follower's F let them go:\n%s", s)
+	}
+	teacher.Send("H")
+	ann.WaitFor("the instructor released the class")
+	ann.Send("F")
+	ann.WaitFor("you left follow mode")
+	teacher.Send("S")
+	teacher.WaitFor("summary of 1 student", "ann", "S/esc class view")
+}

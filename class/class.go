@@ -107,6 +107,28 @@ type Member struct {
 	// Prog is the member's progress (scenes finished, predictions, quiz
 	// scores), for the class summary; its place is in Pos.
 	Prog progress.Progress `json:"prog"`
+	// StepAt is when the member's place last changed (another scene,
+	// other settings, another step, or to or from the contents), by the
+	// seat's clock: the roster's time on step.
+	StepAt time.Time `json:"stepAt,omitzero"`
+	// KeyAt is when the session's last key came (Seat.Key), by the seat's
+	// clock, to within KeyGrain: the roster's time since the last key.
+	KeyAt time.Time `json:"keyAt,omitzero"`
+	// Spent is the member's time in the class, every session of theirs
+	// summed, up to the row's last put (within Refresh of now).
+	Spent time.Duration `json:"spent,omitempty"`
+}
+
+// KeyGrain is how stale a row's KeyAt may be: a key puts the row at once
+// only when the row in the hub says the last key came longer ago, so a
+// student typing fast is not a write per key.
+const KeyGrain = 5 * time.Second
+
+// samePlace reports that two rows stand at one place: the scene, its
+// settings, the step, and on the contents or not.
+func samePlace(a, b Member) bool {
+	return a.OnContents == b.OnContents && a.Pos.Scene == b.Pos.Scene && a.Pos.Step == b.Pos.Step &&
+		sameSettings(a.Pos.Settings, b.Pos.Settings)
 }
 
 // Here reports that the member's session is connected at now: online,
@@ -132,6 +154,11 @@ type Lead struct {
 	// By names the seat that put it (Seat.ID), so a session tells its own
 	// move's echo from another session's move.
 	By string `json:"by,omitempty"`
+	// Hold is set while the instructor holds the class: a follower cannot
+	// leave the instructor's place (follow mode, or to the contents)
+	// until it is released. It is class state, in the hub beside the
+	// place, so every server of the class holds its followers alike.
+	Hold bool `json:"hold,omitempty"`
 }
 
 // Kind is what an Event says.

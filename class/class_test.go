@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"locksim/play"
+	"locksim/scenes"
 	"locksim/scenes/progress"
 	"locksim/sim"
 	"locksim/sim/simtest"
@@ -297,38 +298,61 @@ func TestTally(t *testing.T) {
 	}
 }
 
-// TestReport writes the class summary: a row per student and scene.
+// TestReport writes the class report: a summary row per student, then a
+// row per student and scene, each naming the class, the day it opened and
+// when the report was written.
 func TestReport(t *testing.T) {
 	ann := student("0123456789abcdef", "ann, the first", play.Position{}, -1, false)
-	ann.Prog = progress.Progress{Done: map[string]bool{"race": true},
+	ann.Prog = progress.Progress{Done: map[string]bool{"race": true, "gc-pause": true},
 		Answers: map[string]progress.Answer{"race": {Chosen: 1, Right: true}, "gc-pause": {Chosen: 0, Right: false}},
-		Scores:  map[string]progress.Score{"choose": {Right: 6, Of: 8}}}
+		Scores:  map[string]progress.Score{"choose": {Right: 6, Of: 8}},
+		Levels:  map[string]bool{"fix-1": true, "break-1": true}}
+	ann.Spent = 47*time.Minute + 30*time.Second
+	bob := student("k2", "bob", play.Position{}, -1, false)
 	teacher := Member{ID: "t", Name: "teacher", Role: Instructor}
+	info := Info{Code: "k7m2q", Name: "Tuesday 10:00", Opened: t0}
+	written := t0.Add(3 * time.Hour)
 	var buf bytes.Buffer
-	if err := WriteReport(&buf, []Member{ann, teacher}); err != nil {
+	if err := WriteReport(&buf, info, []Member{ann, bob, teacher}, written); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&buf).ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}
-	byScene := map[string][]string{}
-	for _, r := range rows[1:] {
-		if r[0] != "ann, the first" || r[1] != "0123456789ab" {
-			t.Fatalf("row %q", r)
-		}
-		byScene[r[2]] = r
-	}
-	if !slices.Equal(rows[0], ReportHeader) || len(byScene) != len(rows)-1 {
+	if !slices.Equal(rows[0], ReportHeader) || len(rows) != 1+2+2*len(scenes.All()) {
 		t.Fatalf("header %q, %d rows", rows[0], len(rows))
 	}
+	for _, r := range rows[1:] {
+		if !slices.Equal(r[:4], []string{"k7m2q", "Tuesday 10:00", "2026-12-01", "2026-12-01T12:00:00Z"}) {
+			t.Fatalf("a row that does not name the class: %q", r)
+		}
+	}
+	// the summary rows come first
+	want := fmt.Sprintf("ann, the first|0123456789ab|all|2/%d|2|1/2|6/8|47|break-1 fix-1", len(scenes.All()))
+	if got := strings.Join(rows[1][4:], "|"); got != want {
+		t.Errorf("ann's summary row %q, want %q", got, want)
+	}
+	want = fmt.Sprintf("bob|k2|all|0/%d|0|0/0||0|", len(scenes.All()))
+	if got := strings.Join(rows[2][4:], "|"); got != want {
+		t.Errorf("bob's summary row %q, want %q", got, want)
+	}
+	byScene := map[string][]string{}
+	for _, r := range rows[3:] {
+		if r[4] == "ann, the first" && r[5] == "0123456789ab" {
+			byScene[r[6]] = r
+		}
+	}
+	if len(byScene) != len(scenes.All()) {
+		t.Fatalf("%d of ann's scene rows, want %d", len(byScene), len(scenes.All()))
+	}
 	for scene, want := range map[string][]string{
-		"race":     {"yes", "2", "yes", ""},
-		"gc-pause": {"no", "1", "no", ""},
-		"choose":   {"no", "", "", "6/8"},
-		"fencing":  {"no", "", "", ""},
+		"race":     {"yes", "2", "yes", "", "", ""},
+		"gc-pause": {"yes", "1", "no", "", "", ""},
+		"choose":   {"no", "", "", "6/8", "", ""},
+		"fencing":  {"no", "", "", "", "", ""},
 	} {
-		if got := byScene[scene][3:]; !slices.Equal(got, want) {
+		if got := byScene[scene][7:]; !slices.Equal(got, want) {
 			t.Errorf("%s: %q, want %q", scene, got, want)
 		}
 	}
@@ -355,7 +379,8 @@ func TestNewCodes(t *testing.T) {
 // would run as a formula is written as text.
 func TestReportNamesStayText(t *testing.T) {
 	var buf bytes.Buffer
-	if err := WriteReport(&buf, []Member{student("k1", "=HYPERLINK(\"x\")", play.Position{}, -1, false), student("k2", "bob", play.Position{}, -1, false)}); err != nil {
+	info := Info{Code: "k7m2q", Name: "@class", Opened: t0}
+	if err := WriteReport(&buf, info, []Member{student("k1", "=HYPERLINK(\"x\")", play.Position{}, -1, false), student("k2", "bob", play.Position{}, -1, false)}, t0); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&buf).ReadAll()
@@ -364,7 +389,10 @@ func TestReportNamesStayText(t *testing.T) {
 	}
 	names := map[string]bool{}
 	for _, r := range rows[1:] {
-		names[r[0]] = true
+		names[r[4]] = true
+		if r[1] != "'@class" {
+			t.Fatalf("the class's name in the report: %q", r[1])
+		}
 	}
 	if !names[`'=HYPERLINK("x")`] || !names["bob"] || len(names) != 2 {
 		t.Fatalf("names in the report: %v", names)

@@ -2,51 +2,92 @@ package class
 
 import (
 	"encoding/csv"
+	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"locksim/scenes"
 )
 
-// ReportHeader is the class summary's first row.
-var ReportHeader = []string{"student", "id", "scene", "finished", "prediction", "right", "quiz"}
+// ReportHeader is the class report's first row. Every row names the
+// class (its code, its name, the day it opened, UTC, and when the report
+// was written, UTC, RFC 3339), so a file keeps what it is a report of
+// wherever it is copied.
+var ReportHeader = []string{"class", "class name", "opened", "written", "student", "id", "scene", "finished", "prediction", "right", "quiz", "minutes", "levels"}
 
-// WriteReport writes the class summary as CSV (RFC 4180, as encoding/csv
-// writes it): for every student of ms (instructors and projectors left
-// out) and every scene of the course, a row saying whether the student
-// played it to the end, the prediction they gave (its 1-based number
-// among the choices, empty for none), whether their own run made it true
-// (yes, no, empty), and a quiz's latest score ("6/8"). id is the first 12
-// characters of the student's id, telling apart two of the same name.
-func WriteReport(w io.Writer, ms []Member) error {
+// AllScenes is the scene column of a student's summary row.
+const AllScenes = "all"
+
+// WriteReport writes class info's report at written as CSV (RFC 4180, as
+// encoding/csv writes it; see ReportHeader for the columns): first one
+// summary row per student of ms (instructors and projectors left out),
+// then, for every student and every scene of the course, a row of that
+// scene. id is the first 12 characters of the student's id, telling apart
+// two of the same name.
+//
+// A scene's row says whether the student played it to the end (yes, no),
+// the prediction they gave (its 1-based number among the choices, empty
+// for none), whether their own run made it true (yes, no, empty), and a
+// quiz's latest score ("6/8"). A summary row (scene "all") says how many
+// scenes they finished of the course's ("5/13"), how many predictions
+// they gave, how many of those came true ("3/4"), their quiz scores
+// summed ("14/16", empty for none), their minutes in the class over
+// every session, and the lab's levels they passed (their ids, by a
+// space).
+func WriteReport(w io.Writer, info Info, ms []Member, written time.Time) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(ReportHeader); err != nil {
 		return err
 	}
+	head := []string{info.Code, inert(info.Name), "", written.UTC().Format(time.RFC3339)}
+	if !info.Opened.IsZero() {
+		head[2] = info.Opened.UTC().Format(time.DateOnly)
+	}
+	var studs []Member
 	for _, m := range ms {
-		if m.Role != Student {
-			continue
+		if m.Role == Student {
+			studs = append(studs, m)
 		}
-		id := m.ID
-		if len(id) > 12 {
-			id = id[:12]
+	}
+	all := scenes.All()
+	for _, m := range studs {
+		s := Summarize(m)
+		row := []string{inert(m.Name), shortID(m.ID), AllScenes, fmt.Sprintf("%d/%d", s.Finished, len(all)),
+			strconv.Itoa(s.Asked), fmt.Sprintf("%d/%d", s.Right, s.Asked), "", strconv.Itoa(int(m.Spent / time.Minute)), strings.Join(s.Levels, " ")}
+		if s.QuizOf > 0 {
+			row[6] = fmt.Sprintf("%d/%d", s.QuizRight, s.QuizOf)
 		}
-		for _, sc := range scenes.All() {
-			row := []string{inert(m.Name), id, sc.ID, yesNo(m.Prog.Done[sc.ID]), "", "", ""}
+		if err := cw.Write(append(slices.Clone(head), row...)); err != nil {
+			return err
+		}
+	}
+	for _, m := range studs {
+		for _, sc := range all {
+			row := []string{inert(m.Name), shortID(m.ID), sc.ID, yesNo(m.Prog.Done[sc.ID]), "", "", "", "", ""}
 			if a, ok := m.Prog.Answers[sc.ID]; ok {
 				row[4], row[5] = strconv.Itoa(a.Chosen+1), yesNo(a.Right)
 			}
 			if s, ok := m.Prog.Scores[sc.ID]; ok {
 				row[6] = strconv.Itoa(s.Right) + "/" + strconv.Itoa(s.Of)
 			}
-			if err := cw.Write(row); err != nil {
+			if err := cw.Write(append(slices.Clone(head), row...)); err != nil {
 				return err
 			}
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// shortID is the first 12 characters of a member's id.
+func shortID(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
 }
 
 func yesNo(b bool) string {

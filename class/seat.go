@@ -41,6 +41,12 @@ type Seat struct {
 	watches []*Watch
 	err     error
 	now     func() time.Time
+	// sat is when the seat sat; spent the member's time in the class
+	// before it (see Member.Spent)
+	sat   time.Time
+	spent time.Duration
+	// keyPut is the KeyAt of the row last put
+	keyPut time.Time
 }
 
 // Sit puts m online in the class with code and returns its seat; ctx
@@ -73,6 +79,13 @@ func Sit(ctx context.Context, hub Hub, code string, m Member, now func() time.Ti
 	}
 	m.Prog = progress.Merge(prior, m.Prog)
 	m.Online, m.Seen = true, now()
+	// joining is a key, and the place the session opens on a new step
+	m.StepAt, m.KeyAt = m.Seen, m.Seen
+	var spent time.Duration
+	if before != nil {
+		spent = before.Spent
+	}
+	m.Spent = spent
 	if m.Actual == 0 && !m.Revealed {
 		m.Actual = -1
 	}
@@ -80,7 +93,7 @@ func Sit(ctx context.Context, hub Hub, code string, m Member, now func() time.Ti
 		return nil, err
 	}
 	sctx, stop := context.WithCancel(ctx)
-	s := &Seat{hub: hub, info: info, id: newSeatID(), prior: prior, before: before, ctx: sctx, stop: stop, done: make(chan struct{}), kick: make(chan struct{}, 1), row: m, now: now}
+	s := &Seat{hub: hub, info: info, id: newSeatID(), prior: prior, before: before, ctx: sctx, stop: stop, done: make(chan struct{}), kick: make(chan struct{}, 1), row: m, now: now, sat: m.Seen, spent: spent, keyPut: m.KeyAt}
 	go s.loop()
 	return s, nil
 }
@@ -133,6 +146,10 @@ func (s *Seat) Report(m Member) {
 	s.mu.Lock()
 	c.Prog = progress.Merge(s.prior, c.Prog)
 	c.ID, c.Name, c.Role, c.Online = s.row.ID, s.row.Name, s.row.Role, true
+	c.KeyAt, c.StepAt = s.row.KeyAt, s.row.StepAt
+	if !samePlace(c, s.row) {
+		c.StepAt = s.now()
+	}
 	s.row, s.rowDue = c, true
 	s.mu.Unlock()
 	s.poke()
@@ -155,6 +172,26 @@ func (s *Seat) Lead(l Lead) {
 	s.lead = &c
 	s.mu.Unlock()
 	s.poke()
+}
+
+// Key says the session's learner pressed a key now (by the seat's
+// clock): the row's KeyAt, put at once when the hub's is KeyGrain old,
+// else with the row's next put.
+func (s *Seat) Key() {
+	s.mu.Lock()
+	now := s.now()
+	s.row.KeyAt = now
+	due := now.Sub(s.keyPut) >= KeyGrain
+	s.rowDue = s.rowDue || due
+	s.mu.Unlock()
+	if due {
+		s.poke()
+	}
+}
+
+// spentAt is the member's time in the class at now (see Member.Spent).
+func (s *Seat) spentAt(now time.Time) time.Duration {
+	return s.spent + max(now.Sub(s.sat), 0)
 }
 
 func (s *Seat) poke() {
@@ -209,6 +246,7 @@ func (s *Seat) loop() {
 			row := s.row
 			s.mu.Unlock()
 			row.Online, row.Seen = false, s.now()
+			row.Spent = s.spentAt(row.Seen)
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			_ = s.hub.Put(ctx, s.info.Code, row)
 			// offline at once, not Gone later
@@ -317,9 +355,13 @@ func (s *Seat) flush() {
 	}
 	if rowDue && err == nil {
 		row.Seen = s.now()
+		row.Spent = s.spentAt(row.Seen)
 		err = s.hub.Put(s.ctx, s.info.Code, row)
 	}
 	s.mu.Lock()
+	if rowDue && err == nil {
+		s.keyPut = row.KeyAt
+	}
 	s.err = err
 	if err != nil && s.ctx.Err() == nil {
 		// tried again at the next change or refresh

@@ -37,8 +37,16 @@ type JoinedMsg struct {
 	Note  string
 }
 
-// ClassMsg carries a class's events to the screen (see Listen).
-type ClassMsg struct{ Events []class.Event }
+// ClassMsg carries a class's events to the screen (see Listen), or news
+// of the instructor's presence.
+type ClassMsg struct {
+	Events []class.Event
+	// Away, when set, says whether the instructor's session has stopped
+	// beating (for class.Gone) or beats again: a class is not held while
+	// its instructor is away, so a server or session that died never
+	// keeps the followers.
+	Away *bool
+}
 
 // Listen sends the class's roster, then its events as they come, to send
 // (the session's Program.Send), until the watch ends: the session left,
@@ -94,6 +102,20 @@ type classroom struct {
 	// since, runs the move (see runsTooSoon)
 	warned      int
 	warnedCount int
+	// place is the instructor's place as the class view last saw it (see
+	// placeOf), placeSince when it got there: an open question's time
+	place      string
+	placeSince time.Time
+	// hold is set while the instructor holds the class (see Lead.Hold):
+	// the instructor's to put, a student's as last heard; away while the
+	// instructor's session is away (see ClassMsg.Away)
+	hold, away bool
+}
+
+// held reports a student held on the instructor's place: the class is
+// held, the student follows, and the instructor is there.
+func (c *classroom) held() bool {
+	return c.role == class.Student && c.following && c.hold && !c.away
 }
 
 func (c *classroom) now() time.Time {
@@ -171,7 +193,30 @@ func (a *session) syncDesk() {
 	if a.course.Browsing() && a.course.Visiting() == play.NotVisiting {
 		lead = play.Position{} // no scene led yet: nothing to poll
 	}
-	c.board.sync(ss, c.pick, lead, c.follow, a.notesPage(), c.now())
+	// the place's time: since the instructor's scene, settings or step
+	// last changed, by the class's clock
+	if place := placeOf(lead); place != c.place {
+		c.place, c.placeSince = place, c.now()
+	}
+	c.board.sync(deskState{students: ss, pick: c.pick, lead: lead, since: c.placeSince, follow: c.follow, hold: c.hold,
+		notes: a.notesPage(), now: c.now()})
+}
+
+// placeOf names a position's scene, settings and step, to tell when the
+// instructor's place changed.
+func placeOf(p play.Position) string {
+	set := map[string]int{}
+	for k, v := range p.Settings {
+		if v != 0 { // a setting left out is its first value
+			set[k] = v
+		}
+	}
+	data, _ := json.Marshal(struct {
+		Scene    string
+		Settings map[string]int
+		Step     int
+	}{p.Scene, set, p.Step})
+	return string(data)
 }
 
 // classKeys switches on the class's bindings for the session's role.
@@ -194,6 +239,9 @@ func (a *session) classKeys(k *views.KeyMap) {
 func (a *session) classMsg(msg ClassMsg) tea.Cmd {
 	if a.cls == nil {
 		return nil
+	}
+	if msg.Away != nil {
+		a.cls.away = *msg.Away
 	}
 	var cmd tea.Cmd
 	for _, e := range msg.Events {
@@ -224,8 +272,8 @@ func (a *session) heardLead(l class.Lead, lost bool) tea.Cmd {
 		if l.By == c.Seat.ID() && !lost {
 			return nil // this session's own move, back from the class
 		}
-		c.follow = l.Follow
-		if data, err := json.Marshal(class.Lead{Pos: l.Pos, Follow: l.Follow}); err == nil {
+		c.follow, c.hold = l.Follow, l.Hold
+		if data, err := json.Marshal(class.Lead{Pos: l.Pos, Follow: l.Follow, Hold: l.Hold}); err == nil {
 			c.led = string(data)
 		}
 		if lost && seen {
@@ -235,13 +283,20 @@ func (a *session) heardLead(l class.Lead, lost bool) tea.Cmd {
 	case class.Projector:
 		return a.goTo(l.Pos, play.VisitProject)
 	case class.Student:
+		held := l.Hold && l.Follow
 		switch {
+		case held && !c.hold && !c.following:
+			a.say("the instructor holds the class · F follows, until they release it")
 		case l.Follow && !c.asked && !c.following:
 			a.say("the instructor asks the class to follow · F follows")
 		case !l.Follow && c.following:
 			a.unfollow("the instructor stopped leading · esc goes back to your own place")
+		case held && !c.hold && c.following:
+			a.say("the instructor holds the class: you stay on their place until they release it")
+		case !held && c.hold && c.following:
+			a.say("the instructor released the class · F leaves follow mode")
 		}
-		c.asked = l.Follow
+		c.asked, c.hold = l.Follow, held
 		if c.following {
 			return a.goTo(l.Pos, play.VisitFollow)
 		}
@@ -260,9 +315,14 @@ func (a *session) toggleFollow() tea.Cmd {
 		if c.follow {
 			a.say("the class is asked to follow: students who accept see your scene, settings and step")
 		} else {
+			c.hold = false // a class not asked to follow is held by nothing
 			a.say("the class is no longer asked to follow")
 		}
 	case class.Student:
+		if c.held() {
+			a.pl.SetFlash("the class is held: you stay on the instructor's place until they release it")
+			return nil
+		}
 		if c.following {
 			a.unfollow("you left follow mode: this is still the instructor's place · esc goes back to your own · F follows again")
 			return nil
@@ -278,6 +338,19 @@ func (a *session) toggleFollow() tea.Cmd {
 		return a.goTo(c.lead.Pos, play.VisitFollow)
 	}
 	return nil
+}
+
+// toggleHold is the class view's H: the instructor holds the class
+// (asking it to follow, if it was not) or releases it.
+func (a *session) toggleHold() {
+	c := a.cls
+	c.hold = !c.hold
+	if c.hold {
+		c.follow = true
+		a.say("the class is held: followers stay on your place until H in the class view releases it")
+	} else {
+		a.say("the class is released: followers may leave follow mode again")
+	}
 }
 
 // say is a one-time note on the screen on top: the contents' status
@@ -366,7 +439,7 @@ func (a *session) classAfter(contents bool) tea.Cmd {
 		c.Seat.Report(row)
 	}
 	if c.role == class.Instructor {
-		l := class.Lead{Pos: row.Pos, Follow: c.follow}
+		l := class.Lead{Pos: row.Pos, Follow: c.follow, Hold: c.hold && c.follow}
 		if data, err := json.Marshal(l); err == nil && string(data) != c.led {
 			c.led = string(data)
 			// a move from the place this session shows: a compare-and-set
@@ -400,6 +473,9 @@ func (a *App) classKey(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
 	if c == nil {
 		return nil, false
 	}
+	if c.Seat != nil && c.role != class.Projector {
+		c.Seat.Key() // the roster's time since the last key
+	}
 	k := a.com.Keys
 	// the class view stands in for a scene (and the pages over it): over
 	// the contents, the lab or the trials its keys are theirs
@@ -427,6 +503,9 @@ func (a *App) classKey(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
 	case !scene:
 	case key.Matches(msg, glossaryKey) && isOver(top):
 		// the glossary over a page over the scene, not the scene's setting g
+	case c.held() && a.movesAway(msg):
+		a.pl.SetFlash("the class is held: you stay on the instructor's place until they release it")
+		return nil, true
 	case c.following && a.movesAway(msg):
 		a.pl.SetFlash("you are following the instructor · F leaves follow mode")
 		return nil, true
@@ -498,12 +577,20 @@ func (a *session) classLine() string {
 	switch {
 	case c.role == class.Projector:
 		return st.Dim.Render("class " + c.code + " · projector: following the instructor · q leaves")
+	case c.role == class.Instructor && c.hold:
+		return st.Accent.Render("class "+c.code+" · the class is held") + st.Dim.Render(" · l the class, H there releases it")
 	case c.role == class.Instructor && c.follow:
 		return st.Accent.Render("class "+c.code+" · the class is asked to follow") + st.Dim.Render(" · F stops · l the class")
+	case c.held() && a.pl.Asking:
+		return st.Accent.Render("the class is held: following the instructor") + st.Dim.Render(" · 1-"+itoa(int64(len(a.pl.Choices())))+" your prediction")
+	case c.held():
+		return st.Accent.Render("the class is held: following the instructor") + st.Dim.Render(" until they release it · ? keys · q quit")
 	case c.role == class.Student && c.following && a.pl.Asking:
 		return st.Accent.Render("following the instructor") + st.Dim.Render(" · 1-"+itoa(int64(len(a.pl.Choices())))+" your prediction · F leaves follow mode")
 	case c.role == class.Student && c.following:
 		return st.Accent.Render("following the instructor") + st.Dim.Render(" · F leaves follow mode · ? keys · q quit")
+	case c.role == class.Student && c.hold && !c.following:
+		return st.Accent.Render("the instructor holds the class") + st.Dim.Render(" · F follows")
 	case c.role == class.Student && c.asked:
 		return st.Accent.Render("the instructor asks the class to follow") + st.Dim.Render(" · F follows")
 	}

@@ -29,12 +29,18 @@ type member struct {
 // it in class code as role, sized w x h, after the roster so far.
 func joinAs(t *testing.T, hub class.Hub, code string, role class.Role, id, name string, o Options, w, h int) member {
 	t.Helper()
+	return joinWith(t, hub, code, role, id, name, o, w, h, atClassNow)
+}
+
+// joinWith is joinAs with the class's clock now.
+func joinWith(t *testing.T, hub class.Hub, code string, role class.Role, id, name string, o Options, w, h int, now func() time.Time) member {
+	t.Helper()
 	a, err := NewCourse(embedded(t), o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	seat, err := class.Sit(ctx, hub, code, class.Member{ID: id, Name: name, Role: role}, atClassNow)
+	seat, err := class.Sit(ctx, hub, code, class.Member{ID: id, Name: name, Role: role}, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +54,7 @@ func joinAs(t *testing.T, hub class.Hub, code string, role class.Role, id, name 
 		seat.Leave(context.Background())
 		a.Shutdown(context.Background())
 	})
-	a.JoinClass(Classroom{Seat: seat, Join: "ssh -p 2222 " + code + "@localhost", Now: atClassNow})
+	a.JoinClass(Classroom{Seat: seat, Join: "ssh -p 2222 " + code + "@localhost", Now: now})
 	drive(t, a, tea.WindowSizeMsg{Width: w, Height: h})
 	runCmd(t, a, a.Init())
 	roster, err := seat.Roster(ctx)

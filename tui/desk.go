@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,32 +27,43 @@ type Desk struct {
 	w, h int
 
 	code, join string
-	students   []class.Member
-	pick       int
-	lead       play.Position
-	follow     bool
-	notes      string
-	now        time.Time
+	deskState
+	// top is the roster's first row on screen; page the roster rows the
+	// last View drew, what [ and ] move the pick by
+	top, page int
+}
+
+// deskState is the class as the app hands it to the desk.
+type deskState struct {
+	// students are the class's students, by name; pick the one picked
+	students []class.Member
+	pick     int
+	// lead is the instructor's place, and since when it stands there (by
+	// the class's clock): an open question's time
+	lead  play.Position
+	since time.Time
+	// follow and hold: the class is asked to follow, and held
+	follow, hold bool
+	notes        string
+	// now is the time rows are judged online at, and their times from
+	now time.Time
 }
 
 // newDesk is the class view of class code drawn with com; no size yet.
 func newDesk(com *Common, code, join string) *Desk {
-	return &Desk{com: com, code: code, join: join}
+	return &Desk{com: com, code: code, join: join, page: 1}
 }
 
 // SetSize sets the size View draws at, the help line's row included.
 func (d *Desk) SetSize(w, h int) { d.w, d.h = w, h }
 
-// sync hands the desk the class as it stands: its students (by name),
-// the one picked, the instructor's place and whether the class is asked
-// to follow, the speaker notes for it, and the time rows are judged
-// online at.
-func (d *Desk) sync(students []class.Member, pick int, lead play.Position, follow bool, notes string, now time.Time) {
-	d.students, d.pick, d.lead, d.follow, d.notes, d.now = students, pick, lead, follow, notes, now
-}
+// sync hands the desk the class as it stands.
+func (d *Desk) sync(s deskState) { d.deskState = s }
 
 // View draws the class view at the size SetSize set, all but its last
-// row, which the app fills with the desk's help line.
+// row, which the app fills with the desk's help line. Every part says
+// what it leaves out: the roster scrolls with the pick and says how many
+// are above and below; the notes say how many lines they cut.
 func (d *Desk) View() string {
 	st, w := d.com.Styles, d.w
 	online, following := 0, 0
@@ -64,7 +76,10 @@ func (d *Desk) View() string {
 		}
 	}
 	head := st.Title.Render("class "+d.code) + " · " + fmt.Sprintf("%d online, %d following", online, following)
-	if d.follow {
+	switch {
+	case d.hold:
+		head += " · " + st.Accent.Render("the class is held")
+	case d.follow:
 		head += " · the class is asked to follow"
 	}
 	lines := []string{truncate(head, w)}
@@ -77,24 +92,32 @@ func (d *Desk) View() string {
 		}
 	}
 	poll := d.pollLines()
-	roster := d.rosterLines()
-	notes := strings.Split(strings.TrimRight(d.notes, "\n"), "\n")
+	var notes []string
+	if n := strings.TrimSpace(d.notes); n != "" {
+		for _, l := range strings.Split(strings.TrimRight(d.notes, "\n"), "\n") {
+			notes = append(notes, strings.Split(ansi.Wrap(l, w, ""), "\n")...)
+		}
+	}
 	rows := d.h - 1 - len(lines) - 3 // the help line and three rules
 	// the poll first, then the roster, then the notes take what is left;
-	// each keeps a few rows
+	// the notes keep a quarter (two rows at least) while the roster
+	// needs more than it has
 	pollRows := min(len(poll), max(rows-8, 3))
-	rosterRows := min(len(roster), max((rows-pollRows)/2, 3))
-	notesRows := max(rows-pollRows-rosterRows, 0)
+	left := max(rows-pollRows, 0)
+	need := max(len(d.students), 1) + 1 // its column heads
+	keep := min(len(notes), max(left/4, 2))
+	rosterRows := min(need, max(left-keep, 3))
+	notesRows := max(left-rosterRows, 0)
 	lines = append(lines, views.Rule(st, "poll", w))
 	lines = append(lines, clip(poll, pollRows)...)
 	lines = append(lines, views.Rule(st, "roster", w))
-	lines = append(lines, d.window(roster, rosterRows)...)
+	lines = append(lines, d.rosterLines(rosterRows)...)
 	lines = append(lines, views.Rule(st, "speaker notes", w))
-	var wrapped []string
-	for _, l := range notes {
-		wrapped = append(wrapped, strings.Split(ansi.Wrap(l, w, ""), "\n")...)
+	if len(notes) > notesRows && notesRows > 0 {
+		more := len(notes) - notesRows + 1
+		notes = append(clip(notes, notesRows-1), st.Dim.Render(truncate(fmt.Sprintf("… %d more lines (l, then N, shows them whole)", more), w)))
 	}
-	lines = append(lines, clip(wrapped, notesRows)...)
+	lines = append(lines, clip(notes, notesRows)...)
 	return fitRows(strings.Join(lines, "\n"), d.h-1)
 }
 
@@ -120,15 +143,19 @@ func (d *Desk) pollLines() []string {
 		}
 	}
 	head := p.Headline()
+	if p.State == class.Open && !d.since.IsZero() {
+		head = "open " + span(d.now.Sub(d.since)) + " · " + head
+	}
 	if p.Elsewhere > 0 {
 		head += fmt.Sprintf(" · %d elsewhere", p.Elsewhere)
 	}
 	out = append(out, truncate(st.Bold.Render(head), w))
-	// a label keeps a third of the width, the bar and its count the rest
-	lw := max(w/3, 20)
+	// a label takes what the bar (ten cells at least) and its count
+	// (twenty, see views.Histogram) leave
+	lw := max(w-30, 12)
 	var bars []views.Bar
 	for i, c := range p.Choices {
-		bars = append(bars, views.Bar{Label: fmt.Sprintf("%d %s", i+1, truncate(c, lw)), Count: p.Guesses[i]})
+		bars = append(bars, views.Bar{Label: fmt.Sprintf("%d %s", i+1, truncate(c, lw-2)), Count: p.Guesses[i]})
 	}
 	out = append(out, strings.Split(views.Histogram(st, bars, w), "\n")...)
 	if p.State == class.Open {
@@ -140,7 +167,7 @@ func (d *Desk) pollLines() []string {
 	out = append(out, truncate(fmt.Sprintf("their own runs answered (%d of %d have run it):", p.Ran, p.Of), w))
 	bars = nil
 	for i, c := range p.Choices {
-		bars = append(bars, views.Bar{Label: fmt.Sprintf("%d %s", i+1, truncate(c, lw)), Count: p.Actual[i], Tone: views.Good})
+		bars = append(bars, views.Bar{Label: fmt.Sprintf("%d %s", i+1, truncate(c, lw-2)), Count: p.Actual[i], Tone: views.Good})
 	}
 	if p.NoneTrue > 0 {
 		bars = append(bars, views.Bar{Label: "  none of these", Count: p.NoneTrue, Tone: views.Bad})
@@ -148,46 +175,107 @@ func (d *Desk) pollLines() []string {
 	return append(out, strings.Split(views.Histogram(st, bars, w), "\n")...)
 }
 
-// rosterLines are one row per student: name, scene, step, following or
-// offline, prediction and what their run answered.
-func (d *Desk) rosterLines() []string {
+// rosterLines are the roster in n rows: its column heads, one row per
+// student (name, place, step, following or offline, time on the step,
+// time since the last key, prediction and what their run answered) from
+// the picked one's page, and, when some do not fit, a last row saying how
+// many are above and below and how to get to them.
+func (d *Desk) rosterLines(n int) []string {
 	st, w := d.com.Styles, d.w
 	if len(d.students) == 0 {
-		return []string{st.Dim.Render("no student has joined yet")}
+		return clip([]string{st.Dim.Render("no student has joined yet")}, n)
 	}
-	var out []string
+	type row struct{ name, where, step, state, onStep, key, answer string }
+	rs := make([]row, len(d.students))
+	nameW, whereW, answerW := len("name"), len("where"), len("answer")
 	for i, m := range d.students {
+		r := row{name: m.Name, where: m.Pos.Scene, step: stepOf(m.Pos), answer: answerOf(m)}
+		if m.OnContents {
+			r.where, r.step = "contents", ""
+		}
+		switch {
+		case !m.Here(d.now):
+			r.state = "offline"
+		case m.Following:
+			r.state = "following"
+		}
+		if m.Here(d.now) {
+			r.onStep, r.key = ago(d.now, m.StepAt), ago(d.now, m.KeyAt)
+		}
+		rs[i] = r
+		nameW = max(nameW, ansi.StringWidth(r.name))
+		whereW = max(whereW, ansi.StringWidth(r.where))
+		answerW = max(answerW, ansi.StringWidth(r.answer))
+	}
+	// the fixed columns and their gaps; the name gets what the answer
+	// leaves, and never less than eight columns
+	fixed := 2 + whereW + 1 + 6 + 10 + 8 + 6 // where, step, state, on step, key
+	nameW = min(nameW, max(w-fixed-answerW-1, 8))
+	cell := func(s string, w int) string {
+		s = truncate(s, w)
+		return s + strings.Repeat(" ", max(w-ansi.StringWidth(s), 0))
+	}
+	line := func(mark string, r row) string {
+		return mark + cell(r.name, nameW) + " " + cell(r.where, whereW) + " " + cell(r.step, 5) + " " + cell(r.state, 9) + " " +
+			cell(r.onStep, 7) + " " + cell(r.key, 5) + " " + r.answer
+	}
+	out := []string{truncate(st.Dim.Render(strings.TrimRight(line("  ", row{"name", "where", "step", "state", "on step", "key", "answer"}), " ")), w)}
+	shown := n - 1
+	over := len(rs) > shown
+	if over {
+		shown-- // the row that says how many more
+	}
+	shown = max(shown, 1)
+	d.page = shown
+	d.pick = min(max(d.pick, 0), len(rs)-1)
+	// the window (the desk's own state, kept from draw to draw) moves
+	// only as far as the pick needs
+	d.top = min(d.top, d.pick)
+	d.top = max(d.top, d.pick-shown+1)
+	d.top = min(max(d.top, 0), max(len(rs)-shown, 0))
+	for i := d.top; i < min(d.top+shown, len(rs)); i++ {
 		mark := "  "
 		if i == d.pick {
 			mark = "▸ "
 		}
-		state := ""
-		switch {
-		case !m.Here(d.now):
-			state = "offline"
-		case m.Following:
-			state = "following"
-		}
-		where, step := m.Pos.Scene, stepOf(m.Pos)
-		if m.OnContents {
-			where, step = "contents", ""
-		}
-		row := fmt.Sprintf("%s%-12s %-11s %-7s %-9s %s", mark, truncate(m.Name, 12), where, step, state, answerOf(m))
+		l := truncate(strings.TrimRight(line(mark, rs[i]), " "), w)
 		if i == d.pick {
-			row = st.Accent.Render(truncate(row, w))
+			l = st.Accent.Render(l)
 		}
-		out = append(out, truncate(row, w))
+		out = append(out, l)
 	}
-	return out
+	if over {
+		above, below := d.top, len(rs)-min(d.top+shown, len(rs))
+		var more []string
+		if below > 0 {
+			more = append(more, fmt.Sprintf("%d more below", below))
+		}
+		if above > 0 {
+			more = append(more, fmt.Sprintf("%d more above", above))
+		}
+		out = append(out, truncate(st.Dim.Render("  … "+strings.Join(more, ", ")+" · ↑/↓ pick · [ ] page"), w))
+	}
+	return clip(out, n)
 }
 
-// window is the roster's rows that fit in n, the picked one among them.
-func (d *Desk) window(rows []string, n int) []string {
-	if len(rows) <= n {
-		return rows
+// ago is the time from at to now, as the roster shows it: "" for never.
+func ago(now, at time.Time) string {
+	if at.IsZero() {
+		return ""
 	}
-	from := min(max(d.pick-n/2, 0), len(rows)-n)
-	return rows[from : from+n]
+	return span(now.Sub(at))
+}
+
+// span is d in the roster's short form: "42s", "4m", "1h05".
+func span(d time.Duration) string {
+	d = max(d, 0)
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d/time.Second))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d/time.Minute))
+	}
+	return fmt.Sprintf("%dh%02d", int(d/time.Hour), int(d%time.Hour/time.Minute))
 }
 
 // stepOf is where a position stands, as "5/9" (the learner's own moves
@@ -254,6 +342,20 @@ func (p *deskPage) Update(msg tea.Msg) (Component, tea.Cmd) {
 			c.pick = min(c.pick+1, max(n-1, 0))
 		}
 		return p, nil
+	case k.String() == "H":
+		a.toggleHold()
+		return p, nil
+	case key.Matches(k, summaryKey):
+		return &summaryPage{a: a, back: p}, nil
+	case k.String() == "[" || k.String() == "]":
+		// a page of the roster: the pick moves by the rows on screen
+		n, page := len(a.students()), max(c.board.page, 1)
+		if k.String() == "[" {
+			c.pick = max(c.pick-page, 0)
+		} else {
+			c.pick = min(c.pick+page, max(n-1, 0))
+		}
+		return p, nil
 	case k.Type == tea.KeyEnter:
 		ss := a.students()
 		if c.pick >= len(ss) {
@@ -285,21 +387,35 @@ func (p *deskPage) SetSize(w, h int) { p.a.cls.board.SetSize(w, h) }
 func (p *deskPage) KeyMap() help.KeyMap {
 	a := p.a
 	k := a.com.Keys
-	pick := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "pick"))
-	show := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "show their run"))
+	pick := key.NewBinding(key.WithKeys("up", "down", "[", "]"), key.WithHelp("↑↓[]", "pick"))
+	show := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "their run"))
+	hold := key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "hold"))
+	if a.cls.hold {
+		hold.SetHelp("H", "release")
+	}
 	bs := []key.Binding{short(k.Step, "→", "step"), short(k.Back, "←", "back"), pick, show,
-		short(k.Follow, "F", "follow"), short(k.Desk, "l", "scene"), short(k.Quit, "q", "quit")}
+		short(k.Follow, "F", "follow"), hold, summaryKey, short(k.Desk, "l", "scene"), short(k.Quit, "q", "quit")}
 	if a.course.Visiting() != play.NotVisiting {
 		// a student's run on screen: esc goes back to the instructor's own
 		bs = append([]key.Binding{key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "your own place"))}, bs...)
 	}
-	return keyList{short: bs, full: [][]key.Binding{bs}}
+	full := bs
+	// a line too narrow for every key leaves out the step and the back
+	// first: the scene's keys, which its help page lists
+	for _, drop := range []string{"right", "left"} {
+		if ansi.StringWidth(views.HelpLine(bs)) <= a.com.Width {
+			break
+		}
+		bs = slices.DeleteFunc(slices.Clone(bs), func(b key.Binding) bool { return len(b.Keys()) > 0 && b.Keys()[0] == drop })
+	}
+	return keyList{short: bs, full: [][]key.Binding{full}}
 }
 
-// isDesk reports the class view's page.
+// isDesk reports the class view's page, or the summary standing in for
+// it.
 func isDesk(c Component) bool {
 	_, ok := c.(*deskPage)
-	return ok
+	return ok || isSummary(c)
 }
 
 func short(b key.Binding, keys, desc string) key.Binding {

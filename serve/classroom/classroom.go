@@ -177,11 +177,15 @@ func (c *Classes) watchLeader(ctx context.Context, s *serve.Session, seat *class
 		switch {
 		case here && now.Sub(at) >= class.Gone:
 			here = false
+			away := true
+			s.Send(tui.ClassMsg{Away: &away}) // a class is not held while its instructor is away
 			if seat.Member().Following {
 				s.Send(tui.JoinedMsg{Note: AwayNote})
 			}
 		case !here && now.Sub(at) < class.Gone:
 			here = true
+			away := false
+			s.Send(tui.ClassMsg{Away: &away})
 			if seat.Member().Following {
 				s.Send(tui.JoinedMsg{Note: BackNote})
 			}
@@ -313,10 +317,15 @@ func (c *Classes) Leave(s *serve.Session) {
 }
 
 // Report is the report command: `ssh host report CODE > class.csv` writes
-// the class summary (see class.WriteReport) for the instructor who leads
-// that class, from their key; a closed class's too, until its retention
-// ends or its roster is cleared.
-func Report(hub class.Hub) serve.Command {
+// the class report (see class.WriteReport: a summary row per student,
+// then a row per student and scene, each naming the class and the time
+// it was written) for the instructor who leads that class, from their
+// key; a closed class's too, until its retention ends or its roster is
+// cleared.
+func Report(hub class.Hub) serve.Command { return ReportAt(hub, time.Now) }
+
+// ReportAt is Report with the clock that stamps the report.
+func ReportAt(hub class.Hub, now func() time.Time) serve.Command {
 	return serve.Command{Args: "CLASS", Run: func(ctx context.Context, call serve.Call) int {
 		info, code := led(ctx, hub, call, "ssh host report CODE > class.csv")
 		if code != 0 {
@@ -326,7 +335,7 @@ func Report(hub class.Hub) serve.Command {
 		if err != nil {
 			return call.Fail(err)
 		}
-		if err := class.WriteReport(call.Out, roster); err != nil {
+		if err := class.WriteReport(call.Out, info, roster, now()); err != nil {
 			return call.Fail(err)
 		}
 		return 0

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"locksim/class"
+	"locksim/scenes"
 	"locksim/serve"
 	"locksim/serve/sshtest"
 	"locksim/sim/simtest"
@@ -41,9 +42,16 @@ func classServer(t *testing.T, hub class.Hub, instructors string) string {
 	t.Helper()
 	_, addr := testServer(t, serve.Config{AskName: true, Instructors: instructors,
 		Class:    New(hub, "ssh -p 2222 CODE@localhost", t.Logf),
-		Commands: map[string]serve.Command{"report": Report(hub), "close": Close(hub), "clear": Clear(hub)}})
+		Commands: map[string]serve.Command{"report": ReportAt(hub, atReport), "close": Close(hub), "clear": Clear(hub)}})
 	return addr
 }
+
+// reportAt is when the tests' reports are written.
+var reportAt = time.Date(2026, 12, 1, 10, 30, 0, 0, time.UTC)
+
+func atReport() time.Time { return reportAt }
+
+var isDate = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 
 var openLine = regexp.MustCompile(`class ([a-z2-9]{5}) \([^)]*\) is open`)
 
@@ -139,15 +147,27 @@ func TestClassOverSSH(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
+	// every row names the class and when the report was written; each
+	// student has a summary row (one prediction, judged by their run)
+	var got, all []string
 	for _, r := range rows[1:] {
-		if r[2] == "gc-pause" {
-			got = append(got, strings.Join([]string{r[0], r[4]}, ":"))
+		if r[0] != code || r[3] != "2026-12-01T10:30:00Z" || !isDate.MatchString(r[2]) {
+			t.Errorf("a row that does not name class %s, the day it opened and when the report was written: %q", code, r)
+		}
+		switch r[6] {
+		case "gc-pause":
+			got = append(got, strings.Join([]string{r[4], r[8]}, ":"))
+		case class.AllScenes:
+			all = append(all, strings.Join([]string{r[4], r[8], r[9][1:]}, ":"))
 		}
 	}
 	slices.Sort(got)
 	if !slices.Equal(got, []string{"ann:1", "bob:2"}) {
 		t.Errorf("the summary's gc-pause rows: %q\n%s", got, out)
+	}
+	slices.Sort(all)
+	if !slices.Equal(all, []string{"ann:1:/1", "bob:1:/1"}) || len(rows) != 1+2+2*len(scenes.All()) {
+		t.Errorf("the summary rows (student:predictions:/of them): %q, %d rows\n%s", all, len(rows), out)
 	}
 	if _, errOut, status := sshtest.Run(t, sshtest.Dial(t, addr, code, sshtest.NewKey(t)), "report "+code); status != 1 || !strings.Contains(errOut, "instructor's key") {
 		t.Errorf("report from a student's key: status %d, %q", status, errOut)
@@ -484,7 +504,7 @@ func TestCloseAndClear(t *testing.T) {
 	late.WaitFor("Your name")
 	late.Send("Cy\r")
 	late.WaitFor("class " + code + " is closed: you are on the course alone")
-	if out, _, status := sshtest.Run(t, prof, "report "+code); status != 0 || !strings.Contains(out, "\nann,") {
+	if out, _, status := sshtest.Run(t, prof, "report "+code); status != 0 || !strings.Contains(out, ",ann,") {
 		t.Fatalf("the closed class's report: %d\n%s", status, out)
 	}
 	again := sshtest.Open(t, sshtest.Dial(t, addr, "prof", teacherKey), "xterm-256color", 100, 30)
@@ -555,7 +575,7 @@ func TestRestartKeepsTheClass(t *testing.T) {
 	ann.WaitFor("4/10")
 	// her row reaches the class from her session's goroutine: wait until
 	// the report has her answer
-	answered := regexp.MustCompile(`\nann,[0-9a-f]{12},gc-pause,no,2,yes,`)
+	answered := regexp.MustCompile(`,ann,[0-9a-f]{12},gc-pause,no,2,yes,`)
 	prof := sshtest.Dial(t, addr, "prof", teacherKey)
 	for deadline := time.Now().Add(hang); ; time.Sleep(20 * time.Millisecond) {
 		if out, _, _ := sshtest.Run(t, prof, "report "+code); answered.MatchString(out) {
@@ -577,7 +597,7 @@ func TestRestartKeepsTheClass(t *testing.T) {
 	back := sshtest.Open(t, sshtest.Dial(t, addr, code, annKey), "xterm-256color", 100, 30)
 	back.WaitFor("following the instructor") // she followed when the server went down
 	out, errOut, status := sshtest.Run(t, sshtest.Dial(t, addr, "prof", teacherKey), "report "+code)
-	if status != 0 || !strings.Contains(out, "\nann,") {
+	if status != 0 || !strings.Contains(out, ",ann,") {
 		t.Fatalf("the report after the restart: %d, %q\n%s", status, errOut, out)
 	}
 	if !answered.MatchString(out) {
@@ -641,4 +661,38 @@ func TestJoinLineFromTheConnection(t *testing.T) {
 	if got := pub.joinFor("k7m2q", "10.0.0.5:2222"); got != "ssh -p 2222 k7m2q@class.example.org" {
 		t.Errorf("with -public-addr: %q", got)
 	}
+}
+
+// TestHoldOverSSH: the instructor holds the class from the class view; a
+// follower's F is refused and their line says the class is held; the
+// release lets F leave follow mode; S shows the instructor the class's
+// summary.
+func TestHoldOverSSH(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
+	teacherKey := sshtest.NewKey(t)
+	hub := class.NewMemory(nil)
+	addr := classServer(t, hub, instructorsFile(t, teacherKey))
+	teacher, code := openClass(t, addr, teacherKey)
+	teacher.Send("/gc-pause\r")
+	teacher.WaitFor("Frozen while holding the lock", "0/10")
+	teacher.Send("F")
+	teacher.WaitFor("the class is asked to follow")
+	ann := joinClass(t, addr, code, "ann")
+	ann.WaitFor("Frozen while holding the lock", "0/10")
+	teacher.Send("l")
+	teacher.WaitFor("1 online, 1 following")
+	teacher.Send("H")
+	teacher.WaitFor("the class is held", "H release")
+	ann.WaitFor("the class is held: following the instructor")
+	ann.Send("F")
+	s := ann.WaitFor("the class is held: you stay on the instructor's place until they release it")
+	if !strings.Contains(s, "the class is held: following the instructor") {
+		t.Fatalf("a held follower's F let them go:\n%s", s)
+	}
+	teacher.Send("H")
+	ann.WaitFor("the instructor released the class")
+	ann.Send("F")
+	ann.WaitFor("you left follow mode")
+	teacher.Send("S")
+	teacher.WaitFor("summary of 1 student", "ann", "S/esc class view")
 }

@@ -1,0 +1,173 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"locksim/class"
+	"locksim/scenes"
+	"locksim/views"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// summaryPage is the instructor's summary of the class, for the end of a
+// lesson (S in the class view, which it stands in for): per student the
+// scenes finished, the predictions that came true of those given, the
+// quizzes and the time in the class; per question the class's answers
+// and how many came true. It is the instructor's only: it says which
+// answers came true, which a student must never see before answering.
+type summaryPage struct {
+	a *session
+	// back is the class view it stands in for
+	back Component
+	// top is the first line on screen; rows how many the last View had
+	top, rows int
+}
+
+var (
+	summaryKey   = key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "summary"))
+	summaryClose = key.NewBinding(key.WithKeys("S", "esc"), key.WithHelp("S/esc", "class view"))
+	summaryMove  = key.NewBinding(key.WithKeys("up", "down", "[", "]"), key.WithHelp("↑↓[]", "scroll"))
+)
+
+func (p *summaryPage) Init() tea.Cmd { return nil }
+
+func (p *summaryPage) Update(msg tea.Msg) (Component, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return p, nil
+	}
+	page := max(p.rows, 1)
+	switch {
+	case key.Matches(k, summaryClose):
+		return p.back, nil
+	case key.Matches(k, p.a.com.Keys.Desk):
+		return nil, nil // l: the scene, as from the class view
+	case k.Type == tea.KeyUp:
+		p.top--
+	case k.Type == tea.KeyDown:
+		p.top++
+	case k.String() == "[":
+		p.top -= page
+	case k.String() == "]":
+		p.top += page
+	}
+	p.top = max(p.top, 0)
+	return p, nil
+}
+
+func (p *summaryPage) SetSize(w, h int) { p.back.SetSize(w, h) }
+
+func (p *summaryPage) KeyMap() help.KeyMap {
+	bs := []key.Binding{summaryMove, summaryClose, short(p.a.com.Keys.Desk, "l", "scene"), short(p.a.com.Keys.Quit, "q", "quit")}
+	return keyList{short: bs, full: [][]key.Binding{bs}}
+}
+
+// View is the summary's title, as many of its lines as fit with a line
+// saying how many more there are, and the help line.
+func (p *summaryPage) View() string {
+	a := p.a
+	st, w, h := a.com.Styles, a.com.Width, a.com.Height
+	ss := a.students()
+	title := truncate(st.Title.Render("class "+a.cls.code)+" · summary of "+students(len(ss)), w)
+	lines := p.lines(ss, w)
+	rows := max(h-2, 1)
+	if len(lines) > rows {
+		rows--
+	}
+	p.rows = rows
+	top := min(p.top, max(len(lines)-rows, 0))
+	body := lines[top:min(top+rows, len(lines))]
+	if len(lines) > rows+1 || top > 0 {
+		var more []string
+		if below := len(lines) - top - len(body); below > 0 {
+			more = append(more, fmt.Sprintf("%d more lines below", below))
+		}
+		if top > 0 {
+			more = append(more, fmt.Sprintf("%d above", top))
+		}
+		body = append(body, st.Dim.Render(truncate("… "+strings.Join(more, ", ")+" · ↑↓[] scroll", w)))
+	}
+	help := truncate(st.Dim.Render(views.HelpLine(p.KeyMap().ShortHelp())), w)
+	return fitRows(title+"\n"+strings.Join(body, "\n"), h-1) + "\n" + help
+}
+
+// students is n students as a title says it.
+func students(n int) string {
+	if n == 1 {
+		return "1 student"
+	}
+	return fmt.Sprintf("%d students", n)
+}
+
+// lines are the summary's lines w columns wide: the students' table, then
+// the class's answers to each question some student answered.
+func (p *summaryPage) lines(ss []class.Member, w int) []string {
+	st := p.a.com.Styles
+	out := []string{views.Rule(st, "students", w)}
+	type row struct{ name, done, right, quiz, time string }
+	rs := []row{{"name", "finished", "came true", "quiz", "time"}}
+	of := len(scenes.All())
+	for _, m := range ss {
+		s := class.Summarize(m)
+		r := row{name: m.Name, done: fmt.Sprintf("%d/%d", s.Finished, of), right: fmt.Sprintf("%d of %d", s.Right, s.Asked), time: span(m.Spent)}
+		if s.QuizOf > 0 {
+			r.quiz = fmt.Sprintf("%d/%d", s.QuizRight, s.QuizOf)
+		}
+		if len(s.Levels) > 0 {
+			r.quiz += fmt.Sprintf(" · lab %d", len(s.Levels))
+		}
+		rs = append(rs, r)
+	}
+	nameW := 0
+	for _, r := range rs {
+		nameW = max(nameW, ansi.StringWidth(r.name))
+	}
+	// the name takes what the other columns (41) leave
+	nameW = min(nameW, max(w-41, 8))
+	cell := func(s string, n int) string {
+		s = truncate(s, n)
+		return s + strings.Repeat(" ", max(n-ansi.StringWidth(s), 0))
+	}
+	for i, r := range rs {
+		l := truncate(strings.TrimRight(cell(r.name, nameW)+" "+cell(r.done, 8)+" "+cell(r.right, 9)+" "+cell(r.time, 6)+" "+r.quiz, " "), w)
+		if i == 0 {
+			l = st.Dim.Render(l)
+		}
+		out = append(out, l)
+	}
+	if len(ss) == 0 {
+		out = append(out, st.Dim.Render("no student has joined"))
+	}
+	qs := class.Questions(ss)
+	out = append(out, views.Rule(st, "questions", w))
+	if len(qs) == 0 {
+		out = append(out, st.Dim.Render(truncate("no student has answered a question yet", w)))
+	}
+	lw := max(w-30, 12)
+	for _, q := range qs {
+		out = append(out, truncate(st.Bold.Render(q.Scene), w))
+		for _, l := range strings.Split(st.Wrap(q.Question, w, 3), "\n") {
+			if strings.TrimSpace(l) != "" {
+				out = append(out, l)
+			}
+		}
+		var bars []views.Bar
+		for i, c := range q.Choices {
+			bars = append(bars, views.Bar{Label: fmt.Sprintf("%d %s", i+1, truncate(c, lw-2)), Count: q.Chosen[i]})
+		}
+		out = append(out, strings.Split(views.Histogram(st, bars, w), "\n")...)
+		out = append(out, truncate(fmt.Sprintf("%d of %d predictions came true in the student's own run", q.Right, q.Asked), w), "")
+	}
+	return out
+}
+
+// isSummary reports the class's summary page.
+func isSummary(c Component) bool {
+	_, ok := c.(*summaryPage)
+	return ok
+}

@@ -37,6 +37,9 @@ type labConfig struct {
 	// itself, run by -grade in a process of its own, results on stdout
 	child string
 	cpu   int // -grade-cpu: the child's CPU limit, in seconds (RLIMIT_CPU)
+	// search is the hidden verb -lab-child: a served lab session's search
+	// in a process of its own (lab.ServeChild on stdin and stdout)
+	search bool
 }
 
 // The limits of a grade by default: a minute of wall time (the largest
@@ -61,6 +64,7 @@ func gradeFlags(fs *flag.FlagSet, c *config) {
 	fs.StringVar(&c.lab.policy, "policy", "", "")
 	fs.StringVar(&c.lab.child, "grade-child", "", "")
 	fs.IntVar(&c.lab.cpu, "grade-cpu", 0, "")
+	fs.BoolVar(&c.lab.search, "lab-child", false, "")
 }
 
 // checkGrade reports a usage error in the lab's flags once fs is parsed:

@@ -25,6 +25,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"locksim/lab"
 	"locksim/sim"
 	"locksim/tui"
 
@@ -109,6 +110,11 @@ type Config struct {
 	// time, so a flood of heavy commands takes what the students'
 	// sessions leave. nil runs every command in this process.
 	Spawn func(name string, args []string) *exec.Cmd
+	// Lab, when its Start is set, runs each lab search of a session in a
+	// process of its own under Lab's limits, at ChildNice: a learner's
+	// lock cannot hold the server's cores or memory. The zero value runs
+	// them in this process (each script run still within its budget).
+	Lab lab.Child
 }
 
 // Class is the hook the instructor's half plugs in by. Its methods are

@@ -12,6 +12,7 @@
 package serve
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -115,6 +116,9 @@ type Config struct {
 	// lock cannot hold the server's cores or memory. The zero value runs
 	// them in this process (each script run still within its budget).
 	Lab lab.Child
+	// LabSearches is how many of those processes run at once in all (0:
+	// DefaultLabSearches); a session's search waits for one to end.
+	LabSearches int
 }
 
 // Class is the hook the instructor's half plugs in by. Its methods are
@@ -161,6 +165,9 @@ type Server struct {
 	// faults, in tests, panics at a point of a session ("key": its
 	// program's Update, "resize": the resize forwarding) when it says so
 	faults func(where string, ses *Session) bool
+
+	// labs holds a slot per lab search's process running (LabSearches)
+	labs chan struct{}
 }
 
 // New checks c and prepares the server; Serve or ListenAndServe starts it.
@@ -194,7 +201,8 @@ func New(c Config) (*Server, error) {
 	}
 	s := &Server{cfg: c, clock: c.Clock, live: map[*Session]bool{},
 		terms: pool{total: c.MaxSessions, perKey: c.SessionsPerKey, reserved: reservedFor(c.MaxSessions), by: map[string]int{}},
-		cmds:  pool{total: c.MaxCommands, perKey: c.CommandsPerKey, by: map[string]int{}}}
+		cmds:  pool{total: c.MaxCommands, perKey: c.CommandsPerKey, by: map[string]int{}},
+		labs:  make(chan struct{}, max(1, cmp.Or(c.LabSearches, DefaultLabSearches)))}
 	if s.clock == nil {
 		s.clock = realClock{}
 	}

@@ -240,7 +240,16 @@ func ServeChild(ctx context.Context, in io.Reader, out io.Writer) error {
 		_ = enc.Encode(m)
 		_ = w.Flush()
 	}
-	rep, err := Check(ctx, l, Options{Budget: req.Budget, Progress: func(p Progress) { send(childMsg{Progress: &p}) }})
+	rep, err := func() (rep *Report, err error) {
+		// a fault in locksim ends the search with its word, as it does in
+		// a session's own process (play.Search), not with a stack trace
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("the search stopped on a fault in locksim: %v", r)
+			}
+		}()
+		return Check(ctx, l, Options{Budget: req.Budget, Progress: func(p Progress) { send(childMsg{Progress: &p}) }})
+	}()
 	var se *ScriptError
 	switch {
 	case errors.As(err, &se):

@@ -164,10 +164,10 @@ func TestServedLabAttacks(t *testing.T) {
 	poke := responsive(other)
 	tm := openOwnLock(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)))
 	for _, c := range []struct{ name, src, want string }{
-		{"endless loop", "while true do end", "budget of instructions"},
-		{"host detection", "if redis then while true do end end\rreturn 1", "budget of instructions"},
-		{"backtracking find", "return string.find(string.rep('a', 200), '.-.-.-.-b')", "budget of instructions"},
-		{"backtracking gsub", "return string.gsub(string.rep('a', 200), '.-.-.-.-b', 'x')", "budget of instructions"},
+		{"endless loop", "while true do end", "stopped: the script ran past its"},
+		{"host detection", "if redis then while true do end end\rreturn 1", "stopped: the script ran past its"},
+		{"backtracking find", "return string.find(string.rep('a', 200), '.-.-.-.-b')", "stopped: the script ran past its"},
+		{"backtracking gsub", "return string.gsub(string.rep('a', 200), '.-.-.-.-b', 'x')", "stopped: the script ran past its"},
 		{"string.rep", "return string.rep('x', 1e9)", "made more than"},
 		{".. doubling", "local s = 'x'\rfor i = 1, 40 do s = s .. s end\rreturn #s", "made more than"},
 		{"table.concat", "local t, mb = {}, string.rep('x', 1048576)\rfor i = 1, 1000 do t[i] = mb end\rreturn #table.concat(t)", "made more than"},

@@ -157,7 +157,7 @@ func TestServedLabAttacks(t *testing.T) {
 	}
 	// the limit only the slow lock reaches: the attacks end at their first
 	// run, long before it on the busiest machine
-	const wall = 10 * time.Second
+	const wall = 15 * time.Second
 	addr := labServer(t, wall)
 	other := sshtest.Open(t, sshtest.Dial(t, addr, "other", sshtest.NewKey(t)), "xterm-256color", 100, 30)
 	other.WaitFor("the course:")

@@ -6,9 +6,14 @@ import (
 )
 
 // dieWithParent has the kernel kill the child when the process that
-// started it ends, however it ends.
+// started it ends, however it ends (strictly, when the OS thread that
+// started it does: Go's runtime keeps its threads unless a goroutine
+// locked to one ends, which the server's never do).
 func dieWithParent(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 }
 
 // limitCPU sets this process's RLIMIT_CPU to sec seconds, soft and hard

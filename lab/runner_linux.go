@@ -8,7 +8,7 @@ import (
 // dieWithParent has the kernel kill the child when the process that
 // started it ends, however it ends (strictly, when the OS thread that
 // started it does: Go's runtime keeps its threads unless a goroutine
-// locked to one ends, which the server's never do).
+// locked to one ends, and neither locksim nor its libraries lock one).
 func dieWithParent(cmd *exec.Cmd) {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}

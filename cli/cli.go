@@ -88,6 +88,8 @@ func verbs() []verb {
 		{name: "cleanup", flags: cleanupFlags, chosen: func(c config, _ *env) bool { return c.cleanup }, run: cleanup},
 		{name: "serve", flags: serveFlags, check: checkServe, chosen: func(c config, _ *env) bool { return c.serve.addr != "" }, run: serveCourse},
 		// hidden: the search -grade runs in a child process of its own
+		// hidden: a served lab session's search runs in a child process
+		{name: "lab-child", chosen: func(c config, _ *env) bool { return c.lab.search }, run: labChild},
 		{name: "grade-child", chosen: func(c config, _ *env) bool { return c.lab.child != "" }, run: gradeChild},
 		{name: "grade", flags: gradeFlags, check: checkGrade, chosen: func(c config, _ *env) bool { return c.lab.grade != "" }, run: runGrade},
 		{name: "reset-progress", flags: resetFlags, chosen: func(c config, _ *env) bool { return c.resetProgress }, run: resetProgress},

@@ -5,7 +5,6 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -37,6 +36,9 @@ type labConfig struct {
 	// itself, run by -grade in a process of its own, results on stdout
 	child string
 	cpu   int // -grade-cpu: the child's CPU limit, in seconds (RLIMIT_CPU)
+	// search is the hidden verb -lab-child: a served lab session's search
+	// in a process of its own (lab.ServeChild on stdin and stdout)
+	search bool
 }
 
 // The limits of a grade by default: a minute of wall time (the largest
@@ -61,6 +63,7 @@ func gradeFlags(fs *flag.FlagSet, c *config) {
 	fs.StringVar(&c.lab.policy, "policy", "", "")
 	fs.StringVar(&c.lab.child, "grade-child", "", "")
 	fs.IntVar(&c.lab.cpu, "grade-cpu", 0, "")
+	fs.BoolVar(&c.lab.search, "lab-child", false, "")
 }
 
 // checkGrade reports a usage error in the lab's flags once fs is parsed:
@@ -173,7 +176,7 @@ func gradeInChild(ctx context.Context, c labConfig) (res grade.Results, usage st
 		case <-wall.C:
 			return kill(fmt.Sprintf("the grade ran past its time limit of %s (-grade-timeout)", c.timeout)), "", nil
 		case <-tick.C:
-			if rss, ok := residentMB(cmd.Process.Pid); ok && rss > c.memory {
+			if rss, ok := lab.ResidentMB(cmd.Process.Pid); ok && rss > c.memory {
 				return kill(fmt.Sprintf("the search used more than %d MB of memory (-grade-memory)", c.memory)), "", nil
 			}
 		}
@@ -210,29 +213,6 @@ func childResults(werr error, cmd *exec.Cmd, stdout []byte, stderr string, c lab
 // grade the wall limit would have let finish. It is the backstop for a
 // parent that cannot kill it.
 func (c labConfig) cpuLimit() int { return 2*int((c.timeout+time.Second-1)/time.Second) + 1 }
-
-// residentMB reads a process's resident memory (VmRSS) from
-// /proc/PID/status, in MB.
-func residentMB(pid int) (int, bool) {
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, false
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:")
-		if !ok {
-			continue
-		}
-		kb, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
-		if err != nil {
-			return 0, false
-		}
-		return kb / 1024, true
-	}
-	return 0, false
-}
 
 // gradeChild is the hidden verb -grade-child DIR: it sets its own
 // RLIMIT_CPU to -grade-cpu seconds (the kernel then kills it there), runs

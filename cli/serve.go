@@ -59,8 +59,9 @@ func serveCourse(ctx context.Context, e *env, c config, _ *sim.Backend) int {
 	cfg.Commands = sshCommands()
 	if exe, err := os.Executable(); err == nil {
 		cfg.Spawn = spawner(exe, nil, cfg.Redis, cfg.Live)
+		cfg.Lab = labChildOf(exe, nil)
 	} else {
-		fmt.Fprintf(stderr, "locksim: the commands over SSH run in this process, at its priority: %v\n", err)
+		fmt.Fprintf(stderr, "locksim: the commands over SSH and the lab's searches run in this process, at its priority: %v\n", err)
 	}
 	cfg.Commands["report"] = classroom.Report(hub)
 	cfg.Commands["close"] = classroom.Close(hub)

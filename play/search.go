@@ -14,6 +14,7 @@ import (
 // of a search it has let go of.
 type Search struct {
 	lk      lab.Lock
+	check   lab.Runner
 	ctx     context.Context
 	cancel  context.CancelFunc
 	updates chan Msg
@@ -40,9 +41,18 @@ type SearchOver struct {
 // command that starts it and reports its first message; each progress
 // message carries the command for the next. Progress comes as fast as it
 // is taken: one the receiver is not ready for is dropped for the next.
-func CheckLock(lk lab.Lock) (*Search, Cmd) {
+func CheckLock(lk lab.Lock) (*Search, Cmd) { return CheckLockBy(nil, lk) }
+
+// CheckLockBy is CheckLock with the search run by check: lab.Check in
+// this process when nil, or a lab.Child's Run (a session served over SSH,
+// whose search must not take the server's cores or memory). Stop cancels
+// either.
+func CheckLockBy(check lab.Runner, lk lab.Lock) (*Search, Cmd) {
+	if check == nil {
+		check = lab.Check
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Search{lk: lk, ctx: ctx, cancel: cancel, updates: make(chan Msg, 1)}
+	s := &Search{lk: lk, check: check, ctx: ctx, cancel: cancel, updates: make(chan Msg, 1)}
 	return s, func() Msg {
 		go s.run()
 		return s.next()
@@ -69,7 +79,7 @@ func (s *Search) run() {
 			}
 		}
 	}()
-	rep, err := lab.Check(s.ctx, &s.lk, lab.Options{Progress: func(p lab.Progress) {
+	rep, err := s.check(s.ctx, &s.lk, lab.Options{Progress: func(p lab.Progress) {
 		select {
 		case s.updates <- SearchProgress{S: s, P: p}:
 		default: // the receiver is behind: it gets the next one

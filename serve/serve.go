@@ -12,6 +12,7 @@
 package serve
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -25,6 +26,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"locksim/lab"
 	"locksim/sim"
 	"locksim/tui"
 
@@ -109,6 +111,14 @@ type Config struct {
 	// time, so a flood of heavy commands takes what the students'
 	// sessions leave. nil runs every command in this process.
 	Spawn func(name string, args []string) *exec.Cmd
+	// Lab, when its Start is set, runs each lab search of a session in a
+	// process of its own under Lab's limits, at ChildNice: a learner's
+	// lock cannot hold the server's cores or memory. The zero value runs
+	// them in this process (each script run still within its budget).
+	Lab lab.Child
+	// LabSearches is how many of those processes run at once in all (0:
+	// DefaultLabSearches); a session's search waits for one to end.
+	LabSearches int
 }
 
 // Class is the hook the instructor's half plugs in by. Its methods are
@@ -155,6 +165,9 @@ type Server struct {
 	// faults, in tests, panics at a point of a session ("key": its
 	// program's Update, "resize": the resize forwarding) when it says so
 	faults func(where string, ses *Session) bool
+
+	// labs holds a slot per lab search's process running (LabSearches)
+	labs chan struct{}
 }
 
 // New checks c and prepares the server; Serve or ListenAndServe starts it.
@@ -188,7 +201,8 @@ func New(c Config) (*Server, error) {
 	}
 	s := &Server{cfg: c, clock: c.Clock, live: map[*Session]bool{},
 		terms: pool{total: c.MaxSessions, perKey: c.SessionsPerKey, reserved: reservedFor(c.MaxSessions), by: map[string]int{}},
-		cmds:  pool{total: c.MaxCommands, perKey: c.CommandsPerKey, by: map[string]int{}}}
+		cmds:  pool{total: c.MaxCommands, perKey: c.CommandsPerKey, by: map[string]int{}},
+		labs:  make(chan struct{}, max(1, cmp.Or(c.LabSearches, DefaultLabSearches)))}
 	if s.clock == nil {
 		s.clock = realClock{}
 	}

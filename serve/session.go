@@ -79,7 +79,7 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 	}
 	o := tui.Options{Seed: seed, NoQuiz: s.cfg.NoQuiz, Styles: &st, Store: stu.store, Position: at, Visit: visit,
 		Notice: "served over SSH: each session has its own " + backendWord(b),
-		Fetch:  fetchLine(sess)}
+		Fetch:  fetchLine(sess), Search: s.labSearch()}
 	app, err := tui.NewCourse(b, o)
 	if err != nil {
 		// a saved place (or a code) that no longer opens: start from the

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"locksim/lab"
 	"locksim/scenes"
 	"locksim/transcript"
 	"locksim/views"
@@ -30,6 +31,9 @@ type Common struct {
 	// Fetch, when set, says how to fetch a story code's script instead of
 	// writing it (see Options.Fetch)
 	Fetch func(code string) string
+	// Search runs the lab's adversary (see Options.Search); nil runs it
+	// in this process
+	Search lab.Runner
 }
 
 // NewCommon is the screen's shared part drawn with st; no size yet.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"locksim/content"
+	"locksim/lab"
 	"locksim/play"
 	"locksim/scenes"
 	"locksim/scenes/progress"
@@ -68,6 +69,9 @@ type Options struct {
 	// the command that fetches the story code's script (a session served
 	// over SSH, whose files would stay on the server).
 	Fetch func(code string) string
+	// Search, when set, runs the lab's adversary in place of lab.Check in
+	// this process: a lab.Child's Run for a session served over SSH.
+	Search lab.Runner
 	// Lab is the directory the lab reads the learner's own lock from and
 	// saves it to (-lab DIR); with it the lab opens at once, on that lock.
 	// "" for none.
@@ -130,7 +134,7 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 	a := newApp(b, seed)
 	c := a.course
 	c.Quiz, c.Present = !o.NoQuiz, o.Present
-	a.com.Export, a.com.Sink, a.com.Fetch = o.Export, transcript.Files{Dir: o.Export.Dir}, o.Fetch
+	a.com.Export, a.com.Sink, a.com.Fetch, a.com.Search = o.Export, transcript.Files{Dir: o.Export.Dir}, o.Fetch, o.Search
 	warning := ""
 	if err := c.Use(o.Store); err != nil {
 		// said on the contents screen, where the missing marks show

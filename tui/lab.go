@@ -354,7 +354,7 @@ func (l *Lab) run() tea.Cmd {
 		return nil
 	}
 	l.Close()
-	search, start := play.CheckLock(lk)
+	search, start := play.CheckLockBy(l.com.Search, lk)
 	l.search, l.running, l.prog = search, true, lab.Progress{Max: lk.Policy.Bound.MaxSchedules}
 	l.report, l.scriptErr, l.runErr = nil, nil, ""
 	return teaCmd(start)

@@ -1,0 +1,230 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"locksim/lab"
+	"locksim/serve"
+	"locksim/serve/sshtest"
+	"locksim/sim/simtest"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// The keys a terminal sends for the lab's editor.
+const (
+	keyCtrlHome = "\x1b[1;5H"
+	keyCtrlK    = "\x0b"
+	keyDelete   = "\x1b[3~"
+	keyCtrlR    = "\x12"
+	keyDown     = "\x1b[B"
+	keyUp       = "\x1b[A"
+	keyEsc      = "\x1b"
+	keyShiftTab = "\x1b[Z"
+)
+
+// labServer is an SSH server of the course as -serve runs it, each lab
+// search in a child process (this test binary standing for locksim's
+// -lab-child) with wall limit wall.
+func labServer(t *testing.T, wall time.Duration) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	child := labChildOf(exe, []string{"LOCKSIM_MAIN=1"})
+	child.Wall = wall
+	s, err := serve.New(serve.Config{HostKey: filepath.Join(t.TempDir(), "host_ed25519"), Commands: sshCommands(),
+		Log: log.New(io.Discard, "", 0), Lab: child})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := serve.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sshtest.Serve(t, s, l))
+	return l.Addr().String()
+}
+
+// labChildren are the pids of this process's -lab-child children.
+func labChildren(t *testing.T) []int {
+	t.Helper()
+	dirs, err := filepath.Glob("/proc/[0-9]*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []int
+	for _, d := range dirs {
+		stat, err := os.ReadFile(filepath.Join(d, "stat"))
+		if err != nil {
+			continue // gone since the glob
+		}
+		// the fields after the command's name (in parentheses): state, ppid
+		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(f) < 2 || f[1] != strconv.Itoa(os.Getpid()) {
+			continue
+		}
+		if cmd, _ := os.ReadFile(filepath.Join(d, "cmdline")); bytes.Contains(cmd, []byte("-lab-child")) {
+			pid, _ := strconv.Atoi(filepath.Base(d))
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// waitLabChildren waits for there to be n -lab-child children (within
+// sshtest.Hang) and returns them.
+func waitLabChildren(t *testing.T, n int) []int {
+	t.Helper()
+	deadline := time.Now().Add(sshtest.Hang)
+	for {
+		pids := labChildren(t)
+		if len(pids) == n {
+			return pids
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d searches' processes, want %d: %v", len(pids), n, pids)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// openOwnLock opens the course on a terminal of c, the lab on the
+// learner's own lock in the editor.
+func openOwnLock(t *testing.T, c *gossh.Client) *sshtest.Term {
+	t.Helper()
+	tm := sshtest.Open(t, c, "xterm-256color", 120, 40)
+	tm.WaitFor("the course:")
+	tm.Send("/lab\r")
+	tm.WaitFor("break this lock", "fix this lock")
+	tm.Send(strings.Repeat(keyDown, 2*len(lab.Levels())))
+	tm.WaitFor("Your own lock")
+	tm.Send("\r")
+	tm.WaitFor("release: one command a line") // the part to fix first
+	tm.Send(keyShiftTab)
+	tm.WaitFor("acquire: KEYS[1]")
+	return tm
+}
+
+// setAcquire replaces the acquire's source in the editor with src (one
+// line, or lines joined by \r as the terminal's enter).
+func setAcquire(t *testing.T, tm *sshtest.Term, src string) {
+	t.Helper()
+	tm.Send(keyCtrlHome + strings.Repeat(keyCtrlK+keyDelete, 12))
+	tm.Send(src)
+	first, _, _ := strings.Cut(src, "\r")
+	tm.WaitFor(first, "acquire: KEYS[1]") // typed, and no error from before under it
+}
+
+// responsive returns a check that other answers its keys: each call
+// moves its contents' selection (down, then back up) and waits for its
+// screen to change.
+func responsive(other *sshtest.Term) func() {
+	down := true
+	return func() {
+		before := other.Screen()
+		key := keyUp
+		if down {
+			key = keyDown
+		}
+		down = !down
+		other.Send(key)
+		other.WaitUntil("a change after a key", func(s string) bool { return s != before })
+	}
+}
+
+// TestServedLabAttacks: over SSH each lab search runs in a process of
+// its own. Each hostile lock the CLI's grade is tested against, submitted
+// in a session, ends with its error line on that session's screen while
+// another session on the same server answers its keys, and leaves no
+// search's process behind. A search past the wall limit is stopped with
+// a line naming the limit; one cancelled with esc, or whose session
+// closes, is killed.
+func TestServedLabAttacks(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc to find the searches' processes in")
+	}
+	// the limit only the slow lock reaches: the attacks end at their first
+	// run, long before it on the busiest machine
+	const wall = 15 * time.Second
+	addr := labServer(t, wall)
+	other := sshtest.Open(t, sshtest.Dial(t, addr, "other", sshtest.NewKey(t)), "xterm-256color", 100, 30)
+	other.WaitFor("the course:")
+	poke := responsive(other)
+	tm := openOwnLock(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)))
+	for _, c := range []struct{ name, src, want string }{
+		{"endless loop", "while true do end", "stopped: the script ran past its"},
+		{"host detection", "if redis then while true do end end\rreturn 1", "stopped: the script ran past its"},
+		{"backtracking find", "return string.find(string.rep('a', 200), '.-.-.-.-b')", "stopped: the script ran past its"},
+		{"backtracking gsub", "return string.gsub(string.rep('a', 200), '.-.-.-.-b', 'x')", "stopped: the script ran past its"},
+		{"string.rep", "return string.rep('x', 1e9)", "made more than"},
+		{".. doubling", "local s = 'x'\rfor i = 1, 40 do s = s .. s end\rreturn #s", "made more than"},
+		{"table.concat", "local t, mb = {}, string.rep('x', 1048576)\rfor i = 1, 1000 do t[i] = mb end\rreturn #table.concat(t)", "made more than"},
+		{"unpack", "return select('#', unpack({}, 1, 1e8))", "too many results to unpack"},
+		{"table growth", "local t, mb = {}, string.rep('x', 1048576)\rfor i = 1, 1e6 do t[i] = mb .. i end\rreturn #t", "made more than"},
+		{"deep recursion", "local function f(n) return f(n + 1) + 1 end\rreturn f(1)", "stack overflow"},
+		{"string metatable", "getmetatable('').__index = {upper = function() return 'owned' end} return 1", "attempt to index"},
+		{"getfenv", "return getfenv(0)", "attempt to call"},
+		{"setfenv", "setfenv(1, {}) return 1", "attempt to call"},
+		{"debug", "return debug.getregistry()", "attempt to index"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			setAcquire(t, tm, c.src)
+			tm.Send(keyCtrlR)
+			poke()
+			tm.WaitFor("✗ acquire.lua:", c.want)
+			waitLabChildren(t, 0)
+		})
+	}
+
+	// a lock within every budget whose search is long: each run loops
+	slow := "for i = 1, 20000 do end\rreturn redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])"
+	t.Run("cancelled", func(t *testing.T) {
+		setAcquire(t, tm, slow)
+		tm.Send(keyCtrlR)
+		pid := waitLabChildren(t, 1)[0]
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		// the 19th field of /proc/PID/stat is the nice value
+		if f := strings.Fields(string(stat)); err == nil && len(f) > 18 && f[18] != strconv.Itoa(serve.ChildNice) {
+			t.Errorf("the search's process runs at nice %s, want %d", f[18], serve.ChildNice)
+		}
+		poke()
+		tm.Send(keyEsc)
+		tm.WaitFor("search cancelled")
+		waitLabChildren(t, 0)
+	})
+	t.Run("wall limit", func(t *testing.T) {
+		tm.Send(keyCtrlR)
+		waitLabChildren(t, 1)
+		poke()
+		// past sshtest.Hang's wait if the limit did not hold
+		tm.WaitUntil("the wall limit's line", func(s string) bool {
+			return strings.Contains(s, "time limit of "+wall.String()) || strings.Contains(s, "all schedules of") || strings.Contains(s, "bound refused")
+		})
+		waitLabChildren(t, 0)
+		if s := tm.Screen(); !strings.Contains(s, "time limit of "+wall.String()) {
+			t.Skipf("the search ended within its %s on this machine: no limit to see:\n%s", wall, s)
+		}
+	})
+	t.Run("session closed", func(t *testing.T) {
+		c := sshtest.Dial(t, addr, "leaving", sshtest.NewKey(t))
+		closing := openOwnLock(t, c)
+		setAcquire(t, closing, slow)
+		closing.Send(keyCtrlR)
+		waitLabChildren(t, 1)
+		c.Close() // the connection drops mid-search
+		waitLabChildren(t, 0)
+		poke()
+	})
+}

@@ -97,6 +97,10 @@ type Config struct {
 	// Log receives one line per session opened, closed or failed; nil
 	// discards them.
 	Log *log.Logger
+	// PublicURL is the web front's address as students reach it
+	// (-public-url https://host/): y shows a story code's page under it
+	// beside the code. "" shows none.
+	PublicURL string
 	// Class is the instructor's half; nil serves the course alone.
 	Class Class
 	// Commands are added to (or replace) the commands a session without a

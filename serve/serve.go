@@ -18,6 +18,7 @@ import (
 	"io"
 	"log"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -101,6 +102,8 @@ type Config struct {
 	// (-public-url https://host/): y shows a story code's page under it
 	// beside the code. "" shows none.
 	PublicURL string
+	// Web is the web front's (ServeWeb).
+	Web WebConfig
 	// Class is the instructor's half; nil serves the course alone.
 	Class Class
 	// Commands are added to (or replace) the commands a session without a
@@ -154,6 +157,7 @@ type Server struct {
 	terms     pool // the terminal sessions' slots
 	cmds      pool // the commands' slots
 	live      map[*Session]bool
+	webs      []*http.Server // the web fronts (ServeWeb), closed by Close
 	wg        sync.WaitGroup
 	viewCalls atomic.Int64 // every View of every session, for the tests
 	// faults, in tests, panics at a point of a session ("key": its
@@ -280,6 +284,11 @@ func (s *Server) Close(ctx context.Context) error {
 	case <-done:
 	case <-ctx.Done():
 	}
+	s.mu.Lock()
+	for _, hs := range s.webs {
+		_ = hs.Close()
+	}
+	s.mu.Unlock()
 	return s.ssh.Close()
 }
 

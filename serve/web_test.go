@@ -1,0 +1,200 @@
+package serve
+
+import (
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"locksim/serve/sshtest"
+	"locksim/serve/webtest"
+	"locksim/web"
+
+	"github.com/coder/websocket"
+)
+
+// webServer starts cfg's server with a web front on a free loopback port
+// beside its SSH one, and returns the server, its SSH address and the web
+// front's base URL (http://127.0.0.1:PORT).
+func webServer(t *testing.T, cfg Config) (*Server, string, string) {
+	t.Helper()
+	s, addr := testServer(t, cfg)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- s.ServeWeb(l, "", "") }()
+	t.Cleanup(func() {
+		// the SSH server's stop (registered first) runs last; the web
+		// front's listener closes with it
+		l.Close()
+		if err := <-served; err != nil && !strings.Contains(err.Error(), "use of closed") {
+			t.Errorf("ServeWeb: %v", err)
+		}
+	})
+	return s, addr, "http://" + l.Addr().String()
+}
+
+// TestCourseOverWeb plays the race in a browser tab: the page with its
+// security policy and its id cookie, the name asked once per browser, the
+// race's prediction and its one OK, a resize laid out again; then the same
+// browser comes back, not asked its name again.
+func TestCourseOverWeb(t *testing.T) {
+	_, _, base := webServer(t, Config{AskName: true})
+	br := webtest.NewBrowser(t)
+	resp, err := br.Client.Get(base + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if got := resp.Header.Get("Content-Security-Policy"); got != web.CSP {
+		t.Errorf("Content-Security-Policy %q, want %q", got, web.CSP)
+	}
+	if !strings.Contains(string(body), `<script src="/static/app.js"></script>`) {
+		t.Errorf("the page loads no app.js:\n%s", body)
+	}
+	cookie := resp.Header.Get("Set-Cookie")
+	for _, want := range []string{cookieName + "=", "HttpOnly", "SameSite=Lax", "Path=/"} {
+		if !strings.Contains(cookie, want) {
+			t.Errorf("the id cookie %q lacks %s", cookie, want)
+		}
+	}
+	if strings.Contains(cookie, "Secure") {
+		t.Errorf("the id cookie is Secure over plain HTTP: %q", cookie)
+	}
+	for _, asset := range []string{"/static/vendor/xterm/xterm.js", "/static/vendor/addon-fit/addon-fit.js", "/static/app.js", "/static/vendor/xterm/LICENSE"} {
+		r, err := http.Get(base + asset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Body.Close()
+		if r.StatusCode != http.StatusOK {
+			t.Errorf("%s: %s", asset, r.Status)
+		}
+	}
+
+	tm := br.Open(t, base, "/ws/", 100, 30)
+	tm.WaitFor("Your name, as the class will see it")
+	tm.Send("Ada\r")
+	tm.WaitFor("the course: Redis distributed locks", "1  race")
+	tm.Send("\r")
+	tm.WaitFor("1-3 your prediction")
+	tm.Send("2")
+	s := tm.WaitFor("OK · holder")
+	if n := strings.Count(s, "OK · holder"); n != 1 {
+		t.Fatalf("%d holders on the race's screen:\n%s", n, s)
+	}
+	seed := seedOn(t, s)
+	tm.Resize(120, 40)
+	tm.WaitUntil("the title line 120 wide", func(s string) bool {
+		first, _, _ := strings.Cut(s, "\n")
+		return strings.HasSuffix(first, "seed "+seed) && utf8.RuneCountInString(first) == 120
+	})
+	tm.Send("q")
+	if code, reason := tm.WaitEnd(); code != websocket.StatusNormalClosure {
+		t.Fatalf("q closed the tab with %v %q", code, reason)
+	}
+
+	// the same browser (its cookie) is the same student: its place, and no
+	// name asked
+	back := br.Open(t, base, "/ws/", 100, 30)
+	s = back.WaitFor("OK · holder", "seed "+seed)
+	if strings.Contains(s, "Your name") {
+		t.Fatalf("the name was asked again:\n%s", s)
+	}
+	// another browser is another student
+	other := webtest.NewBrowser(t).Open(t, base, "/ws/", 100, 30)
+	other.WaitFor("Your name, as the class will see it")
+}
+
+// TestWebStoryCode: /s/CODE opens the course at the code's place, and y
+// there shows the code's link.
+func TestWebStoryCode(t *testing.T) {
+	_, _, base := webServer(t, Config{PublicURL: "https://class.example.org/"})
+	code, _ := fencingCode(t)
+	tm := webtest.NewBrowser(t).Open(t, base, "/ws/s/"+code, 200, 30)
+	tm.WaitFor("fencing", "seed 7", " 3/10 ")
+	tm.Send("y")
+	tm.WaitFor("https://class.example.org/s/" + code)
+
+	bad := webtest.NewBrowser(t).Open(t, base, "/ws/s/fencing.zzzz", 80, 24)
+	bad.WaitFor("locksim: story code: ")
+	if code, _ := bad.WaitEnd(); code != websocket.StatusPolicyViolation {
+		t.Fatalf("a bad code closed the tab with %v", code)
+	}
+}
+
+// TestWebOrigin: a page of another origin cannot open a session; the
+// page's own can.
+func TestWebOrigin(t *testing.T) {
+	s, _, base := webServer(t, Config{})
+	br := webtest.NewBrowser(t)
+	conn, resp, err := br.Dial(base, "/ws/", "https://evil.example")
+	if err == nil {
+		conn.CloseNow()
+		t.Fatal("a foreign Origin opened a session")
+	}
+	if resp == nil || resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("a foreign Origin: %v (response %v)", err, resp)
+	}
+	if n := s.Sessions(); n != 0 {
+		t.Fatalf("%d sessions after a refused upgrade", n)
+	}
+	br.Open(t, base, "/ws/", 80, 24).WaitFor("1  race")
+}
+
+// TestWebFault: a panic in one tab's program ends that tab, with a line,
+// and the tab beside it goes on.
+func TestWebFault(t *testing.T) {
+	s, _, base := webServer(t, Config{AskName: true})
+	s.faults = func(at string, ses *Session) bool {
+		return at == "key" && ses.Name == "boom"
+	}
+	other := webtest.NewBrowser(t).Open(t, base, "/ws/", 80, 24)
+	other.WaitFor("Your name")
+	other.Send("calm\r")
+	other.WaitFor("1  race")
+	boom := webtest.NewBrowser(t).Open(t, base, "/ws/", 80, 24)
+	boom.WaitFor("Your name")
+	boom.Send("boom\r")
+	boom.WaitFor("1  race")
+	boom.Send("\x1b[B")
+	boom.WaitFor("this session hit a fault in locksim and was closed")
+	if code, _ := boom.WaitEnd(); code != websocket.StatusNormalClosure {
+		t.Fatalf("the faulty tab was closed with %v", code)
+	}
+	other.Send("\r")
+	other.WaitFor("1-3 your prediction")
+	other.Send("2")
+	other.WaitFor("OK · holder")
+	if log := s.cfg.Log.Writer().(*testLog).String(); !strings.Contains(log, "ended by a panic") {
+		t.Fatalf("no log line of the panic:\n%s", log)
+	}
+}
+
+// TestWebLimits: tabs and SSH sessions share one budget: with room for
+// one session, an SSH session open refuses a tab with the line that
+// says so; one browser may have SessionsPerKey tabs.
+func TestWebLimits(t *testing.T) {
+	_, addr, base := webServer(t, Config{MaxSessions: 1})
+	ssh := sshtest.Open(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)), "xterm", 80, 24)
+	ssh.WaitFor("1  race")
+	tab := webtest.NewBrowser(t).Open(t, base, "/ws/", 80, 24)
+	tab.WaitFor("locksim: the server is full (1 sessions at once)")
+	if code, _ := tab.WaitEnd(); code != websocket.StatusPolicyViolation {
+		t.Fatalf("a tab past the limit was closed with %v", code)
+	}
+	ssh.Send("q")
+	ssh.WaitEnd()
+
+	_, _, base = webServer(t, Config{SessionsPerKey: 1})
+	br := webtest.NewBrowser(t)
+	br.Open(t, base, "/ws/", 80, 24).WaitFor("1  race")
+	second := br.Open(t, base, "/ws/", 80, 24)
+	second.WaitFor("a browser may have 1 sessions open at once")
+	webtest.NewBrowser(t).Open(t, base, "/ws/", 80, 24).WaitFor("1  race")
+}

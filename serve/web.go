@@ -206,7 +206,6 @@ func (s *Server) webSession(w http.ResponseWriter, r *http.Request) {
 	// the tab's context is not the server's: the shutdown ends the
 	// session with a line, as it does an SSH session
 	t := newWebTerminal(context.Background(), conn, id, remote, func(code string) string { return base + "/s/" + code })
-	code := 1
 	defer func() {
 		if p := recover(); p != nil {
 			s.cfg.Log.Printf("session %s: panic: %v\n%s", id.ID, p, debug.Stack())
@@ -214,13 +213,9 @@ func (s *Server) webSession(w http.ResponseWriter, r *http.Request) {
 			t.Close("this session hit a fault in locksim")
 			return
 		}
-		if code == 0 {
-			t.Close("")
-		} else {
-			t.Close("the session was closed")
-		}
+		t.Close(strings.TrimPrefix(t.Said(), "locksim: "))
 	}()
-	code = s.course(t, at)
+	s.course(t, at)
 }
 
 // admitTab counts a browser tab in, in the terminal sessions' budget

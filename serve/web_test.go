@@ -4,8 +4,10 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"locksim/serve/sshtest"
@@ -197,4 +199,49 @@ func TestWebLimits(t *testing.T) {
 	second := br.Open(t, base, "/ws/", 80, 24)
 	second.WaitFor("a browser may have 1 sessions open at once")
 	webtest.NewBrowser(t).Open(t, base, "/ws/", 80, 24).WaitFor("1  race")
+}
+
+// TestWebIdle: an idle tab is warned and closed as an idle SSH session
+// is, the line on its terminal and as the close frame's reason.
+func TestWebIdle(t *testing.T) {
+	clock := newFakeClock()
+	_, _, base := webServer(t, Config{Clock: clock, Idle: 10 * time.Minute, MaxTime: -1})
+	tm := webtest.NewBrowser(t).Open(t, base, "/ws/", 80, 24)
+	tm.WaitFor("1  race")
+	clock.Advance(9*time.Minute - time.Second)
+	clock.Advance(time.Second)
+	tm.WaitFor("this session closes in 1 min unless a key is pressed")
+	clock.Advance(time.Minute)
+	tm.WaitFor("locksim: closed after 10 min without a key")
+	if code, reason := tm.WaitEnd(); code != websocket.StatusNormalClosure || !strings.Contains(reason, "closed after 10 min without a key") {
+		t.Fatalf("the idle close: %v %q", code, reason)
+	}
+}
+
+// TestWebTLSAndProxy: under TLS the id cookie is Secure; the client's
+// address is the connection's unless -trust-proxy, which takes the last
+// X-Forwarded-For entry (the one the proxy added), never a forged first.
+func TestWebTLSAndProxy(t *testing.T) {
+	s, _ := testServer(t, Config{})
+	hs := httptest.NewTLSServer(s.WebHandler())
+	defer hs.Close()
+	resp, err := hs.Client().Get(hs.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if c := resp.Header.Get("Set-Cookie"); !strings.Contains(c, "; Secure") {
+		t.Errorf("the id cookie over TLS: %q", c)
+	}
+
+	r := httptest.NewRequest("GET", "/ws/", nil)
+	r.RemoteAddr = "10.0.0.9:5555"
+	r.Header.Set("X-Forwarded-For", "6.6.6.6, 192.0.2.7")
+	if got := s.remoteOf(r); got != "10.0.0.9" {
+		t.Errorf("without -trust-proxy the address is %q", got)
+	}
+	s.cfg.Web.TrustProxy = true
+	if got := s.remoteOf(r); got != "192.0.2.7" {
+		t.Errorf("with -trust-proxy the address is %q", got)
+	}
 }

@@ -33,6 +33,8 @@ type webTerminal struct {
 	link func(code string) string
 
 	closeOnce sync.Once
+	mu        sync.Mutex
+	said      string
 }
 
 // wsOpenWait is how long a tab has to say its size before the session
@@ -143,9 +145,20 @@ func (t *webTerminal) Renderer() *lipgloss.Renderer {
 	return r
 }
 
-// Say writes line on the terminal, below what is left of the screen.
+// Say writes line on the terminal, below what is left of the screen,
+// and keeps it as the reason the connection closes with.
 func (t *webTerminal) Say(line string) {
+	t.mu.Lock()
+	t.said = line
+	t.mu.Unlock()
 	_, _ = t.out.Write([]byte("\r\n" + line + "\r\n"))
+}
+
+// Said is the last line Say said, "" for none.
+func (t *webTerminal) Said() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.said
 }
 
 // Close ends the tab's connection with line as the close frame's reason

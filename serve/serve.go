@@ -144,22 +144,24 @@ type Namer interface {
 
 // Server is a running SSH server of the course.
 type Server struct {
-	cfg       Config
-	ssh       *ssh.Server
-	students  *students
-	commands  map[string]Command
-	instr     *keyFile
-	clock     Clock
-	ctx       context.Context
-	cancel    context.CancelFunc
-	mu        sync.Mutex
-	sessions  int  // terminal sessions and commands running
-	terms     pool // the terminal sessions' slots
-	cmds      pool // the commands' slots
-	live      map[*Session]bool
-	webs      []*http.Server // the web fronts (ServeWeb), closed by Close
-	wg        sync.WaitGroup
-	viewCalls atomic.Int64 // every View of every session, for the tests
+	cfg        Config
+	ssh        *ssh.Server
+	students   *students
+	commands   map[string]Command
+	instr      *keyFile
+	clock      Clock
+	ctx        context.Context
+	cancel     context.CancelFunc
+	mu         sync.Mutex
+	sessions   int  // terminal sessions and commands running
+	terms      pool // the terminal sessions' slots
+	cmds       pool // the commands' slots
+	live       map[*Session]bool
+	webs       []*http.Server // the web fronts (ServeWeb), closed by Close
+	webAddr    string         // the last web front's address
+	projectors projectors
+	wg         sync.WaitGroup
+	viewCalls  atomic.Int64 // every View of every session, for the tests
 	// faults, in tests, panics at a point of a session ("key": its
 	// program's Update, "resize": the resize forwarding) when it says so
 	faults func(where string, ses *Session) bool

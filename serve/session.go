@@ -92,7 +92,7 @@ func (s *Server) course(sess Terminal, at *play.Position) int {
 	}
 	ctx, cancel := context.WithCancel(sess.Context())
 	defer cancel()
-	ses := &Session{Identity: id, Conn: newConnID(), ctx: ctx}
+	ses := &Session{Identity: id, Conn: newConnID(), ctx: ctx, projector: s.projectorLink}
 	var inner tea.Model = app
 	if s.cfg.Class != nil {
 		inner = s.cfg.Class.Model(ses, app)

@@ -54,7 +54,8 @@ const cookieName = "locksim_id"
 // so a student who closes the tab comes back as the same row.
 const cookieAge = 90 * 24 * time.Hour
 
-// WebHandler is the web front: the page on /, /c/CODE and /s/STORYCODE;
+// WebHandler is the web front: the page on /, /c/CODE, /s/STORYCODE and
+// /p/TOKEN (a class's projector, see Session.ProjectorLink);
 // its assets under /static/; a session per WebSocket on /ws/ROUTE; and
 // the Pages. Every response carries web.CSP.
 func (s *Server) WebHandler() http.Handler {
@@ -68,6 +69,7 @@ func (s *Server) WebHandler() http.Handler {
 	mux.HandleFunc("GET /{$}", page)
 	mux.HandleFunc("GET /c/{code}", page)
 	mux.HandleFunc("GET /s/{code}", page)
+	mux.HandleFunc("GET /p/{token}", page)
 	mux.Handle("GET /static/", http.StripPrefix("/static/", static))
 	mux.HandleFunc("GET /ws/", s.webSession)
 	for name, p := range s.cfg.Web.Pages {
@@ -162,6 +164,15 @@ func (s *Server) webSession(w http.ResponseWriter, r *http.Request) {
 		if len(id.User) > 32 || strings.ContainsAny(id.User, "/ @") {
 			bad = "locksim: that is not a class code"
 		}
+	case strings.HasPrefix(route, "/p/"):
+		// the projector: its instructor's identity, seen by the class as
+		// the projector of the class its token names
+		p, ok := s.projectors.find(strings.TrimPrefix(route, "/p/"))
+		if !ok {
+			bad = "locksim: this projector link is not one of this server's: ask the instructor for it again"
+			break
+		}
+		id = Identity{ID: p.lead, KeyHash: p.lead, User: p.code, Instructor: true}
 	case strings.HasPrefix(route, "/s/"):
 		pos, err := storycode.Decode(strings.TrimPrefix(route, "/s/"))
 		if err != nil {
@@ -195,7 +206,7 @@ func (s *Server) webSession(w http.ResponseWriter, r *http.Request) {
 		closeWith(bad)
 		return
 	}
-	line, release := s.admitTab("web:"+webID, id)
+	line, release := s.admitTab("web:"+webID, id.Instructor)
 	if line != "" {
 		s.cfg.Log.Printf("session %s refused: %s", id.ID, line)
 		closeWith(line)
@@ -221,17 +232,17 @@ func (s *Server) webSession(w http.ResponseWriter, r *http.Request) {
 // admitTab counts a browser tab in, in the terminal sessions' budget
 // (one budget with SSH), holder being its browser: a browser may have as
 // many tabs as a key may have sessions.
-func (s *Server) admitTab(holder string, id Identity) (string, func()) {
+func (s *Server) admitTab(holder string, instructor bool) (string, func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ctx.Err() != nil {
 		return "locksim: the server is shutting down", nil
 	}
-	ok, perKey := s.terms.take(holder, false)
+	ok, perKey := s.terms.take(holder, instructor)
 	switch {
 	case perKey:
 		return fmt.Sprintf("locksim: a browser may have %d sessions open at once and yours has %d: close a tab, then try again", s.terms.perKey, s.terms.perKey), nil
-	case !ok && s.terms.reserved > 0:
+	case !ok && s.terms.reserved > 0 && !instructor:
 		return fmt.Sprintf("locksim: the server is full (%d sessions at once, %d of them kept for instructors); try again in a few minutes, as sessions close", s.terms.total, s.terms.reserved), nil
 	case !ok:
 		return fmt.Sprintf("locksim: the server is full (%d sessions at once); try again in a few minutes, as sessions close", s.terms.total), nil
@@ -303,6 +314,7 @@ func (s *Server) ServeWeb(l net.Listener, certFile, keyFile string) error {
 	hs := &http.Server{Handler: s.WebHandler(), ReadHeaderTimeout: 10 * time.Second}
 	s.mu.Lock()
 	s.webs = append(s.webs, hs)
+	s.webAddr = l.Addr().String()
 	s.mu.Unlock()
 	var err error
 	if certFile != "" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -92,4 +93,54 @@ func TestClassOverWeb(t *testing.T) {
 	if len(rows) != 1 || rows[0] != "wen" {
 		t.Fatalf("the class's students: %q, want the one browser as wen", rows)
 	}
+}
+
+// TestProjectorTab: with a web front, the instructor who opens a class is
+// shown a projector link (and no student is); the link opens the class's
+// projector in a browser tab, following the instructor with no SSH; a
+// made-up token opens nothing.
+func TestProjectorTab(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
+	teacherKey := sshtest.NewKey(t)
+	hub := class.NewMemory(nil)
+	s, addr := testServer(t, serve.Config{AskName: true, Instructors: instructorsFile(t, teacherKey),
+		Class: New(hub, "ssh -p 2222 CODE@localhost", t.Logf)})
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = s.ServeWeb(l, "", "") }()
+	base := "http://" + l.Addr().String()
+
+	tm := sshtest.Open(t, sshtest.Dial(t, addr, "prof", teacherKey), "xterm-256color", 220, 30)
+	tm.WaitFor("Your name, as the class will see it")
+	tm.Send("Prof\r")
+	screen := tm.WaitFor("is open · l shows the class", "projector tab: "+base+"/p/")
+	m := openLine.FindStringSubmatch(screen)
+	link := regexp.MustCompile(`projector tab: (\S+/p/[a-z2-9]+)`).FindStringSubmatch(screen)
+	if m == nil || link == nil {
+		t.Fatalf("no class code or projector link:\n%s", screen)
+	}
+	code := m[1]
+	tm.Send("/gc-pause\r")
+	tm.WaitFor("Frozen while holding the lock", "0/10")
+	tm.Send("F")
+	tm.WaitFor("the class is asked to follow")
+
+	student := webtest.NewBrowser(t).Open(t, base, "/ws/c/"+code, 220, 30)
+	student.WaitFor("Your name")
+	student.Send("ann\r")
+	if s := student.WaitFor("you joined class " + code); strings.Contains(s, "/p/") {
+		t.Fatalf("a student was shown the projector link:\n%s", s)
+	}
+
+	route := "/ws" + strings.TrimPrefix(link[1], base)
+	projector := webtest.NewBrowser(t).Open(t, base, route, 120, 30)
+	projector.WaitFor("projector: following the instructor", "Frozen while holding the lock", "0/10")
+	tm.Send(".")
+	tm.WaitFor("1/10")
+	projector.WaitFor("1/10")
+
+	bad := webtest.NewBrowser(t).Open(t, base, "/ws/p/abcdefghjkmnpqrstuvw", 80, 24)
+	bad.WaitFor("this projector link is not one of this server's")
 }

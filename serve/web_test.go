@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 
 	"locksim/serve/sshtest"
 	"locksim/serve/webtest"
+	"locksim/sim/simtest"
 	"locksim/web"
 
 	"github.com/coder/websocket"
@@ -244,4 +246,46 @@ func TestWebTLSAndProxy(t *testing.T) {
 	if got := s.remoteOf(r); got != "192.0.2.7" {
 		t.Errorf("with -trust-proxy the address is %q", got)
 	}
+}
+
+// TestWebNoLeaks opens and closes 30 tabs, ten at a time, one in ten
+// playing the race: once they have ended, with the server still up, no
+// goroutine they started is left and no slot is counted.
+func TestWebNoLeaks(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
+	s, _, base := webServer(t, Config{})
+	before := len(sshtest.Goroutines())
+	const tabs, together = 30, 10
+	for batch := 0; batch < tabs/together; batch++ {
+		t.Run(fmt.Sprintf("batch %d", batch), func(t *testing.T) {
+			for i := range together {
+				t.Run(fmt.Sprintf("tab%d", batch*together+i), func(t *testing.T) {
+					t.Parallel()
+					tm := webtest.NewBrowser(t).Open(t, base, "/ws/", 80, 24)
+					tm.WaitFor("1  race")
+					if i == 0 {
+						tm.Send("\r")
+						tm.WaitFor("1-3 your prediction")
+						tm.Send("2")
+						tm.WaitFor("holders 1")
+					}
+					tm.Send("q")
+					if code, reason := tm.WaitEnd(); code != websocket.StatusNormalClosure {
+						t.Fatalf("a tab was closed with %v %q", code, reason)
+					}
+				})
+			}
+		})
+		if t.Failed() {
+			t.FailNow()
+		}
+	}
+	deadline := time.Now().Add(hang)
+	for s.Sessions() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d sessions still counted after all ended", s.Sessions())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	sshtest.WaitGoroutines(t, before)
 }

@@ -25,6 +25,13 @@ import (
 func webServer(t *testing.T, cfg Config) (*Server, string, string) {
 	t.Helper()
 	s, addr := testServer(t, cfg)
+	return s, addr, serveWeb(t, s)
+}
+
+// serveWeb serves s's web front on a free loopback port until the test
+// ends, and returns its base URL.
+func serveWeb(t testing.TB, s *Server) string {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +46,7 @@ func webServer(t *testing.T, cfg Config) (*Server, string, string) {
 			t.Errorf("ServeWeb: %v", err)
 		}
 	})
-	return s, addr, "http://" + l.Addr().String()
+	return "http://" + l.Addr().String()
 }
 
 // TestCourseOverWeb plays the race in a browser tab: the page with its

@@ -11,6 +11,7 @@ import (
 	"image/color"
 	"net/http"
 	"net/http/cookiejar"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -227,4 +228,96 @@ func (tm *Term) WaitEnd() (websocket.StatusCode, string) {
 		return ce.Code, ce.Reason
 	}
 	return -1, tm.err.Error()
+}
+
+// SetID gives the browser the id cookie v for base, as if the server had
+// set it: a benchmark seeds that student's place first.
+func (b *Browser) SetID(t testing.TB, base, name, v string) {
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Client.Jar.SetCookies(u, []*http.Cookie{{Name: name, Value: v, Path: "/"}})
+}
+
+// Light is a tab for benchmarks: no emulator; it looks for text in the
+// bytes the server sends.
+type Light struct {
+	conn *websocket.Conn
+	mu   sync.Mutex
+	buf  []byte // what came since the last mark
+	seen chan struct{}
+	n    int // bytes in all
+}
+
+// OpenLight opens route at w×h as a light tab.
+func (b *Browser) OpenLight(tb testing.TB, base, route string, w, h int) *Light {
+	tb.Helper()
+	conn, _, err := b.Dial(base, route, base)
+	if err != nil {
+		tb.Fatalf("opening %s: %v", route, err)
+	}
+	conn.SetReadLimit(-1)
+	tb.Cleanup(func() { _ = conn.CloseNow() })
+	if err := conn.Write(context.Background(), websocket.MessageText, []byte(`{"cols":`+itoa(w)+`,"rows":`+itoa(h)+`}`)); err != nil {
+		tb.Fatal(err)
+	}
+	lt := &Light{conn: conn, seen: make(chan struct{}, 1)}
+	go func() {
+		for {
+			_, data, err := conn.Read(context.Background())
+			if err != nil {
+				return
+			}
+			lt.mu.Lock()
+			lt.buf = append(lt.buf, data...)
+			lt.n += len(data)
+			lt.mu.Unlock()
+			select {
+			case lt.seen <- struct{}{}:
+			default:
+			}
+		}
+	}()
+	return lt
+}
+
+// Send types keys.
+func (lt *Light) Send(keys string) error {
+	return lt.conn.Write(context.Background(), websocket.MessageBinary, []byte(keys))
+}
+
+// Mark forgets what came so far.
+func (lt *Light) Mark() {
+	lt.mu.Lock()
+	lt.buf = lt.buf[:0]
+	lt.mu.Unlock()
+}
+
+// Wait waits until text came since the mark; past Hang it reports the
+// miss on tb (tb.Errorf: it may be called from any goroutine) and returns
+// false.
+func (lt *Light) Wait(tb testing.TB, text string) bool {
+	deadline := time.After(Hang)
+	for {
+		lt.mu.Lock()
+		ok := strings.Contains(string(lt.buf), text)
+		lt.mu.Unlock()
+		if ok {
+			return true
+		}
+		select {
+		case <-lt.seen:
+		case <-deadline:
+			tb.Errorf("never saw %q", text)
+			return false
+		}
+	}
+}
+
+// Bytes is how many bytes the server has written in all.
+func (lt *Light) Bytes() int {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	return lt.n
 }

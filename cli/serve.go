@@ -33,7 +33,7 @@ func serveCourse(ctx context.Context, e *env, c config, _ *sim.Backend) int {
 		Idle: never(c.serve.idle), MaxTime: never(c.serve.maxTime),
 		AskName: true, HighContrast: c.theme == "high-contrast", NoQuiz: c.noQuiz, Log: log.New(stderr, "locksim: ", log.LstdFlags),
 		PublicURL: c.serve.publicURL,
-		Web:       serve.WebConfig{TrustProxy: c.serve.trustProxy, TLS: c.serve.tlsCert != "", Pages: webPages()}}
+		Web:       serve.WebConfig{TrustProxy: c.serve.trustProxy, TLS: c.serve.tlsCert != "" || strings.HasPrefix(c.serve.publicURL, "https:"), Pages: webPages()}}
 	if c.seedSet {
 		cfg.Seed = c.seed
 	}

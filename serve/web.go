@@ -40,7 +40,8 @@ type WebConfig struct {
 	// connection comes from the proxy. Off, the header is ignored.
 	TrustProxy bool
 	// TLS is set when the server is reached over HTTPS (its own
-	// certificate, or a proxy's): the cookie is marked Secure.
+	// certificate, or a proxy's: an https -public-url): the cookie is
+	// marked Secure.
 	TLS bool
 	// Pages are the verbs served as pages, by name.
 	Pages map[string]Page

@@ -3,7 +3,10 @@
 // profile and background), size, backend and story clock, progress kept per
 // student key, the limits a classroom needs, and the running of commands
 // without a terminal (ssh host plain race). It is built on
-// github.com/charmbracelet/wish v1.4.7.
+// github.com/charmbracelet/wish v1.4.7. The same sessions run in browser
+// tabs too (ServeWeb: a page with xterm.js, a WebSocket per tab): the
+// course runs over a Terminal, of which an SSH session and a tab are the
+// two kinds.
 //
 // The commands themselves (list, plain, story, cast, cli) are the verbs of
 // locksim's command table (package cli), handed in by Config.Commands, as
@@ -142,29 +145,35 @@ type Namer interface {
 	KnownName(ctx context.Context, id Identity) (string, bool)
 }
 
-// Server is a running SSH server of the course.
+// Server is a running server of the course: over SSH, in browser tabs
+// (ServeWeb), or both, with one budget of sessions and one set of
+// students.
 type Server struct {
-	cfg        Config
-	ssh        *ssh.Server
-	students   *students
-	commands   map[string]Command
-	instr      *keyFile
-	clock      Clock
-	ctx        context.Context
-	cancel     context.CancelFunc
-	mu         sync.Mutex
-	sessions   int  // terminal sessions and commands running
-	terms      pool // the terminal sessions' slots
-	cmds       pool // the commands' slots
-	live       map[*Session]bool
-	webs       []*http.Server // the web fronts (ServeWeb), closed by Close
-	webAddr    string         // the last web front's address
-	projectors projectors
-	wg         sync.WaitGroup
-	viewCalls  atomic.Int64 // every View of every session, for the tests
+	cfg       Config
+	ssh       *ssh.Server
+	students  *students
+	commands  map[string]Command
+	instr     *keyFile
+	clock     Clock
+	ctx       context.Context
+	cancel    context.CancelFunc
+	mu        sync.Mutex
+	sessions  int  // terminal sessions and commands running
+	terms     pool // the terminal sessions' slots
+	cmds      pool // the commands' slots
+	live      map[*Session]bool
+	wg        sync.WaitGroup
+	viewCalls atomic.Int64 // every View of every session, for the tests
 	// faults, in tests, panics at a point of a session ("key": its
 	// program's Update, "resize": the resize forwarding) when it says so
 	faults func(where string, ses *Session) bool
+
+	// the web fronts (ServeWeb), closed by Close, and the last one's
+	// address; the projector links handed out (guarded by mu but
+	// projectors, which has its own lock)
+	webs       []*http.Server
+	webAddr    string
+	projectors projectors
 }
 
 // New checks c and prepares the server; Serve or ListenAndServe starts it.

@@ -86,7 +86,7 @@ func verbs() []verb {
 		{name: "list", bare: true, flags: listFlags, chosen: func(c config, _ *env) bool { return c.list }, run: list,
 			ssh: &serve.Command{Run: listSSH}},
 		{name: "cleanup", flags: cleanupFlags, chosen: func(c config, _ *env) bool { return c.cleanup }, run: cleanup},
-		{name: "serve", flags: serveFlags, check: checkServe, chosen: func(c config, _ *env) bool { return c.serve.addr != "" }, run: serveCourse},
+		{name: "serve", flags: serveFlags, check: checkServe, chosen: func(c config, _ *env) bool { return c.serve.addr != "" || c.serve.web != "" }, run: serveCourse},
 		// hidden: the search -grade runs in a child process of its own
 		// hidden: a served lab session's search runs in a child process
 		{name: "lab-child", chosen: func(c config, _ *env) bool { return c.lab.search }, run: labChild},

@@ -9,6 +9,7 @@ import (
 	"io"
 	"locksim/lab"
 	"net"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -121,6 +122,16 @@ serving the course over SSH (see docs/classroom.md):
   -class-retention D   a class outlives its last change by D, then its keys expire (default
                        720h, 30 days); a class lasts until its instructor closes it
                        (ssh HOST close CODE) and clear deletes its roster (ssh HOST clear CODE)
+
+serving the course in a browser tab (see docs/web.md), beside -serve or alone:
+  -web ADDR            serve the page on ADDR, e.g. :8080: / the course, /c/CODE joins class
+                       CODE, /s/CODE opens a story code, /plain/SCENE and /cast/CODE
+  -public-url URL      the page's address as students reach it (https://class.example.org/):
+                       y shows a story code's link under it
+  -web-tls-cert FILE   serve HTTPS with this certificate (PEM) and, with it,
+  -web-tls-key FILE    its key
+  -trust-proxy         behind a reverse proxy: read the client's address from the last
+                       X-Forwarded-For entry (default off)
 `
 
 // redlockNodes is how many nodes the redlock scene's stories use.
@@ -181,6 +192,9 @@ type serveConfig struct {
 	maxCommands, commandsPerKey     int
 	idle, maxTime, commandTime      time.Duration
 	classRetention                  time.Duration
+	// the web front (-web ADDR and its companions)
+	web, publicURL, tlsCert, tlsKey string
+	trustProxy                      bool
 }
 
 func parse(args []string) (config, error) {
@@ -338,23 +352,31 @@ func checkLab(_ *flag.FlagSet, c *config) error {
 
 // checkServe checks -serve and the flags that only mean something with it.
 func checkServe(fs *flag.FlagSet, c *config) error {
-	var only []string
+	var only, webOnly []string
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
 		case "host-key", "serve-dir", "instructors", "max-sessions", "idle", "max-session", "class-redis",
 			"max-sessions-per-key", "max-commands", "max-commands-per-key", "command-time", "class-retention", "public-addr":
 			only = append(only, "-"+f.Name)
+		case "public-url", "web-tls-cert", "web-tls-key", "trust-proxy":
+			webOnly = append(webOnly, "-"+f.Name)
 		}
 	})
-	if c.serve.addr == "" {
+	if c.serve.addr == "" && c.serve.web == "" {
 		if len(only) > 0 {
-			return fmt.Errorf("%s needs -serve ADDR", only[0])
+			return fmt.Errorf("%s needs -serve ADDR or -web ADDR", only[0])
+		}
+		if len(webOnly) > 0 {
+			return fmt.Errorf("%s needs -web ADDR", webOnly[0])
 		}
 		return nil
 	}
+	if err := checkWeb(c.serve, webOnly); err != nil {
+		return err
+	}
 	switch {
 	case c.scene != "" || c.plain || c.list || c.cleanup || c.trialsSet || c.notes != "" || c.present || len(c.playlist) > 0 || c.story != "" || c.cast != "" || c.history != "" || c.lab.grade != "" || c.labDir != "":
-		return errors.New("-serve serves the whole course: it does not go with -scene, -scenes, -plain, -list, -cleanup, -trials, -notes, -present, -story, -cast, -history, -grade or -lab")
+		return fmt.Errorf("%s serves the whole course: it does not go with -scene, -scenes, -plain, -list, -cleanup, -trials, -notes, -present, -story, -cast, -history, -grade or -lab", serveFlag(c.serve))
 	case c.resetProgress || c.noSave || c.noColor || c.noMouse || c.label || c.exportDir != "" || c.exportScale != 0 || c.set != "":
 		return errors.New("-serve: -reset-progress, -no-save, -no-color, -no-mouse, -label, -set and the export flags are each student's own matter over SSH (NO_COLOR from the client is honoured)")
 	case len(c.redlock) > 0 || c.resource != "":
@@ -381,6 +403,36 @@ func checkServe(fs *flag.FlagSet, c *config) error {
 		// each server would make a host key of its own, and a student sent
 		// to another server would meet OpenSSH's "host key changed"
 		return errors.New("-class-redis serves one class from several servers: give them all one host key with -host-key FILE")
+	}
+	return nil
+}
+
+// serveFlag is the serving flag given: -serve, or -web alone.
+func serveFlag(c serveConfig) string {
+	if c.addr == "" {
+		return "-web"
+	}
+	return "-serve"
+}
+
+// checkWeb checks -web and its companions (given names those set).
+func checkWeb(c serveConfig, given []string) error {
+	if c.web == "" {
+		if len(given) > 0 {
+			return fmt.Errorf("%s needs -web ADDR", given[0])
+		}
+		return nil
+	}
+	switch {
+	case !validHostPort(c.web) && !strings.HasPrefix(c.web, ":"):
+		return fmt.Errorf("-web wants [HOST]:PORT, e.g. :8080, got %q", c.web)
+	case (c.tlsCert == "") != (c.tlsKey == ""):
+		return errors.New("-web-tls-cert and -web-tls-key go together: the certificate and its key")
+	case c.publicURL != "":
+		u, err := url.Parse(c.publicURL)
+		if err != nil || u.Host == "" || u.Scheme != "http" && u.Scheme != "https" || u.RawQuery != "" || u.Fragment != "" {
+			return fmt.Errorf("-public-url wants the web front's address as students reach it, e.g. https://class.example.org/, got %q", c.publicURL)
+		}
 	}
 	return nil
 }
@@ -524,6 +576,11 @@ func serveFlags(fs *flag.FlagSet, c *config) {
 	fs.StringVar(&c.serve.classRedis, "class-redis", "", "")
 	fs.DurationVar(&c.serve.classRetention, "class-retention", class.TTL, "")
 	fs.StringVar(&c.serve.publicAddr, "public-addr", "", "")
+	fs.StringVar(&c.serve.web, "web", "", "")
+	fs.StringVar(&c.serve.publicURL, "public-url", "", "")
+	fs.StringVar(&c.serve.tlsCert, "web-tls-cert", "", "")
+	fs.StringVar(&c.serve.tlsKey, "web-tls-key", "", "")
+	fs.BoolVar(&c.serve.trustProxy, "trust-proxy", false, "")
 }
 
 func resetFlags(fs *flag.FlagSet, c *config) {

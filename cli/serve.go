@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"net"
@@ -16,11 +17,12 @@ import (
 	"locksim/sim"
 )
 
-// serveCourse is -serve: the course over SSH until a signal.
+// serveCourse is -serve and -web: the course over SSH, in browser tabs
+// or both, until a signal.
 func serveCourse(ctx context.Context, e *env, c config, _ *sim.Backend) int {
 	stderr := e.err
 	// a taken port fails first, before anything is started
-	l, err := serve.Listen(c.serve.addr)
+	l, wl, err := listenBoth(c.serve)
 	if err != nil {
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
 		return 2
@@ -29,7 +31,9 @@ func serveCourse(ctx context.Context, e *env, c config, _ *sim.Backend) int {
 		MaxSessions: c.serve.maxSessions, SessionsPerKey: c.serve.sessionsPerKey,
 		MaxCommands: c.serve.maxCommands, CommandsPerKey: c.serve.commandsPerKey, CommandTime: c.serve.commandTime,
 		Idle: never(c.serve.idle), MaxTime: never(c.serve.maxTime),
-		AskName: true, HighContrast: c.theme == "high-contrast", NoQuiz: c.noQuiz, Log: log.New(stderr, "locksim: ", log.LstdFlags)}
+		AskName: true, HighContrast: c.theme == "high-contrast", NoQuiz: c.noQuiz, Log: log.New(stderr, "locksim: ", log.LstdFlags),
+		PublicURL: c.serve.publicURL,
+		Web:       serve.WebConfig{TrustProxy: c.serve.trustProxy, TLS: c.serve.tlsCert != "" || strings.HasPrefix(c.serve.publicURL, "https:"), Pages: webPages()}}
 	if c.seedSet {
 		cfg.Seed = c.seed
 	}
@@ -40,6 +44,7 @@ func serveCourse(ctx context.Context, e *env, c config, _ *sim.Backend) int {
 		b, err := sim.OpenLive(ctx, c.redis, cfg.Live)
 		if err != nil {
 			l.Close()
+			wl.Close()
 			fmt.Fprintf(stderr, "locksim: %v\n", err)
 			return 2
 		}
@@ -51,6 +56,7 @@ func serveCourse(ctx context.Context, e *env, c config, _ *sim.Backend) int {
 	hub, err := classHub(ctx, c.serve.classRedis, c.serve.dir, c.serve.classRetention)
 	if err != nil {
 		l.Close()
+		wl.Close()
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
 		return 2
 	}
@@ -69,16 +75,27 @@ func serveCourse(ctx context.Context, e *env, c config, _ *sim.Backend) int {
 	srv, err := serve.New(cfg)
 	if err != nil {
 		l.Close()
+		wl.Close()
 		fmt.Fprintf(stderr, "locksim: %v\n", err)
 		return 2
 	}
-	port := "PORT"
-	if _, p, err := net.SplitHostPort(l.Addr().String()); err == nil {
-		port = p
+	served := make(chan error, 2)
+	if c.serve.addr != "" {
+		port := "PORT"
+		if _, p, err := net.SplitHostPort(l.Addr().String()); err == nil {
+			port = p
+		}
+		fmt.Fprintf(stderr, "locksim: serving the course on %s (ssh -p %s HOST), host key %s; ctrl+c stops\n", l.Addr(), port, srv.Fingerprint())
+		go func() { served <- srv.Serve(l) }()
 	}
-	fmt.Fprintf(stderr, "locksim: serving the course on %s (ssh -p %s HOST), host key %s; ctrl+c stops\n", l.Addr(), port, srv.Fingerprint())
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(l) }()
+	if c.serve.web != "" {
+		scheme := "http"
+		if c.serve.tlsCert != "" {
+			scheme = "https"
+		}
+		fmt.Fprintf(stderr, "locksim: serving the course in browser tabs on %s (%s://HOST:PORT/); ctrl+c stops\n", wl.Addr(), scheme)
+		go func() { served <- srv.ServeWeb(wl, c.serve.tlsCert, c.serve.tlsKey) }()
+	}
 	select {
 	case err = <-served:
 	case <-ctx.Done():
@@ -91,6 +108,38 @@ func serveCourse(ctx context.Context, e *env, c config, _ *sim.Backend) int {
 		return 1
 	}
 	return 0
+}
+
+// listenBoth opens -serve's address and -web's, each only when given (a
+// listener left nil is closed as a no-op: see closer).
+func listenBoth(c serveConfig) (closer, closer, error) {
+	var l, wl closer
+	if c.addr != "" {
+		sl, err := serve.Listen(c.addr)
+		if err != nil {
+			return closer{}, closer{}, err
+		}
+		l = closer{sl}
+	}
+	if c.web != "" {
+		w, err := net.Listen("tcp", c.web)
+		if err != nil {
+			l.Close()
+			return closer{}, closer{}, fmt.Errorf("-web %s: %w", c.web, errors.Unwrap(err))
+		}
+		wl = closer{w}
+	}
+	return l, wl, nil
+}
+
+// closer is a listener that may be absent: Close then does nothing.
+type closer struct{ net.Listener }
+
+func (c closer) Close() error {
+	if c.Listener == nil {
+		return nil
+	}
+	return c.Listener.Close()
 }
 
 // never turns a flag's 0 (never) into the serve package's negative.

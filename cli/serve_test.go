@@ -38,6 +38,13 @@ func TestServeBadInput(t *testing.T) {
 		{[]string{"-serve", ":0", "-max-session", "-1h"}, "-max-session must be 0 (never) or above"},
 		{[]string{"-serve", ":0", "-class-redis", "redis://127.0.0.1:1"}, "give them all one host key with -host-key FILE"},
 		{[]string{"-serve", ":0", "-story", "race.x"}, "-serve serves the whole course"},
+		{[]string{"-web", ":0", "-scene", "race"}, "-web serves the whole course"},
+		{[]string{"-web", taken.Addr().String(), "-host-key", t.TempDir() + "/k"}, "-web " + taken.Addr().String() + ": bind: address already in use"},
+		{[]string{"-public-url", "https://h/"}, "-public-url needs -web ADDR"},
+		{[]string{"-serve", ":0", "-trust-proxy"}, "-trust-proxy needs -web ADDR"},
+		{[]string{"-web", ":0", "-web-tls-cert", "c.pem"}, "-web-tls-cert and -web-tls-key go together"},
+		{[]string{"-web", ":0", "-public-url", "class.example.org"}, "-public-url wants the web front's address"},
+		{[]string{"-web", ":0", "-public-url", "ftp://class.example.org/"}, "-public-url wants the web front's address"},
 	}
 	for _, c := range cases {
 		code, out, errs := runMain(c.args...)

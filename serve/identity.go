@@ -71,6 +71,8 @@ type Session struct {
 	ctx   context.Context
 	send  func(tea.Msg)
 	touch func()
+	// projector makes a class's projector link (Server.projectorLink)
+	projector func(code, lead, local string) string
 }
 
 // Touch counts as a key for the idle limit: a class's hook calls it when

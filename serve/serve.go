@@ -3,7 +3,10 @@
 // profile and background), size, backend and story clock, progress kept per
 // student key, the limits a classroom needs, and the running of commands
 // without a terminal (ssh host plain race). It is built on
-// github.com/charmbracelet/wish v1.4.7.
+// github.com/charmbracelet/wish v1.4.7. The same sessions run in browser
+// tabs too (ServeWeb: a page with xterm.js, a WebSocket per tab): the
+// course runs over a Terminal, of which an SSH session and a tab are the
+// two kinds.
 //
 // The commands themselves (list, plain, story, cast, cli) are the verbs of
 // locksim's command table (package cli), handed in by Config.Commands, as
@@ -19,6 +22,7 @@ import (
 	"io"
 	"log"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -99,6 +103,12 @@ type Config struct {
 	// Log receives one line per session opened, closed or failed; nil
 	// discards them.
 	Log *log.Logger
+	// PublicURL is the web front's address as students reach it
+	// (-public-url https://host/): y shows a story code's page under it
+	// beside the code. "" shows none.
+	PublicURL string
+	// Web is the web front's (ServeWeb).
+	Web WebConfig
 	// Class is the instructor's half; nil serves the course alone.
 	Class Class
 	// Commands are added to (or replace) the commands a session without a
@@ -145,7 +155,9 @@ type Namer interface {
 	KnownName(ctx context.Context, id Identity) (string, bool)
 }
 
-// Server is a running SSH server of the course.
+// Server is a running server of the course: over SSH, in browser tabs
+// (ServeWeb), or both, with one budget of sessions and one set of
+// students.
 type Server struct {
 	cfg       Config
 	ssh       *ssh.Server
@@ -168,6 +180,13 @@ type Server struct {
 
 	// labs holds a slot per lab search's process running (LabSearches)
 	labs chan struct{}
+
+	// the web fronts (ServeWeb), closed by Close, and the last one's
+	// address; the projector links handed out (guarded by mu but
+	// projectors, which has its own lock)
+	webs       []*http.Server
+	webAddr    string
+	projectors projectors
 }
 
 // New checks c and prepares the server; Serve or ListenAndServe starts it.
@@ -290,6 +309,11 @@ func (s *Server) Close(ctx context.Context) error {
 	case <-done:
 	case <-ctx.Done():
 	}
+	s.mu.Lock()
+	for _, hs := range s.webs {
+		_ = hs.Close()
+	}
+	s.mu.Unlock()
 	return s.ssh.Close()
 }
 

@@ -21,7 +21,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/ssh"
-	"github.com/charmbracelet/wish/bubbletea"
 )
 
 // handle is every SSH session the fair shares let in: a command without
@@ -49,21 +48,22 @@ func (s *Server) handle(sess ssh.Session) {
 		_ = sess.Exit(2)
 		return
 	}
-	_ = sess.Exit(s.course(sess, id, pty, winch, at))
+	_ = sess.Exit(s.course(&sshTerminal{sess: sess, id: id, pty: pty, winch: winch, link: s.storyLink()}, at))
 }
 
 // course runs the course on sess's terminal until the student quits, the
 // limits close it or the server shuts down; it returns the exit status.
 // at, when not nil, is where it opens (ssh -t HOST story CODE) in place
 // of the student's saved place.
-func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan ssh.Window, at *play.Position) int {
+func (s *Server) course(sess Terminal, at *play.Position) int {
 	start := time.Now()
+	id, winch := sess.Identity(), sess.Resizes()
 	// the renderer asks the client's terminal for its background first
-	st := views.NewStyles(bubbletea.MakeRenderer(sess), s.cfg.HighContrast)
+	st := views.NewStyles(sess.Renderer(), s.cfg.HighContrast)
 	b, err := s.openBackend(sess.Context())
 	if err != nil {
 		s.cfg.Log.Printf("session %s: %v", id.ID, err)
-		fmt.Fprintf(sess.Stderr(), "locksim: %v\n", err)
+		sess.Say(fmt.Sprintf("locksim: %v", err))
 		return 1
 	}
 	defer s.closeBackend(b, id.ID)
@@ -78,26 +78,26 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 		at = stu.place()
 	}
 	o := tui.Options{Seed: seed, NoQuiz: s.cfg.NoQuiz, Styles: &st, Store: stu.store, Position: at, Visit: visit,
-		Notice: "served over SSH: each session has its own " + backendWord(b),
-		Fetch:  fetchLine(sess), Search: s.labSearch()}
+		Notice: "served over " + sess.Via() + ": each session has its own " + backendWord(b),
+		Fetch:  sess.Fetch(), Search: s.labSearch()}
 	app, err := tui.NewCourse(b, o)
 	if err != nil {
 		// a saved place (or a code) that no longer opens: start from the
 		// contents
 		o.Position, o.Visit = nil, false
 		if app, err = tui.NewCourse(b, o); err != nil {
-			fmt.Fprintf(sess.Stderr(), "locksim: %v\n", err)
+			sess.Say(fmt.Sprintf("locksim: %v", err))
 			return 1
 		}
 	}
 	ctx, cancel := context.WithCancel(sess.Context())
 	defer cancel()
-	ses := &Session{Identity: id, Conn: newConnID(), ctx: ctx}
+	ses := &Session{Identity: id, Conn: newConnID(), ctx: ctx, projector: s.projectorLink}
 	var inner tea.Model = app
 	if s.cfg.Class != nil {
 		inner = s.cfg.Class.Model(ses, app)
 	}
-	m := &screen{srv: s, ses: ses, stu: stu, inner: inner, st: st, w: pty.Window.Width, h: pty.Window.Height}
+	m := &screen{srv: s, ses: ses, stu: stu, inner: inner, st: st, w: sess.Window().Width, h: sess.Window().Height}
 	name, asked := stu.Name()
 	if namer, ok := s.cfg.Class.(Namer); ok && !asked && s.cfg.AskName {
 		// the class knows this student from another server of it
@@ -113,7 +113,7 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 	} else {
 		m.naming = newNamePrompt(st, id.ComeBack())
 	}
-	opts := append(bubbletea.MakeOptions(sess), tea.WithAltScreen(), tea.WithMouseAllMotion(),
+	opts := append(sess.ProgramOptions(), tea.WithAltScreen(), tea.WithMouseAllMotion(),
 		// the signals are the server's: ctrl+z or a SIGTSTP must never
 		// stop the process every student is in
 		tea.WithoutSignalHandler(), tea.WithContext(ctx))
@@ -168,7 +168,7 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 
 	s.track(ses, true)
 	defer s.track(ses, false)
-	s.cfg.Log.Printf("session %s open (user %q, instructor %v, %s)", id.ID, id.User, id.Instructor, pty.Term)
+	s.cfg.Log.Printf("session %s open (user %q, instructor %v, %s)", id.ID, id.User, id.Instructor, sess.Kind())
 	m.lim.start()
 	_, err = p.Run()
 	m.lim.close()
@@ -187,11 +187,11 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 	switch {
 	case errors.Is(err, tea.ErrProgramPanic) || m.fault.Load():
 		s.cfg.Log.Printf("session %s: ended by a panic", id.ID)
-		fmt.Fprintln(sess.Stderr(), "locksim: this session hit a fault in locksim and was closed; the other sessions go on")
+		sess.Say("locksim: this session hit a fault in locksim and was closed; the other sessions go on")
 		code = 1
 	case m.endedBy:
 		if m.ended != "" {
-			fmt.Fprintln(sess.Stderr(), m.ended)
+			sess.Say(m.ended)
 		}
 		code = 1
 	case err != nil && !errors.Is(err, tea.ErrProgramKilled):
@@ -204,7 +204,7 @@ func (s *Server) course(sess ssh.Session, id Identity, pty ssh.Pty, winch <-chan
 
 // drain reads window changes until the connection ends: the SSH library
 // sends each on a channel of one and waits while it is full.
-func drain(ctx context.Context, winch <-chan ssh.Window) {
+func drain(ctx context.Context, winch <-chan Window) {
 	for {
 		select {
 		case <-ctx.Done():

@@ -104,6 +104,10 @@ func (c *Classes) Join(s *serve.Session) {
 	c.mu.Lock()
 	c.seats[s] = st
 	c.mu.Unlock()
+	if link := s.ProjectorLink(code); role == class.Instructor && link != "" {
+		// the instructor's alone: it opens this class's projector
+		note += " · projector tab: " + link
+	}
 	s.Send(tui.JoinedMsg{Class: tui.Classroom{Seat: seat, Join: c.joinFor(code, s.Identity.Local)}, Note: note})
 	go func() {
 		defer close(st.done)

@@ -1,0 +1,99 @@
+// The verbs' web forms: the pages the web front serves at /NAME/ARGS…
+// (serve.Config.Web.Pages), each the same core as its command-line and
+// SSH forms (writeTranscript, castStory) with the web's arguments.
+
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"html"
+	"strings"
+
+	"locksim/scenes"
+	"locksim/serve"
+	"locksim/sim"
+	"locksim/storycode"
+	"locksim/web"
+)
+
+// webPages are the pages: /plain/ the scenes, /plain/SCENE a scene's
+// handout (-plain -questions) and /plain/s/CODE a story code's
+// transcript, as HTML; /cast/CODE a story code's asciicast.
+func webPages() map[string]serve.Page {
+	return map[string]serve.Page{
+		"plain": {Type: "text/html; charset=utf-8", Command: serve.Command{Run: plainWeb}},
+		"cast":  {Type: "application/x-asciicast", Command: serve.Command{Args: "CODE", Run: castWeb}},
+	}
+}
+
+// plainWeb is /plain/…: the scenes' list, a scene's handout, or a story
+// code's transcript, as an accessible page (web.Handout).
+func plainWeb(ctx context.Context, c serve.Call) int {
+	switch {
+	case len(c.Args) == 0:
+		var text strings.Builder
+		for _, sc := range scenes.All() {
+			dive, title := scenes.Heading(sc.ID)
+			fmt.Fprintf(&text, "<li><a href=\"/plain/%s\">%s</a> · %s</li>\n", sc.ID, html.EscapeString(title), html.EscapeString(dive))
+		}
+		fmt.Fprintf(c.Out, "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>locksim: the transcripts</title>\n</head>\n<body>\n<main>\n<h1>locksim: the transcripts</h1>\n<p>Each scene as a handout: the story to its question, the answer in a part you open after answering.</p>\n<ul>\n%s</ul>\n<p><a href=\"/\">the course in a terminal</a></p>\n</main>\n</body>\n</html>\n", text.String())
+		return 0
+	case len(c.Args) == 1:
+		sc := scenes.Find(c.Args[0])
+		if sc == nil {
+			return c.Usage("unknown scene %q (/plain/ lists them)", c.Args[0])
+		}
+		var text bytes.Buffer
+		err := onBackendErr(ctx, c, func(b *sim.Backend) error {
+			return writeTranscript(ctx, &text, b, config{scene: sc.ID, seed: 1, questions: true})
+		})
+		if err != nil {
+			return c.Fail(err)
+		}
+		_, title := scenes.Heading(sc.ID)
+		if err := web.Handout(c.Out, "locksim · "+title, text.String()); err != nil {
+			return 1
+		}
+		return 0
+	case len(c.Args) == 2 && c.Args[0] == "s":
+		pos, err := storycode.Decode(c.Args[1])
+		if err != nil {
+			return c.Usage("%v", err)
+		}
+		if pos.Quiz != nil {
+			return c.Usage("the code is a place in the quiz %s, which has no story to print", pos.Scene)
+		}
+		var text bytes.Buffer
+		if err := onBackendErr(ctx, c, func(b *sim.Backend) error {
+			return writeTranscript(ctx, &text, b, config{position: &pos})
+		}); err != nil {
+			return c.Fail(err)
+		}
+		if err := web.Handout(c.Out, "locksim · the story of "+c.Args[1], text.String()); err != nil {
+			return 1
+		}
+		return 0
+	}
+	return c.Usage("the pages are /plain/SCENE and /plain/s/CODE")
+}
+
+// onBackendErr runs write on a server of the session's kind.
+func onBackendErr(ctx context.Context, c serve.Call, write func(b *sim.Backend) error) error {
+	b, done, err := c.Backend()
+	if err != nil {
+		return err
+	}
+	defer done()
+	return write(b)
+}
+
+// castWeb is /cast/CODE: the story a code carries as an asciicast v2
+// file at 80x24, as ssh HOST cast CODE writes it.
+func castWeb(ctx context.Context, c serve.Call) int {
+	if len(c.Args) != 1 {
+		return c.Usage("the page is /cast/CODE")
+	}
+	return castSSH(ctx, c)
+}

@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"locksim/play"
+	"locksim/serve"
+	"locksim/storycode"
+)
+
+// webGet serves the web front with the table's pages and gets path.
+func webGet(t *testing.T, path string) (int, string, string) {
+	t.Helper()
+	srv, err := serve.New(serve.Config{HostKey: filepath.Join(t.TempDir(), "k"), Web: serve.WebConfig{Pages: webPages()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.WebHandler())
+	defer hs.Close()
+	resp, err := http.Get(hs.URL + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header.Get("Content-Type"), string(body)
+}
+
+// TestPlainPage: /plain/race is the race's handout as a page: the
+// question asked, its answer only inside the details after it, the
+// commands as code; a scene that is none is a 400 with one line.
+func TestPlainPage(t *testing.T) {
+	code, typ, body := webGet(t, "/plain/race")
+	if code != http.StatusOK || !strings.HasPrefix(typ, "text/html") {
+		t.Fatalf("/plain/race: %d %s", code, typ)
+	}
+	q := strings.Index(body, "question 1: Four workers send SET")
+	d := strings.Index(body, "<details>")
+	end := strings.Index(body, "</details>")
+	a := strings.Index(body, "the replies answer: 2) exactly one")
+	if q < 0 || d < q || a < d || end < a {
+		t.Fatalf("question at %d, details %d to %d, answer at %d:\n%s", q, d, end, a, body)
+	}
+	// the race is truly concurrent: any worker may be the first line
+	if !regexp.MustCompile(`<pre><code>t=\+0\.000s w[1-4]&gt; SET resource:lock `).MatchString(body) {
+		t.Errorf("the commands are not code:\n%s", body)
+	}
+	if code, _, body := webGet(t, "/plain/nosuch"); code != http.StatusBadRequest || strings.Count(body, "\n") != 1 || !strings.Contains(body, `unknown scene "nosuch"`) {
+		t.Errorf("/plain/nosuch: %d %q", code, body)
+	}
+}
+
+// TestStoryPages: a story code's transcript page and its cast.
+func TestStoryPages(t *testing.T) {
+	sc, err := storycode.Encode(play.Position{Version: play.PositionVersion, Scene: "fencing", Seed: 7, Step: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _, body := webGet(t, "/plain/s/"+sc)
+	if code != http.StatusOK || !strings.Contains(body, "<h2>fencing") || !strings.Contains(body, "seed 7") {
+		t.Fatalf("/plain/s/CODE: %d\n%s", code, body)
+	}
+	code, typ, body := webGet(t, "/cast/"+sc)
+	if code != http.StatusOK || typ != "application/x-asciicast" || !strings.HasPrefix(body, `{"version":2,"width":80,"height":24`) {
+		t.Fatalf("/cast/CODE: %d %s %.100q", code, typ, body)
+	}
+}

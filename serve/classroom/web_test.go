@@ -1,0 +1,146 @@
+package classroom
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+
+	"locksim/class"
+	"locksim/serve"
+	"locksim/serve/sshtest"
+	"locksim/serve/webtest"
+	"locksim/sim/simtest"
+)
+
+// TestClassOverWeb: a browser joins the class an instructor opened over
+// SSH by its link (/c/CODE), gives its name once, follows, and its
+// prediction is counted in the instructor's poll; the same browser,
+// coming back by the link from another site, is the same student (one
+// roster row), not asked its name again.
+func TestClassOverWeb(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
+	teacherKey := sshtest.NewKey(t)
+	hub := class.NewMemory(nil)
+	s, addr := testServer(t, serve.Config{AskName: true, Instructors: instructorsFile(t, teacherKey),
+		Class: New(hub, "ssh -p 2222 CODE@localhost", t.Logf)})
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = s.ServeWeb(l, "", "") }()
+	base := "http://" + l.Addr().String()
+
+	teacher, code := openClass(t, addr, teacherKey)
+	teacher.Send("/gc-pause\r")
+	teacher.WaitFor("Frozen while holding the lock", "0/10")
+	teacher.Send("F")
+	teacher.WaitFor("the class is asked to follow")
+
+	br := webtest.NewBrowser(t)
+	navigate := func() {
+		// a link clicked on another site: a top-level GET, which a
+		// SameSite=Lax cookie goes with
+		req, _ := http.NewRequest("GET", base+"/c/"+code, nil)
+		req.Header.Set("Referer", "https://chat.example.org/room")
+		req.Header.Set("Sec-Fetch-Site", "cross-site")
+		req.Header.Set("Sec-Fetch-Mode", "navigate")
+		resp, err := br.Client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("/c/%s: %s", code, resp.Status)
+		}
+	}
+	navigate()
+	tab := br.Open(t, base, "/ws/c/"+code, 100, 30)
+	tab.WaitFor("Your name, as the class will see it")
+	tab.Send("wen\r")
+	tab.WaitFor("the instructor asks the class to follow", "F follows")
+	tab.Send("F")
+	tab.WaitFor("following the instructor", "Frozen while holding the lock", "0/10")
+
+	teacher.Send("...") // to the question
+	teacher.WaitFor("3/10", "Ask the room before the server answers")
+	tab.WaitFor("3/10", "following the instructor · 1-3 your prediction")
+	tab.Send("2")
+	tab.WaitFor("You predicted", "3/10")
+	teacher.Send("l")
+	teacher.WaitFor("1 of 1 answered", "wen", "predicted 2")
+	tab.Send("q")
+	tab.WaitEnd()
+
+	navigate()
+	again := br.Open(t, base, "/ws/c/"+code, 100, 30)
+	s2 := again.WaitFor("following the instructor", "3/10")
+	if strings.Contains(s2, "Your name") {
+		t.Fatalf("the browser was asked its name again:\n%s", s2)
+	}
+	roster, err := hub.Roster(context.Background(), code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	for _, m := range roster {
+		if m.Role == class.Student {
+			rows = append(rows, m.Name)
+		}
+	}
+	if len(rows) != 1 || rows[0] != "wen" {
+		t.Fatalf("the class's students: %q, want the one browser as wen", rows)
+	}
+}
+
+// TestProjectorTab: with a web front, the instructor who opens a class is
+// shown a projector link (and no student is); the link opens the class's
+// projector in a browser tab, following the instructor with no SSH; a
+// made-up token opens nothing.
+func TestProjectorTab(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
+	teacherKey := sshtest.NewKey(t)
+	hub := class.NewMemory(nil)
+	s, addr := testServer(t, serve.Config{AskName: true, Instructors: instructorsFile(t, teacherKey),
+		Class: New(hub, "ssh -p 2222 CODE@localhost", t.Logf)})
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = s.ServeWeb(l, "", "") }()
+	base := "http://" + l.Addr().String()
+
+	tm := sshtest.Open(t, sshtest.Dial(t, addr, "prof", teacherKey), "xterm-256color", 220, 30)
+	tm.WaitFor("Your name, as the class will see it")
+	tm.Send("Prof\r")
+	screen := tm.WaitFor("is open · l shows the class", "projector tab: "+base+"/p/")
+	m := openLine.FindStringSubmatch(screen)
+	link := regexp.MustCompile(`projector tab: (\S+/p/[a-z2-9]+)`).FindStringSubmatch(screen)
+	if m == nil || link == nil {
+		t.Fatalf("no class code or projector link:\n%s", screen)
+	}
+	code := m[1]
+	tm.Send("/gc-pause\r")
+	tm.WaitFor("Frozen while holding the lock", "0/10")
+	tm.Send("F")
+	tm.WaitFor("the class is asked to follow")
+
+	student := webtest.NewBrowser(t).Open(t, base, "/ws/c/"+code, 220, 30)
+	student.WaitFor("Your name")
+	student.Send("ann\r")
+	if s := student.WaitFor("you joined class " + code); strings.Contains(s, "/p/") {
+		t.Fatalf("a student was shown the projector link:\n%s", s)
+	}
+
+	route := "/ws" + strings.TrimPrefix(link[1], base)
+	projector := webtest.NewBrowser(t).Open(t, base, route, 120, 30)
+	projector.WaitFor("projector: following the instructor", "Frozen while holding the lock", "0/10")
+	tm.Send(".")
+	tm.WaitFor("1/10")
+	projector.WaitFor("1/10")
+
+	bad := webtest.NewBrowser(t).Open(t, base, "/ws/p/abcdefghjkmnpqrstuvw", 80, 24)
+	bad.WaitFor("this projector link is not one of this server's")
+}

@@ -1,0 +1,330 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"locksim/play"
+	"locksim/sim"
+	"locksim/storycode"
+	"locksim/web"
+
+	"github.com/coder/websocket"
+)
+
+// A Page is a verb of the command table served on the web at
+// /NAME/ARGS… (/plain/race, /cast/CODE): its command runs with the path's
+// segments as its arguments, within the commands' budget and time, and
+// what it writes is the response, of type Type. Status 2 (bad arguments)
+// is a 400 and 1 a 500, with the command's one line as the body.
+type Page struct {
+	Type string
+	Command
+}
+
+// WebConfig is the web front's part of Config.
+type WebConfig struct {
+	// TrustProxy reads the client's address from X-Forwarded-For (the
+	// last address in it, the one the proxy saw) instead of the
+	// connection's: for a server behind a reverse proxy, where every
+	// connection comes from the proxy. Off, the header is ignored.
+	TrustProxy bool
+	// TLS is set when the server is reached over HTTPS (its own
+	// certificate, or a proxy's: an https -public-url): the cookie is
+	// marked Secure.
+	TLS bool
+	// Pages are the verbs served as pages, by name.
+	Pages map[string]Page
+}
+
+// cookieName is the browser's id cookie: a keyless student's name on this
+// server, as a key is over SSH.
+const cookieName = "locksim_id"
+
+// cookieAge is how long a browser keeps its id: longer than a class runs,
+// so a student who closes the tab comes back as the same row.
+const cookieAge = 90 * 24 * time.Hour
+
+// WebHandler is the web front: the page on /, /c/CODE, /s/STORYCODE and
+// /p/TOKEN (a class's projector, see Session.ProjectorLink);
+// its assets under /static/; a session per WebSocket on /ws/ROUTE; and
+// the Pages. Every response carries web.CSP.
+func (s *Server) WebHandler() http.Handler {
+	mux := http.NewServeMux()
+	static := http.FileServerFS(web.Static())
+	page := func(w http.ResponseWriter, r *http.Request) {
+		s.idCookie(w, r)
+		w.Header().Set("Cache-Control", "no-store")
+		http.ServeFileFS(w, r, web.Static(), "index.html")
+	}
+	mux.HandleFunc("GET /{$}", page)
+	mux.HandleFunc("GET /c/{code}", page)
+	mux.HandleFunc("GET /s/{code}", page)
+	mux.HandleFunc("GET /p/{token}", page)
+	mux.Handle("GET /static/", http.StripPrefix("/static/", static))
+	mux.HandleFunc("GET /ws/", s.webSession)
+	for name, p := range s.cfg.Web.Pages {
+		mux.HandleFunc("GET /"+name+"/{args...}", func(w http.ResponseWriter, r *http.Request) {
+			s.webPage(w, r, name, p)
+		})
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", web.CSP)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "same-origin")
+		if r.URL.Path == "/index.html" {
+			// the page is served at its routes only
+			http.NotFound(w, r)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
+}
+
+// idCookie returns the browser's id, set as a cookie when it has none
+// (or a malformed one).
+func (s *Server) idCookie(w http.ResponseWriter, r *http.Request) string {
+	if c, err := r.Cookie(cookieName); err == nil && validWebID(c.Value) {
+		return c.Value
+	}
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	v := hex.EncodeToString(b[:])
+	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: v, Path: "/", MaxAge: int(cookieAge / time.Second),
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.cfg.Web.TLS || r.TLS != nil})
+	// the same request reads it too: a WebSocket with no cookie yet
+	r.AddCookie(&http.Cookie{Name: cookieName, Value: v})
+	return v
+}
+
+// validWebID reports a browser id's form: 32 lower-case hex digits.
+func validWebID(v string) bool {
+	if len(v) != 32 {
+		return false
+	}
+	_, err := hex.DecodeString(v)
+	return err == nil && strings.ToLower(v) == v
+}
+
+// remoteOf is the client's address: the connection's, or with TrustProxy
+// the last in X-Forwarded-For.
+func (s *Server) remoteOf(r *http.Request) string {
+	if s.cfg.Web.TrustProxy {
+		if f := r.Header.Values("X-Forwarded-For"); len(f) > 0 {
+			parts := strings.Split(f[len(f)-1], ",")
+			if a := strings.TrimSpace(parts[len(parts)-1]); net.ParseIP(a) != nil {
+				return a
+			}
+		}
+	}
+	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return host
+	}
+	return r.RemoteAddr
+}
+
+// pageBase is the page's own origin as the browser reached it, for the
+// links a session shows: -public-url when given.
+func (s *Server) pageBase(r *http.Request) string {
+	if s.cfg.PublicURL != "" {
+		return strings.TrimSuffix(s.cfg.PublicURL, "/")
+	}
+	scheme := "http"
+	if r.TLS != nil || s.cfg.Web.TLS {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
+// webSession is one tab's session: /ws/ for the course, /ws/c/CODE to
+// join class CODE, /ws/s/STORYCODE at a story code's place. The upgrade
+// is refused to a page of another origin (websocket.Accept checks Origin
+// against Host, and -public-url's host); the session takes a slot of the
+// same budget as SSH sessions, and one of its browser's.
+func (s *Server) webSession(w http.ResponseWriter, r *http.Request) {
+	route := strings.TrimPrefix(r.URL.Path, "/ws")
+	webID := s.idCookie(w, r)
+	id := Identity{ID: "web-" + webID}
+	var at *play.Position
+	var bad string
+	switch {
+	case route == "/" || route == "":
+	case strings.HasPrefix(route, "/c/"):
+		id.User = strings.TrimPrefix(route, "/c/")
+		if len(id.User) > 32 || strings.ContainsAny(id.User, "/ @") {
+			bad = "locksim: that is not a class code"
+		}
+	case strings.HasPrefix(route, "/p/"):
+		// the projector: its instructor's identity, seen by the class as
+		// the projector of the class its token names
+		p, ok := s.projectors.find(strings.TrimPrefix(route, "/p/"))
+		if !ok {
+			bad = "locksim: this projector link is not one of this server's: ask the instructor for it again"
+			break
+		}
+		id = Identity{ID: p.lead, KeyHash: p.lead, User: p.code, Instructor: true}
+	case strings.HasPrefix(route, "/s/"):
+		pos, err := storycode.Decode(strings.TrimPrefix(route, "/s/"))
+		if err != nil {
+			bad = fmt.Sprintf("locksim: %v", err)
+		}
+		at = &pos
+	default:
+		http.NotFound(w, r)
+		return
+	}
+	var opts websocket.AcceptOptions
+	if s.cfg.PublicURL != "" {
+		if u, err := url.Parse(s.cfg.PublicURL); err == nil && u.Host != "" {
+			opts.OriginPatterns = []string{u.Host}
+		}
+	}
+	conn, err := websocket.Accept(w, r, &opts)
+	if err != nil {
+		s.cfg.Log.Printf("web %s: refused: %v", s.remoteOf(r), err)
+		return
+	}
+	remote := s.remoteOf(r)
+	closeWith := func(line string) {
+		_ = conn.Write(r.Context(), websocket.MessageBinary, []byte(line+"\r\n"))
+		if len(line) > 120 {
+			line = line[:120]
+		}
+		_ = conn.Close(websocket.StatusPolicyViolation, line)
+	}
+	if bad != "" {
+		closeWith(bad)
+		return
+	}
+	line, release := s.admitTab("web:"+webID, id.Instructor)
+	if line != "" {
+		s.cfg.Log.Printf("session %s refused: %s", id.ID, line)
+		closeWith(line)
+		return
+	}
+	defer release()
+	base := s.pageBase(r)
+	// the tab's context is not the server's: the shutdown ends the
+	// session with a line, as it does an SSH session
+	t := newWebTerminal(context.Background(), conn, id, remote, func(code string) string { return base + "/s/" + code })
+	defer func() {
+		if p := recover(); p != nil {
+			s.cfg.Log.Printf("session %s: panic: %v\n%s", id.ID, p, debug.Stack())
+			t.Say("locksim: this session hit a fault in locksim and was closed; the other sessions go on")
+			t.Close("this session hit a fault in locksim")
+			return
+		}
+		t.Close(strings.TrimPrefix(t.Said(), "locksim: "))
+	}()
+	s.course(t, at)
+}
+
+// admitTab counts a browser tab in, in the terminal sessions' budget
+// (one budget with SSH), holder being its browser: a browser may have as
+// many tabs as a key may have sessions.
+func (s *Server) admitTab(holder string, instructor bool) (string, func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ctx.Err() != nil {
+		return "locksim: the server is shutting down", nil
+	}
+	ok, perKey := s.terms.take(holder, instructor)
+	switch {
+	case perKey:
+		return fmt.Sprintf("locksim: a browser may have %d sessions open at once and yours has %d: close a tab, then try again", s.terms.perKey, s.terms.perKey), nil
+	case !ok && s.terms.reserved > 0 && !instructor:
+		return fmt.Sprintf("locksim: the server is full (%d sessions at once, %d of them kept for instructors); try again in a few minutes, as sessions close", s.terms.total, s.terms.reserved), nil
+	case !ok:
+		return fmt.Sprintf("locksim: the server is full (%d sessions at once); try again in a few minutes, as sessions close", s.terms.total), nil
+	}
+	s.sessions++
+	s.wg.Add(1)
+	return "", func() {
+		s.mu.Lock()
+		s.terms.give(holder)
+		s.sessions--
+		s.mu.Unlock()
+		s.wg.Done()
+	}
+}
+
+// webPage runs page's command for /NAME/ARGS…, in the commands' budget
+// of the client's address, stopped after CommandTime.
+func (s *Server) webPage(w http.ResponseWriter, r *http.Request, name string, p Page) {
+	id := Identity{ID: "web-page"}
+	holder := "addr:" + s.remoteOf(r)
+	line, release := s.admitCommand(holder, id)
+	if line != "" {
+		http.Error(w, line, http.StatusTooManyRequests)
+		return
+	}
+	defer release()
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.CommandTime)
+	defer cancel()
+	var args []string
+	if a := r.PathValue("args"); a != "" {
+		args = strings.Split(a, "/")
+	}
+	var out, errOut bytes.Buffer
+	call := Call{Name: name, Args: args, Out: &out, Err: &errOut, Who: id,
+		Backend: func() (*sim.Backend, func(), error) {
+			b, err := s.openBackend(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			return b, func() { s.closeBackend(b, id.ID) }, nil
+		}}
+	code := func() (code int) {
+		defer func() {
+			if p := recover(); p != nil {
+				s.cfg.Log.Printf("web page %s: panic: %v\n%s", r.URL.Path, p, debug.Stack())
+				code = 1
+				errOut.Reset()
+				errOut.WriteString("locksim: this page hit a fault in locksim\n")
+			}
+		}()
+		return p.Run(ctx, call)
+	}()
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		http.Error(w, fmt.Sprintf("locksim: %s was stopped after %s, the most a page may take", r.URL.Path, span(s.cfg.CommandTime)), http.StatusServiceUnavailable)
+	case code == 2:
+		http.Error(w, strings.TrimSpace(errOut.String()), http.StatusBadRequest)
+	case code != 0:
+		http.Error(w, strings.TrimSpace(errOut.String()), http.StatusInternalServerError)
+	default:
+		w.Header().Set("Content-Type", p.Type)
+		_, _ = out.WriteTo(w)
+	}
+}
+
+// ServeWeb serves WebHandler on l until Close (over TLS when certFile
+// and keyFile are given); it returns nil after Close.
+func (s *Server) ServeWeb(l net.Listener, certFile, keyFile string) error {
+	hs := &http.Server{Handler: s.WebHandler(), ReadHeaderTimeout: 10 * time.Second}
+	s.mu.Lock()
+	s.webs = append(s.webs, hs)
+	s.webAddr = l.Addr().String()
+	s.mu.Unlock()
+	var err error
+	if certFile != "" {
+		err = hs.ServeTLS(l, certFile, keyFile)
+	} else {
+		err = hs.Serve(l)
+	}
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}

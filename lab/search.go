@@ -48,7 +48,9 @@ type world struct {
 	maxGrant int   // the latest grant whose write the resource accepted
 	accepted int   // writes the resource accepted
 	faults   int
-	breaks   uint8 // properties broken on this path
+	// pausedHalf: a client has paused for half the TTL on this path
+	pausedHalf bool
+	breaks     uint8 // properties broken on this path
 	// why says, for each property this path broke, what the breaking
 	// move did, in one sentence
 	why [4]string
@@ -296,7 +298,10 @@ func (s *search) children(w *world, depth int) []Move {
 			continue
 		}
 		for i := range w.n {
-			if w.c[i].started && w.c[i].active() {
+			// a second pause of half the TTL, of any client, would let
+			// the clock run a whole TTL under a holder: that is
+			// PausePast's break, not a new one
+			if w.c[i].started && w.c[i].active() && !(f == PauseHalf && w.pausedHalf) {
 				out = append(out, Move{Client: clientNames[i], Fault: f})
 			}
 		}
@@ -422,6 +427,7 @@ func (s *search) apply(w *world, m Move) (Move, error) {
 		}
 		return m, nil
 	case PauseHalf:
+		w.pausedHalf = true
 		s.srv.Advance(ttl / 2)
 		m.Label = "pause for half the TTL"
 	case PausePast, ClockJump:
@@ -450,7 +456,7 @@ func (s *search) lockKey() (string, time.Duration, bool) {
 	if !m.Exists(LockKey) {
 		return "", 0, false
 	}
-	v, _ := m.Get(LockKey) // not a string: "" (the value is compared, not read)
+	v := s.srv.value(LockKey)
 	ttl := m.TTL(LockKey)
 	if ttl <= 0 {
 		return v, 0, true
@@ -522,6 +528,22 @@ func (s *search) probe() (bool, error) {
 	return c.holds, nil
 }
 
+// weight is a schedule's length for shrinking: its moves, a step whose
+// reply was lost counting twice, as it is both a step and a fault. So a
+// crash between two commands, which takes a move of its own, is as short
+// as a lost reply of the first, and the first found of the two (the
+// crash, as faults come after steps and a lost reply after a crash) is
+// kept: a story of a crash is the plainer one.
+func weight(path []Move) int {
+	n := len(path)
+	for _, m := range path {
+		if m.Fault == LostReply {
+			n++
+		}
+	}
+	return n
+}
+
 // record keeps the path as the best break of each property it newly
 // broke: fewer faults first, then fewer moves; the first found on a tie.
 func (s *search) record(w *world, before uint8, path []Move, probe bool) {
@@ -530,7 +552,7 @@ func (s *search) record(w *world, before uint8, path []Move, probe bool) {
 		if w.breaks&b == 0 || before&b != 0 || s.judged&b == 0 {
 			continue
 		}
-		if cur := s.best[k]; cur != nil && (cur.Faults < w.faults || cur.Faults == w.faults && len(cur.Moves) <= len(path)) {
+		if cur := s.best[k]; cur != nil && (cur.Faults < w.faults || cur.Faults == w.faults && weight(cur.Moves) <= weight(path)) {
 			continue
 		}
 		s.best[k] = &Break{Property: p, Moves: slices.Clone(path), Faults: w.faults, Probe: probe, Why: w.why[k]}
@@ -586,17 +608,39 @@ func play(ctx context.Context, l *Lock, clients int, moves []Move) ([]Move, []Pr
 	return out, broken, nil
 }
 
-// HandsOutFences reports whether l's acquire, granted on an empty server,
-// returns a fencing token (an integer above 0 from a Lua acquire), as the
-// search reads it; false when it cannot run.
+// HandsOutFences reports whether l's acquire hands out fencing tokens
+// as the search reads them: on an empty server, A's acquire returns an
+// integer above 0 (a Lua acquire), and once A has released, B's acquire
+// returns a larger one. An acquire that returns 1 for every grant (a
+// reentrant lock's count) is no fencing token. False when it cannot run.
 func HandsOutFences(ctx context.Context, l *Lock) bool {
 	if l.Acquire.Lang != Lua {
 		return false
 	}
-	moves, _, err := play(ctx, l, 1, []Move{{Client: clientNames[0]}})
-	if err != nil || len(moves) != 1 {
+	pr, err := compileLock(l)
+	if err != nil {
 		return false
 	}
-	r := moves[0].Reply
-	return strings.HasPrefix(r, "(integer) ") && r != "(integer) 0" && !strings.HasPrefix(r, "(integer) -")
+	srv, err := NewServer()
+	if err != nil {
+		return false
+	}
+	defer srv.Close()
+	host := NewHost(srv, DefaultBudget())
+	defer host.Close()
+	w := world{n: 2, owner: -1}
+	var errs []*ScriptError
+	x := &searchExec{ctx: ctx, srv: srv, host: host, w: &w, errs: &errs}
+	for i := range 2 {
+		c := &w.c[i]
+		for c.active() {
+			if _, err := pr.step(c, i, token(i), &w.grants, false, x); err != nil {
+				return false
+			}
+			if i == 1 && c.phase != phAcquire {
+				break
+			}
+		}
+	}
+	return len(errs) == 0 && w.c[0].fence > 0 && w.c[1].fence > w.c[0].fence
 }

@@ -39,6 +39,30 @@ type ScriptError struct {
 	Msg        string
 	OverBudget bool // stopped by the instruction budget, the deadline or the bytes it made
 	Syntax     bool // the source does not compile or parse
+	// Schedule is, for a runtime error a search met, the schedule that
+	// ran into it, ending with the move whose script raised it (and
+	// Probe set when it was the new client that comes after every
+	// client is done); nil otherwise.
+	Schedule []Move
+	Probe    bool
+}
+
+// Where is the schedule of a runtime error the search met, as one line:
+// "A acquire, A pauses until just past the TTL, B acquire, A release";
+// "" when it has none.
+func (e *ScriptError) Where() string {
+	if len(e.Schedule) == 0 && !e.Probe {
+		return ""
+	}
+	b := Break{Moves: e.Schedule}
+	out := b.String()
+	if e.Probe {
+		if out != "" {
+			out += ", then "
+		}
+		out += "a new client's acquire, twice the TTL later"
+	}
+	return out
 }
 
 func (e *ScriptError) Error() string {

@@ -133,6 +133,9 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 			b.Clients = s.bound.Clients
 			v.Status, v.Break = Fail, b
 			v.Message = "broken: " + b.String() + ": " + b.Why
+			if len(s.errs) > 0 {
+				v.Message += "; and a script raised an error: " + errorsLine(s.errs)
+			}
 			if be == nil {
 				if be, err = sim.OpenEmbedded(); err != nil {
 					return nil, err
@@ -142,6 +145,11 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 			if v.Ledger, err = confirm(ctx, be, b); err != nil {
 				return nil, err
 			}
+		case len(s.errs) > 0:
+			// a lock whose script fails in some schedule does not keep
+			// the property there: it answers an error where the client
+			// expected a grant or a release
+			v.Status, v.Message = Fail, "a script raised an error: "+errorsLine(s.errs)
 		default:
 			v.Status, v.Message = Pass, fmt.Sprintf("no break within the bound: all schedules of %d clients with up to %d %s, depth %d: %s explored, none broke it",
 				rep.Bound.Clients, rep.Bound.Faults, plural(rep.Bound.Faults, "fault", "faults"), rep.Bound.Depth, Thousands(rep.Explored))
@@ -150,6 +158,20 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 	}
 	rep.Lesson = lesson(l.Policy, s.best[0])
 	return rep, nil
+}
+
+// errorsLine is the runtime errors a search met, each with its schedule,
+// in one line.
+func errorsLine(errs []*ScriptError) string {
+	var out []string
+	for _, e := range errs {
+		line := e.Error()
+		if w := e.Where(); w != "" {
+			line += " (in the schedule " + w + ")"
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "; ")
 }
 
 // lesson is the plain statement of what the threat model alone breaks;
@@ -354,11 +376,15 @@ func (s *search) dfs(w *world, path []Move) error {
 			}
 		}
 		next := *w
+		nerr := len(s.errs)
 		m, err := s.apply(&next, m)
 		if err != nil {
 			return err
 		}
 		p := append(path[:len(path):len(path)], m)
+		for _, e := range s.errs[nerr:] {
+			e.Schedule = slices.Clone(p)
+		}
 		if next.breaks&^w.breaks != 0 {
 			s.record(&next, w.breaks, p, false)
 		}
@@ -388,6 +414,9 @@ func (s *search) apply(w *world, m Move) (Move, error) {
 	ttl := s.pol.TTL
 	switch m.Fault {
 	case "", LostReply:
+		if m.Fault == LostReply {
+			w.faults++ // within the bound's faults, as every fault
+		}
 		c := &w.c[i]
 		ph := c.phase
 		before, beforeEnds, had := s.lockKey()
@@ -470,9 +499,13 @@ func (s *search) lockKey() (string, time.Duration, bool) {
 // crashed) is probed for deadlock freedom.
 func (s *search) leaf(w *world, path []Move) error {
 	if s.judged&bit(DeadlockFreedom) != 0 && !w.anyStep() {
+		nerr := len(s.errs)
 		ok, err := s.probe()
 		if err != nil {
 			return err
+		}
+		for _, e := range s.errs[nerr:] {
+			e.Schedule, e.Probe = slices.Clone(path), true
 		}
 		if !ok {
 			before := w.breaks

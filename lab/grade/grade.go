@@ -327,9 +327,6 @@ func tests(rep *lab.Report, pin Pin, lesson bool) []TestResult {
 			if lesson && v.Property == lab.MutualExclusion && rep.Lesson != "" {
 				t.Message += ". " + rep.Lesson
 			}
-			for _, e := range rep.Errors {
-				t.Message += ". In some schedules a script raised an error, sent back as an error reply: " + e.Error()
-			}
 		case lab.Error:
 			t.Message = v.Message
 		}

@@ -130,7 +130,11 @@ type Report struct {
 	// Errors are the first few distinct runtime errors the lock's scripts
 	// raised in some schedule (each became an error reply to EVAL there,
 	// as Redis sends it); nil when none did.
-	Errors  []*ScriptError
+	Errors []*ScriptError
+	// Notes are comparisons in the lock's scripts that Lua decides the
+	// same way whatever the server holds (see Notes): dead code the
+	// search cannot show, as no schedule runs it.
+	Notes   []string
 	Elapsed time.Duration // wall time; for benchmarks, never for a judgement
 }
 

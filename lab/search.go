@@ -113,6 +113,7 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 		return nil, err
 	}
 	rep.Explored, rep.Broke, rep.Errors = s.explored, s.broke, s.errs
+	rep.Notes = Notes(l)
 	if o.Progress != nil {
 		o.Progress(Progress{Explored: s.explored, Broke: s.broke, Max: s.bound.MaxSchedules, Done: 1})
 	}
@@ -126,8 +127,11 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 		switch {
 		case rep.Refused:
 			v.Status, v.Message = Error, rep.Summary()
-		case p == DeadlockFreedom && !rep.Grants:
-			v.Status, v.Message = Fail, "the lock never lets a client in: on an empty server, or after a release, its acquire is refused"
+		case p == DeadlockFreedom && !rep.Grants && s.refusal != nil:
+			b := s.refusal
+			b.Lock, b.Clients = *l, s.bound.Clients
+			v.Status, v.Break = Fail, b
+			v.Message = "broken: " + b.String() + ": " + b.Why
 		case b != nil:
 			b.Lock = *l
 			b.Clients = s.bound.Clients
@@ -228,6 +232,9 @@ type search struct {
 	at [][2]int
 	// errs are the first distinct runtime errors of the lock's scripts
 	errs []*ScriptError
+	// refusal is the schedule that shows a lock that does not grant when
+	// free (see grantsWhenFree)
+	refusal *Break
 }
 
 // done estimates the share of the tree already searched.
@@ -240,46 +247,52 @@ func (s *search) done() float64 {
 	return f
 }
 
-// grantsWhenFree: on an empty server A is granted, A releases, B is
-// granted. A lock that fails this keeps every safety property by never
-// granting, so it is reported apart.
+// grantsWhenFree: on an empty server A is granted, A runs to its
+// release, and once A is done B is granted. A lock that fails this keeps
+// every safety property by never granting, so it is reported apart, with
+// the schedule that shows it (s.refusal).
 func (s *search) grantsWhenFree() (bool, error) {
 	w := world{n: 2, owner: -1}
-	x := &searchExec{ctx: s.ctx, srv: s.srv, host: s.host, w: &w, errs: &s.errs}
-	run := func(i int) error {
+	var moves []Move
+	run := func(i int, until func(*client) bool) error {
 		c := &w.c[i]
-		for c.active() && c.phase != phWrite {
-			if _, err := s.pr.step(c, i, token(i), &w.grants, false, x); err != nil {
+		for c.active() && !until(c) {
+			m, err := s.apply(&w, Move{Client: clientNames[i]})
+			if err != nil {
 				return err
+			}
+			moves = append(moves, m)
+			if len(s.errs) > 0 {
+				// the simplest schedule of all fails: the lock cannot run
+				return s.errs[0]
 			}
 		}
 		return nil
 	}
-	if err := run(0); err != nil {
+	defer s.srv.Restore(State{})
+	if err := run(0, func(c *client) bool { return c.holds }); err != nil {
 		return false, err
-	}
-	if len(s.errs) > 0 {
-		// the simplest schedule of all fails: the lock cannot run
-		return false, s.errs[0]
 	}
 	if !w.c[0].holds {
+		s.refusal = &Break{Property: DeadlockFreedom, Moves: moves,
+			Why: "on an empty server, A's acquire is refused: the lock never lets a client in"}
 		return false, nil
 	}
-	w.c[0].phase = phRelease
-	for w.c[0].active() {
-		if _, err := s.pr.step(&w.c[0], 0, token(0), &w.grants, false, x); err != nil {
-			return false, err
-		}
-	}
-	if err := run(1); err != nil {
+	if err := run(0, func(*client) bool { return false }); err != nil {
 		return false, err
 	}
-	if len(s.errs) > 0 {
-		return false, s.errs[0]
+	if err := run(1, func(c *client) bool { return c.holds || c.phase != phAcquire }); err != nil {
+		return false, err
 	}
-	ok := w.c[1].holds
-	s.srv.Restore(State{})
-	return ok, nil
+	if !w.c[1].holds {
+		why := "with nobody in its way, A released the lock, yet B's acquire right after is refused: the release does not free the lock"
+		if w.c[0].phase != phDone || w.c[0].crashed {
+			why = "A never reached its release, and B's acquire is refused"
+		}
+		s.refusal = &Break{Property: DeadlockFreedom, Moves: moves, Why: why}
+		return false, nil
+	}
+	return true, nil
 }
 
 // token is client i's token in a search: fixed per client, as a lock

@@ -133,7 +133,20 @@ func Dir(ctx context.Context, dir string, pin Pin) (Results, error) {
 	if rep.Refused {
 		return failed(pin, errors.New(rep.Summary())), nil
 	}
-	return settle(Results{Version: 2, Tests: tests(rep, pin, true)}), nil
+	return settle(Results{Version: 2, Tests: append(tests(rep, pin, true), notes(rep.Notes)...)}), nil
+}
+
+// notes are the report's notes as entries of their own ("note:
+// FILE:LINE", status pass: dead code is no failure, but the learner
+// should hear of it), the note in output.
+func notes(ns []string) []TestResult {
+	var out []TestResult
+	for _, n := range ns {
+		where, _, _ := strings.Cut(n, ": ")
+		out = append(out, TestResult{Name: "note: " + where, Status: lab.Pass, Output: clip(n, maxOutput),
+			TestCode: "a note on the code, not a test of the lock: a comparison Lua decides the same way whatever the server holds"})
+	}
+	return out
 }
 
 // failed is the results of a lock that could not be graded at all.
@@ -275,6 +288,7 @@ func defaultGrade(ctx context.Context, l *lab.Lock, pin Pin) (Results, error) {
 			}
 		}
 	}
+	res.Tests = append(res.Tests, notes(lab.Notes(l))...)
 	return settle(res), nil
 }
 

@@ -25,7 +25,8 @@ import (
 // Status "pass" when every test passed, "fail" when one failed or erred,
 // "error" when none could run (Message then says why, naming the
 // policy); one test per judged property, named by its id, then under the
-// default policy one entry per lesson ("lesson: PROPERTY").
+// default policy one entry per lesson ("lesson: PROPERTY (FAULT)") and
+// per note ("note: FILE:LINE").
 type Results struct {
 	Version int          `json:"version"`
 	Status  lab.Status   `json:"status"`
@@ -221,10 +222,11 @@ func lessonFaults(p lab.Property, fenced bool) []lab.Fault {
 
 // defaultGrade grades l under the default policy widened by its lab.json:
 // each property is a test over every fault in scope but its lesson
-// faults, so it fails only on the lock's own bugs; then one search with
-// every fault finds what the lesson faults break besides, each reported
-// in an entry of its own ("lesson: PROPERTY", status pass, its story
-// code in output), which does not fail the grade.
+// faults, so it fails only on the lock's own bugs; then a search for
+// each lesson fault alone finds what it breaks besides, each reported
+// in an entry of its own ("lesson: PROPERTY (FAULT)", one per lesson
+// fault that breaks it searched alone, status pass, its story code in
+// the test's code), which does not fail the grade.
 func defaultGrade(ctx context.Context, l *lab.Lock, pin Pin) (Results, error) {
 	pol := widen(l.Policy)
 	fenced := lab.HandsOutFences(ctx, l)
@@ -274,8 +276,31 @@ func defaultGrade(ctx context.Context, l *lab.Lock, pin Pin) (Results, error) {
 	for _, p := range pol.Properties {
 		res.Tests = append(res.Tests, byProp[p])
 	}
-	if len(held) > 0 {
-		rep, err := search(pol.Faults, held)
+	// each lesson fault in scope is searched alone, one at a time, so
+	// every one that breaks a property gets its lesson and its story;
+	// they are listed by property, then by fault
+	var lessons []TestResult
+	for _, f := range leaseFaults() {
+		if !slices.Contains(pol.Faults, f) {
+			continue
+		}
+		var props []lab.Property
+		for _, p := range held {
+			if slices.Contains(lessonFaults(p, fenced), f) {
+				props = append(props, p)
+			}
+		}
+		if len(props) == 0 {
+			continue
+		}
+		lk := *l
+		lk.Policy = pol
+		lk.Policy.Faults, lk.Policy.Properties = []lab.Fault{f}, props
+		lk.Policy.Bound.Faults = 1
+		rep, err := lab.Check(ctx, &lk, lab.Options{})
+		if err == nil && rep.Refused {
+			err = errors.New(rep.Summary())
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return Results{}, err
@@ -284,7 +309,14 @@ func defaultGrade(ctx context.Context, l *lab.Lock, pin Pin) (Results, error) {
 		}
 		for _, v := range rep.Judgements {
 			if v.Status == lab.Fail && v.Break != nil {
-				res.Tests = append(res.Tests, lesson(v, rep, pin, fenced))
+				lessons = append(lessons, lesson(v, rep, pin, fenced, f))
+			}
+		}
+	}
+	for _, p := range pol.Properties {
+		for _, t := range lessons {
+			if strings.HasPrefix(t.Name, "lesson: "+string(p)+" (") {
+				res.Tests = append(res.Tests, t)
 			}
 		}
 	}
@@ -294,7 +326,7 @@ func defaultGrade(ctx context.Context, l *lab.Lock, pin Pin) (Results, error) {
 
 // lesson is the entry of a break the lesson faults make: what no lease
 // survives, with the story of it.
-func lesson(v lab.Judgement, rep *lab.Report, pin Pin, fenced bool) TestResult {
+func lesson(v lab.Judgement, rep *lab.Report, pin Pin, fenced bool, f lab.Fault) TestResult {
 	var why []string
 	seen := map[lab.Fault]bool{}
 	for _, m := range v.Break.Moves {
@@ -320,7 +352,7 @@ func lesson(v lab.Judgement, rep *lab.Report, pin Pin, fenced bool) TestResult {
 	}
 	// a story code is longer than an output may be: it goes with the
 	// test's code, whole
-	return TestResult{Name: "lesson: " + string(v.Property), Status: lab.Pass, Output: clip(text, maxOutput),
+	return TestResult{Name: "lesson: " + string(v.Property) + " (" + string(f) + ")", Status: lab.Pass, Output: clip(text, maxOutput),
 		TestCode: "a lesson, not a test of the lock: " + testCode(v.Property, rep, pin) +
 			"; its story: locksim -story " + Code(v.Break)}
 }

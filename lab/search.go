@@ -76,7 +76,7 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 	if err := l.Policy.Check(); err != nil {
 		return nil, err
 	}
-	pr, err := compileLock(l)
+	pr, err := compileRun(ctx, l)
 	if err != nil {
 		return nil, err
 	}
@@ -621,7 +621,7 @@ func (b *Break) Vet(ctx context.Context) error {
 // them labelled, with their replies, and the properties they broke. A
 // move its client cannot make is an error.
 func play(ctx context.Context, l *Lock, clients int, moves []Move) ([]Move, []Property, error) {
-	pr, err := compileLock(l)
+	pr, err := compileRun(ctx, l)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -663,7 +663,7 @@ func HandsOutFences(ctx context.Context, l *Lock) bool {
 	if l.Acquire.Lang != Lua {
 		return false
 	}
-	pr, err := compileLock(l)
+	pr, err := compileRun(ctx, l)
 	if err != nil {
 		return false
 	}

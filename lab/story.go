@@ -36,7 +36,7 @@ func (b *Break) Script() sim.Script { return StoryOf(&b.Lock, b.Clients, b.Moves
 // moves give it, and at least the steps of a run with no fault. probe adds
 // ProbeClient at the end, as in a deadlock-freedom break.
 func StoryOf(l *Lock, clients int, moves []Move, probe bool) sim.Script {
-	pr, err := compileLock(l)
+	pr, err := compileRun(context.Background(), l)
 	st := &storyState{pr: pr, lost: map[string][]bool{}}
 	names := clientNames[:max(2, min(clients, 3))]
 	steps := map[string][]string{}
@@ -67,6 +67,12 @@ func StoryOf(l *Lock, clients int, moves []Move, probe bool) sim.Script {
 				// the retry delay passes for everyone, as in the search
 				adv := sim.Advance(l.Policy.RetryDelay)
 				adv.Label = m.Client + " waits to retry"
+				sm = append(sm, adv)
+			}
+			if d, ok := workOf(m.Label); ok {
+				// so does the time its work takes
+				adv := sim.Advance(d)
+				adv.Label = m.Client + " works for " + sim.FormatDuration(d)
 				sm = append(sm, adv)
 			}
 			sm = append(sm, sim.Labeled(m.Client, m.String()))
@@ -363,6 +369,11 @@ func (e *storyExec) write(i int, fence int64) bool {
 		r = x.Write(x.Actor().Name + "'s work")
 	}
 	return r.Err == nil
+}
+
+func (e *storyExec) work(i int, d time.Duration) {
+	// the story's clock moved before the step (see StoryOf)
+	e.x.Note(e.x.Actor().Name + " works for " + sim.FormatDuration(d))
 }
 
 func (e *storyExec) wait(i int, d time.Duration) {

@@ -378,6 +378,22 @@ func (pr *program) step(c *client, i int, token string, grants *int, lost bool, 
 	return label, nil
 }
 
+// moveKinds are the kinds of move a client of pr makes besides its
+// parts' steps and its write, as the bound's sentence names them.
+func (pr *program) moveKinds() []string {
+	var out []string
+	if pr.lock.Policy.Work > 0 {
+		out = append(out, "stretches of work")
+		if pr.watchdog() {
+			out = append(out, "watchdog renewals")
+		}
+	}
+	if pr.reentrant {
+		out = append(out, "nested acquires and releases")
+	}
+	return out
+}
+
 // watchdog reports a lock whose watchdog renews it: a period and an
 // extend to run.
 func (pr *program) watchdog() bool { return pr.lock.Policy.Watchdog > 0 && pr.extend != nil }

@@ -95,6 +95,11 @@ func Compile(p Part) (*Script, error) {
 	if err != nil {
 		return nil, &ScriptError{Part: p.Name, File: p.File(), Line: errLine(err.Error()), Msg: tidy(err.Error(), p.File()), Syntax: true}
 	}
+	// Lua 5.1's compatibility table `arg` of a vararg chunk is built on
+	// every call (a table with a hash part each run); a Redis script is
+	// no vararg chunk (Redis wraps it in a function of no parameters), so
+	// it has no `arg` either
+	proto.IsVarArg &^= lua.VarArgNeedsArg
 	return &Script{part: p, proto: proto}, nil
 }
 
@@ -138,6 +143,7 @@ type Host struct {
 	budget Budget
 	ctx    budgetCtx
 	redis  *lua.LTable
+	env    *lua.LTable // the globals every run sees, made on the first run
 }
 
 // blocked are the commands a script may not send (Redis refuses them
@@ -289,7 +295,6 @@ func (h *Host) Eval(ctx context.Context, s *Script, keys, argv []string) (any, e
 // Eval's.
 func (h *Host) run(ctx context.Context, s *Script, keys, argv []string) (lua.LValue, error) {
 	L := h.L
-	env := L.NewTable()
 	kt, at := L.CreateTable(len(keys), 0), L.CreateTable(len(argv), 0)
 	for i, k := range keys {
 		kt.RawSetInt(i+1, lua.LString(k))
@@ -297,15 +302,23 @@ func (h *Host) run(ctx context.Context, s *Script, keys, argv []string) (lua.LVa
 	for i, a := range argv {
 		at.RawSetInt(i+1, lua.LString(a))
 	}
+	// one env serves every run: a script cannot write it (its
+	// __newindex raises), so KEYS and ARGV, fresh each run, are all it
+	// holds
+	env := h.env
+	if env == nil {
+		env = L.CreateTable(0, 2)
+		mt := L.CreateTable(0, 2)
+		mt.RawSetString("__index", h.base)
+		mt.RawSetString("__newindex", L.NewFunction(func(L *lua.LState) int {
+			L.RaiseError("Script attempted to create global variable '%s'", L.CheckAny(2).String())
+			return 0
+		}))
+		L.SetMetatable(env, mt)
+		h.env = env
+	}
 	env.RawSetString("KEYS", kt)
 	env.RawSetString("ARGV", at)
-	mt := L.NewTable()
-	mt.RawSetString("__index", h.base)
-	mt.RawSetString("__newindex", L.NewFunction(func(L *lua.LState) int {
-		L.RaiseError("Script attempted to create global variable '%s'", L.CheckAny(2).String())
-		return 0
-	}))
-	L.SetMetatable(env, mt)
 	fn := L.NewFunctionFromProto(s.proto)
 	fn.Env = env
 
@@ -435,13 +448,13 @@ func (h *Host) call(raise bool) lua.LGFunction {
 			if raise {
 				L.RaiseError("%s", err.Error())
 			}
-			t := L.NewTable()
+			t := L.CreateTable(0, 1)
 			t.RawSetString("err", lua.LString(err.Error()))
 			L.Push(t)
 			return 1
 		}
 		if s, ok := val.(string); ok && h.srv.lastStatus {
-			t := L.NewTable()
+			t := L.CreateTable(0, 1)
 			t.RawSetString("ok", lua.LString(s))
 			L.Push(t)
 			return 1

@@ -95,7 +95,7 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 		s.judged |= bit(p)
 	}
 	start := time.Now()
-	rep := &Report{Bound: s.bound, Faults: l.Policy.Faults}
+	rep := &Report{Bound: s.bound, Faults: l.Policy.Faults, Moves: pr.moveKinds()}
 	if rep.Grants, err = s.grantsWhenFree(); err != nil {
 		return nil, err
 	}
@@ -155,8 +155,8 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 			// expected a grant or a release
 			v.Status, v.Message = Fail, "a script raised an error: "+errorsLine(s.errs)
 		default:
-			v.Status, v.Message = Pass, fmt.Sprintf("no break within the bound: all schedules of %d clients with up to %d %s, depth %d: %s explored, none broke it",
-				rep.Bound.Clients, rep.Bound.Faults, plural(rep.Bound.Faults, "fault", "faults"), rep.Bound.Depth, Thousands(rep.Explored))
+			v.Status, v.Message = Pass, fmt.Sprintf("no break within the bound: all schedules of %d clients with up to %d %s, depth %d%s: %s explored, none broke it",
+				rep.Bound.Clients, rep.Bound.Faults, plural(rep.Bound.Faults, "fault", "faults"), rep.Bound.Depth, rep.depthNote(), Thousands(rep.Explored))
 		}
 		rep.Judgements = append(rep.Judgements, v)
 	}

@@ -416,8 +416,12 @@ func testCode(p lab.Property, rep *lab.Report, pin Pin) string {
 		}
 		faults = "faults: " + strings.Join(names, ", ")
 	}
-	return fmt.Sprintf("check %s over all schedules of %d clients with up to %d faults, depth %d (%s), under %s",
-		p, rep.Bound.Clients, rep.Bound.Faults, rep.Bound.Depth, faults, pin.Name())
+	moves := ""
+	if len(rep.Moves) > 0 {
+		moves = "; moves counted: steps, faults, " + strings.Join(rep.Moves, ", ")
+	}
+	return fmt.Sprintf("check %s over all schedules of %d clients with up to %d faults, depth %d (%s%s), under %s",
+		p, rep.Bound.Clients, rep.Bound.Faults, rep.Bound.Depth, faults, moves, pin.Name())
 }
 
 // Write writes OUT/results.json (OUT created if missing).

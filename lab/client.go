@@ -313,7 +313,7 @@ func (pr *program) step(c *client, i int, token string, grants *int, lost bool, 
 				return label, se
 			}
 			// a Lua error is an error reply to EVAL, as Redis sends it
-			r.err = ErrorReply("ERR " + se.Error())
+			r.err = ErrorReply(se.Reply(""))
 		}
 	} else {
 		ln := p.lines[c.line]

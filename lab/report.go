@@ -187,7 +187,7 @@ func (r *Report) depthNote() string {
 func replyText(r reply) string {
 	var se *ScriptError
 	if errors.As(r.err, &se) {
-		return "(error) ERR " + se.Error()
+		return "(error) " + se.Reply("")
 	}
 	return sim.FormatReply(r.val, r.err)
 }

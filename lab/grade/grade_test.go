@@ -23,7 +23,7 @@ func TestGrade(t *testing.T) {
 		{"../testdata/fenced", "pass", `"name": "resource-safety"`},
 		{"../testdata/syntax", "error", "acquire.lua:2: syntax error"},
 		{"../testdata/endless", "error", "budget of instructions"},
-		{"../testdata/runtime", "error", "acquire.lua:2: ERR unknown command"},
+		{"../testdata/runtime", "error", "acquire.lua:2: ERR Unknown Redis command called from script"},
 	} {
 		res, err := Dir(ctx, c.dir, Pin{})
 		if err != nil {

@@ -336,7 +336,12 @@ func lesson(v lab.Judgement, rep *lab.Report, pin Pin, fenced bool, f lab.Fault)
 		seen[m.Fault] = true
 		switch m.Fault {
 		case lab.PausePast:
-			why = append(why, "a holder paused past its TTL wakes still acting as holder")
+			if pol := v.Break.Lock.Policy; pol.Watchdog > 0 && pol.Work > 0 && !v.Break.Lock.Extend.Empty() {
+				// the pause stops the whole client, its watchdog's timer too
+				why = append(why, "a holder paused past its TTL, its watchdog frozen with it, wakes still acting as holder")
+			} else {
+				why = append(why, "a holder paused past its TTL wakes still acting as holder")
+			}
 		case lab.ClockJump:
 			why = append(why, "a server clock that jumps past the TTL expires a working holder's key")
 		case lab.Restart:
@@ -369,6 +374,11 @@ func tests(rep *lab.Report, pin Pin, lesson bool) []TestResult {
 			t.Message = v.Message
 			if v.Break != nil {
 				t.Message += " (story code " + Code(v.Break) + ")"
+				// a refusal (a lock that does not grant when free) is no
+				// ledger's verdict; any other break its story should show
+				if !v.Ledger && (v.Property != lab.DeadlockFreedom || v.Break.Probe) {
+					t.Message += "; its story, played, does not show the break in the ledger's verdict: step through it to see what the search saw"
+				}
 			}
 			if lesson && v.Property == lab.MutualExclusion && rep.Lesson != "" {
 				t.Message += ". " + rep.Lesson

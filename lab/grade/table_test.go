@@ -30,6 +30,8 @@ var table = []struct {
 	brk, notBrk []string
 	// notes are texts of the grade's notes, in order
 	notes []string
+	// lesson is a text the pause-past lesson of mutual-exclusion holds
+	lesson string
 }{
 	{dir: "setnx-expire", want: "fail mutual-exclusion=pass resource-safety=pass no-foreign-release=pass deadlock-freedom=fail" + meLessons + rsLessons,
 		brk: []string{"A acquire: SETNX, B acquire: SETNX, A crashes, then a new client, twice the TTL later, is refused", "left with no TTL"}, notBrk: []string{"reply lost"}},
@@ -40,7 +42,7 @@ var table = []struct {
 	{dir: "compare-and-delete", want: "pass " + allPass + meLessons + rsLessons},
 	// the watchdog's extend tells a holder frozen past its TTL that it
 	// lost the lock before it writes: only mutual-exclusion has lessons
-	{dir: "watchdog", want: "pass " + allPass + meLessons},
+	{dir: "watchdog", want: "pass " + allPass + meLessons, lesson: "its watchdog frozen with it"},
 	{dir: "fencing", want: "pass " + allPass + meLessons + " lesson: resource-safety (restart)=pass"},
 	{dir: "reentrant", want: "pass " + allPass + meLessons + rsLessons},
 	{dir: "tonumber-hex", want: "fail mutual-exclusion=pass resource-safety=pass no-foreign-release=fail deadlock-freedom=pass" + meLessons + rsLessons,
@@ -83,6 +85,9 @@ func TestTable(t *testing.T) {
 			}
 			var failed, notes []string
 			for _, tr := range res.Tests {
+				if tr.Name == "lesson: mutual-exclusion (pause-past)" && !strings.Contains(tr.Output, c.lesson) {
+					t.Errorf("the pause's lesson does not say %q: %s", c.lesson, tr.Output)
+				}
 				switch {
 				case tr.Status == lab.Fail:
 					failed = append(failed, tr.Message)
@@ -96,7 +101,8 @@ func TestTable(t *testing.T) {
 					t.Errorf("the failures do not say %q:\n%s", b, msg)
 				}
 			}
-			for _, b := range c.notBrk {
+			// every break's story shows it: the ledger read it too
+			for _, b := range append(c.notBrk, "does not show the break") {
 				if strings.Contains(msg, b) {
 					t.Errorf("the failures say %q:\n%s", b, msg)
 				}

@@ -102,3 +102,19 @@ func TestLostReplyIsAFault(t *testing.T) {
 }
 
 func durMS(ms int64) time.Duration { return time.Duration(ms) * time.Millisecond }
+
+// TestHandStepsNested: played by hand, a client of a reentrant lock with
+// work has a step for each of its moves: the nested acquire and release,
+// the stretches of work.
+func TestHandStepsNested(t *testing.T) {
+	l, _ := Load("testdata/table/reentrant")
+	l.Policy.Work = durMS(500)
+	script := HandScene(l, 2).Script(nil)
+	var labels []string
+	for _, st := range script.Actors[0].Program {
+		labels = append(labels, st.Label)
+	}
+	if got := strings.Join(labels, ", "); got != "acquire, nested acquire, work 500ms, write, nested release, release" {
+		t.Errorf("A's steps by hand: %s", got)
+	}
+}

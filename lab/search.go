@@ -611,10 +611,18 @@ func (s *search) record(w *world, before uint8, path []Move, probe bool) {
 // scripts through the embedded server's EVAL, which answers them in the
 // same host (see storyHost); a break that came in a story code is still
 // vetted here before it opens, so a pasted code that cannot be played is
-// refused rather than shown half.
+// refused rather than shown half. The moves take the labels their play
+// gives them, so a story never trusts a label a code carried (a stretch
+// of work's label sets how far its story's clock moves).
 func (b *Break) Vet(ctx context.Context) error {
-	_, _, err := play(ctx, &b.Lock, b.Clients, b.Moves)
-	return err
+	out, _, err := play(ctx, &b.Lock, b.Clients, b.Moves)
+	if err != nil {
+		return err
+	}
+	for i := range b.Moves {
+		b.Moves[i].Label, b.Moves[i].Reply = out[i].Label, out[i].Reply
+	}
+	return nil
 }
 
 // play applies moves to a fresh server with clients clients and returns

@@ -118,3 +118,18 @@ func TestHandStepsNested(t *testing.T) {
 		t.Errorf("A's steps by hand: %s", got)
 	}
 }
+
+// TestVetRelabels: a break's moves take the labels their play gives
+// them, so a forged stretch of work in a story code cannot move the
+// story's clock further than the lock's work_ms.
+func TestVetRelabels(t *testing.T) {
+	l, _ := Load("testdata/table-extra/work-no-watchdog")
+	b := &Break{Property: MutualExclusion, Lock: *l, Clients: 2,
+		Moves: []Move{{Client: "A", Label: "acquire"}, {Client: "A", Label: "work 99999999ms"}, {Client: "B", Label: "acquire"}}}
+	if err := b.Vet(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); got != "A acquire, A work 1500ms, B acquire" {
+		t.Errorf("vetted: %s", got)
+	}
+}

@@ -73,7 +73,33 @@ func (h *Host) guardBuiltins(g *lua.LTable) {
 	str.RawSetString("gmatch", gm)
 	str.RawSetString("gfind", gm)
 	g.RawSetString(concatName, L.NewFunction(h.concat))
+	g.RawSetString(lenName, L.NewFunction(func(L *lua.LState) int {
+		switch v := L.Get(1).(type) {
+		case lua.LString:
+			L.Push(lua.LNumber(len(v)))
+			return 1
+		case *lua.LTable:
+			L.Push(lua.LNumber(v.Len())) // Lua 5.1 reads no __len of a table
+			return 1
+		}
+		v, what, name := L.Get(1), L.OptString(2, ""), L.OptString(3, "")
+		if what == "ident" {
+			what = "local"
+			if g.RawGetString(name) != lua.LNil {
+				what = "global"
+			}
+		}
+		if what == "" {
+			L.RaiseError("attempt to get length of a %s value", v.Type().String())
+		}
+		L.RaiseError("attempt to get length of %s '%s' (a %s value)", what, name, v.Type().String())
+		return 0
+	}))
 }
+
+// lenName is the global the host's compiler sends every '#' to (see
+// rewriteConcat).
+const lenName = "__lab_len"
 
 // concat is '..' over its arguments, as the VM's concat does it: from the
 // right, each run of strings and numbers joined at once, its size charged

@@ -23,6 +23,7 @@ type phase uint8
 const (
 	phAcquire phase = iota
 	phExtend
+	phWork // a stretch of the holder's work (Policy.Work), its clock running
 	phWrite
 	phRelease
 	phDone
@@ -41,6 +42,14 @@ type client struct {
 	grant   int // the number of its grant in the run (1 for the first), 0 if none
 	crashed bool
 	started bool
+	// nest is how many of its acquires it holds: 2 inside a nested
+	// acquire of a reentrant lock
+	nest int8
+	// workLeft is the work still to do before its write
+	workLeft time.Duration
+	// renewed: its extend ran since the last stretch of work (the
+	// watchdog's renewal, or the one extend of a lock without one)
+	renewed bool
 }
 
 func (c *client) active() bool { return !c.crashed && c.phase != phDone }
@@ -144,6 +153,55 @@ func compilePart(p Part) (*part, error) {
 type program struct {
 	lock                     *Lock
 	acquire, release, extend *part
+	// reentrant: the lock grants its holder a nested acquire (see
+	// detectReentrant); its clients then acquire twice and release twice
+	reentrant bool
+}
+
+// compileRun compiles l for running: compileLock, and whether the lock
+// is reentrant, read off a run on a scratch server.
+func compileRun(ctx context.Context, l *Lock) (*program, error) {
+	pr, err := compileLock(l)
+	if err != nil {
+		return nil, err
+	}
+	pr.reentrant = pr.detectReentrant(ctx)
+	return pr, nil
+}
+
+// detectReentrant reports a lock whose holder is granted a second,
+// nested acquire and still holds the lock after one release: on an empty
+// server A acquires twice, releases once, and B's acquire is refused. A
+// lock that grants whatever the key holds (SET without NX) fails the
+// last: its one release frees it, or B is granted.
+func (pr *program) detectReentrant(ctx context.Context) bool {
+	srv, err := NewServer()
+	if err != nil {
+		return false
+	}
+	defer srv.Close()
+	host := NewHost(srv, DefaultBudget())
+	defer host.Close()
+	var errs []*ScriptError
+	w := world{n: 2, owner: -1}
+	x := &searchExec{ctx: ctx, srv: srv, host: host, w: &w, errs: &errs}
+	// run runs client i's part of phase ph as a client starting there,
+	// and reports whether it came out of it still going (an acquire
+	// granted)
+	run := func(i int, ph phase) bool {
+		c := client{phase: ph}
+		for c.phase == ph && c.active() {
+			if _, err := pr.step(&c, i, token(i), &w.grants, false, x); err != nil || c.wait || len(errs) > 0 {
+				return false
+			}
+		}
+		return c.phase != phDone
+	}
+	if !run(0, phAcquire) || !run(0, phAcquire) {
+		return false
+	}
+	run(0, phRelease)
+	return len(errs) == 0 && srv.mr.Exists(LockKey) && !run(1, phAcquire)
 }
 
 func compileLock(l *Lock) (*program, error) {
@@ -187,29 +245,60 @@ type executor interface {
 	write(i int, fence int64) bool
 	// wait lets d pass before client i's retry.
 	wait(i int, d time.Duration)
+	// work lets d pass while client i works as holder.
+	work(i int, d time.Duration)
 }
 
-// step runs client i's next step (one command, or one Lua part, or its
-// write) through ex, updating c; lost: the command runs but its reply is
-// lost. grants counts the run's grants. It returns the step's label and,
-// for a Lua part that cannot run (over budget), its error.
+// step runs client i's next step (one command, or one Lua part, or a
+// stretch of work, or its write) through ex, updating c; lost: the
+// command runs but its reply is lost. grants counts the run's grants. It
+// returns the step's label and, for a Lua part that cannot run (over
+// budget), its error.
+//
+// A client's steps: its acquire (again after each refusal, up to the
+// policy's retries); for a reentrant lock, a nested acquire; its work,
+// when the policy gives it a duration: in stretches of the watchdog's
+// period, each followed by the extend (the watchdog's renewal), or in
+// one stretch; the extend once, for a lock with one and no watchdog
+// renewing it; its write; its release (first the nested acquire's, for
+// a reentrant lock).
 func (pr *program) step(c *client, i int, token string, grants *int, lost bool, ex executor) (string, error) {
 	c.started = true
 	pol := pr.lock.Policy
 	ttl := strconv.FormatInt(pol.TTL.Milliseconds(), 10)
-	if c.phase == phWrite {
+	switch c.phase {
+	case phWrite:
 		ex.write(i, c.fence)
 		c.phase = phRelease
 		return "write", nil
+	case phWork:
+		d := c.workLeft
+		if pr.watchdog() {
+			d = min(d, pol.Watchdog)
+		}
+		ex.work(i, d)
+		c.workLeft -= d
+		c.renewed = false
+		c.phase = pr.afterWork(c)
+		return workLabel(d), nil
 	}
 	p := pr.partOf(c.phase)
 	label := p.Name
+	if c.phase == phAcquire && c.nest > 0 {
+		label = "nested " + label
+	}
+	if c.phase == phRelease && c.nest > 1 {
+		label = "nested " + label
+	}
+	if c.phase == phExtend && pr.watchdog() && pol.Work > 0 {
+		label = "watchdog " + label
+	}
 	if c.phase == phAcquire && c.wait {
 		ex.wait(i, pol.RetryDelay)
 		c.wait = false
 		label = "retry"
 	}
-	if c.phase == phRelease && (p.Lang == Lua || !strings.EqualFold(p.lines[c.line].Args[0], "GET")) {
+	if c.phase == phRelease && c.nest <= 1 && (p.Lang == Lua || !strings.EqualFold(p.lines[c.line].Args[0], "GET")) {
 		// it sends its release: it no longer acts as holder (a GET that
 		// checks the key first is not the release yet, as the ledger reads it)
 		c.holds = false
@@ -224,7 +313,7 @@ func (pr *program) step(c *client, i int, token string, grants *int, lost bool, 
 				return label, se
 			}
 			// a Lua error is an error reply to EVAL, as Redis sends it
-			r.err = ErrorReply("ERR " + se.Error())
+			r.err = ErrorReply(se.Reply(""))
 		}
 	} else {
 		ln := p.lines[c.line]
@@ -245,31 +334,98 @@ func (pr *program) step(c *client, i int, token string, grants *int, lost bool, 
 		ok, fence := granted(r, p.Lang)
 		switch {
 		case ok && !lost:
+			c.nest++
+			if c.nest > 1 {
+				break // the nested acquire: the grant is the first one's
+			}
 			*grants++
 			c.holds, c.fence, c.grant = true, fence, *grants
-			c.phase = phWrite
-			if pr.extend != nil {
-				c.phase = phExtend
-			}
+			c.workLeft = pol.Work
+		case c.nest > 0:
+			// a nested acquire refused: it learns it lost the lock
+			c.holds = false
+			c.phase = phDone
+			return label, nil
 		case c.tries < pol.Retries:
 			c.tries++
 			c.wait = true
+			return label, nil
 		default:
 			c.phase = phDone
+			return label, nil
 		}
+		if pr.reentrant && c.nest == 1 {
+			return label, nil // its nested acquire comes next
+		}
+		c.phase = pr.afterWork(c)
 	case phExtend:
 		if done(r) && !lost {
-			c.phase = phWrite
+			c.renewed = true
+			c.phase = pr.afterWork(c)
 		} else {
 			// it learns it lost the lock: no write, nothing to release
 			c.holds = false
 			c.phase = phDone
 		}
 	case phRelease:
+		if c.nest > 1 {
+			c.nest-- // the nested release: the outer one comes next
+			return label, nil
+		}
 		c.holds = false
 		c.phase = phDone
 	}
 	return label, nil
+}
+
+// moveKinds are the kinds of move a client of pr makes besides its
+// parts' steps and its write, as the bound's sentence names them.
+func (pr *program) moveKinds() []string {
+	var out []string
+	if pr.lock.Policy.Work > 0 {
+		out = append(out, "stretches of work")
+		if pr.watchdog() {
+			out = append(out, "watchdog renewals")
+		}
+	}
+	if pr.reentrant {
+		out = append(out, "nested acquires and releases")
+	}
+	return out
+}
+
+// watchdog reports a lock whose watchdog renews it: a period and an
+// extend to run.
+func (pr *program) watchdog() bool { return pr.lock.Policy.Watchdog > 0 && pr.extend != nil }
+
+// afterWork is what a holder does next, with c.workLeft of work left: a
+// renewal when the watchdog's period has passed and work remains, more
+// work, the one extend of a lock with no watchdog, then its write.
+func (pr *program) afterWork(c *client) phase {
+	switch {
+	case c.workLeft > 0 && pr.watchdog() && !c.renewed && c.workLeft < pr.lock.Policy.Work:
+		return phExtend
+	case c.workLeft > 0:
+		return phWork
+	case pr.extend != nil && !c.renewed && !(pr.watchdog() && pr.lock.Policy.Work > 0):
+		return phExtend
+	}
+	return phWrite
+}
+
+// workLabel is a stretch of work's step label: "work 500ms"; workOf
+// reads it back.
+func workLabel(d time.Duration) string {
+	return "work " + strconv.FormatInt(d.Milliseconds(), 10) + "ms"
+}
+
+func workOf(label string) (time.Duration, bool) {
+	n, ok := strings.CutPrefix(label, "work ")
+	if !ok {
+		return 0, false
+	}
+	ms, err := strconv.ParseInt(strings.TrimSuffix(n, "ms"), 10, 64)
+	return time.Duration(ms) * time.Millisecond, err == nil
 }
 
 // LockKey is the lock's key, KEYS[1] of every part.
@@ -340,6 +496,8 @@ func (x *searchExec) write(i int, fence int64) bool {
 }
 
 func (x *searchExec) wait(i int, d time.Duration) { x.srv.Advance(d) }
+
+func (x *searchExec) work(i int, d time.Duration) { x.srv.Advance(d) }
 
 // Compile checks every part of l: a Lua syntax error or a line of a
 // Commands part that does not parse is a *ScriptError with its line, for

@@ -117,7 +117,27 @@ func rw(e ast.Expr) ast.Expr {
 	case *ast.UnaryNotOpExpr:
 		e.Expr = rw(e.Expr)
 	case *ast.UnaryLenOpExpr:
-		e.Expr = rw(e.Expr)
+		// '#' is a call of lenName, so that its error names the operand
+		// as Lua 5.1 does ("attempt to get length of local 'v' (a
+		// boolean value)"), where gopher-lua says "__len undefined"
+		what, name := "", ""
+		switch x := e.Expr.(type) {
+		case *ast.IdentExpr:
+			what, name = "ident", x.Value
+		case *ast.AttrGetExpr:
+			what, name = "field", "?"
+			if k, ok := x.Key.(*ast.StringExpr); ok {
+				name = k.Value
+			}
+		}
+		args := []ast.Expr{rw(e.Expr), &ast.StringExpr{Value: what}, &ast.StringExpr{Value: name}}
+		fn := &ast.IdentExpr{Value: lenName}
+		fn.SetLine(e.Line())
+		fn.SetLastLine(e.LastLine())
+		call := &ast.FuncCallExpr{Func: fn, Args: args, AdjustRet: true}
+		call.SetLine(e.Line())
+		call.SetLastLine(e.LastLine())
+		return call
 	case *ast.FunctionExpr:
 		rewriteConcat(e.Stmts)
 	}

@@ -39,6 +39,57 @@ type ScriptError struct {
 	Msg        string
 	OverBudget bool // stopped by the instruction budget, the deadline or the bytes it made
 	Syntax     bool // the source does not compile or parse
+	// Schedule is, for a runtime error a search met, the schedule that
+	// ran into it, ending with the move whose script raised it (and
+	// Probe set when it was the new client that comes after every
+	// client is done); nil otherwise.
+	Schedule []Move
+	Probe    bool
+	// SHA is the script's SHA1, for its reply's envelope
+	SHA string
+	// raised: the error was an error reply raised (a table with err),
+	// not a Lua error; raw is the message as Redis puts it in the reply
+	raised bool
+	raw    string
+}
+
+// Reply is the error reply Redis 7 sends for the script's error, its
+// envelope and all: "ERR user_script:3: attempt to ... script: SHA, on
+// @user_script:3." for a Lua error, "ERR value is not an integer or out
+// of range script: SHA, on @user_script:2." for an error reply raised
+// (redis.call's). sha is the script's SHA1 ("" for SHA). A run over the
+// lab's budget, which Redis has no words for, and a syntax error are
+// "ERR " and Error.
+func (e *ScriptError) Reply(sha string) string {
+	if e.OverBudget || e.Syntax || e.raw == "" && !e.raised {
+		return "ERR " + e.Error()
+	}
+	if sha == "" {
+		sha = e.SHA
+	}
+	msg := e.raw
+	if !e.raised {
+		msg = "ERR " + msg
+	}
+	return fmt.Sprintf("%s script: %s, on @%s:%d.", msg, sha, scriptChunkName, e.Line)
+}
+
+// Where is the schedule of a runtime error the search met, as one line:
+// "A acquire, A pauses until just past the TTL, B acquire, A release";
+// "" when it has none.
+func (e *ScriptError) Where() string {
+	if len(e.Schedule) == 0 && !e.Probe {
+		return ""
+	}
+	b := Break{Moves: e.Schedule}
+	out := b.String()
+	if e.Probe {
+		if out != "" {
+			out += ", then "
+		}
+		out += "a new client's acquire, twice the TTL later"
+	}
+	return out
 }
 
 func (e *ScriptError) Error() string {
@@ -52,6 +103,7 @@ func (e *ScriptError) Error() string {
 type Script struct {
 	part  Part
 	proto *lua.FunctionProto
+	sha   string // SHA1 of the source, as EVALSHA names it
 }
 
 // Compile compiles a Lua part; a syntax error is a *ScriptError with its line.
@@ -71,7 +123,12 @@ func Compile(p Part) (*Script, error) {
 	if err != nil {
 		return nil, &ScriptError{Part: p.Name, File: p.File(), Line: errLine(err.Error()), Msg: tidy(err.Error(), p.File()), Syntax: true}
 	}
-	return &Script{part: p, proto: proto}, nil
+	// Lua 5.1's compatibility table `arg` of a vararg chunk is built on
+	// every call (a table with a hash part each run); a Redis script is
+	// no vararg chunk (Redis wraps it in a function of no parameters), so
+	// it has no `arg` either
+	proto.IsVarArg &^= lua.VarArgNeedsArg
+	return &Script{part: p, proto: proto, sha: shaOf(p.Src)}, nil
 }
 
 func errLine(msg string) int {
@@ -98,15 +155,20 @@ func tidy(msg, file string) string {
 	return strings.TrimSpace(msg)
 }
 
-// Host runs compiled parts as Redis runs EVAL: KEYS and ARGV, redis.call
-// (an error reply raises a Lua error), redis.pcall (an error reply comes
-// back as a table with err), redis.error_reply, redis.status_reply,
-// redis.sha1hex is left out; replies converted both ways as Redis does
-// (integer ↔ number, truncated; bulk ↔ string; nil ↔ false; array ↔
-// table, stopping at the first nil; status ↔ {ok=...}; error ↔ {err=...};
-// true → 1). Libraries: base, table, string, math; no dofile, loadfile,
-// load, loadstring, require, io or os. Each run gets fresh globals, and
-// assigning a global is an error, as in Redis. Commands go to srv.
+// Host runs compiled parts as Redis 7 runs EVAL: KEYS and ARGV,
+// redis.call (an error reply raises it as an error), redis.pcall (an
+// error reply comes back as a table with err), redis.error_reply,
+// status_reply, sha1hex, log, setresp (2 only) and the version; replies
+// converted both ways as Redis does (integer ↔ number, truncated; bulk ↔
+// string; nil ↔ false; array ↔ table, stopping at the first nil; status
+// ↔ {ok=...}; error ↔ {err=...}; true → 1). Libraries: base, table,
+// string, math, bit (LuaBitOp's); cjson, cmsgpack and struct are there
+// but each function raises that the lab does not provide it; no dofile,
+// loadfile, load, loadstring, require, io or os. Each run gets fresh
+// KEYS and ARGV; assigning a global and reading one that does not exist
+// are errors, in Redis 7's words, and so are the errors scripts meet
+// most (script_lua.c's), in Redis 7's envelope (ScriptError.Reply).
+// docs/lab.md lists where it still differs. Commands go to srv.
 type Host struct {
 	srv    *Server
 	L      *lua.LState
@@ -114,6 +176,37 @@ type Host struct {
 	budget Budget
 	ctx    budgetCtx
 	redis  *lua.LTable
+	env    *lua.LTable // the globals every run sees, made on the first run
+	// errAt is the line of the script at which the run's error was
+	// raised, as the error handler found it; 0 when unknown
+	errAt   int
+	handler *lua.LFunction
+	file    string // the running part's chunk name, for the handler
+}
+
+// onError is the run's error handler: it finds the line of the part's
+// chunk (file) that was running when the error was raised, for the
+// error's envelope (Redis 7 names it: "on @user_script:LINE"), and
+// passes the error on unchanged.
+func (h *Host) onError(file string) *lua.LFunction {
+	if h.handler == nil {
+		h.handler = h.L.NewFunction(func(L *lua.LState) int {
+			for level := 0; level < 8; level++ {
+				dbg, ok := L.GetStack(level)
+				if !ok {
+					break
+				}
+				if _, err := L.GetInfo("Sl", dbg, lua.LNil); err == nil && dbg.CurrentLine > 0 && dbg.Source == h.file {
+					h.errAt = dbg.CurrentLine
+					break
+				}
+			}
+			L.Push(L.Get(1))
+			return 1
+		})
+	}
+	h.file = file
+	return h.handler
 }
 
 // blocked are the commands a script may not send (Redis refuses them
@@ -160,30 +253,18 @@ func NewHost(srv *Server, b Budget) *Host {
 	r := L.NewTable()
 	r.RawSetString("call", L.NewFunction(h.call(true)))
 	r.RawSetString("pcall", L.NewFunction(h.call(false)))
-	r.RawSetString("error_reply", L.NewFunction(func(L *lua.LState) int {
-		msg := L.CheckString(1)
-		t := L.NewTable()
-		if !strings.Contains(msg, " ") {
-			msg = "ERR " + msg
-		}
-		t.RawSetString("err", lua.LString(strings.TrimPrefix(msg, "-")))
-		L.Push(t)
-		return 1
-	}))
-	r.RawSetString("status_reply", L.NewFunction(func(L *lua.LState) int {
-		t := L.NewTable()
-		t.RawSetString("ok", lua.LString(L.CheckString(1)))
-		L.Push(t)
-		return 1
-	}))
-	r.RawSetString("log", L.NewFunction(func(*lua.LState) int { return 0 }))
-	for k, v := range map[string]int{"LOG_DEBUG": 0, "LOG_VERBOSE": 1, "LOG_NOTICE": 2, "LOG_WARNING": 3} {
-		r.RawSetString(k, lua.LNumber(v))
-	}
+	openRedisLib(L, g, r)
 	g.RawSetString("redis", r)
-	g.RawSetString("server", r)
 	h.redis, h.base = r, g
 	protect(L, g)
+	// as Redis 7 sets on its globals: reading one that does not exist is
+	// an error, not nil (rawget still answers nil)
+	gmt := L.CreateTable(0, 1)
+	gmt.RawSetString("__index", L.NewFunction(func(L *lua.LState) int {
+		L.RaiseError(msgNoGlobal, L.CheckAny(2).String())
+		return 0
+	}))
+	L.SetMetatable(g, gmt)
 	return h
 }
 
@@ -265,7 +346,6 @@ func (h *Host) Eval(ctx context.Context, s *Script, keys, argv []string) (any, e
 // Eval's.
 func (h *Host) run(ctx context.Context, s *Script, keys, argv []string) (lua.LValue, error) {
 	L := h.L
-	env := L.NewTable()
 	kt, at := L.CreateTable(len(keys), 0), L.CreateTable(len(argv), 0)
 	for i, k := range keys {
 		kt.RawSetInt(i+1, lua.LString(k))
@@ -273,15 +353,23 @@ func (h *Host) run(ctx context.Context, s *Script, keys, argv []string) (lua.LVa
 	for i, a := range argv {
 		at.RawSetInt(i+1, lua.LString(a))
 	}
+	// one env serves every run: a script cannot write it (its
+	// __newindex raises), so KEYS and ARGV, fresh each run, are all it
+	// holds
+	env := h.env
+	if env == nil {
+		env = L.CreateTable(0, 2)
+		mt := L.CreateTable(0, 2)
+		mt.RawSetString("__index", h.base)
+		mt.RawSetString("__newindex", L.NewFunction(func(L *lua.LState) int {
+			L.RaiseError(readonlyMsg) // Redis 7's words for a global assigned
+			return 0
+		}))
+		L.SetMetatable(env, mt)
+		h.env = env
+	}
 	env.RawSetString("KEYS", kt)
 	env.RawSetString("ARGV", at)
-	mt := L.NewTable()
-	mt.RawSetString("__index", h.base)
-	mt.RawSetString("__newindex", L.NewFunction(func(L *lua.LState) int {
-		L.RaiseError("Script attempted to create global variable '%s'", L.CheckAny(2).String())
-		return 0
-	}))
-	L.SetMetatable(env, mt)
 	fn := L.NewFunctionFromProto(s.proto)
 	fn.Env = env
 
@@ -290,17 +378,33 @@ func (h *Host) run(ctx context.Context, s *Script, keys, argv []string) (lua.LVa
 	defer L.RemoveContext()
 	top := L.GetTop()
 	L.Push(fn)
-	err := L.PCall(0, 1, nil)
+	h.errAt = 0
+	err := L.PCall(0, 1, h.onError(s.part.File()))
 	if err != nil {
 		L.SetTop(top)
-		se := &ScriptError{Part: s.part.Name, File: s.part.File()}
+		se := &ScriptError{Part: s.part.Name, File: s.part.File(), SHA: s.sha}
 		var lerr *lua.ApiError
 		msg := err.Error()
 		if errors.As(err, &lerr) {
 			msg = lerr.Object.String()
+			if t, ok := lerr.Object.(*lua.LTable); ok {
+				if e, ok := t.RawGetString("err").(lua.LString); ok {
+					// an error reply raised (redis.call's, or error{err=...})
+					msg, se.raised = string(e), true
+				}
+			}
 		}
 		se.Line = errLine(msg)
+		if se.Line == 0 || se.raised {
+			se.Line = h.errAt
+		}
 		se.Msg = tidy(msg, s.part.File())
+		if !se.raised {
+			// Redis names the script's chunk user_script
+			se.raw = strings.Replace(msg, s.part.File()+":", scriptChunkName+":", 1)
+		} else {
+			se.raw = msg
+		}
 		if h.ctx.spent != nil {
 			se.OverBudget, se.Msg = true, h.ctx.spent.Error()
 		}
@@ -379,7 +483,7 @@ func (h *Host) call(raise bool) lua.LGFunction {
 	return func(L *lua.LState) int {
 		n := L.GetTop()
 		if n == 0 {
-			L.RaiseError("Please specify at least one argument for this redis lib call")
+			raiseReply(L, msgNoArgs)
 		}
 		args := make([]string, n)
 		size := 0
@@ -390,7 +494,7 @@ func (h *Host) call(raise bool) lua.LGFunction {
 			case lua.LString:
 				args[i-1] = string(a)
 			default:
-				L.RaiseError("Lua redis lib command arguments must be strings or integers")
+				raiseReply(L, msgBadArg)
 			}
 			size += len(args[i-1])
 		}
@@ -408,16 +512,17 @@ func (h *Host) call(raise bool) lua.LGFunction {
 			val, err = h.srv.Do(args...)
 		}
 		if err != nil && !errors.Is(err, redis.Nil) {
+			msg := scriptReplyError(err.Error())
 			if raise {
-				L.RaiseError("%s", err.Error())
+				raiseReply(L, msg)
 			}
-			t := L.NewTable()
-			t.RawSetString("err", lua.LString(err.Error()))
+			t := L.CreateTable(0, 1)
+			t.RawSetString("err", lua.LString(msg))
 			L.Push(t)
 			return 1
 		}
 		if s, ok := val.(string); ok && h.srv.lastStatus {
-			t := L.NewTable()
+			t := L.CreateTable(0, 1)
 			t.RawSetString("ok", lua.LString(s))
 			L.Push(t)
 			return 1

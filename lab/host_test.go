@@ -82,8 +82,8 @@ func TestHostErrorsCarryTheLine(t *testing.T) {
 		{"local x = 1\nwhile true do end\n", 0, true, "budget"},
 		{"local n = 0\nlocal t = {}\nwhile true do n = n + 1 end", 0, true, "budget"},
 		{"local x = 1\nreturn redis.call('INCR', KEYS[1])", 2, false, "not an integer"}, // after SET below
-		{"\n\nreturn nosuch.field", 3, false, "index"},
-		{"x = 1", 1, false, "global variable 'x'"},
+		{"\n\nreturn nosuch.field", 3, false, "nonexistent global variable 'nosuch'"},
+		{"x = 1", 1, false, "Attempt to modify a readonly table"},
 		{"return string.rep('x', 1e10)", 0, true, "made more than 64 MB"},
 	} {
 		_, _ = eval(t, h, `return redis.call('SET', KEYS[1], 'abc')`, []string{"k"}, nil)
@@ -180,8 +180,8 @@ func TestHostGlobalsAreReadonly(t *testing.T) {
 		}
 	}
 	// and nothing of them stayed: the next script sees the libraries whole
-	v, err := eval(t, h, `return {type(_G.n), redis.call('SET', 'k', 'v')['ok'], string.rep('a', 2), ('x'):upper(), rawget(_G, 'n') == nil}`, []string{"resource:lock"}, nil)
-	if got := sim.FormatReply(v, err); got != `1) "nil" 2) "OK" 3) "aa" 4) "X" 5) (integer) 1` {
+	v, err := eval(t, h, `return {tostring(pcall(function() return _G.n end)), redis.call('SET', 'k', 'v')['ok'], string.rep('a', 2), ('x'):upper(), rawget(_G, 'n') == nil}`, []string{"resource:lock"}, nil)
+	if got := sim.FormatReply(v, err); got != `1) "false" 2) "OK" 3) "aa" 4) "X" 5) (integer) 1` {
 		t.Fatalf("after the writes were refused: %s", got)
 	}
 	// a table a script makes itself is its own to change
@@ -205,5 +205,77 @@ func TestHostStopsAStringThatDoubles(t *testing.T) {
 	v, err := eval(t, h, "local s = 'x'\nfor i = 1, 16 do s = s .. s end\nreturn #s", []string{"resource:lock"}, nil)
 	if got := sim.FormatReply(v, err); got != "(integer) 65536" {
 		t.Fatalf("a 64 kB string: %s", got)
+	}
+}
+
+// dialectCases are scripts whose replies show Redis 7's Lua where lock
+// scripts meet it: undefined globals, the error reply's envelope, the
+// errors scripts meet most, redis.sha1hex, error_reply, status_reply,
+// log, bit, and the libraries the lab leaves out. KEYS[1] holds "abc"
+// before each; <sha> stands for the script's SHA1. The quick tier holds
+// the host to them; the slow tier, redis-server 7 too
+// (TestDialectAgreesWithRedis), but for the cases marked labOnly.
+var dialectCases = []struct {
+	src, want string
+	labOnly   bool // the lab's own words: Redis 7 runs cjson
+}{
+	{src: `return x`, want: `(error) ERR user_script:1: Script attempted to access nonexistent global variable 'x' script: <sha>, on @user_script:1.`},
+	{src: "local a = 1\nreturn nosuch.field", want: `(error) ERR user_script:2: Script attempted to access nonexistent global variable 'nosuch' script: <sha>, on @user_script:2.`},
+	{src: `x = 1`, want: `(error) ERR user_script:1: Attempt to modify a readonly table script: <sha>, on @user_script:1.`},
+	{src: `return rawget(_G, 'x') == nil`, want: `(integer) 1`},
+	{src: "local n = 1\nreturn redis.call('INCR', KEYS[1])", want: `(error) ERR value is not an integer or out of range script: <sha>, on @user_script:2.`},
+	{src: `return redis.call('SET', KEYS[1], {})`, want: `(error) ERR Lua redis lib command arguments must be strings or integers script: <sha>, on @user_script:1.`},
+	{src: `return redis.call('NOSUCH')`, want: `(error) ERR Unknown Redis command called from script script: <sha>, on @user_script:1.`},
+	{src: `return redis.call('GET', KEYS[1], 'extra')`, want: `(error) ERR Wrong number of args calling Redis command from script script: <sha>, on @user_script:1.`},
+	{src: `return redis.call()`, want: `(error) ERR Please specify at least one argument for this redis lib call script: <sha>, on @user_script:1.`},
+	{src: `return redis.pcall('NOSUCH')`, want: `(error) ERR Unknown Redis command called from script`},
+	{src: `return redis.pcall('INCR', KEYS[1])`, want: `(error) ERR value is not an integer or out of range`},
+	{src: "local v = redis.call('GET', 'nosuch')\nreturn #v", want: `(error) ERR user_script:2: attempt to get length of local 'v' (a boolean value) script: <sha>, on @user_script:2.`},
+	{src: `return #false`, want: `(error) ERR user_script:1: attempt to get length of a boolean value script: <sha>, on @user_script:1.`},
+	{src: `local t = {} return #t.x`, want: `(error) ERR user_script:1: attempt to get length of field 'x' (a nil value) script: <sha>, on @user_script:1.`},
+	{src: `return 1 .. {}`, want: `(error) ERR user_script:1: attempt to concatenate a table value script: <sha>, on @user_script:1.`},
+	{src: `error('boom')`, want: `(error) ERR user_script:1: boom script: <sha>, on @user_script:1.`},
+	{src: `error('boom', 0)`, want: `(error) ERR boom script: <sha>, on @user_script:1.`},
+	{src: `error({err='MY boom'})`, want: `(error) MY boom script: <sha>, on @user_script:1.`},
+	{src: `return redis.error_reply('oops')`, want: `(error) ERR oops`},
+	{src: `return redis.error_reply('-oops')`, want: `(error) ERR oops`},
+	{src: `return redis.error_reply('MINE oops')`, want: `(error) MINE oops`},
+	{src: `return redis.status_reply('FINE')`, want: `"FINE"`},
+	{src: `redis.log(redis.LOG_WARNING, 'hi') return 1`, want: `(integer) 1`},
+	{src: `return redis.sha1hex('abc')`, want: `"a9993e364706816aba3e25717850c26c9cd0d89d"`},
+	{src: `return redis.sha1hex(12)`, want: `"7b52009b64fd0a2a49e6d8a939753077792b0554"`},
+	{src: `return redis.sha1hex()`, want: `(error) ERR wrong number of arguments script: <sha>, on @user_script:1.`},
+	{src: `return {bit.band(12, 10), bit.bor(12, 10), bit.bxor(5, 3), bit.bnot(0), bit.lshift(1, 31), bit.rshift(-8, 1), bit.arshift(-8, 1)}`,
+		want: `1) (integer) 8 2) (integer) 14 3) (integer) 6 4) (integer) -1 5) (integer) -2147483648 6) (integer) 2147483644 7) (integer) -4`},
+	{src: `return {bit.tobit(4294967295), bit.tobit(2^31), bit.rol(1, 33), bit.ror(1, 1), bit.bswap(0x12345678), bit.band(3.7, 1)}`,
+		want: `1) (integer) -1 2) (integer) -2147483648 3) (integer) 2 4) (integer) -2147483648 5) (integer) 2018915346 6) (integer) 0`},
+	{src: `return {bit.tohex(255), bit.tohex(255, 2), bit.tohex(-1, -4)}`, want: `1) "000000ff" 2) "ff" 3) "FFFF"`},
+	{src: `return {type(cjson), type(cjson.encode), type(cmsgpack.pack), type(struct.pack)}`, want: `1) "table" 2) "function" 3) "function" 4) "function"`},
+	{src: `return cjson.encode({1})`, labOnly: true,
+		want: `(error) ERR user_script:1: the lab does not provide cjson; Redis 7 does script: <sha>, on @user_script:1.`},
+	{src: `return redis.REDIS_VERSION_NUM >= 0x070000`, want: `(integer) 1`},
+}
+
+// dialectReply is what the host answers src, as redis-cli prints it.
+func dialectReply(t *testing.T, h *Host, src string) string {
+	t.Helper()
+	v, err := eval(t, h, src, []string{"resource:lock"}, nil)
+	var se *ScriptError
+	if errors.As(err, &se) {
+		err = ErrorReply(se.Reply(""))
+	}
+	return sim.FormatReply(v, err)
+}
+
+func TestHostDialect(t *testing.T) {
+	srv, h := newHost(t)
+	for _, c := range dialectCases {
+		if _, err := srv.Do("SET", "resource:lock", "abc"); err != nil {
+			t.Fatal(err)
+		}
+		want := strings.ReplaceAll(c.want, "<sha>", shaOf(c.src))
+		if got := dialectReply(t, h, c.src); got != want {
+			t.Errorf("%s\n got %s\nwant %s", c.src, got, want)
+		}
 	}
 }

@@ -231,3 +231,29 @@ return v .. ' is not ours'
 		t.Errorf("errors %v, grants %v", rep.Errors, rep.Grants)
 	}
 }
+
+// TestRuntimeErrorFails: a release that errors in some schedules (#v on
+// the false of a missing key) fails the properties its search judged,
+// with the error, in Redis 7's words, and the schedule that met it.
+func TestRuntimeErrorFails(t *testing.T) {
+	l := Starter()
+	l.Release = Part{Name: PartRelease, Lang: Lua, Src: `local v = redis.call('GET', KEYS[1])
+if #v > 0 and v == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`}
+	l.Policy.Faults = []Fault{PausePast}
+	l.Policy.Properties = []Property{NoForeignRelease}
+	l.Policy.Bound.Faults = 1
+	rep, err := Check(context.Background(), &l, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := rep.Judgement(NoForeignRelease)
+	want := "a script raised an error: release.lua:2: attempt to get length of local 'v' (a boolean value) (in the schedule A acquire, "
+	if v.Status != Fail || !strings.HasPrefix(v.Message, want) || !strings.Contains(v.Message, "pauses until just past the TTL") {
+		t.Errorf("got %s %q", v.Status, v.Message)
+	}
+	if len(rep.Errors) != 1 || rep.Errors[0].Schedule[len(rep.Errors[0].Schedule)-1].Label != "release" {
+		t.Errorf("errors %+v", rep.Errors)
+	}
+}

@@ -20,9 +20,27 @@ var shortest = map[string]string{
 	"get-then-del":     "A acquire, A write, A release: GET, A pauses until just past the TTL, B acquire, A release: DEL",
 	"blind-release":    "A acquire, A write, A pauses until just past the TTL, B acquire, A release: DEL",
 	"constant-token":   "A acquire, A write, A pauses until just past the TTL, B acquire, A release",
-	"setnx-expire":     "A acquire: SETNX (reply lost), B acquire: SETNX, then a new client, twice the TTL later, is refused",
+	"setnx-expire":     "A acquire: SETNX, B acquire: SETNX, A crashes, then a new client, twice the TTL later, is refused",
 	"extend-recreates": "A acquire, B acquire, A pauses until just past the TTL, A extend, A crashes, then a new client, twice the TTL later, is refused",
 	"no-fencing":       "A acquire, A pauses until just past the TTL, B acquire, B write, A write",
+}
+
+// teaches is what a level's shortest break must use: its title's fault,
+// or none at all ("") for a race.
+var teaches = map[string]Fault{
+	"get-then-set": "",
+	"setnx-expire": Crash,
+}
+
+// teachesIt: b's faults are exactly f (none for ""), and no wait in b
+// lets the clock run past the lease.
+func teachesIt(b *Break, f Fault) bool {
+	for _, m := range b.Moves {
+		if m.Fault != "" && m.Fault != f || strings.HasPrefix(m.Label, "retry") {
+			return false
+		}
+	}
+	return f == "" && b.Faults == 0 || f != "" && slices.ContainsFunc(b.Moves, func(m Move) bool { return m.Fault == f })
 }
 
 // TestEveryLevelBreaks: the adversary breaks every level's flawed lock,
@@ -47,6 +65,9 @@ func TestEveryLevelBreaks(t *testing.T) {
 			t.Logf("%s: %s: %s", lv.ID, p, v.Break)
 			if !v.Ledger {
 				t.Errorf("%s: %s: the ledger does not see the break in its story", lv.ID, p)
+			}
+			if f, ok := teaches[lv.ID]; ok && !teachesIt(v.Break, f) {
+				t.Errorf("%s: the shortest break %s does not use what the level teaches (%q)", lv.ID, v.Break, f)
 			}
 			if want := shortest[lv.ID]; v.Break.String() != want {
 				t.Errorf("%s: shortest break\n got %s\nwant %s", lv.ID, v.Break, want)

@@ -193,10 +193,17 @@ type Policy struct {
 	TTL        time.Duration
 	Retries    int           // acquires tried again after a refusal
 	RetryDelay time.Duration // the clock moves on by this much before each retry
-	// Watchdog is the renewal period of a watchdog; 0 for none. It is
-	// kept with the lock for the screen; the adversary runs no timers:
-	// whenever the lock has an extend, the holder runs it once, before its
-	// write, watchdog or not.
+	// Work is how long the holder works between its grant and its write
+	// (work_ms); 0 for work that takes no time. The clock runs through
+	// it, so a TTL shorter than the work lapses under a working holder
+	// unless something renews it.
+	Work time.Duration
+	// Watchdog is the renewal period of a watchdog (watchdog_ms); 0 for
+	// none. With Work and an extend, the holder's work runs in stretches
+	// of this period, each followed by the extend: a renewal, a move of
+	// its own that the adversary schedules like any step. Without a
+	// watchdog, or without work, a lock with an extend runs it once,
+	// before its write.
 	Watchdog   time.Duration
 	Faults     []Fault
 	Bound      Bound
@@ -219,6 +226,7 @@ type policyJSON struct {
 	TTLMS        *int64     `json:"ttl_ms,omitempty"`
 	Retries      *int       `json:"retries,omitempty"`
 	RetryDelayMS *int64     `json:"retry_delay_ms,omitempty"`
+	WorkMS       *int64     `json:"work_ms,omitempty"`
 	WatchdogMS   *int64     `json:"watchdog_ms,omitempty"`
 	Faults       []Fault    `json:"faults"`
 	Bound        *Bound     `json:"bound,omitempty"`
@@ -246,6 +254,9 @@ func ParsePolicy(data []byte) (Policy, error) {
 	}
 	if j.RetryDelayMS != nil {
 		p.RetryDelay = time.Duration(*j.RetryDelayMS) * time.Millisecond
+	}
+	if j.WorkMS != nil {
+		p.Work = time.Duration(*j.WorkMS) * time.Millisecond
 	}
 	if j.WatchdogMS != nil {
 		p.Watchdog = time.Duration(*j.WatchdogMS) * time.Millisecond
@@ -280,8 +291,8 @@ func (p Policy) Check() error {
 		return errors.New("lab.json: ttl_ms must be at least 1")
 	case p.Retries < 0 || p.Retries > 3:
 		return errors.New("lab.json: retries must be 0 to 3")
-	case p.RetryDelay < 0 || p.Watchdog < 0:
-		return errors.New("lab.json: retry_delay_ms and watchdog_ms cannot be negative")
+	case p.RetryDelay < 0 || p.Watchdog < 0 || p.Work < 0:
+		return errors.New("lab.json: retry_delay_ms, work_ms and watchdog_ms cannot be negative")
 	case p.Bound.Clients < 2 || p.Bound.Clients > 3:
 		return errors.New("lab.json: bound.clients must be 2 or 3")
 	case p.Bound.Faults < 0 || p.Bound.Faults > 3:
@@ -309,13 +320,17 @@ func (p Policy) Check() error {
 
 // MarshalJSON writes the policy as lab.json.
 func (p Policy) MarshalJSON() ([]byte, error) {
-	ttl, delay, wd := p.TTL.Milliseconds(), p.RetryDelay.Milliseconds(), p.Watchdog.Milliseconds()
+	ttl, delay, wd, work := p.TTL.Milliseconds(), p.RetryDelay.Milliseconds(), p.Watchdog.Milliseconds(), p.Work.Milliseconds()
 	b := p.Bound
 	faults := p.Faults
 	if faults == nil {
 		faults = []Fault{}
 	}
-	return json.MarshalIndent(policyJSON{TTLMS: &ttl, Retries: &p.Retries, RetryDelayMS: &delay, WatchdogMS: &wd,
+	var workMS *int64
+	if work > 0 {
+		workMS = &work // left out when 0, so a lab.json written before work_ms reads the same
+	}
+	return json.MarshalIndent(policyJSON{TTLMS: &ttl, Retries: &p.Retries, RetryDelayMS: &delay, WorkMS: workMS, WatchdogMS: &wd,
 		Faults: faults, Bound: &b, Properties: p.Properties}, "", "  ")
 }
 

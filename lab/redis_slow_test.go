@@ -29,3 +29,29 @@ func TestHostAgreesWithRedis(t *testing.T) {
 		}
 	}
 }
+
+// TestDialectAgreesWithRedis runs dialectCases on a real redis-server 7
+// and holds its replies, envelopes and all, to the same table as the
+// host (but for the lab's own words on what it leaves out).
+func TestDialectAgreesWithRedis(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
+	url := simtest.StartRedis(t)
+	c := simtest.Client(t, url)
+	ctx := context.Background()
+	key := "locksim:lab:" + t.Name()
+	t.Cleanup(func() { c.Del(ctx, key, "locksim:lab:nosuch") })
+	for _, tc := range dialectCases {
+		if tc.labOnly {
+			continue
+		}
+		if err := c.Set(ctx, key, "abc", 0).Err(); err != nil {
+			t.Fatal(err)
+		}
+		src := strings.ReplaceAll(tc.src, "'nosuch'", "'locksim:lab:nosuch'")
+		v, err := c.Eval(ctx, src, []string{key}).Result()
+		want := strings.ReplaceAll(tc.want, "<sha>", shaOf(src))
+		if got := sim.FormatReply(v, err); got != want {
+			t.Errorf("%s\n redis %s\n table %s", src, got, want)
+		}
+	}
+}

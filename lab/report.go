@@ -130,7 +130,15 @@ type Report struct {
 	// Errors are the first few distinct runtime errors the lock's scripts
 	// raised in some schedule (each became an error reply to EVAL there,
 	// as Redis sends it); nil when none did.
-	Errors  []*ScriptError
+	Errors []*ScriptError
+	// Notes are comparisons in the lock's scripts that Lua decides the
+	// same way whatever the server holds (see Notes): dead code the
+	// search cannot show, as no schedule runs it.
+	Notes []string
+	// Moves are the kinds of move the depth counts beyond steps and
+	// faults, for the bound's sentence: "stretches of work", "watchdog
+	// renewals", "nested acquires and releases"; nil for none.
+	Moves   []string
 	Elapsed time.Duration // wall time; for benchmarks, never for a judgement
 }
 
@@ -162,14 +170,24 @@ func (r *Report) Summary() string {
 		return fmt.Sprintf("bound refused: %d clients with up to %d %s, depth %d, allow more than %s schedules",
 			r.Bound.Clients, r.Bound.Faults, plural(r.Bound.Faults, "fault", "faults"), r.Bound.Depth, Thousands(r.Bound.MaxSchedules))
 	}
-	return fmt.Sprintf("all schedules of %d clients with up to %d %s, depth %d: %s explored, %s broke",
-		r.Bound.Clients, r.Bound.Faults, plural(r.Bound.Faults, "fault", "faults"), r.Bound.Depth, Thousands(r.Explored), Thousands(r.Broke))
+	return fmt.Sprintf("all schedules of %d clients with up to %d %s, depth %d%s: %s explored, %s broke",
+		r.Bound.Clients, r.Bound.Faults, plural(r.Bound.Faults, "fault", "faults"), r.Bound.Depth, r.depthNote(), Thousands(r.Explored), Thousands(r.Broke))
+}
+
+// depthNote says what the depth counts when it counts more than steps
+// and faults: " (moves counted: steps, faults, stretches of work,
+// watchdog renewals)"; "" otherwise.
+func (r *Report) depthNote() string {
+	if len(r.Moves) == 0 {
+		return ""
+	}
+	return " (moves counted: steps, faults, " + strings.Join(r.Moves, ", ") + ")"
 }
 
 func replyText(r reply) string {
 	var se *ScriptError
 	if errors.As(r.err, &se) {
-		return "(error) ERR " + se.Error()
+		return "(error) " + se.Reply("")
 	}
 	return sim.FormatReply(r.val, r.err)
 }

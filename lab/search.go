@@ -48,7 +48,9 @@ type world struct {
 	maxGrant int   // the latest grant whose write the resource accepted
 	accepted int   // writes the resource accepted
 	faults   int
-	breaks   uint8 // properties broken on this path
+	// pausedHalf: a client has paused for half the TTL on this path
+	pausedHalf bool
+	breaks     uint8 // properties broken on this path
 	// why says, for each property this path broke, what the breaking
 	// move did, in one sentence
 	why [4]string
@@ -74,7 +76,7 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 	if err := l.Policy.Check(); err != nil {
 		return nil, err
 	}
-	pr, err := compileLock(l)
+	pr, err := compileRun(ctx, l)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +95,7 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 		s.judged |= bit(p)
 	}
 	start := time.Now()
-	rep := &Report{Bound: s.bound, Faults: l.Policy.Faults}
+	rep := &Report{Bound: s.bound, Faults: l.Policy.Faults, Moves: pr.moveKinds()}
 	if rep.Grants, err = s.grantsWhenFree(); err != nil {
 		return nil, err
 	}
@@ -111,6 +113,7 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 		return nil, err
 	}
 	rep.Explored, rep.Broke, rep.Errors = s.explored, s.broke, s.errs
+	rep.Notes = Notes(l)
 	if o.Progress != nil {
 		o.Progress(Progress{Explored: s.explored, Broke: s.broke, Max: s.bound.MaxSchedules, Done: 1})
 	}
@@ -124,13 +127,19 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 		switch {
 		case rep.Refused:
 			v.Status, v.Message = Error, rep.Summary()
-		case p == DeadlockFreedom && !rep.Grants:
-			v.Status, v.Message = Fail, "the lock never lets a client in: on an empty server, or after a release, its acquire is refused"
+		case p == DeadlockFreedom && !rep.Grants && s.refusal != nil:
+			b := s.refusal
+			b.Lock, b.Clients = *l, s.bound.Clients
+			v.Status, v.Break = Fail, b
+			v.Message = "broken: " + b.String() + ": " + b.Why
 		case b != nil:
 			b.Lock = *l
 			b.Clients = s.bound.Clients
 			v.Status, v.Break = Fail, b
 			v.Message = "broken: " + b.String() + ": " + b.Why
+			if len(s.errs) > 0 {
+				v.Message += "; and a script raised an error: " + errorsLine(s.errs)
+			}
 			if be == nil {
 				if be, err = sim.OpenEmbedded(); err != nil {
 					return nil, err
@@ -140,14 +149,33 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 			if v.Ledger, err = confirm(ctx, be, b); err != nil {
 				return nil, err
 			}
+		case len(s.errs) > 0:
+			// a lock whose script fails in some schedule does not keep
+			// the property there: it answers an error where the client
+			// expected a grant or a release
+			v.Status, v.Message = Fail, "a script raised an error: "+errorsLine(s.errs)
 		default:
-			v.Status, v.Message = Pass, fmt.Sprintf("no break within the bound: all schedules of %d clients with up to %d %s, depth %d: %s explored, none broke it",
-				rep.Bound.Clients, rep.Bound.Faults, plural(rep.Bound.Faults, "fault", "faults"), rep.Bound.Depth, Thousands(rep.Explored))
+			v.Status, v.Message = Pass, fmt.Sprintf("no break within the bound: all schedules of %d clients with up to %d %s, depth %d%s: %s explored, none broke it",
+				rep.Bound.Clients, rep.Bound.Faults, plural(rep.Bound.Faults, "fault", "faults"), rep.Bound.Depth, rep.depthNote(), Thousands(rep.Explored))
 		}
 		rep.Judgements = append(rep.Judgements, v)
 	}
 	rep.Lesson = lesson(l.Policy, s.best[0])
 	return rep, nil
+}
+
+// errorsLine is the runtime errors a search met, each with its schedule,
+// in one line.
+func errorsLine(errs []*ScriptError) string {
+	var out []string
+	for _, e := range errs {
+		line := e.Error()
+		if w := e.Where(); w != "" {
+			line += " (in the schedule " + w + ")"
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "; ")
 }
 
 // lesson is the plain statement of what the threat model alone breaks;
@@ -204,6 +232,9 @@ type search struct {
 	at [][2]int
 	// errs are the first distinct runtime errors of the lock's scripts
 	errs []*ScriptError
+	// refusal is the schedule that shows a lock that does not grant when
+	// free (see grantsWhenFree)
+	refusal *Break
 }
 
 // done estimates the share of the tree already searched.
@@ -216,46 +247,52 @@ func (s *search) done() float64 {
 	return f
 }
 
-// grantsWhenFree: on an empty server A is granted, A releases, B is
-// granted. A lock that fails this keeps every safety property by never
-// granting, so it is reported apart.
+// grantsWhenFree: on an empty server A is granted, A runs to its
+// release, and once A is done B is granted. A lock that fails this keeps
+// every safety property by never granting, so it is reported apart, with
+// the schedule that shows it (s.refusal).
 func (s *search) grantsWhenFree() (bool, error) {
 	w := world{n: 2, owner: -1}
-	x := &searchExec{ctx: s.ctx, srv: s.srv, host: s.host, w: &w, errs: &s.errs}
-	run := func(i int) error {
+	var moves []Move
+	run := func(i int, until func(*client) bool) error {
 		c := &w.c[i]
-		for c.active() && c.phase != phWrite {
-			if _, err := s.pr.step(c, i, token(i), &w.grants, false, x); err != nil {
+		for c.active() && !until(c) {
+			m, err := s.apply(&w, Move{Client: clientNames[i]})
+			if err != nil {
 				return err
+			}
+			moves = append(moves, m)
+			if len(s.errs) > 0 {
+				// the simplest schedule of all fails: the lock cannot run
+				return s.errs[0]
 			}
 		}
 		return nil
 	}
-	if err := run(0); err != nil {
+	defer s.srv.Restore(State{})
+	if err := run(0, func(c *client) bool { return c.holds }); err != nil {
 		return false, err
-	}
-	if len(s.errs) > 0 {
-		// the simplest schedule of all fails: the lock cannot run
-		return false, s.errs[0]
 	}
 	if !w.c[0].holds {
+		s.refusal = &Break{Property: DeadlockFreedom, Moves: moves,
+			Why: "on an empty server, A's acquire is refused: the lock never lets a client in"}
 		return false, nil
 	}
-	w.c[0].phase = phRelease
-	for w.c[0].active() {
-		if _, err := s.pr.step(&w.c[0], 0, token(0), &w.grants, false, x); err != nil {
-			return false, err
-		}
-	}
-	if err := run(1); err != nil {
+	if err := run(0, func(*client) bool { return false }); err != nil {
 		return false, err
 	}
-	if len(s.errs) > 0 {
-		return false, s.errs[0]
+	if err := run(1, func(c *client) bool { return c.holds || c.phase != phAcquire }); err != nil {
+		return false, err
 	}
-	ok := w.c[1].holds
-	s.srv.Restore(State{})
-	return ok, nil
+	if !w.c[1].holds {
+		why := "with nobody in its way, A released the lock, yet B's acquire right after is refused: the release does not free the lock"
+		if w.c[0].phase != phDone || w.c[0].crashed {
+			why = "A never reached its release, and B's acquire is refused"
+		}
+		s.refusal = &Break{Property: DeadlockFreedom, Moves: moves, Why: why}
+		return false, nil
+	}
+	return true, nil
 }
 
 // token is client i's token in a search: fixed per client, as a lock
@@ -296,7 +333,10 @@ func (s *search) children(w *world, depth int) []Move {
 			continue
 		}
 		for i := range w.n {
-			if w.c[i].started && w.c[i].active() {
+			// a second pause of half the TTL, of any client, would let
+			// the clock run a whole TTL under a holder: that is
+			// PausePast's break, not a new one
+			if w.c[i].started && w.c[i].active() && !(f == PauseHalf && w.pausedHalf) {
 				out = append(out, Move{Client: clientNames[i], Fault: f})
 			}
 		}
@@ -349,11 +389,15 @@ func (s *search) dfs(w *world, path []Move) error {
 			}
 		}
 		next := *w
+		nerr := len(s.errs)
 		m, err := s.apply(&next, m)
 		if err != nil {
 			return err
 		}
 		p := append(path[:len(path):len(path)], m)
+		for _, e := range s.errs[nerr:] {
+			e.Schedule = slices.Clone(p)
+		}
 		if next.breaks&^w.breaks != 0 {
 			s.record(&next, w.breaks, p, false)
 		}
@@ -383,6 +427,9 @@ func (s *search) apply(w *world, m Move) (Move, error) {
 	ttl := s.pol.TTL
 	switch m.Fault {
 	case "", LostReply:
+		if m.Fault == LostReply {
+			w.faults++ // within the bound's faults, as every fault
+		}
 		c := &w.c[i]
 		ph := c.phase
 		before, beforeEnds, had := s.lockKey()
@@ -422,6 +469,7 @@ func (s *search) apply(w *world, m Move) (Move, error) {
 		}
 		return m, nil
 	case PauseHalf:
+		w.pausedHalf = true
 		s.srv.Advance(ttl / 2)
 		m.Label = "pause for half the TTL"
 	case PausePast, ClockJump:
@@ -450,7 +498,7 @@ func (s *search) lockKey() (string, time.Duration, bool) {
 	if !m.Exists(LockKey) {
 		return "", 0, false
 	}
-	v, _ := m.Get(LockKey) // not a string: "" (the value is compared, not read)
+	v := s.srv.value(LockKey)
 	ttl := m.TTL(LockKey)
 	if ttl <= 0 {
 		return v, 0, true
@@ -464,9 +512,13 @@ func (s *search) lockKey() (string, time.Duration, bool) {
 // crashed) is probed for deadlock freedom.
 func (s *search) leaf(w *world, path []Move) error {
 	if s.judged&bit(DeadlockFreedom) != 0 && !w.anyStep() {
+		nerr := len(s.errs)
 		ok, err := s.probe()
 		if err != nil {
 			return err
+		}
+		for _, e := range s.errs[nerr:] {
+			e.Schedule, e.Probe = slices.Clone(path), true
 		}
 		if !ok {
 			before := w.breaks
@@ -522,6 +574,22 @@ func (s *search) probe() (bool, error) {
 	return c.holds, nil
 }
 
+// weight is a schedule's length for shrinking: its moves, a step whose
+// reply was lost counting twice, as it is both a step and a fault. So a
+// crash between two commands, which takes a move of its own, is as short
+// as a lost reply of the first, and the first found of the two (the
+// crash, as faults come after steps and a lost reply after a crash) is
+// kept: a story of a crash is the plainer one.
+func weight(path []Move) int {
+	n := len(path)
+	for _, m := range path {
+		if m.Fault == LostReply {
+			n++
+		}
+	}
+	return n
+}
+
 // record keeps the path as the best break of each property it newly
 // broke: fewer faults first, then fewer moves; the first found on a tie.
 func (s *search) record(w *world, before uint8, path []Move, probe bool) {
@@ -530,7 +598,7 @@ func (s *search) record(w *world, before uint8, path []Move, probe bool) {
 		if w.breaks&b == 0 || before&b != 0 || s.judged&b == 0 {
 			continue
 		}
-		if cur := s.best[k]; cur != nil && (cur.Faults < w.faults || cur.Faults == w.faults && len(cur.Moves) <= len(path)) {
+		if cur := s.best[k]; cur != nil && (cur.Faults < w.faults || cur.Faults == w.faults && weight(cur.Moves) <= weight(path)) {
 			continue
 		}
 		s.best[k] = &Break{Property: p, Moves: slices.Clone(path), Faults: w.faults, Probe: probe, Why: w.why[k]}
@@ -543,17 +611,25 @@ func (s *search) record(w *world, before uint8, path []Move, probe bool) {
 // scripts through the embedded server's EVAL, which answers them in the
 // same host (see storyHost); a break that came in a story code is still
 // vetted here before it opens, so a pasted code that cannot be played is
-// refused rather than shown half.
+// refused rather than shown half. The moves take the labels their play
+// gives them, so a story never trusts a label a code carried (a stretch
+// of work's label sets how far its story's clock moves).
 func (b *Break) Vet(ctx context.Context) error {
-	_, _, err := play(ctx, &b.Lock, b.Clients, b.Moves)
-	return err
+	out, _, err := play(ctx, &b.Lock, b.Clients, b.Moves)
+	if err != nil {
+		return err
+	}
+	for i := range b.Moves {
+		b.Moves[i].Label, b.Moves[i].Reply = out[i].Label, out[i].Reply
+	}
+	return nil
 }
 
 // play applies moves to a fresh server with clients clients and returns
 // them labelled, with their replies, and the properties they broke. A
 // move its client cannot make is an error.
 func play(ctx context.Context, l *Lock, clients int, moves []Move) ([]Move, []Property, error) {
-	pr, err := compileLock(l)
+	pr, err := compileRun(ctx, l)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -586,17 +662,39 @@ func play(ctx context.Context, l *Lock, clients int, moves []Move) ([]Move, []Pr
 	return out, broken, nil
 }
 
-// HandsOutFences reports whether l's acquire, granted on an empty server,
-// returns a fencing token (an integer above 0 from a Lua acquire), as the
-// search reads it; false when it cannot run.
+// HandsOutFences reports whether l's acquire hands out fencing tokens
+// as the search reads them: on an empty server, A's acquire returns an
+// integer above 0 (a Lua acquire), and once A has released, B's acquire
+// returns a larger one. An acquire that returns 1 for every grant (a
+// reentrant lock's count) is no fencing token. False when it cannot run.
 func HandsOutFences(ctx context.Context, l *Lock) bool {
 	if l.Acquire.Lang != Lua {
 		return false
 	}
-	moves, _, err := play(ctx, l, 1, []Move{{Client: clientNames[0]}})
-	if err != nil || len(moves) != 1 {
+	pr, err := compileRun(ctx, l)
+	if err != nil {
 		return false
 	}
-	r := moves[0].Reply
-	return strings.HasPrefix(r, "(integer) ") && r != "(integer) 0" && !strings.HasPrefix(r, "(integer) -")
+	srv, err := NewServer()
+	if err != nil {
+		return false
+	}
+	defer srv.Close()
+	host := NewHost(srv, DefaultBudget())
+	defer host.Close()
+	w := world{n: 2, owner: -1}
+	var errs []*ScriptError
+	x := &searchExec{ctx: ctx, srv: srv, host: host, w: &w, errs: &errs}
+	for i := range 2 {
+		c := &w.c[i]
+		for c.active() {
+			if _, err := pr.step(c, i, token(i), &w.grants, false, x); err != nil {
+				return false
+			}
+			if i == 1 && c.phase != phAcquire {
+				break
+			}
+		}
+	}
+	return len(errs) == 0 && w.c[0].fence > 0 && w.c[1].fence > w.c[0].fence
 }

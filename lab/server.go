@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -253,6 +254,42 @@ func (s *Server) Restore(st State) {
 			m.SetTTL(k.name, k.ttl)
 		}
 	}
+}
+
+// value is key's value as one string, for telling whether a command
+// changed it and who wrote it: a string as it is; a hash, a sorted set, a
+// set or a list as its type and its fields, members or elements in a set
+// order (a reentrant lock keeps its holder's token as a hash field, a
+// lock with a queue as a sorted set's member). "" for a missing key.
+func (s *Server) value(key string) string {
+	m := s.mr
+	var parts []string
+	switch typ := m.Type(key); typ {
+	case "string":
+		v, _ := m.Get(key)
+		return v
+	case "hash":
+		fields, _ := m.HKeys(key)
+		slices.Sort(fields)
+		for _, f := range fields {
+			parts = append(parts, f+"="+m.HGet(key, f))
+		}
+	case "zset":
+		set, _ := m.SortedSet(key)
+		for mem, sc := range set {
+			parts = append(parts, fmt.Sprintf("%s=%g", mem, sc))
+		}
+		slices.Sort(parts)
+	case "set":
+		parts, _ = m.Members(key)
+		slices.Sort(parts)
+	case "list":
+		parts, _ = m.List(key)
+	default:
+		return typ
+	}
+	// the type keeps a hash {a=1} apart from the string "a=1"
+	return m.Type(key) + "\x00" + strings.Join(parts, "\x00")
 }
 
 // formatArgs is a command as the log shows it.

@@ -36,7 +36,7 @@ func (b *Break) Script() sim.Script { return StoryOf(&b.Lock, b.Clients, b.Moves
 // moves give it, and at least the steps of a run with no fault. probe adds
 // ProbeClient at the end, as in a deadlock-freedom break.
 func StoryOf(l *Lock, clients int, moves []Move, probe bool) sim.Script {
-	pr, err := compileLock(l)
+	pr, err := compileRun(context.Background(), l)
 	st := &storyState{pr: pr, lost: map[string][]bool{}}
 	names := clientNames[:max(2, min(clients, 3))]
 	steps := map[string][]string{}
@@ -67,6 +67,12 @@ func StoryOf(l *Lock, clients int, moves []Move, probe bool) sim.Script {
 				// the retry delay passes for everyone, as in the search
 				adv := sim.Advance(l.Policy.RetryDelay)
 				adv.Label = m.Client + " waits to retry"
+				sm = append(sm, adv)
+			}
+			if d, ok := workOf(m.Label); ok {
+				// so does the time its work takes
+				adv := sim.Advance(d)
+				adv.Label = m.Client + " works for " + sim.FormatDuration(d)
 				sm = append(sm, adv)
 			}
 			sm = append(sm, sim.Labeled(m.Client, m.String()))
@@ -110,8 +116,16 @@ func StoryOf(l *Lock, clients int, moves []Move, probe bool) sim.Script {
 }
 
 // plainSteps are a client's step labels in a run with nobody in its way:
-// acquire, extend, write, release, one per command of a Commands part.
+// acquire, extend, write, release, one per command of a Commands part;
+// for a lock with work or nested acquires, the steps a client alone on
+// an empty server takes (its stretches of work, renewals, nested acquire
+// and release among them).
 func (pr *program) plainSteps(name string) []string {
+	if len(pr.moveKinds()) > 0 {
+		if out := pr.soloSteps(name); len(out) > 0 {
+			return out
+		}
+	}
 	var out []string
 	for _, p := range []*part{pr.acquire, pr.extend, nil, pr.release} {
 		switch {
@@ -125,6 +139,30 @@ func (pr *program) plainSteps(name string) []string {
 				out = append(out, name+" "+p.Name+": "+strings.ToUpper(ln.Args[0]))
 			}
 		}
+	}
+	return out
+}
+
+// soloSteps are the labels of the steps client A takes alone on an
+// empty server, each prefixed with name; nil if the lock cannot run.
+func (pr *program) soloSteps(name string) []string {
+	srv, err := NewServer()
+	if err != nil {
+		return nil
+	}
+	defer srv.Close()
+	host := NewHost(srv, DefaultBudget())
+	defer host.Close()
+	var errs []*ScriptError
+	w := world{n: 1, owner: -1}
+	x := &searchExec{ctx: context.Background(), srv: srv, host: host, w: &w, errs: &errs}
+	var out []string
+	for c := &w.c[0]; c.active() && len(out) < 64; {
+		label, err := pr.step(c, 0, token(0), &w.grants, false, x)
+		if err != nil {
+			return nil
+		}
+		out = append(out, name+" "+label)
 	}
 	return out
 }
@@ -363,6 +401,11 @@ func (e *storyExec) write(i int, fence int64) bool {
 		r = x.Write(x.Actor().Name + "'s work")
 	}
 	return r.Err == nil
+}
+
+func (e *storyExec) work(i int, d time.Duration) {
+	// the story's clock moved before the step (see StoryOf)
+	e.x.Note(e.x.Actor().Name + " works for " + sim.FormatDuration(d))
 }
 
 func (e *storyExec) wait(i int, d time.Duration) {

@@ -119,7 +119,11 @@ func (sh *storyHost) answer(c *server.Peer, cmd string, args []string) bool {
 	var se *ScriptError
 	switch {
 	case errors.As(err, &se):
-		c.WriteError("ERR " + se.Error())
+		sha := strings.ToLower(args[0])
+		if cmd == "EVAL" {
+			sha = shaOf(args[0])
+		}
+		c.WriteError(se.Reply(sha))
 	case err != nil:
 		c.WriteError("ERR " + err.Error())
 	default:

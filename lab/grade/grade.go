@@ -25,7 +25,8 @@ import (
 // Status "pass" when every test passed, "fail" when one failed or erred,
 // "error" when none could run (Message then says why, naming the
 // policy); one test per judged property, named by its id, then under the
-// default policy one entry per lesson ("lesson: PROPERTY").
+// default policy one entry per lesson ("lesson: PROPERTY (FAULT)") and
+// per note ("note: FILE:LINE").
 type Results struct {
 	Version int          `json:"version"`
 	Status  lab.Status   `json:"status"`
@@ -133,7 +134,20 @@ func Dir(ctx context.Context, dir string, pin Pin) (Results, error) {
 	if rep.Refused {
 		return failed(pin, errors.New(rep.Summary())), nil
 	}
-	return settle(Results{Version: 2, Tests: tests(rep, pin, true)}), nil
+	return settle(Results{Version: 2, Tests: append(tests(rep, pin, true), notes(rep.Notes)...)}), nil
+}
+
+// notes are the report's notes as entries of their own ("note:
+// FILE:LINE", status pass: dead code is no failure, but the learner
+// should hear of it), the note in output.
+func notes(ns []string) []TestResult {
+	var out []TestResult
+	for _, n := range ns {
+		where, _, _ := strings.Cut(n, ": ")
+		out = append(out, TestResult{Name: "note: " + where, Status: lab.Pass, Output: clip(n, maxOutput),
+			TestCode: "a note on the code, not a test of the lock: a comparison Lua decides the same way whatever the server holds"})
+	}
+	return out
 }
 
 // failed is the results of a lock that could not be graded at all.
@@ -162,7 +176,7 @@ func clip(s string, n int) string {
 
 // widen is the policy the default grade applies given the student's
 // lab.json, p: the lease and the client's settings (TTL, retries, their
-// delay, the watchdog) are the lock's own, p's; the faults and properties
+// delay, the work's duration, the watchdog) are the lock's own, p's; the faults and properties
 // are the default's with p's added; each field of the bound is the
 // default's or p's, the larger. So lab.json can make the grade harder,
 // never easier.
@@ -178,7 +192,7 @@ func widen(p lab.Policy) lab.Policy {
 			d.Properties = append(d.Properties, pr)
 		}
 	}
-	d.TTL, d.Retries, d.RetryDelay, d.Watchdog = p.TTL, p.Retries, p.RetryDelay, p.Watchdog
+	d.TTL, d.Retries, d.RetryDelay, d.Watchdog, d.Work = p.TTL, p.Retries, p.RetryDelay, p.Watchdog, p.Work
 	d.Bound.Clients = max(d.Bound.Clients, p.Bound.Clients)
 	d.Bound.Faults = max(d.Bound.Faults, p.Bound.Faults)
 	d.Bound.Depth = max(d.Bound.Depth, p.Bound.Depth)
@@ -208,10 +222,11 @@ func lessonFaults(p lab.Property, fenced bool) []lab.Fault {
 
 // defaultGrade grades l under the default policy widened by its lab.json:
 // each property is a test over every fault in scope but its lesson
-// faults, so it fails only on the lock's own bugs; then one search with
-// every fault finds what the lesson faults break besides, each reported
-// in an entry of its own ("lesson: PROPERTY", status pass, its story
-// code in output), which does not fail the grade.
+// faults, so it fails only on the lock's own bugs; then a search for
+// each lesson fault alone finds what it breaks besides, each reported
+// in an entry of its own ("lesson: PROPERTY (FAULT)", one per lesson
+// fault that breaks it searched alone, status pass, its story code in
+// the test's code), which does not fail the grade.
 func defaultGrade(ctx context.Context, l *lab.Lock, pin Pin) (Results, error) {
 	pol := widen(l.Policy)
 	fenced := lab.HandsOutFences(ctx, l)
@@ -261,8 +276,31 @@ func defaultGrade(ctx context.Context, l *lab.Lock, pin Pin) (Results, error) {
 	for _, p := range pol.Properties {
 		res.Tests = append(res.Tests, byProp[p])
 	}
-	if len(held) > 0 {
-		rep, err := search(pol.Faults, held)
+	// each lesson fault in scope is searched alone, one at a time, so
+	// every one that breaks a property gets its lesson and its story;
+	// they are listed by property, then by fault
+	var lessons []TestResult
+	for _, f := range leaseFaults() {
+		if !slices.Contains(pol.Faults, f) {
+			continue
+		}
+		var props []lab.Property
+		for _, p := range held {
+			if slices.Contains(lessonFaults(p, fenced), f) {
+				props = append(props, p)
+			}
+		}
+		if len(props) == 0 {
+			continue
+		}
+		lk := *l
+		lk.Policy = pol
+		lk.Policy.Faults, lk.Policy.Properties = []lab.Fault{f}, props
+		lk.Policy.Bound.Faults = 1
+		rep, err := lab.Check(ctx, &lk, lab.Options{})
+		if err == nil && rep.Refused {
+			err = errors.New(rep.Summary())
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return Results{}, err
@@ -271,16 +309,24 @@ func defaultGrade(ctx context.Context, l *lab.Lock, pin Pin) (Results, error) {
 		}
 		for _, v := range rep.Judgements {
 			if v.Status == lab.Fail && v.Break != nil {
-				res.Tests = append(res.Tests, lesson(v, rep, pin, fenced))
+				lessons = append(lessons, lesson(v, rep, pin, fenced, f))
 			}
 		}
 	}
+	for _, p := range pol.Properties {
+		for _, t := range lessons {
+			if strings.HasPrefix(t.Name, "lesson: "+string(p)+" (") {
+				res.Tests = append(res.Tests, t)
+			}
+		}
+	}
+	res.Tests = append(res.Tests, notes(lab.Notes(l))...)
 	return settle(res), nil
 }
 
 // lesson is the entry of a break the lesson faults make: what no lease
 // survives, with the story of it.
-func lesson(v lab.Judgement, rep *lab.Report, pin Pin, fenced bool) TestResult {
+func lesson(v lab.Judgement, rep *lab.Report, pin Pin, fenced bool, f lab.Fault) TestResult {
 	var why []string
 	seen := map[lab.Fault]bool{}
 	for _, m := range v.Break.Moves {
@@ -290,7 +336,12 @@ func lesson(v lab.Judgement, rep *lab.Report, pin Pin, fenced bool) TestResult {
 		seen[m.Fault] = true
 		switch m.Fault {
 		case lab.PausePast:
-			why = append(why, "a holder paused past its TTL wakes still acting as holder")
+			if pol := v.Break.Lock.Policy; pol.Watchdog > 0 && pol.Work > 0 && !v.Break.Lock.Extend.Empty() {
+				// the pause stops the whole client, its watchdog's timer too
+				why = append(why, "a holder paused past its TTL, its watchdog frozen with it, wakes still acting as holder")
+			} else {
+				why = append(why, "a holder paused past its TTL wakes still acting as holder")
+			}
 		case lab.ClockJump:
 			why = append(why, "a server clock that jumps past the TTL expires a working holder's key")
 		case lab.Restart:
@@ -306,7 +357,7 @@ func lesson(v lab.Judgement, rep *lab.Report, pin Pin, fenced bool) TestResult {
 	}
 	// a story code is longer than an output may be: it goes with the
 	// test's code, whole
-	return TestResult{Name: "lesson: " + string(v.Property), Status: lab.Pass, Output: clip(text, maxOutput),
+	return TestResult{Name: "lesson: " + string(v.Property) + " (" + string(f) + ")", Status: lab.Pass, Output: clip(text, maxOutput),
 		TestCode: "a lesson, not a test of the lock: " + testCode(v.Property, rep, pin) +
 			"; its story: locksim -story " + Code(v.Break)}
 }
@@ -323,12 +374,14 @@ func tests(rep *lab.Report, pin Pin, lesson bool) []TestResult {
 			t.Message = v.Message
 			if v.Break != nil {
 				t.Message += " (story code " + Code(v.Break) + ")"
+				// a refusal (a lock that does not grant when free) is no
+				// ledger's verdict; any other break its story should show
+				if !v.Ledger && (v.Property != lab.DeadlockFreedom || v.Break.Probe) {
+					t.Message += "; its story, played, does not show the break in the ledger's verdict: step through it to see what the search saw"
+				}
 			}
 			if lesson && v.Property == lab.MutualExclusion && rep.Lesson != "" {
 				t.Message += ". " + rep.Lesson
-			}
-			for _, e := range rep.Errors {
-				t.Message += ". In some schedules a script raised an error, sent back as an error reply: " + e.Error()
 			}
 		case lab.Error:
 			t.Message = v.Message
@@ -373,8 +426,12 @@ func testCode(p lab.Property, rep *lab.Report, pin Pin) string {
 		}
 		faults = "faults: " + strings.Join(names, ", ")
 	}
-	return fmt.Sprintf("check %s over all schedules of %d clients with up to %d faults, depth %d (%s), under %s",
-		p, rep.Bound.Clients, rep.Bound.Faults, rep.Bound.Depth, faults, pin.Name())
+	moves := ""
+	if len(rep.Moves) > 0 {
+		moves = "; moves counted: steps, faults, " + strings.Join(rep.Moves, ", ")
+	}
+	return fmt.Sprintf("check %s over all schedules of %d clients with up to %d faults, depth %d (%s%s), under %s",
+		p, rep.Bound.Clients, rep.Bound.Faults, rep.Bound.Depth, faults, moves, pin.Name())
 }
 
 // Write writes OUT/results.json (OUT created if missing).

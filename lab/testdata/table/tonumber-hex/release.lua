@@ -1,0 +1,5 @@
+-- tokens are hex strings: tonumber reads them as nil
+if tonumber(redis.call("GET", KEYS[1])) == tonumber(ARGV[1]) then
+  return redis.call("DEL", KEYS[1])
+end
+return 0

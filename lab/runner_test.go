@@ -163,7 +163,7 @@ func sameScriptError(a, b ScriptError) bool {
 	if a.OverBudget && b.OverBudget && strings.Contains(a.Msg+b.Msg, "ran past its") {
 		a.Msg, b.Msg = "", ""
 	}
-	return a == b
+	return reflect.DeepEqual(a, b)
 }
 
 // TestChildCancelled: a search let go of (its context cancelled) kills

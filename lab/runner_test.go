@@ -163,6 +163,9 @@ func sameScriptError(a, b ScriptError) bool {
 	if a.OverBudget && b.OverBudget && strings.Contains(a.Msg+b.Msg, "ran past its") {
 		a.Msg, b.Msg = "", ""
 	}
+	// what stays in this process (the raw message, how it was raised)
+	// does not cross to a child's report
+	a.raw, b.raw, a.raised, b.raised = "", "", false, false
 	return reflect.DeepEqual(a, b)
 }
 

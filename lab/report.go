@@ -83,6 +83,30 @@ func (b *Break) String() string {
 	return out
 }
 
+// Sentence is the break summed up in one sentence, for the top of a
+// failing test's message: its length, the faults it needed, and what its
+// last move did: "Shortest break (6 moves, 1 fault: A pauses until just
+// past the TTL): A's release: DEL deleted B's lock."
+func (b *Break) Sentence() string {
+	var faults []string
+	for _, m := range b.Moves {
+		if !m.IsStep() || m.Fault == LostReply {
+			faults = append(faults, m.String())
+		}
+	}
+	n := fmt.Sprintf("%d %s", len(b.Moves), plural(len(b.Moves), "move", "moves"))
+	cause := "no fault"
+	if len(faults) > 0 {
+		cause = fmt.Sprintf("%d %s: %s", len(faults), plural(len(faults), "fault", "faults"), strings.Join(faults, ", "))
+	}
+	why := b.Why
+	if why == "" {
+		why = string(b.Property) + " broke"
+	}
+	why = strings.ToUpper(why[:1]) + why[1:]
+	return "Shortest break (" + n + ", " + cause + "): " + strings.TrimSuffix(why, ".") + "."
+}
+
 // Status is a judgement's outcome, as Exercism's test runners name them.
 type Status string
 

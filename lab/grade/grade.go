@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"locksim/lab"
@@ -25,7 +26,8 @@ import (
 // Status "pass" when every test passed, "fail" when one failed or erred,
 // "error" when none could run (Message then says why, naming the
 // policy); one test per judged property, named by its id, then under the
-// default policy one entry per lesson ("lesson: PROPERTY").
+// default policy one entry per lesson ("lesson: PROPERTY"), then one per
+// lint note ("note: FILE:LINE"), which pass.
 type Results struct {
 	Version int          `json:"version"`
 	Status  lab.Status   `json:"status"`
@@ -133,7 +135,24 @@ func Dir(ctx context.Context, dir string, pin Pin) (Results, error) {
 	if rep.Refused {
 		return failed(pin, errors.New(rep.Summary())), nil
 	}
-	return settle(Results{Version: 2, Tests: tests(rep, pin, true)}), nil
+	return settle(Results{Version: 2, Tests: append(tests(rep, pin, true), notes(l)...)}), nil
+}
+
+// notes are the lock's lint notes (lab.Lint) as entries that pass: what
+// the search cannot see, said beside the verdicts and never failing them.
+// Each is named "note: FILE:LINE" (or "note: lab.json"), its text in
+// output.
+func notes(l *lab.Lock) []TestResult {
+	var out []TestResult
+	for _, n := range lab.Lint(l) {
+		where := n.File
+		if n.Line > 0 {
+			where += ":" + strconv.Itoa(n.Line)
+		}
+		out = append(out, TestResult{Name: "note: " + where, Status: lab.Pass, Output: clip(n.Text, maxOutput),
+			TestCode: "a note, not a test: code the search cannot judge (dead code, or a setting that does nothing)"})
+	}
+	return out
 }
 
 // failed is the results of a lock that could not be graded at all.
@@ -275,6 +294,7 @@ func defaultGrade(ctx context.Context, l *lab.Lock, pin Pin) (Results, error) {
 			}
 		}
 	}
+	res.Tests = append(res.Tests, notes(l)...)
 	return settle(res), nil
 }
 
@@ -322,7 +342,9 @@ func tests(rep *lab.Report, pin Pin, lesson bool) []TestResult {
 		case lab.Fail:
 			t.Message = v.Message
 			if v.Break != nil {
-				t.Message += " (story code " + Code(v.Break) + ")"
+				// the break in one sentence first: a long schedule and its
+				// code follow
+				t.Message = v.Break.Sentence() + " " + v.Message + " (story code " + Code(v.Break) + ")"
 			}
 			if lesson && v.Property == lab.MutualExclusion && rep.Lesson != "" {
 				t.Message += ". " + rep.Lesson

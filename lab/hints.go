@@ -69,8 +69,10 @@ func Reference(id string) (Lock, bool) {
 // ReferenceDiff is the learner's lock l against level id's reference fix,
 // as unified diffs, one per part that differs ("--- yours/release.lua",
 // "+++ reference/release.lua", then its hunks); "" when the parts are the
-// same or the level has no fix. The policy is not compared: a level pins
-// it.
+// same or the level has no fix. A part that differs only in its quotes,
+// its comments or its spacing is the same, and the reference's strings
+// are quoted as the learner's are, so the diff shows what the code does
+// differently. The policy is not compared: a level pins it.
 func ReferenceDiff(id string, l *Lock) string {
 	ref, ok := Reference(id)
 	if !ok {
@@ -80,9 +82,10 @@ func ReferenceDiff(id string, l *Lock) string {
 	mine, theirs := lockPartsOf(l), lockPartsOf(&ref)
 	for i := range mine {
 		a, b := mine[i], theirs[i]
-		if a.Empty() && b.Empty() {
+		if a.Empty() && b.Empty() || a.Lang == b.Lang && sameCode(a.Src, b.Src) {
 			continue
 		}
+		b.Src = quotedAs(a.Src, b.Src)
 		name := a.Name
 		if name == "" {
 			name = b.Name
@@ -111,4 +114,42 @@ func withNewline(src string) string {
 		return ""
 	}
 	return src + "\n"
+}
+
+// FocusPart is the part level id is about, the one its page opens on
+// (content's lab/<id>.txt, section part): PartAcquire, PartRelease or
+// PartExtend; PartRelease for a level with no text, where most flaws are.
+func FocusPart(id string) string {
+	txt, err := content.LabLevel(id)
+	if err == nil {
+		switch p := strings.TrimSpace(txt["part"]); p {
+		case PartAcquire, PartRelease, PartExtend:
+			return p
+		}
+	}
+	return PartRelease
+}
+
+// sameCode reports whether a and b are the same code but for the quotes
+// around strings, comment lines, indentation and blank lines.
+func sameCode(a, b string) bool { return codeLines(a) == codeLines(b) }
+
+func codeLines(src string) string {
+	var out []string
+	for _, line := range strings.Split(strings.ReplaceAll(src, `"`, "'"), "\n") {
+		line = strings.TrimSpace(line)
+		if line != "" && !strings.HasPrefix(line, "--") && !strings.HasPrefix(line, "#") {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// quotedAs is ref with its double quotes made single when mine quotes
+// its strings with single ones only, and ref has none of its own.
+func quotedAs(mine, ref string) string {
+	if strings.Contains(mine, "'") && !strings.Contains(mine, `"`) && !strings.Contains(ref, "'") {
+		return strings.ReplaceAll(ref, `"`, "'")
+	}
+	return ref
 }

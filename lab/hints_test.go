@@ -62,12 +62,53 @@ func TestReferenceDiff(t *testing.T) {
 	mine.Release = Part{Name: PartRelease, Lang: Lua, Src: "local v = redis.call('GET', KEYS[1])\nif v == ARGV[1] then\n  return redis.call('DEL', KEYS[1])\nend\nreturn 0\n"}
 	d := ReferenceDiff("get-then-del", &mine)
 	for _, want := range []string{"--- yours/release.lua\n", "+++ reference/release.lua\n",
-		"-local v = redis.call('GET', KEYS[1])\n", "+if redis.call(\"GET\", KEYS[1]) == ARGV[1] then\n", " end\n"} {
+		"-local v = redis.call('GET', KEYS[1])\n", "+if redis.call('GET', KEYS[1]) == ARGV[1] then\n", " end\n"} {
 		if !strings.Contains(d, want) {
 			t.Errorf("the diff should hold %q:\n%s", want, d)
 		}
 	}
 	if strings.Contains(d, "acquire") {
 		t.Errorf("the acquire is the same: no hunk of it, got:\n%s", d)
+	}
+	// quotes, comments and indentation are no difference, and the
+	// reference is quoted as the learner quotes
+	mine.Acquire.Src = "-- take it\nreturn redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])\n"
+	mine.Release.Src = "if redis.call('GET', KEYS[1]) == ARGV[1] then\nreturn redis.call('DEL', KEYS[1])\nend\nreturn 0\n"
+	if d := ReferenceDiff("get-then-del", &mine); d != "" {
+		t.Errorf("quotes, comments and indentation should be no difference, got:\n%s", d)
+	}
+	mine.Release.Src = "if redis.call('GET', KEYS[1]) then\nreturn redis.call('DEL', KEYS[1])\nend\nreturn 0\n"
+	d = ReferenceDiff("get-then-del", &mine)
+	if !strings.Contains(d, "+if redis.call('GET', KEYS[1]) == ARGV[1] then\n") || strings.Contains(d, `"`) {
+		t.Errorf("the reference should be quoted as the learner quotes:\n%s", d)
+	}
+}
+
+// TestFocusPart: the part a level's page opens on is one its reference
+// fix changes (quotes and comments aside), so a level about the acquire
+// opens on the acquire.
+func TestFocusPart(t *testing.T) {
+	norm := func(src string) string {
+		var out []string
+		for _, line := range strings.Split(strings.ReplaceAll(src, `"`, "'"), "\n") {
+			if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "--") && !strings.HasPrefix(line, "#") {
+				out = append(out, line)
+			}
+		}
+		return strings.Join(out, "\n")
+	}
+	for _, lv := range Levels() {
+		ref, _ := Reference(lv.ID)
+		part := FocusPart(lv.ID)
+		i := map[string]int{PartAcquire: 0, PartRelease: 1, PartExtend: 2}[part]
+		if norm(lockPartsOf(&lv.Lock)[i].Src) == norm(lockPartsOf(&ref)[i].Src) {
+			t.Errorf("level %s opens on its %s, which its fix leaves as it is", lv.ID, part)
+		}
+	}
+	if got := FocusPart("get-then-set"); got != PartAcquire {
+		t.Errorf("get-then-set is about the acquire, got %s", got)
+	}
+	if got := FocusPart("no-such-level"); got != PartRelease {
+		t.Errorf("no text: the release, got %s", got)
 	}
 }

@@ -470,6 +470,10 @@ func (l *Lab) KeyMap() help.KeyMap {
 	case lv.Mode == lab.FixIt && l.passed[lv.ID()]:
 		hint.SetHelp("ctrl+x", "the reference fix beside yours")
 	}
+	hintShort := relabel(hint, "hint")
+	if lv.Mode == lab.FixIt && l.passed[lv.ID()] {
+		hintShort = relabel(hint, "reference fix")
+	}
 	if lv.Break() {
 		help = k.Keys // nothing is typed here
 	}
@@ -482,10 +486,10 @@ func (l *Lab) KeyMap() help.KeyMap {
 	case l.running:
 		short, full = []key.Binding{k.Cancel}, []key.Binding{k.Cancel}
 	case lv.Break():
-		short = []key.Binding{relabel(k.Hand, "play it: you make the moves"), relabel(hint, "hint"), k.Back, run}
+		short = []key.Binding{relabel(k.Hand, "play it: you make the moves"), hintShort, k.Back, run}
 		full = []key.Binding{k.Hand, hint, k.Run, k.NextPart, k.PrevPart, k.Back}
 	default:
-		short = []key.Binding{run, relabel(hint, "hint"), k.Back, relabel(k.NextPart, "part"), relabel(k.Lang, "Lua/commands"), k.Save}
+		short = []key.Binding{run, hintShort, k.Back, relabel(k.NextPart, "part"), relabel(k.Lang, "Lua/commands"), k.Save}
 		full = []key.Binding{k.Run, hint, k.NextPart, k.PrevPart, k.Lang, k.Save, k.Back}
 	}
 	if n := len(l.failures()); n > 0 && !l.running {
@@ -667,7 +671,7 @@ func (l *Lab) hint() {
 		return
 	case lv.Mode == lab.FixIt && l.passed[lv.ID()]:
 		if lk, err := l.lock(); err == nil && lab.ReferenceDiff(lv.Level.ID, &lk) == "" {
-			l.note = "your lock is the reference fix, to the letter"
+			l.note = "your lock is the reference fix, but for quotes, comments and spacing"
 			return
 		}
 		l.showRef = true

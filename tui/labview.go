@@ -198,9 +198,8 @@ func (l *Lab) levelRows() []string {
 func (l *Lab) helpRows() []string {
 	st := l.com.Styles
 	legend := []string{
-		"in the editor every printable key is typed into the code, ? included: ctrl+g opens this page there",
-		"results: ✓ no break within the bound  ✗ broken, ▸ the break ctrl+o opens  ! could not judge",
-		"any key closes this page",
+		"in the editor every key is typed, ? included: ctrl+g opens this page there",
+		"results: ✓ no break  ✗ broken (▸ the one ctrl+o opens)  ! could not judge",
 	}
 	return []string{"", views.HelpPage(st, l.KeyMap().FullHelp(), legend, l.w)}
 }
@@ -238,7 +237,7 @@ func (l *Lab) referenceRows(n int) []string {
 	if more > 0 {
 		out = append(out, st.Dim.Render(itoa(int64(more))+" more lines of the diff: a taller terminal shows them"))
 	}
-	return append(out, st.Dim.Render("any key goes back to your lock"))
+	return out
 }
 
 // footer is the page's last rows: the one-time note, wrapped, or the keys

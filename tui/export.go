@@ -37,6 +37,17 @@ func (p *Player) export() tea.Cmd {
 		if len(snap.Nodes) > 0 {
 			return exported{id, note + " · this story runs on " + itoa(int64(len(snap.Nodes))) + " servers: one redis-cli cannot replay it"}
 		}
+		if pos.Lab != nil && err == nil {
+			// a story of the lab carries its lock: its code runs to
+			// hundreds of characters, so the line gives its short pointer
+			// and the file that holds the code (-story reads either)
+			ptr := storycode.Pointer(code)
+			where, err := sink.Save(storycode.PointerFile(ptr), []byte(code+"\n"))
+			if err != nil {
+				return exported{id, "no story code file: " + err.Error()}
+			}
+			note = "-story " + ptr + " · its code is in " + homeShort(where, os.Getenv("HOME"))
+		}
 		name, err := sink.Save(transcript.Export(x, label, scene, seed, snap))
 		if err != nil {
 			return exported{id, note + " · " + err.Error()}

@@ -1,11 +1,15 @@
 package tui
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"locksim/lab"
+	"locksim/storycode"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -237,5 +241,36 @@ func TestLabPageGoldens(t *testing.T) {
 			a := openLab(t, Options{Seed: 1}, size.w, size.h, c.presses)
 			golden(t, c.name+"-"+itoa(int64(size.w))+"x"+itoa(int64(size.h)), a.View())
 		}
+	}
+}
+
+// TestLabStoryPointer: y on a story of the lab gives its short pointer,
+// not the code of hundreds of characters, and writes the code to the
+// file the pointer names, which storycode reads back to the same story.
+func TestLabStoryPointer(t *testing.T) {
+	dir := exportDir(t)
+	a := openLab(t, Options{Seed: 3, NoQuiz: true, Lab: labDir(t)}, 80, 24, "[ctrl+r][ctrl+o]nn")
+	if !a.labStory {
+		t.Fatalf("ctrl+o should open the break:\n%s", a.View())
+	}
+	want := a.pl.Position()
+	drive(t, a, keys("y")...)
+	m := regexp.MustCompile(`-story (lab-[0-9a-f]{10}) · its code is in `).FindStringSubmatch(a.pl.Flash)
+	if m == nil {
+		t.Fatalf("y should give the story's pointer and where its code is: %q", a.pl.Flash)
+	}
+	if strings.Contains(a.pl.Flash, "lab.") || len(strings.Fields(a.pl.Flash)[1]) > 20 {
+		t.Errorf("the line should not carry the whole code: %q", a.pl.Flash)
+	}
+	code, err := storycode.Resolve(m[1], dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, err := storycode.Decode(code)
+	if err != nil || pos.Lab == nil || pos.Step != want.Step || len(pos.Lab.Moves) != len(want.Lab.Moves) {
+		t.Errorf("the pointer's code should open the same story at step %d: %+v, %v", want.Step, pos, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, storycode.PointerFile(m[1]))); err != nil {
+		t.Errorf("the code's file should be in the export directory: %v", err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -328,7 +329,7 @@ func lesson(v lab.Judgement, rep *lab.Report, pin Pin, fenced bool) TestResult {
 	// test's code, whole
 	return TestResult{Name: "lesson: " + string(v.Property), Status: lab.Pass, Output: clip(text, maxOutput),
 		TestCode: "a lesson, not a test of the lock: " + testCode(v.Property, rep, pin) +
-			"; its story: locksim -story " + Code(v.Break)}
+			"; its story" + alsoIn(Code(v.Break)) + ": locksim -story " + Code(v.Break)}
 }
 
 // tests are a report's judgements as tests; with lesson, a failure of
@@ -344,7 +345,7 @@ func tests(rep *lab.Report, pin Pin, lesson bool) []TestResult {
 			if v.Break != nil {
 				// the break in one sentence first: a long schedule and its
 				// code follow
-				t.Message = v.Break.Sentence() + " " + v.Message + " (story code " + Code(v.Break) + ")"
+				t.Message = v.Break.Sentence() + " " + v.Message + storyRef(Code(v.Break))
 			}
 			if lesson && v.Property == lab.MutualExclusion && rep.Lesson != "" {
 				t.Message += ". " + rep.Lesson
@@ -399,7 +400,38 @@ func testCode(p lab.Property, rep *lab.Report, pin Pin) string {
 		p, rep.Bound.Clients, rep.Bound.Faults, rep.Bound.Depth, faults, pin.Name())
 }
 
-// Write writes OUT/results.json (OUT created if missing).
+// storyRef is a failure's story as its message ends: the file beside
+// results.json that holds its code (see fileRef), then the code itself.
+func storyRef(code string) string {
+	return fileRef(code) + " (story code " + code + ")"
+}
+
+// fileRef names the file Write puts code in beside results.json, by its
+// short pointer (storycode.Pointer): a story code that carries a lock
+// runs to hundreds of characters. "" for a break the code cannot carry.
+func fileRef(code string) string {
+	if strings.HasPrefix(code, "lab:") {
+		return ""
+	}
+	return " (its story: locksim -story OUT/" + storycode.PointerFile(storycode.Pointer(code)) + ")"
+}
+
+// alsoIn is ", also in OUT/lab-<hash>.code" for a code Write puts in a
+// file (see fileRef), "" for none.
+func alsoIn(code string) string {
+	if strings.HasPrefix(code, "lab:") {
+		return ""
+	}
+	return ", also in OUT/" + storycode.PointerFile(storycode.Pointer(code))
+}
+
+// storyCodes finds the story codes in results.json's messages and test
+// codes, as storyRef and lesson write them.
+var storyCodes = regexp.MustCompile(`\(story code ([^ ()]+)\)|-story ([^ ()]+\.[^ ()]+)`)
+
+// Write writes OUT/results.json (OUT created if missing), and beside it
+// each story code the results name, in the file its pointer names
+// (lab-<hash>.code), which locksim -story reads.
 func Write(out string, res Results) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
@@ -407,6 +439,18 @@ func Write(out string, res Results) error {
 	data, err := json.MarshalIndent(res, "", "  ")
 	if err != nil {
 		return err
+	}
+	for _, t := range res.Tests {
+		for _, m := range storyCodes.FindAllStringSubmatch(t.Message+" "+t.TestCode, -1) {
+			code := m[1] + m[2]
+			if strings.HasPrefix(code, "lab:") || strings.HasPrefix(code, "OUT/") {
+				continue
+			}
+			name := filepath.Join(out, storycode.PointerFile(storycode.Pointer(code)))
+			if err := os.WriteFile(name, []byte(code+"\n"), 0o644); err != nil {
+				return err
+			}
+		}
 	}
 	return os.WriteFile(filepath.Join(out, "results.json"), append(data, '\n'), 0o644)
 }

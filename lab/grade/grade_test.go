@@ -294,3 +294,40 @@ func TestGradeNotes(t *testing.T) {
 		t.Errorf("the note should say the watchdog has no extend to run: %q", out)
 	}
 }
+
+// TestStoryFiles: each failure's message names the file, beside
+// results.json, that holds its story code by its short pointer; Write
+// puts the code there, and it reads back to the failure's story.
+func TestStoryFiles(t *testing.T) {
+	res, err := Dir(context.Background(), "../testdata/getdel", Pin{Level: "get-then-del"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if err := Write(out, res); err != nil {
+		t.Fatal(err)
+	}
+	ref := regexp.MustCompile(`\(its story: locksim -story OUT/(lab-[0-9a-f]{10})\.code\) \(story code ([^ )]+)\)`)
+	failed := 0
+	for _, tr := range res.Tests {
+		if tr.Status != lab.Fail {
+			continue
+		}
+		failed++
+		m := ref.FindStringSubmatch(tr.Message)
+		if m == nil {
+			t.Errorf("%s: the message should name its story's file: %q", tr.Name, tr.Message)
+			continue
+		}
+		code, err := storycode.Resolve(m[1], out)
+		if err != nil || code != m[2] {
+			t.Errorf("%s: the file of %s should hold the message's code: %v", tr.Name, m[1], err)
+		}
+		if pos, err := storycode.Decode(code); err != nil || pos.Lab == nil {
+			t.Errorf("%s: the file's code should open a story of the lab: %v", tr.Name, err)
+		}
+	}
+	if failed == 0 {
+		t.Fatalf("get-then-del failed nothing: %+v", res)
+	}
+}

@@ -6,10 +6,12 @@ import (
 )
 
 // The lab's levels have text of their own in content/lab/<level id>.txt,
-// in the scenes' format (sections opened by "# name"): staged hints for
-// each mode, break-1, break-2, … and fix-1, fix-2, …, each a little
-// nearer the answer than the one before (a nudge, the idea, nearly the
-// code). They are no scene's, so they sit apart from text/.
+// in the scenes' format (sections opened by "# name"): part, the part of
+// the lock the level is about (acquire, release or extend), which its
+// page opens on; then staged hints for each mode, break-1, break-2, …
+// and fix-1, fix-2, …, each a little nearer the answer than the one
+// before (a nudge, the idea, nearly the code). They are no scene's, so
+// they sit apart from text/.
 //
 //go:embed lab/*.txt
 var labFiles embed.FS

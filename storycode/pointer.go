@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // A story code that carries a learner's lock runs to hundreds of
@@ -64,4 +65,46 @@ func Resolve(arg, dir string) (string, error) {
 		return strings.TrimSpace(string(data)), nil
 	}
 	return arg, nil
+}
+
+// Shelf keeps story codes by their pointers in memory, for a server whose
+// learners cannot reach its files: a pointer a session was given resolves
+// in any later command to the same server. It holds at most its size,
+// forgetting the oldest first. Safe for concurrent use.
+type Shelf struct {
+	mu    sync.Mutex
+	size  int
+	codes map[string]string
+	order []string // pointers, oldest first
+}
+
+// NewShelf is a shelf of at most size codes (at least one).
+func NewShelf(size int) *Shelf {
+	return &Shelf{size: max(size, 1), codes: map[string]string{}}
+}
+
+// Put keeps code and returns its pointer.
+func (s *Shelf) Put(code string) string {
+	p := Pointer(code)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.codes[p]; ok {
+		return p
+	}
+	if len(s.order) >= s.size {
+		delete(s.codes, s.order[0])
+		s.order = s.order[1:]
+	}
+	s.codes[p] = code
+	s.order = append(s.order, p)
+	return p
+}
+
+// Get is the code kept under pointer p, and false when the shelf has none
+// (never put there, or forgotten).
+func (s *Shelf) Get(p string) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	code, ok := s.codes[p]
+	return code, ok
 }

@@ -42,3 +42,23 @@ func TestPointer(t *testing.T) {
 		t.Errorf("a file holding another code should be refused: %v", err)
 	}
 }
+
+// TestShelf: a shelf gives back the code put under a pointer, forgets the
+// oldest past its size, and keeps a code put twice once.
+func TestShelf(t *testing.T) {
+	s := NewShelf(2)
+	a, b, c := s.Put("lab.a"), s.Put("lab.b"), ""
+	if got, ok := s.Get(a); !ok || got != "lab.a" || a != Pointer("lab.a") {
+		t.Fatalf("Get(%s) = %q, %v", a, got, ok)
+	}
+	s.Put("lab.a") // already there: nothing is forgotten
+	c = s.Put("lab.c")
+	if _, ok := s.Get(a); ok {
+		t.Error("past its size the shelf should forget the oldest")
+	}
+	for p, want := range map[string]string{b: "lab.b", c: "lab.c"} {
+		if got, ok := s.Get(p); !ok || got != want {
+			t.Errorf("Get(%s) = %q, %v; want %q", p, got, ok, want)
+		}
+	}
+}

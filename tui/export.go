@@ -2,6 +2,7 @@ package tui
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 
 	"locksim/storycode"
@@ -46,7 +47,9 @@ func (p *Player) export() tea.Cmd {
 			if err != nil {
 				return exported{id, "no story code file: " + err.Error()}
 			}
-			note = "-story " + ptr + " · its code is in " + homeShort(where, os.Getenv("HOME"))
+			// the directory, not the file: its name is the pointer's, and
+			// the line fits 80 columns
+			note = "-story " + ptr + " · its code file is in " + homeShort(filepath.Dir(where), os.Getenv("HOME"))
 		}
 		name, err := sink.Save(transcript.Export(x, label, scene, seed, snap))
 		if err != nil {

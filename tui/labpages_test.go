@@ -258,7 +258,7 @@ func TestLabStoryPointer(t *testing.T) {
 	}
 	want := a.pl.Position()
 	drive(t, a, keys("y")...)
-	m := regexp.MustCompile(`-story (lab-[0-9a-f]{10}) · its code is in `).FindStringSubmatch(a.pl.Flash)
+	m := regexp.MustCompile(`^-story (lab-[0-9a-f]{10}) · its code file is in (\S+) · `).FindStringSubmatch(a.pl.Flash)
 	if m == nil {
 		t.Fatalf("y should give the story's pointer and where its code is: %q", a.pl.Flash)
 	}
@@ -272,6 +272,12 @@ func TestLabStoryPointer(t *testing.T) {
 	pos, err := storycode.Decode(code)
 	if err != nil || pos.Lab == nil || pos.Step != want.Step || len(pos.Lab.Moves) != len(want.Lab.Moves) {
 		t.Errorf("the pointer's code should open the same story at step %d: %+v, %v", want.Step, pos, err)
+	}
+	if ansi.StringWidth(strings.SplitN(a.pl.Flash, " · wrote", 2)[0]) > 80 {
+		t.Errorf("the pointer and its directory should fit 80 columns: %q", a.pl.Flash)
+	}
+	if m[2] != homeShort(dir, os.Getenv("HOME")) {
+		t.Errorf("the line should name the export directory %s: %q", dir, a.pl.Flash)
 	}
 	if _, err := os.Stat(filepath.Join(dir, storycode.PointerFile(m[1]))); err != nil {
 		t.Errorf("the code's file should be in the export directory: %v", err)

@@ -83,16 +83,26 @@ func (b *Break) String() string {
 	return out
 }
 
+// FaultMoves are the break's moves that are faults, a lost reply
+// included (a step whose reply the client never heard).
+func (b *Break) FaultMoves() []Move {
+	var out []Move
+	for _, m := range b.Moves {
+		if m.Fault != "" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 // Sentence is the break summed up in one sentence, for the top of a
 // failing test's message: its length, the faults it needed, and what its
 // last move did: "Shortest break (6 moves, 1 fault: A pauses until just
 // past the TTL): A's release: DEL deleted B's lock."
 func (b *Break) Sentence() string {
 	var faults []string
-	for _, m := range b.Moves {
-		if !m.IsStep() || m.Fault == LostReply {
-			faults = append(faults, m.String())
-		}
+	for _, m := range b.FaultMoves() {
+		faults = append(faults, m.String())
 	}
 	n := fmt.Sprintf("%d %s", len(b.Moves), plural(len(b.Moves), "move", "moves"))
 	cause := "no fault"

@@ -328,8 +328,9 @@ func (l *Lab) resultRows() []string {
 		case lab.Fail:
 			msg := v.Message
 			if b := v.Break; b != nil {
+				n := len(b.FaultMoves())
 				msg = "broken in " + itoa(int64(len(b.Moves))) + " " + plural(len(b.Moves), "move", "moves") + ", " +
-					itoa(int64(b.Faults)) + " " + plural(b.Faults, "fault", "faults")
+					itoa(int64(n)) + " " + plural(n, "fault", "faults")
 			}
 			out = append(out, indentRest(st.Bad.Render("✗ "+id)+" ", wrapAll(st, msg, l.w-indent), indent)...)
 		default:

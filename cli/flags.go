@@ -74,7 +74,9 @@ usage: locksim [flags]
   -export-scale N      y divides every PX, script TTL and wait by N, 1 to 1000, for a
                        live replay in class (default: the run's own, -scale on a live server)
   -story CODE          open the story code y shows (or a transcript prints): its scene,
-                       settings, seed, own moves, step and prediction; with -plain, its story
+                       settings, seed, own moves, step and prediction; with -plain, its story.
+                       A story of the lab's pointer (lab-1a2b3c4d5e) is read from the file y
+                       wrote in -export-dir, or give that file's path
   -cast FILE           with -scene or -story: write the story as an asciicast v2 file
                        (asciinema play FILE plays it), to -step N or the code's step, else to
                        its end; without them, the whole course; - for stdout
@@ -494,7 +496,19 @@ func readStory(fs *flag.FlagSet, c *config) error {
 	if len(clash) > 0 {
 		return fmt.Errorf("-story carries its own scene, settings, seed and step: it does not go with %s", strings.Join(clash, ", "))
 	}
-	pos, err := storycode.Decode(c.story)
+	// a story of the lab's short pointer (y writes its code to a file
+	// where exports go), or that file's path
+	code := c.story
+	if storycode.IsPointer(code) || strings.ContainsAny(code, `/\`) || strings.HasSuffix(code, ".code") {
+		dir, err := scenes.Export{Dir: c.exportDir}.Where()
+		if err != nil {
+			return err
+		}
+		if code, err = storycode.Resolve(code, dir); err != nil {
+			return err
+		}
+	}
+	pos, err := storycode.Decode(code)
 	if err != nil {
 		return err
 	}

@@ -91,3 +91,33 @@ func TestCastFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestStoryPointer: -story takes a story of the lab's short pointer, read
+// from the file y wrote in -export-dir, or that file's path; a pointer
+// with no file gets one line and exit 2.
+func TestStoryPointer(t *testing.T) {
+	pos, err := play.ParsePosition([]byte(`{"version":1,"scene":"gc-pause","seed":7,"step":3}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := storycode.Encode(pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	ptr := storycode.Pointer(code)
+	path := filepath.Join(dir, storycode.PointerFile(ptr))
+	if err := os.WriteFile(path, []byte(code+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"-plain", "-export-dir", dir, "-story", ptr}, {"-plain", "-story", path}} {
+		exit, out, errs := runMain(args...)
+		if exit != 0 || errs != "" || !strings.Contains(words(out), "server: embedded · seed 7") {
+			t.Errorf("%q: exit %d, stderr %q, stdout:\n%s", args, exit, errs, out)
+		}
+	}
+	exit, out, errs := runMain("-plain", "-export-dir", dir, "-story", "lab-0123456789")
+	if exit != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "no such story here") {
+		t.Errorf("a pointer with no file: exit %d, stdout %q, stderr %q", exit, out, errs)
+	}
+}

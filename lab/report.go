@@ -83,6 +83,40 @@ func (b *Break) String() string {
 	return out
 }
 
+// FaultMoves are the break's moves that are faults, a lost reply
+// included (a step whose reply the client never heard).
+func (b *Break) FaultMoves() []Move {
+	var out []Move
+	for _, m := range b.Moves {
+		if m.Fault != "" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Sentence is the break summed up in one sentence, for the top of a
+// failing test's message: its length, the faults it needed, and what its
+// last move did: "Shortest break (6 moves, 1 fault: A pauses until just
+// past the TTL): A's release: DEL deleted B's lock."
+func (b *Break) Sentence() string {
+	var faults []string
+	for _, m := range b.FaultMoves() {
+		faults = append(faults, m.String())
+	}
+	n := fmt.Sprintf("%d %s", len(b.Moves), plural(len(b.Moves), "move", "moves"))
+	cause := "no fault"
+	if len(faults) > 0 {
+		cause = fmt.Sprintf("%d %s: %s", len(faults), plural(len(faults), "fault", "faults"), strings.Join(faults, ", "))
+	}
+	why := b.Why
+	if why == "" {
+		why = string(b.Property) + " broke"
+	}
+	why = strings.ToUpper(why[:1]) + why[1:]
+	return "Shortest break (" + n + ", " + cause + "): " + strings.TrimSuffix(why, ".") + "."
+}
+
 // Status is a judgement's outcome, as Exercism's test runners name them.
 type Status string
 
@@ -131,10 +165,6 @@ type Report struct {
 	// raised in some schedule (each became an error reply to EVAL there,
 	// as Redis sends it); nil when none did.
 	Errors []*ScriptError
-	// Notes are comparisons in the lock's scripts that Lua decides the
-	// same way whatever the server holds (see Notes): dead code the
-	// search cannot show, as no schedule runs it.
-	Notes []string
 	// Moves are the kinds of move the depth counts beyond steps and
 	// faults, for the bound's sentence: "stretches of work", "watchdog
 	// renewals", "nested acquires and releases"; nil for none.

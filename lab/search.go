@@ -113,7 +113,6 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 		return nil, err
 	}
 	rep.Explored, rep.Broke, rep.Errors = s.explored, s.broke, s.errs
-	rep.Notes = Notes(l)
 	if o.Progress != nil {
 		o.Progress(Progress{Explored: s.explored, Broke: s.broke, Max: s.bound.MaxSchedules, Done: 1})
 	}

@@ -72,7 +72,10 @@ func (s *Server) commandNames() []string {
 
 // command runs the session's command and returns its exit status.
 func (s *Server) command(sess ssh.Session, id Identity) int {
-	args := sess.Command()
+	args := slices.Clone(sess.Command())
+	for i := range args[1:] {
+		args[1+i] = s.resolveCode(args[1+i]) // a pointer y gave out, here and in a child alike
+	}
 	c, ok := s.commands[args[0]]
 	call := Call{Name: args[0], Args: args[1:], Out: sess, Err: sess.Stderr(), Who: id,
 		Backend: func() (*sim.Backend, func(), error) {

@@ -32,6 +32,7 @@ import (
 
 	"locksim/lab"
 	"locksim/sim"
+	"locksim/storycode"
 	"locksim/tui"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -187,7 +188,15 @@ type Server struct {
 	webs       []*http.Server
 	webAddr    string
 	projectors projectors
+
+	// stories keeps the long story codes y gave out by their short
+	// pointers (a story of the lab carries its lock): a learner's command
+	// names the pointer, which resolves here, before any child runs
+	stories *storycode.Shelf
 }
+
+// storyShelf is how many long story codes a server keeps by pointer.
+const storyShelf = 10_000
 
 // New checks c and prepares the server; Serve or ListenAndServe starts it.
 func New(c Config) (*Server, error) {
@@ -218,7 +227,7 @@ func New(c Config) (*Server, error) {
 	if c.Log == nil {
 		c.Log = log.New(io.Discard, "", 0)
 	}
-	s := &Server{cfg: c, clock: c.Clock, live: map[*Session]bool{},
+	s := &Server{cfg: c, clock: c.Clock, live: map[*Session]bool{}, stories: storycode.NewShelf(storyShelf),
 		terms: pool{total: c.MaxSessions, perKey: c.SessionsPerKey, reserved: reservedFor(c.MaxSessions), by: map[string]int{}},
 		cmds:  pool{total: c.MaxCommands, perKey: c.CommandsPerKey, by: map[string]int{}},
 		labs:  make(chan struct{}, max(1, cmp.Or(c.LabSearches, DefaultLabSearches)))}

@@ -32,7 +32,7 @@ func (s *Server) handle(sess ssh.Session) {
 	if args := sess.Command(); ok && len(args) == 2 && args[0] == "story" {
 		// ssh -t HOST story CODE: the course on the terminal, at the code's
 		// place rather than the student's saved one
-		pos, err := storycode.Decode(args[1])
+		pos, err := storycode.Decode(s.resolveCode(args[1]))
 		if err != nil {
 			fmt.Fprintf(sess.Stderr(), "locksim: %v\n", err)
 			_ = sess.Exit(2)
@@ -48,7 +48,7 @@ func (s *Server) handle(sess ssh.Session) {
 		_ = sess.Exit(2)
 		return
 	}
-	_ = sess.Exit(s.course(&sshTerminal{sess: sess, id: id, pty: pty, winch: winch, link: s.storyLink()}, at))
+	_ = sess.Exit(s.course(&sshTerminal{sess: sess, id: id, pty: pty, winch: winch, link: s.storyLink(), fetch: s.fetchLine(sess)}, at))
 }
 
 // course runs the course on sess's terminal until the student quits, the
@@ -243,14 +243,40 @@ func (s *Server) track(ses *Session, on bool) {
 // fetchLine is what y says over SSH instead of writing a file the student
 // could not reach: the command that fetches the story code's redis-cli
 // script, with the port the student connected to.
-func fetchLine(sess ssh.Session) func(code string) string {
+func (s *Server) fetchLine(sess ssh.Session) func(code string) string {
 	port := "2222"
 	if _, p, err := net.SplitHostPort(sess.LocalAddr().String()); err == nil {
 		port = p
 	}
+	return fetchFor(port, s.stories)
+}
+
+// fetchFor is the fetch line on port: a code longer than a line can
+// carry (a story of the lab carries its lock) goes by its pointer, kept
+// on shelf for the command that names it.
+func fetchFor(port string, shelf *storycode.Shelf) func(code string) string {
 	return func(code string) string {
+		if len(code) > maxCodeInLine {
+			code = shelf.Put(code)
+		}
 		return "ssh -p " + port + " HOST cli " + code + " > story.redis"
 	}
+}
+
+// maxCodeInLine is the longest story code a fetch line carries whole:
+// longer, it goes by its pointer.
+const maxCodeInLine = 100
+
+// resolveCode is arg, or the code the server keeps under arg when arg is
+// a pointer it gave out; a pointer it does not know stays as it is, and
+// the command then says it is not a story code.
+func (s *Server) resolveCode(arg string) string {
+	if storycode.IsPointer(arg) {
+		if code, ok := s.stories.Get(arg); ok {
+			return code
+		}
+	}
+	return arg
 }
 
 func backendWord(b *sim.Backend) string {

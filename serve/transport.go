@@ -59,6 +59,8 @@ type sshTerminal struct {
 	winch <-chan ssh.Window
 	// link, when set, is the web page of a story code (-public-url)
 	link func(code string) string
+	// fetch is the fetch line y shows (Server.fetchLine)
+	fetch func(code string) string
 }
 
 func (t *sshTerminal) Context() context.Context { return t.sess.Context() }
@@ -77,11 +79,10 @@ func (t *sshTerminal) Renderer() *lipgloss.Renderer { return bubbletea.MakeRende
 func (t *sshTerminal) Say(line string) { fmt.Fprintln(t.sess.Stderr(), line) }
 
 func (t *sshTerminal) Fetch() func(code string) string {
-	fetch := fetchLine(t.sess)
 	if t.link == nil {
-		return fetch
+		return t.fetch
 	}
-	return func(code string) string { return t.link(code) + " · " + fetch(code) }
+	return func(code string) string { return t.link(code) + " · " + t.fetch(code) }
 }
 
 // storyLink is the web page of a story code under -public-url, nil
@@ -90,6 +91,17 @@ func (s *Server) storyLink() func(code string) string {
 	if s.cfg.PublicURL == "" {
 		return nil
 	}
-	base := strings.TrimSuffix(s.cfg.PublicURL, "/")
-	return func(code string) string { return base + "/s/" + code }
+	return s.linkUnder(s.cfg.PublicURL)
+}
+
+// linkUnder is the web page of a story code under base; a code longer
+// than a line can carry goes by its pointer, which /s/ resolves.
+func (s *Server) linkUnder(base string) func(code string) string {
+	base = strings.TrimSuffix(base, "/")
+	return func(code string) string {
+		if len(code) > maxCodeInLine {
+			code = s.stories.Put(code)
+		}
+		return base + "/s/" + code
+	}
 }

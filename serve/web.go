@@ -175,7 +175,7 @@ func (s *Server) webSession(w http.ResponseWriter, r *http.Request) {
 		}
 		id = Identity{ID: p.lead, KeyHash: p.lead, User: p.code, Instructor: true}
 	case strings.HasPrefix(route, "/s/"):
-		pos, err := storycode.Decode(strings.TrimPrefix(route, "/s/"))
+		pos, err := storycode.Decode(s.resolveCode(strings.TrimPrefix(route, "/s/")))
 		if err != nil {
 			bad = fmt.Sprintf("locksim: %v", err)
 		}
@@ -217,7 +217,7 @@ func (s *Server) webSession(w http.ResponseWriter, r *http.Request) {
 	base := s.pageBase(r)
 	// the tab's context is not the server's: the shutdown ends the
 	// session with a line, as it does an SSH session
-	t := newWebTerminal(context.Background(), conn, id, remote, func(code string) string { return base + "/s/" + code })
+	t := newWebTerminal(context.Background(), conn, id, remote, s.linkUnder(base))
 	defer func() {
 		if p := recover(); p != nil {
 			s.cfg.Log.Printf("session %s: panic: %v\n%s", id.ID, p, debug.Stack())

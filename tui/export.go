@@ -2,6 +2,7 @@ package tui
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 
 	"locksim/storycode"
@@ -36,6 +37,19 @@ func (p *Player) export() tea.Cmd {
 		}
 		if len(snap.Nodes) > 0 {
 			return exported{id, note + " · this story runs on " + itoa(int64(len(snap.Nodes))) + " servers: one redis-cli cannot replay it"}
+		}
+		if pos.Lab != nil && err == nil {
+			// a story of the lab carries its lock: its code runs to
+			// hundreds of characters, so the line gives its short pointer
+			// and the file that holds the code (-story reads either)
+			ptr := storycode.Pointer(code)
+			where, err := sink.Save(storycode.PointerFile(ptr), []byte(code+"\n"))
+			if err != nil {
+				return exported{id, "no story code file: " + err.Error()}
+			}
+			// the directory, not the file: its name is the pointer's, and
+			// the line fits 80 columns
+			note = "-story " + ptr + " · its code file is in " + homeShort(filepath.Dir(where), os.Getenv("HOME"))
 		}
 		name, err := sink.Save(transcript.Export(x, label, scene, seed, snap))
 		if err != nil {

@@ -205,6 +205,9 @@ func (a *session) sceneKeys() keyList {
 		whole.Width = 0 // the line's whole width, not the help model's cut
 		short = views.Fit(short, a.com.Width, func(b []key.Binding) int { return ansi.StringWidth(whole.ShortHelpView(b)) })
 	}
+	if a.labStory {
+		short = a.labStoryKeys(short)
+	}
 	g := glossaryKey
 	if a.knobUses(g) {
 		g.SetHelp("? then g", "glossary") // g is the scene's setting: the pages over it take g
@@ -317,6 +320,13 @@ type LabKeyMap struct {
 	// Back leaves the editor for the levels (the lab for the contents);
 	// Cancel, the same key, stops a search
 	Back, Cancel key.Binding
+	// Hint shows a level's next staged hint, and once the level is passed
+	// its reference fix beside the learner's lock
+	Hint key.Binding
+	// Help opens the lab's keys page: ctrl+g wherever the editor takes
+	// typing (a ? there is code), Keys (?) on the levels and on a lock to
+	// break, where nothing is typed
+	Help, Keys key.Binding
 }
 
 // DefaultLabKeyMap is the lab's key map.
@@ -335,5 +345,8 @@ func DefaultLabKeyMap() LabKeyMap {
 		Pick:     key.NewBinding(key.WithKeys("pgdown", "pgup"), key.WithHelp("pgdn/pgup", "pick another break")),
 		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 		Cancel:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel the search")),
+		Hint:     key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "a hint")),
+		Help:     key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "keys")),
+		Keys:     key.NewBinding(key.WithKeys("?", "ctrl+g"), key.WithHelp("?", "keys")),
 	}
 }

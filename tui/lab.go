@@ -94,6 +94,16 @@ type Lab struct {
 	// pick is the broken property whose break ctrl+o opens, an index in
 	// the report's failures
 	pick int
+	// notes are the lint notes on the lock the adversary last ran on
+	// (lab.Lint): dead code the search cannot see
+	notes []lab.Note
+	// hints is how many of the open level's staged hints are on screen;
+	// showRef puts the reference fix beside the learner's lock, as a
+	// diff, in place of the editor (a passed level's hint key);
+	// showHelp puts the keys page in place of the page
+	hints    int
+	showRef  bool
+	showHelp bool
 }
 
 // labStory asks the app to play a story of the lab in the player.
@@ -181,22 +191,40 @@ func (l *Lab) SetSize(w, h int) {
 	l.w, l.h = w, h
 	for i := range l.parts {
 		l.parts[i].SetWidth(w)
-		l.parts[i].SetHeight(l.editorRows())
 	}
+	l.layout()
 	l.bar.Width = max(min(w-44, 40), 10)
 }
 
-// editorRows is how many rows the part in view gets: what the header,
-// the tabs, the policy, the result and the help leave.
-func (l *Lab) editorRows() int {
-	if l.tall() {
-		return l.h - 24 // each judgement keeps two rows
+// minEditorRows is the fewest rows the editor is given, whatever the
+// rest of the page asks for: the rows under it that do not fit then go,
+// from the bottom.
+const minEditorRows = 4
+
+// layout gives the editor the rows the rest of the lock's page leaves
+// (the level and its goal, the tabs, the line under the editor, the
+// policy, the hints and the result, the footer), each wrapped to the
+// width: the page's text is never cut, the editor shrinks instead.
+func (l *Lab) layout() {
+	rows := minEditorRows
+	if l.mode == labEdit && l.h > 0 {
+		st := l.com.Styles
+		under := l.partHint()
+		if l.scriptErr != nil {
+			under = "✗ " + l.scriptErr.Error()
+		}
+		used := len(l.header()) + len(joinLines(l.levelRows())) + 1 + // the tabs
+			strings.Count(wrapAll(st, under, l.w), "\n") + 1 + 2 + // the policy and a blank
+			len(joinLines(l.resultRows())) + len(l.footer())
+		rows = max(l.h-used, minEditorRows)
 	}
-	return max(l.h-19, 4)
+	for i := range l.parts {
+		l.parts[i].SetHeight(rows)
+	}
 }
 
-// tall is a screen with the rows to show each judgement's message on two.
-func (l *Lab) tall() bool { return l.h >= 32 }
+// editorRows is how many rows the part in view gets (see layout).
+func (l *Lab) editorRows() int { return l.parts[0].Height() }
 
 // Running reports that the adversary is searching.
 func (l *Lab) Running() bool { return l.running }
@@ -239,9 +267,16 @@ func (l *Lab) openLevel(i int) tea.Cmd {
 	if pol.Watchdog > 0 {
 		l.fields[fieldWatchdog].SetValue(formatMS(pol.Watchdog))
 	}
-	l.report, l.scriptErr, l.runErr = nil, nil, ""
-	// the release is where most flaws are, and where a new lock is empty
-	return l.setFocus(1)
+	l.report, l.scriptErr, l.runErr, l.notes = nil, nil, "", nil
+	l.hints, l.showRef = 0, false
+	// a level opens on the part it is about; the learner's own lock on
+	// the release, where most flaws are and where a new lock is empty
+	focus := 1
+	if lv := l.level(i); !lv.own {
+		focus = max(slices.Index(labPartNames[:], lab.FocusPart(lv.Level.ID)), 0)
+	}
+	l.layout()
+	return l.setFocus(focus)
 }
 
 // formatMS is a duration as the policy fields show it: 30s, 250ms.
@@ -357,6 +392,7 @@ func (l *Lab) run() tea.Cmd {
 	search, start := play.CheckLockBy(l.com.Search, lk)
 	l.search, l.running, l.prog = search, true, lab.Progress{Max: lk.Policy.Bound.MaxSchedules}
 	l.report, l.scriptErr, l.runErr = nil, nil, ""
+	l.notes = lab.Lint(&lk)
 	return teaCmd(start)
 }
 
@@ -367,6 +403,7 @@ func (l *Lab) Init() tea.Cmd { return nil }
 // q quits and esc leaves the lab for the page it stood in for (the
 // contents), keeping the learner's lock in the session (see newLab).
 func (l *Lab) Update(msg tea.Msg) (Component, tea.Cmd) {
+	defer l.layout() // what changed may take more rows, or fewer
 	switch msg := msg.(type) {
 	case play.SearchProgress:
 		if msg.S != l.search {
@@ -384,6 +421,14 @@ func (l *Lab) Update(msg tea.Msg) (Component, tea.Cmd) {
 	case tea.KeyMsg:
 		l.note = ""
 		switch {
+		case l.showHelp || l.showRef:
+			// a page in place of the lab's: any key takes it away, and does
+			// nothing else
+			l.showHelp, l.showRef = false, false
+			return l, nil
+		case l.mode == labList && key.Matches(msg, l.com.LabKeys.Keys):
+			l.showHelp = true
+			return l, nil
 		case l.mode == labList && msg.String() == "q":
 			return l, quit
 		case l.mode == labList && key.Matches(msg, l.com.LabKeys.Back):
@@ -407,27 +452,61 @@ func (l *Lab) close() { l.Close() }
 
 // KeyMap is the lab's keys: the levels', or the editor's for the lock
 // open (a search's cancel while it runs; ctrl+o and the pick of a break
-// once the adversary found one).
+// once the adversary found one). The short list is the footer's, most
+// needed first, in short words, the keys page's key last: the footer
+// keeps as many as fit one row (fitKeys); the full list is the keys
+// page's, in whole words.
 func (l *Lab) KeyMap() help.KeyMap {
 	k := l.com.LabKeys
 	if l.mode == labList {
-		bs := []key.Binding{k.Open, k.Up, k.Back, l.com.Keys.Quit}
+		bs := []key.Binding{k.Open, k.Up, k.Back, l.com.Keys.Quit, k.Keys}
 		return keyList{short: bs, full: [][]key.Binding{bs}}
 	}
-	bs := []key.Binding{k.Run, k.NextPart, k.Lang, k.Save, k.Back}
+	lv := l.level(l.open)
+	hint, help := k.Hint, k.Help
+	switch {
+	case lv.own:
+		hint.SetEnabled(false)
+	case lv.Mode == lab.FixIt && l.passed[lv.ID()]:
+		hint.SetHelp("ctrl+x", "the reference fix beside yours")
+	}
+	hintShort := relabel(hint, "hint")
+	if lv.Mode == lab.FixIt && l.passed[lv.ID()] {
+		hintShort = relabel(hint, "reference fix")
+	}
+	if lv.Break() {
+		help = k.Keys // nothing is typed here
+	}
+	run := k.Run
+	if l.report != nil {
+		run = relabel(run, "run again")
+	}
+	var short, full []key.Binding
 	switch {
 	case l.running:
-		bs = []key.Binding{k.Cancel}
-	case l.level(l.open).Break():
-		bs = []key.Binding{k.Hand, k.Run, k.NextPart, k.Back}
+		short, full = []key.Binding{k.Cancel}, []key.Binding{k.Cancel}
+	case lv.Break():
+		short = []key.Binding{relabel(k.Hand, "play it: you make the moves"), hintShort, k.Back, run}
+		full = []key.Binding{k.Hand, hint, k.Run, k.NextPart, k.PrevPart, k.Back}
+	default:
+		short = []key.Binding{run, hintShort, k.Back, relabel(k.NextPart, "part"), relabel(k.Lang, "Lua/commands"), k.Save}
+		full = []key.Binding{k.Run, hint, k.NextPart, k.PrevPart, k.Lang, k.Save, k.Back}
 	}
 	if n := len(l.failures()); n > 0 && !l.running {
-		bs = append([]key.Binding{k.Story}, bs...)
+		short = append([]key.Binding{relabel(k.Story, "the break ▸")}, short...)
+		full = append([]key.Binding{k.Story}, full...)
 		if n > 1 {
-			bs = append([]key.Binding{bs[0], k.Pick}, bs[1:]...)
+			short = slices.Insert(short, min(4, len(short)), relabel(k.Pick, "another break"))
+			full = slices.Insert(full, 1, k.Pick)
 		}
 	}
-	return keyList{short: bs, full: [][]key.Binding{bs, {k.PrevPart, k.Lang, k.Save}}}
+	return keyList{short: append(short, help), full: [][]key.Binding{full, {help}}}
+}
+
+// relabel is b with the footer's shorter words for what it does.
+func relabel(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
 }
 
 // finish takes the search's outcome: a report, a script's error (its
@@ -515,6 +594,9 @@ func (l *Lab) editKey(msg tea.KeyMsg) tea.Cmd {
 	k := l.com.LabKeys
 	lv := l.level(l.open)
 	switch {
+	case key.Matches(msg, k.Help), lv.Break() && key.Matches(msg, k.Keys):
+		l.showHelp = true
+		return nil
 	case l.running && key.Matches(msg, k.Cancel):
 		l.Close()
 		l.runErr = "search cancelled: nothing is said of the schedules it had not reached"
@@ -530,6 +612,9 @@ func (l *Lab) editKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Run):
 		return l.run()
+	case key.Matches(msg, k.Hint):
+		l.hint()
+		return nil
 	case key.Matches(msg, k.Story):
 		return l.openBreak()
 	case key.Matches(msg, k.Pick) && len(l.failures()) > 1:
@@ -574,6 +659,33 @@ func (l *Lab) editKey(msg tea.KeyMsg) tea.Cmd {
 		l.fields[f], cmd = l.fields[f].Update(msg)
 	}
 	return cmd
+}
+
+// hint shows the open level's next staged hint; on a level to fix that
+// is passed, its reference fix beside the learner's lock instead.
+func (l *Lab) hint() {
+	lv := l.level(l.open)
+	switch {
+	case lv.own:
+		l.note = "your own lock has no hints: each level has its own (esc, then a level)"
+		return
+	case lv.Mode == lab.FixIt && l.passed[lv.ID()]:
+		if lk, err := l.lock(); err == nil && lab.ReferenceDiff(lv.Level.ID, &lk) == "" {
+			l.note = "your lock is the reference fix, but for quotes, comments and spacing"
+			return
+		}
+		l.showRef = true
+		return
+	}
+	n := len(lab.Hints(lv.Level.ID, lv.Mode))
+	switch {
+	case n == 0:
+		l.note = "this level has no hints"
+	case l.hints >= n:
+		l.note = "that was the last hint: the level's goal, at the top, says what is left"
+	default:
+		l.hints++
+	}
 }
 
 // failures are the report's judgements that broke, with their breaks.

@@ -23,7 +23,7 @@ func labPresses(s string) []tea.Msg {
 	named := map[string]tea.KeyType{"ctrl+r": tea.KeyCtrlR, "ctrl+l": tea.KeyCtrlL, "ctrl+s": tea.KeyCtrlS,
 		"ctrl+home": tea.KeyCtrlHome, "ctrl+k": tea.KeyCtrlK, "delete": tea.KeyDelete, "backspace": tea.KeyBackspace,
 		"shift+tab": tea.KeyShiftTab, "ctrl+end": tea.KeyCtrlEnd, "ctrl+o": tea.KeyCtrlO, "pgdown": tea.KeyPgDown,
-		"pgup": tea.KeyPgUp, "esc": tea.KeyEsc, "tab": tea.KeyTab, "down": tea.KeyDown, "up": tea.KeyUp, "enter": tea.KeyEnter}
+		"pgup": tea.KeyPgUp, "ctrl+x": tea.KeyCtrlX, "ctrl+g": tea.KeyCtrlG, "esc": tea.KeyEsc, "tab": tea.KeyTab, "down": tea.KeyDown, "up": tea.KeyUp, "enter": tea.KeyEnter}
 	var out []tea.Msg
 	for len(s) > 0 {
 		if s[0] == '\n' {

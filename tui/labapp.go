@@ -193,8 +193,7 @@ func (a *session) labStoryKey(msg tea.KeyMsg) tea.Cmd {
 		// the course's end of a story would open its next scene
 		a.pl.SetFlash("the lab's story has ended · esc goes back to the lab · home replays it")
 		if lp := a.pl.LabPlace(); lp != nil && len(lp.Moves) == 0 {
-			a.pl.SetFlash("you make every move here: select a client (1-" + itoa(int64(lp.Clients)) +
-				"), enter steps it, x crashes it, p pauses or wakes it, w lets time pass")
+			a.pl.SetFlash("no schedule here: " + labHandMove(lp.Clients) + ", x crashes, p pauses, w waits")
 		}
 		return nil
 	}
@@ -203,4 +202,42 @@ func (a *session) labStoryKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	return a.onKey(msg)
+}
+
+// labHandEnd is what a story of the lab played by hand says where a
+// story's schedule would end: the learner's move, with the level's own
+// count of clients.
+func labHandEnd(clients int) string { return "your move: " + labHandMove(clients) }
+
+// labHandMove is how a client moves in a story of the lab played by
+// hand, with the level's own count of clients.
+func labHandMove(clients int) string {
+	return "1-" + itoa(int64(clients)) + " picks a client, enter steps it"
+}
+
+// labStoryKeys is the help line of a story of the lab: no scene comes
+// before or after it, and esc goes back to the lab; in one played by
+// hand, enter steps the client picked, and no schedule steps.
+func (a *session) labStoryKeys(short []key.Binding) []key.Binding {
+	lp := a.pl.LabPlace()
+	hand := lp != nil && len(lp.Moves) == 0
+	var out []key.Binding
+	for _, b := range short {
+		switch k := b.Keys(); {
+		case len(k) == 0:
+		case k[0] == ">" || k[0] == "<":
+			continue
+		case k[0] == "esc":
+			b.SetHelp("esc", "the lab")
+		case hand && k[0] == "right":
+			continue
+		case hand && k[0] == "1":
+			b.SetHelp("1-"+itoa(int64(lp.Clients)), "pick")
+			out = append(out, b, a.com.Keys.Move)
+			out[len(out)-1].SetHelp("enter", "step it")
+			continue
+		}
+		out = append(out, b)
+	}
+	return out
 }

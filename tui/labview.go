@@ -2,12 +2,15 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"locksim/lab"
 	"locksim/views"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // View draws the lab at the size SetSize set.
@@ -53,27 +56,30 @@ func (l *Lab) levelLine(lv labLevel) string {
 func (l *Lab) listView() string {
 	st := l.com.Styles
 	rows := l.header()
-	rows = append(rows, st.Dim.Render(truncate("break a lock by scheduling its clients and faults yourself; fix one until the adversary finds no break", l.w)), "")
-	n := len(l.levels) + 1
-	goalRows := 4
-	room := max(l.h-len(rows)-goalRows-3, 3) // the goal's rule and lines, a blank, the help
-	first := max(0, min(l.sel-room/2, n-room))
-	for i := first; i < min(n, first+room); i++ {
-		line := "  " + l.levelLine(l.level(i))
-		if i == l.sel {
-			line = st.Title.Render("> " + l.levelLine(l.level(i)))
+	if l.showHelp {
+		rows = append(rows, l.helpRows()...)
+	} else {
+		rows = joinLines(append(rows, styleLines(st.Dim, wrapAll(st, "break a lock by making its moves; fix one until the adversary finds no break", l.w)), ""))
+		goal := wrapAll(st, l.level(l.sel).goal(l.dir), l.w)
+		foot := len(l.footer())
+		below := strings.Count(goal, "\n") + 1 + 1 // the goal's rule and lines
+		n := len(l.levels) + 1
+		room := max(l.h-len(rows)-below-foot-1, 3) // a blank over the goal
+		first := max(0, min(l.sel-room/2, n-room))
+		for i := first; i < min(n, first+room); i++ {
+			line := "  " + l.levelLine(l.level(i))
+			if i == l.sel {
+				line = st.Title.Render("> " + l.levelLine(l.level(i)))
+			}
+			rows = append(rows, truncate(line, l.w))
 		}
-		rows = append(rows, truncate(line, l.w))
+		for len(rows) < l.h-below-foot {
+			rows = append(rows, "")
+		}
+		rows = append(rows, views.Rule(st, "goal", l.w), goal)
 	}
-	for len(rows) < l.h-goalRows-2 {
-		rows = append(rows, "")
-	}
-	rows = append(rows, views.Rule(st, "goal", l.w), st.Wrap(l.level(l.sel).goal(l.dir), l.w, goalRows))
-	help := views.HelpLine(l.KeyMap().ShortHelp())
-	if l.note != "" {
-		help = st.Warn.Render(l.note)
-	}
-	return fitRows(strings.Join(rows, "\n"), l.h-1) + "\n" + truncate(st.Dim.Render(help), l.w)
+	foot := l.footer()
+	return fitRows(strings.Join(rows, "\n"), l.h-len(foot)) + "\n" + strings.Join(foot, "\n")
 }
 
 // tabs is the parts' line: each part's name and language, the one in
@@ -123,43 +129,151 @@ func (l *Lab) policyLine() string {
 	return strings.Join(out, " ")
 }
 
-// editView draws the open lock: the goal, the parts, the editor of the
-// one in view, a script's error under it, the policy, then the search's
-// progress or its result.
+// editView draws the open lock: the level and its goal, the parts, the
+// editor of the one in view, a script's error under it, the policy, then
+// the level's hints, whether it is passed, the search's progress or its
+// result and the lint notes; the keys page or the reference fix in place
+// of the lock when asked. No line is cut: what does not fit a row wraps,
+// and the editor gives up rows to it (see editorRows).
 func (l *Lab) editView() string {
 	st := l.com.Styles
+	rows := l.header()
+	rows = append(rows, l.levelRows()...)
+	switch {
+	case l.showHelp:
+		rows = append(rows, l.helpRows()...)
+	case l.showRef:
+		rows = append(rows, l.referenceRows(l.h-len(rows)-len(l.footer()))...)
+	default:
+		rows = append(rows, l.tabs())
+		rows = append(rows, fitRows(l.parts[l.partInView()].View(), l.editorRows()))
+		if se := l.scriptErr; se != nil {
+			rows = append(rows, styleLines(st.Bad, wrapAll(st, "✗ "+se.Error(), l.w)))
+		} else {
+			rows = append(rows, styleLines(st.Dim, wrapAll(st, l.partHint(), l.w)))
+		}
+		rows = append(rows, l.policyLine(), "")
+		rows = append(rows, l.resultRows()...)
+	}
+	foot := l.footer()
+	return fitRows(strings.Join(rows, "\n"), l.h-len(foot)) + "\n" + strings.Join(foot, "\n")
+}
+
+// levelRows are the open level's title and goal, then its properties,
+// threats and bound, wrapped.
+func (l *Lab) levelRows() []string {
+	st := l.com.Styles
 	lv := l.level(l.open)
-	kind := "fix this lock: "
+	kind, what := "fix this lock: ", ""
 	switch {
 	case lv.own:
 		kind = ""
 	case lv.Break():
-		kind = "break this lock: "
+		kind, what = "break this lock: ", lv.BreakGoal
+	default:
+		what = lv.FixGoal
 	}
-	rows := l.header()
 	goal := strings.SplitN(lv.goal(l.dir), "\n", 2)
-	title := st.Bold.Render(kind + lv.Title)
-	switch {
-	case lv.Break():
-		title += st.Dim.Render(" · " + lv.BreakGoal)
-	case !lv.own:
-		title += st.Dim.Render(" · " + lv.FixGoal)
-	}
-	rows = append(rows, truncate(title, l.w), styleLines(st.Dim, st.Wrap(goal[len(goal)-1], l.w, 2)))
-	rows = append(rows, l.tabs())
-	rows = append(rows, fitRows(l.parts[l.partInView()].View(), l.editorRows()))
-	if se := l.scriptErr; se != nil {
-		rows = append(rows, st.Bad.Render(truncate("✗ "+se.Error(), l.w)))
+	var out []string
+	title := kind + lv.Title
+	if what != "" {
+		// the title bold, the goal after it dim, wrapped as one text
+		lines := strings.Split(wrapAll(st, title+" · "+what, l.w), "\n")
+		first := lines[0]
+		if strings.HasPrefix(first, title) {
+			first = st.Bold.Render(title) + st.Dim.Render(strings.TrimPrefix(first, title))
+		}
+		out = append(out, first)
+		for _, line := range lines[1:] {
+			out = append(out, st.Dim.Render(line))
+		}
 	} else {
-		rows = append(rows, st.Dim.Render(truncate(l.partHint(), l.w)))
+		out = append(out, st.Bold.Render(title))
 	}
-	rows = append(rows, truncate(l.policyLine(), l.w), "")
-	rows = append(rows, l.resultRows()...)
-	help := views.HelpLine(l.KeyMap().ShortHelp())
+	return append(out, styleLines(st.Dim, wrapAll(st, goal[len(goal)-1], l.w)))
+}
+
+// helpRows is the keys page, in place of the lock: every key of the page
+// open, and how to type a ? into the code.
+func (l *Lab) helpRows() []string {
+	st := l.com.Styles
+	legend := []string{
+		"in the editor every key is typed, ? included: ctrl+g opens this page there",
+		"results: ✓ no break  ✗ broken (▸ the one ctrl+o opens)  ! could not judge",
+	}
+	return []string{"", views.HelpPage(st, l.KeyMap().FullHelp(), legend, l.w)}
+}
+
+// referenceRows is the reference fix beside the learner's lock, as
+// unified diffs of the parts that differ, in at most n rows.
+func (l *Lab) referenceRows(n int) []string {
+	st := l.com.Styles
+	lv := l.level(l.open)
+	out := []string{views.Rule(st, "your lock (−) beside the reference fix (+)", l.w)}
+	lk, err := l.lock()
+	if err != nil {
+		return append(out, st.Warn.Render(oneLine(err)))
+	}
+	lines := strings.Split(strings.TrimRight(lab.ReferenceDiff(lv.Level.ID, &lk), "\n"), "\n")
+	room := max(n-2, 1)
+	more := 0
+	if len(lines) > room {
+		lines, more = lines[:room-1], len(lines)-(room-1)
+	}
+	for _, line := range lines {
+		style := st.Plain
+		switch {
+		case strings.HasPrefix(line, "+++"), strings.HasPrefix(line, "---"):
+			style = st.Bold
+		case strings.HasPrefix(line, "@@"):
+			style = st.Dim
+		case strings.HasPrefix(line, "+"):
+			style = st.Good
+		case strings.HasPrefix(line, "-"):
+			style = st.Bad
+		}
+		out = append(out, style.Render(truncate(line, l.w)))
+	}
+	if more > 0 {
+		out = append(out, st.Dim.Render(itoa(int64(more))+" more lines of the diff: a taller terminal shows them"))
+	}
+	return out
+}
+
+// footer is the page's last rows: the one-time note, wrapped, or the keys
+// that fit one row, the keys page's key always among them.
+func (l *Lab) footer() []string {
+	st := l.com.Styles
 	if l.note != "" {
-		help = st.Warn.Render(l.note)
+		return strings.Split(styleLines(st.Warn, wrapAll(st, l.note, l.w)), "\n")
 	}
-	return fitRows(strings.Join(rows, "\n"), l.h-1) + "\n" + truncate(st.Dim.Render(help), l.w)
+	if l.showHelp || l.showRef {
+		return []string{st.Dim.Render("any key: back")}
+	}
+	return []string{st.Dim.Render(views.HelpLine(fitKeys(l.KeyMap().ShortHelp(), l.w)))}
+}
+
+// fitKeys is bindings with as many left out, from the end, as makes their
+// help line fit w columns; the last binding (the keys page's) stays.
+func fitKeys(bs []key.Binding, w int) []key.Binding {
+	if len(bs) == 0 {
+		return bs
+	}
+	last := bs[len(bs)-1]
+	head := slices.Clone(bs[:len(bs)-1])
+	for len(head) > 0 && ansi.StringWidth(views.HelpLine(append(slices.Clone(head), last))) > w {
+		head = head[:len(head)-1]
+	}
+	return append(head, last)
+}
+
+// wrapAll wraps text to w columns, every line kept.
+func wrapAll(st views.Styles, text string, w int) string {
+	lines := strings.Split(st.Plain.Width(max(w, 1)).Render(text), "\n")
+	for i := range lines {
+		lines[i] = strings.TrimRight(lines[i], " ")
+	}
+	return strings.Join(lines, "\n")
 }
 
 // partHint is the line under the editor when no error is there: how the
@@ -168,7 +282,7 @@ func (l *Lab) partHint() string {
 	p := l.partInView()
 	args := "KEYS[1] the lock key, ARGV[1] your token, ARGV[2] the TTL in ms"
 	if l.langs[p] == lab.Commands {
-		args = "one command a line with {key} {token} {ttl}; \"if nil:\", \"if token:\", \"if 1:\" guard a line"
+		args = "a command a line with {key} {token} {ttl}; if nil:, if token:, if 1: guard a line"
 	}
 	reply := "1 done, 0 or -1 not"
 	if p == 0 {
@@ -177,60 +291,105 @@ func (l *Lab) partHint() string {
 	return labPartNames[p] + ": " + args + " · reply " + reply
 }
 
-// resultRows are the search's progress while it runs, then its result:
-// the bound, one line per property, and the course's lesson if the threat
-// model alone breaks mutual exclusion.
+// resultRows are the level's hints and whether it is passed, then the
+// search's progress while it runs, or its result: the bound, one line per
+// property, the picked break in one sentence, the course's lesson if the
+// threat model alone breaks mutual exclusion; then the lint notes.
 func (l *Lab) resultRows() []string {
 	st := l.com.Styles
+	out := l.hintRows()
 	switch {
 	case l.running:
 		label := lab.Thousands(l.prog.Explored) + " schedules explored, " + lab.Thousands(l.prog.Broke) + " broke"
-		return []string{l.bar.ViewAs(min(max(l.prog.Done, 0), 1)) + " " + st.Dim.Render(label)}
+		return append(out, l.bar.ViewAs(min(max(l.prog.Done, 0), 1))+" "+st.Dim.Render(label))
 	case l.runErr != "":
-		return []string{st.Warn.Render(truncate(l.runErr, l.w))}
+		return append(out, styleLines(st.Warn, wrapAll(st, l.runErr, l.w)))
 	case l.report == nil:
-		return []string{st.Dim.Render(truncate("the adversary has not run on this lock yet (ctrl+r)", l.w))}
+		return append(out, st.Dim.Render(wrapAll(st, "the adversary has not run on this lock yet (ctrl+r)", l.w)))
 	}
 	rep := l.report
-	out := []string{styleLines(st.Bold, strings.TrimRight(st.Wrap(rep.Summary(), l.w, 2), "\n"))}
+	out = append(out, styleLines(st.Bold, wrapAll(st, rep.Summary(), l.w)))
 	if rep.Refused {
 		return out
 	}
-	picked := ""
+	var picked *lab.Break
 	if fs := l.failures(); len(fs) > 0 {
-		picked = string(fs[min(l.pick, len(fs)-1)].Property)
+		picked = fs[min(l.pick, len(fs)-1)].Break
 	}
+	const indent = 2 + 19 + 1
 	for _, v := range rep.Judgements {
 		id := fmt.Sprintf("%-19s", v.Property)
-		if string(v.Property) == picked {
+		if picked != nil && v.Break == picked {
 			id = fmt.Sprintf("%-19s", "▸"+string(v.Property))
 		}
-		var mark string
-		msg := v.Message
 		switch v.Status {
 		case lab.Pass:
-			mark, msg = st.Good.Render("✓ "+id), "no break within the bound"
+			out = append(out, st.Good.Render("✓ "+id)+" no break within the bound")
 		case lab.Fail:
-			mark = st.Bad.Render("✗ " + id)
+			msg := v.Message
+			if b := v.Break; b != nil {
+				n := len(b.FaultMoves())
+				msg = "broken in " + itoa(int64(len(b.Moves))) + " " + plural(len(b.Moves), "move", "moves") + ", " +
+					itoa(int64(n)) + " " + plural(n, "fault", "faults")
+			}
+			out = append(out, indentRest(st.Bad.Render("✗ "+id)+" ", wrapAll(st, msg, l.w-indent), indent)...)
 		default:
-			mark = st.Warn.Render("! " + id)
+			out = append(out, indentRest(st.Warn.Render("! "+id)+" ", wrapAll(st, v.Message, l.w-indent), indent)...)
 		}
-		indent := 2 + 19 + 1
-		if !l.tall() || v.Status == lab.Pass {
-			out = append(out, truncate(mark+" "+msg, l.w))
-			continue
-		}
-		lines := strings.Split(st.Wrap(msg, l.w-indent, 2), "\n")
-		out = append(out, mark+" "+lines[0])
-		if len(lines) > 1 && lines[1] != "" {
-			out = append(out, strings.Repeat(" ", indent)+lines[1])
-		}
+	}
+	if picked != nil {
+		out = append(out, wrapAll(st, "▸ "+picked.Sentence(), l.w))
 	}
 	if !rep.Grants {
-		out = append(out, st.Bad.Render(truncate("✗ the lock refuses a client on a free server: it never lets anyone in", l.w)))
+		out = append(out, styleLines(st.Bad, wrapAll(st, "✗ the lock refuses a client on a free server: it never lets anyone in", l.w)))
 	}
-	if rep.Lesson != "" {
-		out = append(out, styleLines(st.Warn, st.Wrap(rep.Lesson, l.w, 2)))
+	if lesson := rep.Lesson; lesson != "" {
+		if l.h < 32 {
+			// a short screen keeps the lesson's first sentence, whole; the
+			// rest is the story's and the grade's to tell
+			if i := strings.Index(lesson, ". "); i > 0 {
+				lesson = lesson[:i+1]
+			}
+		}
+		out = append(out, styleLines(st.Warn, wrapAll(st, lesson, l.w)))
+	}
+	for _, n := range l.notes {
+		out = append(out, styleLines(st.Warn, wrapAll(st, "note "+n.String(), l.w)))
+	}
+	return out
+}
+
+// hintRows are the open level's hints shown so far, and a line saying it
+// is passed.
+func (l *Lab) hintRows() []string {
+	st := l.com.Styles
+	lv := l.level(l.open)
+	if lv.own {
+		return nil
+	}
+	var out []string
+	hs := lab.Hints(lv.Level.ID, lv.Mode)
+	for i := range min(l.hints, len(hs)) {
+		out = append(out, styleLines(st.Accent, wrapAll(st, "hint "+itoa(int64(i+1))+" of "+itoa(int64(len(hs)))+": "+hs[i], l.w)))
+	}
+	if l.passed[lv.ID()] {
+		done := "✓ level passed: you broke its lock"
+		if lv.Mode == lab.FixIt {
+			done = "✓ level passed: the adversary finds no break of " + joinIDs(lv.Properties) +
+				" within the bound, and the lock grants · ctrl+x puts the reference fix beside yours"
+		}
+		out = append(out, styleLines(st.Good, wrapAll(st, done, l.w)))
+	}
+	return out
+}
+
+// indentRest is text's lines, the first after head, the others under it
+// at indent columns.
+func indentRest(head, text string, indent int) []string {
+	lines := strings.Split(text, "\n")
+	out := []string{head + lines[0]}
+	for _, line := range lines[1:] {
+		out = append(out, strings.Repeat(" ", indent)+line)
 	}
 	return out
 }
@@ -243,4 +402,12 @@ func styleLines(s lipgloss.Style, text string) string {
 		lines[i] = s.Render(line)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// plural is one or many by n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

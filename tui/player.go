@@ -289,7 +289,11 @@ func (p *Player) draw() (string, frameLayout) {
 		case p.Playing:
 			state = fmt.Sprintf(" · playing, speed %d/%d", p.Speed+1, len(play.Speeds()))
 		}
-		bottom = append(bottom, views.Timeline(st, timelineMarks(p.Snap), p.Snap.Pos, "+"+sim.FormatDuration(p.Snap.Now), state, w))
+		end := "end of story"
+		if lp := p.LabPlace(); lp != nil && len(lp.Moves) == 0 {
+			end = labHandEnd(lp.Clients) // a story played by hand ends where the learner stops
+		}
+		bottom = append(bottom, views.TimelineTo(st, timelineMarks(p.Snap), p.Snap.Pos, "+"+sim.FormatDuration(p.Snap.Now), end, state, w))
 	} else if p.Busy {
 		bottom = append(bottom, st.Dim.Render(p.spin.View()+" racing…"))
 	} else if l := p.endLine; l != nil && l() != "" {

@@ -259,6 +259,16 @@ type Mark struct {
 // position (applied moves bright, the rest dim), then the position, the
 // clock and the next move's label.
 func Timeline(st Styles, marks []Mark, pos int, now, state string, width int) string {
+	return TimelineTo(st, marks, pos, now, "end of story", state, width)
+}
+
+// TimelineTo is Timeline with its own words for the end, where a story
+// with no schedule of its own (the learner makes every move) has none:
+// with no move yet it says only the clock and end.
+func TimelineTo(st Styles, marks []Mark, pos int, now, end, state string, width int) string {
+	if len(marks) == 0 {
+		return ansi.Truncate(fmt.Sprintf("%s t=%s  %s%s", st.Bold.Render("│"), now, end, state), width, "…")
+	}
 	var b strings.Builder
 	for i, m := range marks {
 		if i == pos {
@@ -273,7 +283,7 @@ func Timeline(st Styles, marks []Mark, pos int, now, state string, width int) st
 	if pos >= len(marks) {
 		b.WriteString(st.Bold.Render("│"))
 	}
-	next := "end of story"
+	next := end
 	if pos < len(marks) {
 		next = "next: " + marks[pos].Label
 	}

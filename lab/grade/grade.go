@@ -13,7 +13,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"locksim/lab"
@@ -25,8 +27,8 @@ import (
 // Status "pass" when every test passed, "fail" when one failed or erred,
 // "error" when none could run (Message then says why, naming the
 // policy); one test per judged property, named by its id, then under the
-// default policy one entry per lesson ("lesson: PROPERTY (FAULT)") and
-// per note ("note: FILE:LINE").
+// default policy one entry per lesson ("lesson: PROPERTY (FAULT)"), then
+// one per lint note ("note: FILE:LINE"), which pass.
 type Results struct {
 	Version int          `json:"version"`
 	Status  lab.Status   `json:"status"`
@@ -134,18 +136,22 @@ func Dir(ctx context.Context, dir string, pin Pin) (Results, error) {
 	if rep.Refused {
 		return failed(pin, errors.New(rep.Summary())), nil
 	}
-	return settle(Results{Version: 2, Tests: append(tests(rep, pin, true), notes(rep.Notes)...)}), nil
+	return settle(Results{Version: 2, Tests: append(tests(rep, pin, true), notes(l)...)}), nil
 }
 
-// notes are the report's notes as entries of their own ("note:
-// FILE:LINE", status pass: dead code is no failure, but the learner
-// should hear of it), the note in output.
-func notes(ns []string) []TestResult {
+// notes are the lock's lint notes (lab.Lint) as entries that pass: what
+// the search cannot see, said beside the verdicts and never failing them.
+// Each is named "note: FILE:LINE" (or "note: lab.json"), its text in
+// output.
+func notes(l *lab.Lock) []TestResult {
 	var out []TestResult
-	for _, n := range ns {
-		where, _, _ := strings.Cut(n, ": ")
-		out = append(out, TestResult{Name: "note: " + where, Status: lab.Pass, Output: clip(n, maxOutput),
-			TestCode: "a note on the code, not a test of the lock: a comparison Lua decides the same way whatever the server holds"})
+	for _, n := range lab.Lint(l) {
+		where := n.File
+		if n.Line > 0 {
+			where += ":" + strconv.Itoa(n.Line)
+		}
+		out = append(out, TestResult{Name: "note: " + where, Status: lab.Pass, Output: clip(n.String(), maxOutput),
+			TestCode: "a note, not a test: code the search cannot judge (dead code, or a setting that does nothing)"})
 	}
 	return out
 }
@@ -320,7 +326,7 @@ func defaultGrade(ctx context.Context, l *lab.Lock, pin Pin) (Results, error) {
 			}
 		}
 	}
-	res.Tests = append(res.Tests, notes(lab.Notes(l))...)
+	res.Tests = append(res.Tests, notes(l)...)
 	return settle(res), nil
 }
 
@@ -359,7 +365,7 @@ func lesson(v lab.Judgement, rep *lab.Report, pin Pin, fenced bool, f lab.Fault)
 	// test's code, whole
 	return TestResult{Name: "lesson: " + string(v.Property) + " (" + string(f) + ")", Status: lab.Pass, Output: clip(text, maxOutput),
 		TestCode: "a lesson, not a test of the lock: " + testCode(v.Property, rep, pin) +
-			"; its story: locksim -story " + Code(v.Break)}
+			"; its story" + alsoIn(Code(v.Break)) + ": locksim -story " + Code(v.Break)}
 }
 
 // tests are a report's judgements as tests; with lesson, a failure of
@@ -373,7 +379,9 @@ func tests(rep *lab.Report, pin Pin, lesson bool) []TestResult {
 		case lab.Fail:
 			t.Message = v.Message
 			if v.Break != nil {
-				t.Message += " (story code " + Code(v.Break) + ")"
+				// the break in one sentence first: a long schedule and its
+				// code follow
+				t.Message = v.Break.Sentence() + " " + v.Message + storyRef(Code(v.Break))
 				// a refusal (a lock that does not grant when free) is no
 				// ledger's verdict; any other break its story should show
 				if !v.Ledger && (v.Property != lab.DeadlockFreedom || v.Break.Probe) {
@@ -434,7 +442,38 @@ func testCode(p lab.Property, rep *lab.Report, pin Pin) string {
 		p, rep.Bound.Clients, rep.Bound.Faults, rep.Bound.Depth, faults, moves, pin.Name())
 }
 
-// Write writes OUT/results.json (OUT created if missing).
+// storyRef is a failure's story as its message ends: the file beside
+// results.json that holds its code (see fileRef), then the code itself.
+func storyRef(code string) string {
+	return fileRef(code) + " (story code " + code + ")"
+}
+
+// fileRef names the file Write puts code in beside results.json, by its
+// short pointer (storycode.Pointer): a story code that carries a lock
+// runs to hundreds of characters. "" for a break the code cannot carry.
+func fileRef(code string) string {
+	if strings.HasPrefix(code, "lab:") {
+		return ""
+	}
+	return " (its story: locksim -story OUT/" + storycode.PointerFile(storycode.Pointer(code)) + ")"
+}
+
+// alsoIn is ", also in OUT/lab-<hash>.code" for a code Write puts in a
+// file (see fileRef), "" for none.
+func alsoIn(code string) string {
+	if strings.HasPrefix(code, "lab:") {
+		return ""
+	}
+	return ", also in OUT/" + storycode.PointerFile(storycode.Pointer(code))
+}
+
+// storyCodes finds the story codes in results.json's messages and test
+// codes, as storyRef and lesson write them.
+var storyCodes = regexp.MustCompile(`\(story code ([^ ()]+)\)|-story ([^ ()]+\.[^ ()]+)`)
+
+// Write writes OUT/results.json (OUT created if missing), and beside it
+// each story code the results name, in the file its pointer names
+// (lab-<hash>.code), which locksim -story reads.
 func Write(out string, res Results) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
@@ -442,6 +481,18 @@ func Write(out string, res Results) error {
 	data, err := json.MarshalIndent(res, "", "  ")
 	if err != nil {
 		return err
+	}
+	for _, t := range res.Tests {
+		for _, m := range storyCodes.FindAllStringSubmatch(t.Message+" "+t.TestCode, -1) {
+			code := m[1] + m[2]
+			if strings.HasPrefix(code, "lab:") || strings.HasPrefix(code, "OUT/") {
+				continue
+			}
+			name := filepath.Join(out, storycode.PointerFile(storycode.Pointer(code)))
+			if err := os.WriteFile(name, []byte(code+"\n"), 0o644); err != nil {
+				return err
+			}
+		}
 	}
 	return os.WriteFile(filepath.Join(out, "results.json"), append(data, '\n'), 0o644)
 }

@@ -240,3 +240,94 @@ func TestPinnedPolicy(t *testing.T) {
 		}
 	}
 }
+
+// TestFailureSentence: each failing test's message opens with its
+// shortest break in one sentence (its moves, its faults, what broke),
+// before the schedule and the story code.
+func TestFailureSentence(t *testing.T) {
+	res, err := Dir(context.Background(), "../testdata/getdel", Pin{Level: "get-then-del"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sentence := regexp.MustCompile(`^Shortest break \(\d+ moves, (no fault|\d+ faults?: [^)]+)\): [A-Z][^.]*\. broken: `)
+	failed := 0
+	for _, tr := range res.Tests {
+		if tr.Status != lab.Fail {
+			continue
+		}
+		failed++
+		if !sentence.MatchString(tr.Message) {
+			t.Errorf("%s: the message should open with its break in one sentence: %q", tr.Name, tr.Message)
+		}
+		if tr.Name == string(lab.NoForeignRelease) && !strings.Contains(strings.SplitN(tr.Message, ". ", 2)[0], "deleted") {
+			t.Errorf("the sentence should say the release deleted another's lock: %q", tr.Message)
+		}
+	}
+	if failed == 0 {
+		t.Fatalf("get-then-del failed nothing: %+v", res)
+	}
+}
+
+// TestGradeNotes: a lint note is an entry that passes, named by its file
+// and line, with its text in output; the grade's status is the tests'
+// alone. A release testing v == nil passes with a note, and a pinned
+// policy's watchdog with no extend gets a note on lab.json.
+func TestGradeNotes(t *testing.T) {
+	nilRelease := "local v = redis.call('GET', KEYS[1])\nif v == nil or v == ARGV[1] then\n  return redis.call('DEL', KEYS[1])\nend\nreturn 0\n"
+	dir := lockDir(t, map[string]string{"acquire.lua": acquireSET, "release.lua": nilRelease})
+	policy := filepath.Join(t.TempDir(), "policy.json")
+	if err := os.WriteFile(policy, []byte(`{"faults": ["pause-past", "crash"], "watchdog_ms": 10000, "bound": {"faults": 1, "depth": 10}, "properties": ["no-foreign-release"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Dir(context.Background(), dir, Pin{Policy: policy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	valid(t, "notes", res)
+	if got, want := statuses(res), "pass no-foreign-release=pass note: release.lua:2=pass note: lab.json=pass"; got != want {
+		t.Fatalf("%s, want %s", got, want)
+	}
+	if out := res.Tests[1].Output; !strings.Contains(out, "v == nil never holds") || !strings.Contains(out, "false") {
+		t.Errorf("the note should say v == nil never holds, and why: %q", out)
+	}
+	if out := res.Tests[2].Output; !strings.Contains(out, "no extend") {
+		t.Errorf("the note should say the watchdog has no extend to run: %q", out)
+	}
+}
+
+// TestStoryFiles: each failure's message names the file, beside
+// results.json, that holds its story code by its short pointer; Write
+// puts the code there, and it reads back to the failure's story.
+func TestStoryFiles(t *testing.T) {
+	res, err := Dir(context.Background(), "../testdata/getdel", Pin{Level: "get-then-del"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if err := Write(out, res); err != nil {
+		t.Fatal(err)
+	}
+	ref := regexp.MustCompile(`\(its story: locksim -story OUT/(lab-[0-9a-f]{10})\.code\) \(story code ([^ )]+)\)`)
+	failed := 0
+	for _, tr := range res.Tests {
+		if tr.Status != lab.Fail {
+			continue
+		}
+		failed++
+		m := ref.FindStringSubmatch(tr.Message)
+		if m == nil {
+			t.Errorf("%s: the message should name its story's file: %q", tr.Name, tr.Message)
+			continue
+		}
+		code, err := storycode.Resolve(m[1], out)
+		if err != nil || code != m[2] {
+			t.Errorf("%s: the file of %s should hold the message's code: %v", tr.Name, m[1], err)
+		}
+		if pos, err := storycode.Decode(code); err != nil || pos.Lab == nil {
+			t.Errorf("%s: the file's code should open a story of the lab: %v", tr.Name, err)
+		}
+	}
+	if failed == 0 {
+		t.Fatalf("get-then-del failed nothing: %+v", res)
+	}
+}

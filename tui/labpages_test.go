@@ -1,0 +1,285 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"locksim/lab"
+	"locksim/storycode"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// levelLine is the presses that open level id in mode m from the lab's
+// list (the levels to break first, then those to fix).
+func levelLine(t *testing.T, id string, m lab.Mode) string {
+	t.Helper()
+	i := slices.IndexFunc(lab.Levels(), func(lv lab.Level) bool { return lv.ID == id })
+	if i < 0 {
+		t.Fatalf("no level %s", id)
+	}
+	if m == lab.FixIt {
+		i += len(lab.Levels())
+	}
+	return strings.Repeat("[down]", i) + "[enter]"
+}
+
+// labFix is the compare-and-delete release, typed into the editor: the
+// reference fix but for its quotes and indentation. labFixLocal is the
+// same with the value read into a local first.
+const (
+	labFix      = "if redis.call('GET', KEYS[1]) == ARGV[1] then\nreturn redis.call('DEL', KEYS[1])\nend\nreturn 0"
+	labFixLocal = "local v = redis.call('GET', KEYS[1])\nif v == ARGV[1] then\nreturn redis.call('DEL', KEYS[1])\nend\nreturn 0"
+)
+
+// TestLabOpensOnItsPart: a level's page opens with the part it is about
+// in view, in both modes: the acquire for an acquire in two commands, the
+// release for a release in two, the extend for an extend that recreates.
+func TestLabOpensOnItsPart(t *testing.T) {
+	for _, c := range []struct {
+		id   string
+		part int
+	}{{"get-then-set", 0}, {"setnx-expire", 0}, {"get-then-del", 1}, {"extend-recreates", 2}} {
+		for _, m := range []lab.Mode{lab.BreakIt, lab.FixIt} {
+			a := openLab(t, Options{Seed: 1}, 80, 24, levelLine(t, c.id, m))
+			if got := a.labPage().partInView(); got != c.part {
+				t.Errorf("%s (mode %d) opens on %s, want %s:\n%s", c.id, m, labPartNames[got], labPartNames[c.part], a.View())
+			}
+			if tab := "[" + labPartNames[c.part] + ":"; !strings.Contains(a.View(), tab) {
+				t.Errorf("%s: no tab %s on screen", c.id, tab)
+			}
+		}
+	}
+}
+
+// TestLabHints: ctrl+x shows the level's hints one at a time, each
+// staying on the page, and says when none is left; a ? in the editor is
+// code, and ctrl+g opens the keys page, which any key closes.
+func TestLabHints(t *testing.T) {
+	a := openLab(t, Options{Seed: 1}, 80, 24, levelLine(t, "get-then-del", lab.FixIt))
+	hs := lab.Hints("get-then-del", lab.FixIt)
+	if len(hs) != 3 {
+		t.Fatalf("get-then-del should have three hints to fix it: %q", hs)
+	}
+	if strings.Contains(a.View(), "hint 1") {
+		t.Fatalf("no hint before it is asked for:\n%s", a.View())
+	}
+	drive(t, a, labPresses("[ctrl+x]")...)
+	v := a.View()
+	if !strings.Contains(v, "hint 1 of 3: "+hs[0][:30]) || strings.Contains(v, "hint 2 of 3") {
+		t.Fatalf("ctrl+x should show the first hint alone:\n%s", v)
+	}
+	drive(t, a, labPresses("[ctrl+x][ctrl+x]")...)
+	flat := strings.Join(strings.Fields(a.View()), " ")
+	for i, h := range hs {
+		if want := strings.Join(strings.Fields(h), " "); !strings.Contains(flat, want) {
+			t.Errorf("hint %d should be on the page, whole: %q\n%s", i+1, want, a.View())
+		}
+	}
+	drive(t, a, labPresses("[ctrl+x]")...)
+	if !strings.Contains(a.View(), "that was the last hint") {
+		t.Errorf("a press past the last hint should say so:\n%s", a.View())
+	}
+
+	before := a.labPage().parts[1].Value()
+	drive(t, a, labPresses("?")...)
+	if a.labPage().showHelp || a.labPage().parts[1].Value() != "?"+before {
+		t.Errorf("? in the editor should be typed into the code, not open the keys: %q", a.labPage().parts[1].Value())
+	}
+	if !strings.Contains(a.View(), "ctrl+g keys") {
+		t.Errorf("the footer should say how to open the keys page:\n%s", a.View())
+	}
+	drive(t, a, labPresses("[ctrl+g]")...)
+	if v := a.View(); !a.labPage().showHelp || !strings.Contains(v, "ctrl+l") || !strings.Contains(v, "? included") {
+		t.Fatalf("ctrl+g should open the keys page, every key on it:\n%s", v)
+	}
+	drive(t, a, labPresses("x")...)
+	if a.labPage().showHelp || a.labPage().parts[1].Value() != "?"+before {
+		t.Errorf("a key should close the keys page and do nothing else: %q", a.labPage().parts[1].Value())
+	}
+	// on a lock to break nothing is typed: ? opens the keys page there
+	b := openLab(t, Options{Seed: 1}, 80, 24, levelLine(t, "get-then-del", lab.BreakIt)+"?")
+	if !b.labPage().showHelp || !strings.Contains(b.View(), "? keys") && !strings.Contains(b.View(), "?") {
+		t.Errorf("? on a lock to break should open the keys page:\n%s", b.View())
+	}
+	c := openLab(t, Options{Seed: 1}, 80, 24, "?")
+	if !c.labPage().showHelp {
+		t.Errorf("? on the levels should open the keys page:\n%s", c.View())
+	}
+}
+
+// TestLabPassedPage: a level to fix, once passed, says so on its own
+// page; ctrl+x then puts the reference fix beside the learner's lock as
+// a diff, which any key takes away.
+func TestLabPassedPage(t *testing.T) {
+	a := openLab(t, Options{Seed: 1}, 80, 24, levelLine(t, "get-then-del", lab.FixIt)+clearPart(6)+"[ctrl+l]"+labFixLocal+"[ctrl+r]")
+	if !a.course.Prog.Levels["fix:get-then-del"] {
+		t.Fatalf("the fix should pass the level:\n%s", a.View())
+	}
+	if v := a.View(); !strings.Contains(v, "✓ level passed") || !strings.Contains(v, "reference fix") {
+		t.Fatalf("the level's page should say it is passed, and offer the reference fix:\n%s", v)
+	}
+	drive(t, a, labPresses("[ctrl+x]")...)
+	v := a.View()
+	for _, want := range []string{"--- yours/release.lua", "+++ reference/release.lua", "-local v = redis.call('GET', KEYS[1])",
+		"+if redis.call('GET', KEYS[1]) == ARGV[1] then", "any key: back"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the reference diff should show %q:\n%s", want, v)
+		}
+	}
+	drive(t, a, labPresses("[esc]")...)
+	if a.labPage().showRef || a.labPage().mode != labEdit {
+		t.Errorf("esc should close the diff, and only the diff:\n%s", a.View())
+	}
+	// the reference fix but for quotes and indentation is no diff to show
+	b := openLab(t, Options{Seed: 1}, 80, 24, levelLine(t, "get-then-del", lab.FixIt)+clearPart(6)+"[ctrl+l]"+labFix+"[ctrl+r][ctrl+x]")
+	if b.labPage().showRef || !strings.Contains(b.View(), "your lock is the reference fix, but for quotes") {
+		t.Errorf("a lock that is the reference fix should say so, with no diff:\n%s", b.View())
+	}
+}
+
+// TestLabNotesOnPage: the lint notes of the lock the adversary ran on are
+// on the page under the result, which they do not change.
+func TestLabNotesOnPage(t *testing.T) {
+	release := "local v = redis.call('GET', KEYS[1])\nif v == nil or v == ARGV[1] then\nreturn redis.call('DEL', KEYS[1])\nend\nreturn 0"
+	a := openLab(t, Options{Seed: 1, Lab: labDir(t)}, 120, 40, clearPart(6)+"[ctrl+l]"+release+"[ctrl+r]")
+	if v := judgementOf(t, a, lab.NoForeignRelease); v.Status != lab.Pass {
+		t.Fatalf("v == nil or v == token keeps no-foreign-release: %+v", v)
+	}
+	if v := a.View(); !strings.Contains(v, "note release.lua:2: v == nil never holds") {
+		t.Errorf("the note should be on the page:\n%s", v)
+	}
+}
+
+// TestLabBreakFirstScreen: a level to break, played by hand, opens on a
+// screen that asks for the learner's move with the level's count of
+// clients: no "0/0", no "end of story", no next scene, esc back to the
+// lab.
+func TestLabBreakFirstScreen(t *testing.T) {
+	a := openLab(t, Options{Seed: 1}, 80, 24, levelLine(t, "get-then-del", lab.BreakIt)+"[enter]")
+	if !a.labStory {
+		t.Fatalf("enter should open the level's lock by hand:\n%s", a.View())
+	}
+	v := a.View()
+	for _, gone := range []string{"0/0", "end of story", "next scene", "1-3", "esc contents"} {
+		if strings.Contains(v, gone) {
+			t.Errorf("the first screen should not say %q:\n%s", gone, v)
+		}
+	}
+	for _, want := range []string{"your move: 1-2 picks a client, enter steps it", "esc the lab"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the first screen should say %q:\n%s", want, v)
+		}
+	}
+	drive(t, a, labPresses("n")...)
+	if !strings.Contains(a.pl.Flash, "1-2 picks a client") {
+		t.Errorf("a step with no schedule should say how to move, with the level's clients: %q", a.pl.Flash)
+	}
+}
+
+// TestLabLinesUncut: at 80x24 no line of the lab's pages is cut (no "…"
+// a truncation leaves, nothing wider than the screen), the footer
+// included, and the footer always names the keys page's key.
+func TestLabLinesUncut(t *testing.T) {
+	fixGetDel := levelLine(t, "get-then-del", lab.FixIt)
+	for _, c := range []struct {
+		name, presses string
+		dir           bool
+	}{
+		{"levels", "", false},
+		{"levels, the last", strings.Repeat("[down]", 20), false},
+		{"a level to break", levelLine(t, "no-fencing", lab.BreakIt), false},
+		{"a level to fix", fixGetDel, false},
+		{"three hints", fixGetDel + "[ctrl+x][ctrl+x][ctrl+x]", false},
+		{"a level's result", fixGetDel + "[ctrl+r]", false},
+		{"passed", fixGetDel + clearPart(6) + "[ctrl+l]" + labFix + "[ctrl+r]", false},
+		{"the keys page", fixGetDel + "[ctrl+g]", false},
+		{"a result", clearPart(6) + "GET {key}\nif token: DEL {key}[ctrl+r]", true},
+		{"the watchdog's note", "[tab][tab][tab][tab][tab]", true},
+	} {
+		o := Options{Seed: 1}
+		if c.dir {
+			o.Lab = labDir(t)
+		}
+		a := openLab(t, o, 80, 24, c.presses)
+		v := a.View()
+		if strings.HasPrefix(c.name, "the watchdog") && a.labPage().note == "" {
+			t.Errorf("the watchdog's field should bring its note:\n%s", v)
+		}
+		lines := strings.Split(v, "\n")
+		if len(lines) != 24 {
+			t.Errorf("%s: %d rows, want 24:\n%s", c.name, len(lines), v)
+		}
+		for _, line := range lines {
+			if strings.Contains(line, "…") || ansi.StringWidth(line) > 80 {
+				t.Errorf("%s: a line is cut: %q\n%s", c.name, line, v)
+			}
+		}
+		if foot := lines[len(lines)-1]; a.labPage().note == "" && !strings.Contains(foot, "keys") && !strings.Contains(foot, "any key") {
+			t.Errorf("%s: the footer should name the keys page: %q", c.name, foot)
+		}
+	}
+}
+
+// TestLabPageGoldens draws the lab's new pages at 80x24 and 120x40: a
+// level to break, its story's first screen, the hints, a passed level,
+// the reference fix beside the lock, and the keys page.
+func TestLabPageGoldens(t *testing.T) {
+	fixGetDel := levelLine(t, "get-then-del", lab.FixIt)
+	breakGetSet := levelLine(t, "get-then-set", lab.BreakIt)
+	passed := fixGetDel + clearPart(6) + "[ctrl+l]" + labFixLocal + "[ctrl+r]"
+	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		for _, c := range []struct{ name, presses string }{
+			{"lab-break-level", breakGetSet},
+			{"lab-hand-story", breakGetSet + "[enter]"},
+			{"lab-hints", fixGetDel + "[ctrl+x][ctrl+x][ctrl+x]"},
+			{"lab-passed", passed},
+			{"lab-reference", passed + "[ctrl+x]"},
+			{"lab-keys", fixGetDel + "[ctrl+g]"},
+		} {
+			a := openLab(t, Options{Seed: 1}, size.w, size.h, c.presses)
+			golden(t, c.name+"-"+itoa(int64(size.w))+"x"+itoa(int64(size.h)), a.View())
+		}
+	}
+}
+
+// TestLabStoryPointer: y on a story of the lab gives its short pointer,
+// not the code of hundreds of characters, and writes the code to the
+// file the pointer names, which storycode reads back to the same story.
+func TestLabStoryPointer(t *testing.T) {
+	dir := exportDir(t)
+	a := openLab(t, Options{Seed: 3, NoQuiz: true, Lab: labDir(t)}, 80, 24, "[ctrl+r][ctrl+o]nn")
+	if !a.labStory {
+		t.Fatalf("ctrl+o should open the break:\n%s", a.View())
+	}
+	want := a.pl.Position()
+	drive(t, a, keys("y")...)
+	m := regexp.MustCompile(`^-story (lab-[0-9a-f]{10}) · its code file is in (\S+) · `).FindStringSubmatch(a.pl.Flash)
+	if m == nil {
+		t.Fatalf("y should give the story's pointer and where its code is: %q", a.pl.Flash)
+	}
+	if strings.Contains(a.pl.Flash, "lab.") || len(strings.Fields(a.pl.Flash)[1]) > 20 {
+		t.Errorf("the line should not carry the whole code: %q", a.pl.Flash)
+	}
+	code, err := storycode.Resolve(m[1], dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, err := storycode.Decode(code)
+	if err != nil || pos.Lab == nil || pos.Step != want.Step || len(pos.Lab.Moves) != len(want.Lab.Moves) {
+		t.Errorf("the pointer's code should open the same story at step %d: %+v, %v", want.Step, pos, err)
+	}
+	if ansi.StringWidth(strings.SplitN(a.pl.Flash, " · wrote", 2)[0]) > 80 {
+		t.Errorf("the pointer and its directory should fit 80 columns: %q", a.pl.Flash)
+	}
+	if m[2] != homeShort(dir, os.Getenv("HOME")) {
+		t.Errorf("the line should name the export directory %s: %q", dir, a.pl.Flash)
+	}
+	if _, err := os.Stat(filepath.Join(dir, storycode.PointerFile(m[1]))); err != nil {
+		t.Errorf("the code's file should be in the export directory: %v", err)
+	}
+}

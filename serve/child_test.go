@@ -34,8 +34,10 @@ func TestChild(t *testing.T) {
 		t.Fatalf("a child: stdout %q, stderr %q, status %d", out, errOut, code)
 	}
 	if _, err := os.Stat("/proc/self/stat"); err == nil {
-		// the 19th field of /proc/PID/stat is the nice value
-		out, _, _ = sshtest.Run(t, c, `sh 'cut -d" " -f19 /proc/$$/stat'`)
+		// the 19th field of /proc/PID/stat is the nice value; the server
+		// lowers it just after the process starts, so the script waits
+		// (up to 30 s) for the change rather than racing it
+		out, _, _ = sshtest.Run(t, c, `sh 'for i in $(seq 600); do n=$(cut -d" " -f19 /proc/$$/stat); [ "$n" = 19 ] && break; sleep 0.05; done; echo $n'`)
 		if strings.TrimSpace(out) != "19" {
 			t.Fatalf("the child's nice value is %q, want 19", out)
 		}

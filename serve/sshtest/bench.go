@@ -125,3 +125,10 @@ func ProcRSS(pid int) (uint64, error) {
 	}
 	return 0, fmt.Errorf("/proc/%d/status: no VmRSS", pid)
 }
+
+// Text is what came since the mark, as sent (escape sequences and all).
+func (lt *Light) Text() string {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	return string(lt.buf)
+}

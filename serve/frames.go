@@ -1,0 +1,184 @@
+package serve
+
+import (
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// FPS is the most frames a second a served session draws. A frame goes
+// out the moment the view changed unless one went out less than 1/FPS
+// ago; then the newest view goes out when that interval ends. At 30 a
+// burst of changes (a mouse drag, a replay) costs at most 30 frames a
+// second, while a key after a pause is drawn at once.
+const FPS = 30
+
+// frames draws a served session's view on its terminal as it changes, in
+// place of Bubble Tea v1's renderer: that one flushes on a ticker, 60
+// times a second unless tea.WithFPS says otherwise, for the program's
+// whole life, and 60 idle sessions' tickers cost 5 % of a core at 60 and
+// still 4 % at 15 (docs/benchmarks.md), while at 15 a key waits up to
+// 67 ms for its frame. Here nothing runs while the view stays the same.
+//
+// It draws what the course asked Bubble Tea for: the alternate screen,
+// the cursor hidden, the mouse reported (all motion, SGR) and bracketed
+// paste; stop puts the terminal back. A frame is the lines that changed,
+// each at its row, cut to the terminal's width, with the last rows of a
+// view taller than the terminal, as Bubble Tea's renderer draws them.
+type frames struct {
+	out   io.Writer
+	every time.Duration // the least time between two frames
+	clock Clock
+
+	mu      sync.Mutex
+	w, h    int
+	started bool
+	stopped bool
+	shown   []string    // the lines on the screen; nil: draw every line
+	pending string      // the newest view, when waiting is set
+	waiting func() bool // stops the wait for the pending view; nil: none
+	last    time.Time   // when the last frame went out
+}
+
+// newFrames draws on out, a terminal of w×h, at most fps frames a second
+// counted on clock.
+func newFrames(out io.Writer, w, h, fps int, clock Clock) *frames {
+	return &frames{out: out, every: time.Second / time.Duration(fps), clock: clock, w: w, h: h}
+}
+
+// model wraps the program's model: each view it returns is drawn, and a
+// window size message sets the terminal's size. Bubble Tea calls View
+// once after each message, which is when a frame can have changed.
+func (f *frames) model(inner tea.Model) tea.Model { return &drawn{inner: inner, f: f} }
+
+type drawn struct {
+	inner tea.Model
+	f     *frames
+}
+
+func (d *drawn) Init() tea.Cmd {
+	// without its own renderer Bubble Tea does not read the terminal's
+	// size: the size the session opened with is the first message
+	f := d.f
+	f.mu.Lock()
+	size := tea.WindowSizeMsg{Width: f.w, Height: f.h}
+	f.mu.Unlock()
+	return tea.Batch(func() tea.Msg { return size }, d.inner.Init())
+}
+
+func (d *drawn) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if m, ok := msg.(tea.WindowSizeMsg); ok {
+		d.f.resize(m.Width, m.Height)
+	}
+	var cmd tea.Cmd
+	d.inner, cmd = d.inner.Update(msg)
+	return d, cmd
+}
+
+func (d *drawn) View() string {
+	v := d.inner.View()
+	d.f.draw(v)
+	return v
+}
+
+// resize sets the terminal's size; the next frame draws every line on a
+// cleared screen, as the old lines may have wrapped or moved.
+func (f *frames) resize(w, h int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if w == f.w && h == f.h {
+		return
+	}
+	f.w, f.h, f.shown = w, h, nil
+}
+
+// draw draws view now, or once 1/FPS has passed since the last frame.
+func (f *frames) draw(view string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.stopped {
+		return
+	}
+	if f.waiting != nil {
+		f.pending = view
+		return
+	}
+	if wait := f.every - f.clock.Now().Sub(f.last); wait > 0 {
+		f.pending = view
+		f.waiting = f.clock.AfterFunc(wait, f.drawPending)
+		return
+	}
+	f.paint(view)
+}
+
+func (f *frames) drawPending() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.waiting = nil
+	if !f.stopped {
+		f.paint(f.pending)
+	}
+	f.pending = ""
+}
+
+// paint writes the lines of view that differ from those on the screen.
+// The caller holds mu.
+func (f *frames) paint(view string) {
+	var b strings.Builder
+	if !f.started {
+		f.started = true
+		b.WriteString(ansi.SetAltScreenSaveCursorMode + ansi.HideCursor + ansi.SetBracketedPasteMode +
+			ansi.SetAnyEventMouseMode + ansi.SetSgrExtMouseMode)
+	}
+	if f.shown == nil {
+		b.WriteString(ansi.EraseEntireScreen)
+	}
+	lines := strings.Split(view, "\n")
+	if f.h > 0 && len(lines) > f.h {
+		lines = lines[len(lines)-f.h:]
+	}
+	for i, line := range lines {
+		if f.shown != nil && i < len(f.shown) && f.shown[i] == line {
+			continue
+		}
+		b.WriteString(ansi.CursorPosition(1, i+1))
+		if f.w > 0 {
+			line = ansi.Truncate(line, f.w, "")
+		}
+		b.WriteString(line)
+		if ansi.StringWidth(line) < f.w {
+			b.WriteString(ansi.EraseLineRight)
+		}
+	}
+	if len(lines) < len(f.shown) {
+		b.WriteString(ansi.CursorPosition(1, len(lines)+1) + ansi.EraseScreenBelow)
+	}
+	f.shown = lines
+	if b.Len() == 0 {
+		return // the same view again: nothing to send, and no wait
+	}
+	_, _ = io.WriteString(f.out, b.String())
+	f.last = f.clock.Now()
+}
+
+// stop ends the drawing and gives the terminal back as it was: the main
+// screen, the cursor shown, the mouse and bracketed paste off.
+func (f *frames) stop() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.stopped {
+		return
+	}
+	f.stopped = true
+	if f.waiting != nil {
+		f.waiting()
+	}
+	if f.started {
+		_, _ = io.WriteString(f.out, ansi.ResetSgrExtMouseMode+ansi.ResetAnyEventMouseMode+ansi.ResetBracketedPasteMode+
+			ansi.ShowCursor+ansi.ResetAltScreenSaveCursorMode)
+	}
+}

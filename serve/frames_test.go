@@ -1,0 +1,112 @@
+package serve
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// sink keeps what frames wrote.
+type sink struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *sink) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+// take returns what was written since the last take.
+func (s *sink) take() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := s.b.String()
+	s.b.Reset()
+	return out
+}
+
+// TestFramesDrawOnlyWhatChanged: the first frame sets the terminal up and
+// draws every line; the same view again sends nothing; a changed line is
+// the only one sent; a resize clears and draws every line; a shorter view
+// erases the rows below it; stop gives the terminal back.
+func TestFramesDrawOnlyWhatChanged(t *testing.T) {
+	out, clock := &sink{}, newFakeClock()
+	f := newFrames(out, 20, 5, FPS, clock)
+	f.draw("one\ntwo\nthree")
+	first := out.take()
+	for _, want := range []string{ansi.SetAltScreenSaveCursorMode, ansi.HideCursor, ansi.SetAnyEventMouseMode, ansi.EraseEntireScreen, "one", "two", "three"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("the first frame lacks %q: %q", want, first)
+		}
+	}
+
+	clock.Advance(time.Second)
+	f.draw("one\ntwo\nthree")
+	if got := out.take(); got != "" {
+		t.Errorf("the same view again sent %q", got)
+	}
+	f.draw("one\nTWO\nthree")
+	if got, want := out.take(), ansi.CursorPosition(1, 2)+"TWO"+ansi.EraseLineRight; got != want {
+		t.Errorf("one line changed: sent %q, want %q", got, want)
+	}
+
+	clock.Advance(time.Second)
+	f.resize(30, 5)
+	f.draw("one\nTWO\nthree")
+	if got := out.take(); !strings.HasPrefix(got, ansi.EraseEntireScreen) || !strings.Contains(got, "one") || !strings.Contains(got, "three") {
+		t.Errorf("after a resize: %q", got)
+	}
+
+	clock.Advance(time.Second)
+	f.draw("one")
+	if got, want := out.take(), ansi.CursorPosition(1, 2)+ansi.EraseScreenBelow; got != want {
+		t.Errorf("a shorter view: sent %q, want %q", got, want)
+	}
+
+	f.stop()
+	if got := out.take(); !strings.Contains(got, ansi.ResetAltScreenSaveCursorMode) || !strings.Contains(got, ansi.ShowCursor) || !strings.Contains(got, ansi.ResetAnyEventMouseMode) {
+		t.Errorf("stop: %q", got)
+	}
+	f.draw("after")
+	if got := out.take(); got != "" {
+		t.Errorf("a view after stop sent %q", got)
+	}
+}
+
+// TestFramesPace: a view that comes less than 1/FPS after the last frame
+// waits for the rest of that interval, and only the newest view of those
+// that came meanwhile is drawn; a view after a pause goes out at once.
+func TestFramesPace(t *testing.T) {
+	out, clock := &sink{}, newFakeClock()
+	f := newFrames(out, 20, 5, FPS, clock)
+	f.draw("a")
+	out.take()
+	f.draw("b")
+	f.draw("c")
+	if got := out.take(); got != "" {
+		t.Fatalf("views within 1/FPS of a frame went out at once: %q", got)
+	}
+	clock.Advance(time.Second / FPS)
+	if got := out.take(); strings.Contains(got, "b") || !strings.Contains(got, "c") {
+		t.Errorf("after the interval: sent %q, want the newest view only", got)
+	}
+	clock.Advance(time.Second)
+	f.draw("d")
+	if got := out.take(); !strings.Contains(got, "d") {
+		t.Errorf("a view after a pause waited: sent %q", got)
+	}
+	// a stop while a view waits: the wait is dropped
+	f.draw("e")
+	f.stop()
+	out.take()
+	clock.Advance(time.Second)
+	if got := out.take(); got != "" {
+		t.Errorf("a view that waited past the stop sent %q", got)
+	}
+}

@@ -10,19 +10,24 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// FPS is the most frames a second a served session draws. A frame goes
-// out the moment the view changed unless one went out less than 1/FPS
-// ago; then the newest view goes out when that interval ends. At 30 a
-// burst of changes (a mouse drag, a replay) costs at most 30 frames a
-// second, while a key after a pause is drawn at once.
-const FPS = 30
+// FPS is the most frames a second a served session draws over time, and
+// FrameBurst the frames it may draw at once beyond that pace. A key
+// usually changes the view two or three times within milliseconds (the
+// key, the move's reply, the keys read back): each of those goes out at
+// once, and only a longer burst (a mouse drag, a replay) is held to FPS,
+// its newest view drawn when its turn comes. Nothing waits while the
+// view stays the same.
+const (
+	FPS        = 30
+	FrameBurst = 4
+)
 
 // frames draws a served session's view on its terminal as it changes, in
 // place of Bubble Tea v1's renderer: that one flushes on a ticker, 60
 // times a second unless tea.WithFPS says otherwise, for the program's
-// whole life, and 60 idle sessions' tickers cost 5 % of a core at 60 and
-// still 4 % at 15 (docs/benchmarks.md), while at 15 a key waits up to
-// 67 ms for its frame. Here nothing runs while the view stays the same.
+// whole life: 60 idle sessions' tickers cost 5 % of a core at 60 and still
+// 3 to 4 % at 15 (docs/benchmarks.md), while at 15 a key waits up to 67 ms
+// for its frame. Here nothing runs while the view stays the same.
 //
 // It draws what the course asked Bubble Tea for: the alternate screen,
 // the cursor hidden, the mouse reported (all motion, SGR) and bracketed
@@ -41,13 +46,16 @@ type frames struct {
 	shown   []string    // the lines on the screen; nil: draw every line
 	pending string      // the newest view, when waiting is set
 	waiting func() bool // stops the wait for the pending view; nil: none
-	last    time.Time   // when the last frame went out
+	// tokens are the frames that may go out now, up to FrameBurst, one
+	// more each 1/FPS since filled
+	tokens float64
+	filled time.Time
 }
 
 // newFrames draws on out, a terminal of w×h, at most fps frames a second
 // counted on clock.
 func newFrames(out io.Writer, w, h, fps int, clock Clock) *frames {
-	return &frames{out: out, every: time.Second / time.Duration(fps), clock: clock, w: w, h: h}
+	return &frames{out: out, every: time.Second / time.Duration(fps), clock: clock, w: w, h: h, tokens: FrameBurst, filled: clock.Now()}
 }
 
 // model wraps the program's model: each view it returns is drawn, and a
@@ -96,7 +104,8 @@ func (f *frames) resize(w, h int) {
 	f.w, f.h, f.shown = w, h, nil
 }
 
-// draw draws view now, or once 1/FPS has passed since the last frame.
+// draw draws view now if a frame may go out now (tokens), or else when
+// the next may.
 func (f *frames) draw(view string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -107,12 +116,20 @@ func (f *frames) draw(view string) {
 		f.pending = view
 		return
 	}
-	if wait := f.every - f.clock.Now().Sub(f.last); wait > 0 {
+	f.fill()
+	if f.tokens < 1 {
 		f.pending = view
-		f.waiting = f.clock.AfterFunc(wait, f.drawPending)
+		f.waiting = f.clock.AfterFunc(time.Duration((1-f.tokens)*float64(f.every)), f.drawPending)
 		return
 	}
 	f.paint(view)
+}
+
+// fill adds the tokens earned since filled. The caller holds mu.
+func (f *frames) fill() {
+	now := f.clock.Now()
+	f.tokens = min(FrameBurst, f.tokens+float64(now.Sub(f.filled))/float64(f.every))
+	f.filled = now
 }
 
 func (f *frames) drawPending() {
@@ -120,6 +137,7 @@ func (f *frames) drawPending() {
 	defer f.mu.Unlock()
 	f.waiting = nil
 	if !f.stopped {
+		f.fill()
 		f.paint(f.pending)
 	}
 	f.pending = ""
@@ -159,10 +177,10 @@ func (f *frames) paint(view string) {
 	}
 	f.shown = lines
 	if b.Len() == 0 {
-		return // the same view again: nothing to send, and no wait
+		return // the same view again: nothing to send, nothing spent
 	}
 	_, _ = io.WriteString(f.out, b.String())
-	f.last = f.clock.Now()
+	f.tokens--
 }
 
 // stop ends the drawing and gives the terminal back as it was: the main

@@ -2,10 +2,13 @@ package serve
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"locksim/serve/sshtest"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -79,34 +82,57 @@ func TestFramesDrawOnlyWhatChanged(t *testing.T) {
 	}
 }
 
-// TestFramesPace: a view that comes less than 1/FPS after the last frame
-// waits for the rest of that interval, and only the newest view of those
-// that came meanwhile is drawn; a view after a pause goes out at once.
+// TestFramesPace: FrameBurst frames go out at once; a view past them
+// waits for the next 1/FPS, and only the newest of the views that came
+// meanwhile is drawn; after a pause a burst goes out at once again; a stop
+// drops a view that waits.
 func TestFramesPace(t *testing.T) {
 	out, clock := &sink{}, newFakeClock()
 	f := newFrames(out, 20, 5, FPS, clock)
-	f.draw("a")
-	out.take()
+	for i := range FrameBurst {
+		view := fmt.Sprintf("burst %d", i)
+		f.draw(view)
+		if got := out.take(); !strings.Contains(got, view) {
+			t.Fatalf("frame %d of a burst waited: sent %q", i, got)
+		}
+	}
 	f.draw("b")
 	f.draw("c")
 	if got := out.take(); got != "" {
-		t.Fatalf("views within 1/FPS of a frame went out at once: %q", got)
+		t.Fatalf("views past the burst went out at once: %q", got)
 	}
 	clock.Advance(time.Second / FPS)
 	if got := out.take(); strings.Contains(got, "b") || !strings.Contains(got, "c") {
-		t.Errorf("after the interval: sent %q, want the newest view only", got)
+		t.Errorf("after 1/FPS: sent %q, want the newest view only", got)
 	}
 	clock.Advance(time.Second)
-	f.draw("d")
-	if got := out.take(); !strings.Contains(got, "d") {
-		t.Errorf("a view after a pause waited: sent %q", got)
+	for i := range FrameBurst {
+		view := fmt.Sprintf("again %d", i)
+		f.draw(view)
+		if got := out.take(); !strings.Contains(got, view) {
+			t.Fatalf("frame %d of a burst after a pause waited: sent %q", i, got)
+		}
 	}
-	// a stop while a view waits: the wait is dropped
 	f.draw("e")
 	f.stop()
 	out.take()
 	clock.Advance(time.Second)
 	if got := out.take(); got != "" {
 		t.Errorf("a view that waited past the stop sent %q", got)
+	}
+}
+
+// TestNoFrameTicker: an open session runs no renderer of Bubble Tea's,
+// whose ticker would wake it 60 times a second for its whole life
+// (TestIdleIsQuiet, in the slow tier, checks that an idle session draws
+// no view and sends no byte).
+func TestNoFrameTicker(t *testing.T) {
+	_, addr := testServer(t, Config{Clock: newFakeClock()})
+	tm := sshtest.Open(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)), "xterm-256color", 100, 30)
+	tm.WaitFor("the course: Redis distributed locks", "1  race")
+	for _, g := range sshtest.Goroutines() {
+		if strings.Contains(g, "bubbletea.(*standardRenderer)") {
+			t.Fatalf("a session runs Bubble Tea's renderer:\n%s", g)
+		}
 	}
 }

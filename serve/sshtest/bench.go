@@ -15,7 +15,8 @@ import (
 )
 
 // Steps has every terminal step n times, once a second each, the
-// terminals spread over the second as a class's keys are. step(i, k) is
+// terminals spread over the second as a class's keys are; it returns after
+// the last step. step(i, k) is
 // what terminal i types at its k-th step and the text that says its screen
 // changed. It returns each step's time from the key sent to that text
 // received at the client, sorted; a step whose text never came (Light.Wait
@@ -42,7 +43,9 @@ func Steps(tb testing.TB, terms []*Light, n int, step func(i, k int) (key, want 
 					latencies = append(latencies, d)
 					mu.Unlock()
 				}
-				<-tick.C
+				if k < n-1 {
+					<-tick.C
+				}
 			}
 		})
 	}

@@ -206,6 +206,21 @@ func (s *served) waitClosed(b *testing.B, n int) {
 	}
 }
 
+// idle waits out the idle window (-locksim.idle) with no key, and returns
+// the server's CPU time in it, its length, and the bytes terms got.
+func (s *served) idle(b *testing.B, terms []*sshtest.Light) (cpu, took time.Duration, sent int) {
+	for _, lt := range terms {
+		sent -= lt.Bytes()
+	}
+	cpu0, at := s.cpu(b), time.Now()
+	time.Sleep(*benchIdle)
+	cpu, took = s.cpu(b)-cpu0, time.Since(at)
+	for _, lt := range terms {
+		sent += lt.Bytes()
+	}
+	return cpu, took, sent
+}
+
 // fencingMoves is the fencing story's moves with its default settings.
 const fencingMoves = 10
 
@@ -307,7 +322,9 @@ var openedClass = regexp.MustCompile(`class ([a-z2-9]{5}) \(`)
 // the instructor steps once a second, forth and back (each op one step). p95-ms
 // is over every follower's time from the instructor's key sent to the new
 // step counter on that follower's screen; all-p95-ms is the 95th
-// percentile of the time until the last of the 60 showed it.
+// percentile of the time until the last of the 60 showed it. Then, with
+// the class idle for the idle window (-locksim.idle), the server's CPU
+// and the bytes sent, as BenchmarkServedIdle measures them.
 //
 //	go test ./cli -run '^$' -bench ServedFollow -benchtime 30x
 func BenchmarkServedFollow(b *testing.B) {
@@ -391,8 +408,15 @@ func BenchmarkServedFollow(b *testing.B) {
 	slices.Sort(each)
 	slices.Sort(all)
 	load := load1(b)
-	b.Logf("an instructor and %d followers, %d steps: p95 %v to each follower, p95 %v to all of them, load %.2f",
-		len(terms), len(all), sshtest.Percentile(each, 95), sshtest.Percentile(all, 95), load)
+	// the class idle: the followers' seats beat once a second each
+	b.StopTimer()
+	quiet(append(terms, teach))
+	cpu, took, sent := s.idle(b, append(terms, teach))
+	pct := 100 * cpu.Seconds() / took.Seconds()
+	b.Logf("an instructor and %d followers, %d steps: p95 %v to each follower, p95 %v to all of them, load %.2f; then idle for %v: server CPU %.2f%% of a core, %d bytes sent",
+		len(terms), len(all), sshtest.Percentile(each, 95), sshtest.Percentile(all, 95), load, took.Round(time.Millisecond), pct, sent)
+	b.ReportMetric(pct, "idle-cpu-%")
+	b.ReportMetric(float64(sent), "idle-bytes")
 	b.ReportMetric(sshtest.Millis(sshtest.Percentile(each, 95)), "p95-ms")
 	b.ReportMetric(sshtest.Millis(sshtest.Percentile(all, 95)), "all-p95-ms")
 	b.ReportMetric(load, "load")
@@ -430,18 +454,9 @@ func BenchmarkServedIdle(b *testing.B) {
 		rss := s.rss(b)
 		heap, scav0 := s.heap(b)
 
-		sent := 0
-		for _, lt := range terms {
-			sent -= lt.Bytes()
-		}
-		cpu0, at := s.cpu(b), time.Now()
-		time.Sleep(*benchIdle)
-		cpu, took := s.cpu(b)-cpu0, time.Since(at)
+		cpu, took, sent := s.idle(b, terms)
 		_, scav := s.heap(b)
 		scav -= scav0
-		for _, lt := range terms {
-			sent += lt.Bytes()
-		}
 		load := load1(b)
 
 		for _, c := range clients {

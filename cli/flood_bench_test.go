@@ -8,7 +8,6 @@ import (
 	"log"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -69,41 +68,21 @@ func BenchmarkFlood(b *testing.B) {
 	// steps has every student step b.N times, once a second each, spread
 	// over the second, and returns the 95th percentile
 	steps := func() time.Duration {
-		var (
-			mu        sync.Mutex
-			latencies []time.Duration
-			wg        sync.WaitGroup
-		)
-		for i, lt := range terms {
-			wg.Go(func() {
-				time.Sleep(time.Duration(i) * time.Second / students)
-				tick := time.NewTicker(time.Second)
-				defer tick.Stop()
-				for n := range b.N {
-					key, want := "\x1b[C", fmt.Sprintf(" 1/%d  t=", moves) // →
-					if n%2 == 1 {
-						key, want = "\x1b[D", fmt.Sprintf(" 0/%d  t=", moves) // ←
-					}
-					lt.Mark()
-					sent := time.Now()
-					_, _ = io.WriteString(lt.In, key)
-					lt.Wait(b, want)
-					mu.Lock()
-					latencies = append(latencies, time.Since(sent))
-					mu.Unlock()
-					<-tick.C
-				}
-				// back to step 0 for the next round
-				if b.N%2 == 1 {
-					lt.Mark()
-					_, _ = io.WriteString(lt.In, "\x1b[D")
-					lt.Wait(b, fmt.Sprintf(" 0/%d  t=", moves))
-				}
-			})
+		latencies := sshtest.Steps(b, terms, b.N, func(_, n int) (string, string) {
+			if n%2 == 1 {
+				return "\x1b[D", fmt.Sprintf(" 0/%d  t=", moves) // ←
+			}
+			return "\x1b[C", fmt.Sprintf(" 1/%d  t=", moves) // →
+		})
+		// back to step 0 for the next round
+		if b.N%2 == 1 {
+			for _, lt := range terms {
+				lt.Mark()
+				_, _ = io.WriteString(lt.In, "\x1b[D")
+				lt.Wait(b, fmt.Sprintf(" 0/%d  t=", moves))
+			}
 		}
-		wg.Wait()
-		slices.Sort(latencies)
-		return latencies[len(latencies)*95/100]
+		return sshtest.Percentile(latencies, 95)
 	}
 
 	b.ResetTimer()

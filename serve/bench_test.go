@@ -3,11 +3,8 @@ package serve
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"runtime"
 	"runtime/metrics"
-	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -52,44 +49,16 @@ func BenchmarkClass(b *testing.B) {
 	}
 	heap := heapBytes()
 
-	var (
-		mu        sync.Mutex
-		latencies []time.Duration
-	)
 	b.ResetTimer()
-	var wg sync.WaitGroup
-	for i, bt := range terms {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			// spread over the second, as a class's keys are
-			time.Sleep(time.Duration(i) * time.Second / students)
-			tick := time.NewTicker(time.Second)
-			defer tick.Stop()
-			for n := range b.N {
-				key, want := "\x1b[C", fmt.Sprintf(" 1/%d  t=", moves) // →
-				if n%2 == 1 {
-					key, want = "\x1b[D", fmt.Sprintf(" 0/%d  t=", moves) // ←
-				}
-				bt.Mark()
-				sent := time.Now()
-				_, _ = io.WriteString(bt.In, key)
-				bt.Wait(b, want)
-				d := time.Since(sent)
-				mu.Lock()
-				latencies = append(latencies, d)
-				mu.Unlock()
-				<-tick.C
-			}
-		}()
-	}
-	wg.Wait()
+	latencies := sshtest.Steps(b, terms, b.N, func(_, n int) (string, string) {
+		if n%2 == 1 {
+			return "\x1b[D", fmt.Sprintf(" 0/%d  t=", moves) // ←
+		}
+		return "\x1b[C", fmt.Sprintf(" 1/%d  t=", moves) // →
+	})
 	b.StopTimer()
-	slices.Sort(latencies)
-	if len(latencies) > 0 {
-		b.ReportMetric(float64(latencies[len(latencies)*95/100].Microseconds())/1000, "p95-ms")
-		b.ReportMetric(float64(latencies[len(latencies)/2].Microseconds())/1000, "p50-ms")
-	}
+	b.ReportMetric(sshtest.Millis(sshtest.Percentile(latencies, 95)), "p95-ms")
+	b.ReportMetric(sshtest.Millis(sshtest.Percentile(latencies, 50)), "p50-ms")
 	b.ReportMetric(0, "ns/op")
 	b.ReportMetric(float64(heap-min(empty, heap))/students/(1<<20), "MiB/session")
 

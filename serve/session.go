@@ -113,11 +113,22 @@ func (s *Server) course(sess Terminal, at *play.Position) int {
 	} else {
 		m.naming = newNamePrompt(st, id.ComeBack())
 	}
-	opts := append(sess.ProgramOptions(), tea.WithAltScreen(), tea.WithMouseAllMotion(),
+	// the frames are drawn as they change (frames), not on Bubble Tea's
+	// ticker, which would wake 60 times a second while nothing changes
+	fr := newFrames(sess.Output(), sess.Window().Width, sess.Window().Height, FPS, realClock{})
+	defer fr.stop()
+	restore, err := sess.RawInput()
+	if err != nil {
+		s.cfg.Log.Printf("session %s: %v", id.ID, err)
+		sess.Say(fmt.Sprintf("locksim: %v", err))
+		return 1
+	}
+	defer restore()
+	opts := append(sess.ProgramOptions(), tea.WithoutRenderer(),
 		// the signals are the server's: ctrl+z or a SIGTSTP must never
 		// stop the process every student is in
 		tea.WithoutSignalHandler(), tea.WithContext(ctx))
-	p := tea.NewProgram(m, opts...)
+	p := tea.NewProgram(fr.model(m), opts...)
 	ses.send = p.Send
 	m.lim = &limits{clock: s.clock, idle: s.cfg.Idle, maxTime: s.cfg.MaxTime,
 		warn: func(left time.Duration) { p.Send(idleWarning{left}) },
@@ -171,6 +182,7 @@ func (s *Server) course(sess Terminal, at *play.Position) int {
 	s.cfg.Log.Printf("session %s open (user %q, instructor %v, %s)", id.ID, id.User, id.Instructor, sess.Kind())
 	m.lim.start()
 	_, err = p.Run()
+	fr.stop()
 	m.lim.close()
 	cancel()
 	app.SaveProgress()

@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -32,6 +33,11 @@ type Terminal interface {
 	// ProgramOptions are the program's input and output (tea.WithInput,
 	// tea.WithOutput).
 	ProgramOptions() []tea.ProgramOption
+	// Output is where the session's frames are drawn (see frames).
+	Output() io.Writer
+	// RawInput puts the input in raw mode, as Bubble Tea does only when
+	// it renders itself, and returns what puts it back.
+	RawInput() (restore func(), err error)
 	// Renderer is the session's own lipgloss renderer, its colour profile
 	// and background those of the client's terminal.
 	Renderer() *lipgloss.Renderer
@@ -72,6 +78,9 @@ func (t *sshTerminal) Resizes() <-chan Window   { return t.winch }
 func (t *sshTerminal) Via() string              { return "SSH" }
 
 func (t *sshTerminal) ProgramOptions() []tea.ProgramOption { return bubbletea.MakeOptions(t.sess) }
+
+func (t *sshTerminal) Output() io.Writer                     { return t.sess }
+func (t *sshTerminal) RawInput() (restore func(), err error) { return rawInput(t.pty) }
 
 // Renderer asks the client's terminal for its background first.
 func (t *sshTerminal) Renderer() *lipgloss.Renderer { return bubbletea.MakeRenderer(t.sess) }

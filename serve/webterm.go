@@ -138,6 +138,11 @@ func (t *webTerminal) ProgramOptions() []tea.ProgramOption {
 	return []tea.ProgramOption{tea.WithInput(t.in), tea.WithOutput(t.out)}
 }
 
+func (t *webTerminal) Output() io.Writer { return t.out }
+
+// RawInput has nothing to do: a tab's keys come as they are typed.
+func (t *webTerminal) RawInput() (restore func(), err error) { return func() {}, nil }
+
 func (t *webTerminal) Renderer() *lipgloss.Renderer {
 	r := lipgloss.NewRenderer(t.out, termenv.WithProfile(termenv.TrueColor))
 	r.SetColorProfile(termenv.TrueColor)

@@ -264,6 +264,7 @@ func (b *Backend) guardedBeat(ctx context.Context) (err error) {
 // apart, even after a slow one.
 func (b *Backend) heartbeat(ctx context.Context) {
 	defer b.beating.Done()
+	defer b.health.stop()
 	t := time.NewTimer(b.beatEvery)
 	defer t.Stop()
 	for {
@@ -287,21 +288,60 @@ type health struct {
 	err      error
 	since    time.Time
 	wasLapse bool
+	// changed is closed at the next change a screen shows (see
+	// HealthChanged) and replaced; once stopped is set it stays closed
+	changed chan struct{}
+	stopped bool
 }
 
+// set keeps a beat's outcome. A failed beat, and the first that answers
+// after one, wake the screens waiting (HealthChanged); a beat that answers
+// like the last does not, so a screen over a server that answers waits
+// without a timer.
 func (h *health) set(err error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if err != nil && h.err == nil {
 		h.since = time.Now()
 	}
+	wake := err != nil || h.err != nil
 	h.err = err
+	if wake {
+		h.wake()
+	}
 }
 
 func (h *health) lapsed() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.wasLapse = true
+	h.wake()
+}
+
+// stop wakes the screens waiting for good: the heartbeat has stopped.
+func (h *health) stop() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.stopped {
+		return
+	}
+	h.stopped = true
+	if h.changed == nil {
+		h.changed = make(chan struct{})
+	}
+	close(h.changed)
+}
+
+// wake closes changed and sets a fresh one; once stopped, changed stays
+// closed. The caller holds mu.
+func (h *health) wake() {
+	if h.stopped {
+		return
+	}
+	if h.changed != nil {
+		close(h.changed)
+	}
+	h.changed = make(chan struct{})
 }
 
 // Health is the server's state as the heartbeat last saw it: Err is nil
@@ -312,6 +352,28 @@ type Health struct {
 	Err    error
 	Since  time.Time
 	Lapsed bool
+	// Stopped is set once the heartbeat has stopped (Close): nothing
+	// changes after
+	Stopped bool
+}
+
+// HealthChanged is closed the next time the heartbeat learns something a
+// screen shows (Health): a failed beat (one a second, HeartbeatEvery,
+// while the server does not answer, so the time down counts up), the first
+// beat that answers after, a heartbeat found lapsed, and the heartbeat's
+// stop. While the server answers it stays open: a screen waits on it
+// without a timer. It is nil on the embedded server, whose health never
+// changes (a receive from it waits for ever).
+func (b *Backend) HealthChanged() <-chan struct{} {
+	if b.health == nil {
+		return nil
+	}
+	b.health.mu.Lock()
+	defer b.health.mu.Unlock()
+	if b.health.changed == nil {
+		b.health.changed = make(chan struct{})
+	}
+	return b.health.changed
 }
 
 // TakeLapse reports whether the heartbeat was found lapsed since the last
@@ -335,7 +397,7 @@ func (b *Backend) Health() Health {
 	}
 	b.health.mu.Lock()
 	defer b.health.mu.Unlock()
-	return Health{Err: b.health.err, Since: b.health.since, Lapsed: b.health.wasLapse}
+	return Health{Err: b.health.err, Since: b.health.since, Lapsed: b.health.wasLapse, Stopped: b.health.stopped}
 }
 
 // probe checks, before locksim writes anything, that the server answers

@@ -92,19 +92,59 @@ func (a *App) Init() tea.Cmd {
 		}
 	}
 	if a.b.Live() {
-		return tea.Batch(start, healthLater())
+		return tea.Batch(start, healthLater(a.b))
 	}
 	return start
 }
 
-// healthTick asks the app to look at the heartbeat's last reading: no
-// Redis call, the heartbeat runs in the backend.
+// healthTick asks the app to look at the heartbeat's last reading, which
+// has changed: no Redis call, the heartbeat runs in the backend.
 type healthTick struct{}
+
+// healthRetry asks again, healthEvery after a reading that left the
+// replay after an outage waiting for a move to end.
+type healthRetry struct{}
 
 const healthEvery = 500 * time.Millisecond
 
-func healthLater() tea.Cmd {
-	return tea.Tick(healthEvery, func(time.Time) tea.Msg { return healthTick{} })
+// healthLater waits, in a command, for the heartbeat's next change
+// (sim.Backend.HealthChanged), taken now so that a change between now and
+// the reading that follows is not missed. No timer runs while the server
+// answers: an idle screen costs nothing.
+func healthLater(b *sim.Backend) tea.Cmd {
+	ch := b.HealthChanged()
+	if ch == nil {
+		return nil
+	}
+	return healthWait{ch}.wait
+}
+
+// healthWait is a method value rather than a closure so that the tests,
+// which run commands in turn, can tell it from the rest (it blocks until
+// the server's health changes).
+type healthWait struct{ ch <-chan struct{} }
+
+func (w healthWait) wait() tea.Msg {
+	<-w.ch
+	return healthTick{}
+}
+
+// onHealth reads the heartbeat (watchHealth); after a change it waits for
+// the next one, unless the heartbeat has stopped; while a replay waits
+// for a move to end, it reads again every healthEvery.
+func (a *App) onHealth(msg tea.Msg) tea.Cmd {
+	var next tea.Cmd
+	if _, changed := msg.(healthTick); changed && !a.b.Health().Stopped {
+		next = healthLater(a.b)
+	} else if _, retry := msg.(healthRetry); retry {
+		a.retrying = false
+	}
+	cmd := a.watchHealth()
+	if h := a.b.Health(); (a.down || h.Lapsed) && h.Err == nil && !h.Stopped && !a.retrying {
+		a.retrying = true
+		next = tea.Batch(next, tea.Tick(healthEvery, func(time.Time) tea.Msg { return healthRetry{} }))
+	}
+	return tea.Batch(cmd, next)
 }
 
 // Update handles keys, mouse, resizes and the player's messages; with
@@ -222,8 +262,9 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// a closed page's are nobody's: the core lets go of its trials
 		return a, a.toPages(msg)
 	}
-	if _, ok := msg.(healthTick); ok {
-		return a, tea.Batch(a.watchHealth(), healthLater())
+	switch msg.(type) {
+	case healthTick, healthRetry:
+		return a, a.onHealth(msg)
 	}
 	// the session's work first, then the pages' own messages (the contents
 	// list's filter's results, a move of the lab's story)

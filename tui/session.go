@@ -47,6 +47,8 @@ type session struct {
 	interrupted bool
 	// down is set once the server stopped answering; cleared by home
 	down bool
+	// retrying is set while a healthRetry is on its way
+	retrying bool
 
 	// toc is the contents, a page opened over the scene; nil without a
 	// course (NewApp alone)

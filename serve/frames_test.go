@@ -1,0 +1,138 @@
+package serve
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"locksim/serve/sshtest"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// sink keeps what frames wrote.
+type sink struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *sink) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+// take returns what was written since the last take.
+func (s *sink) take() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := s.b.String()
+	s.b.Reset()
+	return out
+}
+
+// TestFramesDrawOnlyWhatChanged: the first frame sets the terminal up and
+// draws every line; the same view again sends nothing; a changed line is
+// the only one sent; a resize clears and draws every line; a shorter view
+// erases the rows below it; stop gives the terminal back.
+func TestFramesDrawOnlyWhatChanged(t *testing.T) {
+	out, clock := &sink{}, newFakeClock()
+	f := newFrames(out, 20, 5, FPS, clock)
+	f.draw("one\ntwo\nthree")
+	first := out.take()
+	for _, want := range []string{ansi.SetAltScreenSaveCursorMode, ansi.HideCursor, ansi.SetAnyEventMouseMode, ansi.EraseEntireScreen, "one", "two", "three"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("the first frame lacks %q: %q", want, first)
+		}
+	}
+
+	clock.Advance(time.Second)
+	f.draw("one\ntwo\nthree")
+	if got := out.take(); got != "" {
+		t.Errorf("the same view again sent %q", got)
+	}
+	f.draw("one\nTWO\nthree")
+	if got, want := out.take(), ansi.CursorPosition(1, 2)+"TWO"+ansi.EraseLineRight; got != want {
+		t.Errorf("one line changed: sent %q, want %q", got, want)
+	}
+
+	clock.Advance(time.Second)
+	f.resize(30, 5)
+	f.draw("one\nTWO\nthree")
+	if got := out.take(); !strings.HasPrefix(got, ansi.EraseEntireScreen) || !strings.Contains(got, "one") || !strings.Contains(got, "three") {
+		t.Errorf("after a resize: %q", got)
+	}
+
+	clock.Advance(time.Second)
+	f.draw("one")
+	if got, want := out.take(), ansi.CursorPosition(1, 2)+ansi.EraseScreenBelow; got != want {
+		t.Errorf("a shorter view: sent %q, want %q", got, want)
+	}
+
+	f.stop()
+	if got := out.take(); !strings.Contains(got, ansi.ResetAltScreenSaveCursorMode) || !strings.Contains(got, ansi.ShowCursor) || !strings.Contains(got, ansi.ResetAnyEventMouseMode) {
+		t.Errorf("stop: %q", got)
+	}
+	f.draw("after")
+	if got := out.take(); got != "" {
+		t.Errorf("a view after stop sent %q", got)
+	}
+}
+
+// TestFramesPace: FrameBurst frames go out at once; a view past them
+// waits for the next 1/FPS, and only the newest of the views that came
+// meanwhile is drawn; after a pause a burst goes out at once again; a stop
+// drops a view that waits.
+func TestFramesPace(t *testing.T) {
+	out, clock := &sink{}, newFakeClock()
+	f := newFrames(out, 20, 5, FPS, clock)
+	for i := range FrameBurst {
+		view := fmt.Sprintf("burst %d", i)
+		f.draw(view)
+		if got := out.take(); !strings.Contains(got, view) {
+			t.Fatalf("frame %d of a burst waited: sent %q", i, got)
+		}
+	}
+	f.draw("b")
+	f.draw("c")
+	if got := out.take(); got != "" {
+		t.Fatalf("views past the burst went out at once: %q", got)
+	}
+	clock.Advance(time.Second / FPS)
+	if got := out.take(); strings.Contains(got, "b") || !strings.Contains(got, "c") {
+		t.Errorf("after 1/FPS: sent %q, want the newest view only", got)
+	}
+	clock.Advance(time.Second)
+	for i := range FrameBurst {
+		view := fmt.Sprintf("again %d", i)
+		f.draw(view)
+		if got := out.take(); !strings.Contains(got, view) {
+			t.Fatalf("frame %d of a burst after a pause waited: sent %q", i, got)
+		}
+	}
+	f.draw("e")
+	f.stop()
+	out.take()
+	clock.Advance(time.Second)
+	if got := out.take(); got != "" {
+		t.Errorf("a view that waited past the stop sent %q", got)
+	}
+}
+
+// TestNoFrameTicker: an open session runs no renderer of Bubble Tea's,
+// whose ticker would wake it 60 times a second for its whole life
+// (TestIdleIsQuiet, in the slow tier, checks that an idle session draws
+// no view and sends no byte).
+func TestNoFrameTicker(t *testing.T) {
+	_, addr := testServer(t, Config{Clock: newFakeClock()})
+	tm := sshtest.Open(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)), "xterm-256color", 100, 30)
+	tm.WaitFor("the course: Redis distributed locks", "1  race")
+	for _, g := range sshtest.Goroutines() {
+		if strings.Contains(g, "bubbletea.(*standardRenderer)") {
+			t.Fatalf("a session runs Bubble Tea's renderer:\n%s", g)
+		}
+	}
+}

@@ -61,7 +61,11 @@ func serveCourse(ctx context.Context, e *env, c config, _ *sim.Backend) int {
 		return 2
 	}
 	defer hub.Close()
-	cfg.Class = classroom.New(hub, publicJoin(c.serve.publicAddr), cfg.Log.Printf)
+	classes := classroom.New(hub, publicJoin(c.serve.publicAddr), cfg.Log.Printf)
+	if c.serve.web != "" {
+		classes.OnWeb(c.serve.publicURL, c.serve.web, c.serve.tlsCert != "")
+	}
+	cfg.Class = classes
 	cfg.Commands = sshCommands()
 	if exe, err := os.Executable(); err == nil {
 		cfg.Spawn = spawner(exe, nil, cfg.Redis, cfg.Live)

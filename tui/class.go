@@ -25,6 +25,9 @@ type Classroom struct {
 	// Join is the command students join with, shown on the instructor's
 	// class view ("ssh -p 2222 k7m2q@host").
 	Join string
+	// Web is the page students join from in a browser (-web), shown
+	// under Join; "" when the server serves no page.
+	Web string
 	// Now tells the time the roster's rows are judged online at; nil for
 	// time.Now.
 	Now func() time.Time
@@ -151,7 +154,7 @@ func (a *session) joinClass(c Classroom) *sim.Run {
 		a.pl.Configure(opt)
 	}
 	if m.Role == class.Instructor {
-		a.cls.board = newDesk(a.com, a.cls.code, c.Join)
+		a.cls.board = newDesk(a.com, a.cls.code, c.Join, c.Web)
 		a.cls.board.SetSize(a.com.Width, a.com.Height)
 	}
 	var old *sim.Run

@@ -414,3 +414,24 @@ func TestHoldLapsesWhileTheInstructorIsAway(t *testing.T) {
 		t.Fatalf("with the instructor away, F does not leave follow mode:\n%s", ann.a.View())
 	}
 }
+
+// TestWebJoinLine: a server that also serves the page (-web) shows the
+// instructor the browser's way in under the SSH command, its link whole
+// at 80 columns, and no line of the class view wider than the screen.
+func TestWebJoinLine(t *testing.T) {
+	clk := &classClock{t: classNow}
+	hub := class.NewMemory(clk.now)
+	info, err := hub.Open(context.Background(), "teacher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	teacher := joinWith(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 1, Scene: "gc-pause", Present: true}, 80, 24, clk.now)
+	web := "https://class.example.org/c/" + info.Code
+	teacher.a.JoinClass(Classroom{Seat: teacher.seat, Join: "ssh -p 2222 " + info.Code + "@localhost", Web: web, Now: clk.now})
+	drive(t, teacher.a, keys("l")...)
+	v := teacher.a.View()
+	screenFits(t, v, 80, 24)
+	if !strings.Contains(v, "students join with: ssh -p 2222 "+info.Code+"@localhost") || !strings.Contains(v, "or in a browser: "+web) {
+		t.Fatalf("the class view should give both ways in:\n%s", v)
+	}
+}

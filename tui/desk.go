@@ -26,7 +26,7 @@ type Desk struct {
 	com  *Common
 	w, h int
 
-	code, join string
+	code, join, web string
 	deskState
 	// top is the roster's first row on screen; page the roster rows the
 	// last View drew, what [ and ] move the pick by
@@ -50,8 +50,8 @@ type deskState struct {
 }
 
 // newDesk is the class view of class code drawn with com; no size yet.
-func newDesk(com *Common, code, join string) *Desk {
-	return &Desk{com: com, code: code, join: join, page: 1}
+func newDesk(com *Common, code, join, web string) *Desk {
+	return &Desk{com: com, code: code, join: join, web: web, page: 1}
 }
 
 // SetSize sets the size View draws at, the help line's row included.
@@ -90,6 +90,10 @@ func (d *Desk) View() string {
 		if note != "" {
 			lines = append(lines, truncate(st.Dim.Render("("+note), w))
 		}
+	}
+	if d.web != "" {
+		link, _, _ := strings.Cut(d.web, " (")
+		lines = append(lines, truncate(st.Dim.Render("or in a browser: "+link), w))
 	}
 	poll := d.pollLines()
 	var notes []string

@@ -31,8 +31,10 @@ type Classes struct {
 	// join is how students reach this server, with CODE where the class
 	// code goes: "ssh -p 2222 CODE@host"
 	join string
-	now  func() time.Time
-	log  func(format string, a ...any)
+	// web is the page a class is joined from in a browser, set by OnWeb
+	web webJoin
+	now func() time.Time
+	log func(format string, a ...any)
 
 	mu    sync.Mutex
 	seats map[*serve.Session]*seated
@@ -108,7 +110,7 @@ func (c *Classes) Join(s *serve.Session) {
 		// the instructor's alone: it opens this class's projector
 		note += " · projector tab: " + link
 	}
-	s.Send(tui.JoinedMsg{Class: tui.Classroom{Seat: seat, Join: c.joinFor(code, s.Identity.Local)}, Note: note})
+	s.Send(tui.JoinedMsg{Class: tui.Classroom{Seat: seat, Join: c.joinFor(code, s.Identity.Local), Web: c.web.link(code, s.Identity.Local)}, Note: note})
 	go func() {
 		defer close(st.done)
 		defer func() {
@@ -299,6 +301,41 @@ func (c *Classes) joinLine(code string) string {
 		out = append(out, c.join[i])
 	}
 	return string(out)
+}
+
+// webJoin is how a browser reaches the class's page: the public URL
+// (-public-url), else the -web address's port on the host the
+// instructor's client reached.
+type webJoin struct{ base, scheme, port string }
+
+// OnWeb tells the class view that the server also serves the course in a
+// browser tab: publicURL is -public-url ("" for none), addr -web's
+// address (":8080"), tls whether it serves HTTPS. Call it before the
+// server serves.
+func (c *Classes) OnWeb(publicURL, addr string, tls bool) {
+	_, port, _ := net.SplitHostPort(addr)
+	scheme := "http://"
+	if tls {
+		scheme = "https://"
+	}
+	c.web = webJoin{base: strings.TrimSuffix(publicURL, "/"), scheme: scheme, port: port}
+}
+
+// link is the page that joins class code; local is the address the
+// instructor's client reached, the host of the fallback. "" when the
+// server serves no page.
+func (w webJoin) link(code, local string) string {
+	if w.base != "" {
+		return w.base + "/c/" + code
+	}
+	host, _, err := net.SplitHostPort(local)
+	if w.port == "" || err != nil {
+		return ""
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	return w.scheme + host + ":" + w.port + "/c/" + code + " (the address you reached: behind a NAT or a proxy, use -public-url)"
 }
 
 // Leave puts the session's row offline and ends its events.

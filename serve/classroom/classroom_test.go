@@ -663,6 +663,30 @@ func TestJoinLineFromTheConnection(t *testing.T) {
 	}
 }
 
+// TestWebJoinFromTheConnection: with -web, the browser's way in is
+// -public-url's page, else the -web port on the host the instructor
+// reached (https under TLS) with the same caution; no -web, no page.
+func TestWebJoinFromTheConnection(t *testing.T) {
+	for _, tc := range []struct {
+		public, addr string
+		tls          bool
+		want         string
+	}{
+		{"https://class.example.org/", ":8080", false, "https://class.example.org/c/k7m2q"},
+		{"", ":8080", false, "http://10.0.0.5:8080/c/k7m2q (the address you reached: behind a NAT or a proxy, use -public-url)"},
+		{"", "127.0.0.1:8443", true, "https://10.0.0.5:8443/c/k7m2q ("},
+	} {
+		c := New(class.NewMemory(nil), "", nil)
+		c.OnWeb(tc.public, tc.addr, tc.tls)
+		if got := c.web.link("k7m2q", "10.0.0.5:2222"); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%+v: %q, want it to start %q", tc, got, tc.want)
+		}
+	}
+	if got := New(class.NewMemory(nil), "", nil).web.link("k7m2q", "10.0.0.5:2222"); got != "" {
+		t.Errorf("a server with no page gives a link: %q", got)
+	}
+}
+
 // TestHoldOverSSH: the instructor holds the class from the class view; a
 // follower's F is refused and their line says the class is held; the
 // release lets F leave follow mode; S shows the instructor the class's

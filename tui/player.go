@@ -5,7 +5,9 @@ import (
 	"strings"
 
 	checker "locksim/check"
+	"locksim/content"
 	"locksim/play"
+	"locksim/scenes"
 	"locksim/sim"
 	"locksim/views"
 
@@ -30,7 +32,10 @@ type Player struct {
 	// logRows is how many log lines the last drawing had room for, zones
 	// where it drew the cards (the mouse selects by them)
 	logRows int
-	zones   []views.Zone
+	// logLen is how many rows the whole log took then (a reply too long
+	// for its command's row takes one of its own)
+	logLen int
+	zones  []views.Zone
 	// serverDown is set while the heartbeat says the server does not answer
 	serverDown bool
 	// spin turns while a live step or a race runs; spinning is set while
@@ -140,6 +145,7 @@ func (p *Player) seekTo(target int) tea.Cmd { return p.spinWith(p.Session.SeekTo
 type frameLayout struct {
 	zones   []views.Zone
 	logRows int
+	logLen  int
 	log     viewport.Model
 	logText string
 }
@@ -155,15 +161,22 @@ func (p *Player) View() string {
 // measure keeps the layout of the frame View draws.
 func (p *Player) measure() {
 	_, lay := p.draw()
-	p.zones, p.logRows, p.log, p.logText = lay.zones, lay.logRows, lay.log, lay.logText
+	p.zones, p.logRows, p.logLen, p.log, p.logText = lay.zones, lay.logRows, lay.logLen, lay.log, lay.logText
 }
 
 // draw is the frame, but for the help line's row, and its layout.
 func (p *Player) draw() (string, frameLayout) {
 	st, w, h := p.com.Styles, p.w, p.h
-	lay := frameLayout{zones: p.zones, logRows: p.logRows, log: p.log, logText: p.logText}
+	lay := frameLayout{zones: p.zones, logRows: p.logRows, logLen: p.logLen, log: p.log, logText: p.logText}
 	header := p.header(st, w)
 	ex := p.Explanation()
+	if p.Follow && p.Stepped() {
+		// a follower takes no step (the instructor does): the readout reads
+		// the handout's form of the text, which names no key of the screen
+		if t, err := content.LoadHandout(p.Scene.ID); err == nil {
+			ex.Readout = scenes.Explain(p.Scene, scenes.Frame{Snap: p.Snap, L: p.Ledger, P: p.Params, Sel: p.Sel, Text: t, Hide: p.hiding()}).Readout
+		}
+	}
 	top := []string{header}
 	cards := views.Cards(st, ex.Cards, p.Sel, w)
 	lay.zones = views.CardZones(cards, len(ex.Cards), len(joinLines(top)))
@@ -304,7 +317,7 @@ func (p *Player) draw() (string, frameLayout) {
 	}
 	logH := h - len(joinLines(top)) - len(joinLines(bottom)) - 1
 	// a readout longer than its three rows takes rows the log leaves empty
-	need := strings.Count(st.Plain.Width(max(w, 1)).Render(readout), "\n") + 1
+	need := strings.Count(st.Plain.Width(max(w, 1)).Render(views.Join(readout)), "\n") + 1
 	// (and two rows of a full log, which then scrolls: the readout is the lesson)
 	if free := logH - len(p.Snap.Events); need > 3 && !p.Asking && !p.notes && !wide {
 		// a taller screen than 80x24 gives its rows to the readout
@@ -332,7 +345,8 @@ func (p *Player) draw() (string, frameLayout) {
 		// longer tokens' heads, which 80 columns show
 		digits = 16
 	}
-	lines := logLines(p.Snap, sel, strip, digits)
+	lines := views.Unfold(st, logLines(p.Snap, sel, strip, digits), logW)
+	lay.logLen = len(lines)
 	// rows a taller screen leaves below the log show a script's source
 	script := ""
 	if h > 24 && !p.Asking && !p.notes {
@@ -404,7 +418,7 @@ func (p *Player) header(st views.Styles, w int) string {
 		mode = "presenter · " + mode
 	}
 	title := st.Title.Render("locksim") + " " + st.Bold.Render(p.Scene.ID) + st.Dim.Render(" · "+p.Text.Get("dive")+" · ") + p.Text.Get("title")
-	if ansi.StringWidth(title)+ansi.StringWidth(mode)+1 > w {
+	if ansi.StringWidth(title)+ansi.StringWidth(mode)+2 > w { // spread keeps two spaces between them
 		// the dive is on the story page and in the contents: the title stays whole
 		title = st.Title.Render("locksim") + " " + st.Bold.Render(p.Scene.ID) + st.Dim.Render(" · ") + p.Text.Get("title")
 	}
@@ -494,7 +508,7 @@ func (p *Player) verdictOnGuess() string {
 // scrollLog moves the log view by d lines (positive: back in time), no
 // further back than the first line: the view stops at both ends.
 func (p *Player) scrollLog(d int) {
-	p.scroll = max(0, min(p.scroll+d, len(p.Snap.Events)-p.logRows))
+	p.scroll = max(0, min(p.scroll+d, max(p.logLen, len(p.Snap.Events))-p.logRows))
 }
 
 // notesRows is how many rows the speaker notes take at width w: measured

@@ -245,8 +245,13 @@ func (p *Player) draw() (string, frameLayout) {
 	case p.Asking && p.Present:
 		readout = p.Text.Get("ask-present")
 	case p.Asking && p.Hints > 0:
-		// the question's panel may have no row left for it: the readout has
-		readout = "hint: " + p.Question("hint-"+itoa(int64(p.Hints)))
+		// the hints asked for, each once, newest last: in the readout's
+		// rows, so the question's panel keeps the log above it
+		var hints []string
+		for i := 1; i <= p.Hints; i++ {
+			hints = append(hints, "hint: "+p.Question("hint-"+itoa(int64(i))))
+		}
+		readout = strings.Join(hints, "\n")
 	case p.Asking:
 		readout = p.Question("ask")
 	case p.Hinting:
@@ -325,15 +330,17 @@ func (p *Player) draw() (string, frameLayout) {
 		bottom[readoutAt] = st.Wrap(readout, w, 3+extra)
 		logH -= extra
 	}
-	// each hint shows once: in the panel, or (the latest, when the panel
-	// has no room for it) in the readout instead
-	listed := p.Hints
-	if p.Asking && !p.Present && p.Hints > 0 {
-		if len(p.questionLines(st, w, p.Hints)) <= logH {
-			bottom[readoutAt] = st.Wrap(p.Question("ask"), w, 3)
-		} else {
-			listed--
-		}
+	// the hints take the readout's rows, and rows of the log beyond its
+	// three as they need them, down to one row of the log (which [ scrolls)
+	listed := 0 // a presenter's hints stay in the panel, for the class
+	if p.Present {
+		listed = p.Hints
+	}
+	if p.Asking && !p.Present && p.Hints > 0 && need > 3 {
+		room := logH - len(p.questionLines(st, w, 0)) - 2 // the log's rule and one row of it
+		extra := max(0, min(need-3, room))
+		bottom[readoutAt] = st.Wrap(readout, w, 3+extra)
+		logH -= extra
 	}
 	sel := ""
 	if p.Sel >= 0 && p.Sel < len(p.Snap.Actors) {

@@ -259,20 +259,49 @@ func (t *Contents) SetSize(w, h int) {
 	if w < MinWidth || h < MinHeight {
 		return
 	}
-	if t.w != w || t.h != h {
-		// the summaries wrap and the headings keep off a page's foot at
-		// this size: the list is built again for it
-		t.w, t.h = w, h
-		t.refreshMenu()
-	}
+	changed := t.w != w || t.h != h
+	t.w, t.h = w, h
 	t.menu.SetSize(w, h-1)
+	if changed {
+		// the summaries wrap and the headings keep off a page's foot at
+		// this size: the items are laid out again (the list itself, its
+		// filter and cursor, stays)
+		sel, _ := t.menu.SelectedItem().(entry)
+		t.menu.Title = t.title()
+		t.menu.SetItems(noOrphans(t.items(w), t.menu.Paginator.PerPage))
+		t.reselect(sel)
+	}
+}
+
+// title is the contents' title: the course, and how far through it the
+// learner is.
+func (t *Contents) title() string {
+	done, of := t.course.Played()
+	return fmt.Sprintf("the course: Redis distributed locks, scene by scene · %d of %d played", done, of)
+}
+
+// reselect selects the entry e was (by its id), off any heading.
+func (t *Contents) reselect(e entry) {
+	for at, it := range t.menu.Items() {
+		if x, ok := it.(entry); ok && x.id == e.id {
+			t.menu.Select(at)
+		}
+	}
+	skipHeading(&t.menu, 0)
 }
 
 // newMenu builds the contents list from the registry and the progress.
 func (t *Contents) newMenu() list.Model {
+	width, height := max(t.w, t.com.Width, MinWidth), max(t.h, t.com.Height, MinHeight)
+	items := t.items(width)
+	return t.menuOf(items, width, height)
+}
+
+// items are the contents' entries and the parts' headings, the entries
+// laid out for a list width columns wide (see entry).
+func (t *Contents) items(width int) []list.Item {
 	var items []list.Item
-	prog := t.course.Prog
-	width, height, st := max(t.w, t.com.Width, MinWidth), max(t.h, t.com.Height, MinHeight), t.com.Styles
+	prog, st := t.course.Prog, t.com.Styles
 	parts, part := play.Parts(), -1
 	// a part's heading goes before its first entry: the parts follow the
 	// contents' order, the lab a part of its own
@@ -302,7 +331,12 @@ func (t *Contents) newMenu() list.Model {
 		}
 		items = append(items, e)
 	}
-	// the list in the course's own palette (theme and -no-color included)
+	return items
+}
+
+// menuOf is the list of items width x height (the line under it aside),
+// in the course's own palette (theme and -no-color included).
+func (t *Contents) menuOf(items []list.Item, width, height int) list.Model {
 	d := list.NewDefaultDelegate()
 	pink := t.com.Styles.Title.GetForeground()
 	d.Styles.SelectedTitle = t.com.Styles.Title.Border(lipgloss.NormalBorder(), false, false, false, true).BorderForeground(pink).Padding(0, 0, 0, 1)
@@ -315,8 +349,7 @@ func (t *Contents) newMenu() list.Model {
 	d.SetHeight(entryRows)
 	pd = partDelegate{DefaultDelegate: d, head: pd.head}
 	m := list.New(items, pd, width, height-1)
-	done, of := t.course.Played()
-	m.Title = fmt.Sprintf("the course: Redis distributed locks, scene by scene · %d of %d played", done, of)
+	m.Title = t.title()
 	t.com.styleList(&m)
 	m.SetShowStatusBar(false)
 	m.SetShowHelp(false) // the line under the list says the keys
@@ -429,11 +462,7 @@ func (t *Contents) refreshMenu() {
 	w, h := t.menu.Width(), t.menu.Height()
 	t.menu = t.newMenu()
 	t.menu.SetSize(w, h)
-	for at, it := range t.menu.Items() {
-		if e, ok := it.(entry); ok && e.id == sel.id {
-			t.menu.Select(at)
-		}
-	}
+	t.reselect(sel)
 }
 
 // SaveProgress records the learner's own place (the moment on screen:

@@ -24,8 +24,11 @@ func TestEverySceneHasTheCourseParts(t *testing.T) {
 		if sc.Predict == nil && sc.Kind != Quiz { // a quiz asks at every situation
 			t.Errorf("%s has no prediction point", sc.ID)
 		}
-		if n := len(strings.Split(text.Get("choices"), "\n")); n < 2 || n > 4 {
-			t.Errorf("%s: %d choices, want 2 to 4", sc.ID, n)
+		// every story's choices, as its settings fill them
+		for _, p := range sc.Stories() {
+			if n := len(strings.Split(sc.Question(text, p, "choices"), "\n")); n < 2 || n > 4 {
+				t.Errorf("%s (%s): %d choices, want 2 to 4", sc.ID, sc.Describe(p), n)
+			}
 		}
 	}
 }

@@ -2,8 +2,10 @@ package scenes
 
 import (
 	"slices"
+	"strings"
 	"time"
 
+	"locksim/content"
 	"locksim/scenes/say"
 	"locksim/sim"
 	"locksim/sim/ledger"
@@ -59,8 +61,49 @@ func releaseScene() *Scene {
 		return buildRelease(s.Value(p, "release"), s.Value(p, "lapsed lock") == relRival)
 	}
 	s.Say = func(v Frame, said *Said) { sayRelease(v, said, s.Value(v.P, "release")) }
-	s.Predict = before(answerOf("A", sim.OpRelease, 2, ledger.ReleasedOwn, ledger.DeletedOther), "A releases", "A: DEL")
+	whose := answerOf("A", sim.OpRelease, 2, ledger.ReleasedOwn, ledger.DeletedOther)
+	s.Predict = before(func(v Frame) int {
+		if m := s.Value(v.P, "release"); m == relDelex || m == relDelifeq {
+			return oneCommandReply(v)
+		}
+		return whose(v)
+	}, "A releases", "A: DEL", "A's finally: DEL")
+	// the premise: A's lease lapsed, or (the finally story) A never held
+	// the lock and releases anyway; a release in one command is asked what
+	// it answers, whether B took the lock or nobody did: 0 either way
+	s.Predict.Vars = func(t content.Text, p Params) map[string]string {
+		vars := map[string]string{"premise": t.Get("premise-lapsed"), "question": t.Get("question-whose"), "choices": t.Get("choices-whose")}
+		switch s.Value(p, "release") {
+		case relFinally:
+			vars["premise"] = t.Get("premise-finally")
+		case relDelex, relDelifeq:
+			vars["question"], vars["choices"] = t.Get("question-reply"), t.Get("choices-reply")
+			vars["command"] = map[string]string{relDelex: "DELEX key IFEQ token", relDelifeq: "DELIFEQ key token"}[s.Value(p, "release")]
+			vars["question"] = strings.ReplaceAll(vars["question"], "{command}", vars["command"])
+		}
+		return vars
+	}
 	return s
+}
+
+// oneCommandReply is the answer to the question a release in one command
+// is asked, read from A's reply: 0 for "1", 1 for "0", 2 for "-1" (the
+// script's "already expired", which DELEX and DELIFEQ never answer); -1
+// before A released.
+func oneCommandReply(v Frame) int {
+	e, _, ok := v.L.LastOp("A", sim.OpRelease)
+	if !ok {
+		return -1
+	}
+	switch e.Reply {
+	case "(integer) 1":
+		return 0
+	case "(integer) 0":
+		return 1
+	case "(integer) -1":
+		return 2
+	}
+	return -1
 }
 
 func releaseProgram(method string) []sim.Step {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Classroom is a session's place in a class served over SSH: its seat
@@ -622,10 +623,17 @@ func (a *session) visitLine() string {
 	default:
 		return ""
 	}
-	if a.pl.Asking && !a.course.Present {
-		what += " · 1-" + itoa(int64(len(a.pl.Choices()))) + " your prediction"
+	ask := func(predict string) string {
+		if a.pl.Asking && !a.course.Present {
+			return " · 1-" + itoa(int64(len(a.pl.Choices()))) + predict
+		}
+		return ""
 	}
-	return st.Accent.Render(what) + st.Dim.Render(" · esc goes back to your own place"+more)
+	back, predict := " · esc goes back to your own place", " your prediction"
+	if w := a.com.Width; w > 0 && ansi.StringWidth(what+ask(predict)+back+more) > w {
+		back, predict = " · esc back to your place", " predict" // 80 columns hold the short words whole
+	}
+	return st.Accent.Render(what+ask(predict)) + st.Dim.Render(back+more)
 }
 
 // sameSettings compares two settings, a setting left out being its first

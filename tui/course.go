@@ -22,6 +22,7 @@ import (
 	"github.com/charmbracelet/bubbles/list"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Options are how the course opens.
@@ -90,7 +91,15 @@ type entry struct {
 	answered, answeredRight  bool
 	score                    *progress.Score // a quiz's latest score
 	lab                      bool
+	// width is the list's width: the title leaves out the dive, and the
+	// summary wraps to two rows, to read whole in it
+	width int
+	st    views.Styles
 }
+
+// entryRows is an entry's rows in the contents: its title and two of
+// summary.
+const entryRows = 3
 
 // FilterValue is what / matches: the id and the title. The summary and the
 // dive would let a few letters match every scene.
@@ -101,22 +110,39 @@ func (e entry) Title() string {
 	if e.done {
 		mark = "✓"
 	}
+	n := fmt.Sprintf("%2d", e.n)
 	if e.lab {
-		return fmt.Sprintf("%s %2s  %-11s %s · %s", mark, "", e.id, e.title, e.dive)
+		n = "  "
 	}
-	return fmt.Sprintf("%s %2d  %-11s %s · %s", mark, e.n, e.id, e.title, e.dive)
+	// the prediction's outcome on the title's row: the summary has two
+	// rows and fills them
+	guess := ""
+	if e.answered && e.score == nil {
+		guess = map[bool]string{true: " · predicted right", false: " · predicted wrong"}[e.answeredRight]
+	}
+	t := fmt.Sprintf("%s %s  %-11s %s · %s%s", mark, n, e.id, e.title, e.dive, guess)
+	if e.width > 0 && ansi.StringWidth(t) > e.width-2 {
+		// the dive is on the scene's own page: the title stays whole
+		t = fmt.Sprintf("%s %s  %-11s %s%s", mark, n, e.id, e.title, guess)
+	}
+	return t
 }
 
 func (e entry) Description() string {
 	d := "    " + e.summary
-	if e.answered {
-		d += map[bool]string{true: " · predicted right", false: " · predicted wrong"}[e.answeredRight]
-	}
 	if e.score != nil {
 		// first: a summary fills the line, and the score is the news
 		d = fmt.Sprintf("    %d of %d right · %s", e.score.Right, e.score.Of, e.summary)
 	}
-	return d
+	if e.width <= 0 {
+		return d
+	}
+	// two rows, wrapped under the title, each indented as the first
+	rows := strings.Split(e.st.Wrap(strings.TrimLeft(d, " "), e.width-2-4, entryRows-1), "\n")
+	for i := range rows {
+		rows[i] = "    " + rows[i]
+	}
+	return strings.TrimRight(strings.Join(rows, "\n"), " \n")
 }
 
 // NewCourse opens the course on b: the contents (or the scene o asks for),
@@ -237,14 +263,49 @@ func (t *Contents) SetSize(w, h int) {
 	if w < MinWidth || h < MinHeight {
 		return
 	}
+	changed := t.w != w || t.h != h
 	t.w, t.h = w, h
 	t.menu.SetSize(w, h-1)
+	if changed {
+		// the summaries wrap and the headings keep off a page's foot at
+		// this size: the items are laid out again (the list itself, its
+		// filter and cursor, stays)
+		sel, _ := t.menu.SelectedItem().(entry)
+		t.menu.Title = t.title()
+		t.menu.SetItems(noOrphans(t.items(w), t.menu.Paginator.PerPage))
+		t.reselect(sel)
+	}
+}
+
+// title is the contents' title: the course, and how far through it the
+// learner is.
+func (t *Contents) title() string {
+	done, of := t.course.Played()
+	return fmt.Sprintf("the course: Redis distributed locks, scene by scene · %d of %d played", done, of)
+}
+
+// reselect selects the entry e was (by its id), off any heading.
+func (t *Contents) reselect(e entry) {
+	for at, it := range t.menu.Items() {
+		if x, ok := it.(entry); ok && x.id == e.id {
+			t.menu.Select(at)
+		}
+	}
+	skipHeading(&t.menu, 0)
 }
 
 // newMenu builds the contents list from the registry and the progress.
 func (t *Contents) newMenu() list.Model {
+	width, height := max(t.w, t.com.Width, MinWidth), max(t.h, t.com.Height, MinHeight)
+	items := t.items(width)
+	return t.menuOf(items, width, height)
+}
+
+// items are the contents' entries and the parts' headings, the entries
+// laid out for a list width columns wide (see entry).
+func (t *Contents) items(width int) []list.Item {
 	var items []list.Item
-	prog := t.course.Prog
+	prog, st := t.course.Prog, t.com.Styles
 	parts, part := play.Parts(), -1
 	// a part's heading goes before its first entry: the parts follow the
 	// contents' order, the lab a part of its own
@@ -257,7 +318,9 @@ func (t *Contents) newMenu() list.Model {
 	for _, ce := range t.course.Contents() {
 		if ce.Lab {
 			heading(labPart(parts))
-			items = append(items, t.labEntry())
+			e := t.labEntry()
+			e.width, e.st = width, st
+			items = append(items, e)
 			continue
 		}
 		i, s := ce.Scene, t.course.Scenes[ce.Scene]
@@ -266,13 +329,18 @@ func (t *Contents) newMenu() list.Model {
 		t, _ := content.Load(s.ID)
 		ans, ok := prog.Answers[s.ID]
 		e := entry{n: i + 1, id: s.ID, dive: dive, title: title, summary: t.Get("summary"),
-			done: prog.Done[s.ID], answered: ok, answeredRight: ans.Right}
+			done: prog.Done[s.ID], answered: ok, answeredRight: ans.Right, width: width, st: st}
 		if sc, ok := prog.Scores[s.ID]; ok {
 			e.score = &sc
 		}
 		items = append(items, e)
 	}
-	// the list in the course's own palette (theme and -no-color included)
+	return items
+}
+
+// menuOf is the list of items width x height (the line under it aside),
+// in the course's own palette (theme and -no-color included).
+func (t *Contents) menuOf(items []list.Item, width, height int) list.Model {
 	d := list.NewDefaultDelegate()
 	pink := t.com.Styles.Title.GetForeground()
 	d.Styles.SelectedTitle = t.com.Styles.Title.Border(lipgloss.NormalBorder(), false, false, false, true).BorderForeground(pink).Padding(0, 0, 0, 1)
@@ -282,15 +350,34 @@ func (t *Contents) newMenu() list.Model {
 	d.Styles.DimmedTitle, d.Styles.DimmedDesc = t.com.Styles.Dim.Padding(0, 0, 0, 2), t.com.Styles.Dim.Padding(0, 0, 0, 2)
 	d.Styles.FilterMatch = t.com.Styles.Plain.Underline(true)
 	pd := partDelegate{DefaultDelegate: d, head: t.com.Styles.Accent.Bold(true)}
-	m := list.New(items, pd, max(t.com.Width, MinWidth), max(t.com.Height-1, MinHeight-1))
-	done, of := t.course.Played()
-	m.Title = fmt.Sprintf("the course: Redis distributed locks, scene by scene · %d of %d played", done, of)
+	d.SetHeight(entryRows)
+	pd = partDelegate{DefaultDelegate: d, head: pd.head}
+	m := list.New(items, pd, width, height-1)
+	m.Title = t.title()
 	t.com.styleList(&m)
 	m.SetShowStatusBar(false)
 	m.SetShowHelp(false) // the line under the list says the keys
 	m.DisableQuitKeybindings()
+	m.SetItems(noOrphans(items, m.Paginator.PerPage)) // as many on a page as the list's own lines leave room for
 	skipHeading(&m, 0)
 	return m
+}
+
+// noOrphans is items with a blank row (an empty partItem) before any
+// part's heading that would stand last on a page of perPage items: a
+// heading opens the page of its first scene.
+func noOrphans(items []list.Item, perPage int) []list.Item {
+	if perPage < 2 {
+		return items
+	}
+	var out []list.Item
+	for _, it := range items {
+		if p, ok := it.(partItem); ok && p.n > 0 && len(out)%perPage == perPage-1 {
+			out = append(out, partItem{})
+		}
+		out = append(out, it)
+	}
+	return out
 }
 
 // partItem is a part's heading in the contents: its number, title and
@@ -306,6 +393,9 @@ func (partItem) FilterValue() string { return "" }
 
 // line is the heading as drawn.
 func (p partItem) line() string {
+	if p.n == 0 {
+		return "" // a blank row that keeps a heading off a page's foot
+	}
 	return fmt.Sprintf("part %d · %s · about %s min", p.n, p.Title, p.Minutes)
 }
 
@@ -372,11 +462,11 @@ func (t *Contents) selectScene(i int) {
 
 // refreshMenu rebuilds the contents' marks, keeping the selection.
 func (t *Contents) refreshMenu() {
-	sel := t.menu.Index()
+	sel, _ := t.menu.SelectedItem().(entry)
 	w, h := t.menu.Width(), t.menu.Height()
 	t.menu = t.newMenu()
 	t.menu.SetSize(w, h)
-	t.menu.Select(sel)
+	t.reselect(sel)
 }
 
 // SaveProgress records the learner's own place (the moment on screen:

@@ -454,7 +454,9 @@ func TestContentsShowTheParts(t *testing.T) {
 	for _, it := range a.toc.menu.Items() {
 		switch it := it.(type) {
 		case partItem:
-			got = append(got, "["+it.Title+"]")
+			if it.n > 0 { // not a blank row that keeps a heading off a page's foot
+				got = append(got, "["+it.Title+"]")
+			}
 		case entry:
 			got = append(got, it.id)
 		}

@@ -60,8 +60,19 @@ func logRowsOf(t *testing.T, id, presses string, w, h int) []string {
 	for i, r := range rows {
 		if strings.HasPrefix(r, "── commands") {
 			var out []string
-			for _, l := range rows[i+1 : min(i+1+a.pl.logRows, len(rows))] {
-				if l = strings.Join(strings.Fields(ansi.Truncate(l, logW, "")), " "); l != "" {
+			for j, l := range rows[i+1 : min(i+1+a.pl.logRows, len(rows))] {
+				// a reply on a row of its own (a narrow log's) joins its
+				// command's line: the lines compared are the commands
+				cont := strings.HasPrefix(l, "    ")
+				if l = strings.Join(strings.Fields(ansi.Truncate(l, logW, "")), " "); l == "" {
+					continue
+				}
+				switch {
+				case cont && len(out) > 0:
+					out[len(out)-1] += " " + l
+				case cont && j == 0:
+					// the reply of a command scrolled off above
+				default:
 					out = append(out, l)
 				}
 			}

@@ -14,6 +14,8 @@ import (
 	"locksim/scenes"
 	"locksim/sim"
 	"locksim/views"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 func keyLine(st views.Styles, k sim.KeyState, snap sim.Snapshot, w int) string {
@@ -38,6 +40,11 @@ func keyLine(st views.Styles, k sim.KeyState, snap sim.Snapshot, w int) string {
 		}
 		if k.PTTL == -1 {
 			ttl = st.Warn.Render("PTTL -1 (no expiry)")
+		}
+		// a value too long for the row gives up words from its middle: the
+		// key's name and its PTTL stay whole
+		if room := w - ansi.StringWidth(k.Name+" = "+"  "+ansi.Strip(ttl)); ansi.StringWidth(val) > room && room >= 12 {
+			val = views.CutMiddle(val, room)
 		}
 		s = st.Bold.Render(k.Name) + " = " + val + "  " + ttl
 	}

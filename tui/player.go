@@ -5,7 +5,9 @@ import (
 	"strings"
 
 	checker "locksim/check"
+	"locksim/content"
 	"locksim/play"
+	"locksim/scenes"
 	"locksim/sim"
 	"locksim/views"
 
@@ -30,7 +32,10 @@ type Player struct {
 	// logRows is how many log lines the last drawing had room for, zones
 	// where it drew the cards (the mouse selects by them)
 	logRows int
-	zones   []views.Zone
+	// logLen is how many rows the whole log took then (a reply too long
+	// for its command's row takes one of its own)
+	logLen int
+	zones  []views.Zone
 	// serverDown is set while the heartbeat says the server does not answer
 	serverDown bool
 	// spin turns while a live step or a race runs; spinning is set while
@@ -140,6 +145,7 @@ func (p *Player) seekTo(target int) tea.Cmd { return p.spinWith(p.Session.SeekTo
 type frameLayout struct {
 	zones   []views.Zone
 	logRows int
+	logLen  int
 	log     viewport.Model
 	logText string
 }
@@ -155,15 +161,22 @@ func (p *Player) View() string {
 // measure keeps the layout of the frame View draws.
 func (p *Player) measure() {
 	_, lay := p.draw()
-	p.zones, p.logRows, p.log, p.logText = lay.zones, lay.logRows, lay.log, lay.logText
+	p.zones, p.logRows, p.logLen, p.log, p.logText = lay.zones, lay.logRows, lay.logLen, lay.log, lay.logText
 }
 
 // draw is the frame, but for the help line's row, and its layout.
 func (p *Player) draw() (string, frameLayout) {
 	st, w, h := p.com.Styles, p.w, p.h
-	lay := frameLayout{zones: p.zones, logRows: p.logRows, log: p.log, logText: p.logText}
+	lay := frameLayout{zones: p.zones, logRows: p.logRows, logLen: p.logLen, log: p.log, logText: p.logText}
 	header := p.header(st, w)
 	ex := p.Explanation()
+	if p.Follow && p.Stepped() {
+		// a follower takes no step (the instructor does): the readout reads
+		// the handout's form of the text, which names no key of the screen
+		if t, err := content.LoadHandout(p.Scene.ID); err == nil {
+			ex.Readout = scenes.Explain(p.Scene, scenes.Frame{Snap: p.Snap, L: p.Ledger, P: p.Params, Sel: p.Sel, Text: t, Hide: p.hiding()}).Readout
+		}
+	}
 	top := []string{header}
 	cards := views.Cards(st, ex.Cards, p.Sel, w)
 	lay.zones = views.CardZones(cards, len(ex.Cards), len(joinLines(top)))
@@ -232,8 +245,13 @@ func (p *Player) draw() (string, frameLayout) {
 	case p.Asking && p.Present:
 		readout = p.Text.Get("ask-present")
 	case p.Asking && p.Hints > 0:
-		// the question's panel may have no row left for it: the readout has
-		readout = "hint: " + p.Question("hint-"+itoa(int64(p.Hints)))
+		// the hints asked for, each once, newest last: in the readout's
+		// rows, so the question's panel keeps the log above it
+		var hints []string
+		for i := 1; i <= p.Hints; i++ {
+			hints = append(hints, "hint: "+p.Question("hint-"+itoa(int64(i))))
+		}
+		readout = strings.Join(hints, "\n")
 	case p.Asking:
 		readout = p.Question("ask")
 	case p.Hinting:
@@ -308,7 +326,7 @@ func (p *Player) draw() (string, frameLayout) {
 	}
 	logH := h - len(joinLines(top)) - len(joinLines(bottom)) - 1
 	// a readout longer than its three rows takes rows the log leaves empty
-	need := strings.Count(st.Plain.Width(max(w, 1)).Render(readout), "\n") + 1
+	need := strings.Count(st.Plain.Width(max(w, 1)).Render(views.Join(readout)), "\n") + 1
 	// (and two rows of a full log, which then scrolls: the readout is the lesson)
 	if free := logH - len(p.Snap.Events); need > 3 && !p.Asking && !p.notes && !wide {
 		// a taller screen than 80x24 gives its rows to the readout
@@ -316,15 +334,17 @@ func (p *Player) draw() (string, frameLayout) {
 		bottom[readoutAt] = st.Wrap(readout, w, 3+extra)
 		logH -= extra
 	}
-	// each hint shows once: in the panel, or (the latest, when the panel
-	// has no room for it) in the readout instead
-	listed := p.Hints
-	if p.Asking && !p.Present && p.Hints > 0 {
-		if len(p.questionLines(st, w, p.Hints)) <= logH {
-			bottom[readoutAt] = st.Wrap(p.Question("ask"), w, 3)
-		} else {
-			listed--
-		}
+	// the hints take the readout's rows, and rows of the log beyond its
+	// three as they need them, down to one row of the log (which [ scrolls)
+	listed := 0 // a presenter's hints stay in the panel, for the class
+	if p.Present {
+		listed = p.Hints
+	}
+	if p.Asking && !p.Present && p.Hints > 0 && need > 3 {
+		room := logH - len(p.questionLines(st, w, 0)) - 2 // the log's rule and one row of it
+		extra := max(0, min(need-3, room))
+		bottom[readoutAt] = st.Wrap(readout, w, 3+extra)
+		logH -= extra
 	}
 	sel := ""
 	if p.Sel >= 0 && p.Sel < len(p.Snap.Actors) {
@@ -336,7 +356,8 @@ func (p *Player) draw() (string, frameLayout) {
 		// longer tokens' heads, which 80 columns show
 		digits = 16
 	}
-	lines := logLines(p.Snap, sel, strip, digits)
+	lines := views.Unfold(st, logLines(p.Snap, sel, strip, digits), logW)
+	lay.logLen = len(lines)
 	// rows a taller screen leaves below the log show a script's source
 	script := ""
 	if h > 24 && !p.Asking && !p.notes {
@@ -408,7 +429,7 @@ func (p *Player) header(st views.Styles, w int) string {
 		mode = "presenter · " + mode
 	}
 	title := st.Title.Render("locksim") + " " + st.Bold.Render(p.Scene.ID) + st.Dim.Render(" · "+p.Text.Get("dive")+" · ") + p.Text.Get("title")
-	if ansi.StringWidth(title)+ansi.StringWidth(mode)+1 > w {
+	if ansi.StringWidth(title)+ansi.StringWidth(mode)+2 > w { // spread keeps two spaces between them
 		// the dive is on the story page and in the contents: the title stays whole
 		title = st.Title.Render("locksim") + " " + st.Bold.Render(p.Scene.ID) + st.Dim.Render(" · ") + p.Text.Get("title")
 	}
@@ -498,7 +519,7 @@ func (p *Player) verdictOnGuess() string {
 // scrollLog moves the log view by d lines (positive: back in time), no
 // further back than the first line: the view stops at both ends.
 func (p *Player) scrollLog(d int) {
-	p.scroll = max(0, min(p.scroll+d, len(p.Snap.Events)-p.logRows))
+	p.scroll = max(0, min(p.scroll+d, max(p.logLen, len(p.Snap.Events))-p.logRows))
 }
 
 // notesRows is how many rows the speaker notes take at width w: measured

@@ -34,7 +34,8 @@ func TestHelpPageOfTheMode(t *testing.T) {
 }
 
 // TestHintsShownOnce: at every scene's question each hint shows once on
-// screen, and an h past the last one says there are no more.
+// screen, in the readout's rows with the log still above the question,
+// and an h past the last one says there are no more.
 func TestHintsShownOnce(t *testing.T) {
 	t.Parallel()
 	b := embedded(t)
@@ -43,6 +44,7 @@ func TestHintsShownOnce(t *testing.T) {
 			continue
 		}
 		a := openAsking(t, b, sc, scenes.Params{}, false)
+		hadLog := strings.Contains(a.View(), "── commands, newest last") // the race has sent nothing yet
 		for i := 1; a.pl.Text.Has("hint-" + itoa(int64(i))); i++ {
 			drive(t, a, keys("h")...)
 			screen := strings.Join(strings.Fields(a.View()), " ")
@@ -54,6 +56,11 @@ func TestHintsShownOnce(t *testing.T) {
 			}
 			if strings.Contains(a.View(), "No more hints") {
 				t.Errorf("%s: hint %d is not the last:\n%s", sc.ID, i, a.View())
+			}
+			// the hints take the readout's rows: the log stays above the
+			// question, its newest command in view
+			if hadLog && !strings.Contains(a.View(), "── commands, newest last") || !strings.Contains(a.View(), "── predict") {
+				t.Errorf("%s: after %d h the log or the question is off screen:\n%s", sc.ID, i, a.View())
 			}
 		}
 		drive(t, a, keys("h")...)

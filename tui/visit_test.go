@@ -116,7 +116,7 @@ func TestStoryCodeIsAVisit(t *testing.T) {
 	if a.onContents() || a.pl.Scene.ID != "race" || !a.pl.Asking {
 		t.Fatalf("the code opened %s (contents %v, asking %v)", a.pl.Scene.ID, a.onContents(), a.pl.Asking)
 	}
-	if v := a.View(); !strings.Contains(v, "visiting a story code · 1-") || !strings.Contains(v, "esc goes back to your own place") {
+	if v := a.View(); !strings.Contains(v, "visiting a story code · 1-3 predict · esc back to your place · ? keys · q quit") {
 		t.Errorf("the code does not say it is a visit:\n%s", v)
 	}
 	drive(t, a, keys("2")...)

@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"locksim/scenes/say"
@@ -136,6 +137,43 @@ type LogLine struct {
 	Tone  Tone // the reply's tone
 	Hi    bool // belongs to the selected actor
 	Dim   bool // bookkeeping, not the story (the clock held on a live server)
+	// Cont is a row that carries on the line above it: its reply, too long
+	// to share a row with the command (see Unfold)
+	Cont bool
+}
+
+// logHead is a log line's time and actor, as Log draws them.
+func logHead(l LogLine) string { return fmt.Sprintf(" %-9s %s> ", l.At, l.Actor) }
+
+// Unfold is lines as Log draws them width columns wide: a line whose long
+// reply would be cut beside its command, or cut the command, gives the
+// reply rows of its own under it (Cont rows, wrapped), so an error reply
+// ("NOSCRIPT No matching script. Please use EVAL.", a node that did not
+// answer) reads whole at 80 columns.
+func Unfold(st Styles, lines []LogLine, width int) []LogLine {
+	out := make([]LogLine, 0, len(lines))
+	for _, l := range lines {
+		// a long reply (a note, an error) that would cut its command or be
+		// cut; a short one ("OK") stays beside a command cut in the middle
+		rw := ansi.StringWidth("  " + l.Reply)
+		if l.Reply == "" || l.Cont || rw <= 40 || ansi.StringWidth(logHead(l)+l.Text)+rw <= width {
+			out = append(out, l)
+			continue
+		}
+		// rows of its own, wrapped (a node's long "no reply" note)
+		reply := l.Reply
+		l.Reply = ""
+		out = append(out, l)
+		for _, r := range strings.Split(st.Wrap(reply, max(width-4, 1), 3), "\n") {
+			if r == "" {
+				continue
+			}
+			cont := l
+			cont.Cont, cont.At, cont.Actor, cont.Text, cont.Reply = true, "", "", "", r
+			out = append(out, cont)
+		}
+	}
+	return out
 }
 
 // Log draws height rows of lines, one per line, cut to width: the newest,
@@ -153,6 +191,16 @@ func Log(st Styles, lines []LogLine, width, height, back int) string {
 	lines = lines[max(0, end-height):end]
 	out := make([]string, 0, height)
 	for _, l := range lines {
+		if l.Cont {
+			// the reply of the line above, indented under it
+			reply := ansi.Truncate(l.Reply, max(width-4, 1), "…")
+			row := "    " + st.tone(l.Tone).Render(reply)
+			if anyHi && !l.Hi || l.Dim {
+				row = st.Dim.Render(ansi.Strip(row))
+			}
+			out = append(out, row)
+			continue
+		}
 		mark := " "
 		if l.Hi {
 			mark = "▸" // says "selected" in words-free form even without colour
@@ -206,7 +254,7 @@ func Rule(st Styles, label string, width int) string {
 
 // Wrap wraps text to width and keeps at most rows lines.
 func (st Styles) Wrap(text string, width, rows int) string {
-	w := st.Plain.Width(max(width, 1)).Render(text)
+	w := unjoin(st.Plain.Width(max(width, 1)).Render(Join(text)))
 	lines := strings.Split(w, "\n")
 	if len(lines) > rows {
 		lines = lines[:rows]
@@ -219,6 +267,27 @@ func (st Styles) Wrap(text string, width, rows int) string {
 		lines = append(lines, "")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// unbroken finds what a line must not break inside: a negative number
+// (the wrapper breaks after any '-', which would leave "-" at the end of
+// a row and "1" on the next) and an expiry option with its number.
+var unbroken = regexp.MustCompile(`(^|[\s(])-([0-9])|\b(PX|EX|PXAT|EXAT) ([0-9])`)
+
+// Join is text with what must stay on one row joined: '-' before a
+// digit as U+2011 (a hyphen the wrapper does not break after), the space
+// between PX and its number as U+00A0. unjoin undoes it after the wrap.
+func Join(text string) string {
+	return unbroken.ReplaceAllStringFunc(text, func(m string) string {
+		if strings.HasSuffix(m[:len(m)-1], "-") {
+			return m[:len(m)-2] + "\u2011" + m[len(m)-1:]
+		}
+		return strings.Replace(m, " ", "\u00a0", 1)
+	})
+}
+
+func unjoin(text string) string {
+	return strings.NewReplacer("\u2011", "-", "\u00a0", " ").Replace(text)
 }
 
 // Prop is what a scene has shown of one lock property.
@@ -305,7 +374,11 @@ func TooSmall(st Styles, w, h, minW, minH int) string {
 // PX 30000, the fencing token) matters as much as its head, and no word is
 // left cut in two ("EVALSHA ‹claim› … 3600000", not "‹claim…00"). When its
 // first and last words alone do not fit, it cuts inside them as before.
-func cutMiddle(s string, w int) string {
+func cutMiddle(s string, w int) string { return CutMiddle(s, w) }
+
+// CutMiddle is cutMiddle for the screen's other lines: a key's value (a
+// hash's fields) shortened so that its name and its PTTL stay whole.
+func CutMiddle(s string, w int) string {
 	n := ansi.StringWidth(s)
 	if n <= w {
 		return s

@@ -57,6 +57,23 @@ func plainWeb(ctx context.Context, c serve.Call) int {
 			return 1
 		}
 		return 0
+	case len(c.Args) == 2 && c.Args[0] == "ask":
+		// the link beside a tab's terminal: the story to its question only
+		sc := scenes.Find(c.Args[1])
+		if sc == nil {
+			return c.Usage("unknown scene %q (/plain/ lists them)", c.Args[1])
+		}
+		var text bytes.Buffer
+		if err := onBackendErr(ctx, c, func(b *sim.Backend) error {
+			return writeTranscript(ctx, &text, b, config{scene: sc.ID, seed: 1, questions: true})
+		}); err != nil {
+			return c.Fail(err)
+		}
+		_, title := scenes.Heading(sc.ID)
+		if err := web.Questions(c.Out, "locksim · "+title+" · to its question", text.String()); err != nil {
+			return 1
+		}
+		return 0
 	case len(c.Args) == 2 && c.Args[0] == "s":
 		pos, err := storycode.Decode(c.Args[1])
 		if err != nil {
@@ -76,7 +93,7 @@ func plainWeb(ctx context.Context, c serve.Call) int {
 		}
 		return 0
 	}
-	return c.Usage("the pages are /plain/SCENE and /plain/s/CODE")
+	return c.Usage("the pages are /plain/SCENE, /plain/ask/SCENE and /plain/s/CODE")
 }
 
 // onBackendErr runs write on a server of the session's kind.

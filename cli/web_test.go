@@ -56,6 +56,24 @@ func TestPlainPage(t *testing.T) {
 	}
 }
 
+// TestAskPage: /plain/ask/SCENE, the page the link beside a tab's
+// terminal opens, is the story to its first question and stops there: no
+// answer, no details, no answer key, whatever the learner has answered.
+func TestAskPage(t *testing.T) {
+	code, _, body := webGet(t, "/plain/ask/gc-pause")
+	if code != http.StatusOK || !strings.Contains(body, "What does B get?") || !strings.Contains(body, "Answer in the terminal") {
+		t.Fatalf("/plain/ask/gc-pause: %d\n%s", code, body)
+	}
+	for _, leak := range []string{"<details>", "answer key", "the replies answer", "OK: A's key has expired, so B gets the lock\n</p>\n<p>"} {
+		if strings.Contains(body, leak) {
+			t.Errorf("the page to the question shows %q:\n%s", leak, body)
+		}
+	}
+	if _, _, full := webGet(t, "/plain/gc-pause"); !strings.Contains(full, "the replies answer") {
+		t.Errorf("the full handout lost its answer:\n%s", full)
+	}
+}
+
 // TestStoryPages: a story code's transcript page and its cast.
 func TestStoryPages(t *testing.T) {
 	sc, err := storycode.Encode(play.Position{Version: play.PositionVersion, Scene: "fencing", Seed: 7, Step: 3})

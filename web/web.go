@@ -53,7 +53,16 @@ var (
 // Story codes become links to the course at the code's place (/s/CODE).
 // Every byte of text is escaped. A transcript without questions (a story
 // code's) is laid out the same, with no details.
-func Handout(w io.Writer, title, text string) error {
+func Handout(w io.Writer, title, text string) error { return handout(w, title, text, true) }
+
+// Questions is the page of a story to its first question and no
+// further: what the link beside a terminal opens, since its learner may
+// not have answered yet. The answer and the rest of the story are the
+// terminal's to show once the question is answered.
+func Questions(w io.Writer, title, text string) error { return handout(w, title, text, false) }
+
+// handout writes the page; without answers it ends at the first question.
+func handout(w io.Writer, title, text string, withAnswers bool) error {
 	body, key := splitKey(text)
 	answers := map[string][]string{}
 	var order []string
@@ -79,6 +88,11 @@ func Handout(w io.Writer, title, text string) error {
 		if n, ok := goesOnAt(last); ok {
 			if len(para) > 1 {
 				writePara(&b, para[:len(para)-1])
+			}
+			if !withAnswers {
+				b.WriteString("<p><strong>Answer in the terminal:</strong> the answer and the rest of the story are shown there once you have answered.</p>\n</main>\n</body>\n</html>\n")
+				_, err := io.WriteString(w, b.String())
+				return err
 			}
 			used[n] = true
 			b.WriteString("<details>\n<summary>the answer to question " + n + ", and the rest of the story</summary>\n")

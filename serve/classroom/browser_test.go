@@ -107,8 +107,8 @@ func TestClassInChromium(t *testing.T) {
 		shows("F follows"),
 		typeKeys("F"),
 		shows("following the instructor"),
-		// the page links the transcript of the scene on screen
-		chromedp.Poll[chromedp.Void](`document.getElementById("transcript").getAttribute("href") === "/plain/gc-pause"`),
+		// the page links the scene on screen, to its question and no further
+		chromedp.Poll[chromedp.Void](`document.getElementById("transcript").getAttribute("href") === "/plain/ask/gc-pause"`),
 	); err != nil {
 		t.Fatalf("driving the page: %v; the terminal shows:\n%s", err, screen())
 	}

@@ -28,18 +28,20 @@
     term.focus();
   });
 
-  // the link beside the terminal goes to the transcript of the scene on
-  // screen, read off the title line ("locksim SCENE · …"); elsewhere (the
-  // contents) to the list of transcripts
+  // the link beside the terminal goes to the scene on screen as a page,
+  // read off the title line ("locksim SCENE · …"), to its question and
+  // no further: the learner may not have answered yet (the full handout,
+  // answers included, is on /plain/SCENE); elsewhere (the contents) to
+  // the list of transcripts
   var transcript = document.getElementById("transcript");
   term.onWriteParsed(function () {
     var buf = term.buffer.active;
     var line = buf.getLine(buf.viewportY);
     var m = line && /^\s*locksim ([a-z0-9-]+) \u00b7/.exec(line.translateToString(true));
-    var href = m ? "/plain/" + m[1] : "/plain/";
+    var href = m ? "/plain/ask/" + m[1] : "/plain/";
     if (transcript.getAttribute("href") !== href) {
       transcript.setAttribute("href", href);
-      transcript.textContent = m ? m[1] + " as a page" : "transcripts as pages";
+      transcript.textContent = m ? m[1] + " to its question, as a page" : "transcripts as pages";
     }
   });
 

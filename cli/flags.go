@@ -236,6 +236,10 @@ func parse(args []string) (config, error) {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
 		}
+		if strings.Contains(err.Error(), "(locksim -") {
+			// the flag's own error already says where to look
+			return c, err
+		}
 		return c, fmt.Errorf("%v (locksim -h lists the flags)", err)
 	}
 	if fs.NArg() > 0 {

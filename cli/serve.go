@@ -97,7 +97,7 @@ func serveCourse(ctx context.Context, e *env, c config, _ *sim.Backend) int {
 		if c.serve.tlsCert != "" {
 			scheme = "https"
 		}
-		fmt.Fprintf(stderr, "locksim: serving the course in browser tabs on %s (%s://HOST:PORT/); ctrl+c stops\n", wl.Addr(), scheme)
+		fmt.Fprintf(stderr, "locksim: serving the course in browser tabs on %s (%s); ctrl+c stops\n", wl.Addr(), pageURL(scheme, wl.Addr().String(), c.serve.publicURL))
 		go func() { served <- srv.ServeWeb(wl, c.serve.tlsCert, c.serve.tlsKey) }()
 	}
 	select {
@@ -189,4 +189,23 @@ func publicJoin(addr string) string {
 		return "ssh CODE@" + host
 	}
 	return "ssh -p " + port + " CODE@" + host
+}
+
+// pageURL is the page's address for the start line: -public-url when
+// given, else the listener's, with HOST for an address that listens on
+// every interface (students reach it by one the server cannot know).
+func pageURL(scheme, addr, public string) string {
+	if public != "" {
+		return public
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return scheme + "://" + addr + "/"
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "HOST"
+	} else if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	return scheme + "://" + host + ":" + port + "/"
 }

@@ -68,3 +68,20 @@ func TestPublicJoin(t *testing.T) {
 		}
 	}
 }
+
+// TestPageURL: the start line names the page as students may reach it:
+// -public-url when given, the listener's own address, HOST for one that
+// listens everywhere.
+func TestPageURL(t *testing.T) {
+	for _, tc := range []struct{ scheme, addr, public, want string }{
+		{"http", "127.0.0.1:8099", "", "http://127.0.0.1:8099/"},
+		{"https", "[::]:8443", "", "https://HOST:8443/"},
+		{"http", "0.0.0.0:8080", "", "http://HOST:8080/"},
+		{"http", "[::1]:8080", "", "http://[::1]:8080/"},
+		{"http", "0.0.0.0:8080", "https://class.example.org/", "https://class.example.org/"},
+	} {
+		if got := pageURL(tc.scheme, tc.addr, tc.public); got != tc.want {
+			t.Errorf("pageURL(%q, %q, %q) = %q, want %q", tc.scheme, tc.addr, tc.public, got, tc.want)
+		}
+	}
+}

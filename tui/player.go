@@ -258,8 +258,9 @@ func (p *Player) draw() (string, frameLayout) {
 		readout = "hint: " + p.Question("hint-"+itoa(int64(p.Hints)))
 	case p.Waiting():
 		readout = fmt.Sprintf("You predicted: %s. The instructor runs the move when the class has answered; then the replies of your own run answer it.", p.Choices()[p.Guess])
-	case p.Revealed && p.Sel < 0 && p.QuestionAt() >= 0 && p.Snap.Pos == p.QuestionAt()+1:
-		// just after the decisive move: the real replies answer the question
+	case p.Revealed && p.QuestionAt() >= 0 && p.Snap.Pos == p.QuestionAt()+1:
+		// just after the decisive move: the real replies answer the question,
+		// first, even with a worker picked (its own lines follow)
 		readout = p.verdictOnGuess() + " " + readout
 	}
 	readoutAt := len(bottom)

@@ -119,3 +119,19 @@ func TestRaceTeatest(t *testing.T) {
 		t.Fatalf("w3 got %s; the readout should say %q:\n%s", e.Reply, want, v)
 	}
 }
+
+// TestVerdictWithAWorkerPicked: a worker picked before the answer does not
+// hide whether the prediction came true: the verdict on it comes first in
+// the readout, the worker's own lines after it.
+func TestVerdictWithAWorkerPicked(t *testing.T) {
+	a, _ := openCourse(t, Options{Seed: 1, Scene: "race"}, "")
+	drive(t, a, keys("[right]")...)
+	if a.Selected() != 0 || !a.pl.Asking {
+		t.Fatalf("→ at the question should pick w1 (picked %d, asking %v):\n%s", a.Selected(), a.pl.Asking, a.View())
+	}
+	drive(t, a, keys("2")...)
+	v := a.View()
+	if a.pl.Asking || a.Selected() != 0 || !strings.Contains(v, "You predicted") || !strings.Contains(v, "w1's SET") {
+		t.Fatalf("the answer's verdict is not on screen with w1 picked:\n%s", v)
+	}
+}

@@ -67,7 +67,7 @@ func TestExtendGetAfterTakeover(t *testing.T) {
 	}
 	ex := Explain(sc, f)
 	flat := strings.Join(strings.Fields(ex.Readout), " ")
-	for _, w := range []string{"B's token", "nothing was renewed", "whether or not the SET happened"} {
+	for _, w := range []string{"B's token", "nothing was renewed", "whether or not the SET happened", "comparing it with its own token"} {
 		if !strings.Contains(flat, w) {
 			t.Errorf("A's readout lacks %q:\n%s", w, ex.Readout)
 		}

@@ -19,7 +19,7 @@ func TestNewFormsAsk(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		scene, knob, value, question, actor string
-		actual                               int
+		actual                              int
 	}{
 		{"extend", "story", "taken, SET IFEQ GET", "What does the renewal answer?", "A", 1},
 		{"options", "NX", "IFNE", "w1 sends SET key token IFNE maintenance", "w1", 1},

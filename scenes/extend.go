@@ -18,7 +18,7 @@ const (
 	extLong     = "pause 40 s"
 	extShort    = "pause 15 s"
 	extStale    = "stale handle"
-	extTakenGet = "taken, SET IFEQ GET"
+	extTakenGet = "GET after takeover"
 )
 
 // The r knob: how a renewal is sent. The script compares the token and

@@ -21,7 +21,7 @@ func TestNewFormsAsk(t *testing.T) {
 		scene, knob, value, question, actor string
 		actual                              int
 	}{
-		{"extend", "story", "taken, SET IFEQ GET", "What does the renewal answer?", "A", 1},
+		{"extend", "story", "GET after takeover", "What does the renewal answer?", "A", 1},
 		{"options", "NX", "IFNE", "w1 sends SET key token IFNE maintenance", "w1", 1},
 	}
 	for _, c := range cases {

@@ -392,6 +392,17 @@ func TestTodaysFormsOnRedis7(t *testing.T) {
 	if code == 0 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "DELIFEQ needs Valkey 9.0 or later; this server is Redis 7") {
 		t.Errorf("-set release=DELIFEQ on Redis 7: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
+	// the stories of SET's new conditions: extend's renewal with GET (SET
+	// … IFEQ, Valkey 8.1 has it too) and options' IFNE (Redis 8.4 only)
+	for _, c := range []struct{ scene, set, line string }{
+		{"extend", "story=GET after takeover", "SET … IFEQ needs Redis 8.4 or later, or Valkey 8.1 or later; this server is Redis 7"},
+		{"options", "NX=IFNE", "SET … IFNE needs Redis 8.4 or later; this server is Redis 7"},
+	} {
+		code, out, errs := runMain("-redis", url, "-plain", "-scene", c.scene, "-set", c.set)
+		if code == 0 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.line) {
+			t.Errorf("-scene %s -set %s on Redis 7: exit %d, stdout %q, stderr %q", c.scene, c.set, code, out, errs)
+		}
+	}
 	code, out, errs = runMain("-redis", url, "-plain", "-scene", "release")
 	if code != 0 || errs != "" {
 		t.Fatalf("-plain -scene release on Redis 7: exit %d, stderr %q", code, errs)

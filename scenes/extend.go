@@ -11,12 +11,14 @@ import (
 )
 
 // The extend scene's stories, as its s knob names them: the watchdog with
-// a pause longer than its lease can bear, the same with a short pause, and
-// an extension sent with an old handle's token.
+// a pause longer than its lease can bear, the same with a short pause, an
+// extension sent with an old handle's token, and a renewal by SET … IFEQ
+// … GET after another client took the lapsed lock (whatever r says).
 const (
-	extLong  = "pause 40 s"
-	extShort = "pause 15 s"
-	extStale = "stale handle"
+	extLong     = "pause 40 s"
+	extShort    = "pause 15 s"
+	extStale    = "stale handle"
+	extTakenGet = "GET after takeover"
 )
 
 // The r knob: how a renewal is sent. The script compares the token and
@@ -38,15 +40,25 @@ func extendScene() *Scene {
 	// the tightest margin: A wakes 10 s before its renewed lease ends
 	s := &Scene{ID: "extend", Kind: Story, Wait: 5 * time.Second, Shortest: 5 * time.Second}
 	s.Knobs = []Knob{
-		{Key: "s", Name: "story", Values: []string{extLong, extShort, extStale}},
+		{Key: "s", Name: "story", Values: []string{extLong, extShort, extStale, extTakenGet}},
 		{Key: "r", Name: "renewal", Values: []string{extScript, extSetIfeq}},
 	}
-	s.Needs = map[string]string{extSetIfeq: sim.OneSetIfeq}
+	s.Needs = map[string]string{extSetIfeq: sim.OneSetIfeq, extTakenGet: sim.OneSetIfeq}
+	// every story with each renewal, then the GET story, whose renewal is
+	// its own
+	for st := range 3 {
+		for r := range 2 {
+			s.Variants = append(s.Variants, Params{"story": st, "renewal": r})
+		}
+	}
+	s.Variants = append(s.Variants, Params{"story": 3})
 	// a presenter's lesson walks the three stories with the script
 	s.Lesson = []Params{{"story": 0}, {"story": 1}, {"story": 2}}
 	s.Build = func(p Params) sim.Script {
 		oneCommand := s.Value(p, "renewal") == extSetIfeq
 		switch s.Value(p, "story") {
+		case extTakenGet:
+			return takenGetStory()
 		case extStale:
 			return staleStory(oneCommand)
 		case extShort:
@@ -55,16 +67,47 @@ func extendScene() *Scene {
 		return watchdogStory(40*time.Second, oneCommand)
 	}
 	s.Say = func(v Frame, said *Said) { sayExtend(v, said, s.Value(v.P, "story"), s.Value(v.P, "renewal")) }
-	// the choices are "(nil): alive", "OK: it lapsed", "an error"
-	s.Predict = before(answerOf("B", sim.OpAcquire, 2, ledger.Refused, ledger.Granted), "B asks again")
-	s.Predict.Vars = func(_ content.Text, p Params) map[string]string {
+	// the pause stories ask what B gets ("(nil): alive", "OK: it lapsed",
+	// "an error"); the GET story what A's renewal answers
+	bGets := answerOf("B", sim.OpAcquire, 2, ledger.Refused, ledger.Granted)
+	s.Predict = before(func(v Frame) int {
+		if s.Value(v.P, "story") == extTakenGet {
+			return getReply(v)
+		}
+		return bGets(v)
+	}, "B asks again", "A renews")
+	s.Predict.Vars = func(t content.Text, p Params) map[string]string {
+		if s.Value(p, "story") == extTakenGet {
+			return map[string]string{"question": t.Get("question-get"), "choices": t.Get("choices-get"),
+				"hint1": t.Get("hint-1-get"), "hint2": t.Get("hint-2-get")}
+		}
 		pause := 40 * time.Second
 		if s.Value(p, "story") == extShort {
 			pause = 15 * time.Second
 		}
-		return map[string]string{"asks": secs(extWork + pause)}
+		return map[string]string{"question": t.Fill("question-pause", map[string]string{"asks": secs(extWork + pause)}),
+			"choices": t.Get("choices-pause"), "hint1": t.Get("hint-1-pause"), "hint2": t.Get("hint-2-pause")}
 	}
 	return s
+}
+
+// getReply is the answer to the GET story's question, read from A's
+// renewal: 0 for nil, 1 for a value not A's token (another's: nothing was
+// set), 2 for OK or A's own token (renewed); -1 before A renewed.
+func getReply(v Frame) int {
+	e, _, ok := v.L.LastOp("A", sim.OpExtend)
+	switch {
+	case !ok || e.Unknown() || e.ErrorReply():
+		return -1
+	case e.IsNil():
+		return 0
+	case e.IsOK():
+		return 2
+	}
+	if got, _ := e.Val.(string); got == e.Op.Token {
+		return 2
+	}
+	return 1
 }
 
 // extRelease stops the actor's watchdog and, if it believes it holds the
@@ -148,14 +191,40 @@ func staleStory(oneCommand bool) sim.Script {
 	}
 }
 
+// takenGetStory: A takes the lock and works past its TTL without a
+// watchdog; B takes the lapsed lock; A, unaware, renews with SET key token
+// IFEQ token GET PX ttl, which answers B's token and sets nothing; A's
+// release script then answers 0, and B releases its own lock.
+func takenGetStory() sim.Script {
+	renew := sim.Step{Label: "extend", Run: func(x *sim.Exec) {
+		x.ExtendSetIfeqGet("", sim.CourseKey, x.Actor().Value, sim.CourseTTL)
+	}}
+	return sim.Script{
+		Actors: []sim.ActorSpec{
+			{Name: "A", Program: []sim.Step{extAcquire, renew, extRelease}},
+			{Name: "B", Program: []sim.Step{extAcquire, extRelease}},
+		},
+		Keys:  []string{sim.CourseKey},
+		Watch: []string{sim.CourseKey},
+		Moves: []sim.Move{
+			sim.Labeled("A", "A acquires"),
+			sim.Advance(35 * time.Second),
+			sim.Labeled("B", "B acquires"),
+			sim.Labeled("A", "A renews"),
+			sim.Labeled("A", "A releases"),
+			sim.Labeled("B", "B releases"),
+		},
+	}
+}
+
 // sayExtend: the cards mark a running watchdog; the verdict counts A's
 // extensions by reply, says whether its watchdog runs, and reads the key.
 func sayExtend(v Frame, s *Said, story, renewal string) {
-	s.Vars["setting"] = v.Text.Get("setting-" + map[string]string{extLong: "long", extShort: "short", extStale: "stale"}[story])
+	s.Vars["setting"] = v.Text.Get("setting-" + map[string]string{extLong: "long", extShort: "short", extStale: "stale", extTakenGet: "get"}[story])
 	s.Marks, s.Vars["renewed"] = map[string]string{}, ""
 	// a watchdog starts with A's grant in the watchdog stories
 	dog := "none"
-	if story != extStale && v.L.Latest("A") != nil {
+	if story != extStale && story != extTakenGet && v.L.Latest("A") != nil {
 		dog = "stopped"
 	}
 	for _, a := range v.Snap.Actors {
@@ -172,7 +241,7 @@ func sayExtend(v Frame, s *Said, story, renewal string) {
 	}
 	dog = v.Text.Get("dog-" + dog)
 	// what the watchdog has done for A's lease, for the clock's readout
-	if ls := v.L.Latest("A"); story != extStale && ls != nil && ls.Renewed > 0 && ls.End == ledger.Open {
+	if ls := v.L.Latest("A"); story != extStale && story != extTakenGet && ls != nil && ls.Renewed > 0 && ls.End == ledger.Open {
 		times := itoa(int64(ls.Renewed)) + " times"
 		if ls.Renewed == 1 {
 			times = "once"
@@ -202,7 +271,10 @@ func sayExtend(v Frame, s *Said, story, renewal string) {
 		}
 	}
 	verdict := "verdict"
-	if renewal == extSetIfeq {
+	switch {
+	case story == extTakenGet:
+		verdict = "verdict-get" // a value either way: renewed only when it was A's token
+	case renewal == extSetIfeq:
 		verdict = "verdict-setifeq" // OK and nil: no 0 or -1 to count
 	}
 	s.Verdict = v.Text.Fill(verdict, map[string]string{"extended": itoa(int64(rn.Extended)), "taken": itoa(int64(rn.Taken)),

@@ -2,6 +2,8 @@ package scenes
 
 import (
 	"strings"
+
+	"locksim/content"
 	"time"
 
 	"locksim/scenes/say"
@@ -12,13 +14,22 @@ import (
 // optConstant is the value every worker writes when the token is off.
 const optConstant = "locked"
 
+// optIfne is the NX knob's third value: each SET sends IFNE optMarker in
+// NX's place (Redis 8.4), a condition meant for a maintenance marker the
+// key never holds. IFNE sets a missing key and replaces any other value,
+// so it takes a free lock and then overwrites its holder as NX off does.
+const (
+	optIfne   = "IFNE"
+	optMarker = "maintenance"
+)
+
 // optionsScene is scene 2: the same story replayed with NX, PX or the token
 // switched off, so each option's hazard shows up in the replies.
 func optionsScene() *Scene {
-	return &Scene{
+	s := &Scene{
 		ID: "options", Kind: Story,
 		Knobs: []Knob{
-			{Key: "e", Name: "NX", Values: []string{"on", "off"}},
+			{Key: "e", Name: "NX", Values: []string{"on", "off", optIfne}},
 			{Key: "P", Name: "PX", Values: []string{"on", "off"}},
 			{Key: "T", Name: "token", Values: []string{"random", "constant"}},
 		},
@@ -27,14 +38,46 @@ func optionsScene() *Scene {
 		Wait:   5 * time.Second,
 		// each wait passes a TTL by 10 s
 		Shortest: 10 * time.Second,
-		Predict:  before(answerOf("w2", sim.OpAcquire, 2, ledger.Refused, ledger.Granted), "w2 SET"),
 		Build:    buildOptions,
 		Say:      sayOptions,
+		Needs:    map[string]string{optIfne: sim.OneSetIfne},
 	}
+	// every switch on or off, as the knobs combine, then IFNE in NX's place
+	for nx := range 2 {
+		for px := range 2 {
+			for tok := range 2 {
+				s.Variants = append(s.Variants, Params{"NX": nx, "PX": px, "token": tok})
+			}
+		}
+	}
+	s.Variants = append(s.Variants, Params{"NX": 2})
+	// the choices are "(nil)", "OK", "an error": what w2 gets, or with
+	// IFNE what w1's SET on the missing key gets
+	w1, w2 := answerOf("w1", sim.OpAcquire, 2, ledger.Refused, ledger.Granted), answerOf("w2", sim.OpAcquire, 2, ledger.Refused, ledger.Granted)
+	s.Predict = before(func(v Frame) int {
+		if s.Value(v.P, "NX") == optIfne {
+			return w1(v)
+		}
+		return w2(v)
+	}, "w1 SET IFNE", "w2 SET")
+	s.Predict.Vars = func(t content.Text, p Params) map[string]string {
+		which := "w2"
+		if s.Value(p, "NX") == optIfne {
+			which = "ifne"
+		}
+		return map[string]string{"question": t.Get("question-" + which), "choices": t.Get("choices-" + which),
+			"hint1": t.Get("hint-1-" + which), "hint2": t.Get("hint-2-" + which)}
+	}
+	return s
 }
 
 func buildOptions(p Params) sim.Script {
-	spec := sim.AcquireSpec{Key: sim.CourseKey, TTL: sim.CourseTTL, NoNX: p["NX"]%2 == 1, NoPX: p["PX"]%2 == 1}
+	nx := p["NX"] % 3
+	spec := sim.AcquireSpec{Key: sim.CourseKey, TTL: sim.CourseTTL, NoNX: nx == 1, NoPX: p["PX"]%2 == 1}
+	first := "w1 SET"
+	if nx == 2 {
+		spec.IfNe, first = optMarker, "w1 SET IFNE"
+	}
 	if p["token"]%2 == 1 {
 		spec.Value = optConstant
 	}
@@ -54,7 +97,7 @@ func buildOptions(p Params) sim.Script {
 		Keys:  []string{sim.CourseKey},
 		Watch: []string{sim.CourseKey},
 		Moves: []sim.Move{
-			sim.Labeled("w1", "w1 SET"),
+			sim.Labeled("w1", first),
 			sim.Labeled("w2", "w2 SET"),
 			sim.Crash("w1"),
 			sim.Advance(40 * time.Second),
@@ -96,8 +139,14 @@ func sayOptions(v Frame, s *Said) {
 // optSetting names which switch is off, for the start sentence.
 func optSettings(p Params) []string {
 	var out []string
-	for _, s := range []struct{ knob, name string }{{"NX", "nx"}, {"PX", "px"}, {"token", "token"}} {
-		if p[s.knob]%2 == 1 {
+	if p["NX"]%3 == 2 {
+		out = append(out, "ifne")
+	}
+	for _, s := range []struct {
+		name string
+		off  bool
+	}{{"nx", p["NX"]%3 == 1}, {"px", p["PX"]%2 == 1}, {"token", p["token"]%2 == 1}} {
+		if s.off {
 			out = append(out, s.name)
 		}
 	}

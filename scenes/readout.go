@@ -434,6 +434,14 @@ func (r reader) about(name string) string {
 	switch {
 	case rd.What == ledger.ExtFailed:
 		section = r.extFailed(e, rd.Lease, vars)
+	case rd.What == ledger.ExtNotSet && e.Op.Form == sim.FormSetIfeqGet && e.IsNil():
+		section = "ext-not-set-get-nil"
+	case rd.What == ledger.ExtNotSet && e.Op.Form == sim.FormSetIfeqGet:
+		// GET's value is the key's: a client of the run's, or one outside it
+		section = "ext-not-set-get"
+		if vars["other"] == "" {
+			vars["other"] = "another client"
+		}
 	case rd.What == ledger.ExtGone && rd.Why == ledger.Vanished:
 		// gone before its end: no expiry, and no lateness, explains it
 		section = "ext-gone-vanished"

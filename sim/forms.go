@@ -19,11 +19,12 @@ const (
 	OneDigest  = "DIGEST"        // Redis 8.4 (t_string.c digestCommand)
 	OneSetIfeq = "SET … IFEQ"    // Redis 8.4, Valkey 8.1 (t_string.c setGenericCommand)
 	OneSetIfdq = "SET … IFDEQ"   // Redis 8.4
+	OneSetIfne = "SET … IFNE"    // Redis 8.4 (set.json's history); Valkey's SET has IFEQ only
 )
 
 // OneCommandForms lists every form Forms looks for, in a fixed order.
 func OneCommandForms() []string {
-	return []string{OneDelex, OneDelexD, OneDelifeq, OneDigest, OneSetIfeq, OneSetIfdq}
+	return []string{OneDelex, OneDelexD, OneDelifeq, OneDigest, OneSetIfeq, OneSetIfdq, OneSetIfne}
 }
 
 // since names the first releases with each form, as a refusal says it
@@ -78,7 +79,7 @@ func (b *Backend) FormSupport() FormSupport {
 // command the server lacks), and SET's and DELEX's options are tried on
 // the run's own key under its prefix, where a syntax error means the
 // server lacks the option: SET … IFEQ and SET … IFDEQ on the missing key
-// (they never create one), DELEX … IFDEQ on a key holding "1" with a digest
+// (they never create one), SET … IFNE with a TTL (it makes the key), DELEX … IFDEQ on a key holding "1" with a digest
 // it cannot match. It deletes that key. Errors are one line: a refused
 // COMMAND names the ACL, any other error than the syntax error the server.
 func (b *Backend) Forms(ctx context.Context) (FormSupport, error) {
@@ -138,6 +139,11 @@ func (b *Backend) Forms(ctx context.Context) (FormSupport, error) {
 		return f, err
 	}
 	if f.Has[OneSetIfdq], err = try("SET", k, "1", "IFDEQ", "0000000000000000"); err != nil {
+		return f, err
+	}
+	// IFNE makes the missing key: a TTL keeps a probe cut short from
+	// leaving it for long (the deferred DEL removes it)
+	if f.Has[OneSetIfne], err = try("SET", k, "1", "PX", 60000, "IFNE", "locksim"); err != nil {
 		return f, err
 	}
 	if delex {

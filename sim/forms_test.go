@@ -37,6 +37,12 @@ func formSteps(k string) []formStep {
 		{sim.OneDelifeq, []any{"DELIFEQ", k, "Hello world"}, "0"},
 		{sim.OneSetIfeq, []any{"SET", k, "v", "IFEQ", "x"}, "redis: nil"}, // IFEQ never creates a key
 		{"", []any{"DEL", k}, "0"},
+		// IFNE makes the missing key; GET answers the old value, nil for none
+		{sim.OneSetIfne, []any{"SET", k, "Hello world", "IFNE", "x", "GET", "PX", 30000}, "redis: nil"},
+		{sim.OneSetIfne, []any{"SET", k, "y", "IFNE", "Hello world"}, "redis: nil"},
+		{sim.OneSetIfeq, []any{"SET", k, "y", "IFEQ", "x", "GET"}, "Hello world"}, // nothing set
+		{"", []any{"GET", k}, "Hello world"},
+		{"", []any{"DEL", k}, "1"},
 	}
 }
 
@@ -157,6 +163,7 @@ func TestRefusalLine(t *testing.T) {
 		sim.OneDelex:   "DELEX … IFEQ needs Redis 8.4 or later; this server is Redis 7.0.15",
 		sim.OneDigest:  "DIGEST needs Redis 8.4 or later; this server is Redis 7.0.15",
 		sim.OneSetIfeq: "",
+		sim.OneSetIfne: "SET … IFNE needs Redis 8.4 or later; this server is Redis 7.0.15",
 	} {
 		if got := f.Refusal(form); got != want {
 			t.Errorf("%s: %q, want %q", form, got, want)

@@ -50,12 +50,20 @@ const (
 	FormDelex   = "DELEX"    // DELEX key IFEQ token: 1 deleted, 0 not
 	FormDelifeq = "DELIFEQ"  // DELIFEQ key token (Valkey 9.0): 1 deleted, 0 not
 	FormSetIfeq = "SET IFEQ" // SET key token IFEQ token PX ms: OK renewed, nil not
+	// SET key token IFEQ token GET PX ms: the value the key held (nil for
+	// none) whether or not it set anything; only that value being the
+	// token says it renewed
+	FormSetIfeqGet = "SET IFEQ GET"
+	// SET key token IFNE other PX ms as an acquire (Redis 8.4): OK when the
+	// key is missing or holds any value but other, so it makes a missing
+	// key and replaces a holder's token; nil only when it holds other
+	FormSetIfne = "SET IFNE"
 )
 
 // ComparesInOneCommand reports a form that compares the token and acts in
 // one command, without a script: DELEX IFEQ, DELIFEQ, SET IFEQ.
 func ComparesInOneCommand(form string) bool {
-	return form == FormDelex || form == FormDelifeq || form == FormSetIfeq
+	return form == FormDelex || form == FormDelifeq || form == FormSetIfeq || form == FormSetIfeqGet
 }
 
 // Op is the lock operation a command belongs to, tagged by the operation
@@ -127,6 +135,10 @@ type AcquireSpec struct {
 	// Try marks a contender that only tries: granted, it does no work
 	// under the lock, so it acts as holder only until its lease ends.
 	Try bool
+	// IfNe, when set, sends IFNE IfNe in place of NX (Redis 8.4): a
+	// condition on the value, not on the key being absent, so it makes a
+	// missing key and replaces any token but IfNe (see FormSetIfne).
+	IfNe string
 }
 
 func (s AcquireSpec) lock() string {
@@ -162,7 +174,11 @@ func (r *Run) PrepareAcquire(a *Actor, spec AcquireSpec) ([]any, *Op) {
 	r.keys[key] = true
 	args := []any{"SET", key, val}
 	op := &Op{Kind: OpAcquire, Form: FormSET, Lock: spec.lock(), Key: key, Token: val, NX: !spec.NoNX, Fixed: spec.Value != "", Try: spec.Try}
-	if !spec.NoNX {
+	switch {
+	case spec.IfNe != "":
+		args = append(args, "IFNE", spec.IfNe)
+		op.Form, op.NX = FormSetIfne, false
+	case !spec.NoNX:
 		args = append(args, "NX")
 	}
 	if !spec.NoPX {

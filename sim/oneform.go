@@ -39,3 +39,18 @@ func (x *Exec) ExtendSetIfeq(lock, name, token string, ttl time.Duration) Reply 
 	args := []any{"SET", key, token, "IFEQ", token, "PX", x.TTL(ttl)}
 	return x.send(x.conn(), LockNode, FormatCommand(args), args, op)
 }
+
+// ExtendSetIfeqGet is ExtendSetIfeq with GET (Redis 8.4, Valkey 8.1): SET
+// key token IFEQ token GET PX ttl. The reply is the value the key held, nil
+// for no key, whether or not the SET happened (t_string.c
+// setGenericCommand): the token itself means renewed, another client's
+// token means nothing was set though a value came back.
+func (x *Exec) ExtendSetIfeqGet(lock, name, token string, ttl time.Duration) Reply {
+	key := x.Key(name)
+	if lock == "" {
+		lock = name
+	}
+	op := &Op{Kind: OpExtend, Form: FormSetIfeqGet, Lock: lock, Key: key, Token: token, TTL: ttl}
+	args := []any{"SET", key, token, "IFEQ", token, "GET", "PX", x.TTL(ttl)}
+	return x.send(x.conn(), LockNode, FormatCommand(args), args, op)
+}

@@ -169,11 +169,19 @@ func (l *Ledger) event(e sim.Event) Read {
 		return l.release(e)
 	case sim.OpExtend:
 		n, _ := e.Int()
-		if e.Op.Form == sim.FormSetIfeq {
+		switch e.Op.Form {
+		case sim.FormSetIfeq:
 			if !e.IsOK() {
 				return l.notSet(e)
 			}
 			n = 1 // OK says what the script's 1 says
+		case sim.FormSetIfeqGet:
+			// GET answers the value the key held whether or not the SET
+			// happened: only the token itself says it renewed
+			if v, _ := e.Val.(string); e.Err != nil || v != e.Op.Token {
+				return l.notSet(e)
+			}
+			n = 1
 		}
 		switch n {
 		case 1:
@@ -257,7 +265,7 @@ func (l *Ledger) acquire(e sim.Event) Read {
 	granted, refused := false, false
 	var fence int64
 	switch op.Form {
-	case sim.FormSET:
+	case sim.FormSET, sim.FormSetIfne:
 		granted, refused = e.IsOK(), e.IsNil()
 	case sim.FormSETNX:
 		n, ok := e.Int()
@@ -402,8 +410,9 @@ func (l *Ledger) release(e sim.Event) Read {
 	return r
 }
 
-// notSet reads a SET … IFEQ renewal's nil: the key held another token or
-// none, which the reply does not say and the fold does.
+// notSet reads a SET … IFEQ renewal's nil (with GET: nil, or a value not
+// its token): the key held another token or none, which the nil does not
+// say and the fold does.
 func (l *Ledger) notSet(e sim.Event) Read {
 	r := Read{What: ExtNotSet, Lease: l.leaseOf(e.Op.Token), Other: l.notFound(e)}
 	if r.Lease != nil && r.Lease.End != Open {

@@ -329,6 +329,11 @@ func opOf(p *part, n int, name string, args []string, key, token string) *sim.Op
 		op.Fixed = args[2] != token
 	case p.Name == PartExtend && name == "SET" && len(args) > 2 && setIfeq(args) != "":
 		op.Kind, op.Form, op.Token = sim.OpExtend, sim.FormSetIfeq, setIfeq(args)
+		if slices.ContainsFunc(args[3:], func(a string) bool { return strings.EqualFold(a, "GET") }) {
+			// with GET the reply is the old value, not OK: the ledger
+			// reads it by comparing with the token
+			op.Form = sim.FormSetIfeqGet
+		}
 		op.Fixed = op.Token != token
 		op.TTL = setTTL(args)
 	case p.Name == PartRelease && (name == "DEL" || name == "UNLINK" || (name == "DELEX" && len(args) == 2)):

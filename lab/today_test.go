@@ -91,3 +91,41 @@ func TestTodaysRedisLockStory(t *testing.T) {
 		}
 	}
 }
+
+// TestRenewalWithGetStory: a renewal written SET … IFEQ … GET answers the
+// old value, A's own token when it renews: the ledger reads that as a
+// renewal, as it reads the plain form's OK.
+func TestRenewalWithGetStory(t *testing.T) {
+	b, err := sim.OpenEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	t.Cleanup(func() { _ = b.Close(ctx) })
+	l := Lock{Acquire: commands(PartAcquire, "SET {key} {token} NX PX {ttl}\n"),
+		Release: commands(PartRelease, "DELEX {key} IFEQ {token}\n"),
+		Extend:  commands(PartExtend, "SET {key} {token} IFEQ {token} GET PX {ttl}\n"),
+		Policy:  DefaultPolicy()}
+	sc := HandScene(&l, 2)
+	r := sim.NewRun(b, sc.Script(nil), 3)
+	defer r.Close()
+	if err := r.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // acquire, extend
+		if err := r.Insert(ctx, sim.StepOf("A")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snap := r.Snapshot(ctx)
+	led := ledger.Fold(snap.Events, snap.Now, nil)
+	var got []ledger.What
+	for _, e := range snap.Events {
+		if e.Actor == "A" && e.Kind == sim.Command {
+			got = append(got, led.Reads[e.Seq].What)
+		}
+	}
+	if len(got) != 2 || got[0] != ledger.Granted || got[1] != ledger.Extended {
+		t.Fatalf("A's acquire and renewal read as %q, want %q then %q", got, ledger.Granted, ledger.Extended)
+	}
+}

@@ -122,6 +122,14 @@ func TestProjectorTab(t *testing.T) {
 		t.Fatalf("no class code or projector link:\n%s", screen)
 	}
 	code := m[1]
+	// the class view has it whole on a row of its own (the note above is
+	// cut at a narrow width)
+	tm.Send("l")
+	desk := tm.WaitFor("── roster", "projector tab: "+link[1])
+	if !regexp.MustCompile(`(?m)^\s*projector tab: ` + regexp.QuoteMeta(link[1]) + `\s*$`).MatchString(desk) {
+		t.Errorf("the class view has no row of the projector link:\n%s", desk)
+	}
+	tm.Send("l")
 	tm.Send("/gc-pause\r")
 	tm.WaitFor("Frozen while holding the lock", "0/10")
 	tm.Send("F")

@@ -128,4 +128,14 @@ func TestClassViewReadsWholeAt80x24(t *testing.T) {
 		}
 	}
 	golden(t, "class-view-held-80x24", strings.ReplaceAll(v, code, "CODE"))
+
+	// a student's run on screen: the class view's footer has esc first,
+	// and is still whole
+	drive(t, teacher.a, keys("[enter]l")...)
+	v = teacher.a.View()
+	wholeAt80(t, "the class view over a student's run", v)
+	rows := strings.Split(ansi.Strip(v), "\n")
+	if last := rows[len(rows)-1]; !strings.HasPrefix(last, "esc your own place") || !strings.Contains(last, "q quit") {
+		t.Errorf("the class view over a student's run does not say esc and q:\n%s", v)
+	}
 }

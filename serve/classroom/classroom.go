@@ -109,10 +109,9 @@ func (c *Classes) Join(s *serve.Session) {
 	room := tui.Classroom{Seat: seat, Join: c.joinFor(code, s.Identity.Local), Web: c.web.link(code, s.Identity.Local)}
 	if link := s.ProjectorLink(code); role == class.Instructor && link != "" {
 		// the instructor's alone: it opens this class's projector. The
-		// class view shows it whole; the note, cut at a narrow width,
-		// says it too for the wide
+		// class view (l) shows it whole, where the note would be cut at
+		// 80 columns
 		room.Projector = link
-		note += " · projector tab: " + link
 	}
 	s.Send(tui.JoinedMsg{Class: room, Note: note})
 	go func() {

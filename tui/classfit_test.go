@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -137,5 +138,15 @@ func TestClassViewReadsWholeAt80x24(t *testing.T) {
 	rows := strings.Split(ansi.Strip(v), "\n")
 	if last := rows[len(rows)-1]; !strings.HasPrefix(last, "esc your own place") || !strings.Contains(last, "q quit") {
 		t.Errorf("the class view over a student's run does not say esc and q:\n%s", v)
+	}
+
+	// fewer rows than the poll needs (as a server's long addresses would
+	// leave): the poll says what it cuts, and the roster keeps its rows
+	board := teacher.a.cls.board
+	board.SetSize(80, 18)
+	v = board.View()
+	board.SetSize(80, 24)
+	if !regexp.MustCompile(`… \d+ more lines of the poll`).MatchString(v) || !strings.Contains(v, "▸ ann") {
+		t.Errorf("at 80x18 the class view does not say what the poll cuts:\n%s", v)
 	}
 }

@@ -304,7 +304,9 @@ func (a *session) heardLead(l class.Lead, lost bool) tea.Cmd {
 		case !l.Follow && c.following:
 			a.unfollow("the instructor stopped leading · esc goes back to your own place")
 		case held && !c.hold && c.following:
-			a.say("the instructor holds the class: you stay on their place until they release it")
+			// no flash: it would stand in the verdict's and the ⚠'s
+			// place until the next key; the class's line says the class
+			// is held
 		case !held && c.hold && c.following:
 			a.say("the instructor released the class · F leaves follow mode")
 		}

@@ -96,6 +96,16 @@ func TestClassViewReadsWholeAt80x24(t *testing.T) {
 			t.Errorf("a student sees the projector link:\n%s", v)
 		}
 	}
+	// released and held again while ann follows: the hold that comes
+	// is said in her class's line, and her verdict line stays
+	drive(t, teacher.a, keys("lHl")...)
+	hear(t, ann, "the release", func(e class.Event) bool { return e.Kind == class.KindLead && !e.Lead.Hold })
+	drive(t, ann.a, keys("??")...) // the release's note goes with a key
+	drive(t, teacher.a, keys("lHl")...)
+	hear(t, ann, "the hold again", func(e class.Event) bool { return e.Kind == class.KindLead && e.Lead.Hold })
+	if v := ann.a.View(); !strings.Contains(v, "verdict ") || !strings.Contains(ansi.Strip(v), "the class is held: following the instructor") {
+		t.Errorf("the hold that came took the verdict's place, or is not said:\n%s", v)
+	}
 	for _, id := range []string{"k-ann", "k-bob"} {
 		if m := teacher.a.cls.roster[id]; !m.Revealed {
 			hear(t, teacher, id+"'s run", rowOf(id, func(m class.Member) bool { return m.Revealed }))

@@ -19,12 +19,14 @@ const maxName = 32
 type namePrompt struct {
 	st    views.Styles
 	input textinput.Model
-	// comeBack, for a keyless session, is the user name that comes back
-	// as the same student (USER-TOKEN); "" with a key
-	comeBack string
+	// keepLine says how the name is kept for this session's transport: a
+	// key, a browser's cookie, or a keyless SSH user name to come back as
+	keepLine string
 }
 
-func newNamePrompt(st views.Styles, comeBack string) *namePrompt {
+// newNamePrompt asks for the name of the session id is: what it says of
+// keeping the name follows how id is known (Identity).
+func newNamePrompt(st views.Styles, id Identity) *namePrompt {
 	in := textinput.New()
 	in.CharLimit = maxName
 	in.Width = maxName + 1
@@ -35,7 +37,7 @@ func newNamePrompt(st views.Styles, comeBack string) *namePrompt {
 	// a blinking cursor would redraw an idle screen twice a second
 	_ = in.Cursor.SetMode(cursor.CursorStatic)
 	in.Focus()
-	return &namePrompt{st: st, input: in, comeBack: comeBack}
+	return &namePrompt{st: st, input: in, keepLine: keepLine(id)}
 }
 
 func (n *namePrompt) Init() tea.Cmd { return nil }
@@ -73,15 +75,23 @@ func (n *namePrompt) View(w, h int) string {
 		n.st.Plain.Render("Your name, as the class will see it:"),
 		n.input.View(),
 		"",
-		n.st.Dim.Render(n.keep()+" · esc: no name · ctrl+c leaves"),
+		// on rows of their own: a keyless user name beside the keys would
+		// pass 80 columns
+		n.st.Dim.Render(n.keepLine),
+		n.st.Dim.Render("esc: no name · ctrl+c leaves"),
 	)
 	return n.st.R.Place(max(w, 1), max(h, 1), lipgloss.Center, lipgloss.Center, body)
 }
 
-// keep says how long the name is kept.
-func (n *namePrompt) keep() string {
-	if n.comeBack != "" {
-		return "no key: connect as " + n.comeBack + " to come back as yourself"
+// keepLine says how the name of the session id is, is kept: with its key
+// over SSH, with a keyless SSH session's USER-TOKEN, or in a browser tab
+// (no key, no token) with the browser's id cookie.
+func keepLine(id Identity) string {
+	switch {
+	case id.ComeBack() != "":
+		return "no key: connect as " + id.ComeBack() + " to come back as yourself"
+	case id.Keyless():
+		return "enter keeps it in this browser"
 	}
 	return "enter keeps it with your key"
 }

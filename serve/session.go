@@ -111,7 +111,7 @@ func (s *Server) course(sess Terminal, at *play.Position) int {
 	if asked || !s.cfg.AskName {
 		m.ses.Name = name
 	} else {
-		m.naming = newNamePrompt(st, id.ComeBack())
+		m.naming = newNamePrompt(st, id)
 	}
 	// the frames are drawn as they change (frames), not on Bubble Tea's
 	// ticker, which would wake 60 times a second while nothing changes

@@ -29,6 +29,10 @@ type Classroom struct {
 	// Web is the page students join from in a browser (-web), shown
 	// under Join; "" when the server serves no page.
 	Web string
+	// Projector is the instructor's link to the class's projector tab
+	// (serve.Session.ProjectorLink, /p/TOKEN), shown whole on the class
+	// view; "" for a student, or a server with no web page.
+	Projector string
 	// Now tells the time the roster's rows are judged online at; nil for
 	// time.Now.
 	Now func() time.Time
@@ -114,6 +118,10 @@ type classroom struct {
 	// the instructor's to put, a student's as last heard; away while the
 	// instructor's session is away (see ClassMsg.Away)
 	hold, away bool
+	// refused is set when a held student's key was refused, until the
+	// next key: the class's line says why, where a flash would take the
+	// place of the story's own verdict and ⚠ lines
+	refused bool
 }
 
 // held reports a student held on the instructor's place: the class is
@@ -155,7 +163,7 @@ func (a *session) joinClass(c Classroom) *sim.Run {
 		a.pl.Configure(opt)
 	}
 	if m.Role == class.Instructor {
-		a.cls.board = newDesk(a.com, a.cls.code, c.Join, c.Web)
+		a.cls.board = newDesk(a.com, a.cls.code, c.Join, c.Web, c.Projector)
 		a.cls.board.SetSize(a.com.Width, a.com.Height)
 	}
 	var old *sim.Run
@@ -296,7 +304,9 @@ func (a *session) heardLead(l class.Lead, lost bool) tea.Cmd {
 		case !l.Follow && c.following:
 			a.unfollow("the instructor stopped leading · esc goes back to your own place")
 		case held && !c.hold && c.following:
-			a.say("the instructor holds the class: you stay on their place until they release it")
+			// no flash: it would stand in the verdict's and the ⚠'s
+			// place until the next key; the class's line says the class
+			// is held
 		case !held && c.hold && c.following:
 			a.say("the instructor released the class · F leaves follow mode")
 		}
@@ -324,7 +334,7 @@ func (a *session) toggleFollow() tea.Cmd {
 		}
 	case class.Student:
 		if c.held() {
-			a.pl.SetFlash("the class is held: you stay on the instructor's place until they release it")
+			c.refused = true
 			return nil
 		}
 		if c.following {
@@ -480,6 +490,7 @@ func (a *App) classKey(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
 	if c.Seat != nil && c.role != class.Projector {
 		c.Seat.Key() // the roster's time since the last key
 	}
+	c.refused = false // the note of a refused key lasts until the next
 	k := a.com.Keys
 	// the class view stands in for a scene (and the pages over it): over
 	// the contents, the lab or the trials its keys are theirs
@@ -508,7 +519,7 @@ func (a *App) classKey(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
 	case key.Matches(msg, glossaryKey) && isOver(top):
 		// the glossary over a page over the scene, not the scene's setting g
 	case c.held() && a.movesAway(msg):
-		a.pl.SetFlash("the class is held: you stay on the instructor's place until they release it")
+		c.refused = true
 		return nil, true
 	case c.following && a.movesAway(msg):
 		a.pl.SetFlash("you are following the instructor · F leaves follow mode")
@@ -585,10 +596,16 @@ func (a *session) classLine() string {
 		return st.Accent.Render("class "+c.code+" · the class is held") + st.Dim.Render(" · l the class, H there releases it")
 	case c.role == class.Instructor && c.follow:
 		return st.Accent.Render("class "+c.code+" · the class is asked to follow") + st.Dim.Render(" · F stops · l the class")
+	case c.held() && c.refused && a.pl.Asking:
+		return st.Warn.Render("the class is held: you stay on the instructor's place") + st.Dim.Render(" · 1-"+itoa(int64(len(a.pl.Choices())))+" predict")
+	case c.held() && c.refused:
+		return st.Warn.Render("the class is held: you stay on the instructor's place until they release it")
 	case c.held() && a.pl.Asking:
 		return st.Accent.Render("the class is held: following the instructor") + st.Dim.Render(" · 1-"+itoa(int64(len(a.pl.Choices())))+" your prediction")
 	case c.held():
-		return st.Accent.Render("the class is held: following the instructor") + st.Dim.Render(" until they release it · ? keys · q quit")
+		// 80 columns hold it whole: until-they-release is the refused
+		// key's note
+		return st.Accent.Render("the class is held: following the instructor") + st.Dim.Render(" · ? keys · q quit")
 	case c.role == class.Student && c.following && a.pl.Asking:
 		return st.Accent.Render("following the instructor") + st.Dim.Render(" · 1-"+itoa(int64(len(a.pl.Choices())))+" your prediction · F leaves follow mode")
 	case c.role == class.Student && c.following:

@@ -35,6 +35,14 @@ func joinAs(t *testing.T, hub class.Hub, code string, role class.Role, id, name 
 // joinWith is joinAs with the class's clock now.
 func joinWith(t *testing.T, hub class.Hub, code string, role class.Role, id, name string, o Options, w, h int, now func() time.Time) member {
 	t.Helper()
+	return joinRoom(t, hub, code, role, id, name, o, w, h, Classroom{Join: "ssh -p 2222 " + code + "@localhost", Now: now})
+}
+
+// joinRoom is joinAs with the ways in room gives (its Seat is the one
+// made here), and room.Now as the class's clock.
+func joinRoom(t *testing.T, hub class.Hub, code string, role class.Role, id, name string, o Options, w, h int, room Classroom) member {
+	t.Helper()
+	now := room.Now
 	a, err := NewCourse(embedded(t), o)
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +62,8 @@ func joinWith(t *testing.T, hub class.Hub, code string, role class.Role, id, nam
 		seat.Leave(context.Background())
 		a.Shutdown(context.Background())
 	})
-	a.JoinClass(Classroom{Seat: seat, Join: "ssh -p 2222 " + code + "@localhost", Now: now})
+	room.Seat = seat
+	a.JoinClass(room)
 	drive(t, a, tea.WindowSizeMsg{Width: w, Height: h})
 	runCmd(t, a, a.Init())
 	roster, err := seat.Roster(ctx)

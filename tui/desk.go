@@ -27,6 +27,8 @@ type Desk struct {
 	w, h int
 
 	code, join, web string
+	// projector is the projector tab's link, the instructor's alone
+	projector string
 	deskState
 	// top is the roster's first row on screen; page the roster rows the
 	// last View drew, what [ and ] move the pick by
@@ -50,8 +52,8 @@ type deskState struct {
 }
 
 // newDesk is the class view of class code drawn with com; no size yet.
-func newDesk(com *Common, code, join, web string) *Desk {
-	return &Desk{com: com, code: code, join: join, web: web, page: 1}
+func newDesk(com *Common, code, join, web, projector string) *Desk {
+	return &Desk{com: com, code: code, join: join, web: web, projector: projector, page: 1}
 }
 
 // SetSize sets the size View draws at, the help line's row included.
@@ -95,6 +97,16 @@ func (d *Desk) View() string {
 		link, _, _ := strings.Cut(d.web, " (")
 		lines = append(lines, truncate(st.Dim.Render("or in a browser: "+link), w))
 	}
+	if d.projector != "" {
+		// a link cut short opens nothing: it goes whole, on rows of its
+		// own if the label beside it would push it past the width
+		if l := "projector tab: " + d.projector; ansi.StringWidth(l) <= w || w <= 0 {
+			lines = append(lines, st.Dim.Render(l))
+		} else {
+			lines = append(lines, st.Dim.Render("projector tab:"))
+			lines = append(lines, strings.Split(ansi.Hardwrap(d.projector, w, false), "\n")...)
+		}
+	}
 	poll := d.pollLines()
 	var notes []string
 	if n := strings.TrimSpace(d.notes); n != "" {
@@ -103,10 +115,18 @@ func (d *Desk) View() string {
 		}
 	}
 	rows := d.h - 1 - len(lines) - 3 // the help line and three rules
-	// the poll first, then the roster, then the notes take what is left;
-	// the notes keep a quarter (two rows at least) while the roster
-	// needs more than it has
-	pollRows := min(len(poll), max(rows-8, 3))
+	// the poll first, whole if it can be: it is what the room is asked
+	// about now. The roster (which pages, and says how many it leaves
+	// out) keeps three rows, its heads, the pick and what is cut, and the
+	// notes one, the line saying how many they cut; they take what is
+	// left, the notes a quarter of it (two rows at least) while the
+	// roster needs more than it has
+	pollRows := min(len(poll), max(rows-4, 3))
+	if pollRows < len(poll) {
+		// what the poll cannot show is said, on its last row
+		cut := len(poll) - pollRows + 1
+		poll = append(clip(poll, pollRows-1), st.Dim.Render(truncate(fmt.Sprintf("… %d more lines of the poll: a taller window shows them", cut), w)))
+	}
 	left := max(rows-pollRows, 0)
 	need := max(len(d.students), 1) + 1 // its column heads
 	keep := min(len(notes), max(left/4, 2))
@@ -405,8 +425,10 @@ func (p *deskPage) KeyMap() help.KeyMap {
 	}
 	full := bs
 	// a line too narrow for every key leaves out the step and the back
-	// first: the scene's keys, which its help page lists
-	for _, drop := range []string{"right", "left"} {
+	// first: the scene's keys, which its help page lists; then the follow
+	// key (the class's line over the scene has it) and the summary, which
+	// ? lists
+	for _, drop := range []string{"right", "left", "F", "S"} {
 		if ansi.StringWidth(views.HelpLine(bs)) <= a.com.Width {
 			break
 		}

@@ -106,11 +106,14 @@ func (c *Classes) Join(s *serve.Session) {
 	c.mu.Lock()
 	c.seats[s] = st
 	c.mu.Unlock()
+	room := tui.Classroom{Seat: seat, Join: c.joinFor(code, s.Identity.Local), Web: c.web.link(code, s.Identity.Local)}
 	if link := s.ProjectorLink(code); role == class.Instructor && link != "" {
-		// the instructor's alone: it opens this class's projector
-		note += " · projector tab: " + link
+		// the instructor's alone: it opens this class's projector. The
+		// class view (l) shows it whole, where the note would be cut at
+		// 80 columns
+		room.Projector = link
 	}
-	s.Send(tui.JoinedMsg{Class: tui.Classroom{Seat: seat, Join: c.joinFor(code, s.Identity.Local), Web: c.web.link(code, s.Identity.Local)}, Note: note})
+	s.Send(tui.JoinedMsg{Class: room, Note: note})
 	go func() {
 		defer close(st.done)
 		defer func() {

@@ -115,13 +115,20 @@ func TestProjectorTab(t *testing.T) {
 	tm := sshtest.Open(t, sshtest.Dial(t, addr, "prof", teacherKey), "xterm-256color", 220, 30)
 	tm.WaitFor("Your name, as the class will see it")
 	tm.Send("Prof\r")
-	screen := tm.WaitFor("is open · l shows the class", "projector tab: "+base+"/p/")
+	screen := tm.WaitFor("is open · l shows the class")
 	m := openLine.FindStringSubmatch(screen)
-	link := regexp.MustCompile(`projector tab: (\S+/p/[a-z2-9]+)`).FindStringSubmatch(screen)
-	if m == nil || link == nil {
-		t.Fatalf("no class code or projector link:\n%s", screen)
+	if m == nil {
+		t.Fatalf("no class code:\n%s", screen)
 	}
 	code := m[1]
+	// the class view has the link whole, on a row of its own
+	tm.Send("l")
+	desk := tm.WaitFor("── roster", "projector tab: "+base+"/p/")
+	link := regexp.MustCompile(`(?m)^\s*projector tab: (\S+/p/[a-z2-9]+)\s*$`).FindStringSubmatch(desk)
+	if link == nil {
+		t.Fatalf("the class view has no row of the projector link:\n%s", desk)
+	}
+	tm.Send("l")
 	tm.Send("/gc-pause\r")
 	tm.WaitFor("Frozen while holding the lock", "0/10")
 	tm.Send("F")

@@ -142,6 +142,33 @@ func TestLabPassedPage(t *testing.T) {
 	}
 }
 
+// TestLabFixReleaseThatNeverFrees: a release that deletes nothing does
+// not pass a level to fix, and once the level is passed, a run of such a
+// release does not have the page vouch for it: the page says the release
+// does not free the lock, with the schedule that shows it, and no longer
+// that the lock grants.
+func TestLabFixReleaseThatNeverFrees(t *testing.T) {
+	a := openLab(t, Options{Seed: 1}, 80, 24, levelLine(t, "get-then-del", lab.FixIt)+clearPart(6)+"[ctrl+l]return 0[ctrl+r]")
+	if a.course.Prog.Levels["fix:get-then-del"] {
+		t.Fatalf("a release that returns 0 should not pass the level:\n%s", a.View())
+	}
+	drive(t, a, labPresses(clearPart(1)+labFix+"[ctrl+r]")...)
+	if !a.course.Prog.Levels["fix:get-then-del"] || !strings.Contains(a.View(), "and the lock grants") {
+		t.Fatalf("compare-and-delete should pass the level:\n%s", a.View())
+	}
+	drive(t, a, labPresses(clearPart(4)+"return 0[ctrl+r]")...)
+	v := ansi.Strip(a.View())
+	flat := strings.Join(strings.Fields(v), " ")
+	if strings.Contains(flat, "and the lock grants") {
+		t.Errorf("after a run of a release that never frees, the page should not say the lock grants:\n%s", v)
+	}
+	for _, want := range []string{"A acquire, A write, A release, B acquire:", "the release does not free the lock", "not by this version of the lock"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the page should say %q:\n%s", want, v)
+		}
+	}
+}
+
 // TestLabNotesOnPage: the lint notes of the lock the adversary ran on are
 // on the page under the result, which they do not change.
 func TestLabNotesOnPage(t *testing.T) {

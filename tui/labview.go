@@ -341,7 +341,11 @@ func (l *Lab) resultRows() []string {
 		out = append(out, wrapAll(st, "▸ "+picked.Sentence(), l.w))
 	}
 	if !rep.Grants {
-		out = append(out, styleLines(st.Bad, wrapAll(st, "✗ the lock refuses a client on a free server: it never lets anyone in", l.w)))
+		why := "the lock refuses a client on a free server: it never lets anyone in"
+		if rep.NoGrant != "" {
+			why = "the lock does not grant when free: " + rep.NoGrant
+		}
+		out = append(out, styleLines(st.Bad, wrapAll(st, "✗ "+why, l.w)))
 	}
 	if lesson := rep.Lesson; lesson != "" {
 		if l.h < 32 {
@@ -374,7 +378,12 @@ func (l *Lab) hintRows() []string {
 	}
 	if l.passed[lv.ID()] {
 		done := "✓ level passed: you broke its lock"
-		if lv.Mode == lab.FixIt {
+		switch {
+		case lv.Mode == lab.FixIt && l.report != nil && !lv.Passed(lab.FixIt, l.report):
+			// the level stays passed in the progress, but this version of
+			// the lock is judged above: the line must not vouch for it
+			done = "✓ level passed before, though not by this version of the lock (its result is above) · ctrl+x puts the reference fix beside yours"
+		case lv.Mode == lab.FixIt:
 			done = "✓ level passed: the adversary finds no break of " + joinIDs(lv.Properties) +
 				" within the bound, and the lock grants · ctrl+x puts the reference fix beside yours"
 		}

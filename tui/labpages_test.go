@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -166,6 +167,46 @@ func TestLabFixReleaseThatNeverFrees(t *testing.T) {
 		if !strings.Contains(flat, want) {
 			t.Errorf("the page should say %q:\n%s", want, v)
 		}
+	}
+}
+
+// TestLabListCountsHidden: at 80x24, with the goal of the learner's own
+// lock under it, the levels do not all fit; wherever the selection is,
+// every level is on screen or counted in a "k more" line above or below
+// it, and the selected one is on screen.
+func TestLabListCountsHidden(t *testing.T) {
+	a := openLab(t, Options{Seed: 1, Lab: labDir(t)}, 80, 24, "[esc]")
+	n := len(lab.Levels())*2 + 1
+	more := regexp.MustCompile(`^\s*[↑↓] (\d+) more\s*$`)
+	hid := false
+	for sel := n - 1; sel >= 0; sel-- {
+		if a.labPage().mode != labList || a.labPage().sel != sel {
+			t.Fatalf("the list should be selecting line %d:\n%s", sel, a.View())
+		}
+		v := ansi.Strip(a.View())
+		if h := strings.Count(v, "\n") + 1; h > 24 {
+			t.Fatalf("the list takes %d rows of 24:\n%s", h, v)
+		}
+		seen, counted, selected := 0, 0, false
+		for _, line := range strings.Split(v, "\n") {
+			if m := more.FindStringSubmatch(line); m != nil {
+				k, _ := strconv.Atoi(m[1])
+				counted += k
+				hid = true
+				continue
+			}
+			if strings.Contains(line, "this lock  ") || strings.Contains(line, "write one  ") {
+				seen++
+				selected = selected || strings.HasPrefix(line, "> ")
+			}
+		}
+		if seen+counted != n || !selected {
+			t.Fatalf("with line %d selected: %d levels shown and %d counted, of %d; selected on screen %v:\n%s", sel, seen, counted, n, selected, v)
+		}
+		drive(t, a, labPresses("[up]")...)
+	}
+	if !hid {
+		t.Error("at 80x24 some level should be hidden, and counted")
 	}
 }
 

@@ -168,6 +168,13 @@ func TestLabFixReleaseThatNeverFrees(t *testing.T) {
 			t.Errorf("the page should say %q:\n%s", want, v)
 		}
 	}
+	// opened again, the level is passed, but the lock in the editor has
+	// not run: the page vouches for nothing
+	drive(t, a, labPresses("[esc][enter]")...)
+	v = ansi.Strip(a.View())
+	if flat = strings.Join(strings.Fields(v), " "); strings.Contains(flat, "and the lock grants") || !strings.Contains(flat, "✓ level passed before") {
+		t.Errorf("a passed level opened again should say it was passed, and vouch for no lock not run:\n%s", v)
+	}
 }
 
 // TestLabListCountsHidden: at 80x24, with the goal of the learner's own

@@ -408,7 +408,10 @@ func (l *Lab) hintRows() []string {
 	if l.passed[lv.ID()] {
 		done := "✓ level passed: you broke its lock"
 		switch {
-		case lv.Mode == lab.FixIt && l.report != nil && !lv.Passed(lab.FixIt, l.report):
+		case lv.Mode == lab.FixIt && l.report == nil:
+			// passed in the progress; the lock in the editor is not run yet
+			done = "✓ level passed before · ctrl+x puts the reference fix beside yours"
+		case lv.Mode == lab.FixIt && !lv.Passed(lab.FixIt, l.report):
 			// the level stays passed in the progress, but this version of
 			// the lock is judged above: the line must not vouch for it
 			done = "✓ level passed before, though not by this version of the lock (its result is above) · ctrl+x puts the reference fix beside yours"

@@ -345,7 +345,13 @@ func parse(args []string) (config, error) {
 }
 
 // checkLab checks -lab DIR, the course's flag that opens the lab's screen.
-func checkLab(_ *flag.FlagSet, c *config) error {
+func checkLab(fs *flag.FlagSet, c *config) error {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "lab" })
+	if set && strings.TrimSpace(c.labDir) == "" {
+		// an empty DIR would open the course, as if -lab were not given
+		return errors.New("-lab needs a directory to keep your lock in: -lab DIR")
+	}
 	if c.labDir != "" && (c.plain || c.list || c.cleanup || c.trialsSet || c.scene != "" || len(c.playlist) > 0 || c.story != "" || c.cast != "" || c.history != "") {
 		return errors.New("-lab opens the lab's screen: it does not go with -plain, -list, -cleanup, -trials, -scene, -scenes, -story, -cast or -history")
 	}

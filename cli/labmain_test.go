@@ -68,3 +68,15 @@ func TestLabRefusesAProjectDir(t *testing.T) {
 		t.Errorf("the directory now holds %d files", len(entries))
 	}
 }
+
+// TestLabEmptyDir: -lab with an empty or blank DIR is refused with one
+// line and exit 2, as -lab on a directory that is no lab is, rather than
+// opening the course as if -lab were not given.
+func TestLabEmptyDir(t *testing.T) {
+	for _, dir := range []string{"", "  "} {
+		code, out, errs := runMain("-lab", dir)
+		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "-lab needs a directory") {
+			t.Errorf("-lab %q: exit %d, %d bytes on stdout, stderr %q; want 2 and one line saying -lab needs a directory", dir, code, len(out), errs)
+		}
+	}
+}

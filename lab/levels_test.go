@@ -96,6 +96,39 @@ func TestEveryLevelFixPasses(t *testing.T) {
 	}
 }
 
+// TestFixLevelNeedsAFreeingRelease: in every level to fix, the reference
+// fix with a release that never frees the lock (a script that returns 0,
+// or 1, and deletes nothing) does not pass, and the report says the
+// release does not free the lock, with the schedule that shows it, as the
+// default grade's deadlock-freedom does.
+func TestFixLevelNeedsAFreeingRelease(t *testing.T) {
+	for _, lv := range Levels() {
+		for _, src := range []string{"return 0\n", "return 1\n"} {
+			fix, err := Load("testdata/fixes/" + lv.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fix.Policy = lv.Lock.Policy
+			fix.Release = luaPart(PartRelease, src)
+			rep, err := Check(context.Background(), fix, Options{})
+			if err != nil {
+				t.Fatalf("%s: %v", lv.ID, err)
+			}
+			if lv.Passed(FixIt, rep) || rep.Grants {
+				t.Errorf("%s: a release %q passed the level (grants %v): %+v", lv.ID, src, rep.Grants, rep.Judgements)
+			}
+			want := "A acquire, A write, A release, B acquire: "
+			if !lv.Lock.Extend.Empty() {
+				want = "A acquire, A extend, A write, A release, B acquire: "
+			}
+			if !strings.HasPrefix(rep.NoGrant, want) ||
+				!strings.HasSuffix(rep.NoGrant, "the release does not free the lock") {
+				t.Errorf("%s: a release %q: the report should say the release does not free the lock after %q: %q", lv.ID, src, want, rep.NoGrant)
+			}
+		}
+	}
+}
+
 // TestBreakScene: the scene of a break asks its question before the
 // breaking move, answers "it breaks" from the ledger once the move has
 // run, and says so in its verdict.

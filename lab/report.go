@@ -156,7 +156,11 @@ type Report struct {
 	Refused bool
 	// Grants is false when a client on an empty server is refused, or
 	// refused again after a release: the lock never lets anyone in.
-	Grants     bool
+	Grants bool
+	// NoGrant says, when Grants is false, the schedule that shows it and
+	// what it shows ("A acquire, A release, B acquire: ... the release
+	// does not free the lock"); "" when the lock grants.
+	NoGrant    string
 	Judgements []Judgement // one per judged property, in AllProperties order
 	// Lesson is the course's point when the threat model alone breaks
 	// mutual exclusion for any lease; "" otherwise.

@@ -99,6 +99,9 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 	if rep.Grants, err = s.grantsWhenFree(); err != nil {
 		return nil, err
 	}
+	if !rep.Grants && s.refusal != nil {
+		rep.NoGrant = s.refusal.String() + ": " + s.refusal.Why
+	}
 	s.initial, err = srv.Save()
 	if err != nil {
 		return nil, err

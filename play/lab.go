@@ -178,6 +178,18 @@ func (lp *LabPlace) clone() *LabPlace {
 	return &c
 }
 
+// Title names the level the story plays, for the story's title line:
+// "break this lock: " or "fix this lock: " and the level's title; "" for
+// the learner's own lock or a level the lab does not have.
+func (lp *LabPlace) Title() string {
+	mode, id, ok := strings.Cut(lp.Level, ":")
+	lv, found := lab.FindLevel(id)
+	if !ok || !found || mode != "break" && mode != "fix" {
+		return ""
+	}
+	return mode + " this lock: " + lv.Title
+}
+
 // LabPlace is the lab story the session plays, nil for a scene of the
 // course.
 func (p *Session) LabPlace() *LabPlace {

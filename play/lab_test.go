@@ -132,3 +132,19 @@ func TestFollowALabStory(t *testing.T) {
 		t.Errorf("a lab story left progress behind: %+v %v", c.Prog.Answers, c.Prog.Places)
 	}
 }
+
+// TestLabPlaceTitle: a lab story's title names its level and the mode it
+// is played in; the learner's own lock, or a level the lab lacks, has none.
+func TestLabPlaceTitle(t *testing.T) {
+	for level, want := range map[string]string{
+		"break:get-then-set": "break this lock: An acquire in two commands",
+		"fix:get-then-del":   "fix this lock: A release in two commands",
+		"":                   "",
+		"fix:no-such-level":  "",
+		"mend:get-then-set":  "",
+	} {
+		if got := (&LabPlace{Level: level}).Title(); got != want {
+			t.Errorf("%q: title %q, want %q", level, got, want)
+		}
+	}
+}

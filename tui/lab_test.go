@@ -310,6 +310,9 @@ func TestLabBreakByHand(t *testing.T) {
 	if !a.labStory || a.pl.Scene.ID != lab.SceneID || len(a.pl.Run.Moves()) != 0 {
 		t.Fatalf("enter on a level to break should open its lock with no schedule:\n%s", a.View())
 	}
+	if line := lineWith(a.View(), "locksim"); !strings.Contains(line, "break this lock: A release in two commands") || strings.Contains(line, "Write your own lock") {
+		t.Errorf("the story's title should name the level it plays: %q", line)
+	}
 	// A: acquire, write, GET; A pauses; three waits of half a TTL; B
 	// acquires; A wakes and sends its DEL
 	drive(t, a, labPresses("1[enter][enter][enter]pwww2[enter]1p")...)

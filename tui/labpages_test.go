@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -139,6 +140,80 @@ func TestLabPassedPage(t *testing.T) {
 	b := openLab(t, Options{Seed: 1}, 80, 24, levelLine(t, "get-then-del", lab.FixIt)+clearPart(6)+"[ctrl+l]"+labFix+"[ctrl+r][ctrl+x]")
 	if b.labPage().showRef || !strings.Contains(b.View(), "your lock is the reference fix, but for quotes") {
 		t.Errorf("a lock that is the reference fix should say so, with no diff:\n%s", b.View())
+	}
+}
+
+// TestLabFixReleaseThatNeverFrees: a release that deletes nothing does
+// not pass a level to fix, and once the level is passed, a run of such a
+// release does not have the page vouch for it: the page says the release
+// does not free the lock, with the schedule that shows it, and no longer
+// that the lock grants.
+func TestLabFixReleaseThatNeverFrees(t *testing.T) {
+	a := openLab(t, Options{Seed: 1}, 80, 24, levelLine(t, "get-then-del", lab.FixIt)+clearPart(6)+"[ctrl+l]return 0[ctrl+r]")
+	if a.course.Prog.Levels["fix:get-then-del"] {
+		t.Fatalf("a release that returns 0 should not pass the level:\n%s", a.View())
+	}
+	drive(t, a, labPresses(clearPart(1)+labFix+"[ctrl+r]")...)
+	if !a.course.Prog.Levels["fix:get-then-del"] || !strings.Contains(a.View(), "and the lock grants") {
+		t.Fatalf("compare-and-delete should pass the level:\n%s", a.View())
+	}
+	drive(t, a, labPresses(clearPart(4)+"return 0[ctrl+r]")...)
+	v := ansi.Strip(a.View())
+	flat := strings.Join(strings.Fields(v), " ")
+	if strings.Contains(flat, "and the lock grants") {
+		t.Errorf("after a run of a release that never frees, the page should not say the lock grants:\n%s", v)
+	}
+	for _, want := range []string{"A acquire, A write, A release, B acquire:", "the release does not free the lock", "not by this version of the lock"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the page should say %q:\n%s", want, v)
+		}
+	}
+	// opened again, the level is passed, but the lock in the editor has
+	// not run: the page vouches for nothing
+	drive(t, a, labPresses("[esc][enter]")...)
+	v = ansi.Strip(a.View())
+	if flat = strings.Join(strings.Fields(v), " "); strings.Contains(flat, "and the lock grants") || !strings.Contains(flat, "✓ level passed before") {
+		t.Errorf("a passed level opened again should say it was passed, and vouch for no lock not run:\n%s", v)
+	}
+}
+
+// TestLabListCountsHidden: at 80x24, with the goal of the learner's own
+// lock under it, the levels do not all fit; wherever the selection is,
+// every level is on screen or counted in a "k more" line above or below
+// it, and the selected one is on screen.
+func TestLabListCountsHidden(t *testing.T) {
+	a := openLab(t, Options{Seed: 1, Lab: labDir(t)}, 80, 24, "[esc]")
+	n := len(lab.Levels())*2 + 1
+	more := regexp.MustCompile(`^\s*[↑↓] (\d+) more\s*$`)
+	hid := false
+	for sel := n - 1; sel >= 0; sel-- {
+		if a.labPage().mode != labList || a.labPage().sel != sel {
+			t.Fatalf("the list should be selecting line %d:\n%s", sel, a.View())
+		}
+		v := ansi.Strip(a.View())
+		if h := strings.Count(v, "\n") + 1; h > 24 {
+			t.Fatalf("the list takes %d rows of 24:\n%s", h, v)
+		}
+		seen, counted, selected := 0, 0, false
+		for _, line := range strings.Split(v, "\n") {
+			if m := more.FindStringSubmatch(line); m != nil {
+				k, _ := strconv.Atoi(m[1])
+				counted += k
+				hid = true
+				continue
+			}
+			if strings.Contains(line, "this lock  ") || strings.Contains(line, "write one  ") {
+				seen++
+				selected = selected || strings.HasPrefix(line, "> ")
+			}
+		}
+		if seen+counted != n || !selected {
+			t.Fatalf("with line %d selected: %d levels shown and %d counted, of %d; selected on screen %v:\n%s", sel, seen, counted, n, selected, v)
+		}
+		drive(t, a, labPresses("[up]")...)
+	}
+	if !hid {
+		t.Error("at 80x24 some level should be hidden, and counted")
 	}
 }
 

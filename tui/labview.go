@@ -65,13 +65,19 @@ func (l *Lab) listView() string {
 		below := strings.Count(goal, "\n") + 1 + 1 // the goal's rule and lines
 		n := len(l.levels) + 1
 		room := max(l.h-len(rows)-below-foot-1, 3) // a blank over the goal
-		first := max(0, min(l.sel-room/2, n-room))
-		for i := first; i < min(n, first+room); i++ {
+		first, shown := listWindow(l.sel, n, room)
+		if first > 0 {
+			rows = append(rows, st.Dim.Render(truncate("  ↑ "+itoa(int64(first))+" more", l.w)))
+		}
+		for i := first; i < first+shown; i++ {
 			line := "  " + l.levelLine(l.level(i))
 			if i == l.sel {
 				line = st.Title.Render("> " + l.levelLine(l.level(i)))
 			}
 			rows = append(rows, truncate(line, l.w))
+		}
+		if rest := n - first - shown; rest > 0 {
+			rows = append(rows, st.Dim.Render(truncate("  ↓ "+itoa(int64(rest))+" more", l.w)))
 		}
 		for len(rows) < l.h-below-foot {
 			rows = append(rows, "")
@@ -80,6 +86,29 @@ func (l *Lab) listView() string {
 	}
 	foot := l.footer()
 	return fitRows(strings.Join(rows, "\n"), l.h-len(foot)) + "\n" + strings.Join(foot, "\n")
+}
+
+// listWindow is the part of a list of n lines that room rows show, the
+// selected line sel in it: its first line and how many lines show. A line
+// that says how many more lie above, or below, takes a row of room, so a
+// hidden line is always counted on screen.
+func listWindow(sel, n, room int) (first, shown int) {
+	if n <= room {
+		return 0, n
+	}
+	for shown = max(room, 1); ; shown-- {
+		first = max(0, min(sel-shown/2, n-shown))
+		marks := 0
+		if first > 0 {
+			marks++
+		}
+		if first+shown < n {
+			marks++
+		}
+		if shown+marks <= room || shown == 1 {
+			return first, shown
+		}
+	}
 }
 
 // tabs is the parts' line: each part's name and language, the one in
@@ -341,7 +370,11 @@ func (l *Lab) resultRows() []string {
 		out = append(out, wrapAll(st, "▸ "+picked.Sentence(), l.w))
 	}
 	if !rep.Grants {
-		out = append(out, styleLines(st.Bad, wrapAll(st, "✗ the lock refuses a client on a free server: it never lets anyone in", l.w)))
+		why := "the lock refuses a client on a free server: it never lets anyone in"
+		if rep.NoGrant != "" {
+			why = "the lock does not grant when free: " + rep.NoGrant
+		}
+		out = append(out, styleLines(st.Bad, wrapAll(st, "✗ "+why, l.w)))
 	}
 	if lesson := rep.Lesson; lesson != "" {
 		if l.h < 32 {
@@ -374,7 +407,15 @@ func (l *Lab) hintRows() []string {
 	}
 	if l.passed[lv.ID()] {
 		done := "✓ level passed: you broke its lock"
-		if lv.Mode == lab.FixIt {
+		switch {
+		case lv.Mode == lab.FixIt && l.report == nil:
+			// passed in the progress; the lock in the editor is not run yet
+			done = "✓ level passed before · ctrl+x puts the reference fix beside yours"
+		case lv.Mode == lab.FixIt && !lv.Passed(lab.FixIt, l.report):
+			// the level stays passed in the progress, but this version of
+			// the lock is judged above: the line must not vouch for it
+			done = "✓ level passed before, though not by this version of the lock (its result is above) · ctrl+x puts the reference fix beside yours"
+		case lv.Mode == lab.FixIt:
 			done = "✓ level passed: the adversary finds no break of " + joinIDs(lv.Properties) +
 				" within the bound, and the lock grants · ctrl+x puts the reference fix beside yours"
 		}

@@ -429,10 +429,14 @@ func (p *Player) header(st views.Styles, w int) string {
 	if p.Present {
 		mode = "presenter · " + mode
 	}
-	title := st.Title.Render("locksim") + " " + st.Bold.Render(p.Scene.ID) + st.Dim.Render(" · "+p.Text.Get("dive")+" · ") + p.Text.Get("title")
+	name := p.Text.Get("title")
+	if lp := p.LabPlace(); lp != nil && lp.Title() != "" {
+		name = lp.Title() // a lab story is a level's, not the lab's own page
+	}
+	title := st.Title.Render("locksim") + " " + st.Bold.Render(p.Scene.ID) + st.Dim.Render(" · "+p.Text.Get("dive")+" · ") + name
 	if ansi.StringWidth(title)+ansi.StringWidth(mode)+2 > w { // spread keeps two spaces between them
 		// the dive is on the story page and in the contents: the title stays whole
-		title = st.Title.Render("locksim") + " " + st.Bold.Render(p.Scene.ID) + st.Dim.Render(" · ") + p.Text.Get("title")
+		title = st.Title.Render("locksim") + " " + st.Bold.Render(p.Scene.ID) + st.Dim.Render(" · ") + name
 	}
 	return spread(title, st.Dim.Render(mode), w)
 }

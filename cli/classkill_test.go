@@ -109,7 +109,8 @@ func TestClassSurvivesAKilledServer(t *testing.T) {
 	// killed one, is reported now, to the class's report
 	teacher.Send(".")
 	teacher.WaitFor("their own runs answered (1 of 1 have run it)")
-	answered := regexp.MustCompile(`\nann,[0-9a-f]{12},gc-pause,no,2,(yes|no),`)
+	// a row: class, its name, opened, written, student, id, scene, ...
+	answered := regexp.MustCompile(`\n[^,\n]*,[^,\n]*,[^,\n]*,[^,\n]*,ann,[0-9a-f]{12},gc-pause,no,2,(yes|no),`)
 	prof := sshtest.Dial(t, one, "prof", teacherKey)
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		if out, _, _ := sshtest.Run(t, prof, "report "+code); answered.MatchString(out) {

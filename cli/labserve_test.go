@@ -110,7 +110,7 @@ func openOwnLock(t *testing.T, c *gossh.Client) *sshtest.Term {
 	tm.Send(strings.Repeat(keyDown, 2*len(lab.Levels())))
 	tm.WaitFor("Your own lock")
 	tm.Send("\r")
-	tm.WaitFor("release: one command a line") // the part to fix first
+	tm.WaitFor("release: a command a line") // the part to fix first
 	tm.Send(keyShiftTab)
 	tm.WaitFor("acquire: KEYS[1]")
 	return tm
@@ -175,9 +175,9 @@ func TestServedLabAttacks(t *testing.T) {
 		{"table growth", "local t, mb = {}, string.rep('x', 1048576)\rfor i = 1, 1e6 do t[i] = mb .. i end\rreturn #t", "made more than"},
 		{"deep recursion", "local function f(n) return f(n + 1) + 1 end\rreturn f(1)", "stack overflow"},
 		{"string metatable", "getmetatable('').__index = {upper = function() return 'owned' end} return 1", "attempt to index"},
-		{"getfenv", "return getfenv(0)", "attempt to call"},
-		{"setfenv", "setfenv(1, {}) return 1", "attempt to call"},
-		{"debug", "return debug.getregistry()", "attempt to index"},
+		{"getfenv", "return getfenv(0)", "nonexistent global variable 'getfenv'"},
+		{"setfenv", "setfenv(1, {}) return 1", "nonexistent global variable 'setfenv'"},
+		{"debug", "return debug.getregistry()", "nonexistent global variable 'debug'"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			setAcquire(t, tm, c.src)

@@ -299,7 +299,7 @@ func parse(args []string) (config, error) {
 			c.settings = p
 		}
 		if n := len(sc.Script(c.settings).Moves); c.step > n {
-			return c, fmt.Errorf("-step %d: scene %s has %d steps", c.step, c.scene, n)
+			return c, fmt.Errorf("-step %d: scene %s has %s", c.step, c.scene, plural(n, "step"))
 		}
 	}
 	if c.scale < 1 || c.scale > maxScale {
@@ -389,7 +389,7 @@ func checkServe(fs *flag.FlagSet, c *config) error {
 	case c.scene != "" || c.plain || c.list || c.cleanup || c.trialsSet || c.notes != "" || c.present || len(c.playlist) > 0 || c.story != "" || c.cast != "" || c.history != "" || c.lab.grade != "" || c.labDir != "":
 		return fmt.Errorf("%s serves the whole course: it does not go with -scene, -scenes, -plain, -list, -cleanup, -trials, -notes, -present, -story, -cast, -history, -grade or -lab", serveFlag(c.serve))
 	case c.resetProgress || c.noSave || c.noColor || c.noMouse || c.label || c.exportDir != "" || c.exportScale != 0 || c.set != "":
-		return errors.New("-serve: -reset-progress, -no-save, -no-color, -no-mouse, -label, -set and the export flags are each student's own matter over SSH (NO_COLOR from the client is honoured)")
+		return fmt.Errorf("%s: -reset-progress, -no-save, -no-color, -no-mouse, -label, -set and the export flags are each student's own matter when served (NO_COLOR from an SSH client is honoured)", serveFlag(c.serve))
 	case len(c.redlock) > 0 || c.resource != "":
 		return errors.New("-serve takes one live server (-redis): -redlock and -resource-redis are not served")
 	case c.serve.maxSessions < 1:
@@ -579,3 +579,11 @@ func checkHistoryPlace(c config) error {
 }
 
 // The verbs' own flags, each defined by its verb's entry in the table.
+
+// plural is n and noun, with an s unless n is 1: "1 step", "11 steps".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}

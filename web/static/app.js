@@ -38,6 +38,8 @@
     var buf = term.buffer.active;
     var line = buf.getLine(buf.viewportY);
     var m = line && /^\s*locksim ([a-z0-9-]+) \u00b7/.exec(line.translateToString(true));
+    // a story of the lab ("locksim lab · …") has no page of its own
+    if (m && m[1] === "lab") m = null;
     var href = m ? "/plain/ask/" + m[1] : "/plain/";
     if (transcript.getAttribute("href") !== href) {
       transcript.setAttribute("href", href);

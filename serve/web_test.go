@@ -296,3 +296,16 @@ func TestWebNoLeaks(t *testing.T) {
 	}
 	sshtest.WaitGoroutines(t, before)
 }
+
+// TestWebStoryPointer: a story code kept on the server's shelf opens by
+// its short pointer at /s/, as it does in an SSH command.
+func TestWebStoryPointer(t *testing.T) {
+	s, _, base := webServer(t, Config{})
+	code, _ := fencingCode(t)
+	ptr := s.stories.Put(code)
+	if ptr == code {
+		t.Fatalf("the shelf gave the code back as its pointer: %q", ptr)
+	}
+	tm := webtest.NewBrowser(t).Open(t, base, "/ws/s/"+ptr, 200, 30)
+	tm.WaitFor("fencing", "seed 7", " 3/10 ")
+}

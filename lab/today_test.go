@@ -51,28 +51,7 @@ func TestTodaysRedisLock(t *testing.T) {
 // the renewal's OK lets A write and release, and the ledger reads the
 // DELEX's 1 as A's own release and SET IFEQ's OK as a renewal.
 func TestTodaysRedisLockStory(t *testing.T) {
-	b, err := sim.OpenEmbedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	t.Cleanup(func() { _ = b.Close(ctx) })
-	l := Lock{Acquire: commands(PartAcquire, "SET {key} {token} NX PX {ttl}\n"),
-		Release: commands(PartRelease, "DELEX {key} IFEQ {token}\n"),
-		Extend:  commands(PartExtend, "SET {key} {token} IFEQ {token} PX {ttl}\n"),
-		Policy:  DefaultPolicy()}
-	sc := HandScene(&l, 2)
-	r := sim.NewRun(b, sc.Script(nil), 3)
-	defer r.Close()
-	if err := r.Reset(ctx); err != nil {
-		t.Fatal(err)
-	}
-	for range 4 { // acquire, extend, write, release
-		if err := r.Insert(ctx, sim.StepOf("A")); err != nil {
-			t.Fatal(err)
-		}
-	}
-	snap := r.Snapshot(ctx)
+	snap := stepsOfA(t, "SET {key} {token} IFEQ {token} PX {ttl}\n", 4) // acquire, extend, write, release
 	led := ledger.Fold(snap.Events, snap.Now, nil)
 	var got []string
 	for _, e := range snap.Events {
@@ -96,28 +75,7 @@ func TestTodaysRedisLockStory(t *testing.T) {
 // old value, A's own token when it renews: the ledger reads that as a
 // renewal, as it reads the plain form's OK.
 func TestRenewalWithGetStory(t *testing.T) {
-	b, err := sim.OpenEmbedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	t.Cleanup(func() { _ = b.Close(ctx) })
-	l := Lock{Acquire: commands(PartAcquire, "SET {key} {token} NX PX {ttl}\n"),
-		Release: commands(PartRelease, "DELEX {key} IFEQ {token}\n"),
-		Extend:  commands(PartExtend, "SET {key} {token} IFEQ {token} GET PX {ttl}\n"),
-		Policy:  DefaultPolicy()}
-	sc := HandScene(&l, 2)
-	r := sim.NewRun(b, sc.Script(nil), 3)
-	defer r.Close()
-	if err := r.Reset(ctx); err != nil {
-		t.Fatal(err)
-	}
-	for range 2 { // acquire, extend
-		if err := r.Insert(ctx, sim.StepOf("A")); err != nil {
-			t.Fatal(err)
-		}
-	}
-	snap := r.Snapshot(ctx)
+	snap := stepsOfA(t, "SET {key} {token} IFEQ {token} GET PX {ttl}\n", 2) // acquire, extend
 	led := ledger.Fold(snap.Events, snap.Now, nil)
 	var got []ledger.What
 	for _, e := range snap.Events {
@@ -128,4 +86,32 @@ func TestRenewalWithGetStory(t *testing.T) {
 	if len(got) != 2 || got[0] != ledger.Granted || got[1] != ledger.Extended {
 		t.Fatalf("A's acquire and renewal read as %q, want %q then %q", got, ledger.Granted, ledger.Extended)
 	}
+}
+
+// stepsOfA plays n of A's steps, alone, in the story of a lock taken by
+// SET NX PX, released by DELEX IFEQ and renewed by extend, on an embedded
+// server, and returns the run's snapshot.
+func stepsOfA(t *testing.T, extend string, n int) sim.Snapshot {
+	t.Helper()
+	b, err := sim.OpenEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	t.Cleanup(func() { _ = b.Close(ctx) })
+	l := Lock{Acquire: commands(PartAcquire, "SET {key} {token} NX PX {ttl}\n"),
+		Release: commands(PartRelease, "DELEX {key} IFEQ {token}\n"),
+		Extend:  commands(PartExtend, extend),
+		Policy:  DefaultPolicy()}
+	r := sim.NewRun(b, HandScene(&l, 2).Script(nil), 3)
+	t.Cleanup(r.Close)
+	if err := r.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for range n {
+		if err := r.Insert(ctx, sim.StepOf("A")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return r.Snapshot(ctx)
 }

@@ -1,0 +1,53 @@
+package lab
+
+import (
+	"slices"
+	"strings"
+)
+
+// lesson is the plain statement of what the threat model alone breaks;
+// me is the shrunk break of mutual exclusion, if any.
+func lesson(p Policy, me *Break) string {
+	if !slices.Contains(p.Properties, MutualExclusion) || p.Bound.Faults == 0 {
+		return ""
+	}
+	var why []string
+	if p.Has(PausePast) {
+		why = append(why, "a holder paused past its TTL wakes still acting as holder after its key expired and another client took the lock")
+	}
+	if p.Has(ClockJump) {
+		why = append(why, "a server clock that jumps past the TTL expires the key under a holder that is still working")
+	}
+	if p.Has(Restart) {
+		why = append(why, "a restart without persistence forgets the key while its holder works")
+	}
+	if len(why) == 0 {
+		return ""
+	}
+	fencing := "resource-safety can still hold: have the acquire return a fencing token (an INCR in the same script as the grant) and the resource refuses a write whose token is lower than one it has seen"
+	if p.Has(Restart) {
+		fencing += ", as long as the counter survives: a restart without persistence loses it too, and the tokens start again from 1"
+	}
+	whose := "That is the lesson, not a bug in your lock. "
+	if me != nil && !slices.ContainsFunc(me.Moves, func(m Move) bool {
+		return m.Fault == PausePast || m.Fault == ClockJump || m.Fault == Restart
+	}) {
+		whose = "Here, though, mutual-exclusion breaks without any of them: that break is the lock's own. "
+	}
+	return "With these faults in scope no lease keeps mutual-exclusion, whatever the scripts do: " +
+		strings.Join(why, "; ") + ". " + whose + fencing + "."
+}
+
+// errorsLine is the runtime errors a search met, each with its schedule,
+// in one line.
+func errorsLine(errs []*ScriptError) string {
+	var out []string
+	for _, e := range errs {
+		line := e.Error()
+		if w := e.Where(); w != "" {
+			line += " (in the schedule " + w + ")"
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "; ")
+}

@@ -250,6 +250,7 @@ func NewHost(srv *Server, b Budget) *Host {
 	}
 	h := &Host{srv: srv, L: L, budget: b}
 	h.guardBuiltins(g)
+	h.redis7Dialect(g)
 	r := L.NewTable()
 	r.RawSetString("call", L.NewFunction(h.call(true)))
 	r.RawSetString("pcall", L.NewFunction(h.call(false)))
@@ -388,9 +389,14 @@ func (h *Host) run(ctx context.Context, s *Script, keys, argv []string) (lua.LVa
 		if errors.As(err, &lerr) {
 			msg = lerr.Object.String()
 			if t, ok := lerr.Object.(*lua.LTable); ok {
-				if e, ok := t.RawGetString("err").(lua.LString); ok {
+				switch e := t.RawGetString("err"); e.(type) {
+				case lua.LString, lua.LNumber:
 					// an error reply raised (redis.call's, or error{err=...})
-					msg, se.raised = string(e), true
+					msg, se.raised = lua.LVAsString(e), true
+				default:
+					// redis-server 7.0.15 dies of it (see lint.go): the lab
+					// says so rather than print the table's address
+					msg = errorTableCrashes
 				}
 			}
 		}
@@ -490,7 +496,7 @@ func (h *Host) call(raise bool) lua.LGFunction {
 		for i := 1; i <= n; i++ {
 			switch a := L.Get(i).(type) {
 			case lua.LNumber:
-				args[i-1] = a.String()
+				args[i-1] = argText(float64(a))
 			case lua.LString:
 				args[i-1] = string(a)
 			default:

@@ -1,7 +1,9 @@
 package lab
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -40,7 +42,7 @@ func (h *Host) redis7Dialect(g *lua.LTable) {
 			if L.Get(2) == lua.LNil || L.Get(2) == lua.LNumber(10) {
 				return f.GFunction(L)
 			}
-			return tonumberBase(L)
+			return h.tonumberBase(L)
 		}))
 	}
 	if f, ok := str.RawGetString("format").(*lua.LFunction); ok {
@@ -109,7 +111,9 @@ func argText(f float64) string {
 // 2^64-1 is 2^64-1 (strtoul's ULONG_MAX), and the unsigned long becomes a
 // double, so every value past 2^53 loses its low digits: every 32-digit
 // hexadecimal token reads as 1.844674407371e+19, the same number.
-func tonumberBase(L *lua.LState) int {
+// A read that lost digits that way is kept in h.lossy for the story to
+// tell.
+func (h *Host) tonumberBase(L *lua.LState) int {
 	base := L.CheckInt(2)
 	s := L.CheckString(1)
 	if base < 2 || base > 36 {
@@ -117,6 +121,9 @@ func tonumberBase(L *lua.LState) int {
 	}
 	n, rest, ok := strtoul(s, base)
 	if ok && strings.TrimLeft(rest, " \t\n\v\f\r") == "" {
+		if n > 1<<53 && len(h.lossy) < 8 {
+			h.lossy = append(h.lossy, LossyRead{Text: s, Base: base, Value: numberText(n)})
+		}
 		L.Push(lua.LNumber(n))
 		return 1
 	}
@@ -309,4 +316,52 @@ func auxsort(L *lua.LState, t *lua.LTable, l, u int, less func(a, b lua.LValue) 
 		}
 		auxsort(L, t, j, i, less)
 	}
+}
+
+// LossyRead is a tonumber(text, base) whose value is past 2^53, where a
+// Lua number (a double) no longer holds every digit: Value as tostring
+// writes it.
+type LossyRead struct {
+	Text  string
+	Base  int
+	Value string
+}
+
+// lossyNote says, in one sentence, what the reads of one run lost, naming
+// each text by whose token it is (names maps a token to its client): two
+// texts read as one number are told as equal.
+func lossyNote(reads []LossyRead, names map[string]string) string {
+	if len(reads) == 0 {
+		return ""
+	}
+	name := func(t string) string {
+		if n, ok := names[t]; ok {
+			return n + "'s token " + t
+		}
+		return "'" + t + "'"
+	}
+	byValue := map[string][]string{}
+	var order []string
+	for _, r := range reads {
+		if !slices.Contains(byValue[r.Value], r.Text) {
+			if len(byValue[r.Value]) == 0 {
+				order = append(order, r.Value)
+			}
+			byValue[r.Value] = append(byValue[r.Value], r.Text)
+		}
+	}
+	var parts []string
+	for _, v := range order {
+		texts := byValue[v]
+		var named []string
+		for _, t := range texts {
+			named = append(named, name(t))
+		}
+		if len(texts) > 1 {
+			parts = append(parts, fmt.Sprintf("tonumber(…, %d) read %s as the same number, %s: the two compare equal", reads[0].Base, strings.Join(named, " and "), v))
+		} else {
+			parts = append(parts, fmt.Sprintf("tonumber(…, %d) read %s as %s", reads[0].Base, named[0], v))
+		}
+	}
+	return strings.Join(parts, "; ") + " (Redis 7's Lua reads it with C's strtoul: past 2^64-1 every value is 2^64-1, and past 2^53 a Lua number drops the low digits, so every 32-digit hexadecimal token reads as 1.844674407371e+19)"
 }

@@ -182,6 +182,8 @@ type Host struct {
 	errAt   int
 	handler *lua.LFunction
 	file    string // the running part's chunk name, for the handler
+	// lossy are the run's tonumber reads with a base past 2^53 (dialect.go)
+	lossy []LossyRead
 }
 
 // onError is the run's error handler: it finds the line of the part's
@@ -379,7 +381,7 @@ func (h *Host) run(ctx context.Context, s *Script, keys, argv []string) (lua.LVa
 	defer L.RemoveContext()
 	top := L.GetTop()
 	L.Push(fn)
-	h.errAt = 0
+	h.errAt, h.lossy = 0, nil
 	err := L.PCall(0, 1, h.onError(s.part.File()))
 	if err != nil {
 		L.SetTop(top)

@@ -110,7 +110,7 @@ func StoryOf(l *Lock, clients int, moves []Move, probe bool) sim.Script {
 			st.reset()
 			// the parts run in the lab's host, under its limits, not in
 			// miniredis's own Lua
-			hostStory(x.Run().Backend(), st.pr)
+			st.sh = hostStory(x.Run().Backend(), st.pr)
 		},
 	}
 }
@@ -175,6 +175,7 @@ type storyState struct {
 	c      [4]client
 	taken  [4]int
 	grants int
+	sh     *storyHost // the host the parts run in; nil on a live server
 }
 
 func (st *storyState) reset() {
@@ -214,7 +215,7 @@ func (st *storyState) run(i int, cerr error) func(x *sim.Exec) {
 			lost = st.lost[a.Name][k]
 		}
 		st.taken[i]++
-		ex := &storyExec{x: x, ttl: st.pr.lock.Policy.TTL}
+		ex := &storyExec{x: x, ttl: st.pr.lock.Policy.TTL, sh: st.sh}
 		if _, err := st.pr.step(c, i, a.Token, &st.grants, lost, ex); err != nil {
 			x.Note(err.Error())
 		}
@@ -230,6 +231,7 @@ func (st *storyState) run(i int, cerr error) func(x *sim.Exec) {
 type storyExec struct {
 	x   *sim.Exec
 	ttl time.Duration
+	sh  *storyHost
 }
 
 func (e *storyExec) lua(i int, p *part, keys, argv []string, lost bool) reply {
@@ -247,6 +249,7 @@ func (e *storyExec) lua(i int, p *part, keys, argv []string, lost bool) reply {
 	if p.Name != PartAcquire {
 		op.Token = e.value(key, op.Token)
 	}
+	before := e.keyNow(key)
 	r := x.Eval(sim.Lua{Name: p.File(), Src: p.Src}, []string{key}, args...)
 	switch p.Name {
 	case PartAcquire:
@@ -257,13 +260,58 @@ func (e *storyExec) lua(i int, p *part, keys, argv []string, lost bool) reply {
 		if ok, _ := granted(reply{r.Val, r.Err}, Lua); ok {
 			op.Token = e.value(key, op.Token)
 			op.Fixed = op.Token != x.Actor().Token
+			// the lease is what the script set, not what the policy asks
+			// for: PX 1, EX in place of PX, or no TTL at all
+			if after := e.keyNow(key); after.Has {
+				op.TTL = max(after.TTLAfter, 0)
+			}
 		}
 	case PartRelease:
 		op.Kind, op.Form = sim.OpRelease, sim.FormScript
 	case PartExtend:
 		op.Kind, op.Form, op.TTL = sim.OpExtend, sim.FormScript, e.ttl
 	}
-	return e.logged(op, r, lost)
+	if op.Kind != sim.OpAcquire {
+		op.Seen = e.seen(key, before)
+		if after := op.Seen; after.Has && after.TTLAfter >= 0 && op.Kind == sim.OpExtend {
+			op.TTL = after.TTLAfter
+		}
+	}
+	out := e.logged(op, r, lost)
+	if lossy := e.sh.lossy(); len(lossy) > 0 {
+		// what Redis's Lua did to the tokens, which no reply shows
+		names := map[string]string{}
+		for _, a := range x.Run().Actors {
+			names[a.Token] = a.Name
+		}
+		x.Note(x.Actor().Name + "'s " + p.Name + ": " + lossyNote(lossy, names))
+	}
+	return out
+}
+
+// keyNow is key's value and TTL left, read on the backend's own
+// connection, as the before half of a sim.KeyChange (Had, Before,
+// TTLBefore) and the after half alike (Has, After, TTLAfter).
+func (e *storyExec) keyNow(key string) sim.KeyChange {
+	ctx := context.Background()
+	a := e.x.Run().Backend().Admin()
+	v, err := a.Get(ctx, key).Result()
+	if err != nil {
+		return sim.KeyChange{TTLBefore: -1, TTLAfter: -1}
+	}
+	ttl := time.Duration(-1)
+	if ms, err := a.Do(ctx, "PTTL", key).Int64(); err == nil && ms >= 0 {
+		ttl = time.Duration(ms) * time.Millisecond
+	}
+	return sim.KeyChange{Had: true, Has: true, Before: v, After: v, TTLBefore: ttl, TTLAfter: ttl}
+}
+
+// seen is what a part did to key: before as keyNow read it, and the key
+// now.
+func (e *storyExec) seen(key string, before sim.KeyChange) *sim.KeyChange {
+	now := e.keyNow(key)
+	return &sim.KeyChange{Had: before.Had, Before: before.Before, TTLBefore: before.TTLBefore,
+		Has: now.Has, After: now.After, TTLAfter: now.TTLAfter}
 }
 
 // value is key's value read on the backend's own connection, or def when
@@ -288,6 +336,7 @@ func (e *storyExec) cmd(i int, p *part, n int, args []string, lost bool) reply {
 	}
 	key := x.Key(LockKey)
 	var r sim.Reply
+	before := e.keyNow(key)
 	if blocked[name] {
 		r = sim.Reply{Err: ErrorReply("ERR the lab does not run " + name)}
 		x.Note(x.Actor().Name + ": the lab does not run " + name)
@@ -295,6 +344,11 @@ func (e *storyExec) cmd(i int, p *part, n int, args []string, lost bool) reply {
 		r = x.Do(send...)
 	}
 	op := opOf(p, n, name, args, key, x.Actor().Token)
+	if op != nil && (op.Kind == sim.OpRelease || op.Kind == sim.OpExtend) && !sim.ComparesInOneCommand(op.Form) {
+		// a command that compares in itself says in its reply what it did;
+		// a DEL or EXPIRE's reply says less than the key
+		op.Seen = e.seen(key, before)
+	}
 	return e.logged(op, r, lost)
 }
 
@@ -436,14 +490,14 @@ func (b *Break) Scene() *scenes.Scene {
 		Wait:  b.Lock.Policy.TTL / 2,
 		Build: func(scenes.Params) sim.Script { return b.Script() },
 		Say: func(v scenes.Frame, s *scenes.Said) {
-			if slices.Contains(BrokenIn(v.L), prop) {
+			if slices.Contains(BrokenWithin(v.L, b.Lock.Policy.TTL), prop) {
 				s.Verdict = string(prop) + " broken: " + b.Why
 			}
 		},
 		Predict: &scenes.Prediction{
 			Before: []string{last},
 			Answer: func(v scenes.Frame) int {
-				if slices.Contains(BrokenIn(v.L), prop) {
+				if slices.Contains(BrokenWithin(v.L, b.Lock.Policy.TTL), prop) {
 					return 0
 				}
 				return 1
@@ -458,11 +512,22 @@ func (b *Break) Scene() *scenes.Scene {
 // BrokenIn lists the properties a story's ledger shows broken, by the
 // ledger's rules: mutual-exclusion an overlap of two holders;
 // resource-safety a write the resource accepted after one from a later
-// grant; no-foreign-release a release that deleted another
-// client's lock; deadlock-freedom a contender refused by a key with no
-// TTL whose holder crashed, or the lock key read back with no TTL while
-// nobody acts as holder (nothing will ever free it). It is how "break this lock" is won by hand.
-func BrokenIn(l *ledger.Ledger) []Property {
+// grant; no-foreign-release a release or an extend that deleted,
+// overwrote or re-timed another client's lock; deadlock-freedom a
+// contender refused by a key with no TTL whose holder crashed, or the
+// lock key read back with no TTL while nobody acts as holder (nothing will
+// ever free it), or a contender refused by a key its holder's release
+// left as it was (ledger.Unfreed). It is how "break this lock" is won by
+// hand.
+func BrokenIn(l *ledger.Ledger) []Property { return BrokenWithin(l, 0) }
+
+// BrokenWithin is BrokenIn for a lock whose TTL is ttl: deadlock-freedom
+// is broken too by a contender refused by a key that has had no holder
+// for twice the TTL or more (ledger.Orphaned), as the search's probe is:
+// a key that lapses within 2×TTL of its release counts as freed; and, as
+// BrokenIn, by one refused by a key its holder's release left as it was
+// (ledger.Unfreed).
+func BrokenWithin(l *ledger.Ledger, ttl time.Duration) []Property {
 	var out []Property
 	if l.FirstOverlap() != nil {
 		out = append(out, MutualExclusion)
@@ -478,11 +543,16 @@ func BrokenIn(l *ledger.Ledger) []Property {
 		}
 		latest = max(latest, w.Lease.Seq)
 	}
-	if l.ForeignDeletes() > 0 {
+	if l.ForeignReleases() > 0 {
 		out = append(out, NoForeignRelease)
 	}
 	// a key with no TTL that no holder will release: nothing frees it
 	stuck := len(l.Stuck()) > 0
+	for _, rf := range l.Refusals {
+		if d, ok := l.Orphaned(rf); ok && ttl > 0 && d >= 2*ttl || l.Unfreed(rf) {
+			stuck = true
+		}
+	}
 	for _, k := range l.Keys {
 		if k.Name == LockKey || strings.HasSuffix(k.Name, ":"+LockKey) || strings.HasSuffix(k.Name, LockKey) {
 			stuck = stuck || k.Status() == ledger.KeyNoTTL && len(l.Holders()) == 0
@@ -506,7 +576,7 @@ func HandScene(l *Lock, clients int) *scenes.Scene {
 		Wait:  l.Policy.TTL/2 + time.Millisecond,
 		Build: func(scenes.Params) sim.Script { return StoryOf(l, clients, nil, false) },
 		Say: func(v scenes.Frame, s *scenes.Said) {
-			if broken := BrokenIn(v.L); len(broken) > 0 {
+			if broken := BrokenWithin(v.L, l.Policy.TTL); len(broken) > 0 {
 				s.Verdict = "broken: " + joinNames(broken)
 			}
 		},
@@ -526,5 +596,5 @@ func confirm(ctx context.Context, be *sim.Backend, b *Break) (bool, error) {
 	if err := r.Seek(ctx, len(script.Moves)); err != nil {
 		return false, err
 	}
-	return slices.Contains(BrokenIn(scenes.Fold(r.Snapshot(ctx))), b.Property), nil
+	return slices.Contains(BrokenWithin(scenes.Fold(r.Snapshot(ctx)), b.Lock.Policy.TTL), b.Property), nil
 }

@@ -249,7 +249,7 @@ func (e *storyExec) lua(i int, p *part, keys, argv []string, lost bool) reply {
 	if p.Name != PartAcquire {
 		op.Token = e.value(key, op.Token)
 	}
-	before := e.keyNow(key)
+	before, known := e.keyNow(key)
 	r := x.Eval(sim.Lua{Name: p.File(), Src: p.Src}, []string{key}, args...)
 	switch p.Name {
 	case PartAcquire:
@@ -262,7 +262,7 @@ func (e *storyExec) lua(i int, p *part, keys, argv []string, lost bool) reply {
 			op.Fixed = op.Token != x.Actor().Token
 			// the lease is what the script set, not what the policy asks
 			// for: PX 1, EX in place of PX, or no TTL at all
-			if after := e.keyNow(key); after.Has {
+			if after, ok := e.keyNow(key); ok && after.Has {
 				op.TTL = max(after.TTLAfter, 0)
 			}
 		}
@@ -272,8 +272,8 @@ func (e *storyExec) lua(i int, p *part, keys, argv []string, lost bool) reply {
 		op.Kind, op.Form, op.TTL = sim.OpExtend, sim.FormScript, e.ttl
 	}
 	if op.Kind != sim.OpAcquire {
-		op.Seen = e.seen(key, before)
-		if after := op.Seen; after.Has && after.TTLAfter >= 0 && op.Kind == sim.OpExtend {
+		op.Seen = e.seen(key, before, known)
+		if after := op.Seen; after != nil && after.Has && after.TTLAfter >= 0 && op.Kind == sim.OpExtend {
 			op.TTL = after.TTLAfter
 		}
 	}
@@ -292,24 +292,37 @@ func (e *storyExec) lua(i int, p *part, keys, argv []string, lost bool) reply {
 // keyNow is key's value and TTL left, read on the backend's own
 // connection, as the before half of a sim.KeyChange (Had, Before,
 // TTLBefore) and the after half alike (Has, After, TTLAfter).
-func (e *storyExec) keyNow(key string) sim.KeyChange {
+// A key of another type than a string (a hash lock's) is not read: known
+// is false, and the ledger reads the part by its reply.
+func (e *storyExec) keyNow(key string) (c sim.KeyChange, known bool) {
 	ctx := context.Background()
 	a := e.x.Run().Backend().Admin()
+	switch t, err := a.Type(ctx, key).Result(); {
+	case err != nil:
+		return c, false
+	case t == "none":
+		return sim.KeyChange{TTLBefore: -1, TTLAfter: -1}, true
+	case t != "string":
+		return c, false
+	}
 	v, err := a.Get(ctx, key).Result()
 	if err != nil {
-		return sim.KeyChange{TTLBefore: -1, TTLAfter: -1}
+		return c, false
 	}
 	ttl := time.Duration(-1)
 	if ms, err := a.Do(ctx, "PTTL", key).Int64(); err == nil && ms >= 0 {
 		ttl = time.Duration(ms) * time.Millisecond
 	}
-	return sim.KeyChange{Had: true, Has: true, Before: v, After: v, TTLBefore: ttl, TTLAfter: ttl}
+	return sim.KeyChange{Had: true, Has: true, Before: v, After: v, TTLBefore: ttl, TTLAfter: ttl}, true
 }
 
-// seen is what a part did to key: before as keyNow read it, and the key
-// now.
-func (e *storyExec) seen(key string, before sim.KeyChange) *sim.KeyChange {
-	now := e.keyNow(key)
+// seen is what a part did to key: before as keyNow read it (known: it
+// could), and the key now; nil when either read could not tell.
+func (e *storyExec) seen(key string, before sim.KeyChange, known bool) *sim.KeyChange {
+	now, ok := e.keyNow(key)
+	if !known || !ok {
+		return nil
+	}
 	return &sim.KeyChange{Had: before.Had, Before: before.Before, TTLBefore: before.TTLBefore,
 		Has: now.Has, After: now.After, TTLAfter: now.TTLAfter}
 }
@@ -336,7 +349,7 @@ func (e *storyExec) cmd(i int, p *part, n int, args []string, lost bool) reply {
 	}
 	key := x.Key(LockKey)
 	var r sim.Reply
-	before := e.keyNow(key)
+	before, known := e.keyNow(key)
 	if blocked[name] {
 		r = sim.Reply{Err: ErrorReply("ERR the lab does not run " + name)}
 		x.Note(x.Actor().Name + ": the lab does not run " + name)
@@ -347,7 +360,7 @@ func (e *storyExec) cmd(i int, p *part, n int, args []string, lost bool) reply {
 	if op != nil && (op.Kind == sim.OpRelease || op.Kind == sim.OpExtend) && !sim.ComparesInOneCommand(op.Form) {
 		// a command that compares in itself says in its reply what it did;
 		// a DEL or EXPIRE's reply says less than the key
-		op.Seen = e.seen(key, before)
+		op.Seen = e.seen(key, before, known)
 	}
 	return e.logged(op, r, lost)
 }

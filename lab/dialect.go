@@ -73,7 +73,9 @@ func (h *Host) redis7Dialect(g *lua.LTable) {
 	}
 	tab.RawSetString("sort", L.NewFunction(h.sort))
 	str.RawSetString("dump", L.NewFunction(func(L *lua.LState) int {
-		L.CheckFunction(1)
+		if _, ok := L.Get(1).(*lua.LFunction); !ok {
+			argError(L, 1, "dump", "function")
+		}
 		// Redis's Lua dumps a Lua function's bytecode; the lab has no Lua
 		// 5.1 bytecode to give, and says what Redis says of a C function
 		// rather than name the Lua it runs on
@@ -115,7 +117,15 @@ func argText(f float64) string {
 // tell.
 func (h *Host) tonumberBase(L *lua.LState) int {
 	base := L.CheckInt(2)
-	s := L.CheckString(1)
+	var s string
+	switch v := L.Get(1).(type) {
+	case lua.LString:
+		s = string(v)
+	case lua.LNumber:
+		s = numberText(float64(v)) // luaL_checkstring converts a number
+	default:
+		argError(L, 1, "tonumber", "string")
+	}
 	if base < 2 || base > 36 {
 		L.RaiseError(msgTonumberBase)
 	}
@@ -240,17 +250,22 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // same order, or "invalid order function for sorting" where Lua's
 // partition runs off the end. Each comparison is a step of the budget.
 func (h *Host) sort(L *lua.LState) int {
-	t := L.CheckTable(1)
+	t, ok := L.Get(1).(*lua.LTable)
+	if !ok {
+		argError(L, 1, "sort", "table")
+	}
 	var cmp *lua.LFunction
 	if L.Get(2) != lua.LNil {
-		cmp = L.CheckFunction(2)
+		if cmp, ok = L.Get(2).(*lua.LFunction); !ok {
+			argError(L, 2, "sort", "function")
+		}
 	}
 	less := func(a, b lua.LValue) bool {
 		if err := h.ctx.Spend(); err != nil {
 			L.RaiseError("%s", err.Error())
 		}
 		if cmp == nil {
-			return L.LessThan(a, b)
+			return lessThan(L, a, b)
 		}
 		L.Push(cmp)
 		L.Push(a)
@@ -364,4 +379,40 @@ func lossyNote(reads []LossyRead, names map[string]string) string {
 		}
 	}
 	return strings.Join(parts, "; ") + " (Redis 7's Lua reads it with C's strtoul: past 2^64-1 every value is 2^64-1, and past 2^53 a Lua number drops the low digits, so every 32-digit hexadecimal token reads as 1.844674407371e+19)"
+}
+
+// argError raises Lua 5.1's error for argument n of the builtin fname
+// (lauxlib.c luaL_typerror): "bad argument #2 to 'sort' (function
+// expected, got number)".
+func argError(L *lua.LState, n int, fname, want string) {
+	got := "no value"
+	if n <= L.GetTop() {
+		got = L.Get(n).Type().String()
+	}
+	L.RaiseError("bad argument #%d to '%s' (%s expected, got %s)", n, fname, want, got)
+}
+
+// lessThan is Lua 5.1's a < b (lvm.c luaV_lessthan): numbers and strings
+// each among themselves, anything else through a __lt both share, or the
+// error, which names no line when a builtin compares (luaG_ordererror).
+func lessThan(L *lua.LState, a, b lua.LValue) bool {
+	switch x := a.(type) {
+	case lua.LNumber:
+		if y, ok := b.(lua.LNumber); ok {
+			return x < y
+		}
+	case lua.LString:
+		if y, ok := b.(lua.LString); ok {
+			return x < y
+		}
+	}
+	ta, tb := a.Type().String(), b.Type().String()
+	if ta == tb && L.GetMetaField(a, "__lt") != lua.LNil {
+		return L.LessThan(a, b)
+	}
+	if ta == tb {
+		L.Error(lua.LString("attempt to compare two "+ta+" values"), 0)
+	}
+	L.Error(lua.LString("attempt to compare "+ta+" with "+tb), 0)
+	return false
 }

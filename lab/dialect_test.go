@@ -28,6 +28,11 @@ var redis7Cases = []dialectCase{
 	{src: `local t = {5, 3, 9, 1, 7, 2, 8, 4, 6, 10, 3} table.sort(t, function(a, b) return a > b end) return t`,
 		want: `1) (integer) 10 2) (integer) 9 3) (integer) 8 4) (integer) 7 5) (integer) 6 6) (integer) 5 7) (integer) 4 8) (integer) 3 9) (integer) 3 10) (integer) 2 11) (integer) 1`},
 	{src: `local t = {'b', 'c', 'a'} table.sort(t) return t`, want: `1) "a" 2) "b" 3) "c"`},
+	{src: `local t = {3, 'a', 1} table.sort(t) return t`, want: `(error) ERR attempt to compare string with number script: <sha>, on @user_script:1.`},
+	{src: `table.sort({{}, {}})`, want: `(error) ERR attempt to compare two table values script: <sha>, on @user_script:1.`},
+	{src: `table.sort({2, 1}, 1)`, want: `(error) ERR user_script:1: bad argument #2 to 'sort' (function expected, got number) script: <sha>, on @user_script:1.`},
+	{src: `return tonumber({}, 16)`, want: `(error) ERR user_script:1: bad argument #1 to 'tonumber' (string expected, got table) script: <sha>, on @user_script:1.`},
+	{src: `return string.dump(1)`, want: `(error) ERR user_script:1: bad argument #1 to 'dump' (function expected, got number) script: <sha>, on @user_script:1.`},
 	{src: `return string.dump(string.len)`, want: `(error) ERR user_script:1: unable to dump given function script: <sha>, on @user_script:1.`},
 	// Redis dumps a Lua function's bytecode; the lab has none to give
 	{src: `return string.dump(function() end)`, labOnly: true,

@@ -61,8 +61,14 @@ func (h *Host) redis7Dialect(g *lua.LTable) {
 		}))
 	}
 	if f, ok := g.RawGetString(concatName).(*lua.LFunction); ok {
-		// '..' writes a number as tostring does
+		// '..' writes a number as tostring does; with a table among the
+		// operands, a __concat metamethod gets its numbers as numbers
 		g.RawSetString(concatName, L.NewFunction(func(L *lua.LState) int {
+			for i := 1; i <= L.GetTop(); i++ {
+				if !lua.LVCanConvToString(L.Get(i)) {
+					return f.GFunction(L)
+				}
+			}
 			for i := 1; i <= L.GetTop(); i++ {
 				if n, ok := L.Get(i).(lua.LNumber); ok {
 					L.Replace(i, lua.LString(numberText(float64(n))))

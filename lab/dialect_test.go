@@ -16,6 +16,7 @@ var redis7Cases = []dialectCase{
 	{src: "redis.call('SET', KEYS[1], 1e300) local a = redis.call('GET', KEYS[1]) redis.call('SET', KEYS[1], 0.1) local b = redis.call('GET', KEYS[1]) redis.call('SET', KEYS[1], 7)\n" +
 		"return {a, b, redis.call('GET', KEYS[1]), 1 .. '', 0.1 .. '', tostring(2^63), 'n' .. 2^53, string.format('%s|%d|%x', 2^53, 3, 255), tostring(1e100), tostring(1/0), tostring(-1/0)}",
 		want: `1) "1.0000000000000001e+300" 2) "0.10000000000000001" 3) "7" 4) "1" 5) "0.1" 6) "9.2233720368548e+18" 7) "n9.007199254741e+15" 8) "9.007199254741e+15|3|ff" 9) "1e+100" 10) "inf" 11) "-inf"`},
+	{src: `local mt = {__concat = function(a, b) return type(a) .. '+' .. type(b) end} return 1 .. setmetatable({}, mt)`, want: `"number+table"`},
 	{src: `return tonumber('10', 37)`, want: `(error) ERR user_script:1: bad argument #2 to 'tonumber' (base out of range) script: <sha>, on @user_script:1.`},
 	{src: `return string.format('%099999d', 1)`, want: `(error) ERR user_script:1: invalid format (width or precision too long) script: <sha>, on @user_script:1.`},
 	{src: `return string.format('%9999999s', 'x')`, want: `(error) ERR user_script:1: invalid format (width or precision too long) script: <sha>, on @user_script:1.`},

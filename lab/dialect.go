@@ -15,8 +15,8 @@ import (
 // answers as Redis does. Each reply here was checked with redis-cli EVAL
 // on redis-server 7.0.15 (TestDialectAgreesWithRedis holds the lab to it).
 
-// Lua 5.1's messages (lstrlib.c, ltablib.c, ldblib's string.dump in
-// lstrlib.c), as Redis 7.0.15 raises them.
+// Lua 5.1's messages (lstrlib.c, ltablib.c, lbaselib.c), as Redis 7.0.15
+// raises them.
 const (
 	msgFormatTooLong  = "invalid format (width or precision too long)"
 	msgFormatFlags    = "invalid format (repeated flags)"

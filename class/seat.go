@@ -79,6 +79,11 @@ func Sit(ctx context.Context, hub Hub, code string, m Member, now func() time.Ti
 	}
 	m.Prog = progress.Merge(prior, m.Prog)
 	m.Online, m.Seen = true, now()
+	m.V = RowVersion
+	if before != nil {
+		m.Answers = mergeAnswers(before.Answers, m.Answers)
+	}
+	m.Answers = record(m.Answers, m, m.Seen, !m.Following)
 	// joining is a key, and the place the session opens on a new step
 	m.StepAt, m.KeyAt = m.Seen, m.Seen
 	var spent time.Duration
@@ -150,6 +155,8 @@ func (s *Seat) Report(m Member) {
 	if !samePlace(c, s.row) {
 		c.StepAt = s.now()
 	}
+	c.V = RowVersion
+	c.Answers = record(mergeAnswers(c.Answers, s.row.Answers), c, s.now(), !c.Following)
 	s.row, s.rowDue = c, true
 	s.mu.Unlock()
 	s.poke()

@@ -210,7 +210,7 @@ func (a *session) syncDesk() {
 		c.place, c.placeSince = place, c.now()
 	}
 	c.board.sync(deskState{students: ss, pick: c.pick, lead: lead, since: c.placeSince, follow: c.follow, hold: c.hold,
-		notes: a.notesPage(), now: c.now()})
+		notes: a.notesPage(), now: c.now(), lesson: lessonOf(class.AskedOf(ss), lead.Scene)})
 }
 
 // placeOf names a position's scene, settings and step, to tell when the

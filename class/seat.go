@@ -142,8 +142,13 @@ func (s *Seat) Err() error {
 
 // Report replaces the row's place, answers, following and progress with
 // m's (its id, name and role stay the seat's). It copies m at once: the
-// caller may go on changing its progress.
-func (s *Seat) Report(m Member) {
+// caller may go on changing its progress. An answer at m's place is
+// blind unless m follows (see ReportAs).
+func (s *Seat) Report(m Member) { s.ReportAs(m, !m.Following) }
+
+// ReportAs is Report with blind the Blind of an answer given at m's
+// place (see Answer.Blind and Part.PollHolds).
+func (s *Seat) ReportAs(m Member, blind bool) {
 	c, err := copyOf(m)
 	if err != nil {
 		return
@@ -156,7 +161,7 @@ func (s *Seat) Report(m Member) {
 		c.StepAt = s.now()
 	}
 	c.V = RowVersion
-	c.Answers = record(mergeAnswers(c.Answers, s.row.Answers), c, s.now(), !c.Following)
+	c.Answers = record(mergeAnswers(c.Answers, s.row.Answers), c, s.now(), blind)
 	s.row, s.rowDue = c, true
 	s.mu.Unlock()
 	s.poke()

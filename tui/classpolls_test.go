@@ -64,7 +64,7 @@ func TestTwoPollsOfALesson(t *testing.T) {
 		}
 		for _, s := range studs {
 			id := s.seat.Member().ID
-			if m := teacher.a.cls.roster[id]; m.Pos.Prediction == nil || m.Pos.Settings["pause"] != pause {
+			if m := teacher.a.cls.row(id); m.Pos.Prediction == nil || m.Pos.Settings["pause"] != pause {
 				hear(t, teacher, id+"'s answer", rowOf(id, func(m class.Member) bool { return m.Pos.Prediction != nil && m.Pos.Settings["pause"] == pause }))
 			}
 		}
@@ -72,7 +72,7 @@ func TestTwoPollsOfALesson(t *testing.T) {
 		for _, s := range studs {
 			id := s.seat.Member().ID
 			hear(t, s, "the move", func(e class.Event) bool { return e.Kind == class.KindLead && e.Lead.Pos.Step == at+1 })
-			if m := teacher.a.cls.roster[id]; !m.Revealed || m.Pos.Settings["pause"] != pause {
+			if m := teacher.a.cls.row(id); !m.Revealed || m.Pos.Settings["pause"] != pause {
 				hear(t, teacher, id+"'s run", rowOf(id, func(m class.Member) bool { return m.Revealed && m.Pos.Settings["pause"] == pause }))
 			}
 		}

@@ -73,7 +73,7 @@ func (p *summaryPage) View() string {
 	a := p.a
 	st, w, h := a.com.Styles, a.com.Width, a.com.Height
 	ss := a.students()
-	title := truncate(st.Title.Render("class "+a.cls.code)+" · summary of "+students(len(ss)), w)
+	title := truncate(st.Title.Render("class "+a.cls.part.Code())+" · summary of "+students(len(ss)), w)
 	lines := p.lines(ss, w)
 	rows := max(h-2, 1)
 	if len(lines) > rows {

@@ -468,7 +468,7 @@ func (p *deskPage) KeyMap() help.KeyMap {
 	pick := key.NewBinding(key.WithKeys("up", "down", "[", "]"), key.WithHelp("↑↓[]", "pick"))
 	show := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "their run"))
 	hold := key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "hold"))
-	if a.cls.hold {
+	if a.cls.part.Holding() {
 		hold.SetHelp("H", "release")
 	}
 	bs := []key.Binding{short(k.Step, "→", "step"), short(k.Back, "←", "back"), pick, show,

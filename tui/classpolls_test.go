@@ -156,3 +156,70 @@ func TestTwoPollsOfALesson(t *testing.T) {
 		t.Errorf("the report's answers per question: %v\n%s", counts, buf.String())
 	}
 }
+
+// TestOutOfFollowAtTheOpenPoll: a student who leaves follow mode while
+// the class's question is open may explore (a step back), but their own
+// run asks them the question as everyone is asked, and holds the move
+// past it, "the class is still answering this question", with what would
+// answer it hidden, until the instructor reveals; their answer counts in
+// the poll as an answer, not a blind one. Once revealed, their step runs
+// the move in their own run.
+func TestOutOfFollowAtTheOpenPoll(t *testing.T) {
+	hub := class.NewMemory(atClassNow)
+	info, err := hub.Open(context.Background(), "teacher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	teacher := joinAs(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 1, Scene: "gc-pause", Present: true}, 100, 30)
+	ann := joinAs(t, hub, info.Code, class.Student, "k-ann", "ann", Options{Seed: 2}, 100, 30)
+	bob := joinAs(t, hub, info.Code, class.Student, "k-bob", "bob", Options{Seed: 3}, 100, 30)
+	drive(t, teacher.a, keys("F")...)
+	at := teacher.a.pl.Scene.PredictAt(teacher.a.pl.MoveLabels())
+	drive(t, teacher.a, keys(strings.Repeat(".", at))...)
+	for _, s := range []member{ann, bob} {
+		hear(t, s, "the instructor at the question", leadAt("gc-pause", at))
+		drive(t, s.a, keys("F")...)
+	}
+	drive(t, bob.a, keys("1")...)
+	// ann leaves follow mode and explores: a step back is hers to take
+	drive(t, ann.a, keys("F")...)
+	if ann.a.cls.part.Following() {
+		t.Fatal("F did not leave follow mode")
+	}
+	drive(t, ann.a, keys(",")...)
+	if ann.a.pl.Snap.Pos != at-1 {
+		t.Fatalf("ann's step back: at %d, want %d", ann.a.pl.Snap.Pos, at-1)
+	}
+	// her own run comes to the class's open question: asked, and held
+	drive(t, ann.a, keys(".")...)
+	if ann.a.pl.Snap.Pos != at || !ann.a.pl.Asking {
+		t.Fatalf("ann's own run at the question: step %d (want %d), asking %v", ann.a.pl.Snap.Pos, at, ann.a.pl.Asking)
+	}
+	drive(t, ann.a, keys("2")...)
+	drive(t, ann.a, keys(".")...)
+	v := ann.a.View()
+	if ann.a.pl.Snap.Pos != at || ann.a.pl.Revealed || !strings.Contains(v, "the class is still answering this question") || !strings.Contains(v, "hidden until the instructor runs the move") {
+		t.Fatalf("ann's answer should wait at the question, the reply hidden (step %d, revealed %v):\n%s", ann.a.pl.Snap.Pos, ann.a.pl.Revealed, v)
+	}
+	hear(t, teacher, "ann's answer", rowOf("k-ann", func(m class.Member) bool { return len(m.Answers) == 1 }))
+	if m := teacher.a.cls.row("k-bob"); len(m.Answers) == 0 {
+		hear(t, teacher, "bob's answer", rowOf("k-bob", func(m class.Member) bool { return len(m.Answers) == 1 }))
+	}
+	p, ok := class.Tally(teacher.a.pl.Position(), teacher.a.students(), classNow)
+	if !ok || p.Answered != 2 || p.Blind != 0 || p.Guesses[1] != 1 {
+		t.Fatalf("the poll: %+v", p)
+	}
+	// the reveal: ann's step now runs the move in her own run
+	drive(t, teacher.a, keys(".")...)
+	hear(t, ann, "the move", leadAt("gc-pause", at+1))
+	drive(t, ann.a, keys(".")...)
+	if ann.a.pl.Snap.Pos != at+1 || !ann.a.pl.Revealed {
+		t.Fatalf("after the reveal ann's step should run the move: step %d, revealed %v", ann.a.pl.Snap.Pos, ann.a.pl.Revealed)
+	}
+	hear(t, teacher, "ann's run", rowOf("k-ann", func(m class.Member) bool { return m.Revealed }))
+	for _, a := range teacher.a.cls.row("k-ann").Answers {
+		if a.Blind || a.Chosen != 1 || !a.Ran {
+			t.Errorf("ann's answer should be an answer of the poll, judged by her run: %+v", a)
+		}
+	}
+}

@@ -400,12 +400,19 @@ func (p *Part) Reveal(lead play.Position, asking bool) (note string, ok bool) {
 		return "", true
 	}
 	at := lead.Step + 1 // 0 is never a question's step: warned's zero value is "not yet"
-	poll, found := Tally(lead, p.Students(), p.now())
+	poll, found := p.Poll(lead)
 	if !found || poll.Of == 0 || poll.Answered >= poll.Of || p.warned == at && p.warnedCount == poll.Answered {
 		return "", true
 	}
 	p.warned, p.warnedCount = at, poll.Answered
 	return fmt.Sprintf("%d of %d have answered · step again to run the move anyway", poll.Answered, poll.Of), false
+}
+
+// Poll is the class's poll at lead (the instructor's place; see Tally),
+// over the students as last heard: what the instructor asks the room and
+// how it has answered. ok is false where lead asks no question.
+func (p *Part) Poll(lead play.Position) (Poll, bool) {
+	return Tally(lead, p.Students(), p.now())
 }
 
 // Want keeps g to go to once the screen's running move is done.

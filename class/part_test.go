@@ -291,6 +291,17 @@ func classWithNoScreen(t *testing.T, a, b Hub) {
 	if _, ok := last.p.MoveAway(); !ok {
 		t.Fatal("a student out of follow is held by the class's hold")
 	}
+	// presence: while the instructor is away the hold binds no one
+	away, here := true, false
+	s0.p.Heard(nil, &away)
+	if s0.do(s0.p.Follow()); s0.p.Held() || s0.p.Following() {
+		t.Fatal("a follower is held while the instructor is away")
+	}
+	s0.do(s0.p.Follow())
+	s0.p.Heard(nil, &here)
+	if !s0.p.Held() {
+		t.Fatal("the hold does not bind again when the instructor is back")
+	}
 	teacher.do(teacher.p.Release())
 	teacher.report()
 	s0.hear("the release", func(s *session) bool { return !s.p.Held() })

@@ -48,6 +48,10 @@ type Part struct {
 	// answered, and that count: a second step there, with no new answer
 	// since, runs the move (see Reveal)
 	warned, warnedCount int
+	// place names the instructor's place as Since last saw it (scene,
+	// settings, step), placeSince when it got there
+	place      string
+	placeSince time.Time
 }
 
 // Go is a place the session's screen is to go to, as a visit of kind
@@ -413,6 +417,22 @@ func (p *Part) Reveal(lead play.Position, asking bool) (note string, ok bool) {
 // how it has answered. ok is false where lead asks no question.
 func (p *Part) Poll(lead play.Position) (Poll, bool) {
 	return Tally(lead, p.Students(), p.now())
+}
+
+// Since is when the instructor's place lead (scene, settings and step)
+// was first seen by this part, by the class's clock: an open question's
+// time. The instructor's session asks it at every change.
+func (p *Part) Since(lead play.Position) time.Time {
+	set := nonZero(lead.Settings)
+	data, _ := json.Marshal(struct {
+		Scene    string
+		Settings map[string]int
+		Step     int
+	}{lead.Scene, set, lead.Step})
+	if string(data) != p.place {
+		p.place, p.placeSince = string(data), p.now()
+	}
+	return p.placeSince
 }
 
 // Want keeps g to go to once the screen's running move is done.

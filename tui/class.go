@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"time"
 
@@ -90,10 +89,6 @@ type classroom struct {
 	// picked in it
 	board *Desk
 	pick  int
-	// place is the instructor's place as the class view last saw it (see
-	// placeOf), placeSince when it got there: an open question's time
-	place      string
-	placeSince time.Time
 }
 
 // row is member id's row as last heard; the zero Member for none.
@@ -172,30 +167,8 @@ func (a *session) syncDesk() {
 	if a.course.Browsing() && a.course.Visiting() == play.NotVisiting {
 		lead = play.Position{} // no scene led yet: nothing to poll
 	}
-	// the place's time: since the instructor's scene, settings or step
-	// last changed, by the class's clock
-	if place := placeOf(lead); place != c.place {
-		c.place, c.placeSince = place, c.now()
-	}
-	c.board.sync(deskState{students: ss, pick: c.pick, lead: lead, since: c.placeSince, follow: c.part.Asked(), hold: c.part.Holding(),
+	c.board.sync(deskState{students: ss, pick: c.pick, lead: lead, since: c.part.Since(lead), follow: c.part.Asked(), hold: c.part.Holding(),
 		notes: a.notesPage(), now: c.now(), lesson: lessonOf(class.AskedOf(ss), lead.Scene)})
-}
-
-// placeOf names a position's scene, settings and step, to tell when the
-// instructor's place changed.
-func placeOf(p play.Position) string {
-	set := map[string]int{}
-	for k, v := range p.Settings {
-		if v != 0 { // a setting left out is its first value
-			set[k] = v
-		}
-	}
-	data, _ := json.Marshal(struct {
-		Scene    string
-		Settings map[string]int
-		Step     int
-	}{p.Scene, set, p.Step})
-	return string(data)
 }
 
 // classKeys switches on the class's bindings for the session's role.

@@ -1,8 +1,11 @@
 // Package class is the classroom's shared state, with no drawing: the
 // classes instructors open (each known by a short code, the SSH user name
 // its students join with), the roster of who is connected and where each
-// stands, the instructor's place that followers replay to, the poll at a
-// prediction point, and the class summary as CSV.
+// stands, the instructor's place that followers replay to, each member's
+// answers per question and the poll of each question, the class report
+// as CSV, and the class's protocol as each session's Part of it (follow,
+// hold, the leader's step, the poll's reveal, presence), which a screen
+// draws and a test drives with no screen.
 //
 // A Hub keeps it in memory (one server) or in a Redis or Valkey server
 // (several servers serving one class), under Prefix, with follow and

@@ -234,7 +234,7 @@ func (a *session) goHome() tea.Cmd {
 	}
 	if a.cls != nil {
 		a.cls.shown = ""
-		a.cls.part.Wanted()
+		a.cls.part.Wanted() // a place kept for after the running move is dropped
 	}
 	a.backToScene()
 	if s == nil {

@@ -280,6 +280,11 @@ func (p *Player) draw() (string, frameLayout) {
 	switch {
 	case p.banner != "":
 		status = st.Bad.Render(p.banner)
+	case strings.Contains(p.Flash, "\n"):
+		// a note of several lines (y's path, an error) is said whole: each
+		// line wrapped, never cut, since a path cut with … is no path
+		bottom = append(bottom, wholeLines(st.Warn, p.Flash, w)...)
+		status = ""
 	case p.Flash != "":
 		status = st.Warn.Render(p.Flash)
 	case p.Err != "":
@@ -291,7 +296,9 @@ func (p *Player) draw() (string, frameLayout) {
 	default:
 		status = st.Bold.Render("verdict ") + renderTone(st, ex.VerdictTone, status)
 	}
-	bottom = append(bottom, truncate(status, w))
+	if status != "" {
+		bottom = append(bottom, truncate(status, w))
+	}
 	if p.hiding() {
 		bottom = append(bottom, truncate(st.Bold.Render("properties ")+st.Dim.Render(p.hiddenNote()), w))
 	} else {

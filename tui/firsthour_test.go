@@ -99,3 +99,21 @@ func TestContentsKeysPage(t *testing.T) {
 		t.Errorf("the contents' help line should say ? keys:\n%s", v)
 	}
 }
+
+// TestStoryEndSaysArrow: at a story's end the timeline says that → goes on
+// to what the scene taught, and → does open that page.
+func TestStoryEndSaysArrow(t *testing.T) {
+	a := openScene(t, embedded(t), "fencing", 1, 80, 24, "nnnnnnnnnnnn")
+	if !a.storyOver() {
+		t.Fatalf("the story should be over:\n%s", a.View())
+	}
+	drive(t, a, keys("[esc]")...) // the ending opened by the last step: closed
+	v := ansi.Strip(a.View())
+	if !strings.Contains(v, "end of story · → what it taught") {
+		t.Errorf("the footer at the story's end should name → and what it opens:\n%s", v)
+	}
+	drive(t, a, keys("[right]")...)
+	if _, ok := a.pages.top().(*endingPage); !ok {
+		t.Errorf("→ at the story's end should open what the scene taught:\n%s", a.View())
+	}
+}

@@ -64,6 +64,9 @@ type Player struct {
 	// endLine is the line under a race that has run, saying how to go on
 	// (see session.endLine); nil for none
 	endLine func() string
+	// storyEnd is the timeline's word for a story's end, with the key
+	// that goes on from it (see session.storyEnd); nil for "end of story"
+	storyEnd func() string
 }
 
 // newPlayer draws session s (see play.Course.Open) with com's styles and
@@ -316,6 +319,9 @@ func (p *Player) draw() (string, frameLayout) {
 			state = fmt.Sprintf(" · playing, speed %d/%d", p.Speed+1, len(play.Speeds()))
 		}
 		end := "end of story"
+		if p.storyEnd != nil {
+			end = p.storyEnd()
+		}
 		if lp := p.LabPlace(); lp != nil && len(lp.Moves) == 0 {
 			end = labHandEnd(lp.Clients) // a story played by hand ends where the learner stops
 		}

@@ -3,6 +3,7 @@ package tui
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -115,5 +116,34 @@ func TestStoryEndSaysArrow(t *testing.T) {
 	drive(t, a, keys("[right]")...)
 	if _, ok := a.pages.top().(*endingPage); !ok {
 		t.Errorf("→ at the story's end should open what the scene taught:\n%s", a.View())
+	}
+}
+
+// TestLabGuideQuestion: docs/lab.md's walk through the starter lock
+// (ctrl+r, ▸ on no-foreign-release, ctrl+o, n to the question) quotes the
+// question the screen asks there, word for word.
+func TestLabGuideQuestion(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "docs", "lab.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`the question the break asks[^"]*"([^"]+)"`).FindStringSubmatch(string(b))
+	if m == nil {
+		t.Fatal(`docs/lab.md should quote the question the break asks ("…")`)
+	}
+	quoted := strings.Join(strings.Fields(m[1]), " ")
+	a := openLab(t, Options{Seed: 1, Lab: filepath.Join(t.TempDir(), "mylock")}, 80, 24, "[ctrl+r]")
+	for i := 0; i < 10 && !strings.Contains(ansi.Strip(a.View()), "▸no-foreign-release"); i++ {
+		drive(t, a, labPresses("[pgdown]")...)
+	}
+	drive(t, a, labPresses("[ctrl+o]")...)
+	for i := 0; i < 20 && !a.pl.Asking; i++ {
+		drive(t, a, keys("n")...)
+	}
+	if !a.pl.Asking {
+		t.Fatalf("the break should ask a question:\n%s", a.View())
+	}
+	if v := rowsJoined(ansi.Strip(a.View())); !strings.Contains(v, quoted) {
+		t.Errorf("docs/lab.md quotes %q; the screen asks:\n%s", quoted, a.View())
 	}
 }

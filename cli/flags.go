@@ -46,6 +46,8 @@ usage: locksim [flags]
                        end opens the next story, then the next scene; the footer shows the
                        class time; esc asks before leaving a scene
   -list                print every scene's id, dive and title, then exit
+  -version             print this build's version (its module version or git commit, if the
+                       build carries one) and the story-code format it reads, then exit
   -plain               print the scene as a text transcript (the default without a terminal)
   -questions           with -plain: a handout for a class; each story stops at its question,
                        printed without its answer, and an answer key follows at the end
@@ -155,6 +157,7 @@ type config struct {
 	crashRate              float64
 	trialsSet, redisEmpty  bool
 	list, plain, cleanup   bool
+	version                bool // -version: print the build's and the story codes' versions
 	scale                  int
 	timeout                time.Duration
 	seed                   uint64
@@ -258,6 +261,9 @@ func parse(args []string) (config, error) {
 	})
 	if c.redisEmpty {
 		return c, errors.New("-redis needs a URL, e.g. redis://127.0.0.1:6379/0")
+	}
+	if c.version && fs.NFlag() > 1 {
+		return c, errors.New("-version prints the versions and exits: it goes alone")
 	}
 	if c.trialsSet {
 		switch {

@@ -236,8 +236,9 @@ func TestHistory(t *testing.T) {
 	if _, err := os.Stat(early); !os.IsNotExist(err) {
 		t.Errorf("at step 2 a file was left: %v", err)
 	}
-	if code, _, errs := runMain("-scene", "gc-pause", "-history", filepath.Join(dir, "no", "such", "dir.html")); code != 1 || !strings.Contains(errs, "-history") {
-		t.Errorf("an unwritable file: exit %d, stderr %q", code, errs)
+	// a directory that does not exist is bad input: one line, exit 2
+	if code, _, errs := runMain("-scene", "gc-pause", "-history", filepath.Join(dir, "no", "such", "dir.html")); code != 2 || !strings.Contains(errs, "-history") || strings.Count(errs, "\n") != 1 {
+		t.Errorf("a file in a missing directory: exit %d, stderr %q", code, errs)
 	}
 }
 

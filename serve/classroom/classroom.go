@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"locksim/class"
 	"locksim/serve"
@@ -265,6 +266,14 @@ func (c *Classes) place(ctx context.Context, id serve.Identity) (role class.Role
 // notACode is the note for a user name that is not a class code: it
 // says so, and where codes come from, in 80 columns whatever the name.
 func notACode(user string) string {
+	// the name is the client's to choose: a control character in it
+	// would reach the terminal as is
+	user = strings.Map(func(r rune) rune {
+		if !unicode.IsPrint(r) {
+			return '?'
+		}
+		return r
+	}, user)
 	if r := []rune(user); len(r) > 10 {
 		user = string(r[:9]) + "…"
 	}

@@ -245,6 +245,7 @@ func TestPlaces(t *testing.T) {
 		{"a student who typed the class's name", serve.Identity{KeyHash: "s", User: "prof"}, "", "", "prof is no class code · codes (like k7m2q) are on the instructor's screen"},
 		{"a word of five letters, not a code", serve.Identity{KeyHash: "s", User: "hello"}, "", "", "hello is no class code"},
 		{"a long word", serve.Identity{KeyHash: "s", User: "distributed-locks-course"}, "", "", "distribut… is no class code"},
+		{"a name with a terminal's escape", serve.Identity{KeyHash: "s", User: "a\x1b[2Jb"}, "", "", "a?[2Jb is no class code"},
 		{"no user name (the web's /)", serve.Identity{KeyHash: "s"}, "", "", ""},
 		{"an instructor's key taken off the list", serve.Identity{KeyHash: "teacher", User: "prof"}, "", "", "prof is no class code"},
 	} {

@@ -277,7 +277,7 @@ func (a *session) setPlayer(s *play.Session) {
 	a.pl = newPlayer(s, a.com)
 	a.asks.scene = true // the scene's page for its kind
 	a.pl.role = a.role()
-	a.pl.endLine = a.endLine
+	a.pl.endLine, a.pl.storyEnd = a.endLine, a.storyEnd
 	a.quiz = play.Show(s, func() *Quiz { return nil }, func(*play.QuizState) *Quiz { return newQuiz(a.pl) })
 	a.sizeScene(a.com.Width, a.com.Height)
 	a.applyKeys()

@@ -92,7 +92,7 @@ func checkGrade(_ *flag.FlagSet, c *config) error {
 // lab.json may only widen, and writes OUT/results.json. The search runs
 // in a child process (this binary, the hidden -grade-child verb) under
 // runner's limits (labConfig.limits): killed at -grade-timeout, at
-// -grade-memory of resident memory, at its RLIMIT_CPU, or when this
+// -grade-memory of resident memory, at its CPU rlimit, or when this
 // process is asked to stop (SIGTERM, SIGINT), each where the OS allows;
 // stdout's second line says which hold. Exit status: 0 once
 // results.json is written, whatever the lock's result, a limit's end
@@ -172,7 +172,7 @@ func stoppedAt(limit *runner.LimitError) grade.Results {
 	case runner.Memory:
 		return stopped(fmt.Sprintf("the search used more than %d MB of memory (-grade-memory)", l.MemoryMB))
 	}
-	return stopped(fmt.Sprintf("the search ran past its CPU limit of %d s (RLIMIT_CPU)", l.CPU))
+	return stopped(fmt.Sprintf("the search ran past its CPU limit of %d s (the kernel's)", l.CPU))
 }
 
 // childResults reads how the child ended by itself: its results on

@@ -18,7 +18,7 @@ import (
 )
 
 // TestGradeCPULimit: the search's own process (-grade-child, which sets
-// the RLIMIT_CPU its runner asks for) is killed by the kernel there, and
+// the CPU rlimit its runner asks for) is killed by the kernel there, and
 // the grade reads that end as the CPU limit.
 func TestGradeCPULimit(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-grade-child", slowLock(t))
@@ -29,7 +29,7 @@ func TestGradeCPULimit(t *testing.T) {
 	if !ok || !ws.Signaled() || !errors.As(err, &limit) {
 		t.Fatalf("the search with a CPU limit of 1 s: %v", err)
 	}
-	if res := stoppedAt(limit); res.Status != "error" || !strings.Contains(res.Message, "CPU limit of 1 s (RLIMIT_CPU)") {
+	if res := stoppedAt(limit); res.Status != "error" || !strings.Contains(res.Message, "CPU limit of 1 s (the kernel's)") {
 		t.Errorf("read as %+v", res)
 	}
 }

@@ -45,7 +45,7 @@ const (
 // stdout (locksim's hidden verb -lab-child). It runs under runner's
 // limits (Limits): killed at Wall (0: DefaultChildWall), at MemoryMB of
 // resident memory (0: DefaultChildMemory) and when the search's context
-// ends, with RLIMIT_CPU at twice Wall and a second, at nice Nice (0:
+// ends, with a CPU rlimit of twice Wall and a second, at nice Nice (0:
 // unchanged), and dying with the parent, each where the OS allows.
 type Child struct {
 	Start    func() *exec.Cmd

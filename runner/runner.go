@@ -22,12 +22,12 @@ import (
 type Limits struct {
 	// Wall is the wall time from its start at which the parent kills it.
 	Wall time.Duration
-	// CPU is its CPU time in seconds (RLIMIT_CPU, soft and hard), which
+	// CPU is its CPU time in seconds (the kernel's CPU rlimit, soft and hard), which
 	// the child sets on itself in Enter: the kernel's backstop for a
 	// parent that cannot kill it. Unix only.
 	CPU int
 	// MemoryMB is the resident memory (VmRSS, read from /proc every
-	// 100 ms) past which the parent kills it; not RLIMIT_AS, which a -race
+	// 100 ms) past which the parent kills it; not an address-space rlimit, which a -race
 	// build's terabytes of reserved address space would trip. Linux only.
 	MemoryMB int
 	// Nice is the nice value it runs at (19 the lowest priority). Unix only.
@@ -71,11 +71,11 @@ func (e *LimitError) Error() string {
 func (e *LimitError) Unwrap() error { return ErrLimit }
 
 // cpuEnv carries Limits.CPU to the child, whose Enter sets it: no OS this
-// package builds for lets a parent set a child's RLIMIT_CPU before exec.
-const cpuEnv = "LOCKSIM_RLIMIT_CPU"
+// package builds for lets a parent set a child's CPU rlimit before exec.
+const cpuEnv = "LOCKSIM_CPU_SECONDS"
 
 // Enter is the child's side, called first thing by a program a Proc may
-// run: it sets the RLIMIT_CPU its parent asked for, if any. Its error
+// run: it sets the CPU rlimit its parent asked for, if any. Its error
 // says the limit could not be set; the child should then not run.
 func Enter() error {
 	v := os.Getenv(cpuEnv)

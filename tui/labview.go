@@ -332,7 +332,7 @@ func (l *Lab) resultRows() []string {
 		label := lab.Thousands(l.prog.Explored) + " schedules explored, " + lab.Thousands(l.prog.Broke) + " broke"
 		out = append(out, l.bar.ViewAs(min(max(l.prog.Done, 0), 1))+" "+st.Dim.Render(label))
 		if l.com.SearchLimits != "" {
-			out = append(out, st.Dim.Render(wrapAll(st, l.com.SearchLimits, l.w)))
+			out = append(out, styleLines(st.Dim, wrapAll(st, l.com.SearchLimits, l.w)))
 		}
 		return out
 	case l.runErr != "":

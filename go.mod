@@ -13,6 +13,7 @@ require (
 	github.com/charmbracelet/wish v1.4.7
 	github.com/charmbracelet/x/ansi v0.11.7
 	github.com/charmbracelet/x/exp/teatest v0.0.0-20251215102626-e0db08df7383
+	github.com/charmbracelet/x/term v0.2.2
 	github.com/charmbracelet/x/vt v0.1.0
 	github.com/chromedp/cdproto v0.160.1
 	github.com/chromedp/chromedp v0.23.0
@@ -40,7 +41,6 @@ require (
 	github.com/charmbracelet/x/exp/golden v0.0.0-20241011142426-46044092ad91 // indirect
 	github.com/charmbracelet/x/exp/ordered v0.1.0 // indirect
 	github.com/charmbracelet/x/input v0.3.4 // indirect
-	github.com/charmbracelet/x/term v0.2.2 // indirect
 	github.com/charmbracelet/x/termios v0.1.1 // indirect
 	github.com/charmbracelet/x/windows v0.2.2 // indirect
 	github.com/clipperhouse/displaywidth v0.11.0 // indirect
@@ -70,3 +70,8 @@ require (
 // DELEX conditions and DIGEST, and Valkey 9.0's DELIFEQ; the patch against
 // the pristine release is third_party/miniredis.patch.
 replace github.com/alicebob/miniredis/v2 => ./third_party/miniredis
+
+// A patched copy of charmbracelet/x/input v0.3.4 (through wish's bubbletea)
+// that builds for Windows against x/windows v0.2.2, which dropped two
+// constants it names; the patch is third_party/input.patch.
+replace github.com/charmbracelet/x/input => ./third_party/input

@@ -27,6 +27,7 @@ import (
 	"syscall"
 	"time"
 
+	"locksim/runner"
 	"locksim/serve"
 	"locksim/sim"
 
@@ -121,6 +122,12 @@ func sshCommands() map[string]serve.Command {
 // runHeartbeat is Main with the live heartbeat's TTL set (0: the default),
 // for a test that kills runs and sweeps them without a 15 s wait.
 func runHeartbeat(args []string, heartbeatTTL time.Duration, stdin io.Reader, stdout, stderr io.Writer) int {
+	// a child process of runner's (a search, a grade, an SSH command)
+	// takes on the CPU limit its parent asked for before anything else
+	if err := runner.Enter(); err != nil {
+		fmt.Fprintf(stderr, "locksim: %v\n", err)
+		return 1
+	}
 	if os.Getenv(childEnv) == "1" {
 		return runChild(args, stdout, stderr)
 	}

@@ -14,13 +14,12 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"locksim/lab"
 	"locksim/lab/grade"
+	"locksim/runner"
 	"locksim/sim"
 )
 
@@ -35,7 +34,6 @@ type labConfig struct {
 	// child is the hidden verb's directory (-grade-child DIR): the search
 	// itself, run by -grade in a process of its own, results on stdout
 	child string
-	cpu   int // -grade-cpu: the child's CPU limit, in seconds (RLIMIT_CPU)
 	// search is the hidden verb -lab-child: a served lab session's search
 	// in a process of its own (lab.ServeChild on stdin and stdout)
 	search bool
@@ -62,7 +60,6 @@ func gradeFlags(fs *flag.FlagSet, c *config) {
 	fs.StringVar(&c.lab.level, "level", "", "")
 	fs.StringVar(&c.lab.policy, "policy", "", "")
 	fs.StringVar(&c.lab.child, "grade-child", "", "")
-	fs.IntVar(&c.lab.cpu, "grade-cpu", 0, "")
 	fs.BoolVar(&c.lab.search, "lab-child", false, "")
 }
 
@@ -93,11 +90,11 @@ func checkGrade(_ *flag.FlagSet, c *config) error {
 // runGrade grades -grade DIR against the policy -level ID or -policy FILE
 // pins (the student's lab.json then unread), or the default policy that
 // lab.json may only widen, and writes OUT/results.json. The search runs
-// in a child process (this binary, the hidden -grade-child verb) with
-// RLIMIT_CPU set, which this process kills at -grade-timeout, at
-// -grade-memory of resident memory (read from /proc: RLIMIT_AS would
-// refuse a -race build, which reserves terabytes of address space), or
-// when it is asked to stop (SIGTERM, SIGINT). Exit status: 0 once
+// in a child process (this binary, the hidden -grade-child verb) under
+// runner's limits (labConfig.limits): killed at -grade-timeout, at
+// -grade-memory of resident memory, at its CPU rlimit, or when this
+// process is asked to stop (SIGTERM, SIGINT), each where the OS allows;
+// stdout's second line says which hold. Exit status: 0 once
 // results.json is written, whatever the lock's result, a limit's end
 // included (status error, the message naming the limit); 2 for a usage
 // error (no such directory, no acquire); 1 when the file cannot be
@@ -123,6 +120,7 @@ func runGrade(ctx context.Context, e *env, cf config, _ *sim.Backend) int {
 		return 1
 	}
 	fmt.Fprintf(e.out, "%s: %s\n", res.Status, c.out+"/results.json")
+	fmt.Fprintln(e.out, c.limits().Holds())
 	return 0
 }
 
@@ -139,7 +137,7 @@ func gradeInChild(ctx context.Context, c labConfig) (res grade.Results, usage st
 	if err != nil {
 		return res, "", err
 	}
-	args := []string{"-grade-child", c.grade, "-grade-cpu", strconv.Itoa(c.cpuLimit())}
+	args := []string{"-grade-child", c.grade}
 	switch {
 	case c.level != "":
 		args = append(args, "-level", c.level)
@@ -149,57 +147,46 @@ func gradeInChild(ctx context.Context, c labConfig) (res grade.Results, usage st
 	cmd := exec.Command(self, args...)
 	// the cli's tests start their own binary as locksim with this set
 	cmd.Env = append(os.Environ(), "LOCKSIM_MAIN=1")
-	// a grader killed outright takes its search with it
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		return res, "", fmt.Errorf("cannot start the search: %w", err)
+	werr := runner.Run(ctx, cmd, c.limits())
+	var limit *runner.LimitError
+	switch {
+	case errors.As(werr, &limit):
+		return stoppedAt(limit), "", nil
+	case ctx.Err() != nil && errors.Is(werr, ctx.Err()):
+		return stopped("locksim -grade was interrupted before the search ended (SIGTERM or SIGINT)"), "", nil
+	case cmd.ProcessState == nil:
+		return res, "", fmt.Errorf("cannot start the search: %w", werr)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	wall := time.NewTimer(c.timeout)
-	defer wall.Stop()
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	kill := func(why string) grade.Results {
-		_ = cmd.Process.Kill()
-		<-done
-		return stopped(why)
-	}
-	for {
-		select {
-		case err := <-done:
-			return childResults(err, cmd, stdout.Bytes(), stderr.String(), c)
-		case <-ctx.Done():
-			return kill("locksim -grade was interrupted before the search ended (SIGTERM or SIGINT)"), "", nil
-		case <-wall.C:
-			return kill(fmt.Sprintf("the grade ran past its time limit of %s (-grade-timeout)", c.timeout)), "", nil
-		case <-tick.C:
-			if rss, ok := lab.ResidentMB(cmd.Process.Pid); ok && rss > c.memory {
-				return kill(fmt.Sprintf("the search used more than %d MB of memory (-grade-memory)", c.memory)), "", nil
-			}
-		}
-	}
+	return childResults(werr, cmd, stdout.Bytes(), stderr.String())
 }
 
-// childResults reads how the child ended: its results on stdout, its
-// usage error, or the CPU limit that killed it.
-func childResults(werr error, cmd *exec.Cmd, stdout []byte, stderr string, c labConfig) (grade.Results, string, error) {
+// stoppedAt is results.json for a search a limit ended, naming the limit
+// and the flag that sets it.
+func stoppedAt(limit *runner.LimitError) grade.Results {
+	l := limit.Limits
+	switch limit.Limit {
+	case runner.WallTime:
+		return stopped(fmt.Sprintf("the grade ran past its time limit of %s (-grade-timeout)", l.Wall))
+	case runner.Memory:
+		return stopped(fmt.Sprintf("the search used more than %d MB of memory (-grade-memory)", l.MemoryMB))
+	}
+	return stopped(fmt.Sprintf("the search ran past its CPU limit of %d s (the kernel's)", l.CPU))
+}
+
+// childResults reads how the child ended by itself: its results on
+// stdout, or its usage error.
+func childResults(werr error, cmd *exec.Cmd, stdout []byte, stderr string) (grade.Results, string, error) {
 	var res grade.Results
-	code := cmd.ProcessState.ExitCode()
-	switch {
-	case code == 0:
+	switch cmd.ProcessState.ExitCode() {
+	case 0:
 		if err := json.Unmarshal(stdout, &res); err != nil {
 			return res, "", fmt.Errorf("the search's results cannot be read: %v", err)
 		}
 		return res, "", nil
-	case code == 2:
+	case 2:
 		return res, stderr, nil
-	}
-	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() &&
-		(ws.Signal() == syscall.SIGKILL || ws.Signal() == syscall.SIGXCPU) {
-		return stopped(fmt.Sprintf("the search ran past its CPU limit of %d s (RLIMIT_CPU)", c.cpuLimit())), "", nil
 	}
 	line := strings.TrimSpace(stderr)
 	if line == "" {
@@ -208,25 +195,22 @@ func childResults(werr error, cmd *exec.Cmd, stdout []byte, stderr string, c lab
 	return stopped("the search failed: " + line), "", nil
 }
 
-// cpuLimit is the CPU seconds the child is given: twice the wall limit
-// and one, so that the collector's work on a second core does not end a
-// grade the wall limit would have let finish. It is the backstop for a
-// parent that cannot kill it.
-func (c labConfig) cpuLimit() int { return 2*int((c.timeout+time.Second-1)/time.Second) + 1 }
+// limits are the runner's limits of the grade's search: -grade-timeout,
+// -grade-memory, and a CPU limit of twice the wall limit and one second,
+// so that the collector's work on a second core does not end a grade the
+// wall limit would have let finish (the backstop for a parent that cannot
+// kill it). It keeps the normal priority: a grader runs it on its own.
+func (c labConfig) limits() runner.Limits {
+	return runner.Limits{Wall: c.timeout, MemoryMB: c.memory,
+		CPU: 2*int((c.timeout+time.Second-1)/time.Second) + 1}
+}
 
-// gradeChild is the hidden verb -grade-child DIR: it sets its own
-// RLIMIT_CPU to -grade-cpu seconds (the kernel then kills it there), runs
-// the search and prints the results as JSON on stdout. Exit status 0 with
+// gradeChild is the hidden verb -grade-child DIR (its CPU limit set by
+// runner.Enter in Main): it runs the search and prints the results as
+// JSON on stdout. Exit status 0 with
 // the results; 2 and one line on stderr for a usage error; 1 otherwise.
 func gradeChild(ctx context.Context, e *env, cf config, _ *sim.Backend) int {
 	c := cf.lab
-	if c.cpu > 0 {
-		lim := &syscall.Rlimit{Cur: uint64(c.cpu), Max: uint64(c.cpu)}
-		if err := syscall.Setrlimit(syscall.RLIMIT_CPU, lim); err != nil {
-			fmt.Fprintf(e.err, "locksim: cannot limit the search's CPU time: %v\n", err)
-			return 1
-		}
-	}
 	res, err := grade.Dir(ctx, c.child, grade.Pin{Level: c.level, Policy: c.policy})
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -11,14 +11,15 @@ import (
 	"os/exec"
 
 	"locksim/lab"
+	"locksim/serve"
 	"locksim/sim"
 )
 
-// labChildOf is serve.Config.Lab: this binary (exe) running -lab-child,
-// with extra on top of the process's environment; lab.Child's defaults
-// for its limits.
+// labChildOf is the child behind serve.Config.Lab: this binary (exe)
+// running -lab-child, with extra on top of the process's environment, at
+// serve.ChildNice; lab.Child's defaults for its other limits.
 func labChildOf(exe string, extra []string) lab.Child {
-	return lab.Child{Start: func() *exec.Cmd {
+	return lab.Child{Nice: serve.ChildNice, Start: func() *exec.Cmd {
 		cmd := exec.Command(exe, "-lab-child")
 		cmd.Env = append(os.Environ(), extra...)
 		return cmd

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -47,8 +48,13 @@ func TestGradeFlag(t *testing.T) {
 		if err := json.Unmarshal(data, &res); err != nil || res.Version != 2 || res.Status != status {
 			t.Errorf("%s: %s (%v), want status %s", dir, data, err, status)
 		}
-		if !strings.HasPrefix(stdout, status+": ") {
+		// the result, then which of the search's limits hold here
+		limits := labConfig{timeout: defaultGradeTimeout, memory: defaultGradeMemory}.limits().Holds()
+		if stdout != status+": "+out+"/results.json\n"+limits+"\n" {
 			t.Errorf("%s: stdout %q", dir, stdout)
+		}
+		if runtime.GOOS == "linux" && limits != "limits on linux: wall time 1m0s, CPU time 121 s, memory 1024 MB, ends with locksim" {
+			t.Errorf("-grade's limits on Linux: %q", limits)
 		}
 	}
 }

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -34,17 +36,24 @@ const (
 
 // labServer is an SSH server of the course as -serve runs it, each lab
 // search in a child process (this test binary standing for locksim's
-// -lab-child) with wall limit wall.
-func labServer(t *testing.T, wall time.Duration) string {
+// -lab-child) with wall limit wall; each search's end, as its runner
+// returned it, comes on ended.
+func labServer(t *testing.T, wall time.Duration) (addr string, child lab.Child, ended <-chan error) {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Skip(err)
 	}
-	child := labChildOf(exe, []string{"LOCKSIM_MAIN=1"})
+	child = labChildOf(exe, []string{"LOCKSIM_MAIN=1"})
 	child.Wall = wall
+	ends := make(chan error, 16)
+	run := func(ctx context.Context, l *lab.Lock, o lab.Options) (*lab.Report, error) {
+		rep, err := child.Run(ctx, l, o)
+		ends <- err
+		return rep, err
+	}
 	s, err := serve.New(serve.Config{HostKey: filepath.Join(t.TempDir(), "host_ed25519"), Commands: sshCommands(),
-		Log: log.New(io.Discard, "", 0), Lab: child})
+		Log: log.New(io.Discard, "", 0), Lab: run, LabLimits: child.Limits().Holds()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +62,23 @@ func labServer(t *testing.T, wall time.Duration) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(sshtest.Serve(t, s, l))
-	return l.Addr().String()
+	return l.Addr().String(), child, ends
+}
+
+// searchEnded waits for the next search to end, however long a busy
+// machine makes it take: its wall limit bounds it, and the wait's own
+// bound (that limit and sshtest.Hang past it) only catches a search that
+// never started or a limit that did not hold. It returns the search's
+// error.
+func searchEnded(t *testing.T, ended <-chan error, wall time.Duration) error {
+	t.Helper()
+	select {
+	case err := <-ended:
+		return err
+	case <-time.After(wall + sshtest.Hang):
+		t.Fatalf("no search ended within its wall limit of %s and %s more", wall, sshtest.Hang)
+		return nil
+	}
 }
 
 // labChildren are the pids of this process's -lab-child children.
@@ -158,7 +183,7 @@ func TestServedLabAttacks(t *testing.T) {
 	// the limit only the slow lock reaches: the attacks end at their first
 	// run, long before it on the busiest machine
 	const wall = 15 * time.Second
-	addr := labServer(t, wall)
+	addr, child, ended := labServer(t, wall)
 	other := sshtest.Open(t, sshtest.Dial(t, addr, "other", sshtest.NewKey(t)), "xterm-256color", 100, 30)
 	other.WaitFor("the course:")
 	poke := responsive(other)
@@ -185,14 +210,34 @@ func TestServedLabAttacks(t *testing.T) {
 			poke()
 			// the attack's own limit, or, on a machine so busy that the
 			// search at nice 19 gets little CPU, the wall limit: either
-			// way the search was contained and ended. The script's error
-			// can show before the search's process has ended, so the wait
-			// is for the search to have ended too.
-			tm.WaitUntil("the attack's limit: "+c.want, func(s string) bool {
-				return !strings.Contains(s, "the adversary is searching") &&
-					(strings.Contains(s, "✗ acquire.lua:") && strings.Contains(s, c.want) ||
-						strings.Contains(s, "ran past its time limit of "+wall.String()))
-			})
+			// way the search was contained and ended. The test waits for
+			// that end, never for a time, so the next case types its lock
+			// only once this one's search is over.
+			err := searchEnded(t, ended, wall)
+			var se *lab.ScriptError
+			switch {
+			case errors.Is(err, lab.ErrLimit):
+				if !strings.Contains(err.Error(), "ran past its time limit of "+wall.String()) {
+					t.Fatalf("the search ended at a limit other than its wall time: %v", err)
+				}
+				tm.WaitFor("ran past its time limit of " + wall.String())
+			case errors.As(err, &se):
+				want := c.want
+				if !strings.Contains(se.Error(), want) && se.OverBudget && strings.Contains(se.Msg, "ran past its") {
+					// the run's own deadline, which a process starved of
+					// CPU reaches before the attack's own limit
+					t.Logf("the run's deadline came first: %v", se)
+					want = "stopped: the script ran past its"
+				}
+				if !strings.Contains(se.Error(), want) {
+					t.Fatalf("the search ended with %v, want %q", se, want)
+				}
+				tm.WaitUntil("the attack's limit: "+want, func(s string) bool {
+					return strings.Contains(s, "✗ acquire.lua:") && strings.Contains(s, want)
+				})
+			default:
+				t.Fatalf("the search ended with %v, want the script's error or the wall limit", err)
+			}
 			waitLabChildren(t, 0)
 		})
 	}
@@ -208,23 +253,26 @@ func TestServedLabAttacks(t *testing.T) {
 		if f := strings.Fields(string(stat)); err == nil && len(f) > 18 && f[18] != strconv.Itoa(serve.ChildNice) {
 			t.Errorf("the search's process runs at nice %s, want %d", f[18], serve.ChildNice)
 		}
+		// the lab page says which limits hold while the search runs
+		tm.WaitFor(child.Limits().Holds())
 		poke()
 		tm.Send(keyEsc)
 		tm.WaitFor("search cancelled")
+		if err := searchEnded(t, ended, wall); !errors.Is(err, context.Canceled) {
+			t.Errorf("a cancelled search ended with %v", err)
+		}
 		waitLabChildren(t, 0)
 	})
 	t.Run("wall limit", func(t *testing.T) {
 		tm.Send(keyCtrlR)
 		waitLabChildren(t, 1)
 		poke()
-		// past sshtest.Hang's wait if the limit did not hold
-		tm.WaitUntil("the wall limit's line", func(s string) bool {
-			return strings.Contains(s, "time limit of "+wall.String()) || strings.Contains(s, "all schedules of") || strings.Contains(s, "bound refused")
-		})
-		waitLabChildren(t, 0)
-		if s := tm.Screen(); !strings.Contains(s, "time limit of "+wall.String()) {
-			t.Skipf("the search ended within its %s on this machine: no limit to see:\n%s", wall, s)
+		err := searchEnded(t, ended, wall)
+		if !errors.Is(err, lab.ErrLimit) {
+			t.Skipf("the search ended within its %s on this machine (%v): no limit to see", wall, err)
 		}
+		tm.WaitFor("time limit of " + wall.String())
+		waitLabChildren(t, 0)
 	})
 	t.Run("session closed", func(t *testing.T) {
 		c := sshtest.Dial(t, addr, "leaving", sshtest.NewKey(t))
@@ -233,6 +281,9 @@ func TestServedLabAttacks(t *testing.T) {
 		closing.Send(keyCtrlR)
 		waitLabChildren(t, 1)
 		c.Close() // the connection drops mid-search
+		if err := searchEnded(t, ended, wall); !errors.Is(err, context.Canceled) {
+			t.Errorf("the search of a closed session ended with %v", err)
+		}
 		waitLabChildren(t, 0)
 		poke()
 	})

@@ -69,7 +69,8 @@ func serveCourse(ctx context.Context, e *env, c config, _ *sim.Backend) int {
 	cfg.Commands = sshCommands()
 	if exe, err := os.Executable(); err == nil {
 		cfg.Spawn = spawner(exe, nil, cfg.Redis, cfg.Live)
-		cfg.Lab = labChildOf(exe, nil)
+		child := labChildOf(exe, nil)
+		cfg.Lab, cfg.LabLimits = child.Run, child.Limits().Holds()
 	} else {
 		fmt.Fprintf(stderr, "locksim: the commands over SSH and the lab's searches run in this process, at its priority: %v\n", err)
 	}

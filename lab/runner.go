@@ -14,13 +14,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
+
+	"locksim/runner"
 )
 
 // Runner runs the adversary's search of a lock, as Check does and with
@@ -42,14 +41,12 @@ const (
 )
 
 // Child runs searches in a process of their own: Start's process, which
-// must serve ServeChild on its stdin and stdout (locksim's hidden verb
-// -lab-child). The parent kills it at Wall (0: DefaultChildWall), at
-// MemoryMB of resident memory read from /proc (0: DefaultChildMemory; not
-// RLIMIT_AS, which a -race build's terabytes of reserved address space
-// would trip), and when the search's context ends; the child sets its own
-// RLIMIT_CPU to twice Wall and a second, the kernel's backstop for a
-// parent that cannot kill it. It runs at nice Nice (0: unchanged) and
-// dies with the parent (SIGKILL on the parent's death, on Linux).
+// must call runner.Enter and then serve ServeChild on its stdin and
+// stdout (locksim's hidden verb -lab-child). It runs under runner's
+// limits (Limits): killed at Wall (0: DefaultChildWall), at MemoryMB of
+// resident memory (0: DefaultChildMemory) and when the search's context
+// ends, with a CPU rlimit of twice Wall and a second, at nice Nice (0:
+// unchanged), and dying with the parent, each where the OS allows.
 type Child struct {
 	Start    func() *exec.Cmd
 	Wall     time.Duration
@@ -57,14 +54,29 @@ type Child struct {
 	Nice     int
 }
 
+// Limits are the runner's limits c's searches run under.
+func (c Child) Limits() runner.Limits {
+	l := runner.Limits{Wall: c.Wall, MemoryMB: c.MemoryMB, Nice: c.Nice}
+	if l.Wall <= 0 {
+		l.Wall = DefaultChildWall
+	}
+	if l.MemoryMB <= 0 {
+		l.MemoryMB = DefaultChildMemory
+	}
+	// the backstop for a parent that cannot kill it: twice the wall time,
+	// so that the collector's work on a second core does not end a search
+	// the wall limit would have let finish
+	l.CPU = 2*int((l.Wall+time.Second-1)/time.Second) + 1
+	return l
+}
+
 // childRequest is what the parent writes on the child's stdin: the lock
 // (the policy as its fields, not as lab.json, so nothing is lost or
-// defaulted on the way), the scripts' budget and the CPU limit.
+// defaulted on the way) and the scripts' budget.
 type childRequest struct {
 	Acquire, Release, Extend Part
 	Policy                   wirePolicy
 	Budget                   Budget
-	CPUSeconds               int
 }
 
 // wirePolicy is Policy without its lab.json form: every field as it is.
@@ -90,16 +102,8 @@ const maxChildOutput = 16 << 20
 // *ScriptError or the search's own error as Check gives them, or why the
 // child could not run.
 func (c Child) Run(ctx context.Context, l *Lock, o Options) (*Report, error) {
-	wall, mem := c.Wall, c.MemoryMB
-	if wall <= 0 {
-		wall = DefaultChildWall
-	}
-	if mem <= 0 {
-		mem = DefaultChildMemory
-	}
-	cpu := 2*int((wall+time.Second-1)/time.Second) + 1
 	req, err := json.Marshal(childRequest{Acquire: l.Acquire, Release: l.Release, Extend: l.Extend,
-		Policy: wirePolicy(l.Policy), Budget: o.Budget, CPUSeconds: cpu})
+		Policy: wirePolicy(l.Policy), Budget: o.Budget})
 	if err != nil {
 		return nil, err
 	}
@@ -114,47 +118,13 @@ func (c Child) Run(ctx context.Context, l *Lock, o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	dieWithParent(cmd)
-	if err := cmd.Start(); err != nil {
+	p, err := runner.Start(ctx, cmd, c.Limits())
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, fmt.Errorf("the search's process cannot start: %w", err)
 	}
-	if c.Nice != 0 {
-		_ = lowerPriority(cmd.Process.Pid, c.Nice) // a search at the normal priority still runs
-	}
-
-	// the watch kills the child at a limit or when ctx ends; it stops
-	// once the child is waited for, so no kill can reach a reused pid
-	why := make(chan error, 1)
-	exited := make(chan struct{})
-	var watch sync.WaitGroup
-	watch.Add(1)
-	go func() {
-		defer watch.Done()
-		wallT := time.NewTimer(wall)
-		defer wallT.Stop()
-		tick := time.NewTicker(100 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			var stop error
-			select {
-			case <-exited:
-				return
-			case <-ctx.Done():
-				stop = ctx.Err()
-			case <-wallT.C:
-				stop = fmt.Errorf("%w: it ran past its time limit of %s", ErrLimit, wall)
-			case <-tick.C:
-				if rss, ok := ResidentMB(cmd.Process.Pid); ok && rss > mem {
-					stop = fmt.Errorf("%w: it used more than %d MB of memory", ErrLimit, mem)
-				}
-			}
-			if stop != nil {
-				why <- stop
-				_ = cmd.Process.Kill()
-				return
-			}
-		}
-	}()
 
 	var last childMsg
 	dec := json.NewDecoder(bufio.NewReader(io.LimitReader(out, maxChildOutput)))
@@ -174,16 +144,16 @@ func (c Child) Run(ctx context.Context, l *Lock, o Options) (*Report, error) {
 	}
 	if !errors.Is(readErr, io.EOF) {
 		// garbage or too much: the child is not the search it should be
-		_ = cmd.Process.Kill()
+		p.Kill()
 	}
 	_, _ = io.Copy(io.Discard, out)
-	werr := cmd.Wait()
-	close(exited)
-	watch.Wait()
-	select {
-	case err := <-why:
-		return nil, err
-	default:
+	werr := p.Wait()
+	var limit *runner.LimitError
+	switch {
+	case errors.As(werr, &limit):
+		return nil, fmt.Errorf("%w: %v", ErrLimit, limit)
+	case ctx.Err() != nil && errors.Is(werr, ctx.Err()):
+		return nil, werr
 	}
 	switch {
 	case last.Report != nil:
@@ -200,13 +170,6 @@ func (c Child) Run(ctx context.Context, l *Lock, o Options) (*Report, error) {
 	case !errors.Is(readErr, io.EOF):
 		return nil, fmt.Errorf("the search's process sent what is not a report: %v", readErr)
 	}
-	var exit *exec.ExitError
-	if errors.As(werr, &exit) {
-		if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() &&
-			(ws.Signal() == syscall.SIGKILL || ws.Signal() == syscall.SIGXCPU) {
-			return nil, fmt.Errorf("%w: it ran past its CPU limit of %d s", ErrLimit, cpu)
-		}
-	}
 	line := strings.TrimSpace(stderr.String())
 	if line == "" {
 		line = fmt.Sprint(werr)
@@ -215,10 +178,9 @@ func (c Child) Run(ctx context.Context, l *Lock, o Options) (*Report, error) {
 }
 
 // ServeChild is the child's side of Child.Run: it reads the request on
-// in, sets its own RLIMIT_CPU, runs Check and writes the progress and the
-// outcome on out, one JSON value a line. It returns an error only when
-// the request cannot be read or the limit set; the search's own errors
-// go to out.
+// in, runs Check and writes the progress and the outcome on out, one
+// JSON value a line. It returns an error only when the request cannot be
+// read; the search's own errors go to out.
 func ServeChild(ctx context.Context, in io.Reader, out io.Writer) error {
 	var req childRequest
 	data, err := io.ReadAll(io.LimitReader(in, 4<<20))
@@ -227,11 +189,6 @@ func ServeChild(ctx context.Context, in io.Reader, out io.Writer) error {
 	}
 	if err := json.Unmarshal(data, &req); err != nil {
 		return fmt.Errorf("the search's request cannot be read: %v", err)
-	}
-	if req.CPUSeconds > 0 {
-		if err := limitCPU(req.CPUSeconds); err != nil {
-			return fmt.Errorf("cannot limit the search's CPU time: %v", err)
-		}
 	}
 	l := &Lock{Acquire: req.Acquire, Release: req.Release, Extend: req.Extend, Policy: Policy(req.Policy)}
 	w := bufio.NewWriter(out)
@@ -265,29 +222,6 @@ func ServeChild(ctx context.Context, in io.Reader, out io.Writer) error {
 		send(childMsg{Report: rep})
 	}
 	return nil
-}
-
-// ResidentMB reads a process's resident memory (VmRSS) from
-// /proc/PID/status, in MB; false where there is no /proc.
-func ResidentMB(pid int) (int, bool) {
-	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		return 0, false
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:")
-		if !ok {
-			continue
-		}
-		kb, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
-		if err != nil {
-			return 0, false
-		}
-		return kb / 1024, true
-	}
-	return 0, false
 }
 
 // tail keeps the last max bytes written to it: a child's stderr, for the

@@ -7,22 +7,19 @@ import (
 )
 
 // DefaultLabSearches is how many lab searches' processes run at once by
-// default: each may take a core (at nice 19) and up to lab.Child's memory
-// cap, so a class that runs the adversary together queues rather than
+// default: each may take a core (at nice 19) and up to a lab.Child's
+// memory cap, so a class that runs the adversary together queues rather than
 // filling the machine.
 const DefaultLabSearches = 4
 
-// labSearch is the runner of the lab's searches in a session: each in a
-// process of its own (Config.Lab) at ChildNice, once one of the server's
-// LabSearches slots is free, killed when the session ends or the learner
-// cancels it; nil, with no Config.Lab, runs them in this process.
+// labSearch is the runner of the lab's searches in a session: each by
+// Config.Lab, once one of the server's LabSearches slots is free, ended
+// when the session ends or the learner cancels it; nil, with no
+// Config.Lab, runs them in this process.
 func (s *Server) labSearch() lab.Runner {
-	c := s.cfg.Lab
-	if c.Start == nil {
+	run := s.cfg.Lab
+	if run == nil {
 		return nil
-	}
-	if c.Nice == 0 {
-		c.Nice = ChildNice
 	}
 	return func(ctx context.Context, l *lab.Lock, o lab.Options) (*lab.Report, error) {
 		select {
@@ -31,6 +28,6 @@ func (s *Server) labSearch() lab.Runner {
 			return nil, ctx.Err()
 		}
 		defer func() { <-s.labs }()
-		return c.Run(ctx, l, o)
+		return run(ctx, l, o)
 	}
 }

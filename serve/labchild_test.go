@@ -76,7 +76,7 @@ func TestLabSearchInChild(t *testing.T) {
 		child lab.Child
 	}{{"report", done}, {"cancelled", hang}} {
 		t.Run(c.name, func(t *testing.T) {
-			_, addr := testServer(t, Config{Lab: c.child})
+			_, addr := testServer(t, Config{Lab: c.child.Run})
 			tm := ownLock(t, addr)
 			tm.Send("\x12") // ctrl+r
 			if c.name == "report" {
@@ -102,7 +102,7 @@ func TestLabSearchesQueue(t *testing.T) {
 		t.Skip("no sh to run a child with")
 	}
 	hang, started := shellLab("cat >/dev/null; echo '{\"Progress\": {\"Explored\": 7}}'; exec sleep 600")
-	_, addr := testServer(t, Config{Lab: hang, LabSearches: 1})
+	_, addr := testServer(t, Config{Lab: hang.Run, LabSearches: 1})
 	first, second := ownLock(t, addr), ownLock(t, addr)
 	first.Send("\x12")
 	first.WaitFor("7 schedules explored")

@@ -122,11 +122,14 @@ type Config struct {
 	// time, so a flood of heavy commands takes what the students'
 	// sessions leave. nil runs every command in this process.
 	Spawn func(name string, args []string) *exec.Cmd
-	// Lab, when its Start is set, runs each lab search of a session in a
-	// process of its own under Lab's limits, at ChildNice: a learner's
-	// lock cannot hold the server's cores or memory. The zero value runs
+	// Lab, when set, runs each lab search of a session, in a process of
+	// its own under OS limits (a lab.Child's Run, at ChildNice): a
+	// learner's lock cannot hold the server's cores or memory. nil runs
 	// them in this process (each script run still within its budget).
-	Lab lab.Child
+	Lab lab.Runner
+	// LabLimits is the line the lab page shows while a search runs: which
+	// of Lab's limits hold on this system (runner.Limits.Holds).
+	LabLimits string
 	// LabSearches is how many of those processes run at once in all (0:
 	// DefaultLabSearches); a session's search waits for one to end.
 	LabSearches int

@@ -79,7 +79,7 @@ func (s *Server) course(sess Terminal, at *play.Position) int {
 	}
 	o := tui.Options{Seed: seed, NoQuiz: s.cfg.NoQuiz, Styles: &st, Store: stu.store, Position: at, Visit: visit,
 		Notice: "served over " + sess.Via() + ": each session has its own " + backendWord(b),
-		Fetch:  sess.Fetch(), Search: s.labSearch()}
+		Fetch:  sess.Fetch(), Search: s.labSearch(), SearchLimits: s.cfg.LabLimits}
 	app, err := tui.NewCourse(b, o)
 	if err != nil {
 		// a saved place (or a code) that no longer opens: start from the

@@ -34,6 +34,8 @@ type Common struct {
 	// Search runs the lab's adversary (see Options.Search); nil runs it
 	// in this process
 	Search lab.Runner
+	// SearchLimits is the line of Search's limits (see Options.SearchLimits)
+	SearchLimits string
 }
 
 // NewCommon is the screen's shared part drawn with st; no size yet.

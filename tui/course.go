@@ -73,6 +73,9 @@ type Options struct {
 	// Search, when set, runs the lab's adversary in place of lab.Check in
 	// this process: a lab.Child's Run for a session served over SSH.
 	Search lab.Runner
+	// SearchLimits is one line shown while Search runs: the OS limits it
+	// runs under (runner.Limits.Holds). "" shows none.
+	SearchLimits string
 	// Lab is the directory the lab reads the learner's own lock from and
 	// saves it to (-lab DIR); with it the lab opens at once, on that lock.
 	// "" for none.
@@ -161,6 +164,7 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 	c := a.course
 	c.Quiz, c.Present = !o.NoQuiz, o.Present
 	a.com.Export, a.com.Sink, a.com.Fetch, a.com.Search = o.Export, transcript.Files{Dir: o.Export.Dir}, o.Fetch, o.Search
+	a.com.SearchLimits = o.SearchLimits
 	warning := ""
 	if err := c.Use(o.Store); err != nil {
 		// said on the contents screen, where the missing marks show

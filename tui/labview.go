@@ -330,7 +330,11 @@ func (l *Lab) resultRows() []string {
 	switch {
 	case l.running:
 		label := lab.Thousands(l.prog.Explored) + " schedules explored, " + lab.Thousands(l.prog.Broke) + " broke"
-		return append(out, l.bar.ViewAs(min(max(l.prog.Done, 0), 1))+" "+st.Dim.Render(label))
+		out = append(out, l.bar.ViewAs(min(max(l.prog.Done, 0), 1))+" "+st.Dim.Render(label))
+		if l.com.SearchLimits != "" {
+			out = append(out, styleLines(st.Dim, wrapAll(st, l.com.SearchLimits, l.w)))
+		}
+		return out
 	case l.runErr != "":
 		return append(out, styleLines(st.Warn, wrapAll(st, l.runErr, l.w)))
 	case l.report == nil:

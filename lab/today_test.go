@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"locksim/content"
+	"locksim/scenes"
 	"locksim/sim"
 	"locksim/sim/ledger"
 )
@@ -55,9 +57,9 @@ func TestTodaysRedisLock(t *testing.T) {
 // value, A's own token, which says it renewed (the lab's client once read
 // that as a lost lock and stopped before its write).
 func TestTodaysRedisLockStory(t *testing.T) {
-	for _, c := range []struct{ extend, reply string }{
-		{"SET {key} {token} IFEQ {token} PX {ttl}\n", "OK"},
-		{"SET {key} {token} IFEQ {token} GET PX {ttl}\n", "A's token"},
+	for _, c := range []struct{ extend, reply, said string }{
+		{"SET {key} {token} IFEQ {token} PX {ttl}\n", "OK", "OK"},
+		{"SET {key} {token} IFEQ {token} GET PX {ttl}\n", "A's token", `"`},
 	} {
 		snap := stepsOfA(t, c.extend, 4) // acquire, extend, write, release
 		led := ledger.Fold(snap.Events, snap.Now, nil)
@@ -80,6 +82,19 @@ func TestTodaysRedisLockStory(t *testing.T) {
 			if !strings.HasSuffix(got[i], want[i]) {
 				t.Errorf("%s: A's command %d: %q, want it to end %q", c.extend, i, got[i], want[i])
 			}
+		}
+		// the lab's readout of the renewal quotes its reply, not the
+		// script's (integer) 1
+		snap = stepsOfA(t, c.extend, 2)
+		text, err := content.Load(SceneID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := Lock{Policy: DefaultPolicy()}
+		f := scenes.Frame{Snap: snap, L: scenes.Fold(snap), Sel: 0, Text: text}
+		readout := strings.Join(strings.Fields(scenes.Explain(HandScene(&l, 2), f).Readout), " ")
+		if strings.Contains(readout, "(integer) 1") || !strings.Contains(readout, "answered "+c.said) {
+			t.Errorf("%s: the readout of A's renewal: %q, want it to say answered %s", c.extend, readout, c.said)
 		}
 	}
 }

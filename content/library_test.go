@@ -66,9 +66,9 @@ func TestLibraryFacts(t *testing.T) {
 		// go-redis's SET … IFEQ: no PX for expiration 0, and SetIFEQGet's
 		// old value on a mismatch (sim's TestFormsAgainstAServerThatHasThem
 		// runs both on Redis 8.6 and Valkey 9.1)
-		{"extend", "library", "expiration 0 sends no PX and so drops the TTL"},
+		{"extend", "library", "expiration 0 sends no PX: the TTL is dropped"},
 		{"extend", "library", "SetIFEQGet's doc comment says nil on a mismatch"},
-		{"extend", "recap", "Leave out PX and the SET drops the TTL"},
+		{"extend", "recap", "without PX it drops the TTL"},
 		// validity left at zero
 		{"redlock", "library", "v5 hands it back anyway"},
 		{"redlock", "library", "redlock-rb accepts a validity of exactly 0"},

@@ -206,14 +206,20 @@ func story2lines(p played, raced bool) []string {
 }
 
 // normReply sets aside what differs by nature: tokens and prefixes, the
-// positive remaining times a scaled live server gives, and clock readings
-// and scores taken from them (four digits or more); a key's absence (-2),
-// its lack of a TTL (-1), zero and small counts stay.
+// positive remaining times a scaled live server gives, clock readings and
+// scores taken from them (four digits or more), and the words after
+// NOSCRIPT, which differ between servers; a key's absence (-2), its lack
+// of a TTL (-1), zero and small counts stay.
 func normReply(cmd string, e sim.Event) string {
 	if e.Unknown() {
 		// a client-side failure (a stopped, cut-off or slow node): its
 		// wording is the client's, which differs between servers
 		return "(client-side error)"
+	}
+	if strings.HasPrefix(e.Reply, "(error) NOSCRIPT ") {
+		// the code is what a client reads; Redis adds "Please use EVAL."
+		// to the line, Valkey 9.1 does not (server.c's shared.noscripterr)
+		return "(error) NOSCRIPT"
 	}
 	reply := hexToken.ReplaceAllString(e.Reply, "<hex>")
 	reply = strings.ReplaceAll(reply, "locksim:<hex>:", "")

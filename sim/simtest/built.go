@@ -11,8 +11,17 @@ import (
 // source packages, one directory per version (redis-8.6.3/redis-server),
 // with a link to the newest of each at CacheDir/redis-server and
 // CacheDir/valkey-server: the path a test looks at when no variable names
-// a binary.
+// a binary. LOCKSIM_SERVERS_CACHE moves it, for the script and the tests
+// alike.
 const CacheDir = "/var/cache/locksim-servers"
+
+// cacheDir is CacheDir, or where LOCKSIM_SERVERS_CACHE moves it.
+func cacheDir() string {
+	if d := os.Getenv("LOCKSIM_SERVERS_CACHE"); d != "" {
+		return d
+	}
+	return CacheDir
+}
 
 // Built is a server binary newer than the machine's redis-server that the
 // slow tier compares on: one with the one-command forms.
@@ -47,7 +56,7 @@ func (b Built) Path() (string, string) {
 		}
 		return p, ""
 	}
-	p := CacheDir + "/" + b.Binary
+	p := cacheDir() + "/" + b.Binary
 	if _, err := exec.LookPath(p); err == nil {
 		return p, ""
 	}

@@ -63,6 +63,12 @@ func TestLibraryFacts(t *testing.T) {
 		{"extend", "library", "WithSetNXOnExtend"},
 		{"extend", "library", "compares the token and then sends SET PX"},
 		{"extend", "library", "refuses on the client side once its own recorded expiry has passed"},
+		// go-redis's SET … IFEQ: no PX for expiration 0, and SetIFEQGet's
+		// old value on a mismatch (sim's TestFormsAgainstAServerThatHasThem
+		// runs both on Redis 8.6 and Valkey 9.1)
+		{"extend", "library", "expiration 0 sends no PX: the TTL is dropped"},
+		{"extend", "library", "SetIFEQGet's doc comment says nil on a mismatch"},
+		{"extend", "recap", "without PX it drops the TTL"},
 		// validity left at zero
 		{"redlock", "library", "v5 hands it back anyway"},
 		{"redlock", "library", "redlock-rb accepts a validity of exactly 0"},

@@ -95,6 +95,16 @@ func done(r reply) bool {
 	return ok && n == 1
 }
 
+// renewedGet reads a renewal written SET key token IFEQ token GET PX ttl
+// (Redis 8.4, Valkey 8.1): its reply is the value the key held, whether or
+// not the SET happened (t_string.c setGenericCommand), so it renewed only
+// when that value is the one it compared with, ifeq; nil or another
+// client's value set nothing. ifeq is "" for any other command.
+func renewedGet(r reply, ifeq string) bool {
+	s, isStr := r.val.(string)
+	return ifeq != "" && r.err == nil && isStr && s == ifeq
+}
+
 // matches reports whether a reply passes a line's condition.
 func matches(c Cond, r reply, token string) bool {
 	s, isStr := r.val.(string)
@@ -305,6 +315,10 @@ func (pr *program) step(c *client, i int, token string, grants *int, lost bool, 
 	}
 	var r reply
 	finished := true
+	// the value a SET … IFEQ … GET line compared with, "" for any other
+	// last line: its reply is the old value, which says it renewed only
+	// when it equals that value
+	ifeqGet := ""
 	if p.Lang == Lua {
 		r = ex.lua(i, p, []string{LockKey}, []string{token, ttl}, lost)
 		var se *ScriptError
@@ -318,7 +332,11 @@ func (pr *program) step(c *client, i int, token string, grants *int, lost bool, 
 	} else {
 		ln := p.lines[c.line]
 		label += ": " + strings.ToUpper(ln.Args[0])
-		r = ex.cmd(i, p, c.line, expand(ln.Args, LockKey, token, pol.TTL.Milliseconds()), lost)
+		args := expand(ln.Args, LockKey, token, pol.TTL.Milliseconds())
+		r = ex.cmd(i, p, c.line, args, lost)
+		if strings.EqualFold(args[0], "SET") && slices.ContainsFunc(args[min(3, len(args)):], func(a string) bool { return strings.EqualFold(a, "GET") }) {
+			ifeqGet = setIfeq(args)
+		}
 		c.line++
 		if !lost && c.line < len(p.lines) && matches(p.lines[c.line].If, r, token) {
 			finished = false
@@ -359,7 +377,7 @@ func (pr *program) step(c *client, i int, token string, grants *int, lost bool, 
 		}
 		c.phase = pr.afterWork(c)
 	case phExtend:
-		if done(r) && !lost {
+		if (done(r) || renewedGet(r, ifeqGet)) && !lost {
 			c.renewed = true
 			c.phase = pr.afterWork(c)
 		} else {

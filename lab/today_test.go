@@ -2,8 +2,11 @@ package lab
 
 import (
 	"context"
+	"strings"
 	"testing"
 
+	"locksim/content"
+	"locksim/scenes"
 	"locksim/sim"
 	"locksim/sim/ledger"
 )
@@ -48,43 +51,51 @@ func TestTodaysRedisLock(t *testing.T) {
 }
 
 // TestTodaysRedisLockStory: the story of that lock with a renewal, A alone:
-// the renewal's OK lets A write and release, and the ledger reads the
-// DELEX's 1 as A's own release and SET IFEQ's OK as a renewal.
+// the renewal lets A write and release, and the ledger reads the DELEX's 1
+// as A's own release and the renewal as a renewal. Written SET … IFEQ PX,
+// the renewal answers OK; written SET … IFEQ … GET PX, it answers the old
+// value, A's own token, which says it renewed (the lab's client once read
+// that as a lost lock and stopped before its write).
 func TestTodaysRedisLockStory(t *testing.T) {
-	snap := stepsOfA(t, "SET {key} {token} IFEQ {token} PX {ttl}\n", 4) // acquire, extend, write, release
-	led := ledger.Fold(snap.Events, snap.Now, nil)
-	var got []string
-	for _, e := range snap.Events {
-		if e.Actor == "A" && e.Kind == sim.Command {
-			got = append(got, e.Cmd+" → "+e.Reply+" · "+string(led.Reads[e.Seq].What))
+	for _, c := range []struct{ extend, reply, said string }{
+		{"SET {key} {token} IFEQ {token} PX {ttl}\n", "OK", "OK"},
+		{"SET {key} {token} IFEQ {token} GET PX {ttl}\n", "A's token", `"`},
+	} {
+		snap := stepsOfA(t, c.extend, 4) // acquire, extend, write, release
+		led := ledger.Fold(snap.Events, snap.Now, nil)
+		var got []string
+		for _, e := range snap.Events {
+			if e.Actor == "A" && e.Kind == sim.Command {
+				reply := e.Reply
+				if e.Op != nil && e.Op.Kind == sim.OpExtend && e.Val == e.Op.Token {
+					reply = "A's token"
+				}
+				got = append(got, e.Cmd+" → "+reply+" · "+string(led.Reads[e.Seq].What))
+			}
 		}
-	}
-	want := []string{"OK · " + string(ledger.Granted), "OK · " + string(ledger.Extended),
-		"· " + string(ledger.WroteHolder), "(integer) 1 · " + string(ledger.ReleasedOwn)}
-	if len(got) != len(want) {
-		t.Fatalf("A's commands: %q", got)
-	}
-	for i := range want {
-		if len(got[i]) < len(want[i]) || got[i][len(got[i])-len(want[i]):] != want[i] {
-			t.Errorf("A's command %d: %q, want it to end %q", i, got[i], want[i])
+		want := []string{"OK · " + string(ledger.Granted), c.reply + " · " + string(ledger.Extended),
+			"· " + string(ledger.WroteHolder), "(integer) 1 · " + string(ledger.ReleasedOwn)}
+		if len(got) != len(want) {
+			t.Fatalf("%s: A's commands: %q", c.extend, got)
 		}
-	}
-}
-
-// TestRenewalWithGetStory: a renewal written SET … IFEQ … GET answers the
-// old value, A's own token when it renews: the ledger reads that as a
-// renewal, as it reads the plain form's OK.
-func TestRenewalWithGetStory(t *testing.T) {
-	snap := stepsOfA(t, "SET {key} {token} IFEQ {token} GET PX {ttl}\n", 2) // acquire, extend
-	led := ledger.Fold(snap.Events, snap.Now, nil)
-	var got []ledger.What
-	for _, e := range snap.Events {
-		if e.Actor == "A" && e.Kind == sim.Command {
-			got = append(got, led.Reads[e.Seq].What)
+		for i := range want {
+			if !strings.HasSuffix(got[i], want[i]) {
+				t.Errorf("%s: A's command %d: %q, want it to end %q", c.extend, i, got[i], want[i])
+			}
 		}
-	}
-	if len(got) != 2 || got[0] != ledger.Granted || got[1] != ledger.Extended {
-		t.Fatalf("A's acquire and renewal read as %q, want %q then %q", got, ledger.Granted, ledger.Extended)
+		// the lab's readout of the renewal quotes its reply, not the
+		// script's (integer) 1
+		snap = stepsOfA(t, c.extend, 2)
+		text, err := content.Load(SceneID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := Lock{Policy: DefaultPolicy()}
+		f := scenes.Frame{Snap: snap, L: scenes.Fold(snap), Sel: 0, Text: text}
+		readout := strings.Join(strings.Fields(scenes.Explain(HandScene(&l, 2), f).Readout), " ")
+		if strings.Contains(readout, "(integer) 1") || !strings.Contains(readout, "answered "+c.said) {
+			t.Errorf("%s: the readout of A's renewal: %q, want it to say answered %s", c.extend, readout, c.said)
+		}
 	}
 }
 

@@ -185,6 +185,11 @@ func (p *Session) Act(act Action) (Cmd, bool) {
 		return p.Restart(), true
 	case Knob:
 		k := p.Scene.Knobs[arg]
+		if v, ok := p.Scene.FixedBy(p.Params, k.Name); ok {
+			// the story sends its own: no other value would change it
+			p.Flash = "this story's " + k.Name + " is its own, " + v + ": " + k.Key + " changes nothing here"
+			return nil, true
+		}
 		p.Params[k.Name] = (p.Params[k.Name] + 1) % len(k.Values)
 		// a value whose story this server cannot play is passed over, and
 		// the line says why

@@ -2,7 +2,11 @@ package play
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"testing"
+
+	"locksim/scenes"
 )
 
 // TestNewSettingAsksAgain: a prediction belongs to the story and settings
@@ -49,5 +53,53 @@ func TestNewSettingAsksAgain(t *testing.T) {
 	}
 	if dis := s.Disclose(Learner); !dis.Open || dis.State || dis.Answer {
 		t.Errorf("after the new TTL, the disclosure: %+v", dis)
+	}
+}
+
+// TestAStorysOwnSettingIsNotOffered: extend's GET story renews with SET
+// IFEQ GET whatever r says, so r there changes nothing and says so, the
+// story keeps playing what it played, and its heading names what it sends.
+func TestAStorysOwnSettingIsNotOffered(t *testing.T) {
+	ctx := context.Background()
+	sc := scenes.Find("extend")
+	story, renewal := -1, -1
+	for i, k := range sc.Knobs {
+		switch k.Name {
+		case "story":
+			story = i
+		case "renewal":
+			renewal = i
+		}
+	}
+	get := slices.Index(sc.Knobs[story].Values, "GET after takeover")
+	if story < 0 || renewal < 0 || get < 0 {
+		t.Fatalf("extend's knobs: %+v", sc.Knobs)
+	}
+	s, err := started(ctx, Position{Version: PositionVersion, Scene: "extend", Seed: 5, Settings: map[string]int{"story": get}}, embedded(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close(ctx) })
+	if got := sc.Describe(s.Params); got != "story: GET after takeover, renewal: SET IFEQ GET" {
+		t.Errorf("the GET story's heading: %q", got)
+	}
+	d := Driver{S: s}
+	if err := d.Do(DoN(Knob, renewal)); err != nil {
+		t.Fatal(err)
+	}
+	if s.Params["renewal"] != 0 || !strings.Contains(s.Flash, "renewal is its own, SET IFEQ GET") {
+		t.Errorf("r in the GET story: renewal %d, flash %q", s.Params["renewal"], s.Flash)
+	}
+	// every story once: the GET story is not played twice over r's values
+	copied := *sc
+	copied.Variants = nil
+	n := 0
+	for _, p := range copied.Stories() {
+		if sc.Value(p, "story") == "GET after takeover" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the GET story is among every combination %d times", n)
 	}
 }

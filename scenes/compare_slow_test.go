@@ -25,13 +25,18 @@ var embeddedOnly = map[string]bool{
 }
 
 // TestSameOnEveryServer plays every story of every scene, under every
-// combination of its settings, on the embedded server and on a
-// redis-server, at the default ÷20 and at the scene's scale cap, and
-// requires the same commands, the same replies and the same readings from
-// the ledger once tokens, run prefixes and scaled durations are set aside.
-// A story that rests on a millisecond boundary fails here. The race's
-// winner is decided by a real race: there only the replies as a multiset
-// and the verdict are compared.
+// combination of its settings, on the embedded server and on each live
+// server the machine has: the redis-server on PATH (Debian's Redis 7),
+// and Redis 8.4 or later and Valkey 9.0 or later as .ci/servers builds
+// them (simtest.Built says where they are looked for). At the default ÷20
+// and at the scene's scale cap, it requires the same commands, the same
+// replies and the same readings from the ledger once tokens, run prefixes
+// and scaled durations are set aside. A story that sends a one-command
+// form (DELEX, DELIFEQ, SET … IFEQ) is skipped only on a server whose
+// preflight finds it lacks the form, with the refusal's line, which names
+// the server's version. A story that rests on a millisecond boundary fails
+// here. The race's winner is decided by a real race: there only the
+// replies as a multiset and the verdict are compared.
 //
 // A live run's story time is the wall clock's: a machine that stalls the
 // run longer than half the scene's margin before the first difference has
@@ -43,72 +48,108 @@ func TestSameOnEveryServer(t *testing.T) {
 	// live plays at once: they mostly wait out story time, but each
 	// stall they cause one another stretches that time
 	slots := make(chan struct{}, 6)
-	for _, sc := range All() {
-		if sc.Kind == Quiz {
-			continue
-		}
-		t.Run(sc.ID, func(t *testing.T) {
+	servers := []struct {
+		name  string
+		start func(testing.TB, ...string) *simtest.Server
+	}{
+		{"redis-server", simtest.StartServer},
+		{simtest.Redis8.Name, simtest.Redis8.Start},
+		{simtest.Valkey9.Name, simtest.Valkey9.Start},
+	}
+	for _, srv := range servers {
+		t.Run(srv.name, func(t *testing.T) {
 			t.Parallel()
-			url := simtest.StartServer(t).URL
-			for _, p := range allSettings(sc) {
-				name := sc.Describe(p)
-				if name == "" {
-					name = "as written"
-				}
-				if embeddedOnly[sc.ID+"/"+name] {
+			// the preflight's finding, the same for every server of this
+			// binary: which forms it has, and its version
+			probe, err := sim.OpenLive(context.Background(), srv.start(t).URL, sim.LiveOptions{Scale: 20, NoSweep: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			forms := probe.FormSupport()
+			probe.Close(context.Background())
+			t.Logf("%s: %s", srv.name, forms.Server)
+			for _, sc := range All() {
+				if sc.Kind == Quiz {
 					continue
 				}
-				if len(sc.FormsNeeded(p)) > 0 {
-					// a one-command form (DELEX, DELIFEQ, SET IFEQ) the
-					// redis-server 7 here lacks: the live refusal is
-					// cli's TestTodaysFormsOnRedis7, the embedded replies
-					// third_party/miniredis's tests against the sources
-					continue
-				}
-				// the default, and the cap (the most a learner can ask for,
-				// capped by the scene)
-				script := sc.Script(p)
-				scales := []int{script.ScaleOn(&sim.Backend{Scale: 20})}
-				if c := script.ScaleOn(&sim.Backend{Scale: maxScale}); c != scales[0] {
-					scales = append(scales, c)
-				}
-				for _, scale := range scales {
-					t.Run(fmt.Sprintf("%s/÷%d", name, scale), func(t *testing.T) {
-						t.Parallel()
-						emb := playStory(t, embedded(t), sc.ID, p, 1)
-						want := story2lines(emb, sc.Kind == Race)
-						slots <- struct{}{}
-						defer func() { <-slots }()
-						for try := 1; ; try++ {
-							// each try under a prefix of its own: a run
-							// forgets the node keys an earlier run wrote
-							live, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: scale, NoSweep: true})
-							if err != nil {
-								t.Fatal(err)
-							}
-							t.Cleanup(func() { live.Close(context.Background()) })
-							got := playStory(t, live, sc.ID, p, 1)
-							lines := story2lines(got, sc.Kind == Race)
-							if slices.Equal(lines, want) {
-								return
-							}
-							late := lateness(emb, got, firstDiff(want, lines))
-							if sc.Kind == Race || late < sc.Shortest/2 {
-								t.Errorf("the live server tells another story (its commands at most %s late of story time):\n%s",
-									sim.FormatDuration(late), lineDiff(want, lines))
-								return
-							}
-							if try == 3 {
-								t.Skipf("three live runs were stalled past half the %s margin: the machine is too loaded to judge", sim.FormatDuration(sc.Shortest))
-							}
-							t.Logf("try %d: a command ran %s late of story time, more than half the %s margin: playing again",
-								try, sim.FormatDuration(late), sim.FormatDuration(sc.Shortest))
-						}
-					})
-				}
+				t.Run(sc.ID, func(t *testing.T) {
+					t.Parallel()
+					sameOn(t, sc, srv.start(t).URL, forms, slots)
+				})
 			}
 		})
 	}
+}
+
+// sameOn plays every story of sc on the live server at url, which has
+// forms, against the embedded server (see TestSameOnEveryServer).
+func sameOn(t *testing.T, sc *Scene, url string, forms sim.FormSupport, slots chan struct{}) {
+	for _, p := range allSettings(sc) {
+		name := sc.Describe(p)
+		if name == "" {
+			name = "as written"
+		}
+		if embeddedOnly[sc.ID+"/"+name] {
+			continue
+		}
+		if refusal := firstRefusal(forms, sc.FormsNeeded(p)); refusal != "" {
+			// the live refusal itself is cli's TestTodaysFormsOnRedis7
+			t.Run(name, func(t *testing.T) { t.Skip(refusal) })
+			continue
+		}
+		// the default, and the cap (the most a learner can ask for,
+		// capped by the scene)
+		script := sc.Script(p)
+		scales := []int{script.ScaleOn(&sim.Backend{Scale: 20})}
+		if c := script.ScaleOn(&sim.Backend{Scale: maxScale}); c != scales[0] {
+			scales = append(scales, c)
+		}
+		for _, scale := range scales {
+			t.Run(fmt.Sprintf("%s/÷%d", name, scale), func(t *testing.T) {
+				t.Parallel()
+				emb := playStory(t, embedded(t), sc.ID, p, 1)
+				want := story2lines(emb, sc.Kind == Race)
+				slots <- struct{}{}
+				defer func() { <-slots }()
+				for try := 1; ; try++ {
+					// each try under a prefix of its own: a run
+					// forgets the node keys an earlier run wrote
+					live, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: scale, NoSweep: true})
+					if err != nil {
+						t.Fatal(err)
+					}
+					t.Cleanup(func() { live.Close(context.Background()) })
+					got := playStory(t, live, sc.ID, p, 1)
+					lines := story2lines(got, sc.Kind == Race)
+					if slices.Equal(lines, want) {
+						return
+					}
+					late := lateness(emb, got, firstDiff(want, lines))
+					if sc.Kind == Race || late < sc.Shortest/2 {
+						t.Errorf("%s tells another story (its commands at most %s late of story time):\n%s",
+							forms.Server, sim.FormatDuration(late), lineDiff(want, lines))
+						return
+					}
+					if try == 3 {
+						t.Skipf("three live runs were stalled past half the %s margin: the machine is too loaded to judge", sim.FormatDuration(sc.Shortest))
+					}
+					t.Logf("try %d: a command ran %s late of story time, more than half the %s margin: playing again",
+						try, sim.FormatDuration(late), sim.FormatDuration(sc.Shortest))
+				}
+			})
+		}
+	}
+}
+
+// firstRefusal is the refusal of the first of forms the server lacks, ""
+// when it has them all.
+func firstRefusal(f sim.FormSupport, forms []string) string {
+	for _, form := range forms {
+		if r := f.Refusal(form); r != "" {
+			return r
+		}
+	}
+	return ""
 }
 
 // allSettings is every combination of the scene's knobs, whatever the
@@ -165,14 +206,20 @@ func story2lines(p played, raced bool) []string {
 }
 
 // normReply sets aside what differs by nature: tokens and prefixes, the
-// positive remaining times a scaled live server gives, and clock readings
-// and scores taken from them (four digits or more); a key's absence (-2),
-// its lack of a TTL (-1), zero and small counts stay.
+// positive remaining times a scaled live server gives, clock readings and
+// scores taken from them (four digits or more), and the words after
+// NOSCRIPT, which differ between servers; a key's absence (-2), its lack
+// of a TTL (-1), zero and small counts stay.
 func normReply(cmd string, e sim.Event) string {
 	if e.Unknown() {
 		// a client-side failure (a stopped, cut-off or slow node): its
 		// wording is the client's, which differs between servers
 		return "(client-side error)"
+	}
+	if strings.HasPrefix(e.Reply, "(error) NOSCRIPT ") {
+		// the code is what a client reads; Redis adds "Please use EVAL."
+		// to the line, Valkey 9.1 does not (server.c's shared.noscripterr)
+		return "(error) NOSCRIPT"
 	}
 	reply := hexToken.ReplaceAllString(e.Reply, "<hex>")
 	reply = strings.ReplaceAll(reply, "locksim:<hex>:", "")

@@ -44,6 +44,8 @@ func extendScene() *Scene {
 		{Key: "r", Name: "renewal", Values: []string{extScript, extSetIfeq}},
 	}
 	s.Needs = map[string]string{extSetIfeq: sim.OneSetIfeq, extTakenGet: sim.OneSetIfeq}
+	// the GET story's renewal is its own, whatever r says
+	s.Fixed = map[string]map[string]string{extTakenGet: {"renewal": "SET IFEQ GET"}}
 	// every story with each renewal, then the GET story, whose renewal is
 	// its own
 	for st := range 3 {

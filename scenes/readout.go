@@ -438,6 +438,12 @@ func (r reader) about(name string) string {
 	switch {
 	case rd.What == ledger.ExtFailed:
 		section = r.extFailed(e, rd.Lease, vars)
+	case rd.What == ledger.Extended && e.Op.Form == sim.FormSetIfeq:
+		// the renewal in one command answers OK, not the script's 1
+		section = "extended-set-ifeq"
+	case rd.What == ledger.Extended && e.Op.Form == sim.FormSetIfeqGet:
+		// with GET it answers the old value: the token it compared with
+		section = "extended-set-ifeq-get"
 	case rd.What == ledger.ExtNotSet && e.Op.Form == sim.FormSetIfeqGet && e.IsNil():
 		section = "ext-not-set-get-nil"
 	case rd.What == ledger.ExtNotSet && e.Op.Form == sim.FormSetIfeqGet:

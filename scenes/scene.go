@@ -84,6 +84,11 @@ type Scene struct {
 	// servers have, by value: the form (sim.OneDelex, sim.OneDelifeq,
 	// sim.OneSetIfeq) a live server must have for it (see FormsNeeded).
 	Needs map[string]string
+	// Fixed are the knobs a story sets by itself, by the knob value that
+	// picks the story: the knob's name and what the story sends in its
+	// place (extend's GET story renews with SET IFEQ GET whatever r
+	// says). Such a knob is shown, described and offered as that.
+	Fixed map[string]map[string]string
 }
 
 // Frame is what a scene reads: the run's snapshot, the ledger's fold of it,
@@ -297,7 +302,16 @@ func (s *Scene) Stories() []Params {
 		}
 		out = next
 	}
-	return out
+	// a knob the story sets by itself plays the same under each of its
+	// values: once, at its first
+	return slices.DeleteFunc(out, func(p Params) bool {
+		for _, k := range s.Knobs {
+			if _, ok := s.FixedBy(p, k.Name); ok && p[k.Name] != 0 {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 // Value returns the current value of the named knob.
@@ -314,9 +328,33 @@ func (s *Scene) Value(p Params, name string) string {
 func (s *Scene) Describe(p Params) string {
 	var parts []string
 	for _, k := range s.Knobs {
-		parts = append(parts, fmt.Sprintf("%s: %s", k.Name, s.Value(p, k.Name)))
+		parts = append(parts, fmt.Sprintf("%s: %s", k.Name, s.Shown(p, k.Name)))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// FixedBy is what the story under p sends in place of the named knob's
+// setting, when another knob's value picks a story that sets it by itself
+// (see Fixed).
+func (s *Scene) FixedBy(p Params, knob string) (string, bool) {
+	for _, k := range s.Knobs {
+		if k.Name == knob {
+			continue
+		}
+		if v, ok := s.Fixed[s.Value(p, k.Name)][knob]; ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// Shown is the named knob's setting as the screen and a transcript name it:
+// its value, or what the story sends in its place (see Fixed).
+func (s *Scene) Shown(p Params, knob string) string {
+	if v, ok := s.FixedBy(p, knob); ok {
+		return v
+	}
+	return s.Value(p, knob)
 }
 
 // knobDuration reads a knob whose values are durations, spaced as the

@@ -13,7 +13,7 @@ import (
 // The one-command forms of compare-and-delete and compare-and-set a server
 // may lack, by the name a setting and a refusal give them.
 const (
-	OneDelex   = "DELEX … IFEQ"  // Redis 8.4 (db.c delexCommand); Valkey 9.2 has it too
+	OneDelex   = "DELEX … IFEQ"  // Redis 8.4 (db.c delexCommand); Valkey 9.1 has no DELEX
 	OneDelexD  = "DELEX … IFDEQ" // Redis 8.4 only: Valkey's DELEX has no digest forms
 	OneDelifeq = "DELIFEQ"       // Valkey 9.0 (t_string.c delifeqCommand)
 	OneDigest  = "DIGEST"        // Redis 8.4 (t_string.c digestCommand)
@@ -27,9 +27,12 @@ func OneCommandForms() []string {
 	return []string{OneDelex, OneDelexD, OneDelifeq, OneDigest, OneSetIfeq, OneSetIfdq, OneSetIfne}
 }
 
-// since names the first releases with each form, as a refusal says it
-// (the SET and DELEX pages' history, Valkey's delifeq.json and release
-// notes; see shared/FACTS.md).
+// since names the first releases with each form, as a refusal says it,
+// from the servers' own command files (src/commands/*.json of Redis 8.6.3
+// and Valkey 9.1.2: set.json's IFEQ since 8.1.0 in Valkey and 8.4.0 in
+// Redis, delifeq.json 9.0.0 in Valkey only, delex.json and digest.json and
+// SET's IFNE and IFDEQ 8.4.0 in Redis only); the slow tier's
+// TestRefusalsNameTheReleasesOfTheCommandFiles reads them again.
 func since(form string) string {
 	switch form {
 	case OneDelifeq:

@@ -43,7 +43,37 @@ func formSteps(k string) []formStep {
 		{sim.OneSetIfeq, []any{"SET", k, "y", "IFEQ", "x", "GET"}, "Hello world"}, // nothing set
 		{"", []any{"GET", k}, "Hello world"},
 		{"", []any{"DEL", k}, "1"},
+		// a renewal without PX: SET clears the TTL unless told to keep it
+		// (KEEPTTL), so the lock never expires
+		{"", []any{"SET", k, "Hello world", "PX", 30000}, "OK"},
+		{sim.OneSetIfeq, []any{"SET", k, "Hello world", "IFEQ", "Hello world"}, "OK"},
+		{sim.OneSetIfeq, []any{"PTTL", k}, "-1"},
+		{"", []any{"DEL", k}, "1"},
 	}
+}
+
+// setIfeqGetMismatch sends go-redis v9.23's SetIFEQGet on a key holding
+// "Hello world" with a value that does not match, and returns what the
+// method hands back: its doc comment says nil on a mismatch, but the
+// server answers the old value, and so does the method.
+func setIfeqGetMismatch(t *testing.T, b *sim.Backend) string {
+	t.Helper()
+	ctx := context.Background()
+	c := b.NewConn()
+	defer c.Close()
+	k := b.Key("resource:lock")
+	defer c.Del(ctx, k)
+	if err := c.Set(ctx, k, "Hello world", time.Minute).Err(); err != nil {
+		t.Fatal(err)
+	}
+	v, err := c.SetIFEQGet(ctx, k, "x", "someone else", time.Minute).Result()
+	if err != nil {
+		return err.Error()
+	}
+	if got, _ := c.Get(ctx, k).Result(); got != "Hello world" {
+		t.Errorf("SetIFEQGet on a mismatch set the key: %q", got)
+	}
+	return v
 }
 
 // runFormSteps sends the steps b has the forms for and returns what each
@@ -89,20 +119,53 @@ func TestEmbeddedSpeaksTheOneCommandForms(t *testing.T) {
 			t.Errorf("%v: %q, want %q", step.args, got[i], step.want)
 		}
 	}
+	if got := setIfeqGetMismatch(t, b); got != "Hello world" {
+		t.Errorf("go-redis's SetIFEQGet on a mismatch: %q, want the old value", got)
+	}
 }
 
-// TestFormsAgainstAServerThatHasThem: with LOCKSIM_FORMS_URL naming a
-// server that has some of the forms (Redis 8.4 or later, Valkey 9), the
-// table's replies there must be the embedded server's, step by step, for
-// every form the server has. No such server can be installed on these
-// machines (Debian serves Redis 7), so without the variable the test says
-// it was skipped: until then the embedded replies rest on the sources.
+// TestFormsAgainstAServerThatHasThem: on a server that has some of the
+// forms, the table's replies must be the embedded server's, step by step,
+// for every form the server has, and go-redis's SetIFEQGet must hand back
+// the old value on a mismatch there too. It runs on Redis 8.4 or later and
+// Valkey 9.0 or later as .ci/servers builds them (simtest.Built says where
+// they are looked for; without one, its subtest skips and says why), and
+// on the server LOCKSIM_FORMS_URL names, if set (a redis:// URL: any
+// server of your own with the forms).
 func TestFormsAgainstAServerThatHasThem(t *testing.T) {
 	simtest.SkipUnlessSlow(t)
-	url := os.Getenv("LOCKSIM_FORMS_URL")
-	if url == "" {
-		t.Skip("LOCKSIM_FORMS_URL is not set: no Redis 8.4 or Valkey 9 server to compare the embedded replies with (none can be installed here); set it to one's redis:// URL to run")
+	t.Parallel()
+	for _, srv := range simtest.BuiltServers() {
+		t.Run(srv.Name, func(t *testing.T) {
+			t.Parallel()
+			f := formsAgainst(t, srv.Start(t).URL)
+			// each has the forms its release brings (src/commands/*.json)
+			want := []string{sim.OneSetIfeq}
+			if srv == simtest.Redis8 {
+				want = append(want, sim.OneDelex, sim.OneDelexD, sim.OneDigest, sim.OneSetIfdq, sim.OneSetIfne)
+			} else {
+				want = append(want, sim.OneDelifeq)
+			}
+			for _, form := range want {
+				if !f.Has[form] {
+					t.Errorf("%s lacks %s: %s", f.Server, form, f.Refusal(form))
+				}
+			}
+		})
 	}
+	t.Run("LOCKSIM_FORMS_URL", func(t *testing.T) {
+		url := os.Getenv("LOCKSIM_FORMS_URL")
+		if url == "" {
+			t.Skip("LOCKSIM_FORMS_URL is not set: set it to a redis:// URL of a server with the forms to compare it too")
+		}
+		formsAgainst(t, url)
+	})
+}
+
+// formsAgainst compares the forms' table on the server at url with the
+// embedded server's replies, and returns what the server has.
+func formsAgainst(t *testing.T, url string) sim.FormSupport {
+	t.Helper()
 	ctx := context.Background()
 	b, err := sim.OpenLive(ctx, url, sim.LiveOptions{Scale: 1, Timeout: 5 * time.Second})
 	if err != nil {
@@ -121,6 +184,12 @@ func TestFormsAgainstAServerThatHasThem(t *testing.T) {
 			t.Errorf("%v: %s answered %q, the embedded server %q", step.args, f.Server, got[i], want[i])
 		}
 	}
+	if f.Has[sim.OneSetIfeq] {
+		if got := setIfeqGetMismatch(t, b); got != "Hello world" {
+			t.Errorf("go-redis's SetIFEQGet on a mismatch, on %s: %q, want the old value", f.Server, got)
+		}
+	}
+	return f
 }
 
 // TestFormsOnRedis7: Redis 7 has none of the forms. COMMAND INFO answers

@@ -227,7 +227,7 @@ func (p *Player) draw() (string, frameLayout) {
 	if len(p.Scene.Knobs) > 0 {
 		var parts []string
 		for _, k := range p.Scene.Knobs {
-			parts = append(parts, st.Key.Render("["+k.Key+"]")+" "+k.Name+": "+st.Bold.Render(p.Scene.Value(p.Params, k.Name)))
+			parts = append(parts, st.Key.Render("["+k.Key+"]")+" "+k.Name+": "+st.Bold.Render(p.Scene.Shown(p.Params, k.Name)))
 		}
 		if p.Scene.NeedsEmbedded(p.Params) {
 			parts = append(parts, st.Warn.Render("needs the embedded server"))

@@ -108,6 +108,13 @@ func StartServer(t testing.TB, args ...string) *Server {
 	if err != nil {
 		t.Skip("redis-server is not installed, so the live-server test is skipped (apt-get install redis-server)")
 	}
+	return startBinary(t, bin, args)
+}
+
+// startBinary starts the server binary bin (redis-server, valkey-server)
+// on a free port with args.
+func startBinary(t testing.TB, bin string, args []string) *Server {
+	t.Helper()
 	s := &Server{t: t, bin: bin, args: args}
 	t.Cleanup(s.Stop)
 	// a free port can be taken by another test's server between our
@@ -124,7 +131,7 @@ func StartServer(t testing.TB, args ...string) *Server {
 			return s
 		}
 	}
-	t.Fatal("could not start a redis-server of this test's own")
+	t.Fatalf("could not start a %s of this test's own", bin)
 	return nil
 }
 
@@ -143,7 +150,7 @@ func (s *Server) start() bool {
 	s.cmd = exec.Command(s.bin, append([]string{"--port", fmt.Sprint(s.port), "--bind", "127.0.0.1",
 		"--save", "", "--appendonly", "no", "--protected-mode", "no"}, s.args...)...)
 	if err := s.cmd.Start(); err != nil {
-		s.t.Fatalf("start redis-server: %v", err)
+		s.t.Fatalf("start %s: %v", s.bin, err)
 	}
 	opts := &redis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", s.port), DisableIdentity: true}
 	for i, a := range s.args {

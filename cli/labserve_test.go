@@ -14,7 +14,7 @@ import (
 
 	"locksim/lab"
 	"locksim/serve"
-	"locksim/serve/sshtest"
+	"locksim/serve/termtest"
 	"locksim/sim/simtest"
 
 	gossh "golang.org/x/crypto/ssh"
@@ -52,7 +52,7 @@ func labServer(t *testing.T, wall time.Duration) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(sshtest.Serve(t, s, l))
+	t.Cleanup(termtest.Serve(t, s, l))
 	return l.Addr().String()
 }
 
@@ -83,10 +83,10 @@ func labChildren(t *testing.T) []int {
 }
 
 // waitLabChildren waits for there to be n -lab-child children (within
-// sshtest.Hang) and returns them.
+// termtest.Hang) and returns them.
 func waitLabChildren(t *testing.T, n int) []int {
 	t.Helper()
-	deadline := time.Now().Add(sshtest.Hang)
+	deadline := time.Now().Add(termtest.Hang)
 	for {
 		pids := labChildren(t)
 		if len(pids) == n {
@@ -101,9 +101,9 @@ func waitLabChildren(t *testing.T, n int) []int {
 
 // openOwnLock opens the course on a terminal of c, the lab on the
 // learner's own lock in the editor.
-func openOwnLock(t *testing.T, c *gossh.Client) *sshtest.Term {
+func openOwnLock(t *testing.T, c *gossh.Client) *termtest.Term {
 	t.Helper()
-	tm := sshtest.Open(t, c, "xterm-256color", 120, 40)
+	tm := termtest.Open(t, c, "xterm-256color", 120, 40)
 	tm.WaitFor("the course:")
 	tm.Send("/lab\r")
 	tm.WaitFor("break this lock", "fix this lock")
@@ -118,7 +118,7 @@ func openOwnLock(t *testing.T, c *gossh.Client) *sshtest.Term {
 
 // setAcquire replaces the acquire's source in the editor with src (one
 // line, or lines joined by \r as the terminal's enter).
-func setAcquire(t *testing.T, tm *sshtest.Term, src string) {
+func setAcquire(t *testing.T, tm *termtest.Term, src string) {
 	t.Helper()
 	tm.Send(keyCtrlHome + strings.Repeat(keyCtrlK+keyDelete, 12))
 	tm.Send(src)
@@ -129,7 +129,7 @@ func setAcquire(t *testing.T, tm *sshtest.Term, src string) {
 // responsive returns a check that other answers its keys: each call
 // moves its contents' selection (down, then back up) and waits for its
 // screen to change.
-func responsive(other *sshtest.Term) func() {
+func responsive(other *termtest.Term) func() {
 	down := true
 	return func() {
 		before := other.Screen()
@@ -159,10 +159,10 @@ func TestServedLabAttacks(t *testing.T) {
 	// run, long before it on the busiest machine
 	const wall = 15 * time.Second
 	addr := labServer(t, wall)
-	other := sshtest.Open(t, sshtest.Dial(t, addr, "other", sshtest.NewKey(t)), "xterm-256color", 100, 30)
+	other := termtest.Open(t, termtest.Dial(t, addr, "other", termtest.NewKey(t)), "xterm-256color", 100, 30)
 	other.WaitFor("the course:")
 	poke := responsive(other)
-	tm := openOwnLock(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)))
+	tm := openOwnLock(t, termtest.Dial(t, addr, "student", termtest.NewKey(t)))
 	for _, c := range []struct{ name, src, want string }{
 		{"endless loop", "while true do end", "stopped: the script ran past its"},
 		{"host detection", "if redis then while true do end end\rreturn 1", "stopped: the script ran past its"},
@@ -217,7 +217,7 @@ func TestServedLabAttacks(t *testing.T) {
 		tm.Send(keyCtrlR)
 		waitLabChildren(t, 1)
 		poke()
-		// past sshtest.Hang's wait if the limit did not hold
+		// past termtest.Hang's wait if the limit did not hold
 		tm.WaitUntil("the wall limit's line", func(s string) bool {
 			return strings.Contains(s, "time limit of "+wall.String()) || strings.Contains(s, "all schedules of") || strings.Contains(s, "bound refused")
 		})
@@ -227,7 +227,7 @@ func TestServedLabAttacks(t *testing.T) {
 		}
 	})
 	t.Run("session closed", func(t *testing.T) {
-		c := sshtest.Dial(t, addr, "leaving", sshtest.NewKey(t))
+		c := termtest.Dial(t, addr, "leaving", termtest.NewKey(t))
 		closing := openOwnLock(t, c)
 		setAcquire(t, closing, slow)
 		closing.Send(keyCtrlR)

@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"locksim/serve/sshtest"
+	"locksim/serve/termtest"
 	"locksim/sim/simtest"
 )
 
@@ -23,9 +23,9 @@ func TestFault(t *testing.T) {
 				// the first resize is the pty's own size, at the start
 				return at == where && ses.User == "boom" && (at == "key" || resizes.Add(1) == 2)
 			}
-			other := sshtest.Open(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)), "xterm", 80, 24)
+			other := termtest.Open(t, termtest.Dial(t, addr, "student", termtest.NewKey(t)), "xterm", 80, 24)
 			other.WaitFor("1  race")
-			boom := sshtest.Open(t, sshtest.Dial(t, addr, "boom", sshtest.NewKey(t)), "xterm", 80, 24)
+			boom := termtest.Open(t, termtest.Dial(t, addr, "boom", termtest.NewKey(t)), "xterm", 80, 24)
 			boom.WaitFor("1  race")
 			if where == "key" {
 				boom.Send("\x1b[B")
@@ -57,11 +57,11 @@ func TestColours(t *testing.T) {
 	_, addr := testServer(t, Config{})
 	sgr256 := regexp.MustCompile(`\x1b\[[0-9;]*38;5;[0-9]+`)
 	sgr16 := regexp.MustCompile(`\x1b\[(?:[0-9]+;)*(?:3[0-7]|9[0-7])m`)
-	rich := sshtest.Open(t, sshtest.Dial(t, addr, "a", sshtest.NewKey(t)), "xterm-256color", 80, 24)
-	plain := sshtest.Open(t, sshtest.Dial(t, addr, "b", sshtest.NewKey(t)), "xterm", 80, 24)
-	c := sshtest.Dial(t, addr, "c", sshtest.NewKey(t))
-	none := sshtest.OpenEnv(t, c, "xterm-256color", 80, 24, map[string]string{"NO_COLOR": "1"})
-	for _, tm := range []*sshtest.Term{rich, plain, none} {
+	rich := termtest.Open(t, termtest.Dial(t, addr, "a", termtest.NewKey(t)), "xterm-256color", 80, 24)
+	plain := termtest.Open(t, termtest.Dial(t, addr, "b", termtest.NewKey(t)), "xterm", 80, 24)
+	c := termtest.Dial(t, addr, "c", termtest.NewKey(t))
+	none := termtest.OpenEnv(t, c, "xterm-256color", 80, 24, map[string]string{"NO_COLOR": "1"})
+	for _, tm := range []*termtest.Term{rich, plain, none} {
 		// a key sent before the first screen can be read as part of the
 		// terminal's answer to the renderer's colour query, and lost: a
 		// loaded machine showed it

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"locksim/serve/sshtest"
+	"locksim/serve/termtest"
 	"locksim/sim/simtest"
 	"locksim/tui"
 
@@ -18,7 +18,7 @@ import (
 func TestIdle(t *testing.T) {
 	clock := newFakeClock()
 	_, addr := testServer(t, Config{Clock: clock, Idle: 10 * time.Minute, MaxTime: -1})
-	tm := sshtest.Open(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)), "xterm", 80, 24)
+	tm := termtest.Open(t, termtest.Dial(t, addr, "student", termtest.NewKey(t)), "xterm", 80, 24)
 	tm.WaitFor("1  race")
 	warning := "this session closes in 1 min unless a key is pressed"
 	clock.Advance(9*time.Minute - time.Second)
@@ -42,7 +42,7 @@ func TestIdle(t *testing.T) {
 func TestMaxTime(t *testing.T) {
 	clock := newFakeClock()
 	_, addr := testServer(t, Config{Clock: clock, Idle: -1, MaxTime: time.Hour})
-	tm := sshtest.Open(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)), "xterm", 80, 24)
+	tm := termtest.Open(t, termtest.Dial(t, addr, "student", termtest.NewKey(t)), "xterm", 80, 24)
 	tm.WaitFor("1  race")
 	clock.Advance(59 * time.Minute)
 	tm.Send("\x1b[B")
@@ -70,7 +70,7 @@ func TestSpan(t *testing.T) {
 func TestIdleIsQuiet(t *testing.T) {
 	simtest.SkipUnlessSlow(t)
 	s, addr := testServer(t, Config{})
-	tm := sshtest.Open(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)), "xterm-256color", 100, 30)
+	tm := termtest.Open(t, termtest.Dial(t, addr, "student", termtest.NewKey(t)), "xterm-256color", 100, 30)
 	tm.WaitFor("1  race")
 	tm.Send("\r")
 	tm.WaitFor("1-3 your prediction")
@@ -107,7 +107,7 @@ func TestTouchKeepsALessonOpen(t *testing.T) {
 	clock := newFakeClock()
 	c := touchingClass{joined: make(chan *Session, 1)}
 	_, addr := testServer(t, Config{Clock: clock, Idle: 10 * time.Minute, MaxTime: -1, Class: c})
-	tm := sshtest.Open(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)), "xterm", 80, 24)
+	tm := termtest.Open(t, termtest.Dial(t, addr, "student", termtest.NewKey(t)), "xterm", 80, 24)
 	tm.WaitFor("1  race")
 	var ses *Session
 	select {

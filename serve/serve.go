@@ -5,7 +5,7 @@
 // without a terminal (ssh host plain race). It is built on
 // github.com/charmbracelet/wish v1.4.7. The same sessions run in browser
 // tabs too (ServeWeb: a page with xterm.js, a WebSocket per tab): the
-// course runs over a Terminal, of which an SSH session and a tab are the
+// course runs over a Transport, of which an SSH session and a tab are the
 // two kinds.
 //
 // The commands themselves (list, plain, story, cast, cli) are the verbs of

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"locksim/serve/sshtest"
+	"locksim/serve/termtest"
 
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -127,7 +127,7 @@ func refused(t *testing.T, what string, r result, want ...string) {
 func TestCommandsPerKey(t *testing.T) {
 	h := newHolding(false)
 	s, addr := testServer(t, Config{Clock: newFakeClock(), Commands: map[string]Command{"hold": h.command()}})
-	flood := sshtest.Dial(t, addr, "s", sshtest.NewKey(t))
+	flood := termtest.Dial(t, addr, "s", termtest.NewKey(t))
 	var running []<-chan result
 	for range DefaultCommandsPerKey {
 		running = append(running, runAsync(flood, "hold"))
@@ -135,7 +135,7 @@ func TestCommandsPerKey(t *testing.T) {
 	h.waitStarted(t, DefaultCommandsPerKey)
 	refused(t, "the fifth", waitResult(t, runAsync(flood, "hold")),
 		"one key may run 4 commands at once", "try again in 10 s")
-	other := runAsync(sshtest.Dial(t, addr, "s", sshtest.NewKey(t)), "hold")
+	other := runAsync(termtest.Dial(t, addr, "s", termtest.NewKey(t)), "hold")
 	h.waitStarted(t, 1)
 	close(h.let)
 	for _, ch := range append(running, other) {
@@ -158,12 +158,12 @@ func TestCommandsInAll(t *testing.T) {
 	_, addr := testServer(t, Config{Clock: newFakeClock(), MaxCommands: 3, CommandsPerKey: 2,
 		Commands: map[string]Command{"hold": h.command()}})
 	defer close(h.let)
-	a, b := sshtest.Dial(t, addr, "s", sshtest.NewKey(t)), sshtest.Dial(t, addr, "s", sshtest.NewKey(t))
+	a, b := termtest.Dial(t, addr, "s", termtest.NewKey(t)), termtest.Dial(t, addr, "s", termtest.NewKey(t))
 	runAsync(a, "hold")
 	runAsync(a, "hold")
 	h.waitStarted(t, 2)
 	// keyless: one address, 127.0.0.1, two clients
-	k1, k2 := sshtest.Dial(t, addr, "s", nil), sshtest.Dial(t, addr, "s", nil)
+	k1, k2 := termtest.Dial(t, addr, "s", nil), termtest.Dial(t, addr, "s", nil)
 	runAsync(k1, "hold")
 	h.waitStarted(t, 1)
 	refused(t, "a third command in all", waitResult(t, runAsync(b, "hold")),
@@ -178,11 +178,11 @@ func TestKeylessShareAnAddress(t *testing.T) {
 	h := newHolding(false)
 	_, addr := testServer(t, Config{Clock: newFakeClock(), CommandsPerKey: 1, Commands: map[string]Command{"hold": h.command()}})
 	defer close(h.let)
-	runAsync(sshtest.Dial(t, addr, "s", nil), "hold")
+	runAsync(termtest.Dial(t, addr, "s", nil), "hold")
 	h.waitStarted(t, 1)
-	refused(t, "a second keyless client on the address", waitResult(t, runAsync(sshtest.Dial(t, addr, "s", nil), "hold")),
+	refused(t, "a second keyless client on the address", waitResult(t, runAsync(termtest.Dial(t, addr, "s", nil), "hold")),
 		"one address may run 1 commands at once")
-	runAsync(sshtest.Dial(t, addr, "s", sshtest.NewKey(t)), "hold")
+	runAsync(termtest.Dial(t, addr, "s", termtest.NewKey(t)), "hold")
 	h.waitStarted(t, 1) // a key of its own is not the address's
 }
 
@@ -195,7 +195,7 @@ func TestCommandStopped(t *testing.T) {
 			clock := newFakeClock()
 			h := newHolding(heed)
 			s, addr := testServer(t, Config{Clock: clock, CommandsPerKey: 1, Commands: map[string]Command{"hold": h.command()}})
-			c := sshtest.Dial(t, addr, "s", sshtest.NewKey(t))
+			c := termtest.Dial(t, addr, "s", termtest.NewKey(t))
 			ch := runAsync(c, "hold 400x200")
 			h.waitStarted(t, 1)
 			clock.Advance(DefaultCommandTime)
@@ -240,14 +240,14 @@ func waitSessions(t *testing.T, s *Server, n int) {
 // sessions; the next is refused in one line and none is closed for it.
 func TestSessionsPerKey(t *testing.T) {
 	s, addr := testServer(t, Config{})
-	key := sshtest.NewKey(t)
-	var open []*sshtest.Term
+	key := termtest.NewKey(t)
+	var open []*termtest.Term
 	for range DefaultSessionsPerKey {
-		tm := sshtest.Open(t, sshtest.Dial(t, addr, "s", key), "xterm", 80, 24)
+		tm := termtest.Open(t, termtest.Dial(t, addr, "s", key), "xterm", 80, 24)
 		tm.WaitFor("1  race")
 		open = append(open, tm)
 	}
-	over := sshtest.Open(t, sshtest.Dial(t, addr, "s", key), "xterm", 80, 24)
+	over := termtest.Open(t, termtest.Dial(t, addr, "s", key), "xterm", 80, 24)
 	if code := over.WaitEnd(); code != 1 {
 		t.Fatalf("the session over the key's cap ended with %d", code)
 	}
@@ -255,7 +255,7 @@ func TestSessionsPerKey(t *testing.T) {
 	if got := over.Stderr(); got != "locksim: a key may have 3 sessions open at once and yours has 3: close one, then try again\r\n" {
 		t.Fatalf("over the key's cap: %q", got)
 	}
-	other := sshtest.Open(t, sshtest.Dial(t, addr, "s", sshtest.NewKey(t)), "xterm", 80, 24)
+	other := termtest.Open(t, termtest.Dial(t, addr, "s", termtest.NewKey(t)), "xterm", 80, 24)
 	other.WaitFor("1  race")
 	for _, tm := range open {
 		tm.Send("\x1b[B")
@@ -264,22 +264,22 @@ func TestSessionsPerKey(t *testing.T) {
 	open[0].Send("q")
 	open[0].WaitEnd()
 	waitSessions(t, s, DefaultSessionsPerKey) // the key's two and the other's
-	sshtest.Open(t, sshtest.Dial(t, addr, "s", key), "xterm", 80, 24).WaitFor("1  race")
+	termtest.Open(t, termtest.Dial(t, addr, "s", key), "xterm", 80, 24).WaitFor("1  race")
 }
 
 // TestInstructorSlots: two slots of MaxSessions are the instructors'
 // alone, so an instructor gets in when students have filled the rest;
 // commands have a budget of their own and still run.
 func TestInstructorSlots(t *testing.T) {
-	teacher := sshtest.NewKey(t)
+	teacher := termtest.NewKey(t)
 	file := filepath.Join(t.TempDir(), "instructors")
 	writeKeys(t, file, teacher)
 	h := newHolding(false)
 	_, addr := testServer(t, Config{MaxSessions: 4, Instructors: file, Commands: map[string]Command{"hold": h.command()}})
 	for range 2 {
-		sshtest.Open(t, sshtest.Dial(t, addr, "s", sshtest.NewKey(t)), "xterm", 80, 24).WaitFor("1  race")
+		termtest.Open(t, termtest.Dial(t, addr, "s", termtest.NewKey(t)), "xterm", 80, 24).WaitFor("1  race")
 	}
-	third := sshtest.Open(t, sshtest.Dial(t, addr, "s", sshtest.NewKey(t)), "xterm", 80, 24)
+	third := termtest.Open(t, termtest.Dial(t, addr, "s", termtest.NewKey(t)), "xterm", 80, 24)
 	if code := third.WaitEnd(); code != 1 {
 		t.Fatalf("a third student ended with %d", code)
 	}
@@ -287,15 +287,15 @@ func TestInstructorSlots(t *testing.T) {
 		t.Fatalf("a third student: %q", got)
 	}
 	for range 2 {
-		sshtest.Open(t, sshtest.Dial(t, addr, "s", teacher), "xterm", 80, 24).WaitFor("1  race")
+		termtest.Open(t, termtest.Dial(t, addr, "s", teacher), "xterm", 80, 24).WaitFor("1  race")
 	}
 	// full for everyone now, instructors too
-	last := sshtest.Open(t, sshtest.Dial(t, addr, "s", teacher), "xterm", 80, 24)
+	last := termtest.Open(t, termtest.Dial(t, addr, "s", teacher), "xterm", 80, 24)
 	if code := last.WaitEnd(); code != 1 || !strings.Contains(last.Stderr(), "the server is full") {
 		t.Fatalf("an instructor over the cap: %d, %q", code, last.Stderr())
 	}
 	go func() { h.let <- struct{}{} }()
-	if r := waitResult(t, runAsync(sshtest.Dial(t, addr, "s", sshtest.NewKey(t)), "hold")); r.code != 0 || r.out != "done\n" {
+	if r := waitResult(t, runAsync(termtest.Dial(t, addr, "s", termtest.NewKey(t)), "hold")); r.code != 0 || r.out != "done\n" {
 		t.Fatalf("a command beside full sessions: %d, %q, %q", r.code, r.out, r.errOut)
 	}
 }

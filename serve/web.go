@@ -195,76 +195,35 @@ func (s *Server) webSession(w http.ResponseWriter, r *http.Request) {
 		s.cfg.Log.Printf("web %s: refused: %v", s.remoteOf(r), err)
 		return
 	}
-	remote := s.remoteOf(r)
-	closeWith := func(line string) {
-		_ = conn.Write(r.Context(), websocket.MessageBinary, []byte(line+"\r\n"))
-		if len(line) > 120 {
-			line = line[:120]
-		}
-		_ = conn.Close(websocket.StatusPolicyViolation, line)
-	}
+	c := Client{Identity: id, Remote: s.remoteOf(r), Term: BrowserTerm}
 	if bad != "" {
-		closeWith(bad)
+		refuseTab(r.Context(), conn, bad)
 		return
 	}
-	line, release := s.admitTab("web:"+webID, id.Instructor)
+	line, release := s.admit(claim{id: id, holder: "web:" + webID, whose: "browser", remote: c.Remote})
 	if line != "" {
-		s.cfg.Log.Printf("session %s refused: %s", id.ID, line)
-		closeWith(line)
+		refuseTab(r.Context(), conn, line)
 		return
 	}
 	defer release()
-	base := s.pageBase(r)
 	// the tab's context is not the server's: the shutdown ends the
 	// session with a line, as it does an SSH session
-	t := newWebTerminal(context.Background(), conn, id, remote, s.linkUnder(base))
-	defer func() {
-		if p := recover(); p != nil {
-			s.cfg.Log.Printf("session %s: panic: %v\n%s", id.ID, p, debug.Stack())
-			t.Say("locksim: this session hit a fault in locksim and was closed; the other sessions go on")
-			t.Close("this session hit a fault in locksim")
-			return
-		}
-		t.Close(strings.TrimPrefix(t.Said(), "locksim: "))
-	}()
-	s.course(t, at)
+	s.runTerminal(newWebTransport(context.Background(), conn, c), s.webFront(s.pageBase(r)), at)
 }
 
-// admitTab counts a browser tab in, in the terminal sessions' budget
-// (one budget with SSH), holder being its browser: a browser may have as
-// many tabs as a key may have sessions.
-func (s *Server) admitTab(holder string, instructor bool) (string, func()) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ctx.Err() != nil {
-		return "locksim: the server is shutting down", nil
-	}
-	ok, perKey := s.terms.take(holder, instructor)
-	switch {
-	case perKey:
-		return fmt.Sprintf("locksim: a browser may have %d sessions open at once and yours has %d: close a tab, then try again", s.terms.perKey, s.terms.perKey), nil
-	case !ok && s.terms.reserved > 0 && !instructor:
-		return fmt.Sprintf("locksim: the server is full (%d sessions at once, %d of them kept for instructors); try again in a few minutes, as sessions close", s.terms.total, s.terms.reserved), nil
-	case !ok:
-		return fmt.Sprintf("locksim: the server is full (%d sessions at once); try again in a few minutes, as sessions close", s.terms.total), nil
-	}
-	s.sessions++
-	s.wg.Add(1)
-	return "", func() {
-		s.mu.Lock()
-		s.terms.give(holder)
-		s.sessions--
-		s.mu.Unlock()
-		s.wg.Done()
-	}
+// refuseTab says line on a tab that never became a session and closes it,
+// the close frame saying it broke a policy.
+func refuseTab(ctx context.Context, conn *websocket.Conn, line string) {
+	_ = conn.Write(ctx, websocket.MessageBinary, []byte(line+"\r\n"))
+	_ = conn.Close(websocket.StatusPolicyViolation, closeReason(line))
 }
 
 // webPage runs page's command for /NAME/ARGS…, in the commands' budget
 // of the client's address, stopped after CommandTime.
 func (s *Server) webPage(w http.ResponseWriter, r *http.Request, name string, p Page) {
 	id := Identity{ID: "web-page"}
-	holder := "addr:" + s.remoteOf(r)
-	line, release := s.admitCommand(holder, id)
+	remote := s.remoteOf(r)
+	line, release := s.admit(claim{id: id, command: true, holder: "addr:" + remote, whose: "address", remote: remote})
 	if line != "" {
 		http.Error(w, line, http.StatusTooManyRequests)
 		return

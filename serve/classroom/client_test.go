@@ -11,11 +11,11 @@ import (
 	"testing"
 
 	"locksim/serve"
-	"locksim/serve/sshtest"
+	"locksim/serve/termtest"
 )
 
-// hang bounds every wait of these tests (see sshtest.Hang).
-const hang = sshtest.Hang
+// hang bounds every wait of these tests (see termtest.Hang).
+const hang = termtest.Hang
 
 // testServer starts a server on a free loopback port with cfg (its host key
 // in a temporary directory) and closes it at the end of the test.
@@ -35,7 +35,7 @@ func testServer(t testing.TB, cfg serve.Config) (*serve.Server, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(sshtest.Serve(t, s, l))
+	t.Cleanup(termtest.Serve(t, s, l))
 	return s, l.Addr().String()
 }
 

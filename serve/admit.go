@@ -1,0 +1,119 @@
+package serve
+
+import "fmt"
+
+// A claim is what a client asks the server for, as admit weighs it: a
+// terminal session (over SSH or in a tab) or a command without one (ssh
+// HOST NAME, a web page).
+type claim struct {
+	id Identity
+	// command is set for a command without a terminal
+	command bool
+	// holder is whose share the claim takes: a key's hash, "web:" and a
+	// browser's id, "addr:" and a keyless client's address; "" is counted
+	// in the total only (a keyless terminal session: a class behind one
+	// NAT shares an address)
+	holder string
+	// whose names the holder in a refusal: "key", "browser", "address"
+	whose string
+	// remote is the client's address (its host)
+	remote string
+}
+
+// admit is the one door of the server, which both transports call before
+// any session work: it counts c in, or returns the one line that refuses
+// it (logged here). A terminal session takes a slot of -max-sessions
+// (InstructorSlots of them kept for instructors) and one of its holder's
+// (-max-sessions-per-key); a command takes one of the commands' own
+// budget and one of its holder's. No session is ever closed to make
+// room. release gives the slots back.
+func (s *Server) admit(c claim) (refusal string, release func()) {
+	line, release := s.take(c)
+	if line != "" {
+		s.cfg.Log.Printf("session %s refused: %s", c.id.ID, line)
+	}
+	return line, release
+}
+
+func (s *Server) take(c claim) (string, func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ctx.Err() != nil {
+		// after Close no session is counted in: Close is waiting for them
+		return "locksim: the server is shutting down", nil
+	}
+	p := &s.terms
+	if c.command {
+		p = &s.cmds
+	}
+	ok, perKey := p.take(c.holder, c.id.Instructor)
+	switch {
+	case c.command && perKey:
+		return fmt.Sprintf("locksim: one %s may run %d commands at once and yours runs %d; try again in %s, when one has ended or been stopped", c.whose, p.perKey, p.perKey, span(s.cfg.CommandTime)), nil
+	case c.command && !ok:
+		return fmt.Sprintf("locksim: the server runs its most commands at once (%d); try again in %s, when one has ended or been stopped", p.total, span(s.cfg.CommandTime)), nil
+	case perKey && c.whose == "browser":
+		return fmt.Sprintf("locksim: a browser may have %d sessions open at once and yours has %d: close a tab, then try again", p.perKey, p.perKey), nil
+	case perKey:
+		return fmt.Sprintf("locksim: a key may have %d sessions open at once and yours has %d: close one, then try again", p.perKey, p.perKey), nil
+	case !ok && p.reserved > 0 && !c.id.Instructor:
+		return fmt.Sprintf("locksim: the server is full (%d sessions at once, %d of them kept for instructors); try again in a few minutes, as sessions close", p.total, p.reserved), nil
+	case !ok:
+		return fmt.Sprintf("locksim: the server is full (%d sessions at once); try again in a few minutes, as sessions close", p.total), nil
+	}
+	s.sessions++
+	s.wg.Add(1)
+	return "", func() {
+		s.mu.Lock()
+		p.give(c.holder)
+		s.sessions--
+		s.mu.Unlock()
+		s.wg.Done()
+	}
+}
+
+// pool is one budget of slots: total in all, perKey for any one holder
+// (0: no cap per holder), reserved of total for instructors alone.
+type pool struct {
+	total, perKey, reserved int
+
+	n  int
+	by map[string]int
+}
+
+// take counts holder in, or says why not. holder "" is a client with no
+// key the pool can name: it is counted in the total only.
+func (p *pool) take(holder string, instructor bool) (ok, perKey bool) {
+	if p.perKey > 0 && holder != "" && p.by[holder] >= p.perKey {
+		return false, true
+	}
+	open := p.total
+	if !instructor {
+		open -= p.reserved
+	}
+	if p.n >= open {
+		return false, false
+	}
+	p.n++
+	if holder != "" {
+		p.by[holder]++
+	}
+	return true, false
+}
+
+func (p *pool) give(holder string) {
+	p.n--
+	if holder == "" {
+		return
+	}
+	if p.by[holder]--; p.by[holder] <= 0 {
+		delete(p.by, holder)
+	}
+}
+
+// reservedFor is how many of total slots are kept for instructors: two,
+// but never all of them, so a server of one or two sessions still takes
+// a student.
+func reservedFor(total int) int {
+	return max(0, min(InstructorSlots, total-1))
+}

@@ -12,39 +12,36 @@ import (
 
 // TestFault: a panic in one session's program, or in its resize
 // forwarding, ends that session with a line to the student and a line in
-// the server's log; the session beside it goes on.
+// the server's log; the session beside it goes on; on both transports.
 func TestFault(t *testing.T) {
 	simtest.SkipUnlessSlow(t)
 	for _, where := range []string{"key", "resize"} {
 		t.Run(where, func(t *testing.T) {
-			s, addr := testServer(t, Config{})
-			var resizes atomic.Int32
-			s.faults = func(at string, ses *Session) bool {
-				// the first resize is the pty's own size, at the start
-				return at == where && ses.User == "boom" && (at == "key" || resizes.Add(1) == 2)
-			}
-			other := termtest.Open(t, termtest.Dial(t, addr, "student", termtest.NewKey(t)), "xterm", 80, 24)
-			other.WaitFor("1  race")
-			boom := termtest.Open(t, termtest.Dial(t, addr, "boom", termtest.NewKey(t)), "xterm", 80, 24)
-			boom.WaitFor("1  race")
-			if where == "key" {
-				boom.Send("\x1b[B")
-			} else if err := boom.Resize(100, 30); err != nil {
-				t.Fatal(err)
-			}
-			if code := boom.WaitEnd(); code != 1 {
-				t.Fatalf("the faulty session ended with status %d", code)
-			}
-			if got := boom.Stderr(); !strings.Contains(got, "this session hit a fault in locksim and was closed") {
-				t.Fatalf("the faulty session's stderr: %q", got)
-			}
-			other.Send("\r")
-			other.WaitFor("1-3 your prediction")
-			other.Send("2")
-			other.WaitFor("OK · holder")
-			if log := s.cfg.Log.Writer().(*testLog).String(); !strings.Contains(log, "ended by a panic") {
-				t.Fatalf("no log line of the panic:\n%s", log)
-			}
+			onBoth(t, Config{}, func(t *testing.T, s *Server, d termtest.Dialer, _ string) {
+				var resizes atomic.Int32
+				s.faults = func(at string, ses *Session) bool {
+					// the first resize is the terminal's own size, at the start
+					return at == where && ses.User == "boom" && (at == "key" || resizes.Add(1) == 2)
+				}
+				other := d.New(t).Open(t, termtest.At{}, 80, 24)
+				other.WaitFor("1  race")
+				// "boom" is the SSH user, the tab's /c/ route
+				boom := d.New(t).Open(t, termtest.At{Class: "boom"}, 80, 24)
+				boom.WaitFor("1  race")
+				if where == "key" {
+					boom.Send("\x1b[B")
+				} else if err := boom.Resize(100, 30); err != nil {
+					t.Fatal(err)
+				}
+				endsWith(t, d, boom, false, "locksim: this session hit a fault in locksim and was closed")
+				other.Send("\r")
+				other.WaitFor("1-3 your prediction")
+				other.Send("2")
+				other.WaitFor("OK · holder")
+				if log := s.cfg.Log.Writer().(*testLog).String(); !strings.Contains(log, "ended by a panic") {
+					t.Fatalf("no log line of the panic:\n%s", log)
+				}
+			})
 		})
 	}
 }

@@ -109,14 +109,21 @@ func seedOn(t *testing.T, screen string) string {
 	return strings.Fields(after)[0]
 }
 
-// TestShutdown: closing the server ends its sessions with a line.
+// TestShutdown: closing the server ends its sessions with a line, on
+// both transports.
 func TestShutdown(t *testing.T) {
-	_, addr, stop := startServer(t, Config{})
-	tm := termtest.Open(t, termtest.Dial(t, addr, "student", termtest.NewKey(t)), "xterm", 80, 24)
-	tm.WaitFor("1  race")
-	stop()
-	if code := tm.WaitEnd(); code != 1 || !strings.Contains(tm.Stderr(), "locksim: the server is shutting down") {
-		t.Fatalf("at the shutdown: status %d, stderr %q", code, tm.Stderr())
+	for _, name := range []string{"ssh", "web"} {
+		t.Run(name, func(t *testing.T) {
+			s, addr, stop := startServer(t, Config{})
+			d := termtest.SSH(addr)
+			if name == "web" {
+				d = termtest.Web(serveWeb(t, s))
+			}
+			tm := d.New(t).Open(t, termtest.At{}, 80, 24)
+			tm.WaitFor("1  race")
+			stop()
+			endsWith(t, d, tm, false, "locksim: the server is shutting down")
+		})
 	}
 }
 
@@ -158,29 +165,29 @@ func TestNoTerminal(t *testing.T) {
 	}
 }
 
-// TestFull closes the session over the cap with one line.
+// TestFull closes the session over the cap with one line, on both
+// transports.
 func TestFull(t *testing.T) {
-	_, addr := testServer(t, Config{MaxSessions: 1})
-	first := termtest.Open(t, termtest.Dial(t, addr, "a", termtest.NewKey(t)), "xterm", 80, 24)
-	first.WaitFor("1  race")
-	second := termtest.Open(t, termtest.Dial(t, addr, "b", termtest.NewKey(t)), "xterm", 80, 24)
-	if code := second.WaitEnd(); code != 1 {
-		t.Fatalf("the session over the cap ended with status %d", code)
-	}
-	if got := second.Stderr(); !strings.Contains(got, "the server is full (1 sessions at once)") || strings.Count(strings.TrimSpace(got), "\n") != 0 {
-		t.Fatalf("over the cap, stderr %q", got)
-	}
-	first.Send("\r") // the first is still there
-	first.WaitFor("1-3 your prediction")
+	onBoth(t, Config{MaxSessions: 1}, func(t *testing.T, _ *Server, d termtest.Dialer, _ string) {
+		first := d.New(t).Open(t, termtest.At{User: "a"}, 80, 24)
+		first.WaitFor("1  race")
+		second := d.New(t).Open(t, termtest.At{User: "b"}, 80, 24)
+		if got := endsWith(t, d, second, true, "locksim: the server is full (1 sessions at once)"); strings.Count(strings.TrimSpace(got), "\n") != 0 {
+			t.Fatalf("over the cap: %q", got)
+		}
+		first.Send("\r") // the first is still there
+		first.WaitFor("1-3 your prediction")
+	})
 }
 
 // TestSeed: -seed gives every session the same tokens.
 func TestSeed(t *testing.T) {
-	_, addr := testServer(t, Config{Seed: 4242})
-	tm := termtest.Open(t, termtest.Dial(t, addr, "student", termtest.NewKey(t)), "xterm", 100, 30)
-	tm.WaitFor("1  race")
-	tm.Send("\r")
-	tm.WaitFor("seed 4242", "1-3 your prediction")
+	onBoth(t, Config{Seed: 4242}, func(t *testing.T, _ *Server, d termtest.Dialer, _ string) {
+		tm := d.New(t).Open(t, termtest.At{}, 100, 30)
+		tm.WaitFor("1  race")
+		tm.Send("\r")
+		tm.WaitFor("seed 4242", "1-3 your prediction")
+	})
 }
 
 var comeBackAs = regexp.MustCompile(`connect as (guest-[a-z2-9]{8}) to come back`)

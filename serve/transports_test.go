@@ -15,14 +15,15 @@ func dialers(addr, base string) []termtest.Dialer {
 }
 
 // onBoth runs test once per transport, each on a server of its own with
-// cfg and both fronts.
-func onBoth(t *testing.T, cfg Config, test func(t *testing.T, s *Server, d termtest.Dialer)) {
+// cfg and both fronts; test is given the server, the transport's dialer
+// and the SSH address (for an instructor's key or a command beside).
+func onBoth(t *testing.T, cfg Config, test func(t *testing.T, s *Server, d termtest.Dialer, addr string)) {
 	for _, name := range []string{"ssh", "web"} {
 		t.Run(name, func(t *testing.T) {
 			s, addr, base := webServer(t, cfg)
 			for _, d := range dialers(addr, base) {
 				if d.Name == name {
-					test(t, s, d)
+					test(t, s, d, addr)
 				}
 			}
 		})
@@ -34,7 +35,7 @@ func onBoth(t *testing.T, cfg Config, test func(t *testing.T, s *Server, d termt
 // resize laid out again, a story code opened at its place, and a fault
 // that ends its own session only, with its line.
 func TestBothTransports(t *testing.T) {
-	onBoth(t, Config{AskName: true}, func(t *testing.T, s *Server, d termtest.Dialer) {
+	onBoth(t, Config{AskName: true}, func(t *testing.T, s *Server, d termtest.Dialer, addr string) {
 		s.faults = func(at string, ses *Session) bool { return at == "key" && ses.Name == "boom" }
 
 		c := d.New(t).Open(t, termtest.At{}, 100, 30)

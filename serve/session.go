@@ -73,7 +73,7 @@ func (s *Server) runTerminal(t Transport, f front, at *play.Position) {
 func (s *Server) course(t Transport, f front, at *play.Position) Exit {
 	start := time.Now()
 	client := t.Client()
-	id, winch := client.Identity, t.Resizes()
+	id, winch, win := client.Identity, t.Resizes(), capWindow(t.Window())
 	// the renderer asks the client's terminal for its background first
 	st := views.NewStyles(rendererFor(t), s.cfg.HighContrast)
 	b, err := s.openBackend(t.Context())
@@ -111,7 +111,7 @@ func (s *Server) course(t Transport, f front, at *play.Position) Exit {
 	if s.cfg.Class != nil {
 		inner = s.cfg.Class.Model(ses, app)
 	}
-	m := &screen{srv: s, ses: ses, stu: stu, inner: inner, st: st, w: t.Window().Width, h: t.Window().Height}
+	m := &screen{srv: s, ses: ses, stu: stu, inner: inner, st: st, w: win.Width, h: win.Height}
 	name, asked := stu.Name()
 	if namer, ok := s.cfg.Class.(Namer); ok && !asked && s.cfg.AskName {
 		// the class knows this student from another server of it
@@ -129,7 +129,7 @@ func (s *Server) course(t Transport, f front, at *play.Position) Exit {
 	}
 	// the frames are drawn as they change (frames), not on Bubble Tea's
 	// ticker, which would wake 60 times a second while nothing changes
-	fr := newFrames(t, t.Window().Width, t.Window().Height, FPS, realClock{})
+	fr := newFrames(t, win.Width, win.Height, FPS, realClock{})
 	defer fr.stop()
 	opts := append([]tea.ProgramOption{tea.WithInput(t), tea.WithOutput(t)}, tea.WithoutRenderer(),
 		// the signals are the server's: ctrl+z or a SIGTSTP must never
@@ -173,6 +173,7 @@ func (s *Server) course(t Transport, f front, at *play.Position) Exit {
 					panic("a fault injected by a test")
 				}
 				if ended != nil {
+					w = capWindow(w)
 					p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
 				}
 			case <-ended:
@@ -215,6 +216,23 @@ func (s *Server) course(t Transport, f front, at *play.Position) Exit {
 	}
 	s.cfg.Log.Printf("session %s closed after %s", id.ID, time.Since(start).Round(time.Second))
 	return e
+}
+
+// MaxCols and MaxRows are the largest terminal a session draws for, over
+// either transport: a client that says it is larger is drawn for this
+// size. A frame's cells are bounded by them, and so its bytes and the
+// time to lay it out (a 10000x10000 window took seconds of a core per
+// step and tens of megabytes a frame).
+const (
+	MaxCols = 400
+	MaxRows = 200
+)
+
+// capWindow is w within MaxCols x MaxRows, and at least 1x1.
+func capWindow(w Window) Window {
+	w.Width = min(max(w.Width, 1), MaxCols)
+	w.Height = min(max(w.Height, 1), MaxRows)
+	return w
 }
 
 // drain reads window changes until the connection ends: the SSH library

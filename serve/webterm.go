@@ -100,13 +100,14 @@ func (t *webTransport) read(early []byte) {
 	}
 }
 
-// parseSize reads {"cols":…,"rows":…}, each from 1 to 1000.
+// parseSize reads {"cols":…,"rows":…}, each at least 1; a size beyond
+// MaxCols x MaxRows is drawn at that, as an SSH window change is.
 func parseSize(data []byte) (Window, bool) {
 	var m struct{ Cols, Rows int }
-	if json.Unmarshal(data, &m) != nil || m.Cols < 1 || m.Rows < 1 || m.Cols > 1000 || m.Rows > 1000 {
+	if json.Unmarshal(data, &m) != nil || m.Cols < 1 || m.Rows < 1 {
 		return Window{}, false
 	}
-	return Window{Width: m.Cols, Height: m.Rows}, true
+	return capWindow(Window{Width: m.Cols, Height: m.Rows}), true
 }
 
 func (t *webTransport) Read(p []byte) (int, error)  { return t.in.Read(p) }

@@ -85,15 +85,45 @@ func (w *Who) Browser() *Browser { return w.br }
 func (w *Who) Open(t testing.TB, at At, width, height int) *Term {
 	t.Helper()
 	if w.d.Name == "web" {
-		route := "/ws/"
-		switch {
-		case at.Class != "":
-			route = "/ws/c/" + at.Class
-		case at.Story != "":
-			route = "/ws/s/" + at.Story
-		}
-		return w.br.Open(t, w.d.addr, route, width, height)
+		return w.br.Open(t, w.d.addr, at.route(), width, height)
 	}
+	return OpenCmd(t, w.dial(t, at), "xterm-256color", width, height, nil, at.command())
+}
+
+// OpenLight opens a light terminal (no emulator: for benchmarks, and for
+// tests of many sessions or of sizes no emulator should hold) of w×h at
+// at.
+func (w *Who) OpenLight(t testing.TB, at At, width, height int) *Light {
+	t.Helper()
+	if w.d.Name == "web" {
+		return w.br.OpenLight(t, w.d.addr, at.route(), width, height)
+	}
+	return OpenLight(t, w.dial(t, at), width, height, at.command())
+}
+
+// route is a tab's WebSocket route to at.
+func (at At) route() string {
+	switch {
+	case at.Class != "":
+		return "/ws/c/" + at.Class
+	case at.Story != "":
+		return "/ws/s/" + at.Story
+	}
+	return "/ws/"
+}
+
+// command is the command an SSH terminal runs to reach at ("" for a
+// shell).
+func (at At) command() string {
+	if at.Story != "" {
+		return "story " + at.Story
+	}
+	return ""
+}
+
+// dial connects the client over SSH as at's user name.
+func (w *Who) dial(t testing.TB, at At) *gossh.Client {
+	t.Helper()
 	user := at.User
 	if user == "" {
 		user = "student"
@@ -101,14 +131,10 @@ func (w *Who) Open(t testing.TB, at At, width, height int) *Term {
 	if at.Class != "" {
 		user = at.Class
 	}
-	cmd := ""
-	if at.Story != "" {
-		cmd = "story " + at.Story
-	}
 	c, err := DialFrom(w.d.from, w.d.addr, user, w.key)
 	if err != nil {
 		t.Fatalf("ssh %s@%s: %v", user, w.d.addr, err)
 	}
 	t.Cleanup(func() { c.Close() })
-	return OpenCmd(t, c, "xterm-256color", width, height, nil, cmd)
+	return c
 }

@@ -16,11 +16,13 @@ import (
 // and looks for text in the bytes the server sends.
 type Light struct {
 	// In is the terminal's input: keys written to it are typed
-	In   io.Writer
-	mu   sync.Mutex
-	buf  []byte // what came since the last mark
-	seen chan struct{}
-	n    int // bytes in all
+	In io.Writer
+	// resize tells the server a new size
+	resize func(w, h int) error
+	mu     sync.Mutex
+	buf    []byte // what came since the last mark
+	seen   chan struct{}
+	n      int // bytes in all
 }
 
 func newLight(in io.Writer) *Light { return &Light{In: in, seen: make(chan struct{}, 1)} }
@@ -66,6 +68,7 @@ func OpenLight(tb testing.TB, c *gossh.Client, w, h int, cmd string) *Light {
 		tb.Fatal(err)
 	}
 	lt := newLight(in)
+	lt.resize = func(w, h int) error { return s.WindowChange(h, w) }
 	go func() {
 		p := make([]byte, 32<<10)
 		for {
@@ -95,6 +98,7 @@ func (b *Browser) OpenLight(tb testing.TB, base, route string, w, h int) *Light 
 		tb.Fatal(err)
 	}
 	lt := newLight(p)
+	lt.resize = p.resize
 	go func() {
 		for {
 			_, data, err := conn.Read(context.Background())
@@ -112,6 +116,10 @@ func (lt *Light) Send(keys string) error {
 	_, err := io.WriteString(lt.In, keys)
 	return err
 }
+
+// Resize tells the server the terminal is now w×h (an SSH window
+// change, a tab's size frame).
+func (lt *Light) Resize(w, h int) error { return lt.resize(w, h) }
 
 // Mark forgets what came so far.
 func (lt *Light) Mark() {

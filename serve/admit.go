@@ -18,7 +18,15 @@ type claim struct {
 	whose string
 	// remote is the client's address (its host)
 	remote string
+	// projector is the class whose projector tab this is (/p/TOKEN): it
+	// takes one of the class's ProjectorsPerClass, never a student's or
+	// an instructor's slot
+	projector string
 }
+
+// ProjectorsPerClass is how many projector tabs one class may have open
+// at once on a server: a room's screen, and one to spare.
+const ProjectorsPerClass = 2
 
 // admit is the one door of the server, which both transports call before
 // any session work: it counts c in, or returns the one line that refuses
@@ -41,6 +49,9 @@ func (s *Server) take(c claim) (string, func()) {
 	if s.ctx.Err() != nil {
 		// after Close no session is counted in: Close is waiting for them
 		return "locksim: the server is shutting down", nil
+	}
+	if c.projector != "" {
+		return s.takeProjector(c.projector)
 	}
 	p := &s.terms
 	if c.command {
@@ -66,6 +77,26 @@ func (s *Server) take(c claim) (string, func()) {
 	return "", func() {
 		s.mu.Lock()
 		p.give(c.holder)
+		s.sessions--
+		s.mu.Unlock()
+		s.wg.Done()
+	}
+}
+
+// takeProjector counts a projector tab of class code in, outside the
+// terminal sessions' budget; s.mu is held.
+func (s *Server) takeProjector(code string) (string, func()) {
+	if s.projecting[code] >= ProjectorsPerClass {
+		return fmt.Sprintf("locksim: class %s has %d projector tabs open, the most it may have: close one, then try again", code, ProjectorsPerClass), nil
+	}
+	s.projecting[code]++
+	s.sessions++
+	s.wg.Add(1)
+	return "", func() {
+		s.mu.Lock()
+		if s.projecting[code]--; s.projecting[code] <= 0 {
+			delete(s.projecting, code)
+		}
 		s.sessions--
 		s.mu.Unlock()
 		s.wg.Done()

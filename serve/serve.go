@@ -160,21 +160,23 @@ type Namer interface {
 // (ServeWeb), or both, with one budget of sessions and one set of
 // students.
 type Server struct {
-	cfg       Config
-	ssh       *ssh.Server
-	students  *students
-	commands  map[string]Command
-	instr     *keyFile
-	clock     Clock
-	ctx       context.Context
-	cancel    context.CancelFunc
-	mu        sync.Mutex
-	sessions  int  // terminal sessions and commands running
-	terms     pool // the terminal sessions' slots
-	cmds      pool // the commands' slots
-	live      map[*Session]bool
-	wg        sync.WaitGroup
-	viewCalls atomic.Int64 // every View of every session, for the tests
+	cfg      Config
+	ssh      *ssh.Server
+	students *students
+	commands map[string]Command
+	instr    *keyFile
+	clock    Clock
+	ctx      context.Context
+	cancel   context.CancelFunc
+	mu       sync.Mutex
+	sessions int  // terminal sessions and commands running
+	terms    pool // the terminal sessions' slots
+	cmds     pool // the commands' slots
+	// projecting counts each class's projector tabs open
+	projecting map[string]int
+	live       map[*Session]bool
+	wg         sync.WaitGroup
+	viewCalls  atomic.Int64 // every View of every session, for the tests
 	// faults, in tests, panics at a point of a session ("key": its
 	// program's Update, "resize": the resize forwarding) when it says so
 	faults func(where string, ses *Session) bool
@@ -227,7 +229,7 @@ func New(c Config) (*Server, error) {
 	if c.Log == nil {
 		c.Log = log.New(io.Discard, "", 0)
 	}
-	s := &Server{cfg: c, clock: c.Clock, live: map[*Session]bool{}, stories: storycode.NewShelf(storyShelf),
+	s := &Server{cfg: c, clock: c.Clock, live: map[*Session]bool{}, stories: storycode.NewShelf(storyShelf), projecting: map[string]int{},
 		terms: pool{total: c.MaxSessions, perKey: c.SessionsPerKey, reserved: reservedFor(c.MaxSessions), by: map[string]int{}},
 		cmds:  pool{total: c.MaxCommands, perKey: c.CommandsPerKey, by: map[string]int{}},
 		labs:  make(chan struct{}, max(1, cmp.Or(c.LabSearches, DefaultLabSearches)))}

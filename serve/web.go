@@ -167,7 +167,8 @@ func (s *Server) webSession(w http.ResponseWriter, r *http.Request) {
 		}
 	case strings.HasPrefix(route, "/p/"):
 		// the projector: its instructor's identity, seen by the class as
-		// the projector of the class its token names
+		// the projector of the class its token names; it takes a
+		// projector's slot of that class, not an instructor's (admit)
 		p, ok := s.projectors.find(strings.TrimPrefix(route, "/p/"))
 		if !ok {
 			bad = "locksim: this projector link is not one of this server's: ask the instructor for it again"
@@ -200,7 +201,11 @@ func (s *Server) webSession(w http.ResponseWriter, r *http.Request) {
 		refuseTab(r.Context(), conn, bad)
 		return
 	}
-	line, release := s.admit(claim{id: id, holder: "web:" + webID, whose: "browser", remote: c.Remote})
+	cl := claim{id: id, holder: "web:" + webID, whose: "browser", remote: c.Remote}
+	if strings.HasPrefix(route, "/p/") {
+		cl.projector = id.User
+	}
+	line, release := s.admit(cl)
 	if line != "" {
 		refuseTab(r.Context(), conn, line)
 		return

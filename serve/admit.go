@@ -18,6 +18,10 @@ type claim struct {
 	whose string
 	// remote is the client's address (its host)
 	remote string
+	// fresh is set for a client with an identity made for it now: a
+	// cookie minted for a tab, a fresh reconnect token for a keyless SSH
+	// session. It takes one of its address's new identities (-new-per-address)
+	fresh bool
 	// projector is the class whose projector tab this is (/p/TOKEN): it
 	// takes one of the class's ProjectorsPerClass, never a student's or
 	// an instructor's slot
@@ -32,9 +36,12 @@ const ProjectorsPerClass = 2
 // any session work: it counts c in, or returns the one line that refuses
 // it (logged here). A terminal session takes a slot of -max-sessions
 // (InstructorSlots of them kept for instructors) and one of its holder's
-// (-max-sessions-per-key); a command takes one of the commands' own
-// budget and one of its holder's. No session is ever closed to make
-// room. release gives the slots back.
+// (-max-sessions-per-key), one of its address's when
+// -max-sessions-per-address is set, and, when its identity is new, one
+// of its address's new identities (-new-per-address, -new-every); a
+// projector tab takes one of its class's ProjectorsPerClass instead; a
+// command takes one of the commands' own budget and one of its holder's.
+// No session is ever closed to make room. release gives the slots back.
 func (s *Server) admit(c claim) (refusal string, release func()) {
 	line, release := s.take(c)
 	if line != "" {
@@ -53,10 +60,14 @@ func (s *Server) take(c claim) (string, func()) {
 	if c.projector != "" {
 		return s.takeProjector(c.projector)
 	}
+	if !c.command && s.cfg.SessionsPerAddress > 0 && s.byAddress[c.remote] >= s.cfg.SessionsPerAddress {
+		return fmt.Sprintf("locksim: an address may have %d sessions open at once and yours has %d; try again as sessions close", s.cfg.SessionsPerAddress, s.cfg.SessionsPerAddress), nil
+	}
 	p := &s.terms
 	if c.command {
 		p = &s.cmds
 	}
+
 	ok, perKey := p.take(c.holder, c.id.Instructor)
 	switch {
 	case c.command && perKey:
@@ -72,12 +83,28 @@ func (s *Server) take(c claim) (string, func()) {
 	case !ok:
 		return fmt.Sprintf("locksim: the server is full (%d sessions at once); try again in a few minutes, as sessions close", p.total), nil
 	}
+	if c.fresh && !c.command {
+		// counted last, so that a session refused for another reason
+		// takes none of its address's new identities
+		if line := s.newIdentity(c.remote); line != "" {
+			p.give(c.holder)
+			return line, nil
+		}
+	}
 	s.sessions++
+	if !c.command {
+		s.byAddress[c.remote]++
+	}
 	s.wg.Add(1)
 	return "", func() {
 		s.mu.Lock()
 		p.give(c.holder)
 		s.sessions--
+		if !c.command {
+			if s.byAddress[c.remote]--; s.byAddress[c.remote] <= 0 {
+				delete(s.byAddress, c.remote)
+			}
+		}
 		s.mu.Unlock()
 		s.wg.Done()
 	}

@@ -77,6 +77,19 @@ type Config struct {
 	// sessions are counted in MaxSessions only: a class behind one NAT
 	// shares an address).
 	MaxSessions, SessionsPerKey int
+	// NewPerAddress and NewEvery bound the new identities one address
+	// makes (cookies minted for tabs, fresh reconnect tokens for keyless
+	// SSH sessions): a burst of NewPerAddress (0:
+	// DefaultNewPerAddress), then one each NewEvery (0:
+	// DefaultNewEvery). A student who comes back (a key, a reconnect
+	// token, the browser's cookie) is not counted: a class behind one
+	// NAT gets in, and one client cannot make itself a class.
+	NewPerAddress int
+	NewEvery      time.Duration
+	// SessionsPerAddress, when not 0, caps the terminal sessions from
+	// one address, tabs and SSH alike; off by default, since a class
+	// often sits behind one school router's address.
+	SessionsPerAddress int
 	// Commands without a terminal have a budget of their own, outside
 	// MaxSessions: MaxCommands at once in all (0: DefaultCommands),
 	// CommandsPerKey at once for one key, or one address for keyless
@@ -174,9 +187,13 @@ type Server struct {
 	cmds     pool // the commands' slots
 	// projecting counts each class's projector tabs open
 	projecting map[string]int
-	live       map[*Session]bool
-	wg         sync.WaitGroup
-	viewCalls  atomic.Int64 // every View of every session, for the tests
+	// byAddress counts the terminal sessions of each client address, and
+	// fresh the new identities each address has made
+	byAddress map[string]int
+	fresh     buckets
+	live      map[*Session]bool
+	wg        sync.WaitGroup
+	viewCalls atomic.Int64 // every View of every session, for the tests
 	// faults, in tests, panics at a point of a session ("key": its
 	// program's Update, "resize": the resize forwarding) when it says so
 	faults func(where string, ses *Session) bool
@@ -208,6 +225,12 @@ func New(c Config) (*Server, error) {
 	if c.SessionsPerKey == 0 {
 		c.SessionsPerKey = DefaultSessionsPerKey
 	}
+	if c.NewPerAddress == 0 {
+		c.NewPerAddress = DefaultNewPerAddress
+	}
+	if c.NewEvery == 0 {
+		c.NewEvery = DefaultNewEvery
+	}
 	if c.MaxCommands == 0 {
 		c.MaxCommands = DefaultCommands
 	}
@@ -229,7 +252,8 @@ func New(c Config) (*Server, error) {
 	if c.Log == nil {
 		c.Log = log.New(io.Discard, "", 0)
 	}
-	s := &Server{cfg: c, clock: c.Clock, live: map[*Session]bool{}, stories: storycode.NewShelf(storyShelf), projecting: map[string]int{},
+	s := &Server{cfg: c, clock: c.Clock, live: map[*Session]bool{}, stories: storycode.NewShelf(storyShelf), projecting: map[string]int{}, byAddress: map[string]int{},
+		fresh: buckets{burst: c.NewPerAddress, every: c.NewEvery},
 		terms: pool{total: c.MaxSessions, perKey: c.SessionsPerKey, reserved: reservedFor(c.MaxSessions), by: map[string]int{}},
 		cmds:  pool{total: c.MaxCommands, perKey: c.CommandsPerKey, by: map[string]int{}},
 		labs:  make(chan struct{}, max(1, cmp.Or(c.LabSearches, DefaultLabSearches)))}

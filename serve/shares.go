@@ -73,7 +73,10 @@ func (s *Server) fairShares(next ssh.Handler) ssh.Handler {
 			s.cfg.Log.Printf("session %s: -instructors: %v; no instructor until it can be read", id.ID, err)
 		}
 		sess.Context().SetValue(idKey{}, id)
-		c := claim{id: id, remote: hostOf(sess.RemoteAddr()), holder: id.KeyHash, whose: "key"}
+		// a keyless session that offered no reconnect token is given a
+		// fresh one: a new identity of its address
+		fresh := id.Keyless() && id.User == sess.User()
+		c := claim{id: id, remote: hostOf(sess.RemoteAddr()), holder: id.KeyHash, whose: "key", fresh: fresh}
 		if !terminal(sess) {
 			c.command = true
 			if id.Keyless() {

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"path"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -92,20 +93,60 @@ func (s *Server) WebHandler() http.Handler {
 	})
 }
 
-// idCookie returns the browser's id, set as a cookie when it has none
-// (or a malformed one).
-func (s *Server) idCookie(w http.ResponseWriter, r *http.Request) string {
-	if c, err := r.Cookie(cookieName); err == nil && validWebID(c.Value) {
-		return c.Value
+// idCookie gives a browser with no id cookie (or a malformed one) a new
+// one, when its address may make a new identity now (newCookie): else
+// the page is served without, and its tab is told to wait.
+func (s *Server) idCookie(w http.ResponseWriter, r *http.Request) {
+	if _, ok := cookieOf(r); ok || !s.newCookie(s.remoteOf(r)) {
+		return
 	}
+	s.setCookie(w, r, newWebID())
+}
+
+// cookieOf is the browser's id from its cookie, and whether it has one of
+// the right form.
+func cookieOf(r *http.Request) (string, bool) {
+	if c, err := r.Cookie(cookieName); err == nil && validWebID(c.Value) {
+		return c.Value, true
+	}
+	return "", false
+}
+
+// newWebID is a new browser id: 32 hex digits from crypto/rand.
+func newWebID() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
-	v := hex.EncodeToString(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// setCookie sets the browser's id cookie to v.
+func (s *Server) setCookie(w http.ResponseWriter, r *http.Request, v string) {
 	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: v, Path: "/", MaxAge: int(cookieAge / time.Second),
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.cfg.Web.TLS || r.TLS != nil})
-	// the same request reads it too: a WebSocket with no cookie yet
-	r.AddCookie(&http.Cookie{Name: cookieName, Value: v})
-	return v
+}
+
+// sameOrigin reports whether the upgrade r will be let through by
+// websocket.Accept's origin check: no Origin header, an Origin whose host
+// is the request's Host, or one that matches a pattern (path.Match, as
+// Accept matches them).
+func sameOrigin(r *http.Request, patterns []string) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(u.Host, r.Host) {
+		return true
+	}
+	for _, p := range patterns {
+		if ok, _ := path.Match(strings.ToLower(p), strings.ToLower(u.Host)); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // validWebID reports a browser id's form: 32 lower-case hex digits.
@@ -154,7 +195,10 @@ func (s *Server) pageBase(r *http.Request) string {
 // same budget as SSH sessions, and one of its browser's.
 func (s *Server) webSession(w http.ResponseWriter, r *http.Request) {
 	route := strings.TrimPrefix(r.URL.Path, "/ws")
-	webID := s.idCookie(w, r)
+	webID, known := cookieOf(r)
+	if !known {
+		webID = newWebID()
+	}
 	id := Identity{ID: "web-" + webID}
 	var at *play.Position
 	var bad string
@@ -191,21 +235,33 @@ func (s *Server) webSession(w http.ResponseWriter, r *http.Request) {
 			opts.OriginPatterns = []string{u.Host}
 		}
 	}
+	c := Client{Identity: id, Remote: s.remoteOf(r), Term: BrowserTerm}
+	// admitted before the upgrade, whose answer carries a new browser's
+	// cookie only when the address may make one; a page of another origin
+	// is refused by the upgrade and takes nothing
+	line, release := "", func() {}
+	if bad == "" && sameOrigin(r, opts.OriginPatterns) {
+		cl := claim{id: id, holder: "web:" + webID, whose: "browser", remote: c.Remote, fresh: !known}
+		if strings.HasPrefix(route, "/p/") {
+			cl.projector = id.User
+		}
+		line, release = s.admit(cl)
+		if line == "" && !known {
+			s.setCookie(w, r, webID)
+		}
+	}
 	conn, err := websocket.Accept(w, r, &opts)
 	if err != nil {
-		s.cfg.Log.Printf("web %s: refused: %v", s.remoteOf(r), err)
+		if line == "" {
+			release()
+		}
+		s.cfg.Log.Printf("web %s: refused: %v", c.Remote, err)
 		return
 	}
-	c := Client{Identity: id, Remote: s.remoteOf(r), Term: BrowserTerm}
 	if bad != "" {
 		refuseTab(r.Context(), conn, bad)
 		return
 	}
-	cl := claim{id: id, holder: "web:" + webID, whose: "browser", remote: c.Remote}
-	if strings.HasPrefix(route, "/p/") {
-		cl.projector = id.User
-	}
-	line, release := s.admit(cl)
 	if line != "" {
 		refuseTab(r.Context(), conn, line)
 		return

@@ -138,3 +138,6 @@ func (w *Who) dial(t testing.TB, at At) *gossh.Client {
 	t.Cleanup(func() { c.Close() })
 	return c
 }
+
+// Base is the web front's base URL (http://host:port) of a web dialer.
+func (d Dialer) Base() string { return d.addr }

@@ -59,6 +59,9 @@ func OpenLight(tb testing.TB, c *gossh.Client, w, h int, cmd string) *Light {
 	}
 	in, _ := s.StdinPipe()
 	out, _ := s.StdoutPipe()
+	lt := newLight(in)
+	// a refusal's line comes on stderr: it is looked for as the screen is
+	s.Stderr = lightErr{lt}
 	if cmd != "" {
 		err = s.Start(cmd)
 	} else {
@@ -67,7 +70,6 @@ func OpenLight(tb testing.TB, c *gossh.Client, w, h int, cmd string) *Light {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	lt := newLight(in)
 	lt.resize = func(w, h int) error { return s.WindowChange(h, w) }
 	go func() {
 		p := make([]byte, 32<<10)
@@ -82,6 +84,14 @@ func OpenLight(tb testing.TB, c *gossh.Client, w, h int, cmd string) *Light {
 		}
 	}()
 	return lt
+}
+
+// lightErr hands an SSH session's stderr to its light terminal.
+type lightErr struct{ lt *Light }
+
+func (e lightErr) Write(p []byte) (int, error) {
+	e.lt.got(append([]byte(nil), p...))
+	return len(p), nil
 }
 
 // OpenLight opens route at w×h as a light tab.
@@ -145,6 +155,28 @@ func (lt *Light) Wait(tb testing.TB, text string) bool {
 		case <-deadline:
 			tb.Errorf("never saw %q", text)
 			return false
+		}
+	}
+}
+
+// WaitAny waits until one of texts came since the mark and returns it;
+// past Hang it reports the miss on tb and returns "".
+func (lt *Light) WaitAny(tb testing.TB, texts ...string) string {
+	deadline := time.After(Hang)
+	for {
+		lt.mu.Lock()
+		for _, text := range texts {
+			if bytes.Contains(lt.buf, []byte(text)) {
+				lt.mu.Unlock()
+				return text
+			}
+		}
+		lt.mu.Unlock()
+		select {
+		case <-lt.seen:
+		case <-deadline:
+			tb.Errorf("never saw any of %q", texts)
+			return ""
 		}
 	}
 }

@@ -86,6 +86,15 @@ type Config struct {
 	// NAT gets in, and one client cannot make itself a class.
 	NewPerAddress int
 	NewEvery      time.Duration
+	// ConnBurst and ConnEvery bound the connections one address opens,
+	// SSH and HTTP alike, each listener its own: a burst of ConnBurst (0:
+	// DefaultConnBurst), then one each ConnEvery (0: DefaultConnEvery).
+	// A connection beyond is refused as it is accepted, with one line
+	// (before the SSH version string; an HTTP 429), before any key
+	// exchange or request is read. Behind -trust-proxy every connection
+	// is the proxy's, and the web front's are not counted.
+	ConnBurst int
+	ConnEvery time.Duration
 	// SessionsPerAddress, when not 0, caps the terminal sessions from
 	// one address, tabs and SSH alike; off by default, since a class
 	// often sits behind one school router's address.
@@ -225,6 +234,12 @@ func New(c Config) (*Server, error) {
 	if c.SessionsPerKey == 0 {
 		c.SessionsPerKey = DefaultSessionsPerKey
 	}
+	if c.ConnBurst == 0 {
+		c.ConnBurst = DefaultConnBurst
+	}
+	if c.ConnEvery == 0 {
+		c.ConnEvery = DefaultConnEvery
+	}
 	if c.NewPerAddress == 0 {
 		c.NewPerAddress = DefaultNewPerAddress
 	}
@@ -327,7 +342,7 @@ func Listen(addr string) (net.Listener, error) {
 
 // Serve serves sessions on l until Close; it returns nil after Close.
 func (s *Server) Serve(l net.Listener) error {
-	err := s.ssh.Serve(l)
+	err := s.ssh.Serve(s.limitListener(l, refusedSSH))
 	if errors.Is(err, ssh.ErrServerClosed) {
 		return nil
 	}

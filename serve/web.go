@@ -338,10 +338,16 @@ func (s *Server) ServeWeb(l net.Listener, certFile, keyFile string) error {
 	s.webAddr = l.Addr().String()
 	s.mu.Unlock()
 	var err error
-	if certFile != "" {
-		err = hs.ServeTLS(l, certFile, keyFile)
-	} else {
+	switch {
+	case certFile != "":
+		// a line in plain HTTP would be garbage to a TLS client: it is
+		// closed without one
+		err = hs.ServeTLS(s.limitListener(l, ""), certFile, keyFile)
+	case s.cfg.Web.TrustProxy:
+		// every connection is the proxy's
 		err = hs.Serve(l)
+	default:
+		err = hs.Serve(s.limitListener(l, refusedHTTP))
 	}
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil

@@ -51,6 +51,24 @@ func (b *buckets) take(addr string, now time.Time) (ok bool, wait time.Duration)
 	return false, time.Duration((1 - k.tokens) * float64(b.every))
 }
 
+// left is how many tokens addr's bucket holds at now.
+func (b *buckets) left(addr string, now time.Time) float64 {
+	k, ok := b.by[addr]
+	if !ok {
+		return float64(b.burst)
+	}
+	return min(float64(b.burst), k.tokens+float64(now.Sub(k.at))/float64(b.every))
+}
+
+// wait is how long until addr's bucket holds a token again.
+func (b *buckets) wait(addr string, now time.Time) time.Duration {
+	l := b.left(addr, now)
+	if l >= 1 {
+		return 0
+	}
+	return time.Duration((1 - l) * float64(b.every))
+}
+
 // maxAddresses is how many addresses' buckets are kept before the full
 // ones are forgotten (a full bucket is the same as none).
 const maxAddresses = 4096

@@ -1,6 +1,10 @@
 package serve
 
-import "fmt"
+import (
+	"context"
+	"fmt"
+	"time"
+)
 
 // A claim is what a client asks the server for, as admit weighs it: a
 // terminal session (over SSH or in a tab) or a command without one (ssh
@@ -22,10 +26,52 @@ type claim struct {
 	// cookie minted for a tab, a fresh reconnect token for a keyless SSH
 	// session. It takes one of its address's new identities (-new-per-address)
 	fresh bool
+	// class is the class the session joins (Seater), "" for none; wrong
+	// is set when it named a code no class has
+	class string
+	wrong bool
 	// projector is the class whose projector tab this is (/p/TOKEN): it
 	// takes one of the class's ProjectorsPerClass, never a student's or
 	// an instructor's slot
 	projector string
+}
+
+// seatWait bounds the Seater's answer.
+const seatWait = 5 * time.Second
+
+// DefaultClassSize is -class-size's default: the sessions one class has
+// on a server at once.
+const DefaultClassSize = 80
+
+// GuessBurst wrong class codes an address may try at once (a class
+// mistyping its code), then one each GuessEvery: 28.6 million codes are
+// not walked through at 10 a minute.
+const (
+	GuessBurst = 10
+	GuessEvery = 6 * time.Second
+)
+
+// guess counts a try of a class code from addr: a wrong one takes one of
+// its guesses; with none left, every try (right or wrong) is refused
+// until one comes back, and the address is logged, once. s.mu is held.
+func (s *Server) guess(addr string, wrong bool) string {
+	now := s.clock.Now()
+	if !wrong {
+		if s.guesses.left(addr, now) >= 1 {
+			return ""
+		}
+	} else if ok, _ := s.guesses.take(addr, now); ok {
+		return ""
+	}
+	if !s.guessers[addr] {
+		if len(s.guessers) >= maxAddresses {
+			clear(s.guessers)
+		}
+		s.guessers[addr] = true
+		s.cfg.Log.Printf("address %s: %d wrong class codes at once; held to one each %s", addr, GuessBurst, span(GuessEvery))
+	}
+	wait := s.guesses.wait(addr, now)
+	return fmt.Sprintf("locksim: too many wrong class codes from your address; try again in %s, and check the code with the instructor", span(max(wait, time.Second)))
 }
 
 // ProjectorsPerClass is how many projector tabs one class may have open
@@ -43,6 +89,16 @@ const ProjectorsPerClass = 2
 // command takes one of the commands' own budget and one of its holder's.
 // No session is ever closed to make room. release gives the slots back.
 func (s *Server) admit(c claim) (refusal string, release func()) {
+	if seater, ok := s.cfg.Class.(Seater); ok && !c.command && c.projector == "" && c.id.User != "" {
+		// asked outside the lock: a class kept in Redis is a round trip
+		ctx, cancel := context.WithTimeout(s.ctx, seatWait)
+		code, wrong, err := seater.Seat(ctx, c.id)
+		cancel()
+		if err != nil {
+			s.cfg.Log.Printf("session %s: class: %v", c.id.ID, err)
+		}
+		c.class, c.wrong = code, wrong
+	}
 	line, release := s.take(c)
 	if line != "" {
 		s.cfg.Log.Printf("session %s refused: %s", c.id.ID, line)
@@ -59,6 +115,16 @@ func (s *Server) take(c claim) (string, func()) {
 	}
 	if c.projector != "" {
 		return s.takeProjector(c.projector)
+	}
+	if c.wrong || c.class != "" {
+		// a wrong code spends one of the address's guesses; with none
+		// left, no code is tried from there until the wait is over
+		if line := s.guess(c.remote, c.wrong); line != "" {
+			return line, nil
+		}
+	}
+	if c.class != "" && s.seated[c.class] >= s.cfg.ClassSize {
+		return fmt.Sprintf("locksim: class %s is full (%d sessions at once); ask the instructor", c.class, s.cfg.ClassSize), nil
 	}
 	if !c.command && s.cfg.SessionsPerAddress > 0 && s.byAddress[c.remote] >= s.cfg.SessionsPerAddress {
 		return fmt.Sprintf("locksim: an address may have %d sessions open at once and yours has %d; try again as sessions close", s.cfg.SessionsPerAddress, s.cfg.SessionsPerAddress), nil
@@ -95,11 +161,19 @@ func (s *Server) take(c claim) (string, func()) {
 	if !c.command {
 		s.byAddress[c.remote]++
 	}
+	if c.class != "" {
+		s.seated[c.class]++
+	}
 	s.wg.Add(1)
 	return "", func() {
 		s.mu.Lock()
 		p.give(c.holder)
 		s.sessions--
+		if c.class != "" {
+			if s.seated[c.class]--; s.seated[c.class] <= 0 {
+				delete(s.seated, c.class)
+			}
+		}
 		if !c.command {
 			if s.byAddress[c.remote]--; s.byAddress[c.remote] <= 0 {
 				delete(s.byAddress, c.remote)

@@ -95,6 +95,11 @@ type Config struct {
 	// is the proxy's, and the web front's are not counted.
 	ConnBurst int
 	ConnEvery time.Duration
+	// ClassSize is the most sessions one class has on this server at
+	// once, its students' and projectors' (0: DefaultClassSize); a join
+	// beyond is refused, whatever its address. A Class that is not a
+	// Seater has no seats counted.
+	ClassSize int
 	// SessionsPerAddress, when not 0, caps the terminal sessions from
 	// one address, tabs and SSH alike; off by default, since a class
 	// often sits behind one school router's address.
@@ -170,6 +175,17 @@ type Class interface {
 	Leave(s *Session)
 }
 
+// Seater is a Class that says, before a session opens, which class its
+// user name (ssh CODE@host, a tab's /c/CODE) names, so the server's one
+// admission can count the class's seats and the wrong codes an address
+// tries.
+type Seater interface {
+	// Seat is the class id's user name names: its code, or "" for none
+	// (a name that is no code, or an instructor's class name); wrong is
+	// set when the name has a class code's form and names no open class.
+	Seat(ctx context.Context, id Identity) (code string, wrong bool, err error)
+}
+
 // Namer is a Class that may know a student's display name from elsewhere
 // (the class's roster, kept for every server of the class), so a student
 // who comes to another server is not asked it again.
@@ -200,6 +216,12 @@ type Server struct {
 	// fresh the new identities each address has made
 	byAddress map[string]int
 	fresh     buckets
+	// seated counts each class's sessions; guesses are the wrong class
+	// codes each address may still try, and guessers the addresses that
+	// have been held (logged once each)
+	seated    map[string]int
+	guesses   buckets
+	guessers  map[string]bool
 	live      map[*Session]bool
 	wg        sync.WaitGroup
 	viewCalls atomic.Int64 // every View of every session, for the tests
@@ -233,6 +255,9 @@ func New(c Config) (*Server, error) {
 	}
 	if c.SessionsPerKey == 0 {
 		c.SessionsPerKey = DefaultSessionsPerKey
+	}
+	if c.ClassSize == 0 {
+		c.ClassSize = DefaultClassSize
 	}
 	if c.ConnBurst == 0 {
 		c.ConnBurst = DefaultConnBurst
@@ -268,6 +293,7 @@ func New(c Config) (*Server, error) {
 		c.Log = log.New(io.Discard, "", 0)
 	}
 	s := &Server{cfg: c, clock: c.Clock, live: map[*Session]bool{}, stories: storycode.NewShelf(storyShelf), projecting: map[string]int{}, byAddress: map[string]int{},
+		seated: map[string]int{}, guessers: map[string]bool{}, guesses: buckets{burst: GuessBurst, every: GuessEvery},
 		fresh: buckets{burst: c.NewPerAddress, every: c.NewEvery},
 		terms: pool{total: c.MaxSessions, perKey: c.SessionsPerKey, reserved: reservedFor(c.MaxSessions), by: map[string]int{}},
 		cmds:  pool{total: c.MaxCommands, perKey: c.CommandsPerKey, by: map[string]int{}},

@@ -136,7 +136,7 @@ func TestClassHook(t *testing.T) {
 	}
 }
 
-func writeKeys(t *testing.T, path string, keys ...gossh.Signer) {
+func writeKeys(t testing.TB, path string, keys ...gossh.Signer) {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString("# instructors\n")

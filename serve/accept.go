@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// The defaults of the connections one address may open (-conns-per-address,
-// -conn-every): a burst, then one each ConnEvery (20 a second). A class
+// The defaults of the connections one address may open (Config.ConnBurst,
+// ConnEvery): a burst, then one each ConnEvery (20 a second). A class
 // behind one router opens its sessions and loads its pages within them;
 // a flood of connections is refused as it is accepted, before the SSH
 // key exchange or the HTTP request costs the server anything.

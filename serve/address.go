@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// The defaults of what is kept per address (-new-per-address,
-// -new-every): a burst of new identities, then one more each NewEvery.
+// The defaults of the new identities one address may make
+// (Config.NewPerAddress, NewEvery): a burst, then one more each NewEvery.
 // A class of 60 behind one router gets in within a minute (40 at once,
 // the other 20 over the next 40 s, each told when to try again); 62
 // cookieless tabs in a second do not.

@@ -24,7 +24,7 @@ type claim struct {
 	remote string
 	// fresh is set for a client with an identity made for it now: a
 	// cookie minted for a tab, a fresh reconnect token for a keyless SSH
-	// session. It takes one of its address's new identities (-new-per-address)
+	// session. It takes one of its address's new identities (Config.NewPerAddress)
 	fresh bool
 	// class is the class the session joins (Seater), "" for none; wrong
 	// is set when it named a code no class has
@@ -84,7 +84,7 @@ const ProjectorsPerClass = 2
 // (InstructorSlots of them kept for instructors) and one of its holder's
 // (-max-sessions-per-key), one of its address's when
 // -max-sessions-per-address is set, and, when its identity is new, one
-// of its address's new identities (-new-per-address, -new-every); a
+// of its address's new identities (Config.NewPerAddress, NewEvery); a
 // projector tab takes one of its class's ProjectorsPerClass instead; a
 // command takes one of the commands' own budget and one of its holder's.
 // No session is ever closed to make room. release gives the slots back.

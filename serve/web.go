@@ -239,24 +239,30 @@ func (s *Server) webSession(w http.ResponseWriter, r *http.Request) {
 	// admitted before the upgrade, whose answer carries a new browser's
 	// cookie only when the address may make one; a page of another origin
 	// is refused by the upgrade and takes nothing
-	line, release := "", func() {}
+	cl := claim{id: id, holder: "web:" + webID, whose: "browser", remote: c.Remote, fresh: !known}
+	if strings.HasPrefix(route, "/p/") {
+		cl.projector = id.User
+	}
+	line, release, admitted := "", func() {}, false
 	if bad == "" && sameOrigin(r, opts.OriginPatterns) {
-		cl := claim{id: id, holder: "web:" + webID, whose: "browser", remote: c.Remote, fresh: !known}
-		if strings.HasPrefix(route, "/p/") {
-			cl.projector = id.User
-		}
 		line, release = s.admit(cl)
+		admitted = true
 		if line == "" && !known {
 			s.setCookie(w, r, webID)
 		}
 	}
 	conn, err := websocket.Accept(w, r, &opts)
 	if err != nil {
-		if line == "" {
+		if admitted && line == "" {
 			release()
 		}
 		s.cfg.Log.Printf("web %s: refused: %v", c.Remote, err)
 		return
+	}
+	if bad == "" && !admitted {
+		// an origin Accept lets through that sameOrigin did not: the tab
+		// is admitted now, without a cookie of its own
+		line, release = s.admit(cl)
 	}
 	if bad != "" {
 		refuseTab(r.Context(), conn, bad)

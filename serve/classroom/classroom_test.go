@@ -74,7 +74,14 @@ func openClass(t *testing.T, addr string, key gossh.Signer) (*termtest.Term, str
 // the instructor's call to follow shows, and follows.
 func joinClass(t *testing.T, addr, code, name string) *termtest.Term {
 	t.Helper()
-	tm := termtest.Open(t, termtest.Dial(t, addr, code, termtest.NewKey(t)), "xterm-256color", 100, 30)
+	return joinClassOn(t, termtest.SSH(addr), code, name)
+}
+
+// joinClassOn is joinClass over d's transport: a fresh key over SSH, a
+// fresh browser's tab at /c/CODE.
+func joinClassOn(t *testing.T, d termtest.Dialer, code, name string) *termtest.Term {
+	t.Helper()
+	tm := d.New(t).Open(t, termtest.At{Class: code}, 100, 30)
 	tm.WaitFor("Your name, as the class will see it")
 	tm.Send(name + "\r")
 	tm.WaitFor("the instructor asks the class to follow", "F follows")
@@ -96,21 +103,35 @@ func step(t *testing.T, screen string) string {
 }
 
 // TestClassOverSSH: an instructor key opens a class; two students join it
-// by its code and follow; the instructor steps to gc-pause's question and
+// by its code and follow, over SSH, then (its second run) in browser tabs; the instructor steps to gc-pause's question and
 // the students' screens reach it; their predictions arrive in the
 // instructor's histogram, then what their own runs answered; the
 // instructor's key writes the class summary, a student's key may not.
 func TestClassOverSSH(t *testing.T) {
 	simtest.SkipUnlessSlow(t)
+	for _, name := range []string{"ssh", "web"} {
+		t.Run(name, func(t *testing.T) { classOver(t, name) })
+	}
+}
+
+// classOver is TestClassOverSSH with its students over the transport
+// named (the instructor, the projector and the report over SSH).
+func classOver(t *testing.T, transport string) {
 	teacherKey := termtest.NewKey(t)
 	hub := class.NewMemory(nil)
-	addr := classServer(t, hub, instructorsFile(t, teacherKey))
+	s, addr := testServer(t, serve.Config{AskName: true, Instructors: instructorsFile(t, teacherKey),
+		Class:    New(hub, "ssh -p 2222 CODE@localhost", t.Logf),
+		Commands: map[string]serve.Command{"report": ReportAt(hub, atReport), "close": Close(hub), "clear": Clear(hub)}})
+	d := termtest.SSH(addr)
+	if transport == "web" {
+		d = termtest.Web(serveWebOf(t, s))
+	}
 	teacher, code := openClass(t, addr, teacherKey)
 	teacher.Send("/gc-pause\r")
 	teacher.WaitFor("Frozen while holding the lock", "0/10")
 	teacher.Send("F")
 	teacher.WaitFor("the class is asked to follow")
-	ann, bob := joinClass(t, addr, code, "ann"), joinClass(t, addr, code, "bob")
+	ann, bob := joinClassOn(t, d, code, "ann"), joinClassOn(t, d, code, "bob")
 	for _, s := range []*termtest.Term{ann, bob} {
 		s.WaitFor("Frozen while holding the lock", "0/10")
 	}

@@ -6,6 +6,7 @@ package classroom
 import (
 	"bytes"
 	"log"
+	"net"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -58,4 +59,17 @@ func (l *testLog) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.buf.String()
+}
+
+// serveWebOf serves s's web front on a free loopback port until the test
+// ends (the SSH server's stop closes it), and returns its base URL.
+func serveWebOf(t *testing.T, s *serve.Server) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = s.ServeWeb(l, "", "") }()
+	t.Cleanup(func() { l.Close() })
+	return "http://" + l.Addr().String()
 }

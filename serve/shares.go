@@ -57,11 +57,10 @@ func terminal(sess ssh.Session) bool {
 	return ok && (len(args) == 0 || len(args) == 2 && args[0] == "story")
 }
 
-// fairShares is the middleware that keeps one client from taking the
-// server: it runs after authentication, so the key it counts is the key
-// the client proved, not one it only offered. A terminal session takes a
-// slot of -max-sessions (two kept for instructor keys) and one of its
-// key's; a command without a terminal takes one of the commands' own
+// fairShares is the SSH side's call of the one admission (admit): it
+// runs after authentication, so the key it counts is the key the client
+// proved, not one it only offered. A terminal session is admitted as a
+// tab is; a command without a terminal takes one of the commands' own
 // budget, its key's (its address's, without a key) and is stopped after
 // CommandTime. A refusal is one line naming the limit and when to try
 // again; no session is ever closed to make room.

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"locksim/serve/sshtest"
+	"locksim/serve/termtest"
 	"locksim/sim/simtest"
 
 	gossh "golang.org/x/crypto/ssh"
@@ -57,7 +57,7 @@ var classOpen = regexp.MustCompile(`class ([a-z2-9]{5}) \([^)]*\) is open`)
 func TestClassSurvivesAKilledServer(t *testing.T) {
 	url := simtest.StartRedis(t)
 	dir := t.TempDir()
-	teacherKey, annKey := sshtest.NewKey(t), sshtest.NewKey(t)
+	teacherKey, annKey := termtest.NewKey(t), termtest.NewKey(t)
 	instructors := filepath.Join(dir, "instructors")
 	if err := os.WriteFile(instructors, gossh.MarshalAuthorizedKey(teacherKey.PublicKey()), 0o600); err != nil {
 		t.Fatal(err)
@@ -66,7 +66,7 @@ func TestClassSurvivesAKilledServer(t *testing.T) {
 	one, _ := serveProcess(t, hostKey, instructors, url)
 	two, twoCmd := serveProcess(t, hostKey, instructors, url)
 
-	teacher := sshtest.Open(t, sshtest.Dial(t, one, "prof", teacherKey), "xterm-256color", 100, 30)
+	teacher := termtest.Open(t, termtest.Dial(t, one, "prof", teacherKey), "xterm-256color", 100, 30)
 	teacher.WaitFor("Your name, as the class will see it")
 	teacher.Send("Prof\r")
 	m := classOpen.FindStringSubmatch(teacher.WaitFor("is open"))
@@ -79,7 +79,7 @@ func TestClassSurvivesAKilledServer(t *testing.T) {
 	teacher.Send("F...")
 	teacher.WaitFor("3/10", "the class is asked to follow")
 
-	ann := sshtest.Open(t, sshtest.Dial(t, two, code, annKey), "xterm-256color", 100, 30)
+	ann := termtest.Open(t, termtest.Dial(t, two, code, annKey), "xterm-256color", 100, 30)
 	ann.WaitFor("Your name")
 	ann.Send("ann\r")
 	ann.WaitFor("the instructor asks the class to follow")
@@ -99,7 +99,7 @@ func TestClassSurvivesAKilledServer(t *testing.T) {
 
 	// ann comes back on the first server with the same key: the same row,
 	// her name known, her answer still counted
-	back := sshtest.Open(t, sshtest.Dial(t, one, code, annKey), "xterm-256color", 100, 30)
+	back := termtest.Open(t, termtest.Dial(t, one, code, annKey), "xterm-256color", 100, 30)
 	back.WaitFor("3/10", "following the instructor", "You predicted")
 	if s := back.Screen(); regexp.MustCompile(`Your name`).MatchString(s) {
 		t.Errorf("ann was asked her name again:\n%s", s)
@@ -111,20 +111,20 @@ func TestClassSurvivesAKilledServer(t *testing.T) {
 	teacher.WaitFor("their own runs answered (1 of 1 have run it)")
 	// a row: class, its name, opened, written, student, id, scene, ...
 	answered := regexp.MustCompile(`\n[^,\n]*,[^,\n]*,[^,\n]*,[^,\n]*,ann,[0-9a-f]{12},gc-pause,no,2,(yes|no),`)
-	prof := sshtest.Dial(t, one, "prof", teacherKey)
+	prof := termtest.Dial(t, one, "prof", teacherKey)
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if out, _, _ := sshtest.Run(t, prof, "report "+code); answered.MatchString(out) {
+		if out, _, _ := termtest.Run(t, prof, "report "+code); answered.MatchString(out) {
 			break
 		}
 		if time.Now().After(deadline) {
-			out, _, _ := sshtest.Run(t, prof, "report "+code)
+			out, _, _ := termtest.Run(t, prof, "report "+code)
 			t.Fatalf("ann's answer never reached the report:\n%s", out)
 		}
 	}
 
 	// a new second server serves the same class
 	three, _ := serveProcess(t, hostKey, instructors, url)
-	bob := sshtest.Open(t, sshtest.Dial(t, three, code, sshtest.NewKey(t)), "xterm-256color", 100, 30)
+	bob := termtest.Open(t, termtest.Dial(t, three, code, termtest.NewKey(t)), "xterm-256color", 100, 30)
 	bob.WaitFor("Your name")
 	bob.Send("bob\r")
 	bob.WaitFor("the instructor asks the class to follow")

@@ -110,6 +110,11 @@ serving the course over SSH (see docs/classroom.md):
                        keys); the next one is told and closed, no session is closed for it
   -max-sessions-per-key N
                        terminal sessions at once from one key (default 3)
+  -class-size N        sessions one class has on this server at once (default 80); the next
+                       join is refused
+  -max-sessions-per-address N
+                       terminal sessions at once from one address (default 0: no cap; a class
+                       often sits behind one router's address)
   -max-commands N      commands without a terminal (ssh HOST cast …) at once, apart from the
                        sessions (default 16)
   -max-commands-per-key N
@@ -195,6 +200,7 @@ type serveConfig struct {
 	classRedis                      string
 	publicAddr                      string // -public-addr HOST:PORT, the students' way in
 	maxSessions, sessionsPerKey     int
+	sessionsPerAddress, classSize   int
 	maxCommands, commandsPerKey     int
 	idle, maxTime, commandTime      time.Duration
 	classRetention                  time.Duration
@@ -375,7 +381,7 @@ func checkServe(fs *flag.FlagSet, c *config) error {
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
 		case "host-key", "serve-dir", "instructors", "max-sessions", "idle", "max-session", "class-redis",
-			"max-sessions-per-key", "max-commands", "max-commands-per-key", "command-time", "class-retention", "public-addr":
+			"max-sessions-per-key", "max-sessions-per-address", "class-size", "max-commands", "max-commands-per-key", "command-time", "class-retention", "public-addr":
 			only = append(only, "-"+f.Name)
 		case "public-url", "web-tls-cert", "web-tls-key", "trust-proxy":
 			webOnly = append(webOnly, "-"+f.Name)
@@ -404,6 +410,10 @@ func checkServe(fs *flag.FlagSet, c *config) error {
 		return fmt.Errorf("-max-sessions must be 1 or more, got %d", c.serve.maxSessions)
 	case c.serve.sessionsPerKey < 1:
 		return fmt.Errorf("-max-sessions-per-key must be 1 or more, got %d", c.serve.sessionsPerKey)
+	case c.serve.classSize < 1:
+		return fmt.Errorf("-class-size must be 1 or more, got %d", c.serve.classSize)
+	case c.serve.sessionsPerAddress < 0:
+		return fmt.Errorf("-max-sessions-per-address must be 0 (no cap) or more, got %d", c.serve.sessionsPerAddress)
 	case c.serve.maxCommands < 1:
 		return fmt.Errorf("-max-commands must be 1 or more, got %d", c.serve.maxCommands)
 	case c.serve.commandsPerKey < 1:

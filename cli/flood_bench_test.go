@@ -16,7 +16,7 @@ import (
 
 	"locksim/play"
 	"locksim/serve"
-	"locksim/serve/sshtest"
+	"locksim/serve/termtest"
 	"locksim/storycode"
 
 	gossh "golang.org/x/crypto/ssh"
@@ -38,7 +38,7 @@ import (
 func BenchmarkFlood(b *testing.B) {
 	const students, flood, moves = 30, 100, 10
 	dir := b.TempDir()
-	teacher := sshtest.NewKey(b)
+	teacher := termtest.NewKey(b)
 	if err := os.WriteFile(filepath.Join(dir, "instructors"), gossh.MarshalAuthorizedKey(teacher.PublicKey()), 0o600); err != nil {
 		b.Fatal(err)
 	}
@@ -51,16 +51,16 @@ func BenchmarkFlood(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(sshtest.Serve(b, s, l))
+	b.Cleanup(termtest.Serve(b, s, l))
 	addr := l.Addr().String()
 
-	terms := make([]*sshtest.Light, students)
+	terms := make([]*termtest.Light, students)
 	for i := range terms {
 		code, err := storycode.Encode(play.Position{Version: play.PositionVersion, Scene: "fencing", Seed: uint64(i + 1)})
 		if err != nil {
 			b.Fatal(err)
 		}
-		terms[i] = sshtest.OpenLight(b, sshtest.Dial(b, addr, fmt.Sprintf("s%d", i), sshtest.NewKey(b)), 100, 30, "story "+code)
+		terms[i] = termtest.OpenLight(b, termtest.Dial(b, addr, fmt.Sprintf("s%d", i), termtest.NewKey(b)), 100, 30, "story "+code)
 		if !terms[i].Wait(b, fmt.Sprintf(" 0/%d  t=", moves)) {
 			b.FailNow()
 		}
@@ -68,7 +68,7 @@ func BenchmarkFlood(b *testing.B) {
 	// steps has every student step b.N times, once a second each, spread
 	// over the second, and returns the 95th percentile
 	steps := func() time.Duration {
-		latencies := sshtest.Steps(b, terms, b.N, func(_, n int) (string, string) {
+		latencies := termtest.Steps(b, terms, b.N, func(_, n int) (string, string) {
 			if n%2 == 1 {
 				return "\x1b[D", fmt.Sprintf(" 0/%d  t=", moves) // ←
 			}
@@ -82,7 +82,7 @@ func BenchmarkFlood(b *testing.B) {
 				lt.Wait(b, fmt.Sprintf(" 0/%d  t=", moves))
 			}
 		}
-		return sshtest.Percentile(latencies, 95)
+		return termtest.Percentile(latencies, 95)
 	}
 
 	b.ResetTimer()
@@ -96,7 +96,7 @@ func BenchmarkFlood(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	floodKey := sshtest.NewKey(b)
+	floodKey := termtest.NewKey(b)
 	var (
 		stop              = make(chan struct{})
 		wg                sync.WaitGroup
@@ -104,7 +104,7 @@ func BenchmarkFlood(b *testing.B) {
 		badLine           atomic.Value
 	)
 	for i := range flood {
-		c := sshtest.Dial(b, addr, fmt.Sprintf("f%d", i), floodKey)
+		c := termtest.Dial(b, addr, fmt.Sprintf("f%d", i), floodKey)
 		wg.Go(func() {
 			for {
 				select {
@@ -138,7 +138,7 @@ func BenchmarkFlood(b *testing.B) {
 	for refused.Load() == 0 {
 		time.Sleep(10 * time.Millisecond)
 	}
-	teach := sshtest.OpenLight(b, sshtest.Dial(b, addr, "teacher", teacher), 100, 30, "")
+	teach := termtest.OpenLight(b, termtest.Dial(b, addr, "teacher", teacher), 100, 30, "")
 	instructorIn := teach.Wait(b, "1  race")
 	during := steps()
 	close(stop)

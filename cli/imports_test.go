@@ -32,8 +32,8 @@ func TestImportGraph(t *testing.T) {
 		{"locksim/lab", screen},
 		{"locksim/class", append(screen, "locksim/serve/...")},
 		// the tests' SSH client: the program never reaches it
-		{"locksim", []string{"locksim/serve/sshtest"}},
-		{"locksim/cli", []string{"locksim/serve/sshtest"}},
+		{"locksim", []string{"locksim/serve/termtest"}},
+		{"locksim/cli", []string{"locksim/serve/termtest"}},
 		{"locksim/scenes/say", append(screen, "locksim/scenes", "locksim/sim", "locksim/play")},
 		{"locksim/views", []string{"locksim/scenes", "locksim/play", "locksim/tui", "locksim/sim"}},
 		// the SSH server sits above the screen: nothing but the commands

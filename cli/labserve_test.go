@@ -16,7 +16,7 @@ import (
 
 	"locksim/lab"
 	"locksim/serve"
-	"locksim/serve/sshtest"
+	"locksim/serve/termtest"
 	"locksim/sim/simtest"
 
 	gossh "golang.org/x/crypto/ssh"
@@ -61,13 +61,13 @@ func labServer(t *testing.T, wall time.Duration) (addr string, child lab.Child, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(sshtest.Serve(t, s, l))
+	t.Cleanup(termtest.Serve(t, s, l))
 	return l.Addr().String(), child, ends
 }
 
 // searchEnded waits for the next search to end, however long a busy
 // machine makes it take: its wall limit bounds it, and the wait's own
-// bound (that limit and sshtest.Hang past it) only catches a search that
+// bound (that limit and termtest.Hang past it) only catches a search that
 // never started or a limit that did not hold. It returns the search's
 // error.
 func searchEnded(t *testing.T, ended <-chan error, wall time.Duration) error {
@@ -75,8 +75,8 @@ func searchEnded(t *testing.T, ended <-chan error, wall time.Duration) error {
 	select {
 	case err := <-ended:
 		return err
-	case <-time.After(wall + sshtest.Hang):
-		t.Fatalf("no search ended within its wall limit of %s and %s more", wall, sshtest.Hang)
+	case <-time.After(wall + termtest.Hang):
+		t.Fatalf("no search ended within its wall limit of %s and %s more", wall, termtest.Hang)
 		return nil
 	}
 }
@@ -108,10 +108,10 @@ func labChildren(t *testing.T) []int {
 }
 
 // waitLabChildren waits for there to be n -lab-child children (within
-// sshtest.Hang) and returns them.
+// termtest.Hang) and returns them.
 func waitLabChildren(t *testing.T, n int) []int {
 	t.Helper()
-	deadline := time.Now().Add(sshtest.Hang)
+	deadline := time.Now().Add(termtest.Hang)
 	for {
 		pids := labChildren(t)
 		if len(pids) == n {
@@ -126,9 +126,9 @@ func waitLabChildren(t *testing.T, n int) []int {
 
 // openOwnLock opens the course on a terminal of c, the lab on the
 // learner's own lock in the editor.
-func openOwnLock(t *testing.T, c *gossh.Client) *sshtest.Term {
+func openOwnLock(t *testing.T, c *gossh.Client) *termtest.Term {
 	t.Helper()
-	tm := sshtest.Open(t, c, "xterm-256color", 120, 40)
+	tm := termtest.Open(t, c, "xterm-256color", 120, 40)
 	tm.WaitFor("the course:")
 	tm.Send("/lab\r")
 	tm.WaitFor("break this lock", "fix this lock")
@@ -143,7 +143,7 @@ func openOwnLock(t *testing.T, c *gossh.Client) *sshtest.Term {
 
 // setAcquire replaces the acquire's source in the editor with src (one
 // line, or lines joined by \r as the terminal's enter).
-func setAcquire(t *testing.T, tm *sshtest.Term, src string) {
+func setAcquire(t *testing.T, tm *termtest.Term, src string) {
 	t.Helper()
 	tm.Send(keyCtrlHome + strings.Repeat(keyCtrlK+keyDelete, 12))
 	tm.Send(src)
@@ -154,7 +154,7 @@ func setAcquire(t *testing.T, tm *sshtest.Term, src string) {
 // responsive returns a check that other answers its keys: each call
 // moves its contents' selection (down, then back up) and waits for its
 // screen to change.
-func responsive(other *sshtest.Term) func() {
+func responsive(other *termtest.Term) func() {
 	down := true
 	return func() {
 		before := other.Screen()
@@ -184,10 +184,10 @@ func TestServedLabAttacks(t *testing.T) {
 	// run, long before it on the busiest machine
 	const wall = 15 * time.Second
 	addr, child, ended := labServer(t, wall)
-	other := sshtest.Open(t, sshtest.Dial(t, addr, "other", sshtest.NewKey(t)), "xterm-256color", 100, 30)
+	other := termtest.Open(t, termtest.Dial(t, addr, "other", termtest.NewKey(t)), "xterm-256color", 100, 30)
 	other.WaitFor("the course:")
 	poke := responsive(other)
-	tm := openOwnLock(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)))
+	tm := openOwnLock(t, termtest.Dial(t, addr, "student", termtest.NewKey(t)))
 	for _, c := range []struct{ name, src, want string }{
 		{"endless loop", "while true do end", "stopped: the script ran past its"},
 		{"host detection", "if redis then while true do end end\rreturn 1", "stopped: the script ran past its"},
@@ -275,7 +275,7 @@ func TestServedLabAttacks(t *testing.T) {
 		waitLabChildren(t, 0)
 	})
 	t.Run("session closed", func(t *testing.T) {
-		c := sshtest.Dial(t, addr, "leaving", sshtest.NewKey(t))
+		c := termtest.Dial(t, addr, "leaving", termtest.NewKey(t))
 		closing := openOwnLock(t, c)
 		setAcquire(t, closing, slow)
 		closing.Send(keyCtrlR)

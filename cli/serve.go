@@ -29,6 +29,7 @@ func serveCourse(ctx context.Context, e *env, c config, _ *sim.Backend) int {
 	}
 	cfg := serve.Config{HostKey: c.serve.hostKey, Dir: c.serve.dir, Instructors: c.serve.instructors,
 		MaxSessions: c.serve.maxSessions, SessionsPerKey: c.serve.sessionsPerKey,
+		SessionsPerAddress: c.serve.sessionsPerAddress, ClassSize: c.serve.classSize,
 		MaxCommands: c.serve.maxCommands, CommandsPerKey: c.serve.commandsPerKey, CommandTime: c.serve.commandTime,
 		Idle: never(c.serve.idle), MaxTime: never(c.serve.maxTime),
 		AskName: true, HighContrast: c.theme == "high-contrast", NoQuiz: c.noQuiz, Log: log.New(stderr, "locksim: ", log.LstdFlags),

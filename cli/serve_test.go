@@ -27,6 +27,8 @@ func TestServeBadInput(t *testing.T) {
 		{[]string{"-web", ":0", "-no-save"}, "locksim: -web: -reset-progress, -no-save"},
 		{[]string{"-serve", ":0", "-max-sessions", "0"}, "-max-sessions must be 1 or more"},
 		{[]string{"-serve", ":0", "-max-sessions-per-key", "0"}, "-max-sessions-per-key must be 1 or more"},
+		{[]string{"-serve", ":0", "-max-sessions-per-address", "-1"}, "-max-sessions-per-address must be 0 (no cap) or more"},
+		{[]string{"-serve", ":0", "-class-size", "0"}, "-class-size must be 1 or more"},
 		{[]string{"-serve", ":0", "-max-commands", "-2"}, "-max-commands must be 1 or more"},
 		{[]string{"-serve", ":0", "-max-commands-per-key", "0"}, "-max-commands-per-key must be 1 or more"},
 		{[]string{"-serve", ":0", "-command-time", "10ms"}, "-command-time must be at least 1s"},

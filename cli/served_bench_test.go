@@ -24,7 +24,7 @@ import (
 	"time"
 
 	"locksim/play"
-	"locksim/serve/sshtest"
+	"locksim/serve/termtest"
 	"locksim/storycode"
 
 	gossh "golang.org/x/crypto/ssh"
@@ -86,7 +86,7 @@ var servingOn = regexp.MustCompile(`serving the course on (\S+) \(`)
 func startServed(b *testing.B, sessions int) *served {
 	b.Helper()
 	dir := b.TempDir()
-	s := &served{teacher: sshtest.NewKey(b), said: make(chan string, 4), changed: make(chan struct{}, 1)}
+	s := &served{teacher: termtest.NewKey(b), said: make(chan string, 4), changed: make(chan struct{}, 1)}
 	instructors := filepath.Join(dir, "instructors")
 	if err := os.WriteFile(instructors, gossh.MarshalAuthorizedKey(s.teacher.PublicKey()), 0o600); err != nil {
 		b.Fatal(err)
@@ -131,14 +131,14 @@ func startServed(b *testing.B, sessions int) *served {
 		go func() { _ = cmd.Wait(); close(done) }()
 		select {
 		case <-done:
-		case <-time.After(sshtest.Hang):
+		case <-time.After(termtest.Hang):
 			_ = cmd.Process.Kill()
 			<-done
 		}
 	})
 	select {
 	case s.addr = <-addr:
-	case <-time.After(sshtest.Hang):
+	case <-time.After(termtest.Hang):
 		b.Fatal("the server never said where it serves")
 	}
 	return s
@@ -153,7 +153,7 @@ func (s *served) ask(b *testing.B, sig os.Signal) string {
 	select {
 	case line := <-s.said:
 		return line
-	case <-time.After(sshtest.Hang):
+	case <-time.After(termtest.Hang):
 		b.Fatalf("the server did not answer %v", sig)
 	}
 	return ""
@@ -173,7 +173,7 @@ func (s *served) heap(b *testing.B) (uint64, time.Duration) {
 }
 
 func (s *served) rss(b *testing.B) uint64 {
-	n, err := sshtest.ProcRSS(s.pid)
+	n, err := termtest.ProcRSS(s.pid)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func (s *served) rss(b *testing.B) uint64 {
 }
 
 func (s *served) cpu(b *testing.B) time.Duration {
-	d, err := sshtest.ProcCPU(s.pid)
+	d, err := termtest.ProcCPU(s.pid)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func (s *served) cpu(b *testing.B) time.Duration {
 
 // waitClosed waits until the server has logged n sessions closed.
 func (s *served) waitClosed(b *testing.B, n int) {
-	deadline := time.After(sshtest.Hang)
+	deadline := time.After(termtest.Hang)
 	for {
 		s.mu.Lock()
 		got := s.closed
@@ -208,7 +208,7 @@ func (s *served) waitClosed(b *testing.B, n int) {
 
 // idle waits out the idle window (-locksim.idle) with no key, and returns
 // the server's CPU time in it, its length, and the bytes terms got.
-func (s *served) idle(b *testing.B, terms []*sshtest.Light) (cpu, took time.Duration, sent int) {
+func (s *served) idle(b *testing.B, terms []*termtest.Light) (cpu, took time.Duration, sent int) {
 	for _, lt := range terms {
 		sent -= lt.Bytes()
 	}
@@ -230,14 +230,14 @@ func counter(i int) string { return fmt.Sprintf(" %d/%d  t=", i, fencingMoves) }
 // openStudent connects a fresh key as user, gives the name the server
 // asks for, and opens the fencing story (ssh -t HOST story CODE) at
 // seed; the client is returned for closing.
-func openStudent(b *testing.B, addr, user string, seed uint64) (*sshtest.Light, *gossh.Client) {
+func openStudent(b *testing.B, addr, user string, seed uint64) (*termtest.Light, *gossh.Client) {
 	b.Helper()
 	code, err := storycode.Encode(play.Position{Version: play.PositionVersion, Scene: "fencing", Seed: seed})
 	if err != nil {
 		b.Fatal(err)
 	}
-	c := sshtest.Dial(b, addr, user, sshtest.NewKey(b))
-	lt := sshtest.OpenLight(b, c, 100, 30, "story "+code)
+	c := termtest.Dial(b, addr, user, termtest.NewKey(b))
+	lt := termtest.OpenLight(b, c, 100, 30, "story "+code)
 	if !lt.Wait(b, "Your name") {
 		b.FailNow()
 	}
@@ -251,7 +251,7 @@ func openStudent(b *testing.B, addr, user string, seed uint64) (*sshtest.Light, 
 
 // quiet waits until no terminal has been sent a byte for a second: the
 // screens have settled.
-func quiet(terms []*sshtest.Light) {
+func quiet(terms []*termtest.Light) {
 	total := func() (n int) {
 		for _, lt := range terms {
 			n += lt.Bytes()
@@ -290,7 +290,7 @@ func load1(b *testing.B) float64 {
 //	go test ./cli -run '^$' -bench ServedSteps -benchtime 30x
 func BenchmarkServedSteps(b *testing.B) {
 	s := startServed(b, *benchSessions)
-	terms := make([]*sshtest.Light, *benchSessions)
+	terms := make([]*termtest.Light, *benchSessions)
 	for i := range terms {
 		terms[i], _ = openStudent(b, s.addr, fmt.Sprintf("s%d", i), uint64(i+1))
 	}
@@ -298,7 +298,7 @@ func BenchmarkServedSteps(b *testing.B) {
 	// one round a second: every student steps once, spread over it
 	var latencies []time.Duration
 	for k := 0; b.Loop(); k++ {
-		latencies = append(latencies, sshtest.Steps(b, terms, 1, func(int, int) (string, string) {
+		latencies = append(latencies, termtest.Steps(b, terms, 1, func(int, int) (string, string) {
 			if k%2 == 1 {
 				return "\x1b[D", counter(0) // ←
 			}
@@ -306,11 +306,11 @@ func BenchmarkServedSteps(b *testing.B) {
 		})...)
 	}
 	slices.Sort(latencies)
-	p95, p50 := sshtest.Percentile(latencies, 95), sshtest.Percentile(latencies, 50)
+	p95, p50 := termtest.Percentile(latencies, 95), termtest.Percentile(latencies, 50)
 	load := load1(b)
 	b.Logf("%d students, %d steps: p95 %v, p50 %v, load %.2f", len(terms), len(latencies), p95, p50, load)
-	b.ReportMetric(sshtest.Millis(p95), "p95-ms")
-	b.ReportMetric(sshtest.Millis(p50), "p50-ms")
+	b.ReportMetric(termtest.Millis(p95), "p95-ms")
+	b.ReportMetric(termtest.Millis(p50), "p50-ms")
 	b.ReportMetric(load, "load")
 	b.ReportMetric(0, "ns/op")
 }
@@ -329,7 +329,7 @@ var openedClass = regexp.MustCompile(`class ([a-z2-9]{5}) \(`)
 //	go test ./cli -run '^$' -bench ServedFollow -benchtime 30x
 func BenchmarkServedFollow(b *testing.B) {
 	s := startServed(b, *benchSessions)
-	teach := sshtest.OpenLight(b, sshtest.Dial(b, s.addr, "prof", s.teacher), 100, 30, "")
+	teach := termtest.OpenLight(b, termtest.Dial(b, s.addr, "prof", s.teacher), 100, 30, "")
 	if !teach.Wait(b, "Your name") {
 		b.FailNow()
 	}
@@ -352,9 +352,9 @@ func BenchmarkServedFollow(b *testing.B) {
 	if !teach.Wait(b, "the class is asked to follow") {
 		b.FailNow()
 	}
-	terms := make([]*sshtest.Light, *benchSessions)
+	terms := make([]*termtest.Light, *benchSessions)
 	for i := range terms {
-		lt := sshtest.OpenLight(b, sshtest.Dial(b, s.addr, code, sshtest.NewKey(b)), 100, 30, "")
+		lt := termtest.OpenLight(b, termtest.Dial(b, s.addr, code, termtest.NewKey(b)), 100, 30, "")
 		if !lt.Wait(b, "Your name") {
 			b.FailNow()
 		}
@@ -414,11 +414,11 @@ func BenchmarkServedFollow(b *testing.B) {
 	cpu, took, sent := s.idle(b, append(terms, teach))
 	pct := 100 * cpu.Seconds() / took.Seconds()
 	b.Logf("an instructor and %d followers, %d steps: p95 %v to each follower, p95 %v to all of them, load %.2f; then idle for %v: server CPU %.2f%% of a core, %d bytes sent",
-		len(terms), len(all), sshtest.Percentile(each, 95), sshtest.Percentile(all, 95), load, took.Round(time.Millisecond), pct, sent)
+		len(terms), len(all), termtest.Percentile(each, 95), termtest.Percentile(all, 95), load, took.Round(time.Millisecond), pct, sent)
 	b.ReportMetric(pct, "idle-cpu-%")
 	b.ReportMetric(float64(sent), "idle-bytes")
-	b.ReportMetric(sshtest.Millis(sshtest.Percentile(each, 95)), "p95-ms")
-	b.ReportMetric(sshtest.Millis(sshtest.Percentile(all, 95)), "all-p95-ms")
+	b.ReportMetric(termtest.Millis(termtest.Percentile(each, 95)), "p95-ms")
+	b.ReportMetric(termtest.Millis(termtest.Percentile(all, 95)), "all-p95-ms")
 	b.ReportMetric(load, "load")
 	b.ReportMetric(0, "ns/op")
 }
@@ -443,13 +443,13 @@ func BenchmarkServedIdle(b *testing.B) {
 		// one session first, closed: the code every session runs is paged
 		// in before the baseline is read
 		lt, c := openStudent(b, s.addr, "warm", 1)
-		quiet([]*sshtest.Light{lt})
+		quiet([]*termtest.Light{lt})
 		c.Close()
 		s.waitClosed(b, 1)
 		rss0 := s.rss(b)
 		heap0, _ := s.heap(b)
 
-		terms := make([]*sshtest.Light, n)
+		terms := make([]*termtest.Light, n)
 		clients := make([]*gossh.Client, n)
 		for i := range terms {
 			terms[i], clients[i] = openStudent(b, s.addr, fmt.Sprintf("s%d", i), uint64(i+1))

@@ -17,7 +17,7 @@ import (
 	"locksim/play"
 	"locksim/scenes"
 	"locksim/serve"
-	"locksim/serve/sshtest"
+	"locksim/serve/termtest"
 	"locksim/sim"
 	"locksim/sim/simtest"
 	"locksim/storycode"
@@ -54,7 +54,7 @@ func sshServerChild(t *testing.T, child bool) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(sshtest.Serve(t, s, l))
+	t.Cleanup(termtest.Serve(t, s, l))
 	return l.Addr().String()
 }
 
@@ -89,21 +89,21 @@ func TestCommands(t *testing.T) {
 }
 
 func commands(t *testing.T, addr string) {
-	c := sshtest.Dial(t, addr, "student", sshtest.NewKey(t))
-	out, errOut, code := sshtest.Run(t, c, "plain race")
+	c := termtest.Dial(t, addr, "student", termtest.NewKey(t))
+	out, errOut, code := termtest.Run(t, c, "plain race")
 	if code != 0 || !strings.HasPrefix(out, "locksim · race ·") || !strings.Contains(out, "NX PX 30000") || errOut != "" {
 		t.Fatalf("plain race: status %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
-	out, errOut, code = sshtest.Run(t, c, "cli fencing")
+	out, errOut, code = termtest.Run(t, c, "cli fencing")
 	if code != 0 || !strings.Contains(out, "EVAL ") || !regexp.MustCompile(`locksim:replay:[0-9a-f]{8}:resource:fence`).MatchString(out) || errOut != "" {
 		t.Fatalf("cli fencing: status %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
-	out, _, code = sshtest.Run(t, c, "list")
+	out, _, code = termtest.Run(t, c, "list")
 	if code != 0 || !strings.HasPrefix(out, "race ") || !strings.Contains(out, "\nfencing ") {
 		t.Fatalf("list: status %d:\n%s", code, out)
 	}
 	for _, bad := range []string{"nope", "plain", "plain nosuch", "plain race x", "cli quiz", "list x"} {
-		out, errOut, code = sshtest.Run(t, c, bad)
+		out, errOut, code = termtest.Run(t, c, bad)
 		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "locksim: ") {
 			t.Errorf("%s: status %d, stdout %q, stderr %q; want 2, nothing, one line", bad, code, out, errOut)
 		}
@@ -115,7 +115,7 @@ func commands(t *testing.T, addr string) {
 // writes, both made here on an embedded server of the test's own.
 func TestStoryAndCastCommands(t *testing.T) {
 	addr := sshServer(t)
-	c := sshtest.Dial(t, addr, "student", sshtest.NewKey(t))
+	c := termtest.Dial(t, addr, "student", termtest.NewKey(t))
 	code, pos := fencingCode(t)
 	ctx := context.Background()
 
@@ -128,7 +128,7 @@ func TestStoryAndCastCommands(t *testing.T) {
 	if err := transcript.PlainPosition(ctx, &want, b, pos); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, status := sshtest.Run(t, c, "story "+code)
+	out, errOut, status := termtest.Run(t, c, "story "+code)
 	if status != 0 || errOut != "" || out != want.String() {
 		t.Fatalf("story %s: status %d, stderr %q, stdout:\n%s\nwant:\n%s", code, status, errOut, out, want.String())
 	}
@@ -137,7 +137,7 @@ func TestStoryAndCastCommands(t *testing.T) {
 	if err := tui.Cast(ctx, &want, b, pos, tui.CastOptions{Width: 100, Height: 30}); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, status = sshtest.Run(t, c, "cast "+code+" 100x30")
+	out, errOut, status = termtest.Run(t, c, "cast "+code+" 100x30")
 	if status != 0 || errOut != "" || out != want.String() {
 		t.Fatalf("cast %s: status %d, stderr %q, %d bytes, want %d", code, status, errOut, len(out), want.Len())
 	}
@@ -161,7 +161,7 @@ func TestStoryAndCastCommands(t *testing.T) {
 	}
 	_, script := transcript.Export(scenes.Export{}, false, pos.Scene, pos.Seed, s.Snap)
 	s.Close(ctx)
-	out, errOut, status = sshtest.Run(t, c, "cli "+code)
+	out, errOut, status = termtest.Run(t, c, "cli "+code)
 	// each export draws its own replay id and nonce: compare without them
 	unsalted := func(s string) string {
 		return regexp.MustCompile(`locksim:replay:[0-9a-f]{8}:|[0-9a-f]{32}`).ReplaceAllString(s, "…")
@@ -171,7 +171,7 @@ func TestStoryAndCastCommands(t *testing.T) {
 	}
 
 	for _, bad := range []string{"story", "story nope", "cli fencing.zzzz", "story " + code + " x", "cast " + code + " 10x10", "cast fencing.zzzz"} {
-		out, errOut, status := sshtest.Run(t, c, bad)
+		out, errOut, status := termtest.Run(t, c, bad)
 		if status != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "locksim: ") {
 			t.Errorf("%s: status %d, stdout %q, stderr %q; want 2, nothing, one line", bad, status, out, errOut)
 		}
@@ -183,9 +183,9 @@ func TestStoryAndCastCommands(t *testing.T) {
 func TestCliEveryScene(t *testing.T) {
 	simtest.SkipUnlessSlow(t)
 	addr := sshServer(t)
-	c := sshtest.Dial(t, addr, "student", sshtest.NewKey(t))
+	c := termtest.Dial(t, addr, "student", termtest.NewKey(t))
 	for _, sc := range scenes.All() {
-		out, errOut, code := sshtest.Run(t, c, "cli "+sc.ID)
+		out, errOut, code := termtest.Run(t, c, "cli "+sc.ID)
 		switch {
 		case sc.Kind == scenes.Quiz:
 			if code != 2 || !strings.Contains(errOut, "is a quiz") {

@@ -10,7 +10,7 @@ import (
 
 	"locksim/play"
 	"locksim/scenes/progress"
-	"locksim/serve/sshtest"
+	"locksim/serve/termtest"
 )
 
 // heapBytes is the live heap after a collection.
@@ -35,30 +35,30 @@ func BenchmarkClass(b *testing.B) {
 	clock := newFakeClock() // the limits never fire during the run
 	s, addr := testServer(b, Config{Clock: clock, MaxSessions: students + InstructorSlots})
 	empty := heapBytes()
-	terms := make([]*sshtest.Light, students)
+	terms := make([]*termtest.Light, students)
 	const moves = 10 // the fencing story's, with its default settings
 	for i := range terms {
-		key := sshtest.NewKey(b)
+		key := termtest.NewKey(b)
 		pos := play.Position{Version: play.PositionVersion, Scene: "fencing", Seed: uint64(i + 1)}
 		place, _ := json.Marshal(pos)
 		stu := s.students.get(Identity{ID: keyHash(key.PublicKey()), KeyHash: keyHash(key.PublicKey())})
 		_ = stu.store.Save(progress.Progress{Place: place, Moment: progress.Moment{Scene: "fencing", Seed: pos.Seed}})
 		stu.SetName("")
-		terms[i] = sshtest.OpenLight(b, sshtest.Dial(b, addr, fmt.Sprintf("s%d", i), key), 100, 30, "")
+		terms[i] = termtest.OpenLight(b, termtest.Dial(b, addr, fmt.Sprintf("s%d", i), key), 100, 30, "")
 		terms[i].Wait(b, fmt.Sprintf(" 0/%d  t=", moves))
 	}
 	heap := heapBytes()
 
 	b.ResetTimer()
-	latencies := sshtest.Steps(b, terms, b.N, func(_, n int) (string, string) {
+	latencies := termtest.Steps(b, terms, b.N, func(_, n int) (string, string) {
 		if n%2 == 1 {
 			return "\x1b[D", fmt.Sprintf(" 0/%d  t=", moves) // ←
 		}
 		return "\x1b[C", fmt.Sprintf(" 1/%d  t=", moves) // →
 	})
 	b.StopTimer()
-	b.ReportMetric(sshtest.Millis(sshtest.Percentile(latencies, 95)), "p95-ms")
-	b.ReportMetric(sshtest.Millis(sshtest.Percentile(latencies, 50)), "p50-ms")
+	b.ReportMetric(termtest.Millis(termtest.Percentile(latencies, 95)), "p95-ms")
+	b.ReportMetric(termtest.Millis(termtest.Percentile(latencies, 50)), "p50-ms")
 	b.ReportMetric(0, "ns/op")
 	b.ReportMetric(float64(heap-min(empty, heap))/students/(1<<20), "MiB/session")
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"locksim/serve/sshtest"
+	"locksim/serve/termtest"
 )
 
 // shell is a Spawn that runs each command's first argument as a shell
@@ -28,8 +28,8 @@ func TestChild(t *testing.T) {
 	close(h.let)
 	_, addr := testServer(t, Config{Spawn: shell, Commands: map[string]Command{
 		"sh": {Child: true}, "hold": h.command()}})
-	c := sshtest.Dial(t, addr, "s", sshtest.NewKey(t))
-	out, errOut, code := sshtest.Run(t, c, `sh 'echo out; echo err >&2; exit 3'`)
+	c := termtest.Dial(t, addr, "s", termtest.NewKey(t))
+	out, errOut, code := termtest.Run(t, c, `sh 'echo out; echo err >&2; exit 3'`)
 	if out != "out\n" || errOut != "err\n" || code != 3 {
 		t.Fatalf("a child: stdout %q, stderr %q, status %d", out, errOut, code)
 	}
@@ -37,12 +37,12 @@ func TestChild(t *testing.T) {
 		// the 19th field of /proc/PID/stat is the nice value; the server
 		// lowers it just after the process starts, so the script waits
 		// (up to 30 s) for the change rather than racing it
-		out, _, _ = sshtest.Run(t, c, `sh 'for i in $(seq 600); do n=$(cut -d" " -f19 /proc/$$/stat); [ "$n" = 19 ] && break; sleep 0.05; done; echo $n'`)
+		out, _, _ = termtest.Run(t, c, `sh 'for i in $(seq 600); do n=$(cut -d" " -f19 /proc/$$/stat); [ "$n" = 19 ] && break; sleep 0.05; done; echo $n'`)
 		if strings.TrimSpace(out) != "19" {
 			t.Fatalf("the child's nice value is %q, want 19", out)
 		}
 	}
-	if out, _, code := sshtest.Run(t, c, "hold"); out != "done\n" || code != 0 {
+	if out, _, code := termtest.Run(t, c, "hold"); out != "done\n" || code != 0 {
 		t.Fatalf("a command in the server: %q, %d", out, code)
 	}
 }
@@ -59,7 +59,7 @@ func TestChildStopped(t *testing.T) {
 			clock := newFakeClock()
 			s, addr := testServer(t, Config{Clock: clock, Spawn: shell, CommandsPerKey: 1,
 				Commands: map[string]Command{"sh": {Child: true}}})
-			c := sshtest.Dial(t, addr, "s", sshtest.NewKey(t))
+			c := termtest.Dial(t, addr, "s", termtest.NewKey(t))
 			sess, err := c.NewSession()
 			if err != nil {
 				t.Fatal(err)

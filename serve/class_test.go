@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"locksim/serve/sshtest"
+	"locksim/serve/termtest"
 	"locksim/tui"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -81,14 +81,14 @@ func (c *recordingClass) last() Identity {
 // instructor is a key in the instructors file as it is when the session
 // opens.
 func TestClassHook(t *testing.T) {
-	teacher, student := sshtest.NewKey(t), sshtest.NewKey(t)
+	teacher, student := termtest.NewKey(t), termtest.NewKey(t)
 	file := filepath.Join(t.TempDir(), "instructors")
 	writeKeys(t, file, teacher)
 	class := &recordingClass{}
 	_, addr := testServer(t, Config{Class: class, Instructors: file, AskName: true})
 
 	open := func(key gossh.Signer, name string) Identity {
-		tm := sshtest.Open(t, sshtest.Dial(t, addr, "k7q2", key), "xterm", 80, 24)
+		tm := termtest.Open(t, termtest.Dial(t, addr, "k7q2", key), "xterm", 80, 24)
 		tm.WaitFor("Your name")
 		tm.Send(name + "\r")
 		tm.WaitFor("welcome to class k7q2, "+name, "2  options")
@@ -110,14 +110,14 @@ func TestClassHook(t *testing.T) {
 	if err := os.Chtimes(file, later, later); err != nil {
 		t.Fatal(err)
 	}
-	tm := sshtest.Open(t, sshtest.Dial(t, addr, "k7q2", student), "xterm", 80, 24)
+	tm := termtest.Open(t, termtest.Dial(t, addr, "k7q2", student), "xterm", 80, 24)
 	tm.WaitFor("welcome to class k7q2, Alan") // the name is asked once per key
 	if id := class.last(); !id.Instructor {
 		t.Fatalf("a key added to the file was not an instructor's: %+v", id)
 	}
 	tm.Send("q")
 	tm.WaitEnd()
-	tm = sshtest.Open(t, sshtest.Dial(t, addr, "k7q2", teacher), "xterm", 80, 24)
+	tm = termtest.Open(t, termtest.Dial(t, addr, "k7q2", teacher), "xterm", 80, 24)
 	tm.WaitFor("welcome to class k7q2, Grace")
 	if id := class.last(); id.Instructor {
 		t.Fatalf("a key removed from the file was still an instructor's: %+v", id)
@@ -125,7 +125,7 @@ func TestClassHook(t *testing.T) {
 	tm.Send("q")
 	tm.WaitEnd()
 	// the class ends a session with a line
-	tm = sshtest.Open(t, sshtest.Dial(t, addr, "nosuch", teacher), "xterm", 80, 24)
+	tm = termtest.Open(t, termtest.Dial(t, addr, "nosuch", teacher), "xterm", 80, 24)
 	if code := tm.WaitEnd(); code != 1 || !strings.Contains(tm.Stderr(), "locksim: there is no class nosuch here") {
 		t.Fatalf("ended by the class: status %d, stderr %q", code, tm.Stderr())
 	}
@@ -136,7 +136,7 @@ func TestClassHook(t *testing.T) {
 	}
 }
 
-func writeKeys(t *testing.T, path string, keys ...gossh.Signer) {
+func writeKeys(t testing.TB, path string, keys ...gossh.Signer) {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString("# instructors\n")

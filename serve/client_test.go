@@ -2,15 +2,15 @@ package serve
 
 import (
 	"bytes"
-	"locksim/serve/sshtest"
+	"locksim/serve/termtest"
 	"log"
 	"path/filepath"
 	"sync"
 	"testing"
 )
 
-// hang bounds every wait of these tests (see sshtest.Hang).
-const hang = sshtest.Hang
+// hang bounds every wait of these tests (see termtest.Hang).
+const hang = termtest.Hang
 
 // testServer starts a server on a free loopback port with cfg (its host key
 // in a temporary directory) and closes it at the end of the test.
@@ -38,7 +38,7 @@ func startServer(t testing.TB, cfg Config) (*Server, string, func()) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s, l.Addr().String(), sshtest.Serve(t, s, l)
+	return s, l.Addr().String(), termtest.Serve(t, s, l)
 }
 
 // testLog keeps the server's log lines for a test to read.

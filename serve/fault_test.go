@@ -6,45 +6,42 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"locksim/serve/sshtest"
+	"locksim/serve/termtest"
 	"locksim/sim/simtest"
 )
 
 // TestFault: a panic in one session's program, or in its resize
 // forwarding, ends that session with a line to the student and a line in
-// the server's log; the session beside it goes on.
+// the server's log; the session beside it goes on; on both transports.
 func TestFault(t *testing.T) {
 	simtest.SkipUnlessSlow(t)
 	for _, where := range []string{"key", "resize"} {
 		t.Run(where, func(t *testing.T) {
-			s, addr := testServer(t, Config{})
-			var resizes atomic.Int32
-			s.faults = func(at string, ses *Session) bool {
-				// the first resize is the pty's own size, at the start
-				return at == where && ses.User == "boom" && (at == "key" || resizes.Add(1) == 2)
-			}
-			other := sshtest.Open(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)), "xterm", 80, 24)
-			other.WaitFor("1  race")
-			boom := sshtest.Open(t, sshtest.Dial(t, addr, "boom", sshtest.NewKey(t)), "xterm", 80, 24)
-			boom.WaitFor("1  race")
-			if where == "key" {
-				boom.Send("\x1b[B")
-			} else if err := boom.Resize(100, 30); err != nil {
-				t.Fatal(err)
-			}
-			if code := boom.WaitEnd(); code != 1 {
-				t.Fatalf("the faulty session ended with status %d", code)
-			}
-			if got := boom.Stderr(); !strings.Contains(got, "this session hit a fault in locksim and was closed") {
-				t.Fatalf("the faulty session's stderr: %q", got)
-			}
-			other.Send("\r")
-			other.WaitFor("1-3 your prediction")
-			other.Send("2")
-			other.WaitFor("OK · holder")
-			if log := s.cfg.Log.Writer().(*testLog).String(); !strings.Contains(log, "ended by a panic") {
-				t.Fatalf("no log line of the panic:\n%s", log)
-			}
+			onBoth(t, Config{}, func(t *testing.T, s *Server, d termtest.Dialer, _ string) {
+				var resizes atomic.Int32
+				s.faults = func(at string, ses *Session) bool {
+					// the first resize is the terminal's own size, at the start
+					return at == where && ses.User == "boom" && (at == "key" || resizes.Add(1) == 2)
+				}
+				other := d.New(t).Open(t, termtest.At{}, 80, 24)
+				other.WaitFor("1  race")
+				// "boom" is the SSH user, the tab's /c/ route
+				boom := d.New(t).Open(t, termtest.At{Class: "boom"}, 80, 24)
+				boom.WaitFor("1  race")
+				if where == "key" {
+					boom.Send("\x1b[B")
+				} else if err := boom.Resize(100, 30); err != nil {
+					t.Fatal(err)
+				}
+				endsWith(t, d, boom, false, "locksim: this session hit a fault in locksim and was closed")
+				other.Send("\r")
+				other.WaitFor("1-3 your prediction")
+				other.Send("2")
+				other.WaitFor("OK · holder")
+				if log := s.cfg.Log.Writer().(*testLog).String(); !strings.Contains(log, "ended by a panic") {
+					t.Fatalf("no log line of the panic:\n%s", log)
+				}
+			})
 		})
 	}
 }
@@ -57,11 +54,11 @@ func TestColours(t *testing.T) {
 	_, addr := testServer(t, Config{})
 	sgr256 := regexp.MustCompile(`\x1b\[[0-9;]*38;5;[0-9]+`)
 	sgr16 := regexp.MustCompile(`\x1b\[(?:[0-9]+;)*(?:3[0-7]|9[0-7])m`)
-	rich := sshtest.Open(t, sshtest.Dial(t, addr, "a", sshtest.NewKey(t)), "xterm-256color", 80, 24)
-	plain := sshtest.Open(t, sshtest.Dial(t, addr, "b", sshtest.NewKey(t)), "xterm", 80, 24)
-	c := sshtest.Dial(t, addr, "c", sshtest.NewKey(t))
-	none := sshtest.OpenEnv(t, c, "xterm-256color", 80, 24, map[string]string{"NO_COLOR": "1"})
-	for _, tm := range []*sshtest.Term{rich, plain, none} {
+	rich := termtest.Open(t, termtest.Dial(t, addr, "a", termtest.NewKey(t)), "xterm-256color", 80, 24)
+	plain := termtest.Open(t, termtest.Dial(t, addr, "b", termtest.NewKey(t)), "xterm", 80, 24)
+	c := termtest.Dial(t, addr, "c", termtest.NewKey(t))
+	none := termtest.OpenEnv(t, c, "xterm-256color", 80, 24, map[string]string{"NO_COLOR": "1"})
+	for _, tm := range []*termtest.Term{rich, plain, none} {
 		// a key sent before the first screen can be read as part of the
 		// terminal's answer to the renderer's colour query, and lost: a
 		// loaded machine showed it

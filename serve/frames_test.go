@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"locksim/serve/sshtest"
+	"locksim/serve/termtest"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -128,9 +128,9 @@ func TestFramesPace(t *testing.T) {
 // no view and sends no byte).
 func TestNoFrameTicker(t *testing.T) {
 	_, addr := testServer(t, Config{Clock: newFakeClock()})
-	tm := sshtest.Open(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)), "xterm-256color", 100, 30)
+	tm := termtest.Open(t, termtest.Dial(t, addr, "student", termtest.NewKey(t)), "xterm-256color", 100, 30)
 	tm.WaitFor("the course: Redis distributed locks", "1  race")
-	for _, g := range sshtest.Goroutines() {
+	for _, g := range termtest.Goroutines() {
 		if strings.Contains(g, "bubbletea.(*standardRenderer)") {
 			t.Fatalf("a session runs Bubble Tea's renderer:\n%s", g)
 		}

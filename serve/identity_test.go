@@ -1,7 +1,7 @@
 package serve
 
 import (
-	"locksim/serve/sshtest"
+	"locksim/serve/termtest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,7 +12,7 @@ import (
 // that is missing or has a line that is not a key grants nothing and
 // says where.
 func TestKeyFile(t *testing.T) {
-	in, out := sshtest.NewKey(t), sshtest.NewKey(t)
+	in, out := termtest.NewKey(t), termtest.NewKey(t)
 	path := filepath.Join(t.TempDir(), "instructors")
 	writeKeys(t, path, in)
 	f := &keyFile{path: path}

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"locksim/lab"
-	"locksim/serve/sshtest"
+	"locksim/serve/termtest"
 )
 
 // shellLab is a Config.Lab whose child is the shell script script (its
@@ -35,9 +35,9 @@ func shellLab(script string) (lab.Child, func() []*exec.Cmd) {
 
 // ownLock opens a course on a terminal of the server at addr, then the
 // lab on the learner's own lock.
-func ownLock(t *testing.T, addr string) *sshtest.Term {
+func ownLock(t *testing.T, addr string) *termtest.Term {
 	t.Helper()
-	tm := sshtest.Open(t, sshtest.Dial(t, addr, "s", sshtest.NewKey(t)), "xterm-256color", 120, 40)
+	tm := termtest.Open(t, termtest.Dial(t, addr, "s", termtest.NewKey(t)), "xterm-256color", 120, 40)
 	tm.WaitFor("the course:")
 	tm.Send("/lab\r")
 	tm.WaitFor("break this lock")
@@ -51,7 +51,7 @@ func ownLock(t *testing.T, addr string) *sshtest.Term {
 // gone waits for the process pid (whose command line names what) to end.
 func gone(t *testing.T, pid int, what string) {
 	t.Helper()
-	for end := time.Now().Add(sshtest.Hang); ; time.Sleep(10 * time.Millisecond) {
+	for end := time.Now().Add(termtest.Hang); ; time.Sleep(10 * time.Millisecond) {
 		if data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline"); err != nil || !strings.Contains(string(data), what) {
 			return
 		}

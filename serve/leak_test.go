@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"locksim/serve/sshtest"
+	"locksim/serve/termtest"
 	"locksim/sim/simtest"
 )
 
@@ -29,7 +29,7 @@ func noLeaks(t *testing.T, cfg Config) {
 	defer stop()
 	// the server's own goroutines (its listener) are counted in before:
 	// what the sessions start must be gone once they end, server or not
-	before := len(sshtest.Goroutines())
+	before := len(termtest.Goroutines())
 	const sessions, together = 100, 10
 	for batch := 0; batch < sessions/together; batch++ {
 		// each session is a parallel subtest of its batch, so a failure
@@ -38,9 +38,9 @@ func noLeaks(t *testing.T, cfg Config) {
 			for i := range together {
 				t.Run(fmt.Sprintf("s%d", batch*together+i), func(t *testing.T) {
 					t.Parallel()
-					c := sshtest.Dial(t, addr, fmt.Sprintf("s%d", batch*together+i), sshtest.NewKey(t))
+					c := termtest.Dial(t, addr, fmt.Sprintf("s%d", batch*together+i), termtest.NewKey(t))
 					defer c.Close()
-					tm := sshtest.Open(t, c, "xterm", 80, 24)
+					tm := termtest.Open(t, c, "xterm", 80, 24)
 					tm.WaitFor("1  race")
 					if i == 0 {
 						// one in ten plays the race: its racers, its keys
@@ -71,5 +71,5 @@ func noLeaks(t *testing.T, cfg Config) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	sshtest.WaitGoroutines(t, before)
+	termtest.WaitGoroutines(t, before)
 }

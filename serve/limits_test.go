@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"locksim/serve/sshtest"
+	"locksim/serve/termtest"
 	"locksim/sim/simtest"
 	"locksim/tui"
 
@@ -17,43 +17,35 @@ import (
 // the fake clock's: keys are the only activity.
 func TestIdle(t *testing.T) {
 	clock := newFakeClock()
-	_, addr := testServer(t, Config{Clock: clock, Idle: 10 * time.Minute, MaxTime: -1})
-	tm := sshtest.Open(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)), "xterm", 80, 24)
-	tm.WaitFor("1  race")
-	warning := "this session closes in 1 min unless a key is pressed"
-	clock.Advance(9*time.Minute - time.Second)
-	clock.Advance(time.Second) // the warning is sent as this returns: the program has it
-	tm.WaitFor(warning)
-	tm.Send("\x1b[B") // ↓: a key
-	tm.WaitUntil("the warning gone", func(s string) bool { return !strings.Contains(s, warning) && strings.Contains(s, "2  options") })
-	clock.Advance(time.Minute) // the old close time: a key came since
-	clock.Advance(8 * time.Minute)
-	tm.WaitFor(warning)
-	clock.Advance(time.Minute)
-	if code := tm.WaitEnd(); code != 1 {
-		t.Fatalf("the idle close ended with status %d", code)
-	}
-	if got := tm.Stderr(); !strings.Contains(got, "locksim: closed after 10 min without a key") {
-		t.Fatalf("idle close, stderr %q", got)
-	}
+	onBoth(t, Config{Clock: clock, Idle: 10 * time.Minute, MaxTime: -1}, func(t *testing.T, _ *Server, d termtest.Dialer, _ string) {
+		tm := d.New(t).Open(t, termtest.At{}, 80, 24)
+		tm.WaitFor("1  race")
+		warning := "this session closes in 1 min unless a key is pressed"
+		clock.Advance(9*time.Minute - time.Second)
+		clock.Advance(time.Second) // the warning is sent as this returns: the program has it
+		tm.WaitFor(warning)
+		tm.Send("\x1b[B") // ↓: a key
+		tm.WaitUntil("the warning gone", func(s string) bool { return !strings.Contains(s, warning) && strings.Contains(s, "2  options") })
+		clock.Advance(time.Minute) // the old close time: a key came since
+		clock.Advance(8 * time.Minute)
+		tm.WaitFor(warning)
+		clock.Advance(time.Minute)
+		endsWith(t, d, tm, false, "locksim: closed after 10 min without a key")
+	})
 }
 
 // TestMaxTime closes a session at its time limit, keys or not.
 func TestMaxTime(t *testing.T) {
 	clock := newFakeClock()
-	_, addr := testServer(t, Config{Clock: clock, Idle: -1, MaxTime: time.Hour})
-	tm := sshtest.Open(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)), "xterm", 80, 24)
-	tm.WaitFor("1  race")
-	clock.Advance(59 * time.Minute)
-	tm.Send("\x1b[B")
-	tm.WaitFor("2  options")
-	clock.Advance(time.Minute)
-	if code := tm.WaitEnd(); code != 1 {
-		t.Fatalf("the time limit ended the session with status %d", code)
-	}
-	if got := tm.Stderr(); !strings.Contains(got, "locksim: the session reached its limit of 1 h and was closed") {
-		t.Fatalf("time limit, stderr %q", got)
-	}
+	onBoth(t, Config{Clock: clock, Idle: -1, MaxTime: time.Hour}, func(t *testing.T, _ *Server, d termtest.Dialer, _ string) {
+		tm := d.New(t).Open(t, termtest.At{}, 80, 24)
+		tm.WaitFor("1  race")
+		clock.Advance(59 * time.Minute)
+		tm.Send("\x1b[B")
+		tm.WaitFor("2  options")
+		clock.Advance(time.Minute)
+		endsWith(t, d, tm, false, "locksim: the session reached its limit of 1 h and was closed")
+	})
 }
 
 func TestSpan(t *testing.T) {
@@ -70,7 +62,7 @@ func TestSpan(t *testing.T) {
 func TestIdleIsQuiet(t *testing.T) {
 	simtest.SkipUnlessSlow(t)
 	s, addr := testServer(t, Config{})
-	tm := sshtest.Open(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)), "xterm-256color", 100, 30)
+	tm := termtest.Open(t, termtest.Dial(t, addr, "student", termtest.NewKey(t)), "xterm-256color", 100, 30)
 	tm.WaitFor("1  race")
 	tm.Send("\r")
 	tm.WaitFor("1-3 your prediction")
@@ -106,25 +98,24 @@ func (c touchingClass) Leave(s *Session)                         {}
 func TestTouchKeepsALessonOpen(t *testing.T) {
 	clock := newFakeClock()
 	c := touchingClass{joined: make(chan *Session, 1)}
-	_, addr := testServer(t, Config{Clock: clock, Idle: 10 * time.Minute, MaxTime: -1, Class: c})
-	tm := sshtest.Open(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)), "xterm", 80, 24)
-	tm.WaitFor("1  race")
-	var ses *Session
-	select {
-	case ses = <-c.joined:
-	case <-time.After(hang):
-		t.Fatal("the session never joined its class")
-	}
-	warning := "this session closes in 1 min unless a key is pressed"
-	clock.Advance(9 * time.Minute)
-	tm.WaitFor(warning)
-	ses.Touch()
-	tm.WaitUntil("the warning gone", func(s string) bool { return !strings.Contains(s, warning) && strings.Contains(s, "1  race") })
-	clock.Advance(time.Minute) // the old close time: a touch came since
-	clock.Advance(8 * time.Minute)
-	tm.WaitFor(warning)
-	clock.Advance(time.Minute)
-	if code := tm.WaitEnd(); code != 1 {
-		t.Fatalf("the idle close ended with status %d", code)
-	}
+	onBoth(t, Config{Clock: clock, Idle: 10 * time.Minute, MaxTime: -1, Class: c}, func(t *testing.T, _ *Server, d termtest.Dialer, _ string) {
+		tm := d.New(t).Open(t, termtest.At{}, 80, 24)
+		tm.WaitFor("1  race")
+		var ses *Session
+		select {
+		case ses = <-c.joined:
+		case <-time.After(hang):
+			t.Fatal("the session never joined its class")
+		}
+		warning := "this session closes in 1 min unless a key is pressed"
+		clock.Advance(9 * time.Minute)
+		tm.WaitFor(warning)
+		ses.Touch()
+		tm.WaitUntil("the warning gone", func(s string) bool { return !strings.Contains(s, warning) && strings.Contains(s, "1  race") })
+		clock.Advance(time.Minute) // the old close time: a touch came since
+		clock.Advance(8 * time.Minute)
+		tm.WaitFor(warning)
+		clock.Advance(time.Minute)
+		endsWith(t, d, tm, false, "locksim: closed after 10 min without a key")
+	})
 }

@@ -5,7 +5,7 @@
 // without a terminal (ssh host plain race). It is built on
 // github.com/charmbracelet/wish v1.4.7. The same sessions run in browser
 // tabs too (ServeWeb: a page with xterm.js, a WebSocket per tab): the
-// course runs over a Terminal, of which an SSH session and a tab are the
+// course runs over a Transport, of which an SSH session and a tab are the
 // two kinds.
 //
 // The commands themselves (list, plain, story, cast, cli) are the verbs of
@@ -77,6 +77,33 @@ type Config struct {
 	// sessions are counted in MaxSessions only: a class behind one NAT
 	// shares an address).
 	MaxSessions, SessionsPerKey int
+	// NewPerAddress and NewEvery bound the new identities one address
+	// makes (cookies minted for tabs, fresh reconnect tokens for keyless
+	// SSH sessions): a burst of NewPerAddress (0:
+	// DefaultNewPerAddress), then one each NewEvery (0:
+	// DefaultNewEvery). A student who comes back (a key, a reconnect
+	// token, the browser's cookie) is not counted: a class behind one
+	// NAT gets in, and one client cannot make itself a class.
+	NewPerAddress int
+	NewEvery      time.Duration
+	// ConnBurst and ConnEvery bound the connections one address opens,
+	// SSH and HTTP alike, each listener its own: a burst of ConnBurst (0:
+	// DefaultConnBurst), then one each ConnEvery (0: DefaultConnEvery).
+	// A connection beyond is refused as it is accepted, with one line
+	// (before the SSH version string; an HTTP 429), before any key
+	// exchange or request is read. Behind -trust-proxy every connection
+	// is the proxy's, and the web front's are not counted.
+	ConnBurst int
+	ConnEvery time.Duration
+	// ClassSize is the most sessions one class has on this server at
+	// once, its students' and projectors' (0: DefaultClassSize); a join
+	// beyond is refused, whatever its address. A Class that is not a
+	// Seater has no seats counted.
+	ClassSize int
+	// SessionsPerAddress, when not 0, caps the terminal sessions from
+	// one address, tabs and SSH alike; off by default, since a class
+	// often sits behind one school router's address.
+	SessionsPerAddress int
 	// Commands without a terminal have a budget of their own, outside
 	// MaxSessions: MaxCommands at once in all (0: DefaultCommands),
 	// CommandsPerKey at once for one key, or one address for keyless
@@ -151,6 +178,17 @@ type Class interface {
 	Leave(s *Session)
 }
 
+// Seater is a Class that says, before a session opens, which class its
+// user name (ssh CODE@host, a tab's /c/CODE) names, so the server's one
+// admission can count the class's seats and the wrong codes an address
+// tries.
+type Seater interface {
+	// Seat is the class id's user name names: its code, or "" for none
+	// (a name that is no code, or an instructor's class name); wrong is
+	// set when the name has a class code's form and names no open class.
+	Seat(ctx context.Context, id Identity) (code string, wrong bool, err error)
+}
+
 // Namer is a Class that may know a student's display name from elsewhere
 // (the class's roster, kept for every server of the class), so a student
 // who comes to another server is not asked it again.
@@ -163,18 +201,30 @@ type Namer interface {
 // (ServeWeb), or both, with one budget of sessions and one set of
 // students.
 type Server struct {
-	cfg       Config
-	ssh       *ssh.Server
-	students  *students
-	commands  map[string]Command
-	instr     *keyFile
-	clock     Clock
-	ctx       context.Context
-	cancel    context.CancelFunc
-	mu        sync.Mutex
-	sessions  int  // terminal sessions and commands running
-	terms     pool // the terminal sessions' slots
-	cmds      pool // the commands' slots
+	cfg      Config
+	ssh      *ssh.Server
+	students *students
+	commands map[string]Command
+	instr    *keyFile
+	clock    Clock
+	ctx      context.Context
+	cancel   context.CancelFunc
+	mu       sync.Mutex
+	sessions int  // terminal sessions and commands running
+	terms    pool // the terminal sessions' slots
+	cmds     pool // the commands' slots
+	// projecting counts each class's projector tabs open
+	projecting map[string]int
+	// byAddress counts the terminal sessions of each client address, and
+	// fresh the new identities each address has made
+	byAddress map[string]int
+	fresh     buckets
+	// seated counts each class's sessions; guesses are the wrong class
+	// codes each address may still try, and guessers the addresses that
+	// have been held (logged once each)
+	seated    map[string]int
+	guesses   buckets
+	guessers  map[string]bool
 	live      map[*Session]bool
 	wg        sync.WaitGroup
 	viewCalls atomic.Int64 // every View of every session, for the tests
@@ -209,6 +259,21 @@ func New(c Config) (*Server, error) {
 	if c.SessionsPerKey == 0 {
 		c.SessionsPerKey = DefaultSessionsPerKey
 	}
+	if c.ClassSize == 0 {
+		c.ClassSize = DefaultClassSize
+	}
+	if c.ConnBurst == 0 {
+		c.ConnBurst = DefaultConnBurst
+	}
+	if c.ConnEvery == 0 {
+		c.ConnEvery = DefaultConnEvery
+	}
+	if c.NewPerAddress == 0 {
+		c.NewPerAddress = DefaultNewPerAddress
+	}
+	if c.NewEvery == 0 {
+		c.NewEvery = DefaultNewEvery
+	}
 	if c.MaxCommands == 0 {
 		c.MaxCommands = DefaultCommands
 	}
@@ -230,7 +295,9 @@ func New(c Config) (*Server, error) {
 	if c.Log == nil {
 		c.Log = log.New(io.Discard, "", 0)
 	}
-	s := &Server{cfg: c, clock: c.Clock, live: map[*Session]bool{}, stories: storycode.NewShelf(storyShelf),
+	s := &Server{cfg: c, clock: c.Clock, live: map[*Session]bool{}, stories: storycode.NewShelf(storyShelf), projecting: map[string]int{}, byAddress: map[string]int{},
+		seated: map[string]int{}, guessers: map[string]bool{}, guesses: buckets{burst: GuessBurst, every: GuessEvery},
+		fresh: buckets{burst: c.NewPerAddress, every: c.NewEvery},
 		terms: pool{total: c.MaxSessions, perKey: c.SessionsPerKey, reserved: reservedFor(c.MaxSessions), by: map[string]int{}},
 		cmds:  pool{total: c.MaxCommands, perKey: c.CommandsPerKey, by: map[string]int{}},
 		labs:  make(chan struct{}, max(1, cmp.Or(c.LabSearches, DefaultLabSearches)))}
@@ -304,7 +371,7 @@ func Listen(addr string) (net.Listener, error) {
 
 // Serve serves sessions on l until Close; it returns nil after Close.
 func (s *Server) Serve(l net.Listener) error {
-	err := s.ssh.Serve(l)
+	err := s.ssh.Serve(s.limitListener(l, refusedSSH))
 	if errors.Is(err, ssh.ErrServerClosed) {
 		return nil
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"locksim/serve/sshtest"
+	"locksim/serve/termtest"
 
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -19,8 +19,8 @@ import (
 func TestCourseOverSSH(t *testing.T) {
 	dir := t.TempDir()
 	_, addr := testServer(t, Config{AskName: true, Dir: dir})
-	key := sshtest.NewKey(t)
-	tm := sshtest.Open(t, sshtest.Dial(t, addr, "student", key), "xterm-256color", 100, 30)
+	key := termtest.NewKey(t)
+	tm := termtest.Open(t, termtest.Dial(t, addr, "student", key), "xterm-256color", 100, 30)
 	tm.WaitFor("Your name, as the class will see it")
 	tm.Send("Ada\r")
 	tm.WaitFor("the course: Redis distributed locks", "1  race")
@@ -49,7 +49,7 @@ func TestCourseOverSSH(t *testing.T) {
 		t.Fatalf("name.json: %q, %v", data, err)
 	}
 
-	back := sshtest.Open(t, sshtest.Dial(t, addr, "student", key), "xterm-256color", 100, 30)
+	back := termtest.Open(t, termtest.Dial(t, addr, "student", key), "xterm-256color", 100, 30)
 	s = back.WaitFor("OK · holder", "seed "+seed)
 	if strings.Contains(s, "Your name") {
 		t.Fatalf("the name was asked again:\n%s", s)
@@ -59,7 +59,7 @@ func TestCourseOverSSH(t *testing.T) {
 
 	// another server on the same directory: the place is read from it
 	_, addr = testServer(t, Config{AskName: true, Dir: dir})
-	again := sshtest.Open(t, sshtest.Dial(t, addr, "student", key), "xterm-256color", 100, 30)
+	again := termtest.Open(t, termtest.Dial(t, addr, "student", key), "xterm-256color", 100, 30)
 	again.WaitFor("OK · holder", "seed "+seed)
 }
 
@@ -109,14 +109,21 @@ func seedOn(t *testing.T, screen string) string {
 	return strings.Fields(after)[0]
 }
 
-// TestShutdown: closing the server ends its sessions with a line.
+// TestShutdown: closing the server ends its sessions with a line, on
+// both transports.
 func TestShutdown(t *testing.T) {
-	_, addr, stop := startServer(t, Config{})
-	tm := sshtest.Open(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)), "xterm", 80, 24)
-	tm.WaitFor("1  race")
-	stop()
-	if code := tm.WaitEnd(); code != 1 || !strings.Contains(tm.Stderr(), "locksim: the server is shutting down") {
-		t.Fatalf("at the shutdown: status %d, stderr %q", code, tm.Stderr())
+	for _, name := range []string{"ssh", "web"} {
+		t.Run(name, func(t *testing.T) {
+			s, addr, stop := startServer(t, Config{})
+			d := termtest.SSH(addr)
+			if name == "web" {
+				d = termtest.Web(serveWeb(t, s))
+			}
+			tm := d.New(t).Open(t, termtest.At{}, 80, 24)
+			tm.WaitFor("1  race")
+			stop()
+			endsWith(t, d, tm, false, "locksim: the server is shutting down")
+		})
 	}
 }
 
@@ -130,8 +137,8 @@ func TestKeyless(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer byPassword.Close()
-	for _, c := range []*gossh.Client{sshtest.Dial(t, addr, "guest", nil), byPassword} {
-		tm := sshtest.Open(t, c, "xterm", 80, 24)
+	for _, c := range []*gossh.Client{termtest.Dial(t, addr, "guest", nil), byPassword} {
+		tm := termtest.Open(t, c, "xterm", 80, 24)
 		tm.WaitFor("Your name, as the class will see it")
 		tm.Send("\x1b") // esc: no name
 		tm.WaitFor("1  race")
@@ -143,7 +150,7 @@ func TestKeyless(t *testing.T) {
 // TestNoTerminal: no command and no pty is told how to ask for one.
 func TestNoTerminal(t *testing.T) {
 	_, addr := testServer(t, Config{})
-	s, err := sshtest.Dial(t, addr, "student", nil).NewSession()
+	s, err := termtest.Dial(t, addr, "student", nil).NewSession()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,29 +165,29 @@ func TestNoTerminal(t *testing.T) {
 	}
 }
 
-// TestFull closes the session over the cap with one line.
+// TestFull closes the session over the cap with one line, on both
+// transports.
 func TestFull(t *testing.T) {
-	_, addr := testServer(t, Config{MaxSessions: 1})
-	first := sshtest.Open(t, sshtest.Dial(t, addr, "a", sshtest.NewKey(t)), "xterm", 80, 24)
-	first.WaitFor("1  race")
-	second := sshtest.Open(t, sshtest.Dial(t, addr, "b", sshtest.NewKey(t)), "xterm", 80, 24)
-	if code := second.WaitEnd(); code != 1 {
-		t.Fatalf("the session over the cap ended with status %d", code)
-	}
-	if got := second.Stderr(); !strings.Contains(got, "the server is full (1 sessions at once)") || strings.Count(strings.TrimSpace(got), "\n") != 0 {
-		t.Fatalf("over the cap, stderr %q", got)
-	}
-	first.Send("\r") // the first is still there
-	first.WaitFor("1-3 your prediction")
+	onBoth(t, Config{MaxSessions: 1}, func(t *testing.T, _ *Server, d termtest.Dialer, _ string) {
+		first := d.New(t).Open(t, termtest.At{User: "a"}, 80, 24)
+		first.WaitFor("1  race")
+		second := d.New(t).Open(t, termtest.At{User: "b"}, 80, 24)
+		if got := endsWith(t, d, second, true, "locksim: the server is full (1 sessions at once)"); strings.Count(strings.TrimSpace(got), "\n") != 0 {
+			t.Fatalf("over the cap: %q", got)
+		}
+		first.Send("\r") // the first is still there
+		first.WaitFor("1-3 your prediction")
+	})
 }
 
 // TestSeed: -seed gives every session the same tokens.
 func TestSeed(t *testing.T) {
-	_, addr := testServer(t, Config{Seed: 4242})
-	tm := sshtest.Open(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)), "xterm", 100, 30)
-	tm.WaitFor("1  race")
-	tm.Send("\r")
-	tm.WaitFor("seed 4242", "1-3 your prediction")
+	onBoth(t, Config{Seed: 4242}, func(t *testing.T, _ *Server, d termtest.Dialer, _ string) {
+		tm := d.New(t).Open(t, termtest.At{}, 100, 30)
+		tm.WaitFor("1  race")
+		tm.Send("\r")
+		tm.WaitFor("seed 4242", "1-3 your prediction")
+	})
 }
 
 var comeBackAs = regexp.MustCompile(`connect as (guest-[a-z2-9]{8}) to come back`)
@@ -190,7 +197,7 @@ var comeBackAs = regexp.MustCompile(`connect as (guest-[a-z2-9]{8}) to come back
 // the place kept), and another keyless client is someone else.
 func TestKeylessComesBack(t *testing.T) {
 	_, addr := testServer(t, Config{AskName: true})
-	tm := sshtest.Open(t, sshtest.Dial(t, addr, "guest", nil), "xterm-256color", 100, 30)
+	tm := termtest.Open(t, termtest.Dial(t, addr, "guest", nil), "xterm-256color", 100, 30)
 	m := comeBackAs.FindStringSubmatch(tm.WaitFor("Your name, as the class will see it"))
 	if m == nil {
 		t.Fatalf("no reconnect token on the name prompt:\n%s", tm.Screen())
@@ -204,11 +211,11 @@ func TestKeylessComesBack(t *testing.T) {
 	tm.Send("q")
 	tm.WaitEnd()
 
-	back := sshtest.Open(t, sshtest.Dial(t, addr, m[1], nil), "xterm-256color", 100, 30)
+	back := termtest.Open(t, termtest.Dial(t, addr, m[1], nil), "xterm-256color", 100, 30)
 	if s := back.WaitFor("OK · holder", "seed "+seed); strings.Contains(s, "Your name") {
 		t.Fatalf("the name was asked again:\n%s", s)
 	}
-	other := sshtest.Open(t, sshtest.Dial(t, addr, "guest", nil), "xterm-256color", 100, 30)
+	other := termtest.Open(t, termtest.Dial(t, addr, "guest", nil), "xterm-256color", 100, 30)
 	if n := comeBackAs.FindStringSubmatch(other.WaitFor("Your name, as the class will see it")); n == nil || n[1] == m[1] {
 		t.Fatalf("another keyless client's token: %v, the first's %s", n, m[1])
 	}

@@ -28,14 +28,14 @@ import (
 func (s *Server) handle(sess ssh.Session) {
 	id := identityOf(sess)
 	pty, winch, ok := sess.Pty()
+	t := &sshTransport{sess: sess, id: id, pty: pty, winch: winch}
 	var at *play.Position
 	if args := sess.Command(); ok && len(args) == 2 && args[0] == "story" {
 		// ssh -t HOST story CODE: the course on the terminal, at the code's
 		// place rather than the student's saved one
 		pos, err := storycode.Decode(s.resolveCode(args[1]))
 		if err != nil {
-			fmt.Fprintf(sess.Stderr(), "locksim: %v\n", err)
-			_ = sess.Exit(2)
+			t.Close(Exit{Status: 2, Line: fmt.Sprintf("locksim: %v", err), Refused: true})
 			return
 		}
 		at = &pos
@@ -44,27 +44,42 @@ func (s *Server) handle(sess ssh.Session) {
 		return
 	}
 	if !ok {
-		fmt.Fprintf(sess.Stderr(), "locksim: no terminal: ask for one with ssh -t, or run a command (%s)\n", strings.Join(s.commandNames(), ", "))
-		_ = sess.Exit(2)
+		t.Close(Exit{Status: 2, Line: fmt.Sprintf("locksim: no terminal: ask for one with ssh -t, or run a command (%s)", strings.Join(s.commandNames(), ", ")), Refused: true})
 		return
 	}
-	_ = sess.Exit(s.course(&sshTerminal{sess: sess, id: id, pty: pty, winch: winch, link: s.storyLink(), fetch: s.fetchLine(sess)}, at))
+	s.runTerminal(t, s.sshFront(sess), at)
 }
 
-// course runs the course on sess's terminal until the student quits, the
-// limits close it or the server shuts down; it returns the exit status.
-// at, when not nil, is where it opens (ssh -t HOST story CODE) in place
-// of the student's saved place.
-func (s *Server) course(sess Terminal, at *play.Position) int {
+// runTerminal runs the course over t, admitted already, and closes t with
+// how it ended: a panic anywhere in it ends this session only, with its
+// line.
+func (s *Server) runTerminal(t Transport, f front, at *play.Position) {
+	e := func() (e Exit) {
+		defer func() {
+			if p := recover(); p != nil {
+				s.cfg.Log.Printf("session %s: panic: %v\n%s", t.Client().Identity.ID, p, debug.Stack())
+				e = Exit{Status: 1, Line: faultLine}
+			}
+		}()
+		return s.course(t, f, at)
+	}()
+	t.Close(e)
+}
+
+// course runs the course on t until the student quits, the limits close
+// it or the server shuts down, and returns how it ended. at, when not
+// nil, is where it opens (ssh -t HOST story CODE) in place of the
+// student's saved place.
+func (s *Server) course(t Transport, f front, at *play.Position) Exit {
 	start := time.Now()
-	id, winch := sess.Identity(), sess.Resizes()
+	client := t.Client()
+	id, winch, win := client.Identity, t.Resizes(), capWindow(t.Window())
 	// the renderer asks the client's terminal for its background first
-	st := views.NewStyles(sess.Renderer(), s.cfg.HighContrast)
-	b, err := s.openBackend(sess.Context())
+	st := views.NewStyles(rendererFor(t), s.cfg.HighContrast)
+	b, err := s.openBackend(t.Context())
 	if err != nil {
 		s.cfg.Log.Printf("session %s: %v", id.ID, err)
-		sess.Say(fmt.Sprintf("locksim: %v", err))
-		return 1
+		return Exit{Status: 1, Line: fmt.Sprintf("locksim: %v", err)}
 	}
 	defer s.closeBackend(b, id.ID)
 	stu := s.students.get(id)
@@ -78,30 +93,29 @@ func (s *Server) course(sess Terminal, at *play.Position) int {
 		at = stu.place()
 	}
 	o := tui.Options{Seed: seed, NoQuiz: s.cfg.NoQuiz, Styles: &st, Store: stu.store, Position: at, Visit: visit,
-		Notice: "served over " + sess.Via() + ": each session has its own " + backendWord(b),
-		Fetch:  sess.Fetch(), Search: s.labSearch(), SearchLimits: s.cfg.LabLimits}
+		Notice: "served over " + f.via + ": each session has its own " + backendWord(b),
+		Fetch:  f.fetch, Search: s.labSearch(), SearchLimits: s.cfg.LabLimits}
 	app, err := tui.NewCourse(b, o)
 	if err != nil {
 		// a saved place (or a code) that no longer opens: start from the
 		// contents
 		o.Position, o.Visit = nil, false
 		if app, err = tui.NewCourse(b, o); err != nil {
-			sess.Say(fmt.Sprintf("locksim: %v", err))
-			return 1
+			return Exit{Status: 1, Line: fmt.Sprintf("locksim: %v", err)}
 		}
 	}
-	ctx, cancel := context.WithCancel(sess.Context())
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	ses := &Session{Identity: id, Conn: newConnID(), ctx: ctx, projector: s.projectorLink}
 	var inner tea.Model = app
 	if s.cfg.Class != nil {
 		inner = s.cfg.Class.Model(ses, app)
 	}
-	m := &screen{srv: s, ses: ses, stu: stu, inner: inner, st: st, w: sess.Window().Width, h: sess.Window().Height}
+	m := &screen{srv: s, ses: ses, stu: stu, inner: inner, st: st, w: win.Width, h: win.Height}
 	name, asked := stu.Name()
 	if namer, ok := s.cfg.Class.(Namer); ok && !asked && s.cfg.AskName {
 		// the class knows this student from another server of it
-		if known, ok := namer.KnownName(sess.Context(), id); ok {
+		if known, ok := namer.KnownName(t.Context(), id); ok {
 			name, asked = known, true
 			if err := stu.SetName(known); err != nil {
 				s.cfg.Log.Printf("session %s: keeping the name: %v", id.ID, err)
@@ -115,16 +129,9 @@ func (s *Server) course(sess Terminal, at *play.Position) int {
 	}
 	// the frames are drawn as they change (frames), not on Bubble Tea's
 	// ticker, which would wake 60 times a second while nothing changes
-	fr := newFrames(sess.Output(), sess.Window().Width, sess.Window().Height, FPS, realClock{})
+	fr := newFrames(t, win.Width, win.Height, FPS, realClock{})
 	defer fr.stop()
-	restore, err := sess.RawInput()
-	if err != nil {
-		s.cfg.Log.Printf("session %s: %v", id.ID, err)
-		sess.Say(fmt.Sprintf("locksim: %v", err))
-		return 1
-	}
-	defer restore()
-	opts := append(sess.ProgramOptions(), tea.WithoutRenderer(),
+	opts := append([]tea.ProgramOption{tea.WithInput(t), tea.WithOutput(t)}, tea.WithoutRenderer(),
 		// the signals are the server's: ctrl+z or a SIGTSTP must never
 		// stop the process every student is in
 		tea.WithoutSignalHandler(), tea.WithContext(ctx))
@@ -147,7 +154,7 @@ func (s *Server) course(sess Terminal, at *play.Position) int {
 				s.cfg.Log.Printf("session %s: panic in the resize forwarding: %v\n%s", id.ID, r, debug.Stack())
 				m.fault.Store(true)
 				cancel()
-				drain(sess.Context(), winch)
+				drain(t.Context(), winch)
 			}
 		}()
 		// once the program has ended, its done channel is set aside (a
@@ -156,7 +163,7 @@ func (s *Server) course(sess Terminal, at *play.Position) int {
 		ended := ctx.Done()
 		for {
 			select {
-			case <-sess.Context().Done():
+			case <-t.Context().Done():
 				return
 			case w, ok := <-winch:
 				if !ok {
@@ -166,6 +173,7 @@ func (s *Server) course(sess Terminal, at *play.Position) int {
 					panic("a fault injected by a test")
 				}
 				if ended != nil {
+					w = capWindow(w)
 					p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
 				}
 			case <-ended:
@@ -179,7 +187,7 @@ func (s *Server) course(sess Terminal, at *play.Position) int {
 
 	s.track(ses, true)
 	defer s.track(ses, false)
-	s.cfg.Log.Printf("session %s open (user %q, instructor %v, %s)", id.ID, id.User, id.Instructor, sess.Kind())
+	s.cfg.Log.Printf("session %s open (user %q, instructor %v, %s)", id.ID, id.User, id.Instructor, client.Term)
 	m.lim.start()
 	_, err = p.Run()
 	fr.stop()
@@ -195,23 +203,36 @@ func (s *Server) course(sess Terminal, at *play.Position) int {
 			s.cfg.Class.Leave(ses)
 		}()
 	}
-	code := 0
+	var e Exit
 	switch {
 	case errors.Is(err, tea.ErrProgramPanic) || m.fault.Load():
 		s.cfg.Log.Printf("session %s: ended by a panic", id.ID)
-		sess.Say("locksim: this session hit a fault in locksim and was closed; the other sessions go on")
-		code = 1
+		e = Exit{Status: 1, Line: faultLine}
 	case m.endedBy:
-		if m.ended != "" {
-			sess.Say(m.ended)
-		}
-		code = 1
+		e = Exit{Status: 1, Line: m.ended}
 	case err != nil && !errors.Is(err, tea.ErrProgramKilled):
 		s.cfg.Log.Printf("session %s: %v", id.ID, err)
-		code = 1
+		e.Status = 1
 	}
 	s.cfg.Log.Printf("session %s closed after %s", id.ID, time.Since(start).Round(time.Second))
-	return code
+	return e
+}
+
+// MaxCols and MaxRows are the largest terminal a session draws for, over
+// either transport: a client that says it is larger is drawn for this
+// size. A frame's cells are bounded by them, and so its bytes and the
+// time to lay it out (a 10000x10000 window took seconds of a core per
+// step and tens of megabytes a frame).
+const (
+	MaxCols = 400
+	MaxRows = 200
+)
+
+// capWindow is w within MaxCols x MaxRows, and at least 1x1.
+func capWindow(w Window) Window {
+	w.Width = min(max(w.Width, 1), MaxCols)
+	w.Height = min(max(w.Height, 1), MaxRows)
+	return w
 }
 
 // drain reads window changes until the connection ends: the SSH library

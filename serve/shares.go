@@ -24,52 +24,6 @@ const (
 	InstructorSlots       = 2
 )
 
-// pool is one budget of slots: total in all, perKey for any one holder
-// (0: no cap per holder), reserved of total for instructors alone.
-type pool struct {
-	total, perKey, reserved int
-
-	n  int
-	by map[string]int
-}
-
-// take counts holder in, or says why not. holder "" is a client with no
-// key the pool can name: it is counted in the total only.
-func (p *pool) take(holder string, instructor bool) (ok, perKey bool) {
-	if p.perKey > 0 && holder != "" && p.by[holder] >= p.perKey {
-		return false, true
-	}
-	open := p.total
-	if !instructor {
-		open -= p.reserved
-	}
-	if p.n >= open {
-		return false, false
-	}
-	p.n++
-	if holder != "" {
-		p.by[holder]++
-	}
-	return true, false
-}
-
-func (p *pool) give(holder string) {
-	p.n--
-	if holder == "" {
-		return
-	}
-	if p.by[holder]--; p.by[holder] <= 0 {
-		delete(p.by, holder)
-	}
-}
-
-// reservedFor is how many of total slots are kept for instructors: two,
-// but never all of them, so a server of one or two sessions still takes
-// a student.
-func reservedFor(total int) int {
-	return max(0, min(InstructorSlots, total-1))
-}
-
 // idKey is where the fair shares leave the session's Identity in its
 // context, for the handler after them.
 type idKey struct{}
@@ -103,11 +57,10 @@ func terminal(sess ssh.Session) bool {
 	return ok && (len(args) == 0 || len(args) == 2 && args[0] == "story")
 }
 
-// fairShares is the middleware that keeps one client from taking the
-// server: it runs after authentication, so the key it counts is the key
-// the client proved, not one it only offered. A terminal session takes a
-// slot of -max-sessions (two kept for instructor keys) and one of its
-// key's; a command without a terminal takes one of the commands' own
+// fairShares is the SSH side's call of the one admission (admit): it
+// runs after authentication, so the key it counts is the key the client
+// proved, not one it only offered. A terminal session is admitted as a
+// tab is; a command without a terminal takes one of the commands' own
 // budget, its key's (its address's, without a key) and is stopped after
 // CommandTime. A refusal is one line naming the limit and when to try
 // again; no session is ever closed to make room.
@@ -119,92 +72,27 @@ func (s *Server) fairShares(next ssh.Handler) ssh.Handler {
 			s.cfg.Log.Printf("session %s: -instructors: %v; no instructor until it can be read", id.ID, err)
 		}
 		sess.Context().SetValue(idKey{}, id)
-		if terminal(sess) {
-			line, release := s.admitSession(id)
-			if line != "" {
-				s.refuse(sess, id, line)
-				return
+		// a keyless session that offered no reconnect token is given a
+		// fresh one: a new identity of its address
+		fresh := id.Keyless() && id.User == sess.User()
+		c := claim{id: id, remote: hostOf(sess.RemoteAddr()), holder: id.KeyHash, whose: "key", fresh: fresh}
+		if !terminal(sess) {
+			c.command = true
+			if id.Keyless() {
+				c.holder, c.whose = "addr:"+c.remote, "address"
 			}
+		}
+		line, release := s.admit(c)
+		if line != "" {
+			(&sshTransport{sess: sess, id: id}).Close(Exit{Status: 1, Line: line, Refused: true})
+			return
+		}
+		if !c.command {
 			defer release()
 			next(sess)
 			return
 		}
-		holder := id.KeyHash
-		if holder == "" {
-			holder = "addr:" + hostOf(sess.RemoteAddr())
-		}
-		line, release := s.admitCommand(holder, id)
-		if line != "" {
-			s.refuse(sess, id, line)
-			return
-		}
 		s.runStopped(sess, id, next, release)
-	}
-}
-
-// refuse says line and ends the session.
-func (s *Server) refuse(sess ssh.Session, id Identity, line string) {
-	s.cfg.Log.Printf("session %s refused: %s", id.ID, line)
-	fmt.Fprintln(sess.Stderr(), line)
-	_ = sess.Exit(1)
-}
-
-// admitSession counts a terminal session in, or returns the line that
-// refuses it.
-func (s *Server) admitSession(id Identity) (string, func()) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ctx.Err() != nil {
-		// after Close no session is counted in: Close is waiting for them
-		return "locksim: the server is shutting down", nil
-	}
-	ok, perKey := s.terms.take(id.KeyHash, id.Instructor)
-	switch {
-	case perKey:
-		return fmt.Sprintf("locksim: a key may have %d sessions open at once and yours has %d: close one, then try again", s.terms.perKey, s.terms.perKey), nil
-	case !ok && s.terms.reserved > 0 && !id.Instructor:
-		return fmt.Sprintf("locksim: the server is full (%d sessions at once, %d of them kept for instructors); try again in a few minutes, as sessions close", s.terms.total, s.terms.reserved), nil
-	case !ok:
-		return fmt.Sprintf("locksim: the server is full (%d sessions at once); try again in a few minutes, as sessions close", s.terms.total), nil
-	}
-	s.sessions++
-	s.wg.Add(1)
-	return "", func() {
-		s.mu.Lock()
-		s.terms.give(id.KeyHash)
-		s.sessions--
-		s.mu.Unlock()
-		s.wg.Done()
-	}
-}
-
-// admitCommand counts a command in for holder (a key hash, or a keyless
-// client's address), or returns the line that refuses it.
-func (s *Server) admitCommand(holder string, id Identity) (string, func()) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ctx.Err() != nil {
-		return "locksim: the server is shutting down", nil
-	}
-	ok, perKey := s.cmds.take(holder, id.Instructor)
-	whose := "key"
-	if id.Keyless() {
-		whose = "address"
-	}
-	switch {
-	case perKey:
-		return fmt.Sprintf("locksim: one %s may run %d commands at once and yours runs %d; try again in %s, when one has ended or been stopped", whose, s.cmds.perKey, s.cmds.perKey, span(s.cfg.CommandTime)), nil
-	case !ok:
-		return fmt.Sprintf("locksim: the server runs its most commands at once (%d); try again in %s, when one has ended or been stopped", s.cmds.total, span(s.cfg.CommandTime)), nil
-	}
-	s.sessions++
-	s.wg.Add(1)
-	return "", func() {
-		s.mu.Lock()
-		s.cmds.give(holder)
-		s.sessions--
-		s.mu.Unlock()
-		s.wg.Done()
 	}
 }
 

@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"locksim/serve/sshtest"
+	"locksim/serve/termtest"
 
+	"github.com/coder/websocket"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -127,7 +128,7 @@ func refused(t *testing.T, what string, r result, want ...string) {
 func TestCommandsPerKey(t *testing.T) {
 	h := newHolding(false)
 	s, addr := testServer(t, Config{Clock: newFakeClock(), Commands: map[string]Command{"hold": h.command()}})
-	flood := sshtest.Dial(t, addr, "s", sshtest.NewKey(t))
+	flood := termtest.Dial(t, addr, "s", termtest.NewKey(t))
 	var running []<-chan result
 	for range DefaultCommandsPerKey {
 		running = append(running, runAsync(flood, "hold"))
@@ -135,7 +136,7 @@ func TestCommandsPerKey(t *testing.T) {
 	h.waitStarted(t, DefaultCommandsPerKey)
 	refused(t, "the fifth", waitResult(t, runAsync(flood, "hold")),
 		"one key may run 4 commands at once", "try again in 10 s")
-	other := runAsync(sshtest.Dial(t, addr, "s", sshtest.NewKey(t)), "hold")
+	other := runAsync(termtest.Dial(t, addr, "s", termtest.NewKey(t)), "hold")
 	h.waitStarted(t, 1)
 	close(h.let)
 	for _, ch := range append(running, other) {
@@ -158,12 +159,12 @@ func TestCommandsInAll(t *testing.T) {
 	_, addr := testServer(t, Config{Clock: newFakeClock(), MaxCommands: 3, CommandsPerKey: 2,
 		Commands: map[string]Command{"hold": h.command()}})
 	defer close(h.let)
-	a, b := sshtest.Dial(t, addr, "s", sshtest.NewKey(t)), sshtest.Dial(t, addr, "s", sshtest.NewKey(t))
+	a, b := termtest.Dial(t, addr, "s", termtest.NewKey(t)), termtest.Dial(t, addr, "s", termtest.NewKey(t))
 	runAsync(a, "hold")
 	runAsync(a, "hold")
 	h.waitStarted(t, 2)
 	// keyless: one address, 127.0.0.1, two clients
-	k1, k2 := sshtest.Dial(t, addr, "s", nil), sshtest.Dial(t, addr, "s", nil)
+	k1, k2 := termtest.Dial(t, addr, "s", nil), termtest.Dial(t, addr, "s", nil)
 	runAsync(k1, "hold")
 	h.waitStarted(t, 1)
 	refused(t, "a third command in all", waitResult(t, runAsync(b, "hold")),
@@ -178,11 +179,11 @@ func TestKeylessShareAnAddress(t *testing.T) {
 	h := newHolding(false)
 	_, addr := testServer(t, Config{Clock: newFakeClock(), CommandsPerKey: 1, Commands: map[string]Command{"hold": h.command()}})
 	defer close(h.let)
-	runAsync(sshtest.Dial(t, addr, "s", nil), "hold")
+	runAsync(termtest.Dial(t, addr, "s", nil), "hold")
 	h.waitStarted(t, 1)
-	refused(t, "a second keyless client on the address", waitResult(t, runAsync(sshtest.Dial(t, addr, "s", nil), "hold")),
+	refused(t, "a second keyless client on the address", waitResult(t, runAsync(termtest.Dial(t, addr, "s", nil), "hold")),
 		"one address may run 1 commands at once")
-	runAsync(sshtest.Dial(t, addr, "s", sshtest.NewKey(t)), "hold")
+	runAsync(termtest.Dial(t, addr, "s", termtest.NewKey(t)), "hold")
 	h.waitStarted(t, 1) // a key of its own is not the address's
 }
 
@@ -195,7 +196,7 @@ func TestCommandStopped(t *testing.T) {
 			clock := newFakeClock()
 			h := newHolding(heed)
 			s, addr := testServer(t, Config{Clock: clock, CommandsPerKey: 1, Commands: map[string]Command{"hold": h.command()}})
-			c := sshtest.Dial(t, addr, "s", sshtest.NewKey(t))
+			c := termtest.Dial(t, addr, "s", termtest.NewKey(t))
 			ch := runAsync(c, "hold 400x200")
 			h.waitStarted(t, 1)
 			clock.Advance(DefaultCommandTime)
@@ -236,66 +237,95 @@ func waitSessions(t *testing.T, s *Server, n int) {
 	}
 }
 
-// TestSessionsPerKey: a key opens at most SessionsPerKey terminal
-// sessions; the next is refused in one line and none is closed for it.
+// TestSessionsPerKey: a key (a browser) opens at most SessionsPerKey
+// terminal sessions (tabs); the next is refused in one line and none is
+// closed for it.
 func TestSessionsPerKey(t *testing.T) {
-	s, addr := testServer(t, Config{})
-	key := sshtest.NewKey(t)
-	var open []*sshtest.Term
-	for range DefaultSessionsPerKey {
-		tm := sshtest.Open(t, sshtest.Dial(t, addr, "s", key), "xterm", 80, 24)
-		tm.WaitFor("1  race")
-		open = append(open, tm)
+	onBoth(t, Config{}, func(t *testing.T, s *Server, d termtest.Dialer, addr string) {
+		who := d.New(t)
+		var open []*termtest.Term
+		for range DefaultSessionsPerKey {
+			tm := who.Open(t, termtest.At{User: "s"}, 80, 24)
+			tm.WaitFor("1  race")
+			open = append(open, tm)
+		}
+		over := who.Open(t, termtest.At{User: "s"}, 80, 24)
+		want := "locksim: a key may have 3 sessions open at once and yours has 3: close one, then try again"
+		if d.Name == "web" {
+			want = "locksim: a browser may have 3 sessions open at once and yours has 3: close a tab, then try again"
+		}
+		// a pty's stderr ends its line with \r\n
+		if got := endsWith(t, d, over, true, want); d.Name == "ssh" && got != want+"\r\n" {
+			t.Fatalf("over the key's cap: %q", got)
+		}
+		other := d.New(t).Open(t, termtest.At{User: "s"}, 80, 24)
+		other.WaitFor("1  race")
+		for _, tm := range open {
+			tm.Send("\x1b[B")
+			tm.WaitFor("2  options")
+		}
+		open[0].Send("q")
+		open[0].WaitEnd()
+		waitSessions(t, s, DefaultSessionsPerKey) // the key's two and the other's
+		who.Open(t, termtest.At{User: "s"}, 80, 24).WaitFor("1  race")
+	})
+}
+
+// endsWith waits for tm's session to end and checks that it said want:
+// over SSH on stderr with status 1, in a tab on its close frame (policy
+// violation when refused, a normal close else; its reason without
+// "locksim: " when not refused, cut to 120 bytes). want may be the
+// line's start. It returns what was said.
+func endsWith(t *testing.T, d termtest.Dialer, tm *termtest.Term, refused bool, want string) string {
+	t.Helper()
+	if d.Name == "ssh" {
+		if code := tm.WaitEnd(); code != 1 || !strings.Contains(tm.Stderr(), want) {
+			t.Fatalf("the session ended with %d, stderr %q; want 1 and %q", code, tm.Stderr(), want)
+		}
+		return tm.Stderr()
 	}
-	over := sshtest.Open(t, sshtest.Dial(t, addr, "s", key), "xterm", 80, 24)
-	if code := over.WaitEnd(); code != 1 {
-		t.Fatalf("the session over the key's cap ended with %d", code)
+	code, reason := tm.WaitClose()
+	wantCode, wantReason := websocket.StatusNormalClosure, strings.TrimPrefix(want, "locksim: ")
+	if refused {
+		wantCode, wantReason = websocket.StatusPolicyViolation, want
 	}
-	// a pty's stderr ends its line with \r\n
-	if got := over.Stderr(); got != "locksim: a key may have 3 sessions open at once and yours has 3: close one, then try again\r\n" {
-		t.Fatalf("over the key's cap: %q", got)
+	// want may be the line's start; a reason may be the line's start, cut
+	cut := strings.HasPrefix(wantReason, reason) && len(reason) >= 100
+	if code != wantCode || !strings.HasPrefix(reason, wantReason) && !cut {
+		t.Fatalf("the tab was closed with %v %q; want %v %q", code, reason, wantCode, wantReason)
 	}
-	other := sshtest.Open(t, sshtest.Dial(t, addr, "s", sshtest.NewKey(t)), "xterm", 80, 24)
-	other.WaitFor("1  race")
-	for _, tm := range open {
-		tm.Send("\x1b[B")
-		tm.WaitFor("2  options")
-	}
-	open[0].Send("q")
-	open[0].WaitEnd()
-	waitSessions(t, s, DefaultSessionsPerKey) // the key's two and the other's
-	sshtest.Open(t, sshtest.Dial(t, addr, "s", key), "xterm", 80, 24).WaitFor("1  race")
+	return reason
 }
 
 // TestInstructorSlots: two slots of MaxSessions are the instructors'
-// alone, so an instructor gets in when students have filled the rest;
-// commands have a budget of their own and still run.
+// alone, so an instructor (an SSH key) gets in when students, over SSH or
+// in tabs, have filled the rest; commands have a budget of their own and
+// still run.
 func TestInstructorSlots(t *testing.T) {
-	teacher := sshtest.NewKey(t)
+	teacher := termtest.NewKey(t)
 	file := filepath.Join(t.TempDir(), "instructors")
 	writeKeys(t, file, teacher)
 	h := newHolding(false)
-	_, addr := testServer(t, Config{MaxSessions: 4, Instructors: file, Commands: map[string]Command{"hold": h.command()}})
-	for range 2 {
-		sshtest.Open(t, sshtest.Dial(t, addr, "s", sshtest.NewKey(t)), "xterm", 80, 24).WaitFor("1  race")
-	}
-	third := sshtest.Open(t, sshtest.Dial(t, addr, "s", sshtest.NewKey(t)), "xterm", 80, 24)
-	if code := third.WaitEnd(); code != 1 {
-		t.Fatalf("a third student ended with %d", code)
-	}
-	if got := third.Stderr(); got != "locksim: the server is full (4 sessions at once, 2 of them kept for instructors); try again in a few minutes, as sessions close\r\n" {
-		t.Fatalf("a third student: %q", got)
-	}
-	for range 2 {
-		sshtest.Open(t, sshtest.Dial(t, addr, "s", teacher), "xterm", 80, 24).WaitFor("1  race")
-	}
-	// full for everyone now, instructors too
-	last := sshtest.Open(t, sshtest.Dial(t, addr, "s", teacher), "xterm", 80, 24)
-	if code := last.WaitEnd(); code != 1 || !strings.Contains(last.Stderr(), "the server is full") {
-		t.Fatalf("an instructor over the cap: %d, %q", code, last.Stderr())
-	}
-	go func() { h.let <- struct{}{} }()
-	if r := waitResult(t, runAsync(sshtest.Dial(t, addr, "s", sshtest.NewKey(t)), "hold")); r.code != 0 || r.out != "done\n" {
-		t.Fatalf("a command beside full sessions: %d, %q, %q", r.code, r.out, r.errOut)
-	}
+	onBoth(t, Config{MaxSessions: 4, Instructors: file, Commands: map[string]Command{"hold": h.command()}}, func(t *testing.T, s *Server, d termtest.Dialer, addr string) {
+		for range 2 {
+			d.New(t).Open(t, termtest.At{User: "s"}, 80, 24).WaitFor("1  race")
+		}
+		third := d.New(t).Open(t, termtest.At{User: "s"}, 80, 24)
+		want := "locksim: the server is full (4 sessions at once, 2 of them kept for instructors); try again in a few minutes, as sessions close"
+		if got := endsWith(t, d, third, true, want); d.Name == "ssh" && got != want+"\r\n" {
+			t.Fatalf("a third student: %q", got)
+		}
+		for range 2 {
+			termtest.Open(t, termtest.Dial(t, addr, "s", teacher), "xterm", 80, 24).WaitFor("1  race")
+		}
+		// full for everyone now, instructors too
+		last := termtest.Open(t, termtest.Dial(t, addr, "s", teacher), "xterm", 80, 24)
+		if code := last.WaitEnd(); code != 1 || !strings.Contains(last.Stderr(), "the server is full") {
+			t.Fatalf("an instructor over the cap: %d, %q", code, last.Stderr())
+		}
+		go func() { h.let <- struct{}{} }()
+		if r := waitResult(t, runAsync(termtest.Dial(t, addr, "s", termtest.NewKey(t)), "hold")); r.code != 0 || r.out != "done\n" {
+			t.Fatalf("a command beside full sessions: %d, %q, %q", r.code, r.out, r.errOut)
+		}
+	})
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"locksim/play"
-	"locksim/serve/sshtest"
+	"locksim/serve/termtest"
 	"locksim/storycode"
 )
 
@@ -27,7 +27,7 @@ func fencingCode(t *testing.T) (string, play.Position) {
 func TestStoryOnATerminal(t *testing.T) {
 	_, addr := testServer(t, Config{})
 	code, _ := fencingCode(t)
-	tm := sshtest.OpenCmd(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)), "xterm-256color", 200, 30, nil, "story "+code)
+	tm := termtest.OpenCmd(t, termtest.Dial(t, addr, "student", termtest.NewKey(t)), "xterm-256color", 200, 30, nil, "story "+code)
 	tm.WaitFor("fencing", "seed 7", " 3/10 ")
 	// y over SSH writes nothing on the server: it says how to fetch the
 	// script, on the port the student came in by
@@ -38,8 +38,8 @@ func TestStoryOnATerminal(t *testing.T) {
 	tm.WaitEnd()
 
 	// a code is a visit: the student's own saved place stays theirs
-	key := sshtest.NewKey(t)
-	own := sshtest.Open(t, sshtest.Dial(t, addr, "student", key), "xterm-256color", 100, 30)
+	key := termtest.NewKey(t)
+	own := termtest.Open(t, termtest.Dial(t, addr, "student", key), "xterm-256color", 100, 30)
 	own.WaitFor("1  race")
 	own.Send("\r")
 	own.WaitFor("1-3 your prediction")
@@ -47,18 +47,18 @@ func TestStoryOnATerminal(t *testing.T) {
 	seed := seedOn(t, own.WaitFor("OK · holder"))
 	own.Send("q")
 	own.WaitEnd()
-	visit := sshtest.OpenCmd(t, sshtest.Dial(t, addr, "student", key), "xterm-256color", 200, 30, nil, "story "+code)
+	visit := termtest.OpenCmd(t, termtest.Dial(t, addr, "student", key), "xterm-256color", 200, 30, nil, "story "+code)
 	visit.WaitFor("fencing", "seed 7", " 3/10 ", "visiting a story code · esc goes back to your own place")
 	visit.Send("n")
 	visit.WaitFor(" 4/10 ")
 	visit.Send("q")
 	visit.WaitEnd()
-	back := sshtest.Open(t, sshtest.Dial(t, addr, "student", key), "xterm-256color", 100, 30)
+	back := termtest.Open(t, termtest.Dial(t, addr, "student", key), "xterm-256color", 100, 30)
 	back.WaitFor("OK · holder", "seed "+seed)
 	back.Send("q")
 	back.WaitEnd()
 
-	bad := sshtest.OpenCmd(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)), "xterm-256color", 80, 24, nil, "story fencing.zzzz")
+	bad := termtest.OpenCmd(t, termtest.Dial(t, addr, "student", termtest.NewKey(t)), "xterm-256color", 80, 24, nil, "story fencing.zzzz")
 	if status := bad.WaitEnd(); status != 2 || !strings.HasPrefix(bad.Stderr(), "locksim: story code: ") || strings.Count(bad.Stderr(), "\n") != 1 {
 		t.Fatalf("a bad code on a terminal: status %d, stderr %q", status, bad.Stderr())
 	}

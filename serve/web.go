@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"path"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -92,20 +93,60 @@ func (s *Server) WebHandler() http.Handler {
 	})
 }
 
-// idCookie returns the browser's id, set as a cookie when it has none
-// (or a malformed one).
-func (s *Server) idCookie(w http.ResponseWriter, r *http.Request) string {
-	if c, err := r.Cookie(cookieName); err == nil && validWebID(c.Value) {
-		return c.Value
+// idCookie gives a browser with no id cookie (or a malformed one) a new
+// one, when its address may make a new identity now (newCookie): else
+// the page is served without, and its tab is told to wait.
+func (s *Server) idCookie(w http.ResponseWriter, r *http.Request) {
+	if _, ok := cookieOf(r); ok || !s.newCookie(s.remoteOf(r)) {
+		return
 	}
+	s.setCookie(w, r, newWebID())
+}
+
+// cookieOf is the browser's id from its cookie, and whether it has one of
+// the right form.
+func cookieOf(r *http.Request) (string, bool) {
+	if c, err := r.Cookie(cookieName); err == nil && validWebID(c.Value) {
+		return c.Value, true
+	}
+	return "", false
+}
+
+// newWebID is a new browser id: 32 hex digits from crypto/rand.
+func newWebID() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
-	v := hex.EncodeToString(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// setCookie sets the browser's id cookie to v.
+func (s *Server) setCookie(w http.ResponseWriter, r *http.Request, v string) {
 	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: v, Path: "/", MaxAge: int(cookieAge / time.Second),
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.cfg.Web.TLS || r.TLS != nil})
-	// the same request reads it too: a WebSocket with no cookie yet
-	r.AddCookie(&http.Cookie{Name: cookieName, Value: v})
-	return v
+}
+
+// sameOrigin reports whether the upgrade r will be let through by
+// websocket.Accept's origin check: no Origin header, an Origin whose host
+// is the request's Host, or one that matches a pattern (path.Match, as
+// Accept matches them).
+func sameOrigin(r *http.Request, patterns []string) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(u.Host, r.Host) {
+		return true
+	}
+	for _, p := range patterns {
+		if ok, _ := path.Match(strings.ToLower(p), strings.ToLower(u.Host)); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // validWebID reports a browser id's form: 32 lower-case hex digits.
@@ -154,7 +195,10 @@ func (s *Server) pageBase(r *http.Request) string {
 // same budget as SSH sessions, and one of its browser's.
 func (s *Server) webSession(w http.ResponseWriter, r *http.Request) {
 	route := strings.TrimPrefix(r.URL.Path, "/ws")
-	webID := s.idCookie(w, r)
+	webID, known := cookieOf(r)
+	if !known {
+		webID = newWebID()
+	}
 	id := Identity{ID: "web-" + webID}
 	var at *play.Position
 	var bad string
@@ -167,7 +211,8 @@ func (s *Server) webSession(w http.ResponseWriter, r *http.Request) {
 		}
 	case strings.HasPrefix(route, "/p/"):
 		// the projector: its instructor's identity, seen by the class as
-		// the projector of the class its token names
+		// the projector of the class its token names; it takes a
+		// projector's slot of that class, not an instructor's (admit)
 		p, ok := s.projectors.find(strings.TrimPrefix(route, "/p/"))
 		if !ok {
 			bad = "locksim: this projector link is not one of this server's: ask the instructor for it again"
@@ -190,81 +235,62 @@ func (s *Server) webSession(w http.ResponseWriter, r *http.Request) {
 			opts.OriginPatterns = []string{u.Host}
 		}
 	}
+	c := Client{Identity: id, Remote: s.remoteOf(r), Term: BrowserTerm}
+	// admitted before the upgrade, whose answer carries a new browser's
+	// cookie only when the address may make one; a page of another origin
+	// is refused by the upgrade and takes nothing
+	cl := claim{id: id, holder: "web:" + webID, whose: "browser", remote: c.Remote, fresh: !known}
+	if strings.HasPrefix(route, "/p/") {
+		cl.projector = id.User
+	}
+	line, release, admitted := "", func() {}, false
+	if bad == "" && sameOrigin(r, opts.OriginPatterns) {
+		line, release = s.admit(cl)
+		admitted = true
+		if line == "" && !known {
+			s.setCookie(w, r, webID)
+		}
+	}
 	conn, err := websocket.Accept(w, r, &opts)
 	if err != nil {
-		s.cfg.Log.Printf("web %s: refused: %v", s.remoteOf(r), err)
+		if admitted && line == "" {
+			release()
+		}
+		s.cfg.Log.Printf("web %s: refused: %v", c.Remote, err)
 		return
 	}
-	remote := s.remoteOf(r)
-	closeWith := func(line string) {
-		_ = conn.Write(r.Context(), websocket.MessageBinary, []byte(line+"\r\n"))
-		if len(line) > 120 {
-			line = line[:120]
-		}
-		_ = conn.Close(websocket.StatusPolicyViolation, line)
+	if bad == "" && !admitted {
+		// an origin Accept lets through that sameOrigin did not: the tab
+		// is admitted now, without a cookie of its own
+		line, release = s.admit(cl)
 	}
 	if bad != "" {
-		closeWith(bad)
+		refuseTab(r.Context(), conn, bad)
 		return
 	}
-	line, release := s.admitTab("web:"+webID, id.Instructor)
 	if line != "" {
-		s.cfg.Log.Printf("session %s refused: %s", id.ID, line)
-		closeWith(line)
+		refuseTab(r.Context(), conn, line)
 		return
 	}
 	defer release()
-	base := s.pageBase(r)
 	// the tab's context is not the server's: the shutdown ends the
 	// session with a line, as it does an SSH session
-	t := newWebTerminal(context.Background(), conn, id, remote, s.linkUnder(base))
-	defer func() {
-		if p := recover(); p != nil {
-			s.cfg.Log.Printf("session %s: panic: %v\n%s", id.ID, p, debug.Stack())
-			t.Say("locksim: this session hit a fault in locksim and was closed; the other sessions go on")
-			t.Close("this session hit a fault in locksim")
-			return
-		}
-		t.Close(strings.TrimPrefix(t.Said(), "locksim: "))
-	}()
-	s.course(t, at)
+	s.runTerminal(newWebTransport(context.Background(), conn, c), s.webFront(s.pageBase(r)), at)
 }
 
-// admitTab counts a browser tab in, in the terminal sessions' budget
-// (one budget with SSH), holder being its browser: a browser may have as
-// many tabs as a key may have sessions.
-func (s *Server) admitTab(holder string, instructor bool) (string, func()) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ctx.Err() != nil {
-		return "locksim: the server is shutting down", nil
-	}
-	ok, perKey := s.terms.take(holder, instructor)
-	switch {
-	case perKey:
-		return fmt.Sprintf("locksim: a browser may have %d sessions open at once and yours has %d: close a tab, then try again", s.terms.perKey, s.terms.perKey), nil
-	case !ok && s.terms.reserved > 0 && !instructor:
-		return fmt.Sprintf("locksim: the server is full (%d sessions at once, %d of them kept for instructors); try again in a few minutes, as sessions close", s.terms.total, s.terms.reserved), nil
-	case !ok:
-		return fmt.Sprintf("locksim: the server is full (%d sessions at once); try again in a few minutes, as sessions close", s.terms.total), nil
-	}
-	s.sessions++
-	s.wg.Add(1)
-	return "", func() {
-		s.mu.Lock()
-		s.terms.give(holder)
-		s.sessions--
-		s.mu.Unlock()
-		s.wg.Done()
-	}
+// refuseTab says line on a tab that never became a session and closes it,
+// the close frame saying it broke a policy.
+func refuseTab(ctx context.Context, conn *websocket.Conn, line string) {
+	_ = conn.Write(ctx, websocket.MessageBinary, []byte(line+"\r\n"))
+	_ = conn.Close(websocket.StatusPolicyViolation, closeReason(line))
 }
 
 // webPage runs page's command for /NAME/ARGS…, in the commands' budget
 // of the client's address, stopped after CommandTime.
 func (s *Server) webPage(w http.ResponseWriter, r *http.Request, name string, p Page) {
 	id := Identity{ID: "web-page"}
-	holder := "addr:" + s.remoteOf(r)
-	line, release := s.admitCommand(holder, id)
+	remote := s.remoteOf(r)
+	line, release := s.admit(claim{id: id, command: true, holder: "addr:" + remote, whose: "address", remote: remote})
 	if line != "" {
 		http.Error(w, line, http.StatusTooManyRequests)
 		return
@@ -318,10 +344,16 @@ func (s *Server) ServeWeb(l net.Listener, certFile, keyFile string) error {
 	s.webAddr = l.Addr().String()
 	s.mu.Unlock()
 	var err error
-	if certFile != "" {
-		err = hs.ServeTLS(l, certFile, keyFile)
-	} else {
+	switch {
+	case certFile != "":
+		// a line in plain HTTP would be garbage to a TLS client: it is
+		// closed without one
+		err = hs.ServeTLS(s.limitListener(l, ""), certFile, keyFile)
+	case s.cfg.Web.TrustProxy:
+		// every connection is the proxy's
 		err = hs.Serve(l)
+	default:
+		err = hs.Serve(s.limitListener(l, refusedHTTP))
 	}
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil

@@ -10,7 +10,7 @@ import (
 
 	"locksim/play"
 	"locksim/scenes/progress"
-	"locksim/serve/webtest"
+	"locksim/serve/termtest"
 )
 
 // BenchmarkWebClass is BenchmarkClass in browser tabs: a class of 60 on
@@ -26,7 +26,7 @@ func BenchmarkWebClass(b *testing.B) {
 	s, _ := testServer(b, Config{Clock: clock, MaxSessions: students + InstructorSlots})
 	base := serveWeb(b, s)
 	empty := heapBytes()
-	tabs := make([]*webtest.Light, students)
+	tabs := make([]*termtest.Light, students)
 	const moves = 10
 	var stepBytes int
 	for i := range tabs {
@@ -36,7 +36,7 @@ func BenchmarkWebClass(b *testing.B) {
 		stu := s.students.get(Identity{ID: "web-" + id})
 		_ = stu.store.Save(progress.Progress{Place: place, Moment: progress.Moment{Scene: "fencing", Seed: pos.Seed}})
 		_ = stu.SetName("")
-		br := webtest.NewBrowser(b)
+		br := termtest.NewBrowser(b)
 		br.SetID(b, base, cookieName, id)
 		tabs[i] = br.OpenLight(b, base, "/ws/", 100, 30)
 		tabs[i].Wait(b, fmt.Sprintf(" 0/%d  t=", moves))

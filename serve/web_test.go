@@ -11,8 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"locksim/serve/sshtest"
-	"locksim/serve/webtest"
+	"locksim/serve/termtest"
 	"locksim/sim/simtest"
 	"locksim/web"
 
@@ -55,7 +54,7 @@ func serveWeb(t testing.TB, s *Server) string {
 // browser comes back, not asked its name again.
 func TestCourseOverWeb(t *testing.T) {
 	_, _, base := webServer(t, Config{AskName: true})
-	br := webtest.NewBrowser(t)
+	br := termtest.NewBrowser(t)
 	resp, err := br.Client.Get(base + "/")
 	if err != nil {
 		t.Fatal(err)
@@ -106,7 +105,7 @@ func TestCourseOverWeb(t *testing.T) {
 		return strings.HasSuffix(first, "seed "+seed) && utf8.RuneCountInString(first) == 120
 	})
 	tm.Send("q")
-	if code, reason := tm.WaitEnd(); code != websocket.StatusNormalClosure {
+	if code, reason := tm.WaitClose(); code != websocket.StatusNormalClosure {
 		t.Fatalf("q closed the tab with %v %q", code, reason)
 	}
 
@@ -118,7 +117,7 @@ func TestCourseOverWeb(t *testing.T) {
 		t.Fatalf("the name was asked again:\n%s", s)
 	}
 	// another browser is another student
-	other := webtest.NewBrowser(t).Open(t, base, "/ws/", 100, 30)
+	other := termtest.NewBrowser(t).Open(t, base, "/ws/", 100, 30)
 	other.WaitFor("Your name, as the class will see it")
 }
 
@@ -127,14 +126,14 @@ func TestCourseOverWeb(t *testing.T) {
 func TestWebStoryCode(t *testing.T) {
 	_, _, base := webServer(t, Config{PublicURL: "https://class.example.org/"})
 	code, _ := fencingCode(t)
-	tm := webtest.NewBrowser(t).Open(t, base, "/ws/s/"+code, 200, 30)
+	tm := termtest.NewBrowser(t).Open(t, base, "/ws/s/"+code, 200, 30)
 	tm.WaitFor("fencing", "seed 7", " 3/10 ")
 	tm.Send("y")
 	tm.WaitFor("https://class.example.org/s/" + code)
 
-	bad := webtest.NewBrowser(t).Open(t, base, "/ws/s/fencing.zzzz", 80, 24)
+	bad := termtest.NewBrowser(t).Open(t, base, "/ws/s/fencing.zzzz", 80, 24)
 	bad.WaitFor("locksim: story code: ")
-	if code, _ := bad.WaitEnd(); code != websocket.StatusPolicyViolation {
+	if code, _ := bad.WaitClose(); code != websocket.StatusPolicyViolation {
 		t.Fatalf("a bad code closed the tab with %v", code)
 	}
 }
@@ -143,7 +142,7 @@ func TestWebStoryCode(t *testing.T) {
 // page's own can.
 func TestWebOrigin(t *testing.T) {
 	s, _, base := webServer(t, Config{})
-	br := webtest.NewBrowser(t)
+	br := termtest.NewBrowser(t)
 	conn, resp, err := br.Dial(base, "/ws/", "https://evil.example")
 	if err == nil {
 		conn.CloseNow()
@@ -165,17 +164,17 @@ func TestWebFault(t *testing.T) {
 	s.faults = func(at string, ses *Session) bool {
 		return at == "key" && ses.Name == "boom"
 	}
-	other := webtest.NewBrowser(t).Open(t, base, "/ws/", 80, 24)
+	other := termtest.NewBrowser(t).Open(t, base, "/ws/", 80, 24)
 	other.WaitFor("Your name")
 	other.Send("calm\r")
 	other.WaitFor("1  race")
-	boom := webtest.NewBrowser(t).Open(t, base, "/ws/", 80, 24)
+	boom := termtest.NewBrowser(t).Open(t, base, "/ws/", 80, 24)
 	boom.WaitFor("Your name")
 	boom.Send("boom\r")
 	boom.WaitFor("1  race")
 	boom.Send("\x1b[B")
 	boom.WaitFor("this session hit a fault in locksim and was closed")
-	if code, _ := boom.WaitEnd(); code != websocket.StatusNormalClosure {
+	if code, _ := boom.WaitClose(); code != websocket.StatusNormalClosure {
 		t.Fatalf("the faulty tab was closed with %v", code)
 	}
 	other.Send("\r")
@@ -192,22 +191,22 @@ func TestWebFault(t *testing.T) {
 // says so; one browser may have SessionsPerKey tabs.
 func TestWebLimits(t *testing.T) {
 	_, addr, base := webServer(t, Config{MaxSessions: 1})
-	ssh := sshtest.Open(t, sshtest.Dial(t, addr, "student", sshtest.NewKey(t)), "xterm", 80, 24)
+	ssh := termtest.Open(t, termtest.Dial(t, addr, "student", termtest.NewKey(t)), "xterm", 80, 24)
 	ssh.WaitFor("1  race")
-	tab := webtest.NewBrowser(t).Open(t, base, "/ws/", 80, 24)
+	tab := termtest.NewBrowser(t).Open(t, base, "/ws/", 80, 24)
 	tab.WaitFor("locksim: the server is full (1 sessions at once)")
-	if code, _ := tab.WaitEnd(); code != websocket.StatusPolicyViolation {
+	if code, _ := tab.WaitClose(); code != websocket.StatusPolicyViolation {
 		t.Fatalf("a tab past the limit was closed with %v", code)
 	}
 	ssh.Send("q")
 	ssh.WaitEnd()
 
 	_, _, base = webServer(t, Config{SessionsPerKey: 1})
-	br := webtest.NewBrowser(t)
+	br := termtest.NewBrowser(t)
 	br.Open(t, base, "/ws/", 80, 24).WaitFor("1  race")
 	second := br.Open(t, base, "/ws/", 80, 24)
 	second.WaitFor("a browser may have 1 sessions open at once")
-	webtest.NewBrowser(t).Open(t, base, "/ws/", 80, 24).WaitFor("1  race")
+	termtest.NewBrowser(t).Open(t, base, "/ws/", 80, 24).WaitFor("1  race")
 }
 
 // TestWebIdle: an idle tab is warned and closed as an idle SSH session
@@ -215,14 +214,14 @@ func TestWebLimits(t *testing.T) {
 func TestWebIdle(t *testing.T) {
 	clock := newFakeClock()
 	_, _, base := webServer(t, Config{Clock: clock, Idle: 10 * time.Minute, MaxTime: -1})
-	tm := webtest.NewBrowser(t).Open(t, base, "/ws/", 80, 24)
+	tm := termtest.NewBrowser(t).Open(t, base, "/ws/", 80, 24)
 	tm.WaitFor("1  race")
 	clock.Advance(9*time.Minute - time.Second)
 	clock.Advance(time.Second)
 	tm.WaitFor("this session closes in 1 min unless a key is pressed")
 	clock.Advance(time.Minute)
 	tm.WaitFor("locksim: closed after 10 min without a key")
-	if code, reason := tm.WaitEnd(); code != websocket.StatusNormalClosure || !strings.Contains(reason, "closed after 10 min without a key") {
+	if code, reason := tm.WaitClose(); code != websocket.StatusNormalClosure || !strings.Contains(reason, "closed after 10 min without a key") {
 		t.Fatalf("the idle close: %v %q", code, reason)
 	}
 }
@@ -261,14 +260,14 @@ func TestWebTLSAndProxy(t *testing.T) {
 func TestWebNoLeaks(t *testing.T) {
 	simtest.SkipUnlessSlow(t)
 	s, _, base := webServer(t, Config{})
-	before := len(sshtest.Goroutines())
+	before := len(termtest.Goroutines())
 	const tabs, together = 30, 10
 	for batch := 0; batch < tabs/together; batch++ {
 		t.Run(fmt.Sprintf("batch %d", batch), func(t *testing.T) {
 			for i := range together {
 				t.Run(fmt.Sprintf("tab%d", batch*together+i), func(t *testing.T) {
 					t.Parallel()
-					tm := webtest.NewBrowser(t).Open(t, base, "/ws/", 80, 24)
+					tm := termtest.NewBrowser(t).Open(t, base, "/ws/", 80, 24)
 					tm.WaitFor("1  race")
 					if i == 0 {
 						tm.Send("\r")
@@ -277,7 +276,7 @@ func TestWebNoLeaks(t *testing.T) {
 						tm.WaitFor("holders 1")
 					}
 					tm.Send("q")
-					if code, reason := tm.WaitEnd(); code != websocket.StatusNormalClosure {
+					if code, reason := tm.WaitClose(); code != websocket.StatusNormalClosure {
 						t.Fatalf("a tab was closed with %v %q", code, reason)
 					}
 				})
@@ -294,7 +293,7 @@ func TestWebNoLeaks(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	sshtest.WaitGoroutines(t, before)
+	termtest.WaitGoroutines(t, before)
 }
 
 // TestWebStoryPointer: a story code kept on the server's shelf opens by
@@ -306,6 +305,6 @@ func TestWebStoryPointer(t *testing.T) {
 	if ptr == code {
 		t.Fatalf("the shelf gave the code back as its pointer: %q", ptr)
 	}
-	tm := webtest.NewBrowser(t).Open(t, base, "/ws/s/"+ptr, 200, 30)
+	tm := termtest.NewBrowser(t).Open(t, base, "/ws/s/"+ptr, 200, 30)
 	tm.WaitFor("fencing", "seed 7", " 3/10 ")
 }

@@ -13,7 +13,7 @@ import (
 
 	"locksim/class"
 	"locksim/serve"
-	"locksim/serve/sshtest"
+	"locksim/serve/termtest"
 	"locksim/sim/simtest"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -34,7 +34,7 @@ func TestClassInChromium(t *testing.T) {
 	if err != nil {
 		t.Skip("no chromium on PATH (Debian's chromium package; .ci/run installs it for the slow tier): the page is not driven in a real browser here")
 	}
-	teacherKey := sshtest.NewKey(t)
+	teacherKey := termtest.NewKey(t)
 	hub := class.NewMemory(nil)
 	s, addr := testServer(t, serve.Config{AskName: true, Instructors: instructorsFile(t, teacherKey),
 		Class: New(hub, "ssh -p 2222 CODE@localhost", t.Logf)})

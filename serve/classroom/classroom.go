@@ -58,6 +58,26 @@ func New(hub class.Hub, join string, logf func(format string, a ...any)) *Classe
 	return &Classes{hub: hub, join: join, now: time.Now, log: logf, seats: map[*serve.Session]*seated{}}
 }
 
+// Seat is the class a session's user name names (serve.Seater), asked
+// before the session opens: an open class's code, or wrong for a name of
+// a code's form that no class has. An instructor's user name is the name
+// of the class they lead, never a guess.
+func (c *Classes) Seat(ctx context.Context, id serve.Identity) (code string, wrong bool, err error) {
+	if id.Instructor || !class.ValidCode(id.User) {
+		return "", false, nil
+	}
+	info, err := c.hub.Find(ctx, id.User)
+	switch {
+	case errors.Is(err, class.ErrNoClass):
+		return "", true, nil
+	case err != nil:
+		return "", false, err
+	case !info.Closed.IsZero():
+		return "", false, nil
+	}
+	return info.Code, false, nil
+}
+
 // Model is the app itself: it draws the class's panes.
 func (c *Classes) Model(_ *serve.Session, app *tui.App) tea.Model { return app }
 

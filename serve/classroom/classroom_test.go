@@ -16,7 +16,7 @@ import (
 	"locksim/class"
 	"locksim/scenes"
 	"locksim/serve"
-	"locksim/serve/sshtest"
+	"locksim/serve/termtest"
 	"locksim/sim/simtest"
 
 	"github.com/charmbracelet/x/ansi"
@@ -58,9 +58,9 @@ var openLine = regexp.MustCompile(`class ([a-z2-9]{5}) \([^)]*\) is open`)
 
 // openClass connects the instructor's key as user, gives a name, and
 // returns the terminal and the code of the class it opened.
-func openClass(t *testing.T, addr string, key gossh.Signer) (*sshtest.Term, string) {
+func openClass(t *testing.T, addr string, key gossh.Signer) (*termtest.Term, string) {
 	t.Helper()
-	tm := sshtest.Open(t, sshtest.Dial(t, addr, "prof", key), "xterm-256color", 100, 30)
+	tm := termtest.Open(t, termtest.Dial(t, addr, "prof", key), "xterm-256color", 100, 30)
 	tm.WaitFor("Your name, as the class will see it")
 	tm.Send("Prof\r")
 	s := tm.WaitFor("is open · l shows the class")
@@ -73,9 +73,16 @@ func openClass(t *testing.T, addr string, key gossh.Signer) (*sshtest.Term, stri
 
 // joinClass connects a fresh key as user code, gives name, waits until
 // the instructor's call to follow shows, and follows.
-func joinClass(t *testing.T, addr, code, name string) *sshtest.Term {
+func joinClass(t *testing.T, addr, code, name string) *termtest.Term {
 	t.Helper()
-	tm := sshtest.Open(t, sshtest.Dial(t, addr, code, sshtest.NewKey(t)), "xterm-256color", 100, 30)
+	return joinClassOn(t, termtest.SSH(addr), code, name)
+}
+
+// joinClassOn is joinClass over d's transport: a fresh key over SSH, a
+// fresh browser's tab at /c/CODE.
+func joinClassOn(t *testing.T, d termtest.Dialer, code, name string) *termtest.Term {
+	t.Helper()
+	tm := d.New(t).Open(t, termtest.At{Class: code}, 100, 30)
 	tm.WaitFor("Your name, as the class will see it")
 	tm.Send(name + "\r")
 	tm.WaitFor("the instructor asks the class to follow", "F follows")
@@ -97,38 +104,52 @@ func step(t *testing.T, screen string) string {
 }
 
 // TestClassOverSSH: an instructor key opens a class; two students join it
-// by its code and follow; the instructor steps to gc-pause's question and
+// by its code and follow, over SSH, then (its second run) in browser tabs; the instructor steps to gc-pause's question and
 // the students' screens reach it; their predictions arrive in the
 // instructor's histogram, then what their own runs answered; the
 // instructor's key writes the class summary, a student's key may not.
 func TestClassOverSSH(t *testing.T) {
 	simtest.SkipUnlessSlow(t)
-	teacherKey := sshtest.NewKey(t)
+	for _, name := range []string{"ssh", "web"} {
+		t.Run(name, func(t *testing.T) { classOver(t, name) })
+	}
+}
+
+// classOver is TestClassOverSSH with its students over the transport
+// named (the instructor, the projector and the report over SSH).
+func classOver(t *testing.T, transport string) {
+	teacherKey := termtest.NewKey(t)
 	hub := class.NewMemory(nil)
-	addr := classServer(t, hub, instructorsFile(t, teacherKey))
+	s, addr := testServer(t, serve.Config{AskName: true, Instructors: instructorsFile(t, teacherKey),
+		Class:    New(hub, "ssh -p 2222 CODE@localhost", t.Logf),
+		Commands: map[string]serve.Command{"report": ReportAt(hub, atReport), "close": Close(hub), "clear": Clear(hub)}})
+	d := termtest.SSH(addr)
+	if transport == "web" {
+		d = termtest.Web(serveWebOf(t, s))
+	}
 	teacher, code := openClass(t, addr, teacherKey)
 	teacher.Send("/gc-pause\r")
 	teacher.WaitFor("Frozen while holding the lock", "0/10")
 	teacher.Send("F")
 	teacher.WaitFor("the class is asked to follow")
-	ann, bob := joinClass(t, addr, code, "ann"), joinClass(t, addr, code, "bob")
-	for _, s := range []*sshtest.Term{ann, bob} {
+	ann, bob := joinClassOn(t, d, code, "ann"), joinClassOn(t, d, code, "bob")
+	for _, s := range []*termtest.Term{ann, bob} {
 		s.WaitFor("Frozen while holding the lock", "0/10")
 	}
 
 	// the projector: the instructor's own key on the class's code
-	projector := sshtest.Open(t, sshtest.Dial(t, addr, code, teacherKey), "xterm-256color", 100, 30)
+	projector := termtest.Open(t, termtest.Dial(t, addr, code, teacherKey), "xterm-256color", 100, 30)
 	projector.WaitFor("projector: following the instructor", "Frozen while holding the lock", "0/10")
 
 	teacher.Send("...") // the clicker, to the question
 	teacher.WaitFor("3/10", "Ask the room before the server answers")
-	for _, s := range []*sshtest.Term{ann, bob} {
+	for _, s := range []*termtest.Term{ann, bob} {
 		s.WaitFor("3/10", "following the instructor · 1-3 your prediction")
 	}
 	projector.WaitFor("3/10", "Ask the room before the server answers")
 	ann.Send("1")
 	bob.Send("2")
-	for _, s := range []*sshtest.Term{ann, bob} {
+	for _, s := range []*termtest.Term{ann, bob} {
 		s.WaitFor("You predicted", "3/10")
 	}
 	teacher.Send("l")
@@ -136,11 +157,11 @@ func TestClassOverSSH(t *testing.T) {
 
 	teacher.Send(".") // the move runs in each student's own run
 	teacher.WaitFor("their own runs answered (2 of 2 have run it)", "ran 2")
-	for _, s := range []*sshtest.Term{ann, bob} {
+	for _, s := range []*termtest.Term{ann, bob} {
 		s.WaitFor("4/10", "following the instructor")
 	}
 
-	out, errOut, status := sshtest.Run(t, sshtest.Dial(t, addr, "prof", teacherKey), "report "+code)
+	out, errOut, status := termtest.Run(t, termtest.Dial(t, addr, "prof", teacherKey), "report "+code)
 	if status != 0 {
 		t.Fatalf("report: status %d, %q", status, errOut)
 	}
@@ -170,7 +191,7 @@ func TestClassOverSSH(t *testing.T) {
 	if !slices.Equal(all, []string{"ann:1:/1", "bob:1:/1"}) || len(rows) != 1+2+2*len(scenes.All()) {
 		t.Errorf("the summary rows (student:predictions:/of them): %q, %d rows\n%s", all, len(rows), out)
 	}
-	if _, errOut, status := sshtest.Run(t, sshtest.Dial(t, addr, code, sshtest.NewKey(t)), "report "+code); status != 1 || !strings.Contains(errOut, "instructor's key") {
+	if _, errOut, status := termtest.Run(t, termtest.Dial(t, addr, code, termtest.NewKey(t)), "report "+code); status != 1 || !strings.Contains(errOut, "instructor's key") {
 		t.Errorf("report from a student's key: status %d, %q", status, errOut)
 	}
 }
@@ -188,7 +209,7 @@ func TestTwoServersOneClass(t *testing.T) {
 		t.Cleanup(func() { _ = h.Close() })
 		return h
 	}
-	teacherKey := sshtest.NewKey(t)
+	teacherKey := termtest.NewKey(t)
 	file := instructorsFile(t, teacherKey)
 	one, other := classServer(t, hub(), file), classServer(t, hub(), file)
 
@@ -204,7 +225,7 @@ func TestTwoServersOneClass(t *testing.T) {
 	ann.WaitFor(at, "following the instructor")
 
 	// the instructor, back on the other server, finds the same class
-	again := sshtest.Open(t, sshtest.Dial(t, other, "prof", teacherKey), "xterm-256color", 100, 30)
+	again := termtest.Open(t, termtest.Dial(t, other, "prof", teacherKey), "xterm-256color", 100, 30)
 	again.WaitFor("Your name, as the class will see it") // each server keeps its own names
 	again.Send("Prof\r")
 	// one leader: the second session opens at the class's place and ask
@@ -277,7 +298,7 @@ func TestTwoInstructorSessions(t *testing.T) {
 		t.Cleanup(func() { _ = h.Close() })
 		return h
 	}
-	teacherKey := sshtest.NewKey(t)
+	teacherKey := termtest.NewKey(t)
 	file := instructorsFile(t, teacherKey)
 	one, other := classServer(t, hub(), file), classServer(t, hub(), file)
 
@@ -292,7 +313,7 @@ func TestTwoInstructorSessions(t *testing.T) {
 	ann.WaitFor(at, "following the instructor")
 
 	// the second session opens where the class is, asking it to follow
-	second := sshtest.Open(t, sshtest.Dial(t, other, "prof", teacherKey), "xterm-256color", 100, 30)
+	second := termtest.Open(t, termtest.Dial(t, other, "prof", teacherKey), "xterm-256color", 100, 30)
 	second.WaitFor("Your name, as the class will see it")
 	second.Send("Prof\r")
 	second.WaitFor("A number on every write", at, "class "+code+" · the class is asked to follow")
@@ -345,7 +366,7 @@ func TestLostMove(t *testing.T) {
 	simtest.SkipUnlessSlow(t)
 	shared := class.NewMemory(nil)
 	gate := &gateHub{Hub: shared, entered: make(chan struct{}), release: make(chan struct{})}
-	teacherKey := sshtest.NewKey(t)
+	teacherKey := termtest.NewKey(t)
 	file := instructorsFile(t, teacherKey)
 	one, other := classServer(t, shared, file), classServer(t, gate, file)
 
@@ -358,7 +379,7 @@ func TestLostMove(t *testing.T) {
 	at := step(t, first.WaitFor("4/"))
 	ann := joinClass(t, one, code, "ann")
 	ann.WaitFor(at)
-	second := sshtest.Open(t, sshtest.Dial(t, other, "prof", teacherKey), "xterm-256color", 100, 30)
+	second := termtest.Open(t, termtest.Dial(t, other, "prof", teacherKey), "xterm-256color", 100, 30)
 	second.WaitFor("Your name, as the class will see it")
 	second.Send("Prof\r")
 	second.WaitFor("A number on every write", at, "the class is asked to follow")
@@ -399,7 +420,7 @@ func TestPresenceOverSSH(t *testing.T) {
 		t.Cleanup(func() { _ = h.Close() })
 		return h
 	}
-	teacherKey := sshtest.NewKey(t)
+	teacherKey := termtest.NewKey(t)
 	file := instructorsFile(t, teacherKey)
 	hubB := newHub()
 	a, b := classServer(t, newHub(), file), classServer(t, hubB, file)
@@ -412,7 +433,7 @@ func TestPresenceOverSSH(t *testing.T) {
 	ann, bob := joinClass(t, a, code, "ann"), joinClass(t, b, code, "bob")
 	teacher.Send("...")
 	teacher.WaitFor("3/10", "Ask the room before the server answers")
-	for _, s := range []*sshtest.Term{ann, bob} {
+	for _, s := range []*termtest.Term{ann, bob} {
 		s.WaitFor("3/10", "following the instructor · 1-3 your prediction")
 	}
 	bob.Send("2")
@@ -431,7 +452,7 @@ func TestPresenceOverSSH(t *testing.T) {
 	ann.WaitFor(AwayNote, "3/10", "following the instructor")
 
 	// the instructor is back and moves on: ann follows by herself
-	again := sshtest.Open(t, sshtest.Dial(t, a, "prof", teacherKey), "xterm-256color", 100, 30)
+	again := termtest.Open(t, termtest.Dial(t, a, "prof", teacherKey), "xterm-256color", 100, 30)
 	again.WaitFor("Frozen while holding the lock", "3/10", "the class is asked to follow")
 	ann.WaitFor(BackNote)
 	again.Send(".")
@@ -449,7 +470,7 @@ var comeBackLine = regexp.MustCompile(`connect as ([a-z2-9]{5}-[a-z2-9]{8}) to c
 // of the roster, with their answer.
 func TestKeylessStudentIsOneRow(t *testing.T) {
 	simtest.SkipUnlessSlow(t)
-	teacherKey := sshtest.NewKey(t)
+	teacherKey := termtest.NewKey(t)
 	addr := classServer(t, class.NewMemory(nil), instructorsFile(t, teacherKey))
 	teacher, code := openClass(t, addr, teacherKey)
 	teacher.Send("/gc-pause\r")
@@ -457,7 +478,7 @@ func TestKeylessStudentIsOneRow(t *testing.T) {
 	teacher.Send("F...")
 	teacher.WaitFor("3/10", "the class is asked to follow")
 
-	kay := sshtest.Open(t, sshtest.Dial(t, addr, code, nil), "xterm-256color", 100, 30)
+	kay := termtest.Open(t, termtest.Dial(t, addr, code, nil), "xterm-256color", 100, 30)
 	// the way back is on the name prompt (and, for a moment, beside the
 	// class's code once joined: a flash the next note may replace)
 	m := comeBackLine.FindStringSubmatch(kay.WaitFor("Your name, as the class will see it"))
@@ -477,7 +498,7 @@ func TestKeylessStudentIsOneRow(t *testing.T) {
 	teacher.WaitFor("0 online, 0 following", "1 of 1 answered · most chose 2 (1)")
 
 	// back, with no name asked: the same row, online again
-	again := sshtest.Open(t, sshtest.Dial(t, addr, m[1], nil), "xterm-256color", 100, 30)
+	again := termtest.Open(t, termtest.Dial(t, addr, m[1], nil), "xterm-256color", 100, 30)
 	// she followed when she left: she follows again, at her place
 	again.WaitFor("following the instructor", "3/10")
 	s := teacher.WaitFor("1 online", "Kay")
@@ -492,39 +513,39 @@ func TestKeylessStudentIsOneRow(t *testing.T) {
 // another key may do neither.
 func TestCloseAndClear(t *testing.T) {
 	simtest.SkipUnlessSlow(t)
-	teacherKey := sshtest.NewKey(t)
+	teacherKey := termtest.NewKey(t)
 	addr := classServer(t, class.NewMemory(nil), instructorsFile(t, teacherKey))
 	teacher, code := openClass(t, addr, teacherKey)
 	teacher.Send("/gc-pause\r")
 	teacher.WaitFor("Frozen while holding the lock")
 	teacher.Send("F")
 	joinClass(t, addr, code, "ann")
-	stranger := sshtest.Dial(t, addr, code, sshtest.NewKey(t))
+	stranger := termtest.Dial(t, addr, code, termtest.NewKey(t))
 	for _, cmd := range []string{"close " + code, "clear " + code} {
-		if _, errOut, status := sshtest.Run(t, stranger, cmd); status != 1 || !strings.Contains(errOut, "instructor's key") {
+		if _, errOut, status := termtest.Run(t, stranger, cmd); status != 1 || !strings.Contains(errOut, "instructor's key") {
 			t.Errorf("%s from a student's key: %d, %q", cmd, status, errOut)
 		}
 	}
-	prof := sshtest.Dial(t, addr, "prof", teacherKey)
-	if out, errOut, status := sshtest.Run(t, prof, "close "+code); status != 0 || !strings.Contains(out, "class "+code+" (prof) is closed") {
+	prof := termtest.Dial(t, addr, "prof", teacherKey)
+	if out, errOut, status := termtest.Run(t, prof, "close "+code); status != 0 || !strings.Contains(out, "class "+code+" (prof) is closed") {
 		t.Fatalf("close: %d, %q, %q", status, out, errOut)
 	}
-	late := sshtest.Open(t, sshtest.Dial(t, addr, code, sshtest.NewKey(t)), "xterm-256color", 100, 30)
+	late := termtest.Open(t, termtest.Dial(t, addr, code, termtest.NewKey(t)), "xterm-256color", 100, 30)
 	late.WaitFor("Your name")
 	late.Send("Cy\r")
 	late.WaitFor("class " + code + " is closed: you are on the course alone")
-	if out, _, status := sshtest.Run(t, prof, "report "+code); status != 0 || !strings.Contains(out, ",ann,") {
+	if out, _, status := termtest.Run(t, prof, "report "+code); status != 0 || !strings.Contains(out, ",ann,") {
 		t.Fatalf("the closed class's report: %d\n%s", status, out)
 	}
-	again := sshtest.Open(t, sshtest.Dial(t, addr, "prof", teacherKey), "xterm-256color", 100, 30)
+	again := termtest.Open(t, termtest.Dial(t, addr, "prof", teacherKey), "xterm-256color", 100, 30)
 	m := openLine.FindStringSubmatch(again.WaitFor("(prof) is open"))
 	if m == nil || m[1] == code {
 		t.Fatalf("after closing, the name opened %v (the closed one %s)", m, code)
 	}
-	if out, _, status := sshtest.Run(t, prof, "clear "+code); status != 0 || !strings.Contains(out, "roster is cleared") {
+	if out, _, status := termtest.Run(t, prof, "clear "+code); status != 0 || !strings.Contains(out, "roster is cleared") {
 		t.Fatalf("clear: %d, %q", status, out)
 	}
-	if out, _, status := sshtest.Run(t, prof, "report "+code); status != 0 || strings.Count(out, "\n") != 1 {
+	if out, _, status := termtest.Run(t, prof, "report "+code); status != 0 || strings.Count(out, "\n") != 1 {
 		t.Fatalf("the cleared class's report: %d\n%s", status, out)
 	}
 }
@@ -536,7 +557,7 @@ func TestCloseAndClear(t *testing.T) {
 func TestRestartKeepsTheClass(t *testing.T) {
 	simtest.SkipUnlessSlow(t)
 	dir := t.TempDir()
-	teacherKey := sshtest.NewKey(t)
+	teacherKey := termtest.NewKey(t)
 	file := instructorsFile(t, teacherKey)
 	hostKey := filepath.Join(t.TempDir(), "host_ed25519")
 	start := func() (string, func()) {
@@ -554,7 +575,7 @@ func TestRestartKeepsTheClass(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		stop := sshtest.Serve(t, s, l)
+		stop := termtest.Serve(t, s, l)
 		return l.Addr().String(), func() {
 			stop()
 			if err := hub.Close(); err != nil {
@@ -568,8 +589,8 @@ func TestRestartKeepsTheClass(t *testing.T) {
 	teacher.WaitFor("Frozen while holding the lock", "0/10")
 	teacher.Send("F...")
 	teacher.WaitFor("3/10", "the class is asked to follow")
-	annKey := sshtest.NewKey(t)
-	ann := sshtest.Open(t, sshtest.Dial(t, addr, code, annKey), "xterm-256color", 100, 30)
+	annKey := termtest.NewKey(t)
+	ann := termtest.Open(t, termtest.Dial(t, addr, code, annKey), "xterm-256color", 100, 30)
 	ann.WaitFor("Your name")
 	ann.Send("ann\r")
 	ann.WaitFor("the instructor asks the class to follow")
@@ -585,9 +606,9 @@ func TestRestartKeepsTheClass(t *testing.T) {
 	// her row reaches the class from her session's goroutine: wait until
 	// the report has her answer
 	answered := regexp.MustCompile(`,ann,[0-9a-f]{12},gc-pause,no,2,yes,`)
-	prof := sshtest.Dial(t, addr, "prof", teacherKey)
+	prof := termtest.Dial(t, addr, "prof", teacherKey)
 	for deadline := time.Now().Add(hang); ; time.Sleep(20 * time.Millisecond) {
-		if out, _, _ := sshtest.Run(t, prof, "report "+code); answered.MatchString(out) {
+		if out, _, _ := termtest.Run(t, prof, "report "+code); answered.MatchString(out) {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -598,14 +619,14 @@ func TestRestartKeepsTheClass(t *testing.T) {
 
 	addr, stop = start()
 	defer stop()
-	again := sshtest.Open(t, sshtest.Dial(t, addr, "prof", teacherKey), "xterm-256color", 100, 30)
+	again := termtest.Open(t, termtest.Dial(t, addr, "prof", teacherKey), "xterm-256color", 100, 30)
 	again.WaitFor("class "+code+" · the class is asked to follow", "Frozen while holding the lock", "4/10")
 	if s := again.Screen(); strings.Contains(s, "lost the race") {
 		t.Fatalf("a session that had moved nothing was told its move lost:\n%s", s)
 	}
-	back := sshtest.Open(t, sshtest.Dial(t, addr, code, annKey), "xterm-256color", 100, 30)
+	back := termtest.Open(t, termtest.Dial(t, addr, code, annKey), "xterm-256color", 100, 30)
 	back.WaitFor("following the instructor") // she followed when the server went down
-	out, errOut, status := sshtest.Run(t, sshtest.Dial(t, addr, "prof", teacherKey), "report "+code)
+	out, errOut, status := termtest.Run(t, termtest.Dial(t, addr, "prof", teacherKey), "report "+code)
 	if status != 0 || !strings.Contains(out, ",ann,") {
 		t.Fatalf("the report after the restart: %d, %q\n%s", status, errOut, out)
 	}
@@ -626,21 +647,21 @@ func TestNameFollowsTheKey(t *testing.T) {
 		t.Cleanup(func() { _ = h.Close() })
 		return h
 	}
-	teacherKey, annKey := sshtest.NewKey(t), sshtest.NewKey(t)
+	teacherKey, annKey := termtest.NewKey(t), termtest.NewKey(t)
 	file := instructorsFile(t, teacherKey)
 	one, other := classServer(t, hub(), file), classServer(t, hub(), file)
 	teacher, code := openClass(t, one, teacherKey)
 	teacher.Send("/fencing\r")
 	teacher.WaitFor("A number on every write")
 	teacher.Send("F")
-	ann := sshtest.Open(t, sshtest.Dial(t, one, code, annKey), "xterm-256color", 100, 30)
+	ann := termtest.Open(t, termtest.Dial(t, one, code, annKey), "xterm-256color", 100, 30)
 	ann.WaitFor("Your name, as the class will see it")
 	ann.Send("Ann Lee\r")
 	ann.WaitFor("the instructor asks the class to follow")
 	ann.Send("q")
 	ann.WaitEnd()
 
-	there := sshtest.Open(t, sshtest.Dial(t, other, code, annKey), "xterm-256color", 100, 30)
+	there := termtest.Open(t, termtest.Dial(t, other, code, annKey), "xterm-256color", 100, 30)
 	if s := there.WaitFor("the instructor asks the class to follow"); strings.Contains(s, "Your name") {
 		t.Fatalf("asked the name again on the other server:\n%s", s)
 	}
@@ -702,7 +723,7 @@ func TestWebJoinFromTheConnection(t *testing.T) {
 // summary.
 func TestHoldOverSSH(t *testing.T) {
 	simtest.SkipUnlessSlow(t)
-	teacherKey := sshtest.NewKey(t)
+	teacherKey := termtest.NewKey(t)
 	hub := class.NewMemory(nil)
 	addr := classServer(t, hub, instructorsFile(t, teacherKey))
 	teacher, code := openClass(t, addr, teacherKey)

@@ -6,16 +6,17 @@ package classroom
 import (
 	"bytes"
 	"log"
+	"net"
 	"path/filepath"
 	"sync"
 	"testing"
 
 	"locksim/serve"
-	"locksim/serve/sshtest"
+	"locksim/serve/termtest"
 )
 
-// hang bounds every wait of these tests (see sshtest.Hang).
-const hang = sshtest.Hang
+// hang bounds every wait of these tests (see termtest.Hang).
+const hang = termtest.Hang
 
 // testServer starts a server on a free loopback port with cfg (its host key
 // in a temporary directory) and closes it at the end of the test.
@@ -35,7 +36,7 @@ func testServer(t testing.TB, cfg serve.Config) (*serve.Server, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(sshtest.Serve(t, s, l))
+	t.Cleanup(termtest.Serve(t, s, l))
 	return s, l.Addr().String()
 }
 
@@ -58,4 +59,17 @@ func (l *testLog) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.buf.String()
+}
+
+// serveWebOf serves s's web front on a free loopback port until the test
+// ends (the SSH server's stop closes it), and returns its base URL.
+func serveWebOf(t *testing.T, s *serve.Server) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = s.ServeWeb(l, "", "") }()
+	t.Cleanup(func() { l.Close() })
+	return "http://" + l.Addr().String()
 }

@@ -10,7 +10,7 @@ import (
 
 	"locksim/class"
 	"locksim/serve"
-	"locksim/serve/sshtest"
+	"locksim/serve/termtest"
 	"locksim/sim/simtest"
 )
 
@@ -40,9 +40,9 @@ func TestClassLeavesNothing(t *testing.T) {
 }
 
 func classLeaks(t *testing.T, open func() class.Hub) {
-	before := len(sshtest.Goroutines())
+	before := len(termtest.Goroutines())
 	hub := open()
-	teacherKey := sshtest.NewKey(t)
+	teacherKey := termtest.NewKey(t)
 	s, err := serve.New(serve.Config{AskName: true, Instructors: instructorsFile(t, teacherKey),
 		HostKey: filepath.Join(t.TempDir(), "host_ed25519"), Class: New(hub, "", t.Logf)})
 	if err != nil {
@@ -52,7 +52,7 @@ func classLeaks(t *testing.T, open func() class.Hub) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stop := sshtest.Serve(t, s, l)
+	stop := termtest.Serve(t, s, l)
 	addr := l.Addr().String()
 
 	teacher, code := openClass(t, addr, teacherKey)
@@ -75,5 +75,5 @@ func classLeaks(t *testing.T, open func() class.Hub) {
 	teacher.WaitEnd()
 	stop()
 	_ = hub.Close()
-	sshtest.WaitGoroutines(t, before)
+	termtest.WaitGoroutines(t, before)
 }

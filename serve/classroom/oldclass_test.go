@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"locksim/class"
-	"locksim/serve/sshtest"
+	"locksim/serve/termtest"
 )
 
 // TestOldClassReports: a class an older locksim saved under -serve-dir
@@ -23,7 +23,7 @@ func TestOldClassReports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	teacherKey := sshtest.NewKey(t)
+	teacherKey := termtest.NewKey(t)
 	sum := sha256.Sum256(teacherKey.PublicKey().Marshal())
 	// the class is led by this test's key (the id locksim gives a key)
 	data = []byte(strings.ReplaceAll(string(data), `"teacher-key"`, `"`+hex.EncodeToString(sum[:16])+`"`))
@@ -44,7 +44,7 @@ func TestOldClassReports(t *testing.T) {
 	}
 	defer hub.Close()
 	addr := classServer(t, hub, instructorsFile(t, teacherKey))
-	out, errOut, status := sshtest.Run(t, sshtest.Dial(t, addr, "prof", teacherKey), "report "+code)
+	out, errOut, status := termtest.Run(t, termtest.Dial(t, addr, "prof", teacherKey), "report "+code)
 	if status != 0 {
 		t.Fatalf("report: %d, %s", status, errOut)
 	}

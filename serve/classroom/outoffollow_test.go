@@ -10,13 +10,12 @@ import (
 
 	"locksim/class"
 	"locksim/serve"
-	"locksim/serve/sshtest"
-	"locksim/serve/webtest"
+	"locksim/serve/termtest"
 	"locksim/sim/simtest"
 )
 
 // screen is a served session's terminal as a test drives it: an SSH
-// client's (sshtest) or a browser tab's (webtest).
+// client's (termtest.SSH) or a browser tab's (termtest.Web).
 type screen interface {
 	Send(keys string)
 	WaitFor(want ...string) string
@@ -32,7 +31,7 @@ func TestOutOfFollowServed(t *testing.T) {
 	simtest.SkipUnlessSlow(t)
 	for _, via := range []string{"ssh", "tab"} {
 		t.Run(via, func(t *testing.T) {
-			teacherKey := sshtest.NewKey(t)
+			teacherKey := termtest.NewKey(t)
 			hub := class.NewMemory(nil)
 			s, addr := testServer(t, serve.Config{AskName: true, Instructors: instructorsFile(t, teacherKey),
 				Class:    New(hub, "ssh -p 2222 CODE@localhost", t.Logf),
@@ -45,14 +44,14 @@ func TestOutOfFollowServed(t *testing.T) {
 
 			var ann screen
 			if via == "ssh" {
-				ann = sshtest.Open(t, sshtest.Dial(t, addr, code, sshtest.NewKey(t)), "xterm-256color", 100, 30)
+				ann = termtest.Open(t, termtest.Dial(t, addr, code, termtest.NewKey(t)), "xterm-256color", 100, 30)
 			} else {
 				l, err := net.Listen("tcp", "127.0.0.1:0")
 				if err != nil {
 					t.Fatal(err)
 				}
 				go func() { _ = s.ServeWeb(l, "", "") }()
-				ann = webtest.NewBrowser(t).Open(t, "http://"+l.Addr().String(), "/ws/c/"+code, 100, 30)
+				ann = termtest.NewBrowser(t).Open(t, "http://"+l.Addr().String(), "/ws/c/"+code, 100, 30)
 			}
 			ann.WaitFor("Your name, as the class will see it")
 			ann.Send("ann\r")
@@ -86,12 +85,12 @@ func TestOutOfFollowServed(t *testing.T) {
 
 			// her answer, judged by her run, is an answer of the poll
 			cell := regexp.MustCompile(`^2 (right|wrong)$`)
-			prof := sshtest.Dial(t, addr, "prof", teacherKey)
+			prof := termtest.Dial(t, addr, "prof", teacherKey)
 			// her row reaches the class from her session's goroutine: a
 			// hang guard, not a timing
-			out, errOut, status := sshtest.Run(t, prof, "report "+code)
+			out, errOut, status := termtest.Run(t, prof, "report "+code)
 			for deadline := time.Now().Add(hang); status == 0 && !strings.Contains(out, ",2 right") && !strings.Contains(out, ",2 wrong") && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-				out, errOut, status = sshtest.Run(t, prof, "report "+code)
+				out, errOut, status = termtest.Run(t, prof, "report "+code)
 			}
 			if status != 0 {
 				t.Fatalf("report: %d, %s", status, errOut)

@@ -10,8 +10,7 @@ import (
 
 	"locksim/class"
 	"locksim/serve"
-	"locksim/serve/sshtest"
-	"locksim/serve/webtest"
+	"locksim/serve/termtest"
 	"locksim/sim/simtest"
 )
 
@@ -22,7 +21,7 @@ import (
 // roster row), not asked its name again.
 func TestClassOverWeb(t *testing.T) {
 	simtest.SkipUnlessSlow(t)
-	teacherKey := sshtest.NewKey(t)
+	teacherKey := termtest.NewKey(t)
 	hub := class.NewMemory(nil)
 	s, addr := testServer(t, serve.Config{AskName: true, Instructors: instructorsFile(t, teacherKey),
 		Class: New(hub, "ssh -p 2222 CODE@localhost", t.Logf)})
@@ -39,7 +38,7 @@ func TestClassOverWeb(t *testing.T) {
 	teacher.Send("F")
 	teacher.WaitFor("the class is asked to follow")
 
-	br := webtest.NewBrowser(t)
+	br := termtest.NewBrowser(t)
 	navigate := func() {
 		// a link clicked on another site: a top-level GET, which a
 		// SameSite=Lax cookie goes with
@@ -101,7 +100,7 @@ func TestClassOverWeb(t *testing.T) {
 // made-up token opens nothing.
 func TestProjectorTab(t *testing.T) {
 	simtest.SkipUnlessSlow(t)
-	teacherKey := sshtest.NewKey(t)
+	teacherKey := termtest.NewKey(t)
 	hub := class.NewMemory(nil)
 	s, addr := testServer(t, serve.Config{AskName: true, Instructors: instructorsFile(t, teacherKey),
 		Class: New(hub, "ssh -p 2222 CODE@localhost", t.Logf)})
@@ -112,7 +111,7 @@ func TestProjectorTab(t *testing.T) {
 	go func() { _ = s.ServeWeb(l, "", "") }()
 	base := "http://" + l.Addr().String()
 
-	tm := sshtest.Open(t, sshtest.Dial(t, addr, "prof", teacherKey), "xterm-256color", 220, 30)
+	tm := termtest.Open(t, termtest.Dial(t, addr, "prof", teacherKey), "xterm-256color", 220, 30)
 	tm.WaitFor("Your name, as the class will see it")
 	tm.Send("Prof\r")
 	screen := tm.WaitFor("is open · l shows the class")
@@ -134,7 +133,7 @@ func TestProjectorTab(t *testing.T) {
 	tm.Send("F")
 	tm.WaitFor("the class is asked to follow")
 
-	student := webtest.NewBrowser(t).Open(t, base, "/ws/c/"+code, 220, 30)
+	student := termtest.NewBrowser(t).Open(t, base, "/ws/c/"+code, 220, 30)
 	student.WaitFor("Your name")
 	student.Send("ann\r")
 	if s := student.WaitFor("you joined class " + code); strings.Contains(s, "/p/") {
@@ -142,12 +141,12 @@ func TestProjectorTab(t *testing.T) {
 	}
 
 	route := "/ws" + strings.TrimPrefix(link[1], base)
-	projector := webtest.NewBrowser(t).Open(t, base, route, 120, 30)
+	projector := termtest.NewBrowser(t).Open(t, base, route, 120, 30)
 	projector.WaitFor("projector: following the instructor", "Frozen while holding the lock", "0/10")
 	tm.Send(".")
 	tm.WaitFor("1/10")
 	projector.WaitFor("1/10")
 
-	bad := webtest.NewBrowser(t).Open(t, base, "/ws/p/abcdefghjkmnpqrstuvw", 80, 24)
+	bad := termtest.NewBrowser(t).Open(t, base, "/ws/p/abcdefghjkmnpqrstuvw", 80, 24)
 	bad.WaitFor("this projector link is not one of this server's")
 }

@@ -1,0 +1,251 @@
+package serve
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// A claim is what a client asks the server for, as admit weighs it: a
+// terminal session (over SSH or in a tab) or a command without one (ssh
+// HOST NAME, a web page).
+type claim struct {
+	id Identity
+	// command is set for a command without a terminal
+	command bool
+	// holder is whose share the claim takes: a key's hash, "web:" and a
+	// browser's id, "addr:" and a keyless client's address; "" is counted
+	// in the total only (a keyless terminal session: a class behind one
+	// NAT shares an address)
+	holder string
+	// whose names the holder in a refusal: "key", "browser", "address"
+	whose string
+	// remote is the client's address (its host)
+	remote string
+	// fresh is set for a client with an identity made for it now: a
+	// cookie minted for a tab, a fresh reconnect token for a keyless SSH
+	// session. It takes one of its address's new identities (Config.NewPerAddress)
+	fresh bool
+	// class is the class the session joins (Seater), "" for none; wrong
+	// is set when it named a code no class has
+	class string
+	wrong bool
+	// projector is the class whose projector tab this is (/p/TOKEN): it
+	// takes one of the class's ProjectorsPerClass, never a student's or
+	// an instructor's slot
+	projector string
+}
+
+// seatWait bounds the Seater's answer.
+const seatWait = 5 * time.Second
+
+// DefaultClassSize is -class-size's default: the sessions one class has
+// on a server at once.
+const DefaultClassSize = 80
+
+// GuessBurst wrong class codes an address may try at once (a class
+// mistyping its code), then one each GuessEvery: 28.6 million codes are
+// not walked through at 10 a minute.
+const (
+	GuessBurst = 10
+	GuessEvery = 6 * time.Second
+)
+
+// guess counts a try of a class code from addr: a wrong one takes one of
+// its guesses; with none left, every try (right or wrong) is refused
+// until one comes back, and the address is logged, once. s.mu is held.
+func (s *Server) guess(addr string, wrong bool) string {
+	now := s.clock.Now()
+	if !wrong {
+		if s.guesses.left(addr, now) >= 1 {
+			return ""
+		}
+	} else if ok, _ := s.guesses.take(addr, now); ok {
+		return ""
+	}
+	if !s.guessers[addr] {
+		if len(s.guessers) >= maxAddresses {
+			clear(s.guessers)
+		}
+		s.guessers[addr] = true
+		s.cfg.Log.Printf("address %s: %d wrong class codes at once; held to one each %s", addr, GuessBurst, span(GuessEvery))
+	}
+	wait := s.guesses.wait(addr, now)
+	return fmt.Sprintf("locksim: too many wrong class codes from your address; try again in %s, and check the code with the instructor", span(max(wait, time.Second)))
+}
+
+// ProjectorsPerClass is how many projector tabs one class may have open
+// at once on a server: a room's screen, and one to spare.
+const ProjectorsPerClass = 2
+
+// admit is the one door of the server, which both transports call before
+// any session work: it counts c in, or returns the one line that refuses
+// it (logged here). A terminal session takes a slot of -max-sessions
+// (InstructorSlots of them kept for instructors) and one of its holder's
+// (-max-sessions-per-key), one of its address's when
+// -max-sessions-per-address is set, and, when its identity is new, one
+// of its address's new identities (Config.NewPerAddress, NewEvery); a
+// projector tab takes one of its class's ProjectorsPerClass instead; a
+// command takes one of the commands' own budget and one of its holder's.
+// No session is ever closed to make room. release gives the slots back.
+func (s *Server) admit(c claim) (refusal string, release func()) {
+	if seater, ok := s.cfg.Class.(Seater); ok && !c.command && c.projector == "" && c.id.User != "" {
+		// asked outside the lock: a class kept in Redis is a round trip
+		ctx, cancel := context.WithTimeout(s.ctx, seatWait)
+		code, wrong, err := seater.Seat(ctx, c.id)
+		cancel()
+		if err != nil {
+			s.cfg.Log.Printf("session %s: class: %v", c.id.ID, err)
+		}
+		c.class, c.wrong = code, wrong
+	}
+	line, release := s.take(c)
+	if line != "" {
+		s.cfg.Log.Printf("session %s refused: %s", c.id.ID, line)
+	}
+	return line, release
+}
+
+func (s *Server) take(c claim) (string, func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ctx.Err() != nil {
+		// after Close no session is counted in: Close is waiting for them
+		return "locksim: the server is shutting down", nil
+	}
+	if c.projector != "" {
+		return s.takeProjector(c.projector)
+	}
+	if c.wrong || c.class != "" {
+		// a wrong code spends one of the address's guesses; with none
+		// left, no code is tried from there until the wait is over
+		if line := s.guess(c.remote, c.wrong); line != "" {
+			return line, nil
+		}
+	}
+	if c.class != "" && s.seated[c.class] >= s.cfg.ClassSize {
+		return fmt.Sprintf("locksim: class %s is full (%d sessions at once); ask the instructor", c.class, s.cfg.ClassSize), nil
+	}
+	if !c.command && s.cfg.SessionsPerAddress > 0 && s.byAddress[c.remote] >= s.cfg.SessionsPerAddress {
+		return fmt.Sprintf("locksim: an address may have %d sessions open at once and yours has %d; try again as sessions close", s.cfg.SessionsPerAddress, s.cfg.SessionsPerAddress), nil
+	}
+	p := &s.terms
+	if c.command {
+		p = &s.cmds
+	}
+
+	ok, perKey := p.take(c.holder, c.id.Instructor)
+	switch {
+	case c.command && perKey:
+		return fmt.Sprintf("locksim: one %s may run %d commands at once and yours runs %d; try again in %s, when one has ended or been stopped", c.whose, p.perKey, p.perKey, span(s.cfg.CommandTime)), nil
+	case c.command && !ok:
+		return fmt.Sprintf("locksim: the server runs its most commands at once (%d); try again in %s, when one has ended or been stopped", p.total, span(s.cfg.CommandTime)), nil
+	case perKey && c.whose == "browser":
+		return fmt.Sprintf("locksim: a browser may have %d sessions open at once and yours has %d: close a tab, then try again", p.perKey, p.perKey), nil
+	case perKey:
+		return fmt.Sprintf("locksim: a key may have %d sessions open at once and yours has %d: close one, then try again", p.perKey, p.perKey), nil
+	case !ok && p.reserved > 0 && !c.id.Instructor:
+		return fmt.Sprintf("locksim: the server is full (%d sessions at once, %d of them kept for instructors); try again in a few minutes, as sessions close", p.total, p.reserved), nil
+	case !ok:
+		return fmt.Sprintf("locksim: the server is full (%d sessions at once); try again in a few minutes, as sessions close", p.total), nil
+	}
+	if c.fresh && !c.command {
+		// counted last, so that a session refused for another reason
+		// takes none of its address's new identities
+		if line := s.newIdentity(c.remote); line != "" {
+			p.give(c.holder)
+			return line, nil
+		}
+	}
+	s.sessions++
+	if !c.command {
+		s.byAddress[c.remote]++
+	}
+	if c.class != "" {
+		s.seated[c.class]++
+	}
+	s.wg.Add(1)
+	return "", func() {
+		s.mu.Lock()
+		p.give(c.holder)
+		s.sessions--
+		if c.class != "" {
+			if s.seated[c.class]--; s.seated[c.class] <= 0 {
+				delete(s.seated, c.class)
+			}
+		}
+		if !c.command {
+			if s.byAddress[c.remote]--; s.byAddress[c.remote] <= 0 {
+				delete(s.byAddress, c.remote)
+			}
+		}
+		s.mu.Unlock()
+		s.wg.Done()
+	}
+}
+
+// takeProjector counts a projector tab of class code in, outside the
+// terminal sessions' budget; s.mu is held.
+func (s *Server) takeProjector(code string) (string, func()) {
+	if s.projecting[code] >= ProjectorsPerClass {
+		return fmt.Sprintf("locksim: class %s has %d projector tabs open, the most it may have: close one, then try again", code, ProjectorsPerClass), nil
+	}
+	s.projecting[code]++
+	s.sessions++
+	s.wg.Add(1)
+	return "", func() {
+		s.mu.Lock()
+		if s.projecting[code]--; s.projecting[code] <= 0 {
+			delete(s.projecting, code)
+		}
+		s.sessions--
+		s.mu.Unlock()
+		s.wg.Done()
+	}
+}
+
+// pool is one budget of slots: total in all, perKey for any one holder
+// (0: no cap per holder), reserved of total for instructors alone.
+type pool struct {
+	total, perKey, reserved int
+
+	n  int
+	by map[string]int
+}
+
+// take counts holder in, or says why not. holder "" is a client with no
+// key the pool can name: it is counted in the total only.
+func (p *pool) take(holder string, instructor bool) (ok, perKey bool) {
+	if p.perKey > 0 && holder != "" && p.by[holder] >= p.perKey {
+		return false, true
+	}
+	open := p.total
+	if !instructor {
+		open -= p.reserved
+	}
+	if p.n >= open {
+		return false, false
+	}
+	p.n++
+	if holder != "" {
+		p.by[holder]++
+	}
+	return true, false
+}
+
+func (p *pool) give(holder string) {
+	p.n--
+	if holder == "" {
+		return
+	}
+	if p.by[holder]--; p.by[holder] <= 0 {
+		delete(p.by, holder)
+	}
+}
+
+// reservedFor is how many of total slots are kept for instructors: two,
+// but never all of them, so a server of one or two sessions still takes
+// a student.
+func reservedFor(total int) int {
+	return max(0, min(InstructorSlots, total-1))
+}

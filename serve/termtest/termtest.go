@@ -1,0 +1,285 @@
+// Package termtest is the one client the tests drive a server with, over
+// either transport: a Dialer opens terminals over SSH (a pty) or in a
+// browser tab (a WebSocket: binary frames for the terminal's bytes, text
+// frames for its size, as the page sends them), and each terminal's
+// output goes through a vt emulator that answers the terminal's queries
+// (background colour, device attributes) as a real one would, or wish
+// v1.4.7 waits a second or two for each session. Light terminals, with no
+// emulator, are for benchmarks. It is for tests only.
+package termtest
+
+import (
+	"bytes"
+	"context"
+	"image/color"
+	"io"
+	"net"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/vt"
+)
+
+// Hang bounds every wait: a guard against a hang, never a timing a test
+// depends on.
+const Hang = 30 * time.Second
+
+// Server is a server a test runs: locksim's serve.Server, named by what
+// Serve needs (termtest cannot import serve, whose tests import it).
+type Server interface {
+	Serve(net.Listener) error
+	Close(context.Context) error
+}
+
+// Serve runs s on l on a goroutine of its own; stop closes it within Hang
+// and fails t if Serve returned an error.
+func Serve(t testing.TB, s Server, l net.Listener) (stop func()) {
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(l) }()
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), Hang)
+		defer cancel()
+		_ = s.Close(ctx)
+		if err := <-served; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	}
+}
+
+// pipe is a terminal's connection, as a Term drives it.
+type pipe interface {
+	// send types keys
+	send(keys string) error
+	// resize tells the server the terminal's new size
+	resize(w, h int) error
+}
+
+// Term is a terminal on either transport: what the server writes goes
+// through a vt emulator, which answers the terminal's queries
+// (background colour, device attributes) as a real one would.
+type Term struct {
+	t     testing.TB
+	p     pipe
+	emu   *vt.Emulator
+	mu    sync.Mutex    // guards emu: its cells are read while it writes
+	wrote chan struct{} // a signal after each write to the screen
+	ended chan struct{} // closed when the session ended
+	raw   struct {
+		sync.Mutex
+		bytes.Buffer
+	}
+	errOut bytes.Buffer
+	// end is how the session ended, once ended is closed
+	end ending
+}
+
+// ending is how a session ended: over SSH its exit status (or the error
+// that stood for one) and stderr; in a tab, its close frame.
+type ending struct {
+	status int
+	err    error
+	// said is the line the session ended with: an SSH session's stderr,
+	// a tab's close frame's reason
+	said string
+	// close is a tab's close frame's status
+	close int
+}
+
+func newTerm(t testing.TB, p pipe, w, h int) *Term {
+	tm := &Term{t: t, p: p, emu: vt.NewEmulator(w, h), wrote: make(chan struct{}, 1), ended: make(chan struct{})}
+	tm.emu.SetBackgroundColor(color.RGBA{0, 0, 0, 255})
+	return tm
+}
+
+// answer copies the emulator's answers to queries to w, as the
+// terminal's input, until the emulator's reader fails.
+func (tm *Term) answer(w io.Writer) {
+	_, _ = io.Copy(w, tm.emu)
+}
+
+// screenWrite draws what the server sent.
+func (tm *Term) screenWrite(p []byte) {
+	tm.raw.Lock()
+	tm.raw.Write(p)
+	tm.raw.Unlock()
+	tm.mu.Lock()
+	_, _ = tm.emu.Write(p)
+	tm.mu.Unlock()
+	select {
+	case tm.wrote <- struct{}{}:
+	default:
+	}
+}
+
+// Screen is the text on the emulator's screen, one line per row, trailing
+// spaces dropped.
+func (tm *Term) Screen() string {
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	var b strings.Builder
+	for y := range tm.emu.Height() {
+		var line strings.Builder
+		for x := range tm.emu.Width() {
+			c := tm.emu.CellAt(x, y)
+			switch {
+			case c == nil:
+				line.WriteByte(' ')
+			case c.Width == 0:
+			case c.Content == "":
+				line.WriteByte(' ')
+			default:
+				line.WriteString(c.Content)
+			}
+		}
+		b.WriteString(strings.TrimRight(line.String(), " "))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// BytesSeen is how many bytes the server has written so far.
+func (tm *Term) BytesSeen() int {
+	tm.raw.Lock()
+	defer tm.raw.Unlock()
+	return tm.raw.Len()
+}
+
+// RawSince is what the server wrote after the first n bytes.
+func (tm *Term) RawSince(n int) string {
+	tm.raw.Lock()
+	defer tm.raw.Unlock()
+	return tm.raw.String()[n:]
+}
+
+// Stderr is what an SSH session wrote on its stderr ("" for a tab).
+func (tm *Term) Stderr() string {
+	tm.raw.Lock()
+	defer tm.raw.Unlock()
+	return tm.errOut.String()
+}
+
+// WaitFor waits until the screen shows every one of want, and returns it.
+func (tm *Term) WaitFor(want ...string) string {
+	tm.t.Helper()
+	return tm.WaitUntil(strings.Join(want, " and "), func(s string) bool {
+		for _, w := range want {
+			if !strings.Contains(s, w) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// WaitUntil waits until ok holds of the screen.
+func (tm *Term) WaitUntil(what string, ok func(screen string) bool) string {
+	tm.t.Helper()
+	deadline := time.NewTimer(Hang)
+	defer deadline.Stop()
+	for {
+		s := tm.Screen()
+		if ok(s) {
+			return s
+		}
+		select {
+		case <-tm.wrote:
+		case <-tm.ended:
+			s := tm.Screen()
+			if ok(s) {
+				return s
+			}
+			tm.t.Fatalf("the session ended (%v %q) before the screen showed %s; stderr %q; screen:\n%s", tm.end.err, tm.end.said, what, tm.Stderr(), s)
+		case <-deadline.C:
+			tm.t.Fatalf("the screen never showed %s:\n%s", what, s)
+		}
+	}
+}
+
+// wait waits for the session to end.
+func (tm *Term) wait() ending {
+	tm.t.Helper()
+	select {
+	case <-tm.ended:
+	case <-time.After(Hang):
+		tm.t.Fatalf("the session did not end; screen:\n%s", tm.Screen())
+	}
+	return tm.end
+}
+
+// WaitEnd waits for an SSH session to end and returns its exit status; a
+// tab's is 0 when its close frame is normal, 1 otherwise.
+func (tm *Term) WaitEnd() int {
+	tm.t.Helper()
+	e := tm.wait()
+	if e.err != nil {
+		tm.t.Fatalf("session: %v", e.err)
+	}
+	return e.status
+}
+
+// Said waits for the session to end and returns the line it ended with:
+// an SSH session's stderr, a tab's close frame's reason.
+func (tm *Term) Said() string {
+	tm.t.Helper()
+	e := tm.wait()
+	if e.said == "" {
+		return tm.Stderr()
+	}
+	return e.said
+}
+
+// Send types keys (raw bytes, as a terminal sends them).
+func (tm *Term) Send(keys string) {
+	tm.t.Helper()
+	if err := tm.p.send(keys); err != nil {
+		tm.t.Fatalf("typing %q: %v", keys, err)
+	}
+}
+
+// Resize changes the terminal's size, on the emulator and for the server
+// (an SSH window change, a tab's size frame).
+func (tm *Term) Resize(w, h int) error {
+	tm.mu.Lock()
+	tm.emu.Resize(w, h)
+	tm.mu.Unlock()
+	return tm.p.resize(w, h)
+}
+
+// Goroutines are the stacks of every goroutine of the process but a
+// test's own: the test runner's, and the terminals' (whose emulator's
+// answers are copied by a goroutine that only ends with the process). A
+// leak test counts them before and after.
+func Goroutines() []string {
+	buf := make([]byte, 4<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	var keep []string
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if !strings.Contains(g, "testing.(*T).Run") && !strings.Contains(g, "testing.tRunner") &&
+			!strings.Contains(g, "testing.(*M)") && !strings.Contains(g, "termtest.(*Term).answer") {
+			keep = append(keep, g)
+		}
+	}
+	return keep
+}
+
+// WaitGoroutines waits until no more goroutines run than before did
+// (Goroutines), collecting garbage as it goes; past Hang it fails t with
+// the stacks left.
+func WaitGoroutines(t testing.TB, before int) {
+	t.Helper()
+	deadline := time.Now().Add(Hang)
+	for {
+		runtime.GC()
+		now := Goroutines()
+		if len(now) <= before {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines before, %d after:\n%s", before, len(now), strings.Join(now, "\n\n"))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -300,11 +300,11 @@ func saidBefore(events []sim.Event, at int) []string {
 			continue
 		}
 		if e.Move < played {
-			for m := e.Move; m <= played; m++ {
+			for m := e.Move; m < at; m++ {
 				delete(byMove, m)
 			}
 		}
-		played = max(played, e.Move)
+		played = e.Move
 		switch {
 		case e.Kind == sim.Fault:
 			byMove[e.Move] = append(byMove[e.Move], e.Note)

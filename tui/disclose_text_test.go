@@ -210,11 +210,14 @@ func liveWalk(t *testing.T, url string, sc *scenes.Scene, p scenes.Params, own [
 		t.Skipf("%s (%s) is not played on this server: %s", sc.ID, sc.Describe(p), r)
 	}
 	at := play.QuestionAt(sc, p, own)
-	w := &walk{t: t, b: b, sc: sc, p: p, at: at, w: 80, h: 24}
+	// the taller screen: its log has room for the faults' lines
+	w := &walk{t: t, b: b, sc: sc, p: p, at: at, w: 120, h: 40}
 	w.where = fmt.Sprintf("%s (%s, own moves %v), live", sc.ID, sc.Describe(p), own)
 	start := play.Position{Version: play.PositionVersion, Scene: sc.ID, Settings: map[string]int(p), Seed: 1, Own: own}
 	a := w.open(Options{Position: &start})
+	var forward []string // every step's screen up to the question
 	for i := 0; i <= at && !a.pl.Asking; i++ {
+		forward = append(forward, a.View())
 		drive(t, a, keys("n")...)
 	}
 	if !a.pl.Asking || a.pl.Snap.Pos != at {
@@ -243,6 +246,14 @@ func liveWalk(t *testing.T, url string, sc *scenes.Scene, p scenes.Params, own [
 	}
 	w.check("the live learner at the question", question)
 	w.checkText("the live learner at the question", question, nil)
+	// a key row at an earlier step is the story's premise (see walk); how
+	// locksim played a fault is not, at any step before the question
+	premise := w.evidence
+	w.evidence = nil
+	for i, v := range forward {
+		w.checkText(fmt.Sprintf("the live learner at step %d, before the question", i), v, nil)
+	}
+	w.evidence = premise
 
 	// the same story embedded, to its question: the same notes and refusals
 	e := embedded(t)

@@ -21,6 +21,7 @@ import (
 	"locksim/serve"
 	"locksim/sim"
 	"locksim/storycode"
+	"locksim/transcript"
 )
 
 const usage = `locksim: watch Redis locks behave and break
@@ -51,6 +52,8 @@ usage: locksim [flags]
   -plain               print the scene as a text transcript (the default without a terminal)
   -questions           with -plain: a handout for a class; each story stops at its question,
                        printed without its answer, and an answer key follows at the end
+  -answer N            with -story CODE -plain: answer the question the code's story stops at
+                       with choice N, and play on to the end, as the screen would
   -redis URL           use a live server, e.g. redis://127.0.0.1:6379/0 (keys go under a
                        locksim:<run>: prefix and are deleted on exit; nothing else is touched)
   -resource-redis URL  keep the protected resource on this server instead
@@ -77,7 +80,8 @@ usage: locksim [flags]
   -export-scale N      y divides every PX, script TTL and wait by N, 1 to 1000, for a
                        live replay in class (default: the run's own, -scale on a live server)
   -story CODE          open the story code y shows (or a transcript prints): its scene,
-                       settings, seed, own moves, step and prediction; with -plain, its story.
+                       settings, seed, own moves, step and prediction; with -plain, its story
+                       (a code at or before its open question: to the question, then -answer N).
                        A story of the lab's pointer (lab-1a2b3c4d5e) is read from the file y
                        wrote in -export-dir, or give that file's path
   -cast FILE           with -scene or -story: write the story as an asciicast v2 file
@@ -182,9 +186,13 @@ type config struct {
 	exportDir              string
 	exportScale            int
 	serve                  serveConfig
-	// story is -story CODE; position is what it carries, once read
+	// story is -story CODE; position is what it carries, once read, and
+	// code the code itself (a pointer's, once resolved)
 	story    string
 	position *play.Position
+	code     string
+	// answer is -answer N: the reader's answer to the code's open question
+	answer int
 	// cast is -cast FILE, and castW, castH its -size
 	cast         string
 	castW, castH int
@@ -353,6 +361,9 @@ func parse(args []string) (config, error) {
 		if err := v.check(fs, &c); err != nil {
 			return c, err
 		}
+	}
+	if err := checkAnswer(fs, c); err != nil {
+		return c, err
 	}
 	return c, checkHistoryPlace(c)
 }
@@ -571,8 +582,28 @@ func readStory(fs *flag.FlagSet, c *config) error {
 	if pos.Quiz != nil && c.history != "" {
 		return fmt.Errorf("-history: the code is a place in the quiz %s, which sends no command: it has no history", pos.Scene)
 	}
-	c.position = &pos
+	c.position, c.code = &pos, code
 	c.seed, c.seedSet = pos.Seed, true
+	return nil
+}
+
+// checkAnswer checks -answer N: with -story CODE -plain, a choice of the
+// question the code stands at or before, which it answers for the reader
+// (the disclosure rule holds it open for them: play.Disclose).
+func checkAnswer(fs *flag.FlagSet, c config) error {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "answer" })
+	switch {
+	case !set:
+		return nil
+	case c.position == nil || !c.plain:
+		return errors.New("-answer N needs -story CODE and -plain: it answers the question a code's transcript stops at, and plays on")
+	case c.answer < 1:
+		return fmt.Errorf("-answer must be a choice's number, 1 or more, got %d", c.answer)
+	}
+	if r := transcript.AnswerRefusal(*c.position, play.Transcript, c.answer); r != "" {
+		return errors.New("-answer: " + r)
+	}
 	return nil
 }
 

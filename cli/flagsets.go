@@ -64,6 +64,7 @@ func storyFlags(fs *flag.FlagSet, c *config) { fs.StringVar(&c.story, "story", "
 func plainFlags(fs *flag.FlagSet, c *config) {
 	fs.BoolVar(&c.plain, "plain", false, "")
 	fs.BoolVar(&c.questions, "questions", false, "")
+	fs.IntVar(&c.answer, "answer", 0, "")
 }
 
 // courseFlags are the screen's: the playlist, the notes, the presenter,

@@ -60,7 +60,7 @@ func plainSSH(ctx context.Context, c serve.Call) int {
 		return c.Usage("%v", err)
 	}
 	return onBackend(ctx, c, func(b *sim.Backend) error {
-		return writeTranscript(ctx, c.Out, b, config{scene: sc.ID, seed: seed})
+		return writeTranscript(ctx, c.Out, b, config{scene: sc.ID, seed: seed}, transcript.PositionOptions{})
 	})
 }
 
@@ -73,10 +73,19 @@ func codeArg(c serve.Call, most int) (play.Position, error) {
 	return storycode.Decode(c.Args[0])
 }
 
-// storySSH is story CODE: the transcript of the story a code carries, to
-// the step it stands at, as -story CODE -plain prints it; on a terminal
-// (ssh -t) the server opens the course there instead.
+// storySSH is story CODE [-answer N]: the transcript of the story a code
+// carries, as -story CODE -plain prints it: a code at or before its open
+// question to the question, and with -answer N on to its end; on a
+// terminal (ssh -t) the server opens the course there instead.
 func storySSH(ctx context.Context, c serve.Call) int {
+	answer := 0
+	if len(c.Args) == 3 {
+		n, err := strconv.Atoi(c.Args[2])
+		if c.Args[1] != "-answer" || err != nil || n < 1 {
+			return c.Usage("takes a story code, then -answer N if you like, N a choice's number; got %q", strings.Join(c.Args[1:], " "))
+		}
+		answer, c.Args = n, c.Args[:1]
+	}
 	pos, err := codeArg(c, 1)
 	if err != nil {
 		return c.Usage("%v", err)
@@ -84,8 +93,12 @@ func storySSH(ctx context.Context, c serve.Call) int {
 	if pos.Quiz != nil {
 		return c.Usage("the code is a place in the quiz %s, which has no story to print; open it with ssh -t HOST story CODE", pos.Scene)
 	}
+	if r := transcript.AnswerRefusal(pos, play.Code, answer); r != "" {
+		return c.Usage("-answer: %s", r)
+	}
 	return onBackend(ctx, c, func(b *sim.Backend) error {
-		return writeTranscript(ctx, c.Out, b, config{position: &pos})
+		return writeTranscript(ctx, c.Out, b, config{position: &pos}, transcript.PositionOptions{Role: play.Code, Answer: answer,
+			GoOn: sshGoOn(c.Args[0])})
 	})
 }
 

@@ -70,6 +70,21 @@ func fencingCode(t *testing.T) (string, play.Position) {
 	return code, pos
 }
 
+// questionCode is a story code of gc-pause at its open question, made by
+// an author who answered it (choice 1), and the position it carries.
+func questionCode(t *testing.T) (string, play.Position) {
+	t.Helper()
+	pos := play.Position{Version: play.PositionVersion, Scene: "gc-pause", Seed: 1, Step: 3, Prediction: &play.Prediction{Chosen: 0}}
+	if d := play.Disclose(pos, play.Code); !d.Open || d.At != pos.Step {
+		t.Fatalf("gc-pause's question is not at step %d: %+v", pos.Step, d)
+	}
+	code, err := storycode.Encode(pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return code, pos
+}
+
 // testSpawn runs a command's child as -serve does, this test binary
 // standing for locksim.
 func testSpawn(t testing.TB) func(string, []string) *exec.Cmd {
@@ -125,12 +140,29 @@ func TestStoryAndCastCommands(t *testing.T) {
 	}
 	defer b.Close(ctx)
 	var want bytes.Buffer
-	if err := transcript.PlainPosition(ctx, &want, b, pos); err != nil {
+	if err := transcript.PlainPositionWith(ctx, &want, b, pos, transcript.PositionOptions{Role: play.Code, GoOn: sshGoOn(code)}); err != nil {
 		t.Fatal(err)
 	}
 	out, errOut, status := termtest.Run(t, c, "story "+code)
 	if status != 0 || errOut != "" || out != want.String() {
 		t.Fatalf("story %s: status %d, stderr %q, stdout:\n%s\nwant:\n%s", code, status, errOut, out, want.String())
+	}
+	// a code at its open question: the story to it, and the way on
+	gc, gcPos := questionCode(t)
+	for _, answer := range []int{0, 2} {
+		want.Reset()
+		if err := transcript.PlainPositionWith(ctx, &want, b, gcPos, transcript.PositionOptions{Role: play.Code, Answer: answer, GoOn: sshGoOn(gc)}); err != nil {
+			t.Fatal(err)
+		}
+		cmd := "story " + gc
+		if answer > 0 {
+			cmd += " -answer 2"
+		}
+		out, errOut, status := termtest.Run(t, c, cmd)
+		stops := strings.Contains(out, "-answer N") && !strings.Contains(out, "[the replies answer")
+		if status != 0 || errOut != "" || out != want.String() || stops != (answer == 0) {
+			t.Fatalf("%s: status %d, stderr %q, stdout:\n%s\nwant:\n%s", cmd, status, errOut, out, want.String())
+		}
 	}
 
 	want.Reset()
@@ -170,7 +202,8 @@ func TestStoryAndCastCommands(t *testing.T) {
 		t.Fatalf("cli %s: status %d, stderr %q, stdout:\n%s\nwant:\n%s", code, status, errOut, out, script)
 	}
 
-	for _, bad := range []string{"story", "story nope", "cli fencing.zzzz", "story " + code + " x", "cast " + code + " 10x10", "cast fencing.zzzz"} {
+	for _, bad := range []string{"story", "story nope", "cli fencing.zzzz", "story " + code + " x", "cast " + code + " 10x10", "cast fencing.zzzz",
+		"story " + gc + " -answer 4", "story " + gc + " -answer x", "story " + gc + " -answr 1"} {
 		out, errOut, status := termtest.Run(t, c, bad)
 		if status != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "locksim: ") {
 			t.Errorf("%s: status %d, stdout %q, stderr %q; want 2, nothing, one line", bad, status, out, errOut)

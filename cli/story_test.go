@@ -26,7 +26,19 @@ func TestStoryFlag(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	exit, out, errs := runMain("-plain", "-story", code)
+	// a code at its open question stops there, whatever its author
+	// answered, with the way on; -answer N plays on
+	gc, _ := questionCode(t)
+	exit, out, errs := runMain("-plain", "-story", gc)
+	if exit != 0 || errs != "" || !strings.Contains(out, "[  3) an error") || !strings.Contains(words(out), "locksim -story "+gc+" -plain -answer N]") ||
+		strings.Contains(out, "B> SET") || strings.Contains(out, "your prediction") {
+		t.Fatalf("-story %s -plain, at its question: exit %d, stderr %q, stdout:\n%s", gc, exit, errs, out)
+	}
+	exit, out, errs = runMain("-plain", "-story", gc, "-answer", "2")
+	if exit != 0 || errs != "" || !strings.Contains(words(out), "[your prediction: 2) OK") || !strings.Contains(words(out), "[the replies answer: 2) OK") {
+		t.Fatalf("-story %s -plain -answer 2: exit %d, stderr %q, stdout:\n%s", gc, exit, errs, out)
+	}
+	exit, out, errs = runMain("-plain", "-story", code)
 	if exit != 0 || errs != "" {
 		t.Fatalf("-story %s: exit %d, stderr %q", code, exit, errs)
 	}
@@ -46,6 +58,11 @@ func TestStoryFlag(t *testing.T) {
 		{[]string{"-story", code, "-scene", "gc-pause"}, "locksim: -story carries its own scene, settings, seed and step: it does not go with -scene"},
 		{[]string{"-story", code, "-seed", "3"}, "it does not go with -seed"},
 		{[]string{"-plain", "-story", quiz}, "-story: the code is a place in the quiz choose, which has no story to print"},
+		{[]string{"-plain", "-story", code, "-answer", "1"}, "-answer: the code stands at step 6, past its story's question (at step 4)"},
+		{[]string{"-story", gc, "-answer", "1"}, "-answer N needs -story CODE and -plain"},
+		{[]string{"-plain", "-story", gc, "-answer", "4"}, "-answer: the answer is the number of a choice, from 1 to 3, got 4"},
+		{[]string{"-plain", "-story", gc, "-answer", "0"}, "-answer must be a choice's number, 1 or more, got 0"},
+		{[]string{"-plain", "-scene", "gc-pause", "-answer", "1"}, "-answer N needs -story CODE and -plain"},
 	} {
 		exit, out, errs := runMain(c.args...)
 		if exit != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {

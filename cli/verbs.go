@@ -71,8 +71,23 @@ func plain(ctx context.Context, e *env, c config, b *sim.Backend) int {
 		return 2
 	}
 	return printed(ctx, e.out, e.err, "the transcript", "interrupted", func(w io.Writer) error {
-		return writeTranscript(ctx, w, b, c)
+		return writeTranscript(ctx, w, b, c, transcript.PositionOptions{Role: play.Transcript, Answer: c.answer, GoOn: flagGoOn(c.code)})
 	})
+}
+
+// flagGoOn, sshGoOn and webGoOn are the line a code's text stops with at
+// its open question, on the command line, over SSH and on the web: how
+// its reader answers and plays on.
+func flagGoOn(code string) string {
+	return fmt.Sprintf("give -answer N, N your choice's number: locksim -story %s -plain -answer N", code)
+}
+
+func sshGoOn(code string) string {
+	return fmt.Sprintf("run it again with -answer N, N your choice's number: ssh HOST story %s -answer N", code)
+}
+
+func webGoOn(code string) string {
+	return fmt.Sprintf("add ?answer=N to this page's address, N your choice's number: /plain/s/%s?answer=N", code)
 }
 
 // formsRefused is the one line that turns down the story -set or -story
@@ -92,11 +107,12 @@ func formsRefused(c config, b *sim.Backend) string {
 	return ""
 }
 
-// writeTranscript writes the transcript of -story's code (c.position), or
-// of -scene with its settings and seed, shaped by -questions.
-func writeTranscript(ctx context.Context, w io.Writer, b *sim.Backend, c config) error {
+// writeTranscript writes the transcript of -story's code (c.position) for
+// its reader (who reads it, their answer and how they give one), or of
+// -scene with its settings and seed, shaped by -questions.
+func writeTranscript(ctx context.Context, w io.Writer, b *sim.Backend, c config, reader transcript.PositionOptions) error {
 	if c.position != nil {
-		return transcript.PlainPosition(ctx, w, b, *c.position)
+		return transcript.PlainPositionWith(ctx, w, b, *c.position, reader)
 	}
 	return transcript.PlainWith(ctx, w, b, c.scene, c.seed, transcript.PlainOptions{Questions: c.questions, Settings: c.settings})
 }

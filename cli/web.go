@@ -9,12 +9,15 @@ import (
 	"context"
 	"fmt"
 	"html"
+	"strconv"
 	"strings"
 
+	"locksim/play"
 	"locksim/scenes"
 	"locksim/serve"
 	"locksim/sim"
 	"locksim/storycode"
+	"locksim/transcript"
 	"locksim/web"
 )
 
@@ -47,7 +50,7 @@ func plainWeb(ctx context.Context, c serve.Call) int {
 		}
 		var text bytes.Buffer
 		err := onBackendErr(ctx, c, func(b *sim.Backend) error {
-			return writeTranscript(ctx, &text, b, config{scene: sc.ID, seed: 1, questions: true})
+			return writeTranscript(ctx, &text, b, config{scene: sc.ID, seed: 1, questions: true}, transcript.PositionOptions{})
 		})
 		if err != nil {
 			return c.Fail(err)
@@ -65,7 +68,7 @@ func plainWeb(ctx context.Context, c serve.Call) int {
 		}
 		var text bytes.Buffer
 		if err := onBackendErr(ctx, c, func(b *sim.Backend) error {
-			return writeTranscript(ctx, &text, b, config{scene: sc.ID, seed: 1, questions: true})
+			return writeTranscript(ctx, &text, b, config{scene: sc.ID, seed: 1, questions: true}, transcript.PositionOptions{})
 		}); err != nil {
 			return c.Fail(err)
 		}
@@ -82,9 +85,22 @@ func plainWeb(ctx context.Context, c serve.Call) int {
 		if pos.Quiz != nil {
 			return c.Usage("the code is a place in the quiz %s, which has no story to print", pos.Scene)
 		}
+		// ?answer=N answers the question a code at or before it stops at
+		answer := 0
+		if v := c.Query.Get("answer"); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return c.Usage("?answer= takes a choice's number, 1 or more, got %q", v)
+			}
+			answer = n
+		}
+		if r := transcript.AnswerRefusal(pos, play.Code, answer); r != "" {
+			return c.Usage("?answer=: %s", r)
+		}
 		var text bytes.Buffer
 		if err := onBackendErr(ctx, c, func(b *sim.Backend) error {
-			return writeTranscript(ctx, &text, b, config{position: &pos})
+			return writeTranscript(ctx, &text, b, config{position: &pos}, transcript.PositionOptions{Role: play.Code, Answer: answer,
+				GoOn: webGoOn(c.Args[1])})
 		}); err != nil {
 			return c.Fail(err)
 		}

@@ -84,6 +84,21 @@ func TestStoryPages(t *testing.T) {
 	if code != http.StatusOK || !strings.Contains(body, "<h2>fencing") || !strings.Contains(body, "seed 7") {
 		t.Fatalf("/plain/s/CODE: %d\n%s", code, body)
 	}
+	// a code at its open question: the story to it, and the way on
+	gc, _ := questionCode(t)
+	code, _, body = webGet(t, "/plain/s/"+gc)
+	if code != http.StatusOK || !strings.Contains(body, "?answer=N") || strings.Contains(body, "the replies answer") {
+		t.Fatalf("/plain/s/CODE at its question: %d\n%s", code, body)
+	}
+	code, _, body = webGet(t, "/plain/s/"+gc+"?answer=2")
+	if code != http.StatusOK || strings.Contains(body, "?answer=N") || !strings.Contains(body, "the replies answer: 2) OK") || !strings.Contains(body, "your prediction: 2)") {
+		t.Fatalf("/plain/s/CODE?answer=2: %d\n%s", code, body)
+	}
+	for _, bad := range []string{"?answer=9", "?answer=x", "?answer=0"} {
+		if code, _, body := webGet(t, "/plain/s/"+gc+bad); code != http.StatusBadRequest || strings.Count(strings.TrimSpace(body), "\n") != 0 {
+			t.Errorf("/plain/s/CODE%s: %d %q, want 400 and one line", bad, code, body)
+		}
+	}
 	code, typ, body := webGet(t, "/cast/"+sc)
 	if code != http.StatusOK || typ != "application/x-asciicast" || !strings.HasPrefix(body, `{"version":2,"width":80,"height":24`) {
 		t.Fatalf("/cast/CODE: %d %s %.100q", code, typ, body)

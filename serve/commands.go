@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -33,7 +34,9 @@ type Call struct {
 	Args []string
 	Out  io.Writer // the client's stdout
 	Err  io.Writer // the client's stderr
-	Who  Identity
+	// Query is a web page's query (/plain/s/CODE?answer=N); nil over SSH
+	Query url.Values
+	Who   Identity
 	// Backend opens a server of the session's kind (embedded, or its own
 	// prefix on the live one); close it with the func returned.
 	Backend func() (*sim.Backend, func(), error)

@@ -303,7 +303,7 @@ func (s *Server) webPage(w http.ResponseWriter, r *http.Request, name string, p 
 		args = strings.Split(a, "/")
 	}
 	var out, errOut bytes.Buffer
-	call := Call{Name: name, Args: args, Out: &out, Err: &errOut, Who: id,
+	call := Call{Name: name, Args: args, Query: r.URL.Query(), Out: &out, Err: &errOut, Who: id,
 		Backend: func() (*sim.Backend, func(), error) {
 			b, err := s.openBackend(ctx)
 			if err != nil {

@@ -73,6 +73,14 @@ type Event struct {
 	Jump time.Duration
 	Op   *Op // the lock operation a command belongs to, if any
 	Note string
+	// Simulated is what locksim did on its own side to play a node's
+	// fault on a live server ("locksim stops sending to it"), "" on an
+	// embedded node, which really has it. Note and Reply read the same on
+	// both kinds of node: this says how the fault was played, which may
+	// answer a question about it (what a restart without persistence
+	// leaves), so an output shows it only where the disclosure rule
+	// shows the state (play.Disclosure.Checked).
+	Simulated string
 	// Timed is set for a command a timer sent (a watchdog, a retry); Due is
 	// the story time it was due, which on a live server is a little before
 	// At. Commands due at the same story millisecond collide.
@@ -98,9 +106,9 @@ func (e Event) Unknown() bool { return e.Kind == Command && unknownErr(e.Err) }
 
 // RestartedEmpty reports a node's restart that lost its keys: one without
 // persistence, or on a live server the keys locksim deleted to act it out
-// (the note says which; a restart with its data changes nothing).
+// (the note says it; a restart with its data changes nothing).
 func (e Event) RestartedEmpty() bool {
-	return e.Kind == Fault && e.Fault == FaultNodeUp && (strings.Contains(e.Note, "without persistence") || strings.Contains(e.Note, "restarted empty"))
+	return e.Kind == Fault && e.Fault == FaultNodeUp && strings.Contains(e.Note, "without persistence")
 }
 
 // Int returns an integer reply.

@@ -160,8 +160,9 @@ func (r *Run) Nodes() []NodeState {
 
 // StopNode stops the node: it answers nothing until RestartNode. An
 // embedded node is really stopped (its clients get connection refused); a
-// live one is stopped on locksim's side only (its commands are not sent),
-// which the log says: locksim never sends SHUTDOWN to a server it was given.
+// live one is stopped on locksim's side only (its commands are not sent,
+// and read as refused), which the event's Simulated says: locksim never
+// sends SHUTDOWN to a server it was given.
 func (r *Run) StopNode(name string) {
 	n := r.node(name)
 	if n == nil || n.down {
@@ -170,14 +171,14 @@ func (r *Run) StopNode(name string) {
 	n.down = true
 	// a stopped process loses what waited in its buffers
 	n.hung, n.backlog = false, nil
-	note := "node " + name + " stopped"
+	simulated := ""
 	if n.own {
 		n.b.stop()
 		n.reconnect() // the actors' next commands dial, and are refused
 	} else {
-		note += " (simulated: locksim stops sending to it)"
+		simulated = "locksim stops sending to it"
 	}
-	r.record(Event{Kind: Fault, Fault: FaultNodeDown, Node: name, Note: note})
+	r.record(Event{Kind: Fault, Fault: FaultNodeDown, Node: name, Note: "node " + name + " stopped", Simulated: simulated})
 }
 
 // RestartNode brings a stopped node back. With empty, it comes back as a
@@ -196,17 +197,22 @@ func (r *Run) RestartNode(ctx context.Context, name string, empty bool) {
 		n.reconnect() // not the dial error a refused command left behind
 	}
 	n.down = false
-	note := "node " + name + " restarted with its data"
+	note, simulated := "node "+name+" restarted with its data", ""
+	if !n.own {
+		simulated = "locksim sends to it again"
+	}
 	if empty {
 		_ = n.b.Delete(ctx, slices.Sorted(maps.Keys(n.keys))...)
 		// what a restart without persistence does to the keys is the
-		// story's question: the note says the cause, the keys show the rest
+		// story's question: the note says the cause, the same on every
+		// server, and the keys show the rest; how a live server played it
+		// (its keys deleted) is the answer, in Simulated
 		note = "node " + name + " restarted, without persistence"
 		if !n.own {
-			note = "node " + name + " restarted empty (simulated: locksim deleted its own keys there)"
+			simulated = "locksim deleted its own keys there"
 		}
 	}
-	r.record(Event{Kind: Fault, Fault: FaultNodeUp, Node: name, Note: note})
+	r.record(Event{Kind: Fault, Fault: FaultNodeUp, Node: name, Note: note, Simulated: simulated})
 }
 
 // Partition cuts actor off from the node (or heals the cut): its commands
@@ -249,7 +255,7 @@ func (r *Run) SlowNode(name string, slow bool) {
 // never arrives: in locksim's model the client gave up on it, and the log
 // says so for each. The node is modelled on locksim's side (the commands
 // wait in the run and are sent at the wake), the same on an embedded node
-// and a live one, where the log calls it simulated.
+// and a live one, where the event's Simulated says so.
 func (r *Run) HangNode(ctx context.Context, name string, hung bool) {
 	n := r.node(name)
 	if n == nil || n.hung == hung {
@@ -257,11 +263,11 @@ func (r *Run) HangNode(ctx context.Context, name string, hung bool) {
 	}
 	n.hung = hung
 	if hung {
-		note := "node " + name + " hangs: it reads nothing, and what is sent to it waits"
+		simulated := ""
 		if !n.own {
-			note += " (simulated: locksim holds the commands)"
+			simulated = "locksim holds the commands"
 		}
-		r.record(Event{Kind: Fault, Fault: FaultHang, Node: name, Note: note})
+		r.record(Event{Kind: Fault, Fault: FaultHang, Node: name, Note: "node " + name + " hangs: it reads nothing, and what is sent to it waits", Simulated: simulated})
 		return
 	}
 	note := "node " + name + " wakes: nothing waited"
@@ -339,19 +345,26 @@ func (x *Exec) sendOn(name, key string, args, shown []any, op *Op, timeout time.
 	c := n.conns[x.connName()]
 	n.keys[key] = true // deleted at reset, and by an empty restart
 	var fake error
+	simulated := ""
 	switch {
 	case n.cut[x.actor.Name]:
 		fake = errNode{fmt.Sprintf("i/o timeout after %s: node %s unreachable (simulated partition)", FormatSpan(timeout), name)}
 	case n.down && !n.own:
-		fake = errNode{"connection refused: node " + name + " is stopped (simulated)"}
+		// what an embedded node's client reads (a refused dial), the same
+		// before a question on every server; how it was played is apart
+		fake = errNode{"connection refused"}
+		simulated = "node " + name + " is stopped: locksim did not send it"
 	case n.hung:
 		fake = x.hangOn(n, key, args, shown, op, timeout)
+		if !n.own {
+			simulated = "node " + n.name + " is hung: locksim holds the command"
+		}
 	}
 	if fake != nil {
 		at := r.Now()
 		r.record(Event{At: at, Kind: Command, Actor: x.actor.Name, Step: x.label, Move: x.move, Node: name,
 			Args: toStrings(args), Cmd: FormatCommand(shown), Reply: FormatReply(nil, fake), Err: fake, Op: op,
-			Timed: x.timed, Due: x.due()})
+			Timed: x.timed, Due: x.due(), Simulated: simulated})
 		if n.cut[x.actor.Name] || n.hung {
 			r.waitUntil(x.ctx, at+timeout)
 		}
@@ -380,15 +393,11 @@ func (x *Exec) sendOn(name, key string, args, shown []any, op *Op, timeout time.
 // timeout. The command waits for the node to wake, except a release, which
 // never arrives.
 func (x *Exec) hangOn(n *node, key string, args, shown []any, op *Op, timeout time.Duration) error {
-	sim := ""
-	if !n.own {
-		sim = ", simulated"
-	}
 	if op != nil && op.Kind == OpRelease {
-		return errNode{fmt.Sprintf("i/o timeout after %s: node %s is hung%s; this release never arrives", FormatSpan(timeout), n.name, sim)}
+		return errNode{fmt.Sprintf("i/o timeout after %s: node %s is hung; this release never arrives", FormatSpan(timeout), n.name)}
 	}
 	n.backlog = append(n.backlog, waiting{actor: x.actor.Name, conn: x.connName(), step: x.label, move: x.move, args: args, shown: shown, op: op})
-	return errNode{fmt.Sprintf("i/o timeout after %s: node %s is hung%s; the command waits and runs when it wakes", FormatSpan(timeout), n.name, sim)}
+	return errNode{fmt.Sprintf("i/o timeout after %s: node %s is hung; the command waits and runs when it wakes", FormatSpan(timeout), n.name)}
 }
 
 // The learner's and the stories' node faults, as schedule moves.

@@ -48,7 +48,7 @@ func TestStoryCodes(t *testing.T) {
 }
 
 // TestPositionCode: a position's transcript ends with its code, which
-// carries the own moves and the prediction it was given.
+// carries the own moves and the prediction its reader gave.
 func TestPositionCode(t *testing.T) {
 	t.Parallel()
 	pos, err := play.ParsePosition([]byte(`{"version":1,"scene":"fencing","seed":7,"own":[{"at":2,"kind":"wait","ms":5000}],"step":3,"prediction":{"chosen":0}}`))
@@ -56,7 +56,7 @@ func TestPositionCode(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := PlainPosition(context.Background(), &out, embedded(t), pos); err != nil {
+	if err := PlainPositionWith(context.Background(), &out, embedded(t), pos, PositionOptions{Role: play.Transcript, Answer: 1}); err != nil {
 		t.Fatal(err)
 	}
 	codes := codesOf(out.String())

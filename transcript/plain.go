@@ -96,6 +96,15 @@ type transcript struct {
 	n    int // questions asked so far
 }
 
+// role is the transcript's reader: a handout's (-questions), whose
+// answers go to the key at its end, or a plain transcript's.
+func (t *transcript) role() play.Role {
+	if t.o.Questions {
+		return play.Handout
+	}
+	return play.Transcript
+}
+
 // scene writes one scene's transcript to w (and, with Questions, what
 // answers its question to the answer key).
 func (t *transcript) scene(ctx context.Context, w io.Writer, id string) error {
@@ -126,12 +135,11 @@ func (t *transcript) scene(ctx context.Context, w io.Writer, id string) error {
 	var asks []bool
 	question := false
 	for _, p := range stories {
-		var labels []string
-		for _, m := range sc.Script(p).Moves {
-			labels = append(labels, sim.MoveLabel(m))
-		}
-		// a story whose fault a live server cannot play asks nothing there
-		ask := !question && sc.PredictAt(labels) >= 0 && !(b.Live() && sc.NeedsEmbedded(p)) && play.FormsRefusal(sc, p, b) == ""
+		// the rule says where the story's question stands, open for a
+		// reader at its start; a story whose fault a live server cannot
+		// play asks nothing there
+		start := play.Position{Version: play.PositionVersion, Scene: sc.ID, Settings: map[string]int(p), Seed: seed}
+		ask := !question && play.Disclose(start, t.role()).Open && !(b.Live() && sc.NeedsEmbedded(p)) && play.FormsRefusal(sc, p, b) == ""
 		asks = append(asks, ask)
 		question = question || ask
 	}
@@ -340,9 +348,13 @@ type plainVariant struct {
 	trial *play.TrialRecord
 	// guess is the prediction a position gave at the question, if any
 	guess *play.Prediction
-	ask   bool      // this setting asks the scene's question
-	w     io.Writer // where the story goes; after a Questions question, key
-	key   io.Writer // the scene's part of the answer key
+	ask   bool // this setting asks the scene's question
+	// stop: the question is open for the reader, who has not answered
+	// it: the story stops there, and goOn says how to answer and play on
+	stop bool
+	goOn string
+	w    io.Writer // where the story goes; after a Questions question, key
+	key  io.Writer // the scene's part of the answer key
 }
 
 func (v plainVariant) play(ctx context.Context) (err error) {
@@ -382,10 +394,31 @@ func (v plainVariant) play(ctx context.Context) (err error) {
 		}
 	}()
 	printed := 0
+	// how a live server played a fault (sim.Event.Simulated) may answer
+	// the question about it: while the rule holds the question open it is
+	// held, and said once the replies have answered
+	var held []string
 	flush := func() error {
 		events := s.Snap.Events
+		here := pos
+		here.Step = s.Snap.Pos
+		checked := !v.ask || play.Disclose(here, v.t.role()).Checked
 		for _, e := range events[printed:] {
-			if _, err := fmt.Fprintln(w, plainEventOn(e, events, s.Snap.Scale, b.Live())); err != nil {
+			if said := e; e.Simulated != "" {
+				if checked {
+					// the reply or note with how it was played, in its line
+					if e.Kind == sim.Command {
+						said.Reply += " (simulated: " + e.Simulated + ")"
+					} else {
+						said.Note += " (simulated: " + e.Simulated + ")"
+					}
+					e = said
+				} else {
+					held = append(held, simulatedLine(e))
+				}
+			}
+			line := plainEventOn(e, events, s.Snap.Scale, b.Live())
+			if _, err := fmt.Fprintln(w, line); err != nil {
 				return err
 			}
 			// a distributed story's failing node is its lesson, not an outage
@@ -405,7 +438,8 @@ func (v plainVariant) play(ctx context.Context) (err error) {
 	if err := flush(); err != nil {
 		return err
 	}
-	at := play.QuestionAt(sc, p, v.own)
+	// where the question stands, as the rule reads the story's start
+	at := play.Disclose(pos, v.t.role()).At
 	for s.Snap.Pos < len(s.Snap.Moves) {
 		// a signal cancels ctx: a step then returns without moving on
 		if err := ctx.Err(); err != nil {
@@ -413,6 +447,11 @@ func (v plainVariant) play(ctx context.Context) (err error) {
 		}
 		if v.ask && s.Snap.Pos == at {
 			v.question(w)
+			if v.stop {
+				// the reader's question: nothing past it until answered
+				fmt.Fprintf(w, "[the story stops at its question: to answer it and play on, %s]\n", v.goOn)
+				return nil
+			}
 			if v.t.o.Questions {
 				fmt.Fprintf(w, "(the story goes on in the answer key, question %d)\n", v.t.n)
 				w = v.key
@@ -430,6 +469,10 @@ func (v plainVariant) play(ctx context.Context) (err error) {
 		}
 		if v.ask && s.Snap.Pos == at+1 && at >= 0 && !v.t.o.Questions {
 			fmt.Fprintf(w, "[the replies answer: %s]\n", v.answer(s))
+		}
+		if len(held) > 0 && s.Snap.Pos > at {
+			fmt.Fprintf(w, "[how locksim played the faults on this live server: %s]\n", strings.Join(held, "; "))
+			held = nil
 		}
 	}
 	snap := s.Snap
@@ -486,12 +529,27 @@ func (v plainVariant) play(ctx context.Context) (err error) {
 		}
 		fmt.Fprintln(w, line)
 	}
-	code, err := storyCode(s, v.guess, play.QuestionAt(sc, p, v.own) >= 0)
+	code, err := storyCode(s, v.guess, at >= 0)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "story code: -story %s\n", code)
 	return nil
+}
+
+// simulatedLine is how a live server played an event's fault, said once
+// the question is answered: "node C restarted, without persistence:
+// locksim deleted its own keys there".
+func simulatedLine(e sim.Event) string {
+	what := e.Note
+	if e.Kind == sim.Command {
+		cmd := "command"
+		if len(e.Args) > 0 {
+			cmd = e.Args[0]
+		}
+		what = fmt.Sprintf("%s's %s at %s", e.Actor, cmd, scenes.Stamp(e.At))
+	}
+	return what + ": " + e.Simulated
 }
 
 // storyCode is the code of the story s has played to its end (see

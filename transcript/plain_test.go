@@ -161,13 +161,23 @@ func TestPlainOneSetting(t *testing.T) {
 // right after its SET prints the whole story through the core: the own
 // move named up front and in the log where it went in, B's write and
 // release gone from what follows it, A's write taken, and the prediction
-// given at the question.
+// its reader gave at the question. Without the reader's answer it stops at
+// the question, whatever the position's author predicted.
 func TestPlainPosition(t *testing.T) {
 	pos := play.Position{Version: play.PositionVersion, Scene: "gc-pause", Seed: 1, Step: 2,
 		Own:        []play.Own{{At: 4, Kind: "crash", Actor: "B"}},
-		Prediction: &play.Prediction{Chosen: 0}}
+		Prediction: &play.Prediction{Chosen: 1}}
 	var out bytes.Buffer
 	if err := PlainPosition(context.Background(), &out, embedded(t), pos); err != nil {
+		t.Fatal(err)
+	}
+	stopped := words(out.String())
+	if !strings.HasSuffix(stopped, "[the story stops at its question: to answer it and play on, give -answer N, N your choice's number]") ||
+		strings.Contains(stopped, "B> SET") || strings.Contains(stopped, "your prediction") {
+		t.Errorf("at its open question the position's transcript goes on, or does not say how to:\n%s", out.String())
+	}
+	out.Reset()
+	if err := PlainPositionWith(context.Background(), &out, embedded(t), pos, PositionOptions{Role: play.Code, Answer: 1}); err != nil {
 		t.Fatal(err)
 	}
 	text := words(out.String())

@@ -59,7 +59,9 @@ const castProfile = termenv.ANSI256
 // with the learner's own moves in place and ends at pos.Step; at the
 // scene's question it shows the question with a marker ("m" event)
 // labelled with it, then pos's prediction: the choice made, or the
-// question put to the class (as when none was made).
+// question put to the class (as when none was made). A position at or
+// before its open question (play.Disclose, role Cast) ends at its step,
+// at the latest at the question's frame and marker.
 // The selection pos names is applied to the last frame. A quiz is one
 // frame, of its place. On the embedded server the same pos makes the same
 // bytes (a race only when pos carries its record); b must be embedded.
@@ -228,7 +230,14 @@ func (c *caster) story(ctx context.Context, b *sim.Backend, pos play.Position) e
 	if pos.Prediction != nil {
 		pred = *pos.Prediction
 	}
-	for a.pl.Snap.Pos < pos.Step {
+	// the rule, asked for a cast's viewer: a position at or before its
+	// open question records the story no further than the question, whose
+	// answer (its author's, if any) is the viewer's to give
+	last := pos.Step
+	if d := play.Disclose(pos, play.Cast); d.Open && d.At >= 0 {
+		last = min(last, d.At)
+	}
+	for a.pl.Snap.Pos < last {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -238,7 +247,7 @@ func (c *caster) story(ctx context.Context, b *sim.Backend, pos play.Position) e
 			// the question, for the class to think about
 			c.frame(a, castPause)
 			c.event(0, "m", "predict: "+strings.Join(strings.Fields(a.pl.Question("predict")), " "))
-			if a.pl.Snap.Pos >= pos.Step {
+			if a.pl.Snap.Pos >= last {
 				break // the position stands at the open question
 			}
 			c.answer(a, pred)

@@ -18,7 +18,6 @@ import (
 	"locksim/sim"
 	"locksim/sim/simtest"
 	"locksim/storycode"
-	"locksim/transcript"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -82,6 +81,9 @@ type walk struct {
 	w, h       int
 	where      string
 	evidence   map[string]bool
+	// live is what only a live run adds (sim.Event.Simulated): evidence
+	// too, in any text (liveWalk)
+	live []string
 }
 
 func (w *walk) run() {
@@ -296,21 +298,9 @@ func (w *walk) run() {
 		}
 	}
 
-	// a plain transcript, before the question's line
-	var plain bytes.Buffer
-	if err := transcript.PlainPosition(context.Background(), &plain, w.b, end); err != nil {
-		t.Fatalf("%s: transcript: %v", w.where, err)
-	}
-	before, _, ok := strings.Cut(plain.String(), "[predict:")
-	if !ok {
-		t.Fatalf("%s: the transcript asks no question:\n%s", w.where, plain.String())
-	}
-	flat := flatten(before)
-	for r := range w.evidence {
-		if len(r) >= 20 && strings.Contains(flat, flatten(r)) {
-			t.Errorf("%s: the transcript before the question's line says %q, which answers it", w.where, r)
-		}
-	}
+	// the text forms: a transcript, a handout, a code's text, its cast
+	// and its redis-cli export (disclose_text_test.go)
+	w.textForms()
 }
 
 // class walks the question as a class would at the walk's size.

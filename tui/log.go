@@ -11,7 +11,10 @@ import (
 
 // logLines turns events into the command log; sel's lines are highlighted.
 // With strip, the run's key prefix is left out (the rule above says it).
-func logLines(s sim.Snapshot, sel string, strip bool, digits int) []views.LogLine {
+// With simulated, how a live server played a fault (sim.Event.Simulated)
+// follows its line: the caller gives it only where the disclosure rule
+// shows the checked state, since it may answer the question.
+func logLines(s sim.Snapshot, sel string, strip bool, digits int, simulated bool) []views.LogLine {
 	var out []views.LogLine
 	for _, e := range s.Events {
 		l := views.LogLine{At: "+" + sim.FormatDuration(e.At), Actor: e.Actor, Hi: sel != "" && e.Actor == sel}
@@ -41,6 +44,13 @@ func logLines(s sim.Snapshot, sel string, strip bool, digits int) []views.LogLin
 			}
 		default:
 			l.Text = "[" + e.Note + "]"
+		}
+		if simulated && e.Simulated != "" {
+			if e.Kind == sim.Command {
+				l.Reply += " (simulated: " + e.Simulated + ")"
+			} else {
+				l.Text += " (simulated: " + e.Simulated + ")"
+			}
 		}
 		out = append(out, l)
 	}

@@ -370,7 +370,7 @@ func (p *Player) draw() (string, frameLayout) {
 		// longer tokens' heads, which 80 columns show
 		digits = 16
 	}
-	lines := views.Unfold(st, logLines(p.Snap, sel, strip, digits), logW)
+	lines := views.Unfold(st, logLines(p.Snap, sel, strip, digits, p.Disclose(p.role).Checked), logW)
 	lay.logLen = len(lines)
 	// rows a taller screen leaves below the log show a script's source
 	script := ""

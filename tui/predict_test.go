@@ -162,7 +162,7 @@ func hiddenValues(sc *scenes.Scene, p scenes.Params, pl *Player, before, after s
 			h.replies = append(h.replies, reply{e.Actor, e.Reply, got[e.Actor+" "+e.Reply]})
 		}
 	}
-	if lines := logLines(before, "", false, 16); len(lines) > 0 {
+	if lines := logLines(before, "", false, 16, true); len(lines) > 0 {
 		last := lines[len(lines)-1].Text
 		h.setup = last[:min(len(last), 24)]
 	}

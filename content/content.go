@@ -91,16 +91,17 @@ type textKey struct {
 	f  Form
 }
 
-// loadForm reads and parses the scene's text over the shared sentences.
+// loadForm reads and parses the scene's text over the shared sentences,
+// which are parsed once for every scene (LoadForm of Shared).
 func loadForm(id string, f Form) (Text, error) {
 	b, err := files.ReadFile("text/" + id + ".txt")
 	if err != nil {
 		return nil, fmt.Errorf("no course text for scene %q", id)
 	}
 	t := Text{}
-	if common, err := files.ReadFile("text/" + Shared + ".txt"); err == nil && id != Shared {
-		for k, v := range ParseForm(string(common), f) {
-			t[k] = v
+	if id != Shared {
+		if common, err := LoadForm(Shared, f); err == nil {
+			t = common
 		}
 	}
 	for k, v := range ParseForm(string(b), f) {

@@ -191,7 +191,7 @@ func TestTimeoutSaysUnknown(t *testing.T) {
 	go func() { done <- Check(h, 2*time.Second) }()
 	select {
 	case r := <-done:
-		if v := r.Of(Mutex()); v.Result != Unknown || v.Short() != "unknown (timed out)" || v.Sentence != sentences.Get("unknown") {
+		if v := r.Of(Mutex()); v.Result != Unknown || v.Short() != "unknown (timed out)" || v.Sentence != sentences().Get("unknown") {
 			t.Errorf("a check past its timeout: %s (%s)", v.Short(), v.Sentence)
 		}
 		if v := r.Of(Server()); v.Result != Linearizable {
@@ -224,7 +224,7 @@ func TestSentences(t *testing.T) {
 		}
 	}
 	for _, name := range names {
-		if !sentences.Has(name) {
+		if !sentences().Has(name) {
 			t.Errorf("content/text/check.txt has no section %q", name)
 		}
 	}
@@ -287,8 +287,8 @@ func TestAnotherModel(t *testing.T) {
 // TestFill: the checker's own slot filling says what content's Fill says.
 func TestFill(t *testing.T) {
 	vars := map[string]string{"op": "B's acquire", "at": "+32.000s", "holder": "A", "actor": "B", "n": "1"}
-	for name := range sentences {
-		if got, want := fill(name, vars), sentences.Fill(name, vars); got != want {
+	for name := range sentences() {
+		if got, want := fill(name, vars), sentences().Fill(name, vars); got != want {
 			t.Errorf("%s: fill %q, Fill %q", name, got, want)
 		}
 	}

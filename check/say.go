@@ -3,6 +3,7 @@ package check
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"locksim/content"
 )
@@ -10,14 +11,18 @@ import (
 // sentences are the checker's lines in the course text
 // (content/text/check.txt), loaded once: the text is embedded and never
 // changes while the program runs. Were it missing, each line would read
-// "[no text: …]", which the tests catch.
-var sentences, _ = content.Load("check")
+// "[no text: …]", which the tests catch. Loaded on first use, not at start:
+// a run that checks no history (a -plain transcript) does not parse it.
+var sentences = sync.OnceValue(func() content.Text {
+	t, _ := content.Load("check")
+	return t
+})
 
 // sentence is one line on what f means for h: the model's own line when
 // it has one for f, else its -na, -bad or -ok line.
 func sentence(h History, f Finding) string {
 	if f.Result == Unknown {
-		return sentences.Get("unknown")
+		return sentences().Get("unknown")
 	}
 	vars := map[string]string{"n": strconv.Itoa(f.Refused)}
 	if f.At >= 0 {
@@ -31,11 +36,11 @@ func sentence(h History, f Finding) string {
 	}
 	switch f.Result {
 	case NotApplicable:
-		return sentences.Get(f.Model.text + "-na")
+		return sentences().Get(f.Model.text + "-na")
 	case NotLinearizable:
 		return fill(f.Model.text+"-bad", vars)
 	}
-	return sentences.Get(f.Model.text + "-ok")
+	return sentences().Get(f.Model.text + "-ok")
 }
 
 // holderBefore is the client that held op at's lock in the client's mutex
@@ -57,7 +62,7 @@ func (h History) holderBefore(at int) string {
 // fill is content.Text.Fill for the checker's few slots, without building
 // a replacer each time: the trials say a sentence for every broken trial.
 func fill(name string, vars map[string]string) string {
-	src := sentences.Get(name)
+	src := sentences().Get(name)
 	var b strings.Builder
 	for {
 		i := strings.IndexByte(src, '{')

@@ -24,8 +24,10 @@ package content
 import (
 	"embed"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
+	"sync"
 )
 
 //go:embed text/*.txt
@@ -61,16 +63,45 @@ func LoadHandout(id string) (Text, error) {
 	return LoadForm(id, Handout)
 }
 
-// LoadForm is Load in the given form.
+// LoadForm is Load in the given form. Each (id, form) is parsed once per
+// process (see parsed); the caller gets a copy of its own to keep or change.
 func LoadForm(id string, f Form) (Text, error) {
+	k := textKey{id, f}
+	if t, ok := parsed.Load(k); ok {
+		return maps.Clone(t.(Text)), nil
+	}
+	t, err := loadForm(id, f)
+	if err != nil {
+		return nil, err
+	}
+	parsed.Store(k, t)
+	return maps.Clone(t), nil
+}
+
+// parsed holds each text LoadForm has parsed, by scene and form. The texts
+// are embedded and never change, so a text parsed once is the text for the
+// life of the process; a play opens its scene's text for every story (a
+// transcript's variants, the fingerprint's default stories), and parsing it
+// again each time was a tenth of a -plain run. Entries are never changed
+// after they are stored: LoadForm hands out copies.
+var parsed sync.Map // textKey → Text
+
+type textKey struct {
+	id string
+	f  Form
+}
+
+// loadForm reads and parses the scene's text over the shared sentences,
+// which are parsed once for every scene (LoadForm of Shared).
+func loadForm(id string, f Form) (Text, error) {
 	b, err := files.ReadFile("text/" + id + ".txt")
 	if err != nil {
 		return nil, fmt.Errorf("no course text for scene %q", id)
 	}
 	t := Text{}
-	if common, err := files.ReadFile("text/" + Shared + ".txt"); err == nil && id != Shared {
-		for k, v := range ParseForm(string(common), f) {
-			t[k] = v
+	if id != Shared {
+		if common, err := LoadForm(Shared, f); err == nil {
+			t = common
 		}
 	}
 	for k, v := range ParseForm(string(b), f) {

@@ -1,6 +1,7 @@
 package content
 
 import (
+	"maps"
 	"regexp"
 	"strings"
 	"testing"
@@ -231,4 +232,55 @@ func TestQuestionsHaveAnswerSections(t *testing.T) {
 	if asking == 0 {
 		t.Error("no scene file has a predict section")
 	}
+}
+
+// TestLoadParsesOnceAndHandsOutCopies: a second load of a scene's text is
+// what parsing it afresh gives, in each form, and a caller that changes its
+// copy changes no one else's.
+func TestLoadParsesOnceAndHandsOutCopies(t *testing.T) {
+	for _, f := range []Form{Screen, Handout, Raw} {
+		first, err := LoadForm("race", f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := loadForm("race", f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first["title"] = "changed by a caller"
+		delete(first, "intro")
+		again, err := LoadForm("race", f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !maps.Equal(again, fresh) {
+			t.Errorf("form %d: a second load differs from a fresh parse (a caller's change reached it?)", f)
+		}
+		if again["title"] == "changed by a caller" || !again.Has("intro") {
+			t.Errorf("form %d: a caller's change to its copy reached the next load", f)
+		}
+	}
+	if _, err := LoadForm("no-such-scene", Screen); err == nil {
+		t.Error("a missing scene's text loaded")
+	}
+}
+
+// BenchmarkLoad is a scene's text loaded again, as each story a play
+// opens loads it (cached), beside parsing it afresh, which every load cost
+// before texts were parsed once (parsed).
+func BenchmarkLoad(b *testing.B) {
+	b.Run("cached", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := Load("race"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("parsed", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := loadForm("race", Screen); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

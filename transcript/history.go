@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"html/template"
 	"io"
 	"strings"
 	"time"
@@ -62,7 +61,7 @@ func History(ctx context.Context, w io.Writer, b *sim.Backend, pos play.Position
 			Broken: f.Result == check.NotLinearizable})
 		about.Broken = about.Broken || f.Result == check.NotLinearizable
 	}
-	if err := historyPage.Execute(w, about); err != nil {
+	if err := writeHistoryPage(w, about); err != nil {
 		return check.Report{}, err
 	}
 	return rep, nil
@@ -87,14 +86,64 @@ type historyVerdict struct {
 	Broken                 bool
 }
 
-// historyPage is locksim's page around porcupine's visualisation. It loads
-// nothing from outside the file.
-var historyPage = template.Must(template.New("history").Parse(`<!doctype html>
+// historyText escapes a string for the page's text and its quoted
+// attributes with the table html/template uses for both (html.EscapeString's
+// five characters, and '+' and NUL as well), so the page is the bytes the
+// template it replaced wrote. The page is spliced by hand, not executed from
+// html/template: one template Execute made the linker keep every exported
+// method of every type the binary holds (go-redis's clients among them),
+// about 11 MB of the binary.
+var historyText = strings.NewReplacer(
+	"\x00", "\uFFFD",
+	`"`, "&#34;",
+	"&", "&amp;",
+	"'", "&#39;",
+	"+", "&#43;",
+	"<", "&lt;",
+	">", "&gt;",
+)
+
+// writeHistoryPage writes locksim's page around porcupine's visualisation:
+// the fixed parts of the page as written, every value of a escaped by
+// historyText. The page loads nothing from outside the file.
+func writeHistoryPage(w io.Writer, a historyAbout) error {
+	var b strings.Builder
+	e := historyText.Replace
+	b.WriteString(historyHead)
+	b.WriteString(e(a.Scene))
+	b.WriteString(historyTitleEnd)
+	b.WriteString(e(a.Scene) + ": " + e(a.Title))
+	b.WriteString("</h1>\n<p class=\"story\">the story: " + e(a.Story))
+	fmt.Fprintf(&b, " · seed %d · played to step %d of %d</p>\n<ul>\n", a.Seed, a.Step, a.Steps)
+	for _, v := range a.Verdicts {
+		b.WriteString("<li")
+		if v.Broken {
+			b.WriteString(` class="broken"`)
+		}
+		b.WriteString("><b>" + e(v.Model) + ": " + e(v.Short) + "</b>. " + e(v.Sentence) + "</li>\n")
+	}
+	b.WriteString(historyTerms)
+	b.WriteString(e(a.Porcupine))
+	b.WriteString(historyScript)
+	// the padded literal is what html/template wrote for a bool in script
+	fmt.Fprintf(&b, "  if ( %t  && jump)", a.Broken)
+	b.WriteString(historyEnd)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// The fixed parts of the history page, in the order writeHistoryPage
+// writes them between its values. The script fits porcupine's timeline to
+// the window's width (down to two thirds of its size) so a late operation
+// is not off screen, then opens it at the first error, if any.
+const (
+	historyHead = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>locksim · {{.Scene}} · the history checked</title>
+<title>locksim · `
+	historyTitleEnd = ` · the history checked</title>
 <style>
 body { margin: 0; font: 15px/1.45 system-ui, sans-serif; color: #1d1d1f; background: #fafafa; display: flex; flex-direction: column; height: 100vh; }
 header { padding: 12px 20px 8px; border-bottom: 1px solid #ddd; background: #fff; }
@@ -108,27 +157,24 @@ iframe { flex: 1; width: 100%; border: 0; }
 </head>
 <body>
 <header>
-<h1>locksim · {{.Scene}}: {{.Title}}</h1>
-<p class="story">the story: {{.Story}} · seed {{.Seed}} · played to step {{.Step}} of {{.Steps}}</p>
-<ul>
-{{range .Verdicts}}<li{{if .Broken}} class="broken"{{end}}><b>{{.Model}}: {{.Short}}</b>. {{.Sentence}}</li>
-{{end}}</ul>
+<h1>locksim · `
+	historyTerms = `</ul>
 <p class="terms">Below, porcupine's view: each model on rows of its own, one row per client, time running right; a bar is one operation, from its call to its reply. "LP" is a linearization point, the instant an operation takes effect in the one order the model found: "Valid LP" where it could place the operation, "Invalid LP" where no order explains the replies (the break). Click a bar to see the model's state after it.</p>
 </header>
-<iframe id="porcupine" title="porcupine's visualisation of the history" srcdoc="{{.Porcupine}}"></iframe>
+<iframe id="porcupine" title="porcupine's visualisation of the history" srcdoc="`
+	historyScript = `"></iframe>
 <script>
-// fit porcupine's timeline to the window's width (down to two thirds of
-// its size) so a late operation is not off screen, then open it at the
-// first error, if any
 document.getElementById("porcupine").addEventListener("load", function () {
   var d = this.contentDocument;
   if (!d) { return; }
   var wide = d.documentElement.scrollWidth, room = this.clientWidth;
   if (wide > room) { d.body.style.zoom = Math.max(room / wide, 0.66); }
   var jump = d.getElementById("jump-link");
-  if ({{.Broken}} && jump) { jump.dispatchEvent(new MouseEvent("click", { bubbles: true })); }
+`
+	historyEnd = ` { jump.dispatchEvent(new MouseEvent("click", { bubbles: true })); }
 });
 </script>
 </body>
 </html>
-`))
+`
+)

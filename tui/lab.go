@@ -267,6 +267,14 @@ func (l *Lab) run() tea.Cmd {
 		l.runErr = "the lock needs an acquire and a release before the adversary can run it"
 		return nil
 	}
+	if lv := l.level(l.open); !lv.own {
+		// as -grade -level: a part the level's lock does not have would
+		// change what its rule judges
+		if err := lv.Level.CheckParts(&lk); err != nil {
+			l.runErr = err.Error()
+			return nil
+		}
+	}
 	l.Close()
 	search, start := play.CheckLockBy(l.com.Search, lk)
 	l.search, l.running, l.prog = search, true, lab.Progress{Max: lk.Policy.Bound.MaxSchedules}

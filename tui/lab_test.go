@@ -447,3 +447,21 @@ func TestLabCancel(t *testing.T) {
 		t.Errorf("a cancelled search's late messages should change nothing:\n%s", a.View())
 	}
 }
+
+// TestLabLevelRefusesAnAddedPart: in a level whose lock has no extend, an
+// extend the learner adds (one answering 0 would make every holder give
+// up before the release the level is about) is refused by name at ctrl+r,
+// as -grade -level refuses it, and the level is not passed.
+func TestLabLevelRefusesAnAddedPart(t *testing.T) {
+	i := slices.IndexFunc(lab.Levels(), func(lv lab.Level) bool { return lv.ID == "get-then-del" })
+	a := openLab(t, Options{Seed: 1}, 80, 24, strings.Repeat("[down]", len(lab.Levels())+i)+"[enter]")
+	l := a.labPage()
+	l.setFocus(2) // the extend, empty in this level
+	drive(t, a, labPresses("return 0[ctrl+r]")...)
+	if l.running || l.report != nil || a.course.Prog.Levels["fix:get-then-del"] {
+		t.Fatalf("the lock with an added extend should not run:\n%s", a.View())
+	}
+	if !strings.Contains(a.View(), "extend.lua: level get-then-del has no extend") {
+		t.Errorf("the refusal should name extend.lua and the level:\n%s", a.View())
+	}
+}

@@ -545,13 +545,11 @@ var storyCodes = regexp.MustCompile(`\(story code ([^ ()]+)\)|-story ([^ ()]+\.[
 
 // Write writes OUT/results.json (OUT created if missing), and beside it
 // each story code the results name, in the file its pointer names
-// (lab-<hash>.code), which locksim -story reads.
+// (lab-<hash>.code), which locksim -story reads. The messages name those
+// files by the directory out, as given: the grade that made them did not
+// know it, and wrote OUT/ in its place.
 func Write(out string, res Results) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
-		return err
-	}
-	data, err := json.MarshalIndent(res, "", "  ")
-	if err != nil {
 		return err
 	}
 	for _, t := range res.Tests {
@@ -566,5 +564,21 @@ func Write(out string, res Results) error {
 			}
 		}
 	}
+	res.Tests = slices.Clone(res.Tests)
+	for i, t := range res.Tests {
+		res.Tests[i].Message, res.Tests[i].TestCode = inOut(t.Message, out), inOut(t.TestCode, out)
+	}
+	data, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return err
+	}
 	return os.WriteFile(filepath.Join(out, "results.json"), append(data, '\n'), 0o644)
+}
+
+// inOut is s with the OUT/ of fileRef and alsoIn naming the directory
+// out.
+func inOut(s, out string) string {
+	dir := filepath.Clean(out) + string(filepath.Separator)
+	s = strings.ReplaceAll(s, "-story OUT/", "-story "+dir)
+	return strings.ReplaceAll(s, "also in OUT/", "also in "+dir)
 }

@@ -558,7 +558,7 @@ func (l *Lab) hint() {
 		return
 	case lv.Mode == lab.FixIt && l.passed[lv.ID()]:
 		if lk, err := l.lock(); err == nil && lab.ReferenceDiff(lv.Level.ID, &lk) == "" {
-			l.note = "your lock is the reference fix, but for quotes, comments and spacing"
+			l.note = "same as the reference fix: your lock differs from it only in quotes, comments, spacing and line breaks"
 			return
 		}
 		l.showRef = true

@@ -12,9 +12,9 @@ import (
 )
 
 // Hints are the staged hints of level id in mode m, in the order they are
-// shown: a nudge first, then the idea, then the command or comparison to
-// use, never the code (content's
-// lab/<id>.txt, sections break-N or fix-N). None for a level with no text.
+// shown: a nudge first, then the idea, then (to fix) the command or the
+// comparison to use, never the code (content's lab/<id>.txt, sections
+// break-N or fix-N). None for a level with no text.
 func Hints(id string, m Mode) []string {
 	txt, err := content.LabLevel(id)
 	if err != nil {

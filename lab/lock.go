@@ -497,9 +497,13 @@ func LoadParts(dir string) (*Lock, error) {
 
 // Save writes the lock's parts and lab.json into dir (created if missing),
 // removing the other language's file of each part and an extend file when
-// the lock has no extend, so Load reads back the same lock.
+// the lock has no extend, so Load reads back the same lock; and README.md
+// (Readme) when dir has none.
 func (l *Lock) Save(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := writeReadme(dir); err != nil {
 		return err
 	}
 	for _, p := range []Part{l.Acquire, l.Release, l.Extend} {

@@ -465,3 +465,50 @@ func TestLabLevelRefusesAnAddedPart(t *testing.T) {
 		t.Errorf("the refusal should name extend.lua and the level:\n%s", a.View())
 	}
 }
+
+// TestLabLessonReadsAsPassing: the compare-and-delete lock, its own, with
+// a pause past the TTL in scope, reads as passing on the screen as it does
+// under -grade: mutual-exclusion and resource-safety are ✓ with a lesson
+// mark (only that fault, which no lease survives, breaks them), and no
+// line is ✗. The level about fencing, whose rule counts that break,
+// keeps its ✗.
+func TestLabLessonReadsAsPassing(t *testing.T) {
+	a := openLab(t, Options{Seed: 1, Lab: labDir(t)}, 120, 40, "")
+	drive(t, a, labPresses(clearPart(6)+"[ctrl+l]"+labFix+"[ctrl+r]")...)
+	v := a.View()
+	for _, p := range []lab.Property{lab.MutualExclusion, lab.ResourceSafety} {
+		if j := judgementOf(t, a, p); j.Status != lab.Fail || !j.Lesson {
+			t.Fatalf("%s should be broken only by the lesson's fault: %+v\n%s", p, j, v)
+		}
+		if line := verdictLine(v, p); !strings.HasPrefix(line, "✓") || !strings.Contains(line, "lesson: only a pause past the TTL breaks it") {
+			t.Errorf("%s should read as a lesson that passes: %q\n%s", p, line, v)
+		}
+	}
+	for _, p := range lab.AllProperties() {
+		if strings.HasPrefix(verdictLine(v, p), "✗") {
+			t.Errorf("the compare-and-delete lock should have no ✗: %q", verdictLine(v, p))
+		}
+	}
+	i := slices.IndexFunc(lab.Levels(), func(lv lab.Level) bool { return lv.ID == "no-fencing" })
+	b := openLab(t, Options{Seed: 1}, 120, 40, strings.Repeat("[down]", len(lab.Levels())+i)+"[enter][ctrl+r]")
+	if line := verdictLine(b.View(), lab.ResourceSafety); !strings.HasPrefix(line, "✗") {
+		t.Errorf("in the no-fencing level the flawed lock's resource-safety stays ✗: %q\n%s", line, b.View())
+	}
+}
+
+// TestLabSearchWaitingForASlot: a served search that waits for one of the
+// server's search slots says so on the lock's page, with its place in the
+// queue, until its first count arrives.
+func TestLabSearchWaitingForASlot(t *testing.T) {
+	a := openLab(t, Options{Seed: 1, Lab: labDir(t)}, 80, 24, "")
+	l := a.labPage()
+	l.running, l.prog = true, lab.Progress{Waiting: 2, Slots: 4}
+	if v := a.View(); !strings.Contains(v, "waiting for one of the server's 4 search slots: place 2 in the queue") {
+		t.Errorf("a waiting search should say so, and its place:\n%s", v)
+	}
+	l.prog = lab.Progress{Explored: 256, Max: 200_000, Done: 0.1}
+	if v := a.View(); strings.Contains(v, "waiting for one") || !strings.Contains(v, "256 schedules explored") {
+		t.Errorf("a running search should show its count:\n%s", v)
+	}
+	l.running = false
+}

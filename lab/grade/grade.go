@@ -278,25 +278,11 @@ func widen(p lab.Policy) lab.Policy {
 	return d
 }
 
-// leaseFaults end a lease under a holder that is still working: no TTL
-// survives a pause past it, a clock that jumps past it, or a restart that
-// forgets the key.
-func leaseFaults() []lab.Fault { return []lab.Fault{lab.PausePast, lab.ClockJump, lab.Restart} }
+// leaseFaults and lessonFaults are the lab's (lab.LeaseFaults,
+// lab.LessonFaults), which the lab's screen reads too.
+func leaseFaults() []lab.Fault { return lab.LeaseFaults() }
 
-// lessonFaults are the faults whose breaks of p are lessons of the
-// course, not bugs of the lock: for mutual-exclusion, every fault that
-// ends a lease; for resource-safety, a restart (it forgets the fencing
-// counter too) and, for a lock that hands out no fencing token, the
-// others as well. Every other break is the lock's own.
-func lessonFaults(p lab.Property, fenced bool) []lab.Fault {
-	switch {
-	case p == lab.MutualExclusion, p == lab.ResourceSafety && !fenced:
-		return leaseFaults()
-	case p == lab.ResourceSafety:
-		return []lab.Fault{lab.Restart}
-	}
-	return nil
-}
+func lessonFaults(p lab.Property, fenced bool) []lab.Fault { return lab.LessonFaults(p, fenced) }
 
 // defaultGrade grades l under the default policy widened by its lab.json:
 // each property is a test over every fault in scope but its lesson

@@ -101,6 +101,10 @@ type Lab struct {
 	hints    int
 	showRef  bool
 	showHelp bool
+	// resTop is how far the learner scrolled the result, in lines, when
+	// it is longer than the rows under the editor; resMax the farthest it
+	// goes (0: it fits), as the page last drew it
+	resTop, resMax int
 }
 
 // labStory asks the app to play a story of the lab in the player.
@@ -279,6 +283,7 @@ func (l *Lab) run() tea.Cmd {
 	search, start := play.CheckLockBy(l.com.Search, lk)
 	l.search, l.running, l.prog = search, true, lab.Progress{Max: lk.Policy.Bound.MaxSchedules}
 	l.report, l.scriptErr, l.runErr = nil, nil, ""
+	l.resTop = 0
 	l.notes = lab.Lint(&lk)
 	return teaCmd(start)
 }
@@ -378,6 +383,11 @@ func (l *Lab) KeyMap() help.KeyMap {
 	default:
 		short = []key.Binding{run, hintShort, k.Back, relabel(k.NextPart, "part"), relabel(k.Lang, "Lua/commands"), k.Save}
 		full = []key.Binding{k.Run, hint, k.NextPart, k.PrevPart, k.Lang, k.Save, k.Back}
+	}
+	if l.resMax > 0 && !l.running {
+		// the result runs past the screen: its scroll key comes first
+		short = append([]key.Binding{k.Scroll}, short...)
+		full = append([]key.Binding{k.Scroll}, full...)
 	}
 	if n := len(l.failures()); n > 0 && !l.running {
 		short = append([]key.Binding{relabel(k.Story, "the break ▸")}, short...)
@@ -504,6 +514,13 @@ func (l *Lab) editKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Story):
 		return l.openBreak()
+	case key.Matches(msg, k.Scroll):
+		if msg.Type == tea.KeyCtrlUp {
+			l.resTop = max(l.resTop-1, 0)
+		} else {
+			l.resTop = min(l.resTop+1, l.resMax)
+		}
+		return nil
 	case key.Matches(msg, k.Pick) && len(l.failures()) > 1:
 		n := len(l.failures())
 		l.pick = (l.pick + n + map[bool]int{true: -1, false: 1}[msg.Type == tea.KeyPgUp]) % n

@@ -14,6 +14,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/cursor"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // labPresses turns a string of presses into key messages for the lab:
@@ -23,7 +24,8 @@ func labPresses(s string) []tea.Msg {
 	named := map[string]tea.KeyType{"ctrl+r": tea.KeyCtrlR, "ctrl+l": tea.KeyCtrlL, "ctrl+s": tea.KeyCtrlS,
 		"ctrl+home": tea.KeyCtrlHome, "ctrl+k": tea.KeyCtrlK, "delete": tea.KeyDelete, "backspace": tea.KeyBackspace,
 		"shift+tab": tea.KeyShiftTab, "ctrl+end": tea.KeyCtrlEnd, "ctrl+o": tea.KeyCtrlO, "pgdown": tea.KeyPgDown,
-		"pgup": tea.KeyPgUp, "ctrl+x": tea.KeyCtrlX, "ctrl+g": tea.KeyCtrlG, "esc": tea.KeyEsc, "tab": tea.KeyTab, "down": tea.KeyDown, "up": tea.KeyUp, "enter": tea.KeyEnter}
+		"pgup": tea.KeyPgUp, "ctrl+x": tea.KeyCtrlX, "ctrl+g": tea.KeyCtrlG, "esc": tea.KeyEsc, "tab": tea.KeyTab, "down": tea.KeyDown, "up": tea.KeyUp, "enter": tea.KeyEnter,
+		"ctrl+down": tea.KeyCtrlDown, "ctrl+up": tea.KeyCtrlUp}
 	var out []tea.Msg
 	for len(s) > 0 {
 		if s[0] == '\n' {
@@ -120,8 +122,11 @@ func judgementOf(t *testing.T, a *App, p lab.Property) lab.Judgement {
 // with its mark), "" for none.
 func verdictLine(screen string, p lab.Property) string {
 	for _, line := range strings.Split(screen, "\n") {
-		if strings.Contains(line, string(p)) && (strings.HasPrefix(line, "✗") || strings.HasPrefix(line, "✓")) {
-			return line
+		for _, mark := range []string{"✗ ", "✓ "} {
+			// the property's own line, not the head line that lists it
+			if strings.HasPrefix(line, mark+string(p)+" ") || strings.HasPrefix(line, mark+"▸"+string(p)+" ") {
+				return line
+			}
 		}
 	}
 	return ""
@@ -511,4 +516,40 @@ func TestLabSearchWaitingForASlot(t *testing.T) {
 		t.Errorf("a running search should show its count:\n%s", v)
 	}
 	l.running = false
+}
+
+// TestLabVerdictWholeAt80x24: at 80x24 a result longer than the rows under
+// the editor keeps its head line (whose break it is: the lock's own, or a
+// lesson) at the top, says how many lines are below, and the footer names
+// the key that scrolls it; scrolling to the end shows every line of the
+// result, the lesson's last sentence included, and back.
+func TestLabVerdictWholeAt80x24(t *testing.T) {
+	a := openLab(t, Options{Seed: 1, Lab: labDir(t)}, 80, 24, "[ctrl+r]")
+	l := a.labPage()
+	want := joinLines(l.resultRows())
+	v := ansi.Strip(a.View())
+	rows := strings.Split(v, "\n")
+	if len(rows) != 24 || !strings.Contains(v, "✗ your lock's own break: no-foreign-release") ||
+		!strings.Contains(v, "more lines below") || !strings.Contains(rows[23], "ctrl+↓/↑ scroll the result") {
+		t.Fatalf("the result should start with its head line and say it scrolls, the footer naming the key:\n%s", v)
+	}
+	seen := map[string]bool{}
+	for range 40 {
+		for _, r := range strings.Split(ansi.Strip(a.View()), "\n") {
+			seen[strings.TrimRight(r, " ")] = true
+		}
+		drive(t, a, labPresses("[ctrl+down]")...)
+	}
+	for _, line := range want {
+		if line = strings.TrimRight(ansi.Strip(line), " "); !seen[line] {
+			t.Errorf("scrolling never shows %q", line)
+		}
+	}
+	if v := ansi.Strip(a.View()); !strings.Contains(v, "above") || strings.Contains(v, "below") {
+		t.Errorf("at the end the result should say only what is above:\n%s", v)
+	}
+	drive(t, a, labPresses(strings.Repeat("[ctrl+up]", 40))...)
+	if l.resTop != 0 {
+		t.Errorf("ctrl+↑ should scroll back to the top, at %d", l.resTop)
+	}
 }

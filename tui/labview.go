@@ -182,7 +182,8 @@ func (l *Lab) editView() string {
 			rows = append(rows, styleLines(st.Dim, wrapAll(st, l.partHint(), l.w)))
 		}
 		rows = append(rows, l.policyLine(), "")
-		rows = append(rows, l.resultRows()...)
+		pre := joinLines(rows)
+		rows = append(pre, l.resultWindow(l.h-len(l.footer())-len(pre))...)
 	}
 	foot := l.footer()
 	return fitRows(strings.Join(rows, "\n"), l.h-len(foot)) + "\n" + strings.Join(foot, "\n")
@@ -321,6 +322,69 @@ func (l *Lab) partHint() string {
 	return labPartNames[p] + ": " + args + " · reply " + reply
 }
 
+// resultWindow is the result's lines (resultRows) in room rows: all of
+// them when they fit; else the first (verdictHead: whose break it is, the
+// lock's own or a lesson) stays, the rest shows from the learner's scroll (Scroll)
+// and its last row says how many lines are above and below, and the key.
+func (l *Lab) resultWindow(room int) []string {
+	rows := l.resultRows()
+	lines := joinLines(rows)
+	l.resMax = 0
+	head := 1
+	if l.report != nil && !l.running && l.runErr == "" && len(rows) > 0 {
+		head = len(joinLines(rows[:1])) // verdictHead, wrapped
+	}
+	if room < head+2 || len(lines) <= room {
+		return lines
+	}
+	rest := lines[head:]
+	win := room - head - 1
+	l.resMax = len(rest) - win
+	l.resTop = min(max(l.resTop, 0), l.resMax)
+	out := append(slices.Clone(lines[:head]), rest[l.resTop:l.resTop+win]...)
+	above, below := l.resTop, l.resMax-l.resTop
+	var where []string
+	if below > 0 {
+		where = append(where, "↓ "+itoa(int64(below))+" more "+plural(below, "line", "lines")+" below")
+	}
+	if above > 0 {
+		where = append(where, "↑ "+itoa(int64(above))+" above")
+	}
+	return append(out, l.com.Styles.Dim.Render(strings.Join(where, ", ")+" · ctrl+↓/↑ scroll the result"))
+}
+
+// verdictHead is the result in one line: the lock's own breaks, or the
+// breaks that are only the course's lesson (on the learner's own lock,
+// as -grade reads it), or none.
+func (l *Lab) verdictHead(rep *lab.Report) string {
+	st := l.com.Styles
+	own := l.level(l.open).own
+	var mine, lessons, unjudged []lab.Property
+	for _, v := range rep.Judgements {
+		switch {
+		case v.Status == lab.Fail && v.Lesson && own:
+			lessons = append(lessons, v.Property)
+		case v.Status == lab.Fail:
+			mine = append(mine, v.Property)
+		case v.Status == lab.Error:
+			unjudged = append(unjudged, v.Property)
+		}
+	}
+	switch {
+	case len(mine) > 0 && own:
+		return styleLines(st.Bad, wrapAll(st, "✗ your lock's own break: "+joinIDs(mine)+" (a bug, not a lesson)", l.w))
+	case len(mine) > 0:
+		return styleLines(st.Bad, wrapAll(st, "✗ broken within the level's bound: "+joinIDs(mine), l.w))
+	case !rep.Grants:
+		return styleLines(st.Bad, wrapAll(st, "✗ the lock does not grant when free", l.w))
+	case len(unjudged) > 0:
+		return styleLines(st.Warn, wrapAll(st, "! could not judge: "+joinIDs(unjudged), l.w))
+	case len(lessons) > 0:
+		return styleLines(st.Good, wrapAll(st, "✓ no break of your lock's own; "+joinIDs(lessons)+": only the lesson", l.w))
+	}
+	return styleLines(st.Good, wrapAll(st, "✓ no break within the bound", l.w))
+}
+
 // resultRows are the level's hints and whether it is passed, then the
 // search's progress while it runs, or its result: the bound, one line per
 // property, the picked break in one sentence, the course's lesson if the
@@ -344,6 +408,10 @@ func (l *Lab) resultRows() []string {
 		return append(out, st.Dim.Render(wrapAll(st, "the adversary has not run on this lock yet (ctrl+r)", l.w)))
 	}
 	rep := l.report
+	if !rep.Refused {
+		// whose break it is comes first: the line a short screen keeps
+		out = append([]string{l.verdictHead(rep)}, out...)
+	}
 	out = append(out, styleLines(st.Bold, wrapAll(st, rep.Summary(), l.w)))
 	if rep.Refused {
 		return out

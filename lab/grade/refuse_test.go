@@ -97,3 +97,28 @@ func TestCrashedIsOneLine(t *testing.T) {
 		t.Errorf("%s %q", res.Status, res.Message)
 	}
 }
+
+// TestGradeErrorsNameTheirCause: a lock that cannot run is told by its
+// cause (the script's file and line, lab.json's field in the file's words),
+// with no "the default policy:" in front where the policy is not the
+// cause, and no Go type's name.
+func TestGradeErrorsNameTheirCause(t *testing.T) {
+	for _, c := range []struct {
+		files map[string]string
+		want  string
+	}{
+		{map[string]string{"acquire.lua": "return nosuch.x\n", "release.lua": releaseCAD}, "acquire.lua:1: "},
+		{map[string]string{"acquire.lua": acquireSET, "release.lua": releaseCAD, "lab.json": `{"bound": {"clients": "two"}}`},
+			"lab.json: bound.clients must be a whole number, not a string"},
+		{map[string]string{"acquire.lua": acquireSET, "release.lua": releaseCAD, "lab.json": `{"ttl": 1}`}, `lab.json: unknown field "ttl" (known: ttl_ms,`},
+	} {
+		res, err := Dir(context.Background(), lockDir(t, c.files), Pin{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		valid(t, c.want, res)
+		if res.Status != lab.Error || !strings.HasPrefix(res.Message, c.want) || strings.Contains(res.Message, "policyJSON") {
+			t.Errorf("%s %q, want error starting %q", res.Status, res.Message, c.want)
+		}
+	}
+}

@@ -614,7 +614,11 @@ const clockEvery = 1024
 
 // maxAlloc is the most a run may make, in bytes: strings built by the
 // builtins (string.rep, string.format, gsub, table.concat, upper, lower,
-// reverse), by '..', and replies and arguments of redis.call. What the VM
+// reverse, error, redis.error_reply), by '..', and replies and arguments
+// of redis.call, each charged before it is made. So one call, and one
+// run, takes at most a sixteenth of a search process's memory cap
+// (DefaultChildMemory, 1 GB), and an error's text kept past the run at
+// most maxErrorText. What the VM
 // allocates for itself (a table's slot, a closure) is a few dozen bytes an
 // instruction, so the instruction budget bounds the rest.
 const maxAlloc = 64 << 20

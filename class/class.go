@@ -1,8 +1,11 @@
 // Package class is the classroom's shared state, with no drawing: the
 // classes instructors open (each known by a short code, the SSH user name
 // its students join with), the roster of who is connected and where each
-// stands, the instructor's place that followers replay to, the poll at a
-// prediction point, and the class summary as CSV.
+// stands, the instructor's place that followers replay to, each member's
+// answers per question and the poll of each question, the class report
+// as CSV, and the class's protocol as each session's Part of it (follow,
+// hold, the leader's step, the poll's reveal, presence), which a screen
+// draws and a test drives with no screen.
 //
 // A Hub keeps it in memory (one server) or in a Redis or Valkey server
 // (several servers serving one class), under Prefix, with follow and
@@ -83,6 +86,9 @@ type Info struct {
 
 // Member is one session's row in the roster, as its seat last put it.
 type Member struct {
+	// V is the row's form, RowVersion for a row this locksim wrote, 0 for
+	// one an older locksim wrote (migrated as it is read).
+	V int `json:"v,omitempty"`
 	// ID tells students apart: a hash of the public key the session
 	// authenticated with, or a random id for a keyless one.
 	ID   string `json:"id"`
@@ -117,6 +123,10 @@ type Member struct {
 	// Spent is the member's time in the class, every session of theirs
 	// summed, up to the row's last put (within Refresh of now).
 	Spent time.Duration `json:"spent,omitempty"`
+	// Answers are the member's answers to every question the class asked
+	// them, by Question.Key: kept when the member goes on to another
+	// question, another scene, or leaves.
+	Answers map[string]Answer `json:"answers,omitempty"`
 }
 
 // KeyGrain is how stale a row's KeyAt may be: a key puts the row at once

@@ -308,7 +308,14 @@ func TestReport(t *testing.T) {
 		Scores:  map[string]progress.Score{"choose": {Right: 6, Of: 8}},
 		Levels:  map[string]bool{"fix-1": true, "break-1": true}}
 	ann.Spent = 47*time.Minute + 30*time.Second
+	// the lesson's two stories of gc-pause, each its own question
+	first := Question{Scene: "gc-pause", Name: PredictQuestion}
+	second := Question{Scene: "gc-pause", Settings: map[string]int{"pause": 2}, Name: PredictQuestion}
+	ann.V = RowVersion
+	ann.Answers = map[string]Answer{first.Key(): {Q: first, Chosen: 0, Ran: true, Actual: 1, At: t0},
+		second.Key(): {Q: second, Chosen: 0, At: t0.Add(time.Minute), Blind: true, Actual: -1}}
 	bob := student("k2", "bob", play.Position{}, -1, false)
+	bob.V = RowVersion
 	teacher := Member{ID: "t", Name: "teacher", Role: Instructor}
 	info := Info{Code: "k7m2q", Name: "Tuesday 10:00", Opened: t0}
 	written := t0.Add(3 * time.Hour)
@@ -320,20 +327,26 @@ func TestReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(rows[0], ReportHeader) || len(rows) != 1+2+2*len(scenes.All()) {
+	n := len(ReportHeader)
+	if !slices.Equal(rows[0][:n], ReportHeader) || len(rows) != 1+2+2*len(scenes.All()) {
 		t.Fatalf("header %q, %d rows", rows[0], len(rows))
 	}
+	// a column per question, in the lesson's order, each with its own text
+	if qs := rows[0][n:]; len(qs) != 2 || !strings.HasPrefix(qs[0], "question gc-pause: ") || !strings.Contains(qs[0], "it wakes at 35 s") ||
+		!strings.HasPrefix(qs[1], "question gc-pause, pause 20 s: ") || !strings.Contains(qs[1], "it wakes at 20 s") {
+		t.Fatalf("the question columns: %q", qs)
+	}
 	for _, r := range rows[1:] {
-		if !slices.Equal(r[:4], []string{"k7m2q", "Tuesday 10:00", "2026-12-01", "2026-12-01T12:00:00Z"}) {
-			t.Fatalf("a row that does not name the class: %q", r)
+		if !slices.Equal(r[:4], []string{"k7m2q", "Tuesday 10:00", "2026-12-01", "2026-12-01T12:00:00Z"}) || r[13] != ReportVersion {
+			t.Fatalf("a row that does not name the class and the report's version: %q", r)
 		}
 	}
 	// the summary rows come first
-	want := fmt.Sprintf("ann, the first|0123456789ab|all|2/%d|2|1/2|6/8|47|break-1 fix-1", len(scenes.All()))
+	want := fmt.Sprintf("ann, the first|0123456789ab|all|2/%d|2|1/2|6/8|47|break-1 fix-1|2|1 wrong|1 blind", len(scenes.All()))
 	if got := strings.Join(rows[1][4:], "|"); got != want {
 		t.Errorf("ann's summary row %q, want %q", got, want)
 	}
-	want = fmt.Sprintf("bob|k2|all|0/%d|0|0/0||0|", len(scenes.All()))
+	want = fmt.Sprintf("bob|k2|all|0/%d|0|0/0||0||2||", len(scenes.All()))
 	if got := strings.Join(rows[2][4:], "|"); got != want {
 		t.Errorf("bob's summary row %q, want %q", got, want)
 	}
@@ -347,10 +360,10 @@ func TestReport(t *testing.T) {
 		t.Fatalf("%d of ann's scene rows, want %d", len(byScene), len(scenes.All()))
 	}
 	for scene, want := range map[string][]string{
-		"race":     {"yes", "2", "yes", "", "", ""},
-		"gc-pause": {"yes", "1", "no", "", "", ""},
-		"choose":   {"no", "", "", "6/8", "", ""},
-		"fencing":  {"no", "", "", "", "", ""},
+		"race":     {"yes", "2", "yes", "", "", "", "2", "", ""},
+		"gc-pause": {"yes", "1", "no", "", "", "", "2", "", ""},
+		"choose":   {"no", "", "", "6/8", "", "", "2", "", ""},
+		"fencing":  {"no", "", "", "", "", "", "2", "", ""},
 	} {
 		if got := byScene[scene][7:]; !slices.Equal(got, want) {
 			t.Errorf("%s: %q, want %q", scene, got, want)

@@ -40,6 +40,7 @@ func OpenDir(dir string, retention time.Duration, now func() time.Time) (*Memory
 	if err != nil {
 		return nil, fmt.Errorf("classes: %w", err)
 	}
+	var old []string // the classes an older locksim saved
 	for _, e := range entries {
 		code, ok := strings.CutSuffix(e.Name(), ".json")
 		if !ok || !ValidCode(code) {
@@ -65,10 +66,20 @@ func OpenDir(dir string, retention time.Duration, now func() time.Time) (*Memory
 		if st.Members == nil {
 			st.Members = map[string]Member{}
 		}
+		for id, m := range st.Members {
+			if m.V < RowVersion {
+				migrate(&m) // a class an older locksim saved: written back in this form
+				st.Members[id] = m
+				old = append(old, code)
+			}
+		}
 		h.classes[code] = &room{info: st.Info, lead: st.Lead, members: st.Members,
 			beats: map[string]time.Time{}, watchers: map[*Watch]struct{}{}}
 	}
 	h.dir, h.dirty, h.stop, h.saved = dir, map[string]bool{}, make(chan struct{}), make(chan struct{})
+	for _, code := range old {
+		h.dirty[code] = true
+	}
 	go h.saving()
 	return h, nil
 }

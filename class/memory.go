@@ -183,6 +183,7 @@ func (h *Memory) Roster(_ context.Context, code string) ([]Member, error) {
 		if err != nil {
 			return nil, err
 		}
+		migrate(&c)
 		out = append(out, c)
 	}
 	withBeats(out, r.beats, h.now())

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"locksim/play"
-	"locksim/scenes/progress"
 	"locksim/sim/simtest"
 
 	"github.com/alicebob/miniredis/v2"
@@ -177,26 +176,40 @@ func TestHoldIsClassState(t *testing.T) {
 }
 
 // TestQuestions: the class's answers to each question some student
-// answered, in the course's order, with how many came true; an
-// instructor's own answers are not the class's.
+// answered, in the course's order, a scene's lesson in its order, each
+// with its own text and how many came true; an instructor's own answers
+// are not the class's.
 func TestQuestions(t *testing.T) {
-	with := func(id string, role Role, answers map[string]progress.Answer) Member {
-		return Member{ID: id, Name: id, Role: role, Prog: progress.Progress{Answers: answers}}
+	race := Question{Scene: "race", Name: PredictQuestion}
+	first := Question{Scene: "gc-pause", Name: PredictQuestion}
+	second := Question{Scene: "gc-pause", Settings: map[string]int{"pause": 2}, Name: PredictQuestion}
+	ans := func(q Question, chosen, actual int) Answer {
+		return Answer{Q: q, Chosen: chosen, Ran: actual >= 0, Actual: actual}
 	}
-	qs := Questions([]Member{
-		with("ann", Student, map[string]progress.Answer{"race": {Chosen: 1, Right: true}, "gc-pause": {Chosen: 0}}),
-		with("bob", Student, map[string]progress.Answer{"race": {Chosen: 2}}),
-		with("cy", Student, map[string]progress.Answer{"race": {Chosen: 1, Right: true}, "choose": {Chosen: 0}}),
-		with("teacher", Instructor, map[string]progress.Answer{"race": {Chosen: 0, Right: true}}),
+	with := func(id string, role Role, as ...Answer) Member {
+		m := Member{V: RowVersion, ID: id, Name: id, Role: role, Answers: map[string]Answer{}}
+		for _, a := range as {
+			m.Answers[a.Q.Key()] = a
+		}
+		return m
+	}
+	qs := AskedOf([]Member{
+		with("ann", Student, ans(race, 1, 1), ans(second, 0, 0), ans(first, 0, 1)),
+		with("bob", Student, ans(race, 2, 1), ans(second, 1, -1)),
+		with("cy", Student, ans(race, 1, 1)),
+		with("teacher", Instructor, ans(race, 0, 0)),
 	})
 	var got []string
 	for _, q := range qs {
-		got = append(got, fmt.Sprintf("%s %v %d/%d", q.Scene, q.Chosen, q.Right, q.Asked))
+		got = append(got, fmt.Sprintf("%s %v %d/%d", q.Q.Label(), q.Chosen, q.Right, q.Answered))
 	}
-	if want := []string{"race [0 2 1] 2/3", "gc-pause [1 0 0] 0/1"}; !slices.Equal(got, want) {
+	if want := []string{"race [0 2 1] 2/3", "gc-pause [1 0 0] 0/1", "gc-pause, pause 20 s [1 1 0] 1/2"}; !slices.Equal(got, want) {
 		t.Fatalf("the class's answers %q, want %q", got, want)
 	}
 	if !strings.Contains(qs[0].Question, "How many of them get OK?") || len(qs[0].Choices) != 3 {
 		t.Errorf("the race's question %q, choices %q", qs[0].Question, qs[0].Choices)
+	}
+	if !strings.Contains(qs[1].Question, "it wakes at 35 s") || !strings.Contains(qs[2].Question, "it wakes at 20 s") {
+		t.Errorf("each of gc-pause's questions has its own text: %q, %q", qs[1].Question, qs[2].Question)
 	}
 }

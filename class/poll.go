@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"locksim/content"
 	"locksim/play"
 	"locksim/scenes"
 )
@@ -29,6 +28,8 @@ const (
 // Poll is the class's answers to the question of the story the
 // instructor stands in, counted from the roster.
 type Poll struct {
+	// Q is the question polled: the poll counts the answers to it.
+	Q        Question
 	Scene    string
 	Settings map[string]int
 	// Question is the question as the story asks it, Choices its answers.
@@ -45,6 +46,8 @@ type Poll struct {
 	// Answered is their sum.
 	Guesses  []int
 	Answered int
+	// Blind is how many of the answers were blind (see Answer.Blind).
+	Blind int
 	// Waiting are the names of the students online in the same story who
 	// have not answered yet, in roster order: whom the instructor waits for.
 	Waiting []string
@@ -56,58 +59,65 @@ type Poll struct {
 	NoneTrue int
 }
 
-// Tally is the poll of the story lead stands in, counted over the
-// students of ms online at now, and those gone since who answered in it:
-// an answer given stays in the poll when its session ends or its server
-// dies. ok is false when that story asks no
+// Tally is the poll of the question of the story lead stands in: the
+// students' answers to that question (its scene, story and settings; an
+// answer to another question of the scene, the lesson's other story, is
+// that question's, see AskedOf), counted over the students of ms online
+// at now in that story, and those who answered it wherever they are now
+// or gone since: an answer given stays in its poll when its student goes
+// on, leaves, or their server dies. ok is false when that story asks no
 // question (a quiz, a scene without one, a position that does not open).
 func Tally(lead play.Position, ms []Member, now time.Time) (p Poll, ok bool) {
-	sc := scenes.Find(lead.Scene)
-	if sc == nil || sc.Predict == nil || !sc.Sends() {
+	q, ok := QuestionOf(lead)
+	if !ok {
 		return Poll{}, false
 	}
+	sc := scenes.Find(lead.Scene)
 	params := scenes.Params(lead.Settings)
 	at := play.QuestionAt(sc, params, lead.Own)
 	if at < 0 {
 		return Poll{}, false
 	}
-	t, err := content.Load(sc.ID)
-	if err != nil || !t.Has("choices") {
-		return Poll{}, false
-	}
-	p = Poll{Scene: sc.ID, Settings: lead.Settings, At: at,
-		Question: strings.Join(strings.Fields(sc.Question(t, params, "predict")), " "),
-		Choices:  strings.Split(sc.Question(t, params, "choices"), "\n")}
+	text, choices, _ := q.Text()
+	p = Poll{Q: q, Scene: sc.ID, Settings: lead.Settings, At: at, Question: text, Choices: choices}
 	switch {
 	case lead.Step > at || sc.FiresAtOnce() && lead.Race != nil:
 		p.State = Revealed
 	case lead.Step == at:
 		p.State = Open
 	}
+	key := q.Key()
 	p.Guesses, p.Actual = make([]int, len(p.Choices)), make([]int, len(p.Choices))
 	for _, m := range ms {
 		if m.Role != Student {
 			continue
 		}
+		migrate(&m)
+		a, answered := m.Answers[key]
+		answered = answered && a.Chosen >= 0 && a.Chosen < len(p.Choices)
 		same := m.Pos.Scene == lead.Scene && sameSettings(m.Pos.Settings, lead.Settings) && !m.OnContents
-		if !m.Here(now) && (!same || m.Pos.Prediction == nil && !m.Revealed) {
+		switch {
+		case answered:
+		case !m.Here(now):
 			continue
-		}
-		if !same {
+		case !same:
 			p.Elsewhere++
 			continue
 		}
 		p.Of++
-		if g := m.Pos.Prediction; g != nil && g.Chosen >= 0 && g.Chosen < len(p.Choices) {
-			p.Guesses[g.Chosen]++
-			p.Answered++
-		} else if m.Here(now) {
+		if !answered {
 			p.Waiting = append(p.Waiting, m.Name)
+			continue
 		}
-		if m.Revealed {
+		p.Guesses[a.Chosen]++
+		p.Answered++
+		if a.Blind {
+			p.Blind++
+		}
+		if a.Ran {
 			p.Ran++
-			if m.Actual >= 0 && m.Actual < len(p.Choices) {
-				p.Actual[m.Actual]++
+			if a.Actual >= 0 && a.Actual < len(p.Choices) {
+				p.Actual[a.Actual]++
 			} else {
 				p.NoneTrue++
 			}

@@ -328,6 +328,7 @@ func (h *Redis) Roster(ctx context.Context, code string) ([]Member, error) {
 		if err := json.Unmarshal([]byte(data), &m); err != nil {
 			continue // a row a later locksim wrote: left out
 		}
+		migrate(&m) // a row an older locksim wrote
 		out = append(out, m)
 	}
 	withBeats(out, beats, h.now())

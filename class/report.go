@@ -12,11 +12,23 @@ import (
 	"locksim/scenes"
 )
 
-// ReportHeader is the class report's first row. Every row names the
-// class (its code, its name, the day it opened, UTC, and when the report
-// was written, UTC, RFC 3339), so a file keeps what it is a report of
-// wherever it is copied.
-var ReportHeader = []string{"class", "class name", "opened", "written", "student", "id", "scene", "finished", "prediction", "right", "quiz", "minutes", "levels"}
+// ReportHeader is the class report's fixed columns, the first of its
+// header row, in this order in every version; a column per question
+// asked follows them (see WriteReport). Every row names the class (its
+// code, its name, the day it opened, UTC, and when the report was
+// written, UTC, RFC 3339), so a file keeps what it is a report of
+// wherever it is copied, and the report's version (ReportVersion).
+var ReportHeader = []string{"class", "class name", "opened", "written", "student", "id", "scene", "finished", "prediction", "right", "quiz", "minutes", "levels", "report"}
+
+// ReportVersion is the report's shape, in its "report" column on every
+// row: 2 has the fixed columns of ReportHeader, then one per question
+// asked. A later version adds columns or formats; it never changes
+// these.
+const ReportVersion = "2"
+
+// QuestionColumn is how a question's column header starts: "question "
+// then its label and text ("question gc-pause, pause 20 s: …").
+const QuestionColumn = "question "
 
 // AllScenes is the scene column of a student's summary row.
 const AllScenes = "all"
@@ -37,11 +49,23 @@ const AllScenes = "all"
 // summed ("14/16", empty for none), their minutes in the class over
 // every session, and the lab's levels they passed (their ids, by a
 // space).
+//
+// After the fixed columns comes one per question some student answered
+// (see AskedOf, in its order): its header is QuestionColumn, the
+// question's label and its text; a summary row's cell is the student's
+// answer ("2", "2 right", "2 wrong", with " blind" after a blind one, ""
+// for none); a scene's row leaves it empty.
 func WriteReport(w io.Writer, info Info, ms []Member, written time.Time) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(ReportHeader); err != nil {
+	asked := AskedOf(ms)
+	header := slices.Clone(ReportHeader)
+	for _, q := range asked {
+		header = append(header, QuestionColumn+q.column())
+	}
+	if err := cw.Write(header); err != nil {
 		return err
 	}
+	blank := make([]string, len(asked))
 	head := []string{info.Code, inert(info.Name), "", written.UTC().Format(time.RFC3339)}
 	if !info.Opened.IsZero() {
 		head[2] = info.Opened.UTC().Format(time.DateOnly)
@@ -49,6 +73,7 @@ func WriteReport(w io.Writer, info Info, ms []Member, written time.Time) error {
 	var studs []Member
 	for _, m := range ms {
 		if m.Role == Student {
+			migrate(&m)
 			studs = append(studs, m)
 		}
 	}
@@ -59,6 +84,14 @@ func WriteReport(w io.Writer, info Info, ms []Member, written time.Time) error {
 			strconv.Itoa(s.Asked), fmt.Sprintf("%d/%d", s.Right, s.Asked), "", strconv.Itoa(int(m.Spent / time.Minute)), strings.Join(s.Levels, " ")}
 		if s.QuizOf > 0 {
 			row[6] = fmt.Sprintf("%d/%d", s.QuizRight, s.QuizOf)
+		}
+		row = append(row, ReportVersion)
+		for _, q := range asked {
+			cell := ""
+			if a, ok := m.Answers[q.Q.Key()]; ok {
+				cell = a.cell()
+			}
+			row = append(row, cell)
 		}
 		if err := cw.Write(append(slices.Clone(head), row...)); err != nil {
 			return err
@@ -73,6 +106,7 @@ func WriteReport(w io.Writer, info Info, ms []Member, written time.Time) error {
 			if s, ok := m.Prog.Scores[sc.ID]; ok {
 				row[6] = strconv.Itoa(s.Right) + "/" + strconv.Itoa(s.Of)
 			}
+			row = append(append(row, ReportVersion), blank...)
 			if err := cw.Write(append(slices.Clone(head), row...)); err != nil {
 				return err
 			}

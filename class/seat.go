@@ -79,6 +79,11 @@ func Sit(ctx context.Context, hub Hub, code string, m Member, now func() time.Ti
 	}
 	m.Prog = progress.Merge(prior, m.Prog)
 	m.Online, m.Seen = true, now()
+	m.V = RowVersion
+	if before != nil {
+		m.Answers = mergeAnswers(before.Answers, m.Answers)
+	}
+	m.Answers = record(m.Answers, m, m.Seen, !m.Following)
 	// joining is a key, and the place the session opens on a new step
 	m.StepAt, m.KeyAt = m.Seen, m.Seen
 	var spent time.Duration
@@ -137,8 +142,13 @@ func (s *Seat) Err() error {
 
 // Report replaces the row's place, answers, following and progress with
 // m's (its id, name and role stay the seat's). It copies m at once: the
-// caller may go on changing its progress.
-func (s *Seat) Report(m Member) {
+// caller may go on changing its progress. An answer at m's place is
+// blind unless m follows (see ReportAs).
+func (s *Seat) Report(m Member) { s.ReportAs(m, !m.Following) }
+
+// ReportAs is Report with blind the Blind of an answer given at m's
+// place (see Answer.Blind and Part.PollHolds).
+func (s *Seat) ReportAs(m Member, blind bool) {
 	c, err := copyOf(m)
 	if err != nil {
 		return
@@ -150,6 +160,8 @@ func (s *Seat) Report(m Member) {
 	if !samePlace(c, s.row) {
 		c.StepAt = s.now()
 	}
+	c.V = RowVersion
+	c.Answers = record(mergeAnswers(c.Answers, s.row.Answers), c, s.now(), blind)
 	s.row, s.rowDue = c, true
 	s.mu.Unlock()
 	s.poke()

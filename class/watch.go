@@ -48,6 +48,9 @@ func (e Event) newer(old Event) bool {
 // put queues e, replacing a pending event of the same thing that is not
 // newer; a lost move's news stays with the place that replaces it.
 func (w *Watch) put(e Event) {
+	if e.Member != nil {
+		migrate(e.Member) // a row an older locksim put, on another server
+	}
 	w.mu.Lock()
 	replaced := false
 	for i, old := range w.pending {

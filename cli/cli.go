@@ -83,6 +83,7 @@ type env struct {
 // verb whose flags are given runs; the course, last, is the default.
 func verbs() []verb {
 	return []verb{
+		{name: "version", bare: true, flags: versionFlags, chosen: func(c config, _ *env) bool { return c.version }, run: printVersion},
 		{name: "list", bare: true, flags: listFlags, chosen: func(c config, _ *env) bool { return c.list }, run: list,
 			ssh: &serve.Command{Run: listSSH}},
 		{name: "cleanup", flags: cleanupFlags, chosen: func(c config, _ *env) bool { return c.cleanup }, run: cleanup},

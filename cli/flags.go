@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -44,6 +46,8 @@ usage: locksim [flags]
                        end opens the next story, then the next scene; the footer shows the
                        class time; esc asks before leaving a scene
   -list                print every scene's id, dive and title, then exit
+  -version             print this build's version (its module version or git commit, if the
+                       build carries one) and the story-code format it reads, then exit
   -plain               print the scene as a text transcript (the default without a terminal)
   -questions           with -plain: a handout for a class; each story stops at its question,
                        printed without its answer, and an answer key follows at the end
@@ -153,6 +157,7 @@ type config struct {
 	crashRate              float64
 	trialsSet, redisEmpty  bool
 	list, plain, cleanup   bool
+	version                bool // -version: print the build's and the story codes' versions
 	scale                  int
 	timeout                time.Duration
 	seed                   uint64
@@ -256,6 +261,9 @@ func parse(args []string) (config, error) {
 	})
 	if c.redisEmpty {
 		return c, errors.New("-redis needs a URL, e.g. redis://127.0.0.1:6379/0")
+	}
+	if c.version && fs.NFlag() > 1 {
+		return c, errors.New("-version prints the versions and exits: it goes alone")
 	}
 	if c.trialsSet {
 		switch {
@@ -470,6 +478,11 @@ func checkCast(fs *flag.FlagSet, c *config) error {
 	if len(clash) > 0 {
 		return fmt.Errorf("-cast records a story on the embedded server into a file: it does not go with %s", strings.Join(clash, ", "))
 	}
+	if c.cast != "-" {
+		if err := writable("-cast", c.cast); err != nil {
+			return err
+		}
+	}
 	c.castW, c.castH = 80, 24
 	if sizeSet {
 		w, h, ok := strings.Cut(size, "x")
@@ -482,6 +495,27 @@ func checkCast(fs *flag.FlagSet, c *config) error {
 		if c.castW < 80 || c.castH < 24 || c.castW > maxCastW || c.castH > maxCastH {
 			return fmt.Errorf("-size must be from 80x24 to %dx%d, got %s", maxCastW, maxCastH, size)
 		}
+	}
+	return nil
+}
+
+// writable checks, before any story is played, that flag name's file path can
+// be written where it is asked for: its directory exists (locksim makes
+// none) and the path is not a directory. A usage error, as every bad
+// input; a failed write after that (a full disk) is not.
+func writable(name, path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s %s: that is a directory; give a file's name", name, path)
+	}
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("%s %s: directory %s does not exist (locksim makes none)", name, path, dir)
+	case err != nil:
+		return fmt.Errorf("%s %s: %v", name, path, err)
+	case !fi.IsDir():
+		return fmt.Errorf("%s %s: %s is not a directory", name, path, dir)
 	}
 	return nil
 }
@@ -544,6 +578,8 @@ func checkHistory(_ *flag.FlagSet, c *config) error {
 		return errors.New("-history writes a file and exits: it does not go with -trials, -plain, -questions, -list, -cleanup or -notes")
 	case !strings.HasSuffix(strings.ToLower(c.history), ".html"):
 		return fmt.Errorf("-history %s: the file is a web page, give it a name ending in .html", c.history)
+	case writable("-history", c.history) != nil:
+		return writable("-history", c.history)
 	case c.story != "":
 		return nil // the code's place is checked once -story has read it (checkHistoryPlace)
 	case c.scene == "":

@@ -14,6 +14,8 @@ import (
 
 func listFlags(fs *flag.FlagSet, c *config) { fs.BoolVar(&c.list, "list", false, "") }
 
+func versionFlags(fs *flag.FlagSet, c *config) { fs.BoolVar(&c.version, "version", false, "") }
+
 func cleanupFlags(fs *flag.FlagSet, c *config) { fs.BoolVar(&c.cleanup, "cleanup", false, "") }
 
 func serveFlags(fs *flag.FlagSet, c *config) {

@@ -7,11 +7,14 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"locksim/buildinfo"
 	"locksim/sim/simtest"
+	"locksim/storycode"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -233,7 +236,22 @@ func TestHistory(t *testing.T) {
 	if _, err := os.Stat(early); !os.IsNotExist(err) {
 		t.Errorf("at step 2 a file was left: %v", err)
 	}
-	if code, _, errs := runMain("-scene", "gc-pause", "-history", filepath.Join(dir, "no", "such", "dir.html")); code != 1 || !strings.Contains(errs, "-history") {
-		t.Errorf("an unwritable file: exit %d, stderr %q", code, errs)
+	// a directory that does not exist is bad input: one line, exit 2
+	if code, _, errs := runMain("-scene", "gc-pause", "-history", filepath.Join(dir, "no", "such", "dir.html")); code != 2 || !strings.Contains(errs, "-history") || strings.Count(errs, "\n") != 1 {
+		t.Errorf("a file in a missing directory: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestVersionFlag: -version prints this build's version and the story-code
+// format it reads, and exits 0; with another flag it is a usage error.
+func TestVersionFlag(t *testing.T) {
+	code, out, errs := runMain("-version")
+	want := "locksim " + buildinfo.Version() + "\nstory codes: format " + strconv.Itoa(storycode.Version) + "\n"
+	if code != 0 || out != want || errs != "" {
+		t.Errorf("-version: exit %d, stdout %q, stderr %q; want 0 and %q", code, out, errs, want)
+	}
+	code, out, errs = runMain("-version", "-list")
+	if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "-version prints the versions and exits: it goes alone") {
+		t.Errorf("-version -list: exit %d, stdout %q, stderr %q; want exit 2 and one line", code, out, errs)
 	}
 }

@@ -84,6 +84,9 @@ func TestCastFlag(t *testing.T) {
 		{[]string{"-scene", "gc-pause", "-size", "100x30"}, "-size needs -cast"},
 		{[]string{"-scene", "gc-pause", "-cast", path, "-plain"}, "-cast records a story on the embedded server into a file: it does not go with -plain"},
 		{[]string{"-cast", path, "-redis", "redis://127.0.0.1:1/0"}, "it does not go with -redis"},
+		{[]string{"-scene", "gc-pause", "-cast", filepath.Join(t.TempDir(), "missing", "x.cast")}, "missing does not exist (locksim makes none)"},
+		{[]string{"-scene", "gc-pause", "-cast", t.TempDir()}, "that is a directory; give a file's name"},
+		{[]string{"-scene", "gc-pause", "-history", filepath.Join(t.TempDir(), "missing", "x.html")}, "missing does not exist (locksim makes none)"},
 	} {
 		exit, out, errs := runMain(c.args...)
 		if exit != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {

@@ -14,12 +14,14 @@ import (
 	"syscall"
 	"time"
 
+	"locksim/buildinfo"
 	"locksim/check"
 	"locksim/play"
 	"locksim/race"
 	"locksim/scenes"
 	"locksim/scenes/progress"
 	"locksim/sim"
+	"locksim/storycode"
 	"locksim/transcript"
 	"locksim/tui"
 	"locksim/views"
@@ -31,6 +33,14 @@ import (
 )
 
 // list is -list: every scene's id, title and dive.
+// printVersion prints -version: this build's version (buildinfo), and
+// the story-code format it writes and reads (storycode.Version), which is
+// what decides whether a code made by another build opens in this one.
+func printVersion(_ context.Context, e *env, _ config, _ *sim.Backend) int {
+	fmt.Fprintf(e.out, "locksim %s\nstory codes: format %d\n", buildinfo.Version(), storycode.Version)
+	return 0
+}
+
 func list(_ context.Context, e *env, _ config, _ *sim.Backend) int {
 	writeList(e.out, false)
 	return 0

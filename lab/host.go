@@ -182,6 +182,8 @@ type Host struct {
 	errAt   int
 	handler *lua.LFunction
 	file    string // the running part's chunk name, for the handler
+	// lossy are the run's tonumber reads with a base past 2^53 (dialect.go)
+	lossy []LossyRead
 }
 
 // onError is the run's error handler: it finds the line of the part's
@@ -258,6 +260,7 @@ func (h *Host) open() {
 	}
 	h.L, h.env, h.handler = L, nil, nil
 	h.guardBuiltins(g)
+	h.redis7Dialect(g)
 	r := L.NewTable()
 	r.RawSetString("call", L.NewFunction(h.call(true)))
 	r.RawSetString("pcall", L.NewFunction(h.call(false)))
@@ -385,7 +388,7 @@ func (h *Host) run(ctx context.Context, s *Script, keys, argv []string) (lua.LVa
 	defer func() { h.L.RemoveContext() }()
 	top := L.GetTop()
 	L.Push(fn)
-	h.errAt = 0
+	h.errAt, h.lossy = 0, nil
 	err := h.pcall(s)
 	L = h.L // made again after a fault
 	if err != nil {
@@ -396,9 +399,14 @@ func (h *Host) run(ctx context.Context, s *Script, keys, argv []string) (lua.LVa
 		if errors.As(err, &lerr) {
 			msg = lerr.Object.String()
 			if t, ok := lerr.Object.(*lua.LTable); ok {
-				if e, ok := t.RawGetString("err").(lua.LString); ok {
+				switch e := t.RawGetString("err"); e.(type) {
+				case lua.LString, lua.LNumber:
 					// an error reply raised (redis.call's, or error{err=...})
-					msg, se.raised = string(e), true
+					msg, se.raised = lua.LVAsString(e), true
+				default:
+					// redis-server 7.0.15 dies of it (see lint.go): the lab
+					// says so rather than print the table's address
+					msg = errorTableCrashes
 				}
 			}
 		}
@@ -527,7 +535,7 @@ func (h *Host) call(raise bool) lua.LGFunction {
 		for i := 1; i <= n; i++ {
 			switch a := L.Get(i).(type) {
 			case lua.LNumber:
-				args[i-1] = a.String()
+				args[i-1] = argText(float64(a))
 			case lua.LString:
 				args[i-1] = string(a)
 			default:

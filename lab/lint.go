@@ -32,7 +32,8 @@ func (n Note) String() string {
 // judge: a redis.call reply compared with nil (Redis hands a script false,
 // never nil, for a nil reply: see "Conversion between Lua and Redis data
 // types" in Redis's EVAL documentation), a number compared with a string
-// (Lua's == never converts: tonumber(x) == ARGV[1] never holds), and a
+// (Lua's == never converts: tonumber(x) == ARGV[1] never holds), error()
+// given a table with no err string (it crashes redis-server 7.0.15), and a
 // watchdog period with no extend to run. A part that does not parse gets
 // no note: the search names its syntax error.
 func Lint(l *Lock) []Note {
@@ -183,6 +184,7 @@ func (lt *linter) expr(e ast.Expr) {
 		lt.expr(e.Func)
 		lt.expr(e.Receiver)
 		lt.exprs(e.Args)
+		lt.errorTable(e)
 	case *ast.AttrGetExpr:
 		lt.exprs([]ast.Expr{e.Object, e.Key})
 	case *ast.TableExpr:
@@ -192,6 +194,36 @@ func (lt *linter) expr(e ast.Expr) {
 	case *ast.FunctionExpr:
 		// a function's body is walked with what is known outside it
 		lt.stmts(e.Stmts)
+	}
+}
+
+// errorTable notes error() given a table with no err string, or one
+// made by setmetatable: redis-server 7.0.15 crashes (SIGSEGV) on it, as
+// redis-cli EVAL "error({})" 0 shows (TestDialectAgreesWithRedis).
+func (lt *linter) errorTable(e *ast.FuncCallExpr) {
+	id, ok := e.Func.(*ast.IdentExpr)
+	if !ok || id.Value != "error" || len(e.Args) == 0 {
+		return
+	}
+	if _, local := lt.locals["error"]; local {
+		return
+	}
+	crashes := false
+	switch a := e.Args[0].(type) {
+	case *ast.TableExpr:
+		crashes = true
+		for _, f := range a.Fields {
+			if k, ok := f.Key.(*ast.StringExpr); ok && k.Value == "err" {
+				_, table := f.Value.(*ast.TableExpr)
+				crashes = table
+			}
+		}
+	case *ast.FuncCallExpr:
+		f, ok := a.Func.(*ast.IdentExpr)
+		crashes = ok && f.Value == "setmetatable"
+	}
+	if crashes {
+		lt.note(e.Line(), "error(%s) raises a table with no err string: this crashes redis-server 7.0.15: return redis.error_reply(...)", exprText(e.Args[0]))
 	}
 }
 
@@ -299,6 +331,8 @@ func exprText(e ast.Expr) string {
 			return exprText(e.Object) + "." + s.Value
 		}
 		return exprText(e.Object) + "[" + exprText(e.Key) + "]"
+	case *ast.TableExpr:
+		return "{…}"
 	case *ast.FuncCallExpr:
 		if len(e.Args) == 0 {
 			return exprText(e.Func) + "()"

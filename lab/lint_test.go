@@ -33,6 +33,12 @@ func TestLint(t *testing.T) {
 			[]string{"release.lua:2: n ~= ARGV[1] always holds"}},
 		{"reassigned, type unknown", "local v = redis.call('GET', KEYS[1])\nif v then v = tonumber(v) end\nif v == ARGV[1] then return 1 end\nreturn 0\n", nil},
 		{"a syntax error is the search's", "if v == then return 1 end\n", nil},
+		{"error with an empty table", "if redis.call('GET', KEYS[1]) ~= ARGV[1] then\n  error({})\nend\nreturn redis.call('DEL', KEYS[1])\n",
+			[]string{"release.lua:2: error({…}) raises a table with no err string: this crashes redis-server 7.0.15: return redis.error_reply(...)"}},
+		{"error with a table for err", "error({err = {}})\n", []string{"release.lua:1: error({…}) raises"}},
+		{"error with a __tostring table", "error(setmetatable({}, {__tostring = function() return 'no' end}))\n", []string{"release.lua:1: error(setmetatable({…}, …)) raises"}},
+		{"error with an err string is a reply", "error({err = 'NOTMINE the lock is not yours'})\n", nil},
+		{"error with a string", "error('not mine')\n", nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			l := Starter()

@@ -2,8 +2,11 @@ package lab
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/redis/go-redis/v9"
 
 	"locksim/sim"
 	"locksim/sim/simtest"
@@ -44,6 +47,11 @@ func TestDialectAgreesWithRedis(t *testing.T) {
 		if tc.labOnly {
 			continue
 		}
+		if tc.crashes {
+			// never on c's server: it would kill it for the rows after
+			t.Run("crashes", func(t *testing.T) { crashesRedis(t, tc.src) })
+			continue
+		}
 		if err := c.Set(ctx, key, "abc", 0).Err(); err != nil {
 			t.Fatal(err)
 		}
@@ -53,5 +61,29 @@ func TestDialectAgreesWithRedis(t *testing.T) {
 		if got := sim.FormatReply(v, err); got != want {
 			t.Errorf("%s\n redis %s\n table %s", src, got, want)
 		}
+	}
+}
+
+// crashesRedis sends src to a redis-server of its own, which must die of
+// it: EVAL gets no reply, only its connection closed (no error reply, no
+// value). The server runs in a directory of the test's own, with no crash
+// log, so a core file, where the system writes one, goes there.
+func crashesRedis(t *testing.T, src string) {
+	url := simtest.StartRedisArgs(t, "--dir", t.TempDir(), "--crash-log-enabled", "no")
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.DisableIdentity, opts.MaxRetries = true, -1
+	c := redis.NewClient(opts)
+	defer c.Close()
+	ctx := context.Background()
+	if err := c.Ping(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	v, err := c.Eval(ctx, src, nil).Result()
+	var reply redis.Error
+	if err == nil || errors.As(err, &reply) {
+		t.Errorf("%s: redis-server answered %s; the lab says it crashes", src, sim.FormatReply(v, err))
 	}
 }

@@ -144,6 +144,15 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 			b.Lock, b.Clients = *l, s.bound.Clients
 			v.Status, v.Break = Fail, b
 			v.Message = "broken: " + b.String() + ": " + b.Why
+			if be == nil {
+				if be, err = sim.OpenEmbedded(); err != nil {
+					return nil, err
+				}
+				defer func() { _ = be.Close(context.Background()) }()
+			}
+			if v.Ledger, err = confirm(ctx, be, b); err != nil {
+				return nil, err
+			}
 		case b != nil:
 			b.Lock = *l
 			b.Clients = s.bound.Clients
@@ -214,54 +223,6 @@ func (s *search) done() float64 {
 		f += float64(a[0]) * w
 	}
 	return f
-}
-
-// grantsWhenFree: on an empty server A is granted, A runs to its
-// release, and once A is done B is granted. A lock that fails this keeps
-// every safety property by never granting, so it is reported apart, with
-// the schedule that shows it (s.refusal).
-func (s *search) grantsWhenFree() (bool, error) {
-	w := world{n: 2, owner: -1}
-	var moves []Move
-	run := func(i int, until func(*client) bool) error {
-		c := &w.c[i]
-		for c.active() && !until(c) {
-			m, err := s.apply(&w, Move{Client: clientNames[i]})
-			if err != nil {
-				return err
-			}
-			moves = append(moves, m)
-			if len(s.errs) > 0 {
-				// the simplest schedule of all fails: the lock cannot run
-				return s.errs[0]
-			}
-		}
-		return nil
-	}
-	defer s.srv.Restore(State{})
-	if err := run(0, func(c *client) bool { return c.holds }); err != nil {
-		return false, err
-	}
-	if !w.c[0].holds {
-		s.refusal = &Break{Property: DeadlockFreedom, Moves: moves,
-			Why: "on an empty server, A's acquire is refused: the lock never lets a client in"}
-		return false, nil
-	}
-	if err := run(0, func(*client) bool { return false }); err != nil {
-		return false, err
-	}
-	if err := run(1, func(c *client) bool { return c.holds || c.phase != phAcquire }); err != nil {
-		return false, err
-	}
-	if !w.c[1].holds {
-		why := "with nobody in its way, A released the lock, yet B's acquire right after is refused: the release does not free the lock"
-		if w.c[0].phase != phDone || w.c[0].crashed {
-			why = "A never reached its release, and B's acquire is refused"
-		}
-		s.refusal = &Break{Property: DeadlockFreedom, Moves: moves, Why: why}
-		return false, nil
-	}
-	return true, nil
 }
 
 // token is client i's token in a search: fixed per client, as a lock

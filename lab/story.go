@@ -10,7 +10,6 @@ import (
 	"locksim/content"
 	"locksim/scenes"
 	"locksim/sim"
-	"locksim/sim/ledger"
 )
 
 // SceneID is the id of the scene a lab story plays as: its text is
@@ -110,7 +109,7 @@ func StoryOf(l *Lock, clients int, moves []Move, probe bool) sim.Script {
 			st.reset()
 			// the parts run in the lab's host, under its limits, not in
 			// miniredis's own Lua
-			hostStory(x.Run().Backend(), st.pr)
+			st.sh = hostStory(x.Run().Backend(), st.pr)
 		},
 	}
 }
@@ -175,6 +174,7 @@ type storyState struct {
 	c      [4]client
 	taken  [4]int
 	grants int
+	sh     *storyHost // the host the parts run in; nil on a live server
 }
 
 func (st *storyState) reset() {
@@ -214,7 +214,7 @@ func (st *storyState) run(i int, cerr error) func(x *sim.Exec) {
 			lost = st.lost[a.Name][k]
 		}
 		st.taken[i]++
-		ex := &storyExec{x: x, ttl: st.pr.lock.Policy.TTL}
+		ex := &storyExec{x: x, ttl: st.pr.lock.Policy.TTL, sh: st.sh}
 		if _, err := st.pr.step(c, i, a.Token, &st.grants, lost, ex); err != nil {
 			x.Note(err.Error())
 		}
@@ -230,6 +230,7 @@ func (st *storyState) run(i int, cerr error) func(x *sim.Exec) {
 type storyExec struct {
 	x   *sim.Exec
 	ttl time.Duration
+	sh  *storyHost
 }
 
 func (e *storyExec) lua(i int, p *part, keys, argv []string, lost bool) reply {
@@ -247,6 +248,7 @@ func (e *storyExec) lua(i int, p *part, keys, argv []string, lost bool) reply {
 	if p.Name != PartAcquire {
 		op.Token = e.value(key, op.Token)
 	}
+	before, known := e.keyNow(key)
 	r := x.Eval(sim.Lua{Name: p.File(), Src: p.Src}, []string{key}, args...)
 	switch p.Name {
 	case PartAcquire:
@@ -257,13 +259,71 @@ func (e *storyExec) lua(i int, p *part, keys, argv []string, lost bool) reply {
 		if ok, _ := granted(reply{r.Val, r.Err}, Lua); ok {
 			op.Token = e.value(key, op.Token)
 			op.Fixed = op.Token != x.Actor().Token
+			// the lease is what the script set, not what the policy asks
+			// for: PX 1, EX in place of PX, or no TTL at all
+			if after, ok := e.keyNow(key); ok && after.Has {
+				op.TTL = max(after.TTLAfter, 0)
+			}
 		}
 	case PartRelease:
 		op.Kind, op.Form = sim.OpRelease, sim.FormScript
 	case PartExtend:
 		op.Kind, op.Form, op.TTL = sim.OpExtend, sim.FormScript, e.ttl
 	}
-	return e.logged(op, r, lost)
+	if op.Kind != sim.OpAcquire {
+		op.Seen = e.seen(key, before, known)
+		if after := op.Seen; after != nil && after.Has && after.TTLAfter >= 0 && op.Kind == sim.OpExtend {
+			op.TTL = after.TTLAfter
+		}
+	}
+	out := e.logged(op, r, lost)
+	if lossy := e.sh.lossy(); len(lossy) > 0 {
+		// what Redis's Lua did to the tokens, which no reply shows
+		names := map[string]string{}
+		for _, a := range x.Run().Actors {
+			names[a.Token] = a.Name
+		}
+		x.Note(x.Actor().Name + "'s " + p.Name + ": " + lossyNote(lossy, names))
+	}
+	return out
+}
+
+// keyNow is key's value and TTL left, read on the backend's own
+// connection, as the before half of a sim.KeyChange (Had, Before,
+// TTLBefore) and the after half alike (Has, After, TTLAfter).
+// A key of another type than a string (a hash lock's) is not read: known
+// is false, and the ledger reads the part by its reply.
+func (e *storyExec) keyNow(key string) (c sim.KeyChange, known bool) {
+	ctx := context.Background()
+	a := e.x.Run().Backend().Admin()
+	switch t, err := a.Type(ctx, key).Result(); {
+	case err != nil:
+		return c, false
+	case t == "none":
+		return sim.KeyChange{TTLBefore: -1, TTLAfter: -1}, true
+	case t != "string":
+		return c, false
+	}
+	v, err := a.Get(ctx, key).Result()
+	if err != nil {
+		return c, false
+	}
+	ttl := time.Duration(-1)
+	if ms, err := a.Do(ctx, "PTTL", key).Int64(); err == nil && ms >= 0 {
+		ttl = time.Duration(ms) * time.Millisecond
+	}
+	return sim.KeyChange{Had: true, Has: true, Before: v, After: v, TTLBefore: ttl, TTLAfter: ttl}, true
+}
+
+// seen is what a part did to key: before as keyNow read it (known: it
+// could), and the key now; nil when either read could not tell.
+func (e *storyExec) seen(key string, before sim.KeyChange, known bool) *sim.KeyChange {
+	now, ok := e.keyNow(key)
+	if !known || !ok {
+		return nil
+	}
+	return &sim.KeyChange{Had: before.Had, Before: before.Before, TTLBefore: before.TTLBefore,
+		Has: now.Has, After: now.After, TTLAfter: now.TTLAfter}
 }
 
 // value is key's value read on the backend's own connection, or def when
@@ -288,6 +348,7 @@ func (e *storyExec) cmd(i int, p *part, n int, args []string, lost bool) reply {
 	}
 	key := x.Key(LockKey)
 	var r sim.Reply
+	before, known := e.keyNow(key)
 	if blocked[name] {
 		r = sim.Reply{Err: ErrorReply("ERR the lab does not run " + name)}
 		x.Note(x.Actor().Name + ": the lab does not run " + name)
@@ -295,6 +356,11 @@ func (e *storyExec) cmd(i int, p *part, n int, args []string, lost bool) reply {
 		r = x.Do(send...)
 	}
 	op := opOf(p, n, name, args, key, x.Actor().Token)
+	if op != nil && (op.Kind == sim.OpRelease || op.Kind == sim.OpExtend) && !sim.ComparesInOneCommand(op.Form) {
+		// a command that compares in itself says in its reply what it did;
+		// a DEL or EXPIRE's reply says less than the key
+		op.Seen = e.seen(key, before, known)
+	}
 	return e.logged(op, r, lost)
 }
 
@@ -436,14 +502,14 @@ func (b *Break) Scene() *scenes.Scene {
 		Wait:  b.Lock.Policy.TTL / 2,
 		Build: func(scenes.Params) sim.Script { return b.Script() },
 		Say: func(v scenes.Frame, s *scenes.Said) {
-			if slices.Contains(BrokenIn(v.L), prop) {
+			if slices.Contains(BrokenWithin(v.L, b.Lock.Policy.TTL), prop) {
 				s.Verdict = string(prop) + " broken: " + b.Why
 			}
 		},
 		Predict: &scenes.Prediction{
 			Before: []string{last},
 			Answer: func(v scenes.Frame) int {
-				if slices.Contains(BrokenIn(v.L), prop) {
+				if slices.Contains(BrokenWithin(v.L, b.Lock.Policy.TTL), prop) {
 					return 0
 				}
 				return 1
@@ -453,45 +519,6 @@ func (b *Break) Scene() *scenes.Scene {
 			},
 		},
 	}
-}
-
-// BrokenIn lists the properties a story's ledger shows broken, by the
-// ledger's rules: mutual-exclusion an overlap of two holders;
-// resource-safety a write the resource accepted after one from a later
-// grant; no-foreign-release a release that deleted another
-// client's lock; deadlock-freedom a contender refused by a key with no
-// TTL whose holder crashed, or the lock key read back with no TTL while
-// nobody acts as holder (nothing will ever free it). It is how "break this lock" is won by hand.
-func BrokenIn(l *ledger.Ledger) []Property {
-	var out []Property
-	if l.FirstOverlap() != nil {
-		out = append(out, MutualExclusion)
-	}
-	latest := -1 // the granting event of the latest grant whose write was accepted
-	for _, w := range l.Writes {
-		if !w.Accepted || w.Lease == nil {
-			continue
-		}
-		if w.Lease.Seq < latest {
-			out = append(out, ResourceSafety)
-			break
-		}
-		latest = max(latest, w.Lease.Seq)
-	}
-	if l.ForeignDeletes() > 0 {
-		out = append(out, NoForeignRelease)
-	}
-	// a key with no TTL that no holder will release: nothing frees it
-	stuck := len(l.Stuck()) > 0
-	for _, k := range l.Keys {
-		if k.Name == LockKey || strings.HasSuffix(k.Name, ":"+LockKey) || strings.HasSuffix(k.Name, LockKey) {
-			stuck = stuck || k.Status() == ledger.KeyNoTTL && len(l.Holders()) == 0
-		}
-	}
-	if stuck {
-		out = append(out, DeadlockFreedom)
-	}
-	return out
 }
 
 // HandScene is l as a scene with no schedule, for "break this lock": the
@@ -506,7 +533,7 @@ func HandScene(l *Lock, clients int) *scenes.Scene {
 		Wait:  l.Policy.TTL/2 + time.Millisecond,
 		Build: func(scenes.Params) sim.Script { return StoryOf(l, clients, nil, false) },
 		Say: func(v scenes.Frame, s *scenes.Said) {
-			if broken := BrokenIn(v.L); len(broken) > 0 {
+			if broken := BrokenWithin(v.L, l.Policy.TTL); len(broken) > 0 {
 				s.Verdict = "broken: " + joinNames(broken)
 			}
 		},
@@ -526,5 +553,5 @@ func confirm(ctx context.Context, be *sim.Backend, b *Break) (bool, error) {
 	if err := r.Seek(ctx, len(script.Moves)); err != nil {
 		return false, err
 	}
-	return slices.Contains(BrokenIn(scenes.Fold(r.Snapshot(ctx))), b.Property), nil
+	return slices.Contains(BrokenWithin(scenes.Fold(r.Snapshot(ctx)), b.Lock.Policy.TTL), b.Property), nil
 }

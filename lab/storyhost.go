@@ -5,6 +5,7 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -42,11 +43,12 @@ type storyHost struct {
 }
 
 // hostStory makes the embedded server behind b answer pr's Lua parts
-// through a Host of its own; on a live server it does nothing.
-func hostStory(b *sim.Backend, pr *program) {
+// through a Host of its own, and returns it; on a live server it does
+// nothing and returns nil.
+func hostStory(b *sim.Backend, pr *program) *storyHost {
 	mr := b.Embedded()
 	if mr == nil || pr == nil {
-		return
+		return nil
 	}
 	srv := serverOn(mr)
 	sh := &storyHost{b: b, srv: srv, host: NewHost(srv, DefaultBudget()), loaded: map[string]*Script{}}
@@ -56,6 +58,17 @@ func hostStory(b *sim.Backend, pr *program) {
 		}
 	}
 	b.SetScriptHook(sh.answer)
+	return sh
+}
+
+// lossy are the tonumber reads past 2^53 of the last script it ran.
+func (sh *storyHost) lossy() []LossyRead {
+	if sh == nil {
+		return nil
+	}
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	return slices.Clone(sh.host.lossy)
 }
 
 // partOf is the part src is: its source, or its source and one comment

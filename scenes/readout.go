@@ -418,10 +418,14 @@ func (r reader) about(name string) string {
 			vars["refusedat"] = Stamp(rd.Refusal.At)
 			return r.fill("deleted-other-refused", vars)
 		}
-		switch e.Op.Form {
-		case sim.FormGetDel:
+		switch {
+		case e.Op.Seen != nil && e.Op.Form == sim.FormScript:
+			// the key was read before and after: the script removed it,
+			// whatever it compared and answered
+			return r.fill("deleted-other-seen", vars)
+		case e.Op.Form == sim.FormGetDel:
 			return r.fill("deleted-other-getdel", vars)
-		case sim.FormScript:
+		case e.Op.Form == sim.FormScript:
 			return r.fill("deleted-other-script", vars)
 		}
 	}

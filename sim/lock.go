@@ -93,6 +93,24 @@ type Op struct {
 	Votes, Of int
 	Held      bool
 	Spent     time.Duration // the time the acquire took, story time
+	// Seen is, for a script whose reply says only what its author chose
+	// to return (a lab lock's release or extend), what it did to its key,
+	// read on the backend's own connection before and after it ran; nil
+	// when not read.
+	Seen *KeyChange
+}
+
+// KeyChange is a key before and after one command or script: its value
+// and its TTL left (-1 for none), Had and Has saying whether it existed.
+type KeyChange struct {
+	Had, Has            bool
+	Before, After       string
+	TTLBefore, TTLAfter time.Duration
+}
+
+// Retimed reports a key that kept its value and got another TTL.
+func (c KeyChange) Retimed() bool {
+	return c.Had && c.Has && c.Before == c.After && c.TTLBefore != c.TTLAfter
 }
 
 // The course's lock: SET resource:lock <token> NX PX 30000.

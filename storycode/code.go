@@ -29,6 +29,7 @@ import (
 	"io"
 	"strings"
 
+	"locksim/buildinfo"
 	"locksim/play"
 	"locksim/scenes"
 )
@@ -212,7 +213,7 @@ func readBody(id string, body []byte, fp [fingerprintLen]byte) (play.Position, e
 			return play.Position{}, err
 		}
 	default:
-		return play.Position{}, fmt.Errorf("it carries %s, which this locksim cannot open", kind)
+		return play.Position{}, fmt.Errorf("it carries %s, which this build, %s, story-code format %d, cannot open", kind, buildinfo.Version(), Version)
 	}
 	var sc *scenes.Scene
 	var err error
@@ -251,7 +252,7 @@ func appendCRC(id string, body []byte) []byte {
 type changedError struct{ id string }
 
 func (e changedError) Error() string {
-	return fmt.Sprintf("story code: scene %s now plays differently from when this code was made (its settings, commands or replies changed), so the code cannot show the same story; open the scene afresh with -scene %s", e.id, e.id)
+	return fmt.Sprintf("story code: scene %s now plays differently from when this code was made (its settings, commands or replies changed), so the code cannot show the same story; open the scene afresh with -scene %s (this build: %s, story-code format %d)", e.id, e.id, buildinfo.Version(), Version)
 }
 
 func (e changedError) Is(target error) bool { return target == ErrChanged }
@@ -299,7 +300,7 @@ func Decode(code string) (play.Position, error) {
 		return play.Position{}, mangled
 	}
 	if v := body[0] >> 4; v != Version {
-		return play.Position{}, fmt.Errorf("story code: made in code format %d; this locksim reads format %d (a newer locksim made it?)", v, Version)
+		return play.Position{}, fmt.Errorf("story code: made in code format %d; this build, %s, reads format %d (a newer locksim made it?)", v, buildinfo.Version(), Version)
 	}
 	pos, err := readBody(id, body, [fingerprintLen]byte{})
 	if errors.Is(err, ErrChanged) {

@@ -2,10 +2,12 @@ package storycode
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 
+	"locksim/buildinfo"
 	"locksim/play"
 	"locksim/scenes"
 	"locksim/sim"
@@ -138,7 +140,7 @@ func TestChangedSceneRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = Decode(code)
-		if !errors.Is(err, ErrChanged) || !strings.Contains(err.Error(), "now plays differently") {
+		if !errors.Is(err, ErrChanged) || !strings.Contains(err.Error(), "now plays differently") || !strings.Contains(err.Error(), "this build: "+buildinfo.Version()) {
 			t.Errorf("%s: a code from the scene as it was opened with %v", name, err)
 		}
 	}
@@ -190,6 +192,10 @@ func TestOtherKindsRefused(t *testing.T) {
 		_, err := Decode(recoded)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("first byte %#x: %v, want it to name %s", c.first, err, c.want)
+		}
+		// a refusal names both versions: the build's and the format it reads
+		if here := fmt.Sprintf("format %d", Version); err == nil || !strings.Contains(err.Error(), buildinfo.Version()) || !strings.Contains(err.Error(), here) {
+			t.Errorf("first byte %#x: %v, want it to name this build, %s, and %s", c.first, err, buildinfo.Version(), here)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"time"
 
@@ -78,63 +77,27 @@ func Listen(ctx context.Context, seat *class.Seat, w *class.Watch, send func(tea
 	}
 }
 
-// classroom is what the app keeps of its class.
+// classroom is what the app keeps of its class: its part in the class's
+// protocol (class.Part, which holds every class state the session has),
+// and what the screen draws of it.
 type classroom struct {
 	Classroom
-	role class.Role
-	code string
-	// lead is the instructor's place as last heard; asked is set while the
-	// instructor asks the class to follow
-	lead  *class.Lead
-	asked bool
-	// following: a student replays to the instructor's place (a projector
-	// always does)
-	following bool
-	// wanted is a place to go once the running move is done, as a visit
-	// of kind visit (see goTo)
-	wanted *play.Position
-	visit  play.Visit
+	part *class.Part
 	// shown is the name of the student whose run the instructor shows
-	shown  string
-	roster map[string]class.Member
-	// reported and led are the row and the place last handed to the seat
-	reported, led string
-	// the instructor's: the class view (a page, see deskPage), the row
-	// picked in it, the class asked to follow
-	board  *Desk
-	pick   int
-	follow bool
-	// warned is the step at which the instructor was told how many have
-	// answered, and that count: a second step there, with no new answer
-	// since, runs the move (see runsTooSoon)
-	warned      int
-	warnedCount int
-	// place is the instructor's place as the class view last saw it (see
-	// placeOf), placeSince when it got there: an open question's time
-	place      string
-	placeSince time.Time
-	// hold is set while the instructor holds the class (see Lead.Hold):
-	// the instructor's to put, a student's as last heard; away while the
-	// instructor's session is away (see ClassMsg.Away)
-	hold, away bool
-	// refused is set when a held student's key was refused, until the
-	// next key: the class's line says why, where a flash would take the
-	// place of the story's own verdict and ⚠ lines
-	refused bool
+	shown string
+	// the instructor's: the class view (a page, see deskPage) and the row
+	// picked in it
+	board *Desk
+	pick  int
 }
 
-// held reports a student held on the instructor's place: the class is
-// held, the student follows, and the instructor is there.
-func (c *classroom) held() bool {
-	return c.role == class.Student && c.following && c.hold && !c.away
+// row is member id's row as last heard; the zero Member for none.
+func (c *classroom) row(id string) class.Member {
+	m, _ := c.part.Member(id)
+	return m
 }
 
-func (c *classroom) now() time.Time {
-	if c.Now != nil {
-		return c.Now()
-	}
-	return time.Now()
-}
+func (c *classroom) now() time.Time { return c.part.Now() }
 
 // JoinClass puts the app in the class its seat sits in, as the seat's
 // role: a student (who may follow), the instructor (the class view, the
@@ -150,10 +113,10 @@ func (a *session) JoinClass(c Classroom) {
 // it put a returning follower back in the instructor's story (nil when it
 // replaced none), for the caller to close, or to clear once started.
 func (a *session) joinClass(c Classroom) *sim.Run {
-	m := c.Seat.Member()
-	a.cls = &classroom{Classroom: c, role: m.Role, code: c.Seat.Info().Code, roster: map[string]class.Member{}, pick: 0}
-	a.cls.following = m.Role == class.Projector
-	if m.Role != class.Student {
+	part := class.NewPart(c.Seat, c.Now)
+	a.cls = &classroom{Classroom: c, part: part}
+	role := part.Role()
+	if role != class.Student {
 		// the instructor's questions are for the room: a step at one runs
 		// the move, and a story's end goes on with the lesson
 		a.course.Present = true
@@ -161,13 +124,13 @@ func (a *session) joinClass(c Classroom) *sim.Run {
 		opt.Present = true
 		a.pl.Configure(opt)
 	}
-	if m.Role == class.Instructor {
-		a.cls.board = newDesk(a.com, a.cls.code, c.Join, c.Web, c.Projector)
+	if role == class.Instructor {
+		a.cls.board = newDesk(a.com, part.Code(), c.Join, c.Web, c.Projector)
 		a.cls.board.SetSize(a.com.Width, a.com.Height)
 	}
 	var old *sim.Run
-	if before, ok := c.Seat.Before(); ok && m.Role == class.Student && before.Following && !before.OnContents && before.Pos.Scene != "" {
-		old = a.resumeFollowing(before.Pos, before.Revealed)
+	if pos, ran, ok := part.Resume(); ok {
+		old = a.resumeFollowing(pos, ran)
 	}
 	a.applyKeys()
 	return old
@@ -181,7 +144,7 @@ func (a *session) classView() (v string, ok bool) {
 	switch {
 	case c == nil:
 		return "", false
-	case c.role == class.Projector:
+	case c.part.Role() == class.Projector:
 		scene := a.pl.View()
 		if a.quiz != nil {
 			scene = a.quiz.View()
@@ -204,30 +167,8 @@ func (a *session) syncDesk() {
 	if a.course.Browsing() && a.course.Visiting() == play.NotVisiting {
 		lead = play.Position{} // no scene led yet: nothing to poll
 	}
-	// the place's time: since the instructor's scene, settings or step
-	// last changed, by the class's clock
-	if place := placeOf(lead); place != c.place {
-		c.place, c.placeSince = place, c.now()
-	}
-	c.board.sync(deskState{students: ss, pick: c.pick, lead: lead, since: c.placeSince, follow: c.follow, hold: c.hold,
-		notes: a.notesPage(), now: c.now()})
-}
-
-// placeOf names a position's scene, settings and step, to tell when the
-// instructor's place changed.
-func placeOf(p play.Position) string {
-	set := map[string]int{}
-	for k, v := range p.Settings {
-		if v != 0 { // a setting left out is its first value
-			set[k] = v
-		}
-	}
-	data, _ := json.Marshal(struct {
-		Scene    string
-		Settings map[string]int
-		Step     int
-	}{p.Scene, set, p.Step})
-	return string(data)
+	c.board.sync(deskState{students: ss, pick: c.pick, lead: lead, since: c.part.Since(lead), follow: c.part.Asked(), hold: c.part.Holding(),
+		notes: a.notesPage(), now: c.now(), lesson: lessonOf(class.AskedOf(ss), lead.Scene)})
 }
 
 // classKeys switches on the class's bindings for the session's role.
@@ -235,7 +176,7 @@ func (a *session) classKeys(k *views.KeyMap) {
 	if a.cls == nil {
 		return
 	}
-	switch a.cls.role {
+	switch a.cls.part.Role() {
 	case class.Student:
 		k.Follow.SetEnabled(true)
 	case class.Instructor:
@@ -251,104 +192,22 @@ func (a *session) classMsg(msg ClassMsg) tea.Cmd {
 	if a.cls == nil {
 		return nil
 	}
-	if msg.Away != nil {
-		a.cls.away = *msg.Away
-	}
-	var cmd tea.Cmd
-	for _, e := range msg.Events {
-		switch {
-		case e.Kind == class.KindMember && e.Member != nil:
-			a.cls.roster[e.Member.ID] = *e.Member
-		case e.Kind == class.KindLead && e.Lead != nil:
-			if a.cls.lead != nil && a.cls.lead.Seq > e.Lead.Seq {
-				continue
-			}
-			cmd = a.heardLead(*e.Lead, e.Lost)
-		}
-	}
-	return cmd
+	return a.do(a.cls.part.Heard(msg.Events, msg.Away))
 }
 
-// heardLead is the instructor's new place: a follower goes there; a
-// student is told when the instructor asks the class to follow, and let
-// go when the instructor stops asking; every session of the instructor
-// redraws from it (one leader per class), and says so when its own move
-// lost the race to it.
-func (a *session) heardLead(l class.Lead, lost bool) tea.Cmd {
-	c := a.cls
-	seen := c.lead != nil
-	c.lead = &l
-	switch c.role {
-	case class.Instructor:
-		if l.By == c.Seat.ID() && !lost {
-			return nil // this session's own move, back from the class
-		}
-		c.follow, c.hold = l.Follow, l.Hold
-		if data, err := json.Marshal(class.Lead{Pos: l.Pos, Follow: l.Follow, Hold: l.Hold}); err == nil {
-			c.led = string(data)
-		}
-		if lost && seen {
-			a.say("your move lost the race: another session of yours moved the class first · this is the class's place now")
-		}
-		return a.goTo(l.Pos, play.NotVisiting)
-	case class.Projector:
-		return a.goTo(l.Pos, play.VisitProject)
-	case class.Student:
-		held := l.Hold && l.Follow
-		switch {
-		case held && !c.hold && !c.following:
-			a.say("the instructor holds the class · F follows, until they release it")
-		case l.Follow && !c.asked && !c.following:
-			a.say("the instructor asks the class to follow · F follows")
-		case !l.Follow && c.following:
-			a.unfollow("the instructor stopped leading · esc goes back to your own place")
-		case held && !c.hold && c.following:
-			// no flash: it would stand in the verdict's and the ⚠'s
-			// place until the next key; the class's line says the class
-			// is held
-		case !held && c.hold && c.following:
-			a.say("the instructor released the class · F leaves follow mode")
-		}
-		c.asked, c.hold = l.Follow, held
-		if c.following {
-			return a.goTo(l.Pos, play.VisitFollow)
-		}
-	}
-	return nil
-}
-
-// toggleFollow is the Follow key: a student follows the instructor (to
-// their place at once) or leaves follow mode; the instructor asks the
-// class to follow or stops asking.
-func (a *session) toggleFollow() tea.Cmd {
-	c := a.cls
-	switch c.role {
-	case class.Instructor:
-		c.follow = !c.follow
-		if c.follow {
-			a.say("the class is asked to follow: students who accept see your scene, settings and step")
-		} else {
-			c.hold = false // a class not asked to follow is held by nothing
-			a.say("the class is no longer asked to follow")
-		}
-	case class.Student:
-		if c.held() {
-			c.refused = true
-			return nil
-		}
-		if c.following {
-			a.unfollow("you left follow mode: this is still the instructor's place · esc goes back to your own · F follows again")
-			return nil
-		}
-		if c.lead == nil {
-			a.say("the instructor has not opened a scene yet")
-			return nil
-		}
-		c.following = true
+// do does on the screen what an operation of the class asks: a note, a
+// player that follows or leads itself again, a place to go to.
+func (a *session) do(ef class.Effect) tea.Cmd {
+	if ef.Unfollowed || ef.Followed {
 		opt := a.pl.Options()
-		opt.Follow = true
+		opt.Follow = ef.Followed
 		a.pl.Configure(opt)
-		return a.goTo(c.lead.Pos, play.VisitFollow)
+	}
+	if ef.Note != "" {
+		a.say(ef.Note)
+	}
+	if ef.Go != nil {
+		return a.goTo(ef.Go.Pos, ef.Go.Visit)
 	}
 	return nil
 }
@@ -356,60 +215,36 @@ func (a *session) toggleFollow() tea.Cmd {
 // toggleHold is the class view's H: the instructor holds the class
 // (asking it to follow, if it was not) or releases it.
 func (a *session) toggleHold() {
-	c := a.cls
-	c.hold = !c.hold
-	if c.hold {
-		c.follow = true
-		a.say("the class is held: followers stay on your place until H in the class view releases it")
-	} else {
-		a.say("the class is released: followers may leave follow mode again")
+	if a.cls.part.Holding() {
+		a.do(a.cls.part.Release())
+		return
 	}
+	a.do(a.cls.part.Hold())
 }
 
 // say is a one-time note on the screen on top: the contents' status
 // line, or the scene's flash.
 func (a *session) say(note string) { a.asks.note = note }
 
-// unfollow leaves follow mode with a note.
-func (a *session) unfollow(note string) {
-	a.cls.following, a.cls.wanted = false, nil
-	opt := a.pl.Options()
-	opt.Follow = false
-	a.pl.Configure(opt)
-	a.say(note)
-}
-
 // goTo brings the screen to pos, as a visit of kind visit (never the
 // learner's own place: see play.Course.Visit): at once if no move is
-// running, else once it is done. A follower's sandbox (VisitFollow) keeps
-// its own seed (its tokens differ), its own prediction and races its own
-// race; the other kinds take pos whole (a projector; a student's run the
-// instructor shows).
+// running, else once it is done (class.Part.Want). A follower's sandbox
+// keeps its own seed, prediction and race (class.Visit).
 func (a *session) goTo(pos play.Position, visit play.Visit) tea.Cmd {
 	if pos.Check() != nil {
 		return nil // a place this locksim cannot open: stay
 	}
 	if a.pl.Busy || a.switchWanted >= 0 {
-		a.cls.wanted, a.cls.visit = &pos, visit
+		a.cls.part.Want(class.Go{Pos: pos, Visit: visit})
 		return nil
 	}
 	exact := visit != play.VisitFollow
-	a.cls.wanted = nil
+	a.cls.part.Wanted()
 	a.leaving = false
 	a.backToScene()
 	cur := a.pl.Position()
 	same := cur.Scene == pos.Scene && sameSettings(cur.Settings, pos.Settings)
-	if !exact {
-		pos.Seed, pos.Race, pos.Prediction = cur.Seed, nil, nil
-		if same {
-			pos.Prediction = cur.Prediction
-		} else {
-			pos.Seed = a.seed
-		}
-		if pos.Quiz != nil {
-			pos.Quiz = &play.QuizPlace{At: pos.Quiz.At}
-		}
-	}
+	pos = class.Visit(cur, pos, visit, a.seed)
 	if (a.course.Visiting() != play.NotVisiting || visit == play.NotVisiting) && same && cur.Seed == pos.Seed && slices.Equal(cur.Own, pos.Own) && (!exact || sameJSON(cur.Race, pos.Race) && sameJSON(cur.Prediction, pos.Prediction)) {
 		// the same story, visited already: select and seek in it (the
 		// learner's own story is left as it stands, to go back to)
@@ -420,9 +255,9 @@ func (a *session) goTo(pos play.Position, visit play.Visit) tea.Cmd {
 		a.pl.SetErr(err.Error())
 		return nil
 	}
-	if a.cls.role != class.Instructor {
+	if a.cls.part.Role() != class.Instructor {
 		opt := s.Options()
-		opt.Follow = a.cls.following && !exact
+		opt.Follow = a.cls.part.Following() && !exact
 		s.Configure(opt)
 	}
 	old := a.pl.Run
@@ -431,38 +266,35 @@ func (a *session) goTo(pos play.Position, visit play.Visit) tea.Cmd {
 }
 
 // classAfter runs after every message: a place waiting for the running
-// move is gone to, and what changed is handed to the seat (the row; the
-// instructor's place).
+// move is gone to, and the session's row is handed to the class (for the
+// instructor, the leader's step). A student out of follow mode whose own
+// run stands at the class's open question waits there for the
+// instructor's move (class.Part.PollHolds).
 func (a *session) classAfter(contents bool) tea.Cmd {
 	c := a.cls
 	if c == nil || a.pl == nil || a.pl.Busy {
 		return nil
 	}
 	var cmd tea.Cmd
-	if c.wanted != nil && a.switchWanted < 0 {
-		cmd = a.goTo(*c.wanted, c.visit)
+	if c.part.Wants() && a.switchWanted < 0 {
+		g := c.part.Wanted()
+		cmd = a.goTo(g.Pos, g.Visit)
 		if a.pl.Busy {
 			return cmd
 		}
 	}
-	row := class.Member{Pos: a.pl.Position(), Actual: a.pl.Actual, Revealed: a.ran(), Following: c.following, Prog: a.course.Prog,
-		OnContents: contents || a.course.Browsing() && a.course.Visiting() == play.NotVisiting}
-	if data, err := json.Marshal(row); err == nil && string(data) != c.reported {
-		c.reported = string(data)
-		c.Seat.Report(row)
-	}
-	if c.role == class.Instructor {
-		l := class.Lead{Pos: row.Pos, Follow: c.follow, Hold: c.hold && c.follow}
-		if data, err := json.Marshal(l); err == nil && string(data) != c.led {
-			c.led = string(data)
-			// a move from the place this session shows: a compare-and-set
-			// on its version
-			if c.lead != nil {
-				l.Version = c.lead.Version
-			}
-			c.Seat.Lead(l)
+	pos := a.pl.Position()
+	if c.part.Role() == class.Student && !c.part.Following() {
+		// held at the class's poll, an answer waits for the instructor's
+		// move as a follower's does
+		if hold := c.part.PollHolds(pos); a.pl.Options().Follow != hold {
+			opt := a.pl.Options()
+			opt.Follow = hold
+			a.pl.Configure(opt)
 		}
 	}
+	c.part.Report(class.Member{Pos: pos, Actual: a.pl.Actual, Revealed: a.ran(), Prog: a.course.Prog,
+		OnContents: contents || a.course.Browsing() && a.course.Visiting() == play.NotVisiting})
 	return cmd
 }
 
@@ -477,20 +309,19 @@ func (a *session) ran() bool {
 	return at >= 0 && p.Snap.Pos > at
 }
 
-// classKey handles the class's keys before the scene's: the follow key,
-// the instructor's class view, and, while following, the keys that would
-// move the story away from the instructor's place. done is set when the
-// key was the class's.
+// classKey turns the class's keys into the class's operations before the
+// scene has them: the follow key, the instructor's class view, and the
+// keys that would move the story away from the instructor's place or
+// past the class's open question. done is set when the key was the
+// class's.
 func (a *App) classKey(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
 	c := a.cls
 	if c == nil {
 		return nil, false
 	}
-	if c.Seat != nil && c.role != class.Projector {
-		c.Seat.Key() // the roster's time since the last key
-	}
-	c.refused = false // the note of a refused key lasts until the next
+	c.part.Key()
 	k := a.com.Keys
+	role := c.part.Role()
 	// the class view stands in for a scene (and the pages over it): over
 	// the contents, the lab or the trials its keys are theirs
 	top := a.pages.top()
@@ -498,10 +329,12 @@ func (a *App) classKey(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
 	switch {
 	case key.Matches(msg, k.Quit):
 		return nil, false
-	case c.role == class.Projector:
+	case role == class.Projector:
 		return nil, true // the projector shows the instructor's screen: nothing moves it
+	case key.Matches(msg, k.Follow) && role == class.Instructor:
+		return a.do(c.part.AskFollow()), true
 	case key.Matches(msg, k.Follow):
-		return a.toggleFollow(), true
+		return a.do(c.part.Follow()), true
 	case key.Matches(msg, k.Desk) && !scene && a.onContents():
 		// the class can be watched arriving before a scene is led
 		a.openOver(&deskPage{a.session})
@@ -517,16 +350,35 @@ func (a *App) classKey(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
 	case !scene:
 	case key.Matches(msg, glossaryKey) && isOver(top):
 		// the glossary over a page over the scene, not the scene's setting g
-	case c.held() && a.movesAway(msg):
-		c.refused = true
-		return nil, true
-	case c.following && a.movesAway(msg):
-		a.pl.SetFlash("you are following the instructor · F leaves follow mode")
-		return nil, true
-	case c.role == class.Instructor && a.runsTooSoon(msg):
-		return nil, true
+	default:
+		if a.movesAway(msg) {
+			if note, ok := c.part.MoveAway(); !ok {
+				if note != "" {
+					a.pl.SetFlash(note)
+				}
+				return nil, true
+			}
+		}
+		if !a.stepsOn(msg) {
+			break
+		}
+		if note, ok := c.part.StepPast(a.pl.Position()); !ok {
+			a.pl.SetFlash(note)
+			return nil, true
+		}
+		if note, ok := c.part.Reveal(a.pl.Position(), a.pl.Asking); !ok {
+			a.pl.SetFlash(note)
+			return nil, true
+		}
 	}
 	return nil, false
+}
+
+// stepsOn reports a key that runs the story's next move: a step, play,
+// the clicker's page down or its period.
+func (a *App) stepsOn(msg tea.KeyMsg) bool {
+	k := a.com.Keys
+	return key.Matches(msg, k.Step) || key.Matches(msg, k.Play) || msg.Type == tea.KeyPgDown || msg.String() == "."
 }
 
 // movesAway reports a key that would take a follower's story away from

@@ -209,7 +209,7 @@ func TestPollCountsTheClass(t *testing.T) {
 		drive(t, ann.a, keys("1")...)
 		// a step while bob has not answered runs nothing: it says so first
 		hear(t, teacher, "ann's prediction", rowOf("k-ann", func(m class.Member) bool { return m.Pos.Prediction != nil }))
-		if bob := teacher.a.cls.roster["k-bob"]; !bob.Following || bob.Pos.Step != at {
+		if bob := teacher.a.cls.row("k-bob"); !bob.Following || bob.Pos.Step != at {
 			hear(t, teacher, "bob at the question", rowOf("k-bob", func(m class.Member) bool { return m.Following && m.Pos.Step == at }))
 		}
 		drive(t, teacher.a, keys(".")...)
@@ -225,7 +225,7 @@ func TestPollCountsTheClass(t *testing.T) {
 			t.Errorf("a follower waiting for the move sees:\n%s", v)
 		}
 		hear(t, teacher, "both predictions", rowOf("k-bob", func(m class.Member) bool { return m.Pos.Prediction != nil }))
-		if ann := teacher.a.cls.roster["k-ann"]; ann.Pos.Prediction == nil {
+		if ann := teacher.a.cls.row("k-ann"); ann.Pos.Prediction == nil {
 			hear(t, teacher, "ann's prediction", rowOf("k-ann", func(m class.Member) bool { return m.Pos.Prediction != nil }))
 		}
 		drive(t, teacher.a, keys("l")...)
@@ -251,7 +251,7 @@ func TestPollCountsTheClass(t *testing.T) {
 			}
 		}
 		hear(t, teacher, "bob's run", rowOf("k-bob", func(m class.Member) bool { return m.Revealed }))
-		if ann := teacher.a.cls.roster["k-ann"]; !ann.Revealed {
+		if ann := teacher.a.cls.row("k-ann"); !ann.Revealed {
 			hear(t, teacher, "ann's run", rowOf("k-ann", func(m class.Member) bool { return m.Revealed }))
 		}
 		drive(t, teacher.a, tea.WindowSizeMsg{Width: size.w, Height: size.h})

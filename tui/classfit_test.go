@@ -57,14 +57,14 @@ func TestClassViewReadsWholeAt80x24(t *testing.T) {
 	for _, s := range []member{ann, bob} {
 		hear(t, s, "the instructor at the question", leadAt("gc-pause", at))
 		drive(t, s.a, keys("F")...)
-		if !s.a.pl.Asking || !s.a.cls.held() {
+		if !s.a.pl.Asking || !s.a.cls.part.Held() {
 			t.Fatalf("the follower is not asked in a held class at step %d:\n%s", s.a.pl.Snap.Pos, s.a.View())
 		}
 	}
 	drive(t, ann.a, keys("1")...)
 	drive(t, bob.a, keys("2")...)
 	for _, id := range []string{"k-ann", "k-bob"} {
-		if m := teacher.a.cls.roster[id]; m.Pos.Prediction == nil {
+		if m := teacher.a.cls.row(id); m.Pos.Prediction == nil {
 			hear(t, teacher, id+"'s prediction", rowOf(id, func(m class.Member) bool { return m.Pos.Prediction != nil }))
 		}
 	}
@@ -107,7 +107,7 @@ func TestClassViewReadsWholeAt80x24(t *testing.T) {
 		t.Errorf("the hold that came took the verdict's place, or is not said:\n%s", v)
 	}
 	for _, id := range []string{"k-ann", "k-bob"} {
-		if m := teacher.a.cls.roster[id]; !m.Revealed {
+		if m := teacher.a.cls.row(id); !m.Revealed {
 			hear(t, teacher, id+"'s run", rowOf(id, func(m class.Member) bool { return m.Revealed }))
 		}
 	}

@@ -3,7 +3,6 @@ package tui
 import (
 	"encoding/json"
 	"maps"
-	"slices"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -13,32 +12,11 @@ import (
 
 // students are the class's students, as the class view lists them.
 func (a *session) students() []class.Member {
-	var out []class.Member
-	for _, m := range a.cls.roster {
-		if m.Role == class.Student {
-			out = append(out, m)
-		}
-	}
-	slices.SortFunc(out, func(x, y class.Member) int {
-		if x.Name != y.Name {
-			if x.Name < y.Name {
-				return -1
-			}
-			return 1
-		}
-		if x.ID < y.ID {
-			return -1
-		}
-		if x.ID > y.ID {
-			return 1
-		}
-		return 0
-	})
-	return out
+	return a.cls.part.Students()
 }
 
 // projecting reports a projector's session: nothing on it moves the story.
-func (a *session) projecting() bool { return a.cls != nil && a.cls.role == class.Projector }
+func (a *session) projecting() bool { return a.cls != nil && a.cls.part.Role() == class.Projector }
 
 // classLine is the line a class puts in the help line's place, "" for
 // none: what a follower is doing and how to leave.
@@ -47,31 +25,32 @@ func (a *session) classLine() string {
 	if c == nil {
 		return ""
 	}
-	st := a.com.Styles
+	st, p := a.com.Styles, c.part
+	code, role := p.Code(), p.Role()
 	switch {
-	case c.role == class.Projector:
-		return st.Dim.Render("class " + c.code + " · projector: following the instructor · q leaves")
-	case c.role == class.Instructor && c.hold:
-		return st.Accent.Render("class "+c.code+" · the class is held") + st.Dim.Render(" · l the class, H there releases it")
-	case c.role == class.Instructor && c.follow:
-		return st.Accent.Render("class "+c.code+" · the class is asked to follow") + st.Dim.Render(" · F stops · l the class")
-	case c.held() && c.refused && a.pl.Asking:
+	case role == class.Projector:
+		return st.Dim.Render("class " + code + " · projector: following the instructor · q leaves")
+	case role == class.Instructor && p.Holding():
+		return st.Accent.Render("class "+code+" · the class is held") + st.Dim.Render(" · l the class, H there releases it")
+	case role == class.Instructor && p.Asked():
+		return st.Accent.Render("class "+code+" · the class is asked to follow") + st.Dim.Render(" · F stops · l the class")
+	case p.Held() && p.Refused() && a.pl.Asking:
 		return st.Warn.Render("the class is held: you stay on the instructor's place") + st.Dim.Render(" · 1-"+itoa(int64(len(a.pl.Choices())))+" predict")
-	case c.held() && c.refused:
+	case p.Held() && p.Refused():
 		return st.Warn.Render("the class is held: you stay on the instructor's place until they release it")
-	case c.held() && a.pl.Asking:
+	case p.Held() && a.pl.Asking:
 		return st.Accent.Render("the class is held: following the instructor") + st.Dim.Render(" · 1-"+itoa(int64(len(a.pl.Choices())))+" your prediction")
-	case c.held():
+	case p.Held():
 		// 80 columns hold it whole: until-they-release is the refused
 		// key's note
 		return st.Accent.Render("the class is held: following the instructor") + st.Dim.Render(" · ? keys · q quit")
-	case c.role == class.Student && c.following && a.pl.Asking:
+	case role == class.Student && p.Following() && a.pl.Asking:
 		return st.Accent.Render("following the instructor") + st.Dim.Render(" · 1-"+itoa(int64(len(a.pl.Choices())))+" your prediction · F leaves follow mode")
-	case c.role == class.Student && c.following:
+	case role == class.Student && p.Following():
 		return st.Accent.Render("following the instructor") + st.Dim.Render(" · F leaves follow mode · ? keys · q quit")
-	case c.role == class.Student && c.hold && !c.following:
+	case role == class.Student && p.Holding() && !p.Following():
 		return st.Accent.Render("the instructor holds the class") + st.Dim.Render(" · F follows")
-	case c.role == class.Student && c.asked:
+	case role == class.Student && p.Asked():
 		return st.Accent.Render("the instructor asks the class to follow") + st.Dim.Render(" · F follows")
 	}
 	return ""

@@ -222,8 +222,8 @@ func TestHoldKeepsTheFollowers(t *testing.T) {
 	held := func(e class.Event) bool { return e.Kind == class.KindLead && e.Lead.Hold && e.Lead.Follow }
 	hear(t, ann, "the hold", held)
 	drive(t, ann.a, keys("F")...)
-	if !ann.a.cls.following || ann.a.pl.Scene.ID != "fencing" {
-		t.Fatalf("ann does not follow the held class: following %v, scene %s", ann.a.cls.following, ann.a.pl.Scene.ID)
+	if !ann.a.cls.part.Following() || ann.a.pl.Scene.ID != "fencing" {
+		t.Fatalf("ann does not follow the held class: following %v, scene %s", ann.a.cls.part.Following(), ann.a.pl.Scene.ID)
 	}
 	if v := ann.a.View(); !strings.Contains(v, "the class is held: following the instructor") {
 		t.Errorf("a follower of a held class is not told so:\n%s", v)
@@ -231,8 +231,8 @@ func TestHoldKeepsTheFollowers(t *testing.T) {
 	for _, k := range []tea.Msg{keys("F")[0], tea.KeyMsg{Type: tea.KeyEsc}, keys("n")[0]} {
 		drive(t, ann.a, k)
 		v := ann.a.View()
-		if !ann.a.cls.following || ann.a.onContents() || ann.a.pl.Snap.Pos != 2 {
-			t.Fatalf("%v left the held class: following %v, contents %v, step %d:\n%s", k, ann.a.cls.following, ann.a.onContents(), ann.a.pl.Snap.Pos, v)
+		if !ann.a.cls.part.Following() || ann.a.onContents() || ann.a.pl.Snap.Pos != 2 {
+			t.Fatalf("%v left the held class: following %v, contents %v, step %d:\n%s", k, ann.a.cls.part.Following(), ann.a.onContents(), ann.a.pl.Snap.Pos, v)
 		}
 		if !strings.Contains(v, "the class is held: you stay on the instructor's place until they release it") {
 			t.Errorf("%v on a held class says nothing of the hold:\n%s", k, v)
@@ -249,7 +249,7 @@ func TestHoldKeepsTheFollowers(t *testing.T) {
 	}
 	hear(t, ann, "the release", func(e class.Event) bool { return e.Kind == class.KindLead && !e.Lead.Hold })
 	drive(t, ann.a, keys("F")...)
-	if ann.a.cls.following {
+	if ann.a.cls.part.Following() {
 		t.Fatalf("released, F does not leave follow mode:\n%s", ann.a.View())
 	}
 }
@@ -271,14 +271,14 @@ func TestRosterTimesFromKeys(t *testing.T) {
 	drive(t, ann.a, keys("n")...)
 	stepped := classNow.Add(10 * time.Second)
 	hear(t, teacher, "ann's step", rowOf("k-ann", func(m class.Member) bool { return m.Pos.Step == 1 && m.KeyAt.Equal(stepped) }))
-	if m := teacher.a.cls.roster["k-ann"]; !m.StepAt.Equal(stepped) {
+	if m := teacher.a.cls.row("k-ann"); !m.StepAt.Equal(stepped) {
 		t.Fatalf("ann stepped at %v; her row says her step came at %v", stepped, m.StepAt)
 	}
 	clk.advance(20 * time.Second)
 	drive(t, ann.a, keys("?")...) // the keys page: her place stays
 	keyed := stepped.Add(20 * time.Second)
 	hear(t, teacher, "ann's key", rowOf("k-ann", func(m class.Member) bool { return m.KeyAt.Equal(keyed) }))
-	if m := teacher.a.cls.roster["k-ann"]; !m.StepAt.Equal(stepped) {
+	if m := teacher.a.cls.row("k-ann"); !m.StepAt.Equal(stepped) {
 		t.Fatalf("a key that moved nothing moved ann's step time to %v", m.StepAt)
 	}
 	clk.advance(2 * time.Minute)
@@ -322,7 +322,7 @@ func TestSummaryAtTheEnd(t *testing.T) {
 			hear(t, s, "the move", leadAt("gc-pause", at+1))
 		}
 		for _, id := range []string{"k-ann", "k-bob"} {
-			if m := teacher.a.cls.roster[id]; !m.Revealed {
+			if m := teacher.a.cls.row(id); !m.Revealed {
 				hear(t, teacher, id+"'s run", rowOf(id, func(m class.Member) bool { return m.Revealed }))
 			}
 		}
@@ -394,7 +394,7 @@ func TestHoldLapsesWhileTheInstructorIsAway(t *testing.T) {
 	hear(t, ann, "the hold", func(e class.Event) bool { return e.Kind == class.KindLead && e.Lead.Hold })
 	drive(t, ann.a, keys("F")...)
 	drive(t, ann.a, keys("F")...)
-	if !ann.a.cls.following {
+	if !ann.a.cls.part.Following() {
 		t.Fatal("a held follower left follow mode")
 	}
 	away, back := true, false
@@ -405,12 +405,12 @@ func TestHoldLapsesWhileTheInstructorIsAway(t *testing.T) {
 	}
 	drive(t, ann.a, ClassMsg{Away: &back})
 	drive(t, ann.a, keys("F")...)
-	if !ann.a.cls.following {
+	if !ann.a.cls.part.Following() {
 		t.Fatal("with the instructor back, the held follower left follow mode")
 	}
 	drive(t, ann.a, ClassMsg{Away: &away})
 	drive(t, ann.a, keys("F")...)
-	if ann.a.cls.following {
+	if ann.a.cls.part.Following() {
 		t.Fatalf("with the instructor away, F does not leave follow mode:\n%s", ann.a.View())
 	}
 }

@@ -73,7 +73,7 @@ func (p *summaryPage) View() string {
 	a := p.a
 	st, w, h := a.com.Styles, a.com.Width, a.com.Height
 	ss := a.students()
-	title := truncate(st.Title.Render("class "+a.cls.code)+" · summary of "+students(len(ss)), w)
+	title := truncate(st.Title.Render("class "+a.cls.part.Code())+" · summary of "+students(len(ss)), w)
 	lines := p.lines(ss, w)
 	rows := max(h-2, 1)
 	if len(lines) > rows {
@@ -143,14 +143,14 @@ func (p *summaryPage) lines(ss []class.Member, w int) []string {
 	if len(ss) == 0 {
 		out = append(out, st.Dim.Render("no student has joined"))
 	}
-	qs := class.Questions(ss)
+	qs := class.AskedOf(ss)
 	out = append(out, views.Rule(st, "questions", w))
 	if len(qs) == 0 {
 		out = append(out, st.Dim.Render(truncate("no student has answered a question yet", w)))
 	}
 	lw := max(w-30, 12)
 	for _, q := range qs {
-		out = append(out, truncate(st.Bold.Render(q.Scene), w))
+		out = append(out, truncate(st.Bold.Render(q.Q.Label()), w))
 		for _, l := range strings.Split(st.Wrap(q.Question, w, 3), "\n") {
 			if strings.TrimSpace(l) != "" {
 				out = append(out, l)
@@ -161,7 +161,11 @@ func (p *summaryPage) lines(ss []class.Member, w int) []string {
 			bars = append(bars, views.Bar{Label: fmt.Sprintf("%d %s", i+1, truncate(c, lw-2)), Count: q.Chosen[i]})
 		}
 		out = append(out, strings.Split(views.Histogram(st, bars, w), "\n")...)
-		out = append(out, truncate(fmt.Sprintf("%d of %d predictions came true in the student's own run", q.Right, q.Asked), w), "")
+		line := fmt.Sprintf("%d of %d predictions came true in the student's own run", q.Right, q.Answered)
+		if q.Blind > 0 {
+			line += fmt.Sprintf(" · %d blind (given out of follow)", q.Blind)
+		}
+		out = append(out, truncate(line, w), "")
 	}
 	return out
 }

@@ -429,6 +429,8 @@ func (t *Contents) Update(msg tea.Msg) (Component, tea.Cmd) {
 		return t, quit
 	case !t.typing() && key.Matches(k, glossaryKey):
 		return t, push(newGlossary(t.com))
+	case !t.typing() && key.Matches(k, contentsHelpKey):
+		return t, push(newContentsKeys(t.com))
 	case t.typing() && k.Type == tea.KeyEnter:
 		return t, t.acceptFilter()
 	case !t.typing() && k.Type == tea.KeyEnter:
@@ -457,7 +459,7 @@ func (t *Contents) KeyMap() help.KeyMap {
 	filter := t.menu.KeyMap.Filter
 	filter.SetHelp(filter.Help().Key, "filter")
 	choose := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "choose"))
-	return keyList{short: []key.Binding{open, filter, choose, glossaryKey, t.com.Keys.Quit}, full: [][]key.Binding{{open, filter, choose, glossaryKey, t.com.Keys.Quit}}}
+	return keyList{short: []key.Binding{open, filter, choose, glossaryKey, contentsHelpKey, t.com.Keys.Quit}, full: [][]key.Binding{{open, filter, choose, glossaryKey, contentsHelpKey, t.com.Keys.Quit}}}
 }
 
 // picked asks the app to open the contents' entry e: a scene, or the lab.
@@ -519,15 +521,16 @@ func (a *App) contentsOpen() bool {
 
 // View draws the contents at the size SetSize set.
 func (t *Contents) View() string {
-	keys := t.KeyMap().ShortHelp() // enter, /, ↑/↓, g, q
-	open, filter, choose, glossary, quit := keys[0], keys[1], keys[2], keys[3], keys[4]
-	help := views.HelpLine([]key.Binding{open, filter, choose, glossary}) + " · ✓ played to the end · " + views.HelpLine([]key.Binding{quit})
+	keys := t.KeyMap().ShortHelp() // enter, /, ↑/↓, g, ?, q
+	open, filter, glossary, keysKey, quit := keys[0], keys[1], keys[3], keys[4], keys[5]
+	// ↑/↓ goes without saying on a list; ? lists it with the rest
+	help := views.HelpLine([]key.Binding{open, filter, glossary, keysKey}) + " · ✓ played to the end · " + views.HelpLine([]key.Binding{quit})
 	if m := t.course.Prog.Moment; m.Scene != "" {
 		at := fmt.Sprintf("%s, step %d", m.Scene, m.Step)
 		if sc := scenes.Find(m.Scene); sc != nil && scenes.FormatSettings(sc, m.Settings) != "" {
 			at += " (" + scenes.FormatSettings(sc, m.Settings) + ")"
 		}
-		help = "last time: " + at + " · " + views.HelpLine([]key.Binding{open, filter, glossary, quit})
+		help = "last time: " + at + " · " + views.HelpLine([]key.Binding{open, filter, glossary, keysKey, quit})
 	}
 	switch {
 	case t.notice != "":

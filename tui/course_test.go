@@ -170,7 +170,7 @@ func TestExportForRedisCLI(t *testing.T) {
 	dir := exportDir(t)
 	a := openScene(t, embedded(t), "fencing", 1, 120, 40, "nnnnnnnny")
 	b, err := os.ReadFile(filepath.Join(dir, "locksim-fencing-seed1.redis"))
-	if err != nil || !strings.Contains(a.View(), "wrote "+homeShort(dir, os.Getenv("HOME"))) {
+	if err != nil || !strings.Contains(a.View(), "wrote, for redis-cli < file:") || !strings.Contains(a.View(), homeShort(filepath.Join(dir, "locksim-fencing-seed1.redis"), os.Getenv("HOME"))) {
 		t.Fatalf("%v\n%s", err, a.View())
 	}
 	script := string(b)
@@ -290,7 +290,7 @@ func TestExportScaled(t *testing.T) {
 	drive(t, a, keys("y")...)
 	path := filepath.Join(dir, "locksim-fencing-seed1-div20.redis")
 	b, err := os.ReadFile(path)
-	if err != nil || !strings.Contains(a.View(), "wrote "+homeShort(dir, os.Getenv("HOME"))) {
+	if err != nil || !strings.Contains(a.View(), homeShort(path, os.Getenv("HOME"))) {
 		t.Fatalf("%v\n%s", err, a.View())
 	}
 	script := string(b)

@@ -49,6 +49,22 @@ type deskState struct {
 	notes        string
 	// now is the time rows are judged online at, and their times from
 	now time.Time
+	// lesson are the polls of the instructor's scene some student has
+	// answered (every story of its lesson, each its own question), in
+	// the lesson's order: the class view shows each, the one the
+	// instructor stands at in full
+	lesson []class.Asked
+}
+
+// lessonOf are the polls of scene among asked.
+func lessonOf(asked []class.Asked, scene string) []class.Asked {
+	var out []class.Asked
+	for _, q := range asked {
+		if q.Q.Scene == scene && scene != "" {
+			out = append(out, q)
+		}
+	}
+	return out
 }
 
 // newDesk is the class view of class code drawn with com; no size yet.
@@ -158,8 +174,46 @@ func (d *Desk) pollLines() []string {
 		return []string{st.Dim.Render(truncate("no question in "+d.lead.Scene+": nothing to poll", w))}
 	}
 	if p.State == class.Before {
-		return []string{st.Dim.Render(truncate(fmt.Sprintf("%s asks its question before step %d: the poll opens when you get there", p.Scene, p.At+1), w))}
+		return append([]string{st.Dim.Render(truncate(fmt.Sprintf("%s asks its question before step %d: the poll opens when you get there", p.Scene, p.At+1), w))},
+			d.otherPolls(p.Q)...)
 	}
+	return append(d.pollOf(p), d.otherPolls(p.Q)...)
+}
+
+// otherPolls are the lesson's polls but the one at q, each in three
+// lines or more: its story, its own question, and its own counts.
+func (d *Desk) otherPolls(q class.Question) []string {
+	st, w := d.com.Styles, d.w
+	var out []string
+	for _, o := range d.lesson {
+		if o.Q.Key() == q.Key() {
+			continue
+		}
+		out = append(out, truncate(st.Bold.Render("earlier in the lesson: "+o.Q.Label()), w))
+		for _, l := range strings.Split(st.Wrap(o.Question, w, 2), "\n") {
+			if strings.TrimSpace(l) != "" {
+				out = append(out, l)
+			}
+		}
+		var counts []string
+		for i, n := range o.Chosen {
+			counts = append(counts, fmt.Sprintf("%d: %d", i+1, n))
+		}
+		line := fmt.Sprintf("%d answered (%s)", o.Answered, strings.Join(counts, ", "))
+		if o.Ran > 0 {
+			line += fmt.Sprintf(" · %d of %d came true", o.Right, o.Answered)
+		}
+		if o.Blind > 0 {
+			line += fmt.Sprintf(" · %d blind", o.Blind)
+		}
+		out = append(out, truncate(line, w))
+	}
+	return out
+}
+
+// pollOf is the poll p of the instructor's story.
+func (d *Desk) pollOf(p class.Poll) []string {
+	st, w := d.com.Styles, d.w
 	var out []string
 	for _, l := range strings.Split(st.Wrap(p.Question, w, 2), "\n") {
 		if strings.TrimSpace(l) != "" {
@@ -414,7 +468,7 @@ func (p *deskPage) KeyMap() help.KeyMap {
 	pick := key.NewBinding(key.WithKeys("up", "down", "[", "]"), key.WithHelp("↑↓[]", "pick"))
 	show := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "their run"))
 	hold := key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "hold"))
-	if a.cls.hold {
+	if a.cls.part.Holding() {
 		hold.SetHelp("H", "release")
 	}
 	bs := []key.Binding{short(k.Step, "→", "step"), short(k.Back, "←", "back"), pick, show,

@@ -216,3 +216,17 @@ func (a *session) endLine() string {
 	}
 	return "the race has run · a what it taught · " + a.whatNext()
 }
+
+// storyEnd is the timeline's last word at a story's end: that → opens the
+// scene's ending, what it taught with its references, where there is one
+// (a learner's story of a scene; a presenter's → opens the next story,
+// and a story of the lab has no ending).
+func (a *session) storyEnd() string {
+	if a.course.Present || a.labStory {
+		return "end of story"
+	}
+	if _, ok := a.course.SceneEnding(a.pl.Session, a.pl.role); !ok {
+		return "end of story"
+	}
+	return "end of story · → what it taught"
+}

@@ -19,8 +19,9 @@ type exported struct {
 
 // export is a command that saves the story so far as a redis-cli script,
 // at the Common's export scale, in its sink, and says where, after the
-// story code of the moment on screen (storycode): the code first, since a
-// narrow status line cuts the end.
+// story code of the moment on screen (storycode): the code on the first
+// line, the path written (or the error) on a line of its own, which the
+// status wraps rather than cuts (Player.statusLines).
 func (p *Player) export() tea.Cmd {
 	id, label, scene, seed, snap, pos := p.ID, p.Backend.Label, p.Scene.ID, p.Seed, p.Snap, p.Position()
 	x, sink, fetch := p.com.Export, p.com.Sink, p.com.Fetch
@@ -38,25 +39,29 @@ func (p *Player) export() tea.Cmd {
 		if len(snap.Nodes) > 0 {
 			return exported{id, note + " · this story runs on " + itoa(int64(len(snap.Nodes))) + " servers: one redis-cli cannot replay it"}
 		}
+		ptr := ""
 		if pos.Lab != nil && err == nil {
 			// a story of the lab carries its lock: its code runs to
 			// hundreds of characters, so the line gives its short pointer
 			// and the file that holds the code (-story reads either)
-			ptr := storycode.Pointer(code)
-			where, err := sink.Save(storycode.PointerFile(ptr), []byte(code+"\n"))
-			if err != nil {
-				return exported{id, "no story code file: " + err.Error()}
+			ptr = storycode.Pointer(code)
+			if _, err := sink.Save(storycode.PointerFile(ptr), []byte(code+"\n")); err != nil {
+				return exported{id, "no story code file:\n" + err.Error()}
 			}
-			// the directory, not the file: its name is the pointer's, and
-			// the line fits 80 columns
-			note = "-story " + ptr + " · its code file is in " + homeShort(filepath.Dir(where), os.Getenv("HOME"))
+			note = "-story " + ptr
 		}
 		name, err := sink.Save(transcript.Export(x, label, scene, seed, snap))
 		if err != nil {
-			return exported{id, note + " · " + err.Error()}
+			return exported{id, note + " · no script written:\n" + err.Error()}
 		}
-		// the path before what it is for: a narrow status line cuts the end
-		return exported{id, note + " · wrote " + homeShort(name, os.Getenv("HOME")) + " (redis-cli < file replays it, waits included)"}
+		home := os.Getenv("HOME")
+		if ptr != "" {
+			// the code file sits beside the script (one sink), named
+			// after the pointer: the directory says where both are
+			return exported{id, note + " · wrote its code file, and " + filepath.Base(name) + " for redis-cli < file, in:\n" + homeShort(filepath.Dir(name), home)}
+		}
+		// the path on a line of its own: a path cut with … is no path
+		return exported{id, note + " · wrote, for redis-cli < file:\n" + homeShort(name, home)}
 	}
 }
 

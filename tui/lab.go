@@ -465,7 +465,7 @@ func (l *Lab) storyMoved(s *play.Session) string {
 		return ""
 	}
 	lv := l.levels[i]
-	for _, p := range lab.BrokenIn(s.Ledger) {
+	for _, p := range lab.BrokenWithin(s.Ledger, lv.Lock.Policy.TTL) {
 		if slices.Contains(lv.Properties, p) {
 			first := !l.passed[lv.ID()]
 			l.pass(lv)

@@ -336,7 +336,7 @@ func TestLabStoryPointer(t *testing.T) {
 	}
 	want := a.pl.Position()
 	drive(t, a, keys("y")...)
-	m := regexp.MustCompile(`^-story (lab-[0-9a-f]{10}) · its code file is in (\S+) · `).FindStringSubmatch(a.pl.Flash)
+	m := regexp.MustCompile(`^-story (lab-[0-9a-f]{10}) · wrote its code file, and locksim-lab-seed3.redis for redis-cli < file, in:\n(\S+)$`).FindStringSubmatch(a.pl.Flash)
 	if m == nil {
 		t.Fatalf("y should give the story's pointer and where its code is: %q", a.pl.Flash)
 	}

@@ -64,6 +64,9 @@ type Player struct {
 	// endLine is the line under a race that has run, saying how to go on
 	// (see session.endLine); nil for none
 	endLine func() string
+	// storyEnd is the timeline's word for a story's end, with the key
+	// that goes on from it (see session.storyEnd); nil for "end of story"
+	storyEnd func() string
 }
 
 // newPlayer draws session s (see play.Course.Open) with com's styles and
@@ -280,6 +283,11 @@ func (p *Player) draw() (string, frameLayout) {
 	switch {
 	case p.banner != "":
 		status = st.Bad.Render(p.banner)
+	case strings.Contains(p.Flash, "\n"):
+		// a note of several lines (y's path, an error) is said whole: each
+		// line wrapped, never cut, since a path cut with … is no path
+		bottom = append(bottom, wholeLines(st.Warn, p.Flash, w)...)
+		status = ""
 	case p.Flash != "":
 		status = st.Warn.Render(p.Flash)
 	case p.Err != "":
@@ -291,7 +299,9 @@ func (p *Player) draw() (string, frameLayout) {
 	default:
 		status = st.Bold.Render("verdict ") + renderTone(st, ex.VerdictTone, status)
 	}
-	bottom = append(bottom, truncate(status, w))
+	if status != "" {
+		bottom = append(bottom, truncate(status, w))
+	}
 	if p.hiding() {
 		bottom = append(bottom, truncate(st.Bold.Render("properties ")+st.Dim.Render(p.hiddenNote()), w))
 	} else {
@@ -309,6 +319,9 @@ func (p *Player) draw() (string, frameLayout) {
 			state = fmt.Sprintf(" · playing, speed %d/%d", p.Speed+1, len(play.Speeds()))
 		}
 		end := "end of story"
+		if p.storyEnd != nil {
+			end = p.storyEnd()
+		}
 		if lp := p.LabPlace(); lp != nil && len(lp.Moves) == 0 {
 			end = labHandEnd(lp.Clients) // a story played by hand ends where the learner stops
 		}

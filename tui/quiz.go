@@ -61,7 +61,7 @@ func (p *Quiz) View() string {
 	note := fmt.Sprintf("%d right of %d answered", right, answered)
 	switch {
 	case p.Flash != "":
-		note = st.Warn.Render(p.Flash)
+		note = st.Warn.Render(strings.ReplaceAll(p.Flash, "\n", " ")) // the strip is one line
 	case p.Err != "":
 		note = st.Bad.Render("error: " + p.Err)
 	}

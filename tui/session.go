@@ -233,7 +233,8 @@ func (a *session) goHome() tea.Cmd {
 		return nil
 	}
 	if a.cls != nil {
-		a.cls.shown, a.cls.wanted = "", nil
+		a.cls.shown = ""
+		a.cls.part.Wanted() // a place kept for after the running move is dropped
 	}
 	a.backToScene()
 	if s == nil {
@@ -276,7 +277,7 @@ func (a *session) setPlayer(s *play.Session) {
 	a.pl = newPlayer(s, a.com)
 	a.asks.scene = true // the scene's page for its kind
 	a.pl.role = a.role()
-	a.pl.endLine = a.endLine
+	a.pl.endLine, a.pl.storyEnd = a.endLine, a.storyEnd
 	a.quiz = play.Show(s, func() *Quiz { return nil }, func(*play.QuizState) *Quiz { return newQuiz(a.pl) })
 	a.sizeScene(a.com.Width, a.com.Height)
 	a.applyKeys()
@@ -294,11 +295,11 @@ func (a *session) sizeScene(w, h int) {
 // role is who reads this session's screen, for the disclosure rule.
 func (a *session) role() play.Role {
 	switch {
-	case a.cls != nil && a.cls.role == class.Instructor:
+	case a.cls != nil && a.cls.part.Role() == class.Instructor:
 		return play.Instructor
-	case a.cls != nil && a.cls.role == class.Projector, a.course.Present:
+	case a.cls != nil && a.cls.part.Role() == class.Projector, a.course.Present:
 		return play.Projector
-	case a.cls != nil && a.cls.following:
+	case a.cls != nil && a.cls.part.Following():
 		return play.Follower
 	}
 	return play.Learner
@@ -358,7 +359,7 @@ func (a *session) footer() string {
 		helpLine = truncate(a.com.Styles.Dim.Render(a.presenterFooter()), a.com.Width)
 	}
 	line := a.classLine()
-	if v := a.visitLine(); v != "" && (a.cls == nil || !a.cls.following) {
+	if v := a.visitLine(); v != "" && (a.cls == nil || !a.cls.part.Following()) {
 		line = v // a follower's line says how to leave follow mode first
 	}
 	if line != "" {

@@ -413,7 +413,11 @@ func lesson(v lab.Judgement, rep *lab.Report, pin Pin, fenced bool, f lab.Fault)
 		}
 	}
 	text := "Not a bug of your lock: no lease survives this (" + strings.Join(why, "; ") + ")."
-	if !fenced && !seen[lab.Restart] {
+	switch {
+	case !fenced && !seen[lab.Restart] && countsGrants(v.Break.Lock.Acquire):
+		// a number the resource never checks is no fencing token
+		text += " Your acquire's INCR makes a number, but no fencing token: the resource never sees it (only an integer a Lua acquire returns goes with its writes). Return it from the script that grants, and the resource refuses a stale write."
+	case !fenced && !seen[lab.Restart]:
 		text += " A fencing token handed out with the grant keeps the resource safe."
 	}
 	if sched := " The break: " + v.Break.String() + "."; len(text)+len(sched) <= maxOutput {
@@ -424,6 +428,12 @@ func lesson(v lab.Judgement, rep *lab.Report, pin Pin, fenced bool, f lab.Fault)
 	return TestResult{Name: "lesson: " + string(v.Property) + " (" + string(f) + ")", Status: lab.Pass, Output: clip(text, maxOutput),
 		TestCode: "a lesson, not a test of the lock: " + testCode(v.Property, rep, pin) +
 			"; its story" + alsoIn(Code(v.Break)) + ": locksim -story " + Code(v.Break)}
+}
+
+// countsGrants reports an acquire that sends INCR (a counter of grants,
+// as a fencing token is made), whatever it hands back.
+func countsGrants(p lab.Part) bool {
+	return strings.Contains(strings.ToUpper(p.Src), "INCR")
 }
 
 // tests are a report's judgements as tests; with lesson, a failure of

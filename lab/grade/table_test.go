@@ -83,6 +83,7 @@ func TestTable(t *testing.T) {
 			if got := statuses(res); got != c.want {
 				t.Errorf("statuses\n got %s\nwant %s", got, c.want)
 			}
+			agrees(t, res)
 			var failed, notes []string
 			for _, tr := range res.Tests {
 				if tr.Name == "lesson: mutual-exclusion (pause-past)" && !strings.Contains(tr.Output, c.lesson) {

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"locksim/class"
 	"locksim/serve"
@@ -222,7 +223,9 @@ func (c *Classes) KnownName(ctx context.Context, id serve.Identity) (string, boo
 }
 
 // place is the session's role and class: "" for none, with a note to
-// say when its user name looked like a code but named no class.
+// say when its user name looked like a code but named no class, or is
+// not a code at all (a student who typed the class's name, or connected
+// without CODE@): where a code comes from.
 func (c *Classes) place(ctx context.Context, id serve.Identity) (role class.Role, code, note string, err error) {
 	var asked class.Info
 	if class.ValidCode(id.User) {
@@ -254,7 +257,27 @@ func (c *Classes) place(ctx context.Context, id serve.Identity) (role class.Role
 		}
 		return class.Instructor, info.Code, "class " + info.Code + " (" + info.Name + ") is open · l shows the class · F asks it to follow", nil
 	}
+	if note == "" && id.User != "" && !class.ValidCode(id.User) {
+		note = notACode(id.User)
+	}
 	return "", "", note, nil
+}
+
+// notACode is the note for a user name that is not a class code: it
+// says so, and where codes come from, in 80 columns whatever the name.
+func notACode(user string) string {
+	// the name is the client's to choose: a control character in it
+	// would reach the terminal as is
+	user = strings.Map(func(r rune) rune {
+		if !unicode.IsPrint(r) {
+			return '?'
+		}
+		return r
+	}, user)
+	if r := []rune(user); len(r) > 10 {
+		user = string(r[:9]) + "…"
+	}
+	return user + " is no class code · codes (like k7m2q) are on the instructor's screen"
 }
 
 // comeBack is the command a keyless student connects with to come back

@@ -19,6 +19,7 @@ import (
 	"locksim/serve/sshtest"
 	"locksim/sim/simtest"
 
+	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -240,10 +241,18 @@ func TestPlaces(t *testing.T) {
 		{"another instructor on that code", serve.Identity{KeyHash: "other", User: lead.Code, Instructor: true}, class.Student, lead.Code, "joined"},
 		{"a student on the code", serve.Identity{KeyHash: "s", User: lead.Code}, class.Student, lead.Code, "joined"},
 		{"a student on no class's code", serve.Identity{KeyHash: "s", User: "zzzzz"}, "", "", "no class has code zzzzz"},
-		{"a student under their own name", serve.Identity{KeyHash: "s", User: "ann"}, "", "", ""},
-		{"an instructor's key taken off the list", serve.Identity{KeyHash: "teacher", User: "prof"}, "", "", ""},
+		{"a student under their own name", serve.Identity{KeyHash: "s", User: "ann"}, "", "", "ann is no class code · codes (like k7m2q) are on the instructor's screen"},
+		{"a student who typed the class's name", serve.Identity{KeyHash: "s", User: "prof"}, "", "", "prof is no class code · codes (like k7m2q) are on the instructor's screen"},
+		{"a word of five letters, not a code", serve.Identity{KeyHash: "s", User: "hello"}, "", "", "hello is no class code"},
+		{"a long word", serve.Identity{KeyHash: "s", User: "distributed-locks-course"}, "", "", "distribut… is no class code"},
+		{"a name with a terminal's escape", serve.Identity{KeyHash: "s", User: "a\x1b[2Jb"}, "", "", "a?[2Jb is no class code"},
+		{"no user name (the web's /)", serve.Identity{KeyHash: "s"}, "", "", ""},
+		{"an instructor's key taken off the list", serve.Identity{KeyHash: "teacher", User: "prof"}, "", "", "prof is no class code"},
 	} {
 		role, code, note, err := c.place(ctx, tc.id)
+		if w := ansi.StringWidth(note); w > 80 {
+			t.Errorf("%s: the note is %d columns, more than a screen's 80: %q", tc.name, w, note)
+		}
 		if err != nil || role != tc.role || code != tc.code || !strings.Contains(note, tc.note) || (tc.note == "") != (note == "") {
 			t.Errorf("%s: %q in %q (%q, %v); want %q in %q (%q)", tc.name, role, code, note, err, tc.role, tc.code, tc.note)
 		}

@@ -136,6 +136,11 @@ func (l *Ledger) event(e sim.Event) Read {
 	if e.Op.Form == sim.FormReentrant {
 		return l.reentrant(e)
 	}
+	if e.Op.Seen != nil && (e.Op.Kind == sim.OpRelease || e.Op.Kind == sim.OpExtend) {
+		if r, ok := l.seen(e); ok {
+			return r
+		}
+	}
 	if e.ErrorReply() && e.Op.Kind == sim.OpExtend {
 		// counted apart from 1, 0 and -1: an error before the script ran
 		// (BUSY, NOSCRIPT) moved nothing; one raised inside it may follow

@@ -1,0 +1,1 @@
+return redis.call("PEXPIRE", KEYS[1], 1)

@@ -1,0 +1,98 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"locksim/views"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// contentsHelpKey opens the keys page from the contents, as ? does in a
+// scene (the README promises ? everywhere).
+var contentsHelpKey = key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys"))
+
+// contentsKeysPage is the keys page over the contents (?): the contents'
+// own keys, then the keys every story scene shares. A scene's own keys
+// (its settings, redlock's nodes, the race's trials) are on its ? page,
+// where they are live. It scrolls; ? or esc closes it.
+type contentsKeysPage struct {
+	com  *Common
+	page viewport.Model
+	keys glossaryKeys
+}
+
+// newContentsKeys is the contents' keys page drawn with com's styles, at
+// com's size.
+func newContentsKeys(com *Common) *contentsKeysPage {
+	p := &contentsKeysPage{com: com, keys: glossaryKeys{
+		Scroll: key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓", "scroll")),
+		Back:   key.NewBinding(key.WithKeys("?", "esc"), key.WithHelp("?/esc", "back")),
+		Quit:   key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+	}}
+	p.SetSize(com.Width, com.Height)
+	return p
+}
+
+func (p *contentsKeysPage) Init() tea.Cmd { return nil }
+
+// SetSize lays the page out again w columns wide, in the rows the rule
+// and the help line leave.
+func (p *contentsKeysPage) SetSize(w, h int) {
+	p.page = viewport.New(w, max(h-2, 1))
+	p.page.SetContent(p.text(w))
+}
+
+// text is the two lists of keys, each under a heading.
+func (p *contentsKeysPage) text(w int) string {
+	st := p.com.Styles
+	k := views.DefaultKeyMap()
+	b := func(keys, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys), key.WithHelp(keys, desc))
+	}
+	contents := []key.Binding{b("enter", "open the scene"), b("/", "filter (enter: first match)"),
+		b("↑/↓", "choose"), glossaryKey, b("?", "this page"), k.Quit}
+	scene := []key.Binding{k.Play, k.Step, k.Back, k.Home, k.Faster, b("1-3", "predict, when asked"), k.Hint,
+		k.About, k.Verdicts, k.Ending, glossaryKey, k.Export, k.Earlier, k.SceneNext, k.ScenePrev,
+		b("esc", "close, or back to contents"), b("?", "the scene's keys, settings"), k.Quit}
+	var out strings.Builder
+	out.WriteString(st.Bold.Render("on the contents") + "\n")
+	out.WriteString(views.HelpPage(st, [][]key.Binding{contents}, nil, w) + "\n")
+	out.WriteString(st.Bold.Render("in a scene") + "\n")
+	out.WriteString(views.HelpPage(st, [][]key.Binding{scene}, []string{
+		"A scene has keys of its own too (its settings, shown above its log):",
+		"its ? page lists them. ✓ on the contents: a scene played to the end.",
+	}, w))
+	return strings.TrimRight(out.String(), "\n")
+}
+
+func (p *contentsKeysPage) Update(msg tea.Msg) (Component, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		switch {
+		case key.Matches(msg, p.keys.Back):
+			return nil, nil
+		case key.Matches(msg, p.keys.Quit):
+			return p, quit
+		}
+		p.page, _ = p.page.Update(msg)
+	case tea.MouseMsg:
+		p.page, _ = p.page.Update(msg)
+	}
+	return p, nil
+}
+
+func (p *contentsKeysPage) View() string {
+	st, w := p.com.Styles, p.com.Width
+	line := views.HelpLine(p.keys.ShortHelp())
+	if !p.page.AtTop() || !p.page.AtBottom() {
+		line = fmt.Sprintf("%d%% · %s", int(p.page.ScrollPercent()*100), line)
+	}
+	return views.Rule(st, "keys", w) + "\n" + p.page.View() + "\n" + truncate(st.Dim.Render(line), w)
+}
+
+func (p *contentsKeysPage) KeyMap() help.KeyMap { return p.keys }

@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -116,10 +117,20 @@ func runGrade(ctx context.Context, e *env, cf config, _ *sim.Backend) int {
 		return 1
 	}
 	if ctx.Err() != nil {
-		fmt.Fprintf(e.err, "locksim: -grade was stopped: %s says so\n", c.out+"/results.json")
+		fmt.Fprintf(e.err, "locksim: -grade was stopped: %s says so\n", filepath.Join(c.out, "results.json"))
 		return 1
 	}
-	fmt.Fprintf(e.out, "%s: %s\n", res.Status, c.out+"/results.json")
+	line := string(res.Status) + ": " + filepath.Join(c.out, "results.json")
+	if res.Status == lab.Error {
+		// why it could not be graded, in one line: a refused file, a
+		// script's error at its line, a limit
+		why, _, _ := strings.Cut(res.Message, "\n")
+		if len(why) > 300 {
+			why = why[:297] + "..."
+		}
+		line += ": " + why
+	}
+	fmt.Fprintln(e.out, line)
 	fmt.Fprintln(e.out, c.limits().Holds())
 	return 0
 }

@@ -19,8 +19,10 @@ const maxUnpack = 8000
 // could run for long or allocate much: the pattern functions run on the
 // lab's matcher under the budget (strlib.go); string.rep, string.format,
 // upper, lower, reverse and table.concat charge the size of their result
-// before making it; unpack refuses more than maxUnpack values, as Redis's
-// Lua does. It adds concatName, the '..' of every script.
+// before making it, and so does error (its text is copied with its
+// position); unpack and string.byte refuse more than maxUnpack values, as
+// Redis's Lua does ("too many results to unpack", "string slice too
+// long"). It adds concatName, the '..' of every script.
 func (h *Host) guardBuiltins(g *lua.LTable) {
 	L := h.L
 	str, _ := g.RawGetString("string").(*lua.LTable)
@@ -66,6 +68,29 @@ func (h *Host) guardBuiltins(g *lua.LTable) {
 		L.Push(lua.LString(strings.Repeat(s, n)))
 		return 1
 	}))
+	if f := orig(str, "byte"); f != nil {
+		str.RawSetString("byte", L.NewFunction(func(L *lua.LState) int {
+			// Lua 5.1's str_byte: each byte is a value pushed on the
+			// stack, which luaL_checkstack bounds at LUAI_MAXCSTACK
+			s := L.CheckString(1)
+			i := L.OptInt(2, 1)
+			j := L.OptInt(3, i)
+			from, to := strIndex(s, i, true), strIndex(s, j, false)
+			if to-from > maxUnpack {
+				L.RaiseError("string slice too long")
+			}
+			return f.GFunction(L)
+		}))
+	}
+	if f, ok := g.RawGetString("error").(*lua.LFunction); ok {
+		g.RawSetString("error", L.NewFunction(func(L *lua.LState) int {
+			// the error's text is copied with its position in front
+			if v, ok := L.Get(1).(lua.LString); ok {
+				h.charge(L, len(v)+64)
+			}
+			return f.GFunction(L)
+		}))
+	}
 	str.RawSetString("find", L.NewFunction(h.strFind))
 	str.RawSetString("match", L.NewFunction(h.strMatch))
 	str.RawSetString("gsub", L.NewFunction(h.strGsub))

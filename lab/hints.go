@@ -12,8 +12,9 @@ import (
 )
 
 // Hints are the staged hints of level id in mode m, in the order they are
-// shown: a nudge first, then the idea, then nearly the code (content's
-// lab/<id>.txt, sections break-N or fix-N). None for a level with no text.
+// shown: a nudge first, then the idea, then (to fix) the command or the
+// comparison to use, never the code (content's lab/<id>.txt, sections
+// break-N or fix-N). None for a level with no text.
 func Hints(id string, m Mode) []string {
 	txt, err := content.LabLevel(id)
 	if err != nil {
@@ -70,7 +71,7 @@ func Reference(id string) (Lock, bool) {
 // as unified diffs, one per part that differs ("--- yours/release.lua",
 // "+++ reference/release.lua", then its hunks); "" when the parts are the
 // same or the level has no fix. A part that differs only in its quotes,
-// its comments or its spacing is the same, and the reference's strings
+// its comments or its spacing (in Lua, its line breaks too) is the same, and the reference's strings
 // are quoted as the learner's are, so the diff shows what the code does
 // differently. The policy is not compared: a level pins it.
 func ReferenceDiff(id string, l *Lock) string {
@@ -82,7 +83,7 @@ func ReferenceDiff(id string, l *Lock) string {
 	mine, theirs := lockPartsOf(l), lockPartsOf(&ref)
 	for i := range mine {
 		a, b := mine[i], theirs[i]
-		if a.Empty() && b.Empty() || a.Lang == b.Lang && sameCode(a.Src, b.Src) {
+		if a.Empty() && b.Empty() || a.Lang == b.Lang && sameCode(a.Lang, a.Src, b.Src) {
 			continue
 		}
 		b.Src = quotedAs(a.Src, b.Src)
@@ -130,9 +131,17 @@ func FocusPart(id string) string {
 	return PartRelease
 }
 
-// sameCode reports whether a and b are the same code but for the quotes
-// around strings, comment lines, indentation and blank lines.
-func sameCode(a, b string) bool { return codeLines(a) == codeLines(b) }
+// sameCode reports whether a and b are the same code in lang but for the
+// quotes around strings, comment lines, indentation and blank lines, and
+// in Lua where its lines break too (a .redis part is one command a line,
+// so there a line break is a difference).
+func sameCode(lang Lang, a, b string) bool {
+	ca, cb := codeLines(a), codeLines(b)
+	if lang == Lua {
+		return strings.Join(strings.Fields(ca), " ") == strings.Join(strings.Fields(cb), " ")
+	}
+	return ca == cb
+}
 
 func codeLines(src string) string {
 	var out []string

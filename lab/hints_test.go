@@ -112,3 +112,63 @@ func TestFocusPart(t *testing.T) {
 		t.Errorf("no text: the release, got %s", got)
 	}
 }
+
+// TestHintsNudge: a level's hints add to its goal line, never repeat it
+// (no hint holds most of the goal's words), and the last hint of a level
+// to fix names the command or the comparison to use, never the code.
+func TestHintsNudge(t *testing.T) {
+	// the words every level's text shares: the lock, its parts, its clients
+	common := map[string]bool{"lock": true, "extend": true, "release": true, "acquire": true, "client": true, "token": true,
+		"that": true, "with": true, "only": true, "your": true, "make": true, "again": true, "through": true}
+	words := func(s string) map[string]bool {
+		out := map[string]bool{}
+		for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !('a' <= r && r <= 'z') }) {
+			if len(w) > 3 && !common[w] {
+				out[w] = true
+			}
+		}
+		return out
+	}
+	for _, lv := range Levels() {
+		for _, m := range []Mode{BreakIt, FixIt} {
+			goal := lv.FixGoal
+			if m == BreakIt {
+				goal = lv.BreakGoal
+			}
+			gw := words(goal)
+			for i, h := range Hints(lv.ID, m) {
+				hw, shared := words(h), 0
+				for w := range gw {
+					if hw[w] {
+						shared++
+					}
+				}
+				if 2*shared > len(gw) {
+					t.Errorf("level %s, hint %d repeats the goal %q: %q", lv.ID, i+1, goal, h)
+				}
+			}
+		}
+		hs := Hints(lv.ID, FixIt)
+		last := hs[len(hs)-1]
+		for _, code := range []string{"redis.call", "KEYS[1]", " then", " end", "return redis", "In Lua:"} {
+			if strings.Contains(last, code) {
+				t.Errorf("level %s: the last hint is code (%q): %q", lv.ID, code, last)
+			}
+		}
+	}
+}
+
+// TestReferenceDiffLineBreaks: a Lua part that differs from the reference
+// only in where its lines break is the same; a .redis part's line breaks
+// are its commands, and differ.
+func TestReferenceDiffLineBreaks(t *testing.T) {
+	ref, _ := Reference("get-then-del")
+	mine := ref
+	mine.Release.Src = strings.Join(strings.Fields(ref.Release.Src), " ")
+	if d := ReferenceDiff("get-then-del", &mine); d != "" {
+		t.Errorf("a release on one line should be the same as the reference:\n%s", d)
+	}
+	if sameCode(Commands, "GET {key}\nif token: DEL {key}\n", "GET {key} if token: DEL {key}\n") {
+		t.Error("a .redis part's line breaks are its commands")
+	}
+}

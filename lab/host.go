@@ -231,6 +231,20 @@ var blocked = map[string]bool{
 
 // NewHost prepares a Lua state for srv. Close it when done.
 func NewHost(srv *Server, b Budget) *Host {
+	if b.Steps <= 0 {
+		b.Steps = DefaultBudget().Steps
+	}
+	if b.Deadline <= 0 {
+		b.Deadline = DefaultBudget().Deadline
+	}
+	h := &Host{srv: srv, budget: b}
+	h.open()
+	return h
+}
+
+// open makes the host's Lua state: the libraries, guarded and read-only,
+// and redis.
+func (h *Host) open() {
 	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: 200, RegistrySize: 1024 * 20})
 	for _, lib := range []struct {
 		n string
@@ -244,19 +258,13 @@ func NewHost(srv *Server, b Budget) *Host {
 	for _, name := range []string{"dofile", "loadfile", "load", "loadstring", "require", "module", "print", "collectgarbage", "newproxy", "_printregs"} {
 		g.RawSetString(name, lua.LNil)
 	}
-	if b.Steps <= 0 {
-		b.Steps = DefaultBudget().Steps
-	}
-	if b.Deadline <= 0 {
-		b.Deadline = DefaultBudget().Deadline
-	}
-	h := &Host{srv: srv, L: L, budget: b}
+	h.L, h.env, h.handler = L, nil, nil
 	h.guardBuiltins(g)
 	h.redis7Dialect(g)
 	r := L.NewTable()
 	r.RawSetString("call", L.NewFunction(h.call(true)))
 	r.RawSetString("pcall", L.NewFunction(h.call(false)))
-	openRedisLib(L, g, r)
+	openRedisLib(h, L, g, r)
 	g.RawSetString("redis", r)
 	h.redis, h.base = r, g
 	protect(L, g)
@@ -268,7 +276,6 @@ func NewHost(srv *Server, b Budget) *Host {
 		return 0
 	}))
 	L.SetMetatable(g, gmt)
-	return h
 }
 
 // readonlyMsg is Redis 7's error for a write to a script's globals or
@@ -378,11 +385,12 @@ func (h *Host) run(ctx context.Context, s *Script, keys, argv []string) (lua.LVa
 
 	h.ctx = budgetCtx{Context: ctx, left: h.budget.Steps, until: time.Now().Add(h.budget.Deadline), tick: clockEvery}
 	L.SetContext(&h.ctx)
-	defer L.RemoveContext()
+	defer func() { h.L.RemoveContext() }()
 	top := L.GetTop()
 	L.Push(fn)
 	h.errAt, h.lossy = 0, nil
-	err := L.PCall(0, 1, h.onError(s.part.File()))
+	err := h.pcall(s)
+	L = h.L // made again after a fault
 	if err != nil {
 		L.SetTop(top)
 		se := &ScriptError{Part: s.part.Name, File: s.part.File(), SHA: s.sha}
@@ -406,6 +414,7 @@ func (h *Host) run(ctx context.Context, s *Script, keys, argv []string) (lua.LVa
 		if se.Line == 0 || se.raised {
 			se.Line = h.errAt
 		}
+		msg = clipError(msg)
 		se.Msg = tidy(msg, s.part.File())
 		if !se.raised {
 			// Redis names the script's chunk user_script
@@ -426,6 +435,34 @@ func (h *Host) run(ctx context.Context, s *Script, keys, argv []string) (lua.LVa
 	return ret, nil
 }
 
+// pcall runs the function on top of the stack under the error handler.
+// A fault gopher-lua does not turn into a Lua error (its registry full
+// when the handler is pushed: a deep recursion of many locals) ends the
+// run as a runtime error at the line the script was on, and the state,
+// which such a fault leaves unusable, is made again for the next run.
+func (h *Host) pcall(s *Script) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			line := 0
+			for level := 0; ; level++ {
+				dbg, ok := h.L.GetStack(level)
+				if !ok {
+					break
+				}
+				if _, e := h.L.GetInfo("Sl", dbg, lua.LNil); e == nil && dbg.CurrentLine > 0 && dbg.Source == s.part.File() {
+					line = dbg.CurrentLine
+					break
+				}
+			}
+			h.L.Close()
+			h.open()
+			h.errAt = line
+			err = errors.New(s.part.File() + ":" + strconv.Itoa(line) + ": " + "stack overflow (the script's calls or values outgrew the Lua stack)")
+		}
+	}()
+	return h.L.PCall(0, 1, h.onError(s.part.File()))
+}
+
 // toReply converts a script's return value as Redis does.
 func toReply(L *lua.LState, v lua.LValue) (any, error) {
 	switch t := v.(type) {
@@ -442,7 +479,7 @@ func toReply(L *lua.LState, v lua.LValue) (any, error) {
 		return string(t), nil
 	case *lua.LTable:
 		if e := t.RawGetString("err"); e.Type() == lua.LTString {
-			return nil, ErrorReply(e.String())
+			return nil, ErrorReply(clipError(e.String()))
 		}
 		if ok := t.RawGetString("ok"); ok.Type() == lua.LTString {
 			return ok.String(), nil
@@ -585,9 +622,27 @@ const clockEvery = 1024
 
 // maxAlloc is the most a run may make, in bytes: strings built by the
 // builtins (string.rep, string.format, gsub, table.concat, upper, lower,
-// reverse), by '..', and replies and arguments of redis.call. What the VM
+// reverse, error, redis.error_reply), by '..', and replies and arguments
+// of redis.call, each charged before it is made. So one call, and one
+// run, takes at most a sixteenth of a search process's memory cap
+// (DefaultChildMemory, 1 GB), and an error's text kept past the run at
+// most maxErrorText. What the VM
 // allocates for itself (a table's slot, a closure) is a few dozen bytes an
 // instruction, so the instruction budget bounds the rest.
 const maxAlloc = 64 << 20
+
+// maxErrorText is the most of an error's text the lab keeps: a script's
+// error travels into messages, stories and results.json, read by a
+// person, and a script may raise one of megabytes (error(string.rep(...))),
+// which Redis would send whole. Past it the text is cut, and says so.
+const maxErrorText = 4096
+
+// clipError is msg cut to maxErrorText bytes.
+func clipError(msg string) string {
+	if len(msg) <= maxErrorText {
+		return msg
+	}
+	return msg[:maxErrorText] + fmt.Sprintf("... (%d bytes in all: the lab keeps the first %d)", len(msg), maxErrorText)
+}
 
 var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()

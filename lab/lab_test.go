@@ -86,7 +86,7 @@ func TestLoadSaveRoundTrip(t *testing.T) {
 	for i := range names {
 		names[i] = filepath.Base(names[i])
 	}
-	if want := []string{"acquire.lua", "lab.json", "release.redis"}; !reflect.DeepEqual(names, want) {
+	if want := []string{"README.md", "acquire.lua", "lab.json", "release.redis"}; !reflect.DeepEqual(names, want) {
 		t.Errorf("files %v, want %v", names, want)
 	}
 	if _, err := Load(filepath.Join(dir, "nosuch")); !errors.Is(err, os.ErrNotExist) {
@@ -94,6 +94,41 @@ func TestLoadSaveRoundTrip(t *testing.T) {
 	}
 	if _, err := Load(t.TempDir()); !errors.Is(err, ErrNoAcquire) {
 		t.Errorf("an empty directory: %v", err)
+	}
+}
+
+// TestSaveWritesAReadme: a lock saved into a fresh directory leaves a
+// README.md that names each part, the placeholders, how to run the lab and
+// -grade, and how to read a break and its story code; a README.md already
+// there is the learner's, and stays as it was.
+func TestSaveWritesAReadme(t *testing.T) {
+	dir := t.TempDir()
+	l := Starter()
+	if err := l.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"acquire.lua or acquire.redis", "release.lua or release.redis", "extend.lua or extend.redis", "lab.json",
+		"{key}", "{token}", "{ttl}", "KEYS[1]", "ARGV[1]", "locksim -lab DIR", "locksim -grade DIR -out OUT", "✗", "story code", "locksim -story"} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("README.md should say %q", want)
+		}
+	}
+	mine := filepath.Join(t.TempDir(), "mine")
+	if err := os.MkdirAll(mine, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(mine, "README.md"), []byte("my notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Save(mine); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(mine, "README.md")); string(data) != "my notes\n" {
+		t.Errorf("a README.md of the learner's was overwritten: %q", data)
 	}
 }
 

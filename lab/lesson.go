@@ -7,7 +7,7 @@ import (
 
 // lesson is the plain statement of what the threat model alone breaks;
 // me is the shrunk break of mutual exclusion, if any.
-func lesson(p Policy, me *Break) string {
+func lesson(p Policy, own bool) string {
 	if !slices.Contains(p.Properties, MutualExclusion) || p.Bound.Faults == 0 {
 		return ""
 	}
@@ -29,13 +29,31 @@ func lesson(p Policy, me *Break) string {
 		fencing += ", as long as the counter survives: a restart without persistence loses it too, and the tokens start again from 1"
 	}
 	whose := "That is the lesson, not a bug in your lock. "
-	if me != nil && !slices.ContainsFunc(me.Moves, func(m Move) bool {
-		return m.Fault == PausePast || m.Fault == ClockJump || m.Fault == Restart
-	}) {
+	if own {
 		whose = "Here, though, mutual-exclusion breaks without any of them: that break is the lock's own. "
 	}
 	return "With these faults in scope no lease keeps mutual-exclusion, whatever the scripts do: " +
 		strings.Join(why, "; ") + ". " + whose + fencing + "."
+}
+
+// LeaseFaults are the faults that end a lease under a holder that is
+// still working: no TTL survives a pause past it, a clock that jumps past
+// it, or a restart that forgets the key.
+func LeaseFaults() []Fault { return []Fault{PausePast, ClockJump, Restart} }
+
+// LessonFaults are the faults whose breaks of p are lessons of the course,
+// not bugs of the lock: for mutual-exclusion, every fault that ends a
+// lease; for resource-safety, a restart (it forgets the fencing counter
+// too) and, for a lock that hands out no fencing token (fenced false), the
+// others as well. Every other break is the lock's own.
+func LessonFaults(p Property, fenced bool) []Fault {
+	switch {
+	case p == MutualExclusion, p == ResourceSafety && !fenced:
+		return LeaseFaults()
+	case p == ResourceSafety:
+		return []Fault{Restart}
+	}
+	return nil
 }
 
 // errorsLine is the runtime errors a search met, each with its schedule,

@@ -1,6 +1,9 @@
 package lab
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // Mode is how a level is played.
 type Mode int
@@ -49,6 +52,20 @@ func (lv Level) Passed(m Mode, r *Report) bool {
 		return broke
 	}
 	return !broke && r.Grants
+}
+
+// CheckParts refuses a lock with a part the level's lock does not have:
+// an extend in a level whose lock has none. The level's properties are
+// judged on the clients its parts make, so an added part changes what is
+// judged (an extend that answers 0 makes every holder give up before its
+// release, and a level about the release then never sees it run). The
+// error is one line naming the part's file.
+func (lv Level) CheckParts(l *Lock) error {
+	if lv.Lock.Extend.Empty() && !l.Extend.Empty() {
+		return fmt.Errorf("%s: level %s has no extend (its lock is an acquire and a release): remove %s to be graded on the level",
+			l.Extend.File(), lv.ID, l.Extend.File())
+	}
+	return nil
 }
 
 // The parts the levels share.

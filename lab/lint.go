@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/yuin/gopher-lua/ast"
@@ -36,7 +37,7 @@ func (n Note) String() string {
 // watchdog period with no extend to run. A part that does not parse gets
 // no note: the search names its syntax error.
 func Lint(l *Lock) []Note {
-	var out []Note
+	out := slices.Clone(l.Read)
 	for _, p := range l.Parts() {
 		if p.Lang != Lua || p.Empty() {
 			continue

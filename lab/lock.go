@@ -19,6 +19,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -83,6 +85,9 @@ type Lock struct {
 	Release Part
 	Extend  Part // optional: Empty when the lock has none
 	Policy  Policy
+	// Read are notes on how Load read the lock's files (a byte order mark
+	// dropped), which Lint passes on; nil for a lock not read from files.
+	Read []Note
 }
 
 // Parts lists the lock's non-empty parts: acquire, release, then extend.
@@ -244,7 +249,7 @@ func ParsePolicy(data []byte) (Policy, error) {
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&j); err != nil {
-		return p, fmt.Errorf("lab.json: %w", err)
+		return p, policyJSONError(data, err)
 	}
 	if j.TTLMS != nil {
 		p.TTL = time.Duration(*j.TTLMS) * time.Millisecond
@@ -282,6 +287,65 @@ func ParsePolicy(data []byte) (Policy, error) {
 		p.Properties = j.Properties
 	}
 	return p, p.Check()
+}
+
+// policyFields are lab.json's fields, as its error for an unknown one
+// lists them.
+const policyFields = "ttl_ms, retries, retry_delay_ms, work_ms, watchdog_ms, faults, bound (clients, faults, depth, max_schedules), properties"
+
+// policyJSONError is a decoding error of lab.json in the words of the
+// file: the field and what it takes, or where the JSON stops reading;
+// never the decoder's names for Go types.
+func policyJSONError(data []byte, err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		line := 1 + strings.Count(string(data[:min(int(syn.Offset), len(data))]), "\n")
+		return fmt.Errorf("lab.json: not valid JSON at line %d: %s", line, strings.TrimPrefix(syn.Error(), "json: "))
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return errors.New("lab.json: empty or cut short: give an object, {} for the default policy")
+	case errors.As(err, &typ):
+		field := typ.Field
+		if field == "" {
+			return fmt.Errorf("lab.json: must be an object of fields ({\"ttl_ms\": 30000, ...}), not %s", jsonWords(typ.Value))
+		}
+		want := "a whole number"
+		switch field {
+		case "faults":
+			want = "a list of fault names (known: " + joinNames(AllFaults()) + ")"
+		case "properties":
+			want = "a list of property names (known: " + joinNames(AllProperties()) + ")"
+		case "bound":
+			want = `an object ({"clients": 2, "faults": 2, "depth": 12, "max_schedules": 200000})`
+		}
+		return fmt.Errorf("lab.json: %s must be %s, not %s", field, want, jsonWords(typ.Value))
+	}
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
+		return fmt.Errorf("lab.json: unknown field %s (known: %s)", name, policyFields)
+	}
+	return fmt.Errorf("lab.json: %s", strings.TrimPrefix(msg, "json: "))
+}
+
+// jsonWords names a JSON value's kind as the decoder reports it:
+// "a string", "a number".
+func jsonWords(v string) string {
+	switch {
+	case v == "string":
+		return "a string"
+	case v == "array":
+		return "a list"
+	case v == "object":
+		return "an object"
+	case v == "bool":
+		return "true or false"
+	case strings.HasPrefix(v, "number "):
+		return "the number " + strings.TrimPrefix(v, "number ")
+	case v == "number":
+		return "a number"
+	}
+	return v
 }
 
 // Check reports the first thing wrong with the policy, nil if none.
@@ -348,25 +412,34 @@ var ErrNoAcquire = errors.New("no acquire.lua or acquire.redis")
 
 // Load reads a lab directory: acquire.lua or acquire.redis (required),
 // release.lua or release.redis (required), extend.lua or extend.redis
-// (optional), lab.json (optional: DefaultPolicy without it). A part given
-// in both languages is an error. Errors wrap ErrNoAcquire, fs errors
-// (fs.ErrNotExist for a missing directory) or name the file.
+// (optional), lab.json (optional: DefaultPolicy without it), each through
+// ReadLabFile. A part given in both languages is an error. Errors wrap
+// ErrNoAcquire, fs errors (fs.ErrNotExist for a missing directory), are a
+// *RefusedFile, or name the file.
 func Load(dir string) (*Lock, error) {
 	l, err := LoadParts(dir)
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "lab.json"))
+	f, err := ReadLabFile(dir, "lab.json")
 	switch {
-	case errors.Is(err, os.ErrNotExist):
+	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return nil, err
 	default:
-		if l.Policy, err = ParsePolicy(data); err != nil {
+		if l.Policy, err = ParsePolicy([]byte(f.Text)); err != nil {
 			return nil, err
+		}
+		if f.BOM {
+			l.Read = append(l.Read, bomNote("", "lab.json"))
 		}
 	}
 	return l, nil
+}
+
+// bomNote is the note that a file's byte order mark was dropped.
+func bomNote(part, file string) Note {
+	return Note{Part: part, File: file, Text: "the file starts with a byte order mark (an editor's U+FEFF), which the lab dropped: Redis would read it as part of the first command"}
 }
 
 // LoadParts reads a lab directory's parts as Load does, and leaves its
@@ -385,14 +458,17 @@ func LoadParts(dir string) (*Lock, error) {
 		var found []Part
 		for _, lang := range []Lang{Lua, Commands} {
 			p := Part{Name: name, Lang: lang}
-			data, err := os.ReadFile(filepath.Join(dir, p.File()))
-			if errors.Is(err, os.ErrNotExist) {
+			f, err := ReadLabFile(dir, p.File())
+			if errors.Is(err, fs.ErrNotExist) {
 				continue
 			}
 			if err != nil {
 				return nil, err
 			}
-			p.Src = string(data)
+			p.Src = f.Text
+			if f.BOM {
+				l.Read = append(l.Read, bomNote(name, p.File()))
+			}
 			found = append(found, p)
 		}
 		switch {
@@ -421,9 +497,13 @@ func LoadParts(dir string) (*Lock, error) {
 
 // Save writes the lock's parts and lab.json into dir (created if missing),
 // removing the other language's file of each part and an extend file when
-// the lock has no extend, so Load reads back the same lock.
+// the lock has no extend, so Load reads back the same lock; and README.md
+// (Readme) when dir has none.
 func (l *Lock) Save(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := writeReadme(dir); err != nil {
 		return err
 	}
 	for _, p := range []Part{l.Acquire, l.Release, l.Extend} {

@@ -54,11 +54,12 @@ func raiseReply(L *lua.LState, msg string) {
 // version, setresp (RESP2 only: the lab's replies are RESP2); and to g,
 // the bit library and the libraries the lab leaves out (cjson, cmsgpack,
 // struct) as tables whose functions say so.
-func openRedisLib(L *lua.LState, g, r *lua.LTable) {
+func openRedisLib(h *Host, L *lua.LState, g, r *lua.LTable) {
 	r.RawSetString("error_reply", L.NewFunction(func(L *lua.LState) int {
 		// as Redis 7: a leading '-' dropped; a message of one word is
 		// the text of an ERR, more than one word starts with its code
 		msg := strings.TrimPrefix(L.CheckString(1), "-")
+		h.charge(L, len(msg)+4) // the reply's copy, "ERR " in front
 		if !strings.Contains(msg, " ") {
 			msg = "ERR " + msg
 		}

@@ -143,6 +143,11 @@ type Judgement struct {
 	// through the engine every scene uses), shows the same property
 	// broken: the story the learner opens shows what the search found.
 	Ledger bool
+	// Lesson is set for a failure that only the property's lesson faults
+	// make (LessonFaults): no schedule without one of them broke it
+	// within the bound. The default grade reports such a break as a
+	// lesson that passes; a pinned policy, or a level, fails it.
+	Lesson bool
 }
 
 // Report is a search's outcome.

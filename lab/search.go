@@ -20,6 +20,10 @@ type Progress struct {
 	// the search stands in the tree (each branch weighs the same): for a
 	// progress bar; it reaches 1 at the end.
 	Done float64
+	// Waiting is, for a search that waits for one of a server's Slots
+	// search processes to be free, its place in the queue (1: next); 0
+	// once it runs, and for a search that never waits.
+	Waiting, Slots int
 }
 
 // Options tune a search.
@@ -94,6 +98,10 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 	for _, p := range l.Policy.Properties {
 		s.judged |= bit(p)
 	}
+	fenced := HandsOutFences(ctx, l)
+	for k, p := range AllProperties() {
+		s.lessons[k] = LessonFaults(p, fenced)
+	}
 	start := time.Now()
 	rep := &Report{Bound: s.bound, Faults: l.Policy.Faults, Moves: pr.moveKinds()}
 	if rep.Grants, err = s.grantsWhenFree(); err != nil {
@@ -124,8 +132,10 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 		if s.judged&bit(p) == 0 {
 			continue
 		}
-		v := Judgement{Property: p, Broke: s.brokeBy[slices.Index(AllProperties(), p)]}
-		b := s.best[slices.Index(AllProperties(), p)]
+		k := slices.Index(AllProperties(), p)
+		v := Judgement{Property: p, Broke: s.brokeBy[k]}
+		b := s.best[k]
+		v.Lesson = b != nil && !s.own[k] && len(s.lessons[k]) > 0
 		switch {
 		case rep.Refused:
 			v.Status, v.Message = Error, rep.Summary()
@@ -171,7 +181,7 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 		}
 		rep.Judgements = append(rep.Judgements, v)
 	}
-	rep.Lesson = lesson(l.Policy, s.best[0])
+	rep.Lesson = lesson(l.Policy, s.best[0] != nil && s.own[0])
 	return rep, nil
 }
 
@@ -191,6 +201,10 @@ type search struct {
 	explored, broke int
 	brokeBy         [4]int
 	best            [4]*Break
+	// lessons are each property's lesson faults (LessonFaults); own is
+	// set once a schedule with none of them broke the property
+	lessons [4][]Fault
+	own     [4]bool
 	// at is where the search stands: at each depth, the branch taken and
 	// how many there are
 	at [][2]int
@@ -513,6 +527,9 @@ func (s *search) record(w *world, before uint8, path []Move, probe bool) {
 		b := bit(p)
 		if w.breaks&b == 0 || before&b != 0 || s.judged&b == 0 {
 			continue
+		}
+		if !slices.ContainsFunc(path, func(m Move) bool { return slices.Contains(s.lessons[k], m.Fault) }) {
+			s.own[k] = true
 		}
 		if cur := s.best[k]; cur != nil && (cur.Faults < w.faults || cur.Faults == w.faults && weight(cur.Moves) <= weight(path)) {
 			continue

@@ -22,12 +22,21 @@ func (s *Server) labSearch() lab.Runner {
 		return nil
 	}
 	return func(ctx context.Context, l *lab.Lock, o lab.Options) (*lab.Report, error) {
-		select {
-		case s.labs <- struct{}{}:
-		case <-ctx.Done():
-			return nil, ctx.Err()
+		var tell func(int)
+		if o.Progress != nil {
+			// a search that waits says so, and its place in the line
+			tell = func(place int) {
+				o.Progress(lab.Progress{Max: l.Policy.Bound.MaxSchedules, Waiting: place, Slots: cap(s.labs)})
+			}
 		}
-		defer func() { <-s.labs }()
+		release, err := s.labq.take(ctx, s.labs, tell)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+		if tell != nil {
+			tell(0) // running now: no longer in the line
+		}
 		return run(ctx, l, o)
 	}
 }

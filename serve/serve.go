@@ -234,6 +234,7 @@ type Server struct {
 
 	// labs holds a slot per lab search's process running (LabSearches)
 	labs chan struct{}
+	labq labQueue // the searches waiting for a slot of labs
 
 	// the web fronts (ServeWeb), closed by Close, and the last one's
 	// address; the projector links handed out (guarded by mu but

@@ -93,6 +93,46 @@ func auditStory(t *testing.T, id string, p scenes.Params, more bool) []auditPage
 
 // auditCourse is the pages around the scenes: every page of the contents,
 // of the glossary, and a visit's first page.
+// auditLab is the lab's pages at 80x24: the levels, the own lock's page
+// with its result scrolled through, its keys page, and each level to fix
+// with its hints and its result, and to break.
+func auditLab(t *testing.T) []auditPage {
+	t.Helper()
+	a := openLab(t, Options{Seed: 1, Lab: labDir(t)}, 80, 24, "")
+	var out []auditPage
+	add := func(where string) { out = append(out, auditPage{"lab, " + where, ansi.Strip(a.View())}) }
+	add("levels")
+	drive(t, a, labPresses("[ctrl+r]")...)
+	for i := 0; i < 20; i++ {
+		add(fmt.Sprintf("own lock, result, scrolled %d", i))
+		if l := a.labPage(); l.resTop >= l.resMax {
+			break
+		}
+		drive(t, a, labPresses("[ctrl+down]")...)
+	}
+	drive(t, a, labPresses("[ctrl+g]")...)
+	add("keys page")
+	drive(t, a, labPresses("[esc][esc]")...)
+	for i, lv := range labLevels() {
+		b := openLab(t, Options{Seed: 1}, 80, 24, strings.Repeat("[down]", i)+"[enter]")
+		where := lv.ID()
+		out = append(out, auditPage{"lab, " + where, ansi.Strip(b.View())})
+		if lv.Break() {
+			continue
+		}
+		drive(t, b, labPresses("[ctrl+x][ctrl+x][ctrl+x][ctrl+r]")...)
+		v := ansi.Strip(b.View())
+		if !strings.Contains(v, "hint 1 of 3") || b.labPage().report == nil {
+			t.Errorf("%s: the page should show its hints and a result:\n%s", where, v)
+		}
+		out = append(out, auditPage{"lab, " + where + ", hints and result", v})
+	}
+	if len(out) < 2*len(labLevels()) {
+		t.Errorf("the lab's audit drew %d pages", len(out))
+	}
+	return out
+}
+
 func auditCourse(t *testing.T) []auditPage {
 	t.Helper()
 	a, _ := openCourse(t, Options{Seed: 1}, "")
@@ -158,6 +198,8 @@ func auditAll(t *testing.T) []auditPage {
 	t.Run("walk", func(t *testing.T) {
 		order = append(order, "course")
 		t.Run("course", func(t *testing.T) { t.Parallel(); keep("course", auditCourse(t)) })
+		order = append(order, "lab")
+		t.Run("lab", func(t *testing.T) { t.Parallel(); keep("lab", auditLab(t)) })
 		for _, sc := range scenes.All() {
 			runs := []scenes.Params{nil}
 			for _, k := range sc.Knobs {

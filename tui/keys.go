@@ -327,6 +327,9 @@ type LabKeyMap struct {
 	// typing (a ? there is code), Keys (?) on the levels and on a lock to
 	// break, where nothing is typed
 	Help, Keys key.Binding
+	// Scroll moves the result under the editor, when it is longer than
+	// the rows left to it, by a line (ctrl+↓ on, ctrl+↑ back)
+	Scroll key.Binding
 }
 
 // DefaultLabKeyMap is the lab's key map.
@@ -347,6 +350,7 @@ func DefaultLabKeyMap() LabKeyMap {
 		Cancel:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel the search")),
 		Hint:     key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "a hint")),
 		Help:     key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "keys")),
+		Scroll:   key.NewBinding(key.WithKeys("ctrl+down", "ctrl+up"), key.WithHelp("ctrl+↓/↑", "scroll the result")),
 		Keys:     key.NewBinding(key.WithKeys("?", "ctrl+g"), key.WithHelp("?", "keys")),
 	}
 }

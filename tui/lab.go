@@ -101,6 +101,10 @@ type Lab struct {
 	hints    int
 	showRef  bool
 	showHelp bool
+	// resTop is how far the learner scrolled the result, in lines, when
+	// it is longer than the rows under the editor; resMax the farthest it
+	// goes (0: it fits), as the page last drew it
+	resTop, resMax int
 }
 
 // labStory asks the app to play a story of the lab in the player.
@@ -267,10 +271,19 @@ func (l *Lab) run() tea.Cmd {
 		l.runErr = "the lock needs an acquire and a release before the adversary can run it"
 		return nil
 	}
+	if lv := l.level(l.open); !lv.own {
+		// as -grade -level: a part the level's lock does not have would
+		// change what its rule judges
+		if err := lv.Level.CheckParts(&lk); err != nil {
+			l.runErr = err.Error()
+			return nil
+		}
+	}
 	l.Close()
 	search, start := play.CheckLockBy(l.com.Search, lk)
 	l.search, l.running, l.prog = search, true, lab.Progress{Max: lk.Policy.Bound.MaxSchedules}
 	l.report, l.scriptErr, l.runErr = nil, nil, ""
+	l.resTop = 0
 	l.notes = lab.Lint(&lk)
 	return teaCmd(start)
 }
@@ -371,6 +384,11 @@ func (l *Lab) KeyMap() help.KeyMap {
 		short = []key.Binding{run, hintShort, k.Back, relabel(k.NextPart, "part"), relabel(k.Lang, "Lua/commands"), k.Save}
 		full = []key.Binding{k.Run, hint, k.NextPart, k.PrevPart, k.Lang, k.Save, k.Back}
 	}
+	if l.resMax > 0 && !l.running {
+		// the result runs past the screen: its scroll key comes first
+		short = append([]key.Binding{k.Scroll}, short...)
+		full = append([]key.Binding{k.Scroll}, full...)
+	}
 	if n := len(l.failures()); n > 0 && !l.running {
 		short = append([]key.Binding{relabel(k.Story, "the break ▸")}, short...)
 		full = append([]key.Binding{k.Story}, full...)
@@ -410,6 +428,13 @@ func (l *Lab) finish(rep *lab.Report, err error) {
 	default:
 		l.report, l.pick = rep, 0
 		lv := l.level(l.open)
+		// the break ▸ marks first is the lock's own, before a lesson's
+		for i, v := range l.failures() {
+			if !(v.Lesson && lv.own) {
+				l.pick = i
+				break
+			}
+		}
 		if !lv.own && lv.Mode == lab.FixIt && lv.Passed(lab.FixIt, rep) {
 			l.pass(lv)
 		}
@@ -496,6 +521,13 @@ func (l *Lab) editKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Story):
 		return l.openBreak()
+	case key.Matches(msg, k.Scroll):
+		if msg.Type == tea.KeyCtrlUp {
+			l.resTop = max(l.resTop-1, 0)
+		} else {
+			l.resTop = min(l.resTop+1, l.resMax)
+		}
+		return nil
 	case key.Matches(msg, k.Pick) && len(l.failures()) > 1:
 		n := len(l.failures())
 		l.pick = (l.pick + n + map[bool]int{true: -1, false: 1}[msg.Type == tea.KeyPgUp]) % n
@@ -550,7 +582,7 @@ func (l *Lab) hint() {
 		return
 	case lv.Mode == lab.FixIt && l.passed[lv.ID()]:
 		if lk, err := l.lock(); err == nil && lab.ReferenceDiff(lv.Level.ID, &lk) == "" {
-			l.note = "your lock is the reference fix, but for quotes, comments and spacing"
+			l.note = "same as the reference fix: your lock differs from it only in quotes, comments, spacing and line breaks"
 			return
 		}
 		l.showRef = true

@@ -14,6 +14,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/cursor"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // labPresses turns a string of presses into key messages for the lab:
@@ -23,7 +24,8 @@ func labPresses(s string) []tea.Msg {
 	named := map[string]tea.KeyType{"ctrl+r": tea.KeyCtrlR, "ctrl+l": tea.KeyCtrlL, "ctrl+s": tea.KeyCtrlS,
 		"ctrl+home": tea.KeyCtrlHome, "ctrl+k": tea.KeyCtrlK, "delete": tea.KeyDelete, "backspace": tea.KeyBackspace,
 		"shift+tab": tea.KeyShiftTab, "ctrl+end": tea.KeyCtrlEnd, "ctrl+o": tea.KeyCtrlO, "pgdown": tea.KeyPgDown,
-		"pgup": tea.KeyPgUp, "ctrl+x": tea.KeyCtrlX, "ctrl+g": tea.KeyCtrlG, "esc": tea.KeyEsc, "tab": tea.KeyTab, "down": tea.KeyDown, "up": tea.KeyUp, "enter": tea.KeyEnter}
+		"pgup": tea.KeyPgUp, "ctrl+x": tea.KeyCtrlX, "ctrl+g": tea.KeyCtrlG, "esc": tea.KeyEsc, "tab": tea.KeyTab, "down": tea.KeyDown, "up": tea.KeyUp, "enter": tea.KeyEnter,
+		"ctrl+down": tea.KeyCtrlDown, "ctrl+up": tea.KeyCtrlUp}
 	var out []tea.Msg
 	for len(s) > 0 {
 		if s[0] == '\n' {
@@ -120,8 +122,11 @@ func judgementOf(t *testing.T, a *App, p lab.Property) lab.Judgement {
 // with its mark), "" for none.
 func verdictLine(screen string, p lab.Property) string {
 	for _, line := range strings.Split(screen, "\n") {
-		if strings.Contains(line, string(p)) && (strings.HasPrefix(line, "✗") || strings.HasPrefix(line, "✓")) {
-			return line
+		for _, mark := range []string{"✗ ", "✓ "} {
+			// the property's own line, not the head line that lists it
+			if strings.HasPrefix(line, mark+string(p)+" ") || strings.HasPrefix(line, mark+"▸"+string(p)+" ") {
+				return line
+			}
 		}
 	}
 	return ""
@@ -445,5 +450,106 @@ func TestLabCancel(t *testing.T) {
 	runCmd(t, a, wait) // the cancelled search's messages, to the end
 	if a.labPage().report != nil || !strings.Contains(a.View(), "search cancelled") {
 		t.Errorf("a cancelled search's late messages should change nothing:\n%s", a.View())
+	}
+}
+
+// TestLabLevelRefusesAnAddedPart: in a level whose lock has no extend, an
+// extend the learner adds (one answering 0 would make every holder give
+// up before the release the level is about) is refused by name at ctrl+r,
+// as -grade -level refuses it, and the level is not passed.
+func TestLabLevelRefusesAnAddedPart(t *testing.T) {
+	i := slices.IndexFunc(lab.Levels(), func(lv lab.Level) bool { return lv.ID == "get-then-del" })
+	a := openLab(t, Options{Seed: 1}, 80, 24, strings.Repeat("[down]", len(lab.Levels())+i)+"[enter]")
+	l := a.labPage()
+	l.setFocus(2) // the extend, empty in this level
+	drive(t, a, labPresses("return 0[ctrl+r]")...)
+	if l.running || l.report != nil || a.course.Prog.Levels["fix:get-then-del"] {
+		t.Fatalf("the lock with an added extend should not run:\n%s", a.View())
+	}
+	if !strings.Contains(a.View(), "extend.lua: level get-then-del has no extend") {
+		t.Errorf("the refusal should name extend.lua and the level:\n%s", a.View())
+	}
+}
+
+// TestLabLessonReadsAsPassing: the compare-and-delete lock, its own, with
+// a pause past the TTL in scope, reads as passing on the screen as it does
+// under -grade: mutual-exclusion and resource-safety are ✓ with a lesson
+// mark (only that fault, which no lease survives, breaks them), and no
+// line is ✗. The level about fencing, whose rule counts that break,
+// keeps its ✗.
+func TestLabLessonReadsAsPassing(t *testing.T) {
+	a := openLab(t, Options{Seed: 1, Lab: labDir(t)}, 120, 40, "")
+	drive(t, a, labPresses(clearPart(6)+"[ctrl+l]"+labFix+"[ctrl+r]")...)
+	v := a.View()
+	for _, p := range []lab.Property{lab.MutualExclusion, lab.ResourceSafety} {
+		if j := judgementOf(t, a, p); j.Status != lab.Fail || !j.Lesson {
+			t.Fatalf("%s should be broken only by the lesson's fault: %+v\n%s", p, j, v)
+		}
+		if line := verdictLine(v, p); !strings.HasPrefix(line, "✓") || !strings.Contains(line, "lesson: only a pause past the TTL breaks it") {
+			t.Errorf("%s should read as a lesson that passes: %q\n%s", p, line, v)
+		}
+	}
+	for _, p := range lab.AllProperties() {
+		if strings.HasPrefix(verdictLine(v, p), "✗") {
+			t.Errorf("the compare-and-delete lock should have no ✗: %q", verdictLine(v, p))
+		}
+	}
+	i := slices.IndexFunc(lab.Levels(), func(lv lab.Level) bool { return lv.ID == "no-fencing" })
+	b := openLab(t, Options{Seed: 1}, 120, 40, strings.Repeat("[down]", len(lab.Levels())+i)+"[enter][ctrl+r]")
+	if line := verdictLine(b.View(), lab.ResourceSafety); !strings.HasPrefix(line, "✗") {
+		t.Errorf("in the no-fencing level the flawed lock's resource-safety stays ✗: %q\n%s", line, b.View())
+	}
+}
+
+// TestLabSearchWaitingForASlot: a served search that waits for one of the
+// server's search slots says so on the lock's page, with its place in the
+// queue, until its first count arrives.
+func TestLabSearchWaitingForASlot(t *testing.T) {
+	a := openLab(t, Options{Seed: 1, Lab: labDir(t)}, 80, 24, "")
+	l := a.labPage()
+	l.running, l.prog = true, lab.Progress{Waiting: 2, Slots: 4}
+	if v := a.View(); !strings.Contains(v, "waiting for one of the server's 4 search slots: place 2 in the queue") {
+		t.Errorf("a waiting search should say so, and its place:\n%s", v)
+	}
+	l.prog = lab.Progress{Explored: 256, Max: 200_000, Done: 0.1}
+	if v := a.View(); strings.Contains(v, "waiting for one") || !strings.Contains(v, "256 schedules explored") {
+		t.Errorf("a running search should show its count:\n%s", v)
+	}
+	l.running = false
+}
+
+// TestLabVerdictWholeAt80x24: at 80x24 a result longer than the rows under
+// the editor keeps its head line (whose break it is: the lock's own, or a
+// lesson) at the top, says how many lines are below, and the footer names
+// the key that scrolls it; scrolling to the end shows every line of the
+// result, the lesson's last sentence included, and back.
+func TestLabVerdictWholeAt80x24(t *testing.T) {
+	a := openLab(t, Options{Seed: 1, Lab: labDir(t)}, 80, 24, "[ctrl+r]")
+	l := a.labPage()
+	want := joinLines(l.resultRows())
+	v := ansi.Strip(a.View())
+	rows := strings.Split(v, "\n")
+	if len(rows) != 24 || !strings.Contains(v, "✗ your lock's own break: no-foreign-release") ||
+		!strings.Contains(v, "more lines below") || !strings.Contains(rows[23], "ctrl+↓/↑ scroll the result") {
+		t.Fatalf("the result should start with its head line and say it scrolls, the footer naming the key:\n%s", v)
+	}
+	seen := map[string]bool{}
+	for range 40 {
+		for _, r := range strings.Split(ansi.Strip(a.View()), "\n") {
+			seen[strings.TrimRight(r, " ")] = true
+		}
+		drive(t, a, labPresses("[ctrl+down]")...)
+	}
+	for _, line := range want {
+		if line = strings.TrimRight(ansi.Strip(line), " "); !seen[line] {
+			t.Errorf("scrolling never shows %q", line)
+		}
+	}
+	if v := ansi.Strip(a.View()); !strings.Contains(v, "above") || strings.Contains(v, "below") {
+		t.Errorf("at the end the result should say only what is above:\n%s", v)
+	}
+	drive(t, a, labPresses(strings.Repeat("[ctrl+up]", 40))...)
+	if l.resTop != 0 {
+		t.Errorf("ctrl+↑ should scroll back to the top, at %d", l.resTop)
 	}
 }

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 
 	"locksim/lab"
 	"locksim/play"
@@ -89,10 +87,14 @@ func loadLabDir(dir string) (lk lab.Lock, note string, err error) {
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, lab.ErrNoAcquire):
 		lk, note = labStarter(), dir+" has no lock yet: a starter, saved there at the first run or ctrl+s"
 		// a course may hand out the policy alone
-		if data, err := os.ReadFile(filepath.Join(dir, "lab.json")); err == nil {
-			if lk.Policy, err = lab.ParsePolicy(data); err != nil {
+		f, err := lab.ReadLabFile(dir, "lab.json")
+		switch {
+		case err == nil:
+			if lk.Policy, err = lab.ParsePolicy([]byte(f.Text)); err != nil {
 				return lk, "", fmt.Errorf("-lab %s: %w", dir, err)
 			}
+		case !errors.Is(err, fs.ErrNotExist):
+			return lk, "", fmt.Errorf("-lab %s: %w", dir, err)
 		}
 		return lk, note, nil
 	case err != nil:

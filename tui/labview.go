@@ -182,7 +182,8 @@ func (l *Lab) editView() string {
 			rows = append(rows, styleLines(st.Dim, wrapAll(st, l.partHint(), l.w)))
 		}
 		rows = append(rows, l.policyLine(), "")
-		rows = append(rows, l.resultRows()...)
+		pre := joinLines(rows)
+		rows = append(pre, l.resultWindow(l.h-len(l.footer())-len(pre))...)
 	}
 	foot := l.footer()
 	return fitRows(strings.Join(rows, "\n"), l.h-len(foot)) + "\n" + strings.Join(foot, "\n")
@@ -229,6 +230,7 @@ func (l *Lab) helpRows() []string {
 	legend := []string{
 		"in the editor every key is typed, ? included: ctrl+g opens this page there",
 		"results: ✓ no break  ✗ broken (▸ the one ctrl+o opens)  ! could not judge",
+		"✓ lesson: your own lock broken only by faults no lease survives",
 	}
 	return []string{"", views.HelpPage(st, l.KeyMap().FullHelp(), legend, l.w)}
 }
@@ -320,6 +322,69 @@ func (l *Lab) partHint() string {
 	return labPartNames[p] + ": " + args + " · reply " + reply
 }
 
+// resultWindow is the result's lines (resultRows) in room rows: all of
+// them when they fit; else the first (verdictHead: whose break it is, the
+// lock's own or a lesson) stays, the rest shows from the learner's scroll (Scroll)
+// and its last row says how many lines are above and below, and the key.
+func (l *Lab) resultWindow(room int) []string {
+	rows := l.resultRows()
+	lines := joinLines(rows)
+	l.resMax = 0
+	head := 1
+	if l.report != nil && !l.running && l.runErr == "" && len(rows) > 0 {
+		head = len(joinLines(rows[:1])) // verdictHead, wrapped
+	}
+	if room < head+2 || len(lines) <= room {
+		return lines
+	}
+	rest := lines[head:]
+	win := room - head - 1
+	l.resMax = len(rest) - win
+	l.resTop = min(max(l.resTop, 0), l.resMax)
+	out := append(slices.Clone(lines[:head]), rest[l.resTop:l.resTop+win]...)
+	above, below := l.resTop, l.resMax-l.resTop
+	var where []string
+	if below > 0 {
+		where = append(where, "↓ "+itoa(int64(below))+" more "+plural(below, "line", "lines")+" below")
+	}
+	if above > 0 {
+		where = append(where, "↑ "+itoa(int64(above))+" above")
+	}
+	return append(out, l.com.Styles.Dim.Render(strings.Join(where, ", ")+" · ctrl+↓/↑ scroll the result"))
+}
+
+// verdictHead is the result in one line: the lock's own breaks, or the
+// breaks that are only the course's lesson (on the learner's own lock,
+// as -grade reads it), or none.
+func (l *Lab) verdictHead(rep *lab.Report) string {
+	st := l.com.Styles
+	own := l.level(l.open).own
+	var mine, lessons, unjudged []lab.Property
+	for _, v := range rep.Judgements {
+		switch {
+		case v.Status == lab.Fail && v.Lesson && own:
+			lessons = append(lessons, v.Property)
+		case v.Status == lab.Fail:
+			mine = append(mine, v.Property)
+		case v.Status == lab.Error:
+			unjudged = append(unjudged, v.Property)
+		}
+	}
+	switch {
+	case len(mine) > 0 && own:
+		return styleLines(st.Bad, wrapAll(st, "✗ your lock's own break: "+joinIDs(mine)+" (a bug, not a lesson)", l.w))
+	case len(mine) > 0:
+		return styleLines(st.Bad, wrapAll(st, "✗ broken within the level's bound: "+joinIDs(mine), l.w))
+	case !rep.Grants:
+		return styleLines(st.Bad, wrapAll(st, "✗ the lock does not grant when free", l.w))
+	case len(unjudged) > 0:
+		return styleLines(st.Warn, wrapAll(st, "! could not judge: "+joinIDs(unjudged), l.w))
+	case len(lessons) > 0:
+		return styleLines(st.Good, wrapAll(st, "✓ no break of your lock's own; "+joinIDs(lessons)+": only the lesson", l.w))
+	}
+	return styleLines(st.Good, wrapAll(st, "✓ no break within the bound", l.w))
+}
+
 // resultRows are the level's hints and whether it is passed, then the
 // search's progress while it runs, or its result: the bound, one line per
 // property, the picked break in one sentence, the course's lesson if the
@@ -328,6 +393,12 @@ func (l *Lab) resultRows() []string {
 	st := l.com.Styles
 	out := l.hintRows()
 	switch {
+	case l.running && l.prog.Waiting > 0:
+		// served: the server runs a few searches at once, and this one
+		// waits in line for a slot
+		wait := "waiting for one of the server's " + itoa(int64(l.prog.Slots)) + " search slots: place " +
+			itoa(int64(l.prog.Waiting)) + " in the queue; the search starts when a slot is free (esc cancels)"
+		return append(out, styleLines(st.Warn, wrapAll(st, wait, l.w)))
 	case l.running:
 		label := lab.Thousands(l.prog.Explored) + " schedules explored, " + lab.Thousands(l.prog.Broke) + " broke"
 		out = append(out, l.bar.ViewAs(min(max(l.prog.Done, 0), 1))+" "+st.Dim.Render(label))
@@ -341,6 +412,10 @@ func (l *Lab) resultRows() []string {
 		return append(out, st.Dim.Render(wrapAll(st, "the adversary has not run on this lock yet (ctrl+r)", l.w)))
 	}
 	rep := l.report
+	if !rep.Refused {
+		// whose break it is comes first: the line a short screen keeps
+		out = append([]string{l.verdictHead(rep)}, out...)
+	}
 	out = append(out, styleLines(st.Bold, wrapAll(st, rep.Summary(), l.w)))
 	if rep.Refused {
 		return out
@@ -355,10 +430,16 @@ func (l *Lab) resultRows() []string {
 		if picked != nil && v.Break == picked {
 			id = fmt.Sprintf("%-19s", "▸"+string(v.Property))
 		}
-		switch v.Status {
-		case lab.Pass:
+		switch {
+		case v.Status == lab.Pass:
 			out = append(out, st.Good.Render("✓ "+id)+" no break within the bound")
-		case lab.Fail:
+		case v.Status == lab.Fail && v.Lesson && l.level(l.open).own:
+			// as -grade reads your own lock: only faults no lease survives
+			// break it, which is the course's lesson, not a bug of the lock
+			// (a level's rule counts it, and there it stays a ✗)
+			msg := "lesson: only " + faultList(v.Break.FaultMoves()) + " breaks it, which no lease survives; not a bug of your lock"
+			out = append(out, indentRest(st.Good.Render("✓ "+id)+" ", styleLines(st.Warn, wrapAll(st, msg, l.w-indent)), indent)...)
+		case v.Status == lab.Fail:
 			msg := v.Message
 			if b := v.Break; b != nil {
 				n := len(b.FaultMoves())
@@ -426,6 +507,24 @@ func (l *Lab) hintRows() []string {
 		out = append(out, styleLines(st.Good, wrapAll(st, done, l.w)))
 	}
 	return out
+}
+
+// faultList names a break's faults, each once: "a pause past the TTL",
+// "a crash and a restart without persistence".
+func faultList(moves []lab.Move) string {
+	var names []string
+	for _, m := range moves {
+		if ph := m.Fault.Phrase(); !slices.Contains(names, ph) {
+			names = append(names, ph)
+		}
+	}
+	if len(names) == 0 {
+		return "a fault"
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // indentRest is text's lines, the first after head, the others under it

@@ -85,8 +85,16 @@ func (p Pin) Name() string {
 // is returned as err; a lock that cannot run (a syntax error, a script
 // over budget, a bad lab.json) is Results with status error. ctx's error
 // is returned when it ends the search.
-func Dir(ctx context.Context, dir string, pin Pin) (Results, error) {
+func Dir(ctx context.Context, dir string, pin Pin) (res Results, err error) {
+	defer func() {
+		// a fault anywhere in the grade (the lab's, or its Lua host's)
+		// still ends in a results.json: status error, no Go trace
+		if r := recover(); r != nil {
+			res, err = crashed(pin, r), nil
+		}
+	}()
 	var pol *lab.Policy
+	var level *lab.Level
 	switch {
 	case pin.Level != "":
 		lv, ok := lab.FindLevel(pin.Level)
@@ -97,7 +105,7 @@ func Dir(ctx context.Context, dir string, pin Pin) (Results, error) {
 			}
 			return Results{}, fmt.Errorf("-level %s: no such level (known: %s)", pin.Level, strings.Join(ids, ", "))
 		}
-		pol = &lv.Lock.Policy
+		pol, level = &lv.Lock.Policy, &lv
 	case pin.Policy != "":
 		data, err := os.ReadFile(pin.Policy)
 		if err != nil {
@@ -110,20 +118,31 @@ func Dir(ctx context.Context, dir string, pin Pin) (Results, error) {
 		}
 		pol = &p
 	}
+	// the directory itself missing or not one is a usage error; anything
+	// wrong inside it is the lock's, told in results.json
+	if st, err := os.Stat(dir); err != nil {
+		return Results{}, err
+	} else if !st.IsDir() {
+		return Results{}, fmt.Errorf("%s is not a directory", dir)
+	}
 	load := lab.Load
 	if pol != nil {
 		load = lab.LoadParts
 	}
 	l, err := load(dir)
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) || errors.Is(err, lab.ErrNoAcquire) || strings.Contains(err.Error(), "not a directory") {
+		if errors.Is(err, lab.ErrNoAcquire) {
 			return Results{}, err
 		}
-		return failed(pin, err), nil
+		return failed(err), nil
 	}
 	if pol == nil {
 		return defaultGrade(ctx, l, pin)
+	}
+	if level != nil {
+		if err := level.CheckParts(l); err != nil {
+			return failed(err), nil
+		}
 	}
 	l.Policy = *pol
 	rep, err := lab.Check(ctx, l, lab.Options{})
@@ -131,12 +150,64 @@ func Dir(ctx context.Context, dir string, pin Pin) (Results, error) {
 		if ctx.Err() != nil {
 			return Results{}, err
 		}
-		return failed(pin, err), nil
+		return failed(err), nil
 	}
 	if rep.Refused {
-		return failed(pin, errors.New(rep.Summary())), nil
+		return failed(fmt.Errorf("%s: %s", pin.Name(), rep.Summary())), nil
 	}
-	return settle(Results{Version: 2, Tests: append(tests(rep, pin, true), notes(l)...)}), nil
+	res = Results{Version: 2, Tests: tests(rep, pin, true)}
+	if level != nil {
+		res.Tests = append(res.Tests, levelRule(*level, rep, res.Tests)...)
+	}
+	return settle(Results{Version: 2, Tests: append(res.Tests, notes(l)...)}), nil
+}
+
+// levelRule are the failing tests a level's whole rule adds to its
+// properties' tests (Level.Passed, as the lab's screen applies it): a
+// lock that does not grant when free fails the level whatever its
+// properties say, and so does any other condition Passed finds unmet.
+func levelRule(lv lab.Level, rep *lab.Report, have []TestResult) []TestResult {
+	if lv.Passed(lab.FixIt, rep) {
+		return nil
+	}
+	rule := "level " + lv.ID + " is passed when the adversary finds no break of " + joinProps(lv.Properties) +
+		" within the bound and the lock still grants when free"
+	var out []TestResult
+	if !rep.Grants {
+		why := "the lock refuses a client on a free server: it never lets anyone in"
+		if rep.NoGrant != "" {
+			why = "the lock does not grant when free: " + rep.NoGrant
+		}
+		out = append(out, TestResult{Name: "grants-when-free", Status: lab.Fail, Message: clip(why+" ("+rule+")", maxMessage),
+			TestCode: "a client on an empty server, and another after its release, are granted the lock, under " + Pin{Level: lv.ID}.Name()})
+	}
+	failing := slices.ContainsFunc(have, func(t TestResult) bool { return t.Status != lab.Pass })
+	if len(out) == 0 && !failing {
+		// Passed found a condition no test above shows (a property of the
+		// level left unjudged): the level's rule still decides
+		out = append(out, TestResult{Name: "level " + lv.ID, Status: lab.Fail, Message: rule + "; this lock does not meet it",
+			TestCode: "the level's rule, under " + Pin{Level: lv.ID}.Name()})
+	}
+	return out
+}
+
+func joinProps(ps []lab.Property) string {
+	s := make([]string, len(ps))
+	for i, p := range ps {
+		s[i] = string(p)
+	}
+	return strings.Join(s, ", ")
+}
+
+// crashed is the results of a grade a fault ended: status error, its
+// message the fault's first line (naming the part and line when the Lua
+// host's error says them), never a Go trace.
+func crashed(pin Pin, r any) Results {
+	msg := fmt.Sprint(r)
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	return failed(fmt.Errorf("the grade stopped on a fault of the lab's (%s) while grading under %s; the lock could not be graded", clip(msg, 400), pin.Name()))
 }
 
 // notes are the lock's lint notes (lab.Lint) as entries that pass: what
@@ -156,9 +227,10 @@ func notes(l *lab.Lock) []TestResult {
 	return out
 }
 
-// failed is the results of a lock that could not be graded at all.
-func failed(pin Pin, err error) Results {
-	return Results{Version: 2, Status: lab.Error, Message: clip(pin.Name()+": "+err.Error(), maxMessage), Tests: []TestResult{}}
+// failed is the results of a lock that could not be graded at all; err
+// says why, naming the policy when the policy is the cause.
+func failed(err error) Results {
+	return Results{Version: 2, Status: lab.Error, Message: clip(err.Error(), maxMessage), Tests: []TestResult{}}
 }
 
 // settle sets the overall status from the tests: fail when one failed or
@@ -206,25 +278,11 @@ func widen(p lab.Policy) lab.Policy {
 	return d
 }
 
-// leaseFaults end a lease under a holder that is still working: no TTL
-// survives a pause past it, a clock that jumps past it, or a restart that
-// forgets the key.
-func leaseFaults() []lab.Fault { return []lab.Fault{lab.PausePast, lab.ClockJump, lab.Restart} }
+// leaseFaults and lessonFaults are the lab's (lab.LeaseFaults,
+// lab.LessonFaults), which the lab's screen reads too.
+func leaseFaults() []lab.Fault { return lab.LeaseFaults() }
 
-// lessonFaults are the faults whose breaks of p are lessons of the
-// course, not bugs of the lock: for mutual-exclusion, every fault that
-// ends a lease; for resource-safety, a restart (it forgets the fencing
-// counter too) and, for a lock that hands out no fencing token, the
-// others as well. Every other break is the lock's own.
-func lessonFaults(p lab.Property, fenced bool) []lab.Fault {
-	switch {
-	case p == lab.MutualExclusion, p == lab.ResourceSafety && !fenced:
-		return leaseFaults()
-	case p == lab.ResourceSafety:
-		return []lab.Fault{lab.Restart}
-	}
-	return nil
-}
+func lessonFaults(p lab.Property, fenced bool) []lab.Fault { return lab.LessonFaults(p, fenced) }
 
 // defaultGrade grades l under the default policy widened by its lab.json:
 // each property is a test over every fault in scope but its lesson
@@ -256,7 +314,7 @@ func defaultGrade(ctx context.Context, l *lab.Lock, pin Pin) (Results, error) {
 		lk.Policy.Faults, lk.Policy.Properties = faults, props
 		rep, err := lab.Check(ctx, &lk, lab.Options{})
 		if err == nil && rep.Refused {
-			err = errors.New(rep.Summary())
+			err = fmt.Errorf("%s: %s", pin.Name(), rep.Summary())
 		}
 		return rep, err
 	}
@@ -268,7 +326,7 @@ func defaultGrade(ctx context.Context, l *lab.Lock, pin Pin) (Results, error) {
 			if ctx.Err() != nil {
 				return Results{}, err
 			}
-			return failed(pin, err), nil
+			return failed(err), nil
 		}
 		for _, t := range tests(rep, pin, false) {
 			p := lab.Property(t.Name)
@@ -305,13 +363,13 @@ func defaultGrade(ctx context.Context, l *lab.Lock, pin Pin) (Results, error) {
 		lk.Policy.Bound.Faults = 1
 		rep, err := lab.Check(ctx, &lk, lab.Options{})
 		if err == nil && rep.Refused {
-			err = errors.New(rep.Summary())
+			err = fmt.Errorf("%s: %s", pin.Name(), rep.Summary())
 		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return Results{}, err
 			}
-			return failed(pin, err), nil
+			return failed(err), nil
 		}
 		for _, v := range rep.Judgements {
 			if v.Status == lab.Fail && v.Break != nil {
@@ -414,7 +472,7 @@ func tests(rep *lab.Report, pin Pin, lesson bool) []TestResult {
 // default policy's name with no lesson entries.
 func Of(rep *lab.Report) Results {
 	if rep.Refused {
-		return failed(Pin{}, errors.New(rep.Summary()))
+		return failed(fmt.Errorf("%s: %s", Pin{}.Name(), rep.Summary()))
 	}
 	return settle(Results{Version: 2, Tests: tests(rep, Pin{}, true)})
 }
@@ -483,13 +541,11 @@ var storyCodes = regexp.MustCompile(`\(story code ([^ ()]+)\)|-story ([^ ()]+\.[
 
 // Write writes OUT/results.json (OUT created if missing), and beside it
 // each story code the results name, in the file its pointer names
-// (lab-<hash>.code), which locksim -story reads.
+// (lab-<hash>.code), which locksim -story reads. The messages name those
+// files by the directory out, as given: the grade that made them did not
+// know it, and wrote OUT/ in its place.
 func Write(out string, res Results) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
-		return err
-	}
-	data, err := json.MarshalIndent(res, "", "  ")
-	if err != nil {
 		return err
 	}
 	for _, t := range res.Tests {
@@ -504,5 +560,21 @@ func Write(out string, res Results) error {
 			}
 		}
 	}
+	res.Tests = slices.Clone(res.Tests)
+	for i, t := range res.Tests {
+		res.Tests[i].Message, res.Tests[i].TestCode = inOut(t.Message, out), inOut(t.TestCode, out)
+	}
+	data, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return err
+	}
 	return os.WriteFile(filepath.Join(out, "results.json"), append(data, '\n'), 0o644)
+}
+
+// inOut is s with the OUT/ of fileRef and alsoIn naming the directory
+// out.
+func inOut(s, out string) string {
+	dir := filepath.Clean(out) + string(filepath.Separator)
+	s = strings.ReplaceAll(s, "-story OUT/", "-story "+dir)
+	return strings.ReplaceAll(s, "also in OUT/", "also in "+dir)
 }

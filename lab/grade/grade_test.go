@@ -295,9 +295,10 @@ func TestGradeNotes(t *testing.T) {
 	}
 }
 
-// TestStoryFiles: each failure's message names the file, beside
-// results.json, that holds its story code by its short pointer; Write
-// puts the code there, and it reads back to the failure's story.
+// TestStoryFiles: each failure's message in results.json names the file,
+// beside it in the -out directory given, that holds its story code by its
+// short pointer; Write puts the code there, and it reads back to the
+// failure's story.
 func TestStoryFiles(t *testing.T) {
 	res, err := Dir(context.Background(), "../testdata/getdel", Pin{Level: "get-then-del"})
 	if err != nil {
@@ -307,7 +308,17 @@ func TestStoryFiles(t *testing.T) {
 	if err := Write(out, res); err != nil {
 		t.Fatal(err)
 	}
-	ref := regexp.MustCompile(`\(its story: locksim -story OUT/(lab-[0-9a-f]{10})\.code\) \(story code ([^ )]+)\)`)
+	data, err := os.ReadFile(filepath.Join(out, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &res); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "OUT/") {
+		t.Errorf("results.json names OUT/, not %s: %s", out, data)
+	}
+	ref := regexp.MustCompile(`\(its story: locksim -story ` + regexp.QuoteMeta(out+string(filepath.Separator)) + `(lab-[0-9a-f]{10})\.code\) \(story code ([^ )]+)\)`)
 	failed := 0
 	for _, tr := range res.Tests {
 		if tr.Status != lab.Fail {

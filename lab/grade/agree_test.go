@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"locksim/lab"
+	"locksim/play"
 	"locksim/sim"
 	"locksim/sim/simtest"
 	"locksim/storycode"
@@ -137,7 +138,9 @@ func agrees(t *testing.T, res Results) string {
 			t.Fatal(err)
 		}
 		var w strings.Builder
-		err = transcript.PlainPosition(context.Background(), &w, b, pos)
+		// the code stands at its question: its reader answers "yes", and
+		// the replies must say so too
+		err = transcript.PlainPositionWith(context.Background(), &w, b, pos, transcript.PositionOptions{Role: play.Transcript, Answer: 1})
 		_ = b.Close(context.Background())
 		if err != nil {
 			t.Fatal(err)

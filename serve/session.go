@@ -48,6 +48,12 @@ func (s *Server) handle(sess ssh.Session) {
 		_ = sess.Exit(2)
 		return
 	}
+	if p, closeConn, ok := sshProbe(sess); ok {
+		defer keepPresence(p, func() {
+			s.cfg.Log.Printf("session %s: the client answered no keepalive for %d probes: closed", id.ID, ProbesMissed)
+			closeConn()
+		})()
+	}
 	_ = sess.Exit(s.course(&sshTerminal{sess: sess, id: id, pty: pty, winch: winch, link: s.storyLink(), fetch: s.fetchLine(sess)}, at))
 }
 

@@ -227,6 +227,10 @@ func (s *Server) webSession(w http.ResponseWriter, r *http.Request) {
 		}
 		t.Close(strings.TrimPrefix(t.Said(), "locksim: "))
 	}()
+	defer keepPresence(webProbe(conn), func() {
+		s.cfg.Log.Printf("session %s: the tab answered no ping for %d probes: closed", id.ID, ProbesMissed)
+		_ = conn.CloseNow()
+	})()
 	s.course(t, at)
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"locksim/serve/sshtest"
+	"locksim/serve/webtest"
 	"locksim/sim/simtest"
 )
 
@@ -85,21 +86,45 @@ func TestSilentDropLeavesTheClass(t *testing.T) {
 	tm := sshtest.Open(t, sshtest.Dial(t, px.addr, "k7q2", sshtest.NewKey(t)), "xterm", 80, 24)
 	tm.WaitFor("welcome to class k7q2")
 	px.freeze()
-	// a hang guard past the 12.5 s the probes take, never a timing
+	waitLeft(t, class, tl)
+	if !strings.Contains(tl.String(), "answered no keepalive for 2 probes: closed") {
+		t.Fatalf("the server did not log why it closed the session:\n%s", tl.String())
+	}
+}
+
+// TestSilentDropLeavesTheClassTab is TestSilentDropLeavesTheClass for a
+// browser tab: its packets stop at the proxy, two WebSocket pings go
+// unanswered, the session closes and leaves the class.
+func TestSilentDropLeavesTheClassTab(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
+	tl := &testLog{}
+	class := &recordingClass{}
+	_, _, base := webServer(t, Config{Class: class, Log: log.New(tl, "", 0)})
+	px := newFreezer(t, strings.TrimPrefix(base, "http://"))
+	tm := webtest.NewBrowser(t).Open(t, "http://"+px.addr, "/ws/c/k7q2", 80, 24)
+	tm.WaitFor("welcome to class k7q2")
+	px.freeze()
+	waitLeft(t, class, tl)
+	if !strings.Contains(tl.String(), "the tab answered no ping for 2 probes: closed") {
+		t.Fatalf("the server did not log why it closed the session:\n%s", tl.String())
+	}
+}
+
+// waitLeft waits until the class heard one session leave: a hang guard
+// past the 12.5 s the probes take, never a timing.
+func waitLeft(t *testing.T, class *recordingClass, tl *testLog) {
+	t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		class.mu.Lock()
 		left := len(class.left)
 		class.mu.Unlock()
 		if left == 1 {
-			break
+			return
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("the silent client never left the class; the server's log:\n%s", tl.String())
 		}
 		time.Sleep(100 * time.Millisecond)
-	}
-	if !strings.Contains(tl.String(), "answered no keepalive for 2 probes: closed") {
-		t.Fatalf("the server did not log why it closed the session:\n%s", tl.String())
 	}
 }

@@ -385,6 +385,8 @@ func (s *Seat) flush() {
 	lead, base, row, rowDue := s.lead, max(s.seen, s.won), s.row, s.rowDue
 	s.lead, s.rowDue = nil, false
 	s.mu.Unlock()
+	// only a write tried tells whether the store answers
+	tried := lead != nil || rowDue
 	var err error
 	if lead != nil {
 		var cur Lead
@@ -440,7 +442,7 @@ func (s *Seat) flush() {
 		s.rowDue = s.rowDue || rowDue
 	}
 	s.mu.Unlock()
-	if s.ctx.Err() == nil {
+	if tried && s.ctx.Err() == nil {
 		s.found(err)
 	}
 }

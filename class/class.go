@@ -179,6 +179,9 @@ const (
 	KindLead Kind = "lead"
 	// KindMember: a roster row changed (Event.Member).
 	KindMember Kind = "member"
+	// KindStore: the class store became unreachable to this seat, or
+	// came back (Event.Store). It is the seat's own news, never published.
+	KindStore Kind = "store"
 )
 
 // Event is one change of a class, as a Watch delivers it.
@@ -189,6 +192,9 @@ type Event struct {
 	// Lost is set on the place that won when the watching seat's own move
 	// lost the race to it: the seat's session says so and shows Lead.
 	Lost bool `json:"lost,omitempty"`
+	// Store is the class store's state as the seat's writes last found
+	// it (KindStore).
+	Store *Store `json:"store,omitempty"`
 }
 
 // Hub keeps the classes: in memory (NewMemory) or in a Redis server

@@ -36,6 +36,10 @@ type Part struct {
 	follow, hold bool
 	// away is set while the instructor's session has stopped beating
 	away bool
+	// out is set while the class store is unreachable to the seat (see
+	// Store); kept while a step the instructor took then waits in the
+	// seat, to be told if it loses to a newer move when the store returns
+	out, kept bool
 	// refused is set when a held student's key was refused, until the
 	// next key
 	refused bool
@@ -138,6 +142,10 @@ func (p *Part) Holding() bool { return p.hold }
 // Away reports that the instructor's session has stopped beating.
 func (p *Part) Away() bool { return p.away }
 
+// OutOfTouch reports that the class store is unreachable to the
+// session's seat: the instructor's step, and answers, wait in it.
+func (p *Part) OutOfTouch() bool { return p.out }
+
 // Refused reports that the student's last key was refused by the hold.
 func (p *Part) Refused() bool { return p.refused }
 
@@ -205,6 +213,10 @@ func (p *Part) Heard(evs []Event, away *bool) Effect {
 		switch {
 		case e.Kind == KindMember && e.Member != nil:
 			p.roster[e.Member.ID] = *e.Member
+		case e.Kind == KindStore && e.Store != nil:
+			if note := p.heardStore(*e.Store); note != "" && out.Note == "" {
+				out.Note = note
+			}
 		case e.Kind == KindLead && e.Lead != nil:
 			if p.lead != nil && p.lead.Seq > e.Lead.Seq {
 				continue
@@ -220,20 +232,59 @@ func (p *Part) Heard(evs []Event, away *bool) Effect {
 	return out
 }
 
+// OutNote is what the instructor is told when the class store stops
+// answering; OutStudentNote what a student is.
+const (
+	OutNote        = "the class store is unreachable; your step is kept and sent when it returns"
+	OutStudentNote = "the class is out of touch · your answers are kept and sent when it returns"
+	// BackNote is what everyone is told when it answers again.
+	BackNote = "the class is back in touch"
+	// KeptLostNote is what the instructor is told when the step kept
+	// during an outage lost to a newer move from another of their
+	// sessions (see Seat.Lead): it is dropped.
+	KeptLostNote = "the step kept while the class store was unreachable lost to a newer move from another session of yours · this is the class's place now"
+)
+
+// heardStore takes the class store's state as the seat found it, and is
+// the note to show ("" for none).
+func (p *Part) heardStore(st Store) string {
+	if st.Down == p.out {
+		return ""
+	}
+	p.out = st.Down
+	switch {
+	case p.role == Projector:
+		return ""
+	case st.Down && p.role == Instructor:
+		return OutNote
+	case st.Down:
+		return OutStudentNote
+	}
+	return BackNote
+}
+
 func (p *Part) heardLead(l Lead, lost bool) Effect {
 	seen := p.lead != nil
 	p.lead = &l
 	switch p.role {
 	case Instructor:
+		kept := p.kept
 		if l.By == p.seat.ID() && !lost {
+			p.kept = false
 			return Effect{} // this session's own move, back from the class
+		}
+		if lost {
+			p.kept = false
 		}
 		p.follow, p.hold = l.Follow, l.Hold
 		if data, err := json.Marshal(Lead{Pos: l.Pos, Follow: l.Follow, Hold: l.Hold}); err == nil {
 			p.led = string(data)
 		}
 		var ef Effect
-		if lost && seen {
+		switch {
+		case lost && kept:
+			ef.Note = KeptLostNote
+		case lost && seen:
 			ef.Note = "your move lost the race: another session of yours moved the class first · this is the class's place now"
 		}
 		ef.Go = &Go{Pos: l.Pos, Visit: play.NotVisiting}
@@ -492,6 +543,7 @@ func (p *Part) Report(row Member) {
 		if p.lead != nil {
 			l.Version = p.lead.Version
 		}
+		p.kept = p.kept || p.out
 		p.seat.Lead(l)
 	}
 }

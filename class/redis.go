@@ -449,14 +449,33 @@ func (h *Redis) channel(ctx context.Context, code string) (*subscription, error)
 	}
 	ch := &subscription{ps: ps, watchers: map[*Watch]struct{}{}, users: 1}
 	h.subs[code] = ch
-	msgs := ps.Channel()
+	msgs := ps.ChannelWithSubscriptions()
 	go func() {
 		// a message that does not read is dropped; one failure here ends
 		// the subscription, never the server
 		defer func() { _ = recover() }()
 		for m := range msgs {
 			var e Event
-			if json.Unmarshal([]byte(m.Payload), &e) != nil || (e.Lead == nil && e.Member == nil) {
+			switch m := m.(type) {
+			case *redis.Subscription:
+				// go-redis subscribed again after losing the connection
+				// (the store went away): what was published meanwhile is
+				// lost, so the place is read again, as Watch does
+				if m.Kind != "subscribe" {
+					continue
+				}
+				rctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				l, ok, err := h.LeadOf(rctx, code)
+				cancel()
+				if err != nil || !ok {
+					continue
+				}
+				e = Event{Kind: KindLead, Lead: &l}
+			case *redis.Message:
+				if json.Unmarshal([]byte(m.Payload), &e) != nil || (e.Lead == nil && e.Member == nil) {
+					continue
+				}
+			default:
 				continue
 			}
 			ch.mu.Lock()

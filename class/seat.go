@@ -40,7 +40,10 @@ type Seat struct {
 	prior   progress.Progress
 	watches []*Watch
 	err     error
-	now     func() time.Time
+	// down is set from a write or beat the store refused or timed out
+	// until one goes through (see Store)
+	down bool
+	now  func() time.Time
 	// sat is when the seat sat; spent the member's time in the class
 	// before it (see Member.Spent)
 	sat   time.Time
@@ -271,7 +274,15 @@ func (s *Seat) loop() {
 			s.mu.Unlock()
 		case <-beat.C:
 			s.beat()
-			continue
+			s.mu.Lock()
+			// a move or row a failed write left is tried again every
+			// beat: when the store returns, the class is at the leader's
+			// place within two beats, with no key pressed
+			retry := s.lead != nil || s.rowDue && s.err != nil
+			s.mu.Unlock()
+			if !retry {
+				continue
+			}
 		case <-s.kick:
 		}
 		s.flush()
@@ -283,11 +294,47 @@ func (s *Seat) beat() {
 	s.mu.Lock()
 	id, role := s.row.ID, s.row.Role
 	s.mu.Unlock()
-	if err := s.hub.Beat(s.ctx, s.info.Code, id, role, s.now()); err != nil && s.ctx.Err() == nil {
-		s.mu.Lock()
+	err := s.hub.Beat(s.ctx, s.info.Code, id, role, s.now())
+	s.mu.Lock()
+	if err != nil && s.ctx.Err() == nil {
 		s.err = err
-		s.mu.Unlock()
 	}
+	s.mu.Unlock()
+	s.found(err)
+}
+
+// found takes the answer err to one of the seat's writes: the first the
+// store refused or timed out, and the first that went through after, are
+// news for the seat's watches (KindStore), so its session says the class
+// is out of touch, and back.
+func (s *Seat) found(err error) {
+	s.mu.Lock()
+	var e *Store
+	switch {
+	case err == nil && s.down:
+		s.down = false
+		e = &Store{}
+	case err != nil && !s.down && unreachable(s.ctx, err):
+		s.down = true
+		e = &Store{Down: true, Cause: err.Error()}
+	}
+	watches := slices.Clone(s.watches)
+	s.mu.Unlock()
+	if e == nil {
+		return
+	}
+	for _, w := range watches {
+		c := *e
+		w.put(Event{Kind: KindStore, Store: &c})
+	}
+}
+
+// Down reports that the seat's last write or beat found the class store
+// unreachable (see Store).
+func (s *Seat) Down() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.down
 }
 
 // WatchRoster is Watch for the roster's viewer (the instructor): the
@@ -338,6 +385,8 @@ func (s *Seat) flush() {
 	lead, base, row, rowDue := s.lead, max(s.seen, s.won), s.row, s.rowDue
 	s.lead, s.rowDue = nil, false
 	s.mu.Unlock()
+	// only a write tried tells whether the store answers
+	tried := lead != nil || rowDue
 	var err error
 	if lead != nil {
 		var cur Lead
@@ -347,6 +396,16 @@ func (s *Seat) flush() {
 			s.mu.Lock()
 			if won {
 				s.won = max(s.won, cur.Version)
+			}
+			if !won && cur.By == s.id && cur.Version > base {
+				// it lost to this seat's own move, one that went in on a
+				// try whose answer was lost (the store went away after
+				// the write): made again from there, at the next beat
+				s.won = cur.Version
+				if s.lead == nil {
+					s.lead = lead
+				}
+				lead, won = nil, true
 			}
 			watches := slices.Clone(s.watches)
 			s.mu.Unlock()
@@ -383,6 +442,9 @@ func (s *Seat) flush() {
 		s.rowDue = s.rowDue || rowDue
 	}
 	s.mu.Unlock()
+	if tried && s.ctx.Err() == nil {
+		s.found(err)
+	}
 }
 
 // Roster is every row of the seat's class (see Hub.Roster).

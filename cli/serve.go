@@ -62,6 +62,8 @@ func serveCourse(ctx context.Context, e *env, c config, _ *sim.Backend) int {
 		return 2
 	}
 	defer hub.Close()
+	// a class store that stops answering is one log line per outage
+	hub = class.OutageLog(hub, cfg.Log.Printf)
 	classes := classroom.New(hub, publicJoin(c.serve.publicAddr), cfg.Log.Printf)
 	if c.serve.web != "" {
 		classes.OnWeb(c.serve.publicURL, c.serve.web, c.serve.tlsCert != "")

@@ -47,6 +47,12 @@ func (s *Server) handle(sess ssh.Session) {
 		t.Close(Exit{Status: 2, Line: fmt.Sprintf("locksim: no terminal: ask for one with ssh -t, or run a command (%s)", strings.Join(s.commandNames(), ", ")), Refused: true})
 		return
 	}
+	if p, closeConn, ok := sshProbe(sess); ok {
+		defer keepPresence(p, func() {
+			s.cfg.Log.Printf("session %s: the client answered no keepalive for %d probes: closed", id.ID, ProbesMissed)
+			closeConn()
+		})()
+	}
 	s.runTerminal(t, s.sshFront(sess), at)
 }
 

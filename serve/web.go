@@ -275,6 +275,10 @@ func (s *Server) webSession(w http.ResponseWriter, r *http.Request) {
 	defer release()
 	// the tab's context is not the server's: the shutdown ends the
 	// session with a line, as it does an SSH session
+	defer keepPresence(webProbe(conn), func() {
+		s.cfg.Log.Printf("session %s: the tab answered no ping for %d probes: closed", id.ID, ProbesMissed)
+		_ = conn.CloseNow()
+	})()
 	s.runTerminal(newWebTransport(context.Background(), conn, c), s.webFront(s.pageBase(r)), at)
 }
 

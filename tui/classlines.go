@@ -28,6 +28,14 @@ func (a *session) classLine() string {
 	st, p := a.com.Styles, c.part
 	code, role := p.Code(), p.Role()
 	switch {
+	case p.OutOfTouch() && role == class.Projector:
+		return st.Warn.Render("class "+code+" · projector: the class is out of touch") + st.Dim.Render(" · q leaves")
+	case p.OutOfTouch() && role == class.Instructor:
+		// the whole sentence fits 80 columns: it stays until the store
+		// answers, over the step it keeps
+		return st.Warn.Render(class.OutNote)
+	case p.OutOfTouch():
+		return st.Warn.Render(class.OutStudentNote)
 	case role == class.Projector:
 		return st.Dim.Render("class " + code + " · projector: following the instructor · q leaves")
 	case role == class.Instructor && p.Holding():

@@ -359,7 +359,7 @@ func (a *session) footer() string {
 		helpLine = truncate(a.com.Styles.Dim.Render(a.presenterFooter()), a.com.Width)
 	}
 	line := a.classLine()
-	if v := a.visitLine(); v != "" && (a.cls == nil || !a.cls.part.Following()) {
+	if v := a.visitLine(); v != "" && (a.cls == nil || !a.cls.part.Following() && !a.cls.part.OutOfTouch()) {
 		line = v // a follower's line says how to leave follow mode first
 	}
 	if line != "" {

@@ -436,7 +436,7 @@ func TestPresenceOverSSH(t *testing.T) {
 	ann.WaitFor(BackNote)
 	again.Send(".")
 	// ann has not answered: the first step says so, the second runs it
-	again.WaitFor("1 of 2 have answered · step again to run the move anyway")
+	again.WaitFor("1 of 2 have answered · → again to step")
 	again.Send(".")
 	again.WaitFor("4/10")
 	ann.WaitFor("4/10", "following the instructor")

@@ -155,7 +155,7 @@ func (s *Server) pageBase(r *http.Request) string {
 func (s *Server) webSession(w http.ResponseWriter, r *http.Request) {
 	route := strings.TrimPrefix(r.URL.Path, "/ws")
 	webID := s.idCookie(w, r)
-	id := Identity{ID: "web-" + webID}
+	id := Identity{ID: webStudentID(webID)}
 	var at *play.Position
 	var bad string
 	switch {

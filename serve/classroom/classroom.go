@@ -251,7 +251,9 @@ func (c *Classes) place(ctx context.Context, id serve.Identity) (role class.Role
 	case id.Instructor:
 		// the instructor's user name names the class: the same name is the
 		// same class, next week or after a restart, until it is closed
-		info, err := c.hub.OpenNamed(ctx, id.KeyHash, id.User)
+		// the name is the client's to choose: a bidirectional override in
+		// it would reverse the class's line on every screen that shows it
+		info, err := c.hub.OpenNamed(ctx, id.KeyHash, serve.CleanName(id.User))
 		if err != nil {
 			return "", "", "", err
 		}

@@ -238,6 +238,7 @@ func TestPlaces(t *testing.T) {
 	}{
 		{"the instructor, under the class's name", serve.Identity{KeyHash: "teacher", User: "prof", Instructor: true}, class.Instructor, lead.Code, "(prof) is open"},
 		{"the instructor on their code", serve.Identity{KeyHash: "teacher", User: lead.Code, Instructor: true}, class.Projector, lead.Code, "projector"},
+		{"the instructor's name with bidirectional controls", serve.Identity{KeyHash: "teacher", User: "\u202epr\u2066of\u200f", Instructor: true}, class.Instructor, lead.Code, "(prof) is open"},
 		{"another instructor on that code", serve.Identity{KeyHash: "other", User: lead.Code, Instructor: true}, class.Student, lead.Code, "joined"},
 		{"a student on the code", serve.Identity{KeyHash: "s", User: lead.Code}, class.Student, lead.Code, "joined"},
 		{"a student on no class's code", serve.Identity{KeyHash: "s", User: "zzzzz"}, "", "", "no class has code zzzzz"},

@@ -205,9 +205,8 @@ func TestTwoServersOneClass(t *testing.T) {
 
 	// the instructor, back on the other server, finds the same class
 	again := sshtest.Open(t, sshtest.Dial(t, other, "prof", teacherKey), "xterm-256color", 100, 30)
-	again.WaitFor("Your name, as the class will see it") // each server keeps its own names
-	again.Send("Prof\r")
-	// one leader: the second session opens at the class's place and ask
+	// the class's store knows the instructor's name: not asked again
+	// (TestInstructorNamedOnce); one leader: the second session opens at the class's place and ask
 	again.WaitFor("A number on every write", "class "+code+" · the class is asked to follow")
 
 	c := simtest.Client(t, url)

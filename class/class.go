@@ -209,6 +209,9 @@ type Hub interface {
 	// restart, comes back to the same class), else a new one under a
 	// fresh code.
 	OpenNamed(ctx context.Context, lead, name string) (Info, error)
+	// FindNamed is the open class named name led by instructor lead, the
+	// one OpenNamed would come back to, or ErrNoClass; it opens none.
+	FindNamed(ctx context.Context, lead, name string) (Info, error)
 	// CloseClass closes class code: it takes no one from now on, and the
 	// next Open of its name opens a new one.
 	CloseClass(ctx context.Context, code string) error

@@ -42,6 +42,26 @@ func NewMemory(now func() time.Time) *Memory {
 	return &Memory{classes: map[string]*room{}, now: now}
 }
 
+// FindNamed is the open class named name that lead leads, or ErrNoClass.
+func (h *Memory) FindNamed(_ context.Context, lead, name string) (Info, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if info, ok := h.named(lead, name); ok {
+		return info, nil
+	}
+	return Info{}, ErrNoClass
+}
+
+// named is the open class named name that lead leads; h.mu is held.
+func (h *Memory) named(lead, name string) (Info, bool) {
+	for _, r := range h.classes {
+		if r.info.Lead == lead && r.info.Name == name && r.info.Closed.IsZero() {
+			return r.info, true
+		}
+	}
+	return Info{}, false
+}
+
 // Open is OpenNamed with no name.
 func (h *Memory) Open(ctx context.Context, lead string) (Info, error) {
 	return h.OpenNamed(ctx, lead, "")
@@ -52,10 +72,8 @@ func (h *Memory) Open(ctx context.Context, lead string) (Info, error) {
 func (h *Memory) OpenNamed(_ context.Context, lead, name string) (Info, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for _, r := range h.classes {
-		if r.info.Lead == lead && r.info.Name == name && r.info.Closed.IsZero() {
-			return r.info, nil
-		}
+	if info, ok := h.named(lead, name); ok {
+		return info, nil
 	}
 	for range 100 {
 		code := newCode()

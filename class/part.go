@@ -460,7 +460,7 @@ func (p *Part) Reveal(lead play.Position, asking bool) (note string, ok bool) {
 		return "", true
 	}
 	p.warned, p.warnedCount = at, poll.Answered
-	return fmt.Sprintf("%d of %d have answered · step again to run the move anyway", poll.Answered, poll.Of), false
+	return fmt.Sprintf("%d of %d have answered · → again to step", poll.Answered, poll.Of), false
 }
 
 // Poll is the class's poll at lead (the instructor's place; see Tally),

@@ -235,7 +235,7 @@ func classWithNoScreen(t *testing.T, a, b Hub) {
 	}
 	// the instructor's first step with one answer missing runs nothing
 	teacher.hear("nine answers", answered(q, 9))
-	if note, ok := teacher.p.Reveal(teacher.pos, true); ok || note != "9 of 10 have answered · step again to run the move anyway" {
+	if note, ok := teacher.p.Reveal(teacher.pos, true); ok || note != "9 of 10 have answered · → again to step" {
 		t.Fatalf("the instructor's first step: %q, %v", note, ok)
 	}
 	last.answer(2)

@@ -156,6 +156,26 @@ func (h *Redis) OpenNamed(ctx context.Context, lead, name string) (Info, error) 
 	return Info{}, fmt.Errorf("no free class code after 100 draws")
 }
 
+// FindNamed is the open class named name that lead leads, by the key
+// OpenNamed keeps its code in, or ErrNoClass; it writes nothing.
+func (h *Redis) FindNamed(ctx context.Context, lead, name string) (Info, error) {
+	code, err := h.c.Get(ctx, leadsKey(lead, name)).Result()
+	if errors.Is(err, redis.Nil) {
+		return Info{}, ErrNoClass
+	}
+	if err != nil {
+		return Info{}, fmt.Errorf("finding a class: %w", err)
+	}
+	info, err := h.Find(ctx, code)
+	if err != nil {
+		return Info{}, err
+	}
+	if info.Lead != lead || !info.Closed.IsZero() {
+		return Info{}, ErrNoClass
+	}
+	return info, nil
+}
+
 // CloseClass marks class code closed (its record keeps its TTL), and
 // lets go of its name, so the next Open of it opens a new class.
 func (h *Redis) CloseClass(ctx context.Context, code string) error {

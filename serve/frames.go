@@ -66,6 +66,12 @@ func (f *frames) model(inner tea.Model) tea.Model { return &drawn{inner: inner, 
 type drawn struct {
 	inner tea.Model
 	f     *frames
+	// sized is set once the session's size has reached the inner model.
+	// Bubble Tea asks for a view before Init's size message arrives: that
+	// view is the course's "needs a terminal of at least 80x24; this one
+	// is 0x0", and a browser tab that paints only its first frame (a
+	// background tab, a screenshot taken early) kept showing it.
+	sized bool
 }
 
 func (d *drawn) Init() tea.Cmd {
@@ -81,6 +87,7 @@ func (d *drawn) Init() tea.Cmd {
 func (d *drawn) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m, ok := msg.(tea.WindowSizeMsg); ok {
 		d.f.resize(m.Width, m.Height)
+		d.sized = true
 	}
 	var cmd tea.Cmd
 	d.inner, cmd = d.inner.Update(msg)
@@ -89,7 +96,9 @@ func (d *drawn) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (d *drawn) View() string {
 	v := d.inner.View()
-	d.f.draw(v)
+	if d.sized {
+		d.f.draw(v)
+	}
 	return v
 }
 

@@ -103,6 +103,17 @@ func keyHash(k gossh.PublicKey) string {
 	return hex.EncodeToString(sum[:16])
 }
 
+// webStudentID is the id of the browser whose id cookie is cookie:
+// "web-" and the first 12 hex digits of the SHA-256 of the cookie under a
+// fixed prefix. The cookie is the browser's credential (whoever sends it
+// is that student), and an id goes where no credential may: the class's
+// store, its report, the logs. The same cookie is the same id on every
+// server of a class.
+func webStudentID(cookie string) string {
+	sum := sha256.Sum256([]byte("locksim browser id\x00" + cookie))
+	return "web-" + hex.EncodeToString(sum[:6])
+}
+
 // identify reads who sess is; not yet whether they instruct.
 func identify(sess ssh.Session) Identity {
 	id := Identity{User: sess.User()}

@@ -57,15 +57,30 @@ func (n *namePrompt) Update(msg tea.Msg) (done bool, cmd tea.Cmd) {
 	return false, cmd
 }
 
-// Value is the name given, its control characters dropped and its spaces
-// trimmed.
-func (n *namePrompt) Value() string {
+// Value is the name given, as CleanName keeps it.
+func (n *namePrompt) Value() string { return CleanName(n.input.Value()) }
+
+// CleanName is a name a client gave (the name prompt's, an SSH user
+// name) as the class shows it: control characters and the bidirectional
+// controls dropped, its spaces trimmed. A right-to-left override (U+202E)
+// in a name would reverse what the roster, the report and the screens
+// beside it show after it; an isolate or a mark left unclosed does the
+// same in a CSV viewer.
+func CleanName(s string) string {
 	return strings.TrimSpace(strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
+		if unicode.IsControl(r) || isBidiControl(r) {
 			return -1
 		}
 		return r
-	}, n.input.Value()))
+	}, s))
+}
+
+// isBidiControl reports the Unicode bidirectional formatting characters
+// (Unicode's Bidi_Control property, UAX #9 section 2): the embeddings and
+// overrides U+202A-U+202E, the isolates U+2066-U+2069, the marks U+200E,
+// U+200F and the Arabic letter mark U+061C.
+func isBidiControl(r rune) bool {
+	return r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069 || r == 0x200E || r == 0x200F || r == 0x061C
 }
 
 func (n *namePrompt) View(w, h int) string {

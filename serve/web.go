@@ -199,7 +199,7 @@ func (s *Server) webSession(w http.ResponseWriter, r *http.Request) {
 	if !known {
 		webID = newWebID()
 	}
-	id := Identity{ID: "web-" + webID}
+	id := Identity{ID: webStudentID(webID)}
 	var at *play.Position
 	var bad string
 	switch {

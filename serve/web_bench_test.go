@@ -33,7 +33,7 @@ func BenchmarkWebClass(b *testing.B) {
 		id := fmt.Sprintf("%032x", i+1) // an id cookie's form
 		pos := play.Position{Version: play.PositionVersion, Scene: "fencing", Seed: uint64(i + 1)}
 		place, _ := json.Marshal(pos)
-		stu := s.students.get(Identity{ID: "web-" + id})
+		stu := s.students.get(Identity{ID: webStudentID(id)})
 		_ = stu.store.Save(progress.Progress{Place: place, Moment: progress.Moment{Scene: "fencing", Seed: pos.Seed}})
 		_ = stu.SetName("")
 		br := termtest.NewBrowser(b)

@@ -337,6 +337,7 @@ func (a *App) classKey(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
 		return a.do(c.part.Follow()), true
 	case key.Matches(msg, k.Desk) && !scene && a.onContents():
 		// the class can be watched arriving before a scene is led
+		a.pl.SetFlash("") // the scene's one-time note went with this key
 		a.openOver(&deskPage{a.session})
 		return nil, true
 	case key.Matches(msg, k.Desk) && !scene:
@@ -345,6 +346,7 @@ func (a *App) classKey(msg tea.KeyMsg) (cmd tea.Cmd, done bool) {
 	case key.Matches(msg, k.Desk) && isDesk(top):
 		return nil, false // the class view's: l closes it
 	case key.Matches(msg, k.Desk):
+		a.pl.SetFlash("") // the scene's one-time note went with this key
 		a.openOver(&deskPage{a.session})
 		return nil, true
 	case !scene:

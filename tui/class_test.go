@@ -213,7 +213,7 @@ func TestPollCountsTheClass(t *testing.T) {
 			hear(t, teacher, "bob at the question", rowOf("k-bob", func(m class.Member) bool { return m.Following && m.Pos.Step == at }))
 		}
 		drive(t, teacher.a, keys(".")...)
-		if v := teacher.a.View(); !teacher.a.pl.Asking || teacher.a.pl.Snap.Pos != at || !strings.Contains(v, "1 of 2 have answered · step again to run the move anyway") {
+		if v := teacher.a.View(); !teacher.a.pl.Asking || teacher.a.pl.Snap.Pos != at || !strings.Contains(v, "1 of 2 have answered · → again to step") {
 			t.Fatalf("the instructor's step with bob's answer missing should wait and say so (at %d, asking %v):\n%s", teacher.a.pl.Snap.Pos, teacher.a.pl.Asking, v)
 		}
 		drive(t, bob.a, keys("2")...)

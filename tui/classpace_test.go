@@ -216,8 +216,13 @@ func TestHoldKeepsTheFollowers(t *testing.T) {
 	drive(t, teacher.a, keys("nn")...)
 	drive(t, teacher.a, keys("l")...)
 	drive(t, teacher.a, keys("H")...)
-	if v := teacher.a.View(); !strings.Contains(v, "the class is held") || !strings.Contains(v, "H release") {
+	if v := teacher.a.View(); !strings.Contains(v, "the class is held") || !strings.Contains(v, "followers stay on your place until H in the class view releases it") {
 		t.Fatalf("the class view does not say the class is held:\n%s", v)
+	}
+	// the note goes with the next key: the help line says H releases
+	drive(t, teacher.a, tea.KeyMsg{Type: tea.KeyDown})
+	if v := teacher.a.View(); !strings.Contains(v, "the class is held") || !strings.Contains(v, "H release") {
+		t.Fatalf("the class view's help line does not say H releases:\n%s", v)
 	}
 	held := func(e class.Event) bool { return e.Kind == class.KindLead && e.Lead.Hold && e.Lead.Follow }
 	hear(t, ann, "the hold", held)

@@ -409,6 +409,10 @@ func (p *deskPage) Update(msg tea.Msg) (Component, tea.Cmd) {
 		return p, nil
 	}
 	a, c := p.a, p.a.cls
+	// a one-time note goes with the next key: the scene's keys below
+	// have it back, to clear as the scene does
+	flash := a.pl.Flash
+	a.pl.SetFlash("")
 	switch {
 	case key.Matches(k, a.com.Keys.Desk):
 		return nil, nil
@@ -450,11 +454,17 @@ func (p *deskPage) Update(msg tea.Msg) (Component, tea.Cmd) {
 		a.pl.SetFlash("showing " + m.Name + "'s run: " + what + " · esc goes back to your own place")
 		return nil, cmd
 	}
+	a.pl.SetFlash(flash)
 	return p, a.sceneKey(k)
 }
 
 func (p *deskPage) View() string {
 	a := p.a
+	// a one-time note (a step the class view ran nothing for says why)
+	// stands in for the help line until the next key, as on the scene
+	if f := a.pl.Flash; f != "" {
+		return a.cls.board.View() + "\n" + truncate(a.com.Styles.Warn.Render(strings.ReplaceAll(f, "\n", " ")), a.com.Width)
+	}
 	return a.cls.board.View() + "\n" + truncate(a.com.Styles.Dim.Render(views.HelpLine(p.KeyMap().ShortHelp())), a.com.Width)
 }
 

@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"locksim/class"
@@ -126,7 +128,11 @@ func TestClassInChromium(t *testing.T) {
 		t.Fatalf("the screenshot: %v", err)
 	}
 	teacher.Send("l")
-	teacher.WaitFor("1 of 1 answered", "chromium", "predicted 2")
+	desk := teacher.WaitFor("1 of 1 answered", "chromium", "predicted 2", "projector tab: ")
+	link := regexp.MustCompile(`(?m)^\s*projector tab: (\S+/p/[a-z2-9]+)\s*$`).FindStringSubmatch(desk)
+	if link == nil {
+		t.Fatalf("the class view has no row of the projector link:\n%s", desk)
+	}
 
 	img, err := png.Decode(bytes.NewReader(shot))
 	if err != nil {
@@ -147,6 +153,40 @@ func TestClassInChromium(t *testing.T) {
 	// colours; a blank or failed page lights none
 	if lit < 5000 || colours < 3 {
 		t.Fatalf("the page looks blank: %d pixels off the background, %d colours", lit, colours)
+	}
+
+	// the projector link, in a second tab of the same browser: the scene
+	// the instructor leads, drawn at the tab's size
+	pctx, cancelTab := chromedp.NewContext(ctx)
+	defer cancelTab()
+	projector := func() string {
+		text, _ := chromedp.Run(pctx, chromedp.Evaluate[string](`(document.querySelector(".xterm-rows") || {innerText: "(no terminal)"}).innerText`))
+		return text
+	}
+	if err := chromedp.Do(pctx,
+		chromedp.EmulateViewport(1280, 800),
+		chromedp.Navigate(link[1]),
+		shows("projector: following the instructor"),
+		shows("Frozen while holding the lock"),
+	); err != nil {
+		t.Fatalf("the projector tab: %v; it shows:\n%s", err, projector())
+	}
+	if text := projector(); strings.Contains(text, "0x0") || strings.Contains(text, "needs a terminal") {
+		t.Fatalf("the projector tab says its terminal is too small:\n%s", text)
+	}
+	shot, err = chromedp.Run(pctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatalf("the projector's screenshot: %v", err)
+	}
+	img, err = png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatalf("the projector's screenshot: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "web-projector-1280x800.png"), shot, 0o644); err == nil {
+		t.Logf("the projector's screenshot is kept at %s", filepath.Join(dir, "web-projector-1280x800.png"))
+	}
+	if lit, colours := drawn(img); lit < 5000 || colours < 3 {
+		t.Fatalf("the projector tab looks blank: %d pixels off the background, %d colours", lit, colours)
 	}
 }
 

@@ -224,19 +224,40 @@ func (c *Classes) watchLeader(ctx context.Context, s *serve.Session, seat *class
 }
 
 // KnownName is the name a student's key (or reconnect token) has in the
-// class its user name's code names: one who comes to another server of
-// the class is not asked it again.
+// class its user name's code names, or an instructor's key in the class
+// they lead (by its code, or the name that opens it): one who comes to
+// another server of the class is not asked it again. An instructor's
+// name is their row's in the class store, as a student's is.
 func (c *Classes) KnownName(ctx context.Context, id serve.Identity) (string, bool) {
-	if !class.ValidCode(id.User) {
+	code := ""
+	if class.ValidCode(id.User) {
+		if _, err := c.hub.Find(ctx, id.User); err == nil {
+			code = id.User
+		}
+	}
+	if code == "" && id.Instructor {
+		// as place finds it, without opening it: a session that leaves
+		// at the name prompt opens no class
+		info, err := c.hub.FindNamed(ctx, id.KeyHash, serve.CleanName(id.User))
+		if err != nil {
+			return "", false
+		}
+		code = info.Code
+	}
+	if code == "" {
 		return "", false
 	}
-	roster, err := c.hub.Roster(ctx, id.User)
+	roster, err := c.hub.Roster(ctx, code)
 	if err != nil {
 		return "", false
 	}
 	for _, m := range roster {
-		if m.ID == id.ID && m.Role == class.Student && m.Name != "" {
-			return m.Name, true
+		if m.ID != id.ID || m.Name == "" {
+			continue
+		}
+		// a projector's row is named for its role, not by its instructor
+		if m.Role == class.Student || m.Role == class.Instructor && id.Instructor {
+			return serve.CleanName(m.Name), true
 		}
 	}
 	return "", false
@@ -271,7 +292,9 @@ func (c *Classes) place(ctx context.Context, id serve.Identity) (role class.Role
 	case id.Instructor:
 		// the instructor's user name names the class: the same name is the
 		// same class, next week or after a restart, until it is closed
-		info, err := c.hub.OpenNamed(ctx, id.KeyHash, id.User)
+		// the name is the client's to choose: a bidirectional override in
+		// it would reverse the class's line on every screen that shows it
+		info, err := c.hub.OpenNamed(ctx, id.KeyHash, serve.CleanName(id.User))
 		if err != nil {
 			return "", "", "", err
 		}

@@ -226,9 +226,8 @@ func TestTwoServersOneClass(t *testing.T) {
 
 	// the instructor, back on the other server, finds the same class
 	again := termtest.Open(t, termtest.Dial(t, other, "prof", teacherKey), "xterm-256color", 100, 30)
-	again.WaitFor("Your name, as the class will see it") // each server keeps its own names
-	again.Send("Prof\r")
-	// one leader: the second session opens at the class's place and ask
+	// the class's store knows the instructor's name: not asked again
+	// (TestInstructorNamedOnce); one leader: the second session opens at the class's place and ask
 	again.WaitFor("A number on every write", "class "+code+" · the class is asked to follow")
 
 	c := simtest.Client(t, url)
@@ -259,6 +258,7 @@ func TestPlaces(t *testing.T) {
 	}{
 		{"the instructor, under the class's name", serve.Identity{KeyHash: "teacher", User: "prof", Instructor: true}, class.Instructor, lead.Code, "(prof) is open"},
 		{"the instructor on their code", serve.Identity{KeyHash: "teacher", User: lead.Code, Instructor: true}, class.Projector, lead.Code, "projector"},
+		{"the instructor's name with bidirectional controls", serve.Identity{KeyHash: "teacher", User: "\u202epr\u2066of\u200f", Instructor: true}, class.Instructor, lead.Code, "(prof) is open"},
 		{"another instructor on that code", serve.Identity{KeyHash: "other", User: lead.Code, Instructor: true}, class.Student, lead.Code, "joined"},
 		{"a student on the code", serve.Identity{KeyHash: "s", User: lead.Code}, class.Student, lead.Code, "joined"},
 		{"a student on no class's code", serve.Identity{KeyHash: "s", User: "zzzzz"}, "", "", "no class has code zzzzz"},
@@ -457,7 +457,7 @@ func TestPresenceOverSSH(t *testing.T) {
 	ann.WaitFor(BackNote)
 	again.Send(".")
 	// ann has not answered: the first step says so, the second runs it
-	again.WaitFor("1 of 2 have answered · step again to run the move anyway")
+	again.WaitFor("1 of 2 have answered · → again to step")
 	again.Send(".")
 	again.WaitFor("4/10")
 	ann.WaitFor("4/10", "following the instructor")

@@ -50,7 +50,13 @@ func TestGradeFlag(t *testing.T) {
 		}
 		// the result, then which of the search's limits hold here
 		limits := labConfig{timeout: defaultGradeTimeout, memory: defaultGradeMemory}.limits().Holds()
-		if stdout != status+": "+out+"/results.json\n"+limits+"\n" {
+		switch {
+		case status == "error":
+			// for an error, why it could not be graded, on the same line
+			if !strings.HasPrefix(stdout, status+": "+out+"/results.json: ") || strings.Count(stdout, "\n") != 2 || !strings.HasSuffix(stdout, "\n"+limits+"\n") {
+				t.Errorf("%s: stdout %q", dir, stdout)
+			}
+		case stdout != status+": "+out+"/results.json\n"+limits+"\n":
 			t.Errorf("%s: stdout %q", dir, stdout)
 		}
 		if runtime.GOOS == "linux" && limits != "limits on linux: wall time 1m0s, CPU time 121 s, memory 1024 MB, ends with locksim" {

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -182,11 +184,9 @@ type config struct {
 	exportDir              string
 	exportScale            int
 	serve                  serveConfig
-	// story is -story CODE; position is what it carries, once read, and
-	// code the code itself (a pointer's, once resolved)
+	// story is -story CODE; position is what it carries, once read
 	story    string
 	position *play.Position
-	code     string
 	// answer is -answer N: the reader's answer to the code's open question
 	answer int
 	// cast is -cast FILE, and castW, castH its -size
@@ -271,6 +271,15 @@ func parse(args []string) (config, error) {
 	})
 	if c.redisEmpty {
 		return c, errors.New("-redis needs a URL, e.g. redis://127.0.0.1:6379/0")
+	}
+	if name := blankFlag(fs); name != "" {
+		// an unset shell variable (-cast "$OUT") must not read as no flag
+		return c, fmt.Errorf("-%s was given an empty value: give it one, or leave the flag out", name)
+	}
+	if c.exportDir != "" {
+		if fi, err := os.Stat(c.exportDir); err != nil || !fi.IsDir() {
+			return c, fmt.Errorf("-export-dir %s: no such directory (locksim makes none)", c.exportDir)
+		}
 	}
 	if c.version && fs.NFlag() > 1 {
 		return c, errors.New("-version prints the versions and exits: it goes alone")
@@ -479,4 +488,22 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// valued is every flag whose value is a name, an address or a path: given
+// blank, it is a mistake, never a choice. (-lab and -redis say their own.)
+var valued = []string{"story", "scene", "cast", "history", "grade", "out", "level", "policy",
+	"export-dir", "set", "resource-redis", "notes", "serve", "web", "serve-dir", "class-redis",
+	"host-key", "instructors", "public-addr", "public-url", "web-tls-cert", "web-tls-key", "theme"}
+
+// blankFlag is the first flag of valued that fs was given with a blank
+// value, or "".
+func blankFlag(fs *flag.FlagSet) string {
+	blank := ""
+	fs.Visit(func(f *flag.Flag) {
+		if blank == "" && slices.Contains(valued, f.Name) && strings.TrimSpace(f.Value.String()) == "" {
+			blank = f.Name
+		}
+	})
+	return blank
 }

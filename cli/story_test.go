@@ -135,9 +135,44 @@ func TestStoryPointer(t *testing.T) {
 		if exit != 0 || errs != "" || !strings.Contains(words(out), "server: embedded · seed 7") {
 			t.Errorf("%q: exit %d, stderr %q, stdout:\n%s", args, exit, errs, out)
 		}
+		// the code stands before its question: the way on names the code
+		// as it was given, a pointer short, not the code it resolves to
+		if goOn := "locksim -story " + args[len(args)-1] + " -plain -answer N]"; !strings.Contains(words(out), goOn) || strings.Contains(out, code) {
+			t.Errorf("%q: the way on is not %q:\n%s", args, goOn, out)
+		}
 	}
 	exit, out, errs := runMain("-plain", "-export-dir", dir, "-story", "lab-0123456789")
 	if exit != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "no such story here") {
 		t.Errorf("a pointer with no file: exit %d, stdout %q, stderr %q", exit, out, errs)
+	}
+}
+
+// TestBlankFlagValues: a flag whose value is a name, an address or a
+// path, given blank (an unset shell variable: -cast "$OUT"), is one line
+// and exit 2, not the flag left out (which printed the whole course); so
+// is an -export-dir that does not exist, which locksim would have made.
+func TestBlankFlagValues(t *testing.T) {
+	for _, args := range [][]string{
+		{"-plain", "-story", ""}, {"-plain", "-scene", " "}, {"-cast", ""}, {"-grade", "", "-out", t.TempDir()},
+		{"-plain", "-scene", "race", "-history", ""}, {"-serve", ""}, {"-plain", "-set", ""},
+	} {
+		name := ""
+		for i, a := range args {
+			if strings.TrimSpace(a) == "" {
+				name = args[i-1]
+			}
+		}
+		exit, out, errs := runMain(args...)
+		if exit != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, name+" was given an empty value") {
+			t.Errorf("%q: exit %d, %d bytes on stdout, stderr %q; want 2 and one line naming %s", args, exit, len(out), errs, name)
+		}
+	}
+	missing := filepath.Join(t.TempDir(), "nope")
+	exit, out, errs := runMain("-plain", "-scene", "race", "-export-dir", missing)
+	if exit != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "-export-dir "+missing+": no such directory") {
+		t.Errorf("-export-dir %s: exit %d, %d bytes on stdout, stderr %q", missing, exit, len(out), errs)
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Errorf("-export-dir made %s", missing)
 	}
 }

@@ -119,7 +119,7 @@ func readStory(fs *flag.FlagSet, c *config) error {
 	if pos.Quiz != nil && c.history != "" {
 		return fmt.Errorf("-history: the code is a place in the quiz %s, which sends no command: it has no history", pos.Scene)
 	}
-	c.position, c.code = &pos, code
+	c.position = &pos
 	c.seed, c.seedSet = pos.Seed, true
 	return nil
 }

@@ -71,13 +71,14 @@ func plain(ctx context.Context, e *env, c config, b *sim.Backend) int {
 		return 2
 	}
 	return printed(ctx, e.out, e.err, "the transcript", "interrupted", func(w io.Writer) error {
-		return writeTranscript(ctx, w, b, c, transcript.PositionOptions{Role: play.Transcript, Answer: c.answer, GoOn: flagGoOn(c.code)})
+		return writeTranscript(ctx, w, b, c, transcript.PositionOptions{Role: play.Transcript, Answer: c.answer, GoOn: flagGoOn(c.story)})
 	})
 }
 
 // flagGoOn, sshGoOn and webGoOn are the line a code's text stops with at
 // its open question, on the command line, over SSH and on the web: how
-// its reader answers and plays on.
+// its reader answers and plays on, with the code as the reader gave it
+// (a lab story's short pointer stays short).
 func flagGoOn(code string) string {
 	return fmt.Sprintf("give -answer N, N your choice's number: locksim -story %s -plain -answer N", code)
 }

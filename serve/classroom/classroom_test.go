@@ -313,9 +313,8 @@ func TestTwoInstructorSessions(t *testing.T) {
 	ann.WaitFor(at, "following the instructor")
 
 	// the second session opens where the class is, asking it to follow
+	// the class's store knows the instructor's name: not asked again
 	second := termtest.Open(t, termtest.Dial(t, other, "prof", teacherKey), "xterm-256color", 100, 30)
-	second.WaitFor("Your name, as the class will see it")
-	second.Send("Prof\r")
 	second.WaitFor("A number on every write", at, "class "+code+" · the class is asked to follow")
 
 	// a step in the second moves the first and the class
@@ -379,9 +378,8 @@ func TestLostMove(t *testing.T) {
 	at := step(t, first.WaitFor("4/"))
 	ann := joinClass(t, one, code, "ann")
 	ann.WaitFor(at)
+	// the class's store knows the instructor's name: not asked again
 	second := termtest.Open(t, termtest.Dial(t, other, "prof", teacherKey), "xterm-256color", 100, 30)
-	second.WaitFor("Your name, as the class will see it")
-	second.Send("Prof\r")
 	second.WaitFor("A number on every write", at, "the class is asked to follow")
 
 	// the second steps on; its move waits in the hub while the first

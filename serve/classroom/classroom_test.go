@@ -734,7 +734,9 @@ func TestHoldOverSSH(t *testing.T) {
 	teacher.Send("l")
 	teacher.WaitFor("1 online, 1 following")
 	teacher.Send("H")
-	teacher.WaitFor("the class is held", "H release")
+	// the class view says the hold in its note, in place of its keys
+	// until the next key (TestHoldKeepsTheFollowers)
+	teacher.WaitFor("the class is held", "H in the class view releases it")
 	ann.WaitFor("the class is held: following the instructor")
 	ann.Send("F")
 	// the refused key is told in the class's line, in place of its

@@ -348,7 +348,7 @@ func (p *Part) AskFollow() Effect {
 	}
 	p.follow = !p.follow
 	if p.follow {
-		return Effect{Note: "the class is asked to follow: students who accept see your scene, settings and step"}
+		return Effect{Note: "the class is asked to follow: students who accept see your scene and step"}
 	}
 	p.hold = false // a class not asked to follow is held by nothing
 	return Effect{Note: "the class is no longer asked to follow"}

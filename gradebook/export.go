@@ -69,11 +69,13 @@ func Items(s Scoring) []Item {
 		if sc == nil {
 			continue
 		}
+		// a scene that sends no command is a quiz: its points are its score's
+		quiz := !sc.Sends()
 		possible := s.SceneFinished
 		if sc.Predict != nil {
 			possible += s.PredictionGiven + s.PredictionRight
 		}
-		if sc.Kind == scenes.Quiz {
+		if quiz {
 			possible += s.Quiz
 		}
 		if possible == 0 {
@@ -90,7 +92,7 @@ func Items(s Scoring) []Item {
 					p += s.PredictionRight
 				}
 			}
-			if q, ok := m.Prog.Scores[id]; ok && sc.Kind == scenes.Quiz && q.Of > 0 && q.Right >= 0 {
+			if q, ok := m.Prog.Scores[id]; ok && quiz && q.Of > 0 && q.Right >= 0 {
 				p += s.Quiz * float64(min(q.Right, q.Of)) / float64(q.Of)
 			}
 			return p

@@ -95,6 +95,8 @@ func ReadRoster(r io.Reader) (*Roster, error) {
 		switch {
 		case headerName(h) == "":
 			continue // an empty column, as a spreadsheet's trailing comma leaves
+		case !ok && len(header) == 1 && strings.ContainsAny(h, ";\t"):
+			return nil, errors.New("roster: line 1 (the header): its columns are separated by ; or a tab: save the file as CSV with commas")
 		case !ok:
 			return nil, fmt.Errorf("roster: line 1 (the header): unknown column %q (name, email, login, lms id, sis id, section, ssh key)", h)
 		}

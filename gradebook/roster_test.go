@@ -66,6 +66,7 @@ func TestReadRosterRefuses(t *testing.T) {
 		{"no name column", "email,login\na@x,a\n", "roster: line 1 (the header): no name column"},
 		{"unknown column", "name,grade\nAda,3\n", `roster: line 1 (the header): unknown column "grade"`},
 		{"column twice", "name,email,E-Mail\nAda,a,b\n", `roster: line 1 (the header): column "E-Mail" says email again`},
+		{"semicolons", "name;email\nAda;a@x\n", "roster: line 1 (the header): its columns are separated by ; or a tab"},
 		{"no student", "name,email\n", "roster: no student"},
 		{"row without a name", "name,email\nAda,a@x\n ,b@x\n", "roster: line 3: no name"},
 		{"duplicate login", "name,login\nAda,ada\nBob,bob\nAda Two,ADA\n", "roster: line 4 (Ada Two): duplicate login: line 2 has it too"},

@@ -144,10 +144,11 @@ a saved class's report, and its gradebook for Canvas or Moodle (see docs/classro
                        canvas (Canvas's gradebook CSV) or moodle (Moodle's grade import CSV)
   -roster FILE         with canvas or moodle: the school's students, a CSV whose header names
                        its columns: name, and any of email, login, lms id, sis id, section,
-                       ssh key (a public key line or its SHA256: fingerprint)
+                       ssh key (a public key line or its SHA256: fingerprint); given to
+                       -serve, with -scoring, for ssh HOST report CODE -format canvas|moodle
   -scoring FILE        the points of each scored item, JSON: scene_finished, prediction_given,
                        prediction_right (default 1 each), quiz (5), lab_level (3), scenes (all)
-  -total               one column, every item summed (default: one column per scene, and the lab)
+  -total               one column, every item summed (default: a column per scene, one for the lab)
   -zero                0 for a roster student who never joined (default: an empty cell)
   -moodle-id F         the Moodle file's identifier: email (default), username or idnumber
 

@@ -53,9 +53,18 @@ func checkReport(fs *flag.FlagSet, c *config) error {
 		}
 	})
 	r := c.report
+	if r.code == "" && (c.serve.addr != "" || c.serve.web != "") {
+		// served, the roster and the scoring are ssh HOST report CODE -format …'s
+		for _, f := range only {
+			if f != "-roster" && f != "-scoring" {
+				return fmt.Errorf("%s is report's, per call: ssh HOST report CODE -format canvas|moodle [-total] [-zero] [-moodle-id F]", f)
+			}
+		}
+		return nil
+	}
 	if r.code == "" {
 		if len(only) > 0 {
-			return fmt.Errorf("%s needs -report CODE (a saved class's report)", only[0])
+			return fmt.Errorf("%s needs -report CODE (a saved class's report) or -serve ADDR", only[0])
 		}
 		return nil
 	}
@@ -89,33 +98,9 @@ func checkReport(fs *flag.FlagSet, c *config) error {
 // students of no roster row are named on stderr.
 func runReport(ctx context.Context, e *env, c config, _ *sim.Backend) int {
 	r := c.report
-	var ro *gradebook.Roster
-	scoring := gradebook.DefaultScoring()
-	if r.roster != "" {
-		f, err := os.Open(r.roster)
-		if err != nil {
-			fmt.Fprintf(e.err, "locksim: -roster: %v\n", err)
-			return 2
-		}
-		ro, err = gradebook.ReadRoster(f)
-		f.Close()
-		if err != nil {
-			fmt.Fprintf(e.err, "locksim: %s: %v\n", r.roster, err)
-			return 2
-		}
-	}
-	if r.scoring != "" {
-		f, err := os.Open(r.scoring)
-		if err != nil {
-			fmt.Fprintf(e.err, "locksim: -scoring: %v\n", err)
-			return 2
-		}
-		scoring, err = gradebook.ReadScoring(f)
-		f.Close()
-		if err != nil {
-			fmt.Fprintf(e.err, "locksim: %s: %v\n", r.scoring, err)
-			return 2
-		}
+	ro, scoring, ok := readBook(c, e.err)
+	if !ok {
+		return 2
 	}
 	o := gradebook.Options{Format: gradebook.Format(r.format), Scoring: scoring, Total: r.total, Zero: r.zero, MoodleID: r.moodleID}
 	if ro != nil {
@@ -190,4 +175,38 @@ func shortID(id string) string {
 		return id[:12]
 	}
 	return id
+}
+
+// readBook reads -roster (nil without it) and -scoring (the defaults
+// without it); ok is false once one line on stderr said why not.
+func readBook(c config, stderr io.Writer) (ro *gradebook.Roster, scoring gradebook.Scoring, ok bool) {
+	scoring = gradebook.DefaultScoring()
+	if c.report.roster != "" {
+		f, err := os.Open(c.report.roster)
+		if err != nil {
+			fmt.Fprintf(stderr, "locksim: -roster: %v\n", err)
+			return nil, scoring, false
+		}
+		ro, err = gradebook.ReadRoster(f)
+		f.Close()
+		if err != nil {
+			fmt.Fprintf(stderr, "locksim: %s: %v\n", c.report.roster, err)
+			return nil, scoring, false
+		}
+	}
+	if c.report.scoring != "" {
+		f, err := os.Open(c.report.scoring)
+		if err != nil {
+			fmt.Fprintf(stderr, "locksim: -scoring: %v\n", err)
+			return nil, scoring, false
+		}
+		var err2 error
+		scoring, err2 = gradebook.ReadScoring(f)
+		f.Close()
+		if err2 != nil {
+			fmt.Fprintf(stderr, "locksim: %s: %v\n", c.report.scoring, err2)
+			return nil, scoring, false
+		}
+	}
+	return ro, scoring, true
 }

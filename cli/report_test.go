@@ -110,6 +110,9 @@ func TestReportRefuses(t *testing.T) {
 		{[]string{"-report", code, "-serve-dir", dir, "-format", "canvas", "-roster", roster, "-scoring", badScoring}, `scoring: unknown field "quizz"`},
 		{[]string{"-report", code, "-serve-dir", dir, "-format", "moodle", "-roster", roster, "-moodle-id", "username"}, "roster line 2 (Ada Lovelace) has no login"},
 		{[]string{"-report", code, "-serve-dir", dir, "-serve", ":0"}, "does not go with -serve"},
+		{[]string{"-serve", "127.0.0.1:0", "-format", "canvas"}, "-format is report's, per call: ssh HOST report CODE -format"},
+		{[]string{"-serve", "127.0.0.1:0", "-host-key", filepath.Join(t.TempDir(), "k"), "-roster", bad}, "roster: line 3 (Bob): duplicate login"},
+		{[]string{"-serve", "127.0.0.1:0", "-host-key", filepath.Join(t.TempDir(), "k"), "-roster", roster, "-scoring", badScoring}, `scoring: unknown field "quizz"`},
 	} {
 		status, stdout, errs := runMain(c.args...)
 		want := 2

@@ -12,7 +12,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"locksim/class"
@@ -127,15 +126,11 @@ func runReport(ctx context.Context, e *env, c config, _ *sim.Backend) int {
 	if r.format == "locksim" {
 		err = class.WriteReport(&out, info, ms, time.Now())
 	} else {
-		var unmatched []class.Member
-		unmatched, err = gradebook.Write(&out, ro, ms, o)
-		if err == nil && len(unmatched) > 0 {
-			var names []string
-			for _, m := range unmatched {
-				names = append(names, fmt.Sprintf("%q (%s)", m.Name, shortID(m.ID)))
+		_, err = gradebook.Write(&out, ro, ms, o)
+		if err == nil {
+			for _, n := range gradebook.Notes(ro, ms, r.code) {
+				fmt.Fprintf(e.err, "locksim: %s\n", n)
 			}
-			fmt.Fprintf(e.err, "locksim: %d of class %s's students match no roster row and are not in the file: %s\n",
-				len(unmatched), r.code, strings.Join(names, ", "))
 		}
 	}
 	if err != nil {
@@ -166,15 +161,6 @@ func savedClass(ctx context.Context, c config, code string) (class.Info, []class
 	}
 	ms, err := h.Roster(ctx, code)
 	return info, ms, err
-}
-
-// shortID is the first 12 characters of a student's id, as the class
-// report names one.
-func shortID(id string) string {
-	if len(id) > 12 {
-		return id[:12]
-	}
-	return id
 }
 
 // readBook reads -roster (nil without it) and -scoring (the defaults

@@ -270,3 +270,38 @@ func lastFirst(name string) string {
 	}
 	return name[i+1:] + ", " + name[:i]
 }
+
+// Notes are what the teacher should know of a gradebook of class code
+// (ms its rows) for ro, one line each: the students of no row, who are
+// not in the file, and each row that more than one session counts for
+// (its columns have the most of them: a student on two devices, or
+// someone who typed a classmate's name). A student is named quoted, with
+// the start of their id.
+func Notes(ro *Roster, ms []class.Member, code string) []string {
+	byRow, unmatched := Match(ro, ms)
+	var notes []string
+	if len(unmatched) > 0 {
+		notes = append(notes, fmt.Sprintf("%d of class %s's students match no roster row and are not in the file: %s",
+			len(unmatched), code, who(unmatched)))
+	}
+	for i, s := range ro.Students {
+		if mine := byRow[i]; len(mine) > 1 {
+			notes = append(notes, fmt.Sprintf("roster line %d (%s) is %d sessions, each column the most of them: %s",
+				s.Line, s.Name, len(mine), who(mine)))
+		}
+	}
+	return notes
+}
+
+// who names students for a note: "Ada" (3f9a0c1d22e4), ….
+func who(ms []class.Member) string {
+	var names []string
+	for _, m := range ms {
+		id := m.ID
+		if len(id) > 12 {
+			id = id[:12]
+		}
+		names = append(names, fmt.Sprintf("%q (%s)", m.Name, id))
+	}
+	return strings.Join(names, ", ")
+}

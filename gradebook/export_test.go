@@ -126,3 +126,17 @@ func TestLastFirst(t *testing.T) {
 		}
 	}
 }
+
+func TestNotes(t *testing.T) {
+	ro, ms := testClass(t)
+	_, _, joseID := testKey(t, 3)
+	_, _, malloryID := testKey(t, 4)
+	got := Notes(ro, ms, "k7m2q")
+	want := []string{
+		`3 of class k7m2q's students match no roster row and are not in the file: "Sam Lee" (web-bbbbbbbb), "Mallory" (` + malloryID[:12] + `), "Ada Lovelace" (web-cccccccc)`,
+		`roster line 3 (José Martínez) is 2 sessions, each column the most of them: "JOSE` + "\u0301" + ` MARTÍNEZ" (web-01234567), "José Martínez" (` + joseID[:12] + `)`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("notes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

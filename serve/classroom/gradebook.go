@@ -80,21 +80,11 @@ func ReportBookAt(hub class.Hub, ro *gradebook.Roster, s gradebook.Scoring, now 
 		// written whole or not at all: a roster without the identifier the
 		// file needs is refused before a byte goes out
 		var out strings.Builder
-		unmatched, err := gradebook.Write(&out, ro, roster, o)
-		if err != nil {
+		if _, err := gradebook.Write(&out, ro, roster, o); err != nil {
 			return call.Fail(err)
 		}
-		if len(unmatched) > 0 {
-			var names []string
-			for _, m := range unmatched {
-				id := m.ID
-				if len(id) > 12 {
-					id = id[:12]
-				}
-				names = append(names, fmt.Sprintf("%q (%s)", m.Name, id))
-			}
-			fmt.Fprintf(call.Err, "locksim: %d of class %s's students match no roster row and are not in the file: %s\n",
-				len(unmatched), info.Code, strings.Join(names, ", "))
+		for _, n := range gradebook.Notes(ro, roster, info.Code) {
+			fmt.Fprintf(call.Err, "locksim: %s\n", n)
 		}
 		if _, err := io.WriteString(call.Out, out.String()); err != nil {
 			return call.Fail(errors.New("the file was not sent whole: " + err.Error()))

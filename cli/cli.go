@@ -88,6 +88,7 @@ func verbs() []verb {
 		{name: "list", bare: true, flags: listFlags, chosen: func(c config, _ *env) bool { return c.list }, run: list,
 			ssh: &serve.Command{Run: listSSH}},
 		{name: "cleanup", flags: cleanupFlags, chosen: func(c config, _ *env) bool { return c.cleanup }, run: cleanup},
+		{name: "report", flags: reportFlags, check: checkReport, chosen: func(c config, _ *env) bool { return c.report.code != "" }, run: runReport},
 		{name: "serve", flags: serveFlags, check: checkServe, chosen: func(c config, _ *env) bool { return c.serve.addr != "" || c.serve.web != "" }, run: serveCourse},
 		// hidden: the search -grade runs in a child process of its own
 		// hidden: a served lab session's search runs in a child process

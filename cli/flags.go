@@ -135,6 +135,21 @@ serving the course over SSH (see docs/classroom.md):
                        720h, 30 days); a class lasts until its instructor closes it
                        (ssh HOST close CODE) and clear deletes its roster (ssh HOST clear CODE)
 
+a saved class's report, and its gradebook for Canvas or Moodle (see docs/classroom.md):
+  -report CODE         write class CODE's report to stdout, read from the server's -serve-dir
+                       DIR or -class-redis URL (a server may be serving it meanwhile)
+  -format F            locksim (default: the class report, as ssh HOST report CODE writes it),
+                       canvas (Canvas's gradebook CSV) or moodle (Moodle's grade import CSV)
+  -roster FILE         with canvas or moodle: the school's students, a CSV whose header names
+                       its columns: name, and any of email, login, lms id, sis id, section,
+                       ssh key (a public key line or its SHA256: fingerprint); given to
+                       -serve, with -scoring, for ssh HOST report CODE -format canvas|moodle
+  -scoring FILE        the points of each scored item, JSON: scene_finished, prediction_given,
+                       prediction_right (default 1 each), quiz (5), lab_level (3), scenes (all)
+  -total               one column, every item summed (default: a column per scene, one for the lab)
+  -zero                0 for a roster student who never joined (default: an empty cell)
+  -moodle-id F         the Moodle file's identifier: email (default), username or idnumber
+
 serving the course in a browser tab (see docs/web.md), beside -serve or alone:
   -web ADDR            serve the page on ADDR, e.g. :8080: / the course, /c/CODE joins class
                        CODE, /s/CODE opens a story code, /plain/SCENE and /cast/CODE
@@ -184,6 +199,7 @@ type config struct {
 	exportDir              string
 	exportScale            int
 	serve                  serveConfig
+	report                 reportConfig // -report CODE and its flags (report.go)
 	// story is -story CODE; position is what it carries, once read
 	story    string
 	position *play.Position
@@ -396,7 +412,11 @@ func checkServe(fs *flag.FlagSet, c *config) error {
 	var only, webOnly []string
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
-		case "host-key", "serve-dir", "instructors", "max-sessions", "idle", "max-session", "class-redis",
+		case "serve-dir", "class-redis":
+			if c.report.code == "" { // -report reads a saved class from them
+				only = append(only, "-"+f.Name)
+			}
+		case "host-key", "instructors", "max-sessions", "idle", "max-session",
 			"max-sessions-per-key", "max-sessions-per-address", "class-size", "max-commands", "max-commands-per-key", "command-time", "class-retention", "public-addr":
 			only = append(only, "-"+f.Name)
 		case "public-url", "web-tls-cert", "web-tls-key", "trust-proxy":
@@ -494,7 +514,8 @@ func plural(n int, noun string) string {
 // blank, it is a mistake, never a choice. (-lab and -redis say their own.)
 var valued = []string{"story", "scene", "cast", "history", "grade", "out", "level", "policy",
 	"export-dir", "set", "resource-redis", "notes", "serve", "web", "serve-dir", "class-redis",
-	"host-key", "instructors", "public-addr", "public-url", "web-tls-cert", "web-tls-key", "theme"}
+	"host-key", "instructors", "public-addr", "public-url", "web-tls-cert", "web-tls-key", "theme",
+	"report", "format", "roster", "scoring", "moodle-id"}
 
 // blankFlag is the first flag of valued that fs was given with a blank
 // value, or "".

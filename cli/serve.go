@@ -54,6 +54,12 @@ func serveCourse(ctx context.Context, e *env, c config, _ *sim.Backend) int {
 		}
 		_ = b.Close(context.Background())
 	}
+	ro, scoring, ok := readBook(c, stderr) // for ssh HOST report CODE -format canvas|moodle
+	if !ok {
+		l.Close()
+		wl.Close()
+		return 2
+	}
 	hub, err := classHub(ctx, c.serve.classRedis, c.serve.dir, c.serve.classRetention)
 	if err != nil {
 		l.Close()
@@ -77,7 +83,7 @@ func serveCourse(ctx context.Context, e *env, c config, _ *sim.Backend) int {
 	} else {
 		fmt.Fprintf(stderr, "locksim: the commands over SSH and the lab's searches run in this process, at its priority: %v\n", err)
 	}
-	cfg.Commands["report"] = classroom.Report(hub)
+	cfg.Commands["report"] = classroom.ReportBook(hub, ro, scoring)
 	cfg.Commands["close"] = classroom.Close(hub)
 	cfg.Commands["clear"] = classroom.Clear(hub)
 	srv, err := serve.New(cfg)

@@ -1,0 +1,142 @@
+package gradebook
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"locksim/class"
+	"locksim/scenes/progress"
+)
+
+var update = flag.Bool("update", false, "rewrite the expected files of testdata")
+
+// testClass is a class of joined, missing and unmatched students, and its
+// roster: Ada joined by the key her row names (under another name), José
+// from a browser and from a key the roster does not know (his name, in
+// other case and another Unicode form, matches one row), Eve from a
+// browser; Alan and the two Sam Lees never joined (a student naming
+// themselves Sam Lee matches two rows, so none); Mallory's key and name
+// are no row's; a browser naming itself Ada Lovelace is refused her row,
+// which is her key's alone; the instructor is nobody's row.
+func testClass(t *testing.T) (*Roster, []class.Member) {
+	t.Helper()
+	adaKey, _, adaID := testKey(t, 1)
+	_, _, joseID := testKey(t, 3)
+	_, _, malloryID := testKey(t, 4)
+	ro, err := ReadRoster(strings.NewReader("name,email,login,lms id,sis id,section,ssh key\n" +
+		"Ada Lovelace,ada@example.edu,ada,101,S-1,A,\"" + adaKey + "\"\n" +
+		"José Martínez,jose@example.edu,jmartinez,102,S-2,A,\n" +
+		"Alan Turing,alan@example.edu,alan,103,S-3,B,\n" +
+		"Sam Lee,sam.lee@example.edu,slee,104,S-4,B,\n" +
+		"Sam Lee,sam.lee2@example.edu,slee2,105,S-5,-B2,\n" +
+		"Eve =Smith,eve@example.edu,eve,106,S-6,C,\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := []class.Member{
+		{ID: "instructor", Name: "Prof", Role: class.Instructor, Prog: progress.Progress{Done: map[string]bool{"race": true}}},
+		{ID: adaID, Name: "ada", Role: class.Student, Prog: progress.Progress{
+			Done:    map[string]bool{"race": true, "gc-pause": true, "choose": true, "fencing": true},
+			Answers: map[string]progress.Answer{"race": {Chosen: 1, Right: true}, "gc-pause": {Chosen: 0}, "fencing": {Right: true}},
+			Scores:  map[string]progress.Score{"choose": {Right: 6, Of: 8}},
+			Levels:  map[string]bool{"break:get-then-set": true, "fix:get-then-set": true},
+		}},
+		{ID: "web-0123456789ab", Name: "JOSE\u0301 MARTÍNEZ", Role: class.Student, Prog: progress.Progress{
+			Done: map[string]bool{"race": true}}},
+		{ID: joseID, Name: "José Martínez", Role: class.Student, Prog: progress.Progress{
+			Done:    map[string]bool{"gc-pause": true},
+			Answers: map[string]progress.Answer{"gc-pause": {Chosen: 2, Right: true}}}},
+		{ID: "web-aaaaaaaaaaaa", Name: "eve =smith", Role: class.Student, Prog: progress.Progress{
+			Done: map[string]bool{"race": true}, Levels: map[string]bool{"break:nope": true}}},
+		{ID: "web-bbbbbbbbbbbb", Name: "Sam Lee", Role: class.Student, Prog: progress.Progress{Done: map[string]bool{"race": true}}},
+		{ID: malloryID, Name: "Mallory", Role: class.Student, Prog: progress.Progress{Done: map[string]bool{"race": true}}},
+		{ID: "web-cccccccccccc", Name: "Ada Lovelace", Role: class.Student, Prog: progress.Progress{
+			Done: map[string]bool{"race": true, "gc-pause": true, "choose": true}, Scores: map[string]progress.Score{"choose": {Right: 8, Of: 8}}}},
+	}
+	return ro, ms
+}
+
+func TestWrite(t *testing.T) {
+	ro, ms := testClass(t)
+	scoring, err := ReadScoring(strings.NewReader(`{"scenes": ["race", "gc-pause", "choose"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		file string
+		o    Options
+	}{
+		{"canvas.csv", Options{Format: Canvas}},
+		{"canvas-total-zero.csv", Options{Format: Canvas, Total: true, Zero: true}},
+		{"moodle.csv", Options{Format: Moodle}},
+		{"moodle-idnumber-zero.csv", Options{Format: Moodle, MoodleID: MoodleIDNumber, Zero: true}},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			c.o.Scoring = scoring
+			var b bytes.Buffer
+			unmatched, err := Write(&b, ro, ms, c.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, m := range unmatched {
+				names = append(names, m.Name)
+			}
+			if got, want := strings.Join(names, "|"), "Sam Lee|Mallory|Ada Lovelace"; got != want {
+				t.Errorf("unmatched %q, want %q", got, want)
+			}
+			path := filepath.Join("testdata", c.file)
+			if *update {
+				if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b.String() != string(want) {
+				t.Errorf("%s:\n got:\n%s\nwant:\n%s", c.file, b.String(), want)
+			}
+		})
+	}
+}
+
+func TestWriteMoodleNeedsTheIdentifier(t *testing.T) {
+	ro, ms := testClass(t)
+	ro.Students[2].Login = ""
+	_, err := Write(&bytes.Buffer{}, ro, ms, Options{Format: Moodle, MoodleID: MoodleUsername, Scoring: DefaultScoring()})
+	want := "gradebook: roster line 4 (Alan Turing) has no login, which a Moodle file by username needs"
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v, want %q", err, want)
+	}
+}
+
+func TestLastFirst(t *testing.T) {
+	for in, want := range map[string]string{
+		"Ada Lovelace": "Lovelace, Ada", "Ada King Lovelace": "Lovelace, Ada King",
+		"Plato": "Plato", "Lovelace, Ada": "Lovelace, Ada",
+	} {
+		if got := lastFirst(in); got != want {
+			t.Errorf("lastFirst(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestNotes(t *testing.T) {
+	ro, ms := testClass(t)
+	_, _, joseID := testKey(t, 3)
+	_, _, malloryID := testKey(t, 4)
+	got := Notes(ro, ms, "k7m2q")
+	want := []string{
+		`3 of class k7m2q's students match no roster row and are not in the file: "Sam Lee" (web-bbbbbbbb), "Mallory" (` + malloryID[:12] + `), "Ada Lovelace" (web-cccccccc)`,
+		`roster line 3 (José Martínez) is 2 sessions, each column the most of them: "JOSE` + "\u0301" + ` MARTÍNEZ" (web-01234567), "José Martínez" (` + joseID[:12] + `)`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("notes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

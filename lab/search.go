@@ -364,6 +364,10 @@ func (s *search) apply(w *world, m Move) (Move, error) {
 		ph := c.phase
 		before, beforeEnds, had := s.lockKey()
 		x := &searchExec{ctx: s.ctx, srv: s.srv, host: s.host, w: w, errs: &s.errs}
+		// a retry's delay passes within its step: the key as the command
+		// finds it is the key after the delay (one that ran out meanwhile
+		// was not deleted by the command)
+		x.waited = func() { before, beforeEnds, had = s.lockKey() }
 		label, err := s.pr.step(c, i, token(i), &w.grants, m.Fault == LostReply, x)
 		if err != nil {
 			return m, err

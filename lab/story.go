@@ -455,6 +455,7 @@ func (e *storyExec) logged(op *sim.Op, r sim.Reply, lost bool) reply {
 		if lost {
 			ev.Val, ev.Err, ev.Reply = nil, errLost, sim.FormatReply(nil, errLost)
 			ev.Note = "the command ran; its reply was lost on the way back"
+			ev.Lost = true
 		}
 	}
 	if lost {

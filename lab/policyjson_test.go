@@ -13,7 +13,7 @@ func TestPolicyErrorsInTheFilesWords(t *testing.T) {
 		{`{"ttl_ms": "30s"}`, "lab.json: ttl_ms must be a whole number, not a string"},
 		{`{"bound": {"clients": "2"}}`, "lab.json: bound.clients must be a whole number, not a string"},
 		{`{"faults": "crash"}`, "lab.json: faults must be a list of fault names (known: pause-half, pause-past, crash, lost-reply, clock-jump, restart), not a string"},
-		{`{"properties": [1]}`, "lab.json: properties must be a list of property names (known: mutual-exclusion, resource-safety, no-foreign-release, deadlock-freedom), not a number"},
+		{`{"properties": [1]}`, "lab.json: properties must be a list of property names (known: mutual-exclusion, resource-safety, no-foreign-release, deadlock-freedom, no-lease-wasted), not a number"},
 		{`{"ttl": 1}`, `lab.json: unknown field "ttl" (known: ttl_ms, retries, retry_delay_ms, work_ms, watchdog_ms, retry_release, faults, bound (clients, faults, depth, max_schedules), properties)`},
 		{`{"retries": true}`, "lab.json: retries must be a whole number, not true or false"},
 		{`{"retry_release": "yes"}`, "lab.json: retry_release must be true or false, not a string"},

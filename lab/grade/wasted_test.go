@@ -59,6 +59,8 @@ func TestNoLeaseWasted(t *testing.T) {
 		{"off/pinned", plain, pinned("off.json", `{"faults": ["lost-reply"]}`), "pass " + allPass},
 		{"on/default", asks, Pin{}, "fail " + allPass + " no-lease-wasted=fail" + meLessons + rsLessons},
 		{"on/pinned", plain, pinned("on.json", `{"faults": ["lost-reply"], "properties": ["no-lease-wasted"]}`), "fail no-lease-wasted=fail"},
+		// a retry after the lost reply is refused by A's own key
+		{"on/retried", plain, pinned("retried.json", `{"faults": ["lost-reply"], "properties": ["no-lease-wasted"], "retries": 1}`), "fail no-lease-wasted=fail"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res, err := Dir(context.Background(), c.dir, c.pin)
@@ -72,12 +74,14 @@ func TestNoLeaseWasted(t *testing.T) {
 			if !strings.HasPrefix(c.name, "on/") {
 				return
 			}
-			for _, s := range []string{
-				"A acquire (reply lost)",
+			says := []string{"A acquire (reply lost): A gave up acquiring", "A could not acquire: no reply heard, and no retry left"}
+			if c.name == "on/retried" {
+				says = []string{"A acquire (reply lost), A retry: A gave up acquiring", "A could not acquire: refused, and its 1 retry used up"}
+			}
+			for _, s := range append(says,
 				"A gave up acquiring, yet the lock key holds the value A's own acquire wrote",
-				"A could not acquire: no reply heard, and no retry left",
 				"verdict: no-lease-wasted broken",
-			} {
+			) {
 				if !strings.Contains(told, s) {
 					t.Errorf("neither the failure nor its story says %q:\n%s", s, told)
 				}

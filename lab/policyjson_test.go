@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -30,5 +31,33 @@ func TestPolicyErrorsInTheFilesWords(t *testing.T) {
 		if err != nil && (strings.Contains(err.Error(), "Go ") || strings.Contains(err.Error(), "policyJSON") || strings.Contains(err.Error(), "int64")) {
 			t.Errorf("%s: %v names Go's types", c.json, err)
 		}
+	}
+}
+
+// TestRetryReleaseRoundTrips: retry_release and the opt-in
+// no-lease-wasted survive lab.json as MarshalJSON writes it (a story code
+// carries the policy so), and retry_release is left out when off, so a
+// lab.json written before it reads the same.
+func TestRetryReleaseRoundTrips(t *testing.T) {
+	p := DefaultPolicy()
+	p.RetryRelease = true
+	p.Properties = append(p.Properties, NoLeaseWasted)
+	data, err := p.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := ParsePolicy(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !q.RetryRelease || !slices.Contains(q.Properties, NoLeaseWasted) {
+		t.Errorf("read back %+v from %s", q, data)
+	}
+	off, err := DefaultPolicy().MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(off), "retry_release") || strings.Contains(string(off), string(NoLeaseWasted)) {
+		t.Errorf("the default policy writes %s", off)
 	}
 }

@@ -20,7 +20,7 @@ func TestRestoreAgreesWithReplay(t *testing.T) {
 			continue
 		}
 		lock := lv.Lock
-		lock.Policy.Properties = AllProperties()
+		lock.Policy.Properties = DefaultProperties()
 		lock.Policy.Faults = AllFaults()
 		lock.Policy.Bound.Faults = 1
 		lock.Policy.Bound.Depth = 8

@@ -36,7 +36,7 @@ type client struct {
 	line    int // next line of a Commands part
 	last    reply
 	tries   int  // refused acquires so far
-	wait    bool // its next acquire is a retry: the retry delay passes first
+	wait    bool // its next acquire or release is a retry: the retry delay passes first
 	holds   bool // it acts as holder
 	fence   int64
 	grant   int // the number of its grant in the run (1 for the first), 0 if none
@@ -308,6 +308,12 @@ func (pr *program) step(c *client, i int, token string, grants *int, lost bool, 
 		c.wait = false
 		label = "retry"
 	}
+	if c.phase == phRelease && c.wait {
+		// a release sent again after its reply was lost (retry_release)
+		ex.wait(i, pol.RetryDelay)
+		c.wait = false
+		label = "retry " + label
+	}
 	if c.phase == phRelease && c.nest <= 1 && (p.Lang == Lua || !strings.EqualFold(p.lines[c.line].Args[0], "GET")) {
 		// it sends its release: it no longer acts as holder (a GET that
 		// checks the key first is not the release yet, as the ledger reads it)
@@ -386,6 +392,13 @@ func (pr *program) step(c *client, i int, token string, grants *int, lost bool, 
 			c.phase = phDone
 		}
 	case phRelease:
+		if lost && pol.RetryRelease {
+			// the client heard a timeout, not a reply: it sends the whole
+			// release again, from its first command, as a client library
+			// retries a command that timed out (retry_release)
+			c.wait = true
+			return label, nil
+		}
 		if c.nest > 1 {
 			c.nest-- // the nested release: the outer one comes next
 			return label, nil
@@ -457,6 +470,9 @@ type searchExec struct {
 	w    *world
 	sent reply // the server's reply to the step's command, heard or not
 	errs *[]*ScriptError
+	// waited, if set, is called once a retry's delay has passed, before
+	// the command runs
+	waited func()
 }
 
 // maxErrors is how many distinct runtime errors a search keeps.
@@ -513,7 +529,12 @@ func (x *searchExec) write(i int, fence int64) bool {
 	return true
 }
 
-func (x *searchExec) wait(i int, d time.Duration) { x.srv.Advance(d) }
+func (x *searchExec) wait(i int, d time.Duration) {
+	x.srv.Advance(d)
+	if x.waited != nil {
+		x.waited()
+	}
+}
 
 func (x *searchExec) work(i int, d time.Duration) { x.srv.Advance(d) }
 

@@ -258,7 +258,7 @@ func TestStoriesReplayTheSearch(t *testing.T) {
 			depth = 8
 		}
 		l := lv.Lock
-		l.Policy.Faults, l.Policy.Properties = AllFaults(), AllProperties()
+		l.Policy.Faults, l.Policy.Properties = AllFaults(), DefaultProperties()
 		l.Policy.Bound = Bound{Clients: 2, Faults: 1, Depth: depth, MaxSchedules: 50_000}
 		l.Policy.Retries = 1
 		rep, err := Check(ctx, &l, Options{})

@@ -165,10 +165,24 @@ const (
 	// client can take the lock within the horizon (twice the TTL): no key
 	// left behind with no TTL, no lock nobody can take.
 	DeadlockFreedom Property = "deadlock-freedom"
+
+	// NoLeaseWasted (opt-in): a client that holds the lock knows it holds
+	// it: never a client that gave up acquiring while the lock key holds
+	// the value its own acquire wrote, as after a lost reply to SET NX PX
+	// and a retry its own key refuses. The lease then stands unused until
+	// its TTL runs out.
+	NoLeaseWasted Property = "no-lease-wasted"
 )
 
 // AllProperties is every property, in the order judgements are listed.
 func AllProperties() []Property {
+	return []Property{MutualExclusion, ResourceSafety, NoForeignRelease, DeadlockFreedom, NoLeaseWasted}
+}
+
+// DefaultProperties are the properties judged without lab.json: all but
+// the opt-in no-lease-wasted, which every textbook lock fails under lost
+// replies.
+func DefaultProperties() []Property {
 	return []Property{MutualExclusion, ResourceSafety, NoForeignRelease, DeadlockFreedom}
 }
 
@@ -209,18 +223,24 @@ type Policy struct {
 	// its own that the adversary schedules like any step. Without a
 	// watchdog, or without work, a lock with an extend runs it once,
 	// before its write.
-	Watchdog   time.Duration
-	Faults     []Fault
-	Bound      Bound
-	Properties []Property
+	Watchdog time.Duration
+	// RetryRelease (retry_release) sends a release again when its reply
+	// was lost, as a client library retries a command that timed out,
+	// after RetryDelay like an acquire's retry, until a reply is heard.
+	// Off by default: the first lost reply ends the release, the key left
+	// to its TTL.
+	RetryRelease bool
+	Faults       []Fault
+	Bound        Bound
+	Properties   []Property
 }
 
 // DefaultPolicy is the policy without lab.json: a 30 s TTL, no retries
 // (200 ms apart when asked for), no watchdog, every fault in scope, the
-// default bound, every property judged.
+// default bound, every property judged but the opt-in no-lease-wasted.
 func DefaultPolicy() Policy {
 	return Policy{TTL: 30 * time.Second, RetryDelay: 200 * time.Millisecond,
-		Faults: AllFaults(), Bound: DefaultBound(), Properties: AllProperties()}
+		Faults: AllFaults(), Bound: DefaultBound(), Properties: DefaultProperties()}
 }
 
 // Has reports whether f is in the threat model.
@@ -233,6 +253,7 @@ type policyJSON struct {
 	RetryDelayMS *int64     `json:"retry_delay_ms,omitempty"`
 	WorkMS       *int64     `json:"work_ms,omitempty"`
 	WatchdogMS   *int64     `json:"watchdog_ms,omitempty"`
+	RetryRelease *bool      `json:"retry_release,omitempty"`
 	Faults       []Fault    `json:"faults"`
 	Bound        *Bound     `json:"bound,omitempty"`
 	Properties   []Property `json:"properties,omitempty"`
@@ -266,6 +287,9 @@ func ParsePolicy(data []byte) (Policy, error) {
 	if j.WatchdogMS != nil {
 		p.Watchdog = time.Duration(*j.WatchdogMS) * time.Millisecond
 	}
+	if j.RetryRelease != nil {
+		p.RetryRelease = *j.RetryRelease
+	}
 	if j.Faults != nil {
 		p.Faults = j.Faults
 	}
@@ -291,7 +315,7 @@ func ParsePolicy(data []byte) (Policy, error) {
 
 // policyFields are lab.json's fields, as its error for an unknown one
 // lists them.
-const policyFields = "ttl_ms, retries, retry_delay_ms, work_ms, watchdog_ms, faults, bound (clients, faults, depth, max_schedules), properties"
+const policyFields = "ttl_ms, retries, retry_delay_ms, work_ms, watchdog_ms, retry_release, faults, bound (clients, faults, depth, max_schedules), properties"
 
 // policyJSONError is a decoding error of lab.json in the words of the
 // file: the field and what it takes, or where the JSON stops reading;
@@ -312,6 +336,8 @@ func policyJSONError(data []byte, err error) error {
 		}
 		want := "a whole number"
 		switch field {
+		case "retry_release":
+			want = "true or false"
 		case "faults":
 			want = "a list of fault names (known: " + joinNames(AllFaults()) + ")"
 		case "properties":
@@ -394,8 +420,12 @@ func (p Policy) MarshalJSON() ([]byte, error) {
 	if work > 0 {
 		workMS = &work // left out when 0, so a lab.json written before work_ms reads the same
 	}
+	var retryRelease *bool
+	if p.RetryRelease {
+		retryRelease = &p.RetryRelease // left out when off, as work_ms
+	}
 	return json.MarshalIndent(policyJSON{TTLMS: &ttl, Retries: &p.Retries, RetryDelayMS: &delay, WorkMS: workMS, WatchdogMS: &wd,
-		Faults: faults, Bound: &b, Properties: p.Properties}, "", "  ")
+		RetryRelease: retryRelease, Faults: faults, Bound: &b, Properties: p.Properties}, "", "  ")
 }
 
 func joinNames[T ~string](xs []T) string {

@@ -57,7 +57,7 @@ type world struct {
 	breaks     uint8 // properties broken on this path
 	// why says, for each property this path broke, what the breaking
 	// move did, in one sentence
-	why [4]string
+	why [5]string
 }
 
 // breakNow marks p broken on this path, with what did it.
@@ -199,12 +199,12 @@ type search struct {
 	initial State
 
 	explored, broke int
-	brokeBy         [4]int
-	best            [4]*Break
+	brokeBy         [5]int
+	best            [5]*Break
 	// lessons are each property's lesson faults (LessonFaults); own is
 	// set once a schedule with none of them broke the property
-	lessons [4][]Fault
-	own     [4]bool
+	lessons [5][]Fault
+	own     [5]bool
 	// at is where the search stands: at each depth, the branch taken and
 	// how many there are
 	at [][2]int
@@ -364,6 +364,10 @@ func (s *search) apply(w *world, m Move) (Move, error) {
 		ph := c.phase
 		before, beforeEnds, had := s.lockKey()
 		x := &searchExec{ctx: s.ctx, srv: s.srv, host: s.host, w: w, errs: &s.errs}
+		// a retry's delay passes within its step: the key as the command
+		// finds it is the key after the delay (one that ran out meanwhile
+		// was not deleted by the command)
+		x.waited = func() { before, beforeEnds, had = s.lockKey() }
 		label, err := s.pr.step(c, i, token(i), &w.grants, m.Fault == LostReply, x)
 		if err != nil {
 			return m, err
@@ -388,6 +392,9 @@ func (s *search) apply(w *world, m Move) (Move, error) {
 			w.owner = -1
 		case !had || before != after:
 			w.owner = i // it wrote the key's value: the lock is now its own
+		}
+		if ph == phAcquire && c.phase == phDone && c.grant == 0 && !c.crashed && has && w.owner == i {
+			w.breakNow(NoLeaseWasted, wastedWhy(m.Client))
 		}
 		for k := range w.n {
 			if w.c[k].holds && !w.c[k].crashed {
@@ -536,4 +543,10 @@ func (s *search) record(w *world, before uint8, path []Move, probe bool) {
 		}
 		s.best[k] = &Break{Property: p, Moves: slices.Clone(path), Faults: w.faults, Probe: probe, Why: w.why[k]}
 	}
+}
+
+// wastedWhy is what broke no-lease-wasted: name gave up acquiring while
+// the lock key holds what its own acquire wrote.
+func wastedWhy(name string) string {
+	return name + " gave up acquiring, yet the lock key holds the value " + name + "'s own acquire wrote: a lease nobody uses until its TTL runs out"
 }

@@ -215,8 +215,12 @@ func (st *storyState) run(i int, cerr error) func(x *sim.Exec) {
 		}
 		st.taken[i]++
 		ex := &storyExec{x: x, ttl: st.pr.lock.Policy.TTL, sh: st.sh}
+		ph := c.phase
 		if _, err := st.pr.step(c, i, a.Token, &st.grants, lost, ex); err != nil {
 			x.Note(err.Error())
+		}
+		if ph == phAcquire && c.phase == phDone && c.grant == 0 && slices.Contains(st.pr.lock.Policy.Properties, NoLeaseWasted) {
+			ex.gaveUp(c.tries, lost)
 		}
 		a.Holds, a.Fence = c.holds, c.fence
 		if c.holds {
@@ -286,6 +290,30 @@ func (e *storyExec) lua(i int, p *part, keys, argv []string, lost bool) reply {
 		x.Note(x.Actor().Name + "'s " + p.Name + ": " + lossyNote(lossy, names))
 	}
 	return out
+}
+
+// gaveUp logs a client's decision to stop trying to acquire, after tries
+// retries, the last refused or (lost) its reply never heard, with the lock key as it stands (Op.Seen): the ledger reads a
+// key that holds the client's own token then as a lease wasted
+// (ledger.WastedLeases). Logged only when no-lease-wasted is judged, so
+// the stories of the other properties read as before.
+func (e *storyExec) gaveUp(tries int, lost bool) {
+	x := e.x
+	a := x.Actor()
+	key := x.Key(LockKey)
+	last := "refused"
+	if lost {
+		last = "no reply heard"
+	}
+	form, why := sim.GiveUpFast, last+", and no retry left"
+	if tries > 0 {
+		form, why = sim.GiveUpRetries, last+", and its "+strconv.Itoa(tries)+" "+plural(tries, "retry", "retries")+" used up"
+	}
+	op := &sim.Op{Kind: sim.OpGiveUp, Form: form, Lock: LockKey, Key: key, Token: a.Token}
+	if now, ok := e.keyNow(key); ok {
+		op.Seen = &now
+	}
+	x.Run().Record(sim.Event{Kind: sim.Info, Actor: a.Name, Note: a.Name + " could not acquire: " + why, Op: op})
 }
 
 // keyNow is key's value and TTL left, read on the backend's own
@@ -455,6 +483,7 @@ func (e *storyExec) logged(op *sim.Op, r sim.Reply, lost bool) reply {
 		if lost {
 			ev.Val, ev.Err, ev.Reply = nil, errLost, sim.FormatReply(nil, errLost)
 			ev.Note = "the command ran; its reply was lost on the way back"
+			ev.Lost = true
 		}
 	}
 	if lost {

@@ -15,8 +15,9 @@ import (
 // contender refused by a key with no TTL whose holder crashed, or the
 // lock key read back with no TTL while nobody acts as holder (nothing will
 // ever free it), or a contender refused by a key its holder's release
-// left as it was (ledger.Unfreed). It is how "break this lock" is won by
-// hand.
+// left as it was (ledger.Unfreed); no-lease-wasted a client that gave up
+// acquiring while the key held its own token (ledger.WastedLeases). It is
+// how "break this lock" is won by hand.
 func BrokenIn(l *ledger.Ledger) []Property { return BrokenWithin(l, 0) }
 
 // BrokenWithin is BrokenIn for a lock whose TTL is ttl: deadlock-freedom
@@ -58,6 +59,9 @@ func BrokenWithin(l *ledger.Ledger, ttl time.Duration) []Property {
 	}
 	if stuck {
 		out = append(out, DeadlockFreedom)
+	}
+	if len(l.WastedLeases()) > 0 {
+		out = append(out, NoLeaseWasted)
 	}
 	return out
 }

@@ -81,6 +81,10 @@ type Event struct {
 	// leaves), so an output shows it only where the disclosure rule
 	// shows the state (play.Disclosure.Checked).
 	Simulated string
+	// Lost marks a command that ran whose reply the story itself dropped
+	// on the way back (the lab's lost-reply fault): the story's fault,
+	// which a transcript plays on, not an outage that ends it.
+	Lost bool
 	// Timed is set for a command a timer sent (a watchdog, a retry); Due is
 	// the story time it was due, which on a live server is a little before
 	// At. Commands due at the same story millisecond collide.

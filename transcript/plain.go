@@ -421,7 +421,7 @@ func (v plainVariant) play(ctx context.Context) (err error) {
 				return err
 			}
 			// a distributed story's failing node is its lesson, not an outage
-			if e.Unknown() && (e.Node == sim.LockNode || e.Node == sim.ResourceNode) {
+			if e.Unknown() && !e.Lost && (e.Node == sim.LockNode || e.Node == sim.ResourceNode) {
 				// an outage is not a lock outcome: stop, and say which command
 				if e.NotSent() {
 					return fmt.Errorf("at %s, %s's %s was never sent (%s), and what follows would not be the story",

@@ -254,7 +254,7 @@ func clip(s string, n int) string {
 
 // widen is the policy the default grade applies given the student's
 // lab.json, p: the lease and the client's settings (TTL, retries, their
-// delay, the work's duration, the watchdog) are the lock's own, p's; the faults and properties
+// delay, the work's duration, the watchdog, retry_release) are the lock's own, p's; the faults and properties
 // are the default's with p's added; each field of the bound is the
 // default's or p's, the larger. So lab.json can make the grade harder,
 // never easier.
@@ -271,6 +271,8 @@ func widen(p lab.Policy) lab.Policy {
 		}
 	}
 	d.TTL, d.Retries, d.RetryDelay, d.Watchdog, d.Work = p.TTL, p.Retries, p.RetryDelay, p.Watchdog, p.Work
+	// a release retried after a lost reply only adds schedules to judge
+	d.RetryRelease = p.RetryRelease
 	d.Bound.Clients = max(d.Bound.Clients, p.Bound.Clients)
 	d.Bound.Faults = max(d.Bound.Faults, p.Bound.Faults)
 	d.Bound.Depth = max(d.Bound.Depth, p.Bound.Depth)

@@ -126,6 +126,13 @@ func (l *Ledger) event(e sim.Event) Read {
 	if e.Op.Part {
 		return l.part(e)
 	}
+	if e.Lost && e.Op.Seen != nil && (e.Op.Kind == sim.OpRelease || e.Op.Kind == sim.OpExtend) {
+		// the lab's lost reply: its story read the key before and after,
+		// so what the command did is known though its client never heard
+		if r, ok := l.seen(e); ok {
+			return r
+		}
+	}
 	if e.Unknown() {
 		l.Unknowns = append(l.Unknowns, e.Seq)
 		if e.Op.Kind == sim.OpExtend {

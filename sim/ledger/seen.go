@@ -193,3 +193,19 @@ func (l *Ledger) Unfreed(rf *Refusal) bool {
 	}
 	return false
 }
+
+// WastedLeases are the give-ups (sim.OpGiveUp) of clients whose own token
+// the lock key held as they gave up (Op.Seen, read then): a lease its
+// holder does not know it holds, as after a lost reply to SET NX PX and a
+// retry its own key refused, which stands unused until its TTL runs out.
+// A give-up without Seen is not read.
+func (l *Ledger) WastedLeases() []sim.Event {
+	var out []sim.Event
+	for _, e := range l.events {
+		if e.Kind == sim.Info && e.Op != nil && e.Op.Kind == sim.OpGiveUp && e.Op.Seen != nil &&
+			e.Op.Seen.Has && e.Op.Seen.After == e.Op.Token && e.Op.Token != "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}

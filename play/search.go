@@ -79,15 +79,31 @@ func (s *Search) run() {
 			}
 		}
 	}()
-	rep, err := s.check(s.ctx, &s.lk, lab.Options{Progress: func(p lab.Progress) {
-		select {
-		case s.updates <- SearchProgress{S: s, P: p}:
-		default: // the receiver is behind: it gets the next one
-		}
-	}})
+	rep, err := s.check(s.ctx, &s.lk, lab.Options{Progress: s.progress})
 	select {
 	case s.updates <- SearchOver{S: s, Report: rep, Err: err}:
 	case <-s.ctx.Done(): // cancelled: nobody waits for it any more
+	}
+}
+
+// progress hands p to the receiver without waiting for it: when the
+// receiver is behind, p replaces the count still waiting in the buffer, so
+// the last count always arrives (a search that waited for a slot says 0,
+// then its one count: dropping the newer left the page at 0).
+func (s *Search) progress(p lab.Progress) {
+	m := SearchProgress{S: s, P: p}
+	for {
+		select {
+		case s.updates <- m:
+			return
+		default:
+		}
+		// only counts wait in the buffer while the check runs: SearchOver
+		// is sent after it returns
+		select {
+		case <-s.updates:
+		default:
+		}
 	}
 }
 

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 
 	"locksim/views"
@@ -71,28 +70,11 @@ func (p *contentsKeysPage) text(w int) string {
 }
 
 func (p *contentsKeysPage) Update(msg tea.Msg) (Component, tea.Cmd) {
-	switch msg := msg.(type) {
-	case tea.KeyMsg:
-		switch {
-		case key.Matches(msg, p.keys.Back):
-			return nil, nil
-		case key.Matches(msg, p.keys.Quit):
-			return p, quit
-		}
-		p.page, _ = p.page.Update(msg)
-	case tea.MouseMsg:
-		p.page, _ = p.page.Update(msg)
-	}
-	return p, nil
+	return scrollPageUpdate(p, &p.page, p.keys, msg)
 }
 
 func (p *contentsKeysPage) View() string {
-	st, w := p.com.Styles, p.com.Width
-	line := views.HelpLine(p.keys.ShortHelp())
-	if !p.page.AtTop() || !p.page.AtBottom() {
-		line = fmt.Sprintf("%d%% · %s", int(p.page.ScrollPercent()*100), line)
-	}
-	return views.Rule(st, "keys", w) + "\n" + p.page.View() + "\n" + truncate(st.Dim.Render(line), w)
+	return scrollPageView(p.com.Styles, p.com.Width, "keys", p.page, p.keys)
 }
 
 func (p *contentsKeysPage) KeyMap() help.KeyMap { return p.keys }

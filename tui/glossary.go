@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"locksim/play"
-	"locksim/views"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -85,29 +84,11 @@ func (p *glossaryPage) text(w int) string {
 }
 
 func (p *glossaryPage) Update(msg tea.Msg) (Component, tea.Cmd) {
-	switch msg := msg.(type) {
-	case tea.KeyMsg:
-		switch {
-		case key.Matches(msg, p.keys.Back):
-			return nil, nil
-		case key.Matches(msg, p.keys.Quit):
-			return p, quit
-		}
-		p.page, _ = p.page.Update(msg)
-	case tea.MouseMsg:
-		p.page, _ = p.page.Update(msg)
-	}
-	return p, nil
+	return scrollPageUpdate(p, &p.page, p.keys, msg)
 }
 
 func (p *glossaryPage) View() string {
-	st, w := p.com.Styles, p.com.Width
-	line := views.HelpLine(p.keys.ShortHelp())
-	if !p.page.AtTop() || !p.page.AtBottom() {
-		line = fmt.Sprintf("%d%% · %s", int(p.page.ScrollPercent()*100), line)
-	}
-	return views.Rule(st, fmt.Sprintf("glossary: the %d words the screens use", len(p.terms)), w) + "\n" +
-		p.page.View() + "\n" + truncate(st.Dim.Render(line), w)
+	return scrollPageView(p.com.Styles, p.com.Width, fmt.Sprintf("glossary: the %d words the screens use", len(p.terms)), p.page, p.keys)
 }
 
 func (p *glossaryPage) KeyMap() help.KeyMap { return p.keys }

@@ -128,6 +128,22 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 		o.Progress(Progress{Explored: s.explored, Broke: s.broke, Max: s.bound.MaxSchedules, Done: 1})
 	}
 	var be *sim.Backend // the stories' server, opened for the first break
+	defer func() {
+		if be != nil {
+			_ = be.Close(context.Background())
+		}
+	}()
+	// story plays b's schedule as a story on be: whether its ledger
+	// confirms the break (confirm)
+	story := func(b *Break) (bool, error) {
+		if be == nil {
+			var err error
+			if be, err = sim.OpenEmbedded(); err != nil {
+				return false, err
+			}
+		}
+		return confirm(ctx, be, b)
+	}
 	for _, p := range AllProperties() {
 		if s.judged&bit(p) == 0 {
 			continue
@@ -144,13 +160,7 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 			b.Lock, b.Clients = *l, s.bound.Clients
 			v.Status, v.Break = Fail, b
 			v.Message = "broken: " + b.String() + ": " + b.Why
-			if be == nil {
-				if be, err = sim.OpenEmbedded(); err != nil {
-					return nil, err
-				}
-				defer func() { _ = be.Close(context.Background()) }()
-			}
-			if v.Ledger, err = confirm(ctx, be, b); err != nil {
+			if v.Ledger, err = story(b); err != nil {
 				return nil, err
 			}
 		case b != nil:
@@ -161,13 +171,7 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 			if len(s.errs) > 0 {
 				v.Message += "; and a script raised an error: " + errorsLine(s.errs)
 			}
-			if be == nil {
-				if be, err = sim.OpenEmbedded(); err != nil {
-					return nil, err
-				}
-				defer func() { _ = be.Close(context.Background()) }()
-			}
-			if v.Ledger, err = confirm(ctx, be, b); err != nil {
+			if v.Ledger, err = story(b); err != nil {
 				return nil, err
 			}
 		case len(s.errs) > 0:

@@ -107,7 +107,10 @@ func TestLabSearchesQueue(t *testing.T) {
 	first.Send("\x12")
 	first.WaitFor("7 schedules explored")
 	second.Send("\x12")
-	second.WaitFor("0 schedules explored")
+	// the queue's place, not "0 schedules explored": that frame is drawn
+	// only if a render falls between ctrl+r and the queue's first word,
+	// which a loaded machine may skip
+	second.WaitFor("waiting for one of the server's 1 search slots")
 	if n := len(started()); n != 1 {
 		t.Fatalf("%d searches' processes while one slot is taken, want 1", n)
 	}

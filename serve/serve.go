@@ -97,8 +97,10 @@ type Config struct {
 	ConnEvery time.Duration
 	// ClassSize is the most sessions one class has on this server at
 	// once, its students' and projectors' (0: DefaultClassSize); a join
-	// beyond is refused, whatever its address. A Class that is not a
-	// Seater has no seats counted.
+	// beyond is refused, whatever its address. While a class has a
+	// session here, the seats it has not filled are kept for it: a
+	// session in no class (not an instructor's) gets only the rest. A
+	// Class that is not a Seater has no seats counted.
 	ClassSize int
 	// SessionsPerAddress, when not 0, caps the terminal sessions from
 	// one address, tabs and SSH alike; off by default, since a class

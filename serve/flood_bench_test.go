@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"net/http"
@@ -75,13 +76,41 @@ func BenchmarkFloodFairness(b *testing.B) {
 	}
 	flood := exec.Command(args[0], args[1:]...)
 	flood.Env = append(os.Environ(), "LOCKSIM_FLOOD_SSH="+addr, "LOCKSIM_FLOOD_WEB="+base)
+	// the students step once the flood has begun: a helper slow to start
+	// (nice 19 on a loaded machine) would otherwise flood after they
+	// were done
+	pipe, err := flood.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	flood.Stderr = flood.Stdout
 	var out strings.Builder
-	flood.Stdout, flood.Stderr = &out, &out
+	begun := make(chan struct{})
 	if err := flood.Start(); err != nil {
 		b.Fatal(err)
 	}
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		sc := bufio.NewScanner(pipe)
+		for sc.Scan() {
+			if sc.Text() == floodBegins {
+				close(begun)
+				continue
+			}
+			out.WriteString(sc.Text() + "\n")
+		}
+	}()
 	done := make(chan error, 1)
-	go func() { done <- flood.Wait() }()
+	go func() {
+		<-read
+		done <- flood.Wait()
+	}()
+	select {
+	case <-begun:
+	case <-read:
+		b.Fatalf("the flood ended before it began: %s", out.String())
+	}
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		c, err := termtest.DialFrom("127.0.0.250", addr, "prof", teacher)
@@ -112,6 +141,9 @@ func BenchmarkFloodFairness(b *testing.B) {
 		quiet, during, runtime.NumCPU(), strings.TrimSpace(string(load)), strings.TrimSpace(out.String()))
 }
 
+// floodBegins is the line TestFloodHelper writes as it begins its flood.
+const floodBegins = "the flood begins"
+
 // TestFloodHelper is BenchmarkFloodFairness's flood, in a process of its
 // own: from 127.0.0.200, 200 SSH commands, 200 HTTP requests and 62
 // cookieless tabs at once, each until it is answered or refused. It does
@@ -122,6 +154,7 @@ func TestFloodHelper(t *testing.T) {
 		t.Skip("run by BenchmarkFloodFairness")
 	}
 	const from = "127.0.0.200"
+	fmt.Println(floodBegins)
 	var (
 		wg                   sync.WaitGroup
 		mu                   sync.Mutex

@@ -88,8 +88,9 @@ const ProjectorsPerClass = 2
 // projector tab takes one of its class's ProjectorsPerClass instead; a
 // command takes one of the commands' own budget and one of its holder's.
 // The seats a class on this server may still fill (-class-size less its
-// sessions) are kept for it: a session in no class (not an instructor's)
-// gets only the rest. No session is ever closed to make room. release gives the slots back.
+// sessions) are kept for it: a session in no class (not an
+// instructor's) gets only the rest. No session is ever closed to make
+// room. release gives the slots back.
 func (s *Server) admit(c claim) (refusal string, release func()) {
 	if seater, ok := s.cfg.Class.(Seater); ok && !c.command && c.projector == "" && c.id.User != "" {
 		// asked outside the lock: a class kept in Redis is a round trip

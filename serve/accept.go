@@ -5,6 +5,8 @@ import (
 	"net"
 	"sync"
 	"time"
+
+	"github.com/charmbracelet/ssh"
 )
 
 // The defaults of the connections one address may open (Config.ConnBurst,
@@ -100,3 +102,109 @@ const refusedSSH = "locksim: too many connections from your address at once; try
 // with the line as its body.
 const refusedHTTP = "HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\nContent-Length: 85\r\n\r\n" +
 	"locksim: too many connections from your address at once; try again in a few seconds\r\n"
+
+// HandshakesAtOnce is how many SSH handshakes (the key exchange, up to the
+// client's first try to authenticate) one address has in progress at once;
+// its other connections wait their turn, in the order they came. A key
+// exchange is the costliest thing a connection asks before it is known
+// (ML-KEM and X25519, and an Ed25519 signature: about half a millisecond
+// of a core); without a bound, the 100 connections of one address's
+// accept burst are 100 key exchanges run at once, which the sessions'
+// frames queue behind. A class behind one router waits for each other's
+// handshakes, not for a refusal.
+const HandshakesAtOnce = 4
+
+// handshakeHold is the longest one handshake keeps its address's turn: a
+// client that stalls in its handshake lets the next one go after it, so
+// that one stalled client does not hold up its address.
+const handshakeHold = 2 * time.Second
+
+// handshakes orders the SSH handshakes of each address (HandshakesAtOnce).
+type handshakes struct {
+	mu sync.Mutex
+	// hold is the longest a turn is held (handshakeHold; tests set it)
+	hold time.Duration
+	by   map[string]*turns
+}
+
+// turns is one address's handshakes: a slot of sem for each in progress,
+// users counting those in progress and waiting.
+type turns struct {
+	sem   chan struct{}
+	users int
+}
+
+// wait waits for a turn of addr's handshakes and returns what ends it
+// (idempotent: the first auth callback, the connection's close, or
+// handshakeHold, whichever comes first), or false when done closed first.
+func (h *handshakes) wait(done <-chan struct{}, addr string) (end func(), ok bool) {
+	h.mu.Lock()
+	if h.by == nil {
+		h.by = map[string]*turns{}
+	}
+	t := h.by[addr]
+	if t == nil {
+		t = &turns{sem: make(chan struct{}, HandshakesAtOnce)}
+		h.by[addr] = t
+	}
+	t.users++
+	hold := h.hold
+	h.mu.Unlock()
+	leave := func() {
+		h.mu.Lock()
+		if t.users--; t.users == 0 {
+			delete(h.by, addr)
+		}
+		h.mu.Unlock()
+	}
+	select {
+	case t.sem <- struct{}{}:
+	case <-done:
+		leave()
+		return nil, false
+	}
+	var once sync.Once
+	end = func() {
+		once.Do(func() {
+			<-t.sem
+			leave()
+		})
+	}
+	time.AfterFunc(hold, end)
+	return end, true
+}
+
+// handshakeEnd is the key of the ssh.Context value that ends a
+// connection's handshake turn.
+type handshakeEnd struct{}
+
+// takeTurn is the SSH server's ConnCallback: the connection waits for its
+// address's turn (HandshakesAtOnce) before its key exchange; the turn
+// ends at its first try to authenticate (authenticated), at its close,
+// or after handshakeHold.
+func (s *Server) takeTurn(ctx ssh.Context, c net.Conn) net.Conn {
+	end, ok := s.handshakes.wait(s.ctx.Done(), hostOf(c.RemoteAddr()))
+	if !ok {
+		return nil
+	}
+	ctx.SetValue(handshakeEnd{}, end)
+	return &turnConn{Conn: c, end: end}
+}
+
+// authenticated ends ctx's handshake turn: its key exchange is done.
+func authenticated(ctx ssh.Context) {
+	if end, ok := ctx.Value(handshakeEnd{}).(func()); ok {
+		end()
+	}
+}
+
+// turnConn ends its handshake turn when it closes.
+type turnConn struct {
+	net.Conn
+	end func()
+}
+
+func (c *turnConn) Close() error {
+	c.end()
+	return c.Conn.Close()
+}

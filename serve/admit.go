@@ -87,7 +87,10 @@ const ProjectorsPerClass = 2
 // of its address's new identities (Config.NewPerAddress, NewEvery); a
 // projector tab takes one of its class's ProjectorsPerClass instead; a
 // command takes one of the commands' own budget and one of its holder's.
-// No session is ever closed to make room. release gives the slots back.
+// The seats a class on this server may still fill (-class-size less its
+// sessions) are kept for it: a session in no class (not an
+// instructor's) gets only the rest. No session is ever closed to make
+// room. release gives the slots back.
 func (s *Server) admit(c claim) (refusal string, release func()) {
 	if seater, ok := s.cfg.Class.(Seater); ok && !c.command && c.projector == "" && c.id.User != "" {
 		// asked outside the lock: a class kept in Redis is a round trip
@@ -133,6 +136,14 @@ func (s *Server) take(c claim) (string, func()) {
 	if c.command {
 		p = &s.cmds
 	}
+	if !c.command && c.class == "" && !c.id.Instructor {
+		// a session outside a class takes only the seats no class here
+		// still expects: a class's students are not locked out of the
+		// class they came for by tabs opened elsewhere
+		if kept, whom := s.keptForClasses(); kept > 0 && p.others()+kept >= p.open() {
+			return fmt.Sprintf("locksim: the server's free sessions are kept for %s; join with a class code, or try again as sessions close", whom), nil
+		}
+	}
 
 	ok, perKey := p.take(c.holder, c.id.Instructor)
 	switch {
@@ -153,7 +164,7 @@ func (s *Server) take(c claim) (string, func()) {
 		// counted last, so that a session refused for another reason
 		// takes none of its address's new identities
 		if line := s.newIdentity(c.remote); line != "" {
-			p.give(c.holder)
+			p.give(c.holder, c.id.Instructor)
 			return line, nil
 		}
 	}
@@ -167,7 +178,7 @@ func (s *Server) take(c claim) (string, func()) {
 	s.wg.Add(1)
 	return "", func() {
 		s.mu.Lock()
-		p.give(c.holder)
+		p.give(c.holder, c.id.Instructor)
 		s.sessions--
 		if c.class != "" {
 			if s.seated[c.class]--; s.seated[c.class] <= 0 {
@@ -182,6 +193,31 @@ func (s *Server) take(c claim) (string, func()) {
 		s.mu.Unlock()
 		s.wg.Done()
 	}
+}
+
+// keptForClasses is how many terminal sessions are kept for the classes
+// that have a session on this server, each class's ClassSize less its
+// sessions open, and whom for, as a refusal says it ("class k7q2a, which
+// has 3 seats left to fill"). A class is counted from its first session
+// here to its last (its instructor's session is an instructor's, in no
+// class). s.mu is held.
+func (s *Server) keptForClasses() (int, string) {
+	kept, classes, one := 0, 0, ""
+	for code, n := range s.seated {
+		if free := s.cfg.ClassSize - n; free > 0 {
+			kept += free
+			classes++
+			one = code
+		}
+	}
+	seats := "seats"
+	if kept == 1 {
+		seats = "seat"
+	}
+	if classes == 1 {
+		return kept, fmt.Sprintf("class %s, which has %d %s left to fill", one, kept, seats)
+	}
+	return kept, fmt.Sprintf("%d classes, which have %d %s left to fill", classes, kept, seats)
 }
 
 // takeProjector counts a projector tab of class code in, outside the
@@ -206,12 +242,24 @@ func (s *Server) takeProjector(code string) (string, func()) {
 
 // pool is one budget of slots: total in all, perKey for any one holder
 // (0: no cap per holder), reserved of total for instructors alone.
+// Instructors take the reserved slots first, so that an instructor in
+// takes no student's slot while one of them is free.
 type pool struct {
 	total, perKey, reserved int
 
-	n  int
-	by map[string]int
+	n, instructors int
+	by             map[string]int
 }
+
+// open is how many slots those who are not instructors may have: total
+// less the reserved slots no instructor holds, and, with the instructors
+// beyond them, less theirs.
+func (p *pool) open() int {
+	return p.total - max(p.reserved, p.instructors)
+}
+
+// others is how many slots those who are not instructors hold.
+func (p *pool) others() int { return p.n - p.instructors }
 
 // take counts holder in, or says why not. holder "" is a client with no
 // key the pool can name: it is counted in the total only.
@@ -219,22 +267,24 @@ func (p *pool) take(holder string, instructor bool) (ok, perKey bool) {
 	if p.perKey > 0 && holder != "" && p.by[holder] >= p.perKey {
 		return false, true
 	}
-	open := p.total
-	if !instructor {
-		open -= p.reserved
-	}
-	if p.n >= open {
+	if p.n >= p.total || !instructor && p.others() >= p.open() {
 		return false, false
 	}
 	p.n++
+	if instructor {
+		p.instructors++
+	}
 	if holder != "" {
 		p.by[holder]++
 	}
 	return true, false
 }
 
-func (p *pool) give(holder string) {
+func (p *pool) give(holder string, instructor bool) {
 	p.n--
+	if instructor {
+		p.instructors--
+	}
 	if holder == "" {
 		return
 	}

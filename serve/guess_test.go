@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -62,5 +63,33 @@ func TestClassSize(t *testing.T) {
 		}
 		endsWith(t, d, d.New(t).Open(t, termtest.At{Class: "k7q2a"}, 80, 24), true, "locksim: class k7q2a is full (2 sessions at once); ask the instructor")
 		d.New(t).Open(t, termtest.At{}, 80, 24).WaitFor("1  race")
+	})
+}
+
+// TestClassSeatsKept: on a full server a class's seats not yet taken are
+// kept for it. A server of 8 sessions (2 kept for instructors) with a
+// class of 3 that has one student: sessions in no class get the other 3
+// seats, then the line; an instructor still gets in; the class's
+// students fill its seats; on both transports.
+func TestClassSeatsKept(t *testing.T) {
+	teacher := termtest.NewKey(t)
+	file := filepath.Join(t.TempDir(), "instructors")
+	writeKeys(t, file, teacher)
+	onBoth(t, Config{Class: seatingClass{}, ClassSize: 3, MaxSessions: 8, Instructors: file}, func(t *testing.T, _ *Server, d termtest.Dialer, addr string) {
+		d.New(t).Open(t, termtest.At{Class: "k7q2a"}, 80, 24).WaitFor("1  race")
+		for range 3 {
+			d.New(t).Open(t, termtest.At{}, 80, 24).WaitFor("1  race")
+		}
+		endsWith(t, d, d.New(t).Open(t, termtest.At{}, 80, 24), true,
+			"locksim: the server's free sessions are kept for class k7q2a, which has 2 seats left to fill; join with a class code, or try again as sessions close")
+		// a wrong code joins no class: it is a session in no class
+		endsWith(t, d, d.New(t).Open(t, termtest.At{Class: "zzzzz"}, 80, 24), true,
+			"locksim: the server's free sessions are kept for class k7q2a, which has 2 seats left to fill")
+		termtest.Open(t, termtest.Dial(t, addr, "prof", teacher), "xterm", 80, 24).WaitFor("1  race")
+		for range 2 {
+			d.New(t).Open(t, termtest.At{Class: "k7q2a"}, 80, 24).WaitFor("1  race")
+		}
+		endsWith(t, d, d.New(t).Open(t, termtest.At{}, 80, 24), true,
+			"locksim: the server is full (8 sessions at once, 2 of them kept for instructors)")
 	})
 }

@@ -97,8 +97,10 @@ type Config struct {
 	ConnEvery time.Duration
 	// ClassSize is the most sessions one class has on this server at
 	// once, its students' and projectors' (0: DefaultClassSize); a join
-	// beyond is refused, whatever its address. A Class that is not a
-	// Seater has no seats counted.
+	// beyond is refused, whatever its address. While a class has a
+	// session here, the seats it has not filled are kept for it: a
+	// session in no class (not an instructor's) gets only the rest. A
+	// Class that is not a Seater has no seats counted.
 	ClassSize int
 	// SessionsPerAddress, when not 0, caps the terminal sessions from
 	// one address, tabs and SSH alike; off by default, since a class
@@ -212,7 +214,9 @@ type Server struct {
 	mu       sync.Mutex
 	sessions int  // terminal sessions and commands running
 	terms    pool // the terminal sessions' slots
-	cmds     pool // the commands' slots
+	// handshakes orders each address's SSH key exchanges
+	handshakes handshakes
+	cmds       pool // the commands' slots
 	// projecting counts each class's projector tabs open
 	projecting map[string]int
 	// byAddress counts the terminal sessions of each client address, and
@@ -298,10 +302,11 @@ func New(c Config) (*Server, error) {
 	}
 	s := &Server{cfg: c, clock: c.Clock, live: map[*Session]bool{}, stories: storycode.NewShelf(storyShelf), projecting: map[string]int{}, byAddress: map[string]int{},
 		seated: map[string]int{}, guessers: map[string]bool{}, guesses: buckets{burst: GuessBurst, every: GuessEvery},
-		fresh: buckets{burst: c.NewPerAddress, every: c.NewEvery},
-		terms: pool{total: c.MaxSessions, perKey: c.SessionsPerKey, reserved: reservedFor(c.MaxSessions), by: map[string]int{}},
-		cmds:  pool{total: c.MaxCommands, perKey: c.CommandsPerKey, by: map[string]int{}},
-		labs:  make(chan struct{}, max(1, cmp.Or(c.LabSearches, DefaultLabSearches)))}
+		fresh:      buckets{burst: c.NewPerAddress, every: c.NewEvery},
+		handshakes: handshakes{hold: handshakeHold},
+		terms:      pool{total: c.MaxSessions, perKey: c.SessionsPerKey, reserved: reservedFor(c.MaxSessions), by: map[string]int{}},
+		cmds:       pool{total: c.MaxCommands, perKey: c.CommandsPerKey, by: map[string]int{}},
+		labs:       make(chan struct{}, max(1, cmp.Or(c.LabSearches, DefaultLabSearches)))}
 	if s.clock == nil {
 		s.clock = realClock{}
 	}
@@ -337,11 +342,13 @@ func New(c Config) (*Server, error) {
 		wish.WithHostKeyPath(hostKey),
 		// any key is welcome: it only names the student; keyless clients
 		// get in by keyboard-interactive with no question asked
-		wish.WithPublicKeyAuth(func(ssh.Context, ssh.PublicKey) bool { return true }),
-		wish.WithKeyboardInteractiveAuth(func(ssh.Context, gossh.KeyboardInteractiveChallenge) bool { return true }),
+		wish.WithPublicKeyAuth(func(ctx ssh.Context, _ ssh.PublicKey) bool { authenticated(ctx); return true }),
+		wish.WithKeyboardInteractiveAuth(func(ctx ssh.Context, _ gossh.KeyboardInteractiveChallenge) bool { authenticated(ctx); return true }),
 		// a client that only offers a password gets in too; the password is
 		// not read, and the session is keyless
-		wish.WithPasswordAuth(func(ssh.Context, string) bool { return true }),
+		wish.WithPasswordAuth(func(ctx ssh.Context, _ string) bool { authenticated(ctx); return true }),
+		// each address's key exchanges wait their turn (HandshakesAtOnce)
+		ssh.WrapConn(s.takeTurn),
 		// the last runs first: a panic anywhere is one session's, and the
 		// fair shares count the key the client proved before the session
 		// is handled

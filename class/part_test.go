@@ -85,6 +85,7 @@ func joinAs(t *testing.T, hub Hub, code string, role Role, id, name string, seed
 	for i := range roster {
 		evs = append(evs, Event{Kind: KindMember, Member: &roster[i]})
 	}
+	evs = append(evs, MatchEvents(roster)...)
 	s.do(p.Heard(evs, nil))
 	return s
 }

@@ -137,7 +137,9 @@ func (c *Classes) Join(s *serve.Session) {
 		room.Projector = link
 	}
 	if role == class.Instructor {
+		c.mu.Lock()
 		room.Enrolled = c.enrolled // the school's records are the instructor's alone
+		c.mu.Unlock()
 	}
 	s.Send(tui.JoinedMsg{Class: room, Note: note})
 	go func() {
@@ -397,9 +399,13 @@ func (c *Classes) OnWeb(publicURL, addr string, tls bool) {
 
 // Enrol gives the instructors' class views the school's roster (-roster
 // FILE; see gradebook.Roster.Enrolled): they list who has not joined and
-// who matches no row, and match a student by hand. Call it before the
-// server serves.
-func (c *Classes) Enrol(rows []class.Enrolled) { c.enrolled = rows }
+// who matches no row, and match a student by hand. An instructor's
+// session has the rows given before it joined.
+func (c *Classes) Enrol(rows []class.Enrolled) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.enrolled = rows
+}
 
 // link is the page that joins class code; local is the address the
 // instructor's client reached, the host of the fallback. "" when the

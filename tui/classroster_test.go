@@ -210,3 +210,58 @@ func TestSchoolRosterScrolls(t *testing.T) {
 		t.Errorf("the page is %d rows, want 24", len(rows))
 	}
 }
+
+// TestSchoolRosterFits: the class view and the school roster's page keep
+// to the window at any size, the poll's question first: no row wider
+// than the window, never more rows than it has.
+func TestSchoolRosterFits(t *testing.T) {
+	t.Parallel()
+	hub := class.NewMemory(atClassNow)
+	info, err := hub.Open(context.Background(), "teacher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	room := Classroom{Join: "ssh -p 2222 " + info.Code + "@localhost", Now: atClassNow, Enrolled: schoolRows()}
+	teacher := joinRoom(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 1, Scene: "gc-pause", Present: true}, 80, 24, room)
+	joinAs(t, hub, info.Code, class.Student, "web-mal", "Mallory with a name far longer than any window is wide, on and on and on", Options{Seed: 4}, 80, 24)
+	hear(t, teacher, "Mallory's row", rowOf("web-mal", func(class.Member) bool { return true }))
+	drive(t, teacher.a, keys("F")...)
+	at := teacher.a.pl.Scene.PredictAt(teacher.a.pl.MoveLabels())
+	drive(t, teacher.a, keys(strings.Repeat(".", at))...)
+	for _, page := range []string{"l", "m"} {
+		drive(t, teacher.a, keys(page)...)
+		for _, size := range [][2]int{{80, 24}, {120, 40}, {100, 30}, {81, 25}} {
+			drive(t, teacher.a, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			v := teacher.a.View()
+			rows := strings.Split(v, "\n")
+			if len(rows) > size[1] {
+				t.Errorf("%s at %dx%d: %d rows", page, size[0], size[1], len(rows))
+			}
+			for _, r := range rows {
+				if ansi.StringWidth(r) > size[0] {
+					t.Errorf("%s at %dx%d: a row of %d columns: %q", page, size[0], size[1], ansi.StringWidth(r), ansi.Strip(r))
+				}
+			}
+			if page == "l" && size[1] >= 24 && !strings.Contains(v, "What does B get?") {
+				t.Errorf("the class view at %dx%d lost the poll's question:\n%s", size[0], size[1], v)
+			}
+		}
+		drive(t, teacher.a, tea.WindowSizeMsg{Width: 80, Height: 24})
+	}
+	// fewer rows than a screen of 80x24 has (as a server's long addresses
+	// leave the class view): the poll's question stays, the school
+	// roster's section gives way, and the rule keeps its counts
+	drive(t, teacher.a, keys("[esc]")...)
+	board := teacher.a.cls.board
+	for _, h := range []int{18, 14, 10} {
+		board.SetSize(80, h)
+		v := board.View()
+		if rows := strings.Split(v, "\n"); len(rows) != h-1 {
+			t.Errorf("the class view at 80x%d has %d rows, want %d:\n%s", h, len(rows), h-1, v)
+		}
+		if !strings.Contains(v, "What does B get?") || !strings.Contains(v, "roster · 5 not joined · 1 with no row") {
+			t.Errorf("at 80x%d the class view lost the poll's question or the roster's counts:\n%s", h, v)
+		}
+	}
+	board.SetSize(80, 24)
+}

@@ -3,6 +3,7 @@ package class
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
@@ -61,8 +62,13 @@ type Ties struct {
 // alone, so no one takes it by typing a name). A match by hand to a Ref
 // no row has any more (the file changed) counts for nothing.
 func TieAll(rows []Enrolled, ms []Member) Ties {
-	t := Ties{ByRow: map[int][]Member{}, Row: map[string]int{}, How: map[string]Tie{}}
-	byKey, byRef, byName := map[string]int{}, map[string]int{}, map[string][]int{}
+	return tieAll(rows, ms, &folder{})
+}
+
+// tieAll is TieAll folding names with f.
+func tieAll(rows []Enrolled, ms []Member, f *folder) Ties {
+	t := Ties{ByRow: make(map[int][]Member, len(rows)), Row: make(map[string]int, len(ms)), How: make(map[string]Tie, len(ms))}
+	byKey, byRef, byName := map[string]int{}, make(map[string]int, len(rows)), make(map[string][]int, len(rows))
 	for i, r := range rows {
 		if r.KeyID != "" {
 			byKey[r.KeyID] = i
@@ -70,7 +76,8 @@ func TieAll(rows []Enrolled, ms []Member) Ties {
 		if r.Ref != "" {
 			byRef[r.Ref] = i
 		}
-		byName[FoldName(r.Name)] = append(byName[FoldName(r.Name)], i)
+		n := f.fold(r.Name)
+		byName[n] = append(byName[n], i)
 	}
 	tie := func(m Member, i int, how Tie) {
 		t.ByRow[i] = append(t.ByRow[i], m)
@@ -88,7 +95,7 @@ func TieAll(rows []Enrolled, ms []Member) Ties {
 			tie(m, i, TieHand)
 			continue
 		}
-		if named := byName[FoldName(m.Name)]; len(named) == 1 && rows[named[0]].KeyID == "" {
+		if named := byName[f.fold(m.Name)]; len(named) == 1 && rows[named[0]].KeyID == "" {
 			tie(m, named[0], TieName)
 			continue
 		}
@@ -100,7 +107,47 @@ func TieAll(rows []Enrolled, ms []Member) Ties {
 // FoldName is a name as roster names are compared: Unicode NFC, case
 // folded, its runs of spaces one.
 func FoldName(name string) string {
-	return norm.NFC.String(cases.Fold().String(norm.NFC.String(strings.Join(strings.Fields(name), " "))))
+	var f folder
+	return f.fold(name)
+}
+
+// folder folds names (FoldName) with one case folder, made for the
+// first name that is not ASCII (making one is most of a fold's cost),
+// and, with memo, keeps each name's fold: an instructor's part folds the
+// same names at every change of the class.
+type folder struct {
+	c    *cases.Caser
+	memo map[string]string
+}
+
+func (f *folder) fold(name string) string {
+	if n, ok := f.memo[name]; ok {
+		return n
+	}
+	n := f.foldNew(name)
+	if f.memo != nil {
+		f.memo[name] = n
+	}
+	return n
+}
+
+func (f *folder) foldNew(name string) string {
+	name = strings.Join(strings.Fields(name), " ")
+	ascii := true
+	for i := range len(name) {
+		if name[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return strings.ToLower(name) // NFC, and case folding, of ASCII
+	}
+	if f.c == nil {
+		c := cases.Fold()
+		f.c = &c
+	}
+	return norm.NFC.String(f.c.String(norm.NFC.String(name)))
 }
 
 // Matched is a match by hand: student ID is the roster row Ref ("" for
@@ -131,22 +178,35 @@ type Enrolment struct {
 // Enrol gives the instructor's part the school's roster (nil for none):
 // the class view lists who has not joined and who matches no row, and
 // the instructor matches the latter by hand (Match).
-func (p *Part) Enrol(rows []Enrolled) { p.rows = rows }
+func (p *Part) Enrol(rows []Enrolled) {
+	p.rows, p.enrolment = rows, nil
+}
+
+// Enrolled reports an instructor's part with the school's roster.
+func (p *Part) Enrolled() bool { return p.role == Instructor && len(p.rows) > 0 }
 
 // Enrolment is the class's students tied to the school's roster as last
 // heard (the matches by hand as the class store keeps them, with this
 // session's own at once); ok is false with no roster, or for a session
-// that is not the instructor's.
+// that is not the instructor's. It is worked out again only after the
+// class changed, and shared: its maps and slices are not to be changed.
 func (p *Part) Enrolment() (e Enrolment, ok bool) {
-	if p.role != Instructor || len(p.rows) == 0 {
+	if !p.Enrolled() {
 		return Enrolment{}, false
 	}
-	e.Rows, e.Ties = p.rows, TieAll(p.rows, p.Students())
+	if p.enrolment != nil {
+		return *p.enrolment, true
+	}
+	if p.folds == nil {
+		p.folds = &folder{memo: map[string]string{}}
+	}
+	e.Rows, e.Ties = p.rows, tieAll(p.rows, p.Students(), p.folds)
 	for i, r := range p.rows {
 		if len(e.ByRow[i]) == 0 {
 			e.Missing = append(e.Missing, r)
 		}
 	}
+	p.enrolment = &e
 	return e, true
 }
 
@@ -182,13 +242,13 @@ func (p *Part) Match(id, ref string) (note string) {
 		if p.matched[id] == "" {
 			return ""
 		}
-		p.matched[id] = ""
+		p.matched[id], p.enrolment = "", nil
 		p.seat.Match(id, "")
 		return m.Name + " matches no roster row again"
 	}
 	for _, r := range p.rows {
 		if r.Ref == ref {
-			p.matched[id] = ref
+			p.matched[id], p.enrolment = ref, nil
 			p.seat.Match(id, ref)
 			return m.Name + " is roster line " + strconv.Itoa(r.Line) + " (" + r.Name + ") in the class's grades"
 		}

@@ -10,6 +10,8 @@ import (
 	"locksim/sim/simtest"
 
 	"github.com/alicebob/miniredis/v2"
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
 )
 
 // testRows are a school roster: Ada's row names her key, José's and the
@@ -258,4 +260,40 @@ func url0(t *testing.T, h Hub) string {
 func dirOf(t *testing.T, h Hub) string {
 	t.Helper()
 	return filepath.Clean(h.(*Memory).dir)
+}
+
+// TestFoldNameASCII: the fold's short way for ASCII names is the long
+// way's answer (Unicode NFC and case folding), every printable ASCII byte
+// in both cases.
+func TestFoldNameASCII(t *testing.T) {
+	var all []byte
+	for c := byte(' '); c < 0x7f; c++ {
+		all = append(all, c)
+	}
+	for _, name := range []string{string(all), "  Ada   LOVELACE ", "O'Brien-Smith, Jr."} {
+		long := norm.NFC.String(cases.Fold().String(norm.NFC.String(strings.Join(strings.Fields(name), " "))))
+		if got := FoldName(name); got != long {
+			t.Errorf("FoldName(%q) = %q, want %q", name, got, long)
+		}
+	}
+	if FoldName("JOSE\u0301 Martínez") != FoldName("josé martínez") || FoldName("Straße") != FoldName("STRASSE") {
+		t.Error("the fold of names that are not ASCII")
+	}
+}
+
+// BenchmarkTieAll ties a class of sixty students, none of their names
+// ASCII, to a roster of sixty: the instructor's class view does it once
+// per change of the class.
+func BenchmarkTieAll(b *testing.B) {
+	var rows []Enrolled
+	var ms []Member
+	for i := range 60 {
+		rows = append(rows, Enrolled{Ref: "sis:" + strconv.Itoa(i), Name: "Étudiant Númber " + strconv.Itoa(i)})
+		ms = append(ms, Member{ID: "web-" + strconv.Itoa(i), Name: "étudiant númber " + strconv.Itoa(i), Role: Student})
+	}
+	for b.Loop() {
+		if t := TieAll(rows, ms); len(t.Unmatched) != 0 {
+			b.Fatalf("unmatched %d", len(t.Unmatched))
+		}
+	}
 }

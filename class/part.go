@@ -48,6 +48,10 @@ type Part struct {
 	// to its rows by hand as last heard (Hub.Match), by member id
 	rows    []Enrolled
 	matched map[string]string
+	// enrolment is the last Enrolment, nil once the class changed; folds
+	// the names it folded
+	enrolment *Enrolment
+	folds     *folder
 	// wanted is a place to go once the screen's running move is done
 	wanted *Go
 	// reported and led are the row and the place last handed to the seat
@@ -218,8 +222,10 @@ func (p *Part) Heard(evs []Event, away *bool) Effect {
 		switch {
 		case e.Kind == KindMember && e.Member != nil:
 			p.roster[e.Member.ID] = *e.Member
+			p.enrolment = nil
 		case e.Kind == KindMatch && e.Match != nil:
 			p.matched[e.Match.ID] = e.Match.Ref
+			p.enrolment = nil
 		case e.Kind == KindStore && e.Store != nil:
 			if note := p.heardStore(*e.Store); note != "" && out.Note == "" {
 				out.Note = note

@@ -449,7 +449,7 @@ func (p *deskPage) Update(msg tea.Msg) (Component, tea.Cmd) {
 	case key.Matches(k, summaryKey):
 		return &summaryPage{a: a, back: p}, nil
 	case key.Matches(k, rosterKey):
-		if _, ok := c.part.Enrolment(); !ok {
+		if !c.part.Enrolled() {
 			a.pl.SetFlash("the server has no school roster: its operator gives one with -roster FILE")
 			return p, nil
 		}
@@ -508,7 +508,7 @@ func (p *deskPage) KeyMap() help.KeyMap {
 	}
 	bs := []key.Binding{short(k.Step, "→", "step"), short(k.Back, "←", "back"), pick, show,
 		short(k.Follow, "F", "follow"), hold, summaryKey, short(k.Desk, "l", "scene"), short(k.Quit, "q", "quit")}
-	if _, ok := a.cls.part.Enrolment(); ok {
+	if a.cls.part.Enrolled() {
 		bs = slices.Insert(bs, len(bs)-2, rosterKey)
 	}
 	if a.course.Visiting() != play.NotVisiting {

@@ -203,7 +203,9 @@ func (p *rosterPage) lines() ([]string, []choice) {
 		out = append(out, st.Dim.Render("none: every student is tied to a row"))
 	}
 	for _, m := range e.Unmatched {
-		out = append(out, truncate("  "+m.Name+st.Dim.Render(" · "+idOf(m.ID)), w))
+		// "? ", never the cursor's column blank: a name is the student's
+		// to choose, and one that starts "▸ line" must not pass for it
+		out = append(out, truncate("? "+m.Name+st.Dim.Render(" · "+idOf(m.ID)), w))
 	}
 	if p.id != "" && e.How[p.id] == class.TieHand {
 		out = append(out, views.Rule(st, "undo", w))
@@ -267,7 +269,7 @@ func (p *rosterPage) View() string {
 		lines[cur] = st.Accent.Render("▸ " + ansi.Strip(lines[cur]))
 	}
 	for i := range lines {
-		if i != cur && !strings.HasPrefix(ansi.Strip(lines[i]), "──") && !strings.HasPrefix(ansi.Strip(lines[i]), "  ") {
+		if plain := ansi.Strip(lines[i]); i != cur && !strings.HasPrefix(plain, "──") && !strings.HasPrefix(plain, "? ") {
 			lines[i] = "  " + lines[i]
 		}
 		lines[i] = truncate(lines[i], w)

@@ -23,7 +23,8 @@ import (
 // enter); `ssh HOST report CODE -format canvas` from the instructor's key
 // writes the key's row, the name's row and the hand's row as joined (0
 // points: they played nothing), the row nobody joined as empty, and
-// names the student of no row on stderr.
+// names the student of no row on stderr; -format moodle writes them by
+// SIS id.
 func TestReportBookOverSSH(t *testing.T) {
 	simtest.SkipUnlessSlow(t)
 	teacherKey := termtest.NewKey(t)
@@ -81,6 +82,11 @@ func TestReportBookOverSSH(t *testing.T) {
 	}
 	if !strings.Contains(errOut, "1 of class "+code+"'s students match no roster row and are not in the file: \"Mallory\"") {
 		t.Errorf("stderr %q, want Mallory named as of no row", errOut)
+	}
+	out, errOut, status = termtest.Run(t, termtest.Dial(t, addr, "prof", teacherKey), "report "+code+" -format moodle -moodle-id idnumber -zero")
+	want = "idnumber,locksim race\nS-1,0\nS-2,0\nS-3,0\nS-4,0\n"
+	if status != 0 || strings.ReplaceAll(out, "\r\n", "\n") != want || !strings.Contains(errOut, "\"Mallory\"") {
+		t.Errorf("report -format moodle: status %d, stderr %q\nstdout:\n%s\nwant:\n%s", status, errOut, out, want)
 	}
 }
 

@@ -3,6 +3,7 @@ package class
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -295,5 +296,56 @@ func BenchmarkTieAll(b *testing.B) {
 		if t := TieAll(rows, ms); len(t.Unmatched) != 0 {
 			b.Fatalf("unmatched %d", len(t.Unmatched))
 		}
+	}
+}
+
+// flakyMatch is flaky with matches by hand that fail while it is down;
+// failed gets a token for each refused.
+type flakyMatch struct {
+	*flaky
+	failed chan struct{}
+}
+
+func (f *flakyMatch) Match(ctx context.Context, code, id, ref string) error {
+	if err := f.fail(code); err != nil {
+		signal(f.failed)
+		return err
+	}
+	return f.flaky.Match(ctx, code, id, ref)
+}
+
+// TestMatchKeptThroughAnOutage: a match by hand made while the class
+// store does not answer is on the instructor's screen at once, kept by
+// the seat while the store refuses it, and in the store once it answers
+// again, with no key pressed.
+func TestMatchKeptThroughAnOutage(t *testing.T) {
+	ctx := context.Background()
+	store := NewMemory(nil)
+	link := &flakyMatch{flaky: newFlaky(store), failed: make(chan struct{}, 1)}
+	info, err := link.Open(ctx, "teacher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prof := joinAs(t, link, info.Code, Instructor, "teacher", "Prof", 1)
+	prof.p.Enrol(testRows)
+	joinAs(t, store, info.Code, Student, "web-eve", "E.", 2)
+	prof.hear("eve's row", func(s *session) bool { return len(s.p.Students()) == 1 })
+
+	link.down.Store(true)
+	prof.hear("the store's outage", func(s *session) bool { return s.p.OutOfTouch() })
+	if note := prof.p.Match("web-eve", "sis:S-3"); note != "E. is roster line 4 (Alan Turing) in the class's grades" {
+		t.Fatalf("the match's note %q", note)
+	}
+	if e, _ := prof.p.Enrolment(); e.How["web-eve"] != TieHand {
+		t.Errorf("the match is not on the instructor's screen during the outage: %+v", e.Ties)
+	}
+	waitToken(t, link.failed, "the store refusing the match")
+	if got := rowOf(t, store, info.Code, "web-eve").Row; got != "" {
+		t.Fatalf("a store that refused the match has %q", got)
+	}
+	link.down.Store(false)
+	prof.hear("the match in the store", func(s *session) bool { return rowOf(t, store, info.Code, "web-eve").Row == "sis:S-3" })
+	if !slices.Contains(prof.notes, BackNote) && prof.p.OutOfTouch() {
+		t.Errorf("the instructor is still out of touch: %q", prof.notes)
 	}
 }

@@ -237,7 +237,10 @@ func (p *Part) Match(id, ref string) (note string) {
 	if why, ok := p.Matchable(id); !ok {
 		return why
 	}
-	m, _ := p.Member(id)
+	m, ok := p.Member(id)
+	if !ok || m.Role != Student {
+		return "" // only a student of the class has a row
+	}
 	if ref == "" {
 		if p.matched[id] == "" {
 			return ""

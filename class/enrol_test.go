@@ -198,6 +198,11 @@ func TestMatchByHand(t *testing.T) {
 			if got := prof.p.Match("web-eve", "sis:S-404"); got != "" {
 				t.Errorf("a match to no row: %q", got)
 			}
+			for _, id := range []string{"teacher-key", "web-nobody"} {
+				if got := prof.p.Match(id, "sis:S-3"); got != "" {
+					t.Errorf("a match of %s, no student of the class: %q", id, got)
+				}
+			}
 			for _, s := range []*session{second, eve, jose, ada, prof} {
 				s.leave()
 			}

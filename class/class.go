@@ -127,6 +127,10 @@ type Member struct {
 	// them, by Question.Key: kept when the member goes on to another
 	// question, another scene, or leaves.
 	Answers map[string]Answer `json:"answers,omitempty"`
+	// Row is the school roster's row (Enrolled.Ref) the instructor
+	// matched the member to by hand, "" for none: Hub.Roster fills it from
+	// the class's matches (Hub.Match); a seat never puts it.
+	Row string `json:"row,omitempty"`
 }
 
 // KeyGrain is how stale a row's KeyAt may be: a key puts the row at once
@@ -182,6 +186,9 @@ const (
 	// KindStore: the class store became unreachable to this seat, or
 	// came back (Event.Store). It is the seat's own news, never published.
 	KindStore Kind = "store"
+	// KindMatch: the instructor matched a student to a roster row by
+	// hand, or undid it (Event.Match).
+	KindMatch Kind = "match"
 )
 
 // Event is one change of a class, as a Watch delivers it.
@@ -195,6 +202,8 @@ type Event struct {
 	// Store is the class store's state as the seat's writes last found
 	// it (KindStore).
 	Store *Store `json:"store,omitempty"`
+	// Match is a match by hand (KindMatch).
+	Match *Matched `json:"match,omitempty"`
 }
 
 // Hub keeps the classes: in memory (NewMemory) or in a Redis server
@@ -228,8 +237,8 @@ type Hub interface {
 	// and cur is the place there now, the new one or the winner's.
 	SwapLead(ctx context.Context, code string, prev int64, l Lead) (cur Lead, won bool, err error)
 	// Roster is every row of class code, online or not, by name, each
-	// with its session's last beat: a row whose beats stopped Gone ago is
-	// offline, one that beats is online.
+	// with its session's last beat (a row whose beats stopped Gone ago is
+	// offline, one that beats is online) and its match by hand (Row).
 	Roster(ctx context.Context, code string) ([]Member, error)
 	// Beat says member id of role is there at at, in class code; the zero
 	// time takes its beat away (it left).
@@ -237,6 +246,10 @@ type Hub interface {
 	// LastBeat is when member id of role last beat in class code, the zero
 	// time for never (or gone).
 	LastBeat(ctx context.Context, code, id string, role Role) (time.Time, error)
+	// Match keeps the instructor's match by hand of member id to the
+	// school roster's row ref ("" undoes it) in class code, and tells the
+	// watchers (KindMatch); ClearRoster deletes the matches with the rows.
+	Match(ctx context.Context, code, id, ref string) error
 	// LeadOf is the instructor's place; ok is false before the first.
 	LeadOf(ctx context.Context, code string) (l Lead, ok bool, err error)
 	// Watch delivers the class's changes from now on, the instructor's

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,6 +21,8 @@ type stored struct {
 	Info    Info              `json:"info"`
 	Lead    *Lead             `json:"lead,omitempty"`
 	Members map[string]Member `json:"members"`
+	// Matches are the instructor's matches by hand (Hub.Match).
+	Matches map[string]string `json:"matches,omitempty"`
 }
 
 // OpenDir is a Memory hub kept in dir as well (-serve-dir), one file per
@@ -73,7 +76,7 @@ func OpenDir(dir string, retention time.Duration, now func() time.Time) (*Memory
 				old = append(old, code)
 			}
 		}
-		h.classes[code] = &room{info: st.Info, lead: st.Lead, members: st.Members,
+		h.classes[code] = &room{info: st.Info, lead: st.Lead, members: st.Members, matches: st.Matches,
 			beats: map[string]time.Time{}, watchers: map[*Watch]struct{}{}}
 	}
 	h.dir, h.dirty, h.stop, h.saved = dir, map[string]bool{}, make(chan struct{}), make(chan struct{})
@@ -117,7 +120,7 @@ func (h *Memory) save() {
 		if !ok {
 			continue
 		}
-		st := stored{Info: r.info, Members: map[string]Member{}}
+		st := stored{Info: r.info, Members: map[string]Member{}, Matches: maps.Clone(r.matches)}
 		if r.lead != nil {
 			l := *r.lead
 			st.Lead = &l

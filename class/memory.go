@@ -32,6 +32,9 @@ type room struct {
 	members  map[string]Member
 	beats    map[string]time.Time // by beatField
 	watchers map[*Watch]struct{}
+	// matches are the instructor's matches by hand: member id → the
+	// school roster's row (Hub.Match)
+	matches map[string]string
 }
 
 // NewMemory is an empty hub in memory; now tells the time (nil for time.Now).
@@ -119,7 +122,7 @@ func (h *Memory) ClearRoster(_ context.Context, code string) error {
 	if err != nil {
 		return err
 	}
-	r.members, r.beats = map[string]Member{}, map[string]time.Time{}
+	r.members, r.beats, r.matches = map[string]Member{}, map[string]time.Time{}, nil
 	h.changed(code)
 	return nil
 }
@@ -149,6 +152,7 @@ func (h *Memory) Put(_ context.Context, code string, m Member) error {
 	if err != nil {
 		return err
 	}
+	m.Row = "" // the class's matches keep it (Match)
 	r.members[m.ID] = m
 	h.changed(code)
 	for w := range r.watchers {
@@ -205,8 +209,32 @@ func (h *Memory) Roster(_ context.Context, code string) ([]Member, error) {
 		out = append(out, c)
 	}
 	withBeats(out, r.beats, h.now())
+	withMatches(out, r.matches)
 	sortRoster(out)
 	return out, nil
+}
+
+// Match keeps member id's match by hand and tells the watchers.
+func (h *Memory) Match(_ context.Context, code, id, ref string) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r, err := h.room(code)
+	if err != nil {
+		return err
+	}
+	if ref == "" {
+		delete(r.matches, id)
+	} else {
+		if r.matches == nil {
+			r.matches = map[string]string{}
+		}
+		r.matches[id] = ref
+	}
+	h.changed(code)
+	for w := range r.watchers {
+		w.put(Event{Kind: KindMatch, Match: &Matched{ID: id, Ref: ref}})
+	}
+	return nil
 }
 
 // Beat keeps member id's last beat.

@@ -132,3 +132,9 @@ func (o *outageLog) Watch(ctx context.Context, code string) (*Watch, error) {
 	o.note(ctx, err)
 	return w, err
 }
+
+func (o *outageLog) Match(ctx context.Context, code, id, ref string) error {
+	err := o.Hub.Match(ctx, code, id, ref)
+	o.note(ctx, err)
+	return err
+}

@@ -44,6 +44,14 @@ type Part struct {
 	// next key
 	refused bool
 	roster  map[string]Member
+	// rows are the school's roster (Enrol), matched the students matched
+	// to its rows by hand as last heard (Hub.Match), by member id
+	rows    []Enrolled
+	matched map[string]string
+	// enrolment is the last Enrolment, nil once the class changed; folds
+	// the names it folded
+	enrolment *Enrolment
+	folds     *folder
 	// wanted is a place to go once the screen's running move is done
 	wanted *Go
 	// reported and led are the row and the place last handed to the seat
@@ -105,7 +113,7 @@ func NewPart(seat *Seat, now func() time.Time) *Part {
 		now = time.Now
 	}
 	m := seat.Member()
-	return &Part{seat: seat, role: m.Role, code: seat.Info().Code, now: now, roster: map[string]Member{}, following: m.Role == Projector}
+	return &Part{seat: seat, role: m.Role, code: seat.Info().Code, now: now, roster: map[string]Member{}, matched: map[string]string{}, following: m.Role == Projector}
 }
 
 // Seat is the part's seat.
@@ -166,6 +174,7 @@ func (p *Part) Students() []Member {
 	var out []Member
 	for _, m := range p.roster {
 		if m.Role == Student {
+			m.Row = p.matched[m.ID]
 			out = append(out, m)
 		}
 	}
@@ -213,6 +222,10 @@ func (p *Part) Heard(evs []Event, away *bool) Effect {
 		switch {
 		case e.Kind == KindMember && e.Member != nil:
 			p.roster[e.Member.ID] = *e.Member
+			p.enrolment = nil
+		case e.Kind == KindMatch && e.Match != nil:
+			p.matched[e.Match.ID] = e.Match.Ref
+			p.enrolment = nil
 		case e.Kind == KindStore && e.Store != nil:
 			if note := p.heardStore(*e.Store); note != "" && out.Note == "" {
 				out.Note = note

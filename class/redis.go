@@ -20,7 +20,9 @@ import (
 // Prefix+code (SET NX EX, so two servers never open the same code), the
 // class's leading place Prefix+code+":lead" (moved by a script that
 // compares its version), the roster the hash
-// Prefix+code+":members" (member id → row as JSON), and its events go
+// Prefix+code+":members" (member id → row as JSON), the instructor's
+// matches by hand the hash Prefix+code+":matches" (member id → the
+// school roster's row), and its events go
 // by PUBLISH on the channel Prefix+code. Every key it writes is under
 // Prefix and has a TTL, set again at each write; it never deletes a
 // key it did not write, and sends no FLUSH, CONFIG or KEYS.
@@ -101,6 +103,7 @@ func classKey(code string) string   { return Prefix + code }
 func leadKey(code string) string    { return Prefix + code + ":lead" }
 func membersKey(code string) string { return Prefix + code + ":members" }
 func beatsKey(code string) string   { return Prefix + code + ":beats" }
+func matchesKey(code string) string { return Prefix + code + ":matches" }
 func channel(code string) string    { return Prefix + code }
 
 // leadsKey names the code of the class named name that lead leads.
@@ -208,7 +211,7 @@ func (h *Redis) ClearRoster(ctx context.Context, code string) error {
 	if _, err := h.Find(ctx, code); err != nil {
 		return err
 	}
-	if err := h.c.Del(ctx, membersKey(code), beatsKey(code)).Err(); err != nil {
+	if err := h.c.Del(ctx, membersKey(code), beatsKey(code), matchesKey(code)).Err(); err != nil {
 		return fmt.Errorf("clearing class %s: %w", code, err)
 	}
 	return nil
@@ -267,6 +270,7 @@ func (h *Redis) publish(ctx context.Context, code string, e Event, write func(p 
 
 // Put records m's row and tells the watchers.
 func (h *Redis) Put(ctx context.Context, code string, m Member) error {
+	m.Row = "" // the class's matches keep it (Match)
 	return h.publish(ctx, code, Event{Kind: KindMember, Member: &m}, func(p redis.Pipeliner, data []byte) {
 		p.HSet(ctx, membersKey(code), m.ID, data)
 		p.Expire(ctx, membersKey(code), h.ttl())
@@ -327,10 +331,11 @@ func (h *Redis) Roster(ctx context.Context, code string) ([]Member, error) {
 	if _, err := h.Find(ctx, code); err != nil {
 		return nil, err
 	}
-	var rowsCmd, beatsCmd *redis.MapStringStringCmd
+	var rowsCmd, beatsCmd, matchesCmd *redis.MapStringStringCmd
 	_, err := h.c.Pipelined(ctx, func(p redis.Pipeliner) error {
 		rowsCmd = p.HGetAll(ctx, membersKey(code))
 		beatsCmd = p.HGetAll(ctx, beatsKey(code))
+		matchesCmd = p.HGetAll(ctx, matchesKey(code))
 		return nil
 	})
 	if err != nil {
@@ -352,8 +357,37 @@ func (h *Redis) Roster(ctx context.Context, code string) ([]Member, error) {
 		out = append(out, m)
 	}
 	withBeats(out, beats, h.now())
+	withMatches(out, matchesCmd.Val())
 	sortRoster(out)
 	return out, nil
+}
+
+// Match keeps member id's match by hand in the hash
+// Prefix+code+":matches" and tells the watchers, in one MULTI/EXEC.
+func (h *Redis) Match(ctx context.Context, code, id, ref string) error {
+	if _, err := h.Find(ctx, code); err != nil {
+		return err // a class that is gone gets no key of its own again
+	}
+	msg, err := json.Marshal(Event{Kind: KindMatch, Match: &Matched{ID: id, Ref: ref}})
+	if err != nil {
+		return err
+	}
+	_, err = h.c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		if ref == "" {
+			p.HDel(ctx, matchesKey(code), id)
+		} else {
+			p.HSet(ctx, matchesKey(code), id, ref)
+		}
+		p.Expire(ctx, matchesKey(code), h.ttl())
+		p.Expire(ctx, classKey(code), h.ttl())
+		p.Expire(ctx, registrationKey, h.ttl())
+		p.Publish(ctx, channel(code), msg)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("class %s: %w", code, err)
+	}
+	return nil
 }
 
 // Beat keeps member id's last beat, in ms since the epoch, in the hash
@@ -492,7 +526,7 @@ func (h *Redis) channel(ctx context.Context, code string) (*subscription, error)
 				}
 				e = Event{Kind: KindLead, Lead: &l}
 			case *redis.Message:
-				if json.Unmarshal([]byte(m.Payload), &e) != nil || (e.Lead == nil && e.Member == nil) {
+				if json.Unmarshal([]byte(m.Payload), &e) != nil || (e.Lead == nil && e.Member == nil && e.Match == nil) {
 					continue
 				}
 			default:

@@ -35,6 +35,7 @@ func ReadSaved(dir, code string) (Info, []Member, error) {
 		m.Online = false // a saved row's presence is the server's, not the file's
 		ms = append(ms, m)
 	}
+	withMatches(ms, st.Matches)
 	sortRoster(ms)
 	return st.Info, ms, nil
 }

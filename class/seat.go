@@ -50,6 +50,8 @@ type Seat struct {
 	spent time.Duration
 	// keyPut is the KeyAt of the row last put
 	keyPut time.Time
+	// matches are the instructor's matches by hand still to put (Match)
+	matches map[string]string
 }
 
 // Sit puts m online in the class with code and returns its seat; ctx
@@ -278,7 +280,7 @@ func (s *Seat) loop() {
 			// a move or row a failed write left is tried again every
 			// beat: when the store returns, the class is at the leader's
 			// place within two beats, with no key pressed
-			retry := s.lead != nil || s.rowDue && s.err != nil
+			retry := s.lead != nil || s.rowDue && s.err != nil || len(s.matches) > 0
 			s.mu.Unlock()
 			if !retry {
 				continue
@@ -384,11 +386,15 @@ func (s *Seat) flush() {
 	// one move at a time
 	lead, base, row, rowDue := s.lead, max(s.seen, s.won), s.row, s.rowDue
 	s.lead, s.rowDue = nil, false
+	matches := len(s.matches) > 0
 	s.mu.Unlock()
 	// only a write tried tells whether the store answers
-	tried := lead != nil || rowDue
+	tried := lead != nil || rowDue || matches
 	var err error
-	if lead != nil {
+	if matches {
+		err = s.flushMatches()
+	}
+	if lead != nil && err == nil {
 		var cur Lead
 		var won bool
 		cur, won, err = s.hub.SwapLead(s.ctx, s.info.Code, base, *lead)

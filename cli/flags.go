@@ -143,7 +143,8 @@ a saved class's report, and its gradebook for Canvas or Moodle (see docs/classro
   -roster FILE         with canvas or moodle: the school's students, a CSV whose header names
                        its columns: name, and any of email, login, lms id, sis id, section,
                        ssh key (a public key line or its SHA256: fingerprint); given to
-                       -serve, with -scoring, for ssh HOST report CODE -format canvas|moodle
+                       -serve, with -scoring, for ssh HOST report CODE -format canvas|moodle,
+                       and for the class view's list of who has not joined (m matches by hand)
   -scoring FILE        the points of each scored item, JSON: scene_finished, prediction_given,
                        prediction_right (default 1 each), quiz (5), lab_level (3), scenes (all)
   -total               one column, every item summed (default: a column per scene, one for the lab)

@@ -74,6 +74,9 @@ func serveCourse(ctx context.Context, e *env, c config, _ *sim.Backend) int {
 	if c.serve.web != "" {
 		classes.OnWeb(c.serve.publicURL, c.serve.web, c.serve.tlsCert != "")
 	}
+	if ro != nil {
+		classes.Enrol(ro.Enrolled()) // the class view's school roster, and its matches by hand
+	}
 	cfg.Class = classes
 	cfg.Commands = sshCommands()
 	if exe, err := os.Executable(); err == nil {

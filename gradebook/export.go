@@ -117,37 +117,15 @@ func Items(s Scoring) []Item {
 }
 
 // Match ties the class's students (ms, instructors and projectors left
-// out) to the roster's rows: a student whose key is a row's key is that
-// row's; else one whose name, Unicode NFC and case folded, is exactly
-// one row's name, and that row names no key (a row with a key is its
-// key's alone, so no one takes it by a name). byRow holds each row's
-// students by its index in ro.Students (a student who joined from two
-// devices can be two); unmatched are the students of no row.
+// out) to the roster's rows as class.TieAll does: by key, else by the
+// instructor's match by hand in the class view (Member.Row, which the
+// class store's roster fills), else by a name that is exactly one row's,
+// a row with no key. byRow holds each row's students by its index in
+// ro.Students (a student who joined from two devices can be two);
+// unmatched are the students of no row.
 func Match(ro *Roster, ms []class.Member) (byRow map[int][]class.Member, unmatched []class.Member) {
-	byRow = map[int][]class.Member{}
-	byKey := map[string]int{}
-	byName := map[string][]int{}
-	for i, s := range ro.Students {
-		if s.KeyID != "" {
-			byKey[s.KeyID] = i
-		}
-		byName[fold(s.Name)] = append(byName[fold(s.Name)], i)
-	}
-	for _, m := range ms {
-		if m.Role != class.Student {
-			continue
-		}
-		if i, ok := byKey[m.ID]; ok {
-			byRow[i] = append(byRow[i], m)
-			continue
-		}
-		if rows := byName[fold(m.Name)]; len(rows) == 1 && ro.Students[rows[0]].KeyID == "" {
-			byRow[rows[0]] = append(byRow[rows[0]], m)
-			continue
-		}
-		unmatched = append(unmatched, m)
-	}
-	return byRow, unmatched
+	t := class.TieAll(ro.Enrolled(), ms)
+	return t.ByRow, t.Unmatched
 }
 
 // Write writes the class's gradebook (ms its rows, as Hub.Roster gives

@@ -13,12 +13,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"locksim/class"
+
 	gossh "golang.org/x/crypto/ssh"
-	"golang.org/x/text/cases"
-	"golang.org/x/text/unicode/norm"
 )
 
 // Student is one row of a roster: who the school says a student is.
@@ -190,8 +191,43 @@ func short(s string) string {
 	return s
 }
 
-// fold is a name as names are compared: Unicode NFC, case folded, its
-// spaces one.
-func fold(name string) string {
-	return norm.NFC.String(cases.Fold().String(norm.NFC.String(strings.Join(strings.Fields(name), " "))))
+// Enrolled are the roster's rows as the class ties its students to them
+// (class.TieAll), in the file's order. A row's Ref, which names it in the
+// class store's matches by hand, is the first of its SIS id, LMS id,
+// login, email or key it has, so a match outlives a restart and an
+// edited file while the row keeps that id; a row with none of them is
+// named by its name (and, for a second row of one name, its place among
+// them).
+func (ro *Roster) Enrolled() []class.Enrolled {
+	out := make([]class.Enrolled, 0, len(ro.Students))
+	named := map[string]int{}
+	for _, s := range ro.Students {
+		ref := ""
+		for _, id := range []struct{ kind, v string }{{"sis", s.SIS}, {"lms", s.LMS}, {"login", strings.ToLower(s.Login)},
+			{"email", strings.ToLower(s.Email)}, {"key", s.KeyID}} {
+			if id.v != "" {
+				ref = id.kind + ":" + id.v
+				break
+			}
+		}
+		if ref == "" {
+			n := class.FoldName(s.Name)
+			named[n]++
+			ref = "name:" + n
+			if named[n] > 1 {
+				ref += "#" + strconv.Itoa(named[n])
+			}
+		}
+		var label []string
+		for _, v := range []string{s.Login, s.SIS, s.Section} {
+			if v != "" {
+				label = append(label, v)
+			}
+		}
+		if len(label) == 0 && s.Email != "" {
+			label = append(label, s.Email)
+		}
+		out = append(out, class.Enrolled{Ref: ref, Name: s.Name, Line: s.Line, KeyID: s.KeyID, Label: strings.Join(label, " · ")})
+	}
+	return out
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"locksim/class"
+
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -100,8 +102,28 @@ func TestFold(t *testing.T) {
 		{"Ada Lovelace", "Ada Lovelac", false},
 		{"Ada", "Ada\u200b", false}, // a zero-width space is a different name
 	} {
-		if got := fold(c.a) == fold(c.b); got != c.same {
-			t.Errorf("fold(%q) == fold(%q) is %v, want %v", c.a, c.b, got, c.same)
+		if got := class.FoldName(c.a) == class.FoldName(c.b); got != c.same {
+			t.Errorf("FoldName(%q) == FoldName(%q) is %v, want %v", c.a, c.b, got, c.same)
 		}
+	}
+}
+
+// TestEnrolledRefs: a row is named in the class store's matches by hand
+// by its first id (SIS, LMS, login, email, key), else by its name, a
+// second row of one name by its place among them: no two rows alike.
+func TestEnrolledRefs(t *testing.T) {
+	line, _, id := testKey(t, 7)
+	ro, err := ReadRoster(strings.NewReader("name,email,login,lms id,sis id,ssh key\n" +
+		"Ada,,,,S-1,\nBea,,,L-2,,\nCal,,CAL,,,\nDee,Dee@X.edu,,,,\nEd,,,,,\"" + line + "\"\nFay,,,,,\nFAY,,,,,\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range ro.Enrolled() {
+		got = append(got, r.Ref)
+	}
+	want := []string{"sis:S-1", "lms:L-2", "login:cal", "email:dee@x.edu", "key:" + id, "name:fay", "name:fay#2"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("refs %q, want %q", got, want)
 	}
 }

@@ -34,6 +34,10 @@ type Classroom struct {
 	// Now tells the time the roster's rows are judged online at; nil for
 	// time.Now.
 	Now func() time.Time
+	// Enrolled is the school's roster (-roster FILE), the instructor's
+	// alone: the class view lists who has not joined and who matches no
+	// row, and m matches a student by hand. Nil for none.
+	Enrolled []class.Enrolled
 }
 
 // JoinedMsg puts a running app in a class (see JoinClass), or, with Note
@@ -67,6 +71,7 @@ func Listen(ctx context.Context, seat *class.Seat, w *class.Watch, send func(tea
 	for i := range roster {
 		evs = append(evs, class.Event{Kind: class.KindMember, Member: &roster[i]})
 	}
+	evs = append(evs, class.MatchEvents(roster)...)
 	send(ClassMsg{Events: evs})
 	for {
 		evs, err := w.Next(ctx)
@@ -125,6 +130,7 @@ func (a *session) joinClass(c Classroom) *sim.Run {
 		a.pl.Configure(opt)
 	}
 	if role == class.Instructor {
+		part.Enrol(c.Enrolled)
 		a.cls.board = newDesk(a.com, part.Code(), c.Join, c.Web, c.Projector)
 		a.cls.board.SetSize(a.com.Width, a.com.Height)
 	}
@@ -167,7 +173,11 @@ func (a *session) syncDesk() {
 	if a.course.Browsing() && a.course.Visiting() == play.NotVisiting {
 		lead = play.Position{} // no scene led yet: nothing to poll
 	}
-	c.board.sync(deskState{students: ss, pick: c.pick, lead: lead, since: c.part.Since(lead), follow: c.part.Asked(), hold: c.part.Holding(),
+	var enrol *class.Enrolment
+	if e, ok := c.part.Enrolment(); ok {
+		enrol = &e
+	}
+	c.board.sync(deskState{students: ss, pick: c.pick, enrol: enrol, lead: lead, since: c.part.Since(lead), follow: c.part.Asked(), hold: c.part.Holding(),
 		notes: a.notesPage(), now: c.now(), lesson: lessonOf(class.AskedOf(ss), lead.Scene)})
 }
 

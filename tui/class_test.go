@@ -74,6 +74,7 @@ func joinRoom(t *testing.T, hub class.Hub, code string, role class.Role, id, nam
 	for i := range roster {
 		evs = append(evs, class.Event{Kind: class.KindMember, Member: &roster[i]})
 	}
+	evs = append(evs, class.MatchEvents(roster)...)
 	drive(t, a, ClassMsg{Events: evs})
 	return member{a, seat, watch}
 }

@@ -40,6 +40,8 @@ type deskState struct {
 	// students are the class's students, by name; pick the one picked
 	students []class.Member
 	pick     int
+	// enrol is the class against the school's roster; nil for none
+	enrol *class.Enrolment
 	// lead is the instructor's place, and since when it stands there (by
 	// the class's clock): an open question's time
 	lead  play.Position
@@ -145,13 +147,27 @@ func (d *Desk) View() string {
 	}
 	left := max(rows-pollRows, 0)
 	need := max(len(d.students), 1) + 1 // its column heads
+	// the school's roster (its rule and two lines) takes only what the
+	// poll, the roster's three rows and a line of notes leave: its counts
+	// are on the roster's rule whatever it gets
+	var enrol []string
+	if d.enrol != nil {
+		enrol = clip(d.enrolLines(), min(max(left-3-min(len(notes), 1)-1, 0), 2))
+		if len(enrol) > 0 {
+			left -= len(enrol) + 1
+		}
+	}
 	keep := min(len(notes), max(left/4, 2))
 	rosterRows := min(need, max(left-keep, 3))
 	notesRows := max(left-rosterRows, 0)
 	lines = append(lines, views.Rule(st, "poll", w))
 	lines = append(lines, clip(poll, pollRows)...)
-	lines = append(lines, views.Rule(st, "roster", w))
+	lines = append(lines, views.Rule(st, d.rosterTitle(), w))
 	lines = append(lines, d.rosterLines(rosterRows)...)
+	if len(enrol) > 0 {
+		lines = append(lines, views.Rule(st, "school roster", w))
+		lines = append(lines, enrol...)
+	}
 	lines = append(lines, views.Rule(st, "speaker notes", w))
 	if len(notes) > notesRows && notesRows > 0 {
 		more := len(notes) - notesRows + 1
@@ -316,6 +332,9 @@ func (d *Desk) rosterLines(n int) []string {
 		if i == d.pick {
 			mark = "▸ "
 		}
+		if d.unmatched(d.students[i].ID) {
+			mark = mark[:len(mark)-1] + "?" // a student of no roster row
+		}
 		l := truncate(strings.TrimRight(line(mark, rs[i]), " "), w)
 		if i == d.pick {
 			l = st.Accent.Render(l)
@@ -429,6 +448,12 @@ func (p *deskPage) Update(msg tea.Msg) (Component, tea.Cmd) {
 		return p, nil
 	case key.Matches(k, summaryKey):
 		return &summaryPage{a: a, back: p}, nil
+	case key.Matches(k, rosterKey):
+		if !c.part.Enrolled() {
+			a.pl.SetFlash("the server has no school roster: its operator gives one with -roster FILE")
+			return p, nil
+		}
+		return newRosterPage(a, p), nil
 	case k.String() == "[" || k.String() == "]":
 		// a page of the roster: the pick moves by the rows on screen
 		n, page := len(a.students()), max(c.board.page, 1)
@@ -483,6 +508,9 @@ func (p *deskPage) KeyMap() help.KeyMap {
 	}
 	bs := []key.Binding{short(k.Step, "→", "step"), short(k.Back, "←", "back"), pick, show,
 		short(k.Follow, "F", "follow"), hold, summaryKey, short(k.Desk, "l", "scene"), short(k.Quit, "q", "quit")}
+	if a.cls.part.Enrolled() {
+		bs = slices.Insert(bs, len(bs)-2, rosterKey)
+	}
 	if a.course.Visiting() != play.NotVisiting {
 		// a student's run on screen: esc goes back to the instructor's own
 		bs = append([]key.Binding{key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "your own place"))}, bs...)
@@ -490,9 +518,9 @@ func (p *deskPage) KeyMap() help.KeyMap {
 	full := bs
 	// a line too narrow for every key leaves out the step and the back
 	// first: the scene's keys, which its help page lists; then the follow
-	// key (the class's line over the scene has it) and the summary, which
-	// ? lists
-	for _, drop := range []string{"right", "left", "F", "S"} {
+	// key (the class's line over the scene has it), the school roster's
+	// (the roster's rule says it) and the summary, which ? lists
+	for _, drop := range []string{"right", "left", "F", "m", "S"} {
 		if ansi.StringWidth(views.HelpLine(bs)) <= a.com.Width {
 			break
 		}
@@ -501,11 +529,11 @@ func (p *deskPage) KeyMap() help.KeyMap {
 	return keyList{short: bs, full: [][]key.Binding{full}}
 }
 
-// isDesk reports the class view's page, or the summary standing in for
-// it.
+// isDesk reports the class view's page, or the summary or the school
+// roster standing in for it.
 func isDesk(c Component) bool {
 	_, ok := c.(*deskPage)
-	return ok || isSummary(c)
+	return ok || isSummary(c) || isRosterPage(c)
 }
 
 func short(b key.Binding, keys, desc string) key.Binding {

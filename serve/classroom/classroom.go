@@ -34,8 +34,10 @@ type Classes struct {
 	join string
 	// web is the page a class is joined from in a browser, set by OnWeb
 	web webJoin
-	now func() time.Time
-	log func(format string, a ...any)
+	// enrolled is the school's roster (-roster), set by Enrol
+	enrolled []class.Enrolled
+	now      func() time.Time
+	log      func(format string, a ...any)
 
 	mu    sync.Mutex
 	seats map[*serve.Session]*seated
@@ -134,6 +136,11 @@ func (c *Classes) Join(s *serve.Session) {
 		// 80 columns
 		room.Projector = link
 	}
+	if role == class.Instructor {
+		c.mu.Lock()
+		room.Enrolled = c.enrolled // the school's records are the instructor's alone
+		c.mu.Unlock()
+	}
 	s.Send(tui.JoinedMsg{Class: room, Note: note})
 	go func() {
 		defer close(st.done)
@@ -148,7 +155,7 @@ func (c *Classes) Join(s *serve.Session) {
 				// the roster is the instructor's to see: a student's or
 				// a projector's screen takes only the instructor's moves,
 				// not a message for every classmate's every row
-				m.Events = slices.DeleteFunc(m.Events, func(e class.Event) bool { return e.Kind == class.KindMember })
+				m.Events = slices.DeleteFunc(m.Events, func(e class.Event) bool { return e.Kind == class.KindMember || e.Kind == class.KindMatch })
 				if len(m.Events) == 0 {
 					return
 				}
@@ -388,6 +395,16 @@ func (c *Classes) OnWeb(publicURL, addr string, tls bool) {
 		scheme = "https://"
 	}
 	c.web = webJoin{base: strings.TrimSuffix(publicURL, "/"), scheme: scheme, port: port}
+}
+
+// Enrol gives the instructors' class views the school's roster (-roster
+// FILE; see gradebook.Roster.Enrolled): they list who has not joined and
+// who matches no row, and match a student by hand. An instructor's
+// session has the rows given before it joined.
+func (c *Classes) Enrol(rows []class.Enrolled) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.enrolled = rows
 }
 
 // link is the page that joins class code; local is the address the

@@ -1,0 +1,314 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"locksim/class"
+	"locksim/views"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// rosterKey opens the school's roster from the class view (m): every row,
+// who has not joined, and the picked student's match by hand.
+var rosterKey = key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "roster"))
+
+// rosterTitle is the roster rule's label: with a school roster, how many
+// of its rows have not joined and how many students match no row, and
+// the key that lists them whole.
+func (d *Desk) rosterTitle() string {
+	if d.enrol == nil {
+		return "roster"
+	}
+	return fmt.Sprintf("roster · %d not joined · %d with no row · m lists them", len(d.enrol.Missing), len(d.enrol.Unmatched))
+}
+
+// unmatched reports a student of no school roster row.
+func (d *Desk) unmatched(id string) bool {
+	if d.enrol == nil {
+		return false
+	}
+	_, tied := d.enrol.Row[id]
+	return !tied
+}
+
+// enrolLines are the school roster's lines of the class view: the rows
+// that have not joined, and the students of no row, each on one line
+// saying how many it leaves out.
+func (d *Desk) enrolLines() []string {
+	st, w := d.com.Styles, d.w
+	var missing, unmatched []string
+	for _, r := range d.enrol.Missing {
+		missing = append(missing, r.Name)
+	}
+	for _, m := range d.enrol.Unmatched {
+		unmatched = append(unmatched, m.Name)
+	}
+	var out []string
+	if len(unmatched) > 0 {
+		out = append(out, nameList(fmt.Sprintf("? no row (%d): ", len(unmatched)), unmatched, " · ↑↓ pick one, m matches", w))
+	}
+	if len(missing) > 0 {
+		out = append(out, st.Dim.Render(nameList(fmt.Sprintf("not joined (%d): ", len(missing)), missing, "", w)))
+	}
+	if len(out) == 0 {
+		out = append(out, st.Dim.Render(truncate("every roster row has joined, and every student has a row", w)))
+	}
+	return out
+}
+
+// nameList is head, then as many of names as fit in w columns with tail
+// after them, and "+N more" for the rest.
+func nameList(head string, names []string, tail string, w int) string {
+	line := head
+	for i, n := range names {
+		next := line
+		if i > 0 {
+			next += ", "
+		}
+		next += n
+		rest := ""
+		if left := len(names) - i - 1; left > 0 {
+			rest = fmt.Sprintf(", +%d more", left)
+		}
+		if w > 0 && ansi.StringWidth(next+rest+tail) > w {
+			if i == 0 {
+				return truncate(head+fmt.Sprintf("%d names", len(names))+tail, w)
+			}
+			return truncate(line+fmt.Sprintf(", +%d more", len(names)-i)+tail, w)
+		}
+		line = next
+	}
+	return truncate(line+tail, w)
+}
+
+// rosterPage is the school's roster over the class view (m): the students
+// of no row, then every row (those not joined first), each with who it
+// is tied to and how. With a picked student of no row, or matched by
+// hand, enter matches them to the row under the cursor (or undoes the
+// match): the class (class.Part.Match) keeps it in the class store. It
+// scrolls; the class view's state is untouched.
+type rosterPage struct {
+	a    *session
+	back Component
+	// id is the student to match ("" for none), name theirs, why what
+	// says they cannot be matched
+	id, name, why string
+	// cur is the cursor among the page's choices, top the first line on
+	// screen, rows the lines the last View had
+	cur, top, rows int
+}
+
+func newRosterPage(a *session, back Component) *rosterPage {
+	p := &rosterPage{a: a, back: back}
+	ss := a.students()
+	if c := a.cls; c.pick < len(ss) {
+		m := ss[c.pick]
+		p.id, p.name = m.ID, m.Name
+		if why, ok := c.part.Matchable(m.ID); !ok {
+			p.id, p.why = "", why
+		}
+	}
+	return p
+}
+
+var (
+	rosterMove  = key.NewBinding(key.WithKeys("up", "down", "[", "]"), key.WithHelp("↑↓[]", "row"))
+	rosterMatch = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "match"))
+	rosterClose = key.NewBinding(key.WithKeys("m", "esc"), key.WithHelp("m/esc", "class view"))
+)
+
+// choice is one row the cursor can stand on: a roster row's Ref, or ""
+// for the undoing of a match by hand.
+type choice struct {
+	ref  string
+	line int // its line among the page's lines
+}
+
+func (p *rosterPage) Init() tea.Cmd { return nil }
+
+func (p *rosterPage) Update(msg tea.Msg) (Component, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return p, nil
+	}
+	_, choices := p.lines()
+	page := max(p.rows-1, 1)
+	if p.id == "" {
+		// nothing to match: the keys scroll the page
+		switch {
+		case key.Matches(k, rosterClose):
+			return p.back, nil
+		case key.Matches(k, p.a.com.Keys.Desk):
+			return nil, nil
+		case k.Type == tea.KeyUp:
+			p.top--
+		case k.Type == tea.KeyDown:
+			p.top++
+		case k.String() == "[":
+			p.top -= page
+		case k.String() == "]":
+			p.top += page
+		}
+		p.top = max(p.top, 0)
+		return p, nil
+	}
+	switch {
+	case key.Matches(k, rosterClose):
+		return p.back, nil
+	case key.Matches(k, p.a.com.Keys.Desk):
+		return nil, nil // l: the scene, as from the class view
+	case k.Type == tea.KeyUp:
+		p.cur--
+	case k.Type == tea.KeyDown:
+		p.cur++
+	case k.String() == "[":
+		p.cur -= page
+	case k.String() == "]":
+		p.cur += page
+	case key.Matches(k, rosterMatch) && p.id != "" && len(choices) > 0:
+		p.cur = min(max(p.cur, 0), len(choices)-1)
+		note := p.a.cls.part.Match(p.id, choices[p.cur].ref)
+		p.a.pl.SetFlash(note) // the class view's help line says it until the next key
+		return p.back, nil
+	}
+	p.cur = min(max(p.cur, 0), max(len(choices)-1, 0))
+	return p, nil
+}
+
+func (p *rosterPage) SetSize(w, h int) { p.back.SetSize(w, h) }
+
+func (p *rosterPage) KeyMap() help.KeyMap {
+	bs := []key.Binding{rosterMove}
+	if p.id != "" {
+		bs = append(bs, rosterMatch)
+	}
+	bs = append(bs, rosterClose, short(p.a.com.Keys.Desk, "l", "scene"), short(p.a.com.Keys.Quit, "q", "quit"))
+	return keyList{short: bs, full: [][]key.Binding{bs}}
+}
+
+// lines are the page's lines w columns wide, and the choices among them.
+func (p *rosterPage) lines() ([]string, []choice) {
+	a := p.a
+	st, w := a.com.Styles, a.com.Width
+	e, _ := a.cls.part.Enrolment()
+	var out []string
+	var cs []choice
+	out = append(out, views.Rule(st, fmt.Sprintf("students with no row (%d)", len(e.Unmatched)), w))
+	if len(e.Unmatched) == 0 {
+		out = append(out, st.Dim.Render("none: every student is tied to a row"))
+	}
+	for _, m := range e.Unmatched {
+		// "? ", never the cursor's column blank: a name is the student's
+		// to choose, and one that starts "▸ line" must not pass for it
+		out = append(out, truncate("? "+m.Name+st.Dim.Render(" · "+idOf(m.ID)), w))
+	}
+	if p.id != "" && e.How[p.id] == class.TieHand {
+		out = append(out, views.Rule(st, "undo", w))
+		cs = append(cs, choice{ref: "", line: len(out)})
+		out = append(out, "no row: "+p.name+" matches no roster row again")
+	}
+	row := func(i int) string {
+		r := e.Rows[i]
+		s := fmt.Sprintf("line %-3d %s", r.Line, r.Name)
+		if r.Label != "" {
+			s += st.Dim.Render(" · " + r.Label)
+		}
+		var tied []string
+		for _, m := range e.ByRow[i] {
+			tied = append(tied, m.Name+" ("+map[class.Tie]string{class.TieKey: "key", class.TieName: "name", class.TieHand: "by hand"}[e.How[m.ID]]+")")
+		}
+		if len(tied) > 0 {
+			s += " · " + strings.Join(tied, ", ")
+		}
+		return s
+	}
+	var joined []int
+	out = append(out, views.Rule(st, fmt.Sprintf("not joined (%d)", len(e.Missing)), w))
+	for i := range e.Rows {
+		if len(e.ByRow[i]) > 0 {
+			joined = append(joined, i)
+			continue
+		}
+		cs = append(cs, choice{ref: e.Rows[i].Ref, line: len(out)})
+		out = append(out, row(i))
+	}
+	out = append(out, views.Rule(st, fmt.Sprintf("joined (%d)", len(joined)), w))
+	for _, i := range joined {
+		cs = append(cs, choice{ref: e.Rows[i].Ref, line: len(out)})
+		out = append(out, row(i))
+	}
+	return out, cs
+}
+
+// View is the page's title, as many of its lines as fit around the
+// cursor with a line saying how many more there are, and the help line.
+func (p *rosterPage) View() string {
+	a := p.a
+	st, w, h := a.com.Styles, a.com.Width, a.com.Height
+	e, _ := a.cls.part.Enrolment()
+	title := st.Title.Render("class "+a.cls.part.Code()) + fmt.Sprintf(" · school roster: %d rows, %d not joined", len(e.Rows), len(e.Missing))
+	var say string
+	switch {
+	case p.id != "":
+		say = st.Accent.Render("match " + p.name + " to the row under ▸: enter")
+	case p.why != "":
+		say = st.Dim.Render(p.name + ": " + p.why)
+	default:
+		say = st.Dim.Render("pick a student of no row in the class view, then m, to match them")
+	}
+	lines, cs := p.lines()
+	cur := -1
+	if p.id != "" && len(cs) > 0 {
+		p.cur = min(max(p.cur, 0), len(cs)-1)
+		cur = cs[p.cur].line
+		lines[cur] = st.Accent.Render("▸ " + ansi.Strip(lines[cur]))
+	}
+	for i := range lines {
+		if plain := ansi.Strip(lines[i]); i != cur && !strings.HasPrefix(plain, "──") && !strings.HasPrefix(plain, "? ") {
+			lines[i] = "  " + lines[i]
+		}
+		lines[i] = truncate(lines[i], w)
+	}
+	rows := max(h-3, 1)
+	if len(lines) > rows {
+		rows--
+	}
+	p.rows = rows
+	if cur >= 0 {
+		p.top = min(p.top, cur)
+		p.top = max(p.top, cur-rows+1)
+	}
+	p.top = min(max(p.top, 0), max(len(lines)-rows, 0))
+	body := lines[p.top:min(p.top+rows, len(lines))]
+	if len(lines) > rows {
+		var more []string
+		if below := len(lines) - p.top - len(body); below > 0 {
+			more = append(more, fmt.Sprintf("%d more lines below", below))
+		}
+		if p.top > 0 {
+			more = append(more, fmt.Sprintf("%d above", p.top))
+		}
+		body = append(body, st.Dim.Render(truncate("… "+strings.Join(more, ", ")+" · ↑↓[] scroll", w)))
+	}
+	help := truncate(st.Dim.Render(views.HelpLine(p.KeyMap().ShortHelp())), w)
+	return fitRows(truncate(title, w)+"\n"+truncate(say, w)+"\n"+strings.Join(body, "\n"), h-1) + "\n" + help
+}
+
+// idOf is the start of a member's id, as the gradebook's notes name it.
+func idOf(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}
+
+// isRosterPage reports the school roster's page.
+func isRosterPage(c Component) bool {
+	_, ok := c.(*rosterPage)
+	return ok
+}

@@ -38,7 +38,41 @@ import (
 var (
 	benchSessions = flag.Int("locksim.sessions", 60, "the served benchmarks' sessions")
 	benchIdle     = flag.Duration("locksim.idle", 2*time.Second, "BenchmarkServedIdle's idle window")
+	benchHogs     = flag.Int("locksim.hogs", 0, "CPU hogs (processes that spin, one core each) beside BenchmarkServedFollow, as CI's soak runs it")
 )
+
+// A hog (LOCKSIM_HOG=1) spins until it is killed: a core the machine
+// does not have, as `yes > /dev/null` takes one.
+func init() {
+	if os.Getenv("LOCKSIM_HOG") != "1" {
+		return
+	}
+	for {
+	}
+}
+
+// startHogs starts n hogs, each a process of this binary; stop kills
+// them (and the benchmark's end, if it was not called).
+func startHogs(b *testing.B, n int) (stop func()) {
+	var cmds []*exec.Cmd
+	stop = func() {
+		for _, cmd := range cmds {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+		cmds = nil
+	}
+	b.Cleanup(stop)
+	for range n {
+		cmd := exec.Command(os.Args[0], "-test.run", "^$")
+		cmd.Env = append(os.Environ(), "LOCKSIM_HOG=1")
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+	}
+	return stop
+}
 
 // A server process the benchmarks start (LOCKSIM_MAIN=1 with
 // LOCKSIM_BENCH_SIGNALS=1) answers SIGUSR1 with its live heap after a
@@ -322,11 +356,15 @@ var openedClass = regexp.MustCompile(`class ([a-z2-9]{5}) \(`)
 // the instructor steps once a second, forth and back (each op one step). p95-ms
 // is over every follower's time from the instructor's key sent to the new
 // step counter on that follower's screen; all-p95-ms is the 95th
-// percentile of the time until the last of the 60 showed it. Then, with
-// the class idle for the idle window (-locksim.idle), the server's CPU
-// and the bytes sent, as BenchmarkServedIdle measures them.
+// percentile of the time until the last of the 60 showed it (the
+// fan-out); cpu-ms/step is the server's CPU time over the steps, a step's
+// share (the clients' and other processes' are not in it); load is the
+// one-minute load average after the steps, and hogs the CPU hogs
+// -locksim.hogs ran beside them. Then, with the class
+// idle for the idle window (-locksim.idle), the server's CPU and the
+// bytes sent, as BenchmarkServedIdle measures them.
 //
-//	go test ./cli -run '^$' -bench ServedFollow -benchtime 30x
+//	go test ./cli -run '^$' -bench ServedFollow -benchtime 30x -locksim.hogs 1
 func BenchmarkServedFollow(b *testing.B) {
 	s := startServed(b, *benchSessions)
 	teach := termtest.OpenLight(b, termtest.Dial(b, s.addr, "prof", s.teacher), 100, 30, "")
@@ -371,8 +409,10 @@ func BenchmarkServedFollow(b *testing.B) {
 		terms[i] = lt
 	}
 	quiet(append(terms, teach))
+	stopHogs := startHogs(b, *benchHogs)
 
 	var each, all []time.Duration
+	cpu0 := s.cpu(b)
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	for k := 0; b.Loop(); k++ {
@@ -407,19 +447,23 @@ func BenchmarkServedFollow(b *testing.B) {
 	}
 	slices.Sort(each)
 	slices.Sort(all)
+	stepCPU := (s.cpu(b) - cpu0) / time.Duration(max(len(all), 1))
 	load := load1(b)
+	stopHogs()
 	// the class idle: the followers' seats beat once a second each
 	b.StopTimer()
 	quiet(append(terms, teach))
 	cpu, took, sent := s.idle(b, append(terms, teach))
 	pct := 100 * cpu.Seconds() / took.Seconds()
-	b.Logf("an instructor and %d followers, %d steps: p95 %v to each follower, p95 %v to all of them, load %.2f; then idle for %v: server CPU %.2f%% of a core, %d bytes sent",
-		len(terms), len(all), termtest.Percentile(each, 95), termtest.Percentile(all, 95), load, took.Round(time.Millisecond), pct, sent)
+	b.Logf("an instructor and %d followers, %d steps: p95 %v to each follower, p95 %v to all of them (the fan-out), server CPU %v a step, load %.2f with %d CPU hogs; then idle for %v: server CPU %.2f%% of a core, %d bytes sent",
+		len(terms), len(all), termtest.Percentile(each, 95), termtest.Percentile(all, 95), stepCPU.Round(time.Millisecond), load, *benchHogs, took.Round(time.Millisecond), pct, sent)
 	b.ReportMetric(pct, "idle-cpu-%")
 	b.ReportMetric(float64(sent), "idle-bytes")
 	b.ReportMetric(termtest.Millis(termtest.Percentile(each, 95)), "p95-ms")
 	b.ReportMetric(termtest.Millis(termtest.Percentile(all, 95)), "all-p95-ms")
 	b.ReportMetric(load, "load")
+	b.ReportMetric(termtest.Millis(stepCPU), "cpu-ms/step")
+	b.ReportMetric(float64(*benchHogs), "hogs")
 	b.ReportMetric(0, "ns/op")
 }
 

@@ -50,12 +50,15 @@ func (l *limits) start() {
 	l.check()
 }
 
-// key counts a key typed now: the idle time starts again.
-func (l *limits) key() {
+// key counts a key typed now: the idle time starts again. It reports
+// whether the idle warning had been given, so that a caller that is not
+// a key knows whether there is a warning on screen to clear.
+func (l *limits) key() (warned bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.lastKey = l.clock.Now()
-	l.warned = false
+	warned, l.warned = l.warned, false
+	return warned
 }
 
 // close stops the timer; the session is ending.

@@ -58,21 +58,50 @@ func newFrames(out io.Writer, w, h, fps int, clock Clock) *frames {
 	return &frames{out: out, every: time.Second / time.Duration(fps), clock: clock, w: w, h: h, tokens: FrameBurst, filled: clock.Now()}
 }
 
+// RunningWait is the longest a session's view waits for a running move
+// (see running) before it is drawn anyway.
+const RunningWait = 200 * time.Millisecond
+
+// running is a program's model that can say a move of the story runs
+// with nothing on screen saying so (the embedded server's moves, which
+// show no spinner): the view drawn now would be the one before the move,
+// drawn again moments later when the move's message comes. A class's
+// step gives each follower a message that starts the move and one when
+// it is done; drawing once, after it, halves the views a step costs
+// (docs/benchmarks.md).
+type running interface{ Running() bool }
+
 // model wraps the program's model: each view it returns is drawn, and a
 // window size message sets the terminal's size. Bubble Tea calls View
-// once after each message, which is when a frame can have changed.
-func (f *frames) model(inner tea.Model) tea.Model { return &drawn{inner: inner, f: f} }
+// once after each message, which is when a frame can have changed. Set
+// the returned model's send to the program's Send before it runs.
+func (f *frames) model(inner tea.Model) *drawn { return &drawn{inner: inner, f: f} }
 
 type drawn struct {
 	inner tea.Model
 	f     *frames
+	// send is the program's Send, for the wake-up after RunningWait
+	send func(tea.Msg)
 	// sized is set once the session's size has reached the inner model.
 	// Bubble Tea asks for a view before Init's size message arrives: that
 	// view is the course's "needs a terminal of at least 80x24; this one
 	// is 0x0", and a browser tab that paints only its first frame (a
 	// background tab, a screenshot taken early) kept showing it.
 	sized bool
+	// waiting is set while the views wait for a running move, and late
+	// once that wait has lasted RunningWait; waits counts the waits, so
+	// that a wake-up names the one it ends
+	waiting, late bool
+	waits         int
+	// last is the last view drawn; stale is set while a newer one was
+	// not drawn
+	last  string
+	stale bool
 }
+
+// wake is the message that ends a wait for a running move after
+// RunningWait: the view is drawn then, running or not.
+type wake struct{ wait int }
 
 func (d *drawn) Init() tea.Cmd {
 	// without its own renderer Bubble Tea does not read the terminal's
@@ -85,19 +114,37 @@ func (d *drawn) Init() tea.Cmd {
 }
 
 func (d *drawn) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if m, ok := msg.(tea.WindowSizeMsg); ok {
+	switch m := msg.(type) {
+	case wake:
+		d.late = d.late || d.waiting && m.wait == d.waits
+		return d, nil
+	case tea.WindowSizeMsg:
 		d.f.resize(m.Width, m.Height)
 		d.sized = true
 	}
+	d.stale = true
 	var cmd tea.Cmd
 	d.inner, cmd = d.inner.Update(msg)
 	return d, cmd
 }
 
 func (d *drawn) View() string {
+	if !d.stale {
+		return d.last // a wake-up after the wait ended: nothing new
+	}
+	if r, ok := d.inner.(running); ok && d.sized && d.send != nil && !d.late && r.Running() {
+		if !d.waiting {
+			d.waiting, d.waits = true, d.waits+1
+			wait, send := d.waits, d.send
+			d.f.clock.AfterFunc(RunningWait, func() { send(wake{wait}) })
+		}
+		return d.last
+	}
+	d.waiting, d.late = false, false
 	v := d.inner.View()
 	if d.sized {
 		d.f.draw(v)
+		d.last, d.stale = v, false
 	}
 	return v
 }

@@ -10,6 +10,8 @@ import (
 
 	"locksim/serve/termtest"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -134,5 +136,88 @@ func TestNoFrameTicker(t *testing.T) {
 		if strings.Contains(g, "bubbletea.(*standardRenderer)") {
 			t.Fatalf("a session runs Bubble Tea's renderer:\n%s", g)
 		}
+	}
+}
+
+// mover is a course that runs a move: start sets it running, done ends
+// it; it counts the views it is asked for.
+type mover struct {
+	moving bool
+	step   int
+	views  int
+}
+
+type (
+	startMove struct{}
+	endMove   struct{}
+)
+
+func (m *mover) Init() tea.Cmd { return nil }
+
+func (m *mover) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg.(type) {
+	case startMove:
+		m.moving = true
+	case endMove:
+		m.moving = false
+		m.step++
+	}
+	return m, nil
+}
+
+func (m *mover) View() string { m.views++; return fmt.Sprintf("step %d", m.step) }
+
+func (m *mover) Running() bool { return m.moving }
+
+// TestViewsWaitForARunningMove: while the course runs a move that shows
+// nothing on screen (a follower's step on the embedded server), the
+// message that started it draws no view; the move's end draws the one
+// after it. A move that runs past RunningWait is drawn then, and a
+// wake-up for a wait already over draws nothing.
+func TestViewsWaitForARunningMove(t *testing.T) {
+	out, clock := &sink{}, newFakeClock()
+	m := &mover{}
+	d := newFrames(out, 20, 5, FPS, clock).model(m)
+	var sent []tea.Msg
+	d.send = func(msg tea.Msg) { sent = append(sent, msg) }
+	update := func(msg tea.Msg) string {
+		d.Update(msg)
+		d.View()
+		return out.take()
+	}
+	if got := update(tea.WindowSizeMsg{Width: 20, Height: 5}); !strings.Contains(got, "step 0") || m.views != 1 {
+		t.Fatalf("the first frame: %q, %d views", got, m.views)
+	}
+	if got := update(startMove{}); got != "" || m.views != 1 {
+		t.Errorf("a move started: sent %q, %d views, want none", got, m.views)
+	}
+	if got := update(endMove{}); !strings.Contains(got, "step 1") || m.views != 2 {
+		t.Errorf("the move ended: sent %q, %d views, want step 1 in a second", got, m.views)
+	}
+
+	// the first move's wait ended before its wake-up: that draws nothing
+	clock.Advance(RunningWait)
+	if len(sent) != 1 {
+		t.Fatalf("%d wake-ups, want 1", len(sent))
+	}
+	if got := update(sent[0]); got != "" || m.views != 2 {
+		t.Errorf("a wake-up after its move ended: sent %q, %d views, want none past 2", got, m.views)
+	}
+
+	update(startMove{})
+	clock.Advance(RunningWait - time.Millisecond)
+	if len(sent) != 1 {
+		t.Fatalf("a wake-up before RunningWait: %v", sent[1:])
+	}
+	clock.Advance(time.Millisecond)
+	if len(sent) != 2 {
+		t.Fatalf("after RunningWait: %d wake-ups, want 2", len(sent))
+	}
+	if update(sent[1]); m.views != 3 {
+		t.Errorf("a move past RunningWait: %d views, want its view drawn (3)", m.views)
+	}
+	update(endMove{})
+	if m.views != 4 {
+		t.Errorf("the long move's end: %d views, want 4", m.views)
 	}
 }

@@ -119,3 +119,27 @@ func TestTouchKeepsALessonOpen(t *testing.T) {
 		endsWith(t, d, tm, false, "locksim: closed after 10 min without a key")
 	})
 }
+
+// TestKeyReportsTheWarning: a key (or a class's touch) reports whether
+// the idle warning had been given, once: a touch sends the screen a
+// message only to clear a warning on it, as each message costs a view.
+func TestKeyReportsTheWarning(t *testing.T) {
+	clock := newFakeClock()
+	var warned []time.Duration
+	l := &limits{clock: clock, idle: 10 * time.Minute, warn: func(left time.Duration) { warned = append(warned, left) }, end: func(string) {}}
+	l.start()
+	defer l.close()
+	if l.key() {
+		t.Error("a key with no warning given reports one")
+	}
+	clock.Advance(9 * time.Minute)
+	if len(warned) != 1 || warned[0] != time.Minute {
+		t.Fatalf("after 9 min of a 10 min idle limit: warnings %v, want one of 1 min", warned)
+	}
+	if !l.key() {
+		t.Error("the key after the warning does not report it")
+	}
+	if l.key() {
+		t.Error("a second key reports the warning again")
+	}
+}

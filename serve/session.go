@@ -141,14 +141,19 @@ func (s *Server) course(t Transport, f front, at *play.Position) Exit {
 		// the signals are the server's: ctrl+z or a SIGTSTP must never
 		// stop the process every student is in
 		tea.WithoutSignalHandler(), tea.WithContext(ctx))
-	p := tea.NewProgram(fr.model(m), opts...)
+	d := fr.model(m)
+	p := tea.NewProgram(d, opts...)
+	d.send = p.Send
 	ses.send = p.Send
 	m.lim = &limits{clock: s.clock, idle: s.cfg.Idle, maxTime: s.cfg.MaxTime,
 		warn: func(left time.Duration) { p.Send(idleWarning{left}) },
 		end:  func(line string) { p.Send(End{line}) }}
 	ses.touch = func() {
-		m.lim.key()
-		p.Send(idleWarning{}) // clears a warning on screen
+		// a message only when there is a warning to clear: every message
+		// costs a View, and a class's step touches each of its followers
+		if m.lim.key() {
+			p.Send(idleWarning{})
+		}
 	}
 
 	// wish v1.4.7 forwards resizes in a goroutine with no recover: ours
@@ -436,6 +441,13 @@ func (m *screen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	m.inner, cmd = m.inner.Update(msg)
 	return m, cmd
+}
+
+// Running is the course's: a move runs with nothing on screen saying so
+// (see drawn); never while the name is asked.
+func (m *screen) Running() bool {
+	r, ok := m.inner.(running)
+	return ok && m.naming == nil && r.Running()
 }
 
 func (m *screen) View() string {

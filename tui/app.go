@@ -372,6 +372,13 @@ func (a *App) View() string {
 	return a.pages.top().View()
 }
 
+// Running reports a move of the scene running with nothing on screen
+// saying so: on the embedded server a step shows no spinner, so the view
+// drawn while it runs is the one before it, and the move's end (a
+// message) comes moments later. A served session's frames skip those
+// views (serve's drawn).
+func (a *App) Running() bool { return a.pl != nil && a.pl.Busy && !a.pl.spinning }
+
 // SetSize sets the size the screen draws at: the terminal's, or a
 // session's window; each part of the screen gets it.
 func (a *App) SetSize(w, h int) {

@@ -18,6 +18,7 @@ import (
 func (a *App) openLab() (*Lab, tea.Cmd) {
 	a.backToScene() // the lab stands in for the contents
 	l := newLab(a.com, a.course.Prog.Levels, a.course.RecordLevel, &a.labOwn, a.labDir, a.b.Live(), a.toc)
+	l.predict = a.course.Quiz
 	l.SetSize(a.com.Width, a.com.Height)
 	a.openOver(l)
 	if a.labResumed {

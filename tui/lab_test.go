@@ -11,6 +11,7 @@ import (
 
 	"locksim/lab"
 	"locksim/play"
+	"locksim/scenes"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	tea "github.com/charmbracelet/bubbletea"
@@ -612,5 +613,46 @@ func answerBreak(t *testing.T, a *App) {
 	drive(t, a, keys("1[esc]")...)
 	if a.labStory {
 		t.Fatalf("esc should go back to the lab:\n%s", a.View())
+	}
+}
+
+// TestLabStoryNotesKeepTheVerdict: at 80x24, in a break's story at its
+// question, two hints, the note past the last hint and y's note of where
+// it wrote (several lines) each take rows of their own: the verdict row,
+// the properties, the timeline and the help stay on the screen's 24 rows.
+func TestLabStoryNotesKeepTheVerdict(t *testing.T) {
+	dir := t.TempDir()
+	a := openLab(t, Options{Seed: 1, Lab: labDir(t), Export: scenes.Export{Dir: dir}}, 80, 24, "[ctrl+r][ctrl+o]")
+	for j := 0; !a.pl.Asking && j < 20; j++ {
+		drive(t, a, keys("n")...)
+	}
+	if !a.pl.Asking {
+		t.Fatalf("the break's story should ask:\n%s", a.View())
+	}
+	check := func(when string) string {
+		t.Helper()
+		v := ansi.Strip(a.View())
+		rows := strings.Split(v, "\n")
+		if len(rows) != 24 {
+			t.Fatalf("%s: %d rows, want 24:\n%s", when, len(rows), v)
+		}
+		verdict := slices.IndexFunc(rows, func(r string) bool { return strings.HasPrefix(r, "verdict ") })
+		if verdict < 0 || !strings.HasPrefix(rows[verdict+1], "properties ") || !strings.Contains(rows[23], "your prediction") {
+			t.Errorf("%s: the verdict row, the properties and the help should stay on screen:\n%s", when, v)
+		}
+		return v
+	}
+	drive(t, a, keys("hh")...)
+	check("two hints")
+	drive(t, a, keys("h")...)
+	v := check("past the last hint")
+	if !strings.Contains(v, "No more hints") {
+		t.Errorf("the note past the last hint should show:\n%s", v)
+	}
+	golden(t, "lab-story-hints-80x24", a.View())
+	drive(t, a, keys("y")...)
+	v = check("y's note")
+	if !strings.Contains(strings.Join(strings.Fields(v), ""), dir) {
+		t.Errorf("y's note should say where it wrote, %s, whole:\n%s", dir, v)
 	}
 }

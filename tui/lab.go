@@ -509,7 +509,8 @@ func (l *Lab) editKey(msg tea.KeyMsg) tea.Cmd {
 	k := l.com.LabKeys
 	lv := l.level(l.open)
 	switch {
-	case key.Matches(msg, k.Help), lv.Break() && key.Matches(msg, k.Keys):
+	case key.Matches(msg, k.Help), lv.Break() && key.Matches(msg, k.Keys),
+		l.focus >= len(l.parts) && msg.String() == "?": // no policy field takes a ?
 		l.showHelp = true
 		return nil
 	case l.running && key.Matches(msg, k.Cancel):
@@ -570,6 +571,11 @@ func (l *Lab) editKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	var cmd tea.Cmd
+	if l.focus < len(l.parts) && msg.String() == "?" {
+		// a ? belongs in a comment or a string of the code: typed, with a
+		// word on where the keys page is, for a learner who asked for it
+		l.note = "? typed into " + labPartNames[l.focus] + " · ctrl+g opens the keys page"
+	}
 	if l.focus < len(l.parts) {
 		before := l.parts[l.focus].Value()
 		l.parts[l.focus], cmd = l.parts[l.focus].Update(msg)

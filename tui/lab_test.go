@@ -656,3 +656,34 @@ func TestLabStoryNotesKeepTheVerdict(t *testing.T) {
 		t.Errorf("y's note should say where it wrote, %s, whole:\n%s", dir, v)
 	}
 }
+
+// TestLabFirstScreenKeys: -lab on a new directory opens at 80x24 with its
+// note (a starter lock, saved there later) and, under it, the keys line
+// with the keys page's key; ? in the editor is typed into the code (it
+// belongs in a comment) and says where the keys page is; ? in a policy
+// field, which takes no ?, opens the keys page.
+func TestLabFirstScreenKeys(t *testing.T) {
+	a := openLab(t, Options{Seed: 1, Lab: filepath.Join(t.TempDir(), "mylock")}, 80, 24, "")
+	rows := strings.Split(ansi.Strip(a.View()), "\n")
+	if len(rows) != 24 || !strings.Contains(rows[23], "ctrl+g keys") || !strings.Contains(strings.Join(rows, " "), "has no lock yet") {
+		t.Fatalf("the first screen should show its note and, under it, the keys line:\n%s", strings.Join(rows, "\n"))
+	}
+	l := a.labPage()
+	part := l.focus
+	before := l.parts[part].Value()
+	drive(t, a, labPresses("?")...)
+	rows = strings.Split(ansi.Strip(a.View()), "\n")
+	if strings.Count(l.parts[part].Value(), "?") != strings.Count(before, "?")+1 || l.showHelp {
+		t.Errorf("? in the editor should be typed into the code: %q", l.parts[part].Value())
+	}
+	if len(rows) != 24 || !strings.Contains(strings.Join(rows, " "), "ctrl+g opens the keys page") || !strings.Contains(rows[23], "ctrl+g keys") {
+		t.Errorf("a ? typed should say where the keys page is, the keys line kept:\n%s", strings.Join(rows, "\n"))
+	}
+	for i := 0; i < 10 && l.focus < len(l.parts); i++ {
+		drive(t, a, labPresses("[tab]")...)
+	}
+	drive(t, a, labPresses("?")...)
+	if !l.showHelp {
+		t.Errorf("? in a policy field should open the keys page:\n%s", a.View())
+	}
+}

@@ -68,6 +68,7 @@ func (a *App) openLabDir(dir string) error {
 	l.sel = len(l.levels)
 	l.openLevel(l.sel)
 	l.note = note
+	l.layout() // the note takes rows of its own, over the keys
 	return nil
 }
 

@@ -271,17 +271,19 @@ func (l *Lab) referenceRows(n int) []string {
 	return out
 }
 
-// footer is the page's last rows: the one-time note, wrapped, or the keys
-// that fit one row, the keys page's key always among them.
+// footer is the page's last rows: the one-time note, wrapped, over the
+// keys that fit one row, the keys page's key always among them (a note
+// never hides how to reach the keys page).
 func (l *Lab) footer() []string {
 	st := l.com.Styles
+	var out []string
 	if l.note != "" {
-		return strings.Split(styleLines(st.Warn, wrapAll(st, l.note, l.w)), "\n")
+		out = strings.Split(styleLines(st.Warn, wrapAll(st, l.note, l.w)), "\n")
 	}
 	if l.showHelp || l.showRef {
-		return []string{st.Dim.Render("any key: back")}
+		return append(out, st.Dim.Render("any key: back"))
 	}
-	return []string{st.Dim.Render(views.HelpLine(fitKeys(l.KeyMap().ShortHelp(), l.w)))}
+	return append(out, st.Dim.Render(views.HelpLine(fitKeys(l.KeyMap().ShortHelp(), l.w))))
 }
 
 // fitKeys is bindings with as many left out, from the end, as makes their

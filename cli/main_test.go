@@ -122,6 +122,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-scene", "gc-pause", "-history", "/proc/x.html"}, "-history /proc/x.html: cannot write there"},
 		{[]string{"-story", "-story CODE"}, `-story "-story CODE": a story code reads <scene>.<letters and digits>`},
 		{[]string{"-story", "race"}, `-story "race": a story code reads <scene>.<letters and digits>`},
+		{[]string{"-grade", ".", "-out", "/proc/x"}, "-out /proc/x: cannot write there"},
+		{[]string{"-grade", ".", "-out", "main_test.go/results"}, "-out main_test.go/results: main_test.go is not a directory"},
 		{[]string{"-plain", "-notes", "n.txt"}, "-notes follows the interactive screen"},
 		{[]string{"-history", "h.html"}, "-history needs -scene"},
 		{[]string{"-scene", "choose", "-history", "h.html"}, "scene choose is a quiz"},

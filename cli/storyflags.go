@@ -102,6 +102,36 @@ func writable(name, path string) error {
 	return nil
 }
 
+// writableDir checks, as writable does for a file, that flag name's
+// directory can be written: it, or the nearest of its parents that exists
+// (the directories after it are made), is a directory a file can be
+// created in. Nothing is left behind.
+func writableDir(name, dir string) error {
+	at := dir
+	for {
+		fi, err := os.Stat(at)
+		if err == nil && !fi.IsDir() {
+			return fmt.Errorf("%s %s: %s is not a directory", name, dir, at)
+		}
+		if err == nil {
+			break
+		}
+		// missing, or under a file (ENOTDIR): the parent says which
+		parent := filepath.Dir(at)
+		if parent == at {
+			break
+		}
+		at = parent
+	}
+	f, err := os.CreateTemp(at, ".locksim-probe-*")
+	if err != nil {
+		return fmt.Errorf("%s %s: cannot write there: %v", name, dir, unwrapPath(err))
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
+}
+
 // unwrapPath is err without the path a *PathError repeats.
 func unwrapPath(err error) error {
 	var pe *os.PathError

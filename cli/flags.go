@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net/url"
 	"os"
 	"slices"
@@ -238,7 +239,15 @@ func parse(args []string) (config, error) {
 	fs.StringVar(&c.scene, "scene", "", "")
 	fs.IntVar(&c.step, "step", 0, "")
 	fs.StringVar(&c.set, "set", "", "")
-	fs.Uint64Var(&c.seed, "seed", 0, "")
+	fs.Func("seed", "", func(v string) error {
+		n, err := strconv.ParseUint(v, 0, 64)
+		if err != nil {
+			// flag's own "parse error" does not say what a seed is
+			return fmt.Errorf("-seed must be a whole number from 0 to %d, got %s", uint64(math.MaxUint64), v)
+		}
+		c.seed = n
+		return nil
+	})
 	fs.BoolVar(&c.noQuiz, "no-quiz", false, "")
 	fs.StringVar(&c.theme, "theme", "default", "")
 	fs.BoolVar(&c.label, "label", false, "")
@@ -266,6 +275,13 @@ func parse(args []string) (config, error) {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return c, err
+		}
+		if _, own, ok := strings.Cut(err.Error(), "for flag "); ok && strings.HasPrefix(own, "-") {
+			// a flag whose check names itself: "-seed must be …", not
+			// `invalid value "-1" for flag -seed: -seed must be …`
+			if name, msg, _ := strings.Cut(own, ": "); strings.HasPrefix(msg, name+" ") {
+				return c, errors.New(msg)
+			}
 		}
 		if strings.Contains(err.Error(), "(locksim -") {
 			// the flag's own error already says where to look

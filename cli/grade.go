@@ -84,6 +84,9 @@ func checkGrade(_ *flag.FlagSet, c *config) error {
 		return errors.New("-grade-timeout must be above 0")
 	case c.lab.memory <= 0:
 		return errors.New("-grade-memory must be above 0 MB")
+	case c.lab.grade != "":
+		// before the search runs for a minute: results.json must land
+		return writableDir("-out", c.lab.out)
 	}
 	return nil
 }

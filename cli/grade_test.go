@@ -140,3 +140,31 @@ func TestGradePinnedPolicy(t *testing.T) {
 		}
 	}
 }
+
+// TestGradeBudgetStopNamesSchedule: a grade the search ends at a script's
+// budget says, in results.json and on stdout, which schedule ran into it,
+// so that the teacher or the student can play it again.
+func TestGradeBudgetStopNamesSchedule(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"acquire.lua": "if redis.call('GET', KEYS[1]) then\n  while true do end\nend\nreturn redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])\n",
+		"release.lua": "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end\nreturn 0\n",
+		"lab.json":    `{"bound": {"clients": 2, "faults": 0, "depth": 10}}`,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := t.TempDir()
+	code, stdout, errs := runMain("-grade", dir, "-out", out)
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	status, msg, _ := results(t, out)
+	if status != "error" || !strings.Contains(msg, "ran past its budget") || !strings.Contains(msg, "(in the schedule A acquire, ") || !strings.HasSuffix(msg, ", B acquire)") {
+		t.Errorf("results.json: %s %q; want the budget stop and its schedule", status, msg)
+	}
+	if !strings.Contains(stdout, "(in the schedule A acquire, ") {
+		t.Errorf("stdout should name the schedule too:\n%s", stdout)
+	}
+}

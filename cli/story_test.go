@@ -53,7 +53,7 @@ func TestStoryFlag(t *testing.T) {
 		want string
 	}{
 		{[]string{"-plain", "-story", code[:len(code)-1]}, "locksim: story code: the code is damaged"},
-		{[]string{"-plain", "-story", "hello"}, "locksim: story code: not a story code"},
+		{[]string{"-plain", "-story", "hello"}, `locksim: -story "hello": a story code reads <scene>.<letters and digits>`},
 		{[]string{"-plain", "-story", "nope." + code[strings.Index(code, ".")+1:]}, "locksim: story code: the code is damaged"},
 		{[]string{"-story", code, "-scene", "gc-pause"}, "locksim: -story carries its own scene, settings, seed and step: it does not go with -scene"},
 		{[]string{"-story", code, "-seed", "3"}, "it does not go with -seed"},

@@ -59,8 +59,9 @@ func checkCast(fs *flag.FlagSet, c *config) error {
 
 // writable checks, before any story is played, that flag name's file path can
 // be written where it is asked for: its directory exists (locksim makes
-// none) and the path is not a directory. A usage error, as every bad
-// input; a failed write after that (a full disk) is not.
+// none), the path is not a directory, and a plain file there opens for
+// writing. A usage error, as every bad input; a failed write after that
+// (a full disk) is not.
 func writable(name, path string) error {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return fmt.Errorf("%s %s: that is a directory; give a file's name", name, path)
@@ -75,7 +76,69 @@ func writable(name, path string) error {
 	case !fi.IsDir():
 		return fmt.Errorf("%s %s: %s is not a directory", name, path, dir)
 	}
+	// a directory that exists may still refuse the file (/proc, a
+	// read-only mount, no permission): open it as the write will, without
+	// truncating one that exists, and remove one made only to ask; a
+	// device or a FIFO (/dev/stdout) is left to the write, as opening a
+	// FIFO could wait for a reader
+	fi, err = os.Stat(path)
+	if err == nil && !fi.Mode().IsRegular() {
+		return nil
+	}
+	made := errors.Is(err, os.ErrNotExist)
+	var f *os.File
+	if made {
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	} else {
+		f, err = os.OpenFile(path, os.O_WRONLY, 0)
+	}
+	if err != nil {
+		return fmt.Errorf("%s %s: cannot write there: %v", name, path, unwrapPath(err))
+	}
+	f.Close()
+	if made {
+		os.Remove(path)
+	}
 	return nil
+}
+
+// writableDir checks, as writable does for a file, that flag name's
+// directory can be written: it, or the nearest of its parents that exists
+// (the directories after it are made), is a directory a file can be
+// created in. Nothing is left behind.
+func writableDir(name, dir string) error {
+	at := dir
+	for {
+		fi, err := os.Stat(at)
+		if err == nil && !fi.IsDir() {
+			return fmt.Errorf("%s %s: %s is not a directory", name, dir, at)
+		}
+		if err == nil {
+			break
+		}
+		// missing, or under a file (ENOTDIR): the parent says which
+		parent := filepath.Dir(at)
+		if parent == at {
+			break
+		}
+		at = parent
+	}
+	f, err := os.CreateTemp(at, ".locksim-probe-*")
+	if err != nil {
+		return fmt.Errorf("%s %s: cannot write there: %v", name, dir, unwrapPath(err))
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
+}
+
+// unwrapPath is err without the path a *PathError repeats.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // maxCastW and maxCastH bound -size: a wall of a lecture hall.
@@ -110,6 +173,15 @@ func readStory(fs *flag.FlagSet, c *config) error {
 		}
 	}
 	pos, err := storycode.Decode(code)
+	if errors.Is(err, storycode.ErrNotCode) {
+		// the usage's own words (-story CODE) pasted whole, or a scene's id
+		// alone: say what a code looks like and where one comes from
+		msg := fmt.Sprintf("-story %q: a story code reads <scene>.<letters and digits>, e.g. gc-pause.26hj7g6cp5w0…, as y shows it in a scene and a transcript prints it", c.story)
+		if f := strings.Fields(c.story); len(f) > 0 && strings.HasPrefix(f[0], "-") {
+			msg += "; give the code alone after -story"
+		}
+		return errors.New(msg)
+	}
 	if err != nil {
 		return err
 	}

@@ -92,11 +92,19 @@ func (e *ScriptError) Where() string {
 	return out
 }
 
+// Error is the error in one line: the file, the line when known, the
+// message, and for a run over budget that a search met, the schedule
+// that ran into it (a runtime error's schedule is said by the report,
+// beside the properties it failed).
 func (e *ScriptError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	where := ""
+	if w := e.Where(); e.OverBudget && w != "" {
+		where = " (in the schedule " + w + ")"
 	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s%s", e.File, e.Line, e.Msg, where)
+	}
+	return fmt.Sprintf("%s: %s%s", e.File, e.Msg, where)
 }
 
 // Script is a compiled Lua part.

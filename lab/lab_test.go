@@ -292,3 +292,31 @@ return 0
 		t.Errorf("errors %+v", rep.Errors)
 	}
 }
+
+// TestBudgetStopNamesItsSchedule: an acquire that loops only when the
+// key is taken passes the simplest run, then stops at its budget in the
+// search's first schedule where B asks while A holds; the error names
+// that schedule, so it can be played again (-grade's message is this
+// error's line).
+func TestBudgetStopNamesItsSchedule(t *testing.T) {
+	l := &Lock{
+		Acquire: Part{Name: PartAcquire, Lang: Lua, Src: "if redis.call('GET', KEYS[1]) then\n  while true do end\nend\nreturn redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])\n"},
+		Release: Part{Name: PartRelease, Lang: Lua, Src: "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end\nreturn 0\n"},
+		Extend:  Part{Name: PartExtend},
+		Policy:  DefaultPolicy(),
+	}
+	l.Policy.Bound.Faults = 0
+	if err := l.Compile(); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Check(context.Background(), l, Options{})
+	var se *ScriptError
+	if !errors.As(err, &se) || !se.OverBudget {
+		t.Fatalf("the search should stop at the acquire's budget, got %v", err)
+	}
+	if len(se.Schedule) == 0 || se.Schedule[len(se.Schedule)-1].String() != "B acquire" ||
+		!strings.Contains(se.Error(), "acquire.lua:2: stopped: the script ran past its budget") ||
+		!strings.Contains(se.Error(), "(in the schedule A acquire, ") || !strings.HasSuffix(se.Error(), ", B acquire)") {
+		t.Errorf("the stop should name its schedule, ending with B's acquire: %q, %v", se.Error(), se.Schedule)
+	}
+}

@@ -326,6 +326,12 @@ func (s *search) dfs(w *world, path []Move) error {
 		nerr := len(s.errs)
 		m, err := s.apply(&next, m)
 		if err != nil {
+			// a script stopped at its budget ends the search: the error
+			// names the schedule that ran into it, so it can be played again
+			var se *ScriptError
+			if errors.As(err, &se) && se.OverBudget && se.Schedule == nil {
+				se.Schedule = append(slices.Clone(path), m)
+			}
 			return err
 		}
 		p := append(path[:len(path):len(path)], m)
@@ -374,6 +380,7 @@ func (s *search) apply(w *world, m Move) (Move, error) {
 		x.waited = func() { before, beforeEnds, had = s.lockKey() }
 		label, err := s.pr.step(c, i, token(i), &w.grants, m.Fault == LostReply, x)
 		if err != nil {
+			m.Label = label // the move that ran into it, named
 			return m, err
 		}
 		m.Label = label
@@ -456,6 +463,10 @@ func (s *search) leaf(w *world, path []Move) error {
 		nerr := len(s.errs)
 		ok, err := s.probe()
 		if err != nil {
+			var se *ScriptError
+			if errors.As(err, &se) && se.OverBudget && se.Schedule == nil {
+				se.Schedule, se.Probe = slices.Clone(path), true
+			}
 			return err
 		}
 		for _, e := range s.errs[nerr:] {

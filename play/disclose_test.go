@@ -64,3 +64,18 @@ func TestStoryWithoutQuestionHoldsTheScenesAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestDiscloseLabReport: the lab's page hides a search's report while a
+// break's question is open and predictions are asked, and hides nothing
+// once every one is answered or with predictions off.
+func TestDiscloseLabReport(t *testing.T) {
+	for _, c := range []struct {
+		open    int
+		predict bool
+		state   bool
+	}{{1, true, false}, {3, true, false}, {0, true, true}, {2, false, true}} {
+		if d := DiscloseLabReport(c.open, c.predict, Learner); d.State != c.state || d.Checked != c.state || d.Answer != c.state {
+			t.Errorf("%d open, predict %v: %+v, want state, checked and answer %v", c.open, c.predict, d, c.state)
+		}
+	}
+}

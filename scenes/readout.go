@@ -112,7 +112,9 @@ func (r reader) state(a sim.Actor, b ledger.Belief) (string, say.Tone) {
 		if e.Op.Kind == sim.OpRelease {
 			return "released · " + e.Node + " failed", say.Plain
 		}
-		return e.Node + " failed", say.Warn
+		// every node of this acquire that failed so far, not only the last
+		_, failed := r.acquireRound(r.index(e))
+		return andList(failed) + " failed", say.Warn
 	case ledger.QuorumHeld:
 		return "validity over", say.Plain // its hold ended: it stopped acting
 	case ledger.Noted:
@@ -376,6 +378,11 @@ func (r reader) about(name string) string {
 			return r.fill("node-late-many", vars)
 		}
 	case ledger.NodeGranted:
+		oks, _ := r.acquireRound(r.index(e))
+		vars["oks"] = itoa(int64(len(oks))) + " OK"
+		if len(oks) != 1 {
+			vars["oks"] += "s"
+		}
 		if f := rd.Freed; f != nil {
 			// the node's key was free before the lease it held was due
 			// to end on the story's clock: say what freed it
@@ -590,4 +597,33 @@ func (r reader) countRound(i int) string {
 		groups = append(groups, r.fill("count-"+string(what), map[string]string{"nodes": andList(nodes[what])}))
 	}
 	return r.fill("count-round", map[string]string{"of": itoa(int64(sent)), "groups": strings.Join(groups, "; ")})
+}
+
+// acquireRound is the nodes of the distributed acquire that event i is
+// one node's share of, up to event i, in the order sent: those whose SET
+// the ledger read as OK, and those that failed (a refused connection, a
+// timeout). The round is the actor's shares with event i's token since
+// it last counted or began.
+func (r reader) acquireRound(i int) (ok, failed []string) {
+	ev, reads := r.v.Snap.Events, r.v.L.Reads
+	me := ev[i]
+	for j := i; j >= 0; j-- {
+		e, what := ev[j], reads[j].What
+		if e.Actor != me.Actor {
+			continue
+		}
+		if j < i && (what == ledger.QuorumHeld || what == ledger.QuorumMissed || what == ledger.Noted && e.Step == "begin") {
+			break
+		}
+		if e.Op == nil || !e.Op.Part || e.Op.Kind != sim.OpAcquire || me.Op == nil || e.Op.Token != me.Op.Token {
+			continue
+		}
+		switch what {
+		case ledger.NodeGranted:
+			ok = append([]string{e.Node}, ok...)
+		case ledger.NodeFailed:
+			failed = append([]string{e.Node}, failed...)
+		}
+	}
+	return ok, failed
 }

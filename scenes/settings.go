@@ -9,10 +9,11 @@ import (
 // ParseSettings reads -set's "name=value,name=value" for scene sc: a name
 // is one of the scene's knobs (any case), a value one the knob offers,
 // compared as a duration when both read as one ("70s" and "70000ms" are
-// the same pause), else as a word (any case). The error is one line that
-// names what the knob accepts.
+// the same pause), else as a word (any case), and a knob may be given
+// once. The error is one line that names what the knob accepts.
 func ParseSettings(sc *Scene, s string) (Params, error) {
 	p := Params{}
+	given := map[string]string{} // knob name → the value given for it first
 	for _, pair := range strings.Split(s, ",") {
 		name, value, ok := strings.Cut(strings.TrimSpace(pair), "=")
 		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
@@ -23,6 +24,11 @@ func ParseSettings(sc *Scene, s string) (Params, error) {
 		if k == nil {
 			return nil, fmt.Errorf("-set: scene %s has no setting %q (%s)", sc.ID, name, sc.knobNames())
 		}
+		if first, twice := given[k.Name]; twice {
+			// the last would win silently, and the reader meant one of them
+			return nil, fmt.Errorf("-set: %s is given twice (%s, then %s): give it once", k.Name, first, value)
+		}
+		given[k.Name] = value
 		i := k.index(value)
 		if i < 0 {
 			var forms []string

@@ -60,14 +60,17 @@ func (s *Server) handle(sess ssh.Session) {
 // how it ended: a panic anywhere in it ends this session only, with its
 // line.
 func (s *Server) runTerminal(t Transport, f front, at *play.Position) {
+	// the log names the session by its key's id and its own: one key may
+	// hold several sessions at once (a projector beside a laptop)
+	conn := newConnID()
 	e := func() (e Exit) {
 		defer func() {
 			if p := recover(); p != nil {
-				s.cfg.Log.Printf("session %s: panic: %v\n%s", t.Client().Identity.ID, p, debug.Stack())
+				s.cfg.Log.Printf("session %s: panic: %v\n%s", t.Client().Identity.ID+"/"+conn, p, debug.Stack())
 				e = Exit{Status: 1, Line: faultLine}
 			}
 		}()
-		return s.course(t, f, at)
+		return s.course(t, f, at, conn)
 	}()
 	t.Close(e)
 }
@@ -75,19 +78,20 @@ func (s *Server) runTerminal(t Transport, f front, at *play.Position) {
 // course runs the course on t until the student quits, the limits close
 // it or the server shuts down, and returns how it ended. at, when not
 // nil, is where it opens (ssh -t HOST story CODE) in place of the
-// student's saved place.
-func (s *Server) course(t Transport, f front, at *play.Position) Exit {
+// student's saved place. conn is the session's own id (newConnID).
+func (s *Server) course(t Transport, f front, at *play.Position, conn string) Exit {
 	start := time.Now()
 	client := t.Client()
 	id, winch, win := client.Identity, t.Resizes(), capWindow(t.Window())
+	who := id.ID + "/" + conn // the log's name of this session
 	// the renderer asks the client's terminal for its background first
 	st := views.NewStyles(rendererFor(t), s.cfg.HighContrast)
 	b, err := s.openBackend(t.Context())
 	if err != nil {
-		s.cfg.Log.Printf("session %s: %v", id.ID, err)
+		s.cfg.Log.Printf("session %s: %v", who, err)
 		return Exit{Status: 1, Line: fmt.Sprintf("locksim: %v", err)}
 	}
-	defer s.closeBackend(b, id.ID)
+	defer s.closeBackend(b, who)
 	stu := s.students.get(id)
 	seed := s.cfg.Seed
 	if seed == 0 {
@@ -112,7 +116,7 @@ func (s *Server) course(t Transport, f front, at *play.Position) Exit {
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	ses := &Session{Identity: id, Conn: newConnID(), ctx: ctx, projector: s.projectorLink}
+	ses := &Session{Identity: id, Conn: conn, ctx: ctx, projector: s.projectorLink}
 	var inner tea.Model = app
 	if s.cfg.Class != nil {
 		inner = s.cfg.Class.Model(ses, app)
@@ -124,7 +128,7 @@ func (s *Server) course(t Transport, f front, at *play.Position) Exit {
 		if known, ok := namer.KnownName(t.Context(), id); ok {
 			name, asked = known, true
 			if err := stu.SetName(known); err != nil {
-				s.cfg.Log.Printf("session %s: keeping the name: %v", id.ID, err)
+				s.cfg.Log.Printf("session %s: keeping the name: %v", who, err)
 			}
 		}
 	}
@@ -162,7 +166,7 @@ func (s *Server) course(t Transport, f front, at *play.Position) Exit {
 	go func() {
 		defer func() {
 			if r := recover(); r != nil {
-				s.cfg.Log.Printf("session %s: panic in the resize forwarding: %v\n%s", id.ID, r, debug.Stack())
+				s.cfg.Log.Printf("session %s: panic in the resize forwarding: %v\n%s", who, r, debug.Stack())
 				m.fault.Store(true)
 				cancel()
 				drain(t.Context(), winch)
@@ -198,7 +202,7 @@ func (s *Server) course(t Transport, f front, at *play.Position) Exit {
 
 	s.track(ses, true)
 	defer s.track(ses, false)
-	s.cfg.Log.Printf("session %s open (user %q, instructor %v, %s)", id.ID, id.User, id.Instructor, client.Term)
+	s.cfg.Log.Printf("session %s open (user %q, instructor %v, %s)", who, id.User, id.Instructor, client.Term)
 	m.lim.start()
 	_, err = p.Run()
 	fr.stop()
@@ -210,22 +214,22 @@ func (s *Server) course(t Transport, f front, at *play.Position) Exit {
 	scancel()
 	if m.joined && s.cfg.Class != nil {
 		func() {
-			defer s.recovered(id.ID, "class leave")
+			defer s.recovered(who, "class leave")
 			s.cfg.Class.Leave(ses)
 		}()
 	}
 	var e Exit
 	switch {
 	case errors.Is(err, tea.ErrProgramPanic) || m.fault.Load():
-		s.cfg.Log.Printf("session %s: ended by a panic", id.ID)
+		s.cfg.Log.Printf("session %s: ended by a panic", who)
 		e = Exit{Status: 1, Line: faultLine}
 	case m.endedBy:
 		e = Exit{Status: 1, Line: m.ended}
 	case err != nil && !errors.Is(err, tea.ErrProgramKilled):
-		s.cfg.Log.Printf("session %s: %v", id.ID, err)
+		s.cfg.Log.Printf("session %s: %v", who, err)
 		e.Status = 1
 	}
-	s.cfg.Log.Printf("session %s closed after %s", id.ID, time.Since(start).Round(time.Second))
+	s.cfg.Log.Printf("session %s closed after %s", who, time.Since(start).Round(time.Second))
 	return e
 }
 
@@ -416,7 +420,7 @@ func (m *screen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.naming = nil
 			m.ses.Name = name
 			if err := m.stu.SetName(name); err != nil {
-				m.srv.cfg.Log.Printf("session %s: keeping the name: %v", m.ses.ID, err)
+				m.srv.cfg.Log.Printf("session %s: keeping the name: %v", m.ses.ID+"/"+m.ses.Conn, err)
 			}
 			var size tea.Cmd
 			m.inner, size = m.inner.Update(tea.WindowSizeMsg{Width: m.w, Height: m.h})

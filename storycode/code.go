@@ -72,6 +72,10 @@ var encoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPaddin
 // differently from when the code was made.
 var ErrChanged = errors.New("scene changed")
 
+// ErrNotCode is Decode's error for text with no scene and dot before
+// letters and digits: not a mangled code, no code at all.
+var ErrNotCode = errors.New(`story code: not a story code (one reads "<scene>.<letters and digits>", e.g. gc-pause.` + "1f0k2…)")
+
 // Encode is the story code of pos: an error when pos does not pass
 // play.Position.Check, or holds something a code cannot carry (an own
 // move of a kind this format does not know).
@@ -283,7 +287,7 @@ func Decode(code string) (play.Position, error) {
 	code = strings.ToLower(strings.Trim(strings.Join(strings.Fields(code), ""), "\"'`"))
 	id, text, ok := strings.Cut(code, ".")
 	if !ok || id == "" || text == "" {
-		return play.Position{}, errors.New(`story code: not a story code (one reads "<scene>.<letters and digits>", e.g. gc-pause.` + "1f0k2…)")
+		return play.Position{}, ErrNotCode
 	}
 	// the letters Crockford's alphabet leaves out, read as the digits they
 	// look like

@@ -98,10 +98,14 @@ func auditStory(t *testing.T, id string, p scenes.Params, more bool) []auditPage
 // with its hints and its result, and to break.
 func auditLab(t *testing.T) []auditPage {
 	t.Helper()
-	a := openLab(t, Options{Seed: 1, Lab: labDir(t)}, 80, 24, "")
+	// the result whole with predictions off; as a learner first meets it,
+	// held back until each break's question is answered, below
+	a := openLab(t, Options{Seed: 1, NoQuiz: true, Lab: labDir(t)}, 80, 24, "")
 	var out []auditPage
 	add := func(where string) { out = append(out, auditPage{"lab, " + where, ansi.Strip(a.View())}) }
 	add("levels")
+	held := openLab(t, Options{Seed: 1, Lab: labDir(t)}, 80, 24, "[ctrl+r]")
+	out = append(out, auditPage{"lab, own lock, result held back", ansi.Strip(held.View())})
 	drive(t, a, labPresses("[ctrl+r]")...)
 	for i := 0; i < 20; i++ {
 		add(fmt.Sprintf("own lock, result, scrolled %d", i))

@@ -101,6 +101,12 @@ type Lab struct {
 	hints    int
 	showRef  bool
 	showHelp bool
+	// predict is set when the course asks its questions (off with
+	// -no-quiz); answered holds the breaks (breakKey) whose story's
+	// question the learner has answered: until each break of the report
+	// has been, the report stays hidden (play.DiscloseLabReport)
+	predict  bool
+	answered map[string]bool
 	// resTop is how far the learner scrolled the result, in lines, when
 	// it is longer than the rows under the editor; resMax the farthest it
 	// goes (0: it fits), as the page last drew it
@@ -118,7 +124,7 @@ type labStory struct{ place *play.LabPlace }
 // to (see Lab.back).
 func newLab(com *Common, passed map[string]bool, record func(id string), keep *lab.Lock, dir string, live bool, back *Contents) *Lab {
 	l := &Lab{com: com, levels: labLevels(), passed: map[string]bool{}, record: record, own: *keep, keep: keep, dir: dir, live: live,
-		bar: com.progressBar(), back: back}
+		bar: com.progressBar(), back: back, answered: map[string]bool{}}
 	for id, ok := range passed {
 		l.passed[id] = ok
 	}
@@ -390,7 +396,11 @@ func (l *Lab) KeyMap() help.KeyMap {
 		full = append([]key.Binding{k.Scroll}, full...)
 	}
 	if n := len(l.failures()); n > 0 && !l.running {
-		short = append([]key.Binding{relabel(k.Story, "the break ▸")}, short...)
+		story := relabel(k.Story, "the break ▸")
+		if !l.reportShown().State {
+			story = relabel(k.Story, "play a break") // no ▸ on screen yet
+		}
+		short = append([]key.Binding{story}, short...)
 		full = append([]key.Binding{k.Story}, full...)
 		if n > 1 {
 			short = slices.Insert(short, min(4, len(short)), relabel(k.Pick, "another break"))
@@ -456,6 +466,7 @@ func (l *Lab) pass(lv labLevel) {
 // level to break, the level is passed once the ledger shows one of its
 // properties broken. It returns the line to say, "" for none.
 func (l *Lab) storyMoved(s *play.Session) string {
+	l.storyAnswered(s)
 	lp := s.LabPlace()
 	if lp == nil || !strings.HasPrefix(lp.Level, "break:") || len(lp.Moves) > 0 {
 		return ""
@@ -498,7 +509,8 @@ func (l *Lab) editKey(msg tea.KeyMsg) tea.Cmd {
 	k := l.com.LabKeys
 	lv := l.level(l.open)
 	switch {
-	case key.Matches(msg, k.Help), lv.Break() && key.Matches(msg, k.Keys):
+	case key.Matches(msg, k.Help), lv.Break() && key.Matches(msg, k.Keys),
+		l.focus >= len(l.parts) && msg.String() == "?": // no policy field takes a ?
 		l.showHelp = true
 		return nil
 	case l.running && key.Matches(msg, k.Cancel):
@@ -559,6 +571,11 @@ func (l *Lab) editKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	var cmd tea.Cmd
+	if l.focus < len(l.parts) && msg.String() == "?" {
+		// a ? belongs in a comment or a string of the code: typed, with a
+		// word on where the keys page is, for a learner who asked for it
+		l.note = "? typed into " + labPartNames[l.focus] + " · ctrl+g opens the keys page"
+	}
 	if l.focus < len(l.parts) {
 		before := l.parts[l.focus].Value()
 		l.parts[l.focus], cmd = l.parts[l.focus].Update(msg)

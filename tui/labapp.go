@@ -18,6 +18,7 @@ import (
 func (a *App) openLab() (*Lab, tea.Cmd) {
 	a.backToScene() // the lab stands in for the contents
 	l := newLab(a.com, a.course.Prog.Levels, a.course.RecordLevel, &a.labOwn, a.labDir, a.b.Live(), a.toc)
+	l.predict = a.course.Quiz
 	l.SetSize(a.com.Width, a.com.Height)
 	a.openOver(l)
 	if a.labResumed {
@@ -67,6 +68,7 @@ func (a *App) openLabDir(dir string) error {
 	l.sel = len(l.levels)
 	l.openLevel(l.sel)
 	l.note = note
+	l.layout() // the note takes rows of its own, over the keys
 	return nil
 }
 

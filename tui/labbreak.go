@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"encoding/json"
+
 	"locksim/lab"
 	"locksim/play"
 
@@ -63,4 +65,63 @@ func (l *Lab) openBreak() tea.Cmd {
 // extend.
 func lockParts(lk *lab.Lock) [3]*lab.Part {
 	return [3]*lab.Part{&lk.Acquire, &lk.Release, &lk.Extend}
+}
+
+// placeKey names a lab story's place: its lock, schedule and property.
+func placeKey(lp *play.LabPlace) string {
+	b, _ := json.Marshal(lp) // plain fields: it cannot fail
+	return string(b)
+}
+
+// breakKey names break v of the open level as far as its question goes:
+// the story it opens (the same break found again by a later run has the
+// same key), or, for a break only the lesson's faults make, its property
+// alone: no lease survives those faults, so its question is the same
+// whatever lock is run.
+func (l *Lab) breakKey(v lab.Judgement) string {
+	if v.Lesson {
+		return "lesson:" + l.level(l.open).ID() + ":" + string(v.Property)
+	}
+	return placeKey(play.LabBreak(v.Break, l.level(l.open).ID()))
+}
+
+// storyAnswered keeps story s's break answered once its question is no
+// longer open to the learner, and picks a break still to answer.
+func (l *Lab) storyAnswered(s *play.Session) {
+	lp := s.LabPlace()
+	if lp == nil || len(lp.Moves) == 0 || play.LabQuestionOpen(s) {
+		return
+	}
+	key := placeKey(lp)
+	fs := l.failures()
+	for _, v := range fs {
+		if placeKey(play.LabBreak(v.Break, l.level(l.open).ID())) == key {
+			l.answered[l.breakKey(v)] = true
+		}
+	}
+	// ctrl+o next opens a break still to answer
+	for i := range fs {
+		if at := (l.pick + i) % len(fs); !l.answered[l.breakKey(fs[at])] {
+			l.pick = at
+			break
+		}
+	}
+}
+
+// reportShown is what the page may show of the report: the core's rule,
+// given how many of its breaks' questions are still open.
+func (l *Lab) reportShown() play.Disclosure {
+	return play.DiscloseLabReport(l.openBreaks(), l.predict, play.Learner)
+}
+
+// openBreaks counts the report's breaks whose story's question the
+// learner has not answered.
+func (l *Lab) openBreaks() int {
+	open := 0
+	for _, v := range l.failures() {
+		if !l.answered[l.breakKey(v)] {
+			open++
+		}
+	}
+	return open
 }

@@ -271,17 +271,19 @@ func (l *Lab) referenceRows(n int) []string {
 	return out
 }
 
-// footer is the page's last rows: the one-time note, wrapped, or the keys
-// that fit one row, the keys page's key always among them.
+// footer is the page's last rows: the one-time note, wrapped, over the
+// keys that fit one row, the keys page's key always among them (a note
+// never hides how to reach the keys page).
 func (l *Lab) footer() []string {
 	st := l.com.Styles
+	var out []string
 	if l.note != "" {
-		return strings.Split(styleLines(st.Warn, wrapAll(st, l.note, l.w)), "\n")
+		out = strings.Split(styleLines(st.Warn, wrapAll(st, l.note, l.w)), "\n")
 	}
 	if l.showHelp || l.showRef {
-		return []string{st.Dim.Render("any key: back")}
+		return append(out, st.Dim.Render("any key: back"))
 	}
-	return []string{st.Dim.Render(views.HelpLine(fitKeys(l.KeyMap().ShortHelp(), l.w)))}
+	return append(out, st.Dim.Render(views.HelpLine(fitKeys(l.KeyMap().ShortHelp(), l.w))))
 }
 
 // fitKeys is bindings with as many left out, from the end, as makes their
@@ -385,6 +387,18 @@ func (l *Lab) verdictHead(rep *lab.Report) string {
 	return styleLines(st.Good, wrapAll(st, "✓ no break within the bound", l.w))
 }
 
+// hiddenHead stands for the report while a break's question is open:
+// how many breaks there are, and how to see the rest.
+func (l *Lab) hiddenHead() string {
+	n, open := len(l.failures()), l.openBreaks()
+	if n == 1 {
+		return "? the adversary found a break: ctrl+o plays it, and asks you about its last move before it shows; " +
+			"which property broke, and how, shows here once you have answered"
+	}
+	return "? the adversary found " + itoa(int64(n)) + " breaks: ctrl+o plays break " + itoa(int64(min(l.pick, n-1)+1)) + " (pgdn another), each asking you about its last move " +
+		"before it shows; which properties broke, and how, shows here once you have answered each (" + itoa(int64(open)) + " to go)"
+}
+
 // resultRows are the level's hints and whether it is passed, then the
 // search's progress while it runs, or its result: the bound, one line per
 // property, the picked break in one sentence, the course's lesson if the
@@ -412,6 +426,16 @@ func (l *Lab) resultRows() []string {
 		return append(out, st.Dim.Render(wrapAll(st, "the adversary has not run on this lock yet (ctrl+r)", l.w)))
 	}
 	rep := l.report
+	if d := l.reportShown(); !rep.Refused && !d.State {
+		// each break's story asks before its last move whether it breaks
+		// its property: the report would answer that (play.DiscloseLabReport)
+		out = append([]string{styleLines(st.Warn, wrapAll(st, l.hiddenHead(), l.w))}, out...)
+		out = append(out, styleLines(st.Bold, wrapAll(st, rep.Summary(), l.w)))
+		for _, n := range l.notes {
+			out = append(out, styleLines(st.Warn, wrapAll(st, "note "+n.String(), l.w)))
+		}
+		return out
+	}
 	if !rep.Refused {
 		// whose break it is comes first: the line a short screen keeps
 		out = append([]string{l.verdictHead(rep)}, out...)

@@ -274,7 +274,13 @@ func (p *Player) draw() (string, frameLayout) {
 		// the answer away, or contradict the question's premise
 		status, ex.Alarm = p.hiddenNote(), ""
 	}
-	if ex.Alarm != "" && p.banner == "" && p.Flash == "" && p.Err == "" {
+	if p.Flash != "" && p.banner == "" {
+		// a note (y's path, an error, the end of the hints) is said whole
+		// in rows of its own, each line wrapped, never cut, since a path
+		// cut with … is no path; the verdict row stays under it
+		bottom = append(bottom, wholeLines(st.Warn, p.Flash, w)...)
+	}
+	if ex.Alarm != "" && p.banner == "" && p.Err == "" {
 		// the alarm and the verdict both: the scene's verdict line is how
 		// a setting is judged
 		bottom = append(bottom, truncate(st.Bad.Render("⚠ "+ex.Alarm), w))
@@ -283,13 +289,6 @@ func (p *Player) draw() (string, frameLayout) {
 	switch {
 	case p.banner != "":
 		status = st.Bad.Render(p.banner)
-	case strings.Contains(p.Flash, "\n"):
-		// a note of several lines (y's path, an error) is said whole: each
-		// line wrapped, never cut, since a path cut with … is no path
-		bottom = append(bottom, wholeLines(st.Warn, p.Flash, w)...)
-		status = ""
-	case p.Flash != "":
-		status = st.Warn.Render(p.Flash)
 	case p.Err != "":
 		status = st.Bad.Render("error: " + p.Err)
 	case ex.Alarm != "":

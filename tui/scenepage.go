@@ -32,6 +32,10 @@ func (a *session) sceneKey(msg tea.KeyMsg) tea.Cmd {
 func (p *scenePage) Update(msg tea.Msg) (Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
+		if p.lab != nil && p.a.labStory {
+			// the story's answer, kept before a key (esc) may close it
+			p.lab.storyAnswered(p.a.pl.Session)
+		}
 		cmd := p.a.sceneKey(msg)
 		if p.lab != nil && !p.a.labStory {
 			return nil, cmd // esc closed the lab's story: the lab is on screen again

@@ -65,7 +65,13 @@ func (r reader) state(a sim.Actor, b ledger.Belief) (string, say.Tone) {
 	if !ok {
 		return "waiting", say.Dim
 	}
+	if rd.Lost {
+		// what the client heard: what ran is the readout's, after the question
+		return "no reply · lost", say.Warn
+	}
 	switch rd.What {
+	case ledger.FoundOwn:
+		return "own key · holder", say.Good
 	case ledger.Refused:
 		if rd.Refusal.Stuck {
 			return "refused · stuck", say.Bad
@@ -345,6 +351,10 @@ func (r reader) about(name string) string {
 			return r.fill("refused-unknown", vars)
 		case !rf.Blocker.Expires():
 			return r.fill("refused-nottl", vars)
+		case rf.Blocker.Actor == name && r.v.Text.Has("refused-own"):
+			// its own key, set by a command whose reply it never heard
+			r.leaseVars(rf.Blocker, vars)
+			return r.fill("refused-own", vars)
 		}
 		return r.fill("refused", vars)
 	case ledger.WroteHolder, ledger.WroteLate, ledger.FencedOK, ledger.FencedNo,
@@ -464,6 +474,10 @@ func (r reader) about(name string) string {
 	case (rd.What == ledger.UnknownOut || rd.What == ledger.ExtNoReply) && !e.TimedOut():
 		// no timeout ran out: the connection was lost, and the reply says how
 		section += "-lost"
+	}
+	if rd.Lost && r.v.Text.Has("lost-"+section) {
+		// it ran on the server, and its reply was lost on the way back
+		section = "lost-" + section
 	}
 	// a command a timer sent (a watchdog's renewal) reads from the scene's
 	// "timer-" section when it has one, and from its "-frozen" one when it

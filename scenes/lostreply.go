@@ -11,13 +11,14 @@ import (
 
 // The lost-reply scene's stories, as its s knob names them: the reply to
 // A's acquire is lost; the reply to A's release is lost; the reply to A's
-// renewal is lost, the renewal having run; the same, the renewal having
-// been refused.
+// renewal is lost, a renewal sent in time (it runs); the same for a
+// renewal sent after A's lease ran out (it is refused). The names do not
+// say what the server did: that is the renewals' question.
 const (
 	lrSet     = "lost SET"
 	lrDel     = "lost DEL"
-	lrRan     = "renewal ran"
-	lrRefused = "renewal refused"
+	lrRan     = "lost renewal"
+	lrRefused = "late renewal"
 )
 
 // The r knob: how A retries its acquire after no reply came. Plain SET NX
@@ -67,14 +68,14 @@ func lostReplyScene() *Scene {
 		{Key: "s", Name: "story", Values: []string{lrSet, lrDel, lrRan, lrRefused}},
 		{Key: "r", Name: "retry", Values: []string{lrRetryNX, lrRetryGet, lrRetryCmp}},
 		{Key: "d", Name: "release", Values: []string{lrRelDEL, lrRelScript, lrRelDelex}},
-		{Key: "l", Name: "lost renewal read as", Values: []string{lrReadFailed, lrReadDone}},
+		{Key: "l", Name: "reading", Values: []string{lrReadFailed, lrReadDone}},
 	}
 	s.Needs = map[string]string{lrRelDelex: sim.OneDelex}
 	// each story sends only its own knob's form: the others are shown as
 	// what it sends in their place
 	s.Fixed = map[string]map[string]string{
-		lrSet:     {"release": lrRelScript, "lost renewal read as": lrNone},
-		lrDel:     {"retry": lrNone, "lost renewal read as": lrNone},
+		lrSet:     {"release": lrRelScript, "reading": lrNone},
+		lrDel:     {"retry": lrNone, "reading": lrNone},
 		lrRan:     {"retry": lrNone, "release": lrRelScript},
 		lrRefused: {"retry": lrNone, "release": lrRelScript},
 	}
@@ -86,19 +87,19 @@ func lostReplyScene() *Scene {
 	}
 	for st := 2; st < 4; st++ {
 		for l := range 2 {
-			s.Variants = append(s.Variants, Params{"story": st, "lost renewal read as": l})
+			s.Variants = append(s.Variants, Params{"story": st, "reading": l})
 		}
 	}
 	s.Lesson = []Params{{"story": 0}, {"story": 0, "retry": 1}, {"story": 1}, {"story": 1, "release": 1},
-		{"story": 2}, {"story": 3, "lost renewal read as": 1}}
+		{"story": 2}, {"story": 3, "reading": 1}}
 	s.Build = func(p Params) sim.Script {
 		switch s.Value(p, "story") {
 		case lrDel:
 			return lostDelStory(s.Value(p, "release"))
 		case lrRan:
-			return lostRenewalStory(false, s.Value(p, "lost renewal read as") == lrReadDone)
+			return lostRenewalStory(false, s.Value(p, "reading") == lrReadDone)
 		case lrRefused:
-			return lostRenewalStory(true, s.Value(p, "lost renewal read as") == lrReadDone)
+			return lostRenewalStory(true, s.Value(p, "reading") == lrReadDone)
 		}
 		return lostSetStory(s.Value(p, "retry"))
 	}
@@ -108,10 +109,12 @@ func lostReplyScene() *Scene {
 		case lrSet:
 			return keyHolder(v)
 		case lrDel:
-			return answerOf("A", sim.OpRelease, 2, ledger.DeletedOther, ledger.RelTaken, ledger.RelNotDeleted)(v)
+			return retriedRelease(v)
 		}
 		return answerOf("A", sim.OpExtend, 2, ledger.LostExtended, ledger.LostNotExtended)(v)
 	}, "A decides", "A retries its release", "A renews, reply lost")
+	// from the lost SET on, the key as read back says who holds the lock
+	s.Predict.From = []string{"A acquires, reply lost"}
 	s.Predict.Vars = func(t content.Text, p Params) map[string]string {
 		switch st := s.Value(p, "story"); st {
 		case lrSet:
@@ -175,6 +178,22 @@ func keyHolder(v Frame) int {
 		}
 	}
 	return 2
+}
+
+// retriedRelease answers the lost DEL's question from A's release sent
+// again: 0 it deleted B's lock, 1 it deleted nothing (the script's 0 or
+// -1, DELEX's 0, a DEL's 0), 2 an error reply; -1 before it was sent.
+func retriedRelease(v Frame) int {
+	e, rd, ok := v.L.LastOp("A", sim.OpRelease)
+	switch {
+	case !ok || e.Lost || e.Unknown():
+		return -1
+	case e.ErrorReply():
+		return 2
+	case rd.What == ledger.DeletedOther || rd.What == ledger.DeletedUnknown:
+		return 0
+	}
+	return 1
 }
 
 // lrStep is a step labelled label.
@@ -356,7 +375,7 @@ func lostRenewalStory(refused, assumed bool) sim.Script {
 func sayLostReply(s *Scene, v Frame, said *Said) {
 	said.Vars["retry"] = lrRetryCmd(v.Text, s.Value(v.P, "retry"))
 	said.Vars["release"] = v.Text.Get("cmd-" + slug(s.Value(v.P, "release")))
-	said.Vars["reading"] = v.Text.Get("read-" + slug(s.Value(v.P, "lost renewal read as")))
+	said.Vars["reading"] = v.Text.Get("read-" + slug(s.Value(v.P, "reading")))
 	said.Vars["setting"] = v.Text.Fill("setting-"+slug(s.Value(v.P, "story")), said.Vars)
 	if len(v.L.Reads) == 0 || v.Snap.Pos == 0 {
 		return

@@ -14,7 +14,7 @@ import (
 // (Event.Unknown). locksim plays the loss on its own side, on the embedded
 // server and on a live one alike: the server runs the command and sends its
 // reply, and locksim's client reads it and reports this instead.
-var ErrReplyLost = errNode{"i/o timeout: outcome unknown (a lost reply, simulated: locksim dropped it)"}
+var ErrReplyLost = errNode{"i/o timeout: the reply was lost (simulated)"}
 
 // lostSimulated is how a live server's lost reply was played, for
 // Event.Simulated: shown only once the question it could answer is past.
@@ -124,7 +124,11 @@ func (x *Exec) AcquireAgain(spec AcquireSpec, get bool) Reply {
 // the holder; anything else leaves it without the lock.
 func (x *Exec) CheckOwn(spec AcquireSpec) Reply {
 	a := x.actor
-	r, _ := x.op(OpCheck, "", spec.lock(), spec.Key, func(key string) []any { return []any{"GET", key} })
+	key := x.Key(spec.Key)
+	// its token is the one its unanswered SET sent, not a granted one's
+	op := &Op{Kind: OpCheck, Lock: spec.lock(), Key: key, Token: a.Token}
+	args := []any{"GET", key}
+	r := x.send(x.conn(), LockNode, FormatCommand(args), args, op)
 	v, _ := r.Str()
 	x.actor.Checked, x.actor.CheckedOwn = true, v == a.Token
 	if v == a.Token && r.Err == nil {

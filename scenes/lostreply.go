@@ -11,14 +11,18 @@ import (
 
 // The lost-reply scene's stories, as its s knob names them: the reply to
 // A's acquire is lost; the reply to A's release is lost; the reply to A's
-// renewal is lost, a renewal sent in time (it runs); the same for a
-// renewal sent after A's lease ran out (it is refused). The names do not
-// say what the server did: that is the renewals' question.
+// renewal is lost, a renewal sent in time (it runs) or one sent after A's
+// lease ran out (it is refused), each with A stopping or going on. The
+// names do not say what the server did: that is the renewals' question.
 const (
-	lrSet     = "lost SET"
-	lrDel     = "lost DEL"
-	lrRan     = "lost renewal"
-	lrRefused = "late renewal"
+	lrSet       = "lost SET"
+	lrDel       = "lost DEL"
+	lrRanStop   = "lost renewal, stops"
+	lrRanGo     = "lost renewal, goes on"
+	lrLateStop  = "late renewal, stops"
+	lrLateGo    = "late renewal, goes on"
+	lrRenewLost = "lost-renewal" // the renewal stories' sections, by kind
+	lrRenewLate = "late-renewal"
 )
 
 // The r knob: how A retries its acquire after no reply came. Plain SET NX
@@ -38,14 +42,8 @@ const (
 	lrRelDelex  = "DELEX IFEQ"
 )
 
-// The l knob: how A reads a renewal whose reply did not come.
-const (
-	lrReadFailed = "not renewed"
-	lrReadDone   = "renewed"
-)
-
 // lrNone is a knob's setting shown in a story that sends nothing it sets.
-const lrNone = "none in this story"
+const lrNone = "none"
 
 // The scene's timing, story time. Every deadline a story rests on is a
 // whole second from the moment that falls before or after it.
@@ -65,19 +63,17 @@ var lrSpec = sim.AcquireSpec{Key: sim.CourseKey, TTL: sim.CourseTTL}
 func lostReplyScene() *Scene {
 	s := &Scene{ID: "lost-reply", Kind: Story, Wait: 5 * time.Second, Shortest: lrMargin}
 	s.Knobs = []Knob{
-		{Key: "s", Name: "story", Values: []string{lrSet, lrDel, lrRan, lrRefused}},
+		{Key: "s", Name: "story", Values: []string{lrSet, lrDel, lrRanStop, lrRanGo, lrLateStop, lrLateGo}},
 		{Key: "r", Name: "retry", Values: []string{lrRetryNX, lrRetryGet, lrRetryCmp}},
 		{Key: "d", Name: "release", Values: []string{lrRelDEL, lrRelScript, lrRelDelex}},
-		{Key: "l", Name: "reading", Values: []string{lrReadFailed, lrReadDone}},
 	}
 	s.Needs = map[string]string{lrRelDelex: sim.OneDelex}
 	// each story sends only its own knob's form: the others are shown as
 	// what it sends in their place
+	renewal := map[string]string{"retry": lrNone, "release": lrRelScript}
 	s.Fixed = map[string]map[string]string{
-		lrSet:     {"release": lrRelScript, "reading": lrNone},
-		lrDel:     {"retry": lrNone, "reading": lrNone},
-		lrRan:     {"retry": lrNone, "release": lrRelScript},
-		lrRefused: {"retry": lrNone, "release": lrRelScript},
+		lrSet: {"release": lrRelScript}, lrDel: {"retry": lrNone},
+		lrRanStop: renewal, lrRanGo: renewal, lrLateStop: renewal, lrLateGo: renewal,
 	}
 	for r := range 3 {
 		s.Variants = append(s.Variants, Params{"story": 0, "retry": r})
@@ -85,23 +81,20 @@ func lostReplyScene() *Scene {
 	for d := range 3 {
 		s.Variants = append(s.Variants, Params{"story": 1, "release": d})
 	}
-	for st := 2; st < 4; st++ {
-		for l := range 2 {
-			s.Variants = append(s.Variants, Params{"story": st, "reading": l})
-		}
+	for st := 2; st < 6; st++ {
+		s.Variants = append(s.Variants, Params{"story": st})
 	}
 	s.Lesson = []Params{{"story": 0}, {"story": 0, "retry": 1}, {"story": 1}, {"story": 1, "release": 1},
-		{"story": 2}, {"story": 3, "reading": 1}}
+		{"story": 2}, {"story": 5}}
 	s.Build = func(p Params) sim.Script {
-		switch s.Value(p, "story") {
+		switch st := s.Value(p, "story"); st {
+		case lrSet:
+			return lostSetStory(s.Value(p, "retry"))
 		case lrDel:
 			return lostDelStory(s.Value(p, "release"))
-		case lrRan:
-			return lostRenewalStory(false, s.Value(p, "reading") == lrReadDone)
-		case lrRefused:
-			return lostRenewalStory(true, s.Value(p, "reading") == lrReadDone)
+		default:
+			return lostRenewalStory(renewalKind(st) == lrRenewLate, goesOn(st))
 		}
-		return lostSetStory(s.Value(p, "retry"))
 	}
 	s.Say = func(v Frame, said *Said) { sayLostReply(s, v, said) }
 	s.Predict = before(func(v Frame) int {
@@ -130,7 +123,7 @@ func lostReplyScene() *Scene {
 		default:
 			at := secs(lrRenewAt)
 			q := "question-ran"
-			if st == lrRefused {
+			if renewalKind(st) == lrRenewLate {
 				at, q = secs(sim.CourseTTL+lrMargin), "question-refused"
 			}
 			return map[string]string{"question": t.Fill(q, map[string]string{"at": at, "ends": secs(lrRenewAt + sim.CourseTTL)}),
@@ -139,6 +132,22 @@ func lostReplyScene() *Scene {
 	}
 	return s
 }
+
+// renewalKind is a renewal story's kind, lrRenewLost or lrRenewLate; ""
+// for the other stories.
+func renewalKind(story string) string {
+	switch story {
+	case lrRanStop, lrRanGo:
+		return lrRenewLost
+	case lrLateStop, lrLateGo:
+		return lrRenewLate
+	}
+	return ""
+}
+
+// goesOn reports a renewal story whose A reads a renewal with no reply as
+// done and works on.
+func goesOn(story string) bool { return story == lrRanGo || story == lrLateGo }
 
 // lrRetryCmd is the retry the r knob sends, as the question names it.
 func lrRetryCmd(t content.Text, retry string) string { return t.Get("cmd-" + slug(retry)) }
@@ -375,8 +384,16 @@ func lostRenewalStory(refused, assumed bool) sim.Script {
 func sayLostReply(s *Scene, v Frame, said *Said) {
 	said.Vars["retry"] = lrRetryCmd(v.Text, s.Value(v.P, "retry"))
 	said.Vars["release"] = v.Text.Get("cmd-" + slug(s.Value(v.P, "release")))
-	said.Vars["reading"] = v.Text.Get("read-" + slug(s.Value(v.P, "reading")))
-	said.Vars["setting"] = v.Text.Fill("setting-"+slug(s.Value(v.P, "story")), said.Vars)
+	story := s.Value(v.P, "story")
+	said.Vars["reading"] = v.Text.Get("read-stops")
+	if goesOn(story) {
+		said.Vars["reading"] = v.Text.Get("read-goes-on")
+	}
+	section := "setting-" + slug(story)
+	if k := renewalKind(story); k != "" {
+		section = "setting-" + k
+	}
+	said.Vars["setting"] = v.Text.Fill(section, said.Vars)
 	if len(v.L.Reads) == 0 || v.Snap.Pos == 0 {
 		return
 	}

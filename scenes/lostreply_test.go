@@ -41,13 +41,13 @@ func lostStories(t *testing.T) []lostStory {
 			next: ledger.RelTaken, nextOp: sim.OpRelease, answer: 1, mutex: check.Linearizable},
 		{p: Params{"story": st(lrDel), "release": knobAt(t, sc, "release", lrRelDelex)}, lost: ledger.ReleasedOwn,
 			next: ledger.RelNotDeleted, nextOp: sim.OpRelease, answer: 1, mutex: check.Linearizable},
-		{p: Params{"story": st(lrRan), "reading": knobAt(t, sc, "reading", lrReadFailed)}, lost: ledger.LostExtended,
+		{p: Params{"story": st(lrRanStop)}, lost: ledger.LostExtended,
 			answer: 0, mutex: check.Linearizable, idle: 1, says: []string{"now ends at +50.000s"}},
-		{p: Params{"story": st(lrRan), "reading": knobAt(t, sc, "reading", lrReadDone)}, lost: ledger.LostExtended,
+		{p: Params{"story": st(lrRanGo)}, lost: ledger.LostExtended,
 			answer: 0, mutex: check.Linearizable},
-		{p: Params{"story": st(lrRefused), "reading": knobAt(t, sc, "reading", lrReadFailed)}, lost: ledger.LostNotExtended,
+		{p: Params{"story": st(lrLateStop)}, lost: ledger.LostNotExtended,
 			answer: 1, mutex: check.Linearizable, says: []string{"renewed nothing"}},
-		{p: Params{"story": st(lrRefused), "reading": knobAt(t, sc, "reading", lrReadDone)}, lost: ledger.LostNotExtended,
+		{p: Params{"story": st(lrLateGo)}, lost: ledger.LostNotExtended,
 			answer: 1, mutex: check.NotLinearizable, overlaps: 1, says: []string{"renewed nothing"}},
 	}
 }
@@ -143,8 +143,6 @@ func lostReadout(t *testing.T, p Params, lost sim.Event) string {
 	v.Sel = 0
 	return strings.Join(strings.Fields(Explain(sc, v).Readout), " ")
 }
-
-
 
 // TestLostSetReadouts: the readouts of the lost SET story say what the
 // ledger read, in the order the learner steps: the SET ran unheard; the

@@ -65,13 +65,13 @@ func (r reader) state(a sim.Actor, b ledger.Belief) (string, say.Tone) {
 	if !ok {
 		return "waiting", say.Dim
 	}
-	if rd.Lost {
-		// what the client heard: what ran is the readout's, after the question
+	switch {
+	case rd.Lost: // what the client heard; what ran is the readout's
 		return "no reply · lost", say.Warn
+	case rd.What == ledger.FoundOwn:
+		return "own key · holder", say.Good
 	}
 	switch rd.What {
-	case ledger.FoundOwn:
-		return "own key · holder", say.Good
 	case ledger.Refused:
 		if rd.Refusal.Stuck {
 			return "refused · stuck", say.Bad
@@ -351,8 +351,7 @@ func (r reader) about(name string) string {
 			return r.fill("refused-unknown", vars)
 		case !rf.Blocker.Expires():
 			return r.fill("refused-nottl", vars)
-		case rf.Blocker.Actor == name && r.v.Text.Has("refused-own"):
-			// its own key, set by a command whose reply it never heard
+		case rf.Blocker.Actor == name && r.v.Text.Has("refused-own"): // its own key, its SET unheard
 			r.leaseVars(rf.Blocker, vars)
 			return r.fill("refused-own", vars)
 		}
@@ -475,8 +474,7 @@ func (r reader) about(name string) string {
 		// no timeout ran out: the connection was lost, and the reply says how
 		section += "-lost"
 	}
-	if rd.Lost && r.v.Text.Has("lost-"+section) {
-		// it ran on the server, and its reply was lost on the way back
+	if rd.Lost && r.v.Text.Has("lost-"+section) { // it ran; its reply was lost on the way back
 		section = "lost-" + section
 	}
 	// a command a timer sent (a watchdog's renewal) reads from the scene's
@@ -489,16 +487,6 @@ func (r reader) about(name string) string {
 		return r.fill("timer-"+section, vars)
 	}
 	return r.fill(section, vars)
-}
-
-// index is the position of e among the snapshot's events.
-func (r reader) index(e sim.Event) int {
-	for i, x := range r.v.Snap.Events {
-		if x.Seq == e.Seq {
-			return i
-		}
-	}
-	return len(r.v.Snap.Events) - 1
 }
 
 // keyOfActor is the key read back that the actor's latest lease was on.

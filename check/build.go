@@ -128,6 +128,11 @@ func build(events []sim.Event, led *ledger.Ledger, o Options) History {
 			}
 		case ledger.Reentered:
 			op.Outcome, op.Nested = Granted, true
+		case ledger.FoundOwn:
+			op.Claims = true
+			if op.Kind == Acquire {
+				op.Outcome = Refused // NX refused it: the key was there
+			}
 		case ledger.RelKept:
 			op.Nested = true
 		case ledger.Refused, ledger.NodeRefused, ledger.RelTaken, ledger.RelGone, ledger.ExtTaken, ledger.ExtGone,

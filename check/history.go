@@ -108,6 +108,12 @@ type Op struct {
 	// mutex (a release sent, a crash, a refusal or check that showed the
 	// lease gone, a validity that ran out).
 	Ends bool
+	// Claims is set for an op whose reply told its actor that the key holds
+	// its own token after an acquire whose reply was lost (ledger.FoundOwn:
+	// SET … NX … GET, or a GET compared with the token): the client's
+	// mutex hands it the lock then; the server's model reads the command
+	// as it ran (NX refused the SET, the GET read the key).
+	Claims bool
 	// Writes only: whether the resource accepted it, and the token the
 	// write stands for in the resource model (its fencing token, or for an
 	// unfenced write the order of its writer's grant: 1 for the first).

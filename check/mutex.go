@@ -23,7 +23,7 @@ func (h History) mutexSpec() spec {
 	return spec{
 		include: func(op Op) bool {
 			switch {
-			case op.Kind == Acquire && !op.Part && op.Kind != Replicate:
+			case op.Kind == Acquire && !op.Part && op.Kind != Replicate, op.Claims:
 				return true
 			case op.Ends, op.Kind == Crash, op.Kind == LetGo, op.Kind == Release && op.Nested:
 				return true
@@ -38,7 +38,7 @@ func (h History) mutexSpec() spec {
 		},
 		// a grant: a history where nobody was granted the lock has no
 		// mutex to judge
-		judges: func(op Op) bool { return op.Kind == Acquire && op.Outcome == Granted },
+		judges: func(op Op) bool { return op.Kind == Acquire && op.Outcome == Granted || op.Claims },
 		model: porcupine.Model{
 			Init: func() any { return mutexState{} },
 			Step: func(state, input, _ any) (bool, any) {
@@ -66,6 +66,10 @@ func describeMutex(s mutexState) string {
 // one that asks whether it ran).
 func mutexStep(s mutexState, op Op) (bool, any) {
 	switch {
+	case op.Claims && s.holder == "":
+		return true, mutexState{holder: op.Actor, count: 1}
+	case op.Claims:
+		return s.holder == op.Actor, s
 	case op.Kind == Acquire && op.Outcome == Granted:
 		switch {
 		case s.holder == "":

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"locksim/scenes"
 )
 
 func TestReadScoring(t *testing.T) {
@@ -16,7 +18,7 @@ func TestReadScoring(t *testing.T) {
 		t.Errorf("got %+v, want %+v", s, want)
 	}
 	d, err := ReadScoring(strings.NewReader(`{}`))
-	if err != nil || len(d.Scenes) != 13 || d.Scenes[0] != "race" {
+	if err != nil || len(d.Scenes) != len(scenes.All()) || d.Scenes[0] != "race" {
 		t.Errorf("{} read as %+v, %v; want the defaults, every scene", d, err)
 	}
 }

@@ -25,7 +25,7 @@ type Part struct {
 func Parts() []Part {
 	return []Part{
 		{Title: "one lock, one server", Minutes: "30", Scenes: []string{"race", "options", "crash-gap", "claim-lease", "release"}},
-		{Title: "when time goes wrong", Minutes: "25", Scenes: []string{"gc-pause", "fencing", "timeout", "extend"}},
+		{Title: "when time goes wrong", Minutes: "35", Scenes: []string{"gc-pause", "fencing", "timeout", "extend", "lost-reply"}},
 		{Title: "locks in practice", Minutes: "15", Scenes: []string{"reentrant", "key-naming"}},
 		{Title: "the lab", Minutes: "30-60", Lab: true},
 		{Title: "many servers", Minutes: "10", Scenes: []string{"redlock"}},

@@ -402,3 +402,13 @@ func (r reader) keyOf(key string) (ledger.KeyRead, bool) {
 	}
 	return ledger.KeyRead{}, false
 }
+
+// index is the position of e among the snapshot's events.
+func (r reader) index(e sim.Event) int {
+	for i, x := range r.v.Snap.Events {
+		if x.Seq == e.Seq {
+			return i
+		}
+	}
+	return len(r.v.Snap.Events) - 1
+}

@@ -65,6 +65,12 @@ func (r reader) state(a sim.Actor, b ledger.Belief) (string, say.Tone) {
 	if !ok {
 		return "waiting", say.Dim
 	}
+	switch {
+	case rd.Lost: // what the client heard; what ran is the readout's
+		return "no reply · lost", say.Warn
+	case rd.What == ledger.FoundOwn:
+		return "own key · holder", say.Good
+	}
 	switch rd.What {
 	case ledger.Refused:
 		if rd.Refusal.Stuck {
@@ -347,6 +353,9 @@ func (r reader) about(name string) string {
 			return r.fill("refused-unknown", vars)
 		case !rf.Blocker.Expires():
 			return r.fill("refused-nottl", vars)
+		case rf.Blocker.Actor == name && r.v.Text.Has("refused-own"): // its own key, its SET unheard
+			r.leaseVars(rf.Blocker, vars)
+			return r.fill("refused-own", vars)
 		}
 		return r.fill("refused", vars)
 	case ledger.WroteHolder, ledger.WroteLate, ledger.FencedOK, ledger.FencedNo,
@@ -472,6 +481,9 @@ func (r reader) about(name string) string {
 		// no timeout ran out: the connection was lost, and the reply says how
 		section += "-lost"
 	}
+	if rd.Lost && r.v.Text.Has("lost-"+section) { // it ran; its reply was lost on the way back
+		section = "lost-" + section
+	}
 	// a command a timer sent (a watchdog's renewal) reads from the scene's
 	// "timer-" section when it has one, and from its "-frozen" one when it
 	// went out late because its actor was frozen
@@ -482,16 +494,6 @@ func (r reader) about(name string) string {
 		return r.fill("timer-"+section, vars)
 	}
 	return r.fill(section, vars)
-}
-
-// index is the position of e among the snapshot's events.
-func (r reader) index(e sim.Event) int {
-	for i, x := range r.v.Snap.Events {
-		if x.Seq == e.Seq {
-			return i
-		}
-	}
-	return len(r.v.Snap.Events) - 1
 }
 
 // keyOfActor is the key read back that the actor's latest lease was on.

@@ -9,7 +9,7 @@ func All() []*Scene {
 		raceScene(),
 		optionsScene(), crashGapScene(), claimLeaseScene(),
 		releaseScene(), gcPauseScene(), fencingScene(),
-		timeoutScene(), extendScene(), reentrantScene(), keyNamingScene(),
+		timeoutScene(), extendScene(), lostReplyScene(), reentrantScene(), keyNamingScene(),
 		redlockScene(), chooseScene(),
 	}
 }

@@ -174,6 +174,9 @@ type Exec struct {
 	// timed is set for a step a timer runs; dueAt is when it was due.
 	timed bool
 	dueAt time.Duration
+	// lose is set by LoseReply: the step's next lock command runs and its
+	// reply is dropped by locksim's own client.
+	lose, assume bool
 }
 
 // Actor is the actor taking the step.
@@ -270,6 +273,10 @@ func (x *Exec) connName() string {
 }
 
 func (x *Exec) send(c *redis.Client, node, shown string, args []any, op *Op) Reply {
+	if x.lose && op != nil && node == LockNode {
+		x.lose = false
+		return x.sendLost(c, shown, args, op)
+	}
 	ctx := x.ctx
 	if ctx == nil {
 		ctx = context.Background()

@@ -98,6 +98,10 @@ type Op struct {
 	// read on the backend's own connection before and after it ran; nil
 	// when not read.
 	Seen *KeyChange
+	// Assumed is set for a command whose reply was lost (Event.Lost) and
+	// whose client went on as though it had succeeded: a renewal it takes
+	// for granted. Without it, a client reads a lost renewal as refused.
+	Assumed bool
 }
 
 // KeyChange is a key before and after one command or script: its value

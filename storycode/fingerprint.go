@@ -194,7 +194,14 @@ func storyPosition(sc *scenes.Scene, p scenes.Params) play.Position {
 func eventLine(e sim.Event) string {
 	op := "-"
 	if e.Op != nil {
-		op = fmt.Sprintf("%+v", *e.Op)
+		// the key as read before and after, not where it sits in memory
+		o := *e.Op
+		seen := ""
+		if o.Seen != nil {
+			seen = fmt.Sprintf(" seen %+v", *o.Seen)
+			o.Seen = nil
+		}
+		op = fmt.Sprintf("%+v", o) + seen
 	}
 	return fmt.Sprintf("#%d move %d at %s due %s kind %d fault %d timed %t order %d jump %s | %s @%s %s: %q → %q | op %s | %q",
 		e.Seq, e.Move, sim.FormatDuration(e.At), sim.FormatDuration(e.Due), e.Kind, e.Fault, e.Timed, e.Order, e.Jump,

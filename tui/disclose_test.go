@@ -131,10 +131,8 @@ func (w *walk) run() {
 	// a log row of a move before the question is not an answer, though
 	// the question's panel may leave it no room
 	for _, v := range forward {
-		for _, r := range screenRows(v) {
-			if logRow.MatchString(r) {
-				asked[r] = true
-			}
+		for _, r := range logPaneRows(v) {
+			asked[r] = true
 		}
 	}
 	for _, r := range screenRows(after) {
@@ -458,6 +456,24 @@ func (w *walk) check(what, v string) {
 
 // logRow is a row of the command log: the story time, then the actor.
 var logRow = regexp.MustCompile(`^\+\d+\.\d+s\s`)
+
+// logPaneRows are the rows of the command log's pane: its entries and the
+// rows a long reply wraps onto, which carry no story time of their own.
+func logPaneRows(v string) []string {
+	var out []string
+	in := false
+	for _, r := range strings.Split(ansi.Strip(v), "\n") {
+		r = strings.TrimSpace(r)
+		if strings.HasPrefix(r, "──") {
+			in = strings.HasPrefix(r, "── commands")
+			continue
+		}
+		if in && r != "" || logRow.MatchString(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
 
 // timelineRow is the timeline's row: the moves, the step counter, the clock.
 var timelineRow = regexp.MustCompile(`\d+/\d+\s+t=\+`)

@@ -20,6 +20,7 @@ func FoldWithSlack(events []sim.Event, now time.Duration, keys []sim.KeyState, s
 	for i, e := range events {
 		l.lapse(e.At, e.Seq)
 		l.Reads[i] = l.event(e)
+		l.Reads[i].Lost = e.Lost && e.Kind == sim.Command
 		// a timer's command in the move that woke its actor fell due
 		// while the actor was frozen: it went out late, on waking
 		l.Reads[i].Frozen = e.Timed && l.woke[e.Actor] == e.Move+1
@@ -126,6 +127,11 @@ func (l *Ledger) event(e sim.Event) Read {
 	if e.Op.Part {
 		return l.part(e)
 	}
+	if e.Lost && e.Op.Seen != nil {
+		if r, ok := l.lost(e); ok {
+			return r
+		}
+	}
 	if e.Lost && e.Op.Seen != nil && (e.Op.Kind == sim.OpRelease || e.Op.Kind == sim.OpExtend) {
 		// the lab's lost reply: its story read the key before and after,
 		// so what the command did is known though its client never heard
@@ -230,6 +236,8 @@ func (l *Ledger) event(e sim.Event) Read {
 				r.Why, r.WhyBy = own.End, own.By
 			}
 			return r
+		case v == e.Op.Token && l.unheld(e.Node, e.Op.Key, e.Op.Token):
+			return l.foundOwn(e)
 		case v == e.Op.Token:
 			return Read{What: CheckOwn, Lease: l.holding(e.Node, e.Op.Key, e.Op.Token)}
 		}
@@ -279,6 +287,15 @@ func (l *Ledger) acquire(e sim.Event) Read {
 	switch op.Form {
 	case sim.FormSET, sim.FormSetIfne:
 		granted, refused = e.IsOK(), e.IsNil()
+	case sim.FormSetNXGet:
+		// GET answers the value before: (nil) the key was free and is now
+		// set; the actor's own token, its own key (NX refused the SET);
+		// another value, refused
+		v, isStr := e.Val.(string)
+		if isStr && e.Err == nil && v == op.Token {
+			return l.foundOwn(e)
+		}
+		granted, refused = e.IsNil(), isStr && e.Err == nil
 	case sim.FormSETNX:
 		n, ok := e.Int()
 		granted, refused = ok && n == 1, ok && n == 0

@@ -211,6 +211,10 @@ type Read struct {
 	Refusal *Refusal
 	// Reaped are the claims a reap took back, in the reply's order.
 	Reaped []*Lease
+	// Lost is set for a command that ran on the server and whose reply was
+	// lost on the way back: its own cause, apart from an outage, read from
+	// its key before and after (What says what it did there).
+	Lost bool
 	// Frozen is set for a timer's command (a watchdog's renewal) that fell
 	// due while its actor was frozen: it went out late, in the move that
 	// woke the actor.
@@ -255,7 +259,18 @@ const (
 	PausedNow      What = "paused"
 	ResumedNow     What = "resumed"
 	Noted          What = "note" // an actor's note: a step it skipped
-	ClockMoved     What = "clock"
+	// The reads of a command that ran on the server and whose reply was
+	// lost (sim.Event.Lost, with the key read before and after, sim.Op.Seen):
+	// the ledger knows what it did; its client does not.
+	LostGranted     What = "lost-granted"      // an acquire set the key: a lease no one knows it holds
+	LostNotSet      What = "lost-not-set"      // an acquire set nothing: the key held a value
+	LostExtended    What = "lost-extended"     // a renewal moved the lease's end
+	LostNotExtended What = "lost-not-extended" // a renewal moved nothing: the key did not hold the token
+	// FoundOwn: a reply told a client that the key holds its own token (SET
+	// … NX GET, or a GET compared with it) after an acquire whose reply was
+	// lost: it holds the lease that acquire made, which runs from that send.
+	FoundOwn   What = "found-own"
+	ClockMoved What = "clock"
 )
 
 // Belief is what an actor believes against what the server says.

@@ -1,0 +1,188 @@
+package scenes
+
+import (
+	"strings"
+	"testing"
+
+	"locksim/check"
+	"locksim/sim"
+	"locksim/sim/ledger"
+)
+
+// lostStory is what one lost-reply story must come to, read from the
+// replies: the ledger's reading of the lost command and of the command
+// sent after it, the prediction's answer, the check models' findings, the
+// ledger's overlaps and idle leases, and words the final readouts say.
+type lostStory struct {
+	p        Params
+	lost     ledger.What // the lost command's reading
+	next     ledger.What // the reading of the command the story turns on after it
+	nextOp   sim.OpKind
+	answer   int
+	mutex    check.Result
+	overlaps int
+	idle     int
+	says     []string // in the lost command's readout, A selected, after the story
+}
+
+func lostStories(t *testing.T) []lostStory {
+	sc := Find("lost-reply")
+	st := func(v string) int { return knobAt(t, sc, "story", v) }
+	return []lostStory{
+		{p: Params{"story": st(lrSet), "retry": knobAt(t, sc, "retry", lrRetryNX)}, lost: ledger.LostGranted,
+			next: ledger.Refused, nextOp: sim.OpAcquire, answer: 0, mutex: check.Linearizable, idle: 1},
+		{p: Params{"story": st(lrSet), "retry": knobAt(t, sc, "retry", lrRetryGet)}, lost: ledger.LostGranted,
+			next: ledger.FoundOwn, nextOp: sim.OpAcquire, answer: 0, mutex: check.Linearizable},
+		{p: Params{"story": st(lrSet), "retry": knobAt(t, sc, "retry", lrRetryCmp)}, lost: ledger.LostGranted,
+			next: ledger.FoundOwn, nextOp: sim.OpCheck, answer: 0, mutex: check.Linearizable},
+		{p: Params{"story": st(lrDel), "release": knobAt(t, sc, "release", lrRelDEL)}, lost: ledger.ReleasedOwn,
+			next: ledger.DeletedOther, nextOp: sim.OpRelease, answer: 0, mutex: check.NotLinearizable, overlaps: 1},
+		{p: Params{"story": st(lrDel), "release": knobAt(t, sc, "release", lrRelScript)}, lost: ledger.ReleasedOwn,
+			next: ledger.RelTaken, nextOp: sim.OpRelease, answer: 1, mutex: check.Linearizable},
+		{p: Params{"story": st(lrDel), "release": knobAt(t, sc, "release", lrRelDelex)}, lost: ledger.ReleasedOwn,
+			next: ledger.RelNotDeleted, nextOp: sim.OpRelease, answer: 1, mutex: check.Linearizable},
+		{p: Params{"story": st(lrRanStop)}, lost: ledger.LostExtended,
+			answer: 0, mutex: check.Linearizable, idle: 1, says: []string{"now ends at +50.000s"}},
+		{p: Params{"story": st(lrRanGo)}, lost: ledger.LostExtended,
+			answer: 0, mutex: check.Linearizable},
+		{p: Params{"story": st(lrLateStop)}, lost: ledger.LostNotExtended,
+			answer: 1, mutex: check.Linearizable, says: []string{"renewed nothing"}},
+		{p: Params{"story": st(lrLateGo)}, lost: ledger.LostNotExtended,
+			answer: 1, mutex: check.NotLinearizable, overlaps: 1, says: []string{"renewed nothing"}},
+	}
+}
+
+// TestLostReplyStories plays every story of the lost-reply scene on the
+// embedded server and checks that the ledger, the prediction's answer,
+// the checker's three models and the readouts agree on what the replies
+// (and the key read before and after the lost one) say: the lost command
+// ran on the server, its client never heard, and what the client sent
+// next did what the story says.
+func TestLostReplyStories(t *testing.T) {
+	sc := Find("lost-reply")
+	if len(lostStories(t)) != len(sc.Stories()) {
+		t.Fatalf("the test covers %d stories, the scene plays %d", len(lostStories(t)), len(sc.Stories()))
+	}
+	for _, c := range lostStories(t) {
+		t.Run(sc.Describe(c.p), func(t *testing.T) {
+			pl := playStory(t, embedded(t), "lost-reply", c.p, 1)
+			led := pl.led
+			lost := led.LostReplies()
+			if len(lost) != 1 || lost[0].Actor != "A" || !lost[0].Lost || !lost[0].Unknown() {
+				t.Fatalf("lost replies %+v, want A's one", lost)
+			}
+			if lost[0].Reply != sim.FormatReply(nil, sim.ErrReplyLost) || strings.Contains(lost[0].Reply, "(error)") {
+				t.Errorf("the lost command's reply reads %q", lost[0].Reply)
+			}
+			if lost[0].Simulated != "" {
+				t.Errorf("an embedded run says how a live one played the loss: %q", lost[0].Simulated)
+			}
+			rd := led.Reads[lost[0].Seq]
+			if rd.What != c.lost || !rd.Lost {
+				t.Errorf("the lost command reads as %q (lost %v), want %q", rd.What, rd.Lost, c.lost)
+			}
+			if c.next != "" {
+				e, nrd, ok := led.LastOp("A", c.nextOp)
+				if !ok || e.Seq == lost[0].Seq || nrd.What != c.next {
+					t.Errorf("A's %s after the lost reply reads as %q (%+v), want %q", c.nextOp, nrd.What, e, c.next)
+				}
+			}
+			// the answer as the screen reads it: once the question's move ran
+			moves := sc.Build(c.p).Moves
+			var labels []string
+			for _, m := range moves {
+				labels = append(labels, sim.MoveLabel(m))
+			}
+			at := sc.PredictAt(labels)
+			if at < 0 {
+				t.Fatal("the story asks no question")
+			}
+			_, qv := readoutAfter(t, "lost-reply", c.p, moves[at].Label)
+			if got := sc.Predict.Answer(qv); got != c.answer {
+				t.Errorf("the question's answer is %d, want %d", got, c.answer)
+			}
+			if n := len(led.Overlaps); n != c.overlaps {
+				t.Errorf("%d overlaps, want %d", n, c.overlaps)
+			}
+			if n := len(idleLeases(led)); n != c.idle {
+				t.Errorf("%d leases no one used, want %d", n, c.idle)
+			}
+			// the models read the same history: a broken mutex exactly
+			// where the ledger saw two holders; the server's lease always
+			// linearizable, the lost command placed as having run
+			h := check.FromSnapshot(pl.snap)
+			if f := check.CheckModel(h, check.Server(), check.DefaultTimeout); f.Result != check.Linearizable {
+				t.Errorf("the server's lease: %s", f.Result)
+			}
+			if f := check.CheckModel(h, check.Mutex(), check.DefaultTimeout); f.Result != c.mutex {
+				t.Errorf("the client's mutex: %s, want %s", f.Result, c.mutex)
+			}
+			if (c.mutex == check.NotLinearizable) != (pl.ex.Alarm != "") {
+				t.Errorf("alarm %q with the mutex %s", pl.ex.Alarm, c.mutex)
+			}
+			// the readout of the lost command, after the story, when A's
+			// last command is that one
+			if len(c.says) > 0 {
+				at := lostReadout(t, c.p, lost[0])
+				for _, w := range c.says {
+					if !strings.Contains(at, w) {
+						t.Errorf("the lost renewal's readout does not say %q:\n%s", w, at)
+					}
+				}
+			}
+		})
+	}
+}
+
+// lostReadout is the readout right after the lost command's move, A
+// selected.
+func lostReadout(t *testing.T, p Params, lost sim.Event) string {
+	sc := Find("lost-reply")
+	label := sc.Build(p).Moves[lost.Move].Label
+	_, v := readoutAfter(t, "lost-reply", p, label)
+	v.Sel = 0
+	return strings.Join(strings.Fields(Explain(sc, v).Readout), " ")
+}
+
+// TestLostSetReadouts: the readouts of the lost SET story say what the
+// ledger read, in the order the learner steps: the SET ran unheard; the
+// plain retry is refused by A's own key; the retry with GET finds A's own
+// token, and the lease still ends 30 s after the first send, not the
+// retry (NX refused it, so its PX was not applied: PTTL says 29000 at 1 s).
+func TestLostSetReadouts(t *testing.T) {
+	sc := Find("lost-reply")
+	plain := Params{"story": knobAt(t, sc, "story", lrSet), "retry": knobAt(t, sc, "retry", lrRetryNX)}
+	withGet := Params{"story": knobAt(t, sc, "story", lrSet), "retry": knobAt(t, sc, "retry", lrRetryGet)}
+	read := func(p Params, label string) (string, Frame) {
+		_, v := readoutAfter(t, "lost-reply", p, label)
+		v.Sel = 0
+		return strings.Join(strings.Fields(Explain(sc, v).Readout), " "), v
+	}
+	got, _ := read(plain, "A acquires, reply lost")
+	for _, w := range []string{"got no reply", "holds A's token until +30.000s", "does not act as holder"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("after the lost SET the readout does not say %q:\n%s", w, got)
+		}
+	}
+	got, v := read(plain, "A retries")
+	if !strings.Contains(got, "NX refused it because the key holds A's own token") {
+		t.Errorf("after the plain retry:\n%s", got)
+	}
+	if e, _, _ := v.L.LastOp("A", sim.OpAcquire); !e.IsNil() {
+		t.Errorf("the plain retry answered %q, want (nil)", e.Reply)
+	}
+	got, v = read(withGet, "A decides")
+	e, rd, _ := v.L.LastOp("A", sim.OpAcquire)
+	if s, _ := e.Val.(string); s != e.Op.Token || rd.What != ledger.FoundOwn {
+		t.Errorf("SET … NX … GET answered %q (read %q), want A's own token", e.Reply, rd.What)
+	}
+	if !v.L.Belief("A").Holds || rd.Lease == nil || rd.Lease.Ends() != sim.CourseTTL {
+		t.Errorf("A does not hold the lease of its first SET: %+v", rd.Lease)
+	}
+	if pttl := sent(v.Snap.Events, "A", "PTTL"); len(pttl) != 1 || pttl[0].Reply != "(integer) 29000" {
+		t.Errorf("A's PTTL after the retry: %v, want (integer) 29000", replies(pttl))
+	}
+	if got, _ := read(withGet, "A retries"); !strings.Contains(got, "still ends at +30.000s") {
+		t.Errorf("after the retry with GET:\n%s", got)
+	}
+}

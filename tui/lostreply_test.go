@@ -1,0 +1,76 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"locksim/scenes"
+)
+
+// openLost opens the lost-reply scene as a learner does, its questions
+// asked, under settings p at w x h, and presses presses.
+func openLost(t *testing.T, p scenes.Params, w, h int, presses string) *App {
+	t.Helper()
+	a, err := NewCourse(embedded(t), Options{Seed: 1, Scene: "lost-reply", Settings: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Shutdown(context.Background()) })
+	drive(t, a, tea.WindowSizeMsg{Width: w, Height: h})
+	runCmd(t, a, a.Init())
+	drive(t, a, keys(presses)...)
+	return a
+}
+
+// TestLostReplyScreens: the lost SET story asks before A decides, the key
+// and the readout hidden though A's plain retry already answered (nil);
+// answered, A's card and the readout say that A's own key refused it. In
+// the lost DEL story, answered, A's blind DEL sent again deletes B's lock,
+// and C's grant raises the alarm.
+func TestLostReplyScreens(t *testing.T) {
+	a := openLost(t, scenes.Params{}, 80, 24, "nnn")
+	if !a.pl.Asking || a.pl.Snap.Pos != 3 {
+		t.Fatalf("the lost SET story should ask before A decides (step %d, asking %v):\n%s", a.pl.Snap.Pos, a.pl.Asking, a.View())
+	}
+	v := a.View()
+	if !strings.Contains(v, "keys (hidden until") || strings.Contains(v, "resource:lock =") || !strings.Contains(v, "Who holds the lock now?") {
+		t.Errorf("at the question the key should be hidden:\n%s", v)
+	}
+	drive(t, a, keys("1")...)
+	if v := strings.Join(strings.Fields(a.View()), " "); !strings.Contains(v, "A gives up") || !strings.Contains(v, `resource:lock = "6ae6783f…" (A's token)`) {
+		t.Errorf("answered, A gives up while the key holds its token:\n%s", a.View())
+	}
+	d := openLost(t, scenes.Params{"story": 1}, 80, 24, "nnnnn")
+	if !d.pl.Asking || !strings.Contains(d.View(), "What becomes of B's lock?") {
+		t.Fatalf("the lost DEL story should ask before A's release is sent again:\n%s", d.View())
+	}
+	drive(t, d, keys("1n")...)
+	if v := strings.Join(strings.Fields(d.View()), " "); !strings.Contains(v, "B and C both acted as holder") {
+		t.Errorf("after C's grant the alarm should name B and C:\n%s", d.View())
+	}
+}
+
+// TestGoldensLostReply draws the lost-reply scene at its turning points:
+// the lost SET's question and its answer, the lost DEL's question and C's
+// grant after A's blind DEL sent again.
+func TestGoldensLostReply(t *testing.T) {
+	cases := []struct {
+		name    string
+		p       scenes.Params
+		presses string
+	}{
+		{"lost-reply-asks", scenes.Params{}, "nnn"},
+		{"lost-reply-answered", scenes.Params{}, "nnn1"},
+		{"lost-reply-del-asks", scenes.Params{"story": 1}, "nnnnn"},
+		{"lost-reply-del", scenes.Params{"story": 1}, "nnnnn1n"},
+	}
+	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		for _, c := range cases {
+			a := openLost(t, c.p, size.w, size.h, c.presses)
+			golden(t, c.name+"-"+itoa(int64(size.w))+"x"+itoa(int64(size.h)), a.View())
+		}
+	}
+}

@@ -315,7 +315,7 @@ func plainScripts(w io.Writer, scripts map[string]sim.Lua) {
 // writtenScripts is every script the story as written sends, played to
 // its end.
 func writtenScripts(ctx context.Context, sc *scenes.Scene, b *sim.Backend, seed uint64) (map[string]sim.Lua, error) {
-	s, err := openStory(ctx, b, play.Position{Version: play.PositionVersion, Scene: sc.ID, Seed: seed}, content.Text{})
+	s, err := openStory(ctx, b, play.Position{Version: play.PositionVersion, Scene: sc.ID, Seed: seed}, content.Text{}, sc)
 	if err != nil {
 		return nil, err
 	}
@@ -332,11 +332,17 @@ func writtenScripts(ctx context.Context, sc *scenes.Scene, b *sim.Backend, seed 
 // at the question (the transcript asks it itself) and a live run's clock
 // is never held. The learner's own moves are in its schedule, and it
 // stands at the story's start. text, when it has sections, is the text the
-// readouts are written from (the handout's form). Close the session when
-// done.
-func openStory(ctx context.Context, b *sim.Backend, pos play.Position, text content.Text) (*play.Session, error) {
+// readouts are written from (the handout's form). sc, if not nil, is the
+// scene pos names. Close the session when done.
+func openStory(ctx context.Context, b *sim.Backend, pos play.Position, text content.Text, sc *scenes.Scene) (*play.Session, error) {
 	pos.Step, pos.Prediction = 0, nil
-	s, err := play.Open(ctx, pos, play.Env{Backend: b, ID: 1, Headless: true, Text: text})
+	env := play.Env{Backend: b, ID: 1, Headless: true, Text: text}
+	if sc != nil && sc.ID == pos.Scene {
+		// the scene the caller has: the registry's is built afresh on
+		// each look-up
+		env.Scenes = []*scenes.Scene{sc}
+	}
+	s, err := play.Open(ctx, pos, env)
 	if err != nil {
 		return nil, err
 	}
@@ -395,7 +401,7 @@ func (v plainVariant) play(ctx context.Context) (err error) {
 		fmt.Fprintf(w, "\n== %s ==\nNot played here: %s.\n", sc.Describe(p), r)
 		return nil
 	}
-	s, err := openStory(ctx, b, pos, v.text)
+	s, err := openStory(ctx, b, pos, v.text, sc)
 	if err != nil {
 		return err
 	}

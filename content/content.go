@@ -92,8 +92,22 @@ type textKey struct {
 }
 
 // loadForm reads and parses the scene's text over the shared sentences,
-// which are parsed once for every scene (LoadForm of Shared).
+// which are parsed once for every scene (LoadForm of Shared). A form other
+// than Raw is rendered from the Raw text, section by section, so that a
+// file is split into sections once whatever forms a run reads it in (the
+// screen's and the handout's of the shared sentences were a tenth of
+// -plain -scene race).
 func loadForm(id string, f Form) (Text, error) {
+	if f != Raw {
+		t, err := LoadForm(id, Raw)
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range t {
+			t[k] = render(v, f)
+		}
+		return t, nil
+	}
 	b, err := files.ReadFile("text/" + id + ".txt")
 	if err != nil {
 		return nil, fmt.Errorf("no course text for scene %q", id)

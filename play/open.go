@@ -64,12 +64,9 @@ func Open(ctx context.Context, pos Position, env Env) (*Session, error) {
 	if r := FormsRefusal(sc, scenes.Params(pos.Settings), env.Backend); r != "" {
 		return nil, errors.New(r)
 	}
-	s, err := newSession(ctx, env.ID, sc, env.Backend, env.Seed, ops)
+	s, err := newSession(ctx, env.ID, sc, env.Backend, env.Seed, ops, env.Text)
 	if err != nil {
 		return nil, err
-	}
-	if env.Text.Has("title") {
-		s.Text = env.Text
 	}
 	o := env.Options
 	o.Predict = o.Predict && sc.Asks()

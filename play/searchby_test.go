@@ -45,3 +45,30 @@ func TestCheckLockBy(t *testing.T) {
 		t.Fatalf("a stopped search: %#v", over)
 	}
 }
+
+// TestSearchKeepsTheNewestCount: a count the receiver is not ready for
+// replaces the one still waiting for it, so a receiver that was behind
+// reads the newest (a search that waited for a slot stayed at 0 when the
+// newer count was dropped instead).
+func TestSearchKeepsTheNewestCount(t *testing.T) {
+	sent, done := make(chan struct{}), make(chan struct{})
+	want := &lab.Report{Explored: 5}
+	s, _ := CheckLockBy(func(ctx context.Context, l *lab.Lock, o lab.Options) (*lab.Report, error) {
+		o.Progress(lab.Progress{Explored: 3})
+		o.Progress(lab.Progress{Explored: 5})
+		close(sent)
+		<-done
+		return want, nil
+	}, lab.Starter())
+	go s.run()
+	<-sent // both counts sent while nobody read
+	m := s.next()
+	close(done)
+	p, ok := m.(SearchProgress)
+	if !ok || p.P.Explored != 5 {
+		t.Fatalf("the receiver behind read %#v, not the newest count (5)", m)
+	}
+	if over, ok := p.Next().(SearchOver); !ok || over.Report != want {
+		t.Fatalf("the end: %#v", over)
+	}
+}

@@ -571,13 +571,26 @@ func (p *Session) Update(msg Msg) Cmd {
 // no run until a position is applied (applyPosition); id
 // must differ from every earlier session's in the program, so that
 // messages still in flight for a closed scene are dropped. ops counts the
-// commands running, for a clean shutdown; ctx ends them all.
-func newSession(ctx context.Context, id int, sc *scenes.Scene, b *sim.Backend, seed uint64, ops *sync.WaitGroup) (*Session, error) {
-	text, err := content.Load(sc.ID)
-	if err != nil {
-		return nil, err
+// commands running, for a clean shutdown; ctx ends them all. given, when
+// it has sections, is the text the readouts are written from (Env.Text);
+// else the scene's text is loaded. A quiz's situations are read from the
+// scene's own text either way.
+func newSession(ctx context.Context, id int, sc *scenes.Scene, b *sim.Backend, seed uint64, ops *sync.WaitGroup, given content.Text) (*Session, error) {
+	text, err := given, error(nil)
+	if !given.Has("title") {
+		// a transcript gives its handout's form: the screen's, which it
+		// never shows, was a tenth of its start to parse
+		if text, err = content.Load(sc.ID); err != nil {
+			return nil, err
+		}
 	}
-	k, err := kindOf(sc, func() ([]scenes.Situation, error) { return scenes.Situations(text) })
+	k, err := kindOf(sc, func() ([]scenes.Situation, error) {
+		own, err := content.Load(sc.ID)
+		if err != nil {
+			return nil, err
+		}
+		return scenes.Situations(own)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("content/text/%s.txt: %w", sc.ID, err)
 	}

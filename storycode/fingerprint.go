@@ -21,14 +21,23 @@ import (
 // same on every machine.
 const fingerprintSeed = 1
 
-// fingerprints holds one lazily computed fingerprint per scene of this
-// build. The map is filled once, at package start, and never written after:
-// each value is a function of the compiled-in scenes only, computed at most
-// once per process (a headless run of every default story), so a second
-// code of the same scene costs nothing.
+//go:generate go test -run ^TestFingerprintTable$ -update
+
+// fingerprints holds one fingerprint per scene of this build: the one in
+// the table go generate writes (built, in fingerprints_table.go), which
+// TestFingerprintTable checks against the scenes as they play, so that a
+// start that prints a story code does not play every default story first
+// (two fifths of -plain -scene race); a scene the table does not have
+// (one added since) has its fingerprint computed on first use, once per
+// process. The map is filled once, at package start, and never written
+// after.
 var fingerprints = func() map[string]func() ([fingerprintLen]byte, error) {
 	m := map[string]func() ([fingerprintLen]byte, error){}
 	for _, sc := range scenes.All() {
+		if f, ok := built[sc.ID]; ok {
+			m[sc.ID] = func() ([fingerprintLen]byte, error) { return f, nil }
+			continue
+		}
 		m[sc.ID] = sync.OnceValues(func() ([fingerprintLen]byte, error) { return computeFingerprint(sc) })
 	}
 	return m
@@ -45,7 +54,7 @@ const fingerprintLen = 4
 // headless with a fixed seed on a fresh embedded server (the race replayed
 // in a fixed order); for a quiz, how many situations it has and the class
 // of each. Not its prose: a reworded sentence keeps the fingerprint.
-// Computed once per process and scene.
+// Read from the table of this build's scenes (see fingerprints).
 func Fingerprint(id string) ([fingerprintLen]byte, error) {
 	f, ok := fingerprints[id]
 	if !ok {

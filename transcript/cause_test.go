@@ -17,6 +17,10 @@ import (
 // in the client's words (no "(error)", which only a server sends), with
 // the timeout the client really waited.
 func TestPlainSaysWhyItStops(t *testing.T) {
+	// a command timeout and the server's hold, seconds on the real
+	// clock: waited beside the package's other tests, which own their
+	// servers too
+	t.Parallel()
 	b := embedded(t)
 	// every connection waits this long: a second no loaded machine takes
 	// to answer in process, while the renewal is held three

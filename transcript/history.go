@@ -31,7 +31,7 @@ func History(ctx context.Context, w io.Writer, b *sim.Backend, pos play.Position
 	if !sc.Sends() {
 		return check.Report{}, fmt.Errorf("scene %s is a quiz: it sends no command, so it has no history", sc.ID)
 	}
-	s, err := openStory(ctx, b, pos, content.Text{})
+	s, err := openStory(ctx, b, pos, content.Text{}, nil)
 	if err != nil {
 		return check.Report{}, err
 	}

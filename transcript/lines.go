@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"locksim/scenes"
 	"locksim/sim"
@@ -73,7 +74,7 @@ func wrapColumns(s string, width int) string {
 		if strings.HasPrefix(line, "t=+") {
 			indent = "    "
 		}
-		for ansi.StringWidth(line) > width {
+		for columns(line) > width {
 			cut := breakAt(line, width)
 			b.WriteString(strings.TrimRight(line[:cut], " "))
 			b.WriteByte('\n')
@@ -87,19 +88,39 @@ func wrapColumns(s string, width int) string {
 	return b.String()
 }
 
+// columns is how many columns s takes in a terminal: one a byte for
+// printable ASCII, which most of a transcript is (measuring it grapheme by
+// grapheme was a twentieth of -plain -scene race), else ansi.StringWidth.
+func columns(s string) int {
+	for i := 0; i < len(s); i++ {
+		if !printableASCII(s[i]) {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
+}
+
+func printableASCII(c byte) bool { return c >= 0x20 && c < 0x7f }
+
 // breakAt is the byte offset to break line at: its last space that keeps
 // the first part within width columns, else (one long word) width columns.
 func breakAt(line string, width int) int {
 	cols, last, hard := 0, -1, len(line)
+	blank := true // line[:i] is all white space
 	for i, r := range line {
-		cols += ansi.StringWidth(string(r))
+		if r < 0x80 && printableASCII(byte(r)) {
+			cols++
+		} else {
+			cols += ansi.StringWidth(string(r))
+		}
 		if cols > width {
 			hard = i
 			break
 		}
-		if r == ' ' && strings.TrimSpace(line[:i]) != "" {
+		if r == ' ' && !blank {
 			last = i
 		}
+		blank = blank && unicode.IsSpace(r)
 	}
 	if last > 0 {
 		return last

@@ -149,12 +149,20 @@ func (t *transcript) scene(ctx context.Context, w io.Writer, id string) error {
 	var keyed bytes.Buffer // the scene's part of the answer key
 	fmt.Fprintf(w, "\n%s\n", handoutLine(text.Get("intro")))
 	asked := false
+	// the scripts of the story as written, from its play among the
+	// settings when it is one of them (a third play of the race's
+	// transcript was a fifth of its start)
+	var written *map[string]sim.Lua
 	for i, p := range stories {
 		out := w
 		if held && asked {
 			out = &keyed // the other settings come after the question
 		}
 		pv := plainVariant{t: t, sc: sc, text: text, p: p, ask: asks[i], w: out, key: &keyed}
+		if written == nil && asWritten(p) {
+			written = new(map[string]sim.Lua)
+			pv.scripts = written
+		}
 		asked = asked || asks[i]
 		if err := pv.play(ctx); err != nil {
 			return err
@@ -168,10 +176,26 @@ func (t *transcript) scene(ctx context.Context, w io.Writer, id string) error {
 	if text.Has("intro-answer") {
 		fmt.Fprintf(rest, "\n%s\n", handoutLine(text.Get("intro-answer")))
 	}
-	if err := plainScripts(ctx, rest, sc, b, seed); err != nil {
-		return err
+	if written == nil || *written == nil {
+		scripts, err := writtenScripts(ctx, sc, b, seed)
+		if err != nil {
+			return err
+		}
+		written = &scripts
 	}
+	plainScripts(rest, *written)
 	return plainEnd(rest, text)
+}
+
+// asWritten reports whether p are the settings of the story as written:
+// every knob at its first value, as a session with no settings plays it.
+func asWritten(p scenes.Params) bool {
+	for _, v := range p {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // plainServer says where a story plays: the server, the seed, on a live
@@ -280,23 +304,27 @@ func plainEnd(w io.Writer, text content.Text) error {
 	return nil
 }
 
-// plainScripts prints the source of every script the scene's log names by
-// <name>, from the story as written played to its end.
-func plainScripts(ctx context.Context, w io.Writer, sc *scenes.Scene, b *sim.Backend, seed uint64) error {
-	s, err := openStory(ctx, b, play.Position{Version: play.PositionVersion, Scene: sc.ID, Seed: seed}, content.Text{})
+// plainScripts prints the source of every script in scripts (the ones the
+// scene's log names by <name>), by name.
+func plainScripts(w io.Writer, scripts map[string]sim.Lua) {
+	for _, name := range slices.Sorted(maps.Keys(scripts)) {
+		fmt.Fprintf(w, "\nscript <%s>, as sent with EVAL:\n%s\n", name, scripts[name].Src)
+	}
+}
+
+// writtenScripts is every script the story as written sends, played to
+// its end.
+func writtenScripts(ctx context.Context, sc *scenes.Scene, b *sim.Backend, seed uint64) (map[string]sim.Lua, error) {
+	s, err := openStory(ctx, b, play.Position{Version: play.PositionVersion, Scene: sc.ID, Seed: seed}, content.Text{}, sc)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer s.Close(context.WithoutCancel(ctx))
 	play.Driver{S: s}.Run(s.SeekTo(len(s.Snap.Moves)))
 	if err := runErr(s); err != nil {
-		return err
+		return nil, err
 	}
-	scripts := s.Snap.Scripts
-	for _, name := range slices.Sorted(maps.Keys(scripts)) {
-		fmt.Fprintf(w, "\nscript <%s>, as sent with EVAL:\n%s\n", name, scripts[name].Src)
-	}
-	return nil
+	return s.Snap.Scripts, nil
 }
 
 // openStory opens a session of the core at pos on b, as the screen would,
@@ -304,11 +332,17 @@ func plainScripts(ctx context.Context, w io.Writer, sc *scenes.Scene, b *sim.Bac
 // at the question (the transcript asks it itself) and a live run's clock
 // is never held. The learner's own moves are in its schedule, and it
 // stands at the story's start. text, when it has sections, is the text the
-// readouts are written from (the handout's form). Close the session when
-// done.
-func openStory(ctx context.Context, b *sim.Backend, pos play.Position, text content.Text) (*play.Session, error) {
+// readouts are written from (the handout's form). sc, if not nil, is the
+// scene pos names. Close the session when done.
+func openStory(ctx context.Context, b *sim.Backend, pos play.Position, text content.Text, sc *scenes.Scene) (*play.Session, error) {
 	pos.Step, pos.Prediction = 0, nil
-	s, err := play.Open(ctx, pos, play.Env{Backend: b, ID: 1, Headless: true, Text: text})
+	env := play.Env{Backend: b, ID: 1, Headless: true, Text: text}
+	if sc != nil && sc.ID == pos.Scene {
+		// the scene the caller has: the registry's is built afresh on
+		// each look-up
+		env.Scenes = []*scenes.Scene{sc}
+	}
+	s, err := play.Open(ctx, pos, env)
 	if err != nil {
 		return nil, err
 	}
@@ -354,6 +388,9 @@ type plainVariant struct {
 	goOn string
 	w    io.Writer // where the story goes; after a Questions question, key
 	key  io.Writer // the scene's part of the answer key
+	// scripts, if not nil, gets the scripts the story sent once it has
+	// played to its end
+	scripts *map[string]sim.Lua
 }
 
 func (v plainVariant) play(ctx context.Context) (err error) {
@@ -364,7 +401,7 @@ func (v plainVariant) play(ctx context.Context) (err error) {
 		fmt.Fprintf(w, "\n== %s ==\nNot played here: %s.\n", sc.Describe(p), r)
 		return nil
 	}
-	s, err := openStory(ctx, b, pos, v.text)
+	s, err := openStory(ctx, b, pos, v.text, sc)
 	if err != nil {
 		return err
 	}
@@ -477,6 +514,12 @@ func (v plainVariant) play(ctx context.Context) (err error) {
 	snap := s.Snap
 	if snap.Err != "" {
 		return fmt.Errorf("reading keys back: %s", snap.Err)
+	}
+	if v.scripts != nil {
+		*v.scripts = maps.Clone(snap.Scripts)
+		if *v.scripts == nil {
+			*v.scripts = map[string]sim.Lua{} // played: none sent
+		}
 	}
 	fmt.Fprintln(w)
 	for _, k := range snap.Keys {

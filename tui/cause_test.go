@@ -363,6 +363,9 @@ func TestCauseRenewalsRefusedBusy(t *testing.T) {
 // the renewals as not run, and finds the history consistent.
 func TestCauseRenewalsUnanswered(t *testing.T) {
 	simtest.QuickOnly(t)
+	// four command timeouts of a second on the real clock: waited
+	// beside the package's other tests, which own their servers too
+	t.Parallel()
 	b := embedded(t)
 	// every connection waits this long, B's and the reads among them: a
 	// second no loaded machine takes to answer in process, while each

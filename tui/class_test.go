@@ -359,3 +359,25 @@ func TestClassViewFromTheContents(t *testing.T) {
 		t.Fatalf("after l again, ↓ ↓ picks scene %d (want 3), class view %v", got, isDesk(teacher.a.pages.top()))
 	}
 }
+
+// TestFollowNoteWholeAt80: the note an instructor's F gives fits an 80x24
+// screen whole, with no … where it was cut (a fresh user found it cut).
+func TestFollowNoteWholeAt80(t *testing.T) {
+	hub := class.NewMemory(atClassNow)
+	info, err := hub.Open(context.Background(), "teacher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	teacher := joinAs(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 1, Scene: "fencing"}, 80, 24)
+	drive(t, teacher.a, keys("F")...)
+	v := teacher.a.View()
+	for _, line := range strings.Split(v, "\n") {
+		if strings.Contains(line, "asked to follow:") {
+			if strings.Contains(line, "…") {
+				t.Fatalf("the note is cut at 80x24:\n%s", v)
+			}
+			return
+		}
+	}
+	t.Fatalf("no note that the class is asked to follow:\n%s", v)
+}

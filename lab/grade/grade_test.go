@@ -25,7 +25,7 @@ func TestGrade(t *testing.T) {
 		{"../testdata/endless", "error", "budget of instructions"},
 		{"../testdata/runtime", "error", "acquire.lua:2: ERR Unknown Redis command called from script"},
 	} {
-		res, err := Dir(ctx, c.dir, Pin{})
+		res, err := gradeOnce(c.dir, Pin{})
 		if err != nil {
 			t.Fatalf("%s: %v", c.dir, err)
 		}
@@ -53,7 +53,7 @@ func TestGrade(t *testing.T) {
 // TestFailureCode: each failure's message carries the story code of its
 // break, which -story opens as a story of the lab.
 func TestFailureCode(t *testing.T) {
-	res, err := Dir(context.Background(), "../testdata/getdel", Pin{})
+	res, err := gradeOnce("../testdata/getdel", Pin{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestDefaultGradeLessons(t *testing.T) {
 		"../testdata/fenced": "pass mutual-exclusion=pass resource-safety=pass no-foreign-release=pass deadlock-freedom=pass lesson: mutual-exclusion (pause-past)=pass lesson: mutual-exclusion (clock-jump)=pass lesson: mutual-exclusion (restart)=pass lesson: resource-safety (restart)=pass",
 		"../testdata/getdel": "fail mutual-exclusion=pass resource-safety=pass no-foreign-release=fail deadlock-freedom=pass lesson: mutual-exclusion (pause-past)=pass lesson: mutual-exclusion (clock-jump)=pass lesson: mutual-exclusion (restart)=pass lesson: resource-safety (pause-past)=pass lesson: resource-safety (clock-jump)=pass lesson: resource-safety (restart)=pass",
 	} {
-		res, err := Dir(context.Background(), dir, Pin{})
+		res, err := gradeOnce(dir, Pin{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,7 +178,7 @@ func TestDefaultGradeLessons(t *testing.T) {
 	}
 	// the fenced lock's resource-safety lesson is the restart alone: the
 	// pause and the clock jump are its own test, which it passes
-	res, _ := Dir(context.Background(), "../testdata/fenced", Pin{})
+	res, _ := gradeOnce("../testdata/fenced", Pin{})
 	for _, tr := range res.Tests {
 		if strings.HasPrefix(tr.Name, "lesson: resource-safety") && (tr.Name != "lesson: resource-safety (restart)" || strings.Contains(tr.Output, "paused")) {
 			t.Errorf("the fenced lock's lesson: %q", tr.Output)
@@ -245,7 +245,7 @@ func TestPinnedPolicy(t *testing.T) {
 // shortest break in one sentence (its moves, its faults, what broke),
 // before the schedule and the story code.
 func TestFailureSentence(t *testing.T) {
-	res, err := Dir(context.Background(), "../testdata/getdel", Pin{Level: "get-then-del"})
+	res, err := gradeOnce("../testdata/getdel", Pin{Level: "get-then-del"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,7 +300,7 @@ func TestGradeNotes(t *testing.T) {
 // short pointer; Write puts the code there, and it reads back to the
 // failure's story.
 func TestStoryFiles(t *testing.T) {
-	res, err := Dir(context.Background(), "../testdata/getdel", Pin{Level: "get-then-del"})
+	res, err := gradeOnce("../testdata/getdel", Pin{Level: "get-then-del"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -274,7 +274,7 @@ type outcome struct {
 	foreign bool
 	// lost replies, wasted leases and deletes by a retry, as Counts has them
 	lost, wasted, retryDeletes int
-	replies []string // only when the trial broke the variant's rule
+	replies                    []string // only when the trial broke the variant's rule
 	// the mutex model's finding on the trial's history, the kinds of
 	// anomaly it shows, and (when it shows any) its events
 	mutex  check.Finding

@@ -272,9 +272,9 @@ type outcome struct {
 	holders []string
 	noTTL   bool
 	foreign bool
+	replies []string // only when the trial broke the variant's rule
 	// lost replies, wasted leases and deletes by a retry, as Counts has them
 	lost, wasted, retryDeletes int
-	replies                    []string // only when the trial broke the variant's rule
 	// the mutex model's finding on the trial's history, the kinds of
 	// anomaly it shows, and (when it shows any) its events
 	mutex  check.Finding

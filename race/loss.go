@@ -16,6 +16,24 @@ import (
 // an outcome the worker cannot know.
 var errLost = errors.New("i/o timeout: the reply was lost")
 
+// Loses reports a variant whose replies Config.Loss loses: SET NX PX's
+// acquires, and the acquires and releases of BlindDel and CompareDel.
+func (v Variant) Loses() bool { return v == Atomic || v == BlindDel || v == CompareDel }
+
+// Replayable reports an example that the race scene can play again as a
+// story (play.TrialFrom): one of the first four variants, no reply lost.
+func (ex *Example) Replayable() bool {
+	if ex.Variant == BlindDel || ex.Variant == CompareDel {
+		return false
+	}
+	for _, e := range ex.Events {
+		if e.Lost {
+			return false
+		}
+	}
+	return true
+}
+
 // lossRetries is how many times a worker sends an acquire or a release
 // again after its reply was lost, before it gives up on it.
 const lossRetries = 2
@@ -64,7 +82,11 @@ func (t *lane) send(ctx context.Context, tr *trial, w int, op *sim.Op, retry boo
 		tr.mu.Unlock()
 	}
 	if !t.t.cfg.Lost(tr.n, w, k) {
-		return t.doShown(ctx, tr, w, op, shown, args...)
+		val, err := t.doShown(ctx, tr, w, op, shown, args...)
+		if retry {
+			tr.note(op, "sent again: the reply to the last send was lost")
+		}
+		return val, err
 	}
 	before, known := sim.KeyChange{}, false
 	if op.Kind == sim.OpRelease {
@@ -87,8 +109,22 @@ func (t *lane) send(ctx context.Context, tr *trial, w int, op *sim.Op, retry boo
 	}
 	e.Reply, e.Err, e.Lost = sim.FormatReply(nil, errLost), errLost, true
 	e.Note = "the server ran it and answered " + sim.FormatReply(val, err) + "; locksim dropped the reply"
+	if retry {
+		e.Note = "sent again; " + e.Note
+	}
 	tr.add(e)
 	return nil, errLost
+}
+
+// note sets the note of op's event.
+func (tr *trial) note(op *sim.Op, s string) {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	for i := range tr.events {
+		if tr.events[i].Op == op {
+			tr.events[i].Note = s
+		}
+	}
 }
 
 // keyNow is the lane's key as it stands, read on the admin connection

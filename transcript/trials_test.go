@@ -64,7 +64,7 @@ func TestPlainTrialsLoss(t *testing.T) {
 	}
 	text := out.String()
 	row := func(name string) []string {
-		return regexp.MustCompile(`(?m)^`+regexp.QuoteMeta(name)+` +(\d+) +(\d+) +(\d+)$`).FindStringSubmatch(text)
+		return regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + ` +(\d+) +(\d+) +(\d+)$`).FindStringSubmatch(text)
 	}
 	blind, cad, atomic := row("blind DEL"), row("compare+DEL"), row("SET NX PX")
 	if blind == nil || cad == nil || atomic == nil || !strings.Contains(text, "deleted by a retry") {

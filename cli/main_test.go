@@ -185,6 +185,30 @@ func TestTrialsPlain(t *testing.T) {
 	}
 }
 
+// TestTrialsPlainLoss: -loss-rate adds the trials of a retried release
+// and the losses' table; the same seed loses the same replies, so the
+// counts of those trials (run one after another, never racing) repeat.
+func TestTrialsPlainLoss(t *testing.T) {
+	t.Parallel()
+	var tables []string
+	for range 2 {
+		code, out, errs := runMain("-trials", "30", "-loss-rate", "0.4", "-plain", "-seed", "5")
+		if code != 0 || errs != "" {
+			t.Fatalf("exit %d, stderr %q", code, errs)
+		}
+		i := strings.Index(out, "variant         replies lost")
+		if i < 0 || !strings.Contains(out, "blind DEL         30") || !strings.Contains(out, "compare+DEL       30") {
+			t.Fatalf("no losses' table, or no row of a retried release:\n%s", out)
+		}
+		rows := strings.SplitN(out[i:], "\n\n", 2)[0]
+		// the SET NX PX race's winner is real: its row's counts may differ
+		tables = append(tables, rows[strings.Index(rows, "blind DEL"):])
+	}
+	if tables[0] != tables[1] {
+		t.Errorf("the same seed lost other replies:\n%s\n%s", tables[0], tables[1])
+	}
+}
+
 // TestSetAndScenes: -set reads the settings in the units the scene's
 // settings line shows (any case, a duration in any unit), and -scenes
 // keeps the playlist in the order given.

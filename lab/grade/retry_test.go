@@ -63,7 +63,7 @@ var retryTable = []struct {
 		// the retry counted down again and deleted A's key, and B's grant
 		// overlaps A's outer acquire
 		"A> EVAL <release.lua> 1 resource:lock",
-		"A's nested release answered (integer) 1, and the key is gone: it deleted A's own lock, though A still holds its outer acquire and acts as holder",
+		"A's nested release deleted the key, A's own lock (read before and after it), though A still holds its outer acquire and acts as holder",
 		"B got (integer) 1 at +0.200s while A still acted as holder: A's own nested release had deleted its key, though A still held its outer acquire",
 		"verdict: mutual-exclusion broken: A and B act as holder at the same time",
 	}},

@@ -30,7 +30,7 @@ func PlainTrials(ctx context.Context, w io.Writer, b *sim.Backend, n int, cfg ra
 	defer done()
 	// the course text is written as paragraphs; the transcript keeps to 80 columns
 	say := func(s string) { _, _ = io.WriteString(w, wrapColumns(s, plainColumns)) }
-	say(text.Fill("trials-intro", map[string]string{"n": itoa(int64(n))}) + "\n\n")
+	say(TrialsIntro(text, n, cfg) + "\n\n")
 	say(fmt.Sprintf("server: %s · %d lanes of %d connections\n\n", trialsWhere(b), race.Lanes, race.Workers))
 	var all []race.Counts
 	for _, v := range race.VariantsFor(cfg) {
@@ -70,6 +70,15 @@ func PlainTrials(ctx context.Context, w io.Writer, b *sim.Backend, n int, cfg ra
 		return fmt.Errorf("%d atomic trials did not end with one holder", a.BugCount)
 	}
 	return nil
+}
+
+// TrialsIntro is what a run of n trials under cfg does, in a sentence.
+func TrialsIntro(text content.Text, n int, cfg race.Config) string {
+	name := "trials-intro"
+	if cfg.Loss > 0 {
+		name = "trials-intro-lost"
+	}
+	return text.Fill(name, map[string]string{"n": itoa(int64(n))})
 }
 
 func trialsWhere(b *sim.Backend) string {

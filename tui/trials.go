@@ -252,7 +252,11 @@ func (t *Trials) page(w, h int) string {
 		where = t.b.Name
 	}
 	rows = append(rows, st.Title.Render("locksim")+" "+st.Bold.Render("race · trials")+st.Dim.Render(" · "+where))
-	rows = append(rows, st.Wrap(t.text.Fill("trials-intro", map[string]string{"n": itoa(int64(t.n))}), w, 2))
+	introRows := 2
+	if t.cfg.Loss > 0 {
+		introRows = 3 // it names the trials of a retried release too
+	}
+	rows = append(rows, st.Wrap(transcript.TrialsIntro(t.text, t.n, t.cfg), w, introRows))
 	done := 0
 	for _, c := range t.all {
 		done += c.Trials

@@ -44,6 +44,30 @@ func trialsWithLoss(t *testing.T, a *App) *Trials {
 	return tr
 }
 
+// TestTrialsLossAtSizes: run with replies lost, the trials page cuts no
+// line at any size a terminal brings, from 80x24 to 160x50, whichever
+// variant is on show, and says, where it has room for its intro, that the
+// trials of a retried release ran.
+func TestTrialsLossAtSizes(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {100, 30}, {120, 40}, {160, 50}} {
+		a := openScene(t, embedded(t), "race", 1, size.w, size.h, "")
+		tr := trialsWithLoss(t, a)
+		openTrials(a, tr)
+		for show := range tr.all {
+			tr.show = show
+			page := ansi.Strip(a.View())
+			for _, l := range strings.Split(page, "\n") {
+				if strings.HasSuffix(strings.TrimRight(l, " "), "…") {
+					t.Errorf("%dx%d, %s: a line is cut: %q", size.w, size.h, tr.all[show].Variant, l)
+				}
+			}
+			if size.h >= 40 && !strings.Contains(strings.Join(strings.Fields(page), " "), "after its reply was lost (the workers in turn)") {
+				t.Errorf("%dx%d: the intro does not name the retried release's trials:\n%s", size.w, size.h, page)
+			}
+		}
+	}
+}
+
 // TestTrialsShowLosses: run with replies lost, the trials page counts six
 // variants and shows, for the variant on show, the replies lost, the
 // workers that gave up holding the key and the locks a retry deleted, with

@@ -108,12 +108,12 @@ func TrialsTable(all []race.Counts) string {
 }
 
 // TrialsLosses is one row per variant that loses replies (race.Config's
-// Loss): the replies lost, the workers that gave up while the key held
-// their own token, and the locks a release's retry deleted, as the ledger
-// read the trials.
+// Loss): the replies lost, the leases wasted (workers that gave up while
+// the key held their own token), and the locks a release's retry deleted,
+// as the ledger read the trials.
 func TrialsLosses(all []race.Counts) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-13s %14s %22s %20s\n", "variant", "replies lost", "gave up, key its own", "deleted by a retry")
+	fmt.Fprintf(&b, "%-13s %14s %22s %20s\n", "variant", "replies lost", "leases wasted", "deleted by a retry")
 	for _, c := range all {
 		if !c.Variant.Loses() {
 			continue
@@ -129,7 +129,7 @@ func TrialsLoss(c race.Counts) string {
 	if !c.Variant.Loses() {
 		return ""
 	}
-	return fmt.Sprintf("%s: %d replies lost · %d gave up, key their own · %d deleted by a retry",
+	return fmt.Sprintf("%s: %d replies lost · %d leases wasted · %d deleted by a retry",
 		c.Variant, c.Lost, c.Wasted, c.RetryDeletes)
 }
 

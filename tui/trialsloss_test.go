@@ -79,7 +79,7 @@ func TestTrialsShowLosses(t *testing.T) {
 	openTrials(a, tr)
 	flat := func(s string) string { return strings.Join(strings.Fields(ansi.Strip(s)), " ") }
 	page := a.View()
-	if want := "blind DEL: 17 replies lost · 4 gave up, key their own · 3 deleted by a retry"; !strings.Contains(flat(page), want) {
+	if want := "blind DEL: 17 replies lost · 4 leases wasted · 3 deleted by a retry"; !strings.Contains(flat(page), want) {
 		t.Errorf("the trials page lacks %q:\n%s", want, page)
 	}
 	for _, v := range []race.Variant{race.Atomic, race.BlindDel, race.CompareDel} {

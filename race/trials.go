@@ -103,9 +103,10 @@ type Counts struct {
 	// reading of the retry's reply, or of the key before and after it when
 	// that reply was lost too).
 	Lost, Wasted, RetryDeletes int
-	// Bugs are Atomic trials that did not end with exactly one holder: a
-	// bug in the server or in locksim, shown with their replies and not
-	// counted in Holders. At most maxBugs are kept.
+	// Bugs are Atomic trials that did not end with exactly one holder
+	// (or, with replies lost, one wasted lease in its place): a bug in the
+	// server or in locksim, shown with their replies and not counted in
+	// Holders. At most maxBugs are kept.
 	Bugs     []Bug
 	BugCount int
 	Commands int64 // every command sent, PINGs and the cleanup DELs included
@@ -554,49 +555,6 @@ func (t *lane) together(ctx context.Context, f func(w int)) error {
 	}
 	Together(Workers, f)
 	return nil
-}
-
-// Together runs f(0) … f(n-1) in goroutines released by one barrier, and
-// waits for all of them. Go tends to run the goroutine started last first,
-// which would hand every race to the same worker: they are started in a
-// fresh random order, as real clients arrive.
-//
-// A panic in f ends its goroutine only; once all are done, Together panics
-// with the first of them in the caller's goroutine, where a program's
-// recover (Bubble Tea's around a command, a server's around a session)
-// can end that session alone.
-func Together(n int, f func(i int)) {
-	var (
-		wg, armed sync.WaitGroup
-		mu        sync.Mutex
-		fault     any
-	)
-	start := make(chan struct{})
-	for _, i := range rand.Perm(n) {
-		wg.Add(1)
-		armed.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if r := recover(); r != nil {
-					mu.Lock()
-					if fault == nil {
-						fault = r
-					}
-					mu.Unlock()
-				}
-			}()
-			armed.Done()
-			<-start
-			f(i)
-		}()
-	}
-	armed.Wait()
-	close(start)
-	wg.Wait()
-	if fault != nil {
-		panic(fmt.Sprintf("a racer failed: %v", fault))
-	}
 }
 
 func unknown(err error) bool {

@@ -72,6 +72,9 @@ usage: locksim [flags]
                        DIR starts from a starter lock
   -crash-rate P        with -trials: the chance, 0 to 1, that a SETNX winner crashes
                        before its EXPIRE (default 0.1)
+  -loss-rate P         with -trials: the chance, 0 to 1, that a reply to an acquire or a
+                       release is lost after the server ran it (drawn from -seed; default 0);
+                       above 0 it adds the trials of a release retried after a lost reply
   -cleanup             with -redis: remove the keys of registered locksim runs whose heartbeat
                        has expired and of registered replays, say what and why, and exit
   -export-dir DIR      y writes the story for redis-cli here (default: the config
@@ -178,7 +181,7 @@ type config struct {
 	scene, redis, resource string
 	redlock                []string
 	trials                 int
-	crashRate              float64
+	crashRate, lossRate    float64
 	trialsSet, redisEmpty  bool
 	list, plain, cleanup   bool
 	version                bool // -version: print the build's and the story codes' versions
@@ -334,6 +337,12 @@ func parse(args []string) (config, error) {
 	}
 	if !(c.crashRate >= 0 && c.crashRate <= 1) { // NaN too
 		return c, fmt.Errorf("-crash-rate must be from 0 to 1, got %v", c.crashRate)
+	}
+	if c.lossRate != 0 && !c.trialsSet {
+		return c, errors.New("-loss-rate needs -trials: it sets the trials' lost replies")
+	}
+	if !(c.lossRate >= 0 && c.lossRate <= 1) { // NaN too
+		return c, fmt.Errorf("-loss-rate must be from 0 to 1, got %v", c.lossRate)
 	}
 	if c.scene != "" && scenes.Find(c.scene) == nil {
 		return c, fmt.Errorf("unknown scene %q (locksim -list shows them)", c.scene)

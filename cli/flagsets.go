@@ -57,6 +57,7 @@ func historyFlags(fs *flag.FlagSet, c *config) { fs.StringVar(&c.history, "histo
 func trialsFlags(fs *flag.FlagSet, c *config) {
 	fs.IntVar(&c.trials, "trials", 0, "")
 	fs.Float64Var(&c.crashRate, "crash-rate", 0.1, "")
+	fs.Float64Var(&c.lossRate, "loss-rate", 0, "")
 }
 
 func storyFlags(fs *flag.FlagSet, c *config) { fs.StringVar(&c.story, "story", "", "") }

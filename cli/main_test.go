@@ -102,6 +102,9 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-trials", "10", "-crash-rate", "2"}, "-crash-rate must be from 0 to 1"},
 		{[]string{"-trials", "10", "-crash-rate", "NaN"}, "-crash-rate must be from 0 to 1"},
 		{[]string{"-crash-rate", "0.5"}, "-crash-rate needs -trials"},
+		{[]string{"-trials", "10", "-loss-rate", "1.5"}, "-loss-rate must be from 0 to 1"},
+		{[]string{"-trials", "10", "-loss-rate", "NaN"}, "-loss-rate must be from 0 to 1"},
+		{[]string{"-loss-rate", "0.5"}, "-loss-rate needs -trials"},
 		{[]string{"-redlock", "redis://127.0.0.1:1"}, "needs 5 servers"},
 		{[]string{"-redlock", "redis://a:1,redis://a:2,redis://a:3"}, "needs 5 servers"},
 		{[]string{"-redlock", "redis://a:1,,redis://b:1"}, "an empty address"},
@@ -189,6 +192,30 @@ func TestTrialsPlain(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("the table lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestTrialsPlainLoss: -loss-rate adds the trials of a retried release
+// and the losses' table; the same seed loses the same replies, so the
+// counts of those trials (run one after another, never racing) repeat.
+func TestTrialsPlainLoss(t *testing.T) {
+	t.Parallel()
+	var tables []string
+	for range 2 {
+		code, out, errs := runMain("-trials", "30", "-loss-rate", "0.4", "-plain", "-seed", "5")
+		if code != 0 || errs != "" {
+			t.Fatalf("exit %d, stderr %q", code, errs)
+		}
+		i := strings.Index(out, "variant         replies lost")
+		if i < 0 || !strings.Contains(out, "blind DEL         30") || !strings.Contains(out, "compare+DEL       30") {
+			t.Fatalf("no losses' table, or no row of a retried release:\n%s", out)
+		}
+		rows := strings.SplitN(out[i:], "\n\n", 2)[0]
+		// the SET NX PX race's winner is real: its row's counts may differ
+		tables = append(tables, rows[strings.Index(rows, "blind DEL"):])
+	}
+	if tables[0] != tables[1] {
+		t.Errorf("the same seed lost other replies:\n%s\n%s", tables[0], tables[1])
 	}
 }
 

@@ -211,7 +211,7 @@ func writeHistory(ctx context.Context, e *env, c config, b *sim.Backend) int {
 // trialsConfig is the trials' settings from the flags.
 func trialsConfig(c config) race.Config {
 	cfg := race.DefaultConfig(c.seed)
-	cfg.CrashRate = c.crashRate
+	cfg.CrashRate, cfg.Loss = c.crashRate, c.lossRate
 	return cfg
 }
 

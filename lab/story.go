@@ -214,7 +214,7 @@ func (st *storyState) run(i int, cerr error) func(x *sim.Exec) {
 			lost = st.lost[a.Name][k]
 		}
 		st.taken[i]++
-		ex := &storyExec{x: x, ttl: st.pr.lock.Policy.TTL, sh: st.sh}
+		ex := &storyExec{x: x, ttl: st.pr.lock.Policy.TTL, sh: st.sh, nested: c.phase == phRelease && c.nest > 1}
 		ph := c.phase
 		if _, err := st.pr.step(c, i, a.Token, &st.grants, lost, ex); err != nil {
 			x.Note(err.Error())
@@ -235,6 +235,9 @@ type storyExec struct {
 	x   *sim.Exec
 	ttl time.Duration
 	sh  *storyHost
+	// nested is set for a reentrant lock's nested release (and its
+	// retries): its client still holds its outer acquire after it
+	nested bool
 }
 
 func (e *storyExec) lua(i int, p *part, keys, argv []string, lost bool) reply {
@@ -270,7 +273,7 @@ func (e *storyExec) lua(i int, p *part, keys, argv []string, lost bool) reply {
 			}
 		}
 	case PartRelease:
-		op.Kind, op.Form = sim.OpRelease, sim.FormScript
+		op.Kind, op.Form, op.Nested = sim.OpRelease, sim.FormScript, e.nested
 	case PartExtend:
 		op.Kind, op.Form, op.TTL = sim.OpExtend, sim.FormScript, e.ttl
 	}
@@ -319,22 +322,31 @@ func (e *storyExec) gaveUp(tries int, lost bool) {
 // keyNow is key's value and TTL left, read on the backend's own
 // connection, as the before half of a sim.KeyChange (Had, Before,
 // TTLBefore) and the after half alike (Has, After, TTLAfter).
-// A key of another type than a string (a hash lock's) is not read: known
-// is false, and the ledger reads the part by its reply.
+// A hash of one field (a reentrant lock's: its holder's token, counting
+// its acquires) reads as that field, the holder, whose count the value
+// does not show; any other key of another type than a string is not read:
+// known is false, and the ledger reads the part by its reply.
 func (e *storyExec) keyNow(key string) (c sim.KeyChange, known bool) {
 	ctx := context.Background()
 	a := e.x.Run().Backend().Admin()
+	var v string
 	switch t, err := a.Type(ctx, key).Result(); {
 	case err != nil:
 		return c, false
 	case t == "none":
 		return sim.KeyChange{TTLBefore: -1, TTLAfter: -1}, true
+	case t == "hash":
+		fields, err := a.HKeys(ctx, key).Result()
+		if err != nil || len(fields) != 1 {
+			return c, false
+		}
+		v = fields[0]
 	case t != "string":
 		return c, false
-	}
-	v, err := a.Get(ctx, key).Result()
-	if err != nil {
-		return c, false
+	default:
+		if v, err = a.Get(ctx, key).Result(); err != nil {
+			return c, false
+		}
 	}
 	ttl := time.Duration(-1)
 	if ms, err := a.Do(ctx, "PTTL", key).Int64(); err == nil && ms >= 0 {

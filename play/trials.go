@@ -20,8 +20,9 @@ type (
 // DefaultTrials is the trials' configuration with tokens drawn from seed.
 func DefaultTrials(seed uint64) TrialsConfig { return race.DefaultConfig(seed) }
 
-// TrialVariants is how many variants a run of trials goes through.
-func TrialVariants() int { return len(race.Variants()) }
+// TrialVariants is how many variants a run of trials under cfg goes
+// through (race.VariantsFor).
+func TrialVariants(cfg TrialsConfig) int { return len(race.VariantsFor(cfg)) }
 
 // Trials is a run of trials of every variant of the race, in the
 // background, on a server and connections of their own (race.OnBackend):
@@ -148,7 +149,7 @@ func (t *Trials) run() {
 		return
 	}
 	last := time.Now()
-	for _, v := range race.Variants() {
+	for _, v := range race.VariantsFor(t.cfg) {
 		c, err := tr.Run(t.ctx, v, t.n, func(c race.Counts) {
 			if time.Since(last) > 50*time.Millisecond {
 				last = time.Now()

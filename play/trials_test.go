@@ -6,11 +6,23 @@ import (
 	"time"
 )
 
-// TestTrialsRunInTheCore: the trials open, count every variant and end
-// in messages that name them; trials closed before their command runs
-// let go at once, and their command reports only their end.
+// TestTrialsRunInTheCore: the trials open, count every variant (the two
+// of a lost release's retry too when replies are lost) and end in
+// messages that name them; trials closed before their command runs let go
+// at once, and their command reports only their end.
 func TestTrialsRunInTheCore(t *testing.T) {
-	run, cmd := StartTrials(embedded(t), 2, DefaultTrials(1))
+	lossy := DefaultTrials(1)
+	lossy.Loss = 0.3
+	if TrialVariants(lossy) != TrialVariants(DefaultTrials(1))+2 {
+		t.Errorf("with replies lost, %d variants run", TrialVariants(lossy))
+	}
+	for _, cfg := range []TrialsConfig{DefaultTrials(1), lossy} {
+		trialsInTheCore(t, cfg)
+	}
+}
+
+func trialsInTheCore(t *testing.T, cfg TrialsConfig) {
+	run, cmd := StartTrials(embedded(t), 2, cfg)
 	finals := 0
 	for cmd != nil {
 		var next Cmd
@@ -35,8 +47,8 @@ func TestTrialsRunInTheCore(t *testing.T) {
 		}
 		cmd = next
 	}
-	if finals != TrialVariants() {
-		t.Errorf("%d variants counted to their end, want %d", finals, TrialVariants())
+	if finals != TrialVariants(cfg) {
+		t.Errorf("%d variants counted to their end, want %d", finals, TrialVariants(cfg))
 	}
 	run.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

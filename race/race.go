@@ -5,6 +5,9 @@ package race
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
 	"sync/atomic"
 
 	"github.com/redis/go-redis/v9"
@@ -78,4 +81,47 @@ func (t *Tally) Add(results []Result, ok func(Result) bool) {
 	}
 	t.ByCount[n]++
 	t.Races++
+}
+
+// Together runs f(0) … f(n-1) in goroutines released by one barrier, and
+// waits for all of them. Go tends to run the goroutine started last first,
+// which would hand every race to the same worker: they are started in a
+// fresh random order, as real clients arrive.
+//
+// A panic in f ends its goroutine only; once all are done, Together panics
+// with the first of them in the caller's goroutine, where a program's
+// recover (Bubble Tea's around a command, a server's around a session)
+// can end that session alone.
+func Together(n int, f func(i int)) {
+	var (
+		wg, armed sync.WaitGroup
+		mu        sync.Mutex
+		fault     any
+	)
+	start := make(chan struct{})
+	for _, i := range rand.Perm(n) {
+		wg.Add(1)
+		armed.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					mu.Lock()
+					if fault == nil {
+						fault = r
+					}
+					mu.Unlock()
+				}
+			}()
+			armed.Done()
+			<-start
+			f(i)
+		}()
+	}
+	armed.Wait()
+	close(start)
+	wg.Wait()
+	if fault != nil {
+		panic(fmt.Sprintf("a racer failed: %v", fault))
+	}
 }

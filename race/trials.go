@@ -27,13 +27,29 @@ const (
 	SplitCrash                  // SETNX, then EXPIRE; the winner may crash between them
 	CheckThenSet                // GET, then SET without NX if the key looked free
 	GetDel                      // a release by GET then DEL while others wait for a short lease
+	// BlindDel and CompareDel are a release sent again after its reply was
+	// lost (a client library's retry after a timeout), by a blind DEL and by
+	// the compare-and-delete script: they run when replies are lost
+	// (Config.Loss), and are the only variants whose releases lose replies.
+	BlindDel
+	CompareDel
 )
 
-// Variants lists every variant in the order a run of trials takes them.
+// Variants lists the variants a run of trials takes with no reply lost,
+// in order; VariantsFor the ones a run under a config takes.
 func Variants() []Variant { return []Variant{Atomic, SplitCrash, CheckThenSet, GetDel} }
 
+// VariantsFor is Variants, then, when cfg loses replies, BlindDel and
+// CompareDel.
+func VariantsFor(cfg Config) []Variant {
+	if cfg.Loss > 0 {
+		return append(Variants(), BlindDel, CompareDel)
+	}
+	return Variants()
+}
+
 func (v Variant) String() string {
-	return [...]string{"SET NX PX", "SETNX+EXPIRE", "GET, then SET", "GET, then DEL"}[v]
+	return [...]string{"SET NX PX", "SETNX+EXPIRE", "GET, then SET", "GET, then DEL", "blind DEL", "compare+DEL"}[v]
 }
 
 // Workers is how many workers race in every trial.
@@ -52,7 +68,14 @@ type Config struct {
 	// the holder's GET and its DEL.
 	Short time.Duration
 	// Gap is GetDel's pause between the holder's GET and its DEL.
-	Gap  time.Duration
+	Gap time.Duration
+	// Loss is the chance, 0 to 1, that the reply to an acquire of Atomic,
+	// BlindDel or CompareDel, or to a release of the last two, is lost: the
+	// server ran the command and locksim's own client drops its reply, so
+	// the worker hears a timeout. Which replies are lost is drawn from Seed
+	// and the trial, worker and command alone (Config.Lost), never from
+	// timing.
+	Loss float64
 	Seed uint64
 }
 
@@ -73,9 +96,17 @@ type Counts struct {
 	Wins    [Workers]int // trials each worker ended believing it held the lock (not the trials it was granted it in)
 	NoTTL   int          // SplitCrash: trials that left the key with no TTL
 	Foreign int          // GetDel: trials in which a release deleted another worker's lock
-	// Bugs are Atomic trials that did not end with exactly one holder: a
-	// bug in the server or in locksim, shown with their replies and not
-	// counted in Holders. At most maxBugs are kept.
+	// Lost counts the replies locksim dropped (Config.Loss). Wasted counts
+	// the workers that gave up acquiring while the key held their own token
+	// (ledger.WastedLeases: the key read as they gave up), and RetryDeletes
+	// the release retries that deleted another worker's lock (the ledger's
+	// reading of the retry's reply, or of the key before and after it when
+	// that reply was lost too).
+	Lost, Wasted, RetryDeletes int
+	// Bugs are Atomic trials that did not end with exactly one holder
+	// (or, with replies lost, one wasted lease in its place): a bug in the
+	// server or in locksim, shown with their replies and not counted in
+	// Holders. At most maxBugs are kept.
 	Bugs     []Bug
 	BugCount int
 	Commands int64 // every command sent, PINGs and the cleanup DELs included
@@ -243,6 +274,8 @@ type outcome struct {
 	noTTL   bool
 	foreign bool
 	replies []string // only when the trial broke the variant's rule
+	// lost replies, wasted leases and deletes by a retry, as Counts has them
+	lost, wasted, retryDeletes int
 	// the mutex model's finding on the trial's history, the kinds of
 	// anomaly it shows, and (when it shows any) its events
 	mutex  check.Finding
@@ -259,6 +292,9 @@ func (c *Counts) add(o outcome, i int) {
 	if o.foreign {
 		c.Foreign++
 	}
+	c.Lost += o.lost
+	c.Wasted += o.wasted
+	c.RetryDeletes += o.retryDeletes
 	if o.mutex.Result == check.Unknown {
 		c.Unknown++
 	}
@@ -294,6 +330,12 @@ type trial struct {
 	mu     sync.Mutex
 	start  time.Time
 	events []sim.Event
+	// n is the trial's number in the run, from 0; sent counts each
+	// worker's acquires and releases so far (what Config.Lost draws
+	// from); retries are the releases sent again after a lost reply
+	n       int
+	sent    [Workers]int
+	retries map[*sim.Op]bool
 }
 
 func (tr *trial) add(e sim.Event) {
@@ -304,12 +346,17 @@ func (tr *trial) add(e sim.Event) {
 
 // do sends one command for worker w and records it as an event of op.
 func (t *lane) do(ctx context.Context, tr *trial, w int, op *sim.Op, args ...any) (any, error) {
+	return t.doShown(ctx, tr, w, op, args, args...)
+}
+
+// doShown is do, the command logged as shown (a script by its name).
+func (t *lane) doShown(ctx context.Context, tr *trial, w int, op *sim.Op, shown []any, args ...any) (any, error) {
 	at := time.Since(tr.start)
 	t.t.cmds.Add(1)
 	val, err := t.clients[w].Do(ctx, args...).Result()
 	// the round trip bounds when the server ran it: the ledger calls a
 	// grant early only if it ran before the previous lease could end
-	tr.add(sim.Event{At: at, Kind: sim.Command, Actor: worker(w), Node: sim.LockNode, Cmd: sim.FormatCommand(args),
+	tr.add(sim.Event{At: at, Kind: sim.Command, Actor: worker(w), Node: sim.LockNode, Cmd: sim.FormatCommand(shown),
 		Reply: sim.FormatReply(val, err), Val: val, Err: err, Op: op, RTT: time.Since(tr.start) - at})
 	return val, err
 }
@@ -345,7 +392,7 @@ func (t *lane) one(ctx context.Context, v Variant, n int) (outcome, error) {
 	for range Workers {
 		t.tokens = append(t.tokens, t.token())
 	}
-	tr := &trial{start: time.Now()}
+	tr := &trial{start: time.Now(), n: n}
 	var err error
 	switch v {
 	case Atomic:
@@ -356,6 +403,8 @@ func (t *lane) one(ctx context.Context, v Variant, n int) (outcome, error) {
 		err = t.checkThenSet(ctx, tr)
 	case GetDel:
 		err = t.getDel(ctx, tr)
+	case BlindDel, CompareDel:
+		err = t.retried(ctx, tr, v == CompareDel)
 	}
 	if err != nil {
 		return o, err
@@ -365,7 +414,9 @@ func (t *lane) one(ctx context.Context, v Variant, n int) (outcome, error) {
 	slices.SortStableFunc(ev, func(a, b sim.Event) int { return int(a.At - b.At) })
 	for i := range ev {
 		ev[i].Seq = i
-		if ev[i].Kind == sim.Command && unknown(ev[i].Err) {
+		if ev[i].Lost {
+			o.lost++
+		} else if ev[i].Kind == sim.Command && unknown(ev[i].Err) {
 			return o, fmt.Errorf("%s got no answer: %v", ev[i].Cmd, ev[i].Err)
 		}
 	}
@@ -376,6 +427,12 @@ func (t *lane) one(ctx context.Context, v Variant, n int) (outcome, error) {
 	led := ledger.FoldWithSlack(ev, end, nil, ledger.LiveSlack)
 	o.holders = led.Holders()
 	o.foreign = v == GetDel && led.ForeignDeletes() > 0
+	o.wasted = len(led.WastedLeases())
+	for i, r := range led.Reads {
+		if r.What == ledger.DeletedOther && tr.retries[ev[i].Op] {
+			o.retryDeletes++
+		}
+	}
 	// the same history checked with the client's mutex model
 	o.mutex = check.Quick(check.FromLedger(ev, led, check.Options{}), check.Mutex(), check.DefaultTimeout)
 	o.found = check.Classify(led, o.mutex)
@@ -384,19 +441,22 @@ func (t *lane) one(ctx context.Context, v Variant, n int) (outcome, error) {
 	if o.found.Any() {
 		o.events, o.end = ev, end
 	}
-	if v == Atomic && len(o.holders) != 1 {
+	// a lost reply may leave the winner not knowing it won, never two
+	// winners: the ledger counts it as a wasted lease
+	if v == Atomic && len(o.holders)+o.wasted != 1 {
 		o.replies = lines(ev)
 	}
 	return o, nil
 }
 
-// atomic: every worker sends SET key token NX PX through one barrier.
+// atomic: every worker sends SET key token NX PX through one barrier,
+// and sends it again at once while its reply is lost (acquire). With
+// replies lost, a worker that did not hear OK records its give-up with the
+// key as it stands.
 func (t *lane) atomic(ctx context.Context, tr *trial) error {
-	ms := t.t.cfg.Lease.Milliseconds()
+	read := t.t.cfg.Loss > 0
 	return t.together(ctx, func(w int) {
-		tok := t.tokens[w]
-		op := &sim.Op{Kind: sim.OpAcquire, Form: sim.FormSET, Lock: "lock", Key: t.key, Token: tok, TTL: t.t.cfg.Lease, NX: true}
-		t.do(ctx, tr, w, op, "SET", t.key, tok, "NX", "PX", ms)
+		t.acquire(ctx, tr, w, read)
 	})
 }
 
@@ -495,49 +555,6 @@ func (t *lane) together(ctx context.Context, f func(w int)) error {
 	}
 	Together(Workers, f)
 	return nil
-}
-
-// Together runs f(0) … f(n-1) in goroutines released by one barrier, and
-// waits for all of them. Go tends to run the goroutine started last first,
-// which would hand every race to the same worker: they are started in a
-// fresh random order, as real clients arrive.
-//
-// A panic in f ends its goroutine only; once all are done, Together panics
-// with the first of them in the caller's goroutine, where a program's
-// recover (Bubble Tea's around a command, a server's around a session)
-// can end that session alone.
-func Together(n int, f func(i int)) {
-	var (
-		wg, armed sync.WaitGroup
-		mu        sync.Mutex
-		fault     any
-	)
-	start := make(chan struct{})
-	for _, i := range rand.Perm(n) {
-		wg.Add(1)
-		armed.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if r := recover(); r != nil {
-					mu.Lock()
-					if fault == nil {
-						fault = r
-					}
-					mu.Unlock()
-				}
-			}()
-			armed.Done()
-			<-start
-			f(i)
-		}()
-	}
-	armed.Wait()
-	close(start)
-	wg.Wait()
-	if fault != nil {
-		panic(fmt.Sprintf("a racer failed: %v", fault))
-	}
 }
 
 func unknown(err error) bool {

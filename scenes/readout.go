@@ -446,6 +446,11 @@ func (r reader) about(name string) string {
 		}
 	}
 	section := string(rd.What)
+	if rd.What == ledger.ReleasedOwn && e.Op.Nested {
+		// a lab lock's nested release: its sender still holds its outer
+		// acquire, whose key it has just deleted
+		section = "released-nested"
+	}
 	vars["code"] = ledger.ErrorCode(e)
 	vars["timeout"] = sim.FormatSpan(r.v.Snap.Timeout)
 	if r.v.Snap.Live {

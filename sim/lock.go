@@ -93,6 +93,11 @@ type Op struct {
 	Votes, Of int
 	Held      bool
 	Spent     time.Duration // the time the acquire took, story time
+	// Nested marks a reentrant lock's nested release: its sender still
+	// holds its outer acquire, whatever the release did to the key, so the
+	// ledger keeps its hold open (a lab story's; the course's reentrant
+	// lock says so by its form, FormReentrant, and its reply).
+	Nested bool
 	// Seen is, for a script whose reply says only what its author chose
 	// to return (a lab lock's release or extend), what it did to its key,
 	// read on the backend's own connection before and after it ran; nil

@@ -30,10 +30,10 @@ func PlainTrials(ctx context.Context, w io.Writer, b *sim.Backend, n int, cfg ra
 	defer done()
 	// the course text is written as paragraphs; the transcript keeps to 80 columns
 	say := func(s string) { _, _ = io.WriteString(w, wrapColumns(s, plainColumns)) }
-	say(text.Fill("trials-intro", map[string]string{"n": itoa(int64(n))}) + "\n\n")
+	say(TrialsIntro(text, n, cfg) + "\n\n")
 	say(fmt.Sprintf("server: %s · %d lanes of %d connections\n\n", trialsWhere(b), race.Lanes, race.Workers))
 	var all []race.Counts
-	for _, v := range race.Variants() {
+	for _, v := range race.VariantsFor(cfg) {
 		c, err := tr.Run(ctx, v, n, nil)
 		all = append(all, c)
 		if err != nil {
@@ -45,6 +45,11 @@ func PlainTrials(ctx context.Context, w io.Writer, b *sim.Backend, n int, cfg ra
 	fmt.Fprintln(w)
 	fmt.Fprint(w, TrialsRates(all))
 	fmt.Fprintln(w)
+	if cfg.Loss > 0 {
+		say(text.Fill("trials-lost", map[string]string{"loss": lossPercent(cfg)}) + "\n\n")
+		fmt.Fprint(w, TrialsLosses(all))
+		fmt.Fprintln(w)
+	}
 	for _, c := range all {
 		say(TrialsNote(text, c, cfg) + "\n\n")
 	}
@@ -65,6 +70,15 @@ func PlainTrials(ctx context.Context, w io.Writer, b *sim.Backend, n int, cfg ra
 		return fmt.Errorf("%d atomic trials did not end with one holder", a.BugCount)
 	}
 	return nil
+}
+
+// TrialsIntro is what a run of n trials under cfg does, in a sentence.
+func TrialsIntro(text content.Text, n int, cfg race.Config) string {
+	name := "trials-intro"
+	if cfg.Loss > 0 {
+		name = "trials-intro-lost"
+	}
+	return text.Fill(name, map[string]string{"n": itoa(int64(n))})
 }
 
 func trialsWhere(b *sim.Backend) string {
@@ -91,6 +105,36 @@ func TrialsTable(all []race.Counts) string {
 		fmt.Fprintf(&b, " %5d %5d %5d %5d\n", c.Wins[0], c.Wins[1], c.Wins[2], c.Wins[3])
 	}
 	return b.String()
+}
+
+// TrialsLosses is one row per variant that loses replies (race.Config's
+// Loss): the replies lost, the leases wasted (workers that gave up while
+// the key held their own token), and the locks a release's retry deleted,
+// as the ledger read the trials.
+func TrialsLosses(all []race.Counts) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-13s %14s %22s %20s\n", "variant", "replies lost", "leases wasted", "deleted by a retry")
+	for _, c := range all {
+		if !c.Variant.Loses() {
+			continue
+		}
+		fmt.Fprintf(&b, "%-13s %14d %22d %20d\n", c.Variant, c.Lost, c.Wasted, c.RetryDeletes)
+	}
+	return b.String()
+}
+
+// TrialsLoss is c's line of TrialsLosses as a sentence, "" for a variant
+// that loses no reply.
+func TrialsLoss(c race.Counts) string {
+	if !c.Variant.Loses() {
+		return ""
+	}
+	return fmt.Sprintf("%s: %d replies lost · %d leases wasted · %d deleted by a retry",
+		c.Variant, c.Lost, c.Wasted, c.RetryDeletes)
+}
+
+func lossPercent(cfg race.Config) string {
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", 100*cfg.Loss), "0"), ".") + "%"
 }
 
 // TrialsRates is each variant's pace: trials and commands per second.
@@ -121,10 +165,15 @@ func TrialsNote(text content.Text, c race.Counts, cfg race.Config) string {
 	for k := 2; k < len(c.Holders); k++ {
 		multi += c.Holders[k]
 	}
-	return c.Variant.String() + ": " + text.Fill("trials-"+itoa(int64(c.Variant)), map[string]string{
+	name := "trials-" + itoa(int64(c.Variant))
+	if c.Variant == race.Atomic && cfg.Loss > 0 {
+		name = "trials-0-lost"
+	}
+	return c.Variant.String() + ": " + text.Fill(name, map[string]string{
 		"crash": fmt.Sprintf("%.0f%%", 100*cfg.CrashRate), "nottl": itoa(int64(c.NoTTL)),
 		"short": sim.FormatSpan(cfg.Short), "gap": sim.FormatSpan(cfg.Gap), "foreign": itoa(int64(c.Foreign)),
-		"multi": itoa(int64(multi)),
+		"multi": itoa(int64(multi)), "loss": lossPercent(cfg), "lost": itoa(int64(c.Lost)),
+		"wasted": itoa(int64(c.Wasted)), "retrydel": itoa(int64(c.RetryDeletes)),
 	})
 }
 
@@ -205,6 +254,10 @@ func TrialsExample(ex *race.Example) string {
 		switch e.Kind {
 		case sim.Command:
 			fmt.Fprintf(&b, "  +%s %s> %s → %s\n", sim.FormatSpan(e.At.Round(100*time.Microsecond)), e.Actor, short.Replace(e.Cmd), short.Replace(e.Reply))
+			if e.Note != "" {
+				// a lost reply, a release sent again: what the worker did not hear
+				fmt.Fprintf(&b, "      (%s)\n", e.Note)
+			}
 		case sim.Fault:
 			fmt.Fprintf(&b, "  +%s [%s crashed]\n", sim.FormatSpan(e.At.Round(100*time.Microsecond)), e.Actor)
 		}

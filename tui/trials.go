@@ -192,6 +192,8 @@ func (t *Trials) showOne() tea.Cmd {
 		t.note = "no trial of " + t.all[t.show].Variant.String() + " showed " + t.kind.String()
 	case !ok:
 		t.note = "no trial has run"
+	case !t.all[t.show].Examples[t.kind].Replayable():
+		t.note = "a trial with a lost reply cannot be stepped through: -plain prints it with its replies"
 	case t.Standalone:
 		t.note = "to step through it: locksim -scene race, then t, then enter"
 	default:
@@ -250,12 +252,16 @@ func (t *Trials) page(w, h int) string {
 		where = t.b.Name
 	}
 	rows = append(rows, st.Title.Render("locksim")+" "+st.Bold.Render("race · trials")+st.Dim.Render(" · "+where))
-	rows = append(rows, st.Wrap(t.text.Fill("trials-intro", map[string]string{"n": itoa(int64(t.n))}), w, 2))
+	introRows := 2
+	if t.cfg.Loss > 0 {
+		introRows = 3 // it names the trials of a retried release too
+	}
+	rows = append(rows, st.Wrap(transcript.TrialsIntro(t.text, t.n, t.cfg), w, introRows))
 	done := 0
 	for _, c := range t.all {
 		done += c.Trials
 	}
-	total := t.n * play.TrialVariants()
+	total := t.n * play.TrialVariants(t.cfg)
 	status := "done"
 	switch {
 	case t.running && t.stopped:
@@ -280,6 +286,11 @@ func (t *Trials) page(w, h int) string {
 	}
 	rows = append(rows, "")
 	rows = append(rows, strings.Split(strings.TrimRight(transcript.TrialsTable(t.all), "\n"), "\n")...)
+	if t.show < len(t.all) {
+		if l := transcript.TrialsLoss(t.all[t.show]); l != "" && t.cfg.Loss > 0 {
+			rows = append(rows, st.Warn.Render(truncate(l, w)))
+		}
+	}
 	both := h >= 34 // room for the histogram and the anomalies
 	if t.show < len(t.all) && (both || t.anomalies) {
 		rows = append(rows, t.anomalyRows(st, t.all[t.show], w)...)

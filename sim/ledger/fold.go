@@ -392,7 +392,7 @@ func (l *Ledger) release(e sim.Event) Read {
 	n, _ := e.Int()
 	own := l.leaseOf(op.Token)
 	for _, h := range l.Holds {
-		if h.Actor == e.Actor && h.Open() && h.Lock == op.Lock {
+		if h.Actor == e.Actor && h.Open() && h.Lock == op.Lock && !op.Nested {
 			l.endHold(h, e, SentRelease)
 		}
 	}

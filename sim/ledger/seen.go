@@ -50,7 +50,7 @@ func (l *Ledger) seen(e sim.Event) (Read, bool) {
 		cur = l.holding(e.Node, op.Key, ch.Before)
 	}
 	release := op.Kind == sim.OpRelease
-	if release {
+	if release && !op.Nested {
 		for _, h := range l.Holds {
 			if h.Actor == e.Actor && h.Open() && h.Lock == op.Lock {
 				l.endHold(h, e, SentRelease)
@@ -88,6 +88,11 @@ func (l *Ledger) seen(e sim.Event) (Read, bool) {
 		cur.TTL, cur.TTLAt = ttlOf(ch.TTLAfter), e.At
 		r.What, r.Lease = RetimedOwn, cur
 		return r, true
+	case release && same && op.Nested && cur != nil && cur.Actor == e.Actor:
+		// a nested release that left its sender's key in place (its count
+		// went down, which the key's value does not show)
+		r.What, r.Lease = RelKept, cur
+		return r, true
 	case release && same:
 		r.What = RelLeft
 		if cur != nil && cur.Actor != e.Actor {
@@ -113,7 +118,7 @@ func (l *Ledger) removed(e sim.Event, value string) Read {
 		cur = l.holding(e.Node, op.Key, value)
 	}
 	for _, h := range l.Holds {
-		if h.Actor == e.Actor && h.Open() && h.Lock == op.Lock {
+		if h.Actor == e.Actor && h.Open() && h.Lock == op.Lock && !op.Nested {
 			l.endHold(h, e, SentRelease)
 		}
 	}

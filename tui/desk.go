@@ -429,6 +429,8 @@ func (p *deskPage) Update(msg tea.Msg) (Component, tea.Cmd) {
 		return p, nil
 	case key.Matches(k, summaryKey):
 		return &summaryPage{a: a, back: p}, nil
+	case key.Matches(k, watchKey):
+		return p, p.watchPicked()
 	case k.String() == "[" || k.String() == "]":
 		// a page of the roster: the pick moves by the rows on screen
 		n, page := len(a.students()), max(c.board.page, 1)
@@ -481,18 +483,18 @@ func (p *deskPage) KeyMap() help.KeyMap {
 	if a.cls.part.Holding() {
 		hold.SetHelp("H", "release")
 	}
-	bs := []key.Binding{short(k.Step, "→", "step"), short(k.Back, "←", "back"), pick, show,
+	bs := []key.Binding{short(k.Step, "→", "step"), short(k.Back, "←", "back"), pick, show, watchKey,
 		short(k.Follow, "F", "follow"), hold, summaryKey, short(k.Desk, "l", "scene"), short(k.Quit, "q", "quit")}
 	if a.course.Visiting() != play.NotVisiting {
 		// a student's run on screen: esc goes back to the instructor's own
 		bs = append([]key.Binding{key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "your own place"))}, bs...)
 	}
 	full := bs
-	// a line too narrow for every key leaves out the step and the back
-	// first: the scene's keys, which its help page lists; then the follow
+	// a line too narrow for every key leaves out the watch key first
+	// (? lists it), then the step and the back: the scene's keys, which its help page lists; then the follow
 	// key (the class's line over the scene has it) and the summary, which
 	// ? lists
-	for _, drop := range []string{"right", "left", "F", "S"} {
+	for _, drop := range []string{"W", "right", "left", "F", "S"} {
 		if ansi.StringWidth(views.HelpLine(bs)) <= a.com.Width {
 			break
 		}

@@ -1,0 +1,202 @@
+package serve
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"locksim/serve/termtest"
+	"locksim/tui"
+
+	tea "github.com/charmbracelet/bubbletea"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// watchClass is a Class whose W asks to watch the session named by the
+// test (as the class view's W does for the picked row), that lets any
+// instructor watch anyone but the sessions it is told to keep, and that
+// keeps each watch's record.
+type watchClass struct {
+	srv *Server
+
+	mu     sync.Mutex
+	target string // the name of the session W watches
+	visits []Visit
+}
+
+func (c *watchClass) Model(s *Session, app *tui.App) tea.Model { return &watchPane{app: app, c: c} }
+func (c *watchClass) Join(*Session)                               {}
+func (c *watchClass) Leave(*Session)                              {}
+
+func (c *watchClass) MayWatch(teacher, student *Session) bool { return !student.Instructor }
+
+func (c *watchClass) Watched(v Visit) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.visits = append(c.visits, v)
+}
+
+func (c *watchClass) records() []Visit {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]Visit(nil), c.visits...)
+}
+
+// id is the class member id of the session named name.
+func (c *watchClass) id(name string) string {
+	c.srv.mu.Lock()
+	defer c.srv.mu.Unlock()
+	for ses := range c.srv.live {
+		if ses.Name == name {
+			return ses.ID
+		}
+	}
+	return "nobody"
+}
+
+type watchPane struct {
+	app *tui.App
+	c   *watchClass
+}
+
+func (p *watchPane) Init() tea.Cmd { return p.app.Init() }
+
+func (p *watchPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok && k.String() == "W" {
+		p.c.mu.Lock()
+		name := p.c.target
+		p.c.mu.Unlock()
+		w := tui.WatchMsg{ID: p.c.id(name), Name: name}
+		return p, func() tea.Msg { return w }
+	}
+	_, cmd := p.app.Update(msg)
+	return p, cmd
+}
+
+func (p *watchPane) View() string { return p.app.View() }
+
+// watchServer is onBoth with a watchClass and the instructor's key in
+// the instructors' file: test gets the class, the instructor's key, the
+// students' dialer and the SSH address.
+func watchServer(t *testing.T, test func(t *testing.T, c *watchClass, key gossh.Signer, d termtest.Dialer, addr string)) {
+	key := termtest.NewKey(t)
+	path := filepath.Join(t.TempDir(), "instructors")
+	if err := os.WriteFile(path, gossh.MarshalAuthorizedKey(key.PublicKey()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := &watchClass{target: "ann"}
+	onBoth(t, Config{AskName: true, Instructors: path, Class: c}, func(t *testing.T, s *Server, d termtest.Dialer, addr string) {
+		c.srv = s
+		c.mu.Lock()
+		c.visits = nil
+		c.mu.Unlock()
+		test(t, c, key, d, addr)
+	})
+}
+
+// named opens a terminal of w×h on who and gives name at the prompt.
+func named(t *testing.T, tm *termtest.Term, name string) *termtest.Term {
+	t.Helper()
+	tm.WaitFor("Your name, as the class will see it")
+	tm.Send(name + "\r")
+	tm.WaitFor("1  race")
+	return tm
+}
+
+// teacherOn opens the instructor's terminal over SSH with key.
+func teacherOn(t *testing.T, addr string, key gossh.Signer, w, h int) *termtest.Term {
+	return named(t, termtest.Open(t, termtest.Dial(t, addr, "prof", key), "xterm-256color", w, h), "Prof")
+}
+
+// row is the screen's row i (0 the top).
+func row(screen string, i int) string {
+	lines := strings.Split(screen, "\n")
+	if i >= len(lines) {
+		return ""
+	}
+	return lines[i]
+}
+
+var tokenOn = regexp.MustCompile(`token [0-9a-f]{8}`)
+
+const endKey = "\x1d" // ctrl+], EndKey
+
+// TestWatch: the instructor watches a student's live screen (SSH, then a
+// tab): the student's own frames, letterboxed on a larger terminal, with
+// the student told on their own screen's top row as long as it lasts; the
+// instructor's keys do nothing there; esc leaves, the student's EndKey
+// ends it, and so does the student's session ending; each watch is in the
+// class's record.
+func TestWatch(t *testing.T) {
+	watchServer(t, func(t *testing.T, c *watchClass, key gossh.Signer, d termtest.Dialer, addr string) {
+		ann := named(t, d.New(t).Open(t, termtest.At{}, 80, 24), "ann")
+		prof := teacherOn(t, addr, key, 100, 30)
+
+		prof.Send("W")
+		screen := prof.WaitFor("watching ann (80x24, letterboxed)", "esc leaves")
+		own := ann.WaitFor("watched by Prof · ctrl+] ends it")
+		if r := row(own, 0); !strings.HasPrefix(r, "watched by Prof") {
+			t.Fatalf("the student's line is not on their top row:\n%s", own)
+		}
+		// the student moves: the instructor sees the move, as drawn for
+		// the student (their seed)
+		ann.Send("\r")
+		own = ann.WaitFor("1-3 your prediction", "watched by Prof")
+		tok := tokenOn.FindString(own)
+		if tok == "" {
+			t.Fatalf("no token on the student's screen:\n%s", own)
+		}
+		// the choices stay whole under the student's line
+		for _, c := range []string{"1) none", "2) exactly one", "3) two or more"} {
+			if !strings.Contains(own, c) {
+				t.Fatalf("the student's line covers the choice %q:\n%s", c, own)
+			}
+		}
+		screen = prof.WaitFor("1-3 your prediction", tok, "watched by Prof")
+		// 80x24 centred in the 100x29 under the instructor's header: two
+		// rows down, ten columns in
+		if r := row(screen, 3); !strings.HasPrefix(r, strings.Repeat(" ", 10)+"watched by Prof") {
+			t.Fatalf("the student's 80x24 is not letterboxed in 100x30 (row 3: %q):\n%s", r, screen)
+		}
+		// read-only: the instructor's keys reach neither screen
+		prof.Send("2")
+		prof.Send("q")
+		prof.WaitFor("watching ann")
+		if s := ann.Screen(); !strings.Contains(s, "1-3 your prediction") {
+			t.Fatalf("the instructor's key moved the student's screen:\n%s", s)
+		}
+		// esc leaves: the student's line goes
+		prof.Send("\x1b")
+		prof.WaitUntil("the instructor's own screen", func(s string) bool { return !strings.Contains(s, "watching ann") })
+		ann.WaitUntil("no watched line", func(s string) bool { return !strings.Contains(s, "watched by") })
+
+		// the student ends a watch
+		prof.Send("W")
+		prof.WaitFor("watching ann")
+		ann.WaitFor("watched by Prof")
+		ann.Send(endKey)
+		ann.WaitUntil("no watched line", func(s string) bool { return !strings.Contains(s, "watched by") })
+		prof.WaitFor("ann ended the watch")
+
+		// the student's session ends a watch
+		prof.Send("W")
+		prof.WaitFor("watching ann")
+		ann.WaitFor("watched by Prof")
+		ann.Send("q")
+		ann.WaitEnd()
+		prof.WaitFor("ann's session ended")
+
+		vs := c.records()
+		if len(vs) != 3 {
+			t.Fatalf("%d watches recorded, want 3: %+v", len(vs), vs)
+		}
+		for _, v := range vs {
+			if v.TeacherName != "Prof" || v.StudentName != "ann" || v.End.Before(v.Start) || v.Pairs != 0 {
+				t.Fatalf("recorded %+v", v)
+			}
+		}
+	})
+}

@@ -28,8 +28,8 @@ type watchClass struct {
 }
 
 func (c *watchClass) Model(s *Session, app *tui.App) tea.Model { return &watchPane{app: app, c: c} }
-func (c *watchClass) Join(*Session)                               {}
-func (c *watchClass) Leave(*Session)                              {}
+func (c *watchClass) Join(*Session)                            {}
+func (c *watchClass) Leave(*Session)                           {}
 
 func (c *watchClass) MayWatch(teacher, student *Session) bool { return !student.Instructor }
 

@@ -138,7 +138,7 @@ func TestWatch(t *testing.T) {
 		prof.Send("W")
 		screen := prof.WaitFor("watching ann (80x24, letterboxed)", "esc leaves")
 		own := ann.WaitFor("watched by Prof · ctrl+] ends it")
-		if r := row(own, 0); !strings.HasPrefix(r, "watched by Prof") {
+		if r := row(own, 0); !strings.HasSuffix(r, " watched by Prof · ctrl+] ends it") {
 			t.Fatalf("the student's line is not on their top row:\n%s", own)
 		}
 		// the student moves: the instructor sees the move, as drawn for
@@ -158,7 +158,7 @@ func TestWatch(t *testing.T) {
 		screen = prof.WaitFor("1-3 your prediction", tok, "watched by Prof")
 		// 80x24 centred in the 100x29 under the instructor's header: two
 		// rows down, ten columns in
-		if r := row(screen, 3); !strings.HasPrefix(r, strings.Repeat(" ", 10)+"watched by Prof") {
+		if r := row(screen, 3); !strings.HasPrefix(r, strings.Repeat(" ", 10)) || !strings.HasSuffix(r, "watched by Prof · ctrl+] ends it") || len([]rune(r)) != 90 {
 			t.Fatalf("the student's 80x24 is not letterboxed in 100x30 (row 3: %q):\n%s", r, screen)
 		}
 		// read-only: the instructor's keys reach neither screen
@@ -197,6 +197,115 @@ func TestWatch(t *testing.T) {
 			if v.TeacherName != "Prof" || v.StudentName != "ann" || v.End.Before(v.Start) || v.Pairs != 0 {
 				t.Fatalf("recorded %+v", v)
 			}
+		}
+	})
+}
+
+// filterOn is the contents' filter line's text.
+var filterOn = regexp.MustCompile(`Filter: (\S*)`)
+
+// TestPair: the instructor asks to pair; the student says no with N, and
+// the instructor's keys stay off their screen; asked again at an open
+// question, the student's answer is theirs (the prompt takes only Y and
+// N); with Y both type into the student's course, whole keys in the order
+// they came, the student's line saying who typed last; two pastes at once
+// are each taken whole, one after the other; the instructor's ctrl+c ends
+// no one's session; the instructor's ctrl+] ends the pair (the watch goes
+// on), the student's ends it all.
+func TestPair(t *testing.T) {
+	watchServer(t, func(t *testing.T, c *watchClass, key gossh.Signer, d termtest.Dialer, addr string) {
+		ann := named(t, d.New(t).Open(t, termtest.At{}, 80, 24), "ann")
+		prof := teacherOn(t, addr, key, 100, 30)
+		prof.Send("W")
+		prof.WaitFor("watching ann")
+		ann.WaitFor("watched by Prof")
+
+		// refused
+		prof.Send("P")
+		ann.WaitFor("Prof asks to pair, to type with you: Y yes · N no")
+		prof.WaitFor("asked to pair: waiting for their answer")
+		ann.Send("N")
+		ann.WaitFor("watched by Prof · ctrl+] ends it")
+		prof.WaitFor("they said no to pairing")
+		prof.Send("/zz")
+		// asked again: keys the instructor typed before the ask would have
+		// reached the student's screen before the ask does
+		prof.Send("P")
+		screen := ann.WaitFor("Prof asks to pair")
+		if strings.Contains(screen, "Filter") || strings.Contains(screen, "zz") {
+			t.Fatalf("the instructor's keys reached the student's screen unpaired:\n%s", screen)
+		}
+		// the prompt answers no question: the student's 2 is theirs
+		ann.Send("\r")
+		screen = ann.WaitFor("1-3 your prediction", "Prof asks to pair")
+		for _, ch := range []string{"1) none", "2) exactly one", "3) two or more"} {
+			if !strings.Contains(screen, ch) {
+				t.Fatalf("the prompt covers the choice %q:\n%s", ch, screen)
+			}
+		}
+		ann.Send("2")
+		ann.WaitFor("You predicted \"exactly one\"", "Prof asks to pair")
+		ann.Send("\x1b") // esc: the contents, the prompt still asking
+		ann.WaitFor("1  race", "Prof asks to pair")
+
+		// accepted: both type, whole keys in the order they came
+		ann.Send("Y")
+		ann.WaitFor("paired with Prof · ctrl+] ends it")
+		prof.WaitFor("paired with ann: your keys go to their screen")
+		prof.Send("/")
+		ann.WaitFor("Filter:", "Prof typed last")
+		ann.Send("a")
+		ann.WaitFor("Filter: a", "ann typed last")
+		prof.Send("b")
+		ann.WaitFor("Filter: ab", "Prof typed last")
+		ann.Send("c")
+		ann.WaitFor("Filter: abc", "ann typed last")
+		prof.WaitFor("Filter: abc", "ann typed last") // the instructor sees it too
+
+		// two pastes at once: each whole, one after the other
+		var wg sync.WaitGroup
+		wg.Add(2)
+		go func() { defer wg.Done(); prof.Send("\x1b[200~XYZ\x1b[201~") }()
+		go func() { defer wg.Done(); ann.Send("\x1b[200~123\x1b[201~") }()
+		wg.Wait()
+		screen = ann.WaitUntil("both pastes", func(s string) bool {
+			m := filterOn.FindStringSubmatch(s)
+			return m != nil && len(m[1]) == 9
+		})
+		if got := filterOn.FindStringSubmatch(screen)[1]; got != "abcXYZ123" && got != "abc123XYZ" {
+			t.Fatalf("the pastes were cut into each other: %q", got)
+		}
+
+		// the instructor's ctrl+c quits nothing
+		prof.Send("\x03")
+		prof.Send("d")
+		ann.WaitFor("Filter: abc", "d", "Prof typed last")
+		screen = ann.WaitUntil("the d typed", func(s string) bool {
+			m := filterOn.FindStringSubmatch(s)
+			return m != nil && len(m[1]) == 10
+		})
+
+		// the instructor ends the pair: the watch goes on, read-only
+		prof.Send(endKey)
+		ann.WaitFor("watched by Prof · ctrl+] ends it")
+		prof.WaitFor("watching ann (80x24")
+		prof.Send("e")
+		prof.Send("P")
+		ann.WaitFor("Prof asks to pair")
+		if m := filterOn.FindStringSubmatch(ann.Screen()); m == nil || strings.Contains(m[1], "e") {
+			t.Fatalf("a key reached the student after the pair ended:\n%s", ann.Screen())
+		}
+
+		// the student ends it all
+		ann.Send("Y")
+		ann.WaitFor("paired with Prof")
+		ann.Send(endKey)
+		ann.WaitUntil("no line of the watch", func(s string) bool { return !strings.Contains(s, "Prof") })
+		prof.WaitFor("ann ended the watch")
+
+		vs := c.records()
+		if len(vs) != 1 || vs[0].Pairs != 2 || vs[0].Paired <= 0 {
+			t.Fatalf("recorded %+v, want one watch with two pairs", vs)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"slices"
 	"strings"
 
 	"locksim/tui"
@@ -95,19 +96,21 @@ func (m *screen) watcherKey(w *watch, k tea.KeyMsg) {
 		w.send(k)
 		return
 	}
-	switch k.String() {
-	case "esc", "ctrl+c":
+	switch {
+	case k.Type == tea.KeyEscape || k.Type == tea.KeyCtrlC:
 		w.end("")
 		m.ws.watching = nil
-	case "P":
+	case k.Type == tea.KeyRunes && !k.Paste && slices.Contains(k.Runes, 'P'):
+		// keys typed quickly come as one message of several runes
 		w.askPair()
 	}
 }
 
 // watchedKey is a key of a watched student's own: EndKey ends every watch
 // of their screen; Y or N answers an ask to pair (and goes no further, so
-// it answers no question of the course); while paired, it is noted as
-// the student's before the course takes it.
+// it answers no question of the course), when typed alone (a message of
+// several runes is typing, which goes to the course); while paired, it
+// is noted as the student's before the course takes it.
 func (m *screen) watchedKey(k tea.KeyMsg) (bool, tea.Cmd) {
 	ws := m.srv.room.watchesOf(m.ses)
 	if len(ws) == 0 {
@@ -179,7 +182,7 @@ func seenLine(ws []*watch) string {
 		w.mu.Unlock()
 		switch pair {
 		case pairAsked:
-			return tName + " asks to type on your screen with you · Y lets them · N says no"
+			return tName + " asks to pair, to type with you: Y yes · N no"
 		case pairOn:
 			line := "paired with " + tName
 			if typed != "" {
@@ -208,15 +211,11 @@ func (m *screen) watchView(v func() string) (string, bool) {
 	}
 	out := v()
 	if l := m.ws.line; l != "" {
-		l = m.st.Warn.Render(ansi.Truncate(l, max(m.w, 1), "…"))
 		if m.ws.above {
-			out = l + "\n" + out
-		} else if _, rest, ok := strings.Cut(out, "\n"); ok {
-			// the course's title row: never a question's choices, nor
-			// the keys that answer one (the last row)
-			out = l + "\n" + rest
+			out = m.st.Warn.Render(ansi.Truncate(l, max(m.w, 1), "…")) + "\n" + out
 		} else {
-			out = l
+			first, rest, _ := strings.Cut(out, "\n")
+			out = m.overTitle(first, l) + "\n" + rest
 		}
 	}
 	if n := m.ws.note; n != "" {
@@ -226,6 +225,21 @@ func (m *screen) watchView(v func() string) (string, bool) {
 	}
 	return out, true
 }
+
+// overTitle is the course's top row with line over its right end: the
+// row of a scene's title (its step and seed on the right) or of the
+// contents' filter (on the left), never a question's choices nor the
+// keys that answer one (the last row). The row keeps at least its first
+// titleKept columns.
+func (m *screen) overTitle(row, line string) string {
+	lw := min(ansi.StringWidth(line), max(m.w-titleKept-1, 1))
+	left := ansi.Truncate(row, max(m.w-lw-1, 0), "")
+	pad := strings.Repeat(" ", max(m.w-lw-ansi.StringWidth(left), 0))
+	return left + pad + m.st.Warn.Render(ansi.Truncate(line, lw, "…"))
+}
+
+// titleKept is how much of the top row a student's line leaves.
+const titleKept = 24
 
 // noQuit is cmd with any quit it returns dropped: the instructor's keys
 // never end the student's session.

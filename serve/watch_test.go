@@ -309,3 +309,57 @@ func TestPair(t *testing.T) {
 		}
 	})
 }
+
+// TestWatchEnds: a student's screen taller than the course needs gets a
+// row of its own for the line, above the course laid out a row shorter;
+// a watcher's smaller terminal shows its top left, cropped; a student
+// asking to watch is told no; a watch takes no session of the server's;
+// the instructor's session ending ends the watch, and the student's line
+// goes.
+func TestWatchEnds(t *testing.T) {
+	watchServer(t, func(t *testing.T, c *watchClass, key gossh.Signer, d termtest.Dialer, addr string) {
+		ann := named(t, d.New(t).Open(t, termtest.At{}, 120, 40), "ann")
+		ann.Send("\r")
+		ann.WaitFor("1-3 your prediction")
+		bob := named(t, d.New(t).Open(t, termtest.At{}, 80, 24), "bob")
+		bob.Send("W") // a student's W asks the server too
+		bob.WaitFor("only an instructor's key watches a student's screen")
+
+		conn := termtest.Dial(t, addr, "prof", key)
+		prof := named(t, termtest.Open(t, conn, "xterm-256color", 80, 24), "Prof")
+		sessions := c.srv.Sessions()
+		prof.Send("W")
+		screen := prof.WaitFor("watching ann (120x40, cropped)")
+		own := ann.WaitFor("watched by Prof")
+		if r0, r1 := row(own, 0), row(own, 1); r0 != "watched by Prof · ctrl+] ends it" || !strings.Contains(r1, "seed ") {
+			t.Fatalf("the line is not a row of its own above the course's title:\n%s", own)
+		}
+		if r := row(own, 39); !strings.HasPrefix(r, "1-3 your prediction") {
+			t.Fatalf("the course's keys are not on the student's last row:\n%s", own)
+		}
+		screen = prof.WaitFor("watched by Prof · ctrl+] ends it")
+		if r := row(screen, 1); r != "watched by Prof · ctrl+] ends it" {
+			t.Fatalf("the watcher's first row of the student's screen is %q:\n%s", r, screen)
+		}
+		if n := c.srv.Sessions(); n != sessions {
+			t.Fatalf("a watch counted as a session: %d sessions, were %d", n, sessions)
+		}
+		prof.Send("q") // read-only: nothing
+		prof.Send("\x03")
+		prof.WaitUntil("back on its own screen", func(s string) bool { return !strings.Contains(s, "watching ann") })
+		ann.WaitUntil("the line gone", func(s string) bool { return !strings.Contains(s, "watched by") })
+
+		prof.Send("W")
+		prof.WaitFor("watching ann")
+		ann.WaitFor("watched by Prof")
+		prof.Send("P")
+		ann.WaitFor("Prof asks to pair")
+		conn.Close()
+		ann.WaitUntil("the line gone", func(s string) bool { return !strings.Contains(s, "Prof") })
+		ann.Send("Y") // no ask left: Y is the course's
+		own = ann.WaitFor("1-3 your prediction")
+		if n := len(c.records()); n != 2 {
+			t.Fatalf("%d watches recorded, want 2", n)
+		}
+	})
+}

@@ -127,6 +127,9 @@ type Member struct {
 	// them, by Question.Key: kept when the member goes on to another
 	// question, another scene, or leaves.
 	Answers map[string]Answer `json:"answers,omitempty"`
+	// Watches are the times an instructor watched the member's screen
+	// (watches.go), oldest first.
+	Watches []Watched `json:"watches,omitempty"`
 }
 
 // KeyGrain is how stale a row's KeyAt may be: a key puts the row at once

@@ -92,7 +92,7 @@ type Watcher interface {
 // WatchRecorder is a Class that keeps each watch once it has ended, for
 // the class's report.
 type WatchRecorder interface {
-	Watched(v Visit)
+	Watched(teacher, student *Session, v Visit)
 }
 
 // watchRoom is the server's watches: by the student watched (several
@@ -290,7 +290,7 @@ func (w *watch) end(why string) {
 		if rec, ok := w.srv.cfg.Class.(WatchRecorder); ok {
 			func() {
 				defer w.srv.recovered(w.teacher.ID, "the watch's record")
-				rec.Watched(v)
+				rec.Watched(w.teacher, w.student, v)
 			}()
 		}
 	})
@@ -414,13 +414,18 @@ func (w *watch) header(width, height int) string {
 	return line
 }
 
-// body is the student's screen in width×rows: cropped to its top left
-// where it is larger, centred where it is smaller.
+// body is the student's screen in width×rows: centred where it is
+// smaller; where it is larger, its left columns and its last rows (the
+// keys and the class's line are at the bottom), as a terminal too small
+// for a view shows it.
 func (w *watch) body(width, rows int) []string {
 	w.mu.Lock()
 	lines, sw, sh := w.lines, w.w, w.h
 	w.mu.Unlock()
-	top, left := max((rows-sh)/2, 0), max((width-sw)/2, 0)
+	top, left := (rows-sh)/2, max((width-sw)/2, 0)
+	if rows < sh {
+		top = rows - sh
+	}
 	pad := strings.Repeat(" ", left)
 	out := make([]string, rows)
 	for i := range out {

@@ -33,7 +33,7 @@ func (c *watchClass) Leave(*Session)                           {}
 
 func (c *watchClass) MayWatch(teacher, student *Session) bool { return !student.Instructor }
 
-func (c *watchClass) Watched(v Visit) {
+func (c *watchClass) Watched(_, _ *Session, v Visit) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.visits = append(c.visits, v)
@@ -337,9 +337,10 @@ func TestWatchEnds(t *testing.T) {
 		if r := row(own, 39); !strings.HasPrefix(r, "1-3 your prediction") {
 			t.Fatalf("the course's keys are not on the student's last row:\n%s", own)
 		}
-		screen = prof.WaitFor("watched by Prof · ctrl+] ends it")
-		if r := row(screen, 1); r != "watched by Prof · ctrl+] ends it" {
-			t.Fatalf("the watcher's first row of the student's screen is %q:\n%s", r, screen)
+		// the watcher's 80x23 below its header: the student's last rows
+		screen = prof.WaitFor("1-3 your prediction")
+		if r := row(screen, 23); !strings.HasPrefix(r, "1-3 your prediction") || strings.Contains(screen, "watched by") {
+			t.Fatalf("the watcher's last row is %q, want the student's:\n%s", r, screen)
 		}
 		if n := c.srv.Sessions(); n != sessions {
 			t.Fatalf("a watch counted as a session: %d sessions, were %d", n, sessions)

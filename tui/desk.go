@@ -490,11 +490,11 @@ func (p *deskPage) KeyMap() help.KeyMap {
 		bs = append([]key.Binding{key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "your own place"))}, bs...)
 	}
 	full := bs
-	// a line too narrow for every key leaves out the watch key first
-	// (? lists it), then the step and the back: the scene's keys, which its help page lists; then the follow
-	// key (the class's line over the scene has it) and the summary, which
-	// ? lists
-	for _, drop := range []string{"W", "right", "left", "F", "S"} {
+	// a line too narrow for every key leaves out the step and the back
+	// first: the scene's keys, which its help page lists; then the watch
+	// key, the follow key (the class's line over the scene has it) and
+	// the summary, which ? lists
+	for _, drop := range []string{"right", "left", "W", "F", "S"} {
 		if ansi.StringWidth(views.HelpLine(bs)) <= a.com.Width {
 			break
 		}

@@ -138,6 +138,7 @@ func (s *Server) course(t Transport, f front, at *play.Position) Exit {
 	fr := newFrames(t, win.Width, win.Height, FPS, realClock{})
 	defer fr.stop()
 	ses.fr = fr
+	defer s.leaveWatches(ses) // a backstop: a panic skips the call below
 	opts := append([]tea.ProgramOption{tea.WithInput(t), tea.WithOutput(t)}, tea.WithoutRenderer(),
 		// the signals are the server's: ctrl+z or a SIGTSTP must never
 		// stop the process every student is in

@@ -336,7 +336,10 @@ func TestReport(t *testing.T) {
 		t.Fatalf("header %q, %d rows", rows[0], len(rows))
 	}
 	// a column per question, in the lesson's order, each with its own text
-	if qs := rows[0][n:]; len(qs) != 2 || !strings.HasPrefix(qs[0], "question gc-pause: ") || !strings.Contains(qs[0], "it wakes at 35 s") ||
+	if w := rows[0][len(rows[0])-3:]; !slices.Equal(w, WatchColumns) {
+		t.Fatalf("the last columns %q, want %q", w, WatchColumns)
+	}
+	if qs := rows[0][n : len(rows[0])-3]; len(qs) != 2 || !strings.HasPrefix(qs[0], "question gc-pause: ") || !strings.Contains(qs[0], "it wakes at 35 s") ||
 		!strings.HasPrefix(qs[1], "question gc-pause, pause 20 s: ") || !strings.Contains(qs[1], "it wakes at 20 s") {
 		t.Fatalf("the question columns: %q", qs)
 	}
@@ -346,8 +349,8 @@ func TestReport(t *testing.T) {
 		}
 	}
 	// the summary rows come first
-	want := fmt.Sprintf("ann, the first|0123456789ab|all|2/%d|2|1/2|6/8|47|break-1 fix-1|3|"+
-		"Prof 2026-12-01T09:10:00Z 3m0s, paired 1m0s; =Sam 2026-12-01T09:20:00Z 30s|3.5|1.0|1 wrong|1 blind", len(scenes.All()))
+	want := fmt.Sprintf("ann, the first|0123456789ab|all|2/%d|2|1/2|6/8|47|break-1 fix-1|3|1 wrong|1 blind|"+
+		"Prof 2026-12-01T09:10:00Z 3m0s, paired 1m0s; =Sam 2026-12-01T09:20:00Z 30s|3.5|1.0", len(scenes.All()))
 	if got := strings.Join(rows[1][4:], "|"); got != want {
 		t.Errorf("ann's summary row %q, want %q", got, want)
 	}

@@ -44,6 +44,12 @@ type watch struct {
 	pairs     int
 	// ended says why the watch ended; "" while it lasts
 	ended string
+	// room is set for a projector's watch, a show of the student's screen
+	// to the room (show.go); show is the instructor's ask to show it, and
+	// shows the projectors' watches while it is shown
+	room  bool
+	show  pairState
+	shows []*watch
 	// keys are the instructor's keys, while paired, waiting to reach the
 	// student's program in the order they came
 	keys []tea.KeyMsg
@@ -280,12 +286,20 @@ func (w *watch) end(why string) {
 			w.pairedFor += now.Sub(w.pairedAt)
 		}
 		w.pair, w.keys = pairOff, nil
+		shows := w.shows
+		w.shows, w.show = nil, pairOff
 		v := Visit{Teacher: w.teacher.Identity, Student: w.student.Identity, TeacherName: w.tName, StudentName: w.sName,
 			Start: w.started, End: now, Paired: w.pairedFor, Pairs: w.pairs}
 		w.mu.Unlock()
 		w.student.fr.untap(w)
 		w.srv.room.remove(w)
 		close(w.done)
+		for _, c := range shows {
+			c.end("")
+		}
+		if w.room {
+			return // the room's: the instructor's watch is the one recorded
+		}
 		w.srv.cfg.Log.Printf("session %s stopped watching session %s after %s", w.teacher.ID, w.student.ID, now.Sub(w.started).Round(time.Second))
 		if rec, ok := w.srv.cfg.Class.(WatchRecorder); ok {
 			func() {
@@ -315,9 +329,24 @@ func (w *watch) askPair() {
 	w.nudgeTeacher()
 }
 
-// answer is the student's yes or no to the ask.
+// answer is the student's yes or no to the ask: to show their screen to
+// the room, or to pair.
 func (w *watch) answer(yes bool) {
 	w.mu.Lock()
+	if w.show == pairAsked {
+		w.show = pairOff
+		if yes {
+			w.show = pairOn
+		}
+		w.refused = !yes
+		w.mu.Unlock()
+		if yes {
+			w.srv.startShow(w)
+		}
+		w.nudgeStudent()
+		w.nudgeTeacher()
+		return
+	}
 	if w.pair == pairAsked {
 		if yes {
 			w.pair, w.pairedAt = pairOn, w.srv.clock.Now()
@@ -348,6 +377,14 @@ func (w *watch) state() pairState {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.pair
+}
+
+// asking reports an ask (to pair, or to show) the student has not
+// answered.
+func (w *watch) asking() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.pair == pairAsked || w.show == pairAsked
 }
 
 // send queues one of the instructor's keys for the student's program,
@@ -392,7 +429,7 @@ type pairKey struct {
 // header is the watcher's top line: whom, at what size, the keys.
 func (w *watch) header(width, height int) string {
 	w.mu.Lock()
-	sw, sh, pair, refused := w.w, w.h, w.pair, w.refused
+	sw, sh, pair, refused, show := w.w, w.h, w.pair, w.refused, w.show
 	w.mu.Unlock()
 	fit := "whole"
 	switch {
@@ -407,9 +444,15 @@ func (w *watch) header(width, height int) string {
 	case pairAsked:
 		return fmt.Sprintf("watching %s · asked to pair: waiting for their answer · esc leaves", w.sName)
 	}
-	line := fmt.Sprintf("watching %s (%dx%d, %s) · P asks to pair · esc leaves", w.sName, sw, sh, fit)
+	switch show {
+	case pairAsked:
+		return fmt.Sprintf("watching %s · asked to show their screen on the projector: waiting · esc leaves", w.sName)
+	case pairOn:
+		return fmt.Sprintf("watching %s · on the projector too · R takes it off · esc leaves", w.sName)
+	}
+	line := fmt.Sprintf("watching %s (%dx%d, %s) · P pair · R projector · esc leaves", w.sName, sw, sh, fit)
 	if refused {
-		line = fmt.Sprintf("watching %s · they said no to pairing · esc leaves", w.sName)
+		line = fmt.Sprintf("watching %s · they said no · esc leaves", w.sName)
 	}
 	return line
 }

@@ -136,7 +136,7 @@ func TestWatch(t *testing.T) {
 		prof := teacherOn(t, addr, key, 100, 30)
 
 		prof.Send("W")
-		screen := prof.WaitFor("watching ann (80x24, letterboxed)", "esc leaves")
+		screen := prof.WaitFor("watching ann (80x24, letterboxed) · P pair · R projector · esc leaves")
 		own := ann.WaitFor("watched by Prof · ctrl+] ends it")
 		if r := row(own, 0); !strings.HasSuffix(r, " watched by Prof · ctrl+] ends it") {
 			t.Fatalf("the student's line is not on their top row:\n%s", own)
@@ -226,7 +226,7 @@ func TestPair(t *testing.T) {
 		prof.WaitFor("asked to pair: waiting for their answer")
 		ann.Send("N")
 		ann.WaitFor("watched by Prof · ctrl+] ends it")
-		prof.WaitFor("they said no to pairing")
+		prof.WaitFor("watching ann · they said no")
 		prof.Send("/zz")
 		// asked again: keys the instructor typed before the ask would have
 		// reached the student's screen before the ask does

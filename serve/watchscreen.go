@@ -37,12 +37,15 @@ func (m *screen) watchUpdate(msg tea.Msg) (bool, tea.Cmd) {
 		m.ws.watching, m.ws.note = w, why
 		return true, nil
 	case watchNews:
+		if msg.w.room && m.ws.watching == nil && msg.w.teacher == m.ses && msg.w.endedWhy() == "" {
+			m.ws.watching = msg.w // a show of a student's screen on this projector
+		}
 		if msg.w != m.ws.watching {
 			return true, nil // an older watch's last news
 		}
 		if why := msg.w.endedWhy(); why != "" {
 			m.ws.watching = nil
-			if why != "-" {
+			if why != "-" && !msg.w.room {
 				m.ws.note = why
 			}
 		}
@@ -88,6 +91,9 @@ func (m *screen) watchUpdate(msg tea.Msg) (bool, tea.Cmd) {
 // but EndKey, which ends the pair. Other keys do nothing: the screen
 // watched is read-only.
 func (m *screen) watcherKey(w *watch, k tea.KeyMsg) {
+	if w.room {
+		return // a projector's keys move nothing
+	}
 	if w.state() == pairOn {
 		if k.String() == EndKey {
 			w.endPair()
@@ -103,6 +109,8 @@ func (m *screen) watcherKey(w *watch, k tea.KeyMsg) {
 	case k.Type == tea.KeyRunes && !k.Paste && slices.Contains(k.Runes, 'P'):
 		// keys typed quickly come as one message of several runes
 		w.askPair()
+	case k.Type == tea.KeyRunes && !k.Paste && slices.Contains(k.Runes, 'R'):
+		w.askShow()
 	}
 }
 
@@ -123,7 +131,7 @@ func (m *screen) watchedKey(k tea.KeyMsg) (bool, tea.Cmd) {
 		return true, m.seenChanged()
 	}
 	for _, w := range ws {
-		if w.state() == pairAsked && (k.String() == "Y" || k.String() == "N") {
+		if w.asking() && (k.String() == "Y" || k.String() == "N") {
 			w.answer(k.String() == "Y")
 			return true, m.seenChanged()
 		}
@@ -178,8 +186,11 @@ func seenLine(ws []*watch) string {
 	var names []string
 	for _, w := range ws {
 		w.mu.Lock()
-		pair, typed, tName := w.pair, w.typed, w.tName
+		pair, typed, tName, show := w.pair, w.typed, w.tName, w.show
 		w.mu.Unlock()
+		if show == pairAsked {
+			return tName + " asks to show your screen on the projector: Y yes · N no"
+		}
 		switch pair {
 		case pairAsked:
 			return tName + " asks to pair, to type with you: Y yes · N no"
@@ -202,6 +213,9 @@ func seenLine(ws []*watch) string {
 // there is one: the watcher's header and the student's screen; or v with
 // the student's line; or v with the note on its last row.
 func (m *screen) watchView(v func() string) (string, bool) {
+	if w := m.ws.watching; w != nil && w.room {
+		return m.roomView(w, v), true
+	}
 	if w := m.ws.watching; w != nil {
 		head := m.st.Accent.Render(ansi.Truncate(w.header(m.w, m.h), m.w, "…"))
 		return head + "\n" + strings.Join(w.body(m.w, max(m.h-1, 0)), "\n"), true

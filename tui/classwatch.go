@@ -1,6 +1,9 @@
 package tui
 
 import (
+	"locksim/class"
+	"locksim/play"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -29,4 +32,17 @@ func (p *deskPage) watchPicked() tea.Cmd {
 	m := ss[p.a.cls.pick]
 	msg := WatchMsg{ID: m.ID, Name: m.Name}
 	return func() tea.Msg { return msg }
+}
+
+// RoomQuestionOpen reports that the room's screen stands at a question
+// not yet answered: the projector's place (a session of a class's
+// projector role), as the disclosure rule reads it for the projector. A
+// student's screen shown to the room (serve's show) is held while it is,
+// since it may show that student's answer and what their run replied.
+func (a *App) RoomQuestionOpen() bool {
+	if a.cls == nil || a.pl == nil || a.cls.part.Role() != class.Projector {
+		return false
+	}
+	d := play.Disclose(a.pl.Position(), play.Projector)
+	return d.Open || d.Waiting
 }

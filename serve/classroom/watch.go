@@ -33,7 +33,26 @@ func (c *Classes) Watched(teacher, student *serve.Session, v serve.Visit) {
 	s.seat.Visited(class.Watched{By: v.TeacherName, ByID: teacher.ID, Start: v.Start, For: v.End.Sub(v.Start), Paired: v.Paired, Pairs: v.Pairs})
 }
 
+// Projectors are the projector sessions of the class teacher's session
+// leads (serve.Room), on this server.
+func (c *Classes) Projectors(teacher *serve.Session) []*serve.Session {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := c.seats[teacher]
+	if t == nil || t.seat.Member().Role != class.Instructor {
+		return nil
+	}
+	var out []*serve.Session
+	for ses, st := range c.seats {
+		if st.seat.Member().Role == class.Projector && st.seat.Info().Code == t.seat.Info().Code {
+			out = append(out, ses)
+		}
+	}
+	return out
+}
+
 var (
 	_ serve.Watcher       = (*Classes)(nil)
 	_ serve.WatchRecorder = (*Classes)(nil)
+	_ serve.Room          = (*Classes)(nil)
 )

@@ -101,3 +101,87 @@ func watchInClass(t *testing.T, transport string) {
 		time.Sleep(50 * time.Millisecond) // the row is put as the watch ends: wait for it
 	}
 }
+
+// TestShowInClass (slow tier): the instructor who watches a student asks
+// to show their screen on the class's projector (R); N says no, and the
+// projector shows nothing of it; at the class's open question, with the
+// student's answer on their screen, a yes is held: the projector shows
+// its own screen (the question, without its answer) and says the
+// student's screen waits; leaving the watch ends the show; past the
+// question (the move run), the projector draws the student's screen and
+// the student's line says so; R takes it off, and the student's ctrl+]
+// ends the watch.
+func TestShowInClass(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
+	teacherKey := termtest.NewKey(t)
+	hub := class.NewMemory(nil)
+	_, addr := testServer(t, serve.Config{AskName: true, Instructors: instructorsFile(t, teacherKey),
+		Class: New(hub, "ssh -p 2222 CODE@localhost", t.Logf)})
+	teacher, code := openClass(t, addr, teacherKey)
+	teacher.Send("/gc-pause\r")
+	teacher.WaitFor("Frozen while holding the lock", "0/10")
+	teacher.Send("F")
+	teacher.WaitFor("the class is asked to follow")
+	ann := joinClassOn(t, termtest.SSH(addr), code, "ann")
+	ann.WaitFor("Frozen while holding the lock", "0/10")
+	projector := termtest.Open(t, termtest.Dial(t, addr, code, teacherKey), "xterm-256color", 100, 30)
+	projector.WaitFor("projector: following the instructor", "0/10")
+
+	teacher.Send("l")
+	teacher.WaitFor("W watch")
+	teacher.Send("W")
+	teacher.WaitFor("watching ann", "R projector")
+	teacher.Send("R")
+	ann.WaitFor("Prof asks to show your screen on the projector: Y yes · N no")
+	ann.Send("N")
+	teacher.WaitFor("watching ann · they said no")
+	if s := projector.Screen(); strings.Contains(s, "ann") {
+		t.Fatalf("the projector shows ann's screen after her no:\n%s", s)
+	}
+	// at the class's question, with ann's answer on her screen: held
+	teacher.Send("\x1b")
+	teacher.WaitFor("W watch")
+	teacher.Send("l") // the scene
+	teacher.Send("...")
+	teacher.WaitFor("3/10", "Ask the room before the server answers")
+	projector.WaitFor("3/10", "Ask the room before the server answers")
+	ann.WaitFor("3/10", "1-3 your prediction")
+	ann.Send("2")
+	ann.WaitFor("You predicted")
+	teacher.Send("l")
+	teacher.WaitFor("W watch")
+	teacher.Send("W")
+	teacher.WaitFor("watching ann")
+	teacher.Send("R")
+	ann.WaitFor("Prof asks to show your screen on the projector")
+	ann.Send("Y")
+	screen := projector.WaitFor("ann's screen waits: the room's question is open", "Ask the room before the server answers")
+	if strings.Contains(screen, "shown with their yes") || strings.Contains(screen, "You predicted") {
+		t.Fatalf("the projector shows ann's screen at the open question:\n%s", screen)
+	}
+	// leaving the watch ends the show
+	teacher.Send("\x1b")
+	teacher.WaitFor("W watch")
+	projector.WaitUntil("no show", func(s string) bool { return !strings.Contains(s, "ann's screen") })
+	ann.WaitUntil("no line", func(s string) bool { return !strings.Contains(s, "watched by") })
+
+	// past the question (the move run): shown, for the debrief
+	teacher.Send("l")
+	teacher.Send(".")
+	projector.WaitFor("4/10")
+	teacher.Send("l")
+	teacher.WaitFor("W watch")
+	teacher.Send("W")
+	teacher.WaitFor("watching ann")
+	teacher.Send("R")
+	ann.WaitFor("Prof asks to show your screen on the projector")
+	ann.Send("Y")
+	projector.WaitFor("ann's screen, shown with their yes", "4/10", "You predicted")
+	ann.WaitFor("watched by Prof, the projector · ctrl+] ends it")
+	teacher.WaitFor("on the projector too · R takes it off")
+	teacher.Send("R")
+	projector.WaitUntil("its own screen again", func(s string) bool { return !strings.Contains(s, "ann's screen") })
+	ann.WaitFor("watched by Prof · ctrl+] ends it")
+	ann.Send("\x1d")
+	teacher.WaitFor("ann ended the watch")
+}

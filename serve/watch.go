@@ -317,11 +317,11 @@ func (w *watch) endedWhy() string {
 	return w.ended
 }
 
-// askPair asks the student to pair; a watch already paired or asking
-// stays as it is.
+// askPair asks the student to pair; a watch already paired, shown to
+// the room or asking stays as it is.
 func (w *watch) askPair() {
 	w.mu.Lock()
-	if w.pair == pairOff && w.ended == "" {
+	if w.pair == pairOff && w.show == pairOff && w.ended == "" {
 		w.pair, w.refused = pairAsked, false
 	}
 	w.mu.Unlock()

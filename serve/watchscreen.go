@@ -75,11 +75,14 @@ func (m *screen) watchUpdate(msg tea.Msg) (bool, tea.Cmd) {
 		if m.ws.note != "" {
 			m.ws.note = ""
 		}
-		if w := m.ws.watching; w != nil {
+		if w := m.ws.watching; w != nil && !w.room {
 			m.lim.key()
 			m.warn = ""
 			m.watcherKey(w, msg)
 			return true, nil
+		}
+		if w := m.ws.watching; w != nil {
+			return false, nil // a projector's own keys: q leaves, the rest move nothing
 		}
 		return m.watchedKey(msg)
 	}

@@ -33,6 +33,9 @@ type watchScreen struct {
 func (m *screen) watchUpdate(msg tea.Msg) (bool, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tui.WatchMsg:
+		if old := m.ws.watching; old != nil {
+			old.end("") // one watch at a time
+		}
 		w, why := m.srv.startWatch(m.ses, msg.ID, msg.Name)
 		m.ws.watching, m.ws.note = w, why
 		return true, nil

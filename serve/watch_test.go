@@ -25,6 +25,27 @@ type watchClass struct {
 	mu     sync.Mutex
 	target string // the name of the session W watches
 	visits []Visit
+	// held says the room's question is open on every projector
+	held bool
+}
+
+// Projectors are the sessions named "projector".
+func (c *watchClass) Projectors(*Session) []*Session {
+	c.srv.mu.Lock()
+	defer c.srv.mu.Unlock()
+	var out []*Session
+	for ses := range c.srv.live {
+		if ses.Name == "projector" {
+			out = append(out, ses)
+		}
+	}
+	return out
+}
+
+func (c *watchClass) hold(on bool) {
+	c.mu.Lock()
+	c.held = on
+	c.mu.Unlock()
 }
 
 func (c *watchClass) Model(s *Session, app *tui.App) tea.Model { return &watchPane{app: app, c: c} }
@@ -77,6 +98,12 @@ func (p *watchPane) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (p *watchPane) View() string { return p.app.View() }
+
+func (p *watchPane) RoomQuestionOpen() bool {
+	p.c.mu.Lock()
+	defer p.c.mu.Unlock()
+	return p.c.held
+}
 
 // watchServer is onBoth with a watchClass and the instructor's key in
 // the instructors' file: test gets the class, the instructor's key, the
@@ -222,7 +249,7 @@ func TestPair(t *testing.T) {
 
 		// refused
 		prof.Send("P")
-		ann.WaitFor("Prof asks to pair, to type with you: Y yes · N no")
+		ann.WaitFor("Y or N: may Prof type on your screen with you?")
 		prof.WaitFor("asked to pair: waiting for their answer")
 		ann.Send("N")
 		ann.WaitFor("watched by Prof · ctrl+] ends it")
@@ -231,22 +258,22 @@ func TestPair(t *testing.T) {
 		// asked again: keys the instructor typed before the ask would have
 		// reached the student's screen before the ask does
 		prof.Send("P")
-		screen := ann.WaitFor("Prof asks to pair")
+		screen := ann.WaitFor("may Prof type on your screen")
 		if strings.Contains(screen, "Filter") || strings.Contains(screen, "zz") {
 			t.Fatalf("the instructor's keys reached the student's screen unpaired:\n%s", screen)
 		}
 		// the prompt answers no question: the student's 2 is theirs
 		ann.Send("\r")
-		screen = ann.WaitFor("1-3 your prediction", "Prof asks to pair")
+		screen = ann.WaitFor("1-3 your prediction", "may Prof type on your screen")
 		for _, ch := range []string{"1) none", "2) exactly one", "3) two or more"} {
 			if !strings.Contains(screen, ch) {
 				t.Fatalf("the prompt covers the choice %q:\n%s", ch, screen)
 			}
 		}
 		ann.Send("2")
-		ann.WaitFor("You predicted \"exactly one\"", "Prof asks to pair")
+		ann.WaitFor("You predicted \"exactly one\"", "may Prof type on your screen")
 		ann.Send("\x1b") // esc: the contents, the prompt still asking
-		ann.WaitFor("1  race", "Prof asks to pair")
+		ann.WaitFor("1  race", "may Prof type on your screen")
 
 		// accepted: both type, whole keys in the order they came
 		ann.Send("Y")
@@ -291,7 +318,7 @@ func TestPair(t *testing.T) {
 		prof.WaitFor("watching ann (80x24")
 		prof.Send("e")
 		prof.Send("P")
-		ann.WaitFor("Prof asks to pair")
+		ann.WaitFor("may Prof type on your screen")
 		if m := filterOn.FindStringSubmatch(ann.Screen()); m == nil || strings.Contains(m[1], "e") {
 			t.Fatalf("a key reached the student after the pair ended:\n%s", ann.Screen())
 		}
@@ -354,13 +381,80 @@ func TestWatchEnds(t *testing.T) {
 		prof.WaitFor("watching ann")
 		ann.WaitFor("watched by Prof")
 		prof.Send("P")
-		ann.WaitFor("Prof asks to pair")
+		ann.WaitFor("may Prof type on your screen")
 		conn.Close()
 		ann.WaitUntil("the line gone", func(s string) bool { return !strings.Contains(s, "Prof") })
 		ann.Send("Y") // no ask left: Y is the course's
 		own = ann.WaitFor("1-3 your prediction")
 		if n := len(c.records()); n != 2 {
 			t.Fatalf("%d watches recorded, want 2", n)
+		}
+	})
+}
+
+// TestShowTheRoom: the instructor who watches asks to show the student's
+// screen on the projectors (R): N says no, and nothing shows; with Y the
+// projector draws the student's screen and the student's line names it;
+// while the room's question is open the projector keeps its own screen
+// and says the student's waits; R takes it off; the projector's session
+// ending ends its show but not the watch; the student's ctrl+] ends it
+// all.
+func TestShowTheRoom(t *testing.T) {
+	watchServer(t, func(t *testing.T, c *watchClass, key gossh.Signer, d termtest.Dialer, addr string) {
+		c.hold(false)
+		ann := named(t, d.New(t).Open(t, termtest.At{}, 80, 24), "ann")
+		room := named(t, d.New(t).Open(t, termtest.At{}, 80, 24), "projector")
+		prof := teacherOn(t, addr, key, 100, 30)
+		prof.Send("W")
+		prof.WaitFor("watching ann", "R projector")
+		prof.Send("R")
+		ann.WaitFor("Y or N: may Prof show your screen to the room?")
+		prof.WaitFor("asked to show their screen on the projector")
+		ann.Send("N")
+		prof.WaitFor("watching ann · they said no")
+		ann.WaitFor("watched by Prof · ctrl+] ends it")
+		if s := room.Screen(); strings.Contains(s, "ann") {
+			t.Fatalf("the projector shows ann's screen after her no:\n%s", s)
+		}
+
+		prof.Send("R")
+		ann.WaitFor("may Prof show your screen to the room")
+		ann.Send("Y")
+		room.WaitFor("ann's screen, shown with their yes", "1  race")
+		ann.WaitFor("watched by Prof, the projector · ctrl+] ends it")
+		prof.WaitFor("on the projector too · R takes it off")
+
+		// the room's question open: held, on the projector's own screen
+		c.hold(true)
+		ann.Send("\r")
+		ann.WaitFor("1-3 your prediction")
+		screen := room.WaitFor("ann's screen waits: the room's question is open", "1  race")
+		if strings.Contains(screen, "1-3 your prediction") {
+			t.Fatalf("the held projector shows ann's screen:\n%s", screen)
+		}
+		c.hold(false)
+		ann.Send("2")
+		room.WaitFor("ann's screen, shown with their yes", "You predicted")
+
+		prof.Send("R")
+		room.WaitUntil("its own screen", func(s string) bool { return !strings.Contains(s, "ann's screen") })
+		ann.WaitFor("watched by Prof · ctrl+] ends it")
+
+		// the projector's session ends its show; the watch goes on
+		prof.Send("R")
+		ann.WaitFor("may Prof show your screen to the room")
+		ann.Send("Y")
+		room.WaitFor("ann's screen, shown with their yes")
+		room.Send("q")
+		room.WaitEnd()
+		ann.WaitFor("watched by Prof · ctrl+] ends it")
+		prof.WaitFor("watching ann")
+
+		ann.Send(endKey)
+		prof.WaitFor("ann ended the watch")
+		ann.WaitUntil("no line", func(s string) bool { return !strings.Contains(s, "watched by") })
+		if n := len(c.records()); n != 1 {
+			t.Fatalf("%d watches recorded, want the instructor's one", n)
 		}
 	})
 }

@@ -194,12 +194,13 @@ func seenLine(ws []*watch) string {
 		w.mu.Lock()
 		pair, typed, tName, show := w.pair, w.typed, w.tName, w.show
 		w.mu.Unlock()
+		// an ask's keys come first: a line cut short keeps them
 		if show == pairAsked {
-			return tName + " asks to show your screen on the projector: Y yes · N no"
+			return "Y or N: may " + tName + " show your screen to the room?"
 		}
 		switch pair {
 		case pairAsked:
-			return tName + " asks to pair, to type with you: Y yes · N no"
+			return "Y or N: may " + tName + " type on your screen with you?"
 		case pairOn:
 			line := "paired with " + tName
 			if typed != "" {

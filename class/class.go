@@ -131,6 +131,9 @@ type Member struct {
 	// matched the member to by hand, "" for none: Hub.Roster fills it from
 	// the class's matches (Hub.Match); a seat never puts it.
 	Row string `json:"row,omitempty"`
+	// Watches are the times an instructor watched the member's screen
+	// (watches.go), oldest first.
+	Watches []Watched `json:"watches,omitempty"`
 }
 
 // KeyGrain is how stale a row's KeyAt may be: a key puts the row at once

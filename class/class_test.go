@@ -308,6 +308,10 @@ func TestReport(t *testing.T) {
 		Scores:  map[string]progress.Score{"choose": {Right: 6, Of: 8}},
 		Levels:  map[string]bool{"fix-1": true, "break-1": true}}
 	ann.Spent = 47*time.Minute + 30*time.Second
+	// two watches of ann's screen, one with a pair; a name a spreadsheet
+	// would read as a formula comes second, inside the cell
+	ann.Watches = []Watched{{By: "Prof", Start: t0.Add(10 * time.Minute), For: 3 * time.Minute, Paired: time.Minute, Pairs: 1},
+		{By: "=Sam", Start: t0.Add(20 * time.Minute), For: 30 * time.Second}}
 	// the lesson's two stories of gc-pause, each its own question
 	first := Question{Scene: "gc-pause", Name: PredictQuestion}
 	second := Question{Scene: "gc-pause", Settings: map[string]int{"pause": 2}, Name: PredictQuestion}
@@ -332,7 +336,10 @@ func TestReport(t *testing.T) {
 		t.Fatalf("header %q, %d rows", rows[0], len(rows))
 	}
 	// a column per question, in the lesson's order, each with its own text
-	if qs := rows[0][n:]; len(qs) != 2 || !strings.HasPrefix(qs[0], "question gc-pause: ") || !strings.Contains(qs[0], "it wakes at 35 s") ||
+	if w := rows[0][len(rows[0])-3:]; !slices.Equal(w, WatchColumns) {
+		t.Fatalf("the last columns %q, want %q", w, WatchColumns)
+	}
+	if qs := rows[0][n : len(rows[0])-3]; len(qs) != 2 || !strings.HasPrefix(qs[0], "question gc-pause: ") || !strings.Contains(qs[0], "it wakes at 35 s") ||
 		!strings.HasPrefix(qs[1], "question gc-pause, pause 20 s: ") || !strings.Contains(qs[1], "it wakes at 20 s") {
 		t.Fatalf("the question columns: %q", qs)
 	}
@@ -342,11 +349,12 @@ func TestReport(t *testing.T) {
 		}
 	}
 	// the summary rows come first
-	want := fmt.Sprintf("ann, the first|0123456789ab|all|2/%d|2|1/2|6/8|47|break-1 fix-1|2|1 wrong|1 blind", len(scenes.All()))
+	want := fmt.Sprintf("ann, the first|0123456789ab|all|2/%d|2|1/2|6/8|47|break-1 fix-1|3|1 wrong|1 blind|"+
+		"Prof 2026-12-01T09:10:00Z 3m0s, paired 1m0s; =Sam 2026-12-01T09:20:00Z 30s|3.5|1.0", len(scenes.All()))
 	if got := strings.Join(rows[1][4:], "|"); got != want {
 		t.Errorf("ann's summary row %q, want %q", got, want)
 	}
-	want = fmt.Sprintf("bob|k2|all|0/%d|0|0/0||0||2||", len(scenes.All()))
+	want = fmt.Sprintf("bob|k2|all|0/%d|0|0/0||0||3|||||", len(scenes.All()))
 	if got := strings.Join(rows[2][4:], "|"); got != want {
 		t.Errorf("bob's summary row %q, want %q", got, want)
 	}
@@ -360,10 +368,10 @@ func TestReport(t *testing.T) {
 		t.Fatalf("%d of ann's scene rows, want %d", len(byScene), len(scenes.All()))
 	}
 	for scene, want := range map[string][]string{
-		"race":     {"yes", "2", "yes", "", "", "", "2", "", ""},
-		"gc-pause": {"yes", "1", "no", "", "", "", "2", "", ""},
-		"choose":   {"no", "", "", "6/8", "", "", "2", "", ""},
-		"fencing":  {"no", "", "", "", "", "", "2", "", ""},
+		"race":     {"yes", "2", "yes", "", "", "", "3", "", "", "", "", ""},
+		"gc-pause": {"yes", "1", "no", "", "", "", "3", "", "", "", "", ""},
+		"choose":   {"no", "", "", "6/8", "", "", "3", "", "", "", "", ""},
+		"fencing":  {"no", "", "", "", "", "", "3", "", "", "", "", ""},
 	} {
 		if got := byScene[scene][7:]; !slices.Equal(got, want) {
 			t.Errorf("%s: %q, want %q", scene, got, want)

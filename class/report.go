@@ -20,11 +20,15 @@ import (
 // wherever it is copied, and the report's version (ReportVersion).
 var ReportHeader = []string{"class", "class name", "opened", "written", "student", "id", "scene", "finished", "prediction", "right", "quiz", "minutes", "levels", "report"}
 
+// WatchColumns are the report's last columns, after the questions' (see
+// WriteReport): the instructors' watches of each student's screen.
+var WatchColumns = []string{"watched by", "watched minutes", "paired minutes"}
+
 // ReportVersion is the report's shape, in its "report" column on every
 // row: 2 has the fixed columns of ReportHeader, then one per question
-// asked. A later version adds columns or formats; it never changes
-// these.
-const ReportVersion = "2"
+// asked; 3 adds WatchColumns after those. A later version adds columns
+// or formats; it never changes or moves these.
+const ReportVersion = "3"
 
 // QuestionColumn is how a question's column header starts: "question "
 // then its label and text ("question gc-pause, pause 20 s: …").
@@ -55,6 +59,14 @@ const AllScenes = "all"
 // question's label and its text; a summary row's cell is the student's
 // answer ("2", "2 right", "2 wrong", with " blind" after a blind one, ""
 // for none); a scene's row leaves it empty.
+//
+// Last come WatchColumns: a summary row's "watched by" says each time
+// an instructor watched the student's screen (the instructor's name,
+// when, for how long, and how long the two typed together when they
+// paired: "Prof 2026-12-01T10:02:00Z 3m0s, paired 1m0s", several by
+// "; "), "watched minutes" and "paired minutes" their sums (one
+// decimal); a scene's row leaves them empty, as a student never watched
+// does.
 func WriteReport(w io.Writer, info Info, ms []Member, written time.Time) error {
 	cw := csv.NewWriter(w)
 	asked := AskedOf(ms)
@@ -62,6 +74,7 @@ func WriteReport(w io.Writer, info Info, ms []Member, written time.Time) error {
 	for _, q := range asked {
 		header = append(header, QuestionColumn+q.column())
 	}
+	header = append(header, WatchColumns...)
 	if err := cw.Write(header); err != nil {
 		return err
 	}
@@ -93,6 +106,8 @@ func WriteReport(w io.Writer, info Info, ms []Member, written time.Time) error {
 			}
 			row = append(row, cell)
 		}
+		who, watched, paired := watchCells(m.Watches)
+		row = append(row, who, watched, paired)
 		if err := cw.Write(append(slices.Clone(head), row...)); err != nil {
 			return err
 		}
@@ -106,7 +121,7 @@ func WriteReport(w io.Writer, info Info, ms []Member, written time.Time) error {
 			if s, ok := m.Prog.Scores[sc.ID]; ok {
 				row[6] = strconv.Itoa(s.Right) + "/" + strconv.Itoa(s.Of)
 			}
-			row = append(append(row, ReportVersion), blank...)
+			row = append(append(append(row, ReportVersion), blank...), "", "", "")
 			if err := cw.Write(append(slices.Clone(head), row...)); err != nil {
 				return err
 			}

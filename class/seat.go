@@ -87,6 +87,7 @@ func Sit(ctx context.Context, hub Hub, code string, m Member, now func() time.Ti
 	m.V = RowVersion
 	if before != nil {
 		m.Answers = mergeAnswers(before.Answers, m.Answers)
+		m.Watches = before.Watches
 	}
 	m.Answers = record(m.Answers, m, m.Seen, !m.Following)
 	// joining is a key, and the place the session opens on a new step
@@ -167,6 +168,7 @@ func (s *Seat) ReportAs(m Member, blind bool) {
 	}
 	c.V = RowVersion
 	c.Answers = record(mergeAnswers(c.Answers, s.row.Answers), c, s.now(), blind)
+	c.Watches = s.row.Watches // the server's to add (Visited), never the screen's
 	s.row, s.rowDue = c, true
 	s.mu.Unlock()
 	s.poke()

@@ -115,9 +115,9 @@ type served struct {
 var servingOn = regexp.MustCompile(`serving the course on (\S+) \(`)
 
 // startServed starts the server with room for sessions students and an
-// instructor whose key is s.teacher, no idle limit, and stops it at the
-// end of the benchmark.
-func startServed(b *testing.B, sessions int) *served {
+// instructor whose key is s.teacher, no idle limit, and flags after
+// those, and stops it at the end of the benchmark.
+func startServed(b *testing.B, sessions int, flags ...string) *served {
 	b.Helper()
 	dir := b.TempDir()
 	s := &served{teacher: termtest.NewKey(b), said: make(chan string, 4), changed: make(chan struct{}, 1)}
@@ -128,6 +128,7 @@ func startServed(b *testing.B, sessions int) *served {
 	cmd := exec.Command(os.Args[0], "-serve", "127.0.0.1:0", "-host-key", filepath.Join(dir, "host_ed25519"),
 		"-serve-dir", filepath.Join(dir, "state"), "-instructors", instructors,
 		"-max-sessions", strconv.Itoa(sessions+8), "-idle", "0")
+	cmd.Args = append(cmd.Args, flags...)
 	cmd.Env = append(os.Environ(), "LOCKSIM_MAIN=1", "LOCKSIM_BENCH_SIGNALS=1")
 	errOut, err := cmd.StderrPipe()
 	if err != nil {

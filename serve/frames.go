@@ -50,6 +50,8 @@ type frames struct {
 	// more each 1/FPS since filled
 	tokens float64
 	filled time.Time
+	// taps are the instructors' watches of this screen (watch.go)
+	taps map[*watch]bool
 }
 
 // newFrames draws on out, a terminal of w×h, at most fps frames a second
@@ -234,6 +236,9 @@ func (f *frames) paint(view string) {
 	f.shown = lines
 	if b.Len() == 0 {
 		return // the same view again: nothing to send, nothing spent
+	}
+	if len(f.taps) > 0 {
+		f.tell(lines)
 	}
 	_, _ = io.WriteString(f.out, b.String())
 	f.tokens--

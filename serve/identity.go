@@ -73,6 +73,8 @@ type Session struct {
 	touch func()
 	// projector makes a class's projector link (Server.projectorLink)
 	projector func(code, lead, local string) string
+	// fr draws the session's screen, which an instructor may watch
+	fr *frames
 }
 
 // Touch counts as a key for the idle limit: a class's hook calls it when

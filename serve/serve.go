@@ -230,6 +230,7 @@ type Server struct {
 	guesses   buckets
 	guessers  map[string]bool
 	live      map[*Session]bool
+	room      watchRoom // the instructors' watches of students' screens
 	wg        sync.WaitGroup
 	viewCalls atomic.Int64 // every View of every session, for the tests
 	// faults, in tests, panics at a point of a session ("key": its

@@ -141,6 +141,8 @@ func (s *Server) course(t Transport, f front, at *play.Position, conn string) Ex
 	// ticker, which would wake 60 times a second while nothing changes
 	fr := newFrames(t, win.Width, win.Height, FPS, realClock{})
 	defer fr.stop()
+	ses.fr = fr
+	defer s.leaveWatches(ses) // a backstop: a panic skips the call below
 	opts := append([]tea.ProgramOption{tea.WithInput(t), tea.WithOutput(t)}, tea.WithoutRenderer(),
 		// the signals are the server's: ctrl+z or a SIGTSTP must never
 		// stop the process every student is in
@@ -206,6 +208,7 @@ func (s *Server) course(t Transport, f front, at *play.Position, conn string) Ex
 	m.lim.start()
 	_, err = p.Run()
 	fr.stop()
+	s.leaveWatches(ses)
 	m.lim.close()
 	cancel()
 	app.SaveProgress()
@@ -375,6 +378,8 @@ type screen struct {
 	w, h    int
 	// fault is set when a goroutine of the session's panicked
 	fault atomic.Bool
+	// ws is what the screen keeps of watches (watchscreen.go)
+	ws watchScreen
 }
 
 func (m *screen) Init() tea.Cmd {
@@ -398,6 +403,11 @@ func (m *screen) join() tea.Cmd {
 }
 
 func (m *screen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if m.naming == nil {
+		if taken, cmd := m.watchUpdate(msg); taken {
+			return m, cmd
+		}
+	}
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		if msg.Type == tea.KeyCtrlZ {
@@ -456,11 +466,9 @@ func (m *screen) Running() bool {
 
 func (m *screen) View() string {
 	m.srv.viewCalls.Add(1)
-	var v string
-	if m.naming != nil {
-		v = m.naming.View(m.w, m.h)
-	} else {
-		v = m.inner.View()
+	v, ok := m.watchView(m.ownView)
+	if !ok {
+		v = m.ownView()
 	}
 	if m.warn == "" {
 		return v
@@ -468,4 +476,12 @@ func (m *screen) View() string {
 	lines := strings.Split(v, "\n")
 	lines[len(lines)-1] = m.st.Warn.Render(m.st.Wrap(m.warn, max(m.w, 20), 1))
 	return strings.Join(lines, "\n")
+}
+
+// ownView is the session's own screen: the name prompt, or the course.
+func (m *screen) ownView() string {
+	if m.naming != nil {
+		return m.naming.View(m.w, m.h)
+	}
+	return m.inner.View()
 }

@@ -454,6 +454,8 @@ func (p *deskPage) Update(msg tea.Msg) (Component, tea.Cmd) {
 			return p, nil
 		}
 		return newRosterPage(a, p), nil
+	case key.Matches(k, watchKey):
+		return p, p.watchPicked()
 	case k.String() == "[" || k.String() == "]":
 		// a page of the roster: the pick moves by the rows on screen
 		n, page := len(a.students()), max(c.board.page, 1)
@@ -506,7 +508,7 @@ func (p *deskPage) KeyMap() help.KeyMap {
 	if a.cls.part.Holding() {
 		hold.SetHelp("H", "release")
 	}
-	bs := []key.Binding{short(k.Step, "→", "step"), short(k.Back, "←", "back"), pick, show,
+	bs := []key.Binding{short(k.Step, "→", "step"), short(k.Back, "←", "back"), pick, show, watchKey,
 		short(k.Follow, "F", "follow"), hold, summaryKey, short(k.Desk, "l", "scene"), short(k.Quit, "q", "quit")}
 	if a.cls.part.Enrolled() {
 		bs = slices.Insert(bs, len(bs)-2, rosterKey)
@@ -517,10 +519,11 @@ func (p *deskPage) KeyMap() help.KeyMap {
 	}
 	full := bs
 	// a line too narrow for every key leaves out the step and the back
-	// first: the scene's keys, which its help page lists; then the follow
-	// key (the class's line over the scene has it), the school roster's
-	// (the roster's rule says it) and the summary, which ? lists
-	for _, drop := range []string{"right", "left", "F", "m", "S"} {
+	// first: the scene's keys, which its help page lists; then the watch
+	// key, the follow key (the class's line over the scene has it), the
+	// school roster's (the roster's rule says it) and the summary, which ?
+	// lists
+	for _, drop := range []string{"right", "left", "W", "F", "m", "S"} {
 		if ansi.StringWidth(views.HelpLine(bs)) <= a.com.Width {
 			break
 		}

@@ -53,17 +53,17 @@ func TestOldClassReports(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	n := len(class.ReportHeader)
-	if len(rows[0]) != n+3 || !strings.HasPrefix(rows[0][n], "question gc-pause: ") || !strings.HasPrefix(rows[0][n+1], "question gc-pause, pause 20 s: ") ||
+	if len(rows[0]) != n+3+len(class.WatchColumns) || !strings.HasPrefix(rows[0][n], "question gc-pause: ") || !strings.HasPrefix(rows[0][n+1], "question gc-pause, pause 20 s: ") ||
 		!strings.HasPrefix(rows[0][n+2], "question gc-pause (settings not kept): ") {
 		t.Fatalf("the old class's report header: %q", rows[0])
 	}
 	got := map[string]string{}
 	for _, r := range rows[1:] {
 		if r[6] == class.AllScenes {
-			got[r[4]] = strings.Join(append([]string{r[n-1]}, r[n:]...), "|")
+			got[r[4]] = strings.Join(append([]string{r[n-1]}, r[n:len(r)-len(class.WatchColumns)]...), "|")
 		}
 	}
-	if got["ann"] != "2||1|2 right" || got["bob"] != "2|1 wrong||" || len(got) != 2 {
+	if got["ann"] != class.ReportVersion+"||1|2 right" || got["bob"] != class.ReportVersion+"|1 wrong||" || len(got) != 2 {
 		t.Fatalf("the old class's summary rows (version|answers): %q\n%s", got, out)
 	}
 }

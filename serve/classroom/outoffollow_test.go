@@ -103,10 +103,10 @@ func TestOutOfFollowServed(t *testing.T) {
 			found := false
 			for _, r := range rows[1:] {
 				if r[4] == "ann" && r[6] == class.AllScenes {
-					found = len(r) == n+1 && cell.MatchString(r[n])
+					found = len(r) == n+1+len(class.WatchColumns) && cell.MatchString(r[n])
 				}
 			}
-			if !found || len(rows[0]) != n+1 || !strings.HasPrefix(rows[0][n], "question gc-pause: ") {
+			if !found || len(rows[0]) != n+1+len(class.WatchColumns) || !strings.HasPrefix(rows[0][n], "question gc-pause: ") {
 				t.Fatalf("ann's answer in the report should be one answer, judged, not blind:\n%s", out)
 			}
 		})

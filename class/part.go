@@ -483,20 +483,32 @@ func (p *Part) Poll(lead play.Position) (Poll, bool) {
 	return Tally(lead, p.Students(), p.now())
 }
 
-// Since is when the instructor's place lead (scene, settings and step)
-// was first seen by this part, by the class's clock: an open question's
-// time. The instructor's session asks it at every change.
+// Since is when the class came to the instructor's place lead (scene,
+// settings and step): the class store's time (Lead.At) when the class's
+// place as last heard is lead, else when this part first saw it, by the
+// class's clock: an open question's age, which a second session of the
+// instructor's (another server, a reconnect) must not start again. The
+// instructor's session asks it at every change.
 func (p *Part) Since(lead play.Position) time.Time {
-	set := nonZero(lead.Settings)
+	key := placeKey(lead)
+	if key != p.place {
+		p.place, p.placeSince = key, p.now()
+	}
+	if p.lead != nil && !p.lead.At.IsZero() && placeKey(p.lead.Pos) == key {
+		return p.lead.At
+	}
+	return p.placeSince
+}
+
+// placeKey names pos's place as Since compares them: its scene, settings
+// and step.
+func placeKey(pos play.Position) string {
 	data, _ := json.Marshal(struct {
 		Scene    string
 		Settings map[string]int
 		Step     int
-	}{lead.Scene, set, lead.Step})
-	if string(data) != p.place {
-		p.place, p.placeSince = string(data), p.now()
-	}
-	return p.placeSince
+	}{pos.Scene, nonZero(pos.Settings), pos.Step})
+	return string(data)
 }
 
 // Want keeps g to go to once the screen's running move is done.
@@ -556,6 +568,7 @@ func (p *Part) Report(row Member) {
 		if p.lead != nil {
 			l.Version = p.lead.Version
 		}
+		l.At = p.Since(row.Pos) // after the compare: a time alone is no move
 		p.kept = p.kept || p.out
 		p.seat.Lead(l)
 	}

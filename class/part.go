@@ -61,9 +61,11 @@ type Part struct {
 	// since, runs the move (see Reveal)
 	warned, warnedCount int
 	// place names the instructor's place as Since last saw it (scene,
-	// settings, step), placeSince when it got there
-	place      string
-	placeSince time.Time
+	// settings, step), placeSince when it got there; classPlace the
+	// class's place as last heard or put with its time (Lead.At),
+	// classSince that time
+	place, classPlace      string
+	placeSince, classSince time.Time
 }
 
 // Go is a place the session's screen is to go to, as a visit of kind
@@ -279,6 +281,9 @@ func (p *Part) heardStore(st Store) string {
 func (p *Part) heardLead(l Lead, lost bool) Effect {
 	seen := p.lead != nil
 	p.lead = &l
+	if !l.At.IsZero() {
+		p.classPlace, p.classSince = placeKey(l.Pos), l.At
+	}
 	switch p.role {
 	case Instructor:
 		kept := p.kept
@@ -485,7 +490,7 @@ func (p *Part) Poll(lead play.Position) (Poll, bool) {
 
 // Since is when the class came to the instructor's place lead (scene,
 // settings and step): the class store's time (Lead.At) when the class's
-// place as last heard is lead, else when this part first saw it, by the
+// place as last heard or put is lead, else when this part first saw it, by the
 // class's clock: an open question's age, which a second session of the
 // instructor's (another server, a reconnect) must not start again. The
 // instructor's session asks it at every change.
@@ -494,8 +499,8 @@ func (p *Part) Since(lead play.Position) time.Time {
 	if key != p.place {
 		p.place, p.placeSince = key, p.now()
 	}
-	if p.lead != nil && !p.lead.At.IsZero() && placeKey(p.lead.Pos) == key {
-		return p.lead.At
+	if p.classPlace == key {
+		return p.classSince
 	}
 	return p.placeSince
 }
@@ -569,6 +574,7 @@ func (p *Part) Report(row Member) {
 			l.Version = p.lead.Version
 		}
 		l.At = p.Since(row.Pos) // after the compare: a time alone is no move
+		p.classPlace, p.classSince = placeKey(l.Pos), l.At
 		p.kept = p.kept || p.out
 		p.seat.Lead(l)
 	}

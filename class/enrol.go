@@ -251,9 +251,9 @@ func (p *Part) Match(id, ref string) (note string) {
 	if !ok || m.Role != Student {
 		return "" // only a student of the class has a row
 	}
+	m.Row = ""
+	i, named := tieAll(p.rows, []Member{m}, &folder{}).Row[id] // with no match by hand
 	if ref == NoRow {
-		m.Row = ""
-		i, named := tieAll(p.rows, []Member{m}, &folder{}).Row[id]
 		switch {
 		case !named:
 			ref = "" // undoing the match by hand is enough, and keeps no entry
@@ -271,6 +271,9 @@ func (p *Part) Match(id, ref string) (note string) {
 		}
 		p.matched[id], p.enrolment = "", nil
 		p.seat.Match(id, "")
+		if named {
+			return m.Name + " is roster line " + strconv.Itoa(p.rows[i].Line) + " (" + p.rows[i].Name + ") by name again"
+		}
 		return m.Name + " matches no roster row again"
 	}
 	for _, r := range p.rows {

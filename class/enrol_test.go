@@ -230,6 +230,12 @@ func TestMatchByHand(t *testing.T) {
 			if got := prof.p.Match("web-jose", NoRow); got != "" {
 				t.Errorf("a second match to no row: %q", got)
 			}
+			if got := prof.p.Match("web-jose", ""); got != "josé martínez is roster line 3 (José Martínez) by name again" {
+				t.Errorf("José's match to no row undone: %q", got)
+			}
+			if e, _ := prof.p.Enrolment(); e.How["web-jose"] != TieName {
+				t.Errorf("with the match undone José is tied %q, want by name", e.How["web-jose"])
+			}
 			if got := prof.p.Match("web-jose", "sis:S-3"); got != "josé martínez is roster line 4 (Alan Turing) in the class's grades" {
 				t.Errorf("José moved by hand: %q", got)
 			}

@@ -91,8 +91,7 @@ func nameList(head string, names []string, tail string, w int) string {
 // is tied to and how. With a picked student not tied by their key, enter
 // matches them to the row under the cursor (or to no row, which unties a
 // name's tie too): the class (class.Part.Match) keeps it in the class
-// store. It
-// scrolls; the class view's state is untouched.
+// store. It scrolls; the class view's state is untouched.
 type rosterPage struct {
 	a    *session
 	back Component

@@ -176,6 +176,13 @@ type Lead struct {
 	// until it is released. It is class state, in the hub beside the
 	// place, so every server of the class holds its followers alike.
 	Hold bool `json:"hold,omitempty"`
+	// At is when the class came to this place (scene, settings and
+	// step), by the clock of the instructor's session that first put it:
+	// an open question's age, the same in every session of the
+	// instructor's, a second server's or a reconnect's. Zero from a
+	// locksim that did not keep it (each session then counts from when
+	// it saw the place).
+	At time.Time `json:"at,omitzero"`
 }
 
 // Kind is what an Event says.

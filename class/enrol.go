@@ -41,6 +41,12 @@ const (
 	TieName Tie = "name"
 )
 
+// NoRow is the Ref of the instructor's match by hand to no row: it unties
+// a student their name alone would tie (one who typed a classmate's
+// name), so the row is left to its student. No row's Ref is NoRow (a
+// gradebook Ref is "kind:id").
+const NoRow = "none"
+
 // Ties are a class's students tied to a roster's rows (see TieAll).
 type Ties struct {
 	// ByRow holds each row's students by its index in the rows (a
@@ -55,12 +61,14 @@ type Ties struct {
 }
 
 // TieAll ties the students among ms (instructors and projectors left
-// out) to rows: a student whose key is a row's key is that row's; else
-// one the instructor matched by hand (Member.Row, a row's Ref) is that
-// row's; else one whose name, Unicode NFC and case folded, is exactly one
-// row's name, and that row names no key (a row with a key is its key's
-// alone, so no one takes it by typing a name). A match by hand to a Ref
-// no row has any more (the file changed) counts for nothing.
+// out) to rows: a student whose key is a row's key is that row's (a key
+// is proof: nothing overrides it); else one the instructor matched by
+// hand (Member.Row, a row's Ref) is that row's, and one matched to NoRow
+// is of no row, whatever their name; else one whose name, Unicode NFC and
+// case folded, is exactly one row's name, and that row names no key (a
+// row with a key is its key's alone, so no one takes it by typing a
+// name). A match by hand to a Ref no row has any more (the file changed)
+// counts for nothing.
 func TieAll(rows []Enrolled, ms []Member) Ties {
 	return tieAll(rows, ms, &folder{})
 }
@@ -93,6 +101,10 @@ func tieAll(rows []Enrolled, ms []Member, f *folder) Ties {
 		}
 		if i, ok := byRef[m.Row]; ok && m.Row != "" {
 			tie(m, i, TieHand)
+			continue
+		}
+		if m.Row == NoRow {
+			t.Unmatched = append(t.Unmatched, m)
 			continue
 		}
 		if named := byName[f.fold(m.Name)]; len(named) == 1 && rows[named[0]].KeyID == "" {
@@ -211,28 +223,26 @@ func (p *Part) Enrolment() (e Enrolment, ok bool) {
 }
 
 // Matchable reports whether the instructor may match student id by hand:
-// one tied to no row, or by hand (to match again, or undo it); a key's or
-// a name's tie is the roster's, and note says so.
+// any student but one tied by their key, which is the roster's (a key is
+// proof), and note says so. A student tied by name can be moved, or
+// matched to no row (NoRow): the name may be a classmate's.
 func (p *Part) Matchable(id string) (note string, ok bool) {
 	e, ok := p.Enrolment()
 	if !ok {
 		return "the server was started with no -roster: there is no row to match", false
 	}
-	i, tied := e.Row[id]
-	switch {
-	case !tied || e.How[id] == TieHand:
-		return "", true
-	case e.How[id] == TieKey:
+	if i, tied := e.Row[id]; tied && e.How[id] == TieKey {
 		return "roster line " + strconv.Itoa(e.Rows[i].Line) + " (" + e.Rows[i].Name + ") names their SSH key: nothing to match", false
 	}
-	return "their name is roster line " + strconv.Itoa(e.Rows[i].Line) + "'s (" + e.Rows[i].Name + "): nothing to match", false
+	return "", true
 }
 
 // Match is the instructor's match by hand of student id to the roster row
-// ref ("" undoes it): kept in the class store by the seat (every server
-// of the class, and the report, see it), and in this part at once. A
-// match Matchable refuses, or to a ref no row has, does nothing; note
-// says what was done.
+// ref ("" undoes it; NoRow ties them to no row, even their name's, and
+// is kept as "" when their name ties them to none): kept in the class
+// store by the seat (every server of the class, and the report, see it),
+// and in this part at once. A match Matchable refuses, or to a ref no row
+// has, does nothing; note says what was done.
 func (p *Part) Match(id, ref string) (note string) {
 	if why, ok := p.Matchable(id); !ok {
 		return why
@@ -241,12 +251,29 @@ func (p *Part) Match(id, ref string) (note string) {
 	if !ok || m.Role != Student {
 		return "" // only a student of the class has a row
 	}
+	m.Row = ""
+	i, named := tieAll(p.rows, []Member{m}, &folder{}).Row[id] // with no match by hand
+	if ref == NoRow {
+		switch {
+		case !named:
+			ref = "" // undoing the match by hand is enough, and keeps no entry
+		case p.matched[id] == NoRow:
+			return ""
+		default:
+			p.matched[id], p.enrolment = NoRow, nil
+			p.seat.Match(id, NoRow)
+			return m.Name + " matches no roster row, not line " + strconv.Itoa(p.rows[i].Line) + " (" + p.rows[i].Name + ") by name"
+		}
+	}
 	if ref == "" {
 		if p.matched[id] == "" {
 			return ""
 		}
 		p.matched[id], p.enrolment = "", nil
 		p.seat.Match(id, "")
+		if named {
+			return m.Name + " is roster line " + strconv.Itoa(p.rows[i].Line) + " (" + p.rows[i].Name + ") by name again"
+		}
 		return m.Name + " matches no roster row again"
 	}
 	for _, r := range p.rows {

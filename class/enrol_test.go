@@ -41,9 +41,11 @@ func rowNames(rs []Enrolled) string {
 	return strings.Join(out, "|")
 }
 
-// TestTieAll: a key before a match by hand before a name; a name of two
-// rows, or of a row with a key, ties to none; a match by hand to a row
-// the file no longer has counts for nothing.
+// TestTieAll: a key before a match by hand before a name; a match by
+// hand moves a student their name ties elsewhere, and one to no row
+// (NoRow) unties them, but neither moves a key's; a name of two rows, or
+// of a row with a key, ties to none; a match by hand to a row the file no
+// longer has counts for nothing.
 func TestTieAll(t *testing.T) {
 	ms := []Member{
 		{ID: "prof", Name: "Ada Lovelace", Role: Instructor},
@@ -54,6 +56,7 @@ func TestTieAll(t *testing.T) {
 		{ID: "web-4", Name: "Ada Lovelace", Role: Student},
 		{ID: "web-5", Name: "Mallory", Role: Student, Row: "sis:S-9"},
 		{ID: "web-6", Name: "Alan Turing", Role: Student, Row: "sis:S-2"},
+		{ID: "web-7", Name: "José Martínez", Role: Student, Row: NoRow},
 	}
 	ties := TieAll(testRows, ms)
 	for id, want := range map[string]string{"ada-key": "key 0", "web-1": "name 1", "web-3": "hand 4", "web-6": "hand 1"} {
@@ -61,7 +64,7 @@ func TestTieAll(t *testing.T) {
 			t.Errorf("%s is tied %q, want %q", id, got, want)
 		}
 	}
-	if got, want := names(ties.Unmatched), "Sam Lee|Ada Lovelace|Mallory"; got != want {
+	if got, want := names(ties.Unmatched), "Sam Lee|Ada Lovelace|Mallory|José Martínez"; got != want {
 		t.Errorf("unmatched %q, want %q", got, want)
 	}
 	if got := names(ties.ByRow[1]); got != "JOSE\u0301 martínez|Alan Turing" {
@@ -69,6 +72,10 @@ func TestTieAll(t *testing.T) {
 	}
 	if _, ok := ties.Row["prof"]; ok {
 		t.Error("the instructor is tied to a row")
+	}
+	keyed := TieAll(testRows, []Member{{ID: "ada-key", Name: "Sam Lee", Role: Student, Row: NoRow}})
+	if keyed.How["ada-key"] != TieKey || keyed.Row["ada-key"] != 0 {
+		t.Errorf("a match to no row moved a key's tie: %q %d", keyed.How["ada-key"], keyed.Row["ada-key"])
 	}
 }
 
@@ -125,8 +132,10 @@ func storeKinds(t *testing.T) []storeKind {
 // part; the store keeps it (the roster's Row) while the student's seat
 // goes on putting their row, a second server's instructor session hears
 // it, the part lists who has not joined and who matches no row, a key's
-// or a name's tie cannot be matched by hand, an undone match is gone, and
-// a store that persists keeps the match past a restart; clear deletes it.
+// tie cannot be matched by hand, an undone match is gone; a student tied
+// by name (one who typed a classmate's name) is matched to no row, the
+// store keeps it, and then matched by hand to another row; and a store
+// that persists keeps the matches past a restart; clear deletes them.
 func TestMatchByHand(t *testing.T) {
 	for _, k := range storeKinds(t) {
 		t.Run(k.name, func(t *testing.T) {
@@ -151,9 +160,6 @@ func TestMatchByHand(t *testing.T) {
 			}
 			if note, ok := prof.p.Matchable(ada.p.Seat().Member().ID); ok || !strings.Contains(note, "names their SSH key") {
 				t.Errorf("Ada, tied by her key, is matchable: %q", note)
-			}
-			if note := prof.p.Match("web-jose", "sis:S-3"); !strings.Contains(note, "their name is roster line 3's") {
-				t.Errorf("José, tied by his name, matched by hand: %q", note)
 			}
 			if note := prof.p.Match("web-eve", "sis:S-4"); note != "E. is roster line 5 (Sam Lee) in the class's grades" {
 				t.Errorf("the match's note %q", note)
@@ -203,6 +209,40 @@ func TestMatchByHand(t *testing.T) {
 					t.Errorf("a match of %s, no student of the class: %q", id, got)
 				}
 			}
+			// José's name ties him to line 3: the instructor unties him
+			// (it might be a classmate's name), then moves him
+			if note, ok := prof.p.Matchable("web-jose"); !ok {
+				t.Errorf("José, tied by his name, is not matchable: %q", note)
+			}
+			if note := prof.p.Match("web-jose", NoRow); note != "josé martínez matches no roster row, not line 3 (José Martínez) by name" {
+				t.Errorf("José's match to no row: %q", note)
+			}
+			if e, _ := prof.p.Enrolment(); names(e.Unmatched) != "josé martínez" || len(e.ByRow[1]) != 1 {
+				t.Errorf("after José's match to no row: unmatched %q, line 3 has %q", names(e.Unmatched), names(e.ByRow[1]))
+			}
+			second.hear("José of no row", func(s *session) bool {
+				e, _ := s.p.Enrolment()
+				return names(e.Unmatched) == "josé martínez"
+			})
+			if got := rowOf(t, a, info.Code, "web-jose").Row; got != NoRow {
+				t.Errorf("the store keeps José's match as %q, want %q", got, NoRow)
+			}
+			if got := prof.p.Match("web-jose", NoRow); got != "" {
+				t.Errorf("a second match to no row: %q", got)
+			}
+			if got := prof.p.Match("web-jose", ""); got != "josé martínez is roster line 3 (José Martínez) by name again" {
+				t.Errorf("José's match to no row undone: %q", got)
+			}
+			if e, _ := prof.p.Enrolment(); e.How["web-jose"] != TieName {
+				t.Errorf("with the match undone José is tied %q, want by name", e.How["web-jose"])
+			}
+			if got := prof.p.Match("web-jose", "sis:S-3"); got != "josé martínez is roster line 4 (Alan Turing) in the class's grades" {
+				t.Errorf("José moved by hand: %q", got)
+			}
+			second.hear("José by hand", func(s *session) bool {
+				e, _ := s.p.Enrolment()
+				return e.How["web-jose"] == TieHand && e.Row["web-jose"] == 2
+			})
 			for _, s := range []*session{second, eve, jose, ada, prof} {
 				s.leave()
 			}
@@ -210,6 +250,9 @@ func TestMatchByHand(t *testing.T) {
 				a = k.again(t, a)
 				if got := rowOf(t, a, info.Code, "web-eve").Row; got != "sis:S-2" {
 					t.Fatalf("after a restart the match is %q", got)
+				}
+				if got := rowOf(t, a, info.Code, "web-jose").Row; got != "sis:S-3" {
+					t.Fatalf("after a restart José's match is %q", got)
 				}
 				if k.name == "disk" {
 					_, ms, err := ReadSaved(dirOf(t, a), info.Code)

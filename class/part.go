@@ -61,9 +61,11 @@ type Part struct {
 	// since, runs the move (see Reveal)
 	warned, warnedCount int
 	// place names the instructor's place as Since last saw it (scene,
-	// settings, step), placeSince when it got there
-	place      string
-	placeSince time.Time
+	// settings, step), placeSince when it got there; classPlace the
+	// class's place as last heard or put with its time (Lead.At),
+	// classSince that time
+	place, classPlace      string
+	placeSince, classSince time.Time
 }
 
 // Go is a place the session's screen is to go to, as a visit of kind
@@ -279,6 +281,9 @@ func (p *Part) heardStore(st Store) string {
 func (p *Part) heardLead(l Lead, lost bool) Effect {
 	seen := p.lead != nil
 	p.lead = &l
+	if !l.At.IsZero() {
+		p.classPlace, p.classSince = placeKey(l.Pos), l.At
+	}
 	switch p.role {
 	case Instructor:
 		kept := p.kept
@@ -483,20 +488,32 @@ func (p *Part) Poll(lead play.Position) (Poll, bool) {
 	return Tally(lead, p.Students(), p.now())
 }
 
-// Since is when the instructor's place lead (scene, settings and step)
-// was first seen by this part, by the class's clock: an open question's
-// time. The instructor's session asks it at every change.
+// Since is when the class came to the instructor's place lead (scene,
+// settings and step): the class store's time (Lead.At) when the class's
+// place as last heard or put is lead, else when this part first saw it, by the
+// class's clock: an open question's age, which a second session of the
+// instructor's (another server, a reconnect) must not start again. The
+// instructor's session asks it at every change.
 func (p *Part) Since(lead play.Position) time.Time {
-	set := nonZero(lead.Settings)
+	key := placeKey(lead)
+	if key != p.place {
+		p.place, p.placeSince = key, p.now()
+	}
+	if p.classPlace == key {
+		return p.classSince
+	}
+	return p.placeSince
+}
+
+// placeKey names pos's place as Since compares them: its scene, settings
+// and step.
+func placeKey(pos play.Position) string {
 	data, _ := json.Marshal(struct {
 		Scene    string
 		Settings map[string]int
 		Step     int
-	}{lead.Scene, set, lead.Step})
-	if string(data) != p.place {
-		p.place, p.placeSince = string(data), p.now()
-	}
-	return p.placeSince
+	}{pos.Scene, nonZero(pos.Settings), pos.Step})
+	return string(data)
 }
 
 // Want keeps g to go to once the screen's running move is done.
@@ -556,6 +573,8 @@ func (p *Part) Report(row Member) {
 		if p.lead != nil {
 			l.Version = p.lead.Version
 		}
+		l.At = p.Since(row.Pos) // after the compare: a time alone is no move
+		p.classPlace, p.classSince = placeKey(l.Pos), l.At
 		p.kept = p.kept || p.out
 		p.seat.Lead(l)
 	}

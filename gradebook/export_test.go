@@ -170,3 +170,45 @@ func TestNotes(t *testing.T) {
 		t.Errorf("notes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestMatchFollowsTheClassView: the report ties students as the class
+// view does (class.TieAll): the instructor's match to no row unties José's
+// browser session from the row his name ties it to, so it leaves the
+// file (named unmatched) and the row is his key's session's alone; a
+// match by hand moves Eve, tied by her name, to Alan's row; a match to no
+// row does not untie Ada's key.
+func TestMatchFollowsTheClassView(t *testing.T) {
+	ro, ms := testClass(t)
+	_, _, adaID := testKey(t, 1)
+	for i := range ms {
+		switch ms[i].ID {
+		case "web-0123456789ab":
+			ms[i].Row = class.NoRow
+		case "web-aaaaaaaaaaaa":
+			ms[i].Row = "sis:S-3"
+		case adaID:
+			ms[i].Row = class.NoRow
+		}
+	}
+	byRow, unmatched := Match(ro, ms)
+	var names []string
+	for _, m := range unmatched {
+		names = append(names, m.Name)
+	}
+	if got, want := strings.Join(names, "|"), "Ada Lovelace|JOSE\u0301 MARTÍNEZ|Mallory|Sam Lee"; got != want {
+		t.Errorf("unmatched %q, want %q", got, want)
+	}
+	for row, want := range map[int]string{0: adaID, 1: "José Martínez", 2: "eve =smith", 5: ""} {
+		var got []string
+		for _, m := range byRow[row] {
+			if row == 0 {
+				got = append(got, m.ID)
+			} else {
+				got = append(got, m.Name)
+			}
+		}
+		if strings.Join(got, "|") != want {
+			t.Errorf("roster row %d has %q, want %q", row, got, want)
+		}
+	}
+}

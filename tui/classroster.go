@@ -88,10 +88,10 @@ func nameList(head string, names []string, tail string, w int) string {
 
 // rosterPage is the school's roster over the class view (m): the students
 // of no row, then every row (those not joined first), each with who it
-// is tied to and how. With a picked student of no row, or matched by
-// hand, enter matches them to the row under the cursor (or undoes the
-// match): the class (class.Part.Match) keeps it in the class store. It
-// scrolls; the class view's state is untouched.
+// is tied to and how. With a picked student not tied by their key, enter
+// matches them to the row under the cursor (or to no row, which unties a
+// name's tie too): the class (class.Part.Match) keeps it in the class
+// store. It scrolls; the class view's state is untouched.
 type rosterPage struct {
 	a    *session
 	back Component
@@ -122,8 +122,8 @@ var (
 	rosterClose = key.NewBinding(key.WithKeys("m", "esc"), key.WithHelp("m/esc", "class view"))
 )
 
-// choice is one row the cursor can stand on: a roster row's Ref, or ""
-// for the undoing of a match by hand.
+// choice is one row the cursor can stand on: a roster row's Ref, or
+// class.NoRow for no row.
 type choice struct {
 	ref  string
 	line int // its line among the page's lines
@@ -207,10 +207,11 @@ func (p *rosterPage) lines() ([]string, []choice) {
 		// to choose, and one that starts "▸ line" must not pass for it
 		out = append(out, truncate("? "+m.Name+st.Dim.Render(" · "+idOf(m.ID)), w))
 	}
-	if p.id != "" && e.How[p.id] == class.TieHand {
+	if how := e.How[p.id]; p.id != "" && (how == class.TieHand || how == class.TieName) {
+		// a name's tie is undone too: the name may be a classmate's
 		out = append(out, views.Rule(st, "undo", w))
-		cs = append(cs, choice{ref: "", line: len(out)})
-		out = append(out, "no row: "+p.name+" matches no roster row again")
+		cs = append(cs, choice{ref: class.NoRow, line: len(out)})
+		out = append(out, "no row: "+p.name+" matches no roster row")
 	}
 	row := func(i int) string {
 		r := e.Rows[i]
@@ -259,7 +260,7 @@ func (p *rosterPage) View() string {
 	case p.why != "":
 		say = st.Dim.Render(p.name + ": " + p.why)
 	default:
-		say = st.Dim.Render("pick a student of no row in the class view, then m, to match them")
+		say = st.Dim.Render("pick a student in the class view, then m, to match them")
 	}
 	lines, cs := p.lines()
 	cur := -1

@@ -29,7 +29,8 @@ func schoolRows() []class.Enrolled {
 // reads whole (its question, its three choices, who has answered), the
 // roster's rule counts the rows not joined and the students of no row,
 // those students are marked ? and both lists are named. m on a student
-// tied by name says so; on a browser student of no row it opens the
+// tied by name offers to match them to no row first; on a browser
+// student of no row it opens the
 // school roster, where enter matches them by hand to the row under the
 // cursor: the class view counts them tied at once, the class store keeps
 // the match, and a second session of the instructor starts with it. A
@@ -99,8 +100,8 @@ func TestClassViewSchoolRoster(t *testing.T) {
 	pickName("josé martínez")
 	drive(t, teacher.a, keys("m")...)
 	v = teacher.a.View()
-	if !strings.Contains(ansi.Strip(v), "josé martínez: their name is roster line 3's (José Martínez): nothing to match") || strings.Contains(v, "enter match") {
-		t.Errorf("the school roster offers to match a student tied by name:\n%s", v)
+	if !strings.Contains(ansi.Strip(v), "▸ no row: josé martínez matches no roster row") || !strings.Contains(v, "enter match") {
+		t.Errorf("the school roster does not offer to untie a student tied by name:\n%s", v)
 	}
 	drive(t, teacher.a, keys("[esc]")...)
 	if !isDesk(teacher.a.pages.top()) || isRosterPage(teacher.a.pages.top()) {
@@ -149,7 +150,7 @@ func TestClassViewSchoolRoster(t *testing.T) {
 	// the match undone from the same page
 	pickName("S. Lee")
 	drive(t, teacher.a, keys("m")...)
-	if v := ansi.Strip(teacher.a.View()); !strings.Contains(v, "▸ no row: S. Lee matches no roster row again") {
+	if v := ansi.Strip(teacher.a.View()); !strings.Contains(v, "▸ no row: S. Lee matches no roster row") {
 		t.Errorf("the school roster does not offer to undo the match first:\n%s", v)
 	}
 	drive(t, teacher.a, keys("[enter]")...)
@@ -264,4 +265,120 @@ func TestSchoolRosterFits(t *testing.T) {
 		}
 	}
 	board.SetSize(80, 24)
+}
+
+// TestClassRosterMovesANameTie: a student who typed a classmate's name
+// (José Martínez, whose row names no key) is tied to that row by name.
+// From the class view's m the instructor matches them to no row: the
+// row is free again, the real José takes it by his name when he joins,
+// and the impostor, of no row, is matched by hand to their own row. A
+// student tied by name is moved by hand to another row in one step; a
+// student tied by their key still cannot be moved.
+func TestClassRosterMovesANameTie(t *testing.T) {
+	t.Parallel()
+	hub := class.NewMemory(atClassNow)
+	info, err := hub.Open(context.Background(), "teacher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := info.Code
+	room := Classroom{Join: "ssh -p 2222 " + code + "@localhost", Now: atClassNow, Enrolled: schoolRows()}
+	teacher := joinRoom(t, hub, code, class.Instructor, "teacher", "teacher", Options{Seed: 1, Scene: "gc-pause", Present: true}, 80, 24, room)
+	joinAs(t, hub, code, class.Student, "web-imp", "José Martínez", Options{Seed: 2}, 80, 24)
+	joinAs(t, hub, code, class.Student, "k-ada", "ada", Options{Seed: 3}, 80, 24)
+	hearRoster(t, hub, code, teacher)
+	pick := func(id string) {
+		t.Helper()
+		for i, m := range teacher.a.students() {
+			if m.ID == id {
+				teacher.a.cls.pick = i
+				return
+			}
+		}
+		t.Fatalf("no student %s", id)
+	}
+	// cursorTo moves the school roster's cursor down to the row of line
+	cursorTo := func(line string) {
+		t.Helper()
+		for range 12 {
+			if strings.Contains(ansi.Strip(teacher.a.View()), "▸ "+line) {
+				return
+			}
+			drive(t, teacher.a, tea.KeyMsg{Type: tea.KeyDown})
+		}
+		t.Fatalf("the cursor never reaches %q:\n%s", line, teacher.a.View())
+	}
+	how := func(id string) class.Tie {
+		e, _ := teacher.a.cls.part.Enrolment()
+		return e.How[id]
+	}
+	if how("web-imp") != class.TieName {
+		t.Fatalf("the impostor is tied %q, want by name", how("web-imp"))
+	}
+	drive(t, teacher.a, keys("l")...)
+
+	// Ada's key ties her: m says so, and offers nothing
+	pick("k-ada")
+	drive(t, teacher.a, keys("m")...)
+	if v := ansi.Strip(teacher.a.View()); !strings.Contains(v, "names their SSH key: nothing to match") || strings.Contains(v, "enter match") {
+		t.Errorf("the school roster offers to move a student tied by key:\n%s", v)
+	}
+	drive(t, teacher.a, keys("[esc]")...)
+
+	// the impostor, to no row: the first choice
+	pick("web-imp")
+	drive(t, teacher.a, keys("m")...)
+	v := ansi.Strip(teacher.a.View())
+	for _, want := range []string{"▸ no row: José Martínez matches no roster row", "line 3   José Martínez · jmartinez · S-2 · A · José Martínez (name)"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the school roster has no %q:\n%s", want, v)
+		}
+	}
+	drive(t, teacher.a, keys("[enter]")...)
+	v = ansi.Strip(teacher.a.View())
+	for _, want := range []string{"José Martínez matches no roster row, not line 3 (José Martínez) by name",
+		"roster · 4 not joined · 1 with no row", "? no row (1): José Martínez"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("after the match to no row the class view has no %q:\n%s", want, v)
+		}
+	}
+	hear(t, teacher, "the class store's match to no row", func(e class.Event) bool {
+		return e.Kind == class.KindMatch && e.Match.ID == "web-imp" && e.Match.Ref == class.NoRow
+	})
+
+	// the real José joins: his name ties him to his row
+	joinAs(t, hub, code, class.Student, "web-jose", "josé martínez", Options{Seed: 4}, 80, 24)
+	hear(t, teacher, "José's row", rowOf("web-jose", func(class.Member) bool { return true }))
+	if e, _ := teacher.a.cls.part.Enrolment(); e.How["web-jose"] != class.TieName || e.Row["web-jose"] != 1 || len(e.ByRow[1]) != 1 || names(e.Unmatched) != "José Martínez" {
+		t.Errorf("with the real José: %+v", e.Ties)
+	}
+
+	// the impostor is Alan Turing: matched by hand to his row
+	pick("web-imp")
+	drive(t, teacher.a, keys("m")...)
+	cursorTo("line 4   Alan Turing")
+	drive(t, teacher.a, keys("[enter]")...)
+	if v := ansi.Strip(teacher.a.View()); !strings.Contains(v, "José Martínez is roster line 4 (Alan Turing) in the class's grades") || !strings.Contains(v, "roster · 2 not joined · 0 with no row") {
+		t.Errorf("the impostor's match by hand is not on the class view:\n%s", v)
+	}
+
+	// a student tied by name is moved by hand in one step
+	pick("web-jose")
+	drive(t, teacher.a, keys("m")...)
+	cursorTo("line 6   Sam Lee")
+	drive(t, teacher.a, keys("[enter]")...)
+	if v := ansi.Strip(teacher.a.View()); !strings.Contains(v, "josé martínez is roster line 6 (Sam Lee) in the class's grades") || how("web-jose") != class.TieHand {
+		t.Errorf("José, tied by name, was not moved by hand (%q):\n%s", how("web-jose"), v)
+	}
+	hear(t, teacher, "the class store's match of José", func(e class.Event) bool {
+		return e.Kind == class.KindMatch && e.Match.ID == "web-jose" && e.Match.Ref == "sis:S-5"
+	})
+}
+
+func names(ms []class.Member) string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.Name)
+	}
+	return strings.Join(out, "|")
 }

@@ -8,13 +8,19 @@ import (
 	"testing"
 )
 
-// slowLock writes a lock whose acquire spends most of its budget on every
-// run: a grade of it at the default bound would search for hours.
+// slowLock writes a lock a grade searches for minutes: its lab.json asks
+// for the widest bound a policy allows (3 clients, 3 faults, depth 40, a
+// million schedules), and its acquire spends a thousand instructions a
+// run. The cost is in the count of runs, not in one run: a run far from
+// the per-run deadline of lab.DefaultBudget stays so on a loaded machine,
+// where a costlier one ended its run at that deadline and the grade
+// finished before any limit of the tests' could end it.
 func slowLock(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	files := map[string]string{
-		"acquire.lua": "local n = 0\nfor i = 1, 30000 do n = n + i end\nreturn redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])\n",
+		"acquire.lua": "local n = 0\nfor i = 1, 1000 do n = n + i end\nreturn redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])\n",
+		"lab.json":    `{"bound": {"clients": 3, "faults": 3, "depth": 40, "max_schedules": 1000000}}`,
 		"release.lua": "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end\nreturn 0\n",
 	}
 	for name, src := range files {

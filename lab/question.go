@@ -16,9 +16,11 @@ type Question struct {
 	Move string
 	// Choices are the properties offered, in AllProperties' order; the
 	// choice "none" follows them. They are the break's own property and
-	// each other property the lock's policy checks that the ledger shows
-	// holding at every position from Move to the end of the story, so no
-	// choice but one is true of the story.
+	// each other property judged by default or by the lock's policy that
+	// the ledger shows holding at every position from Move to the end of
+	// the story, so no choice but one is true of the story. A level that
+	// checks one property is still asked about the others: the ledger
+	// reads them all, and a choice of two would be yes or no again.
 	Choices []Property
 	// Before are the properties the ledger shows broken just before Move:
 	// the move does not break them.
@@ -48,7 +50,8 @@ func (b *Break) Question(ctx context.Context) Question {
 	q.Before = broken[at]
 	q.Choices = nil
 	for _, p := range AllProperties() {
-		if p == b.Property || slices.Contains(b.Lock.Policy.Properties, p) && !brokenAfter(broken, at, p) {
+		offered := slices.Contains(DefaultProperties(), p) || slices.Contains(b.Lock.Policy.Properties, p)
+		if p == b.Property || offered && !brokenAfter(broken, at, p) {
 			q.Choices = append(q.Choices, p)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 type Question struct {
 	// Move is the label of the move the question comes before: the first
 	// after which the story's ledger shows the break's property broken.
+	// The player stops before the first move of that label.
 	Move string
 	// Choices are the properties offered, in AllProperties' order; the
 	// choice "none" follows them. They are the break's own property and
@@ -44,14 +45,16 @@ func (b *Break) Question(ctx context.Context) Question {
 		return q
 	}
 	// the player stops before the first move of that label (see
-	// scenes.Scene.PredictAt): the question is about that one
+	// scenes.Scene.PredictAt): the question is about that one, and if it
+	// is an earlier move (two pauses of one client look alike), b's
+	// property breaks later, so it is not offered and "none" is true
 	q.Move = sim.MoveLabel(script.Moves[j])
 	at := slices.IndexFunc(script.Moves, func(m sim.Move) bool { return sim.MoveLabel(m) == q.Move })
 	q.Before = broken[at]
 	q.Choices = nil
 	for _, p := range AllProperties() {
 		offered := slices.Contains(DefaultProperties(), p) || slices.Contains(b.Lock.Policy.Properties, p)
-		if p == b.Property || offered && !brokenAfter(broken, at, p) {
+		if p == b.Property && at == j || offered && !brokenAfter(broken, at, p) {
 			q.Choices = append(q.Choices, p)
 		}
 	}

@@ -525,17 +525,13 @@ func (e *storyExec) wait(i int, d time.Duration) {
 }
 
 // Scene is the break as a scene the player opens: SceneID, a story whose
-// Build returns Script, and a prediction before the breaking move (the
-// content's predict section, with {move} and {property}; choice 0 "it
-// breaks", 1 "it holds", answered from the ledger).
+// Build returns Script, and a prediction before the move that breaks b's
+// property: which property it breaks (the content's predict section, with
+// {move}; its choices, one line per property of Question's and then
+// "none", in {choices}), answered from the ledger. It plays the story once
+// on an embedded server to find that move and those choices (Question).
 func (b *Break) Scene() *scenes.Scene {
-	last := ""
-	if len(b.Moves) > 0 {
-		last = b.Moves[len(b.Moves)-1].String()
-	}
-	if b.Probe {
-		last = ProbeClient + " acquire"
-	}
+	q := b.Question(context.Background())
 	prop := b.Property
 	return &scenes.Scene{
 		ID:    SceneID,
@@ -548,15 +544,17 @@ func (b *Break) Scene() *scenes.Scene {
 			}
 		},
 		Predict: &scenes.Prediction{
-			Before: []string{last},
+			Before: []string{q.Move},
 			Answer: func(v scenes.Frame) int {
-				if slices.Contains(BrokenWithin(v.L, b.Lock.Policy.TTL), prop) {
-					return 0
-				}
-				return 1
+				return q.Answer(BrokenWithin(v.L, b.Lock.Policy.TTL))
 			},
-			Vars: func(content.Text, scenes.Params) map[string]string {
-				return map[string]string{"move": last, "property": string(prop)}
+			Vars: func(t content.Text, _ scenes.Params) map[string]string {
+				var lines []string
+				for _, p := range q.Choices {
+					lines = append(lines, t.Get("choice-"+string(p)))
+				}
+				lines = append(lines, t.Get("choice-none"))
+				return map[string]string{"move": q.Move, "choices": strings.Join(lines, "\n")}
 			},
 		},
 	}

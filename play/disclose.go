@@ -191,13 +191,14 @@ func (p *Session) parts(first, rest string, role Role) string {
 
 // DiscloseLabReport is what the lab's page may show role of a search's
 // report. Each break the search found opens as a story that asks, before
-// the break's last move, whether that move breaks the break's property
-// (lab.Break.Scene); the report answers it (which property broke, in how
-// many moves, and how), and the page stands before every such story. So
-// while open of its breaks' questions are unanswered, and predictions are
-// asked (predict; off with -no-quiz), the report's state (its verdict,
-// each property's line, the picked break's sentence, the lesson) is
-// hidden, as a story hides its verdict and properties (Disclosure.State).
+// the move that breaks the break's property, which property that move
+// breaks (lab.Break.Scene); the report answers it (which property broke,
+// in how many moves, and how), and the page stands before every such
+// story. So while open of its breaks' questions are unanswered, and
+// predictions are asked (predict; off with -no-quiz), the report's state
+// (its verdict, each property's line, the picked break's sentence, the
+// lesson) is hidden, as a story hides its verdict and properties
+// (Disclosure.State).
 func DiscloseLabReport(open int, predict bool, role Role) Disclosure {
 	if !predict || open == 0 {
 		return disclose(standing{at: -1}, role)

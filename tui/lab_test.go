@@ -687,3 +687,34 @@ func TestLabFirstScreenKeys(t *testing.T) {
 		t.Errorf("? in a policy field should open the keys page:\n%s", a.View())
 	}
 }
+
+// TestLabQuestionScreen: at 80x24, the question of the starter lock's
+// mutual-exclusion break asks which property the next move breaks, with
+// the properties still holding there and "none" as its choices, and
+// nothing above it names the answer; the answer read from the story's
+// ledger is the break's property.
+func TestLabQuestionScreen(t *testing.T) {
+	a := openLab(t, Options{Seed: 1, Lab: labDir(t)}, 80, 24, "[ctrl+r][pgdown][ctrl+o]")
+	for j := 0; !a.pl.Asking && j < 20; j++ {
+		drive(t, a, keys("n")...)
+	}
+	if !a.pl.Asking {
+		t.Fatalf("the break's story should ask:\n%s", a.View())
+	}
+	lp := a.pl.LabPlace()
+	v := ansi.Strip(a.View())
+	q, _, _ := strings.Cut(v, "1) ")
+	if !strings.Contains(v, "Which property does it break?") || strings.Contains(q, lp.Property) {
+		t.Errorf("the question should ask which property breaks, naming none above its choices (%s):\n%s", lp.Property, v)
+	}
+	golden(t, "lab-question-80x24", a.View())
+	lines := strings.Split(a.pl.Scene.Question(a.pl.Text, a.pl.Params, "choices"), "\n")
+	right := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, lp.Property+":") })
+	if right < 0 {
+		t.Fatalf("the choices %q should offer %s", lines, lp.Property)
+	}
+	drive(t, a, keys(itoa(int64(right+1)))...)
+	if a.pl.Actual != right {
+		t.Errorf("the story's ledger answers choice %d, want %d (%s):\n%s", a.pl.Actual+1, right+1, lp.Property, a.View())
+	}
+}

@@ -392,10 +392,10 @@ func (l *Lab) verdictHead(rep *lab.Report) string {
 func (l *Lab) hiddenHead() string {
 	n, open := len(l.failures()), l.openBreaks()
 	if n == 1 {
-		return "? the adversary found a break: ctrl+o plays it, and asks you about its last move before it shows; " +
+		return "? the adversary found a break: ctrl+o plays it, and asks you about one of its moves before it shows; " +
 			"which property broke, and how, shows here once you have answered"
 	}
-	return "? the adversary found " + itoa(int64(n)) + " breaks: ctrl+o plays break " + itoa(int64(min(l.pick, n-1)+1)) + " (pgdn another), each asking you about its last move " +
+	return "? the adversary found " + itoa(int64(n)) + " breaks: ctrl+o plays break " + itoa(int64(min(l.pick, n-1)+1)) + " (pgdn another), each asking you about one of its moves " +
 		"before it shows; which properties broke, and how, shows here once you have answered each (" + itoa(int64(open)) + " to go)"
 }
 
@@ -427,8 +427,8 @@ func (l *Lab) resultRows() []string {
 	}
 	rep := l.report
 	if d := l.reportShown(); !rep.Refused && !d.State {
-		// each break's story asks before its last move whether it breaks
-		// its property: the report would answer that (play.DiscloseLabReport)
+		// each break's story asks which property the move that breaks it
+		// breaks: the report would answer that (play.DiscloseLabReport)
 		out = append([]string{styleLines(st.Warn, wrapAll(st, l.hiddenHead(), l.w))}, out...)
 		out = append(out, styleLines(st.Bold, wrapAll(st, rep.Summary(), l.w)))
 		for _, n := range l.notes {

@@ -1,0 +1,124 @@
+package lab
+
+import (
+	"context"
+	"slices"
+
+	"locksim/scenes"
+	"locksim/sim"
+)
+
+// Question is what a break's story asks before the move that breaks its
+// property: "which property does it break?".
+type Question struct {
+	// Move is the label of the move the question comes before: the first
+	// after which the story's ledger shows the break's property broken.
+	// The player stops before the first move of that label.
+	Move string
+	// Choices are the properties offered, in AllProperties' order; the
+	// choice "none" follows them. They are the break's own property and
+	// each other property judged by default or by the lock's policy that
+	// the ledger shows holding at every position from Move to the end of
+	// the story, so no choice but one is true of the story. A level that
+	// checks one property is still asked about the others: the ledger
+	// reads them all, and a choice of two would be yes or no again.
+	Choices []Property
+	// Before are the properties the ledger shows broken just before Move:
+	// the move does not break them.
+	Before []Property
+}
+
+// Question plays b's story on a fresh embedded server and reads from its
+// ledger, position by position, the move that breaks b's property and
+// the choices its question offers (see Question). If the story cannot be
+// played, or never shows the property broken, it asks before the break's
+// last move with b's property as the only property offered.
+func (b *Break) Question(ctx context.Context) Question {
+	q := Question{Move: lastMove(b), Choices: []Property{b.Property}}
+	script := b.Script()
+	broken, err := brokenAt(ctx, b, script)
+	if err != nil {
+		return q
+	}
+	j := slices.IndexFunc(broken, func(ps []Property) bool { return slices.Contains(ps, b.Property) }) - 1
+	if j < 0 {
+		return q
+	}
+	// the player stops before the first move of that label (see
+	// scenes.Scene.PredictAt): the question is about that one, and if it
+	// is an earlier move (two pauses of one client look alike), b's
+	// property breaks later, so it is not offered and "none" is true
+	q.Move = sim.MoveLabel(script.Moves[j])
+	at := slices.IndexFunc(script.Moves, func(m sim.Move) bool { return sim.MoveLabel(m) == q.Move })
+	q.Before = broken[at]
+	q.Choices = nil
+	for _, p := range AllProperties() {
+		offered := slices.Contains(DefaultProperties(), p) || slices.Contains(b.Lock.Policy.Properties, p)
+		if p == b.Property && at == j || offered && !brokenAfter(broken, at, p) {
+			q.Choices = append(q.Choices, p)
+		}
+	}
+	return q
+}
+
+// Answer is the index of the choice the ledger's broken properties make
+// true of the question's move: the one choice they name that was not
+// broken before it, len(Choices) ("none") when there is none, -1 when
+// there are more than one.
+func (q Question) Answer(broken []Property) int {
+	at := len(q.Choices)
+	for i, p := range q.Choices {
+		if slices.Contains(broken, p) && !slices.Contains(q.Before, p) {
+			if at < len(q.Choices) {
+				return -1
+			}
+			at = i
+		}
+	}
+	return at
+}
+
+// lastMove is the label of the break's last move: the probe's acquire in
+// a deadlock-freedom break.
+func lastMove(b *Break) string {
+	switch {
+	case b.Probe:
+		return ProbeClient + " acquire"
+	case len(b.Moves) > 0:
+		return b.Moves[len(b.Moves)-1].String()
+	}
+	return ""
+}
+
+// brokenAt plays script, b's story, and lists the properties its ledger
+// shows broken at each position: before any move, then after each.
+func brokenAt(ctx context.Context, b *Break, script sim.Script) ([][]Property, error) {
+	be, err := sim.OpenEmbedded()
+	if err != nil {
+		return nil, err
+	}
+	defer be.Close(ctx)
+	r := sim.NewRun(be, script, 1)
+	defer r.Close()
+	if err := r.Reset(ctx); err != nil {
+		return nil, err
+	}
+	var out [][]Property
+	for k := 0; k <= len(script.Moves); k++ {
+		if err := r.Seek(ctx, k); err != nil {
+			return nil, err
+		}
+		out = append(out, BrokenWithin(scenes.Fold(r.Snapshot(ctx)), b.Lock.Policy.TTL))
+	}
+	return out, nil
+}
+
+// brokenAfter reports whether p is broken at any position after move at.
+func brokenAfter(broken [][]Property, at int, p Property) bool {
+	for _, ps := range broken[at+1:] {
+		if slices.Contains(ps, p) {
+			return true
+		}
+	}
+	return false
+}

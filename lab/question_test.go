@@ -1,0 +1,151 @@
+package lab
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"locksim/content"
+	"locksim/scenes"
+	"locksim/sim"
+	"locksim/sim/simtest"
+)
+
+// TestBreakQuestionHasOneTrueChoice: for every break the adversary finds
+// in the lab's table of locks and in its levels, the story's question
+// offers its property among two or more and "none", and the story's own
+// ledger, at every position after the move the question comes before,
+// makes exactly one choice true: the break's property, the one its
+// verdict names. Just before the move that property still holds, so the
+// move is what breaks it, and no other property offered is broken from
+// the move to the end.
+func TestBreakQuestionHasOneTrueChoice(t *testing.T) {
+	ctx := context.Background()
+	text, err := content.Load(SceneID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	be, err := sim.OpenEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = be.Close(ctx) })
+	locks := map[string]*Lock{}
+	dirs, err := os.ReadDir("testdata/table")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dirs {
+		l, err := Load(filepath.Join("testdata/table", d.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !simtest.Slow {
+			l.Policy.Bound.Faults = min(l.Policy.Bound.Faults, 1)
+		}
+		locks[d.Name()] = l
+	}
+	for _, lv := range Levels() {
+		locks["level "+lv.ID] = &lv.Lock
+	}
+	breaks := 0
+	for lock, l := range locks {
+		rep, err := Check(ctx, l, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", lock, err)
+		}
+		for _, v := range rep.Judgements {
+			if v.Status == Fail && v.Break != nil {
+				breaks++
+				checkQuestion(t, ctx, be, text, lock+"/"+string(v.Property), v.Break)
+			}
+		}
+	}
+	if breaks < len(locks) {
+		t.Fatalf("%d breaks in %d locks: each should break", breaks, len(locks))
+	}
+}
+
+// checkQuestion plays b's story on be and checks its question against
+// the ledger at each position from the move it asks about to the end.
+func checkQuestion(t *testing.T, ctx context.Context, be *sim.Backend, text content.Text, name string, b *Break) {
+	t.Helper()
+	sc := b.Scene()
+	q := b.Question(ctx)
+	props := q.Choices
+	// the break's property, unless the move the player stops before is an
+	// earlier one of the same label, where "none" is true (Question)
+	want := slices.Index(props, b.Property)
+	if want < 0 {
+		want = len(props)
+	}
+	t.Logf("%s: before %q, choices %v", name, q.Move, props)
+	if len(props) < 2 {
+		t.Fatalf("%s: the choices %v should offer two properties or more", name, props)
+	}
+	lines := strings.Split(sc.Question(text, nil, "choices"), "\n")
+	if len(lines) != len(props)+1 || want < len(props) && !strings.HasPrefix(lines[want], string(b.Property)+":") || !strings.HasPrefix(lines[len(props)], "none:") {
+		t.Fatalf("%s: choices on screen %q, for %v", name, lines, props)
+	}
+	if q := sc.Question(text, nil, "predict"); strings.Contains(q, string(b.Property)) || strings.Contains(q, "{") {
+		t.Errorf("%s: the question names its answer or leaves a slot: %q", name, q)
+	}
+	script := b.Script()
+	var labels []string
+	for _, m := range script.Moves {
+		labels = append(labels, sim.MoveLabel(m))
+	}
+	at := sc.PredictAt(labels)
+	if at < 0 {
+		t.Fatalf("%s: the story asks nothing; its moves %q", name, labels)
+	}
+	r := sim.NewRun(be, script, 1)
+	defer r.Close()
+	if err := r.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for k := at; k <= len(script.Moves); k++ {
+		if err := r.Seek(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+		v := scenes.Frame{L: scenes.Fold(r.Snapshot(ctx))}
+		broken := BrokenWithin(v.L, b.Lock.Policy.TTL)
+		if k == at {
+			if slices.Contains(broken, b.Property) {
+				t.Errorf("%s: %s is broken before the move the question asks about; moves %q at %d", name, b.Property, labels, at)
+			}
+			continue
+		}
+		var said scenes.Said
+		sc.Say(v, &said)
+		if got := sc.Predict.Answer(v); got != want || want < len(props) && !strings.HasPrefix(said.Verdict, string(b.Property)+" broken") {
+			t.Errorf("%s: at move %d of %d the answer is choice %d, want %d (%s); broken %v, verdict %q",
+				name, k, len(script.Moves), got, want, b.Property, broken, said.Verdict)
+		}
+		for _, p := range props {
+			if p != b.Property && slices.Contains(broken, p) {
+				t.Errorf("%s: the wrong choice %s is also true at move %d", name, p, k)
+			}
+		}
+	}
+}
+
+// TestLabIntroHidesTheAnswer: nothing the lab story shows before its
+// question is answered (its introduction, its notes, its opening line,
+// the question) names a property, so none names the one that breaks.
+func TestLabIntroHidesTheAnswer(t *testing.T) {
+	text, err := content.Load(SceneID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sec := range []string{"intro", "notes", "start", "predict", "hint-1", "hint-2"} {
+		for _, p := range AllProperties() {
+			if strings.Contains(text.Get(sec), string(p)) {
+				t.Errorf("section %s names %s before the question is answered: %q", sec, p, text.Get(sec))
+			}
+		}
+	}
+}

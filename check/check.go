@@ -87,8 +87,12 @@ func (r Report) Line() string {
 }
 
 // DefaultTimeout bounds a check on a screen or in a transcript: porcupine
-// gives up after it and the finding says unknown.
-const DefaultTimeout = 500 * time.Millisecond
+// gives up after it and the finding says unknown. A story's history is a
+// few dozen operations, searched in milliseconds on an idle machine; the
+// bound is for a pathological history, and is long because it is wall
+// time: at 500 ms a story code's transcript read "unknown (timed out)"
+// beside two CPU hogs and the same code's transcript elsewhere did not.
+const DefaultTimeout = 10 * time.Second
 
 // Check checks h against every model with porcupine, side by side,
 // each within timeout (0: no limit). A model that times out says Unknown,

@@ -34,6 +34,10 @@ type claim struct {
 	// takes one of the class's ProjectorsPerClass, never a student's or
 	// an instructor's slot
 	projector string
+	// open are the classes seated here that the Seater still finds open,
+	// asked for a session in no class only (the one that seats are kept
+	// from); nil when there is no Seater, and then every class is open
+	open map[string]bool
 }
 
 // seatWait bounds the Seater's answer.
@@ -101,6 +105,9 @@ func (s *Server) admit(c claim) (refusal string, release func()) {
 			s.cfg.Log.Printf("session %s: class: %v", c.id.ID, err)
 		}
 		c.class, c.wrong = code, wrong
+		if c.class == "" && !c.id.Instructor {
+			c.open = s.openClasses(seater)
+		}
 	}
 	line, release := s.take(c)
 	if line != "" {
@@ -140,7 +147,7 @@ func (s *Server) take(c claim) (string, func()) {
 		// a session outside a class takes only the seats no class here
 		// still expects: a class's students are not locked out of the
 		// class they came for by tabs opened elsewhere
-		if kept, whom := s.keptForClasses(); kept > 0 && p.others()+kept >= p.open() {
+		if kept, whom := s.keptForClasses(c.open); kept > 0 && p.others()+kept >= p.open() {
 			return fmt.Sprintf("locksim: the server's free sessions are kept for %s; join with a class code, or try again as sessions close", whom), nil
 		}
 	}
@@ -200,10 +207,15 @@ func (s *Server) take(c claim) (string, func()) {
 // sessions open, and whom for, as a refusal says it ("class k7q2a, which
 // has 3 seats left to fill"). A class is counted from its first session
 // here to its last (its instructor's session is an instructor's, in no
-// class). s.mu is held.
-func (s *Server) keptForClasses() (int, string) {
+// class), and only while it is open (open, when not nil: a closed
+// class's students stay on the course alone, and its seats are no
+// longer kept). s.mu is held.
+func (s *Server) keptForClasses(open map[string]bool) (int, string) {
 	kept, classes, one := 0, 0, ""
 	for code, n := range s.seated {
+		if open != nil && !open[code] {
+			continue
+		}
 		if free := s.cfg.ClassSize - n; free > 0 {
 			kept += free
 			classes++
@@ -298,4 +310,26 @@ func (p *pool) give(holder string, instructor bool) {
 // a student.
 func reservedFor(total int) int {
 	return max(0, min(InstructorSlots, total-1))
+}
+
+// openClasses asks seater which of the classes seated here are still
+// open: a closed class's code seats no one (Seat answers "" for it). It
+// is asked outside s.mu, a round trip for a class kept in Redis, and
+// only for a session in no class, the one kept seats are refused to. A
+// class the Seater cannot answer for is taken as open.
+func (s *Server) openClasses(seater Seater) map[string]bool {
+	s.mu.Lock()
+	codes := make([]string, 0, len(s.seated))
+	for code := range s.seated {
+		codes = append(codes, code)
+	}
+	s.mu.Unlock()
+	open := make(map[string]bool, len(codes))
+	for _, code := range codes {
+		ctx, cancel := context.WithTimeout(s.ctx, seatWait)
+		got, _, err := seater.Seat(ctx, Identity{User: code})
+		cancel()
+		open[code] = err != nil || got == code
+	}
+	return open
 }

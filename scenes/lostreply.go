@@ -42,6 +42,11 @@ const (
 	lrRelDelex  = "DELEX IFEQ"
 )
 
+// lrRetryReads labels a retry that reads the key back (SET … NX … GET, or
+// GET and compare): its reply says whose the key is, so the lost SET's
+// question comes before it.
+const lrRetryReads = "A retries, reads the key"
+
 // lrNone is a knob's setting shown in a story that sends nothing it sets.
 const lrNone = "none"
 
@@ -105,17 +110,19 @@ func lostReplyScene() *Scene {
 			return retriedRelease(v)
 		}
 		return answerOf("A", sim.OpExtend, 2, ledger.LostExtended, ledger.LostNotExtended)(v)
-	}, "A decides", "A retries its release", "A renews, reply lost")
+	}, "A decides", lrRetryReads, "A retries its release", "A renews, reply lost")
 	// from the lost SET on, the key as read back says who holds the lock
 	s.Predict.From = []string{"A acquires, reply lost"}
 	s.Predict.Vars = func(t content.Text, p Params) map[string]string {
 		switch st := s.Value(p, "story"); st {
 		case lrSet:
-			reply := t.Get("reply-nil")
-			if s.Value(p, "retry") != lrRetryNX {
-				reply = t.Get("reply-own")
+			// a retry that reads the key back answers whose it is: the
+			// question comes before it; a plain SET NX's (nil) does not
+			q := "question-set-reads"
+			if s.Value(p, "retry") == lrRetryNX {
+				q = "question-set"
 			}
-			return map[string]string{"question": t.Fill("question-set", map[string]string{"retry": lrRetryCmd(t, s.Value(p, "retry")), "reply": reply}),
+			return map[string]string{"question": t.Fill(q, map[string]string{"retry": lrRetryCmd(t, s.Value(p, "retry")), "reply": t.Get("reply-nil")}),
 				"choices": t.Get("choices-set"), "hint1": t.Get("hint-1-set"), "hint2": t.Get("hint-2-set")}
 		case lrDel:
 			return map[string]string{"question": t.Fill("question-del", map[string]string{"release": t.Get("cmd-" + slug(s.Value(p, "release")))}),
@@ -261,6 +268,10 @@ func lostSetStory(retry string) sim.Script {
 		lrStep("release", sim.IfHolding(func(x *sim.Exec) { x.Release("", sim.CourseKey) })),
 	}
 	b := []sim.Step{lrTry, lrTry, lrTry}
+	retries := sim.Labeled("A", "A retries")
+	if retry != lrRetryNX {
+		retries = sim.Labeled("A", lrRetryReads)
+	}
 	return sim.Script{
 		Actors: []sim.ActorSpec{{Name: "A", Program: a}, {Name: "B", Program: b}},
 		Keys:   []string{sim.CourseKey},
@@ -268,7 +279,7 @@ func lostSetStory(retry string) sim.Script {
 		Moves: []sim.Move{
 			sim.Labeled("A", "A acquires, reply lost"),
 			{Kind: sim.MoveAdvance, D: lrTimeout, Label: "1 s: A's timeout fires"},
-			sim.Labeled("A", "A retries"),
+			retries,
 			sim.Labeled("A", "A decides"),
 			{Kind: sim.MoveAdvance, D: 10*time.Second - lrTimeout, Label: "10 s: B comes"},
 			sim.Labeled("B", "B asks"),

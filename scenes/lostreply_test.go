@@ -182,7 +182,7 @@ func TestLostSetReadouts(t *testing.T) {
 	if pttl := sent(v.Snap.Events, "A", "PTTL"); len(pttl) != 1 || pttl[0].Reply != "(integer) 29000" {
 		t.Errorf("A's PTTL after the retry: %v, want (integer) 29000", replies(pttl))
 	}
-	if got, _ := read(withGet, "A retries"); !strings.Contains(got, "still ends at +30.000s") {
+	if got, _ := read(withGet, lrRetryReads); !strings.Contains(got, "still ends at +30.000s") {
 		t.Errorf("after the retry with GET:\n%s", got)
 	}
 }

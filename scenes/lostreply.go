@@ -17,10 +17,10 @@ import (
 const (
 	lrSet       = "lost SET"
 	lrDel       = "lost DEL"
-	lrRanStop   = "lost renewal, stops"
-	lrRanGo     = "lost renewal, goes on"
-	lrLateStop  = "late renewal, stops"
-	lrLateGo    = "late renewal, goes on"
+	lrRanStop   = "lost renewal: stops"
+	lrRanGo     = "lost renewal: goes on"
+	lrLateStop  = "late renewal: stops"
+	lrLateGo    = "late renewal: goes on"
 	lrRenewLost = "lost-renewal" // the renewal stories' sections, by kind
 	lrRenewLate = "late-renewal"
 )
@@ -31,7 +31,7 @@ const (
 const (
 	lrRetryNX  = "SET NX"
 	lrRetryGet = "SET NX GET"
-	lrRetryCmp = "GET, compare"
+	lrRetryCmp = "GET and compare"
 )
 
 // The d knob: how A releases, and so how it retries its release: blind DEL,

@@ -47,8 +47,12 @@ const (
 // question comes before it.
 const lrRetryReads = "A retries, reads the key"
 
-// lrNone is a knob's setting shown in a story that sends nothing it sets.
-const lrNone = "none"
+// lrNone is a knob's setting shown in a story that sends nothing it sets;
+// lrSameRelease is the retry the lost DEL story sends: its release again.
+const (
+	lrNone        = "none"
+	lrSameRelease = "the same release"
+)
 
 // The scene's timing, story time. Every deadline a story rests on is a
 // whole second from the moment that falls before or after it.
@@ -57,6 +61,7 @@ const (
 	lrWork    = 5 * time.Second  // A's work before it releases (lost DEL)
 	lrRenewAt = 20 * time.Second // A's renewal in "renewal ran"
 	lrBAsks   = 35 * time.Second // B asks in "renewal ran"
+	lrBComes  = 10 * time.Second // B first asks in "lost SET"
 	lrMargin  = time.Second      // how far past a lease's end a late ask comes
 )
 
@@ -77,7 +82,7 @@ func lostReplyScene() *Scene {
 	// what it sends in their place
 	renewal := map[string]string{"retry": lrNone, "release": lrRelScript}
 	s.Fixed = map[string]map[string]string{
-		lrSet: {"release": lrRelScript}, lrDel: {"retry": lrNone},
+		lrSet: {"release": lrRelScript}, lrDel: {"retry": lrSameRelease},
 		lrRanStop: renewal, lrRanGo: renewal, lrLateStop: renewal, lrLateGo: renewal,
 	}
 	for r := range 3 {
@@ -237,8 +242,10 @@ var lrFinish = lrStep("finish", func(x *sim.Exec) {
 })
 
 // lostSetStory: A's SET NX PX runs and its reply is lost; A retries with
-// retry, decides on what the retry told it, and B asks at 10 s and 31 s,
-// a second after the lease of A's first SET ends.
+// retry, decides on what the retry told it, and B asks at 10 s. A that
+// gave up (the plain retry) sends no release, so B asks again at 31 s, a
+// second after the lease of A's first SET ends; A that found its token
+// releases at 10 s, and B asks again then.
 func lostSetStory(retry string) sim.Script {
 	a := []sim.Step{
 		lrStep("acquire", func(x *sim.Exec) {
@@ -269,25 +276,27 @@ func lostSetStory(retry string) sim.Script {
 	}
 	b := []sim.Step{lrTry, lrTry, lrTry}
 	retries := sim.Labeled("A", "A retries")
+	again := []sim.Move{
+		{Kind: sim.MoveAdvance, D: sim.CourseTTL + lrMargin - lrBComes, Label: "31 s"},
+		sim.Labeled("B", "B asks at 31 s"),
+	}
 	if retry != lrRetryNX {
 		retries = sim.Labeled("A", lrRetryReads)
+		again = []sim.Move{sim.Labeled("B", "B asks again")}
 	}
 	return sim.Script{
 		Actors: []sim.ActorSpec{{Name: "A", Program: a}, {Name: "B", Program: b}},
 		Keys:   []string{sim.CourseKey},
 		Watch:  []string{sim.CourseKey},
-		Moves: []sim.Move{
+		Moves: append([]sim.Move{
 			sim.Labeled("A", "A acquires, reply lost"),
 			{Kind: sim.MoveAdvance, D: lrTimeout, Label: "1 s: A's timeout fires"},
 			retries,
 			sim.Labeled("A", "A decides"),
-			{Kind: sim.MoveAdvance, D: 10*time.Second - lrTimeout, Label: "10 s: B comes"},
+			{Kind: sim.MoveAdvance, D: lrBComes - lrTimeout, Label: "10 s: B comes"},
 			sim.Labeled("B", "B asks"),
 			sim.Labeled("A", "A releases"),
-			sim.Labeled("B", "B asks again"),
-			{Kind: sim.MoveAdvance, D: sim.CourseTTL + lrMargin - 10*time.Second, Label: "31 s"},
-			sim.Labeled("B", "B asks at 31 s"),
-		},
+		}, again...),
 	}
 }
 
@@ -403,6 +412,10 @@ func sayLostReply(s *Scene, v Frame, said *Said) {
 	section := "setting-" + slug(story)
 	if k := renewalKind(story); k != "" {
 		section = "setting-" + k
+	}
+	said.Vars["asks"] = v.Text.Get("asks-reads")
+	if s.Value(v.P, "retry") == lrRetryNX {
+		said.Vars["asks"] = v.Text.Get("asks-nx")
 	}
 	said.Vars["setting"] = v.Text.Fill(section, said.Vars)
 	if len(v.L.Reads) == 0 || v.Snap.Pos == 0 {

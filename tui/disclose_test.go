@@ -71,6 +71,26 @@ func TestNothingAnswersAnOpenQuestion(t *testing.T) {
 	}
 }
 
+// checkClaims: no readout of the screens forward, each a step before the
+// question, states a claim of the right choice (choiceClaims) of a, the
+// question answered: a readout that says the fact answers as the choice
+// does, whatever the keys hide.
+func (w *walk) checkClaims(a *App, forward []string) {
+	choices := a.pl.Choices()
+	if a.pl.Actual < 0 || a.pl.Actual >= len(choices) {
+		return
+	}
+	claims := choiceClaims(choices[a.pl.Actual])
+	for step, v := range forward {
+		said := strings.ToLower(flatten(strings.Join(readoutRows(v), " ")))
+		for _, c := range claims {
+			if strings.Contains(said, c) {
+				w.t.Errorf("%s: the readout at step %d, before the question is answered, states the right choice's claim %q:\n%s", w.where, step, c, v)
+			}
+		}
+	}
+}
+
 // choiceClaims are the claims of a question's choice, lower case: its
 // clauses (after a leading "who:" and split at commas and "and") of four
 // words or more, as a readout would state them as facts; a shorter clause
@@ -131,12 +151,7 @@ func (w *walk) run() {
 	}
 	after := a.View()
 	afterPages := w.pages(a)
-	// the right choice's claims, which no readout before the question may
-	// state: a readout that says the fact answers as the choice does
-	var claims []string
-	if choices := a.pl.Choices(); a.pl.Actual >= 0 && a.pl.Actual < len(choices) {
-		claims = choiceClaims(choices[a.pl.Actual])
-	}
+	w.checkClaims(a, forward)
 	w.evidence = map[string]bool{}
 	// the notes and the story page: what the answer adds to them
 	for i := range afterPages {
@@ -173,12 +188,6 @@ func (w *walk) run() {
 
 	// every step from the moment on, reached forward; the readout before it
 	for step, v := range forward {
-		said := strings.ToLower(flatten(strings.Join(readoutRows(v), " ")))
-		for _, c := range claims {
-			if strings.Contains(said, c) {
-				t.Errorf("%s: the readout at step %d, before the question is answered, states the right choice's claim %q:\n%s", w.where, step, c, v)
-			}
-		}
 		if step >= w.moment {
 			w.check(fmt.Sprintf("the learner's screen at step %d, reached forward", step), v)
 			// from the moment the state as read answers the question (C's

@@ -39,7 +39,10 @@ import (
 // every step from the question's moment on, reached forward; a cast's
 // frames from the moment up to the question's marker; and a plain
 // transcript before the question's line. Before the moment, no readout
-// may state a consequence the questions ask about (answeringPhrases).
+// may state a consequence the questions ask about (answeringPhrases), and
+// at no step before the answer may a readout state the right choice's
+// claim (checkClaims): the key's row may be hidden while a sentence says
+// what it holds.
 //
 // A row of the state as read (a key, a node, a card) is evidence only from
 // the question's moment: at an earlier step the same row is the story's

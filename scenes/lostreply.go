@@ -17,10 +17,10 @@ import (
 const (
 	lrSet       = "lost SET"
 	lrDel       = "lost DEL"
-	lrRanStop   = "lost renewal, stops"
-	lrRanGo     = "lost renewal, goes on"
-	lrLateStop  = "late renewal, stops"
-	lrLateGo    = "late renewal, goes on"
+	lrRanStop   = "lost renewal: stops"
+	lrRanGo     = "lost renewal: goes on"
+	lrLateStop  = "late renewal: stops"
+	lrLateGo    = "late renewal: goes on"
 	lrRenewLost = "lost-renewal" // the renewal stories' sections, by kind
 	lrRenewLate = "late-renewal"
 )
@@ -31,7 +31,7 @@ const (
 const (
 	lrRetryNX  = "SET NX"
 	lrRetryGet = "SET NX GET"
-	lrRetryCmp = "GET, compare"
+	lrRetryCmp = "GET and compare"
 )
 
 // The d knob: how A releases, and so how it retries its release: blind DEL,
@@ -42,8 +42,17 @@ const (
 	lrRelDelex  = "DELEX IFEQ"
 )
 
-// lrNone is a knob's setting shown in a story that sends nothing it sets.
-const lrNone = "none"
+// lrRetryReads labels a retry that reads the key back (SET … NX … GET, or
+// GET and compare): its reply says whose the key is, so the lost SET's
+// question comes before it.
+const lrRetryReads = "A retries, reads the key"
+
+// lrNone is a knob's setting shown in a story that sends nothing it sets;
+// lrSameRelease is the retry the lost DEL story sends: its release again.
+const (
+	lrNone        = "none"
+	lrSameRelease = "the same release"
+)
 
 // The scene's timing, story time. Every deadline a story rests on is a
 // whole second from the moment that falls before or after it.
@@ -52,6 +61,7 @@ const (
 	lrWork    = 5 * time.Second  // A's work before it releases (lost DEL)
 	lrRenewAt = 20 * time.Second // A's renewal in "renewal ran"
 	lrBAsks   = 35 * time.Second // B asks in "renewal ran"
+	lrBComes  = 10 * time.Second // B first asks in "lost SET"
 	lrMargin  = time.Second      // how far past a lease's end a late ask comes
 )
 
@@ -72,7 +82,7 @@ func lostReplyScene() *Scene {
 	// what it sends in their place
 	renewal := map[string]string{"retry": lrNone, "release": lrRelScript}
 	s.Fixed = map[string]map[string]string{
-		lrSet: {"release": lrRelScript}, lrDel: {"retry": lrNone},
+		lrSet: {"release": lrRelScript}, lrDel: {"retry": lrSameRelease},
 		lrRanStop: renewal, lrRanGo: renewal, lrLateStop: renewal, lrLateGo: renewal,
 	}
 	for r := range 3 {
@@ -105,17 +115,19 @@ func lostReplyScene() *Scene {
 			return retriedRelease(v)
 		}
 		return answerOf("A", sim.OpExtend, 2, ledger.LostExtended, ledger.LostNotExtended)(v)
-	}, "A decides", "A retries its release", "A renews, reply lost")
+	}, "A decides", lrRetryReads, "A retries its release", "A renews, reply lost")
 	// from the lost SET on, the key as read back says who holds the lock
 	s.Predict.From = []string{"A acquires, reply lost"}
 	s.Predict.Vars = func(t content.Text, p Params) map[string]string {
 		switch st := s.Value(p, "story"); st {
 		case lrSet:
-			reply := t.Get("reply-nil")
-			if s.Value(p, "retry") != lrRetryNX {
-				reply = t.Get("reply-own")
+			// a retry that reads the key back answers whose it is: the
+			// question comes before it; a plain SET NX's (nil) does not
+			q := "question-set-reads"
+			if s.Value(p, "retry") == lrRetryNX {
+				q = "question-set"
 			}
-			return map[string]string{"question": t.Fill("question-set", map[string]string{"retry": lrRetryCmd(t, s.Value(p, "retry")), "reply": reply}),
+			return map[string]string{"question": t.Fill(q, map[string]string{"retry": lrRetryCmd(t, s.Value(p, "retry")), "reply": t.Get("reply-nil")}),
 				"choices": t.Get("choices-set"), "hint1": t.Get("hint-1-set"), "hint2": t.Get("hint-2-set")}
 		case lrDel:
 			return map[string]string{"question": t.Fill("question-del", map[string]string{"release": t.Get("cmd-" + slug(s.Value(p, "release")))}),
@@ -230,8 +242,10 @@ var lrFinish = lrStep("finish", func(x *sim.Exec) {
 })
 
 // lostSetStory: A's SET NX PX runs and its reply is lost; A retries with
-// retry, decides on what the retry told it, and B asks at 10 s and 31 s,
-// a second after the lease of A's first SET ends.
+// retry, decides on what the retry told it, and B asks at 10 s. A that
+// gave up (the plain retry) sends no release, so B asks again at 31 s, a
+// second after the lease of A's first SET ends; A that found its token
+// releases at 10 s, and B asks again then.
 func lostSetStory(retry string) sim.Script {
 	a := []sim.Step{
 		lrStep("acquire", func(x *sim.Exec) {
@@ -261,22 +275,28 @@ func lostSetStory(retry string) sim.Script {
 		lrStep("release", sim.IfHolding(func(x *sim.Exec) { x.Release("", sim.CourseKey) })),
 	}
 	b := []sim.Step{lrTry, lrTry, lrTry}
+	retries := sim.Labeled("A", "A retries")
+	again := []sim.Move{
+		{Kind: sim.MoveAdvance, D: sim.CourseTTL + lrMargin - lrBComes, Label: "31 s"},
+		sim.Labeled("B", "B asks at 31 s"),
+	}
+	if retry != lrRetryNX {
+		retries = sim.Labeled("A", lrRetryReads)
+		again = []sim.Move{sim.Labeled("B", "B asks again")}
+	}
 	return sim.Script{
 		Actors: []sim.ActorSpec{{Name: "A", Program: a}, {Name: "B", Program: b}},
 		Keys:   []string{sim.CourseKey},
 		Watch:  []string{sim.CourseKey},
-		Moves: []sim.Move{
+		Moves: append([]sim.Move{
 			sim.Labeled("A", "A acquires, reply lost"),
 			{Kind: sim.MoveAdvance, D: lrTimeout, Label: "1 s: A's timeout fires"},
-			sim.Labeled("A", "A retries"),
+			retries,
 			sim.Labeled("A", "A decides"),
-			{Kind: sim.MoveAdvance, D: 10*time.Second - lrTimeout, Label: "10 s: B comes"},
+			{Kind: sim.MoveAdvance, D: lrBComes - lrTimeout, Label: "10 s: B comes"},
 			sim.Labeled("B", "B asks"),
 			sim.Labeled("A", "A releases"),
-			sim.Labeled("B", "B asks again"),
-			{Kind: sim.MoveAdvance, D: sim.CourseTTL + lrMargin - 10*time.Second, Label: "31 s"},
-			sim.Labeled("B", "B asks at 31 s"),
-		},
+		}, again...),
 	}
 }
 
@@ -392,6 +412,10 @@ func sayLostReply(s *Scene, v Frame, said *Said) {
 	section := "setting-" + slug(story)
 	if k := renewalKind(story); k != "" {
 		section = "setting-" + k
+	}
+	said.Vars["asks"] = v.Text.Get("asks-reads")
+	if s.Value(v.P, "retry") == lrRetryNX {
+		said.Vars["asks"] = v.Text.Get("asks-nx")
 	}
 	said.Vars["setting"] = v.Text.Fill(section, said.Vars)
 	if len(v.L.Reads) == 0 || v.Snap.Pos == 0 {

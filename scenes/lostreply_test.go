@@ -1,8 +1,13 @@
 package scenes
 
 import (
+	"context"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"locksim/content"
 
 	"locksim/check"
 	"locksim/sim"
@@ -182,7 +187,84 @@ func TestLostSetReadouts(t *testing.T) {
 	if pttl := sent(v.Snap.Events, "A", "PTTL"); len(pttl) != 1 || pttl[0].Reply != "(integer) 29000" {
 		t.Errorf("A's PTTL after the retry: %v, want (integer) 29000", replies(pttl))
 	}
-	if got, _ := read(withGet, "A retries"); !strings.Contains(got, "still ends at +30.000s") {
+	if got, _ := read(withGet, lrRetryReads); !strings.Contains(got, "still ends at +30.000s") {
 		t.Errorf("after the retry with GET:\n%s", got)
+	}
+}
+
+// TestLostReplyRetryShown: a story whose A sends a command again (the same
+// command after one whose reply was lost) does not show its retry setting
+// as none.
+func TestLostReplyRetryShown(t *testing.T) {
+	sc := Find("lost-reply")
+	b := embedded(t)
+	for _, p := range sc.Stories() {
+		pl := playStory(t, b, sc.ID, p, 1)
+		again := false
+		seen := map[string]bool{}
+		for _, e := range pl.snap.Events {
+			if e.Actor != "A" || e.Cmd == "" {
+				continue
+			}
+			again = again || seen[e.Cmd]
+			seen[e.Cmd] = true
+		}
+		if shown := sc.Shown(p, "retry"); shown == lrNone && again {
+			t.Errorf("%s: A sends a command again, but its retry is shown as %q", sc.Describe(p), shown)
+		}
+	}
+}
+
+// TestLostSetStartSaysWhenBAsks: the lost SET story's start line says when B
+// asks, and B's SETs are sent at those times: twice at 10 s, around A's
+// release, after a retry that found A's token; at 10 s and 31 s after the
+// plain retry, whose A gave up and releases nothing.
+func TestLostSetStartSaysWhenBAsks(t *testing.T) {
+	sc := Find("lost-reply")
+	b := embedded(t)
+	text, err := content.Load(sc.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		retry string
+		says  string
+		at    []time.Duration
+	}{
+		{lrRetryNX, "B asks at 10 s and 31 s.", []time.Duration{10 * time.Second, 31 * time.Second}},
+		{lrRetryGet, "B asks at 10 s, before and after A releases.", []time.Duration{10 * time.Second, 10 * time.Second}},
+		{lrRetryCmp, "B asks at 10 s, before and after A releases.", []time.Duration{10 * time.Second, 10 * time.Second}},
+	} {
+		p := Params{"story": knobAt(t, sc, "story", lrSet), "retry": knobAt(t, sc, "retry", c.retry)}
+		run := sim.NewRun(b, sc.Script(p), 1)
+		if err := run.Reset(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		snap := run.Snapshot(context.Background())
+		run.Close()
+		start := strings.Join(strings.Fields(Explain(sc, Frame{Snap: snap, L: Fold(snap), P: p, Sel: -1, Text: text}).Readout), " ")
+		if !strings.Contains(start, c.says) {
+			t.Errorf("%s: the start line does not say %q:\n%s", c.retry, c.says, start)
+		}
+		var at []time.Duration
+		for _, e := range sent(playStory(t, b, sc.ID, p, 1).snap.Events, "B", "SET") {
+			at = append(at, e.At)
+		}
+		if !slices.Equal(at, c.at) {
+			t.Errorf("%s: B sends SET at %v, want %v", c.retry, at, c.at)
+		}
+		if c.retry != lrRetryNX {
+			// between B's two SETs, A's release
+			evs := playStory(t, b, sc.ID, p, 1).snap.Events
+			var order []string
+			for _, e := range evs {
+				if (e.Actor == "B" && len(e.Args) > 0 && e.Args[0] == "SET") || (e.Actor == "A" && e.Step == "release" && e.Cmd != "") {
+					order = append(order, e.Actor)
+				}
+			}
+			if !slices.Equal(order, []string{"B", "A", "B"}) {
+				t.Errorf("%s: B's SETs and A's release come in the order %v, want B, A, B", c.retry, order)
+			}
+		}
 	}
 }

@@ -253,8 +253,16 @@ func (s *Scene) MomentAt(moves []sim.Move, at int) int {
 	if at < 0 || s.Predict == nil {
 		return at
 	}
+	// a From move comes before the last wait (a lost reply, then the
+	// client's timeout): its effect is read from the step after it, so it
+	// wins over the wait
 	for i := min(at, len(moves)) - 1; i >= 0; i-- {
-		if slices.Contains(s.Predict.From, sim.MoveLabel(moves[i])) || moves[i].Kind == sim.MoveAdvance {
+		if slices.Contains(s.Predict.From, sim.MoveLabel(moves[i])) {
+			return i + 1
+		}
+	}
+	for i := min(at, len(moves)) - 1; i >= 0; i-- {
+		if moves[i].Kind == sim.MoveAdvance {
 			return i + 1
 		}
 	}

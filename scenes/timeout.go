@@ -14,7 +14,7 @@ import (
 const (
 	polFixed  = "every 100 ms"
 	polJitter = "jitter+deadline"
-	polBlock  = "block, no limit"
+	polBlock  = "block: no limit"
 	polFast   = "fail fast"
 )
 

@@ -39,7 +39,10 @@ import (
 // every step from the question's moment on, reached forward; a cast's
 // frames from the moment up to the question's marker; and a plain
 // transcript before the question's line. Before the moment, no readout
-// may state a consequence the questions ask about (answeringPhrases).
+// may state a consequence the questions ask about (answeringPhrases), and
+// at no step before the answer may a readout state the right choice's
+// claim (checkClaims): the key's row may be hidden while a sentence says
+// what it holds.
 //
 // A row of the state as read (a key, a node, a card) is evidence only from
 // the question's moment: at an earlier step the same row is the story's
@@ -69,6 +72,46 @@ func TestNothingAnswersAnOpenQuestion(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkClaims: no readout of the screens forward, each a step before the
+// question, states a claim of the right choice (choiceClaims) of a, the
+// question answered: a readout that says the fact answers as the choice
+// does, whatever the keys hide.
+func (w *walk) checkClaims(a *App, forward []string) {
+	choices := a.pl.Choices()
+	if a.pl.Actual < 0 || a.pl.Actual >= len(choices) {
+		return
+	}
+	claims := choiceClaims(choices[a.pl.Actual])
+	for step, v := range forward {
+		said := strings.ToLower(flatten(strings.Join(readoutRows(v), " ")))
+		for _, c := range claims {
+			if strings.Contains(said, c) {
+				w.t.Errorf("%s: the readout at step %d, before the question is answered, states the right choice's claim %q:\n%s", w.where, step, c, v)
+			}
+		}
+	}
+}
+
+// choiceClaims are the claims of a question's choice, lower case: its
+// clauses (after a leading "who:" and split at commas and "and") of four
+// words or more, as a readout would state them as facts; a shorter clause
+// ("it ran") is too common to be a claim.
+func choiceClaims(choice string) []string {
+	if _, rest, ok := strings.Cut(choice, ": "); ok {
+		choice = rest
+	}
+	var out []string
+	for _, part := range strings.Split(strings.ToLower(choice), ",") {
+		for _, c := range strings.Split(part, " and ") {
+			c = strings.TrimPrefix(strings.TrimSpace(c), "and ")
+			if len(strings.Fields(c)) >= 4 {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
 }
 
 // walk is one question of one story at one size.
@@ -111,6 +154,7 @@ func (w *walk) run() {
 	}
 	after := a.View()
 	afterPages := w.pages(a)
+	w.checkClaims(a, forward)
 	w.evidence = map[string]bool{}
 	// the notes and the story page: what the answer adds to them
 	for i := range afterPages {

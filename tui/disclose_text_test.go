@@ -229,6 +229,7 @@ func liveWalk(t *testing.T, url string, sc *scenes.Scene, p scenes.Params, own [
 	if !a.pl.Revealed {
 		t.Fatalf("%s: answering did not reveal:\n%s", w.where, a.View())
 	}
+	w.checkClaims(a, forward)
 	shown := map[string]bool{}
 	for _, r := range screenRows(question) {
 		shown[r] = true

@@ -74,3 +74,34 @@ func TestGoldensLostReply(t *testing.T) {
 		}
 	}
 }
+
+// TestLostSetHoldsFromTheLostSet: one step into the lost SET story, the key
+// (A's token) and the readout (the key holds A's token) would answer the
+// question asked two steps later: from the lost SET on they are hidden.
+func TestLostSetHoldsFromTheLostSet(t *testing.T) {
+	a := openLost(t, scenes.Params{}, 120, 40, "n")
+	v := strings.Join(strings.Fields(a.View()), " ")
+	if a.pl.Snap.Pos != 1 || !strings.Contains(v, "keys (hidden until") || strings.Contains(v, "resource:lock =") || strings.Contains(v, "The key holds A's token") {
+		t.Errorf("after the lost SET the key and the readout should be hidden (step %d):\n%s", a.pl.Snap.Pos, a.View())
+	}
+}
+
+// TestLostSetAsksBeforeAReadingRetry: a retry that reads the key back (SET
+// NX GET, GET and compare) answers whose the lock is, so the question comes
+// before it, not stating its reply, with A's card not yet its holder.
+func TestLostSetAsksBeforeAReadingRetry(t *testing.T) {
+	for _, r := range []int{1, 2} {
+		a := openLost(t, scenes.Params{"story": 0, "retry": r}, 120, 40, "nnnn")
+		v := strings.Join(strings.Fields(a.View()), " ")
+		if !a.pl.Asking || a.pl.Snap.Pos != 2 {
+			t.Fatalf("retry %d: the story should ask before A's retry (step %d, asking %v):\n%s", r, a.pl.Snap.Pos, a.pl.Asking, a.View())
+		}
+		if !strings.Contains(v, "What does it answer") || strings.Contains(v, "own token") || strings.Contains(v, "acts as holder") || strings.Contains(v, "resource:lock =") {
+			t.Errorf("retry %d: the question should not state its answer:\n%s", r, a.View())
+		}
+		drive(t, a, keys("1")...)
+		if a.pl.Actual != 0 {
+			t.Errorf("retry %d: the right answer should be A (got %d):\n%s", r, a.pl.Actual, a.View())
+		}
+	}
+}

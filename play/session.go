@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"locksim/check"
-	"strings"
 	"sync"
 	"time"
 
@@ -316,46 +315,6 @@ func (p *Session) begin(old *sim.Run) Cmd {
 	})
 }
 
-// Waiting reports a follower that has answered the question and waits at
-// it for the instructor to run the move: what would answer it stays
-// hidden, as while the question is open.
-func (p *Session) Waiting() bool {
-	return p.Follow && !p.Asking && p.Guess >= 0 && p.Scene.Predict != nil && p.Snap.Pos == p.QuestionAt()
-}
-
-// QuestionAt is the step the story's question stands before, -1 when it
-// has none: found in the schedule as written and followed through the
-// learner's own moves (the package's QuestionAt), since an edited run
-// names its later moves by the actors' next steps, not by the story's
-// labels the question is found by.
-func (p *Session) QuestionAt() int {
-	own := p.ownMoves()
-	key := questionKey{scene: p.Scene, settings: scenes.FormatSettings(p.Scene, p.Params), own: len(own)}
-	if p.qFor == nil || *p.qFor != key {
-		p.qAt, p.qFor = QuestionAt(p.Scene, p.Params, own), &key
-	}
-	return p.qAt
-}
-
-// questionKey is what the question's step depends on.
-type questionKey struct {
-	scene    *scenes.Scene
-	settings string
-	own      int
-}
-
-// mustAsk reports that the story may not pass position at before the
-// learner answers the prediction: at is where the question stands.
-func (p *Session) mustAsk(at int) bool {
-	return p.asksHere() && p.Guess < 0 && !p.Passed && at >= 0 && at == p.QuestionAt()
-}
-
-// asksHere reports that the story asks its question on this server: a
-// story only embedded nodes can play does not happen on a live one.
-func (p *Session) asksHere() bool {
-	return p.Predict && !(p.Backend.Live() && p.Scene.NeedsEmbedded(p.Params))
-}
-
 // MoveLabels are the timeline labels of the run's schedule, read from the
 // run itself before the first snapshot arrives.
 func (p *Session) MoveLabels() []string {
@@ -367,46 +326,6 @@ func (p *Session) MoveLabels() []string {
 		out = append(out, sim.MoveLabel(m))
 	}
 	return out
-}
-
-// Choices are the prediction's answers, from the course text.
-func (p *Session) Choices() []string {
-	if !p.Text.Has("choices") {
-		return nil
-	}
-	return strings.Split(p.Question("choices"), "\n")
-}
-
-// Question is a section of the prediction (predict, ask, choices, hint-N)
-// with its slots filled from this story's settings.
-func (p *Session) Question(name string) string {
-	return p.Scene.Question(p.Text, p.Params, name)
-}
-
-// answer takes the learner's prediction and lets the story run the move.
-func (p *Session) answer(n int) Cmd {
-	if n < 0 || n >= len(p.Choices()) {
-		return nil
-	}
-	p.Asking, p.Guess, p.Hinting = false, n, false
-	if p.Follow {
-		return nil // the instructor runs the move when the class has answered
-	}
-	at := p.QuestionAt()
-	return p.SeekTo(at + 1)
-}
-
-// reveal, once the decisive move has run, reads what the replies made true.
-func (p *Session) reveal() {
-	at := p.QuestionAt()
-	if (p.Guess < 0 && !p.Passed) || at < 0 || p.Snap.Pos <= at {
-		return
-	}
-	p.Actual = p.Scene.Predict.Answer(scenes.Frame{Snap: p.Snap, L: p.Ledger, P: p.Params, Sel: -1, Text: p.Text})
-	if !p.Revealed && p.Answered != nil && p.Guess >= 0 {
-		p.Answered(p.Scene.ID, p.Guess, p.Actual == p.Guess)
-	}
-	p.Revealed = true
 }
 
 // Restart builds a new run from the current settings and seed: a setting

@@ -145,31 +145,21 @@ func (p *rosterPage) Update(msg tea.Msg) (Component, tea.Cmd) {
 			return p.back, nil
 		case key.Matches(k, p.a.com.Keys.Desk):
 			return nil, nil
-		case k.Type == tea.KeyUp:
-			p.top--
-		case k.Type == tea.KeyDown:
-			p.top++
-		case k.String() == "[":
-			p.top -= page
-		case k.String() == "]":
-			p.top += page
+		}
+		if step, ok := rowStep(k, page); ok {
+			p.top += step
 		}
 		p.top = max(p.top, 0)
 		return p, nil
+	}
+	if step, ok := rowStep(k, page); ok {
+		p.cur += step
 	}
 	switch {
 	case key.Matches(k, rosterClose):
 		return p.back, nil
 	case key.Matches(k, p.a.com.Keys.Desk):
 		return nil, nil // l: the scene, as from the class view
-	case k.Type == tea.KeyUp:
-		p.cur--
-	case k.Type == tea.KeyDown:
-		p.cur++
-	case k.String() == "[":
-		p.cur -= page
-	case k.String() == "]":
-		p.cur += page
 	case key.Matches(k, rosterMatch) && p.id != "" && len(choices) > 0:
 		p.cur = min(max(p.cur, 0), len(choices)-1)
 		note := p.a.cls.part.Match(p.id, choices[p.cur].ref)

@@ -47,14 +47,9 @@ func (p *summaryPage) Update(msg tea.Msg) (Component, tea.Cmd) {
 		return p.back, nil
 	case key.Matches(k, p.a.com.Keys.Desk):
 		return nil, nil // l: the scene, as from the class view
-	case k.Type == tea.KeyUp:
-		p.top--
-	case k.Type == tea.KeyDown:
-		p.top++
-	case k.String() == "[":
-		p.top -= page
-	case k.String() == "]":
-		p.top += page
+	}
+	if step, ok := rowStep(k, page); ok {
+		p.top += step
 	}
 	p.top = max(p.top, 0)
 	return p, nil

@@ -38,3 +38,19 @@ func scrollPageView(st views.Styles, w int, title string, page viewport.Model, k
 	}
 	return views.Rule(st, title, w) + "\n" + page.View() + "\n" + truncate(st.Dim.Render(line), w)
 }
+
+// rowStep is how far ↑, ↓, [ and ] move a cursor or a page's top: a row,
+// or page rows for [ and ]; ok is false for any other key.
+func rowStep(k tea.KeyMsg, page int) (step int, ok bool) {
+	switch {
+	case k.Type == tea.KeyUp:
+		return -1, true
+	case k.Type == tea.KeyDown:
+		return 1, true
+	case k.String() == "[":
+		return -page, true
+	case k.String() == "]":
+		return page, true
+	}
+	return 0, false
+}

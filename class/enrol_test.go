@@ -397,3 +397,25 @@ func TestMatchKeptThroughAnOutage(t *testing.T) {
 		t.Errorf("the instructor is still out of touch: %q", prof.notes)
 	}
 }
+
+// TestWatchKeepsEveryMatch: two students matched by hand before a watcher
+// reads are two events, not one replacing the other (a seat flushes its
+// matches from a map, in any order, and a watcher on another server must
+// still hear both).
+func TestWatchKeepsEveryMatch(t *testing.T) {
+	w := newWatch(nil)
+	w.put(Event{Kind: KindMatch, Match: &Matched{ID: "web-jose", Ref: "sis:S-5"}})
+	w.put(Event{Kind: KindMatch, Match: &Matched{ID: "web-imp", Ref: "sis:S-4"}})
+	w.put(Event{Kind: KindMatch, Match: &Matched{ID: "web-imp", Ref: NoRow}})
+	evs, err := w.Next(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, e := range evs {
+		got[e.Match.ID] = e.Match.Ref
+	}
+	if len(evs) != 2 || got["web-jose"] != "sis:S-5" || got["web-imp"] != NoRow {
+		t.Fatalf("the watch delivered %d matches %v, want José's and the impostor's latest", len(evs), got)
+	}
+}

@@ -26,10 +26,15 @@ func newWatch(stop func()) *Watch {
 	return &Watch{ready: make(chan struct{}, 1), done: make(chan struct{}), stop: stop}
 }
 
-// key is what an event replaces: the lead, or one member's row.
+// key is what an event replaces: the lead, one member's row, or one
+// member's match by hand (two students matched in one flush are two
+// pieces of news, and a watcher must hear both).
 func (e Event) key() string {
-	if e.Kind == KindMember && e.Member != nil {
+	switch {
+	case e.Kind == KindMember && e.Member != nil:
 		return "member:" + e.Member.ID
+	case e.Kind == KindMatch && e.Match != nil:
+		return "match:" + e.Match.ID
 	}
 	return string(e.Kind)
 }

@@ -317,7 +317,7 @@ func TestReport(t *testing.T) {
 	second := Question{Scene: "gc-pause", Settings: map[string]int{"pause": 2}, Name: PredictQuestion}
 	ann.V = RowVersion
 	ann.Answers = map[string]Answer{first.Key(): {Q: first, Chosen: 0, Ran: true, Actual: 1, At: t0},
-		second.Key(): {Q: second, Chosen: 0, At: t0.Add(time.Minute), Blind: true, Actual: -1}}
+		second.Key(): {Q: second, Chosen: 2, At: t0.Add(time.Minute), Blind: true, Actual: -1}}
 	bob := student("k2", "bob", play.Position{}, -1, false)
 	bob.V = RowVersion
 	teacher := Member{ID: "t", Name: "teacher", Role: Instructor}
@@ -348,13 +348,14 @@ func TestReport(t *testing.T) {
 			t.Fatalf("a row that does not name the class and the report's version: %q", r)
 		}
 	}
-	// the summary rows come first
-	want := fmt.Sprintf("ann, the first|0123456789ab|all|2/%d|2|1/2|6/8|47|break-1 fix-1|3|1 wrong|1 blind|"+
-		"Prof 2026-12-01T09:10:00Z 3m0s, paired 1m0s; =Sam 2026-12-01T09:20:00Z 30s|3.5|1.0", len(scenes.All()))
+	// the summary rows come first: every question of a scene counts
+	// (gc-pause's two, and race's, kept by the progress only)
+	want := fmt.Sprintf("ann, the first|0123456789ab|all|2/%d|3|1/3|6/8|47|break-1 fix-1|%s|1 wrong|3 blind|"+
+		"Prof 2026-12-01T09:10:00Z 3m0s, paired 1m0s; =Sam 2026-12-01T09:20:00Z 30s|3.5|1.0", len(scenes.All()), ReportVersion)
 	if got := strings.Join(rows[1][4:], "|"); got != want {
 		t.Errorf("ann's summary row %q, want %q", got, want)
 	}
-	want = fmt.Sprintf("bob|k2|all|0/%d|0|0/0||0||3|||||", len(scenes.All()))
+	want = fmt.Sprintf("bob|k2|all|0/%d|0|0/0||0||%s|||||", len(scenes.All()), ReportVersion)
 	if got := strings.Join(rows[2][4:], "|"); got != want {
 		t.Errorf("bob's summary row %q, want %q", got, want)
 	}
@@ -367,11 +368,13 @@ func TestReport(t *testing.T) {
 	if len(byScene) != len(scenes.All()) {
 		t.Fatalf("%d of ann's scene rows, want %d", len(byScene), len(scenes.All()))
 	}
+	// a scene's row: each of its questions' answer, in the lesson's order
+	v := ReportVersion
 	for scene, want := range map[string][]string{
-		"race":     {"yes", "2", "yes", "", "", "", "3", "", "", "", "", ""},
-		"gc-pause": {"yes", "1", "no", "", "", "", "3", "", "", "", "", ""},
-		"choose":   {"no", "", "", "6/8", "", "", "3", "", "", "", "", ""},
-		"fencing":  {"no", "", "", "", "", "", "3", "", "", "", "", ""},
+		"race":     {"yes", "2", "yes", "", "", "", v, "", "", "", "", ""},
+		"gc-pause": {"yes", "1 3", "no no", "", "", "", v, "", "", "", "", ""},
+		"choose":   {"no", "", "", "6/8", "", "", v, "", "", "", "", ""},
+		"fencing":  {"no", "", "", "", "", "", v, "", "", "", "", ""},
 	} {
 		if got := byScene[scene][7:]; !slices.Equal(got, want) {
 			t.Errorf("%s: %q, want %q", scene, got, want)

@@ -252,6 +252,9 @@ func (a *session) goTo(pos play.Position, visit play.Visit) tea.Cmd {
 	a.cls.part.Wanted()
 	a.leaving = false
 	a.backToScene()
+	// the instructor's class view stays open over a move another session
+	// of theirs made: l on a second session is not taken away by the first
+	a.asks.keepDesk = a.cls.part.Role() == class.Instructor && visit == play.NotVisiting
 	cur := a.pl.Position()
 	same := cur.Scene == pos.Scene && sameSettings(cur.Settings, pos.Settings)
 	pos = class.Visit(cur, pos, visit, a.seed)

@@ -31,6 +31,11 @@ type Classroom struct {
 	// (serve.Session.ProjectorLink, /p/TOKEN), shown whole on the class
 	// view; "" for a student, or a server with no web page.
 	Projector string
+	// TabLink, the instructor's alone over SSH, makes a one-time link
+	// that opens this class view in a browser tab (serve.Session.TabLink),
+	// and how long it opens one for; nil, or "" from it, for none. I on
+	// the class view shows one.
+	TabLink func() (link string, life time.Duration)
 	// Now tells the time the roster's rows are judged online at; nil for
 	// time.Now.
 	Now func() time.Time
@@ -132,6 +137,7 @@ func (a *session) joinClass(c Classroom) *sim.Run {
 	if role == class.Instructor {
 		part.Enrol(c.Enrolled)
 		a.cls.board = newDesk(a.com, part.Code(), c.Join, c.Web, c.Projector)
+		a.cls.board.tabLink = c.TabLink
 		a.cls.board.SetSize(a.com.Width, a.com.Height)
 	}
 	var old *sim.Run

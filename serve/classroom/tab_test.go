@@ -15,7 +15,7 @@ var tabLinkOn = regexp.MustCompile(`(http://\S+/i/[a-z2-9]+)`)
 // TestInstructorTab: with a web front, I on the class view of the
 // instructor's SSH session shows a one-time link; it opens that
 // instructor's class view in a browser tab, admitted as the instructor's
-// key, where W watches a student, who is told; the same link opens
+// key, where W watches a student, who is told, and P pairs; the same link opens
 // nothing a second time, nor does a made-up token; and a key allowed
 // one session at once, held by its SSH session, is refused the tab.
 func TestInstructorTab(t *testing.T) {
@@ -55,6 +55,13 @@ func TestInstructorTab(t *testing.T) {
 	tab.WaitFor("1 online", "ann")
 	tab.Send("W")
 	tab.WaitFor("watching ann")
+	ann.WaitFor("watched by Prof")
+	// and P pairs, with the student's yes
+	tab.Send("P")
+	ann.WaitFor("Y or N: may Prof type on your screen with you?")
+	ann.Send("Y")
+	ann.WaitFor("paired with Prof")
+	tab.Send("\x1d") // ctrl+]: the pair ends, the watch goes on
 	ann.WaitFor("watched by Prof")
 	tab.Send("\x1b")
 	ann.WaitUntil("the watch ended", func(s string) bool { return !strings.Contains(s, "watched by") })

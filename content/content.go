@@ -236,30 +236,30 @@ func sectionCount(src string) int {
 // are joined by spaces, a blank line between two starts a new paragraph,
 // a second adds a space after the break, a third another break, and so
 // on; blank lines at a section's ends count as the joining's trimming
-// left them. Written in one pass over src, a section's text built in one
-// buffer: parsing the shared sentences and its scene's text was a tenth
-// of a -plain start.
+// left them. Written in one pass over src, every section's text built in
+// one buffer: parsing the shared sentences and its scene's text was a
+// tenth of a -plain start.
 func parseInto(t Text, src string, f Form) {
+	// every section's text goes into one buffer, no longer than src, and
+	// each is a slice of it
+	var buf strings.Builder
+	buf.Grow(len(src))
+	type span struct {
+		name     string
+		from, to int
+	}
+	spans := make([]span, 0, sectionCount(src))
 	name := ""
 	var s section
 	for rest := src; ; {
 		line, after, more := strings.Cut(rest, "\n")
 		if header, ok := strings.CutPrefix(line, "# "); ok {
 			if name != "" {
-				t[name] = render(s.end(), f)
+				spans = append(spans, span{name, s.from, s.end()})
 			}
 			name = strings.TrimSpace(header)
-			// the section's text is no longer than its lines
-			end := strings.Index(after, "\n# ")
-			switch {
-			case strings.HasPrefix(after, "# "):
-				end = 0
-			case end < 0:
-				end = len(after)
-			}
-			s = section{}
-			s.text.Grow(end)
-		} else {
+			s = section{text: &buf, from: buf.Len()}
+		} else if name != "" {
 			s.line(strings.TrimSpace(line))
 		}
 		if !more {
@@ -268,13 +268,19 @@ func parseInto(t Text, src string, f Form) {
 		rest = after
 	}
 	if name != "" {
-		t[name] = render(s.end(), f)
+		spans = append(spans, span{name, s.from, s.end()})
+	}
+	all := buf.String()
+	for _, sp := range spans {
+		t[sp.name] = render(all[sp.from:sp.to], f)
 	}
 }
 
-// section is a section's text as parseInto builds it, line by line.
+// section is a section's text as parseInto builds it, line by line, in
+// text from from on.
 type section struct {
-	text strings.Builder
+	text *strings.Builder
+	from int
 	// seen: a line of text was written; blanks counts the blank lines
 	// since the last one (or since the header, before the first)
 	seen   bool
@@ -311,9 +317,10 @@ func (s *section) line(l string) {
 	s.seen, s.blanks = true, 0
 }
 
-// end is the section's text: a line break left over at its end was
-// trimmed, and so was one of a section with no text.
-func (s *section) end() string {
+// end ends the section's text and returns where it ends: a line break
+// left over at its end was trimmed, and so was one of a section with no
+// text.
+func (s *section) end() int {
 	n := s.blanks
 	if !s.seen {
 		n-- // n lines joined: one break fewer
@@ -321,7 +328,7 @@ func (s *section) end() string {
 	for range max(n, 0) / 2 {
 		s.text.WriteByte('\n')
 	}
-	return s.text.String()
+	return s.text.Len()
 }
 
 // Get returns the section as written, with no slots filled. A missing

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -123,12 +122,9 @@ func FoldName(name string) string {
 	return f.fold(name)
 }
 
-// folder folds names (FoldName) with one case folder, made for the
-// first name that is not ASCII (making one is most of a fold's cost),
-// and, with memo, keeps each name's fold: an instructor's part folds the
-// same names at every change of the class.
+// folder folds names (FoldName) and, with memo, keeps each name's fold:
+// an instructor's part folds the same names at every change of the class.
 type folder struct {
-	c    *cases.Caser
 	memo map[string]string
 }
 
@@ -155,11 +151,7 @@ func (f *folder) foldNew(name string) string {
 	if ascii {
 		return strings.ToLower(name) // NFC, and case folding, of ASCII
 	}
-	if f.c == nil {
-		c := cases.Fold()
-		f.c = &c
-	}
-	return norm.NFC.String(f.c.String(norm.NFC.String(name)))
+	return norm.NFC.String(foldCase(norm.NFC.String(name)))
 }
 
 // Matched is a match by hand: student ID is the roster row Ref ("" for

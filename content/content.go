@@ -66,15 +66,10 @@ func LoadHandout(id string) (Text, error) {
 // LoadForm is Load in the given form. Each (id, form) is parsed once per
 // process (see parsed); the caller gets a copy of its own to keep or change.
 func LoadForm(id string, f Form) (Text, error) {
-	k := textKey{id, f}
-	if t, ok := parsed.Load(k); ok {
-		return maps.Clone(t.(Text)), nil
-	}
-	t, err := loadForm(id, f)
+	t, err := cached(id, f)
 	if err != nil {
 		return nil, err
 	}
-	parsed.Store(k, t)
 	return maps.Clone(t), nil
 }
 
@@ -91,19 +86,35 @@ type textKey struct {
 	f  Form
 }
 
+// cached is the text of (id, f) as parsed stores it, parsed on first use:
+// shared, so never to be changed (LoadForm copies it).
+func cached(id string, f Form) (Text, error) {
+	k := textKey{id, f}
+	if t, ok := parsed.Load(k); ok {
+		return t.(Text), nil
+	}
+	t, err := loadForm(id, f)
+	if err != nil {
+		return nil, err
+	}
+	got, _ := parsed.LoadOrStore(k, t)
+	return got.(Text), nil
+}
+
 // loadForm reads and parses the scene's text over the shared sentences,
-// which are parsed once for every scene (LoadForm of Shared). A form other
-// than Raw is rendered from the Raw text, section by section, so that a
-// file is split into sections once whatever forms a run reads it in (the
-// screen's and the handout's of the shared sentences were a tenth of
-// -plain -scene race).
+// which are parsed once for every scene (the Raw form of Shared), into a
+// new Text. A form other than Raw is rendered from the Raw text, section
+// by section, so that a file is split into sections once whatever forms a
+// run reads it in (the screen's and the handout's of the shared sentences
+// were a tenth of -plain -scene race).
 func loadForm(id string, f Form) (Text, error) {
 	if f != Raw {
-		t, err := LoadForm(id, Raw)
+		raw, err := cached(id, Raw)
 		if err != nil {
 			return nil, err
 		}
-		for k, v := range t {
+		t := make(Text, len(raw))
+		for k, v := range raw {
 			t[k] = render(v, f)
 		}
 		return t, nil
@@ -112,15 +123,14 @@ func loadForm(id string, f Form) (Text, error) {
 	if err != nil {
 		return nil, fmt.Errorf("no course text for scene %q", id)
 	}
-	t := Text{}
+	var common Text
 	if id != Shared {
-		if common, err := LoadForm(Shared, f); err == nil {
-			t = common
-		}
+		common, _ = cached(Shared, Raw)
 	}
-	for k, v := range ParseForm(string(b), f) {
-		t[k] = v
-	}
+	src := string(b)
+	t := make(Text, len(common)+sectionCount(src))
+	maps.Copy(t, common)
+	parseInto(t, src, Raw)
 	return t, nil
 }
 
@@ -138,6 +148,50 @@ func (t Text) Fill(name string, vars map[string]string) string {
 	if !ok {
 		return "[no text: " + name + "]"
 	}
+	return fill(s, vars)
+}
+
+// fill replaces each {slot} of s by vars[slot], left to right, a value
+// never read again for slots: what a strings.Replacer of every "{slot}"
+// does (TestFillAsReplacer), without building one for each sentence (a
+// readout fills a dozen, each with a score of slots). A slot's name holds
+// no brace, so at each "{" only the name up to the next "}" can match; a
+// name with a brace in it goes to the Replacer.
+func fill(s string, vars map[string]string) string {
+	if len(vars) == 0 || strings.IndexByte(s, '{') < 0 {
+		return s
+	}
+	for k := range vars {
+		if strings.ContainsAny(k, "{}") {
+			return replacerFill(s, vars)
+		}
+	}
+	var out strings.Builder
+	out.Grow(len(s))
+	for {
+		i := strings.IndexByte(s, '{')
+		if i < 0 {
+			break
+		}
+		out.WriteString(s[:i])
+		s = s[i:]
+		if j := strings.IndexByte(s, '}'); j > 0 {
+			if v, ok := vars[s[1:j]]; ok {
+				out.WriteString(v)
+				s = s[j+1:]
+				continue
+			}
+		}
+		out.WriteByte('{')
+		s = s[1:]
+	}
+	out.WriteString(s)
+	return out.String()
+}
+
+// replacerFill is fill by a strings.Replacer of every "{slot}", in the
+// order of the slots' names.
+func replacerFill(s string, vars map[string]string) string {
 	keys := make([]string, 0, len(vars))
 	for k := range vars {
 		keys = append(keys, k)
@@ -164,26 +218,117 @@ func ParseHandout(src string) Text {
 
 // ParseForm is Parse in the given form.
 func ParseForm(src string, f Form) Text {
-	t := Text{}
-	name := ""
-	var body []string
-	flush := func() {
-		if name != "" {
-			t[name] = strings.TrimSpace(strings.ReplaceAll(strings.Join(body, "\n"), "\n\n", "\x00"))
-			t[name] = strings.ReplaceAll(strings.ReplaceAll(t[name], "\n", " "), "\x00", "\n")
-			t[name] = render(t[name], f)
-		}
-	}
-	for _, line := range strings.Split(src, "\n") {
-		if rest, ok := strings.CutPrefix(line, "# "); ok {
-			flush()
-			name, body = strings.TrimSpace(rest), nil
-			continue
-		}
-		body = append(body, strings.TrimSpace(line))
-	}
-	flush()
+	t := make(Text, sectionCount(src))
+	parseInto(t, src, f)
 	return t
+}
+
+// sectionCount is about how many sections src has: its "# " lines.
+func sectionCount(src string) int {
+	return strings.Count(src, "\n# ") + 1
+}
+
+// parseInto adds src's sections to t, in the form f, a section named again
+// taking the place of the one before. It reads them as they were read
+// when each section's lines were trimmed and joined with "\n", each "\n\n"
+// then made a paragraph break, the whole trimmed, and each "\n" left made
+// a space (TestParseAsJoined keeps that reading as its reference): lines
+// are joined by spaces, a blank line between two starts a new paragraph,
+// a second adds a space after the break, a third another break, and so
+// on; blank lines at a section's ends count as the joining's trimming
+// left them. Written in one pass over src, every section's text built in
+// one buffer: parsing the shared sentences and its scene's text was a
+// tenth of a -plain start.
+func parseInto(t Text, src string, f Form) {
+	// every section's text goes into one buffer, no longer than src, and
+	// each is a slice of it
+	var buf strings.Builder
+	buf.Grow(len(src))
+	type span struct {
+		name     string
+		from, to int
+	}
+	spans := make([]span, 0, sectionCount(src))
+	name := ""
+	var s section
+	for rest := src; ; {
+		line, after, more := strings.Cut(rest, "\n")
+		if header, ok := strings.CutPrefix(line, "# "); ok {
+			if name != "" {
+				spans = append(spans, span{name, s.from, s.end()})
+			}
+			name = strings.TrimSpace(header)
+			s = section{text: &buf, from: buf.Len()}
+		} else if name != "" {
+			s.line(strings.TrimSpace(line))
+		}
+		if !more {
+			break
+		}
+		rest = after
+	}
+	if name != "" {
+		spans = append(spans, span{name, s.from, s.end()})
+	}
+	all := buf.String()
+	for _, sp := range spans {
+		t[sp.name] = render(all[sp.from:sp.to], f)
+	}
+}
+
+// section is a section's text as parseInto builds it, line by line, in
+// text from from on.
+type section struct {
+	text *strings.Builder
+	from int
+	// seen: a line of text was written; blanks counts the blank lines
+	// since the last one (or since the header, before the first)
+	seen   bool
+	blanks int
+}
+
+// breaks writes what n line breaks of the joined lines read as: a
+// paragraph break for each pair, a space for one left over.
+func (s *section) breaks(n int) {
+	for range n / 2 {
+		s.text.WriteByte('\n')
+	}
+	if n%2 == 1 {
+		s.text.WriteByte(' ')
+	}
+}
+
+// line adds one trimmed line.
+func (s *section) line(l string) {
+	if l == "" {
+		s.blanks++
+		return
+	}
+	switch {
+	case s.seen:
+		s.breaks(s.blanks + 1)
+	case s.blanks > 1: // a lone line break at the start was trimmed
+		s.breaks(s.blanks)
+	}
+	if strings.IndexByte(l, 0) >= 0 {
+		l = strings.ReplaceAll(l, "\x00", "\n") // the joining read a NUL as a break
+	}
+	s.text.WriteString(l)
+	s.seen, s.blanks = true, 0
+}
+
+// end ends the section's text and returns where it ends: a line break
+// left over at its end was trimmed, and so was one of a section with no
+// text.
+func (s *section) end() int {
+	n := s.blanks
+	if !s.seen {
+		n-- // n lines joined: one break fewer
+	}
+	for range max(n, 0) / 2 {
+		s.text.WriteByte('\n')
+	}
+	return s.text.Len()
 }
 
 // Get returns the section as written, with no slots filled. A missing

@@ -275,9 +275,11 @@ func (p Position) sceneIn(list []*scenes.Scene) (*scenes.Scene, error) {
 		return p.Lab.Scene()
 	}
 	if list == nil {
-		list = scenes.All()
-	}
-	if i := slices.IndexFunc(list, func(sc *scenes.Scene) bool { return sc.ID == p.Scene }); i >= 0 {
+		// the registry's: build the one scene named, not every scene
+		if sc := scenes.Find(p.Scene); sc != nil {
+			return sc, nil
+		}
+	} else if i := slices.IndexFunc(list, func(sc *scenes.Scene) bool { return sc.ID == p.Scene }); i >= 0 {
 		return list[i], nil
 	}
 	if p.Scene == lab.SceneID {

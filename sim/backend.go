@@ -34,7 +34,7 @@ func Epoch() time.Time { return time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC) }
 const DefaultLiveScale = 20
 
 // Backend is one Redis protocol server that actors talk to: an embedded
-// miniredis on a loopback port, or a live server given by URL.
+// miniredis reached over in-process pipes, or a live server given by URL.
 //
 // On a live server every key is sent under Prefix (unique to this process),
 // so locksim never reads or writes a key it did not create.
@@ -141,16 +141,16 @@ func (quiet) Printf(context.Context, string, ...any) {}
 
 func init() { redis.SetLogger(quiet{}) }
 
-// OpenEmbedded starts a miniredis on 127.0.0.1 with a virtual clock that only
-// moves when a run advances it (miniredis SetTime + ClockTTL).
+// OpenEmbedded starts a miniredis with a virtual clock that only moves when
+// a run advances it (miniredis SetTime + ClockTTL).
 func OpenEmbedded() (*Backend, error) {
-	mr := miniredis.NewMiniRedis()
-	if err := mr.StartAddr("127.0.0.1:0"); err != nil {
-		return nil, fmt.Errorf("cannot start the embedded server: %w", err)
+	mr, err := startEmbedded()
+	if err != nil {
+		return nil, err
 	}
 	mr.SetTime(Epoch())
 	mr.ClockTTL(true)
-	opts := embeddedOptions(mr.Addr())
+	opts := embeddedOptions(embeddedAddr)
 	b := &Backend{Name: "embedded", Scale: 1, mr: mr, opts: opts, srv: mr.Server()}
 	b.guardPanics(b.srv)
 	b.admin = b.NewConn()
@@ -161,17 +161,36 @@ func OpenEmbedded() (*Backend, error) {
 // clock, as a live server's do: for trials, which run for real with no
 // story clock. Its Live reports false; its Scale is 1.
 func OpenEmbeddedRealClock() (*Backend, error) {
-	mr := miniredis.NewMiniRedis()
-	if err := mr.StartAddr("127.0.0.1:0"); err != nil {
-		return nil, fmt.Errorf("cannot start the embedded server: %w", err)
+	mr, err := startEmbedded()
+	if err != nil {
+		return nil, err
 	}
 	mr.ClockTTL(true) // no SetTime: the clock is time.Now()
-	opts := embeddedOptions(mr.Addr())
+	opts := embeddedOptions(embeddedAddr)
 	b := &Backend{Name: "embedded", Scale: 1, mr: mr, opts: opts, srv: mr.Server()}
 	b.guardPanics(b.srv)
 	b.admin = b.NewConn()
 	return b, nil
 }
+
+// startEmbedded starts a miniredis that listens on no port: every client
+// dials through dialPipe, as a restarted one does (see restart), so a start
+// opens no socket (listening on 127.0.0.1 was a tenth of a -plain start).
+// Dial starts it; the pipe it opens is not needed.
+func startEmbedded() (*miniredis.Miniredis, error) {
+	mr := miniredis.NewMiniRedis()
+	c, err := mr.Dial()
+	if err != nil {
+		return nil, fmt.Errorf("cannot start the embedded server: %w", err)
+	}
+	_ = c.Close()
+	return mr, nil
+}
+
+// embeddedAddr is the address the embedded server's connections carry: it
+// listens on none, so it only names the server in a refused dial's error
+// (dialPipe), which a node's reply replaces by the node's name.
+const embeddedAddr = "127.0.0.1:0"
 
 // SameServer reports whether o talks to the same server and database as b.
 func (b *Backend) SameServer(o *Backend) bool {

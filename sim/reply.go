@@ -158,10 +158,23 @@ func FormatCommand(args []any) string {
 const EmbeddedTimeout = 2 * time.Minute
 
 // embeddedOptions are the options of a connection to the embedded server
-// at addr.
+// at addr. Its replies are a few lines each, so a connection reads them
+// through go-redis's smallest useful buffer rather than its 32 KiB (128
+// KiB for a pipeline's connection): a run opens a connection per actor,
+// and zeroing half a megabyte of buffers was a tenth of a -plain start.
+// The writes keep their 32 KiB: a pipeline must reach the server's end of
+// the pipe in one write (see readRound).
 func embeddedOptions(addr string) *redis.Options {
-	return &redis.Options{Addr: addr, ReadTimeout: EmbeddedTimeout, WriteTimeout: EmbeddedTimeout}
+	return &redis.Options{Addr: addr, ReadTimeout: EmbeddedTimeout, WriteTimeout: EmbeddedTimeout,
+		ReadBufferSize: embeddedReadBuffer, PipelineReadBufferSize: embeddedReadBuffer, PipelineWriteBufferSize: embeddedWriteBuffer}
 }
+
+// The buffers of a connection to the embedded server: bufio's default
+// for reading, go-redis's own default for writing.
+const (
+	embeddedReadBuffer  = 4 << 10
+	embeddedWriteBuffer = 32 << 10
+)
 
 // commandTimeout is how long a client of b waits for a reply: what its
 // connections were opened with (a live server's -timeout, the embedded

@@ -150,8 +150,8 @@ func encode(pos play.Position, fp [fingerprintLen]byte) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("story code: %w", err)
 	}
-	if a, b := jsonOf(pos), jsonOf(back); a != b {
-		return "", fmt.Errorf("story code: the position %s cannot be carried whole (it reads back as %s)", a, b)
+	if !samePosition(pos, back) {
+		return "", fmt.Errorf("story code: the position %s cannot be carried whole (it reads back as %s)", jsonOf(pos), jsonOf(back))
 	}
 	return pos.Scene + "." + encoding.EncodeToString(appendCRC(pos.Scene, data)), nil
 }
@@ -260,19 +260,6 @@ func (e changedError) Error() string {
 }
 
 func (e changedError) Is(target error) bool { return target == ErrChanged }
-
-// jsonOf is p as JSON, an empty list written as none: what a reader of
-// the position sees.
-func jsonOf(p play.Position) string {
-	if q := p.Quiz; q != nil && len(q.Answers) == 0 {
-		p.Quiz = &play.QuizPlace{At: q.At, Shown: q.Shown}
-	}
-	if r := p.Race; r != nil && len(r.Shots) == 0 {
-		p.Race = &play.RaceRecord{}
-	}
-	b, _ := json.Marshal(p)
-	return string(b)
-}
 
 // Decode reads a story code (spaces and line breaks anywhere in it,
 // quotes and backticks around it, and case are ignored) and returns the position it

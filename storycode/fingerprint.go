@@ -23,25 +23,18 @@ const fingerprintSeed = 1
 
 //go:generate go test -run ^TestFingerprintTable$ -update
 
-// fingerprints holds one fingerprint per scene of this build: the one in
-// the table go generate writes (built, in fingerprints_table.go), which
-// TestFingerprintTable checks against the scenes as they play, so that a
-// start that prints a story code does not play every default story first
-// (two fifths of -plain -scene race); a scene the table does not have
-// (one added since) has its fingerprint computed on first use, once per
-// process. The map is filled once, at package start, and never written
-// after.
-var fingerprints = func() map[string]func() ([fingerprintLen]byte, error) {
+// computed holds a fingerprint computed once per process for each scene
+// of this build the table does not have; the map is made on first use,
+// and never written after.
+var computed = sync.OnceValue(func() map[string]func() ([fingerprintLen]byte, error) {
 	m := map[string]func() ([fingerprintLen]byte, error){}
 	for _, sc := range scenes.All() {
-		if f, ok := built[sc.ID]; ok {
-			m[sc.ID] = func() ([fingerprintLen]byte, error) { return f, nil }
-			continue
+		if _, ok := built[sc.ID]; !ok {
+			m[sc.ID] = sync.OnceValues(func() ([fingerprintLen]byte, error) { return computeFingerprint(sc) })
 		}
-		m[sc.ID] = sync.OnceValues(func() ([fingerprintLen]byte, error) { return computeFingerprint(sc) })
 	}
 	return m
-}()
+})
 
 // fingerprintLen is how many bytes of the SHA-256 a code carries: a chance
 // of one in four billion that a changed scene goes unnoticed.
@@ -54,13 +47,20 @@ const fingerprintLen = 4
 // headless with a fixed seed on a fresh embedded server (the race replayed
 // in a fixed order); for a quiz, how many situations it has and the class
 // of each. Not its prose: a reworded sentence keeps the fingerprint.
-// Read from the table of this build's scenes (see fingerprints).
+// Read from the table go generate writes (built, in fingerprints_table.go),
+// which TestFingerprintTable checks against the scenes as they play, so
+// that a start that prints a story code neither plays every default story
+// first (two fifths of -plain -scene race) nor builds every scene; a scene
+// the table does not have (one added since) has its fingerprint computed
+// on first use, once per process (computed).
 func Fingerprint(id string) ([fingerprintLen]byte, error) {
-	f, ok := fingerprints[id]
-	if !ok {
+	if !slices.Contains(scenes.IDs(), id) {
 		return [fingerprintLen]byte{}, fmt.Errorf("unknown scene %q (locksim -list shows them)", id)
 	}
-	return f()
+	if f, ok := built[id]; ok {
+		return f, nil
+	}
+	return computed()[id]()
 }
 
 // hasher writes length-prefixed fields, so that no two different lists of

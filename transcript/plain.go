@@ -49,10 +49,7 @@ func Plain(ctx context.Context, w io.Writer, b *sim.Backend, id string, seed uin
 func PlainWith(ctx context.Context, w io.Writer, b *sim.Backend, id string, seed uint64, o PlainOptions) error {
 	ids := []string{id}
 	if id == "" {
-		ids = nil
-		for _, sc := range scenes.All() {
-			ids = append(ids, sc.ID)
-		}
+		ids = scenes.IDs()
 	} else if scenes.Find(id) == nil {
 		return fmt.Errorf("unknown scene %q (locksim -list shows them)", id)
 	}

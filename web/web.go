@@ -1,7 +1,7 @@
 // Package web is what the course's web front serves besides the sessions
 // themselves: the page that opens a terminal (static/, with xterm.js and
 // its fit addon under static/vendor/, fetched again and checked by
-// fetch-xterm.sh), embedded so the server needs no file at run time, and
+// fetch-xterm.sh, xterm.js stored gzipped), embedded so the server needs no file at run time, and
 // a transcript's text made into an accessible HTML page. It knows nothing
 // of sessions or of the course: package serve serves the one and the
 // command table (package cli) writes the other.
@@ -20,14 +20,15 @@ import (
 //go:embed static
 var static embed.FS
 
-// Static is the page and its assets, index.html at the root.
+// Static is the page and its assets, index.html at the root; a file
+// stored gzipped (NAME.gz: xterm.js) reads as NAME, inflated.
 func Static() fs.FS {
 	sub, err := fs.Sub(static, "static")
 	if err != nil {
 		// the embed above names the folder: it is always there
 		panic(err)
 	}
-	return sub
+	return gzipped{sub}
 }
 
 // CSP is the Content-Security-Policy every response carries: nothing but

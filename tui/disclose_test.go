@@ -517,7 +517,7 @@ func logPaneRows(v string) []string {
 			in = strings.HasPrefix(r, "── commands")
 			continue
 		}
-		if in && r != "" || logRow.MatchString(r) {
+		if in && r != "" || strings.HasPrefix(r, "+") && logRow.MatchString(r) {
 			out = append(out, r)
 		}
 	}
@@ -545,7 +545,8 @@ func screenRows(v string) []string {
 		if r == play.AnswerKeyHeading {
 			break // the answer key, for a role that may read it
 		}
-		if r == "" || script || timelineRow.MatchString(r) {
+		// (the regexp, dear under -race, only on a row with the clock)
+		if r == "" || script || strings.Contains(r, "t=+") && timelineRow.MatchString(r) {
 			continue
 		}
 		out = append(out, r)

@@ -68,6 +68,7 @@ func checkPoint(t *testing.T, sc *scenes.Scene, text content.Text, pt storyPoint
 	led := scenes.Fold(pt.snap)
 	edited := strings.Contains(pt.where, "inserted")
 	var byActor []string
+	readoutRows80 := map[string]int{} // a readout's rows at 80 columns
 	// every selection on the stories as written; after a learner's move,
 	// nothing selected and the actor of the latest step (the readout that
 	// move changes)
@@ -88,7 +89,7 @@ func checkPoint(t *testing.T, sc *scenes.Scene, text content.Text, pt storyPoint
 		ex := scenes.Explain(sc, v)
 		where := fmt.Sprintf("%s, selected %d", pt.where, sel)
 		all := ex.Readout + " " + ex.Verdict + " " + ex.Alarm + " " + cardText(ex.Cards)
-		if ex.Readout == "" || strings.Contains(all, "[no text") || strings.Contains(all, "%!") || unfilled.MatchString(all) || emptySlot.MatchString(ex.Readout+" "+ex.Alarm) {
+		if ex.Readout == "" || strings.Contains(all, "[no text") || strings.Contains(all, "%!") || strings.Contains(all, "{") && unfilled.MatchString(all) || emptySlot.MatchString(ex.Readout+" "+ex.Alarm) {
 			t.Fatalf("%s: readout %q, verdict %q, alarm %q, cards %q", where, ex.Readout, ex.Verdict, ex.Alarm, cardText(ex.Cards))
 		}
 		// three rows, or more at the start, when the log is empty and gives
@@ -97,7 +98,14 @@ func checkPoint(t *testing.T, sc *scenes.Scene, text content.Text, pt storyPoint
 		if pt.snap.Pos == 0 {
 			limit = 5
 		}
-		if rows := strings.Count(lipgloss.NewStyle().Width(80).Render(ex.Readout), "\n") + 1; rows > limit {
+		rows, ok := readoutRows80[ex.Readout]
+		if !ok {
+			// drawn once per readout: the latest step's actor's is nothing
+			// selected's again
+			rows = strings.Count(lipgloss.NewStyle().Width(80).Render(ex.Readout), "\n") + 1
+			readoutRows80[ex.Readout] = rows
+		}
+		if rows > limit {
 			t.Errorf("%s: readout takes %d rows at 80 columns: %s", where, rows, ex.Readout)
 		}
 		byActor = append(byActor, ex.Readout)

@@ -327,16 +327,7 @@ func AskedOf(ms []Member) []Asked {
 		if a.Q.Scene != b.Q.Scene {
 			return order[a.Q.Scene] - order[b.Q.Scene]
 		}
-		if (a.Q.Story == OldStory) != (b.Q.Story == OldStory) {
-			if a.Q.Story == OldStory {
-				return 1
-			}
-			return -1
-		}
-		if la, lb := lessonAt(a.Q), lessonAt(b.Q); la != lb {
-			return la - lb
-		}
-		return strings.Compare(a.Q.Key(), b.Q.Key())
+		return questionOrder(a.Q, b.Q)
 	})
 	return out
 }

@@ -26,9 +26,14 @@ var WatchColumns = []string{"watched by", "watched minutes", "paired minutes"}
 
 // ReportVersion is the report's shape, in its "report" column on every
 // row: 2 has the fixed columns of ReportHeader, then one per question
-// asked; 3 adds WatchColumns after those. A later version adds columns
-// or formats; it never changes or moves these.
-const ReportVersion = "3"
+// asked; 3 adds WatchColumns after those; 4 counts every question of a
+// scene (SceneAnswers) where 3 counted one answer per scene, the latest: a
+// summary row's prediction and right count each question answered, as
+// the question columns list them, and a scene's row's prediction and
+// right list each of its questions' answer, by a space, in the lesson's
+// order ("1 2", "yes no"; one question reads as before). A later version
+// adds columns or formats; it never changes or moves these.
+const ReportVersion = "4"
 
 // QuestionColumn is how a question's column header starts: "question "
 // then its label and text ("question gc-pause, pause 20 s: …").
@@ -45,11 +50,14 @@ const AllScenes = "all"
 // two of the same name.
 //
 // A scene's row says whether the student played it to the end (yes, no),
-// the prediction they gave (its 1-based number among the choices, empty
-// for none), whether their own run made it true (yes, no, empty), and a
-// quiz's latest score ("6/8"). A summary row (scene "all") says how many
-// scenes they finished of the course's ("5/13"), how many predictions
-// they gave, how many of those came true ("3/4"), their quiz scores
+// the prediction they gave to each of its questions (its 1-based number
+// among the choices, by a space in the lesson's order when the scene
+// asked several: "1 3"; empty for none), whether their own run made each
+// true (yes, no, likewise; no too while their run has not made the move),
+// and a quiz's latest score ("6/8"). A summary row (scene "all") says how
+// many scenes they finished of the course's ("5/13"), how many
+// predictions they gave (every question of every scene, see
+// SceneAnswers), how many of those came true ("3/4"), their quiz scores
 // summed ("14/16", empty for none), their minutes in the class over
 // every session, and the lab's levels they passed (their ids, by a
 // space).
@@ -115,9 +123,11 @@ func WriteReport(w io.Writer, info Info, ms []Member, written time.Time) error {
 	for _, m := range studs {
 		for _, sc := range all {
 			row := []string{inert(m.Name), shortID(m.ID), sc.ID, yesNo(m.Prog.Done[sc.ID]), "", "", "", "", ""}
-			if a, ok := m.Prog.Answers[sc.ID]; ok {
-				row[4], row[5] = strconv.Itoa(a.Chosen+1), yesNo(a.Right)
+			var chosen, right []string
+			for _, a := range SceneAnswers(m, sc.ID) {
+				chosen, right = append(chosen, strconv.Itoa(a.Chosen+1)), append(right, yesNo(a.Right()))
 			}
+			row[4], row[5] = strings.Join(chosen, " "), strings.Join(right, " ")
 			if s, ok := m.Prog.Scores[sc.ID]; ok {
 				row[6] = strconv.Itoa(s.Right) + "/" + strconv.Itoa(s.Of)
 			}

@@ -2,6 +2,7 @@ package class
 
 import (
 	"slices"
+	"strings"
 
 	"locksim/scenes"
 )
@@ -11,8 +12,8 @@ import (
 type Summary struct {
 	// Finished counts the scenes of the course played to the end.
 	Finished int
-	// Asked counts the predictions given, Right those their own run made
-	// true.
+	// Asked counts the predictions given, every question of every scene
+	// (SceneAnswers), Right those their own run made true.
 	Asked, Right int
 	// QuizRight of QuizOf are the quizzes' latest scores, summed.
 	QuizRight, QuizOf int
@@ -20,18 +21,19 @@ type Summary struct {
 	Levels []string
 }
 
-// Summarize is m's summary from its progress.
+// Summarize is m's summary from its progress and its answers.
 func Summarize(m Member) Summary {
+	migrate(&m)
 	var s Summary
 	for _, sc := range scenes.All() {
 		if m.Prog.Done[sc.ID] {
 			s.Finished++
 		}
-	}
-	for _, a := range m.Prog.Answers {
-		s.Asked++
-		if a.Right {
-			s.Right++
+		for _, a := range SceneAnswers(m, sc.ID) {
+			s.Asked++
+			if a.Right() {
+				s.Right++
+			}
 		}
 	}
 	for _, q := range m.Prog.Scores {
@@ -45,4 +47,49 @@ func Summarize(m Member) Summary {
 	}
 	slices.Sort(s.Levels)
 	return s
+}
+
+// SceneAnswers are m's answers to the questions of scene id: each
+// question of it the class asked them (Member.Answers: a lesson's stories
+// are questions of their own, lost-reply's one per story), in the
+// lesson's order as AskedOf orders them; when the class kept none, the one
+// answer m's progress keeps for the scene (the latest, given before the
+// class recorded answers, or before m joined), as one whose run made the
+// move. m is read as migrate reads it.
+func SceneAnswers(m Member, id string) []Answer {
+	migrate(&m)
+	var out []Answer
+	for _, a := range m.Answers {
+		if a.Q.Scene == id && a.Chosen >= 0 {
+			out = append(out, a)
+		}
+	}
+	if len(out) == 0 {
+		if p, ok := m.Prog.Answers[id]; ok && p.Chosen >= 0 {
+			a := Answer{Q: Question{Scene: id, Story: OldStory, Name: PredictQuestion}, Chosen: p.Chosen, Ran: true, Actual: -1}
+			if p.Right {
+				a.Actual = p.Chosen
+			}
+			return []Answer{a}
+		}
+		return nil
+	}
+	slices.SortFunc(out, func(a, b Answer) int { return questionOrder(a.Q, b.Q) })
+	return out
+}
+
+// questionOrder orders two questions of one scene as AskedOf does: the
+// lesson's order, the older locksim's answers (settings not kept) last,
+// then by key.
+func questionOrder(a, b Question) int {
+	if (a.Story == OldStory) != (b.Story == OldStory) {
+		if a.Story == OldStory {
+			return 1
+		}
+		return -1
+	}
+	if la, lb := lessonAt(a), lessonAt(b); la != lb {
+		return la - lb
+	}
+	return strings.Compare(a.Key(), b.Key())
 }

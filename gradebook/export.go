@@ -10,6 +10,7 @@ import (
 
 	"locksim/class"
 	"locksim/lab"
+	"locksim/play"
 	"locksim/scenes"
 )
 
@@ -81,16 +82,16 @@ func Items(s Scoring) []Item {
 		if possible == 0 {
 			continue
 		}
+		asked := lessonQuestions(sc)
 		items = append(items, Item{Name: "locksim " + id, Possible: possible, score: func(m class.Member) float64 {
 			var p float64
 			if m.Prog.Done[id] {
 				p += s.SceneFinished
 			}
-			if a, ok := m.Prog.Answers[id]; ok && sc.Predict != nil {
-				p += s.PredictionGiven
-				if a.Right {
-					p += s.PredictionRight
-				}
+			if sc.Predict != nil {
+				given, right := predictions(m, id, asked)
+				p += s.PredictionGiven * given
+				p += s.PredictionRight * right
 			}
 			if q, ok := m.Prog.Scores[id]; ok && quiz && q.Of > 0 && q.Right >= 0 {
 				p += s.Quiz * float64(min(q.Right, q.Of)) / float64(q.Of)
@@ -114,6 +115,39 @@ func Items(s Scoring) []Item {
 		}})
 	}
 	return items
+}
+
+// lessonQuestions is how many questions sc's lesson asks: one per story
+// with a question (lost-reply's asks one in each of several stories), at
+// least one.
+func lessonQuestions(sc *scenes.Scene) int {
+	n := 0
+	for _, p := range sc.LessonStories() {
+		if play.QuestionAt(sc, p, nil) >= 0 {
+			n++
+		}
+	}
+	return max(n, 1)
+}
+
+// predictions are the shares, from 0 to 1, of scene id's asked questions
+// m answered and m's own run made true (class.SceneAnswers: every
+// question the class recorded, else the one answer m's progress keeps),
+// so a scene's prediction points are the same whether it asks one
+// question or four; answers beyond asked (other settings) count up to it.
+// The one answer an older locksim kept for the scene stands for all of it.
+func predictions(m class.Member, id string, asked int) (given, right float64) {
+	var n, r int
+	for _, a := range class.SceneAnswers(m, id) {
+		if a.Q.Story == class.OldStory {
+			asked = 1
+		}
+		n++
+		if a.Right() {
+			r++
+		}
+	}
+	return float64(min(n, asked)) / float64(asked), float64(min(r, asked)) / float64(asked)
 }
 
 // Match ties the class's students (ms, instructors and projectors left

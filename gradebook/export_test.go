@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -210,5 +211,35 @@ func TestMatchFollowsTheClassView(t *testing.T) {
 		if strings.Join(got, "|") != want {
 			t.Errorf("roster row %d has %q, want %q", row, got, want)
 		}
+	}
+}
+
+// TestEveryQuestionOfAScene: a scene that asks several questions (the
+// lost-reply lesson asks one in each of six stories) scores each as its
+// share of the scene's prediction points: two of six answered, one right,
+// earn 2/6 and 1/6; the one answer an older locksim kept for a scene
+// still earns all of it.
+func TestEveryQuestionOfAScene(t *testing.T) {
+	s := DefaultScoring()
+	s.Scenes, s.LabLevel = []string{"lost-reply"}, 0
+	items := Items(s)
+	if len(items) != 1 {
+		t.Fatalf("items %v, want lost-reply's", items)
+	}
+	q := func(story int) class.Question {
+		return class.Question{Scene: "lost-reply", Settings: map[string]int{"story": story}, Name: class.PredictQuestion}
+	}
+	right, wrong := q(1), q(2)
+	m := class.Member{ID: "k-ada", Name: "Ada", Role: class.Student, Answers: map[string]class.Answer{
+		right.Key(): {Q: right, Chosen: 1, Ran: true, Actual: 1},
+		wrong.Key(): {Q: wrong, Chosen: 0, Ran: true, Actual: 2},
+	}}
+	if got, want := items[0].score(m), 2.0/6+1.0/6; math.Abs(got-want) > 1e-9 {
+		t.Errorf("two of six answered, one right: %v points, want %v", got, want)
+	}
+	old := class.Member{ID: "k-bob", Name: "Bob", Role: class.Student, Prog: progress.Progress{
+		Answers: map[string]progress.Answer{"lost-reply": {Chosen: 1, Right: true}}}}
+	if got := items[0].score(old); got != 2 {
+		t.Errorf("an older locksim's one answer, right: %v points, want 2", got)
 	}
 }

@@ -43,9 +43,14 @@ const (
 )
 
 // lrRetryReads labels a retry that reads the key back (SET … NX … GET, or
-// GET and compare): its reply says whose the key is, so the lost SET's
-// question comes before it.
-const lrRetryReads = "A retries, reads the key"
+// GET and compare): the lost SET's question asks what it answers, so it
+// comes before it. lrBAsksFirst labels B's first ask after A gave up (the
+// plain retry): the question asks when B can get the lock, so it comes
+// before it.
+const (
+	lrRetryReads = "A retries, reads the key"
+	lrBAsksFirst = "B asks at 10 s"
+)
 
 // lrNone is a knob's setting shown in a story that sends nothing it sets;
 // lrSameRelease is the retry the lost DEL story sends: its release again.
@@ -110,25 +115,32 @@ func lostReplyScene() *Scene {
 	s.Predict = before(func(v Frame) int {
 		switch s.Value(v.P, "story") {
 		case lrSet:
-			return keyHolder(v)
+			if s.Value(v.P, "retry") == lrRetryNX {
+				return whenBGets(v)
+			}
+			return retryReply(v)
 		case lrDel:
 			return retriedRelease(v)
 		}
 		return answerOf("A", sim.OpExtend, 2, ledger.LostExtended, ledger.LostNotExtended)(v)
-	}, "A decides", lrRetryReads, "A retries its release", "A renews, reply lost")
-	// from the lost SET on, the key as read back says who holds the lock
+	}, lrBAsksFirst, lrRetryReads, "A retries its release", "A renews, reply lost")
+	// from the lost SET on, the key as read back says whose it is and how
+	// long it lasts
 	s.Predict.From = []string{"A acquires, reply lost"}
 	s.Predict.Vars = func(t content.Text, p Params) map[string]string {
 		switch st := s.Value(p, "story"); st {
 		case lrSet:
-			// a retry that reads the key back answers whose it is: the
-			// question comes before it; a plain SET NX's (nil) does not
-			q := "question-set-reads"
-			if s.Value(p, "retry") == lrRetryNX {
-				q = "question-set"
+			// a retry that reads the key back: what does it answer? A
+			// plain SET NX's (nil), after which A gives up: when can B get
+			// the lock?
+			retry := s.Value(p, "retry")
+			vars := map[string]string{"retry": lrRetryCmd(t, retry), "reply": t.Get("reply-nil")}
+			if retry == lrRetryNX {
+				return map[string]string{"question": t.Fill("question-set", vars),
+					"choices": t.Get("choices-set"), "hint1": t.Get("hint-1-set"), "hint2": t.Get("hint-2-set")}
 			}
-			return map[string]string{"question": t.Fill(q, map[string]string{"retry": lrRetryCmd(t, s.Value(p, "retry")), "reply": t.Get("reply-nil")}),
-				"choices": t.Get("choices-set"), "hint1": t.Get("hint-1-set"), "hint2": t.Get("hint-2-set")}
+			return map[string]string{"question": t.Fill("question-set-reads", vars),
+				"choices": t.Get("choices-reads-" + slug(retry)), "hint1": t.Get("hint-1-reads"), "hint2": t.Get("hint-2-reads-" + slug(retry))}
 		case lrDel:
 			return map[string]string{"question": t.Fill("question-del", map[string]string{"release": t.Get("cmd-" + slug(s.Value(p, "release")))}),
 				"choices": t.Get("choices-del"), "hint1": t.Get("hint-1-del"), "hint2": t.Get("hint-2-del")}
@@ -184,21 +196,64 @@ func slug(v string) string {
 	return string(out)
 }
 
-// keyHolder answers the lost SET's question from the key as read back: 0
-// when it holds A's token, 1 another client's, 2 none; -1 before A's retry.
-func keyHolder(v Frame) int {
-	if _, _, ok := v.L.LastOp("A", sim.OpAcquire); !ok {
-		return -1
-	}
-	for _, k := range v.L.Keys {
-		if k.Name != "" && k.Lease != nil {
-			if k.Lease.Actor == "A" {
-				return 0
-			}
+// whenBGets answers the plain retry's question, A having given up: when
+// can B get the lock? From B's first ask: 0 its SET got OK (at once);
+// refused by a key whose client does not act as holder (A gave up), 1 when
+// that key has a TTL, which frees it, 2 when it has none (only a DEL
+// would); -1 before B asked, or when the key's client acts as holder (its
+// release, not the TTL, would free it).
+func whenBGets(v Frame) int {
+	for i, e := range v.Snap.Events {
+		if e.Actor != "B" || e.Op == nil || e.Op.Kind != sim.OpAcquire || i >= len(v.L.Reads) {
+			continue
+		}
+		rd := v.L.Reads[i]
+		switch {
+		case e.Unknown():
+			return -1
+		case rd.What == ledger.Granted:
+			return 0
+		case rd.What != ledger.Refused || rd.Refusal == nil || rd.Refusal.Blocker == nil:
+			return -1
+		case v.L.Belief(rd.Refusal.Blocker.Actor).Holds:
+			return -1
+		case rd.Refusal.Blocker.Expires():
 			return 1
 		}
+		return 2
 	}
-	return 2
+	return -1
+}
+
+// retryReply answers a reading retry's question, what does it answer?,
+// from A's first command after its lost SET (SET … NX … GET, or the GET it
+// compares): 0 (nil), 1 A's own token, 2 another value; -1 before it was
+// sent, or for any other reply.
+func retryReply(v Frame) int {
+	lost := false
+	for _, e := range v.Snap.Events {
+		if e.Actor != "A" || e.Op == nil || e.Cmd == "" {
+			continue
+		}
+		if !lost {
+			lost = e.Lost
+			continue
+		}
+		if e.Unknown() || e.ErrorReply() {
+			return -1
+		}
+		if e.IsNil() {
+			return 0
+		}
+		if s, ok := e.Val.(string); ok {
+			if s == e.Op.Token {
+				return 1
+			}
+			return 2
+		}
+		return -1
+	}
+	return -1
 }
 
 // retriedRelease answers the lost DEL's question from A's release sent
@@ -276,12 +331,14 @@ func lostSetStory(retry string) sim.Script {
 	}
 	b := []sim.Step{lrTry, lrTry, lrTry}
 	retries := sim.Labeled("A", "A retries")
+	asks := sim.Labeled("B", lrBAsksFirst)
 	again := []sim.Move{
 		{Kind: sim.MoveAdvance, D: sim.CourseTTL + lrMargin - lrBComes, Label: "31 s"},
 		sim.Labeled("B", "B asks at 31 s"),
 	}
 	if retry != lrRetryNX {
 		retries = sim.Labeled("A", lrRetryReads)
+		asks = sim.Labeled("B", "B asks")
 		again = []sim.Move{sim.Labeled("B", "B asks again")}
 	}
 	return sim.Script{
@@ -294,7 +351,7 @@ func lostSetStory(retry string) sim.Script {
 			retries,
 			sim.Labeled("A", "A decides"),
 			{Kind: sim.MoveAdvance, D: lrBComes - lrTimeout, Label: "10 s: B comes"},
-			sim.Labeled("B", "B asks"),
+			asks,
 			sim.Labeled("A", "A releases"),
 		}, again...),
 	}

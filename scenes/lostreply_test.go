@@ -35,11 +35,11 @@ func lostStories(t *testing.T) []lostStory {
 	st := func(v string) int { return knobAt(t, sc, "story", v) }
 	return []lostStory{
 		{p: Params{"story": st(lrSet), "retry": knobAt(t, sc, "retry", lrRetryNX)}, lost: ledger.LostGranted,
-			next: ledger.Refused, nextOp: sim.OpAcquire, answer: 0, mutex: check.Linearizable, idle: 1},
+			next: ledger.Refused, nextOp: sim.OpAcquire, answer: 1, mutex: check.Linearizable, idle: 1},
 		{p: Params{"story": st(lrSet), "retry": knobAt(t, sc, "retry", lrRetryGet)}, lost: ledger.LostGranted,
-			next: ledger.FoundOwn, nextOp: sim.OpAcquire, answer: 0, mutex: check.Linearizable},
+			next: ledger.FoundOwn, nextOp: sim.OpAcquire, answer: 1, mutex: check.Linearizable},
 		{p: Params{"story": st(lrSet), "retry": knobAt(t, sc, "retry", lrRetryCmp)}, lost: ledger.LostGranted,
-			next: ledger.FoundOwn, nextOp: sim.OpCheck, answer: 0, mutex: check.Linearizable},
+			next: ledger.FoundOwn, nextOp: sim.OpCheck, answer: 1, mutex: check.Linearizable},
 		{p: Params{"story": st(lrDel), "release": knobAt(t, sc, "release", lrRelDEL)}, lost: ledger.ReleasedOwn,
 			next: ledger.DeletedOther, nextOp: sim.OpRelease, answer: 0, mutex: check.NotLinearizable, overlaps: 1},
 		{p: Params{"story": st(lrDel), "release": knobAt(t, sc, "release", lrRelScript)}, lost: ledger.ReleasedOwn,
@@ -217,8 +217,10 @@ func TestLostReplyRetryShown(t *testing.T) {
 
 // TestLostSetStartSaysWhenBAsks: the lost SET story's start line says when B
 // asks, and B's SETs are sent at those times: twice at 10 s, around A's
-// release, after a retry that found A's token; at 10 s and 31 s after the
-// plain retry, whose A gave up and releases nothing.
+// release, after a retry that found A's token; at 10 s and again later (31
+// s) after the plain retry, whose A gave up and releases nothing: the
+// start line does not name 31 s, a second past A's TTL, which would tell
+// the question's answer.
 func TestLostSetStartSaysWhenBAsks(t *testing.T) {
 	sc := Find("lost-reply")
 	b := embedded(t)
@@ -231,7 +233,7 @@ func TestLostSetStartSaysWhenBAsks(t *testing.T) {
 		says  string
 		at    []time.Duration
 	}{
-		{lrRetryNX, "B asks at 10 s and 31 s.", []time.Duration{10 * time.Second, 31 * time.Second}},
+		{lrRetryNX, "B asks at 10 s, and again later if refused.", []time.Duration{10 * time.Second, 31 * time.Second}},
 		{lrRetryGet, "B asks at 10 s, before and after A releases.", []time.Duration{10 * time.Second, 10 * time.Second}},
 		{lrRetryCmp, "B asks at 10 s, before and after A releases.", []time.Duration{10 * time.Second, 10 * time.Second}},
 	} {
@@ -265,6 +267,146 @@ func TestLostSetStartSaysWhenBAsks(t *testing.T) {
 			if !slices.Equal(order, []string{"B", "A", "B"}) {
 				t.Errorf("%s: B's SETs and A's release come in the order %v, want B, A, B", c.retry, order)
 			}
+		}
+	}
+}
+
+// TestLostSetAsksWhenBGets: after the plain retry's (nil), A gives up, and
+// the question is not who holds the lock (the title and the lost reply on
+// screen tell that A's own key refused it) but when B can get it. It comes
+// after A gave up and before B's first ask, and its answer is read from
+// B's replies: refused at 10 s by A's key, whose TTL frees it, which B's OK
+// at 31 s, a second after A's lease lapsed, bears out.
+func TestLostSetAsksWhenBGets(t *testing.T) {
+	sc := Find("lost-reply")
+	text, err := content.Load(sc.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Params{"story": knobAt(t, sc, "story", lrSet), "retry": knobAt(t, sc, "retry", lrRetryNX)}
+	q := strings.Join(strings.Fields(sc.Question(text, p, "predict")), " ")
+	if strings.Contains(q, "Who holds") || !strings.HasSuffix(q, "When can B get the lock?") {
+		t.Errorf("the plain retry's question: %q", q)
+	}
+	moves := sc.Build(p).Moves
+	var labels []string
+	for _, m := range moves {
+		labels = append(labels, sim.MoveLabel(m))
+	}
+	at := sc.PredictAt(labels)
+	if at < 1 || labels[at] != lrBAsksFirst || labels[at-2] != "A decides" {
+		t.Fatalf("the question stands before %d of %v, want before B's first ask, after A decides", at, labels)
+	}
+	_, v := readoutAfter(t, sc.ID, p, labels[at-1])
+	if v.L.Belief("A").Holds || len(sent(v.Snap.Events, "B", "SET")) != 0 {
+		t.Errorf("at the question A should have given up, and B not asked yet")
+	}
+	if got := sc.Predict.Answer(v); got != -1 {
+		t.Errorf("before B asks the answer is %d, want -1", got)
+	}
+	_, v = readoutAfter(t, sc.ID, p, lrBAsksFirst)
+	if got := sc.Predict.Answer(v); got != 1 {
+		t.Errorf("after B's first ask the answer is %d, want 1 (the TTL)", got)
+	}
+	pl := playStory(t, embedded(t), sc.ID, p, 1)
+	end := Frame{Snap: pl.snap, L: pl.led, P: p, Sel: -1, Text: text}
+	if got := sc.Predict.Answer(end); got != 1 {
+		t.Errorf("at the story's end the answer is %d, want 1 still", got)
+	}
+	sets := sent(pl.snap.Events, "B", "SET")
+	if len(sets) != 2 || !sets[0].IsNil() || sets[1].Reply != "OK" || sets[1].At != sim.CourseTTL+lrMargin {
+		t.Errorf("B's SETs: %v at %v, want (nil) then OK at 31 s", replies(sets), sets)
+	}
+	if ls := pl.led.Latest("A"); ls == nil || ls.End != ledger.Lapsed || ls.Ends() != sim.CourseTTL {
+		t.Errorf("A's lease should lapse at 30 s: %+v", ls)
+	}
+	_, v = readoutAfter(t, sc.ID, p, lrBAsksFirst)
+	v.Sel = 1
+	if got := strings.Join(strings.Fields(Explain(sc, v).Readout), " "); !strings.Contains(got, "A does not act as holder, so no release will come. The key stays until its TTL runs out at +30.000s") {
+		t.Errorf("B's refusal at 10 s:\n%s", got)
+	}
+}
+
+// TestWhenBGetsReadsReplies: the plain retry's answer comes from B's
+// replies and the key they met, not from the story: B's OK is "at once", a
+// key with no TTL whose client gave up is "never".
+func TestWhenBGetsReadsReplies(t *testing.T) {
+	spec := sim.AcquireSpec{Key: sim.CourseKey, TTL: sim.CourseTTL}
+	lostSet := func(spec sim.AcquireSpec) sim.Step {
+		return lrStep("acquire", func(x *sim.Exec) {
+			x.LoseReply()
+			x.Acquire(spec)
+			x.GiveUpOwn(spec, "no reply")
+		})
+	}
+	noTTL := spec
+	noTTL.NoPX = true
+	for _, c := range []struct {
+		name string
+		a    []sim.Step
+		want int
+	}{
+		{"freed", []sim.Step{lostSet(spec), lrStep("delete", func(x *sim.Exec) { x.Do("DEL", x.Key(sim.CourseKey)) })}, 0},
+		{"no TTL", []sim.Step{lostSet(noTTL), lrStep("wait", func(x *sim.Exec) {})}, 2},
+		{"TTL", []sim.Step{lostSet(spec), lrStep("wait", func(x *sim.Exec) {})}, 1},
+	} {
+		script := sim.Script{
+			Actors: []sim.ActorSpec{{Name: "A", Program: c.a}, {Name: "B", Program: []sim.Step{lrTry}}},
+			Keys:   []string{sim.CourseKey},
+			Moves:  []sim.Move{sim.Labeled("A", "A"), sim.Labeled("A", "A again"), sim.Labeled("B", "B")},
+		}
+		run := sim.NewRun(embedded(t), script, 1)
+		t.Cleanup(run.Close)
+		ctx := context.Background()
+		if err := run.Reset(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := run.Seek(ctx, len(run.Moves())); err != nil {
+			t.Fatal(err)
+		}
+		snap := run.Snapshot(ctx)
+		if got := whenBGets(Frame{Snap: snap, L: Fold(snap), Sel: -1}); got != c.want {
+			t.Errorf("%s: %d, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+// TestLostSetReadingRetryAsksItsReply: a retry that reads the key back is
+// asked about what it answers, and its choices are replies ((nil), A's
+// token, another's), not holders; the answer is the reply it got: A's
+// token, for SET … NX … GET (the value already there) and for GET alike;
+// the readout then says NX refused the SET, and not of the GET.
+func TestLostSetReadingRetryAsksItsReply(t *testing.T) {
+	sc := Find("lost-reply")
+	text, err := content.Load(sc.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, retry := range []string{lrRetryGet, lrRetryCmp} {
+		p := Params{"story": knobAt(t, sc, "story", lrSet), "retry": knobAt(t, sc, "retry", retry)}
+		q := strings.Join(strings.Fields(sc.Question(text, p, "predict")), " ")
+		if !strings.HasSuffix(q, "What does it answer?") || strings.Contains(strings.ToLower(q), "who holds") {
+			t.Errorf("%s: the question %q", retry, q)
+		}
+		choices := strings.Split(sc.Question(text, p, "choices"), "\n")
+		for i, want := range []string{"(nil):", "A's token:", "another client's token:"} {
+			if i >= len(choices) || !strings.HasPrefix(choices[i], want) {
+				t.Errorf("%s: choice %d is %q, want a reply, %q", retry, i+1, choices, want)
+			}
+		}
+		_, v := readoutAfter(t, sc.ID, p, lrRetryReads)
+		e := sent(v.Snap.Events, "A", map[string]string{lrRetryGet: "SET", lrRetryCmp: "GET"}[retry])
+		if len(e) == 0 || e[len(e)-1].Val != e[len(e)-1].Op.Token {
+			t.Fatalf("%s: the retry's reply %v, want A's token", retry, replies(e))
+		}
+		if got := sc.Predict.Answer(v); got != 1 {
+			t.Errorf("%s: the answer is %d, want 1 (A's token)", retry, got)
+		}
+		// the reveal: a GET is no SET that NX refused
+		v.Sel = 0
+		said := strings.Join(strings.Fields(Explain(sc, v).Readout), " ")
+		if nx := strings.Contains(said, "NX refused"); nx != (retry == lrRetryGet) || !strings.Contains(said, "still ends at +30.000s") {
+			t.Errorf("%s: the retry's readout:\n%s", retry, said)
 		}
 	}
 }

@@ -356,6 +356,10 @@ func (r reader) about(name string) string {
 		case rf.Blocker.Actor == name && r.v.Text.Has("refused-own"): // its own key, its SET unheard
 			r.leaseVars(rf.Blocker, vars)
 			return r.fill("refused-own", vars)
+		case rf.Blocker.Actor != name && !r.v.L.Belief(rf.Blocker.Actor).Holds && r.v.Text.Has("refused-unheard"):
+			// a key whose client does not act as holder: no release comes
+			r.leaseVars(rf.Blocker, vars)
+			return r.fill("refused-unheard", vars)
 		}
 		return r.fill("refused", vars)
 	case ledger.WroteHolder, ledger.WroteLate, ledger.FencedOK, ledger.FencedNo,
@@ -370,6 +374,12 @@ func (r reader) about(name string) string {
 	case ledger.Noted:
 		vars["note"] = e.Note
 		return r.fill("note", vars)
+	case ledger.FoundOwn:
+		// a GET read the key back: it was no retry of the SET, which NX
+		// could have refused
+		if e.Op != nil && e.Op.Kind == sim.OpCheck && r.v.Text.Has("found-own-get") {
+			return r.fill("found-own-get", vars)
+		}
 	case ledger.QuorumMissed:
 		count := r.fill("quorum-missed", vars)
 		if e.Op.Votes >= sim.Quorum(e.Op.Of) {

@@ -44,6 +44,10 @@ type Identity struct {
 	// Instructor is set when Key is in Config.Instructors, checked inside
 	// the session against the file as it is then.
 	Instructor bool
+	// Leads is the class an instructor's tab was opened to lead (a tab
+	// link, Session.TabLink): that class's code, "" for every other
+	// session.
+	Leads string
 	// Local is the address the client reached the server at (host:port):
 	// what the people beside it can reach too, unless a NAT or a port
 	// forward stands between (see the classroom's join line).
@@ -73,6 +77,8 @@ type Session struct {
 	touch func()
 	// projector makes a class's projector link (Server.projectorLink)
 	projector func(code, lead, local string) string
+	// tabLink makes an instructor's one-time tab link (Server.tabLink)
+	tabLink func(id Identity, code string) string
 	// fr draws the session's screen, which an instructor may watch
 	fr *frames
 }

@@ -67,6 +67,17 @@ func (s *Session) ProjectorLink(code string) string {
 
 // projectorLink makes a class's projector link (see Session.ProjectorLink).
 func (s *Server) projectorLink(code, lead, local string) string {
+	base := s.webBase(local)
+	if base == "" {
+		return ""
+	}
+	return base + "/p/" + s.projectors.token(code, lead)
+}
+
+// webBase is the web front's origin as a session's client at local (the
+// address it reached) can reach it: -public-url's, or local's host with
+// the web front's port; "" when the server has no web front.
+func (s *Server) webBase(local string) string {
 	s.mu.Lock()
 	web := s.webAddr
 	s.mu.Unlock()
@@ -86,5 +97,5 @@ func (s *Server) projectorLink(code, lead, local string) string {
 		}
 		base = scheme + "://" + net.JoinHostPort(host, port)
 	}
-	return base + "/p/" + s.projectors.token(code, lead)
+	return base
 }

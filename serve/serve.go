@@ -247,6 +247,8 @@ type Server struct {
 	webs       []*http.Server
 	webAddr    string
 	projectors projectors
+	// tabs are the instructors' tab links not yet used (tablink.go)
+	tabs tabLinks
 
 	// stories keeps the long story codes y gave out by their short
 	// pointers (a story of the lab carries its lock): a learner's command

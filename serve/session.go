@@ -116,7 +116,7 @@ func (s *Server) course(t Transport, f front, at *play.Position, conn string) Ex
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	ses := &Session{Identity: id, Conn: conn, ctx: ctx, projector: s.projectorLink}
+	ses := &Session{Identity: id, Conn: conn, ctx: ctx, projector: s.projectorLink, tabLink: s.tabLink}
 	var inner tea.Model = app
 	if s.cfg.Class != nil {
 		inner = s.cfg.Class.Model(ses, app)

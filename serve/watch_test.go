@@ -165,9 +165,9 @@ func TestWatch(t *testing.T) {
 		prof.Send("W")
 		screen := prof.WaitFor("watching ann (80x24, letterboxed) · P pair · R projector · esc leaves")
 		own := ann.WaitFor("watched by Prof · ctrl+] ends it")
-		if r := row(own, 0); !strings.HasSuffix(r, " watched by Prof · ctrl+] ends it") {
-			t.Fatalf("the student's line is not on their top row:\n%s", own)
-		}
+		// at 80x24 no row is spare: the line stands at the right end of a
+		// blank row or a rule, never on the title row nor the last
+		seenOn(t, own, 24)
 		// the student moves: the instructor sees the move, as drawn for
 		// the student (their seed)
 		ann.Send("\r")
@@ -176,7 +176,12 @@ func TestWatch(t *testing.T) {
 		if tok == "" {
 			t.Fatalf("no token on the student's screen:\n%s", own)
 		}
-		// the choices stay whole under the student's line
+		// the choices stay whole under the student's line, and the title
+		// row (the scene's title, mode and seed) whole above it
+		seenOn(t, own, 24)
+		if r := row(own, 0); !strings.Contains(r, "seed ") {
+			t.Fatalf("the scene's title row is covered: %q\n%s", r, own)
+		}
 		for _, c := range []string{"1) none", "2) exactly one", "3) two or more"} {
 			if !strings.Contains(own, c) {
 				t.Fatalf("the student's line covers the choice %q:\n%s", c, own)
@@ -185,8 +190,9 @@ func TestWatch(t *testing.T) {
 		screen = prof.WaitFor("1-3 your prediction", tok, "watched by Prof")
 		// 80x24 centred in the 100x29 under the instructor's header: two
 		// rows down, ten columns in
-		if r := row(screen, 3); !strings.HasPrefix(r, strings.Repeat(" ", 10)) || !strings.HasSuffix(r, "watched by Prof · ctrl+] ends it") || len([]rune(r)) != 90 {
-			t.Fatalf("the student's 80x24 is not letterboxed in 100x30 (row 3: %q):\n%s", r, screen)
+		at := seenRow(own)
+		if r := row(screen, at+3); !strings.HasPrefix(r, strings.Repeat(" ", 10)) || !strings.HasSuffix(r, "watched by Prof · ctrl+] ends it") || len([]rune(r)) != 90 {
+			t.Fatalf("the student's 80x24 is not letterboxed in 100x30 (row %d: %q):\n%s", at+3, r, screen)
 		}
 		// read-only: the instructor's keys reach neither screen
 		prof.Send("2")
@@ -226,6 +232,30 @@ func TestWatch(t *testing.T) {
 			}
 		}
 	})
+}
+
+// seenRow is the row of screen the student's line is on; -1 for none.
+func seenRow(screen string) int {
+	for i, r := range strings.Split(screen, "\n") {
+		if strings.Contains(r, "watched by") {
+			return i
+		}
+	}
+	return -1
+}
+
+// seenOn fails t unless the student's line on screen, a terminal h rows
+// high, ends a row that is otherwise blank or a rule (── readout ──):
+// not the title row, not the last row (the keys that answer a question),
+// not a question's choice.
+func seenOn(t *testing.T, screen string, h int) {
+	t.Helper()
+	i := seenRow(screen)
+	r := row(screen, i)
+	before, _, _ := strings.Cut(r, "watched by")
+	if i <= 0 || i >= h-1 || strings.Trim(before, " ─") != "" && !strings.HasPrefix(before, "── ") {
+		t.Fatalf("the student's line is on row %d (%q), not a spare one:\n%s", i, r, screen)
+	}
 }
 
 // filterOn is the contents' filter line's text.

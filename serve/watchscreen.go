@@ -235,8 +235,10 @@ func (m *screen) watchView(v func() string) (string, bool) {
 		if m.ws.above {
 			out = m.st.Warn.Render(ansi.Truncate(l, max(m.w, 1), "…")) + "\n" + out
 		} else {
-			first, rest, _ := strings.Cut(out, "\n")
-			out = m.overTitle(first, l) + "\n" + rest
+			rows := strings.Split(out, "\n")
+			i := m.spareRow(rows, l)
+			rows[i] = m.overTitle(rows[i], l)
+			out = strings.Join(rows, "\n")
 		}
 	}
 	if n := m.ws.note; n != "" {
@@ -247,13 +249,41 @@ func (m *screen) watchView(v func() string) (string, bool) {
 	return out, true
 }
 
-// overTitle is the course's top row with line over its right end: the
-// row of a scene's title (its step and seed on the right) or of the
-// contents' filter (on the left), never a question's choices nor the
-// keys that answer one (the last row). The row keeps at least its first
-// titleKept columns.
+// spareRow is the row of the course's screen (rows) the student's line
+// stands on when the terminal has no row to spare (exactly
+// tui.MinHeight): the topmost row below the title whose right end, as
+// wide as the line and a space, is bare, and which is a rule (── log ──)
+// or blank, so that the line covers neither the title row (the scene's
+// title, its mode and seed), a question's choices, nor the keys that
+// answer one (the last row). Only a screen with no such row has it on
+// the title row's right end.
+func (m *screen) spareRow(rows []string, line string) int {
+	lw := m.lineWidth(line)
+	for i := 1; i < len(rows)-1; i++ {
+		plain := ansi.Strip(rows[i])
+		trimmed := strings.TrimSpace(plain)
+		if trimmed != "" && !strings.HasPrefix(trimmed, "─") {
+			continue
+		}
+		end := ansi.TruncateLeft(plain, max(m.w-lw-1, 0), "")
+		if strings.Trim(end, " ─") == "" {
+			return i
+		}
+	}
+	return 0
+}
+
+// lineWidth is how many columns the student's line takes at the right
+// end of a row.
+func (m *screen) lineWidth(line string) int {
+	return min(ansi.StringWidth(line), max(m.w-titleKept-1, 1))
+}
+
+// overTitle is the row of the course's screen with line over its right
+// end (see spareRow). The row keeps at least its first titleKept
+// columns.
 func (m *screen) overTitle(row, line string) string {
-	lw := min(ansi.StringWidth(line), max(m.w-titleKept-1, 1))
+	lw := m.lineWidth(line)
 	left := ansi.Truncate(row, max(m.w-lw-1, 0), "")
 	pad := strings.Repeat(" ", max(m.w-lw-ansi.StringWidth(left), 0))
 	return left + pad + m.st.Warn.Render(ansi.Truncate(line, lw, "…"))

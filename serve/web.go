@@ -56,8 +56,9 @@ const cookieName = "locksim_id"
 // so a student who closes the tab comes back as the same row.
 const cookieAge = 90 * 24 * time.Hour
 
-// WebHandler is the web front: the page on /, /c/CODE, /s/STORYCODE and
-// /p/TOKEN (a class's projector, see Session.ProjectorLink);
+// WebHandler is the web front: the page on /, /c/CODE, /s/STORYCODE,
+// /p/TOKEN (a class's projector, see Session.ProjectorLink) and /i/TOKEN
+// (an instructor's tab, see Session.TabLink);
 // its assets under /static/; a session per WebSocket on /ws/ROUTE; and
 // the Pages. Every response carries web.CSP.
 func (s *Server) WebHandler() http.Handler {
@@ -72,6 +73,7 @@ func (s *Server) WebHandler() http.Handler {
 	mux.HandleFunc("GET /c/{code}", page)
 	mux.HandleFunc("GET /s/{code}", page)
 	mux.HandleFunc("GET /p/{token}", page)
+	mux.HandleFunc("GET /i/{token}", page)
 	mux.Handle("GET /static/", http.StripPrefix("/static/", static))
 	mux.HandleFunc("GET /ws/", s.webSession)
 	for name, p := range s.cfg.Web.Pages {
@@ -219,6 +221,12 @@ func (s *Server) webSession(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 		id = Identity{ID: p.lead, KeyHash: p.lead, User: p.code, Instructor: true}
+	case strings.HasPrefix(route, "/i/"):
+		// an instructor's tab: the key and class its one-time link was
+		// made for over SSH (Session.TabLink), spent here whatever comes
+		// of the upgrade; it takes a slot of that key's, as an SSH
+		// session of the key does (admit)
+		id, bad = s.tabIdentity(strings.TrimPrefix(route, "/i/"))
 	case strings.HasPrefix(route, "/s/"):
 		pos, err := storycode.Decode(s.resolveCode(strings.TrimPrefix(route, "/s/")))
 		if err != nil {
@@ -242,6 +250,11 @@ func (s *Server) webSession(w http.ResponseWriter, r *http.Request) {
 	cl := claim{id: id, holder: "web:" + webID, whose: "browser", remote: c.Remote, fresh: !known}
 	if strings.HasPrefix(route, "/p/") {
 		cl.projector = id.User
+	}
+	if id.Leads != "" {
+		// the instructor's key holds the tab, as it holds their SSH
+		// sessions; a key is no new identity of the address
+		cl.holder, cl.whose, cl.fresh = id.KeyHash, "key", false
 	}
 	line, release, admitted := "", func() {}, false
 	if bad == "" && sameOrigin(r, opts.OriginPatterns) {

@@ -1,21 +1,89 @@
 package transcript
 
 import (
+	"strconv"
 	"strings"
 	"testing"
+
+	"locksim/content"
+	"locksim/scenes"
+	"locksim/sim"
 )
 
 // TestGoldensPlainLostReply: the lost-reply transcript on the embedded
-// server, every story: the lost replies say the loss is simulated, the
-// question is asked once, and the readouts and verdicts follow the
+// server, every story: the lost replies say the loss is simulated, each
+// story asks its own question, and the readouts and verdicts follow the
 // replies (testdata/plain-lost-reply.golden, tokens from seed 1).
 func TestGoldensPlainLostReply(t *testing.T) {
 	out := plainOf(t, embedded(t), "lost-reply", PlainOptions{})
 	if n, sim := strings.Count(out, "the reply was lost"), strings.Count(out, "(simulated)"); n != 10 || sim != n {
 		t.Errorf("%d lost replies, %d said to be simulated; want one a story (10), each simulated", n, sim)
 	}
-	if strings.Count(out, "[predict: ") != 1 {
-		t.Errorf("the transcript should ask its question once:\n%s", out)
+	if n := strings.Count(out, "[predict: "); n != 10 {
+		t.Errorf("the transcript asks %d questions, want one a story (10):\n%s", n, out)
 	}
 	golden(t, "plain-lost-reply", out)
+}
+
+// TestPlainAsksEveryQuestion: -plain and the handout (-plain -questions)
+// ask the question of every story that has one, in the stories' order,
+// not only the scene's first: the transcript answers each right after
+// its move; the handout numbers them, stops each story at its own, and
+// the answer key answers each under its number.
+func TestPlainAsksEveryQuestion(t *testing.T) {
+	sc := scenes.Find("lost-reply")
+	text, err := content.LoadHandout(sc.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var questions []string
+	for _, p := range sc.Stories() {
+		var labels []string
+		for _, m := range sc.Build(p).Moves {
+			labels = append(labels, sim.MoveLabel(m))
+		}
+		if sc.PredictAt(labels) >= 0 {
+			questions = append(questions, words(sc.Question(text, p, "predict")))
+		}
+	}
+	if len(questions) < 4 {
+		t.Fatalf("lost-reply's stories ask %d questions", len(questions))
+	}
+	plain := words(plainOf(t, embedded(t), sc.ID, PlainOptions{}))
+	at := 0
+	for i, q := range questions {
+		j := strings.Index(plain[at:], "[predict: "+q+"]")
+		if j < 0 {
+			t.Fatalf("-plain does not ask question %d, %q, after the one before", i+1, q)
+		}
+		at += j
+		next := strings.Index(plain[at:], "== ")
+		if answer := strings.Index(plain[at:], "[the replies answer: "); answer < 0 || next >= 0 && answer > next {
+			t.Errorf("-plain does not answer question %d in its story", i+1)
+		}
+	}
+	out := plainOf(t, embedded(t), sc.ID, PlainOptions{Questions: true})
+	handout, key, ok := strings.Cut(out, "\nanswer key\n")
+	if !ok {
+		t.Fatal("the handout has no answer key")
+	}
+	handout, key = words(handout), words(key)
+	at = 0
+	for i, q := range questions {
+		n := strconv.Itoa(i + 1)
+		j := strings.Index(handout[at:], "question "+n+": "+q)
+		if j < 0 {
+			t.Fatalf("the handout does not ask question %s, %q, after the one before", n, q)
+		}
+		at += j
+		if !strings.Contains(handout[at:], "(the story goes on in the answer key, question "+n+")") {
+			t.Errorf("the handout's story %s does not stop at its question", n)
+		}
+		if !strings.Contains(key, "question "+n+" (lost-reply): the replies answer: ") {
+			t.Errorf("the answer key does not answer question %s", n)
+		}
+	}
+	if strings.Contains(handout, "the replies answer") || strings.Contains(handout, "verdict:") {
+		t.Errorf("the handout gives an answer away:\n%s", handout)
+	}
 }

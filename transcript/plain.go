@@ -125,8 +125,9 @@ func (t *transcript) scene(ctx context.Context, w io.Writer, id string) error {
 		return plainEnd(w, text)
 	}
 	plainServer(w, sc.Script(scenes.Params{}), b, seed)
-	// the question is asked once: in the first setting whose story has
-	// the decisive move
+	// every story whose schedule has the decisive move asks its own
+	// question (each setting is a question of its own, as a class counts
+	// them), in the stories' order
 	stories := sc.Stories()
 	if t.o.Settings != nil {
 		stories = []scenes.Params{t.o.Settings}
@@ -138,13 +139,13 @@ func (t *transcript) scene(ctx context.Context, w io.Writer, id string) error {
 		// reader at its start; a story whose fault a live server cannot
 		// play asks nothing there
 		start := play.Position{Version: play.PositionVersion, Scene: sc.ID, Settings: map[string]int(p), Seed: seed}
-		ask := !question && play.Disclose(start, t.role()).Open && !(b.Live() && sc.NeedsEmbedded(p)) && play.FormsRefusal(sc, p, b) == ""
+		ask := play.Disclose(start, t.role()).Open && !(b.Live() && sc.NeedsEmbedded(p)) && play.FormsRefusal(sc, p, b) == ""
 		asks = append(asks, ask)
 		question = question || ask
 	}
-	// a handout without answers keeps for its answer key what follows the
-	// question; the intro stops at the question, and the rest of it
-	// (intro-answer) is printed after the stories, or in the key
+	// a handout without answers keeps for its answer key what follows
+	// each question; the intro stops at the first question, and the rest
+	// of it (intro-answer) is printed after the stories, or in the key
 	held := t.o.Questions && question
 	var keyed bytes.Buffer // the scene's part of the answer key
 	fmt.Fprintf(w, "\n%s\n", handoutLine(text.Get("intro")))
@@ -155,8 +156,11 @@ func (t *transcript) scene(ctx context.Context, w io.Writer, id string) error {
 	var written *map[string]sim.Lua
 	for i, p := range stories {
 		out := w
-		if held && asked {
-			out = &keyed // the other settings come after the question
+		if held && asked && !asks[i] {
+			// a story that asks nothing, played whole, may answer a
+			// question asked before it: it goes to the key; a story that
+			// asks is on the handout up to its question
+			out = &keyed
 		}
 		pv := plainVariant{t: t, sc: sc, text: text, p: p, ask: asks[i], w: out, key: &keyed}
 		if written == nil && asWritten(p) {
@@ -381,7 +385,7 @@ type plainVariant struct {
 	trial *play.TrialRecord
 	// guess is the prediction a position gave at the question, if any
 	guess *play.Prediction
-	ask   bool // this setting asks the scene's question
+	ask   bool // this setting asks its story's question
 	// stop: the question is open for the reader, who has not answered
 	// it: the story stops there, and goOn says how to answer and play on
 	stop bool

@@ -330,7 +330,14 @@ func (a *App) doAsks() tea.Cmd {
 		}
 	}
 	if ask.close {
+		var desk Component
+		if top := a.pages.top(); ask.keepDesk && isDesk(top) {
+			desk, a.pages = top, a.pages[:len(a.pages)-1]
+		}
 		a.pages.closeAt(a.pages.find(isScene) + 1)
+		if desk != nil {
+			a.pages.push(desk)
+		}
 	}
 	if ask.scene {
 		// the scene on top is drawn by the page of its kind

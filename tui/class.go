@@ -31,6 +31,11 @@ type Classroom struct {
 	// (serve.Session.ProjectorLink, /p/TOKEN), shown whole on the class
 	// view; "" for a student, or a server with no web page.
 	Projector string
+	// TabLink, the instructor's alone over SSH, makes a one-time link
+	// that opens this class view in a browser tab (serve.Session.TabLink),
+	// and how long it opens one for; nil, or "" from it, for none. I on
+	// the class view shows one.
+	TabLink func() (link string, life time.Duration)
 	// Now tells the time the roster's rows are judged online at; nil for
 	// time.Now.
 	Now func() time.Time
@@ -132,6 +137,7 @@ func (a *session) joinClass(c Classroom) *sim.Run {
 	if role == class.Instructor {
 		part.Enrol(c.Enrolled)
 		a.cls.board = newDesk(a.com, part.Code(), c.Join, c.Web, c.Projector)
+		a.cls.board.tabLink = c.TabLink
 		a.cls.board.SetSize(a.com.Width, a.com.Height)
 	}
 	var old *sim.Run
@@ -252,6 +258,9 @@ func (a *session) goTo(pos play.Position, visit play.Visit) tea.Cmd {
 	a.cls.part.Wanted()
 	a.leaving = false
 	a.backToScene()
+	// the instructor's class view stays open over a move another session
+	// of theirs made: l on a second session is not taken away by the first
+	a.asks.keepDesk = a.cls.part.Role() == class.Instructor && visit == play.NotVisiting
 	cur := a.pl.Position()
 	same := cur.Scene == pos.Scene && sameSettings(cur.Settings, pos.Settings)
 	pos = class.Visit(cur, pos, visit, a.seed)

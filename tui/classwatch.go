@@ -22,6 +22,10 @@ type WatchMsg struct {
 // watchKey watches the picked student's screen, in the class view.
 var watchKey = key.NewBinding(key.WithKeys("W"), key.WithHelp("W", "watch"))
 
+// tabKey shows a one-time link to this class view in a browser tab, in
+// the class view of an instructor's SSH session.
+var tabKey = key.NewBinding(key.WithKeys("I"), key.WithHelp("I", "tab link"))
+
 // watchPicked is the command that asks to watch the picked student, nil
 // when no row is picked.
 func (p *deskPage) watchPicked() tea.Cmd {

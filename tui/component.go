@@ -90,6 +90,10 @@ type pageAsk struct {
 	// scene is set when another session is on screen: the scene's page
 	// becomes the one of its kind (a quiz's, or a story's or a race's)
 	scene bool
+	// keepDesk keeps the instructor's class view (or a page of it) on
+	// top when close closes the pages over the scene: another session of
+	// theirs moved the class, and the scene under the view goes with it
+	keepDesk bool
 }
 
 // stack is the app's pages, the bottom first: the page on screen is the

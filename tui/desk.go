@@ -29,6 +29,12 @@ type Desk struct {
 	code, join, web string
 	// projector is the projector tab's link, the instructor's alone
 	projector string
+	// tabLink makes a one-time link to an instructor's tab of this view
+	// (Classroom.TabLink), nil for none; tab is the last one made, shown
+	// until the view closes
+	tabLink func() (string, time.Duration)
+	tab     string
+	tabLife time.Duration
 	deskState
 	// top is the roster's first row on screen; page the roster rows the
 	// last View drew, what [ and ] move the pick by
@@ -116,14 +122,11 @@ func (d *Desk) View() string {
 		lines = append(lines, truncate(st.Dim.Render("or in a browser: "+link), w))
 	}
 	if d.projector != "" {
-		// a link cut short opens nothing: it goes whole, on rows of its
-		// own if the label beside it would push it past the width
-		if l := "projector tab: " + d.projector; ansi.StringWidth(l) <= w || w <= 0 {
-			lines = append(lines, st.Dim.Render(l))
-		} else {
-			lines = append(lines, st.Dim.Render("projector tab:"))
-			lines = append(lines, strings.Split(ansi.Hardwrap(d.projector, w, false), "\n")...)
-		}
+		lines = append(lines, linkLines(st, "projector tab: ", d.projector, w)...)
+	}
+	if d.tab != "" {
+		label := fmt.Sprintf("your tab (opens one, for %s): ", span(d.tabLife))
+		lines = append(lines, linkLines(st, label, d.tab, w)...)
 	}
 	poll := d.pollLines()
 	var notes []string
@@ -175,6 +178,16 @@ func (d *Desk) View() string {
 	}
 	lines = append(lines, clip(notes, notesRows)...)
 	return fitRows(strings.Join(lines, "\n"), d.h-1)
+}
+
+// linkLines are a link and its label: a link cut short opens nothing,
+// so it goes whole, on rows of its own if the label beside it would push
+// it past the width.
+func linkLines(st views.Styles, label, link string, w int) []string {
+	if l := label + link; ansi.StringWidth(l) <= w || w <= 0 {
+		return []string{st.Dim.Render(l)}
+	}
+	return append([]string{st.Dim.Render(strings.TrimSpace(label))}, strings.Split(ansi.Hardwrap(link, w, false), "\n")...)
 }
 
 // pollLines are the poll of the instructor's story: its question, the
@@ -454,6 +467,12 @@ func (p *deskPage) Update(msg tea.Msg) (Component, tea.Cmd) {
 			return p, nil
 		}
 		return newRosterPage(a, p), nil
+	case key.Matches(k, tabKey) && c.board.tabLink != nil:
+		c.board.tab, c.board.tabLife = c.board.tabLink()
+		if c.board.tab == "" {
+			a.pl.SetFlash("no tab link: this server serves no web page (-web), or holds too many unused links")
+		}
+		return p, nil
 	case key.Matches(k, watchKey):
 		return p, p.watchPicked()
 	case k.String() == "[" || k.String() == "]":
@@ -513,6 +532,9 @@ func (p *deskPage) KeyMap() help.KeyMap {
 	if a.cls.part.Enrolled() {
 		bs = slices.Insert(bs, len(bs)-2, rosterKey)
 	}
+	if a.cls.board.tabLink != nil {
+		bs = slices.Insert(bs, len(bs)-2, tabKey)
+	}
 	if a.course.Visiting() != play.NotVisiting {
 		// a student's run on screen: esc goes back to the instructor's own
 		bs = append([]key.Binding{key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "your own place"))}, bs...)
@@ -523,7 +545,7 @@ func (p *deskPage) KeyMap() help.KeyMap {
 	// key, the follow key (the class's line over the scene has it), the
 	// school roster's (the roster's rule says it) and the summary, which ?
 	// lists
-	for _, drop := range []string{"right", "left", "W", "F", "m", "S"} {
+	for _, drop := range []string{"right", "left", "I", "W", "F", "m", "S"} {
 		if ansi.StringWidth(views.HelpLine(bs)) <= a.com.Width {
 			break
 		}

@@ -243,6 +243,14 @@ func (a *session) helpKeys() views.KeyMap {
 		k.Play.SetHelp("space", "step (clicker)")
 		k.Faster.SetEnabled(false)
 	}
+	if a.labStory {
+		// a story of the lab has no scene before or after it, and no
+		// scene's ending; esc goes back to the lab (labStoryKey)
+		k.SceneNext.SetEnabled(false)
+		k.ScenePrev.SetEnabled(false)
+		k.Ending.SetEnabled(false)
+		k.Esc.SetHelp("esc", "cancel, let go, the lab")
+	}
 	return k
 }
 

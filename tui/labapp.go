@@ -205,6 +205,12 @@ func (a *session) labStoryKey(msg tea.KeyMsg) tea.Cmd {
 		a.pl.SetFlash("the lab's story has no next scene · esc goes back to the lab")
 		return nil
 	}
+	if key.Matches(msg, a.com.Keys.Ending) {
+		// no scene's ending follows a story of the lab: the lab's page
+		// says what broke
+		a.pl.SetFlash("a story of the lab has no scene's lesson · esc: the lab says what broke")
+		return nil
+	}
 	return a.onKey(msg)
 }
 

@@ -25,23 +25,24 @@ func openLost(t *testing.T, p scenes.Params, w, h int, presses string) *App {
 	return a
 }
 
-// TestLostReplyScreens: the lost SET story asks before A decides, the key
-// and the readout hidden though A's plain retry already answered (nil);
-// answered, A's card and the readout say that A's own key refused it. In
-// the lost DEL story, answered, A's blind DEL sent again deletes B's lock,
-// and C's grant raises the alarm.
+// TestLostReplyScreens: the lost SET story asks after A gave up, before B
+// asks, the key and the readout hidden though A's plain retry answered
+// (nil): when can B get the lock? Answered, B's SET is refused by A's key,
+// which no release will free before its TTL. In the lost DEL story,
+// answered, A's blind DEL sent again deletes B's lock, and C's grant raises
+// the alarm.
 func TestLostReplyScreens(t *testing.T) {
-	a := openLost(t, scenes.Params{}, 80, 24, "nnn")
-	if !a.pl.Asking || a.pl.Snap.Pos != 3 {
-		t.Fatalf("the lost SET story should ask before A decides (step %d, asking %v):\n%s", a.pl.Snap.Pos, a.pl.Asking, a.View())
+	a := openLost(t, scenes.Params{}, 80, 24, "nnnnn")
+	if !a.pl.Asking || a.pl.Snap.Pos != 5 {
+		t.Fatalf("the lost SET story should ask before B asks (step %d, asking %v):\n%s", a.pl.Snap.Pos, a.pl.Asking, a.View())
 	}
 	v := a.View()
-	if !strings.Contains(v, "keys (hidden until") || strings.Contains(v, "resource:lock =") || !strings.Contains(v, "Who holds the lock now?") {
+	if !strings.Contains(v, "keys (hidden until") || strings.Contains(v, "resource:lock =") || !strings.Contains(v, "When can B get the lock?") || strings.Contains(v, "Who holds") {
 		t.Errorf("at the question the key should be hidden:\n%s", v)
 	}
-	drive(t, a, keys("1")...)
-	if v := strings.Join(strings.Fields(a.View()), " "); !strings.Contains(v, "A gives up") || !strings.Contains(v, `resource:lock = "6ae6783f…" (A's token)`) {
-		t.Errorf("answered, A gives up while the key holds its token:\n%s", a.View())
+	drive(t, a, keys("2")...)
+	if v := strings.Join(strings.Fields(a.View()), " "); !strings.Contains(v, "right") || !strings.Contains(v, "no release will come") || !strings.Contains(v, `resource:lock = "6ae6783f…" (A's token)`) {
+		t.Errorf("answered, B is refused by A's key, which no release frees:\n%s", a.View())
 	}
 	d := openLost(t, scenes.Params{"story": 1}, 80, 24, "nnnnn")
 	if !d.pl.Asking || !strings.Contains(d.View(), "What becomes of B's lock?") {
@@ -54,7 +55,7 @@ func TestLostReplyScreens(t *testing.T) {
 }
 
 // TestGoldensLostReply draws the lost-reply scene at its turning points:
-// the lost SET's question and its answer, the lost DEL's question and C's
+// the lost SET's question (when can B get the lock?) and its answer, the lost DEL's question and C's
 // grant after A's blind DEL sent again.
 func TestGoldensLostReply(t *testing.T) {
 	cases := []struct {
@@ -62,8 +63,8 @@ func TestGoldensLostReply(t *testing.T) {
 		p       scenes.Params
 		presses string
 	}{
-		{"lost-reply-asks", scenes.Params{}, "nnn"},
-		{"lost-reply-answered", scenes.Params{}, "nnn1"},
+		{"lost-reply-asks", scenes.Params{}, "nnnnn"},
+		{"lost-reply-answered", scenes.Params{}, "nnnnn2"},
 		{"lost-reply-del-asks", scenes.Params{"story": 1}, "nnnnn"},
 		{"lost-reply-del", scenes.Params{"story": 1}, "nnnnn1n"},
 	}
@@ -96,12 +97,12 @@ func TestLostSetAsksBeforeAReadingRetry(t *testing.T) {
 		if !a.pl.Asking || a.pl.Snap.Pos != 2 {
 			t.Fatalf("retry %d: the story should ask before A's retry (step %d, asking %v):\n%s", r, a.pl.Snap.Pos, a.pl.Asking, a.View())
 		}
-		if !strings.Contains(v, "What does it answer") || strings.Contains(v, "own token") || strings.Contains(v, "acts as holder") || strings.Contains(v, "resource:lock =") {
+		if !strings.Contains(v, "What does it answer?") || strings.Contains(v, "own token") || strings.Contains(v, "acts as holder") || strings.Contains(v, "resource:lock =") {
 			t.Errorf("retry %d: the question should not state its answer:\n%s", r, a.View())
 		}
 		drive(t, a, keys("1")...)
-		if a.pl.Actual != 0 {
-			t.Errorf("retry %d: the right answer should be A (got %d):\n%s", r, a.pl.Actual, a.View())
+		if a.pl.Actual != 1 {
+			t.Errorf("retry %d: the right answer should be A's token (got %d):\n%s", r, a.pl.Actual, a.View())
 		}
 	}
 }

@@ -295,6 +295,20 @@ func (p *Player) draw() (string, frameLayout) {
 		status = st.Bad.Render("⚠ " + ex.Alarm)
 	case status == "":
 		status = st.Bold.Render("verdict ") + st.Dim.Render("nothing observed yet")
+	case p.LabPlace() != nil && ansi.StringWidth("verdict "+status) > w:
+		// a lab's verdict is the adversary's sentence about the learner's
+		// own lock, not a scene's line written to fit: it is said whole,
+		// in rows of its own, as a note is
+		rows := wholeLines(lipgloss.NewStyle(), "verdict "+status, w)
+		for i, r := range rows {
+			if i == 0 {
+				r = st.Bold.Render("verdict ") + renderTone(st, ex.VerdictTone, strings.TrimPrefix(r, "verdict "))
+			} else {
+				r = renderTone(st, ex.VerdictTone, r)
+			}
+			bottom = append(bottom, r)
+		}
+		status = ""
 	default:
 		status = st.Bold.Render("verdict ") + renderTone(st, ex.VerdictTone, status)
 	}

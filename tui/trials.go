@@ -384,7 +384,8 @@ func (t *Trials) anomalyRows(st views.Styles, c play.TrialCounts, w int) []strin
 		rows = append(rows, st.Warn.Render(fmt.Sprintf("  %-*s %7d", nameW, "check timed out (unknown)", c.Unknown)))
 	}
 	if t.note != "" {
-		rows = append(rows, st.Warn.Render(truncate(t.note, w)))
+		// said whole: a note cut with … drops what to do instead
+		rows = append(rows, wholeLines(st.Warn, t.note, w)...)
 	}
 	return rows
 }

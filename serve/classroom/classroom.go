@@ -136,6 +136,11 @@ func (c *Classes) Join(s *serve.Session) {
 		// 80 columns
 		room.Projector = link
 	}
+	if role == class.Instructor && s.Key != nil {
+		// a one-time link to a tab of this class view, from the
+		// instructor's SSH session alone (a tab has no key to make one)
+		room.TabLink = func() (string, time.Duration) { return s.TabLink(code), serve.TabLinkLife }
+	}
 	if role == class.Instructor {
 		c.mu.Lock()
 		room.Enrolled = c.enrolled // the school's records are the instructor's alone
@@ -236,8 +241,8 @@ func (c *Classes) watchLeader(ctx context.Context, s *serve.Session, seat *class
 // another server of the class is not asked it again. An instructor's
 // name is their row's in the class store, as a student's is.
 func (c *Classes) KnownName(ctx context.Context, id serve.Identity) (string, bool) {
-	code := ""
-	if class.ValidCode(id.User) {
+	code := id.Leads // an instructor's tab leads the class its link names
+	if code == "" && class.ValidCode(id.User) {
 		if _, err := c.hub.Find(ctx, id.User); err == nil {
 			code = id.User
 		}
@@ -275,6 +280,9 @@ func (c *Classes) KnownName(ctx context.Context, id serve.Identity) (string, boo
 // not a code at all (a student who typed the class's name, or connected
 // without CODE@): where a code comes from.
 func (c *Classes) place(ctx context.Context, id serve.Identity) (role class.Role, code, note string, err error) {
+	if id.Leads != "" {
+		return c.placeTab(ctx, id)
+	}
 	var asked class.Info
 	if class.ValidCode(id.User) {
 		asked, err = c.hub.Find(ctx, id.User)
@@ -311,6 +319,24 @@ func (c *Classes) place(ctx context.Context, id serve.Identity) (role class.Role
 		note = notACode(id.User)
 	}
 	return "", "", note, nil
+}
+
+// placeTab is the place of an instructor's tab (serve.Session.TabLink):
+// the instructor of the class its link was made for, while that class
+// is open and led by the tab's key; else the course alone, saying why.
+func (c *Classes) placeTab(ctx context.Context, id serve.Identity) (role class.Role, code, note string, err error) {
+	info, err := c.hub.Find(ctx, id.Leads)
+	switch {
+	case errors.Is(err, class.ErrNoClass):
+		return "", "", "no class has code " + id.Leads + " any more: you are on the course alone", nil
+	case err != nil:
+		return "", "", "", err
+	case !info.Closed.IsZero():
+		return "", "", "class " + id.Leads + " is closed: you are on the course alone", nil
+	case !id.Instructor || info.Lead != id.KeyHash:
+		return "", "", "class " + id.Leads + " is led by another key: you are on the course alone", nil
+	}
+	return class.Instructor, info.Code, "class " + info.Code + " (" + info.Name + ") · your instructor tab · l shows the class", nil
 }
 
 // notACode is the note for a user name that is not a class code: it

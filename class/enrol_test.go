@@ -367,6 +367,9 @@ func (f *flakyMatch) Match(ctx context.Context, code, id, ref string) error {
 // the seat while the store refuses it, and in the store once it answers
 // again, with no key pressed.
 func TestMatchKeptThroughAnOutage(t *testing.T) {
+	// waits for the seats' real-time retries: beside the package's
+	// other tests, owning its store, links and logs
+	t.Parallel()
 	ctx := context.Background()
 	store := NewMemory(nil)
 	link := &flakyMatch{flaky: newFlaky(store), failed: make(chan struct{}, 1)}

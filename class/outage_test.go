@@ -120,6 +120,9 @@ func told(s *session, note string) bool { return slices.Contains(s.notes, note) 
 // every follower comes to the leader's place with no key pressed, with
 // every answer in the store.
 func TestOutageKeepsTheStep(t *testing.T) {
+	// waits for the seats' real-time retries: beside the package's
+	// other tests, owning its store, links and logs
+	t.Parallel()
 	ctx := context.Background()
 	store := NewMemory(nil)
 	linkA, linkB := newFlaky(store), newFlaky(store)
@@ -221,6 +224,9 @@ func TestOutageKeepsTheStep(t *testing.T) {
 // compare-and-set to the newer one, is dropped, and its session is told
 // and shows the class's place, where every follower is.
 func TestKeptStepLosesToANewer(t *testing.T) {
+	// waits for the seats' real-time retries: beside the package's
+	// other tests, owning its store, links and logs
+	t.Parallel()
 	ctx := context.Background()
 	store := NewMemory(nil)
 	linkA := newFlaky(store)

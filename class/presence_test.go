@@ -62,12 +62,14 @@ func (h *deadHub) Put(ctx context.Context, code string, m Member) error {
 func TestPresence(t *testing.T) {
 	t.Run("memory", func(t *testing.T) {
 		simtest.QuickOnly(t)
+		t.Parallel() // its own hub and clock, beside the package's tests
 		c := &clock{t: t0}
 		h := NewMemory(c.now)
 		presence(t, c, h, h)
 	})
 	t.Run("miniredis", func(t *testing.T) {
 		simtest.QuickOnly(t)
+		t.Parallel() // its own server and clock
 		s := miniredis.RunT(t)
 		c := &clock{t: t0}
 		a, err := NewRedis(context.Background(), "redis://"+s.Addr(), c.now)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"locksim/sim/simtest/testmain"
 )
 
 // modeEnv makes this test binary a child (TestMain): "spin" enters (its
@@ -19,7 +21,7 @@ const modeEnv = "LOCKSIM_TEST_RUNNER_CHILD"
 func TestMain(m *testing.M) {
 	switch os.Getenv(modeEnv) {
 	case "":
-		os.Exit(m.Run())
+		testmain.Run(m) // this tier's tests, without -race's second at exit
 	case "spin":
 		if err := Enter(); err != nil {
 			fmt.Fprintln(os.Stderr, err)

@@ -17,21 +17,24 @@ import (
 // in the client's words (no "(error)", which only a server sends), with
 // the timeout the client really waited.
 func TestPlainSaysWhyItStops(t *testing.T) {
-	// a command timeout and the server's hold, seconds on the real
-	// clock: waited beside the package's other tests, which own their
-	// servers too
+	// a command timeout, a second on the real clock: waited beside the
+	// package's other tests, which own their servers too
 	t.Parallel()
 	b := embedded(t)
 	// every connection waits this long: a second no loaded machine takes
-	// to answer in process, while the renewal is held three
+	// to answer in process, while the renewal is held till the end
 	const timeout = time.Second
 	b.SetCommandTimeout(timeout)
-	// the server takes longer than the client waits over every renewal
+	// the server takes longer than the client waits over every renewal:
+	// it answers none until the test is over, when the client has long
+	// given up (an event, not a time; released before the server closes)
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
 	b.Embedded().Server().SetPreHook(func(c *server.Peer, cmd string, args ...string) bool {
 		if cmd != "EVAL" || len(args) == 0 || args[0] != sim.ExtendLua.Src {
 			return false
 		}
-		time.Sleep(3 * timeout)
+		<-release
 		return true
 	})
 	var out bytes.Buffer

@@ -369,10 +369,15 @@ func TestCauseRenewalsUnanswered(t *testing.T) {
 	b := embedded(t)
 	// every connection waits this long, B's and the reads among them: a
 	// second no loaded machine takes to answer in process, while each
-	// renewal is held three
+	// renewal is held till the end
 	const timeout = time.Second
 	b.SetCommandTimeout(timeout)
-	interceptExtend(b, func(*server.Peer) { time.Sleep(3 * timeout) })
+	// no renewal is answered until the test is over, when A's client has
+	// long given up on each (an event, not a time; released before the
+	// server closes)
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	interceptExtend(b, func(*server.Peer) { <-release })
 	c := playCaused(t, b, 0, nil, moveBAcquire)
 	n := 0
 	for _, e := range c.snap.Events {

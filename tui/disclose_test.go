@@ -24,13 +24,13 @@ import (
 )
 
 // TestNothingAnswersAnOpenQuestion is the walk that proves the disclosure
-// rule (play.Disclosure). For every question of every story (the quick
-// tier: each scene's first story that asks; the slow tier: every other),
-// at 80x24 and 120x40, the evidence is derived from the run itself: the
-// rows of the learner's screen at the first step after the reveal that
-// are not on the learner's screen at the question reached forward (log
-// lines, readout sentences, key and node rows, cards, the verdict and the
-// properties). It must not be empty. Then no output at the question point
+// rule (play.Disclosure). For every question of every story, at 80x24 and
+// 120x40 (the quick tier: each scene's first story that asks, at 80x24;
+// the slow tier: that story at 120x40, every other at both), the
+// evidence is derived from the run itself: the rows of the learner's
+// screen at the first step after the reveal that are not on the
+// learner's screen at the question reached forward (log lines, readout
+// sentences, key and node rows, cards, the verdict and the properties). It must not be empty. Then no output at the question point
 // may show any of it: the learner's screen reached by seek, by a story
 // code and after a settings change and back; the projector's, reached by
 // the clicker and by stepping back after the reveal (once, and twice then
@@ -61,10 +61,15 @@ func TestNothingAnswersAnOpenQuestion(t *testing.T) {
 				if at < 0 {
 					continue
 				}
-				if asked++; !simtest.InTier(asked <= 1) {
-					continue
-				}
+				asked++
 				for _, size := range [][2]int{{80, 24}, {120, 40}} {
+					// the quick tier walks each scene's first story that
+					// asks at 80x24, the layout every screen must fit; the
+					// slow tier the same story at 120x40 and every other
+					// story at both
+					if !simtest.InTier(asked <= 1 && size[0] == 80) {
+						continue
+					}
 					w := &walk{t: t, b: embedded(t), sc: sc, p: p, at: at, moment: sc.MomentAt(sc.Build(p).Moves, at), w: size[0], h: size[1]}
 					w.where = fmt.Sprintf("%s (%s) at %dx%d", sc.ID, sc.Describe(p), size[0], size[1])
 					w.run()
@@ -512,7 +517,7 @@ func logPaneRows(v string) []string {
 			in = strings.HasPrefix(r, "── commands")
 			continue
 		}
-		if in && r != "" || logRow.MatchString(r) {
+		if in && r != "" || strings.HasPrefix(r, "+") && logRow.MatchString(r) {
 			out = append(out, r)
 		}
 	}
@@ -540,7 +545,8 @@ func screenRows(v string) []string {
 		if r == play.AnswerKeyHeading {
 			break // the answer key, for a role that may read it
 		}
-		if r == "" || script || timelineRow.MatchString(r) {
+		// (the regexp, dear under -race, only on a row with the clock)
+		if r == "" || script || strings.Contains(r, "t=+") && timelineRow.MatchString(r) {
 			continue
 		}
 		out = append(out, r)

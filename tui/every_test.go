@@ -33,7 +33,10 @@ var (
 // agree with the keys read back, that with nothing selected the readout
 // explains the latest step, that the ⚠ line and the scoreboard name the
 // same violation, and that the screen is exactly 24 rows of 80 columns.
-// A new scene is covered by registering it.
+// A new scene is covered by registering it. The quick tier walks each
+// story as written and with each setting changed alone, and a sample of
+// the learner's moves; the slow tier the combinations of settings and the
+// other moves (see points).
 func TestEveryScene(t *testing.T) {
 	t.Parallel()
 	for _, sc := range scenes.All() {
@@ -65,6 +68,7 @@ func checkPoint(t *testing.T, sc *scenes.Scene, text content.Text, pt storyPoint
 	led := scenes.Fold(pt.snap)
 	edited := strings.Contains(pt.where, "inserted")
 	var byActor []string
+	readoutRows80 := map[string]int{} // a readout's rows at 80 columns
 	// every selection on the stories as written; after a learner's move,
 	// nothing selected and the actor of the latest step (the readout that
 	// move changes)
@@ -85,7 +89,7 @@ func checkPoint(t *testing.T, sc *scenes.Scene, text content.Text, pt storyPoint
 		ex := scenes.Explain(sc, v)
 		where := fmt.Sprintf("%s, selected %d", pt.where, sel)
 		all := ex.Readout + " " + ex.Verdict + " " + ex.Alarm + " " + cardText(ex.Cards)
-		if ex.Readout == "" || strings.Contains(all, "[no text") || strings.Contains(all, "%!") || unfilled.MatchString(all) || emptySlot.MatchString(ex.Readout+" "+ex.Alarm) {
+		if ex.Readout == "" || strings.Contains(all, "[no text") || strings.Contains(all, "%!") || strings.Contains(all, "{") && unfilled.MatchString(all) || emptySlot.MatchString(ex.Readout+" "+ex.Alarm) {
 			t.Fatalf("%s: readout %q, verdict %q, alarm %q, cards %q", where, ex.Readout, ex.Verdict, ex.Alarm, cardText(ex.Cards))
 		}
 		// three rows, or more at the start, when the log is empty and gives
@@ -94,7 +98,14 @@ func checkPoint(t *testing.T, sc *scenes.Scene, text content.Text, pt storyPoint
 		if pt.snap.Pos == 0 {
 			limit = 5
 		}
-		if rows := strings.Count(lipgloss.NewStyle().Width(80).Render(ex.Readout), "\n") + 1; rows > limit {
+		rows, ok := readoutRows80[ex.Readout]
+		if !ok {
+			// drawn once per readout: the latest step's actor's is nothing
+			// selected's again
+			rows = strings.Count(lipgloss.NewStyle().Width(80).Render(ex.Readout), "\n") + 1
+			readoutRows80[ex.Readout] = rows
+		}
+		if rows > limit {
 			t.Errorf("%s: readout takes %d rows at 80 columns: %s", where, rows, ex.Readout)
 		}
 		byActor = append(byActor, ex.Readout)

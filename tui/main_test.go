@@ -218,7 +218,10 @@ func points(t testing.TB, id string, learner bool) []storyPoint {
 	// runs the benchmarks with -tags slow)
 	_, bench := t.(*testing.B)
 	for _, p := range storyVariants(id) {
-		if !simtest.Slow || bench { // the slow tier's tests walk only the moves the quick tier left out
+		// the quick tier walks the story as written and each setting
+		// changed alone; the slow tier the combinations of two settings or
+		// more and the learner's moves the quick tier left out
+		if simtest.InTier(changed(p) <= 1) || bench {
 			play(sc.Describe(p), p, 0, nil)
 		}
 		// the learner's moves on the story as written and on each setting

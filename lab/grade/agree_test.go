@@ -2,6 +2,8 @@ package grade
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -23,6 +25,12 @@ var agreeSet = []struct {
 	// says are texts of the failing tests' messages, stories and lessons
 	// (whitespace folded), and never texts none of them may hold
 	says, never []string
+	// quick, for a lock whose default grade is too long for the quick
+	// tier, is the policy (lab.json's form) the quick tier grades it
+	// under instead, with quickWant its statuses: the property it breaks,
+	// on the one fault its shortest break takes, which finds the same
+	// break and story; the slow tier gives it the default grade
+	quick, quickWant string
 }{
 	// the key lapses a millisecond after the release: freed within twice
 	// the TTL
@@ -31,9 +39,11 @@ var agreeSet = []struct {
 		says: []string{"A's release changed the TTL of B's lock", "it gave B's lock a new TTL"}},
 	// the ledger judges a foreign re-time by an extend
 	{dir: "watchdog-bare-pexpire", want: "fail mutual-exclusion=pass resource-safety=pass no-foreign-release=fail deadlock-freedom=pass" + meLessons,
-		says: []string{"A's watchdog extend changed the TTL of B's lock", "it gave B's lock a new TTL"}},
+		says:  []string{"A's watchdog extend changed the TTL of B's lock", "it gave B's lock a new TTL"},
+		quick: watchdogOneFault, quickWant: "fail no-foreign-release=fail"},
 	{dir: "extend-set-xx", want: "fail mutual-exclusion=pass resource-safety=pass no-foreign-release=fail deadlock-freedom=pass" + meLessons,
-		says: []string{"A's watchdog extend overwrote B's lock", "the script wrote A's value over it"}},
+		says:  []string{"A's watchdog extend overwrote B's lock", "the script wrote A's value over it"},
+		quick: watchdogOneFault, quickWant: "fail no-foreign-release=fail"},
 	// "A released" only for a release that removed the key
 	{dir: "extend-gives-up", want: "fail mutual-exclusion=pass resource-safety=pass no-foreign-release=pass deadlock-freedom=fail lesson: mutual-exclusion (restart)=pass",
 		says:  []string{"A's extend answered (integer) 0, so A gave the lock up without a release, and left the key with no TTL", "takes the reply for a lost lock and gives it up, sending no release"},
@@ -68,22 +78,40 @@ var agreeSet = []struct {
 		says: []string{"A's release deleted B's lock", "the release removed it: A deleted B's lock"}},
 }
 
+// watchdogOneFault is the quick tier's policy for the agreement set's
+// watchdog locks (their lab.json, no-foreign-release alone, one fault a
+// schedule): their default grade searches two faults a schedule over
+// every renewal, ten seconds each under -race, most of the package's
+// quick tier; their break takes one fault (a pause past the TTL).
+const watchdogOneFault = `{"ttl_ms": 1000, "work_ms": 1500, "watchdog_ms": 500, "properties": ["no-foreign-release"], "bound": {"clients": 2, "faults": 1, "depth": 12, "max_schedules": 200000}}`
+
 // TestStoryAgreesWithGrade grades each lock of agreeSet under the default
 // grade and holds it to its verdict, and every failing test's story,
 // played by the program's own transcript, to the grade: its question
 // answered "yes", its verdict naming the property (see agrees). TestTable
-// holds the table's locks to the same.
+// holds the table's locks to the same. A lock with a quick policy is
+// graded under it in the quick tier (its break, story and texts), under
+// the default grade in the slow tier; every other lock in the quick tier.
 func TestStoryAgreesWithGrade(t *testing.T) {
-	simtest.QuickOnly(t)
 	for _, c := range agreeSet {
 		t.Run(c.dir, func(t *testing.T) {
+			pin, want := Pin{}, c.want
+			switch {
+			case c.quick == "":
+				simtest.QuickOnly(t)
+			case !simtest.Slow:
+				pin.Policy, want = filepath.Join(t.TempDir(), "quick.json"), c.quickWant
+				if err := os.WriteFile(pin.Policy, []byte(c.quick), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
 			t.Parallel()
-			res, err := Dir(context.Background(), "../testdata/agree/"+c.dir, Pin{})
+			res, err := Dir(context.Background(), "../testdata/agree/"+c.dir, pin)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := statuses(res); got != c.want {
-				t.Errorf("statuses\n got %s\nwant %s", got, c.want)
+			if got := statuses(res); got != want {
+				t.Errorf("%s: statuses\n got %s\nwant %s", pin.Name(), got, want)
 			}
 			told := agrees(t, res)
 			for _, s := range c.says {

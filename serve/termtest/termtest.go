@@ -215,13 +215,7 @@ func (tm *Term) WaitUntil(what string, ok func(screen string) bool) string {
 	}
 	tm.waits = append(tm.waits, w)
 	tm.mu.Unlock()
-	defer func() {
-		tm.mu.Lock()
-		if i := slices.Index(tm.waits, w); i >= 0 {
-			tm.waits = slices.Delete(tm.waits, i, i+1)
-		}
-		tm.mu.Unlock()
-	}()
+	defer tm.unwait(w)
 	deadline := time.NewTimer(Hang)
 	defer deadline.Stop()
 	select {
@@ -242,6 +236,43 @@ func (tm *Term) WaitUntil(what string, ok func(screen string) bool) string {
 		tm.t.Fatalf("the screen never showed %s:\n%s", what, tm.Screen())
 	}
 	return ""
+}
+
+// EndOr waits until the session ends or ok holds of a screen drawn (as
+// WaitUntil sees them), whichever comes first; ended tells which. A test
+// that wants a session refused fails at once on the screen of one let in,
+// rather than at the end of Hang.
+func (tm *Term) EndOr(ok func(screen string) bool) (screen string, ended bool) {
+	tm.t.Helper()
+	w := &waiting{ok: ok, hit: make(chan string, 1)}
+	tm.mu.Lock()
+	if s := tm.screen(); ok(s) {
+		tm.mu.Unlock()
+		return s, false
+	}
+	tm.waits = append(tm.waits, w)
+	tm.mu.Unlock()
+	defer tm.unwait(w)
+	deadline := time.NewTimer(Hang)
+	defer deadline.Stop()
+	select {
+	case s := <-w.hit:
+		return s, false
+	case <-tm.ended:
+		return tm.Screen(), true
+	case <-deadline.C:
+		tm.t.Fatalf("the session neither ended nor showed what was asked; screen:\n%s", tm.Screen())
+	}
+	return "", false
+}
+
+// unwait takes w off the waits.
+func (tm *Term) unwait(w *waiting) {
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	if i := slices.Index(tm.waits, w); i >= 0 {
+		tm.waits = slices.Delete(tm.waits, i, i+1)
+	}
 }
 
 // wait waits for the session to end.

@@ -326,3 +326,62 @@ func TestFlushOfNothingSaysNothingOfTheStore(t *testing.T) {
 		t.Fatalf("the seat's watch heard %+v, want the outage, then the store back", heard)
 	}
 }
+
+// gate is a hub whose Put waits for its release, then answers ok.
+type gate struct {
+	*flaky
+	putting chan struct{} // a token as a gated Put starts
+	release chan struct{}
+}
+
+func (g *gate) Put(ctx context.Context, code string, m Member) error {
+	if m.Name != "slow" {
+		return g.flaky.Put(ctx, code, m)
+	}
+	g.putting <- struct{}{}
+	<-g.release
+	return nil // answered before the store went away
+}
+
+// TestOutageLogIgnoresAnAnswerFromBefore: a call answered before the
+// store went away but noted after a failure (another goroutine's, on a
+// busy machine) does not end the outage in the log: the outage is one
+// line, however its calls' answers interleave.
+func TestOutageLogIgnoresAnAnswerFromBefore(t *testing.T) {
+	ctx := context.Background()
+	store := NewMemory(nil)
+	g := &gate{flaky: newFlaky(store), putting: make(chan struct{}), release: make(chan struct{})}
+	var log serverLog
+	h := OutageLog(g, log.logf)
+	info, err := h.Open(ctx, "teacher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- h.Put(ctx, info.Code, Member{ID: "k-1", Name: "slow", Role: Student}) }()
+	<-g.putting // the slow call has begun
+	g.down.Store(true)
+	if err := h.Put(ctx, info.Code, Member{ID: "k-2", Name: "s2", Role: Student}); err == nil {
+		t.Fatal("a Put went through the outage")
+	}
+	close(g.release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Put(ctx, info.Code, Member{ID: "k-2", Name: "s2", Role: Student}); err == nil {
+		t.Fatal("a Put went through the outage")
+	}
+	if lines := log.all(); len(lines) != 1 {
+		t.Fatalf("one outage logged %d lines: %q", len(lines), lines)
+	}
+	// the store back, a call begun after says so: the next outage is news
+	g.down.Store(false)
+	if err := h.Put(ctx, info.Code, Member{ID: "k-2", Name: "s2", Role: Student}); err != nil {
+		t.Fatal(err)
+	}
+	g.down.Store(true)
+	_ = h.Put(ctx, info.Code, Member{ID: "k-2", Name: "s2", Role: Student})
+	if lines := log.all(); len(lines) != 2 {
+		t.Fatalf("two outages logged %d lines: %q", len(lines), lines)
+	}
+}

@@ -41,18 +41,36 @@ type outageLog struct {
 
 	mu   sync.Mutex
 	down bool
+	// outages counts the outages logged: a call's answer is news of the
+	// store only if no outage began after the call did
+	outages int
 }
 
-// note takes the answer err to a call made with ctx.
-func (o *outageLog) note(ctx context.Context, err error) {
+// began is taken as a call starts, for note.
+func (o *outageLog) began() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.outages
+}
+
+// note takes the answer err to a call made with ctx, begun at at: a
+// call that went through but began before the outage now logged (its
+// answer came before the store went away, and reached here after a
+// failure) says nothing of the store now.
+func (o *outageLog) note(ctx context.Context, at int, err error) {
 	switch {
 	case err == nil:
 		o.mu.Lock()
-		o.down = false
+		if at == o.outages {
+			o.down = false
+		}
 		o.mu.Unlock()
 	case unreachable(ctx, err):
 		o.mu.Lock()
 		first := !o.down
+		if first {
+			o.outages++
+		}
 		o.down = true
 		o.mu.Unlock()
 		if first && o.logf != nil {
@@ -62,79 +80,92 @@ func (o *outageLog) note(ctx context.Context, err error) {
 }
 
 func (o *outageLog) Open(ctx context.Context, lead string) (Info, error) {
+	n := o.began()
 	i, err := o.Hub.Open(ctx, lead)
-	o.note(ctx, err)
+	o.note(ctx, n, err)
 	return i, err
 }
 
 func (o *outageLog) OpenNamed(ctx context.Context, lead, name string) (Info, error) {
+	n := o.began()
 	i, err := o.Hub.OpenNamed(ctx, lead, name)
-	o.note(ctx, err)
+	o.note(ctx, n, err)
 	return i, err
 }
 
 func (o *outageLog) CloseClass(ctx context.Context, code string) error {
+	n := o.began()
 	err := o.Hub.CloseClass(ctx, code)
-	o.note(ctx, err)
+	o.note(ctx, n, err)
 	return err
 }
 
 func (o *outageLog) ClearRoster(ctx context.Context, code string) error {
+	n := o.began()
 	err := o.Hub.ClearRoster(ctx, code)
-	o.note(ctx, err)
+	o.note(ctx, n, err)
 	return err
 }
 
 func (o *outageLog) Find(ctx context.Context, code string) (Info, error) {
+	n := o.began()
 	i, err := o.Hub.Find(ctx, code)
-	o.note(ctx, err)
+	o.note(ctx, n, err)
 	return i, err
 }
 
 func (o *outageLog) Put(ctx context.Context, code string, m Member) error {
+	n := o.began()
 	err := o.Hub.Put(ctx, code, m)
-	o.note(ctx, err)
+	o.note(ctx, n, err)
 	return err
 }
 
 func (o *outageLog) SwapLead(ctx context.Context, code string, prev int64, l Lead) (Lead, bool, error) {
+	n := o.began()
 	cur, won, err := o.Hub.SwapLead(ctx, code, prev, l)
-	o.note(ctx, err)
+	o.note(ctx, n, err)
 	return cur, won, err
 }
 
 func (o *outageLog) Roster(ctx context.Context, code string) ([]Member, error) {
+	n := o.began()
 	ms, err := o.Hub.Roster(ctx, code)
-	o.note(ctx, err)
+	o.note(ctx, n, err)
 	return ms, err
 }
 
 func (o *outageLog) Beat(ctx context.Context, code, id string, role Role, at time.Time) error {
+	n := o.began()
 	err := o.Hub.Beat(ctx, code, id, role, at)
-	o.note(ctx, err)
+	o.note(ctx, n, err)
 	return err
 }
 
 func (o *outageLog) LastBeat(ctx context.Context, code, id string, role Role) (time.Time, error) {
+	n := o.began()
 	t, err := o.Hub.LastBeat(ctx, code, id, role)
-	o.note(ctx, err)
+	o.note(ctx, n, err)
 	return t, err
 }
 
 func (o *outageLog) LeadOf(ctx context.Context, code string) (Lead, bool, error) {
+	n := o.began()
 	l, ok, err := o.Hub.LeadOf(ctx, code)
-	o.note(ctx, err)
+	o.note(ctx, n, err)
 	return l, ok, err
 }
 
 func (o *outageLog) Watch(ctx context.Context, code string) (*Watch, error) {
+	n := o.began()
 	w, err := o.Hub.Watch(ctx, code)
-	o.note(ctx, err)
+	o.note(ctx, n, err)
 	return w, err
 }
 
 func (o *outageLog) Match(ctx context.Context, code, id, ref string) error {
+	n := o.began()
 	err := o.Hub.Match(ctx, code, id, ref)
-	o.note(ctx, err)
+	o.note(ctx, n, err)
 	return err
 }

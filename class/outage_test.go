@@ -277,3 +277,117 @@ func TestKeptStepLosesToANewer(t *testing.T) {
 		t.Fatalf("server A logged %q", lines)
 	}
 }
+
+// TestFlushOfNothingSaysNothingOfTheStore: a seat whose beat found the
+// class store unreachable stays out of touch through a flush with nothing
+// to write (a kick after the row went, a refresh with no change): only a
+// write tried tells whether the store answers, so its session is never
+// told the class is back in touch during the outage. The test calls the
+// seat's beat and flush as its own loop does, so no ticker decides it.
+func TestFlushOfNothingSaysNothingOfTheStore(t *testing.T) {
+	ctx := context.Background()
+	store := NewMemory(nil)
+	link := newFlaky(store)
+	info, err := link.Open(ctx, "teacher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seat, err := Sit(ctx, link, info.Code, Member{ID: "k-1", Name: "s1", Role: Student}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { seat.Leave(ctx) })
+	w, err := seat.Watch()
+	if err != nil {
+		t.Fatal(err)
+	}
+	link.down.Store(true)
+	seat.beat()
+	if !seat.Down() {
+		t.Fatal("a beat the store refused should leave the seat out of touch")
+	}
+	seat.mu.Lock()
+	// the row went as the seat sat; its refresh is Refresh away
+	due := seat.lead != nil || seat.rowDue || len(seat.matches) > 0
+	seat.mu.Unlock()
+	if due {
+		t.Fatal("the seat has something to put: its flush would try a write")
+	}
+	seat.flush()
+	if !seat.Down() {
+		t.Fatal("a flush that wrote nothing said the store was back during the outage")
+	}
+	// the store returns: the next write that goes through (a beat, every
+	// Beat) says so, and only then
+	link.down.Store(false)
+	var heard []Store
+	for len(heard) == 0 || heard[len(heard)-1].Down {
+		for _, e := range next(t, w) {
+			if e.Kind == KindStore {
+				heard = append(heard, *e.Store)
+			}
+		}
+	}
+	if len(heard) != 2 || !heard[0].Down {
+		t.Fatalf("the seat's watch heard %+v, want the outage, then the store back", heard)
+	}
+}
+
+// gate is a hub whose Put waits for its release, then answers ok.
+type gate struct {
+	*flaky
+	putting chan struct{} // a token as a gated Put starts
+	release chan struct{}
+}
+
+func (g *gate) Put(ctx context.Context, code string, m Member) error {
+	if m.Name != "slow" {
+		return g.flaky.Put(ctx, code, m)
+	}
+	g.putting <- struct{}{}
+	<-g.release
+	return nil // answered before the store went away
+}
+
+// TestOutageLogIgnoresAnAnswerFromBefore: a call answered before the
+// store went away but noted after a failure (another goroutine's, on a
+// busy machine) does not end the outage in the log: the outage is one
+// line, however its calls' answers interleave.
+func TestOutageLogIgnoresAnAnswerFromBefore(t *testing.T) {
+	ctx := context.Background()
+	store := NewMemory(nil)
+	g := &gate{flaky: newFlaky(store), putting: make(chan struct{}), release: make(chan struct{})}
+	var log serverLog
+	h := OutageLog(g, log.logf)
+	info, err := h.Open(ctx, "teacher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- h.Put(ctx, info.Code, Member{ID: "k-1", Name: "slow", Role: Student}) }()
+	<-g.putting // the slow call has begun
+	g.down.Store(true)
+	if err := h.Put(ctx, info.Code, Member{ID: "k-2", Name: "s2", Role: Student}); err == nil {
+		t.Fatal("a Put went through the outage")
+	}
+	close(g.release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Put(ctx, info.Code, Member{ID: "k-2", Name: "s2", Role: Student}); err == nil {
+		t.Fatal("a Put went through the outage")
+	}
+	if lines := log.all(); len(lines) != 1 {
+		t.Fatalf("one outage logged %d lines: %q", len(lines), lines)
+	}
+	// the store back, a call begun after says so: the next outage is news
+	g.down.Store(false)
+	if err := h.Put(ctx, info.Code, Member{ID: "k-2", Name: "s2", Role: Student}); err != nil {
+		t.Fatal(err)
+	}
+	g.down.Store(true)
+	_ = h.Put(ctx, info.Code, Member{ID: "k-2", Name: "s2", Role: Student})
+	if lines := log.all(); len(lines) != 2 {
+		t.Fatalf("two outages logged %d lines: %q", len(lines), lines)
+	}
+}

@@ -44,13 +44,16 @@ func hearWithin(s *session, d time.Duration, what string, ok func(*session) bool
 // each server logged the outage once. Killed, the server refuses every
 // call (it comes back with what it had: appendfsync always); paused
 // (SIGSTOP) it answers nothing and no connection closes, so calls time
-// out.
+// out. The two run side by side, each on a redis-server of its own: most
+// of their time is the outage's 10 s, waited out.
 func TestRedisOutageUnderTwoServers(t *testing.T) {
 	t.Run("killed", func(t *testing.T) {
+		t.Parallel()
 		srv := simtest.StartServer(t, "--appendonly", "yes", "--appendfsync", "always", "--dir", t.TempDir())
 		redisOutage(t, srv.URL, srv.Stop, srv.Start)
 	})
 	t.Run("paused", func(t *testing.T) {
+		t.Parallel()
 		srv := simtest.StartServer(t)
 		pid := serverPID(t, srv.URL)
 		redisOutage(t, srv.URL, func() {

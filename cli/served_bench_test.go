@@ -31,8 +31,9 @@ import (
 )
 
 // The served benchmarks' sizes. The issue's figures are for 60 sessions
-// and 30 idle seconds; the idle window is 2 s unless asked, so that CI's
-// -benchtime=1x smoke stays short:
+// and 30 idle seconds; the idle window is 2 s unless asked, and CI's
+// smoke (-short -benchtime=1x) takes 10 sessions and half a second, each
+// through the same code (sessions and idleWindow):
 //
 //	go test ./cli -run '^$' -bench Served -benchtime 30x -locksim.idle 30s
 var (
@@ -40,6 +41,23 @@ var (
 	benchIdle     = flag.Duration("locksim.idle", 2*time.Second, "BenchmarkServedIdle's idle window")
 	benchHogs     = flag.Int("locksim.hogs", 0, "CPU hogs (processes that spin, one core each) beside BenchmarkServedFollow, as CI's soak runs it")
 )
+
+// sessions is the served benchmarks' class: -locksim.sessions, at most
+// 10 under -short.
+func sessions() int {
+	if testing.Short() {
+		return min(*benchSessions, 10)
+	}
+	return *benchSessions
+}
+
+// idleWindow is -locksim.idle, at most half a second under -short.
+func idleWindow() time.Duration {
+	if testing.Short() {
+		return min(*benchIdle, 500*time.Millisecond)
+	}
+	return *benchIdle
+}
 
 // A hog (LOCKSIM_HOG=1) spins until it is killed: a core the machine
 // does not have, as `yes > /dev/null` takes one.
@@ -248,7 +266,7 @@ func (s *served) idle(b *testing.B, terms []*termtest.Light) (cpu, took time.Dur
 		sent -= lt.Bytes()
 	}
 	cpu0, at := s.cpu(b), time.Now()
-	time.Sleep(*benchIdle)
+	time.Sleep(idleWindow())
 	cpu, took = s.cpu(b)-cpu0, time.Since(at)
 	for _, lt := range terms {
 		sent += lt.Bytes()
@@ -324,8 +342,8 @@ func load1(b *testing.B) float64 {
 //
 //	go test ./cli -run '^$' -bench ServedSteps -benchtime 30x
 func BenchmarkServedSteps(b *testing.B) {
-	s := startServed(b, *benchSessions)
-	terms := make([]*termtest.Light, *benchSessions)
+	s := startServed(b, sessions())
+	terms := make([]*termtest.Light, sessions())
 	for i := range terms {
 		terms[i], _ = openStudent(b, s.addr, fmt.Sprintf("s%d", i), uint64(i+1))
 	}
@@ -367,7 +385,7 @@ var openedClass = regexp.MustCompile(`class ([a-z2-9]{5}) \(`)
 //
 //	go test ./cli -run '^$' -bench ServedFollow -benchtime 30x -locksim.hogs 1
 func BenchmarkServedFollow(b *testing.B) {
-	s := startServed(b, *benchSessions)
+	s := startServed(b, sessions())
 	teach := termtest.OpenLight(b, termtest.Dial(b, s.addr, "prof", s.teacher), 100, 30, "")
 	if !teach.Wait(b, "Your name") {
 		b.FailNow()
@@ -391,7 +409,7 @@ func BenchmarkServedFollow(b *testing.B) {
 	if !teach.Wait(b, "the class is asked to follow") {
 		b.FailNow()
 	}
-	terms := make([]*termtest.Light, *benchSessions)
+	terms := make([]*termtest.Light, sessions())
 	for i := range terms {
 		lt := termtest.OpenLight(b, termtest.Dial(b, s.addr, code, termtest.NewKey(b)), 100, 30, "")
 		if !lt.Wait(b, "Your name") {
@@ -478,7 +496,7 @@ func BenchmarkServedFollow(b *testing.B) {
 //	go test ./cli -run '^$' -bench ServedIdle -benchtime 1x -locksim.idle 30s
 func BenchmarkServedIdle(b *testing.B) {
 	const mib = 1 << 20
-	n := *benchSessions
+	n := sessions()
 	for b.Loop() {
 		// the measure below runs once whatever -benchtime says, after the
 		// loop: b.Loop's start drops the metrics reported before it

@@ -37,7 +37,7 @@ var watchingOn = regexp.MustCompile(`watching (s\d\d) \(`)
 //
 //	go test ./cli -run '^$' -bench ServedWatch -benchtime 30x -locksim.idle 30s
 func BenchmarkServedWatch(b *testing.B) {
-	n := *benchSessions
+	n := sessions()
 	keys := make([]gossh.Signer, watchers)
 	var file []byte
 	for i := range keys {

@@ -12,7 +12,7 @@ import (
 // Presence: a client whose packets stop without a FIN (a laptop shut, a
 // Wi-Fi gone) leaves a TCP connection that reads nothing and errs never,
 // so the session, its seat and its roster row would stay online. Every
-// ProbeEvery the server asks the client to answer (SSH: a
+// ProbeEvery (Config.ProbeEvery) the server asks the client to answer (SSH: a
 // keepalive@openssh.com global request, as OpenSSH's
 // ServerAliveInterval does; a tab: a WebSocket ping); a probe unanswered
 // within half that is missed, and ProbesMissed missed in a row end the
@@ -93,10 +93,11 @@ func watchPresence(ticks <-chan time.Time, timeout time.Duration, p probe, gone 
 	return cancel
 }
 
-// keepPresence is watchPresence at ProbeEvery, for a session's life.
-func keepPresence(p probe, gone func()) (stop func()) {
-	t := time.NewTicker(ProbeEvery)
-	stopWatch := watchPresence(t.C, ProbeEvery/2, p, gone)
+// keepPresence is watchPresence every every (Config.ProbeEvery), for a
+// session's life.
+func keepPresence(every time.Duration, p probe, gone func()) (stop func()) {
+	t := time.NewTicker(every)
+	stopWatch := watchPresence(t.C, every/2, p, gone)
 	return func() {
 		stopWatch()
 		t.Stop()

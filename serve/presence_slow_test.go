@@ -75,12 +75,14 @@ func (f *freezer) freeze() { f.once.Do(func() { close(f.frozen) }) }
 // without a FIN (cut at the test's proxy) misses two keepalives; the
 // server closes the session, says why in its log, and the class hears
 // the student leave (its seat goes offline at once). It takes two probes
-// of ProbeEvery on the wall clock, so it is in the slow tier.
+// on the wall clock (probeEvery, a second: the same watch as the default
+// 5 s, sooner), so it is in the slow tier.
 func TestSilentDropLeavesTheClass(t *testing.T) {
 	simtest.SkipUnlessSlow(t)
+	t.Parallel() // it waits out the probes, with nothing to do
 	tl := &testLog{}
 	class := &recordingClass{}
-	_, addr := testServer(t, Config{Class: class, Log: log.New(tl, "", 0)})
+	_, addr := testServer(t, Config{Class: class, Log: log.New(tl, "", 0), ProbeEvery: probeEvery})
 	px := newFreezer(t, addr)
 	tm := termtest.Open(t, termtest.Dial(t, px.addr, "k7q2", termtest.NewKey(t)), "xterm", 80, 24)
 	tm.WaitFor("welcome to class k7q2")
@@ -96,9 +98,10 @@ func TestSilentDropLeavesTheClass(t *testing.T) {
 // unanswered, the session closes and leaves the class.
 func TestSilentDropLeavesTheClassTab(t *testing.T) {
 	simtest.SkipUnlessSlow(t)
+	t.Parallel()
 	tl := &testLog{}
 	class := &recordingClass{}
-	_, _, base := webServer(t, Config{Class: class, Log: log.New(tl, "", 0)})
+	_, _, base := webServer(t, Config{Class: class, Log: log.New(tl, "", 0), ProbeEvery: probeEvery})
 	px := newFreezer(t, strings.TrimPrefix(base, "http://"))
 	tm := termtest.NewBrowser(t).Open(t, "http://"+px.addr, "/ws/c/k7q2", 80, 24)
 	tm.WaitFor("welcome to class k7q2")
@@ -109,8 +112,13 @@ func TestSilentDropLeavesTheClassTab(t *testing.T) {
 	}
 }
 
+// probeEvery is the silent-drop tests' probe interval: long enough that a
+// client on a loaded machine answers within its half, short enough that
+// the two missed probes take 2.5 s rather than the default's 12.5 s.
+const probeEvery = time.Second
+
 // waitLeft waits until the class heard one session leave: a hang guard
-// past the 12.5 s the probes take, never a timing.
+// far past the 2.5 s the probes take, never a timing.
 func waitLeft(t *testing.T, class *recordingClass, tl *testLog) {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)

@@ -95,6 +95,10 @@ type Config struct {
 	// is the proxy's, and the web front's are not counted.
 	ConnBurst int
 	ConnEvery time.Duration
+	// ProbeEvery is how often a session's client is asked to answer
+	// (presence.go; 0: ProbeEvery, 5 s); a test's shorter interval runs
+	// the same watch sooner.
+	ProbeEvery time.Duration
 	// ClassSize is the most sessions one class has on this server at
 	// once, its students' and projectors' (0: DefaultClassSize); a join
 	// beyond is refused, whatever its address. While a class has a
@@ -275,6 +279,9 @@ func New(c Config) (*Server, error) {
 	}
 	if c.ConnEvery == 0 {
 		c.ConnEvery = DefaultConnEvery
+	}
+	if c.ProbeEvery == 0 {
+		c.ProbeEvery = ProbeEvery
 	}
 	if c.NewPerAddress == 0 {
 		c.NewPerAddress = DefaultNewPerAddress

@@ -48,7 +48,7 @@ func (s *Server) handle(sess ssh.Session) {
 		return
 	}
 	if p, closeConn, ok := sshProbe(sess); ok {
-		defer keepPresence(p, func() {
+		defer keepPresence(s.cfg.ProbeEvery, p, func() {
 			s.cfg.Log.Printf("session %s: the client answered no keepalive for %d probes: closed", id.ID, ProbesMissed)
 			closeConn()
 		})()

@@ -278,6 +278,12 @@ func TestSessionsPerKey(t *testing.T) {
 // line's start. It returns what was said.
 func endsWith(t *testing.T, d termtest.Dialer, tm *termtest.Term, refused bool, want string) string {
 	t.Helper()
+	if refused {
+		// a session let in shows the contents: that is the failure, now
+		if s, ended := tm.EndOr(func(s string) bool { return strings.Contains(s, "1  race") }); !ended {
+			t.Fatalf("the session was let in; want it refused with %q:\n%s", want, s)
+		}
+	}
 	if d.Name == "ssh" {
 		if code := tm.WaitEnd(); code != 1 || !strings.Contains(tm.Stderr(), want) {
 			t.Fatalf("the session ended with %d, stderr %q; want 1 and %q", code, tm.Stderr(), want)

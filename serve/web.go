@@ -288,7 +288,7 @@ func (s *Server) webSession(w http.ResponseWriter, r *http.Request) {
 	defer release()
 	// the tab's context is not the server's: the shutdown ends the
 	// session with a line, as it does an SSH session
-	defer keepPresence(webProbe(conn), func() {
+	defer keepPresence(s.cfg.ProbeEvery, webProbe(conn), func() {
 		s.cfg.Log.Printf("session %s: the tab answered no ping for %d probes: closed", id.ID, ProbesMissed)
 		_ = conn.CloseNow()
 	})()

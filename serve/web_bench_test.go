@@ -21,7 +21,7 @@ import (
 //
 //	go test ./serve -run '^$' -bench WebClass -benchtime 20x
 func BenchmarkWebClass(b *testing.B) {
-	const students = 60
+	students, idle := classOf()
 	clock := newFakeClock() // the limits never fire during the run
 	s, _ := testServer(b, Config{Clock: clock, MaxSessions: students + InstructorSlots})
 	base := serveWeb(b, s)
@@ -57,7 +57,7 @@ func BenchmarkWebClass(b *testing.B) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			time.Sleep(time.Duration(i) * time.Second / students)
+			time.Sleep(time.Duration(i) * time.Second / time.Duration(students))
 			tick := time.NewTicker(time.Second)
 			defer tick.Stop()
 			for n := range b.N {
@@ -90,16 +90,16 @@ func BenchmarkWebClass(b *testing.B) {
 		b.ReportMetric(float64(stepBytes)/float64(len(latencies)), "B/step")
 	}
 	b.ReportMetric(0, "ns/op")
-	b.ReportMetric(float64(heap-min(empty, heap))/students/(1<<20), "MiB/session")
+	b.ReportMetric(float64(heap-min(empty, heap))/float64(students)/(1<<20), "MiB/session")
 
 	time.Sleep(300 * time.Millisecond)
 	sent := 0
 	for _, lt := range tabs {
 		sent -= lt.Bytes()
 	}
-	time.Sleep(2 * time.Second)
+	time.Sleep(idle)
 	for _, lt := range tabs {
 		sent += lt.Bytes()
 	}
-	b.ReportMetric(float64(sent)/students/2, "idle-B/s/session")
+	b.ReportMetric(float64(sent)/float64(students)/idle.Seconds(), "idle-B/s/session")
 }

@@ -19,6 +19,7 @@ import (
 type screen interface {
 	Send(keys string)
 	WaitFor(want ...string) string
+	WaitUntil(what string, ok func(screen string) bool) string
 }
 
 // TestOutOfFollowServed: served over SSH and in a browser tab, a student
@@ -80,8 +81,29 @@ func TestOutOfFollowServed(t *testing.T) {
 			teacher.WaitFor("1 of 1 answered", "ann", "predicted 2")
 			teacher.Send(".") // the reveal
 			teacher.WaitFor("their own runs answered")
-			ann.Send(".")
-			ann.WaitFor("4/10")
+			// ann's session hears the reveal through the class's store, on
+			// a goroutine of its own: until it has, her move is held again,
+			// with the same note. Each try starts a step back, which takes
+			// the note away, so that a hold draws it afresh: the test waits
+			// for what each key drew, never for a time.
+			for try := 1; ; try++ {
+				ann.Send(",")
+				ann.WaitUntil("a step back, the note gone", func(s string) bool {
+					return strings.Contains(s, "2/10") && !strings.Contains(s, "the class is still answering")
+				})
+				ann.Send(".")
+				ann.WaitFor("3/10")
+				ann.Send(".")
+				s := ann.WaitUntil("the move past the question, or its hold", func(s string) bool {
+					return strings.Contains(s, "4/10") || strings.Contains(s, "the class is still answering")
+				})
+				if strings.Contains(s, "4/10") {
+					break
+				}
+				if try == 100 {
+					t.Fatalf("after the reveal ann's move is still held:\n%s", s)
+				}
+			}
 
 			// her answer, judged by her run, is an answer of the poll
 			cell := regexp.MustCompile(`^2 (right|wrong)$`)

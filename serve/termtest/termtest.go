@@ -15,6 +15,7 @@ import (
 	"io"
 	"net"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -64,8 +65,7 @@ type Term struct {
 	t     testing.TB
 	p     pipe
 	emu   *vt.Emulator
-	mu    sync.Mutex    // guards emu: its cells are read while it writes
-	wrote chan struct{} // a signal after each write to the screen
+	mu    sync.Mutex    // guards emu (its cells are read while it writes) and waits
 	ended chan struct{} // closed when the session ended
 	raw   struct {
 		sync.Mutex
@@ -74,6 +74,16 @@ type Term struct {
 	errOut bytes.Buffer
 	// end is how the session ended, once ended is closed
 	end ending
+	// waits are the WaitUntil calls under way, each told of every screen
+	// drawn (guarded by mu)
+	waits []*waiting
+}
+
+// waiting is one WaitUntil: its check, and the first screen drawn that
+// passed it.
+type waiting struct {
+	ok  func(screen string) bool
+	hit chan string
 }
 
 // ending is how a session ended: over SSH its exit status (or the error
@@ -89,7 +99,7 @@ type ending struct {
 }
 
 func newTerm(t testing.TB, p pipe, w, h int) *Term {
-	tm := &Term{t: t, p: p, emu: vt.NewEmulator(w, h), wrote: make(chan struct{}, 1), ended: make(chan struct{})}
+	tm := &Term{t: t, p: p, emu: vt.NewEmulator(w, h), ended: make(chan struct{})}
 	tm.emu.SetBackgroundColor(color.RGBA{0, 0, 0, 255})
 	return tm
 }
@@ -107,10 +117,23 @@ func (tm *Term) screenWrite(p []byte) {
 	tm.raw.Unlock()
 	tm.mu.Lock()
 	_, _ = tm.emu.Write(p)
+	var s string
+	waits := slices.Clone(tm.waits)
+	if len(waits) > 0 {
+		s = tm.screen()
+	}
 	tm.mu.Unlock()
-	select {
-	case tm.wrote <- struct{}{}:
-	default:
+	// every screen drawn is seen, however briefly it stood: a note the
+	// next frame replaces, before the test's goroutine ran on a busy
+	// machine, still counts as shown (the checks run outside the lock,
+	// free to read the terminal)
+	for _, w := range waits {
+		if w.ok(s) {
+			select {
+			case w.hit <- s: // the first screen that passed; later ones are dropped
+			default:
+			}
+		}
 	}
 }
 
@@ -119,6 +142,11 @@ func (tm *Term) screenWrite(p []byte) {
 func (tm *Term) Screen() string {
 	tm.mu.Lock()
 	defer tm.mu.Unlock()
+	return tm.screen()
+}
+
+// screen is Screen with tm.mu held.
+func (tm *Term) screen() string {
 	var b strings.Builder
 	for y := range tm.emu.Height() {
 		var line strings.Builder
@@ -174,27 +202,76 @@ func (tm *Term) WaitFor(want ...string) string {
 	})
 }
 
-// WaitUntil waits until ok holds of the screen.
+// WaitUntil waits until ok holds of the screen: of the screen as it is,
+// or of any the server draws after, however briefly it stands (a note
+// the next frame replaces); it returns that screen.
 func (tm *Term) WaitUntil(what string, ok func(screen string) bool) string {
 	tm.t.Helper()
+	w := &waiting{ok: ok, hit: make(chan string, 1)}
+	tm.mu.Lock()
+	if s := tm.screen(); ok(s) {
+		tm.mu.Unlock()
+		return s
+	}
+	tm.waits = append(tm.waits, w)
+	tm.mu.Unlock()
+	defer tm.unwait(w)
 	deadline := time.NewTimer(Hang)
 	defer deadline.Stop()
-	for {
+	select {
+	case s := <-w.hit:
+		return s
+	case <-tm.ended:
+		select {
+		case s := <-w.hit:
+			return s
+		default:
+		}
 		s := tm.Screen()
 		if ok(s) {
 			return s
 		}
-		select {
-		case <-tm.wrote:
-		case <-tm.ended:
-			s := tm.Screen()
-			if ok(s) {
-				return s
-			}
-			tm.t.Fatalf("the session ended (%v %q) before the screen showed %s; stderr %q; screen:\n%s", tm.end.err, tm.end.said, what, tm.Stderr(), s)
-		case <-deadline.C:
-			tm.t.Fatalf("the screen never showed %s:\n%s", what, s)
-		}
+		tm.t.Fatalf("the session ended (%v %q) before the screen showed %s; stderr %q; screen:\n%s", tm.end.err, tm.end.said, what, tm.Stderr(), s)
+	case <-deadline.C:
+		tm.t.Fatalf("the screen never showed %s:\n%s", what, tm.Screen())
+	}
+	return ""
+}
+
+// EndOr waits until the session ends or ok holds of a screen drawn (as
+// WaitUntil sees them), whichever comes first; ended tells which. A test
+// that wants a session refused fails at once on the screen of one let in,
+// rather than at the end of Hang.
+func (tm *Term) EndOr(ok func(screen string) bool) (screen string, ended bool) {
+	tm.t.Helper()
+	w := &waiting{ok: ok, hit: make(chan string, 1)}
+	tm.mu.Lock()
+	if s := tm.screen(); ok(s) {
+		tm.mu.Unlock()
+		return s, false
+	}
+	tm.waits = append(tm.waits, w)
+	tm.mu.Unlock()
+	defer tm.unwait(w)
+	deadline := time.NewTimer(Hang)
+	defer deadline.Stop()
+	select {
+	case s := <-w.hit:
+		return s, false
+	case <-tm.ended:
+		return tm.Screen(), true
+	case <-deadline.C:
+		tm.t.Fatalf("the session neither ended nor showed what was asked; screen:\n%s", tm.Screen())
+	}
+	return "", false
+}
+
+// unwait takes w off the waits.
+func (tm *Term) unwait(w *waiting) {
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	if i := slices.Index(tm.waits, w); i >= 0 {
+		tm.waits = slices.Delete(tm.waits, i, i+1)
 	}
 }
 

@@ -3,6 +3,7 @@ package lab
 import (
 	"context"
 	"slices"
+	"sync"
 
 	"locksim/scenes"
 	"locksim/sim"
@@ -121,4 +122,25 @@ func brokenAfter(broken [][]Property, at int, p Property) bool {
 		}
 	}
 	return false
+}
+
+// StoryOf builds a story of l with the given clients (2 or 3) and moves
+// (nil for none: a learner schedules every step by hand, with the
+// player's own moves). Each client's program has one step per step the
+// moves give it, and at least the steps of a run with no fault. probe adds
+// ProbeClient at the end, as in a deadlock-freedom break.
+func StoryOf(l *Lock, clients int, moves []Move, probe bool) sim.Script {
+	pr, err := compileRun(context.Background(), l)
+	return storyOf(pr, err, l, clients, moves, probe)
+}
+
+// build is the Build of b's scene, b.Script each time: a scene is built
+// many times (checked, fingerprinted, read back, played), and b's lock is
+// compiled, and its reentrance found on a scratch server, once.
+func (b *Break) build() func(scenes.Params) sim.Script {
+	compiled := sync.OnceValues(func() (*program, error) { return compileRun(context.Background(), &b.Lock) })
+	return func(scenes.Params) sim.Script {
+		pr, err := compiled()
+		return storyOf(pr, err, &b.Lock, b.Clients, b.Moves, b.Probe)
+	}
 }

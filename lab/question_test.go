@@ -93,10 +93,18 @@ func checkQuestion(t *testing.T, ctx context.Context, be *sim.Backend, text cont
 	if q := sc.Question(text, nil, "predict"); strings.Contains(q, string(b.Property)) || strings.Contains(q, "{") {
 		t.Errorf("%s: the question names its answer or leaves a slot: %q", name, q)
 	}
-	script := b.Script()
-	var labels []string
+	// the scene's own story (its lock compiled once for all its builds),
+	// which has the moves of b's
+	script := sc.Build(nil)
+	var labels, own []string
 	for _, m := range script.Moves {
 		labels = append(labels, sim.MoveLabel(m))
+	}
+	for _, m := range b.Script().Moves {
+		own = append(own, sim.MoveLabel(m))
+	}
+	if !slices.Equal(labels, own) {
+		t.Errorf("%s: the scene's story has the moves %q, the break's %q", name, labels, own)
 	}
 	at := sc.PredictAt(labels)
 	if at < 0 {

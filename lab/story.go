@@ -29,13 +29,9 @@ const ProbeClient = "D"
 // the embedded server.
 func (b *Break) Script() sim.Script { return StoryOf(&b.Lock, b.Clients, b.Moves, b.Probe) }
 
-// StoryOf builds a story of l with the given clients (2 or 3) and moves
-// (nil for none: a learner schedules every step by hand, with the
-// player's own moves). Each client's program has one step per step the
-// moves give it, and at least the steps of a run with no fault. probe adds
-// ProbeClient at the end, as in a deadlock-freedom break.
-func StoryOf(l *Lock, clients int, moves []Move, probe bool) sim.Script {
-	pr, err := compileRun(context.Background(), l)
+// storyOf is StoryOf with l compiled for running (compileRun's program and
+// error): a program is never written after, so a lock's stories share it.
+func storyOf(pr *program, err error, l *Lock, clients int, moves []Move, probe bool) sim.Script {
 	st := &storyState{pr: pr, lost: map[string][]bool{}}
 	names := clientNames[:max(2, min(clients, 3))]
 	steps := map[string][]string{}
@@ -537,7 +533,7 @@ func (b *Break) Scene() *scenes.Scene {
 		ID:    SceneID,
 		Kind:  scenes.Story,
 		Wait:  b.Lock.Policy.TTL / 2,
-		Build: func(scenes.Params) sim.Script { return b.Script() },
+		Build: b.build(),
 		Say: func(v scenes.Frame, s *scenes.Said) {
 			if slices.Contains(BrokenWithin(v.L, b.Lock.Policy.TTL), prop) {
 				s.Verdict = string(prop) + " broken: " + b.Why

@@ -56,6 +56,20 @@ func TestLabPosition(t *testing.T) {
 	if again := s.Position(); again.Lab == nil || len(again.Lab.Moves) != len(place.Moves) {
 		t.Errorf("the session's position should carry the lab story: %+v", again.Lab)
 	}
+	// the scene CheckedScene builds serves CheckIn, which refuses what
+	// Check refuses
+	sc, err := pos.CheckedScene()
+	if err != nil || sc == nil || sc.ID != lab.SceneID {
+		t.Fatalf("CheckedScene: %v, %v", sc, err)
+	}
+	if err := pos.CheckIn(sc); err != nil {
+		t.Errorf("CheckIn with the position's own scene: %v", err)
+	}
+	past := pos
+	past.Step = 1000
+	if errIn, err := past.CheckIn(sc), past.Check(); errIn == nil || err == nil || errIn.Error() != err.Error() {
+		t.Errorf("a step past the story's end: CheckIn %v, Check %v", errIn, err)
+	}
 
 	for _, c := range []struct {
 		name string
@@ -72,6 +86,11 @@ func TestLabPosition(t *testing.T) {
 		err := c.pos.Check()
 		if err == nil || !strings.Contains(err.Error(), c.says) {
 			t.Errorf("%s: the position should be refused saying %q, got %v", c.name, c.says, err)
+		}
+		if c.pos.Lab == place {
+			if err := c.pos.CheckIn(sc); err == nil || !strings.Contains(err.Error(), c.says) {
+				t.Errorf("%s: CheckIn should refuse the position saying %q, got %v", c.name, c.says, err)
+			}
 		}
 	}
 }

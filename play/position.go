@@ -184,12 +184,39 @@ func ParsePosition(data []byte) (Position, error) {
 // past the schedule, an own move of an unknown kind, out of place, or on an
 // actor or node the scene does not have.
 func (p Position) Check() error {
+	_, err := p.CheckedScene()
+	return err
+}
+
+// CheckedScene is Check that also returns the scene p stands in, for a
+// caller that needs it next: a lab story's scene is built by searching
+// its break, which is worth doing once.
+func (p Position) CheckedScene() (*scenes.Scene, error) {
 	if err := p.checkVersion(); err != nil {
-		return err
+		return nil, err
 	}
 	sc, err := p.scene()
 	if err != nil {
+		return nil, err
+	}
+	if err := p.checkIn(sc); err != nil {
+		return nil, err
+	}
+	return sc, nil
+}
+
+// CheckIn is Check with sc, the scene p stands in, already built (by
+// CheckedScene, or from the same registry or lab place): a lab story's
+// scene is not built again.
+func (p Position) CheckIn(sc *scenes.Scene) error {
+	if err := p.checkVersion(); err != nil {
 		return err
+	}
+	if p.Lab != nil && p.Scene != lab.SceneID {
+		return fmt.Errorf("position: a lab story's scene is %s, not %q", lab.SceneID, p.Scene)
+	}
+	if sc == nil || sc.ID != p.Scene {
+		return p.Check()
 	}
 	return p.checkIn(sc)
 }

@@ -80,10 +80,9 @@ var ErrNotCode = errors.New(`story code: not a story code (one reads "<scene>.<l
 // play.Position.Check, or holds something a code cannot carry (an own
 // move of a kind this format does not know).
 func Encode(pos play.Position) (string, error) {
-	if err := pos.Check(); err != nil {
-		return "", err
-	}
-	sc, err := sceneOf(pos)
+	// a lab story's scene is built (its break searched) once, here, and
+	// serves the check, the fingerprint, the record and its reading back
+	sc, err := pos.CheckedScene()
 	if err != nil {
 		return "", err
 	}
@@ -91,7 +90,7 @@ func Encode(pos play.Position) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return encode(pos, fp)
+	return encode(pos, sc, fp)
 }
 
 // sceneOf is the scene pos stands in: one of the registry, or the story a
@@ -116,12 +115,9 @@ func fingerprintOf(sc *scenes.Scene, lab bool) ([fingerprintLen]byte, error) {
 	return Fingerprint(sc.ID)
 }
 
-// encode is Encode with the scene's fingerprint given.
-func encode(pos play.Position, fp [fingerprintLen]byte) (string, error) {
-	sc, err := sceneOf(pos)
-	if err != nil {
-		return "", err
-	}
+// encode is Encode with the scene pos stands in and its fingerprint given.
+func encode(pos play.Position, sc *scenes.Scene, fp [fingerprintLen]byte) (string, error) {
+	var err error
 	kind, extra := KindPosition, any(nil)
 	switch {
 	case pos.Trial != nil && pos.Lab != nil:
@@ -146,7 +142,7 @@ func encode(pos play.Position, fp [fingerprintLen]byte) (string, error) {
 	}
 	// whatever the record leaves out would be lost without a word: a
 	// position that does not come back whole is refused here
-	back, err := readBody(pos.Scene, data, fp)
+	back, _, err := readBody(pos.Scene, data, fp, &known{pos.Lab, sc})
 	if err != nil {
 		return "", fmt.Errorf("story code: %w", err)
 	}
@@ -196,9 +192,13 @@ func readDeflated(r *reader, v any) error {
 // with id: the kind, then the trial or lab story if any, then the position.
 // fp, when not zero, is the fingerprint the record must carry; zero checks
 // it against this build (a refusal wraps ErrChanged).
-func readBody(id string, body []byte, fp [fingerprintLen]byte) (play.Position, error) {
+//
+// known, when not nil, is a lab place whose scene is already built: a
+// record whose lab place reads back as the same JSON has the same scene
+// (the place's every field is in its JSON), so it is not built again.
+func readBody(id string, body []byte, fp [fingerprintLen]byte, known *known) (play.Position, *scenes.Scene, error) {
 	if len(body) < 1+fingerprintLen {
-		return play.Position{}, errors.New("the record is cut short")
+		return play.Position{}, nil, errors.New("the record is cut short")
 	}
 	kind := Kind(body[0] & 0x0f)
 	r := &reader{data: body[1+fingerprintLen:]}
@@ -209,42 +209,44 @@ func readBody(id string, body []byte, fp [fingerprintLen]byte) (play.Position, e
 	case KindTrial:
 		trial = &play.TrialRecord{}
 		if err := readDeflated(r, trial); err != nil {
-			return play.Position{}, err
+			return play.Position{}, nil, err
 		}
 	case KindLock:
 		lp = &play.LabPlace{}
 		if err := readDeflated(r, lp); err != nil {
-			return play.Position{}, err
+			return play.Position{}, nil, err
 		}
 	default:
-		return play.Position{}, fmt.Errorf("it carries %s, which this build, %s, story-code format %d, cannot open", kind, buildinfo.Version(), Version)
+		return play.Position{}, nil, fmt.Errorf("it carries %s, which this build, %s, story-code format %d, cannot open", kind, buildinfo.Version(), Version)
 	}
 	var sc *scenes.Scene
 	var err error
-	if lp != nil {
+	if lp != nil && known.same(lp) {
+		sc = known.sc
+	} else if lp != nil {
 		if sc, err = lp.Scene(); err != nil {
-			return play.Position{}, err
+			return play.Position{}, nil, err
 		}
 	} else if sc = scenes.Find(id); sc == nil {
-		return play.Position{}, fmt.Errorf("scene %q is not in this locksim (locksim -list shows the scenes it has)", id)
+		return play.Position{}, nil, fmt.Errorf("scene %q is not in this locksim (locksim -list shows the scenes it has)", id)
 	}
 	if sc.ID != id {
-		return play.Position{}, fmt.Errorf("the record is of scene %s, the code names %s", sc.ID, id)
+		return play.Position{}, nil, fmt.Errorf("the record is of scene %s, the code names %s", sc.ID, id)
 	}
 	if fp == ([fingerprintLen]byte{}) {
 		if fp, err = fingerprintOf(sc, lp != nil); err != nil {
-			return play.Position{}, err
+			return play.Position{}, nil, err
 		}
 		if string(fp[:]) != string(body[1:1+fingerprintLen]) {
-			return play.Position{}, changedError{id}
+			return play.Position{}, nil, changedError{id}
 		}
 	}
 	pos, err := readPosition(sc, r.data)
 	if err != nil {
-		return play.Position{}, err
+		return play.Position{}, nil, err
 	}
 	pos.Trial, pos.Lab = trial, lp
-	return pos, nil
+	return pos, sc, nil
 }
 
 // appendCRC appends the checksum of a code with this scene id and body.
@@ -293,15 +295,34 @@ func Decode(code string) (play.Position, error) {
 	if v := body[0] >> 4; v != Version {
 		return play.Position{}, fmt.Errorf("story code: made in code format %d; this build, %s, reads format %d (a newer locksim made it?)", v, buildinfo.Version(), Version)
 	}
-	pos, err := readBody(id, body, [fingerprintLen]byte{})
+	pos, sc, err := readBody(id, body, [fingerprintLen]byte{}, nil)
 	if errors.Is(err, ErrChanged) {
 		return play.Position{}, err
 	}
 	if err != nil {
 		return play.Position{}, fmt.Errorf("story code: %w", err)
 	}
-	if err := pos.Check(); err != nil {
+	// the scene the record was read with is the one pos stands in: a lab
+	// story's is not built (its break searched) a second time
+	if err := pos.CheckIn(sc); err != nil {
 		return play.Position{}, fmt.Errorf("story code: %w", err)
 	}
 	return pos, nil
+}
+
+// known is a lab place and the scene it builds (LabPlace.Scene).
+type known struct {
+	lp *play.LabPlace
+	sc *scenes.Scene
+}
+
+// same reports whether lp is k's place as JSON: the scene it builds is
+// k's.
+func (k *known) same(lp *play.LabPlace) bool {
+	if k == nil || k.lp == nil || k.sc == nil {
+		return false
+	}
+	a, errA := json.Marshal(k.lp)
+	b, errB := json.Marshal(lp)
+	return errA == nil && errB == nil && bytes.Equal(a, b)
 }

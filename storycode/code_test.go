@@ -1,6 +1,7 @@
 package storycode
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -135,7 +136,7 @@ func TestChangedSceneRefused(t *testing.T) {
 		if old == now {
 			t.Fatalf("%s: the fingerprint did not change", name)
 		}
-		code, err := encode(pos, old)
+		code, err := encode(pos, sc, old)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -230,4 +231,25 @@ func FuzzDecode(f *testing.F) {
 			t.Errorf("%q → %s → %s → %v", s, jsonOf(pos), code, err)
 		}
 	})
+}
+
+// TestKnownLabPlace: Encode reads its record back with the lab place's
+// scene it already built only when the record's place is the same as
+// JSON; any other place, or none known, builds its own.
+func TestKnownLabPlace(t *testing.T) {
+	place := &play.LabPlace{Clients: 2, Parts: []play.LabPart{{Name: "acquire", Lang: "lua", Src: "return 1"}}, Policy: json.RawMessage(`{"ttl_ms": 1000}`)}
+	k := &known{place, &scenes.Scene{ID: "lab"}}
+	same := *place
+	same.Policy = json.RawMessage(`{ "ttl_ms":  1000 }`) // the same as JSON
+	if !k.same(&same) {
+		t.Error("the same place as JSON should be known")
+	}
+	other := *place
+	other.Clients = 3
+	if k.same(&other) {
+		t.Error("a place with another number of clients should not be known")
+	}
+	if (*known)(nil).same(place) || (&known{place, nil}).same(place) {
+		t.Error("no place known, or no scene, should be known")
+	}
 }

@@ -93,6 +93,7 @@ const watchdogOneFault = `{"ttl_ms": 1000, "work_ms": 1500, "watchdog_ms": 500, 
 // graded under it in the quick tier (its break, story and texts), under
 // the default grade in the slow tier; every other lock in the quick tier.
 func TestStoryAgreesWithGrade(t *testing.T) {
+	t.Parallel()
 	for _, c := range agreeSet {
 		t.Run(c.dir, func(t *testing.T) {
 			pin, want := Pin{}, c.want

@@ -427,9 +427,11 @@ func lesson(v lab.Judgement, rep *lab.Report, pin Pin, fenced bool, f lab.Fault)
 	}
 	// a story code is longer than an output may be: it goes with the
 	// test's code, whole
+	// the code once: each is a story built and searched again
+	code := Code(v.Break)
 	return TestResult{Name: "lesson: " + string(v.Property) + " (" + string(f) + ")", Status: lab.Pass, Output: clip(text, maxOutput),
 		TestCode: "a lesson, not a test of the lock: " + testCode(v.Property, rep, pin) +
-			"; its story" + alsoIn(Code(v.Break)) + ": locksim -story " + Code(v.Break)}
+			"; its story" + alsoIn(code) + ": locksim -story " + code}
 }
 
 // countsGrants reports an acquire that sends INCR (a counter of grants,

@@ -15,6 +15,7 @@ import (
 )
 
 func TestGrade(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, c := range []struct {
 		dir, status, msg string
@@ -53,6 +54,7 @@ func TestGrade(t *testing.T) {
 // TestFailureCode: each failure's message carries the story code of its
 // break, which -story opens as a story of the lab.
 func TestFailureCode(t *testing.T) {
+	t.Parallel()
 	res, err := gradeOnce("../testdata/getdel", Pin{})
 	if err != nil {
 		t.Fatal(err)
@@ -127,16 +129,20 @@ func statuses(res Results) string {
 // that drops every fault, lowers the bound or drops every property does
 // not make the blind-DEL lock pass.
 func TestStudentCannotWeakenTheGrade(t *testing.T) {
+	t.Parallel()
 	for _, labJSON := range []string{`{"faults": []}`, `{"bound": {"depth": 1, "faults": 0}}`, `{"properties": ["deadlock-freedom"]}`, `{"properties": []}`} {
-		dir := lockDir(t, map[string]string{"acquire.lua": acquireSET, "release.redis": "DEL {key}\n", "lab.json": labJSON})
-		res, err := Dir(context.Background(), dir, Pin{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		valid(t, labJSON, res)
-		if res.Status == lab.Pass {
-			t.Errorf("lab.json %s: the blind DEL passes: %s", labJSON, statuses(res))
-		}
+		t.Run(labJSON, func(t *testing.T) {
+			t.Parallel()
+			dir := lockDir(t, map[string]string{"acquire.lua": acquireSET, "release.redis": "DEL {key}\n", "lab.json": labJSON})
+			res, err := Dir(context.Background(), dir, Pin{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			valid(t, labJSON, res)
+			if res.Status == lab.Pass {
+				t.Errorf("lab.json %s: the blind DEL passes: %s", labJSON, statuses(res))
+			}
+		})
 	}
 }
 
@@ -145,6 +151,7 @@ func TestStudentCannotWeakenTheGrade(t *testing.T) {
 // resource-safety; what no lease survives comes in lesson entries of
 // their own, which pass, each with a story code that opens.
 func TestDefaultGradeLessons(t *testing.T) {
+	t.Parallel()
 	cad := lockDir(t, map[string]string{"acquire.lua": acquireSET, "release.lua": releaseCAD})
 	for dir, want := range map[string]string{
 		cad:                  "pass mutual-exclusion=pass resource-safety=pass no-foreign-release=pass deadlock-freedom=pass lesson: mutual-exclusion (pause-past)=pass lesson: mutual-exclusion (clock-jump)=pass lesson: mutual-exclusion (restart)=pass lesson: resource-safety (pause-past)=pass lesson: resource-safety (clock-jump)=pass lesson: resource-safety (restart)=pass",
@@ -190,6 +197,7 @@ func TestDefaultGradeLessons(t *testing.T) {
 // lab.json unread; results.json names the policy; a policy that judges
 // nothing, an unknown level and a missing file are usage errors.
 func TestPinnedPolicy(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	narrow := `{"faults": [], "properties": ["deadlock-freedom"]}`
 	cad := lockDir(t, map[string]string{"acquire.lua": acquireSET, "release.lua": releaseCAD, "lab.json": narrow})
@@ -245,6 +253,7 @@ func TestPinnedPolicy(t *testing.T) {
 // shortest break in one sentence (its moves, its faults, what broke),
 // before the schedule and the story code.
 func TestFailureSentence(t *testing.T) {
+	t.Parallel()
 	res, err := gradeOnce("../testdata/getdel", Pin{Level: "get-then-del"})
 	if err != nil {
 		t.Fatal(err)
@@ -273,6 +282,7 @@ func TestFailureSentence(t *testing.T) {
 // alone. A release testing v == nil passes with a note, and a pinned
 // policy's watchdog with no extend gets a note on lab.json.
 func TestGradeNotes(t *testing.T) {
+	t.Parallel()
 	nilRelease := "local v = redis.call('GET', KEYS[1])\nif v == nil or v == ARGV[1] then\n  return redis.call('DEL', KEYS[1])\nend\nreturn 0\n"
 	dir := lockDir(t, map[string]string{"acquire.lua": acquireSET, "release.lua": nilRelease})
 	policy := filepath.Join(t.TempDir(), "policy.json")
@@ -300,6 +310,7 @@ func TestGradeNotes(t *testing.T) {
 // short pointer; Write puts the code there, and it reads back to the
 // failure's story.
 func TestStoryFiles(t *testing.T) {
+	t.Parallel()
 	res, err := gradeOnce("../testdata/getdel", Pin{Level: "get-then-del"})
 	if err != nil {
 		t.Fatal(err)

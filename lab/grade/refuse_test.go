@@ -35,6 +35,7 @@ func written(t *testing.T, res Results) string {
 // fails the level's rule (Level.Passed) though no property of the level
 // breaks.
 func TestGamedLevel(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, id := range []string{"get-then-del", "blind-release"} {
 		lv, _ := lab.FindLevel(id)
@@ -70,6 +71,7 @@ func TestGamedLevel(t *testing.T) {
 // reply of 60 MB each end as status error naming the part and line, in
 // Redis's words where Redis has them.
 func TestGradeBoundsOneBuiltinCall(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ acquire, want string }{
 		{"local s = string.rep('a', 1e7)\nlocal t = {string.byte(s, 1, -1)}\n" + acquireSET, "acquire.lua:2: string slice too long"},
 		{"local s = string.rep('E', 6e7)\nreturn redis.error_reply(s)\n", "acquire.lua:2: stopped: the script made more than 64 MB"},
@@ -91,6 +93,7 @@ func TestGradeBoundsOneBuiltinCall(t *testing.T) {
 // TestCrashedIsOneLine: a fault that ends the grade becomes results.json
 // with status error and the fault's first line only, no Go trace.
 func TestCrashedIsOneLine(t *testing.T) {
+	t.Parallel()
 	res := crashed(Pin{}, "runtime error: index out of range [3] with length 3\ngoroutine 1 [running]:\nmain.main()")
 	valid(t, "crashed", res)
 	if res.Status != lab.Error || strings.Contains(res.Message, "goroutine") || strings.Contains(res.Message, "\n") {
@@ -103,6 +106,7 @@ func TestCrashedIsOneLine(t *testing.T) {
 // with no "the default policy:" in front where the policy is not the
 // cause, and no Go type's name.
 func TestGradeErrorsNameTheirCause(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		files map[string]string
 		want  string

@@ -22,6 +22,7 @@ import (
 // message is one line naming the file, and nothing of the secret in it.
 // A BOM and CRLF line ends grade as the plain part does, with a note.
 func TestGradeRefusesWhatIsNotAFile(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	secret := filepath.Join(root, "secret.txt")
 	if err := os.WriteFile(secret, []byte("GET password-of-the-teacher\n"), 0o600); err != nil {

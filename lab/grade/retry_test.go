@@ -84,6 +84,7 @@ var retryTable = []struct {
 // and holds every failure's story, played by the program's transcript,
 // to the grade (agrees).
 func TestRetryRelease(t *testing.T) {
+	t.Parallel()
 	simtest.QuickOnly(t)
 	dir := t.TempDir()
 	off, on := lostOnly(t, dir, false), lostOnly(t, dir, true)
@@ -119,6 +120,7 @@ func TestRetryRelease(t *testing.T) {
 // lock's lab.json (a harder grade, never an easier one), and leaves it off
 // without it.
 func TestRetryReleaseWidens(t *testing.T) {
+	t.Parallel()
 	p := widen(parsedRetry(t, true))
 	if !p.RetryRelease {
 		t.Error("widen dropped retry_release")

@@ -64,6 +64,7 @@ var table = []struct {
 // the lessons and the notes. The quick tier grades every lock but the
 // reentrant one, whose search is the largest; the slow tier that one.
 func TestTable(t *testing.T) {
+	t.Parallel()
 	for _, c := range table {
 		t.Run(strings.TrimPrefix(c.dir, "../table-extra/"), func(t *testing.T) {
 			// the reentrant lock's nested acquires make the largest

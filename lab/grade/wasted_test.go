@@ -18,6 +18,7 @@ import (
 // heard a timeout, gives up: it fails, and its story's ledger says so.
 // Off, it is not judged and the lock passes.
 func TestNoLeaseWasted(t *testing.T) {
+	t.Parallel()
 	simtest.QuickOnly(t)
 	src := "../testdata/table/compare-and-delete"
 	dir := t.TempDir()
@@ -65,6 +66,7 @@ func TestNoLeaseWasted(t *testing.T) {
 		{"on/retried", plain, pinned("retried.json", `{"faults": ["lost-reply"], "properties": ["no-lease-wasted"], "retries": 1}`), "fail no-lease-wasted=fail"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			var res Results
 			var err error
 			if c.dir == src {

@@ -350,6 +350,17 @@ func (a *App) doAsks() tea.Cmd {
 		}
 	}
 	var cmds []tea.Cmd
+	if ask.contents && a.toc != nil && !a.contentsOpen() {
+		a.toc.refreshMenu()
+		a.toc.selectScene(a.course.At)
+		at := len(a.pages)
+		if isDesk(a.pages.top()) {
+			at-- // the class view kept on top stays there
+		}
+		a.pages = slices.Insert(a.pages, at, Component(a.toc))
+		a.toc.SetSize(a.com.Width, a.com.Height)
+		cmds = append(cmds, a.toc.Init())
+	}
 	for _, c := range ask.open {
 		cmds = append(cmds, a.openPage(c))
 	}

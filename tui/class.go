@@ -222,10 +222,28 @@ func (a *session) do(ef class.Effect) tea.Cmd {
 	if ef.Note != "" {
 		a.say(ef.Note)
 	}
+	if ef.Contents {
+		a.toContents()
+	}
 	if ef.Go != nil {
 		return a.goTo(ef.Go.Pos, ef.Go.Visit)
 	}
 	return nil
+}
+
+// toContents brings the instructor's screen to the contents, where
+// another session of theirs is (class.Lead.Contents): the scene it is in
+// stays under them, and the class view, on top, stays there (as over a
+// move, see goTo). A place kept for after the running move is dropped.
+func (a *session) toContents() {
+	if a.toc == nil {
+		return
+	}
+	a.cls.part.Wanted()
+	a.leaving = false
+	a.backToScene()
+	a.asks.keepDesk = true
+	a.asks.contents = true
 }
 
 // toggleHold is the class view's H: the instructor holds the class

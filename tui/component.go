@@ -94,6 +94,9 @@ type pageAsk struct {
 	// top when close closes the pages over the scene: another session of
 	// theirs moved the class, and the scene under the view goes with it
 	keepDesk bool
+	// contents opens the contents over the scene, under the class view
+	// kept by keepDesk (see session.toContents)
+	contents bool
 }
 
 // stack is the app's pages, the bottom first: the page on screen is the

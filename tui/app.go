@@ -166,7 +166,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	// the learner is now (on the contents or not); then what the class
 	// asked for in turn
 	asked := a.doAsks()
-	cmd = tea.Batch(cmd, asked, a.classAfter(a.contentsOpen()), a.doAsks())
+	cmd = tea.Batch(cmd, asked, a.classAfter(a.offScene()), a.doAsks())
 	// a mouse moving over the screen without selecting changes nothing on it
 	_, mouse := msg.(tea.MouseMsg)
 	a.settle(mouse && a.pl != nil && a.pl.Sel == sel && !isWheel(msg))
@@ -350,16 +350,8 @@ func (a *App) doAsks() tea.Cmd {
 		}
 	}
 	var cmds []tea.Cmd
-	if ask.contents && a.toc != nil && !a.contentsOpen() {
-		a.toc.refreshMenu()
-		a.toc.selectScene(a.course.At)
-		at := len(a.pages)
-		if isDesk(a.pages.top()) {
-			at-- // the class view kept on top stays there
-		}
-		a.pages = slices.Insert(a.pages, at, Component(a.toc))
-		a.toc.SetSize(a.com.Width, a.com.Height)
-		cmds = append(cmds, a.toc.Init())
+	if ask.contents && a.toc != nil && !a.offScene() {
+		cmds = append(cmds, a.toContents())
 	}
 	for _, c := range ask.open {
 		cmds = append(cmds, a.openPage(c))

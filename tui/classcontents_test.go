@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"locksim/class"
+
+	"github.com/charmbracelet/bubbles/cursor"
 )
 
 // TestContentsLeadNoScene: an instructor on the contents leads no scene.
@@ -50,7 +52,22 @@ func TestContentsLeadNoScene(t *testing.T) {
 	if !second.a.onContents() {
 		t.Fatalf("l should close the class view over the contents:\n%s", second.a.View())
 	}
-	// one leader: the second session, on the contents, moved nothing
+	// the lab, opened from the contents before a scene: the first
+	// session's next place on the contents (F) leaves it open
+	drive(t, second.a, keys("[esc]")...) // the scene opened under the contents is left
+	third := joinAs(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 3}, 80, 24)
+	hear(t, third, "the class's place", func(e class.Event) bool { return isLead(e) && e.Lead.Contents })
+	third.a.toc.menu.FilterInput.Cursor.SetMode(cursor.CursorStatic) // a blink's command runs for ever
+	drive(t, third.a, keys("/lab[enter]")...)
+	if third.a.labPage() == nil || !third.a.offScene() {
+		t.Fatalf("/lab enter on the contents opened no lab, or one not on the contents:\n%s", third.a.View())
+	}
+	drive(t, first.a, keys("F")...)
+	hear(t, third, "the ask to follow", func(e class.Event) bool { return isLead(e) && e.Lead.Contents && e.Lead.Follow })
+	if third.a.labPage() == nil || third.a.pages.top() != Component(third.a.labPage()) {
+		t.Fatalf("the first session's F on the contents closed the lab of another session of theirs:\n%s", third.a.View())
+	}
+	// one leader: the other sessions, on the contents, moved nothing
 	if l, ok, err := hub.LeadOf(context.Background(), info.Code); err != nil || !ok || !l.Contents || l.By != first.seat.ID() {
 		t.Fatalf("the class's place: %+v, %v, %v", l, ok, err)
 	}

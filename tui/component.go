@@ -94,8 +94,9 @@ type pageAsk struct {
 	// top when close closes the pages over the scene: another session of
 	// theirs moved the class, and the scene under the view goes with it
 	keepDesk bool
-	// contents opens the contents over the scene, under the class view
-	// kept by keepDesk (see session.toContents)
+	// contents brings the screen to the contents, unless they are open:
+	// the pages over the scene close and the contents open, under the
+	// class view if it is on top (see session.toContents)
 	contents bool
 }
 

@@ -183,6 +183,13 @@ type Lead struct {
 	// locksim that did not keep it (each session then counts from when
 	// it saw the place).
 	At time.Time `json:"at,omitzero"`
+	// Contents is set while the instructor is on the course's contents
+	// (or has opened no scene yet): the class is led to no scene, and Pos
+	// is the zero Position, which no locksim opens (an older one, which
+	// knows no Contents, stays where it is). Followers stay at the last
+	// place led; the instructor's other sessions go to the contents too.
+	// Unset in a place an older locksim put.
+	Contents bool `json:"contents,omitempty"`
 }
 
 // Kind is what an Event says.

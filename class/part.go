@@ -89,6 +89,10 @@ type Effect struct {
 	// waits at the question for the instructor's move. Unfollowed is set
 	// when they stopped: their run leads itself again.
 	Followed, Unfollowed bool
+	// Contents asks the instructor's session to go to the course's
+	// contents: another session of theirs is there (Lead.Contents), and
+	// one leader per class means this one is too.
+	Contents bool
 }
 
 // Still is the note of a step a student's own run may not take past the
@@ -98,6 +102,10 @@ const Still = "the class is still answering this question · the move runs when 
 // HeldNote is what a held follower is told of a key that would leave the
 // instructor's place.
 const HeldNote = "the class is held: you stay on the instructor's place until they release it"
+
+// ContentsNote is what a student's F is told while the instructor is on
+// the contents (Lead.Contents): there is no scene to follow them to.
+const ContentsNote = "the instructor is on the contents, in no scene · F follows once they open one"
 
 // Join sits m in the class with code (see Sit) and is its part.
 func Join(ctx context.Context, hub Hub, code string, m Member, now func() time.Time) (*Part, error) {
@@ -295,7 +303,7 @@ func (p *Part) heardLead(l Lead, lost bool) Effect {
 			p.kept = false
 		}
 		p.follow, p.hold = l.Follow, l.Hold
-		if data, err := json.Marshal(Lead{Pos: l.Pos, Follow: l.Follow, Hold: l.Hold}); err == nil {
+		if data, err := json.Marshal(Lead{Pos: l.Pos, Follow: l.Follow, Hold: l.Hold, Contents: l.Contents}); err == nil {
 			p.led = string(data)
 		}
 		var ef Effect
@@ -305,9 +313,16 @@ func (p *Part) heardLead(l Lead, lost bool) Effect {
 		case lost && seen:
 			ef.Note = "your move lost the race: another session of yours moved the class first · this is the class's place now"
 		}
-		ef.Go = &Go{Pos: l.Pos, Visit: play.NotVisiting}
+		if l.Contents {
+			ef.Contents = true // no scene: never the one under the contents
+		} else {
+			ef.Go = &Go{Pos: l.Pos, Visit: play.NotVisiting}
+		}
 		return ef
 	case Projector:
+		if l.Contents {
+			return Effect{} // the last scene led stays on the wall
+		}
 		return Effect{Go: &Go{Pos: l.Pos, Visit: play.VisitProject}}
 	}
 	var ef Effect
@@ -326,7 +341,9 @@ func (p *Part) heardLead(l Lead, lost bool) Effect {
 		ef.Note = "the instructor released the class · F leaves follow mode"
 	}
 	p.asked, p.hold = l.Follow, held
-	if p.following {
+	if p.following && !l.Contents {
+		// on the contents the instructor leads no scene: a follower stays
+		// at the last place led until they open one
 		ef.Go = &Go{Pos: l.Pos, Visit: play.VisitFollow}
 	}
 	return ef
@@ -345,6 +362,8 @@ func (p *Part) Follow() Effect {
 		return p.unfollow("you left follow mode: this is still the instructor's place · esc goes back to your own · F follows again")
 	case p.lead == nil:
 		return Effect{Note: "the instructor has not opened a scene yet"}
+	case p.lead.Contents:
+		return Effect{Note: ContentsNote}
 	}
 	p.following = true
 	return Effect{Followed: true, Go: &Go{Pos: p.lead.Pos, Visit: play.VisitFollow}}
@@ -413,7 +432,7 @@ func (p *Part) MoveAway() (note string, ok bool) {
 // instructor stands at it, its move not run) and its step; ok is false
 // for none, or while the instructor is away.
 func (p *Part) openQuestion() (q Question, at int, ok bool) {
-	if p.lead == nil || p.away || !p.lead.Follow {
+	if p.lead == nil || p.away || !p.lead.Follow || p.lead.Contents {
 		return Question{}, 0, false // a poll is the class's while it is led
 	}
 	l := p.lead.Pos
@@ -516,48 +535,14 @@ func placeKey(pos play.Position) string {
 	return string(data)
 }
 
-// Want keeps g to go to once the screen's running move is done.
-func (p *Part) Want(g Go) { p.wanted = &g }
-
-// Wanted takes the place kept by Want; nil for none.
-func (p *Part) Wanted() *Go {
-	g := p.wanted
-	p.wanted = nil
-	return g
-}
-
-// Wants reports a place kept by Want.
-func (p *Part) Wants() bool { return p.wanted != nil }
-
-// Visit is pos as the session opens it for a visit of kind visit from
-// cur, its own place, with seed the session's own: a follower's sandbox
-// (play.VisitFollow) keeps its own seed (its tokens differ), its own
-// prediction in the same story, and races its own race; the other kinds
-// take pos whole (a projector; a student's run the instructor shows).
-func Visit(cur, pos play.Position, visit play.Visit, seed uint64) play.Position {
-	if visit != play.VisitFollow {
-		return pos
-	}
-	same := cur.Scene == pos.Scene && sameSettings(cur.Settings, pos.Settings)
-	pos.Seed, pos.Race, pos.Prediction = cur.Seed, nil, nil
-	if same {
-		pos.Prediction = cur.Prediction
-	} else {
-		pos.Seed = seed
-	}
-	if pos.Quiz != nil {
-		pos.Quiz = &play.QuizPlace{At: pos.Quiz.At}
-	}
-	return pos
-}
-
 // Report hands the class the session's row as it stands after a change
 // (its place, what its run answered, its progress; Following is the
 // part's): put when it changed, an answer in it blind unless the student
 // follows or their poll holds them (PollHolds). For the instructor it is
 // also the leader's step: the class's place, if it changed, is moved by
 // a compare-and-set on the version this session last saw (see
-// Seat.Lead).
+// Seat.Lead); on the contents (row.OnContents) that place is no scene
+// (Lead.Contents).
 func (p *Part) Report(row Member) {
 	row.Following = p.following
 	if data, err := json.Marshal(row); err == nil && string(data) != p.reported {
@@ -568,6 +553,12 @@ func (p *Part) Report(row Member) {
 		return
 	}
 	l := Lead{Pos: row.Pos, Follow: p.follow, Hold: p.hold && p.follow}
+	if row.OnContents {
+		// the scene under the contents is nobody's place: leading it
+		// would pull followers, and the instructor's other sessions, into
+		// a scene no one opened
+		l.Pos, l.Contents = play.Position{}, true
+	}
 	if data, err := json.Marshal(l); err == nil && string(data) != p.led {
 		p.led = string(data)
 		if p.lead != nil {

@@ -63,6 +63,11 @@ type session struct {
 	actual   int
 	revealed bool
 	notes    []string
+	// contents is set while the session is on the course's contents
+	// (pos is then the scene under them); gone counts the places an
+	// effect took it to
+	contents bool
+	gone     int
 }
 
 func joinAs(t *testing.T, hub Hub, code string, role Role, id, name string, seed uint64) *session {
@@ -100,7 +105,12 @@ func (s *session) do(ef Effect) {
 	if ef.Note != "" {
 		s.notes = append(s.notes, ef.Note)
 	}
+	if ef.Contents {
+		s.contents = true
+		s.report()
+	}
 	if ef.Go != nil {
+		s.gone++
 		s.goTo(Visit(s.pos, ef.Go.Pos, ef.Go.Visit, s.seed))
 	}
 }
@@ -111,7 +121,7 @@ func (s *session) goTo(pos play.Position) {
 	if pos.Scene != s.pos.Scene || !sameSettings(pos.Settings, s.pos.Settings) {
 		s.revealed, s.actual = false, -1
 	}
-	s.pos = pos
+	s.pos, s.contents = pos, false
 	if at := questionStep(pos); at >= 0 && pos.Step > at && pos.Prediction != nil {
 		s.revealed, s.actual = true, 1
 	}
@@ -119,7 +129,7 @@ func (s *session) goTo(pos play.Position) {
 }
 
 func (s *session) report() {
-	s.p.Report(Member{Pos: s.pos, Actual: s.actual, Revealed: s.revealed})
+	s.p.Report(Member{Pos: s.pos, Actual: s.actual, Revealed: s.revealed, OnContents: s.contents})
 }
 
 // answer is the learner's prediction at their run's question.

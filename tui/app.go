@@ -166,7 +166,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	// the learner is now (on the contents or not); then what the class
 	// asked for in turn
 	asked := a.doAsks()
-	cmd = tea.Batch(cmd, asked, a.classAfter(a.contentsOpen()), a.doAsks())
+	cmd = tea.Batch(cmd, asked, a.classAfter(a.offScene()), a.doAsks())
 	// a mouse moving over the screen without selecting changes nothing on it
 	_, mouse := msg.(tea.MouseMsg)
 	a.settle(mouse && a.pl != nil && a.pl.Sel == sel && !isWheel(msg))
@@ -350,6 +350,9 @@ func (a *App) doAsks() tea.Cmd {
 		}
 	}
 	var cmds []tea.Cmd
+	if ask.contents && a.toc != nil && !a.offScene() {
+		cmds = append(cmds, a.toContents())
+	}
 	for _, c := range ask.open {
 		cmds = append(cmds, a.openPage(c))
 	}

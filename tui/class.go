@@ -222,11 +222,20 @@ func (a *session) do(ef class.Effect) tea.Cmd {
 	if ef.Note != "" {
 		a.say(ef.Note)
 	}
+	if ef.Contents {
+		a.toContents()
+	}
 	if ef.Go != nil {
 		return a.goTo(ef.Go.Pos, ef.Go.Visit)
 	}
 	return nil
 }
+
+// toContents brings the instructor's screen to the contents, where
+// another session of theirs is (class.Lead.Contents), unless its row is
+// on the contents already (App.offScene: the lab opened from the
+// contents, say): see App.doAsks.
+func (a *session) toContents() { a.asks.contents = true }
 
 // toggleHold is the class view's H: the instructor holds the class
 // (asking it to follow, if it was not) or releases it.
@@ -288,7 +297,8 @@ func (a *session) goTo(pos play.Position, visit play.Visit) tea.Cmd {
 // move is gone to, and the session's row is handed to the class (for the
 // instructor, the leader's step). A student out of follow mode whose own
 // run stands at the class's open question waits there for the
-// instructor's move (class.Part.PollHolds).
+// instructor's move (class.Part.PollHolds). contents is the row's
+// OnContents (App.offScene).
 func (a *session) classAfter(contents bool) tea.Cmd {
 	c := a.cls
 	if c == nil || a.pl == nil || a.pl.Busy {
@@ -312,8 +322,7 @@ func (a *session) classAfter(contents bool) tea.Cmd {
 			a.pl.Configure(opt)
 		}
 	}
-	c.part.Report(class.Member{Pos: pos, Actual: a.pl.Actual, Revealed: a.ran(), Prog: a.course.Prog,
-		OnContents: contents || a.course.Browsing() && a.course.Visiting() == play.NotVisiting})
+	c.part.Report(class.Member{Pos: pos, Actual: a.pl.Actual, Revealed: a.ran(), Prog: a.course.Prog, OnContents: contents})
 	return cmd
 }
 
@@ -422,4 +431,35 @@ func (a *App) movesAway(msg tea.KeyMsg) bool {
 	_, help := a.pages.top().(*helpPage)
 	_, about := a.pages.top().(*aboutPage)
 	return msg.Type == tea.KeyEsc && !a.pl.notes && !help && !about
+}
+
+// offScene reports the session's row on the contents (class.Member's
+// OnContents): the contents open, or, before the learner opened a scene,
+// the lab or another page over the scene under them, nobody's place.
+func (a *App) offScene() bool {
+	return a.contentsOpen() || a.course.Browsing() && a.course.Visiting() == play.NotVisiting
+}
+
+// toContents puts the contents over the scene, the pages over it closed
+// but the class view, which stays on top (as over a move, see goTo); a
+// place kept for after the running move is dropped. It is the
+// instructor's session following another session of theirs to the
+// contents (see session.toContents).
+func (a *App) toContents() tea.Cmd {
+	if a.cls != nil {
+		a.cls.part.Wanted()
+	}
+	a.leaving = false
+	var desk Component
+	if top := a.pages.top(); isDesk(top) {
+		desk, a.pages = top, a.pages[:len(a.pages)-1]
+	}
+	a.pages.closeAt(a.pages.find(isScene) + 1)
+	a.toc.refreshMenu()
+	a.toc.selectScene(a.course.At)
+	cmd := a.openPage(a.toc)
+	if desk != nil {
+		a.pages.push(desk)
+	}
+	return cmd
 }

@@ -94,6 +94,10 @@ type pageAsk struct {
 	// top when close closes the pages over the scene: another session of
 	// theirs moved the class, and the scene under the view goes with it
 	keepDesk bool
+	// contents brings the screen to the contents, unless they are open:
+	// the pages over the scene close and the contents open, under the
+	// class view if it is on top (see session.toContents)
+	contents bool
 }
 
 // stack is the app's pages, the bottom first: the page on screen is the

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 
 	"locksim/views"
@@ -55,6 +56,13 @@ func (p *contentsKeysPage) text(w int) string {
 	}
 	contents := []key.Binding{b("enter", "open the scene"), b("/", "filter (enter: first match)"),
 		b("↑/↓", "choose"), glossaryKey, b("?", "this page"), k.Quit}
+	// a class's keys, the session's role's (see classKeys): they work on
+	// the contents too (the instructor's l and F, a student's F)
+	for _, cb := range []key.Binding{p.com.Keys.Desk, p.com.Keys.Follow} {
+		if cb.Enabled() {
+			contents = slices.Insert(contents, len(contents)-2, cb)
+		}
+	}
 	scene := []key.Binding{k.Play, k.Step, k.Back, k.Home, k.Faster, b("1-3", "predict, when asked"), k.Hint,
 		k.About, k.Verdicts, k.Ending, glossaryKey, k.Export, k.Earlier, k.SceneNext, k.ScenePrev,
 		b("esc", "close, or back to contents"), b("?", "the scene's keys, settings"), k.Quit}

@@ -36,34 +36,36 @@ func storyReplies(s sim.Snapshot) []string {
 func TestLiveSteppingHoldsTheClock(t *testing.T) {
 	t.Parallel()
 	// The hold is read on the server itself: while the learner reads,
-	// every key that had a TTL has none (PTTL -1), so the pause between
-	// steps need not outlast a lease to tell held from run out. The story
-	// still runs in real time inside a step, where the margins are the
-	// story's: GET then DEL's is A's GET 2 s of story before its lease
-	// ends, 500 ms of wire at ÷4. At ÷20 (a 30 s lease is PX 1500, its
-	// watchdog's margin 1 s) a CPU hog on each core beside the package's
-	// other tests made leases lapse inside extend's and fencing's steps,
-	// so every story runs at ÷4.
+	// every key that had a TTL has none (PTTL -1), so no pause between
+	// steps is needed to tell held from run out. The story still runs in
+	// real time inside a step, where the margins are the story's: GET
+	// then DEL's is A's GET 2 s of story before its lease ends, 500 ms of
+	// wire at ÷4. At ÷20 (a 30 s lease is PX 1500, its watchdog's margin
+	// 1 s) a CPU hog on each core beside the package's other tests made
+	// leases lapse inside extend's and fencing's steps, so each story runs
+	// at the scale that leaves its shortest margin (Scene.Shortest) 500 ms
+	// of wire, the tightest story's at ÷4: ÷4 for release, gc-pause and
+	// fencing (2 s), ÷10 for extend (5 s), ÷20 for options and crash-gap
+	// (10 s), whose waits of 40 s and more were 10 s of wire at ÷4.
 	url := simtest.StartRedis(t)
 	admin := simtest.Client(t, url)
 	for _, c := range []struct {
 		id      string
 		presses string
-		scale   int
-		pause   time.Duration
 	}{
-		{"options", "", 4, 300 * time.Millisecond},
-		{"crash-gap", "", 4, 300 * time.Millisecond},
-		{"release", "m", 4, 300 * time.Millisecond},
-		{"release", "mm", 4, 300 * time.Millisecond},
-		{"gc-pause", "", 4, 300 * time.Millisecond},
-		{"fencing", "", 4, 300 * time.Millisecond},
-		{"extend", "", 4, 300 * time.Millisecond},
-		{"extend", "ss", 4, 300 * time.Millisecond},
+		{"options", ""},
+		{"crash-gap", ""},
+		{"release", "m"},
+		{"release", "mm"},
+		{"gc-pause", ""},
+		{"fencing", ""},
+		{"extend", ""},
+		{"extend", "ss"},
 	} {
 		t.Run(c.id+c.presses, func(t *testing.T) {
 			t.Parallel()
-			b, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: c.scale})
+			scale := max(4, int(scenes.Find(c.id).Shortest/(500*time.Millisecond)))
+			b, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: scale})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,10 +74,9 @@ func TestLiveSteppingHoldsTheClock(t *testing.T) {
 			emb := openScene(t, embedded(t), c.id, 1, 80, 24, c.presses)
 			shown := false
 			for range len(live.pl.Snap.Moves) {
-				time.Sleep(c.pause)
-				// after the pause, the server says every key the last
-				// step left with a TTL still has none: held, whatever the
-				// pause and however slow the machine
+				// between steps, the server says every key the last step
+				// left with a TTL has none: held, however long the learner
+				// reads and however slow the machine
 				for _, k := range live.pl.Snap.Keys {
 					if k.PTTL > 0 {
 						if ms, err := admin.Do(context.Background(), "PTTL", k.Name).Int64(); err != nil || ms != -1 {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -37,8 +38,10 @@ const (
 // labServer is an SSH server of the course as -serve runs it, each lab
 // search in a child process (this test binary standing for locksim's
 // -lab-child) with wall limit wall; each search's end, as its runner
-// returned it, comes on ended.
-func labServer(t *testing.T, wall time.Duration) (addr string, child lab.Child, ended <-chan error) {
+// returned it, comes on ended. setWall changes the wall limit of the
+// searches started after it (the lab page still names wall, the limit
+// the server was started with).
+func labServer(t *testing.T, wall time.Duration) (addr string, child lab.Child, ended <-chan error, setWall func(time.Duration)) {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -46,9 +49,13 @@ func labServer(t *testing.T, wall time.Duration) (addr string, child lab.Child, 
 	}
 	child = labChildOf(exe, []string{"LOCKSIM_MAIN=1"})
 	child.Wall = wall
+	var walls atomic.Int64
+	walls.Store(int64(wall))
 	ends := make(chan error, 16)
 	run := func(ctx context.Context, l *lab.Lock, o lab.Options) (*lab.Report, error) {
-		rep, err := child.Run(ctx, l, o)
+		c := child
+		c.Wall = time.Duration(walls.Load())
+		rep, err := c.Run(ctx, l, o)
 		ends <- err
 		return rep, err
 	}
@@ -62,7 +69,7 @@ func labServer(t *testing.T, wall time.Duration) (addr string, child lab.Child, 
 		t.Fatal(err)
 	}
 	t.Cleanup(termtest.Serve(t, s, l))
-	return l.Addr().String(), child, ends
+	return l.Addr().String(), child, ends, func(d time.Duration) { walls.Store(int64(d)) }
 }
 
 // searchEnded waits for the next search to end, however long a busy
@@ -183,7 +190,7 @@ func TestServedLabAttacks(t *testing.T) {
 	// the limit only the slow lock reaches: the attacks end at their first
 	// run, long before it on the busiest machine
 	const wall = 15 * time.Second
-	addr, child, ended := labServer(t, wall)
+	addr, child, ended, setWall := labServer(t, wall)
 	other := termtest.Open(t, termtest.Dial(t, addr, "other", termtest.NewKey(t)), "xterm-256color", 100, 30)
 	other.WaitFor("the course:")
 	poke := responsive(other)
@@ -264,14 +271,19 @@ func TestServedLabAttacks(t *testing.T) {
 		waitLabChildren(t, 0)
 	})
 	t.Run("wall limit", func(t *testing.T) {
+		// a shorter limit than the attacks', which the slow lock's search
+		// outlasts too: the test waits it out
+		const short = 3 * time.Second
+		setWall(short)
+		defer setWall(wall)
 		tm.Send(keyCtrlR)
 		waitLabChildren(t, 1)
 		poke()
-		err := searchEnded(t, ended, wall)
+		err := searchEnded(t, ended, short)
 		if !errors.Is(err, lab.ErrLimit) {
-			t.Skipf("the search ended within its %s on this machine (%v): no limit to see", wall, err)
+			t.Skipf("the search ended within its %s on this machine (%v): no limit to see", short, err)
 		}
-		tm.WaitFor("time limit of " + wall.String())
+		tm.WaitFor("time limit of " + short.String())
 		waitLabChildren(t, 0)
 	})
 	t.Run("session closed", func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"locksim/play"
@@ -14,6 +15,16 @@ import (
 	"locksim/sim/simtest/testmain"
 	"locksim/storycode"
 )
+
+// quickRaceExit is GORACE as this process has it, with atexit_sleep_ms=0
+// added unless it names one.
+func quickRaceExit() string {
+	v := os.Getenv("GORACE")
+	if strings.Contains(v, "atexit_sleep_ms") {
+		return "GORACE=" + v
+	}
+	return "GORACE=" + strings.TrimSpace(v+" atexit_sleep_ms=0")
+}
 
 // TestStoryCodeInAnotherProcess: for every scene, a seeded walk (steps,
 // steps back, settings, own moves and faults, an answer at the question)
@@ -39,7 +50,9 @@ func TestStoryCodeInAnotherProcess(t *testing.T) {
 	cast := func(t *testing.T, code string, env ...string) []byte {
 		t.Helper()
 		cmd := exec.Command(bin, "-story", code, "-cast", "-", "-size", "100x32")
-		cmd.Env = append(os.Environ(), env...)
+		// built with -race, each process would sleep the race detector's
+		// second at exit (atexit_sleep_ms): a second per scene
+		cmd.Env = append(os.Environ(), append([]string{quickRaceExit()}, env...)...)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()

@@ -222,33 +222,35 @@ func TestEveryReplayLeavesNothing(t *testing.T) {
 		simtest.SkipUnlessSlow(t)
 		t.Skip("redis-cli is not installed: no replay is tried")
 	}
-	url := simtest.StartRedis(t)
-	port := url[strings.LastIndex(url, ":")+1 : strings.LastIndex(url, "/")]
-	admin := client(t, url)
-	admin.Set(context.Background(), "resource:lock", "the user's", 0)
 	for _, sc := range scenes.All() {
 		if sc.Kind == scenes.Quiz {
 			continue
 		}
-		script := exportStory(t, sc.ID)
-		last := script[strings.LastIndex(strings.TrimSuffix(script, "\n"), "\n")+1:]
-		if !strings.HasPrefix(last, "DEL ") || strings.Contains(script, "SCAN") {
-			t.Errorf("%s: the replay should end with a plain DEL and never SCAN: %s", sc.ID, last)
-		}
-		cmd := exec.Command(cli, "-p", port)
-		cmd.Stdin = strings.NewReader(script)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("redis-cli replaying %s: %v\n%s", sc.ID, err, out)
-		}
-		if keys := locksimKeys(t, admin, nil); len(keys) != 0 {
-			t.Errorf("%s: the replay left %v", sc.ID, keys)
-			for _, k := range keys {
-				admin.Del(context.Background(), k)
+		// each scene's replay on a server of its own, all at once: a
+		// replay mostly waits out its story's time (÷20)
+		t.Run(sc.ID, func(t *testing.T) {
+			t.Parallel()
+			url := simtest.StartRedis(t)
+			port := url[strings.LastIndex(url, ":")+1 : strings.LastIndex(url, "/")]
+			admin := client(t, url)
+			admin.Set(context.Background(), "resource:lock", "the user's", 0)
+			script := exportStory(t, sc.ID)
+			last := script[strings.LastIndex(strings.TrimSuffix(script, "\n"), "\n")+1:]
+			if !strings.HasPrefix(last, "DEL ") || strings.Contains(script, "SCAN") {
+				t.Errorf("%s: the replay should end with a plain DEL and never SCAN: %s", sc.ID, last)
 			}
-		}
-	}
-	if v, _ := admin.Get(context.Background(), "resource:lock").Result(); v != "the user's" {
-		t.Errorf("the user's resource:lock holds %q", v)
+			cmd := exec.Command(cli, "-p", port)
+			cmd.Stdin = strings.NewReader(script)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("redis-cli replaying %s: %v\n%s", sc.ID, err, out)
+			}
+			if keys := locksimKeys(t, admin, nil); len(keys) != 0 {
+				t.Errorf("%s: the replay left %v", sc.ID, keys)
+			}
+			if v, _ := admin.Get(context.Background(), "resource:lock").Result(); v != "the user's" {
+				t.Errorf("%s: the user's resource:lock holds %q", sc.ID, v)
+			}
+		})
 	}
 	if a, b := replayID(t, exportStory(t, "fencing")), replayID(t, exportStory(t, "fencing")); a == b {
 		t.Errorf("two exports of one story share replay %s", a)

@@ -72,7 +72,9 @@ replace github.com/alicebob/miniredis/v2 => ./third_party/miniredis
 
 // A patched copy of charmbracelet/x/input v0.3.4 (through wish's bubbletea)
 // that builds for Windows against x/windows v0.2.2, which dropped two
-// constants it names; the patch is third_party/input.patch.
+// constants it names, and holds its own copy of x/ansi's kitty.Options so
+// that the binary does not carry image/png; the patch is
+// third_party/input.patch.
 replace github.com/charmbracelet/x/input => ./third_party/input
 
 // A patched copy of zeebo/xxh3 v1.1.0 (miniredis's DIGEST hashes with it)

@@ -81,3 +81,8 @@ replace github.com/charmbracelet/x/input => ./third_party/input
 // that reads the CPU's features from golang.org/x/sys/cpu, already in the
 // binary, rather than klauspost/cpuid; the patch is third_party/xxh3.patch.
 replace github.com/zeebo/xxh3 => ./third_party/xxh3
+
+// A patched copy of muesli/termenv v0.16.0 whose template helpers are typed
+// map[string]interface{} (what text/template's FuncMap is) so that it does
+// not import text/template; the patch is third_party/termenv.patch.
+replace github.com/muesli/termenv => ./third_party/termenv

@@ -72,10 +72,17 @@ replace github.com/alicebob/miniredis/v2 => ./third_party/miniredis
 
 // A patched copy of charmbracelet/x/input v0.3.4 (through wish's bubbletea)
 // that builds for Windows against x/windows v0.2.2, which dropped two
-// constants it names; the patch is third_party/input.patch.
+// constants it names, and holds its own copy of x/ansi's kitty.Options so
+// that the binary does not carry image/png; the patch is
+// third_party/input.patch.
 replace github.com/charmbracelet/x/input => ./third_party/input
 
 // A patched copy of zeebo/xxh3 v1.1.0 (miniredis's DIGEST hashes with it)
 // that reads the CPU's features from golang.org/x/sys/cpu, already in the
 // binary, rather than klauspost/cpuid; the patch is third_party/xxh3.patch.
 replace github.com/zeebo/xxh3 => ./third_party/xxh3
+
+// A patched copy of muesli/termenv v0.16.0 whose template helpers are typed
+// map[string]interface{} (what text/template's FuncMap is) so that it does
+// not import text/template; the patch is third_party/termenv.patch.
+replace github.com/muesli/termenv => ./third_party/termenv

@@ -5,14 +5,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/ansi/kitty"
 )
 
 // KittyGraphicsEvent represents a Kitty Graphics response event.
 //
 // See https://sw.kovidgoyal.net/kitty/graphics-protocol/
 type KittyGraphicsEvent struct {
-	Options kitty.Options
+	Options KittyOptions
 	Payload []byte
 }
 

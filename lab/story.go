@@ -422,6 +422,10 @@ func opOf(p *part, n int, name string, args []string, key, token string) *sim.Op
 		}
 	case p.Name != PartAcquire && name == "GET":
 		op.Kind = sim.OpCheck
+	case p.Name == PartAcquire && name == "GET" && peekBeforeSet(p.lines[min(n+1, len(p.lines)):]):
+		// the check-then-set acquire's check: the ledger reads (nil) as the
+		// key looking free, a value as taken
+		op.Kind = sim.OpPeek
 	case p.Name == PartRelease && name == "DELEX" && len(args) == 4 && strings.EqualFold(args[2], "IFEQ"):
 		// compares and deletes in one command, as the script does
 		op.Kind, op.Form, op.Token = sim.OpRelease, sim.FormDelex, args[3]
@@ -451,6 +455,23 @@ func opOf(p *part, n int, name string, args []string, key, token string) *sim.Op
 		return nil
 	}
 	return op
+}
+
+// peekBeforeSet reports that the lines after an acquire's GET set the key
+// with a plain SET, no NX: the GET is then the check of a check-then-set.
+func peekBeforeSet(rest []Line) bool {
+	for _, ln := range rest {
+		if len(ln.Args) == 0 {
+			continue
+		}
+		switch strings.ToUpper(ln.Args[0]) {
+		case "SET":
+			return !slices.ContainsFunc(ln.Args[1:], func(a string) bool { return strings.EqualFold(a, "NX") })
+		case "SETNX":
+			return false
+		}
+	}
+	return false
 }
 
 // setTTL is the TTL a SET's PX or EX option gives; 0 without one.

@@ -436,15 +436,9 @@ func (l *Lab) finish(rep *lab.Report, err error) {
 	case err != nil:
 		l.runErr = oneLine(err)
 	default:
-		l.report, l.pick = rep, 0
+		l.report = rep
 		lv := l.level(l.open)
-		// the break ▸ marks first is the lock's own, before a lesson's
-		for i, v := range l.failures() {
-			if !(v.Lesson && lv.own) {
-				l.pick = i
-				break
-			}
-		}
+		l.pick = l.firstPick()
 		if !lv.own && lv.Mode == lab.FixIt && lv.Passed(lab.FixIt, rep) {
 			l.pass(lv)
 		}

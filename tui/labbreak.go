@@ -108,6 +108,27 @@ func (l *Lab) storyAnswered(s *play.Session) {
 	}
 }
 
+// firstPick is the break ▸ marks first in a new report: one whose
+// question is still to answer (the same lock run again finds the breaks
+// already answered), the lock's own before a lesson's.
+func (l *Lab) firstPick() int {
+	own := l.level(l.open).own
+	fs := l.failures()
+	for _, open := range []bool{true, false} {
+		for i, v := range fs {
+			if !(v.Lesson && own) && (!open || !l.answered[l.breakKey(v)]) {
+				return i
+			}
+		}
+		for i, v := range fs {
+			if open && !l.answered[l.breakKey(v)] {
+				return i
+			}
+		}
+	}
+	return 0
+}
+
 // reportShown is what the page may show of the report: the core's rule,
 // given how many of its breaks' questions are still open.
 func (l *Lab) reportShown() play.Disclosure {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"reflect"
 
 	"locksim/lab"
 	"locksim/play"
@@ -145,4 +146,24 @@ func (l *Lab) openBreaks() int {
 		}
 	}
 	return open
+}
+
+// keptRun is a level's latest report and the lock it judged.
+type keptRun struct {
+	lock   lab.Lock
+	report *lab.Report
+	notes  []lab.Note
+}
+
+// restoreKept shows the open level's latest report again, while the lock
+// in the editor is the one it judged.
+func (l *Lab) restoreKept() {
+	k, ok := l.kept[l.level(l.open).ID()]
+	if !ok {
+		return
+	}
+	if now, err := l.lock(); err == nil && reflect.DeepEqual(now, k.lock) {
+		l.report, l.notes = k.report, k.notes
+		l.pick = l.firstPick()
+	}
 }

@@ -1,0 +1,33 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"locksim/lab"
+)
+
+// TestLabKeepsItsResult: a level's result stays for the session: back on
+// the levels and into the same level again, the lock unchanged, the page
+// shows the report it had; a result of an edited lock is not shown beside
+// the level's lock as it opens again.
+func TestLabKeepsItsResult(t *testing.T) {
+	a := openLab(t, Options{Seed: 1}, 80, 24, levelLine(t, "setnx-expire", lab.FixIt))
+	drive(t, a, labPresses("[ctrl+r]")...)
+	l := a.labPage()
+	if l.report == nil {
+		t.Fatalf("no report:\n%s", a.View())
+	}
+	drive(t, a, labPresses("[esc][enter]")...)
+	if v := a.View(); l.report == nil || strings.Contains(v, "has not run on this lock yet") || !strings.Contains(v, "SETNX, then EXPIRE") {
+		t.Errorf("reopened on the same lock, the result should stay:\n%s", v)
+	}
+	drive(t, a, labPresses("[ctrl+e]\n# edited[ctrl+r]")...)
+	if l.report == nil || !strings.Contains(l.parts[0].Value(), "# edited") {
+		t.Fatalf("the edited lock should have a report:\n%s", a.View())
+	}
+	drive(t, a, labPresses("[esc][enter]")...)
+	if v := a.View(); l.report != nil || !strings.Contains(v, "has not run on this lock yet") {
+		t.Errorf("reopened on the level's lock, an edited lock's result should not show:\n%s", v)
+	}
+}

@@ -167,3 +167,10 @@ func (l *Lab) restoreKept() {
 		l.pick = l.firstPick()
 	}
 }
+
+// propsNamed reports whether level i's goal may name the properties it
+// judges: not while a break of its report has its question open (the
+// core's rule, play.DiscloseLabReport).
+func (l *Lab) propsNamed(i int) bool {
+	return i != l.open || l.report == nil || !l.reportShown().Open
+}

@@ -49,3 +49,50 @@ func TestHandReadoutNamesTheGET(t *testing.T) {
 		r.Close()
 	}
 }
+
+// TestBreakVerdictTrueAtItsStep: a deadlock-freedom break's ledger shows
+// the property broken before its probe comes; the verdict line then says
+// what is true at that step, and "every client is done" only at the end.
+func TestBreakVerdictTrueAtItsStep(t *testing.T) {
+	b, err := sim.OpenEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close(context.Background()) })
+	ctx := context.Background()
+	lv, _ := FindLevel("setnx-expire")
+	rep, err := Check(ctx, &lv.Lock, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	brk := rep.First()
+	if brk == nil || !brk.Probe {
+		t.Fatalf("want a deadlock-freedom break with its probe, got %v", brk)
+	}
+	sc := brk.Scene()
+	script := sc.Script(nil)
+	r := sim.NewRun(b, script, 7)
+	defer r.Close()
+	if err := r.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	early := 0
+	for k := 1; k <= len(script.Moves); k++ {
+		if err := r.Seek(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+		snap := r.Snapshot(ctx)
+		said := &scenes.Said{Vars: map[string]string{}}
+		sc.Say(scenes.Frame{Snap: snap, L: scenes.Fold(snap)}, said)
+		end := k == len(script.Moves)
+		if said.Verdict != "" && !end {
+			early++
+		}
+		if done := strings.Contains(said.Verdict, "every client is done"); done != end {
+			t.Errorf("at move %d of %d the verdict reads %q", k, len(script.Moves), said.Verdict)
+		}
+	}
+	if early == 0 {
+		t.Errorf("the ledger should show the break before the probe comes")
+	}
+}

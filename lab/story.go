@@ -457,23 +457,6 @@ func opOf(p *part, n int, name string, args []string, key, token string) *sim.Op
 	return op
 }
 
-// peekBeforeSet reports that the lines after an acquire's GET set the key
-// with a plain SET, no NX: the GET is then the check of a check-then-set.
-func peekBeforeSet(rest []Line) bool {
-	for _, ln := range rest {
-		if len(ln.Args) == 0 {
-			continue
-		}
-		switch strings.ToUpper(ln.Args[0]) {
-		case "SET":
-			return !slices.ContainsFunc(ln.Args[1:], func(a string) bool { return strings.EqualFold(a, "NX") })
-		case "SETNX":
-			return false
-		}
-	}
-	return false
-}
-
 // setTTL is the TTL a SET's PX or EX option gives; 0 without one.
 func setTTL(args []string) time.Duration {
 	var ttl time.Duration
@@ -557,7 +540,7 @@ func (b *Break) Scene() *scenes.Scene {
 		Build: b.build(),
 		Say: func(v scenes.Frame, s *scenes.Said) {
 			if slices.Contains(BrokenWithin(v.L, b.Lock.Policy.TTL), prop) {
-				s.Verdict = string(prop) + " broken: " + b.Why
+				s.Verdict = b.verdictAt(v.Snap.Pos >= len(v.Snap.Moves))
 			}
 		},
 		Predict: &scenes.Prediction{

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -53,6 +54,7 @@ func TestHandReadoutNamesTheGET(t *testing.T) {
 // TestBreakVerdictTrueAtItsStep: a deadlock-freedom break's ledger shows
 // the property broken before its probe comes; the verdict line then says
 // what is true at that step, and "every client is done" only at the end.
+// The probe's name follows the clients' (C after A and B, no gap).
 func TestBreakVerdictTrueAtItsStep(t *testing.T) {
 	b, err := sim.OpenEmbedded()
 	if err != nil {
@@ -71,6 +73,13 @@ func TestBreakVerdictTrueAtItsStep(t *testing.T) {
 	}
 	sc := brk.Scene()
 	script := sc.Script(nil)
+	var names []string
+	for _, a := range script.Actors {
+		names = append(names, a.Name)
+	}
+	if want := []string{"A", "B", "C", "D"}[:brk.Clients+1]; !slices.Equal(names, want) {
+		t.Errorf("a break of %d clients and its probe: cards %v, want %v", brk.Clients, names, want)
+	}
 	r := sim.NewRun(b, script, 7)
 	defer r.Close()
 	if err := r.Reset(ctx); err != nil {

@@ -77,7 +77,7 @@ func (b *Break) verdictAt(end bool) string {
 		return string(b.Property) + " broken: " + b.Why
 	case b.Probe:
 		return fmt.Sprintf("%s broken: no client left will free the lock key; %s, a new client besides the %d the search ran, tries twice the TTL later",
-			b.Property, ProbeClient, b.Clients)
+			b.Property, ProbeClient(b.Clients), b.Clients)
 	}
 	return string(b.Property) + " broken"
 }

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -177,4 +178,21 @@ func fill(a, key, token string, ttlMS int64) string {
 	}
 	b.WriteString(a)
 	return b.String()
+}
+
+// peekBeforeSet reports that the lines after an acquire's GET set the key
+// with a plain SET, no NX: the GET is then the check of a check-then-set.
+func peekBeforeSet(rest []Line) bool {
+	for _, ln := range rest {
+		if len(ln.Args) == 0 {
+			continue
+		}
+		switch strings.ToUpper(ln.Args[0]) {
+		case "SET":
+			return !slices.ContainsFunc(ln.Args[1:], func(a string) bool { return strings.EqualFold(a, "NX") })
+		case "SETNX":
+			return false
+		}
+	}
+	return false
 }

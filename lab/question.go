@@ -84,7 +84,7 @@ func (q Question) Answer(broken []Property) int {
 func lastMove(b *Break) string {
 	switch {
 	case b.Probe:
-		return ProbeClient + " acquire"
+		return ProbeClient(b.Clients) + " acquire"
 	case len(b.Moves) > 0:
 		return b.Moves[len(b.Moves)-1].String()
 	}

@@ -16,16 +16,18 @@ import (
 // content/text/lab.txt.
 const SceneID = "lab"
 
-// ProbeClient is the client that, in a deadlock-freedom break, comes
-// twice the TTL after the last move and is refused.
-const ProbeClient = "D"
+// ProbeClient is the client that, in a deadlock-freedom break of a
+// story with clients clients, comes twice the TTL after the last move and
+// is refused: the letter after the last client's (C after A and B), so
+// the cards' names run on with no gap.
+func ProbeClient(clients int) string { return string(rune('A' + clients)) }
 
 // Script is the break as a story for the player: the clients A, B (and C)
 // run l's parts on the story's backend, one command or Lua part per step,
 // with the protected resource; the schedule is the break's moves (a pause
 // is Pause, Advance, Resume; a clock jump an Advance; a restart a move
 // that deletes the story's keys). A deadlock-freedom break ends with a
-// new client, ProbeClient, trying twice the TTL later. The lab runs it on
+// new client, ProbeClient's, trying twice the TTL later. The lab runs it on
 // the embedded server.
 func (b *Break) Script() sim.Script { return StoryOf(&b.Lock, b.Clients, b.Moves, b.Probe) }
 
@@ -90,10 +92,10 @@ func storyOf(pr *program, err error, l *Lock, clients int, moves []Move, probe b
 		}
 	}
 	if probe {
-		actors = append(actors, sim.ActorSpec{Name: ProbeClient, Program: []sim.Step{{Label: "acquire", Run: st.run(3, err)}}})
+		actors = append(actors, sim.ActorSpec{Name: ProbeClient(clients), Program: []sim.Step{{Label: "acquire", Run: st.run(3, err)}}})
 		adv := sim.Advance(2 * ttl)
 		adv.Label = "twice the TTL passes"
-		sm = append(sm, adv, sim.Labeled(ProbeClient, ProbeClient+" acquire"))
+		sm = append(sm, adv, sim.Labeled(ProbeClient(clients), ProbeClient(clients)+" acquire"))
 	}
 	return sim.Script{
 		Actors:   actors,
@@ -422,6 +424,10 @@ func opOf(p *part, n int, name string, args []string, key, token string) *sim.Op
 		}
 	case p.Name != PartAcquire && name == "GET":
 		op.Kind = sim.OpCheck
+	case p.Name == PartAcquire && name == "GET" && peekBeforeSet(p.lines[min(n+1, len(p.lines)):]):
+		// the check-then-set acquire's check: the ledger reads (nil) as the
+		// key looking free, a value as taken
+		op.Kind = sim.OpPeek
 	case p.Name == PartRelease && name == "DELEX" && len(args) == 4 && strings.EqualFold(args[2], "IFEQ"):
 		// compares and deletes in one command, as the script does
 		op.Kind, op.Form, op.Token = sim.OpRelease, sim.FormDelex, args[3]
@@ -536,7 +542,7 @@ func (b *Break) Scene() *scenes.Scene {
 		Build: b.build(),
 		Say: func(v scenes.Frame, s *scenes.Said) {
 			if slices.Contains(BrokenWithin(v.L, b.Lock.Policy.TTL), prop) {
-				s.Verdict = string(prop) + " broken: " + b.Why
+				s.Verdict = b.verdictAt(v.Snap.Pos >= len(v.Snap.Moves))
 			}
 		},
 		Predict: &scenes.Prediction{

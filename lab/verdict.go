@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -64,4 +65,19 @@ func BrokenWithin(l *ledger.Ledger, ttl time.Duration) []Property {
 		out = append(out, NoLeaseWasted)
 	}
 	return out
+}
+
+// verdictAt is the verdict line of b's story once its ledger shows b's
+// property broken: b.Why, which tells the whole story, only at its end;
+// before, what is true then (a deadlock-freedom break's probe, a client
+// besides the break's own, has not come yet).
+func (b *Break) verdictAt(end bool) string {
+	switch {
+	case end:
+		return string(b.Property) + " broken: " + b.Why
+	case b.Probe:
+		return fmt.Sprintf("%s broken: no client left will free the lock key; %s, a new client besides the %d the search ran, tries twice the TTL later",
+			b.Property, ProbeClient(b.Clients), b.Clients)
+	}
+	return string(b.Property) + " broken"
 }

@@ -160,6 +160,18 @@ func (r reader) latest(name string) (sim.Event, ledger.Read, bool) {
 	return sim.Event{}, ledger.Read{}, false
 }
 
+// lastSent is the latest command of the story that name sent, whatever
+// the ledger read in it.
+func (r reader) lastSent(name string) (sim.Event, bool) {
+	ev := r.v.Snap.Events
+	for i := len(ev) - 1; i >= 0; i-- {
+		if ev[i].Actor == name && ev[i].Move >= 0 && ev[i].Kind == sim.Command && len(ev[i].Args) > 0 {
+			return ev[i], true
+		}
+	}
+	return sim.Event{}, false
+}
+
 // countBefore is the Redlock count that a failed acquire's releases at
 // event i follow in the same step, -1 if none: the count is what the step
 // decided, the releases only its consequence.

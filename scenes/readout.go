@@ -262,6 +262,15 @@ func (r reader) about(name string) string {
 		return r.fill("paused", vars)
 	}
 	e, rd, ok := r.latest(name)
+	if !ok {
+		if c, sent := r.lastSent(name); sent {
+			// a command the ledger gives no lock meaning still went out:
+			// say what it was and what came back, never that it sent nothing
+			vars["at"], vars["cmd"] = Stamp(c.At), ShortenTokens(c.Cmd, r.v.Snap.Actors, r.v.Snap.Events)
+			vars["reply"] = ShortenTokens(c.Reply, r.v.Snap.Actors, r.v.Snap.Events)
+			return r.fill("sent", vars)
+		}
+	}
 	if !ok && r.v.Snap.Pos > 0 && r.v.Snap.Pos == len(r.v.Snap.Moves) {
 		return r.fill("idle-end", vars)
 	}

@@ -111,6 +111,11 @@ type Lab struct {
 	// it is longer than the rows under the editor; resMax the farthest it
 	// goes (0: it fits), as the page last drew it
 	resTop, resMax int
+	// ranOn is the lock the latest search runs on; kept holds each
+	// level's latest report (by labLevel.ID) with that lock, shown again
+	// when the level is reopened on the same lock
+	ranOn lab.Lock
+	kept  map[string]keptRun
 }
 
 // labStory asks the app to play a story of the lab in the player.
@@ -124,7 +129,7 @@ type labStory struct{ place *play.LabPlace }
 // to (see Lab.back).
 func newLab(com *Common, passed map[string]bool, record func(id string), keep *lab.Lock, dir string, live bool, back *Contents) *Lab {
 	l := &Lab{com: com, levels: labLevels(), passed: map[string]bool{}, record: record, own: *keep, keep: keep, dir: dir, live: live,
-		bar: com.progressBar(), back: back, answered: map[string]bool{}}
+		bar: com.progressBar(), back: back, answered: map[string]bool{}, kept: map[string]keptRun{}}
 	for id, ok := range passed {
 		l.passed[id] = ok
 	}
@@ -226,6 +231,7 @@ func (l *Lab) openLevel(i int) tea.Cmd {
 		l.fields[fieldWatchdog].SetValue(formatMS(pol.Watchdog))
 	}
 	l.report, l.scriptErr, l.runErr, l.notes = nil, nil, "", nil
+	l.restoreKept()
 	l.hints, l.showRef = 0, false
 	// a level opens on the part it is about; the learner's own lock on
 	// the release, where most flaws are and where a new lock is empty
@@ -287,7 +293,7 @@ func (l *Lab) run() tea.Cmd {
 	}
 	l.Close()
 	search, start := play.CheckLockBy(l.com.Search, lk)
-	l.search, l.running, l.prog = search, true, lab.Progress{Max: lk.Policy.Bound.MaxSchedules}
+	l.search, l.running, l.prog, l.ranOn = search, true, lab.Progress{Max: lk.Policy.Bound.MaxSchedules}, lk
 	l.report, l.scriptErr, l.runErr = nil, nil, ""
 	l.resTop = 0
 	l.notes = lab.Lint(&lk)
@@ -436,15 +442,10 @@ func (l *Lab) finish(rep *lab.Report, err error) {
 	case err != nil:
 		l.runErr = oneLine(err)
 	default:
-		l.report, l.pick = rep, 0
+		l.report = rep
 		lv := l.level(l.open)
-		// the break ▸ marks first is the lock's own, before a lesson's
-		for i, v := range l.failures() {
-			if !(v.Lesson && lv.own) {
-				l.pick = i
-				break
-			}
-		}
+		l.pick = l.firstPick()
+		l.kept[lv.ID()] = keptRun{lock: l.ranOn, report: rep, notes: l.notes}
 		if !lv.own && lv.Mode == lab.FixIt && lv.Passed(lab.FixIt, rep) {
 			l.pass(lv)
 		}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"reflect"
 
 	"locksim/lab"
 	"locksim/play"
@@ -108,6 +109,27 @@ func (l *Lab) storyAnswered(s *play.Session) {
 	}
 }
 
+// firstPick is the break ▸ marks first in a new report: one whose
+// question is still to answer (the same lock run again finds the breaks
+// already answered), the lock's own before a lesson's.
+func (l *Lab) firstPick() int {
+	own := l.level(l.open).own
+	fs := l.failures()
+	for _, open := range []bool{true, false} {
+		for i, v := range fs {
+			if !(v.Lesson && own) && (!open || !l.answered[l.breakKey(v)]) {
+				return i
+			}
+		}
+		for i, v := range fs {
+			if open && !l.answered[l.breakKey(v)] {
+				return i
+			}
+		}
+	}
+	return 0
+}
+
 // reportShown is what the page may show of the report: the core's rule,
 // given how many of its breaks' questions are still open.
 func (l *Lab) reportShown() play.Disclosure {
@@ -124,4 +146,31 @@ func (l *Lab) openBreaks() int {
 		}
 	}
 	return open
+}
+
+// keptRun is a level's latest report and the lock it judged.
+type keptRun struct {
+	lock   lab.Lock
+	report *lab.Report
+	notes  []lab.Note
+}
+
+// restoreKept shows the open level's latest report again, while the lock
+// in the editor is the one it judged.
+func (l *Lab) restoreKept() {
+	k, ok := l.kept[l.level(l.open).ID()]
+	if !ok {
+		return
+	}
+	if now, err := l.lock(); err == nil && reflect.DeepEqual(now, k.lock) {
+		l.report, l.notes = k.report, k.notes
+		l.pick = l.firstPick()
+	}
+}
+
+// propsNamed reports whether level i's goal may name the properties it
+// judges: not while a break of its report has its question open (the
+// core's rule, play.DiscloseLabReport).
+func (l *Lab) propsNamed(i int) bool {
+	return i != l.open || l.report == nil || !l.reportShown().Open
 }

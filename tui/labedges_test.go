@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -101,5 +102,36 @@ func TestTrialsLostReplyNoteWhole(t *testing.T) {
 	flat := strings.Join(strings.Fields(v), " ")
 	if len(strings.Split(v, "\n")) != 24 || !strings.Contains(flat, "a trial with a lost reply cannot be stepped through: -plain prints it with its replies") {
 		t.Errorf("the note on a trial with a lost reply should be whole at 80x24:\n%s", v)
+	}
+}
+
+// TestLabPointsAtAnUnansweredBreak: once a break's question is answered,
+// the page's "ctrl+o plays break N" names a break still to answer, also
+// after the lock is run again.
+func TestLabPointsAtAnUnansweredBreak(t *testing.T) {
+	a, _ := openCourse(t, Options{Seed: 7, Lab: labDir(t)}, "")
+	drive(t, a, labPresses(clearPart(6)+"GET {key}\nif token: DEL {key}[ctrl+r]")...)
+	l := a.labPage()
+	fs := l.failures()
+	if len(fs) < 3 {
+		t.Fatalf("want three breaks or more, got %d", len(fs))
+	}
+	for i := range len(fs) - 1 {
+		answerBreak(t, a)
+		if i == 0 {
+			// the same lock run again finds the same breaks, one answered
+			drive(t, a, labPresses("[ctrl+r]")...)
+			fs = l.failures()
+		}
+		head := l.hiddenHead()
+		k := strings.Index(head, "plays break ")
+		if k < 0 {
+			t.Fatalf("after %d answers: %q", i+1, head)
+		}
+		var n int
+		fmt.Sscanf(head[k+len("plays break "):], "%d", &n)
+		if n < 1 || n > len(fs) || l.answered[l.breakKey(fs[n-1])] {
+			t.Errorf("after %d answers the page points at break %d, answered already: %q", i+1, n, head)
+		}
 	}
 }

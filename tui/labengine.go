@@ -56,7 +56,11 @@ func labStarter() lab.Lock {
 
 // goal is a level's goal as the list shows it under the levels: what to
 // do, the properties it is about, the faults in scope and the bound.
-func (lv labLevel) goal(dir string) string {
+//
+// While a break's question is open (named false: play.DiscloseLabReport
+// says so) the properties are not named: the question asks which one its
+// move breaks, and a level that judges one would answer it.
+func (lv labLevel) goal(dir string, named bool) string {
 	pol := lv.Lock.Policy
 	var what string
 	switch {
@@ -76,7 +80,11 @@ func (lv labLevel) goal(dir string) string {
 	if !lv.own {
 		props = lv.Properties
 	}
-	return what + "\nproperties: " + joinIDs(props) + " · threats: " + threats(pol.Faults) +
+	judged := joinIDs(props)
+	if !named {
+		judged = "named once you have answered each break's question"
+	}
+	return what + "\nproperties: " + judged + " · threats: " + threats(pol.Faults) +
 		" · " + boundWords(pol.Bound)
 }
 

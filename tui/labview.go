@@ -60,7 +60,7 @@ func (l *Lab) listView() string {
 		rows = append(rows, l.helpRows()...)
 	} else {
 		rows = joinLines(append(rows, styleLines(st.Dim, wrapAll(st, "break a lock by making its moves; fix one until the adversary finds no break", l.w)), ""))
-		goal := wrapAll(st, l.level(l.sel).goal(l.dir), l.w)
+		goal := wrapAll(st, l.level(l.sel).goal(l.dir, l.propsNamed(l.sel)), l.w)
 		foot := len(l.footer())
 		below := strings.Count(goal, "\n") + 1 + 1 // the goal's rule and lines
 		n := len(l.levels) + 1
@@ -203,7 +203,7 @@ func (l *Lab) levelRows() []string {
 	default:
 		what = lv.FixGoal
 	}
-	goal := strings.SplitN(lv.goal(l.dir), "\n", 2)
+	goal := strings.SplitN(lv.goal(l.dir, l.propsNamed(l.open)), "\n", 2)
 	var out []string
 	title := kind + lv.Title
 	if what != "" {

@@ -55,7 +55,7 @@ func contentsLeadsNoScene(t *testing.T, a, b Hub) {
 	ann := joinAs(t, b, code, Student, "k-ann", "ann", 10)
 	onContents(ann, 10)
 	ann.hear("the ask to follow", func(s *session) bool { return s.p.Asked() })
-	if ann.do(ann.p.Follow()); ann.p.Following() || ann.gone != 0 || ann.notes[len(ann.notes)-1] != ContentsNote {
+	if ann.do(ann.p.Follow()); !ann.p.Following() || ann.gone != 0 || ann.notes[len(ann.notes)-1] != ContentsNote {
 		t.Fatalf("F while the instructor is on the contents: following %v, went %d times, told %q", ann.p.Following(), ann.gone, ann.notes)
 	}
 	wall := joinAs(t, b, code, Projector, "teacher", "teacher", 1)
@@ -76,8 +76,8 @@ func contentsLeadsNoScene(t *testing.T, a, b Hub) {
 	if second.contents || second.pos.Scene != "gc-pause" || wall.pos.Scene != "gc-pause" {
 		t.Fatalf("the scene opened did not reach the instructor's other session (%+v) or the projector (%+v)", second.pos, wall.pos)
 	}
-	if ann.do(ann.p.Follow()); !ann.p.Following() || ann.pos.Scene != "gc-pause" || ann.pos.Step != 2 {
-		t.Fatalf("F once the instructor opened a scene: following %v at %+v", ann.p.Following(), ann.pos)
+	if !ann.p.Following() || ann.gone != 1 || ann.pos.Scene != "gc-pause" || ann.pos.Step != 2 {
+		t.Fatalf("a follower who pressed F on the contents, once the instructor opened a scene: following %v, went %d times, at %+v", ann.p.Following(), ann.gone, ann.pos)
 	}
 
 	// back on the contents: followers stay at the last place led; the

@@ -104,8 +104,9 @@ const Still = "the class is still answering this question · the move runs when 
 const HeldNote = "the class is held: you stay on the instructor's place until they release it"
 
 // ContentsNote is what a student's F is told while the instructor is on
-// the contents (Lead.Contents): there is no scene to follow them to.
-const ContentsNote = "the instructor is on the contents, in no scene · F follows once they open one"
+// the contents (Lead.Contents): they follow, and there is no scene to
+// go to until the instructor opens one.
+const ContentsNote = "following the instructor · their next scene opens here"
 
 // Join sits m in the class with code (see Sit) and is its part.
 func Join(ctx context.Context, hub Hub, code string, m Member, now func() time.Time) (*Part, error) {
@@ -363,7 +364,10 @@ func (p *Part) Follow() Effect {
 	case p.lead == nil:
 		return Effect{Note: "the instructor has not opened a scene yet"}
 	case p.lead.Contents:
-		return Effect{Note: ContentsNote}
+		// a follower waits where they are: the instructor's next scene
+		// comes to them with the place that leads it (Heard)
+		p.following = true
+		return Effect{Followed: true, Note: ContentsNote}
 	}
 	p.following = true
 	return Effect{Followed: true, Go: &Go{Pos: p.lead.Pos, Visit: play.VisitFollow}}

@@ -321,7 +321,7 @@ func lostSetStory(retry string) sim.Script {
 		}),
 		lrStep("decide", func(x *sim.Exec) {
 			if !x.Actor().Holds {
-				x.GiveUpOwn(lrSpec, "its retry was refused, and it reads that as another client holding the lock")
+				x.GiveUpOwn(lrSpec, "it reads its refused retry as another holder")
 				return
 			}
 			// its lease runs from its first SET: PTTL says how much is left

@@ -87,3 +87,31 @@ func TestPlainAsksEveryQuestion(t *testing.T) {
 		t.Errorf("the handout gives an answer away:\n%s", handout)
 	}
 }
+
+// TestPlainAnswersAfterTheReplyThatShowsIt: a renewal whose reply was lost
+// shows nothing of what the server did, so the transcript's answer line
+// comes after a reply that does (B's SET and PTTL), never right after the
+// lost reply; the other stories answer right after their decisive reply.
+func TestPlainAnswersAfterTheReplyThatShowsIt(t *testing.T) {
+	out := plainOf(t, embedded(t), "lost-reply", PlainOptions{})
+	lines := strings.Split(out, "\n")
+	answers := 0
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "[the replies answer: ") {
+			continue
+		}
+		answers++
+		// the reply line before it, its continuation lines joined
+		j := i - 1
+		for j > 0 && strings.HasPrefix(lines[j], "    ") {
+			j--
+		}
+		before := strings.Join(lines[j:i], " ")
+		if strings.Contains(before, "the reply was lost") || !strings.Contains(before, "→") {
+			t.Errorf("line %d answers right after %q, which shows nothing of the answer:\n%s", i+1, before, out)
+		}
+	}
+	if answers != 10 {
+		t.Errorf("%d answer lines, want one a story (10):\n%s", answers, out)
+	}
+}

@@ -435,6 +435,7 @@ func (v plainVariant) play(ctx context.Context) (err error) {
 	// the question about it: while the rule holds the question open it is
 	// held, and said once the replies have answered
 	var held []string
+	var answer pendingAnswer
 	flush := func() error {
 		events := s.Snap.Events
 		here := pos
@@ -495,6 +496,7 @@ func (v plainVariant) play(ctx context.Context) (err error) {
 				fmt.Fprintf(w, "\nquestion %d (%s):", v.t.n, sc.ID)
 			}
 		}
+		from := printed
 		if err := step(d); err != nil {
 			return err
 		}
@@ -505,9 +507,10 @@ func (v plainVariant) play(ctx context.Context) (err error) {
 			return err
 		}
 		if v.ask && s.Snap.Pos == at+1 && at >= 0 && !v.t.o.Questions {
-			fmt.Fprintf(w, "[the replies answer: %s]\n", v.answer(s))
+			answer = pendingAnswer{v.answer(s), from}
 		}
-		if len(held) > 0 && s.Snap.Pos > at {
+		answer.say(w, s.Snap.Events, s.Snap.Pos == len(s.Snap.Moves))
+		if len(held) > 0 && s.Snap.Pos > at && answer.text == "" {
 			fmt.Fprintf(w, "[how locksim played the faults on this live server: %s]\n", strings.Join(held, "; "))
 			held = nil
 		}

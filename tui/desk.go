@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -219,11 +220,7 @@ func (d *Desk) otherPolls(q class.Question) []string {
 			continue
 		}
 		out = append(out, truncate(st.Bold.Render("earlier in the lesson: "+o.Q.Label()), w))
-		for _, l := range strings.Split(st.Wrap(o.Question, w, 2), "\n") {
-			if strings.TrimSpace(l) != "" {
-				out = append(out, l)
-			}
-		}
+		out = append(out, pollQuestion(st, o.Question, w)...)
 		var counts []string
 		for i, n := range o.Chosen {
 			counts = append(counts, fmt.Sprintf("%d: %d", i+1, n))
@@ -243,12 +240,7 @@ func (d *Desk) otherPolls(q class.Question) []string {
 // pollOf is the poll p of the instructor's story.
 func (d *Desk) pollOf(p class.Poll) []string {
 	st, w := d.com.Styles, d.w
-	var out []string
-	for _, l := range strings.Split(st.Wrap(p.Question, w, 2), "\n") {
-		if strings.TrimSpace(l) != "" {
-			out = append(out, l)
-		}
-	}
+	out := pollQuestion(st, p.Question, w)
 	head := p.Headline()
 	if p.State == class.Open && !d.since.IsZero() {
 		head = "open " + span(d.now.Sub(d.since)) + " · " + head
@@ -426,6 +418,31 @@ func answerOf(m class.Member) string {
 
 // clip is the first n of lines.
 func clip(lines []string, n int) []string { return lines[:min(len(lines), max(n, 0))] }
+
+// sentenceEnd ends a sentence that another follows.
+var sentenceEnd = regexp.MustCompile(`[.?!]\s+`)
+
+// pollQuestion is a poll's question in two rows at width w: whole if it
+// fits; else "…" and as many of its last sentences as fit, the question
+// itself last, rather than its start cut before the question is asked.
+func pollQuestion(st views.Styles, q string, w int) []string {
+	text := q
+	for rest := q; len(strings.Fields(st.Wrap(text, w, 3))) > len(strings.Fields(st.Wrap(text, w, 2))); {
+		end := sentenceEnd.FindStringIndex(rest)
+		if end == nil {
+			break // one sentence, too long: cut, as any text is
+		}
+		rest = rest[end[1]:]
+		text = "… " + rest
+	}
+	var out []string
+	for _, l := range strings.Split(st.Wrap(text, w, 2), "\n") {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
 
 // deskPage is the instructor's class view as a page over the scene (l):
 // ↑/↓ pick a student, enter shows their run, l goes back to the scene;

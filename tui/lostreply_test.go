@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"context"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"locksim/scenes"
+	"locksim/transcript"
 )
 
 // openLost opens the lost-reply scene as a learner does, its questions
@@ -104,5 +106,94 @@ func TestLostSetAsksBeforeAReadingRetry(t *testing.T) {
 		if a.pl.Actual != 1 {
 			t.Errorf("retry %d: the right answer should be A's token (got %d):\n%s", r, a.pl.Actual, a.View())
 		}
+	}
+}
+
+// TestLostRenewalTellsNothingBeforeItsQuestion: in each renewal story the
+// question asks what the server did with A's renewal, whose reply was
+// lost. Until it is answered, nothing the learner can read may say it: not
+// the screen (the start line, the title), the notes (N), the story page
+// (i), nor the handout's text above its questions. A time B asks that is
+// the renewed lease's end plus a second ("51 s") says it ran; "the server
+// runs the command" and "after the server ran" say it reached the server
+// and ran; "said yes" that it was granted. And choice 2 is true of the late
+// renewal, where the key is gone, not holding another token.
+func TestLostRenewalTellsNothingBeforeItsQuestion(t *testing.T) {
+	told := []string{"51 s", "runs the command", "ran the command", "server ran", "said yes", "renewed nothing", "ends at 50 s"}
+	var handout bytes.Buffer
+	if err := transcript.PlainWith(context.Background(), &handout, embedded(t), "lost-reply", 1, transcript.PlainOptions{Questions: true}); err != nil {
+		t.Fatal(err)
+	}
+	body, _, _ := strings.Cut(handout.String(), "\nanswer key\n")
+	for _, st := range []int{2, 3, 4, 5} {
+		a := openLost(t, scenes.Params{"story": st}, 80, 24, "")
+		for i := 0; i < 10 && !a.pl.Asking; i++ {
+			drive(t, a, keys("n")...)
+		}
+		if !a.pl.Asking || !strings.Contains(a.View(), "What did the server do with it?") {
+			t.Fatalf("story %d should ask what the server did:\n%s", st, a.View())
+		}
+		texts := map[string]string{"the screen": a.View(), "the notes": a.pl.Notes(a.pl.role), "the story page": a.pl.Page(a.pl.role)}
+		for _, k := range []string{"N", "i"} {
+			drive(t, a, keys(k)...)
+			texts["the page "+k] = a.View()
+			drive(t, a, keys(k)...)
+		}
+		if st == 2 {
+			texts["the handout"] = body
+		}
+		for what, v := range texts {
+			flat := strings.Join(strings.Fields(v), " ")
+			for _, p := range told {
+				if strings.Contains(flat, p) {
+					t.Errorf("story %d: %s says %q while the question is open:\n%s", st, what, p, v)
+				}
+			}
+		}
+		if st >= 4 && strings.Contains(strings.Join(a.pl.Choices(), "\n"), "did not hold A's token") {
+			t.Errorf("story %d: the key was gone (PTTL -2), not holding another token: %q", st, a.pl.Choices())
+		}
+	}
+}
+
+// TestLostSetGiveUpFitsItsLine: A's giving up, in the log at 80 columns,
+// is read whole, not cut mid-phrase.
+func TestLostSetGiveUpFitsItsLine(t *testing.T) {
+	a := openLost(t, scenes.Params{}, 80, 24, "nnnnn2")
+	seen := false
+	for range 6 {
+		for _, r := range strings.Split(a.View(), "\n") {
+			if strings.Contains(r, "gives up") {
+				seen = true
+				if strings.Contains(r, "…") || !strings.Contains(r, "]") {
+					t.Errorf("A's giving up is cut at 80 columns: %q", r)
+				}
+			}
+		}
+		drive(t, a, keys("n")...)
+	}
+	if !seen {
+		t.Errorf("the log never showed A giving up:\n%s", a.View())
+	}
+}
+
+// TestPollShowsTheQuestionItself: the lost SET's question is four
+// sentences, too long for the class view's two rows at 80 or 60 columns:
+// the poll shows its last sentence, the question the room answers, not its
+// start cut before it.
+func TestPollShowsTheQuestionItself(t *testing.T) {
+	a := openLost(t, scenes.Params{}, 80, 24, "")
+	q := a.pl.Question("predict")
+	if !strings.HasSuffix(q, "When can B get the lock?") {
+		t.Fatalf("the lost SET's question: %q", q)
+	}
+	for _, w := range []int{80, 60} {
+		got := strings.Join(pollQuestion(a.com.Styles, q, w), " ")
+		if !strings.Contains(got, "When can B get the lock?") || len(pollQuestion(a.com.Styles, q, w)) > 2 {
+			t.Errorf("at %d columns the poll shows %q, not the question itself", w, got)
+		}
+	}
+	if got := pollQuestion(a.com.Styles, "When can B get the lock?", 80); len(got) != 1 || got[0] != "When can B get the lock?" {
+		t.Errorf("a question that fits is shown whole: %q", got)
 	}
 }

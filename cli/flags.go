@@ -69,7 +69,7 @@ usage: locksim [flags]
                        SETNX + EXPIRE, GET then SET, GET then DEL) and count the holders
   -lab DIR             open the lab on your own lock in DIR (acquire.lua or .redis,
                        release, optional extend, lab.json), saved back there; a new
-                       DIR starts from a starter lock
+                       DIR in a directory that exists starts from a starter lock
   -crash-rate P        with -trials: the chance, 0 to 1, that a SETNX winner crashes
                        before its EXPIRE (default 0.1)
   -loss-rate P         with -trials: the chance, 0 to 1, that a reply to an acquire or a

@@ -69,7 +69,7 @@ usage: locksim [flags]
                        SETNX + EXPIRE, GET then SET, GET then DEL) and count the holders
   -lab DIR             open the lab on your own lock in DIR (acquire.lua or .redis,
                        release, optional extend, lab.json), saved back there; a new
-                       DIR starts from a starter lock
+                       DIR in a directory that exists starts from a starter lock
   -crash-rate P        with -trials: the chance, 0 to 1, that a SETNX winner crashes
                        before its EXPIRE (default 0.1)
   -loss-rate P         with -trials: the chance, 0 to 1, that a reply to an acquire or a
@@ -243,13 +243,10 @@ func parse(args []string) (config, error) {
 	fs.IntVar(&c.step, "step", 0, "")
 	fs.StringVar(&c.set, "set", "", "")
 	fs.Func("seed", "", func(v string) error {
-		n, err := strconv.ParseUint(v, 0, 64)
-		if err != nil {
-			// flag's own "parse error" does not say what a seed is
-			return fmt.Errorf("-seed must be a whole number from 0 to %d, got %s", uint64(math.MaxUint64), v)
-		}
+		// flag's own "parse error" does not say what a seed is
+		n, err := parseSeed("-seed", v)
 		c.seed = n
-		return nil
+		return err
 	})
 	fs.BoolVar(&c.noQuiz, "no-quiz", false, "")
 	fs.StringVar(&c.theme, "theme", "default", "")
@@ -553,4 +550,14 @@ func blankFlag(fs *flag.FlagSet) string {
 		}
 	})
 	return blank
+}
+
+// parseSeed reads a token seed, on the command line (-seed) and over SSH
+// (plain SCENE SEED) alike: the same range, the same message.
+func parseSeed(name, v string) (uint64, error) {
+	n, err := strconv.ParseUint(v, 0, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%s must be a whole number from 0 to %d, got %s", name, uint64(math.MaxUint64), v)
+	}
+	return n, nil
 }

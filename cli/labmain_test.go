@@ -92,3 +92,17 @@ func TestLabEmptyDir(t *testing.T) {
 		}
 	}
 }
+
+// TestLabMissingParent: -lab in a directory whose parent is missing is
+// refused in one line, exit 2, as -cast and -history are, and no directory
+// is made.
+func TestLabMissingParent(t *testing.T) {
+	root := t.TempDir()
+	code, out, errs := runMain("-lab", filepath.Join(root, "nonexistent", "deep", "path"))
+	if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "does not exist (locksim makes none)") {
+		t.Errorf("exit %d, %d bytes on stdout, stderr %q; want 2 and one line saying the directory does not exist", code, len(out), errs)
+	}
+	if _, err := os.Stat(filepath.Join(root, "nonexistent")); err == nil {
+		t.Error("-lab made the missing directories")
+	}
+}

@@ -43,9 +43,9 @@ func sceneArgs(c serve.Call) (*scenes.Scene, uint64, error) {
 	}
 	seed := uint64(1)
 	if len(c.Args) == 2 {
-		n, err := strconv.ParseUint(c.Args[1], 10, 64)
-		if err != nil || n == 0 {
-			return nil, 0, fmt.Errorf("the seed must be a whole number above 0, got %q", c.Args[1])
+		n, err := parseSeed("the seed", c.Args[1])
+		if err != nil {
+			return nil, 0, err
 		}
 		seed = n
 	}

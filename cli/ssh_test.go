@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -226,6 +227,27 @@ func TestCliEveryScene(t *testing.T) {
 			}
 		case code != 0 || errOut != "" || !strings.Contains(out, "locksim:replay:"):
 			t.Errorf("cli %s: status %d, stderr %q, stdout:\n%s", sc.ID, code, errOut, out)
+		}
+	}
+}
+
+// TestSSHSeedRange: ssh HOST plain SCENE SEED takes the seeds -seed takes
+// (0 to 2^64-1) and refuses the others with -seed's words.
+func TestSSHSeedRange(t *testing.T) {
+	for _, ok := range []string{"0", "1", "18446744073709551615"} {
+		if _, seed, err := sceneArgs(serve.Call{Args: []string{"race", ok}}); err != nil || strconv.FormatUint(seed, 10) != ok {
+			t.Errorf("seed %s: %d, %v", ok, seed, err)
+		}
+		if _, err := parse([]string{"-seed", ok}); err != nil {
+			t.Errorf("-seed %s: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"18446744073709551616", "99999999999999999999999", "-1", "x"} {
+		_, _, err := sceneArgs(serve.Call{Args: []string{"race", bad}})
+		_, cliErr := parse([]string{"-seed", bad})
+		want := "the seed must be a whole number from 0 to 18446744073709551615, got " + bad
+		if err == nil || err.Error() != want || cliErr == nil || !strings.HasPrefix(cliErr.Error(), "-seed must be a whole number from 0 to 18446744073709551615") {
+			t.Errorf("seed %s: ssh %v, command line %v; want %q", bad, err, cliErr, want)
 		}
 	}
 }

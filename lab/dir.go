@@ -13,7 +13,8 @@ import (
 var labFiles = []string{"acquire.lua", "acquire.redis", "lab.json"}
 
 // CheckDir reports whether dir may be used as a lab that the screen saves
-// into: a missing or empty directory (the starter goes there), or one that
+// into: a missing directory whose parent exists, or an empty one (the
+// starter goes there), or one that
 // holds a lab already (acquire.lua, acquire.redis or lab.json). Anything
 // else, such as a project folder or /etc, is refused with an error naming
 // what it holds, before anything is written there. A path that is a file,
@@ -22,6 +23,12 @@ func CheckDir(dir string) error {
 	entries, err := os.ReadDir(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		// the starter goes into a new directory, but only its last
+		// element: a mistyped path is not made into a tree of directories
+		parent := filepath.Dir(filepath.Clean(dir))
+		if fi, perr := os.Stat(parent); perr != nil || !fi.IsDir() {
+			return fmt.Errorf("-lab %s: directory %s does not exist (locksim makes none)", dir, parent)
+		}
 		return nil
 	case err != nil:
 		return fmt.Errorf("-lab %s: %w", dir, unwrapPath(err))

@@ -7,8 +7,9 @@ import (
 	"testing"
 )
 
-// TestCheckDir: -lab opens a missing or empty directory, or a lab; a
-// directory of other files or a file is refused, and nothing is written.
+// TestCheckDir: -lab opens a missing directory whose parent exists, an
+// empty directory, or a lab; a directory of other files, a file, or a
+// path whose parent is missing is refused, and nothing is written.
 func TestCheckDir(t *testing.T) {
 	root := t.TempDir()
 	write := func(rel string) {
@@ -35,6 +36,8 @@ func TestCheckDir(t *testing.T) {
 		{"missing", ""}, {"empty", ""}, {"policy", ""}, {"lock", ""},
 		{"project", "is not a lab: it holds 2 other files"},
 		{"afile", "not a directory"},
+		{"nonexistent/deep/path", "directory " + filepath.Join(root, "nonexistent", "deep") + " does not exist (locksim makes none)"},
+		{"afile/lab", "not a directory"},
 	} {
 		err := CheckDir(filepath.Join(root, c.dir))
 		switch {
@@ -43,6 +46,9 @@ func TestCheckDir(t *testing.T) {
 		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
 			t.Errorf("%s: %v, want an error saying %q", c.dir, err, c.want)
 		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "nonexistent")); err == nil {
+		t.Error("a refused -lab path was made")
 	}
 	entries, err := os.ReadDir(filepath.Join(root, "project"))
 	if err != nil || len(entries) != 2 {

@@ -183,8 +183,14 @@ func (a *session) syncDesk() {
 	if e, ok := c.part.Enrolment(); ok {
 		enrol = &e
 	}
+	notes := a.notesPage()
+	if lead.Scene == "" {
+		// the scene under the contents is no scene of the class's: its
+		// notes and answer key are not the room's yet
+		notes = ""
+	}
 	c.board.sync(deskState{students: ss, pick: c.pick, enrol: enrol, lead: lead, since: c.part.Since(lead), follow: c.part.Asked(), hold: c.part.Holding(),
-		notes: a.notesPage(), now: c.now(), lesson: lessonOf(class.AskedOf(ss), lead.Scene)})
+		notes: notes, now: c.now(), lesson: lessonOf(class.AskedOf(ss), lead.Scene)})
 }
 
 // classKeys switches on the class's bindings for the session's role.

@@ -131,7 +131,9 @@ func (d *Desk) View() string {
 	}
 	poll := d.pollLines()
 	var notes []string
-	if n := strings.TrimSpace(d.notes); n != "" {
+	if d.lead.Scene == "" {
+		notes = []string{st.Dim.Render(truncate("no notes yet: they come with the scene you open", w))}
+	} else if n := strings.TrimSpace(d.notes); n != "" {
 		for _, l := range strings.Split(strings.TrimRight(d.notes, "\n"), "\n") {
 			notes = append(notes, strings.Split(ansi.Wrap(l, w, ""), "\n")...)
 		}
@@ -478,6 +480,9 @@ func (p *deskPage) Update(msg tea.Msg) (Component, tea.Cmd) {
 		return p, nil
 	case key.Matches(k, summaryKey):
 		return &summaryPage{a: a, back: p}, nil
+	case key.Matches(k, classKeysKey):
+		// the class view's own keys, not the scene's beside it
+		return &classKeysPage{a: a, back: p}, nil
 	case key.Matches(k, rosterKey):
 		if !c.part.Enrolled() {
 			a.pl.SetFlash("the server has no school roster: its operator gives one with -roster FILE")
@@ -486,8 +491,14 @@ func (p *deskPage) Update(msg tea.Msg) (Component, tea.Cmd) {
 		return newRosterPage(a, p), nil
 	case key.Matches(k, tabKey) && c.board.tabLink != nil:
 		c.board.tab, c.board.tabLife = c.board.tabLink()
-		if c.board.tab == "" {
-			a.pl.SetFlash("no tab link: this server serves no web page (-web), or holds too many unused links")
+		switch {
+		case c.board.tab != "":
+		case c.board.projector == "":
+			// the projector's link comes from the same web page: none
+			// means the server serves none
+			a.pl.SetFlash("no tab link: this server serves no web page (its operator adds -web)")
+		default:
+			a.pl.SetFlash("no tab link now: the server holds too many unused links; try in 2m")
 		}
 		return p, nil
 	case key.Matches(k, watchKey):
@@ -545,12 +556,12 @@ func (p *deskPage) KeyMap() help.KeyMap {
 		hold.SetHelp("H", "release")
 	}
 	bs := []key.Binding{short(k.Step, "→", "step"), short(k.Back, "←", "back"), pick, show, watchKey,
-		short(k.Follow, "F", "follow"), hold, summaryKey, short(k.Desk, "l", "scene"), short(k.Quit, "q", "quit")}
+		short(k.Follow, "F", "follow"), hold, summaryKey, classKeysKey, short(k.Desk, "l", "scene"), short(k.Quit, "q", "quit")}
 	if a.cls.part.Enrolled() {
-		bs = slices.Insert(bs, len(bs)-2, rosterKey)
+		bs = slices.Insert(bs, len(bs)-3, rosterKey)
 	}
 	if a.cls.board.tabLink != nil {
-		bs = slices.Insert(bs, len(bs)-2, tabKey)
+		bs = slices.Insert(bs, len(bs)-3, tabKey)
 	}
 	if a.course.Visiting() != play.NotVisiting {
 		// a student's run on screen: esc goes back to the instructor's own
@@ -560,9 +571,9 @@ func (p *deskPage) KeyMap() help.KeyMap {
 	// a line too narrow for every key leaves out the step and the back
 	// first: the scene's keys, which its help page lists; then the watch
 	// key, the follow key (the class's line over the scene has it), the
-	// school roster's (the roster's rule says it) and the summary, which ?
-	// lists
-	for _, drop := range []string{"right", "left", "I", "W", "F", "m", "S"} {
+	// school roster's (the roster's rule says it), the summary and the
+	// hold, which ? lists (? itself stays: it is how to find the rest)
+	for _, drop := range []string{"right", "left", "I", "W", "F", "m", "S", "H"} {
 		if ansi.StringWidth(views.HelpLine(bs)) <= a.com.Width {
 			break
 		}
@@ -575,7 +586,7 @@ func (p *deskPage) KeyMap() help.KeyMap {
 // roster standing in for it.
 func isDesk(c Component) bool {
 	_, ok := c.(*deskPage)
-	return ok || isSummary(c) || isRosterPage(c)
+	return ok || isSummary(c) || isRosterPage(c) || isClassKeys(c)
 }
 
 func short(b key.Binding, keys, desc string) key.Binding {

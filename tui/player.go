@@ -299,7 +299,7 @@ func (p *Player) draw() (string, frameLayout) {
 		// a lab's verdict is the adversary's sentence about the learner's
 		// own lock, not a scene's line written to fit: it is said whole,
 		// in rows of its own, as a note is
-		rows := wholeLines(lipgloss.NewStyle(), "verdict "+status, w)
+		rows := wholeLines(st.Plain, "verdict "+status, w)
 		for i, r := range rows {
 			if i == 0 {
 				r = st.Bold.Render("verdict ") + renderTone(st, ex.VerdictTone, strings.TrimPrefix(r, "verdict "))

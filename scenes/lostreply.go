@@ -123,10 +123,10 @@ func lostReplyScene() *Scene {
 			return retriedRelease(v)
 		}
 		return answerOf("A", sim.OpExtend, 2, ledger.LostExtended, ledger.LostNotExtended)(v)
-	}, lrBAsksFirst, lrRetryReads, "A retries its release", "A renews, reply lost")
+	}, lrBAsksFirst, lrRetryReads, "A retries its release", "A renews, no reply")
 	// from the lost SET on, the key as read back says whose it is and how
 	// long it lasts
-	s.Predict.From = []string{"A acquires, reply lost"}
+	s.Predict.From = []string{"A acquires, no reply"}
 	s.Predict.Vars = func(t content.Text, p Params) map[string]string {
 		switch st := s.Value(p, "story"); st {
 		case lrSet:
@@ -346,7 +346,7 @@ func lostSetStory(retry string) sim.Script {
 		Keys:   []string{sim.CourseKey},
 		Watch:  []string{sim.CourseKey},
 		Moves: append([]sim.Move{
-			sim.Labeled("A", "A acquires, reply lost"),
+			sim.Labeled("A", "A acquires, no reply"),
 			{Kind: sim.MoveAdvance, D: lrTimeout, Label: "1 s: A's timeout fires"},
 			retries,
 			sim.Labeled("A", "A decides"),
@@ -390,7 +390,7 @@ func lostDelStory(form string) sim.Script {
 		Moves: []sim.Move{
 			sim.Labeled("A", "A acquires"),
 			{Kind: sim.MoveAdvance, D: lrWork, Label: "5 s: A's work is done"},
-			sim.Labeled("A", "A releases, reply lost"),
+			sim.Labeled("A", "A releases, no reply"),
 			{Kind: sim.MoveAdvance, D: lrTimeout, Label: "6 s: A's timeout fires"},
 			sim.Labeled("B", "B acquires"),
 			sim.Labeled("A", "A retries its release"),
@@ -429,7 +429,7 @@ func lostRenewalStory(refused, assumed bool) sim.Script {
 	moves := []sim.Move{
 		sim.Labeled("A", "A acquires"),
 		{Kind: sim.MoveAdvance, D: lrRenewAt, Label: "20 s"},
-		sim.Labeled("A", "A renews, reply lost"),
+		sim.Labeled("A", "A renews, no reply"),
 		{Kind: sim.MoveAdvance, D: lrBAsks - lrRenewAt, Label: "35 s: B comes"},
 		sim.Labeled("B", "B acquires"),
 		sim.Labeled("A", "A finishes"),
@@ -440,7 +440,7 @@ func lostRenewalStory(refused, assumed bool) sim.Script {
 		moves = []sim.Move{
 			sim.Labeled("A", "A acquires"),
 			{Kind: sim.MoveAdvance, D: sim.CourseTTL + lrMargin, Label: "31 s: A's work ran long"},
-			sim.Labeled("A", "A renews, reply lost"),
+			sim.Labeled("A", "A renews, no reply"),
 			{Kind: sim.MoveAdvance, D: lrMargin, Label: "32 s: B comes"},
 			sim.Labeled("B", "B acquires"),
 			sim.Labeled("A", "A finishes"),

@@ -163,7 +163,7 @@ func TestLostSetReadouts(t *testing.T) {
 		v.Sel = 0
 		return strings.Join(strings.Fields(Explain(sc, v).Readout), " "), v
 	}
-	got, _ := read(plain, "A acquires, reply lost")
+	got, _ := read(plain, "A acquires, no reply")
 	for _, w := range []string{"got no reply", "holds A's token until +30.000s", "does not act as holder"} {
 		if !strings.Contains(got, w) {
 			t.Errorf("after the lost SET the readout does not say %q:\n%s", w, got)

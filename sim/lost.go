@@ -14,7 +14,7 @@ import (
 // (Event.Unknown). locksim plays the loss on its own side, on the embedded
 // server and on a live one alike: the server runs the command and sends its
 // reply, and locksim's client reads it and reports this instead.
-var ErrReplyLost = errNode{"i/o timeout: the reply was lost (simulated)"}
+var ErrReplyLost = errNode{"i/o timeout: outcome unknown (simulated)"}
 
 // lostSimulated is how a live server's lost reply was played, for
 // Event.Simulated: shown only once the question it could answer is past.

@@ -16,7 +16,7 @@ import (
 // replies (testdata/plain-lost-reply.golden, tokens from seed 1).
 func TestGoldensPlainLostReply(t *testing.T) {
 	out := plainOf(t, embedded(t), "lost-reply", PlainOptions{})
-	if n, sim := strings.Count(out, "the reply was lost"), strings.Count(out, "(simulated)"); n != 10 || sim != n {
+	if n, sim := strings.Count(out, "outcome unknown (simulated)"), strings.Count(out, "(simulated)"); n != 10 || sim != n {
 		t.Errorf("%d lost replies, %d said to be simulated; want one a story (10), each simulated", n, sim)
 	}
 	if n := strings.Count(out, "[predict: "); n != 10 {
@@ -107,7 +107,7 @@ func TestPlainAnswersAfterTheReplyThatShowsIt(t *testing.T) {
 			j--
 		}
 		before := strings.Join(lines[j:i], " ")
-		if strings.Contains(before, "the reply was lost") || !strings.Contains(before, "→") {
+		if strings.Contains(before, "outcome unknown (simulated)") || !strings.Contains(before, "→") {
 			t.Errorf("line %d answers right after %q, which shows nothing of the answer:\n%s", i+1, before, out)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"locksim/scenes"
+	"locksim/sim"
 	"locksim/transcript"
 )
 
@@ -110,8 +111,9 @@ func TestLostSetAsksBeforeAReadingRetry(t *testing.T) {
 }
 
 // TestLostRenewalTellsNothingBeforeItsQuestion: in each renewal story the
-// question asks what the server did with A's renewal, whose reply was
-// lost. Until it is answered, nothing the learner can read may say it: not
+// question asks, before A's renewal is sent, what the server does with
+// it, its reply to be lost: the question and its choices speak of it as to
+// come, not as done. Until it is answered, nothing the learner can read may say it: not
 // the screen (the start line, the title), the notes (N), the story page
 // (i), nor the handout's text above its questions. A time B asks that is
 // the renewed lease's end plus a second ("51 s") says it ran; "the server
@@ -130,8 +132,23 @@ func TestLostRenewalTellsNothingBeforeItsQuestion(t *testing.T) {
 		for i := 0; i < 10 && !a.pl.Asking; i++ {
 			drive(t, a, keys("n")...)
 		}
-		if !a.pl.Asking || !strings.Contains(a.View(), "What did the server do with it?") {
-			t.Fatalf("story %d should ask what the server did:\n%s", st, a.View())
+		if !a.pl.Asking || !strings.Contains(a.pl.Question("predict"), "What does the server do with A's renewal?") {
+			t.Fatalf("story %d should ask what the server does with A's renewal:\n%s", st, a.View())
+		}
+		// asked before the renewal is sent (the log has no extend yet), the
+		// question speaks of it as to come, not as done
+		q := strings.Join(strings.Fields(a.pl.Question("predict")), " ")
+		sent := false
+		for _, e := range a.pl.Snap.Events {
+			sent = sent || (e.Op != nil && e.Op.Kind == sim.OpExtend)
+		}
+		if sent || !strings.Contains(q, "no reply will come") {
+			t.Errorf("story %d: the question should be asked before the renewal, which it tells as to come: %q\n%s", st, q, a.View())
+		}
+		for _, past := range []string{"did the server", "gets no reply", "got no reply", "it ran", "it refused"} {
+			if strings.Contains(q+" "+strings.Join(a.pl.Choices(), " "), past) {
+				t.Errorf("story %d: the question or a choice says %q of a renewal not sent yet: %q %q", st, past, q, a.pl.Choices())
+			}
 		}
 		texts := map[string]string{"the screen": a.View(), "the notes": a.pl.Notes(a.pl.role), "the story page": a.pl.Page(a.pl.role)}
 		for _, k := range []string{"N", "i"} {

@@ -55,7 +55,10 @@ type deskState struct {
 	since time.Time
 	// follow and hold: the class is asked to follow, and held
 	follow, hold bool
-	notes        string
+	// contents: the instructor is on the contents, where the class has no
+	// question open, whatever scene lies under them
+	contents bool
+	notes    string
 	// now is the time rows are judged online at, and their times from
 	now time.Time
 	// lesson are the polls of the instructor's scene some student has
@@ -200,6 +203,9 @@ func (d *Desk) pollLines() []string {
 	st, w := d.com.Styles, d.w
 	if d.lead.Scene == "" {
 		return []string{st.Dim.Render(truncate("you lead no scene yet: the poll opens with the scene you open", w))}
+	}
+	if d.contents {
+		return []string{st.Dim.Render(truncate("on the contents: no question is open; the poll opens with the scene you open", w))}
 	}
 	p, ok := class.Tally(d.lead, d.students, d.now)
 	if !ok {

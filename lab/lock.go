@@ -525,12 +525,16 @@ func LoadParts(dir string) (*Lock, error) {
 	return l, nil
 }
 
-// Save writes the lock's parts and lab.json into dir (created if missing),
-// removing the other language's file of each part and an extend file when
-// the lock has no extend, so Load reads back the same lock; and README.md
-// (Readme) when dir has none.
+// Save writes the lock's parts and lab.json into dir, removing the other
+// language's file of each part and an extend file when the lock has no
+// extend, so Load reads back the same lock; and README.md (Readme) when
+// dir has none. A missing dir is made, but only its last element, as
+// -lab allows (CheckDir): a missing parent is refused, so a mistyped path
+// is never made into a tree of directories.
 func (l *Lock) Save(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.Mkdir(dir, 0o755); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("saving the lock in %s: directory %s does not exist (locksim makes none)", dir, filepath.Dir(filepath.Clean(dir)))
+	} else if err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
 	if err := writeReadme(dir); err != nil {

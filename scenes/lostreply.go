@@ -284,6 +284,24 @@ var lrTry = lrStep("acquire", func(x *sim.Exec) {
 	x.Acquire(lrSpec)
 })
 
+// lrTryAgain asks for the lock again unless the actor holds it: a new
+// acquire, with a token of its own, which the log says.
+var lrTryAgain = lrStep("acquire", func(x *sim.Exec) {
+	if x.Actor().Holds {
+		x.Note(x.Actor().Name + " holds the lock already")
+		return
+	}
+	lrAgain(x)
+})
+
+// lrAgain: the actor asks again, with the fresh token every acquire mints
+// (sim.Exec.Acquire), said in the log, so a token that changes on its card
+// changes with a word.
+func lrAgain(x *sim.Exec) {
+	x.Note(x.Actor().Name + " asks again, with a fresh token (each acquire makes its own)")
+	x.Acquire(lrSpec)
+}
+
 // lrFinish writes to the resource and releases with the script, if the
 // actor acts as holder.
 var lrFinish = lrStep("finish", func(x *sim.Exec) {
@@ -329,7 +347,7 @@ func lostSetStory(retry string) sim.Script {
 		}),
 		lrStep("release", sim.IfHolding(func(x *sim.Exec) { x.Release("", sim.CourseKey) })),
 	}
-	b := []sim.Step{lrTry, lrTry, lrTry}
+	b := []sim.Step{lrTry, lrTryAgain, lrTryAgain}
 	retries := sim.Labeled("A", "A retries")
 	asks := sim.Labeled("B", lrBAsksFirst)
 	again := []sim.Move{
@@ -422,7 +440,7 @@ func lostRenewalStory(refused, assumed bool) sim.Script {
 	a := []sim.Step{lrStep("acquire", func(x *sim.Exec) { x.Acquire(lrSpec) }), renew, lrFinish}
 	b := []sim.Step{lrTry, lrStep("again", func(x *sim.Exec) {
 		if !x.Actor().Holds {
-			x.Acquire(lrSpec)
+			lrAgain(x)
 		}
 		lrFinish.Run(x)
 	})}

@@ -143,6 +143,9 @@ func (r reader) state(a sim.Actor, b ledger.Belief) (string, say.Tone) {
 			return "took back 1 job", say.Plain
 		}
 		return "took back " + itoa(int64(len(rd.Reaped))) + " jobs", say.Plain
+	case ledger.GaveUpFast, ledger.GaveUpRetries, ledger.GaveUpDeadline:
+		// the client's own decision, logged: no reply to show
+		return "gave up", say.Warn
 	case ledger.Completed:
 		return "completed (1)", say.Good
 	case ledger.CompleteStale:

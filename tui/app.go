@@ -421,7 +421,7 @@ func (a *App) settle(still bool) {
 	if a.pl != nil && a.pl.Sends() {
 		a.pl.Explanation() // once per snapshot and selection, here rather than in View
 	}
-	a.syncDesk()
+	a.syncDesk(a.offScene())
 }
 
 func isWheel(msg tea.Msg) bool {

@@ -166,8 +166,9 @@ func (a *session) classView() (v string, ok bool) {
 	return "", false
 }
 
-// syncDesk hands the instructor's class view the class as it stands.
-func (a *session) syncDesk() {
+// syncDesk hands the instructor's class view the class as it stands;
+// contents: the instructor's screen is on the contents (App.offScene).
+func (a *session) syncDesk(contents bool) {
 	c := a.cls
 	if c == nil || c.board == nil || a.pl == nil {
 		return
@@ -190,7 +191,7 @@ func (a *session) syncDesk() {
 		notes = ""
 	}
 	c.board.sync(deskState{students: ss, pick: c.pick, enrol: enrol, lead: lead, since: c.part.Since(lead), follow: c.part.Asked(), hold: c.part.Holding(),
-		notes: notes, now: c.now(), lesson: lessonOf(class.AskedOf(ss), lead.Scene)})
+		contents: contents, notes: notes, now: c.now(), lesson: lessonOf(class.AskedOf(ss), lead.Scene)})
 }
 
 // classKeys switches on the class's bindings for the session's role.

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"locksim/class"
@@ -70,5 +71,37 @@ func TestContentsLeadNoScene(t *testing.T) {
 	// one leader: the other sessions, on the contents, moved nothing
 	if l, ok, err := hub.LeadOf(context.Background(), info.Code); err != nil || !ok || !l.Contents || l.By != first.seat.ID() {
 		t.Fatalf("the class's place: %+v, %v, %v", l, ok, err)
+	}
+}
+
+// TestClassViewOnContentsAsksNothing: an instructor who led a scene to its
+// question and went back to the contents leads no scene: the class view
+// shows no question (the scene under the contents is no one's question),
+// and says that none is open. Back in the scene, the poll is there again.
+func TestClassViewOnContentsAsksNothing(t *testing.T) {
+	hub := class.NewMemory(atClassNow)
+	info, err := hub.Open(context.Background(), "teacher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	teacher := joinAs(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 1, Scene: "gc-pause"}, 80, 24)
+	at := teacher.a.pl.Scene.PredictAt(teacher.a.pl.MoveLabels())
+	drive(t, teacher.a, keys(strings.Repeat("n", at))...)
+	const q = "What does B get?"
+	drive(t, teacher.a, keys("l")...)
+	if v := flatten(teacher.a.View()); !strings.Contains(v, q) {
+		t.Fatalf("at the question the class view should poll it:\n%s", teacher.a.View())
+	}
+	drive(t, teacher.a, keys("l[esc][esc]")...)
+	if !teacher.a.onContents() {
+		t.Fatalf("esc esc did not leave the scene for the contents:\n%s", teacher.a.View())
+	}
+	drive(t, teacher.a, keys("l")...)
+	v := teacher.a.View()
+	if !isDesk(teacher.a.pages.top()) {
+		t.Fatalf("l on the contents should open the class view:\n%s", v)
+	}
+	if f := flatten(v); strings.Contains(f, q) || !strings.Contains(f, "no question is open") {
+		t.Errorf("on the contents the class view should show no question, and say none is open:\n%s", v)
 	}
 }

@@ -29,7 +29,7 @@ func wholeAt80(t *testing.T, what, v string) {
 // TestClassViewReadsWholeAt80x24: a class served with -web, every way in
 // on the class view (the SSH command and its note, the browser's page, the
 // projector tab), held, with two students who answered and ran the move:
-// at 80x24 both histograms read whole (all three choices each), the
+// at 80x24 every choice reads whole and both histograms count all three, the
 // projector link is there whole, and the footers of the instructor and of
 // a held student are whole. The students' screens never show the
 // projector link.
@@ -123,12 +123,14 @@ func TestClassViewReadsWholeAt80x24(t *testing.T) {
 		t.Fatalf("the class view does not show the runs' answers:\n%s", v)
 	}
 	before, _, _ := strings.Cut(plain, "their own runs answered")
-	for _, part := range []struct{ what, text string }{{"the predictions", before}, {"the runs' answers", after}} {
-		for _, row := range []string{"1 (nil): ", "2 OK: ", "3 an error: "} {
-			if !strings.Contains(part.text, row) {
-				t.Errorf("%s' histogram has no row %q:\n%s", part.what, row, v)
-			}
+	for _, c := range []string{"1 (nil): A's key is still there, so B is refused", "2 OK: A's key has expired, so B gets the lock", "3 an error: A is frozen, so the server cannot answer"} {
+		if !strings.Contains(before, c) {
+			t.Errorf("the poll does not show the choice %q whole:\n%s", c, v)
 		}
+	}
+	// the two histograms side by side, a row for each choice
+	if n := len(regexp.MustCompile(`(?m)^[123] .*%\) +[123] .*%\)`).FindAllString(after, -1)); n != 3 {
+		t.Errorf("the predictions and the runs' answers should be side by side, a row for each of the 3 choices (%d):\n%s", n, v)
 	}
 	if !strings.Contains(after, "2 (100.0%)") {
 		t.Errorf("the runs' answers do not count both runs on 2:\n%s", v)

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -55,7 +54,10 @@ type deskState struct {
 	since time.Time
 	// follow and hold: the class is asked to follow, and held
 	follow, hold bool
-	notes        string
+	// contents: the instructor is on the contents, where the class has no
+	// question open, whatever scene lies under them
+	contents bool
+	notes    string
 	// now is the time rows are judged online at, and their times from
 	now time.Time
 	// lesson are the polls of the instructor's scene some student has
@@ -191,89 +193,6 @@ func linkLines(st views.Styles, label, link string, w int) []string {
 		return []string{st.Dim.Render(l)}
 	}
 	return append([]string{st.Dim.Render(strings.TrimSpace(label))}, strings.Split(ansi.Hardwrap(link, w, false), "\n")...)
-}
-
-// pollLines are the poll of the instructor's story: its question, the
-// predictions as a histogram, and once the move has run, what each
-// student's own run answered.
-func (d *Desk) pollLines() []string {
-	st, w := d.com.Styles, d.w
-	if d.lead.Scene == "" {
-		return []string{st.Dim.Render(truncate("you lead no scene yet: the poll opens with the scene you open", w))}
-	}
-	p, ok := class.Tally(d.lead, d.students, d.now)
-	if !ok {
-		return []string{st.Dim.Render(truncate("no question in "+d.lead.Scene+": nothing to poll", w))}
-	}
-	if p.State == class.Before {
-		return append([]string{st.Dim.Render(truncate(fmt.Sprintf("%s asks its question before step %d: the poll opens when you get there", p.Scene, p.At+1), w))},
-			d.otherPolls(p.Q)...)
-	}
-	return append(d.pollOf(p), d.otherPolls(p.Q)...)
-}
-
-// otherPolls are the lesson's polls but the one at q, each in three
-// lines or more: its story, its own question, and its own counts.
-func (d *Desk) otherPolls(q class.Question) []string {
-	st, w := d.com.Styles, d.w
-	var out []string
-	for _, o := range d.lesson {
-		if o.Q.Key() == q.Key() {
-			continue
-		}
-		out = append(out, truncate(st.Bold.Render("earlier in the lesson: "+o.Q.Label()), w))
-		out = append(out, pollQuestion(st, o.Question, w)...)
-		var counts []string
-		for i, n := range o.Chosen {
-			counts = append(counts, fmt.Sprintf("%d: %d", i+1, n))
-		}
-		line := fmt.Sprintf("%d answered (%s)", o.Answered, strings.Join(counts, ", "))
-		if o.Ran > 0 {
-			line += fmt.Sprintf(" · %d of %d came true", o.Right, o.Answered)
-		}
-		if o.Blind > 0 {
-			line += fmt.Sprintf(" · %d blind", o.Blind)
-		}
-		out = append(out, truncate(line, w))
-	}
-	return out
-}
-
-// pollOf is the poll p of the instructor's story.
-func (d *Desk) pollOf(p class.Poll) []string {
-	st, w := d.com.Styles, d.w
-	out := pollQuestion(st, p.Question, w)
-	head := p.Headline()
-	if p.State == class.Open && !d.since.IsZero() {
-		head = "open " + span(d.now.Sub(d.since)) + " · " + head
-	}
-	if p.Elsewhere > 0 {
-		head += fmt.Sprintf(" · %d elsewhere", p.Elsewhere)
-	}
-	out = append(out, truncate(st.Bold.Render(head), w))
-	// a label takes what the bar (ten cells at least) and its count
-	// (twenty, see views.Histogram) leave
-	lw := max(w-30, 12)
-	var bars []views.Bar
-	for i, c := range p.Choices {
-		bars = append(bars, views.Bar{Label: fmt.Sprintf("%d %s", i+1, truncate(c, lw-2)), Count: p.Guesses[i]})
-	}
-	out = append(out, strings.Split(views.Histogram(st, bars, w), "\n")...)
-	if p.State == class.Open {
-		if waiting := p.WaitingLine(w); waiting != "" {
-			out = append(out, waiting)
-		}
-		return append(out, st.Dim.Render(truncate("the question is open · → runs the move in every follower's own run", w)))
-	}
-	out = append(out, truncate(fmt.Sprintf("their own runs answered (%d of %d have run it):", p.Ran, p.Of), w))
-	bars = nil
-	for i, c := range p.Choices {
-		bars = append(bars, views.Bar{Label: fmt.Sprintf("%d %s", i+1, truncate(c, lw-2)), Count: p.Actual[i], Tone: views.Good})
-	}
-	if p.NoneTrue > 0 {
-		bars = append(bars, views.Bar{Label: "  none of these", Count: p.NoneTrue, Tone: views.Bad})
-	}
-	return append(out, strings.Split(views.Histogram(st, bars, w), "\n")...)
 }
 
 // rosterLines are the roster in n rows: its column heads, one row per
@@ -420,31 +339,6 @@ func answerOf(m class.Member) string {
 
 // clip is the first n of lines.
 func clip(lines []string, n int) []string { return lines[:min(len(lines), max(n, 0))] }
-
-// sentenceEnd ends a sentence that another follows.
-var sentenceEnd = regexp.MustCompile(`[.?!]\s+`)
-
-// pollQuestion is a poll's question in two rows at width w: whole if it
-// fits; else "…" and as many of its last sentences as fit, the question
-// itself last, rather than its start cut before the question is asked.
-func pollQuestion(st views.Styles, q string, w int) []string {
-	text := q
-	for rest := q; len(strings.Fields(st.Wrap(text, w, 3))) > len(strings.Fields(st.Wrap(text, w, 2))); {
-		end := sentenceEnd.FindStringIndex(rest)
-		if end == nil {
-			break // one sentence, too long: cut, as any text is
-		}
-		rest = rest[end[1]:]
-		text = "… " + rest
-	}
-	var out []string
-	for _, l := range strings.Split(st.Wrap(text, w, 2), "\n") {
-		if strings.TrimSpace(l) != "" {
-			out = append(out, l)
-		}
-	}
-	return out
-}
 
 // deskPage is the instructor's class view as a page over the scene (l):
 // ↑/↓ pick a student, enter shows their run, l goes back to the scene;

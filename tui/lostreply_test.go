@@ -7,8 +7,10 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"locksim/scenes"
+	"locksim/sim"
 	"locksim/transcript"
 )
 
@@ -110,8 +112,9 @@ func TestLostSetAsksBeforeAReadingRetry(t *testing.T) {
 }
 
 // TestLostRenewalTellsNothingBeforeItsQuestion: in each renewal story the
-// question asks what the server did with A's renewal, whose reply was
-// lost. Until it is answered, nothing the learner can read may say it: not
+// question asks, before A's renewal is sent, what the server does with
+// it, its reply to be lost: the question and its choices speak of it as to
+// come, not as done. Until it is answered, nothing the learner can read may say it: not
 // the screen (the start line, the title), the notes (N), the story page
 // (i), nor the handout's text above its questions. A time B asks that is
 // the renewed lease's end plus a second ("51 s") says it ran; "the server
@@ -130,8 +133,25 @@ func TestLostRenewalTellsNothingBeforeItsQuestion(t *testing.T) {
 		for i := 0; i < 10 && !a.pl.Asking; i++ {
 			drive(t, a, keys("n")...)
 		}
-		if !a.pl.Asking || !strings.Contains(a.View(), "What did the server do with it?") {
-			t.Fatalf("story %d should ask what the server did:\n%s", st, a.View())
+		if !a.pl.Asking || !strings.Contains(a.pl.Question("predict"), "What does the server do with A's renewal?") {
+			t.Fatalf("story %d should ask what the server does with A's renewal:\n%s", st, a.View())
+		}
+		// asked before the renewal is sent (the log has no extend yet), the
+		// question speaks of it as to come, not as done
+		q := strings.Join(strings.Fields(a.pl.Question("predict")), " ")
+		sent := false
+		for _, e := range a.pl.Snap.Events {
+			sent = sent || (e.Op != nil && e.Op.Kind == sim.OpExtend)
+		}
+		// at 80x24 the question leaves the log its rows: the time that
+		// passed up to the renewal is on the screen
+		if sent || !strings.Contains(q, "no reply will come") || !strings.Contains(a.View(), "s pass]") {
+			t.Errorf("story %d: the question should be asked before the renewal, which it tells as to come: %q\n%s", st, q, a.View())
+		}
+		for _, past := range []string{"did the server", "gets no reply", "got no reply", "it ran", "it refused"} {
+			if strings.Contains(q+" "+strings.Join(a.pl.Choices(), " "), past) {
+				t.Errorf("story %d: the question or a choice says %q of a renewal not sent yet: %q %q", st, past, q, a.pl.Choices())
+			}
 		}
 		texts := map[string]string{"the screen": a.View(), "the notes": a.pl.Notes(a.pl.role), "the story page": a.pl.Page(a.pl.role)}
 		for _, k := range []string{"N", "i"} {
@@ -196,4 +216,47 @@ func TestPollShowsTheQuestionItself(t *testing.T) {
 	if got := pollQuestion(a.com.Styles, "When can B get the lock?", 80); len(got) != 1 || got[0] != "When can B get the lock?" {
 		t.Errorf("a question that fits is shown whole: %q", got)
 	}
+}
+
+// TestLostSetCardsSayWhatHappened: in the lost SET story (the plain
+// retry), A's card says A gave up from the moment it did (it was blank),
+// and B's second ask, whose token is new, says so in the log before its
+// SET: the token on B's card changes with a word.
+func TestLostSetCardsSayWhatHappened(t *testing.T) {
+	a := openLost(t, scenes.Params{}, 80, 24, "nnnn")
+	if v := a.View(); !strings.Contains(v, "gives up") || !strings.Contains(cardRow(v, 1), "gave up") {
+		t.Errorf("after A gives up its card should say so:\n%s", v)
+	}
+	first := cardRow(a.View(), 0)
+	drive(t, a, keys("n2")...)
+	if a.pl.Guess != 1 {
+		t.Fatalf("the question should be answered:\n%s", a.View())
+	}
+	for i := 0; i < 6 && a.pl.Snap.Pos < len(a.pl.MoveLabels()); i++ {
+		drive(t, a, keys("n")...)
+	}
+	v := a.View()
+	if cardRow(v, 0) == first {
+		t.Fatalf("B's token should be another at its second ask:\n%s", v)
+	}
+	flat := strings.Join(strings.Fields(ansi.Strip(v)), " ")
+	again := strings.Index(flat, "B asks again, with a fresh token")
+	if again < 0 || !strings.Contains(flat[again:], "B> SET") {
+		t.Errorf("the log should say B asks again with a fresh token, before its SET:\n%s", v)
+	}
+}
+
+// cardRow is the n-th row inside the cards of screen v (0 the tokens),
+// as plain text.
+func cardRow(v string, n int) string {
+	var rows []string
+	for _, r := range strings.Split(ansi.Strip(v), "\n") {
+		if strings.HasPrefix(r, "│") {
+			rows = append(rows, r)
+		}
+	}
+	if n < len(rows) {
+		return rows[n]
+	}
+	return ""
 }

@@ -63,6 +63,17 @@ func LoadHandout(id string) (Text, error) {
 	return LoadForm(id, Handout)
 }
 
+// LoadOwn reads id's own file in the screen's form, without the shared
+// sentences Load lays it over: for a text that reads none of them (the
+// checker's), which would otherwise copy and render every shared sentence.
+func LoadOwn(id string) (Text, error) {
+	b, err := files.ReadFile("text/" + id + ".txt")
+	if err != nil {
+		return nil, fmt.Errorf("no course text %q", id)
+	}
+	return ParseForm(string(b), Screen), nil
+}
+
 // LoadForm is Load in the given form. Each (id, form) is parsed once per
 // process (see parsed); the caller gets a copy of its own to keep or change.
 func LoadForm(id string, f Form) (Text, error) {

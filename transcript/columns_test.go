@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
@@ -63,4 +64,21 @@ func breakAtMeasured(line string, width int) int {
 		return last
 	}
 	return max(hard, 1)
+}
+
+// TestOneLine: a line handoutLine leaves as it is, strings.Fields and a
+// join by one space leave as it is too, and one they change is not left.
+func TestOneLine(t *testing.T) {
+	for _, s := range []string{
+		"", " ", "a", "a b · c → d", " a", "a ", "a  b", "a\nb", "a\tb", "a\u00a0b", "a\u2003b", "a\u0085b",
+		"→ x", "x →", "a \u3000", "§ 1 × 2", "a\r\nb",
+	} {
+		want := strings.Join(strings.Fields(s), " ")
+		if got := handoutLine(s); got != want {
+			t.Errorf("handoutLine(%q) = %q, want %q", s, got, want)
+		}
+		if oneLine(s) != (s == want) {
+			t.Errorf("oneLine(%q) = %t, Fields makes %q of it", s, oneLine(s), want)
+		}
+	}
 }

@@ -59,9 +59,44 @@ func pttlLabel(pttl int64, scale int, live bool) string {
 func storyDur(d time.Duration) string { return sim.FormatSpan(d) }
 
 // handoutLine is a section of the handout's text, or a readout built from it,
-// as one line: the transcript wraps its lines itself.
+// as one line: the transcript wraps its lines itself. Most already are one
+// line, single-spaced, and come back as they are without being split.
 func handoutLine(s string) string {
+	if oneLine(s) {
+		return s
+	}
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// oneLine reports whether s is what strings.Fields and a join by one space
+// would make of it: no white space at its ends, and none within it but
+// single ASCII spaces.
+func oneLine(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return s == ""
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == ' ':
+			if s[i+1] == ' ' {
+				return false
+			}
+		case c < utf8.RuneSelf:
+			if unicode.IsSpace(rune(c)) {
+				return false
+			}
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if unicode.IsSpace(r) {
+				return false
+			}
+			i += size
+			continue
+		}
+		i++
+	}
+	return true
 }
 
 // wrapColumns breaks every line of s longer than width at its last space

@@ -6,15 +6,8 @@ package main
 
 import (
 	"os"
-	"runtime"
 
 	"locksim/cli"
 )
 
-func main() {
-	// locksim writes no heap profile: sampling its allocations for one
-	// (a stack trace every 512 KiB allocated) was work for nothing, a
-	// twentieth of what a -plain start does beyond its floor
-	runtime.MemProfileRate = 0
-	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
-}
+func main() { os.Exit(cli.Process(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }

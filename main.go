@@ -10,4 +10,4 @@ import (
 	"locksim/cli"
 )
 
-func main() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+func main() { os.Exit(cli.Process(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }

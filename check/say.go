@@ -11,10 +11,11 @@ import (
 // sentences are the checker's lines in the course text
 // (content/text/check.txt), loaded once: the text is embedded and never
 // changes while the program runs. Were it missing, each line would read
-// "[no text: …]", which the tests catch. Loaded on first use, not at start:
-// a run that checks no history (a -plain transcript) does not parse it.
+// "[no text: …]", which the tests catch. Loaded on first use, not at start,
+// and without the shared sentences, which no line of the checker reads
+// (laid under it, they were a fiftieth of a -plain start).
 var sentences = sync.OnceValue(func() content.Text {
-	t, _ := content.Load("check")
+	t, _ := content.LoadOwn("check")
 	return t
 })
 

@@ -14,6 +14,7 @@ import (
 // with -9 mid-scene, or as the benchmarks' floor (LOCKSIM_FLOOR=1).
 func TestMain(m *testing.M) {
 	if os.Getenv("LOCKSIM_MAIN") == "1" {
+		asProcess() // as main.go starts locksim (Process)
 		// a shorter heartbeat, for runs a test kills and sweeps at once
 		ttl, _ := time.ParseDuration(os.Getenv("LOCKSIM_HEARTBEAT_TTL"))
 		os.Exit(runHeartbeat(os.Args[1:], ttl, os.Stdin, os.Stdout, os.Stderr))

@@ -63,6 +63,17 @@ func LoadHandout(id string) (Text, error) {
 	return LoadForm(id, Handout)
 }
 
+// LoadOwn reads id's own file in the screen's form, without the shared
+// sentences Load lays it over: for a text that reads none of them (the
+// checker's), which would otherwise copy and render every shared sentence.
+func LoadOwn(id string) (Text, error) {
+	b, err := files.ReadFile("text/" + id + ".txt")
+	if err != nil {
+		return nil, fmt.Errorf("no course text %q", id)
+	}
+	return ParseForm(string(b), Screen), nil
+}
+
 // LoadForm is Load in the given form. Each (id, form) is parsed once per
 // process (see parsed); the caller gets a copy of its own to keep or change.
 func LoadForm(id string, f Form) (Text, error) {
@@ -127,10 +138,12 @@ func loadForm(id string, f Form) (Text, error) {
 	if id != Shared {
 		common, _ = cached(Shared, Raw)
 	}
-	src := string(b)
-	t := make(Text, len(common)+sectionCount(src))
+	all, spans := sections(string(b))
+	t := make(Text, len(common)+len(spans))
 	maps.Copy(t, common)
-	parseInto(t, src, Raw)
+	for _, sp := range spans {
+		t[sp.name] = all[sp.from:sp.to]
+	}
 	return t, nil
 }
 
@@ -218,18 +231,24 @@ func ParseHandout(src string) Text {
 
 // ParseForm is Parse in the given form.
 func ParseForm(src string, f Form) Text {
-	t := make(Text, sectionCount(src))
-	parseInto(t, src, f)
+	all, spans := sections(src)
+	t := make(Text, len(spans))
+	for _, sp := range spans {
+		t[sp.name] = render(all[sp.from:sp.to], f)
+	}
 	return t
 }
 
-// sectionCount is about how many sections src has: its "# " lines.
-func sectionCount(src string) int {
-	return strings.Count(src, "\n# ") + 1
+// span is a section of a file as sections finds it: its name, and where
+// its text is in the buffer sections returns.
+type span struct {
+	name     string
+	from, to int
 }
 
-// parseInto adds src's sections to t, in the form f, a section named again
-// taking the place of the one before. It reads them as they were read
+// sections splits src into its sections, in the order written (a section
+// named again takes the place of the one before once they are stored in
+// that order), their text in all. It reads them as they were read
 // when each section's lines were trimmed and joined with "\n", each "\n\n"
 // then made a paragraph break, the whole trimmed, and each "\n" left made
 // a space (TestParseAsJoined keeps that reading as its reference): lines
@@ -238,17 +257,14 @@ func sectionCount(src string) int {
 // on; blank lines at a section's ends count as the joining's trimming
 // left them. Written in one pass over src, every section's text built in
 // one buffer: parsing the shared sentences and its scene's text was a
-// tenth of a -plain start.
-func parseInto(t Text, src string, f Form) {
+// tenth of a -plain start (and counting the sections first, to size what
+// holds them, a fiftieth).
+func sections(src string) (all string, spans []span) {
 	// every section's text goes into one buffer, no longer than src, and
 	// each is a slice of it
 	var buf strings.Builder
 	buf.Grow(len(src))
-	type span struct {
-		name     string
-		from, to int
-	}
-	spans := make([]span, 0, sectionCount(src))
+	spans = make([]span, 0, len(src)/64+1) // a section is a few lines
 	name := ""
 	var s section
 	for rest := src; ; {
@@ -270,13 +286,10 @@ func parseInto(t Text, src string, f Form) {
 	if name != "" {
 		spans = append(spans, span{name, s.from, s.end()})
 	}
-	all := buf.String()
-	for _, sp := range spans {
-		t[sp.name] = render(all[sp.from:sp.to], f)
-	}
+	return buf.String(), spans
 }
 
-// section is a section's text as parseInto builds it, line by line, in
+// section is a section's text as sections builds it, line by line, in
 // text from from on.
 type section struct {
 	text *strings.Builder

@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// parseJoined is how sections were parsed before parseInto: each
+// parseJoined is how sections were parsed before one pass read them: each
 // section's lines trimmed and joined with "\n", the whole trimmed, each
-// "\n\n" then a paragraph break and each other "\n" a space. parseInto
+// "\n\n" then a paragraph break and each other "\n" a space. sections
 // must read every text as it does.
 func parseJoined(src string, f Form) Text {
 	t := Text{}

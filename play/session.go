@@ -282,16 +282,21 @@ func (p *Session) Cancel() bool {
 	return true
 }
 
-// Start resets the run (and fires a race scene). old, if not nil, is the
-// previous scene's run: its keys are deleted and its connections closed
-// first, in the same command, so no Redis call runs inside Update.
+// Start resets the run (and fires a race scene, for a reader who sees
+// the screen). old, if not nil, is the previous scene's run: its keys are
+// deleted and its connections closed first, in the same command, so no
+// Redis call runs inside Update.
 func (p *Session) Start(old *sim.Run) Cmd { return p.begin(old) }
 
 // begin resets the run, after clearing and closing old if it is not nil,
-// and fires a race scene.
+// and fires a race scene. A headless reader (a transcript, a story's
+// end played for its code or script) steps from the story's start
+// itself, so its race is not fired here: fired, it would be reset and
+// fired again (a transcript prints the story from its start), on a live
+// server two volleys of SETs for the one the reader reads.
 func (p *Session) begin(old *sim.Run) Cmd {
 	// decided here, in Update: the command must not read the session
-	fire := p.kind.fires() && !p.mustAsk(0)
+	fire := p.kind.fires() && !p.mustAsk(0) && !p.Headless
 	var own []Own
 	if k, ok := p.kind.(*storyKind); ok {
 		own, k.reown = k.reown, nil

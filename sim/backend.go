@@ -153,7 +153,7 @@ func OpenEmbedded() (*Backend, error) {
 	opts := embeddedOptions(embeddedAddr)
 	b := &Backend{Name: "embedded", Scale: 1, mr: mr, opts: opts, srv: mr.Server()}
 	b.guardPanics(b.srv)
-	b.admin = b.NewConn()
+	b.admin = b.newAdmin()
 	return b, nil
 }
 
@@ -169,7 +169,7 @@ func OpenEmbeddedRealClock() (*Backend, error) {
 	opts := embeddedOptions(embeddedAddr)
 	b := &Backend{Name: "embedded", Scale: 1, mr: mr, opts: opts, srv: mr.Server()}
 	b.guardPanics(b.srv)
-	b.admin = b.NewConn()
+	b.admin = b.newAdmin()
 	return b, nil
 }
 
@@ -268,6 +268,12 @@ func (b *Backend) NewConn() *redis.Client { return b.newConn(0) }
 
 // newConn is NewConn whose commands may take at least least to answer.
 func (b *Backend) newConn(least time.Duration) *redis.Client {
+	return redis.NewClient(b.connOptions(least))
+}
+
+// connOptions are the options of a connection of NewConn's whose commands
+// may take at least least to answer.
+func (b *Backend) connOptions(least time.Duration) *redis.Options {
 	o := *b.opts
 	if o.ReadTimeout > 0 && o.WriteTimeout > 0 {
 		o.ReadTimeout, o.WriteTimeout = max(o.ReadTimeout, least), max(o.WriteTimeout, least)
@@ -283,7 +289,18 @@ func (b *Backend) newConn(least time.Duration) *redis.Client {
 	if b.mr != nil {
 		o.Dialer = b.dialPipe
 	}
-	return redis.NewClient(&o)
+	return &o
+}
+
+// newAdmin opens the backend's own connection (admin): NewConn's, which
+// on the embedded server runs its commands in the caller's goroutine
+// (inprocConn) rather than through a pipe.
+func (b *Backend) newAdmin() *redis.Client {
+	o := b.connOptions(0)
+	if b.mr != nil {
+		o.Dialer = b.dialInproc
+	}
+	return redis.NewClient(o)
 }
 
 // Admin is the backend's own connection, used to read keys back for the
@@ -456,7 +473,7 @@ func (b *Backend) dialPipe(ctx context.Context, network, addr string) (net.Conn,
 // the dial error go-redis keeps for a second).
 func (b *Backend) reconnect() {
 	_ = b.admin.Close()
-	b.admin = b.NewConn()
+	b.admin = b.newAdmin()
 }
 
 // stop stops an embedded server: its pipes close, new ones are refused,

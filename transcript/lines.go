@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"locksim/scenes"
 	"locksim/sim"
@@ -58,9 +59,44 @@ func pttlLabel(pttl int64, scale int, live bool) string {
 func storyDur(d time.Duration) string { return sim.FormatSpan(d) }
 
 // handoutLine is a section of the handout's text, or a readout built from it,
-// as one line: the transcript wraps its lines itself.
+// as one line: the transcript wraps its lines itself. Most already are one
+// line, single-spaced, and come back as they are without being split.
 func handoutLine(s string) string {
+	if oneLine(s) {
+		return s
+	}
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// oneLine reports whether s is what strings.Fields and a join by one space
+// would make of it: no white space at its ends, and none within it but
+// single ASCII spaces.
+func oneLine(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return s == ""
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == ' ':
+			if s[i+1] == ' ' {
+				return false
+			}
+		case c < utf8.RuneSelf:
+			if unicode.IsSpace(rune(c)) {
+				return false
+			}
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if unicode.IsSpace(r) {
+				return false
+			}
+			i += size
+			continue
+		}
+		i++
+	}
+	return true
 }
 
 // wrapColumns breaks every line of s longer than width at its last space
@@ -74,7 +110,7 @@ func wrapColumns(s string, width int) string {
 		if strings.HasPrefix(line, "t=+") {
 			indent = "    "
 		}
-		for columns(line) > width {
+		for wider(line, width) {
 			cut := breakAt(line, width)
 			b.WriteString(strings.TrimRight(line[:cut], " "))
 			b.WriteByte('\n')
@@ -88,19 +124,51 @@ func wrapColumns(s string, width int) string {
 	return b.String()
 }
 
-// columns is how many columns s takes in a terminal: one a byte for
-// printable ASCII, which most of a transcript is (measuring it grapheme by
-// grapheme was a twentieth of -plain -scene race), else ansi.StringWidth.
-func columns(s string) int {
-	for i := 0; i < len(s); i++ {
-		if !printableASCII(s[i]) {
-			return ansi.StringWidth(s)
+// wider reports whether s takes more than width columns in a terminal.
+// It counts one a byte for printable ASCII, which most of a transcript
+// is, and one for each of the few other signs it writes (narrow), and
+// reads no further than the column past width (a paragraph is one line
+// until it is wrapped: measuring all that is left of it at every break
+// made wrapping quadratic); a line with any other sign is measured by
+// ansi.StringWidth, grapheme by grapheme (measuring every line so was a
+// twentieth of -plain -scene race).
+func wider(s string, width int) bool {
+	n := 0
+	for i := 0; i < len(s); n++ {
+		if n > width {
+			return true
 		}
+		if printableASCII(s[i]) {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !narrow(r) {
+			return ansi.StringWidth(s) > width
+		}
+		i += size
 	}
-	return len(s)
+	return n > width
 }
 
 func printableASCII(c byte) bool { return c >= 0x20 && c < 0x7f }
+
+// narrow reports one of the signs a transcript writes besides ASCII (the
+// arrow of a reply, the dot between fields, the times of a scale, the
+// ellipsis of a cut token, the section sign of a reference): each takes
+// one column, as ansi.StringWidth measures it, and is a grapheme of its
+// own beside printable ASCII or another of them (none joins or extends
+// one), so a line of only these and printable ASCII takes a column a rune
+// (TestNarrowColumns). Measuring the arrow and the dot grapheme by
+// grapheme in every line that has one was a twentieth of what -plain
+// -scene race does beyond its floor.
+func narrow(r rune) bool {
+	switch r {
+	case '→', '←', '·', '×', '…', '§':
+		return true
+	}
+	return false
+}
 
 // breakAt is the byte offset to break line at: its last space that keeps
 // the first part within width columns, else (one long word) width columns.
@@ -108,7 +176,7 @@ func breakAt(line string, width int) int {
 	cols, last, hard := 0, -1, len(line)
 	blank := true // line[:i] is all white space
 	for i, r := range line {
-		if r < 0x80 && printableASCII(byte(r)) {
+		if r < 0x80 && printableASCII(byte(r)) || narrow(r) {
 			cols++
 		} else {
 			cols += ansi.StringWidth(string(r))

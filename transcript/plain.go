@@ -350,8 +350,8 @@ func openStory(ctx context.Context, b *sim.Backend, pos play.Position, text cont
 	d := play.Driver{S: s}
 	d.Run(s.Start(nil))
 	if s.Snap.Pos > 0 {
-		// the own moves went in (or the race fired): the story starts
-		// from the top of its schedule
+		// the own moves went in: the story starts from the top of its
+		// schedule (a headless session fires no race as it starts)
 		d.Run(s.SeekTo(0))
 	}
 	if err := runErr(s); err != nil {

@@ -367,8 +367,7 @@ func (f *flakyMatch) Match(ctx context.Context, code, id, ref string) error {
 // the seat while the store refuses it, and in the store once it answers
 // again, with no key pressed.
 func TestMatchKeptThroughAnOutage(t *testing.T) {
-	// waits for the seats' real-time retries: beside the package's
-	// other tests, owning its store, links and logs
+	// owns its store, links and logs; its seat beats when it ticks it
 	t.Parallel()
 	ctx := context.Background()
 	store := NewMemory(nil)
@@ -377,12 +376,13 @@ func TestMatchKeptThroughAnOutage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prof := joinAs(t, link, info.Code, Instructor, "teacher", "Prof", 1)
+	prof := joinBeating(t, link, info.Code, Instructor, "teacher", "Prof", 1)
 	prof.p.Enrol(testRows)
 	joinAs(t, store, info.Code, Student, "web-eve", "E.", 2)
 	prof.hear("eve's row", func(s *session) bool { return len(s.p.Students()) == 1 })
 
 	link.down.Store(true)
+	prof.tick()
 	prof.hear("the store's outage", func(s *session) bool { return s.p.OutOfTouch() })
 	if note := prof.p.Match("web-eve", "sis:S-3"); note != "E. is roster line 4 (Alan Turing) in the class's grades" {
 		t.Fatalf("the match's note %q", note)
@@ -394,11 +394,15 @@ func TestMatchKeptThroughAnOutage(t *testing.T) {
 	if got := rowOf(t, store, info.Code, "web-eve").Row; got != "" {
 		t.Fatalf("a store that refused the match has %q", got)
 	}
+	// the store returns: the seat's next beat finds it back, says so, and
+	// puts the match
 	link.down.Store(false)
-	prof.hear("the match in the store", func(s *session) bool { return rowOf(t, store, info.Code, "web-eve").Row == "sis:S-3" })
-	if !slices.Contains(prof.notes, BackNote) && prof.p.OutOfTouch() {
-		t.Errorf("the instructor is still out of touch: %q", prof.notes)
+	prof.tick()
+	prof.hear("the store back", func(s *session) bool { return !s.p.OutOfTouch() })
+	if !slices.Contains(prof.notes, BackNote) {
+		t.Errorf("the instructor was not told the class is back: %q", prof.notes)
 	}
+	prof.hear("the match in the store", func(s *session) bool { return rowOf(t, store, info.Code, "web-eve").Row == "sis:S-3" })
 }
 
 // TestWatchKeepsEveryMatch: two students matched by hand before a watcher

@@ -22,7 +22,10 @@ func foldCase(s string) string {
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if r != utf8.RuneError || n > 1 {
-			if j, ok := slices.BinarySearchFunc(foldRunes[:], r, func(f [2]rune, r rune) int { return int(f[0] - r) }); ok {
+			if r > foldRunes[len(foldRunes)-1][0] && r > foldStrings[len(foldStrings)-1].r {
+				// above every rune of the tables (most of Unicode)
+				b.WriteRune(unicode.ToLower(r))
+			} else if j, ok := slices.BinarySearchFunc(foldRunes[:], r, func(f [2]rune, r rune) int { return int(f[0] - r) }); ok {
 				b.WriteRune(foldRunes[j][1])
 			} else if j, ok := slices.BinarySearchFunc(foldStrings[:], r, func(f folding, r rune) int { return int(f.r - r) }); ok {
 				b.WriteString(foldStrings[j].to)

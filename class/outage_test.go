@@ -120,8 +120,7 @@ func told(s *session, note string) bool { return slices.Contains(s.notes, note) 
 // every follower comes to the leader's place with no key pressed, with
 // every answer in the store.
 func TestOutageKeepsTheStep(t *testing.T) {
-	// waits for the seats' real-time retries: beside the package's
-	// other tests, owning its store, links and logs
+	// owns its store, links and logs; its seats beat when it ticks them
 	t.Parallel()
 	ctx := context.Background()
 	store := NewMemory(nil)
@@ -133,12 +132,12 @@ func TestOutageKeepsTheStep(t *testing.T) {
 		t.Fatal(err)
 	}
 	code := info.Code
-	teacher := joinAs(t, a, code, Instructor, "teacher", "teacher", 1)
+	teacher := joinBeating(t, a, code, Instructor, "teacher", "teacher", 1)
 	teacher.goTo(play.Position{Version: play.PositionVersion, Scene: "gc-pause", Seed: 1})
 	teacher.do(teacher.p.AskFollow())
 	teacher.report()
-	s1 := joinAs(t, a, code, Student, "k-1", "s1", 11)
-	s2 := joinAs(t, b, code, Student, "k-2", "s2", 12)
+	s1 := joinBeating(t, a, code, Student, "k-1", "s1", 11)
+	s2 := joinBeating(t, b, code, Student, "k-2", "s2", 12)
 	at := questionStep(teacher.pos)
 	q, _ := QuestionOf(teacher.pos)
 	pos := teacher.pos
@@ -150,10 +149,11 @@ func TestOutageKeepsTheStep(t *testing.T) {
 		s.hear("the question", leadAtStep(at))
 	}
 
-	// the store stops answering both servers
+	// the store stops answering both servers: each seat's next beat finds it
 	linkA.down.Store(true)
 	linkB.down.Store(true)
 	for _, s := range []*session{teacher, s1, s2} {
+		s.tick()
 		s.hear("the store's outage", func(s *session) bool { return s.p.OutOfTouch() })
 	}
 	if !told(teacher, OutNote) {
@@ -178,9 +178,13 @@ func TestOutageKeepsTheStep(t *testing.T) {
 		t.Fatal("a follower moved while the store was down")
 	}
 
-	// the store returns: no key is pressed, the seats try again
+	// the store returns: no key is pressed, the seats try again at their
+	// next beat
 	linkA.down.Store(false)
 	linkB.down.Store(false)
+	for _, s := range []*session{teacher, s1, s2} {
+		s.tick()
+	}
 	for _, s := range []*session{s1, s2} {
 		s.hear("the step kept", leadAtStep(at+1))
 		if s.pos.Step != at+1 || !s.revealed {
@@ -224,8 +228,7 @@ func TestOutageKeepsTheStep(t *testing.T) {
 // compare-and-set to the newer one, is dropped, and its session is told
 // and shows the class's place, where every follower is.
 func TestKeptStepLosesToANewer(t *testing.T) {
-	// waits for the seats' real-time retries: beside the package's
-	// other tests, owning its store, links and logs
+	// owns its store, links and logs; its seats beat when it ticks them
 	t.Parallel()
 	ctx := context.Background()
 	store := NewMemory(nil)
@@ -238,7 +241,7 @@ func TestKeptStepLosesToANewer(t *testing.T) {
 		t.Fatal(err)
 	}
 	code := info.Code
-	t1 := joinAs(t, a, code, Instructor, "teacher", "teacher", 1)
+	t1 := joinBeating(t, a, code, Instructor, "teacher", "teacher", 1)
 	t1.goTo(play.Position{Version: play.PositionVersion, Scene: "gc-pause", Seed: 1})
 	t1.do(t1.p.AskFollow())
 	t1.report()
@@ -249,6 +252,7 @@ func TestKeptStepLosesToANewer(t *testing.T) {
 	s1.do(s1.p.Follow())
 
 	linkA.down.Store(true)
+	t1.tick()
 	t1.hear("the store's outage", func(s *session) bool { return s.p.OutOfTouch() })
 	kept := t1.pos
 	kept.Step = 1
@@ -260,6 +264,7 @@ func TestKeptStepLosesToANewer(t *testing.T) {
 	s1.hear("the newer step", leadAtStep(2))
 
 	linkA.down.Store(false)
+	t1.tick()
 	t1.hear("its kept step's fate", func(s *session) bool { return told(s, KeptLostNote) })
 	if t1.pos.Step != 2 {
 		t1.hear("the class's place", leadAtStep(2))
@@ -292,7 +297,8 @@ func TestFlushOfNothingSaysNothingOfTheStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seat, err := Sit(ctx, link, info.Code, Member{ID: "k-1", Name: "s1", Role: Student}, nil)
+	beats := make(chan time.Time)
+	seat, err := sit(ctx, link, info.Code, Member{ID: "k-1", Name: "s1", Role: Student}, nil, beats)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,11 +323,26 @@ func TestFlushOfNothingSaysNothingOfTheStore(t *testing.T) {
 	if !seat.Down() {
 		t.Fatal("a flush that wrote nothing said the store was back during the outage")
 	}
+	// the watch heard the outage and nothing after it (a watch keeps the
+	// newest state of the store only, so it is read before the store
+	// returns)
+	var heard []Store
+	for len(heard) == 0 {
+		for _, e := range next(t, w) {
+			if e.Kind == KindStore {
+				heard = append(heard, *e.Store)
+			}
+		}
+	}
 	// the store returns: the next write that goes through (a beat, every
 	// Beat) says so, and only then
 	link.down.Store(false)
-	var heard []Store
-	for len(heard) == 0 || heard[len(heard)-1].Down {
+	select {
+	case beats <- time.Now():
+	case <-within(t).Done():
+		t.Fatal("the seat took no beat")
+	}
+	for heard[len(heard)-1].Down {
 		for _, e := range next(t, w) {
 			if e.Kind == KindStore {
 				heard = append(heard, *e.Store)

@@ -68,19 +68,45 @@ type session struct {
 	// effect took it to
 	contents bool
 	gone     int
+	// beats beats its seat (joinBeating), nil for a seat on a ticker
+	beats chan time.Time
+}
+
+// tick beats the session's seat once: it returns as the seat's loop takes
+// the beat, so a tick after a change the loop was making comes after it.
+func (s *session) tick() {
+	s.t.Helper()
+	select {
+	case s.beats <- time.Now():
+	case <-within(s.t).Done():
+		s.t.Fatalf("%s's seat took no beat", s.name)
+	}
 }
 
 func joinAs(t *testing.T, hub Hub, code string, role Role, id, name string, seed uint64) *session {
 	t.Helper()
-	p, err := Join(context.Background(), hub, code, Member{ID: id, Name: name, Role: role, OnContents: true}, nil)
+	return joinBeats(t, hub, code, role, id, name, seed, nil)
+}
+
+// joinBeating is joinAs with a seat that beats only when the test says
+// (session.tick): a test of what a beat does waits for no ticker.
+func joinBeating(t *testing.T, hub Hub, code string, role Role, id, name string, seed uint64) *session {
+	t.Helper()
+	return joinBeats(t, hub, code, role, id, name, seed, make(chan time.Time))
+}
+
+func joinBeats(t *testing.T, hub Hub, code string, role Role, id, name string, seed uint64, beats chan time.Time) *session {
+	t.Helper()
+	seat, err := sit(context.Background(), hub, code, Member{ID: id, Name: name, Role: role, OnContents: true}, nil, beats)
 	if err != nil {
 		t.Fatal(err)
 	}
+	p := NewPart(seat, nil)
 	w, err := p.Seat().Watch()
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &session{t: t, name: name, p: p, w: w, seed: seed, actual: -1}
+	s := &session{t: t, name: name, p: p, w: w, seed: seed, actual: -1, beats: beats}
 	t.Cleanup(s.leave)
 	roster, err := p.Seat().Roster(context.Background())
 	if err != nil {

@@ -52,11 +52,21 @@ type Seat struct {
 	keyPut time.Time
 	// matches are the instructor's matches by hand still to put (Match)
 	matches map[string]string
+	// beats, if not nil, beat the seat in place of a ticker every Beat
+	// (see sit)
+	beats <-chan time.Time
 }
 
 // Sit puts m online in the class with code and returns its seat; ctx
 // ends it (as Leave does). now tells the time (nil for time.Now).
 func Sit(ctx context.Context, hub Hub, code string, m Member, now func() time.Time) (*Seat, error) {
+	return sit(ctx, hub, code, m, now, nil)
+}
+
+// sit is Sit with the seat beating at each time beats brings (a test's,
+// which sends one when it means the seat to beat), or every Beat when
+// beats is nil.
+func sit(ctx context.Context, hub Hub, code string, m Member, now func() time.Time, beats <-chan time.Time) (*Seat, error) {
 	info, err := hub.Find(ctx, code)
 	if err != nil {
 		return nil, err
@@ -104,7 +114,7 @@ func Sit(ctx context.Context, hub Hub, code string, m Member, now func() time.Ti
 		return nil, err
 	}
 	sctx, stop := context.WithCancel(ctx)
-	s := &Seat{hub: hub, info: info, id: newSeatID(), prior: prior, before: before, ctx: sctx, stop: stop, done: make(chan struct{}), kick: make(chan struct{}, 1), row: m, now: now, sat: m.Seen, spent: spent, keyPut: m.KeyAt}
+	s := &Seat{hub: hub, info: info, id: newSeatID(), prior: prior, before: before, ctx: sctx, stop: stop, done: make(chan struct{}), kick: make(chan struct{}, 1), row: m, now: now, sat: m.Seen, spent: spent, keyPut: m.KeyAt, beats: beats}
 	go s.loop()
 	return s, nil
 }
@@ -255,8 +265,12 @@ func (s *Seat) loop() {
 	}()
 	t := time.NewTicker(Refresh)
 	defer t.Stop()
-	beat := time.NewTicker(Beat)
-	defer beat.Stop()
+	beats := s.beats
+	if beats == nil {
+		beat := time.NewTicker(Beat)
+		defer beat.Stop()
+		beats = beat.C
+	}
 	s.beat()
 	for {
 		select {
@@ -276,7 +290,7 @@ func (s *Seat) loop() {
 			s.mu.Lock()
 			s.rowDue = true
 			s.mu.Unlock()
-		case <-beat.C:
+		case <-beats:
 			s.beat()
 			s.mu.Lock()
 			// a move or row a failed write left is tried again every

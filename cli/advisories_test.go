@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,26 +17,20 @@ var minimums = map[string]string{
 }
 
 // TestNoFlaggedModules lists the modules of the packages linked into the
-// program (go list -deps locksim: a test binary of a package other than
+// program (go list -deps locksim, from goList: a test binary of a package other than
 // main carries no module list of its own) and fails if one is older than
 // its minimum.
 func TestNoFlaggedModules(t *testing.T) {
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command to list the modules with")
-	}
-	out, err := exec.Command("go", "list", "-deps", "-f", "{{with .Module}}{{.Path}} {{.Version}}{{with .Replace}} {{.Path}} {{.Version}}{{end}}{{end}}", "locksim").Output()
-	if err != nil {
-		t.Fatalf("go list -deps locksim: %v", err)
-	}
+	pkgs := packages(t)
 	seen := map[string]bool{}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 2 {
-			continue // the main module: no version
+	for _, dep := range depsOf(t, pkgs, "locksim") {
+		m := pkgs[dep].Module
+		if m == nil || m.Version == "" {
+			continue // the standard library, the main module: no version
 		}
-		path, version := f[0], f[1]
-		if len(f) == 4 {
-			version = f[3] // replaced
+		path, version := m.Path, m.Version
+		if m.Replace != nil && m.Replace.Version != "" {
+			version = m.Replace.Version // replaced
 		}
 		min, ok := minimums[path]
 		if !ok || seen[path] {

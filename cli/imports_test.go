@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"bytes"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os/exec"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,11 +15,10 @@ import (
 
 // TestImportGraph keeps the house upright: the core (play) draws nothing,
 // the scenes never reach the screen, and nothing reaches back up into the
-// screen. It reads the whole graph, indirect imports included, with go list.
+// screen. It reads the whole graph, indirect imports included, with go list
+// (goList).
 func TestImportGraph(t *testing.T) {
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command to list the imports with")
-	}
+	pkgs := packages(t)
 	// a name ending in /... stands for the module's every package
 	screen := []string{"locksim/tui", "locksim/views", "github.com/charmbracelet/lipgloss/...", "github.com/charmbracelet/bubbles/...",
 		"github.com/charmbracelet/bubbletea/...", "github.com/muesli/termenv/..."}
@@ -49,15 +50,7 @@ func TestImportGraph(t *testing.T) {
 		// story codes: the lab itself reaches neither
 		{"locksim/lab", []string{"locksim/storycode", "locksim/lab/grade"}},
 	} {
-		out, err := exec.Command("go", "list", "-deps", c.pkg).Output()
-		if err != nil {
-			t.Fatalf("go list -deps %s: %v", c.pkg, err)
-		}
-		deps := strings.Fields(string(out))
-		if !slices.Contains(deps, c.pkg) {
-			t.Fatalf("go list -deps %s listed %v", c.pkg, deps)
-		}
-		for _, d := range deps {
+		for _, d := range depsOf(t, pkgs, c.pkg) {
 			for _, n := range c.never {
 				if reaches(d, n) {
 					t.Errorf("%s depends on %s", c.pkg, d)
@@ -65,7 +58,7 @@ func TestImportGraph(t *testing.T) {
 			}
 		}
 	}
-	screenStartsNoEngine(t)
+	screenStartsNoEngine(t, pkgs)
 }
 
 // screenStartsNoEngine: the screen asks the core for what runs an engine
@@ -73,19 +66,15 @@ func TestImportGraph(t *testing.T) {
 // it reports. The core reaches race, so the screen does too through it:
 // the rule is on the screen's own imports and calls. Its tests may build
 // race's counts by hand.
-func screenStartsNoEngine(t *testing.T) {
-	out, err := exec.Command("go", "list", "-f", "{{.Dir}} {{join .Imports \" \"}}", "locksim/tui").Output()
-	if err != nil {
-		t.Fatalf("go list locksim/tui: %v", err)
+func screenStartsNoEngine(t *testing.T, pkgs map[string]*listed) {
+	tui, ok := pkgs["locksim/tui"]
+	if !ok || tui.Dir == "" {
+		t.Fatalf("go list does not list locksim/tui")
 	}
-	f := strings.Fields(string(out))
-	if len(f) == 0 {
-		t.Fatalf("go list locksim/tui listed nothing")
-	}
-	if slices.Contains(f[1:], "locksim/race") {
+	if slices.Contains(tui.Imports, "locksim/race") {
 		t.Error("locksim/tui imports locksim/race: the core runs the trials (play.StartTrials)")
 	}
-	files, err := filepath.Glob(filepath.Join(f[0], "*.go"))
+	files, err := filepath.Glob(filepath.Join(tui.Dir, "*.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,17 +110,10 @@ func screenStartsNoEngine(t *testing.T) {
 // no code, tests included, builds a play.Session by hand: a session comes
 // from a Position through the door (play.Open).
 func TestNoKindOutsideTheCore(t *testing.T) {
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command to list the packages with")
-	}
-	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{.Dir}}", "locksim/...").Output()
-	if err != nil {
-		t.Fatalf("go list locksim/...: %v", err)
-	}
 	kinds := map[string]bool{"Story": true, "Race": true, "Quiz": true}
 	checked := 0
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		pkg, dir, _ := strings.Cut(line, " ")
+	for _, p := range modulePackages(packages(t)) {
+		pkg, dir := p.ImportPath, p.Dir
 		if pkg == "locksim/play" || pkg == "locksim/scenes" || strings.HasPrefix(pkg, "locksim/scenes/") {
 			continue
 		}
@@ -141,11 +123,23 @@ func TestNoKindOutsideTheCore(t *testing.T) {
 		}
 		for _, name := range files {
 			test := strings.HasSuffix(name, "_test.go")
-			file, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.SkipObjectResolution)
+			src, err := os.ReadFile(name)
 			if err != nil {
 				t.Fatal(err)
 			}
 			checked++
+			// a file that spells neither scenes and a kind nor play and
+			// Session, as words, has no node the check looks for: only
+			// the others are parsed (parsing every file of the module
+			// under -race was seconds)
+			if !(hasWord(src, "scenes") && (hasWord(src, "Story") || hasWord(src, "Race") || hasWord(src, "Quiz")) ||
+				hasWord(src, "play") && hasWord(src, "Session")) {
+				continue
+			}
+			file, err := parser.ParseFile(token.NewFileSet(), name, src, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
 			kind := func(e ast.Expr) {
 				if sel, ok := e.(*ast.SelectorExpr); ok && !test {
 					if x, ok := sel.X.(*ast.Ident); ok && x.Name == "scenes" && kinds[sel.Sel.Name] {
@@ -178,28 +172,40 @@ func TestNoKindOutsideTheCore(t *testing.T) {
 	}
 }
 
+// hasWord reports whether src holds w as a whole word: not inside a longer
+// identifier (every identifier w is in Go source is one such).
+func hasWord(src []byte, w string) bool {
+	ident := func(b byte) bool {
+		return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
+	}
+	for at := 0; ; {
+		i := bytes.Index(src[at:], []byte(w))
+		if i < 0 {
+			return false
+		}
+		i += at
+		if (i == 0 || !ident(src[i-1])) && (i+len(w) == len(src) || !ident(src[i+len(w)])) {
+			return true
+		}
+		at = i + 1
+	}
+}
+
 // TestRootIsMainOnly: the root package is main.go alone, which hands the
 // arguments to the command table (cli): it imports cli and os, and no
 // package, test or not, imports it.
 func TestRootIsMainOnly(t *testing.T) {
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command to list the imports with")
+	pkgs := packages(t)
+	root, ok := pkgs["locksim"]
+	if !ok {
+		t.Fatal("go list does not list locksim")
 	}
-	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{.GoFiles}} {{.TestGoFiles}} {{.XTestGoFiles}} {{.Imports}}", "locksim").Output()
-	if err != nil {
-		t.Fatalf("go list locksim: %v", err)
-	}
-	if got, want := strings.TrimSpace(string(out)), "locksim [main.go] [] [] [locksim/cli os]"; got != want {
+	if got, want := fmt.Sprintf("%s %v %v %v %v", root.ImportPath, root.GoFiles, root.TestGoFiles, root.XTestGoFiles, root.Imports), "locksim [main.go] [] [] [locksim/cli os]"; got != want {
 		t.Errorf("the root package: %s, want %s", got, want)
 	}
-	out, err = exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}} {{join .TestImports \" \"}} {{join .XTestImports \" \"}}", "locksim/...").Output()
-	if err != nil {
-		t.Fatalf("go list locksim/...: %v", err)
-	}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		f := strings.Fields(line)
-		if slices.Contains(f[1:], "locksim") {
-			t.Errorf("%s imports the root package", f[0])
+	for _, p := range modulePackages(pkgs) {
+		if slices.Contains(p.Imports, "locksim") || slices.Contains(p.TestImports, "locksim") || slices.Contains(p.XTestImports, "locksim") {
+			t.Errorf("%s imports the root package", p.ImportPath)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package content
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -102,8 +103,17 @@ func TestLibraryFacts(t *testing.T) {
 	gone := regexp.MustCompile(`(?i)every (redis )?lock library acquires|(^|[.:] )(redis )?lock libraries hand out no fencing token|` +
 		`no (redis )?lock library hands out|always sends NX and PX|Libraries do not let you drop|` +
 		`send SET NX PX to every node|due in one ms|completed \{lock\} with attempts \{fence\}, but`)
+	// a line gone holds one of these words, in any case: the regexp
+	// (dear under -race, over every section) reads only a section that
+	// has one
+	keys := []string{"lock library acquires", "lock libraries hand out no fencing token", "lock library hands out", "always sends nx and px",
+		"libraries do not let you drop", "send set nx px to every node", "due in one ms", "completed {lock} with attempts {fence}, but"}
 	for id, txt := range texts {
 		for section, body := range txt {
+			lower := strings.ToLower(body)
+			if !slices.ContainsFunc(keys, func(k string) bool { return strings.Contains(lower, k) }) {
+				continue
+			}
 			if m := gone.FindString(body); m != "" {
 				t.Errorf("%s/%s still says %q", id, section, m)
 			}

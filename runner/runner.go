@@ -119,7 +119,7 @@ func Start(ctx context.Context, cmd *exec.Cmd, l Limits) (*Proc, error) {
 			cmd.Env = append(cmd.Env, cpuEnv+"="+strconv.Itoa(l.CPU))
 		}
 		if raceBuild {
-			cmd.Env = quickRaceExit(cmd.Env)
+			cmd.Env = QuickRaceExit(cmd.Env)
 		}
 	}
 	prepare(cmd)
@@ -232,10 +232,12 @@ func (p *Proc) Wait() error {
 	return err
 }
 
-// quickRaceExit adds atexit_sleep_ms=0 to GORACE in env unless it is set:
-// a -race binary sleeps a second at exit otherwise, which every child a
-// test starts would add to the tests' time.
-func quickRaceExit(env []string) []string {
+// QuickRaceExit adds atexit_sleep_ms=0 to GORACE in env unless it is
+// set, and returns env: a -race binary sleeps a second at exit otherwise,
+// which every child a test starts would add to the tests' time. Start
+// does it for the children of a -race binary; a test that starts a
+// -race build of its own without Start calls it.
+func QuickRaceExit(env []string) []string {
 	for i, kv := range env {
 		if v, ok := strings.CutPrefix(kv, "GORACE="); ok {
 			if strings.Contains(v, "atexit_sleep_ms") {

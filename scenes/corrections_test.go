@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -143,6 +144,12 @@ func TestWording(t *testing.T) {
 			t.Fatal(err)
 		}
 		for name, s := range text {
+			// every forbidden phrase holds one of these, in any case: the
+			// regexp (dear under -race) reads only the sections that do
+			lower := strings.ToLower(s)
+			if !slices.ContainsFunc([]string{"first to arrive", "for ever", "forever", "will ever", "nobody will"}, func(k string) bool { return strings.Contains(lower, k) }) {
+				continue
+			}
 			if forbidden.MatchString(s) {
 				t.Errorf("%s/%s: %q", id, name, forbidden.FindString(s))
 			}

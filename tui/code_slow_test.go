@@ -6,25 +6,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"locksim/play"
+	"locksim/runner"
 	"locksim/scenes"
 	"locksim/sim/simtest"
 	"locksim/sim/simtest/testmain"
 	"locksim/storycode"
 )
-
-// quickRaceExit is GORACE as this process has it, with atexit_sleep_ms=0
-// added unless it names one.
-func quickRaceExit() string {
-	v := os.Getenv("GORACE")
-	if strings.Contains(v, "atexit_sleep_ms") {
-		return "GORACE=" + v
-	}
-	return "GORACE=" + strings.TrimSpace(v+" atexit_sleep_ms=0")
-}
 
 // TestStoryCodeInAnotherProcess: for every scene, a seeded walk (steps,
 // steps back, settings, own moves and faults, an answer at the question)
@@ -52,7 +42,7 @@ func TestStoryCodeInAnotherProcess(t *testing.T) {
 		cmd := exec.Command(bin, "-story", code, "-cast", "-", "-size", "100x32")
 		// built with -race, each process would sleep the race detector's
 		// second at exit (atexit_sleep_ms): a second per scene
-		cmd.Env = append(os.Environ(), append([]string{quickRaceExit()}, env...)...)
+		cmd.Env = runner.QuickRaceExit(append(os.Environ(), env...))
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()

@@ -143,7 +143,6 @@ func (p *summaryPage) lines(ss []class.Member, w int) []string {
 	if len(qs) == 0 {
 		out = append(out, st.Dim.Render(truncate("no student has answered a question yet", w)))
 	}
-	lw := max(w-30, 12)
 	for _, q := range qs {
 		out = append(out, truncate(st.Bold.Render(q.Q.Label()), w))
 		for _, l := range strings.Split(st.Wrap(q.Question, w, 3), "\n") {
@@ -151,16 +150,31 @@ func (p *summaryPage) lines(ss []class.Member, w int) []string {
 				out = append(out, l)
 			}
 		}
-		var bars []views.Bar
-		for i, c := range q.Choices {
-			bars = append(bars, views.Bar{Label: fmt.Sprintf("%d %s", i+1, truncate(c, lw-2)), Count: q.Chosen[i]})
+		if tooLongForBars(q.Choices, w) {
+			// a choice too long to label its bar: each whole, its count
+			// at the end of its row, as the class view's poll has them
+			out = append(out, choicesWhole(st, q.Choices, q.Chosen, w)...)
+		} else {
+			var bars []views.Bar
+			for i, c := range q.Choices {
+				bars = append(bars, views.Bar{Label: fmt.Sprintf("%d %s", i+1, c), Count: q.Chosen[i]})
+			}
+			out = append(out, strings.Split(views.Histogram(st, bars, w), "\n")...)
 		}
-		out = append(out, strings.Split(views.Histogram(st, bars, w), "\n")...)
 		line := fmt.Sprintf("%d of %d predictions came true in the student's own run", q.Right, q.Answered)
+		if q.Ran < q.Answered {
+			// not "0 of 1 came true" of a run that has not made the move
+			line += fmt.Sprintf(" · %d of %d have run it", q.Ran, q.Answered)
+		}
 		if q.Blind > 0 {
 			line += fmt.Sprintf(" · %d blind (given out of follow)", q.Blind)
 		}
-		out = append(out, truncate(line, w), "")
+		for _, l := range strings.Split(st.Wrap(line, w, 2), "\n") {
+			if strings.TrimSpace(l) != "" {
+				out = append(out, l)
+			}
+		}
+		out = append(out, "")
 	}
 	return out
 }

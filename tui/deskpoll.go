@@ -73,12 +73,10 @@ func (d *Desk) pollOf(p class.Poll) []string {
 		head += fmt.Sprintf(" · %d elsewhere", p.Elsewhere)
 	}
 	out = append(out, truncate(st.Bold.Render(head), w))
-	// a label takes what the bar (ten cells at least) and its count
-	// (twenty, see views.Histogram) leave
-	lw := max(w-30, 12)
-	if slices.ContainsFunc(p.Choices, func(c string) bool { return ansi.StringWidth(c) > lw-2 }) {
+	if tooLongForBars(p.Choices, w) {
 		return append(out, d.pollWhole(p)...)
 	}
+	lw := max(w-30, 12) // as tooLongForBars
 	var bars []views.Bar
 	for i, c := range p.Choices {
 		bars = append(bars, views.Bar{Label: fmt.Sprintf("%d %s", i+1, truncate(c, lw-2)), Count: p.Guesses[i]})
@@ -152,11 +150,25 @@ func (d *Desk) pollWhole(p class.Poll) []string {
 // choiceRows are choice i of poll p, numbered, wrapped at the desk's
 // width with its later rows indented.
 func (d *Desk) choiceRows(p class.Poll, i int) []string {
-	rows := strings.Split(wrapAll(d.com.Styles, fmt.Sprintf("%d %s", i+1, p.Choices[i]), max(d.w-2, 1)), "\n")
+	return choiceRows(d.com.Styles, i, p.Choices[i], d.w)
+}
+
+// choiceRows are choice c, the i-th (0-based), numbered, wrapped at width
+// w with its later rows indented.
+func choiceRows(st views.Styles, i int, c string, w int) []string {
+	rows := strings.Split(wrapAll(st, fmt.Sprintf("%d %s", i+1, c), max(w-2, 1)), "\n")
 	for j := 1; j < len(rows); j++ {
 		rows[j] = "  " + rows[j]
 	}
 	return rows
+}
+
+// tooLongForBars reports a choice too long to label its bar in a
+// histogram w columns wide: a label takes what the bar (ten cells at
+// least) and its count (twenty, see views.Histogram) leave.
+func tooLongForBars(choices []string, w int) bool {
+	lw := max(w-30, 12)
+	return slices.ContainsFunc(choices, func(c string) bool { return ansi.StringWidth(c) > lw-2 })
 }
 
 // openWhole are an open poll's choices whole, each with its predictions
@@ -164,22 +176,28 @@ func (d *Desk) choiceRows(p class.Poll, i int) []string {
 // column, or on a row of its own where they do not fit: a row a choice,
 // as with the choices beside their bars.
 func (d *Desk) openWhole(p class.Poll) []string {
-	w := d.w
+	return choicesWhole(d.com.Styles, p.Choices, p.Guesses, d.w)
+}
+
+// choicesWhole are choices whole at width w, each with its count of
+// counts (a bar, room allowing, and the count) at the end of its last
+// row, in a column, or on a row of its own where they do not fit.
+func choicesWhole(st views.Styles, choices []string, counts []int, w int) []string {
 	total, most, col, tail := 0, 0, 0, 0
-	for _, n := range p.Guesses {
+	for _, n := range counts {
 		total += n
 		most = max(most, n)
 	}
-	rows := make([][]string, len(p.Choices))
-	tails := make([]string, len(p.Choices))
-	for i := range p.Choices {
-		rows[i] = d.choiceRows(p, i)
+	rows := make([][]string, len(choices))
+	tails := make([]string, len(choices))
+	for i, c := range choices {
+		rows[i] = choiceRows(st, i, c, w)
 		col = max(col, ansi.StringWidth(rows[i][len(rows[i])-1]))
 		pct := 0.0
 		if total > 0 {
-			pct = 100 * float64(p.Guesses[i]) / float64(total)
+			pct = 100 * float64(counts[i]) / float64(total)
 		}
-		tails[i] = fmt.Sprintf("%d (%.1f%%)", p.Guesses[i], pct)
+		tails[i] = fmt.Sprintf("%d (%.1f%%)", counts[i], pct)
 		tail = max(tail, len(tails[i]))
 	}
 	col += 2
@@ -188,11 +206,11 @@ func (d *Desk) openWhole(p class.Poll) []string {
 	for i, r := range rows {
 		end := tails[i]
 		if cells > 0 && most > 0 {
-			n := p.Guesses[i] * cells / most
-			if p.Guesses[i] > 0 {
+			n := counts[i] * cells / most
+			if counts[i] > 0 {
 				n = max(n, 1)
 			}
-			end = d.com.Styles.Plain.Render(strings.Repeat("█", n)) + " " + end
+			end = st.Plain.Render(strings.Repeat("█", n)) + " " + end
 		}
 		last := r[len(r)-1]
 		if line := last + strings.Repeat(" ", max(col-ansi.StringWidth(last), 2)) + end; ansi.StringWidth(line) <= w {

@@ -1,0 +1,83 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"locksim/class"
+	"locksim/content"
+	"locksim/scenes"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// TestSummaryLongestChoiceWhole: at 80x24, a student predicts at the
+// question with the course's longest choice; the student's own question
+// panel and the instructor's summary (S) show every choice whole, the
+// summary with the prediction's count (a choice beside its bar was cut at
+// 80 columns, over 48), and, the move not run, that no run has made it.
+func TestSummaryLongestChoiceWhole(t *testing.T) {
+	t.Parallel()
+	longest, where := "", ""
+	for _, sc := range scenes.All() {
+		if sc.Predict == nil {
+			continue
+		}
+		text, err := content.Load(sc.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range sc.Stories() {
+			for _, c := range strings.Split(sc.Question(text, p, "choices"), "\n") {
+				if len(c) > len(longest) {
+					longest, where = c, sc.ID+" "+sc.Describe(p)
+				}
+			}
+		}
+	}
+	hub := class.NewMemory(atClassNow)
+	info, err := hub.Open(context.Background(), "teacher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	settings := scenes.Params{"retry": 1} // lost SET, retried with SET NX GET
+	teacher := joinAs(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 1, Scene: "lost-reply", Settings: settings, Present: true}, 80, 24)
+	choices := teacher.a.pl.Choices()
+	if !strings.Contains(strings.Join(choices, "\n"), longest) {
+		t.Fatalf("the course's longest choice is now %q (%s): test its story", longest, where)
+	}
+	ann := joinAs(t, hub, info.Code, class.Student, "k-ann", "ann", Options{Seed: 2}, 80, 24)
+	drive(t, teacher.a, keys("F")...)
+	at := teacher.a.pl.Scene.PredictAt(teacher.a.pl.MoveLabels())
+	drive(t, teacher.a, keys(strings.Repeat(".", at))...)
+	hear(t, ann, "the instructor at the question", leadAt("lost-reply", at))
+	drive(t, ann.a, keys("F")...)
+	whole := func(what, v, numbered string) {
+		t.Helper()
+		screenFits(t, v, 80, 24)
+		plain := ansi.Strip(v)
+		for i, c := range choices {
+			if !strings.Contains(plain, itoa(int64(i+1))+numbered+c) {
+				t.Errorf("%s does not show choice %d whole (%q):\n%s", what, i+1, c, v)
+			}
+		}
+	}
+	whole("the student's question", ann.a.View(), ") ")
+	drive(t, ann.a, keys("2")...)
+	if m := teacher.a.cls.row("k-ann"); m.Pos.Prediction == nil {
+		hear(t, teacher, "ann's prediction", rowOf("k-ann", func(m class.Member) bool { return m.Pos.Prediction != nil }))
+	}
+	drive(t, teacher.a, keys("lS")...)
+	if !isSummary(teacher.a.pages.top()) {
+		t.Fatalf("S on the class view shows no summary:\n%s", teacher.a.View())
+	}
+	v := teacher.a.View()
+	whole("the summary", v, " ")
+	if plain := ansi.Strip(v); !strings.Contains(plain, "1 (100.0%)") || strings.Contains(plain, "more lines below") {
+		t.Errorf("the summary should count ann's prediction, on one page:\n%s", v)
+	}
+	if !strings.Contains(v, "0 of 1 predictions came true in the student's own run · 0 of 1 have run it") {
+		t.Errorf("before the move the summary should say no run has made it:\n%s", v)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"locksim/content"
@@ -98,6 +99,16 @@ type entry struct {
 	// summary wraps to two rows, to read whole in it
 	width int
 	st    views.Styles
+	// desc is Description once worked out (nil: work it out each time):
+	// the list draws each entry on screen at every frame, and an entry's
+	// fields stay as they are while it is in the list
+	desc *entryDesc
+}
+
+// entryDesc is an entry's Description, worked out once.
+type entryDesc struct {
+	once sync.Once
+	s    string
 }
 
 // entryRows is an entry's rows in the contents: its title and two of
@@ -132,6 +143,15 @@ func (e entry) Title() string {
 }
 
 func (e entry) Description() string {
+	if e.desc == nil {
+		return e.description()
+	}
+	e.desc.once.Do(func() { e.desc.s = e.description() })
+	return e.desc.s
+}
+
+// description is Description, worked out.
+func (e entry) description() string {
 	d := "    " + e.summary
 	if e.score != nil {
 		// first: a summary fills the line, and the score is the news
@@ -251,6 +271,8 @@ type Contents struct {
 	// live is set on a live server, where the lab's entry says why it
 	// runs on an embedded server of its own
 	live bool
+	// drawn is the list as last drawn (menuView)
+	drawn menuDrawn
 }
 
 // newContents is the contents of course c, with com's styles and keys; it
@@ -323,7 +345,7 @@ func (t *Contents) items(width int) []list.Item {
 		if ce.Lab {
 			heading(labPart(parts))
 			e := t.labEntry()
-			e.width, e.st = width, st
+			e.width, e.st, e.desc = width, st, &entryDesc{}
 			items = append(items, e)
 			continue
 		}
@@ -333,7 +355,7 @@ func (t *Contents) items(width int) []list.Item {
 		t, _ := content.Load(s.ID)
 		ans, ok := prog.Answers[s.ID]
 		e := entry{n: i + 1, id: s.ID, dive: dive, title: title, summary: t.Get("summary"),
-			done: prog.Done[s.ID], answered: ok, answeredRight: ans.Right, width: width, st: st}
+			done: prog.Done[s.ID], answered: ok, answeredRight: ans.Right, width: width, st: st, desc: &entryDesc{}}
 		if sc, ok := prog.Scores[s.ID]; ok {
 			e.score = &sc
 		}
@@ -542,5 +564,5 @@ func (t *Contents) View() string {
 	case t.warning != "":
 		help = t.com.Styles.Warn.Render(t.warning)
 	}
-	return strings.TrimRight(t.menu.View(), "\n") + "\n" + truncate(t.com.Styles.Dim.Render(help), t.w)
+	return strings.TrimRight(t.menuView(), "\n") + "\n" + truncate(t.com.Styles.Dim.Render(help), t.w)
 }

@@ -229,11 +229,15 @@ func (f *frames) paint(view string) {
 			continue
 		}
 		b.WriteString(ansi.CursorPosition(1, i+1))
-		if f.w > 0 {
+		// a line is measured once, and cut and measured again only when
+		// wider than the terminal (most lines fit)
+		width := ansi.StringWidth(line)
+		if f.w > 0 && width > f.w {
 			line = ansi.Truncate(line, f.w, "")
+			width = ansi.StringWidth(line) // a wide rune at the edge leaves a column
 		}
 		b.WriteString(line)
-		if ansi.StringWidth(line) < f.w {
+		if width < f.w {
 			b.WriteString(ansi.EraseLineRight)
 		}
 	}

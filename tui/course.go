@@ -271,9 +271,16 @@ type Contents struct {
 	// live is set on a live server, where the lab's entry says why it
 	// runs on an embedded server of its own
 	live bool
-	// drawn is the list as last drawn (menuView)
+	// drawn is the list as last drawn (menuView); laid the width and
+	// page its items were laid out for
 	drawn menuDrawn
+	laid  layout
 }
+
+// layout is the width and the page (items a page) the contents' items
+// were laid out for: the summaries wrap to the width, the headings keep
+// off a page's foot.
+type layout struct{ width, perPage int }
 
 // newContents is the contents of course c, with com's styles and keys; it
 // is drawn at the smallest size until SetSize.
@@ -293,12 +300,15 @@ func (t *Contents) SetSize(w, h int) {
 	t.w, t.h = w, h
 	t.menu.SetSize(w, h-1)
 	if changed {
+		t.menu.Title = t.title()
+	}
+	if laid := (layout{w, t.menu.Paginator.PerPage}); changed && laid != t.laid {
 		// the summaries wrap and the headings keep off a page's foot at
 		// this size: the items are laid out again (the list itself, its
 		// filter and cursor, stays)
 		sel, _ := t.menu.SelectedItem().(entry)
-		t.menu.Title = t.title()
-		t.menu.SetItems(noOrphans(t.items(w), t.menu.Paginator.PerPage))
+		t.menu.SetItems(noOrphans(t.items(w), laid.perPage))
+		t.laid = laid
 		t.reselect(sel)
 	}
 }
@@ -324,7 +334,9 @@ func (t *Contents) reselect(e entry) {
 func (t *Contents) newMenu() list.Model {
 	width, height := max(t.w, t.com.Width, MinWidth), max(t.h, t.com.Height, MinHeight)
 	items := t.items(width)
-	return t.menuOf(items, width, height)
+	m := t.menuOf(items, width, height)
+	t.laid = layout{width, m.Paginator.PerPage}
+	return m
 }
 
 // items are the contents' entries and the parts' headings, the entries

@@ -7,9 +7,9 @@ import (
 	"locksim/runner"
 )
 
-// childGrace is how long a child stopped with SIGTERM has to delete its
-// keys on a live server before it is killed.
-const childGrace = time.Second
+// DefaultChildGrace is how long a child stopped with SIGTERM has to
+// delete its keys on a live server before it is killed (Config.ChildGrace).
+const DefaultChildGrace = time.Second
 
 // ChildNice is the CPU priority a command's child process runs at (the
 // nice value, 19 the lowest): a flood of commands gets what the students'
@@ -20,15 +20,15 @@ const ChildNice = 19
 // ChildNice and dying with the server where the OS allows: its stdout
 // and stderr are the client's, its exit status the command's. When ctx
 // ends (the command's time is up, or the client went) the process and
-// its children get SIGTERM, and SIGKILL childGrace later; runChild
+// its children get SIGTERM, and SIGKILL Config.ChildGrace later; runChild
 // returns once the process has ended.
 func (s *Server) runChild(ctx context.Context, call Call) int {
 	cmd := s.cfg.Spawn(call.Name, call.Args)
 	cmd.Stdout, cmd.Stderr = call.Out, call.Err
 	// the output is copied by exec's goroutines: once the process is gone,
 	// a grandchild holding the pipe open is not waited for past this
-	cmd.WaitDelay = childGrace
-	err := runner.Run(ctx, cmd, runner.Limits{Nice: ChildNice, Grace: childGrace})
+	cmd.WaitDelay = s.cfg.ChildGrace
+	err := runner.Run(ctx, cmd, runner.Limits{Nice: ChildNice, Grace: s.cfg.ChildGrace})
 	switch st := cmd.ProcessState; {
 	case st == nil:
 		return call.Fail(err)

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"locksim/serve/termtest"
 )
@@ -49,7 +50,8 @@ func TestChild(t *testing.T) {
 
 // TestChildStopped: a child that outlives its time gets SIGTERM, and one
 // that ignores it SIGKILL; the client has the stop's line, and the key's
-// slot comes back once the process is gone.
+// slot comes back once the process is gone. The grace before SIGKILL is
+// a millisecond: the test waits for the process to end, not for a second.
 func TestChildStopped(t *testing.T) {
 	if _, err := exec.LookPath("sh"); err != nil {
 		t.Skip("no sh to run a child with")
@@ -57,7 +59,7 @@ func TestChildStopped(t *testing.T) {
 	for _, script := range []string{"echo up; exec sleep 60", "trap '' TERM; echo up; sleep 60; sleep 60"} {
 		t.Run(script, func(t *testing.T) {
 			clock := newFakeClock()
-			s, addr := testServer(t, Config{Clock: clock, Spawn: shell, CommandsPerKey: 1,
+			s, addr := testServer(t, Config{Clock: clock, Spawn: shell, CommandsPerKey: 1, ChildGrace: time.Millisecond,
 				Commands: map[string]Command{"sh": {Child: true}}})
 			c := termtest.Dial(t, addr, "s", termtest.NewKey(t))
 			sess, err := c.NewSession()

@@ -121,7 +121,12 @@ func (d *drawn) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		d.late = d.late || d.waiting && m.wait == d.waits
 		return d, nil
 	case tea.WindowSizeMsg:
-		d.f.resize(m.Width, m.Height)
+		if changed := d.f.resize(m.Width, m.Height); d.sized && !changed {
+			// the size the view has already: an SSH client's first window
+			// change and a tab's first size frame repeat the size the
+			// session opened with, and each view lays out the whole screen
+			return d, nil
+		}
 		d.sized = true
 	}
 	d.stale = true
@@ -151,15 +156,17 @@ func (d *drawn) View() string {
 	return v
 }
 
-// resize sets the terminal's size; the next frame draws every line on a
-// cleared screen, as the old lines may have wrapped or moved.
-func (f *frames) resize(w, h int) {
+// resize sets the terminal's size, and reports whether it changed; the
+// next frame after a change draws every line on a cleared screen, as the
+// old lines may have wrapped or moved.
+func (f *frames) resize(w, h int) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if w == f.w && h == f.h {
-		return
+		return false
 	}
 	f.w, f.h, f.shown = w, h, nil
+	return true
 }
 
 // draw draws view now if a frame may go out now (tokens), or else when
@@ -222,11 +229,15 @@ func (f *frames) paint(view string) {
 			continue
 		}
 		b.WriteString(ansi.CursorPosition(1, i+1))
-		if f.w > 0 {
+		// a line is measured once, and cut and measured again only when
+		// wider than the terminal (most lines fit)
+		width := ansi.StringWidth(line)
+		if f.w > 0 && width > f.w {
 			line = ansi.Truncate(line, f.w, "")
+			width = ansi.StringWidth(line) // a wide rune at the edge leaves a column
 		}
 		b.WriteString(line)
-		if ansi.StringWidth(line) < f.w {
+		if width < f.w {
 			b.WriteString(ansi.EraseLineRight)
 		}
 	}

@@ -221,3 +221,35 @@ func TestViewsWaitForARunningMove(t *testing.T) {
 		t.Errorf("the long move's end: %d views, want 4", m.views)
 	}
 }
+
+// TestFramesCutWideLines: a line wider than the terminal is cut to its
+// width, one with a wide rune across the edge a column short (and that
+// column erased), and only a line short of the width has the rest of its
+// row erased.
+func TestFramesCutWideLines(t *testing.T) {
+	out := &sink{}
+	f := newFrames(out, 10, 4, FPS, newFakeClock())
+	f.draw("0123456789ABC\n012345678世\n0123456789\nshort")
+	frame := out.take()
+	for _, c := range []struct {
+		row       int
+		line      string
+		wantErase bool
+	}{{1, "0123456789", false}, {2, "012345678", true}, {3, "0123456789", false}, {4, "short", true}} {
+		at := ansi.CursorPosition(1, c.row) + c.line
+		i := strings.Index(frame, at)
+		if i < 0 {
+			t.Fatalf("row %d is not %q: %q", c.row, c.line, frame)
+		}
+		rest := frame[i+len(at):]
+		if erased := strings.HasPrefix(rest, ansi.EraseLineRight); erased != c.wantErase {
+			t.Errorf("row %d %q: the rest of the row erased %v, want %v: %q", c.row, c.line, erased, c.wantErase, frame)
+		}
+		if c.row == 1 && strings.Contains(frame, "ABC") {
+			t.Errorf("the wide line was not cut: %q", frame)
+		}
+		if c.row == 2 && strings.Contains(frame, "世") {
+			t.Errorf("the wide rune across the edge was drawn: %q", frame)
+		}
+	}
+}

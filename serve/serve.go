@@ -117,6 +117,9 @@ type Config struct {
 	// (0: DefaultCommandTime) with a line saying so.
 	MaxCommands, CommandsPerKey int
 	CommandTime                 time.Duration
+	// ChildGrace is how long a command's child process stopped with
+	// SIGTERM has before SIGKILL (0: DefaultChildGrace).
+	ChildGrace time.Duration
 	// Idle closes a session after this long without a key (0:
 	// DefaultIdle; negative: never), warning IdleWarning before.
 	Idle time.Duration
@@ -297,6 +300,9 @@ func New(c Config) (*Server, error) {
 	}
 	if c.CommandTime == 0 {
 		c.CommandTime = DefaultCommandTime
+	}
+	if c.ChildGrace == 0 {
+		c.ChildGrace = DefaultChildGrace
 	}
 	if c.Idle == 0 {
 		c.Idle = DefaultIdle

@@ -79,3 +79,50 @@ func skipHeading(m *list.Model, before int) {
 		}
 	}
 }
+
+// menuDrawn is the contents' list as last drawn, and what it was drawn
+// from.
+type menuDrawn struct {
+	from menuState
+	view string
+}
+
+// menuState is what the list's view is drawn from, as a value to compare:
+// its items (a new slice for every change, never changed in place), those
+// a filter leaves, the selection and page, its size, its title and its
+// filter. Every message of a session costs a view, and on the contents
+// most (the scene's run under them, the spinner's ticks, a class's
+// roster) leave the list as it was.
+type menuState struct {
+	items, visible        *list.Item
+	nItems, nVisible      int
+	cursor, page, perPage int
+	pages, width, height  int
+	filter                list.FilterState
+	filterValue, title    string
+}
+
+// menuView is the list's view: drawn again only when what it is drawn
+// from changed, and each time while a filter is typed (its cursor
+// blinks).
+func (t *Contents) menuView() string {
+	m := &t.menu
+	if m.FilterState() == list.Filtering {
+		t.drawn = menuDrawn{}
+		return m.View()
+	}
+	items, visible := m.Items(), m.VisibleItems()
+	now := menuState{nItems: len(items), nVisible: len(visible), cursor: m.Cursor(), page: m.Paginator.Page,
+		perPage: m.Paginator.PerPage, pages: m.Paginator.TotalPages, width: m.Width(), height: m.Height(),
+		filter: m.FilterState(), filterValue: m.FilterValue(), title: m.Title}
+	if len(items) > 0 {
+		now.items = &items[0]
+	}
+	if len(visible) > 0 {
+		now.visible = &visible[0]
+	}
+	if t.drawn.view == "" || t.drawn.from != now {
+		t.drawn = menuDrawn{from: now, view: m.View()}
+	}
+	return t.drawn.view
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"locksim/content"
@@ -98,6 +99,16 @@ type entry struct {
 	// summary wraps to two rows, to read whole in it
 	width int
 	st    views.Styles
+	// desc is Description once worked out (nil: work it out each time):
+	// the list draws each entry on screen at every frame, and an entry's
+	// fields stay as they are while it is in the list
+	desc *entryDesc
+}
+
+// entryDesc is an entry's Description, worked out once.
+type entryDesc struct {
+	once sync.Once
+	s    string
 }
 
 // entryRows is an entry's rows in the contents: its title and two of
@@ -132,6 +143,15 @@ func (e entry) Title() string {
 }
 
 func (e entry) Description() string {
+	if e.desc == nil {
+		return e.description()
+	}
+	e.desc.once.Do(func() { e.desc.s = e.description() })
+	return e.desc.s
+}
+
+// description is Description, worked out.
+func (e entry) description() string {
 	d := "    " + e.summary
 	if e.score != nil {
 		// first: a summary fills the line, and the score is the news
@@ -251,7 +271,16 @@ type Contents struct {
 	// live is set on a live server, where the lab's entry says why it
 	// runs on an embedded server of its own
 	live bool
+	// drawn is the list as last drawn (menuView); laid the width and
+	// page its items were laid out for
+	drawn menuDrawn
+	laid  layout
 }
+
+// layout is the width and the page (items a page) the contents' items
+// were laid out for: the summaries wrap to the width, the headings keep
+// off a page's foot.
+type layout struct{ width, perPage int }
 
 // newContents is the contents of course c, with com's styles and keys; it
 // is drawn at the smallest size until SetSize.
@@ -271,12 +300,15 @@ func (t *Contents) SetSize(w, h int) {
 	t.w, t.h = w, h
 	t.menu.SetSize(w, h-1)
 	if changed {
+		t.menu.Title = t.title()
+	}
+	if laid := (layout{w, t.menu.Paginator.PerPage}); changed && laid != t.laid {
 		// the summaries wrap and the headings keep off a page's foot at
 		// this size: the items are laid out again (the list itself, its
 		// filter and cursor, stays)
 		sel, _ := t.menu.SelectedItem().(entry)
-		t.menu.Title = t.title()
-		t.menu.SetItems(noOrphans(t.items(w), t.menu.Paginator.PerPage))
+		t.menu.SetItems(noOrphans(t.items(w), laid.perPage))
+		t.laid = laid
 		t.reselect(sel)
 	}
 }
@@ -302,7 +334,9 @@ func (t *Contents) reselect(e entry) {
 func (t *Contents) newMenu() list.Model {
 	width, height := max(t.w, t.com.Width, MinWidth), max(t.h, t.com.Height, MinHeight)
 	items := t.items(width)
-	return t.menuOf(items, width, height)
+	m := t.menuOf(items, width, height)
+	t.laid = layout{width, m.Paginator.PerPage}
+	return m
 }
 
 // items are the contents' entries and the parts' headings, the entries
@@ -323,7 +357,7 @@ func (t *Contents) items(width int) []list.Item {
 		if ce.Lab {
 			heading(labPart(parts))
 			e := t.labEntry()
-			e.width, e.st = width, st
+			e.width, e.st, e.desc = width, st, &entryDesc{}
 			items = append(items, e)
 			continue
 		}
@@ -333,7 +367,7 @@ func (t *Contents) items(width int) []list.Item {
 		t, _ := content.Load(s.ID)
 		ans, ok := prog.Answers[s.ID]
 		e := entry{n: i + 1, id: s.ID, dive: dive, title: title, summary: t.Get("summary"),
-			done: prog.Done[s.ID], answered: ok, answeredRight: ans.Right, width: width, st: st}
+			done: prog.Done[s.ID], answered: ok, answeredRight: ans.Right, width: width, st: st, desc: &entryDesc{}}
 		if sc, ok := prog.Scores[s.ID]; ok {
 			e.score = &sc
 		}
@@ -542,5 +576,5 @@ func (t *Contents) View() string {
 	case t.warning != "":
 		help = t.com.Styles.Warn.Render(t.warning)
 	}
-	return strings.TrimRight(t.menu.View(), "\n") + "\n" + truncate(t.com.Styles.Dim.Render(help), t.w)
+	return strings.TrimRight(t.menuView(), "\n") + "\n" + truncate(t.com.Styles.Dim.Render(help), t.w)
 }

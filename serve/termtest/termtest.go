@@ -207,33 +207,16 @@ func (tm *Term) WaitFor(want ...string) string {
 // the next frame replaces); it returns that screen.
 func (tm *Term) WaitUntil(what string, ok func(screen string) bool) string {
 	tm.t.Helper()
-	w := &waiting{ok: ok, hit: make(chan string, 1)}
-	tm.mu.Lock()
-	if s := tm.screen(); ok(s) {
-		tm.mu.Unlock()
+	s, got := tm.await(ok)
+	switch {
+	case got == awaitShown:
 		return s
-	}
-	tm.waits = append(tm.waits, w)
-	tm.mu.Unlock()
-	defer tm.unwait(w)
-	deadline := time.NewTimer(Hang)
-	defer deadline.Stop()
-	select {
-	case s := <-w.hit:
+	case got == awaitEnded && ok(s):
 		return s
-	case <-tm.ended:
-		select {
-		case s := <-w.hit:
-			return s
-		default:
-		}
-		s := tm.Screen()
-		if ok(s) {
-			return s
-		}
+	case got == awaitEnded:
 		tm.t.Fatalf("the session ended (%v %q) before the screen showed %s; stderr %q; screen:\n%s", tm.end.err, tm.end.said, what, tm.Stderr(), s)
-	case <-deadline.C:
-		tm.t.Fatalf("the screen never showed %s:\n%s", what, tm.Screen())
+	default:
+		tm.t.Fatalf("the screen never showed %s:\n%s", what, s)
 	}
 	return ""
 }
@@ -244,11 +227,32 @@ func (tm *Term) WaitUntil(what string, ok func(screen string) bool) string {
 // rather than at the end of Hang.
 func (tm *Term) EndOr(ok func(screen string) bool) (screen string, ended bool) {
 	tm.t.Helper()
+	s, got := tm.await(ok)
+	if got == awaitHung {
+		tm.t.Fatalf("the session neither ended nor showed what was asked; screen:\n%s", s)
+	}
+	return s, got == awaitEnded
+}
+
+// awaited is how an await ended.
+type awaited int
+
+const (
+	awaitShown awaited = iota // a screen passed the check
+	awaitEnded                // the session ended first
+	awaitHung                 // neither, within Hang
+)
+
+// await waits until ok holds of the screen as it is or of one drawn after
+// (that screen, awaitShown), the session ends (the last screen,
+// awaitEnded: a screen that passed as it ended still counts as shown)
+// or Hang passes (the screen, awaitHung).
+func (tm *Term) await(ok func(screen string) bool) (string, awaited) {
 	w := &waiting{ok: ok, hit: make(chan string, 1)}
 	tm.mu.Lock()
 	if s := tm.screen(); ok(s) {
 		tm.mu.Unlock()
-		return s, false
+		return s, awaitShown
 	}
 	tm.waits = append(tm.waits, w)
 	tm.mu.Unlock()
@@ -257,13 +261,17 @@ func (tm *Term) EndOr(ok func(screen string) bool) (screen string, ended bool) {
 	defer deadline.Stop()
 	select {
 	case s := <-w.hit:
-		return s, false
+		return s, awaitShown
 	case <-tm.ended:
-		return tm.Screen(), true
+		select {
+		case s := <-w.hit:
+			return s, awaitShown
+		default:
+		}
+		return tm.Screen(), awaitEnded
 	case <-deadline.C:
-		tm.t.Fatalf("the session neither ended nor showed what was asked; screen:\n%s", tm.Screen())
+		return tm.Screen(), awaitHung
 	}
-	return "", false
 }
 
 // unwait takes w off the waits.

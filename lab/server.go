@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -158,6 +160,42 @@ type savedKey struct {
 	zset      map[string]float64
 }
 
+// key is st as one string, equal for equal states: the clock, and every
+// key with its type, TTL and contents (a hash's fields and a sorted set's
+// members in order).
+func (st State) key() string {
+	var b strings.Builder
+	b.WriteString(strconv.FormatInt(int64(st.now), 10))
+	field := func(s string) {
+		b.WriteByte(0)
+		b.WriteString(strconv.Itoa(len(s)))
+		b.WriteByte(':')
+		b.WriteString(s)
+	}
+	for _, k := range st.keys {
+		b.WriteByte(1)
+		field(k.name)
+		field(k.typ)
+		field(strconv.FormatInt(int64(k.ttl), 10))
+		field(k.str)
+		field(strconv.Itoa(len(k.list)))
+		for _, e := range k.list {
+			field(e)
+		}
+		field(strconv.Itoa(len(k.hash)))
+		for _, f := range slices.Sorted(maps.Keys(k.hash)) {
+			field(f)
+			field(k.hash[f])
+		}
+		field(strconv.Itoa(len(k.zset)))
+		for _, m := range slices.Sorted(maps.Keys(k.zset)) {
+			field(m)
+			field(strconv.FormatFloat(k.zset[m], 'g', -1, 64))
+		}
+	}
+	return b.String()
+}
+
 // maxData is the most the server's keys may hold, names and values, in
 // bytes: a lock keeps a few short strings. A search saves the server at
 // every branch and holds a copy for each move of the path it is on, so
@@ -230,7 +268,12 @@ func (s *Server) save() (State, error) {
 // go back (a search restores its ancestors).
 func (s *Server) Restore(st State) {
 	m := s.mr
-	m.FlushAll()
+	// the lab's one database (scripts and commands may not select
+	// another): its few keys deleted cost less than FlushAll's new maps
+	db := m.DB(0)
+	for _, k := range db.Keys() {
+		db.Del(k)
+	}
 	s.now = st.now
 	m.SetTime(sim.Epoch().Add(st.now))
 	for _, k := range st.keys {

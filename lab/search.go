@@ -447,12 +447,12 @@ func (s *search) apply(w *world, m Move) (Move, error) {
 // for no TTL) straight from the server. The deadline, not the TTL left,
 // so that time passing within a step (a retry's delay) changes nothing.
 func (s *search) lockKey() (string, time.Duration, bool) {
-	m := s.srv.mr
-	if !m.Exists(LockKey) {
+	db := s.srv.mr.DB(0)
+	if db.Type(LockKey) == "" {
 		return "", 0, false
 	}
-	v := s.srv.value(LockKey)
-	ttl := m.TTL(LockKey)
+	v := valueIn(db, LockKey)
+	ttl := db.TTL(LockKey)
 	if ttl <= 0 {
 		return v, 0, true
 	}

@@ -305,34 +305,43 @@ func (s *Server) Restore(st State) {
 // order (a reentrant lock keeps its holder's token as a hash field, a
 // lock with a queue as a sorted set's member). "" for a missing key.
 func (s *Server) value(key string) string {
-	m := s.mr
+	return valueIn(s.mr.DB(0), key)
+}
+
+// valueIn is value read from db, the lab's one database: each of its
+// calls takes the server's lock once, where the server's own (m.Get) take
+// it twice and move its clock.
+func valueIn(db *miniredis.RedisDB, key string) string {
 	var parts []string
-	switch typ := m.Type(key); typ {
+	typ := db.Type(key)
+	switch typ {
+	case "":
+		return ""
 	case "string":
-		v, _ := m.Get(key)
+		v, _ := db.Get(key)
 		return v
 	case "hash":
-		fields, _ := m.HKeys(key)
+		fields, _ := db.HKeys(key)
 		slices.Sort(fields)
 		for _, f := range fields {
-			parts = append(parts, f+"="+m.HGet(key, f))
+			parts = append(parts, f+"="+db.HGet(key, f))
 		}
 	case "zset":
-		set, _ := m.SortedSet(key)
+		set, _ := db.SortedSet(key)
 		for mem, sc := range set {
 			parts = append(parts, fmt.Sprintf("%s=%g", mem, sc))
 		}
 		slices.Sort(parts)
 	case "set":
-		parts, _ = m.Members(key)
+		parts, _ = db.Members(key)
 		slices.Sort(parts)
 	case "list":
-		parts, _ = m.List(key)
+		parts, _ = db.List(key)
 	default:
 		return typ
 	}
 	// the type keeps a hash {a=1} apart from the string "a=1"
-	return m.Type(key) + "\x00" + strings.Join(parts, "\x00")
+	return typ + "\x00" + strings.Join(parts, "\x00")
 }
 
 // formatArgs is a command as the log shows it.

@@ -233,8 +233,10 @@ func (s *Server) Save() (State, error) {
 
 func (s *Server) save() (State, error) {
 	st := State{now: s.now}
-	m := s.mr
-	for _, k := range m.Keys() { // brings every TTL up to the clock
+	// the lab's one database, taken once (each of its calls takes the
+	// server's lock once)
+	m := s.mr.DB(0)
+	for _, k := range m.Keys() { // DB brought every TTL up to the clock
 		sk := savedKey{name: k, typ: m.Type(k), ttl: m.TTL(k)}
 		var err error
 		switch sk.typ {
@@ -267,15 +269,15 @@ func (s *Server) save() (State, error) {
 // Restore puts back the keys and clock Save recorded; the clock may only
 // go back (a search restores its ancestors).
 func (s *Server) Restore(st State) {
-	m := s.mr
-	// the lab's one database (scripts and commands may not select
-	// another): its few keys deleted cost less than FlushAll's new maps
-	db := m.DB(0)
-	for _, k := range db.Keys() {
-		db.Del(k)
-	}
 	s.now = st.now
-	m.SetTime(sim.Epoch().Add(st.now))
+	s.mr.SetTime(sim.Epoch().Add(st.now))
+	// the lab's one database (scripts and commands may not select
+	// another), taken after the clock is set (taking it moves the TTLs to
+	// the clock): its few keys deleted cost less than FlushAll's new maps
+	m := s.mr.DB(0)
+	for _, k := range m.Keys() {
+		m.Del(k)
+	}
 	for _, k := range st.keys {
 		switch k.typ {
 		case "string":

@@ -30,10 +30,6 @@ func (b *Break) Vet(ctx context.Context) error {
 // them labelled, with their replies, and the properties they broke. A
 // move its client cannot make is an error.
 func play(ctx context.Context, l *Lock, clients int, moves []Move) ([]Move, []Property, error) {
-	pr, err := compileRun(ctx, l)
-	if err != nil {
-		return nil, nil, err
-	}
 	srv, err := NewServer()
 	if err != nil {
 		return nil, nil, err
@@ -41,6 +37,10 @@ func play(ctx context.Context, l *Lock, clients int, moves []Move) ([]Move, []Pr
 	defer srv.Close()
 	host := NewHost(srv, DefaultBudget())
 	defer host.Close()
+	pr, err := compileOn(ctx, l, srv, host)
+	if err != nil {
+		return nil, nil, err
+	}
 	s := &search{ctx: ctx, pr: pr, srv: srv, host: host, pol: l.Policy, bound: l.Policy.Bound}
 	w := world{n: clients, owner: -1}
 	var out []Move

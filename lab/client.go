@@ -179,6 +179,18 @@ func compileRun(ctx context.Context, l *Lock) (*program, error) {
 	return pr, nil
 }
 
+// compileOn is compileRun with the reentrant run made on srv and host, a
+// caller's own, left empty at time 0 after it.
+func compileOn(ctx context.Context, l *Lock, srv *Server, host *Host) (*program, error) {
+	pr, err := compileLock(l)
+	if err != nil {
+		return nil, err
+	}
+	pr.reentrant = pr.reentrantOn(ctx, srv, host)
+	srv.Restore(State{})
+	return pr, nil
+}
+
 // detectReentrant reports a lock whose holder is granted a second,
 // nested acquire and still holds the lock after one release: on an empty
 // server A acquires twice, releases once, and B's acquire is refused. A
@@ -192,6 +204,14 @@ func (pr *program) detectReentrant(ctx context.Context) bool {
 	defer srv.Close()
 	host := NewHost(srv, DefaultBudget())
 	defer host.Close()
+	return pr.reentrantOn(ctx, srv, host)
+}
+
+// reentrantOn is detectReentrant's run on srv, empty at time 0, and host,
+// under the default budget whatever host's own.
+func (pr *program) reentrantOn(ctx context.Context, srv *Server, host *Host) bool {
+	defer func(b Budget) { host.budget = b }(host.budget)
+	host.budget = DefaultBudget()
 	var errs []*ScriptError
 	w := world{n: 2, owner: -1}
 	x := &searchExec{ctx: ctx, srv: srv, host: host, w: &w, errs: &errs}

@@ -30,10 +30,6 @@ func (b *Break) Vet(ctx context.Context) error {
 // them labelled, with their replies, and the properties they broke. A
 // move its client cannot make is an error.
 func play(ctx context.Context, l *Lock, clients int, moves []Move) ([]Move, []Property, error) {
-	pr, err := compileRun(ctx, l)
-	if err != nil {
-		return nil, nil, err
-	}
 	srv, err := NewServer()
 	if err != nil {
 		return nil, nil, err
@@ -41,6 +37,10 @@ func play(ctx context.Context, l *Lock, clients int, moves []Move) ([]Move, []Pr
 	defer srv.Close()
 	host := NewHost(srv, DefaultBudget())
 	defer host.Close()
+	pr, err := compileOn(ctx, l, srv, host)
+	if err != nil {
+		return nil, nil, err
+	}
 	s := &search{ctx: ctx, pr: pr, srv: srv, host: host, pol: l.Policy, bound: l.Policy.Bound}
 	w := world{n: clients, owner: -1}
 	var out []Move
@@ -72,10 +72,6 @@ func HandsOutFences(ctx context.Context, l *Lock) bool {
 	if l.Acquire.Lang != Lua {
 		return false
 	}
-	pr, err := compileRun(ctx, l)
-	if err != nil {
-		return false
-	}
 	srv, err := NewServer()
 	if err != nil {
 		return false
@@ -83,6 +79,21 @@ func HandsOutFences(ctx context.Context, l *Lock) bool {
 	defer srv.Close()
 	host := NewHost(srv, DefaultBudget())
 	defer host.Close()
+	pr, err := compileOn(ctx, l, srv, host)
+	if err != nil {
+		return false
+	}
+	return pr.handsOutFences(ctx, srv, host)
+}
+
+// handsOutFences is HandsOutFences's run on srv, empty at time 0, and
+// host, under the default budget whatever host's own.
+func (pr *program) handsOutFences(ctx context.Context, srv *Server, host *Host) bool {
+	if pr.lock.Acquire.Lang != Lua {
+		return false
+	}
+	defer func(b Budget) { host.budget = b }(host.budget)
+	host.budget = DefaultBudget()
 	w := world{n: 2, owner: -1}
 	var errs []*ScriptError
 	x := &searchExec{ctx: ctx, srv: srv, host: host, w: &w, errs: &errs}

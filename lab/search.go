@@ -80,10 +80,6 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 	if err := l.Policy.Check(); err != nil {
 		return nil, err
 	}
-	pr, err := compileRun(ctx, l)
-	if err != nil {
-		return nil, err
-	}
 	srv, err := NewServer()
 	if err != nil {
 		return nil, err
@@ -94,11 +90,18 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 	}
 	host := NewHost(srv, o.Budget)
 	defer host.Close()
+	// the runs that read the lock (is it reentrant, does it hand out
+	// fencing tokens) share the search's server, emptied after each
+	pr, err := compileOn(ctx, l, srv, host)
+	if err != nil {
+		return nil, err
+	}
+	fenced := pr.handsOutFences(ctx, srv, host)
+	srv.Restore(State{})
 	s := &search{ctx: ctx, pr: pr, srv: srv, host: host, o: o, bound: l.Policy.Bound, pol: l.Policy}
 	for _, p := range l.Policy.Properties {
 		s.judged |= bit(p)
 	}
-	fenced := HandsOutFences(ctx, l)
 	for k, p := range AllProperties() {
 		s.lessons[k] = LessonFaults(p, fenced)
 	}
@@ -217,6 +220,8 @@ type search struct {
 	// refusal is the schedule that shows a lock that does not grant when
 	// free (see grantsWhenFree)
 	refusal *Break
+	// probed is each server state's probe, by State.key
+	probed map[string]bool
 }
 
 // done estimates the share of the tree already searched.
@@ -442,12 +447,12 @@ func (s *search) apply(w *world, m Move) (Move, error) {
 // for no TTL) straight from the server. The deadline, not the TTL left,
 // so that time passing within a step (a retry's delay) changes nothing.
 func (s *search) lockKey() (string, time.Duration, bool) {
-	m := s.srv.mr
-	if !m.Exists(LockKey) {
+	db := s.srv.mr.DB(0)
+	if db.Type(LockKey) == "" {
 		return "", 0, false
 	}
-	v := s.srv.value(LockKey)
-	ttl := m.TTL(LockKey)
+	v := valueIn(db, LockKey)
+	ttl := db.TTL(LockKey)
 	if ttl <= 0 {
 		return v, 0, true
 	}
@@ -507,13 +512,34 @@ func (s *search) leaf(w *world, path []Move) error {
 	return nil
 }
 
-// probe: twice the TTL later, can a new client take the lock?
+// probe: twice the TTL later, can a new client take the lock? Its answer
+// depends on the server's keys and clock alone (a fresh client, the same
+// scripts), and many schedules end in the same state: each state is probed
+// once per search, unless its probe raised an error (which is reported
+// with the schedule that ran into it).
 func (s *search) probe() (bool, error) {
 	st, err := s.srv.Save()
 	if err != nil {
 		return false, err
 	}
+	key := st.key()
+	if ok, seen := s.probed[key]; seen {
+		return ok, nil
+	}
 	defer s.srv.Restore(st)
+	nerr := len(s.errs)
+	ok, err := s.probeFrom()
+	if err == nil && len(s.errs) == nerr {
+		if s.probed == nil {
+			s.probed = map[string]bool{}
+		}
+		s.probed[key] = ok
+	}
+	return ok, err
+}
+
+// probeFrom runs the probe on the server as it is.
+func (s *search) probeFrom() (bool, error) {
 	s.srv.Advance(2 * s.pol.TTL)
 	w := world{n: 1, owner: -1}
 	x := &searchExec{ctx: s.ctx, srv: s.srv, host: s.host, w: &w, errs: &s.errs}

@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -158,6 +160,42 @@ type savedKey struct {
 	zset      map[string]float64
 }
 
+// key is st as one string, equal for equal states: the clock, and every
+// key with its type, TTL and contents (a hash's fields and a sorted set's
+// members in order).
+func (st State) key() string {
+	var b strings.Builder
+	b.WriteString(strconv.FormatInt(int64(st.now), 10))
+	field := func(s string) {
+		b.WriteByte(0)
+		b.WriteString(strconv.Itoa(len(s)))
+		b.WriteByte(':')
+		b.WriteString(s)
+	}
+	for _, k := range st.keys {
+		b.WriteByte(1)
+		field(k.name)
+		field(k.typ)
+		field(strconv.FormatInt(int64(k.ttl), 10))
+		field(k.str)
+		field(strconv.Itoa(len(k.list)))
+		for _, e := range k.list {
+			field(e)
+		}
+		field(strconv.Itoa(len(k.hash)))
+		for _, f := range slices.Sorted(maps.Keys(k.hash)) {
+			field(f)
+			field(k.hash[f])
+		}
+		field(strconv.Itoa(len(k.zset)))
+		for _, m := range slices.Sorted(maps.Keys(k.zset)) {
+			field(m)
+			field(strconv.FormatFloat(k.zset[m], 'g', -1, 64))
+		}
+	}
+	return b.String()
+}
+
 // maxData is the most the server's keys may hold, names and values, in
 // bytes: a lock keeps a few short strings. A search saves the server at
 // every branch and holds a copy for each move of the path it is on, so
@@ -195,8 +233,10 @@ func (s *Server) Save() (State, error) {
 
 func (s *Server) save() (State, error) {
 	st := State{now: s.now}
-	m := s.mr
-	for _, k := range m.Keys() { // brings every TTL up to the clock
+	// the lab's one database, taken once (each of its calls takes the
+	// server's lock once)
+	m := s.mr.DB(0)
+	for _, k := range m.Keys() { // DB brought every TTL up to the clock
 		sk := savedKey{name: k, typ: m.Type(k), ttl: m.TTL(k)}
 		var err error
 		switch sk.typ {
@@ -229,10 +269,15 @@ func (s *Server) save() (State, error) {
 // Restore puts back the keys and clock Save recorded; the clock may only
 // go back (a search restores its ancestors).
 func (s *Server) Restore(st State) {
-	m := s.mr
-	m.FlushAll()
 	s.now = st.now
-	m.SetTime(sim.Epoch().Add(st.now))
+	s.mr.SetTime(sim.Epoch().Add(st.now))
+	// the lab's one database (scripts and commands may not select
+	// another), taken after the clock is set (taking it moves the TTLs to
+	// the clock): its few keys deleted cost less than FlushAll's new maps
+	m := s.mr.DB(0)
+	for _, k := range m.Keys() {
+		m.Del(k)
+	}
 	for _, k := range st.keys {
 		switch k.typ {
 		case "string":
@@ -262,34 +307,43 @@ func (s *Server) Restore(st State) {
 // order (a reentrant lock keeps its holder's token as a hash field, a
 // lock with a queue as a sorted set's member). "" for a missing key.
 func (s *Server) value(key string) string {
-	m := s.mr
+	return valueIn(s.mr.DB(0), key)
+}
+
+// valueIn is value read from db, the lab's one database: each of its
+// calls takes the server's lock once, where the server's own (m.Get) take
+// it twice and move its clock.
+func valueIn(db *miniredis.RedisDB, key string) string {
 	var parts []string
-	switch typ := m.Type(key); typ {
+	typ := db.Type(key)
+	switch typ {
+	case "":
+		return ""
 	case "string":
-		v, _ := m.Get(key)
+		v, _ := db.Get(key)
 		return v
 	case "hash":
-		fields, _ := m.HKeys(key)
+		fields, _ := db.HKeys(key)
 		slices.Sort(fields)
 		for _, f := range fields {
-			parts = append(parts, f+"="+m.HGet(key, f))
+			parts = append(parts, f+"="+db.HGet(key, f))
 		}
 	case "zset":
-		set, _ := m.SortedSet(key)
+		set, _ := db.SortedSet(key)
 		for mem, sc := range set {
 			parts = append(parts, fmt.Sprintf("%s=%g", mem, sc))
 		}
 		slices.Sort(parts)
 	case "set":
-		parts, _ = m.Members(key)
+		parts, _ = db.Members(key)
 		slices.Sort(parts)
 	case "list":
-		parts, _ = m.List(key)
+		parts, _ = db.List(key)
 	default:
 		return typ
 	}
 	// the type keeps a hash {a=1} apart from the string "a=1"
-	return m.Type(key) + "\x00" + strings.Join(parts, "\x00")
+	return typ + "\x00" + strings.Join(parts, "\x00")
 }
 
 // formatArgs is a command as the log shows it.

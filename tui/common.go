@@ -165,6 +165,6 @@ func (c *Common) styleList(l *list.Model) {
 // before the first message.
 func (a *App) SetStyles(st views.Styles) {
 	a.com.Styles = st
-	a.com.glossary = nil
+	a.com.glossary, a.fits = nil, nil
 	a.help, a.pl.spin = a.com.courseHelp(), a.com.spinner()
 }

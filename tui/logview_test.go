@@ -15,7 +15,7 @@ import (
 
 // TestLogViewIsTheViewports: logView draws what the log's viewport draws,
 // for the logs of stories at every step, at 80x24 and 160x50 and scrolled
-// back, and for rows of every width up to the viewport's and past it, in
+// back (the log as the frame lays it out), and for rows of every width up to the viewport's and past it, in
 // colour, short of its height and longer, at every offset.
 func TestLogViewIsTheViewports(t *testing.T) {
 	t.Parallel()
@@ -26,16 +26,16 @@ func TestLogViewIsTheViewports(t *testing.T) {
 		}
 	}
 	b := embedded(t)
-	for _, c := range []struct{ id, presses string }{{"fencing", "nnnnnnnnnn"}, {"redlock", "nnnnnnCs1Dunnnnn"}, {"claim-lease", "fnnnnnnnnn"}} {
-		for _, size := range [][2]int{{80, 24}, {160, 50}} {
-			a := openScene(t, b, c.id, 1, size[0], size[1], "")
-			for i, k := range keys(c.presses + "[[[") {
-				drive(t, a, k)
-				a.View()
-				a.laidOut = false
-				a.layout()
-				compare(fmt.Sprintf("%s at %dx%d after %d keys", c.id, size[0], size[1], i+1), a.pl.log, a.pl.logText)
-			}
+	for _, c := range []struct {
+		id, presses string
+		w, h        int
+	}{{"fencing", "nnnnnnnnnn[[[", 80, 24}, {"fencing", "nnnnnnnnnn[", 160, 50}, {"redlock", "nnnnnnCs1Dunnnnn[[", 80, 24}} {
+		a := openScene(t, b, c.id, 1, c.w, c.h, "")
+		for i, k := range keys(c.presses) {
+			drive(t, a, k)
+			a.laidOut = false
+			a.layout()
+			compare(fmt.Sprintf("%s at %dx%d after %d keys", c.id, c.w, c.h, i+1), a.pl.log, a.pl.logText)
 		}
 	}
 	r := lipgloss.NewRenderer(io.Discard)

@@ -36,6 +36,18 @@ type Common struct {
 	Search lab.Runner
 	// SearchLimits is the line of Search's limits (see Options.SearchLimits)
 	SearchLimits string
+	// glossary is the glossary's text as drawn with Styles, by width: the
+	// terms never change, and drawing them again on each g was a tenth of
+	// a walk over a scene's pages under -race (see glossaryPage.text);
+	// SetStyles empties it
+	glossary map[glossaryAt]string
+}
+
+// glossaryAt is what the glossary's text is drawn for: a width, with the
+// renderer of the styles (a new one draws it again).
+type glossaryAt struct {
+	w int
+	r *lipgloss.Renderer
 }
 
 // NewCommon is the screen's shared part drawn with st; no size yet.
@@ -153,5 +165,6 @@ func (c *Common) styleList(l *list.Model) {
 // before the first message.
 func (a *App) SetStyles(st views.Styles) {
 	a.com.Styles = st
+	a.com.glossary, a.fits = nil, nil
 	a.help, a.pl.spin = a.com.courseHelp(), a.com.spinner()
 }

@@ -363,8 +363,12 @@ func (t *Contents) items(width int) []list.Item {
 		}
 		i, s := ce.Scene, t.course.Scenes[ce.Scene]
 		heading(play.PartOf(s.ID))
-		dive, title := scenes.Heading(s.ID)
-		t, _ := content.Load(s.ID)
+		// the text once: each Load is a copy of it (scenes.Heading's too)
+		t, err := content.Load(s.ID)
+		dive, title := t.Get("dive"), t.Get("title")
+		if err != nil {
+			dive, title = scenes.Heading(s.ID) // what it says of a text that does not read
+		}
 		ans, ok := prog.Answers[s.ID]
 		e := entry{n: i + 1, id: s.ID, dive: dive, title: title, summary: t.Get("summary"),
 			done: prog.Done[s.ID], answered: ok, answeredRight: ans.Right, width: width, st: st, desc: &entryDesc{}}

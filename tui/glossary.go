@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"locksim/play"
+	"locksim/views"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -69,6 +70,20 @@ func (p *glossaryPage) text(w int) string {
 	if p.err != nil {
 		return st.Bad.Render("the glossary does not read: " + p.err.Error())
 	}
+	at := glossaryAt{w, st.R}
+	if t, ok := p.com.glossary[at]; ok {
+		return t
+	}
+	if p.com.glossary == nil {
+		p.com.glossary = map[glossaryAt]string{}
+	}
+	t := p.draw(st, w)
+	p.com.glossary[at] = t
+	return t
+}
+
+// draw is text, drawn.
+func (p *glossaryPage) draw(st views.Styles, w int) string {
 	var b strings.Builder
 	for i, t := range p.terms {
 		if i > 0 {

@@ -1,13 +1,17 @@
 package tui
 
 import (
+	"io"
 	"strings"
 	"testing"
 
 	"locksim/play"
+	"locksim/views"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
 )
 
 // TestGlossaryFromEveryPage: g opens the glossary over the contents, over
@@ -79,4 +83,24 @@ func TestGlossaryFromEveryPage(t *testing.T) {
 	golden(t, "glossary-120x40", ansi.Strip(b.View()))
 	drive(t, b, tea.WindowSizeMsg{Width: 80, Height: 24}, tea.KeyMsg{Type: tea.KeyHome})
 	golden(t, "glossary-80x24", ansi.Strip(b.View()))
+}
+
+// TestGlossaryDrawnWithTheSessionsStyles: the glossary's text, kept once
+// drawn (Common.glossary), is drawn again in the styles a session takes
+// after (SetStyles): bold on a colour terminal, none on an ASCII one.
+func TestGlossaryDrawnWithTheSessionsStyles(t *testing.T) {
+	a, _ := openCourse(t, Options{Seed: 1, NoQuiz: true}, "g")
+	g, ok := a.pages.top().(*glossaryPage)
+	if !ok {
+		t.Fatalf("g on the contents should open the glossary:\n%s", a.View())
+	}
+	if plain := g.text(80); strings.Contains(plain, "\x1b[") || g.text(80) != plain {
+		t.Errorf("on an ASCII profile the glossary carries escapes, or is not kept:\n%q", plain)
+	}
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.TrueColor)
+	a.SetStyles(views.NewStyles(r, false))
+	if bold := g.text(80); !strings.Contains(bold, "\x1b[1m") {
+		t.Errorf("after SetStyles on a colour terminal the glossary's words should be bold:\n%q", bold[:min(len(bold), 200)])
+	}
 }

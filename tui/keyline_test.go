@@ -6,6 +6,9 @@ import (
 
 	"locksim/sim"
 	"locksim/views"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // TestKeyLineStoryTime: on a live server at a scale the key line labels
@@ -21,5 +24,38 @@ func TestKeyLineStoryTime(t *testing.T) {
 	k.PTTL = 125
 	if got, want := keyLine(views.ASCII(), k, snap, 200), "PTTL 125 ms (2.5 s of story)"; !strings.Contains(got, want) {
 		t.Errorf("key line %q, want it to say %q", got, want)
+	}
+}
+
+// TestFitKeysFollowTheKeys: the help line's keys kept per width (fitKeys)
+// are the keys that fit for the key map of the moment: a scene with nodes,
+// a quiz, a story, at two widths, in turn on one session, each as Fit
+// works it out afresh.
+func TestFitKeysFollowTheKeys(t *testing.T) {
+	a, _ := openCourse(t, Options{Seed: 1, Scene: "fencing", NoQuiz: true}, "")
+	base := a.com.Keys
+	line := func(b []key.Binding) string { whole := a.help; whole.Width = 0; return whole.ShortHelpView(b) }
+	for round := range 2 {
+		for _, w := range []int{80, 100} {
+			for i, kind := range []string{"story", "nodes", "quiz", "no crash"} {
+				k := base
+				switch kind {
+				case "nodes":
+					k.Node.SetEnabled(true)
+				case "quiz":
+					k.Node.SetEnabled(false)
+					k.Efficiency.SetEnabled(true)
+				case "no crash":
+					k.Node.SetEnabled(false)
+					k.Efficiency.SetEnabled(false)
+					k.Crash.SetEnabled(false)
+				}
+				a.com.Keys, a.com.Width = k, w
+				want := views.Fit(k.ShortHelp(), w, func(b []key.Binding) int { return ansi.StringWidth(line(b)) })
+				if got := a.fitKeys(k.ShortHelp()); line(got) != line(want) {
+					t.Errorf("round %d, %d columns, %s (%d): the kept keys draw\n%s\nwant\n%s", round, w, kind, i, line(got), line(want))
+				}
+			}
+		}
 	}
 }

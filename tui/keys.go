@@ -2,6 +2,7 @@ package tui
 
 import (
 	"slices"
+	"strings"
 
 	"locksim/play"
 	"locksim/scenes"
@@ -201,9 +202,7 @@ func (a *session) sceneKeys() keyList {
 	if a.pl.Asking && !a.course.Present {
 		short = a.com.Keys.PredictHelp(len(a.pl.Choices()))
 	} else if a.com.Width > 0 {
-		whole := a.help
-		whole.Width = 0 // the line's whole width, not the help model's cut
-		short = views.Fit(short, a.com.Width, func(b []key.Binding) int { return ansi.StringWidth(whole.ShortHelpView(b)) })
+		short = a.fitKeys(short)
 	}
 	if a.labStory {
 		short = a.labStoryKeys(short)
@@ -213,6 +212,33 @@ func (a *session) sceneKeys() keyList {
 		g.SetHelp("? then g", "glossary") // g is the scene's setting: the pages over it take g
 	}
 	return keyList{short: short, full: append(a.helpKeys().FullHelp(), append(a.knobBindings(), g))}
+}
+
+// fitKeys is views.Fit of short at the screen's width, measured on the
+// help line as drawn: kept by the width and the keys (their keys, help
+// and whether enabled), since trying each key left out draws the line
+// again, up to fourteen times a frame. SetStyles empties what is kept.
+func (a *session) fitKeys(short []key.Binding) []key.Binding {
+	var sig strings.Builder
+	sig.WriteString(itoa(int64(a.com.Width)))
+	for _, b := range short {
+		h := b.Help()
+		sig.WriteString("\x00" + strings.Join(b.Keys(), "\x01") + "\x01" + h.Key + "\x01" + h.Desc)
+		if !b.Enabled() {
+			sig.WriteString("\x01off")
+		}
+	}
+	if f, ok := a.fits[sig.String()]; ok && a.fitsFor == a.com.Styles.R {
+		return slices.Clip(f)
+	}
+	whole := a.help
+	whole.Width = 0 // the line's whole width, not the help model's cut
+	f := views.Fit(short, a.com.Width, func(b []key.Binding) int { return ansi.StringWidth(whole.ShortHelpView(b)) })
+	if a.fits == nil || len(a.fits) >= 64 || a.fitsFor != a.com.Styles.R {
+		a.fits, a.fitsFor = map[string][]key.Binding{}, a.com.Styles.R // a few screens' worth
+	}
+	a.fits[sig.String()] = f
+	return slices.Clip(f)
 }
 
 // knobUses reports a setting of the scene on screen bound to b's key.

@@ -412,7 +412,7 @@ func (p *Player) draw() (string, frameLayout) {
 	} else if len(lines) > logH {
 		rule += fmt.Sprintf(" · %d earlier: [", len(lines)-logH)
 	}
-	middle := views.Rule(st, rule, logW) + "\n" + vp.View()
+	middle := views.Rule(st, rule, logW) + "\n" + logView(vp, content)
 	if script != "" {
 		middle += "\n" + script
 	}

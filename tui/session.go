@@ -13,7 +13,9 @@ import (
 	"locksim/views"
 
 	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 )
 
 // session is what the pages of one screen share, as soft-serve's
@@ -43,6 +45,9 @@ type session struct {
 	// com is the session's screen-wide part: styles, keys, size, export
 	com  *Common
 	help help.Model
+	// fits is what fitKeys kept, for the help line drawn by fitsFor
+	fits    map[string][]key.Binding
+	fitsFor *lipgloss.Renderer
 	// interrupted is set when ctrl+c ended the program
 	interrupted bool
 	// down is set once the server stopped answering; cleared by home

@@ -144,3 +144,25 @@ func TestRaceAgainDropsTheRecord(t *testing.T) {
 		t.Errorf("position's record %+v, want the new race's %+v", pos.Race.Shots, got)
 	}
 }
+
+// TestHeadlessFiresNoRaceAtStart: a headless session (a transcript, a
+// story's code or script) fires no race as it starts, even with the
+// prediction put to the class: its reader plays the story from the start
+// itself, so a race fired here would be reset and fired again, two volleys
+// of SETs on a live server for the one the reader reads (b18dae7). The
+// session on screen, not headless, fires it at once.
+func TestHeadlessFiresNoRaceAtStart(t *testing.T) {
+	ctx := context.Background()
+	for _, headless := range []bool{true, false} {
+		s, err := Open(ctx, Position{Version: PositionVersion, Scene: "race", Seed: 5, Prediction: passed}, Env{Backend: embedded(t), ID: 1, Headless: headless})
+		if err != nil {
+			t.Fatal(err)
+		}
+		Driver{S: s}.Run(s.Start(nil))
+		fired := len(volleyShots(s.Snap)) > 0
+		if fired == headless {
+			t.Errorf("headless %v: the race fired at the start: %v (shots %+v, step %d)", headless, fired, volleyShots(s.Snap), s.Snap.Pos)
+		}
+		s.Close(ctx)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -92,19 +93,26 @@ func TestStopped(t *testing.T) {
 }
 
 // TestQuickRaceExit: a child of a -race binary is told not to sleep at
-// exit, and a GORACE it was given keeps its options.
+// exit, and a GORACE it was given keeps its options, whatever GORACE
+// this test binary was run with (the child's environment is made
+// without it); of two GORACE entries the last is the child's.
 func TestQuickRaceExit(t *testing.T) {
 	if !raceBuild {
 		t.Skip("not a -race build")
 	}
-	for _, c := range []struct{ gorace, want string }{
-		{"", "atexit_sleep_ms=0"},
-		{"halt_on_error=1", "halt_on_error=1 atexit_sleep_ms=0"},
-		{"atexit_sleep_ms=5", "atexit_sleep_ms=5"},
+	for _, c := range []struct {
+		gorace []string
+		want   string
+	}{
+		{nil, "atexit_sleep_ms=0"},
+		{[]string{"halt_on_error=1"}, "halt_on_error=1 atexit_sleep_ms=0"},
+		{[]string{"atexit_sleep_ms=5"}, "atexit_sleep_ms=5"},
+		{[]string{"atexit_sleep_ms=0", "halt_on_error=1"}, "halt_on_error=1 atexit_sleep_ms=0"},
 	} {
 		cmd := child(t, "env")
-		if c.gorace != "" {
-			cmd.Env = append(cmd.Env, "GORACE="+c.gorace)
+		cmd.Env = slices.DeleteFunc(cmd.Env, func(kv string) bool { return strings.HasPrefix(kv, "GORACE=") })
+		for _, g := range c.gorace {
+			cmd.Env = append(cmd.Env, "GORACE="+g)
 		}
 		var out strings.Builder
 		cmd.Stdout = &out

@@ -15,7 +15,8 @@ import (
 )
 
 // modeEnv makes this test binary a child (TestMain): "spin" enters (its
-// CPU limit set) and spins for ever; "sleep" sleeps for ever, ignoring
+// CPU limit set) and spins for ever, "enter-sleep" enters and sleeps
+// for ever; "sleep" sleeps for ever, ignoring
 // SIGTERM when it is "sleep-term"; "env" prints its GORACE.
 const modeEnv = "LOCKSIM_TEST_RUNNER_CHILD"
 
@@ -30,6 +31,13 @@ func TestMain(m *testing.M) {
 		}
 		for {
 		}
+	case "enter-sleep":
+		if err := Enter(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Println("up")
+		select {}
 	case "sleep", "sleep-term":
 		ignoreTerm(os.Getenv(modeEnv) == "sleep-term")
 		fmt.Println("up")

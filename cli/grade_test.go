@@ -82,7 +82,10 @@ func TestGradeLimits(t *testing.T) {
 }
 
 // TestGradeHostileLock: a lock that loops only where miniredis's own Lua
-// runs it is graded, not hung.
+// runs it is graded, not hung. It is graded under a teacher's policy of
+// a small bound (-policy), which reaches the fail in a few hundred
+// schedules: any search runs its acquire, and the default policy's is a
+// second of CPU under -race.
 func TestGradeHostileLock(t *testing.T) {
 	dir := t.TempDir()
 	for name, src := range map[string]string{
@@ -94,8 +97,12 @@ func TestGradeHostileLock(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	policy := filepath.Join(t.TempDir(), "policy.json")
+	if err := os.WriteFile(policy, []byte(`{"faults": ["pause-past"], "bound": {"faults": 1, "depth": 10}, "properties": ["no-foreign-release"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	out := t.TempDir()
-	code, _, errs := runMain("-grade", dir, "-out", out)
+	code, _, errs := runMain("-grade", dir, "-out", out, "-policy", policy)
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}

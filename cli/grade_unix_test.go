@@ -15,12 +15,15 @@ import (
 	"time"
 
 	"locksim/runner"
+	"locksim/sim/simtest"
 )
 
 // TestGradeCPULimit: the search's own process (-grade-child, which sets
 // the CPU rlimit its runner asks for) is killed by the kernel there, and
-// the grade reads that end as the CPU limit.
+// the grade reads that end as the CPU limit. It spins a second of CPU:
+// the slow tier's; TestGradeCPULimitSet is its quick form.
 func TestGradeCPULimit(t *testing.T) {
+	simtest.SkipUnlessSlow(t)
 	cmd := exec.Command(os.Args[0], "-grade-child", slowLock(t))
 	cmd.Env = append(os.Environ(), "LOCKSIM_MAIN=1")
 	err := runner.Run(context.Background(), cmd, runner.Limits{CPU: 1})
@@ -32,6 +35,57 @@ func TestGradeCPULimit(t *testing.T) {
 	if res := stoppedAt(limit); res.Status != "error" || !strings.Contains(res.Message, "CPU limit of 1 s (the kernel's)") {
 		t.Errorf("read as %+v", res)
 	}
+}
+
+// TestGradeCPULimitSet: the search's own process (-grade-child) runs
+// under the CPU rlimit its runner asks for (read from /proc/PID/limits
+// where there is one), and when it dies of the kernel's signal at that
+// limit (SIGKILL, sent here by hand) the grade reads that end as the CPU
+// limit.
+func TestGradeCPULimitSet(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-grade-child", slowLock(t))
+	cmd.Env = append(os.Environ(), "LOCKSIM_MAIN=1")
+	p, err := runner.Start(context.Background(), cmd, runner.Limits{CPU: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	limits := "/proc/" + strconv.Itoa(cmd.Process.Pid) + "/limits"
+	if _, err := os.Stat(limits); err == nil {
+		// the child sets its limit as it starts (runner.Enter): wait for it
+		deadline := time.Now().Add(30 * time.Second)
+		for data, _ := os.ReadFile(limits); !cpuLimitIs(data, "7"); data, _ = os.ReadFile(limits) {
+			if time.Now().After(deadline) {
+				p.Kill()
+				_ = p.Wait()
+				t.Fatalf("the search's limits 30 s after its start:\n%s", data)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	err = p.Wait()
+	ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	var limit *runner.LimitError
+	if !ok || !ws.Signaled() || !errors.As(err, &limit) {
+		t.Fatalf("the search with a CPU limit of 7 s: %v", err)
+	}
+	if res := stoppedAt(limit); res.Status != "error" || !strings.Contains(res.Message, "CPU limit of 7 s (the kernel's)") {
+		t.Errorf("read as %+v", res)
+	}
+}
+
+// cpuLimitIs: /proc/PID/limits says the CPU time's soft and hard limits
+// are both sec seconds.
+func cpuLimitIs(limits []byte, sec string) bool {
+	for _, line := range strings.Split(string(limits), "\n") {
+		if rest, ok := strings.CutPrefix(line, "Max cpu time"); ok {
+			f := strings.Fields(rest)
+			return len(f) == 3 && f[0] == sec && f[1] == sec
+		}
+	}
+	return false
 }
 
 // TestGradeStopsOnSignal: SIGTERM or SIGINT ends a grade that would run

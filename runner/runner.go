@@ -236,14 +236,16 @@ func (p *Proc) Wait() error {
 // set, and returns env: a -race binary sleeps a second at exit otherwise,
 // which every child a test starts would add to the tests' time. Start
 // does it for the children of a -race binary; a test that starts a
-// -race build of its own without Start calls it.
+// -race build of its own without Start calls it. Of several GORACE
+// entries it reads the last, the one exec.Cmd gives the child (a caller
+// that appends its own to os.Environ() where GORACE is set already).
 func QuickRaceExit(env []string) []string {
-	for i, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "GORACE="); ok {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], "GORACE="); ok {
 			if strings.Contains(v, "atexit_sleep_ms") {
 				return env
 			}
-			env[i] = strings.TrimSpace("GORACE=" + v + " atexit_sleep_ms=0")
+			env[i] = "GORACE=" + strings.TrimSpace(v+" atexit_sleep_ms=0")
 			return env
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +15,8 @@ import (
 )
 
 // modeEnv makes this test binary a child (TestMain): "spin" enters (its
-// CPU limit set) and spins for ever; "sleep" sleeps for ever, ignoring
+// CPU limit set) and spins for ever, "enter-sleep" enters and sleeps
+// for ever; "sleep" sleeps for ever, ignoring
 // SIGTERM when it is "sleep-term"; "env" prints its GORACE.
 const modeEnv = "LOCKSIM_TEST_RUNNER_CHILD"
 
@@ -29,6 +31,13 @@ func TestMain(m *testing.M) {
 		}
 		for {
 		}
+	case "enter-sleep":
+		if err := Enter(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Println("up")
+		select {}
 	case "sleep", "sleep-term":
 		ignoreTerm(os.Getenv(modeEnv) == "sleep-term")
 		fmt.Println("up")
@@ -92,19 +101,26 @@ func TestStopped(t *testing.T) {
 }
 
 // TestQuickRaceExit: a child of a -race binary is told not to sleep at
-// exit, and a GORACE it was given keeps its options.
+// exit, and a GORACE it was given keeps its options, whatever GORACE
+// this test binary was run with (the child's environment is made
+// without it); of two GORACE entries the last is the child's.
 func TestQuickRaceExit(t *testing.T) {
 	if !raceBuild {
 		t.Skip("not a -race build")
 	}
-	for _, c := range []struct{ gorace, want string }{
-		{"", "atexit_sleep_ms=0"},
-		{"halt_on_error=1", "halt_on_error=1 atexit_sleep_ms=0"},
-		{"atexit_sleep_ms=5", "atexit_sleep_ms=5"},
+	for _, c := range []struct {
+		gorace []string
+		want   string
+	}{
+		{nil, "atexit_sleep_ms=0"},
+		{[]string{"halt_on_error=1"}, "halt_on_error=1 atexit_sleep_ms=0"},
+		{[]string{"atexit_sleep_ms=5"}, "atexit_sleep_ms=5"},
+		{[]string{"atexit_sleep_ms=0", "halt_on_error=1"}, "halt_on_error=1 atexit_sleep_ms=0"},
 	} {
 		cmd := child(t, "env")
-		if c.gorace != "" {
-			cmd.Env = append(cmd.Env, "GORACE="+c.gorace)
+		cmd.Env = slices.DeleteFunc(cmd.Env, func(kv string) bool { return strings.HasPrefix(kv, "GORACE=") })
+		for _, g := range c.gorace {
+			cmd.Env = append(cmd.Env, "GORACE="+g)
 		}
 		var out strings.Builder
 		cmd.Stdout = &out

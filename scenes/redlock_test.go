@@ -210,6 +210,7 @@ func TestRedlockHolderAgreesWithTheNodes(t *testing.T) {
 // server they are pipes, which keep no liveness, and a refused dial is
 // otherwise kept for a second).
 func TestRedlockRestartedNodeAnswers(t *testing.T) {
+	t.Parallel() // its own embedded server
 	ctx := context.Background()
 	b := embedded(t)
 	for range 20 {

@@ -65,6 +65,25 @@ func TestLabPosition(t *testing.T) {
 	if err := pos.CheckIn(sc); err != nil {
 		t.Errorf("CheckIn with the position's own scene: %v", err)
 	}
+	// the place builds its scene once for what it holds: each call has a
+	// copy of its own, and a place changed since (here its first move
+	// given to a client the story does not have) builds afresh
+	again, err := place.Scene()
+	if err != nil || again == sc || again.Wait != sc.Wait {
+		t.Fatalf("a second Scene should be a copy of the first: %p %p, %v", again, sc, err)
+	}
+	again.Wait = -1
+	if sc3, _ := place.Scene(); sc3 == nil || sc3.Wait != sc.Wait {
+		t.Errorf("a change to one Scene's copy reached the next: %+v", sc3)
+	}
+	changed := place.clone()
+	changed.Moves[0].Client = "Z"
+	if _, err := changed.Scene(); err == nil || !strings.Contains(err.Error(), "Z cannot step") {
+		t.Errorf("a place changed since its scene was built should build afresh and be refused: %v", err)
+	}
+	if _, err := place.Scene(); err != nil {
+		t.Errorf("the place itself is unchanged: %v", err)
+	}
 	past := pos
 	past.Step = 1000
 	if errIn, err := past.CheckIn(sc), past.Check(); errIn == nil || err == nil || errIn.Error() != err.Error() {

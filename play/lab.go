@@ -49,6 +49,10 @@ type labBuilt struct {
 	key string
 	sc  *scenes.Scene
 	err error
+	// fp is the fingerprint Fingerprint made of sc, once fpDone
+	fp     [4]byte
+	fpErr  error
+	fpDone bool
 }
 
 // LabPart is one part of the lock: its name (acquire, release, extend),
@@ -143,21 +147,52 @@ func (lp *LabPlace) Scene() (*scenes.Scene, error) {
 	if m == nil {
 		return lp.scene() // a place made by hand, not by LabBreak, LabHand or JSON
 	}
-	key, err := json.Marshal(lp)
-	if err != nil {
-		return lp.scene()
-	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.key != string(key) || m.sc == nil && m.err == nil {
-		m.key = string(key)
-		m.sc, m.err = lp.scene()
-	}
-	if m.err != nil {
-		return nil, m.err
+	if err := m.fresh(lp); err != nil {
+		return nil, err
 	}
 	c := *m.sc
 	return &c, nil
+}
+
+// Fingerprint is what of makes of the place's scene (a story code's
+// fingerprint, which plays the story), made once for what the place holds,
+// as its scene is.
+func (lp *LabPlace) Fingerprint(of func(*scenes.Scene) ([4]byte, error)) ([4]byte, error) {
+	m := lp.built
+	if m == nil {
+		sc, err := lp.scene()
+		if err != nil {
+			return [4]byte{}, err
+		}
+		return of(sc)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.fresh(lp); err != nil {
+		return [4]byte{}, err
+	}
+	if !m.fpDone {
+		c := *m.sc
+		m.fp, m.fpErr = of(&c)
+		m.fpDone = true
+	}
+	return m.fp, m.fpErr
+}
+
+// fresh builds lp's scene into m unless m holds one built from what lp
+// holds now, and returns the error of its build. m.mu is held.
+func (m *labBuilt) fresh(lp *LabPlace) error {
+	key, err := json.Marshal(lp)
+	if err != nil {
+		return err
+	}
+	if m.key != string(key) || m.sc == nil && m.err == nil {
+		m.key, m.fp, m.fpErr, m.fpDone = string(key), [4]byte{}, nil, false
+		m.sc, m.err = lp.scene()
+	}
+	return m.err
 }
 
 // scene is Scene, built afresh.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"locksim/lab"
+	"locksim/scenes"
 	"locksim/sim/simtest"
 )
 
@@ -83,6 +84,20 @@ func TestLabPosition(t *testing.T) {
 	}
 	if _, err := place.Scene(); err != nil {
 		t.Errorf("the place itself is unchanged: %v", err)
+	}
+	// so is what a caller makes of its scene (a story code's fingerprint)
+	made := 0
+	of := func(*scenes.Scene) ([4]byte, error) { made++; return [4]byte{byte(made)}, nil }
+	fp, err := place.Fingerprint(of)
+	if again, err2 := pos.Lab.Fingerprint(of); err != nil || err2 != nil || again != fp || made != 1 {
+		t.Errorf("a place's fingerprint should be made once: %v %v, %v %v, made %d times", fp, again, err, err2, made)
+	}
+	if _, err := changed.Fingerprint(of); err == nil || made != 1 {
+		t.Errorf("a place changed to one that does not play has no fingerprint: %v, made %d times", err, made)
+	}
+	changed.Moves[0].Client, changed.Level = place.Moves[0].Client, "break:get-then-del"
+	if again, err := changed.Fingerprint(of); err != nil || again == fp || made != 2 {
+		t.Errorf("a place changed since its fingerprint was made should make it afresh: %v %v, made %d times", again, err, made)
 	}
 	past := pos
 	past.Step = 1000

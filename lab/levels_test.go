@@ -145,22 +145,6 @@ func TestBreakScene(t *testing.T) {
 		t.Fatal(err)
 	}
 	brk := rep.First()
-	// its stories run the lock as the search compiled it, while the lock
-	// is what it was compiled from
-	if pr, err := brk.compiled(ctx); err != nil || brk.kept == nil || pr.release != brk.kept.pr.release || pr.lock != &brk.Lock {
-		t.Errorf("a break from the search should run the search's program, reading its own lock: %v", err)
-	}
-	other := *brk
-	other.Lock.Release = Part{Name: PartRelease, Lang: Lua, Src: releaseCAD}
-	if pr, err := other.compiled(ctx); err != nil || pr.release.Src != releaseCAD {
-		t.Errorf("a break whose lock changed should compile it afresh: %v", err)
-	}
-	other = *brk
-	other.Lock.Policy.Faults = slices.Clone(other.Lock.Policy.Faults)
-	other.Lock.Policy.Faults[0] = Restart
-	if pr, err := other.compiled(ctx); err != nil || pr.release == brk.kept.pr.release {
-		t.Errorf("a break whose policy changed should compile its lock afresh: %v", err)
-	}
 	sc := brk.Scene()
 	script := sc.Script(nil)
 	at := -1

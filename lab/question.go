@@ -157,7 +157,7 @@ func (b *Break) build(compiled func() (*program, error)) func(scenes.Params) sim
 // "none", in {choices}), answered from the ledger. It plays the story once
 // on an embedded server to find that move and those choices (Question).
 func (b *Break) Scene() *scenes.Scene {
-	return b.sceneOf(sync.OnceValues(func() (*program, error) { return b.compiled(context.Background()) }))
+	return b.sceneOf(sync.OnceValues(func() (*program, error) { return compileRun(context.Background(), &b.Lock) }))
 }
 
 // VetScene is Vet, and then b's Scene: built with b's lock as the vetting

@@ -1,11 +1,8 @@
 package lab
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -67,39 +64,6 @@ type Break struct {
 	Probe bool
 	// Why is one sentence on what the last move did to the property.
 	Why string
-	// kept is Lock as the search that found the break compiled it (nil
-	// for a break made elsewhere): its stories (Script, Scene) run that
-	// program while Lock is still what it was compiled from, instead of
-	// compiling it again and reading its reentrance on a server and Lua
-	// host of their own. Not part of the break's value: a break read
-	// from JSON, or compared, has none.
-	kept *keptProgram
-}
-
-// keptProgram is a lock's program and what it was compiled from.
-type keptProgram struct {
-	parts [3]Part
-	pol   Policy
-	pr    *program
-}
-
-// keep keeps pr, compiled from b.Lock as it is now, for b's stories.
-func (b *Break) keep(pr *program) {
-	pol := b.Lock.Policy
-	pol.Faults, pol.Properties = slices.Clone(pol.Faults), slices.Clone(pol.Properties)
-	b.kept = &keptProgram{parts: [3]Part{b.Lock.Acquire, b.Lock.Release, b.Lock.Extend}, pol: pol, pr: pr}
-}
-
-// compiled is b's lock compiled for running: the kept program, made to
-// read b's own lock, while the lock is what it was compiled from;
-// compileRun's otherwise.
-func (b *Break) compiled(ctx context.Context) (*program, error) {
-	if k := b.kept; k != nil && k.parts == [3]Part{b.Lock.Acquire, b.Lock.Release, b.Lock.Extend} && reflect.DeepEqual(k.pol, b.Lock.Policy) {
-		pr := *k.pr
-		pr.lock = &b.Lock
-		return &pr, nil
-	}
-	return compileRun(ctx, &b.Lock)
 }
 
 // Steps is how many of the break's moves are steps.

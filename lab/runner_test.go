@@ -116,7 +116,7 @@ func TestChildAgreesWithCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	want.Elapsed, got.Elapsed = 0, 0
-	if !reflect.DeepEqual(got, forgetKept(want)) {
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("in a child:\n%+v\nin this process:\n%+v", got, want)
 	}
 	if got.First() == nil || got.First().Lock.Release.Src != l.Release.Src {
@@ -154,24 +154,12 @@ func TestChildScriptErrors(t *testing.T) {
 			t.Errorf("%s: in a child %v, here %v", src, gerr, werr)
 		default:
 			want.Elapsed, got.Elapsed = 0, 0
-			if !reflect.DeepEqual(got, forgetKept(want)) {
+			if !reflect.DeepEqual(got, want) {
 				t.Errorf("%s\n in a child: %+v\n here: %+v", src, got, want)
 			}
 		}
 	}
 	gone(t, started())
-}
-
-// forgetKept is rep with its breaks' kept programs dropped (see
-// Break.kept): a cache of this process, which a report read from a child
-// does not have, and two searches compile apart.
-func forgetKept(rep *Report) *Report {
-	for _, v := range rep.Judgements {
-		if v.Break != nil {
-			v.Break.kept = nil
-		}
-	}
-	return rep
 }
 
 // sameScriptError: a and b name the same error; of a run over its

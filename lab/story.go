@@ -28,10 +28,7 @@ func ProbeClient(clients int) string { return string(rune('A' + clients)) }
 // that deletes the story's keys). A deadlock-freedom break ends with a
 // new client, ProbeClient's, trying twice the TTL later. The lab runs it on
 // the embedded server.
-func (b *Break) Script() sim.Script {
-	pr, err := b.compiled(context.Background())
-	return storyOf(pr, err, &b.Lock, b.Clients, b.Moves, b.Probe)
-}
+func (b *Break) Script() sim.Script { return StoryOf(&b.Lock, b.Clients, b.Moves, b.Probe) }
 
 // storyOf is StoryOf with l compiled for running (compileRun's program and
 // error): a program is never written after, so a lock's stories share it.

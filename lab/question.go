@@ -3,8 +3,10 @@ package lab
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 
+	"locksim/content"
 	"locksim/scenes"
 	"locksim/sim"
 )
@@ -35,8 +37,12 @@ type Question struct {
 // played, or never shows the property broken, it asks before the break's
 // last move with b's property as the only property offered.
 func (b *Break) Question(ctx context.Context) Question {
+	return b.question(ctx, b.Script())
+}
+
+// question is Question with b's story given.
+func (b *Break) question(ctx context.Context, script sim.Script) Question {
 	q := Question{Move: lastMove(b), Choices: []Property{b.Property}}
-	script := b.Script()
 	broken, err := brokenAt(ctx, b, script)
 	if err != nil {
 		return q
@@ -134,13 +140,64 @@ func StoryOf(l *Lock, clients int, moves []Move, probe bool) sim.Script {
 	return storyOf(pr, err, l, clients, moves, probe)
 }
 
-// build is the Build of b's scene, b.Script each time: a scene is built
-// many times (checked, fingerprinted, read back, played), and b's lock is
-// compiled, and its reentrance found on a scratch server, once.
-func (b *Break) build() func(scenes.Params) sim.Script {
-	compiled := sync.OnceValues(func() (*program, error) { return compileRun(context.Background(), &b.Lock) })
+// build is the Build of b's scene, b.Script each time with b's lock as
+// compiled gives it: a scene is built many times (checked, fingerprinted,
+// read back, played), and b's lock is compiled, and its reentrance found
+// on a scratch server, once.
+func (b *Break) build(compiled func() (*program, error)) func(scenes.Params) sim.Script {
 	return func(scenes.Params) sim.Script {
 		pr, err := compiled()
 		return storyOf(pr, err, &b.Lock, b.Clients, b.Moves, b.Probe)
+	}
+}
+
+// Build returns Script, and a prediction before the move that breaks b's
+// property: which property it breaks (the content's predict section, with
+// {move}; its choices, one line per property of Question's and then
+// "none", in {choices}), answered from the ledger. It plays the story once
+// on an embedded server to find that move and those choices (Question).
+func (b *Break) Scene() *scenes.Scene {
+	return b.sceneOf(sync.OnceValues(func() (*program, error) { return compileRun(context.Background(), &b.Lock) }))
+}
+
+// VetScene is Vet, and then b's Scene: built with b's lock as the vetting
+// play compiled it, so the scene compiles it again on no server of its own.
+func (b *Break) VetScene(ctx context.Context) (*scenes.Scene, error) {
+	pr, err := b.vet(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return b.sceneOf(func() (*program, error) { return pr, nil }), nil
+}
+
+// sceneOf is Scene with b's lock as compiled gives it.
+func (b *Break) sceneOf(compiled func() (*program, error)) *scenes.Scene {
+	build := b.build(compiled)
+	q := b.question(context.Background(), build(nil))
+	prop := b.Property
+	return &scenes.Scene{
+		ID:    SceneID,
+		Kind:  scenes.Story,
+		Wait:  b.Lock.Policy.TTL / 2,
+		Build: build,
+		Say: func(v scenes.Frame, s *scenes.Said) {
+			if slices.Contains(BrokenWithin(v.L, b.Lock.Policy.TTL), prop) {
+				s.Verdict = b.verdictAt(v.Snap.Pos >= len(v.Snap.Moves))
+			}
+		},
+		Predict: &scenes.Prediction{
+			Before: []string{q.Move},
+			Answer: func(v scenes.Frame) int {
+				return q.Answer(BrokenWithin(v.L, b.Lock.Policy.TTL))
+			},
+			Vars: func(t content.Text, _ scenes.Params) map[string]string {
+				var lines []string
+				for _, p := range q.Choices {
+					lines = append(lines, t.Get("choice-"+string(p)))
+				}
+				lines = append(lines, t.Get("choice-none"))
+				return map[string]string{"move": q.Move, "choices": strings.Join(lines, "\n")}
+			},
+		},
 	}
 }

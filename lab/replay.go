@@ -16,41 +16,56 @@ import (
 // gives them, so a story never trusts a label a code carried (a stretch
 // of work's label sets how far its story's clock moves).
 func (b *Break) Vet(ctx context.Context) error {
-	out, _, err := play(ctx, &b.Lock, b.Clients, b.Moves)
+	_, err := b.vet(ctx)
+	return err
+}
+
+// vet is Vet, and b's lock as its play compiled it for running.
+func (b *Break) vet(ctx context.Context) (*program, error) {
+	out, _, pr, err := playOf(ctx, &b.Lock, b.Clients, b.Moves)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for i := range b.Moves {
 		b.Moves[i].Label, b.Moves[i].Reply = out[i].Label, out[i].Reply
 	}
-	return nil
+	// the program reads b's own copy of the lock
+	c := *pr
+	c.lock = &b.Lock
+	return &c, nil
 }
 
 // play applies moves to a fresh server with clients clients and returns
 // them labelled, with their replies, and the properties they broke. A
 // move its client cannot make is an error.
 func play(ctx context.Context, l *Lock, clients int, moves []Move) ([]Move, []Property, error) {
+	out, broken, _, err := playOf(ctx, l, clients, moves)
+	return out, broken, err
+}
+
+// playOf is play, and l compiled for running, when the moves play.
+func playOf(ctx context.Context, l *Lock, clients int, moves []Move) ([]Move, []Property, *program, error) {
 	srv, err := NewServer()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	defer srv.Close()
 	host := NewHost(srv, DefaultBudget())
 	defer host.Close()
 	pr, err := compileOn(ctx, l, srv, host)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	s := &search{ctx: ctx, pr: pr, srv: srv, host: host, pol: l.Policy, bound: l.Policy.Bound}
 	w := world{n: clients, owner: -1}
 	var out []Move
 	for _, m := range moves {
 		if i := slices.Index(clientNames[:], m.Client); m.IsStep() && (i < 0 || i >= clients || !w.c[i].active()) {
-			return out, nil, fmt.Errorf("%s cannot step", m.Client)
+			return out, nil, nil, fmt.Errorf("%s cannot step", m.Client)
 		}
 		m, err := s.apply(&w, m)
 		if err != nil {
-			return out, nil, err
+			return out, nil, nil, err
 		}
 		out = append(out, m)
 	}
@@ -60,7 +75,7 @@ func play(ctx context.Context, l *Lock, clients int, moves []Move) ([]Move, []Pr
 			broken = append(broken, p)
 		}
 	}
-	return out, broken, nil
+	return out, broken, pr, nil
 }
 
 // HandsOutFences reports whether l's acquire hands out fencing tokens

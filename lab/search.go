@@ -139,13 +139,17 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 	// story plays b's schedule as a story on be: whether its ledger
 	// confirms the break (confirm)
 	story := func(b *Break) (bool, error) {
+		// the story runs the lock as the search compiled it, reading b's
+		// copy of the lock
+		bpr := *pr
+		bpr.lock = &b.Lock
 		if be == nil {
 			var err error
 			if be, err = sim.OpenEmbedded(); err != nil {
 				return false, err
 			}
 		}
-		return confirm(ctx, be, b)
+		return confirm(ctx, be, b, &bpr)
 	}
 	for _, p := range AllProperties() {
 		if s.judged&bit(p) == 0 {

@@ -53,11 +53,15 @@ type Server struct {
 // NewServer starts the adversary's server at virtual time 0. Close it.
 func NewServer() (*Server, error) {
 	mr := miniredis.NewMiniRedis()
-	// miniredis registers its commands when it starts listening; the
-	// adversary never connects to it
-	if err := mr.StartAddr("127.0.0.1:0"); err != nil {
+	// miniredis registers its commands when it starts; the adversary
+	// never connects to it, so it listens on no port: Dial starts it
+	// without a listener (as sim's embedded server does), and the pipe it
+	// opens is not needed
+	c, err := mr.Dial()
+	if err != nil {
 		return nil, fmt.Errorf("cannot start the embedded server: %w", err)
 	}
+	_ = c.Close()
 	mr.SetTime(sim.Epoch())
 	mr.ClockTTL(true)
 	return serverOn(mr), nil

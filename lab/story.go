@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"locksim/content"
 	"locksim/scenes"
 	"locksim/sim"
 )
@@ -527,41 +526,6 @@ func (e *storyExec) wait(i int, d time.Duration) {
 }
 
 // Scene is the break as a scene the player opens: SceneID, a story whose
-// Build returns Script, and a prediction before the move that breaks b's
-// property: which property it breaks (the content's predict section, with
-// {move}; its choices, one line per property of Question's and then
-// "none", in {choices}), answered from the ledger. It plays the story once
-// on an embedded server to find that move and those choices (Question).
-func (b *Break) Scene() *scenes.Scene {
-	q := b.Question(context.Background())
-	prop := b.Property
-	return &scenes.Scene{
-		ID:    SceneID,
-		Kind:  scenes.Story,
-		Wait:  b.Lock.Policy.TTL / 2,
-		Build: b.build(),
-		Say: func(v scenes.Frame, s *scenes.Said) {
-			if slices.Contains(BrokenWithin(v.L, b.Lock.Policy.TTL), prop) {
-				s.Verdict = b.verdictAt(v.Snap.Pos >= len(v.Snap.Moves))
-			}
-		},
-		Predict: &scenes.Prediction{
-			Before: []string{q.Move},
-			Answer: func(v scenes.Frame) int {
-				return q.Answer(BrokenWithin(v.L, b.Lock.Policy.TTL))
-			},
-			Vars: func(t content.Text, _ scenes.Params) map[string]string {
-				var lines []string
-				for _, p := range q.Choices {
-					lines = append(lines, t.Get("choice-"+string(p)))
-				}
-				lines = append(lines, t.Get("choice-none"))
-				return map[string]string{"move": q.Move, "choices": strings.Join(lines, "\n")}
-			},
-		},
-	}
-}
-
 // HandScene is l as a scene with no schedule, for "break this lock": the
 // clients' programs are their steps in a run with nobody in their way,
 // and the learner makes every move with the player's own moves (a step of
@@ -584,8 +548,11 @@ func HandScene(l *Lock, clients int) *scenes.Scene {
 // confirm plays b as a story on be (an embedded server), through the
 // engine every scene uses, and reports whether the ledger's reading of its
 // replies shows b's property broken.
-func confirm(ctx context.Context, be *sim.Backend, b *Break) (bool, error) {
-	script := b.Script()
+//
+// pr is b's lock compiled for running (the search's): b's story need not
+// compile it and read its reentrance again.
+func confirm(ctx context.Context, be *sim.Backend, b *Break, pr *program) (bool, error) {
+	script := storyOf(pr, nil, &b.Lock, b.Clients, b.Moves, b.Probe)
 	r := sim.NewRun(be, script, 1)
 	defer r.Close()
 	if err := r.Reset(ctx); err != nil {

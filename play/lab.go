@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"locksim/lab"
 	"locksim/scenes"
@@ -33,6 +34,25 @@ type LabPlace struct {
 	Property string `json:"property,omitempty"`
 	Why      string `json:"why,omitempty"`
 	Probe    bool   `json:"probe,omitempty"`
+
+	// built is the scene Scene built last, shared by the place's copies
+	// (a Position is passed by value, its Lab by pointer) and its clones:
+	// a position is checked, coded, opened and disclosed, each asking for
+	// its scene, and building one plays the break twice.
+	built *labBuilt
+}
+
+// labBuilt is the scene a lab place built and what it was built from (the
+// place as JSON): a place changed since builds afresh.
+type labBuilt struct {
+	mu  sync.Mutex
+	key string
+	sc  *scenes.Scene
+	err error
+	// fp is the fingerprint Fingerprint made of sc, once fpDone
+	fp     [4]byte
+	fpErr  error
+	fpDone bool
 }
 
 // LabPart is one part of the lock: its name (acquire, release, extend),
@@ -67,7 +87,7 @@ func LabHand(l *lab.Lock, clients int, level string) *LabPlace {
 }
 
 func labPlaceOf(l *lab.Lock, clients int, level string) *LabPlace {
-	lp := &LabPlace{Level: level, Clients: clients}
+	lp := &LabPlace{Level: level, Clients: clients, built: &labBuilt{}}
 	for _, p := range []lab.Part{l.Acquire, l.Release, l.Extend} {
 		if p.Empty() {
 			continue
@@ -119,8 +139,64 @@ func (lp *LabPlace) Lock() (*lab.Lock, error) {
 }
 
 // Scene is the place's story as a scene: the break's, with its
-// prediction before the breaking move, or the lock to break by hand.
+// prediction before the breaking move, or the lock to break by hand. It
+// is built once for what the place holds (see LabPlace.built), and each
+// call has a copy of its own.
 func (lp *LabPlace) Scene() (*scenes.Scene, error) {
+	m := lp.built
+	if m == nil {
+		return lp.scene() // a place made by hand, not by LabBreak, LabHand or JSON
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.fresh(lp); err != nil {
+		return nil, err
+	}
+	c := *m.sc
+	return &c, nil
+}
+
+// Fingerprint is what of makes of the place's scene (a story code's
+// fingerprint, which plays the story), made once for what the place holds,
+// as its scene is.
+func (lp *LabPlace) Fingerprint(of func(*scenes.Scene) ([4]byte, error)) ([4]byte, error) {
+	m := lp.built
+	if m == nil {
+		sc, err := lp.scene()
+		if err != nil {
+			return [4]byte{}, err
+		}
+		return of(sc)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.fresh(lp); err != nil {
+		return [4]byte{}, err
+	}
+	if !m.fpDone {
+		c := *m.sc
+		m.fp, m.fpErr = of(&c)
+		m.fpDone = true
+	}
+	return m.fp, m.fpErr
+}
+
+// fresh builds lp's scene into m unless m holds one built from what lp
+// holds now, and returns the error of its build. m.mu is held.
+func (m *labBuilt) fresh(lp *LabPlace) error {
+	key, err := json.Marshal(lp)
+	if err != nil {
+		return err
+	}
+	if m.key != string(key) || m.sc == nil && m.err == nil {
+		m.key, m.fp, m.fpErr, m.fpDone = string(key), [4]byte{}, nil, false
+		m.sc, m.err = lp.scene()
+	}
+	return m.err
+}
+
+// scene is Scene, built afresh.
+func (lp *LabPlace) scene() (*scenes.Scene, error) {
 	l, err := lp.Lock()
 	if err != nil {
 		return nil, err
@@ -150,10 +226,24 @@ func (lp *LabPlace) Scene() (*scenes.Scene, error) {
 		}
 		b.Moves = append(b.Moves, lab.Move{Client: m.Client, Fault: f, Label: m.Label})
 	}
-	if err := b.Vet(context.Background()); err != nil {
+	sc, err := b.VetScene(context.Background())
+	if err != nil {
 		return nil, fmt.Errorf("position: the lab story does not play within the lab's budget: %v", err)
 	}
-	return b.Scene(), nil
+	return sc, nil
+}
+
+// UnmarshalJSON reads a place as encoding/json does; the place builds its
+// scene once for what it holds (see LabPlace.built).
+func (lp *LabPlace) UnmarshalJSON(data []byte) error {
+	type plain LabPlace // no UnmarshalJSON of its own
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return err
+	}
+	*lp = LabPlace(p)
+	lp.built = &labBuilt{}
+	return nil
 }
 
 // sameLock reports whether a and b have the same parts, in the same

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"locksim/lab"
+	"locksim/scenes"
 	"locksim/sim/simtest"
 )
 
@@ -64,6 +65,39 @@ func TestLabPosition(t *testing.T) {
 	}
 	if err := pos.CheckIn(sc); err != nil {
 		t.Errorf("CheckIn with the position's own scene: %v", err)
+	}
+	// the place builds its scene once for what it holds: each call has a
+	// copy of its own, and a place changed since (here its first move
+	// given to a client the story does not have) builds afresh
+	again, err := place.Scene()
+	if err != nil || again == sc || again.Wait != sc.Wait {
+		t.Fatalf("a second Scene should be a copy of the first: %p %p, %v", again, sc, err)
+	}
+	again.Wait = -1
+	if sc3, _ := place.Scene(); sc3 == nil || sc3.Wait != sc.Wait {
+		t.Errorf("a change to one Scene's copy reached the next: %+v", sc3)
+	}
+	changed := place.clone()
+	changed.Moves[0].Client = "Z"
+	if _, err := changed.Scene(); err == nil || !strings.Contains(err.Error(), "Z cannot step") {
+		t.Errorf("a place changed since its scene was built should build afresh and be refused: %v", err)
+	}
+	if _, err := place.Scene(); err != nil {
+		t.Errorf("the place itself is unchanged: %v", err)
+	}
+	// so is what a caller makes of its scene (a story code's fingerprint)
+	made := 0
+	of := func(*scenes.Scene) ([4]byte, error) { made++; return [4]byte{byte(made)}, nil }
+	fp, err := place.Fingerprint(of)
+	if again, err2 := pos.Lab.Fingerprint(of); err != nil || err2 != nil || again != fp || made != 1 {
+		t.Errorf("a place's fingerprint should be made once: %v %v, %v %v, made %d times", fp, again, err, err2, made)
+	}
+	if _, err := changed.Fingerprint(of); err == nil || made != 1 {
+		t.Errorf("a place changed to one that does not play has no fingerprint: %v, made %d times", err, made)
+	}
+	changed.Moves[0].Client, changed.Level = place.Moves[0].Client, "break:get-then-del"
+	if again, err := changed.Fingerprint(of); err != nil || again == fp || made != 2 {
+		t.Errorf("a place changed since its fingerprint was made should make it afresh: %v %v, made %d times", again, err, made)
 	}
 	past := pos
 	past.Step = 1000

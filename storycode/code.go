@@ -86,7 +86,7 @@ func Encode(pos play.Position) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	fp, err := fingerprintOf(sc, pos.Lab != nil)
+	fp, err := fingerprintOf(sc, pos.Lab)
 	if err != nil {
 		return "", err
 	}
@@ -106,11 +106,12 @@ func sceneOf(pos play.Position) (*scenes.Scene, error) {
 }
 
 // fingerprintOf is Fingerprint for a scene of the registry; a lab story is
-// built from what its code carries, so its fingerprint is computed afresh
-// from the story the lock and schedule make here.
-func fingerprintOf(sc *scenes.Scene, lab bool) ([fingerprintLen]byte, error) {
-	if lab {
-		return computeFingerprint(sc)
+// built from what its code carries (lp, its place), so its fingerprint is
+// computed from the story the lock and schedule make here, once for what
+// the place holds (LabPlace.Fingerprint): a story's positions share it.
+func fingerprintOf(sc *scenes.Scene, lp *play.LabPlace) ([fingerprintLen]byte, error) {
+	if lp != nil {
+		return lp.Fingerprint(computeFingerprint)
 	}
 	return Fingerprint(sc.ID)
 }
@@ -234,7 +235,7 @@ func readBody(id string, body []byte, fp [fingerprintLen]byte, known *known) (pl
 		return play.Position{}, nil, fmt.Errorf("the record is of scene %s, the code names %s", sc.ID, id)
 	}
 	if fp == ([fingerprintLen]byte{}) {
-		if fp, err = fingerprintOf(sc, lp != nil); err != nil {
+		if fp, err = fingerprintOf(sc, lp); err != nil {
 			return play.Position{}, nil, err
 		}
 		if string(fp[:]) != string(body[1:1+fingerprintLen]) {

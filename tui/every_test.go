@@ -34,9 +34,9 @@ var (
 // explains the latest step, that the ⚠ line and the scoreboard name the
 // same violation, and that the screen is exactly 24 rows of 80 columns.
 // A new scene is covered by registering it. The quick tier walks each
-// story as written and with each setting changed alone, and a sample of
-// the learner's moves; the slow tier the combinations of settings and the
-// other moves (see points).
+// story as written, each setting changed alone at a sample of its points,
+// and a sample of the learner's moves; the slow tier the other points,
+// the combinations of settings and the other moves (see points).
 func TestEveryScene(t *testing.T) {
 	t.Parallel()
 	for _, sc := range scenes.All() {

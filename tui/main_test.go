@@ -176,6 +176,9 @@ func points(t testing.TB, id string, learner bool) []storyPoint {
 	b := embedded(t)
 	sc := scenes.Find(id)
 	var out []storyPoint
+	// keep, when not nil, picks the points of a story without a learner's
+	// move that this tier walks
+	var keep func(pos, n int) bool
 	play := func(name string, p scenes.Params, insert int, m *sim.Move) {
 		run := sim.NewRun(b, sc.Script(p), 1)
 		defer run.Close()
@@ -204,6 +207,9 @@ func points(t testing.TB, id string, learner bool) []storyPoint {
 			if m != nil && pos > from+1 && pos < len(run.Moves()) {
 				continue
 			}
+			if m == nil && keep != nil && !keep(pos, len(run.Moves())) {
+				continue
+			}
 			snap := run.Snapshot(ctx)
 			if snap.Err != "" {
 				t.Fatalf("%s: reading back: %s", name, snap.Err)
@@ -218,10 +224,21 @@ func points(t testing.TB, id string, learner bool) []storyPoint {
 	// runs the benchmarks with -tags slow)
 	_, bench := t.(*testing.B)
 	for _, p := range storyVariants(id) {
-		// the quick tier walks the story as written and each setting
-		// changed alone; the slow tier the combinations of two settings or
-		// more and the learner's moves the quick tier left out
-		if simtest.InTier(changed(p) <= 1) || bench {
+		// the quick tier walks the story as written at every point and
+		// each setting changed alone at every third point and its end;
+		// the slow tier the other points of a setting changed alone, the
+		// combinations of two settings or more and the learner's moves
+		// the quick tier left out
+		switch {
+		case bench:
+			keep = nil
+			play(sc.Describe(p), p, 0, nil)
+		case changed(p) == 1:
+			keep = func(pos, n int) bool { return simtest.InTier(pos%3 == 0 || pos == n) }
+			play(sc.Describe(p), p, 0, nil)
+			keep = nil
+		case simtest.InTier(changed(p) == 0):
+			keep = nil
 			play(sc.Describe(p), p, 0, nil)
 		}
 		// the learner's moves on the story as written and on each setting
@@ -251,9 +268,10 @@ func points(t testing.TB, id string, learner bool) []storyPoint {
 		}
 		for k := 0; k <= n; k++ {
 			for i, m := range extra {
-				// the quick tier takes each move at every fifth point, in
-				// turn; the slow tier (-tags slow) at every other point below
-				if !simtest.InTier((k+i)%5 == 0) {
+				// the quick tier takes each move at every tenth point, in
+				// turn, on the story as written; the slow tier (-tags slow)
+				// at every other point below and on a setting changed alone
+				if !simtest.InTier(changed(p) == 0 && (k+i)%10 == 0) {
 					continue
 				}
 				// on a setting changed alone, on a distributed story (five

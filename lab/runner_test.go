@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"locksim/runner"
+	"locksim/sim/simtest"
 )
 
 // childModeEnv makes this test binary a search's child (TestMain): "serve"
@@ -131,15 +132,21 @@ func TestChildAgreesWithCheck(t *testing.T) {
 // TestChildScriptErrors: a script that does not compile ends the search
 // in a child with the same *ScriptError as in this process, and hostile
 // scripts (a loop where one host runs them, a backtracking pattern, a
-// string doubled past the cap) the same report.
+// string doubled past the cap) the same report. The quick tier runs the
+// script that does not compile, the loop and the pattern (over its
+// budget); the slow tier the doubled string, over its byte cap, more
+// than a second here and in the child.
 func TestChildScriptErrors(t *testing.T) {
 	c, started := testChildOf(t, "serve")
-	for _, src := range []string{
+	for i, src := range []string{
 		"local v = redis.call('GET', KEYS[1])\nif v == then return 1 end",
 		"if rawget(_G, 'redis') then while true do end end\nreturn 1",
 		"return string.find(string.rep('a', 200), '.-.-.-.-b')",
 		"local s = 'x'\nfor i = 1, 40 do s = s .. s end\nreturn #s",
 	} {
+		if !simtest.InTier(i < 3) {
+			continue
+		}
 		l := smallLock()
 		l.Acquire.Src = src
 		want, werr := Check(context.Background(), &l, Options{})

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"locksim/sim/simtest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -143,6 +144,9 @@ func TestGoldensChoose(t *testing.T) {
 		{"choose-score", "enencncnenenencn"}, // the sixth wrong
 	}
 	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		if !simtest.InTier(size.w == 80) {
+			continue // 120x40's goldens run in the slow tier, 80x24's in the quick
+		}
 		for _, c := range cases {
 			a, _ := openQuiz(t, Options{}, size.w, size.h, c.presses)
 			golden(t, c.name+"-"+itoa(int64(size.w))+"x"+itoa(int64(size.h)), a.View())

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"io"
+	"locksim/sim/simtest"
 	"strings"
 	"testing"
 
@@ -130,6 +131,9 @@ func TestRaceSaysHowToGoOn(t *testing.T) {
 func TestEndingGoldens(t *testing.T) {
 	for _, id := range []string{"crash-gap", "choose"} {
 		for _, size := range [][2]int{{80, 24}, {120, 40}} {
+			if !simtest.InTier(size[0] == 80) {
+				continue // 120x40's goldens run in the slow tier, 80x24's in the quick
+			}
 			a, _ := openCourse(t, Options{Seed: 1, Scene: id, NoQuiz: true}, "")
 			drive(t, a, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 			playToTheEnd(t, a)

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"locksim/sim/simtest"
 	"strings"
 	"testing"
 )
@@ -30,6 +31,9 @@ func TestGoldensExtend(t *testing.T) {
 		{"extend-stale", "ssnnnnnnn"},
 	}
 	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		if !simtest.InTier(size.w == 80) {
+			continue // 120x40's goldens run in the slow tier, 80x24's in the quick
+		}
 		for _, c := range cases {
 			a := openScene(t, embedded(t), "extend", 1, size.w, size.h, c.presses)
 			golden(t, c.name+"-"+itoa(int64(size.w))+"x"+itoa(int64(size.h)), a.View())

@@ -43,6 +43,9 @@ func TestHistoryGoldens(t *testing.T) {
 		{"history-timeout-jitter", "timeout", scenes.Params{"policy": knobIndex(t, "timeout", "policy", "jitter+deadline")}},
 	}
 	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		if !simtest.InTier(size.w == 80) {
+			continue // 120x40's goldens run in the slow tier, 80x24's in the quick
+		}
 		for _, c := range cases {
 			a := storyAt(t, c.id, c.p, size.w, size.h)
 			screen := a.View()

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"locksim/sim/simtest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -266,6 +267,9 @@ func TestLabGoldens(t *testing.T) {
 	getDel := clearPart(6) + "GET {key}\nif token: DEL {key}[ctrl+r]"
 	syntax := clearPart(6) + "[ctrl+l]local v = redis.call('GET', KEYS[1])\nif v == then return 1 end[ctrl+r]"
 	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		if !simtest.InTier(size.w == 80) {
+			continue // 120x40's goldens run in the slow tier, 80x24's in the quick
+		}
 		for _, c := range []struct {
 			name, presses string
 			dir           bool

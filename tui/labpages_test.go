@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"locksim/sim/simtest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -311,6 +312,9 @@ func TestLabPageGoldens(t *testing.T) {
 	breakGetSet := levelLine(t, "get-then-set", lab.BreakIt)
 	passed := fixGetDel + clearPart(6) + "[ctrl+l]" + labFixLocal + "[ctrl+r]"
 	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		if !simtest.InTier(size.w == 80) {
+			continue // 120x40's goldens run in the slow tier, 80x24's in the quick
+		}
 		for _, c := range []struct{ name, presses string }{
 			{"lab-break-level", breakGetSet},
 			{"lab-hand-story", breakGetSet + "[enter]"},

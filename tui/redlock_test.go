@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"locksim/sim/simtest"
 	"strings"
 	"testing"
 
@@ -13,6 +14,9 @@ func TestGoldensRedlock(t *testing.T) {
 	t.Parallel()
 	jump := "kkkk" + strings.Repeat("n", 20)
 	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		if !simtest.InTier(size.w == 80) {
+			continue // 120x40's goldens run in the slow tier, 80x24's in the quick
+		}
 		for _, c := range []struct{ name, presses string }{
 			{"redlock-jump", jump},
 			{"redlock-keys", "nnnnnnCs1Dunnnnn"},

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"locksim/sim/simtest"
 	"strings"
 	"testing"
 	"time"
@@ -134,6 +135,9 @@ func TestShowMeOneFirst(t *testing.T) {
 // with it.
 func TestTrialsAnomaliesGoldens(t *testing.T) {
 	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		if !simtest.InTier(size.w == 80) {
+			continue // 120x40's goldens run in the slow tier, 80x24's in the quick
+		}
 		a := openScene(t, embedded(t), "race", 1, size.w, size.h, "")
 		openTrials(a, trialsWithExample(t, a))
 		if size.h < 34 {

@@ -20,23 +20,7 @@ import (
 // columns).
 func TestClassViewLongestChoiceWhole(t *testing.T) {
 	t.Parallel()
-	longest, where := "", ""
-	for _, sc := range scenes.All() {
-		if sc.Predict == nil {
-			continue
-		}
-		text, err := content.Load(sc.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range sc.Stories() {
-			for _, c := range strings.Split(sc.Question(text, p, "choices"), "\n") {
-				if len(c) > len(longest) {
-					longest, where = c, sc.ID+" "+sc.Describe(p)
-				}
-			}
-		}
-	}
+	longest, where := longestChoice(t)
 	settings := scenes.Params{"retry": 1} // lost SET, retried with SET NX GET
 	hub := class.NewMemory(atClassNow)
 	info, err := hub.Open(context.Background(), "teacher")
@@ -91,4 +75,27 @@ func TestClassViewLongestChoiceWhole(t *testing.T) {
 	if !strings.Contains(ansi.Strip(v), "their own runs answered (1 of 1 have run it):") || !strings.Contains(v, "1 (100.0%)") {
 		t.Errorf("after the move the class view should count the predictions and what the run answered:\n%s", v)
 	}
+}
+
+// longestChoice is the course's longest choice of any story's question,
+// and where it is asked ("scene story").
+func longestChoice(t *testing.T) (longest, where string) {
+	t.Helper()
+	for _, sc := range scenes.All() {
+		if sc.Predict == nil {
+			continue
+		}
+		text, err := content.Load(sc.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range sc.Stories() {
+			for _, c := range strings.Split(sc.Question(text, p, "choices"), "\n") {
+				if len(c) > len(longest) {
+					longest, where = c, sc.ID+" "+sc.Describe(p)
+				}
+			}
+		}
+	}
+	return longest, where
 }

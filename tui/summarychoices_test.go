@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"locksim/class"
-	"locksim/content"
 	"locksim/scenes"
 
 	"github.com/charmbracelet/x/ansi"
@@ -19,23 +18,7 @@ import (
 // 80 columns, over 48), and, the move not run, that no run has made it.
 func TestSummaryLongestChoiceWhole(t *testing.T) {
 	t.Parallel()
-	longest, where := "", ""
-	for _, sc := range scenes.All() {
-		if sc.Predict == nil {
-			continue
-		}
-		text, err := content.Load(sc.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range sc.Stories() {
-			for _, c := range strings.Split(sc.Question(text, p, "choices"), "\n") {
-				if len(c) > len(longest) {
-					longest, where = c, sc.ID+" "+sc.Describe(p)
-				}
-			}
-		}
-	}
+	longest, where := longestChoice(t)
 	hub := class.NewMemory(atClassNow)
 	info, err := hub.Open(context.Background(), "teacher")
 	if err != nil {

@@ -376,6 +376,9 @@ func parse(args []string) (config, error) {
 	if exportScaleSet && (c.exportScale < 1 || c.exportScale > maxScale) {
 		return c, fmt.Errorf("-export-scale must be from 1 to %d, got %d", maxScale, c.exportScale)
 	}
+	if c.plain && len(c.playlist) > 0 {
+		return c, errors.New("-scenes is the interactive screen's playlist: it does not go with -plain (use -plain -scene ID, once per scene)")
+	}
 	if c.questions && !c.plain {
 		return c, errors.New("-questions needs -plain: it shapes the transcript into a handout")
 	}

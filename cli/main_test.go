@@ -128,6 +128,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-grade", ".", "-out", "/proc/x"}, "-out /proc/x: cannot write there"},
 		{[]string{"-grade", ".", "-out", "main_test.go/results"}, "-out main_test.go/results: main_test.go is not a directory"},
 		{[]string{"-plain", "-notes", "n.txt"}, "-notes follows the interactive screen"},
+		{[]string{"-plain", "-scenes", "race,lost-reply"}, "-scenes is the interactive screen's playlist: it does not go with -plain"},
+		{[]string{"-plain", "-questions", "-scenes", "race"}, "-scenes is the interactive screen's playlist: it does not go with -plain"},
 		{[]string{"-history", "h.html"}, "-history needs -scene"},
 		{[]string{"-scene", "choose", "-history", "h.html"}, "scene choose is a quiz"},
 		{[]string{"-scene", "gc-pause", "-history", "h.txt"}, "ending in .html"},

@@ -219,7 +219,8 @@ func TestLostReplyRetryShown(t *testing.T) {
 // asks, and B's SETs are sent at those times: twice at 10 s, around A's
 // release, after a retry that found A's token; at 10 s and again later (31
 // s) after the plain retry, whose A gave up and releases nothing: the
-// start line does not name 31 s, a second past A's TTL, which would tell
+// start line does not name 31 s, a second past A's TTL, nor A's release,
+// either of which would tell
 // the question's answer.
 func TestLostSetStartSaysWhenBAsks(t *testing.T) {
 	sc := Find("lost-reply")
@@ -234,8 +235,8 @@ func TestLostSetStartSaysWhenBAsks(t *testing.T) {
 		at    []time.Duration
 	}{
 		{lrRetryNX, "B asks at 10 s, and again later if refused.", []time.Duration{10 * time.Second, 31 * time.Second}},
-		{lrRetryGet, "B asks at 10 s, before and after A releases.", []time.Duration{10 * time.Second, 10 * time.Second}},
-		{lrRetryCmp, "B asks at 10 s, before and after A releases.", []time.Duration{10 * time.Second, 10 * time.Second}},
+		{lrRetryGet, "B asks at 10 s, and again later.", []time.Duration{10 * time.Second, 10 * time.Second}},
+		{lrRetryCmp, "B asks at 10 s, and again later.", []time.Duration{10 * time.Second, 10 * time.Second}},
 	} {
 		p := Params{"story": knobAt(t, sc, "story", lrSet), "retry": knobAt(t, sc, "retry", c.retry)}
 		run := sim.NewRun(b, sc.Script(p), 1)

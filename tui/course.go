@@ -572,7 +572,14 @@ func (t *Contents) View() string {
 		if sc := scenes.Find(m.Scene); sc != nil && scenes.FormatSettings(sc, m.Settings) != "" {
 			at += " (" + scenes.FormatSettings(sc, m.Settings) + ")"
 		}
-		help = "last time: " + at + " · " + views.HelpLine([]key.Binding{open, filter, glossary, keysKey, quit})
+		// the keys of lower priority (? keys, then g, /, enter) go whole to
+		// leave q quit on the line, never cut mid-item; the settings go
+		// if even q quit would not fit
+		lead := "last time: " + at + " · "
+		if ansi.StringWidth(lead+views.HelpLine([]key.Binding{quit})) > t.w {
+			lead = fmt.Sprintf("last time: %s, step %d · ", m.Scene, m.Step)
+		}
+		help = lead + views.HelpLine(fitKeys([]key.Binding{open, filter, glossary, keysKey, quit}, t.w-ansi.StringWidth(lead)))
 	}
 	switch {
 	case t.notice != "":

@@ -514,3 +514,22 @@ func TestContentsGoldens(t *testing.T) {
 	drive(t, a, tea.WindowSizeMsg{Width: 120, Height: 40})
 	golden(t, "contents-120x40", a.View())
 }
+
+// TestContentsFooterFitsAt80: the contents' footer, with a long "last
+// time" (a long scene id, a late step, settings), keeps q quit at 80
+// columns: keys of lower priority go whole, none is cut mid-item.
+func TestContentsFooterFitsAt80(t *testing.T) {
+	for _, o := range []Options{
+		{Seed: 1, Scene: "crash-gap", Step: 7},
+		{Seed: 1, Scene: "gc-pause", Settings: scenes.Params{"pause": 1, "TTL": 2}, Step: 4},
+	} {
+		a, store := openCourse(t, o, "")
+		a.SaveProgress()
+		b, _ := openCourse(t, Options{Seed: 1, Store: store}, "")
+		rows := strings.Split(b.View(), "\n")
+		foot := rows[len(rows)-1]
+		if !strings.Contains(foot, "last time: "+o.Scene) || !strings.HasSuffix(strings.TrimRight(foot, " "), "q quit") || strings.Contains(foot, "…") {
+			t.Errorf("%s: the footer should say last time and end with q quit, uncut: %q", o.Scene, foot)
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"locksim/lab"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // The lab screen's words for the engine's parts, in the editor's order.
@@ -112,4 +114,33 @@ func joinIDs[T ~string](xs []T) string {
 		s[i] = string(x)
 	}
 	return strings.Join(s, ", ")
+}
+
+// wrapWords wraps text to w columns at its spaces only, every line kept:
+// a name with a hyphen (pause-half, deadlock-freedom) is never split, as
+// lipgloss's wrap splits it after the hyphen. A word wider than w alone
+// is broken hard.
+func wrapWords(text string, w int) string {
+	w = max(w, 1)
+	var out []string
+	for _, para := range strings.Split(text, "\n") {
+		line := ""
+		for _, word := range strings.Fields(para) {
+			switch {
+			case line == "":
+				line = word
+			case ansi.StringWidth(line)+1+ansi.StringWidth(word) <= w:
+				line += " " + word
+			default:
+				out = append(out, line)
+				line = word
+			}
+			for ansi.StringWidth(line) > w {
+				out = append(out, ansi.Truncate(line, w, ""))
+				line = ansi.TruncateLeft(line, w, "")
+			}
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
 }

@@ -365,3 +365,43 @@ func TestLabStoryPointer(t *testing.T) {
 		t.Errorf("the code's file should be in the export directory: %v", err)
 	}
 }
+
+// TestLabGoalWrapsBetweenNames: at 80x24 the goal under the levels and over
+// a level's editor wraps its threats and properties at their separators,
+// never inside a name ("pause-" / "half").
+func TestLabGoalWrapsBetweenNames(t *testing.T) {
+	for i := range len(lab.Levels()) + 1 {
+		for _, open := range []string{"", "[enter]"} {
+			a := openLab(t, Options{Seed: 1}, 80, 24, strings.Repeat("[down]", i)+open)
+			v := a.View()
+			if !strings.Contains(v, "threats: ") {
+				t.Fatalf("level %d%s: no threats on screen:\n%s", i, open, v)
+			}
+			for _, r := range strings.Split(v, "\n") {
+				r = strings.TrimRight(r, " ")
+				if n := len(r); n > 1 && r[n-1] == '-' && r[n-2] >= 'a' && r[n-2] <= 'z' {
+					t.Errorf("level %d%s: a name is split across lines at %q:\n%s", i, open, r, v)
+				}
+			}
+		}
+	}
+	// the own lock under -lab DIR, its lab.json naming every fault
+	dir := filepath.Join(t.TempDir(), "lock")
+	policy := `{"faults": ["pause-half", "pause-past", "crash", "lost-reply", "clock-jump", "restart"], "bound": {"clients": 2, "faults": 1, "depth": 8}}`
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "lab.json"), []byte(policy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v := openLab(t, Options{Seed: 1, Lab: dir}, 80, 24, "").View()
+	if !strings.Contains(strings.Join(strings.Fields(v), " "), "threats: pause-half, pause-past, crash, lost-reply, clock-jump, restart") {
+		t.Fatalf("the own lock's goal should name every threat:\n%s", v)
+	}
+	for _, r := range strings.Split(v, "\n") {
+		r = strings.TrimRight(r, " ")
+		if n := len(r); n > 1 && r[n-1] == '-' && r[n-2] >= 'a' && r[n-2] <= 'z' {
+			t.Errorf("own lock: a name is split across lines at %q:\n%s", r, v)
+		}
+	}
+}

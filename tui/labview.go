@@ -60,7 +60,7 @@ func (l *Lab) listView() string {
 		rows = append(rows, l.helpRows()...)
 	} else {
 		rows = joinLines(append(rows, styleLines(st.Dim, wrapAll(st, "break a lock by making its moves; fix one until the adversary finds no break", l.w)), ""))
-		goal := wrapAll(st, l.level(l.sel).goal(l.dir, l.propsNamed(l.sel)), l.w)
+		goal := wrapWords(l.level(l.sel).goal(l.dir, l.propsNamed(l.sel)), l.w)
 		foot := len(l.footer())
 		below := strings.Count(goal, "\n") + 1 + 1 // the goal's rule and lines
 		n := len(l.levels) + 1
@@ -220,7 +220,7 @@ func (l *Lab) levelRows() []string {
 	} else {
 		out = append(out, st.Bold.Render(title))
 	}
-	return append(out, styleLines(st.Dim, wrapAll(st, goal[len(goal)-1], l.w)))
+	return append(out, styleLines(st.Dim, wrapWords(goal[len(goal)-1], l.w)))
 }
 
 // helpRows is the keys page, in place of the lock: every key of the page

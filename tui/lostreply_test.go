@@ -264,3 +264,44 @@ func cardRow(v string, n int) string {
 	}
 	return ""
 }
+
+// TestLostSetTellsNothingBeforeItsQuestion: with a retry that reads the key
+// back (SET NX GET, GET and compare), the story asks what the retry
+// answers, one choice being another client's token. Until it is answered,
+// nothing the learner can read may say what became of A: not the screen
+// (the start line), the notes (N), the story page (i), nor the handout's
+// text above its questions. "before and after A releases" told that A held
+// the lock, ruling out another client's token.
+func TestLostSetTellsNothingBeforeItsQuestion(t *testing.T) {
+	told := []string{"A releases", "A released", "A holds", "A held", "A gives up", "A gave up", "A wins", "A takes"}
+	for _, r := range []int{1, 2} {
+		p := scenes.Params{"story": 0, "retry": r}
+		var handout bytes.Buffer
+		if err := transcript.PlainWith(context.Background(), &handout, embedded(t), "lost-reply", 1, transcript.PlainOptions{Questions: true, Settings: p}); err != nil {
+			t.Fatal(err)
+		}
+		body, _, _ := strings.Cut(handout.String(), "\nanswer key\n")
+		a := openLost(t, p, 80, 24, "")
+		texts := map[string]string{"the start": a.View()}
+		for i := 0; i < 10 && !a.pl.Asking; i++ {
+			drive(t, a, keys("n")...)
+		}
+		if !a.pl.Asking || !strings.Contains(a.pl.Question("predict"), "What does it answer?") {
+			t.Fatalf("retry %d should ask what the retry answers:\n%s", r, a.View())
+		}
+		texts["the screen"], texts["the notes"], texts["the story page"], texts["the handout"] = a.View(), a.pl.Notes(a.pl.role), a.pl.Page(a.pl.role), body
+		for _, k := range []string{"N", "i"} {
+			drive(t, a, keys(k)...)
+			texts["the page "+k] = a.View()
+			drive(t, a, keys(k)...)
+		}
+		for what, v := range texts {
+			flat := strings.Join(strings.Fields(v), " ")
+			for _, s := range told {
+				if strings.Contains(flat, s) {
+					t.Errorf("retry %d: %s says %q while the question is open:\n%s", r, what, s, v)
+				}
+			}
+		}
+	}
+}

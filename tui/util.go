@@ -53,27 +53,7 @@ func renderTone(st views.Styles, t views.Tone, s string) string {
 // spaces (a word wider than w, such as a long path, broken where the
 // width ends), so that nothing is cut.
 func wholeLines(st lipgloss.Style, text string, w int) []string {
-	w = max(w, 1)
-	var out []string
-	for _, l := range strings.Split(text, "\n") {
-		row := ""
-		for _, word := range strings.Fields(l) {
-			switch {
-			case row == "":
-				row = word
-			case ansi.StringWidth(row)+1+ansi.StringWidth(word) <= w:
-				row += " " + word
-			default:
-				out = append(out, row)
-				row = word
-			}
-			for ansi.StringWidth(row) > w {
-				out = append(out, ansi.Truncate(row, w, ""))
-				row = ansi.TruncateLeft(row, w, "")
-			}
-		}
-		out = append(out, row)
-	}
+	out := strings.Split(wrapWords(text, w), "\n")
 	for i := range out {
 		out[i] = st.Render(out[i])
 	}

@@ -172,6 +172,14 @@ const redlockNodes = 5
 // maxTrials bounds -trials: a million trials of each variant take hours.
 const maxTrials = 1_000_000
 
+// plainPlaylist refuses -scenes with -plain, and noTermPlaylist refuses it
+// without a terminal, where the plain transcript is the default: the
+// playlist is the interactive screen's.
+const (
+	plainPlaylist  = "-scenes is the interactive screen's playlist: it does not go with -plain (use -plain -scene ID, once per scene)"
+	noTermPlaylist = "-scenes is the interactive screen's playlist, and stdin or stdout is not a terminal: without one locksim writes the plain transcript, which -scenes does not go with (run it in a terminal, or use -plain -scene ID, once per scene)"
+)
+
 // maxScale bounds -scale; each scene caps it further, so that its smallest
 // margin stays at least scenes.MinWire on the wire (Scene.Shortest).
 const maxScale = 1000
@@ -377,7 +385,7 @@ func parse(args []string) (config, error) {
 		return c, fmt.Errorf("-export-scale must be from 1 to %d, got %d", maxScale, c.exportScale)
 	}
 	if c.plain && len(c.playlist) > 0 {
-		return c, errors.New("-scenes is the interactive screen's playlist: it does not go with -plain (use -plain -scene ID, once per scene)")
+		return c, errors.New(plainPlaylist)
 	}
 	if c.questions && !c.plain {
 		return c, errors.New("-questions needs -plain: it shapes the transcript into a handout")

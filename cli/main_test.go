@@ -97,7 +97,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-redis", ""}, "-redis needs a URL"},
 		{[]string{"-trials", "0"}, "-trials must be 1 or more"},
 		{[]string{"-trials", "-5"}, "-trials must be 1 or more"},
-		{[]string{"-trials", "many"}, `invalid value "many" for flag -trials`},
+		{[]string{"-trials", "many"}, `-trials: "many" is not a whole number (like 3)`},
 		{[]string{"-trials", "10", "-scene", "gc-pause"}, "scene gc-pause has no trials"},
 		{[]string{"-trials", "10", "-crash-rate", "2"}, "-crash-rate must be from 0 to 1"},
 		{[]string{"-trials", "10", "-crash-rate", "NaN"}, "-crash-rate must be from 0 to 1"},

@@ -303,16 +303,21 @@ func lrAgain(x *sim.Exec) {
 }
 
 // lrFinish writes to the resource and releases with the script, if the
-// actor acts as holder.
-var lrFinish = lrStep("finish", func(x *sim.Exec) {
-	a := x.Actor()
-	if !a.Holds {
-		x.Note(a.Name + " acts as holder of no lock: it does not write")
-		return
-	}
-	x.Write("edit-" + a.Name)
-	x.Release("", sim.CourseKey)
-})
+// actor acts as holder; otherwise it says why not, in words true of the
+// replies on screen: A that stopped read its renewal's silence as "not
+// renewed" (whether or not the renewal ran: the key may still hold its
+// token), and B's SET was refused.
+func lrFinish(why string) sim.Step {
+	return lrStep("finish", func(x *sim.Exec) {
+		a := x.Actor()
+		if !a.Holds {
+			x.Note(a.Name + " " + why + ", so it does not write")
+			return
+		}
+		x.Write("edit-" + a.Name)
+		x.Release("", sim.CourseKey)
+	})
+}
 
 // lostSetStory: A's SET NX PX runs and its reply is lost; A retries with
 // retry, decides on what the retry told it, and B asks at 10 s. A that
@@ -438,12 +443,13 @@ func lostRenewalStory(refused, assumed bool) sim.Script {
 			x.Actor().Holds = false
 		}
 	})
-	a := []sim.Step{lrStep("acquire", func(x *sim.Exec) { x.Acquire(lrSpec) }), renew, lrFinish}
+	a := []sim.Step{lrStep("acquire", func(x *sim.Exec) { x.Acquire(lrSpec) }), renew,
+		lrFinish(`took its renewal's silence as "not renewed"`)}
 	b := []sim.Step{lrTry, lrStep("again", func(x *sim.Exec) {
 		if !x.Actor().Holds {
 			lrAgain(x)
 		}
-		lrFinish.Run(x)
+		lrFinish("was refused the lock").Run(x)
 	})}
 	renewAt, again := lrRenewAt, "B asks again"
 	if refused {

@@ -166,10 +166,9 @@ func runHeartbeat(args []string, heartbeatTTL time.Duration, stdin io.Reader, st
 			break
 		}
 	}
-	if v.name == "plain" && len(c.playlist) > 0 {
-		// as -plain -scenes is refused in parse: without a terminal the
-		// transcript is the default, and the playlist is the screen's
-		fmt.Fprintln(stderr, "locksim: "+noTermPlaylist)
+	if r := screenRefused(v.name, c); r != "" {
+		// a flag only the screen can honour, where the transcript runs
+		fmt.Fprintln(stderr, "locksim: "+r)
 		return 2
 	}
 	if v.bare {

@@ -172,13 +172,9 @@ const redlockNodes = 5
 // maxTrials bounds -trials: a million trials of each variant take hours.
 const maxTrials = 1_000_000
 
-// plainPlaylist refuses -scenes with -plain, and noTermPlaylist refuses it
-// without a terminal, where the plain transcript is the default: the
-// playlist is the interactive screen's.
-const (
-	plainPlaylist  = "-scenes is the interactive screen's playlist: it does not go with -plain (use -plain -scene ID, once per scene)"
-	noTermPlaylist = "-scenes is the interactive screen's playlist, and stdin or stdout is not a terminal: without one locksim writes the plain transcript, which -scenes does not go with (run it in a terminal, or use -plain -scene ID, once per scene)"
-)
+// plainPlaylist refuses -scenes with -plain: the playlist is the
+// interactive screen's (screenRefused says so without a terminal).
+const plainPlaylist = "-scenes is the interactive screen's playlist: it does not go with -plain (use -plain -scene ID, once per scene)"
 
 // maxScale bounds -scale; each scene caps it further, so that its smallest
 // margin stays at least scenes.MinWire on the wire (Scene.Shortest).

@@ -70,16 +70,6 @@ func plain(ctx context.Context, e *env, c config, b *sim.Backend) int {
 		fmt.Fprintf(e.err, "locksim: %s\n", r)
 		return 2
 	}
-	if c.notes != "" {
-		// without a terminal no step's notes are written, but a path the
-		// screen would refuse is refused here too, not passed over
-		f, err := os.OpenFile(c.notes, os.O_WRONLY|os.O_CREATE, 0o644)
-		if err != nil {
-			fmt.Fprintf(e.err, "locksim: -notes: %v\n", err)
-			return 2
-		}
-		_ = f.Close()
-	}
 	return printed(ctx, e.out, e.err, "the transcript", "interrupted", func(w io.Writer) error {
 		return writeTranscript(ctx, w, b, c, transcript.PositionOptions{Role: play.Transcript, Answer: c.answer, GoOn: flagGoOn(c.story)})
 	})

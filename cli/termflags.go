@@ -1,0 +1,59 @@
+package cli
+
+// screenFlag is a flag that asks the interactive screen for something the
+// plain transcript cannot do: given with -plain, or without a terminal
+// (where the transcript is the default), it is refused in one line (exit
+// 2) rather than passed over while the transcript prints. The flags that
+// only ask the screen not to do something (-no-color, -no-mouse, -no-save,
+// -no-quiz) are not among them: a transcript has no colour, mouse or saved
+// progress and never stops, so what they ask holds.
+type screenFlag struct {
+	name string
+	// given reports whether the command line asks for it.
+	given func(c config) bool
+	// what the flag is, after "-name is".
+	what string
+	// instead is what to do instead, after the refusal; "" for none.
+	instead string
+}
+
+// screenFlags is every flag that means something only on the screen.
+func screenFlags() []screenFlag {
+	return []screenFlag{
+		{"present", func(c config) bool { return c.present }, "presenter mode, the interactive screen's", ""},
+		{"scenes", func(c config) bool { return len(c.playlist) > 0 }, "the interactive screen's playlist", "use -plain -scene ID, once per scene"},
+		{"notes", func(c config) bool { return c.notes != "" }, "the speaker notes of the step on the interactive screen", ""},
+		{"theme", func(c config) bool { return c.theme != "default" }, "the interactive screen's colours", ""},
+		{"export-dir", func(c config) bool { return c.exportDir != "" }, "where the interactive screen's y writes a story for redis-cli", ""},
+		{"export-scale", func(c config) bool { return c.exportScale != 0 }, "how the interactive screen's y scales a story for redis-cli", ""},
+	}
+}
+
+// screenRefused is the one line refusing the first screen flag given when
+// the transcript is what runs (verb plain or story), -plain given or no
+// terminal; "" when none is given.
+func screenRefused(verb string, c config) string {
+	if verb != "plain" && verb != "story" {
+		return ""
+	}
+	for _, f := range screenFlags() {
+		if !f.given(c) {
+			continue
+		}
+		line := "-" + f.name + " is " + f.what
+		if c.plain {
+			line += ": it does not go with -plain"
+			if f.instead != "" {
+				line += " (" + f.instead + ")"
+			}
+			return line
+		}
+		hint := "run it in a terminal"
+		if f.instead != "" {
+			hint += ", or " + f.instead
+		}
+		return line + ", and stdin or stdout is not a terminal: without one locksim writes the plain transcript, which -" +
+			f.name + " does not go with (" + hint + ")"
+	}
+	return ""
+}

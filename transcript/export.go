@@ -324,3 +324,28 @@ func secondsToMillis(cmd string, before any) (any, any) {
 	}
 	return cmd, "PX"
 }
+
+// WireDuration is a duration a command sends: as on the wire ("1500 ms",
+// "2 s") and in story time at the run's ÷scale.
+type WireDuration struct {
+	Wire  string
+	Story time.Duration
+}
+
+// WireDurations is each duration among command args (see durationArgs;
+// sources, scenes.ScriptSources, names EVALSHA's scripts) at ÷scale.
+func WireDurations(args []string, sources map[string]string, scale int) []WireDuration {
+	var out []WireDuration
+	for _, d := range durationArgs(args, sources) {
+		n, err := strconv.ParseInt(args[d.at], 10, 64)
+		if err != nil {
+			continue
+		}
+		unit, ms := " ms", n
+		if d.secs {
+			unit, ms = " s", n*1000
+		}
+		out = append(out, WireDuration{Wire: args[d.at] + unit, Story: time.Duration(ms*int64(scale)) * time.Millisecond})
+	}
+	return out
+}

@@ -2,7 +2,6 @@ package transcript
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -23,16 +22,8 @@ func plainEventOn(e sim.Event, events []sim.Event, scale int, live bool) string 
 		return line
 	}
 	var labels []string
-	for _, d := range durationArgs(e.Args, scenes.ScriptSources(events)) {
-		n, err := strconv.ParseInt(e.Args[d.at], 10, 64)
-		if err != nil {
-			continue
-		}
-		unit, ms := " ms", n
-		if d.secs {
-			unit, ms = " s", n*1000
-		}
-		labels = append(labels, fmt.Sprintf("%s%s on the wire = %s of story", e.Args[d.at], unit, storyDur(time.Duration(ms*int64(scale))*time.Millisecond)))
+	for _, d := range WireDurations(e.Args, scenes.ScriptSources(events), scale) {
+		labels = append(labels, fmt.Sprintf("%s on the wire = %s of story", d.Wire, storyDur(d.Story)))
 	}
 	if len(e.Args) > 0 && strings.EqualFold(e.Args[0], "PTTL") {
 		if n, ok := e.Int(); ok && n >= 0 {

@@ -7,6 +7,7 @@ import (
 	"locksim/scenes"
 	"locksim/scenes/say"
 	"locksim/sim"
+	"locksim/transcript"
 	"locksim/views"
 )
 
@@ -17,6 +18,7 @@ import (
 // shows the checked state, since it may answer the question.
 func logLines(s sim.Snapshot, sel string, strip bool, digits int, simulated bool) []views.LogLine {
 	var out []views.LogLine
+	var sources map[string]string // EVALSHA's scripts, read once if asked
 	for _, e := range s.Events {
 		l := views.LogLine{At: "+" + sim.FormatDuration(e.At), Actor: e.Actor, Hi: sel != "" && e.Actor == sel}
 		switch e.Kind {
@@ -28,6 +30,15 @@ func logLines(s sim.Snapshot, sel string, strip bool, digits int, simulated bool
 			l.Reply = scenes.ShortenTokensN(e.Reply, s.Actors, s.Events, digits)
 			l.Tone = scenes.ToneOf(e)
 			l.Reply += storyPTTL(s, e)
+			if s.Live && s.Scale > 1 && e.Reply != "" && len(e.Args) > 0 {
+				if sources == nil && scenes.IsScript(e.Args[0]) {
+					sources = scenes.ScriptSources(s.Events)
+				}
+				if label := storySent(e.Args, sources, s.Scale); label != "" {
+					l.Reply += label
+					l.Whole = true // the label beside, the command whole
+				}
+			}
 			switch e.Node {
 			case sim.LockNode:
 			case sim.ResourceNode:
@@ -72,4 +83,21 @@ func storyPTTL(s sim.Snapshot, e sim.Event) string {
 		return ""
 	}
 	return " (ms on the wire: " + sim.FormatSpan(time.Duration(n*int64(s.Scale))*time.Millisecond) + " of story)"
+}
+
+// storySent labels, on a live server that runs the story at ÷scale, each
+// duration a command sends (PX's, EX's, a TTL, a script's lease) with its
+// story time, beside the reply as a PTTL's is, so the command stays as
+// sent and whole (views.Unfold gives a long reply a row of its own rather
+// than cut the command): " (1500 ms on the wire: 30 s of story)"; "" for
+// a command that sends none.
+func storySent(args []string, sources map[string]string, scale int) string {
+	var labels []string
+	for _, d := range transcript.WireDurations(args, sources, scale) {
+		labels = append(labels, d.Wire+" on the wire: "+sim.FormatSpan(d.Story)+" of story")
+	}
+	if len(labels) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(labels, "; ") + ")"
 }

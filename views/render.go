@@ -140,6 +140,10 @@ type LogLine struct {
 	// Cont is a row that carries on the line above it: its reply, too long
 	// to share a row with the command (see Unfold)
 	Cont bool
+	// Whole: the command must read whole (its reply carries a label of
+	// it, such as its durations in story time), so a reply that would cut
+	// it gets rows of its own however short (see Unfold)
+	Whole bool
 }
 
 // logHead is a log line's time and actor, as Log draws them.
@@ -156,7 +160,7 @@ func Unfold(st Styles, lines []LogLine, width int) []LogLine {
 		// a long reply (a note, an error) that would cut its command or be
 		// cut; a short one ("OK") stays beside a command cut in the middle
 		rw := ansi.StringWidth("  " + l.Reply)
-		if l.Reply == "" || l.Cont || rw <= 40 || ansi.StringWidth(logHead(l)+l.Text)+rw <= width {
+		if l.Reply == "" || l.Cont || rw <= 40 && !l.Whole || ansi.StringWidth(logHead(l)+l.Text)+rw <= width {
 			out = append(out, l)
 			continue
 		}

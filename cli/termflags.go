@@ -24,7 +24,8 @@ func screenFlags() []screenFlag {
 		{"scenes", func(c config) bool { return len(c.playlist) > 0 }, "the interactive screen's playlist", "use -plain -scene ID, once per scene"},
 		{"notes", func(c config) bool { return c.notes != "" }, "the speaker notes of the step on the interactive screen", ""},
 		{"theme", func(c config) bool { return c.theme != "default" }, "the interactive screen's colours", ""},
-		{"export-dir", func(c config) bool { return c.exportDir != "" }, "where the interactive screen's y writes a story for redis-cli", ""},
+		// with -story it is also where a lab pointer's file is read
+		{"export-dir", func(c config) bool { return c.exportDir != "" && c.story == "" }, "where the interactive screen's y writes a story for redis-cli", ""},
 		{"export-scale", func(c config) bool { return c.exportScale != 0 }, "how the interactive screen's y scales a story for redis-cli", ""},
 	}
 }

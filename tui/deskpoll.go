@@ -150,13 +150,13 @@ func (d *Desk) pollWhole(p class.Poll) []string {
 // choiceRows are choice i of poll p, numbered, wrapped at the desk's
 // width with its later rows indented.
 func (d *Desk) choiceRows(p class.Poll, i int) []string {
-	return choiceRows(d.com.Styles, i, p.Choices[i], d.w)
+	return choiceRows(i, p.Choices[i], d.w)
 }
 
-// choiceRows are choice c, the i-th (0-based), numbered, wrapped at width
-// w with its later rows indented.
-func choiceRows(st views.Styles, i int, c string, w int) []string {
-	rows := strings.Split(wrapAll(st, fmt.Sprintf("%d %s", i+1, c), max(w-2, 1)), "\n")
+// choiceRows are choice c, the i-th (0-based), numbered, wrapped between
+// words at width w with its later rows indented.
+func choiceRows(i int, c string, w int) []string {
+	rows := strings.Split(wrapWords(fmt.Sprintf("%d %s", i+1, c), max(w-2, 1)), "\n")
 	for j := 1; j < len(rows); j++ {
 		rows[j] = "  " + rows[j]
 	}
@@ -191,7 +191,7 @@ func choicesWhole(st views.Styles, choices []string, counts []int, w int) []stri
 	rows := make([][]string, len(choices))
 	tails := make([]string, len(choices))
 	for i, c := range choices {
-		rows[i] = choiceRows(st, i, c, w)
+		rows[i] = choiceRows(i, c, w)
 		col = max(col, ansi.StringWidth(rows[i][len(rows[i])-1]))
 		pct := 0.0
 		if total > 0 {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 
+	"locksim/lab"
 	"locksim/scenes"
 	"locksim/scenes/progress"
 	"locksim/sim"
@@ -50,6 +51,10 @@ type Course struct {
 	// browsing: the session on screen is the one under the contents
 	// before the learner opened a scene (Browse), nobody's place
 	browsing bool
+	// inLab: a story of the learner's own lab stands over the course's
+	// session (LabStory, until LabClosed); it is the learner's place on
+	// screen, and the course's session under it keeps what it was
+	inLab bool
 
 	ctx context.Context
 	b   *sim.Backend
@@ -85,7 +90,7 @@ func (c *Course) Use(st Store) error {
 	}
 	c.store = st
 	prog, err := st.Load()
-	c.Prog = prog
+	c.Prog = labApart(prog)
 	if c.Prog.Done == nil {
 		c.Prog.Done = map[string]bool{}
 	}
@@ -148,7 +153,7 @@ func (c *Course) Open(i int, from *Session) (*Session, error) {
 	if quiz != nil {
 		*s.OpenQuiz() = *quiz // its attempt's score reported or not, as left
 	}
-	c.visit, c.home, c.browsing = NotVisiting, -1, false // a scene the learner opens is their own
+	c.visit, c.home, c.browsing, c.inLab = NotVisiting, -1, false, false // a scene the learner opens is their own
 	return s, nil
 }
 
@@ -160,7 +165,7 @@ func (c *Course) Open(i int, from *Session) (*Session, error) {
 func (c *Course) OpenAt(pos Position, from *Session) (*Session, error) {
 	s, err := c.open(pos, from, true)
 	if err == nil {
-		c.visit, c.home, c.browsing = NotVisiting, -1, false
+		c.visit, c.home, c.browsing, c.inLab = NotVisiting, -1, false, false
 	}
 	return s, err
 }
@@ -178,8 +183,9 @@ func (c *Course) Browse(pos Position) (*Session, error) {
 }
 
 // Browsing reports that the session on screen is the one Browse opened:
-// the learner has opened no scene yet.
-func (c *Course) Browsing() bool { return c.browsing }
+// the learner has opened no scene yet, and no story of the lab is on
+// screen (the learner's place then).
+func (c *Course) Browsing() bool { return c.browsing && !c.inLab }
 
 // open opens pos's scene at pos through the door (Open), from left as it
 // stands; own says whether what the learner does in it is recorded as
@@ -239,9 +245,72 @@ func (c *Course) LabStory(pos Position) (*Session, error) {
 	c.nextID++
 	s, err := Open(c.ctx, pos, Env{Backend: b, ID: c.nextID, Seed: c.seed, Ops: c.ops, Options: Options{Predict: c.Quiz}})
 	if err == nil && c.visit == NotVisiting {
-		c.browsing = false // a story of the learner's own lab is their place
+		c.inLab = true // a story of the learner's own lab is their place
 	}
 	return s, err
+}
+
+// LabClosed says that the story of the lab on screen was closed, back to
+// the lab: the course's session under it is on screen again, as it was
+// (nobody's place if Browse opened it), and the lab's place is forgotten,
+// so the lab opens on its page next time, where the learner left it.
+func (c *Course) LabClosed() {
+	if !c.inLab {
+		return
+	}
+	c.inLab = false
+	if len(c.Prog.Lab) > 0 {
+		c.Prog.Lab = nil
+		c.unsaved = true
+	}
+}
+
+// KeepLab records s, a story of the learner's own lab, as the lab's place
+// (progress.Progress.Lab), which the lab opens again next time; it never
+// takes the place of the course's (SaveMoment). A visit, or a session of
+// no lab story, is not kept.
+func (c *Course) KeepLab(s *Session) {
+	if s == nil || c.visit != NotVisiting {
+		return
+	}
+	pos := s.Position()
+	if pos.Lab == nil {
+		return
+	}
+	b, err := json.Marshal(pos)
+	if err != nil || bytes.Equal(b, c.Prog.Lab) {
+		return
+	}
+	c.Prog.Lab = b
+	c.unsaved = true
+}
+
+// LabPlace is where the learner left a story of the lab, as saved
+// (KeepLab); ok is false for none, or one that no longer reads.
+func (c *Course) LabPlace() (Position, bool) {
+	if len(c.Prog.Lab) == 0 {
+		return Position{}, false
+	}
+	pos, err := ParsePosition(c.Prog.Lab)
+	if err != nil || pos.Lab == nil || pos.Scene != lab.SceneID {
+		return Position{}, false
+	}
+	return pos, true
+}
+
+// labApart is p with the lab's place apart from the course's: an older
+// locksim saved a story of the lab as the course's place (Moment's scene
+// "lab"), which the contents then offered as the last scene. It moves to
+// Lab, and the course has no last place (it was not kept).
+func labApart(p progress.Progress) progress.Progress {
+	if p.Moment.Scene != lab.SceneID {
+		return p
+	}
+	if len(p.Lab) == 0 {
+		p.Lab = p.Place
+	}
+	p.Moment, p.Place = progress.Moment{}, nil
+	return p
 }
 
 // Close closes what the course opened besides its sessions' runs (the
@@ -269,7 +338,7 @@ func (c *Course) options(own bool) Options {
 // leave keeps from's place as the learner left its scene, to come back
 // to; a visit's place is not the learner's, and is not kept.
 func (c *Course) leave(from *Session) {
-	if from != nil && c.visit == NotVisiting && !c.browsing {
+	if from != nil && c.visit == NotVisiting && !c.Browsing() {
 		pos := from.Position()
 		c.left[from.Scene.ID] = Left{Pos: pos, Quiz: from.OpenQuiz()}
 		c.keepPlace(pos)
@@ -364,7 +433,7 @@ func (c *Course) Visit(kind Visit, pos Position, from *Session) (*Session, error
 	}
 	if c.visit == NotVisiting {
 		c.home = -1
-		if from != nil && kind != VisitProject && !c.browsing {
+		if from != nil && kind != VisitProject && !c.Browsing() {
 			c.home = at
 		}
 	}
@@ -476,14 +545,21 @@ func (c *Course) TakeSave() (st Store, prog progress.Progress, ok bool) {
 	return c.store, cloneProgress(c.Prog), true
 }
 
-// SaveMoment records the learner's own place as the place to continue
-// from, and saves the progress now; call it when the program ends. The
-// own place is where s, the session on screen, stands; during a visit it
-// is the place the visit left (Home), never the visited one, and when the
-// visit began with nothing of the learner's own on screen, the place the
-// store holds is left as it is (and nothing is written if nothing else
-// changed). It returns the store's error.
+// SaveMoment records the learner's own place in the course as the place
+// to continue from, and saves the progress now; call it when the program
+// ends. The own place is where s, the course's session, stands (under a
+// story of the lab, the session the story stands over: a story of the
+// lab is the lab's place, see KeepLab, and s one is kept as that); during
+// a visit it is the place the visit left (Home), never the visited one,
+// and when the visit began with nothing of the learner's own on screen,
+// or the learner opened no scene (Browse), the place the store holds is
+// left as it is (and nothing is written if nothing else changed). It
+// returns the store's error.
 func (c *Course) SaveMoment(s *Session) error {
+	if s != nil && s.Position().Lab != nil {
+		c.KeepLab(s)
+		s = nil
+	}
 	var own *Position
 	switch {
 	case c.visit == NotVisiting && s != nil && !c.browsing:
@@ -500,6 +576,7 @@ func (c *Course) SaveMoment(s *Session) error {
 		}
 		c.unsaved = false
 		if held, err := c.store.Load(); err == nil {
+			held = labApart(held)
 			c.Prog.Moment, c.Prog.Place = held.Moment, held.Place
 		}
 		return c.store.Save(cloneProgress(c.Prog))
@@ -520,7 +597,7 @@ func cloneProgress(p progress.Progress) progress.Progress {
 	q.Done, q.Answers, q.Scores = maps.Clone(p.Done), maps.Clone(p.Answers), maps.Clone(p.Scores)
 	q.Levels = maps.Clone(p.Levels)
 	q.Moment.Settings = maps.Clone(p.Moment.Settings)
-	q.Place = slices.Clone(p.Place)
+	q.Place, q.Lab = slices.Clone(p.Place), slices.Clone(p.Lab)
 	q.Places = maps.Clone(p.Places)
 	return q
 }

@@ -1,0 +1,24 @@
+//go:build race
+
+package termtest
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// Under the race detector the test clients make their handshakes with
+// P-256 (the key exchange, and their keys): Go's P-256 is assembly, which
+// the detector does not instrument, while x25519 and ed25519 are
+// instrumented Go, and a handshake cost about twice as much CPU (a tenth
+// of serve's quick tier). The server offers its defaults as ever, and a
+// client that asks for them still gets them (TestKeyless dials with
+// x/crypto's defaults: ML-KEM with x25519). Benchmarks, built without
+// -race, keep the clients' defaults and ed25519.
+var keyExchanges = []string{gossh.KeyExchangeECDHP256}
+
+// newPrivateKey is a client key: P-256 (see keyExchanges).
+func newPrivateKey() (any, error) { return ecdsa.GenerateKey(elliptic.P256(), rand.Reader) }

@@ -37,7 +37,7 @@ func shellLab(script string) (lab.Child, func() []*exec.Cmd) {
 // lab on the learner's own lock.
 func ownLock(t *testing.T, addr string) *termtest.Term {
 	t.Helper()
-	tm := termtest.Open(t, termtest.Dial(t, addr, "s", termtest.NewKey(t)), "xterm-256color", 120, 40)
+	tm := termtest.Open(t, termtest.Dial(t, addr, "s", termtest.NewKey(t)), "xterm-256color", 80, 24)
 	tm.WaitFor("the course:")
 	tm.Send("/lab\r")
 	tm.WaitFor("break this lock")

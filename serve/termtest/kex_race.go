@@ -6,6 +6,9 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"encoding/pem"
+	"os"
+	"testing"
 
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -22,3 +25,22 @@ var keyExchanges = []string{gossh.KeyExchangeECDHP256}
 
 // newPrivateKey is a client key: P-256 (see keyExchanges).
 func newPrivateKey() (any, error) { return ecdsa.GenerateKey(elliptic.P256(), rand.Reader) }
+
+// WriteHostKey writes a P-256 host key to path for a test's server (see
+// keyExchanges: the server signs each handshake with it, and an ed25519
+// signature and its check are instrumented Go). A server with no key
+// file makes its own ed25519 one, as TestHostKey checks.
+func WriteHostKey(t testing.TB, path string) {
+	t.Helper()
+	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	block, err := gossh.MarshalPrivateKey(k, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, pem.EncodeToMemory(block), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -26,7 +26,7 @@ func startServer(t testing.TB, cfg Config) (*Server, string, func()) {
 	t.Helper()
 	if cfg.HostKey == "" {
 		cfg.HostKey = filepath.Join(t.TempDir(), "host_key")
-		termtest.WriteHostKey(t, cfg.HostKey)
+		termtest.WriteHostKey(t, cfg.HostKey) // P-256 under the race detector
 	}
 	if cfg.Log == nil {
 		cfg.Log = log.New(&testLog{}, "", 0)

@@ -237,6 +237,7 @@ func (f *frames) paint(view string) {
 			line = ansi.Truncate(line, f.w, "")
 			width = lineWidth(line) // a wide rune at the edge leaves a column
 		}
+		line, width = blankTail(line, width)
 		b.WriteString(line)
 		if width < f.w {
 			b.WriteString(ansi.EraseLineRight)
@@ -272,6 +273,27 @@ func (f *frames) stop() {
 		_, _ = io.WriteString(f.out, ansi.ResetSgrExtMouseMode+ansi.ResetAnyEventMouseMode+ansi.ResetBracketedPasteMode+
 			ansi.ShowCursor+ansi.ResetAltScreenSaveCursorMode)
 	}
+}
+
+// blankTail is line without the spaces it ends with, and its width
+// without them, when those spaces are drawn in the terminal's default
+// colours: after no escape sequence, or after an SGR reset as the last
+// one. The erase to the row's end that follows a line narrower than the
+// terminal blanks those cells as the spaces would, in fewer bytes: a
+// view pads its rows to the width, and an empty row was as many spaces
+// (a fifth of a session's bytes, each one parsed by the terminal).
+func blankTail(line string, width int) (string, int) {
+	trimmed := strings.TrimRight(line, " ")
+	n := len(line) - len(trimmed)
+	if n == 0 {
+		return line, width
+	}
+	if i := strings.LastIndexByte(trimmed, '\x1b'); i >= 0 {
+		if rest := trimmed[i:]; !strings.HasPrefix(rest, "\x1b[0m") && !strings.HasPrefix(rest, "\x1b[m") {
+			return line, width // the spaces may be styled: a background, an underline
+		}
+	}
+	return trimmed, width - n
 }
 
 // lineWidth is ansi.StringWidth(s), the columns s fills on a terminal,

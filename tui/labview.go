@@ -59,7 +59,7 @@ func (l *Lab) listView() string {
 	if l.showHelp {
 		rows = append(rows, l.helpRows()...)
 	} else {
-		rows = joinLines(append(rows, styleLines(st.Dim, wrapAll(st, "break a lock by making its moves; fix one until the adversary finds no break", l.w)), ""))
+		rows = joinLines(append(rows, styleLines(st.Dim, wrapWords("break a lock by making its moves; fix one until the adversary finds no break", l.w)), ""))
 		goal := wrapWords(l.level(l.sel).goal(l.dir, l.propsNamed(l.sel)), l.w)
 		foot := len(l.footer())
 		below := strings.Count(goal, "\n") + 1 + 1 // the goal's rule and lines
@@ -177,9 +177,9 @@ func (l *Lab) editView() string {
 		rows = append(rows, l.tabs())
 		rows = append(rows, fitRows(l.parts[l.partInView()].View(), l.editorRows()))
 		if se := l.scriptErr; se != nil {
-			rows = append(rows, styleLines(st.Bad, wrapAll(st, "✗ "+se.Error(), l.w)))
+			rows = append(rows, styleLines(st.Bad, wrapWords("✗ "+se.Error(), l.w)))
 		} else {
-			rows = append(rows, styleLines(st.Dim, wrapAll(st, l.partHint(), l.w)))
+			rows = append(rows, styleLines(st.Dim, wrapWords(l.partHint(), l.w)))
 		}
 		rows = append(rows, l.policyLine(), "")
 		pre := joinLines(rows)
@@ -208,7 +208,7 @@ func (l *Lab) levelRows() []string {
 	title := kind + lv.Title
 	if what != "" {
 		// the title bold, the goal after it dim, wrapped as one text
-		lines := strings.Split(wrapAll(st, title+" · "+what, l.w), "\n")
+		lines := strings.Split(wrapWords(title+" · "+what, l.w), "\n")
 		first := lines[0]
 		if strings.HasPrefix(first, title) {
 			first = st.Bold.Render(title) + st.Dim.Render(strings.TrimPrefix(first, title))
@@ -278,7 +278,7 @@ func (l *Lab) footer() []string {
 	st := l.com.Styles
 	var out []string
 	if l.note != "" {
-		out = strings.Split(styleLines(st.Warn, wrapAll(st, l.note, l.w)), "\n")
+		out = strings.Split(styleLines(st.Warn, wrapWords(l.note, l.w)), "\n")
 	}
 	if l.showHelp || l.showRef {
 		return append(out, st.Dim.Render("any key: back"))
@@ -298,15 +298,6 @@ func fitKeys(bs []key.Binding, w int) []key.Binding {
 		head = head[:len(head)-1]
 	}
 	return append(head, last)
-}
-
-// wrapAll wraps text to w columns, every line kept.
-func wrapAll(st views.Styles, text string, w int) string {
-	lines := strings.Split(st.Plain.Width(max(w, 1)).Render(text), "\n")
-	for i := range lines {
-		lines[i] = strings.TrimRight(lines[i], " ")
-	}
-	return strings.Join(lines, "\n")
 }
 
 // partHint is the line under the editor when no error is there: how the
@@ -374,17 +365,17 @@ func (l *Lab) verdictHead(rep *lab.Report) string {
 	}
 	switch {
 	case len(mine) > 0 && own:
-		return styleLines(st.Bad, wrapAll(st, "✗ your lock's own break: "+joinIDs(mine)+" (a bug, not a lesson)", l.w))
+		return styleLines(st.Bad, wrapWords("✗ your lock's own break: "+joinIDs(mine)+" (a bug, not a lesson)", l.w))
 	case len(mine) > 0:
-		return styleLines(st.Bad, wrapAll(st, "✗ broken within the level's bound: "+joinIDs(mine), l.w))
+		return styleLines(st.Bad, wrapWords("✗ broken within the level's bound: "+joinIDs(mine), l.w))
 	case !rep.Grants:
-		return styleLines(st.Bad, wrapAll(st, "✗ the lock does not grant when free", l.w))
+		return styleLines(st.Bad, wrapWords("✗ the lock does not grant when free", l.w))
 	case len(unjudged) > 0:
-		return styleLines(st.Warn, wrapAll(st, "! could not judge: "+joinIDs(unjudged), l.w))
+		return styleLines(st.Warn, wrapWords("! could not judge: "+joinIDs(unjudged), l.w))
 	case len(lessons) > 0:
-		return styleLines(st.Good, wrapAll(st, "✓ no break of your lock's own; "+joinIDs(lessons)+": only the lesson", l.w))
+		return styleLines(st.Good, wrapWords("✓ no break of your lock's own; "+joinIDs(lessons)+": only the lesson", l.w))
 	}
-	return styleLines(st.Good, wrapAll(st, "✓ no break within the bound", l.w))
+	return styleLines(st.Good, wrapWords("✓ no break within the bound", l.w))
 }
 
 // hiddenHead stands for the report while a break's question is open:
@@ -412,27 +403,27 @@ func (l *Lab) resultRows() []string {
 		// waits in line for a slot
 		wait := "waiting for one of the server's " + itoa(int64(l.prog.Slots)) + " search slots: place " +
 			itoa(int64(l.prog.Waiting)) + " in the queue; the search starts when a slot is free (esc cancels)"
-		return append(out, styleLines(st.Warn, wrapAll(st, wait, l.w)))
+		return append(out, styleLines(st.Warn, wrapWords(wait, l.w)))
 	case l.running:
 		label := lab.Thousands(l.prog.Explored) + " schedules explored, " + lab.Thousands(l.prog.Broke) + " broke"
 		out = append(out, l.bar.ViewAs(min(max(l.prog.Done, 0), 1))+" "+st.Dim.Render(label))
 		if l.com.SearchLimits != "" {
-			out = append(out, styleLines(st.Dim, wrapAll(st, l.com.SearchLimits, l.w)))
+			out = append(out, styleLines(st.Dim, wrapWords(l.com.SearchLimits, l.w)))
 		}
 		return out
 	case l.runErr != "":
-		return append(out, styleLines(st.Warn, wrapAll(st, l.runErr, l.w)))
+		return append(out, styleLines(st.Warn, wrapWords(l.runErr, l.w)))
 	case l.report == nil:
-		return append(out, st.Dim.Render(wrapAll(st, "the adversary has not run on this lock yet (ctrl+r)", l.w)))
+		return append(out, st.Dim.Render(wrapWords("the adversary has not run on this lock yet (ctrl+r)", l.w)))
 	}
 	rep := l.report
 	if d := l.reportShown(); !rep.Refused && !d.State {
 		// each break's story asks which property the move that breaks it
 		// breaks: the report would answer that (play.DiscloseLabReport)
-		out = append([]string{styleLines(st.Warn, wrapAll(st, l.hiddenHead(), l.w))}, out...)
-		out = append(out, styleLines(st.Bold, wrapAll(st, rep.Summary(), l.w)))
+		out = append([]string{styleLines(st.Warn, wrapWords(l.hiddenHead(), l.w))}, out...)
+		out = append(out, styleLines(st.Bold, wrapWords(rep.Summary(), l.w)))
 		for _, n := range l.notes {
-			out = append(out, styleLines(st.Warn, wrapAll(st, "note "+n.String(), l.w)))
+			out = append(out, styleLines(st.Warn, wrapWords("note "+n.String(), l.w)))
 		}
 		return out
 	}
@@ -440,7 +431,7 @@ func (l *Lab) resultRows() []string {
 		// whose break it is comes first: the line a short screen keeps
 		out = append([]string{l.verdictHead(rep)}, out...)
 	}
-	out = append(out, styleLines(st.Bold, wrapAll(st, rep.Summary(), l.w)))
+	out = append(out, styleLines(st.Bold, wrapWords(rep.Summary(), l.w)))
 	if rep.Refused {
 		return out
 	}
@@ -462,7 +453,7 @@ func (l *Lab) resultRows() []string {
 			// break it, which is the course's lesson, not a bug of the lock
 			// (a level's rule counts it, and there it stays a ✗)
 			msg := "lesson: only " + faultList(v.Break.FaultMoves()) + " breaks it, which no lease survives; not a bug of your lock"
-			out = append(out, indentRest(st.Good.Render("✓ "+id)+" ", styleLines(st.Warn, wrapAll(st, msg, l.w-indent)), indent)...)
+			out = append(out, indentRest(st.Good.Render("✓ "+id)+" ", styleLines(st.Warn, wrapWords(msg, l.w-indent)), indent)...)
 		case v.Status == lab.Fail:
 			msg := v.Message
 			if b := v.Break; b != nil {
@@ -470,20 +461,20 @@ func (l *Lab) resultRows() []string {
 				msg = "broken in " + itoa(int64(len(b.Moves))) + " " + plural(len(b.Moves), "move", "moves") + ", " +
 					itoa(int64(n)) + " " + plural(n, "fault", "faults")
 			}
-			out = append(out, indentRest(st.Bad.Render("✗ "+id)+" ", wrapAll(st, msg, l.w-indent), indent)...)
+			out = append(out, indentRest(st.Bad.Render("✗ "+id)+" ", wrapWords(msg, l.w-indent), indent)...)
 		default:
-			out = append(out, indentRest(st.Warn.Render("! "+id)+" ", wrapAll(st, v.Message, l.w-indent), indent)...)
+			out = append(out, indentRest(st.Warn.Render("! "+id)+" ", wrapWords(v.Message, l.w-indent), indent)...)
 		}
 	}
 	if picked != nil {
-		out = append(out, wrapAll(st, "▸ "+picked.Sentence(), l.w))
+		out = append(out, wrapWords("▸ "+picked.Sentence(), l.w))
 	}
 	if !rep.Grants {
 		why := "the lock refuses a client on a free server: it never lets anyone in"
 		if rep.NoGrant != "" {
 			why = "the lock does not grant when free: " + rep.NoGrant
 		}
-		out = append(out, styleLines(st.Bad, wrapAll(st, "✗ "+why, l.w)))
+		out = append(out, styleLines(st.Bad, wrapWords("✗ "+why, l.w)))
 	}
 	if lesson := rep.Lesson; lesson != "" {
 		if l.h < 32 {
@@ -493,10 +484,10 @@ func (l *Lab) resultRows() []string {
 				lesson = lesson[:i+1]
 			}
 		}
-		out = append(out, styleLines(st.Warn, wrapAll(st, lesson, l.w)))
+		out = append(out, styleLines(st.Warn, wrapWords(lesson, l.w)))
 	}
 	for _, n := range l.notes {
-		out = append(out, styleLines(st.Warn, wrapAll(st, "note "+n.String(), l.w)))
+		out = append(out, styleLines(st.Warn, wrapWords("note "+n.String(), l.w)))
 	}
 	return out
 }
@@ -512,7 +503,7 @@ func (l *Lab) hintRows() []string {
 	var out []string
 	hs := lab.Hints(lv.Level.ID, lv.Mode)
 	for i := range min(l.hints, len(hs)) {
-		out = append(out, styleLines(st.Accent, wrapAll(st, "hint "+itoa(int64(i+1))+" of "+itoa(int64(len(hs)))+": "+hs[i], l.w)))
+		out = append(out, styleLines(st.Accent, wrapWords("hint "+itoa(int64(i+1))+" of "+itoa(int64(len(hs)))+": "+hs[i], l.w)))
 	}
 	if l.passed[lv.ID()] {
 		done := "✓ level passed: you broke its lock"
@@ -528,7 +519,7 @@ func (l *Lab) hintRows() []string {
 			done = "✓ level passed: the adversary finds no break of " + joinIDs(lv.Properties) +
 				" within the bound, and the lock grants · ctrl+x puts the reference fix beside yours"
 		}
-		out = append(out, styleLines(st.Good, wrapAll(st, done, l.w)))
+		out = append(out, styleLines(st.Good, wrapWords(done, l.w)))
 	}
 	return out
 }

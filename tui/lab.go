@@ -171,14 +171,13 @@ const minEditorRows = 4
 func (l *Lab) layout() {
 	rows := minEditorRows
 	if l.mode == labEdit && l.h > 0 {
-		st := l.com.Styles
 		under := l.partHint()
 		if l.scriptErr != nil {
 			under = "✗ " + l.scriptErr.Error()
 		}
 		used := len(l.header()) + len(joinLines(l.levelRows())) + 1 + // the tabs
-			strings.Count(wrapAll(st, under, l.w), "\n") + 1 + 2 + // the policy and a blank
-			len(joinLines(l.resultRows())) + len(l.footer())
+			strings.Count(l.wrapped(under), "\n") + 1 + 2 + // the policy and a blank
+			len(joinLines(l.resultRows())) + l.footerRows()
 		rows = max(l.h-used, minEditorRows)
 	}
 	for i := range l.parts {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -323,11 +324,15 @@ func AskedOf(ms []Member) []Asked {
 	for _, q := range byKey {
 		out = append(out, *q)
 	}
-	slices.SortFunc(out, func(a, b Asked) int {
+	// sort.Slice, not slices.SortFunc: sort.Slice's code is shared, where
+	// the generic sort compiles its own for each struct type sorted (about
+	// 16 KB of the binary for this one).
+	sort.Slice(out, func(i, j int) bool {
+		a, b := &out[i], &out[j]
 		if a.Q.Scene != b.Q.Scene {
-			return order[a.Q.Scene] - order[b.Q.Scene]
+			return order[a.Q.Scene] < order[b.Q.Scene]
 		}
-		return questionOrder(a.Q, b.Q)
+		return questionOrder(a.Q, b.Q) < 0
 	})
 	return out
 }

@@ -18,7 +18,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
-	"slices"
+	"sort"
 	"time"
 
 	"locksim/play"
@@ -338,7 +338,9 @@ func withBeats(ms []Member, beats map[string]time.Time, now time.Time) {
 // sortRoster orders rows by name, then id, so every screen lists a class
 // the same way.
 func sortRoster(ms []Member) {
-	slices.SortFunc(ms, func(a, b Member) int {
-		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.ID, b.ID))
+	// sort.Slice, not slices.SortFunc: see Asked's sort (answers.go).
+	sort.Slice(ms, func(i, j int) bool {
+		a, b := &ms[i], &ms[j]
+		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.ID, b.ID)) < 0
 	})
 }

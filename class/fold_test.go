@@ -29,6 +29,9 @@ func TestFoldTable(t *testing.T) {
 		writeFoldTable(t, c)
 		return
 	}
+	// a second of CPU under -race, over its own tables: beside the
+	// package's tests that wait (TestPresence's roster polls)
+	t.Parallel()
 	// every valid rune, a block at a time: foldCase folds rune by rune,
 	// so a block that folds alike needs no rune looked at alone (a call
 	// per rune is most of the sweep's time under -race); a block that

@@ -60,6 +60,9 @@ func (h *deadHub) Put(ctx context.Context, code string, m Member) error {
 // answer kept in the roster and the poll; one that leaves is offline at
 // once; the instructor's and the projector's beats, one key, are apart.
 func TestPresence(t *testing.T) {
+	// its two sessions wait on the roster's one-second poll (Beat), a
+	// real ticker: the package's other tests run meanwhile
+	t.Parallel()
 	t.Run("memory", func(t *testing.T) {
 		simtest.QuickOnly(t)
 		t.Parallel() // its own hub and clock, beside the package's tests

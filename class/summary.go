@@ -2,6 +2,7 @@ package class
 
 import (
 	"slices"
+	"sort"
 	"strings"
 
 	"locksim/scenes"
@@ -74,7 +75,8 @@ func SceneAnswers(m Member, id string) []Answer {
 		}
 		return nil
 	}
-	slices.SortFunc(out, func(a, b Answer) int { return questionOrder(a.Q, b.Q) })
+	// sort.Slice, not slices.SortFunc: see Asked's sort (answers.go).
+	sort.Slice(out, func(i, j int) bool { return questionOrder(out[i].Q, out[j].Q) < 0 })
 	return out
 }
 

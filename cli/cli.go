@@ -166,6 +166,12 @@ func runHeartbeat(args []string, heartbeatTTL time.Duration, stdin io.Reader, st
 			break
 		}
 	}
+	if v.name == "plain" && len(c.playlist) > 0 {
+		// as -plain -scenes is refused in parse: without a terminal the
+		// transcript is the default, and the playlist is the screen's
+		fmt.Fprintln(stderr, "locksim: "+noTermPlaylist)
+		return 2
+	}
 	if v.bare {
 		return v.run(context.Background(), e, c, nil)
 	}

@@ -172,6 +172,14 @@ const redlockNodes = 5
 // maxTrials bounds -trials: a million trials of each variant take hours.
 const maxTrials = 1_000_000
 
+// plainPlaylist refuses -scenes with -plain, and noTermPlaylist refuses it
+// without a terminal, where the plain transcript is the default: the
+// playlist is the interactive screen's.
+const (
+	plainPlaylist  = "-scenes is the interactive screen's playlist: it does not go with -plain (use -plain -scene ID, once per scene)"
+	noTermPlaylist = "-scenes is the interactive screen's playlist, and stdin or stdout is not a terminal: without one locksim writes the plain transcript, which -scenes does not go with (run it in a terminal, or use -plain -scene ID, once per scene)"
+)
+
 // maxScale bounds -scale; each scene caps it further, so that its smallest
 // margin stays at least scenes.MinWire on the wire (Scene.Shortest).
 const maxScale = 1000
@@ -236,6 +244,32 @@ type serveConfig struct {
 
 func parse(args []string) (config, error) {
 	var c config
+	fs := newFlagSet(&c)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return c, err
+		}
+		if msg := badValue(fs, err); msg != "" {
+			return c, errors.New(msg)
+		}
+		if _, own, ok := strings.Cut(err.Error(), "for flag "); ok && strings.HasPrefix(own, "-") {
+			// a flag whose check names itself: "-seed must be …", not
+			// `invalid value "-1" for flag -seed: -seed must be …`
+			if name, msg, _ := strings.Cut(own, ": "); strings.HasPrefix(msg, name+" ") {
+				return c, errors.New(msg)
+			}
+		}
+		if strings.Contains(err.Error(), "(locksim -") {
+			// the flag's own error already says where to look
+			return c, err
+		}
+		return c, fmt.Errorf("%v (locksim -h lists the flags)", err)
+	}
+	return checkFlags(fs, c)
+}
+
+// newFlagSet is every flag of the command line, each set into c.
+func newFlagSet(c *config) *flag.FlagSet {
 	fs := flag.NewFlagSet("locksim", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	// the flags every verb that plays a story shares; each verb adds its own
@@ -269,26 +303,14 @@ func parse(args []string) (config, error) {
 	fs.DurationVar(&c.timeout, "timeout", sim.DefaultTimeout, "")
 	for _, v := range verbs() {
 		if v.flags != nil {
-			v.flags(fs, &c)
+			v.flags(fs, c)
 		}
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return c, err
-		}
-		if _, own, ok := strings.Cut(err.Error(), "for flag "); ok && strings.HasPrefix(own, "-") {
-			// a flag whose check names itself: "-seed must be …", not
-			// `invalid value "-1" for flag -seed: -seed must be …`
-			if name, msg, _ := strings.Cut(own, ": "); strings.HasPrefix(msg, name+" ") {
-				return c, errors.New(msg)
-			}
-		}
-		if strings.Contains(err.Error(), "(locksim -") {
-			// the flag's own error already says where to look
-			return c, err
-		}
-		return c, fmt.Errorf("%v (locksim -h lists the flags)", err)
-	}
+	return fs
+}
+
+// checkFlags checks the flags fs parsed into c, each and together.
+func checkFlags(fs *flag.FlagSet, c config) (config, error) {
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
@@ -377,7 +399,7 @@ func parse(args []string) (config, error) {
 		return c, fmt.Errorf("-export-scale must be from 1 to %d, got %d", maxScale, c.exportScale)
 	}
 	if c.plain && len(c.playlist) > 0 {
-		return c, errors.New("-scenes is the interactive screen's playlist: it does not go with -plain (use -plain -scene ID, once per scene)")
+		return c, errors.New(plainPlaylist)
 	}
 	if c.questions && !c.plain {
 		return c, errors.New("-questions needs -plain: it shapes the transcript into a handout")

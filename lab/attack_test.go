@@ -30,9 +30,17 @@ func overBudget(t *testing.T, h *Host, src, want string) *ScriptError {
 // TestPatternBacktrackingIsBudgeted: each pattern function, given a
 // pattern that backtracks for minutes on gopher-lua's own matcher, stops
 // at the run's instruction budget (or, on a slow machine, its deadline),
-// and the host runs the next script.
+// and the host runs the next script. The host's budget is a tenth of the
+// default's instructions: each attack stops at it ten times sooner (under
+// -race, a tenth of a second each at the default), the same stop.
 func TestPatternBacktrackingIsBudgeted(t *testing.T) {
-	_, h := newHost(t)
+	srv, err := NewServer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	h := NewHost(srv, Budget{Steps: DefaultBudget().Steps / 10, Deadline: DefaultBudget().Deadline})
+	defer h.Close()
 	subject := "string.rep('a', 200)"
 	slow := "'.-.-.-.-b'"
 	for _, src := range []string{
@@ -151,6 +159,24 @@ func refEval(t *testing.T, L *lua.LState, src string) string {
 	return fmt.Sprintf("%q", v.String())
 }
 
+// newHostLongDeadline is newHost with the default instruction budget and
+// a deadline of 30 s, which no loaded machine reaches in 100 000
+// instructions: a test that wants the budget's stop or the byte cap's
+// gets it under any load (at load 18 under nice, the default second of
+// wall time ended TestMemoryAttacks' endless loops first), and a budget
+// that no longer stops a loop fails it in 30 s, naming the deadline.
+func newHostLongDeadline(t *testing.T) (*Server, *Host) {
+	t.Helper()
+	srv, err := NewServer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	h := NewHost(srv, Budget{Steps: DefaultBudget().Steps, Deadline: 30 * time.Second})
+	t.Cleanup(h.Close)
+	return srv, h
+}
+
 // allocated reads the process's cumulative heap allocations, in bytes.
 func allocated() uint64 {
 	s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
@@ -164,7 +190,7 @@ func allocated() uint64 {
 // (gopher-lua's own builtins allocated 954 MB for the table.concat), and
 // the host runs the next script.
 func TestMemoryAttacks(t *testing.T) {
-	srv, h := newHost(t)
+	srv, h := newHostLongDeadline(t)
 	limit := uint64(2*maxAlloc + 16<<20)
 	memoryAttacks(t, srv, h, limit, []struct{ src, want string }{
 		{"return string.rep('x', 1e9)", "made more than"},
@@ -232,7 +258,7 @@ func memoryAttacks(t *testing.T, srv *Server, h *Host, limit uint64, cases []str
 // slow tier. The cap they meet is the one the quick tier's attacks meet.
 func TestMemoryAttacksByteByByte(t *testing.T) {
 	simtest.SkipUnlessSlow(t)
-	srv, h := newHost(t)
+	srv, h := newHostLongDeadline(t)
 	memoryAttacks(t, srv, h, uint64(2*maxAlloc+16<<20), []struct{ src, want string }{
 		{"local t, mb = {}, string.rep('x', 1048576)\nfor i = 1, 1e6 do t[i] = mb:upper() end\nreturn #t", "made more than"},
 		{"return #string.gsub(string.rep('x', 1000), 'x', string.rep('y', 1e6))", "made more than"},

@@ -139,8 +139,13 @@ func Compile(p Part) (*Script, error) {
 	return &Script{part: p, proto: proto, sha: shaOf(p.Src)}, nil
 }
 
+// lineRes find the line in gopher-lua's messages: a syntax error's
+// "line:N", a runtime error's "FILE.lua:N:". Compiled once: errLine runs
+// for every script error a search meets.
+var lineRes = [...]*regexp.Regexp{regexp.MustCompile(`line:(\d+)`), regexp.MustCompile(`\.lua:(\d+):`)}
+
 func errLine(msg string) int {
-	for _, re := range []*regexp.Regexp{regexp.MustCompile(`line:(\d+)`), regexp.MustCompile(`\.lua:(\d+):`)} {
+	for _, re := range lineRes {
 		if m := re.FindStringSubmatch(msg); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			return n

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -42,8 +43,22 @@ func TestOneReaderOfALabDirectory(t *testing.T) {
 		if strings.HasPrefix(f, "..") {
 			name = filepath.ToSlash(filepath.Clean(filepath.Join("lab", f)))
 		}
-		if n := len(opens.FindAll(src, -1)); n > allowed[name] {
+		if n := countOpens(opens, src); n > allowed[name] {
 			t.Errorf("%s opens a file %d times (allowed %d): a lab directory's files are read through ReadLabFile", name, n, allowed[name])
 		}
 	}
+}
+
+// countOpens is how many times re matches src, read only in the lines
+// that hold one of the calls' names: re matches within a line, and its
+// \b made the whole files' sweep a backtracking one, most of the test's
+// time under -race.
+func countOpens(re *regexp.Regexp, src []byte) int {
+	n := 0
+	for line := range bytes.Lines(src) {
+		if bytes.Contains(line, []byte("ReadFile(")) || bytes.Contains(line, []byte("Open")) || bytes.Contains(line, []byte("DirFS(")) {
+			n += len(re.FindAll(line, -1))
+		}
+	}
+	return n
 }

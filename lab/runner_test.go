@@ -37,9 +37,12 @@ func testChild(mode string) int {
 	}
 	var hold []byte
 	if mode == "hog" {
+		// a byte written in each page makes it resident: the whole 256 MB
+		// at once, not a byte at a time (under -race, hundreds of
+		// milliseconds of the child's CPU before the cap's poll found it)
 		hold = make([]byte, 256<<20)
-		for i := range hold {
-			hold[i] = byte(i)
+		for i := 0; i < len(hold); i += 4096 {
+			hold[i] = byte(i>>12) | 1
 		}
 	}
 	_, _ = os.Stdin.Read(make([]byte, 1))
@@ -135,9 +138,13 @@ func TestChildAgreesWithCheck(t *testing.T) {
 // string doubled past the cap) the same report. The quick tier runs the
 // script that does not compile, the loop and the pattern (over its
 // budget); the slow tier the doubled string, over its byte cap, more
-// than a second here and in the child.
+// than a second here and in the child. The searches here and in the
+// child run under a tenth of the default instruction budget (the child
+// gets it in its request): the loop and the pattern stop at it ten times
+// sooner, the same error.
 func TestChildScriptErrors(t *testing.T) {
 	c, started := testChildOf(t, "serve")
+	o := Options{Budget: Budget{Steps: DefaultBudget().Steps / 10, Deadline: DefaultBudget().Deadline}}
 	for i, src := range []string{
 		"local v = redis.call('GET', KEYS[1])\nif v == then return 1 end",
 		"if rawget(_G, 'redis') then while true do end end\nreturn 1",
@@ -149,8 +156,8 @@ func TestChildScriptErrors(t *testing.T) {
 		}
 		l := smallLock()
 		l.Acquire.Src = src
-		want, werr := Check(context.Background(), &l, Options{})
-		got, gerr := c.Run(context.Background(), &l, Options{})
+		want, werr := Check(context.Background(), &l, o)
+		got, gerr := c.Run(context.Background(), &l, o)
 		var ws, gs *ScriptError
 		switch {
 		case errors.As(werr, &ws):
@@ -209,7 +216,9 @@ func TestChildLimits(t *testing.T) {
 		child func(Child) Child
 		want  string
 	}{
-		{"hang", func(c Child) Child { c.Wall = time.Second; return c }, "time limit of 1s"},
+		// a child that hangs waits out its whole wall time: a tenth of a
+		// second (the runner's own test's) is as much a limit as a second
+		{"hang", func(c Child) Child { c.Wall = 100 * time.Millisecond; return c }, "time limit of 100ms"},
 		{"hog", func(c Child) Child { c.MemoryMB = 64; return c }, "more than 64 MB"},
 	} {
 		ch, started := testChildOf(t, c.mode)

@@ -50,6 +50,10 @@ type Course struct {
 	// browsing: the session on screen is the one under the contents
 	// before the learner opened a scene (Browse), nobody's place
 	browsing bool
+	// inLab: a story of the learner's own lab stands over the course's
+	// session (LabStory, until LabClosed); it is the learner's place on
+	// screen, and the course's session under it keeps what it was
+	inLab bool
 
 	ctx context.Context
 	b   *sim.Backend
@@ -85,7 +89,7 @@ func (c *Course) Use(st Store) error {
 	}
 	c.store = st
 	prog, err := st.Load()
-	c.Prog = prog
+	c.Prog = labApart(prog)
 	if c.Prog.Done == nil {
 		c.Prog.Done = map[string]bool{}
 	}
@@ -148,7 +152,7 @@ func (c *Course) Open(i int, from *Session) (*Session, error) {
 	if quiz != nil {
 		*s.OpenQuiz() = *quiz // its attempt's score reported or not, as left
 	}
-	c.visit, c.home, c.browsing = NotVisiting, -1, false // a scene the learner opens is their own
+	c.visit, c.home, c.browsing, c.inLab = NotVisiting, -1, false, false // a scene the learner opens is their own
 	return s, nil
 }
 
@@ -160,7 +164,7 @@ func (c *Course) Open(i int, from *Session) (*Session, error) {
 func (c *Course) OpenAt(pos Position, from *Session) (*Session, error) {
 	s, err := c.open(pos, from, true)
 	if err == nil {
-		c.visit, c.home, c.browsing = NotVisiting, -1, false
+		c.visit, c.home, c.browsing, c.inLab = NotVisiting, -1, false, false
 	}
 	return s, err
 }
@@ -178,8 +182,9 @@ func (c *Course) Browse(pos Position) (*Session, error) {
 }
 
 // Browsing reports that the session on screen is the one Browse opened:
-// the learner has opened no scene yet.
-func (c *Course) Browsing() bool { return c.browsing }
+// the learner has opened no scene yet, and no story of the lab is on
+// screen (the learner's place then).
+func (c *Course) Browsing() bool { return c.browsing && !c.inLab }
 
 // open opens pos's scene at pos through the door (Open), from left as it
 // stands; own says whether what the learner does in it is recorded as
@@ -239,7 +244,7 @@ func (c *Course) LabStory(pos Position) (*Session, error) {
 	c.nextID++
 	s, err := Open(c.ctx, pos, Env{Backend: b, ID: c.nextID, Seed: c.seed, Ops: c.ops, Options: Options{Predict: c.Quiz}})
 	if err == nil && c.visit == NotVisiting {
-		c.browsing = false // a story of the learner's own lab is their place
+		c.inLab = true // a story of the learner's own lab is their place
 	}
 	return s, err
 }
@@ -269,7 +274,7 @@ func (c *Course) options(own bool) Options {
 // leave keeps from's place as the learner left its scene, to come back
 // to; a visit's place is not the learner's, and is not kept.
 func (c *Course) leave(from *Session) {
-	if from != nil && c.visit == NotVisiting && !c.browsing {
+	if from != nil && c.visit == NotVisiting && !c.Browsing() {
 		pos := from.Position()
 		c.left[from.Scene.ID] = Left{Pos: pos, Quiz: from.OpenQuiz()}
 		c.keepPlace(pos)
@@ -364,7 +369,7 @@ func (c *Course) Visit(kind Visit, pos Position, from *Session) (*Session, error
 	}
 	if c.visit == NotVisiting {
 		c.home = -1
-		if from != nil && kind != VisitProject && !c.browsing {
+		if from != nil && kind != VisitProject && !c.Browsing() {
 			c.home = at
 		}
 	}
@@ -476,14 +481,21 @@ func (c *Course) TakeSave() (st Store, prog progress.Progress, ok bool) {
 	return c.store, cloneProgress(c.Prog), true
 }
 
-// SaveMoment records the learner's own place as the place to continue
-// from, and saves the progress now; call it when the program ends. The
-// own place is where s, the session on screen, stands; during a visit it
-// is the place the visit left (Home), never the visited one, and when the
-// visit began with nothing of the learner's own on screen, the place the
-// store holds is left as it is (and nothing is written if nothing else
-// changed). It returns the store's error.
+// SaveMoment records the learner's own place in the course as the place
+// to continue from, and saves the progress now; call it when the program
+// ends. The own place is where s, the course's session, stands (under a
+// story of the lab, the session the story stands over: a story of the
+// lab is the lab's place, see KeepLab, and s one is kept as that); during
+// a visit it is the place the visit left (Home), never the visited one,
+// and when the visit began with nothing of the learner's own on screen,
+// or the learner opened no scene (Browse), the place the store holds is
+// left as it is (and nothing is written if nothing else changed). It
+// returns the store's error.
 func (c *Course) SaveMoment(s *Session) error {
+	if s != nil && s.Position().Lab != nil {
+		c.KeepLab(s)
+		s = nil
+	}
 	var own *Position
 	switch {
 	case c.visit == NotVisiting && s != nil && !c.browsing:
@@ -500,6 +512,7 @@ func (c *Course) SaveMoment(s *Session) error {
 		}
 		c.unsaved = false
 		if held, err := c.store.Load(); err == nil {
+			held = labApart(held)
 			c.Prog.Moment, c.Prog.Place = held.Moment, held.Place
 		}
 		return c.store.Save(cloneProgress(c.Prog))
@@ -520,7 +533,7 @@ func cloneProgress(p progress.Progress) progress.Progress {
 	q.Done, q.Answers, q.Scores = maps.Clone(p.Done), maps.Clone(p.Answers), maps.Clone(p.Scores)
 	q.Levels = maps.Clone(p.Levels)
 	q.Moment.Settings = maps.Clone(p.Moment.Settings)
-	q.Place = slices.Clone(p.Place)
+	q.Place, q.Lab = slices.Clone(p.Place), slices.Clone(p.Lab)
 	q.Places = maps.Clone(p.Places)
 	return q
 }

@@ -1,6 +1,7 @@
 package play
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 
 	"locksim/lab"
 	"locksim/scenes"
+	"locksim/scenes/progress"
 )
 
 // LabPlace is what a position in the lab carries besides the usual: a
@@ -287,4 +289,67 @@ func (p *Session) LabPlace() *LabPlace {
 		return k.lab.clone()
 	}
 	return nil
+}
+
+// LabClosed says that the story of the lab on screen was closed, back to
+// the lab: the course's session under it is on screen again, as it was
+// (nobody's place if Browse opened it), and the lab's place is forgotten,
+// so the lab opens on its page next time, where the learner left it.
+func (c *Course) LabClosed() {
+	if !c.inLab {
+		return
+	}
+	c.inLab = false
+	if len(c.Prog.Lab) > 0 {
+		c.Prog.Lab = nil
+		c.unsaved = true
+	}
+}
+
+// KeepLab records s, a story of the learner's own lab, as the lab's place
+// (progress.Progress.Lab), which the lab opens again next time; it never
+// takes the place of the course's (SaveMoment). A visit, or a session of
+// no lab story, is not kept.
+func (c *Course) KeepLab(s *Session) {
+	if s == nil || c.visit != NotVisiting {
+		return
+	}
+	pos := s.Position()
+	if pos.Lab == nil {
+		return
+	}
+	b, err := json.Marshal(pos)
+	if err != nil || bytes.Equal(b, c.Prog.Lab) {
+		return
+	}
+	c.Prog.Lab = b
+	c.unsaved = true
+}
+
+// LabPlace is where the learner left a story of the lab, as saved
+// (KeepLab); ok is false for none, or one that no longer reads.
+func (c *Course) LabPlace() (Position, bool) {
+	if len(c.Prog.Lab) == 0 {
+		return Position{}, false
+	}
+	pos, err := ParsePosition(c.Prog.Lab)
+	if err != nil || pos.Lab == nil || pos.Scene != lab.SceneID {
+		return Position{}, false
+	}
+	return pos, true
+}
+
+// labApart is p with the lab's place apart from the course's: an older
+// locksim saved a story of the lab as the course's place (Moment's scene
+// "lab"), which the contents then offered as the last scene. It moves to
+// Lab, and the course has no last place (it was not kept).
+func labApart(p progress.Progress) progress.Progress {
+	if p.Moment.Scene != lab.SceneID {
+		return p
+	}
+	if len(p.Lab) == 0 {
+		p.Lab = p.Place
+	}
+	p.Moment, p.Place = progress.Moment{}, nil
+	return p
 }

@@ -2,6 +2,7 @@ package play
 
 import (
 	"maps"
+	"slices"
 	"sync"
 
 	"locksim/scenes/progress"
@@ -43,6 +44,7 @@ func clone(p progress.Progress) progress.Progress {
 	q.Done, q.Answers, q.Scores = maps.Clone(p.Done), maps.Clone(p.Answers), maps.Clone(p.Scores)
 	q.Levels = maps.Clone(p.Levels)
 	q.Places = maps.Clone(p.Places)
+	q.Place, q.Lab = slices.Clone(p.Place), slices.Clone(p.Lab)
 	if q.Done == nil {
 		q.Done = map[string]bool{}
 	}

@@ -65,7 +65,7 @@ const (
 	lrTimeout = time.Second      // how long A waits for a reply
 	lrWork    = 5 * time.Second  // A's work before it releases (lost DEL)
 	lrRenewAt = 20 * time.Second // A's renewal in "renewal ran"
-	lrBAsks   = 35 * time.Second // B asks in "renewal ran"
+	lrBAsks   = 35 * time.Second // B asks in the renewal stories
 	lrBComes  = 10 * time.Second // B first asks in "lost SET"
 	lrMargin  = time.Second      // how far past a lease's end a late ask comes
 )
@@ -303,16 +303,21 @@ func lrAgain(x *sim.Exec) {
 }
 
 // lrFinish writes to the resource and releases with the script, if the
-// actor acts as holder.
-var lrFinish = lrStep("finish", func(x *sim.Exec) {
-	a := x.Actor()
-	if !a.Holds {
-		x.Note(a.Name + " acts as holder of no lock: it does not write")
-		return
-	}
-	x.Write("edit-" + a.Name)
-	x.Release("", sim.CourseKey)
-})
+// actor acts as holder; otherwise it says why not, in words true of the
+// replies on screen: A that stopped read its renewal's silence as "not
+// renewed" (whether or not the renewal ran: the key may still hold its
+// token), and B's SET was refused.
+func lrFinish(why string) sim.Step {
+	return lrStep("finish", func(x *sim.Exec) {
+		a := x.Actor()
+		if !a.Holds {
+			x.Note(a.Name + " " + why + ", so it does not write")
+			return
+		}
+		x.Write("edit-" + a.Name)
+		x.Release("", sim.CourseKey)
+	})
+}
 
 // lostSetStory: A's SET NX PX runs and its reply is lost; A retries with
 // retry, decides on what the retry told it, and B asks at 10 s. A that
@@ -420,11 +425,12 @@ func lostDelStory(form string) sim.Script {
 }
 
 // lostRenewalStory: A's renewal (the extend script) runs and its reply is
-// lost. In the story where it ran, A renews at 20 s and B asks at 35 s and
-// 51 s; where it was refused, A renews at 31 s, after its lease ran out at
-// 30 s, and B asks at 32 s. assumed is A reading the silence as a
-// renewal: it works on; otherwise it stops, unfinished, and sends no
-// release.
+// lost. In the story where it ran, A renews at 20 s; where it was refused,
+// A renews at 31 s, after its lease ran out at 30 s. Either way B asks at
+// 35 s and its program goes on at 51 s (it asks again if it was refused),
+// so nothing before the question but the renewal's time tells the stories
+// apart. assumed is A reading the silence as a renewal: it works on;
+// otherwise it stops, unfinished, and sends no release.
 func lostRenewalStory(refused, assumed bool) sim.Script {
 	renew := lrStep("renew", func(x *sim.Exec) {
 		if assumed {
@@ -437,33 +443,28 @@ func lostRenewalStory(refused, assumed bool) sim.Script {
 			x.Actor().Holds = false
 		}
 	})
-	a := []sim.Step{lrStep("acquire", func(x *sim.Exec) { x.Acquire(lrSpec) }), renew, lrFinish}
+	a := []sim.Step{lrStep("acquire", func(x *sim.Exec) { x.Acquire(lrSpec) }), renew,
+		lrFinish(`took its renewal's silence as "not renewed"`)}
 	b := []sim.Step{lrTry, lrStep("again", func(x *sim.Exec) {
 		if !x.Actor().Holds {
 			lrAgain(x)
 		}
-		lrFinish.Run(x)
+		lrFinish("was refused the lock").Run(x)
 	})}
+	renewAt, again := lrRenewAt, "B asks again"
+	if refused {
+		// B got the lock at 35 s: its program finishes
+		renewAt, again = sim.CourseTTL+lrMargin, "B finishes"
+	}
 	moves := []sim.Move{
 		sim.Labeled("A", "A acquires"),
-		{Kind: sim.MoveAdvance, D: lrRenewAt, Label: "20 s"},
+		{Kind: sim.MoveAdvance, D: renewAt, Label: secs(renewAt)},
 		sim.Labeled("A", "A renews, no reply"),
-		{Kind: sim.MoveAdvance, D: lrBAsks - lrRenewAt, Label: "35 s: B comes"},
+		{Kind: sim.MoveAdvance, D: lrBAsks - renewAt, Label: "35 s: B comes"},
 		sim.Labeled("B", "B acquires"),
 		sim.Labeled("A", "A finishes"),
 		{Kind: sim.MoveAdvance, D: lrRenewAt + sim.CourseTTL + lrMargin - lrBAsks, Label: "51 s"},
-		sim.Labeled("B", "B asks again"),
-	}
-	if refused {
-		moves = []sim.Move{
-			sim.Labeled("A", "A acquires"),
-			{Kind: sim.MoveAdvance, D: sim.CourseTTL + lrMargin, Label: "31 s: A's work ran long"},
-			sim.Labeled("A", "A renews, no reply"),
-			{Kind: sim.MoveAdvance, D: lrMargin, Label: "32 s: B comes"},
-			sim.Labeled("B", "B acquires"),
-			sim.Labeled("A", "A finishes"),
-			sim.Labeled("B", "B finishes"),
-		}
+		sim.Labeled("B", again),
 	}
 	return sim.Script{
 		Actors:   []sim.ActorSpec{{Name: "A", Program: a}, {Name: "B", Program: b}},
@@ -486,7 +487,13 @@ func sayLostReply(s *Scene, v Frame, said *Said) {
 	}
 	section := "setting-" + slug(story)
 	if k := renewalKind(story); k != "" {
-		section = "setting-" + k
+		// the two kinds say the same but when A renews, which is what the
+		// question asks the learner to reason from (against the TTL)
+		section = "setting-renewal"
+		said.Vars["renew"] = secs(lrRenewAt)
+		if k == lrRenewLate {
+			said.Vars["renew"] = secs(sim.CourseTTL + lrMargin)
+		}
 	}
 	said.Vars["asks"] = v.Text.Get("asks-reads")
 	if s.Value(v.P, "retry") == lrRetryNX {

@@ -20,6 +20,7 @@ import (
 // reads the line and the end of the connection; another address is let
 // in.
 func TestRefusedAtAccept(t *testing.T) {
+	t.Parallel()
 	onBoth(t, Config{ConnBurst: 5, ConnEvery: time.Hour}, func(t *testing.T, s *Server, d termtest.Dialer, addr string) {
 		to := addr
 		if d.Name == "web" {
@@ -62,6 +63,7 @@ func TestRefusedAtAccept(t *testing.T) {
 // next connection of that address is not answered (no version string)
 // until one of them closes; another address's client gets in meanwhile.
 func TestHandshakesTakeTurns(t *testing.T) {
+	t.Parallel()
 	s, addr := testServer(t, Config{})
 	// the turns are held until their connections close, however slow the
 	// machine

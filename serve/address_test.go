@@ -19,6 +19,7 @@ const tooMany = "too many new sessions from your address at once"
 // transports. Once the address has used its new identities a page served
 // to a new browser there carries no cookie.
 func TestCookielessFlood(t *testing.T) {
+	t.Parallel()
 	simtest.SkipUnlessSlow(t)
 	onBoth(t, Config{Clock: newFakeClock()}, func(t *testing.T, s *Server, d termtest.Dialer, _ string) {
 		flood := d.From("127.0.0.200")
@@ -62,6 +63,7 @@ func TestCookielessFlood(t *testing.T) {
 // each one told to wait tries again when the wait is over; on both
 // transports.
 func TestClassBehindOneAddress(t *testing.T) {
+	t.Parallel()
 	simtest.SkipUnlessSlow(t)
 	clock := newFakeClock()
 	onBoth(t, Config{Clock: clock}, func(t *testing.T, s *Server, d termtest.Dialer, _ string) {
@@ -88,6 +90,7 @@ func TestClassBehindOneAddress(t *testing.T) {
 // TestSessionsPerAddress: -max-sessions-per-address, when set, caps one
 // address's terminal sessions, with a line; another address gets in.
 func TestSessionsPerAddress(t *testing.T) {
+	t.Parallel()
 	onBoth(t, Config{SessionsPerAddress: 2}, func(t *testing.T, s *Server, d termtest.Dialer, _ string) {
 		one := d.From("127.0.0.5")
 		for range 2 {

@@ -22,6 +22,7 @@ func shell(name string, args []string) *exec.Cmd {
 // stdout, stderr and exit status are the client's, at the lowest CPU
 // priority; one that is not marked runs in the server.
 func TestChild(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("sh"); err != nil {
 		t.Skip("no sh to run a child with")
 	}
@@ -53,6 +54,7 @@ func TestChild(t *testing.T) {
 // slot comes back once the process is gone. The grace before SIGKILL is
 // a millisecond: the test waits for the process to end, not for a second.
 func TestChildStopped(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("sh"); err != nil {
 		t.Skip("no sh to run a child with")
 	}

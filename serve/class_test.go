@@ -81,6 +81,7 @@ func (c *recordingClass) last() Identity {
 // instructor is a key in the instructors file as it is when the session
 // opens.
 func TestClassHook(t *testing.T) {
+	t.Parallel()
 	teacher, student := termtest.NewKey(t), termtest.NewKey(t)
 	file := filepath.Join(t.TempDir(), "instructors")
 	writeKeys(t, file, teacher)

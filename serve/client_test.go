@@ -25,7 +25,8 @@ func testServer(t testing.TB, cfg Config) (*Server, string) {
 func startServer(t testing.TB, cfg Config) (*Server, string, func()) {
 	t.Helper()
 	if cfg.HostKey == "" {
-		cfg.HostKey = filepath.Join(t.TempDir(), "host_ed25519")
+		cfg.HostKey = filepath.Join(t.TempDir(), "host_key")
+		termtest.WriteHostKey(t, cfg.HostKey) // P-256 under the race detector
 	}
 	if cfg.Log == nil {
 		cfg.Log = log.New(&testLog{}, "", 0)

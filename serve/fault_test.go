@@ -14,6 +14,7 @@ import (
 // forwarding, ends that session with a line to the student and a line in
 // the server's log; the session beside it goes on; on both transports.
 func TestFault(t *testing.T) {
+	t.Parallel()
 	simtest.SkipUnlessSlow(t)
 	for _, where := range []string{"key", "resize"} {
 		t.Run(where, func(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 // size reaches the course, and that view, drawn, was the too-small
 // notice (a tab that painted only its first frame kept it; issue 53).
 func TestFirstFrameIsTheScreen(t *testing.T) {
+	t.Parallel()
 	_, addr, base := webServer(t, Config{})
 	conn, _, err := termtest.NewBrowser(t).Dial(base, "/ws/", base)
 	if err != nil {

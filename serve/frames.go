@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/ansi/parser"
 )
 
 // FPS is the most frames a second a served session draws over time, and
@@ -231,11 +232,12 @@ func (f *frames) paint(view string) {
 		b.WriteString(ansi.CursorPosition(1, i+1))
 		// a line is measured once, and cut and measured again only when
 		// wider than the terminal (most lines fit)
-		width := ansi.StringWidth(line)
+		width := lineWidth(line)
 		if f.w > 0 && width > f.w {
 			line = ansi.Truncate(line, f.w, "")
-			width = ansi.StringWidth(line) // a wide rune at the edge leaves a column
+			width = lineWidth(line) // a wide rune at the edge leaves a column
 		}
+		line, width = blankTail(line, width)
 		b.WriteString(line)
 		if width < f.w {
 			b.WriteString(ansi.EraseLineRight)
@@ -271,4 +273,54 @@ func (f *frames) stop() {
 		_, _ = io.WriteString(f.out, ansi.ResetSgrExtMouseMode+ansi.ResetAnyEventMouseMode+ansi.ResetBracketedPasteMode+
 			ansi.ShowCursor+ansi.ResetAltScreenSaveCursorMode)
 	}
+}
+
+// blankTail is line without the spaces it ends with, and its width
+// without them, when those spaces are drawn in the terminal's default
+// colours: after no escape sequence, or after an SGR reset as the last
+// one. The erase to the row's end that follows a line narrower than the
+// terminal blanks those cells as the spaces would, in fewer bytes: a
+// view pads its rows to the width, and an empty row was as many spaces
+// (a fifth of a session's bytes, each one parsed by the terminal).
+func blankTail(line string, width int) (string, int) {
+	trimmed := strings.TrimRight(line, " ")
+	n := len(line) - len(trimmed)
+	if n == 0 {
+		return line, width
+	}
+	if i := strings.LastIndexByte(trimmed, '\x1b'); i >= 0 {
+		if rest := trimmed[i:]; !strings.HasPrefix(rest, "\x1b[0m") && !strings.HasPrefix(rest, "\x1b[m") {
+			return line, width // the spaces may be styled: a background, an underline
+		}
+	}
+	return trimmed, width - n
+}
+
+// lineWidth is ansi.StringWidth(s), the columns s fills on a terminal,
+// with a printable ASCII character that no other character joins counted
+// as one column at once: ansi.StringWidth finds the grapheme cluster of
+// each character, a space included, and a frame's lines are mostly
+// spaces and ASCII (measuring them was a sixth of drawing a 400x200
+// frame). Escape sequences fill no column, as there.
+func lineWidth(s string) int {
+	state, width := parser.GroundState, 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		next, action := parser.Table.Transition(state, c)
+		if action != parser.PrintAction && next != parser.Utf8State {
+			state = next
+			continue
+		}
+		state = parser.GroundState
+		// the next byte ASCII: no mark, joiner or selector can follow to
+		// make a cluster of c
+		if c < 0x80 && (i+1 == len(s) || s[i+1] < 0x80) {
+			width++
+			continue
+		}
+		cluster, w := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
+		width += w
+		i += len(cluster) - 1
+	}
+	return width
 }

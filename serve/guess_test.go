@@ -35,6 +35,7 @@ func (seatingClass) Seat(_ context.Context, id Identity) (string, bool, error) {
 // the wait is over; another address is not held; the held address is
 // logged once; on both transports.
 func TestClassCodeGuesses(t *testing.T) {
+	t.Parallel()
 	clock := newFakeClock()
 	onBoth(t, Config{Clock: clock, Class: seatingClass{}}, func(t *testing.T, s *Server, d termtest.Dialer, _ string) {
 		guesser := d.From("127.0.0.12")
@@ -57,6 +58,7 @@ func TestClassCodeGuesses(t *testing.T) {
 // TestClassSize: a class has ClassSize sessions at once; the next join is
 // refused, and a session in no class still gets in; on both transports.
 func TestClassSize(t *testing.T) {
+	t.Parallel()
 	onBoth(t, Config{Class: seatingClass{}, ClassSize: 2}, func(t *testing.T, _ *Server, d termtest.Dialer, _ string) {
 		for range 2 {
 			d.New(t).Open(t, termtest.At{Class: "k7q2a"}, 80, 24).WaitFor("1  race")
@@ -72,6 +74,7 @@ func TestClassSize(t *testing.T) {
 // seats, then the line; an instructor still gets in; the class's
 // students fill its seats; on both transports.
 func TestClassSeatsKept(t *testing.T) {
+	t.Parallel()
 	teacher := termtest.NewKey(t)
 	file := filepath.Join(t.TempDir(), "instructors")
 	writeKeys(t, file, teacher)

@@ -37,7 +37,7 @@ func shellLab(script string) (lab.Child, func() []*exec.Cmd) {
 // lab on the learner's own lock.
 func ownLock(t *testing.T, addr string) *termtest.Term {
 	t.Helper()
-	tm := termtest.Open(t, termtest.Dial(t, addr, "s", termtest.NewKey(t)), "xterm-256color", 120, 40)
+	tm := termtest.Open(t, termtest.Dial(t, addr, "s", termtest.NewKey(t)), "xterm-256color", 80, 24)
 	tm.WaitFor("the course:")
 	tm.Send("/lab\r")
 	tm.WaitFor("break this lock")
@@ -65,6 +65,7 @@ func gone(t *testing.T, pid int, what string) {
 // the process it starts: its report is what the session shows, and esc
 // kills a search still running (the process is waited for and gone).
 func TestLabSearchInChild(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("sh"); err != nil {
 		t.Skip("no sh to run a child with")
 	}
@@ -98,6 +99,7 @@ func TestLabSearchInChild(t *testing.T) {
 // TestLabSearchesQueue: past Config.LabSearches, a session's search waits
 // for another's process to end before its own starts.
 func TestLabSearchesQueue(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("sh"); err != nil {
 		t.Skip("no sh to run a child with")
 	}

@@ -16,6 +16,7 @@ import (
 // key, and closes the session after the idle time with one line. Time is
 // the fake clock's: keys are the only activity.
 func TestIdle(t *testing.T) {
+	t.Parallel()
 	clock := newFakeClock()
 	onBoth(t, Config{Clock: clock, Idle: 10 * time.Minute, MaxTime: -1}, func(t *testing.T, _ *Server, d termtest.Dialer, _ string) {
 		tm := d.New(t).Open(t, termtest.At{}, 80, 24)
@@ -36,6 +37,7 @@ func TestIdle(t *testing.T) {
 
 // TestMaxTime closes a session at its time limit, keys or not.
 func TestMaxTime(t *testing.T) {
+	t.Parallel()
 	clock := newFakeClock()
 	onBoth(t, Config{Clock: clock, Idle: -1, MaxTime: time.Hour}, func(t *testing.T, _ *Server, d termtest.Dialer, _ string) {
 		tm := d.New(t).Open(t, termtest.At{}, 80, 24)
@@ -96,6 +98,7 @@ func (c touchingClass) Leave(s *Session)                         {}
 // of the instructor's moves: the warning goes, and the idle close waits
 // from the touch.
 func TestTouchKeepsALessonOpen(t *testing.T) {
+	t.Parallel()
 	clock := newFakeClock()
 	c := touchingClass{joined: make(chan *Session, 1)}
 	onBoth(t, Config{Clock: clock, Idle: 10 * time.Minute, MaxTime: -1, Class: c}, func(t *testing.T, _ *Server, d termtest.Dialer, _ string) {
@@ -124,6 +127,7 @@ func TestTouchKeepsALessonOpen(t *testing.T) {
 // the idle warning had been given, once: a touch sends the screen a
 // message only to clear a warning on it, as each message costs a view.
 func TestKeyReportsTheWarning(t *testing.T) {
+	t.Parallel()
 	clock := newFakeClock()
 	var warned []time.Duration
 	l := &limits{clock: clock, idle: 10 * time.Minute, warn: func(left time.Duration) { warned = append(warned, left) }, end: func(string) {}}

@@ -13,6 +13,7 @@ import (
 // laptop) are two sessions in the server's log: each line names the
 // key's id and the session's own, and the two differ.
 func TestLogNamesEachSession(t *testing.T) {
+	t.Parallel()
 	tl := &testLog{}
 	_, addr := testServer(t, Config{Log: log.New(tl, "", 0)})
 	key := termtest.NewKey(t)

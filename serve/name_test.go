@@ -16,6 +16,7 @@ import (
 // USER-TOKEN of a keyless SSH session, the browser of a web tab (which
 // has no key).
 func TestNamePromptSaysHowTheNameIsKept(t *testing.T) {
+	t.Parallel()
 	st := views.NewStyles(lipgloss.NewRenderer(nil, termenv.WithProfile(termenv.Ascii)), false)
 	for _, c := range []struct {
 		what     string

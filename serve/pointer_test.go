@@ -12,6 +12,7 @@ import (
 // it out resolves to the code for the command that names it; a pointer
 // it never gave stays as typed.
 func TestFetchByPointer(t *testing.T) {
+	t.Parallel()
 	s := &Server{stories: storycode.NewShelf(8)}
 	fetch := fetchFor("2222", s.stories)
 	short, _ := fencingCode(t)

@@ -17,6 +17,7 @@ import (
 // the contents, the race's prediction and its one OK; then the same key
 // comes back to the exact place, with no name asked.
 func TestCourseOverSSH(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	_, addr := testServer(t, Config{AskName: true, Dir: dir})
 	key := termtest.NewKey(t)
@@ -112,6 +113,7 @@ func seedOn(t *testing.T, screen string) string {
 // TestShutdown: closing the server ends its sessions with a line, on
 // both transports.
 func TestShutdown(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"ssh", "web"} {
 		t.Run(name, func(t *testing.T) {
 			s, addr, stop := startServer(t, Config{})
@@ -130,6 +132,7 @@ func TestShutdown(t *testing.T) {
 // TestKeyless lets a client with no key in, by keyboard-interactive or by
 // a password it does not read, and asks its name each time.
 func TestKeyless(t *testing.T) {
+	t.Parallel()
 	_, addr := testServer(t, Config{AskName: true})
 	byPassword, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: "guest", Auth: []gossh.AuthMethod{gossh.Password("anything")},
 		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: hang})
@@ -149,6 +152,7 @@ func TestKeyless(t *testing.T) {
 
 // TestNoTerminal: no command and no pty is told how to ask for one.
 func TestNoTerminal(t *testing.T) {
+	t.Parallel()
 	_, addr := testServer(t, Config{})
 	s, err := termtest.Dial(t, addr, "student", nil).NewSession()
 	if err != nil {
@@ -168,6 +172,7 @@ func TestNoTerminal(t *testing.T) {
 // TestFull closes the session over the cap with one line, on both
 // transports.
 func TestFull(t *testing.T) {
+	t.Parallel()
 	onBoth(t, Config{MaxSessions: 1}, func(t *testing.T, _ *Server, d termtest.Dialer, _ string) {
 		first := d.New(t).Open(t, termtest.At{User: "a"}, 80, 24)
 		first.WaitFor("1  race")
@@ -182,6 +187,7 @@ func TestFull(t *testing.T) {
 
 // TestSeed: -seed gives every session the same tokens.
 func TestSeed(t *testing.T) {
+	t.Parallel()
 	onBoth(t, Config{Seed: 4242}, func(t *testing.T, _ *Server, d termtest.Dialer, _ string) {
 		tm := d.New(t).Open(t, termtest.At{}, 100, 30)
 		tm.WaitFor("1  race")
@@ -196,6 +202,7 @@ var comeBackAs = regexp.MustCompile(`connect as (guest-[a-z2-9]{8}) to come back
 // connecting as USER-TOKEN comes back as the same student (no name asked,
 // the place kept), and another keyless client is someone else.
 func TestKeylessComesBack(t *testing.T) {
+	t.Parallel()
 	_, addr := testServer(t, Config{AskName: true})
 	tm := termtest.Open(t, termtest.Dial(t, addr, "guest", nil), "xterm-256color", 100, 30)
 	m := comeBackAs.FindStringSubmatch(tm.WaitFor("Your name, as the class will see it"))

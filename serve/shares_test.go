@@ -126,6 +126,7 @@ func refused(t *testing.T, what string, r result, want ...string) {
 // once; the next is refused in one line, another key's runs, and once one
 // of the key's commands ends the key may run another.
 func TestCommandsPerKey(t *testing.T) {
+	t.Parallel()
 	h := newHolding(false)
 	s, addr := testServer(t, Config{Clock: newFakeClock(), Commands: map[string]Command{"hold": h.command()}})
 	flood := termtest.Dial(t, addr, "s", termtest.NewKey(t))
@@ -155,6 +156,7 @@ func TestCommandsPerKey(t *testing.T) {
 // TestCommandsInAll: the commands' budget in all holds whatever the keys,
 // and keyless clients share one address's budget.
 func TestCommandsInAll(t *testing.T) {
+	t.Parallel()
 	h := newHolding(false)
 	_, addr := testServer(t, Config{Clock: newFakeClock(), MaxCommands: 3, CommandsPerKey: 2,
 		Commands: map[string]Command{"hold": h.command()}})
@@ -176,6 +178,7 @@ func TestCommandsInAll(t *testing.T) {
 // TestKeylessShareAnAddress: without a key, the budget per key is one
 // address's.
 func TestKeylessShareAnAddress(t *testing.T) {
+	t.Parallel()
 	h := newHolding(false)
 	_, addr := testServer(t, Config{Clock: newFakeClock(), CommandsPerKey: 1, Commands: map[string]Command{"hold": h.command()}})
 	defer close(h.let)
@@ -191,6 +194,7 @@ func TestKeylessShareAnAddress(t *testing.T) {
 // line; what it writes after never reaches the client; one that does not
 // heed its context keeps its key's slot until it returns.
 func TestCommandStopped(t *testing.T) {
+	t.Parallel()
 	for _, heed := range []bool{true, false} {
 		t.Run(fmt.Sprintf("heeds its context %v", heed), func(t *testing.T) {
 			clock := newFakeClock()
@@ -241,6 +245,7 @@ func waitSessions(t *testing.T, s *Server, n int) {
 // terminal sessions (tabs); the next is refused in one line and none is
 // closed for it.
 func TestSessionsPerKey(t *testing.T) {
+	t.Parallel()
 	onBoth(t, Config{}, func(t *testing.T, s *Server, d termtest.Dialer, addr string) {
 		who := d.New(t)
 		var open []*termtest.Term
@@ -308,6 +313,7 @@ func endsWith(t *testing.T, d termtest.Dialer, tm *termtest.Term, refused bool, 
 // in tabs, have filled the rest; commands have a budget of their own and
 // still run.
 func TestInstructorSlots(t *testing.T) {
+	t.Parallel()
 	teacher := termtest.NewKey(t)
 	file := filepath.Join(t.TempDir(), "instructors")
 	writeKeys(t, file, teacher)

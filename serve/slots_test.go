@@ -13,6 +13,7 @@ import (
 // gets both instructor slots of a server of four; a third projector tab
 // is refused with its line.
 func TestProjectorTabsKeepTheirOwnSlots(t *testing.T) {
+	t.Parallel()
 	teacher := termtest.NewKey(t)
 	file := filepath.Join(t.TempDir(), "instructors")
 	writeKeys(t, file, teacher)

@@ -25,6 +25,7 @@ func fencingCode(t *testing.T) (string, play.Position) {
 // TestStoryOnATerminal: ssh -t HOST story CODE opens the course at the
 // code's place, not at the student's saved one.
 func TestStoryOnATerminal(t *testing.T) {
+	t.Parallel()
 	_, addr := testServer(t, Config{})
 	code, _ := fencingCode(t)
 	tm := termtest.OpenCmd(t, termtest.Dial(t, addr, "student", termtest.NewKey(t)), "xterm-256color", 200, 30, nil, "story "+code)

@@ -19,6 +19,7 @@ import (
 // TabLinkLife has passed (and is spent by the try); a server keeps at
 // most maxTabLinks unused, and an expired one frees its place.
 func TestTabLinksOnceAndShort(t *testing.T) {
+	t.Parallel()
 	var tl tabLinks
 	now := time.Date(2026, 12, 6, 9, 0, 0, 0, time.UTC)
 	g := tabGrant{keyHash: "k", user: "prof", code: "k7q2a", expires: now.Add(TabLinkLife)}
@@ -65,6 +66,7 @@ func TestTabLinksOnceAndShort(t *testing.T) {
 // was made for, leading its class, with no key of its own (a tab makes
 // no link); the link's key, taken out of -instructors since, opens none.
 func TestTabIdentity(t *testing.T) {
+	t.Parallel()
 	key := termtest.NewKey(t)
 	path := filepath.Join(t.TempDir(), "instructors")
 	if err := os.WriteFile(path, gossh.MarshalAuthorizedKey(key.PublicKey()), 0o600); err != nil {

@@ -35,6 +35,7 @@ func onBoth(t *testing.T, cfg Config, test func(t *testing.T, s *Server, d termt
 // resize laid out again, a story code opened at its place, and a fault
 // that ends its own session only, with its line.
 func TestBothTransports(t *testing.T) {
+	t.Parallel()
 	onBoth(t, Config{AskName: true}, func(t *testing.T, s *Server, d termtest.Dialer, addr string) {
 		s.faults = func(at string, ses *Session) bool { return at == "key" && ses.Name == "boom" }
 

@@ -158,6 +158,7 @@ const endKey = "\x1d" // ctrl+], EndKey
 // ends it, and so does the student's session ending; each watch is in the
 // class's record.
 func TestWatch(t *testing.T) {
+	t.Parallel()
 	watchServer(t, func(t *testing.T, c *watchClass, key gossh.Signer, d termtest.Dialer, addr string) {
 		ann := named(t, d.New(t).Open(t, termtest.At{}, 80, 24), "ann")
 		prof := teacherOn(t, addr, key, 100, 30)
@@ -270,6 +271,7 @@ var filterOn = regexp.MustCompile(`Filter: (\S*)`)
 // no one's session; the instructor's ctrl+] ends the pair (the watch goes
 // on), the student's ends it all.
 func TestPair(t *testing.T) {
+	t.Parallel()
 	watchServer(t, func(t *testing.T, c *watchClass, key gossh.Signer, d termtest.Dialer, addr string) {
 		ann := named(t, d.New(t).Open(t, termtest.At{}, 80, 24), "ann")
 		prof := teacherOn(t, addr, key, 100, 30)
@@ -374,6 +376,7 @@ func TestPair(t *testing.T) {
 // the instructor's session ending ends the watch, and the student's line
 // goes.
 func TestWatchEnds(t *testing.T) {
+	t.Parallel()
 	watchServer(t, func(t *testing.T, c *watchClass, key gossh.Signer, d termtest.Dialer, addr string) {
 		ann := named(t, d.New(t).Open(t, termtest.At{}, 120, 40), "ann")
 		ann.Send("\r")
@@ -430,6 +433,7 @@ func TestWatchEnds(t *testing.T) {
 // ending ends its show but not the watch; the student's ctrl+] ends it
 // all.
 func TestShowTheRoom(t *testing.T) {
+	t.Parallel()
 	watchServer(t, func(t *testing.T, c *watchClass, key gossh.Signer, d termtest.Dialer, addr string) {
 		c.hold(false)
 		ann := named(t, d.New(t).Open(t, termtest.At{}, 80, 24), "ann")

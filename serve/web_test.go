@@ -53,6 +53,7 @@ func serveWeb(t testing.TB, s *Server) string {
 // race's prediction and its one OK, a resize laid out again; then the same
 // browser comes back, not asked its name again.
 func TestCourseOverWeb(t *testing.T) {
+	t.Parallel()
 	_, _, base := webServer(t, Config{AskName: true})
 	br := termtest.NewBrowser(t)
 	resp, err := br.Client.Get(base + "/")
@@ -124,6 +125,7 @@ func TestCourseOverWeb(t *testing.T) {
 // TestWebStoryCode: /s/CODE opens the course at the code's place, and y
 // there shows the code's link.
 func TestWebStoryCode(t *testing.T) {
+	t.Parallel()
 	_, _, base := webServer(t, Config{PublicURL: "https://class.example.org/"})
 	code, _ := fencingCode(t)
 	tm := termtest.NewBrowser(t).Open(t, base, "/ws/s/"+code, 200, 30)
@@ -141,6 +143,7 @@ func TestWebStoryCode(t *testing.T) {
 // TestWebOrigin: a page of another origin cannot open a session; the
 // page's own can.
 func TestWebOrigin(t *testing.T) {
+	t.Parallel()
 	s, _, base := webServer(t, Config{})
 	br := termtest.NewBrowser(t)
 	conn, resp, err := br.Dial(base, "/ws/", "https://evil.example")
@@ -160,6 +163,7 @@ func TestWebOrigin(t *testing.T) {
 // TestWebFault: a panic in one tab's program ends that tab, with a line,
 // and the tab beside it goes on.
 func TestWebFault(t *testing.T) {
+	t.Parallel()
 	s, _, base := webServer(t, Config{AskName: true})
 	s.faults = func(at string, ses *Session) bool {
 		return at == "key" && ses.Name == "boom"
@@ -190,6 +194,7 @@ func TestWebFault(t *testing.T) {
 // one session, an SSH session open refuses a tab with the line that
 // says so; one browser may have SessionsPerKey tabs.
 func TestWebLimits(t *testing.T) {
+	t.Parallel()
 	_, addr, base := webServer(t, Config{MaxSessions: 1})
 	ssh := termtest.Open(t, termtest.Dial(t, addr, "student", termtest.NewKey(t)), "xterm", 80, 24)
 	ssh.WaitFor("1  race")
@@ -212,6 +217,7 @@ func TestWebLimits(t *testing.T) {
 // TestWebIdle: an idle tab is warned and closed as an idle SSH session
 // is, the line on its terminal and as the close frame's reason.
 func TestWebIdle(t *testing.T) {
+	t.Parallel()
 	clock := newFakeClock()
 	_, _, base := webServer(t, Config{Clock: clock, Idle: 10 * time.Minute, MaxTime: -1})
 	tm := termtest.NewBrowser(t).Open(t, base, "/ws/", 80, 24)
@@ -230,6 +236,7 @@ func TestWebIdle(t *testing.T) {
 // address is the connection's unless -trust-proxy, which takes the last
 // X-Forwarded-For entry (the one the proxy added), never a forged first.
 func TestWebTLSAndProxy(t *testing.T) {
+	t.Parallel()
 	s, _ := testServer(t, Config{})
 	hs := httptest.NewTLSServer(s.WebHandler())
 	defer hs.Close()
@@ -299,6 +306,7 @@ func TestWebNoLeaks(t *testing.T) {
 // TestWebStoryPointer: a story code kept on the server's shelf opens by
 // its short pointer at /s/, as it does in an SSH command.
 func TestWebStoryPointer(t *testing.T) {
+	t.Parallel()
 	s, _, base := webServer(t, Config{})
 	code, _ := fencingCode(t)
 	ptr := s.stories.Put(code)

@@ -21,6 +21,7 @@ var webIDForm = regexp.MustCompile(`^web-[0-9a-f]{12}$`)
 // another. The name it gives reaches the class without its bidirectional
 // controls.
 func TestWebIDIsNoCookie(t *testing.T) {
+	t.Parallel()
 	class := &recordingClass{}
 	_, _, base := webServer(t, Config{Class: class, AskName: true})
 	const cookie = "0123456789abcdef0123456789abcdef"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -309,7 +310,8 @@ func fields(typ string, cmd *redis.Cmd) ([]Field, error) {
 		fs = append(fs, Field{flat[i], v})
 	}
 	if typ == "hash" {
-		slices.SortFunc(fs, func(a, b Field) int { return strings.Compare(a.Name, b.Name) })
+		// sort.Slice, not slices.SortFunc: see Foreign's sort (sweep.go).
+		sort.Slice(fs, func(i, j int) bool { return fs[i].Name < fs[j].Name })
 	}
 	return fs, nil
 }

@@ -68,6 +68,7 @@ func classKeyLines() [][2]string {
 		{"F", "ask the class to follow your place (again: stop asking)"},
 		{"H", "hold the class: followers stay on your place (again: release it)"},
 		{"S", "the summary: each student's progress, the class's answers"},
+		{"V", "the poll whole: the question's setup, every choice, the counts"},
 		{"m", "the school roster against the class (with -roster)"},
 		{"I", "a one-time link to this view in a browser tab (with -web)"},
 		{"→ ←", "step the scene you lead, beside the class view"},

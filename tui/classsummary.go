@@ -69,24 +69,8 @@ func (p *summaryPage) View() string {
 	st, w, h := a.com.Styles, a.com.Width, a.com.Height
 	ss := a.students()
 	title := truncate(st.Title.Render("class "+a.cls.part.Code())+" · summary of "+students(len(ss)), w)
-	lines := p.lines(ss, w)
-	rows := max(h-2, 1)
-	if len(lines) > rows {
-		rows--
-	}
-	p.rows = rows
-	top := min(p.top, max(len(lines)-rows, 0))
-	body := lines[top:min(top+rows, len(lines))]
-	if len(lines) > rows+1 || top > 0 {
-		var more []string
-		if below := len(lines) - top - len(body); below > 0 {
-			more = append(more, fmt.Sprintf("%d more lines below", below))
-		}
-		if top > 0 {
-			more = append(more, fmt.Sprintf("%d above", top))
-		}
-		body = append(body, st.Dim.Render(truncate("… "+strings.Join(more, ", ")+" · ↑↓[] scroll", w)))
-	}
+	var body []string
+	body, p.top, p.rows = scrollRows(st, p.lines(ss, w), p.top, h, w)
 	help := truncate(st.Dim.Render(views.HelpLine(p.KeyMap().ShortHelp())), w)
 	return fitRows(title+"\n"+strings.Join(body, "\n"), h-1) + "\n" + help
 }

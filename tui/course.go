@@ -95,6 +95,9 @@ type entry struct {
 	answered, answeredRight  bool
 	score                    *progress.Score // a quiz's latest score
 	lab                      bool
+	// left is where the learner left the lab's story last time ("a story
+	// at step 3"), on the lab's title row; "" for none
+	left string
 	// width is the list's width: the title leaves out the dive, and the
 	// summary wraps to two rows, to read whole in it
 	width int
@@ -134,10 +137,17 @@ func (e entry) Title() string {
 	if e.answered && e.score == nil {
 		guess = map[bool]string{true: " · predicted right", false: " · predicted wrong"}[e.answeredRight]
 	}
+	if e.left != "" {
+		guess = " · last time: " + e.left
+	}
 	t := fmt.Sprintf("%s %s  %-11s %s · %s%s", mark, n, e.id, e.title, e.dive, guess)
 	if e.width > 0 && ansi.StringWidth(t) > e.width-2 {
 		// the dive is on the scene's own page: the title stays whole
 		t = fmt.Sprintf("%s %s  %-11s %s%s", mark, n, e.id, e.title, guess)
+	}
+	if e.width > 0 && ansi.StringWidth(t) > e.width-2 && e.left != "" {
+		// the lab's place is the lab's to offer once opened
+		t = fmt.Sprintf("%s %s  %-11s %s", mark, n, e.id, e.title)
 	}
 	return t
 }
@@ -466,20 +476,6 @@ func (t *Contents) refreshMenu() {
 	t.menu = t.newMenu()
 	t.menu.SetSize(w, h)
 	t.reselect(sel)
-}
-
-// SaveProgress records the learner's own place (the moment on screen:
-// scene, settings, seed, step; during a visit, the place it left), for
-// "continue where you left off"; call it when the program ends.
-func (a *session) SaveProgress() {
-	if a.pl == nil {
-		return
-	}
-	// a story of the lab is saved as it stands too: its position carries
-	// its lock and schedule, and opening the lab next time offers it back
-	if err := a.course.SaveMoment(a.pl.Session); err != nil {
-		a.pl.SetErr("saving progress: " + err.Error())
-	}
 }
 
 // Init starts nothing: the list is built.

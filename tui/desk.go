@@ -151,7 +151,7 @@ func (d *Desk) View() string {
 	if pollRows < len(poll) {
 		// what the poll cannot show is said, on its last row
 		cut := len(poll) - pollRows + 1
-		poll = append(clip(poll, pollRows-1), st.Dim.Render(truncate(fmt.Sprintf("… %d more lines of the poll: a taller window shows them", cut), w)))
+		poll = append(clip(poll, pollRows-1), st.Dim.Render(truncate(fmt.Sprintf("… %d more lines of the poll · V shows it whole", cut), w)))
 	}
 	left := max(rows-pollRows, 0)
 	need := max(len(d.students), 1) + 1 // its column heads
@@ -374,6 +374,8 @@ func (p *deskPage) Update(msg tea.Msg) (Component, tea.Cmd) {
 		return p, nil
 	case key.Matches(k, summaryKey):
 		return &summaryPage{a: a, back: p}, nil
+	case key.Matches(k, pollKey):
+		return &pollPage{board: c.board, back: p}, nil
 	case key.Matches(k, classKeysKey):
 		// the class view's own keys, not the scene's beside it
 		return &classKeysPage{a: a, back: p}, nil
@@ -476,11 +478,11 @@ func (p *deskPage) KeyMap() help.KeyMap {
 	return keyList{short: bs, full: [][]key.Binding{full}}
 }
 
-// isDesk reports the class view's page, or the summary or the school
-// roster standing in for it.
+// isDesk reports the class view's page, or the summary, the school
+// roster, the keys page or the poll standing in for it.
 func isDesk(c Component) bool {
 	_, ok := c.(*deskPage)
-	return ok || isSummary(c) || isRosterPage(c) || isClassKeys(c)
+	return ok || isSummary(c) || isRosterPage(c) || isClassKeys(c) || isPollPage(c)
 }
 
 func short(b key.Binding, keys, desc string) key.Binding {

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -44,7 +43,7 @@ func (d *Desk) otherPolls(q class.Question) []string {
 			continue
 		}
 		out = append(out, truncate(st.Bold.Render("earlier in the lesson: "+o.Q.Label()), w))
-		out = append(out, pollQuestion(st, o.Question, w)...)
+		out = append(out, pollQuestion(o.Question, w)...)
 		var counts []string
 		for i, n := range o.Chosen {
 			counts = append(counts, fmt.Sprintf("%d: %d", i+1, n))
@@ -64,7 +63,7 @@ func (d *Desk) otherPolls(q class.Question) []string {
 // pollOf is the poll p of the instructor's story.
 func (d *Desk) pollOf(p class.Poll) []string {
 	st, w := d.com.Styles, d.w
-	out := pollQuestion(st, p.Question, w)
+	out := pollQuestion(p.Question, w)
 	head := p.Headline()
 	if p.State == class.Open && !d.since.IsZero() {
 		head = "open " + span(d.now.Sub(d.since)) + " · " + head
@@ -150,13 +149,13 @@ func (d *Desk) pollWhole(p class.Poll) []string {
 // choiceRows are choice i of poll p, numbered, wrapped at the desk's
 // width with its later rows indented.
 func (d *Desk) choiceRows(p class.Poll, i int) []string {
-	return choiceRows(d.com.Styles, i, p.Choices[i], d.w)
+	return choiceRows(i, p.Choices[i], d.w)
 }
 
-// choiceRows are choice c, the i-th (0-based), numbered, wrapped at width
-// w with its later rows indented.
-func choiceRows(st views.Styles, i int, c string, w int) []string {
-	rows := strings.Split(wrapAll(st, fmt.Sprintf("%d %s", i+1, c), max(w-2, 1)), "\n")
+// choiceRows are choice c, the i-th (0-based), numbered, wrapped between
+// words at width w with its later rows indented.
+func choiceRows(i int, c string, w int) []string {
+	rows := strings.Split(wrapWords(fmt.Sprintf("%d %s", i+1, c), max(w-2, 1)), "\n")
 	for j := 1; j < len(rows); j++ {
 		rows[j] = "  " + rows[j]
 	}
@@ -191,7 +190,7 @@ func choicesWhole(st views.Styles, choices []string, counts []int, w int) []stri
 	rows := make([][]string, len(choices))
 	tails := make([]string, len(choices))
 	for i, c := range choices {
-		rows[i] = choiceRows(st, i, c, w)
+		rows[i] = choiceRows(i, c, w)
 		col = max(col, ansi.StringWidth(rows[i][len(rows[i])-1]))
 		pct := 0.0
 		if total > 0 {
@@ -223,24 +222,13 @@ func choicesWhole(st views.Styles, choices []string, counts []int, w int) []stri
 	return out
 }
 
-// sentenceEnd ends a sentence that another follows.
-var sentenceEnd = regexp.MustCompile(`[.?!]\s+`)
-
-// pollQuestion is a poll's question in two rows at width w: whole if it
-// fits; else "…" and as many of its last sentences as fit, the question
-// itself last, rather than its start cut before the question is asked.
-func pollQuestion(st views.Styles, q string, w int) []string {
-	text := q
-	for rest := q; len(strings.Fields(st.Wrap(text, w, 3))) > len(strings.Fields(st.Wrap(text, w, 2))); {
-		end := sentenceEnd.FindStringIndex(rest)
-		if end == nil {
-			break // one sentence, too long: cut, as any text is
-		}
-		rest = rest[end[1]:]
-		text = "… " + rest
-	}
+// pollQuestion is a poll's question whole at width w, wrapped between
+// words: its setup is what the room reasons from, so no sentence of it is
+// left out (a poll too long for the class view says so, and V shows it
+// whole).
+func pollQuestion(q string, w int) []string {
 	var out []string
-	for _, l := range strings.Split(st.Wrap(text, w, 2), "\n") {
+	for _, l := range strings.Split(wrapWords(q, w), "\n") {
 		if strings.TrimSpace(l) != "" {
 			out = append(out, l)
 		}

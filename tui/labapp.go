@@ -25,9 +25,9 @@ func (a *App) openLab() (*Lab, tea.Cmd) {
 		return l, nil
 	}
 	a.labResumed = true
-	// the first time in this run: where the learner left a story of the
-	// lab last time, if that is where the course was left
-	if pos := a.course.LastPlace(); pos.Lab != nil && a.course.Prog.Moment.Scene == lab.SceneID {
+	// the first time in this run: the story of the lab the learner was
+	// in when locksim last ended, if they were in one
+	if pos, ok := a.course.LabPlace(); ok {
 		return l, a.openLabAt(l, pos)
 	}
 	return l, nil
@@ -123,6 +123,11 @@ func (t *Contents) labEntry() entry {
 		}
 	}
 	e.done = passed == len(levels)
+	if pos, ok := t.course.LabPlace(); ok {
+		// kept apart from the course's last time (the footer's): the lab
+		// opens it again
+		e.left = "a story at step " + itoa(int64(pos.Step))
+	}
 	if passed > 0 && !e.done {
 		e.summary = itoa(int64(passed)) + " of " + itoa(int64(len(levels))) + " levels passed · " + e.summary
 	}
@@ -171,6 +176,7 @@ func (a *session) openLabAt(l *Lab, pos play.Position) tea.Cmd {
 func (a *session) closeLabStory() {
 	story := a.pl
 	a.pl, a.coursePl, a.labStory = a.coursePl, nil, false
+	a.course.LabClosed()
 	a.applyKeys()
 	a.sizeScene(a.com.Width, a.com.Height)
 	story.Run.Close()

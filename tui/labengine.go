@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"regexp"
 	"strings"
 
 	"locksim/lab"
@@ -118,22 +119,24 @@ func joinIDs[T ~string](xs []T) string {
 
 // wrapWords wraps text to w columns at its spaces only, every line kept:
 // a name with a hyphen (pause-half, deadlock-freedom) is never split, as
-// lipgloss's wrap splits it after the hyphen. A word wider than w alone
-// is broken hard.
+// lipgloss's wrap splits it after the hyphen, nor an expiry option from
+// its number ("PX 30000"). The spaces between two words on a row are kept
+// as they are; a row's leading ones go. A word wider than w alone is
+// broken hard.
 func wrapWords(text string, w int) string {
 	w = max(w, 1)
 	var out []string
 	for _, para := range strings.Split(text, "\n") {
 		line := ""
-		for _, word := range strings.Fields(para) {
+		for _, t := range keptWords(para) {
 			switch {
 			case line == "":
-				line = word
-			case ansi.StringWidth(line)+1+ansi.StringWidth(word) <= w:
-				line += " " + word
+				line = t.word
+			case ansi.StringWidth(line)+len(t.gap)+ansi.StringWidth(t.word) <= w:
+				line += t.gap + t.word
 			default:
 				out = append(out, line)
-				line = word
+				line = t.word
 			}
 			for ansi.StringWidth(line) > w {
 				out = append(out, ansi.Truncate(line, w, ""))
@@ -143,4 +146,29 @@ func wrapWords(text string, w int) string {
 		out = append(out, line)
 	}
 	return strings.Join(out, "\n")
+}
+
+// keptWord is a word of a text and the spaces before it.
+type keptWord struct{ gap, word string }
+
+// wordsIn finds each word of a row and the spaces before it.
+var wordsIn = regexp.MustCompile(`([ \t]*)(\S+)`)
+
+// keptWords are para's words, each with the spaces before it (a tab as a
+// space), an expiry option and its number ("PX 30000") as one.
+func keptWords(para string) []keptWord {
+	var out []keptWord
+	ms := wordsIn.FindAllStringSubmatch(para, -1)
+	for i := 0; i < len(ms); i++ {
+		t := keptWord{strings.ReplaceAll(ms[i][1], "\t", " "), ms[i][2]}
+		switch t.word {
+		case "PX", "EX", "PXAT", "EXAT":
+			if i+1 < len(ms) && ms[i+1][2][0] >= '0' && ms[i+1][2][0] <= '9' {
+				t.word += strings.ReplaceAll(ms[i+1][1], "\t", " ") + ms[i+1][2]
+				i++
+			}
+		}
+		out = append(out, t)
+	}
+	return out
 }

@@ -67,7 +67,7 @@ func (l *Lab) listView() string {
 		rows = append(rows, l.helpRows()...)
 	} else {
 		rows = joinLines(append(rows, styleLines(st.Dim, l.wrapped("break a lock by making its moves; fix one until the adversary finds no break")), ""))
-		goal := wrapWords(l.level(l.sel).goal(l.dir, l.propsNamed(l.sel)), l.w)
+		goal := l.wrapped(l.level(l.sel).goal(l.dir, l.propsNamed(l.sel)))
 		foot := l.footerRows()
 		below := strings.Count(goal, "\n") + 1 + 1 // the goal's rule and lines
 		n := len(l.levels) + 1
@@ -236,7 +236,7 @@ func (l *Lab) drawLevelRows(title, what, full string) []string {
 	} else {
 		out = append(out, st.Bold.Render(title))
 	}
-	return append(out, styleLines(st.Dim, wrapWords(goal[len(goal)-1], l.w)))
+	return append(out, styleLines(st.Dim, l.wrapped(goal[len(goal)-1])))
 }
 
 // helpRows is the keys page, in place of the lock: every key of the page
@@ -334,21 +334,12 @@ func fitKeys(bs []key.Binding, w int) []key.Binding {
 	return append(head, last)
 }
 
-// wrapped is wrapAll of text at the lab's width, drawn once for the
+// wrapped is wrapWords of text at the lab's width, drawn once for the
 // frames and layouts that draw the same text again (see Common.memoRows).
 func (l *Lab) wrapped(text string) string {
 	return l.com.memoRows("lab wrap\x00"+itoa(int64(l.w))+"\x00"+text, func() []string {
-		return []string{wrapAll(l.com.Styles, text, l.w)}
+		return []string{wrapWords(text, l.w)}
 	})[0]
-}
-
-// wrapAll wraps text to w columns, every line kept.
-func wrapAll(st views.Styles, text string, w int) string {
-	lines := strings.Split(st.Plain.Width(max(w, 1)).Render(text), "\n")
-	for i := range lines {
-		lines[i] = strings.TrimRight(lines[i], " ")
-	}
-	return strings.Join(lines, "\n")
 }
 
 // partHint is the line under the editor when no error is there: how the
@@ -504,7 +495,7 @@ func (l *Lab) resultRows() []string {
 			// break it, which is the course's lesson, not a bug of the lock
 			// (a level's rule counts it, and there it stays a ✗)
 			msg := "lesson: only " + faultList(v.Break.FaultMoves()) + " breaks it, which no lease survives; not a bug of your lock"
-			out = append(out, indentRest(st.Good.Render("✓ "+id)+" ", styleLines(st.Warn, wrapAll(st, msg, l.w-indent)), indent)...)
+			out = append(out, indentRest(st.Good.Render("✓ "+id)+" ", styleLines(st.Warn, wrapWords(msg, l.w-indent)), indent)...)
 		case v.Status == lab.Fail:
 			msg := v.Message
 			if b := v.Break; b != nil {
@@ -512,9 +503,9 @@ func (l *Lab) resultRows() []string {
 				msg = "broken in " + itoa(int64(len(b.Moves))) + " " + plural(len(b.Moves), "move", "moves") + ", " +
 					itoa(int64(n)) + " " + plural(n, "fault", "faults")
 			}
-			out = append(out, indentRest(st.Bad.Render("✗ "+id)+" ", wrapAll(st, msg, l.w-indent), indent)...)
+			out = append(out, indentRest(st.Bad.Render("✗ "+id)+" ", wrapWords(msg, l.w-indent), indent)...)
 		default:
-			out = append(out, indentRest(st.Warn.Render("! "+id)+" ", wrapAll(st, v.Message, l.w-indent), indent)...)
+			out = append(out, indentRest(st.Warn.Render("! "+id)+" ", wrapWords(v.Message, l.w-indent), indent)...)
 		}
 	}
 	if picked != nil {

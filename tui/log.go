@@ -2,6 +2,7 @@ package tui
 
 import (
 	"strings"
+	"time"
 
 	"locksim/scenes"
 	"locksim/scenes/say"
@@ -26,6 +27,7 @@ func logLines(s sim.Snapshot, sel string, strip bool, digits int, simulated bool
 			}
 			l.Reply = scenes.ShortenTokensN(e.Reply, s.Actors, s.Events, digits)
 			l.Tone = scenes.ToneOf(e)
+			l.Reply += storyPTTL(s, e)
 			switch e.Node {
 			case sim.LockNode:
 			case sim.ResourceNode:
@@ -55,4 +57,19 @@ func logLines(s sim.Snapshot, sel string, strip bool, digits int, simulated bool
 		out = append(out, l)
 	}
 	return out
+}
+
+// storyPTTL labels a PTTL's reply on a live server that runs the story at
+// ÷Scale: the reply stays as the server sent it, in the wire's
+// milliseconds, and the label gives it in story time, as the key's line
+// and the readouts read; "" for any other reply.
+func storyPTTL(s sim.Snapshot, e sim.Event) string {
+	if !s.Live || s.Scale <= 1 || len(e.Args) == 0 || !strings.EqualFold(e.Args[0], "PTTL") {
+		return ""
+	}
+	n, ok := e.Int()
+	if !ok || n < 0 {
+		return ""
+	}
+	return " (ms on the wire: " + sim.FormatSpan(time.Duration(n*int64(s.Scale))*time.Millisecond) + " of story)"
 }

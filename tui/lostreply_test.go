@@ -201,27 +201,6 @@ func TestLostSetGiveUpFitsItsLine(t *testing.T) {
 	}
 }
 
-// TestPollShowsTheQuestionItself: the lost SET's question is four
-// sentences, too long for the class view's two rows at 80 or 60 columns:
-// the poll shows its last sentence, the question the room answers, not its
-// start cut before it.
-func TestPollShowsTheQuestionItself(t *testing.T) {
-	a := openLost(t, scenes.Params{}, 80, 24, "")
-	q := a.pl.Question("predict")
-	if !strings.HasSuffix(q, "When can B get the lock?") {
-		t.Fatalf("the lost SET's question: %q", q)
-	}
-	for _, w := range []int{80, 60} {
-		got := strings.Join(pollQuestion(a.com.Styles, q, w), " ")
-		if !strings.Contains(got, "When can B get the lock?") || len(pollQuestion(a.com.Styles, q, w)) > 2 {
-			t.Errorf("at %d columns the poll shows %q, not the question itself", w, got)
-		}
-	}
-	if got := pollQuestion(a.com.Styles, "When can B get the lock?", 80); len(got) != 1 || got[0] != "When can B get the lock?" {
-		t.Errorf("a question that fits is shown whole: %q", got)
-	}
-}
-
 // TestLostSetCardsSayWhatHappened: in the lost SET story (the plain
 // retry), A's card says A gave up from the moment it did (it was blank),
 // and B's second ask, whose token is new, says so in the log before its

@@ -20,3 +20,24 @@ func (a *session) Moment() Moment {
 // Position is where the open scene stands now, the learner's own moves and
 // prediction included; see play.Position.
 func (a *session) Position() play.Position { return a.pl.Position() }
+
+// SaveProgress records the learner's own place (the moment on screen:
+// scene, settings, seed, step; during a visit, the place it left), for
+// "continue where you left off"; call it when the program ends.
+func (a *session) SaveProgress() {
+	if a.pl == nil {
+		return
+	}
+	// a story of the lab is saved as it stands too, as the lab's place: its
+	// position carries its lock and schedule, and opening the lab next
+	// time offers it back; the course's place stays the course's session
+	// under it, the scene the contents offer as last time's
+	s := a.pl.Session
+	if a.labStory && a.coursePl != nil {
+		a.course.KeepLab(s)
+		s = a.coursePl.Session
+	}
+	if err := a.course.SaveMoment(s); err != nil {
+		a.pl.SetErr("saving progress: " + err.Error())
+	}
+}

@@ -67,7 +67,7 @@ func DefaultKeyMap() KeyMap {
 		Later:     key.NewBinding(key.WithKeys("]")),
 		About:     key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "about")),
 		Hint:      key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "a hint")),
-		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys")),
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Trials:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "run the race 1000 times")),
 		ShowOne:   key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "show me one (after t)")),

@@ -149,10 +149,13 @@ func TestStudentCannotWeakenTheGrade(t *testing.T) {
 // TestDefaultGradeLessons: under the default policy the correct
 // compare-and-delete lock passes, and the fencing lock passes
 // resource-safety; what no lease survives comes in lesson entries of
-// their own, which pass, each with a story code that opens.
+// their own, which pass, each with a story code that opens. The
+// compare-and-delete lock is the table's (acquireSET and releaseCAD in
+// double quotes), so its grade is TestTable's and TestNoLeaseWasted's,
+// made once (gradeOnce).
 func TestDefaultGradeLessons(t *testing.T) {
 	t.Parallel()
-	cad := lockDir(t, map[string]string{"acquire.lua": acquireSET, "release.lua": releaseCAD})
+	cad := "../testdata/table/compare-and-delete"
 	for dir, want := range map[string]string{
 		cad:                  "pass mutual-exclusion=pass resource-safety=pass no-foreign-release=pass deadlock-freedom=pass lesson: mutual-exclusion (pause-past)=pass lesson: mutual-exclusion (clock-jump)=pass lesson: mutual-exclusion (restart)=pass lesson: resource-safety (pause-past)=pass lesson: resource-safety (clock-jump)=pass lesson: resource-safety (restart)=pass",
 		"../testdata/fenced": "pass mutual-exclusion=pass resource-safety=pass no-foreign-release=pass deadlock-freedom=pass lesson: mutual-exclusion (pause-past)=pass lesson: mutual-exclusion (clock-jump)=pass lesson: mutual-exclusion (restart)=pass lesson: resource-safety (restart)=pass",

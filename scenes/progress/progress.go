@@ -41,6 +41,12 @@ type Progress struct {
 	// not only the last one. A file without them reads Place as its
 	// scene's.
 	Places map[string]json.RawMessage `json:"places,omitempty"`
+	// Lab is where the learner left a story of the lab (JSON of
+	// play.Position: its lock and schedule come with it), kept apart from
+	// Moment and Place, which are the course's: a session in the lab never
+	// takes the place of the course's last scene. An older locksim kept it
+	// in Place, with Moment's scene "lab".
+	Lab json.RawMessage `json:"lab,omitempty"`
 	// Levels are the lab's levels passed: a break level once the learner's
 	// schedule broke its property, a fix level once the adversary found no
 	// break of its properties within the bound (level id → passed).
@@ -171,7 +177,9 @@ func (s *Store) Reset() error {
 
 // Merge is own with what other holds that own does not: a scene done or a
 // lab level passed (either's counts), an answer, a quiz score, a scene's
-// place (own's entries win). It writes into own's maps, made when nil.
+// place (own's entries win). Where the learner left, the course's
+// (Moment, Place) and the lab's (Lab), is own's. It writes into own's
+// maps, made when nil.
 func Merge(other, own Progress) Progress {
 	for id, done := range other.Done {
 		if done && !own.Done[id] {

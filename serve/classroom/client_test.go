@@ -23,7 +23,8 @@ const hang = termtest.Hang
 func testServer(t testing.TB, cfg serve.Config) (*serve.Server, string) {
 	t.Helper()
 	if cfg.HostKey == "" {
-		cfg.HostKey = filepath.Join(t.TempDir(), "host_ed25519")
+		cfg.HostKey = filepath.Join(t.TempDir(), "host_key")
+		termtest.WriteHostKey(t, cfg.HostKey) // P-256 under the race detector
 	}
 	if cfg.Log == nil {
 		cfg.Log = log.New(&testLog{t: t}, "", 0)

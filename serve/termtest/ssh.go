@@ -2,8 +2,6 @@ package termtest
 
 import (
 	"bytes"
-	"crypto/ed25519"
-	"crypto/rand"
 	"errors"
 	"io"
 	"net"
@@ -13,10 +11,11 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 )
 
-// NewKey is a fresh ed25519 client key.
+// NewKey is a fresh client key: ed25519, or P-256 under the race
+// detector (see keyExchanges).
 func NewKey(t testing.TB) gossh.Signer {
 	t.Helper()
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	priv, err := newPrivateKey()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +53,7 @@ func DialFrom(from, addr, user string, key gossh.Signer) (*gossh.Client, error) 
 		return nil, err
 	}
 	c, chans, reqs, err := gossh.NewClientConn(conn, addr, &gossh.ClientConfig{User: user, Auth: auth,
-		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: Hang})
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: Hang, Config: gossh.Config{KeyExchanges: keyExchanges}})
 	if err != nil {
 		conn.Close()
 		return nil, err

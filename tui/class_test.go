@@ -359,7 +359,7 @@ func TestClassViewFromTheContents(t *testing.T) {
 	}
 	drive(t, teacher.a, keys("l")...)
 	drive(t, teacher.a, tea.KeyMsg{Type: tea.KeyDown}, tea.KeyMsg{Type: tea.KeyDown})
-	if got := teacher.a.toc.menu.SelectedItem().(entry).n; got != 3 || isDesk(teacher.a.pages.top()) {
+	if got := teacher.a.toc.list().SelectedItem().(entry).n; got != 3 || isDesk(teacher.a.pages.top()) {
 		t.Fatalf("after l again, ↓ ↓ picks scene %d (want 3), class view %v", got, isDesk(teacher.a.pages.top()))
 	}
 }

@@ -58,7 +58,7 @@ func TestContentsLeadNoScene(t *testing.T) {
 	drive(t, second.a, keys("[esc]")...) // the scene opened under the contents is left
 	third := joinAs(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 3}, 80, 24)
 	hear(t, third, "the class's place", func(e class.Event) bool { return isLead(e) && e.Lead.Contents })
-	third.a.toc.menu.FilterInput.Cursor.SetMode(cursor.CursorStatic) // a blink's command runs for ever
+	third.a.toc.list().FilterInput.Cursor.SetMode(cursor.CursorStatic) // a blink's command runs for ever
 	drive(t, third.a, keys("/lab[enter]")...)
 	if third.a.labPage() == nil || !third.a.offScene() {
 		t.Fatalf("/lab enter on the contents opened no lab, or one not on the contents:\n%s", third.a.View())

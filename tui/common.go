@@ -41,6 +41,28 @@ type Common struct {
 	// a walk over a scene's pages under -race (see glossaryPage.text);
 	// SetStyles empties it
 	glossary map[glossaryAt]string
+	// drawn holds rows the lab draws from a few strings (the open level's
+	// title and goal, the line under the editor, the help line), by what
+	// they are drawn from: the lab lays itself out on every key and draws
+	// them again on every frame, and wrapping them each time was a third
+	// of its tests' time (see memoRows); SetStyles empties it
+	drawn map[string][]string
+}
+
+// memoRows is make() as drawn before from the same key, or drawn now and
+// kept. A key names all that make draws from but the styles (SetStyles
+// empties the memo). The memo holds at most a few dozen entries: a full
+// one starts again.
+func (c *Common) memoRows(key string, make func() []string) []string {
+	if rows, ok := c.drawn[key]; ok {
+		return rows
+	}
+	if c.drawn == nil || len(c.drawn) >= 64 {
+		c.drawn = map[string][]string{}
+	}
+	rows := make()
+	c.drawn[key] = rows
+	return rows
 }
 
 // glossaryAt is what the glossary's text is drawn for: a width, with the
@@ -165,6 +187,6 @@ func (c *Common) styleList(l *list.Model) {
 // before the first message.
 func (a *App) SetStyles(st views.Styles) {
 	a.com.Styles = st
-	a.com.glossary, a.fits = nil, nil
+	a.com.glossary, a.com.drawn, a.fits = nil, nil, nil
 	a.help, a.pl.spin = a.com.courseHelp(), a.com.spinner()
 }

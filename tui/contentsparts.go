@@ -106,7 +106,7 @@ type menuState struct {
 // from changed, and each time while a filter is typed (its cursor
 // blinks).
 func (t *Contents) menuView() string {
-	m := &t.menu
+	m := t.list()
 	if m.FilterState() == list.Filtering {
 		t.drawn = menuDrawn{}
 		return m.View()

@@ -24,11 +24,11 @@ func TestContentsViewIsTheList(t *testing.T) {
 		t.Fatalf("not on the contents:\n%s", a.View())
 	}
 	toc := a.toc
-	toc.menu.FilterInput.Cursor.SetMode(cursor.CursorStatic) // no blink: drive runs no timers
+	toc.list().FilterInput.Cursor.SetMode(cursor.CursorStatic) // no blink: drive runs no timers
 	check := func(after string) {
 		t.Helper()
 		_ = a.View() // the view a frame draws, keeping the list's
-		fresh := strings.TrimRight(toc.menu.View(), "\n")
+		fresh := strings.TrimRight(toc.list().View(), "\n")
 		if got := strings.TrimRight(toc.menuView(), "\n"); got != fresh {
 			t.Fatalf("after %s the contents show\n%s\nwhere the list is\n%s", after, got, fresh)
 		}

@@ -285,6 +285,12 @@ type Contents struct {
 	// page its items were laid out for
 	drawn menuDrawn
 	laid  layout
+	// built is set once the list is: a course opened on a scene builds
+	// it when the contents first show (building it, every scene's text
+	// read and laid out, was a twentieth of the package's tests);
+	// pending is the scene to select then, -1 for none
+	built   bool
+	pending int
 }
 
 // layout is the width and the page (items a page) the contents' items
@@ -293,11 +299,25 @@ type Contents struct {
 type layout struct{ width, perPage int }
 
 // newContents is the contents of course c, with com's styles and keys; it
-// is drawn at the smallest size until SetSize.
+// is drawn at the smallest size until SetSize. The list is built when
+// first used (see list).
 func newContents(com *Common, c *play.Course, warning string, live bool) *Contents {
-	t := &Contents{com: com, course: c, warning: warning, live: live}
-	t.menu = t.newMenu()
-	return t
+	return &Contents{com: com, course: c, warning: warning, live: live, pending: -1}
+}
+
+// list is the contents' list, built from the registry and the progress
+// as they stand at its first use, with the scene selectScene asked for
+// before it was built selected.
+func (t *Contents) list() *list.Model {
+	if !t.built {
+		t.built = true
+		t.menu = t.newMenu()
+		if i := t.pending; i >= 0 {
+			t.pending = -1
+			t.selectScene(i)
+		}
+	}
+	return &t.menu
 }
 
 // SetSize sets the size View draws at: the list and the line under it. A
@@ -307,6 +327,7 @@ func (t *Contents) SetSize(w, h int) {
 		return
 	}
 	changed := t.w != w || t.h != h
+	t.list()
 	t.w, t.h = w, h
 	t.menu.SetSize(w, h-1)
 	if changed {
@@ -433,6 +454,10 @@ type partDelegate struct {
 // selectScene selects the course's scene i in the list, where the lab
 // and the parts' headings before it move it down.
 func (t *Contents) selectScene(i int) {
+	if !t.built {
+		t.pending = i
+		return
+	}
 	for at, it := range t.menu.Items() {
 		if e, ok := it.(entry); ok && !e.lab && e.n == i+1 {
 			t.menu.Select(at)
@@ -443,6 +468,9 @@ func (t *Contents) selectScene(i int) {
 
 // refreshMenu rebuilds the contents' marks, keeping the selection.
 func (t *Contents) refreshMenu() {
+	if !t.built {
+		return // built from the progress as it stands when first used
+	}
 	sel, _ := t.menu.SelectedItem().(entry)
 	w, h := t.menu.Width(), t.menu.Height()
 	t.menu = t.newMenu()
@@ -474,19 +502,19 @@ func (t *Contents) Update(msg tea.Msg) (Component, tea.Cmd) {
 	case !t.typing() && k.Type == tea.KeyEnter:
 		return t, t.openSelected()
 	}
-	before := t.menu.Index()
+	before := t.list().Index()
 	cmd := t.listUpdate(msg)
 	skipHeading(&t.menu, before)
 	return t, cmd
 }
 
 // typing reports that a filter is being typed: its letters are its own.
-func (t *Contents) typing() bool { return t.menu.FilterState() == list.Filtering }
+func (t *Contents) typing() bool { return t.list().FilterState() == list.Filtering }
 
 // listUpdate passes a message to the list: a key, or its filter's results.
 func (t *Contents) listUpdate(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
-	t.menu, cmd = t.menu.Update(msg)
+	t.menu, cmd = t.list().Update(msg)
 	return cmd
 }
 
@@ -494,7 +522,7 @@ func (t *Contents) listUpdate(msg tea.Msg) tea.Cmd {
 // page, and quit.
 func (t *Contents) KeyMap() help.KeyMap {
 	open := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open"))
-	filter := t.menu.KeyMap.Filter
+	filter := t.list().KeyMap.Filter
 	filter.SetHelp(filter.Help().Key, "filter")
 	choose := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "choose"))
 	return keyList{short: []key.Binding{open, filter, choose, glossaryKey, contentsHelpKey, t.com.Keys.Quit}, full: [][]key.Binding{{open, filter, choose, glossaryKey, contentsHelpKey, t.com.Keys.Quit}}}
@@ -509,7 +537,7 @@ type picked struct{ e entry }
 // when enter follows the typing. With no match the filter stays open to
 // be corrected.
 func (t *Contents) acceptFilter() tea.Cmd {
-	q := t.menu.FilterInput.Value()
+	q := t.list().FilterInput.Value()
 	if q == "" {
 		return nil
 	}
@@ -523,7 +551,7 @@ func (t *Contents) acceptFilter() tea.Cmd {
 
 // openSelected asks for the entry selected to open (see picked).
 func (t *Contents) openSelected() tea.Cmd {
-	e, ok := t.menu.SelectedItem().(entry)
+	e, ok := t.list().SelectedItem().(entry)
 	if !ok {
 		return nil
 	}

@@ -50,7 +50,7 @@ func TestContentsOpensScenes(t *testing.T) {
 	v := a.View()
 	// every scene is listed; at 80x24 the first page shows the first ones
 	var listed []string
-	for _, it := range a.toc.menu.Items() {
+	for _, it := range a.toc.list().Items() {
 		if e, ok := it.(entry); ok {
 			listed = append(listed, e.id)
 		}
@@ -402,8 +402,8 @@ func TestNoticeUntilNextKey(t *testing.T) {
 		t.Fatalf("the contents should say the notice:\n%s", a.View())
 	}
 	drive(t, a, keys("[down]")...)
-	if v := a.View(); strings.Contains(v, note) || !strings.Contains(v, "enter open") || a.toc.menu.SelectedItem().(entry).n != 2 {
-		t.Errorf("the next key should put back the contents' keys and move down: at %v\n%s", a.toc.menu.SelectedItem(), v)
+	if v := a.View(); strings.Contains(v, note) || !strings.Contains(v, "enter open") || a.toc.list().SelectedItem().(entry).n != 2 {
+		t.Errorf("the next key should put back the contents' keys and move down: at %v\n%s", a.toc.list().SelectedItem(), v)
 	}
 	a, _ = openCourse(t, Options{Seed: 1, Scene: "gc-pause", NoQuiz: true, Notice: note}, "")
 	if !strings.Contains(a.View(), note) {
@@ -422,7 +422,7 @@ func TestFilterEnterOpens(t *testing.T) {
 	// a steady cursor: the driver runs every command, a blink's for ever
 	contents := func() *App {
 		a, _ := openCourse(t, Options{Seed: 1, NoQuiz: true}, "")
-		a.toc.menu.FilterInput.Cursor.SetMode(cursor.CursorStatic)
+		a.toc.list().FilterInput.Cursor.SetMode(cursor.CursorStatic)
 		return a
 	}
 	a := contents()
@@ -440,8 +440,8 @@ func TestFilterEnterOpens(t *testing.T) {
 	}
 	a = contents()
 	drive(t, a, keys("/qqq[enter]")...)
-	if !a.onContents() || a.toc.menu.FilterState() != list.Filtering || a.toc.menu.FilterInput.Value() != "qqq" {
-		t.Fatalf("a filter with no match should stay open: contents %v, state %v, %q", a.onContents(), a.toc.menu.FilterState(), a.toc.menu.FilterInput.Value())
+	if !a.onContents() || a.toc.list().FilterState() != list.Filtering || a.toc.list().FilterInput.Value() != "qqq" {
+		t.Fatalf("a filter with no match should stay open: contents %v, state %v, %q", a.onContents(), a.toc.list().FilterState(), a.toc.list().FilterInput.Value())
 	}
 }
 
@@ -452,7 +452,7 @@ func TestFilterEnterOpens(t *testing.T) {
 func TestContentsShowTheParts(t *testing.T) {
 	a, store := openCourse(t, Options{Seed: 1, NoQuiz: true}, "")
 	var got []string
-	for _, it := range a.toc.menu.Items() {
+	for _, it := range a.toc.list().Items() {
 		switch it := it.(type) {
 		case partItem:
 			if it.n > 0 { // not a blank row that keeps a heading off a page's foot
@@ -478,23 +478,23 @@ func TestContentsShowTheParts(t *testing.T) {
 		t.Errorf("the contents should head the first part with its time, and count what was played:\n%s", v)
 	}
 	// every ↓ from the top lands on an entry, down to the last, and back up
-	n := len(a.toc.menu.Items()) - len(play.Parts())
+	n := len(a.toc.list().Items()) - len(play.Parts())
 	for i := 0; i < n+2; i++ {
-		if _, ok := a.toc.menu.SelectedItem().(entry); !ok {
-			t.Fatalf("↓ %d times rests on %v", i, a.toc.menu.SelectedItem())
+		if _, ok := a.toc.list().SelectedItem().(entry); !ok {
+			t.Fatalf("↓ %d times rests on %v", i, a.toc.list().SelectedItem())
 		}
 		drive(t, a, keys("[down]")...)
 	}
-	if e := a.toc.menu.SelectedItem().(entry); e.id != "choose" {
+	if e := a.toc.list().SelectedItem().(entry); e.id != "choose" {
 		t.Errorf("↓ to the end should rest on the last scene, not %s", e.id)
 	}
 	for i := 0; i < n+2; i++ {
 		drive(t, a, keys("[up]")...)
-		if _, ok := a.toc.menu.SelectedItem().(entry); !ok {
-			t.Fatalf("↑ %d times rests on %v", i+1, a.toc.menu.SelectedItem())
+		if _, ok := a.toc.list().SelectedItem().(entry); !ok {
+			t.Fatalf("↑ %d times rests on %v", i+1, a.toc.list().SelectedItem())
 		}
 	}
-	if e := a.toc.menu.SelectedItem().(entry); e.id != "race" {
+	if e := a.toc.list().SelectedItem().(entry); e.id != "race" {
 		t.Errorf("↑ to the top should rest on the first scene, not %s", e.id)
 	}
 	// the race run and answered is played: the count says so back on the contents

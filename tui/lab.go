@@ -176,8 +176,8 @@ func (l *Lab) layout() {
 			under = "✗ " + l.scriptErr.Error()
 		}
 		used := len(l.header()) + len(joinLines(l.levelRows())) + 1 + // the tabs
-			strings.Count(wrapWords(under, l.w), "\n") + 1 + 2 + // the policy and a blank
-			len(joinLines(l.resultRows())) + len(l.footer())
+			strings.Count(l.wrapped(under), "\n") + 1 + 2 + // the policy and a blank
+			len(joinLines(l.resultRows())) + l.footerRows()
 		rows = max(l.h-used, minEditorRows)
 	}
 	for i := range l.parts {

@@ -60,9 +60,9 @@ func clearPart(lines int) string {
 // registry's.
 func TestLabFromTheContents(t *testing.T) {
 	a, _ := openCourse(t, Options{Seed: 1, NoQuiz: true}, "")
-	a.toc.menu.FilterInput.Cursor.SetMode(cursor.CursorStatic) // a blink's command runs for ever
+	a.toc.list().FilterInput.Cursor.SetMode(cursor.CursorStatic) // a blink's command runs for ever
 	var ids []string
-	for _, it := range a.toc.menu.Items() {
+	for _, it := range a.toc.list().Items() {
 		if e, ok := it.(entry); ok {
 			ids = append(ids, e.id)
 		}
@@ -82,7 +82,7 @@ func TestLabFromTheContents(t *testing.T) {
 	if a.labPage() != nil || !a.onContents() {
 		t.Fatalf("esc on the levels should go back to the contents:\n%s", a.View())
 	}
-	if e := a.toc.menu.SelectedItem().(entry); !e.lab {
+	if e := a.toc.list().SelectedItem().(entry); !e.lab {
 		t.Errorf("back in the contents the lab should be selected, not %s", e.id)
 	}
 	drive(t, a, keys("[down][enter]")...)
@@ -250,7 +250,7 @@ func TestLabBreakAndFix(t *testing.T) {
 func openLab(t *testing.T, o Options, w, h int, presses string) *App {
 	t.Helper()
 	a, _ := openCourse(t, o, "")
-	a.toc.menu.FilterInput.Cursor.SetMode(cursor.CursorStatic) // a blink's command runs for ever
+	a.toc.list().FilterInput.Cursor.SetMode(cursor.CursorStatic) // a blink's command runs for ever
 	drive(t, a, tea.WindowSizeMsg{Width: w, Height: h})
 	if o.Lab == "" {
 		drive(t, a, keys("/lab[enter]")...)
@@ -374,7 +374,7 @@ func TestLabStoryResumes(t *testing.T) {
 	a.SaveProgress()
 
 	b, _ := openCourse(t, Options{Seed: 3, NoQuiz: true, Store: store}, "")
-	b.toc.menu.FilterInput.Cursor.SetMode(cursor.CursorStatic)
+	b.toc.list().FilterInput.Cursor.SetMode(cursor.CursorStatic)
 	drive(t, b, keys("/lab[enter]")...)
 	if !b.labStory || b.pl.Snap.Pos != want.Step || b.pl.LabPlace() == nil {
 		t.Fatalf("opening the lab should bring last time's story back at step %d:\n%s", want.Step, b.View())

@@ -136,7 +136,7 @@ func (t *Contents) labEntry() entry {
 
 // selectLab selects the lab's line in the contents.
 func (t *Contents) selectLab() {
-	for at, it := range t.menu.Items() {
+	for at, it := range t.list().Items() {
 		if e, ok := it.(entry); ok && e.lab {
 			t.menu.Select(at)
 			return

@@ -24,12 +24,19 @@ func (l *Lab) View() string {
 // header is the lab's title line, with the embedded server's note on a
 // live course.
 func (l *Lab) header() []string {
-	st := l.com.Styles
-	out := []string{truncate(st.Title.Render(" the lab ")+" "+st.Bold.Render("write your own lock, and locksim attacks it"), l.w)}
+	key := "lab header\x00" + itoa(int64(l.w))
 	if l.live {
-		out = append(out, st.Warn.Render(truncate(labLiveNote, l.w)))
+		key += "\x00live"
 	}
-	return out
+	rows := l.com.memoRows(key, func() []string {
+		st := l.com.Styles
+		out := []string{truncate(st.Title.Render(" the lab ")+" "+st.Bold.Render("write your own lock, and locksim attacks it"), l.w)}
+		if l.live {
+			out = append(out, st.Warn.Render(truncate(labLiveNote, l.w)))
+		}
+		return out
+	})
+	return slices.Clip(rows) // the caller's appends copy it
 }
 
 // labLiveNote says why the lab does not use the -redis server.
@@ -59,9 +66,9 @@ func (l *Lab) listView() string {
 	if l.showHelp {
 		rows = append(rows, l.helpRows()...)
 	} else {
-		rows = joinLines(append(rows, styleLines(st.Dim, wrapWords("break a lock by making its moves; fix one until the adversary finds no break", l.w)), ""))
-		goal := wrapWords(l.level(l.sel).goal(l.dir, l.propsNamed(l.sel)), l.w)
-		foot := len(l.footer())
+		rows = joinLines(append(rows, styleLines(st.Dim, l.wrapped("break a lock by making its moves; fix one until the adversary finds no break")), ""))
+		goal := l.wrapped(l.level(l.sel).goal(l.dir, l.propsNamed(l.sel)))
+		foot := l.footerRows()
 		below := strings.Count(goal, "\n") + 1 + 1 // the goal's rule and lines
 		n := len(l.levels) + 1
 		room := max(l.h-len(rows)-below-foot-1, 3) // a blank over the goal
@@ -172,18 +179,18 @@ func (l *Lab) editView() string {
 	case l.showHelp:
 		rows = append(rows, l.helpRows()...)
 	case l.showRef:
-		rows = append(rows, l.referenceRows(l.h-len(rows)-len(l.footer()))...)
+		rows = append(rows, l.referenceRows(l.h-len(rows)-l.footerRows())...)
 	default:
 		rows = append(rows, l.tabs())
 		rows = append(rows, fitRows(l.parts[l.partInView()].View(), l.editorRows()))
 		if se := l.scriptErr; se != nil {
-			rows = append(rows, styleLines(st.Bad, wrapWords("✗ "+se.Error(), l.w)))
+			rows = append(rows, styleLines(st.Bad, l.wrapped("✗ "+se.Error())))
 		} else {
-			rows = append(rows, styleLines(st.Dim, wrapWords(l.partHint(), l.w)))
+			rows = append(rows, styleLines(st.Dim, l.wrapped(l.partHint())))
 		}
 		rows = append(rows, l.policyLine(), "")
 		pre := joinLines(rows)
-		rows = append(pre, l.resultWindow(l.h-len(l.footer())-len(pre))...)
+		rows = append(pre, l.resultWindow(l.h-l.footerRows()-len(pre))...)
 	}
 	foot := l.footer()
 	return fitRows(strings.Join(rows, "\n"), l.h-len(foot)) + "\n" + strings.Join(foot, "\n")
@@ -192,7 +199,6 @@ func (l *Lab) editView() string {
 // levelRows are the open level's title and goal, then its properties,
 // threats and bound, wrapped.
 func (l *Lab) levelRows() []string {
-	st := l.com.Styles
 	lv := l.level(l.open)
 	kind, what := "fix this lock: ", ""
 	switch {
@@ -203,12 +209,22 @@ func (l *Lab) levelRows() []string {
 	default:
 		what = lv.FixGoal
 	}
-	goal := strings.SplitN(lv.goal(l.dir, l.propsNamed(l.open)), "\n", 2)
-	var out []string
+	full := lv.goal(l.dir, l.propsNamed(l.open))
 	title := kind + lv.Title
+	return l.com.memoRows("lab level\x00"+title+"\x00"+what+"\x00"+full+"\x00"+itoa(int64(l.w)), func() []string {
+		return l.drawLevelRows(title, what, full)
+	})
+}
+
+// drawLevelRows draws levelRows: title and what on the first rows, the
+// goal's last line (properties, threats, bound) wrapped under them.
+func (l *Lab) drawLevelRows(title, what, full string) []string {
+	st := l.com.Styles
+	goal := strings.SplitN(full, "\n", 2)
+	var out []string
 	if what != "" {
 		// the title bold, the goal after it dim, wrapped as one text
-		lines := strings.Split(wrapWords(title+" · "+what, l.w), "\n")
+		lines := strings.Split(l.wrapped(title+" · "+what), "\n")
 		first := lines[0]
 		if strings.HasPrefix(first, title) {
 			first = st.Bold.Render(title) + st.Dim.Render(strings.TrimPrefix(first, title))
@@ -220,7 +236,7 @@ func (l *Lab) levelRows() []string {
 	} else {
 		out = append(out, st.Bold.Render(title))
 	}
-	return append(out, styleLines(st.Dim, wrapWords(goal[len(goal)-1], l.w)))
+	return append(out, styleLines(st.Dim, l.wrapped(goal[len(goal)-1])))
 }
 
 // helpRows is the keys page, in place of the lock: every key of the page
@@ -271,6 +287,15 @@ func (l *Lab) referenceRows(n int) []string {
 	return out
 }
 
+// footerRows is len(footer()), without drawing the help line: the note's
+// rows and the help line's.
+func (l *Lab) footerRows() int {
+	if l.note == "" {
+		return 1
+	}
+	return strings.Count(l.wrapped(l.note), "\n") + 2
+}
+
 // footer is the page's last rows: the one-time note, wrapped, over the
 // keys that fit one row, the keys page's key always among them (a note
 // never hides how to reach the keys page).
@@ -278,12 +303,21 @@ func (l *Lab) footer() []string {
 	st := l.com.Styles
 	var out []string
 	if l.note != "" {
-		out = strings.Split(styleLines(st.Warn, wrapWords(l.note, l.w)), "\n")
+		out = strings.Split(styleLines(st.Warn, l.wrapped(l.note)), "\n")
 	}
 	if l.showHelp || l.showRef {
 		return append(out, st.Dim.Render("any key: back"))
 	}
-	return append(out, st.Dim.Render(views.HelpLine(fitKeys(l.KeyMap().ShortHelp(), l.w))))
+	// the help line by the keys' help it names and the width
+	short := l.KeyMap().ShortHelp()
+	key := "lab help\x00" + itoa(int64(l.w))
+	for _, b := range short {
+		key += fmt.Sprintf("\x00%v\x00%s\x00%s", b.Enabled(), b.Help().Key, b.Help().Desc)
+	}
+	line := l.com.memoRows(key, func() []string {
+		return []string{st.Dim.Render(views.HelpLine(fitKeys(short, l.w)))}
+	})
+	return append(out, line...)
 }
 
 // fitKeys is bindings with as many left out, from the end, as makes their
@@ -298,6 +332,14 @@ func fitKeys(bs []key.Binding, w int) []key.Binding {
 		head = head[:len(head)-1]
 	}
 	return append(head, last)
+}
+
+// wrapped is wrapWords of text at the lab's width, drawn once for the
+// frames and layouts that draw the same text again (see Common.memoRows).
+func (l *Lab) wrapped(text string) string {
+	return l.com.memoRows("lab wrap\x00"+itoa(int64(l.w))+"\x00"+text, func() []string {
+		return []string{wrapWords(text, l.w)}
+	})[0]
 }
 
 // partHint is the line under the editor when no error is there: how the
@@ -365,17 +407,17 @@ func (l *Lab) verdictHead(rep *lab.Report) string {
 	}
 	switch {
 	case len(mine) > 0 && own:
-		return styleLines(st.Bad, wrapWords("✗ your lock's own break: "+joinIDs(mine)+" (a bug, not a lesson)", l.w))
+		return styleLines(st.Bad, l.wrapped("✗ your lock's own break: "+joinIDs(mine)+" (a bug, not a lesson)"))
 	case len(mine) > 0:
-		return styleLines(st.Bad, wrapWords("✗ broken within the level's bound: "+joinIDs(mine), l.w))
+		return styleLines(st.Bad, l.wrapped("✗ broken within the level's bound: "+joinIDs(mine)))
 	case !rep.Grants:
-		return styleLines(st.Bad, wrapWords("✗ the lock does not grant when free", l.w))
+		return styleLines(st.Bad, l.wrapped("✗ the lock does not grant when free"))
 	case len(unjudged) > 0:
-		return styleLines(st.Warn, wrapWords("! could not judge: "+joinIDs(unjudged), l.w))
+		return styleLines(st.Warn, l.wrapped("! could not judge: "+joinIDs(unjudged)))
 	case len(lessons) > 0:
-		return styleLines(st.Good, wrapWords("✓ no break of your lock's own; "+joinIDs(lessons)+": only the lesson", l.w))
+		return styleLines(st.Good, l.wrapped("✓ no break of your lock's own; "+joinIDs(lessons)+": only the lesson"))
 	}
-	return styleLines(st.Good, wrapWords("✓ no break within the bound", l.w))
+	return styleLines(st.Good, l.wrapped("✓ no break within the bound"))
 }
 
 // hiddenHead stands for the report while a break's question is open:
@@ -403,27 +445,27 @@ func (l *Lab) resultRows() []string {
 		// waits in line for a slot
 		wait := "waiting for one of the server's " + itoa(int64(l.prog.Slots)) + " search slots: place " +
 			itoa(int64(l.prog.Waiting)) + " in the queue; the search starts when a slot is free (esc cancels)"
-		return append(out, styleLines(st.Warn, wrapWords(wait, l.w)))
+		return append(out, styleLines(st.Warn, l.wrapped(wait)))
 	case l.running:
 		label := lab.Thousands(l.prog.Explored) + " schedules explored, " + lab.Thousands(l.prog.Broke) + " broke"
 		out = append(out, l.bar.ViewAs(min(max(l.prog.Done, 0), 1))+" "+st.Dim.Render(label))
 		if l.com.SearchLimits != "" {
-			out = append(out, styleLines(st.Dim, wrapWords(l.com.SearchLimits, l.w)))
+			out = append(out, styleLines(st.Dim, l.wrapped(l.com.SearchLimits)))
 		}
 		return out
 	case l.runErr != "":
-		return append(out, styleLines(st.Warn, wrapWords(l.runErr, l.w)))
+		return append(out, styleLines(st.Warn, l.wrapped(l.runErr)))
 	case l.report == nil:
-		return append(out, st.Dim.Render(wrapWords("the adversary has not run on this lock yet (ctrl+r)", l.w)))
+		return append(out, st.Dim.Render(l.wrapped("the adversary has not run on this lock yet (ctrl+r)")))
 	}
 	rep := l.report
 	if d := l.reportShown(); !rep.Refused && !d.State {
 		// each break's story asks which property the move that breaks it
 		// breaks: the report would answer that (play.DiscloseLabReport)
-		out = append([]string{styleLines(st.Warn, wrapWords(l.hiddenHead(), l.w))}, out...)
-		out = append(out, styleLines(st.Bold, wrapWords(rep.Summary(), l.w)))
+		out = append([]string{styleLines(st.Warn, l.wrapped(l.hiddenHead()))}, out...)
+		out = append(out, styleLines(st.Bold, l.wrapped(rep.Summary())))
 		for _, n := range l.notes {
-			out = append(out, styleLines(st.Warn, wrapWords("note "+n.String(), l.w)))
+			out = append(out, styleLines(st.Warn, l.wrapped("note "+n.String())))
 		}
 		return out
 	}
@@ -431,7 +473,7 @@ func (l *Lab) resultRows() []string {
 		// whose break it is comes first: the line a short screen keeps
 		out = append([]string{l.verdictHead(rep)}, out...)
 	}
-	out = append(out, styleLines(st.Bold, wrapWords(rep.Summary(), l.w)))
+	out = append(out, styleLines(st.Bold, l.wrapped(rep.Summary())))
 	if rep.Refused {
 		return out
 	}
@@ -467,14 +509,14 @@ func (l *Lab) resultRows() []string {
 		}
 	}
 	if picked != nil {
-		out = append(out, wrapWords("▸ "+picked.Sentence(), l.w))
+		out = append(out, l.wrapped("▸ "+picked.Sentence()))
 	}
 	if !rep.Grants {
 		why := "the lock refuses a client on a free server: it never lets anyone in"
 		if rep.NoGrant != "" {
 			why = "the lock does not grant when free: " + rep.NoGrant
 		}
-		out = append(out, styleLines(st.Bad, wrapWords("✗ "+why, l.w)))
+		out = append(out, styleLines(st.Bad, l.wrapped("✗ "+why)))
 	}
 	if lesson := rep.Lesson; lesson != "" {
 		if l.h < 32 {
@@ -484,10 +526,10 @@ func (l *Lab) resultRows() []string {
 				lesson = lesson[:i+1]
 			}
 		}
-		out = append(out, styleLines(st.Warn, wrapWords(lesson, l.w)))
+		out = append(out, styleLines(st.Warn, l.wrapped(lesson)))
 	}
 	for _, n := range l.notes {
-		out = append(out, styleLines(st.Warn, wrapWords("note "+n.String(), l.w)))
+		out = append(out, styleLines(st.Warn, l.wrapped("note "+n.String())))
 	}
 	return out
 }
@@ -503,7 +545,7 @@ func (l *Lab) hintRows() []string {
 	var out []string
 	hs := lab.Hints(lv.Level.ID, lv.Mode)
 	for i := range min(l.hints, len(hs)) {
-		out = append(out, styleLines(st.Accent, wrapWords("hint "+itoa(int64(i+1))+" of "+itoa(int64(len(hs)))+": "+hs[i], l.w)))
+		out = append(out, styleLines(st.Accent, l.wrapped("hint "+itoa(int64(i+1))+" of "+itoa(int64(len(hs)))+": "+hs[i])))
 	}
 	if l.passed[lv.ID()] {
 		done := "✓ level passed: you broke its lock"
@@ -519,7 +561,7 @@ func (l *Lab) hintRows() []string {
 			done = "✓ level passed: the adversary finds no break of " + joinIDs(lv.Properties) +
 				" within the bound, and the lock grants · ctrl+x puts the reference fix beside yours"
 		}
-		out = append(out, styleLines(st.Good, wrapWords(done, l.w)))
+		out = append(out, styleLines(st.Good, l.wrapped(done)))
 	}
 	return out
 }

@@ -14,7 +14,7 @@ func screenState(a *App) string {
 	pos, _ := json.Marshal(a.Position())
 	menu := "none"
 	if a.toc != nil {
-		menu = fmt.Sprintf("%dx%d", a.toc.menu.Width(), a.toc.menu.Height())
+		menu = fmt.Sprintf("%dx%d", a.toc.list().Width(), a.toc.list().Height())
 	}
 	return fmt.Sprintf("%s sel=%d node=%d zones=%v rows=%d scroll=%d menu=%s explained=%d",
 		pos, a.pl.Sel, a.pl.Node, a.pl.zones, a.pl.logRows, a.pl.scroll, menu, a.pl.Explained())

@@ -80,6 +80,23 @@ var ErrNotCode = errors.New(`story code: not a story code (one reads "<scene>.<l
 // play.Position.Check, or holds something a code cannot carry (an own
 // move of a kind this format does not know).
 func Encode(pos play.Position) (string, error) {
+	var e Encoder
+	return e.Encode(pos)
+}
+
+// Encoder makes story codes as Encode does, keeping its compressor from
+// one code to the next: a compressor at the best compression is most of a
+// megabyte to allocate, which a caller that makes many codes (a grade,
+// one per break) pays once. Its codes are Encode's, byte for byte (a
+// compressor Reset is as a new one). The zero Encoder is ready to use; it
+// is not safe for concurrent use.
+type Encoder struct {
+	zw  *flate.Writer
+	buf bytes.Buffer
+}
+
+// Encode is the package's Encode, with e's compressor.
+func (e *Encoder) Encode(pos play.Position) (string, error) {
 	// a lab story's scene is built (its break searched) once, here, and
 	// serves the check, the fingerprint, the record and its reading back
 	sc, err := pos.CheckedScene()
@@ -90,7 +107,7 @@ func Encode(pos play.Position) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return encode(pos, sc, fp)
+	return e.encode(pos, sc, fp)
 }
 
 // sceneOf is the scene pos stands in: one of the registry, or the story a
@@ -117,7 +134,7 @@ func fingerprintOf(sc *scenes.Scene, lp *play.LabPlace) ([fingerprintLen]byte, e
 }
 
 // encode is Encode with the scene pos stands in and its fingerprint given.
-func encode(pos play.Position, sc *scenes.Scene, fp [fingerprintLen]byte) (string, error) {
+func (e *Encoder) encode(pos play.Position, sc *scenes.Scene, fp [fingerprintLen]byte) (string, error) {
 	var err error
 	kind, extra := KindPosition, any(nil)
 	switch {
@@ -131,7 +148,7 @@ func encode(pos play.Position, sc *scenes.Scene, fp [fingerprintLen]byte) (strin
 	data := []byte{Version<<4 | byte(kind)}
 	data = append(data, fp[:]...)
 	if extra != nil {
-		if data, err = appendDeflated(data, extra); err != nil {
+		if data, err = e.appendDeflated(data, extra); err != nil {
 			return "", err
 		}
 	}
@@ -154,19 +171,23 @@ func encode(pos play.Position, sc *scenes.Scene, fp [fingerprintLen]byte) (strin
 }
 
 // appendDeflated appends v as JSON, deflated, after its length.
-func appendDeflated(data []byte, v any) ([]byte, error) {
+func (e *Encoder) appendDeflated(data []byte, v any) ([]byte, error) {
 	js, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
-	var buf bytes.Buffer
-	w, _ := flate.NewWriter(&buf, flate.BestCompression)
-	w.Write(js)
-	if err := w.Close(); err != nil {
+	e.buf.Reset()
+	if e.zw == nil {
+		e.zw, _ = flate.NewWriter(&e.buf, flate.BestCompression) // a valid level: no error
+	} else {
+		e.zw.Reset(&e.buf)
+	}
+	e.zw.Write(js)
+	if err := e.zw.Close(); err != nil {
 		return nil, err
 	}
-	data = binary.AppendUvarint(data, uint64(buf.Len()))
-	return append(data, buf.Bytes()...), nil
+	data = binary.AppendUvarint(data, uint64(e.buf.Len()))
+	return append(data, e.buf.Bytes()...), nil
 }
 
 // maxInflated bounds what a code's deflated part may grow to: a trial or a

@@ -136,7 +136,7 @@ func TestChangedSceneRefused(t *testing.T) {
 		if old == now {
 			t.Fatalf("%s: the fingerprint did not change", name)
 		}
-		code, err := encode(pos, sc, old)
+		code, err := new(Encoder).encode(pos, sc, old)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,14 +12,7 @@ import (
 // TestTrialCode: a position in a recorded trial of the race travels as a
 // code of its own kind, the trial's commands with it, and comes back whole.
 func TestTrialCode(t *testing.T) {
-	pos := play.Position{Version: play.PositionVersion, Scene: "race", Seed: 2, Step: 3, Trial: &play.TrialRecord{
-		Trial: 7, Variant: "GET, then DEL", Anomaly: "a release deleted another's lock", Moves: []play.TrialMove{
-			{Worker: "w1", US: 0, Kind: "SET NX PX", MS: 10, Reply: "OK"},
-			{Worker: "w2", US: 200, Kind: "SET NX PX", MS: 10, Reply: "(nil)"},
-			{Worker: "w1", US: 9500, Kind: "GET mine", Reply: `"…"`},
-			{Worker: "w2", US: 11500, Kind: "SET NX PX", MS: 10, Reply: "OK"},
-			{Worker: "w1", US: 11700, Kind: "DEL", Reply: "(integer) 1"},
-		}}}
+	pos := trialAt(3)
 	code, err := Encode(pos)
 	if err != nil {
 		t.Fatal(err)
@@ -39,6 +32,37 @@ func TestTrialCode(t *testing.T) {
 	body[0] = Version<<4 | byte(KindPosition)
 	if _, err := Decode(recode("race", body)); err == nil {
 		t.Fatal("a trial's record read as a plain position")
+	}
+}
+
+// trialAt is a position at step in a recorded trial of the race: a GET
+// then DEL whose release deletes another's lock.
+func trialAt(step int) play.Position {
+	return play.Position{Version: play.PositionVersion, Scene: "race", Seed: 2, Step: step, Trial: &play.TrialRecord{
+		Trial: 7, Variant: "GET, then DEL", Anomaly: "a release deleted another's lock", Moves: []play.TrialMove{
+			{Worker: "w1", US: 0, Kind: "SET NX PX", MS: 10, Reply: "OK"},
+			{Worker: "w2", US: 200, Kind: "SET NX PX", MS: 10, Reply: "(nil)"},
+			{Worker: "w1", US: 9500, Kind: "GET mine", Reply: `"…"`},
+			{Worker: "w2", US: 11500, Kind: "SET NX PX", MS: 10, Reply: "OK"},
+			{Worker: "w1", US: 11700, Kind: "DEL", Reply: "(integer) 1"},
+		}}}
+}
+
+// TestEncoderReuse: an Encoder that has made codes makes each next one as
+// Encode does, byte for byte (its compressor is reset between codes), for
+// records of other lengths in turn.
+func TestEncoderReuse(t *testing.T) {
+	short := trialAt(1)
+	short.Trial.Moves = short.Trial.Moves[:2]
+	var e Encoder
+	for i, pos := range []play.Position{trialAt(3), short, trialAt(4), short} {
+		want, err := Encode(pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := e.Encode(pos); err != nil || got != want {
+			t.Errorf("code %d of one Encoder:\n%s, %v\nwant Encode's\n%s", i+1, got, err, want)
+		}
 	}
 }
 

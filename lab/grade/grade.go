@@ -136,8 +136,10 @@ func Dir(ctx context.Context, dir string, pin Pin) (res Results, err error) {
 		}
 		return failed(err), nil
 	}
+	// the grade's story codes share one compressor (see storycode.Encoder)
+	enc := &storycode.Encoder{}
 	if pol == nil {
-		return defaultGrade(ctx, l, pin)
+		return defaultGrade(ctx, l, pin, enc)
 	}
 	if level != nil {
 		if err := level.CheckParts(l); err != nil {
@@ -155,7 +157,7 @@ func Dir(ctx context.Context, dir string, pin Pin) (res Results, err error) {
 	if rep.Refused {
 		return failed(fmt.Errorf("%s: %s", pin.Name(), rep.Summary())), nil
 	}
-	res = Results{Version: 2, Tests: tests(rep, pin, true)}
+	res = Results{Version: 2, Tests: tests(rep, pin, true, enc)}
 	if level != nil {
 		res.Tests = append(res.Tests, levelRule(*level, rep, res.Tests)...)
 	}
@@ -293,7 +295,7 @@ func lessonFaults(p lab.Property, fenced bool) []lab.Fault { return lab.LessonFa
 // in an entry of its own ("lesson: PROPERTY (FAULT)", one per lesson
 // fault that breaks it searched alone, status pass, its story code in
 // the test's code), which does not fail the grade.
-func defaultGrade(ctx context.Context, l *lab.Lock, pin Pin) (Results, error) {
+func defaultGrade(ctx context.Context, l *lab.Lock, pin Pin, enc *storycode.Encoder) (Results, error) {
 	pol := widen(l.Policy)
 	fenced := lab.HandsOutFences(ctx, l)
 	// the properties that share a threat model share a search
@@ -330,7 +332,7 @@ func defaultGrade(ctx context.Context, l *lab.Lock, pin Pin) (Results, error) {
 			}
 			return failed(err), nil
 		}
-		for _, t := range tests(rep, pin, false) {
+		for _, t := range tests(rep, pin, false, enc) {
 			p := lab.Property(t.Name)
 			byProp[p] = t
 			if t.Status == lab.Pass && len(lessonFaults(p, fenced)) > 0 {
@@ -375,7 +377,7 @@ func defaultGrade(ctx context.Context, l *lab.Lock, pin Pin) (Results, error) {
 		}
 		for _, v := range rep.Judgements {
 			if v.Status == lab.Fail && v.Break != nil {
-				lessons = append(lessons, lesson(v, rep, pin, fenced, f))
+				lessons = append(lessons, lesson(v, rep, pin, fenced, f, enc))
 			}
 		}
 	}
@@ -392,7 +394,7 @@ func defaultGrade(ctx context.Context, l *lab.Lock, pin Pin) (Results, error) {
 
 // lesson is the entry of a break the lesson faults make: what no lease
 // survives, with the story of it.
-func lesson(v lab.Judgement, rep *lab.Report, pin Pin, fenced bool, f lab.Fault) TestResult {
+func lesson(v lab.Judgement, rep *lab.Report, pin Pin, fenced bool, f lab.Fault, enc *storycode.Encoder) TestResult {
 	var why []string
 	seen := map[lab.Fault]bool{}
 	for _, m := range v.Break.Moves {
@@ -428,7 +430,7 @@ func lesson(v lab.Judgement, rep *lab.Report, pin Pin, fenced bool, f lab.Fault)
 	// a story code is longer than an output may be: it goes with the
 	// test's code, whole
 	// the code once: each is a story built and searched again
-	code := Code(v.Break)
+	code := codeWith(enc, v.Break)
 	return TestResult{Name: "lesson: " + string(v.Property) + " (" + string(f) + ")", Status: lab.Pass, Output: clip(text, maxOutput),
 		TestCode: "a lesson, not a test of the lock: " + testCode(v.Property, rep, pin) +
 			"; its story" + alsoIn(code) + ": locksim -story " + code}
@@ -442,8 +444,8 @@ func countsGrants(p lab.Part) bool {
 
 // tests are a report's judgements as tests; with lesson, a failure of
 // mutual-exclusion carries the report's lesson too (a pinned policy's
-// grade, which has no lesson entries).
-func tests(rep *lab.Report, pin Pin, lesson bool) []TestResult {
+// grade, which has no lesson entries). enc makes the breaks' story codes.
+func tests(rep *lab.Report, pin Pin, lesson bool, enc *storycode.Encoder) []TestResult {
 	out := []TestResult{}
 	for _, v := range rep.Judgements {
 		t := TestResult{Name: string(v.Property), Status: v.Status, TestCode: testCode(v.Property, rep, pin)}
@@ -453,7 +455,7 @@ func tests(rep *lab.Report, pin Pin, lesson bool) []TestResult {
 			if v.Break != nil {
 				// the break in one sentence first: a long schedule and its
 				// code follow
-				t.Message = v.Break.Sentence() + " " + v.Message + storyRef(Code(v.Break))
+				t.Message = v.Break.Sentence() + " " + v.Message + storyRef(codeWith(enc, v.Break))
 				// a refusal (a lock that does not grant when free) is no
 				// ledger's verdict; any other break its story should show
 				if !v.Ledger && (v.Property != lab.DeadlockFreedom || v.Break.Probe) {
@@ -478,16 +480,19 @@ func Of(rep *lab.Report) Results {
 	if rep.Refused {
 		return failed(fmt.Errorf("%s: %s", Pin{}.Name(), rep.Summary()))
 	}
-	return settle(Results{Version: 2, Tests: tests(rep, Pin{}, true)})
+	return settle(Results{Version: 2, Tests: tests(rep, Pin{}, true, &storycode.Encoder{})})
 }
 
 // Code is the story code of a shrunk break, at its first step: locksim
 // -story CODE opens it as a story of the lab, to step through. A break the
 // code cannot carry keeps its schedule as plain text: "lab:" and the
 // moves, separated by commas (see lab.Move.String).
-func Code(b *lab.Break) string {
+func Code(b *lab.Break) string { return codeWith(&storycode.Encoder{}, b) }
+
+// codeWith is Code, made with enc.
+func codeWith(enc *storycode.Encoder, b *lab.Break) string {
 	pos := play.Position{Version: play.PositionVersion, Scene: lab.SceneID, Seed: 1, Lab: play.LabBreak(b, "")}
-	if code, err := storycode.Encode(pos); err == nil {
+	if code, err := enc.Encode(pos); err == nil {
 		return code
 	}
 	s := make([]string, len(b.Moves))

@@ -103,6 +103,12 @@ const Still = "the class is still answering this question · the move runs when 
 // instructor's place.
 const HeldNote = "the class is held: you stay on the instructor's place until they release it"
 
+// UnknownLeadNote is what a session is told when the class's place is
+// one this locksim cannot open (play.Position.Check): a newer locksim's
+// form or scene, or a lead of a form it does not know. It stays where it
+// is; the next place it can open moves it as before.
+const UnknownLeadNote = "the instructor's place is not one this locksim opens · you stay here"
+
 // ContentsNote is what a student's F is told while the instructor is on
 // the contents (Lead.Contents): they follow, and there is no scene to
 // go to until the instructor opens one.

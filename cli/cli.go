@@ -166,7 +166,7 @@ func runHeartbeat(args []string, heartbeatTTL time.Duration, stdin io.Reader, st
 			break
 		}
 	}
-	if r := screenRefused(v.name, c); r != "" {
+	if r := screenRefused(v.name, c, e.term); r != "" {
 		// a flag only the screen can honour, where the transcript runs
 		fmt.Fprintln(stderr, "locksim: "+r)
 		return 2

@@ -116,8 +116,8 @@ serving the course over SSH (see docs/classroom.md):
                        keys); the next one is told and closed, no session is closed for it
   -max-sessions-per-key N
                        terminal sessions at once from one key (default 3)
-  -class-size N        sessions one class has on this server at once (default 80); the next
-                       join is refused
+  -class-size N        sessions one class has on this server at once (default: every one not
+                       kept for instructors, 62 of 64; more is refused); the next join is refused
   -max-sessions-per-address N
                        terminal sessions at once from one address (default 0: no cap; a class
                        often sits behind one router's address)
@@ -454,7 +454,9 @@ func checkLab(fs *flag.FlagSet, c *config) error {
 // checkServe checks -serve and the flags that only mean something with it.
 func checkServe(fs *flag.FlagSet, c *config) error {
 	var only, webOnly []string
+	classSizeSet := false
 	fs.Visit(func(f *flag.Flag) {
+		classSizeSet = classSizeSet || f.Name == "class-size"
 		switch f.Name {
 		case "serve-dir", "class-redis":
 			if c.report.code == "" { // -report reads a saved class from them
@@ -490,8 +492,10 @@ func checkServe(fs *flag.FlagSet, c *config) error {
 		return fmt.Errorf("-max-sessions must be 1 or more, got %d", c.serve.maxSessions)
 	case c.serve.sessionsPerKey < 1:
 		return fmt.Errorf("-max-sessions-per-key must be 1 or more, got %d", c.serve.sessionsPerKey)
-	case c.serve.classSize < 1:
+	case classSizeSet && c.serve.classSize < 1:
 		return fmt.Errorf("-class-size must be 1 or more, got %d", c.serve.classSize)
+	case serve.CheckClassSize(c.serve.classSize, c.serve.maxSessions) != nil:
+		return serve.CheckClassSize(c.serve.classSize, c.serve.maxSessions)
 	case c.serve.sessionsPerAddress < 0:
 		return fmt.Errorf("-max-sessions-per-address must be 0 (no cap) or more, got %d", c.serve.sessionsPerAddress)
 	case c.serve.maxCommands < 1:

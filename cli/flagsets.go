@@ -26,7 +26,7 @@ func serveFlags(fs *flag.FlagSet, c *config) {
 	fs.IntVar(&c.serve.maxSessions, "max-sessions", serve.DefaultMaxSessions, "")
 	fs.IntVar(&c.serve.sessionsPerKey, "max-sessions-per-key", serve.DefaultSessionsPerKey, "")
 	fs.IntVar(&c.serve.sessionsPerAddress, "max-sessions-per-address", 0, "")
-	fs.IntVar(&c.serve.classSize, "class-size", serve.DefaultClassSize, "")
+	fs.IntVar(&c.serve.classSize, "class-size", 0, "") // 0: serve.ClassSeats
 	fs.IntVar(&c.serve.maxCommands, "max-commands", serve.DefaultCommands, "")
 	fs.IntVar(&c.serve.commandsPerKey, "max-commands-per-key", serve.DefaultCommandsPerKey, "")
 	fs.DurationVar(&c.serve.commandTime, "command-time", serve.DefaultCommandTime, "")

@@ -30,11 +30,36 @@ func screenFlags() []screenFlag {
 	}
 }
 
+// screenless is every verb that, at least sometimes, draws no screen:
+// when (given the command line and whether stdin and stdout are a
+// terminal) it writes what instead. A verb not here draws one (the
+// course, a cast's frames, a served session), and each screen flag means
+// something there.
+var screenless = []struct {
+	verb   string
+	when   func(c config, term bool) bool
+	writes string
+}{
+	{"plain", always, "the plain transcript"},
+	{"story", always, "the plain transcript"},
+	{"trials", func(c config, term bool) bool { return c.plain || !term }, "the trials' table"},
+	{"list", always, "the list of scenes"},
+	{"history", always, "the history page"},
+}
+
+func always(config, bool) bool { return true }
+
 // screenRefused is the one line refusing the first screen flag given when
-// the transcript is what runs (verb plain or story), -plain given or no
-// terminal; "" when none is given.
-func screenRefused(verb string, c config) string {
-	if verb != "plain" && verb != "story" {
+// verb draws no screen (screenless): the transcript, -plain given or no
+// terminal, or a verb that only writes; "" when none is given.
+func screenRefused(verb string, c config, term bool) string {
+	writes := ""
+	for _, s := range screenless {
+		if s.verb == verb && s.when(c, term) {
+			writes = s.writes
+		}
+	}
+	if writes == "" {
 		return ""
 	}
 	for _, f := range screenFlags() {
@@ -42,6 +67,9 @@ func screenRefused(verb string, c config) string {
 			continue
 		}
 		line := "-" + f.name + " is " + f.what
+		if verb == "list" || verb == "history" {
+			return line + ": -" + verb + " writes " + writes + " and draws no screen"
+		}
 		if c.plain {
 			line += ": it does not go with -plain"
 			if f.instead != "" {
@@ -53,7 +81,7 @@ func screenRefused(verb string, c config) string {
 		if f.instead != "" {
 			hint += ", or " + f.instead
 		}
-		return line + ", and stdin or stdout is not a terminal: without one locksim writes the plain transcript, which -" +
+		return line + ", and stdin or stdout is not a terminal: without one locksim writes " + writes + ", which -" +
 			f.name + " does not go with (" + hint + ")"
 	}
 	return ""

@@ -433,12 +433,27 @@ func (c *Course) Nav(s *Session) Nav {
 // LastPlace is where the learner left the course: the saved position, or,
 // in a progress file an older locksim wrote, its moment.
 func (c *Course) LastPlace() Position {
-	if len(c.Prog.Place) > 0 {
-		if pos, err := ParsePosition(c.Prog.Place); err == nil && pos.Scene == c.Prog.Moment.Scene {
-			return pos
-		}
+	if pos, ok := SavedPlace(c.Prog); ok {
+		return pos
 	}
 	return FromMoment(c.Prog.Moment)
+}
+
+// SavedPlace is the course's place saved in p, as Use reads it: a story
+// of the lab that an older locksim saved as the course's place is the
+// lab's (labApart), never the course's. ok is false for no saved position
+// (or one that no longer reads). A server resuming a student reads their
+// file through it, so the served course and the local one agree.
+func SavedPlace(p progress.Progress) (Position, bool) {
+	p = labApart(p)
+	if len(p.Place) == 0 {
+		return Position{}, false
+	}
+	pos, err := ParsePosition(p.Place)
+	if err != nil || pos.Scene != p.Moment.Scene {
+		return Position{}, false
+	}
+	return pos, true
 }
 
 // RecordAnswer keeps the learner's latest prediction in scene id.

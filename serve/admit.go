@@ -43,9 +43,25 @@ type claim struct {
 // seatWait bounds the Seater's answer.
 const seatWait = 5 * time.Second
 
-// DefaultClassSize is -class-size's default: the sessions one class has
-// on a server at once.
-const DefaultClassSize = 80
+// ClassSeats is the most sessions one class may have on a server of
+// maxSessions terminal sessions, and -class-size's default: every one but
+// the slots kept for instructors (62 of 64), so a class alone on the
+// server fills it and its instructor still gets in.
+func ClassSeats(maxSessions int) int {
+	return maxSessions - reservedFor(maxSessions)
+}
+
+// CheckClassSize refuses a class size the server cannot seat (more than
+// ClassSeats), in one line naming what to change: a class told it has 80
+// seats on a server of 64 would fill every student slot and still wait
+// for more.
+func CheckClassSize(classSize, maxSessions int) error {
+	if seats := ClassSeats(maxSessions); classSize > seats {
+		return fmt.Errorf("-class-size %d is more than the server can seat: -max-sessions %d keeps %d for instructors, so a class has at most %d (lower -class-size, or raise -max-sessions)",
+			classSize, maxSessions, reservedFor(maxSessions), seats)
+	}
+	return nil
+}
 
 // GuessBurst wrong class codes an address may try at once (a class
 // mistyping its code), then one each GuessEvery: 28.6 million codes are

@@ -100,7 +100,8 @@ type Config struct {
 	// the same watch sooner.
 	ProbeEvery time.Duration
 	// ClassSize is the most sessions one class has on this server at
-	// once, its students' and projectors' (0: DefaultClassSize); a join
+	// once, its students' and projectors' (0: ClassSeats, every student
+	// slot; more than that is refused by New, CheckClassSize); a join
 	// beyond is refused, whatever its address. While a class has a
 	// session here, the seats it has not filled are kept for it: a
 	// session in no class (not an instructor's) gets only the rest. A
@@ -275,7 +276,10 @@ func New(c Config) (*Server, error) {
 		c.SessionsPerKey = DefaultSessionsPerKey
 	}
 	if c.ClassSize == 0 {
-		c.ClassSize = DefaultClassSize
+		c.ClassSize = ClassSeats(c.MaxSessions)
+	}
+	if err := CheckClassSize(c.ClassSize, c.MaxSessions); err != nil {
+		return nil, err
 	}
 	if c.ConnBurst == 0 {
 		c.ConnBurst = DefaultConnBurst

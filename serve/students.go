@@ -84,14 +84,16 @@ func (s *student) SetName(name string) error {
 	return os.Rename(tmp, filepath.Join(s.dir, "name.json"))
 }
 
-// place is where the student left the course, nil for the contents.
+// place is where the student left the course, nil for the contents: read
+// as the course reads it (play.SavedPlace), so an older file's story of
+// the lab is the lab's place, which the lab opens, not the course's.
 func (s *student) place() *play.Position {
 	p, err := s.store.Load()
-	if err != nil || len(p.Place) == 0 {
+	if err != nil {
 		return nil
 	}
-	pos, err := play.ParsePosition(p.Place)
-	if err != nil || pos.Scene != p.Moment.Scene {
+	pos, ok := play.SavedPlace(p)
+	if !ok {
 		return nil
 	}
 	return &pos

@@ -264,7 +264,10 @@ func (a *session) say(note string) { a.asks.note = note }
 // keeps its own seed, prediction and race (class.Visit).
 func (a *session) goTo(pos play.Position, visit play.Visit) tea.Cmd {
 	if pos.Check() != nil {
-		return nil // a place this locksim cannot open: stay
+		// a place this locksim cannot open (a newer locksim's form or
+		// scene, or a lead of a form it does not know): stay, and say so
+		a.say(class.UnknownLeadNote)
+		return nil
 	}
 	if a.pl.Busy || a.switchWanted >= 0 {
 		a.cls.part.Want(class.Go{Pos: pos, Visit: visit})

@@ -118,6 +118,7 @@ func (c *Common) help() help.Model {
 	sep := s().Foreground(lipgloss.AdaptiveColor{Light: "#DDDADA", Dark: "#3C3C3C"})
 	h.Styles = help.Styles{Ellipsis: sep, ShortKey: key, ShortDesc: desc, ShortSeparator: sep,
 		FullKey: key, FullDesc: desc, FullSeparator: sep}
+	h.ShortSeparator = views.KeySep // as every other page's key line, not Bubbles' " • "
 	return h
 }
 

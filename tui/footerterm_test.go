@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"locksim/views"
+
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -19,8 +21,7 @@ func footerOf(v string) string {
 func keysTerm(t *testing.T, page, footer string, want bool) {
 	t.Helper()
 	named := false
-	// the scene's footer joins its keys with " • ", the others with " · "
-	for _, item := range strings.Split(strings.ReplaceAll(footer, " • ", " · "), " · ") {
+	for _, item := range strings.Split(footer, views.KeySep) {
 		k, desc, _ := strings.Cut(strings.TrimSpace(item), " ")
 		if k != "?" && k != "ctrl+g" || strings.HasPrefix(desc, "then ") {
 			continue // a key of its own ("?/esc back"), or "? then g glossary"

@@ -84,10 +84,7 @@ func TestHelpLineFromKeyMap(t *testing.T) {
 		if isScene(top) {
 			want = ansi.Strip(a.help.ShortHelpView(top.KeyMap().ShortHelp()))
 		}
-		items := strings.Split(want, " · ")
-		if isScene(top) {
-			items = strings.Split(want, " • ") // the help model's separator
-		}
+		items := strings.Split(want, views.KeySep)
 		if got := lastLine(a); len(items) < 2 || !strings.Contains(got, items[0]) || !strings.Contains(got, items[1]) {
 			t.Errorf("after %q the help line %q is not drawn from the key map's %q", presses, got, want)
 		}

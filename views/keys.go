@@ -181,8 +181,12 @@ func HelpLine(bindings []key.Binding) string {
 			parts = append(parts, b.Help().Key+" "+b.Help().Desc)
 		}
 	}
-	return strings.Join(parts, " · ")
+	return strings.Join(parts, KeySep)
 }
+
+// KeySep separates the keys of a one-line help, on every page: the scene's
+// footer (its help model, tui's Common.help) and each line HelpLine joins.
+const KeySep = " · "
 
 // short is b with a terser help label, for the one-line help.
 func short(b key.Binding, keys, desc string) key.Binding {

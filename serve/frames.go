@@ -8,7 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/ansi/parser"
+	"locksim/views"
 )
 
 // FPS is the most frames a second a served session draws over time, and
@@ -232,10 +232,10 @@ func (f *frames) paint(view string) {
 		b.WriteString(ansi.CursorPosition(1, i+1))
 		// a line is measured once, and cut and measured again only when
 		// wider than the terminal (most lines fit)
-		width := lineWidth(line)
+		width := views.Width(line)
 		if f.w > 0 && width > f.w {
 			line = ansi.Truncate(line, f.w, "")
-			width = lineWidth(line) // a wide rune at the edge leaves a column
+			width = views.Width(line) // a wide rune at the edge leaves a column
 		}
 		line, width = blankTail(line, width)
 		b.WriteString(line)
@@ -294,33 +294,4 @@ func blankTail(line string, width int) (string, int) {
 		}
 	}
 	return trimmed, width - n
-}
-
-// lineWidth is ansi.StringWidth(s), the columns s fills on a terminal,
-// with a printable ASCII character that no other character joins counted
-// as one column at once: ansi.StringWidth finds the grapheme cluster of
-// each character, a space included, and a frame's lines are mostly
-// spaces and ASCII (measuring them was a sixth of drawing a 400x200
-// frame). Escape sequences fill no column, as there.
-func lineWidth(s string) int {
-	state, width := parser.GroundState, 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		next, action := parser.Table.Transition(state, c)
-		if action != parser.PrintAction && next != parser.Utf8State {
-			state = next
-			continue
-		}
-		state = parser.GroundState
-		// the next byte ASCII: no mark, joiner or selector can follow to
-		// make a cluster of c
-		if c < 0x80 && (i+1 == len(s) || s[i+1] < 0x80) {
-			width++
-			continue
-		}
-		cluster, w := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
-		width += w
-		i += len(cluster) - 1
-	}
-	return width
 }

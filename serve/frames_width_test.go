@@ -1,47 +1,14 @@
 package serve
 
 import (
-	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
-)
 
-// TestLineWidthIsStringWidth: lineWidth, which counts ASCII at once,
-// measures as ansi.StringWidth does: lines of ASCII, escape sequences
-// (colours, a hyperlink, a cursor move), wide runes, combining marks and
-// variation selectors after ASCII, a keycap, an emoji joined by ZWJ, box
-// drawing, control bytes and broken UTF-8, alone and in random lines.
-func TestLineWidthIsStringWidth(t *testing.T) {
-	pieces := []string{
-		"a", "Z", " ", "~", "1", "#", "    ", "holders 1",
-		"\x1b[1;38;5;212m", "\x1b[0m", "\x1b[38;2;10;20;30m", "\x1b]8;;https://example.org\x1b\\", "\x1b]8;;\x07",
-		"\x1b[2K", "\x1b[12;1H", "\x1b7", "\x1bP1$r\x1b\\",
-		"界", "ｗ", "é", "\u0301", "e\u0301", "\ufe0f", "\u2764\ufe0f", "1\ufe0f\u20e3", "#\u20e3",
-		"\U0001F469\u200d\U0001F4BB", "\u200d", "\U0001F1EB\U0001F1F7", "▸", "·", "│", "╭─╮", "…", "█",
-		"\t", "\r", "\n", "\x00", "\x7f", "\xff", "\xe2\x94", "\u0e01\u0e33",
-	}
-	for _, p := range pieces {
-		for _, s := range []string{p, "x" + p, p + "x", p + p, "x" + p + "x"} {
-			if got, want := lineWidth(s), ansi.StringWidth(s); got != want {
-				t.Errorf("lineWidth(%q) = %d, ansi.StringWidth %d", s, got, want)
-			}
-		}
-	}
-	r := rand.New(rand.NewPCG(1, 2))
-	for range 5000 {
-		var b strings.Builder
-		for range 1 + r.IntN(12) {
-			b.WriteString(pieces[r.IntN(len(pieces))])
-		}
-		s := b.String()
-		if got, want := lineWidth(s), ansi.StringWidth(s); got != want {
-			t.Fatalf("lineWidth(%q) = %d, ansi.StringWidth %d", s, got, want)
-		}
-	}
-}
+	"locksim/views"
+)
 
 // TestBlankTail: a frame's rows lose the spaces they end with only where
 // those are drawn in the default colours, and the terminal's cells are
@@ -68,8 +35,8 @@ func TestBlankTail(t *testing.T) {
 	const w = 12
 	var view []string
 	for _, r := range rows {
-		if got, n := blankTail(r.line, lineWidth(r.line)); got != r.want || n != lineWidth(r.want) {
-			t.Errorf("blankTail(%q) = %q, %d; want %q, %d", r.line, got, n, r.want, lineWidth(r.want))
+		if got, n := blankTail(r.line, views.Width(r.line)); got != r.want || n != views.Width(r.want) {
+			t.Errorf("blankTail(%q) = %q, %d; want %q, %d", r.line, got, n, r.want, views.Width(r.want))
 		}
 		view = append(view, r.line)
 	}
@@ -88,7 +55,7 @@ func TestBlankTail(t *testing.T) {
 	b.WriteString(ansi.EraseEntireScreen)
 	for i, line := range view {
 		b.WriteString(ansi.CursorPosition(1, i+1) + line)
-		if lineWidth(line) < w {
+		if views.Width(line) < w {
 			b.WriteString(ansi.EraseLineRight)
 		}
 	}

@@ -47,6 +47,12 @@ type Common struct {
 	// them again on every frame, and wrapping them each time was a third
 	// of its tests' time (see memoRows); SetStyles empties it
 	drawn map[string][]string
+	// cards keeps the scene's cards as drawn (see views.CardMemo);
+	// SetStyles empties it
+	cards views.CardMemo
+	// log keeps the log's rows as drawn (see views.LogMemo); SetStyles
+	// empties it
+	log views.LogMemo
 }
 
 // memoRows is make() as drawn before from the same key, or drawn now and
@@ -189,5 +195,6 @@ func (c *Common) styleList(l *list.Model) {
 func (a *App) SetStyles(st views.Styles) {
 	a.com.Styles = st
 	a.com.glossary, a.com.drawn, a.fits = nil, nil, nil
+	a.com.cards, a.com.log = views.CardMemo{}, views.LogMemo{}
 	a.help, a.pl.spin = a.com.courseHelp(), a.com.spinner()
 }

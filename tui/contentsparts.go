@@ -3,8 +3,10 @@ package tui
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/list"
+	"github.com/charmbracelet/x/ansi"
 
 	"locksim/play"
 )
@@ -125,4 +127,62 @@ func (t *Contents) menuView() string {
 		t.drawn = menuDrawn{from: now, view: m.View()}
 	}
 	return t.drawn.view
+}
+
+// Title is the entry's row: its mark, number, id, title and dive, and
+// how the learner fared.
+func (e entry) Title() string {
+	mark := "·"
+	if e.done {
+		mark = "✓"
+	}
+	n := fmt.Sprintf("%2d", e.n)
+	if e.lab {
+		n = "  "
+	}
+	// the prediction's outcome on the title's row: the summary has two
+	// rows and fills them
+	guess := ""
+	if e.answered && e.score == nil {
+		guess = map[bool]string{true: " · predicted right", false: " · predicted wrong"}[e.answeredRight]
+	}
+	if e.left != "" {
+		guess = " · last time: " + e.left
+	}
+	t := fmt.Sprintf("%s %s  %-11s %s · %s%s", mark, n, e.id, e.title, e.dive, guess)
+	if e.width > 0 && ansi.StringWidth(t) > e.width-2 {
+		// the dive is on the scene's own page: the title stays whole
+		t = fmt.Sprintf("%s %s  %-11s %s%s", mark, n, e.id, e.title, guess)
+	}
+	if e.width > 0 && ansi.StringWidth(t) > e.width-2 && e.left != "" {
+		// the lab's place is the lab's to offer once opened
+		t = fmt.Sprintf("%s %s  %-11s %s", mark, n, e.id, e.title)
+	}
+	return t
+}
+
+func (e entry) Description() string {
+	if e.desc == nil {
+		return e.description()
+	}
+	e.desc.once.Do(func() { e.desc.s = e.description() })
+	return e.desc.s
+}
+
+// description is Description, worked out.
+func (e entry) description() string {
+	d := "    " + e.summary
+	if e.score != nil {
+		// first: a summary fills the line, and the score is the news
+		d = fmt.Sprintf("    %d of %d right · %s", e.score.Right, e.score.Of, e.summary)
+	}
+	if e.width <= 0 {
+		return d
+	}
+	// two rows, wrapped under the title, each indented as the first
+	rows := strings.Split(e.st.Wrap(strings.TrimLeft(d, " "), e.width-2-4, entryRows-1), "\n")
+	for i := range rows {
+		rows[i] = "    " + rows[i]
+	}
+	return strings.TrimRight(strings.Join(rows, "\n"), " \n")
 }

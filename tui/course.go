@@ -122,62 +122,6 @@ const entryRows = 3
 // dive would let a few letters match every scene.
 func (e entry) FilterValue() string { return e.id + " " + e.title }
 
-func (e entry) Title() string {
-	mark := "·"
-	if e.done {
-		mark = "✓"
-	}
-	n := fmt.Sprintf("%2d", e.n)
-	if e.lab {
-		n = "  "
-	}
-	// the prediction's outcome on the title's row: the summary has two
-	// rows and fills them
-	guess := ""
-	if e.answered && e.score == nil {
-		guess = map[bool]string{true: " · predicted right", false: " · predicted wrong"}[e.answeredRight]
-	}
-	if e.left != "" {
-		guess = " · last time: " + e.left
-	}
-	t := fmt.Sprintf("%s %s  %-11s %s · %s%s", mark, n, e.id, e.title, e.dive, guess)
-	if e.width > 0 && ansi.StringWidth(t) > e.width-2 {
-		// the dive is on the scene's own page: the title stays whole
-		t = fmt.Sprintf("%s %s  %-11s %s%s", mark, n, e.id, e.title, guess)
-	}
-	if e.width > 0 && ansi.StringWidth(t) > e.width-2 && e.left != "" {
-		// the lab's place is the lab's to offer once opened
-		t = fmt.Sprintf("%s %s  %-11s %s", mark, n, e.id, e.title)
-	}
-	return t
-}
-
-func (e entry) Description() string {
-	if e.desc == nil {
-		return e.description()
-	}
-	e.desc.once.Do(func() { e.desc.s = e.description() })
-	return e.desc.s
-}
-
-// description is Description, worked out.
-func (e entry) description() string {
-	d := "    " + e.summary
-	if e.score != nil {
-		// first: a summary fills the line, and the score is the news
-		d = fmt.Sprintf("    %d of %d right · %s", e.score.Right, e.score.Of, e.summary)
-	}
-	if e.width <= 0 {
-		return d
-	}
-	// two rows, wrapped under the title, each indented as the first
-	rows := strings.Split(e.st.Wrap(strings.TrimLeft(d, " "), e.width-2-4, entryRows-1), "\n")
-	for i := range rows {
-		rows[i] = "    " + rows[i]
-	}
-	return strings.TrimRight(strings.Join(rows, "\n"), " \n")
-}
-
 // NewCourse opens the course on b: the contents (or the scene o asks for),
 // with the learner's saved progress.
 func NewCourse(b *sim.Backend, o Options) (*App, error) {
@@ -329,6 +273,12 @@ func (t *Contents) SetSize(w, h int) {
 	changed := t.w != w || t.h != h
 	t.list()
 	t.w, t.h = w, h
+	if !changed && t.menu.Width() == w && t.menu.Height() == h-1 && t.menu.FilterState() == list.Unfiltered {
+		// the app sizes the contents on every message they show at: the
+		// same size again pages the list again only while a filter is
+		// typed (TestContentsSizedOnce)
+		return
+	}
 	t.menu.SetSize(w, h-1)
 	if changed {
 		t.menu.Title = t.title()

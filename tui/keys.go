@@ -198,6 +198,16 @@ func (a *session) navOf(msg tea.KeyMsg) play.NavAction {
 // answers while one waits) and the ? page (every live binding, the
 // scene's settings last).
 func (a *session) sceneKeys() keyList {
+	g := glossaryKey
+	if a.knobUses(g) {
+		g.SetHelp("? then g", "glossary") // g is the scene's setting: the pages over it take g
+	}
+	return keyList{short: a.sceneShort(), full: append(a.helpKeys().FullHelp(), append(a.knobBindings(), g))}
+}
+
+// sceneShort is sceneKeys' short list, the help line's, alone: the help
+// line is drawn on every frame, and the full list is not on it.
+func (a *session) sceneShort() []key.Binding {
 	short := a.com.Keys.ShortHelp()
 	if a.pl.Asking && !a.course.Present {
 		short = a.com.Keys.PredictHelp(len(a.pl.Choices()))
@@ -207,11 +217,7 @@ func (a *session) sceneKeys() keyList {
 	if a.labStory {
 		short = a.labStoryKeys(short)
 	}
-	g := glossaryKey
-	if a.knobUses(g) {
-		g.SetHelp("? then g", "glossary") // g is the scene's setting: the pages over it take g
-	}
-	return keyList{short: short, full: append(a.helpKeys().FullHelp(), append(a.knobBindings(), g))}
+	return short
 }
 
 // fitKeys is views.Fit of short at the screen's width, measured on the

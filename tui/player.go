@@ -14,7 +14,6 @@ import (
 	"github.com/charmbracelet/bubbles/spinner"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -181,7 +180,7 @@ func (p *Player) draw() (string, frameLayout) {
 		}
 	}
 	top := []string{header}
-	cards := views.Cards(st, ex.Cards, p.Sel, w)
+	cards := p.com.cards.Draw(st, ex.Cards, p.Sel, w)
 	lay.zones = views.CardZones(cards, len(ex.Cards), len(joinLines(top)))
 	top = append(top, cards)
 	// at 80 columns the run's key prefix would push the values off the
@@ -395,7 +394,7 @@ func (p *Player) draw() (string, frameLayout) {
 	// the whole log in the player's viewport, which keeps the window inside
 	// the ends; measure set it to this frame's log, so View only reads it
 	vp := p.log
-	content := views.Log(st, lines, logW, max(len(lines), logH), 0)
+	content := p.com.log.Draw(st, lines, logW, max(len(lines), logH), 0)
 	if vp.Width != logW || vp.Height != max(logH, 0) || p.logText != content {
 		vp = viewport.New(logW, max(logH, 0))
 		vp.SetContent(content)
@@ -419,7 +418,7 @@ func (p *Player) draw() (string, frameLayout) {
 	if wide {
 		rw := readoutW
 		panel := views.Rule(st, "readout", rw) + "\n" + st.Wrap(readout, rw, logH)
-		middle = lipgloss.JoinHorizontal(lipgloss.Top, middle, " ", panel)
+		middle = views.JoinTop(middle, " ", panel)
 	}
 	switch {
 	case p.notes && p.notesRows(st, w) > logH:
@@ -502,7 +501,7 @@ func (p *Player) questionWithLog(st views.Styles, lines []views.LogLine, hints, 
 	if back > 0 {
 		rule += fmt.Sprintf(" · %d newer: ]", back)
 	}
-	return fitRows(views.Rule(st, rule, w)+"\n"+views.Log(st, lines, w, tail, back)+"\n"+
+	return fitRows(views.Rule(st, rule, w)+"\n"+p.com.log.Draw(st, lines, w, tail, back)+"\n"+
 		views.Rule(st, "predict", w)+"\n"+q, rows+1), tail
 }
 

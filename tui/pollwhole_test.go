@@ -93,7 +93,8 @@ func TestPollShowsEveryQuestionWhole(t *testing.T) {
 		d := everyWayIn()
 		d.sync(deskState{lead: c.lead, now: atClassNow(), students: pollClass(c.lead, c.q, len(c.choices), c.revealed)})
 		page := &pollPage{board: d}
-		for what, v := range map[string]string{"the class view": d.View(), "the poll page": page.View()} {
+		board := d.View()
+		for what, v := range map[string]string{"the class view": board, "the poll page": page.View()} {
 			got := words(v)
 			if !strings.Contains(got, words(c.text)) {
 				t.Errorf("%s: %s does not show the question whole (%q):\n%s", c.where, what, c.text, v)
@@ -107,13 +108,13 @@ func TestPollShowsEveryQuestionWhole(t *testing.T) {
 				t.Errorf("%s: %s leaves part of the poll out:\n%s", c.where, what, v)
 			}
 			for _, r := range strings.Split(ansi.Strip(v), "\n") {
-				if ansi.StringWidth(r) > 80 {
+				if views.Width(r) > 80 {
 					t.Errorf("%s: %s has a row wider than 80 columns: %q", c.where, what, r)
 				}
 			}
 		}
-		if c.revealed && !strings.Contains(ansi.Strip(d.View()), "their own runs answered (3 of 3 have run it)") {
-			t.Errorf("%s: the revealed poll does not count the runs:\n%s", c.where, d.View())
+		if c.revealed && !strings.Contains(ansi.Strip(board), "their own runs answered (3 of 3 have run it)") {
+			t.Errorf("%s: the revealed poll does not count the runs:\n%s", c.where, board)
 		}
 	}
 }

@@ -355,7 +355,7 @@ func (a *session) layout() {
 // answers while a question waits), or presenter mode's, or the line a
 // class or a visit puts in its place.
 func (a *session) footer() string {
-	keys := a.sceneKeys().ShortHelp()
+	keys := a.sceneShort()
 	helpLine := truncate(a.help.ShortHelpView(keys), a.com.Width)
 	switch {
 	case a.pl.Asking && !a.course.Present:

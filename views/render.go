@@ -51,29 +51,34 @@ func Cards(st Styles, cards []Card, sel, width int) string {
 	cw := width / len(cards)
 	boxes := make([]string, len(cards))
 	for i, c := range cards {
-		style := st.Card
-		if i == sel {
-			style = st.CardSel
-		}
-		inner := max(cw-4, 1)
-		lines := []string{st.Bold.Render(ansi.Truncate(c.Name, inner, "…"))}
-		for j := 0; j < 2; j++ {
-			l := ""
-			if j < len(c.Lines) {
-				l = c.Lines[j]
-			}
-			if j == 1 {
-				lines = append(lines, st.tone(c.Tone).Render(ansi.Truncate(l, inner, "…")))
-			} else {
-				lines = append(lines, ansi.Truncate(l, inner, "…"))
-			}
-		}
-		// name rides in the top border row's place to keep cards four rows tall
-		body := lines[1] + "\n" + lines[2]
-		box := style.Width(inner + 2).Render(body)
-		boxes[i] = putTitle(box, " "+lines[0]+" ")
+		boxes[i] = cardBox(st, c, i == sel, cw)
 	}
-	return lipgloss.JoinHorizontal(lipgloss.Top, boxes...)
+	return JoinTop(boxes...)
+}
+
+// cardBox is one card of Cards, cw columns wide, thick-bordered if sel.
+func cardBox(st Styles, c Card, sel bool, cw int) string {
+	style := st.Card
+	if sel {
+		style = st.CardSel
+	}
+	inner := max(cw-4, 1)
+	lines := []string{st.Bold.Render(ansi.Truncate(c.Name, inner, "…"))}
+	for j := 0; j < 2; j++ {
+		l := ""
+		if j < len(c.Lines) {
+			l = c.Lines[j]
+		}
+		if j == 1 {
+			lines = append(lines, st.tone(c.Tone).Render(ansi.Truncate(l, inner, "…")))
+		} else {
+			lines = append(lines, ansi.Truncate(l, inner, "…"))
+		}
+	}
+	// name rides in the top border row's place to keep cards four rows tall
+	body := lines[1] + "\n" + lines[2]
+	box := style.Width(inner + 2).Render(body)
+	return putTitle(box, " "+lines[0]+" ")
 }
 
 // putTitle writes title over the top border of box, after its corner.
@@ -83,8 +88,8 @@ func putTitle(box, title string) string {
 		return box
 	}
 	top := lines[0]
-	w := ansi.StringWidth(top)
-	tw := ansi.StringWidth(title)
+	w := Width(top)
+	tw := Width(title)
 	if tw+3 > w {
 		return box
 	}
@@ -110,7 +115,7 @@ func CardZones(drawn string, n, y int) []Zone {
 		return nil
 	}
 	first := strings.Split(drawn, "\n")[0]
-	w := ansi.StringWidth(first) / n
+	w := Width(first) / n
 	zones := make([]Zone, n)
 	for i := range zones {
 		zones[i] = Zone{Index: i, X0: i * w, Y0: y, X1: (i + 1) * w, Y1: y + CardHeight}
@@ -159,8 +164,8 @@ func Unfold(st Styles, lines []LogLine, width int) []LogLine {
 	for _, l := range lines {
 		// a long reply (a note, an error) that would cut its command or be
 		// cut; a short one ("OK") stays beside a command cut in the middle
-		rw := ansi.StringWidth("  " + l.Reply)
-		if l.Reply == "" || l.Cont || rw <= 40 && !l.Whole || ansi.StringWidth(logHead(l)+l.Text)+rw <= width {
+		rw := Width("  " + l.Reply)
+		if l.Reply == "" || l.Cont || rw <= 40 && !l.Whole || Width(logHead(l)+l.Text)+rw <= width {
 			out = append(out, l)
 			continue
 		}
@@ -184,6 +189,13 @@ func Unfold(st Styles, lines []LogLine, width int) []LogLine {
 // or back scrolled lines from the newest. When any line is highlighted the
 // others are dimmed.
 func Log(st Styles, lines []LogLine, width, height, back int) string {
+	return logRows(st, lines, width, height, back, func(l LogLine, anyHi bool) string {
+		return logRow(st, l, width, anyHi)
+	})
+}
+
+// logRows is Log with each row drawn by row.
+func logRows(st Styles, lines []LogLine, width, height, back int, row func(l LogLine, anyHi bool) string) string {
 	if height <= 0 {
 		return ""
 	}
@@ -195,49 +207,7 @@ func Log(st Styles, lines []LogLine, width, height, back int) string {
 	lines = lines[max(0, end-height):end]
 	out := make([]string, 0, height)
 	for _, l := range lines {
-		if l.Cont {
-			// the reply of the line above, indented under it
-			reply := ansi.Truncate(l.Reply, max(width-4, 1), "…")
-			row := "    " + st.tone(l.Tone).Render(reply)
-			if anyHi && !l.Hi || l.Dim {
-				row = st.Dim.Render(ansi.Strip(row))
-			}
-			out = append(out, row)
-			continue
-		}
-		mark := " "
-		if l.Hi {
-			mark = "▸" // says "selected" in words-free form even without colour
-		}
-		head := fmt.Sprintf("%s%-9s %s> ", mark, l.At, l.Actor)
-		reply := ""
-		if l.Reply != "" {
-			reply = "  " + l.Reply
-		}
-		text := l.Text
-		// a long reply gives way before the command does (at least 28
-		// columns of it stay readable), down to 40 columns of reply, which
-		// hold an error reply whole
-		keep, rw := min(ansi.StringWidth(text), 28), ansi.StringWidth(reply)
-		if ansi.StringWidth(head)+keep+rw > width {
-			reply = ansi.Truncate(reply, max(width-ansi.StringWidth(head)-keep, min(rw, 40)), "…")
-		}
-		room := width - ansi.StringWidth(head) - ansi.StringWidth(reply)
-		if room < 8 {
-			room = 8
-		}
-		text = cutMiddle(text, room)
-		pad := strings.Repeat(" ", max(0, room-ansi.StringWidth(text)))
-		switch {
-		case anyHi && !l.Hi, l.Dim:
-			out = append(out, st.Dim.Render(ansi.Truncate(head+text+pad+reply, width, "…")))
-		default:
-			h := head
-			if l.Hi {
-				h = st.Accent.Render(head)
-			}
-			out = append(out, h+text+pad+st.tone(l.Tone).Render(ansi.Truncate(reply, max(0, width-ansi.StringWidth(head+text+pad)), "…")))
-		}
+		out = append(out, row(l, anyHi))
 	}
 	for len(out) < height {
 		out = append(out, "")
@@ -245,15 +215,62 @@ func Log(st Styles, lines []LogLine, width, height, back int) string {
 	return strings.Join(out, "\n")
 }
 
+// logRow is one row of Log, width columns at most; anyHi says a worker
+// is picked (the others' rows are dim).
+func logRow(st Styles, l LogLine, width int, anyHi bool) string {
+	if l.Cont {
+		// the reply of the line above, indented under it
+		reply := ansi.Truncate(l.Reply, max(width-4, 1), "…")
+		row := "    " + st.tone(l.Tone).Render(reply)
+		if anyHi && !l.Hi || l.Dim {
+			row = st.Dim.Render(ansi.Strip(row))
+		}
+		return row
+	}
+	mark := " "
+	if l.Hi {
+		mark = "▸" // says "selected" in words-free form even without colour
+	}
+	head := fmt.Sprintf("%s%-9s %s> ", mark, l.At, l.Actor)
+	reply := ""
+	if l.Reply != "" {
+		reply = "  " + l.Reply
+	}
+	text := l.Text
+	// a long reply gives way before the command does (at least 28
+	// columns of it stay readable), down to 40 columns of reply, which
+	// hold an error reply whole
+	keep, rw := min(Width(text), 28), Width(reply)
+	if Width(head)+keep+rw > width {
+		reply = ansi.Truncate(reply, max(width-Width(head)-keep, min(rw, 40)), "…")
+	}
+	room := width - Width(head) - Width(reply)
+	if room < 8 {
+		room = 8
+	}
+	text = cutMiddle(text, room)
+	pad := strings.Repeat(" ", max(0, room-Width(text)))
+	switch {
+	case anyHi && !l.Hi, l.Dim:
+		return st.Dim.Render(ansi.Truncate(head+text+pad+reply, width, "…"))
+	default:
+		h := head
+		if l.Hi {
+			h = st.Accent.Render(head)
+		}
+		return h + text + pad + st.tone(l.Tone).Render(ansi.Truncate(reply, max(0, width-Width(head+text+pad)), "…"))
+	}
+}
+
 // Rule draws a labelled horizontal rule across width.
 func Rule(st Styles, label string, width int) string {
 	// a label longer than the rule is cut in the middle, keeping its end
 	// (the log's scroll hint): a log beside the readout is narrow
 	l := "── " + label + " "
-	if ansi.StringWidth(l) > width {
+	if Width(l) > width {
 		l = cutMiddle(l, max(width, 1))
 	}
-	return st.Rule.Render(l + strings.Repeat("─", max(0, width-ansi.StringWidth(l))))
+	return st.Rule.Render(l + strings.Repeat("─", max(0, width-Width(l))))
 }
 
 // Wrap wraps text to width and keeps at most rows lines.
@@ -383,7 +400,7 @@ func cutMiddle(s string, w int) string { return CutMiddle(s, w) }
 // CutMiddle is cutMiddle for the screen's other lines: a key's value (a
 // hash's fields) shortened so that its name and its PTTL stay whole.
 func CutMiddle(s string, w int) string {
-	n := ansi.StringWidth(s)
+	n := Width(s)
 	if n <= w {
 		return s
 	}
@@ -392,7 +409,7 @@ func CutMiddle(s string, w int) string {
 		// the first and the last word, the second (a key, a script's name)
 		// when it fits, then words taken in turn from the tail and the head
 		width := func(head, tail []string) int {
-			return ansi.StringWidth(strings.Join(head, " ") + " … " + strings.Join(tail, " "))
+			return Width(strings.Join(head, " ") + " … " + strings.Join(tail, " "))
 		}
 		head, tail := words[:1], words[len(words)-1:]
 		if width(head, tail) <= w {

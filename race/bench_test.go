@@ -84,7 +84,7 @@ func BenchmarkTrials(b *testing.B) {
 	ref := setRate(b, url)
 	for _, v := range race.Variants() {
 		b.Run("live/"+strings.ReplaceAll(v.String(), " ", ""), func(b *testing.B) {
-			be, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: 1, Timeout: time.Second})
+			be, err := sim.OpenLive(context.Background(), url, simtest.LiveOptions(1))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -3,7 +3,6 @@ package race_test
 import (
 	"context"
 	"testing"
-	"time"
 
 	"locksim/check"
 	"locksim/race"
@@ -156,7 +155,7 @@ func TestTrialsLossEmbedded(t *testing.T) {
 // command.
 func TestTrialsLossLive(t *testing.T) {
 	t.Parallel()
-	b, err := sim.OpenLive(context.Background(), simtest.StartRedis(t), sim.LiveOptions{Scale: 1, Timeout: time.Second})
+	b, err := sim.OpenLive(context.Background(), simtest.StartRedis(t), simtest.LiveOptions(1))
 	if err != nil {
 		t.Fatal(err)
 	}

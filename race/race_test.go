@@ -85,7 +85,7 @@ func TestRaceEmbedded(t *testing.T) {
 
 func TestRaceLiveRedis(t *testing.T) {
 	url := simtest.StartRedis(t)
-	b, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: 1})
+	b, err := sim.OpenLive(context.Background(), url, simtest.LiveOptions(1))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -127,7 +127,7 @@ func TestTrialsEmbedded(t *testing.T) {
 
 func TestTrialsLive(t *testing.T) {
 	t.Parallel()
-	b, err := sim.OpenLive(context.Background(), simtest.StartRedis(t), sim.LiveOptions{Scale: 1, Timeout: time.Second})
+	b, err := sim.OpenLive(context.Background(), simtest.StartRedis(t), simtest.LiveOptions(1))
 	if err != nil {
 		t.Fatal(err)
 	}

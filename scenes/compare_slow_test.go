@@ -63,7 +63,9 @@ func TestSameOnEveryServer(t *testing.T) {
 			t.Parallel()
 			// the preflight's finding, the same for every server of this
 			// binary: which forms it has, and its version
-			probe, err := sim.OpenLive(context.Background(), srv.start(t).URL, sim.LiveOptions{Scale: 20, NoSweep: true})
+			o := simtest.LiveOptions(20)
+			o.NoSweep = true
+			probe, err := sim.OpenLive(context.Background(), srv.start(t).URL, o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -116,7 +118,9 @@ func sameOn(t *testing.T, sc *Scene, url string, forms sim.FormSupport, slots ch
 				for try := 1; ; try++ {
 					// each try under a prefix of its own: a run
 					// forgets the node keys an earlier run wrote
-					live, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: scale, NoSweep: true})
+					o := simtest.LiveOptions(scale)
+					o.NoSweep = true
+					live, err := sim.OpenLive(context.Background(), url, o)
 					if err != nil {
 						t.Fatal(err)
 					}

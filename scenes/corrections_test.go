@@ -240,11 +240,11 @@ func TestResourceRedisWhereItIs(t *testing.T) {
 		url    string
 		shared bool
 	}{{lockURL, true}, {otherURL, false}} {
-		b, err := sim.OpenLive(ctx, lockURL, sim.LiveOptions{Scale: liveScale})
+		b, err := sim.OpenLive(ctx, lockURL, simtest.LiveOptions(liveScale))
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := sim.OpenLive(ctx, c.url, sim.LiveOptions{Scale: liveScale})
+		res, err := sim.OpenLive(ctx, c.url, simtest.LiveOptions(liveScale))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -32,7 +32,9 @@ func TestLostReplyAnswersLive(t *testing.T) {
 			continue
 		}
 		t.Run(sc.Describe(c.p), func(t *testing.T) {
-			live, err := sim.OpenLive(ctx, srv.URL, sim.LiveOptions{Scale: 20, NoSweep: true})
+			o := simtest.LiveOptions(20)
+			o.NoSweep = true
+			live, err := sim.OpenLive(ctx, srv.URL, o)
 			if err != nil {
 				t.Fatal(err)
 			}

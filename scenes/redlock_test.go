@@ -22,13 +22,13 @@ func onFiveNodes(t *testing.T, check func(t *testing.T, b *sim.Backend)) {
 	t.Run("live", func(t *testing.T) {
 		t.Parallel()
 		ctx := context.Background()
-		b, err := sim.OpenLive(ctx, simtest.StartRedis(t), sim.LiveOptions{Scale: 10})
+		b, err := sim.OpenLive(ctx, simtest.StartRedis(t), simtest.LiveOptions(10))
 		if err != nil {
 			t.Fatal(err)
 		}
 		var nodes []*sim.Backend
 		for range redNodes {
-			n, err := sim.OpenLive(ctx, simtest.StartRedis(t), sim.LiveOptions{Scale: 10})
+			n, err := sim.OpenLive(ctx, simtest.StartRedis(t), simtest.LiveOptions(10))
 			if err != nil {
 				t.Fatal(err)
 			}

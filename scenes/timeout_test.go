@@ -262,7 +262,7 @@ func TestTimeoutJitterRepeats(t *testing.T) {
 		return due, got
 	}
 	emb, embReplies := play(embedded(t))
-	live, err := sim.OpenLive(ctx, simtest.StartRedis(t), sim.LiveOptions{Scale: timeoutScale})
+	live, err := sim.OpenLive(ctx, simtest.StartRedis(t), simtest.LiveOptions(timeoutScale))
 	if err != nil {
 		t.Fatal(err)
 	}

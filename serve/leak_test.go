@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"locksim/serve/termtest"
+	"locksim/sim"
 	"locksim/sim/simtest"
 )
 
@@ -17,7 +18,10 @@ func TestNoLeaks(t *testing.T) {
 	t.Run("embedded", func(t *testing.T) { noLeaks(t, Config{}) })
 	t.Run("live", func(t *testing.T) {
 		url := simtest.StartRedis(t)
-		noLeaks(t, Config{Redis: url})
+		// the sessions' backends wait for replies as every live-server
+		// test does (simtest.LiveTimeout), not the learner's 400 ms: a
+		// hundred sessions beside other tests are a loaded machine
+		noLeaks(t, Config{Redis: url, Live: simtest.LiveOptions(sim.DefaultLiveScale)})
 		if keys := simtest.Keys(t, url); len(keys) > 0 {
 			t.Fatalf("keys left on the live server: %v", keys)
 		}

@@ -167,7 +167,7 @@ func TestFormsAgainstAServerThatHasThem(t *testing.T) {
 func formsAgainst(t *testing.T, url string) sim.FormSupport {
 	t.Helper()
 	ctx := context.Background()
-	b, err := sim.OpenLive(ctx, url, sim.LiveOptions{Scale: 1, Timeout: 5 * time.Second})
+	b, err := sim.OpenLive(ctx, url, simtest.LiveOptions(1))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,9 @@ func TestHealthChangedOnlyOnChange(t *testing.T) {
 	srv := simtest.StartServer(t)
 	ctx := context.Background()
 	// beats every 100 ms
-	b, err := sim.OpenLive(ctx, srv.URL, sim.LiveOptions{Scale: 100, Timeout: time.Second, HeartbeatTTL: 400 * time.Millisecond})
+	o := simtest.LiveOptions(100)
+	o.HeartbeatTTL = 400 * time.Millisecond
+	b, err := sim.OpenLive(ctx, srv.URL, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,9 @@ func TestBackMeansAdminAnswers(t *testing.T) {
 	ctx := context.Background()
 	// beats every 100 ms: the heartbeat finds the server back soon after
 	// its connection can dial again
-	b, err := sim.OpenLive(ctx, srv.URL, sim.LiveOptions{Scale: 100, Timeout: time.Second, HeartbeatTTL: 400 * time.Millisecond})
+	o := simtest.LiveOptions(100)
+	o.HeartbeatTTL = 400 * time.Millisecond
+	b, err := sim.OpenLive(ctx, srv.URL, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,8 +25,8 @@ func liveAt(t testing.TB, scale int) *sim.Backend {
 	url := simtest.StartRedis(t)
 	// a command timeout far past the default 400 ms: on a loaded machine a
 	// reply may take that long, and a story's reply must not become a
-	// client timeout (the outage tests set their own)
-	b, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: scale, Timeout: 5 * time.Second})
+	// client timeout (simtest.LiveTimeout)
+	b, err := sim.OpenLive(context.Background(), url, simtest.LiveOptions(scale))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -115,7 +115,7 @@ func TestWrapColumns(t *testing.T) {
 // keep their keys.
 func TestPlainLiveUnits(t *testing.T) {
 	url := simtest.StartRedis(t)
-	b, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: 20})
+	b, err := sim.OpenLive(context.Background(), url, simtest.LiveOptions(20))
 	if err != nil {
 		t.Fatal(err)
 	}

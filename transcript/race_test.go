@@ -13,7 +13,7 @@ import (
 func TestRacePlainLive(t *testing.T) {
 	url := simtest.StartRedis(t)
 	ctx := context.Background()
-	b, err := sim.OpenLive(ctx, url, sim.LiveOptions{Scale: 20})
+	b, err := sim.OpenLive(ctx, url, simtest.LiveOptions(20))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -268,7 +268,7 @@ func TestCauseOverwrittenEmbedded(t *testing.T) {
 // loaded machine does not reach, and a client beside locksim's.
 func liveWithOther(t *testing.T) (*sim.Backend, func(ctx context.Context, args ...any)) {
 	url := simtest.StartRedis(t)
-	b, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: sim.DefaultLiveScale, Timeout: 5 * time.Second})
+	b, err := sim.OpenLive(context.Background(), url, simtest.LiveOptions(sim.DefaultLiveScale))
 	if err != nil {
 		t.Fatal(err)
 	}

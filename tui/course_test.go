@@ -260,7 +260,7 @@ func replayLiveExport(t *testing.T, dir, id, presses string) ([]byte, string, er
 	if err != nil {
 		t.Skip("redis-cli is not installed: the replay is not tried")
 	}
-	live, err := sim.OpenLive(context.Background(), simtest.StartRedis(t), sim.LiveOptions{Scale: 100})
+	live, err := sim.OpenLive(context.Background(), simtest.StartRedis(t), simtest.LiveOptions(100))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,7 +365,7 @@ func TestExportScaledReplay(t *testing.T) {
 	if len(left) < 2 {
 		t.Fatalf("the cut replay should leave keys and its registration: %v", left)
 	}
-	r, err := sim.CleanupLive(context.Background(), url, 0)
+	r, err := sim.CleanupLive(context.Background(), url, simtest.LiveTimeout)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"locksim/play"
 	"locksim/scenes"
@@ -201,7 +200,7 @@ func (w *walk) checkText(what, text string, lines map[string]bool) {
 // the code of the question's place, as text, say none of it.
 // own are the learner's own moves, if any.
 func liveWalk(t *testing.T, url string, sc *scenes.Scene, p scenes.Params, own []play.Own) {
-	b, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: liveWalkScale, Timeout: 5 * time.Second})
+	b, err := sim.OpenLive(context.Background(), url, simtest.LiveOptions(liveWalkScale))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,7 +65,7 @@ func TestLiveSteppingHoldsTheClock(t *testing.T) {
 		t.Run(c.id+c.presses, func(t *testing.T) {
 			t.Parallel()
 			scale := max(4, int(scenes.Find(c.id).Shortest/(500*time.Millisecond)))
-			b, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: scale})
+			b, err := sim.OpenLive(context.Background(), url, simtest.LiveOptions(scale))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -171,7 +171,7 @@ func TestCancelledReplayHoldsTheClock(t *testing.T) {
 	url := simtest.StartRedis(t)
 	// ÷10: the 32 s wait is 3.2 s of wire, so the 100 ms below lands
 	// inside it even when a loaded machine oversleeps
-	b, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: 10})
+	b, err := sim.OpenLive(context.Background(), url, simtest.LiveOptions(10))
 	if err != nil {
 		t.Fatal(err)
 	}

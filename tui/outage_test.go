@@ -112,7 +112,9 @@ func TestServerStallIsShownAndSurvived(t *testing.T) {
 // with a bounded close. Its command timeout is 1 s, not shorter: the replay
 // after the server comes back runs for real and must not time out on a
 // loaded machine, while a dead server still fails each command at once (a
-// refused dial) and the 1.5 s stall still outlasts it.
+// refused dial) and the 1.5 s stall still outlasts it. Not
+// simtest.LiveOptions: the client giving up on a stalled server is what
+// these tests show, so the timeout is the stall's, and must stay below it.
 func openFlaky(t *testing.T, srv *simtest.Server) *sim.Backend {
 	t.Helper()
 	b, err := sim.OpenLive(context.Background(), srv.URL, sim.LiveOptions{Scale: 100, Timeout: time.Second})

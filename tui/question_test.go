@@ -96,7 +96,7 @@ func TestTooSmallContents(t *testing.T) {
 // jump does not happen, so its question is not asked; the settings line
 // says the story needs the embedded server.
 func TestEmbeddedOnlyStoryAsksNothingLive(t *testing.T) {
-	b, err := sim.OpenLive(context.Background(), simtest.StartRedis(t), sim.LiveOptions{Scale: 10})
+	b, err := sim.OpenLive(context.Background(), simtest.StartRedis(t), simtest.LiveOptions(10))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,7 +78,7 @@ func monitor(t *testing.T, url string) (lines func() []monitorLine) {
 func TestIdleLiveScreenIsQuiet(t *testing.T) {
 	t.Parallel()
 	srv := simtest.StartServer(t)
-	b, err := sim.OpenLive(context.Background(), srv.URL, sim.LiveOptions{Scale: 100})
+	b, err := sim.OpenLive(context.Background(), srv.URL, simtest.LiveOptions(100))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestLabelMarksStepsInTheStream(t *testing.T) {
 	t.Parallel()
 	srv := simtest.StartServer(t)
 	lines := monitor(t, srv.URL)
-	b, err := sim.OpenLive(context.Background(), srv.URL, sim.LiveOptions{Scale: 100})
+	b, err := sim.OpenLive(context.Background(), srv.URL, simtest.LiveOptions(100))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +303,7 @@ func scores(s sim.Snapshot) map[string]int64 {
 func TestLiveHoldKeepsDeadlines(t *testing.T) {
 	t.Parallel()
 	const scale = 20
-	b, err := sim.OpenLive(context.Background(), simtest.StartRedis(t), sim.LiveOptions{Scale: scale})
+	b, err := sim.OpenLive(context.Background(), simtest.StartRedis(t), simtest.LiveOptions(scale))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -183,6 +183,28 @@ func (s *Server) Stop() {
 	}
 }
 
+// LiveTimeout is the per-command timeout (and so the dial timeout) of a
+// test's live backend when no timeout is what the test checks. The
+// default, sim.DefaultTimeout (400 ms), suits a learner's loopback server,
+// but a test shares its wall clock with whatever else runs on the machine:
+// at a load of 10 or more on two cores a dial or a reply took longer, and
+// a story failed with "cannot reach Redis … context deadline exceeded"
+// that no reply of the server's caused. A test that waits for a reply
+// waits for the reply, not against a clock the load runs down, so this
+// bound is one a loaded machine does not reach; it still ends a test
+// whose server is truly wedged. The sim's other real-clock bounds on the
+// live path follow it (a heartbeat's beat and the cleanup allow it plus
+// 1 s, the forms probe three times it plus 2 s).
+const LiveTimeout = 10 * time.Second
+
+// LiveOptions are the options of a test's live backend at the given scale,
+// with LiveTimeout as its command timeout: every test that opens a live
+// server uses them, unless a client's timeout is what it checks (a stall
+// the client must give up on: then it sets its own, and says why).
+func LiveOptions(scale int) sim.LiveOptions {
+	return sim.LiveOptions{Scale: scale, Timeout: LiveTimeout}
+}
+
 // Client is a client of the server at url, closed when the test ends.
 func Client(t testing.TB, url string) *redis.Client {
 	t.Helper()
@@ -236,7 +258,7 @@ func OnBoth(t *testing.T, scale int, check func(t *testing.T, b *sim.Backend)) {
 		t.Parallel()
 		url := StartRedis(t)
 		// a loaded machine's slow reply must not become a client timeout
-		b, err := sim.OpenLive(context.Background(), url, sim.LiveOptions{Scale: scale, Timeout: 5 * time.Second})
+		b, err := sim.OpenLive(context.Background(), url, LiveOptions(scale))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -327,8 +327,11 @@ func checkFlags(fs *flag.FlagSet, c config) (config, error) {
 		// an unset shell variable (-cast "$OUT") must not read as no flag
 		return c, fmt.Errorf("-%s was given an empty value: give it one, or leave the flag out", name)
 	}
-	if c.exportDir != "" {
-		if fi, err := os.Stat(c.exportDir); err != nil || !fi.IsDir() {
+	// with -plain and no -story screenRefused refuses it: that line first
+	if c.exportDir != "" && !(c.plain && c.story == "") {
+		if fi, err := os.Stat(c.exportDir); err == nil && !fi.IsDir() {
+			return c, fmt.Errorf("-export-dir %s: it is a file, not a directory", c.exportDir)
+		} else if err != nil {
 			return c, fmt.Errorf("-export-dir %s: no such directory (locksim makes none)", c.exportDir)
 		}
 	}
@@ -512,6 +515,8 @@ func checkServe(fs *flag.FlagSet, c *config) error {
 		return fmt.Errorf("-idle must be 0 (never) or at least %v, got %v", 2*serve.IdleWarning, c.serve.idle)
 	case c.serve.maxTime < 0:
 		return fmt.Errorf("-max-session must be 0 (never) or above, got %v", c.serve.maxTime)
+	case c.serve.instructors != "" && fileProblem(c.serve.instructors) != "":
+		return fmt.Errorf("-instructors %s: %s: it names the authorized_keys file of the instructors' keys", c.serve.instructors, fileProblem(c.serve.instructors))
 	case c.serve.classRedis != "" && c.serve.hostKey == "":
 		// each server would make a host key of its own, and a student sent
 		// to another server would meet OpenSSH's "host key changed"

@@ -70,6 +70,9 @@ func checkGrade(_ *flag.FlagSet, c *config) error {
 	switch {
 	case (c.labDir != "" || c.lab.grade != "") && c.redis != "":
 		return errEmbeddedOnly
+	case c.lab.grade != "" && dirProblem(c.lab.grade) != "":
+		// before -out is asked for: DIR is the first thing to put right
+		return fmt.Errorf("-grade %s: %s", c.lab.grade, dirProblem(c.lab.grade))
 	case c.lab.grade != "" && c.lab.out == "":
 		return errors.New("-grade needs -out DIR: results.json is written there")
 	case c.lab.out != "" && c.lab.grade == "":

@@ -168,7 +168,8 @@ func TestBlankFlagValues(t *testing.T) {
 		}
 	}
 	missing := filepath.Join(t.TempDir(), "nope")
-	exit, out, errs := runMain("-plain", "-scene", "race", "-export-dir", missing)
+	// (with -plain and no -story -export-dir is refused whatever it is)
+	exit, out, errs := runMain("-plain", "-story", "lab-0123456789", "-export-dir", missing)
 	if exit != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "-export-dir "+missing+": no such directory") {
 		t.Errorf("-export-dir %s: exit %d, %d bytes on stdout, stderr %q", missing, exit, len(out), errs)
 	}

@@ -88,6 +88,15 @@ func parseURL(rawURL string) (*redis.Options, error) {
 	if err == nil && opts.DB < 0 {
 		err = fmt.Errorf("database %d is not a database number", opts.DB)
 	}
+	if err == nil {
+		// a port past 65535 is the URL's fault, not the server's: said
+		// before any connection is tried
+		if _, port, e := net.SplitHostPort(opts.Addr); e == nil {
+			if n, e := strconv.Atoi(port); e != nil || n < 1 || n > 65535 {
+				err = fmt.Errorf("port %s is out of range: a port is from 1 to 65535", port)
+			}
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("bad Redis URL %s: %s; %s", Redact(rawURL), scrub(oneLine(err), opts, rawURL), urlShape)
 	}

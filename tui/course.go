@@ -471,6 +471,13 @@ func (t *Contents) listUpdate(msg tea.Msg) tea.Cmd {
 // KeyMap is the contents' keys: the list's own, with the words of this
 // page, and quit.
 func (t *Contents) KeyMap() help.KeyMap {
+	if t.typing() {
+		// every letter (g, ? and q too) is the filter's: only these act
+		ks := []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open the first match")),
+			key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "choose")),
+			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")), key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit"))}
+		return keyList{short: ks, full: [][]key.Binding{ks}}
+	}
 	open := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open"))
 	filter := t.list().KeyMap.Filter
 	filter.SetHelp(filter.Help().Key, "filter")
@@ -538,6 +545,9 @@ func (a *App) contentsOpen() bool {
 // View draws the contents at the size SetSize set.
 func (t *Contents) View() string {
 	keys := t.KeyMap().ShortHelp() // enter, /, ↑/↓, g, ?, q
+	if t.typing() {
+		return strings.TrimRight(t.menuView(), "\n") + "\n" + truncate(t.com.Styles.Dim.Render(views.HelpLine(keys)), t.w)
+	}
 	open, filter, glossary, keysKey, quit := keys[0], keys[1], keys[3], keys[4], keys[5]
 	// ↑/↓ goes without saying on a list; ? lists it with the rest
 	help := views.HelpLine([]key.Binding{open, filter, glossary, keysKey}) + " · ✓ played to the end · " + views.HelpLine([]key.Binding{quit})
@@ -546,14 +556,20 @@ func (t *Contents) View() string {
 		if sc := scenes.Find(m.Scene); sc != nil && scenes.FormatSettings(sc, m.Settings) != "" {
 			at += " (" + scenes.FormatSettings(sc, m.Settings) + ")"
 		}
-		// the keys of lower priority (? keys, then g, /, enter) go whole to
-		// leave q quit on the line, never cut mid-item; the settings go
-		// if even q quit would not fit
+		// the keys of lower priority (g, then /, enter) go whole to leave
+		// ? keys and q quit on the line, never cut mid-item; the settings
+		// go if even those would not fit
 		lead := "last time: " + at + " · "
-		if ansi.StringWidth(lead+views.HelpLine([]key.Binding{quit})) > t.w {
+		if ansi.StringWidth(lead+views.HelpLine([]key.Binding{keysKey, quit})) > t.w {
 			lead = fmt.Sprintf("last time: %s, step %d · ", m.Scene, m.Step)
 		}
-		help = lead + views.HelpLine(fitKeys([]key.Binding{open, filter, glossary, keysKey, quit}, t.w-ansi.StringWidth(lead)))
+		shown := []key.Binding{open, filter, glossary, keysKey, quit}
+		for _, drop := range []key.Binding{glossary, filter, open} {
+			if ansi.StringWidth(lead+views.HelpLine(shown)) > t.w {
+				shown = slices.DeleteFunc(shown, func(b key.Binding) bool { return b.Help() == drop.Help() })
+			}
+		}
+		help = lead + views.HelpLine(shown)
 	}
 	switch {
 	case t.notice != "":

@@ -30,6 +30,15 @@ type ResourceState struct {
 	MaxToken int64 // largest fencing token accepted; 0 when none
 }
 
+// LastWrite is the resource's last accepted write as the screen and the
+// transcript both say it: `last write "v" by A`, or "no writes yet".
+func (r ResourceState) LastWrite() string {
+	if r.Writer == "" {
+		return "no writes yet"
+	}
+	return "last write " + strconv.Quote(r.Value) + " by " + r.Writer
+}
+
 // WriteLua records an unfenced write: last write wins, every write counted.
 // KEYS[1] the resource hash; ARGV writer, value, and a safety expiry in ms
 // (the resource is not the lesson: it must not outlive a killed run).

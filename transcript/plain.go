@@ -541,7 +541,7 @@ func (v plainVariant) play(ctx context.Context) (err error) {
 		}
 	}
 	if r := snap.Resource; r != nil {
-		fmt.Fprintf(w, "resource: last write %q by %s · accepted %d · rejected %d", r.Value, orDash(r.Writer), r.Accepted, r.Rejected)
+		fmt.Fprintf(w, "resource: %s · accepted %d · rejected %d", r.LastWrite(), r.Accepted, r.Rejected)
 		if r.MaxToken > 0 {
 			fmt.Fprintf(w, " · largest token %d", r.MaxToken)
 		}

@@ -159,5 +159,8 @@ func ownLabel(o play.Own) string {
 	if o.MS > 0 {
 		what += " " + storyDur(o.D())
 	}
+	if o.At == 1 {
+		return what + " after 1 move"
+	}
 	return fmt.Sprintf("%s after %d moves", what, o.At)
 }

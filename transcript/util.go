@@ -3,10 +3,3 @@ package transcript
 import "strconv"
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
-
-func orDash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
-}

@@ -158,10 +158,7 @@ func scoreDeadlines(k sim.KeyState, snap sim.Snapshot) string {
 }
 
 func resourceLine(st views.Styles, r sim.ResourceState, w int) string {
-	s := st.Bold.Render("resource") + " no writes yet"
-	if r.Writer != "" {
-		s = st.Bold.Render("resource") + fmt.Sprintf(" last write %q by %s", r.Value, r.Writer)
-	}
+	s := st.Bold.Render("resource") + " " + r.LastWrite()
 	s += fmt.Sprintf(" · accepted %d · rejected %d", r.Accepted, r.Rejected)
 	if r.MaxToken > 0 {
 		s += fmt.Sprintf(" · largest token %d", r.MaxToken)

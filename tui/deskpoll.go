@@ -180,9 +180,12 @@ func (d *Desk) openWhole(p class.Poll) []string {
 
 // choicesWhole are choices whole at width w, each with its count of
 // counts (a bar, room allowing, and the count) at the end of its last
-// row, in a column, or on a row of its own where they do not fit.
+// row, in a column, or on a row of its own where they do not fit. The
+// bars share one scale, ten cells for the largest count, whatever the
+// choices' lengths: a choice's text moves its count to a row of its own,
+// never shortens the bars.
 func choicesWhole(st views.Styles, choices []string, counts []int, w int) []string {
-	total, most, col, tail := 0, 0, 0, 0
+	total, most, tail := 0, 0, 0
 	for _, n := range counts {
 		total += n
 		most = max(most, n)
@@ -191,7 +194,6 @@ func choicesWhole(st views.Styles, choices []string, counts []int, w int) []stri
 	tails := make([]string, len(choices))
 	for i, c := range choices {
 		rows[i] = choiceRows(i, c, w)
-		col = max(col, ansi.StringWidth(rows[i][len(rows[i])-1]))
 		pct := 0.0
 		if total > 0 {
 			pct = 100 * float64(counts[i]) / float64(total)
@@ -199,23 +201,42 @@ func choicesWhole(st views.Styles, choices []string, counts []int, w int) []stri
 		tails[i] = fmt.Sprintf("%d (%.1f%%)", counts[i], pct)
 		tail = max(tail, len(tails[i]))
 	}
-	col += 2
-	cells := min(w-col-tail-1, 10) // the bar's cells, ten at most
-	var out []string
-	for i, r := range rows {
-		end := tails[i]
+	cells := min(w-2-tail-1, 10) // the bar's cells on a row of its own, ten at most
+	ends := make([]string, len(choices))
+	for i := range choices {
+		ends[i] = tails[i]
 		if cells > 0 && most > 0 {
 			n := counts[i] * cells / most
 			if counts[i] > 0 {
 				n = max(n, 1)
 			}
-			end = st.Plain.Render(strings.Repeat("█", n)) + " " + end
+			ends[i] = st.Plain.Render(strings.Repeat("█", n)) + " " + tails[i]
 		}
+	}
+	// the column: the one that leaves the most ends beside their choice
+	beside := func(i, col int) bool {
+		l := ansi.StringWidth(rows[i][len(rows[i])-1])
+		return l+2 <= col && col+ansi.StringWidth(ends[i]) <= w
+	}
+	col, best := 0, 0
+	for _, r := range rows {
+		c, n := ansi.StringWidth(r[len(r)-1])+2, 0
+		for i := range rows {
+			if beside(i, c) {
+				n++
+			}
+		}
+		if n > best || n == best && c < col {
+			col, best = c, n
+		}
+	}
+	var out []string
+	for i, r := range rows {
 		last := r[len(r)-1]
-		if line := last + strings.Repeat(" ", max(col-ansi.StringWidth(last), 2)) + end; ansi.StringWidth(line) <= w {
-			r[len(r)-1] = line
+		if beside(i, col) {
+			r[len(r)-1] = last + strings.Repeat(" ", col-ansi.StringWidth(last)) + ends[i]
 		} else {
-			r = append(r, truncate("  "+end, w))
+			r = append(r, truncate("  "+ends[i], w))
 		}
 		out = append(out, r...)
 	}

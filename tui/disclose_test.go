@@ -258,6 +258,7 @@ func (w *walk) learner(a *App, forward []string, now []time.Duration, question s
 
 	// every step from the moment on, reached forward; the readout before it
 	for step, v := range forward {
+		w.checkPanel(fmt.Sprintf("the learner's screen at step %d, reached forward", step), v)
 		if step >= w.moment {
 			w.check(fmt.Sprintf("the learner's screen at step %d, reached forward", step), v)
 			// from the moment the state as read answers the question (C's
@@ -534,30 +535,6 @@ func (w *walk) pages(a *App) []string {
 	// the settings and the scripts' sources it lets this role read
 	out = append(out, "\n"+a.pl.about(a.com.Styles, w.w)+"\n")
 	return out
-}
-
-// checkScripts fails when the whole story page (i) shows, before the
-// answer key's heading, a line of the source of a script the story has
-// sent by the reveal (w.scripts): a source says what its run replies, so
-// it waits for the answer (play.Scripts). A row of the source is no
-// evidence the walk derives (it is on the page before and after the
-// reveal alike), hence this check of its own.
-func (w *walk) checkScripts(what, page string) {
-	w.t.Helper()
-	page, _, _ = strings.Cut(page, play.AnswerKeyHeading)
-	rows := map[string]bool{}
-	for _, r := range strings.Split(ansi.Strip(page), "\n") {
-		rows[strings.TrimSpace(r)] = true
-	}
-	for _, name := range slices.Sorted(maps.Keys(w.scripts)) {
-		for _, l := range strings.Split(w.scripts[name].Src, "\n") {
-			// a line long enough to be the script's own, not "end"
-			if l = strings.TrimSpace(l); len(l) >= 12 && rows[l] {
-				w.t.Errorf("%s: %s shows the source of <%s>, whose run answers the question: %q\n%s", w.where, what, name, l, ansi.Strip(page))
-				break
-			}
-		}
-	}
 }
 
 // checkPages checks the notes and the story page of one role.

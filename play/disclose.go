@@ -2,6 +2,8 @@ package play
 
 import (
 	"maps"
+	"slices"
+	"strings"
 
 	"locksim/scenes"
 	"locksim/sim"
@@ -214,4 +216,36 @@ func DiscloseLabReport(open int, predict bool, role Role) Disclosure {
 func LabQuestionOpen(s *Session) bool {
 	lp := s.LabPlace()
 	return lp != nil && len(lp.Moves) > 0 && s.Disclose(Learner).Open
+}
+
+// Scripts are the sources role may read at the session's place of the
+// scripts the story has sent (the ones its log names by <name>), by the
+// rule that holds the answer's text (Disclosure.Answer): a script's
+// source says what its run replies, so while the question is open every
+// source waits for the answer, as the handout keeps them for its answer
+// key. A role that may read the key reads them under its heading
+// (Disclosure.Key). A story that asks nothing here shows them all: its
+// replies are on screen.
+type Scripts struct {
+	// Shown are the sources role may read, by name.
+	Shown map[string]sim.Lua
+	// Held are the names of the scripts sent whose source waits for the
+	// answer, sorted.
+	Held []string
+	// Key: Shown are under the answer key's heading.
+	Key bool
+}
+
+// ScriptsWait is the line that stands for the held scripts' sources.
+func ScriptsWait(held []string) string {
+	return "(the source of <" + strings.Join(held, ">, <") + "> waits for the answer to the question: it says what the run replies)"
+}
+
+// Scripts is what role may read of the story's scripts now (see Scripts).
+func (p *Session) Scripts(role Role) Scripts {
+	d := p.Disclose(role)
+	if d.At < 0 || d.Answer {
+		return Scripts{Shown: p.Snap.Scripts, Key: d.Key}
+	}
+	return Scripts{Held: slices.Sorted(maps.Keys(p.Snap.Scripts))}
 }

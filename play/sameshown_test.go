@@ -154,7 +154,7 @@ var setupSaid = map[string][]*regexp.Regexp{
 	// the token ("e switches NX off: try both"): the start line says which
 	// are off, and the cards what each worker writes
 	"options": {
-		regexp.MustCompile(`All three options are on\.|NX is off: SET no longer checks the key\.|PX is off: no TTL\.|The token is off: all write "locked"\.`),
+		regexp.MustCompile(`All three options are on\.|NX is off: every SET is sent without NX\.|PX is off: no TTL\.|The token is off: all write "locked"\.`),
 		regexp.MustCompile(`token [0-9a-f]+…|value "locked"`),
 	},
 	// A's reading of its renewal's silence (it stops, or goes on) is the

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -157,6 +158,10 @@ type walk struct {
 	w, h       int
 	where      string
 	evidence   map[string]bool
+	// scripts are the scripts the story has sent by the step after the
+	// reveal: their sources wait for the answer (checkScripts); sentAt
+	// those sent by the question
+	scripts, sentAt map[string]sim.Lua
 	// live is what only a live run adds (sim.Event.Simulated): evidence
 	// too, in any text (liveWalk)
 	live []string
@@ -186,12 +191,14 @@ func (w *walk) run() {
 	}
 	question, qNow := a.View(), a.pl.Snap.Now
 	questionPages := w.pages(a)
+	w.sentAt = a.pl.Snap.Scripts
 	drive(t, a, keys("1")...)
 	if a.pl.Snap.Pos != w.at+1 || !a.pl.Revealed {
 		t.Fatalf("%s: answering did not run the decisive move (step %d, revealed %v)", w.where, a.pl.Snap.Pos, a.pl.Revealed)
 	}
 	after := a.View()
 	afterPages := w.pages(a)
+	w.scripts = a.pl.Snap.Scripts
 	if !w.noCore {
 		w.checkClaims(a, forward)
 	}
@@ -206,6 +213,13 @@ func (w *walk) run() {
 			if !seen[r] {
 				w.evidence[r] = true
 			}
+		}
+	}
+	// a row of a script's source is the commands' as sent (the log's, an
+	// export's), not the answer's: checkScripts holds the story page's
+	for _, sc := range w.scripts {
+		for _, l := range strings.Split(sc.Src, "\n") {
+			delete(w.evidence, strings.TrimSpace(l))
 		}
 	}
 	asked := map[string]bool{}
@@ -244,6 +258,7 @@ func (w *walk) learner(a *App, forward []string, now []time.Duration, question s
 
 	// every step from the moment on, reached forward; the readout before it
 	for step, v := range forward {
+		w.checkPanel(fmt.Sprintf("the learner's screen at step %d, reached forward", step), v)
 		if step >= w.moment {
 			w.check(fmt.Sprintf("the learner's screen at step %d, reached forward", step), v)
 			// from the moment the state as read answers the question (C's
@@ -297,6 +312,9 @@ func (w *walk) learner(a *App, forward []string, now []time.Duration, question s
 		if a.pl.Text.Has(section) && !strings.Contains(questionPages[3+i], play.WaitsForAnswer) {
 			t.Errorf("%s: at the question the %s is not held back:\n%s", w.where, section, questionPages[3+i])
 		}
+	}
+	if sent := w.sentAt; len(sent) > 0 && !strings.Contains(strings.Join(strings.Fields(questionPages[9]), " "), "waits for the answer") {
+		t.Errorf("%s: at the question the story page does not say the sources of %v wait for the answer:\n%s", w.where, slices.Sorted(maps.Keys(sent)), questionPages[9])
 	}
 
 	// by seek (-scene X -step N, a saved place)
@@ -513,6 +531,9 @@ func (w *walk) pages(a *App) []string {
 	}
 	out = append(out, a.View(), "\n"+g.text(w.w)+"\n")
 	drive(w.t, a, keys("g?")...)
+	// the whole story page as the screen draws it (i): the core's text,
+	// the settings and the scripts' sources it lets this role read
+	out = append(out, "\n"+a.pl.about(a.com.Styles, w.w)+"\n")
 	return out
 }
 
@@ -528,6 +549,8 @@ func (w *walk) checkPages(what string, pages []string) {
 	w.check(what+", the whole ending", pages[6])
 	w.check(what+", the glossary", pages[7])
 	w.check(what+", the whole glossary", pages[8])
+	w.check(what+", the whole story page as drawn", pages[9])
+	w.checkScripts(what+", the whole story page as drawn", pages[9])
 }
 
 // open starts a course with o at the walk's size.

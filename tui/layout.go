@@ -34,8 +34,9 @@ func logWidth(w, h int, side bool) (logW, readoutW int) {
 // EVALSHA ran (the selected actor's, when one is selected), under a rule
 // naming it, width columns wide, when it fits whole in rows rows: the log
 // names a script by <name>, and a screen taller than 80x24 has the rows
-// to show what it does. "" when no script fits.
-func scriptPanel(st views.Styles, s sim.Snapshot, sel string, width, rows int) string {
+// to show what it does. "" when no script fits, or when the core holds
+// its source back (shown: the sources the role may read, play.Scripts).
+func scriptPanel(st views.Styles, s sim.Snapshot, shown map[string]sim.Lua, sel string, width, rows int) string {
 	sources := scenes.ScriptSources(s.Events)
 	for i := len(s.Events) - 1; i >= 0; i-- {
 		e := s.Events[i]
@@ -49,6 +50,9 @@ func scriptPanel(st views.Styles, s sim.Snapshot, sel string, width, rows int) s
 		f := strings.Fields(e.Cmd)
 		if src == "" || len(f) < 2 {
 			return ""
+		}
+		if _, ok := shown[strings.Trim(f[1], "<>")]; !ok {
+			return "" // it waits for the answer
 		}
 		lines := strings.Split(strings.TrimRight(src, "\n"), "\n")
 		if len(lines)+1 > rows {

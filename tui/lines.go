@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"locksim/play"
 	"locksim/scenes"
 	"locksim/sim"
 	"locksim/views"
@@ -187,7 +188,8 @@ func timelineMarks(s sim.Snapshot) []views.Mark {
 }
 
 // about is the scene's introduction, its settings and the source of every
-// script the log names by <name>, wrapped to w columns.
+// script the log names by <name> the core lets its role read, wrapped to w
+// columns.
 func (p *Player) about(st views.Styles, w int) string {
 	text := p.Page(p.role)
 	for _, k := range p.Scene.Knobs {
@@ -202,8 +204,17 @@ func (p *Player) about(st views.Styles, w int) string {
 		lines[i] = strings.TrimRight(lines[i], " ")
 	}
 	out := strings.Join(lines, "\n")
-	for _, name := range slices.Sorted(maps.Keys(p.Snap.Scripts)) {
-		out += "\n\n<" + name + "> as sent with EVAL:\n" + p.Snap.Scripts[name].Src
+	// the core says which sources may be read now: while the question is
+	// open they wait for the answer (play.Scripts)
+	sc := p.Scripts(p.role)
+	if len(sc.Held) > 0 {
+		out += "\n\n" + st.Plain.Width(max(w, 1)).Render(play.ScriptsWait(sc.Held))
+	}
+	if sc.Key && len(sc.Shown) > 0 && !strings.Contains(out, play.AnswerKeyHeading) {
+		out += "\n\n" + play.AnswerKeyHeading
+	}
+	for _, name := range slices.Sorted(maps.Keys(sc.Shown)) {
+		out += "\n\n<" + name + "> as sent with EVAL:\n" + sc.Shown[name].Src
 	}
 	return out
 }

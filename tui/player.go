@@ -387,7 +387,7 @@ func (p *Player) draw() (string, frameLayout) {
 	// rows a taller screen leaves below the log show a script's source
 	script := ""
 	if h > 24 && !p.Asking && !p.notes {
-		script = scriptPanel(st, p.Snap, sel, logW, logH-len(lines))
+		script = scriptPanel(st, p.Snap, p.Scripts(p.role).Shown, sel, logW, logH-len(lines))
 		logH -= strings.Count(script, "\n") + min(len(script), 1)
 	}
 	lay.logRows = max(logH, 0)

@@ -47,6 +47,8 @@ func (p *summaryPage) Update(msg tea.Msg) (Component, tea.Cmd) {
 		return p.back, nil
 	case key.Matches(k, p.a.com.Keys.Desk):
 		return nil, nil // l: the scene, as from the class view
+	case key.Matches(k, p.a.com.Keys.Quit):
+		return p, quit // q: as its help line says
 	}
 	if step, ok := rowStep(k, page); ok {
 		p.top += step

@@ -265,6 +265,10 @@ type Asked struct {
 	First time.Time
 }
 
+// NotRun counts the students who answered whose run has not yet made
+// the move: their predictions are not yet true, nor false.
+func (a Asked) NotRun() int { return a.Answered - a.Ran }
+
 // Headline is the question's answers in one line ("9 of 10 answered ·
 // most chose 2 (7)"), of students in the story.
 func (a Asked) Headline(of int) string {

@@ -31,9 +31,18 @@ var WatchColumns = []string{"watched by", "watched minutes", "paired minutes"}
 // summary row's prediction and right count each question answered, as
 // the question columns list them, and a scene's row's prediction and
 // right list each of its questions' answer, by a space, in the lesson's
-// order ("1 2", "yes no"; one question reads as before). A later version
-// adds columns or formats; it never changes or moves these.
-const ReportVersion = "4"
+// order ("1 2", "yes no"; one question reads as before); 5 counts a
+// prediction whose move has not run as neither true nor false, where 4
+// counted it false: a summary row's right is of those whose run made the
+// move ("3/4" with prediction 5: one not yet run), and a scene's row's
+// right says NotRunCell for it where 4 said "no". A later version adds
+// columns or formats; it never changes or moves these.
+const ReportVersion = "5"
+
+// NotRunCell is a scene's row's right for a prediction whose run has not
+// made the move: one word, as the answers of a scene's row are split by a
+// space ("yes not-run").
+const NotRunCell = "not-run"
 
 // QuestionColumn is how a question's column header starts: "question "
 // then its label and text ("question gc-pause, pause 20 s: …").
@@ -53,11 +62,12 @@ const AllScenes = "all"
 // the prediction they gave to each of its questions (its 1-based number
 // among the choices, by a space in the lesson's order when the scene
 // asked several: "1 3"; empty for none), whether their own run made each
-// true (yes, no, likewise; no too while their run has not made the move),
-// and a quiz's latest score ("6/8"). A summary row (scene "all") says how
-// many scenes they finished of the course's ("5/13"), how many
-// predictions they gave (every question of every scene, see
-// SceneAnswers), how many of those came true ("3/4"), their quiz scores
+// true (yes, no, likewise; NotRunCell while their run has not made the
+// move: not yet true, not yet false), and a quiz's latest score ("6/8").
+// A summary row (scene "all") says how many scenes they finished of the
+// course's ("5/13"), how many predictions they gave (every question of
+// every scene, see SceneAnswers), how many came true of those whose run
+// has made the move ("3/4": Summary's Right of Ran), their quiz scores
 // summed ("14/16", empty for none), their minutes in the class over
 // every session, and the lab's levels they passed (their ids, by a
 // space).
@@ -102,7 +112,7 @@ func WriteReport(w io.Writer, info Info, ms []Member, written time.Time) error {
 	for _, m := range studs {
 		s := Summarize(m)
 		row := []string{inert(m.Name), shortID(m.ID), AllScenes, fmt.Sprintf("%d/%d", s.Finished, len(all)),
-			strconv.Itoa(s.Asked), fmt.Sprintf("%d/%d", s.Right, s.Asked), "", strconv.Itoa(int(m.Spent / time.Minute)), strings.Join(s.Levels, " ")}
+			strconv.Itoa(s.Asked), fmt.Sprintf("%d/%d", s.Right, s.Ran), "", strconv.Itoa(int(m.Spent / time.Minute)), strings.Join(s.Levels, " ")}
 		if s.QuizOf > 0 {
 			row[6] = fmt.Sprintf("%d/%d", s.QuizRight, s.QuizOf)
 		}
@@ -125,7 +135,7 @@ func WriteReport(w io.Writer, info Info, ms []Member, written time.Time) error {
 			row := []string{inert(m.Name), shortID(m.ID), sc.ID, yesNo(m.Prog.Done[sc.ID]), "", "", "", "", ""}
 			var chosen, right []string
 			for _, a := range SceneAnswers(m, sc.ID) {
-				chosen, right = append(chosen, strconv.Itoa(a.Chosen+1)), append(right, yesNo(a.Right()))
+				chosen, right = append(chosen, strconv.Itoa(a.Chosen+1)), append(right, rightCell(a))
 			}
 			row[4], row[5] = strings.Join(chosen, " "), strings.Join(right, " ")
 			if s, ok := m.Prog.Scores[sc.ID]; ok {
@@ -147,6 +157,15 @@ func shortID(id string) string {
 		return id[:12]
 	}
 	return id
+}
+
+// rightCell is whether a's run made it true, as a scene's row says it:
+// yes, no, or NotRunCell before the run made the move.
+func rightCell(a Answer) string {
+	if !a.Ran {
+		return NotRunCell
+	}
+	return yesNo(a.Right())
 }
 
 func yesNo(b bool) string {

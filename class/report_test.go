@@ -133,8 +133,10 @@ func TestReport(t *testing.T) {
 		}
 	}
 	// the summary rows come first: every question of a scene counts
-	// (gc-pause's two, and race's, kept by the progress only)
-	want := fmt.Sprintf("ann, the first|0123456789ab|all|2/%d|3|1/3|6/8|47|break-1 fix-1|%s|1 wrong|3 blind|"+
+	// (gc-pause's two, and race's, kept by the progress only); right is of
+	// the two whose run made the move (gc-pause's second has not run: it
+	// is neither right nor wrong, and its scene row says not-run)
+	want := fmt.Sprintf("ann, the first|0123456789ab|all|2/%d|3|1/2|6/8|47|break-1 fix-1|%s|1 wrong|3 blind|"+
 		"Prof 2026-12-01T09:10:00Z 3m0s, paired 1m0s; =Sam 2026-12-01T09:20:00Z 30s|3.5|1.0", len(scenes.All()), ReportVersion)
 	if got := strings.Join(rows[1][4:], "|"); got != want {
 		t.Errorf("ann's summary row %q, want %q", got, want)
@@ -156,7 +158,7 @@ func TestReport(t *testing.T) {
 	v := ReportVersion
 	for scene, want := range map[string][]string{
 		"race":     {"yes", "2", "yes", "", "", "", v, "", "", "", "", ""},
-		"gc-pause": {"yes", "1 3", "no no", "", "", "", v, "", "", "", "", ""},
+		"gc-pause": {"yes", "1 3", "no not-run", "", "", "", v, "", "", "", "", ""},
 		"choose":   {"no", "", "", "6/8", "", "", v, "", "", "", "", ""},
 		"fencing":  {"no", "", "", "", "", "", v, "", "", "", "", ""},
 	} {

@@ -14,13 +14,20 @@ type Summary struct {
 	// Finished counts the scenes of the course played to the end.
 	Finished int
 	// Asked counts the predictions given, every question of every scene
-	// (SceneAnswers), Right those their own run made true.
-	Asked, Right int
+	// (SceneAnswers); Ran those whose own run has made the move the
+	// question comes before, and Right those of Ran their run made true.
+	// A prediction whose move has not run is neither true nor false: it
+	// counts in Asked and NotRun only.
+	Asked, Ran, Right int
 	// QuizRight of QuizOf are the quizzes' latest scores, summed.
 	QuizRight, QuizOf int
 	// Levels are the lab's levels passed, by id.
 	Levels []string
 }
+
+// NotRun counts the predictions given whose run has not yet made the
+// move: not yet true, not yet false.
+func (s Summary) NotRun() int { return s.Asked - s.Ran }
 
 // Summarize is m's summary from its progress and its answers.
 func Summarize(m Member) Summary {
@@ -32,6 +39,9 @@ func Summarize(m Member) Summary {
 		}
 		for _, a := range SceneAnswers(m, sc.ID) {
 			s.Asked++
+			if a.Ran {
+				s.Ran++
+			}
 			if a.Right() {
 				s.Right++
 			}

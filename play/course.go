@@ -511,17 +511,8 @@ func (c *Course) SaveMoment(s *Session) error {
 		c.KeepLab(s)
 		s = nil
 	}
-	var own *Position
-	switch {
-	case c.visit == NotVisiting && s != nil && !c.browsing:
-		pos := s.Position()
-		own = &pos
-	case c.visit != NotVisiting && c.home >= 0:
-		if l, ok := c.left[c.Scenes[c.home].ID]; ok {
-			own = &l.Pos
-		}
-	}
-	if own == nil {
+	own, ok := c.ownPlace(s)
+	if !ok {
 		if !c.unsaved {
 			return nil
 		}
@@ -533,12 +524,41 @@ func (c *Course) SaveMoment(s *Session) error {
 		return c.store.Save(cloneProgress(c.Prog))
 	}
 	c.Prog.Moment = own.Moment()
-	if place, err := json.Marshal(*own); err == nil {
+	if place, err := json.Marshal(own); err == nil {
 		c.Prog.Place = place
 	}
-	c.keepPlace(*own)
+	c.keepPlace(own)
 	c.unsaved = false
 	return c.store.Save(c.Prog)
+}
+
+// ownPlace is the learner's own place in the course with s the course's
+// session, the one SaveMoment saves: where s stands when it is theirs (no
+// visit, not Browse's, not a story of the lab); during a visit the place
+// the visit left (Home). ok is false when the learner has no place of
+// their own on screen: the place saved stands.
+func (c *Course) ownPlace(s *Session) (Position, bool) {
+	switch {
+	case c.visit == NotVisiting && s != nil && !c.browsing && s.Position().Lab == nil:
+		return s.Position(), true
+	case c.visit != NotVisiting && c.home >= 0:
+		if l, ok := c.left[c.Scenes[c.home].ID]; ok {
+			return l.Pos, true
+		}
+	}
+	return Position{}, false
+}
+
+// PlaceNow is where the learner would continue from if locksim ended now,
+// with s the course's session: the place SaveMoment would save, else the
+// place last saved (LastPlace). The contents' "last time" reads it, so
+// within a session it names the scene and step just left, as a restart
+// would.
+func (c *Course) PlaceNow(s *Session) Position {
+	if pos, ok := c.ownPlace(s); ok {
+		return pos
+	}
+	return c.LastPlace()
 }
 
 // cloneProgress is p with maps of its own, for a command to read while the

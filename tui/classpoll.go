@@ -44,6 +44,8 @@ func (p *pollPage) Update(msg tea.Msg) (Component, tea.Cmd) {
 		return p.back, nil
 	case key.Matches(k, p.board.com.Keys.Desk):
 		return nil, nil // l: the scene, as from the class view
+	case key.Matches(k, p.board.com.Keys.Quit):
+		return p, quit // q: as its help line says
 	}
 	if step, ok := rowStep(k, max(p.rows, 1)); ok {
 		p.top = max(p.top+step, 0)

@@ -136,6 +136,9 @@ func (p *rosterPage) Update(msg tea.Msg) (Component, tea.Cmd) {
 	if !ok {
 		return p, nil
 	}
+	if key.Matches(k, p.a.com.Keys.Quit) {
+		return p, quit // q: as its help line says
+	}
 	_, choices := p.lines()
 	page := max(p.rows-1, 1)
 	if p.id == "" {

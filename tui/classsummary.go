@@ -47,6 +47,8 @@ func (p *summaryPage) Update(msg tea.Msg) (Component, tea.Cmd) {
 		return p.back, nil
 	case key.Matches(k, p.a.com.Keys.Desk):
 		return nil, nil // l: the scene, as from the class view
+	case key.Matches(k, p.a.com.Keys.Quit):
+		return p, quit // q: as its help line says
 	}
 	if step, ok := rowStep(k, page); ok {
 		p.top += step
@@ -88,12 +90,17 @@ func students(n int) string {
 func (p *summaryPage) lines(ss []class.Member, w int) []string {
 	st := p.a.com.Styles
 	out := []string{views.Rule(st, "students", w)}
-	type row struct{ name, done, right, quiz, time string }
-	rs := []row{{"name", "finished", "came true", "quiz", "time"}}
+	type row struct{ name, done, right, notRun, quiz, time string }
+	rs := []row{{"name", "finished", "came true", "not run", "quiz", "time"}}
 	of := len(scenes.All())
 	for _, m := range ss {
 		s := class.Summarize(m)
-		r := row{name: m.Name, done: fmt.Sprintf("%d/%d", s.Finished, of), right: fmt.Sprintf("%d of %d", s.Right, s.Asked), time: span(m.Spent)}
+		// came true of those whose run made the move; a prediction whose
+		// move has not run is neither true nor false: not run says how many
+		r := row{name: m.Name, done: fmt.Sprintf("%d/%d", s.Finished, of), right: fmt.Sprintf("%d of %d", s.Right, s.Ran), time: span(m.Spent)}
+		if n := s.NotRun(); n > 0 {
+			r.notRun = fmt.Sprint(n)
+		}
 		if s.QuizOf > 0 {
 			r.quiz = fmt.Sprintf("%d/%d", s.QuizRight, s.QuizOf)
 		}
@@ -106,14 +113,14 @@ func (p *summaryPage) lines(ss []class.Member, w int) []string {
 	for _, r := range rs {
 		nameW = max(nameW, ansi.StringWidth(r.name))
 	}
-	// the name takes what the other columns (41) leave
-	nameW = min(nameW, max(w-41, 8))
+	// the name takes what the other columns (49) leave
+	nameW = min(nameW, max(w-49, 8))
 	cell := func(s string, n int) string {
 		s = truncate(s, n)
 		return s + strings.Repeat(" ", max(n-ansi.StringWidth(s), 0))
 	}
 	for i, r := range rs {
-		l := truncate(strings.TrimRight(cell(r.name, nameW)+" "+cell(r.done, 8)+" "+cell(r.right, 9)+" "+cell(r.time, 6)+" "+r.quiz, " "), w)
+		l := truncate(strings.TrimRight(cell(r.name, nameW)+" "+cell(r.done, 8)+" "+cell(r.right, 9)+" "+cell(r.notRun, 7)+" "+cell(r.time, 6)+" "+r.quiz, " "), w)
 		if i == 0 {
 			l = st.Dim.Render(l)
 		}
@@ -145,10 +152,14 @@ func (p *summaryPage) lines(ss []class.Member, w int) []string {
 			}
 			out = append(out, strings.Split(views.Histogram(st, bars, w), "\n")...)
 		}
-		line := fmt.Sprintf("%d of %d predictions came true in the student's own run", q.Right, q.Answered)
-		if q.Ran < q.Answered {
-			// not "0 of 1 came true" of a run that has not made the move
-			line += fmt.Sprintf(" · %d of %d have run it", q.Ran, q.Answered)
+		// of the runs that made the move: one that has not is neither
+		// true nor false
+		line := fmt.Sprintf("%d of %d predictions came true in the student's own run", q.Right, q.Ran)
+		switch n := q.NotRun(); {
+		case q.Ran == 0:
+			line = fmt.Sprintf("no run has made the move yet: %d not yet run, neither true nor false", n)
+		case n > 0:
+			line += fmt.Sprintf(" · %d not yet run, neither true nor false", n)
 		}
 		if q.Blind > 0 {
 			line += fmt.Sprintf(" · %d blind (given out of follow)", q.Blind)

@@ -182,6 +182,7 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 	a.started, a.notesPath = a.clock(), o.Notes
 	// the contents are there to go back to even when -scene opened a scene
 	a.toc = newContents(a.com, c, warning, b.Live())
+	a.toc.own = a.courseSession
 	if i := c.Index(c.Prog.Moment.Scene); i >= 0 {
 		a.toc.selectScene(i)
 	}
@@ -235,6 +236,10 @@ type Contents struct {
 	// pending is the scene to select then, -1 for none
 	built   bool
 	pending int
+	// own is the course's session (the one under the contents, or under
+	// a story of the lab), nil for none: the footer's "last time" is the
+	// place the course would save with it now (play.Course.PlaceNow)
+	own func() *play.Session
 }
 
 // layout is the width and the page (items a page) the contents' items
@@ -542,6 +547,17 @@ func (a *App) contentsOpen() bool {
 	return a.toc != nil && slices.Contains(a.pages, Component(a.toc))
 }
 
+// lastTime is the place the footer's "last time" names: where the
+// learner would continue from if locksim ended now (the scene and step
+// just left, within a session as after a restart).
+func (t *Contents) lastTime() Moment {
+	var s *play.Session
+	if t.own != nil {
+		s = t.own()
+	}
+	return t.course.PlaceNow(s).Moment()
+}
+
 // View draws the contents at the size SetSize set.
 func (t *Contents) View() string {
 	keys := t.KeyMap().ShortHelp() // enter, /, ↑/↓, g, ?, q
@@ -551,7 +567,7 @@ func (t *Contents) View() string {
 	open, filter, glossary, keysKey, quit := keys[0], keys[1], keys[3], keys[4], keys[5]
 	// ↑/↓ goes without saying on a list; ? lists it with the rest
 	help := views.HelpLine([]key.Binding{open, filter, glossary, keysKey}) + " · ✓ played to the end · " + views.HelpLine([]key.Binding{quit})
-	if m := t.course.Prog.Moment; m.Scene != "" {
+	if m := t.lastTime(); m.Scene != "" {
 		at := fmt.Sprintf("%s, step %d", m.Scene, m.Step)
 		if sc := scenes.Find(m.Scene); sc != nil && scenes.FormatSettings(sc, m.Settings) != "" {
 			at += " (" + scenes.FormatSettings(sc, m.Settings) + ")"

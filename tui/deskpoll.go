@@ -50,7 +50,12 @@ func (d *Desk) otherPolls(q class.Question) []string {
 		}
 		line := fmt.Sprintf("%d answered (%s)", o.Answered, strings.Join(counts, ", "))
 		if o.Ran > 0 {
-			line += fmt.Sprintf(" · %d of %d came true", o.Right, o.Answered)
+			// of the runs that made the move: the others are not yet
+			// true, nor false
+			line += fmt.Sprintf(" · %d of %d came true", o.Right, o.Ran)
+			if n := o.NotRun(); n > 0 {
+				line += fmt.Sprintf(", %d not yet run", n)
+			}
 		}
 		if o.Blind > 0 {
 			line += fmt.Sprintf(" · %d blind", o.Blind)

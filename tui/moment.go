@@ -32,12 +32,22 @@ func (a *session) SaveProgress() {
 	// position carries its lock and schedule, and opening the lab next
 	// time offers it back; the course's place stays the course's session
 	// under it, the scene the contents offer as last time's
-	s := a.pl.Session
 	if a.labStory && a.coursePl != nil {
-		a.course.KeepLab(s)
-		s = a.coursePl.Session
+		a.course.KeepLab(a.pl.Session)
 	}
-	if err := a.course.SaveMoment(s); err != nil {
+	if err := a.course.SaveMoment(a.courseSession()); err != nil {
 		a.pl.SetErr("saving progress: " + err.Error())
 	}
+}
+
+// courseSession is the course's session: the one on screen, or under a
+// story of the lab the one it stands over; nil before any.
+func (a *session) courseSession() *play.Session {
+	switch {
+	case a.labStory && a.coursePl != nil:
+		return a.coursePl.Session
+	case a.pl != nil:
+		return a.pl.Session
+	}
+	return nil
 }

@@ -1,0 +1,154 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"locksim/class"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// footerRoom is an instructor leading lost-reply, on the class view at
+// 80x24, with 30 students who answered every question of its lesson and
+// a school roster of 60 rows (the first student picked): the summary, the
+// poll page and the roster page each run longer than the screen, so their scroll keys have
+// something to do.
+func footerRoom(t *testing.T) member {
+	t.Helper()
+	hub := class.NewMemory(atClassNow)
+	info, err := hub.Open(context.Background(), "teacher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []class.Enrolled
+	for i := range 60 {
+		rows = append(rows, class.Enrolled{Ref: fmt.Sprintf("sis:%02d", i), Name: fmt.Sprintf("Student %02d", i+1), Line: i + 2})
+	}
+	room := Classroom{Join: "ssh -p 2222 " + info.Code + "@localhost", Now: atClassNow, Enrolled: rows}
+	teacher := joinRoom(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 1, Scene: "lost-reply", Present: true}, 80, 24, room)
+	for i := range 30 {
+		m := class.Member{V: class.RowVersion, ID: fmt.Sprintf("k-s%02d", i), Name: fmt.Sprintf("s%02d", i), Role: class.Student,
+			Seen: atClassNow(), Answers: map[string]class.Answer{}}
+		for _, c := range pollQuestions() {
+			if c.lead.Scene == "lost-reply" && !c.revealed {
+				m.Pos = c.lead
+				m.Answers[c.q.Key()] = class.Answer{Q: c.q, Chosen: i % len(c.choices), At: atClassNow(), Ran: true, Actual: 0}
+			}
+		}
+		if err := hub.Put(context.Background(), info.Code, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hearRoster(t, hub, info.Code, teacher)
+	drive(t, teacher.a, keys("l")...)
+	if _, ok := teacher.a.pages.top().(*deskPage); !ok {
+		t.Fatalf("l opened no class view:\n%s", teacher.a.View())
+	}
+	return teacher
+}
+
+// keyOf is the press of key name as a binding lists it ("up", "esc",
+// "ctrl+c", "S").
+func keyOf(name string) tea.KeyMsg {
+	switch name {
+	case "up":
+		return tea.KeyMsg{Type: tea.KeyUp}
+	case "down":
+		return tea.KeyMsg{Type: tea.KeyDown}
+	case "esc":
+		return tea.KeyMsg{Type: tea.KeyEsc}
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
+	case "ctrl+c":
+		return tea.KeyMsg{Type: tea.KeyCtrlC}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(name)}
+}
+
+// TestClassPagesFooterKeys: on each page that stands in for the class
+// view (the summary, S; the poll whole, V; the school roster, m), every
+// key its footer offers does what the footer says: ↑↓[] scroll it, its
+// own key or esc gives the class view back, l goes to the scene, q (and
+// ctrl+c) quits. A key on a footer that this test does not know fails
+// it, so a new one comes with its check. (q did nothing on the summary
+// and the poll page: the footer said "q quit".)
+func TestClassPagesFooterKeys(t *testing.T) {
+	for _, pg := range []struct {
+		open string
+		is   func(Component) bool
+	}{{"S", isSummary}, {"V", isPollPage}, {"m", isRosterPage}} {
+		onPage := func() member {
+			m := footerRoom(t)
+			drive(t, m.a, keys(pg.open)...)
+			if !pg.is(m.a.pages.top()) {
+				t.Fatalf("%s opened no page of its own:\n%s", pg.open, m.a.View())
+			}
+			if v := ansi.Strip(m.a.View()); !strings.Contains(v, "more lines below") {
+				t.Fatalf("%s: the page should be longer than the screen, to scroll:\n%s", pg.open, v)
+			}
+			return m
+		}
+		var bs []key.Binding
+		bs = append(bs, onPage().a.pages.top().KeyMap().ShortHelp()...)
+		footer := ansi.Strip(onPage().a.View())
+		footer = footer[strings.LastIndex(footer, "\n")+1:]
+		for _, b := range bs {
+			if !strings.Contains(footer, b.Help().Key+" "+b.Help().Desc) {
+				t.Errorf("%s: the footer %q does not offer %s %s", pg.open, footer, b.Help().Key, b.Help().Desc)
+			}
+			for _, name := range b.Keys() {
+				m := onPage()
+				a := m.a
+				top := func() string { return ansi.Strip(a.View()) }
+				what := fmt.Sprintf("%s then %s (%s %s)", pg.open, name, b.Help().Key, b.Help().Desc)
+				switch name {
+				case "down", "]":
+					before := top()
+					drive(t, a, keyOf(name))
+					if v := top(); !pg.is(a.pages.top()) || v == before || !strings.Contains(v, "above") {
+						t.Errorf("%s: does not scroll the page down:\n%s", what, v)
+					}
+				case "up", "[":
+					first := top()
+					drive(t, a, keys("]]")...)
+					before := top()
+					drive(t, a, keyOf(name))
+					if v := top(); !pg.is(a.pages.top()) || v == before || v == first && name == "up" {
+						t.Errorf("%s: does not scroll the page up:\n%s", what, v)
+					}
+				case pg.open, "esc":
+					drive(t, a, keyOf(name))
+					if _, ok := a.pages.top().(*deskPage); !ok {
+						t.Errorf("%s: does not give the class view back:\n%s", what, a.View())
+					}
+				case "l":
+					drive(t, a, keyOf(name))
+					if !isScene(a.pages.top()) {
+						t.Errorf("%s: does not go to the scene:\n%s", what, a.View())
+					}
+				case "enter":
+					// the roster's match: the picked student tied to the
+					// picked row by hand, and the class view back
+					id := a.pages.top().(*rosterPage).id
+					drive(t, a, keyOf(name))
+					e, _ := a.cls.part.Enrolment()
+					if _, ok := a.pages.top().(*deskPage); !ok || id == "" || e.How[id] != class.TieHand {
+						t.Errorf("%s: does not match %q to a row by hand (%q):\n%s", what, id, e.How[id], a.View())
+					}
+				case "q", "ctrl+c":
+					drive(t, a, keyOf(name))
+					if a.ctx.Err() == nil {
+						t.Errorf("%s: does not quit:\n%s", what, a.View())
+					}
+				default:
+					t.Errorf("%s: a key this test does not check: add its effect", what)
+				}
+			}
+		}
+	}
+}

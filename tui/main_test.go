@@ -225,7 +225,7 @@ func points(t testing.TB, id string, learner bool) []storyPoint {
 	_, bench := t.(*testing.B)
 	for _, p := range storyVariants(id) {
 		// the quick tier walks the story as written at every point and
-		// each setting changed alone at every third point and its end;
+		// each setting changed alone at every sixth point and its end;
 		// the slow tier the other points of a setting changed alone, the
 		// combinations of two settings or more and the learner's moves
 		// the quick tier left out
@@ -234,7 +234,7 @@ func points(t testing.TB, id string, learner bool) []storyPoint {
 			keep = nil
 			play(sc.Describe(p), p, 0, nil)
 		case changed(p) == 1:
-			keep = func(pos, n int) bool { return simtest.InTier(pos%3 == 0 || pos == n) }
+			keep = func(pos, n int) bool { return simtest.InTier(pos%6 == 0 || pos == n) }
 			play(sc.Describe(p), p, 0, nil)
 			keep = nil
 		case simtest.InTier(changed(p) == 0):
@@ -268,10 +268,10 @@ func points(t testing.TB, id string, learner bool) []storyPoint {
 		}
 		for k := 0; k <= n; k++ {
 			for i, m := range extra {
-				// the quick tier takes each move at every tenth point, in
+				// the quick tier takes each move at every twentieth point, in
 				// turn, on the story as written; the slow tier (-tags slow)
 				// at every other point below and on a setting changed alone
-				if !simtest.InTier(changed(p) == 0 && (k+i)%10 == 0) {
+				if !simtest.InTier(changed(p) == 0 && (k+i)%20 == 0) {
 					continue
 				}
 				// on a setting changed alone, on a distributed story (five

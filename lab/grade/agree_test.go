@@ -37,7 +37,7 @@ var agreeSet = []struct {
 }{
 	// the key lapses a millisecond after the release: freed within twice
 	// the TTL
-	{dir: "pexpire-one", want: "pass " + allPass + meLessons + rsLessons},
+	{dir: "pexpire-one", want: "pass " + allPass + meLessons + rsLessons, slow: true},
 	{dir: "pexpire-one-blind", want: "fail mutual-exclusion=pass resource-safety=pass no-foreign-release=fail deadlock-freedom=pass" + meLessons + rsLessons,
 		says: []string{"A's release changed the TTL of B's lock", "it gave B's lock a new TTL"}},
 	// the ledger judges a foreign re-time by an extend
@@ -58,13 +58,13 @@ var agreeSet = []struct {
 	// as string-vs-number's in the table
 	{dir: "wrong-key-ttl", want: "fail mutual-exclusion=pass resource-safety=pass no-foreign-release=pass deadlock-freedom=fail" + meLessons + rsLessons,
 		says:  []string{"A's release answered (integer) 0 and removed nothing: it left the key with its TTL, yet B's acquire right after is refused"},
-		never: []string{"A released"}},
+		never: []string{"A released"}, slow: true},
 	// a break by the lock's own TTL is told as that
 	{dir: "px-one", want: "fail mutual-exclusion=fail resource-safety=fail no-foreign-release=pass deadlock-freedom=pass",
 		says:  []string{"A's lease ran out at +0.001s"},
 		never: []string{"removed by no command", "outside this story", "outside the story"}},
 	{dir: "ex-for-px", want: "fail mutual-exclusion=pass resource-safety=pass no-foreign-release=pass deadlock-freedom=fail lesson: mutual-exclusion (restart)=pass lesson: resource-safety (restart)=pass",
-		says: []string{"A crashes, then a new client, twice the TTL later, is refused"}},
+		says: []string{"A crashes, then a new client, twice the TTL later, is refused"}, slow: true},
 	{dir: "setnx-no-ttl-crash", want: "fail mutual-exclusion=pass resource-safety=pass no-foreign-release=pass deadlock-freedom=fail lesson: mutual-exclusion (restart)=pass lesson: resource-safety (restart)=pass",
 		says: []string{"the lock key is left with no TTL"}, slow: true},
 	// the fencing lesson only for a number the resource checks

@@ -1,7 +1,7 @@
 package check
 
 import (
-	"slices"
+	"sort"
 	"time"
 
 	"locksim/sim"
@@ -334,7 +334,9 @@ func (h *History) marks(events []sim.Event) {
 			h.Marks = append(h.Marks, m)
 		}
 	}
-	slices.SortStableFunc(h.Marks, func(a, b Mark) int { return int(a.From - b.From) })
+	// sort.SliceStable, not slices.SortStableFunc: shared code, not a
+	// copy compiled for Mark (docs/benchmarks.md: the binary's size)
+	sort.SliceStable(h.Marks, func(i, j int) bool { return h.Marks[i].From < h.Marks[j].From })
 }
 
 func holdEnd(e ledger.HoldEnd) string {

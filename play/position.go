@@ -1,12 +1,12 @@
 package play
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
+	"sort"
 	"time"
 
 	"locksim/lab"
@@ -71,7 +71,9 @@ type RaceShot struct {
 // Order is the workers by their shots' Order.
 func (r *RaceRecord) Order() []string {
 	shots := slices.Clone(r.Shots)
-	slices.SortStableFunc(shots, func(a, b RaceShot) int { return cmp.Compare(a.Order, b.Order) })
+	// sort.SliceStable, not slices.SortStableFunc: shared code, not a
+	// copy compiled for RaceShot (docs/benchmarks.md: the binary's size)
+	sort.SliceStable(shots, func(i, j int) bool { return shots[i].Order < shots[j].Order })
 	out := make([]string, len(shots))
 	for i, s := range shots {
 		out[i] = s.Worker

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -186,7 +187,10 @@ func instants(h History) []Instant {
 	if h.Flag != nil {
 		all = append(all, h.Flag.At)
 	}
-	slices.SortFunc(all, Instant.cmp)
+	// sort.Slice, not slices.SortFunc: its code is shared by every type
+	// it sorts, where the generic sort compiles its own for each struct
+	// type (docs/benchmarks.md: the binary's size)
+	sort.Slice(all, func(i, j int) bool { return all[i].cmp(all[j]) < 0 })
 	all = slices.Compact(all)
 	// nothing is drawn after now
 	for len(all) > 1 && all[len(all)-1].cmp(h.Now) > 0 {

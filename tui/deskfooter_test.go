@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"locksim/class"
@@ -31,14 +32,13 @@ func footerRoom(t *testing.T) member {
 	}
 	room := Classroom{Join: "ssh -p 2222 " + info.Code + "@localhost", Now: atClassNow, Enrolled: rows}
 	teacher := joinRoom(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 1, Scene: "lost-reply", Present: true}, 80, 24, room)
+	lesson := lostReplyPolls()
 	for i := range 30 {
 		m := class.Member{V: class.RowVersion, ID: fmt.Sprintf("k-s%02d", i), Name: fmt.Sprintf("s%02d", i), Role: class.Student,
 			Seen: atClassNow(), Answers: map[string]class.Answer{}}
-		for _, c := range pollQuestions() {
-			if c.lead.Scene == "lost-reply" && !c.revealed {
-				m.Pos = c.lead
-				m.Answers[c.q.Key()] = class.Answer{Q: c.q, Chosen: i % len(c.choices), At: atClassNow(), Ran: true, Actual: 0}
-			}
+		for _, c := range lesson {
+			m.Pos = c.lead
+			m.Answers[c.q.Key()] = class.Answer{Q: c.q, Chosen: i % len(c.choices), At: atClassNow(), Ran: true, Actual: 0}
 		}
 		if err := hub.Put(context.Background(), info.Code, m); err != nil {
 			t.Fatal(err)
@@ -51,6 +51,20 @@ func footerRoom(t *testing.T) member {
 	}
 	return teacher
 }
+
+// lostReplyPolls are lost-reply's open questions, as pollQuestions gives
+// them: worked out once for the test binary, where each footerRoom (one
+// per key pressed) asked for all sixty questions again for each of its
+// thirty students, most of TestClassPagesFooterKeys's time.
+var lostReplyPolls = sync.OnceValue(func() []pollCase {
+	var out []pollCase
+	for _, c := range pollQuestions() {
+		if c.lead.Scene == "lost-reply" && !c.revealed {
+			out = append(out, c)
+		}
+	}
+	return out
+})
 
 // keyOf is the press of key name as a binding lists it ("up", "esc",
 // "ctrl+c", "S").

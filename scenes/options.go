@@ -1,6 +1,7 @@
 package scenes
 
 import (
+	"strconv"
 	"strings"
 
 	"locksim/content"
@@ -65,10 +66,25 @@ func optionsScene() *Scene {
 		if s.Value(p, "NX") == optIfne {
 			which = "ifne"
 		}
-		return map[string]string{"question": t.Get("question-" + which), "choices": t.Get("choices-" + which),
+		return map[string]string{"question": t.Fill("question-"+which, map[string]string{"cmd": optIfneCmd(p)}), "choices": t.Get("choices-" + which),
 			"hint1": t.Get("hint-1-" + which), "hint2": t.Get("hint-2-" + which)}
 	}
 	return s
+}
+
+// optIfneCmd is w1's SET as buildOptions sends it under IFNE, quoted by the
+// question: the key and a random token by name, the constant as written,
+// PX only when it is on.
+func optIfneCmd(p Params) string {
+	value := "token"
+	if p["token"]%2 == 1 {
+		value = optConstant
+	}
+	cmd := "SET key " + value + " IFNE " + optMarker
+	if p["PX"]%2 == 0 {
+		cmd += " PX " + strconv.FormatInt(sim.CourseTTL.Milliseconds(), 10)
+	}
+	return cmd
 }
 
 func buildOptions(p Params) sim.Script {

@@ -74,3 +74,23 @@ func TestOptionsIfneTakesAFreeKey(t *testing.T) {
 		t.Errorf("w2's overwrite should make two holders: %+v", led.Overlaps)
 	}
 }
+
+// TestOptionsIfneReadoutGivesIfnesReason: in the IFNE story, the readout at
+// w2's OK and the ⚠ line explain the overwrite by what IFNE does (it looks
+// at the key and compares its value), not by NX's absence ("SET does not
+// look at the key"), which is false of IFNE.
+func TestOptionsIfneReadoutGivesIfnesReason(t *testing.T) {
+	sc := Find("options")
+	p := Params{"NX": knobAt(t, sc, "NX", optIfne)}
+	got, v := readoutAfter(t, "options", p, "w2 SET")
+	f := flat(got)
+	if strings.Contains(f, "without NX") || strings.Contains(f, "does not look at the key") ||
+		!strings.Contains(f, "IFNE does look at the key") {
+		t.Errorf("readout at w2's SET IFNE:\n%s", got)
+	}
+	_, v = readoutAfter(t, "options", p, "w2 SET again")
+	alarm := Explain(sc, v).Alarm
+	if strings.Contains(alarm, "without NX") || !strings.Contains(alarm, "a SET IFNE (not NX)") {
+		t.Errorf("the ⚠ line: %q", alarm)
+	}
+}

@@ -342,7 +342,13 @@ func (r reader) about(name string) string {
 			case o.Cause == ledger.Restarted:
 				vars["oends"] = Stamp(o.First.Lease.EndAt)
 			}
+			if o.Cause == ledger.Overwritten && rd.Lease != nil && rd.Lease.Form == sim.FormSetIfne {
+				// IFNE looked at the key: its own reason, not NX's absence
+				return r.fill("granted-over-overwritten-ifne", vars)
+			}
 			return r.fill("granted-over-"+o.Cause.String(), vars)
+		case rd.Replaced != nil && rd.Lease != nil && rd.Lease.Form == sim.FormSetIfne:
+			return r.fill("granted-overwrote-ifne", vars)
 		case rd.Replaced != nil:
 			return r.fill("granted-overwrote", vars)
 		}
@@ -556,6 +562,8 @@ func (r reader) alarm() string {
 			section = r.lapsedSection(section, o.First.Lease, vars)
 		case o.Cause == ledger.Overwritten && o.By == "":
 			section = r.maybe("alarm-replaced", o.First.Lease, vars)
+		case o.Cause == ledger.Overwritten && o.Second.Lease != nil && o.Second.Lease.Form == sim.FormSetIfne:
+			section = "alarm-overwritten-ifne"
 		}
 		out := r.fill(section, vars)
 		if n := len(l.Overlaps) - 1; n > 0 {

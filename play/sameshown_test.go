@@ -151,7 +151,7 @@ func unstated(only []string, s shownBefore) []string {
 // each is what the learner is meant to reason from.
 var setupSaid = map[string][]*regexp.Regexp{
 	// the options question is asked under each combination of NX, PX and
-	// the token ("e switches NX off: try both"): the start line says which
+	// the token ("e cycles NX through on, off and IFNE"): the start line says which
 	// are off, and the cards what each worker writes
 	"options": {
 		regexp.MustCompile(`All three options are on\.|NX is off: every SET is sent without NX\.|PX is off: no TTL\.|The token is off: all write "locked"\.`),

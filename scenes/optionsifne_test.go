@@ -94,3 +94,17 @@ func TestOptionsIfneReadoutGivesIfnesReason(t *testing.T) {
 		t.Errorf("the ⚠ line: %q", alarm)
 	}
 }
+
+// TestOptionsIfneWhyNamesIfne: with IFNE and PX off, w3's late release
+// says how its lease ended: w4's SET IFNE replaced its value, not a "SET
+// without NX", which the story never sends.
+func TestOptionsIfneWhyNamesIfne(t *testing.T) {
+	sc := Find("options")
+	for tok := range 2 {
+		p := Params{"NX": knobAt(t, sc, "NX", optIfne), "PX": 1, "token": tok}
+		got, _ := readoutAfter(t, "options", p, "w3 releases")
+		if f := flat(got); strings.Contains(f, "without NX") || !strings.Contains(f, "w4's SET IFNE") {
+			t.Errorf("%v: readout at w3's release:\n%s", p, got)
+		}
+	}
+}

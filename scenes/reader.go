@@ -261,6 +261,9 @@ func (r reader) why(ls *ledger.Lease) string {
 		if ls.By == "" {
 			return r.fill(r.maybe("why-replaced", ls, vars), vars)
 		}
+		if r.endedBy(ls, sim.FormSetIfne) {
+			return r.fill("why-overwritten-ifne", vars)
+		}
 		return r.fill("why-overwritten", vars)
 	case ledger.Released:
 		return r.fill("why-released", vars)
@@ -423,4 +426,15 @@ func (r reader) index(e sim.Event) int {
 		}
 	}
 	return len(r.v.Snap.Events) - 1
+}
+
+// endedBy reports whether the command that ended ls was a lock operation of
+// the given form (a SET IFNE overwrites for its own reason, not NX's absence).
+func (r reader) endedBy(ls *ledger.Lease, form string) bool {
+	for _, e := range r.v.Snap.Events {
+		if e.Seq == ls.EndSeq && ls.EndSeq >= 0 {
+			return e.Op != nil && e.Op.Form == form
+		}
+	}
+	return false
 }

@@ -17,7 +17,7 @@ var classKeysKey = key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys"))
 // a student's screen takes. It stands in for the class view, as the
 // summary does, and fits 80x24 whole.
 func newClassKeysPage(a *session, back Component) *standinPage {
-	return &standinPage{com: a.com, back: back, open: classKeysKey, size: sessionSize(a.com),
+	return &standinPage{standin: standin{com: a.com, back: back, open: classKeysKey}, size: sessionSize(a.com),
 		body: func(w int) (string, []string) {
 			st := a.com.Styles
 			var lines []string

@@ -15,7 +15,7 @@ var pollKey = key.NewBinding(key.WithKeys("V"), key.WithHelp("V", "poll"))
 // poll as the class stands now, so it follows the answers as they come,
 // at the class view's size.
 func newPollPage(d *Desk, back Component) *standinPage {
-	return &standinPage{com: d.com, back: back, open: pollKey, scrolls: true,
+	return &standinPage{standin: standin{com: d.com, back: back, open: pollKey}, scrolls: true,
 		size: func() (int, int) { return d.w, d.h },
 		body: func(w int) (string, []string) {
 			return truncate(d.com.Styles.Title.Render("class "+d.code)+" · the poll whole", w), d.pollLines()

@@ -22,7 +22,7 @@ var summaryKey = key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "summary"))
 // which answers came true, which a student must never see before
 // answering.
 func newSummaryPage(a *session, back Component) *standinPage {
-	return &standinPage{com: a.com, back: back, open: summaryKey, scrolls: true, size: sessionSize(a.com),
+	return &standinPage{standin: standin{com: a.com, back: back, open: summaryKey}, scrolls: true, size: sessionSize(a.com),
 		body: func(w int) (string, []string) {
 			ss := a.students()
 			title := truncate(a.com.Styles.Title.Render("class "+a.cls.part.Code())+" · summary of "+students(len(ss)), w)

@@ -3,6 +3,8 @@ package tui
 import (
 	"strings"
 	"testing"
+
+	"locksim/scenes"
 )
 
 // verdictRow is the screen's verdict line ("" when none is drawn).
@@ -28,6 +30,34 @@ func TestTimeoutFailFastCountsNoRetries(t *testing.T) {
 		v := verdictRow(a.View())
 		if !strings.HasSuffix(v, c.want) || strings.Contains(v, "0 of 0") {
 			t.Errorf("after %q the verdict reads %q, want it to end %q\n%s", c.presses, v, c.want, a.View())
+		}
+	}
+}
+
+// TestLostReplyNamesATokenAsItsCard: the lost-reply readout quotes A's
+// commands with the token A's card shows ("88388ba5…"), never a made-up
+// "tokA"; a question, the same for every run, names it "<A's token>", as
+// its choices name it.
+func TestLostReplyNamesATokenAsItsCard(t *testing.T) {
+	t.Parallel()
+	for _, p := range []scenes.Params{{}, {"retry": 1}, {"retry": 2}, {"story": 1, "release": 2}} {
+		a := openLost(t, p, 80, 24, "")
+		v := a.View()
+		tok := scenes.ShortToken(a.pl.Snap.Actors[0].Token)
+		if strings.Contains(v, "tokA") || strings.Count(v, tok) < 2 {
+			t.Errorf("%v: the screen should show A's token %s on its card and in the readout, and no tokA:\n%s", p, tok, v)
+		}
+		for range 8 {
+			if a.pl.Asking {
+				break
+			}
+			drive(t, a, keys("n")...)
+		}
+		if !a.pl.Asking {
+			t.Fatalf("%v: no question:\n%s", p, a.View())
+		}
+		if v := a.View(); strings.Contains(v, "tokA") {
+			t.Errorf("%v: the question says tokA:\n%s", p, v)
 		}
 	}
 }

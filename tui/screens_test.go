@@ -7,6 +7,10 @@ import (
 	"locksim/scenes"
 )
 
+// flat is s with its runs of spaces and line breaks as one space: a
+// wrapped sentence whole.
+func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
+
 // verdictRow is the screen's verdict line ("" when none is drawn).
 func verdictRow(view string) string {
 	for _, l := range strings.Split(view, "\n") {
@@ -59,5 +63,27 @@ func TestLostReplyNamesATokenAsItsCard(t *testing.T) {
 		if v := a.View(); strings.Contains(v, "tokA") {
 			t.Errorf("%v: the question says tokA:\n%s", p, v)
 		}
+	}
+}
+
+// TestReleaseFinallyHasNoLapsedLock: in the DEL-in-finally story A never
+// held the lock, so no lease of its lapses: the settings line says so
+// rather than "lapsed lock: B takes it", the readout offers no o, and o
+// changes nothing, saying why.
+func TestReleaseFinallyHasNoLapsedLock(t *testing.T) {
+	t.Parallel()
+	a := openScene(t, embedded(t), "release", 1, 80, 24, "mmm")
+	v := a.View()
+	if !strings.Contains(v, "release: DEL in finally when refused  [o] lapsed lock: none\n") ||
+		strings.Contains(v, "takes it") || strings.Contains(flat(v), "o whether") {
+		t.Errorf("the finally story's settings and readout should have no lapsed lock to change:\n%s", v)
+	}
+	drive(t, a, keys("o")...)
+	if v := a.View(); !strings.Contains(flat(v), "lapsed lock is its own, none: o changes nothing here") || !strings.Contains(v, "lapsed lock: none\n") {
+		t.Errorf("o in the finally story should change nothing, and say so:\n%s", v)
+	}
+	b := openScene(t, embedded(t), "release", 1, 80, 24, "")
+	if v := b.View(); !strings.Contains(v, "[o] lapsed lock: B takes it") || !strings.Contains(flat(v), "o whether B takes the lapsed lock") {
+		t.Errorf("a lapsed-lock story should offer o:\n%s", v)
 	}
 }

@@ -1,10 +1,15 @@
 package tui
 
 import (
+	"os"
+	"slices"
 	"strings"
 	"testing"
 
 	"locksim/scenes"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // flat is s with its runs of spaces and line breaks as one space: a
@@ -85,5 +90,129 @@ func TestReleaseFinallyHasNoLapsedLock(t *testing.T) {
 	b := openScene(t, embedded(t), "release", 1, 80, 24, "")
 	if v := b.View(); !strings.Contains(v, "[o] lapsed lock: B takes it") || !strings.Contains(flat(v), "o whether B takes the lapsed lock") {
 		t.Errorf("a lapsed-lock story should offer o:\n%s", v)
+	}
+}
+
+// TestKeysPageKeepsTheSceneStill: on the keys page (?) a key of the
+// scene's (a step, a step back, a selection, a setting, home, play) does
+// nothing to the scene out of sight behind it, and the page says so; its
+// footer lists its own keys. ? closes it, and the scene's keys act again.
+func TestKeysPageKeepsTheSceneStill(t *testing.T) {
+	t.Parallel()
+	a := openScene(t, embedded(t), "gc-pause", 1, 80, 24, "n?")
+	pos, sel, params := a.pl.Snap.Pos, a.pl.Sel, scenes.FormatSettings(a.pl.Scene, a.pl.Params)
+	for _, k := range []string{"[right]", "n", "[left]", "b", "1", "[tab]", "t", "[home]", "x", "w", "R", " "} {
+		drive(t, a, keys(k)...)
+		if _, ok := a.pages.top().(*helpPage); !ok {
+			t.Fatalf("%q closed the keys page:\n%s", k, a.View())
+		}
+		if a.pl.Snap.Pos != pos || a.pl.Sel != sel || scenes.FormatSettings(a.pl.Scene, a.pl.Params) != params || a.pl.Playing {
+			t.Fatalf("%q on the keys page acted on the scene behind it (step %d→%d, selected %d→%d, settings %q→%q)",
+				k, pos, a.pl.Snap.Pos, sel, a.pl.Sel, params, scenes.FormatSettings(a.pl.Scene, a.pl.Params))
+		}
+		if f := footerOf(a.View()); !strings.HasSuffix(f, "acts on the scene: close this page first (? or esc)") {
+			t.Errorf("%q on the keys page: the footer should say it acts on the scene only once closed: %q", k, f)
+		}
+	}
+	drive(t, a, keys("g[esc]")...) // the glossary over it, and back
+	if f := footerOf(a.View()); !strings.HasPrefix(f, "?/esc close this page") || strings.Contains(f, "step") {
+		t.Errorf("the keys page's footer lists the scene's keys: %q", f)
+	}
+	drive(t, a, keys("?n")...)
+	if _, ok := a.pages.top().(*helpPage); ok || a.pl.Snap.Pos != pos+1 {
+		t.Errorf("? then n should close the keys page and step (at %d, was %d):\n%s", a.pl.Snap.Pos, pos, a.View())
+	}
+}
+
+// TestKeysPageExplainsEveryMark: the marks a scene draws are in its keys
+// page's legend: ! beside a fault in the log (gc-pause's pause, a
+// Redlock client cut off a node), and ✂ in the timeline's next move
+// ("next: c1 ✂ A"); each legend row fits 80 columns whole.
+func TestKeysPageExplainsEveryMark(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ id, presses string }{{"gc-pause", "nn"}, {"redlock", "A1u[left]"}} {
+		a := openScene(t, embedded(t), c.id, 1, 80, 24, "")
+		var shown string // every screen on the way
+		for _, k := range keys(c.presses) {
+			drive(t, a, k)
+			shown += a.View() + "\n"
+		}
+		drive(t, a, keys("?")...)
+		page := a.View()
+		rows := strings.Split(page, "\n")
+		var legend []string
+		for _, r := range rows {
+			if strings.HasPrefix(r, "timeline:") || strings.HasPrefix(r, "properties:") || strings.HasPrefix(r, "log:") {
+				legend = append(legend, r)
+				if strings.Contains(r, "…") {
+					t.Errorf("%s: a legend row is cut: %q", c.id, r)
+				}
+			}
+		}
+		marks := []string{"!"}
+		if c.id == "redlock" {
+			marks = append(marks, "✂")
+		}
+		for _, m := range marks {
+			if !strings.Contains(shown, " "+m+" ") && !strings.Contains(shown, " "+m+"\n") {
+				t.Fatalf("%s after %q shows no %s to explain:\n%s", c.id, c.presses, m, shown)
+			}
+			if !strings.Contains(strings.Join(legend, "\n"), " "+m+" ") {
+				t.Errorf("%s: the keys page's legend does not explain %s:\n%s", c.id, m, page)
+			}
+		}
+	}
+}
+
+// TestReadmeKeysAgreeWithScenes: where the README says that → steps the
+// story (or moves it on) or that g opens the glossary, the same paragraph
+// or table row names every scene where that key does something else, as
+// the scene's own keys page says: race and choose, where → picks a worker
+// or the next situation, and gc-pause, whose g changes the pause.
+func TestReadmeKeysAgreeWithScenes(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	right, g := tea.KeyMsg{Type: tea.KeyRight}, keys("g")[0].(tea.KeyMsg)
+	var noStep, noGlossary []string
+	for _, sc := range scenes.All() {
+		a := openScene(t, embedded(t), sc.ID, 1, 80, 24, "")
+		if k := a.com.Keys.Step; !key.Matches(right, k) || !k.Enabled() || k.Help().Desc != "step" {
+			noStep = append(noStep, sc.ID)
+		}
+		if a.knobUses(glossaryKey) || !key.Matches(g, glossaryKey) {
+			noGlossary = append(noGlossary, sc.ID)
+		}
+	}
+	if !slices.Contains(noStep, "race") || !slices.Contains(noGlossary, "gc-pause") {
+		t.Fatalf("→ steps in race or g is the glossary in gc-pause: %v, %v", noStep, noGlossary)
+	}
+	// a paragraph, or a row of a table
+	var parts []string
+	for _, para := range strings.Split(string(readme), "\n\n") {
+		if strings.HasPrefix(para, "|") {
+			parts = append(parts, strings.Split(para, "\n")...)
+		} else {
+			parts = append(parts, para)
+		}
+	}
+	for _, p := range parts {
+		flatP := flat(p)
+		claims := map[string][]string{}
+		if strings.Contains(flatP, "`→`") && (strings.Contains(flatP, "step forward") || strings.Contains(flatP, "moves the story on")) {
+			claims["→ steps"] = noStep
+		}
+		if strings.Contains(flatP, "`g`") && strings.Contains(flatP, "glossary") {
+			claims["g is the glossary"] = noGlossary
+		}
+		for claim, except := range claims {
+			for _, id := range except {
+				if !strings.Contains(flatP, "`"+id+"`") {
+					t.Errorf("the README says %s without naming %s, where it does not:\n%s", claim, id, p)
+				}
+			}
+		}
 	}
 }

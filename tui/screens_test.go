@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -8,8 +9,11 @@ import (
 
 	"locksim/scenes"
 
+	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/list"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // flat is s with its runs of spaces and line breaks as one space: a
@@ -213,6 +217,94 @@ func TestReadmeKeysAgreeWithScenes(t *testing.T) {
 					t.Errorf("the README says %s without naming %s, where it does not:\n%s", claim, id, p)
 				}
 			}
+		}
+	}
+}
+
+// contentsFoot is the contents' footer as one line: the last time (if
+// any, on a row of its own) then the keys, joined by " · ".
+func contentsFoot(v string) string {
+	rows := strings.Split(ansi.Strip(v), "\n")
+	f := strings.TrimRight(rows[len(rows)-1], " ")
+	if len(rows) > 1 && strings.HasPrefix(rows[len(rows)-2], "last time: ") {
+		f = strings.TrimRight(rows[len(rows)-2], " ") + " · " + f
+	}
+	return f
+}
+
+// footRows is how many rows the contents' footer takes: the keys, and the
+// last time above them if any.
+func footRows(v string) int {
+	if strings.Contains(contentsFoot(v), "last time: ") {
+		return 2
+	}
+	return 1
+}
+
+// TestContentsFilterSaysWhatItShows: a filter that matches nothing says
+// so on the footer, rather than leaving an empty list; a filter applied
+// (↓ out of the typing) says by what the list is cut, how much of it
+// shows, and that esc shows it all again.
+func TestContentsFilterSaysWhatItShows(t *testing.T) {
+	a, _ := openCourse(t, Options{Seed: 1, NoQuiz: true}, "")
+	a.toc.list().FilterInput.Cursor.SetMode(cursor.CursorStatic) // no blink: drive runs no timers
+	drive(t, a, keys("/zzq")...)
+	if f := footerOf(a.View()); !strings.HasPrefix(f, `no scene matches "zzq" · esc cancel`) {
+		t.Errorf("a filter that matches nothing: the footer says %q\n%s", f, a.View())
+	}
+	drive(t, a, keys("[esc]/fen[down]")...)
+	if a.toc.typing() || a.toc.list().FilterState() != list.FilterApplied {
+		t.Fatalf("↓ should leave the filter typed and applied:\n%s", a.View())
+	}
+	shown := 0
+	for _, it := range a.toc.list().VisibleItems() {
+		if _, ok := it.(entry); ok {
+			shown++
+		}
+	}
+	want := fmt.Sprintf(`filter "fen": %d of %d · esc show all`, shown, len(a.course.Contents()))
+	if f := footerOf(a.View()); shown == 0 || !strings.HasPrefix(f, want) {
+		t.Errorf("a filter applied: the footer says %q, want it to start %q\n%s", f, want, a.View())
+	}
+	drive(t, a, keys("[esc]")...)
+	if f := footerOf(a.View()); strings.Contains(f, "filter \"") {
+		t.Errorf("the filter dropped, the footer still names it: %q", f)
+	}
+}
+
+// TestContentsLastTimeInWords: the contents' "last time" is a row of its
+// own above the keys, whatever its length, so every key stays on the
+// footer; it names the settings changed as the settings line does, in
+// words ("with story "…""), not as -set reads them ("story=…"), leaves
+// out a setting the story sets by itself, and fits 80 columns uncut.
+func TestContentsLastTimeInWords(t *testing.T) {
+	keysRow := "enter open · / filter · g glossary · ? keys · ✓ played to the end · q quit"
+	for _, c := range []struct {
+		o    Options
+		want string
+	}{
+		{Options{Seed: 1, Scene: "lost-reply", Settings: scenes.Params{"story": 3}, Step: 1},
+			`last time: lost-reply, step 1, with story "lost renewal: goes on"`},
+		{Options{Seed: 1, Scene: "lost-reply", Settings: scenes.Params{"story": 1, "retry": 2, "release": 2}, Step: 9},
+			`last time: lost-reply, step 9, with story "lost DEL" and release "DELEX IFEQ"`},
+		{Options{Seed: 1, Scene: "gc-pause", Settings: scenes.Params{"pause": 1, "TTL": 2}, Step: 4},
+			`last time: gc-pause, step 4, with pause "70 s" and TTL "10 s"`},
+		{Options{Seed: 1, Scene: "claim-lease", Step: 8}, "last time: claim-lease, step 8"},
+	} {
+		a, store := openCourse(t, c.o, "")
+		a.SaveProgress()
+		b, _ := openCourse(t, Options{Seed: 1, Store: store}, "")
+		v := b.View()
+		rows := strings.Split(v, "\n")
+		if len(rows) != 24 {
+			t.Fatalf("%s: the contents take %d rows at 80x24:\n%s", c.o.Scene, len(rows), v)
+		}
+		last, foot := strings.TrimRight(rows[22], " "), strings.TrimRight(rows[23], " ")
+		if last != c.want || ansi.StringWidth(last) > 80 || strings.Contains(last, "=") {
+			t.Errorf("%s: the last time reads %q, want %q", c.o.Scene, last, c.want)
+		}
+		if foot != keysRow {
+			t.Errorf("%s: the keys row reads %q, want every key: %q", c.o.Scene, foot, keysRow)
 		}
 	}
 }

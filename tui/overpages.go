@@ -12,10 +12,12 @@ import (
 )
 
 // over is what the pages over a scene share (the keys page, the story
-// page, the history page): they draw under the scene's header with the
-// scene's help line, and a key that is not theirs acts on the scene under
-// them (a step, a selection, esc), as the help line says. One of them
-// stands over the scene at a time: ?, i and v put theirs in its place.
+// page, the history page): they draw under the scene's header; on the
+// story and history pages, under the scene's help line, a key that is not
+// theirs acts on the scene under them (a step, a selection, esc), as the
+// help line says. The keys page has keys of its own only (see helpPage).
+// One of them stands over the scene at a time: ?, i and v put theirs in
+// its place.
 type over struct{ a *session }
 
 func (o over) Init() tea.Cmd       { return nil }

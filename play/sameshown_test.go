@@ -161,7 +161,13 @@ var setupSaid = map[string][]*regexp.Regexp{
 	// other half of each renewal story, beside the renewal's time: it
 	// bears on what A does next, not on what the server did, and each
 	// reading comes with each answer
-	"lost-reply": {regexp.MustCompile(`"not renewed", and stops|"renewed", and works on`)},
+	"lost-reply": {regexp.MustCompile(`"not renewed", and stops|"renewed", and works on`),
+		// A's token, as A's card shows it in every story, quoted in the
+		// command the settings line names (DELEX … IFEQ, a retry)
+		regexp.MustCompile(`[0-9a-f]{8}…`)},
+	// the keys the start line offers: o has no lapsed lock to change in
+	// the finally story, whose settings line says "lapsed lock: none"
+	"release": {regexp.MustCompile(`release, o whether B takes the lapsed lock`)},
 }
 
 // TestStoriesOfAQuestionShowTheSameBeforeIt: predict-then-reveal across

@@ -134,7 +134,7 @@ func lostReplyScene() *Scene {
 			// plain SET NX's (nil), after which A gives up: when can B get
 			// the lock?
 			retry := s.Value(p, "retry")
-			vars := map[string]string{"retry": lrRetryCmd(t, retry), "reply": t.Get("reply-nil")}
+			vars := map[string]string{"retry": lrRetryCmd(t, retry, lrAsked), "reply": t.Get("reply-nil")}
 			if retry == lrRetryNX {
 				return map[string]string{"question": t.Fill("question-set", vars),
 					"choices": t.Get("choices-set"), "hint1": t.Get("hint-1-set"), "hint2": t.Get("hint-2-set")}
@@ -142,7 +142,7 @@ func lostReplyScene() *Scene {
 			return map[string]string{"question": t.Fill("question-set-reads", vars),
 				"choices": t.Get("choices-reads-" + slug(retry)), "hint1": t.Get("hint-1-reads"), "hint2": t.Get("hint-2-reads-" + slug(retry))}
 		case lrDel:
-			return map[string]string{"question": t.Fill("question-del", map[string]string{"release": t.Get("cmd-" + slug(s.Value(p, "release")))}),
+			return map[string]string{"question": t.Fill("question-del", map[string]string{"release": t.Fill("cmd-"+slug(s.Value(p, "release")), map[string]string{"tokA": lrAsked})}),
 				"choices": t.Get("choices-del"), "hint1": t.Get("hint-1-del"), "hint2": t.Get("hint-2-del")}
 		default:
 			at := secs(lrRenewAt)
@@ -174,7 +174,14 @@ func renewalKind(story string) string {
 func goesOn(story string) bool { return story == lrRanGo || story == lrLateGo }
 
 // lrRetryCmd is the retry the r knob sends, as the question names it.
-func lrRetryCmd(t content.Text, retry string) string { return t.Get("cmd-" + slug(retry)) }
+func lrRetryCmd(t content.Text, retry, tokA string) string {
+	return t.Fill("cmd-"+slug(retry), map[string]string{"tokA": tokA})
+}
+
+// lrAsked is A's token as a question names it: a question is the same
+// for every run (a class polls it), so it names the token, as its
+// choices do, where the readout shows the one on A's card.
+const lrAsked = "<A's token>"
 
 // slug is a knob value as a section name's tail: "SET NX GET" → "set-nx-get".
 func slug(v string) string {
@@ -478,8 +485,15 @@ func lostRenewalStory(refused, assumed bool) sim.Script {
 // sayLostReply: the verdict counts the replies lost, and says where each
 // went on the server, from the ledger.
 func sayLostReply(s *Scene, v Frame, said *Said) {
-	said.Vars["retry"] = lrRetryCmd(v.Text, s.Value(v.P, "retry"))
-	said.Vars["release"] = v.Text.Get("cmd-" + slug(s.Value(v.P, "release")))
+	// A's token as A's card shows it
+	said.Vars["tokA"] = lrAsked
+	for _, a := range v.Snap.Actors {
+		if a.Name == "A" && a.Token != "" {
+			said.Vars["tokA"] = ShortToken(a.Token)
+		}
+	}
+	said.Vars["retry"] = lrRetryCmd(v.Text, s.Value(v.P, "retry"), said.Vars["tokA"])
+	said.Vars["release"] = v.Text.Fill("cmd-"+slug(s.Value(v.P, "release")), map[string]string{"tokA": said.Vars["tokA"]})
 	story := s.Value(v.P, "story")
 	said.Vars["reading"] = v.Text.Get("read-stops")
 	if goesOn(story) {

@@ -30,6 +30,8 @@ const (
 const (
 	relRival  = "B takes it"
 	relNobody = "nobody takes it"
+	// relNoLapse is the o knob as the finally story shows it
+	relNoLapse = "none"
 )
 
 // releaseScene is scene 5: what a release must check, shown by the three
@@ -57,6 +59,9 @@ func releaseScene() *Scene {
 		}
 	}
 	s.Needs = map[string]string{relDelex: sim.OneDelex, relDelifeq: sim.OneDelifeq}
+	// the finally story's A never held the lock, so no lease of its lapses:
+	// its settings line says so, and o changes nothing there
+	s.Fixed = map[string]map[string]string{relFinally: {"lapsed lock": relNoLapse}}
 	s.Build = func(p Params) sim.Script {
 		return buildRelease(s.Value(p, "release"), s.Value(p, "lapsed lock") == relRival)
 	}
@@ -185,6 +190,10 @@ func buildRelease(method string, rival bool) sim.Script {
 // whose sim.CourseTTL it ended) and the key read back.
 func sayRelease(v Frame, s *Said, method string) {
 	s.Vars["method"] = method
+	s.Vars["keys"] = v.Text.Get("keys")
+	if method == relFinally {
+		s.Vars["keys"] = v.Text.Get("keys-finally") // no lapsed lock for o to change
+	}
 	if len(v.L.Reads) == 0 {
 		return
 	}

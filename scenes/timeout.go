@@ -158,7 +158,14 @@ func sayTimeout(v Frame, s *Said, policy string) {
 		}
 	}
 	colliding, retries, _ := v.L.Collisions()
-	s.Verdict = v.Text.Fill("verdict", map[string]string{"outcome": strings.Join(parts, " · "),
+	verdict := "verdict"
+	switch {
+	case policy == polFast:
+		verdict = "verdict-no-retries" // not "0 of 0 retries in step"
+	case retries == 0:
+		verdict = "verdict-no-retries-yet"
+	}
+	s.Verdict = v.Text.Fill(verdict, map[string]string{"outcome": strings.Join(parts, " · "),
 		"colliding": itoa(int64(colliding)), "retries": itoa(int64(retries))})
 	if len(got) == 0 {
 		s.Tone = say.Warn

@@ -98,7 +98,7 @@ func TestContentsSizedOnce(t *testing.T) {
 		if fresh := enabled(); keysOn != fresh {
 			t.Fatalf("after %s the list's keys are %s, paged afresh %s", after, keysOn, fresh)
 		}
-		if m.Width() != a.com.Width || m.Height() != a.com.Height-1 {
+		if m.Width() != a.com.Width || m.Height() != a.com.Height-footRows(a.View()) {
 			t.Fatalf("after %s the list is %dx%d at a %dx%d screen", after, m.Width(), m.Height(), a.com.Width, a.com.Height)
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -23,7 +22,6 @@ import (
 	"github.com/charmbracelet/bubbles/list"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // Options are how the course opens.
@@ -278,13 +276,18 @@ func (t *Contents) SetSize(w, h int) {
 	changed := t.w != w || t.h != h
 	t.list()
 	t.w, t.h = w, h
-	if !changed && t.menu.Width() == w && t.menu.Height() == h-1 && t.menu.FilterState() == list.Unfiltered {
+	// the footer: the keys, and above them the last time, if any
+	foot := 1
+	if t.lastTimeLine() != "" {
+		foot = 2
+	}
+	if !changed && t.menu.Width() == w && t.menu.Height() == h-foot && t.menu.FilterState() == list.Unfiltered {
 		// the app sizes the contents on every message they show at: the
 		// same size again pages the list again only while a filter is
 		// typed (TestContentsSizedOnce)
 		return
 	}
-	t.menu.SetSize(w, h-1)
+	t.menu.SetSize(w, h-foot)
 	if changed {
 		t.menu.Title = t.title()
 	}
@@ -556,42 +559,4 @@ func (t *Contents) lastTime() Moment {
 		s = t.own()
 	}
 	return t.course.PlaceNow(s).Moment()
-}
-
-// View draws the contents at the size SetSize set.
-func (t *Contents) View() string {
-	keys := t.KeyMap().ShortHelp() // enter, /, ↑/↓, g, ?, q
-	if t.typing() {
-		return strings.TrimRight(t.menuView(), "\n") + "\n" + truncate(t.com.Styles.Dim.Render(views.HelpLine(keys)), t.w)
-	}
-	open, filter, glossary, keysKey, quit := keys[0], keys[1], keys[3], keys[4], keys[5]
-	// ↑/↓ goes without saying on a list; ? lists it with the rest
-	help := views.HelpLine([]key.Binding{open, filter, glossary, keysKey}) + " · ✓ played to the end · " + views.HelpLine([]key.Binding{quit})
-	if m := t.lastTime(); m.Scene != "" {
-		at := fmt.Sprintf("%s, step %d", m.Scene, m.Step)
-		if sc := scenes.Find(m.Scene); sc != nil && scenes.FormatSettings(sc, m.Settings) != "" {
-			at += " (" + scenes.FormatSettings(sc, m.Settings) + ")"
-		}
-		// the keys of lower priority (g, then /, enter) go whole to leave
-		// ? keys and q quit on the line, never cut mid-item; the settings
-		// go if even those would not fit
-		lead := "last time: " + at + " · "
-		if ansi.StringWidth(lead+views.HelpLine([]key.Binding{keysKey, quit})) > t.w {
-			lead = fmt.Sprintf("last time: %s, step %d · ", m.Scene, m.Step)
-		}
-		shown := []key.Binding{open, filter, glossary, keysKey, quit}
-		for _, drop := range []key.Binding{glossary, filter, open} {
-			if ansi.StringWidth(lead+views.HelpLine(shown)) > t.w {
-				shown = slices.DeleteFunc(shown, func(b key.Binding) bool { return b.Help() == drop.Help() })
-			}
-		}
-		help = lead + views.HelpLine(shown)
-	}
-	switch {
-	case t.notice != "":
-		help = t.com.Styles.Warn.Render(t.notice)
-	case t.warning != "":
-		help = t.com.Styles.Warn.Render(t.warning)
-	}
-	return strings.TrimRight(t.menuView(), "\n") + "\n" + truncate(t.com.Styles.Dim.Render(help), t.w)
 }

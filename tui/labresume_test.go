@@ -22,7 +22,7 @@ func TestLabKeepsLastTime(t *testing.T) {
 	}
 	lastTime := func(a *App, want string) {
 		t.Helper()
-		if f := footerOf(a.View()); !a.onContents() || !strings.HasPrefix(f, "last time: "+want+" · ") {
+		if f := contentsFoot(a.View()); !a.onContents() || !strings.HasPrefix(f, "last time: "+want+" · ") {
 			t.Fatalf("the contents should offer last time %q: %q\n%s", want, f, a.View())
 		}
 	}

@@ -17,7 +17,7 @@ import (
 func TestLastTimeWithinASession(t *testing.T) {
 	lead := func(a *App) string {
 		t.Helper()
-		f := footerOf(a.View())
+		f := contentsFoot(a.View())
 		if !a.onContents() || !strings.HasPrefix(f, "last time: ") {
 			t.Fatalf("the contents should offer a last time: %q\n%s", f, a.View())
 		}

@@ -152,7 +152,7 @@ func TestMomentRoundTrip(t *testing.T) {
 	}
 	a.SaveProgress()
 	b, _ := openCourse(t, Options{Seed: 9, Store: store}, "")
-	if !strings.Contains(b.View(), "last time: gc-pause, step 4 (pause=70s,TTL=10s)") {
+	if !strings.Contains(b.View(), `last time: gc-pause, step 4, with pause "70 s" and TTL "10 s"`) {
 		t.Errorf("the contents should say where the learner left, settings too:\n%s", b.View())
 	}
 	drive(t, b, keys("[enter]")...)

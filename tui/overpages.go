@@ -12,10 +12,12 @@ import (
 )
 
 // over is what the pages over a scene share (the keys page, the story
-// page, the history page): they draw under the scene's header with the
-// scene's help line, and a key that is not theirs acts on the scene under
-// them (a step, a selection, esc), as the help line says. One of them
-// stands over the scene at a time: ?, i and v put theirs in its place.
+// page, the history page): they draw under the scene's header; on the
+// story and history pages, under the scene's help line, a key that is not
+// theirs acts on the scene under them (a step, a selection, esc), as the
+// help line says. The keys page has keys of its own only (see helpPage).
+// One of them stands over the scene at a time: ?, i and v put theirs in
+// its place.
 type over struct{ a *session }
 
 func (o over) Init() tea.Cmd       { return nil }
@@ -61,35 +63,61 @@ func isOver(c Component) bool {
 }
 
 // helpPage is the keys page (?): every live binding of the scene, its
-// settings, and the legend of its glyphs. ? closes it, back to the page it
-// stood in for (the history page, if that was on screen).
+// settings, and the legend of its glyphs. Only its own keys act on it: ?
+// (or esc) closes it, back to the page it stood in for (the history page,
+// if that was on screen); g opens the glossary over it, i and v open
+// their pages in its place, q quits. Any other key would act on the scene
+// out of sight: it does nothing, and the page says so.
 type helpPage struct {
 	over
 	back Component
+	// refused is the last key pressed that is not the page's own ("" for none)
+	refused string
 }
 
 // newHelp is the keys page over the scene, standing in for back (nil for
 // none).
-func (a *session) newHelp(back Component) *helpPage { return &helpPage{over{a}, back} }
+func (a *session) newHelp(back Component) *helpPage { return &helpPage{over: over{a}, back: back} }
+
+// KeyMap is the page's own keys; the page lists the scene's (sceneKeys).
+func (p *helpPage) KeyMap() help.KeyMap {
+	k := p.a.com.Keys
+	closing := key.NewBinding(key.WithKeys("?", "esc"), key.WithHelp("?/esc", "close this page"))
+	own := []key.Binding{closing, glossaryKey, k.About}
+	if k.Verdicts.Enabled() {
+		own = append(own, k.Verdicts)
+	}
+	own = append(own, k.Quit)
+	return keyList{short: own, full: [][]key.Binding{own}}
+}
 
 func (p *helpPage) Update(msg tea.Msg) (Component, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return p, nil
 	}
+	keys := p.a.com.Keys
+	p.refused = ""
 	switch {
-	case key.Matches(k, p.a.com.Keys.Help):
+	case key.Matches(k, keys.Help):
 		p.a.pl.SetFlash("")
 		if p.back != nil {
 			return p.back, nil
 		}
 		return nil, nil
-	case key.Matches(k, p.a.com.Keys.Verdicts) && p.back != nil:
+	case key.Matches(k, keys.Verdicts) && p.back != nil:
 		// the history page under this one: v closes it
 		p.a.pl.SetFlash("")
 		return nil, nil
+	case k.Type == tea.KeyEsc, key.Matches(k, glossaryKey), key.Matches(k, keys.About),
+		key.Matches(k, keys.Verdicts) && keys.Verdicts.Enabled(), key.Matches(k, keys.Quit):
+		return p.key(p, k)
 	}
-	return p.key(p, k)
+	p.refused = map[string]string{"right": "→", "left": "←", "up": "↑", "down": "↓", " ": "space"}[k.String()]
+	if p.refused == "" {
+		p.refused = k.String()
+	}
+	return p, nil
 }
 
 func (p *helpPage) View() string {
@@ -97,6 +125,11 @@ func (p *helpPage) View() string {
 	legend := []string{
 		"timeline: ● a step  ~ time passes  ✗ a crash  ‖ a pause  › a wake-up  │ now",
 		"properties: ✓ held  ✗ BROKEN  – absent  ○ not put to the test yet",
+		"log: ! a fault locksim injects (a crash, a pause) or its end (a wake-up)",
+	}
+	if a.pl.Scene.Distributed {
+		// the nodes' faults too, and the links a client loses (next: c1 ✂ A)
+		legend[2] = "log: ! a fault or its end  ·  next: c1 ✂ A cuts c1 off node A, c1 ↔ A heals"
 	}
 	if !a.pl.Sends() {
 		g := views.QuizGlyphs()
@@ -109,10 +142,14 @@ func (p *helpPage) View() string {
 	}
 	where := "scene " + itoa(int64(a.course.At+1)) + " of " + itoa(int64(len(a.course.Scenes)))
 	if a.labStory {
-		where = "a story of the lab (esc goes back to it)"
+		where = "a story of the lab: esc goes back to it"
 	}
-	legend = append(legend, where+" · ? closes this page")
-	return a.overView("keys", views.HelpPage(a.com.Styles, p.KeyMap().FullHelp(), legend, a.com.Width))
+	page := views.HelpPage(a.com.Styles, p.over.KeyMap().FullHelp(), legend, a.com.Width)
+	if p.refused != "" {
+		// a key of the scene's, pressed here: the scene is out of sight
+		return a.ownView("keys · "+where, page, nil, p.refused+" acts on the scene: close this page first (? or esc)")
+	}
+	return a.ownView("keys · "+where, page, p.KeyMap().ShortHelp(), "")
 }
 
 // aboutPage is the story page (i): the scene's story, which scrolls.

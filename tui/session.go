@@ -339,6 +339,20 @@ func (a *session) overView(title, page string) string {
 	return a.pl.header(st, w) + "\n" + views.Rule(st, title, w) + "\n" + fitRows(page, h-3) + "\n" + a.footer()
 }
 
+// ownView is overView for a page whose keys are its own, not the
+// scene's (the keys page): its help line lists them, or says note.
+func (a *session) ownView(title, page string, keys []key.Binding, note string) string {
+	if v, ok := a.classView(); ok {
+		return v
+	}
+	st, w, h := a.com.Styles, a.com.Width, a.com.Height
+	line := a.classFooter(truncate(st.Dim.Render(views.HelpLine(keys)), w))
+	if note != "" {
+		line = a.classFooter(truncate(st.Warn.Render(note), w))
+	}
+	return a.pl.header(st, w) + "\n" + views.Rule(st, title, w) + "\n" + fitRows(page, h-3) + "\n" + line
+}
+
 // layout brings the player's layout to the frame on screen (see settle).
 func (a *session) layout() {
 	if a.laidOut || a.com.Width < MinWidth || a.com.Height < MinHeight || a.pl == nil {
@@ -363,6 +377,12 @@ func (a *session) footer() string {
 	case a.course.Present:
 		helpLine = truncate(a.com.Styles.Dim.Render(a.presenterFooter()), a.com.Width)
 	}
+	return a.classFooter(helpLine)
+}
+
+// classFooter is helpLine, or the line a class or a visit puts in its
+// place.
+func (a *session) classFooter(helpLine string) string {
 	line := a.classLine()
 	if v := a.visitLine(); v != "" && (a.cls == nil || !a.cls.part.Following() && !a.cls.part.OutOfTouch()) {
 		line = v // a follower's line says how to leave follow mode first

@@ -118,7 +118,9 @@ func newRosterPage(a *session, back Component) *rosterPage {
 }
 
 var (
-	// rosterMove is standinMove named for the cursor's rows
+	// rosterMove is standinMove named for the cursor's rows (↑↓ a row,
+	// [] a page); with no student to match the keys only scroll, and the
+	// page offers standinMove
 	rosterMove  = key.NewBinding(key.WithKeys("up", "down", "[", "]"), key.WithHelp("↑↓[]", "row"))
 	rosterMatch = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "match"))
 )
@@ -138,16 +140,16 @@ func (p *rosterPage) Update(msg tea.Msg) (Component, tea.Cmd) {
 	if next, cmd, done := p.sharedKey(p, k); done {
 		return next, cmd
 	}
-	// [ and ] move a row less than the page shows, as the roster always
-	// has (the other stand-ins move by all of it): one row stays in view
-	page := p.rows - 1
 	if p.id == "" {
-		p.scroll(k, page) // nothing to match: the keys scroll the page
+		p.scroll(k, p.rows) // nothing to match: the keys scroll the page, as the other stand-ins'
 		return p, nil
 	}
-	_, choices := p.lines()
-	if step, ok := rowStep(k, max(page, 1)); ok {
-		p.cur += step // the cursor moves; View keeps it on screen
+	lines, choices := p.lines()
+	switch step, ok := rowStep(k, 1); {
+	case ok && (k.String() == "[" || k.String() == "]"):
+		p.page(step, len(lines), choices)
+	case ok:
+		p.cur += step // the cursor moves a row; View keeps it on screen
 	}
 	if key.Matches(k, rosterMatch) && len(choices) > 0 {
 		p.cur = min(max(p.cur, 0), len(choices)-1)
@@ -159,11 +161,62 @@ func (p *rosterPage) Update(msg tea.Msg) (Component, tea.Cmd) {
 	return p, nil
 }
 
+// page is [ (dir -1) or ] (dir 1) with a student to match, of n lines:
+// the screen moves a whole page, as the other stand-ins' do (from the
+// last page on screen to the next, none skipped and none shown twice, or
+// as far as the first or last page goes), and the cursor keeps its row on
+// it: it goes to the choice on the new screen nearest the row it stood
+// on, so at the last page ] takes it to the last choice and at the first
+// [ to the first on screen.
+func (p *rosterPage) page(dir, n int, cs []choice) {
+	if len(cs) == 0 {
+		return
+	}
+	rows := max(p.rows, 1)
+	p.cur = min(max(p.cur, 0), len(cs)-1)
+	top := min(max(p.top+dir*rows, 0), max(n-rows, 0))
+	want := min(max(cs[p.cur].line+dir*rows, top), top+rows-1)
+	// the nearest choice to want, one on screen before any off it (a
+	// screen of none but students of no row, above the first choice),
+	// and of two as near the one further in dir
+	off := func(c choice) int {
+		if c.line < top || c.line >= top+rows {
+			return 1
+		}
+		return 0
+	}
+	best := 0
+	for i, c := range cs {
+		b := cs[best]
+		d, bd := lineDist(c.line, want), lineDist(b.line, want)
+		if o, bo := off(c), off(b); o != bo {
+			if o < bo {
+				best = i
+			}
+			continue
+		}
+		if d < bd || d == bd && dir > 0 && c.line > b.line {
+			best = i
+		}
+	}
+	p.top, p.cur = top, best
+}
+
+// lineDist is how many lines apart lines a and b are.
+func lineDist(a, b int) int {
+	if a > b {
+		return a - b
+	}
+	return b - a
+}
+
+// KeyMap is the page's keys: with a student to match, ↑↓[] move the
+// cursor's row and enter matches; else they only scroll, and say so.
 func (p *rosterPage) KeyMap() help.KeyMap {
 	if p.id != "" {
 		return p.keyMap(rosterMove, rosterMatch)
 	}
-	return p.keyMap(rosterMove)
+	return p.keyMap(standinMove)
 }
 
 // lines are the page's lines w columns wide, and the choices among them.

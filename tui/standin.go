@@ -144,7 +144,7 @@ func (p *standinPage) View() string {
 // below and above, and the keys that scroll. A cursor on line cur (none
 // if cur < 0) stays on screen: top moves only as far as it needs. It
 // returns top as it stands (no further than the last page) and how many
-// of lines it shows, the rows [ and ] move by (the roster's a row fewer).
+// of lines it shows, the rows [ and ] move by (the roster's cursor too).
 func scrollRows(st views.Styles, lines []string, top, cur, h, w int) (body []string, at, rows int) {
 	rows = max(h-2, 1)
 	if len(lines) > rows {

@@ -2,55 +2,31 @@ package tui
 
 import (
 	"fmt"
-	"strings"
 
 	"locksim/views"
 
-	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
 )
 
 // classKeysKey opens the class view's own keys page (a scene's ? page
 // lists the scene's keys, not these).
-var (
-	classKeysKey   = key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys"))
-	classKeysClose = key.NewBinding(key.WithKeys("?", "esc"), key.WithHelp("?/esc", "class view"))
-)
+var classKeysKey = key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys"))
 
-// classKeysPage is the class view's keys page (? in the class view):
+// newClassKeysPage is the class view's keys page (? in the class view):
 // every key of the class view with a line each, and the keys a watch of
 // a student's screen takes. It stands in for the class view, as the
 // summary does, and fits 80x24 whole.
-type classKeysPage struct {
-	a *session
-	// back is the class view it stands in for
-	back Component
-}
-
-func (p *classKeysPage) Init() tea.Cmd { return nil }
-
-func (p *classKeysPage) Update(msg tea.Msg) (Component, tea.Cmd) {
-	k, ok := msg.(tea.KeyMsg)
-	if !ok {
-		return p, nil
-	}
-	switch {
-	case key.Matches(k, classKeysClose):
-		return p.back, nil
-	case key.Matches(k, p.a.com.Keys.Desk):
-		return nil, nil // l: the scene, as from the class view
-	case key.Matches(k, p.a.com.Keys.Quit):
-		return p, quit
-	}
-	return p, nil
-}
-
-func (p *classKeysPage) SetSize(w, h int) { p.back.SetSize(w, h) }
-
-func (p *classKeysPage) KeyMap() help.KeyMap {
-	bs := []key.Binding{classKeysClose, short(p.a.com.Keys.Desk, "l", "scene"), short(p.a.com.Keys.Quit, "q", "quit")}
-	return keyList{short: bs, full: [][]key.Binding{bs}}
+func newClassKeysPage(a *session, back Component) *standinPage {
+	return &standinPage{standin: standin{com: a.com, back: back, open: classKeysKey}, size: sessionSize(a.com),
+		body: func(w int) (string, []string) {
+			st := a.com.Styles
+			var lines []string
+			for _, kl := range classKeyLines() {
+				lines = append(lines, truncate(st.Bold.Render(fmt.Sprintf("%-7s", kl[0]))+" "+kl[1], w))
+			}
+			lines = append(lines, "", truncate("The scene's own keys are on its ? page, from the scene (l).", w))
+			return views.Rule(st, "class view keys", w), lines
+		}}
 }
 
 // classKeyLines are the class view's keys, a line each: the key and what
@@ -78,24 +54,5 @@ func classKeyLines() [][2]string {
 	}
 }
 
-// View is the page's title, its keys, and the help line, within the
-// screen's rows.
-func (p *classKeysPage) View() string {
-	st, w, h := p.a.com.Styles, p.a.com.Width, p.a.com.Height
-	lines := []string{views.Rule(st, "class view keys", w)}
-	for _, kl := range classKeyLines() {
-		lines = append(lines, truncate(st.Bold.Render(fmt.Sprintf("%-7s", kl[0]))+" "+kl[1], w))
-	}
-	lines = append(lines, "", truncate("The scene's own keys are on its ? page, from the scene (l).", w))
-	lines = clip(lines, h-1)
-	for len(lines) < h-1 {
-		lines = append(lines, "")
-	}
-	return strings.Join(lines, "\n") + "\n" + truncate(st.Dim.Render(views.HelpLine(p.KeyMap().ShortHelp())), w)
-}
-
 // isClassKeys reports the class view's keys page.
-func isClassKeys(c Component) bool {
-	_, ok := c.(*classKeysPage)
-	return ok
-}
+func isClassKeys(c Component) bool { return standsFor(c, classKeysKey) }

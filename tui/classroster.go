@@ -91,20 +91,21 @@ func nameList(head string, names []string, tail string, w int) string {
 // is tied to and how. With a picked student not tied by their key, enter
 // matches them to the row under the cursor (or to no row, which unties a
 // name's tie too): the class (class.Part.Match) keeps it in the class
-// store. It scrolls; the class view's state is untouched.
+// store. It scrolls; the class view's state is untouched. It is a stand-in
+// page (its keys m/esc, l, q and its scrolling are standin's) with a
+// cursor and enter on top.
 type rosterPage struct {
-	a    *session
-	back Component
+	standin
+	a *session
 	// id is the student to match ("" for none), name theirs, why what
 	// says they cannot be matched
 	id, name, why string
-	// cur is the cursor among the page's choices, top the first line on
-	// screen, rows the lines the last View had
-	cur, top, rows int
+	// cur is the cursor among the page's choices
+	cur int
 }
 
 func newRosterPage(a *session, back Component) *rosterPage {
-	p := &rosterPage{a: a, back: back}
+	p := &rosterPage{standin: standin{com: a.com, back: back, open: rosterKey}, a: a}
 	ss := a.students()
 	if c := a.cls; c.pick < len(ss) {
 		m := ss[c.pick]
@@ -117,9 +118,9 @@ func newRosterPage(a *session, back Component) *rosterPage {
 }
 
 var (
+	// rosterMove is standinMove named for the cursor's rows
 	rosterMove  = key.NewBinding(key.WithKeys("up", "down", "[", "]"), key.WithHelp("↑↓[]", "row"))
 	rosterMatch = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "match"))
-	rosterClose = key.NewBinding(key.WithKeys("m", "esc"), key.WithHelp("m/esc", "class view"))
 )
 
 // choice is one row the cursor can stand on: a roster row's Ref, or
@@ -129,41 +130,26 @@ type choice struct {
 	line int // its line among the page's lines
 }
 
-func (p *rosterPage) Init() tea.Cmd { return nil }
-
 func (p *rosterPage) Update(msg tea.Msg) (Component, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return p, nil
 	}
-	if key.Matches(k, p.a.com.Keys.Quit) {
-		return p, quit // q: as its help line says
+	if next, cmd, done := p.sharedKey(p, k); done {
+		return next, cmd
 	}
-	_, choices := p.lines()
-	page := max(p.rows-1, 1)
+	// [ and ] move a row less than the page shows, as the roster always
+	// has (the other stand-ins move by all of it): one row stays in view
+	page := p.rows - 1
 	if p.id == "" {
-		// nothing to match: the keys scroll the page
-		switch {
-		case key.Matches(k, rosterClose):
-			return p.back, nil
-		case key.Matches(k, p.a.com.Keys.Desk):
-			return nil, nil
-		}
-		if step, ok := rowStep(k, page); ok {
-			p.top += step
-		}
-		p.top = max(p.top, 0)
+		p.scroll(k, page) // nothing to match: the keys scroll the page
 		return p, nil
 	}
-	if step, ok := rowStep(k, page); ok {
-		p.cur += step
+	_, choices := p.lines()
+	if step, ok := rowStep(k, max(page, 1)); ok {
+		p.cur += step // the cursor moves; View keeps it on screen
 	}
-	switch {
-	case key.Matches(k, rosterClose):
-		return p.back, nil
-	case key.Matches(k, p.a.com.Keys.Desk):
-		return nil, nil // l: the scene, as from the class view
-	case key.Matches(k, rosterMatch) && p.id != "" && len(choices) > 0:
+	if key.Matches(k, rosterMatch) && len(choices) > 0 {
 		p.cur = min(max(p.cur, 0), len(choices)-1)
 		note := p.a.cls.part.Match(p.id, choices[p.cur].ref)
 		p.a.pl.SetFlash(note) // the class view's help line says it until the next key
@@ -173,15 +159,11 @@ func (p *rosterPage) Update(msg tea.Msg) (Component, tea.Cmd) {
 	return p, nil
 }
 
-func (p *rosterPage) SetSize(w, h int) { p.back.SetSize(w, h) }
-
 func (p *rosterPage) KeyMap() help.KeyMap {
-	bs := []key.Binding{rosterMove}
 	if p.id != "" {
-		bs = append(bs, rosterMatch)
+		return p.keyMap(rosterMove, rosterMatch)
 	}
-	bs = append(bs, rosterClose, short(p.a.com.Keys.Desk, "l", "scene"), short(p.a.com.Keys.Quit, "q", "quit"))
-	return keyList{short: bs, full: [][]key.Binding{bs}}
+	return p.keyMap(rosterMove)
 }
 
 // lines are the page's lines w columns wide, and the choices among them.
@@ -268,29 +250,7 @@ func (p *rosterPage) View() string {
 		}
 		lines[i] = truncate(lines[i], w)
 	}
-	rows := max(h-3, 1)
-	if len(lines) > rows {
-		rows--
-	}
-	p.rows = rows
-	if cur >= 0 {
-		p.top = min(p.top, cur)
-		p.top = max(p.top, cur-rows+1)
-	}
-	p.top = min(max(p.top, 0), max(len(lines)-rows, 0))
-	body := lines[p.top:min(p.top+rows, len(lines))]
-	if len(lines) > rows {
-		var more []string
-		if below := len(lines) - p.top - len(body); below > 0 {
-			more = append(more, fmt.Sprintf("%d more lines below", below))
-		}
-		if p.top > 0 {
-			more = append(more, fmt.Sprintf("%d above", p.top))
-		}
-		body = append(body, st.Dim.Render(truncate("… "+strings.Join(more, ", ")+" · ↑↓[] scroll", w)))
-	}
-	help := truncate(st.Dim.Render(views.HelpLine(p.KeyMap().ShortHelp())), w)
-	return fitRows(truncate(title, w)+"\n"+truncate(say, w)+"\n"+strings.Join(body, "\n"), h-1) + "\n" + help
+	return p.frame(truncate(title, w)+"\n"+truncate(say, w), lines, true, cur, w, h, p.KeyMap())
 }
 
 // idOf is the start of a member's id, as the gradebook's notes name it.

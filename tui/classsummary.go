@@ -8,73 +8,26 @@ import (
 	"locksim/scenes"
 	"locksim/views"
 
-	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 )
 
-// summaryPage is the instructor's summary of the class, for the end of a
-// lesson (S in the class view, which it stands in for): per student the
-// scenes finished, the predictions that came true of those given, the
-// quizzes and the time in the class; per question the class's answers
-// and how many came true. It is the instructor's only: it says which
-// answers came true, which a student must never see before answering.
-type summaryPage struct {
-	a *session
-	// back is the class view it stands in for
-	back Component
-	// top is the first line on screen; rows how many the last View had
-	top, rows int
-}
+var summaryKey = key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "summary"))
 
-var (
-	summaryKey   = key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "summary"))
-	summaryClose = key.NewBinding(key.WithKeys("S", "esc"), key.WithHelp("S/esc", "class view"))
-	summaryMove  = key.NewBinding(key.WithKeys("up", "down", "[", "]"), key.WithHelp("↑↓[]", "scroll"))
-)
-
-func (p *summaryPage) Init() tea.Cmd { return nil }
-
-func (p *summaryPage) Update(msg tea.Msg) (Component, tea.Cmd) {
-	k, ok := msg.(tea.KeyMsg)
-	if !ok {
-		return p, nil
-	}
-	page := max(p.rows, 1)
-	switch {
-	case key.Matches(k, summaryClose):
-		return p.back, nil
-	case key.Matches(k, p.a.com.Keys.Desk):
-		return nil, nil // l: the scene, as from the class view
-	case key.Matches(k, p.a.com.Keys.Quit):
-		return p, quit // q: as its help line says
-	}
-	if step, ok := rowStep(k, page); ok {
-		p.top += step
-	}
-	p.top = max(p.top, 0)
-	return p, nil
-}
-
-func (p *summaryPage) SetSize(w, h int) { p.back.SetSize(w, h) }
-
-func (p *summaryPage) KeyMap() help.KeyMap {
-	bs := []key.Binding{summaryMove, summaryClose, short(p.a.com.Keys.Desk, "l", "scene"), short(p.a.com.Keys.Quit, "q", "quit")}
-	return keyList{short: bs, full: [][]key.Binding{bs}}
-}
-
-// View is the summary's title, as many of its lines as fit with a line
-// saying how many more there are, and the help line.
-func (p *summaryPage) View() string {
-	a := p.a
-	st, w, h := a.com.Styles, a.com.Width, a.com.Height
-	ss := a.students()
-	title := truncate(st.Title.Render("class "+a.cls.part.Code())+" · summary of "+students(len(ss)), w)
-	var body []string
-	body, p.top, p.rows = scrollRows(st, p.lines(ss, w), p.top, h, w)
-	help := truncate(st.Dim.Render(views.HelpLine(p.KeyMap().ShortHelp())), w)
-	return fitRows(title+"\n"+strings.Join(body, "\n"), h-1) + "\n" + help
+// newSummaryPage is the instructor's summary of the class, for the end
+// of a lesson (S in the class view, which it stands in for): per
+// student the scenes finished, the predictions that came true of those
+// given, the quizzes and the time in the class; per question the class's
+// answers and how many came true. It is the instructor's only: it says
+// which answers came true, which a student must never see before
+// answering.
+func newSummaryPage(a *session, back Component) *standinPage {
+	return &standinPage{standin: standin{com: a.com, back: back, open: summaryKey}, scrolls: true, size: sessionSize(a.com),
+		body: func(w int) (string, []string) {
+			ss := a.students()
+			title := truncate(a.com.Styles.Title.Render("class "+a.cls.part.Code())+" · summary of "+students(len(ss)), w)
+			return title, summaryLines(a, ss, w)
+		}}
 }
 
 // students is n students as a title says it.
@@ -85,10 +38,10 @@ func students(n int) string {
 	return fmt.Sprintf("%d students", n)
 }
 
-// lines are the summary's lines w columns wide: the students' table, then
-// the class's answers to each question some student answered.
-func (p *summaryPage) lines(ss []class.Member, w int) []string {
-	st := p.a.com.Styles
+// summaryLines are the summary's lines w columns wide: the students'
+// table, then the class's answers to each question some student answered.
+func summaryLines(a *session, ss []class.Member, w int) []string {
+	st := a.com.Styles
 	out := []string{views.Rule(st, "students", w)}
 	type row struct{ name, done, right, notRun, quiz, time string }
 	rs := []row{{"name", "finished", "came true", "not run", "quiz", "time"}}
@@ -175,7 +128,4 @@ func (p *summaryPage) lines(ss []class.Member, w int) []string {
 }
 
 // isSummary reports the class's summary page.
-func isSummary(c Component) bool {
-	_, ok := c.(*summaryPage)
-	return ok
-}
+func isSummary(c Component) bool { return standsFor(c, summaryKey) }

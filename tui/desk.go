@@ -373,12 +373,12 @@ func (p *deskPage) Update(msg tea.Msg) (Component, tea.Cmd) {
 		a.toggleHold()
 		return p, nil
 	case key.Matches(k, summaryKey):
-		return &summaryPage{a: a, back: p}, nil
+		return newSummaryPage(a, p), nil
 	case key.Matches(k, pollKey):
-		return &pollPage{board: c.board, back: p}, nil
+		return newPollPage(c.board, p), nil
 	case key.Matches(k, classKeysKey):
 		// the class view's own keys, not the scene's beside it
-		return &classKeysPage{a: a, back: p}, nil
+		return newClassKeysPage(a, p), nil
 	case key.Matches(k, rosterKey):
 		if !c.part.Enrolled() {
 			a.pl.SetFlash("the server has no school roster: its operator gives one with -roster FILE")

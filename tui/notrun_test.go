@@ -35,7 +35,7 @@ func TestEarlierPollNotRun(t *testing.T) {
 	}
 	d := everyWayIn()
 	d.sync(deskState{lead: second, now: atClassNow(), students: ms, lesson: lessonOf(class.AskedOf(ms), sc.ID)})
-	page := &pollPage{board: d}
+	page := newPollPage(d, nil)
 	v := words(page.View())
 	if !strings.Contains(v, "earlier in the lesson: gc-pause") || !strings.Contains(v, "2 answered (1: 1, 2: 1, 3: 0) · 1 of 1 came true, 1 not yet run") {
 		t.Errorf("the earlier poll should count came true of the runs that made the move:\n%s", page.View())

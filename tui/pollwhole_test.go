@@ -92,7 +92,7 @@ func TestPollShowsEveryQuestionWhole(t *testing.T) {
 	for _, c := range qs {
 		d := everyWayIn()
 		d.sync(deskState{lead: c.lead, now: atClassNow(), students: pollClass(c.lead, c.q, len(c.choices), c.revealed)})
-		page := &pollPage{board: d}
+		page := newPollPage(d, nil)
 		board := d.View()
 		for what, v := range map[string]string{"the class view": board, "the poll page": page.View()} {
 			got := words(v)
@@ -151,7 +151,7 @@ func TestPollPageScrollsALesson(t *testing.T) {
 	if !strings.Contains(words(v), words(all[0])) || !strings.Contains(v, "more lines of the poll · V shows it whole") {
 		t.Fatalf("the class view should show the open question whole and say V shows the rest:\n%s", v)
 	}
-	page := &pollPage{board: d}
+	page := newPollPage(d, nil)
 	var seen []string
 	for i := 0; i < 100; i++ {
 		pv := ansi.Strip(page.View())

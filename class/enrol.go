@@ -252,7 +252,7 @@ func (p *Part) Match(id, ref string) (note string) {
 		case p.matched[id] == NoRow:
 			return ""
 		default:
-			p.matched[id], p.enrolment = NoRow, nil
+			p.matched[id], p.enrolment, p.students = NoRow, nil, nil
 			p.seat.Match(id, NoRow)
 			return m.Name + " matches no roster row, not line " + strconv.Itoa(p.rows[i].Line) + " (" + p.rows[i].Name + ") by name"
 		}
@@ -261,7 +261,7 @@ func (p *Part) Match(id, ref string) (note string) {
 		if p.matched[id] == "" {
 			return ""
 		}
-		p.matched[id], p.enrolment = "", nil
+		p.matched[id], p.enrolment, p.students = "", nil, nil
 		p.seat.Match(id, "")
 		if named {
 			return m.Name + " is roster line " + strconv.Itoa(p.rows[i].Line) + " (" + p.rows[i].Name + ") by name again"
@@ -270,7 +270,7 @@ func (p *Part) Match(id, ref string) (note string) {
 	}
 	for _, r := range p.rows {
 		if r.Ref == ref {
-			p.matched[id], p.enrolment = ref, nil
+			p.matched[id], p.enrolment, p.students = ref, nil, nil
 			p.seat.Match(id, ref)
 			return m.Name + " is roster line " + strconv.Itoa(r.Line) + " (" + r.Name + ") in the class's grades"
 		}

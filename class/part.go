@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"locksim/play"
@@ -52,6 +53,9 @@ type Part struct {
 	// the names it folded
 	enrolment *Enrolment
 	folds     *folder
+	// students is Students' last answer, sorted, nil once the roster or
+	// a match changed: the screen asks for it at every key
+	students []Member
 	// wanted is a place to go once the screen's running move is done
 	wanted *Go
 	// reported and led are the row and the place last handed to the seat
@@ -188,15 +192,16 @@ func (p *Part) Member(id string) (Member, bool) {
 
 // Students are the class's students as last heard, by name.
 func (p *Part) Students() []Member {
-	var out []Member
-	for _, m := range p.roster {
-		if m.Role == Student {
-			m.Row = p.matched[m.ID]
-			out = append(out, m)
+	if p.students == nil {
+		for _, m := range p.roster {
+			if m.Role == Student {
+				m.Row = p.matched[m.ID]
+				p.students = append(p.students, m)
+			}
 		}
+		sortRoster(p.students)
 	}
-	sortRoster(out)
-	return out
+	return slices.Clone(p.students)
 }
 
 // Resume is where a student who followed on another server (or before a
@@ -239,10 +244,10 @@ func (p *Part) Heard(evs []Event, away *bool) Effect {
 		switch {
 		case e.Kind == KindMember && e.Member != nil:
 			p.roster[e.Member.ID] = *e.Member
-			p.enrolment = nil
+			p.enrolment, p.students = nil, nil
 		case e.Kind == KindMatch && e.Match != nil:
 			p.matched[e.Match.ID] = e.Match.Ref
-			p.enrolment = nil
+			p.enrolment, p.students = nil, nil
 		case e.Kind == KindStore && e.Store != nil:
 			if note := p.heardStore(*e.Store); note != "" && out.Note == "" {
 				out.Note = note

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"regexp"
 	"strings"
 
 	"locksim/lab"
@@ -125,50 +124,82 @@ func joinIDs[T ~string](xs []T) string {
 // broken hard.
 func wrapWords(text string, w int) string {
 	w = max(w, 1)
-	var out []string
-	for _, para := range strings.Split(text, "\n") {
-		line := ""
+	var b strings.Builder
+	b.Grow(len(text) + len(text)/max(w, 8) + 1)
+	for n, para := range strings.Split(text, "\n") {
+		if n > 0 {
+			b.WriteByte('\n')
+		}
+		// line's width is kept as it grows: a word never joins the one
+		// before it across the spaces between them
+		line, lineW := "", 0
 		for _, t := range keptWords(para) {
+			tw := ansi.StringWidth(t.word)
 			switch {
 			case line == "":
-				line = t.word
-			case ansi.StringWidth(line)+len(t.gap)+ansi.StringWidth(t.word) <= w:
-				line += t.gap + t.word
+				line, lineW = t.word, tw
+			case lineW+len(t.gap)+tw <= w:
+				line, lineW = line+t.gap+t.word, lineW+len(t.gap)+tw
 			default:
-				out = append(out, line)
-				line = t.word
+				b.WriteString(line)
+				b.WriteByte('\n')
+				line, lineW = t.word, tw
 			}
-			for ansi.StringWidth(line) > w {
-				out = append(out, ansi.Truncate(line, w, ""))
+			for lineW > w {
+				b.WriteString(ansi.Truncate(line, w, ""))
+				b.WriteByte('\n')
 				line = ansi.TruncateLeft(line, w, "")
+				lineW = ansi.StringWidth(line)
 			}
 		}
-		out = append(out, line)
+		b.WriteString(line)
 	}
-	return strings.Join(out, "\n")
+	return b.String()
 }
 
 // keptWord is a word of a text and the spaces before it.
 type keptWord struct{ gap, word string }
 
-// wordsIn finds each word of a row and the spaces before it.
-var wordsIn = regexp.MustCompile(`([ \t]*)(\S+)`)
-
 // keptWords are para's words, each with the spaces before it (a tab as a
-// space), an expiry option and its number ("PX 30000") as one.
+// space), an expiry option and its number ("PX 30000") as one. A word is
+// a run of bytes other than space, tab, \n, \f and \r; its spaces are
+// the spaces and tabs right before it (a \f or \r between words is
+// dropped).
 func keptWords(para string) []keptWord {
-	var out []keptWord
-	ms := wordsIn.FindAllStringSubmatch(para, -1)
+	var ms []keptWord
+	gapAt := 0 // where the spaces before the next word begin
+	for i := 0; i < len(para); {
+		switch para[i] {
+		case ' ', '\t':
+			i++
+		case '\n', '\f', '\r':
+			i++
+			gapAt = i
+		default:
+			end := i + 1
+			for end < len(para) && !wordEnds(para[end]) {
+				end++
+			}
+			ms = append(ms, keptWord{para[gapAt:i], para[i:end]})
+			i, gapAt = end, end
+		}
+	}
+	out := ms[:0]
 	for i := 0; i < len(ms); i++ {
-		t := keptWord{strings.ReplaceAll(ms[i][1], "\t", " "), ms[i][2]}
+		t := keptWord{strings.ReplaceAll(ms[i].gap, "\t", " "), ms[i].word}
 		switch t.word {
 		case "PX", "EX", "PXAT", "EXAT":
-			if i+1 < len(ms) && ms[i+1][2][0] >= '0' && ms[i+1][2][0] <= '9' {
-				t.word += strings.ReplaceAll(ms[i+1][1], "\t", " ") + ms[i+1][2]
+			if i+1 < len(ms) && ms[i+1].word[0] >= '0' && ms[i+1].word[0] <= '9' {
+				t.word += strings.ReplaceAll(ms[i+1].gap, "\t", " ") + ms[i+1].word
 				i++
 			}
 		}
 		out = append(out, t)
 	}
 	return out
+}
+
+// wordEnds says whether byte c ends a word: space, tab, \n, \f or \r.
+func wordEnds(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }

@@ -299,6 +299,9 @@ var unbroken = regexp.MustCompile(`(^|[\s(])-([0-9])|\b(PX|EX|PXAT|EXAT) ([0-9])
 // digit as U+2011 (a hyphen the wrapper does not break after), the space
 // between PX and its number as U+00A0. unjoin undoes it after the wrap.
 func Join(text string) string {
+	if !strings.Contains(text, "-") && !strings.Contains(text, "X ") && !strings.Contains(text, "T ") {
+		return text // neither a '-' nor an expiry option's "PX ", "EX ", "PXAT ", "EXAT "
+	}
 	return unbroken.ReplaceAllStringFunc(text, func(m string) string {
 		if strings.HasSuffix(m[:len(m)-1], "-") {
 			return m[:len(m)-2] + "\u2011" + m[len(m)-1:]
@@ -308,8 +311,15 @@ func Join(text string) string {
 }
 
 func unjoin(text string) string {
-	return strings.NewReplacer("\u2011", "-", "\u00a0", " ").Replace(text)
+	if !strings.Contains(text, "\u2011") && !strings.Contains(text, "\u00a0") {
+		return text
+	}
+	return unjoiner.Replace(text)
 }
+
+// unjoiner undoes Join (a strings.Replacer is safe for use by several
+// goroutines at once).
+var unjoiner = strings.NewReplacer("\u2011", "-", "\u00a0", " ")
 
 // Prop is what a scene has shown of one lock property.
 type Prop = say.Prop

@@ -203,8 +203,8 @@ func (p *rosterPage) page(dir, n int, cs []choice) {
 	p.cur = min(max(p.cur, 0), len(cs)-1)
 	top := min(max(p.top+dir*rows, 0), max(n-rows, 0))
 	want := min(max(cs[p.cur].line+dir*rows, top), top+rows-1)
-	// the nearest choice to want, one on screen before any off it (a
-	// screen of none but students of no row, above the first choice),
+	// the nearest choice to want, one on screen before any off it (were
+	// a screen to hold rules alone),
 	// and of two as near the one further in dir
 	off := func(c choice) int {
 		if c.line < top || c.line >= top+rows {

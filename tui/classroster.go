@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"locksim/class"
@@ -91,7 +92,9 @@ func nameList(head string, names []string, tail string, w int) string {
 // is tied to and how. With a picked student not tied by their key, enter
 // matches them to the row under the cursor (or to no row, which unties a
 // name's tie too): the class (class.Part.Match) keeps it in the class
-// store. It scrolls; the class view's state is untouched. It is a stand-in
+// store. The cursor goes up the students of no row too (however many,
+// the top of their list is on screen), and enter on one picks them to
+// match instead. It scrolls; the class view's state is untouched. It is a stand-in
 // page (its keys m/esc, l, q and its scrolling are standin's) with a
 // cursor and enter on top.
 type rosterPage struct {
@@ -114,7 +117,16 @@ func newRosterPage(a *session, back Component) *rosterPage {
 			p.id, p.why = "", why
 		}
 	}
+	p.cur = p.firstRow()
 	return p
+}
+
+// firstRow is the first choice that is a row (or no row), not a student:
+// where the cursor starts, on the page opened and on a student picked on
+// it.
+func (p *rosterPage) firstRow() int {
+	_, cs := p.lines()
+	return max(slices.IndexFunc(cs, func(c choice) bool { return c.who == "" }), 0)
 }
 
 var (
@@ -123,13 +135,19 @@ var (
 	// page offers standinMove
 	rosterMove  = key.NewBinding(key.WithKeys("up", "down", "[", "]"), key.WithHelp("↑↓[]", "row"))
 	rosterMatch = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "match"))
+	// rosterPick is enter on another student of no row: they are the one
+	// to match instead
+	rosterPick = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "pick"))
 )
 
 // choice is one row the cursor can stand on: a roster row's Ref, or
-// class.NoRow for no row.
+// class.NoRow for no row; or, with a student to match, a student of no
+// row (who, their id, and name), whom enter picks to match instead, so
+// that the cursor reaches the top of that list however long it is.
 type choice struct {
-	ref  string
-	line int // its line among the page's lines
+	ref       string
+	who, name string
+	line      int // its line among the page's lines
 }
 
 func (p *rosterPage) Update(msg tea.Msg) (Component, tea.Cmd) {
@@ -153,6 +171,15 @@ func (p *rosterPage) Update(msg tea.Msg) (Component, tea.Cmd) {
 	}
 	if key.Matches(k, rosterMatch) && len(choices) > 0 {
 		p.cur = min(max(p.cur, 0), len(choices)-1)
+		if c := choices[p.cur]; c.who != "" {
+			// a student of no row: they are the one to match now, and the
+			// cursor goes to the first row, as when m opens the page
+			if _, ok := p.a.cls.part.Matchable(c.who); ok && c.who != p.id {
+				p.id, p.name = c.who, c.name
+				p.cur = p.firstRow()
+			}
+			return p, nil
+		}
 		note := p.a.cls.part.Match(p.id, choices[p.cur].ref)
 		p.a.pl.SetFlash(note) // the class view's help line says it until the next key
 		return p.back, nil
@@ -176,8 +203,8 @@ func (p *rosterPage) page(dir, n int, cs []choice) {
 	p.cur = min(max(p.cur, 0), len(cs)-1)
 	top := min(max(p.top+dir*rows, 0), max(n-rows, 0))
 	want := min(max(cs[p.cur].line+dir*rows, top), top+rows-1)
-	// the nearest choice to want, one on screen before any off it (a
-	// screen of none but students of no row, above the first choice),
+	// the nearest choice to want, one on screen before any off it (were
+	// a screen to hold rules alone),
 	// and of two as near the one further in dir
 	off := func(c choice) int {
 		if c.line < top || c.line >= top+rows {
@@ -211,9 +238,17 @@ func lineDist(a, b int) int {
 }
 
 // KeyMap is the page's keys: with a student to match, ↑↓[] move the
-// cursor's row and enter matches; else they only scroll, and say so.
+// cursor's row and enter matches (on another student of no row, picks
+// them; on the one to match, does nothing); else they only scroll, and
+// say so.
 func (p *rosterPage) KeyMap() help.KeyMap {
 	if p.id != "" {
+		switch c, _ := p.at(); {
+		case c.who == p.id:
+			return p.keyMap(rosterMove)
+		case c.who != "":
+			return p.keyMap(rosterMove, rosterPick)
+		}
 		return p.keyMap(rosterMove, rosterMatch)
 	}
 	return p.keyMap(standinMove)
@@ -231,6 +266,9 @@ func (p *rosterPage) lines() ([]string, []choice) {
 		out = append(out, st.Dim.Render("none: every student is tied to a row"))
 	}
 	for _, m := range e.Unmatched {
+		if p.id != "" {
+			cs = append(cs, choice{who: m.ID, name: m.Name, line: len(out)})
+		}
 		// "? ", never the cursor's column blank: a name is the student's
 		// to choose, and one that starts "▸ line" must not pass for it
 		out = append(out, truncate("? "+m.Name+st.Dim.Render(" · "+idOf(m.ID)), w))
@@ -282,7 +320,12 @@ func (p *rosterPage) View() string {
 	e, _ := a.cls.part.Enrolment()
 	title := st.Title.Render("class "+a.cls.part.Code()) + fmt.Sprintf(" · school roster: %d rows, %d not joined", len(e.Rows), len(e.Missing))
 	var say string
+	c, _ := p.at()
 	switch {
+	case p.id != "" && c.who == p.id:
+		say = st.Accent.Render("▸ is " + p.name + ", the student to match: ↓ to their row, then enter")
+	case p.id != "" && c.who != "":
+		say = st.Accent.Render("enter: pick " + c.name + " to match, not " + p.name)
 	case p.id != "":
 		say = st.Accent.Render("match " + p.name + " to the row under ▸: enter")
 	case p.why != "":
@@ -304,6 +347,15 @@ func (p *rosterPage) View() string {
 		lines[i] = truncate(lines[i], w)
 	}
 	return p.frame(truncate(title, w)+"\n"+truncate(say, w), lines, true, cur, w, h, p.KeyMap())
+}
+
+// at is the choice under the cursor (ok false for none).
+func (p *rosterPage) at() (c choice, ok bool) {
+	_, cs := p.lines()
+	if len(cs) == 0 {
+		return choice{}, false
+	}
+	return cs[min(max(p.cur, 0), len(cs)-1)], true
 }
 
 // idOf is the start of a member's id, as the gradebook's notes name it.

@@ -18,6 +18,14 @@ import (
 // page's lines run two screens and more with rules among the rows.
 func pagingRoom(t *testing.T) member {
 	t.Helper()
+	return rosterRoom(t, 12, 80, 24)
+}
+
+// rosterRoom is pagingRoom with nokey browser students of no row
+// (web-00 on, named nick 00 on) and the session w x h; one more browser
+// student, web-nm, is Student 02 by name, tied to that row by it.
+func rosterRoom(t *testing.T, nokey, w, h int) member {
+	t.Helper()
 	hub := class.NewMemory(atClassNow)
 	info, err := hub.Open(context.Background(), "teacher")
 	if err != nil {
@@ -32,7 +40,7 @@ func pagingRoom(t *testing.T) member {
 		rows = append(rows, r)
 	}
 	room := Classroom{Join: "ssh -p 2222 " + info.Code + "@localhost", Now: atClassNow, Enrolled: rows}
-	teacher := joinRoom(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 1, Scene: "gc-pause", Present: true}, 80, 24, room)
+	teacher := joinRoom(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 1, Scene: "gc-pause", Present: true}, w, h, room)
 	put := func(id, name string) {
 		m := class.Member{V: class.RowVersion, ID: id, Name: name, Role: class.Student, Seen: atClassNow()}
 		if err := hub.Put(context.Background(), info.Code, m); err != nil {
@@ -42,8 +50,11 @@ func pagingRoom(t *testing.T) member {
 	for i := range 5 {
 		put(fmt.Sprintf("k-s%02d", i), fmt.Sprintf("keyed %d", i))
 	}
-	for i := range 12 {
+	for i := range nokey {
 		put(fmt.Sprintf("web-%02d", i), fmt.Sprintf("nick %02d", i))
+	}
+	if nokey != 12 {
+		put("web-nm", "Student 02")
 	}
 	hearRoster(t, hub, info.Code, teacher)
 	drive(t, teacher.a, keys("l")...)

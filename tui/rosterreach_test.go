@@ -1,0 +1,178 @@
+package tui
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"locksim/class"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// screenOf is the roster page's screen at its session's size, as
+// rosterScreen reads it: its body rows without the cursor's or the
+// indent's columns, the row the cursor is on (-1 for none), its head's
+// second row and its footer.
+func screenOf(t *testing.T, a *App) (body []string, cur int, say, footer string) {
+	t.Helper()
+	rows := strings.Split(ansi.Strip(a.View()), "\n")
+	if len(rows) != a.com.Height {
+		t.Fatalf("the roster page is %d rows, want %d", len(rows), a.com.Height)
+	}
+	footer, say, cur = rows[len(rows)-1], rows[1], -1
+	for i, r := range rows[2 : len(rows)-1] {
+		if strings.HasPrefix(r, "… ") || r == "" {
+			break
+		}
+		if strings.HasPrefix(r, "▸ ") {
+			cur = i
+		}
+		body = append(body, strings.TrimPrefix(strings.TrimPrefix(r, "▸ "), "  "))
+	}
+	return body, cur, say, footer
+}
+
+// TestRosterEveryLineReachable: every line of the school roster's page is
+// on some screen the keys reach, in each of its states (no student
+// picked, one tied by key, one of no row, one tied by name: the undo
+// line), at 80x24 and larger, with 30 students of no row (a class of 60
+// where half joined under names not on the roster), more than a screen
+// holds. With a student to match the cursor stays on screen, and the
+// footer says what enter does where it stands. The cursor could not go
+// above the first roster row, so the top of the list of students of no
+// row (13 lines at 80x24) was never on screen while matching.
+func TestRosterEveryLineReachable(t *testing.T) {
+	t.Parallel()
+	for _, size := range [][2]int{{80, 24}, {100, 40}} {
+		for _, who := range []string{"", "k-s01", "web-03", "web-nm"} {
+			m := rosterRoom(t, 30, size[0], size[1])
+			a := m.a
+			a.cls.pick = slices.IndexFunc(a.students(), func(m class.Member) bool { return m.ID == who })
+			if a.cls.pick < 0 {
+				if who != "" {
+					t.Fatalf("no student %s", who)
+				}
+				a.cls.pick = len(a.students())
+			}
+			drive(t, a, keys("m")...)
+			p, ok := a.pages.top().(*rosterPage)
+			if !ok {
+				t.Fatalf("m opened no roster page:\n%s", a.View())
+			}
+			matching := p.id != ""
+			if matching != (who == "web-03" || who == "web-nm") {
+				t.Fatalf("%dx%d, picked %q: matching is %v", size[0], size[1], who, matching)
+			}
+			lines, _ := p.lines()
+			seen := make([]bool, len(lines))
+			look := func(after string) {
+				t.Helper()
+				body, cur, say, footer := screenOf(t, a)
+				if matching && cur < 0 {
+					t.Errorf("%dx%d, picked %q, after %s: the cursor is off the screen:\n%s", size[0], size[1], who, after, a.View())
+				}
+				if !matching && cur >= 0 {
+					t.Errorf("%dx%d, picked %q, after %s: a cursor with nothing to match:\n%s", size[0], size[1], who, after, a.View())
+				}
+				if matching && cur >= 0 {
+					onStudent := strings.HasPrefix(body[cur], "? ")
+					if onStudent && strings.Contains(footer, "enter match") {
+						t.Errorf("%dx%d, picked %q, after %s: the cursor is on a student, and the footer says enter matches: %q", size[0], size[1], who, after, footer)
+					}
+					if !onStudent && (!strings.Contains(footer, "enter match") || !strings.HasPrefix(say, "match ")) {
+						t.Errorf("%dx%d, picked %q, after %s: the cursor is on a row, and the page does not say enter matches: %q, %q", size[0], size[1], who, after, say, footer)
+					}
+				}
+				for i := range lines {
+					if i+len(body) <= len(lines) && slices.EqualFunc(lines[i:i+len(body)], body, func(l, b string) bool { return ansi.Strip(l) == b }) {
+						for j := range body {
+							seen[i+j] = true
+						}
+						return
+					}
+				}
+				t.Fatalf("%dx%d, picked %q, after %s: a screen that is not a run of the page's lines:\n%s", size[0], size[1], who, after, a.View())
+			}
+			look("m")
+			for _, k := range []string{"up", "down", "[", "]"} {
+				for range len(lines) + 2 {
+					drive(t, a, keyOf(k))
+					look(k)
+				}
+			}
+			for i, s := range seen {
+				if !s {
+					t.Errorf("%dx%d, picked %q: line %d %q is on no screen the keys reach", size[0], size[1], who, i, ansi.Strip(lines[i]))
+				}
+			}
+		}
+	}
+}
+
+// TestRosterEnterOnAStudentPicksThem: matching one student, the cursor
+// stands on the students of no row too (so the top of their list is on
+// screen), and enter there picks that student to match instead: the page
+// stays, says whom it matches now, and puts the cursor on the first row,
+// where enter matches them. On the student already picked, enter does
+// nothing, and the footer offers no enter.
+func TestRosterEnterOnAStudentPicksThem(t *testing.T) {
+	t.Parallel()
+	m := rosterRoom(t, 30, 80, 24)
+	a := m.a
+	a.cls.pick = slices.IndexFunc(a.students(), func(m class.Member) bool { return m.ID == "web-03" })
+	drive(t, a, keys("m")...)
+	p, ok := a.pages.top().(*rosterPage)
+	if !ok || p.id != "web-03" {
+		t.Fatalf("m opened no roster page matching web-03:\n%s", a.View())
+	}
+	first := func() string {
+		body, cur, _, _ := screenOf(t, a)
+		if cur < 0 {
+			t.Fatalf("no cursor on screen:\n%s", a.View())
+		}
+		return body[cur]
+	}
+	opened := first()
+	if !strings.HasPrefix(opened, "line ") {
+		t.Fatalf("m put the cursor on %q, not the first row", opened)
+	}
+	upTo := func(want string) {
+		t.Helper()
+		for range 40 {
+			if strings.HasPrefix(first(), want) {
+				return
+			}
+			drive(t, a, keyOf("up"))
+		}
+		t.Fatalf("↑ never reaches %q:\n%s", want, a.View())
+	}
+	upTo("? nick 03 ")
+	if _, _, say, footer := screenOf(t, a); strings.Contains(footer, "enter") || !strings.Contains(say, "nick 03, the student to match") {
+		t.Errorf("on the student to match, the page says %q, %q", say, footer)
+	}
+	drive(t, a, keyOf("enter"))
+	if a.pages.top() != Component(p) || p.id != "web-03" {
+		t.Fatalf("enter on the student to match did something:\n%s", a.View())
+	}
+	upTo("? nick 00 ")
+	if _, _, say, footer := screenOf(t, a); !strings.Contains(footer, "enter pick") || !strings.Contains(say, "pick nick 00 to match, not nick 03") {
+		t.Errorf("on another student, the page says %q, %q", say, footer)
+	}
+	drive(t, a, keyOf("enter"))
+	_, _, say, footer := screenOf(t, a)
+	if a.pages.top() != Component(p) || p.id != "web-00" || first() != opened || !strings.HasPrefix(say, "match nick 00 to the row under ▸") || !strings.Contains(footer, "enter match") {
+		t.Fatalf("enter on nick 00 does not pick them with the cursor on the first row (%q, %q):\n%s", say, footer, a.View())
+	}
+	drive(t, a, keyOf("enter"))
+	e, _ := a.cls.part.Enrolment()
+	if _, tied := e.Row["web-00"]; !tied {
+		t.Errorf("enter on %q did not match nick 00 to it", opened)
+	}
+	if _, tied := e.Row["web-03"]; tied {
+		t.Errorf("nick 03 was matched too")
+	}
+	if isRosterPage(a.pages.top()) {
+		t.Errorf("the match left the roster page open")
+	}
+}

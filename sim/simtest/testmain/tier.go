@@ -86,8 +86,8 @@ func SlowTest(name string) (slow, read bool) {
 }
 
 // ownMarker reports whether the top-level function named name in dir's
-// test files names a marker in its own declaration; only the file that
-// declares it is parsed.
+// test files names a marker in its own declaration. Only the file that
+// declares it is parsed, once for all the tests it declares (ownMarks).
 func ownMarker(dir, name string) bool {
 	files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
 	if err != nil {
@@ -99,24 +99,39 @@ func ownMarker(dir, name string) bool {
 		if err != nil || !bytes.Contains(src, decl) {
 			continue
 		}
-		f, err := parser.ParseFile(token.NewFileSet(), path, src, parser.SkipObjectResolution)
-		if err != nil {
-			return false
-		}
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == name {
-				marked := false
-				ast.Inspect(fd, func(n ast.Node) bool {
-					if x, ok := n.(*ast.SelectorExpr); ok && isMarker(x) {
-						marked = true
-					}
-					return !marked
-				})
-				return marked
-			}
+		f, _ := ownMarks.LoadOrStore(path, sync.OnceValue(func() map[string]bool { return marksOf(path, src) }))
+		if f.(func() map[string]bool)()[name] {
+			return true
 		}
 	}
 	return false
+}
+
+// ownMarks is, for each test file ownMarker parsed, the top-level
+// functions of it that name a marker in their own declarations.
+var ownMarks sync.Map // path → func() map[string]bool
+
+// marksOf is the top-level functions of the file path holding src that
+// name a marker in their own declarations; none if it does not parse.
+func marksOf(path string, src []byte) map[string]bool {
+	marks := map[string]bool{}
+	f, err := parser.ParseFile(token.NewFileSet(), path, src, parser.SkipObjectResolution)
+	if err != nil {
+		return marks
+	}
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Recv != nil {
+			continue
+		}
+		ast.Inspect(fd, func(n ast.Node) bool {
+			if x, ok := n.(*ast.SelectorExpr); ok && isMarker(x) {
+				marks[fd.Name.Name] = true
+			}
+			return !marks[fd.Name.Name]
+		})
+	}
+	return marks
 }
 
 // isMarker reports whether x is simtest.M for one of Markers.

@@ -48,7 +48,7 @@ func teachesIt(b *Break, f Fault) bool {
 // that break played as a story, sees the same property broken.
 func TestEveryLevelBreaks(t *testing.T) {
 	for _, lv := range Levels() {
-		rep, err := Check(context.Background(), &lv.Lock, Options{})
+		rep, err := levelReport(lv.ID)
 		if err != nil {
 			t.Fatalf("%s: %v", lv.ID, err)
 		}
@@ -139,8 +139,7 @@ func TestBreakScene(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = b.Close(context.Background()) })
 	ctx := context.Background()
-	lv, _ := FindLevel("get-then-del")
-	rep, err := Check(ctx, &lv.Lock, Options{})
+	rep, err := levelReport("get-then-del")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,8 +62,7 @@ func TestBreakVerdictTrueAtItsStep(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = b.Close(context.Background()) })
 	ctx := context.Background()
-	lv, _ := FindLevel("setnx-expire")
-	rep, err := Check(ctx, &lv.Lock, Options{})
+	rep, err := levelReport("setnx-expire")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package testmain
 
 import (
+	"bytes"
 	"flag"
 	"go/ast"
 	"go/parser"
@@ -10,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // The two tiers, and why each test runs in exactly one of them.
@@ -46,21 +48,121 @@ var Markers = []string{"StartRedis", "StartRedisArgs", "StartServer", "SkipUnles
 // tests that reach a marker. nil when Run did not read them.
 var slowTests map[string]bool
 
+// The quick tier skips no test by the reading: it needs it only to check
+// a SkipUnlessSlow (SlowTest), so Run leaves it to the first check.
+// Parsing every test file under -race cost each test binary 10 to 200 ms
+// at its start, 0.6 s of the quick tier over its packages. lazyDir is the
+// directory Run was called in, made absolute (a test may change
+// directory); lazyReading reads it once. lazyReading is nil in the slow
+// tier, or when Run was not called.
+var (
+	lazyDir     string
+	lazyReading func() map[string]bool
+)
+
 // SlowTest reports whether the top-level test named name (t.Name() up to
 // its first slash) is a slow-tier test by the reading of its package's
 // test files, and whether there was a reading at all (Run was called from
-// the package's TestMain and found its files).
+// the package's TestMain and found its files). In the quick tier a test
+// whose own body names a marker (the usual SkipUnlessSlow) is answered
+// from its own file (ownMarker): the whole reading, which starts from the
+// test, finds that marker too.
 func SlowTest(name string) (slow, read bool) {
+	top, _, _ := strings.Cut(name, "/")
+	if lazyReading != nil {
+		if ownMarker(lazyDir, top) {
+			return true, true
+		}
+		m := lazyReading()
+		if m == nil {
+			return false, false
+		}
+		return m[top], true
+	}
 	if slowTests == nil {
 		return false, false
 	}
-	top, _, _ := strings.Cut(name, "/")
 	return slowTests[top], true
+}
+
+// ownMarker reports whether the top-level function named name in dir's
+// test files names a marker in its own declaration. Only the file that
+// declares it is parsed, once for all the tests it declares (ownMarks).
+func ownMarker(dir, name string) bool {
+	files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	if err != nil {
+		return false
+	}
+	decl := []byte("func " + name + "(")
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil || !bytes.Contains(src, decl) {
+			continue
+		}
+		f, _ := ownMarks.LoadOrStore(path, sync.OnceValue(func() map[string]bool { return marksOf(path, src) }))
+		if f.(func() map[string]bool)()[name] {
+			return true
+		}
+	}
+	return false
+}
+
+// ownMarks is, for each test file ownMarker parsed, the top-level
+// functions of it that name a marker in their own declarations.
+var ownMarks sync.Map // path → func() map[string]bool
+
+// marksOf is the top-level functions of the file path holding src that
+// name a marker in their own declarations; none if it does not parse.
+func marksOf(path string, src []byte) map[string]bool {
+	marks := map[string]bool{}
+	f, err := parser.ParseFile(token.NewFileSet(), path, src, parser.SkipObjectResolution)
+	if err != nil {
+		return marks
+	}
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Recv != nil {
+			continue
+		}
+		ast.Inspect(fd, func(n ast.Node) bool {
+			if x, ok := n.(*ast.SelectorExpr); ok && isMarker(x) {
+				marks[fd.Name.Name] = true
+			}
+			return !marks[fd.Name.Name]
+		})
+	}
+	return marks
+}
+
+// isMarker reports whether x is simtest.M for one of Markers.
+func isMarker(x *ast.SelectorExpr) bool {
+	id, ok := x.X.(*ast.Ident)
+	return ok && id.Name == "simtest" && slices.Contains(Markers, x.Sel.Name)
+}
+
+// reading is the slow tests of readTests(dir), nil when there are no
+// test files there.
+func reading(dir string) map[string]bool {
+	slow, quick, err := readTests(dir)
+	if err != nil || len(slow)+len(quick) == 0 {
+		return nil
+	}
+	m := map[string]bool{}
+	for _, n := range slow {
+		m[n] = true
+	}
+	return m
 }
 
 // selectTier reads the test files in dir and, in the slow tier, skips the
 // quick ones unless -test.skip was given.
 func selectTier(dir string) {
+	if !Slow {
+		if abs, err := filepath.Abs(dir); err == nil {
+			lazyDir, lazyReading = abs, sync.OnceValue(func() map[string]bool { return reading(abs) })
+		}
+		return
+	}
 	slow, quick, err := readTests(dir)
 	if err != nil || len(slow)+len(quick) == 0 {
 		return // not in a package's directory (a test binary run by hand)
@@ -69,7 +171,7 @@ func selectTier(dir string) {
 	for _, n := range slow {
 		slowTests[n] = true
 	}
-	if !Slow || len(quick) == 0 {
+	if len(quick) == 0 {
 		return
 	}
 	if !flag.Parsed() {
@@ -109,7 +211,7 @@ func readTests(dir string) (slow, quick []string, err error) {
 		ast.Inspect(n, func(n ast.Node) bool {
 			switch x := n.(type) {
 			case *ast.SelectorExpr:
-				if id, ok := x.X.(*ast.Ident); ok && id.Name == "simtest" && slices.Contains(Markers, x.Sel.Name) {
+				if isMarker(x) {
 					marked[name] = true
 				}
 				refs[name][x.Sel.Name] = true // a method or field: by name, which can only over-reach

@@ -2,7 +2,6 @@ package class
 
 import (
 	"flag"
-	"runtime/debug"
 	"testing"
 
 	"locksim/sim/simtest/testmain"
@@ -19,9 +18,5 @@ func TestMain(m *testing.M) {
 	if !set {
 		_ = flag.Set("test.parallel", "8")
 	}
-	// collecting at four times the live heap, not twice (as lab's TestMain):
-	// under -race every collection frees shadow memory too, and GODEBUG=gctrace=1
-	// counted 22 collections at 100, 3 at 400
-	debug.SetGCPercent(400)
 	testmain.Run(m)
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"flag"
 	"os"
-	"runtime/debug"
 	"testing"
 	"time"
 
@@ -30,10 +29,5 @@ func TestMain(m *testing.M) {
 	if !set {
 		_ = flag.Set("test.parallel", "16")
 	}
-	// the tests themselves (not the children above, which run as locksim
-	// does) collect at four times the live heap, not twice (as lab's
-	// TestMain): under -race every collection frees shadow memory too, and
-	// GODEBUG=gctrace=1 counted 47 collections at 100, 8 at 400
-	debug.SetGCPercent(400)
 	testmain.Run(m)
 }

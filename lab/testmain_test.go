@@ -2,7 +2,6 @@ package lab
 
 import (
 	"os"
-	"runtime/debug"
 	"testing"
 
 	"locksim/sim/simtest/testmain"
@@ -14,9 +13,5 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv(childModeEnv); mode != "" {
 		os.Exit(testChild(mode))
 	}
-	// the tests allocate much and briefly (Lua states, servers, scenes),
-	// and under -race every collection frees shadow memory too: collecting
-	// at four times the live heap, not twice, costs a tenth less CPU
-	debug.SetGCPercent(400)
 	testmain.Run(m)
 }

@@ -2,7 +2,6 @@ package play
 
 import (
 	"context"
-	"runtime/debug"
 	"testing"
 
 	"locksim/sim"
@@ -10,10 +9,6 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	// collecting at four times the live heap, not twice (as lab's TestMain):
-	// under -race every collection frees shadow memory too, and GODEBUG=gctrace=1
-	// counted 61 collections at 100, 9 at 400
-	debug.SetGCPercent(400)
 	testmain.Run(m)
 }
 

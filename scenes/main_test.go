@@ -4,7 +4,6 @@ import (
 	"context"
 	"locksim/sim/simtest"
 	"locksim/sim/simtest/testmain"
-	"runtime/debug"
 	"testing"
 
 	"locksim/content"
@@ -14,10 +13,6 @@ import (
 
 func TestMain(m *testing.M) {
 	simtest.ParallelLive()
-	// collecting at four times the live heap, not twice (as lab's TestMain):
-	// under -race every collection frees shadow memory too, and GODEBUG=gctrace=1
-	// counted 57 collections at 100, 10 at 400
-	debug.SetGCPercent(400)
 	testmain.Run(m)
 }
 

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"testing"
 
 	"locksim/sim"
@@ -17,10 +16,6 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 func TestMain(m *testing.M) {
 	simtest.ParallelLive()
-	// collecting at four times the live heap, not twice (as lab's TestMain):
-	// under -race every collection frees shadow memory too, and GODEBUG=gctrace=1
-	// counted 100 collections at 100, 17 at 400
-	debug.SetGCPercent(400)
 	testmain.Run(m)
 }
 

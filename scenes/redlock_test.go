@@ -268,3 +268,26 @@ func TestRedlockRestartedNodeAnswers(t *testing.T) {
 		run.Close()
 	}
 }
+
+// TestRedlockReleaseCardNamesEveryFailedNode: in "2 down" c1's release
+// reaches A, B and C and fails on D and E (both stopped); its card at the
+// end names both, not only E, the round's last reply.
+func TestRedlockReleaseCardNamesEveryFailedNode(t *testing.T) {
+	t.Parallel()
+	p := playStory(t, embedded(t), "redlock", story("2 down"), 1)
+	var failed []string
+	for i, e := range p.snap.Events {
+		if e.Actor == "c1" && releasePart(e) && p.led.Reads[i].What == ledger.NodeFailed {
+			failed = append(failed, e.Node)
+		}
+	}
+	if strings.Join(failed, "") != "DE" {
+		t.Fatalf("c1's release failed on %v, want D and E", failed)
+	}
+	want := "released · D and E failed"
+	for _, c := range p.ex.Cards {
+		if c.Name == "c1" && c.Lines[1] != want {
+			t.Errorf("c1's card reads %q, want %q", c.Lines[1], want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"locksim/scenes"
+	"locksim/sim"
 )
 
 // TestDiscloseRule is the rule as a table: where the story stands against
@@ -77,5 +78,28 @@ func TestDiscloseLabReport(t *testing.T) {
 		if d := DiscloseLabReport(c.open, c.predict, Learner); d.State != c.state || d.Checked != c.state || d.Answer != c.state {
 			t.Errorf("%d open, predict %v: %+v, want state, checked and answer %v", c.open, c.predict, d, c.state)
 		}
+	}
+}
+
+// TestScriptsAtAnOpenCode: a code is read by someone who has not
+// answered (Disclose), so the scripts a story sent by a code at or before
+// its question wait, its author's answer notwithstanding; past the
+// question, or for a role that may read the key, they are shown.
+func TestScriptsAtAnOpenCode(t *testing.T) {
+	sent := map[string]sim.Lua{"fenced-write": {Src: "return 1"}, "fenced-acquire": {Src: "return 2"}}
+	before := Position{Version: PositionVersion, Scene: "fencing", Seed: 1, Step: 3, Prediction: &Prediction{Chosen: 0}}
+	if d := Disclose(before, Code); !d.Open {
+		t.Fatalf("fencing at step 3 should stand before its question: %+v", d)
+	}
+	if got := ScriptsAt(before, Code, sent); len(got.Shown) != 0 || strings.Join(got.Held, ",") != "fenced-acquire,fenced-write" {
+		t.Errorf("a code before its question shows %v, holds %v", got.Shown, got.Held)
+	}
+	if got := ScriptsAt(before, NotesFile, sent); len(got.Shown) != 2 || !got.Key {
+		t.Errorf("the notes file reads the sources under the key's heading: %+v", got)
+	}
+	past := before
+	past.Step = 9
+	if got := ScriptsAt(past, Code, sent); len(got.Shown) != 2 || len(got.Held) != 0 {
+		t.Errorf("a code past its question holds %v", got.Held)
 	}
 }

@@ -103,3 +103,53 @@ func TestScriptsAtAnOpenCode(t *testing.T) {
 		t.Errorf("a code past its question holds %v", got.Held)
 	}
 }
+
+// TestNoRoleReadsAnOpenAnswer is the guard for every role that is not the
+// learner's: the projector, a follower, the instructor's own session, the
+// notes file, the transcripts, a cast, a code and the history page. The
+// screen hides the state by the Learner's disclosure alone
+// (tui.Player.hiding), whatever role draws it, so the state and the
+// checker's verdicts must be hidden alike for every role: only the
+// answer's text may differ, and only for the two roles that read the
+// answer key (the instructor's session, the notes file), under its
+// heading; a projector, a follower or an output never reads an answer
+// the room or the learner has not given.
+func TestNoRoleReadsAnOpenAnswer(t *testing.T) {
+	key := map[Role]bool{Instructor: true, NotesFile: true}
+	for r := Learner; r <= History; r++ {
+		if r.answerKey() != key[r] {
+			t.Errorf("role %d reads the answer key: %v, want %v", r, r.answerKey(), key[r])
+		}
+	}
+	for at := -1; at <= 3; at++ {
+		moments := []int{-1}
+		for m := 0; m <= at; m++ {
+			moments = append(moments, m)
+		}
+		for _, moment := range moments[min(at+1, 1):] {
+			for step := 0; step <= 4; step++ {
+				for _, answered := range []bool{false, true} {
+					for _, waiting := range []bool{false, true} {
+						for _, elsewhere := range []bool{false, true} {
+							s := standing{at: at, moment: moment, step: step, answered: answered, waiting: waiting, elsewhere: elsewhere}
+							learner := disclose(s, Learner)
+							for r := Learner; r <= History; r++ {
+								d := disclose(s, r)
+								if d.State != learner.State || d.Checked != learner.Checked || d.Open != learner.Open || d.Waiting != learner.Waiting {
+									t.Errorf("%+v: role %d is disclosed %+v, the learner %+v: the state must be hidden alike", s, r, d, learner)
+								}
+								hiding := d.Open || d.Waiting || (at < 0 && elsewhere)
+								if hiding && d.Answer && !(key[r] && d.Key) {
+									t.Errorf("%+v: role %d reads the answer (%+v) not under the answer key", s, r, d)
+								}
+								if hiding && !key[r] && (d.Answer || d.Key) {
+									t.Errorf("%+v: role %d, which may not read the key, reads the answer: %+v", s, r, d)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -266,5 +266,9 @@ func scriptsBy(d Disclosure, sent map[string]sim.Lua) Scripts {
 // ExportWaits is what an export says instead of writing a redis-cli
 // script whose commands would print held's sources (Scripts.Held).
 func ExportWaits(held []string) string {
-	return "no redis-cli script here: it would print the source of <" + strings.Join(held, ">, <") + ">, which says what the run replies; export from past the question"
+	what, says := "the source of <", ">, which says"
+	if len(held) > 1 {
+		what, says = "the sources of <", ">, which say"
+	}
+	return "no redis-cli script here: it would print " + what + strings.Join(held, ">, <") + says + " what the run replies; export from past the question"
 }

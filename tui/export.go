@@ -41,6 +41,11 @@ func (p *Player) export() tea.Cmd {
 			note = "no story code: " + err.Error()
 		}
 		if len(held) > 0 && len(snap.Nodes) == 0 {
+			if pos.Lab != nil {
+				// a story of the lab's code runs to hundreds of
+				// characters, and no file is written to point to
+				return exported{id, play.ExportWaits(held)}
+			}
 			return exported{id, note + " · " + play.ExportWaits(held)}
 		}
 		if fetch != nil && err == nil && len(snap.Nodes) == 0 {

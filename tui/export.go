@@ -27,11 +27,12 @@ func (p *Player) export() tea.Cmd {
 	id, label, scene, seed, snap, pos := p.ID, p.Backend.Label, p.Scene.ID, p.Seed, p.Snap, p.Position()
 	x, sink, fetch := p.com.Export, p.com.Sink, p.com.Fetch
 	// the script prints every source its EVALs send: while the question
-	// is open they wait (play.Scripts), here for this screen's reader and,
-	// over SSH, for whoever fetches the code (play.ScriptsAt)
-	held := p.Scripts(p.role).Held
-	if fetch != nil {
-		held = play.ScriptsAt(pos, play.Code, snap.Scripts).Held
+	// is open they wait (play.Scripts). Served, y writes no script: it
+	// hands the code's links (a web page, which asks the rule itself, and
+	// over SSH a cli CODE line, which refuses an open code: play.ScriptsAt)
+	var held []string
+	if fetch == nil {
+		held = p.Scripts(p.role).Held
 	}
 	return func() tea.Msg {
 		// the first code of a scene plays its default stories once, headless

@@ -40,26 +40,3 @@ func TestExportWaitsForTheAnswer(t *testing.T) {
 		t.Fatalf("answered, y should write the script with its sources: %v\n%s\n%s", err, b, a.View())
 	}
 }
-
-// TestExportFetchWaitsForTheAnswer: over SSH y hands a command that
-// fetches the code's script (Options.Fetch); whoever runs it has not
-// answered (play.ScriptsAt with play.Code), so at the question y says the
-// sources wait instead, and once answered (the answer plays the move asked
-// about) hands the command.
-func TestExportFetchWaitsForTheAnswer(t *testing.T) {
-	t.Parallel()
-	fetched := 0
-	w := &walk{t: t, b: embedded(t), w: 80, h: 24}
-	a := w.open(Options{Seed: 1, Scene: "fencing", Fetch: func(code string) string { fetched++; return "ssh fetch " + code }})
-	for i := 0; i < 10 && !a.pl.Asking; i++ {
-		drive(t, a, keys("n")...)
-	}
-	drive(t, a, keys("y")...)
-	if v := ansi.Strip(a.View()); fetched != 0 || !strings.Contains(v, "no redis-cli script here") {
-		t.Fatalf("y at the question over SSH: fetched %d times\n%s", fetched, v)
-	}
-	drive(t, a, keys("1y")...)
-	if v := ansi.Strip(a.View()); fetched != 1 || !strings.Contains(v, "ssh fetch fencing.") {
-		t.Fatalf("y past the question over SSH should hand the fetch line: fetched %d times\n%s", fetched, v)
-	}
-}

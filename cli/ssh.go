@@ -220,6 +220,11 @@ func cliCode(ctx context.Context, c serve.Call) int {
 	if len(s.Snap.Nodes) > 0 {
 		return c.Usage("the story of %s runs on %d servers: one redis-cli cannot replay it", pos.Scene, len(s.Snap.Nodes))
 	}
+	// a code at or before its question is open to whoever fetches it: the
+	// sources its EVALs would print wait, as on the story page
+	if held := play.ScriptsAt(pos, play.Code, s.Snap.Scripts).Held; len(held) > 0 {
+		return c.Usage("%s", play.ExportWaits(held))
+	}
 	_, script := transcript.Export(scenes.Export{}, false, s.Scene.ID, pos.Seed, s.Snap)
 	if _, err := c.Out.Write(script); err != nil {
 		return 1

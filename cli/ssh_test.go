@@ -183,8 +183,22 @@ func TestStoryAndCastCommands(t *testing.T) {
 		t.Fatalf("cast header %q: %+v, %v", first, header, err)
 	}
 
-	// cli CODE: the script y saves on a terminal of one's own, for the
-	// code's story to its step
+	// cli CODE at or before the code's question (fencing's is at step 7,
+	// and by step 3 the story has sent <fenced-acquire>): the script
+	// would print the sources, which wait for the answer (play.ScriptsAt)
+	out, errOut, status = termtest.Run(t, c, "cli "+code)
+	if status != 2 || out != "" || !strings.Contains(errOut, "no redis-cli script here") || strings.Contains(errOut, "redis.call") {
+		t.Fatalf("cli %s, a code before its question: status %d, stderr %q, stdout:\n%s", code, status, errOut, out)
+	}
+	// past the question: the script y saves on a terminal of one's own,
+	// for the code's story to its step
+	pos.Step = 9
+	if d := play.Disclose(pos, play.Code); d.Open || d.At < 0 {
+		t.Fatalf("fencing at step 9 should be past its question: %+v", d)
+	}
+	if code, err = storycode.Encode(pos); err != nil {
+		t.Fatal(err)
+	}
 	s, err := play.Open(ctx, pos, play.Env{Backend: b, ID: 1, Options: play.Options{Predict: true}})
 	if err != nil {
 		t.Fatal(err)

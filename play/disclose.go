@@ -243,9 +243,32 @@ func ScriptsWait(held []string) string {
 
 // Scripts is what role may read of the story's scripts now (see Scripts).
 func (p *Session) Scripts(role Role) Scripts {
-	d := p.Disclose(role)
+	return scriptsBy(p.Disclose(role), p.Snap.Scripts)
+}
+
+// ScriptsAt is what role may read of sent, the scripts a story played
+// headless to pos has sent, by the rule of an output made from a position
+// (Disclose): a story code's redis-cli export, which prints every
+// script's source in its EVAL, holds them while the code's question is
+// open to its reader, as the story page does.
+func ScriptsAt(pos Position, role Role, sent map[string]sim.Lua) Scripts {
+	return scriptsBy(Disclose(pos, role), sent)
+}
+
+// scriptsBy is Scripts under disclosure d.
+func scriptsBy(d Disclosure, sent map[string]sim.Lua) Scripts {
 	if d.At < 0 || d.Answer {
-		return Scripts{Shown: p.Snap.Scripts, Key: d.Key}
+		return Scripts{Shown: sent, Key: d.Key}
 	}
-	return Scripts{Held: slices.Sorted(maps.Keys(p.Snap.Scripts))}
+	return Scripts{Held: slices.Sorted(maps.Keys(sent))}
+}
+
+// ExportWaits is what an export says instead of writing a redis-cli
+// script whose commands would print held's sources (Scripts.Held).
+func ExportWaits(held []string) string {
+	what, says := "the source of <", ">, which says"
+	if len(held) > 1 {
+		what, says = "the sources of <", ">, which say"
+	}
+	return "no redis-cli script here: it would print " + what + strings.Join(held, ">, <") + says + " what the run replies; export from past the question"
 }

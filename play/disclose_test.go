@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"locksim/scenes"
+	"locksim/sim"
 )
 
 // TestDiscloseRule is the rule as a table: where the story stands against
@@ -76,6 +77,79 @@ func TestDiscloseLabReport(t *testing.T) {
 	}{{1, true, false}, {3, true, false}, {0, true, true}, {2, false, true}} {
 		if d := DiscloseLabReport(c.open, c.predict, Learner); d.State != c.state || d.Checked != c.state || d.Answer != c.state {
 			t.Errorf("%d open, predict %v: %+v, want state, checked and answer %v", c.open, c.predict, d, c.state)
+		}
+	}
+}
+
+// TestScriptsAtAnOpenCode: a code is read by someone who has not
+// answered (Disclose), so the scripts a story sent by a code at or before
+// its question wait, its author's answer notwithstanding; past the
+// question, or for a role that may read the key, they are shown.
+func TestScriptsAtAnOpenCode(t *testing.T) {
+	sent := map[string]sim.Lua{"fenced-write": {Src: "return 1"}, "fenced-acquire": {Src: "return 2"}}
+	before := Position{Version: PositionVersion, Scene: "fencing", Seed: 1, Step: 3, Prediction: &Prediction{Chosen: 0}}
+	if d := Disclose(before, Code); !d.Open {
+		t.Fatalf("fencing at step 3 should stand before its question: %+v", d)
+	}
+	if got := ScriptsAt(before, Code, sent); len(got.Shown) != 0 || strings.Join(got.Held, ",") != "fenced-acquire,fenced-write" {
+		t.Errorf("a code before its question shows %v, holds %v", got.Shown, got.Held)
+	}
+	if got := ScriptsAt(before, NotesFile, sent); len(got.Shown) != 2 || !got.Key {
+		t.Errorf("the notes file reads the sources under the key's heading: %+v", got)
+	}
+	past := before
+	past.Step = 9
+	if got := ScriptsAt(past, Code, sent); len(got.Shown) != 2 || len(got.Held) != 0 {
+		t.Errorf("a code past its question holds %v", got.Held)
+	}
+}
+
+// TestNoRoleReadsAnOpenAnswer is the guard for every role that is not the
+// learner's: the projector, a follower, the instructor's own session, the
+// notes file, the transcripts, a cast, a code and the history page. The
+// screen hides the state by the Learner's disclosure alone
+// (tui.Player.hiding), whatever role draws it, so the state and the
+// checker's verdicts must be hidden alike for every role: only the
+// answer's text may differ, and only for the two roles that read the
+// answer key (the instructor's session, the notes file), under its
+// heading; a projector, a follower or an output never reads an answer
+// the room or the learner has not given.
+func TestNoRoleReadsAnOpenAnswer(t *testing.T) {
+	key := map[Role]bool{Instructor: true, NotesFile: true}
+	for r := Learner; r <= History; r++ {
+		if r.answerKey() != key[r] {
+			t.Errorf("role %d reads the answer key: %v, want %v", r, r.answerKey(), key[r])
+		}
+	}
+	for at := -1; at <= 3; at++ {
+		moments := []int{-1}
+		for m := 0; m <= at; m++ {
+			moments = append(moments, m)
+		}
+		for _, moment := range moments[min(at+1, 1):] {
+			for step := 0; step <= 4; step++ {
+				for _, answered := range []bool{false, true} {
+					for _, waiting := range []bool{false, true} {
+						for _, elsewhere := range []bool{false, true} {
+							s := standing{at: at, moment: moment, step: step, answered: answered, waiting: waiting, elsewhere: elsewhere}
+							learner := disclose(s, Learner)
+							for r := Learner; r <= History; r++ {
+								d := disclose(s, r)
+								if d.State != learner.State || d.Checked != learner.Checked || d.Open != learner.Open || d.Waiting != learner.Waiting {
+									t.Errorf("%+v: role %d is disclosed %+v, the learner %+v: the state must be hidden alike", s, r, d, learner)
+								}
+								hiding := d.Open || d.Waiting || (at < 0 && elsewhere)
+								if hiding && d.Answer && !(key[r] && d.Key) {
+									t.Errorf("%+v: role %d reads the answer (%+v) not under the answer key", s, r, d)
+								}
+								if hiding && !key[r] && (d.Answer || d.Key) {
+									t.Errorf("%+v: role %d, which may not read the key, reads the answer: %+v", s, r, d)
+								}
+							}
+						}
+					}
+				}
+			}
 		}
 	}
 }

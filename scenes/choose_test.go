@@ -82,3 +82,28 @@ func TestSituationsRefuseABadKey(t *testing.T) {
 		t.Errorf("a whole situation: %+v %v", s, err)
 	}
 }
+
+// TestChooseAssumptionsDoNotAnswer: the assumption line is on screen with
+// the question "waste or harm?", so it states facts of the situation and
+// leaves what a second holder does to the learner: no class, no "waste"
+// or "harm" (the choices' own words), no cost and nothing done twice or
+// by a second one, and no "would" telling what two holders bring about.
+func TestChooseAssumptionsDoNotAnswer(t *testing.T) {
+	text, err := content.Load("choose")
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, err := Situations(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	giveaway := []string{"efficien", "correctness", "waste", "harm", "nuisance", "cost", "twice", "second", "duplicate", "same value", "same file", "would", "real "}
+	for i, s := range items {
+		a := strings.ToLower(s.Assumption)
+		for _, w := range giveaway {
+			if strings.Contains(a, w) {
+				t.Errorf("assume-%d says %q, which tells what a second holder does (the question's answer): %q", i+1, w, s.Assumption)
+			}
+		}
+	}
+}

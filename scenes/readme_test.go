@@ -2,6 +2,7 @@ package scenes_test
 
 import (
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -82,3 +83,28 @@ var replyStated = regexp.MustCompile(`\b(answers?|returns?|replies)\s+(\(integer
 
 // deletesWhose is a sentence that a command deletes someone's lock.
 var deletesWhose = regexp.MustCompile(`\bdelet(es|ed|ing)\s+(a|b|c|w\d|another client|the other client|the holder)'s\s+lock`)
+
+// TestDocsSayNoWhoseLockIsDeleted: the docs a learner may read (all but
+// docs/classroom.md, the instructors' answer keys) never say whose lock a
+// command deletes, which the release and lost-reply scenes and the lab's
+// break stories ask ("the retry deletes B's lock" did).
+func TestDocsSayNoWhoseLockIsDeleted(t *testing.T) {
+	t.Parallel()
+	docs, err := filepath.Glob("../docs/*.md")
+	if err != nil || len(docs) == 0 {
+		t.Fatalf("no docs: %v", err)
+	}
+	for _, d := range docs {
+		if filepath.Base(d) == "classroom.md" {
+			continue
+		}
+		b, err := os.ReadFile(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.ToLower(strings.Join(strings.Fields(strings.ReplaceAll(string(b), "`", "")), " "))
+		for _, m := range deletesWhose.FindAllString(text, -1) {
+			t.Errorf("%s says whose lock is deleted (%q), which a question asks", d, m)
+		}
+	}
+}

@@ -116,7 +116,9 @@ func (r reader) state(a sim.Actor, b ledger.Belief) (string, say.Tone) {
 		return "(nil) from " + e.Node, say.Warn
 	case ledger.NodeFailed:
 		if e.Op.Kind == sim.OpRelease {
-			return "released · " + e.Node + " failed", say.Plain
+			// every node of this release round that failed so far: the
+			// card stays at the round's last reply, which names one node
+			return "released · " + andList(r.releaseFailed(r.index(e))) + " failed", say.Plain
 		}
 		// every node of this acquire that failed so far, not only the last
 		_, failed := r.acquireRound(r.index(e))

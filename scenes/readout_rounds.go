@@ -96,3 +96,17 @@ func (r reader) acquireRound(i int) (ok, failed []string) {
 	}
 	return ok, failed
 }
+
+// releaseFailed is the nodes of the distributed release that event i is
+// one node's share of (the actor's release parts in event i's move), up
+// to event i, in the order sent, whose release the ledger read as failed.
+func (r reader) releaseFailed(i int) []string {
+	ev := r.v.Snap.Events
+	var failed []string
+	for j, e := range ev[:i+1] {
+		if e.Move == ev[i].Move && e.Actor == ev[i].Actor && releasePart(e) && r.v.L.Reads[j].What == ledger.NodeFailed {
+			failed = append(failed, e.Node)
+		}
+	}
+	return failed
+}

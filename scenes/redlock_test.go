@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"locksim/content"
 	"locksim/sim"
 	"locksim/sim/ledger"
 	"locksim/sim/simtest"
@@ -266,5 +267,65 @@ func TestRedlockRestartedNodeAnswers(t *testing.T) {
 		}
 		run.Clear(ctx)
 		run.Close()
+	}
+}
+
+// TestRedlockReleaseCardNamesEveryFailedNode: in "2 down" c1's release
+// reaches A, B and C and fails on D and E (both stopped); its card at the
+// end names both, not only E, the round's last reply.
+func TestRedlockReleaseCardNamesEveryFailedNode(t *testing.T) {
+	t.Parallel()
+	p := playStory(t, embedded(t), "redlock", story("2 down"), 1)
+	var failed []string
+	for i, e := range p.snap.Events {
+		if e.Actor == "c1" && releasePart(e) && p.led.Reads[i].What == ledger.NodeFailed {
+			failed = append(failed, e.Node)
+		}
+	}
+	if strings.Join(failed, "") != "DE" {
+		t.Fatalf("c1's release failed on %v, want D and E", failed)
+	}
+	want := "released · D and E failed"
+	for _, c := range p.ex.Cards {
+		if c.Name == "c1" && c.Lines[1] != want {
+			t.Errorf("c1's card reads %q, want %q", c.Lines[1], want)
+		}
+	}
+}
+
+// TestDefaultStoryThatAsksNothingNamesThoseThatDo: a scene whose first
+// story asks no question (redlock's "2 down", a warm-up) says at its start
+// which of its stories stop to ask, so a learner on the default knows a
+// prediction waits behind k.
+func TestDefaultStoryThatAsksNothingNamesThoseThatDo(t *testing.T) {
+	for _, sc := range All() {
+		if sc.Predict == nil || len(sc.Knobs) == 0 {
+			continue
+		}
+		labels := func(p Params) []string {
+			var out []string
+			for _, m := range sc.Script(p).Moves {
+				out = append(out, sim.MoveLabel(m))
+			}
+			return out
+		}
+		if sc.PredictAt(labels(Params{})) >= 0 {
+			continue
+		}
+		text, err := content.Load(sc.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := text.Get("start")
+		for _, p := range sc.Stories() {
+			if sc.PredictAt(labels(p)) < 0 {
+				continue
+			}
+			for _, k := range sc.Knobs {
+				if v := sc.Value(p, k.Name); !strings.Contains(start, `"`+v+`"`) {
+					t.Errorf("%s: its first story asks nothing, and its start does not name %q, a story that asks:\n%s", sc.ID, v, start)
+				}
+			}
+		}
 	}
 }

@@ -153,3 +153,22 @@ func TestGoldensChoose(t *testing.T) {
 		}
 	}
 }
+
+// TestChooseSaysTheWayOn: once a situation is answered the screen says
+// that → goes on (at 80 columns the help line leaves → out for the
+// answers' keys), and not before; on the last situation → goes to the
+// score.
+func TestChooseSaysTheWayOn(t *testing.T) {
+	a, _ := openQuiz(t, Options{}, 80, 24, "")
+	if v := a.View(); strings.Contains(v, "→ next situation") {
+		t.Errorf("before the answer the way on is no news:\n%s", v)
+	}
+	drive(t, a, keys("e")...)
+	if v := a.View(); !strings.Contains(v, "→ next situation") {
+		t.Errorf("answered, the screen does not say → goes on:\n%s", v)
+	}
+	drive(t, a, keys("nnnnnnnc")...)
+	if v := a.View(); a.pl.OpenQuiz().At != 7 || !strings.Contains(v, "→ the score") {
+		t.Errorf("the last situation answered, the screen does not say → shows the score:\n%s", v)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"locksim/play"
 	"locksim/storycode"
 	"locksim/transcript"
 
@@ -25,12 +26,28 @@ type exported struct {
 func (p *Player) export() tea.Cmd {
 	id, label, scene, seed, snap, pos := p.ID, p.Backend.Label, p.Scene.ID, p.Seed, p.Snap, p.Position()
 	x, sink, fetch := p.com.Export, p.com.Sink, p.com.Fetch
+	// the script prints every source its EVALs send: while the question
+	// is open they wait (play.Scripts). Served, y writes no script: it
+	// hands the code's links (a web page, which asks the rule itself, and
+	// over SSH a cli CODE line, which refuses an open code: play.ScriptsAt)
+	var held []string
+	if fetch == nil {
+		held = p.Scripts(p.role).Held
+	}
 	return func() tea.Msg {
 		// the first code of a scene plays its default stories once, headless
 		code, err := storycode.Encode(pos)
 		note := "-story " + code
 		if err != nil {
 			note = "no story code: " + err.Error()
+		}
+		if len(held) > 0 && len(snap.Nodes) == 0 {
+			if pos.Lab != nil {
+				// a story of the lab's code runs to hundreds of
+				// characters, and no file is written to point to
+				return exported{id, play.ExportWaits(held)}
+			}
+			return exported{id, note + " · " + play.ExportWaits(held)}
 		}
 		if fetch != nil && err == nil && len(snap.Nodes) == 0 {
 			// the command carries the code: one line that fits 80 columns

@@ -228,7 +228,8 @@ func (p *Player) draw() (string, frameLayout) {
 		for _, k := range p.Scene.Knobs {
 			parts = append(parts, st.Key.Render("["+k.Key+"]")+" "+k.Name+": "+st.Bold.Render(p.Scene.Shown(p.Params, k.Name)))
 		}
-		if p.Scene.NeedsEmbedded(p.Params) {
+		if p.Scene.NeedsEmbedded(p.Params) && p.Backend.Live() {
+			// on the embedded server it plays as told: nothing to warn of
 			parts = append(parts, st.Warn.Render("needs the embedded server"))
 		}
 		top = append(top, truncate(strings.Join(parts, "  "), w))

@@ -111,3 +111,16 @@ func TestEmbeddedOnlyStoryAsksNothingLive(t *testing.T) {
 		t.Errorf("the settings line should say the story needs the embedded server:\n%s", a.View())
 	}
 }
+
+// TestEmbeddedOnlyStorySaysNothingEmbedded: on the embedded server the
+// clock jump plays as told, so the settings line does not warn that the
+// story needs the embedded server it is on.
+func TestEmbeddedOnlyStorySaysNothingEmbedded(t *testing.T) {
+	t.Parallel()
+	sc := scenes.Find("redlock")
+	p := scenes.Params{"story": knobIndex(t, "redlock", "story", "clock jump")}
+	a := openAsking(t, embedded(t), sc, p, false)
+	if v := a.View(); strings.Contains(v, "needs the embedded server") {
+		t.Errorf("on the embedded server the settings line says the story needs it:\n%s", v)
+	}
+}

@@ -59,6 +59,15 @@ func (p *Quiz) View() string {
 	}
 	right, answered := scenes.Grade(q.Items, q.Answers)
 	note := fmt.Sprintf("%d right of %d answered", right, answered)
+	if q.At < len(q.Items) && p.KeyShown(q.At) && !p.notes {
+		// answered: the way on, which the help line leaves out at 80
+		// columns (→ gives way to the answers' keys)
+		next := "next situation"
+		if q.At == len(q.Items)-1 {
+			next = "the score"
+		}
+		note += " · → " + next
+	}
 	switch {
 	case p.Flash != "":
 		note = st.Warn.Render(strings.ReplaceAll(p.Flash, "\n", " ")) // the strip is one line

@@ -439,6 +439,23 @@ func CutMiddle(s string, w int) string {
 					i = j + 1 // neither side has room for another word
 				}
 			}
+			// a parenthesis is not cut open: the words of one the cut
+			// would split go with it ("clock (t0 = … token" reads as
+			// if the rest were inside)
+			for len(head) > 1 && strings.Count(strings.Join(head, " "), "(") > strings.Count(strings.Join(head, " "), ")") {
+				head = head[:len(head)-1]
+			}
+			open := func(ws []string) int {
+				j := strings.Join(ws, " ")
+				return strings.Count(j, ")") - strings.Count(j, "(")
+			}
+			t := tail
+			for len(t) > 1 && open(t) > 0 {
+				t = t[1:]
+			}
+			if open(t) <= 0 {
+				tail = t // the last word closing one keeps what it can
+			}
 			return strings.Join(head, " ") + " … " + strings.Join(tail, " ")
 		}
 	}

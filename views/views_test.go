@@ -115,3 +115,22 @@ func TestCutMiddleKeepsTheTail(t *testing.T) {
 		t.Fatal("a short command must stay whole")
 	}
 }
+
+// TestCutMiddleKeepsParenthesesWhole: redlock's begin note at 80 columns
+// (65 for the text) was cut to "[c1 reads its clock (t0 = … will try
+// every node with one token]", a parenthesis opened and never closed;
+// the words of a parenthesis the cut splits go with it.
+func TestCutMiddleKeepsParenthesesWhole(t *testing.T) {
+	in := "[c1 reads its clock (t0 = 0.000s) and will try every node with one token]"
+	got := cutMiddle(in, 65)
+	if ansi.StringWidth(got) > 65 || strings.Count(got, "(") != strings.Count(got, ")") {
+		t.Fatalf("cutMiddle = %q: a parenthesis cut open", got)
+	}
+	if !strings.HasPrefix(got, "[c1 reads its clock") || !strings.HasSuffix(got, "one token]") {
+		t.Fatalf("cutMiddle = %q", got)
+	}
+	tail := "[c2 gives up (no majority) and releases on every node it asked]"
+	if got := cutMiddle(tail, 44); strings.Count(got, "(") != strings.Count(got, ")") || !strings.HasSuffix(got, "asked]") {
+		t.Fatalf("cutMiddle = %q: a parenthesis cut open", got)
+	}
+}

@@ -1,0 +1,90 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"locksim/scenes"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// pageRows is the rows of a page over the scene between its title rule
+// and its footer, the blank rows at the bottom left out.
+func pageRows(view string) []string {
+	rows := strings.Split(view, "\n")
+	rows = rows[2 : len(rows)-1]
+	for len(rows) > 0 && strings.TrimSpace(rows[len(rows)-1]) == "" {
+		rows = rows[:len(rows)-1]
+	}
+	return rows
+}
+
+// TestKeysPageFitsPresenter: in presenter mode every scene's keys page (?)
+// shows each of its rows at 80x24, at every step of its first story: the
+// page at 80x24 is the page at 80x60, no row cut by the rows it has.
+func TestKeysPageFitsPresenter(t *testing.T) {
+	t.Parallel()
+	b := embedded(t)
+	for _, sc := range scenes.All() {
+		a, err := NewCourse(b, Options{Scene: sc.ID, Seed: 1, Present: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		drive(t, a, tea.WindowSizeMsg{Width: 80, Height: 24})
+		runCmd(t, a, a.Init())
+		for i := 0; i < 40 && a.pl.Scene.ID == sc.ID; i++ {
+			drive(t, a, keys("?")...)
+			small := a.View()
+			drive(t, a, tea.WindowSizeMsg{Width: 80, Height: 60})
+			tall := pageRows(a.View())
+			drive(t, a, tea.WindowSizeMsg{Width: 80, Height: 24})
+			if got := pageRows(small); strings.Join(got, "\n") != strings.Join(tall, "\n") {
+				t.Errorf("%s, presenter, step %d: the keys page has %d rows, %d show at 80x24:\n%s", sc.ID, a.pl.Snap.Pos, len(tall), len(got), small)
+				break
+			}
+			drive(t, a, keys("?")...)
+			if a.pl.Asking {
+				drive(t, a, keys("1")...)
+			}
+			if !a.pl.Stepped() || a.storyOver() {
+				break // a quiz and a race have no steps; past the end opens the next story
+			}
+			drive(t, a, keys("n")...)
+		}
+		a.Shutdown(context.Background())
+	}
+}
+
+// TestKeysPageLegendOnlyShownMarks: the keys page's legend explains only
+// marks the scene can show: the race, with no timeline and no fault in its
+// log, gets its properties' marks alone; a story scene (gc-pause) keeps
+// the timeline's and the log's.
+func TestKeysPageLegendOnlyShownMarks(t *testing.T) {
+	t.Parallel()
+	b := embedded(t)
+	for _, c := range []struct {
+		id, presses string
+		want, not   []string
+	}{
+		{"race", "1", []string{"properties: ✓ held"}, []string{"timeline:", "log: !"}},
+		{"gc-pause", "n", []string{"timeline: ● a step", "properties: ✓ held", "log: ! a fault"}, nil},
+	} {
+		a := openScene(t, b, c.id, 1, 80, 24, c.presses+"?")
+		page := a.View()
+		if _, ok := a.pages.top().(*helpPage); !ok {
+			t.Fatalf("%s: ? opened no keys page:\n%s", c.id, page)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(page, w) {
+				t.Errorf("%s: the keys page's legend lacks %q:\n%s", c.id, w, page)
+			}
+		}
+		for _, n := range c.not {
+			if strings.Contains(page, n) {
+				t.Errorf("%s: the keys page's legend explains %q, a mark the scene never shows:\n%s", c.id, n, page)
+			}
+		}
+	}
+}

@@ -88,3 +88,26 @@ func TestKeysPageLegendOnlyShownMarks(t *testing.T) {
 		}
 	}
 }
+
+// TestTruncatedTokenEndsSentence: lost-reply's GET-and-compare retry,
+// whose command ends with A's token cut short, ends its sentence with the
+// ellipsis, not "…." (an ellipsis and a full stop), on the screen at
+// 80x24.
+func TestTruncatedTokenEndsSentence(t *testing.T) {
+	t.Parallel()
+	a, err := NewCourse(embedded(t), Options{Scene: "lost-reply", Seed: 1,
+		Settings: scenes.Params{"retry": knobIndex(t, "lost-reply", "retry", "GET and compare")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Shutdown(context.Background()) })
+	drive(t, a, tea.WindowSizeMsg{Width: 80, Height: 24})
+	runCmd(t, a, a.Init())
+	v := a.View()
+	if !strings.Contains(flat(v), "to compare with ") {
+		t.Fatalf("the readout no longer says what the retry compares:\n%s", v)
+	}
+	if strings.Contains(v, "….") {
+		t.Errorf("a cut token ends a sentence with \"….\":\n%s", v)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"locksim/class"
 	"locksim/scenes"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -109,5 +110,31 @@ func TestTruncatedTokenEndsSentence(t *testing.T) {
 	}
 	if strings.Contains(v, "….") {
 		t.Errorf("a cut token ends a sentence with \"….\":\n%s", v)
+	}
+}
+
+// TestKeysPageFitsInstructor: an instructor's keys page on redlock, the
+// longest (the class's F and l besides the scene's keys), shows each of
+// its rows at 80x24, the presenter's legend row included.
+func TestKeysPageFitsInstructor(t *testing.T) {
+	t.Parallel()
+	hub := class.NewMemory(atClassNow)
+	info, err := hub.Open(context.Background(), "teacher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	teacher := joinAs(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 1, Scene: "redlock", Present: true}, 80, 24)
+	a := teacher.a
+	drive(t, a, keys("?")...)
+	small := a.View()
+	drive(t, a, tea.WindowSizeMsg{Width: 80, Height: 60})
+	tall := pageRows(a.View())
+	if !strings.Contains(strings.Join(tall, "\n"), "presenter: ") {
+		t.Fatalf("the instructor's keys page has no presenter row:\n%s", strings.Join(tall, "\n"))
+	}
+	for _, r := range tall {
+		if strings.TrimSpace(r) != "" && !strings.Contains(small, r) {
+			t.Errorf("the instructor's keys page at 80x24 leaves out %q:\n%s", r, small)
+		}
 	}
 }

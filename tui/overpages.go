@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 
 	"locksim/views"
 
@@ -148,6 +149,11 @@ func (p *helpPage) View() string {
 		where = "a story of the lab: esc goes back to it"
 	}
 	page := views.HelpPage(a.com.Styles, p.over.KeyMap().FullHelp(), legend, a.com.Width)
+	if strings.Count(page, "\n")+1 > a.com.Height-3 {
+		// a row short (an instructor's keys on redlock's page): the blank
+		// row between the keys and the legend goes first
+		page = strings.Replace(page, "\n\n", "\n", 1)
+	}
 	if p.refused != "" {
 		// a key of the scene's, pressed here: the scene is out of sight
 		return a.ownView("keys · "+where, page, nil, p.refused+" acts on the scene: close this page first (? or esc)")

@@ -155,13 +155,19 @@ func (t Text) Has(name string) bool {
 
 // Fill returns the section with every {slot} replaced by vars[slot]. A
 // slot with no value is left as it is, so the gap shows on screen and in
-// tests.
+// tests. A value cut short with "…" (a token, a command naming one)
+// that ends a sentence ends it: the full stop after it goes, so no
+// sentence ends in an ellipsis and a full stop.
 func (t Text) Fill(name string, vars map[string]string) string {
 	s, ok := t[name]
 	if !ok {
 		return "[no text: " + name + "]"
 	}
-	return fill(s, vars)
+	out := fill(s, vars)
+	if strings.Contains(out, "….") {
+		out = strings.ReplaceAll(out, "….", "…")
+	}
+	return out
 }
 
 // fill replaces each {slot} of s by vars[slot], left to right, a value

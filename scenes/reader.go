@@ -119,6 +119,10 @@ func ShortenTokensN(s string, actors []sim.Actor, events []sim.Event, n int) str
 			s = strings.ReplaceAll(s, a.Token, shortN(a.Token, n))
 		}
 	}
+	if strings.Contains(s, "….") {
+		// a token that ended a sentence, cut short: the ellipsis ends it
+		s = strings.ReplaceAll(s, "….", "…")
+	}
 	return s
 }
 

@@ -272,7 +272,10 @@ func (k keyList) FullHelp() [][]key.Binding { return k.full }
 func (a *session) helpKeys() views.KeyMap {
 	k := a.com.Keys
 	if a.course.Present && a.pl.Stepped() {
-		k.Play.SetHelp("space", "step (clicker)")
+		// space steps as → does: one row for both, so the page fits 80x24
+		// (this copy lists the keys; the session's own still match space)
+		k.Play.SetEnabled(false)
+		k.Step.SetHelp(k.Step.Help().Key, "step (clicker), space too")
 		k.Faster.SetEnabled(false)
 	}
 	if a.labStory {

@@ -221,7 +221,7 @@ func TestClassClock(t *testing.T) {
 		t.Errorf("83 min 59 s into the class the footer should say 1:23:\n%s", a.View())
 	}
 	drive(t, a, keys("?")...)
-	if v := a.View(); !strings.Contains(v, "the footer's class h:mm is the time since locksim opened") || !strings.Contains(v, "R            settings back to default") {
+	if v := a.View(); !strings.Contains(v, "footer's class h:mm is the time since locksim opened") || !strings.Contains(v, "R            settings back to default") {
 		t.Errorf("the ? page should explain the clock and list R:\n%s", v)
 	}
 }

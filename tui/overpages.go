@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 
 	"locksim/views"
 
@@ -122,14 +123,16 @@ func (p *helpPage) Update(msg tea.Msg) (Component, tea.Cmd) {
 
 func (p *helpPage) View() string {
 	a := p.a
-	legend := []string{
-		"timeline: ● a step  ~ time passes  ✗ a crash  ‖ a pause  › a wake-up  │ now",
-		"properties: ✓ held  ✗ BROKEN  – absent  ○ not put to the test yet",
-		"log: ! a fault locksim injects (a crash, a pause) or its end (a wake-up)",
-	}
-	if a.pl.Scene.Distributed {
-		// the nodes' faults too, and the links a client loses (next: c1 ✂ A)
-		legend[2] = "log: ! a fault or its end  ·  next: c1 ✂ A cuts c1 off node A, c1 ↔ A heals"
+	// only the marks the scene can show: a race fires at once, with no
+	// timeline and no fault in its log, only its properties
+	legend := []string{"properties: ✓ held  ✗ BROKEN  – absent  ○ not put to the test yet"}
+	if a.pl.Stepped() {
+		log := "log: ! a fault locksim injects (a crash, a pause) or its end (a wake-up)"
+		if a.pl.Scene.Distributed {
+			// the nodes' faults too, and the links a client loses (next: c1 ✂ A)
+			log = "log: ! a fault or its end  ·  next: c1 ✂ A cuts c1 off node A, c1 ↔ A heals"
+		}
+		legend = []string{"timeline: ● a step  ~ time passes  ✗ a crash  ‖ a pause  › a wake-up  │ now", legend[0], log}
 	}
 	if !a.pl.Sends() {
 		g := views.QuizGlyphs()
@@ -137,14 +140,20 @@ func (p *helpPage) View() string {
 			" not answered  " + g[views.Shown] + " shown to the class  │ on screen"}
 	}
 	if a.course.Present {
-		legend = append(legend, "presenter: the footer's class h:mm is the time since locksim opened",
-			"a step at the end opens the next story, then the next scene · esc asks first")
+		// one row, so the longest keys page (redlock's) fits 80x24; at a
+		// story's end the footer says what the next click opens
+		legend = append(legend, "presenter: footer's class h:mm is the time since locksim opened · esc asks first")
 	}
 	where := "scene " + itoa(int64(a.course.At+1)) + " of " + itoa(int64(len(a.course.Scenes)))
 	if a.labStory {
 		where = "a story of the lab: esc goes back to it"
 	}
 	page := views.HelpPage(a.com.Styles, p.over.KeyMap().FullHelp(), legend, a.com.Width)
+	if strings.Count(page, "\n")+1 > a.com.Height-3 {
+		// a row short (an instructor's keys on redlock's page): the blank
+		// row between the keys and the legend goes first
+		page = strings.Replace(page, "\n\n", "\n", 1)
+	}
 	if p.refused != "" {
 		// a key of the scene's, pressed here: the scene is out of sight
 		return a.ownView("keys · "+where, page, nil, p.refused+" acts on the scene: close this page first (? or esc)")

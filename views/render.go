@@ -299,6 +299,9 @@ var unbroken = regexp.MustCompile(`(^|[\s(])-([0-9])|\b(PX|EX|PXAT|EXAT) ([0-9])
 // digit as U+2011 (a hyphen the wrapper does not break after), the space
 // between PX and its number as U+00A0. unjoin undoes it after the wrap.
 func Join(text string) string {
+	if !mayJoin(text) {
+		return text // the regexp on every wrapped text was a tenth of drawing a screen under -race
+	}
 	return unbroken.ReplaceAllStringFunc(text, func(m string) string {
 		if strings.HasSuffix(m[:len(m)-1], "-") {
 			return m[:len(m)-2] + "\u2011" + m[len(m)-1:]
@@ -307,8 +310,35 @@ func Join(text string) string {
 	})
 }
 
+// mayJoin reports whether unbroken may match text: a match holds a '-'
+// before a digit, or "X " or "AT " (PX, EX, PXAT, EXAT and a space).
+func mayJoin(text string) bool {
+	if strings.Contains(text, "X ") || strings.Contains(text, "AT ") {
+		return true
+	}
+	for i := strings.IndexByte(text, '-'); i >= 0 && i+1 < len(text); {
+		if c := text[i+1]; c >= '0' && c <= '9' {
+			return true
+		}
+		j := strings.IndexByte(text[i+1:], '-')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// joined are the characters Join puts in, and unjoined undoes them.
+const joined = "\u2011\u00a0"
+
+var unjoined = strings.NewReplacer("\u2011", "-", "\u00a0", " ")
+
 func unjoin(text string) string {
-	return strings.NewReplacer("\u2011", "-", "\u00a0", " ").Replace(text)
+	if !strings.ContainsAny(text, joined) {
+		return text
+	}
+	return unjoined.Replace(text)
 }
 
 // Prop is what a scene has shown of one lock property.

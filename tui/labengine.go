@@ -151,14 +151,41 @@ func wrapWords(text string, w int) string {
 // keptWord is a word of a text and the spaces before it.
 type keptWord struct{ gap, word string }
 
-// wordsIn finds each word of a row and the spaces before it.
+// wordsIn finds each word of a row and the spaces before it (wordsOf
+// scans for the same, TestWordsOf checks it).
 var wordsIn = regexp.MustCompile(`([ \t]*)(\S+)`)
+
+// wordsOf is wordsIn.FindAllStringSubmatch(para, -1), scanned by hand:
+// the regexp on every row of a page was a third of wrapping it under
+// -race. A run of spaces and tabs not followed by a word (but by another
+// space: a newline, a form feed, a carriage return) starts no match.
+func wordsOf(para string) [][]string {
+	var out [][]string
+	space := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+	for i := 0; i < len(para); {
+		start := i
+		for i < len(para) && (para[i] == ' ' || para[i] == '\t') {
+			i++
+		}
+		end := i
+		for end < len(para) && !space(para[end]) {
+			end++
+		}
+		if end == i {
+			i = max(i, start+1) // no word here: on past the gap's first byte
+			continue
+		}
+		out = append(out, []string{para[start:end], para[start:i], para[i:end]})
+		i = end
+	}
+	return out
+}
 
 // keptWords are para's words, each with the spaces before it (a tab as a
 // space), an expiry option and its number ("PX 30000") as one.
 func keptWords(para string) []keptWord {
 	var out []keptWord
-	ms := wordsIn.FindAllStringSubmatch(para, -1)
+	ms := wordsOf(para)
 	for i := 0; i < len(ms); i++ {
 		t := keptWord{strings.ReplaceAll(ms[i][1], "\t", " "), ms[i][2]}
 		switch t.word {

@@ -321,8 +321,8 @@ func AskedOf(ms []Member) []Asked {
 		}
 	}
 	order := map[string]int{}
-	for i, sc := range scenes.All() {
-		order[sc.ID] = i
+	for i, id := range scenes.IDs() {
+		order[id] = i
 	}
 	var out []Asked
 	for _, q := range byKey {
@@ -331,20 +331,30 @@ func AskedOf(ms []Member) []Asked {
 	// sort.Slice, not slices.SortFunc: sort.Slice's code is shared, where
 	// the generic sort compiles its own for each struct type sorted (about
 	// 16 KB of the binary for this one).
+	ls := lessons{}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := &out[i], &out[j]
 		if a.Q.Scene != b.Q.Scene {
 			return order[a.Q.Scene] < order[b.Q.Scene]
 		}
-		return questionOrder(a.Q, b.Q) < 0
+		return ls.order(a.Q, b.Q) < 0
 	})
 	return out
 }
 
-// lessonAt is where q's settings come in its scene's lesson, past the end
-// for settings the lesson does not walk.
-func lessonAt(q Question) int {
-	sc := scenes.Find(q.Scene)
+// lessons are the scenes a sort of questions has read, by id: scenes.Find
+// builds a scene afresh, and a sort compares each question many times (a
+// scene built per comparison was most of a summary page's drawing).
+type lessons map[string]*scenes.Scene
+
+// at is where q's settings come in its scene's lesson, past the end for
+// settings the lesson does not walk.
+func (l lessons) at(q Question) int {
+	sc, ok := l[q.Scene]
+	if !ok {
+		sc = scenes.Find(q.Scene)
+		l[q.Scene] = sc
+	}
 	if sc == nil {
 		return 0
 	}

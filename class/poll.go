@@ -2,7 +2,6 @@ package class
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -129,7 +128,19 @@ func Tally(lead play.Position, ms []Member, now time.Time) (p Poll, ok bool) {
 // sameSettings compares two settings, a setting left out being its
 // first value.
 func sameSettings(a, b map[string]int) bool {
-	return maps.EqualFunc(nonZero(a), nonZero(b), func(x, y int) bool { return x == y })
+	// as nonZero(a) and nonZero(b) compared, without making them: a sort
+	// of questions compares settings at every comparison
+	for k, v := range a {
+		if v != 0 && b[k] != v {
+			return false
+		}
+	}
+	for k, v := range b {
+		if v != 0 && a[k] != v {
+			return false
+		}
+	}
+	return true
 }
 
 func nonZero(m map[string]int) map[string]int {

@@ -33,11 +33,13 @@ func (s Summary) NotRun() int { return s.Asked - s.Ran }
 func Summarize(m Member) Summary {
 	migrate(&m)
 	var s Summary
-	for _, sc := range scenes.All() {
-		if m.Prog.Done[sc.ID] {
+	// the ids only: scenes.All builds every scene, and a summary page
+	// sums each student's
+	for _, id := range scenes.IDs() {
+		if m.Prog.Done[id] {
 			s.Finished++
 		}
-		for _, a := range SceneAnswers(m, sc.ID) {
+		for _, a := range SceneAnswers(m, id) {
 			s.Asked++
 			if a.Ran {
 				s.Ran++
@@ -86,21 +88,22 @@ func SceneAnswers(m Member, id string) []Answer {
 		return nil
 	}
 	// sort.Slice, not slices.SortFunc: see Asked's sort (answers.go).
-	sort.Slice(out, func(i, j int) bool { return questionOrder(out[i].Q, out[j].Q) < 0 })
+	ls := lessons{}
+	sort.Slice(out, func(i, j int) bool { return ls.order(out[i].Q, out[j].Q) < 0 })
 	return out
 }
 
-// questionOrder orders two questions of one scene as AskedOf does: the
-// lesson's order, the older locksim's answers (settings not kept) last,
-// then by key.
-func questionOrder(a, b Question) int {
+// order orders two questions of one scene as AskedOf does: the lesson's
+// order, the older locksim's answers (settings not kept) last, then by
+// key.
+func (ls lessons) order(a, b Question) int {
 	if (a.Story == OldStory) != (b.Story == OldStory) {
 		if a.Story == OldStory {
 			return 1
 		}
 		return -1
 	}
-	if la, lb := lessonAt(a), lessonAt(b); la != lb {
+	if la, lb := ls.at(a), ls.at(b); la != lb {
 		return la - lb
 	}
 	return strings.Compare(a.Key(), b.Key())

@@ -170,6 +170,12 @@ type walk struct {
 	// forms: the two tiers split one walk between them (the evidence is
 	// derived in both)
 	noCore, noForms bool
+	// glossary is the glossary as the walk's first app drew it at its
+	// size: the course's terms, the same on every screen of every story,
+	// given to each later app's memo (Common.glossary) instead of drawn
+	// again (a third of a walk's own time); each app still opens it with ?
+	// then g and shows it
+	glossary string
 }
 
 func (w *walk) run() {
@@ -529,6 +535,9 @@ func (w *walk) pages(a *App) []string {
 	if !ok {
 		w.t.Fatalf("%s: ? then g should open the glossary:\n%s", w.where, a.View())
 	}
+	if w.glossary == "" {
+		w.glossary = g.text(w.w)
+	}
 	out = append(out, a.View(), "\n"+g.text(w.w)+"\n")
 	drive(w.t, a, keys("g?")...)
 	// the whole story page as the screen draws it (i): the core's text,
@@ -561,6 +570,9 @@ func (w *walk) open(o Options) *App {
 		w.t.Fatal(err)
 	}
 	w.t.Cleanup(func() { a.Shutdown(context.Background()) })
+	if w.glossary != "" {
+		a.com.glossary = map[glossaryAt]string{{w.w, a.com.Styles.R}: w.glossary}
+	}
 	drive(w.t, a, tea.WindowSizeMsg{Width: w.w, Height: w.h})
 	runCmd(w.t, a, a.Init())
 	return a

@@ -56,7 +56,8 @@ func TestEveryScene(t *testing.T) {
 				walkQuiz(t, sc, text) // no schedule: every situation and the score instead
 				return
 			}
-			c := &pointChecks{st: views.ASCII(), readoutRows80: map[string]int{}}
+			st := views.ASCII()
+			c := &pointChecks{st: st, readoutRows80: map[string]int{}, b: embedded(t), com: NewCommon(st, scenes.Export{})}
 			for _, pt := range points(t, sc.ID, sc.Kind == scenes.Story) {
 				checkPoint(t, sc, text, pt, c)
 			}
@@ -96,10 +97,15 @@ func TestHasEmptySlot(t *testing.T) {
 
 // pointChecks is what the checks of one scene's points share: the styles
 // its screens are drawn with, and a readout's rows at 80 columns, by
-// readout (the same readout comes back at many points; drawn once).
+// readout (the same readout comes back at many points; drawn once); the
+// backend each point's session is opened on (no run uses it), and the
+// Common its screens are drawn with, whose memos (cards, log rows) keep
+// what an earlier point drew, as a player's do from step to step.
 type pointChecks struct {
 	st            views.Styles
 	readoutRows80 map[string]int
+	b             *sim.Backend
+	com           *Common
 }
 
 func checkPoint(t *testing.T, sc *scenes.Scene, text content.Text, pt storyPoint, c *pointChecks) {
@@ -189,9 +195,9 @@ func checkPoint(t *testing.T, sc *scenes.Scene, text content.Text, pt storyPoint
 				}
 			}
 		}
-		checkScreen(t, where, sc, text, pt, led, c.st, 80, 24)
+		checkScreen(t, where, sc, text, pt, led, c, 80, 24)
 		if pt.final {
-			checkScreen(t, where, sc, text, pt, led, c.st, 120, 40) // the wide layout
+			checkScreen(t, where, sc, text, pt, led, c, 120, 40) // the wide layout
 		}
 	}
 	// with nothing selected a story's readout explains the latest step
@@ -258,9 +264,9 @@ func checkCards(t *testing.T, where string, snap sim.Snapshot, led *ledger.Ledge
 
 // checkScreen draws the point as the player would at w x h: exactly h
 // rows, none wider than w columns.
-func checkScreen(t *testing.T, where string, sc *scenes.Scene, text content.Text, pt storyPoint, led *ledger.Ledger, st views.Styles, w, h int) {
+func checkScreen(t *testing.T, where string, sc *scenes.Scene, text content.Text, pt storyPoint, led *ledger.Ledger, c *pointChecks, w, h int) {
 	t.Helper()
-	p := newPlayer(openedWith(t, sc, text, pt.p, pt.snap, led), NewCommon(st, scenes.Export{}))
+	p := newPlayer(openedOn(t, c.b, sc, text, pt.p, pt.snap, led), c.com)
 	p.SetSize(w, h)
 	screen := p.View() + "\nhelp"
 	if sc.Kind == scenes.Quiz {

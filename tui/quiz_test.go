@@ -31,6 +31,7 @@ func walkQuiz(t *testing.T, sc *scenes.Scene, text content.Text) {
 	if n := len(strings.Split(text.Get("choices"), "\n")); n != 2 {
 		t.Errorf("a quiz's choices are its two classes, efficiency then correctness: %d", n)
 	}
+	b := embedded(t) // one server for every player below
 	hints := 0
 	for text.Has("hint-" + itoa(int64(hints+1))) {
 		hints++
@@ -48,7 +49,7 @@ func walkQuiz(t *testing.T, sc *scenes.Scene, text content.Text) {
 			{"shown", func(p *Player) { p.OpenQuiz().Shown[i] = true }, true},
 		}
 		for _, st := range states {
-			p := quizPlayer(t, sc, text, i)
+			p := quizPlayer(t, b, sc, text, i)
 			st.set(p)
 			where := fmt.Sprintf("situation %d (%s), %s", i+1, s.Name, st.name)
 			for _, size := range [][2]int{{80, 24}, {120, 40}} {
@@ -66,7 +67,7 @@ func walkQuiz(t *testing.T, sc *scenes.Scene, text content.Text) {
 			}
 		}
 	}
-	notes := quizPlayer(t, sc, text, 0)
+	notes := quizPlayer(t, b, sc, text, 0)
 	notes.notes = true
 	if screen := checkQuizScreen(t, "the speaker notes", notes, 80, 24); !strings.Contains(flatten(screen), flatten(text.Get("notes"))) {
 		t.Errorf("the speaker notes are cut:\n%s", screen)
@@ -98,7 +99,7 @@ func walkQuiz(t *testing.T, sc *scenes.Scene, text content.Text) {
 		}},
 	}
 	for _, c := range scores {
-		p := quizPlayer(t, sc, text, len(items))
+		p := quizPlayer(t, b, sc, text, len(items))
 		c.set(p.OpenQuiz())
 		right, answered := scenes.Grade(p.OpenQuiz().Items, p.OpenQuiz().Answers)
 		want := text.Fill(c.want, map[string]string{"right": itoa(int64(right)), "answered": itoa(int64(answered)), "of": itoa(int64(len(items)))})
@@ -111,9 +112,10 @@ func walkQuiz(t *testing.T, sc *scenes.Scene, text content.Text) {
 	}
 }
 
-// quizPlayer is a player of quiz sc that asks, at situation at.
-func quizPlayer(t testing.TB, sc *scenes.Scene, text content.Text, at int) *Player {
-	s := openedWith(t, sc, text, nil, sim.Snapshot{}, nil)
+// quizPlayer is a player of quiz sc that asks, at situation at, opened
+// on b (a quiz runs nothing on it).
+func quizPlayer(t testing.TB, b *sim.Backend, sc *scenes.Scene, text content.Text, at int) *Player {
+	s := openedOn(t, b, sc, text, nil, sim.Snapshot{}, nil)
 	s.Configure(play.Options{Predict: true})
 	p := newPlayer(s, NewCommon(views.ASCII(), scenes.Export{}))
 	p.OpenQuiz().At = at

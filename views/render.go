@@ -299,8 +299,8 @@ var unbroken = regexp.MustCompile(`(^|[\s(])-([0-9])|\b(PX|EX|PXAT|EXAT) ([0-9])
 // digit as U+2011 (a hyphen the wrapper does not break after), the space
 // between PX and its number as U+00A0. unjoin undoes it after the wrap.
 func Join(text string) string {
-	if !strings.Contains(text, "-") && !strings.Contains(text, "X ") && !strings.Contains(text, "T ") {
-		return text // neither a '-' nor an expiry option's "PX ", "EX ", "PXAT ", "EXAT "
+	if !mayJoin(text) {
+		return text // the regexp on every wrapped text was a tenth of drawing a screen under -race
 	}
 	return unbroken.ReplaceAllStringFunc(text, func(m string) string {
 		if strings.HasSuffix(m[:len(m)-1], "-") {
@@ -310,16 +310,38 @@ func Join(text string) string {
 	})
 }
 
-func unjoin(text string) string {
-	if !strings.Contains(text, "\u2011") && !strings.Contains(text, "\u00a0") {
-		return text
+// mayJoin reports whether unbroken may match text: a match holds a '-'
+// before a digit, or "X " or "AT " (PX, EX, PXAT, EXAT and a space).
+func mayJoin(text string) bool {
+	if strings.Contains(text, "X ") || strings.Contains(text, "AT ") {
+		return true
 	}
-	return unjoiner.Replace(text)
+	for i := strings.IndexByte(text, '-'); i >= 0 && i+1 < len(text); {
+		if c := text[i+1]; c >= '0' && c <= '9' {
+			return true
+		}
+		j := strings.IndexByte(text[i+1:], '-')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
 }
 
-// unjoiner undoes Join (a strings.Replacer is safe for use by several
-// goroutines at once).
-var unjoiner = strings.NewReplacer("\u2011", "-", "\u00a0", " ")
+// joined are the characters Join puts in, and unjoined undoes them.
+const joined = "\u2011\u00a0"
+
+// unjoined is shared: a strings.Replacer is safe for use by several
+// goroutines at once.
+var unjoined = strings.NewReplacer("\u2011", "-", "\u00a0", " ")
+
+func unjoin(text string) string {
+	if !strings.ContainsAny(text, joined) {
+		return text
+	}
+	return unjoined.Replace(text)
+}
 
 // Prop is what a scene has shown of one lock property.
 type Prop = say.Prop

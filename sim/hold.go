@@ -14,9 +14,10 @@ import (
 var (
 	// HoldLua reads the remaining PTTL of each key in KEYS that has one and
 	// removes it (PERSIST), and names each sorted set without a TTL (its
-	// deadlines move on when the hold ends). Returns key, ms, key, ms, ...
-	// with ms -1 for such a sorted set.
-	HoldLua = Lua{Name: "hold-clock", Src: `local out = {}
+	// deadlines move on when the hold ends). Returns the server's TIME in
+	// µs, then key, ms, key, ms, ... with ms -1 for such a sorted set.
+	HoldLua = Lua{Name: "hold-clock", Src: `local now = redis.call("TIME")
+local out = {tonumber(now[1]) * 1000000 + tonumber(now[2])}
 for _, k in ipairs(KEYS) do
   local t = redis.call("PTTL", k)
   if t > 0 then
@@ -31,21 +32,21 @@ end
 return out`}
 
 	// ResumeLua ends the hold on the keys HoldLua named. ARGV[1] is the
-	// real time held, in ms; ARGV[i+1] the ms KEYS[i] had left, or -1 for a
+	// server's TIME in µs HoldLua returned, so the time held is the
+	// server's own span between the two scripts; ARGV[i+1] the ms KEYS[i] had left, or -1 for a
 	// sorted set that had no TTL. Each held key that still has no TTL gets
 	// its ms back (PEXPIRE 0 would delete it, so 1 is the least), and each
 	// score of a sorted set that is a time on the server's clock (10^12 ms
 	// or more: after 2001; a place in line is smaller) moves on by the time
 	// held (ZADD XX), so a deadline scored on TIME stays as far ahead of
-	// TIME as it was when the hold began. Returns the number of TTLs given
-	// back.
-	ResumeLua = Lua{Name: "resume-clock", Src: `local held = tonumber(ARGV[1])
-local given = 0
+	// TIME as it was when the hold began. Returns the time held in µs.
+	ResumeLua = Lua{Name: "resume-clock", Src: `local now = redis.call("TIME")
+local heldus = tonumber(now[1]) * 1000000 + tonumber(now[2]) - tonumber(ARGV[1])
+local held = math.floor(heldus / 1000)
 for i, k in ipairs(KEYS) do
   local left = tonumber(ARGV[i + 1])
   if left >= 0 and redis.call("PTTL", k) == -1 then
     redis.call("PEXPIRE", k, math.max(left, 1))
-    given = given + 1
   end
   if held > 0 and redis.call("TYPE", k).ok == "zset" then
     local zs = redis.call("ZRANGE", k, 0, -1, "WITHSCORES")
@@ -57,14 +58,16 @@ for i, k in ipairs(KEYS) do
     end
   end
 end
-return given`}
+return heldus`}
 )
 
 // hold is the clock held on one server: the keys it persisted with the
-// milliseconds each had left, and the sorted sets without a TTL (-1).
+// milliseconds each had left, and the sorted sets without a TTL (-1); at,
+// the server's TIME in µs when it held them.
 type hold struct {
 	b    *Backend
 	left map[string]int64
+	at   int64
 }
 
 // Hold stops the story's clock on a live server until the next move: the
@@ -114,21 +117,33 @@ func (r *Run) resume(ctx context.Context) error {
 	if r.holds == nil {
 		return nil
 	}
-	held := time.Since(r.heldAt).Milliseconds()
-	for _, h := range r.holds {
+	// The story's clock stops for as long as the keys did, on the server's
+	// clock: the client's time around the two scripts would add each
+	// script's trip to the server (held after the story's clock stopped,
+	// given back before it ran again) to the keys' time but not the
+	// story's, and on a loaded machine or a distant server those trips,
+	// one pair a step, would add up to a lease lapsing before the story's
+	// moment for it (A's GET in the release story, 500 ms of wire at ÷4).
+	// Without a key held on the lock service's server, the client's time.
+	heldFor := time.Since(r.heldAt)
+	for i, h := range r.holds {
 		if len(h.left) == 0 {
 			continue // nothing held, no deadline: no command
 		}
 		keys := slices.Sorted(maps.Keys(h.left))
-		argv := []any{held}
+		argv := []any{h.at}
 		for _, k := range keys {
 			argv = append(argv, h.left[k])
 		}
-		if err := evalCached(ctx, h.b.admin, ResumeLua.Src, keys, argv...).Err(); err != nil {
+		us, err := evalCached(ctx, h.b.admin, ResumeLua.Src, keys, argv...).Int64()
+		if err != nil {
 			return fmt.Errorf("giving the held keys their TTL back: %w", err)
 		}
+		if i == 0 && h.b == r.b && us >= 0 {
+			heldFor = time.Duration(us) * time.Microsecond
+		}
 	}
-	r.heldFor += time.Since(r.heldAt)
+	r.heldFor += heldFor
 	r.holds = nil
 	return nil
 }
@@ -167,6 +182,10 @@ func holdOn(ctx context.Context, b *Backend, keys []string) (hold, error) {
 	res, err := evalCached(ctx, b.admin, HoldLua.Src, keys).Slice()
 	if err != nil {
 		return h, fmt.Errorf("holding the clock: %w", err)
+	}
+	if len(res) > 0 {
+		h.at, _ = res[0].(int64)
+		res = res[1:]
 	}
 	for i := 0; i+1 < len(res); i += 2 {
 		k, _ := res[i].(string)

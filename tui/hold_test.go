@@ -2,6 +2,8 @@ package tui
 
 import (
 	"context"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +13,7 @@ import (
 	"locksim/sim/simtest"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/redis/go-redis/v9"
 )
 
 // storyReplies is a run's story commands with their replies, tokens and
@@ -64,89 +67,148 @@ func TestLiveSteppingHoldsTheClock(t *testing.T) {
 	} {
 		t.Run(c.id+c.presses, func(t *testing.T) {
 			t.Parallel()
-			scale := max(4, int(scenes.Find(c.id).Shortest/(500*time.Millisecond)))
-			b, err := sim.OpenLive(context.Background(), url, simtest.LiveOptions(scale))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { b.Close(context.Background()) })
-			live := openScene(t, b, c.id, 1, 80, 24, c.presses)
-			emb := openScene(t, embedded(t), c.id, 1, 80, 24, c.presses)
-			shown := false
-			for range len(live.pl.Snap.Moves) {
-				// between steps, the server says every key the last step
-				// left with a TTL has none: held, however long the learner
-				// reads and however slow the machine
-				for _, k := range live.pl.Snap.Keys {
-					if k.PTTL > 0 {
-						if ms, err := admin.Do(context.Background(), "PTTL", k.Name).Int64(); err != nil || ms != -1 {
-							t.Errorf("step %d: %s, held with %d ms, reads PTTL %d (%v) on the server while the learner reads", live.pl.Snap.Pos, k.Name, k.PTTL, ms, err)
-						}
-					}
+			shortest := scenes.Find(c.id).Shortest
+			scale := max(4, int(shortest/(500*time.Millisecond)))
+			// A step runs in real time: a machine that stalls it longer
+			// than half the story's margin (its commands that much later
+			// of story time than the embedded server's, or a round trip
+			// that long) has carried a command across a deadline the story
+			// keeps clear of. Such a stepping proves nothing either way and
+			// is stepped again, up to three times.
+			for try := 1; ; try++ {
+				live, emb := stepHeld(t, url, admin, c.id, c.presses, scale)
+				got, want := storyReplies(live.pl.Snap), storyReplies(emb.pl.Snap)
+				if strings.Join(got, "\n") == strings.Join(want, "\n") {
+					return
 				}
-				// a step runs only the next move, never a replay of the
-				// story so far
-				m := live.pl.Run.Moves()[live.pl.Snap.Pos]
-				before := live.pl.Snap.Events
-				drive(t, live, keys("n")...)
-				if !keptPrefix(before, live.pl.Snap.Events) {
-					t.Errorf("step %d (%s) replayed the story: the events before it changed", live.pl.Snap.Pos, sim.MoveLabel(m))
+				late := stepLateness(live.pl.Snap, emb.pl.Snap)
+				if late < shortest/2 {
+					t.Errorf("live replies differ from the embedded server's (its commands at most %s late of story time):\n%s\n--- embedded ---\n%s",
+						sim.FormatDuration(late), strings.Join(got, "\n"), strings.Join(want, "\n"))
+					return
 				}
-				drive(t, emb, keys("n")...)
-				if !live.pl.Snap.Held {
-					t.Fatalf("after a step the clock should be held")
+				if try == 3 {
+					t.Skipf("three steppings were stalled past half the %s margin: the machine is too loaded to judge", sim.FormatDuration(shortest))
 				}
-				// a step that leaves a key with a TTL holds it, and the log
-				// says so as its latest line (not at the story's end: its
-				// last steps may leave no TTL to hold, and a stall note on
-				// a loaded machine, true as it is, scrolls an older line
-				// out of the log's few rows)
-				ttls := 0
-				for _, k := range live.pl.Snap.Keys {
-					if k.PTTL > 0 {
-						ttls++
-					}
-				}
-				// every step's hold says so in the same words, whatever
-				// keys it held: a count of TTLs, or a line only when some
-				// key had one, would tell whether a key expired before a
-				// question about it is answered
-				{
-					said := false
-					for _, e := range live.pl.Snap.Events[len(before):] {
-						if e.Kind == sim.Aside && strings.Contains(e.Note, "held while you read") {
-							said = true
-							if strings.ContainsAny(e.Note, "0123456789") {
-								t.Errorf("step %d: the hold's line counts what it held: %q", live.pl.Snap.Pos, e.Note)
-							}
-						}
-					}
-					if !said {
-						t.Errorf("step %d left %d key(s) with a TTL but did not say it held the clock", live.pl.Snap.Pos, ttls)
-					} else if !strings.Contains(live.View(), "held while you read") {
-						t.Errorf("step %d: the log should show the hold:\n%s", live.pl.Snap.Pos, live.View())
-					} else {
-						shown = true
-					}
-				}
-				for _, k := range live.pl.Snap.Keys {
-					if k.PTTL == -1 && strings.HasSuffix(k.Name, ":resource:lock") && k.Value != "" {
-						// only crash-gap's split lane may truly have no TTL
-						if c.id != "crash-gap" {
-							t.Errorf("a held key shows PTTL -1: %+v", k)
-						}
-					}
-				}
-			}
-			got, want := storyReplies(live.pl.Snap), storyReplies(emb.pl.Snap)
-			if strings.Join(got, "\n") != strings.Join(want, "\n") {
-				t.Errorf("live replies differ from the embedded server's:\n%s\n--- embedded ---\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-			}
-			if !shown {
-				t.Errorf("no step held a TTL:\n%s", live.View())
+				t.Logf("try %d: a command ran %s late of story time, more than half the %s margin: stepping again",
+					try, sim.FormatDuration(late), sim.FormatDuration(shortest))
 			}
 		})
 	}
+}
+
+// stepHeld opens story id (after presses) on a live server at scale and on
+// the embedded one, and steps both to the end, checking at each step that
+// the live clock is held between steps and that the log says so.
+func stepHeld(t *testing.T, url string, admin *redis.Client, id, presses string, scale int) (live, emb *App) {
+	t.Helper()
+	b, err := sim.OpenLive(context.Background(), url, simtest.LiveOptions(scale))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close(context.Background()) })
+	live = openScene(t, b, id, 1, 80, 24, presses)
+	emb = openScene(t, embedded(t), id, 1, 80, 24, presses)
+	{
+		shown := false
+		for range len(live.pl.Snap.Moves) {
+			// between steps, the server says every key the last step
+			// left with a TTL has none: held, however long the learner
+			// reads and however slow the machine
+			for _, k := range live.pl.Snap.Keys {
+				if k.PTTL > 0 {
+					if ms, err := admin.Do(context.Background(), "PTTL", k.Name).Int64(); err != nil || ms != -1 {
+						t.Errorf("step %d: %s, held with %d ms, reads PTTL %d (%v) on the server while the learner reads", live.pl.Snap.Pos, k.Name, k.PTTL, ms, err)
+					}
+				}
+			}
+			// a step runs only the next move, never a replay of the
+			// story so far
+			m := live.pl.Run.Moves()[live.pl.Snap.Pos]
+			before := live.pl.Snap.Events
+			drive(t, live, keys("n")...)
+			if !keptPrefix(before, live.pl.Snap.Events) {
+				t.Errorf("step %d (%s) replayed the story: the events before it changed", live.pl.Snap.Pos, sim.MoveLabel(m))
+			}
+			drive(t, emb, keys("n")...)
+			if !live.pl.Snap.Held {
+				t.Fatalf("after a step the clock should be held")
+			}
+			// a step that leaves a key with a TTL holds it, and the log
+			// says so as its latest line (not at the story's end: its
+			// last steps may leave no TTL to hold, and a stall note on
+			// a loaded machine, true as it is, scrolls an older line
+			// out of the log's few rows)
+			ttls := 0
+			for _, k := range live.pl.Snap.Keys {
+				if k.PTTL > 0 {
+					ttls++
+				}
+			}
+			// every step's hold says so in the same words, whatever
+			// keys it held: a count of TTLs, or a line only when some
+			// key had one, would tell whether a key expired before a
+			// question about it is answered
+			{
+				said := false
+				for _, e := range live.pl.Snap.Events[len(before):] {
+					if e.Kind == sim.Aside && strings.Contains(e.Note, "held while you read") {
+						said = true
+						if strings.ContainsAny(e.Note, "0123456789") {
+							t.Errorf("step %d: the hold's line counts what it held: %q", live.pl.Snap.Pos, e.Note)
+						}
+					}
+				}
+				if !said {
+					t.Errorf("step %d left %d key(s) with a TTL but did not say it held the clock", live.pl.Snap.Pos, ttls)
+				} else if !strings.Contains(live.View(), "held while you read") {
+					t.Errorf("step %d: the log should show the hold:\n%s", live.pl.Snap.Pos, live.View())
+				} else {
+					shown = true
+				}
+			}
+			for _, k := range live.pl.Snap.Keys {
+				if k.PTTL == -1 && strings.HasSuffix(k.Name, ":resource:lock") && k.Value != "" {
+					// only crash-gap's split lane may truly have no TTL
+					if id != "crash-gap" {
+						t.Errorf("a held key shows PTTL -1: %+v", k)
+					}
+				}
+			}
+		}
+		if !shown {
+			t.Errorf("no step held a TTL:\n%s", live.View())
+		}
+	}
+	return live, emb
+}
+
+// stallMs is the round trip of a stall note (sim.StallNoted).
+var stallMs = regexp.MustCompile(`the server took ([0-9]+) ms to answer`)
+
+// stepLateness is how far the live run's story commands ran from the
+// embedded run's story times, at most, each with the round trip the log
+// noted as a stall (the server may run a command anywhere in it).
+func stepLateness(live, emb sim.Snapshot) time.Duration {
+	type cmd struct{ at, took time.Duration }
+	commands := func(s sim.Snapshot) []cmd {
+		var out []cmd
+		for _, e := range s.Events {
+			if e.Kind == sim.Command && e.Move >= 0 {
+				out = append(out, cmd{at: e.At})
+			} else if m := stallMs.FindStringSubmatch(e.Note); e.Kind == sim.Aside && m != nil && len(out) > 0 {
+				ms, _ := strconv.Atoi(m[1])
+				out[len(out)-1].took = time.Duration(ms) * time.Millisecond * time.Duration(max(s.Scale, 1))
+			}
+		}
+		return out
+	}
+	l, e := commands(live), commands(emb)
+	var most time.Duration
+	for i := range min(len(l), len(e)) {
+		most = max(most, (l[i].at-e[i].at).Abs()+l[i].took)
+	}
+	return most
 }
 
 // keptPrefix reports whether after starts with before's events: a step

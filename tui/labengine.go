@@ -121,7 +121,7 @@ func joinIDs[T ~string](xs []T) string {
 // lipgloss's wrap splits it after the hyphen, nor an expiry option from
 // its number ("PX 30000"). The spaces between two words on a row are kept
 // as they are; a row's leading ones go. A word wider than w alone is
-// broken hard.
+// broken hard, a character wider than w alone on its row.
 func wrapWords(text string, w int) string {
 	w = max(w, 1)
 	var b strings.Builder
@@ -146,9 +146,16 @@ func wrapWords(text string, w int) string {
 				line, lineW = t.word, tw
 			}
 			for lineW > w {
-				b.WriteString(ansi.Truncate(line, w, ""))
+				// a character wider than w (a CJK one, an emoji at w 1)
+				// goes alone on its row: cutting at w left it where it
+				// was, and the loop never ended
+				head := ansi.Truncate(line, w, "")
+				for k := w + 1; ansi.StringWidth(head) == 0 && k <= lineW; k++ {
+					head = ansi.Truncate(line, k, "")
+				}
+				b.WriteString(head)
 				b.WriteByte('\n')
-				line = ansi.TruncateLeft(line, w, "")
+				line = ansi.TruncateLeft(line, ansi.StringWidth(head), "")
 				lineW = ansi.StringWidth(line)
 			}
 		}

@@ -3,6 +3,7 @@ package transcript
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -20,7 +21,8 @@ var narrowTexts = []string{
 
 // checkColumns fails unless every row of wrapColumns(s, width) fits width
 // columns (at least one) or is one character wider alone, and the rows
-// keep every non-space byte of s, in order.
+// keep every non-space byte of s, in order, and cut inside no character
+// of a valid s.
 func checkColumns(t *testing.T, s string, width int) {
 	t.Helper()
 	out := wrapColumns(s, width)
@@ -29,6 +31,9 @@ func checkColumns(t *testing.T, s string, width int) {
 		if rw > max(width, 1) && ansi.StringWidth(ansi.Truncate(row, rw-1, "")) > 0 {
 			t.Errorf("width %d, %q: row %q is %d columns", width, s, row, rw)
 		}
+	}
+	if utf8.ValidString(s) && !utf8.ValidString(out) {
+		t.Errorf("width %d, %q: cut inside a character: %q", width, s, out)
 	}
 	if got, want := strings.Join(strings.Fields(out), ""), strings.Join(strings.Fields(s), ""); got != want {
 		t.Errorf("width %d, %q: kept %q, want %q", width, s, got, want)

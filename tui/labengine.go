@@ -155,7 +155,11 @@ func wrapWords(text string, w int) string {
 				}
 				b.WriteString(head)
 				b.WriteByte('\n')
-				line = ansi.TruncateLeft(line, ansi.StringWidth(head), "")
+				if rest, ok := strings.CutPrefix(line, head); ok {
+					line = rest // TruncateLeft doubled a byte of invalid UTF-8
+				} else {
+					line = ansi.TruncateLeft(line, ansi.StringWidth(head), "")
+				}
 				lineW = ansi.StringWidth(line)
 			}
 		}

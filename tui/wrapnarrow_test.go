@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -18,8 +19,8 @@ var narrowTexts = []string{
 
 // checkRows fails unless every row of out fits w columns (at least one),
 // or is one character wider than w alone (with what takes no column
-// before it), and out keeps every non-space
-// byte of in, in order.
+// before it), and out keeps every non-space byte of in, in order, and
+// cuts inside no character of a valid in.
 func checkRows(t *testing.T, in, out string, w int) {
 	t.Helper()
 	for _, row := range strings.Split(out, "\n") {
@@ -27,6 +28,9 @@ func checkRows(t *testing.T, in, out string, w int) {
 		if rw > max(w, 1) && ansi.StringWidth(ansi.Truncate(row, rw-1, "")) > 0 {
 			t.Errorf("width %d, %q: row %q is %d columns", w, in, row, rw)
 		}
+	}
+	if utf8.ValidString(in) && !utf8.ValidString(out) {
+		t.Errorf("width %d, %q: cut inside a character: %q", w, in, out)
 	}
 	if got, want := strings.Join(strings.Fields(out), ""), strings.Join(strings.Fields(in), ""); got != want {
 		t.Errorf("width %d, %q: kept %q, want %q", w, in, got, want)

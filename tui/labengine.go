@@ -124,6 +124,9 @@ func joinIDs[T ~string](xs []T) string {
 // broken hard, a character wider than w alone on its row.
 func wrapWords(text string, w int) string {
 	w = max(w, 1)
+	// ansi.Truncate's cut of invalid UTF-8 is not always a prefix of it
+	// (a stray byte came out twice): such a byte is shown as U+FFFD
+	text = strings.ToValidUTF8(text, "\uFFFD")
 	var b strings.Builder
 	b.Grow(len(text) + len(text)/max(w, 8) + 1)
 	for n, para := range strings.Split(text, "\n") {

@@ -93,7 +93,12 @@ func oneLine(s string) bool {
 // wrapColumns breaks every line of s longer than width at its last space
 // within width. A transcript line (t=+…) goes on indented by four spaces,
 // any other by its own indent, so a paragraph stays one block.
+//
+// An indent as wide as width is dropped (kept, it left no room and the
+// line never ended), and a character wider than width goes alone on its
+// row.
 func wrapColumns(s string, width int) string {
+	width = max(width, 1)
 	var b strings.Builder
 	lines := strings.Split(s, "\n")
 	for i, line := range lines {
@@ -101,9 +106,16 @@ func wrapColumns(s string, width int) string {
 		if strings.HasPrefix(line, "t=+") {
 			indent = "    "
 		}
+		if len(indent) >= width {
+			indent = ""
+		}
 		for wider(line, width) {
 			cut := breakAt(line, width)
-			b.WriteString(strings.TrimRight(line[:cut], " "))
+			row := strings.TrimRight(line[:cut], " ")
+			if wider(row, width) {
+				row = strings.TrimLeft(row, " ") // the wide character alone
+			}
+			b.WriteString(row)
 			b.WriteByte('\n')
 			line = indent + strings.TrimLeft(line[cut:], " ")
 		}
@@ -162,7 +174,8 @@ func narrow(r rune) bool {
 }
 
 // breakAt is the byte offset to break line at: its last space that keeps
-// the first part within width columns, else (one long word) width columns.
+// the first part within width columns, else (one long word) width columns,
+// else (its first character is wider than width) just past that character.
 func breakAt(line string, width int) int {
 	cols, last, hard := 0, -1, len(line)
 	blank := true // line[:i] is all white space
@@ -174,6 +187,12 @@ func breakAt(line string, width int) int {
 		}
 		if cols > width {
 			hard = i
+			if strings.TrimLeft(line[:i], " ") == "" {
+				// only spaces before it, which the next row puts
+				// back: cut before it, it is cut before it again
+				_, size := utf8.DecodeRuneInString(line[i:])
+				hard = i + size
+			}
 			break
 		}
 		if r == ' ' && !blank {

@@ -121,9 +121,12 @@ func joinIDs[T ~string](xs []T) string {
 // lipgloss's wrap splits it after the hyphen, nor an expiry option from
 // its number ("PX 30000"). The spaces between two words on a row are kept
 // as they are; a row's leading ones go. A word wider than w alone is
-// broken hard.
+// broken hard, a character wider than w alone on its row.
 func wrapWords(text string, w int) string {
 	w = max(w, 1)
+	// ansi.Truncate's cut of invalid UTF-8 is not always a prefix of it
+	// (a stray byte came out twice): such a byte is shown as U+FFFD
+	text = strings.ToValidUTF8(text, "\uFFFD")
 	var b strings.Builder
 	b.Grow(len(text) + len(text)/max(w, 8) + 1)
 	for n, para := range strings.Split(text, "\n") {
@@ -146,9 +149,20 @@ func wrapWords(text string, w int) string {
 				line, lineW = t.word, tw
 			}
 			for lineW > w {
-				b.WriteString(ansi.Truncate(line, w, ""))
+				// a character wider than w (a CJK one, an emoji at w 1)
+				// goes alone on its row: cutting at w left it where it
+				// was, and the loop never ended
+				head := ansi.Truncate(line, w, "")
+				for k := w + 1; ansi.StringWidth(head) == 0 && k <= lineW; k++ {
+					head = ansi.Truncate(line, k, "")
+				}
+				b.WriteString(head)
 				b.WriteByte('\n')
-				line = ansi.TruncateLeft(line, w, "")
+				if rest, ok := strings.CutPrefix(line, head); ok {
+					line = rest // TruncateLeft doubled a byte of invalid UTF-8
+				} else {
+					line = ansi.TruncateLeft(line, ansi.StringWidth(head), "")
+				}
 				lineW = ansi.StringWidth(line)
 			}
 		}

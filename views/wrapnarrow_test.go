@@ -1,0 +1,57 @@
+package views
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// narrowTexts are texts Wrap has to end on at any width: a double-width
+// character (CJK, an emoji with a skin tone), one behind a zero-width
+// space, invalid UTF-8, a long word, a negative number, leading spaces.
+var narrowTexts = []string{
+	"漢", "a漢b", "ab漢cd 字", "👍🏽x", "\u200b漢", "  漢字 x",
+	"\xff\xfe abc", "\xe6\xbc", "abcdefghijkl", "SET k v PX 30000 -1 漢",
+	"\t\tpause-half\n  deadlock-freedom 👍🏽👍🏽", "",
+}
+
+// checkWrap fails unless Wrap of s gives rows rows, each within width
+// columns (at least one) or one character wider than width alone.
+func checkWrap(t *testing.T, s string, width, rows int) {
+	t.Helper()
+	out := ASCII().Wrap(s, width, rows)
+	got := strings.Split(out, "\n")
+	if len(got) != max(rows, 1) {
+		t.Errorf("width %d, %q: %d rows, want %d", width, s, len(got), max(rows, 1))
+	}
+	for _, row := range got {
+		rw := ansi.StringWidth(row)
+		if rw > max(width, 1) && ansi.StringWidth(ansi.Truncate(row, rw-1, "")) > 0 {
+			t.Errorf("width %d, %q: row %q is %d columns", width, s, row, rw)
+		}
+	}
+}
+
+// TestWrapNarrow: Styles.Wrap ends at every width, 1 and below included,
+// on every narrow text, and its rows fit (wrapWords in the lab looped
+// forever at width 1 on a double-width character).
+func TestWrapNarrow(t *testing.T) {
+	for _, s := range narrowTexts {
+		for w := -2; w <= 6; w++ {
+			checkWrap(t, s, w, 3)
+			checkWrap(t, s, w, 12)
+		}
+	}
+}
+
+// FuzzWrap: Styles.Wrap ends on any text at any width from -1 to 9, and
+// its rows fit.
+func FuzzWrap(f *testing.F) {
+	for i, s := range narrowTexts {
+		f.Add(s, i%4, 3)
+	}
+	f.Fuzz(func(t *testing.T, s string, w, rows int) {
+		checkWrap(t, s, w%11-1, 1+(rows%8+8)%8)
+	})
+}

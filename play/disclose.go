@@ -87,8 +87,8 @@ type Disclosure struct {
 }
 
 // Drawn is how many of a schedule's n moves the timeline may draw under
-// d, and whether more follow that it may not (the timeline says "…"
-// rather than their number).
+// d, and whether more follow that it may not (the timeline draws "⋯"
+// and "8/?" rather than their marks and number).
 func (d Disclosure) Drawn(n int) (int, bool) {
 	if d.Ahead < 0 || d.Ahead >= n {
 		return n, false

@@ -125,7 +125,7 @@ func writeHistoryPage(w io.Writer, a historyAbout) error {
 	b.WriteString("</h1>\n<p class=\"story\">the story: " + e(a.Story))
 	steps := fmt.Sprint(a.Steps)
 	if a.Ahead {
-		steps = "…"
+		steps = "?"
 	}
 	fmt.Fprintf(&b, " · seed %d · played to step %d of %s</p>\n<ul>\n", a.Seed, a.Step, steps)
 	for _, v := range a.Verdicts {

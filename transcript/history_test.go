@@ -135,7 +135,7 @@ func TestHistoryPageKeepsAnOpenQuestionsFuture(t *testing.T) {
 	for _, c := range []struct {
 		step int
 		want string
-	}{{6, "played to step 6 of …<"}, {7, "played to step 7 of 12<"}} {
+	}{{6, "played to step 6 of ?<"}, {7, "played to step 7 of 12<"}} {
 		pos := play.Position{Version: play.PositionVersion, Scene: "crash-gap", Seed: 5, Step: c.step}
 		var page strings.Builder
 		if _, err := History(context.Background(), &page, b, pos, false, time.Second); err != nil {

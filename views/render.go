@@ -354,12 +354,13 @@ type Mark struct {
 	Glyph string // "●" a step, "~" time passing, "✗" a crash, "‖" a pause, "›" a wake-up
 	Label string
 	// More stands, last, for the moves the timeline may not draw yet (an
-	// open question's future): drawn "…", and the count reads "8/…".
+	// open question's future): drawn "⋯", and the count reads "8/?" (not
+	// "…", which marks a line cut short).
 	More bool
 }
 
 // MoreMark is the mark that stands for the moves not drawn.
-func MoreMark() Mark { return Mark{Glyph: "…", More: true} }
+func MoreMark() Mark { return Mark{Glyph: "⋯", More: true} }
 
 // Timeline draws the schedule, one glyph per move with a bar at the current
 // position (applied moves bright, the rest dim), then the position, the
@@ -377,7 +378,7 @@ func TimelineTo(st Styles, marks []Mark, pos int, now, end, state string, width 
 	}
 	total := fmt.Sprint(len(marks))
 	if marks[len(marks)-1].More {
-		total = "…"
+		total = "?"
 	}
 	var b strings.Builder
 	for i, m := range marks {

@@ -82,7 +82,8 @@ type Disclosure struct {
 	// their kinds (a crash, a wait) and so the story's length differ
 	// between the stories of one question whose answers differ (in
 	// crash-gap only the story where s2 got the lock once had a move
-	// more), so the future tells the answer before it is given.
+	// more), so the future tells the answer before it is given. So for
+	// every role: the instructor's screen is the projector's.
 	Ahead int
 }
 
@@ -123,8 +124,10 @@ func disclose(s standing, role Role) Disclosure {
 	d.Checked = !hiding
 	d.Answer = !hiding || role.answerKey()
 	d.Key = hiding && role.answerKey()
-	if hiding && !role.answerKey() {
-		// up to the question's move: its label is the timeline's "next"
+	if hiding {
+		// up to the question's move: its label is the timeline's "next".
+		// For every role: the instructor's own screen is the projector's
+		// (the answer key has its own place, under its heading)
 		d.Ahead = s.at + 1
 	}
 	return d

@@ -75,6 +75,26 @@ type Disclosure struct {
 	// Key: the answer is shown as an answer key, to a role that may read
 	// it while the question is open (the instructor, the notes file).
 	Key bool
+	// Ahead is how many of the schedule's moves the timeline may draw
+	// (their marks, their kinds, their count), -1 for all. While the
+	// question is open it draws none past the question's move (Drawn):
+	// the moves still to come, their number (the bar's marks, "8/12"),
+	// their kinds (a crash, a wait) and so the story's length differ
+	// between the stories of one question whose answers differ (in
+	// crash-gap only the story where s2 got the lock once had a move
+	// more), so the future tells the answer before it is given. So for
+	// every role: the instructor's screen is the projector's.
+	Ahead int
+}
+
+// Drawn is how many of a schedule's n moves the timeline may draw under
+// d, and whether more follow that it may not (the timeline draws "⋯"
+// and "8/?" rather than their marks and number).
+func (d Disclosure) Drawn(n int) (int, bool) {
+	if d.Ahead < 0 || d.Ahead >= n {
+		return n, false
+	}
+	return d.Ahead, true
 }
 
 // standing is where a story stands with respect to its question.
@@ -89,7 +109,7 @@ type standing struct {
 
 // disclose is the rule: see Disclosure.
 func disclose(s standing, role Role) Disclosure {
-	d := Disclosure{At: s.at, Moment: s.moment}
+	d := Disclosure{At: s.at, Moment: s.moment, Ahead: -1}
 	if s.at < 0 {
 		d.At, d.Moment = -1, -1
 		d.State, d.Checked = true, true
@@ -104,6 +124,12 @@ func disclose(s standing, role Role) Disclosure {
 	d.Checked = !hiding
 	d.Answer = !hiding || role.answerKey()
 	d.Key = hiding && role.answerKey()
+	if hiding {
+		// up to the question's move: its label is the timeline's "next".
+		// For every role: the instructor's own screen is the projector's
+		// (the answer key has its own place, under its heading)
+		d.Ahead = s.at + 1
+	}
 	return d
 }
 

@@ -18,23 +18,26 @@ func TestDiscloseRule(t *testing.T) {
 		role                         Role
 		open, state, checked, answer bool
 		key                          bool
+		// ahead: the moves the timeline may draw, -1 all; while the
+		// question is open, up to its move (the future tells the answer)
+		ahead int
 	}{
-		{"no question", standing{at: -1, step: 3}, Learner, false, true, true, true, false},
-		{"no question here, one in another story", standing{at: -1, step: 3, elsewhere: true}, Learner, false, true, true, false, false},
-		{"no question here, the notes file", standing{at: -1, step: 3, elsewhere: true}, NotesFile, false, true, true, true, true},
-		{"ahead, before its moment", standing{at: 5, moment: 4, step: 2}, Learner, true, true, false, false, false},
-		{"ahead, in its moment", standing{at: 5, moment: 4, step: 4}, Projector, true, false, false, false, false},
-		{"at it", standing{at: 5, moment: 5, step: 5}, Follower, true, false, false, false, false},
-		{"at it, the instructor's own session", standing{at: 5, moment: 5, step: 5}, Instructor, true, false, false, true, true},
-		{"at it, the notes file", standing{at: 5, moment: 5, step: 5}, NotesFile, true, false, false, true, true},
-		{"at it, answered", standing{at: 5, moment: 5, step: 5, answered: true}, Learner, false, true, true, true, false},
-		{"back before it, answered", standing{at: 5, moment: 5, step: 2, answered: true}, Cast, false, true, true, true, false},
-		{"past it, passed to the class", standing{at: 5, moment: 5, step: 6}, Projector, false, true, true, true, false},
-		{"a follower who answered, waiting", standing{at: 5, moment: 5, step: 5, answered: true, waiting: true}, Follower, false, false, false, false, false},
+		{"no question", standing{at: -1, step: 3}, Learner, false, true, true, true, false, -1},
+		{"no question here, one in another story", standing{at: -1, step: 3, elsewhere: true}, Learner, false, true, true, false, false, -1},
+		{"no question here, the notes file", standing{at: -1, step: 3, elsewhere: true}, NotesFile, false, true, true, true, true, -1},
+		{"ahead, before its moment", standing{at: 5, moment: 4, step: 2}, Learner, true, true, false, false, false, 6},
+		{"ahead, in its moment", standing{at: 5, moment: 4, step: 4}, Projector, true, false, false, false, false, 6},
+		{"at it", standing{at: 5, moment: 5, step: 5}, Follower, true, false, false, false, false, 6},
+		{"at it, the instructor's own session", standing{at: 5, moment: 5, step: 5}, Instructor, true, false, false, true, true, 6},
+		{"at it, the notes file", standing{at: 5, moment: 5, step: 5}, NotesFile, true, false, false, true, true, 6},
+		{"at it, answered", standing{at: 5, moment: 5, step: 5, answered: true}, Learner, false, true, true, true, false, -1},
+		{"back before it, answered", standing{at: 5, moment: 5, step: 2, answered: true}, Cast, false, true, true, true, false, -1},
+		{"past it, passed to the class", standing{at: 5, moment: 5, step: 6}, Projector, false, true, true, true, false, -1},
+		{"a follower who answered, waiting", standing{at: 5, moment: 5, step: 5, answered: true, waiting: true}, Follower, false, false, false, false, false, 6},
 	} {
 		d := disclose(c.s, c.role)
-		if d.Open != c.open || d.State != c.state || d.Checked != c.checked || d.Answer != c.answer || d.Key != c.key {
-			t.Errorf("%s: got %+v; want open %v, state %v, checked %v, answer %v, key %v", c.name, d, c.open, c.state, c.checked, c.answer, c.key)
+		if d.Open != c.open || d.State != c.state || d.Checked != c.checked || d.Answer != c.answer || d.Key != c.key || d.Ahead != c.ahead {
+			t.Errorf("%s: got %+v; want open %v, state %v, checked %v, answer %v, key %v, ahead %d", c.name, d, c.open, c.state, c.checked, c.answer, c.key, c.ahead)
 		}
 	}
 }

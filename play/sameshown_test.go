@@ -38,6 +38,7 @@ func shownAtQuestion(t *testing.T, sc *scenes.Scene, p scenes.Params) (shownBefo
 	ex := s.Explanation()
 	out.parts["the start line"] = ex.Readout
 	out.parts["the cards at the start"] = cardsText(ex)
+	out.parts["the timeline's future at the start"] = drawnFuture(s)
 	for i := 0; i < 100 && !s.Asking; i++ {
 		if err := d.Do(Do(Step)); err != nil {
 			t.Fatal(err)
@@ -48,6 +49,7 @@ func shownAtQuestion(t *testing.T, sc *scenes.Scene, p scenes.Params) (shownBefo
 	}
 	ex = s.Explanation()
 	out.parts["the cards at the question"] = cardsText(ex)
+	out.parts["the timeline's future at the question"] = drawnFuture(s)
 	var log strings.Builder
 	for _, e := range s.Snap.Events {
 		if e.Cmd != "" {
@@ -71,6 +73,26 @@ func shownAtQuestion(t *testing.T, sc *scenes.Scene, p scenes.Params) (shownBefo
 	}
 	out.answer = s.Actual
 	return out, true
+}
+
+// drawnFuture is what the timeline draws, as the disclosure rule allows
+// the learner (Disclosure.Drawn), of the story past its question's move: a
+// word per move it marks there (its kind: the bar's glyph), and how many
+// moves the story has (the bar's "8/12"), or that more follow unsaid. The
+// marks up to the question's move are the story as set up (where the
+// crash falls) and its labels "the timeline"; these are its future.
+func drawnFuture(s *Session) string {
+	moves := s.Run.Moves()
+	d := s.Disclose(Learner)
+	n, more := d.Drawn(len(moves))
+	w := []string{"future:"}
+	for _, m := range moves[min(d.At+1, n):n] {
+		w = append(w, fmt.Sprintf("kind%d", m.Kind))
+	}
+	if more {
+		return strings.Join(w, " ") + " and more to come"
+	}
+	return strings.Join(w, " ") + fmt.Sprintf(" of %d moves", len(moves))
 }
 
 func cardsText(ex scenes.Explanation) string {
@@ -175,7 +197,10 @@ var setupSaid = map[string][]*regexp.Regexp{
 // answers differ must show the same before it is answered: the start line,
 // the cards at the start and at the question (where the commands before it
 // and their replies are the same: otherwise the cards read a different
-// story), the notes, the story page, the hints. Where they differ, the
+// story), the notes, the story page, the hints, and the timeline's marks
+// at the start and at the question: the moves still to come, their kinds
+// and their number (the bar's marks, "8/12") are the story's future, and
+// in crash-gap once only the story where s2 got the lock had a move more. Where they differ, the
 // difference is the question's setup, what the learner is meant to reason
 // from: so every word one says and the other does not must be stated by its
 // own question, its settings line (a knob's name and value) or a phrase of

@@ -56,6 +56,13 @@ func History(ctx context.Context, w io.Writer, b *sim.Backend, pos play.Position
 	rep := check.Check(h, timeout)
 	about := historyAbout{Scene: sc.ID, Title: s.Text.Get("title"), Story: sc.Describe(s.Params), Seed: s.Seed,
 		Step: s.Snap.Pos, Steps: len(s.Snap.Moves), Porcupine: vis.String()}
+	// the story's length is its future: while the question is open at the
+	// step played to, the disclosure rule keeps it (play.Disclosure.Ahead)
+	at := pos
+	at.Step = s.Snap.Pos
+	if _, more := play.Disclose(at, play.History).Drawn(len(s.Snap.Moves)); more {
+		about.Ahead = true
+	}
 	for _, f := range rep.Findings {
 		about.Verdicts = append(about.Verdicts, historyVerdict{Model: f.Model.Name, Short: f.Short(), Sentence: f.Sentence,
 			Broken: f.Result == check.NotLinearizable})
@@ -72,7 +79,9 @@ type historyAbout struct {
 	Scene, Title, Story string
 	Seed                uint64
 	Step, Steps         int
-	Verdicts            []historyVerdict
+	// Ahead: the story's length is not shown (the question is open)
+	Ahead    bool
+	Verdicts []historyVerdict
 	// Broken is set when a model could not place every operation: the page
 	// opens porcupine's view at its first error
 	Broken bool
@@ -114,7 +123,11 @@ func writeHistoryPage(w io.Writer, a historyAbout) error {
 	b.WriteString(historyTitleEnd)
 	b.WriteString(e(a.Scene) + ": " + e(a.Title))
 	b.WriteString("</h1>\n<p class=\"story\">the story: " + e(a.Story))
-	fmt.Fprintf(&b, " · seed %d · played to step %d of %d</p>\n<ul>\n", a.Seed, a.Step, a.Steps)
+	steps := fmt.Sprint(a.Steps)
+	if a.Ahead {
+		steps = "?"
+	}
+	fmt.Fprintf(&b, " · seed %d · played to step %d of %s</p>\n<ul>\n", a.Seed, a.Step, steps)
 	for _, v := range a.Verdicts {
 		b.WriteString("<li")
 		if v.Broken {

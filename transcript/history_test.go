@@ -1,9 +1,13 @@
 package transcript
 
 import (
+	"context"
 	"html/template"
 	"strings"
 	"testing"
+	"time"
+
+	"locksim/play"
 )
 
 // hostile is what a page may be handed that must not become markup: a
@@ -120,3 +124,26 @@ document.getElementById("porcupine").addEventListener("load", function () {
 </body>
 </html>
 `
+
+// TestHistoryPageKeepsAnOpenQuestionsFuture: the page says which step it
+// was played to and of how many; before crash-gap's question that number
+// is the story's future (the story where s2 got the lock once had a move
+// more), so the disclosure rule keeps it: "of …" at the question, the
+// number once past it.
+func TestHistoryPageKeepsAnOpenQuestionsFuture(t *testing.T) {
+	b := embedded(t)
+	for _, c := range []struct {
+		step int
+		want string
+	}{{6, "played to step 6 of ?<"}, {7, "played to step 7 of 12<"}} {
+		pos := play.Position{Version: play.PositionVersion, Scene: "crash-gap", Seed: 5, Step: c.step}
+		var page strings.Builder
+		if _, err := History(context.Background(), &page, b, pos, false, time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(page.String(), c.want) {
+			i := strings.Index(page.String(), "played to")
+			t.Errorf("step %d: the page says %q, want %q", c.step, page.String()[max(i, 0):max(i, 0)+40], c.want)
+		}
+	}
+}

@@ -338,7 +338,13 @@ func (p *Player) draw() (string, frameLayout) {
 		if lp := p.LabPlace(); lp != nil && len(lp.Moves) == 0 {
 			end = labHandEnd(lp.Clients) // a story played by hand ends where the learner stops
 		}
-		bottom = append(bottom, views.TimelineTo(st, timelineMarks(p.Snap), p.Snap.Pos, "+"+sim.FormatDuration(p.Snap.Now), end, state, w))
+		// the core says how much of the schedule may be drawn: while the
+		// question is open, nothing past its move (play.Disclosure.Ahead)
+		marks := timelineMarks(p.Snap)
+		if n, more := p.Disclose(p.role).Drawn(len(marks)); more {
+			marks = append(marks[:n:n], views.MoreMark())
+		}
+		bottom = append(bottom, views.TimelineTo(st, marks, p.Snap.Pos, "+"+sim.FormatDuration(p.Snap.Now), end, state, w))
 	} else if p.Busy {
 		bottom = append(bottom, st.Dim.Render(p.spin.View()+" racing…"))
 	} else if l := p.endLine; l != nil && l() != "" {

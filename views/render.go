@@ -375,7 +375,14 @@ func Scoreboard(st Styles, props [3]Prop, width int) string {
 type Mark struct {
 	Glyph string // "●" a step, "~" time passing, "✗" a crash, "‖" a pause, "›" a wake-up
 	Label string
+	// More stands, last, for the moves the timeline may not draw yet (an
+	// open question's future): drawn "⋯", and the count reads "8/?" (not
+	// "…", which marks a line cut short).
+	More bool
 }
+
+// MoreMark is the mark that stands for the moves not drawn.
+func MoreMark() Mark { return Mark{Glyph: "⋯", More: true} }
 
 // Timeline draws the schedule, one glyph per move with a bar at the current
 // position (applied moves bright, the rest dim), then the position, the
@@ -391,9 +398,13 @@ func TimelineTo(st Styles, marks []Mark, pos int, now, end, state string, width 
 	if len(marks) == 0 {
 		return ansi.Truncate(fmt.Sprintf("%s t=%s  %s%s", st.Bold.Render("│"), now, end, state), width, "…")
 	}
+	total := fmt.Sprint(len(marks))
+	if marks[len(marks)-1].More {
+		total = "?"
+	}
 	var b strings.Builder
 	for i, m := range marks {
-		if i == pos {
+		if i == pos && !m.More {
 			b.WriteString(st.Bold.Render("│"))
 		}
 		if i < pos {
@@ -406,10 +417,10 @@ func TimelineTo(st Styles, marks []Mark, pos int, now, end, state string, width 
 		b.WriteString(st.Bold.Render("│"))
 	}
 	next := end
-	if pos < len(marks) {
+	if pos < len(marks) && !marks[pos].More {
 		next = "next: " + marks[pos].Label
 	}
-	line := fmt.Sprintf("%s %d/%d  t=%s  %s%s", b.String(), pos, len(marks), now, next, state)
+	line := fmt.Sprintf("%s %d/%s  t=%s  %s%s", b.String(), pos, total, now, next, state)
 	return ansi.Truncate(line, width, "…")
 }
 

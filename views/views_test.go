@@ -83,10 +83,16 @@ func TestWrapKeepsRows(t *testing.T) {
 }
 
 func TestTimeline(t *testing.T) {
-	marks := []Mark{{"●", "A acquires"}, {"‖", "A pauses"}, {"~", "wait 35s"}}
+	marks := []Mark{{Glyph: "●", Label: "A acquires"}, {Glyph: "‖", Label: "A pauses"}, {Glyph: "~", Label: "wait 35s"}}
 	got := Timeline(ASCII(), marks, 2, "+0.000s", "", 80)
 	if !strings.HasPrefix(got, "●‖│~ 2/3") || !strings.Contains(got, "next: wait 35s") {
 		t.Fatalf("timeline %q", got)
+	}
+	// an open question's future: the moves after it are one "⋯", and
+	// their number is not given
+	got = Timeline(ASCII(), append(marks[:2:2], MoreMark()), 1, "+0.000s", "", 80)
+	if !strings.HasPrefix(got, "●│‖⋯ 1/?") || !strings.Contains(got, "next: A pauses") {
+		t.Fatalf("timeline with its future hidden %q", got)
 	}
 }
 

@@ -22,7 +22,10 @@ import (
 // one HTML file for a browser, naming the scene, the story and the three
 // verdicts, around porcupine's visualisation with the story's faults as
 // annotations. It returns the report the page shows. A quiz scene has no
-// history: that is an error.
+// history: that is an error. At or before the story's open question the
+// page holds what the disclosure rule holds (play.Disclose, the History
+// role): no verdict, no porcupine view (historyWaits), no length; the
+// report is then empty.
 func History(ctx context.Context, w io.Writer, b *sim.Backend, pos play.Position, end bool, timeout time.Duration) (check.Report, error) {
 	sc := scenes.Find(pos.Scene)
 	if sc == nil {
@@ -48,21 +51,32 @@ func History(ctx context.Context, w io.Writer, b *sim.Backend, pos play.Position
 	if s.Snap.Err != "" {
 		return check.Report{}, errors.New("reading keys back: " + s.Snap.Err)
 	}
+	// the page stands at the step played to: the disclosure rule says what
+	// it may show there. While the story's question is open there, the
+	// checker's verdicts, porcupine's view (its replies, its
+	// linearization points, each model's state, so the keys) and the
+	// story's length answer it, as the screen holds them
+	at := pos
+	at.Step = s.Snap.Pos
+	shown := play.Disclose(at, play.History)
+	about := historyAbout{Scene: sc.ID, Title: s.Text.Get("title"), Story: sc.Describe(s.Params), Seed: s.Seed,
+		Step: s.Snap.Pos, Steps: len(s.Snap.Moves), Porcupine: historyWaits}
+	if _, more := shown.Drawn(len(s.Snap.Moves)); more {
+		about.Ahead = true
+	}
+	if !shown.Checked || !shown.State {
+		if err := writeHistoryPage(w, about); err != nil {
+			return check.Report{}, err
+		}
+		return check.Report{}, nil
+	}
 	h := check.FromSnapshot(s.Snap)
 	var vis strings.Builder
 	if err := check.Visualize(&vis, h, timeout); err != nil {
 		return check.Report{}, err
 	}
+	about.Porcupine = vis.String()
 	rep := check.Check(h, timeout)
-	about := historyAbout{Scene: sc.ID, Title: s.Text.Get("title"), Story: sc.Describe(s.Params), Seed: s.Seed,
-		Step: s.Snap.Pos, Steps: len(s.Snap.Moves), Porcupine: vis.String()}
-	// the story's length is its future: while the question is open at the
-	// step played to, the disclosure rule keeps it (play.Disclosure.Ahead)
-	at := pos
-	at.Step = s.Snap.Pos
-	if _, more := play.Disclose(at, play.History).Drawn(len(s.Snap.Moves)); more {
-		about.Ahead = true
-	}
 	for _, f := range rep.Findings {
 		about.Verdicts = append(about.Verdicts, historyVerdict{Model: f.Model.Name, Short: f.Short(), Sentence: f.Sentence,
 			Broken: f.Result == check.NotLinearizable})
@@ -144,6 +158,10 @@ func writeHistoryPage(w io.Writer, a historyAbout) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// historyWaits stands in porcupine's frame while the question is open.
+const historyWaits = `<!doctype html><html lang="en"><meta charset="utf-8"><body style="font: 15px system-ui, sans-serif; color: #555; padding: 12px 20px">` +
+	`<p>The checked history waits for the answer to the story's question: its replies, the models' states and verdicts answer it. Write it from a step past the question.</p></body></html>`
 
 // The fixed parts of the history page, in the order writeHistoryPage
 // writes them between its values. The script fits porcupine's timeline to

@@ -124,9 +124,9 @@ func joinIDs[T ~string](xs []T) string {
 // broken hard, a character wider than w alone on its row.
 func wrapWords(text string, w int) string {
 	w = max(w, 1)
-	// ansi.Truncate's cut of invalid UTF-8 is not always a prefix of it
-	// (a stray byte came out twice): such a byte is shown as U+FFFD
-	text = strings.ToValidUTF8(text, "\uFFFD")
+	// invalid UTF-8 and control characters are shown, not sent as they
+	// are (a stray byte or ESC came out twice, see shownText)
+	text = shownText(text)
 	var b strings.Builder
 	b.Grow(len(text) + len(text)/max(w, 8) + 1)
 	for n, para := range strings.Split(text, "\n") {
@@ -148,22 +148,28 @@ func wrapWords(text string, w int) string {
 				b.WriteByte('\n')
 				line, lineW = t.word, tw
 			}
-			for lineW > w {
-				// a character wider than w (a CJK one, an emoji at w 1)
-				// goes alone on its row: cutting at w left it where it
-				// was, and the loop never ended
-				head := ansi.Truncate(line, w, "")
-				for k := w + 1; ansi.StringWidth(head) == 0 && k <= lineW; k++ {
-					head = ansi.Truncate(line, k, "")
+			for lineW > w && line != "" {
+				// broken hard at w, a grapheme at a time from the row's
+				// start: cutting with ansi.Truncate and measuring what was
+				// left at every row was quadratic in a long word's length.
+				// A character wider than w (a CJK one, an emoji at w 1)
+				// goes alone on its row, with what takes no column before
+				// it: cut at w it was left where it was, and the loop
+				// never ended.
+				cut, cols := 0, 0
+				for cut < len(line) {
+					g, gw := ansi.FirstGraphemeCluster(line[cut:], ansi.GraphemeWidth)
+					if cols+gw > w && cols > 0 {
+						break
+					}
+					cut, cols = cut+len(g), cols+gw
+					if cols >= w {
+						break
+					}
 				}
-				b.WriteString(head)
+				b.WriteString(line[:cut])
 				b.WriteByte('\n')
-				if rest, ok := strings.CutPrefix(line, head); ok {
-					line = rest // TruncateLeft doubled a byte of invalid UTF-8
-				} else {
-					line = ansi.TruncateLeft(line, ansi.StringWidth(head), "")
-				}
-				lineW = ansi.StringWidth(line)
+				line, lineW = line[cut:], lineW-cols
 			}
 		}
 		b.WriteString(line)

@@ -15,12 +15,14 @@ var narrowTexts = []string{
 	"漢", "a漢b", "ab漢cd 字", "👍🏽x", "\u200b漢", "  漢字 x",
 	"\xff\xfe abc", "\xe6\xbc", "abcdefghijkl", "SET k v PX 30000 漢",
 	"\t\tpause-half\r\n\f  deadlock-freedom 👍🏽👍🏽", "",
+	"000\x1b", "0000\x1b", "a\x1b[31mred\x1b[0m b", "\x07\v\x7f\u009b2J\x00",
 }
 
 // checkRows fails unless every row of out fits w columns (at least one),
 // or is one character wider than w alone (with what takes no column
-// before it), and out keeps every non-space byte of in (an invalid one as U+FFFD), in order, and
-// cuts inside no character of a valid in.
+// before it), and out keeps every non-space byte of in (an invalid one as U+FFFD, a
+// control as shownText shows it), in order, cuts inside no character of a valid in, and
+// holds no control character but \n.
 func checkRows(t *testing.T, in, out string, w int) {
 	t.Helper()
 	for _, row := range strings.Split(out, "\n") {
@@ -32,8 +34,17 @@ func checkRows(t *testing.T, in, out string, w int) {
 	if utf8.ValidString(in) && !utf8.ValidString(out) {
 		t.Errorf("width %d, %q: cut inside a character: %q", w, in, out)
 	}
-	if got, want := strings.Join(strings.Fields(out), ""), strings.Join(strings.Fields(strings.ToValidUTF8(in, "\uFFFD")), ""); got != want {
+	if got, want := strings.Join(strings.Fields(out), ""), strings.Join(strings.Fields(shownText(in)), ""); got != want {
 		t.Errorf("width %d, %q: kept %q, want %q", w, in, got, want)
+	}
+	if !utf8.ValidString(out) {
+		t.Errorf("width %d, %q: invalid UTF-8 out: %q", w, in, out)
+	}
+	for _, r := range out {
+		if r < 0x20 && r != '\n' || r >= 0x7f && r <= 0x9f {
+			t.Errorf("width %d, %q: control %U sent to the terminal: %q", w, in, r, out)
+			break
+		}
 	}
 }
 
@@ -52,6 +63,44 @@ func TestWrapWordsNarrow(t *testing.T) {
 	}
 	if got, want := wrapWords("ab漢cd", 3), "ab\n漢c\nd"; got != want {
 		t.Errorf("wrapWords(ab漢cd, 3) = %q, want %q (the 漢 kept)", got, want)
+	}
+	// a stray ESC was taken for an escape sequence's start: "000\x1b" at
+	// width 1 came out as "0\x1b\n0\x1b\n0\x1b", "0000\x1b" at 3 as
+	// "000\x1b\n0\x1b" (FuzzWrapWords)
+	for _, c := range []struct {
+		in   string
+		w    int
+		want string
+	}{
+		{"000\x1b", 1, "0\n0\n0\n␛"},
+		{"000\x1b", 34, "000␛"},
+		{"0000\x1b", 3, "000\n0␛"},
+		{"0000\x1b", 2, "00\n00\n␛"},
+		{"a\x1b[31mred b", 40, "a␛[31mred b"},
+		{"x\x7f\u009b\x00 y\r\nz\tw", 40, "x␡\uFFFD␀ y\nz w"},
+	} {
+		if got := wrapWords(c.in, c.w); got != c.want {
+			t.Errorf("wrapWords(%q, %d) = %q, want %q", c.in, c.w, got, c.want)
+		}
+	}
+}
+
+// TestShownText: shownText shows every control character but \n, \t, \f
+// and \r (C0 as its control picture, DEL as ␡, C1 as U+FFFD) and invalid
+// UTF-8 as U+FFFD, and keeps every other text as it is.
+func TestShownText(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                         "",
+		"plain 漢 👍🏽 \uFFFD":        "plain 漢 👍🏽 \uFFFD",
+		"a\n\tb\f\rc":              "a\n\tb\f\rc",
+		"\x1b[2J":                  "␛[2J",
+		"\x00\x07\x08\v\x1f\x7f":   "␀␇␈␋␟␡",
+		"\u0080\u009b\u009f\u00a0": "\uFFFD\uFFFD\uFFFD\u00a0",
+		"\xff\xfe x \xc2":          "\uFFFD x \uFFFD",
+	} {
+		if got := shownText(in); got != want {
+			t.Errorf("shownText(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 

@@ -24,12 +24,12 @@ func TestHugeWindow(t *testing.T) {
 		// one session first, so that what the first costs the process once
 		// (the course's content, the embedded server's code) is not counted
 		warm := d.New(t).OpenLight(t, termtest.At{Story: code}, 80, 24)
-		warm.Wait(t, " 3/10 ")
+		warm.Wait(t, " 3/? ")
 		before := rssAfterGC(t)
 		var terms []*termtest.Light
 		for range n {
 			lt := d.New(t).OpenLight(t, termtest.At{Story: code}, 10000, 10000)
-			lt.Wait(t, " 3/10 ")
+			lt.Wait(t, " 3/? ")
 			terms = append(terms, lt)
 		}
 		for _, lt := range terms {
@@ -41,7 +41,7 @@ func TestHugeWindow(t *testing.T) {
 			if err := lt.Send("\x1b[C"); err != nil {
 				t.Fatal(err)
 			}
-			if !lt.Wait(t, " 4/10 ") {
+			if !lt.Wait(t, " 4/? ") {
 				t.FailNow()
 			}
 			// a frame draws at most every cell of MaxCols x MaxRows, each

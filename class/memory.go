@@ -2,7 +2,6 @@ package class
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sync"
 	"time"
@@ -148,10 +147,7 @@ func (h *Memory) Put(_ context.Context, code string, m Member) error {
 	}
 	// a copy of its own, as a Redis hub keeps: the caller's progress maps
 	// go on changing
-	m, err = copyOf(m)
-	if err != nil {
-		return err
-	}
+	m = m.Clone()
 	m.Row = "" // the class's matches keep it (Match)
 	r.members[m.ID] = m
 	h.changed(code)
@@ -173,13 +169,10 @@ func (h *Memory) SwapLead(_ context.Context, code string, prev int64, l Lead) (L
 	}
 	// with no place there (none yet, or one the hub lost) any move wins
 	if r.lead != nil && r.lead.Version != prev {
-		cur, err := copyOf(*r.lead)
-		return cur, false, err
+		return r.lead.Clone(), false, nil
 	}
 	l.Version, l.Seq = prev+1, prev+1
-	if l, err = copyOf(l); err != nil {
-		return Lead{}, false, err
-	}
+	l = l.Clone()
 	r.lead = &l
 	h.changed(code)
 	for w := range r.watchers {
@@ -201,10 +194,7 @@ func (h *Memory) Roster(_ context.Context, code string) ([]Member, error) {
 	// maps are shared: a reader gets copies
 	var out []Member
 	for _, m := range r.members {
-		c, err := copyOf(m)
-		if err != nil {
-			return nil, err
-		}
+		c := m.Clone()
 		migrate(&c)
 		out = append(out, c)
 	}
@@ -272,8 +262,7 @@ func (h *Memory) LeadOf(_ context.Context, code string) (Lead, bool, error) {
 	if err != nil || r.lead == nil {
 		return Lead{}, false, err
 	}
-	l, err := copyOf(*r.lead)
-	return l, err == nil, err
+	return r.lead.Clone(), true, nil
 }
 
 // Watch subscribes to the class's events; the instructor's place, if
@@ -293,7 +282,7 @@ func (h *Memory) Watch(ctx context.Context, code string) (*Watch, error) {
 	})
 	r.watchers[w] = struct{}{}
 	if r.lead != nil {
-		l, _ := copyOf(*r.lead) // it went through JSON once already
+		l := r.lead.Clone()
 		w.put(Event{Kind: KindLead, Lead: &l})
 	}
 	go func() {
@@ -304,15 +293,4 @@ func (h *Memory) Watch(ctx context.Context, code string) (*Watch, error) {
 		}
 	}()
 	return w, nil
-}
-
-// copyOf is v deep-copied through its JSON, the form a Redis hub keeps.
-func copyOf[T any](v T) (T, error) {
-	var out T
-	data, err := json.Marshal(v)
-	if err != nil {
-		return out, err
-	}
-	err = json.Unmarshal(data, &out)
-	return out, err
 }

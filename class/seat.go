@@ -89,9 +89,7 @@ func sit(ctx context.Context, hub Hub, code string, m Member, now func() time.Ti
 			}
 		}
 	}
-	if c, err := copyOf(m); err == nil {
-		m = c // the caller's progress maps are the caller's
-	}
+	m = m.Clone() // the caller's progress maps are the caller's
 	m.Prog = progress.Merge(prior, m.Prog)
 	m.Online, m.Seen = true, now()
 	m.V = RowVersion
@@ -165,10 +163,7 @@ func (s *Seat) Report(m Member) { s.ReportAs(m, !m.Following) }
 // ReportAs is Report with blind the Blind of an answer given at m's
 // place (see Answer.Blind and Part.PollHolds).
 func (s *Seat) ReportAs(m Member, blind bool) {
-	c, err := copyOf(m)
-	if err != nil {
-		return
-	}
+	c := m.Clone()
 	s.mu.Lock()
 	c.Prog = progress.Merge(s.prior, c.Prog)
 	c.ID, c.Name, c.Role, c.Online = s.row.ID, s.row.Name, s.row.Role, true
@@ -191,10 +186,7 @@ func (s *Seat) ReportAs(m Member, blind bool) {
 // is dropped, and the seat's watches get the winning place with Lost
 // set.
 func (s *Seat) Lead(l Lead) {
-	c, err := copyOf(l)
-	if err != nil {
-		return
-	}
+	c := l.Clone()
 	s.mu.Lock()
 	c.By = s.id
 	s.seen = l.Version

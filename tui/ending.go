@@ -6,6 +6,7 @@ import (
 
 	"locksim/play"
 	"locksim/scenes"
+	"locksim/views"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
@@ -64,7 +65,7 @@ func (a *session) endingText(e play.SceneEnding, w int) string {
 			if i > 0 {
 				b.WriteString("\n")
 			}
-			b.WriteString(st.Wrap(p, w, strings.Count(st.Plain.Width(max(w, 1)).Render(p), "\n")+1) + "\n")
+			b.WriteString(st.Wrap(p, w, views.Rows(p, max(w, 1))) + "\n")
 		}
 		b.WriteString("\n")
 	}
@@ -74,7 +75,7 @@ func (a *session) endingText(e play.SceneEnding, w int) string {
 	if len(e.References) > 0 {
 		b.WriteString(st.Bold.Render("references") + "\n")
 		for _, r := range e.References {
-			b.WriteString(st.Wrap(r.Title, w, strings.Count(st.Plain.Width(max(w, 1)).Render(r.Title), "\n")+1) + "\n")
+			b.WriteString(st.Wrap(r.Title, w, views.Rows(r.Title, max(w, 1))) + "\n")
 			if r.URL != "" {
 				for _, part := range chunks(r.URL, max(w-4, 8)) {
 					b.WriteString("    " + a.link(r.URL, part) + "\n")
@@ -99,7 +100,7 @@ func (a *session) endingNext(e play.SceneEnding, w int) string {
 		_, title := scenes.Heading(e.Next)
 		next = "next: " + e.Next + " · " + title + " (" + a.com.Keys.SceneNext.Help().Key + ")"
 	}
-	out := st.Accent.Render(st.Wrap(next, w, strings.Count(st.Plain.Width(max(w, 1)).Render(next), "\n")+1))
+	out := st.Accent.Render(st.Wrap(next, w, views.Rows(next, max(w, 1))))
 	var others []string
 	for _, way := range strings.Split(a.whatNext(), " · ") {
 		// the next scene, or the course's end, said above
@@ -108,7 +109,7 @@ func (a *session) endingNext(e play.SceneEnding, w int) string {
 		}
 	}
 	if more := strings.Join(others, " · "); more != "" {
-		out += "\n" + st.Dim.Render(st.Wrap(more, w, strings.Count(st.Plain.Width(max(w, 1)).Render(more), "\n")+1))
+		out += "\n" + st.Dim.Render(st.Wrap(more, w, views.Rows(more, max(w, 1))))
 	}
 	return out
 }

@@ -90,9 +90,8 @@ func (p *glossaryPage) draw(st views.Styles, w int) string {
 			b.WriteString("\n")
 		}
 		b.WriteString(st.Bold.Render(t.Word) + "\n")
-		meaning := st.Plain.Width(max(w-2, 1)).Render(t.Meaning)
-		for _, line := range strings.Split(meaning, "\n") {
-			b.WriteString("  " + strings.TrimRight(line, " ") + "\n")
+		for _, line := range strings.Split(views.Wrapped(t.Meaning, max(w-2, 1)), "\n") {
+			b.WriteString("  " + line + "\n")
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")

@@ -199,11 +199,7 @@ func (p *Player) about(st views.Styles, w int) string {
 		text += fmt.Sprintf("\nOn a live server this scene runs at ÷%d at most: its %s margin must stay at least %s on the wire.",
 			p.Scene.Shortest/scenes.MinWire, sim.FormatSpan(p.Scene.Shortest), sim.FormatSpan(scenes.MinWire))
 	}
-	lines := strings.Split(st.Plain.Width(max(w, 1)).Render(text), "\n")
-	for i := range lines {
-		lines[i] = strings.TrimRight(lines[i], " ")
-	}
-	out := strings.Join(lines, "\n")
+	out := views.Wrapped(text, max(w, 1))
 	// the core says which sources may be read now: while the question is
 	// open they wait for the answer (play.Scripts)
 	sc := p.Scripts(p.role)

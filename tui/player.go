@@ -359,7 +359,7 @@ func (p *Player) draw() (string, frameLayout) {
 	}
 	logH := h - len(joinLines(top)) - len(joinLines(bottom)) - 1
 	// a readout longer than its three rows takes rows the log leaves empty
-	need := strings.Count(st.Plain.Width(max(w, 1)).Render(views.Join(readout)), "\n") + 1
+	need := views.Rows(views.Join(readout), max(w, 1))
 	// (and two rows of a full log, which then scrolls: the readout is the lesson)
 	if free := logH - len(p.Snap.Events); need > 3 && !p.Asking && !p.notes && !wide {
 		// a taller screen than 80x24 gives its rows to the readout
@@ -562,5 +562,5 @@ func (p *Player) scrollLog(d int) {
 // notesRows is how many rows the speaker notes take at width w: measured
 // only when they are on screen.
 func (p *Player) notesRows(st views.Styles, w int) int {
-	return strings.Count(st.Plain.Width(max(w, 1)).Render(p.Notes(p.role)), "\n") + 1
+	return views.Rows(p.Notes(p.role), max(w, 1))
 }

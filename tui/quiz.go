@@ -153,6 +153,6 @@ func (p *Quiz) scorePage(st views.Styles, w, rows int) []string {
 // wrapped is s wrapped to w columns, in at most rows lines (the last one
 // cut with … if it needs more), with no empty lines after it.
 func wrapped(st views.Styles, s string, w, rows int) []string {
-	n := strings.Count(st.Plain.Width(max(w, 1)).Render(s), "\n") + 1
+	n := views.Rows(s, max(w, 1))
 	return strings.Split(st.Wrap(s, w, min(n, max(rows, 1))), "\n")
 }

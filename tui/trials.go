@@ -346,7 +346,7 @@ func (t *Trials) withNotes(st views.Styles, rows []string, both bool, w, h int) 
 		notes = append(notes, strings.Join(strings.Fields(t.text.Get("trials-anomalies")), " "))
 	}
 	note := strings.Join(notes, "\n")
-	need := strings.Count(st.Plain.Width(max(w, 1)).Render(note), "\n") + 1
+	need := views.Rows(note, max(w, 1))
 	lines := func() int { return len(strings.Split(strings.Join(rows, "\n"), "\n")) }
 	if free := h - 1 - lines(); need > free && len(rows) > 2 {
 		// the intro (row 1) and the blank line before the table

@@ -275,8 +275,8 @@ func Rule(st Styles, label string, width int) string {
 
 // Wrap wraps text to width and keeps at most rows lines.
 func (st Styles) Wrap(text string, width, rows int) string {
-	w := unjoin(st.Plain.Width(max(width, 1)).Render(Join(text)))
-	lines := strings.Split(w, "\n")
+	// as st.Plain.Width(width).Render wraps, without its padding (wrap.go)
+	lines := strings.Split(unjoin(wrap(Join(text), width)), "\n")
 	if len(lines) > rows {
 		lines = lines[:rows]
 		lines[rows-1] = ansi.Truncate(strings.TrimRight(lines[rows-1], " "), width-1, "") + "…"

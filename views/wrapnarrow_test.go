@@ -16,9 +16,9 @@ var narrowTexts = []string{
 	"\t\tpause-half\n  deadlock-freedom 👍🏽👍🏽", "",
 }
 
-// checkWrap fails unless Wrap of s gives rows rows, each within width
+// checkNarrowWrap fails unless Wrap of s gives rows rows, each within width
 // columns (at least one) or one character wider than width alone.
-func checkWrap(t *testing.T, s string, width, rows int) {
+func checkNarrowWrap(t *testing.T, s string, width, rows int) {
 	t.Helper()
 	out := ASCII().Wrap(s, width, rows)
 	got := strings.Split(out, "\n")
@@ -39,8 +39,8 @@ func checkWrap(t *testing.T, s string, width, rows int) {
 func TestWrapNarrow(t *testing.T) {
 	for _, s := range narrowTexts {
 		for w := -2; w <= 6; w++ {
-			checkWrap(t, s, w, 3)
-			checkWrap(t, s, w, 12)
+			checkNarrowWrap(t, s, w, 3)
+			checkNarrowWrap(t, s, w, 12)
 		}
 	}
 }
@@ -52,6 +52,6 @@ func FuzzWrap(f *testing.F) {
 		f.Add(s, i%4, 3)
 	}
 	f.Fuzz(func(t *testing.T, s string, w, rows int) {
-		checkWrap(t, s, w%11-1, 1+(rows%8+8)%8)
+		checkNarrowWrap(t, s, w%11-1, 1+(rows%8+8)%8)
 	})
 }

@@ -206,7 +206,9 @@ var stallMs = regexp.MustCompile(`the server took ([0-9]+) ms to answer`)
 
 // stepLateness is how far the live run's story commands ran from the
 // embedded run's story times, at most, each with the round trip the log
-// noted as a stall (the server may run a command anywhere in it).
+// noted as a stall (the server may run a command anywhere in it), up to
+// and including the first whose reply differs: past it the two runs tell
+// different stories, whose commands pair up by chance.
 func stepLateness(live, emb sim.Snapshot) time.Duration {
 	type cmd struct{ at, took time.Duration }
 	commands := func(s sim.Snapshot) []cmd {
@@ -222,8 +224,17 @@ func stepLateness(live, emb sim.Snapshot) time.Duration {
 		return out
 	}
 	l, e := commands(live), commands(emb)
+	n := min(len(l), len(e))
+	if got, want := storyReplies(live), storyReplies(emb); len(got) == len(l) && len(want) == len(e) {
+		for i := range n {
+			if got[i] != want[i] {
+				n = i + 1
+				break
+			}
+		}
+	}
 	var most time.Duration
-	for i := range min(len(l), len(e)) {
+	for i := range n {
 		most = max(most, (l[i].at-e[i].at).Abs()+l[i].took)
 	}
 	return most

@@ -69,32 +69,50 @@ func TestLiveSteppingHoldsTheClock(t *testing.T) {
 			t.Parallel()
 			shortest := scenes.Find(c.id).Shortest
 			scale := max(4, int(shortest/(500*time.Millisecond)))
-			// A step runs in real time: a machine that stalls it longer
-			// than half the story's margin (its commands that much later
-			// of story time than the embedded server's, or a round trip
-			// that long) has carried a command across a deadline the story
-			// keeps clear of. Such a stepping proves nothing either way and
-			// is stepped again, up to three times.
-			for try := 1; ; try++ {
+			untilJudged(t, shortest, func() (string, time.Duration) {
 				live, emb := stepHeld(t, url, admin, c.id, c.presses, scale)
-				got, want := storyReplies(live.pl.Snap), storyReplies(emb.pl.Snap)
-				if strings.Join(got, "\n") == strings.Join(want, "\n") {
-					return
-				}
-				late := stepLateness(live.pl.Snap, emb.pl.Snap)
-				if late < shortest/2 {
-					t.Errorf("live replies differ from the embedded server's (its commands at most %s late of story time):\n%s\n--- embedded ---\n%s",
-						sim.FormatDuration(late), strings.Join(got, "\n"), strings.Join(want, "\n"))
-					return
-				}
-				if try == 3 {
-					t.Skipf("three steppings were stalled past half the %s margin: the machine is too loaded to judge", sim.FormatDuration(shortest))
-				}
-				t.Logf("try %d: a command ran %s late of story time, more than half the %s margin: stepping again",
-					try, sim.FormatDuration(late), sim.FormatDuration(shortest))
-			}
+				return replyDiff(live.pl.Snap, emb.pl.Snap), stepLateness(live.pl.Snap, emb.pl.Snap)
+			})
 		})
 	}
+}
+
+// untilJudged steps a story live beside the embedded server by step, which
+// returns how the live stepping differs ("" when it does not) and how late
+// of the embedded story times its commands ran (stepLateness). A step runs
+// in real time: a machine that stalls it longer than half the story's
+// margin (its commands that much later of story time than the embedded
+// server's, or a round trip that long) has carried a command across a
+// deadline the story keeps clear of. Such a stepping proves nothing either
+// way and is stepped again, up to three times, then skipped; a difference
+// with less lateness fails. As TestSameOnEveryServer judges a live play.
+func untilJudged(t *testing.T, margin time.Duration, step func() (diff string, late time.Duration)) {
+	t.Helper()
+	for try := 1; ; try++ {
+		diff, late := step()
+		if diff == "" {
+			return
+		}
+		if late < margin/2 {
+			t.Errorf("%s\n(its commands at most %s late of story time)", diff, sim.FormatDuration(late))
+			return
+		}
+		if try == 3 {
+			t.Skipf("three steppings were stalled past half the %s margin: the machine is too loaded to judge", sim.FormatDuration(margin))
+		}
+		t.Logf("try %d: a command ran %s late of story time, more than half the %s margin: stepping again\n%s",
+			try, sim.FormatDuration(late), sim.FormatDuration(margin), diff)
+	}
+}
+
+// replyDiff says how the live run's story replies differ from the
+// embedded run's, "" when they agree.
+func replyDiff(live, emb sim.Snapshot) string {
+	got, want := storyReplies(live), storyReplies(emb)
+	if strings.Join(got, "\n") == strings.Join(want, "\n") {
+		return ""
+	}
+	return "live replies differ from the embedded server's:\n" + strings.Join(got, "\n") + "\n--- embedded ---\n" + strings.Join(want, "\n")
 }
 
 // stepHeld opens story id (after presses) on a live server at scale and on
@@ -188,7 +206,9 @@ var stallMs = regexp.MustCompile(`the server took ([0-9]+) ms to answer`)
 
 // stepLateness is how far the live run's story commands ran from the
 // embedded run's story times, at most, each with the round trip the log
-// noted as a stall (the server may run a command anywhere in it).
+// noted as a stall (the server may run a command anywhere in it), up to
+// and including the first whose reply differs: past it the two runs tell
+// different stories, whose commands pair up by chance.
 func stepLateness(live, emb sim.Snapshot) time.Duration {
 	type cmd struct{ at, took time.Duration }
 	commands := func(s sim.Snapshot) []cmd {
@@ -204,8 +224,17 @@ func stepLateness(live, emb sim.Snapshot) time.Duration {
 		return out
 	}
 	l, e := commands(live), commands(emb)
+	n := min(len(l), len(e))
+	if got, want := storyReplies(live), storyReplies(emb); len(got) == len(l) && len(want) == len(e) {
+		for i := range n {
+			if got[i] != want[i] {
+				n = i + 1
+				break
+			}
+		}
+	}
 	var most time.Duration
-	for i := range min(len(l), len(e)) {
+	for i := range n {
 		most = max(most, (l[i].at-e[i].at).Abs()+l[i].took)
 	}
 	return most

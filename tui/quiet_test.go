@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"locksim/play"
+	"locksim/scenes"
 	"locksim/sim"
 	"locksim/sim/simtest"
 	"locksim/transcript"
@@ -302,15 +303,34 @@ func scores(s sim.Snapshot) map[string]int64 {
 // story's clock (which runs only while a step runs), and the replies agree.
 func TestLiveHoldKeepsDeadlines(t *testing.T) {
 	t.Parallel()
+	url := simtest.StartRedis(t)
+	// the story runs in real time inside a step, where its margin is the
+	// story's (claim-lease's 5 s, 250 ms of wire at ÷20): a stall past
+	// half of it excuses a difference, as in TestLiveSteppingHoldsTheClock
+	untilJudged(t, scenes.Find("claim-lease").Shortest, func() (string, time.Duration) {
+		live, emb, diff := stepDeadlines(t, url)
+		if diff == "" {
+			diff = replyDiff(live.pl.Snap, emb.pl.Snap)
+		}
+		return diff, stepLateness(live.pl.Snap, emb.pl.Snap)
+	})
+}
+
+// stepDeadlines steps claim-lease to its end on the live server at url at
+// ÷20 and on the embedded one, checking after each step that the hold
+// moved the deadlines on and that each still gives the embedded lease. It
+// stops early, saying how, when the two active sets differ.
+func stepDeadlines(t *testing.T, url string) (live, emb *App, diff string) {
+	t.Helper()
 	const scale = 20
-	b, err := sim.OpenLive(context.Background(), simtest.StartRedis(t), simtest.LiveOptions(scale))
+	b, err := sim.OpenLive(context.Background(), url, simtest.LiveOptions(scale))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close(context.Background()) })
 	stepStart := time.Now() // opening the scene may hold the clock already
-	live := openScene(t, b, "claim-lease", 1, 80, 24, "")
-	emb := openScene(t, embedded(t), "claim-lease", 1, 80, 24, "")
+	live = openScene(t, b, "claim-lease", 1, 80, 24, "")
+	emb = openScene(t, embedded(t), "claim-lease", 1, 80, 24, "")
 	// 1.5 s held is 30 s of story at ÷20: unheld, every deadline would
 	// move that much nearer at each step
 	const pause = 1500 * time.Millisecond
@@ -350,7 +370,7 @@ func TestLiveHoldKeepsDeadlines(t *testing.T) {
 		}
 		got, want := leaseRead(live.pl.Snap), leaseRead(emb.pl.Snap)
 		if len(got) != len(want) {
-			t.Fatalf("step %d: active set live %v, embedded %v", live.pl.Snap.Pos, got, want)
+			return live, emb, fmt.Sprintf("step %d: active set live %v, embedded %v", live.pl.Snap.Pos, got, want)
 		}
 		for id, w := range want {
 			if _, ok := since[id]; !ok {
@@ -370,7 +390,5 @@ func TestLiveHoldKeepsDeadlines(t *testing.T) {
 	if n := len(live.pl.Snap.Moves); live.pl.Snap.Pos != n || emb.pl.Snap.Pos != n {
 		t.Errorf("the story should have played to its end (%d): live at %d, embedded at %d", n, live.pl.Snap.Pos, emb.pl.Snap.Pos)
 	}
-	if got, want := storyReplies(live.pl.Snap), storyReplies(emb.pl.Snap); strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("live replies differ from the embedded server's:\n%s\n--- embedded ---\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	return live, emb, ""
 }

@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"slices"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -410,8 +410,10 @@ func (t *lane) one(ctx context.Context, v Variant, n int) (outcome, error) {
 		return o, err
 	}
 	ev := tr.events
-	// the ledger reads events in the order they were sent
-	slices.SortStableFunc(ev, func(a, b sim.Event) int { return int(a.At - b.At) })
+	// the ledger reads events in the order they were sent (sort.SliceStable,
+	// not slices.SortStableFunc: shared code, not a stable sort compiled
+	// for this struct alone)
+	sort.SliceStable(ev, func(i, j int) bool { return ev[i].At < ev[j].At })
 	for i := range ev {
 		ev[i].Seq = i
 		if ev[i].Lost {

@@ -1,9 +1,9 @@
 package scenes
 
 import (
+	"sort"
 	"time"
 
-	"cmp"
 	"context"
 	"slices"
 
@@ -77,21 +77,18 @@ func fireAll(ctx context.Context, r *sim.Run) {
 // it ran first can have found the key absent. Among the refused ones the
 // replies say nothing about order, so the log does not pretend to.
 func serverOrder(results []race.Result) []int {
-	idx := make([]int, len(results))
-	for i := range idx {
-		idx[i] = i
-	}
 	won := func(r race.Result) bool { return r.Err == nil && r.Val == "OK" }
-	slices.SortStableFunc(idx, func(a, b int) int {
-		ra, rb := results[a], results[b]
-		if won(ra) != won(rb) {
-			if won(ra) {
-				return -1
-			}
-			return 1
+	idx := make([]int, 0, len(results))
+	for i, r := range results {
+		if won(r) {
+			idx = append(idx, i)
 		}
-		return cmp.Compare(a, b)
-	})
+	}
+	for i, r := range results {
+		if !won(r) {
+			idx = append(idx, i)
+		}
+	}
 	return idx
 }
 
@@ -142,6 +139,8 @@ func sequence(actors []*sim.Actor, order []string) []int {
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(rank(a), rank(b)) })
+	// sort.SliceStable, not slices.SortStableFunc: shared code, not a
+	// stable sort compiled for []int alone
+	sort.SliceStable(idx, func(i, j int) bool { return rank(idx[i]) < rank(idx[j]) })
 	return idx
 }

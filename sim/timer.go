@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"slices"
+	"sort"
 	"time"
 )
 
@@ -68,11 +69,13 @@ func (r *Run) Timers(actor string) []string {
 
 func (r *Run) sortedTimers() []*timer {
 	ts := slices.Clone(r.timers)
-	slices.SortStableFunc(ts, func(a, b *timer) int {
-		if a.due != b.due {
-			return int(a.due - b.due)
+	// sort.Slice, not slices.SortStableFunc: shared code, not a stable sort
+	// compiled for this type (due and seq order every pair: no two are equal)
+	sort.Slice(ts, func(i, j int) bool {
+		if ts[i].due != ts[j].due {
+			return ts[i].due < ts[j].due
 		}
-		return a.seq - b.seq
+		return ts[i].seq < ts[j].seq
 	})
 	return ts
 }

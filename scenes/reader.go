@@ -215,6 +215,11 @@ func (r reader) releaseRound(i int, vars map[string]string) (string, bool) {
 		}
 		what := r.v.L.Reads[j].What
 		failed = failed || what == ledger.NodeFailed
+		if why, ok := notSentWhy(e); ok {
+			// as the log has it: the command never left the client
+			parts = append(parts, r.fill("round-not-sent", map[string]string{"node": e.Node, "why": why}))
+			continue
+		}
 		parts = append(parts, r.fill("round-"+string(what), map[string]string{"node": e.Node}))
 	}
 	if len(parts) < 2 {

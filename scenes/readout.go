@@ -129,11 +129,16 @@ func (r reader) state(a sim.Actor, b ledger.Belief) (string, say.Tone) {
 		if e.Step == "begin" {
 			return "clock read: t0", say.Plain
 		}
+		if j := r.missedBefore(r.index(e)); j >= 0 {
+			// a release step after a failed count sends nothing: the
+			// count's release already went out, and the card keeps it
+			return r.missedCard(j), say.Warn
+		}
 		return "done", say.Dim
 	case ledger.NodeReleased, ledger.NodeRelTaken, ledger.NodeRelGone:
 		return "released on " + e.Node, say.Plain
 	case ledger.QuorumMissed:
-		return "no lock: " + itoa(int64(e.Op.Votes)) + "/" + itoa(int64(e.Op.Of)), say.Warn
+		return r.missedCard(r.index(e)), say.Warn
 	case ledger.PeekFree:
 		return "GET (nil) · free", say.Plain
 	case ledger.PeekTaken:

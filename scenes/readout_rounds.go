@@ -44,28 +44,43 @@ func andList(names []string) string {
 // not answer"). It is "" when the step sent no release round.
 func (r reader) countRound(i int) string {
 	ev := r.v.Snap.Events
-	var order []ledger.What
-	nodes := map[ledger.What][]string{}
+	// grouped by the section that tells the reply, and a refused
+	// connection's reason as the log gives it
+	type group struct{ section, why string }
+	var order []group
+	nodes := map[group][]string{}
 	sent := 0
 	for j, e := range ev {
 		if e.Move != ev[i].Move || e.Actor != ev[i].Actor || !releasePart(e) {
 			continue
 		}
-		what := r.v.L.Reads[j].What
-		if _, seen := nodes[what]; !seen {
-			order = append(order, what)
+		g := group{section: "count-" + string(r.v.L.Reads[j].What)}
+		if why, ok := notSentWhy(e); ok {
+			g = group{"count-not-sent", why}
 		}
-		nodes[what] = append(nodes[what], e.Node)
+		if _, seen := nodes[g]; !seen {
+			order = append(order, g)
+		}
+		nodes[g] = append(nodes[g], e.Node)
 		sent++
 	}
 	if sent < 2 {
 		return ""
 	}
 	var groups []string
-	for _, what := range order {
-		groups = append(groups, r.fill("count-"+string(what), map[string]string{"nodes": andList(nodes[what])}))
+	for _, g := range order {
+		groups = append(groups, r.fill(g.section, map[string]string{"nodes": andList(nodes[g]), "why": g.why}))
 	}
 	return r.fill("count-round", map[string]string{"of": itoa(int64(sent)), "groups": strings.Join(groups, "; ")})
+}
+
+// notSentWhy is the reason the log gives for a command that never reached
+// its node ("connection refused"), and whether e is one.
+func notSentWhy(e sim.Event) (string, bool) {
+	if !e.NotSent() {
+		return "", false
+	}
+	return strings.TrimPrefix(e.Reply, "not sent: "), true
 }
 
 // acquireRound is the nodes of the distributed acquire that event i is
@@ -109,4 +124,42 @@ func (r reader) releaseFailed(i int) []string {
 		}
 	}
 	return failed
+}
+
+// missedCard is the card of a failed Redlock count at event i: the count,
+// and the release it sent in the same step with the nodes where that
+// failed ("no lock 2/5 · release: C,D,E failed", within a card's 36 columns).
+func (r reader) missedCard(i int) string {
+	e := r.v.Snap.Events[i]
+	count := itoa(int64(e.Op.Votes)) + "/" + itoa(int64(e.Op.Of))
+	last := -1
+	for j, x := range r.v.Snap.Events {
+		if x.Move == e.Move && x.Actor == e.Actor && releasePart(x) {
+			last = j
+		}
+	}
+	if last < 0 {
+		return "no lock: " + count
+	}
+	if failed := r.releaseFailed(last); len(failed) > 0 {
+		return "no lock " + count + " · release: " + strings.Join(failed, ",") + " failed"
+	}
+	return "no lock " + count + " · release sent"
+}
+
+// missedBefore is the actor's failed Redlock count that event i, a note
+// of a later step, follows with nothing of the actor's between but that
+// count's release; -1 if none.
+func (r reader) missedBefore(i int) int {
+	ev, reads := r.v.Snap.Events, r.v.L.Reads
+	for j := i - 1; j >= 0; j-- {
+		switch {
+		case ev[j].Actor != ev[i].Actor || ev[j].Move < 0:
+		case reads[j].What == ledger.QuorumMissed:
+			return j
+		case !releasePart(ev[j]):
+			return -1
+		}
+	}
+	return -1
 }

@@ -71,7 +71,15 @@ func buildRedlock(story string) sim.Script {
 	}
 	steps = append(steps,
 		sim.Step{Label: "count", Run: func(x *sim.Exec) { x.RedlockCount(redKey, redKey, redTTL, redNodes, redTimeout) }},
-		sim.Step{Label: "release", Run: sim.IfHolding(func(x *sim.Exec) { x.RedlockRelease(redKey, redKey, redNodes, redTimeout) })},
+		sim.Step{Label: "release", Run: func(x *sim.Exec) {
+			if !x.Actor().Holds {
+				// a failed count already tried its release on every
+				// node, in the count's own step: nothing more goes out
+				x.Note(x.Actor().Name + " holds no lock: it tried its release when it counted")
+				return
+			}
+			x.RedlockRelease(redKey, redKey, redNodes, redTimeout)
+		}},
 	)
 	acquire := func(c string) []sim.Move {
 		ms := []sim.Move{sim.Labeled(c, c+" begins")}

@@ -74,6 +74,9 @@ func courseFlags(fs *flag.FlagSet, c *config) {
 	fs.Func("scenes", "", func(v string) error {
 		for _, id := range strings.Split(v, ",") {
 			id = strings.TrimSpace(id)
+			if id == "" {
+				return fmt.Errorf("the list %q has an empty entry: name the scenes between commas (locksim -list shows them)", v)
+			}
 			if scenes.Find(id) == nil {
 				return fmt.Errorf("unknown scene %q (locksim -list shows them)", id)
 			}

@@ -88,13 +88,17 @@ type Disclosure struct {
 }
 
 // Drawn is how many of a schedule's n moves the timeline may draw under
-// d, and whether more follow that it may not (the timeline draws "⋯"
-// and "8/?" rather than their marks and number).
+// d, and whether the rest is withheld (the timeline draws "⋯" and "8/?"
+// rather than their marks and number). While the question is open it is
+// withheld whatever the story's length: a story whose question stands
+// before its last move would otherwise draw its whole bar and "7/7", so
+// tell that nothing follows (timeout's "6/7" did, where every other
+// scene said "N/?").
 func (d Disclosure) Drawn(n int) (int, bool) {
-	if d.Ahead < 0 || d.Ahead >= n {
+	if d.Ahead < 0 {
 		return n, false
 	}
-	return d.Ahead, true
+	return min(d.Ahead, n), true
 }
 
 // standing is where a story stands with respect to its question.

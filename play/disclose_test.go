@@ -39,6 +39,23 @@ func TestDiscloseRule(t *testing.T) {
 		if d.Open != c.open || d.State != c.state || d.Checked != c.checked || d.Answer != c.answer || d.Key != c.key || d.Ahead != c.ahead {
 			t.Errorf("%s: got %+v; want open %v, state %v, checked %v, answer %v, key %v, ahead %d", c.name, d, c.open, c.state, c.checked, c.answer, c.key, c.ahead)
 		}
+		// the timeline of a 12-move story, and of one whose question
+		// stands before its last move (timeout's): while the question is
+		// open the count is withheld whatever the length ("N/?", "⋯"),
+		// else a story ending at its question tells that nothing follows
+		for _, moves := range []int{12, c.s.at + 1} {
+			if moves <= 0 {
+				continue
+			}
+			n, more := d.Drawn(moves)
+			want := moves
+			if c.ahead >= 0 {
+				want = min(c.ahead, moves)
+			}
+			if n != want || more != (c.ahead >= 0) {
+				t.Errorf("%s: Drawn(%d) = %d, %v; want %d, %v", c.name, moves, n, more, want, c.ahead >= 0)
+			}
+		}
 	}
 }
 

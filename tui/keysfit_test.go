@@ -69,8 +69,11 @@ func TestKeysPageLegendOnlyShownMarks(t *testing.T) {
 		id, presses string
 		want, not   []string
 	}{
-		{"race", "1", []string{"properties: ✓ held"}, []string{"timeline:", "log: !"}},
-		{"gc-pause", "n", []string{"timeline: ● a step", "properties: ✓ held", "log: ! a fault"}, nil},
+		// (openScene asks no question: its legend has no ⋯, see
+		// TestKeysPageLegendHiddenMoves)
+		{"race", "1", []string{"properties: ✓ held"}, []string{"timeline:", "log: !", "⋯ N/?", "▸ selected", "⚠ warning", "thinks holder ✗"}},
+		{"gc-pause", "n", []string{"timeline: ● step", "properties: ✓ held", "log: ! a fault",
+			"▸ selected client", "⚠ warning", "thinks holder ✗"}, nil},
 	} {
 		a := openScene(t, b, c.id, 1, 80, 24, c.presses+"?")
 		page := a.View()
@@ -86,6 +89,30 @@ func TestKeysPageLegendOnlyShownMarks(t *testing.T) {
 			if strings.Contains(page, n) {
 				t.Errorf("%s: the keys page's legend explains %q, a mark the scene never shows:\n%s", c.id, n, page)
 			}
+		}
+	}
+}
+
+// TestKeysPageLegendHiddenMoves: where the scene asks its question, the
+// bar hides the moves after it behind "⋯" and "N/?" (play.Disclosure.Drawn),
+// and the keys page says so; with predictions off it never does, and the
+// legend says nothing of it.
+func TestKeysPageLegendHiddenMoves(t *testing.T) {
+	t.Parallel()
+	for _, noQuiz := range []bool{false, true} {
+		a, err := NewCourse(embedded(t), Options{Scene: "gc-pause", Seed: 1, NoQuiz: noQuiz})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { a.Shutdown(context.Background()) })
+		drive(t, a, tea.WindowSizeMsg{Width: 80, Height: 24})
+		runCmd(t, a, a.Init())
+		drive(t, a, keys("n")...)
+		bar := strings.Contains(a.View(), "/?")
+		drive(t, a, keys("?")...)
+		page := a.View()
+		if bar == noQuiz || strings.Contains(page, "⋯ N/? till you answer") != bar {
+			t.Errorf("predictions off %v: the bar hides moves %v, the legend:\n%s", noQuiz, bar, page)
 		}
 	}
 }

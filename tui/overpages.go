@@ -127,12 +127,21 @@ func (p *helpPage) View() string {
 	// timeline and no fault in its log, only its properties
 	legend := []string{"properties: ✓ held  ✗ BROKEN  – absent  ○ not put to the test yet"}
 	if a.pl.Stepped() {
-		log := "log: ! a fault locksim injects (a crash, a pause) or its end (a wake-up)"
+		// terse rows, so redlock's instructor's keys page fits 80x24: the
+		// selected actor's log lines (▸), the warning line (⚠) and a card's
+		// "thinks holder ✗" (no crash there) share the log's and the
+		// properties' rows
+		log := "log: ! a fault (crash, pause) or its end (wake-up)  ▸ selected client  ⚠ warning"
 		if a.pl.Scene.Distributed {
 			// the nodes' faults too, and the links a client loses (next: c1 ✂ A)
-			log = "log: ! a fault or its end  ·  next: c1 ✂ A cuts c1 off node A, c1 ↔ A heals"
+			log = "log: ! fault or its end  ▸ selected  ⚠ warning  c1 ✂ A: c1 cut off A, ↔ heals"
 		}
-		legend = []string{"timeline: ● a step  ~ time passes  ✗ a crash  ‖ a pause  › a wake-up  │ now", legend[0], log}
+		line := "timeline: ● step ~ wait ✗ crash ‖ pause › wake-up │ now"
+		if a.pl.Predict && a.pl.Scene.Predict != nil {
+			// an open question hides the moves after its own (play.Disclosure.Drawn)
+			line += "  ⋯ N/? till you answer"
+		}
+		legend = []string{line, "properties: ✓ held ✗ BROKEN – absent ○ not yet tested  thinks holder ✗ wrongly", log}
 	}
 	if !a.pl.Sends() {
 		g := views.QuizGlyphs()

@@ -94,6 +94,12 @@ func TestTimeline(t *testing.T) {
 	if !strings.HasPrefix(got, "●│‖⋯ 1/?") || !strings.Contains(got, "next: A pauses") {
 		t.Fatalf("timeline with its future hidden %q", got)
 	}
+	// a question before the story's last move (timeout's): every move is
+	// drawn, but their number is still not given, nor that none follows
+	got = Timeline(ASCII(), append(marks[:3:3], MoreMark()), 2, "+0.000s", "", 80)
+	if !strings.HasPrefix(got, "●‖│~⋯ 2/?") || !strings.Contains(got, "next: wait 35s") {
+		t.Fatalf("timeline of a question at its last move %q", got)
+	}
 }
 
 func TestCutMiddleKeepsTheTail(t *testing.T) {

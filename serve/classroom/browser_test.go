@@ -60,7 +60,7 @@ func TestClassInChromium(t *testing.T) {
 
 	teacher, code := openClass(t, addr, teacherKey)
 	teacher.Send("/gc-pause\r")
-	teacher.WaitFor("Frozen while holding the lock", "0/10")
+	teacher.WaitFor("Frozen while holding the lock", " 0/")
 	teacher.Send("F")
 	teacher.WaitFor("the class is asked to follow")
 
@@ -127,7 +127,7 @@ func TestClassInChromium(t *testing.T) {
 		t.Fatalf("driving the page: %v; the terminal shows:\n%s", err, screen())
 	}
 	teacher.Send("...")
-	teacher.WaitFor("3/10", "Ask the room before the server answers")
+	teacher.WaitFor(" 3/", "Ask the room before the server answers")
 	if err := chromedp.Do(ctx,
 		shows("1-3 your prediction"),
 		typeKeys("2"),

@@ -34,7 +34,7 @@ func TestClassOverWeb(t *testing.T) {
 
 	teacher, code := openClass(t, addr, teacherKey)
 	teacher.Send("/gc-pause\r")
-	teacher.WaitFor("Frozen while holding the lock", "0/10")
+	teacher.WaitFor("Frozen while holding the lock", " 0/")
 	teacher.Send("F")
 	teacher.WaitFor("the class is asked to follow")
 
@@ -61,13 +61,13 @@ func TestClassOverWeb(t *testing.T) {
 	tab.Send("wen\r")
 	tab.WaitFor("the instructor asks the class to follow", "F follows")
 	tab.Send("F")
-	tab.WaitFor("following the instructor", "Frozen while holding the lock", "0/10")
+	tab.WaitFor("following the instructor", "Frozen while holding the lock", " 0/")
 
 	teacher.Send("...") // to the question
-	teacher.WaitFor("3/10", "Ask the room before the server answers")
-	tab.WaitFor("3/10", "following the instructor · 1-3 your prediction")
+	teacher.WaitFor(" 3/", "Ask the room before the server answers")
+	tab.WaitFor(" 3/", "following the instructor · 1-3 your prediction")
 	tab.Send("2")
-	tab.WaitFor("You predicted", "3/10")
+	tab.WaitFor("You predicted", " 3/")
 	teacher.Send("l")
 	teacher.WaitFor("1 of 1 answered", "wen", "predicted 2")
 	tab.Send("q")
@@ -75,7 +75,7 @@ func TestClassOverWeb(t *testing.T) {
 
 	navigate()
 	again := br.Open(t, base, "/ws/c/"+code, 100, 30)
-	s2 := again.WaitFor("following the instructor", "3/10")
+	s2 := again.WaitFor("following the instructor", " 3/")
 	if strings.Contains(s2, "Your name") {
 		t.Fatalf("the browser was asked its name again:\n%s", s2)
 	}
@@ -129,7 +129,7 @@ func TestProjectorTab(t *testing.T) {
 	}
 	tm.Send("l")
 	tm.Send("/gc-pause\r")
-	tm.WaitFor("Frozen while holding the lock", "0/10")
+	tm.WaitFor("Frozen while holding the lock", " 0/")
 	tm.Send("F")
 	tm.WaitFor("the class is asked to follow")
 
@@ -147,10 +147,10 @@ func TestProjectorTab(t *testing.T) {
 
 	route := "/ws" + strings.TrimPrefix(link[1], base)
 	projector := termtest.NewBrowser(t).Open(t, base, route, 120, 30)
-	projector.WaitFor("projector: following the instructor", "Frozen while holding the lock", "0/10")
+	projector.WaitFor("projector: following the instructor", "Frozen while holding the lock", " 0/")
 	tm.Send(".")
-	tm.WaitFor("1/10")
-	projector.WaitFor("1/10")
+	tm.WaitFor(" 1/")
+	projector.WaitFor(" 1/")
 
 	bad := termtest.NewBrowser(t).Open(t, base, "/ws/p/abcdefghjkmnpqrstuvw", 80, 24)
 	bad.WaitFor("this projector link is not one of this server's")

@@ -58,10 +58,11 @@ func TestRedlockThreeDownEndKeepsTheRelease(t *testing.T) {
 }
 
 // A release the log shows as "not sent: connection refused" is told in
-// the readout as not sent, never as "no reply".
+// the readout as not sent, never as "no reply" (the reason stays on the
+// log's line: with it, "2 down"'s readout took four rows at 80 columns).
 func TestRedlockRoundSaysNotSentAsTheLog(t *testing.T) {
 	got, _ := readoutAfter(t, "redlock", story("2 down"), "c1 releases")
-	want := "C 1 (its token, deleted); D not sent (connection refused); E not sent (connection refused)."
+	want := "C 1 (its token, deleted); D not sent; E not sent."
 	if !strings.Contains(flat(got), want) || strings.Contains(got, "no reply") {
 		t.Errorf("readout after c1's release in 2 down:\n%s\nwant %q", got, want)
 	}

@@ -36,7 +36,7 @@ import (
 //
 //	go test ./cli -run '^$' -bench Flood -benchtime 10x
 func BenchmarkFlood(b *testing.B) {
-	const students, flood, moves = 30, 100, 10
+	const students, flood = 30, 100
 	dir := b.TempDir()
 	teacher := termtest.NewKey(b)
 	if err := os.WriteFile(filepath.Join(dir, "instructors"), gossh.MarshalAuthorizedKey(teacher.PublicKey()), 0o600); err != nil {
@@ -64,7 +64,7 @@ func BenchmarkFlood(b *testing.B) {
 		// flood from one: the server's per-address accept limit (100 at
 		// once) is the flood's, not the class's
 		terms[i] = termtest.OpenLight(b, dialFrom(b, fmt.Sprintf("127.0.0.%d", 10+i), addr, fmt.Sprintf("s%d", i), termtest.NewKey(b)), 100, 30, "story "+code)
-		if !terms[i].Wait(b, fmt.Sprintf(" 0/%d  t=", moves)) {
+		if !terms[i].Wait(b, termtest.FencingBar(0)) {
 			b.FailNow()
 		}
 	}
@@ -73,16 +73,16 @@ func BenchmarkFlood(b *testing.B) {
 	steps := func() time.Duration {
 		latencies := termtest.Steps(b, terms, b.N, func(_, n int) (string, string) {
 			if n%2 == 1 {
-				return "\x1b[D", fmt.Sprintf(" 0/%d  t=", moves) // ←
+				return "\x1b[D", termtest.FencingBar(0) // ←
 			}
-			return "\x1b[C", fmt.Sprintf(" 1/%d  t=", moves) // →
+			return "\x1b[C", termtest.FencingBar(1) // →
 		})
 		// back to step 0 for the next round
 		if b.N%2 == 1 {
 			for _, lt := range terms {
 				lt.Mark()
 				_, _ = io.WriteString(lt.In, "\x1b[D")
-				lt.Wait(b, fmt.Sprintf(" 0/%d  t=", moves))
+				lt.Wait(b, termtest.FencingBar(0))
 			}
 		}
 		return termtest.Percentile(latencies, 95)

@@ -274,11 +274,9 @@ func (s *served) idle(b *testing.B, terms []*termtest.Light) (cpu, took time.Dur
 	return cpu, took, sent
 }
 
-// fencingMoves is the fencing story's moves with its default settings.
-const fencingMoves = 10
-
-// counter is the fencing story's step counter at step i, as it is drawn.
-func counter(i int) string { return fmt.Sprintf(" %d/%d  t=", i, fencingMoves) }
+// counter is the bar's step counter at step i of fencing, before its
+// question (termtest.FencingBar).
+func counter(i int) string { return termtest.FencingBar(i) }
 
 // openStudent connects a fresh key as user, gives the name the server
 // asks for, and opens the fencing story (ssh -t HOST story CODE) at

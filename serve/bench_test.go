@@ -47,7 +47,6 @@ func BenchmarkClass(b *testing.B) {
 	s, addr := testServer(b, Config{Clock: clock, MaxSessions: students + InstructorSlots})
 	empty := heapBytes()
 	terms := make([]*termtest.Light, students)
-	const moves = 10 // the fencing story's, with its default settings
 	for i := range terms {
 		key := termtest.NewKey(b)
 		pos := play.Position{Version: play.PositionVersion, Scene: "fencing", Seed: uint64(i + 1)}
@@ -56,16 +55,16 @@ func BenchmarkClass(b *testing.B) {
 		_ = stu.store.Save(progress.Progress{Place: place, Moment: progress.Moment{Scene: "fencing", Seed: pos.Seed}})
 		stu.SetName("")
 		terms[i] = termtest.OpenLight(b, termtest.Dial(b, addr, fmt.Sprintf("s%d", i), key), 100, 30, "")
-		terms[i].Wait(b, fmt.Sprintf(" 0/%d  t=", moves))
+		terms[i].Wait(b, termtest.FencingBar(0))
 	}
 	heap := heapBytes()
 
 	b.ResetTimer()
 	latencies := termtest.Steps(b, terms, b.N, func(_, n int) (string, string) {
 		if n%2 == 1 {
-			return "\x1b[D", fmt.Sprintf(" 0/%d  t=", moves) // ←
+			return "\x1b[D", termtest.FencingBar(0) // ←
 		}
-		return "\x1b[C", fmt.Sprintf(" 1/%d  t=", moves) // →
+		return "\x1b[C", termtest.FencingBar(1) // →
 	})
 	b.StopTimer()
 	b.ReportMetric(termtest.Millis(termtest.Percentile(latencies, 95)), "p95-ms")

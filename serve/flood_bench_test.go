@@ -53,7 +53,7 @@ func BenchmarkFloodFairness(b *testing.B) {
 			b.Fatal(err)
 		}
 		terms[i] = d.From(fmt.Sprintf("127.0.0.%d", i+2)).New(b).OpenLight(b, termtest.At{Story: code}, 100, 30)
-		if !terms[i].Wait(b, " 0/10  t=") {
+		if !terms[i].Wait(b, termtest.FencingBar(0)) {
 			b.FailNow()
 		}
 	}
@@ -61,9 +61,9 @@ func BenchmarkFloodFairness(b *testing.B) {
 	steps := func(from int) func(_, k int) (string, string) {
 		return func(_, k int) (string, string) {
 			if (from+k)%2 == 0 {
-				return "\x1b[C", " 1/10  t="
+				return "\x1b[C", termtest.FencingBar(1)
 			}
-			return "\x1b[D", " 0/10  t="
+			return "\x1b[D", termtest.FencingBar(0)
 		}
 	}
 	b.ResetTimer()

@@ -27,7 +27,6 @@ func BenchmarkWebClass(b *testing.B) {
 	base := serveWeb(b, s)
 	empty := heapBytes()
 	tabs := make([]*termtest.Light, students)
-	const moves = 10
 	var stepBytes int
 	for i := range tabs {
 		id := fmt.Sprintf("%032x", i+1) // an id cookie's form
@@ -39,7 +38,7 @@ func BenchmarkWebClass(b *testing.B) {
 		br := termtest.NewBrowser(b)
 		br.SetID(b, base, cookieName, id)
 		tabs[i] = br.OpenLight(b, base, "/ws/", 100, 30)
-		tabs[i].Wait(b, fmt.Sprintf(" 0/%d  t=", moves))
+		tabs[i].Wait(b, termtest.FencingBar(0))
 	}
 	heap := heapBytes()
 
@@ -61,9 +60,9 @@ func BenchmarkWebClass(b *testing.B) {
 			tick := time.NewTicker(time.Second)
 			defer tick.Stop()
 			for n := range b.N {
-				key, want := "\x1b[C", fmt.Sprintf(" 1/%d  t=", moves)
+				key, want := "\x1b[C", termtest.FencingBar(1)
 				if n%2 == 1 {
-					key, want = "\x1b[D", fmt.Sprintf(" 0/%d  t=", moves)
+					key, want = "\x1b[D", termtest.FencingBar(0)
 				}
 				lt.Mark()
 				sent := time.Now()

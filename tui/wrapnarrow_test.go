@@ -16,6 +16,7 @@ var narrowTexts = []string{
 	"\xff\xfe abc", "\xe6\xbc", "abcdefghijkl", "SET k v PX 30000 漢",
 	"\t\tpause-half\r\n\f  deadlock-freedom 👍🏽👍🏽", "",
 	"000\x1b", "0000\x1b", "a\x1b[31mred\x1b[0m b", "\x07\v\x7f\u009b2J\x00",
+	"ab\u200bcd", // a zero-width character right after a hard break
 }
 
 // checkRows fails unless every row of out fits w columns (at least one),
@@ -63,6 +64,12 @@ func TestWrapWordsNarrow(t *testing.T) {
 	}
 	if got, want := wrapWords("ab漢cd", 3), "ab\n漢c\nd"; got != want {
 		t.Errorf("wrapWords(ab漢cd, 3) = %q, want %q (the 漢 kept)", got, want)
+	}
+	// the rest of a row broken hard is the text after its head, byte for
+	// byte: cut again by columns (ansi.TruncateLeft) it lost the
+	// zero-width space after the cut, as it once doubled a stray byte
+	if got, want := wrapWords("ab\u200bcd", 2), "ab\n\u200bcd"; got != want {
+		t.Errorf("wrapWords(ab\u200bcd, 2) = %q, want %q (the zero-width space kept)", got, want)
 	}
 	// a stray ESC was taken for an escape sequence's start: "000\x1b" at
 	// width 1 came out as "0\x1b\n0\x1b\n0\x1b", "0000\x1b" at 3 as

@@ -60,8 +60,6 @@ func (h *deadHub) Put(ctx context.Context, code string, m Member) error {
 // answer kept in the roster and the poll; one that leaves is offline at
 // once; the instructor's and the projector's beats, one key, are apart.
 func TestPresence(t *testing.T) {
-	// its two sessions wait on the roster's one-second poll (Beat), a
-	// real ticker: the package's other tests run meanwhile
 	t.Parallel()
 	t.Run("memory", func(t *testing.T) {
 		simtest.QuickOnly(t)
@@ -115,31 +113,50 @@ func (rs rows) waitRow(t *testing.T, w *Watch, id, what string, ok func(Member) 
 	}
 }
 
+// send gives ch one tick, blocking until its loop takes it: a roster's
+// poll or a seat's beat, so the one before it is over (each loop takes its
+// next tick once it has done what the last one asked).
+func send(t *testing.T, ch chan time.Time, what string) {
+	t.Helper()
+	select {
+	case ch <- time.Now():
+	case <-within(t).Done():
+		t.Fatalf("%s took no tick", what)
+	}
+}
+
+// presence ticks the roster's poll and the seats' beats by hand (sit's
+// beats, watchRoster's polls), where a server ticks every Beat: each wait
+// is for the rows a poll puts, never for a ticker.
 func presence(t *testing.T, c *clock, a, b Hub) {
 	ctx := context.Background()
 	info, err := a.Open(ctx, "teacher-key")
 	if err != nil {
 		t.Fatal(err)
 	}
-	teacher, err := Sit(ctx, a, info.Code, Member{ID: "teacher-key", Name: "teacher", Role: Instructor}, c.now)
+	teacher, err := sit(ctx, a, info.Code, Member{ID: "teacher-key", Name: "teacher", Role: Instructor}, c.now, make(chan time.Time))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer teacher.Leave(ctx)
-	iw, err := teacher.WatchRoster()
+	polls := make(chan time.Time)
+	iw, err := teacher.watchRoster(polls)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer iw.Close()
+	// a poll, and one more that starts only once it is over
+	poll := func() { send(t, polls, "the roster's poll"); send(t, polls, "the roster's poll") }
 	teacher.Lead(Lead{Pos: gcPause(3)})
 
 	dying := &deadHub{Hub: b}
-	ann, err := Sit(ctx, dying, info.Code, Member{ID: "k1", Name: "ann", Role: Student}, c.now)
+	ann, err := sit(ctx, dying, info.Code, Member{ID: "k1", Name: "ann", Role: Student}, c.now, make(chan time.Time))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ann.Leave(ctx)
-	bob, err := Sit(ctx, b, info.Code, Member{ID: "k2", Name: "bob", Role: Student}, c.now)
+	bobBeats := make(chan time.Time)
+	bob, err := sit(ctx, b, info.Code, Member{ID: "k2", Name: "bob", Role: Student}, c.now, bobBeats)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,6 +170,7 @@ func presence(t *testing.T, c *clock, a, b Hub) {
 	// ann's server dies: no beat, no put from it after
 	dying.dead.Store(true)
 	c.advance(Gone + Beat)
+	poll()
 	m := seen.waitRow(t, iw, "k1", "ann offline", func(m Member) bool { return !m.Here(c.now()) })
 	if m.Pos.Prediction == nil || m.Pos.Prediction.Chosen != 2 {
 		t.Fatalf("ann's row lost her answer: %+v", m)
@@ -165,7 +183,11 @@ func presence(t *testing.T, c *clock, a, b Hub) {
 	if p.Answered != 1 || p.Guesses[2] != 1 {
 		t.Fatalf("the poll after ann's server died: %+v", p)
 	}
-	// bob beats on, as the clock goes
+	// bob beats on, as the clock goes: a beat, one more that starts once
+	// it is over, then a poll
+	send(t, bobBeats, "bob's seat")
+	send(t, bobBeats, "bob's seat")
+	poll()
 	seen.waitRow(t, iw, "k2", "bob online after the clock moved", func(m Member) bool { return m.Here(c.now()) })
 	bob.Leave(ctx)
 	seen.waitRow(t, iw, "k2", "bob offline at once", func(m Member) bool { return !m.Here(c.now()) })

@@ -352,14 +352,24 @@ func (s *Seat) Down() bool {
 // beat changed is put in the watch, so a row whose session's server died
 // goes offline within Gone, and a viewer never judges a row by an old put.
 func (s *Seat) WatchRoster() (*Watch, error) {
+	return s.watchRoster(nil)
+}
+
+// watchRoster is WatchRoster with the roster read at each time polls
+// brings (a test's, which sends one when it means the roster read), or
+// every Beat when polls is nil.
+func (s *Seat) watchRoster(polls <-chan time.Time) (*Watch, error) {
 	w, err := s.Watch()
 	if err != nil {
 		return nil, err
 	}
 	go func() {
 		defer func() { _ = recover() }() // a failure here ends the poll, never the server
-		t := time.NewTicker(Beat)
-		defer t.Stop()
+		if polls == nil {
+			t := time.NewTicker(Beat)
+			defer t.Stop()
+			polls = t.C
+		}
 		last := map[string]Member{}
 		for {
 			select {
@@ -367,7 +377,7 @@ func (s *Seat) WatchRoster() (*Watch, error) {
 				return
 			case <-s.ctx.Done():
 				return
-			case <-t.C:
+			case <-polls:
 			}
 			ms, err := s.hub.Roster(s.ctx, s.info.Code)
 			if err != nil {

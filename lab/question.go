@@ -37,19 +37,21 @@ type Question struct {
 // played, or never shows the property broken, it asks before the break's
 // last move with b's property as the only property offered.
 func (b *Break) Question(ctx context.Context) Question {
-	return b.question(ctx, b.Script())
+	q, _ := b.question(ctx, b.Script())
+	return q
 }
 
-// question is Question with b's story given.
-func (b *Break) question(ctx context.Context, script sim.Script) Question {
+// question is Question with b's story given, and the story as its play
+// ended (nil if it could not be played).
+func (b *Break) question(ctx context.Context, script sim.Script) (Question, *scenes.Played) {
 	q := Question{Move: lastMove(b), Choices: []Property{b.Property}}
-	broken, err := brokenAt(ctx, b, script)
+	broken, played, err := brokenAt(ctx, b, script)
 	if err != nil {
-		return q
+		return q, nil
 	}
 	j := slices.IndexFunc(broken, func(ps []Property) bool { return slices.Contains(ps, b.Property) }) - 1
 	if j < 0 {
-		return q
+		return q, played
 	}
 	// the player stops before the first move of that label (see
 	// scenes.Scene.PredictAt): the question is about that one, and if it
@@ -65,7 +67,7 @@ func (b *Break) question(ctx context.Context, script sim.Script) Question {
 			q.Choices = append(q.Choices, p)
 		}
 	}
-	return q
+	return q, played
 }
 
 // Answer is the index of the choice the ledger's broken properties make
@@ -99,25 +101,27 @@ func lastMove(b *Break) string {
 
 // brokenAt plays script, b's story, and lists the properties its ledger
 // shows broken at each position: before any move, then after each.
-func brokenAt(ctx context.Context, b *Break, script sim.Script) ([][]Property, error) {
+func brokenAt(ctx context.Context, b *Break, script sim.Script) ([][]Property, *scenes.Played, error) {
 	be, err := sim.OpenEmbedded()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer be.Close(ctx)
 	r := sim.NewRun(be, script, 1)
 	defer r.Close()
 	if err := r.Reset(ctx); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out [][]Property
+	var snap sim.Snapshot
 	for k := 0; k <= len(script.Moves); k++ {
 		if err := r.Seek(ctx, k); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		out = append(out, BrokenWithin(scenes.Fold(r.Snapshot(ctx)), b.Lock.Policy.TTL))
+		snap = r.Snapshot(ctx)
+		out = append(out, BrokenWithin(scenes.Fold(snap), b.Lock.Policy.TTL))
 	}
-	return out, nil
+	return out, &scenes.Played{Events: snap.Events, Moves: snap.Moves}, nil
 }
 
 // brokenAfter reports whether p is broken at any position after move at.
@@ -173,13 +177,16 @@ func (b *Break) VetScene(ctx context.Context) (*scenes.Scene, error) {
 // sceneOf is Scene with b's lock as compiled gives it.
 func (b *Break) sceneOf(compiled func() (*program, error)) *scenes.Scene {
 	build := b.build(compiled)
-	q := b.question(context.Background(), build(nil))
+	q, played := b.question(context.Background(), build(nil))
 	prop := b.Property
 	return &scenes.Scene{
 		ID:    SceneID,
 		Kind:  scenes.Story,
 		Wait:  b.Lock.Policy.TTL / 2,
 		Build: build,
+		// the play that found the question serves the story code's
+		// fingerprint too
+		Played: played,
 		Say: func(v scenes.Frame, s *scenes.Said) {
 			if slices.Contains(BrokenWithin(v.L, b.Lock.Policy.TTL), prop) {
 				s.Verdict = b.verdictAt(v.Snap.Pos >= len(v.Snap.Moves))

@@ -34,8 +34,8 @@ func TestImportGraph(t *testing.T) {
 		{"locksim/class", append(screen, "locksim/serve/...")},
 		// the gradebook reads the class's rows: no screen, no server
 		{"locksim/gradebook", append(screen, "locksim/serve/...", "locksim/cli")},
-		// the tests' SSH client: the program never reaches it
-		{"locksim", []string{"locksim/serve/termtest"}},
+		// the tests' SSH client and wrap checks: the program never reaches them
+		{"locksim", []string{"locksim/serve/termtest", "locksim/internal/wraptest"}},
 		{"locksim/cli", []string{"locksim/serve/termtest"}},
 		{"locksim/scenes/say", append(screen, "locksim/scenes", "locksim/sim", "locksim/play")},
 		{"locksim/views", []string{"locksim/scenes", "locksim/play", "locksim/tui", "locksim/sim"}},

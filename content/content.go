@@ -8,8 +8,9 @@
 // section uses fmt verbs: a "%" in the text is a literal percent sign.
 //
 // content/text/ledger.txt holds the sentences every scene shares: one per
-// reading of an event (granted, refused, released, ...). A scene's own file
-// overrides any of them by using the same section name.
+// reading of an event (granted, refused, released, ...); the files
+// ledger-<kind>.txt beside it hold more of them, one kind each (Shared).
+// A scene's own file overrides any of them by using the same section name.
 //
 // Text that only makes sense on the interactive screen (a key to press, "Step
 // with → or n", "(k)") is written between [[ and ]]. The screen's form (Load,
@@ -36,8 +37,44 @@ var files embed.FS
 // Text is one scene's sections by name.
 type Text map[string]string
 
-// Shared is the name of the file of sentences every scene shares.
+// Shared is the name of the sentences every scene shares: the text of
+// the files ledger.txt and ledger-<kind>.txt (sharedFile), each section
+// in one of them only.
 const Shared = "ledger"
+
+// sharedFile reports whether name, a file of text/, holds sentences every
+// scene shares: ledger.txt or one of the ledger-<kind>.txt beside it.
+func sharedFile(name string) bool {
+	return name == Shared+".txt" || strings.HasPrefix(name, Shared+"-") && strings.HasSuffix(name, ".txt")
+}
+
+// sources are the files id's text is read from: text/<id>.txt, or, for
+// the shared sentences, every shared file (sharedFile) in name order.
+func sources(id string) ([]string, error) {
+	if id != Shared {
+		b, err := files.ReadFile("text/" + id + ".txt")
+		if err != nil {
+			return nil, err
+		}
+		return []string{string(b)}, nil
+	}
+	entries, err := files.ReadDir("text")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if !sharedFile(e.Name()) {
+			continue
+		}
+		b, err := files.ReadFile("text/" + e.Name())
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, string(b))
+	}
+	return out, nil
+}
 
 // Form is which reader a text is for: the screen or the handout.
 type Form int
@@ -67,11 +104,18 @@ func LoadHandout(id string) (Text, error) {
 // sentences Load lays it over: for a text that reads none of them (the
 // checker's), which would otherwise copy and render every shared sentence.
 func LoadOwn(id string) (Text, error) {
-	b, err := files.ReadFile("text/" + id + ".txt")
+	srcs, err := sources(id)
 	if err != nil {
 		return nil, fmt.Errorf("no course text %q", id)
 	}
-	return ParseForm(string(b), Screen), nil
+	if len(srcs) == 1 {
+		return ParseForm(srcs[0], Screen), nil
+	}
+	t := Text{}
+	for _, src := range srcs {
+		maps.Copy(t, ParseForm(src, Screen))
+	}
+	return t, nil
 }
 
 // LoadForm is Load in the given form. Each (id, form) is parsed once per
@@ -130,7 +174,7 @@ func loadForm(id string, f Form) (Text, error) {
 		}
 		return t, nil
 	}
-	b, err := files.ReadFile("text/" + id + ".txt")
+	srcs, err := sources(id)
 	if err != nil {
 		return nil, fmt.Errorf("no course text for scene %q", id)
 	}
@@ -138,11 +182,13 @@ func loadForm(id string, f Form) (Text, error) {
 	if id != Shared {
 		common, _ = cached(Shared, Raw)
 	}
-	all, spans := sections(string(b))
-	t := make(Text, len(common)+len(spans))
+	t := make(Text, len(common))
 	maps.Copy(t, common)
-	for _, sp := range spans {
-		t[sp.name] = all[sp.from:sp.to]
+	for _, src := range srcs {
+		all, spans := sections(src)
+		for _, sp := range spans {
+			t[sp.name] = all[sp.from:sp.to]
+		}
 	}
 	return t, nil
 }
@@ -505,14 +551,18 @@ const Glossary = "glossary"
 // the screen shows it, without the shared text Load adds: for a list read
 // in its own order, such as the glossary.
 func Ordered(id string) (names []string, t Text, err error) {
-	b, err := files.ReadFile("text/" + id + ".txt")
+	srcs, err := sources(id)
 	if err != nil {
 		return nil, nil, fmt.Errorf("no course text %q", id)
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "# "); ok {
-			names = append(names, strings.TrimSpace(rest))
+	t = Text{}
+	for _, src := range srcs {
+		for _, line := range strings.Split(src, "\n") {
+			if rest, ok := strings.CutPrefix(line, "# "); ok {
+				names = append(names, strings.TrimSpace(rest))
+			}
 		}
+		maps.Copy(t, ParseForm(src, Screen))
 	}
-	return names, ParseForm(string(b), Screen), nil
+	return names, t, nil
 }

@@ -30,7 +30,7 @@ func TestEveryFileHasAnIntro(t *testing.T) {
 	}
 	for _, e := range entries {
 		id := strings.TrimSuffix(e.Name(), ".txt")
-		if id == Shared || id == Glossary {
+		if sharedFile(e.Name()) || id == Glossary {
 			continue // the shared sentences and the glossary, not scenes
 		}
 		txt, err := Load(id)
@@ -96,6 +96,68 @@ func TestSceneOverridesShared(t *testing.T) {
 	shared, _ := Load(Shared)
 	if txt.Get("granted") == shared.Get("granted") || txt.Get("released") != shared.Get("released") {
 		t.Errorf("race should override granted and inherit released")
+	}
+}
+
+// TestSharedFiles: the shared sentences are read from every shared file
+// (ledger.txt and ledger-<kind>.txt, nothing else), each section named in
+// one of them only (a second would silently win), and a scene's text holds
+// every one of them it does not override.
+func TestSharedFiles(t *testing.T) {
+	for name, want := range map[string]bool{"ledger.txt": true, "ledger-why.txt": true, "ledgers.txt": false, "ledger": false, "race.txt": false, "ledger-x.md": false} {
+		if sharedFile(name) != want {
+			t.Errorf("sharedFile(%q) = %v, want %v", name, !want, want)
+		}
+	}
+	entries, err := files.ReadDir("text")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := map[string]string{} // section → the shared file that names it
+	for _, e := range entries {
+		if !sharedFile(e.Name()) {
+			continue
+		}
+		b, err := files.ReadFile("text/" + e.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name := range ParseForm(string(b), Raw) {
+			if f, ok := in[name]; ok {
+				t.Errorf("section %q is in both %s and %s", name, f, e.Name())
+			}
+			in[name] = e.Name()
+		}
+	}
+	holding := map[string]bool{}
+	for _, f := range in {
+		holding[f] = true
+	}
+	if len(holding) < 2 {
+		t.Fatalf("the shared sentences are in %d files: %v", len(holding), holding)
+	}
+	shared, err := Load(Shared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	race, err := Load("race")
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := LoadOwn("race")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, f := range in {
+		if !shared.Has(name) {
+			t.Errorf("%s's section %q is not in the shared sentences", f, name)
+		}
+		if !own.Has(name) && race.Get(name) != shared.Get(name) {
+			t.Errorf("race's text lacks %s's section %q", f, name)
+		}
+	}
+	if len(shared) != len(in) {
+		t.Errorf("the shared sentences have %d sections, their files %d", len(shared), len(in))
 	}
 }
 

@@ -7,9 +7,9 @@ import (
 	"locksim/content"
 )
 
-// TestChooseKey: the answer key read from content/text/choose.txt, each
-// situation's class and tool, and the grade of sets of answers.
-func TestChooseKey(t *testing.T) {
+// chooseSituations are the situations of content/text/choose.txt.
+func chooseSituations(t *testing.T) []Situation {
+	t.Helper()
 	text, err := content.Load("choose")
 	if err != nil {
 		t.Fatal(err)
@@ -18,6 +18,13 @@ func TestChooseKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return items
+}
+
+// TestChooseKey: the answer key read from content/text/choose.txt, each
+// situation's class and tool, and the grade of sets of answers.
+func TestChooseKey(t *testing.T) {
+	items := chooseSituations(t)
 	key := []struct {
 		name  string
 		class Class
@@ -89,14 +96,7 @@ func TestSituationsRefuseABadKey(t *testing.T) {
 // or "harm" (the choices' own words), no cost and nothing done twice or
 // by a second one, and no "would" telling what two holders bring about.
 func TestChooseAssumptionsDoNotAnswer(t *testing.T) {
-	text, err := content.Load("choose")
-	if err != nil {
-		t.Fatal(err)
-	}
-	items, err := Situations(text)
-	if err != nil {
-		t.Fatal(err)
-	}
+	items := chooseSituations(t)
 	giveaway := []string{"efficien", "correctness", "waste", "harm", "nuisance", "cost", "twice", "second", "duplicate", "same value", "same file", "would", "real "}
 	for i, s := range items {
 		a := strings.ToLower(s.Assumption)

@@ -46,7 +46,44 @@ func renewals(r *sim.Run) (replies []string, due []time.Duration) {
 	return replies, due
 }
 
+// watchdogMargin is the least story time between a renewal's due time and
+// the next thing it races: the advance's end at 45 s after the renewal due
+// at 40 s.
+const watchdogMargin = 5 * time.Second
+
+// watchdog plays watchdogScript and checks its renewals. On a live server
+// a machine stalled by other work can run a timer's command seconds of
+// story time late (tens of wire milliseconds at ÷100); when one ran more
+// than half the margin late the story is played again, and after three
+// such tries the test skips, saying so. A late command within the margin
+// is still judged.
 func watchdog(t *testing.T, b *sim.Backend) {
+	for try := 1; ; try++ {
+		late := watchdogOnce(t, b)
+		if late <= watchdogMargin/2 || t.Failed() {
+			return
+		}
+		if try == 3 {
+			t.Skipf("a renewal ran %s late of story time in each of three tries: the machine is too busy to judge the story", sim.FormatDuration(late))
+		}
+		t.Logf("try %d: a renewal ran %s late of story time, more than half the %s margin: playing again", try, sim.FormatDuration(late), sim.FormatDuration(watchdogMargin))
+	}
+}
+
+// timerLateness is how far past its due time the latest timer command ran.
+func timerLateness(r *sim.Run) time.Duration {
+	var late time.Duration
+	for _, e := range r.Events {
+		if e.Timed && e.At-e.Due > late {
+			late = e.At - e.Due
+		}
+	}
+	return late
+}
+
+// watchdogOnce plays the story once; it returns, without judging, how late
+// a timer command ran when that was more than half watchdogMargin.
+func watchdogOnce(t *testing.T, b *sim.Backend) time.Duration {
 	ctx := context.Background()
 	r := sim.NewRun(b, watchdogScript(), 7)
 	defer r.Close()
@@ -55,6 +92,9 @@ func watchdog(t *testing.T, b *sim.Backend) {
 	}
 	if err := r.Seek(ctx, 2); err != nil {
 		t.Fatal(err)
+	}
+	if late := timerLateness(r); b.Live() && late > watchdogMargin/2 {
+		return late
 	}
 	replies, due := renewals(r)
 	// on a live server the first is due 10 s after the acquire's reply
@@ -84,6 +124,9 @@ func watchdog(t *testing.T, b *sim.Backend) {
 	if err := r.Seek(ctx, len(r.Moves())); err != nil {
 		t.Fatal(err)
 	}
+	if late := timerLateness(r); b.Live() && late > watchdogMargin/2 {
+		return late
+	}
 	replies, _ = renewals(r)
 	if len(replies) != 5 || replies[4] != "(integer) 0" {
 		t.Fatalf("after the pause the watchdog should fire once and get 0: %v", replies)
@@ -100,6 +143,7 @@ func watchdog(t *testing.T, b *sim.Backend) {
 	if ts := r.Timers("W"); len(ts) != 0 {
 		t.Fatalf("a watchdog that got -1 should stop, still running %v", ts)
 	}
+	return 0
 }
 
 func TestWatchdogEmbedded(t *testing.T) { watchdog(t, embedded(t)) }

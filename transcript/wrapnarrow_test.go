@@ -1,11 +1,9 @@
 package transcript
 
 import (
-	"strings"
 	"testing"
-	"unicode/utf8"
 
-	"github.com/charmbracelet/x/ansi"
+	"locksim/internal/wraptest"
 )
 
 // narrowTexts are texts wrapColumns has to end on at any width: a
@@ -26,18 +24,8 @@ var narrowTexts = []string{
 func checkColumns(t *testing.T, s string, width int) {
 	t.Helper()
 	out := wrapColumns(s, width)
-	for _, row := range strings.Split(out, "\n") {
-		rw := ansi.StringWidth(row)
-		if rw > max(width, 1) && ansi.StringWidth(ansi.Truncate(row, rw-1, "")) > 0 {
-			t.Errorf("width %d, %q: row %q is %d columns", width, s, row, rw)
-		}
-	}
-	if utf8.ValidString(s) && !utf8.ValidString(out) {
-		t.Errorf("width %d, %q: cut inside a character: %q", width, s, out)
-	}
-	if got, want := strings.Join(strings.Fields(out), ""), strings.Join(strings.Fields(s), ""); got != want {
-		t.Errorf("width %d, %q: kept %q, want %q", width, s, got, want)
-	}
+	wraptest.Fits(t, s, out, width)
+	wraptest.Keeps(t, s, s, out, width)
 }
 
 // TestWrapColumnsNarrow: wrapColumns ends at every width, 4 and below

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -177,17 +176,7 @@ func TestClassViewSchoolRoster(t *testing.T) {
 // and below.
 func TestSchoolRosterScrolls(t *testing.T) {
 	t.Parallel()
-	hub := class.NewMemory(atClassNow)
-	info, err := hub.Open(context.Background(), "teacher")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []class.Enrolled
-	for i := range 60 {
-		rows = append(rows, class.Enrolled{Ref: fmt.Sprintf("sis:%02d", i), Name: fmt.Sprintf("Student %02d", i+1), Line: i + 2})
-	}
-	room := Classroom{Join: "ssh -p 2222 " + info.Code + "@localhost", Now: atClassNow, Enrolled: rows}
-	teacher := joinRoom(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 1, Scene: "gc-pause", Present: true}, 80, 24, room)
+	_, _, teacher := schoolRoom(t, 60, nil, "gc-pause", 80, 24)
 	drive(t, teacher.a, keys("l")...)
 	v := ansi.Strip(teacher.a.View())
 	wholeAt80(t, "the class view", teacher.a.View())

@@ -116,8 +116,8 @@ type entryDesc struct {
 // summary.
 const entryRows = 3
 
-// FilterValue is what / matches: the id and the title. The summary and the
-// dive would let a few letters match every scene.
+// FilterValue is what / matches (wordFilter): the id and the title. The
+// summary and the dive would let a few letters match every scene.
 func (e entry) FilterValue() string { return e.id + " " + e.title }
 
 // NewCourse opens the course on b: the contents (or the scene o asks for),
@@ -385,6 +385,7 @@ func (t *Contents) menuOf(items []list.Item, width, height int) list.Model {
 	pd = partDelegate{DefaultDelegate: d, head: pd.head}
 	m := list.New(items, pd, width, height-1)
 	m.Title = t.title()
+	m.Filter = wordFilter // words and their starts, not letters anywhere
 	t.com.styleList(&m)
 	m.SetShowStatusBar(false)
 	m.SetShowHelp(false) // the line under the list says the keys

@@ -21,17 +21,7 @@ import (
 // something to do.
 func footerRoom(t *testing.T) member {
 	t.Helper()
-	hub := class.NewMemory(atClassNow)
-	info, err := hub.Open(context.Background(), "teacher")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []class.Enrolled
-	for i := range 60 {
-		rows = append(rows, class.Enrolled{Ref: fmt.Sprintf("sis:%02d", i), Name: fmt.Sprintf("Student %02d", i+1), Line: i + 2})
-	}
-	room := Classroom{Join: "ssh -p 2222 " + info.Code + "@localhost", Now: atClassNow, Enrolled: rows}
-	teacher := joinRoom(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 1, Scene: "lost-reply", Present: true}, 80, 24, room)
+	hub, code, teacher := schoolRoom(t, 60, nil, "lost-reply", 80, 24)
 	lesson := lostReplyPolls()
 	for i := range 30 {
 		m := class.Member{V: class.RowVersion, ID: fmt.Sprintf("k-s%02d", i), Name: fmt.Sprintf("s%02d", i), Role: class.Student,
@@ -40,11 +30,11 @@ func footerRoom(t *testing.T) member {
 			m.Pos = c.lead
 			m.Answers[c.q.Key()] = class.Answer{Q: c.q, Chosen: i % len(c.choices), At: atClassNow(), Ran: true, Actual: 0}
 		}
-		if err := hub.Put(context.Background(), info.Code, m); err != nil {
+		if err := hub.Put(context.Background(), code, m); err != nil {
 			t.Fatal(err)
 		}
 	}
-	hearRoster(t, hub, info.Code, teacher)
+	hearRoster(t, hub, code, teacher)
 	drive(t, teacher.a, keys("l")...)
 	if _, ok := teacher.a.pages.top().(*deskPage); !ok {
 		t.Fatalf("l opened no class view:\n%s", teacher.a.View())

@@ -26,24 +26,14 @@ func pagingRoom(t *testing.T) member {
 // student, web-nm, is Student 02 by name, tied to that row by it.
 func rosterRoom(t *testing.T, nokey, w, h int) member {
 	t.Helper()
-	hub := class.NewMemory(atClassNow)
-	info, err := hub.Open(context.Background(), "teacher")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []class.Enrolled
-	for i := range 40 {
-		r := class.Enrolled{Ref: fmt.Sprintf("sis:%02d", i), Name: fmt.Sprintf("Student %02d", i+1), Line: i + 2}
+	hub, code, teacher := schoolRoom(t, 40, func(i int, r *class.Enrolled) {
 		if i%8 == 0 {
 			r.KeyID = fmt.Sprintf("k-s%02d", i/8)
 		}
-		rows = append(rows, r)
-	}
-	room := Classroom{Join: "ssh -p 2222 " + info.Code + "@localhost", Now: atClassNow, Enrolled: rows}
-	teacher := joinRoom(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 1, Scene: "gc-pause", Present: true}, w, h, room)
+	}, "gc-pause", w, h)
 	put := func(id, name string) {
 		m := class.Member{V: class.RowVersion, ID: id, Name: name, Role: class.Student, Seen: atClassNow()}
-		if err := hub.Put(context.Background(), info.Code, m); err != nil {
+		if err := hub.Put(context.Background(), code, m); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -56,9 +46,34 @@ func rosterRoom(t *testing.T, nokey, w, h int) member {
 	if nokey != 12 {
 		put("web-nm", "Student 02")
 	}
-	hearRoster(t, hub, info.Code, teacher)
+	hearRoster(t, hub, code, teacher)
 	drive(t, teacher.a, keys("l")...)
 	return teacher
+}
+
+// schoolRoom opens a class on a memory hub and seats its instructor,
+// "teacher", presenting scene at w x h, with a school roster of n rows
+// (refs sis:00 on, names Student 01 on, sheet lines 2 on); tie, if not
+// nil, may change row i (give it a key, say). It returns the hub, the
+// class's code and the instructor.
+func schoolRoom(t *testing.T, n int, tie func(i int, r *class.Enrolled), scene string, w, h int) (*class.Memory, string, member) {
+	t.Helper()
+	hub := class.NewMemory(atClassNow)
+	info, err := hub.Open(context.Background(), "teacher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []class.Enrolled
+	for i := range n {
+		r := class.Enrolled{Ref: fmt.Sprintf("sis:%02d", i), Name: fmt.Sprintf("Student %02d", i+1), Line: i + 2}
+		if tie != nil {
+			tie(i, &r)
+		}
+		rows = append(rows, r)
+	}
+	room := Classroom{Join: "ssh -p 2222 " + info.Code + "@localhost", Now: atClassNow, Enrolled: rows}
+	teacher := joinRoom(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 1, Scene: scene, Present: true}, w, h, room)
+	return hub, info.Code, teacher
 }
 
 // rosterScreen is the roster page's screen: its body rows (between its

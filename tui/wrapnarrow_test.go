@@ -1,11 +1,10 @@
 package tui
 
 import (
-	"strings"
 	"testing"
 	"unicode/utf8"
 
-	"github.com/charmbracelet/x/ansi"
+	"locksim/internal/wraptest"
 )
 
 // narrowTexts are texts a wrapper has to end on at any width: a double-
@@ -25,18 +24,8 @@ var narrowTexts = []string{
 // holds no control character but \n.
 func checkRows(t *testing.T, in, out string, w int) {
 	t.Helper()
-	for _, row := range strings.Split(out, "\n") {
-		rw := ansi.StringWidth(row)
-		if rw > max(w, 1) && ansi.StringWidth(ansi.Truncate(row, rw-1, "")) > 0 {
-			t.Errorf("width %d, %q: row %q is %d columns", w, in, row, rw)
-		}
-	}
-	if utf8.ValidString(in) && !utf8.ValidString(out) {
-		t.Errorf("width %d, %q: cut inside a character: %q", w, in, out)
-	}
-	if got, want := strings.Join(strings.Fields(out), ""), strings.Join(strings.Fields(shownText(in)), ""); got != want {
-		t.Errorf("width %d, %q: kept %q, want %q", w, in, got, want)
-	}
+	wraptest.Fits(t, in, out, w)
+	wraptest.Keeps(t, in, shownText(in), out, w)
 	if !utf8.ValidString(out) {
 		t.Errorf("width %d, %q: invalid UTF-8 out: %q", w, in, out)
 	}

@@ -4,10 +4,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // courseTexts is every paragraph of the course's texts (content/text and
@@ -50,21 +49,36 @@ func lipglossWrap(st Styles, text string, width int) (string, int) {
 	return strings.Join(lines, "\n"), len(lines)
 }
 
-// lipglossStylesWrap is Styles.Wrap as it was, through lipgloss.
-func lipglossStylesWrap(st Styles, text string, width, rows int) string {
-	w := unjoin(st.Plain.Width(max(width, 1)).Render(Join(text)))
-	lines := strings.Split(w, "\n")
-	if len(lines) > rows {
-		lines = lines[:rows]
-		lines[rows-1] = ansi.Truncate(strings.TrimRight(lines[rows-1], " "), width-1, "") + "…"
+// checkStylesWrap fails unless st.Wrap(text, width, rows) is rows rows:
+// the rows lipgloss wraps text to (its lines joined as Join joins them,
+// unjoined after), each trimmed, then blank rows; or, when lipgloss
+// takes more, its first rows-1 and the start of the next that fits
+// width-1 columns, with "…".
+func checkStylesWrap(t *testing.T, st Styles, text string, width, rows int) {
+	t.Helper()
+	full := strings.Split(unjoin(st.Plain.Width(max(width, 1)).Render(Join(text))), "\n")
+	for i := range full {
+		full[i] = strings.TrimRight(full[i], " ")
 	}
-	for i := range lines {
-		lines[i] = strings.TrimRight(lines[i], " ")
+	out := st.Wrap(text, width, rows)
+	got := strings.Split(out, "\n")
+	if len(got) != rows {
+		t.Fatalf("Wrap(%q, %d, %d) is %d rows:\n%q", text, width, rows, len(got), out)
 	}
-	for len(lines) < rows {
-		lines = append(lines, "")
+	if len(full) <= rows {
+		if want := append(full, make([]string, rows-len(full))...); !slices.Equal(got, want) {
+			t.Fatalf("Wrap(%q, %d, %d) =\n%q\nthrough lipgloss\n%q", text, width, rows, out, want)
+		}
+		return
 	}
-	return strings.Join(lines, "\n")
+	if !slices.Equal(got[:rows-1], full[:rows-1]) {
+		t.Fatalf("Wrap(%q, %d, %d) =\n%q\nthrough lipgloss\n%q", text, width, rows, out, full)
+	}
+	cut, ok := strings.CutSuffix(got[rows-1], "…")
+	if next := full[rows-1]; !ok || !strings.HasPrefix(next, cut) || Width(cut) > width-1 ||
+		cut != next && Width(cut) < width-2 {
+		t.Fatalf("Wrap(%q, %d, %d) ends %q: want the start of %q within %d columns, then …", text, width, rows, got[rows-1], next, width-1)
+	}
 }
 
 func checkWrap(t *testing.T, st Styles, text string, width int) {
@@ -77,9 +91,7 @@ func checkWrap(t *testing.T, st Styles, text string, width int) {
 		t.Fatalf("Rows(%q, %d) = %d, lipgloss wraps to %d", text, width, got, rows)
 	}
 	if n := max(rows-1, 1); width%2 == 0 { // cut (with "…") or not: half the texts
-		if got, want := st.Wrap(text, width, n), lipglossStylesWrap(st, text, width, n); got != want {
-			t.Fatalf("Wrap(%q, %d, %d) =\n%q\nthrough lipgloss\n%q", text, width, n, got, want)
-		}
+		checkStylesWrap(t, st, text, width, n)
 	}
 }
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/x/ansi"
+	"locksim/internal/wraptest"
 )
 
 // narrowTexts are texts Wrap has to end on at any width: a double-width
@@ -25,12 +25,7 @@ func checkNarrowWrap(t *testing.T, s string, width, rows int) {
 	if len(got) != max(rows, 1) {
 		t.Errorf("width %d, %q: %d rows, want %d", width, s, len(got), max(rows, 1))
 	}
-	for _, row := range got {
-		rw := ansi.StringWidth(row)
-		if rw > max(width, 1) && ansi.StringWidth(ansi.Truncate(row, rw-1, "")) > 0 {
-			t.Errorf("width %d, %q: row %q is %d columns", width, s, row, rw)
-		}
-	}
+	wraptest.Fits(t, s, out, width)
 }
 
 // TestWrapNarrow: Styles.Wrap ends at every width, 1 and below included,

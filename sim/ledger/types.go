@@ -222,7 +222,8 @@ type Read struct {
 }
 
 // What names an event's meaning. Each is also the name of a readout
-// section in the course text (content/text/ledger.txt, overridable per scene).
+// section in the course text (content/text/ledger.txt and ledger-*.txt,
+// overridable per scene).
 type What string
 
 const (

@@ -1,0 +1,9 @@
+package wraptest
+
+import (
+	"testing"
+
+	"locksim/sim/simtest/testmain"
+)
+
+func TestMain(m *testing.M) { testmain.Run(m) }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"locksim/play"
 	"locksim/scenes"
@@ -136,6 +137,13 @@ func (w *walk) textForms() {
 	}
 	_, script := transcript.Export(scenes.Export{}, false, w.sc.ID, 1, s.Snap)
 	w.checkText("the code's redis-cli export", string(script), textEvidence)
+
+	// the code's -history page (ssh HOST history CODE, /history/s/CODE)
+	var page bytes.Buffer
+	if _, err := transcript.History(ctx, &page, w.b, at, false, time.Second); err != nil {
+		t.Fatalf("%s: the code's history page: %v", w.where, err)
+	}
+	w.checkText("the code's history page", page.String(), textEvidence)
 }
 
 // plainAt is the text of pos as transcript.PlainPositionWith writes it.
@@ -172,6 +180,7 @@ func splitAtQuestion(text string) (before, after string) {
 // live run adds (w.live).
 func (w *walk) checkText(what, text string, lines map[string]bool) {
 	w.t.Helper()
+	w.checkLength(what, text)
 	flat := flatten(text)
 	for r := range w.evidence {
 		if len(r) >= 20 && strings.Contains(flat, flatten(r)) {
@@ -210,7 +219,7 @@ func liveWalk(t *testing.T, url string, sc *scenes.Scene, p scenes.Params, own [
 	}
 	at := play.QuestionAt(sc, p, own)
 	// the taller screen: its log has room for the faults' lines
-	w := &walk{t: t, b: b, sc: sc, p: p, at: at, w: 120, h: 40}
+	w := &walk{t: t, b: b, sc: sc, p: p, at: at, own: len(own), w: 120, h: 40}
 	w.where = fmt.Sprintf("%s (%s, own moves %v), live", sc.ID, sc.Describe(p), own)
 	start := play.Position{Version: play.PositionVersion, Scene: sc.ID, Settings: map[string]int(p), Seed: 1, Own: own}
 	a := w.open(Options{Position: &start})

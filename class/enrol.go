@@ -1,11 +1,14 @@
 package class
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"locksim/shown"
 )
 
 // Enrolled is one row of the school's roster (-roster FILE; package
@@ -183,7 +186,11 @@ type Enrolment struct {
 // the class view lists who has not joined and who matches no row, and
 // the instructor matches the latter by hand (Match).
 func (p *Part) Enrol(rows []Enrolled) {
-	p.rows, p.enrolment = rows, nil
+	// a row's name and label are drawn as they are shown (shown.Line)
+	p.rows, p.enrolment = slices.Clone(rows), nil
+	for i := range p.rows {
+		p.rows[i].Name, p.rows[i].Label = shown.Line(p.rows[i].Name), shown.Line(p.rows[i].Label)
+	}
 }
 
 // Enrolled reports an instructor's part with the school's roster.

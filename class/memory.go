@@ -2,6 +2,7 @@ package class
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sync"
 	"time"
@@ -137,12 +138,25 @@ func (h *Memory) Find(_ context.Context, code string) (Info, error) {
 	return r.info, nil
 }
 
+// storable is the error a Redis hub meets writing row (json.Marshal's):
+// the memory hub refuses what it refuses.
+func storable(row any) error {
+	_, err := json.Marshal(row)
+	return err
+}
+
 // Put records m's row and tells the watchers.
 func (h *Memory) Put(_ context.Context, code string, m Member) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	r, err := h.room(code)
 	if err != nil {
+		return err
+	}
+	// refused as a Redis hub refuses it: a row JSON cannot hold (an
+	// invalid raw place in its progress) would be kept here, and a class
+	// kept on disk could write its file no more
+	if err := storable(m); err != nil {
 		return err
 	}
 	// a copy of its own, as a Redis hub keeps: the caller's progress maps
@@ -166,6 +180,9 @@ func (h *Memory) SwapLead(_ context.Context, code string, prev int64, l Lead) (L
 	r, err := h.room(code)
 	if err != nil {
 		return Lead{}, false, err
+	}
+	if err := storable(l); err != nil {
+		return Lead{}, false, err // as a Redis hub refuses it (Put)
 	}
 	// with no place there (none yet, or one the hub lost) any move wins
 	if r.lead != nil && r.lead.Version != prev {

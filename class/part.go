@@ -9,6 +9,7 @@ import (
 
 	"locksim/play"
 	"locksim/scenes"
+	"locksim/shown"
 )
 
 // Part is one session's part in a class: the class's protocol, with no
@@ -243,7 +244,11 @@ func (p *Part) Heard(evs []Event, away *bool) Effect {
 	for _, e := range evs {
 		switch {
 		case e.Kind == KindMember && e.Member != nil:
-			p.roster[e.Member.ID] = *e.Member
+			// the one place a row's name enters what the screens draw:
+			// a control or a bidi override in it is shown, not obeyed
+			m := *e.Member
+			m.Name = shown.Line(m.Name)
+			p.roster[m.ID] = m
 			p.enrolment, p.students = nil, nil
 		case e.Kind == KindMatch && e.Match != nil:
 			p.matched[e.Match.ID] = e.Match.Ref

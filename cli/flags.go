@@ -430,10 +430,7 @@ func checkFlags(fs *flag.FlagSet, c config) (config, error) {
 			return c, err
 		}
 	}
-	if err := checkAnswer(fs, c); err != nil {
-		return c, err
-	}
-	return c, checkHistoryPlace(c)
+	return c, checkAnswer(fs, c)
 }
 
 // checkLab checks -lab DIR, the course's flag that opens the lab's screen.

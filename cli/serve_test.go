@@ -50,7 +50,7 @@ func TestServeBadInput(t *testing.T) {
 		{[]string{"-web", ":0", "-public-url", "ftp://class.example.org/"}, "-public-url wants the web front's address"},
 	}
 	for _, c := range cases {
-		code, out, errs := runMain(c.args...)
+		code, out, errs := runRefused(t, c.args...)
 		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2, nothing, one line with %q", c.args, code, out, errs, c.want)
 		}

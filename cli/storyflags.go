@@ -231,7 +231,7 @@ func checkHistory(_ *flag.FlagSet, c *config) error {
 	case writable("-history", c.history) != nil:
 		return writable("-history", c.history)
 	case c.story != "":
-		return nil // the code's place is checked once -story has read it (checkHistoryPlace)
+		return nil // the code's scene is -story's to read
 	case c.scene == "":
 		return errors.New("-history needs -scene or -story: it writes the history of one scene's story")
 	case !scenes.Find(c.scene).Sends():
@@ -247,21 +247,6 @@ func historyPlace(c config) (pos play.Position, toEnd bool) {
 		return *c.position, false
 	}
 	return play.Position{Version: play.PositionVersion, Scene: c.scene, Settings: map[string]int(c.settings), Seed: c.seed, Step: c.step}, !c.stepSet
-}
-
-// checkHistoryPlace refuses a -history place at or before its story's
-// question, before any server is opened: the checked history would
-// answer it (the disclosure rule, play.Disclose).
-func checkHistoryPlace(c config) error {
-	if c.history == "" {
-		return nil
-	}
-	pos, toEnd := historyPlace(c)
-	if d := play.Disclose(pos, play.History); !toEnd && !d.Checked {
-		return fmt.Errorf("-history: step %d is at or before the story's question (at step %d), which the checked history would answer; give -step %d or later, or a code past the question",
-			pos.Step, d.At, d.At+1)
-	}
-	return nil
 }
 
 // The verbs' own flags, each defined by its verb's entry in the table.

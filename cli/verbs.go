@@ -183,12 +183,17 @@ func printed(ctx context.Context, stdout, stderr io.Writer, what, interrupted st
 	return 0
 }
 
+// historyWaits is what -history says for the verdicts of a page written
+// at or before its story's question.
+const historyWaits = "the verdicts wait for the answer to the story's question: the page shows what each client sent and got back; write it from a step past the question for the rest"
+
 // writeHistory is -history FILE.html: the story played to -step (or its
 // end), checked, and written as porcupine's page; each model's finding goes to
 // stdout.
 func writeHistory(ctx context.Context, e *env, c config, b *sim.Backend) int {
 	stdout, stderr := e.out, e.err
-	// refused at or before the story's question by checkHistoryPlace
+	// at or before the story's question the page holds what answers it
+	// (transcript.History asks the disclosure rule), and so no verdict
 	pos, toEnd := historyPlace(c)
 	f, err := os.Create(c.history)
 	if err != nil {
@@ -203,6 +208,10 @@ func writeHistory(ctx context.Context, e *env, c config, b *sim.Backend) int {
 		_ = os.Remove(c.history)
 		fmt.Fprintf(stderr, "locksim: -history: %v\n", err)
 		return 1
+	}
+	if len(rep.Findings) == 0 {
+		fmt.Fprintf(stdout, "wrote %s (seed %d): %s\n", c.history, c.seed, historyWaits)
+		return 0
 	}
 	fmt.Fprintf(stdout, "wrote %s (seed %d): %s\n", c.history, c.seed, rep.Line())
 	return 0

@@ -148,12 +148,12 @@ func Disclose(pos Position, role Role) Disclosure {
 		return disclose(standing{at: -1}, role)
 	}
 	params := scenes.Params(maps.Clone(pos.Settings))
-	at := QuestionAt(sc, params, pos.Own)
 	moves := sc.Script(params).Moves
 	var labels []string
 	for _, m := range moves {
 		labels = append(labels, sim.MoveLabel(m))
 	}
+	at := questionAt(sc, labels, pos.Own) // one schedule built, not two
 	moment := sc.MomentAt(moves, sc.PredictAt(labels))
 	if moment >= 0 {
 		moment += at - sc.PredictAt(labels) // own moves put in before it

@@ -133,7 +133,9 @@ func TestScriptsAtAnOpenCode(t *testing.T) {
 // answer's text may differ, and only for the two roles that read the
 // answer key (the instructor's session, the notes file), under its
 // heading; a projector, a follower or an output never reads an answer
-// the room or the learner has not given.
+// the room or the learner has not given. The moves the timeline may draw
+// (Disclosure.Ahead: the story's future and its length) are the same for
+// every role.
 func TestNoRoleReadsAnOpenAnswer(t *testing.T) {
 	key := map[Role]bool{Instructor: true, NotesFile: true}
 	for r := Learner; r <= History; r++ {
@@ -157,6 +159,13 @@ func TestNoRoleReadsAnOpenAnswer(t *testing.T) {
 								d := disclose(s, r)
 								if d.State != learner.State || d.Checked != learner.Checked || d.Open != learner.Open || d.Waiting != learner.Waiting {
 									t.Errorf("%+v: role %d is disclosed %+v, the learner %+v: the state must be hidden alike", s, r, d, learner)
+								}
+								// the story's future and length (the bar,
+								// the -notes file's "step 3 of ?", the
+								// class view's "3/?") are withheld alike
+								// too: the answer key has its own place
+								if d.Ahead != learner.Ahead {
+									t.Errorf("%+v: role %d may draw %d moves, the learner %d: the story's length must be withheld alike", s, r, d.Ahead, learner.Ahead)
 								}
 								hiding := d.Open || d.Waiting || (at < 0 && elsewhere)
 								if hiding && d.Answer && !(key[r] && d.Key) {

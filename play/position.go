@@ -346,6 +346,11 @@ func QuestionAt(sc *scenes.Scene, params scenes.Params, own []Own) int {
 	for _, m := range sc.Script(params).Moves {
 		labels = append(labels, sim.MoveLabel(m))
 	}
+	return questionAt(sc, labels, own)
+}
+
+// questionAt is QuestionAt given the labels of the schedule as written.
+func questionAt(sc *scenes.Scene, labels []string, own []Own) int {
 	at := sc.PredictAt(labels)
 	if at < 0 {
 		return -1

@@ -45,7 +45,9 @@ func (st *students) get(id Identity) *student {
 		s.store = &progress.Store{Path: filepath.Join(s.dir, "progress.json")}
 		var n nameFile
 		if data, err := os.ReadFile(filepath.Join(s.dir, "name.json")); err == nil && json.Unmarshal(data, &n) == nil {
-			s.name, s.asked = n.Name, true
+			// as the prompt keeps a name (an older locksim kept it raw,
+			// or the file was written by hand)
+			s.name, s.asked = CleanName(n.Name), true
 		}
 	}
 	st.byKey[id.ID] = s

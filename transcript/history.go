@@ -25,7 +25,9 @@ import (
 // history: that is an error. At or before the story's open question the
 // page holds what the disclosure rule holds (play.Disclose, the History
 // role): no verdict, no porcupine view (historyWaits), no length; the
-// report is then empty.
+// report is then empty. The clients' side stays, as the screen's history
+// page keeps its tracks: what each client sent and got back, as the log
+// shows it (clientSide).
 func History(ctx context.Context, w io.Writer, b *sim.Backend, pos play.Position, end bool, timeout time.Duration) (check.Report, error) {
 	sc := scenes.Find(pos.Scene)
 	if sc == nil {
@@ -65,6 +67,9 @@ func History(ctx context.Context, w io.Writer, b *sim.Backend, pos play.Position
 		about.Ahead = true
 	}
 	if !shown.Checked || !shown.State {
+		// the client side stays: what each client sent and got back, as
+		// the log and the transcript show it before the question
+		about.Clients = clientSide(s.Snap, b.Live())
 		if err := writeHistoryPage(w, about); err != nil {
 			return check.Report{}, err
 		}
@@ -94,7 +99,11 @@ type historyAbout struct {
 	Seed                uint64
 	Step, Steps         int
 	// Ahead: the story's length is not shown (the question is open)
-	Ahead    bool
+	Ahead bool
+	// Clients are the clients' side of the history while porcupine's view
+	// waits for the answer (historyWaits): each client's commands and
+	// replies, as its lines of the log
+	Clients  []historyClient
 	Verdicts []historyVerdict
 	// Broken is set when a model could not place every operation: the page
 	// opens porcupine's view at its first error
@@ -102,6 +111,37 @@ type historyAbout struct {
 	// Porcupine is porcupine's own page, shown whole in a frame: wrapped,
 	// never edited
 	Porcupine string
+}
+
+// historyClient is one client's side of the history: its commands as
+// sent and their replies, a line each.
+type historyClient struct {
+	Name  string
+	Lines []string
+}
+
+// clientSide is each client's side of a story's events, in the order the
+// clients first acted: the lines of the plain transcript of its commands
+// (plainEventOn), with no reading of the server's state (no lease, no
+// model, no verdict) and without how a live server played a fault
+// (sim.Event.Simulated), which the transcript holds for the answer too.
+func clientSide(snap sim.Snapshot, live bool) []historyClient {
+	var out []historyClient
+	at := map[string]int{}
+	for _, e := range snap.Events {
+		if e.Kind != sim.Command || e.Actor == "" {
+			continue
+		}
+		i, ok := at[e.Actor]
+		if !ok {
+			i = len(out)
+			at[e.Actor] = i
+			out = append(out, historyClient{Name: e.Actor})
+		}
+		e.Simulated = ""
+		out[i].Lines = append(out[i].Lines, strings.TrimSpace(plainEventOn(e, snap.Events, snap.Scale, live)))
+	}
+	return out
 }
 
 type historyVerdict struct {
@@ -149,6 +189,16 @@ func writeHistoryPage(w io.Writer, a historyAbout) error {
 		}
 		b.WriteString("><b>" + e(v.Model) + ": " + e(v.Short) + "</b>. " + e(v.Sentence) + "</li>\n")
 	}
+	if len(a.Clients) > 0 {
+		b.WriteString(historyClientsHead)
+		for _, c := range a.Clients {
+			b.WriteString("<li><b>" + e(c.Name) + "</b>")
+			for _, l := range c.Lines {
+				b.WriteString("<br><code>" + e(l) + "</code>")
+			}
+			b.WriteString("</li>\n")
+		}
+	}
 	b.WriteString(historyTerms)
 	b.WriteString(e(a.Porcupine))
 	b.WriteString(historyScript)
@@ -158,6 +208,11 @@ func writeHistoryPage(w io.Writer, a historyAbout) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// historyClientsHead heads the clients' side of the history while the
+// question is open.
+const historyClientsHead = `<li class="clients">what each client sent and got back so far, as the log shows it (the server's side waits for the answer):</li>
+`
 
 // historyWaits stands in porcupine's frame while the question is open.
 const historyWaits = `<!doctype html><html lang="en"><meta charset="utf-8"><body style="font: 15px system-ui, sans-serif; color: #555; padding: 12px 20px">` +

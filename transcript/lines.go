@@ -176,34 +176,59 @@ func narrow(r rune) bool {
 // breakAt is the byte offset to break line at: its last space that keeps
 // the first part within width columns, else (one long word) width columns,
 // else (its first character is wider than width) just past that character.
+// It measures grapheme by grapheme, as ansi.StringWidth (and so the
+// screen) does: a skin tone, a joined emoji, a flag or a variation
+// selector makes one character of its runes, never cut apart, of the
+// width the terminal gives it (measured rune by rune, 👍🏽 was 4 columns
+// and cut between its runes, ❤️ one column).
 func breakAt(line string, width int) int {
 	cols, last, hard := 0, -1, len(line)
 	blank := true // line[:i] is all white space
-	for i, r := range line {
-		if r < 0x80 && printableASCII(byte(r)) || narrow(r) {
-			cols++
-		} else {
-			cols += ansi.StringWidth(string(r))
-		}
+	for i := 0; i < len(line); {
+		size, w, space := graphemeAt(line, i)
+		cols += w
 		if cols > width {
 			hard = i
 			if strings.TrimLeft(line[:i], " ") == "" {
 				// only spaces before it, which the next row puts
 				// back: cut before it, it is cut before it again
-				_, size := utf8.DecodeRuneInString(line[i:])
 				hard = i + size
 			}
 			break
 		}
-		if r == ' ' && !blank {
+		if space && !blank {
 			last = i
 		}
-		blank = blank && unicode.IsSpace(r)
+		blank = blank && strings.TrimSpace(line[i:i+size]) == ""
+		i += size
 	}
 	if last > 0 {
 		return last
 	}
 	return max(hard, 1)
+}
+
+// graphemeAt is the grapheme of line at byte i: its size in bytes, its
+// columns as ansi.StringWidth measures them, and whether it is a space
+// alone. Printable ASCII and the narrow signs, before another of them
+// (or the end), are a grapheme of one column each without measuring: the
+// most of a transcript (see narrow).
+func graphemeAt(line string, i int) (size, w int, space bool) {
+	r, size := rune(line[i]), 1
+	if r >= utf8.RuneSelf {
+		r, size = utf8.DecodeRuneInString(line[i:])
+	}
+	if r < utf8.RuneSelf && printableASCII(byte(r)) || narrow(r) {
+		next := i + size
+		if next == len(line) || line[next] < utf8.RuneSelf {
+			return size, 1, r == ' '
+		}
+		if n, _ := utf8.DecodeRuneInString(line[next:]); narrow(n) {
+			return size, 1, r == ' '
+		}
+	}
+	cluster, w := ansi.FirstGraphemeCluster(line[i:], ansi.GraphemeWidth)
+	return max(len(cluster), 1), w, cluster == " "
 }
 
 // PlainEvent prints an event as a transcript line:

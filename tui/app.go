@@ -205,8 +205,14 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return a, nil
 	case tea.WindowSizeMsg:
+		if msg.Width <= 0 || msg.Height <= 0 {
+			return a, a.unknownSize()
+		}
+		a.sizeAsks = 0
 		a.SetSize(msg.Width, msg.Height)
 		return a, nil
+	case askSize:
+		return a, tea.WindowSize()
 	case tea.MouseMsg:
 		if a.com.Width < MinWidth || a.com.Height < MinHeight {
 			return a, nil
@@ -395,6 +401,32 @@ func (a *App) SetSize(w, h int) {
 	a.com.SetSize(w, h)
 	a.help.Width = w
 	a.sizeParts()
+}
+
+// askSize asks the terminal its size again (tea.WindowSize).
+type askSize struct{}
+
+// sizeAsksAtMost and sizeAskEvery bound asking a terminal that said 0x0
+// its size again: a few times, a quarter of a second apart.
+const (
+	sizeAsksAtMost = 8
+	sizeAskEvery   = time.Second / 4
+)
+
+// unknownSize takes a size of 0x0 (or of no rows or no columns) as no
+// size known: the program started in a tmux pane just created detached
+// reads 0x0, and drew nothing until a key. The screen draws at 80x24
+// until a size comes (the next WindowSizeMsg redraws it at that one), and
+// the terminal is asked again, a few times, a moment apart.
+func (a *App) unknownSize() tea.Cmd {
+	if a.com.Width <= 0 || a.com.Height <= 0 {
+		a.SetSize(MinWidth, MinHeight)
+	}
+	if a.sizeAsks >= sizeAsksAtMost {
+		return nil
+	}
+	a.sizeAsks++
+	return tea.Tick(sizeAskEvery, func(time.Time) tea.Msg { return askSize{} })
 }
 
 // sizeParts gives every part of the screen the size in Common. The

@@ -132,7 +132,7 @@ func TestRosterAtRealSizes(t *testing.T) {
 			if !moreBelow.MatchString(v) || moreAbove.MatchString(v) {
 				t.Fatalf("the roster's first page should say how many more are below, none above:\n%s", v)
 			}
-			if !regexp.MustCompile(`▸ Aaliyah.* gc-pause +3/10 +following +3m +40s\b`).MatchString(v) {
+			if !regexp.MustCompile(`▸ Aaliyah.* gc-pause +3/\? +following +3m +40s\b`).MatchString(v) {
 				t.Errorf("the first row does not give her place, her time on the step and since her last key:\n%s", v)
 			}
 			if tc.w >= 120 && !strings.Contains(v, longName) {
@@ -292,7 +292,7 @@ func TestRosterTimesFromKeys(t *testing.T) {
 	}
 	hearRoster(t, hub, info.Code, teacher)
 	drive(t, teacher.a, keys("l")...)
-	if v := teacher.a.View(); !regexp.MustCompile(`ann +fencing +1/\d+ +2m +2m\b`).MatchString(v) {
+	if v := teacher.a.View(); !regexp.MustCompile(`ann +fencing +1/\? +2m +2m\b`).MatchString(v) {
 		t.Errorf("the roster does not give ann 2m on her step and 2m since her key:\n%s", v)
 	}
 }

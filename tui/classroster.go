@@ -140,6 +140,10 @@ var (
 	rosterPick = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "pick"))
 )
 
+// rosterMatching marks the student of no row being matched on the
+// roster's page, in the column the other students of no row have "? ".
+const rosterMatching = "◆ "
+
 // choice is one row the cursor can stand on: a roster row's Ref, or
 // class.NoRow for no row; or, with a student to match, a student of no
 // row (who, their id, and name), whom enter picks to match instead, so
@@ -270,8 +274,13 @@ func (p *rosterPage) lines() ([]string, []choice) {
 			cs = append(cs, choice{who: m.ID, name: m.Name, line: len(out)})
 		}
 		// "? ", never the cursor's column blank: a name is the student's
-		// to choose, and one that starts "▸ line" must not pass for it
-		out = append(out, truncate("? "+m.Name+st.Dim.Render(" · "+idOf(m.ID)), w))
+		// to choose, and one that starts "▸ line" must not pass for it;
+		// the student being matched is "◆ " there, wherever the cursor is
+		mark, to := "? ", ""
+		if m.ID == p.id {
+			mark, to = rosterMatching, " · to match"
+		}
+		out = append(out, truncate(mark+m.Name+st.Dim.Render(" · "+idOf(m.ID)+to), w))
 	}
 	if how := e.How[p.id]; p.id != "" && (how == class.TieHand || how == class.TieName) {
 		// a name's tie is undone too: the name may be a classmate's
@@ -341,7 +350,7 @@ func (p *rosterPage) View() string {
 		lines[cur] = st.Accent.Render("▸ " + ansi.Strip(lines[cur]))
 	}
 	for i := range lines {
-		if plain := ansi.Strip(lines[i]); i != cur && !strings.HasPrefix(plain, "──") && !strings.HasPrefix(plain, "? ") {
+		if plain := ansi.Strip(lines[i]); i != cur && !strings.HasPrefix(plain, "──") && !strings.HasPrefix(plain, "? ") && !strings.HasPrefix(plain, rosterMatching) {
 			lines[i] = "  " + lines[i]
 		}
 		lines[i] = truncate(lines[i], w)

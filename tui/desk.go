@@ -302,13 +302,21 @@ func span(d time.Duration) string {
 }
 
 // stepOf is where a position stands, as "5/9" (the learner's own moves
-// counted in the total), "" for a scene without steps.
+// counted in the total), "" for a scene without steps. The total is the
+// story's length, which the core withholds at or before an open question
+// (play.Disclosure.Drawn): "3/?", as the bar draws it, since the count of
+// moves tells the stories of one question apart (release's blind DEL has
+// a move fewer than its script).
 func stepOf(p play.Position) string {
 	sc := scenes.Find(p.Scene)
 	if sc == nil || !sc.Stepped() {
 		return ""
 	}
-	return fmt.Sprintf("%d/%d", p.Step, len(sc.Script(scenes.Params(p.Settings)).Moves)+len(p.Own))
+	n, more := play.Disclose(p, play.Instructor).Drawn(len(sc.Script(scenes.Params(p.Settings)).Moves) + len(p.Own))
+	if more {
+		return fmt.Sprintf("%d/?", p.Step)
+	}
+	return fmt.Sprintf("%d/%d", p.Step, n)
 }
 
 // answerOf is a student's prediction and, once their run has made the

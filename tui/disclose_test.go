@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -18,7 +17,6 @@ import (
 	"locksim/sim/simtest"
 	"locksim/storycode"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -155,9 +153,11 @@ type walk struct {
 	sc         *scenes.Scene
 	p          scenes.Params
 	at, moment int
-	w, h       int
-	where      string
-	evidence   map[string]bool
+	// own: how many of the story's moves are the learner's own
+	own      int
+	w, h     int
+	where    string
+	evidence map[string]bool
 	// scripts are the scripts the story has sent by the step after the
 	// reveal: their sources wait for the answer (checkScripts); sentAt
 	// those sent by the question
@@ -454,6 +454,18 @@ func (w *walk) class() {
 	}
 	w.check("the instructor's screen at the question", teacher.a.View())
 	drive(t, teacher.a, keys("l")...)
+	// the class view with the students' rows at the question: their
+	// places, steps and predictions
+	there := map[string]bool{}
+	hear(t, teacher, "the students at the question", func(e class.Event) bool {
+		if e.Kind == class.KindMember && e.Member.Pos.Scene == w.sc.ID && e.Member.Pos.Step == w.at {
+			there[e.Member.ID] = true
+		}
+		return there["k-ann"] && there["k-bob"]
+	})
+	if v := ansi.Strip(teacher.a.View()); !strings.Contains(v, "ann") || !strings.Contains(v, "bob") {
+		t.Errorf("%s: the instructor's class view at the question has no row of its students:\n%s", w.where, v)
+	}
 	w.check("the instructor's class view at the question", teacher.a.View())
 	drive(t, teacher.a, keys("l")...)
 	w.check("a follower asked the question", ann.a.View())
@@ -464,7 +476,13 @@ func (w *walk) class() {
 	if w.sc.Kind != scenes.Story {
 		return // a race is not stepped back
 	}
-	drive(t, teacher.a, keys(".")...) // the move, for every follower
+	// the move, for every follower: a first click with answers missing
+	// says how many have answered, and the next runs it
+	for range 2 {
+		if teacher.a.pl.Snap.Pos <= w.at {
+			drive(t, teacher.a, keys(".")...)
+		}
+	}
 	for _, s := range []member{ann, bob} {
 		hear(t, s, "the instructor past the question", leadAt(w.sc.ID, w.at+1))
 	}
@@ -541,8 +559,10 @@ func (w *walk) pages(a *App) []string {
 	out = append(out, a.View(), "\n"+g.text(w.w)+"\n")
 	drive(w.t, a, keys("g?")...)
 	// the whole story page as the screen draws it (i): the core's text,
-	// the settings and the scripts' sources it lets this role read
-	out = append(out, "\n"+a.pl.about(a.com.Styles, w.w)+"\n")
+	// the settings and the scripts' sources it lets this role read; and
+	// the -notes file as it would be written now (its answer key below
+	// its heading)
+	out = append(out, "\n"+a.pl.about(a.com.Styles, w.w)+"\n", "\n"+a.notesPage())
 	return out
 }
 
@@ -560,37 +580,5 @@ func (w *walk) checkPages(what string, pages []string) {
 	w.check(what+", the whole glossary", pages[8])
 	w.check(what+", the whole story page as drawn", pages[9])
 	w.checkScripts(what+", the whole story page as drawn", pages[9])
+	w.check(what+", the -notes file", pages[10])
 }
-
-// open starts a course with o at the walk's size.
-func (w *walk) open(o Options) *App {
-	w.t.Helper()
-	a, err := NewCourse(w.b, o)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	w.t.Cleanup(func() { a.Shutdown(context.Background()) })
-	if w.glossary != "" {
-		a.com.glossary = map[glossaryAt]string{{w.w, a.com.Styles.R}: w.glossary}
-	}
-	drive(w.t, a, tea.WindowSizeMsg{Width: w.w, Height: w.h})
-	runCmd(w.t, a, a.Init())
-	return a
-}
-
-// check fails for every evidence row on screen v.
-func (w *walk) check(what, v string) {
-	w.t.Helper()
-	var shown []string
-	for _, r := range screenRows(v) {
-		if w.evidence[r] {
-			shown = append(shown, r)
-		}
-	}
-	if len(shown) > 0 {
-		w.t.Errorf("%s: %s shows what answers the question: %q\n%s", w.where, what, shown, ansi.Strip(v))
-	}
-}
-
-// logRow is a row of the command log: the story time, then the actor.
-var logRow = regexp.MustCompile(`^\+\d+\.\d+s\s`)

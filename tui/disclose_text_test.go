@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"locksim/play"
 	"locksim/scenes"
@@ -136,6 +137,14 @@ func (w *walk) textForms() {
 	}
 	_, script := transcript.Export(scenes.Export{}, false, w.sc.ID, 1, s.Snap)
 	w.checkText("the code's redis-cli export", string(script), textEvidence)
+
+	// the code's -history page as transcript.History writes it (-history
+	// -story CODE)
+	var page bytes.Buffer
+	if _, err := transcript.History(ctx, &page, w.b, at, false, time.Second); err != nil {
+		t.Fatalf("%s: the code's history page: %v", w.where, err)
+	}
+	w.checkText("the code's history page", page.String(), textEvidence)
 }
 
 // plainAt is the text of pos as transcript.PlainPositionWith writes it.
@@ -172,6 +181,7 @@ func splitAtQuestion(text string) (before, after string) {
 // live run adds (w.live).
 func (w *walk) checkText(what, text string, lines map[string]bool) {
 	w.t.Helper()
+	w.checkLength(what, text)
 	flat := flatten(text)
 	for r := range w.evidence {
 		if len(r) >= 20 && strings.Contains(flat, flatten(r)) {
@@ -195,7 +205,10 @@ func (w *walk) checkText(what, text string, lines map[string]bool) {
 // embedded; what only a live run adds (sim.Event.Simulated, how locksim
 // played a fault there) is evidence too, and must come after the reveal.
 // Before the question the live run says what the embedded one says: every
-// fault note and every refusal line (a reply that never came) the same.
+// fault note and every refusal line (a reply that never came) the same;
+// a run the machine stalled past half the story's margin (its commands
+// that late of story time, or a round trip the log noted that long) is
+// played again, up to three times, then skipped (untilJudged).
 // Then the question screen, the transcript before its question's line and
 // the code of the question's place, as text, say none of it.
 // own are the learner's own moves, if any.
@@ -210,20 +223,39 @@ func liveWalk(t *testing.T, url string, sc *scenes.Scene, p scenes.Params, own [
 	}
 	at := play.QuestionAt(sc, p, own)
 	// the taller screen: its log has room for the faults' lines
-	w := &walk{t: t, b: b, sc: sc, p: p, at: at, w: 120, h: 40}
+	w := &walk{t: t, b: b, sc: sc, p: p, at: at, own: len(own), w: 120, h: 40}
 	w.where = fmt.Sprintf("%s (%s, own moves %v), live", sc.ID, sc.Describe(p), own)
 	start := play.Position{Version: play.PositionVersion, Scene: sc.ID, Settings: map[string]int(p), Seed: 1, Own: own}
-	a := w.open(Options{Position: &start})
+	// the same story embedded, to its question: the live run must say the
+	// same notes and refusals before it
+	e := embedded(t)
+	there := start
+	there.Step = at
+	s, err := play.Open(context.Background(), there, play.Env{Backend: e, ID: 1, Options: play.Options{Predict: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(context.Background())
+	if err := (play.Driver{S: s}).Start(); err != nil {
+		t.Fatal(err)
+	}
+	var a *App
 	var forward []string // every step's screen up to the question
-	for i := 0; i <= at && !a.pl.Asking; i++ {
-		forward = append(forward, a.View())
-		drive(t, a, keys("n")...)
-	}
-	if !a.pl.Asking || a.pl.Snap.Pos != at {
-		t.Fatalf("%s: the story did not ask at step %d (step %d):\n%s", w.where, at, a.pl.Snap.Pos, a.View())
-	}
+	// a machine that stalls the live run past half the story's margin
+	// carries a command across a deadline the story keeps clear of: such
+	// a run proves nothing either way, and the story is played again, up
+	// to three times, then skipped (untilJudged); a difference with less
+	// lateness fails
+	untilJudged(t, sc.Shortest, func() (string, time.Duration) {
+		a, forward = w.toQuestion(start, at)
+		live, emb := saidBefore(a.pl.Snap.Events, at), saidBefore(s.Snap.Events, at)
+		if slices.Equal(live, emb) {
+			return "", 0
+		}
+		return fmt.Sprintf("%s: before the question the live run says\n  %s\nwhere the embedded one says\n  %s", w.where, strings.Join(live, "\n  "), strings.Join(emb, "\n  ")),
+			stepLateness(a.pl.Snap, s.Snap)
+	})
 	question := a.View()
-	asked := slices.Clone(a.pl.Snap.Events)
 	drive(t, a, keys("1")...)
 	if !a.pl.Revealed {
 		t.Fatalf("%s: answering did not reveal:\n%s", w.where, a.View())
@@ -255,22 +287,6 @@ func liveWalk(t *testing.T, url string, sc *scenes.Scene, p scenes.Params, own [
 	}
 	w.evidence = premise
 
-	// the same story embedded, to its question: the same notes and refusals
-	e := embedded(t)
-	there := start
-	there.Step = at
-	s, err := play.Open(context.Background(), there, play.Env{Backend: e, ID: 1, Options: play.Options{Predict: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close(context.Background())
-	if err := (play.Driver{S: s}).Start(); err != nil {
-		t.Fatal(err)
-	}
-	if live, embedded := saidBefore(asked, at), saidBefore(s.Snap.Events, at); !slices.Equal(live, embedded) {
-		t.Errorf("%s: before the question the live run says\n  %s\nwhere the embedded one says\n  %s", w.where, strings.Join(live, "\n  "), strings.Join(embedded, "\n  "))
-	}
-
 	// the text: to the end, and the code of the question's place
 	end := start
 	end.Step = len(sc.Build(p).Moves) + len(own)
@@ -292,6 +308,22 @@ func liveWalk(t *testing.T, url string, sc *scenes.Scene, p scenes.Params, own [
 		t.Errorf("%s: the live code's text does not stop at the question:\n%s", w.where, code)
 	}
 	w.checkText("the live code's text at its question", code, nil)
+}
+
+// toQuestion opens start on the walk's backend and steps it to its
+// question at step at: the app there, and every step's screen before it.
+func (w *walk) toQuestion(start play.Position, at int) (*App, []string) {
+	w.t.Helper()
+	a := w.open(Options{Position: &start})
+	var forward []string
+	for i := 0; i <= at && !a.pl.Asking; i++ {
+		forward = append(forward, a.View())
+		drive(w.t, a, keys("n")...)
+	}
+	if !a.pl.Asking || a.pl.Snap.Pos != at {
+		w.t.Fatalf("%s: the story did not ask at step %d (step %d):\n%s", w.where, at, a.pl.Snap.Pos, a.View())
+	}
+	return a, forward
 }
 
 // liveWalkScale divides story time in the live walk: the stories that

@@ -59,3 +59,26 @@ func TestFitKeysFollowTheKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyLineShowsControls: a key's name and a hash's or a sorted set's
+// fields, which in the lab the learner's own script writes, are drawn
+// with their bidi overrides and control characters shown (U+FFFD, ␛),
+// not obeyed; a string's value is quoted.
+func TestKeyLineShowsControls(t *testing.T) {
+	for _, k := range []sim.KeyState{
+		{Name: "lock\u202ekcol", Type: "hash", Value: "f\u2066=v\x1b[2J", PTTL: -1},
+		{Name: "q\u200f", Type: "zset", Value: "m\u202e=1", PTTL: 100},
+		{Name: "s\u2067", Type: "string", Value: "v\u202ex", PTTL: 100},
+		{Name: "gone\u202e"},
+	} {
+		got := keyLine(views.ASCII(), k, sim.Snapshot{}, 200)
+		for _, r := range got {
+			if r < 0x20 && r != '\x1b' || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200f {
+				t.Errorf("key %q: the line holds %U: %q", k.Name, r, got)
+			}
+		}
+		if strings.Contains(got, "\x1b[2J") {
+			t.Errorf("key %q: the line clears the screen: %q", k.Name, got)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"locksim/play"
@@ -129,14 +130,21 @@ func (a *session) notesPage() string {
 	if s := p.Scene.Describe(p.Params); s != "" {
 		head += " · " + s
 	}
+	// the story's length as the core lets the notes file tell it: while
+	// the question is open, "?" (play.Disclosure.Drawn), as the bar's
+	// "N/?": the count of moves tells the stories of a question apart
+	of := "?"
+	if n, more := p.Disclose(play.NotesFile).Drawn(len(p.Snap.Moves)); !more {
+		of = strconv.Itoa(n)
+	}
 	var where string
 	switch {
 	case !p.Stepped():
 		where = "no steps"
 	case p.Snap.Pos >= len(p.Snap.Moves):
-		where = fmt.Sprintf("step %d of %d · %s", p.Snap.Pos, len(p.Snap.Moves), a.nextClick())
+		where = fmt.Sprintf("step %d of %s · %s", p.Snap.Pos, of, a.nextClick())
 	default:
-		where = fmt.Sprintf("step %d of %d · next: %s", p.Snap.Pos, len(p.Snap.Moves), p.Snap.Moves[p.Snap.Pos])
+		where = fmt.Sprintf("step %d of %s · next: %s", p.Snap.Pos, of, p.Snap.Moves[p.Snap.Pos])
 	}
 	if p.Asking {
 		where += " · the question is on screen"

@@ -186,7 +186,8 @@ func sameMoment(a, b Moment) bool {
 }
 
 // TestNotesFollowTheStep: with -notes, each step rewrites the file with
-// that step's place in the story and the scene's notes.
+// that step's place in the story and the scene's notes; the story's
+// length only once its question is passed.
 func TestNotesFollowTheStep(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "notes.txt")
 	a, _ := openCourse(t, Options{Seed: 1, Present: true, Scene: "gc-pause", Notes: path}, "")
@@ -198,16 +199,22 @@ func TestNotesFollowTheStep(t *testing.T) {
 		return string(b)
 	}
 	notes := a.pl.Text.Get("notes")
-	if got := read(); !strings.Contains(got, "step 0 of 10 · next: A acquires") || !strings.Contains(got, notes) {
+	if got := read(); !strings.Contains(got, "step 0 of ? · next: A acquires") || !strings.Contains(got, notes) {
 		t.Fatalf("the notes file at the start:\n%s", got)
 	}
 	drive(t, a, keys(".")...)
-	if got := read(); !strings.HasPrefix(got, "gc-pause · ") || !strings.Contains(got, "step 1 of 10 · next: A pauses") || strings.Contains(got, "step 0") {
+	if got := read(); !strings.HasPrefix(got, "gc-pause · ") || !strings.Contains(got, "step 1 of ? · next: A pauses") || strings.Contains(got, "step 0") {
 		t.Errorf("the notes file after a click:\n%s", got)
 	}
 	drive(t, a, keys("..")...)
-	if got := read(); !a.pl.Asking || !strings.Contains(got, "step 3 of 10 · next: B acquires · the question is on screen") {
+	if got := read(); !a.pl.Asking || !strings.Contains(got, "step 3 of ? · next: B acquires · the question is on screen") {
 		t.Errorf("the notes file at the question:\n%s", got)
+	}
+	// up to its question the story's length is the core's to withhold
+	// (play.Disclosure.Drawn), as the bar's "3/?"; past it, it is told
+	drive(t, a, keys(".")...)
+	if got := read(); a.pl.Asking || !strings.Contains(got, "step 4 of 10 · next: ") {
+		t.Errorf("the notes file past the question:\n%s", got)
 	}
 }
 

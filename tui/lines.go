@@ -13,6 +13,7 @@ import (
 
 	"locksim/play"
 	"locksim/scenes"
+	"locksim/shown"
 	"locksim/sim"
 	"locksim/views"
 
@@ -20,6 +21,10 @@ import (
 )
 
 func keyLine(st views.Styles, k sim.KeyState, snap sim.Snapshot, w int) string {
+	// a key's name and a hash's or a set's fields come from the server:
+	// in the lab, from the learner's own script, so a control or a bidi
+	// override in them is shown, not obeyed (a string is quoted, %q)
+	k.Name = shown.Line(k.Name)
 	var s string
 	if !k.Exists() {
 		s = st.Bold.Render(k.Name) + st.Dim.Render("  (no such key)  PTTL -2")
@@ -31,9 +36,9 @@ func keyLine(st views.Styles, k sim.KeyState, snap sim.Snapshot, w int) string {
 				val += " (" + who + "'s token)"
 			}
 		} else if k.Type == "zset" && k.Clock > 0 {
-			val = scenes.ShortenTokens(scoreDeadlines(k, snap), snap.Actors, snap.Events)
+			val = shown.Line(scenes.ShortenTokens(scoreDeadlines(k, snap), snap.Actors, snap.Events))
 		} else {
-			val = scenes.ShortenTokens(val, snap.Actors, snap.Events)
+			val = shown.Line(scenes.ShortenTokens(val, snap.Actors, snap.Events))
 		}
 		ttl := fmt.Sprintf("PTTL %d ms", k.PTTL)
 		if snap.Live && snap.Scale > 1 && k.PTTL > 0 {

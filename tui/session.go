@@ -41,6 +41,9 @@ type session struct {
 	// -1 for none. Keys typed after it wait in afterSwitch for the new scene.
 	switchWanted int
 	afterSwitch  []tea.KeyMsg
+	// sizeAsks is how many times the terminal was asked its size again
+	// since it gave 0x0 (unknownSize)
+	sizeAsks int
 
 	// com is the session's screen-wide part: styles, keys, size, export
 	com  *Common

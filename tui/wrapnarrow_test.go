@@ -74,6 +74,10 @@ func TestWrapWordsNarrow(t *testing.T) {
 		{"0000\x1b", 2, "00\n00\n␛"},
 		{"a\x1b[31mred b", 40, "a␛[31mred b"},
 		{"x\x7f\u009b\x00 y\r\nz\tw", 40, "x␡\uFFFD␀ y\nz w"},
+		// a learner's lock named with a right-to-left override, an
+		// isolate and a line separator: shown, so the rest of its row
+		// (and the page after it) is not reordered
+		{"lock:\u202ekcol note\u2067 x\u2028y", 40, "lock:\uFFFDkcol note\uFFFD x\uFFFDy"},
 	} {
 		if got := wrapWords(c.in, c.w); got != c.want {
 			t.Errorf("wrapWords(%q, %d) = %q, want %q", c.in, c.w, got, c.want)
@@ -82,8 +86,8 @@ func TestWrapWordsNarrow(t *testing.T) {
 }
 
 // TestShownText: shownText shows every control character but \n, \t, \f
-// and \r (C0 as its control picture, DEL as ␡, C1 as U+FFFD) and invalid
-// UTF-8 as U+FFFD, and keeps every other text as it is.
+// and \r (C0 as its control picture, DEL as ␡, C1 and the bidi controls
+// as U+FFFD) and invalid UTF-8 as U+FFFD, and keeps every other text as it is.
 func TestShownText(t *testing.T) {
 	for in, want := range map[string]string{
 		"":                         "",
@@ -93,6 +97,7 @@ func TestShownText(t *testing.T) {
 		"\x00\x07\x08\v\x1f\x7f":   "␀␇␈␋␟␡",
 		"\u0080\u009b\u009f\u00a0": "\uFFFD\uFFFD\uFFFD\u00a0",
 		"\xff\xfe x \xc2":          "\uFFFD x \uFFFD",
+		"a\u202eb\u200fc\u2066d":   "a\uFFFDb\uFFFDc\uFFFDd",
 	} {
 		if got := shownText(in); got != want {
 			t.Errorf("shownText(%q) = %q, want %q", in, got, want)

@@ -194,36 +194,65 @@ func short(b key.Binding, keys, desc string) key.Binding {
 	return b
 }
 
+// keyWidth is the widest key of keys, in runes.
+func keyWidth(keys []key.Binding) int {
+	kw := 0
+	for _, b := range keys {
+		kw = max(kw, len([]rune(b.Help().Key)))
+	}
+	return kw
+}
+
+// helpColumn is one column of the keys page, room columns wide: each key
+// padded to kw, then what it does. A column whose descriptions do not
+// all fit after keys of kw (the keys of the whole page) pads its keys to
+// its own widest instead, and a description that still does not fit
+// comes nearer its key, so what the class's keys do (F, l: short keys
+// beside a scene's "←/shift+tab" or "[ ] / wheel") is not cut at 80
+// columns; a line that still does not fit is cut with "…".
+func helpColumn(st Styles, keys []key.Binding, kw, room int) []string {
+	fits := func(kw int) bool {
+		for _, b := range keys {
+			if kw+2+ansi.StringWidth(b.Help().Desc) > room {
+				return false
+			}
+		}
+		return true
+	}
+	if !fits(kw) {
+		kw = min(kw, keyWidth(keys))
+	}
+	out := make([]string, len(keys))
+	for i, b := range keys {
+		k, desc := b.Help().Key, b.Help().Desc
+		// a description that does not fit after its column's keys comes
+		// nearer its own key, as near as two spaces, before it is cut
+		pad := max(0, min(kw-len([]rune(k)), room-len([]rune(k))-2-ansi.StringWidth(desc)))
+		out[i] = ansi.Truncate(st.Key.Render(k)+strings.Repeat(" ", pad)+"  "+desc, room, "…")
+	}
+	return out
+}
+
 // HelpPage lists every enabled binding of groups as "key  what it does",
 // in two columns across width, followed by the legend lines.
 func HelpPage(st Styles, groups [][]key.Binding, legend []string, width int) string {
-	var items []string
-	kw := 0
+	var keys []key.Binding
 	for _, g := range groups {
 		for _, b := range g {
 			if b.Enabled() && b.Help().Key != "" {
-				kw = max(kw, len([]rune(b.Help().Key)))
+				keys = append(keys, b)
 			}
-		}
-	}
-	for _, g := range groups {
-		for _, b := range g {
-			if !b.Enabled() || b.Help().Key == "" {
-				continue
-			}
-			k := b.Help().Key
-			pad := strings.Repeat(" ", kw-len([]rune(k)))
-			items = append(items, st.Key.Render(k)+pad+"  "+b.Help().Desc)
 		}
 	}
 	col := width / 2
-	half := (len(items) + 1) / 2
+	half := (len(keys) + 1) / 2
+	left := helpColumn(st, keys[:half], keyWidth(keys), col-1)
+	right := helpColumn(st, keys[half:], keyWidth(keys), width-col)
 	var rows []string
-	for i := 0; i < half; i++ {
-		left := ansi.Truncate(items[i], col-1, "…")
-		row := left
-		if i+half < len(items) {
-			row += strings.Repeat(" ", max(1, col-ansi.StringWidth(left))) + ansi.Truncate(items[i+half], width-col, "…")
+	for i := range half {
+		row := left[i]
+		if i < len(right) {
+			row += strings.Repeat(" ", max(1, col-ansi.StringWidth(left[i]))) + right[i]
 		}
 		rows = append(rows, row)
 	}

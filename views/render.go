@@ -273,10 +273,15 @@ func Rule(st Styles, label string, width int) string {
 	return st.Rule.Render(l + strings.Repeat("─", max(0, width-Width(l))))
 }
 
-// Wrap wraps text to width and keeps at most rows lines.
+// Wrap wraps text to width (at least 1) and keeps at most rows lines
+// (none when rows < 1).
 func (st Styles) Wrap(text string, width, rows int) string {
+	if rows < 1 {
+		return ""
+	}
+	width = max(width, 1)
 	// as st.Plain.Width(width).Render wraps, without its padding (wrap.go)
-	lines := strings.Split(unjoin(wrap(Join(text), width)), "\n")
+	lines := strings.Split(unjoin(wrapRows(Join(text), width)), "\n")
 	if len(lines) > rows {
 		lines = lines[:rows]
 		lines[rows-1] = ansi.Truncate(strings.TrimRight(lines[rows-1], " "), width-1, "") + "…"
@@ -288,6 +293,25 @@ func (st Styles) Wrap(text string, width, rows int) string {
 		lines = append(lines, "")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// wrapRows is wrap, but a row is never left empty before a character
+// wider than width that starts a line of text: the wrapper breaks before
+// it though the row is empty ("漢" at width 1 was "\n漢"), which only a
+// width of 1 meets (no character is wider than 2).
+func wrapRows(text string, width int) string {
+	if width > 1 {
+		return wrap(text, width)
+	}
+	paras := strings.Split(text, "\n")
+	for i, p := range paras {
+		w := wrap(p, width)
+		if first, rest, ok := strings.Cut(w, "\n"); ok && strings.TrimSpace(ansi.Strip(first)) == "" {
+			w = rest
+		}
+		paras[i] = w
+	}
+	return strings.Join(paras, "\n")
 }
 
 // unbroken finds what a line must not break inside: a negative number

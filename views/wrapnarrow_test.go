@@ -50,3 +50,36 @@ func FuzzWrap(f *testing.F) {
 		checkNarrowWrap(t, s, w%11-1, 1+(rows%8+8)%8)
 	})
 }
+
+// TestWrapEdges: Styles.Wrap at no rows draws nothing (it panicked on
+// rows < 1), and at width 1 (or less) puts no empty row before a
+// double-width character that starts a line (it drew "\n漢"), styled
+// or not, nor anywhere else.
+func TestWrapEdges(t *testing.T) {
+	for _, c := range []struct {
+		text        string
+		width, rows int
+		want        string
+	}{
+		{"a long sentence", 10, 0, ""},
+		{"a long sentence", 10, -1, ""},
+		{"", 1, 0, ""},
+		{"漢", 1, 1, "漢"},
+		{"漢", 1, 3, "漢\n\n"},
+		{"漢字", 1, 2, "漢\n字"},
+		{"漢字", 0, 2, "漢\n字"},
+		{"漢字", -3, 2, "漢\n字"},
+		{"漢漢漢", 1, 2, "漢\n…"},
+		{"👍🏽x", 1, 2, "👍🏽\nx"},
+		{"a\n漢", 1, 2, "a\n漢"},
+		{"a\n\n漢b", 1, 4, "a\n\n漢\nb"},
+		{" 漢", 1, 1, "漢"},
+		{"a 漢", 1, 2, "a\n漢"},
+		{"漢字x", 2, 3, "漢\n字\nx"},
+		{"\x1b[31m漢\x1b[0m", 1, 1, "\x1b[31m漢\x1b[0m"},
+	} {
+		if got := ASCII().Wrap(c.text, c.width, c.rows); got != c.want {
+			t.Errorf("Wrap(%q, %d, %d) = %q, want %q", c.text, c.width, c.rows, got, c.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -105,6 +106,23 @@ type rosterPage struct {
 	id, name, why string
 	// cur is the cursor among the page's choices
 	cur int
+	// memo is the page's lines as last worked out (every key and every
+	// View wants them, a few hundred rows of a large class)
+	memo rosterMemo
+}
+
+// rosterMemo is the roster page's lines and choices, each line as View
+// draws it off the cursor, and what they were worked out from: the
+// enrolment (its How map, made anew each time the class changes: see
+// class.Part.Enrolment; kept here so that no later map takes its
+// address), the student to match, the width and the renderer.
+type rosterMemo struct {
+	how      map[string]class.Tie
+	id, name string
+	at       glossaryAt
+	lines    []string
+	cs       []choice
+	shown    []string
 }
 
 func newRosterPage(a *session, back Component) *rosterPage {
@@ -246,8 +264,15 @@ func lineDist(a, b int) int {
 // them; on the one to match, does nothing); else they only scroll, and
 // say so.
 func (p *rosterPage) KeyMap() help.KeyMap {
+	_, cs := p.lines()
+	return p.keyMapAt(cs)
+}
+
+// keyMapAt is KeyMap with the page's choices cs as lines gives them (View
+// works them out once for its lines, the cursor and its keys).
+func (p *rosterPage) keyMapAt(cs []choice) help.KeyMap {
 	if p.id != "" {
-		switch c, _ := p.at(); {
+		switch c, _ := choiceAt(cs, p.cur); {
 		case c.who == p.id:
 			return p.keyMap(rosterMove)
 		case c.who != "":
@@ -258,11 +283,29 @@ func (p *rosterPage) KeyMap() help.KeyMap {
 	return p.keyMap(standinMove)
 }
 
-// lines are the page's lines w columns wide, and the choices among them.
+// lines are the page's lines w columns wide, and the choices among them:
+// the memo's, worked out again when what they are drawn from changed.
+// They are shared: not to be changed.
 func (p *rosterPage) lines() ([]string, []choice) {
+	e, _ := p.a.cls.part.Enrolment()
+	at := glossaryAt{p.a.com.Width, p.a.com.Styles.R}
+	m := &p.memo
+	if m.lines == nil || !sameMap(m.how, e.How) || m.id != p.id || m.name != p.name || m.at != at {
+		lines, cs := p.drawLines(e)
+		*m = rosterMemo{how: e.How, id: p.id, name: p.name, at: at, lines: lines, cs: cs}
+	}
+	return m.lines, m.cs
+}
+
+// sameMap reports whether a and b are the same map (not two equal ones).
+func sameMap[K comparable, V any](a, b map[K]V) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+}
+
+// drawLines works out lines from the enrolment e.
+func (p *rosterPage) drawLines(e class.Enrolment) ([]string, []choice) {
 	a := p.a
 	st, w := a.com.Styles, a.com.Width
-	e, _ := a.cls.part.Enrolment()
 	var out []string
 	var cs []choice
 	out = append(out, views.Rule(st, fmt.Sprintf("students with no row (%d)", len(e.Unmatched)), w))
@@ -329,7 +372,8 @@ func (p *rosterPage) View() string {
 	e, _ := a.cls.part.Enrolment()
 	title := st.Title.Render("class "+a.cls.part.Code()) + fmt.Sprintf(" · school roster: %d rows, %d not joined", len(e.Rows), len(e.Missing))
 	var say string
-	c, _ := p.at()
+	all, cs := p.lines()
+	c, _ := choiceAt(cs, p.cur)
 	switch {
 	case p.id != "" && c.who == p.id:
 		say = st.Accent.Render("▸ is " + p.name + ", the student to match: ↓ to their row, then enter")
@@ -342,29 +386,40 @@ func (p *rosterPage) View() string {
 	default:
 		say = st.Dim.Render("pick a student in the class view, then m, to match them")
 	}
-	lines, cs := p.lines()
 	cur := -1
 	if p.id != "" && len(cs) > 0 {
 		p.cur = min(max(p.cur, 0), len(cs)-1)
 		cur = cs[p.cur].line
-		lines[cur] = st.Accent.Render("▸ " + ansi.Strip(lines[cur]))
 	}
-	for i := range lines {
-		if plain := ansi.Strip(lines[i]); i != cur && !strings.HasPrefix(plain, "──") && !strings.HasPrefix(plain, "? ") && !strings.HasPrefix(plain, rosterMatching) {
-			lines[i] = "  " + lines[i]
+	// each line off the cursor as drawn, once for the lines (the memo)
+	if m := &p.memo; m.shown == nil {
+		m.shown = make([]string, len(all))
+		for i, l := range all {
+			if plain := ansi.Strip(l); !strings.HasPrefix(plain, "──") && !strings.HasPrefix(plain, "? ") && !strings.HasPrefix(plain, rosterMatching) {
+				l = "  " + l
+			}
+			m.shown[i] = truncate(l, w)
 		}
-		lines[i] = truncate(lines[i], w)
 	}
-	return p.frame(truncate(title, w)+"\n"+truncate(say, w), lines, true, cur, w, h, p.KeyMap())
+	lines := slices.Clone(p.memo.shown)
+	if cur >= 0 {
+		lines[cur] = truncate(st.Accent.Render("▸ "+ansi.Strip(all[cur])), w)
+	}
+	return p.frame(truncate(title, w)+"\n"+truncate(say, w), lines, true, cur, w, h, p.keyMapAt(cs))
 }
 
 // at is the choice under the cursor (ok false for none).
 func (p *rosterPage) at() (c choice, ok bool) {
 	_, cs := p.lines()
+	return choiceAt(cs, p.cur)
+}
+
+// choiceAt is the choice of cs under cursor cur (ok false for none).
+func choiceAt(cs []choice, cur int) (c choice, ok bool) {
 	if len(cs) == 0 {
 		return choice{}, false
 	}
-	return cs[min(max(p.cur, 0), len(cs)-1)], true
+	return cs[min(max(cur, 0), len(cs)-1)], true
 }
 
 // idOf is the start of a member's id, as the gradebook's notes name it.

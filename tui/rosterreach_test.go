@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"locksim/class"
+	"locksim/views"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -65,6 +67,12 @@ func TestRosterEveryLineReachable(t *testing.T) {
 				t.Fatalf("%dx%d, picked %q: matching is %v", size[0], size[1], who, matching)
 			}
 			lines, _ := p.lines()
+			// each line as a screen shows it, stripped once (every screen
+			// below is looked for among them)
+			plain := make([]string, len(lines))
+			for i, l := range lines {
+				plain[i] = ansi.Strip(l)
+			}
 			seen := make([]bool, len(lines))
 			look := func(after string) {
 				t.Helper()
@@ -85,7 +93,7 @@ func TestRosterEveryLineReachable(t *testing.T) {
 					}
 				}
 				for i := range lines {
-					if i+len(body) <= len(lines) && slices.EqualFunc(lines[i:i+len(body)], body, func(l, b string) bool { return ansi.Strip(l) == b }) {
+					if i+len(body) <= len(lines) && slices.Equal(plain[i:i+len(body)], body) {
 						for j := range body {
 							seen[i+j] = true
 						}
@@ -103,7 +111,7 @@ func TestRosterEveryLineReachable(t *testing.T) {
 			}
 			for i, s := range seen {
 				if !s {
-					t.Errorf("%dx%d, picked %q: line %d %q is on no screen the keys reach", size[0], size[1], who, i, ansi.Strip(lines[i]))
+					t.Errorf("%dx%d, picked %q: line %d %q is on no screen the keys reach", size[0], size[1], who, i, plain[i])
 				}
 			}
 		}
@@ -174,5 +182,36 @@ func TestRosterEnterOnAStudentPicksThem(t *testing.T) {
 	}
 	if isRosterPage(a.pages.top()) {
 		t.Errorf("the match left the roster page open")
+	}
+}
+
+// TestRosterPageFollowsTheClass: the school roster's page, open, shows a
+// student who joins meanwhile, and redraws at a new size (the page keeps
+// its lines until the class or the size changes).
+func TestRosterPageFollowsTheClass(t *testing.T) {
+	t.Parallel()
+	m := rosterRoom(t, 3, 80, 24)
+	a := m.a
+	drive(t, a, keys("m")...)
+	if !isRosterPage(a.pages.top()) {
+		t.Fatalf("m opened no roster page:\n%s", a.View())
+	}
+	before := ansi.Strip(a.View())
+	if !strings.Contains(before, "students with no row (3)") || strings.Contains(before, "nick new") {
+		t.Fatalf("the page before anyone joins:\n%s", before)
+	}
+	newcomer := class.Member{V: class.RowVersion, ID: "web-new", Name: "nick new", Role: class.Student, Seen: atClassNow()}
+	drive(t, a, ClassMsg{Events: []class.Event{{Kind: class.KindMember, Member: &newcomer}}})
+	if !isRosterPage(a.pages.top()) {
+		t.Fatalf("a student joining closed the roster page:\n%s", a.View())
+	}
+	if v := ansi.Strip(a.View()); !strings.Contains(v, "students with no row (4)") || !strings.Contains(v, "? nick new") {
+		t.Errorf("the page does not show the student who joined:\n%s", v)
+	}
+	// and a new size: its rules as wide as the screen
+	drive(t, a, tea.WindowSizeMsg{Width: 100, Height: 40})
+	rows := strings.Split(ansi.Strip(a.View()), "\n")
+	if len(rows) != 40 || !strings.HasPrefix(rows[2], "── students with no row (4)") || views.Width(rows[2]) != 100 {
+		t.Errorf("at 100x40 the page's first rule is not 100 columns (%d rows):\n%s", len(rows), strings.Join(rows, "\n"))
 	}
 }

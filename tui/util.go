@@ -14,7 +14,14 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", " ") }
 
-func truncate(s string, w int) string { return ansi.Truncate(s, w, "…") }
+func truncate(s string, w int) string {
+	if len(s) <= w {
+		// no wider than its bytes (a rune of two columns takes three):
+		// it fits, as ansi.Truncate would find, measuring each cluster
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
+}
 
 func joinLines(parts []string) []string { return strings.Split(strings.Join(parts, "\n"), "\n") }
 

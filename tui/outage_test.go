@@ -48,19 +48,21 @@ func TestServerOutageIsShownAndSurvived(t *testing.T) {
 func outage(t *testing.T, id string) {
 	srv := simtest.StartServer(t)
 	b := openFlaky(t, srv)
-	// up to the story's first step of an actor (a distributed story may
-	// begin with a node fault)
-	first := 1
-	for i, m := range scenes.Find(id).Build(scenes.Params{}).Moves {
-		if m.Kind == sim.MoveStep {
-			first = i + 1
-			break
-		}
-	}
+	first := opening(t, id)
 	a := openScene(t, b, id, 1, 80, 24, strings.Repeat("n", first))
 	srv.Stop()
 	waitBanner(t, a, "server unreachable")
+	// a step during the outage is not made: the held keys' TTLs go back
+	// first, and that fails (sim's TestStepDuringOutageIsNotMade). So for
+	// a distributed story too: its nodes here are namespaces of the one
+	// server that is down, and the readout calls the step an outage, not a
+	// failure of the lock. (It used to be made when no key had a TTL left
+	// to hold: redlock's always, extend's once on a loaded machine.)
+	want := first
 	drive(t, a, keys("n")...)
+	if a.pl.Snap.Pos != want {
+		t.Errorf("a step during the outage: at step %d, want %d (err %q)", a.pl.Snap.Pos, want, a.pl.Err)
+	}
 	v := a.View()
 	if !strings.Contains(v, "server unreachable") {
 		t.Errorf("the banner should stay while the server is down:\n%s", v)
@@ -71,12 +73,6 @@ func outage(t *testing.T, id string) {
 	srv.Start()
 	// back: without a key press the story is replayed to where it was
 	waitBanner(t, a, "the server is back")
-	// a distributed story's step that reached no node is part of its story
-	// (a node that does not answer counts as a failure), so it stays
-	want := first
-	if scenes.Find(id).Distributed {
-		want++
-	}
 	// fatal: a replay that failed leaves no actors for the check below
 	if a.pl.Err != "" || a.pl.Snap.Pos != want || a.pl.banner != "" || a.pl.Stale || len(a.pl.Snap.Actors) == 0 {
 		t.Fatalf("after recovery: err %q, pos %d, banner %q, stale %v, %d actors\n%s", a.pl.Err, a.pl.Snap.Pos, a.pl.banner, a.pl.Stale, len(a.pl.Snap.Actors), a.View())
@@ -85,6 +81,30 @@ func outage(t *testing.T, id string) {
 	if e, ok := lastOf(a.pl.Snap.Events, a.pl.Snap.Actors[0].Name, ""); !ok || e.Unknown() && !e.Lost || e.ErrorReply() {
 		t.Errorf("after recovery the first step should get a reply: %+v", e)
 	}
+}
+
+// opening is the number of moves up to the story's first step after which
+// its first actor has sent a command, found on the embedded server: a
+// distributed story begins with node faults and a clock read, which send
+// none, and after recovery that actor's last command must get a reply.
+func opening(t *testing.T, id string) int {
+	t.Helper()
+	ctx := context.Background()
+	r := sim.NewRun(embedded(t), scenes.Find(id).Script(scenes.Params{}), 1)
+	defer r.Close()
+	if err := r.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for k := 1; k <= len(r.Moves()); k++ {
+		if err := r.Seek(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := lastOf(r.Events, r.Actors[0].Name, ""); ok && r.Moves()[k-1].Kind == sim.MoveStep {
+			return k
+		}
+	}
+	t.Fatalf("%s: no step of %s sends a command", id, r.Actors[0].Name)
+	return 0
 }
 
 // TestServerStallIsShownAndSurvived: the server stalls (CLIENT PAUSE for

@@ -125,8 +125,7 @@ func (r *Run) resume(ctx context.Context) error {
 	// story's, and on a loaded machine or a distant server those trips,
 	// one pair a step, would add up to a lease lapsing before the story's
 	// moment for it (A's GET in the release story, 500 ms of wire at ÷4).
-	// Without a hold script sent to the lock service's server (the run had
-	// no key there), the client's time.
+	// Without a key held on the lock service's server, the client's time.
 	//
 	// A server the hold's script ran on gets the resume's script even when
 	// no key had a TTL left to hold (a lease that lapsed before the hold, a
@@ -147,11 +146,17 @@ func (r *Run) resume(ctx context.Context) error {
 		for _, k := range keys {
 			argv = append(argv, h.left[k])
 		}
+		sent := time.Now()
 		us, err := evalCached(ctx, h.b.admin, ResumeLua.Src, keys, argv...).Int64()
 		if err != nil {
 			return fmt.Errorf("giving the held keys their TTL back: %w", err)
 		}
-		if i == 0 && h.b == r.b && us >= 0 {
+		switch {
+		case len(h.left) == 0:
+			// no key's time was held there: the story's clock stays as it
+			// was when no script was sent, the wait for the answer held too
+			heldFor += time.Since(sent)
+		case i == 0 && h.b == r.b && us >= 0:
 			heldFor = time.Duration(us) * time.Microsecond
 		}
 	}

@@ -448,15 +448,6 @@ func TimelineTo(st Styles, marks []Mark, pos int, now, end, state string, width 
 	return ansi.Truncate(line, width, "…")
 }
 
-// TooSmall is drawn instead of a scene when the terminal is below the minimum.
-func TooSmall(st Styles, w, h, minW, minH int) string {
-	msg := fmt.Sprintf("locksim needs a terminal of at least %dx%d; this one is %dx%d.\nEnlarge it, or press q to quit.", minW, minH, w, h)
-	if w <= 0 {
-		return msg
-	}
-	return st.Plain.Width(w).Render(msg)
-}
-
 // cutMiddle shortens s to w columns by dropping whole words from its
 // middle, marked by a "…" word of its own: a command's tail (the token,
 // PX 30000, the fencing token) matters as much as its head, and no word is

@@ -190,6 +190,7 @@ func (p *Session) Act(act Action) (Cmd, bool) {
 			p.Flash = "this story's " + k.Name + " is its own, " + v + ": " + k.Key + " changes nothing here"
 			return nil, true
 		}
+		asked := p.QuestionAt() // the question's step in the story on screen
 		p.Params[k.Name] = (p.Params[k.Name] + 1) % len(k.Values)
 		// a value whose story this server cannot play is passed over, and
 		// the line says why
@@ -203,15 +204,16 @@ func (p *Session) Act(act Action) (Cmd, bool) {
 		}
 		// the new story replays to the moment the learner was at, so the
 		// setting's effect shows at once
-		return p.resettle(), true
+		return p.resettle(asked), true
 	case Defaults:
 		if scenes.FormatSettings(p.Scene, p.Params) == "" {
 			p.Flash = "the settings are at their defaults already"
 			return nil, true
 		}
+		asked := p.QuestionAt()
 		p.Params = scenes.Params{}
 		p.Flash = "the settings are back to their defaults"
-		return p.resettle(), true
+		return p.resettle(asked), true
 	case Crash, Pause, Wait, Move, Stop, Cut, Slow, Jump, Hang:
 		if p.Asking {
 			// a move of one's own here would play the decisive moment

@@ -84,6 +84,9 @@ type Session struct {
 	// look counts the snapshots folded; ex is the explanation of the one
 	// on screen, for exFor, and explained counts the explanations made
 	look int
+	// settled is where the learner stood before the settings changes
+	// made since they last moved the story (see resettle); nil for none
+	settled *settledAt
 	// qAt is the question's step for qFor (see QuestionAt)
 	qAt       int
 	qFor      *questionKey

@@ -113,23 +113,60 @@ func (p *Session) Position() Position {
 }
 
 // resettle replays the story under changed settings to the same moment:
-// the end if the learner was at the end, else past as many waits as before
-// and as many steps since the last one (see posAt).
-func (p *Session) resettle() Cmd {
+// the end if the learner was at the end; the new story's question if they
+// stood at the question and the new story asks one, wherever it stands in
+// it; else past as many waits as before and as many steps since the last
+// one (see posAt). The moment is the one the learner came to, not the one
+// the last setting brought them to: cycling through a setting's values
+// back to the first returns to the same step, where passing through a
+// shorter story would have left them further back each time. Seeking there
+// stops at a question not yet answered (SeekTo), so nothing is revealed.
+//
+// asked is the step of the question in the story on screen (before the
+// change; -1 for none).
+func (p *Session) resettle(asked int) Cmd {
 	p.Playing = false
+	from := p.settled
+	if from == nil || from.scene != p.Scene || from.landed != p.Snap.Pos {
+		// the learner moved the story since the last change: its moment now
+		moves := p.Run.Moves()
+		from = &settledAt{scene: p.Scene, end: p.Snap.Pos >= len(moves) && p.Snap.Pos > 0,
+			question: asked >= 0 && p.Snap.Pos == asked}
+		from.waits, from.after = momentOf(moves, p.Snap.Pos)
+	}
 	// a prediction belongs to the story it was made in: the new story asks
 	// its question again, and a code made now carries no answer to it
 	p.Guess, p.Passed, p.Revealed, p.Actual = -1, false, false, -1
-	moves := p.Run.Moves()
-	end := p.Snap.Pos >= len(moves) && p.Snap.Pos > 0
-	waits, after := momentOf(moves, p.Snap.Pos)
 	edited := p.Run.Edited()
 	cmd := p.Restart()
-	if target := posAt(p.Run.Moves(), waits, after, end); target > 0 {
+	target := posAt(p.Run.Moves(), from.waits, from.after, from.end)
+	at := p.QuestionAt()
+	if from.question && at >= 0 {
+		target = at
+	}
+	if target > 0 {
 		p.pending = append([]Action{DoN(Seek, target)}, p.pending...)
 	}
+	// where the seek comes to rest: at a question before target, unanswered
+	from.landed = target
+	if p.asksHere() && !p.Follow && at >= 0 && at < target {
+		from.landed = at
+	}
+	p.settled = from
 	if edited {
 		p.Flash = "the new setting replays the story as written: your inserted moves were dropped"
 	}
 	return cmd
+}
+
+// settledAt is the moment of a story a settings change keeps (resettle):
+// in the scene the learner moved in, past waits waits and after steps since
+// the last, or at its end, or at its question; landed is the step the last
+// change brought the story to, so a learner still there has not moved.
+type settledAt struct {
+	scene        *scenes.Scene
+	waits, after int
+	end          bool
+	question     bool
+	landed       int
 }

@@ -103,3 +103,49 @@ func TestAStorysOwnSettingIsNotOffered(t *testing.T) {
 		t.Errorf("the GET story is among every combination %d times", n)
 	}
 }
+
+// TestCyclingASettingBackReturns: a setting changed at the question keeps
+// the learner at the question of each story that asks one, wherever it
+// stands in it, and cycling through every value back to the first comes
+// back to the step the learner left, the question open. Before, each
+// change kept the moment of the last story shown, and a shorter one left
+// the learner further back each time: release's m through its six modes
+// ended at step 1, lost-reply's r back to SET NX at step 2, not the
+// question at 5.
+func TestCyclingASettingBackReturns(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct{ scene, knob string }{{"release", "release"}, {"lost-reply", "retry"}} {
+		s, err := started(ctx, Position{Version: PositionVersion, Scene: c.scene, Seed: 5}, embedded(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close(ctx) })
+		o := s.Options()
+		o.Predict = true
+		s.Configure(o)
+		knob := slices.IndexFunc(s.Scene.Knobs, func(k scenes.Knob) bool { return k.Name == c.knob })
+		if knob < 0 {
+			t.Fatalf("%s has no setting %s", c.scene, c.knob)
+		}
+		at := s.QuestionAt()
+		d := Driver{S: s}
+		d.Run(s.SeekTo(at))
+		if at <= 0 || s.Snap.Pos != at || !s.Asking {
+			t.Fatalf("%s: at step %d asking %v, want its question at %d", c.scene, s.Snap.Pos, s.Asking, at)
+		}
+		for range s.Scene.Knobs[knob].Values {
+			if err := d.Do(DoN(Knob, knob)); err != nil {
+				t.Fatal(err)
+			}
+			if q := s.QuestionAt(); q >= 0 && (s.Snap.Pos != q || !s.Asking) {
+				t.Errorf("%s, %s: step %d asking %v, want the question at step %d", c.scene, scenes.FormatSettings(s.Scene, s.Params), s.Snap.Pos, s.Asking, q)
+			}
+			if dis := s.Disclose(Learner); s.Asking && (dis.State || dis.Answer) {
+				t.Errorf("%s, %s: the question is open, yet the disclosure %+v", c.scene, scenes.FormatSettings(s.Scene, s.Params), dis)
+			}
+		}
+		if s.Params[c.knob] != 0 || s.Snap.Pos != at || !s.Asking {
+			t.Errorf("%s: cycled %s back to %d: step %d asking %v, want step %d asking", c.scene, c.knob, s.Params[c.knob], s.Snap.Pos, s.Asking, at)
+		}
+	}
+}

@@ -31,8 +31,8 @@ usage: locksim [flags]
   -step N              with -scene: open it at step N (a slide can link to the moment)
   -set K=V,K=V         with -scene: open it with these settings, e.g. -set pause=70s,TTL=60s
                        (the names and values its settings line shows)
-  -scenes ID,ID,...    the lesson's playlist: a step past the end of each scene's last
-                       story opens the next one (presenter mode); opens the first
+  -scenes ID,ID,...    the lesson's playlist: > and < go through it, and in presenter mode
+                       a step past each scene's last story opens the next; opens the first
   -notes FILE          write the speaker notes for the step on screen to FILE at each
                        step (follow it with tail -f on a second screen)
   -no-quiz             do not stop at the predictions (a quick demo)

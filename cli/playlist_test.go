@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"testing"
 )
@@ -28,5 +29,21 @@ func TestPlaylistWithoutTerminal(t *testing.T) {
 		if out.Len() != 0 {
 			t.Errorf("%v: stdout has %d bytes, want nothing", args, out.Len())
 		}
+	}
+}
+
+// TestPlaylistWithoutPresent: -scenes is a learner's lesson as well as a
+// presenter's. Without -present it was taken and then ignored (> from
+// fencing opened timeout, the course's next, with nothing said): the
+// screen gets the list whichever mode it runs in, and its > and < go
+// through it (tui's TestLessonKeysWithoutPresenter).
+func TestPlaylistWithoutPresent(t *testing.T) {
+	c, err := parse([]string{"-scenes", "fencing,redlock"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := screenOptions(c, io.Discard)
+	if strings.Join(o.Scenes, ",") != "fencing,redlock" || o.Present {
+		t.Errorf("-scenes fencing,redlock: the screen's lesson %v, presenter %v; want fencing,redlock, no presenter", o.Scenes, o.Present)
 	}
 }

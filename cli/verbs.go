@@ -308,6 +308,17 @@ func course(ctx context.Context, e *env, c config, b *sim.Backend) int {
 	return interactive(ctx, c, b, e.err)
 }
 
+// screenOptions are the screen's options the flags in c ask for: the
+// lesson's playlist (-scenes) with or without -present.
+func screenOptions(c config, stderr io.Writer) tui.Options {
+	o := tui.Options{Seed: c.seed, Scene: c.scene, Step: c.step, Settings: c.settings, Scenes: c.playlist, Notes: c.notes,
+		NoQuiz: c.noQuiz, Present: c.present, Warn: stderr, Lab: c.labDir}
+	o.Export = scenes.Export{Dir: c.exportDir, Scale: c.exportScale}
+	o.Position = c.position // -story CODE: a visit, never the saved place
+	o.Visit = c.position != nil
+	return o
+}
+
 // interactive runs the TUI until q, ctrl+c or a signal.
 func interactive(ctx context.Context, c config, b *sim.Backend, stderr io.Writer) int {
 	// the screen's own renderer: its colour profile follows the terminal
@@ -317,11 +328,8 @@ func interactive(ctx context.Context, c config, b *sim.Backend, stderr io.Writer
 		r.SetColorProfile(termenv.Ascii)
 	}
 	st := views.NewStyles(r, c.theme == "high-contrast")
-	o := tui.Options{Seed: c.seed, Scene: c.scene, Step: c.step, Settings: c.settings, Scenes: c.playlist, Notes: c.notes,
-		NoQuiz: c.noQuiz, Present: c.present, Warn: stderr, Styles: &st, Lab: c.labDir}
-	o.Export = scenes.Export{Dir: c.exportDir, Scale: c.exportScale}
-	o.Position = c.position // -story CODE: a visit, never the saved place
-	o.Visit = c.position != nil
+	o := screenOptions(c, stderr)
+	o.Styles = &st
 	// said on stderr too, but before the alternate screen hides it
 	o.Notice = sweptNote(b)
 	if c.notes != "" {

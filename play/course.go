@@ -426,8 +426,19 @@ func (c *Course) Home(from *Session) (*Session, error) {
 // course's scenes, in presenter mode or not. The screen adds what it
 // alone knows: the contents shown, a page on top, a question to leave.
 func (c *Course) Nav(s *Session) Nav {
-	return Nav{Scene: c.At, Scenes: len(c.Scenes), Replaying: s.Busy && s.CancelOp != nil,
+	n := Nav{Scene: c.At, Scenes: len(c.Scenes), Replaying: s.Busy && s.CancelOp != nil,
 		Selected: s.Sel >= 0 || s.Node >= 0, Present: c.Present, Visiting: c.visit != NotVisiting}
+	if j := slices.Index(c.Playlist, c.At); j >= 0 {
+		// > and < go through the lesson (-scenes); past its ends, the course
+		n.Lesson, n.LessonNext, n.LessonPrev = true, -1, -1
+		if j+1 < len(c.Playlist) {
+			n.LessonNext = c.Playlist[j+1]
+		}
+		if j > 0 {
+			n.LessonPrev = c.Playlist[j-1]
+		}
+	}
+	return n
 }
 
 // LastPlace is where the learner left the course: the saved position, or,

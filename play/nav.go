@@ -14,6 +14,12 @@ type Nav struct {
 	Present   bool // presenter mode: leaving a scene asks first
 	Leaving   bool // the presenter was asked whether to leave the scene
 	Visiting  bool // the place on screen is a visit (see Visit): esc goes home
+	// Lesson is set in a scene of a lesson's playlist (-scenes): NavNext and
+	// NavPrev open LessonNext and LessonPrev, the lesson's scenes after and
+	// before this one, not the course's; -1 past its last or before its
+	// first, where the course's order goes on
+	Lesson                 bool
+	LessonNext, LessonPrev int
 }
 
 // Then is what a navigation key asks the app to do besides moving.
@@ -42,7 +48,8 @@ const (
 	// then the selection (lets go), then a visit (back to the learner's
 	// own place), then back to the contents.
 	NavBack
-	// NavNext and NavPrev open the next and the previous scene, wrapping.
+	// NavNext and NavPrev open the next and the previous scene: the
+	// lesson's (see Nav.Lesson), else the course's, wrapping.
 	NavNext
 	NavPrev
 	// NavContents leaves the scene for the contents (a presenter's yes).
@@ -121,6 +128,12 @@ func Navigate(n Nav, a NavAction) (Nav, Then) {
 			d = -1
 		}
 		n.Scene = (n.Scene + d + n.Scenes) % n.Scenes
+		switch {
+		case n.Lesson && d > 0 && n.LessonNext >= 0:
+			n.Scene = n.LessonNext
+		case n.Lesson && d < 0 && n.LessonPrev >= 0:
+			n.Scene = n.LessonPrev
+		}
 		n.Page, n.Selected = false, false
 		return n, OpenScene
 	case NavOpen:

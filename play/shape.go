@@ -1,6 +1,7 @@
 package play
 
 import (
+	"slices"
 	"strings"
 
 	"locksim/content"
@@ -82,7 +83,10 @@ func (c *Course) SceneEnding(s *Session, role Role) (e SceneEnding, ok bool) {
 	if !s.Text.Has("library") {
 		e.Library = ""
 	}
-	if i := c.Index(s.Scene.ID); i >= 0 && i+1 < len(c.Scenes) {
+	if i := c.Index(s.Scene.ID); i >= 0 && i == c.At && slices.Contains(c.Playlist, i) && c.NextScene() >= 0 {
+		// a lesson's scene (-scenes) but its last: the lesson's next, as >
+		e.Next = c.Scenes[c.NextScene()].ID
+	} else if i >= 0 && i+1 < len(c.Scenes) {
 		e.Next = c.Scenes[i+1].ID
 	}
 	return e, true

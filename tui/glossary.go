@@ -19,8 +19,9 @@ import (
 var glossaryKey = key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "glossary"))
 
 // glossaryPage is the glossary (g): the words the screens use, each with
-// what it means, in the course text's order (play.Glossary). It scrolls;
-// g or esc closes it, back to the page under it.
+// what it means, in the course text's order, with the terms that would
+// answer an open question held back (play.GlossaryFor). It scrolls; g or
+// esc closes it, back to the page under it.
 type glossaryPage struct {
 	com   *Common
 	terms []play.Term

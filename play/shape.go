@@ -116,6 +116,9 @@ func References(t content.Text) []Reference {
 // Term is one word of the glossary and what it means.
 type Term struct {
 	Word, Meaning string
+	// Held: the meaning waits for the answer to the open question
+	// (GlossaryFor).
+	Held bool
 }
 
 // Glossary are the words the screens use, defined, in the order of the

@@ -288,7 +288,7 @@ func (p *rosterPage) keyMapAt(cs []choice) help.KeyMap {
 // They are shared: not to be changed.
 func (p *rosterPage) lines() ([]string, []choice) {
 	e, _ := p.a.cls.part.Enrolment()
-	at := glossaryAt{p.a.com.Width, p.a.com.Styles.R}
+	at := glossaryAt{p.a.com.Width, p.a.com.Styles.R, ""}
 	m := &p.memo
 	if m.lines == nil || !sameMap(m.how, e.How) || m.id != p.id || m.name != p.name || m.at != at {
 		lines, cs := p.drawLines(e)

@@ -72,10 +72,13 @@ func (c *Common) memoRows(key string, make func() []string) []string {
 }
 
 // glossaryAt is what the glossary's text is drawn for: a width, with the
-// renderer of the styles (a new one draws it again).
+// renderer of the styles (a new one draws it again), and the terms held
+// back.
 type glossaryAt struct {
 	w int
 	r *lipgloss.Renderer
+	// held names the terms held back (play.GlossaryFor), one a line
+	held string
 }
 
 // NewCommon is the screen's shared part drawn with st; no size yet.

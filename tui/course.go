@@ -453,7 +453,7 @@ func (t *Contents) Update(msg tea.Msg) (Component, tea.Cmd) {
 	case !t.typing() && msg.(tea.KeyMsg).String() == "q":
 		return t, quit
 	case !t.typing() && key.Matches(k, glossaryKey):
-		return t, push(newGlossary(t.com))
+		return t, push(newGlossary(t.com, t.session(), play.Learner))
 	case !t.typing() && key.Matches(k, contentsHelpKey):
 		return t, push(newContentsKeys(t.com))
 	case t.typing() && k.Type == tea.KeyEnter:
@@ -549,6 +549,16 @@ func (a *App) onContents() bool { return a.toc != nil && a.pages.top() == a.toc 
 // learner's place on screen.
 func (a *App) contentsOpen() bool {
 	return a.toc != nil && slices.Contains(a.pages, Component(a.toc))
+}
+
+// session is the course's session under the contents, nil when none is
+// open: the glossary opened here holds back what its open question would
+// be answered by, as over the scene.
+func (t *Contents) session() *play.Session {
+	if t.own == nil {
+		return nil
+	}
+	return t.own()
 }
 
 // lastTime is the place the footer's "last time" names: where the

@@ -18,7 +18,7 @@ func (w *walk) open(o Options) *App {
 	}
 	w.t.Cleanup(func() { a.Shutdown(context.Background()) })
 	if w.glossary != "" {
-		a.com.glossary = map[glossaryAt]string{{w.w, a.com.Styles.R}: w.glossary}
+		a.com.glossary = map[glossaryAt]string{{w.w, a.com.Styles.R, ""}: w.glossary}
 	}
 	drive(w.t, a, tea.WindowSizeMsg{Width: w.w, Height: w.h})
 	runCmd(w.t, a, a.Init())

@@ -19,8 +19,9 @@ import (
 var glossaryKey = key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "glossary"))
 
 // glossaryPage is the glossary (g): the words the screens use, each with
-// what it means, in the course text's order (play.Glossary). It scrolls;
-// g or esc closes it, back to the page under it.
+// what it means, in the course text's order, with the terms that would
+// answer an open question held back (play.GlossaryFor). It scrolls; g or
+// esc closes it, back to the page under it.
 type glossaryPage struct {
 	com   *Common
 	terms []play.Term
@@ -35,9 +36,11 @@ type glossaryKeys struct{ Scroll, Back, Quit key.Binding }
 func (k glossaryKeys) ShortHelp() []key.Binding  { return []key.Binding{k.Scroll, k.Back, k.Quit} }
 func (k glossaryKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
-// newGlossary is the glossary page drawn with com's styles, at com's size.
-func newGlossary(com *Common) *glossaryPage {
-	terms, err := play.Glossary()
+// newGlossary is the glossary page drawn with com's styles, at com's size,
+// as role may read it over the session s (nil: none open): while its
+// question is open, the terms that would answer it wait (play.GlossaryFor).
+func newGlossary(com *Common, s *play.Session, role play.Role) *glossaryPage {
+	terms, err := play.GlossaryFor(s, role)
 	p := &glossaryPage{com: com, terms: terms, err: err, keys: glossaryKeys{
 		Scroll: key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓", "scroll")),
 		Back:   key.NewBinding(key.WithKeys("g", "esc"), key.WithHelp("g/esc", "back")),
@@ -70,7 +73,7 @@ func (p *glossaryPage) text(w int) string {
 	if p.err != nil {
 		return st.Bad.Render("the glossary does not read: " + p.err.Error())
 	}
-	at := glossaryAt{w, st.R}
+	at := glossaryAt{w, st.R, heldOf(p.terms)}
 	if t, ok := p.com.glossary[at]; ok {
 		return t
 	}
@@ -80,6 +83,17 @@ func (p *glossaryPage) text(w int) string {
 	t := p.draw(st, w)
 	p.com.glossary[at] = t
 	return t
+}
+
+// heldOf names the terms held back, for the drawn text's key.
+func heldOf(terms []play.Term) string {
+	var held []string
+	for _, t := range terms {
+		if t.Held {
+			held = append(held, t.Word)
+		}
+	}
+	return strings.Join(held, "\n")
 }
 
 // draw is text, drawn.

@@ -138,7 +138,7 @@ func (a *session) onKey(msg tea.KeyMsg) tea.Cmd {
 		a.openOver(a.newHelp(nil))
 		return nil
 	case key.Matches(msg, glossaryKey) && !a.knobUses(glossaryKey):
-		a.openOver(newGlossary(a.com))
+		a.openOver(newGlossary(a.com, a.pl.Session, a.pl.role))
 		return nil
 	case key.Matches(msg, k.About):
 		a.openOver(a.newAbout())

@@ -48,7 +48,7 @@ func (o over) key(self Component, msg tea.KeyMsg) (Component, tea.Cmd) {
 	case key.Matches(msg, glossaryKey):
 		// over this page, which is there again once it closes
 		a.pl.SetFlash("")
-		a.openOver(newGlossary(a.com))
+		a.openOver(newGlossary(a.com, a.pl.Session, a.pl.role))
 		return self, nil
 	}
 	return self, a.sceneKey(msg)

@@ -136,7 +136,10 @@ func runGrade(ctx context.Context, e *env, cf config, _ *sim.Backend) int {
 		}
 		line += ": " + why
 	}
-	fmt.Fprintln(e.out, line)
+	// the message is the learner's script's (its error(...)), the path
+	// the user's: escaped, so no byte of either reaches the terminal as a
+	// command
+	fmt.Fprintln(e.out, sim.Escape(line))
 	fmt.Fprintln(e.out, c.limits().Holds())
 	return 0
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,5 +35,27 @@ func TestHostileArgumentsShown(t *testing.T) {
 		if o := obeyed(errs); o != "" || !strings.Contains(errs, want) {
 			t.Errorf("%q: stderr %q sends %q; want the argument shown as %s", args, errs, o, want)
 		}
+	}
+}
+
+// TestHostileGradeLine: -grade's line of a lock that cannot be graded
+// gives the script's error(...) message escaped: the learner's bytes
+// reach the grader's terminal as text.
+func TestHostileGradeLine(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "evil")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, src := range map[string]string{"acquire.lua": `error("\27]0;PWNED\7\226\128\174")` + "\n", "release.redis": "DEL {key}\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, stdout, errs := runMain("-grade", dir, "-out", filepath.Join(t.TempDir(), "out"))
+	if code != 0 || !strings.HasPrefix(stdout, "error: ") || !strings.Contains(stdout, `acquire.lua:1: \x1b]0;PWNED\a\u202e`) {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want the script's error escaped", code, stdout, errs)
+	}
+	if o := obeyed(stdout + errs); o != "" {
+		t.Errorf("-grade sends %q", o)
 	}
 }

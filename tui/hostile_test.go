@@ -62,3 +62,28 @@ func TestHostileErrorReplyOnScreen(t *testing.T) {
 		t.Errorf("no screen showed the reply escaped:\n%s", a.View())
 	}
 }
+
+// TestHostileScriptErrorOnScreen: a lab script's error(...) of escape
+// sequences, named under the editor after a run, reaches the terminal as
+// text.
+func TestHostileScriptErrorOnScreen(t *testing.T) {
+	dir := labDir(t)
+	for name, src := range map[string]string{
+		"acquire.lua":   `error("\27[2J\27]0;PWNED\7\226\128\174")` + "\n",
+		"release.redis": "DEL {key}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a := openLab(t, Options{Seed: 1, Lab: dir}, 80, 24, "[ctrl+r]")
+	v := a.View()
+	for _, bad := range []string{"\x1b[2J", "\x1b]0;", "PWNED\a", "\u202e"} {
+		if strings.Contains(v, bad) {
+			t.Fatalf("the screen sends %q:\n%s", bad, v)
+		}
+	}
+	if !strings.Contains(ansi.Strip(v), "PWNED") {
+		t.Errorf("the screen does not name the script's error:\n%s", v)
+	}
+}

@@ -186,12 +186,13 @@ func needsEscape(s string) bool {
 }
 
 // FormatCommand renders args as redis-cli would echo them, quoting any
-// argument that is empty or holds spaces or quotes.
+// argument that is empty or holds spaces or quotes, or a character a bulk
+// string's quoting escapes (a lab's .redis file may send an ESC).
 func FormatCommand(args []any) string {
 	parts := make([]string, len(args))
 	for i, a := range args {
 		s := fmt.Sprint(a)
-		if s == "" || strings.ContainsAny(s, " \t\n\"'") {
+		if s == "" || strings.ContainsAny(s, " \t\n\"'") || needsEscape(s) {
 			s = strconv.Quote(s)
 		}
 		parts[i] = s

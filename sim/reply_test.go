@@ -104,3 +104,13 @@ func TestFormatReplyEscapesAnErrorReply(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatCommandQuotesControls: an argument with a control character
+// or a bidirectional control (a lab's .redis file chooses its arguments)
+// is quoted, its bytes escaped, as a bulk reply's are.
+func TestFormatCommandQuotesControls(t *testing.T) {
+	got := sim.FormatCommand([]any{"SET", "k", "\x1b]0;T\a\u202e", "NX"})
+	if want := `SET k "\x1b]0;T\a\u202e" NX`; got != want {
+		t.Errorf("FormatCommand = %q, want %q", got, want)
+	}
+}

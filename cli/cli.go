@@ -134,6 +134,13 @@ func sshCommands() map[string]serve.Command {
 	return m
 }
 
+// errLine is a usage error's text as its one line on stderr: each
+// control character (from the user's own arguments: a path, a URL, an
+// address) escaped as %q escapes it, as -scene's and -theme's quoted
+// values are, so no argument's bytes reach the terminal as commands or
+// break the line.
+func errLine(err error) string { return sim.Escape(err.Error()) }
+
 // runHeartbeat is Main with the live heartbeat's TTL set (0: the default),
 // for a test that kills runs and sweeps them without a 15 s wait.
 func runHeartbeat(args []string, heartbeatTTL time.Duration, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -153,7 +160,7 @@ func runHeartbeat(args []string, heartbeatTTL time.Duration, stdin io.Reader, st
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "locksim: %v\n", err)
+		fmt.Fprintf(stderr, "locksim: %s\n", errLine(err))
 		return 2
 	}
 	// a screen only on the process's own terminal: a test's buffer, or a
@@ -197,7 +204,7 @@ func runHeartbeat(args []string, heartbeatTTL time.Duration, stdin io.Reader, st
 	}
 	b, err := open(ctx, c, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "locksim: %v\n", err)
+		fmt.Fprintf(stderr, "locksim: %s\n", errLine(err))
 		return 2
 	}
 	b.Label = c.label

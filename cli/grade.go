@@ -136,7 +136,10 @@ func runGrade(ctx context.Context, e *env, cf config, _ *sim.Backend) int {
 		}
 		line += ": " + why
 	}
-	fmt.Fprintln(e.out, line)
+	// the message is the learner's script's (its error(...)), the path
+	// the user's: escaped, so no byte of either reaches the terminal as a
+	// command
+	fmt.Fprintln(e.out, sim.Escape(line))
 	fmt.Fprintln(e.out, c.limits().Holds())
 	return 0
 }
@@ -231,13 +234,13 @@ func gradeChild(ctx context.Context, e *env, cf config, _ *sim.Backend) int {
 	res, err := grade.Dir(ctx, c.child, grade.Pin{Level: c.level, Policy: c.policy})
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		fmt.Fprintf(e.err, "locksim: -grade %s: no such directory\n", c.child)
+		fmt.Fprintf(e.err, "locksim: -grade %s: no such directory\n", sim.Escape(c.child))
 		return 2
 	case errors.Is(err, lab.ErrNoAcquire):
-		fmt.Fprintf(e.err, "locksim: -grade: %v: the lock needs at least an acquire and a release\n", err)
+		fmt.Fprintf(e.err, "locksim: -grade: %s: the lock needs at least an acquire and a release\n", errLine(err))
 		return 2
 	case err != nil && ctx.Err() == nil:
-		fmt.Fprintf(e.err, "locksim: -grade: %v\n", err)
+		fmt.Fprintf(e.err, "locksim: -grade: %s\n", errLine(err))
 		return 2
 	case err != nil:
 		fmt.Fprintln(e.err, "locksim: interrupted")

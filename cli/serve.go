@@ -24,7 +24,7 @@ func serveCourse(ctx context.Context, e *env, c config, _ *sim.Backend) int {
 	// a taken port fails first, before anything is started
 	l, wl, err := listenBoth(c.serve)
 	if err != nil {
-		fmt.Fprintf(stderr, "locksim: %v\n", err)
+		fmt.Fprintf(stderr, "locksim: %s\n", errLine(err))
 		return 2
 	}
 	cfg := serve.Config{HostKey: c.serve.hostKey, Dir: c.serve.dir, Instructors: c.serve.instructors,

@@ -29,6 +29,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"locksim/shown"
 )
 
 //go:embed text/*.txt
@@ -203,13 +205,16 @@ func (t Text) Has(name string) bool {
 // slot with no value is left as it is, so the gap shows on screen and in
 // tests. A value cut short with "…" (a token, a command naming one)
 // that ends a sentence ends it: the full stop after it goes, so no
-// sentence ends in an ellipsis and a full stop.
+// sentence ends in an ellipsis and a full stop. A control character in a
+// value is shown, not obeyed (shown.Text).
 func (t Text) Fill(name string, vars map[string]string) string {
 	s, ok := t[name]
 	if !ok {
 		return "[no text: " + name + "]"
 	}
-	out := fill(s, vars)
+	// a value may be a server's or a learner's text (an error reply's
+	// code): shown, never obeyed, whatever made it
+	out := shown.Text(fill(s, vars))
 	if strings.Contains(out, "….") {
 		out = strings.ReplaceAll(out, "….", "…")
 	}

@@ -420,7 +420,7 @@ func (b *Backend) Close(ctx context.Context) error {
 }
 
 func oneLine(err error) string {
-	return strings.ReplaceAll(err.Error(), "\n", " ")
+	return Escape(strings.ReplaceAll(err.Error(), "\n", " "))
 }
 
 // Addr is the server's address, host:port.

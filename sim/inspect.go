@@ -116,7 +116,7 @@ func (r *Run) Snapshot(ctx context.Context) Snapshot {
 	}
 	keys, err := ReadKeys(ctx, r.b, names)
 	if err != nil {
-		s.Err = err.Error()
+		s.Err = oneLine(err) // a live server's words: escaped
 	}
 	var resHash map[string]string
 	if resAt >= 0 {
@@ -143,7 +143,7 @@ func (r *Run) Snapshot(ctx context.Context) Snapshot {
 		if resHash != nil {
 			rs = resourceState(resHash)
 		} else if rs, err = r.Res.read(ctx); err != nil {
-			s.Err = err.Error()
+			s.Err = oneLine(err) // a live server's words: escaped
 		}
 		s.Resource = &rs
 		s.SharedResource = r.Res.shared

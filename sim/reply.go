@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -30,7 +31,7 @@ func FormatReplyWithin(val any, err error, timeout time.Duration) string {
 		}
 		var rerr redis.Error
 		if errors.As(err, &rerr) {
-			return "(error) " + rerr.Error()
+			return "(error) " + ErrorText(rerr)
 		}
 		return NoReply(err, timeout)
 	}
@@ -129,19 +130,69 @@ func formatValue(v any, top bool) string {
 		}
 		return strings.Join(parts, " ")
 	case error:
-		return "(error) " + x.Error()
+		return "(error) " + ErrorText(x)
 	default:
-		return fmt.Sprint(x)
+		return Escape(fmt.Sprint(x))
 	}
 }
 
+// ErrorText is the text of an error reply as a reply shows it: the
+// server's message, every character strconv.Quote would escape in a bulk
+// string (a control character, an invalid byte, a bidirectional control
+// such as U+202E) escaped as Quote escapes it, without the quotes. A
+// script's redis.error_reply, or a live server, chooses these bytes: shown
+// raw, an ESC in one cleared the learner's screen and retitled the
+// terminal, and U+202E reversed the rest of the line.
+func ErrorText(err error) string { return Escape(err.Error()) }
+
+// Escape is s with each character strconv.Quote would escape (except '"'
+// and '\\', which are safe on a terminal and common in an error's text)
+// escaped as Quote escapes it: \x1b, \a, \n, \u202e, \xff for a byte that
+// is not UTF-8.
+func Escape(s string) string {
+	if !needsEscape(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case strconv.IsPrint(r):
+			b.WriteString(s[i : i+size])
+		default:
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+func needsEscape(s string) bool {
+	for i := 0; i < len(s); {
+		if c := s[i]; c >= 0x20 && c < 0x7f {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || !strconv.IsPrint(r) {
+			return true
+		}
+		i += size
+	}
+	return false
+}
+
 // FormatCommand renders args as redis-cli would echo them, quoting any
-// argument that is empty or holds spaces or quotes.
+// argument that is empty or holds spaces or quotes, or a character a bulk
+// string's quoting escapes (a lab's .redis file may send an ESC).
 func FormatCommand(args []any) string {
 	parts := make([]string, len(args))
 	for i, a := range args {
 		s := fmt.Sprint(a)
-		if s == "" || strings.ContainsAny(s, " \t\n\"'") {
+		if s == "" || strings.ContainsAny(s, " \t\n\"'") || needsEscape(s) {
 			s = strconv.Quote(s)
 		}
 		parts[i] = s

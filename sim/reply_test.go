@@ -78,3 +78,39 @@ func TestNoReplySaysWhatTheClientKnows(t *testing.T) {
 		t.Errorf("a dial waits at least a second: %v", got)
 	}
 }
+
+// TestFormatReplyEscapesAnErrorReply: an error reply's text is the
+// server's, or a lab script's redis.error_reply's, so every character a
+// bulk string's quoting escapes is escaped in it too (a control character,
+// a byte that is not UTF-8, a bidirectional control), alone or inside an
+// array; an ordinary error's quotes and text stay as redis-cli prints
+// them.
+func TestFormatReplyEscapesAnErrorReply(t *testing.T) {
+	hostile := "\x1b[2J\x1b]0;PWNED\a\x1b[31mRED\u202erev\u009b\xff\n"
+	escaped := `\x1b[2J\x1b]0;PWNED\a\x1b[31mRED\u202erev\u009b\xff\n`
+	for _, c := range []struct {
+		val  any
+		err  error
+		want string
+	}{
+		{nil, serverErr("ERR " + hostile), "(error) ERR " + escaped},
+		{nil, serverErr(hostile + " x"), "(error) " + escaped + " x"},
+		{[]any{serverErr("ERR " + hostile), hostile}, nil, "1) (error) ERR " + escaped + ` 2) "` + escaped + `"`},
+		{nil, serverErr(`ERR unknown command 'FOO', with args beginning with: "x" é`), `(error) ERR unknown command 'FOO', with args beginning with: "x" é`},
+		{nil, errors.New("read: " + hostile), "no reply: read: " + escaped[:len(escaped)-2] + " "},
+	} {
+		if got := sim.FormatReply(c.val, c.err); got != c.want {
+			t.Errorf("FormatReply(%q, %q) = %q, want %q", c.val, c.err, got, c.want)
+		}
+	}
+}
+
+// TestFormatCommandQuotesControls: an argument with a control character
+// or a bidirectional control (a lab's .redis file chooses its arguments)
+// is quoted, its bytes escaped, as a bulk reply's are.
+func TestFormatCommandQuotesControls(t *testing.T) {
+	got := sim.FormatCommand([]any{"SET", "k", "\x1b]0;T\a\u202e", "NX"})
+	if want := `SET k "\x1b]0;T\a\u202e" NX`; got != want {
+		t.Errorf("FormatCommand = %q, want %q", got, want)
+	}
+}

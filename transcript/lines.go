@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"locksim/scenes"
+	"locksim/shown"
 	"locksim/sim"
 
 	"github.com/charmbracelet/x/ansi"
@@ -233,7 +234,11 @@ func graphemeAt(line string, i int) (size, w int, space bool) {
 
 // PlainEvent prints an event as a transcript line:
 // t=+40.000s w2> SETNX resource:lock 5be1… → (integer) 0
-func PlainEvent(e sim.Event) string {
+// A control character in it (from a server's or a lab script's reply) is
+// shown, not obeyed (shown.Text).
+func PlainEvent(e sim.Event) string { return shown.Text(rawEvent(e)) }
+
+func rawEvent(e sim.Event) string {
 	at := "t=+" + sim.FormatDuration(e.At)
 	switch e.Kind {
 	case sim.Command:

@@ -65,6 +65,9 @@ func logLines(s sim.Snapshot, sel string, strip bool, digits int, simulated bool
 				l.Text += " (simulated: " + e.Simulated + ")"
 			}
 		}
+		// a reply's or a note's text may be a server's or a lab script's
+		// (sim.FormatReply escapes an error reply's; this keeps any other)
+		l.Text, l.Reply = shownText(l.Text), shownText(l.Reply)
 		out = append(out, l)
 	}
 	return out

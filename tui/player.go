@@ -290,7 +290,7 @@ func (p *Player) draw() (string, frameLayout) {
 	case p.banner != "":
 		status = st.Bad.Render(p.banner)
 	case p.Err != "":
-		status = st.Bad.Render("error: " + p.Err)
+		status = st.Bad.Render("error: " + shownText(p.Err)) // a server's words may be in it
 	case ex.Alarm != "":
 		status = st.Bad.Render("⚠ " + ex.Alarm)
 	case status == "":

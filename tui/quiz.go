@@ -72,7 +72,7 @@ func (p *Quiz) View() string {
 	case p.Flash != "":
 		note = st.Warn.Render(strings.ReplaceAll(p.Flash, "\n", " ")) // the strip is one line
 	case p.Err != "":
-		note = st.Bad.Render("error: " + p.Err)
+		note = st.Bad.Render("error: " + shownText(p.Err))
 	}
 	strip := views.QuizStrip(st, p.quizMarks(), q.At, note, w)
 	return header + "\n" + fitRows(strings.Join(body, "\n"), rows) + "\n" + strip

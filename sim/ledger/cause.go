@@ -195,5 +195,5 @@ func ErrorCode(e sim.Event) string {
 		return ""
 	}
 	code, _, _ := strings.Cut(strings.TrimSpace(e.Err.Error()), " ")
-	return code
+	return sim.Escape(code) // a script's error_reply chooses it
 }

@@ -45,8 +45,8 @@ func (a *session) applyKeys() {
 	}
 	switch {
 	case s.Scene.FiresAtOnce():
-		k.Next = key.NewBinding(key.WithKeys("right", "tab", "down"), key.WithHelp("→/tab", "next worker"))
-		k.Prev = key.NewBinding(key.WithKeys("left", "shift+tab", "up"), key.WithHelp("←/shift+tab", "previous worker"))
+		k.Next = views.Bind("→/tab", "next worker", "right", "tab", "down")
+		k.Prev = views.Bind("←/shift+tab", "previous worker", "left", "shift+tab", "up")
 		k.Select.SetHelp("1-4", "pick a worker")
 	case !s.Sends():
 		k.Select.SetKeys("1", "2")
@@ -66,7 +66,7 @@ func (a *session) applyKeys() {
 func (a *session) knobBindings() []key.Binding {
 	var out []key.Binding
 	for _, k := range a.pl.Scene.Knobs {
-		out = append(out, key.NewBinding(key.WithKeys(k.Key), key.WithHelp(k.Key, "change "+k.Name)))
+		out = append(out, views.Bind(k.Key, "change "+k.Name, k.Key))
 	}
 	return out
 }
@@ -174,7 +174,7 @@ func (a *session) onKey(msg tea.KeyMsg) tea.Cmd {
 
 // leaveYes is a presenter's yes to the question whether to leave the
 // scene (the export's key otherwise).
-var leaveYes = key.NewBinding(key.WithKeys("y"))
+var leaveYes = views.Bind("", "", "y")
 
 // navOf is the navigation input a key press is: esc goes back (see
 // play.Navigate), < and > to the previous and next scene, y says yes to

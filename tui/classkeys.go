@@ -4,13 +4,11 @@ import (
 	"fmt"
 
 	"locksim/views"
-
-	"github.com/charmbracelet/bubbles/key"
 )
 
 // classKeysKey opens the class view's own keys page (a scene's ? page
 // lists the scene's keys, not these).
-var classKeysKey = key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys"))
+var classKeysKey = views.Bind("?", "keys", "?")
 
 // newClassKeysPage is the class view's keys page (? in the class view):
 // every key of the class view with a line each, and the keys a watch of

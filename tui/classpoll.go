@@ -1,10 +1,10 @@
 package tui
 
 import (
-	"github.com/charmbracelet/bubbles/key"
+	"locksim/views"
 )
 
-var pollKey = key.NewBinding(key.WithKeys("V"), key.WithHelp("V", "poll"))
+var pollKey = views.Bind("V", "poll", "V")
 
 // newPollPage is the class view's poll whole (V in the class view, which
 // it stands in for, as the summary does): the question the instructor's

@@ -17,7 +17,7 @@ import (
 
 // rosterKey opens the school's roster from the class view (m): every row,
 // who has not joined, and the picked student's match by hand.
-var rosterKey = key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "roster"))
+var rosterKey = views.Bind("m", "roster", "m")
 
 // rosterTitle is the roster rule's label: with a school roster, how many
 // of its rows have not joined and how many students match no row, and
@@ -151,11 +151,11 @@ var (
 	// rosterMove is standinMove named for the cursor's rows (↑↓ a row,
 	// [] a page); with no student to match the keys only scroll, and the
 	// page offers standinMove
-	rosterMove  = key.NewBinding(key.WithKeys("up", "down", "[", "]"), key.WithHelp("↑↓[]", "row"))
-	rosterMatch = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "match"))
+	rosterMove  = views.Bind("↑↓[]", "row", "up", "down", "[", "]")
+	rosterMatch = views.Bind("enter", "match", "enter")
 	// rosterPick is enter on another student of no row: they are the one
 	// to match instead
-	rosterPick = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "pick"))
+	rosterPick = views.Bind("enter", "pick", "enter")
 )
 
 // rosterMatching marks the student of no row being matched on the

@@ -8,11 +8,10 @@ import (
 	"locksim/scenes"
 	"locksim/views"
 
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
 )
 
-var summaryKey = key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "summary"))
+var summaryKey = views.Bind("S", "summary", "S")
 
 // newSummaryPage is the instructor's summary of the class, for the end
 // of a lesson (S in the class view, which it stands in for): per

@@ -3,8 +3,8 @@ package tui
 import (
 	"locksim/class"
 	"locksim/play"
+	"locksim/views"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -20,11 +20,11 @@ type WatchMsg struct {
 }
 
 // watchKey watches the picked student's screen, in the class view.
-var watchKey = key.NewBinding(key.WithKeys("W"), key.WithHelp("W", "watch"))
+var watchKey = views.Bind("W", "watch", "W")
 
 // tabKey shows a one-time link to this class view in a browser tab, in
 // the class view of an instructor's SSH session.
-var tabKey = key.NewBinding(key.WithKeys("I"), key.WithHelp("I", "tab link"))
+var tabKey = views.Bind("I", "tab link", "I")
 
 // watchPicked is the command that asks to watch the picked student, nil
 // when no row is picked.

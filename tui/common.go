@@ -103,14 +103,14 @@ type TrialKeyMap struct {
 // DefaultTrialKeyMap is the trials page's key map.
 func DefaultTrialKeyMap() TrialKeyMap {
 	return TrialKeyMap{
-		Prev:  key.NewBinding(key.WithKeys("left", "b"), key.WithHelp("←", "previous variant")),
-		Next:  key.NewBinding(key.WithKeys("right", "n"), key.WithHelp("→", "next variant")),
-		Stop:  key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "stop")),
-		Close: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-		Pane:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "holders or anomalies")),
-		Up:    key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "previous kind")),
-		Down:  key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "next kind")),
-		Show:  key.NewBinding(key.WithKeys("enter", "o"), key.WithHelp("enter", "show me one")),
+		Prev:  views.Bind("←", "previous variant", "left", "b"),
+		Next:  views.Bind("→", "next variant", "right", "n"),
+		Stop:  views.Bind("q", "stop", "q", "ctrl+c"),
+		Close: views.Bind("esc", "back", "esc"),
+		Pane:  views.Bind("tab", "holders or anomalies", "tab"),
+		Up:    views.Bind("↑", "previous kind", "up", "k"),
+		Down:  views.Bind("↓", "next kind", "down", "j"),
+		Show:  views.Bind("enter", "show me one", "enter", "o"),
 	}
 }
 

@@ -81,7 +81,7 @@ func (t *Contents) View() string {
 				shown++
 			}
 		}
-		showAll := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "show all"))
+		showAll := views.Bind("esc", "show all", "esc")
 		help = fmt.Sprintf("filter %q: %d of %d · ", m.FilterValue(), shown, all) + views.HelpLine([]key.Binding{showAll, open, keysKey, quit})
 	}
 	switch {

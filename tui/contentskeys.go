@@ -14,7 +14,7 @@ import (
 
 // contentsHelpKey opens the keys page from the contents, as ? does in a
 // scene (the README promises ? everywhere).
-var contentsHelpKey = key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys"))
+var contentsHelpKey = views.Bind("?", "keys", "?")
 
 // contentsKeysPage is the keys page over the contents (?): the contents'
 // own keys, then the keys every story scene shares. A scene's own keys
@@ -30,9 +30,9 @@ type contentsKeysPage struct {
 // com's size.
 func newContentsKeys(com *Common) *contentsKeysPage {
 	p := &contentsKeysPage{com: com, keys: glossaryKeys{
-		Scroll: key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓", "scroll")),
-		Back:   key.NewBinding(key.WithKeys("?", "esc"), key.WithHelp("?/esc", "back")),
-		Quit:   key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Scroll: views.Bind("↑/↓", "scroll", "up", "down", "pgup", "pgdown"),
+		Back:   views.Bind("?/esc", "back", "?", "esc"),
+		Quit:   views.Bind("q", "quit", "q", "ctrl+c"),
 	}}
 	p.SetSize(com.Width, com.Height)
 	return p
@@ -52,7 +52,7 @@ func (p *contentsKeysPage) text(w int) string {
 	st := p.com.Styles
 	k := views.DefaultKeyMap()
 	b := func(keys, desc string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys), key.WithHelp(keys, desc))
+		return views.Bind(keys, desc, keys)
 	}
 	contents := []key.Binding{b("enter", "open the scene"), b("/", "filter (enter: first match)"),
 		b("↑/↓", "choose"), glossaryKey, b("?", "this page"), k.Quit}

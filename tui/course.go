@@ -482,15 +482,15 @@ func (t *Contents) listUpdate(msg tea.Msg) tea.Cmd {
 func (t *Contents) KeyMap() help.KeyMap {
 	if t.typing() {
 		// every letter (g, ? and q too) is the filter's: only these act
-		ks := []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open the first match")),
-			key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "choose")),
-			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")), key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit"))}
+		ks := []key.Binding{views.Bind("enter", "open the first match", "enter"),
+			views.Bind("↑/↓", "choose", "up", "down"),
+			views.Bind("esc", "cancel", "esc"), views.Bind("ctrl+c", "quit", "ctrl+c")}
 		return keyList{short: ks, full: [][]key.Binding{ks}}
 	}
-	open := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open"))
+	open := views.Bind("enter", "open", "enter")
 	filter := t.list().KeyMap.Filter
 	filter.SetHelp(filter.Help().Key, "filter")
-	choose := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "choose"))
+	choose := views.Bind("↑/↓", "choose", "up", "down")
 	return keyList{short: []key.Binding{open, filter, choose, glossaryKey, contentsHelpKey, t.com.Keys.Quit}, full: [][]key.Binding{{open, filter, choose, glossaryKey, contentsHelpKey, t.com.Keys.Quit}}}
 }
 

@@ -453,9 +453,9 @@ func (p *deskPage) SetSize(w, h int) { p.a.cls.board.SetSize(w, h) }
 func (p *deskPage) KeyMap() help.KeyMap {
 	a := p.a
 	k := a.com.Keys
-	pick := key.NewBinding(key.WithKeys("up", "down", "[", "]"), key.WithHelp("↑↓[]", "pick"))
-	show := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "their run"))
-	hold := key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "hold"))
+	pick := views.Bind("↑↓[]", "pick", "up", "down", "[", "]")
+	show := views.Bind("enter", "their run", "enter")
+	hold := views.Bind("H", "hold", "H")
 	if a.cls.part.Holding() {
 		hold.SetHelp("H", "release")
 	}
@@ -469,7 +469,7 @@ func (p *deskPage) KeyMap() help.KeyMap {
 	}
 	if a.course.Visiting() != play.NotVisiting {
 		// a student's run on screen: esc goes back to the instructor's own
-		bs = append([]key.Binding{key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "your own place"))}, bs...)
+		bs = append([]key.Binding{views.Bind("esc", "your own place", "esc")}, bs...)
 	}
 	full := bs
 	// a line too narrow for every key leaves out the step and the back

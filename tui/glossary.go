@@ -16,7 +16,7 @@ import (
 // glossaryKey opens the glossary: from the contents, from every page over
 // a scene, and from a scene whose settings leave g free (gc-pause's pause
 // is g: there ? then g).
-var glossaryKey = key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "glossary"))
+var glossaryKey = views.Bind("g", "glossary", "g")
 
 // glossaryPage is the glossary (g): the words the screens use, each with
 // what it means, in the course text's order, with the terms that would
@@ -42,9 +42,9 @@ func (k glossaryKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.Shor
 func newGlossary(com *Common, s *play.Session, role play.Role) *glossaryPage {
 	terms, err := play.GlossaryFor(s, role)
 	p := &glossaryPage{com: com, terms: terms, err: err, keys: glossaryKeys{
-		Scroll: key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓", "scroll")),
-		Back:   key.NewBinding(key.WithKeys("g", "esc"), key.WithHelp("g/esc", "back")),
-		Quit:   key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Scroll: views.Bind("↑/↓", "scroll", "up", "down", "pgup", "pgdown"),
+		Back:   views.Bind("g/esc", "back", "g", "esc"),
+		Quit:   views.Bind("q", "quit", "q", "ctrl+c"),
 	}}
 	p.SetSize(com.Width, com.Height)
 	return p

@@ -45,8 +45,8 @@ func (a *session) applyKeys() {
 	}
 	switch {
 	case s.Scene.FiresAtOnce():
-		k.Next = key.NewBinding(key.WithKeys("right", "tab", "down"), key.WithHelp("→/tab", "next worker"))
-		k.Prev = key.NewBinding(key.WithKeys("left", "shift+tab", "up"), key.WithHelp("←/shift+tab", "previous worker"))
+		k.Next = views.Bind("→/tab", "next worker", "right", "tab", "down")
+		k.Prev = views.Bind("←/shift+tab", "previous worker", "left", "shift+tab", "up")
 		k.Select.SetHelp("1-4", "pick a worker")
 	case !s.Sends():
 		k.Select.SetKeys("1", "2")
@@ -66,7 +66,7 @@ func (a *session) applyKeys() {
 func (a *session) knobBindings() []key.Binding {
 	var out []key.Binding
 	for _, k := range a.pl.Scene.Knobs {
-		out = append(out, key.NewBinding(key.WithKeys(k.Key), key.WithHelp(k.Key, "change "+k.Name)))
+		out = append(out, views.Bind(k.Key, "change "+k.Name, k.Key))
 	}
 	return out
 }
@@ -174,7 +174,7 @@ func (a *session) onKey(msg tea.KeyMsg) tea.Cmd {
 
 // leaveYes is a presenter's yes to the question whether to leave the
 // scene (the export's key otherwise).
-var leaveYes = key.NewBinding(key.WithKeys("y"))
+var leaveYes = views.Bind("", "", "y")
 
 // navOf is the navigation input a key press is: esc goes back (see
 // play.Navigate), < and > to the previous and next scene, y says yes to
@@ -378,22 +378,22 @@ type LabKeyMap struct {
 // DefaultLabKeyMap is the lab's key map.
 func DefaultLabKeyMap() LabKeyMap {
 	return LabKeyMap{
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "choose")),
-		Down:     key.NewBinding(key.WithKeys("down", "j")),
-		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
-		Hand:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "break it: you schedule the moves")),
-		Run:      key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "run the adversary")),
-		NextPart: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next part")),
-		PrevPart: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous part")),
-		Lang:     key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "Lua/commands")),
-		Save:     key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save")),
-		Story:    key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "open the break ▸ as a story")),
-		Pick:     key.NewBinding(key.WithKeys("pgdown", "pgup"), key.WithHelp("pgdn/pgup", "pick another break")),
-		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-		Cancel:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel the search")),
-		Hint:     key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "a hint")),
-		Help:     key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "keys")),
-		Scroll:   key.NewBinding(key.WithKeys("ctrl+down", "ctrl+up"), key.WithHelp("ctrl+↓/↑", "scroll the result")),
-		Keys:     key.NewBinding(key.WithKeys("?", "ctrl+g"), key.WithHelp("?", "keys")),
+		Up:       views.Bind("↑/↓", "choose", "up", "k"),
+		Down:     views.Bind("", "", "down", "j"),
+		Open:     views.Bind("enter", "open", "enter"),
+		Hand:     views.Bind("enter", "break it: you schedule the moves", "enter"),
+		Run:      views.Bind("ctrl+r", "run the adversary", "ctrl+r"),
+		NextPart: views.Bind("tab", "next part", "tab"),
+		PrevPart: views.Bind("shift+tab", "previous part", "shift+tab"),
+		Lang:     views.Bind("ctrl+l", "Lua/commands", "ctrl+l"),
+		Save:     views.Bind("ctrl+s", "save", "ctrl+s"),
+		Story:    views.Bind("ctrl+o", "open the break ▸ as a story", "ctrl+o"),
+		Pick:     views.Bind("pgdn/pgup", "pick another break", "pgdown", "pgup"),
+		Back:     views.Bind("esc", "back", "esc"),
+		Cancel:   views.Bind("esc", "cancel the search", "esc"),
+		Hint:     views.Bind("ctrl+x", "a hint", "ctrl+x"),
+		Help:     views.Bind("ctrl+g", "keys", "ctrl+g"),
+		Scroll:   views.Bind("ctrl+↓/↑", "scroll the result", "ctrl+down", "ctrl+up"),
+		Keys:     views.Bind("?", "keys", "?", "ctrl+g"),
 	}
 }

@@ -83,7 +83,7 @@ func (a *session) newHelp(back Component) *helpPage { return &helpPage{over: ove
 // KeyMap is the page's own keys; the page lists the scene's (sceneKeys).
 func (p *helpPage) KeyMap() help.KeyMap {
 	k := p.a.com.Keys
-	closing := key.NewBinding(key.WithKeys("?", "esc"), key.WithHelp("?/esc", "close this page"))
+	closing := views.Bind("?/esc", "close this page", "?", "esc")
 	own := []key.Binding{closing, glossaryKey, k.About}
 	if k.Verdicts.Enabled() {
 		own = append(own, k.Verdicts)

@@ -47,7 +47,7 @@ type standinPage struct {
 }
 
 // standinMove scrolls a stand-in page that scrolls.
-var standinMove = key.NewBinding(key.WithKeys("up", "down", "[", "]"), key.WithHelp("↑↓[]", "scroll"))
+var standinMove = views.Bind("↑↓[]", "scroll", "up", "down", "[", "]")
 
 // sessionSize is the session's screen, the size the summary and the keys
 // page draw at.
@@ -57,7 +57,7 @@ func sessionSize(com *Common) func() (int, int) {
 
 // closeKey is the page's own key and esc.
 func (s *standin) closeKey() key.Binding {
-	return key.NewBinding(key.WithKeys(append(slices.Clone(s.open.Keys()), "esc")...), key.WithHelp(s.open.Help().Key+"/esc", "class view"))
+	return views.Bind(s.open.Help().Key+"/esc", "class view", append(slices.Clone(s.open.Keys()), "esc")...)
 }
 
 func (s *standin) Init() tea.Cmd { return nil }

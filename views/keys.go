@@ -44,47 +44,47 @@ type KeyMap struct {
 // DefaultKeyMap returns the bindings of a story scene.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Play:      key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "play/pause")),
-		Step:      key.NewBinding(key.WithKeys("right", "n", ".", "pgdown"), key.WithHelp("→/n/./pgdn", "step")),
-		Back:      key.NewBinding(key.WithKeys("left", "b", ",", "pgup"), key.WithHelp("←/b/,/pgup", "back")),
-		Home:      key.NewBinding(key.WithKeys("home", "0"), key.WithHelp("home", "restart")),
-		Faster:    key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+/-", "speed")),
-		Slower:    key.NewBinding(key.WithKeys("-", "_")),
-		Select:    key.NewBinding(key.WithKeys("1", "2", "3", "4", "5"), key.WithHelp("1-4", "select")),
-		Next:      key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab/↓", "next actor")),
-		Prev:      key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/↑", "previous actor")),
-		Replay:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "race again")),
-		Move:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "step the selected actor")),
-		Crash:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "crash selected")),
-		Pause:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause/wake selected")),
-		Wait:      key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "let time pass")),
-		SceneNext: key.NewBinding(key.WithKeys(">"), key.WithHelp(">", "next scene")),
-		ScenePrev: key.NewBinding(key.WithKeys("<"), key.WithHelp("<", "previous scene")),
-		Notes:     key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "speaker notes")),
-		Export:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "save commands for redis-cli")),
-		Esc:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel, let go, contents")),
-		Earlier:   key.NewBinding(key.WithKeys("["), key.WithHelp("[ ] / wheel", "scroll the log")),
-		Later:     key.NewBinding(key.WithKeys("]")),
-		About:     key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "about")),
-		Hint:      key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "a hint")),
-		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys")),
-		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		Trials:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "run the race 1000 times")),
-		ShowOne:   key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "show me one (after t)")),
-		Node:      key.NewBinding(key.WithKeys("A", "B", "C", "D", "E"), key.WithHelp("A-E", "pick a node")),
-		Stop:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "stop node, or restart it")),
-		Cut:       key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "cut client off node, heal")),
-		Slow:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "slow node, undo")),
-		Jump:      key.NewBinding(key.WithKeys("j"), key.WithHelp("j", "jump node clock forward")),
-		Hang:      key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "hang node, wake it")),
+		Play:      Bind("space", "play/pause", " "),
+		Step:      Bind("→/n/./pgdn", "step", "right", "n", ".", "pgdown"),
+		Back:      Bind("←/b/,/pgup", "back", "left", "b", ",", "pgup"),
+		Home:      Bind("home", "restart", "home", "0"),
+		Faster:    Bind("+/-", "speed", "+", "="),
+		Slower:    Bind("", "", "-", "_"),
+		Select:    Bind("1-4", "select", "1", "2", "3", "4", "5"),
+		Next:      Bind("tab/↓", "next actor", "tab", "down"),
+		Prev:      Bind("shift+tab/↑", "previous actor", "shift+tab", "up"),
+		Replay:    Bind("r", "race again", "r"),
+		Move:      Bind("enter", "step the selected actor", "enter"),
+		Crash:     Bind("x", "crash selected", "x"),
+		Pause:     Bind("p", "pause/wake selected", "p"),
+		Wait:      Bind("w", "let time pass", "w"),
+		SceneNext: Bind(">", "next scene", ">"),
+		ScenePrev: Bind("<", "previous scene", "<"),
+		Notes:     Bind("N", "speaker notes", "N"),
+		Export:    Bind("y", "save commands for redis-cli", "y"),
+		Esc:       Bind("esc", "cancel, let go, contents", "esc"),
+		Earlier:   Bind("[ ] / wheel", "scroll the log", "["),
+		Later:     Bind("", "", "]"),
+		About:     Bind("i", "about", "i"),
+		Hint:      Bind("h", "a hint", "h"),
+		Help:      Bind("?", "keys", "?"),
+		Quit:      Bind("q", "quit", "q", "ctrl+c"),
+		Trials:    Bind("t", "run the race 1000 times", "t"),
+		ShowOne:   Bind("o", "show me one (after t)", "o"),
+		Node:      Bind("A-E", "pick a node", "A", "B", "C", "D", "E"),
+		Stop:      Bind("s", "stop node, or restart it", "s"),
+		Cut:       Bind("u", "cut client off node, heal", "u"),
+		Slow:      Bind("d", "slow node, undo", "d"),
+		Jump:      Bind("j", "jump node clock forward", "j"),
+		Hang:      Bind("H", "hang node, wake it", "H"),
 		// 1 and 2 answer too, through Select
-		Efficiency:  key.NewBinding(key.WithKeys("e"), key.WithHelp("e/1", "efficiency lock"), key.WithDisabled()),
-		Correctness: key.NewBinding(key.WithKeys("c"), key.WithHelp("c/2", "correctness lock"), key.WithDisabled()),
-		Defaults:    key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "settings back to default")),
-		Verdicts:    key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "the history, checked")),
-		Ending:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "what the scene taught")),
-		Follow:      key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "follow the instructor, or leave"), key.WithDisabled()),
-		Desk:        key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "the class: roster, poll, notes"), key.WithDisabled()),
+		Efficiency:  BindOff("e/1", "efficiency lock", "e"),
+		Correctness: BindOff("c/2", "correctness lock", "c"),
+		Defaults:    Bind("R", "settings back to default", "R"),
+		Verdicts:    Bind("v", "the history, checked", "v"),
+		Ending:      Bind("a", "what the scene taught", "a"),
+		Follow:      BindOff("F", "follow the instructor, or leave", "F"),
+		Desk:        BindOff("l", "the class: roster, poll, notes", "l"),
 	}
 }
 
@@ -261,4 +261,22 @@ func HelpPage(st Styles, groups [][]key.Binding, legend []string, width int) str
 		rows = append(rows, st.Dim.Render(ansi.Truncate(l, width, "…")))
 	}
 	return strings.Join(rows, "\n")
+}
+
+// Bind is a binding of keys with help h and d, enabled; BindOff,
+// disabled. A binding with no help (h and d empty) is left out of help.
+// One function rather than key.NewBinding's options at each key of a key
+// map: the options' closures built inline at each of DefaultKeyMap's keys
+// were about 50 KB of binary.
+func Bind(h, d string, keys ...string) key.Binding {
+	if h == "" && d == "" {
+		return key.NewBinding(key.WithKeys(keys...))
+	}
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(h, d))
+}
+
+func BindOff(h, d string, keys ...string) key.Binding {
+	b := Bind(h, d, keys...)
+	b.SetEnabled(false)
+	return b
 }

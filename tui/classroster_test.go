@@ -11,6 +11,19 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
+// schoolRowsRoom opens a class with schoolRows as its school roster and
+// seats its instructor on gc-pause, presenting, at 80x24.
+func schoolRowsRoom(t *testing.T) (*class.Memory, string, member) {
+	t.Helper()
+	hub := class.NewMemory(atClassNow)
+	info, err := hub.Open(context.Background(), "teacher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	room := Classroom{Join: "ssh -p 2222 " + info.Code + "@localhost", Now: atClassNow, Enrolled: schoolRows()}
+	return hub, info.Code, joinRoom(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 1, Scene: "gc-pause", Present: true}, 80, 24, room)
+}
+
 // schoolRows are a school roster: Ada's row names her key; José's, Alan's
 // and the two Sam Lees' do not.
 func schoolRows() []class.Enrolled {
@@ -206,14 +219,8 @@ func TestSchoolRosterScrolls(t *testing.T) {
 // than the window, never more rows than it has.
 func TestSchoolRosterFits(t *testing.T) {
 	t.Parallel()
-	hub := class.NewMemory(atClassNow)
-	info, err := hub.Open(context.Background(), "teacher")
-	if err != nil {
-		t.Fatal(err)
-	}
-	room := Classroom{Join: "ssh -p 2222 " + info.Code + "@localhost", Now: atClassNow, Enrolled: schoolRows()}
-	teacher := joinRoom(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 1, Scene: "gc-pause", Present: true}, 80, 24, room)
-	joinAs(t, hub, info.Code, class.Student, "web-mal", "Mallory with a name far longer than any window is wide, on and on and on", Options{Seed: 4}, 80, 24)
+	hub, code, teacher := schoolRowsRoom(t)
+	joinAs(t, hub, code, class.Student, "web-mal", "Mallory with a name far longer than any window is wide, on and on and on", Options{Seed: 4}, 80, 24)
 	hear(t, teacher, "Mallory's row", rowOf("web-mal", func(class.Member) bool { return true }))
 	drive(t, teacher.a, keys("F")...)
 	at := teacher.a.pl.Scene.PredictAt(teacher.a.pl.MoveLabels())
@@ -265,14 +272,7 @@ func TestSchoolRosterFits(t *testing.T) {
 // student tied by their key still cannot be moved.
 func TestClassRosterMovesANameTie(t *testing.T) {
 	t.Parallel()
-	hub := class.NewMemory(atClassNow)
-	info, err := hub.Open(context.Background(), "teacher")
-	if err != nil {
-		t.Fatal(err)
-	}
-	code := info.Code
-	room := Classroom{Join: "ssh -p 2222 " + code + "@localhost", Now: atClassNow, Enrolled: schoolRows()}
-	teacher := joinRoom(t, hub, code, class.Instructor, "teacher", "teacher", Options{Seed: 1, Scene: "gc-pause", Present: true}, 80, 24, room)
+	hub, code, teacher := schoolRowsRoom(t)
 	joinAs(t, hub, code, class.Student, "web-imp", "José Martínez", Options{Seed: 2}, 80, 24)
 	joinAs(t, hub, code, class.Student, "k-ada", "ada", Options{Seed: 3}, 80, 24)
 	hearRoster(t, hub, code, teacher)

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -17,16 +16,10 @@ import (
 // them instead. The list had no mark for the student being matched.
 func TestRosterMarksTheStudentToMatch(t *testing.T) {
 	t.Parallel()
-	hub := class.NewMemory(atClassNow)
-	info, err := hub.Open(context.Background(), "teacher")
-	if err != nil {
-		t.Fatal(err)
-	}
-	room := Classroom{Join: "ssh -p 2222 " + info.Code + "@localhost", Now: atClassNow, Enrolled: schoolRows()}
-	teacher := joinRoom(t, hub, info.Code, class.Instructor, "teacher", "teacher", Options{Seed: 1, Scene: "gc-pause", Present: true}, 80, 24, room)
-	joinAs(t, hub, info.Code, class.Student, "web-mal", "Mallory", Options{Seed: 4}, 80, 24)
+	hub, code, teacher := schoolRowsRoom(t)
+	joinAs(t, hub, code, class.Student, "web-mal", "Mallory", Options{Seed: 4}, 80, 24)
 	hear(t, teacher, "Mallory's row", rowOf("web-mal", func(class.Member) bool { return true }))
-	joinAs(t, hub, info.Code, class.Student, "web-sam", "S. Lee", Options{Seed: 5}, 80, 24)
+	joinAs(t, hub, code, class.Student, "web-sam", "S. Lee", Options{Seed: 5}, 80, 24)
 	hear(t, teacher, "S. Lee's row", rowOf("web-sam", func(class.Member) bool { return true }))
 	drive(t, teacher.a, keys("l")...)
 	for i, m := range teacher.a.students() {

@@ -62,7 +62,7 @@ func History(ctx context.Context, w io.Writer, b *sim.Backend, pos play.Position
 	at.Step = s.Snap.Pos
 	shown := play.Disclose(at, play.History)
 	about := historyAbout{Scene: sc.ID, Title: s.Text.Get("title"), Story: sc.Describe(s.Params), Seed: s.Seed,
-		Step: s.Snap.Pos, Steps: len(s.Snap.Moves), Porcupine: historyWaits}
+		Step: s.Snap.Pos, Steps: len(s.Snap.Moves), Porcupine: historyWaits, Waits: true}
 	if _, more := shown.Drawn(len(s.Snap.Moves)); more {
 		about.Ahead = true
 	}
@@ -80,7 +80,7 @@ func History(ctx context.Context, w io.Writer, b *sim.Backend, pos play.Position
 	if err := check.Visualize(&vis, h, timeout); err != nil {
 		return check.Report{}, err
 	}
-	about.Porcupine = vis.String()
+	about.Porcupine, about.Waits = vis.String(), false
 	rep := check.Check(h, timeout)
 	for _, f := range rep.Findings {
 		about.Verdicts = append(about.Verdicts, historyVerdict{Model: f.Model.Name, Short: f.Short(), Sentence: f.Sentence,
@@ -100,6 +100,9 @@ type historyAbout struct {
 	Step, Steps         int
 	// Ahead: the story's length is not shown (the question is open)
 	Ahead bool
+	// Waits: porcupine's view is held back (Porcupine is historyWaits),
+	// so the page's text says what stands there instead of reading it
+	Waits bool
 	// Clients are the clients' side of the history while porcupine's view
 	// waits for the answer (historyWaits): each client's commands and
 	// replies, as its lines of the log
@@ -176,12 +179,16 @@ func writeHistoryPage(w io.Writer, a historyAbout) error {
 	b.WriteString(e(a.Scene))
 	b.WriteString(historyTitleEnd)
 	b.WriteString(e(a.Scene) + ": " + e(a.Title))
-	b.WriteString("</h1>\n<p class=\"story\">the story: " + e(a.Story))
+	b.WriteString("</h1>\n<p class=\"story\">")
+	if a.Story != "" {
+		// a scene of one story (fencing) has no settings to name it by
+		b.WriteString("the story: " + e(a.Story) + " · ")
+	}
 	steps := fmt.Sprint(a.Steps)
 	if a.Ahead {
 		steps = "?"
 	}
-	fmt.Fprintf(&b, " · seed %d · played to step %d of %s</p>\n<ul>\n", a.Seed, a.Step, steps)
+	fmt.Fprintf(&b, "seed %d · played to step %d of %s</p>\n<ul>\n", a.Seed, a.Step, steps)
 	for _, v := range a.Verdicts {
 		b.WriteString("<li")
 		if v.Broken {
@@ -199,7 +206,11 @@ func writeHistoryPage(w io.Writer, a historyAbout) error {
 			b.WriteString("</li>\n")
 		}
 	}
-	b.WriteString(historyTerms)
+	if a.Waits {
+		b.WriteString(historyTermsWaiting)
+	} else {
+		b.WriteString(historyTerms)
+	}
 	b.WriteString(e(a.Porcupine))
 	b.WriteString(historyScript)
 	// the padded literal is what html/template wrote for a bool in script
@@ -217,6 +228,14 @@ const historyClientsHead = `<li class="clients">what each client sent and got ba
 // historyWaits stands in porcupine's frame while the question is open.
 const historyWaits = `<!doctype html><html lang="en"><meta charset="utf-8"><body style="font: 15px system-ui, sans-serif; color: #555; padding: 12px 20px">` +
 	`<p>The checked history waits for the answer to the story's question: its replies, the models' states and verdicts answer it. Write it from a step past the question.</p></body></html>`
+
+// historyTermsWaiting stands for historyTerms while porcupine's view
+// waits for the answer (historyWaits): the page does not say "Below,
+// porcupine's view", nor tell how to read bars it does not show.
+const historyTermsWaiting = `</ul>
+<p class="terms">Below, where porcupine's view of the checked history goes: it waits for the answer to the story's question.</p>
+</header>
+<iframe id="porcupine" title="the checked history, waiting for the answer" srcdoc="`
 
 // The fixed parts of the history page, in the order writeHistoryPage
 // writes them between its values. The script fits porcupine's timeline to

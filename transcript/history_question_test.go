@@ -58,6 +58,16 @@ func TestHistoryPageAtAQuestionTellsNoStoryApart(t *testing.T) {
 				t.Fatalf("%s at step %d: %v", sc.Describe(p), at, err)
 			}
 			pagesWritten++
+			// the page's text agrees with what it shows: no porcupine's
+			// view to read below, no empty slot for a story's name
+			for _, said := range []string{"Below, porcupine's view", "Click a bar", "porcupine's visualisation"} {
+				if strings.Contains(page.String(), said) {
+					t.Errorf("%s at its question: the page says %q, though porcupine's view waits for the answer", sc.Describe(p), said)
+				}
+			}
+			if line := storyLine.FindString(page.String()); strings.Contains(strings.Join(strings.Fields(line), " "), ": ·") {
+				t.Errorf("%s at its question: the story's line has an empty slot: %q", sc.Describe(p), line)
+			}
 			if len(rep.Findings) > 0 {
 				t.Errorf("%s at its question (step %d): History reports %q", sc.Describe(p), at, rep.Line())
 			}

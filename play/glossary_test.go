@@ -19,9 +19,12 @@ import (
 // server ran the command"; gc-pause's and extend's (B's SET after the TTL)
 // by "frees it when the time is up"; release's and lost-reply's release
 // (whose lock does it delete?) by "only if it still holds the caller's
-// token"; extend's pause by "a paused process renews nothing".
+// token"; extend's pause by "a paused process renews nothing". The story
+// page (i, Session.Page) is held to them too: fencing's introduction said
+// the resource "remembers the largest number it has accepted", which all
+// but gives the answer.
 var answerPhrases = map[string][]string{
-	"fencing":    {"refuses a write whose number is lower"},
+	"fencing":    {"refuses a write whose number is lower", "remembers the largest"},
 	"lost-reply": {"the server ran the command", "only if it still holds the caller's token"},
 	"gc-pause":   {"frees it when the time is up", "before the server deletes it"},
 	"extend":     {"frees it when the time is up", "before the server deletes it", "a paused process renews nothing", "its watchdog included"},
@@ -52,8 +55,8 @@ func glossaryText(terms []Term) string {
 
 // TestGlossaryHoldsWhatAnswersAnOpenQuestion walks every scene's stories
 // (each value of each setting) to its question, open, and reads the
-// glossary there as a learner may (GlossaryFor): it contains none of the
-// scene's answerPhrases and no run of six words of the scene's answer
+// glossary there as a learner may (GlossaryFor), and the story page
+// (Session.Page): they contain none of the scene's answerPhrases and no run of six words of the scene's answer
 // text (intro-answer, notes-answer). Once the question is answered the
 // whole glossary is back. The terms a scene holds back exist.
 func TestGlossaryHoldsWhatAnswersAnOpenQuestion(t *testing.T) {
@@ -116,6 +119,12 @@ func TestGlossaryHoldsWhatAnswersAnOpenQuestion(t *testing.T) {
 			for _, p := range phrases {
 				if strings.Contains(shown, flat(p)) {
 					t.Errorf("%s %v, its question open: the glossary says %q, which answers it", sc.ID, settings, p)
+				}
+			}
+			page := flat(s.Page(Learner))
+			for _, p := range answerPhrases[sc.ID] {
+				if strings.Contains(page, flat(p)) {
+					t.Errorf("%s %v, its question open: the story page says %q, which answers it", sc.ID, settings, p)
 				}
 			}
 			key, err := GlossaryFor(s, Instructor)

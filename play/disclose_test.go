@@ -2,6 +2,7 @@ package play
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -180,5 +181,57 @@ func TestNoRoleReadsAnOpenAnswer(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestAPausedHolderWithNoTTLSaysNothingOfItsKey: crash-gap asks whether
+// s1's key, left with no TTL, is still there 40 s after s1 crashed. Before
+// the question the learner may freeze s1 (p) once its SETNX holds the key:
+// the readout then says s1 is frozen and its key has no TTL (the key's row
+// says so too, the premise), but not what becomes of a key with no TTL (it
+// said "so it stays for as long as the pause lasts", the answer's very
+// inference).
+func TestAPausedHolderWithNoTTLSaysNothingOfItsKey(t *testing.T) {
+	ctx := context.Background()
+	sc := scenes.Find("crash-gap")
+	froze := 0
+	for _, p := range sc.Stories() {
+		pos := Position{Version: PositionVersion, Scene: sc.ID, Settings: map[string]int(p), Seed: 5}
+		for step := 0; ; step++ {
+			s, err := Open(ctx, pos, Env{Backend: embedded(t), Options: Options{Predict: true}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := Driver{S: s}
+			d.Run(s.Start(nil))
+			if step >= s.QuestionAt() {
+				s.Close(ctx)
+				break
+			}
+			d.Run(s.SeekTo(step))
+			s1 := slices.IndexFunc(s.Snap.Actors, func(a sim.Actor) bool { return a.Name == "s1" })
+			if err := d.Do(Action{Verb: Select, N: s1}); err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Do(Action{Verb: Pause}); err != nil {
+				t.Fatal(err)
+			}
+			said := flat(s.Explanation().Readout)
+			if strings.Contains(said, "no ttl") && strings.Contains(said, "frozen") {
+				froze++
+				if !s.Disclose(Learner).Open {
+					t.Errorf("%s at step %d: the question is not open", sc.Describe(p), step)
+				}
+				for _, phrase := range []string{"as long as", "never expires", "until someone deletes", "stays"} {
+					if strings.Contains(said, phrase) {
+						t.Errorf("%s, s1 frozen at step %d, the question open: the readout says %q: %s", sc.Describe(p), step, phrase, said)
+					}
+				}
+			}
+			s.Close(ctx)
+		}
+	}
+	if froze == 0 {
+		t.Error("no story froze s1 while its key had no TTL")
 	}
 }

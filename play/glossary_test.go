@@ -31,6 +31,15 @@ var answerPhrases = map[string][]string{
 	"release":    {"only if it still holds the caller's token"},
 }
 
+// storyPhrases replace a scene's answerPhrases for its stories whose
+// question is another, by the value of the scene's "story" setting:
+// extend's GET story asks what A's renewal answers once B holds the key
+// (the value the key held: B's token), which no phrase of the pause's
+// answers.
+var storyPhrases = map[string]map[string][]string{
+	"extend": {"GET after takeover": {"answers the value the key held", "whatever it set"}},
+}
+
 // flat is s with its whitespace made single spaces, lower case.
 func flat(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
 
@@ -73,17 +82,10 @@ func TestGlossaryHoldsWhatAnswersAnOpenQuestion(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if text.Has(GlossaryHeldSection) {
-			for _, h := range GlossaryHeld(text.Get(GlossaryHeldSection)) {
-				if !slices.ContainsFunc(all, func(x Term) bool { return strings.EqualFold(x.Word, h) }) {
-					t.Errorf("%s holds back %q, which is no glossary term", sc.ID, h)
-				}
-			}
-		}
-		phrases := answerPhrases[sc.ID]
+		var answers []string
 		for _, part := range []string{"intro-answer", "notes-answer"} {
 			if text.Has(part) {
-				phrases = append(phrases, grams(text.Get(part), 6)...)
+				answers = append(answers, grams(text.Get(part), 6)...)
 			}
 		}
 		stories := []map[string]int{nil}
@@ -94,6 +96,19 @@ func TestGlossaryHoldsWhatAnswersAnOpenQuestion(t *testing.T) {
 		}
 		asked := 0
 		for _, settings := range stories {
+			params := scenes.Params(settings)
+			if text.Has(GlossaryHeldSection) {
+				for _, h := range GlossaryHeld(sc.Question(text, params, GlossaryHeldSection)) {
+					if !slices.ContainsFunc(all, func(x Term) bool { return strings.EqualFold(x.Word, h) }) {
+						t.Errorf("%s %v holds back %q, which is no glossary term", sc.ID, settings, h)
+					}
+				}
+			}
+			phrases := answerPhrases[sc.ID]
+			if by, ok := storyPhrases[sc.ID][sc.Value(params, "story")]; ok {
+				phrases = by
+			}
+			phrases = append(slices.Clone(phrases), answers...)
 			s, err := Open(ctx, Position{Version: PositionVersion, Scene: sc.ID, Settings: settings, Seed: 5}, Env{Backend: embedded(t), Options: Options{Predict: true}})
 			if err != nil {
 				t.Fatalf("%s %v: %v", sc.ID, settings, err)
@@ -116,6 +131,14 @@ func TestGlossaryHoldsWhatAnswersAnOpenQuestion(t *testing.T) {
 				t.Fatal(err)
 			}
 			shown := glossaryText(terms)
+			// a term held back answers this story's question: its meaning
+			// says one of the phrases (a term held per scene, not per
+			// question, held extend's watchdog at the GET story's question)
+			for i, x := range terms {
+				if x.Held && !slices.ContainsFunc(phrases, func(p string) bool { return strings.Contains(flat(all[i].Meaning), flat(p)) }) {
+					t.Errorf("%s %v, its question open: %q is held back, though its meaning answers nothing this question asks", sc.ID, settings, x.Word)
+				}
+			}
 			for _, p := range phrases {
 				if strings.Contains(shown, flat(p)) {
 					t.Errorf("%s %v, its question open: the glossary says %q, which answers it", sc.ID, settings, p)

@@ -78,17 +78,23 @@ func extendScene() *Scene {
 		}
 		return bGets(v)
 	}, "B asks again", "A renews")
+	// held: the glossary's terms each question holds back (section
+	// glossary-held, play.GlossaryFor). The pause's question is answered
+	// by what a lease, a TTL, a watchdog and a stop-the-world pause are;
+	// the GET story's by none of them (its question says A's lease ran
+	// out and B took the lock), so it holds none
 	s.Predict.Vars = func(t content.Text, p Params) map[string]string {
 		if s.Value(p, "story") == extTakenGet {
 			return map[string]string{"question": t.Get("question-get"), "choices": t.Get("choices-get"),
-				"hint1": t.Get("hint-1-get"), "hint2": t.Get("hint-2-get")}
+				"hint1": t.Get("hint-1-get"), "hint2": t.Get("hint-2-get"), "held": ""}
 		}
 		pause := 40 * time.Second
 		if s.Value(p, "story") == extShort {
 			pause = 15 * time.Second
 		}
 		return map[string]string{"question": t.Fill("question-pause", map[string]string{"asks": secs(extWork + pause)}),
-			"choices": t.Get("choices-pause"), "hint1": t.Get("hint-1-pause"), "hint2": t.Get("hint-2-pause")}
+			"choices": t.Get("choices-pause"), "hint1": t.Get("hint-1-pause"), "hint2": t.Get("hint-2-pause"),
+			"held": t.Get("glossary-held-pause")}
 	}
 	return s
 }

@@ -125,6 +125,24 @@ func Tally(lead play.Position, ms []Member, now time.Time) (p Poll, ok bool) {
 	return p, true
 }
 
+// Asking is the scene whose question the class led to l has open: the
+// instructor's place is in a story that asks, at or before its question
+// (the poll's Before or Open, Tally), so the class has not seen it
+// answered. ok is false on the contents, in a story that asks nothing, or
+// past the question (Revealed). While a class asks, what answers the
+// scene's question stays off every page a student may open on its
+// server (the web's handout, a code's transcript or cast past it).
+func Asking(l Lead) (scene string, ok bool) {
+	if l.Contents || l.Pos.Scene == "" {
+		return "", false
+	}
+	p, ok := Tally(l.Pos, nil, time.Time{})
+	if !ok || p.State == Revealed {
+		return "", false
+	}
+	return p.Scene, true
+}
+
 // sameSettings compares two settings, a setting left out being its
 // first value.
 func sameSettings(a, b map[string]int) bool {

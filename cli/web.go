@@ -32,7 +32,10 @@ func webPages() map[string]serve.Page {
 }
 
 // plainWeb is /plain/…: the scenes' list, a scene's handout, or a story
-// code's transcript, as an accessible page (web.Handout).
+// code's transcript, as an accessible page (web.Handout). While a class on
+// this server is asked a scene's question (c.Held), the scene's handout
+// is the story to its question (/plain/ask/SCENE), and a code's page that
+// would go past the question is refused (heldPast).
 func plainWeb(ctx context.Context, c serve.Call) int {
 	switch {
 	case len(c.Args) == 0:
@@ -43,6 +46,11 @@ func plainWeb(ctx context.Context, c serve.Call) int {
 		}
 		fmt.Fprintf(c.Out, "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>locksim: the transcripts</title>\n</head>\n<body>\n<main>\n<h1>locksim: the transcripts</h1>\n<p>Each scene as a handout: the story to its question, the answer in a part you open after answering.</p>\n<ul>\n%s</ul>\n<p><a href=\"/\">the course in a terminal</a></p>\n</main>\n</body>\n</html>\n", text.String())
 		return 0
+	case len(c.Args) == 1 && c.Held[c.Args[0]]:
+		// a class here is asked the scene's question: its students get
+		// the story to it, as the link beside their terminal gives it
+		return plainWeb(ctx, serve.Call{Name: c.Name, Args: []string{"ask", c.Args[0]}, Out: c.Out, Err: c.Err,
+			Who: c.Who, Backend: c.Backend, Held: c.Held})
 	case len(c.Args) == 1:
 		sc := scenes.Find(c.Args[0])
 		if sc == nil {
@@ -97,6 +105,9 @@ func plainWeb(ctx context.Context, c serve.Call) int {
 		if r := transcript.AnswerRefusal(pos, play.Code, answer); r != "" {
 			return c.Usage("?answer=: %s", r)
 		}
+		if r := heldPast(c, pos, answer); r != "" {
+			return c.Usage("%s", r)
+		}
 		var text bytes.Buffer
 		if err := onBackendErr(ctx, c, func(b *sim.Backend) error {
 			return writeTranscript(ctx, &text, b, config{position: &pos}, transcript.PositionOptions{Role: play.Code, Answer: answer,
@@ -110,6 +121,23 @@ func plainWeb(ctx context.Context, c serve.Call) int {
 		return 0
 	}
 	return c.Usage("the pages are /plain/SCENE, /plain/ask/SCENE and /plain/s/CODE")
+}
+
+// heldPast is why a page of the story at pos (answered with answer, 0
+// for none) is not served while a class on this server is asked its
+// scene's question (serve.Call.Held): the page would go past the question
+// (a code past it, or an answer given), which the class has not seen
+// answered. "" when it may be served.
+func heldPast(c serve.Call, pos play.Position, answer int) string {
+	sc := scenes.Find(pos.Scene)
+	if sc == nil || !c.Held[sc.ID] {
+		return ""
+	}
+	at := play.QuestionAt(sc, scenes.Params(pos.Settings), pos.Own)
+	if answer == 0 && (at < 0 || pos.Step <= at) {
+		return ""
+	}
+	return "a class on this server is asked the question of " + sc.ID + ": the story past it waits for the class's answer (/plain/ask/" + sc.ID + " is the story to the question)"
 }
 
 // onBackendErr runs write on a server of the session's kind.
@@ -127,6 +155,11 @@ func onBackendErr(ctx context.Context, c serve.Call, write func(b *sim.Backend) 
 func castWeb(ctx context.Context, c serve.Call) int {
 	if len(c.Args) != 1 {
 		return c.Usage("the page is /cast/CODE")
+	}
+	if pos, err := storycode.Decode(c.Args[0]); err == nil {
+		if r := heldPast(c, pos, 0); r != "" {
+			return c.Usage("%s", r)
+		}
 	}
 	return castSSH(ctx, c)
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -12,12 +13,21 @@ import (
 	"locksim/play"
 	"locksim/serve"
 	"locksim/storycode"
+	"locksim/tui"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // webGet serves the web front with the table's pages and gets path.
 func webGet(t *testing.T, path string) (int, string, string) {
 	t.Helper()
-	srv, err := serve.New(serve.Config{HostKey: filepath.Join(t.TempDir(), "k"), Web: serve.WebConfig{Pages: webPages()}})
+	return webGetIn(t, nil, path)
+}
+
+// webGetIn is webGet on a server whose classes are cls.
+func webGetIn(t *testing.T, cls serve.Class, path string) (int, string, string) {
+	t.Helper()
+	srv, err := serve.New(serve.Config{HostKey: filepath.Join(t.TempDir(), "k"), Web: serve.WebConfig{Pages: webPages()}, Class: cls})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,5 +112,56 @@ func TestStoryPages(t *testing.T) {
 	code, typ, body := webGet(t, "/cast/"+sc)
 	if code != http.StatusOK || typ != "application/x-asciicast" || !strings.HasPrefix(body, `{"version":2,"width":80,"height":24`) {
 		t.Fatalf("/cast/CODE: %d %s %.100q", code, typ, body)
+	}
+}
+
+// askingClass is a class hook whose classes are asked the questions of
+// its scenes (serve.Asker), as classroom.Classes says of the classes
+// seated on its server.
+type askingClass map[string]bool
+
+func (askingClass) Model(_ *serve.Session, app *tui.App) tea.Model { return app }
+func (askingClass) Join(*serve.Session)                            {}
+func (askingClass) Leave(*serve.Session)                           {}
+func (a askingClass) Asking(context.Context) map[string]bool       { return a }
+
+// TestPagesHoldAClassesOpenQuestion: while a class on the server is asked
+// gc-pause's question, the bytes served hold its answer back from any
+// student who opens a page: /plain/gc-pause is the story to its question
+// (no details with the answer, no answer key), a code's page past the
+// question or answered with ?answer=N is refused, and so is its cast past
+// it. A code at the question is served, to it; fencing, which no class is
+// asked, keeps its answer a click away.
+func TestPagesHoldAClassesOpenQuestion(t *testing.T) {
+	asked := askingClass{"gc-pause": true}
+	code, _, body := webGetIn(t, asked, "/plain/gc-pause")
+	if code != http.StatusOK || !strings.Contains(body, "What does B get?") || !strings.Contains(body, "Answer in the terminal") {
+		t.Fatalf("/plain/gc-pause, the class asked: %d\n%s", code, body)
+	}
+	for _, leak := range []string{"<details>", "answer key", "the replies answer"} {
+		if strings.Contains(body, leak) {
+			t.Errorf("/plain/gc-pause, the class asked, shows %q:\n%s", leak, body)
+		}
+	}
+	if _, _, other := webGetIn(t, asked, "/plain/fencing"); !strings.Contains(other, "<details>") || !strings.Contains(other, "the replies answer") {
+		t.Errorf("/plain/fencing, which no class is asked, lost its answer:\n%s", other)
+	}
+	at, pos := questionCode(t)
+	if code, _, body := webGetIn(t, asked, "/plain/s/"+at); code != http.StatusOK || strings.Contains(body, "the replies answer") {
+		t.Errorf("/plain/s/CODE at the question, the class asked: %d\n%s", code, body)
+	}
+	pos.Step++
+	past, err := storycode.Encode(pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/plain/s/" + at + "?answer=2", "/plain/s/" + past, "/cast/" + past} {
+		code, _, body := webGetIn(t, asked, path)
+		if code != http.StatusBadRequest || !strings.Contains(body, "waits for the class's answer") || strings.Contains(body, "the replies answer") {
+			t.Errorf("%s, the class asked: %d %.300q, want 400 and the line why", path, code, body)
+		}
+		if code, _, _ := webGet(t, path); code != http.StatusOK {
+			t.Errorf("%s, no class: %d", path, code)
+		}
 	}
 }

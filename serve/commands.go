@@ -36,7 +36,12 @@ type Call struct {
 	Err  io.Writer // the client's stderr
 	// Query is a web page's query (/plain/s/CODE?answer=N); nil over SSH
 	Query url.Values
-	Who   Identity
+	// Held are the scenes whose question a class seated on this server
+	// has open (Asker), for a web page: its page shows nothing past the
+	// question (no answer, no story past it). nil over SSH, and with no
+	// class asking
+	Held map[string]bool
+	Who  Identity
 	// Backend opens a server of the session's kind (embedded, or its own
 	// prefix on the live one); close it with the func returned.
 	Backend func() (*sim.Backend, func(), error)

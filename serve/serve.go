@@ -207,6 +207,15 @@ type Namer interface {
 	KnownName(ctx context.Context, id Identity) (string, bool)
 }
 
+// Asker is a Class that says which scenes' questions the classes seated
+// on this server have open (class.Asking): a web page of one of those
+// scenes holds back what answers it (Call.Held), since any student of the
+// class may open it while the class is still asked.
+type Asker interface {
+	// Asking are the scenes asked, by id; nil for none.
+	Asking(ctx context.Context) map[string]bool
+}
+
 // Server is a running server of the course: over SSH, in browser tabs
 // (ServeWeb), or both, with one budget of sessions and one set of
 // students.

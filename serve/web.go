@@ -337,6 +337,11 @@ func (s *Server) webPage(w http.ResponseWriter, r *http.Request, name string, p 
 				errOut.WriteString("locksim: this page hit a fault in locksim\n")
 			}
 		}()
+		if a, ok := s.cfg.Class.(Asker); ok {
+			// a student of a class here may open any page while the class
+			// is asked: the class says what is (class.Asking)
+			call.Held = a.Asking(ctx)
+		}
 		return p.Run(ctx, call)
 	}()
 	switch {

@@ -71,7 +71,7 @@ func runChild(args []string, stdout, stderr io.Writer) int {
 		live.Timeout, _ = time.ParseDuration(os.Getenv(childTimeoutEnv))
 		live.NoSweep = true // the server swept once, when it started
 	}
-	call := serve.Call{Name: args[0], Args: args[1:], Out: stdout, Err: stderr,
+	call := serve.Call{Name: args[0], Args: args[1:], Out: stdout, Err: stderr, Held: serve.HeldFromEnv(os.Getenv),
 		Backend: func() (*sim.Backend, func(), error) {
 			var b *sim.Backend
 			var err error

@@ -59,6 +59,10 @@ func plainSSH(ctx context.Context, c serve.Call) int {
 	if err != nil {
 		return c.Usage("%v", err)
 	}
+	if c.Held[sc.ID] {
+		// the transcript reads on past the question to its answer
+		return c.Usage("%s", heldLine(sc.ID))
+	}
 	return onBackend(ctx, c, func(b *sim.Backend) error {
 		return writeTranscript(ctx, c.Out, b, config{scene: sc.ID, seed: seed}, transcript.PositionOptions{})
 	})
@@ -96,6 +100,9 @@ func storySSH(ctx context.Context, c serve.Call) int {
 	if r := transcript.AnswerRefusal(pos, play.Code, answer); r != "" {
 		return c.Usage("-answer: %s", r)
 	}
+	if r := heldPast(c, pos, answer); r != "" {
+		return c.Usage("%s", r)
+	}
 	return onBackend(ctx, c, func(b *sim.Backend) error {
 		return writeTranscript(ctx, c.Out, b, config{position: &pos}, transcript.PositionOptions{Role: play.Code, Answer: answer,
 			GoOn: sshGoOn(c.Args[0])})
@@ -124,6 +131,9 @@ func castSSH(ctx context.Context, c serve.Call) int {
 	pos, err := codeArg(c, 2)
 	if err != nil {
 		return c.Usage("%v", err)
+	}
+	if r := heldPast(c, pos, 0); r != "" {
+		return c.Usage("%s", r)
 	}
 	cc := config{position: &pos, castW: 80, castH: 24}
 	if len(c.Args) == 2 {
@@ -159,6 +169,10 @@ func cliSSH(ctx context.Context, c serve.Call) int {
 	}
 	if !sc.Sends() {
 		return c.Usage("scene %s is a quiz: it sends no command to Redis", sc.ID)
+	}
+	if c.Held[sc.ID] {
+		// the script plays the story to its end, past the question
+		return c.Usage("%s", heldLine(sc.ID))
 	}
 	b, done, err := c.Backend()
 	if err != nil {
@@ -203,6 +217,9 @@ func cliCode(ctx context.Context, c serve.Call) int {
 	}
 	if pos.Quiz != nil {
 		return c.Usage("the code is a place in the quiz %s: it sends no command to Redis", pos.Scene)
+	}
+	if r := heldPast(c, pos, 0); r != "" {
+		return c.Usage("%s", r)
 	}
 	b, done, err := c.Backend()
 	if err != nil {

@@ -39,11 +39,17 @@ func sshServer(t *testing.T) string {
 // process when child is false.
 func sshServerChild(t *testing.T, child bool) string {
 	t.Helper()
+	return sshServerIn(t, child, nil)
+}
+
+// sshServerIn is sshServerChild on a server whose classes are cls.
+func sshServerIn(t *testing.T, child bool, cls serve.Class) string {
+	t.Helper()
 	// the commands' own time limit is serve's to test (TestCommandStopped):
 	// here a busy machine (the child runs at nice 19 beside a CPU hog on
 	// each core) must not stop a command that would end
 	cfg := serve.Config{HostKey: filepath.Join(t.TempDir(), "host_ed25519"), Commands: sshCommands(),
-		Log: log.New(io.Discard, "", 0), CommandTime: 10 * time.Minute}
+		Log: log.New(io.Discard, "", 0), CommandTime: 10 * time.Minute, Class: cls}
 	if child {
 		cfg.Spawn = testSpawn(t)
 	}
@@ -123,6 +129,35 @@ func commands(t *testing.T, addr string) {
 		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "locksim: ") {
 			t.Errorf("%s: status %d, stdout %q, stderr %q; want 2, nothing, one line", bad, code, out, errOut)
 		}
+	}
+}
+
+// TestCommandsHoldAClassesOpenQuestion: while a class on the server is
+// asked gc-pause's question, the commands a student may run without a
+// terminal (in child processes, as -serve runs them) go no further than
+// it: plain gc-pause and cli gc-pause (which read or play past it), story
+// CODE -answer N, and a code past the question to story, cast and cli are
+// refused with one line; a code at the question is printed to it, and
+// fencing, which no class is asked, whole.
+func TestCommandsHoldAClassesOpenQuestion(t *testing.T) {
+	c := termtest.Dial(t, sshServerIn(t, true, askingClass{"gc-pause": true}), "student", termtest.NewKey(t))
+	at, pos := questionCode(t)
+	pos.Step++
+	past, err := storycode.Encode(pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"plain gc-pause", "cli gc-pause", "story " + at + " -answer 2", "story " + past, "cast " + past, "cli " + past} {
+		out, errOut, code := termtest.Run(t, c, cmd)
+		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "waits for the class's answer") {
+			t.Errorf("%s, the class asked: status %d, stdout %.200q, stderr %q; want 2, nothing, the line why", cmd, code, out, errOut)
+		}
+	}
+	if out, errOut, code := termtest.Run(t, c, "story "+at); code != 0 || !strings.Contains(out, "-answer N") || strings.Contains(out, "[the replies answer") {
+		t.Errorf("story CODE at the question, the class asked: status %d, stderr %q:\n%s", code, errOut, out)
+	}
+	if out, _, code := termtest.Run(t, c, "plain fencing"); code != 0 || !strings.Contains(out, "refused") {
+		t.Errorf("plain fencing, which no class is asked: status %d:\n%s", code, out)
 	}
 }
 

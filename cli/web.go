@@ -123,7 +123,7 @@ func plainWeb(ctx context.Context, c serve.Call) int {
 	return c.Usage("the pages are /plain/SCENE, /plain/ask/SCENE and /plain/s/CODE")
 }
 
-// heldPast is why a page of the story at pos (answered with answer, 0
+// heldPast is why a page or command of the story at pos (answered with answer, 0
 // for none) is not served while a class on this server is asked its
 // scene's question (serve.Call.Held): the page would go past the question
 // (a code past it, or an answer given), which the class has not seen
@@ -137,7 +137,13 @@ func heldPast(c serve.Call, pos play.Position, answer int) string {
 	if answer == 0 && (at < 0 || pos.Step <= at) {
 		return ""
 	}
-	return "a class on this server is asked the question of " + sc.ID + ": the story past it waits for the class's answer (/plain/ask/" + sc.ID + " is the story to the question)"
+	return heldLine(sc.ID)
+}
+
+// heldLine says why a page or command of scene goes no further than its
+// question: a class on this server is asked it.
+func heldLine(scene string) string {
+	return "a class on this server is asked the question of " + scene + ": the story past it waits for the class's answer"
 }
 
 // onBackendErr runs write on a server of the session's kind.
@@ -155,11 +161,6 @@ func onBackendErr(ctx context.Context, c serve.Call, write func(b *sim.Backend) 
 func castWeb(ctx context.Context, c serve.Call) int {
 	if len(c.Args) != 1 {
 		return c.Usage("the page is /cast/CODE")
-	}
-	if pos, err := storycode.Decode(c.Args[0]); err == nil {
-		if r := heldPast(c, pos, 0); r != "" {
-			return c.Usage("%s", r)
-		}
 	}
 	return castSSH(ctx, c)
 }

@@ -37,9 +37,9 @@ type Call struct {
 	// Query is a web page's query (/plain/s/CODE?answer=N); nil over SSH
 	Query url.Values
 	// Held are the scenes whose question a class seated on this server
-	// has open (Asker), for a web page: its page shows nothing past the
-	// question (no answer, no story past it). nil over SSH, and with no
-	// class asking
+	// has open (Asker): a page or command of one of them shows nothing
+	// past the question (no answer, no story past it). nil with no class
+	// asking; a child process gets it by HeldEnv
 	Held map[string]bool
 	Who  Identity
 	// Backend opens a server of the session's kind (embedded, or its own
@@ -102,6 +102,11 @@ func (s *Server) command(sess ssh.Session, id Identity) int {
 		return 2
 	}
 	s.cfg.Log.Printf("session %s: command %s", id.ID, strings.Join(args, " "))
+	if a, ok := s.cfg.Class.(Asker); ok {
+		// as a web page (webPage): a student of a class here may run any
+		// command while the class is asked
+		call.Held = a.Asking(sess.Context())
+	}
 	if c.Child && s.cfg.Spawn != nil {
 		return s.runChild(sess.Context(), call)
 	}

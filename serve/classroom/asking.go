@@ -30,7 +30,9 @@ func (c *Classes) Asking(ctx context.Context) map[string]bool {
 		switch {
 		case err != nil:
 			for _, sc := range scenes.All() {
-				out[sc.ID] = out[sc.ID] || sc.Predict != nil
+				if sc.Predict != nil {
+					out[sc.ID] = true
+				}
 			}
 		case ok:
 			if scene, asks := class.Asking(l); asks {

@@ -123,18 +123,21 @@ func plainWeb(ctx context.Context, c serve.Call) int {
 	return c.Usage("the pages are /plain/SCENE, /plain/ask/SCENE and /plain/s/CODE")
 }
 
-// heldPast is why a page or command of the story at pos (answered with answer, 0
-// for none) is not served while a class on this server is asked its
-// scene's question (serve.Call.Held): the page would go past the question
-// (a code past it, or an answer given), which the class has not seen
-// answered. "" when it may be served.
+// heldPast is why a page or command of the story at pos (answered with
+// answer, 0 for none) is not served while a class on this server is asked
+// its scene's question (serve.Call.Held): it would go past the question
+// (a code past it, a race's code with its outcome, or an answer given),
+// which the class has not seen answered, as class.Asking reads the
+// instructor's place. "" when it may be served.
 func heldPast(c serve.Call, pos play.Position, answer int) string {
 	sc := scenes.Find(pos.Scene)
 	if sc == nil || !c.Held[sc.ID] {
 		return ""
 	}
 	at := play.QuestionAt(sc, scenes.Params(pos.Settings), pos.Own)
-	if answer == 0 && (at < 0 || pos.Step <= at) {
+	// a race's code that carries its outcome has run its SETs: past it
+	ran := sc.FiresAtOnce() && pos.Race != nil
+	if answer == 0 && !ran && (at < 0 || pos.Step <= at) {
 		return ""
 	}
 	return heldLine(sc.ID)

@@ -39,7 +39,8 @@ type Call struct {
 	// Held are the scenes whose question a class seated on this server
 	// has open (Asker): a page or command of one of them shows nothing
 	// past the question (no answer, no story past it). nil with no class
-	// asking; a child process gets it by HeldEnv
+	// asking, and for an instructor's key over SSH (a web page knows no
+	// key); a child process gets it by HeldEnv
 	Held map[string]bool
 	Who  Identity
 	// Backend opens a server of the session's kind (embedded, or its own
@@ -102,9 +103,10 @@ func (s *Server) command(sess ssh.Session, id Identity) int {
 		return 2
 	}
 	s.cfg.Log.Printf("session %s: command %s", id.ID, strings.Join(args, " "))
-	if a, ok := s.cfg.Class.(Asker); ok {
+	if a, ok := s.cfg.Class.(Asker); ok && !id.Instructor {
 		// as a web page (webPage): a student of a class here may run any
-		// command while the class is asked
+		// command while the class is asked; an instructor's key reads
+		// the answer key anyway
 		call.Held = a.Asking(sess.Context())
 	}
 	if c.Child && s.cfg.Spawn != nil {

@@ -35,9 +35,17 @@ var answerPhrases = map[string][]string{
 // question is another, by the value of the scene's "story" setting:
 // extend's GET story asks what A's renewal answers once B holds the key
 // (the value the key held: B's token), which no phrase of the pause's
-// answers.
+// answers; lost-reply's SET and renewal stories ask what the server did
+// with a command whose reply was lost, which compare-and-delete's entry
+// does not answer.
 var storyPhrases = map[string]map[string][]string{
 	"extend": {"GET after takeover": {"answers the value the key held", "whatever it set"}},
+	// lost-reply's SET and renewal questions are not the release's
+	"lost-reply": {
+		"lost SET": {"the server ran the command"}, "lost renewal: stops": {"the server ran the command"},
+		"lost renewal: goes on": {"the server ran the command"}, "late renewal: stops": {"the server ran the command"},
+		"late renewal: goes on": {"the server ran the command"},
+	},
 }
 
 // flat is s with its whitespace made single spaces, lower case.

@@ -127,6 +127,10 @@ func lostReplyScene() *Scene {
 	// from the lost SET on, the key as read back says whose it is and how
 	// long it lasts
 	s.Predict.From = []string{"A acquires, no reply"}
+	// held: the glossary's terms each question holds back (section
+	// glossary-held, play.GlossaryFor): what a lost reply is answers
+	// every one (the server ran the command); what compare-and-delete
+	// does, the release's only
 	s.Predict.Vars = func(t content.Text, p Params) map[string]string {
 		switch st := s.Value(p, "story"); st {
 		case lrSet:
@@ -137,13 +141,14 @@ func lostReplyScene() *Scene {
 			vars := map[string]string{"retry": lrRetryCmd(t, retry, lrAsked), "reply": t.Get("reply-nil")}
 			if retry == lrRetryNX {
 				return map[string]string{"question": t.Fill("question-set", vars),
-					"choices": t.Get("choices-set"), "hint1": t.Get("hint-1-set"), "hint2": t.Get("hint-2-set")}
+					"choices": t.Get("choices-set"), "hint1": t.Get("hint-1-set"), "hint2": t.Get("hint-2-set"), "held": t.Get("glossary-held-set")}
 			}
 			return map[string]string{"question": t.Fill("question-set-reads", vars),
-				"choices": t.Get("choices-reads-" + slug(retry)), "hint1": t.Get("hint-1-reads"), "hint2": t.Get("hint-2-reads-" + slug(retry))}
+				"choices": t.Get("choices-reads-" + slug(retry)), "hint1": t.Get("hint-1-reads"), "hint2": t.Get("hint-2-reads-" + slug(retry)),
+				"held": t.Get("glossary-held-set")}
 		case lrDel:
 			return map[string]string{"question": t.Fill("question-del", map[string]string{"release": t.Fill("cmd-"+slug(s.Value(p, "release")), map[string]string{"tokA": lrAsked})}),
-				"choices": t.Get("choices-del"), "hint1": t.Get("hint-1-del"), "hint2": t.Get("hint-2-del")}
+				"choices": t.Get("choices-del"), "hint1": t.Get("hint-1-del"), "hint2": t.Get("hint-2-del"), "held": t.Get("glossary-held-del")}
 		default:
 			at := secs(lrRenewAt)
 			q := "question-ran"
@@ -151,7 +156,7 @@ func lostReplyScene() *Scene {
 				at, q = secs(sim.CourseTTL+lrMargin), "question-refused"
 			}
 			return map[string]string{"question": t.Fill(q, map[string]string{"at": at, "ends": secs(lrRenewAt + sim.CourseTTL)}),
-				"choices": t.Get("choices-renew"), "hint1": t.Get("hint-1-renew"), "hint2": t.Get("hint-2-renew")}
+				"choices": t.Get("choices-renew"), "hint1": t.Get("hint-1-renew"), "hint2": t.Get("hint-2-renew"), "held": t.Get("glossary-held-renew")}
 		}
 	}
 	return s

@@ -76,6 +76,10 @@ type Lab struct {
 
 	parts  [3]textarea.Model
 	langs  [3]lab.Lang
+	// files are the parts as they came, before the editor (its text is
+	// editorText's): each one's source, the editor's text of it, its
+	// control characters' signs and how many it has
+	files [3]partFile
 	fields [fieldCount]textinput.Model
 	focus  int // 0-2 a part, 3+ a policy field
 
@@ -214,7 +218,7 @@ func (l *Lab) openLevel(i int) tea.Cmd {
 	lk := l.level(i).Lock
 	l.base = lk
 	for p, part := range lockParts(&lk) {
-		l.parts[p].SetValue(part.Src)
+		l.loadPart(p, part.Src)
 		l.parts[p].CursorStart()
 		for l.parts[p].Line() > 0 {
 			l.parts[p].CursorUp()
@@ -230,6 +234,7 @@ func (l *Lab) openLevel(i int) tea.Cmd {
 		l.fields[fieldWatchdog].SetValue(formatMS(pol.Watchdog))
 	}
 	l.report, l.scriptErr, l.runErr, l.notes = nil, nil, "", nil
+	l.noteControls()
 	l.restoreKept()
 	l.hints, l.showRef = 0, false
 	// a level opens on the part it is about; the learner's own lock on
@@ -577,6 +582,9 @@ func (l *Lab) editKey(msg tea.KeyMsg) tea.Cmd {
 		l.note = "? typed into " + labPartNames[l.focus] + " · ctrl+g opens the keys page"
 	}
 	if l.focus < len(l.parts) {
+		if msg.Type == tea.KeyRunes {
+			msg.Runes = typedRunes(msg.Runes) // see signOf
+		}
 		before := l.parts[l.focus].Value()
 		l.parts[l.focus], cmd = l.parts[l.focus].Update(msg)
 		if l.parts[l.focus].Value() != before {

@@ -278,7 +278,7 @@ func (l *Lab) referenceRows(n int) []string {
 		case strings.HasPrefix(line, "-"):
 			style = st.Bad
 		}
-		out = append(out, style.Render(truncate(line, l.w)))
+		out = append(out, style.Render(truncate(shownText(line), l.w))) // the learner's bytes, shown
 	}
 	if more > 0 {
 		out = append(out, st.Dim.Render(itoa(int64(more))+" more lines of the diff: a taller terminal shows them"))
@@ -353,7 +353,12 @@ func (l *Lab) partHint() string {
 	if p == 0 {
 		reply = "OK or a number: granted (a number is your fencing token)"
 	}
-	return labPartNames[p] + ": " + args + " · reply " + reply
+	hint := labPartNames[p] + ": " + args + " · reply " + reply
+	if f := l.files[p]; f.controls > 0 {
+		_, kept := fileText(l.parts[p].Value(), f.signs)
+		hint = signsNote(labPartNames[p], f.controls, kept) + " · " + hint
+	}
+	return hint
 }
 
 // resultWindow is the result's lines (resultRows) in room rows: all of

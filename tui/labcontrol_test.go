@@ -1,0 +1,100 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// evilAcquire is a learner's acquire.lua with raw control bytes in a
+// comment and in a string: ESC, BEL, a right-to-left override (U+202E)
+// and a C1 CSI.
+const evilAcquire = "-- \x1b\u202e\a note\n" +
+	"return redis.error_reply(\"\x1b[2J\x1b]0;PWNED\a\x1b[31mRED\u202erev\u009b\")\n"
+
+// TestLabEditorShowsControls: a part whose file holds control characters
+// is drawn with a sign for each (␛ for ESC, ␇ for BEL, ␦ for a bidi or C1
+// control), with a line saying so; no byte of them reaches the screen
+// (which is what an instructor's watch forwards too). Saved unchanged the
+// file keeps its bytes; a character typed after a sign lands after it, and
+// the save puts the bytes back around it.
+func TestLabEditorShowsControls(t *testing.T) {
+	dir := labDir(t)
+	for name, src := range map[string]string{"acquire.lua": evilAcquire, "release.redis": "DEL {key}\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := func() string {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(dir, "acquire.lua"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	a := openLab(t, Options{Seed: 1, Lab: dir}, 80, 24, "[shift+tab]")
+	l := a.labPage()
+	if l.focus != 0 {
+		t.Fatalf("shift+tab should put the acquire in view, focus %d:\n%s", l.focus, a.View())
+	}
+	v := a.View()
+	if strings.ContainsAny(v, "\x1b\a\u202e\u009b") {
+		t.Fatalf("the screen sends the script's control bytes:\n%q", v)
+	}
+	for _, want := range []string{"-- ␛␦␇ note", `error_reply("␛[2J␛]0;PWNED␇␛[31mRED␦rev␦")`, "holds 9 control characters"} {
+		if !strings.Contains(v, want) && !strings.Contains(strings.ReplaceAll(v, "\n", " "), want) {
+			t.Errorf("the screen lacks %q:\n%s", want, v)
+		}
+	}
+	drive(t, a, labPresses("[ctrl+s]")...)
+	if got := read(); got != evilAcquire {
+		t.Fatalf("saved unchanged, acquire.lua is %q; want %q", got, evilAcquire)
+	}
+	// the cursor to after the ␛ of the first line: "-- " and the sign
+	right := tea.KeyMsg{Type: tea.KeyRight}
+	drive(t, a, labPresses("[ctrl+home]")...)
+	drive(t, a, right, right, right, right)
+	drive(t, a, labPresses("X[ctrl+s]")...)
+	if row := lineWith(ansi.Strip(a.View()), "note"); !strings.Contains(row, "-- ␛X␦␇ note") {
+		t.Errorf("X typed after the ␛ shows as %q", row)
+	}
+	want := strings.Replace(evilAcquire, "\x1b", "\x1bX", 1)
+	if got := read(); got != want {
+		t.Errorf("saved after an edit, acquire.lua is %q; want %q", got, want)
+	}
+}
+
+// TestEditorTextRoundTrip: editorText gives every control character, a
+// byte that is not UTF-8 and U+FFFD (which the editor drops) a sign of
+// one column, and fileText puts the bytes back, a sign the file itself
+// held included; a sign deleted or typed keeps the text as shown. A bidi
+// control typed or pasted into the editor is left out.
+func TestEditorTextRoundTrip(t *testing.T) {
+	src := "a\x1bb\u202ec\xffd\ufffde␛f\rg\x7fh\ti\n"
+	text, signs, n := editorText(src)
+	if want := "a␛b␦c␦d␦e␛f␍g␡h\ti\n"; text != want || n != 6 {
+		t.Fatalf("editorText(%q) = %q, %d controls; want %q, 6", src, text, n, want)
+	}
+	if got, ok := fileText(text, signs); !ok || got != src {
+		t.Errorf("fileText(unchanged) = %q, %v; want %q", got, ok, src)
+	}
+	if got, ok := fileText(strings.Replace(text, "b", "bb", 1), signs); !ok || got != strings.Replace(src, "b", "bb", 1) {
+		t.Errorf("fileText(typed around) = %q, %v", got, ok)
+	}
+	for _, v := range []string{strings.Replace(text, "␦", "", 1), "␛" + text} {
+		if got, ok := fileText(v, signs); ok || got != v {
+			t.Errorf("fileText(%q) = %q, %v; want it as shown", v, got, ok)
+		}
+	}
+	if plain, signs, n := editorText("return 1\n"); plain != "return 1\n" || signs != nil || n != 0 {
+		t.Errorf("a plain script should come as it is: %q %v %d", plain, signs, n)
+	}
+	if got := string(typedRunes([]rune("x\u202ey\u2066z\u2028"))); got != "xyz" {
+		t.Errorf("typedRunes = %q; want xyz", got)
+	}
+}

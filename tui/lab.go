@@ -74,12 +74,12 @@ type Lab struct {
 	// and properties stay, whatever the editor changes
 	base lab.Lock
 
-	parts  [3]textarea.Model
-	langs  [3]lab.Lang
+	parts [3]textarea.Model
+	langs [3]lab.Lang
 	// files are the parts as they came, before the editor (its text is
 	// editorText's): each one's source, the editor's text of it, its
 	// control characters' signs and how many it has
-	files [3]partFile
+	files  [3]partFile
 	fields [fieldCount]textinput.Model
 	focus  int // 0-2 a part, 3+ a policy field
 

@@ -98,3 +98,27 @@ func TestEditorTextRoundTrip(t *testing.T) {
 		t.Errorf("typedRunes = %q; want xyz", got)
 	}
 }
+
+// TestLabStoryPageShowsControls: the story page (i) of a lab story, which
+// prints each script as sent with EVAL, shows the learner's control bytes
+// as control pictures, not as they are.
+func TestLabStoryPageShowsControls(t *testing.T) {
+	dir := labDir(t)
+	for name, src := range map[string]string{"acquire.lua": evilAcquire, "release.redis": "DEL {key}\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a := openLab(t, Options{Seed: 1, Lab: dir, NoQuiz: true}, 80, 24, "[ctrl+r][ctrl+o]")
+	if !a.labStory {
+		t.Fatalf("ctrl+o should open the break as a story:\n%s", a.View())
+	}
+	page := a.pl.about(a.com.Styles, 80)
+	for i := 0; i < 20 && !strings.Contains(page, "as sent with EVAL"); i++ {
+		drive(t, a, keys("n")...) // the scripts show once the story may show them
+		page = a.pl.about(a.com.Styles, 80)
+	}
+	if strings.ContainsAny(page, "\x1b\a\u202e\u009b") || !strings.Contains(page, "-- ␛\uFFFD␇ note") {
+		t.Errorf("the story page shows the script as %q", page)
+	}
+}

@@ -122,3 +122,34 @@ func TestLabStoryPageShowsControls(t *testing.T) {
 		t.Errorf("the story page shows the script as %q", page)
 	}
 }
+
+// TestLabFocusShown: at 80x24 the part or policy field that takes the
+// keys is marked (>) without colour, the line under the editor names a
+// policy field in focus and where tab and shift+tab go, the footer says
+// where tab goes, and code typed into a field is refused with a note
+// rather than taken (it gave `delay: "return r" is not a duration`).
+func TestLabFocusShown(t *testing.T) {
+	a := openLab(t, Options{Seed: 1, Lab: labDir(t)}, 80, 24, "")
+	v := ansi.Strip(a.View())
+	if !strings.Contains(v, "[acquire: Lua] >[release: ") || !strings.Contains(v, "tab → extend") {
+		t.Errorf("the release in focus should be marked, tab's next named:\n%s", v)
+	}
+	drive(t, a, labPresses("[tab][tab][tab][tab]return r")...)
+	v = ansi.Strip(a.View())
+	rows := strings.Split(v, "\n")
+	if len(rows) != 24 {
+		t.Errorf("%d rows; want 24:\n%s", len(rows), v)
+	}
+	for _, want := range []string{"retries [0      ] >delay [200ms  ] watchdog", "policy field delay: ", "tab watchdog, shift+tab retries",
+		"not typed: r · the policy's delay field takes a duration", "tab → watchdog"} {
+		if !strings.Contains(strings.ReplaceAll(v, "\n", " "), want) {
+			t.Errorf("the screen lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, ">[") || strings.Contains(v, "ctrl+l") {
+		t.Errorf("no part is in focus, and a field has no language:\n%s", v)
+	}
+	if got := a.labPage().fields[fieldDelay].Value(); got != "200ms" {
+		t.Errorf("the delay field holds %q; want 200ms, the code refused", got)
+	}
+}

@@ -131,6 +131,9 @@ func (l *Lab) tabs() string {
 			lang = "none"
 		}
 		t := "[" + name + ": " + lang + "]"
+		if i == l.focus && !l.level(l.open).Break() {
+			t = focusMark + t
+		}
 		if i == l.partInView() {
 			t = st.Title.Render(t)
 		} else {
@@ -157,7 +160,7 @@ func (l *Lab) policyLine() string {
 	for i, name := range fieldNames {
 		label := st.Dim.Render(name + " ")
 		if l.focus == len(l.parts)+i && !l.level(l.open).Break() {
-			label = st.Key.Render(name + " ")
+			label = st.Key.Render(focusMark + name + " ")
 		}
 		out = append(out, label+"["+l.fields[i].View()+"]")
 	}
@@ -344,6 +347,9 @@ func (l *Lab) wrapped(text string) string {
 // partHint is the line under the editor when no error is there: how the
 // part in view is called and what its reply means.
 func (l *Lab) partHint() string {
+	if f := l.focus - len(l.parts); f >= 0 && !l.level(l.open).Break() {
+		return l.fieldHint(f)
+	}
 	p := l.partInView()
 	args := "KEYS[1] the lock key, ARGV[1] your token, ARGV[2] the TTL in ms"
 	if l.langs[p] == lab.Commands {

@@ -50,9 +50,9 @@ func (l *Lab) KeyMap() help.KeyMap {
 		short = []key.Binding{relabel(k.Hand, "play it: you make the moves"), hintShort, k.Back, run}
 		full = []key.Binding{k.Hand, hint, k.Run, k.NextPart, k.PrevPart, k.Back}
 	default:
-		// where tab goes, next to the run: the focus walks the parts, then
-		// the policy's fields
-		short = []key.Binding{run, relabel(k.NextPart, "→ "+l.focusName(l.focus+1)), hintShort, k.Back, relabel(k.Lang, "Lua/commands"), k.Save}
+		// where tab goes: the focus walks the parts, then the policy's
+		// fields
+		short = []key.Binding{run, hintShort, k.Back, relabel(k.NextPart, "→ "+l.focusName(l.focus+1)), relabel(k.Lang, "Lua/commands"), k.Save}
 		if l.focus >= len(l.parts) {
 			short = slices.Delete(short, 4, 5) // a field has no language
 		}

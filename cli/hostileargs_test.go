@@ -52,7 +52,7 @@ func TestHostileGradeLine(t *testing.T) {
 		}
 	}
 	code, stdout, errs := runMain("-grade", dir, "-out", filepath.Join(t.TempDir(), "out"))
-	if code != 0 || !strings.HasPrefix(stdout, "error: ") || !strings.Contains(stdout, `acquire.lua:1: \x1b]0;PWNED\a\u202e`) {
+	if code != 1 || !strings.HasPrefix(stdout, "error: ") || !strings.Contains(stdout, `acquire.lua:1: \x1b]0;PWNED\a\u202e`) {
 		t.Fatalf("exit %d, stdout %q, stderr %q; want the script's error escaped", code, stdout, errs)
 	}
 	if o := obeyed(stdout + errs); o != "" {

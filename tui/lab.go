@@ -525,8 +525,8 @@ func (l *Lab) editKey(msg tea.KeyMsg) tea.Cmd {
 		f := l.focus - len(l.parts)
 		before := l.fields[f]
 		l.fields[f], cmd = l.fields[f].Update(msg)
-		if v := l.fields[f].Value(); v != before.Value() && !fieldTakes(f, v) {
-			l.fields[f], cmd = before, nil // code typed here: see fieldTakes
+		if v := l.fields[f].Value(); len(v) > len(before.Value()) && !fieldTakes(f, v) {
+			l.fields[f], cmd = before, nil // code typed here (a deletion stays): see fieldTakes
 			l.note = l.refusedInField(f, msg.String())
 		}
 	}

@@ -152,4 +152,8 @@ func TestLabFocusShown(t *testing.T) {
 	if got := a.labPage().fields[fieldDelay].Value(); got != "200ms" {
 		t.Errorf("the delay field holds %q; want 200ms, the code refused", got)
 	}
+	drive(t, a, labPresses(strings.Repeat("[backspace]", 5)+"1.5s")...)
+	if got := a.labPage().fields[fieldDelay].Value(); got != "1.5s" {
+		t.Errorf("the delay field holds %q; want 1.5s typed", got)
+	}
 }

@@ -95,7 +95,8 @@ usage: locksim [flags]
                        client's mutex and the fenced resource, with its faults, to FILE.html
   -grade DIR -out OUT  run the adversary on the lock in DIR headless and write
                        OUT/results.json (Exercism's test-runner format, version 2); the
-                       search runs in a process of its own, ended at the limits below
+                       search runs in a process of its own, ended at the limits below;
+                       exit 0 when the lock passes, 1 when it does not, 2 for bad input
   -level ID            with -grade: grade against that level's faults, bound and properties
   -policy FILE         with -grade: grade against a teacher's policy (lab.json's format);
                        with either, the student's lab.json is not read; without them, the

@@ -101,12 +101,12 @@ func checkGrade(_ *flag.FlagSet, c *config) error {
 // runner's limits (labConfig.limits): killed at -grade-timeout, at
 // -grade-memory of resident memory, at its CPU rlimit, or when this
 // process is asked to stop (SIGTERM, SIGINT), each where the OS allows;
-// stdout's second line says which hold. Exit status: 0 once
-// results.json is written, whatever the lock's result, a limit's end
-// included (status error, the message naming the limit); 2 for a usage
-// error (no such directory, no acquire); 1 when the file cannot be
+// stdout's second line says which hold. Exit status, as a script that
+// grades a class tests it: 0 when results.json is written and says pass;
+// 1 when it says fail or error (a check failed, the script erred, a
+// limit's end: the message names it), and when the file cannot be
 // written, the child cannot start, or the grade was stopped (results.json
-// then says so).
+// then says so); 2 for a usage error (no such directory, no acquire).
 func runGrade(ctx context.Context, e *env, cf config, _ *sim.Backend) int {
 	c := cf.lab
 	res, usage, err := gradeInChild(ctx, c)
@@ -141,6 +141,9 @@ func runGrade(ctx context.Context, e *env, cf config, _ *sim.Backend) int {
 	// command
 	fmt.Fprintln(e.out, sim.Escape(line))
 	fmt.Fprintln(e.out, c.limits().Holds())
+	if res.Status != lab.Pass {
+		return 1 // a grading script's `if locksim -grade …` passes the lock only here
+	}
 	return 0
 }
 

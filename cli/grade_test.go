@@ -66,8 +66,8 @@ func TestGradeLimits(t *testing.T) {
 	} {
 		out := t.TempDir()
 		code, stdout, errs := runMain(append([]string{"-grade", dir, "-out", out}, c.flags...)...)
-		if code != 0 || errs != "" || !strings.HasPrefix(stdout, "error: ") {
-			t.Errorf("%v: exit %d, stdout %q, stderr %q", c.flags, code, stdout, errs)
+		if code != 1 || errs != "" || !strings.HasPrefix(stdout, "error: ") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 1", c.flags, code, stdout, errs)
 		}
 		if status, msg, _ := results(t, out); status != "error" || !strings.Contains(msg, c.want) {
 			t.Errorf("%v: %s %q, want error %q", c.flags, status, msg, c.want)
@@ -103,8 +103,8 @@ func TestGradeHostileLock(t *testing.T) {
 	}
 	out := t.TempDir()
 	code, _, errs := runMain("-grade", dir, "-out", out, "-policy", policy)
-	if code != 0 || errs != "" {
-		t.Fatalf("exit %d, stderr %q", code, errs)
+	if code != 1 || errs != "" {
+		t.Fatalf("exit %d, stderr %q; want 1, a failed lock", code, errs)
 	}
 	if status, msg, tests := results(t, out); status != "fail" || len(tests) == 0 {
 		t.Errorf("%s %q %v", status, msg, tests)
@@ -132,8 +132,8 @@ func TestGradePinnedPolicy(t *testing.T) {
 	for _, pin := range [][]string{{"-level", "blind-release"}, {"-policy", teacher}} {
 		out := t.TempDir()
 		code, stdout, errs := runMain(append([]string{"-grade", dir, "-out", out}, pin...)...)
-		if code != 0 || errs != "" || !strings.HasPrefix(stdout, "fail: ") {
-			t.Errorf("%v: exit %d, stdout %q, stderr %q", pin, code, stdout, errs)
+		if code != 1 || errs != "" || !strings.HasPrefix(stdout, "fail: ") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 1", pin, code, stdout, errs)
 		}
 		data, _ := os.ReadFile(filepath.Join(out, "results.json"))
 		if !strings.Contains(string(data), `"name": "no-foreign-release"`) || strings.Contains(string(data), "deadlock-freedom") ||
@@ -173,8 +173,8 @@ func TestGradeBudgetStopNamesSchedule(t *testing.T) {
 	}
 	out := t.TempDir()
 	code, stdout, errs := runMain("-grade", dir, "-out", out)
-	if code != 0 || errs != "" {
-		t.Fatalf("exit %d, stderr %q", code, errs)
+	if code != 1 || errs != "" {
+		t.Fatalf("exit %d, stderr %q; want 1, an error", code, errs)
 	}
 	status, msg, _ := results(t, out)
 	if status != "error" || !strings.Contains(msg, "ran past its budget") || !strings.Contains(msg, "(in the schedule A acquire, ") || !strings.HasSuffix(msg, ", B acquire)") {

@@ -72,8 +72,8 @@ func TestGradeHostileDirectories(t *testing.T) {
 		want := "error: " + filepath.Join(out, "results.json") + ": " + c.want
 		// the result in one line, then the line of the limits that hold here
 		limits := labConfig{timeout: defaultGradeTimeout, memory: defaultGradeMemory}.limits().Holds()
-		if code != 0 || errs != "" || !strings.HasPrefix(stdout, want) || strings.Count(stdout, "\n") != 2 || !strings.HasSuffix(stdout, "\n"+limits+"\n") {
-			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 0, a line starting %q and the limits' line", c.name, code, stdout, errs, want)
+		if code != 1 || errs != "" || !strings.HasPrefix(stdout, want) || strings.Count(stdout, "\n") != 2 || !strings.HasSuffix(stdout, "\n"+limits+"\n") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 1, a line starting %q and the limits' line", c.name, code, stdout, errs, want)
 		}
 		data, err := os.ReadFile(filepath.Join(out, "results.json"))
 		if err != nil || !strings.Contains(string(data), `"status": "error"`) || !strings.Contains(string(data), c.want) {

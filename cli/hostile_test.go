@@ -54,8 +54,8 @@ func TestHostileErrorReply(t *testing.T) {
 		}
 	}
 	out := filepath.Join(root, "out")
-	if code, stdout, errs := runMain("-grade", dir, "-out", out); code != 0 {
-		t.Fatalf("-grade: exit %d\n%s%s", code, stdout, errs)
+	if code, stdout, errs := runMain("-grade", dir, "-out", out); code != 1 {
+		t.Fatalf("-grade: exit %d; want 1, a lock that does not pass\n%s%s", code, stdout, errs)
 	}
 	if bad := obeyed(readAll(t, filepath.Join(out, "results.json"))); bad != "" {
 		t.Errorf("results.json sends %q", bad)

@@ -52,10 +52,34 @@ func TestHostileGradeLine(t *testing.T) {
 		}
 	}
 	code, stdout, errs := runMain("-grade", dir, "-out", filepath.Join(t.TempDir(), "out"))
-	if code != 0 || !strings.HasPrefix(stdout, "error: ") || !strings.Contains(stdout, `acquire.lua:1: \x1b]0;PWNED\a\u202e`) {
+	if code != 1 || !strings.HasPrefix(stdout, "error: ") || !strings.Contains(stdout, `acquire.lua:1: \x1b]0;PWNED\a\u202e`) {
 		t.Fatalf("exit %d, stdout %q, stderr %q; want the script's error escaped", code, stdout, errs)
 	}
 	if o := obeyed(stdout + errs); o != "" {
 		t.Errorf("-grade sends %q", o)
+	}
+}
+
+// TestLabPathWithControlsRefused: -lab DIR whose path holds a control
+// character is refused in one line, exit 2, the path escaped, whether
+// the directory exists or not (its parent does: the screen would have
+// made it, bytes and all, at the first save); nothing is made.
+func TestLabPathWithControlsRefused(t *testing.T) {
+	parent := t.TempDir()
+	existing := filepath.Join(parent, "old\x1b[2J")
+	if err := os.Mkdir(existing, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{filepath.Join(parent, "new\u202e\a"), existing, filepath.Join(parent, "bad\xff")} {
+		code, stdout, errs := runMain("-lab", dir)
+		if code != 2 || stdout != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "the path holds control characters") {
+			t.Errorf("-lab %q: exit %d, stdout %q, stderr %q; want 2 and the one line that refuses it", dir, code, stdout, errs)
+		}
+		if o := obeyed(errs); o != "" {
+			t.Errorf("-lab %q: stderr %q sends %q", dir, errs, o)
+		}
+	}
+	if entries, _ := os.ReadDir(parent); len(entries) != 1 {
+		t.Errorf("%d entries in %s; want only the one made here", len(entries), parent)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"locksim/shown"
 )
 
 // labFiles are the names that make a directory a lab: a lock's acquire
@@ -18,8 +20,15 @@ var labFiles = []string{"acquire.lua", "acquire.redis", "lab.json"}
 // holds a lab already (acquire.lua, acquire.redis or lab.json). Anything
 // else, such as a project folder or /etc, is refused with an error naming
 // what it holds, before anything is written there. A path that is a file,
-// or a directory that cannot be read, is an error too.
+// or a directory that cannot be read, is an error too, and so is a path
+// with a control character or a byte that is not UTF-8 in it.
 func CheckDir(dir string) error {
+	if shown.Line(dir) != dir {
+		// the screen would make, or write into, a directory whose name a
+		// terminal obeys (ESC, a right-to-left override, a newline) or
+		// that is not UTF-8; the caller escapes dir in the line it prints
+		return fmt.Errorf("-lab %s: the path holds control characters (escaped here); give one without", dir)
+	}
 	entries, err := os.ReadDir(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -10,7 +10,6 @@ import (
 	"locksim/play"
 
 	"github.com/charmbracelet/bubbles/cursor"
-	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/progress"
 	"github.com/charmbracelet/bubbles/textarea"
@@ -74,8 +73,12 @@ type Lab struct {
 	// and properties stay, whatever the editor changes
 	base lab.Lock
 
-	parts  [3]textarea.Model
-	langs  [3]lab.Lang
+	parts [3]textarea.Model
+	langs [3]lab.Lang
+	// files are the parts as they came, before the editor (its text is
+	// editorText's): each one's source, the editor's text of it, its
+	// control characters' signs and how many it has
+	files  [3]partFile
 	fields [fieldCount]textinput.Model
 	focus  int // 0-2 a part, 3+ a policy field
 
@@ -214,7 +217,7 @@ func (l *Lab) openLevel(i int) tea.Cmd {
 	lk := l.level(i).Lock
 	l.base = lk
 	for p, part := range lockParts(&lk) {
-		l.parts[p].SetValue(part.Src)
+		l.loadPart(p, part.Src)
 		l.parts[p].CursorStart()
 		for l.parts[p].Line() > 0 {
 			l.parts[p].CursorUp()
@@ -230,6 +233,7 @@ func (l *Lab) openLevel(i int) tea.Cmd {
 		l.fields[fieldWatchdog].SetValue(formatMS(pol.Watchdog))
 	}
 	l.report, l.scriptErr, l.runErr, l.notes = nil, nil, "", nil
+	l.noteControls()
 	l.restoreKept()
 	l.hints, l.showRef = 0, false
 	// a level opens on the part it is about; the learner's own lock on
@@ -352,74 +356,6 @@ func (l *Lab) Update(msg tea.Msg) (Component, tea.Cmd) {
 
 // close stops a search still running (see Close).
 func (l *Lab) close() { l.Close() }
-
-// KeyMap is the lab's keys: the levels', or the editor's for the lock
-// open (a search's cancel while it runs; ctrl+o and the pick of a break
-// once the adversary found one). The short list is the footer's, most
-// needed first, in short words, the keys page's key last: the footer
-// keeps as many as fit one row (fitKeys); the full list is the keys
-// page's, in whole words.
-func (l *Lab) KeyMap() help.KeyMap {
-	k := l.com.LabKeys
-	if l.mode == labList {
-		bs := []key.Binding{k.Open, k.Up, k.Back, l.com.Keys.Quit, k.Keys}
-		return keyList{short: bs, full: [][]key.Binding{bs}}
-	}
-	lv := l.level(l.open)
-	hint, help := k.Hint, k.Help
-	switch {
-	case lv.own:
-		hint.SetEnabled(false)
-	case lv.Mode == lab.FixIt && l.passed[lv.ID()]:
-		hint.SetHelp("ctrl+x", "the reference fix beside yours")
-	}
-	hintShort := relabel(hint, "hint")
-	if lv.Mode == lab.FixIt && l.passed[lv.ID()] {
-		hintShort = relabel(hint, "reference fix")
-	}
-	if lv.Break() {
-		help = k.Keys // nothing is typed here
-	}
-	run := k.Run
-	if l.report != nil {
-		run = relabel(run, "run again")
-	}
-	var short, full []key.Binding
-	switch {
-	case l.running:
-		short, full = []key.Binding{k.Cancel}, []key.Binding{k.Cancel}
-	case lv.Break():
-		short = []key.Binding{relabel(k.Hand, "play it: you make the moves"), hintShort, k.Back, run}
-		full = []key.Binding{k.Hand, hint, k.Run, k.NextPart, k.PrevPart, k.Back}
-	default:
-		short = []key.Binding{run, hintShort, k.Back, relabel(k.NextPart, "part"), relabel(k.Lang, "Lua/commands"), k.Save}
-		full = []key.Binding{k.Run, hint, k.NextPart, k.PrevPart, k.Lang, k.Save, k.Back}
-	}
-	if l.resMax > 0 && !l.running {
-		// the result runs past the screen: its scroll key comes first
-		short = append([]key.Binding{k.Scroll}, short...)
-		full = append([]key.Binding{k.Scroll}, full...)
-	}
-	if n := len(l.failures()); n > 0 && !l.running {
-		story := relabel(k.Story, "the break ▸")
-		if !l.reportShown().State {
-			story = relabel(k.Story, "play a break") // no ▸ on screen yet
-		}
-		short = append([]key.Binding{story}, short...)
-		full = append([]key.Binding{k.Story}, full...)
-		if n > 1 {
-			short = slices.Insert(short, min(4, len(short)), relabel(k.Pick, "another break"))
-			full = slices.Insert(full, 1, k.Pick)
-		}
-	}
-	return keyList{short: append(short, help), full: [][]key.Binding{full, {help}}}
-}
-
-// relabel is b with the footer's shorter words for what it does.
-func relabel(b key.Binding, desc string) key.Binding {
-	b.SetHelp(b.Help().Key, desc)
-	return b
-}
 
 // finish takes the search's outcome: a report, a script's error (its
 // part comes into view, the cursor on its line), or another error. A
@@ -577,6 +513,9 @@ func (l *Lab) editKey(msg tea.KeyMsg) tea.Cmd {
 		l.note = "? typed into " + labPartNames[l.focus] + " · ctrl+g opens the keys page"
 	}
 	if l.focus < len(l.parts) {
+		if msg.Type == tea.KeyRunes {
+			msg.Runes = typedRunes(msg.Runes) // see signOf
+		}
 		before := l.parts[l.focus].Value()
 		l.parts[l.focus], cmd = l.parts[l.focus].Update(msg)
 		if l.parts[l.focus].Value() != before {
@@ -584,7 +523,12 @@ func (l *Lab) editKey(msg tea.KeyMsg) tea.Cmd {
 		}
 	} else {
 		f := l.focus - len(l.parts)
+		before := l.fields[f]
 		l.fields[f], cmd = l.fields[f].Update(msg)
+		if v := l.fields[f].Value(); len(v) > len(before.Value()) && !fieldTakes(f, v) {
+			l.fields[f], cmd = before, nil // code typed here (a deletion stays): see fieldTakes
+			l.note = l.refusedInField(f, msg.String())
+		}
 	}
 	return cmd
 }

@@ -67,7 +67,9 @@ func (a *App) openLabDir(dir string) error {
 	l, _ := a.openLab()
 	l.sel = len(l.levels)
 	l.openLevel(l.sel)
-	l.note = note
+	if note != "" {
+		l.note = note
+	}
 	l.layout() // the note takes rows of its own, over the keys
 	return nil
 }

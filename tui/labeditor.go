@@ -76,7 +76,7 @@ func formatMS(d time.Duration) string {
 func (l *Lab) lock() (lab.Lock, error) {
 	lk := l.base
 	for i, part := range lockParts(&lk) {
-		*part = lab.Part{Name: labPartNames[i], Lang: l.langs[i], Src: l.parts[i].Value()}
+		*part = lab.Part{Name: labPartNames[i], Lang: l.langs[i], Src: l.files[i].source(l.parts[i].Value())}
 	}
 	var err error
 	if lk.Policy.TTL, err = parseField(l.fields[fieldTTL].Value(), "TTL"); err != nil {

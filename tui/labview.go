@@ -131,6 +131,9 @@ func (l *Lab) tabs() string {
 			lang = "none"
 		}
 		t := "[" + name + ": " + lang + "]"
+		if i == l.focus && !l.level(l.open).Break() {
+			t = focusMark + t
+		}
 		if i == l.partInView() {
 			t = st.Title.Render(t)
 		} else {
@@ -157,7 +160,7 @@ func (l *Lab) policyLine() string {
 	for i, name := range fieldNames {
 		label := st.Dim.Render(name + " ")
 		if l.focus == len(l.parts)+i && !l.level(l.open).Break() {
-			label = st.Key.Render(name + " ")
+			label = st.Key.Render(focusMark + name + " ")
 		}
 		out = append(out, label+"["+l.fields[i].View()+"]")
 	}
@@ -278,7 +281,7 @@ func (l *Lab) referenceRows(n int) []string {
 		case strings.HasPrefix(line, "-"):
 			style = st.Bad
 		}
-		out = append(out, style.Render(truncate(line, l.w)))
+		out = append(out, style.Render(truncate(shownText(line), l.w))) // the learner's bytes, shown
 	}
 	if more > 0 {
 		out = append(out, st.Dim.Render(itoa(int64(more))+" more lines of the diff: a taller terminal shows them"))
@@ -344,6 +347,9 @@ func (l *Lab) wrapped(text string) string {
 // partHint is the line under the editor when no error is there: how the
 // part in view is called and what its reply means.
 func (l *Lab) partHint() string {
+	if f := l.focus - len(l.parts); f >= 0 && !l.level(l.open).Break() {
+		return l.fieldHint(f)
+	}
 	p := l.partInView()
 	args := "KEYS[1] the lock key, ARGV[1] your token, ARGV[2] the TTL in ms"
 	if l.langs[p] == lab.Commands {
@@ -353,7 +359,12 @@ func (l *Lab) partHint() string {
 	if p == 0 {
 		reply = "OK or a number: granted (a number is your fencing token)"
 	}
-	return labPartNames[p] + ": " + args + " · reply " + reply
+	hint := labPartNames[p] + ": " + args + " · reply " + reply
+	if f := l.files[p]; f.controls > 0 {
+		_, kept := fileText(l.parts[p].Value(), f.signs)
+		hint = signsNote(labPartNames[p], f.controls, kept) + " · " + hint
+	}
+	return hint
 }
 
 // resultWindow is the result's lines (resultRows) in room rows: all of

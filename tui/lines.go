@@ -215,7 +215,8 @@ func (p *Player) about(st views.Styles, w int) string {
 		out += "\n\n" + play.AnswerKeyHeading
 	}
 	for _, name := range slices.Sorted(maps.Keys(sc.Shown)) {
-		out += "\n\n<" + name + "> as sent with EVAL:\n" + sc.Shown[name].Src
+		// a lab story's script is the learner's own file: shown, not obeyed
+		out += "\n\n<" + name + "> as sent with EVAL:\n" + shownText(sc.Shown[name].Src)
 	}
 	return out
 }

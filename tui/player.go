@@ -448,6 +448,7 @@ func (p *Player) header(st views.Styles, w int) string {
 		// the story's nodes are servers of their own (-redlock)
 		mode = fmt.Sprintf("%d live nodes", len(p.Snap.Nodes))
 	}
+	server := mode
 	if p.Snap.Live {
 		mode += fmt.Sprintf(" ÷%d", p.Snap.Scale)
 		if p.Snap.Capped {
@@ -456,9 +457,10 @@ func (p *Player) header(st views.Styles, w int) string {
 	}
 	// the server's side, from the whole to the shortest: a title that
 	// does not fit beside it (a presenter's timeout, "Waiting for a lock,
-	// with a deadline") keeps its words and the side loses the seed, then
-	// what a quiz sends, before the title is cut
-	modes := []string{mode + fmt.Sprintf(" · seed %d", p.Seed), mode}
+	// with a deadline"; gc-pause's beside a live server's address) keeps
+	// its words and the side loses the seed, then the scale (or what a
+	// quiz sends), before the title is cut
+	modes := []string{mode + fmt.Sprintf(" · seed %d", p.Seed), mode, server}
 	if !p.Sends() {
 		modes = []string{"quiz · sends no command", "quiz"}
 	}

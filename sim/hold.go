@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -96,7 +97,9 @@ func (r *Run) Hold(ctx context.Context) error {
 			// a node of its own that does not answer (stopped, cut off) is
 			// the story's dead node: its keys are not held, and the story
 			// goes on; its commands say that it does not answer
-			r.record(Event{Kind: Aside, Move: -1, Node: side.node, Note: "node " + side.node + " does not answer: its keys are not held"})
+			if !r.saidDown(side.node) {
+				r.record(Event{Kind: Aside, Move: -1, Node: side.node, Note: "node " + side.node + " does not answer: its keys are not held"})
+			}
 			continue
 		}
 		if err != nil {
@@ -168,7 +171,7 @@ func (r *Run) resume(ctx context.Context) error {
 			// answer), and its keys get their time back once it answers
 			// again (giveOwed), if it kept them
 			r.owed = append(r.owed, h)
-			r.record(Event{Kind: Aside, Move: -1, Node: h.node, Note: "node " + h.node + " does not answer: its held keys get their TTL back when it does"})
+			r.record(Event{Kind: Aside, Move: -1, Node: h.node, Note: "node " + h.node + " does not answer: TTL given back once it does"})
 			continue
 		}
 		if err != nil {
@@ -192,6 +195,17 @@ type side struct {
 	b    *Backend
 	keys []string
 	node string // a -redlock node of its own, by name ("" for none)
+}
+
+// saidDown reports that the log's last word on node is that it does not
+// answer: said once, not at every step while it stays down.
+func (r *Run) saidDown(node string) bool {
+	for i := len(r.Events) - 1; i >= 0; i-- {
+		if e := r.Events[i]; e.Kind == Aside && e.Node == node {
+			return strings.Contains(e.Note, "does not answer")
+		}
+	}
+	return false
 }
 
 // giveOwed gives the keys of the holds a node that did not answer never

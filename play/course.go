@@ -429,7 +429,7 @@ func (c *Course) Nav(s *Session) Nav {
 	n := Nav{Scene: c.At, Scenes: len(c.Scenes), Replaying: s.Busy && s.CancelOp != nil,
 		Selected: s.Sel >= 0 || s.Node >= 0, Present: c.Present, Visiting: c.visit != NotVisiting}
 	if j := slices.Index(c.Playlist, c.At); j >= 0 {
-		// > and < go through the lesson (-scenes); past its ends, the course
+		// > and < go through the lesson (-scenes) and stay in it past its ends
 		n.Lesson, n.LessonNext, n.LessonPrev = true, -1, -1
 		if j+1 < len(c.Playlist) {
 			n.LessonNext = c.Playlist[j+1]

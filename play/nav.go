@@ -17,7 +17,7 @@ type Nav struct {
 	// Lesson is set in a scene of a lesson's playlist (-scenes): NavNext and
 	// NavPrev open LessonNext and LessonPrev, the lesson's scenes after and
 	// before this one, not the course's; -1 past its last or before its
-	// first, where the course's order goes on
+	// first, where the lesson ends: > and < stay in it (PastLesson)
 	Lesson                 bool
 	LessonNext, LessonPrev int
 }
@@ -34,6 +34,7 @@ const (
 	OpenScene                // open Nav.Scene
 	AskLeave                 // ask before leaving the scene for the contents
 	GoHome                   // leave the visit for the learner's own place (Course.Home)
+	PastLesson               // > after a lesson's last scene or < before its first: stay, and say so
 )
 
 // NavVerb is a way to move around the course, whatever key or click
@@ -49,7 +50,8 @@ const (
 	// own place), then back to the contents.
 	NavBack
 	// NavNext and NavPrev open the next and the previous scene: the
-	// lesson's (see Nav.Lesson), else the course's, wrapping.
+	// lesson's (see Nav.Lesson; none past its ends), else the course's,
+	// wrapping.
 	NavNext
 	NavPrev
 	// NavContents leaves the scene for the contents (a presenter's yes).
@@ -127,13 +129,18 @@ func Navigate(n Nav, a NavAction) (Nav, Then) {
 		if a.Verb == NavPrev {
 			d = -1
 		}
-		n.Scene = (n.Scene + d + n.Scenes) % n.Scenes
-		switch {
-		case n.Lesson && d > 0 && n.LessonNext >= 0:
-			n.Scene = n.LessonNext
-		case n.Lesson && d < 0 && n.LessonPrev >= 0:
-			n.Scene = n.LessonPrev
+		to := (n.Scene + d + n.Scenes) % n.Scenes
+		if n.Lesson {
+			// a lesson (-scenes) is its scenes only: past its ends, stay
+			to = n.LessonNext
+			if d < 0 {
+				to = n.LessonPrev
+			}
+			if to < 0 {
+				return n, PastLesson
+			}
 		}
+		n.Scene = to
 		n.Page, n.Selected = false, false
 		return n, OpenScene
 	case NavOpen:

@@ -50,24 +50,25 @@ func TestNavigate(t *testing.T) {
 }
 
 // TestNavigateLesson: in a scene of a lesson (-scenes), > and < open the
-// lesson's next and previous; past its ends (-1) the course's order goes
-// on, wrapping.
+// lesson's next and previous; past its ends (-1) they stay, PastLesson
+// (> from its last opened the course's next scene).
 func TestNavigateLesson(t *testing.T) {
 	cases := []struct {
 		name string
 		from Nav
 		in   NavVerb
 		want int
+		then Then
 	}{
-		{"> opens the lesson's next", Nav{Scene: 6, Scenes: 14, Lesson: true, LessonNext: 12, LessonPrev: -1}, NavNext, 12},
-		{"< before its first is the course's", Nav{Scene: 6, Scenes: 14, Lesson: true, LessonNext: 12, LessonPrev: -1}, NavPrev, 5},
-		{"< opens the lesson's previous", Nav{Scene: 12, Scenes: 14, Lesson: true, LessonNext: -1, LessonPrev: 6}, NavPrev, 6},
-		{"> past its last is the course's", Nav{Scene: 13, Scenes: 14, Lesson: true, LessonNext: -1, LessonPrev: 6}, NavNext, 0},
+		{"> opens the lesson's next", Nav{Scene: 6, Scenes: 14, Lesson: true, LessonNext: 12, LessonPrev: -1}, NavNext, 12, OpenScene},
+		{"< before its first stays", Nav{Scene: 6, Scenes: 14, Lesson: true, LessonNext: 12, LessonPrev: -1}, NavPrev, 6, PastLesson},
+		{"< opens the lesson's previous", Nav{Scene: 12, Scenes: 14, Lesson: true, LessonNext: -1, LessonPrev: 6}, NavPrev, 6, OpenScene},
+		{"> past its last stays", Nav{Scene: 12, Scenes: 14, Lesson: true, LessonNext: -1, LessonPrev: 6}, NavNext, 12, PastLesson},
 	}
 	for _, c := range cases {
 		to, step := Navigate(c.from, NavDo(c.in))
-		if step != OpenScene || to.Scene != c.want {
-			t.Errorf("%s: scene %d, %v; want %d", c.name, to.Scene, step, c.want)
+		if step != c.then || to.Scene != c.want {
+			t.Errorf("%s: scene %d, %v; want %d, %v", c.name, to.Scene, step, c.want, c.then)
 		}
 	}
 }

@@ -410,7 +410,7 @@ func (p *Session) Update(msg Msg) Cmd {
 		}
 		p.Busy, p.Note = false, ""
 		p.Gen++ // a new snapshot: older refresh chains stop
-		keys := p.Snap.Keys
+		keys, before := p.Snap.Keys, len(p.Snap.Events)
 		p.Snap = msg.Snap
 		if msg.Snap.Err != "" {
 			// the keys were not read: show the last ones that were
@@ -435,6 +435,9 @@ func (p *Session) Update(msg Msg) Cmd {
 			p.Err = oneLine(msg.Err)
 		} else if msg.Snap.Err != "" {
 			p.Err = "reading the keys back: " + msg.Snap.Err
+		}
+		if p.Playing && p.pauseAtOutage(before) {
+			return p.refreshLater()
 		}
 		if p.Playing {
 			if p.Snap.Pos >= len(p.Snap.Moves) || msg.Err != nil {
@@ -486,7 +489,7 @@ func (p *Session) Update(msg Msg) Cmd {
 		p.look++
 		return p.refreshLater()
 	case tickMsg:
-		if msg.id != p.ID || !p.Playing || p.Busy {
+		if msg.id != p.ID || !p.Playing || p.Busy || p.pauseAtOutage(len(p.Snap.Events)) {
 			return nil
 		}
 		return p.SeekTo(p.Snap.Pos + 1)

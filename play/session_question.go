@@ -54,6 +54,17 @@ func (p *Session) Choices() []string {
 	return strings.Split(p.Question("choices"), "\n")
 }
 
+// AnswerKeys is how many of the numbered keys (Select: 1, 2, ...) answer
+// the question now: its choices while it waits for the learner's answer
+// (Act's Select answers it then, instead of selecting an actor), 0 when no
+// question is open.
+func (p *Session) AnswerKeys() int {
+	if !p.Asking {
+		return 0
+	}
+	return len(p.Choices())
+}
+
 // Question is a section of the prediction (predict, ask, choices, hint-N)
 // with its slots filled from this story's settings.
 func (p *Session) Question(name string) string {

@@ -70,6 +70,9 @@ type SceneEnding struct {
 	Recap, Library string
 	References     []Reference
 	Next           string
+	// LessonOver is set at the last scene of a lesson (-scenes): Next is
+	// empty, and the course goes on after it, but the lesson does not
+	LessonOver bool
 }
 
 // SceneEnding is s's scene's ending, once the learner may read it: the story
@@ -83,9 +86,14 @@ func (c *Course) SceneEnding(s *Session, role Role) (e SceneEnding, ok bool) {
 	if !s.Text.Has("library") {
 		e.Library = ""
 	}
-	if i := c.Index(s.Scene.ID); i >= 0 && i == c.At && slices.Contains(c.Playlist, i) && c.NextScene() >= 0 {
-		// a lesson's scene (-scenes) but its last: the lesson's next, as >
-		e.Next = c.Scenes[c.NextScene()].ID
+	if i := c.Index(s.Scene.ID); i >= 0 && i == c.At && slices.Contains(c.Playlist, i) {
+		// a lesson's scene (-scenes): the lesson's next, as >; none after
+		// its last
+		if j := c.NextScene(); j >= 0 {
+			e.Next = c.Scenes[j].ID
+		} else {
+			e.LessonOver = true
+		}
 	} else if i >= 0 && i+1 < len(c.Scenes) {
 		e.Next = c.Scenes[i+1].ID
 	}

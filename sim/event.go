@@ -108,6 +108,14 @@ const StallNoted = 50 * time.Millisecond
 // server may or may not have run it.
 func (e Event) Unknown() bool { return e.Kind == Command && unknownErr(e.Err) }
 
+// Outage reports a command whose outcome is unknown for want of a server
+// that answers: no fault the story plays explains it (a node's, played on
+// locksim's side, or a reply the story drops, Lost).
+func (e Event) Outage() bool {
+	var played errNode
+	return e.Unknown() && !e.Lost && !errors.As(e.Err, &played)
+}
+
 // RestartedEmpty reports a node's restart that lost its keys: one without
 // persistence, or on a live server the keys locksim deleted to act it out
 // (the note says it; a restart with its data changes nothing).

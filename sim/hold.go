@@ -2,9 +2,11 @@ package sim
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -69,6 +71,10 @@ type hold struct {
 	b    *Backend
 	left map[string]int64
 	at   int64
+	// node is the -redlock node the server is ("" for the lock service's
+	// server and the resource's): one that does not answer is the story's
+	// dead node, not an outage
+	node string
 }
 
 // Hold stops the story's clock on a live server until the next move: the
@@ -87,9 +93,19 @@ func (r *Run) Hold(ctx context.Context) error {
 	r.holds = []hold{}
 	for _, side := range r.sides() {
 		h, err := holdOn(ctx, side.b, side.keys)
+		if err != nil && side.node != "" && unknownErr(errors.Unwrap(err)) {
+			// a node of its own that does not answer (stopped, cut off) is
+			// the story's dead node: its keys are not held, and the story
+			// goes on; its commands say that it does not answer
+			if !r.saidDown(side.node) {
+				r.record(Event{Kind: Aside, Move: -1, Node: side.node, Note: "node " + side.node + " does not answer: its keys are not held"})
+			}
+			continue
+		}
 		if err != nil {
 			return err
 		}
+		h.node = side.node
 		r.holds = append(r.holds, h)
 	}
 	// said at every hold, with no count: how many keys had a TTL (or that
@@ -136,6 +152,7 @@ func (r *Run) resume(ctx context.Context) error {
 	// hung on the extend story's 300 ms lease (at ÷100) outliving the gap
 	// between its SET and the hold, a gap a loaded machine can stall past
 	// (TestServerOutageIsShownAndSurvived/extend, once in CI at load 14).
+	r.giveOwed(ctx)
 	heldFor := time.Since(r.heldAt)
 	for i, h := range r.holds {
 		if h.at == 0 {
@@ -148,6 +165,15 @@ func (r *Run) resume(ctx context.Context) error {
 		}
 		sent := time.Now()
 		us, err := evalCached(ctx, h.b.admin, ResumeLua.Src, keys, argv...).Int64()
+		if err != nil && h.node != "" && unknownErr(err) {
+			// a node of its own that died while its keys were held: the
+			// step is made without it (its commands say it does not
+			// answer), and its keys get their time back once it answers
+			// again (giveOwed), if it kept them
+			r.owed = append(r.owed, h)
+			r.record(Event{Kind: Aside, Move: -1, Node: h.node, Note: "node " + h.node + " does not answer: TTL given back once it does"})
+			continue
+		}
 		if err != nil {
 			return fmt.Errorf("giving the held keys their TTL back: %w", err)
 		}
@@ -168,21 +194,58 @@ func (r *Run) resume(ctx context.Context) error {
 type side struct {
 	b    *Backend
 	keys []string
+	node string // a -redlock node of its own, by name ("" for none)
+}
+
+// saidDown reports that the log's last word on node is that it does not
+// answer: said once, not at every step while it stays down.
+func (r *Run) saidDown(node string) bool {
+	for i := len(r.Events) - 1; i >= 0; i-- {
+		if e := r.Events[i]; e.Kind == Aside && e.Node == node {
+			return strings.Contains(e.Note, "does not answer")
+		}
+	}
+	return false
+}
+
+// giveOwed gives the keys of the holds a node that did not answer never
+// got back (r.owed) their TTL back, on each node that answers again; a
+// node that still does not answer stays owed. A node that restarted
+// without persistence has no key left, and nothing changes there.
+func (r *Run) giveOwed(ctx context.Context) {
+	var still []hold
+	for _, h := range r.owed {
+		keys := slices.Sorted(maps.Keys(h.left))
+		argv := []any{h.at}
+		for _, k := range keys {
+			argv = append(argv, h.left[k])
+		}
+		if err := evalCached(ctx, h.b.admin, ResumeLua.Src, keys, argv...).Err(); err != nil {
+			still = append(still, h)
+			continue
+		}
+		r.record(Event{Kind: Aside, Move: -1, Node: h.node, Note: "node " + h.node + " answers again: its held keys got their TTL back"})
+	}
+	r.owed = still
 }
 
 // sides are the run's keys by the server they live on.
 func (r *Run) sides() []side {
-	out := []side{{r.b, slices.Sorted(maps.Keys(r.keys))}}
+	out := []side{{b: r.b, keys: slices.Sorted(maps.Keys(r.keys))}}
 	if r.Res != nil {
 		if r.Res.b == r.b {
 			out[0].keys = append(out[0].keys, r.Res.key)
 		} else {
-			out = append(out, side{r.Res.b, []string{r.Res.key}})
+			out = append(out, side{b: r.Res.b, keys: []string{r.Res.key}})
 		}
 	}
 	for _, n := range r.nodes {
 		if !n.own && !n.down {
-			out = append(out, side{n.b, slices.Sorted(maps.Keys(n.keys))})
+			s := side{b: n.b, keys: slices.Sorted(maps.Keys(n.keys))}
+			if n.b != r.b && (r.Res == nil || n.b != r.Res.b) {
+				s.node = n.name // a server of its own (-redlock)
+			}
+			out = append(out, s)
 		}
 	}
 	return out

@@ -156,7 +156,10 @@ type Run struct {
 	holds   []hold
 	heldAt  time.Time
 	heldFor time.Duration
-	pos     int // moves applied
+	// owed are the holds a -redlock node that did not answer never got
+	// back (see resume): given back once it answers again
+	owed []hold
+	pos  int // moves applied
 	// edited is set once the learner has inserted a move: the scene's own
 	// labels for later steps may no longer say what they will do.
 	edited bool
@@ -263,7 +266,7 @@ func (r *Run) Reset(ctx context.Context) error {
 		}
 	}
 	r.now, r.start, r.pos = 0, time.Now(), 0
-	r.holds, r.heldFor = nil, 0
+	r.holds, r.heldFor, r.owed = nil, 0, nil
 	// Back to the epoch: every key of the run is gone, so nothing keeps a
 	// remaining TTL across the jump back (miniredis would keep it).
 	r.setClock(0)

@@ -2,7 +2,9 @@ package tui
 
 import (
 	"slices"
+	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/list"
@@ -85,5 +87,42 @@ func TestWordFilterRanks(t *testing.T) {
 	}
 	if got := wordFilter("ÉTÉ", []string{"x Un été"}); len(got) != 1 || !slices.Equal(got[0].MatchedIndexes, []int{5, 6, 7}) {
 		t.Errorf("ÉTÉ should match été at runes 5-7: %v", got)
+	}
+}
+
+// TestFilterUnderlinesTheRowsLetters: the list underlines the matched
+// letters at the rune positions the filter counted (lipgloss.StyleRunes
+// on the entry's row, Title): they must be the letters typed in the row
+// as drawn. They were counted in "id title", and "frozen" was underlined
+// six letters to its left, in the mark, the number and the id. Checked on
+// the contents as filtered at 80 columns, and on an entry of a wide title
+// (two columns a rune, a rune of two bytes) in a narrow row.
+func TestFilterUnderlinesTheRowsLetters(t *testing.T) {
+	underlined := func(row string, at []int) string {
+		rs := []rune(row)
+		var b strings.Builder
+		for _, i := range at {
+			if i < len(rs) {
+				b.WriteRune(unicode.ToLower(rs[i]))
+			}
+		}
+		return b.String()
+	}
+	a, _ := openCourse(t, Options{Seed: 1, NoQuiz: true}, "")
+	a.toc.list().FilterInput.Cursor.SetMode(cursor.CursorStatic)
+	drive(t, a, keys("/lock fro")...)
+	m := a.toc.list()
+	for i, it := range m.VisibleItems() {
+		if got := underlined(it.(entry).Title(), m.MatchesForItem(i)); got != "frolock" && got != "lockfro" {
+			t.Errorf("/lock fro underlines %q of the row %q", got, it.(entry).Title())
+		}
+	}
+	if len(m.VisibleItems()) == 0 {
+		t.Fatal("/lock fro lists nothing")
+	}
+	wide := entry{n: 12, id: "été", title: "鍵の 排他 lock ça", dive: "essay", width: 30, done: true}
+	r := wordFilter("ça 排", []string{wide.FilterValue()})
+	if len(r) != 1 || underlined(wide.Title(), r[0].MatchedIndexes) != "排ça" {
+		t.Errorf("ça 排 underlines %v of the row %q", r, wide.Title())
 	}
 }

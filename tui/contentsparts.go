@@ -132,14 +132,7 @@ func (t *Contents) menuView() string {
 // Title is the entry's row: its mark, number, id, title and dive, and
 // how the learner fared.
 func (e entry) Title() string {
-	mark := "·"
-	if e.done {
-		mark = "✓"
-	}
-	n := fmt.Sprintf("%2d", e.n)
-	if e.lab {
-		n = "  "
-	}
+	mark := e.mark()
 	// the prediction's outcome on the title's row: the summary has two
 	// rows and fills them
 	guess := ""
@@ -149,16 +142,30 @@ func (e entry) Title() string {
 	if e.left != "" {
 		guess = " · last time: " + e.left
 	}
-	t := fmt.Sprintf("%s %s  %-11s %s · %s%s", mark, n, e.id, e.title, e.dive, guess)
+	t := fmt.Sprintf("%s%-11s %s · %s%s", mark, e.id, e.title, e.dive, guess)
 	if e.width > 0 && ansi.StringWidth(t) > e.width-2 {
 		// the dive is on the scene's own page: the title stays whole
-		t = fmt.Sprintf("%s %s  %-11s %s%s", mark, n, e.id, e.title, guess)
+		t = fmt.Sprintf("%s%-11s %s%s", mark, e.id, e.title, guess)
 	}
 	if e.width > 0 && ansi.StringWidth(t) > e.width-2 && e.left != "" {
 		// the lab's place is the lab's to offer once opened
-		t = fmt.Sprintf("%s %s  %-11s %s", mark, n, e.id, e.title)
+		t = fmt.Sprintf("%s%-11s %s", mark, e.id, e.title)
 	}
 	return t
+}
+
+// mark is the start of the entry's row, before its id: whether it was
+// played to the end, and its number (none for the lab's).
+func (e entry) mark() string {
+	mark := "·"
+	if e.done {
+		mark = "✓"
+	}
+	n := fmt.Sprintf("%2d", e.n)
+	if e.lab {
+		n = "  "
+	}
+	return mark + " " + n + "  "
 }
 
 func (e entry) Description() string {

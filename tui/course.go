@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"locksim/content"
 	"locksim/lab"
@@ -117,8 +119,14 @@ type entryDesc struct {
 const entryRows = 3
 
 // FilterValue is what / matches (wordFilter): the id and the title. The
-// summary and the dive would let a few letters match every scene.
-func (e entry) FilterValue() string { return e.id + " " + e.title }
+// summary and the dive would let a few letters match every scene. They
+// stand where the row (Title) draws them, after as many spaces as the
+// mark and the number take: the list underlines the matched letters at
+// the positions counted in this text (it underlined "frozen" six letters
+// left of where the row has it).
+func (e entry) FilterValue() string {
+	return strings.Repeat(" ", utf8.RuneCountInString(e.mark())) + fmt.Sprintf("%-11s %s", e.id, e.title)
+}
 
 // NewCourse opens the course on b: the contents (or the scene o asks for),
 // with the learner's saved progress.

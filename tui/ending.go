@@ -84,7 +84,7 @@ func (a *session) endingText(e play.SceneEnding, w int) string {
 		}
 		b.WriteString("\n")
 	}
-	if e.Next == "" {
+	if e.Next == "" && !e.LessonOver {
 		para("the course", a.courseSummary())
 	}
 	return strings.TrimRight(b.String(), "\n")
@@ -96,6 +96,9 @@ func (a *session) endingText(e play.SceneEnding, w int) string {
 func (a *session) endingNext(e play.SceneEnding, w int) string {
 	st := a.com.Styles
 	next := "the last scene of the course · esc goes back to the scene, esc again to the contents and the lab"
+	if e.LessonOver {
+		next = "the last scene of the lesson · esc goes back to the scene, esc again to the contents"
+	}
 	if e.Next != "" {
 		_, title := scenes.Heading(e.Next)
 		next = "next: " + e.Next + " · " + title + " (" + a.com.Keys.SceneNext.Help().Key + ")"
@@ -104,7 +107,7 @@ func (a *session) endingNext(e play.SceneEnding, w int) string {
 	var others []string
 	for _, way := range strings.Split(a.whatNext(), " · ") {
 		// the next scene, or the course's end, said above
-		if way != "" && !strings.HasPrefix(way, "> next:") && !strings.HasPrefix(way, "the course is over") && way != "esc the contents" {
+		if way != "" && !strings.HasPrefix(way, "> next:") && !strings.HasPrefix(way, "the course is over") && !strings.HasPrefix(way, "the lesson is over") && way != "esc the contents" {
 			others = append(others, way)
 		}
 	}

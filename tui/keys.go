@@ -209,8 +209,8 @@ func (a *session) sceneKeys() keyList {
 // line is drawn on every frame, and the full list is not on it.
 func (a *session) sceneShort() []key.Binding {
 	short := a.com.Keys.ShortHelp()
-	if a.pl.Asking && !a.course.Present {
-		short = a.com.Keys.PredictHelp(len(a.pl.Choices()))
+	if n := a.pl.AnswerKeys(); n > 0 && !a.course.Present {
+		short = a.com.Keys.PredictHelp(n)
 	} else if a.com.Width > 0 {
 		short = a.fitKeys(short)
 	}
@@ -277,6 +277,11 @@ func (a *session) helpKeys() views.KeyMap {
 		k.Play.SetEnabled(false)
 		k.Step.SetHelp(k.Step.Help().Key, "step (clicker), space too")
 		k.Faster.SetEnabled(false)
+	}
+	if n := a.pl.AnswerKeys(); n > 0 {
+		// a question waits: the numbers answer it (play.Session.AnswerKeys)
+		// and select no actor until it is answered
+		k.Select.SetHelp("1-"+itoa(int64(n)), "your prediction")
 	}
 	if a.labStory {
 		// a story of the lab has no scene before or after it, and no

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"locksim/scenes"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // pageRows is the rows of a page over the scene between its title rule
@@ -25,6 +27,10 @@ func pageRows(view string) []string {
 // TestKeysPageFitsPresenter: in presenter mode every scene's keys page (?)
 // shows each of its rows at 80x24, at every step of its first story: the
 // page at 80x24 is the page at 80x60, no row cut by the rows it has.
+// Its title row keeps the scene's title whole (timeout's and choose's were
+// cut with "…" beside "presenter · … · seed 1"), and at an open question
+// it lists the keys that answer it (play.Session.AnswerKeys), not "1-2
+// select an actor".
 func TestKeysPageFitsPresenter(t *testing.T) {
 	t.Parallel()
 	b := embedded(t)
@@ -44,6 +50,12 @@ func TestKeysPageFitsPresenter(t *testing.T) {
 			if got := pageRows(small); strings.Join(got, "\n") != strings.Join(tall, "\n") {
 				t.Errorf("%s, presenter, step %d: the keys page has %d rows, %d show at 80x24:\n%s", sc.ID, a.pl.Snap.Pos, len(tall), len(got), small)
 				break
+			}
+			if head, _, _ := strings.Cut(small, "\n"); !strings.Contains(head, a.pl.Text.Get("title")) {
+				t.Errorf("%s, presenter: the title row cuts the title:\n%s", sc.ID, head)
+			}
+			if n := a.pl.AnswerKeys(); n > 0 && (!regexp.MustCompile(`(?m)^1-`+itoa(int64(n))+` +your prediction `).MatchString(ansi.Strip(small)) || strings.Contains(small, "select an actor")) {
+				t.Errorf("%s, presenter, step %d: the question is open, but the keys page does not list its answers:\n%s", sc.ID, a.pl.Snap.Pos, small)
 			}
 			drive(t, a, keys("?")...)
 			if a.pl.Asking {

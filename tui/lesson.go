@@ -63,7 +63,9 @@ func (a *session) whatNext() string {
 		}
 		out = append(out, strings.Join(keys, "/")+" another setting")
 	}
-	if e, ok := a.course.SceneEnding(a.pl.Session, a.pl.role); ok && e.Next == "" && a.course.NextScene() < 0 {
+	if e, ok := a.course.SceneEnding(a.pl.Session, a.pl.role); ok && e.LessonOver {
+		out = append(out, "the lesson is over · esc the contents")
+	} else if ok && e.Next == "" && a.course.NextScene() < 0 {
 		out = append(out, "the course is over · esc the contents")
 	} else if n, step := play.Navigate(a.nav(), play.NavDo(play.NavNext)); step == play.OpenScene {
 		out = append(out, "> next: "+a.course.Scenes[n.Scene].ID)

@@ -2,13 +2,17 @@ package tui
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"locksim/play"
 	"locksim/scenes"
 	"locksim/sim"
 	"locksim/sim/simtest"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // waitBanner feeds health ticks, running what they ask for, until the
@@ -148,4 +152,47 @@ func openFlaky(t *testing.T, srv *simtest.Server, timeout time.Duration) *sim.Ba
 		b.Close(ctx)
 	})
 	return b
+}
+
+// TestPlaybackPausesAtOutage: the server dies while space plays a story
+// (the clock not held, so no step fails before its move): playback stops
+// at the first move whose commands the server did not answer, and the
+// screen says why, instead of making every move to the story's end with
+// each command refused (the screen replays the story to there once the
+// server is back: TestServerOutageIsShownAndSurvived).
+func TestPlaybackPausesAtOutage(t *testing.T) {
+	t.Parallel()
+	srv := simtest.StartServer(t)
+	b := openFlaky(t, srv, simtest.LiveTimeout)
+	a := openScene(t, b, "gc-pause", 1, 80, 24, "n")
+	// space: the first move runs while the server answers; its reply
+	// arrives after the server has stopped, and playback goes on from it
+	_, cmd := a.Update(keys(" ")[0])
+	var replies []tea.Msg
+	var collect func(tea.Cmd)
+	collect = func(c tea.Cmd) {
+		if c == nil || reflect.ValueOf(c).Pointer() == reflect.ValueOf(healthWait{}.wait).Pointer() {
+			return
+		}
+		switch m := c().(type) {
+		case tea.BatchMsg:
+			for _, c := range m {
+				collect(c)
+			}
+		case play.RunMsg:
+			replies = append(replies, m)
+		}
+	}
+	collect(cmd)
+	srv.Stop()
+	drive(t, a, replies...)
+	if a.pl.Playing || a.pl.Snap.Pos >= len(a.pl.Snap.Moves) || !strings.Contains(a.pl.Err, "playback paused") {
+		t.Errorf("playback during the outage: playing %v, at move %d of %d, err %q\n%s", a.pl.Playing, a.pl.Snap.Pos, len(a.pl.Snap.Moves), a.pl.Err, a.View())
+	}
+	// and the title row keeps the title whole beside the live server's
+	// address (the scale and the seed give way: it read "Frozen while
+	// holding th…")
+	if head, _, _ := strings.Cut(a.View(), "\n"); !strings.Contains(head, a.pl.Text.Get("title")) {
+		t.Errorf("the title row cuts the title: %q", head)
+	}
 }

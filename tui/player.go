@@ -448,27 +448,42 @@ func (p *Player) header(st views.Styles, w int) string {
 		// the story's nodes are servers of their own (-redlock)
 		mode = fmt.Sprintf("%d live nodes", len(p.Snap.Nodes))
 	}
+	server := mode
 	if p.Snap.Live {
 		mode += fmt.Sprintf(" ÷%d", p.Snap.Scale)
 		if p.Snap.Capped {
 			mode += " (capped)"
 		}
 	}
-	mode += fmt.Sprintf(" · seed %d", p.Seed)
+	// the server's side, from the whole to the shortest: a title that
+	// does not fit beside it (a presenter's timeout, "Waiting for a lock,
+	// with a deadline"; gc-pause's beside a live server's address) keeps
+	// its words and the side loses the seed, then the scale (or what a
+	// quiz sends), before the title is cut
+	modes := []string{mode + fmt.Sprintf(" · seed %d", p.Seed), mode, server}
 	if !p.Sends() {
-		mode = "quiz · sends no command"
+		modes = []string{"quiz · sends no command", "quiz"}
 	}
 	if p.Present {
-		mode = "presenter · " + mode
+		for i := range modes {
+			modes[i] = "presenter · " + modes[i]
+		}
 	}
 	name := p.Text.Get("title")
 	if lp := p.LabPlace(); lp != nil && lp.Title() != "" {
 		name = lp.Title() // a lab story is a level's, not the lab's own page
 	}
 	title := st.Title.Render("locksim") + " " + st.Bold.Render(p.Scene.ID) + st.Dim.Render(" · "+p.Text.Get("dive")+" · ") + name
-	if ansi.StringWidth(title)+ansi.StringWidth(mode)+2 > w { // spread keeps two spaces between them
+	if ansi.StringWidth(title)+ansi.StringWidth(modes[0])+2 > w { // spread keeps two spaces between them
 		// the dive is on the story page and in the contents: the title stays whole
 		title = st.Title.Render("locksim") + " " + st.Bold.Render(p.Scene.ID) + st.Dim.Render(" · ") + name
+	}
+	mode = modes[0]
+	for _, m := range modes[1:] {
+		if ansi.StringWidth(title)+ansi.StringWidth(mode)+2 <= w {
+			break
+		}
+		mode = m
 	}
 	return spread(title, st.Dim.Render(mode), w)
 }

@@ -224,6 +224,12 @@ func (a *session) navigate(in play.NavAction) tea.Cmd {
 		return a.switchTo(n.Scene)
 	case play.GoHome:
 		return a.goHome()
+	case play.PastLesson:
+		if in.Verb == play.NavPrev {
+			a.pl.SetFlash("the first scene of the lesson · esc for the contents, q to quit")
+		} else {
+			a.pl.SetFlash("the end of the lesson · esc for the contents, q to quit")
+		}
 	}
 	return nil
 }

@@ -12,8 +12,11 @@ import (
 // terminal shows a taller view's last rows, and the message lost its
 // start: at 20x5 "locksim needs a" was cut off, at 5x2 all but "q to /
 // quit."), no word cut, and what matters most is there whenever it fits:
-// the size needed, then the size there is and how to quit, then the whole
-// sentence.
+// the size needed, then the name (at 10x3 "needs / 80x24 / · q quits"
+// dropped "locksim" although "locksim / needs / 80x24" fits), then how to
+// quit and the size there is, then the whole sentence. No row starts or
+// ends with the separator "·" (it read as a stray mark on a row of its
+// own).
 func TestTooSmallFits(t *testing.T) {
 	st := ASCII()
 	for w := 1; w < 80; w++ {
@@ -38,13 +41,22 @@ func TestTooSmallFits(t *testing.T) {
 			case w >= 36 && h >= 3: // the whole sentence fits from here
 				want = []string{"locksim needs a terminal of at least 80x24; this one is " + have + ".", "Enlarge it, or press q to quit."}
 			case w >= 15 && h >= 3 || w >= 36 && h >= 2:
-				want = []string{"needs", "80x24", have, "q quits|q to quit"}
-			case w >= 11 && h >= 2:
-				want = []string{"needs", "80x24", "q quits|q to quit"}
+				want = []string{"locksim", "needs", "80x24", have, "q quits|q to quit"}
+			case w >= 29 || w >= 15 && h >= 2 || w >= 11 && h >= 3 || w >= 7 && h >= 4:
+				// "locksim needs 80x24 · q quits" fits
+				want = []string{"locksim", "needs", "80x24", "q quits|q to quit"}
+			case w >= 19 || w >= 11 && h >= 2 || w >= 7 && h >= 3:
+				// "locksim needs 80x24" fits
+				want = []string{"locksim", "needs", "80x24"}
 			case w >= 11:
 				want = []string{"needs", "80x24"}
 			case w >= 5:
 				want = []string{"80x24"}
+			}
+			for _, r := range rows {
+				if strings.HasPrefix(r, "·") || strings.HasSuffix(r, "·") {
+					t.Errorf("%dx%d: row %q starts or ends with a separator:\n%s", w, h, r, out)
+				}
 			}
 			flat := strings.Join(words, " ")
 			for _, s := range want {

@@ -1,0 +1,28 @@
+package play
+
+import "locksim/sim"
+
+// pauseAtOutage stops playback when the server does not answer: a command
+// of the move just made (the events from the from'th on) got no reply for
+// want of the server (sim.Event.Outage), or the heartbeat finds the server
+// down. Playing on, every move would be made with each command refused,
+// to the story's end. A story's own nodes that fail are its lesson, not an
+// outage, unless they are namespaces of the one server that is down
+// (Snapshot.SharedNodes). The learner is told why, and space plays on.
+func (p *Session) pauseAtOutage(from int) bool {
+	if !p.Snap.Live {
+		return false
+	}
+	down := p.Backend.Health().Err != nil
+	for _, e := range p.Snap.Events[min(from, len(p.Snap.Events)):] {
+		if e.Outage() && (e.Node == sim.LockNode || e.Node == sim.ResourceNode || e.Node == "" || p.Snap.SharedNodes) {
+			down = true
+		}
+	}
+	if !down {
+		return false
+	}
+	p.Playing = false
+	p.Err = "playback paused: the server does not answer"
+	return true
+}

@@ -16,10 +16,11 @@ import (
 // (Asking), whichever server its sessions are on: every class Leading
 // finds, so a class seated on one server of a shared store holds the
 // pages and commands of every server of it, and a class closed, or whose
-// instructor's sessions left or stopped beating Gone ago, holds nothing. A store
-// that cannot be read (out of reach, or more than MaxLeading classes led
-// at once) may have any class asking any question: every scene that asks
-// is held then, erring towards holding too much. nil for none.
+// instructor's sessions left or stopped beating Gone ago, holds nothing.
+// A store that cannot be read (out of reach, or more than MaxLeading
+// classes led at once) may have any class asking any question: every
+// scene that asks is held then, erring towards holding too much. nil for
+// none.
 func Held(ctx context.Context, hub Hub) map[string]bool {
 	leads, err := hub.Leading(ctx)
 	var out map[string]bool

@@ -269,12 +269,32 @@ type Hub interface {
 	Match(ctx context.Context, code, id, ref string) error
 	// LeadOf is the instructor's place; ok is false before the first.
 	LeadOf(ctx context.Context, code string) (l Lead, ok bool, err error)
+	// Leading is the place of every open class of the hub whose
+	// instructor beats now (a beat of role Instructor within Gone, by the
+	// hub's clock), by code, whichever server their sessions are on: a
+	// class closed, or whose instructor's sessions left or stopped
+	// beating Gone ago, is not in it, nor one with no place yet. A
+	// session that leaves (its beat taken away) leaves the class in it
+	// until Gone after its last beat: another session of the
+	// instructor's, which beats in the same field, may go on. It reads
+	// an index the instructors' beats keep, never every class in the
+	// hub: its cost grows with the classes led at once, and past
+	// MaxLeading of them it answers ErrTooManyLeading.
+	Leading(ctx context.Context) (map[string]Lead, error)
 	// Watch delivers the class's changes from now on, the instructor's
 	// current place first, until it is closed or ctx ends.
 	Watch(ctx context.Context, code string) (*Watch, error)
 	// Close releases the hub's connections.
 	Close() error
 }
+
+// MaxLeading is the most classes Hub.Leading reads: a store with more
+// classes led at once answers ErrTooManyLeading, which a caller takes as
+// a store it cannot read (Held then holds every scene that asks).
+const MaxLeading = 1000
+
+// ErrTooManyLeading is Hub.Leading's answer past MaxLeading classes.
+var ErrTooManyLeading = errors.New("more classes are led at once than are read")
 
 // codeLetters are what a class code is made of: lower case (an SSH user
 // name is typed as given) and none that reads as another (0/o, 1/l/i).

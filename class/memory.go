@@ -14,6 +14,10 @@ type Memory struct {
 	mu      sync.Mutex
 	classes map[string]*room
 	now     func() time.Time
+	// led is each class's instructor's last beat, by code: the index
+	// Leading reads (a class whose instructor left or stopped beating
+	// drops out of it)
+	led map[string]time.Time
 
 	// kept on disk (OpenDir): the directory, the classes changed since
 	// the last save, the saver's stop and end, its last error
@@ -42,7 +46,7 @@ func NewMemory(now func() time.Time) *Memory {
 	if now == nil {
 		now = time.Now
 	}
-	return &Memory{classes: map[string]*room{}, now: now}
+	return &Memory{classes: map[string]*room{}, now: now, led: map[string]time.Time{}}
 }
 
 // FindNamed is the open class named name that lead leads, or ErrNoClass.
@@ -110,6 +114,7 @@ func (h *Memory) CloseClass(_ context.Context, code string) error {
 	if r.info.Closed.IsZero() {
 		r.info.Closed = h.now()
 	}
+	delete(h.led, code) // a closed class is led no more
 	h.changed(code)
 	return nil
 }
@@ -257,7 +262,38 @@ func (h *Memory) Beat(_ context.Context, code, id string, role Role, at time.Tim
 	} else {
 		r.beats[beatField(id, role)] = at
 	}
+	if role == Instructor && !at.IsZero() {
+		// the index Leading reads; a session that leaves takes nothing
+		// from it: another of the instructor's (one beat field) may go on
+		// beating, and the class leaves it Gone after the last beat
+		h.led[code] = at
+	}
 	return nil
+}
+
+// Leading is the place of every open class whose instructor beats now,
+// from the index their beats keep (led); one whose beat is Gone old
+// leaves the index here.
+func (h *Memory) Leading(context.Context) (map[string]Lead, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	now := h.now()
+	out := map[string]Lead{}
+	for code, at := range h.led {
+		r, ok := h.classes[code]
+		if !ok || now.Sub(at) >= Gone {
+			delete(h.led, code)
+			continue
+		}
+		if !r.info.Closed.IsZero() || r.lead == nil {
+			continue
+		}
+		if len(out) == MaxLeading {
+			return nil, ErrTooManyLeading
+		}
+		out[code] = r.lead.Clone()
+	}
+	return out, nil
 }
 
 // LastBeat is member id's last beat.

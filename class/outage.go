@@ -169,3 +169,12 @@ func (o *outageLog) Match(ctx context.Context, code, id, ref string) error {
 	o.note(ctx, n, err)
 	return err
 }
+
+func (o *outageLog) Leading(ctx context.Context) (map[string]Lead, error) {
+	n := o.began()
+	ls, err := o.Hub.Leading(ctx)
+	if !errors.Is(err, ErrTooManyLeading) {
+		o.note(ctx, n, err)
+	}
+	return ls, err
+}

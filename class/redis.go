@@ -22,7 +22,9 @@ import (
 // compares its version), the roster the hash
 // Prefix+code+":members" (member id → row as JSON), the instructor's
 // matches by hand the hash Prefix+code+":matches" (member id → the
-// school roster's row), and its events go
+// school roster's row), the classes whose instructor beats the sorted
+// set Prefix+"led" (code scored by the instructor's last beat, in ms: the
+// index Leading reads), and its events go
 // by PUBLISH on the channel Prefix+code. Every key it writes is under
 // Prefix and has a TTL, set again at each write; it never deletes a
 // key it did not write, and sends no FLUSH, CONFIG or KEYS.
@@ -198,6 +200,7 @@ func (h *Redis) CloseClass(ctx context.Context, code string) error {
 		p.Set(ctx, classKey(code), data, h.ttl())
 		// the name's index goes only if it still names this class
 		p.Do(ctx, "EVAL", `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`, 1, leads, code)
+		p.ZRem(ctx, ledKey, code) // a closed class is led no more
 		return nil
 	})
 	if err != nil {
@@ -403,6 +406,14 @@ func (h *Redis) Beat(ctx context.Context, code, id string, role Role, at time.Ti
 			p.HSet(ctx, beatsKey(code), beatField(id, role), at.UnixMilli())
 		}
 		p.Expire(ctx, beatsKey(code), h.ttl())
+		if role == Instructor && !at.IsZero() {
+			// the index Leading reads: this class, and no class whose
+			// instructor's beat is Gone old. A session that leaves takes
+			// nothing from it (as Memory.Beat)
+			p.ZAdd(ctx, ledKey, redis.Z{Score: float64(at.UnixMilli()), Member: code})
+			p.ZRemRangeByScore(ctx, ledKey, "-inf", "("+strconv.FormatInt(at.Add(-Gone).UnixMilli(), 10))
+			p.Expire(ctx, ledKey, h.ttl())
+		}
 		return nil
 	})
 	if err != nil {

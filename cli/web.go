@@ -124,8 +124,8 @@ func plainWeb(ctx context.Context, c serve.Call) int {
 }
 
 // heldPast is why a page or command of the story at pos (answered with
-// answer, 0 for none) is not served while a class on this server is asked
-// its scene's question (serve.Call.Held): it would go past the question
+// answer, 0 for none) is not served while a class of this server's class
+// store is asked its scene's question (serve.Call.Held): it would go past the question
 // (a code past it, a race's code with its outcome, or an answer given),
 // which the class has not seen answered, as class.Asking reads the
 // instructor's place. "" when it may be served.
@@ -144,9 +144,10 @@ func heldPast(c serve.Call, pos play.Position, answer int) string {
 }
 
 // heldLine says why a page or command of scene goes no further than its
-// question: a class on this server is asked it.
+// question: a class of this server's store (here or on another server
+// of it) is asked it.
 func heldLine(scene string) string {
-	return "a class on this server is asked the question of " + scene + ": the story past it waits for the class's answer"
+	return "a class is asked the question of " + scene + ": the story past it waits for the class's answer"
 }
 
 // onBackendErr runs write on a server of the session's kind.

@@ -36,8 +36,8 @@ type Call struct {
 	Err  io.Writer // the client's stderr
 	// Query is a web page's query (/plain/s/CODE?answer=N); nil over SSH
 	Query url.Values
-	// Held are the scenes whose question a class seated on this server
-	// has open (Asker): a page or command of one of them shows nothing
+	// Held are the scenes whose question a class of this server's class
+	// store has open, seated here or on another server of it (Asker): a page or command of one of them shows nothing
 	// past the question (no answer, no story past it). nil with no class
 	// asking, and for an instructor's key over SSH (a web page knows no
 	// key); a child process gets it by HeldEnv
@@ -104,8 +104,8 @@ func (s *Server) command(sess ssh.Session, id Identity) int {
 	}
 	s.cfg.Log.Printf("session %s: command %s", id.ID, strings.Join(args, " "))
 	if a, ok := s.cfg.Class.(Asker); ok && !id.Instructor {
-		// as a web page (webPage): a student of a class here may run any
-		// command while the class is asked; an instructor's key reads
+		// as a web page (webPage): a student of a class of this store
+		// may run any command while the class is asked; an instructor's key reads
 		// the answer key anyway
 		call.Held = a.Asking(sess.Context())
 	}

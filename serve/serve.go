@@ -207,10 +207,11 @@ type Namer interface {
 	KnownName(ctx context.Context, id Identity) (string, bool)
 }
 
-// Asker is a Class that says which scenes' questions the classes seated
-// on this server have open (class.Asking): a web page of one of those
-// scenes holds back what answers it (Call.Held), since any student of the
-// class may open it while the class is still asked.
+// Asker is a Class that says which scenes' questions the classes of its
+// class store have open, seated on this server or on another of the
+// store (class.Held): a web page or command of one of those scenes holds
+// back what answers it (Call.Held), since any student of the class may
+// open it on any server while the class is still asked.
 type Asker interface {
 	// Asking are the scenes asked, by id; nil for none.
 	Asking(ctx context.Context) map[string]bool

@@ -338,8 +338,8 @@ func (s *Server) webPage(w http.ResponseWriter, r *http.Request, name string, p 
 			}
 		}()
 		if a, ok := s.cfg.Class.(Asker); ok {
-			// a student of a class here may open any page while the class
-			// is asked: the class says what is (class.Asking)
+			// a student of a class of this store may open any page while
+			// the class is asked: the class says what is (class.Held)
 			call.Held = a.Asking(ctx)
 		}
 		return p.Run(ctx, call)

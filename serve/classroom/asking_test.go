@@ -4,68 +4,71 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"locksim/class"
 	"locksim/play"
 	"locksim/scenes"
-	"locksim/serve"
 )
 
-// TestAskingIsTheSeatedClassesOpenQuestion: the scenes a server's pages
-// hold back (serve.Asker) are those whose question a class seated there
-// is asked: none before the instructor leads anywhere, fencing while the
-// instructor stands in it at or before its question, none once past it
-// (the class has seen it answered) or on the contents; a class no
-// session here sits in is not read.
-func TestAskingIsTheSeatedClassesOpenQuestion(t *testing.T) {
+// TestAskingIsTheStoresOpenQuestion: the scenes a server's pages hold
+// back (serve.Asker) are those whose question a class of its class store
+// is asked, seated on this server or not: two servers' hooks over one
+// store, the instructor seated through neither, both hold fencing while
+// the instructor stands in it at or before its question, neither past it
+// or on the contents, and neither Gone after the instructor's seat has
+// left (no hold outlives the class).
+func TestAskingIsTheStoresOpenQuestion(t *testing.T) {
 	ctx := context.Background()
-	hub := class.NewMemory(nil)
+	var clock atomic.Int64
+	clock.Store(time.Date(2026, 12, 6, 22, 0, 0, 0, time.UTC).UnixNano())
+	now := func() time.Time { return time.Unix(0, clock.Load()) }
+	hub := class.NewMemory(now)
 	info, err := hub.Open(ctx, "teacher")
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, err := hub.Open(ctx, "another")
+	teacher, err := class.Sit(ctx, hub, info.Code, class.Member{ID: info.Lead, Name: "teacher", Role: class.Instructor}, now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	seat, err := class.Sit(ctx, hub, info.Code, class.Member{ID: "k-ann", Name: "ann", Role: class.Student}, nil)
-	if err != nil {
+	// its first beat, as its seat's loop puts it at once (the clock stands)
+	if err := hub.Beat(ctx, info.Code, info.Lead, class.Instructor, now()); err != nil {
 		t.Fatal(err)
 	}
-	defer seat.Leave(ctx)
-	c := New(hub, "ssh CODE@host", nil)
-	c.seats[&serve.Session{}] = &seated{seat: seat}
-	if got := c.Asking(ctx); len(got) != 0 {
-		t.Errorf("no place led yet: asking %v", got)
+	a, b := New(hub, "ssh CODE@host", nil), New(hub, "ssh CODE@other", nil)
+	asking := func(what string, want ...string) {
+		t.Helper()
+		for i, c := range []*Classes{a, b} {
+			if got := slices.Sorted(maps.Keys(c.Asking(ctx))); !slices.Equal(got, want) {
+				t.Errorf("%s: server %d asking %v, want %v", what, i+1, got, want)
+			}
+		}
 	}
+	asking("no place led yet")
 	at := play.QuestionAt(scenes.Find("fencing"), nil, nil)
 	version := int64(0)
-	for _, c2 := range []struct {
-		code string
+	for _, c := range []struct {
 		lead class.Lead
 		want []string
 	}{
-		{info.Code, class.Lead{Pos: play.Position{Version: play.PositionVersion, Scene: "fencing", Seed: 1}}, []string{"fencing"}},
-		{info.Code, class.Lead{Pos: play.Position{Version: play.PositionVersion, Scene: "fencing", Seed: 1, Step: at}}, []string{"fencing"}},
-		{info.Code, class.Lead{Pos: play.Position{Version: play.PositionVersion, Scene: "fencing", Seed: 1, Step: at + 1}}, nil},
-		{info.Code, class.Lead{Contents: true}, nil},
-		// another class, with no session here, asked gc-pause
-		{other.Code, class.Lead{Pos: play.Position{Version: play.PositionVersion, Scene: "gc-pause", Seed: 1}}, nil},
+		{class.Lead{Pos: play.Position{Version: play.PositionVersion, Scene: "fencing", Seed: 1}}, []string{"fencing"}},
+		{class.Lead{Pos: play.Position{Version: play.PositionVersion, Scene: "fencing", Seed: 1, Step: at}}, []string{"fencing"}},
+		{class.Lead{Pos: play.Position{Version: play.PositionVersion, Scene: "fencing", Seed: 1, Step: at + 1}}, nil},
+		{class.Lead{Contents: true}, nil},
+		{class.Lead{Pos: play.Position{Version: play.PositionVersion, Scene: "fencing", Seed: 1, Step: at}}, []string{"fencing"}},
 	} {
-		prev := version
-		if c2.code != info.Code {
-			prev = 0
-		}
-		cur, won, err := hub.SwapLead(ctx, c2.code, prev, c2.lead)
+		cur, won, err := hub.SwapLead(ctx, info.Code, version, c.lead)
 		if err != nil || !won {
-			t.Fatalf("lead %+v: won %v, %v", c2.lead, won, err)
+			t.Fatalf("lead %+v: won %v, %v", c.lead, won, err)
 		}
-		if c2.code == info.Code {
-			version = cur.Version
-		}
-		if got := slices.Sorted(maps.Keys(c.Asking(ctx))); !slices.Equal(got, c2.want) {
-			t.Errorf("class %s led to %+v: asking %v, want %v", c2.code, c2.lead.Pos, got, c2.want)
-		}
+		version = cur.Version
+		asking("led to "+c.lead.Pos.Scene, c.want...)
 	}
+	teacher.Leave(ctx)
+	asking("the instructor just left, the class at the question", "fencing")
+	clock.Add(int64(class.Gone))
+	asking("Gone after the instructor left")
 }

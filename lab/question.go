@@ -25,6 +25,12 @@ type Question struct {
 	// the story, so no choice but one is true of the story. A level that
 	// checks one property is still asked about the others: the ledger
 	// reads them all, and a choice of two would be yes or no again.
+	//
+	// Choices is nil when the story asks nothing: its ledger never shows
+	// the break's property broken (the replies would answer a question
+	// about it "none", against the verdict), or fewer than two properties
+	// can be offered (one and "none" is yes or no, and names the answer
+	// the page holds back).
 	Choices []Property
 	// Before are the properties the ledger shows broken just before Move:
 	// the move does not break them.
@@ -34,8 +40,10 @@ type Question struct {
 // Question plays b's story on a fresh embedded server and reads from its
 // ledger, position by position, the move that breaks b's property and
 // the choices its question offers (see Question). If the story cannot be
-// played, or never shows the property broken, it asks before the break's
-// last move with b's property as the only property offered.
+// played, or never shows the property broken, it asks nothing (Choices
+// nil, Move the break's last move): the question's answer and the
+// break's verdict come from one judgement of the story's replies
+// (BrokenWithin), never from two.
 func (b *Break) Question(ctx context.Context) Question {
 	q, _ := b.question(ctx, b.Script())
 	return q
@@ -44,7 +52,7 @@ func (b *Break) Question(ctx context.Context) Question {
 // question is Question with b's story given, and the story as its play
 // ended (nil if it could not be played).
 func (b *Break) question(ctx context.Context, script sim.Script) (Question, *scenes.Played) {
-	q := Question{Move: lastMove(b), Choices: []Property{b.Property}}
+	q := Question{Move: lastMove(b)}
 	broken, played, err := brokenAt(ctx, b, script)
 	if err != nil {
 		return q, nil
@@ -66,6 +74,9 @@ func (b *Break) question(ctx context.Context, script sim.Script) (Question, *sce
 		if p == b.Property && at == j || offered && !brokenAfter(broken, at, p) {
 			q.Choices = append(q.Choices, p)
 		}
+	}
+	if len(q.Choices) < 2 {
+		q.Choices = nil
 	}
 	return q, played
 }
@@ -179,7 +190,7 @@ func (b *Break) sceneOf(compiled func() (*program, error)) *scenes.Scene {
 	build := b.build(compiled)
 	q, played := b.question(context.Background(), build(nil))
 	prop := b.Property
-	return &scenes.Scene{
+	sc := &scenes.Scene{
 		ID:    SceneID,
 		Kind:  scenes.Story,
 		Wait:  b.Lock.Policy.TTL / 2,
@@ -207,4 +218,8 @@ func (b *Break) sceneOf(compiled func() (*program, error)) *scenes.Scene {
 			},
 		},
 	}
+	if len(q.Choices) == 0 {
+		sc.Predict = nil // the replies cannot answer it (Question)
+	}
+	return sc
 }

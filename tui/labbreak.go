@@ -87,7 +87,8 @@ func (l *Lab) breakKey(v lab.Judgement) string {
 }
 
 // storyAnswered keeps story s's break answered once its question is no
-// longer open to the learner, and picks a break still to answer.
+// longer open to the learner, picks a break still to answer, and lays
+// the page out again.
 func (l *Lab) storyAnswered(s *play.Session) {
 	lp := s.LabPlace()
 	if lp == nil || len(lp.Moves) == 0 || play.LabQuestionOpen(s) {
@@ -95,6 +96,14 @@ func (l *Lab) storyAnswered(s *play.Session) {
 	}
 	key := placeKey(lp)
 	fs := l.failures()
+	// the last answer shows the report, which takes rows of its own
+	// (layout): the editor gives them back
+	open := l.openBreaks()
+	defer func() {
+		if l.openBreaks() != open {
+			l.layout()
+		}
+	}()
 	for _, v := range fs {
 		if placeKey(play.LabBreak(v.Break, l.level(l.open).ID())) == key {
 			l.answered[l.breakKey(v)] = true

@@ -178,8 +178,14 @@ func (l *Lab) restoreKept() {
 }
 
 // propsNamed reports whether level i's goal may name the properties it
-// judges: not while a break of its report has its question open (the
-// core's rule, play.DiscloseLabReport).
+// judges: the core's rule, play.LabPropertiesNamed (a level to fix not
+// before its run, none while a break of its report has its question
+// open).
 func (l *Lab) propsNamed(i int) bool {
-	return i != l.open || l.report == nil || !l.reportShown().Open
+	lv := l.level(i)
+	ran, open := false, 0
+	if i == l.open && l.report != nil {
+		ran, open = true, l.openBreaks()
+	}
+	return play.LabPropertiesNamed(!lv.own && lv.Mode == lab.FixIt, ran, open, l.predict, play.Learner)
 }

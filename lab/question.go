@@ -27,10 +27,12 @@ type Question struct {
 	// reads them all, and a choice of two would be yes or no again.
 	//
 	// Choices is nil when the story asks nothing: its ledger never shows
-	// the break's property broken (the replies would answer a question
-	// about it "none", against the verdict), or fewer than two properties
-	// can be offered (one and "none" is yes or no, and names the answer
-	// the page holds back).
+	// the break's property broken, or the player would stop before an
+	// earlier move of the breaking move's label (either way the replies
+	// would answer "none", against the verdict), or fewer than two
+	// properties can be offered (one and "none" is yes or no, and names
+	// the answer the page holds back). When it asks, the answer the
+	// replies give is the break's property, the one its verdict names.
 	Choices []Property
 	// Before are the properties the ledger shows broken just before Move:
 	// the move does not break them.
@@ -62,16 +64,19 @@ func (b *Break) question(ctx context.Context, script sim.Script) (Question, *sce
 		return q, played
 	}
 	// the player stops before the first move of that label (see
-	// scenes.Scene.PredictAt): the question is about that one, and if it
-	// is an earlier move (two pauses of one client look alike), b's
-	// property breaks later, so it is not offered and "none" is true
+	// scenes.Scene.PredictAt): if that is an earlier move (two pauses of
+	// one client look alike), b's property breaks later, and the replies
+	// would answer "none" to a question the verdict answers with b's
+	// property: the story asks nothing
 	q.Move = sim.MoveLabel(script.Moves[j])
 	at := slices.IndexFunc(script.Moves, func(m sim.Move) bool { return sim.MoveLabel(m) == q.Move })
+	if at != j {
+		return q, played
+	}
 	q.Before = broken[at]
-	q.Choices = nil
 	for _, p := range AllProperties() {
 		offered := slices.Contains(DefaultProperties(), p) || slices.Contains(b.Lock.Policy.Properties, p)
-		if p == b.Property && at == j || offered && !brokenAfter(broken, at, p) {
+		if p == b.Property || offered && !brokenAfter(broken, at, p) {
 			q.Choices = append(q.Choices, p)
 		}
 	}

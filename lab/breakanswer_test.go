@@ -64,7 +64,7 @@ return nil
 // after the move it asks about, to the end) is the property the verdict
 // names, never "none": the lab's verdict and the story's answer are one
 // judgement of the same replies. The judgement says its story's ledger
-// shows it (Judgement.Ledger).
+// shows it and its story asks (Judgement.Ledger, Judgement.Asks).
 func TestBreakAnswerIsTheVerdict(t *testing.T) {
 	ctx := context.Background()
 	text, err := content.Load(SceneID)
@@ -110,8 +110,8 @@ func TestBreakAnswerIsTheVerdict(t *testing.T) {
 			n++
 			b := v.Break
 			what := name + "/" + string(v.Property)
-			if !v.Ledger {
-				t.Errorf("%s: the story's ledger does not show the break %s", what, b)
+			if !v.Ledger || !v.Asks {
+				t.Errorf("%s: the story's ledger does not show the break %s, or its story asks nothing (ledger %v, asks %v)", what, b, v.Ledger, v.Asks)
 			}
 			answerIsVerdict(t, ctx, be, text, what, b)
 		}

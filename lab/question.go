@@ -54,14 +54,25 @@ func (b *Break) Question(ctx context.Context) Question {
 // question is Question with b's story given, and the story as its play
 // ended (nil if it could not be played).
 func (b *Break) question(ctx context.Context, script sim.Script) (Question, *scenes.Played) {
-	q := Question{Move: lastMove(b)}
-	broken, played, err := brokenAt(ctx, b, script)
+	be, err := sim.OpenEmbedded()
 	if err != nil {
-		return q, nil
+		return Question{Move: lastMove(b)}, nil
 	}
+	defer be.Close(ctx)
+	broken, played, err := brokenOn(ctx, be, b, script)
+	if err != nil {
+		return Question{Move: lastMove(b)}, nil
+	}
+	return b.questionOf(script, broken), played
+}
+
+// questionOf is the question of b's story script, whose ledger shows
+// broken at each position (brokenOn).
+func (b *Break) questionOf(script sim.Script, broken [][]Property) Question {
+	q := Question{Move: lastMove(b)}
 	j := slices.IndexFunc(broken, func(ps []Property) bool { return slices.Contains(ps, b.Property) }) - 1
 	if j < 0 {
-		return q, played
+		return q
 	}
 	// the player stops before the first move of that label (see
 	// scenes.Scene.PredictAt): if that is an earlier move (two pauses of
@@ -71,7 +82,7 @@ func (b *Break) question(ctx context.Context, script sim.Script) (Question, *sce
 	q.Move = sim.MoveLabel(script.Moves[j])
 	at := slices.IndexFunc(script.Moves, func(m sim.Move) bool { return sim.MoveLabel(m) == q.Move })
 	if at != j {
-		return q, played
+		return q
 	}
 	q.Before = broken[at]
 	for _, p := range AllProperties() {
@@ -83,7 +94,7 @@ func (b *Break) question(ctx context.Context, script sim.Script) (Question, *sce
 	if len(q.Choices) < 2 {
 		q.Choices = nil
 	}
-	return q, played
+	return q
 }
 
 // Answer is the index of the choice the ledger's broken properties make
@@ -115,14 +126,10 @@ func lastMove(b *Break) string {
 	return ""
 }
 
-// brokenAt plays script, b's story, and lists the properties its ledger
-// shows broken at each position: before any move, then after each.
-func brokenAt(ctx context.Context, b *Break, script sim.Script) ([][]Property, *scenes.Played, error) {
-	be, err := sim.OpenEmbedded()
-	if err != nil {
-		return nil, nil, err
-	}
-	defer be.Close(ctx)
+// brokenOn plays script, b's story, on be (an embedded server) and lists
+// the properties its ledger shows broken at each position: before any
+// move, then after each.
+func brokenOn(ctx context.Context, be *sim.Backend, b *Break, script sim.Script) ([][]Property, *scenes.Played, error) {
 	r := sim.NewRun(be, script, 1)
 	defer r.Close()
 	if err := r.Reset(ctx); err != nil {

@@ -563,19 +563,17 @@ func HandScene(l *Lock, clients int) *scenes.Scene {
 
 // confirm plays b as a story on be (an embedded server), through the
 // engine every scene uses, and reports whether the ledger's reading of its
-// replies shows b's property broken.
+// replies shows b's property broken at its end, and whether the story
+// asks its question (Question: it does only when the replies answer it
+// with b's property).
 //
 // pr is b's lock compiled for running (the search's): b's story need not
 // compile it and read its reentrance again.
-func confirm(ctx context.Context, be *sim.Backend, b *Break, pr *program) (bool, error) {
+func confirm(ctx context.Context, be *sim.Backend, b *Break, pr *program) (shown, asks bool, err error) {
 	script := storyOf(pr, nil, &b.Lock, b.Clients, b.Moves, b.Probe)
-	r := sim.NewRun(be, script, 1)
-	defer r.Close()
-	if err := r.Reset(ctx); err != nil {
-		return false, err
+	broken, _, err := brokenOn(ctx, be, b, script)
+	if err != nil {
+		return false, false, err
 	}
-	if err := r.Seek(ctx, len(script.Moves)); err != nil {
-		return false, err
-	}
-	return slices.Contains(BrokenWithin(scenes.Fold(r.Snapshot(ctx)), b.Lock.Policy.TTL), b.Property), nil
+	return slices.Contains(broken[len(broken)-1], b.Property), len(b.questionOf(script, broken).Choices) > 0, nil
 }

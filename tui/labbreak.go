@@ -146,11 +146,12 @@ func (l *Lab) reportShown() play.Disclosure {
 }
 
 // openBreaks counts the report's breaks whose story's question the
-// learner has not answered.
+// learner has not answered; a story that asks nothing (lab.Judgement.Asks)
+// keeps nothing back.
 func (l *Lab) openBreaks() int {
 	open := 0
 	for _, v := range l.failures() {
-		if !l.answered[l.breakKey(v)] {
+		if v.Asks && !l.answered[l.breakKey(v)] {
 			open++
 		}
 	}

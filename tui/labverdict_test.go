@@ -213,3 +213,21 @@ func TestLabQuestionScreen(t *testing.T) {
 		t.Errorf("the story's ledger answers choice %d, want %d (%s):\n%s", a.pl.Actual+1, right+1, lp.Property, a.View())
 	}
 }
+
+// TestLabReportAsksOnlyWhatItsStoriesAsk: a break whose story asks
+// nothing (lab.Judgement.Asks unset: its replies would not answer it with
+// the verdict's property) holds nothing back: with it the only break, the
+// page shows the report at once; asking, it is held back.
+func TestLabReportAsksOnlyWhatItsStoriesAsk(t *testing.T) {
+	a := openLab(t, Options{Seed: 1, Lab: labDir(t)}, 80, 24, clearPart(6)+"GET {key}\nif token: DEL {key}[ctrl+r]")
+	l := a.labPage()
+	if len(l.failures()) == 0 || l.reportShown().State {
+		t.Fatalf("the starter lock's breaks should hold the report back:\n%s", a.View())
+	}
+	for i := range l.report.Judgements {
+		l.report.Judgements[i].Asks = false
+	}
+	if !l.reportShown().State || l.openBreaks() != 0 {
+		t.Errorf("breaks whose stories ask nothing should hold nothing back: %d open", l.openBreaks())
+	}
+}

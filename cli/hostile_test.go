@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -76,6 +77,15 @@ func TestHostileErrorReply(t *testing.T) {
 		if len(args) > 3 && !strings.Contains(words(stdout), words(hostileShown)) {
 			t.Errorf("%v does not show the reply as %s:\n%s", args[2:], hostileShown, stdout)
 		}
+		// the grade's verdict and the story's answer are one judgement
+		// of the same replies: the lock never lets a client in
+		if len(args) > 3 && !answerNames.MatchString(words(stdout)) {
+			t.Errorf("%v: the replies should answer deadlock-freedom, as the grade's verdict:\n%s", args[2:], stdout)
+		}
+	}
+	if res := readAll(t, filepath.Join(out, "results.json")); !strings.Contains(res, `"name": "deadlock-freedom",
+      "status": "fail"`) {
+		t.Errorf("results.json should fail deadlock-freedom:\n%s", res)
 	}
 	code, _, body := webGet(t, "/plain/s/"+sc+"?answer=2")
 	if code != http.StatusOK {
@@ -88,6 +98,9 @@ func TestHostileErrorReply(t *testing.T) {
 		t.Errorf("the web page does not show the reply as %s:\n%s", hostileShown, body)
 	}
 }
+
+// answerNames is the -plain line that reveals the answer deadlock-freedom.
+var answerNames = regexp.MustCompile(`\[the replies answer: \d+\) deadlock-freedom:`)
 
 func readAll(t *testing.T, path string) string {
 	t.Helper()

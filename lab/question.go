@@ -25,6 +25,14 @@ type Question struct {
 	// the story, so no choice but one is true of the story. A level that
 	// checks one property is still asked about the others: the ledger
 	// reads them all, and a choice of two would be yes or no again.
+	//
+	// Choices is nil when the story asks nothing: its ledger never shows
+	// the break's property broken, or the player would stop before an
+	// earlier move of the breaking move's label (either way the replies
+	// would answer "none", against the verdict), or fewer than two
+	// properties can be offered (one and "none" is yes or no, and names
+	// the answer the page holds back). When it asks, the answer the
+	// replies give is the break's property, the one its verdict names.
 	Choices []Property
 	// Before are the properties the ledger shows broken just before Move:
 	// the move does not break them.
@@ -34,8 +42,10 @@ type Question struct {
 // Question plays b's story on a fresh embedded server and reads from its
 // ledger, position by position, the move that breaks b's property and
 // the choices its question offers (see Question). If the story cannot be
-// played, or never shows the property broken, it asks before the break's
-// last move with b's property as the only property offered.
+// played, or never shows the property broken, it asks nothing (Choices
+// nil, Move the break's last move): the question's answer and the
+// break's verdict come from one judgement of the story's replies
+// (BrokenWithin), never from two.
 func (b *Break) Question(ctx context.Context) Question {
 	q, _ := b.question(ctx, b.Script())
 	return q
@@ -44,30 +54,47 @@ func (b *Break) Question(ctx context.Context) Question {
 // question is Question with b's story given, and the story as its play
 // ended (nil if it could not be played).
 func (b *Break) question(ctx context.Context, script sim.Script) (Question, *scenes.Played) {
-	q := Question{Move: lastMove(b), Choices: []Property{b.Property}}
-	broken, played, err := brokenAt(ctx, b, script)
+	be, err := sim.OpenEmbedded()
 	if err != nil {
-		return q, nil
+		return Question{Move: lastMove(b)}, nil
 	}
+	defer be.Close(ctx)
+	broken, played, err := brokenOn(ctx, be, b, script)
+	if err != nil {
+		return Question{Move: lastMove(b)}, nil
+	}
+	return b.questionOf(script, broken), played
+}
+
+// questionOf is the question of b's story script, whose ledger shows
+// broken at each position (brokenOn).
+func (b *Break) questionOf(script sim.Script, broken [][]Property) Question {
+	q := Question{Move: lastMove(b)}
 	j := slices.IndexFunc(broken, func(ps []Property) bool { return slices.Contains(ps, b.Property) }) - 1
 	if j < 0 {
-		return q, played
+		return q
 	}
 	// the player stops before the first move of that label (see
-	// scenes.Scene.PredictAt): the question is about that one, and if it
-	// is an earlier move (two pauses of one client look alike), b's
-	// property breaks later, so it is not offered and "none" is true
+	// scenes.Scene.PredictAt): if that is an earlier move (two pauses of
+	// one client look alike), b's property breaks later, and the replies
+	// would answer "none" to a question the verdict answers with b's
+	// property: the story asks nothing
 	q.Move = sim.MoveLabel(script.Moves[j])
 	at := slices.IndexFunc(script.Moves, func(m sim.Move) bool { return sim.MoveLabel(m) == q.Move })
+	if at != j {
+		return q
+	}
 	q.Before = broken[at]
-	q.Choices = nil
 	for _, p := range AllProperties() {
 		offered := slices.Contains(DefaultProperties(), p) || slices.Contains(b.Lock.Policy.Properties, p)
-		if p == b.Property && at == j || offered && !brokenAfter(broken, at, p) {
+		if p == b.Property || offered && !brokenAfter(broken, at, p) {
 			q.Choices = append(q.Choices, p)
 		}
 	}
-	return q, played
+	if len(q.Choices) < 2 {
+		q.Choices = nil
+	}
+	return q
 }
 
 // Answer is the index of the choice the ledger's broken properties make
@@ -99,14 +126,10 @@ func lastMove(b *Break) string {
 	return ""
 }
 
-// brokenAt plays script, b's story, and lists the properties its ledger
-// shows broken at each position: before any move, then after each.
-func brokenAt(ctx context.Context, b *Break, script sim.Script) ([][]Property, *scenes.Played, error) {
-	be, err := sim.OpenEmbedded()
-	if err != nil {
-		return nil, nil, err
-	}
-	defer be.Close(ctx)
+// brokenOn plays script, b's story, on be (an embedded server) and lists
+// the properties its ledger shows broken at each position: before any
+// move, then after each.
+func brokenOn(ctx context.Context, be *sim.Backend, b *Break, script sim.Script) ([][]Property, *scenes.Played, error) {
 	r := sim.NewRun(be, script, 1)
 	defer r.Close()
 	if err := r.Reset(ctx); err != nil {
@@ -179,7 +202,7 @@ func (b *Break) sceneOf(compiled func() (*program, error)) *scenes.Scene {
 	build := b.build(compiled)
 	q, played := b.question(context.Background(), build(nil))
 	prop := b.Property
-	return &scenes.Scene{
+	sc := &scenes.Scene{
 		ID:    SceneID,
 		Kind:  scenes.Story,
 		Wait:  b.Lock.Policy.TTL / 2,
@@ -207,4 +230,8 @@ func (b *Break) sceneOf(compiled func() (*program, error)) *scenes.Scene {
 			},
 		},
 	}
+	if len(q.Choices) == 0 {
+		sc.Predict = nil // the replies cannot answer it (Question)
+	}
+	return sc
 }

@@ -95,18 +95,14 @@ func checkQuestion(t *testing.T, ctx context.Context, be *sim.Backend, text cont
 	sc := b.Scene()
 	q := b.Question(ctx)
 	props := q.Choices
-	// the break's property, unless the move the player stops before is an
-	// earlier one of the same label, where "none" is true (Question)
+	// the break's property, the one its verdict names (Question)
 	want := slices.Index(props, b.Property)
-	if want < 0 {
-		want = len(props)
-	}
 	t.Logf("%s: before %q, choices %v", name, q.Move, props)
-	if len(props) < 2 {
-		t.Fatalf("%s: the choices %v should offer two properties or more", name, props)
+	if len(props) < 2 || want < 0 {
+		t.Fatalf("%s: the choices %v should offer %s and another property or more", name, props, b.Property)
 	}
 	lines := strings.Split(sc.Question(text, nil, "choices"), "\n")
-	if len(lines) != len(props)+1 || want < len(props) && !strings.HasPrefix(lines[want], string(b.Property)+":") || !strings.HasPrefix(lines[len(props)], "none:") {
+	if len(lines) != len(props)+1 || !strings.HasPrefix(lines[want], string(b.Property)+":") || !strings.HasPrefix(lines[len(props)], "none:") {
 		t.Fatalf("%s: choices on screen %q, for %v", name, lines, props)
 	}
 	if q := sc.Question(text, nil, "predict"); strings.Contains(q, string(b.Property)) || strings.Contains(q, "{") {
@@ -148,7 +144,7 @@ func checkQuestion(t *testing.T, ctx context.Context, be *sim.Backend, text cont
 		}
 		var said scenes.Said
 		sc.Say(v, &said)
-		if got := sc.Predict.Answer(v); got != want || want < len(props) && !strings.HasPrefix(said.Verdict, string(b.Property)+" broken") {
+		if got := sc.Predict.Answer(v); got != want || !strings.HasPrefix(said.Verdict, string(b.Property)+" broken") {
 			t.Errorf("%s: at move %d of %d the answer is choice %d, want %d (%s); broken %v, verdict %q",
 				name, k, len(script.Moves), got, want, b.Property, broken, said.Verdict)
 		}

@@ -143,6 +143,10 @@ type Judgement struct {
 	// through the engine every scene uses), shows the same property
 	// broken: the story the learner opens shows what the search found.
 	Ledger bool
+	// Asks is set for a failure whose story asks its question (Question):
+	// the replies answer it with the break's property. A story that asks
+	// nothing keeps nothing from its learner.
+	Asks bool
 	// Lesson is set for a failure that only the property's lesson faults
 	// make (LessonFaults): no schedule without one of them broke it
 	// within the bound. The default grade reports such a break as a

@@ -137,8 +137,8 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 		}
 	}()
 	// story plays b's schedule as a story on be: whether its ledger
-	// confirms the break (confirm)
-	story := func(b *Break) (bool, error) {
+	// confirms the break, and whether the story asks (confirm)
+	story := func(b *Break) (bool, bool, error) {
 		// the story runs the lock as the search compiled it, reading b's
 		// copy of the lock
 		bpr := *pr
@@ -146,7 +146,7 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 		if be == nil {
 			var err error
 			if be, err = sim.OpenEmbedded(); err != nil {
-				return false, err
+				return false, false, err
 			}
 		}
 		return confirm(ctx, be, b, &bpr)
@@ -167,7 +167,7 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 			b.Lock, b.Clients = *l, s.bound.Clients
 			v.Status, v.Break = Fail, b
 			v.Message = "broken: " + b.String() + ": " + b.Why
-			if v.Ledger, err = story(b); err != nil {
+			if v.Ledger, v.Asks, err = story(b); err != nil {
 				return nil, err
 			}
 		case b != nil:
@@ -178,7 +178,7 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 			if len(s.errs) > 0 {
 				v.Message += "; and a script raised an error: " + errorsLine(s.errs)
 			}
-			if v.Ledger, err = story(b); err != nil {
+			if v.Ledger, v.Asks, err = story(b); err != nil {
 				return nil, err
 			}
 		case len(s.errs) > 0:

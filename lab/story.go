@@ -104,6 +104,15 @@ func storyOf(pr *program, err error, l *Lock, clients int, moves []Move, probe b
 		Resource: true,
 		Setup: func(x *sim.Exec) {
 			st.reset()
+			if b := x.Run().Backend(); b.Embedded() != nil {
+				// a key a script made of its own (KEYS[1] .. ":n") is
+				// none of the run's, which a reset deletes: the story
+				// starts on an empty server each time it plays, as every
+				// schedule of the search does, or a replay, or the next
+				// story on this server, would get other replies
+				keys, _ := b.StoryKeys(context.Background())
+				_ = b.Delete(context.Background(), keys...)
+			}
 			// the parts run in the lab's host, under its limits, not in
 			// miniredis's own Lua
 			st.sh = hostStory(x.Run().Backend(), st.pr)
@@ -274,7 +283,10 @@ func (e *storyExec) lua(i int, p *part, keys, argv []string, lost bool) reply {
 	case PartExtend:
 		op.Kind, op.Form, op.TTL = sim.OpExtend, sim.FormScript, e.ttl
 	}
-	if op.Kind != sim.OpAcquire {
+	if op.Kind != sim.OpAcquire || !lost {
+		// an acquire's too, its reply heard: the ledger reads one that
+		// lets nobody in while the key holds nothing as a lock that never
+		// grants (ledger.Refusal.Free), as the search does
 		op.Seen = e.seen(key, before, known)
 		if after := op.Seen; after != nil && after.Has && after.TTLAfter >= 0 && op.Kind == sim.OpExtend {
 			op.TTL = after.TTLAfter
@@ -396,6 +408,10 @@ func (e *storyExec) cmd(i int, p *part, n int, args []string, lost bool) reply {
 	if op != nil && (op.Kind == sim.OpRelease || op.Kind == sim.OpExtend) && !sim.ComparesInOneCommand(op.Form) {
 		// a command that compares in itself says in its reply what it did;
 		// a DEL or EXPIRE's reply says less than the key
+		op.Seen = e.seen(key, before, known)
+	}
+	if op != nil && op.Kind == sim.OpAcquire && !lost {
+		// what the key held as it ran: see lua
 		op.Seen = e.seen(key, before, known)
 	}
 	return e.logged(op, r, lost)
@@ -547,19 +563,17 @@ func HandScene(l *Lock, clients int) *scenes.Scene {
 
 // confirm plays b as a story on be (an embedded server), through the
 // engine every scene uses, and reports whether the ledger's reading of its
-// replies shows b's property broken.
+// replies shows b's property broken at its end, and whether the story
+// asks its question (Question: it does only when the replies answer it
+// with b's property).
 //
 // pr is b's lock compiled for running (the search's): b's story need not
 // compile it and read its reentrance again.
-func confirm(ctx context.Context, be *sim.Backend, b *Break, pr *program) (bool, error) {
+func confirm(ctx context.Context, be *sim.Backend, b *Break, pr *program) (shown, asks bool, err error) {
 	script := storyOf(pr, nil, &b.Lock, b.Clients, b.Moves, b.Probe)
-	r := sim.NewRun(be, script, 1)
-	defer r.Close()
-	if err := r.Reset(ctx); err != nil {
-		return false, err
+	broken, _, err := brokenOn(ctx, be, b, script)
+	if err != nil {
+		return false, false, err
 	}
-	if err := r.Seek(ctx, len(script.Moves)); err != nil {
-		return false, err
-	}
-	return slices.Contains(BrokenWithin(scenes.Fold(r.Snapshot(ctx)), b.Lock.Policy.TTL), b.Property), nil
+	return slices.Contains(broken[len(broken)-1], b.Property), len(b.questionOf(script, broken).Choices) > 0, nil
 }

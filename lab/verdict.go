@@ -16,7 +16,10 @@ import (
 // contender refused by a key with no TTL whose holder crashed, or the
 // lock key read back with no TTL while nobody acts as holder (nothing will
 // ever free it), or a contender refused by a key its holder's release
-// left as it was (ledger.Unfreed); no-lease-wasted a client that gave up
+// left as it was (ledger.Unfreed), or an acquire that did not let its
+// client in while the key held nothing and nobody held the lock
+// (ledger.Refusal.Free: the search's "the lock never lets a client in",
+// grantsWhenFree); no-lease-wasted a client that gave up
 // acquiring while the key held its own token (ledger.WastedLeases). It is
 // how "break this lock" is won by hand.
 func BrokenIn(l *ledger.Ledger) []Property { return BrokenWithin(l, 0) }
@@ -49,7 +52,7 @@ func BrokenWithin(l *ledger.Ledger, ttl time.Duration) []Property {
 	// a key with no TTL that no holder will release: nothing frees it
 	stuck := len(l.Stuck()) > 0
 	for _, rf := range l.Refusals {
-		if d, ok := l.Orphaned(rf); ok && ttl > 0 && d >= 2*ttl || l.Unfreed(rf) {
+		if d, ok := l.Orphaned(rf); ok && ttl > 0 && d >= 2*ttl || l.Unfreed(rf) || rf.Free {
 			stuck = true
 		}
 	}

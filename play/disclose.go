@@ -240,6 +240,25 @@ func DiscloseLabReport(open int, predict bool, role Role) Disclosure {
 	return disclose(standing{}, role)
 }
 
+// LabPropertiesNamed reports whether the lab's page may name to role the
+// properties a lock is judged for (its goal's "properties:" line, on the
+// lock's page and under the list of levels). A level to fix judges the
+// property its breaks' questions ask about (a level judges one): naming
+// it answers them, so with predictions asked (predict) it is not named
+// before its adversary has run (ran: a run may open a question), nor
+// while open of its report's questions are unanswered; once they are,
+// or when the run found no break, the report names them anyway. A lock
+// whose breaks ask nothing (a level to break, played by hand) or the
+// learner's own (its lab.json, which the learner wrote, names them) is
+// named but while a question of its report is open. asks is set for a
+// level to fix.
+func LabPropertiesNamed(asks, ran bool, open int, predict bool, role Role) bool {
+	if !DiscloseLabReport(open, predict, role).State {
+		return false
+	}
+	return !asks || ran || !predict || role.answerKey()
+}
+
 // LabQuestionOpen reports whether the lab story s plays a break the
 // adversary found whose question is still open to its learner: not asked
 // (predictions off, a lock played by hand) or answered, it is not.

@@ -102,6 +102,33 @@ func TestDiscloseLabReport(t *testing.T) {
 	}
 }
 
+// TestLabPropertiesNamed: a level to fix names the property it judges
+// only once its adversary has run and every break's question is answered
+// (or predictions are off); a lock whose breaks ask nothing is named but
+// while a question is open.
+func TestLabPropertiesNamed(t *testing.T) {
+	for _, c := range []struct {
+		asks, ran bool
+		open      int
+		predict   bool
+		named     bool
+	}{
+		{true, false, 0, true, false}, // before the run: a run may ask
+		{true, true, 1, true, false},
+		{true, true, 0, true, true},
+		{true, false, 0, false, true},
+		{false, false, 0, true, true},
+		{false, true, 2, true, false},
+	} {
+		if got := LabPropertiesNamed(c.asks, c.ran, c.open, c.predict, Learner); got != c.named {
+			t.Errorf("%+v: named %v", c, got)
+		}
+	}
+	if !LabPropertiesNamed(true, false, 0, true, Instructor) {
+		t.Error("the answer key's reader should see the level's properties")
+	}
+}
+
 // TestScriptsAtAnOpenCode: a code is read by someone who has not
 // answered (Disclose), so the scripts a story sent by a code at or before
 // its question wait, its author's answer notwithstanding; past the

@@ -374,6 +374,8 @@ func (r reader) about(name string) string {
 		switch {
 		case rf.Stuck:
 			return r.fill("refused-stuck", vars)
+		case rf.Free:
+			return r.fill("refused-free", vars)
 		case rf.Blocker == nil:
 			return r.fill("refused-unknown", vars)
 		case !rf.Blocker.Expires():
@@ -492,6 +494,9 @@ func (r reader) about(name string) string {
 		vars["timeout"] += " on the wire, as -timeout sets it"
 	}
 	switch {
+	case (rd.What == ledger.Failed || rd.What == ledger.NotGranted) && rd.Refusal != nil && rd.Refusal.Free:
+		// an acquire that let nobody in while the lock was free
+		section += "-free"
 	case rd.What == ledger.ExtFailed:
 		section = r.extFailed(e, rd.Lease, vars)
 	case rd.What == ledger.Extended && e.Op.Form == sim.FormSetIfeq:

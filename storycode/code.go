@@ -260,7 +260,7 @@ func readBody(id string, body []byte, fp [fingerprintLen]byte, known *known) (pl
 			return play.Position{}, nil, err
 		}
 		if string(fp[:]) != string(body[1:1+fingerprintLen]) {
-			return play.Position{}, nil, changedError{id}
+			return play.Position{}, nil, changedError{id: id, lab: lp != nil}
 		}
 	}
 	pos, err := readPosition(sc, r.data)
@@ -277,9 +277,17 @@ func appendCRC(id string, body []byte) []byte {
 }
 
 // changedError is the refusal of a code whose scene now plays differently.
-type changedError struct{ id string }
+// lab is set for a lab story's code, which carries its lock and its
+// schedule: only another build plays them differently.
+type changedError struct {
+	id  string
+	lab bool
+}
 
 func (e changedError) Error() string {
+	if e.lab {
+		return fmt.Sprintf("story code: another build of locksim made this lab story's code, and this one plays its lock differently (a reply, a command or its text on screen changed), so the code cannot show the same story; run the lock again with -lab DIR or -grade DIR for a code of this build (this build: %s, story-code format %d)", buildinfo.Version(), Version)
+	}
 	return fmt.Sprintf("story code: scene %s now plays differently from when this code was made (its settings, commands or replies changed), so the code cannot show the same story; open the scene afresh with -scene %s (this build: %s, story-code format %d)", e.id, e.id, buildinfo.Version(), Version)
 }
 

@@ -108,10 +108,10 @@ func TestLabCode(t *testing.T) {
 		t.Fatalf("the code wrapped at 80 columns: %v", err)
 	}
 	// the fingerprint is the story's: with another fingerprint the code
-	// is refused as a scene that plays differently
+	// is refused as one another build made (TestOtherBuildsLabCode)
 	body := decodeBody(t, code)
 	body[1] ^= 0xff
-	if _, err := Decode(recode(lab.SceneID, body)); err == nil || !strings.Contains(err.Error(), "plays differently") {
+	if _, err := Decode(recode(lab.SceneID, body)); err == nil || !strings.Contains(err.Error(), "another build") {
 		t.Fatalf("a lab code with another fingerprint: %v", err)
 	}
 }

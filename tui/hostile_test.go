@@ -47,6 +47,11 @@ func TestHostileErrorReplyOnScreen(t *testing.T) {
 	}
 	drive(t, a, keys("2")...)
 	check("answered")
+	// the lab's verdict (the lock never lets a client in) is the answer
+	// the replies give: one judgement of the same replies
+	if ch := a.pl.Choices(); a.pl.Actual < 0 || a.pl.Actual >= len(ch) || !strings.HasPrefix(ch[a.pl.Actual], "deadlock-freedom:") {
+		t.Errorf("the replies answer choice %d of %q, want deadlock-freedom", a.pl.Actual, ch)
+	}
 	seen := false
 	for i := 0; i < 20; i++ {
 		if strings.Contains(ansi.Strip(a.View()), `\x1b[2J\x1b]0;PWNED\a`) {

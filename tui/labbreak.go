@@ -87,7 +87,8 @@ func (l *Lab) breakKey(v lab.Judgement) string {
 }
 
 // storyAnswered keeps story s's break answered once its question is no
-// longer open to the learner, and picks a break still to answer.
+// longer open to the learner, picks a break still to answer, and lays
+// the page out again.
 func (l *Lab) storyAnswered(s *play.Session) {
 	lp := s.LabPlace()
 	if lp == nil || len(lp.Moves) == 0 || play.LabQuestionOpen(s) {
@@ -95,6 +96,14 @@ func (l *Lab) storyAnswered(s *play.Session) {
 	}
 	key := placeKey(lp)
 	fs := l.failures()
+	// the last answer shows the report, which takes rows of its own
+	// (layout): the editor gives them back
+	open := l.openBreaks()
+	defer func() {
+		if l.openBreaks() != open {
+			l.layout()
+		}
+	}()
 	for _, v := range fs {
 		if placeKey(play.LabBreak(v.Break, l.level(l.open).ID())) == key {
 			l.answered[l.breakKey(v)] = true
@@ -137,11 +146,12 @@ func (l *Lab) reportShown() play.Disclosure {
 }
 
 // openBreaks counts the report's breaks whose story's question the
-// learner has not answered.
+// learner has not answered; a story that asks nothing (lab.Judgement.Asks)
+// keeps nothing back.
 func (l *Lab) openBreaks() int {
 	open := 0
 	for _, v := range l.failures() {
-		if !l.answered[l.breakKey(v)] {
+		if v.Asks && !l.answered[l.breakKey(v)] {
 			open++
 		}
 	}
@@ -169,8 +179,14 @@ func (l *Lab) restoreKept() {
 }
 
 // propsNamed reports whether level i's goal may name the properties it
-// judges: not while a break of its report has its question open (the
-// core's rule, play.DiscloseLabReport).
+// judges: the core's rule, play.LabPropertiesNamed (a level to fix not
+// before its run, none while a break of its report has its question
+// open).
 func (l *Lab) propsNamed(i int) bool {
-	return i != l.open || l.report == nil || !l.reportShown().Open
+	lv := l.level(i)
+	ran, open := false, 0
+	if i == l.open && l.report != nil {
+		ran, open = true, l.openBreaks()
+	}
+	return play.LabPropertiesNamed(!lv.own && lv.Mode == lab.FixIt, ran, open, l.predict, play.Learner)
 }

@@ -84,7 +84,7 @@ func (lv labLevel) goal(dir string, named bool) string {
 	}
 	judged := joinIDs(props)
 	if !named {
-		judged = "named once you have answered each break's question"
+		judged = "named once the run's questions are answered"
 	}
 	return what + "\nproperties: " + judged + " · threats: " + threats(pol.Faults) +
 		" · " + boundWords(pol.Bound)

@@ -32,15 +32,22 @@ func TestLabKeepsItsResult(t *testing.T) {
 	}
 }
 
-// TestLabHeaderKeepsTheQuestion: a level that judges one property would
-// answer its break's question "which property does it break?" by naming
-// it: while the question is open the page's goal does not, and names it
-// again once it is answered.
+// TestLabHeaderKeepsTheQuestion: a level to fix judges one property,
+// and would answer its break's question "which property does it break?"
+// by naming it: before its first run (which asks) and while the question
+// is open, the page's goal does not, on the level's page nor under the
+// list of levels, and names it once it is answered (play's rule,
+// LabPropertiesNamed).
 func TestLabHeaderKeepsTheQuestion(t *testing.T) {
 	a := openLab(t, Options{Seed: 1}, 80, 24, levelLine(t, "setnx-expire", lab.FixIt))
-	if v := lineWith(a.View(), "properties: "); !strings.Contains(v, "deadlock-freedom") {
-		t.Fatalf("before any run the goal names what the level judges: %q", v)
+	if v := a.View(); strings.Contains(v, "deadlock-freedom") || !strings.Contains(v, "properties: named once") {
+		t.Fatalf("before any run the goal names what the level judges, which its break's question asks:\n%s", v)
 	}
+	drive(t, a, labPresses("[esc]")...)
+	if v := a.View(); strings.Contains(v, "deadlock-freedom") {
+		t.Errorf("on the levels, before any run, the goal names the level's property:\n%s", v)
+	}
+	drive(t, a, labPresses("[enter]")...)
 	drive(t, a, labPresses("[ctrl+r]")...)
 	if len(a.labPage().failures()) == 0 {
 		t.Fatalf("no break:\n%s", a.View())

@@ -102,6 +102,11 @@ func TestLabReportWaitsForItsQuestions(t *testing.T) {
 		if strings.Contains(screen, "Shortest break") || strings.Contains(screen, "broken in ") || !strings.Contains(screen, "? the adversary found") {
 			t.Errorf("%s: the page should say a break was found, not which or how:\n%s", when, screen)
 		}
+		// nor how many schedules broke: all of them is a lock that
+		// breaks with nobody in its way, deadlock-freedom's break
+		if strings.Contains(words(screen), " explored, ") {
+			t.Errorf("%s: the page shows the search's summary:\n%s", when, screen)
+		}
 	}
 	hidden("before any story")
 	for i := range n {
@@ -110,7 +115,7 @@ func TestLabReportWaitsForItsQuestions(t *testing.T) {
 			hidden("with " + itoa(int64(n-1-i)) + " still to answer")
 		}
 	}
-	if v := a.View(); !strings.Contains(v, "✗ your lock's own break: no-foreign-release") || verdictLine(v, lab.MutualExclusion) == "" {
+	if v := a.View(); !strings.Contains(v, "✗ your lock's own break: no-foreign-release") || verdictLine(v, lab.MutualExclusion) == "" || !strings.Contains(words(v), " explored, ") {
 		t.Errorf("once every question is answered the page should show which properties broke:\n%s", v)
 	}
 }
@@ -206,5 +211,23 @@ func TestLabQuestionScreen(t *testing.T) {
 	drive(t, a, keys(itoa(int64(right+1)))...)
 	if a.pl.Actual != right {
 		t.Errorf("the story's ledger answers choice %d, want %d (%s):\n%s", a.pl.Actual+1, right+1, lp.Property, a.View())
+	}
+}
+
+// TestLabReportAsksOnlyWhatItsStoriesAsk: a break whose story asks
+// nothing (lab.Judgement.Asks unset: its replies would not answer it with
+// the verdict's property) holds nothing back: with it the only break, the
+// page shows the report at once; asking, it is held back.
+func TestLabReportAsksOnlyWhatItsStoriesAsk(t *testing.T) {
+	a := openLab(t, Options{Seed: 1, Lab: labDir(t)}, 80, 24, clearPart(6)+"GET {key}\nif token: DEL {key}[ctrl+r]")
+	l := a.labPage()
+	if len(l.failures()) == 0 || l.reportShown().State {
+		t.Fatalf("the starter lock's breaks should hold the report back:\n%s", a.View())
+	}
+	for i := range l.report.Judgements {
+		l.report.Judgements[i].Asks = false
+	}
+	if !l.reportShown().State || l.openBreaks() != 0 {
+		t.Errorf("breaks whose stories ask nothing should hold nothing back: %d open", l.openBreaks())
 	}
 }

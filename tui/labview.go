@@ -471,9 +471,11 @@ func (l *Lab) resultRows() []string {
 	rep := l.report
 	if d := l.reportShown(); !rep.Refused && !d.State {
 		// each break's story asks which property the move that breaks it
-		// breaks: the report would answer that (play.DiscloseLabReport)
+		// breaks: the report would answer that (play.DiscloseLabReport),
+		// and so would its summary: "28 explored, 28 broke" is a lock
+		// that breaks even with nobody in its way, which only
+		// deadlock-freedom's break does
 		out = append([]string{styleLines(st.Warn, l.wrapped(l.hiddenHead()))}, out...)
-		out = append(out, styleLines(st.Bold, l.wrapped(rep.Summary())))
 		for _, n := range l.notes {
 			out = append(out, styleLines(st.Warn, l.wrapped("note "+n.String())))
 		}

@@ -456,9 +456,9 @@ func tests(rep *lab.Report, pin Pin, lesson bool, enc *storycode.Encoder) []Test
 				// the break in one sentence first: a long schedule and its
 				// code follow
 				t.Message = v.Break.Sentence() + " " + v.Message + storyRef(codeWith(enc, v.Break))
-				// a refusal (a lock that does not grant when free) is no
-				// ledger's verdict; any other break its story should show
-				if !v.Ledger && (v.Property != lab.DeadlockFreedom || v.Break.Probe) {
+				// every break its story should show, a refusal by a lock
+				// that does not grant when free too (ledger.Refusal.Free)
+				if !v.Ledger {
 					t.Message += "; its story, played, does not show the break in the ledger's verdict: step through it to see what the search saw"
 				}
 			}

@@ -162,7 +162,7 @@ func (l *Ledger) event(e sim.Event) Read {
 		return Read{What: ExtFailed, Lease: l.leaseOf(e.Op.Token)}
 	}
 	if e.ErrorReply() && e.Op.Kind != sim.OpFencedWrite {
-		return Read{What: Failed}
+		return Read{What: Failed, Refusal: l.refusedFree(e)}
 	}
 	switch e.Op.Kind {
 	case sim.OpAcquire:
@@ -312,6 +312,9 @@ func (l *Ledger) acquire(e sim.Event) Read {
 				l.endHold(h, e, RefusedAgain)
 			}
 		}
+		if rf := l.refusedFree(e); rf != nil {
+			return Read{What: Refused, Refusal: rf}
+		}
 		cur := l.present(e.Node, op.Key)
 		rf := &Refusal{Actor: e.Actor, Lock: op.Lock, Key: op.Key, Seq: e.Seq, At: e.At, Blocker: cur}
 		if cur != nil && !cur.Expires() && l.status[cur.Actor] == sim.Crashed {
@@ -321,7 +324,9 @@ func (l *Ledger) acquire(e sim.Event) Read {
 		return Read{What: Refused, Refusal: rf, Other: actorOf(cur), Lease: cur}
 	}
 	if !granted {
-		return Read{What: Failed}
+		// a reply, not an error, that grants nothing: a status other than
+		// OK, an integer of 0 or below, a string
+		return Read{What: NotGranted, Refusal: l.refusedFree(e)}
 	}
 	cur := l.byKey[slot(e.Node, op.Key)]
 	var replaced *Lease
@@ -465,6 +470,27 @@ func (l *Ledger) notFound(e sim.Event) string {
 // refusedLast is the actor's refusal of lock when its latest acquire of it
 // was refused (it never held the lock since): a release it sends then runs
 // without the lock, as a release in a finally block does. nil otherwise.
+// refusedFree records and returns the refusal of acquire e when the key
+// held nothing as it ran and no client acted as holder (Refusal.Free): its
+// reply was heard, and its sim.Op.Seen read the key before it. nil for any other event: a lock
+// that grants when free, or an acquire whose key was not read.
+func (l *Ledger) refusedFree(e sim.Event) *Refusal {
+	op := e.Op
+	if op == nil || op.Kind != sim.OpAcquire || e.Lost || e.Unknown() || op.Seen == nil || op.Seen.Had || len(l.Holders()) > 0 {
+		// a client that acts as holder may hold the lock in another key
+		// than the one read
+		return nil
+	}
+	for _, h := range l.Holds {
+		if h.Actor == e.Actor && h.Open() && h.Lock == op.Lock {
+			l.endHold(h, e, RefusedAgain)
+		}
+	}
+	rf := &Refusal{Actor: e.Actor, Lock: op.Lock, Key: op.Key, Seq: e.Seq, At: e.At, Free: true}
+	l.Refusals = append(l.Refusals, rf)
+	return rf
+}
+
 func (l *Ledger) refusedLast(actor, lock string) *Refusal {
 	var last *Refusal
 	for _, rf := range l.Refusals {

@@ -1,6 +1,10 @@
 package ledger
 
-import "locksim/sim"
+import (
+	"slices"
+
+	"locksim/sim"
+)
 
 // Verdict is what a run has shown of one property, read reply by reply:
 // the scoreboard's word. It keeps the name because it is the ledger's
@@ -23,8 +27,9 @@ const (
 // stays broken for the rest of the run; held when a contender was refused,
 // or when two workers held claims on one queue at once and got different
 // jobs; untested when nobody competed. Deadlock freedom is broken when a
-// key with no TTL blocked a contender after its holder crashed; held once a
-// lapsed lease let a contender in. Fault tolerance is liveness: absent on a
+// key with no TTL blocked a contender after its holder crashed, or an acquire
+// did not let its client in while the key held nothing (Refusal.Free); held
+// once a lapsed lease let a contender in. Fault tolerance is liveness: absent on a
 // single instance (one Redis, or a primary with its replica, is a single
 // point of failure); across independent nodes it is broken once a client
 // counted no majority while no other client held the lock and a majority of
@@ -35,11 +40,11 @@ func (l *Ledger) Properties(singleInstance bool) [3]Verdict {
 	switch {
 	case len(l.Overlaps) > 0:
 		p[0] = Broken
-	case len(l.Refusals) > 0, l.claimsApart():
+	case l.contended(), l.claimsApart():
 		p[0] = Held
 	}
 	switch {
-	case len(l.Stuck()) > 0:
+	case len(l.Stuck()) > 0, l.refusedWhenFree():
 		p[1] = Broken
 	case l.FreedByTTL() != nil:
 		p[1] = Held
@@ -54,6 +59,18 @@ func (l *Ledger) Properties(singleInstance bool) [3]Verdict {
 		p[2] = Held
 	}
 	return p
+}
+
+// contended reports a refusal by a key that held something: a contender
+// kept out (a refusal when the key was free kept nobody out for another).
+func (l *Ledger) contended() bool {
+	return slices.ContainsFunc(l.Refusals, func(rf *Refusal) bool { return !rf.Free })
+}
+
+// refusedWhenFree reports an acquire refused while its key held nothing
+// (Refusal.Free): the lock did not let a client in when nobody held it.
+func (l *Ledger) refusedWhenFree() bool {
+	return slices.ContainsFunc(l.Refusals, func(rf *Refusal) bool { return rf.Free })
 }
 
 // Stalled is the first count that found no majority although a majority

@@ -171,6 +171,12 @@ type Refusal struct {
 	// Stuck is set when the blocker has no TTL and its holder had crashed:
 	// nothing but a manual DEL will ever let this contender in.
 	Stuck bool
+	// Free is set when the key held nothing as the acquire ran (its
+	// sim.Op.Seen read it so, and its reply was heard) and no client acted
+	// as holder: nobody held the lock, and its acquire did not let the contender in all the same,
+	// whatever it answered (nil, an error, a reply that grants nothing).
+	// A lock that refuses a client when it is free never lets anyone in.
+	Free bool
 }
 
 // Write is a write to the protected resource.
@@ -255,6 +261,7 @@ const (
 	FencedOK       What = "fenced-ok"       // the resource accepted a fenced write
 	FencedNo       What = "fenced-no"       // the resource refused a stale token
 	Failed         What = "failed"          // an error reply: the server refused the command itself
+	NotGranted     What = "not-granted"     // an acquire answered neither a grant, nor nil, nor an error
 	UnknownOut     What = "unknown"         // the client cannot know whether it ran
 	CrashedNow     What = "crashed"
 	PausedNow      What = "paused"

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"slices"
 	"strconv"
@@ -146,10 +147,17 @@ func (s *search) reuse(t *tally, path []Move) error {
 	return nil
 }
 
+// maxMemo bounds the nodes a search keeps a tally of: some 200 bytes each
+// with their keys, and more for the breaks below them. A search past it
+// explores the nodes it did not keep again, as it did before the memo.
+const maxMemo = 1 << 18
+
 // nodeKey names a node of the search for the memo: its depth, its world
 // but the reasons it keeps for its breaks (they are read only where a
-// property breaks anew), and the server's state st.
-func nodeKey(w *world, depth int, st State) string {
+// property breaks anew), and the server's state st, as the SHA-256 of
+// them: the keys' values run to a megabyte (maxData), which a map of
+// every node must not hold.
+func nodeKey(w *world, depth int, st State) [32]byte {
 	b := make([]byte, 0, 256)
 	num := func(n int64) { b = append(strconv.AppendInt(b, n, 10), ' ') }
 	flag := func(f bool) {
@@ -191,7 +199,7 @@ func nodeKey(w *world, depth int, st State) string {
 		}
 		b = append(b, ';')
 	}
-	return string(b) + st.key()
+	return sha256.Sum256(append(b, st.key()...))
 }
 
 // appendValue appends reply value v to a node's key, each kind of value

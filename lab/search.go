@@ -227,8 +227,9 @@ type search struct {
 	// probed is each server state's probe, by State.key
 	probed map[string]bool
 	// memo is the tally of each node explored, by nodeKey (not kept when
-	// replaying, whose search the tests hold this one's to)
-	memo map[string]*tally
+	// replaying, whose search the tests hold this one's to), at most
+	// maxMemo of them
+	memo map[[32]byte]*tally
 }
 
 // done estimates the share of the tree already searched.
@@ -316,7 +317,8 @@ func (s *search) dfs(w *world, path []Move) (*tally, error) {
 	}
 	var st State
 	var err error
-	var key string
+	var key [32]byte
+	keyed := false
 	if !s.o.Replay {
 		// the state is saved for the restores between the moves, and
 		// names the node for the memo
@@ -325,7 +327,7 @@ func (s *search) dfs(w *world, path []Move) (*tally, error) {
 				return nil, err
 			}
 		} else {
-			key = nodeKey(w, len(path), st)
+			key, keyed = nodeKey(w, len(path), st), true
 			if t, ok := s.memo[key]; ok && s.explored+t.explored <= s.bound.MaxSchedules {
 				return t, s.reuse(t, path)
 			}
@@ -371,9 +373,9 @@ func (s *search) dfs(w *world, path []Move) (*tally, error) {
 		}
 		t.add(s, m, sub)
 	}
-	if key != "" {
+	if keyed && len(s.memo) < maxMemo {
 		if s.memo == nil {
-			s.memo = map[string]*tally{}
+			s.memo = map[[32]byte]*tally{}
 		}
 		s.memo[key] = t
 	}

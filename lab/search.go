@@ -118,7 +118,7 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 		return nil, err
 	}
 	w := world{n: s.bound.Clients, owner: -1}
-	err = s.dfs(&w, nil)
+	_, err = s.dfs(&w, nil)
 	rep.Elapsed = time.Since(start)
 	switch {
 	case errors.Is(err, errRefused):
@@ -226,6 +226,10 @@ type search struct {
 	refusal *Break
 	// probed is each server state's probe, by State.key
 	probed map[string]bool
+	// memo is the tally of each node explored, by nodeKey (not kept when
+	// replaying, whose search the tests hold this one's to), at most
+	// maxMemo of them
+	memo map[[32]byte]*tally
 }
 
 // done estimates the share of the tree already searched.
@@ -306,26 +310,38 @@ func (s *search) children(w *world, depth int) []Move {
 	return out
 }
 
-func (s *search) dfs(w *world, path []Move) error {
+func (s *search) dfs(w *world, path []Move) (*tally, error) {
 	kids := s.children(w, len(path))
 	if len(kids) == 0 || len(path) >= s.bound.Depth {
 		return s.leaf(w, path)
 	}
 	var st State
 	var err error
-	if len(kids) > 1 && !s.o.Replay {
+	var key [32]byte
+	keyed := false
+	if !s.o.Replay {
+		// the state is saved for the restores between the moves, and
+		// names the node for the memo
 		if st, err = s.srv.Save(); err != nil {
-			return err
+			if len(kids) > 1 {
+				return nil, err
+			}
+		} else {
+			key, keyed = nodeKey(w, len(path), st), true
+			if t, ok := s.memo[key]; ok && s.explored+t.explored <= s.bound.MaxSchedules {
+				return t, s.reuse(t, path)
+			}
 		}
 	}
 	s.at = append(s.at, [2]int{0, len(kids)})
 	defer func() { s.at = s.at[:len(s.at)-1] }()
+	t := &tally{}
 	for k, m := range kids {
 		s.at[len(s.at)-1][0] = k
 		if k > 0 {
 			if s.o.Replay {
 				if err := s.replay(path); err != nil {
-					return err
+					return nil, err
 				}
 			} else {
 				s.srv.Restore(st)
@@ -341,7 +357,7 @@ func (s *search) dfs(w *world, path []Move) error {
 			if errors.As(err, &se) && se.OverBudget && se.Schedule == nil {
 				se.Schedule = append(slices.Clone(path), m)
 			}
-			return err
+			return nil, err
 		}
 		p := append(path[:len(path):len(path)], m)
 		for _, e := range s.errs[nerr:] {
@@ -349,12 +365,21 @@ func (s *search) dfs(w *world, path []Move) error {
 		}
 		if next.breaks&^w.breaks != 0 {
 			s.record(&next, w.breaks, p, false)
+			t.found(s, &next, w.breaks, p[len(path):], false)
 		}
-		if err := s.dfs(&next, p); err != nil {
-			return err
+		sub, err := s.dfs(&next, p)
+		if err != nil {
+			return nil, err
 		}
+		t.add(s, m, sub)
 	}
-	return nil
+	if keyed && len(s.memo) < maxMemo {
+		if s.memo == nil {
+			s.memo = map[[32]byte]*tally{}
+		}
+		s.memo[key] = t
+	}
+	return t, nil
 }
 
 // replay puts the server back to the end of path from an empty one.
@@ -467,7 +492,8 @@ func (s *search) lockKey() (string, time.Duration, bool) {
 
 // leaf counts a schedule; a complete one (every client finished or
 // crashed) is probed for deadlock freedom.
-func (s *search) leaf(w *world, path []Move) error {
+func (s *search) leaf(w *world, path []Move) (*tally, error) {
+	t := &tally{explored: 1}
 	if s.judged&bit(DeadlockFreedom) != 0 && !w.anyStep() {
 		nerr := len(s.errs)
 		ok, err := s.probe()
@@ -476,7 +502,7 @@ func (s *search) leaf(w *world, path []Move) error {
 			if errors.As(err, &se) && se.OverBudget && se.Schedule == nil {
 				se.Schedule, se.Probe = slices.Clone(path), true
 			}
-			return err
+			return nil, err
 		}
 		for _, e := range s.errs[nerr:] {
 			e.Schedule, e.Probe = slices.Clone(path), true
@@ -490,30 +516,33 @@ func (s *search) leaf(w *world, path []Move) error {
 			w.breakNow(DeadlockFreedom, why)
 			if before&bit(DeadlockFreedom) == 0 {
 				s.record(w, before, path, true)
+				t.found(s, w, before, nil, true)
 			}
 		}
 	}
 	s.explored++
 	if w.breaks&s.judged != 0 {
 		s.broke++
+		t.broke++
 	}
 	for k, p := range AllProperties() {
 		if w.breaks&bit(p) != 0 {
 			s.brokeBy[k]++
+			t.brokeBy[k]++
 		}
 	}
 	if s.explored > s.bound.MaxSchedules {
-		return errRefused
+		return nil, errRefused
 	}
 	if s.explored%256 == 0 {
 		if s.o.Progress != nil {
 			s.o.Progress(Progress{Explored: s.explored, Broke: s.broke, Max: s.bound.MaxSchedules, Done: s.done()})
 		}
 		if err := s.ctx.Err(); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return t, nil
 }
 
 // probe: twice the TTL later, can a new client take the lock? Its answer
@@ -554,40 +583,6 @@ func (s *search) probeFrom() (bool, error) {
 		}
 	}
 	return c.holds, nil
-}
-
-// weight is a schedule's length for shrinking: its moves, a step whose
-// reply was lost counting twice, as it is both a step and a fault. So a
-// crash between two commands, which takes a move of its own, is as short
-// as a lost reply of the first, and the first found of the two (the
-// crash, as faults come after steps and a lost reply after a crash) is
-// kept: a story of a crash is the plainer one.
-func weight(path []Move) int {
-	n := len(path)
-	for _, m := range path {
-		if m.Fault == LostReply {
-			n++
-		}
-	}
-	return n
-}
-
-// record keeps the path as the best break of each property it newly
-// broke: fewer faults first, then fewer moves; the first found on a tie.
-func (s *search) record(w *world, before uint8, path []Move, probe bool) {
-	for k, p := range AllProperties() {
-		b := bit(p)
-		if w.breaks&b == 0 || before&b != 0 || s.judged&b == 0 {
-			continue
-		}
-		if !slices.ContainsFunc(path, func(m Move) bool { return slices.Contains(s.lessons[k], m.Fault) }) {
-			s.own[k] = true
-		}
-		if cur := s.best[k]; cur != nil && (cur.Faults < w.faults || cur.Faults == w.faults && weight(cur.Moves) <= weight(path)) {
-			continue
-		}
-		s.best[k] = &Break{Property: p, Moves: slices.Clone(path), Faults: w.faults, Probe: probe, Why: w.why[k]}
-	}
 }
 
 // wastedWhy is what broke no-lease-wasted: name gave up acquiring while

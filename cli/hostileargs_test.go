@@ -116,3 +116,34 @@ func TestGradeOutWithControlsRefused(t *testing.T) {
 		t.Errorf("%d entries in %s; want only the one made here", len(entries), parent)
 	}
 }
+
+// TestWrittenPathsWithControlsRefused: every flag that names a file or
+// directory locksim writes (-cast, -history, -notes, -export-dir,
+// -serve-dir) refuses a path holding a control character, a bidi
+// override or a byte that is not UTF-8, in one escaped line, exit 2,
+// and makes nothing (-history and -cast made the file, bytes and all).
+func TestWrittenPathsWithControlsRefused(t *testing.T) {
+	parent := t.TempDir()
+	for _, args := range [][]string{
+		{"-scene", "race", "-cast", filepath.Join(parent, "a\x1b[2J.cast")},
+		{"-scene", "race", "-history", filepath.Join(parent, "h\u202e.html")},
+		{"-scene", "race", "-notes", filepath.Join(parent, "n\a.txt")},
+		{"-scene", "race", "-export-dir", filepath.Join(parent, "e\xff")},
+		{"-serve", "127.0.0.1:0", "-serve-dir", filepath.Join(parent, "s\x1b]0;T\a")},
+	} {
+		run := runMain
+		if args[0] == "-serve" {
+			run = func(a ...string) (int, string, string) { return runRefused(t, a...) } // a server that starts fails, not hangs
+		}
+		code, stdout, errs := run(args...)
+		if code != 2 || stdout != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "the path holds control characters") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2 and the one line that refuses it", args, code, stdout, errs)
+		}
+		if o := obeyed(errs); o != "" {
+			t.Errorf("%q: stderr %q sends %q", args, errs, o)
+		}
+	}
+	if entries, _ := os.ReadDir(parent); len(entries) != 0 {
+		t.Errorf("%d entries in %s; want none", len(entries), parent)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"strconv"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -73,10 +74,16 @@ func (w *walk) length() int {
 // "3 of 10", "step 3 of 10".
 var stepCount = regexp.MustCompile(`(?:^|[^0-9/.])[0-9]+(?:/| of )([0-9]+)(?:[^0-9/.]|$)`)
 
-// tellsLength is the first count of n moves in text, "" for none.
+// tellsLength is the first count of n moves in text, "" for none. A count
+// of n holds "/n" or " of n": a text with neither (most screens) is
+// passed without running stepCount, a tenth of the disclosure walk.
 func tellsLength(text string, n int) string {
+	ns := strconv.Itoa(n)
+	if !strings.Contains(text, "/"+ns) && !strings.Contains(text, " of "+ns) {
+		return ""
+	}
 	for _, m := range stepCount.FindAllStringSubmatch(text, -1) {
-		if m[1] == strconv.Itoa(n) {
+		if m[1] == ns {
 			return m[0]
 		}
 	}

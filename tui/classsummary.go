@@ -24,7 +24,7 @@ func newSummaryPage(a *session, back Component) *standinPage {
 	return &standinPage{standin: standin{com: a.com, back: back, open: summaryKey}, scrolls: true, size: sessionSize(a.com),
 		body: func(w int) (string, []string) {
 			ss := a.students()
-			title := truncate(a.com.Styles.Title.Render("class "+a.cls.part.Code())+" · summary of "+students(len(ss)), w)
+			title := truncate(views.OneLine(a.com.Styles.Title, "class "+a.cls.part.Code())+" · summary of "+students(len(ss)), w)
 			return title, summaryLines(a, ss, w)
 		}}
 }
@@ -74,20 +74,20 @@ func summaryLines(a *session, ss []class.Member, w int) []string {
 	for i, r := range rs {
 		l := truncate(strings.TrimRight(cell(r.name, nameW)+" "+cell(r.done, 8)+" "+cell(r.right, 9)+" "+cell(r.notRun, 7)+" "+cell(r.time, 6)+" "+r.quiz, " "), w)
 		if i == 0 {
-			l = st.Dim.Render(l)
+			l = views.OneLine(st.Dim, l)
 		}
 		out = append(out, l)
 	}
 	if len(ss) == 0 {
-		out = append(out, st.Dim.Render("no student has joined"))
+		out = append(out, views.OneLine(st.Dim, "no student has joined"))
 	}
 	qs := class.AskedOf(ss)
 	out = append(out, views.Rule(st, "questions", w))
 	if len(qs) == 0 {
-		out = append(out, st.Dim.Render(truncate("no student has answered a question yet", w)))
+		out = append(out, views.OneLine(st.Dim, truncate("no student has answered a question yet", w)))
 	}
 	for _, q := range qs {
-		out = append(out, truncate(st.Bold.Render(q.Q.Label()), w))
+		out = append(out, truncate(views.OneLine(st.Bold, q.Q.Label()), w))
 		for _, l := range strings.Split(st.Wrap(q.Question, w, 3), "\n") {
 			if strings.TrimSpace(l) != "" {
 				out = append(out, l)

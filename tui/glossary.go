@@ -71,7 +71,7 @@ func (p *glossaryPage) SetSize(w, h int) {
 func (p *glossaryPage) text(w int) string {
 	st := p.com.Styles
 	if p.err != nil {
-		return st.Bad.Render("the glossary does not read: " + p.err.Error())
+		return views.OneLine(st.Bad, "the glossary does not read: "+p.err.Error())
 	}
 	at := glossaryAt{w, st.R, heldOf(p.terms)}
 	if t, ok := p.com.glossary[at]; ok {
@@ -103,7 +103,7 @@ func (p *glossaryPage) draw(st views.Styles, w int) string {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		b.WriteString(st.Bold.Render(t.Word) + "\n")
+		b.WriteString(views.OneLine(st.Bold, t.Word) + "\n")
 		for _, line := range strings.Split(views.Wrapped(t.Meaning, max(w-2, 1)), "\n") {
 			b.WriteString("  " + line + "\n")
 		}

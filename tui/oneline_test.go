@@ -34,7 +34,7 @@ func TestOneLineIsRender(t *testing.T) {
 		st := views.NewStyles(r, high)
 		v := reflect.ValueOf(st)
 		styles := []lipgloss.Style{st.Plain.Width(12), st.Bold.Padding(0, 1), st.Dim.Margin(1), st.Plain.Underline(true), st.Plain.Reverse(true),
-			st.Warn.MaxWidth(5), st.Plain.Inline(true)}
+			st.Warn.MaxWidth(5), st.Plain.Inline(true), st.Plain.Border(lipgloss.NormalBorder()), st.Bold.BorderTop(true), st.Plain.MarginBackground(lipgloss.Color("1"))}
 		for i := range v.NumField() {
 			if s, ok := v.Field(i).Interface().(lipgloss.Style); ok {
 				styles = append(styles, s)

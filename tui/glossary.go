@@ -62,8 +62,17 @@ func (p *glossaryPage) Init() tea.Cmd { return nil }
 // SetSize draws the terms again w columns wide, in the rows the rule and
 // the help line leave.
 func (p *glossaryPage) SetSize(w, h int) {
-	p.page = viewport.New(w, max(h-2, 1))
-	p.page.SetContent(p.text(w))
+	at := glossaryPageAt{p.text(w), w, max(h-2, 1)}
+	if page, ok := p.com.glossaryPages[at]; ok {
+		p.page = page // a copy: its scroll is this page's own
+		return
+	}
+	p.page = viewport.New(at.w, at.h)
+	p.page.SetContent(at.text)
+	if p.com.glossaryPages == nil || len(p.com.glossaryPages) >= 8 {
+		p.com.glossaryPages = map[glossaryPageAt]viewport.Model{}
+	}
+	p.com.glossaryPages[at] = p.page
 }
 
 // text is the terms, each bold on a line of its own and its meaning

@@ -395,7 +395,7 @@ func (p *rosterPage) View() string {
 	if m := &p.memo; m.shown == nil {
 		m.shown = make([]string, len(all))
 		for i, l := range all {
-			if plain := ansi.Strip(l); !strings.HasPrefix(plain, "──") && !strings.HasPrefix(plain, "? ") && !strings.HasPrefix(plain, rosterMatching) {
+			if plain := views.Strip(l); !strings.HasPrefix(plain, "──") && !strings.HasPrefix(plain, "? ") && !strings.HasPrefix(plain, rosterMatching) {
 				l = "  " + l
 			}
 			m.shown[i] = truncate(l, w)
@@ -403,7 +403,7 @@ func (p *rosterPage) View() string {
 	}
 	lines := slices.Clone(p.memo.shown)
 	if cur >= 0 {
-		lines[cur] = truncate(views.OneLine(st.Accent, "▸ "+ansi.Strip(all[cur])), w)
+		lines[cur] = truncate(views.OneLine(st.Accent, "▸ "+views.Strip(all[cur])), w)
 	}
 	return p.frame(truncate(title, w)+"\n"+truncate(say, w), lines, true, cur, w, h, p.keyMapAt(cs))
 }

@@ -2,12 +2,12 @@ package tui
 
 import (
 	"context"
+	"locksim/views"
 	"regexp"
 	"strconv"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // open starts a course with o at the walk's size.
@@ -38,7 +38,7 @@ func (w *walk) check(what, v string) {
 		}
 	}
 	if len(shown) > 0 {
-		w.t.Errorf("%s: %s shows what answers the question: %q\n%s", w.where, what, shown, ansi.Strip(v))
+		w.t.Errorf("%s: %s shows what answers the question: %q\n%s", w.where, what, shown, views.Strip(v))
 	}
 }
 
@@ -55,8 +55,8 @@ var logRow = regexp.MustCompile(`^\+\d+\.\d+s\s`)
 func (w *walk) checkLength(what, v string) {
 	w.t.Helper()
 	if n := w.length(); n > 0 {
-		if c := tellsLength(ansi.Strip(v), n); c != "" {
-			w.t.Errorf("%s: %s counts the story's %d moves while its question is open (%q): the count tells its stories apart\n%s", w.where, what, n, c, ansi.Strip(v))
+		if c := tellsLength(views.Strip(v), n); c != "" {
+			w.t.Errorf("%s: %s counts the story's %d moves while its question is open (%q): the count tells its stories apart\n%s", w.where, what, n, c, views.Strip(v))
 		}
 	}
 }

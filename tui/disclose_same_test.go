@@ -14,8 +14,7 @@ import (
 	"locksim/scenes"
 	"locksim/sim/simtest"
 	"locksim/transcript"
-
-	"github.com/charmbracelet/x/ansi"
+	"locksim/views"
 )
 
 // drawnAtQuestion is every page and form one story draws at its open
@@ -107,7 +106,7 @@ func drawAtQuestion(t *testing.T, sc *scenes.Scene, p scenes.Params) (drawnAtQue
 		setup.WriteString(e.Actor + " " + e.Cmd + " → " + e.Reply + " · " + e.Note + "\n")
 	}
 	d.setup = setup.String()
-	out := func(name, text string) { d.pages[name] = settingsOut(ansi.Strip(text), sc, p) }
+	out := func(name, text string) { d.pages[name] = settingsOut(views.Strip(text), sc, p) }
 	out("the learner's screen", a.View())
 	for i, page := range w.pages(a) {
 		out(fmt.Sprintf("the learner's page %d (walk.pages)", i), page)

@@ -10,7 +10,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 )
 
@@ -32,7 +31,7 @@ func TestGlossaryFromEveryPage(t *testing.T) {
 	if v := a.View(); !strings.Contains(v, terms[0].Word) || !strings.Contains(v, "glossary") || !strings.Contains(v, "g/esc back") {
 		t.Errorf("the glossary's first page:\n%s", v)
 	}
-	whole := strings.Join(strings.Fields(ansi.Strip(g.text(80))), " ")
+	whole := strings.Join(strings.Fields(views.Strip(g.text(80))), " ")
 	for _, term := range terms {
 		if !strings.Contains(whole, term.Word+" "+term.Meaning) {
 			t.Errorf("the glossary lacks %s: %s", term.Word, term.Meaning)
@@ -42,7 +41,7 @@ func TestGlossaryFromEveryPage(t *testing.T) {
 	if v := a.View(); !strings.Contains(v, terms[len(terms)-1].Word) {
 		t.Errorf("pgdn should scroll to the last term, %s:\n%s", terms[len(terms)-1].Word, v)
 	}
-	golden(t, "glossary-end-80x24", ansi.Strip(a.View()))
+	golden(t, "glossary-end-80x24", views.Strip(a.View()))
 	drive(t, a, keys("g")...)
 	if !a.onContents() {
 		t.Fatalf("g should close the glossary, back to the contents:\n%s", a.View())
@@ -80,9 +79,9 @@ func TestGlossaryFromEveryPage(t *testing.T) {
 		t.Fatalf("? then g should open the glossary:\n%s", b.View())
 	}
 	drive(t, b, tea.WindowSizeMsg{Width: 120, Height: 40})
-	golden(t, "glossary-120x40", ansi.Strip(b.View()))
+	golden(t, "glossary-120x40", views.Strip(b.View()))
 	drive(t, b, tea.WindowSizeMsg{Width: 80, Height: 24}, tea.KeyMsg{Type: tea.KeyHome})
-	golden(t, "glossary-80x24", ansi.Strip(b.View()))
+	golden(t, "glossary-80x24", views.Strip(b.View()))
 }
 
 // TestGlossaryDrawnWithTheSessionsStyles: the glossary's text, kept once

@@ -49,7 +49,7 @@ func keyLine(st views.Styles, k sim.KeyState, snap sim.Snapshot, w int) string {
 		}
 		// a value too long for the row gives up words from its middle: the
 		// key's name and its PTTL stay whole
-		if room := w - ansi.StringWidth(k.Name+" = "+"  "+ansi.Strip(ttl)); ansi.StringWidth(val) > room && room >= 12 {
+		if room := w - ansi.StringWidth(k.Name+" = "+"  "+views.Strip(ttl)); ansi.StringWidth(val) > room && room >= 12 {
 			val = views.CutMiddle(val, room)
 		}
 		s = views.OneLine(st.Bold, k.Name) + " = " + val + "  " + ttl

@@ -11,6 +11,7 @@ import (
 	"locksim/views"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 )
 
@@ -76,6 +77,25 @@ func TestJoinIsTheRegexp(t *testing.T) {
 	for _, s := range texts {
 		if got, w := views.Join(s), want(s); got != w {
 			t.Fatalf("Join(%q) = %q, the regexp gives %q", s, got, w)
+		}
+	}
+}
+
+// TestStripIsAnsiStrip: views.Strip is ansi.Strip, on strings drawn from
+// printable ASCII, newlines, tabs, controls, DEL, escape sequences, wide
+// and combining characters, a C1 control as UTF-8 and bytes that are no
+// UTF-8.
+func TestStripIsAnsiStrip(t *testing.T) {
+	alphabet := []string{"a", " ", "~", "\n", "\t", "\r", "\x00", "\x7f", "\x1b[1m", "\x1b[0m", "\x1b]8;;x\x07", "\x1b",
+		"é", "日", "e\u0301", "\u0085", "\xc2", "\x9b", "\xff", "─", "✓"}
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 3000 {
+		s := ""
+		for range r.IntN(9) {
+			s += alphabet[r.IntN(len(alphabet))]
+		}
+		if got, want := views.Strip(s), ansi.Strip(s); got != want {
+			t.Fatalf("Strip(%q) = %q, ansi.Strip gives %q", s, got, want)
 		}
 	}
 }

@@ -208,7 +208,7 @@ func (p *Player) draw() (string, frameLayout) {
 		}
 		if p.Stale || p.serverDown {
 			// the server did not answer: this is the last read, not now
-			line = views.OneLine(st.Dim, truncate(ansi.Strip(line), w-12)) + views.OneLine(st.Warn, " (last read)")
+			line = views.OneLine(st.Dim, truncate(views.Strip(line), w-12)) + views.OneLine(st.Warn, " (last read)")
 		}
 		top = append(top, line)
 	}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -101,5 +102,36 @@ func TestGlossaryDrawnWithTheSessionsStyles(t *testing.T) {
 	a.SetStyles(views.NewStyles(r, false))
 	if bold := g.text(80); !strings.Contains(bold, "\x1b[1m") {
 		t.Errorf("after SetStyles on a colour terminal the glossary's words should be bold:\n%q", bold[:min(len(bold), 200)])
+	}
+}
+
+// TestGlossarySizedAgain: the glossary open over the contents fills the
+// screen at each size it is given, taller and back, and opened again at
+// a size it was drawn at before it is at its top (its pages are kept by
+// text and size, glossaryPages).
+func TestGlossarySizedAgain(t *testing.T) {
+	a, _ := openCourse(t, Options{Seed: 1, NoQuiz: true}, "g")
+	rows := func(when string, want int) {
+		t.Helper()
+		if _, ok := a.pages.top().(*glossaryPage); !ok {
+			t.Fatalf("%s: the glossary is not open:\n%s", when, a.View())
+		}
+		if got := strings.Count(a.View(), "\n") + 1; got != want {
+			t.Errorf("%s: the glossary is %d rows, want %d:\n%s", when, got, want, a.View())
+		}
+	}
+	rows("opened at 80x24", 24)
+	first := a.View()
+	drive(t, a, keys("[pgdown]")...)
+	for _, h := range []int{30, 24, 40} {
+		drive(t, a, tea.WindowSizeMsg{Width: 80, Height: h})
+		rows(fmt.Sprintf("sized to 80x%d", h), h)
+	}
+	drive(t, a, tea.WindowSizeMsg{Width: 80, Height: 24})
+	drive(t, a, keys("g")...)
+	drive(t, a, keys("g")...)
+	rows("opened again at 80x24", 24)
+	if v := a.View(); v != first {
+		t.Errorf("opened again at 80x24, the glossary is not at its top:\n%s\nwant\n%s", v, first)
 	}
 }

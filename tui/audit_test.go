@@ -15,7 +15,6 @@ import (
 	"locksim/views"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // auditPage is one page drawn at 80x24 for the audit: where it is and
@@ -36,7 +35,7 @@ func auditStory(t *testing.T, id string, p scenes.Params, more bool) []auditPage
 	}
 	var out []auditPage
 	add := func(where string) {
-		out = append(out, auditPage{name + ", " + where, ansi.Strip(a.View())})
+		out = append(out, auditPage{name + ", " + where, views.Strip(a.View())})
 	}
 	add("start")
 	for i := 0; i < 300 && !a.storyOver(); i++ {
@@ -103,10 +102,10 @@ func auditLab(t *testing.T) []auditPage {
 	// held back until each break's question is answered, below
 	a := openLab(t, Options{Seed: 1, NoQuiz: true, Lab: labDir(t)}, 80, 24, "")
 	var out []auditPage
-	add := func(where string) { out = append(out, auditPage{"lab, " + where, ansi.Strip(a.View())}) }
+	add := func(where string) { out = append(out, auditPage{"lab, " + where, views.Strip(a.View())}) }
 	add("levels")
 	held := openLab(t, Options{Seed: 1, Lab: labDir(t)}, 80, 24, "[ctrl+r]")
-	out = append(out, auditPage{"lab, own lock, result held back", ansi.Strip(held.View())})
+	out = append(out, auditPage{"lab, own lock, result held back", views.Strip(held.View())})
 	drive(t, a, labPresses("[ctrl+r]")...)
 	for i := 0; i < 20; i++ {
 		add(fmt.Sprintf("own lock, result, scrolled %d", i))
@@ -121,12 +120,12 @@ func auditLab(t *testing.T) []auditPage {
 	for i, lv := range labLevels() {
 		b := openLab(t, Options{Seed: 1}, 80, 24, strings.Repeat("[down]", i)+"[enter]")
 		where := lv.ID()
-		out = append(out, auditPage{"lab, " + where, ansi.Strip(b.View())})
+		out = append(out, auditPage{"lab, " + where, views.Strip(b.View())})
 		if lv.Break() {
 			continue
 		}
 		drive(t, b, labPresses("[ctrl+x][ctrl+x][ctrl+x][ctrl+r]")...)
-		v := ansi.Strip(b.View())
+		v := views.Strip(b.View())
 		if !strings.Contains(v, "hint 1 of 3") || b.labPage().report == nil {
 			t.Errorf("%s: the page should show its hints and a result:\n%s", where, v)
 		}
@@ -143,11 +142,11 @@ func auditCourse(t *testing.T) []auditPage {
 	a, _ := openCourse(t, Options{Seed: 1}, "")
 	var out []auditPage
 	add := func(where string) {
-		out = append(out, auditPage{where, ansi.Strip(a.View())})
+		out = append(out, auditPage{where, views.Strip(a.View())})
 	}
 	seen := map[string]bool{}
 	for i := 0; i < 10; i++ {
-		v := ansi.Strip(a.View())
+		v := views.Strip(a.View())
 		if seen[v] {
 			break
 		}
@@ -177,14 +176,14 @@ func auditCourse(t *testing.T) []auditPage {
 		}
 	}
 	tr.SetSize(80, 24)
-	out = append(out, auditPage{"the trials", ansi.Strip(trialsPage{tr}.View())})
+	out = append(out, auditPage{"the trials", views.Strip(trialsPage{tr}.View())})
 	tr.anomalies = true
-	out = append(out, auditPage{"the trials, anomalies", ansi.Strip(trialsPage{tr}.View())})
+	out = append(out, auditPage{"the trials, anomalies", views.Strip(trialsPage{tr}.View())})
 	code := play.Position{Version: play.PositionVersion, Scene: "crash-gap", Seed: 9}
 	v, _ := openCourse(t, Options{Seed: 1, Position: &code, Visit: true}, "")
-	out = append(out, auditPage{"a visit to crash-gap", ansi.Strip(v.View())})
+	out = append(out, auditPage{"a visit to crash-gap", views.Strip(v.View())})
 	drive(t, v, keys("n")...)
-	out = append(out, auditPage{"a visit to crash-gap, step 1", ansi.Strip(v.View())})
+	out = append(out, auditPage{"a visit to crash-gap, step 1", views.Strip(v.View())})
 	return out
 }
 

@@ -9,7 +9,6 @@ import (
 
 	"github.com/alicebob/miniredis/v2/server"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 
 	checker "locksim/check"
 	"locksim/content"
@@ -79,7 +78,7 @@ func playCaused(t *testing.T, b *sim.Backend, at int, helper *sim.Move, to int) 
 	c.history = historyOf(c.snap, c.led, "")
 	st := views.NewStyles(lipgloss.NewRenderer(io.Discard), false)
 	rows := append(views.Tracks(st, c.history, 120, 0).Rows, legend(st, c.history, 120)...)
-	c.page = ansi.Strip(strings.Join(rows, "\n"))
+	c.page = views.Strip(strings.Join(rows, "\n"))
 	c.report = checker.Check(checker.FromSnapshot(c.snap), checker.DefaultTimeout)
 	return c
 }
@@ -459,7 +458,7 @@ func playRedlock(t *testing.T, story, upTo string) caused {
 	c.history = historyOf(c.snap, c.led, "")
 	st := views.NewStyles(lipgloss.NewRenderer(io.Discard), false)
 	rows := append(views.Tracks(st, c.history, 120, 0).Rows, legend(st, c.history, 120)...)
-	c.page = ansi.Strip(strings.Join(rows, "\n"))
+	c.page = views.Strip(strings.Join(rows, "\n"))
 	c.report = checker.Check(checker.FromSnapshot(c.snap), checker.DefaultTimeout)
 	return c
 }

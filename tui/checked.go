@@ -37,7 +37,7 @@ func (p *Player) checkedPage(st views.Styles, w, rows int) string {
 	leg := legend(st, h, w)
 	var hint []string
 	if drawn.Before > 0 || drawn.After > 0 {
-		hint = []string{st.Dim.Render(truncate(fmt.Sprintf("%d instants earlier: [ · %d later: ]", drawn.Before, drawn.After), w))}
+		hint = []string{views.OneLine(st.Dim, truncate(fmt.Sprintf("%d instants earlier: [ · %d later: ]", drawn.Before, drawn.After), w))}
 	}
 	// what a short screen gives up first: the blank rows, then the legend's
 	// rows but its first, then the tracks' last rows
@@ -92,9 +92,9 @@ func (p *Player) scrollHistory(st views.Styles, w, d int) {
 func findingRows(st views.Styles, v checked, w int) []string {
 	var parts []string
 	for _, m := range v.models {
-		parts = append(parts, st.Bold.Render(m.name+": ")+renderTone(st, m.tone, m.says))
+		parts = append(parts, views.OneLine(st.Bold, m.name+": ")+renderTone(st, m.tone, m.says))
 	}
-	line := strings.Join(parts, st.Dim.Render(" · "))
+	line := strings.Join(parts, views.OneLine(st.Dim, " · "))
 	if ansi.StringWidth(line) <= w {
 		return []string{line}
 	}

@@ -8,8 +8,7 @@ import (
 	"locksim/class"
 	"locksim/content"
 	"locksim/scenes"
-
-	"github.com/charmbracelet/x/ansi"
+	"locksim/views"
 )
 
 // TestClassViewLongestChoiceWhole: at 80x24, with every way in on the
@@ -52,7 +51,7 @@ func TestClassViewLongestChoiceWhole(t *testing.T) {
 	whole := func(when, v string) {
 		t.Helper()
 		wholeAt80(t, "the class view "+when, v)
-		plain := ansi.Strip(v)
+		plain := views.Strip(v)
 		for i, c := range choices {
 			if !strings.Contains(plain, itoa(int64(i+1))+" "+c) {
 				t.Errorf("%s the class view does not show choice %d whole (%q):\n%s", when, i+1, c, v)
@@ -72,7 +71,7 @@ func TestClassViewLongestChoiceWhole(t *testing.T) {
 	drive(t, teacher.a, keys("l")...)
 	v := teacher.a.View()
 	whole("after the move", v)
-	if !strings.Contains(ansi.Strip(v), "their own runs answered (1 of 1 have run it):") || !strings.Contains(v, "1 (100.0%)") {
+	if !strings.Contains(views.Strip(v), "their own runs answered (1 of 1 have run it):") || !strings.Contains(v, "1 (100.0%)") {
 		t.Errorf("after the move the class view should count the predictions and what the run answered:\n%s", v)
 	}
 }

@@ -9,8 +9,7 @@ import (
 	"testing"
 
 	"locksim/class"
-
-	"github.com/charmbracelet/x/ansi"
+	"locksim/views"
 )
 
 // TestClassroomGuideJoinNotes: docs/classroom.md's step 7 (students
@@ -44,7 +43,7 @@ func TestClassroomGuideJoinNotes(t *testing.T) {
 	drive(t, teacher.a, keys("F")...)
 	ann := joinAs(t, hub, info.Code, class.Student, "k-ann", "ann", Options{Seed: 2}, 80, 24)
 	hear(t, ann, "the ask to follow", func(e class.Event) bool { return e.Kind == class.KindLead && e.Lead.Follow })
-	if v := rowsJoined(ansi.Strip(ann.a.View())); !strings.Contains(v, asked) {
+	if v := rowsJoined(views.Strip(ann.a.View())); !strings.Contains(v, asked) {
 		t.Errorf("docs/classroom.md quotes %q for a student who joins a class asked to follow; the screen shows:\n%s", asked, ann.a.View())
 	}
 }

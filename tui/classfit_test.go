@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"locksim/class"
+	"locksim/views"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -15,7 +16,7 @@ import (
 // row (the help line, or the class's line in its place) cut with "…".
 func wholeAt80(t *testing.T, what, v string) {
 	t.Helper()
-	rows := strings.Split(ansi.Strip(v), "\n")
+	rows := strings.Split(views.Strip(v), "\n")
 	for _, l := range rows {
 		if ansi.StringWidth(l) > 80 {
 			t.Errorf("%s: a row wider than 80 columns: %q", what, l)
@@ -80,7 +81,7 @@ func TestClassViewReadsWholeAt80x24(t *testing.T) {
 			t.Fatalf("a held student's step moved the story to %d", s.a.pl.Snap.Pos)
 		}
 		wholeAt80(t, "a held student's refused key", v)
-		rows := strings.Split(ansi.Strip(v), "\n")
+		rows := strings.Split(views.Strip(v), "\n")
 		if !strings.Contains(rows[len(rows)-1], "the class is held: you stay on the instructor's place") {
 			t.Errorf("a held student's refused key is not told in the class's line:\n%s", v)
 		}
@@ -89,7 +90,7 @@ func TestClassViewReadsWholeAt80x24(t *testing.T) {
 		}
 		drive(t, s.a, keys("?")...)
 		drive(t, s.a, keys("?")...)
-		if rows := strings.Split(ansi.Strip(s.a.View()), "\n"); strings.Contains(rows[len(rows)-1], "you stay") {
+		if rows := strings.Split(views.Strip(s.a.View()), "\n"); strings.Contains(rows[len(rows)-1], "you stay") {
 			t.Errorf("the refused key's note outlasts the next key:\n%s", s.a.View())
 		}
 		if v := s.a.View(); strings.Contains(v, "/p/") {
@@ -103,7 +104,7 @@ func TestClassViewReadsWholeAt80x24(t *testing.T) {
 	drive(t, ann.a, keys("??")...) // the release's note goes with a key
 	drive(t, teacher.a, keys("lHl")...)
 	hear(t, ann, "the hold again", func(e class.Event) bool { return e.Kind == class.KindLead && e.Lead.Hold })
-	if v := ann.a.View(); !strings.Contains(v, "verdict ") || !strings.Contains(ansi.Strip(v), "the class is held: following the instructor") {
+	if v := ann.a.View(); !strings.Contains(v, "verdict ") || !strings.Contains(views.Strip(v), "the class is held: following the instructor") {
 		t.Errorf("the hold that came took the verdict's place, or is not said:\n%s", v)
 	}
 	for _, id := range []string{"k-ann", "k-bob"} {
@@ -114,7 +115,7 @@ func TestClassViewReadsWholeAt80x24(t *testing.T) {
 	drive(t, teacher.a, keys("l")...)
 	v := teacher.a.View()
 	wholeAt80(t, "the class view", v)
-	plain := ansi.Strip(v)
+	plain := views.Strip(v)
 	if !strings.Contains(plain, "projector tab: "+projector) {
 		t.Errorf("the class view does not show the projector link whole:\n%s", v)
 	}
@@ -147,7 +148,7 @@ func TestClassViewReadsWholeAt80x24(t *testing.T) {
 	drive(t, teacher.a, keys("[enter]l")...)
 	v = teacher.a.View()
 	wholeAt80(t, "the class view over a student's run", v)
-	rows := strings.Split(ansi.Strip(v), "\n")
+	rows := strings.Split(views.Strip(v), "\n")
 	if last := rows[len(rows)-1]; !strings.HasPrefix(last, "esc your own place") || !strings.Contains(last, "q quit") {
 		t.Errorf("the class view over a student's run does not say esc and q:\n%s", v)
 	}

@@ -20,7 +20,7 @@ func newClassKeysPage(a *session, back Component) *standinPage {
 			st := a.com.Styles
 			var lines []string
 			for _, kl := range classKeyLines() {
-				lines = append(lines, truncate(st.Bold.Render(fmt.Sprintf("%-7s", kl[0]))+" "+kl[1], w))
+				lines = append(lines, truncate(views.OneLine(st.Bold, fmt.Sprintf("%-7s", kl[0]))+" "+kl[1], w))
 			}
 			lines = append(lines, "", truncate("The scene's own keys are on its ? page, from the scene (l).", w))
 			return views.Rule(st, "class view keys", w), lines

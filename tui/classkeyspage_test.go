@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"locksim/class"
+	"locksim/views"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -64,7 +65,7 @@ func TestClassViewKeysPage(t *testing.T) {
 		}
 		for _, want := range []string{"↑ ↓", "[ ]", "enter", "W ", "P ", "R ", "F ", "H ", "S ", "m ", "I ", "→ ←", "l ", "? ", "q "} {
 			found := false
-			for _, l := range strings.Split(ansi.Strip(v), "\n") {
+			for _, l := range strings.Split(views.Strip(v), "\n") {
 				if strings.HasPrefix(strings.TrimSpace(l), want) && len(strings.TrimSpace(l)) > len(want)+5 {
 					found = true
 				}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"locksim/class"
+	"locksim/views"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -25,12 +26,12 @@ func TestSceneKeysPageClassKeysWhole(t *testing.T) {
 	}
 	check := func(who, scene, v string, wants ...string) {
 		t.Helper()
-		rows := strings.Split(ansi.Strip(v), "\n")
+		rows := strings.Split(views.Strip(v), "\n")
 		if len(rows) > 24 {
 			t.Errorf("%s, %s: the keys page is %d rows", who, scene, len(rows))
 		}
 		for _, want := range wants {
-			if !strings.Contains(ansi.Strip(v), want) {
+			if !strings.Contains(views.Strip(v), want) {
 				t.Errorf("%s, %s: the keys page does not say %q whole:\n%s", who, scene, want, v)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 
 	"locksim/class"
 	"locksim/play"
+	"locksim/views"
 )
 
 // students are the class's students, as the class view lists them.
@@ -29,37 +30,37 @@ func (a *session) classLine() string {
 	code, role := p.Code(), p.Role()
 	switch {
 	case p.OutOfTouch() && role == class.Projector:
-		return st.Warn.Render("class "+code+" · projector: the class is out of touch") + st.Dim.Render(" · q leaves")
+		return views.OneLine(st.Warn, "class "+code+" · projector: the class is out of touch") + views.OneLine(st.Dim, " · q leaves")
 	case p.OutOfTouch() && role == class.Instructor:
 		// the whole sentence fits 80 columns: it stays until the store
 		// answers, over the step it keeps
-		return st.Warn.Render(class.OutNote)
+		return views.OneLine(st.Warn, class.OutNote)
 	case p.OutOfTouch():
-		return st.Warn.Render(class.OutStudentNote)
+		return views.OneLine(st.Warn, class.OutStudentNote)
 	case role == class.Projector:
-		return st.Dim.Render("class " + code + " · projector: following the instructor · q leaves")
+		return views.OneLine(st.Dim, "class "+code+" · projector: following the instructor · q leaves")
 	case role == class.Instructor && p.Holding():
-		return st.Accent.Render("class "+code+" · the class is held") + st.Dim.Render(" · l the class, H there releases it")
+		return views.OneLine(st.Accent, "class "+code+" · the class is held") + views.OneLine(st.Dim, " · l the class, H there releases it")
 	case role == class.Instructor && p.Asked():
-		return st.Accent.Render("class "+code+" · the class is asked to follow") + st.Dim.Render(" · F stops · l the class")
+		return views.OneLine(st.Accent, "class "+code+" · the class is asked to follow") + views.OneLine(st.Dim, " · F stops · l the class")
 	case p.Held() && p.Refused() && a.pl.Asking:
-		return st.Warn.Render("the class is held: you stay on the instructor's place") + st.Dim.Render(" · 1-"+itoa(int64(len(a.pl.Choices())))+" predict")
+		return views.OneLine(st.Warn, "the class is held: you stay on the instructor's place") + views.OneLine(st.Dim, " · 1-"+itoa(int64(len(a.pl.Choices())))+" predict")
 	case p.Held() && p.Refused():
-		return st.Warn.Render("the class is held: you stay on the instructor's place until they release it")
+		return views.OneLine(st.Warn, "the class is held: you stay on the instructor's place until they release it")
 	case p.Held() && a.pl.Asking:
-		return st.Accent.Render("the class is held: following the instructor") + st.Dim.Render(" · 1-"+itoa(int64(len(a.pl.Choices())))+" your prediction")
+		return views.OneLine(st.Accent, "the class is held: following the instructor") + views.OneLine(st.Dim, " · 1-"+itoa(int64(len(a.pl.Choices())))+" your prediction")
 	case p.Held():
 		// 80 columns hold it whole: until-they-release is the refused
 		// key's note
-		return st.Accent.Render("the class is held: following the instructor") + st.Dim.Render(" · ? keys · q quit")
+		return views.OneLine(st.Accent, "the class is held: following the instructor") + views.OneLine(st.Dim, " · ? keys · q quit")
 	case role == class.Student && p.Following() && a.pl.Asking:
-		return st.Accent.Render("following the instructor") + st.Dim.Render(" · 1-"+itoa(int64(len(a.pl.Choices())))+" your prediction · F leaves follow mode")
+		return views.OneLine(st.Accent, "following the instructor") + views.OneLine(st.Dim, " · 1-"+itoa(int64(len(a.pl.Choices())))+" your prediction · F leaves follow mode")
 	case role == class.Student && p.Following():
-		return st.Accent.Render("following the instructor") + st.Dim.Render(" · F leaves follow mode · ? keys · q quit")
+		return views.OneLine(st.Accent, "following the instructor") + views.OneLine(st.Dim, " · F leaves follow mode · ? keys · q quit")
 	case role == class.Student && p.Holding() && !p.Following():
-		return st.Accent.Render("the instructor holds the class") + st.Dim.Render(" · F follows")
+		return views.OneLine(st.Accent, "the instructor holds the class") + views.OneLine(st.Dim, " · F follows")
 	case role == class.Student && p.Asked():
-		return st.Accent.Render("the instructor asks the class to follow") + st.Dim.Render(" · F follows")
+		return views.OneLine(st.Accent, "the instructor asks the class to follow") + views.OneLine(st.Dim, " · F follows")
 	}
 	return ""
 }
@@ -96,7 +97,7 @@ func (a *session) visitLine() string {
 	if w := a.com.Width; w > 0 && ansi.StringWidth(what+ask(predict)+back+more) > w {
 		back, predict = " · esc back to your place", " predict" // 80 columns hold the short words whole
 	}
-	return st.Accent.Render(what+ask(predict)) + st.Dim.Render(back+more)
+	return views.OneLine(st.Accent, what+ask(predict)) + views.OneLine(st.Dim, back+more)
 }
 
 // sameSettings compares two settings, a setting left out being its first

@@ -18,7 +18,7 @@ func newPollPage(d *Desk, back Component) *standinPage {
 	return &standinPage{standin: standin{com: d.com, back: back, open: pollKey}, scrolls: true,
 		size: func() (int, int) { return d.w, d.h },
 		body: func(w int) (string, []string) {
-			return truncate(d.com.Styles.Title.Render("class "+d.code)+" · the poll whole", w), d.pollLines()
+			return truncate(views.OneLine(d.com.Styles.Title, "class "+d.code)+" · the poll whole", w), d.pollLines()
 		}}
 }
 

@@ -54,10 +54,10 @@ func (d *Desk) enrolLines() []string {
 		out = append(out, nameList(fmt.Sprintf("? no row (%d): ", len(unmatched)), unmatched, " · ↑↓ pick one, m matches", w))
 	}
 	if len(missing) > 0 {
-		out = append(out, st.Dim.Render(nameList(fmt.Sprintf("not joined (%d): ", len(missing)), missing, "", w)))
+		out = append(out, views.OneLine(st.Dim, nameList(fmt.Sprintf("not joined (%d): ", len(missing)), missing, "", w)))
 	}
 	if len(out) == 0 {
-		out = append(out, st.Dim.Render(truncate("every roster row has joined, and every student has a row", w)))
+		out = append(out, views.OneLine(st.Dim, truncate("every roster row has joined, and every student has a row", w)))
 	}
 	return out
 }
@@ -307,7 +307,7 @@ func (p *rosterPage) drawLines(e class.Enrolment) ([]string, []choice) {
 	var cs []choice
 	out = append(out, views.Rule(st, fmt.Sprintf("students with no row (%d)", len(e.Unmatched)), w))
 	if len(e.Unmatched) == 0 {
-		out = append(out, st.Dim.Render("none: every student is tied to a row"))
+		out = append(out, views.OneLine(st.Dim, "none: every student is tied to a row"))
 	}
 	for _, m := range e.Unmatched {
 		if p.id != "" {
@@ -320,7 +320,7 @@ func (p *rosterPage) drawLines(e class.Enrolment) ([]string, []choice) {
 		if m.ID == p.id {
 			mark, to = rosterMatching, " · to match"
 		}
-		out = append(out, truncate(mark+m.Name+st.Dim.Render(" · "+idOf(m.ID)+to), w))
+		out = append(out, truncate(mark+m.Name+views.OneLine(st.Dim, " · "+idOf(m.ID)+to), w))
 	}
 	if how := e.How[p.id]; p.id != "" && (how == class.TieHand || how == class.TieName) {
 		// a name's tie is undone too: the name may be a classmate's
@@ -332,7 +332,7 @@ func (p *rosterPage) drawLines(e class.Enrolment) ([]string, []choice) {
 		r := e.Rows[i]
 		s := fmt.Sprintf("line %-3d %s", r.Line, r.Name)
 		if r.Label != "" {
-			s += st.Dim.Render(" · " + r.Label)
+			s += views.OneLine(st.Dim, " · "+r.Label)
 		}
 		var tied []string
 		for _, m := range e.ByRow[i] {
@@ -367,21 +367,21 @@ func (p *rosterPage) View() string {
 	a := p.a
 	st, w, h := a.com.Styles, a.com.Width, a.com.Height
 	e, _ := a.cls.part.Enrolment()
-	title := st.Title.Render("class "+a.cls.part.Code()) + fmt.Sprintf(" · school roster: %d rows, %d not joined", len(e.Rows), len(e.Missing))
+	title := views.OneLine(st.Title, "class "+a.cls.part.Code()) + fmt.Sprintf(" · school roster: %d rows, %d not joined", len(e.Rows), len(e.Missing))
 	var say string
 	all, cs := p.lines()
 	c, _ := choiceAt(cs, p.cur)
 	switch {
 	case p.id != "" && c.who == p.id:
-		say = st.Accent.Render("▸ is " + p.name + ", the student to match: ↓ to their row, then enter")
+		say = views.OneLine(st.Accent, "▸ is "+p.name+", the student to match: ↓ to their row, then enter")
 	case p.id != "" && c.who != "":
-		say = st.Accent.Render("enter: pick " + c.name + " to match, not " + p.name)
+		say = views.OneLine(st.Accent, "enter: pick "+c.name+" to match, not "+p.name)
 	case p.id != "":
-		say = st.Accent.Render("match " + p.name + " to the row under ▸: enter")
+		say = views.OneLine(st.Accent, "match "+p.name+" to the row under ▸: enter")
 	case p.why != "":
-		say = st.Dim.Render(p.name + ": " + p.why)
+		say = views.OneLine(st.Dim, p.name+": "+p.why)
 	default:
-		say = st.Dim.Render("pick a student in the class view, then m, to match them")
+		say = views.OneLine(st.Dim, "pick a student in the class view, then m, to match them")
 	}
 	cur := -1
 	if p.id != "" && len(cs) > 0 {
@@ -392,7 +392,7 @@ func (p *rosterPage) View() string {
 	if m := &p.memo; m.shown == nil {
 		m.shown = make([]string, len(all))
 		for i, l := range all {
-			if plain := ansi.Strip(l); !strings.HasPrefix(plain, "──") && !strings.HasPrefix(plain, "? ") && !strings.HasPrefix(plain, rosterMatching) {
+			if plain := views.Strip(l); !strings.HasPrefix(plain, "──") && !strings.HasPrefix(plain, "? ") && !strings.HasPrefix(plain, rosterMatching) {
 				l = "  " + l
 			}
 			m.shown[i] = truncate(l, w)
@@ -400,7 +400,7 @@ func (p *rosterPage) View() string {
 	}
 	lines := slices.Clone(p.memo.shown)
 	if cur >= 0 {
-		lines[cur] = truncate(st.Accent.Render("▸ "+ansi.Strip(all[cur])), w)
+		lines[cur] = truncate(views.OneLine(st.Accent, "▸ "+views.Strip(all[cur])), w)
 	}
 	return p.frame(truncate(title, w)+"\n"+truncate(say, w), lines, true, cur, w, h, p.keyMapAt(cs))
 }

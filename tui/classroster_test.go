@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"locksim/class"
+	"locksim/views"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -83,7 +84,7 @@ func TestClassViewSchoolRoster(t *testing.T) {
 	drive(t, teacher.a, keys("l")...)
 	v := teacher.a.View()
 	wholeAt80(t, "the class view", v)
-	plain := ansi.Strip(v)
+	plain := views.Strip(v)
 	if rows := strings.Split(plain, "\n"); len(rows) != 24 {
 		t.Errorf("the class view is %d rows, want 24:\n%s", len(rows), v)
 	}
@@ -112,7 +113,7 @@ func TestClassViewSchoolRoster(t *testing.T) {
 	pickName("josé martínez")
 	drive(t, teacher.a, keys("m")...)
 	v = teacher.a.View()
-	if !strings.Contains(ansi.Strip(v), "▸ no row: josé martínez matches no roster row") || !strings.Contains(v, "enter match") {
+	if !strings.Contains(views.Strip(v), "▸ no row: josé martínez matches no roster row") || !strings.Contains(v, "enter match") {
 		t.Errorf("the school roster does not offer to untie a student tied by name:\n%s", v)
 	}
 	drive(t, teacher.a, keys("[esc]")...)
@@ -125,12 +126,12 @@ func TestClassViewSchoolRoster(t *testing.T) {
 	v = teacher.a.View()
 	wholeAt80(t, "the school roster", v)
 	golden(t, "class-school-roster-match-80x24", strings.ReplaceAll(v, code, "CODE"))
-	if !strings.Contains(ansi.Strip(v), "▸ line 6   Sam Lee · slee2 · S-5 · B") {
+	if !strings.Contains(views.Strip(v), "▸ line 6   Sam Lee · slee2 · S-5 · B") {
 		t.Fatalf("the cursor is not on the second Sam Lee:\n%s", v)
 	}
 	drive(t, teacher.a, keys("[enter]")...)
 	v = teacher.a.View()
-	plain = ansi.Strip(v)
+	plain = views.Strip(v)
 	for _, want := range []string{"S. Lee is roster line 6 (Sam Lee) in the class's grades", "roster · 2 not joined · 1 with no row",
 		"? no row (1): Mallory", "not joined (2): Alan Turing, Sam Lee"} {
 		if !strings.Contains(plain, want) {
@@ -162,11 +163,11 @@ func TestClassViewSchoolRoster(t *testing.T) {
 	// the match undone from the same page
 	pickName("S. Lee")
 	drive(t, teacher.a, keys("m")...)
-	if v := ansi.Strip(teacher.a.View()); !strings.Contains(v, "▸ no row: S. Lee matches no roster row") {
+	if v := views.Strip(teacher.a.View()); !strings.Contains(v, "▸ no row: S. Lee matches no roster row") {
 		t.Errorf("the school roster does not offer to undo the match first:\n%s", v)
 	}
 	drive(t, teacher.a, keys("[enter]")...)
-	if v := ansi.Strip(teacher.a.View()); !strings.Contains(v, "S. Lee matches no roster row again") || !strings.Contains(v, "? no row (2)") {
+	if v := views.Strip(teacher.a.View()); !strings.Contains(v, "S. Lee matches no roster row again") || !strings.Contains(v, "? no row (2)") {
 		t.Errorf("the undo is not on the class view:\n%s", v)
 	}
 	hear(t, second, "the undo", func(e class.Event) bool {
@@ -191,13 +192,13 @@ func TestSchoolRosterScrolls(t *testing.T) {
 	t.Parallel()
 	_, _, teacher := schoolRoom(t, 60, nil, "gc-pause", 80, 24)
 	drive(t, teacher.a, keys("l")...)
-	v := ansi.Strip(teacher.a.View())
+	v := views.Strip(teacher.a.View())
 	wholeAt80(t, "the class view", teacher.a.View())
 	if !strings.Contains(v, "roster · 60 not joined · 0 with no row") || !strings.Contains(v, "not joined (60): Student 01, Student 02") || !strings.Contains(v, " more") {
 		t.Errorf("the class view does not say how many have not joined:\n%s", v)
 	}
 	drive(t, teacher.a, keys("m")...)
-	v = ansi.Strip(teacher.a.View())
+	v = views.Strip(teacher.a.View())
 	if !strings.Contains(v, "Student 01") || strings.Contains(v, "Student 60") || !strings.Contains(v, "more lines below") {
 		t.Errorf("the school roster's page does not start at the top:\n%s", v)
 	}
@@ -206,7 +207,7 @@ func TestSchoolRosterScrolls(t *testing.T) {
 	}
 	v = teacher.a.View()
 	wholeAt80(t, "the school roster, scrolled", v)
-	if plain := ansi.Strip(v); !strings.Contains(plain, "Student 60") || !strings.Contains(plain, "above") {
+	if plain := views.Strip(v); !strings.Contains(plain, "Student 60") || !strings.Contains(plain, "above") {
 		t.Errorf("] does not scroll to the last row:\n%s", v)
 	}
 	if rows := strings.Split(v, "\n"); len(rows) != 24 {
@@ -236,7 +237,7 @@ func TestSchoolRosterFits(t *testing.T) {
 			}
 			for _, r := range rows {
 				if ansi.StringWidth(r) > size[0] {
-					t.Errorf("%s at %dx%d: a row of %d columns: %q", page, size[0], size[1], ansi.StringWidth(r), ansi.Strip(r))
+					t.Errorf("%s at %dx%d: a row of %d columns: %q", page, size[0], size[1], ansi.StringWidth(r), views.Strip(r))
 				}
 			}
 			if page == "l" && size[1] >= 24 && !strings.Contains(v, "What does B get?") {
@@ -290,7 +291,7 @@ func TestClassRosterMovesANameTie(t *testing.T) {
 	cursorTo := func(line string) {
 		t.Helper()
 		for range 12 {
-			if strings.Contains(ansi.Strip(teacher.a.View()), "▸ "+line) {
+			if strings.Contains(views.Strip(teacher.a.View()), "▸ "+line) {
 				return
 			}
 			drive(t, teacher.a, tea.KeyMsg{Type: tea.KeyDown})
@@ -309,7 +310,7 @@ func TestClassRosterMovesANameTie(t *testing.T) {
 	// Ada's key ties her: m says so, and offers nothing
 	pick("k-ada")
 	drive(t, teacher.a, keys("m")...)
-	if v := ansi.Strip(teacher.a.View()); !strings.Contains(v, "names their SSH key: nothing to match") || strings.Contains(v, "enter match") {
+	if v := views.Strip(teacher.a.View()); !strings.Contains(v, "names their SSH key: nothing to match") || strings.Contains(v, "enter match") {
 		t.Errorf("the school roster offers to move a student tied by key:\n%s", v)
 	}
 	drive(t, teacher.a, keys("[esc]")...)
@@ -317,14 +318,14 @@ func TestClassRosterMovesANameTie(t *testing.T) {
 	// the impostor, to no row: the first choice
 	pick("web-imp")
 	drive(t, teacher.a, keys("m")...)
-	v := ansi.Strip(teacher.a.View())
+	v := views.Strip(teacher.a.View())
 	for _, want := range []string{"▸ no row: José Martínez matches no roster row", "line 3   José Martínez · jmartinez · S-2 · A · José Martínez (name)"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("the school roster has no %q:\n%s", want, v)
 		}
 	}
 	drive(t, teacher.a, keys("[enter]")...)
-	v = ansi.Strip(teacher.a.View())
+	v = views.Strip(teacher.a.View())
 	for _, want := range []string{"José Martínez matches no roster row, not line 3 (José Martínez) by name",
 		"roster · 4 not joined · 1 with no row", "? no row (1): José Martínez"} {
 		if !strings.Contains(v, want) {
@@ -347,7 +348,7 @@ func TestClassRosterMovesANameTie(t *testing.T) {
 	drive(t, teacher.a, keys("m")...)
 	cursorTo("line 4   Alan Turing")
 	drive(t, teacher.a, keys("[enter]")...)
-	if v := ansi.Strip(teacher.a.View()); !strings.Contains(v, "José Martínez is roster line 4 (Alan Turing) in the class's grades") || !strings.Contains(v, "roster · 2 not joined · 0 with no row") {
+	if v := views.Strip(teacher.a.View()); !strings.Contains(v, "José Martínez is roster line 4 (Alan Turing) in the class's grades") || !strings.Contains(v, "roster · 2 not joined · 0 with no row") {
 		t.Errorf("the impostor's match by hand is not on the class view:\n%s", v)
 	}
 
@@ -356,7 +357,7 @@ func TestClassRosterMovesANameTie(t *testing.T) {
 	drive(t, teacher.a, keys("m")...)
 	cursorTo("line 6   Sam Lee")
 	drive(t, teacher.a, keys("[enter]")...)
-	if v := ansi.Strip(teacher.a.View()); !strings.Contains(v, "josé martínez is roster line 6 (Sam Lee) in the class's grades") || how("web-jose") != class.TieHand {
+	if v := views.Strip(teacher.a.View()); !strings.Contains(v, "josé martínez is roster line 6 (Sam Lee) in the class's grades") || how("web-jose") != class.TieHand {
 		t.Errorf("José, tied by name, was not moved by hand (%q):\n%s", how("web-jose"), v)
 	}
 	hear(t, teacher, "the class store's match of José", func(e class.Event) bool {

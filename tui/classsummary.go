@@ -36,7 +36,7 @@ func newSummaryPage(a *session, back Component) *standinPage {
 			at, version := glossaryAt{w, a.com.Styles.R, ""}, a.cls.part.Version()
 			if !memo.workedOutYet || memo.version != version || memo.at != at {
 				ss := a.students()
-				memo.title = truncate(a.com.Styles.Title.Render("class "+a.cls.part.Code())+" · summary of "+students(len(ss)), w)
+				memo.title = truncate(views.OneLine(a.com.Styles.Title, "class "+a.cls.part.Code())+" · summary of "+students(len(ss)), w)
 				memo.lines, memo.version, memo.at, memo.workedOutYet = summaryLines(a, ss, w), version, at, true
 			}
 			// a copy: frame appends its scroll line to the rows it shows
@@ -89,20 +89,20 @@ func summaryLines(a *session, ss []class.Member, w int) []string {
 	for i, r := range rs {
 		l := truncate(strings.TrimRight(cell(r.name, nameW)+" "+cell(r.done, 8)+" "+cell(r.right, 9)+" "+cell(r.notRun, 7)+" "+cell(r.time, 6)+" "+r.quiz, " "), w)
 		if i == 0 {
-			l = st.Dim.Render(l)
+			l = views.OneLine(st.Dim, l)
 		}
 		out = append(out, l)
 	}
 	if len(ss) == 0 {
-		out = append(out, st.Dim.Render("no student has joined"))
+		out = append(out, views.OneLine(st.Dim, "no student has joined"))
 	}
 	qs := a.cls.part.AskedOfStudents() // of ss, the class's students
 	out = append(out, views.Rule(st, "questions", w))
 	if len(qs) == 0 {
-		out = append(out, st.Dim.Render(truncate("no student has answered a question yet", w)))
+		out = append(out, views.OneLine(st.Dim, truncate("no student has answered a question yet", w)))
 	}
 	for _, q := range qs {
-		out = append(out, truncate(st.Bold.Render(q.Q.Label()), w))
+		out = append(out, truncate(views.OneLine(st.Bold, q.Q.Label()), w))
 		for _, l := range strings.Split(st.Wrap(q.Question, w, 3), "\n") {
 			if strings.TrimSpace(l) != "" {
 				out = append(out, l)

@@ -7,8 +7,7 @@ import (
 
 	"locksim/class"
 	"locksim/play"
-
-	"github.com/charmbracelet/x/ansi"
+	"locksim/views"
 )
 
 // TestUnknownLeadStaysPut: a follower handed a class place this locksim
@@ -37,7 +36,7 @@ func TestUnknownLeadStaysPut(t *testing.T) {
 		if i == 0 {
 			drive(t, ann.a, keys("F")...)
 		}
-		screen := ansi.Strip(ann.a.View())
+		screen := views.Strip(ann.a.View())
 		if !strings.Contains(screen, class.UnknownLeadNote) {
 			t.Errorf("lead %+v: no note that the follower stays:\n%s", pos, screen)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/bubbles/list"
 	"github.com/charmbracelet/bubbles/progress"
 	"github.com/charmbracelet/bubbles/spinner"
+	"github.com/charmbracelet/bubbles/viewport"
 	"github.com/charmbracelet/lipgloss"
 )
 
@@ -41,6 +42,10 @@ type Common struct {
 	// a walk over a scene's pages under -race (see glossaryPage.text);
 	// SetStyles empties it
 	glossary map[glossaryAt]string
+	// glossaryPages are the glossary's pages as sized, by text and size:
+	// a page opened is sized twice, and setting a viewport's text measures
+	// every line (see glossaryPage.SetSize); SetStyles empties it
+	glossaryPages map[glossaryPageAt]viewport.Model
 	// drawn holds rows the lab draws from a few strings (the open level's
 	// title and goal, the line under the editor, the help line), by what
 	// they are drawn from: the lab lays itself out on every key and draws
@@ -79,6 +84,13 @@ type glossaryAt struct {
 	r *lipgloss.Renderer
 	// held names the terms held back (play.GlossaryFor), one a line
 	held string
+}
+
+// glossaryPageAt is what a glossary page is sized from: its text and the
+// viewport's size.
+type glossaryPageAt struct {
+	text string
+	w, h int
 }
 
 // NewCommon is the screen's shared part drawn with st; no size yet.
@@ -197,7 +209,7 @@ func (c *Common) styleList(l *list.Model) {
 // before the first message.
 func (a *App) SetStyles(st views.Styles) {
 	a.com.Styles = st
-	a.com.glossary, a.com.drawn, a.fits = nil, nil, nil
+	a.com.glossary, a.com.glossaryPages, a.com.drawn, a.fits = nil, nil, nil, nil
 	a.com.cards, a.com.log = views.CardMemo{}, views.LogMemo{}
 	a.help, a.pl.spin = a.com.courseHelp(), a.com.spinner()
 }

@@ -63,7 +63,7 @@ func (t *Contents) View() string {
 			// nothing to open: say so, rather than an empty list
 			help = fmt.Sprintf("no scene matches %q · ", q) + views.HelpLine(keys[2:])
 		}
-		return strings.TrimRight(t.menuView(), "\n") + "\n" + truncate(st.Dim.Render(help), t.w)
+		return strings.TrimRight(t.menuView(), "\n") + "\n" + truncate(views.OneLine(st.Dim, help), t.w)
 	}
 	open, filter, glossary, keysKey, quit := keys[0], keys[1], keys[3], keys[4], keys[5]
 	// ↑/↓ goes without saying on a list; ? lists it with the rest
@@ -86,13 +86,13 @@ func (t *Contents) View() string {
 	}
 	switch {
 	case t.notice != "":
-		help = st.Warn.Render(t.notice)
+		help = views.OneLine(st.Warn, t.notice)
 	case t.warning != "":
-		help = st.Warn.Render(t.warning)
+		help = views.OneLine(st.Warn, t.warning)
 	}
-	foot := truncate(st.Dim.Render(help), t.w)
+	foot := truncate(views.OneLine(st.Dim, help), t.w)
 	if last := t.lastTimeLine(); last != "" {
-		foot = truncate(st.Dim.Render(last), t.w) + "\n" + foot
+		foot = truncate(views.OneLine(st.Dim, last), t.w) + "\n" + foot
 	}
 	return strings.TrimRight(t.menuView(), "\n") + "\n" + foot
 }

@@ -67,9 +67,9 @@ func (p *contentsKeysPage) text(w int) string {
 		k.About, k.Verdicts, k.Ending, glossaryKey, k.Export, k.Earlier, k.SceneNext, k.ScenePrev,
 		b("esc", "close, or back to contents"), b("?", "the scene's keys, settings"), k.Quit}
 	var out strings.Builder
-	out.WriteString(st.Bold.Render("on the contents") + "\n")
+	out.WriteString(views.OneLine(st.Bold, "on the contents") + "\n")
 	out.WriteString(views.HelpPage(st, [][]key.Binding{contents}, nil, w) + "\n")
-	out.WriteString(st.Bold.Render("in a scene") + "\n")
+	out.WriteString(views.OneLine(st.Bold, "in a scene") + "\n")
 	out.WriteString(views.HelpPage(st, [][]key.Binding{scene}, []string{
 		"A scene has keys of its own too (its settings, shown above its log):",
 		"its ? page lists them. ✓ on the contents: a scene played to the end.",

@@ -104,10 +104,10 @@ func (d *Desk) View() string {
 			}
 		}
 	}
-	head := st.Title.Render("class "+d.code) + " · " + fmt.Sprintf("%d online, %d following", online, following)
+	head := views.OneLine(st.Title, "class "+d.code) + " · " + fmt.Sprintf("%d online, %d following", online, following)
 	switch {
 	case d.hold:
-		head += " · " + st.Accent.Render("the class is held")
+		head += " · " + views.OneLine(st.Accent, "the class is held")
 	case d.follow:
 		head += " · the class is asked to follow"
 	}
@@ -115,14 +115,14 @@ func (d *Desk) View() string {
 	if d.join != "" {
 		// the command whole on its line; a note on how sure it is under it
 		cmd, note, _ := strings.Cut(d.join, " (")
-		lines = append(lines, truncate(st.Dim.Render("students join with: "+cmd), w))
+		lines = append(lines, truncate(views.OneLine(st.Dim, "students join with: "+cmd), w))
 		if note != "" {
-			lines = append(lines, truncate(st.Dim.Render("("+note), w))
+			lines = append(lines, truncate(views.OneLine(st.Dim, "("+note), w))
 		}
 	}
 	if d.web != "" {
 		link, _, _ := strings.Cut(d.web, " (")
-		lines = append(lines, truncate(st.Dim.Render("or in a browser: "+link), w))
+		lines = append(lines, truncate(views.OneLine(st.Dim, "or in a browser: "+link), w))
 	}
 	if d.projector != "" {
 		lines = append(lines, linkLines(st, "projector tab: ", d.projector, w)...)
@@ -134,7 +134,7 @@ func (d *Desk) View() string {
 	poll := d.pollLines()
 	var notes []string
 	if d.lead.Scene == "" {
-		notes = []string{st.Dim.Render(truncate("no notes yet: they come with the scene you open", w))}
+		notes = []string{views.OneLine(st.Dim, truncate("no notes yet: they come with the scene you open", w))}
 	} else if n := strings.TrimSpace(d.notes); n != "" {
 		for _, l := range strings.Split(strings.TrimRight(d.notes, "\n"), "\n") {
 			notes = append(notes, strings.Split(ansi.Wrap(l, w, ""), "\n")...)
@@ -151,7 +151,7 @@ func (d *Desk) View() string {
 	if pollRows < len(poll) {
 		// what the poll cannot show is said, on its last row
 		cut := len(poll) - pollRows + 1
-		poll = append(clip(poll, pollRows-1), st.Dim.Render(truncate(fmt.Sprintf("… %d more lines of the poll · V shows it whole", cut), w)))
+		poll = append(clip(poll, pollRows-1), views.OneLine(st.Dim, truncate(fmt.Sprintf("… %d more lines of the poll · V shows it whole", cut), w)))
 	}
 	left := max(rows-pollRows, 0)
 	need := max(len(d.students), 1) + 1 // its column heads
@@ -179,7 +179,7 @@ func (d *Desk) View() string {
 	lines = append(lines, views.Rule(st, "speaker notes", w))
 	if len(notes) > notesRows && notesRows > 0 {
 		more := len(notes) - notesRows + 1
-		notes = append(clip(notes, notesRows-1), st.Dim.Render(truncate(fmt.Sprintf("… %d more lines (l, then N, shows them whole)", more), w)))
+		notes = append(clip(notes, notesRows-1), views.OneLine(st.Dim, truncate(fmt.Sprintf("… %d more lines (l, then N, shows them whole)", more), w)))
 	}
 	lines = append(lines, clip(notes, notesRows)...)
 	return fitRows(strings.Join(lines, "\n"), d.h-1)
@@ -190,9 +190,9 @@ func (d *Desk) View() string {
 // it past the width.
 func linkLines(st views.Styles, label, link string, w int) []string {
 	if l := label + link; ansi.StringWidth(l) <= w || w <= 0 {
-		return []string{st.Dim.Render(l)}
+		return []string{views.OneLine(st.Dim, l)}
 	}
-	return append([]string{st.Dim.Render(strings.TrimSpace(label))}, strings.Split(ansi.Hardwrap(link, w, false), "\n")...)
+	return append([]string{views.OneLine(st.Dim, strings.TrimSpace(label))}, strings.Split(ansi.Hardwrap(link, w, false), "\n")...)
 }
 
 // rosterLines are the roster in n rows: its column heads, one row per
@@ -203,7 +203,7 @@ func linkLines(st views.Styles, label, link string, w int) []string {
 func (d *Desk) rosterLines(n int) []string {
 	st, w := d.com.Styles, d.w
 	if len(d.students) == 0 {
-		return clip([]string{st.Dim.Render("no student has joined yet")}, n)
+		return clip([]string{views.OneLine(st.Dim, "no student has joined yet")}, n)
 	}
 	type row struct{ name, where, step, state, onStep, key, answer string }
 	rs := make([]row, len(d.students))
@@ -239,7 +239,7 @@ func (d *Desk) rosterLines(n int) []string {
 		return mark + cell(r.name, nameW) + " " + cell(r.where, whereW) + " " + cell(r.step, 5) + " " + cell(r.state, 9) + " " +
 			cell(r.onStep, 7) + " " + cell(r.key, 5) + " " + r.answer
 	}
-	out := []string{truncate(st.Dim.Render(strings.TrimRight(line("  ", row{"name", "where", "step", "state", "on step", "key", "answer"}), " ")), w)}
+	out := []string{truncate(views.OneLine(st.Dim, strings.TrimRight(line("  ", row{"name", "where", "step", "state", "on step", "key", "answer"}), " ")), w)}
 	shown := n - 1
 	over := len(rs) > shown
 	if over {
@@ -263,7 +263,7 @@ func (d *Desk) rosterLines(n int) []string {
 		}
 		l := truncate(strings.TrimRight(line(mark, rs[i]), " "), w)
 		if i == d.pick {
-			l = st.Accent.Render(l)
+			l = views.OneLine(st.Accent, l)
 		}
 		out = append(out, l)
 	}
@@ -276,7 +276,7 @@ func (d *Desk) rosterLines(n int) []string {
 		if above > 0 {
 			more = append(more, fmt.Sprintf("%d more above", above))
 		}
-		out = append(out, truncate(st.Dim.Render("  … "+strings.Join(more, ", ")+" · ↑/↓ pick · [ ] page"), w))
+		out = append(out, truncate(views.OneLine(st.Dim, "  … "+strings.Join(more, ", ")+" · ↑/↓ pick · [ ] page"), w))
 	}
 	return clip(out, n)
 }
@@ -441,9 +441,9 @@ func (p *deskPage) View() string {
 	// a one-time note (a step the class view ran nothing for says why)
 	// stands in for the help line until the next key, as on the scene
 	if f := a.pl.Flash; f != "" {
-		return a.cls.board.View() + "\n" + truncate(a.com.Styles.Warn.Render(strings.ReplaceAll(f, "\n", " ")), a.com.Width)
+		return a.cls.board.View() + "\n" + truncate(views.OneLine(a.com.Styles.Warn, strings.ReplaceAll(f, "\n", " ")), a.com.Width)
 	}
-	return a.cls.board.View() + "\n" + truncate(a.com.Styles.Dim.Render(views.HelpLine(p.KeyMap().ShortHelp())), a.com.Width)
+	return a.cls.board.View() + "\n" + truncate(views.OneLine(a.com.Styles.Dim, views.HelpLine(p.KeyMap().ShortHelp())), a.com.Width)
 }
 
 func (p *deskPage) SetSize(w, h int) { p.a.cls.board.SetSize(w, h) }

@@ -8,10 +8,10 @@ import (
 	"testing"
 
 	"locksim/class"
+	"locksim/views"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // footerRoom is an instructor leading lost-reply, on the class view at
@@ -96,7 +96,7 @@ func TestClassPagesFooterKeys(t *testing.T) {
 			if !pg.is(m.a.pages.top()) {
 				t.Fatalf("%s opened no page of its own:\n%s", pg.open, m.a.View())
 			}
-			if v := ansi.Strip(m.a.View()); strings.Contains(v, "more lines below") != pg.long {
+			if v := views.Strip(m.a.View()); strings.Contains(v, "more lines below") != pg.long {
 				t.Fatalf("%s: the page should be longer than the screen (%v), to scroll:\n%s", pg.open, pg.long, v)
 			}
 			return m
@@ -110,7 +110,7 @@ func TestClassPagesFooterKeys(t *testing.T) {
 		// room); quitting and matching a row by hand each get a room of
 		// their own
 		shared := onPage()
-		first := ansi.Strip(shared.a.View())
+		first := views.Strip(shared.a.View())
 		again := func() member {
 			a := shared.a
 			if isScene(a.pages.top()) {
@@ -120,10 +120,10 @@ func TestClassPagesFooterKeys(t *testing.T) {
 				drive(t, a, keys(pg.open)...)
 			}
 			// the page keeps its place: back to its top
-			for i := 0; i < 10 && pg.is(a.pages.top()) && ansi.Strip(a.View()) != first; i++ {
+			for i := 0; i < 10 && pg.is(a.pages.top()) && views.Strip(a.View()) != first; i++ {
 				drive(t, a, keyOf("["))
 			}
-			if !pg.is(a.pages.top()) || ansi.Strip(a.View()) != first {
+			if !pg.is(a.pages.top()) || views.Strip(a.View()) != first {
 				shared = onPage()
 			}
 			return shared
@@ -145,7 +145,7 @@ func TestClassPagesFooterKeys(t *testing.T) {
 					m = again()
 				}
 				a := m.a
-				top := func() string { return ansi.Strip(a.View()) }
+				top := func() string { return views.Strip(a.View()) }
 				switch name {
 				case "down", "]":
 					before := top()

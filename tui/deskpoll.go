@@ -17,17 +17,17 @@ import (
 func (d *Desk) pollLines() []string {
 	st, w := d.com.Styles, d.w
 	if d.lead.Scene == "" {
-		return []string{st.Dim.Render(truncate("you lead no scene yet: the poll opens with the scene you open", w))}
+		return []string{views.OneLine(st.Dim, truncate("you lead no scene yet: the poll opens with the scene you open", w))}
 	}
 	if d.contents {
-		return []string{st.Dim.Render(truncate("on the contents: no question is open; the poll opens with the scene you open", w))}
+		return []string{views.OneLine(st.Dim, truncate("on the contents: no question is open; the poll opens with the scene you open", w))}
 	}
 	p, ok := class.Tally(d.lead, d.students, d.now)
 	if !ok {
-		return []string{st.Dim.Render(truncate("no question in "+d.lead.Scene+": nothing to poll", w))}
+		return []string{views.OneLine(st.Dim, truncate("no question in "+d.lead.Scene+": nothing to poll", w))}
 	}
 	if p.State == class.Before {
-		return append([]string{st.Dim.Render(truncate(fmt.Sprintf("%s asks its question before step %d: the poll opens when you get there", p.Scene, p.At+1), w))},
+		return append([]string{views.OneLine(st.Dim, truncate(fmt.Sprintf("%s asks its question before step %d: the poll opens when you get there", p.Scene, p.At+1), w))},
 			d.otherPolls(p.Q)...)
 	}
 	return append(d.pollOf(p), d.otherPolls(p.Q)...)
@@ -42,7 +42,7 @@ func (d *Desk) otherPolls(q class.Question) []string {
 		if o.Q.Key() == q.Key() {
 			continue
 		}
-		out = append(out, truncate(st.Bold.Render("earlier in the lesson: "+o.Q.Label()), w))
+		out = append(out, truncate(views.OneLine(st.Bold, "earlier in the lesson: "+o.Q.Label()), w))
 		out = append(out, pollQuestion(o.Question, w)...)
 		var counts []string
 		for i, n := range o.Chosen {
@@ -76,7 +76,7 @@ func (d *Desk) pollOf(p class.Poll) []string {
 	if p.Elsewhere > 0 {
 		head += fmt.Sprintf(" · %d elsewhere", p.Elsewhere)
 	}
-	out = append(out, truncate(st.Bold.Render(head), w))
+	out = append(out, truncate(views.OneLine(st.Bold, head), w))
 	if tooLongForBars(p.Choices, w) {
 		return append(out, d.pollWhole(p)...)
 	}
@@ -107,7 +107,7 @@ func (d *Desk) openLines(p class.Poll) []string {
 	if waiting := p.WaitingLine(w); waiting != "" {
 		out = append(out, waiting)
 	}
-	return append(out, st.Dim.Render(truncate("the question is open · → runs the move in every follower's own run", w)))
+	return append(out, views.OneLine(st.Dim, truncate("the question is open · → runs the move in every follower's own run", w)))
 }
 
 // pollWhole is the poll's choices and counts when a choice is too long to
@@ -215,7 +215,7 @@ func choicesWhole(st views.Styles, choices []string, counts []int, w int) []stri
 			if counts[i] > 0 {
 				n = max(n, 1)
 			}
-			ends[i] = st.Plain.Render(strings.Repeat("█", n)) + " " + tails[i]
+			ends[i] = views.OneLine(st.Plain, strings.Repeat("█", n)) + " " + tails[i]
 		}
 	}
 	// the column: the one that leaves the most ends beside their choice

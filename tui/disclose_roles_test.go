@@ -7,11 +7,10 @@ import (
 	"encoding/json"
 	"locksim/class"
 	"locksim/play"
+	"locksim/views"
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // readoutRows are the rows under the readout's rule, up to the next rule
@@ -19,7 +18,7 @@ import (
 func readoutRows(v string) []string {
 	var out []string
 	in := false
-	for _, r := range strings.Split(ansi.Strip(v), "\n") {
+	for _, r := range strings.Split(views.Strip(v), "\n") {
 		r = strings.TrimSpace(r)
 		switch {
 		case strings.HasPrefix(r, "── readout"):
@@ -55,7 +54,7 @@ func castFramesBeforeMarker(t *testing.T, cast []byte) []string {
 		if kind == "m" {
 			return frames
 		}
-		frames = append(frames, strings.ReplaceAll(ansi.Strip(data), "\r", ""))
+		frames = append(frames, strings.ReplaceAll(views.Strip(data), "\r", ""))
 	}
 	return frames
 }
@@ -80,13 +79,13 @@ func TestDisclosureGoldens(t *testing.T) {
 	learner := w.open(Options{Seed: 1, Scene: "gc-pause"})
 	at(learner, "n")
 	pages := w.pages(learner)
-	golden(t, "disclose-learner-notes-80x24", ansi.Strip(pages[0]))
-	golden(t, "disclose-learner-page-80x24", ansi.Strip(pages[1]))
+	golden(t, "disclose-learner-notes-80x24", views.Strip(pages[0]))
+	golden(t, "disclose-learner-page-80x24", views.Strip(pages[1]))
 	golden(t, "disclose-notes-file", learner.notesPage())
 
 	projector := w.open(Options{Seed: 1, Scene: "gc-pause", Present: true})
 	at(projector, ".")
-	golden(t, "disclose-projector-80x24", ansi.Strip(projector.View()))
+	golden(t, "disclose-projector-80x24", views.Strip(projector.View()))
 
 	hub := class.NewMemory(atClassNow)
 	info, err := hub.Open(context.Background(), "teacher")
@@ -101,10 +100,10 @@ func TestDisclosureGoldens(t *testing.T) {
 	at(teacher.a, "n")
 	hear(t, bob, "the instructor at the question", leadAt("gc-pause", teacher.a.pl.Snap.Pos))
 	drive(t, bob.a, keys("1")...)
-	golden(t, "disclose-follower-answered-80x24", ansi.Strip(bob.a.View()))
+	golden(t, "disclose-follower-answered-80x24", views.Strip(bob.a.View()))
 	drive(t, teacher.a, keys("N")...)
 	// the class's code is drawn at random: the golden names it CODE
-	golden(t, "disclose-instructor-notes-80x24", strings.ReplaceAll(ansi.Strip(teacher.a.View()), info.Code, "CODE"))
+	golden(t, "disclose-instructor-notes-80x24", strings.ReplaceAll(views.Strip(teacher.a.View()), info.Code, "CODE"))
 }
 
 // logPaneRows are the rows of the command log's pane: its entries and the
@@ -112,7 +111,7 @@ func TestDisclosureGoldens(t *testing.T) {
 func logPaneRows(v string) []string {
 	var out []string
 	in := false
-	for _, r := range strings.Split(ansi.Strip(v), "\n") {
+	for _, r := range strings.Split(views.Strip(v), "\n") {
 		r = strings.TrimSpace(r)
 		if strings.HasPrefix(r, "──") {
 			in = strings.HasPrefix(r, "── commands")
@@ -131,7 +130,7 @@ var timelineRow = regexp.MustCompile(`\d+/\d+\s+t=\+`)
 // screenRows are a screen's rows that say something of the story: not the
 // header, the help line, a rule, the timeline or an empty row.
 func screenRows(v string) []string {
-	rows := strings.Split(ansi.Strip(v), "\n")
+	rows := strings.Split(views.Strip(v), "\n")
 	if len(rows) < 3 {
 		return nil
 	}
@@ -158,6 +157,6 @@ func screenRows(v string) []string {
 // topRows are the screen rows above the log's rule: the cards, the keys,
 // the nodes, the resource.
 func topRows(v string) []string {
-	top, _, _ := strings.Cut(ansi.Strip(v), "\n──")
+	top, _, _ := strings.Cut(views.Strip(v), "\n──")
 	return screenRows(top + "\n")
 }

@@ -14,8 +14,7 @@ import (
 	"locksim/scenes"
 	"locksim/sim/simtest"
 	"locksim/transcript"
-
-	"github.com/charmbracelet/x/ansi"
+	"locksim/views"
 )
 
 // drawnAtQuestion is every page and form one story draws at its open
@@ -107,7 +106,7 @@ func drawAtQuestion(t *testing.T, sc *scenes.Scene, p scenes.Params) (drawnAtQue
 		setup.WriteString(e.Actor + " " + e.Cmd + " → " + e.Reply + " · " + e.Note + "\n")
 	}
 	d.setup = setup.String()
-	out := func(name, text string) { d.pages[name] = settingsOut(ansi.Strip(text), sc, p) }
+	out := func(name, text string) { d.pages[name] = settingsOut(views.Strip(text), sc, p) }
 	out("the learner's screen", a.View())
 	for i, page := range w.pages(a) {
 		out(fmt.Sprintf("the learner's page %d (walk.pages)", i), page)
@@ -161,16 +160,50 @@ func settingsOut(text string, sc *scenes.Scene, _ scenes.Params) string {
 	}
 	slices.SortStableFunc(values, func(a, b string) int { return len(b) - len(a) })
 	for _, v := range values {
-		re := regexp.QuoteMeta(v)
-		if w := regexp.MustCompile(`^\w`); w.MatchString(v) {
-			re = `\b` + re
-		}
-		if w := regexp.MustCompile(`\w$`); w.MatchString(v) {
-			re += `\b`
-		}
-		text = regexp.MustCompile(re).ReplaceAllString(text, "…")
+		text = wordOut(text, v)
 	}
 	return text
+}
+
+// wordOut is text with every v in it written "…", as the regexp \bv\b
+// would (its \b only at an end of v that is a word character): an
+// occurrence counts where no word character abuts that end, and the next
+// is looked for past it. A regexp that starts with \b has no literal
+// prefix to look for, so it tried every byte of every page: a third of
+// TestStoriesOfAQuestionDrawTheSameAtIt.
+func wordOut(text, v string) string {
+	if v == "" {
+		return text
+	}
+	first, last := isWordByte(v[0]), isWordByte(v[len(v)-1])
+	var out strings.Builder
+	done := 0 // text[:done] is written
+	for from := 0; ; {
+		i := strings.Index(text[from:], v)
+		if i < 0 {
+			break
+		}
+		i += from
+		end := i + len(v)
+		if (first && i > 0 && isWordByte(text[i-1])) || (last && end < len(text) && isWordByte(text[end])) {
+			from = i + 1
+			continue
+		}
+		out.WriteString(text[done:i])
+		out.WriteString("…")
+		done, from = end, end
+	}
+	if done == 0 {
+		return text
+	}
+	out.WriteString(text[done:])
+	return out.String()
+}
+
+// isWordByte is regexp's \w: an ASCII letter, digit or underscore (a byte
+// of a longer UTF-8 character is none).
+func isWordByte(b byte) bool {
+	return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
 }
 
 // firstDiff shows where a and b part.
@@ -181,4 +214,35 @@ func firstDiff(a, b string) string {
 	}
 	lo := max(i-120, 0)
 	return "…" + a[lo:min(i+160, len(a))] + "\n—\n…" + b[lo:min(i+160, len(b))]
+}
+
+// TestWordOutIsTheRegexp: wordOut writes out a setting's value where the
+// regexp \bv\b (its \b only at an end that is a word character) would.
+func TestWordOutIsTheRegexp(t *testing.T) {
+	texts := []string{
+		"", "on", "on off", "onion on", "xon on_ on.", "(on)", "é on é", "ONon on",
+		"35 s, 70 s; 35 ss 135 s", "a blind DEL, blind DELs blind DEL", "-on- on-on",
+	}
+	values := []string{"on", "35 s", "blind DEL", "-on-", "é", "s"}
+	for _, sc := range scenes.All() {
+		for _, k := range sc.Knobs {
+			values = append(values, k.Values...)
+			texts = append(texts, strings.Join(k.Values, " "), strings.Join(k.Values, "_")+"x "+strings.Join(k.Values, ", "))
+		}
+	}
+	for _, v := range values {
+		re := regexp.QuoteMeta(v)
+		if regexp.MustCompile(`^\w`).MatchString(v) {
+			re = `\b` + re
+		}
+		if regexp.MustCompile(`\w$`).MatchString(v) {
+			re += `\b`
+		}
+		r := regexp.MustCompile(re)
+		for _, text := range texts {
+			if got, want := wordOut(text, v), r.ReplaceAllString(text, "…"); got != want {
+				t.Errorf("wordOut(%q, %q) = %q, the regexp %q gives %q", text, v, got, re, want)
+			}
+		}
+	}
 }

@@ -7,8 +7,7 @@ import (
 	"testing"
 
 	"locksim/play"
-
-	"github.com/charmbracelet/x/ansi"
+	"locksim/views"
 )
 
 // checkScripts fails when the whole story page (i) shows, before the
@@ -21,14 +20,14 @@ func (w *walk) checkScripts(what, page string) {
 	w.t.Helper()
 	page, _, _ = strings.Cut(page, play.AnswerKeyHeading)
 	rows := map[string]bool{}
-	for _, r := range strings.Split(ansi.Strip(page), "\n") {
+	for _, r := range strings.Split(views.Strip(page), "\n") {
 		rows[strings.TrimSpace(r)] = true
 	}
 	for _, name := range slices.Sorted(maps.Keys(w.scripts)) {
 		for _, l := range strings.Split(w.scripts[name].Src, "\n") {
 			// a line long enough to be the script's own, not "end"
 			if l = strings.TrimSpace(l); len(l) >= 12 && rows[l] {
-				w.t.Errorf("%s: %s shows the source of <%s>, whose run answers the question: %q\n%s", w.where, what, name, l, ansi.Strip(page))
+				w.t.Errorf("%s: %s shows the source of <%s>, whose run answers the question: %q\n%s", w.where, what, name, l, views.Strip(page))
 				break
 			}
 		}
@@ -40,7 +39,7 @@ func (w *walk) checkScripts(what, page string) {
 // story sends by the reveal: it waits for the answer, as on the story page.
 func (w *walk) checkPanel(what, v string) {
 	w.t.Helper()
-	v = ansi.Strip(v)
+	v = views.Strip(v)
 	for name := range w.scripts {
 		if strings.Contains(v, "── script <"+name+">") {
 			w.t.Errorf("%s: %s shows the source of <%s> before the answer:\n%s", w.where, what, name, v)
@@ -60,8 +59,8 @@ func TestScriptPanelWaits(t *testing.T) {
 	a := w.open(Options{Seed: 1, Scene: "fencing"})
 	const panel = "── script <fenced-write>"
 	for i := 0; i < 10 && !a.pl.Asking; i++ {
-		if _, sent := a.pl.Snap.Scripts["fenced-write"]; sent && strings.Contains(ansi.Strip(a.View()), panel) {
-			t.Errorf("at step %d, before the question, the screen shows <fenced-write>'s source:\n%s", a.pl.Snap.Pos, ansi.Strip(a.View()))
+		if _, sent := a.pl.Snap.Scripts["fenced-write"]; sent && strings.Contains(views.Strip(a.View()), panel) {
+			t.Errorf("at step %d, before the question, the screen shows <fenced-write>'s source:\n%s", a.pl.Snap.Pos, views.Strip(a.View()))
 		}
 		drive(t, a, keys("n")...)
 	}
@@ -69,7 +68,7 @@ func TestScriptPanelWaits(t *testing.T) {
 		t.Fatalf("fencing never asked:\n%s", a.View())
 	}
 	drive(t, a, keys("1")...)
-	if v := ansi.Strip(a.View()); !strings.Contains(v, panel) {
+	if v := views.Strip(a.View()); !strings.Contains(v, panel) {
 		t.Errorf("answered, the screen does not show <fenced-write>'s source:\n%s", v)
 	}
 }

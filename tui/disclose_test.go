@@ -16,8 +16,7 @@ import (
 	"locksim/sim"
 	"locksim/sim/simtest"
 	"locksim/storycode"
-
-	"github.com/charmbracelet/x/ansi"
+	"locksim/views"
 )
 
 // TestNothingAnswersAnOpenQuestion is the walk that proves the disclosure
@@ -463,7 +462,7 @@ func (w *walk) class() {
 		}
 		return there["k-ann"] && there["k-bob"]
 	})
-	if v := ansi.Strip(teacher.a.View()); !strings.Contains(v, "ann") || !strings.Contains(v, "bob") {
+	if v := views.Strip(teacher.a.View()); !strings.Contains(v, "ann") || !strings.Contains(v, "bob") {
 		t.Errorf("%s: the instructor's class view at the question has no row of its students:\n%s", w.where, v)
 	}
 	w.check("the instructor's class view at the question", teacher.a.View())

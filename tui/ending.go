@@ -60,7 +60,7 @@ func (a *session) endingText(e play.SceneEnding, w int) string {
 		if text == "" {
 			return
 		}
-		b.WriteString(st.Bold.Render(head) + "\n")
+		b.WriteString(views.OneLine(st.Bold, head) + "\n")
 		for i, p := range paragraphs(text) {
 			if i > 0 {
 				b.WriteString("\n")
@@ -73,7 +73,7 @@ func (a *session) endingText(e play.SceneEnding, w int) string {
 	para("what "+a.pl.Scene.ID+" showed", e.Recap)
 	para("what lock libraries do", e.Library)
 	if len(e.References) > 0 {
-		b.WriteString(st.Bold.Render("references") + "\n")
+		b.WriteString(views.OneLine(st.Bold, "references") + "\n")
 		for _, r := range e.References {
 			b.WriteString(st.Wrap(r.Title, w, views.Rows(r.Title, max(w, 1))) + "\n")
 			if r.URL != "" {
@@ -103,7 +103,7 @@ func (a *session) endingNext(e play.SceneEnding, w int) string {
 		_, title := scenes.Heading(e.Next)
 		next = "next: " + e.Next + " · " + title + " (" + a.com.Keys.SceneNext.Help().Key + ")"
 	}
-	out := st.Accent.Render(st.Wrap(next, w, views.Rows(next, max(w, 1))))
+	out := views.OneLine(st.Accent, st.Wrap(next, w, views.Rows(next, max(w, 1))))
 	var others []string
 	for _, way := range strings.Split(a.whatNext(), " · ") {
 		// the next scene, or the course's end, said above
@@ -112,7 +112,7 @@ func (a *session) endingNext(e play.SceneEnding, w int) string {
 		}
 	}
 	if more := strings.Join(others, " · "); more != "" {
-		out += "\n" + st.Dim.Render(st.Wrap(more, w, views.Rows(more, max(w, 1))))
+		out += "\n" + views.OneLine(st.Dim, st.Wrap(more, w, views.Rows(more, max(w, 1))))
 	}
 	return out
 }
@@ -205,7 +205,7 @@ func (p *endingPage) View() string {
 	if !p.page.AtTop() || !p.page.AtBottom() {
 		hint = fmt.Sprintf("↑/↓ scroll (%d%%) · %s", int(p.page.ScrollPercent()*100), hint)
 	}
-	return p.a.overView("the end of "+p.a.pl.Scene.ID, p.page.View()+"\n"+p.a.com.Styles.Dim.Render(hint))
+	return p.a.overView("the end of "+p.a.pl.Scene.ID, p.page.View()+"\n"+views.OneLine(p.a.com.Styles.Dim, hint))
 }
 
 // endLine is the line a race that has run shows under its scoreboard:

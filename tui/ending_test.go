@@ -52,8 +52,8 @@ func TestEveryScenesEnding(t *testing.T) {
 			if !ok || e.Recap == "" {
 				t.Fatalf("%s has no ending to show", sc.ID)
 			}
-			v := strings.Join(strings.Fields(ansi.Strip(a.pages.top().(*endingPage).page.View())), " ")
-			view := ansi.Strip(a.View())
+			v := strings.Join(strings.Fields(views.Strip(a.pages.top().(*endingPage).page.View())), " ")
+			view := views.Strip(a.View())
 			for _, want := range []string{paragraphs(e.Recap)[0][:40], "what " + sc.ID + " showed"} {
 				if !strings.Contains(v, strings.Join(strings.Fields(want), " ")) {
 					t.Errorf("the ending lacks %q:\n%s", want, view)
@@ -62,7 +62,7 @@ func TestEveryScenesEnding(t *testing.T) {
 			if e.Library != "" && !strings.Contains(v, "what lock libraries do") {
 				t.Errorf("the ending lacks what libraries do:\n%s", view)
 			}
-			full := strings.Join(strings.Fields(ansi.Strip(a.endingText(e, 120))), " ")
+			full := strings.Join(strings.Fields(views.Strip(a.endingText(e, 120))), " ")
 			for _, r := range e.References {
 				if !strings.Contains(full, r.URL) || !strings.Contains(full, strings.Join(strings.Fields(r.Title), " ")) {
 					t.Errorf("the ending lacks the reference %s: %s", r.Title, r.URL)
@@ -96,7 +96,7 @@ func TestEveryScenesEnding(t *testing.T) {
 // opens its ending, which names the next scene.
 func TestRaceSaysHowToGoOn(t *testing.T) {
 	a, _ := openCourse(t, Options{Seed: 1, Scene: "race"}, "")
-	v := ansi.Strip(a.View())
+	v := views.Strip(a.View())
 	if !a.pl.Asking || strings.Contains(v, "the race has run") || !strings.Contains(v, "> next scene") || !strings.Contains(v, "esc contents") {
 		t.Fatalf("the race asks first, its help line naming the way on:\n%s", v)
 	}
@@ -105,7 +105,7 @@ func TestRaceSaysHowToGoOn(t *testing.T) {
 		t.Fatalf("a while the question is open should open nothing:\n%s", a.View())
 	}
 	drive(t, a, keys("2")...)
-	v = ansi.Strip(a.View())
+	v = views.Strip(a.View())
 	if !strings.Contains(v, "the race has run · a what it taught · > next: options") || !strings.Contains(v, "> next scene") {
 		t.Errorf("the race that has run should say how to go on:\n%s", v)
 	}
@@ -113,13 +113,13 @@ func TestRaceSaysHowToGoOn(t *testing.T) {
 	if _, ok := a.pages.top().(*endingPage); !ok {
 		t.Fatalf("a should open the race's ending:\n%s", a.View())
 	}
-	v = ansi.Strip(a.View())
+	v = views.Strip(a.View())
 	golden(t, "ending-race-80x24", v)
 	if !strings.Contains(v, "next: options") || !strings.Contains(v, "what race showed") {
 		t.Errorf("the race's ending:\n%s", v)
 	}
 	drive(t, a, tea.WindowSizeMsg{Width: 120, Height: 40})
-	golden(t, "ending-race-120x40", ansi.Strip(a.View()))
+	golden(t, "ending-race-120x40", views.Strip(a.View()))
 	drive(t, a, keys(">")...)
 	if a.pl.Scene.ID != "options" || isOver(a.pages.top()) {
 		t.Errorf("> on the ending should open the next scene, not %s", a.pl.Scene.ID)
@@ -137,7 +137,7 @@ func TestEndingGoldens(t *testing.T) {
 			a, _ := openCourse(t, Options{Seed: 1, Scene: id, NoQuiz: true}, "")
 			drive(t, a, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 			playToTheEnd(t, a)
-			golden(t, fmt.Sprintf("ending-%s-%dx%d", id, size[0], size[1]), ansi.Strip(a.View()))
+			golden(t, fmt.Sprintf("ending-%s-%dx%d", id, size[0], size[1]), views.Strip(a.View()))
 		}
 	}
 }

@@ -6,7 +6,7 @@ import (
 )
 
 // TestPlayerErrorLineShowsControls: the player's error line draws a
-// control or bidi character of its text shown, not obeyed (shownText):
+// control or bidi character of its text shown, not obeyed (shown.Text):
 // the text may be a live server's own words (the keys' read-back error,
 // sim.Snapshot.Err), which an ESC in would have the terminal obey.
 func TestPlayerErrorLineShowsControls(t *testing.T) {

@@ -7,8 +7,7 @@ import (
 	"testing"
 
 	"locksim/scenes"
-
-	"github.com/charmbracelet/x/ansi"
+	"locksim/views"
 )
 
 // TestExportWaitsForTheAnswer: y writes a redis-cli script holding the
@@ -30,7 +29,7 @@ func TestExportWaitsForTheAnswer(t *testing.T) {
 	}
 	drive(t, a, keys("y")...)
 	file := filepath.Join(dir, "locksim-fencing-seed1.redis")
-	v := strings.Join(strings.Fields(ansi.Strip(a.View())), " ")
+	v := strings.Join(strings.Fields(views.Strip(a.View())), " ")
 	if _, err := os.Stat(file); err == nil || !strings.Contains(v, "no redis-cli script here") || !strings.Contains(v, "<fenced-write>") {
 		t.Fatalf("y at the open question: a script written (%v) or no word why:\n%s", err, a.View())
 	}

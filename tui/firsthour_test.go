@@ -9,6 +9,7 @@ import (
 
 	"locksim/scenes"
 	"locksim/transcript"
+	"locksim/views"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -26,7 +27,7 @@ func TestExportPathWholeAt80(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "locksim-fencing-seed1.redis")); err != nil {
 		t.Fatal(err)
 	}
-	v := ansi.Strip(a.View())
+	v := views.Strip(a.View())
 	if !hasLine(v, path) {
 		t.Errorf("y at 80 columns should say the path it wrote, %s, whole on a line of its own:\n%s", path, v)
 	}
@@ -47,7 +48,7 @@ func TestExportPathWholeAt80(t *testing.T) {
 	bad := filepath.Join(file, "handouts")
 	a.com.Export, a.com.Sink = scenes.Export{Dir: bad}, transcript.Files{Dir: bad}
 	drive(t, a, keys("y")...)
-	v = ansi.Strip(a.View())
+	v = views.Strip(a.View())
 	_, want := transcript.Files{Dir: bad}.Save("x.redis", nil)
 	if want == nil {
 		t.Fatal("saving under a file should fail")
@@ -85,7 +86,7 @@ func TestContentsKeysPage(t *testing.T) {
 	if _, ok := a.pages.top().(*contentsKeysPage); !ok {
 		t.Fatalf("? on the contents should open the keys page:\n%s", a.View())
 	}
-	v := ansi.Strip(a.View())
+	v := views.Strip(a.View())
 	for _, want := range []string{"on the contents", "enter", "open the scene", "in a scene", "step", "save commands for redis-cli", "?/esc back"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("the keys page lacks %q:\n%s", want, v)
@@ -96,7 +97,7 @@ func TestContentsKeysPage(t *testing.T) {
 	if !a.onContents() {
 		t.Fatalf("? should close the keys page, back to the contents:\n%s", a.View())
 	}
-	if v := ansi.Strip(a.View()); !strings.Contains(v, "? keys") {
+	if v := views.Strip(a.View()); !strings.Contains(v, "? keys") {
 		t.Errorf("the contents' help line should say ? keys:\n%s", v)
 	}
 }
@@ -109,7 +110,7 @@ func TestStoryEndSaysArrow(t *testing.T) {
 		t.Fatalf("the story should be over:\n%s", a.View())
 	}
 	drive(t, a, keys("[esc]")...) // the ending opened by the last step: closed
-	v := ansi.Strip(a.View())
+	v := views.Strip(a.View())
 	if !strings.Contains(v, "end of story · → what it taught") {
 		t.Errorf("the footer at the story's end should name → and what it opens:\n%s", v)
 	}
@@ -142,7 +143,7 @@ func TestLabGuideQuestion(t *testing.T) {
 	if !a.pl.Asking {
 		t.Fatalf("the break should ask a question:\n%s", a.View())
 	}
-	if v := rowsJoined(ansi.Strip(a.View())); !strings.Contains(v, quoted) {
+	if v := rowsJoined(views.Strip(a.View())); !strings.Contains(v, quoted) {
 		t.Errorf("docs/lab.md quotes %q; the screen asks:\n%s", quoted, a.View())
 	}
 }

@@ -5,13 +5,11 @@ import (
 	"testing"
 
 	"locksim/views"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // footerOf is the last row of screen v, plain.
 func footerOf(v string) string {
-	rows := strings.Split(ansi.Strip(v), "\n")
+	rows := strings.Split(views.Strip(v), "\n")
 	return strings.TrimRight(rows[len(rows)-1], " ")
 }
 
@@ -73,7 +71,7 @@ func TestFootersSayKeys(t *testing.T) {
 		pages = append(pages, page{p.name, s.View(), p.open != "?"})
 		drive(t, s, keys(p.close)...)
 	}
-	if v := s.View(); !strings.Contains(ansi.Strip(s.newHelp(nil).View()), "── keys") {
+	if v := s.View(); !strings.Contains(views.Strip(s.newHelp(nil).View()), "── keys") {
 		t.Errorf("the keys page is not titled keys:\n%s", v)
 	}
 	for i := 0; i < 40 && !s.storyOver(); i++ {

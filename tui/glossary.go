@@ -62,8 +62,17 @@ func (p *glossaryPage) Init() tea.Cmd { return nil }
 // SetSize draws the terms again w columns wide, in the rows the rule and
 // the help line leave.
 func (p *glossaryPage) SetSize(w, h int) {
-	p.page = viewport.New(w, max(h-2, 1))
-	p.page.SetContent(p.text(w))
+	at := glossaryPageAt{p.text(w), w, max(h-2, 1)}
+	if page, ok := p.com.glossaryPages[at]; ok {
+		p.page = page // a copy: its scroll is this page's own
+		return
+	}
+	p.page = viewport.New(at.w, at.h)
+	p.page.SetContent(at.text)
+	if p.com.glossaryPages == nil || len(p.com.glossaryPages) >= 8 {
+		p.com.glossaryPages = map[glossaryPageAt]viewport.Model{}
+	}
+	p.com.glossaryPages[at] = p.page
 }
 
 // text is the terms, each bold on a line of its own and its meaning
@@ -71,7 +80,7 @@ func (p *glossaryPage) SetSize(w, h int) {
 func (p *glossaryPage) text(w int) string {
 	st := p.com.Styles
 	if p.err != nil {
-		return st.Bad.Render("the glossary does not read: " + p.err.Error())
+		return views.OneLine(st.Bad, "the glossary does not read: "+p.err.Error())
 	}
 	at := glossaryAt{w, st.R, heldOf(p.terms)}
 	if t, ok := p.com.glossary[at]; ok {
@@ -103,7 +112,7 @@ func (p *glossaryPage) draw(st views.Styles, w int) string {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		b.WriteString(st.Bold.Render(t.Word) + "\n")
+		b.WriteString(views.OneLine(st.Bold, t.Word) + "\n")
 		for _, line := range strings.Split(views.Wrapped(t.Meaning, max(w-2, 1)), "\n") {
 			b.WriteString("  " + line + "\n")
 		}

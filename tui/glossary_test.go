@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -10,7 +11,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 )
 
@@ -32,7 +32,7 @@ func TestGlossaryFromEveryPage(t *testing.T) {
 	if v := a.View(); !strings.Contains(v, terms[0].Word) || !strings.Contains(v, "glossary") || !strings.Contains(v, "g/esc back") {
 		t.Errorf("the glossary's first page:\n%s", v)
 	}
-	whole := strings.Join(strings.Fields(ansi.Strip(g.text(80))), " ")
+	whole := strings.Join(strings.Fields(views.Strip(g.text(80))), " ")
 	for _, term := range terms {
 		if !strings.Contains(whole, term.Word+" "+term.Meaning) {
 			t.Errorf("the glossary lacks %s: %s", term.Word, term.Meaning)
@@ -42,7 +42,7 @@ func TestGlossaryFromEveryPage(t *testing.T) {
 	if v := a.View(); !strings.Contains(v, terms[len(terms)-1].Word) {
 		t.Errorf("pgdn should scroll to the last term, %s:\n%s", terms[len(terms)-1].Word, v)
 	}
-	golden(t, "glossary-end-80x24", ansi.Strip(a.View()))
+	golden(t, "glossary-end-80x24", views.Strip(a.View()))
 	drive(t, a, keys("g")...)
 	if !a.onContents() {
 		t.Fatalf("g should close the glossary, back to the contents:\n%s", a.View())
@@ -80,9 +80,9 @@ func TestGlossaryFromEveryPage(t *testing.T) {
 		t.Fatalf("? then g should open the glossary:\n%s", b.View())
 	}
 	drive(t, b, tea.WindowSizeMsg{Width: 120, Height: 40})
-	golden(t, "glossary-120x40", ansi.Strip(b.View()))
+	golden(t, "glossary-120x40", views.Strip(b.View()))
 	drive(t, b, tea.WindowSizeMsg{Width: 80, Height: 24}, tea.KeyMsg{Type: tea.KeyHome})
-	golden(t, "glossary-80x24", ansi.Strip(b.View()))
+	golden(t, "glossary-80x24", views.Strip(b.View()))
 }
 
 // TestGlossaryDrawnWithTheSessionsStyles: the glossary's text, kept once
@@ -102,5 +102,36 @@ func TestGlossaryDrawnWithTheSessionsStyles(t *testing.T) {
 	a.SetStyles(views.NewStyles(r, false))
 	if bold := g.text(80); !strings.Contains(bold, "\x1b[1m") {
 		t.Errorf("after SetStyles on a colour terminal the glossary's words should be bold:\n%q", bold[:min(len(bold), 200)])
+	}
+}
+
+// TestGlossarySizedAgain: the glossary open over the contents fills the
+// screen at each size it is given, taller and back, and opened again at
+// a size it was drawn at before it is at its top (its pages are kept by
+// text and size, glossaryPages).
+func TestGlossarySizedAgain(t *testing.T) {
+	a, _ := openCourse(t, Options{Seed: 1, NoQuiz: true}, "g")
+	rows := func(when string, want int) {
+		t.Helper()
+		if _, ok := a.pages.top().(*glossaryPage); !ok {
+			t.Fatalf("%s: the glossary is not open:\n%s", when, a.View())
+		}
+		if got := strings.Count(a.View(), "\n") + 1; got != want {
+			t.Errorf("%s: the glossary is %d rows, want %d:\n%s", when, got, want, a.View())
+		}
+	}
+	rows("opened at 80x24", 24)
+	first := a.View()
+	drive(t, a, keys("[pgdown]")...)
+	for _, h := range []int{30, 24, 40} {
+		drive(t, a, tea.WindowSizeMsg{Width: 80, Height: h})
+		rows(fmt.Sprintf("sized to 80x%d", h), h)
+	}
+	drive(t, a, tea.WindowSizeMsg{Width: 80, Height: 24})
+	drive(t, a, keys("g")...)
+	drive(t, a, keys("g")...)
+	rows("opened again at 80x24", 24)
+	if v := a.View(); v != first {
+		t.Errorf("opened again at 80x24, the glossary is not at its top:\n%s\nwant\n%s", v, first)
 	}
 }

@@ -5,8 +5,7 @@ import (
 	"testing"
 
 	"locksim/play"
-
-	"github.com/charmbracelet/x/ansi"
+	"locksim/views"
 )
 
 // TestGlossaryOverAnOpenQuestionHoldsItsAnswer: g at fencing's open
@@ -27,7 +26,7 @@ func TestGlossaryOverAnOpenQuestionHoldsItsAnswer(t *testing.T) {
 		if !ok {
 			t.Fatalf("g should open the glossary:\n%s", a.View())
 		}
-		text := strings.Join(strings.Fields(ansi.Strip(g.text(80))), " ")
+		text := strings.Join(strings.Fields(views.Strip(g.text(80))), " ")
 		drive(t, a, keys("g")...)
 		return text
 	}

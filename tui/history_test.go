@@ -9,6 +9,7 @@ import (
 	"locksim/play"
 	"locksim/scenes"
 	"locksim/sim/simtest"
+	"locksim/views"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -69,11 +70,11 @@ func TestHistoryGoldens(t *testing.T) {
 // refuses the stale write.
 func TestHistoryGCPause(t *testing.T) {
 	line := "server: linearizable · client's mutex: not linearizable at B's acquire · fenced resource: unfenced, stale write accepted"
-	wide := ansi.Strip(storyAt(t, "gc-pause", scenes.Params{}, 120, 40).View())
+	wide := views.Strip(storyAt(t, "gc-pause", scenes.Params{}, 120, 40).View())
 	if !strings.Contains(wide, line) {
 		t.Errorf("gc-pause's history page at 120x40 lacks %q:\n%s", line, wide)
 	}
-	narrow := ansi.Strip(storyAt(t, "gc-pause", scenes.Params{}, 80, 24).View())
+	narrow := views.Strip(storyAt(t, "gc-pause", scenes.Params{}, 80, 24).View())
 	for _, part := range strings.Split(line, " · ") {
 		if !strings.Contains(narrow, part) {
 			t.Errorf("gc-pause's history page at 80x24 lacks %q:\n%s", part, narrow)
@@ -94,7 +95,7 @@ func TestHistoryGCPause(t *testing.T) {
 			t.Errorf("the ▲ is not under B's grant:\n%s\n%s", rows[b], rows[mark-1])
 		}
 	}
-	fenced := ansi.Strip(storyAt(t, "fencing", scenes.Params{}, 120, 40).View())
+	fenced := views.Strip(storyAt(t, "fencing", scenes.Params{}, 120, 40).View())
 	if !strings.Contains(fenced, "fenced resource: fenced, stale write refused") || !strings.Contains(fenced, gRejected) {
 		t.Errorf("fencing's history page does not show the stale write refused:\n%s", fenced)
 	}
@@ -143,7 +144,7 @@ func TestHistoryHidesTheAnswer(t *testing.T) {
 					drive(t, a, keys("v")...)
 					for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
 						drive(t, a, tea.WindowSizeMsg{Width: size.w, Height: size.h})
-						screen := ansi.Strip(a.View())
+						screen := views.Strip(a.View())
 						if !strings.Contains(screen, "the history, checked") || !strings.Contains(screen, a.pl.hiddenNote()) {
 							t.Errorf("%s: the history page at the question does not say its verdicts wait:\n%s", where, screen)
 						}
@@ -170,7 +171,7 @@ func TestHistoryHidesTheAnswer(t *testing.T) {
 					if !a.pl.checked {
 						drive(t, a, keys("v")...)
 					}
-					if screen := ansi.Strip(a.View()); !strings.Contains(screen, "client's mutex: ") || strings.Contains(screen, a.pl.hiddenNote()) {
+					if screen := views.Strip(a.View()); !strings.Contains(screen, "client's mutex: ") || strings.Contains(screen, a.pl.hiddenNote()) {
 						t.Errorf("%s: once answered, the history page does not show the verdicts:\n%s", where, screen)
 					}
 				}
@@ -192,7 +193,7 @@ func TestHistoryBeforeTheQuestion(t *testing.T) {
 	if a.pl.Asking || !a.pl.answerPending() || a.pl.Snap.Pos != 2 {
 		t.Fatalf("at step %d the question is asking %v, pending %v", a.pl.Snap.Pos, a.pl.Asking, a.pl.answerPending())
 	}
-	screen := ansi.Strip(a.View())
+	screen := views.Strip(a.View())
 	if strings.Contains(screen, gLease) || strings.Contains(screen, "linearizable") || !strings.Contains(screen, "A lease "+a.pl.hiddenNote()) {
 		t.Errorf("before the question the history page shows the server's side or a verdict:\n%s", screen)
 	}
@@ -239,12 +240,12 @@ func TestHistoryScrollsALongStory(t *testing.T) {
 		t.Fatalf("the trial opened at step %d of %d", a.pl.Snap.Pos, len(a.pl.Snap.Moves))
 	}
 	drive(t, a, keys("v")...)
-	screen := ansi.Strip(a.View())
+	screen := views.Strip(a.View())
 	if !strings.Contains(screen, "instants earlier: [ · 0 later: ]") || !strings.Contains(screen, "◂ [") {
 		t.Fatalf("a long history does not say it is a window:\n%s", screen)
 	}
 	drive(t, a, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'['}}, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'['}})
-	if a.pl.histBack != 2 || !strings.Contains(ansi.Strip(a.View()), "· 2 later: ]") {
+	if a.pl.histBack != 2 || !strings.Contains(views.Strip(a.View()), "· 2 later: ]") {
 		t.Errorf("[ [ moved the window %d back:\n%s", a.pl.histBack, a.View())
 	}
 	drive(t, a, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{']'}})
@@ -259,17 +260,17 @@ func TestHistoryScrollsALongStory(t *testing.T) {
 func TestHistoryChecksInACommand(t *testing.T) {
 	a := openScene(t, embedded(t), "gc-pause", 1, 120, 40, "nnnnnnnnnn")
 	_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'v'}})
-	screen := ansi.Strip(a.View())
+	screen := views.Strip(a.View())
 	if !strings.Contains(screen, "server: checking… · client's mutex: checking… · fenced resource: checking…") {
 		t.Fatalf("before the check's command ran:\n%s", screen)
 	}
 	stale := play.CheckedMsg{ID: a.pl.ID, Gen: a.pl.Gen, Report: a.pl.report}
 	a.Update(stale)
-	if strings.Contains(ansi.Strip(a.View()), "linearizable") {
+	if strings.Contains(views.Strip(a.View()), "linearizable") {
 		t.Error("the verdicts of an older snapshot were taken")
 	}
 	runCmd(t, a, cmd)
-	if !strings.Contains(ansi.Strip(a.View()), "client's mutex: not linearizable at B's acquire") {
+	if !strings.Contains(views.Strip(a.View()), "client's mutex: not linearizable at B's acquire") {
 		t.Errorf("once the command ran:\n%s", a.View())
 	}
 }

@@ -1,12 +1,11 @@
 package tui
 
 import (
+	"locksim/views"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // TestHostileErrorReplyOnScreen: a lab script's error reply of escape
@@ -54,7 +53,7 @@ func TestHostileErrorReplyOnScreen(t *testing.T) {
 	}
 	seen := false
 	for i := 0; i < 20; i++ {
-		if strings.Contains(ansi.Strip(a.View()), `\x1b[2J\x1b]0;PWNED\a`) {
+		if strings.Contains(views.Strip(a.View()), `\x1b[2J\x1b]0;PWNED\a`) {
 			seen = true
 		}
 		if a.storyOver() {
@@ -88,7 +87,7 @@ func TestHostileScriptErrorOnScreen(t *testing.T) {
 			t.Fatalf("the screen sends %q:\n%s", bad, v)
 		}
 	}
-	if !strings.Contains(ansi.Strip(v), "PWNED") {
+	if !strings.Contains(views.Strip(v), "PWNED") {
 		t.Errorf("the screen does not name the script's error:\n%s", v)
 	}
 }

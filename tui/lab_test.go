@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"locksim/sim/simtest"
+	"locksim/views"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,7 +16,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/cursor"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // labPresses turns a string of presses into key messages for the lab:
@@ -234,7 +234,7 @@ func TestLabBreakAndFix(t *testing.T) {
 	for i := 0; i < 5 && a.labPage().openBreaks() > 0; i++ {
 		answerBreak(t, a)
 	}
-	screen = ansi.Strip(strings.Join(a.labPage().resultRows(), "\n")) // scrolled at 80x24
+	screen = views.Strip(strings.Join(a.labPage().resultRows(), "\n")) // scrolled at 80x24
 	if line := verdictLine(screen, lab.NoForeignRelease); !strings.Contains(line, "no break within the bound") {
 		t.Errorf("the screen should say no break within the bound for no-foreign-release: %q\n%s", line, screen)
 	}
@@ -509,7 +509,7 @@ func TestLabSearchWaitingForASlot(t *testing.T) {
 // field, which takes no ?, opens the keys page.
 func TestLabFirstScreenKeys(t *testing.T) {
 	a := openLab(t, Options{Seed: 1, Lab: filepath.Join(t.TempDir(), "mylock")}, 80, 24, "")
-	rows := strings.Split(ansi.Strip(a.View()), "\n")
+	rows := strings.Split(views.Strip(a.View()), "\n")
 	if len(rows) != 24 || !strings.Contains(rows[23], "ctrl+g keys") || !strings.Contains(strings.Join(rows, " "), "has no lock yet") {
 		t.Fatalf("the first screen should show its note and, under it, the keys line:\n%s", strings.Join(rows, "\n"))
 	}
@@ -518,7 +518,7 @@ func TestLabFirstScreenKeys(t *testing.T) {
 	part := l.focus
 	before := l.parts[part].Value()
 	drive(t, a, labPresses("?")...)
-	rows = strings.Split(ansi.Strip(a.View()), "\n")
+	rows = strings.Split(views.Strip(a.View()), "\n")
 	if strings.Count(l.parts[part].Value(), "?") != strings.Count(before, "?")+1 || l.showHelp {
 		t.Errorf("? in the editor should be typed into the code: %q", l.parts[part].Value())
 	}

@@ -7,8 +7,7 @@ import (
 	"testing"
 
 	"locksim/race"
-
-	"github.com/charmbracelet/x/ansi"
+	"locksim/views"
 )
 
 // TestLabStoryVerdictWhole: at 80x24, every break's story of a GET then
@@ -32,7 +31,7 @@ func TestLabStoryVerdictWhole(t *testing.T) {
 		for j := 0; j < 30 && a.pl.Snap.Pos < len(a.pl.Snap.Moves); j++ {
 			drive(t, a, keys("n")...)
 		}
-		v := ansi.Strip(a.View())
+		v := views.Strip(a.View())
 		rows := strings.Split(v, "\n")
 		at := slices.IndexFunc(rows, func(r string) bool { return strings.HasPrefix(r, "verdict ") })
 		if len(rows) != 24 || at < 0 || !strings.Contains(rows[23], "esc the lab") {
@@ -72,11 +71,11 @@ func TestLabStoryKeysPage(t *testing.T) {
 		drive(t, a, keys("n")...)
 	}
 	drive(t, a, keys("a")...)
-	if v := ansi.Strip(a.View()); strings.Contains(v, "once its story is over") || !strings.Contains(v, "a story of the lab has no scene's lesson") {
+	if v := views.Strip(a.View()); strings.Contains(v, "once its story is over") || !strings.Contains(v, "a story of the lab has no scene's lesson") {
 		t.Errorf("a in a story of the lab that is over:\n%s", v)
 	}
 	drive(t, a, keys("?")...)
-	v := ansi.Strip(a.View())
+	v := views.Strip(a.View())
 	if len(strings.Split(v, "\n")) != 24 || !strings.Contains(v, "a story of the lab") {
 		t.Fatalf("? should open the keys page of the lab's story at 80x24:\n%s", v)
 	}
@@ -98,7 +97,7 @@ func TestTrialsLostReplyNoteWhole(t *testing.T) {
 	openTrials(a, tr)
 	tr.show = int(race.BlindDel)
 	drive(t, a, keys("[tab][down][down][down][enter]")...)
-	v := ansi.Strip(a.View())
+	v := views.Strip(a.View())
 	flat := strings.Join(strings.Fields(v), " ")
 	if len(strings.Split(v, "\n")) != 24 || !strings.Contains(flat, "a trial with a lost reply cannot be stepped through: -plain prints it with its replies") {
 		t.Errorf("the note on a trial with a lost reply should be whole at 80x24:\n%s", v)

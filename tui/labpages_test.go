@@ -2,6 +2,7 @@ package tui
 
 import (
 	"locksim/sim/simtest"
+	"locksim/views"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -178,7 +179,7 @@ func TestLabFixReleaseThatNeverFrees(t *testing.T) {
 		t.Fatalf("compare-and-delete should pass the level:\n%s", a.View())
 	}
 	drive(t, a, labPresses(clearPart(4)+"return 0[ctrl+r]")...)
-	v := ansi.Strip(a.View())
+	v := views.Strip(a.View())
 	flat := strings.Join(strings.Fields(v), " ")
 	if strings.Contains(flat, "and the lock grants") {
 		t.Errorf("after a run of a release that never frees, the page should not say the lock grants:\n%s", v)
@@ -191,7 +192,7 @@ func TestLabFixReleaseThatNeverFrees(t *testing.T) {
 	// opened again, the level is passed, but the lock in the editor has
 	// not run: the page vouches for nothing
 	drive(t, a, labPresses("[esc][enter]")...)
-	v = ansi.Strip(a.View())
+	v = views.Strip(a.View())
 	if flat = strings.Join(strings.Fields(v), " "); strings.Contains(flat, "and the lock grants") || !strings.Contains(flat, "✓ level passed before") {
 		t.Errorf("a passed level opened again should say it was passed, and vouch for no lock not run:\n%s", v)
 	}
@@ -210,7 +211,7 @@ func TestLabListCountsHidden(t *testing.T) {
 		if a.labPage().mode != labList || a.labPage().sel != sel {
 			t.Fatalf("the list should be selecting line %d:\n%s", sel, a.View())
 		}
-		v := ansi.Strip(a.View())
+		v := views.Strip(a.View())
 		if h := strings.Count(v, "\n") + 1; h > 24 {
 			t.Fatalf("the list takes %d rows of 24:\n%s", h, v)
 		}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"locksim/lab"
+	"locksim/views"
 	"slices"
 	"strings"
 
@@ -42,7 +43,7 @@ func indentRest(head, text string, indent int) []string {
 func styleLines(s lipgloss.Style, text string) string {
 	lines := strings.Split(text, "\n")
 	for i, line := range lines {
-		lines[i] = s.Render(line)
+		lines[i] = views.OneLine(s, line)
 	}
 	return strings.Join(lines, "\n")
 }

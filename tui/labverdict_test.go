@@ -8,8 +8,7 @@ import (
 
 	"locksim/lab"
 	"locksim/scenes"
-
-	"github.com/charmbracelet/x/ansi"
+	"locksim/views"
 )
 
 // TestLabLessonReadsAsPassing: the compare-and-delete lock, its own, with
@@ -53,7 +52,7 @@ func TestLabVerdictWholeAt80x24(t *testing.T) {
 	a := openLab(t, Options{Seed: 1, NoQuiz: true, Lab: labDir(t)}, 80, 24, "[ctrl+r]")
 	l := a.labPage()
 	want := joinLines(l.resultRows())
-	v := ansi.Strip(a.View())
+	v := views.Strip(a.View())
 	rows := strings.Split(v, "\n")
 	if len(rows) != 24 || !strings.Contains(v, "✗ your lock's own break: no-foreign-release") ||
 		!strings.Contains(v, "more lines below") || !strings.Contains(rows[23], "ctrl+↓/↑ scroll the result") {
@@ -61,17 +60,17 @@ func TestLabVerdictWholeAt80x24(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for range 40 {
-		for _, r := range strings.Split(ansi.Strip(a.View()), "\n") {
+		for _, r := range strings.Split(views.Strip(a.View()), "\n") {
 			seen[strings.TrimRight(r, " ")] = true
 		}
 		drive(t, a, labPresses("[ctrl+down]")...)
 	}
 	for _, line := range want {
-		if line = strings.TrimRight(ansi.Strip(line), " "); !seen[line] {
+		if line = strings.TrimRight(views.Strip(line), " "); !seen[line] {
 			t.Errorf("scrolling never shows %q", line)
 		}
 	}
-	if v := ansi.Strip(a.View()); !strings.Contains(v, "above") || strings.Contains(v, "below") {
+	if v := views.Strip(a.View()); !strings.Contains(v, "above") || strings.Contains(v, "below") {
 		t.Errorf("at the end the result should say only what is above:\n%s", v)
 	}
 	drive(t, a, labPresses(strings.Repeat("[ctrl+up]", 40))...)
@@ -152,7 +151,7 @@ func TestLabStoryNotesKeepTheVerdict(t *testing.T) {
 	}
 	check := func(when string) string {
 		t.Helper()
-		v := ansi.Strip(a.View())
+		v := views.Strip(a.View())
 		rows := strings.Split(v, "\n")
 		if len(rows) != 24 {
 			t.Fatalf("%s: %d rows, want 24:\n%s", when, len(rows), v)
@@ -197,7 +196,7 @@ func TestLabQuestionScreen(t *testing.T) {
 		t.Fatalf("the break's story should ask:\n%s", a.View())
 	}
 	lp := a.pl.LabPlace()
-	v := ansi.Strip(a.View())
+	v := views.Strip(a.View())
 	q, _, _ := strings.Cut(v, "1) ")
 	if !strings.Contains(v, "Which property does it break?") || strings.Contains(q, lp.Property) {
 		t.Errorf("the question should ask which property breaks, naming none above its choices (%s):\n%s", lp.Property, v)

@@ -30,9 +30,9 @@ func (l *Lab) header() []string {
 	}
 	rows := l.com.memoRows(key, func() []string {
 		st := l.com.Styles
-		out := []string{truncate(st.Title.Render(" the lab ")+" "+st.Bold.Render("write your own lock, and locksim attacks it"), l.w)}
+		out := []string{truncate(views.OneLine(st.Title, " the lab ")+" "+views.OneLine(st.Bold, "write your own lock, and locksim attacks it"), l.w)}
 		if l.live {
-			out = append(out, st.Warn.Render(truncate(labLiveNote, l.w)))
+			out = append(out, views.OneLine(st.Warn, truncate(labLiveNote, l.w)))
 		}
 		return out
 	})
@@ -74,17 +74,17 @@ func (l *Lab) listView() string {
 		room := max(l.h-len(rows)-below-foot-1, 3) // a blank over the goal
 		first, shown := listWindow(l.sel, n, room)
 		if first > 0 {
-			rows = append(rows, st.Dim.Render(truncate("  ↑ "+itoa(int64(first))+" more", l.w)))
+			rows = append(rows, views.OneLine(st.Dim, truncate("  ↑ "+itoa(int64(first))+" more", l.w)))
 		}
 		for i := first; i < first+shown; i++ {
 			line := "  " + l.levelLine(l.level(i))
 			if i == l.sel {
-				line = st.Title.Render("> " + l.levelLine(l.level(i)))
+				line = views.OneLine(st.Title, "> "+l.levelLine(l.level(i)))
 			}
 			rows = append(rows, truncate(line, l.w))
 		}
 		if rest := n - first - shown; rest > 0 {
-			rows = append(rows, st.Dim.Render(truncate("  ↓ "+itoa(int64(rest))+" more", l.w)))
+			rows = append(rows, views.OneLine(st.Dim, truncate("  ↓ "+itoa(int64(rest))+" more", l.w)))
 		}
 		for len(rows) < l.h-below-foot {
 			rows = append(rows, "")
@@ -136,9 +136,9 @@ func (l *Lab) tabs() string {
 			t = focusMark + t
 		}
 		if i == l.partInView() {
-			t = st.Title.Render(t)
+			t = views.OneLine(st.Title, t)
 		} else {
-			t = st.Dim.Render(t)
+			t = views.OneLine(st.Dim, t)
 		}
 		out = append(out, t)
 	}
@@ -159,9 +159,9 @@ func (l *Lab) policyLine() string {
 	st := l.com.Styles
 	var out []string
 	for i, name := range fieldNames {
-		label := st.Dim.Render(name + " ")
+		label := views.OneLine(st.Dim, name+" ")
 		if l.focus == len(l.parts)+i && !l.level(l.open).Break() {
-			label = st.Key.Render(focusMark + name + " ")
+			label = views.OneLine(st.Key, focusMark+name+" ")
 		}
 		out = append(out, label+"["+l.fields[i].View()+"]")
 	}
@@ -230,14 +230,14 @@ func (l *Lab) drawLevelRows(title, what, full string) []string {
 		lines := strings.Split(l.wrapped(title+" · "+what), "\n")
 		first := lines[0]
 		if strings.HasPrefix(first, title) {
-			first = st.Bold.Render(title) + st.Dim.Render(strings.TrimPrefix(first, title))
+			first = views.OneLine(st.Bold, title) + views.OneLine(st.Dim, strings.TrimPrefix(first, title))
 		}
 		out = append(out, first)
 		for _, line := range lines[1:] {
-			out = append(out, st.Dim.Render(line))
+			out = append(out, views.OneLine(st.Dim, line))
 		}
 	} else {
-		out = append(out, st.Bold.Render(title))
+		out = append(out, views.OneLine(st.Bold, title))
 	}
 	return append(out, styleLines(st.Dim, l.wrapped(goal[len(goal)-1])))
 }
@@ -262,7 +262,7 @@ func (l *Lab) referenceRows(n int) []string {
 	out := []string{views.Rule(st, "your lock (−) beside the reference fix (+)", l.w)}
 	lk, err := l.lock()
 	if err != nil {
-		return append(out, st.Warn.Render(oneLine(err)))
+		return append(out, views.OneLine(st.Warn, oneLine(err)))
 	}
 	lines := strings.Split(strings.TrimRight(lab.ReferenceDiff(lv.Level.ID, &lk), "\n"), "\n")
 	room := max(n-2, 1)
@@ -285,7 +285,7 @@ func (l *Lab) referenceRows(n int) []string {
 		out = append(out, style.Render(truncate(shown.Text(line), l.w))) // the learner's bytes, shown
 	}
 	if more > 0 {
-		out = append(out, st.Dim.Render(itoa(int64(more))+" more lines of the diff: a taller terminal shows them"))
+		out = append(out, views.OneLine(st.Dim, itoa(int64(more))+" more lines of the diff: a taller terminal shows them"))
 	}
 	return out
 }
@@ -309,7 +309,7 @@ func (l *Lab) footer() []string {
 		out = strings.Split(styleLines(st.Warn, l.wrapped(l.note)), "\n")
 	}
 	if l.showHelp || l.showRef {
-		return append(out, st.Dim.Render("any key: back"))
+		return append(out, views.OneLine(st.Dim, "any key: back"))
 	}
 	// the help line by the keys' help it names and the width
 	short := l.KeyMap().ShortHelp()
@@ -318,7 +318,7 @@ func (l *Lab) footer() []string {
 		key += fmt.Sprintf("\x00%v\x00%s\x00%s", b.Enabled(), b.Help().Key, b.Help().Desc)
 	}
 	line := l.com.memoRows(key, func() []string {
-		return []string{st.Dim.Render(views.HelpLine(fitKeys(short, l.w)))}
+		return []string{views.OneLine(st.Dim, views.HelpLine(fitKeys(short, l.w)))}
 	})
 	return append(out, line...)
 }
@@ -396,7 +396,7 @@ func (l *Lab) resultWindow(room int) []string {
 	if above > 0 {
 		where = append(where, "↑ "+itoa(int64(above))+" above")
 	}
-	return append(out, l.com.Styles.Dim.Render(strings.Join(where, ", ")+" · ctrl+↓/↑ scroll the result"))
+	return append(out, views.OneLine(l.com.Styles.Dim, strings.Join(where, ", ")+" · ctrl+↓/↑ scroll the result"))
 }
 
 // verdictHead is the result in one line: the lock's own breaks, or the
@@ -459,7 +459,7 @@ func (l *Lab) resultRows() []string {
 		return append(out, styleLines(st.Warn, l.wrapped(wait)))
 	case l.running:
 		label := lab.Thousands(l.prog.Explored) + " schedules explored, " + lab.Thousands(l.prog.Broke) + " broke"
-		out = append(out, l.bar.ViewAs(min(max(l.prog.Done, 0), 1))+" "+st.Dim.Render(label))
+		out = append(out, l.bar.ViewAs(min(max(l.prog.Done, 0), 1))+" "+views.OneLine(st.Dim, label))
 		if l.com.SearchLimits != "" {
 			out = append(out, styleLines(st.Dim, l.wrapped(l.com.SearchLimits)))
 		}
@@ -467,7 +467,7 @@ func (l *Lab) resultRows() []string {
 	case l.runErr != "":
 		return append(out, styleLines(st.Warn, l.wrapped(l.runErr)))
 	case l.report == nil:
-		return append(out, st.Dim.Render(l.wrapped("the adversary has not run on this lock yet (ctrl+r)")))
+		return append(out, views.OneLine(st.Dim, l.wrapped("the adversary has not run on this lock yet (ctrl+r)")))
 	}
 	rep := l.report
 	if d := l.reportShown(); !rep.Refused && !d.State {
@@ -502,13 +502,13 @@ func (l *Lab) resultRows() []string {
 		}
 		switch {
 		case v.Status == lab.Pass:
-			out = append(out, st.Good.Render("✓ "+id)+" no break within the bound")
+			out = append(out, views.OneLine(st.Good, "✓ "+id)+" no break within the bound")
 		case v.Status == lab.Fail && v.Lesson && l.level(l.open).own:
 			// as -grade reads your own lock: only faults no lease survives
 			// break it, which is the course's lesson, not a bug of the lock
 			// (a level's rule counts it, and there it stays a ✗)
 			msg := "lesson: only " + faultList(v.Break.FaultMoves()) + " breaks it, which no lease survives; not a bug of your lock"
-			out = append(out, indentRest(st.Good.Render("✓ "+id)+" ", styleLines(st.Warn, wrapWords(msg, l.w-indent)), indent)...)
+			out = append(out, indentRest(views.OneLine(st.Good, "✓ "+id)+" ", styleLines(st.Warn, wrapWords(msg, l.w-indent)), indent)...)
 		case v.Status == lab.Fail:
 			msg := v.Message
 			if b := v.Break; b != nil {
@@ -516,9 +516,9 @@ func (l *Lab) resultRows() []string {
 				msg = "broken in " + itoa(int64(len(b.Moves))) + " " + plural(len(b.Moves), "move", "moves") + ", " +
 					itoa(int64(n)) + " " + plural(n, "fault", "faults")
 			}
-			out = append(out, indentRest(st.Bad.Render("✗ "+id)+" ", wrapWords(msg, l.w-indent), indent)...)
+			out = append(out, indentRest(views.OneLine(st.Bad, "✗ "+id)+" ", wrapWords(msg, l.w-indent), indent)...)
 		default:
-			out = append(out, indentRest(st.Warn.Render("! "+id)+" ", wrapWords(v.Message, l.w-indent), indent)...)
+			out = append(out, indentRest(views.OneLine(st.Warn, "! "+id)+" ", wrapWords(v.Message, l.w-indent), indent)...)
 		}
 	}
 	if picked != nil {

@@ -8,8 +8,6 @@ import (
 	"locksim/lab"
 	"locksim/scenes"
 	"locksim/views"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // splitName is a row that ends inside a hyphenated name ("pause-").
@@ -35,7 +33,7 @@ func TestLabTextsWrapBetweenNames(t *testing.T) {
 	check := func(what string, rows []string) {
 		t.Helper()
 		for _, r := range strings.Split(strings.Join(rows, "\n"), "\n") {
-			if r = strings.TrimRight(ansi.Strip(r), " "); splitName.MatchString(r) {
+			if r = strings.TrimRight(views.Strip(r), " "); splitName.MatchString(r) {
 				t.Errorf("%s: a name is split at the end of %q:\n%s", what, r, strings.Join(rows, "\n"))
 				return
 			}

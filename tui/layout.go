@@ -60,7 +60,7 @@ func scriptPanel(st views.Styles, s sim.Snapshot, shown map[string]sim.Lua, sel 
 		}
 		out := []string{views.Rule(st, "script "+f[1]+", as sent with "+strings.ToUpper(e.Args[0]), width)}
 		for _, l := range lines {
-			out = append(out, st.Dim.Render(ansi.Truncate(l, width, "…")))
+			out = append(out, views.OneLine(st.Dim, ansi.Truncate(l, width, "…")))
 		}
 		return strings.Join(out, "\n")
 	}

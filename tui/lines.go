@@ -27,7 +27,7 @@ func keyLine(st views.Styles, k sim.KeyState, snap sim.Snapshot, w int) string {
 	k.Name = shown.Line(k.Name)
 	var s string
 	if !k.Exists() {
-		s = st.Bold.Render(k.Name) + st.Dim.Render("  (no such key)  PTTL -2")
+		s = views.OneLine(st.Bold, k.Name) + views.OneLine(st.Dim, "  (no such key)  PTTL -2")
 	} else {
 		val := k.Value
 		if k.Type == "string" {
@@ -45,14 +45,14 @@ func keyLine(st views.Styles, k sim.KeyState, snap sim.Snapshot, w int) string {
 			ttl += " (" + sim.FormatSpan(time.Duration(k.PTTL*int64(snap.Scale))*time.Millisecond) + " of story)"
 		}
 		if k.PTTL == -1 {
-			ttl = st.Warn.Render("PTTL -1 (no expiry)")
+			ttl = views.OneLine(st.Warn, "PTTL -1 (no expiry)")
 		}
 		// a value too long for the row gives up words from its middle: the
 		// key's name and its PTTL stay whole
-		if room := w - ansi.StringWidth(k.Name+" = "+"  "+ansi.Strip(ttl)); ansi.StringWidth(val) > room && room >= 12 {
+		if room := w - ansi.StringWidth(k.Name+" = "+"  "+views.Strip(ttl)); ansi.StringWidth(val) > room && room >= 12 {
 			val = views.CutMiddle(val, room)
 		}
-		s = st.Bold.Render(k.Name) + " = " + val + "  " + ttl
+		s = views.OneLine(st.Bold, k.Name) + " = " + val + "  " + ttl
 	}
 	return truncate(s, w)
 }
@@ -66,23 +66,23 @@ func (p *Player) nodeLine(st views.Styles, k sim.KeyState, w int) string {
 		if s.Name == k.Node {
 			n = s
 			if i == p.Node {
-				mark = st.Key.Render("▸ ")
+				mark = views.OneLine(st.Key, "▸ ")
 			}
 		}
 	}
 	faults := nodeFaults(n)
 	tail := ""
 	if len(faults) > 0 {
-		tail = st.Warn.Render(" · " + strings.Join(faults, " · "))
+		tail = views.OneLine(st.Warn, " · "+strings.Join(faults, " · "))
 	}
-	head := mark + st.Bold.Render(n.Name) + " "
+	head := mark + views.OneLine(st.Bold, n.Name) + " "
 	if k.Down {
-		return truncate(head+st.Bad.Render("stopped: answers nothing")+tail, w)
+		return truncate(head+views.OneLine(st.Bad, "stopped: answers nothing")+tail, w)
 	}
 	k.Name = strings.TrimPrefix(k.Name, p.Snap.Prefix)
 	if p.hiding() {
 		// the node's faults are the question's premise; its key may be the answer
-		return truncate(head+st.Bold.Render(k.Name)+st.Dim.Render("  "+p.hiddenNote())+tail, w)
+		return truncate(head+views.OneLine(st.Bold, k.Name)+views.OneLine(st.Dim, "  "+p.hiddenNote())+tail, w)
 	}
 	return truncate(head+keyLine(st, k, p.Snap, w)+tail, w)
 }
@@ -122,13 +122,13 @@ func (p *Player) hiddenNodes(st views.Styles, key string, w int) []string {
 			order, on[f] = appendNew(order, f), append(on[f], n.Name)
 		}
 	}
-	rows := []string{truncate(st.Bold.Render("nodes "+strings.Join(names, " ")+" "+key)+st.Dim.Render("  "+p.hiddenNote()), w)}
+	rows := []string{truncate(views.OneLine(st.Bold, "nodes "+strings.Join(names, " ")+" "+key)+views.OneLine(st.Dim, "  "+p.hiddenNote()), w)}
 	if len(order) > 0 {
 		var parts []string
 		for _, f := range order {
 			parts = append(parts, strings.Join(on[f], " ")+": "+f)
 		}
-		rows = append(rows, truncate(st.Warn.Render("  "+strings.Join(parts, " · ")), w))
+		rows = append(rows, truncate(views.OneLine(st.Warn, "  "+strings.Join(parts, " · ")), w))
 	}
 	return rows
 }
@@ -164,7 +164,7 @@ func scoreDeadlines(k sim.KeyState, snap sim.Snapshot) string {
 }
 
 func resourceLine(st views.Styles, r sim.ResourceState, w int) string {
-	s := st.Bold.Render("resource") + " " + r.LastWrite()
+	s := views.OneLine(st.Bold, "resource") + " " + r.LastWrite()
 	s += fmt.Sprintf(" · accepted %d · rejected %d", r.Accepted, r.Rejected)
 	if r.MaxToken > 0 {
 		s += fmt.Sprintf(" · largest token %d", r.MaxToken)

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"context"
 	"locksim/sim/simtest"
+	"locksim/views"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"locksim/scenes"
 	"locksim/sim"
@@ -228,7 +228,7 @@ func TestLostSetCardsSayWhatHappened(t *testing.T) {
 	if cardRow(v, 0) == first {
 		t.Fatalf("B's token should be another at its second ask:\n%s", v)
 	}
-	flat := strings.Join(strings.Fields(ansi.Strip(v)), " ")
+	flat := strings.Join(strings.Fields(views.Strip(v)), " ")
 	again := strings.Index(flat, "B asks again, with a fresh token")
 	if again < 0 || !strings.Contains(flat[again:], "B> SET") {
 		t.Errorf("the log should say B asks again with a fresh token, before its SET:\n%s", v)
@@ -239,7 +239,7 @@ func TestLostSetCardsSayWhatHappened(t *testing.T) {
 // as plain text.
 func cardRow(v string, n int) string {
 	var rows []string
-	for _, r := range strings.Split(ansi.Strip(v), "\n") {
+	for _, r := range strings.Split(views.Strip(v), "\n") {
 		if strings.HasPrefix(r, "│") {
 			rows = append(rows, r)
 		}

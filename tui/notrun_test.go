@@ -8,8 +8,7 @@ import (
 	"locksim/class"
 	"locksim/play"
 	"locksim/scenes"
-
-	"github.com/charmbracelet/x/ansi"
+	"locksim/views"
 )
 
 // TestEarlierPollNotRun: at gc-pause's second story, the class view's
@@ -57,7 +56,7 @@ func TestSummaryNotRunColumn(t *testing.T) {
 		}}
 	drive(t, m.a, ClassMsg{Events: []class.Event{{Kind: class.KindMember, Member: &bea}}})
 	drive(t, m.a, keys("S")...)
-	v := ansi.Strip(m.a.View())
+	v := views.Strip(m.a.View())
 	if !isSummary(m.a.pages.top()) || !regexp.MustCompile(`name +finished +came true +not run +time`).MatchString(v) ||
 		!regexp.MustCompile(`bea +0/\d+ +1 of 1 +1 +0s`).MatchString(v) {
 		t.Errorf("the summary should say bea's 1 of 1 came true, 1 not run:\n%s", v)

@@ -210,7 +210,7 @@ func (p *aboutPage) View() string {
 	if !p.page.AtTop() || !p.page.AtBottom() {
 		hint = fmt.Sprintf("↑/↓ scroll (%d%%) · %s", int(p.page.ScrollPercent()*100), hint)
 	}
-	return p.a.overView("the story of "+p.a.pl.Scene.ID, p.page.View()+"\n"+p.a.com.Styles.Dim.Render(hint))
+	return p.a.overView("the story of "+p.a.pl.Scene.ID, p.page.View()+"\n"+views.OneLine(p.a.com.Styles.Dim, hint))
 }
 
 // historyPage is the history page (v): the run's operations on a

@@ -1,10 +1,9 @@
 package tui
 
 import (
+	"locksim/views"
 	"strings"
 	"testing"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // TestPausedHolderReadoutStatesOnlyTheTTL: in gc-pause, before the question
@@ -17,7 +16,7 @@ func TestPausedHolderReadoutStatesOnlyTheTTL(t *testing.T) {
 	seen := false
 	for i := 0; i < 12 && !a.pl.Asking; i++ {
 		drive(t, a, keys("n")...)
-		v := strings.Join(strings.Fields(ansi.Strip(a.View())), " ")
+		v := strings.Join(strings.Fields(views.Strip(a.View())), " ")
 		for _, tells := range []string{"keeps running", "lease runs on", "will expire"} {
 			if strings.Contains(v, tells) {
 				t.Errorf("step %d, before the question: the screen says %q:\n%s", a.pl.Snap.Pos, tells, a.View())

@@ -209,7 +209,7 @@ func (p *Player) draw() (string, frameLayout) {
 		}
 		if p.Stale || p.serverDown {
 			// the server did not answer: this is the last read, not now
-			line = st.Dim.Render(truncate(ansi.Strip(line), w-12)) + st.Warn.Render(" (last read)")
+			line = views.OneLine(st.Dim, truncate(views.Strip(line), w-12)) + views.OneLine(st.Warn, " (last read)")
 		}
 		top = append(top, line)
 	}
@@ -219,7 +219,7 @@ func (p *Player) draw() (string, frameLayout) {
 	if len(hiddenKeys) > 0 {
 		// not their names or how many: that can be the answer (key-naming
 		// asks whether two workers share one key)
-		top = append(top, truncate(st.Bold.Render("keys ")+st.Dim.Render(p.hiddenNote()), w))
+		top = append(top, truncate(views.OneLine(st.Bold, "keys ")+views.OneLine(st.Dim, p.hiddenNote()), w))
 	}
 	if r := p.Snap.Resource; r != nil {
 		top = append(top, resourceLine(st, *r, w))
@@ -227,11 +227,11 @@ func (p *Player) draw() (string, frameLayout) {
 	if len(p.Scene.Knobs) > 0 {
 		var parts []string
 		for _, k := range p.Scene.Knobs {
-			parts = append(parts, st.Key.Render("["+k.Key+"]")+" "+k.Name+": "+st.Bold.Render(p.Scene.Shown(p.Params, k.Name)))
+			parts = append(parts, views.OneLine(st.Key, "["+k.Key+"]")+" "+k.Name+": "+views.OneLine(st.Bold, p.Scene.Shown(p.Params, k.Name)))
 		}
 		if p.Scene.NeedsEmbedded(p.Params) && p.Backend.Live() {
 			// on the embedded server it plays as told: nothing to warn of
-			parts = append(parts, st.Warn.Render("needs the embedded server"))
+			parts = append(parts, views.OneLine(st.Warn, "needs the embedded server"))
 		}
 		top = append(top, truncate(strings.Join(parts, "  "), w))
 	}
@@ -284,18 +284,18 @@ func (p *Player) draw() (string, frameLayout) {
 	if ex.Alarm != "" && p.banner == "" && p.Err == "" {
 		// the alarm and the verdict both: the scene's verdict line is how
 		// a setting is judged
-		bottom = append(bottom, truncate(st.Bad.Render("⚠ "+ex.Alarm), w))
+		bottom = append(bottom, truncate(views.OneLine(st.Bad, "⚠ "+ex.Alarm), w))
 		ex.Alarm = ""
 	}
 	switch {
 	case p.banner != "":
-		status = st.Bad.Render(p.banner)
+		status = views.OneLine(st.Bad, p.banner)
 	case p.Err != "":
-		status = st.Bad.Render("error: " + shown.Text(p.Err)) // a server's words may be in it
+		status = views.OneLine(st.Bad, "error: "+shown.Text(p.Err)) // a server's words may be in it
 	case ex.Alarm != "":
-		status = st.Bad.Render("⚠ " + ex.Alarm)
+		status = views.OneLine(st.Bad, "⚠ "+ex.Alarm)
 	case status == "":
-		status = st.Bold.Render("verdict ") + st.Dim.Render("nothing observed yet")
+		status = views.OneLine(st.Bold, "verdict ") + views.OneLine(st.Dim, "nothing observed yet")
 	case p.LabPlace() != nil && ansi.StringWidth("verdict "+status) > w:
 		// a lab's verdict is the adversary's sentence about the learner's
 		// own lock, not a scene's line written to fit: it is said whole,
@@ -303,7 +303,7 @@ func (p *Player) draw() (string, frameLayout) {
 		rows := wholeLines(st.Plain, "verdict "+status, w)
 		for i, r := range rows {
 			if i == 0 {
-				r = st.Bold.Render("verdict ") + renderTone(st, ex.VerdictTone, strings.TrimPrefix(r, "verdict "))
+				r = views.OneLine(st.Bold, "verdict ") + renderTone(st, ex.VerdictTone, strings.TrimPrefix(r, "verdict "))
 			} else {
 				r = renderTone(st, ex.VerdictTone, r)
 			}
@@ -311,13 +311,13 @@ func (p *Player) draw() (string, frameLayout) {
 		}
 		status = ""
 	default:
-		status = st.Bold.Render("verdict ") + renderTone(st, ex.VerdictTone, status)
+		status = views.OneLine(st.Bold, "verdict ") + renderTone(st, ex.VerdictTone, status)
 	}
 	if status != "" {
 		bottom = append(bottom, truncate(status, w))
 	}
 	if p.hiding() {
-		bottom = append(bottom, truncate(st.Bold.Render("properties ")+st.Dim.Render(p.hiddenNote()), w))
+		bottom = append(bottom, truncate(views.OneLine(st.Bold, "properties ")+views.OneLine(st.Dim, p.hiddenNote()), w))
 	} else {
 		bottom = append(bottom, views.Scoreboard(st, ex.Props, w))
 	}
@@ -347,9 +347,9 @@ func (p *Player) draw() (string, frameLayout) {
 		}
 		bottom = append(bottom, views.TimelineTo(st, marks, p.Snap.Pos, "+"+sim.FormatDuration(p.Snap.Now), end, state, w))
 	} else if p.Busy {
-		bottom = append(bottom, st.Dim.Render(p.spin.View()+" racing…"))
+		bottom = append(bottom, views.OneLine(st.Dim, p.spin.View()+" racing…"))
 	} else if l := p.endLine; l != nil && l() != "" {
-		bottom = append(bottom, truncate(st.Accent.Render(l()), w))
+		bottom = append(bottom, truncate(views.OneLine(st.Accent, l()), w))
 	}
 	bottom = append(bottom, "") // the help line's row, drawn by the app
 
@@ -474,10 +474,10 @@ func (p *Player) header(st views.Styles, w int) string {
 	if lp := p.LabPlace(); lp != nil && lp.Title() != "" {
 		name = lp.Title() // a lab story is a level's, not the lab's own page
 	}
-	title := st.Title.Render("locksim") + " " + st.Bold.Render(p.Scene.ID) + st.Dim.Render(" · "+p.Text.Get("dive")+" · ") + name
+	title := views.OneLine(st.Title, "locksim") + " " + views.OneLine(st.Bold, p.Scene.ID) + views.OneLine(st.Dim, " · "+p.Text.Get("dive")+" · ") + name
 	if ansi.StringWidth(title)+ansi.StringWidth(modes[0])+2 > w { // spread keeps two spaces between them
 		// the dive is on the story page and in the contents: the title stays whole
-		title = st.Title.Render("locksim") + " " + st.Bold.Render(p.Scene.ID) + st.Dim.Render(" · ") + name
+		title = views.OneLine(st.Title, "locksim") + " " + views.OneLine(st.Bold, p.Scene.ID) + views.OneLine(st.Dim, " · ") + name
 	}
 	mode = modes[0]
 	for _, m := range modes[1:] {
@@ -486,7 +486,7 @@ func (p *Player) header(st views.Styles, w int) string {
 		}
 		mode = m
 	}
-	return spread(title, st.Dim.Render(mode), w)
+	return spread(title, views.OneLine(st.Dim, mode), w)
 }
 
 // hiding reports that the disclosure rule hides the state as read: the
@@ -534,10 +534,10 @@ func (p *Player) questionLines(st views.Styles, w, hints int) []string {
 	var lines []string
 	lines = append(lines, strings.Split(st.Wrap(p.Question("predict"), w, 3), "\n")...)
 	for i, c := range p.Choices() {
-		lines = append(lines, truncate(st.Key.Render(itoa(int64(i+1)))+") "+c, w))
+		lines = append(lines, truncate(views.OneLine(st.Key, itoa(int64(i+1)))+") "+c, w))
 	}
 	for i := 1; i <= hints; i++ {
-		lines = append(lines, strings.Split(st.Dim.Render(st.Wrap("hint: "+p.Question("hint-"+itoa(int64(i))), w, 2)), "\n")...)
+		lines = append(lines, strings.Split(views.OneLine(st.Dim, st.Wrap("hint: "+p.Question("hint-"+itoa(int64(i))), w, 2)), "\n")...)
 	}
 	var out []string
 	for _, l := range lines {

@@ -11,7 +11,6 @@ import (
 	"locksim/views"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // pollCase is a question of the course as the class polls it: the
@@ -75,7 +74,7 @@ func everyWayIn() *Desk {
 }
 
 // words is s's words joined by one space, rows and their padding aside.
-func words(s string) string { return strings.Join(strings.Fields(ansi.Strip(s)), " ") }
+func words(s string) string { return strings.Join(strings.Fields(views.Strip(s)), " ") }
 
 // TestPollShowsEveryQuestionWhole: at 80x24, with every way in on the
 // class view and three students who answered, every question of the
@@ -107,13 +106,13 @@ func TestPollShowsEveryQuestionWhole(t *testing.T) {
 			if strings.Contains(v, "more lines") {
 				t.Errorf("%s: %s leaves part of the poll out:\n%s", c.where, what, v)
 			}
-			for _, r := range strings.Split(ansi.Strip(v), "\n") {
+			for _, r := range strings.Split(views.Strip(v), "\n") {
 				if views.Width(r) > 80 {
 					t.Errorf("%s: %s has a row wider than 80 columns: %q", c.where, what, r)
 				}
 			}
 		}
-		if c.revealed && !strings.Contains(ansi.Strip(board), "their own runs answered (3 of 3 have run it)") {
+		if c.revealed && !strings.Contains(views.Strip(board), "their own runs answered (3 of 3 have run it)") {
 			t.Errorf("%s: the revealed poll does not count the runs:\n%s", c.where, board)
 		}
 	}
@@ -147,14 +146,14 @@ func TestPollPageScrollsALesson(t *testing.T) {
 	lead := play.Position{Version: play.PositionVersion, Scene: sc.ID, Step: play.QuestionAt(sc, nil, nil)}
 	d := everyWayIn()
 	d.sync(deskState{lead: lead, now: atClassNow(), students: ms, lesson: lessonOf(class.AskedOf(ms), sc.ID)})
-	v := ansi.Strip(d.View())
+	v := views.Strip(d.View())
 	if !strings.Contains(words(v), words(all[0])) || !strings.Contains(v, "more lines of the poll · V shows it whole") {
 		t.Fatalf("the class view should show the open question whole and say V shows the rest:\n%s", v)
 	}
 	page := newPollPage(d, nil)
 	var seen []string
 	for i := 0; i < 100; i++ {
-		pv := ansi.Strip(page.View())
+		pv := views.Strip(page.View())
 		rows := strings.Split(pv, "\n")
 		if len(rows) != 24 || !strings.HasPrefix(rows[len(rows)-1], "↑↓[] scroll · V/esc class view") {
 			t.Fatalf("the poll page is not 24 rows over its keys:\n%s", pv)
@@ -196,7 +195,7 @@ func TestPollPageKey(t *testing.T) {
 		}
 	}
 	drive(t, m.a, keys("?")...)
-	if !strings.Contains(ansi.Strip(m.a.View()), "V       the poll whole") {
+	if !strings.Contains(views.Strip(m.a.View()), "V       the poll whole") {
 		t.Errorf("the class view's keys page does not list V:\n%s", m.a.View())
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"locksim/views"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // TestQuestionHidesItsAnswer walks every prediction point of every scene,
@@ -64,7 +63,7 @@ func questionHidesItsAnswer(t *testing.T, sc *scenes.Scene) {
 			screens := map[string]string{}
 			for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
 				drive(t, a, tea.WindowSizeMsg{Width: size.w, Height: size.h})
-				screens[itoa(int64(size.w))+"x"+itoa(int64(size.h))] = ansi.Strip(a.View())
+				screens[itoa(int64(size.w))+"x"+itoa(int64(size.h))] = views.Strip(a.View())
 			}
 			// the decisive move: the answer, or the clicker's next click
 			drive(t, a, keys(map[bool]string{false: "1", true: "."}[present])...)
@@ -130,7 +129,7 @@ func hiddenValues(sc *scenes.Scene, p scenes.Params, pl *Player, before, after s
 	var h hidden
 	for _, k := range before.Keys {
 		// the key as the inspector reads it, after its name
-		line := ansi.Strip(keyLine(st, k, before, 1000))
+		line := views.Strip(keyLine(st, k, before, 1000))
 		if i := strings.Index(line, k.Name); i >= 0 {
 			h.anywhere = append(h.anywhere, strings.TrimSpace(line[i+len(k.Name):]))
 		}
@@ -139,7 +138,7 @@ func hiddenValues(sc *scenes.Scene, p scenes.Params, pl *Player, before, after s
 		ex := scenes.Explain(sc, scenes.Frame{Snap: snap, L: scenes.Fold(snap), P: p, Sel: -1, Text: pl.Text})
 		for _, s := range []string{ex.Verdict, ex.Alarm} {
 			if s != "" {
-				h.anywhere = append(h.anywhere, ansi.Strip(s))
+				h.anywhere = append(h.anywhere, views.Strip(s))
 			}
 		}
 		for i, prop := range ex.Props {
@@ -308,21 +307,21 @@ func TestQuestionLogScrolls(t *testing.T) {
 	if !a.pl.Asking {
 		t.Fatal("release under GET then DEL never asked")
 	}
-	v := ansi.Strip(a.View())
+	v := views.Strip(a.View())
 	if strings.Contains(v, "A> GET") || !strings.Contains(v, "earlier: [") {
 		t.Fatalf("before [: the GET should be off screen and the rule should say so:\n%s", v)
 	}
-	for i := 0; i < 10 && !strings.Contains(ansi.Strip(a.View()), "A> GET"); i++ {
+	for i := 0; i < 10 && !strings.Contains(views.Strip(a.View()), "A> GET"); i++ {
 		drive(t, a, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'['}})
 	}
-	v = ansi.Strip(a.View())
+	v = views.Strip(a.View())
 	if !strings.Contains(v, "A> GET") || !strings.Contains(v, "newer: ]") || !a.pl.Asking {
 		t.Fatalf("[ should bring A's GET back while the question waits:\n%s", v)
 	}
 	for range 10 {
 		drive(t, a, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{']'}})
 	}
-	if v := ansi.Strip(a.View()); strings.Contains(v, "newer: ]") {
+	if v := views.Strip(a.View()); strings.Contains(v, "newer: ]") {
 		t.Errorf("] should come back to the newest lines:\n%s", v)
 	}
 }

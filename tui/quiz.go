@@ -71,9 +71,9 @@ func (p *Quiz) View() string {
 	}
 	switch {
 	case p.Flash != "":
-		note = st.Warn.Render(strings.ReplaceAll(p.Flash, "\n", " ")) // the strip is one line
+		note = views.OneLine(st.Warn, strings.ReplaceAll(p.Flash, "\n", " ")) // the strip is one line
 	case p.Err != "":
-		note = st.Bad.Render("error: " + shown.Text(p.Err))
+		note = views.OneLine(st.Bad, "error: "+shown.Text(p.Err))
 	}
 	strip := views.QuizStrip(st, p.quizMarks(), q.At, note, w)
 	return header + "\n" + fitRows(strings.Join(body, "\n"), rows) + "\n" + strip
@@ -87,37 +87,37 @@ func (p *Quiz) situationPage(st views.Styles, w, rows int) []string {
 	s := q.Items[q.At]
 	lines := []string{views.Rule(st, fmt.Sprintf("situation %d of %d · %s", q.At+1, len(q.Items), s.Name), w)}
 	lines = append(lines, wrapped(st, s.Text, w, 4)...)
-	lines = append(lines, wrapped(st, st.Bold.Render("assumes: ")+s.Assumption, w, 4)...)
+	lines = append(lines, wrapped(st, views.OneLine(st.Bold, "assumes: ")+s.Assumption, w, 4)...)
 	lines = append(lines, "")
-	lines = append(lines, wrapped(st, st.Bold.Render(p.Question("predict")), w, 2)...)
+	lines = append(lines, wrapped(st, views.OneLine(st.Bold, p.Question("predict")), w, 2)...)
 	for i, c := range p.Choices() {
 		mark := "  "
 		if q.Answers[q.At] == i {
 			mark = "▸ "
 		}
 		keys := [...]string{"e/1", "c/2"}[min(i, 1)]
-		lines = append(lines, truncate(mark+st.Key.Render(keys)+") "+c, w))
+		lines = append(lines, truncate(mark+views.OneLine(st.Key, keys)+") "+c, w))
 	}
 	lines = append(lines, views.Rule(st, "verdict", w))
 	if !p.KeyShown(q.At) {
-		lines = append(lines, wrapped(st, st.Dim.Render(p.Text.Get("start")), w, 3)...)
+		lines = append(lines, wrapped(st, views.OneLine(st.Dim, p.Text.Get("start")), w, 3)...)
 		for i := 1; i <= p.Hints; i++ {
 			lines = append(lines, wrapped(st, "hint: "+p.Question("hint-"+itoa(int64(i))), w, 3)...)
 		}
 		return lines
 	}
 	vars := map[string]string{"class": p.Text.Get("class-" + s.Class.String())}
-	verdict := st.Accent.Render(p.Text.Fill("verdict-shown", vars))
+	verdict := views.OneLine(st.Accent, p.Text.Fill("verdict-shown", vars))
 	if a := q.Answers[q.At]; a >= 0 {
 		vars["chosen"] = p.Text.Get("class-" + scenes.Class(a).String())
-		verdict = st.Good.Render(p.Text.Fill("verdict-right", vars))
+		verdict = views.OneLine(st.Good, p.Text.Fill("verdict-right", vars))
 		if scenes.Class(a) != s.Class {
-			verdict = st.Bad.Render(p.Text.Fill("verdict-wrong", vars))
+			verdict = views.OneLine(st.Bad, p.Text.Fill("verdict-wrong", vars))
 		}
 	}
 	lines = append(lines, truncate(verdict, w))
-	lines = append(lines, wrapped(st, st.Bold.Render("tool: ")+p.Text.Get("tool-"+s.Tool), w, 3)...)
-	return append(lines, wrapped(st, st.Bold.Render("why: ")+s.Why, w, max(rows-len(lines), 1))...)
+	lines = append(lines, wrapped(st, views.OneLine(st.Bold, "tool: ")+p.Text.Get("tool-"+s.Tool), w, 3)...)
+	return append(lines, wrapped(st, views.OneLine(st.Bold, "why: ")+s.Why, w, max(rows-len(lines), 1))...)
 }
 
 // scorePage is the score, one row per situation (its mark, the key and the
@@ -128,7 +128,7 @@ func (p *Quiz) scorePage(st views.Styles, w, rows int) []string {
 	right, answered := scenes.Grade(q.Items, q.Answers)
 	of := len(q.Items)
 	vars := map[string]string{"right": itoa(int64(right)), "answered": itoa(int64(answered)), "of": itoa(int64(of))}
-	verdict := st.Bold.Render(p.Text.Fill("score-done", vars))
+	verdict := views.OneLine(st.Bold, p.Text.Fill("score-done", vars))
 	if answered < of {
 		verdict = p.Text.Fill("score-partial", vars)
 		if slices.Contains(q.Shown, true) || !p.Predict {
@@ -137,7 +137,7 @@ func (p *Quiz) scorePage(st views.Styles, w, rows int) []string {
 	}
 	lines := []string{views.Rule(st, p.Text.Get("score-title"), w)}
 	lines = append(lines, wrapped(st, verdict, w, 2)...)
-	lines = append(lines, "", st.Dim.Render(truncate(fmt.Sprintf("%s %2s  %-30s %-13s %s", " ", "", "situation", "the key", "the tool that fits"), w)))
+	lines = append(lines, "", views.OneLine(st.Dim, truncate(fmt.Sprintf("%s %2s  %-30s %-13s %s", " ", "", "situation", "the key", "the tool that fits"), w)))
 	marks := p.quizMarks()
 	for i, s := range q.Items {
 		key, tool := "—", ""

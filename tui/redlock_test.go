@@ -2,10 +2,9 @@ package tui
 
 import (
 	"locksim/sim/simtest"
+	"locksim/views"
 	"strings"
 	"testing"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // TestGoldensRedlock: the clock jump's two holders, and a node picked,
@@ -32,12 +31,12 @@ func TestGoldensRedlock(t *testing.T) {
 // have both refused its connection its card names both.
 func TestRedlockTwoDownCounts(t *testing.T) {
 	a := openScene(t, embedded(t), "redlock", 1, 80, 24, "nnnnnn")
-	v := rowsJoined(ansi.Strip(a.View()))
+	v := rowsJoined(views.Strip(a.View()))
 	if !strings.Contains(v, "c1's SET on node C answered OK at +0.000s (3 OKs so far)") || strings.Contains(v, "One node is not the lock") {
 		t.Errorf("c1's third OK should be read as its third vote:\n%s", a.View())
 	}
 	drive(t, a, keys("nn")...)
-	v = ansi.Strip(a.View())
+	v = views.Strip(a.View())
 	if !strings.Contains(v, "│ D and E failed ") {
 		t.Errorf("c1's card should name both nodes that failed:\n%s", v)
 	}

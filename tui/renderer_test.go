@@ -12,7 +12,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 )
 
@@ -64,8 +63,8 @@ func TestTwoRenderers(t *testing.T) {
 		if !strings.Contains(coloured, lightPink) || strings.Contains(coloured, darkPink) || strings.Contains(coloured, "38;2;255;135;255") {
 			t.Errorf("%s on the TrueColor light renderer: no light-background title colour in\n%q", c.name, coloured)
 		}
-		if ansi.Strip(coloured) != plain {
-			t.Errorf("%s: the coloured screen's text differs from the plain one:\n%s\nwant\n%s", c.name, ansi.Strip(coloured), plain)
+		if views.Strip(coloured) != plain {
+			t.Errorf("%s: the coloured screen's text differs from the plain one:\n%s\nwant\n%s", c.name, views.Strip(coloured), plain)
 		}
 		// the help line is Bubbles' help, drawn by the session's renderer
 		last := coloured[strings.LastIndex(coloured, "\n")+1:]

@@ -5,8 +5,7 @@ import (
 	"testing"
 
 	"locksim/class"
-
-	"github.com/charmbracelet/x/ansi"
+	"locksim/views"
 )
 
 // TestRosterMarksTheStudentToMatch: on the school roster's page at 80x24,
@@ -34,7 +33,7 @@ func TestRosterMarksTheStudentToMatch(t *testing.T) {
 		if n := strings.Count(v, "\n") + 1; n != 24 {
 			t.Errorf("the school roster is %d rows, want 24:\n%s", n, v)
 		}
-		return strings.Split(ansi.Strip(v), "\n")
+		return strings.Split(views.Strip(v), "\n")
 	}
 	has := func(rows []string, want string) bool {
 		for _, r := range rows {

@@ -8,8 +8,7 @@ import (
 	"testing"
 
 	"locksim/class"
-
-	"github.com/charmbracelet/x/ansi"
+	"locksim/views"
 )
 
 // pagingRoom is an instructor on the class view at 80x24 with a school
@@ -82,7 +81,7 @@ func schoolRoom(t *testing.T, n int, tie func(i int, r *class.Enrolled), scene s
 // the footer.
 func rosterScreen(t *testing.T, a *App) (body []string, cur int, footer string) {
 	t.Helper()
-	rows := strings.Split(ansi.Strip(a.View()), "\n")
+	rows := strings.Split(views.Strip(a.View()), "\n")
 	if len(rows) != 24 {
 		t.Fatalf("the roster page is %d rows, want 24", len(rows))
 	}
@@ -130,7 +129,7 @@ func TestRosterPagesAWholePage(t *testing.T) {
 		lines, cs := p.lines()
 		var all []string
 		for _, l := range lines {
-			all = append(all, ansi.Strip(l))
+			all = append(all, views.Strip(l))
 		}
 		lastChoice := all[cs[len(cs)-1].line]
 		// at is where body starts among all the page's lines
@@ -238,7 +237,7 @@ func TestRosterFooterSaysWhatTheKeysDo(t *testing.T) {
 		drive(t, a, keys("m")...)
 		for _, k := range []string{"", "]", "down", "["} {
 			drive(t, a, keyOf(k))
-			v := ansi.Strip(a.View())
+			v := views.Strip(a.View())
 			_, _, footer := rosterScreen(t, a)
 			if !strings.HasPrefix(footer, c.keys+" · ") {
 				t.Errorf("picked %q, after %q: the footer %q does not start %q", c.who, k, footer, c.keys)

@@ -9,7 +9,6 @@ import (
 	"locksim/views"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // screenOf is the roster page's screen at its session's size, as
@@ -18,7 +17,7 @@ import (
 // second row and its footer.
 func screenOf(t *testing.T, a *App) (body []string, cur int, say, footer string) {
 	t.Helper()
-	rows := strings.Split(ansi.Strip(a.View()), "\n")
+	rows := strings.Split(views.Strip(a.View()), "\n")
 	if len(rows) != a.com.Height {
 		t.Fatalf("the roster page is %d rows, want %d", len(rows), a.com.Height)
 	}
@@ -71,7 +70,7 @@ func TestRosterEveryLineReachable(t *testing.T) {
 			// below is looked for among them)
 			plain := make([]string, len(lines))
 			for i, l := range lines {
-				plain[i] = ansi.Strip(l)
+				plain[i] = views.Strip(l)
 			}
 			seen := make([]bool, len(lines))
 			look := func(after string) {
@@ -196,7 +195,7 @@ func TestRosterPageFollowsTheClass(t *testing.T) {
 	if !isRosterPage(a.pages.top()) {
 		t.Fatalf("m opened no roster page:\n%s", a.View())
 	}
-	before := ansi.Strip(a.View())
+	before := views.Strip(a.View())
 	if !strings.Contains(before, "students with no row (3)") || strings.Contains(before, "nick new") {
 		t.Fatalf("the page before anyone joins:\n%s", before)
 	}
@@ -205,12 +204,12 @@ func TestRosterPageFollowsTheClass(t *testing.T) {
 	if !isRosterPage(a.pages.top()) {
 		t.Fatalf("a student joining closed the roster page:\n%s", a.View())
 	}
-	if v := ansi.Strip(a.View()); !strings.Contains(v, "students with no row (4)") || !strings.Contains(v, "? nick new") {
+	if v := views.Strip(a.View()); !strings.Contains(v, "students with no row (4)") || !strings.Contains(v, "? nick new") {
 		t.Errorf("the page does not show the student who joined:\n%s", v)
 	}
 	// and a new size: its rules as wide as the screen
 	drive(t, a, tea.WindowSizeMsg{Width: 100, Height: 40})
-	rows := strings.Split(ansi.Strip(a.View()), "\n")
+	rows := strings.Split(views.Strip(a.View()), "\n")
 	if len(rows) != 40 || !strings.HasPrefix(rows[2], "── students with no row (4)") || views.Width(rows[2]) != 100 {
 		t.Errorf("at 100x40 the page's first rule is not 100 columns (%d rows):\n%s", len(rows), strings.Join(rows, "\n"))
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"locksim/scenes"
+	"locksim/views"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
@@ -224,7 +225,7 @@ func TestReadmeKeysAgreeWithScenes(t *testing.T) {
 // contentsFoot is the contents' footer as one line: the last time (if
 // any, on a row of its own) then the keys, joined by " · ".
 func contentsFoot(v string) string {
-	rows := strings.Split(ansi.Strip(v), "\n")
+	rows := strings.Split(views.Strip(v), "\n")
 	f := strings.TrimRight(rows[len(rows)-1], " ")
 	if len(rows) > 1 && strings.HasPrefix(rows[len(rows)-2], "last time: ") {
 		f = strings.TrimRight(rows[len(rows)-2], " ") + " · " + f

@@ -36,7 +36,7 @@ func scrollPageView(st views.Styles, w int, title string, page viewport.Model, k
 	if !page.AtTop() || !page.AtBottom() {
 		line = fmt.Sprintf("%d%% · %s", int(page.ScrollPercent()*100), line)
 	}
-	return views.Rule(st, title, w) + "\n" + page.View() + "\n" + truncate(st.Dim.Render(line), w)
+	return views.Rule(st, title, w) + "\n" + page.View() + "\n" + truncate(views.OneLine(st.Dim, line), w)
 }
 
 // rowStep is how far ↑, ↓, [ and ] move a cursor or a page's top: a row,

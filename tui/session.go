@@ -355,9 +355,9 @@ func (a *session) ownView(title, page string, keys []key.Binding, note string) s
 		return v
 	}
 	st, w, h := a.com.Styles, a.com.Width, a.com.Height
-	line := a.classFooter(truncate(st.Dim.Render(views.HelpLine(keys)), w))
+	line := a.classFooter(truncate(views.OneLine(st.Dim, views.HelpLine(keys)), w))
 	if note != "" {
-		line = a.classFooter(truncate(st.Warn.Render(note), w))
+		line = a.classFooter(truncate(views.OneLine(st.Warn, note), w))
 	}
 	return a.pl.header(st, w) + "\n" + views.Rule(st, title, w) + "\n" + fitRows(page, h-3) + "\n" + line
 }
@@ -382,9 +382,9 @@ func (a *session) footer() string {
 	helpLine := truncate(a.help.ShortHelpView(keys), a.com.Width)
 	switch {
 	case a.pl.Asking && !a.course.Present:
-		helpLine = truncate(a.com.Styles.Dim.Render(views.HelpLine(keys)), a.com.Width)
+		helpLine = truncate(views.OneLine(a.com.Styles.Dim, views.HelpLine(keys)), a.com.Width)
 	case a.course.Present:
-		helpLine = truncate(a.com.Styles.Dim.Render(a.presenterFooter()), a.com.Width)
+		helpLine = truncate(views.OneLine(a.com.Styles.Dim, a.presenterFooter()), a.com.Width)
 	}
 	return a.classFooter(helpLine)
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"locksim/sim/simtest"
+	"locksim/views"
 	"strings"
 	"testing"
 	"time"
@@ -11,8 +12,6 @@ import (
 	"locksim/scenes"
 	"locksim/sim"
 	"locksim/transcript"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // getDelEvents is a GET-then-DEL trial as the trials record it: w1's
@@ -75,7 +74,7 @@ func TestShowMeOne(t *testing.T) {
 	a := openScene(t, embedded(t), "race", 1, 80, 24, "")
 	openTrials(a, trialsWithExample(t, a))
 	drive(t, a, keys("[tab]")...)
-	page := ansi.Strip(a.View())
+	page := views.Strip(a.View())
 	for _, want := range []string{"anomalies the checker found: GET, then DEL", "▸ two holders at once", "release deleted another's lock",
 		"smallest: trial 7, 5 commands", "enter show me one"} {
 		if !strings.Contains(page, want) {
@@ -84,7 +83,7 @@ func TestShowMeOne(t *testing.T) {
 	}
 	// the first kind has no example: enter says so and stays
 	drive(t, a, keys("[enter]")...)
-	if a.pages.find(isTrials) < 0 || !strings.Contains(ansi.Strip(a.View()), "no trial of GET, then DEL showed two holders at once") {
+	if a.pages.find(isTrials) < 0 || !strings.Contains(views.Strip(a.View()), "no trial of GET, then DEL showed two holders at once") {
 		t.Fatalf("enter on a kind with no trial:\n%s", a.View())
 	}
 	drive(t, a, keys("[down][down][down][enter]")...)
@@ -94,7 +93,7 @@ func TestShowMeOne(t *testing.T) {
 	if pos := a.pl.Position(); pos.Scene != "race" || pos.Trial == nil || pos.Trial.Trial != 7 || len(pos.Trial.Moves) != 5 {
 		t.Errorf("the trial's position is %+v", pos)
 	}
-	if !strings.Contains(ansi.Strip(a.View()), "trial 7 of GET, then DEL: release deleted another's lock") {
+	if !strings.Contains(views.Strip(a.View()), "trial 7 of GET, then DEL: release deleted another's lock") {
 		t.Errorf("the story does not say which trial it is:\n%s", a.View())
 	}
 	for a.pl.Snap.Pos < len(a.pl.Snap.Moves) {
@@ -104,12 +103,12 @@ func TestShowMeOne(t *testing.T) {
 			t.Fatalf("n did not step the trial at %d: %s", before, a.View())
 		}
 	}
-	log := ansi.Strip(a.View())
+	log := views.Strip(a.View())
 	if !strings.Contains(log, "w1> DEL resource:lock") || a.pl.Ledger.ForeignDeletes() != 1 {
 		t.Errorf("stepped to its end, the trial did not delete w2's lock (%d foreign deletes):\n%s", a.pl.Ledger.ForeignDeletes(), log)
 	}
 	drive(t, a, keys("v")...)
-	if page := ansi.Strip(a.View()); !strings.Contains(page, "client's mutex: not linearizable at w2's acquire") {
+	if page := views.Strip(a.View()); !strings.Contains(page, "client's mutex: not linearizable at w2's acquire") {
 		t.Errorf("the trial's history page:\n%s", page)
 	}
 	drive(t, a, keys("vr")...)
@@ -157,7 +156,7 @@ func TestTrialsExplainTheirCounts(t *testing.T) {
 	a := openScene(t, embedded(t), "race", 1, 80, 24, "")
 	tr := trialsWithExample(t, a)
 	openTrials(a, tr)
-	flat := func(s string) string { return strings.Join(strings.Fields(ansi.Strip(s)), " ") }
+	flat := func(s string) string { return strings.Join(strings.Fields(views.Strip(s)), " ") }
 	holders := a.View()
 	golden(t, "trials-holders-80x24", holders)
 	note := flat(transcript.TrialsNote(tr.text, tr.all[tr.show], tr.cfg))
@@ -171,7 +170,7 @@ func TestTrialsExplainTheirCounts(t *testing.T) {
 		t.Errorf("the anomalies' note should say how the two counts differ, whole, at 80x24: %q\n%s", how, anomalies)
 	}
 	for _, v := range []string{holders, anomalies} {
-		for _, l := range strings.Split(ansi.Strip(v), "\n") {
+		for _, l := range strings.Split(views.Strip(v), "\n") {
 			if strings.HasSuffix(strings.TrimRight(l, " "), "…") {
 				t.Errorf("a line of the trials page is cut: %q", l)
 			}

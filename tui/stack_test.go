@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"locksim/views"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // pageNames names the pages on the stack, the bottom first.
@@ -73,7 +71,7 @@ func TestPagesStack(t *testing.T) {
 // help, so a key added to a page's map shows in its line.
 func TestHelpLineFromKeyMap(t *testing.T) {
 	lastLine := func(a *App) string {
-		lines := strings.Split(ansi.Strip(a.View()), "\n")
+		lines := strings.Split(views.Strip(a.View()), "\n")
 		return lines[len(lines)-1]
 	}
 	a, _ := openCourse(t, Options{Seed: 1, NoQuiz: true}, "")
@@ -82,7 +80,7 @@ func TestHelpLineFromKeyMap(t *testing.T) {
 		top := a.pages.top()
 		want := views.HelpLine(top.KeyMap().ShortHelp())
 		if isScene(top) {
-			want = ansi.Strip(a.help.ShortHelpView(top.KeyMap().ShortHelp()))
+			want = views.Strip(a.help.ShortHelpView(top.KeyMap().ShortHelp()))
 		}
 		items := strings.Split(want, views.KeySep)
 		if got := lastLine(a); len(items) < 2 || !strings.Contains(got, items[0]) || !strings.Contains(got, items[1]) {

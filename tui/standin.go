@@ -105,7 +105,7 @@ func (s *standin) frame(head string, lines []string, scrolls bool, cur, w, h int
 		// matches) takes its rows from the lines'
 		lines, s.top, s.rows = scrollRows(st, lines, s.top, cur, h-strings.Count(head, "\n"), w)
 	}
-	help := truncate(st.Dim.Render(views.HelpLine(km.ShortHelp())), w)
+	help := truncate(views.OneLine(st.Dim, views.HelpLine(km.ShortHelp())), w)
 	return fitRows(head+"\n"+strings.Join(lines, "\n"), h-1) + "\n" + help
 }
 
@@ -163,7 +163,7 @@ func scrollRows(st views.Styles, lines []string, top, cur, h, w int) (body []str
 		if at > 0 {
 			more = append(more, fmt.Sprintf("%d above", at))
 		}
-		body = append(body, st.Dim.Render(truncate("… "+strings.Join(more, ", ")+" · ↑↓[] scroll", w)))
+		body = append(body, views.OneLine(st.Dim, truncate("… "+strings.Join(more, ", ")+" · ↑↓[] scroll", w)))
 	}
 	return body, at, rows
 }

@@ -8,8 +8,7 @@ import (
 
 	"locksim/class"
 	"locksim/scenes"
-
-	"github.com/charmbracelet/x/ansi"
+	"locksim/views"
 )
 
 // TestSummaryLongestChoiceWhole: at 80x24, a student predicts at the
@@ -41,7 +40,7 @@ func TestSummaryLongestChoiceWhole(t *testing.T) {
 	whole := func(what, v, numbered string) {
 		t.Helper()
 		screenFits(t, v, 80, 24)
-		plain := ansi.Strip(v)
+		plain := views.Strip(v)
 		for i, c := range choices {
 			if !strings.Contains(plain, itoa(int64(i+1))+numbered+c) {
 				t.Errorf("%s does not show choice %d whole (%q):\n%s", what, i+1, c, v)
@@ -59,7 +58,7 @@ func TestSummaryLongestChoiceWhole(t *testing.T) {
 	}
 	v := teacher.a.View()
 	whole("the summary", v, " ")
-	if plain := ansi.Strip(v); !strings.Contains(plain, "1 (100.0%)") || strings.Contains(plain, "more lines below") {
+	if plain := views.Strip(v); !strings.Contains(plain, "1 (100.0%)") || strings.Contains(plain, "more lines below") {
 		t.Errorf("the summary should count ann's prediction, on one page:\n%s", v)
 	}
 	if !strings.Contains(v, "no run has made the move yet: 1 not yet run, neither true nor false") || !regexp.MustCompile(`ann +0/\d+ +0 of 0 +1 `).MatchString(v) {

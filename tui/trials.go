@@ -251,7 +251,7 @@ func (t *Trials) page(w, h int) string {
 	if t.b.Live() {
 		where = t.b.Name
 	}
-	rows = append(rows, st.Title.Render("locksim")+" "+st.Bold.Render("race · trials")+st.Dim.Render(" · "+where))
+	rows = append(rows, views.OneLine(st.Title, "locksim")+" "+views.OneLine(st.Bold, "race · trials")+views.OneLine(st.Dim, " · "+where))
 	introRows := 2
 	if t.cfg.Loss > 0 {
 		introRows = 3 // it names the trials of a retried release too
@@ -276,19 +276,19 @@ func (t *Trials) page(w, h int) string {
 	}
 	t.bar.Width = max(w-30, 10)
 	rows = append(rows, t.bar.ViewAs(float64(done)/float64(max(total, 1)))+fmt.Sprintf(" %d/%d", done, total))
-	rows = append(rows, st.Dim.Render(status))
+	rows = append(rows, views.OneLine(st.Dim, status))
 	if t.err != "" {
-		rows = append(rows, st.Bad.Render("error: "+t.err))
+		rows = append(rows, views.OneLine(st.Bad, "error: "+t.err))
 	}
 	if n := t.Bugs(); n > 0 {
-		rows = append(rows, st.Bad.Render(st.Wrap(t.text.Fill("trials-bug", map[string]string{"count": itoa(int64(n))}), w, 2)+
+		rows = append(rows, views.OneLine(st.Bad, st.Wrap(t.text.Fill("trials-bug", map[string]string{"count": itoa(int64(n))}), w, 2)+
 			" The replies are printed when you quit."))
 	}
 	rows = append(rows, "")
 	rows = append(rows, strings.Split(strings.TrimRight(transcript.TrialsTable(t.all), "\n"), "\n")...)
 	if t.show < len(t.all) {
 		if l := transcript.TrialsLoss(t.all[t.show]); l != "" && t.cfg.Loss > 0 {
-			rows = append(rows, st.Warn.Render(truncate(l, w)))
+			rows = append(rows, views.OneLine(st.Warn, truncate(l, w)))
 		}
 	}
 	both := h >= 34 // room for the histogram and the anomalies
@@ -323,7 +323,7 @@ func (t *Trials) page(w, h int) string {
 		out = append(out, "")
 	}
 	help := views.HelpLine(trialHelp{t}.ShortHelp())
-	out = append(out[:min(len(out), h-1)], st.Dim.Render(help))
+	out = append(out[:min(len(out), h-1)], views.OneLine(st.Dim, help))
 	for i, l := range out {
 		out[i] = truncate(l, w)
 	}
@@ -373,15 +373,15 @@ func (t *Trials) anomalyRows(st views.Styles, c play.TrialCounts, w int) []strin
 		}
 		line := fmt.Sprintf("%s%-*s %7d", mark, nameW, k.String(), c.Anomalies[k])
 		if ex := c.Examples[k]; ex != nil {
-			line += st.Dim.Render(fmt.Sprintf("  smallest: trial %d, %d commands", ex.Trial, commandCount(ex.Events)))
+			line += views.OneLine(st.Dim, fmt.Sprintf("  smallest: trial %d, %d commands", ex.Trial, commandCount(ex.Events)))
 		}
 		if k == t.kind {
-			line = st.Bold.Render(line)
+			line = views.OneLine(st.Bold, line)
 		}
 		rows = append(rows, line)
 	}
 	if c.Unknown > 0 {
-		rows = append(rows, st.Warn.Render(fmt.Sprintf("  %-*s %7d", nameW, "check timed out (unknown)", c.Unknown)))
+		rows = append(rows, views.OneLine(st.Warn, fmt.Sprintf("  %-*s %7d", nameW, "check timed out (unknown)", c.Unknown)))
 	}
 	if t.note != "" {
 		// said whole: a note cut with … drops what to do instead

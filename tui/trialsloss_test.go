@@ -8,8 +8,7 @@ import (
 	"locksim/race"
 	"locksim/sim"
 	"locksim/transcript"
-
-	"github.com/charmbracelet/x/ansi"
+	"locksim/views"
 )
 
 // trialsWithLoss is a finished trials page run with replies lost: every
@@ -55,7 +54,7 @@ func TestTrialsLossAtSizes(t *testing.T) {
 		openTrials(a, tr)
 		for show := range tr.all {
 			tr.show = show
-			page := ansi.Strip(a.View())
+			page := views.Strip(a.View())
 			for _, l := range strings.Split(page, "\n") {
 				if strings.HasSuffix(strings.TrimRight(l, " "), "…") {
 					t.Errorf("%dx%d, %s: a line is cut: %q", size.w, size.h, tr.all[show].Variant, l)
@@ -77,7 +76,7 @@ func TestTrialsShowLosses(t *testing.T) {
 	a := openScene(t, embedded(t), "race", 1, 80, 24, "")
 	tr := trialsWithLoss(t, a)
 	openTrials(a, tr)
-	flat := func(s string) string { return strings.Join(strings.Fields(ansi.Strip(s)), " ") }
+	flat := func(s string) string { return strings.Join(strings.Fields(views.Strip(s)), " ") }
 	page := a.View()
 	if want := "blind DEL: 17 replies lost · 4 leases wasted · 3 deleted by a retry"; !strings.Contains(flat(page), want) {
 		t.Errorf("the trials page lacks %q:\n%s", want, page)
@@ -88,7 +87,7 @@ func TestTrialsShowLosses(t *testing.T) {
 		if want := flat(transcript.TrialsNote(tr.text, tr.all[v], tr.cfg)); !strings.Contains(flat(page), want) || !strings.Contains(page, "compare+DEL") {
 			t.Errorf("the trials page lacks %q:\n%s", want, page)
 		}
-		for _, l := range strings.Split(ansi.Strip(page), "\n") {
+		for _, l := range strings.Split(views.Strip(page), "\n") {
 			if strings.HasSuffix(strings.TrimRight(l, " "), "…") {
 				t.Errorf("a line of the trials page is cut: %q", l)
 			}
@@ -101,7 +100,7 @@ func TestTrialsShowLosses(t *testing.T) {
 	}
 	// with no reply lost, the row of the variant on show says nothing of losses
 	tr.cfg.Loss, tr.show = 0, int(race.Atomic)
-	if strings.Contains(ansi.Strip(a.View()), "replies lost") {
+	if strings.Contains(views.Strip(a.View()), "replies lost") {
 		t.Errorf("with no loss the page counts lost replies:\n%s", a.View())
 	}
 }

@@ -47,11 +47,11 @@ func fitRows(s string, rows int) string {
 func renderTone(st views.Styles, t views.Tone, s string) string {
 	switch t {
 	case views.Good:
-		return st.Good.Render(s)
+		return views.OneLine(st.Good, s)
 	case views.Bad:
-		return st.Bad.Render(s)
+		return views.OneLine(st.Bad, s)
 	case views.Warn:
-		return st.Warn.Render(s)
+		return views.OneLine(st.Warn, s)
 	}
 	return s
 }

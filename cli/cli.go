@@ -163,6 +163,11 @@ func runHeartbeat(args []string, heartbeatTTL time.Duration, stdin io.Reader, st
 		fmt.Fprintf(stderr, "locksim: %s\n", errLine(err))
 		return 2
 	}
+	if u, ok := sim.ExpandAddr(c.redis); ok {
+		// host:port as redis-cli takes it; the URL used is said once
+		fmt.Fprintf(stderr, "locksim: -redis %s: using %s\n", c.redis, u)
+		c.redis = u
+	}
 	// a screen only on the process's own terminal: a test's buffer, or a
 	// pipe, gets the transcript
 	e := &env{in: stdin, out: stdout, err: stderr,

@@ -76,8 +76,9 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-scene", "nope"}, `unknown scene "nope"`},
 		{[]string{"-redis", fmt.Sprintf("redis://127.0.0.1:%d/0", freePort(t))}, "cannot reach Redis at 127.0.0.1:"},
 		{[]string{"-redis", "http://example"}, "bad Redis URL http://example: the scheme is http, not redis or rediss; a Redis URL looks like redis://host:port/db"},
-		{[]string{"-redis", "notaurl"}, "bad Redis URL notaurl: it has no scheme; a Redis URL looks like redis://host:port/db"},
-		{[]string{"-redis", "localhost:6379"}, "bad Redis URL localhost:6379: it has no scheme; a Redis URL looks like redis://host:port/db"},
+		{[]string{"-redis", "notaurl"}, "bad Redis URL notaurl: it has no scheme and is not host:port; a Redis URL looks like redis://host:port/db"},
+		{[]string{"-redis", "localhost:99999"}, "bad Redis URL localhost:99999: it has no scheme and is not host:port"},
+		{[]string{"-redis", "two words:6379"}, "bad Redis URL two words:6379: it has no scheme and is not host:port"},
 		{[]string{"-redis", "redis://127.0.0.1:6379/notadb"}, "bad Redis URL"},
 		{[]string{"-redis", "redis://127.0.0.1:6379/-1"}, "bad Redis URL"},
 		{[]string{"-bogus"}, "flag provided but not defined: -bogus"},
@@ -149,6 +150,18 @@ func TestBadInput(t *testing.T) {
 		if out != "" {
 			t.Errorf("%v: stdout %q, want nothing", c.args, out)
 		}
+	}
+}
+
+// TestRedisHostPort: -redis host:port, as redis-cli users type it, is
+// read as redis://host:port/0, said in one line, and then tried.
+func TestRedisHostPort(t *testing.T) {
+	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	code, out, errs := runMain("-plain", "-redis", addr)
+	want := "locksim: -redis " + addr + ": using redis://" + addr + "/0\n" +
+		"locksim: cannot reach Redis at " + addr + ":"
+	if code != 2 || out != "" || !strings.HasPrefix(errs, want) {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want exit 2, stderr starting %q", code, out, errs, want)
 	}
 }
 

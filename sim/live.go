@@ -74,13 +74,14 @@ func Redact(rawURL string) string {
 const urlShape = "a Redis URL looks like redis://host:port/db, redis://user:password@host:port/db, or rediss://… for TLS"
 
 // parseURL reads rawURL as go-redis's ParseURL does (redis:// or rediss://,
-// a database number 0 or more). Its error is one line that says what is
+// a database number 0 or more), or host:port as ExpandAddr does. Its error is one line that says what is
 // wrong and what a URL looks like, and never contains the password.
 func parseURL(rawURL string) (*redis.Options, error) {
+	rawURL, _ = ExpandAddr(rawURL) // host:port is redis://host:port/0
 	u, err := url.Parse(rawURL)
 	switch {
 	case !strings.Contains(rawURL, "://"):
-		return nil, fmt.Errorf("bad Redis URL %s: it has no scheme; %s", Redact(rawURL), urlShape)
+		return nil, fmt.Errorf("bad Redis URL %s: it has no scheme and is not host:port; %s", Redact(rawURL), urlShape)
 	case err == nil && u.Scheme != "redis" && u.Scheme != "rediss":
 		return nil, fmt.Errorf("bad Redis URL %s: the scheme is %s, not redis or rediss; %s", Redact(rawURL), u.Scheme, urlShape)
 	}

@@ -47,3 +47,27 @@ func TestPlaylistWithoutPresent(t *testing.T) {
 		t.Errorf("-scenes fencing,redlock: the screen's lesson %v, presenter %v; want fencing,redlock, no presenter", o.Scenes, o.Present)
 	}
 }
+
+// TestSceneResumeOption: -scene X (and -scenes) alone reopen where the
+// learner left it (tui's TestSceneResumes); -seed, -step or -set open as
+// they say.
+func TestSceneResumeOption(t *testing.T) {
+	for _, c := range []struct {
+		args   []string
+		resume bool
+	}{
+		{[]string{"-scene", "gc-pause"}, true},
+		{[]string{"-scenes", "gc-pause,fencing"}, true},
+		{[]string{"-scene", "gc-pause", "-seed", "4"}, false},
+		{[]string{"-scene", "gc-pause", "-step", "0"}, false},
+		{[]string{"-scene", "gc-pause", "-set", "pause=70s"}, false},
+	} {
+		cf, err := parse(c.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := screenOptions(cf, io.Discard); o.Resume != c.resume {
+			t.Errorf("%v: Resume %v, want %v", c.args, o.Resume, c.resume)
+		}
+	}
+}

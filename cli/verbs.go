@@ -315,6 +315,9 @@ func screenOptions(c config, stderr io.Writer) tui.Options {
 		NoQuiz: c.noQuiz, Present: c.present, Warn: stderr, Lab: c.labDir}
 	o.Export = scenes.Export{Dir: c.exportDir, Scale: c.exportScale}
 	o.Position = c.position // -story CODE: a visit, never the saved place
+	// -scene X (or -scenes) alone reopens where the learner left it: a
+	// fresh start saved on quitting would lose that place
+	o.Resume = !c.seedSet && !c.stepSet && c.set == ""
 	o.Visit = c.position != nil
 	return o
 }

@@ -35,6 +35,11 @@ type Options struct {
 	Step int
 	// Settings are Scene's settings (-set); nil for its defaults.
 	Settings scenes.Params
+	// Resume opens Scene (or the first of Scenes) where the learner left
+	// it, its saved settings, seed and step, as the contents would, in
+	// place of Seed, Step and Settings (-scene X without -seed, -step or
+	// -set); a scene with no saved place opens at its start.
+	Resume bool
 	// Position, if set, opens its scene where it stands, the learner's own
 	// moves and prediction included (a position handed over from another
 	// session); it takes the place of Scene, Step, Settings and Seed.
@@ -165,6 +170,8 @@ func NewCourse(b *sim.Backend, o Options) (*App, error) {
 		s, err = c.Visit(play.VisitCode, *at, nil)
 	case at != nil:
 		s, err = c.OpenAt(*at, nil)
+	case scene != "" && o.Resume && c.Index(scene) >= 0:
+		s, err = c.Open(c.Index(scene), nil)
 	case scene != "":
 		s, err = c.OpenAt(play.FromMoment(Moment{Scene: scene, Settings: o.Settings, Seed: o.Seed, Step: o.Step}), nil)
 	default:

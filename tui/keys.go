@@ -208,9 +208,14 @@ func (a *session) sceneKeys() keyList {
 // sceneShort is sceneKeys' short list, the help line's, alone: the help
 // line is drawn on every frame, and the full list is not on it.
 func (a *session) sceneShort() []key.Binding {
-	short := a.com.Keys.ShortHelp()
+	k := a.com.Keys
+	if a.lessonLast() {
+		// past the lesson's last scene > stays and says so: not offered
+		k.SceneNext.SetEnabled(false)
+	}
+	short := k.ShortHelp()
 	if n := a.pl.AnswerKeys(); n > 0 && !a.course.Present {
-		short = a.com.Keys.PredictHelp(n)
+		short = k.PredictHelp(n)
 	} else if a.com.Width > 0 {
 		short = a.fitKeys(short)
 	}
@@ -245,6 +250,16 @@ func (a *session) fitKeys(short []key.Binding) []key.Binding {
 	}
 	a.fits[sig.String()] = f
 	return slices.Clip(f)
+}
+
+// lessonLast reports the open scene is the last of a lesson (-scenes),
+// where > stays (play.PastLesson).
+func (a *session) lessonLast() bool {
+	if a.pl.Session == nil {
+		return false
+	}
+	n := a.course.Nav(a.pl.Session)
+	return n.Lesson && n.LessonNext < 0
 }
 
 // knobUses reports a setting of the scene on screen bound to b's key.
@@ -282,6 +297,9 @@ func (a *session) helpKeys() views.KeyMap {
 		// a question waits: the numbers answer it (play.Session.AnswerKeys)
 		// and select no actor until it is answered
 		k.Select.SetHelp("1-"+itoa(int64(n)), "your prediction")
+	}
+	if a.lessonLast() {
+		k.SceneNext.SetEnabled(false) // > stays: the lesson ends here
 	}
 	if a.labStory {
 		// a story of the lab has no scene before or after it, and no

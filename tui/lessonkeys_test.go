@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -41,5 +42,35 @@ func TestLessonKeysWithoutPresenter(t *testing.T) {
 	drive(t, a, keys("<")...)
 	if at() != "fencing" || !strings.Contains(a.View(), "the first scene of the lesson") {
 		t.Errorf("< from the lesson's first opened %s, want fencing and the lesson's start said:\n%s", at(), a.View())
+	}
+}
+
+// TestLessonPlaceOnKeysPage: in a lesson (-scenes) the keys page says the
+// scene's place in the lesson, not in the course ("scene 9 of 14"), and
+// the help line offers > next scene on every scene of the lesson but its
+// last, where > stays (play.PastLesson).
+func TestLessonPlaceOnKeysPage(t *testing.T) {
+	a, _ := openCourse(t, Options{Seed: 1, NoQuiz: true, Scenes: []string{"fencing", "gc-pause", "redlock"}}, "")
+	for i, id := range []string{"fencing", "gc-pause", "redlock"} {
+		if got := a.course.Scenes[a.course.At].ID; got != id {
+			t.Fatalf("the lesson's scene %d is %s, want %s", i+1, got, id)
+		}
+		v := a.View()
+		last := i == 2
+		if strings.Contains(v, "> next scene") == last {
+			t.Errorf("%s (last of the lesson %v): help line offers > next scene %v:\n%s", id, last, !last, v)
+		}
+		drive(t, a, keys("?")...)
+		want := fmt.Sprintf("keys · scene %d of 3 of the lesson", i+1)
+		if v := a.View(); !strings.Contains(v, want) {
+			t.Errorf("%s: the keys page lacks %q:\n%s", id, want, v)
+		}
+		drive(t, a, keys("?>")...)
+	}
+	// without a lesson the keys page says the place in the course
+	b, _ := openCourse(t, Options{Seed: 1, NoQuiz: true, Scene: "gc-pause"}, "?")
+	want := fmt.Sprintf("keys · scene %d of %d", b.course.At+1, len(b.course.Scenes))
+	if v := b.View(); !strings.Contains(v, want) || strings.Contains(v, "of the lesson") {
+		t.Errorf("gc-pause outside a lesson: the keys page lacks %q:\n%s", want, v)
 	}
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"locksim/views"
@@ -154,6 +155,10 @@ func (p *helpPage) View() string {
 		legend = append(legend, "presenter: footer's class h:mm is the time since locksim opened · esc asks first")
 	}
 	where := "scene " + itoa(int64(a.course.At+1)) + " of " + itoa(int64(len(a.course.Scenes)))
+	if j := slices.Index(a.course.Playlist, a.course.At); j >= 0 {
+		// a lesson (-scenes): its place in the lesson, not in the course
+		where = "scene " + itoa(int64(j+1)) + " of " + itoa(int64(len(a.course.Playlist))) + " of the lesson"
+	}
 	if a.labStory {
 		where = "a story of the lab: esc goes back to it"
 	}

@@ -145,7 +145,7 @@ func newLab(com *Common, passed map[string]bool, record func(id string), keep *l
 		f.CharLimit = 8
 		f.Width = 6
 		f.TextStyle, f.PromptStyle, f.PlaceholderStyle = com.Styles.Plain, com.Styles.Plain, com.Styles.Dim
-		f.Cursor.Style, f.Cursor.TextStyle = com.Styles.Plain.Reverse(true), com.Styles.Plain
+		f.Cursor.Style, f.Cursor.TextStyle = cursorStyle(com.Styles), com.Styles.Plain
 		f.Cursor.SetMode(cursor.CursorStatic)
 		l.fields[i] = f
 	}

@@ -46,8 +46,10 @@ func TestLabEditorShowsControls(t *testing.T) {
 	if strings.ContainsAny(v, "\x1b\a\u202e\u009b") {
 		t.Fatalf("the screen sends the script's control bytes:\n%q", v)
 	}
+	// the cursor's mark (cursorStyle) left out: the first line is as written
+	unmarked := strings.ReplaceAll(v, "\u0332", "")
 	for _, want := range []string{"-- ␛␦␇ note", `error_reply("␛[2J␛]0;PWNED␇␛[31mRED␦rev␦")`, "holds 9 control characters"} {
-		if !strings.Contains(v, want) && !strings.Contains(strings.ReplaceAll(v, "\n", " "), want) {
+		if !strings.Contains(unmarked, want) && !strings.Contains(strings.ReplaceAll(unmarked, "\n", " "), want) {
 			t.Errorf("the screen lacks %q:\n%s", want, v)
 		}
 	}
@@ -60,7 +62,9 @@ func TestLabEditorShowsControls(t *testing.T) {
 	drive(t, a, labPresses("[ctrl+home]")...)
 	drive(t, a, right, right, right, right)
 	drive(t, a, labPresses("X[ctrl+s]")...)
-	if row := lineWith(ansi.Strip(a.View()), "note"); !strings.Contains(row, "-- ␛X␦␇ note") {
+	if row := lineWith(ansi.Strip(a.View()), "note"); !strings.Contains(row, "-- ␛X␦\u0332␇ note") {
+		// without colour (the tests' ASCII profile) the cursor's cell, the
+		// ␦ after the X, is marked (underlined): reverse video draws nothing
 		t.Errorf("X typed after the ␛ shows as %q", row)
 	}
 	want := strings.Replace(evilAcquire, "\x1b", "\x1bX", 1)
@@ -140,7 +144,7 @@ func TestLabFocusShown(t *testing.T) {
 	if len(rows) != 24 {
 		t.Errorf("%d rows; want 24:\n%s", len(rows), v)
 	}
-	for _, want := range []string{"retries [0      ] >delay [200ms  ] watchdog", "policy field delay: ", "tab watchdog, shift+tab retries",
+	for _, want := range []string{"retries [0      ] >delay [200ms█ ] watchdog" /* the cursor, marked without colour */, "policy field delay: ", "tab watchdog, shift+tab retries",
 		"not typed: r · the policy's delay field takes a duration", "tab → watchdog"} {
 		if !strings.Contains(strings.ReplaceAll(v, "\n", " "), want) {
 			t.Errorf("the screen lacks %q:\n%s", want, v)

@@ -8,10 +8,13 @@ import (
 	"time"
 
 	"locksim/lab"
+	"locksim/views"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/textarea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
 )
 
 // newArea is part p's editor in the session's styles, with line numbers,
@@ -36,7 +39,7 @@ func (l *Lab) newArea(p int) textarea.Model {
 	})
 	ta.CharLimit = 4000
 	ta.MaxHeight = 200
-	ta.Cursor.Style, ta.Cursor.TextStyle = st.Plain.Reverse(true), st.Plain
+	ta.Cursor.Style, ta.Cursor.TextStyle = cursorStyle(st), st.Plain
 	ta.Cursor.SetMode(cursor.CursorStatic)
 	ta.Blur()
 	return ta
@@ -130,4 +133,25 @@ func (l *Lab) save() error {
 		return nil // lab.Load reads no lock without both
 	}
 	return lk.Save(l.dir)
+}
+
+// cursorStyle is the style of the lab's cursors (the editor's, the policy
+// fields'): reverse video, which a monochrome screen (-no-color, NO_COLOR:
+// the ASCII profile) draws as nothing, so there the cell is marked
+// instead: a block where it is blank, the character underlined by a
+// combining low line where it is not, the cell's width kept.
+func cursorStyle(st views.Styles) lipgloss.Style {
+	s := st.Plain.Reverse(true)
+	if st.R != nil && st.R.ColorProfile() == termenv.Ascii {
+		s = s.Transform(markCursor)
+	}
+	return s
+}
+
+// markCursor is the cursor's cell c marked without any attribute.
+func markCursor(c string) string {
+	if strings.TrimSpace(c) == "" {
+		return "█"
+	}
+	return c + "\u0332"
 }

@@ -391,6 +391,9 @@ func (p *Player) draw() (string, frameLayout) {
 		digits = 16
 	}
 	lines := views.Unfold(st, logLines(p.Snap, sel, strip, digits, p.Disclose(p.role).Checked), logW)
+	if p.Asking && len(lines) > 0 && !wide {
+		logH += p.keepLogAtQuestion(st, bottom, readoutAt, readout, w, logH-len(p.questionLines(st, w, listed))-2)
+	}
 	lay.logLen = len(lines)
 	// rows a taller screen leaves below the log show a script's source
 	script := ""

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -67,6 +68,25 @@ func TestHintsShownOnce(t *testing.T) {
 		drive(t, a, keys("h")...)
 		if !strings.Contains(a.View(), "No more hints") {
 			t.Errorf("%s: an h past the last hint should say there are no more:\n%s", sc.ID, a.View())
+		}
+		// every hint open and a note under them (the end of the hints, a
+		// live server back): the newest log line still stands above the
+		// question (it went, the question following the settings line)
+		for _, note := range []string{"", "the server is back, without this run's keys: the story is replayed to where you were"} {
+			if note != "" {
+				a.pl.SetFlash(note)
+			}
+			v := a.View()
+			if hadLog && !regexp.MustCompile(`── commands, newest last[^\n]*\n([^\n]*\S[^\n]*\n)+── predict`).MatchString(v) {
+				t.Errorf("%s: every hint open, note %q: no log line above the question:\n%s", sc.ID, note, v)
+			}
+			if n := strings.Count(v, "\n") + 1; n != 24 {
+				t.Errorf("%s: %d rows, want 24:\n%s", sc.ID, n, v)
+			}
+			last := strings.Join(strings.Fields(a.pl.Question("hint-"+itoa(int64(a.pl.Hints)))), " ")
+			if !strings.Contains(strings.Join(strings.Fields(v), " "), last[:min(len(last), 24)]) {
+				t.Errorf("%s: the newest hint is off screen:\n%s", sc.ID, v)
+			}
 		}
 	}
 }

@@ -277,6 +277,9 @@ func (r reader) why(ls *ledger.Lease) string {
 	case ledger.Released:
 		return r.fill("why-released", vars)
 	case ledger.Restarted:
+		if !ls.Expires() {
+			return r.fill("why-restarted-nottl", vars)
+		}
 		vars["left"] = sim.FormatSpan(ls.Ends() - ls.EndAt)
 		return r.fill("why-restarted", vars)
 	case ledger.Vanished:

@@ -48,6 +48,11 @@ func Explain(sc *Scene, v Frame) Explanation {
 		// one Redis has no fault tolerance before any command as after
 		ex.Props[2] = say.Absent
 	}
+	for i, b := range said.Broken {
+		if b {
+			ex.Props[i] = say.Broken
+		}
+	}
 	return ex
 }
 

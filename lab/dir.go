@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"locksim/shown"
 )
@@ -56,13 +57,36 @@ func CheckDir(dir string) error {
 	case len(entries) == 0:
 		return nil
 	}
+	has := func(name string) bool {
+		_, err := os.Stat(filepath.Join(dir, name))
+		return err == nil
+	}
+	// a release or an extend without an acquire is a lab missing its
+	// acquire: the starter would overwrite that release, so it is refused
+	// naming what is there and what is missing
+	var parts []string
+	for _, name := range partFiles {
+		if has(name) {
+			parts = append(parts, name)
+		}
+	}
+	if !has("acquire.lua") && !has("acquire.redis") && len(parts) > 0 {
+		return fmt.Errorf("-lab %s holds %s but no acquire.lua or acquire.redis: add one, or give a new or empty directory", dir, strings.Join(parts, " and "))
+	}
 	for _, name := range labFiles {
-		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+		if has(name) {
 			return nil
 		}
 	}
-	return fmt.Errorf("-lab %s is not a lab: it holds %d other files and no acquire.lua, acquire.redis or lab.json; give a new or empty directory", dir, len(entries))
+	files := "files"
+	if len(entries) == 1 {
+		files = "file"
+	}
+	return fmt.Errorf("-lab %s is not a lab: it holds %d other %s and no acquire.lua, acquire.redis or lab.json; give a new or empty directory", dir, len(entries), files)
 }
+
+// partFiles are a lab's parts other than its acquire.
+var partFiles = []string{"release.lua", "release.redis", "extend.lua", "extend.redis"}
 
 // unwrapPath is err without the path a *fs.PathError repeats.
 func unwrapPath(err error) error {

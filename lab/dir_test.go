@@ -26,6 +26,10 @@ func TestCheckDir(t *testing.T) {
 	write("policy/lab.json")
 	write("lock/acquire.redis")
 	write("afile")
+	write("one/notes.txt")
+	write("half/release.lua")
+	write("halfpolicy/release.redis")
+	write("halfpolicy/lab.json")
 	if err := os.Mkdir(filepath.Join(root, "empty"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -35,6 +39,9 @@ func TestCheckDir(t *testing.T) {
 	}{
 		{"missing", ""}, {"empty", ""}, {"policy", ""}, {"lock", ""},
 		{"project", "is not a lab: it holds 2 other files"},
+		{"one", "is not a lab: it holds 1 other file and"},
+		{"half", "holds release.lua but no acquire.lua or acquire.redis: add one"},
+		{"halfpolicy", "holds release.redis but no acquire.lua or acquire.redis"},
 		{"afile", "not a directory"},
 		{"nonexistent/deep/path", "directory " + filepath.Join(root, "nonexistent", "deep") + " does not exist (locksim makes none)"},
 		{"afile/lab", "not a directory"},

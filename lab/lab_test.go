@@ -50,6 +50,8 @@ func TestPolicy(t *testing.T) {
 		`{"faults": ["meteor"]}`:                `unknown fault "meteor"`,
 		`{"bound": {"clients": 5}}`:             "bound.clients must be 2 or 3",
 		`{"ttl_ms": 0}`:                         "ttl_ms must be at least 1",
+		`{"ttl_ms": 86400001}`:                  "ttl_ms must be at most 86400000 (a day)",
+		`{"watchdog_ms": 86400001}`:             "watchdog_ms must be at most 86400000 (a day)",
 		`{"ttl": 5}`:                            `unknown field "ttl"`,
 		`{"properties": ["liveness"]}`:          `unknown property "liveness"`,
 		`{"bound": {"depth": 99}}`:              "bound.depth must be 1 to 40",

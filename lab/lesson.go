@@ -5,9 +5,13 @@ import (
 	"strings"
 )
 
-// lesson is the plain statement of what the threat model alone breaks;
-// me is the shrunk break of mutual exclusion, if any.
-func lesson(p Policy, own bool) string {
+// lesson is the plain statement of what the threat model alone breaks:
+// own when the shrunk break of mutual exclusion is the lock's own, broke
+// when the search found one at all, grants when the lock lets a client in
+// on a free server. A lock whose mutual exclusion did not break is told
+// the faults' lesson conditionally: it keeps mutual exclusion, trivially
+// when it grants nobody.
+func lesson(p Policy, own, broke, grants bool) string {
 	if !slices.Contains(p.Properties, MutualExclusion) || p.Bound.Faults == 0 {
 		return ""
 	}
@@ -29,8 +33,16 @@ func lesson(p Policy, own bool) string {
 		fencing += ", as long as the counter survives: a restart without persistence loses it too, and the tokens start again from 1"
 	}
 	whose := "That is the lesson, not a bug in your lock. "
-	if own {
+	switch {
+	case own:
 		whose = "Here, though, mutual-exclusion breaks without any of them: that break is the lock's own. "
+	case !broke && !grants:
+		return "With these faults in scope no lease keeps mutual-exclusion once it is granted, whatever the scripts do: " +
+			strings.Join(why, "; ") + ". This lock grants nobody, so it keeps mutual-exclusion trivially: its break is its own, a client refused on a free server. Once it grants, " +
+			fencing + "."
+	case !broke:
+		return "With these faults in scope no lease keeps mutual-exclusion once it is granted, whatever the scripts do: " +
+			strings.Join(why, "; ") + ". Within this bound no schedule showed it for this lock. " + fencing + "."
 	}
 	return "With these faults in scope no lease keeps mutual-exclusion, whatever the scripts do: " +
 		strings.Join(why, "; ") + ". " + whose + fencing + "."

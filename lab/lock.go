@@ -374,6 +374,11 @@ func jsonWords(v string) string {
 	return v
 }
 
+// MaxDuration is the longest TTL, retry delay, work or watchdog period a
+// policy may give: a day, 86400000 ms, eight digits as the lab screen's
+// fields show it.
+const MaxDuration = 24 * time.Hour
+
 // Check reports the first thing wrong with the policy, nil if none.
 func (p Policy) Check() error {
 	switch {
@@ -381,8 +386,12 @@ func (p Policy) Check() error {
 		return errors.New("lab.json: ttl_ms must be at least 1")
 	case p.Retries < 0 || p.Retries > 3:
 		return errors.New("lab.json: retries must be 0 to 3")
+	case p.TTL > MaxDuration:
+		return errors.New("lab.json: ttl_ms must be at most 86400000 (a day)")
 	case p.RetryDelay < 0 || p.Watchdog < 0 || p.Work < 0:
 		return errors.New("lab.json: retry_delay_ms, work_ms and watchdog_ms cannot be negative")
+	case p.RetryDelay > MaxDuration || p.Watchdog > MaxDuration || p.Work > MaxDuration:
+		return errors.New("lab.json: retry_delay_ms, work_ms and watchdog_ms must be at most 86400000 (a day)")
 	case p.Bound.Clients < 2 || p.Bound.Clients > 3:
 		return errors.New("lab.json: bound.clients must be 2 or 3")
 	case p.Bound.Faults < 0 || p.Bound.Faults > 3:

@@ -219,9 +219,11 @@ func (b *Break) sceneOf(compiled func() (*program, error)) (*scenes.Scene, *scen
 		Wait:  b.Lock.Policy.TTL / 2,
 		Build: build,
 		Say: func(v scenes.Frame, s *scenes.Said) {
-			if slices.Contains(BrokenWithin(v.L, b.Lock.Policy.TTL), prop) {
+			broken := BrokenWithin(v.L, b.Lock.Policy.TTL)
+			if slices.Contains(broken, prop) {
 				s.Verdict = b.verdictAt(v.Snap.Pos >= len(v.Snap.Moves))
 			}
+			s.Broken = scoreboardOf(broken)
 		},
 		Predict: &scenes.Prediction{
 			Before: []string{q.Move},

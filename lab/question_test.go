@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -168,6 +169,24 @@ func TestLabIntroHidesTheAnswer(t *testing.T) {
 		for _, p := range AllProperties() {
 			if strings.Contains(text.Get(sec), string(p)) {
 				t.Errorf("section %s names %s before the question is answered: %q", sec, p, text.Get(sec))
+			}
+		}
+	}
+}
+
+// TestLabHintsPointAtWhatIsShown: a hint is offered only while the keys
+// are hidden (play's quiz gives none once the key is shown), so no hint
+// sends the reader to look at the lock key's value or TTL.
+func TestLabHintsPointAtWhatIsShown(t *testing.T) {
+	text, err := content.Load(SceneID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; text.Has("hint-" + strconv.Itoa(i)); i++ {
+		h := strings.ToLower(text.Get("hint-" + strconv.Itoa(i)))
+		for _, bad := range []string{"look at the lock key", "key's value", "and ttl now"} {
+			if strings.Contains(h, bad) {
+				t.Errorf("hint-%d points at the hidden keys (%q): %q", i, bad, h)
 			}
 		}
 	}

@@ -192,7 +192,8 @@ func Check(ctx context.Context, l *Lock, o Options) (*Report, error) {
 		}
 		rep.Judgements = append(rep.Judgements, v)
 	}
-	rep.Lesson = lesson(l.Policy, s.best[0] != nil && s.own[0])
+	meBroke := slices.ContainsFunc(rep.Judgements, func(v Judgement) bool { return v.Property == MutualExclusion && v.Status != Pass })
+	rep.Lesson = lesson(l.Policy, s.best[0] != nil && s.own[0], meBroke, rep.Grants)
 	return rep, nil
 }
 

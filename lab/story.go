@@ -554,9 +554,11 @@ func HandScene(l *Lock, clients int) *scenes.Scene {
 		Wait:  l.Policy.TTL/2 + time.Millisecond,
 		Build: func(scenes.Params) sim.Script { return StoryOf(l, clients, nil, false) },
 		Say: func(v scenes.Frame, s *scenes.Said) {
-			if broken := BrokenWithin(v.L, l.Policy.TTL); len(broken) > 0 {
+			broken := BrokenWithin(v.L, l.Policy.TTL)
+			if len(broken) > 0 {
 				s.Verdict = "broken: " + joinNames(broken)
 			}
+			s.Broken = scoreboardOf(broken)
 		},
 	}
 }

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -83,4 +84,14 @@ func (b *Break) verdictAt(end bool) string {
 			b.Property, ProbeClient(b.Clients), b.Clients)
 	}
 	return string(b.Property) + " broken"
+}
+
+// scoreboardOf is the player's properties line as the lab's judgement
+// reads it (scenes.Said.Broken): mutual exclusion and deadlock freedom
+// broken when broken names them, so the line and the verdict, read from
+// the same BrokenWithin at the same position, never disagree (a no-TTL
+// key left by a crashed holder broke deadlock-freedom in the verdict while
+// the line still said it was not yet tested).
+func scoreboardOf(broken []Property) [3]bool {
+	return [3]bool{slices.Contains(broken, MutualExclusion), slices.Contains(broken, DeadlockFreedom), false}
 }

@@ -48,6 +48,11 @@ func Explain(sc *Scene, v Frame) Explanation {
 		// one Redis has no fault tolerance before any command as after
 		ex.Props[2] = say.Absent
 	}
+	for i, b := range said.Broken {
+		if b {
+			ex.Props[i] = say.Broken
+		}
+	}
 	return ex
 }
 
@@ -277,6 +282,9 @@ func (r reader) why(ls *ledger.Lease) string {
 	case ledger.Released:
 		return r.fill("why-released", vars)
 	case ledger.Restarted:
+		if !ls.Expires() {
+			return r.fill("why-restarted-nottl", vars)
+		}
 		vars["left"] = sim.FormatSpan(ls.Ends() - ls.EndAt)
 		return r.fill("why-restarted", vars)
 	case ledger.Vanished:

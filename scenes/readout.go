@@ -348,6 +348,10 @@ func (r reader) about(name string) string {
 				return r.fill(r.maybe("granted-over-replaced", o.First.Lease, vars), vars)
 			case o.Cause == ledger.Restarted:
 				vars["oends"] = Stamp(o.First.Lease.EndAt)
+				if !o.First.Lease.Expires() {
+					// a key with no TTL had no time left to lose
+					return r.fill("granted-over-restarted-nottl", vars)
+				}
 			}
 			if o.Cause == ledger.Overwritten && rd.Lease != nil && rd.Lease.Form == sim.FormSetIfne {
 				// IFNE looked at the key: its own reason, not NX's absence

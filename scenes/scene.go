@@ -133,6 +133,11 @@ type Said struct {
 	// OwnCards are actors' cards as the scene draws them instead of the
 	// shared ones, by actor: five cards leave 12 columns a line at 80.
 	OwnCards map[string]say.Card
+	// Broken marks scoreboard properties (mutual exclusion, deadlock
+	// freedom, fault tolerance) the scene's own judgement finds broken, the
+	// one its verdict comes from: Explain shows them ✗ whatever the
+	// ledger's own reading, so the verdict and the properties line agree.
+	Broken [3]bool
 }
 
 // Explanation is the reading of a snapshot, ready to draw.

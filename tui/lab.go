@@ -36,6 +36,10 @@ const (
 
 var fieldNames = [fieldCount]string{"TTL", "retries", "delay", "watchdog"}
 
+// fieldChars is how many characters a policy field holds and shows: the
+// longest duration a policy takes (lab.MaxDuration) is 86400000 in ms.
+const fieldChars = 8
+
 // watchdogNote is what the watchdog's field does in this lab.
 const watchdogNote = "the watchdog is kept with the lock, but the search runs no timers: a lock with an extend renews once, before its write"
 
@@ -142,8 +146,8 @@ func newLab(com *Common, passed map[string]bool, record func(id string), keep *l
 	for i := range l.fields {
 		f := textinput.New()
 		f.Prompt = ""
-		f.CharLimit = 8
-		f.Width = 6
+		f.CharLimit = fieldChars
+		f.Width = fieldChars // all a field keeps is shown: see fieldChars
 		f.TextStyle, f.PromptStyle, f.PlaceholderStyle = com.Styles.Plain, com.Styles.Plain, com.Styles.Dim
 		f.Cursor.Style, f.Cursor.TextStyle = cursorStyle(com.Styles), com.Styles.Plain
 		f.Cursor.SetMode(cursor.CursorStatic)
@@ -530,6 +534,11 @@ func (l *Lab) editKey(msg tea.KeyMsg) tea.Cmd {
 		if v := l.fields[f].Value(); len(v) > len(before.Value()) && !fieldTakes(f, v) {
 			l.fields[f], cmd = before, nil // code typed here (a deletion stays): see fieldTakes
 			l.note = l.refusedInField(f, msg.String())
+		} else if msg.Type == tea.KeyRunes && v == before.Value() && len([]rune(v)) >= fieldChars {
+			// the field is full: textinput drops the runes silently, and
+			// what it kept would be saved as if it were what was typed
+			l.note = "not typed: " + msg.String() + " · the policy's " + fieldNames[f] + " field holds " +
+				itoa(fieldChars) + " characters (at most 24h, or 86400000 ms)"
 		}
 	}
 	return cmd

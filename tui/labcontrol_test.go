@@ -144,7 +144,7 @@ func TestLabFocusShown(t *testing.T) {
 	if len(rows) != 24 {
 		t.Errorf("%d rows; want 24:\n%s", len(rows), v)
 	}
-	for _, want := range []string{"retries [0      ] >delay [200ms█ ] watchdog" /* the cursor, marked without colour */, "policy field delay: ", "tab watchdog, shift+tab retries",
+	for _, want := range []string{"retries [0        ] >delay [200ms█   ] watchdog" /* the cursor, marked without colour */, "policy field delay: ", "tab watchdog, shift+tab retries",
 		"not typed: r · the policy's delay field takes a duration", "tab → watchdog"} {
 		if !strings.Contains(strings.ReplaceAll(v, "\n", " "), want) {
 			t.Errorf("the screen lacks %q:\n%s", want, v)

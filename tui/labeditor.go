@@ -66,13 +66,28 @@ func (l *Lab) errorRow(p int) int {
 	return se.Line - 1
 }
 
-// formatMS is a duration as the policy fields show it: 30s, 250ms.
+// formatMS is a duration as the policy fields show it: 30s, 250ms; a
+// bare number of ms when "ms" would not fit the field (fieldChars).
 func formatMS(d time.Duration) string {
 	if d%time.Second == 0 {
 		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
 	}
-	return strconv.FormatInt(d.Milliseconds(), 10) + "ms"
+	ms := strconv.FormatInt(d.Milliseconds(), 10)
+	if len(ms)+2 > fieldChars {
+		return ms
+	}
+	return ms + "ms"
 }
+
+// screenNames puts the policy fields' on-screen names for lab.json's in
+// Check's sentences.
+var screenNames = strings.NewReplacer(
+	"ttl_ms must be at least 1", "TTL must be at least 1ms",
+	"ttl_ms must be at most 86400000 (a day)", "TTL must be at most 24h (86400000 ms)",
+	"retry_delay_ms, work_ms and watchdog_ms must be at most 86400000 (a day)", "delay, watchdog and the work must be at most 24h (86400000 ms)",
+	"retry_delay_ms, work_ms and watchdog_ms", "delay, watchdog and the work",
+	"ttl_ms", "TTL", "retry_delay_ms", "delay", "watchdog_ms", "watchdog",
+)
 
 // lock is the lock as the editor holds it; an error names the policy
 // field that does not read.
@@ -98,7 +113,7 @@ func (l *Lab) lock() (lab.Lock, error) {
 		}
 	}
 	if err := lk.Policy.Check(); err != nil {
-		return lk, errors.New(strings.TrimPrefix(err.Error(), "lab.json: "))
+		return lk, errors.New(screenNames.Replace(strings.TrimPrefix(err.Error(), "lab.json: ")))
 	}
 	return lk, nil
 }

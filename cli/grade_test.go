@@ -8,20 +8,26 @@ import (
 	"testing"
 )
 
-// slowLock writes a lock a grade searches for minutes: its lab.json asks
-// for the widest bound a policy allows (3 clients, 3 faults, depth 40, a
-// million schedules), and its acquire spends a thousand instructions a
-// run. The cost is in the count of runs, not in one run: a run far from
-// the per-run deadline of lab.DefaultBudget stays so on a loaded machine,
-// where a costlier one ended its run at that deadline and the grade
-// finished before any limit of the tests' could end it.
+// slowLock writes a lock a grade searches for seconds at least (about
+// 3 s of CPU without -race, on this project's 2-core machine, more under
+// -race): its lab.json asks for the widest bound a policy allows (3
+// clients, 3 faults, depth 40, a million schedules), and each acquire
+// spends twenty thousand loop turns (well inside a run's 100 000
+// instructions, and far from a run's 1 s deadline even on a loaded
+// machine, where a run that ended at its deadline let the grade finish
+// before any limit of the tests' could end it). Both scripts append
+// their call to a key of their own, so two schedules that reach the same
+// lock by different calls leave different servers: the search's memo
+// (lab/memo.go), which counts a point met again from its first tally,
+// finds fewer such points (with the memo and a plain lock the grade
+// ended in 0.3 s, inside every limit).
 func slowLock(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	files := map[string]string{
-		"acquire.lua": "local n = 0\nfor i = 1, 1000 do n = n + i end\nreturn redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])\n",
+		"acquire.lua": "local n = 0\nfor i = 1, 20000 do n = n + i end\nredis.call('APPEND', KEYS[1] .. ':calls', 'a' .. ARGV[1])\nreturn redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])\n",
 		"lab.json":    `{"bound": {"clients": 3, "faults": 3, "depth": 40, "max_schedules": 1000000}}`,
-		"release.lua": "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end\nreturn 0\n",
+		"release.lua": "redis.call('APPEND', KEYS[1] .. ':calls', 'r' .. ARGV[1])\nif redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end\nreturn 0\n",
 	}
 	for name, src := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
@@ -164,7 +170,7 @@ func TestGradeBudgetStopNamesSchedule(t *testing.T) {
 	dir := t.TempDir()
 	for name, src := range map[string]string{
 		"acquire.lua": "if redis.call('GET', KEYS[1]) then\n  while true do end\nend\nreturn redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])\n",
-		"release.lua": "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end\nreturn 0\n",
+		"release.lua": "redis.call('APPEND', KEYS[1] .. ':calls', 'r' .. ARGV[1])\nif redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end\nreturn 0\n",
 		"lab.json":    `{"bound": {"clients": 2, "faults": 0, "depth": 10}}`,
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {

@@ -187,7 +187,8 @@ type Enrolment struct {
 // the instructor matches the latter by hand (Match).
 func (p *Part) Enrol(rows []Enrolled) {
 	// a row's name and label are drawn as they are shown (shown.Line)
-	p.rows, p.enrolment = slices.Clone(rows), nil
+	p.rows = slices.Clone(rows)
+	p.changed()
 	for i := range p.rows {
 		p.rows[i].Name, p.rows[i].Label = shown.Line(p.rows[i].Name), shown.Line(p.rows[i].Label)
 	}
@@ -259,7 +260,8 @@ func (p *Part) Match(id, ref string) (note string) {
 		case p.matched[id] == NoRow:
 			return ""
 		default:
-			p.matched[id], p.enrolment, p.students = NoRow, nil, nil
+			p.matched[id] = NoRow
+			p.changed()
 			p.seat.Match(id, NoRow)
 			return m.Name + " matches no roster row, not line " + strconv.Itoa(p.rows[i].Line) + " (" + p.rows[i].Name + ") by name"
 		}
@@ -268,7 +270,8 @@ func (p *Part) Match(id, ref string) (note string) {
 		if p.matched[id] == "" {
 			return ""
 		}
-		p.matched[id], p.enrolment, p.students = "", nil, nil
+		p.matched[id] = ""
+		p.changed()
 		p.seat.Match(id, "")
 		if named {
 			return m.Name + " is roster line " + strconv.Itoa(p.rows[i].Line) + " (" + p.rows[i].Name + ") by name again"
@@ -277,7 +280,8 @@ func (p *Part) Match(id, ref string) (note string) {
 	}
 	for _, r := range p.rows {
 		if r.Ref == ref {
-			p.matched[id], p.enrolment, p.students = ref, nil, nil
+			p.matched[id] = ref
+			p.changed()
 			p.seat.Match(id, ref)
 			return m.Name + " is roster line " + strconv.Itoa(r.Line) + " (" + r.Name + ") in the class's grades"
 		}

@@ -57,6 +57,10 @@ type Part struct {
 	// students is Students' last answer, sorted, nil once the roster or
 	// a match changed: the screen asks for it at every key
 	students []Member
+	// version counts those changes (Version); asked is AskedOfStudents'
+	// last answer, worked out at version askedAt
+	version, askedAt uint64
+	askedOf          []Asked
 	// wanted is a place to go once the screen's running move is done
 	wanted *Go
 	// reported and led are the row and the place last handed to the seat
@@ -249,10 +253,10 @@ func (p *Part) Heard(evs []Event, away *bool) Effect {
 			m := *e.Member
 			m.Name = shown.Line(m.Name)
 			p.roster[m.ID] = m
-			p.enrolment, p.students = nil, nil
+			p.changed()
 		case e.Kind == KindMatch && e.Match != nil:
 			p.matched[e.Match.ID] = e.Match.Ref
-			p.enrolment, p.students = nil, nil
+			p.changed()
 		case e.Kind == KindStore && e.Store != nil:
 			if note := p.heardStore(*e.Store); note != "" && out.Note == "" {
 				out.Note = note

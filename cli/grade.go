@@ -88,7 +88,11 @@ func checkGrade(_ *flag.FlagSet, c *config) error {
 	case c.lab.memory <= 0:
 		return errors.New("-grade-memory must be above 0 MB")
 	case c.lab.grade != "":
-		// before the search runs for a minute: results.json must land
+		// before the search runs for a minute: results.json must land,
+		// and in no directory made with a name a terminal obeys
+		if err := lab.CheckPath("-out", c.lab.out); err != nil {
+			return err
+		}
 		return writableDir("-out", c.lab.out)
 	}
 	return nil

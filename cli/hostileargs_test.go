@@ -83,3 +83,36 @@ func TestLabPathWithControlsRefused(t *testing.T) {
 		t.Errorf("%d entries in %s; want only the one made here", len(entries), parent)
 	}
 }
+
+// TestGradeOutWithControlsRefused: -grade's -out DIR whose path holds a
+// control character is refused as -lab's is, in one line, exit 2, the
+// path escaped, before anything is graded, whether it exists or not;
+// nothing is made (a missing -out was made, bytes and all).
+func TestGradeOutWithControlsRefused(t *testing.T) {
+	lock := filepath.Join(t.TempDir(), "lock")
+	if err := os.Mkdir(lock, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, src := range map[string]string{"acquire.redis": "SET {key} {token} NX PX {ttl}\n", "release.redis": "DEL {key}\n"} {
+		if err := os.WriteFile(filepath.Join(lock, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	parent := t.TempDir()
+	existing := filepath.Join(parent, "old\x1b[2J")
+	if err := os.Mkdir(existing, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{filepath.Join(parent, "new\u202e\a"), filepath.Join(parent, "new\u202e", "sub"), existing, filepath.Join(parent, "bad\xff")} {
+		code, stdout, errs := runMain("-grade", lock, "-out", out)
+		if code != 2 || stdout != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "-out ") || !strings.Contains(errs, "the path holds control characters") {
+			t.Errorf("-out %q: exit %d, stdout %q, stderr %q; want 2 and the one line that refuses it", out, code, stdout, errs)
+		}
+		if o := obeyed(errs); o != "" {
+			t.Errorf("-out %q: stderr %q sends %q", out, errs, o)
+		}
+	}
+	if entries, _ := os.ReadDir(parent); len(entries) != 1 {
+		t.Errorf("%d entries in %s; want only the one made here", len(entries), parent)
+	}
+}

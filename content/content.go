@@ -212,8 +212,11 @@ func (t Text) Fill(name string, vars map[string]string) string {
 	if !ok {
 		return "[no text: " + name + "]"
 	}
-	// a value may be a server's or a learner's text (an error reply's
-	// code): shown, never obeyed, whatever made it
+	// a value may be a server's or a learner's text: a reply or its
+	// error code comes escaped already (sim.Escape, unchanged here), but
+	// not every value is a reply's (the outage's err is a live server's
+	// connection error, and some sixty callers fill slots): the whole
+	// sentence is shown, never obeyed, whatever made its values
 	out := shown.Text(fill(s, vars))
 	if strings.Contains(out, "….") {
 		out = strings.ReplaceAll(out, "….", "…")

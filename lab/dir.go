@@ -10,6 +10,18 @@ import (
 	"locksim/shown"
 )
 
+// CheckPath refuses a path given to flag (-lab DIR, -grade's -out DIR)
+// that holds a control character or a byte that is not UTF-8 (what
+// shown.Line would show), whether it exists or not: locksim makes no
+// file or directory named with bytes a terminal obeys. The caller
+// escapes the path in the one line it prints.
+func CheckPath(flag, path string) error {
+	if shown.Line(path) != path {
+		return fmt.Errorf("%s %s: the path holds control characters (escaped here); give one without", flag, path)
+	}
+	return nil
+}
+
 // labFiles are the names that make a directory a lab: a lock's acquire
 // (in Lua or as commands) or a policy handed out alone.
 var labFiles = []string{"acquire.lua", "acquire.redis", "lab.json"}
@@ -23,11 +35,11 @@ var labFiles = []string{"acquire.lua", "acquire.redis", "lab.json"}
 // or a directory that cannot be read, is an error too, and so is a path
 // with a control character or a byte that is not UTF-8 in it.
 func CheckDir(dir string) error {
-	if shown.Line(dir) != dir {
+	if err := CheckPath("-lab", dir); err != nil {
 		// the screen would make, or write into, a directory whose name a
 		// terminal obeys (ESC, a right-to-left override, a newline) or
-		// that is not UTF-8; the caller escapes dir in the line it prints
-		return fmt.Errorf("-lab %s: the path holds control characters (escaped here); give one without", dir)
+		// that is not UTF-8
+		return err
 	}
 	entries, err := os.ReadDir(dir)
 	switch {

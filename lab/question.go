@@ -184,21 +184,32 @@ func (b *Break) build(compiled func() (*program, error)) func(scenes.Params) sim
 // "none", in {choices}), answered from the ledger. It plays the story once
 // on an embedded server to find that move and those choices (Question).
 func (b *Break) Scene() *scenes.Scene {
-	return b.sceneOf(sync.OnceValues(func() (*program, error) { return compileRun(context.Background(), &b.Lock) }))
+	sc, _ := b.sceneOf(sync.OnceValues(func() (*program, error) { return compileRun(context.Background(), &b.Lock) }))
+	return sc
 }
 
 // VetScene is Vet, and then b's Scene: built with b's lock as the vetting
 // play compiled it, so the scene compiles it again on no server of its own.
 func (b *Break) VetScene(ctx context.Context) (*scenes.Scene, error) {
-	pr, err := b.vet(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return b.sceneOf(func() (*program, error) { return pr, nil }), nil
+	sc, _, err := b.VetStory(ctx)
+	return sc, err
 }
 
-// sceneOf is Scene with b's lock as compiled gives it.
-func (b *Break) sceneOf(compiled func() (*program, error)) *scenes.Scene {
+// VetStory is VetScene and the scene's story as the play that found its
+// question ended (nil if it could not be played): a story code's
+// fingerprint hashes it instead of playing the story again.
+func (b *Break) VetStory(ctx context.Context) (*scenes.Scene, *scenes.Played, error) {
+	pr, err := b.vet(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	sc, played := b.sceneOf(func() (*program, error) { return pr, nil })
+	return sc, played, nil
+}
+
+// sceneOf is Scene with b's lock as compiled gives it, and its story as
+// the play that found its question ended.
+func (b *Break) sceneOf(compiled func() (*program, error)) (*scenes.Scene, *scenes.Played) {
 	build := b.build(compiled)
 	q, played := b.question(context.Background(), build(nil))
 	prop := b.Property
@@ -207,9 +218,6 @@ func (b *Break) sceneOf(compiled func() (*program, error)) *scenes.Scene {
 		Kind:  scenes.Story,
 		Wait:  b.Lock.Policy.TTL / 2,
 		Build: build,
-		// the play that found the question serves the story code's
-		// fingerprint too
-		Played: played,
 		Say: func(v scenes.Frame, s *scenes.Said) {
 			if slices.Contains(BrokenWithin(v.L, b.Lock.Policy.TTL), prop) {
 				s.Verdict = b.verdictAt(v.Snap.Pos >= len(v.Snap.Moves))
@@ -233,5 +241,5 @@ func (b *Break) sceneOf(compiled func() (*program, error)) *scenes.Scene {
 	if len(q.Choices) == 0 {
 		sc.Predict = nil // the replies cannot answer it (Question)
 	}
-	return sc
+	return sc, played
 }

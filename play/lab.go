@@ -50,7 +50,10 @@ type labBuilt struct {
 	mu  sync.Mutex
 	key string
 	sc  *scenes.Scene
-	err error
+	// played is sc's story as the play that found its question ended
+	// (lab.Break.VetStory), nil for a lock played by hand
+	played *scenes.Played
+	err    error
 	// fp is the fingerprint Fingerprint made of sc, once fpDone
 	fp     [4]byte
 	fpErr  error
@@ -147,7 +150,9 @@ func (lp *LabPlace) Lock() (*lab.Lock, error) {
 func (lp *LabPlace) Scene() (*scenes.Scene, error) {
 	m := lp.built
 	if m == nil {
-		return lp.scene() // a place made by hand, not by LabBreak, LabHand or JSON
+		// a place made by hand, not by LabBreak, LabHand or JSON
+		sc, _, err := lp.scene()
+		return sc, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -158,17 +163,17 @@ func (lp *LabPlace) Scene() (*scenes.Scene, error) {
 	return &c, nil
 }
 
-// Fingerprint is what of makes of the place's scene (a story code's
-// fingerprint, which plays the story), made once for what the place holds,
-// as its scene is.
-func (lp *LabPlace) Fingerprint(of func(*scenes.Scene) ([4]byte, error)) ([4]byte, error) {
+// Fingerprint is what of makes of the place's scene and its story as
+// played already (a story code's fingerprint, which plays the story only
+// if played is nil), made once for what the place holds, as its scene is.
+func (lp *LabPlace) Fingerprint(of func(*scenes.Scene, *scenes.Played) ([4]byte, error)) ([4]byte, error) {
 	m := lp.built
 	if m == nil {
-		sc, err := lp.scene()
+		sc, played, err := lp.scene()
 		if err != nil {
 			return [4]byte{}, err
 		}
-		return of(sc)
+		return of(sc, played)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -177,7 +182,7 @@ func (lp *LabPlace) Fingerprint(of func(*scenes.Scene) ([4]byte, error)) ([4]byt
 	}
 	if !m.fpDone {
 		c := *m.sc
-		m.fp, m.fpErr = of(&c)
+		m.fp, m.fpErr = of(&c, m.played)
 		m.fpDone = true
 	}
 	return m.fp, m.fpErr
@@ -192,19 +197,20 @@ func (m *labBuilt) fresh(lp *LabPlace) error {
 	}
 	if m.key != string(key) || m.sc == nil && m.err == nil {
 		m.key, m.fp, m.fpErr, m.fpDone = string(key), [4]byte{}, nil, false
-		m.sc, m.err = lp.scene()
+		m.sc, m.played, m.err = lp.scene()
 	}
 	return m.err
 }
 
-// scene is Scene, built afresh.
-func (lp *LabPlace) scene() (*scenes.Scene, error) {
+// scene is Scene, built afresh, and its story as the play that found its
+// question ended (nil for a lock played by hand).
+func (lp *LabPlace) scene() (*scenes.Scene, *scenes.Played, error) {
 	l, err := lp.Lock()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if lp.Clients < 2 || lp.Clients > 3 {
-		return nil, fmt.Errorf("position: a lab story has 2 or 3 clients, not %d", lp.Clients)
+		return nil, nil, fmt.Errorf("position: a lab story has 2 or 3 clients, not %d", lp.Clients)
 	}
 	if len(lp.Moves) == 0 {
 		// a lock played by hand is a level's, as shipped: the learner's
@@ -213,26 +219,26 @@ func (lp *LabPlace) scene() (*scenes.Scene, error) {
 		id, ok := strings.CutPrefix(lp.Level, "break:")
 		lv, found := lab.FindLevel(id)
 		if !ok || !found || !sameLock(l, &lv.Lock) {
-			return nil, fmt.Errorf("position: a lab story played by hand runs one of the lab's levels as shipped")
+			return nil, nil, fmt.Errorf("position: a lab story played by hand runs one of the lab's levels as shipped")
 		}
-		return lab.HandScene(l, lp.Clients), nil
+		return lab.HandScene(l, lp.Clients), nil, nil
 	}
 	b := &lab.Break{Property: lab.Property(lp.Property), Lock: *l, Clients: lp.Clients, Probe: lp.Probe, Why: lp.Why}
 	if !slices.Contains(lab.AllProperties(), b.Property) {
-		return nil, fmt.Errorf("position: the lab's break names no property %q", lp.Property)
+		return nil, nil, fmt.Errorf("position: the lab's break names no property %q", lp.Property)
 	}
 	for _, m := range lp.Moves {
 		f := lab.Fault(m.Fault)
 		if f != "" && !slices.Contains(lab.AllFaults(), f) {
-			return nil, fmt.Errorf("position: the lab's break has a fault %q", m.Fault)
+			return nil, nil, fmt.Errorf("position: the lab's break has a fault %q", m.Fault)
 		}
 		b.Moves = append(b.Moves, lab.Move{Client: m.Client, Fault: f, Label: m.Label})
 	}
-	sc, err := b.VetScene(context.Background())
+	sc, played, err := b.VetStory(context.Background())
 	if err != nil {
-		return nil, fmt.Errorf("position: the lab story does not play within the lab's budget: %v", err)
+		return nil, nil, fmt.Errorf("position: the lab story does not play within the lab's budget: %v", err)
 	}
-	return sc, nil
+	return sc, played, nil
 }
 
 // UnmarshalJSON reads a place as encoding/json does; the place builds its

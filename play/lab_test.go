@@ -85,12 +85,20 @@ func TestLabPosition(t *testing.T) {
 	if _, err := place.Scene(); err != nil {
 		t.Errorf("the place itself is unchanged: %v", err)
 	}
-	// so is what a caller makes of its scene (a story code's fingerprint)
-	made := 0
-	of := func(*scenes.Scene) ([4]byte, error) { made++; return [4]byte{byte(made)}, nil }
+	// so is what a caller makes of its scene (a story code's fingerprint),
+	// handed the story as the play that found its question ended (the
+	// fingerprint then does not play it again)
+	made, withPlayed := 0, 0
+	of := func(_ *scenes.Scene, played *scenes.Played) ([4]byte, error) {
+		made++
+		if played != nil && len(played.Moves) > 0 && len(played.Events) > 0 {
+			withPlayed++
+		}
+		return [4]byte{byte(made)}, nil
+	}
 	fp, err := place.Fingerprint(of)
-	if again, err2 := pos.Lab.Fingerprint(of); err != nil || err2 != nil || again != fp || made != 1 {
-		t.Errorf("a place's fingerprint should be made once: %v %v, %v %v, made %d times", fp, again, err, err2, made)
+	if again, err2 := pos.Lab.Fingerprint(of); err != nil || err2 != nil || again != fp || made != 1 || withPlayed != 1 {
+		t.Errorf("a place's fingerprint should be made once, of the story played: %v %v, %v %v, made %d times, %d with it played", fp, again, err, err2, made, withPlayed)
 	}
 	if _, err := changed.Fingerprint(of); err == nil || made != 1 {
 		t.Errorf("a place changed to one that does not play has no fingerprint: %v, made %d times", err, made)

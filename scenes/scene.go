@@ -89,16 +89,14 @@ type Scene struct {
 	// place (extend's GET story renews with SET IFEQ GET whatever r
 	// says). Such a knob is shown, described and offered as that.
 	Fixed map[string]map[string]string
-	// Played, when set, is the scene's one story (Stories gives one)
-	// played from its start to its end on a fresh embedded server with
-	// seed 1, as a story code's fingerprint plays it: a lab story's, which
-	// the play that finds its question made, so that its fingerprint does
-	// not play it again. Never written once the scene is built.
-	Played *Played
 }
 
 // Played is a story's events and its move labels (sim.Snapshot's), at its
-// end.
+// end: a scene's one story played from its start to its end on a fresh
+// embedded server with seed 1, as a story code's fingerprint plays it. A
+// lab story's is made by the play that finds its question (lab's
+// Break.VetStory), and handed to the fingerprint with its scene, which
+// then does not play the story again.
 type Played struct {
 	Events []sim.Event
 	Moves  []string

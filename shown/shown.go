@@ -2,6 +2,15 @@
 // a student's name, a roster file) safe to draw on a terminal: every
 // control character is shown, not obeyed. It imports nothing of the
 // program's, so the class's store and the screen share it.
+//
+// Which of two ways shows a control character: free text (a name, a
+// script's source, a path, an error's message, a sentence) is drawn with
+// control pictures (ESC as ␛), its \n and \t kept for the layout; a
+// Redis reply's text (a bulk string, an error reply, its code) is quoted
+// as redis-cli quotes a bulk string (\x1b, \u202e: sim.Escape), where it
+// is read beside what redis-cli prints. sim.Escape's output holds no
+// character this package shows, so text that holds an escaped reply may
+// pass through Text too, unchanged.
 package shown
 
 import (

@@ -149,6 +149,15 @@ func ErrorText(err error) string { return Escape(err.Error()) }
 // and '\\', which are safe on a terminal and common in an error's text)
 // escaped as Quote escapes it: \x1b, \a, \n, \u202e, \xff for a byte that
 // is not UTF-8.
+//
+// Which of two ways shows a control character: a reply's text (a bulk
+// string, an error reply, its code) is escaped here, as redis-cli quotes
+// a bulk string, because a learner reads a reply beside what redis-cli
+// prints; free text from outside (a name, a script, a path, a live
+// server's connection error) is drawn with control pictures by package
+// shown (ESC as ␛). Escape's output holds no character shown would
+// change, so a sentence holding an escaped reply may pass through
+// shown.Text as well, unchanged.
 func Escape(s string) string {
 	if !needsEscape(s) {
 		return s

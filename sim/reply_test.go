@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"locksim/shown"
 	"locksim/sim"
 )
 
@@ -112,5 +113,18 @@ func TestFormatCommandQuotesControls(t *testing.T) {
 	got := sim.FormatCommand([]any{"SET", "k", "\x1b]0;T\a\u202e", "NX"})
 	if want := `SET k "\x1b]0;T\a\u202e" NX`; got != want {
 		t.Errorf("FormatCommand = %q, want %q", got, want)
+	}
+}
+
+// TestEscapeIsShownUnchanged: what Escape makes of any text holds no
+// character shown.Text or shown.Line would change, so a sentence holding
+// an escaped reply draws the reply as redis-cli quotes it (\x1b), never
+// as a control picture (␛) or doubly escaped.
+func TestEscapeIsShownUnchanged(t *testing.T) {
+	for _, s := range []string{"", "OK", "\x1b[2J\x1b]0;T\a", "a\u202eb\u2066c\u2028d\u2029", "\xff\xc2 \u0085\u009b\x7f", "\t\n\r\f\v\x00", "漢 👍🏽 \uFFFD \"q\" \\"} {
+		e := sim.Escape(s)
+		if shown.Text(e) != e || shown.Line(e) != e {
+			t.Errorf("Escape(%q) = %q, which shown.Line draws as %q", s, e, shown.Line(e))
+		}
 	}
 }

@@ -125,7 +125,7 @@ func TestChangedSceneRefused(t *testing.T) {
 	renamed.Knobs = append([]scenes.Knob(nil), sc.Knobs...)
 	renamed.Knobs[0].Values = append([]string{"a pause of another length"}, sc.Knobs[0].Values[1:]...)
 	for name, changed := range map[string]*scenes.Scene{"one more move": &longer, "a setting renamed": &renamed} {
-		old, err := computeFingerprint(changed)
+		old, err := computeFingerprint(changed, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -158,7 +158,7 @@ func TestFingerprintRepeats(t *testing.T) {
 			t.Fatal(err)
 		}
 		if sc.ID == "race" || sc.ID == "gc-pause" {
-			b, err := computeFingerprint(sc)
+			b, err := computeFingerprint(sc, nil)
 			if err != nil || a != b {
 				t.Errorf("%s: fingerprint %x, then %x (%v)", sc.ID, a, b, err)
 			}

@@ -31,7 +31,7 @@ var playedOnce = sync.OnceValue(func() map[string]func() printed {
 // playFingerprint computes sc's fingerprint, with its log.
 func playFingerprint(sc *scenes.Scene) printed {
 	log := &strings.Builder{}
-	f, err := fingerprint(sc, log)
+	f, err := fingerprint(sc, nil, log)
 	p := printed{ID: sc.ID, Fingerprint: fmt.Sprintf("%x", f), Log: log.String()}
 	if err != nil {
 		p.Err = err.Error()

@@ -191,7 +191,7 @@ func (a *session) syncDesk(contents bool) {
 		notes = ""
 	}
 	c.board.sync(deskState{students: ss, pick: c.pick, enrol: enrol, lead: lead, since: c.part.Since(lead), follow: c.part.Asked(), hold: c.part.Holding(),
-		contents: contents, notes: notes, now: c.now(), lesson: lessonOf(class.AskedOf(ss), lead.Scene)})
+		contents: contents, notes: notes, now: c.now(), lesson: lessonOf(c.part.AskedOfStudents(), lead.Scene)})
 }
 
 // classKeys switches on the class's bindings for the session's role.

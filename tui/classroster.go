@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -113,16 +112,18 @@ type rosterPage struct {
 
 // rosterMemo is the roster page's lines and choices, each line as View
 // draws it off the cursor, and what they were worked out from: the
-// enrolment (its How map, made anew each time the class changes: see
-// class.Part.Enrolment; kept here so that no later map takes its
-// address), the student to match, the width and the renderer.
+// enrolment (as of the class's version, class.Part.Version), the student
+// to match (enter on another student of no row picks them), the width
+// and the renderer. The student's name is no part of it: it is set with
+// their id, and a page's id names one student (enter on the student
+// being matched keeps their name).
 type rosterMemo struct {
-	how      map[string]class.Tie
-	id, name string
-	at       glossaryAt
-	lines    []string
-	cs       []choice
-	shown    []string
+	version uint64
+	id      string
+	at      glossaryAt
+	lines   []string
+	cs      []choice
+	shown   []string
 }
 
 func newRosterPage(a *session, back Component) *rosterPage {
@@ -287,19 +288,15 @@ func (p *rosterPage) keyMapAt(cs []choice) help.KeyMap {
 // the memo's, worked out again when what they are drawn from changed.
 // They are shared: not to be changed.
 func (p *rosterPage) lines() ([]string, []choice) {
-	e, _ := p.a.cls.part.Enrolment()
+	part := p.a.cls.part
 	at := glossaryAt{p.a.com.Width, p.a.com.Styles.R, ""}
 	m := &p.memo
-	if m.lines == nil || !sameMap(m.how, e.How) || m.id != p.id || m.name != p.name || m.at != at {
+	if m.lines == nil || m.version != part.Version() || m.id != p.id || m.at != at {
+		e, _ := part.Enrolment()
 		lines, cs := p.drawLines(e)
-		*m = rosterMemo{how: e.How, id: p.id, name: p.name, at: at, lines: lines, cs: cs}
+		*m = rosterMemo{version: part.Version(), id: p.id, at: at, lines: lines, cs: cs}
 	}
 	return m.lines, m.cs
-}
-
-// sameMap reports whether a and b are the same map (not two equal ones).
-func sameMap[K comparable, V any](a, b map[K]V) bool {
-	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
 // drawLines works out lines from the enrolment e.

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"locksim/class"
@@ -21,11 +22,25 @@ var summaryKey = views.Bind("S", "summary", "S")
 // which answers came true, which a student must never see before
 // answering.
 func newSummaryPage(a *session, back Component) *standinPage {
+	// its title and lines as last worked out, and what from: the class's
+	// version (class.Part.Version), the width and the renderer
+	var memo struct {
+		version      uint64
+		at           glossaryAt
+		title        string
+		lines        []string
+		workedOutYet bool
+	}
 	return &standinPage{standin: standin{com: a.com, back: back, open: summaryKey}, scrolls: true, size: sessionSize(a.com),
 		body: func(w int) (string, []string) {
-			ss := a.students()
-			title := truncate(a.com.Styles.Title.Render("class "+a.cls.part.Code())+" · summary of "+students(len(ss)), w)
-			return title, summaryLines(a, ss, w)
+			at, version := glossaryAt{w, a.com.Styles.R, ""}, a.cls.part.Version()
+			if !memo.workedOutYet || memo.version != version || memo.at != at {
+				ss := a.students()
+				memo.title = truncate(a.com.Styles.Title.Render("class "+a.cls.part.Code())+" · summary of "+students(len(ss)), w)
+				memo.lines, memo.version, memo.at, memo.workedOutYet = summaryLines(a, ss, w), version, at, true
+			}
+			// a copy: frame appends its scroll line to the rows it shows
+			return memo.title, slices.Clone(memo.lines)
 		}}
 }
 
@@ -81,7 +96,7 @@ func summaryLines(a *session, ss []class.Member, w int) []string {
 	if len(ss) == 0 {
 		out = append(out, st.Dim.Render("no student has joined"))
 	}
-	qs := class.AskedOf(ss)
+	qs := a.cls.part.AskedOfStudents() // of ss, the class's students
 	out = append(out, views.Rule(st, "questions", w))
 	if len(qs) == 0 {
 		out = append(out, st.Dim.Render(truncate("no student has answered a question yet", w)))

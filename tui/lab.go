@@ -218,10 +218,12 @@ func (l *Lab) openLevel(i int) tea.Cmd {
 	l.base = lk
 	for p, part := range lockParts(&lk) {
 		l.loadPart(p, part.Src)
-		l.parts[p].CursorStart()
+		// line 1, column 0: CursorUp lands on the last row of a line
+		// that wraps, so the column is set once on line 1
 		for l.parts[p].Line() > 0 {
 			l.parts[p].CursorUp()
 		}
+		l.parts[p].CursorStart()
 		l.langs[p] = part.Lang
 	}
 	pol := lk.Policy

@@ -501,7 +501,8 @@ func TestLabSearchWaitingForASlot(t *testing.T) {
 	l.running = false
 }
 
-// TestLabFirstScreenKeys: -lab on a new directory opens at 80x24 with its
+// TestLabFirstScreenKeys: -lab on a new directory opens at 80x24, each
+// part's cursor at its line 1's start, with its
 // note (a starter lock, saved there later) and, under it, the keys line
 // with the keys page's key; ? in the editor is typed into the code (it
 // belongs in a comment) and says where the keys page is; ? in a policy
@@ -513,6 +514,7 @@ func TestLabFirstScreenKeys(t *testing.T) {
 		t.Fatalf("the first screen should show its note and, under it, the keys line:\n%s", strings.Join(rows, "\n"))
 	}
 	l := a.labPage()
+	cursorsAtStart(t, l)
 	part := l.focus
 	before := l.parts[part].Value()
 	drive(t, a, labPresses("?")...)

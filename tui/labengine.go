@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"locksim/lab"
+	"locksim/shown"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -125,8 +126,8 @@ func joinIDs[T ~string](xs []T) string {
 func wrapWords(text string, w int) string {
 	w = max(w, 1)
 	// invalid UTF-8 and control characters are shown, not sent as they
-	// are (a stray byte or ESC came out twice, see shownText)
-	text = shownText(text)
+	// are (a stray byte or ESC came out twice, see shown.Text)
+	text = shown.Text(text)
 	var b strings.Builder
 	b.Grow(len(text) + len(text)/max(w, 8) + 1)
 	for n, para := range strings.Split(text, "\n") {

@@ -40,7 +40,8 @@ const (
 
 // TestLabOpensOnItsPart: a level's page opens with the part it is about
 // in view, in both modes: the acquire for an acquire in two commands, the
-// release for a release in two, the extend for an extend that recreates.
+// release for a release in two, the extend for an extend that recreates,
+// each part's cursor at the start of its line 1.
 func TestLabOpensOnItsPart(t *testing.T) {
 	for _, c := range []struct {
 		id   string
@@ -54,6 +55,21 @@ func TestLabOpensOnItsPart(t *testing.T) {
 			if tab := "[" + labPartNames[c.part] + ":"; !strings.Contains(a.View(), tab) {
 				t.Errorf("%s: no tab %s on screen", c.id, tab)
 			}
+			cursorsAtStart(t, a.labPage())
+		}
+	}
+}
+
+// cursorsAtStart fails unless every part's editor has its cursor at line
+// 1, column 0. A lock opened before the window's size (-lab) was loaded
+// at the editor's first width, where its line 1 wrapped: the cursor was
+// left on line 1's last row, at the end of line 1 once widened.
+func cursorsAtStart(t *testing.T, l *Lab) {
+	t.Helper()
+	for p := range l.parts {
+		ta := &l.parts[p]
+		if li := ta.LineInfo(); ta.Line() != 0 || li.RowOffset != 0 || li.ColumnOffset != 0 {
+			t.Errorf("%s's cursor at line %d, row %d, column %d; want line 1's start", labPartNames[p], ta.Line()+1, li.RowOffset, li.ColumnOffset)
 		}
 	}
 }

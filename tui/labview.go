@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"locksim/lab"
+	"locksim/shown"
 	"locksim/views"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -281,7 +282,7 @@ func (l *Lab) referenceRows(n int) []string {
 		case strings.HasPrefix(line, "-"):
 			style = st.Bad
 		}
-		out = append(out, style.Render(truncate(shownText(line), l.w))) // the learner's bytes, shown
+		out = append(out, style.Render(truncate(shown.Text(line), l.w))) // the learner's bytes, shown
 	}
 	if more > 0 {
 		out = append(out, st.Dim.Render(itoa(int64(more))+" more lines of the diff: a taller terminal shows them"))

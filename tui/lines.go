@@ -216,7 +216,7 @@ func (p *Player) about(st views.Styles, w int) string {
 	}
 	for _, name := range slices.Sorted(maps.Keys(sc.Shown)) {
 		// a lab story's script is the learner's own file: shown, not obeyed
-		out += "\n\n<" + name + "> as sent with EVAL:\n" + shownText(sc.Shown[name].Src)
+		out += "\n\n<" + name + "> as sent with EVAL:\n" + shown.Text(sc.Shown[name].Src)
 	}
 	return out
 }

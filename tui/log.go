@@ -6,6 +6,7 @@ import (
 
 	"locksim/scenes"
 	"locksim/scenes/say"
+	"locksim/shown"
 	"locksim/sim"
 	"locksim/transcript"
 	"locksim/views"
@@ -67,7 +68,7 @@ func logLines(s sim.Snapshot, sel string, strip bool, digits int, simulated bool
 		}
 		// a reply's or a note's text may be a server's or a lab script's
 		// (sim.FormatReply escapes an error reply's; this keeps any other)
-		l.Text, l.Reply = shownText(l.Text), shownText(l.Reply)
+		l.Text, l.Reply = shown.Text(l.Text), shown.Text(l.Reply)
 		out = append(out, l)
 	}
 	return out

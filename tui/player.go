@@ -8,6 +8,7 @@ import (
 	"locksim/content"
 	"locksim/play"
 	"locksim/scenes"
+	"locksim/shown"
 	"locksim/sim"
 	"locksim/views"
 
@@ -290,7 +291,7 @@ func (p *Player) draw() (string, frameLayout) {
 	case p.banner != "":
 		status = st.Bad.Render(p.banner)
 	case p.Err != "":
-		status = st.Bad.Render("error: " + shownText(p.Err)) // a server's words may be in it
+		status = st.Bad.Render("error: " + shown.Text(p.Err)) // a server's words may be in it
 	case ex.Alarm != "":
 		status = st.Bad.Render("⚠ " + ex.Alarm)
 	case status == "":

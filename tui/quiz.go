@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"locksim/scenes"
+	"locksim/shown"
 	"locksim/views"
 )
 
@@ -72,7 +73,7 @@ func (p *Quiz) View() string {
 	case p.Flash != "":
 		note = st.Warn.Render(strings.ReplaceAll(p.Flash, "\n", " ")) // the strip is one line
 	case p.Err != "":
-		note = st.Bad.Render("error: " + shownText(p.Err))
+		note = st.Bad.Render("error: " + shown.Text(p.Err))
 	}
 	strip := views.QuizStrip(st, p.quizMarks(), q.At, note, w)
 	return header + "\n" + fitRows(strings.Join(body, "\n"), rows) + "\n" + strip

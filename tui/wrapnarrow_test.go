@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"locksim/internal/wraptest"
+	"locksim/shown"
 )
 
 // narrowTexts are texts a wrapper has to end on at any width: a double-
@@ -21,12 +22,12 @@ var narrowTexts = []string{
 // checkRows fails unless every row of out fits w columns (at least one),
 // or is one character wider than w alone (with what takes no column
 // before it), and out keeps every non-space byte of in (an invalid one as U+FFFD, a
-// control as shownText shows it), in order, cuts inside no character of a valid in, and
+// control as shown.Text shows it), in order, cuts inside no character of a valid in, and
 // holds no control character but \n.
 func checkRows(t *testing.T, in, out string, w int) {
 	t.Helper()
 	wraptest.Fits(t, in, out, w)
-	wraptest.Keeps(t, in, shownText(in), out, w)
+	wraptest.Keeps(t, in, shown.Text(in), out, w)
 	if !utf8.ValidString(out) {
 		t.Errorf("width %d, %q: invalid UTF-8 out: %q", w, in, out)
 	}
@@ -85,7 +86,7 @@ func TestWrapWordsNarrow(t *testing.T) {
 	}
 }
 
-// TestShownText: shownText shows every control character but \n, \t, \f
+// TestShownText: shown.Text shows every control character but \n, \t, \f
 // and \r (C0 as its control picture, DEL as ␡, C1 and the bidi controls
 // as U+FFFD) and invalid UTF-8 as U+FFFD, and keeps every other text as it is.
 func TestShownText(t *testing.T) {
@@ -99,8 +100,8 @@ func TestShownText(t *testing.T) {
 		"\xff\xfe x \xc2":          "\uFFFD x \uFFFD",
 		"a\u202eb\u200fc\u2066d":   "a\uFFFDb\uFFFDc\uFFFDd",
 	} {
-		if got := shownText(in); got != want {
-			t.Errorf("shownText(%q) = %q, want %q", in, got, want)
+		if got := shown.Text(in); got != want {
+			t.Errorf("shown.Text(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

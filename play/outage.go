@@ -13,16 +13,29 @@ func (p *Session) pauseAtOutage(from int) bool {
 	if !p.Snap.Live {
 		return false
 	}
-	down := p.Backend.Health().Err != nil
-	for _, e := range p.Snap.Events[min(from, len(p.Snap.Events)):] {
-		if e.Outage() && (e.Node == sim.LockNode || e.Node == sim.ResourceNode || e.Node == "" || p.Snap.SharedNodes) {
-			down = true
-		}
-	}
-	if !down {
+	if !p.outageIn(from) {
 		return false
 	}
 	p.Playing = false
 	p.Err = "playback paused: the server does not answer"
 	return true
+}
+
+// outageIn reports a live server that does not answer: a command of the
+// events from the from'th on got no reply for want of it, or the heartbeat
+// finds it down. A question is not asked on such a state (its moves made
+// with commands refused): the replay asks it once the server is back.
+func (p *Session) outageIn(from int) bool {
+	if !p.Snap.Live {
+		return false
+	}
+	if p.Backend.Health().Err != nil {
+		return true
+	}
+	for _, e := range p.Snap.Events[min(from, len(p.Snap.Events)):] {
+		if e.Outage() && (e.Node == sim.LockNode || e.Node == sim.ResourceNode || e.Node == "" || p.Snap.SharedNodes) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,10 @@
 package play
 
-import "locksim/sim"
+import (
+	"context"
+
+	"locksim/sim"
+)
 
 // pauseAtOutage stops playback when the server does not answer: a command
 // of the move just made (the events from the from'th on) got no reply for
@@ -13,7 +17,8 @@ func (p *Session) pauseAtOutage(from int) bool {
 	if !p.Snap.Live {
 		return false
 	}
-	if !p.outageIn(from) {
+	if !p.outageIn(from) && !(p.Snap.Live && p.Snap.Err != "") {
+		// (the keys not read back: the server did not answer that either)
 		return false
 	}
 	p.Playing = false
@@ -38,4 +43,13 @@ func (p *Session) outageIn(from int) bool {
 		}
 	}
 	return false
+}
+
+// unread reports a live move that came back with err or with its keys
+// not read back, or whose commands (the events from the from'th on) the
+// server did not answer: the state it shows was not read, so the question
+// is not asked on it (the next step, or the replay once the server is
+// back, asks it).
+func (p *Session) unread(err error, from int) bool {
+	return p.Snap.Live && (err != nil && err != context.Canceled || p.Snap.Err != "") || p.outageIn(from)
 }

@@ -423,7 +423,7 @@ func (p *Session) Update(msg Msg) Cmd {
 		p.look++
 		p.Hinting = false
 		refused := p.refuseAnswer(msg.Err)
-		if at := p.QuestionAt(); p.mustAsk(at) && p.Snap.Pos == at && !p.outageIn(before) {
+		if at := p.QuestionAt(); p.mustAsk(at) && p.Snap.Pos == at && !p.unread(msg.Err, before) {
 			p.Asking, p.Playing = true, false
 		} else if p.Snap.Pos != at {
 			// the question is asked at its step only: stepped back before

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -81,4 +82,49 @@ func openLiveCourse(t *testing.T, b *sim.Backend, id string) *App {
 	drive(t, a, tea.WindowSizeMsg{Width: 80, Height: 24})
 	runCmd(t, a, a.Init())
 	return a
+}
+
+// TestPlaybackAtOutageDoesNotAsk: space plays lost-reply towards its
+// question and the server dies on the way: the move that reaches the
+// question is made with its commands refused, playback pauses, and the
+// question is not asked on that state (the keys, the replies were never
+// read); once the server is back the replay asks it.
+func TestPlaybackAtOutageDoesNotAsk(t *testing.T) {
+	t.Parallel()
+	srv := simtest.StartServer(t)
+	b := openFlaky(t, srv, simtest.LiveTimeout)
+	a := openLiveCourse(t, b, "lost-reply")
+	at := a.pl.QuestionAt()
+	for a.pl.Snap.Pos < at-2 {
+		drive(t, a, keys("n")...)
+	}
+	// space: the first move runs while the server answers; the next, to
+	// the question, after it has stopped
+	_, cmd := a.Update(keys(" ")[0])
+	var replies []tea.Msg
+	var collect func(tea.Cmd)
+	collect = func(c tea.Cmd) {
+		if c == nil || reflect.ValueOf(c).Pointer() == reflect.ValueOf(healthWait{}.wait).Pointer() {
+			return
+		}
+		switch m := c().(type) {
+		case tea.BatchMsg:
+			for _, c := range m {
+				collect(c)
+			}
+		case play.RunMsg:
+			replies = append(replies, m)
+		}
+	}
+	collect(cmd)
+	srv.Stop()
+	drive(t, a, replies...)
+	if a.pl.Asking || a.pl.Playing || !a.pl.Disclose(play.Learner).Open {
+		t.Errorf("playback into the outage: asking %v, playing %v, at step %d (question at %d), err %q\n%s", a.pl.Asking, a.pl.Playing, a.pl.Snap.Pos, at, a.pl.Err, a.View())
+	}
+	srv.Start()
+	waitBanner(t, a, "the server is back")
+	if a.pl.Snap.Pos == at && !a.pl.Asking {
+		t.Errorf("the replay to the question should ask it:\n%s", a.View())
+	}
 }

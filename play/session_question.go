@@ -43,7 +43,15 @@ func (p *Session) mustAsk(at int) bool {
 // asksHere reports that the story asks its question on this server: a
 // story only embedded nodes can play does not happen on a live one.
 func (p *Session) asksHere() bool {
-	return p.Predict && !(p.Backend.Live() && p.Scene.NeedsEmbedded(p.Params))
+	return p.Predict && p.JudgedHere()
+}
+
+// JudgedHere reports that this server's replies can judge the story's
+// question: not those of a live server, for a story only embedded nodes
+// can play (its fault never comes), so an answer saved on the embedded
+// server gets no verdict there.
+func (p *Session) JudgedHere() bool {
+	return !(p.Backend.Live() && p.Scene.NeedsEmbedded(p.Params))
 }
 
 // Choices are the prediction's answers, from the course text.
@@ -117,9 +125,12 @@ func (p *Session) refuseAnswer(err error) string {
 }
 
 // reveal, once the decisive move has run, reads what the replies made true.
+// A story that does not happen on this server (asksHere) judges nothing: a
+// prediction saved for Redlock's clock jump on the embedded server was
+// judged wrong against a live server's replies, where the jump never came.
 func (p *Session) reveal() {
 	at := p.QuestionAt()
-	if (p.Guess < 0 && !p.Passed) || at < 0 || p.Snap.Pos <= at {
+	if (p.Guess < 0 && !p.Passed) || at < 0 || p.Snap.Pos <= at || !p.JudgedHere() {
 		return
 	}
 	p.Actual = p.Scene.Predict.Answer(scenes.Frame{Snap: p.Snap, L: p.Ledger, P: p.Params, Sel: -1, Text: p.Text})

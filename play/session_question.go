@@ -1,6 +1,7 @@
 package play
 
 import (
+	"context"
 	"strings"
 
 	"locksim/scenes"
@@ -118,6 +119,9 @@ func (p *Session) refuseAnswer(err error) string {
 		return ""
 	}
 	p.Guess, p.Asking = -1, true
+	if err == context.Canceled {
+		return "the move was stopped before it ran: your answer was not taken"
+	}
 	if p.Snap.Live {
 		return AnswerWaitsForServer
 	}

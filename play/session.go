@@ -73,6 +73,9 @@ type Session struct {
 	Revealed bool
 	Hints    int
 	Hinting  bool // the latest hint is on screen until the next step
+	// answering: the answer's move runs; if it is not made, the answer is
+	// refused (refuseAnswer) and the question stays open
+	answering bool
 	// Answered reports a prediction and whether it was right, once.
 	Answered func(id string, chosen int, right bool)
 	// pending holds the keys pressed while a move ran; they run in order
@@ -419,7 +422,8 @@ func (p *Session) Update(msg Msg) Cmd {
 		p.Ledger = scenes.Fold(p.Snap)
 		p.look++
 		p.Hinting = false
-		if at := p.QuestionAt(); p.mustAsk(at) && p.Snap.Pos == at {
+		refused := p.refuseAnswer(msg.Err)
+		if at := p.QuestionAt(); p.mustAsk(at) && p.Snap.Pos == at && !p.unread(msg.Err, before) {
 			p.Asking, p.Playing = true, false
 		} else if p.Snap.Pos != at {
 			// the question is asked at its step only: stepped back before
@@ -435,6 +439,9 @@ func (p *Session) Update(msg Msg) Cmd {
 			p.Err = oneLine(msg.Err)
 		} else if msg.Snap.Err != "" {
 			p.Err = "reading the keys back: " + msg.Snap.Err
+		}
+		if refused != "" {
+			p.Err = refused
 		}
 		if p.Playing && p.pauseAtOutage(before) {
 			return p.refreshLater()

@@ -1,6 +1,7 @@
 package play
 
 import (
+	"context"
 	"strings"
 
 	"locksim/scenes"
@@ -43,7 +44,15 @@ func (p *Session) mustAsk(at int) bool {
 // asksHere reports that the story asks its question on this server: a
 // story only embedded nodes can play does not happen on a live one.
 func (p *Session) asksHere() bool {
-	return p.Predict && !(p.Backend.Live() && p.Scene.NeedsEmbedded(p.Params))
+	return p.Predict && p.JudgedHere()
+}
+
+// JudgedHere reports that this server's replies can judge the story's
+// question: not those of a live server, for a story only embedded nodes
+// can play (its fault never comes), so an answer saved on the embedded
+// server gets no verdict there.
+func (p *Session) JudgedHere() bool {
+	return !(p.Backend.Live() && p.Scene.NeedsEmbedded(p.Params))
 }
 
 // Choices are the prediction's answers, from the course text.
@@ -76,18 +85,56 @@ func (p *Session) answer(n int) Cmd {
 	if n < 0 || n >= len(p.Choices()) {
 		return nil
 	}
+	if !p.Follow && p.Snap.Live && p.Backend.Health().Err != nil {
+		// the move would be refused: the question stays open, with all
+		// it hides (an answer taken but not judged let the keys and the
+		// bar's length show before the reveal)
+		p.Err = AnswerWaitsForServer
+		return nil
+	}
 	p.Asking, p.Guess, p.Hinting = false, n, false
 	if p.Follow {
 		return nil // the instructor runs the move when the class has answered
 	}
 	at := p.QuestionAt()
+	p.answering = true
 	return p.SeekTo(at + 1)
 }
 
+// AnswerWaitsForServer is the line for an answer given while a live server
+// does not answer: it is refused, and the question stays open.
+const AnswerWaitsForServer = "the server does not answer: your answer waits until it is back"
+
+// refuseAnswer, when the answer's move has come back with err, takes the
+// answer back if the move was not made, and says why: the question is
+// open again, with all it hides, and is asked again (by the replay, once
+// a live server is back), instead of an answer taken and judged on the
+// next step. It returns the error line, "" when the answer stands.
+func (p *Session) refuseAnswer(err error) string {
+	if !p.answering {
+		return ""
+	}
+	p.answering = false
+	if err == nil || p.Guess < 0 || p.Snap.Pos > p.QuestionAt() {
+		return ""
+	}
+	p.Guess, p.Asking = -1, true
+	if err == context.Canceled {
+		return "the move was stopped before it ran: your answer was not taken"
+	}
+	if p.Snap.Live {
+		return AnswerWaitsForServer
+	}
+	return "the move failed, so your answer was not taken: " + oneLine(err)
+}
+
 // reveal, once the decisive move has run, reads what the replies made true.
+// A story that does not happen on this server (asksHere) judges nothing: a
+// prediction saved for Redlock's clock jump on the embedded server was
+// judged wrong against a live server's replies, where the jump never came.
 func (p *Session) reveal() {
 	at := p.QuestionAt()
-	if (p.Guess < 0 && !p.Passed) || at < 0 || p.Snap.Pos <= at {
+	if (p.Guess < 0 && !p.Passed) || at < 0 || p.Snap.Pos <= at || !p.JudgedHere() {
 		return
 	}
 	p.Actual = p.Scene.Predict.Answer(scenes.Frame{Snap: p.Snap, L: p.Ledger, P: p.Params, Sel: -1, Text: p.Text})

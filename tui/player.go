@@ -262,9 +262,10 @@ func (p *Player) draw() (string, frameLayout) {
 		readout = "hint: " + p.Question("hint-"+itoa(int64(p.Hints)))
 	case p.Waiting():
 		readout = fmt.Sprintf("You predicted: %s. The instructor runs the move when the class has answered; then the replies of your own run answer it.", p.Choices()[p.Guess])
-	case p.Revealed && p.QuestionAt() >= 0 && p.Snap.Pos == p.QuestionAt()+1:
+	case p.Revealed && p.JudgedHere() && p.QuestionAt() >= 0 && p.Snap.Pos == p.QuestionAt()+1:
 		// just after the decisive move: the real replies answer the question,
-		// first, even with a worker picked (its own lines follow)
+		// first, even with a worker picked (its own lines follow); not where
+		// they cannot (Redlock's clock jump on a live server: a saved answer)
 		readout = p.verdictOnGuess() + " " + readout
 	}
 	readoutAt := len(bottom)

@@ -8,8 +8,6 @@ import (
 	"strconv"
 
 	"locksim/scenes"
-
-	"github.com/redis/go-redis/v9"
 )
 
 // Held are the scenes whose question a class of hub has open now
@@ -56,9 +54,9 @@ const ledKey = Prefix + "led"
 // number of classes the store keeps.
 func (h *Redis) Leading(ctx context.Context) (map[string]Lead, error) {
 	since := h.now().Add(-Gone).UnixMilli()
-	codes, err := h.c.ZRangeByScore(ctx, ledKey, &redis.ZRangeBy{
-		Min: "(" + strconv.FormatInt(since, 10), Max: "+inf", Count: MaxLeading + 1,
-	}).Result()
+	// by Do, not go-redis's typed sorted-set methods: each of those links
+	// a wrapper for every client type go-redis has (about 40 KB of binary)
+	codes, err := h.c.Do(ctx, "ZRANGEBYSCORE", ledKey, "("+strconv.FormatInt(since, 10), "+inf", "LIMIT", 0, MaxLeading+1).StringSlice()
 	if err != nil {
 		return nil, fmt.Errorf("the classes led: %w", err)
 	}

@@ -132,7 +132,7 @@ func (h *Redis) OpenNamed(ctx context.Context, lead, name string) (Info, error) 
 	switch {
 	case err == nil:
 		if info, err := h.Find(ctx, code); err == nil && info.Lead == lead && info.Closed.IsZero() {
-			h.c.Expire(ctx, leads, h.ttl())
+			h.c.Do(ctx, "PEXPIRE", leads, h.ttl().Milliseconds())
 			return info, nil
 		}
 	case !errors.Is(err, redis.Nil):
@@ -200,7 +200,7 @@ func (h *Redis) CloseClass(ctx context.Context, code string) error {
 		p.Set(ctx, classKey(code), data, h.ttl())
 		// the name's index goes only if it still names this class
 		p.Do(ctx, "EVAL", `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`, 1, leads, code)
-		p.ZRem(ctx, ledKey, code) // a closed class is led no more
+		p.Do(ctx, "ZREM", ledKey, code) // a closed class is led no more
 		return nil
 	})
 	if err != nil {
@@ -260,9 +260,9 @@ func (h *Redis) publish(ctx context.Context, code string, e Event, write func(p 
 	}
 	_, err = h.c.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		write(p, data)
-		p.Expire(ctx, classKey(code), h.ttl())
-		p.Expire(ctx, registrationKey, h.ttl())
-		p.Publish(ctx, channel(code), msg)
+		p.Do(ctx, "PEXPIRE", classKey(code), h.ttl().Milliseconds())
+		p.Do(ctx, "PEXPIRE", registrationKey, h.ttl().Milliseconds())
+		p.Do(ctx, "PUBLISH", channel(code), msg)
 		return nil
 	})
 	if err != nil {
@@ -275,8 +275,8 @@ func (h *Redis) publish(ctx context.Context, code string, e Event, write func(p 
 func (h *Redis) Put(ctx context.Context, code string, m Member) error {
 	m.Row = "" // the class's matches keep it (Match)
 	return h.publish(ctx, code, Event{Kind: KindMember, Member: &m}, func(p redis.Pipeliner, data []byte) {
-		p.HSet(ctx, membersKey(code), m.ID, data)
-		p.Expire(ctx, membersKey(code), h.ttl())
+		p.Do(ctx, "HSET", membersKey(code), m.ID, data)
+		p.Do(ctx, "PEXPIRE", membersKey(code), h.ttl().Milliseconds())
 	})
 }
 
@@ -285,7 +285,11 @@ func (h *Redis) Put(ctx context.Context, code string, m Member) error {
 // class's record; ARGV the version the move was made from, the new
 // place, the TTL in seconds, the channel and the event. It answers
 // {1, new place} or {0, the place there}.
-var swapLead = redis.NewScript(`
+//
+// It is sent whole with EVAL by Do: redis.Script's EVALSHA, and go-redis's
+// typed script methods, link a wrapper for every client type (about
+// 10 KB of binary) to save a few hundred bytes a move.
+const swapLead = `
 local cur = redis.call('GET', KEYS[1])
 if cur then
   local v = tonumber(cjson.decode(cur)['version'] or 0)
@@ -295,7 +299,7 @@ redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
 redis.call('EXPIRE', KEYS[2], ARGV[3])
 redis.call('PUBLISH', ARGV[4], ARGV[5])
 return {1, ARGV[2]}
-`)
+`
 
 // SwapLead puts l if the place there is of version prev (or there is
 // none), and tells the watchers, in one script (swapLead).
@@ -312,7 +316,7 @@ func (h *Redis) SwapLead(ctx context.Context, code string, prev int64, l Lead) (
 	if err != nil {
 		return Lead{}, false, err
 	}
-	res, err := swapLead.Run(ctx, h.c, []string{leadKey(code), classKey(code)},
+	res, err := h.c.Do(ctx, "EVAL", swapLead, 2, leadKey(code), classKey(code),
 		prev, data, int64(h.ttl()/time.Second), channel(code), msg).Slice()
 	if err != nil {
 		return Lead{}, false, fmt.Errorf("class %s: %w", code, err)
@@ -377,14 +381,14 @@ func (h *Redis) Match(ctx context.Context, code, id, ref string) error {
 	}
 	_, err = h.c.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		if ref == "" {
-			p.HDel(ctx, matchesKey(code), id)
+			p.Do(ctx, "HDEL", matchesKey(code), id)
 		} else {
-			p.HSet(ctx, matchesKey(code), id, ref)
+			p.Do(ctx, "HSET", matchesKey(code), id, ref)
 		}
-		p.Expire(ctx, matchesKey(code), h.ttl())
-		p.Expire(ctx, classKey(code), h.ttl())
-		p.Expire(ctx, registrationKey, h.ttl())
-		p.Publish(ctx, channel(code), msg)
+		p.Do(ctx, "PEXPIRE", matchesKey(code), h.ttl().Milliseconds())
+		p.Do(ctx, "PEXPIRE", classKey(code), h.ttl().Milliseconds())
+		p.Do(ctx, "PEXPIRE", registrationKey, h.ttl().Milliseconds())
+		p.Do(ctx, "PUBLISH", channel(code), msg)
 		return nil
 	})
 	if err != nil {
@@ -401,18 +405,18 @@ func (h *Redis) Beat(ctx context.Context, code, id string, role Role, at time.Ti
 	}
 	_, err := h.c.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		if at.IsZero() {
-			p.HDel(ctx, beatsKey(code), beatField(id, role))
+			p.Do(ctx, "HDEL", beatsKey(code), beatField(id, role))
 		} else {
-			p.HSet(ctx, beatsKey(code), beatField(id, role), at.UnixMilli())
+			p.Do(ctx, "HSET", beatsKey(code), beatField(id, role), at.UnixMilli())
 		}
-		p.Expire(ctx, beatsKey(code), h.ttl())
+		p.Do(ctx, "PEXPIRE", beatsKey(code), h.ttl().Milliseconds())
 		if role == Instructor && !at.IsZero() {
 			// the index Leading reads: this class, and no class whose
 			// instructor's beat is Gone old. A session that leaves takes
 			// nothing from it (as Memory.Beat)
-			p.ZAdd(ctx, ledKey, redis.Z{Score: float64(at.UnixMilli()), Member: code})
-			p.ZRemRangeByScore(ctx, ledKey, "-inf", "("+strconv.FormatInt(at.Add(-Gone).UnixMilli(), 10))
-			p.Expire(ctx, ledKey, h.ttl())
+			p.Do(ctx, "ZADD", ledKey, at.UnixMilli(), code) // (by Do: see Leading)
+			p.Do(ctx, "ZREMRANGEBYSCORE", ledKey, "-inf", "("+strconv.FormatInt(at.Add(-Gone).UnixMilli(), 10))
+			p.Do(ctx, "PEXPIRE", ledKey, h.ttl().Milliseconds())
 		}
 		return nil
 	})

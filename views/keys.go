@@ -41,51 +41,69 @@ type KeyMap struct {
 	Follow, Desk key.Binding
 }
 
+// storyKeys are DefaultKeyMap's bindings, in the order of the fields it
+// sets: a table, where forty Bind calls in one composite literal each
+// compiled their own copy of the result into the binary (about 8 KB).
+// 1 and 2 answer the efficiency and correctness question too, through
+// Select.
+var storyKeys = [...]struct {
+	h, d string
+	off  bool
+	keys []string
+}{
+	{"space", "play/pause", false, []string{" "}},
+	{"→/n/./pgdn", "step", false, []string{"right", "n", ".", "pgdown"}},
+	{"←/b/,/pgup", "back", false, []string{"left", "b", ",", "pgup"}},
+	{"home", "restart", false, []string{"home", "0"}},
+	{"+/-", "speed", false, []string{"+", "="}},
+	{"", "", false, []string{"-", "_"}},
+	{"1-4", "select", false, []string{"1", "2", "3", "4", "5"}},
+	{"tab/↓", "next actor", false, []string{"tab", "down"}},
+	{"shift+tab/↑", "previous actor", false, []string{"shift+tab", "up"}},
+	{"r", "race again", false, []string{"r"}},
+	{"enter", "step the selected actor", false, []string{"enter"}},
+	{"x", "crash selected", false, []string{"x"}},
+	{"p", "pause/wake selected", false, []string{"p"}},
+	{"w", "let time pass", false, []string{"w"}},
+	{">", "next scene", false, []string{">"}},
+	{"<", "previous scene", false, []string{"<"}},
+	{"N", "speaker notes", false, []string{"N"}},
+	{"y", "save commands for redis-cli", false, []string{"y"}},
+	{"esc", "cancel, let go, contents", false, []string{"esc"}},
+	{"[ ] / wheel", "scroll the log", false, []string{"["}},
+	{"", "", false, []string{"]"}},
+	{"i", "about", false, []string{"i"}},
+	{"h", "a hint", false, []string{"h"}},
+	{"?", "keys", false, []string{"?"}},
+	{"q", "quit", false, []string{"q", "ctrl+c"}},
+	{"t", "run the race 1000 times", false, []string{"t"}},
+	{"o", "show me one (after t)", false, []string{"o"}},
+	{"A-E", "pick a node", false, []string{"A", "B", "C", "D", "E"}},
+	{"s", "stop node, or restart it", false, []string{"s"}},
+	{"u", "cut client off node, heal", false, []string{"u"}},
+	{"d", "slow node, undo", false, []string{"d"}},
+	{"j", "jump node clock forward", false, []string{"j"}},
+	{"H", "hang node, wake it", false, []string{"H"}},
+	{"e/1", "efficiency lock", true, []string{"e"}},
+	{"c/2", "correctness lock", true, []string{"c"}},
+	{"R", "settings back to default", false, []string{"R"}},
+	{"v", "the history, checked", false, []string{"v"}},
+	{"a", "what the scene taught", false, []string{"a"}},
+	{"F", "follow the instructor, or leave", true, []string{"F"}},
+	{"l", "the class: roster, poll, notes", true, []string{"l"}},
+}
+
 // DefaultKeyMap returns the bindings of a story scene.
 func DefaultKeyMap() KeyMap {
-	return KeyMap{
-		Play:      Bind("space", "play/pause", " "),
-		Step:      Bind("→/n/./pgdn", "step", "right", "n", ".", "pgdown"),
-		Back:      Bind("←/b/,/pgup", "back", "left", "b", ",", "pgup"),
-		Home:      Bind("home", "restart", "home", "0"),
-		Faster:    Bind("+/-", "speed", "+", "="),
-		Slower:    Bind("", "", "-", "_"),
-		Select:    Bind("1-4", "select", "1", "2", "3", "4", "5"),
-		Next:      Bind("tab/↓", "next actor", "tab", "down"),
-		Prev:      Bind("shift+tab/↑", "previous actor", "shift+tab", "up"),
-		Replay:    Bind("r", "race again", "r"),
-		Move:      Bind("enter", "step the selected actor", "enter"),
-		Crash:     Bind("x", "crash selected", "x"),
-		Pause:     Bind("p", "pause/wake selected", "p"),
-		Wait:      Bind("w", "let time pass", "w"),
-		SceneNext: Bind(">", "next scene", ">"),
-		ScenePrev: Bind("<", "previous scene", "<"),
-		Notes:     Bind("N", "speaker notes", "N"),
-		Export:    Bind("y", "save commands for redis-cli", "y"),
-		Esc:       Bind("esc", "cancel, let go, contents", "esc"),
-		Earlier:   Bind("[ ] / wheel", "scroll the log", "["),
-		Later:     Bind("", "", "]"),
-		About:     Bind("i", "about", "i"),
-		Hint:      Bind("h", "a hint", "h"),
-		Help:      Bind("?", "keys", "?"),
-		Quit:      Bind("q", "quit", "q", "ctrl+c"),
-		Trials:    Bind("t", "run the race 1000 times", "t"),
-		ShowOne:   Bind("o", "show me one (after t)", "o"),
-		Node:      Bind("A-E", "pick a node", "A", "B", "C", "D", "E"),
-		Stop:      Bind("s", "stop node, or restart it", "s"),
-		Cut:       Bind("u", "cut client off node, heal", "u"),
-		Slow:      Bind("d", "slow node, undo", "d"),
-		Jump:      Bind("j", "jump node clock forward", "j"),
-		Hang:      Bind("H", "hang node, wake it", "H"),
-		// 1 and 2 answer too, through Select
-		Efficiency:  BindOff("e/1", "efficiency lock", "e"),
-		Correctness: BindOff("c/2", "correctness lock", "c"),
-		Defaults:    Bind("R", "settings back to default", "R"),
-		Verdicts:    Bind("v", "the history, checked", "v"),
-		Ending:      Bind("a", "what the scene taught", "a"),
-		Follow:      BindOff("F", "follow the instructor, or leave", "F"),
-		Desk:        BindOff("l", "the class: roster, poll, notes", "l"),
+	var k KeyMap
+	for i, b := range [...]*key.Binding{&k.Play, &k.Step, &k.Back, &k.Home, &k.Faster, &k.Slower, &k.Select, &k.Next, &k.Prev, &k.Replay, &k.Move, &k.Crash, &k.Pause, &k.Wait, &k.SceneNext, &k.ScenePrev, &k.Notes, &k.Export, &k.Esc, &k.Earlier, &k.Later, &k.About, &k.Hint, &k.Help, &k.Quit, &k.Trials, &k.ShowOne, &k.Node, &k.Stop, &k.Cut, &k.Slow, &k.Jump, &k.Hang, &k.Efficiency, &k.Correctness, &k.Defaults, &k.Verdicts, &k.Ending, &k.Follow, &k.Desk} {
+		e := storyKeys[i]
+		*b = Bind(e.h, e.d, e.keys...)
+		if e.off {
+			b.SetEnabled(false)
+		}
 	}
+	return k
 }
 
 // ShortHelp is the one-line help under every scene: the scene's own keys,

@@ -29,6 +29,9 @@ var answerPhrases = map[string][]string{
 	"gc-pause":   {"frees it when the time is up", "before the server deletes it"},
 	"extend":     {"frees it when the time is up", "before the server deletes it", "a paused process renews nothing", "its watchdog included"},
 	"release":    {"only if it still holds the caller's token"},
+	// crash-gap asks what s2's SETNX gets 40 s after s1 crashed between
+	// its SETNX and its EXPIRE: deadlock freedom's entry said it
+	"crash-gap": {"a key with no ttl left by a crashed holder"},
 }
 
 // storyPhrases replace a scene's answerPhrases for its stories whose

@@ -328,19 +328,8 @@ func checkFlags(fs *flag.FlagSet, c config) (config, error) {
 		// an unset shell variable (-cast "$OUT") must not read as no flag
 		return c, fmt.Errorf("-%s was given an empty value: give it one, or leave the flag out", name)
 	}
-	// a file or directory locksim writes is never named with bytes a
-	// terminal obeys (ESC, a right-to-left override, a newline): listed
-	// later by ls or a file manager, its name would act on that screen
-	for _, p := range []struct{ flag, path string }{
-		{"-cast", c.cast}, {"-history", c.history}, {"-notes", c.notes},
-		{"-export-dir", c.exportDir}, {"-serve-dir", c.serve.dir},
-	} {
-		if p.path == "" {
-			continue
-		}
-		if err := lab.CheckPath(p.flag, p.path); err != nil {
-			return c, err
-		}
+	if err := writtenPathsShown(c); err != nil {
+		return c, err
 	}
 	// with -plain and no -story screenRefused refuses it: that line first
 	if c.exportDir != "" && !(c.plain && c.story == "") {

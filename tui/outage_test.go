@@ -168,6 +168,24 @@ func TestPlaybackPausesAtOutage(t *testing.T) {
 	// space: the first move runs while the server answers; its reply
 	// arrives after the server has stopped, and playback goes on from it
 	_, cmd := a.Update(keys(" ")[0])
+	replies := runReplies(cmd)
+	srv.Stop()
+	drive(t, a, replies...)
+	if a.pl.Playing || a.pl.Snap.Pos >= len(a.pl.Snap.Moves) || !strings.Contains(a.pl.Err, "playback paused") {
+		t.Errorf("playback during the outage: playing %v, at move %d of %d, err %q\n%s", a.pl.Playing, a.pl.Snap.Pos, len(a.pl.Snap.Moves), a.pl.Err, a.View())
+	}
+	// and the title row keeps the title whole beside the live server's
+	// address (the scale and the seed give way: it read "Frozen while
+	// holding th…")
+	if head, _, _ := strings.Cut(a.View(), "\n"); !strings.Contains(head, a.pl.Text.Get("title")) {
+		t.Errorf("the title row cuts the title: %q", head)
+	}
+}
+
+// runReplies runs cmd and the commands it batches, and returns the
+// moves' replies (play.RunMsg) they gave, leaving out the heartbeat's
+// wait: a test holds them back to hand them in after the server stops.
+func runReplies(cmd tea.Cmd) []tea.Msg {
 	var replies []tea.Msg
 	var collect func(tea.Cmd)
 	collect = func(c tea.Cmd) {
@@ -184,15 +202,5 @@ func TestPlaybackPausesAtOutage(t *testing.T) {
 		}
 	}
 	collect(cmd)
-	srv.Stop()
-	drive(t, a, replies...)
-	if a.pl.Playing || a.pl.Snap.Pos >= len(a.pl.Snap.Moves) || !strings.Contains(a.pl.Err, "playback paused") {
-		t.Errorf("playback during the outage: playing %v, at move %d of %d, err %q\n%s", a.pl.Playing, a.pl.Snap.Pos, len(a.pl.Snap.Moves), a.pl.Err, a.View())
-	}
-	// and the title row keeps the title whole beside the live server's
-	// address (the scale and the seed give way: it read "Frozen while
-	// holding th…")
-	if head, _, _ := strings.Cut(a.View(), "\n"); !strings.Contains(head, a.pl.Text.Get("title")) {
-		t.Errorf("the title row cuts the title: %q", head)
-	}
+	return replies
 }

@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -101,22 +100,7 @@ func TestPlaybackAtOutageDoesNotAsk(t *testing.T) {
 	// space: the first move runs while the server answers; the next, to
 	// the question, after it has stopped
 	_, cmd := a.Update(keys(" ")[0])
-	var replies []tea.Msg
-	var collect func(tea.Cmd)
-	collect = func(c tea.Cmd) {
-		if c == nil || reflect.ValueOf(c).Pointer() == reflect.ValueOf(healthWait{}.wait).Pointer() {
-			return
-		}
-		switch m := c().(type) {
-		case tea.BatchMsg:
-			for _, c := range m {
-				collect(c)
-			}
-		case play.RunMsg:
-			replies = append(replies, m)
-		}
-	}
-	collect(cmd)
+	replies := runReplies(cmd)
 	srv.Stop()
 	drive(t, a, replies...)
 	if a.pl.Asking || a.pl.Playing || !a.pl.Disclose(play.Learner).Open {

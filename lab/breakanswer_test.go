@@ -67,15 +67,7 @@ return nil
 // shows it and its story asks (Judgement.Ledger, Judgement.Asks).
 func TestBreakAnswerIsTheVerdict(t *testing.T) {
 	ctx := context.Background()
-	text, err := content.Load(SceneID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	be, err := sim.OpenEmbedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = be.Close(ctx) })
+	text, be := storyRig(t)
 	root := t.TempDir()
 	names := make([]string, 0, len(brokenLocks))
 	for name := range brokenLocks {

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"locksim/content"
 	"locksim/scenes"
 	"locksim/scenes/say"
 	"locksim/sim"
@@ -16,15 +15,7 @@ import (
 // "before its TTL's end" or "with time left on its TTL" (it said both).
 func TestNoTTLRestartReadouts(t *testing.T) {
 	ctx := context.Background()
-	text, err := content.Load(SceneID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	be, err := sim.OpenEmbedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = be.Close(ctx) })
+	text, be := storyRig(t)
 	l := &Lock{Acquire: Part{Name: PartAcquire, Lang: Commands, Src: "SET {key} {token} NX\n"},
 		Release: Part{Name: PartRelease, Lang: Commands, Src: "DEL {key}\n"}, Extend: Part{Name: PartExtend}, Policy: DefaultPolicy()}
 	l.Policy.Faults = []Fault{Restart}
@@ -74,15 +65,7 @@ func TestNoTTLRestartReadouts(t *testing.T) {
 // broken next to "○ deadlock freedom", not yet tested).
 func TestVerdictAndPropertiesLineAgree(t *testing.T) {
 	ctx := context.Background()
-	text, err := content.Load(SceneID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	be, err := sim.OpenEmbedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = be.Close(ctx) })
+	text, be := storyRig(t)
 	l := &Lock{Acquire: Part{Name: PartAcquire, Lang: Commands, Src: "SET {key} {token} NX\n"},
 		Release: Part{Name: PartRelease, Lang: Commands, Src: "DEL {key}\n"}, Extend: Part{Name: PartExtend}, Policy: DefaultPolicy()}
 	l.Policy.Bound.Faults, l.Policy.Bound.Depth = 1, 10

@@ -27,15 +27,7 @@ import (
 // every lock under its own bound.
 func TestBreakQuestionHasOneTrueChoice(t *testing.T) {
 	ctx := context.Background()
-	text, err := content.Load(SceneID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	be, err := sim.OpenEmbedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = be.Close(ctx) })
+	text, be := storyRig(t)
 	locks := map[string]*Lock{}
 	dirs, err := os.ReadDir("testdata/table")
 	if err != nil {
@@ -190,4 +182,20 @@ func TestLabHintsPointAtWhatIsShown(t *testing.T) {
 			}
 		}
 	}
+}
+
+// storyRig is the lab scene's text and an embedded server, closed when
+// the test ends: what a test that plays a break's story opens first.
+func storyRig(t *testing.T) (content.Text, *sim.Backend) {
+	t.Helper()
+	text, err := content.Load(SceneID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	be, err := sim.OpenEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = be.Close(context.Background()) })
+	return text, be
 }
